@@ -1,0 +1,69 @@
+"""One `Settings`, read from the environment at the composition root and passed down.
+
+With nothing set, every port runs embedded under `MANDA_HOME`; each external service is chosen by
+its own variable (`NEO4J_URI`, `REDIS_URL`, `ANTHROPIC_API_KEY`, `VOYAGE_API_KEY`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every setting Manda reads. See `.env.example` for a line on each."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
+
+    home: Path = Field(default=Path("~/.manda"), alias="MANDA_HOME")
+
+    # knowledge graph
+    neo4j_uri: str | None = Field(default=None, alias="NEO4J_URI")
+    neo4j_user: str = Field(default="neo4j", alias="NEO4J_USER")
+    neo4j_password: SecretStr | None = Field(default=None, alias="NEO4J_PASSWORD")
+    neo4j_database: str = Field(default="neo4j", alias="NEO4J_DATABASE")
+
+    # short-term memory
+    redis_url: str | None = Field(default=None, alias="REDIS_URL")
+    conversation_ttl_seconds: int = Field(default=7 * 24 * 3600, alias="MANDA_CONVERSATION_TTL")
+
+    # model
+    anthropic_api_key: SecretStr | None = Field(default=None, alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
+    claude_model: str = Field(default="claude-sonnet-4-5", alias="MANDA_CLAUDE_MODEL")
+    model_timeout_seconds: float = Field(default=60.0, alias="MANDA_MODEL_TIMEOUT")
+    model_max_retries: int = Field(default=3, alias="MANDA_MODEL_MAX_RETRIES")
+
+    # embeddings and rerank
+    voyage_api_key: SecretStr | None = Field(default=None, alias="VOYAGE_API_KEY")
+    voyage_base_url: str | None = Field(default=None, alias="VOYAGE_BASE_URL")
+    voyage_model: str = Field(default="voyage-3.5", alias="MANDA_VOYAGE_MODEL")
+    voyage_rerank_model: str = Field(default="rerank-2.5", alias="MANDA_VOYAGE_RERANK_MODEL")
+
+    # ingestion limits
+    max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
+    max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
+    max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+
+    # slack
+    slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(default=None, alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
+    slack_api_url: str | None = Field(default=None, alias="SLACK_API_URL")
+    approver_user_ids: str = Field(default="", alias="MANDA_APPROVERS")
+
+    log_level: str = Field(default="INFO", alias="MANDA_LOG_LEVEL")
+
+    @property
+    def home_dir(self) -> Path:
+        return self.home.expanduser()
+
+    @property
+    def approvers(self) -> set[str]:
+        return {u.strip() for u in self.approver_user_ids.split(",") if u.strip()}
+
+    @staticmethod
+    def secret(value: SecretStr | None) -> str | None:
+        return value.get_secret_value() if value is not None else None

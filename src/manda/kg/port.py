@@ -1,0 +1,128 @@
+"""The knowledge graph port: what the domain needs from a store, whichever database backs it.
+
+Two adapters implement it: `manda.kg.embedded` (SQLite + FTS5 + numpy, the default) and
+`manda.kg.neo4j` (Neo4j 5 with vector and full-text indexes). One contract suite
+(`tests/kg/test_contract.py`) runs against every enabled adapter. Every read takes a `deal_id`:
+nothing ever crosses deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from manda.models import (
+    AuditEntry,
+    Chunk,
+    Deal,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingStatus,
+    QAItem,
+    Relation,
+    RelationType,
+    ReviewDecision,
+)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, so callers branch on ability, never on which backend it is."""
+
+    name: str
+    vector_index: bool  # native approximate vector search (else exact numpy scan)
+    fulltext_bm25: bool  # BM25-scored full-text search
+    shared_across_processes: bool  # safe for several workers at once
+
+
+@dataclass(frozen=True)
+class ScoredId:
+    """An id with a backend score (BM25 or cosine); higher is better."""
+
+    id: str
+    score: float
+
+
+@runtime_checkable
+class KnowledgeGraph(Protocol):
+    """Documents, chunks, findings and their relations, per deal, plus the human-in-the-loop log."""
+
+    capabilities: Capabilities
+
+    async def start(self) -> None:
+        """Open connections and create schema, constraints and indexes idempotently."""
+
+    async def aclose(self) -> None:
+        """Release connections; the store may be started again later."""
+
+    async def ping(self) -> None:
+        """Raise `BackendUnavailableError` when the backend cannot be reached."""
+
+    # ---- deals
+    async def upsert_deal(self, deal: Deal) -> None: ...
+    async def get_deal(self, deal_id: str) -> Deal | None: ...
+    async def list_deals(self) -> list[Deal]: ...
+
+    # ---- documents
+    async def upsert_document(self, document: Document) -> None: ...
+    async def get_document(self, deal_id: str, document_id: str) -> Document | None: ...
+    async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None: ...
+    async def list_documents(self, deal_id: str) -> list[Document]: ...
+    async def set_document_status(
+        self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
+    ) -> None: ...
+
+    # ---- chunks and their vectors (one vector space per embedder id; never mixed)
+    async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None: ...
+    async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
+    async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
+    async def add_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str], vectors: np.ndarray
+    ) -> None: ...
+    async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]: ...
+    async def vector_search(
+        self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
+    ) -> list[ScoredId]: ...
+    async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]: ...
+
+    # ---- findings and relations
+    async def add_findings(self, findings: Sequence[Finding]) -> None: ...
+    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None: ...
+    async def list_findings(
+        self,
+        deal_id: str,
+        *,
+        status: FindingStatus | None = None,
+        subject: str | None = None,
+        document_id: str | None = None,
+    ) -> list[Finding]: ...
+    async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]: ...
+    async def set_finding_status(
+        self, deal_id: str, finding_id: str, status: FindingStatus
+    ) -> None: ...
+    async def add_relations(self, relations: Sequence[Relation]) -> None: ...
+    async def list_relations(
+        self,
+        deal_id: str,
+        *,
+        type: RelationType | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Relation]: ...
+
+    # ---- human in the loop: decisions, audit log, Q&A list, channel bindings
+    async def record_decision(self, decision: ReviewDecision) -> None: ...
+    async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None: ...
+    async def append_audit(self, entry: AuditEntry) -> None: ...
+    async def list_audit(self, deal_id: str) -> list[AuditEntry]: ...
+    async def add_qa_item(self, item: QAItem) -> bool:
+        """Insert once; return False (and change nothing) when the same item already exists."""
+        ...
+
+    async def list_qa_items(self, deal_id: str) -> list[QAItem]: ...
+    async def bind_channel(self, channel_key: str, deal_id: str) -> None: ...
+    async def channel_deal(self, channel_key: str) -> str | None: ...
+    async def list_bindings(self) -> dict[str, str]: ...

@@ -1,0 +1,333 @@
+"""The deal team's vocabulary as typed models: documents, chunks, findings, relations, Q&A, audit.
+
+Everything that crosses a port (knowledge graph, memory, model, embedder) or reaches the Slack
+adapter is one of these. They carry no behaviour beyond small, obvious helpers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def utcnow() -> datetime:
+    """The one clock of the domain (timezone-aware UTC)."""
+    return datetime.now(UTC)
+
+
+def stable_id(prefix: str, *parts: object) -> str:
+    """A short deterministic id, so re-ingesting the same content yields the same ids."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()
+    return f"{prefix}_{digest[:12]}"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=False, extra="forbid")
+
+
+# ---------------------------------------------------------------- deals and documents
+
+
+class Deal(_Model):
+    """A deal: everything retrieved for a channel is scoped to exactly one of these."""
+
+    id: str
+    name: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LocationKind(StrEnum):
+    PAGE = "page"
+    CELL = "cell"
+    SLIDE = "slide"
+    SECTION = "section"
+    ROW = "row"
+
+
+class Location(_Model):
+    """Where in a document something was said: `p.3`, `Sheet!B7`, `slide 2`, a heading, `row 5`."""
+
+    kind: LocationKind
+    label: str
+    page: int | None = None
+
+    @classmethod
+    def for_page(cls, page: int) -> Location:
+        return cls(kind=LocationKind.PAGE, label=f"p.{page}", page=page)
+
+    @classmethod
+    def for_cell(cls, sheet: str, cell: str) -> Location:
+        return cls(kind=LocationKind.CELL, label=f"{sheet}!{cell}")
+
+    @classmethod
+    def for_slide(cls, slide: int, notes: bool = False) -> Location:
+        label = f"slide {slide} notes" if notes else f"slide {slide}"
+        return cls(kind=LocationKind.SLIDE, label=label, page=slide)
+
+    @classmethod
+    def for_section(cls, heading: str) -> Location:
+        return cls(kind=LocationKind.SECTION, label=heading or "(untitled)")
+
+    @classmethod
+    def for_row(cls, row: int, sheet: str | None = None) -> Location:
+        label = f"{sheet} row {row}" if sheet else f"row {row}"
+        return cls(kind=LocationKind.ROW, label=label)
+
+
+class DocumentStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class Document(_Model):
+    """One file of the data room, identified within its deal by the hash of its content."""
+
+    id: str
+    deal_id: str
+    filename: str
+    content_hash: str
+    file_type: str
+    size_bytes: int
+    doc_date: date | None = None
+    version_family: str
+    version_rank: int = 0
+    is_irl: bool = False
+    authoritative: bool = False
+    draft: bool = False
+    units: int = 0  # pages, sheets, slides or sections parsed
+    status: DocumentStatus = DocumentStatus.PENDING
+    error: str | None = None
+    ingested_at: datetime = Field(default_factory=utcnow)
+
+    @staticmethod
+    def make_id(deal_id: str, content_hash: str) -> str:
+        return stable_id("d", deal_id, content_hash)
+
+
+class Section(_Model):
+    """A parser's output unit: text at one location (a page, a cell block, a slide, a heading)."""
+
+    text: str
+    location: Location
+    table: list[list[str]] | None = None  # rows of cells when the section is a table
+    cell_refs: list[list[str]] | None = None  # `Sheet!B7` per cell, parallel to `table`
+
+
+class ParsedDocument(_Model):
+    """All sections of one file plus what the parser learned about the file itself."""
+
+    filename: str
+    file_type: str
+    sections: list[Section]
+    units: int
+    title: str | None = None
+    doc_date: date | None = None
+
+
+class Chunk(_Model):
+    """A retrievable passage with its exact location; vectors are stored per embedder."""
+
+    id: str
+    deal_id: str
+    document_id: str
+    ordinal: int
+    text: str
+    location: Location
+
+    @staticmethod
+    def make_id(document_id: str, ordinal: int) -> str:
+        return f"{document_id}_c{ordinal:04d}"
+
+
+# ---------------------------------------------------------------- findings
+
+
+class FindingKind(StrEnum):
+    METRIC = "metric"
+    HEADCOUNT = "headcount"
+    OWNERSHIP = "ownership"
+    PERSON = "person"
+    CONTRACT = "contract"
+    LITIGATION = "litigation"
+    DATE = "date"
+    CUSTOMER = "customer"
+    FACT = "fact"
+
+
+class Confidence(StrEnum):
+    HIGH = "HIGH"
+    MEDIUM = "MEDIUM"
+    LOW = "LOW"
+
+    @classmethod
+    def from_score(cls, score: float) -> Confidence:
+        if score >= 0.8:
+            return cls.HIGH
+        if score >= 0.5:
+            return cls.MEDIUM
+        return cls.LOW
+
+
+class FindingStatus(StrEnum):
+    PENDING = "pending"  # waiting for a human in the review queue
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+
+
+class Nature(StrEnum):
+    ACTUAL = "actual"
+    FORECAST = "forecast"
+
+
+class Finding(_Model):
+    """A fact extracted from a document: subject, period, value, excerpt and exact source."""
+
+    id: str
+    deal_id: str
+    document_id: str
+    chunk_id: str | None = None
+    kind: FindingKind
+    subject: str  # normalised key, e.g. "revenue", "ebitda", "headcount", "person:jane doe"
+    label: str  # how a person would name it: "Revenue", "Jane Doe — CFO"
+    period: str | None = None  # "Q3 2024", "FY2023", "H1 2024", "as of 2024-06-30"
+    value: float | None = None  # normalised: currency amounts in units (5.2M -> 5_200_000)
+    unit: str | None = None  # "EUR", "%", "people", "shares", "x"
+    value_text: str | None = None  # as stated: "€5.2M"
+    entity: str | None = None  # person or organisation named by the finding
+    attributes: dict[str, str] = Field(default_factory=dict)
+    nature: Nature = Nature.ACTUAL
+    doc_date: date | None = None
+    excerpt: str
+    location: Location
+    confidence: float
+    confidence_level: Confidence
+    status: FindingStatus = FindingStatus.PENDING
+    review_priority: Literal["high", "normal"] = "normal"
+    extractor: str = "offline"
+    created_at: datetime = Field(default_factory=utcnow)
+
+    @staticmethod
+    def make_id(deal_id: str, document_id: str, location: str, subject: str, period: str | None,
+                value: float | str | None) -> str:
+        return stable_id("f", deal_id, document_id, location, subject, period, value)
+
+
+class RelationType(StrEnum):
+    SUPERSEDES = "SUPERSEDES"
+    CONTRADICTS = "CONTRADICTS"
+    SUPPORTS = "SUPPORTS"
+
+
+class Relation(_Model):
+    """A typed edge between two findings, or between two documents (SUPERSEDES only)."""
+
+    deal_id: str
+    type: RelationType
+    source_id: str  # the newer / one side
+    target_id: str  # the older / other side
+    between: Literal["finding", "document"] = "finding"
+    reason: str = ""
+
+
+# ---------------------------------------------------------------- human in the loop
+
+
+class ReviewDecisionKind(StrEnum):
+    APPROVE = "approve"
+    REJECT = "reject"
+
+
+class ReviewDecision(_Model):
+    """A person's (or the pipeline's) decision on a finding, kept in the audit log."""
+
+    finding_id: str
+    deal_id: str
+    decision: ReviewDecisionKind
+    by: str
+    at: datetime = Field(default_factory=utcnow)
+    reason: str = ""
+
+
+class AuditEntry(_Model):
+    """Who did what, when: approvals, rejections, Q&A changes, automatic promotions."""
+
+    id: str
+    deal_id: str
+    action: str  # "finding.approved", "finding.rejected", "finding.auto_approved", "qa.added"
+    subject_id: str
+    by: str
+    at: datetime = Field(default_factory=utcnow)
+    detail: str = ""
+
+
+class QAPriority(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+class QAItem(_Model):
+    """An open question for the target, on the deal's Q&A list."""
+
+    id: str
+    deal_id: str
+    question: str
+    category: str
+    priority: QAPriority = QAPriority.MEDIUM
+    finding_id: str | None = None
+    source: str | None = None  # "file, location" of the citation that raised it
+    created_by: str
+    created_at: datetime = Field(default_factory=utcnow)
+    status: Literal["draft", "sent", "answered", "closed"] = "draft"
+
+    @staticmethod
+    def make_id(deal_id: str, question: str) -> str:
+        return stable_id("q", deal_id, " ".join(question.lower().split()))
+
+
+# ---------------------------------------------------------------- retrieval
+
+
+class SearchHit(_Model):
+    """One retrieved passage: the chunk, its document's filename and a fused score."""
+
+    chunk_id: str
+    document_id: str
+    document: str
+    location: Location
+    text: str
+    score: float
+    via: list[str] = Field(default_factory=list)  # "vector", "bm25", "graph", "rerank"
+
+
+# ---------------------------------------------------------------- ingestion reports
+
+
+class SkippedFile(_Model):
+    """A file that could not be ingested, with a reason written for a person."""
+
+    filename: str
+    reason: str
+
+
+class IngestReport(_Model):
+    """What one `ingest` run did: new documents, unchanged ones, skipped files, findings."""
+
+    deal_id: str
+    ingested: list[str] = Field(default_factory=list)
+    unchanged: list[str] = Field(default_factory=list)
+    skipped: list[SkippedFile] = Field(default_factory=list)
+    findings: int = 0
+    auto_approved: int = 0
+    pending_review: int = 0
+    superseded: int = 0
+    contradictions: int = 0
+    pages: int = 0
+    seconds: float = 0.0
