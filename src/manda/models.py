@@ -139,6 +139,7 @@ class Chunk(_Model):
     ordinal: int
     text: str
     location: Location
+    section: int = 0  # index of the parser section it came from
 
     @staticmethod
     def make_id(document_id: str, ordinal: int) -> str:
