@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Run Manda's test suite on a fresh machine: installs what the tests need, then lint and pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+
+# Debian packages used by tests: a real redis-server (tests start it on a free local port).
+if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  echo "installing redis-server (Debian) for the tests" >&2
+  as_root apt-get update -qq || true
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null \
+    || echo "warning: could not install redis-server; Redis tests will be skipped" >&2
+fi
+
+# Python environment.
+if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+
+# Node packages used by tests: Neo4j's own Cypher parser, to lint every statement we send.
+if command -v npm >/dev/null 2>&1 && [ -f tests/kg/cypher_lint/package-lock.json ]; then
+  npm ci --silent --no-audit --no-fund --prefix tests/kg/cypher_lint
+fi
+
+.venv/bin/ruff check src bot tests evals bench scripts
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -1,0 +1,33 @@
+"""Helpers shared by the commands: an app that is started and closed, deal checks, JSON output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from manda.app import Manda
+from manda.config import Settings
+from manda.errors import UnknownDealError
+
+
+@asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Manda]:
+    app = Manda(settings)
+    await app.start()
+    try:
+        yield app
+    finally:
+        await app.aclose()
+
+
+async def require_deal(app: Manda, deal_id: str) -> None:
+    if await app.graph.get_deal(deal_id) is None:
+        raise UnknownDealError(deal_id)
+
+
+def print_json(payload: Any) -> None:
+    json.dump(payload, sys.stdout, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write("\n")

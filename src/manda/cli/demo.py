@@ -1,0 +1,69 @@
+"""`manda demo`: the main job on embedded defaults — ingest the sample data room, then ask it."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from manda.answers import Answer
+from manda.cli._common import running
+from manda.cli.kb import print_report
+from manda.config import Settings
+from manda.models import RelationType
+from manda.sample import generate_sample_rooms
+
+out = Console()
+
+EXAMPLE_QUESTIONS = (
+    "What was Q3 2024 revenue?",
+    "And EBITDA?",
+    "What was FY2023 EBITDA?",
+    "What are the red flags?",
+    "What is still missing from the IRL?",
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("demo", help="ingest the sample data room and answer example questions")
+    p.add_argument("--deal", default="targetco", help="sample deal to ask about")
+    p.set_defaults(handler=demo)
+
+
+def render_answer(answer: Answer) -> None:
+    out.print(Markdown(answer.answer))
+    for c in answer.citations:
+        out.print(f"  [dim]source: {c.document}, {c.location}[/]")
+    for notice in answer.notices:
+        out.print(f"  [yellow]{notice}[/]")
+
+
+async def demo(args: argparse.Namespace, settings: Settings) -> int:
+    rooms = generate_sample_rooms(settings.home_dir / "sample-data-room")
+    out.print(Panel.fit(
+        "Manda on embedded defaults: SQLite knowledge graph, offline embedder and composer.\n"
+        f"Sample data rooms written to {settings.home_dir / 'sample-data-room'}",
+        title="Manda demo",
+    ))
+    async with running(settings) as app:
+        for deal_id, folder in rooms.items():
+            report = await app.ingest.ingest(deal_id, [folder])
+            print_report(report)
+        relations = await app.graph.list_relations(args.deal)
+        findings = {f.id: f for f in await app.graph.list_findings(args.deal)}
+        out.print("\n[bold]Corrections and conflicts found in the data room[/]")
+        for rel in relations:
+            if rel.between == "finding" and rel.type in (
+                RelationType.SUPERSEDES, RelationType.CONTRADICTS
+            ):
+                subject = findings[rel.source_id]
+                out.print(f"  {rel.type.value}: {subject.label} {subject.period or ''} — {rel.reason}")
+        conversation = f"demo:{args.deal}"
+        for question in EXAMPLE_QUESTIONS:
+            out.print(f"\n[bold cyan]> {question}[/]")
+            answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
+            render_answer(answer)
+    out.print("\nNext: `manda chat --deal targetco`, or `manda search --deal targetco \"revenue\"`.")
+    return 0

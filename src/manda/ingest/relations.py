@@ -1,0 +1,178 @@
+"""Corrections, conflicts and confirmations between findings: SUPERSEDES, CONTRADICTS, SUPPORTS.
+
+A pure function of a deal's documents and findings, recomputed after every ingestion so the order
+in which files arrive never matters:
+
+- a newer version of a document (see `versions`) SUPERSEDES the older one, and each of its findings
+  SUPERSEDES the older document's finding for the same subject, period and entity;
+- the same subject, period and entity in two documents with no SUPERSEDES between them and values
+  that differ beyond rounding CONTRADICT each other (different periods never conflict; a forecast
+  is never in conflict with an actual);
+- the same value from another document SUPPORTS it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, pairwise
+
+from manda.ingest.extract.amounts import format_amount, same_amount
+from manda.ingest.versions import version_info
+from manda.models import Document, Finding, FindingStatus, Relation, RelationType
+
+
+@dataclass
+class RelationPlan:
+    """The relations a deal should have, and the findings that are now superseded."""
+
+    relations: list[Relation] = field(default_factory=list)
+    superseded: set[str] = field(default_factory=set)
+
+    def count(self, type_: RelationType, between: str = "finding") -> int:
+        return sum(1 for r in self.relations if r.type is type_ and r.between == between)
+
+
+def _fact_key(finding: Finding) -> tuple[str, str, str, str, str] | None:
+    if finding.value is None or finding.period is None:
+        return None
+    return (
+        finding.subject,
+        finding.period,
+        (finding.entity or "").lower(),
+        finding.unit or "",
+        finding.nature.value,
+    )
+
+
+def document_supersessions(documents: Sequence[Document]) -> list[Relation]:
+    """Each newer version supersedes the version just below it in its family."""
+    families: dict[str, list[Document]] = defaultdict(list)
+    for doc in documents:
+        families[version_info(doc.filename).family].append(doc)
+    relations: list[Relation] = []
+    for members in families.values():
+        ordered = sorted(members, key=lambda d: (version_info(d.filename).rank, d.filename))
+        for older, newer in pairwise(ordered):
+            if version_info(newer.filename).rank == version_info(older.filename).rank:
+                continue
+            relations.append(
+                Relation(
+                    deal_id=newer.deal_id,
+                    type=RelationType.SUPERSEDES,
+                    source_id=newer.id,
+                    target_id=older.id,
+                    between="document",
+                    reason=f"{newer.filename} is a later version of {older.filename}",
+                )
+            )
+    return relations
+
+
+def _superseded_documents(doc_relations: Iterable[Relation]) -> dict[str, set[str]]:
+    """For each document, every document it supersedes directly or through a chain."""
+    direct: dict[str, set[str]] = defaultdict(set)
+    for rel in doc_relations:
+        direct[rel.source_id].add(rel.target_id)
+    closure: dict[str, set[str]] = {}
+
+    def visit(doc_id: str) -> set[str]:
+        if doc_id not in closure:
+            closure[doc_id] = set()
+            for older in direct.get(doc_id, ()):
+                closure[doc_id] |= {older} | visit(older)
+        return closure[doc_id]
+
+    for doc_id in list(direct):
+        visit(doc_id)
+    return closure
+
+
+def plan_relations(documents: Sequence[Document], findings: Sequence[Finding]) -> RelationPlan:
+    """Compute every relation of a deal from its documents and findings."""
+    plan = RelationPlan(relations=document_supersessions(documents))
+    replaces = _superseded_documents(plan.relations)
+    by_doc = {d.id: d for d in documents}
+
+    groups: dict[tuple[str, ...], list[Finding]] = defaultdict(list)
+    for finding in findings:
+        key = _fact_key(finding)
+        if key is not None and finding.status is not FindingStatus.REJECTED:
+            groups[key].append(finding)
+
+    pairs = [
+        (a, b)
+        for members in groups.values()
+        for a, b in combinations(members, 2)
+        if a.document_id != b.document_id
+    ]
+    for a, b in pairs:
+        _supersede(plan, a, b, replaces, by_doc)
+    for a, b in pairs:
+        if a.id not in plan.superseded and b.id not in plan.superseded:
+            _compare(plan, a, b, replaces, by_doc)
+    return plan
+
+
+def _shown(finding: Finding) -> str:
+    return finding.value_text or format_amount(finding.value or 0.0, finding.unit)
+
+
+def _supersede(
+    plan: RelationPlan,
+    a: Finding,
+    b: Finding,
+    replaces: dict[str, set[str]],
+    by_doc: dict[str, Document],
+) -> None:
+    if b.document_id in replaces.get(a.document_id, set()):
+        newer, older = a, b
+    elif a.document_id in replaces.get(b.document_id, set()):
+        newer, older = b, a
+    else:
+        return
+    where = by_doc[newer.document_id].filename
+    reason = (
+        f"restated unchanged in {where}"
+        if same_amount(newer.value or 0.0, older.value or 0.0)
+        else f"corrected from {_shown(older)} to {_shown(newer)} in {where}"
+    )
+    plan.relations.append(_finding_relation(RelationType.SUPERSEDES, newer, older, reason))
+    plan.superseded.add(older.id)
+
+
+def _compare(
+    plan: RelationPlan,
+    a: Finding,
+    b: Finding,
+    replaces: dict[str, set[str]],
+    by_doc: dict[str, Document],
+) -> None:
+    if b.document_id in replaces.get(a.document_id, set()) or a.document_id in replaces.get(
+        b.document_id, set()
+    ):
+        return
+    if same_amount(a.value or 0.0, b.value or 0.0):
+        plan.relations.append(
+            _finding_relation(RelationType.SUPPORTS, a, b, "same value in another document")
+        )
+        return
+    reason = (
+        f"{by_doc[a.document_id].filename} says {_shown(a)}, "
+        f"{by_doc[b.document_id].filename} says {_shown(b)}"
+    )
+    plan.relations.append(_finding_relation(RelationType.CONTRADICTS, a, b, reason))
+
+
+def _finding_relation(
+    type_: RelationType, source: Finding, target: Finding, reason: str
+) -> Relation:
+    return Relation(
+        deal_id=source.deal_id,
+        type=type_,
+        source_id=source.id,
+        target_id=target.id,
+        between="finding",
+        reason=reason,
+    )

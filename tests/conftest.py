@@ -1,0 +1,67 @@
+"""Shared fixtures: a generated sample data room, ingested once, copied into each test's home."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from fixtures.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
+
+from manda.app import Manda
+from manda.config import Settings
+from manda.sample import generate_sample_rooms
+
+_ENV = (
+    "NEO4J_URI", "REDIS_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "VOYAGE_API_KEY",
+    "VOYAGE_BASE_URL", "SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL",
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_configuration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Tests never pick up a developer's credentials or home: everything runs embedded."""
+    for name in _ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MANDA_HOME", str(tmp_path / "manda-home"))
+
+
+@pytest.fixture(scope="session")
+def sample_rooms(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The shipped sample data rooms (TargetCo and Northwind), generated once per session."""
+    return generate_sample_rooms(tmp_path_factory.mktemp("sample-rooms"))
+
+
+def offline_settings(home: Path) -> Settings:
+    return Settings(MANDA_HOME=home)
+
+
+@pytest.fixture(scope="session")
+def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[str, Path]) -> Path:
+    """A MANDA_HOME holding both sample deals, ingested once; tests get copies of it."""
+    home = tmp_path_factory.mktemp("ingested-home")
+
+    async def ingest_all() -> None:
+        async with Manda(offline_settings(home)) as app:
+            for deal_id, folder in sample_rooms.items():
+                await app.ingest.ingest(deal_id, [folder])
+
+    asyncio.run(ingest_all())
+    return home
+
+
+@pytest.fixture
+def home_copy(ingested_home: Path, tmp_path: Path) -> Path:
+    """A private copy of the ingested home, so a test may change it freely."""
+    target = tmp_path / "home"
+    shutil.copytree(ingested_home, target)
+    return target
+
+
+@pytest.fixture
+async def app(home_copy: Path) -> AsyncIterator[Manda]:
+    """A started Manda on the embedded defaults with both sample deals ingested."""
+    async with Manda(offline_settings(home_copy)) as manda:
+        yield manda
