@@ -37,4 +37,6 @@ class RerankResult:
 class Reranker(Protocol):
     id: str
 
-    async def rerank(self, query: str, documents: Sequence[str], top_k: int) -> list[RerankResult]: ...
+    async def rerank(
+        self, query: str, documents: Sequence[str], top_k: int
+    ) -> list[RerankResult]: ...

