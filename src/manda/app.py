@@ -150,12 +150,16 @@ class Manda:
         await self.graph.start()
         await self.memory.start()
         await self.embedder.start()
+        if self.reranker is not None:
+            await self.reranker.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
+        if self.reranker is not None:
+            await self.reranker.aclose()
         await self.embedder.aclose()
         await self.memory.aclose()
         await self.graph.aclose()
