@@ -8,11 +8,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fixtures.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
+
 
 from manda.app import Manda
 from manda.config import Settings
 from manda.sample import generate_sample_rooms
+
+pytest_plugins = ["fixtures.redis_server"]
 
 _ENV = (
     "NEO4J_URI", "REDIS_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "VOYAGE_API_KEY",

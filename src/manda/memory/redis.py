@@ -1,0 +1,181 @@
+"""Conversation memory in Redis, so every worker behind a load balancer sees the same threads."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from urllib.parse import urlsplit
+
+import redis.asyncio as aioredis
+from pydantic import ValidationError
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import AuthenticationError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from manda.errors import BackendUnavailableError, MandaError
+from manda.memory.port import Conversation
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TTL_SECONDS = 7 * 24 * 3600
+HEALTH_CHECK_INTERVAL_SECONDS = 30
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, fit for an error message or a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return parts._replace(netloc=f"{user}{host}{port}").geturl()
+
+
+@contextmanager
+def redis_errors(url: str, doing: str) -> Iterator[None]:
+    """Turn the client's network errors into one `BackendUnavailableError` a person can act on.
+
+    Also hands back a cancellation the client swallowed: on Python 3.11 redis-py sends through
+    `asyncio.wait_for`, which drops a cancel that lands as the send completes (CPython gh-86296,
+    fixed in 3.12). A call that returns while a cancel arrived during it raises it again.
+    """
+    where = redacted(url)
+    task = asyncio.current_task()
+    cancels_before = task.cancelling() if task is not None else 0
+    try:
+        yield
+    except AuthenticationError as exc:
+        raise BackendUnavailableError(
+            f"Redis at {where} refused the credentials while {doing}: {exc}.",
+            hint="Fix the user and password in REDIS_URL, or unset REDIS_URL to use the "
+            "embedded store.",
+        ) from exc
+    except (RedisConnectionError, RedisTimeoutError) as exc:
+        raise BackendUnavailableError(
+            f"Redis at {where} cannot be reached while {doing}: {exc}.",
+            hint="Check that Redis is running and that REDIS_URL points to it, or unset "
+            "REDIS_URL to keep conversations in the embedded store under MANDA_HOME.",
+        ) from exc
+    except RedisError as exc:
+        raise BackendUnavailableError(
+            f"Redis at {where} failed while {doing}: {exc}.",
+            hint="Check the server's log; REDIS_URL must point to a Redis 6.2+ server.",
+        ) from exc
+    if task is not None and task.cancelling() > cancels_before:
+        raise asyncio.CancelledError
+
+
+class RedisConversationMemory:
+    """Conversations as JSON strings with a sliding TTL; event ids as `SET NX` keys.
+
+    Network errors are retried (3 times, exponential backoff) only when they are connection
+    errors, which fail fast; a read that times out is not retried, so an operation on a hung
+    server fails after about `socket_timeout` seconds instead of four times that.
+    """
+
+    name = "redis"
+    shared_across_processes = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        ttl_seconds: int = DEFAULT_TTL_SECONDS,
+        key_prefix: str = "manda:",
+        socket_timeout: float = 2.0,
+    ) -> None:
+        if ttl_seconds < 1:
+            raise ValueError("ttl_seconds must be at least 1 second")
+        self.url = url
+        self.ttl_seconds = ttl_seconds
+        self.key_prefix = key_prefix
+        self.socket_timeout = socket_timeout
+        self._client: aioredis.Redis | None = None
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The started client, shared with `RedisLock` so one pool serves both."""
+        if self._client is None:
+            raise RuntimeError("RedisConversationMemory is not started; call `await start()` first")
+        return self._client
+
+    def key(self, kind: str, ident: str) -> str:
+        # Redis keys are binary-safe: any id (colons, spaces, emoji) is used as is.
+        return f"{self.key_prefix}{kind}:{ident}"
+
+    def errors(self, doing: str) -> AbstractContextManager[None]:
+        return redis_errors(self.url, doing)
+
+    async def start(self) -> None:
+        if self._client is not None:
+            return
+        try:
+            client = aioredis.from_url(
+                self.url,
+                socket_timeout=self.socket_timeout,
+                socket_connect_timeout=self.socket_timeout,
+                health_check_interval=HEALTH_CHECK_INTERVAL_SECONDS,
+                retry=Retry(ExponentialBackoff(), 3, supported_errors=(RedisConnectionError,)),
+                decode_responses=True,
+            )
+        except ValueError as exc:
+            raise MandaError(
+                f"REDIS_URL {redacted(self.url)!r} is not a Redis URL: {exc}.",
+                hint="Use redis://host:6379/0 (or rediss:// for TLS), or unset REDIS_URL.",
+            ) from exc
+        self._client = client
+        try:
+            await self.ping()
+        except BaseException:
+            self._client = None
+            await client.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
+
+    async def ping(self) -> None:
+        with self.errors("checking the connection"):
+            await self.client.ping()
+
+    async def load(self, conversation_id: str) -> Conversation | None:
+        with self.errors(f"loading conversation {conversation_id}"):
+            raw = await self.client.get(self.key("conv", conversation_id))
+        if raw is None:
+            return None
+        try:
+            return Conversation.model_validate_json(raw)
+        except ValidationError as exc:
+            # Short-term context is disposable: a stale shape starts the conversation afresh.
+            log.warning("Dropping unreadable conversation %s from Redis: %s", conversation_id, exc)
+            return None
+
+    async def save(self, conversation: Conversation) -> None:
+        body = conversation.model_dump_json()
+        with self.errors(f"saving conversation {conversation.id}"):
+            await self.client.set(self.key("conv", conversation.id), body, ex=self.ttl_seconds)
+
+    async def seen_event(self, event_id: str, ttl_seconds: int = 900) -> bool:
+        """True when the event was recorded before (by any worker), else record it now."""
+        key = self.key("event", event_id)
+        return not await self.claim(key, secrets.token_hex(16), px=max(1, ttl_seconds) * 1000)
+
+    async def claim(self, key: str, token: str, *, px: int) -> bool:
+        """`SET key token NX PX`; True when this token holds the key.
+
+        A connection error after the server applied the SET makes the client retry it; the retry
+        then finds the key taken. Reading the token back tells our own earlier attempt apart from
+        another worker's, so a retried claim is still ours and no event is dropped.
+        """
+        with self.errors(f"claiming {key}"):
+            if await self.client.set(key, token, nx=True, px=px):
+                return True
+            return await self.client.get(key) == token
