@@ -1,0 +1,142 @@
+"""SQL for findings and the relations between them (SUPERSEDES, CONTRADICTS, SUPPORTS).
+
+A finding is stored as its JSON plus the columns reads filter on (deal, status, subject, period,
+document, chunk); status changes update both in one statement so they never disagree.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from manda.errors import FindingNotFoundError
+from manda.kg.embedded.sql import batched, marks, sortable
+from manda.models import Finding, FindingStatus, Relation, RelationType
+
+# ---------------------------------------------------------------- findings
+
+
+def add_findings(conn: sqlite3.Connection, findings: Sequence[Finding]) -> None:
+    conn.executemany(
+        "INSERT INTO findings "
+        "(deal_id, id, status, subject, period, document_id, chunk_id, created_at, data) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (deal_id, id) DO UPDATE SET status = excluded.status, "
+        "subject = excluded.subject, period = excluded.period, "
+        "document_id = excluded.document_id, chunk_id = excluded.chunk_id, "
+        "created_at = excluded.created_at, data = excluded.data",
+        [
+            (
+                f.deal_id,
+                f.id,
+                f.status.value,
+                f.subject,
+                f.period,
+                f.document_id,
+                f.chunk_id,
+                sortable(f.created_at),
+                f.model_dump_json(),
+            )
+            for f in findings
+        ],
+    )
+
+
+def get_finding(conn: sqlite3.Connection, deal_id: str, finding_id: str) -> Finding | None:
+    row = conn.execute(
+        "SELECT data FROM findings WHERE deal_id = ? AND id = ?", (deal_id, finding_id)
+    ).fetchone()
+    return Finding.model_validate_json(row[0]) if row else None
+
+
+def list_findings(
+    conn: sqlite3.Connection,
+    deal_id: str,
+    status: FindingStatus | None,
+    subject: str | None,
+    document_id: str | None,
+) -> list[Finding]:
+    clauses = ["deal_id = ?"]
+    params: list[str] = [deal_id]
+    for column, value in (("status", status), ("subject", subject), ("document_id", document_id)):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(str(value))
+    rows = conn.execute(
+        f"SELECT data FROM findings WHERE {' AND '.join(clauses)} ORDER BY created_at, id",
+        params,
+    ).fetchall()
+    return [Finding.model_validate_json(data) for (data,) in rows]
+
+
+def findings_for_chunks(
+    conn: sqlite3.Connection, deal_id: str, chunk_ids: Sequence[str]
+) -> list[Finding]:
+    found: dict[str, tuple[str, str]] = {}
+    for batch in batched(list(dict.fromkeys(chunk_ids))):
+        rows = conn.execute(
+            "SELECT id, created_at, data FROM findings "
+            f"WHERE deal_id = ? AND chunk_id IN ({marks(len(batch))})",
+            (deal_id, *batch),
+        ).fetchall()
+        found.update((finding_id, (created, data)) for finding_id, created, data in rows)
+    ordered = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
+    return [Finding.model_validate_json(data) for _, (_, data) in ordered]
+
+
+def set_finding_status(
+    conn: sqlite3.Connection, deal_id: str, finding_id: str, status: FindingStatus
+) -> None:
+    cursor = conn.execute(
+        "UPDATE findings SET status = ?, data = json_set(data, '$.status', ?) "
+        "WHERE deal_id = ? AND id = ?",
+        (status.value, status.value, deal_id, finding_id),
+    )
+    if cursor.rowcount == 0:
+        raise FindingNotFoundError(finding_id)
+
+
+# ---------------------------------------------------------------- relations
+
+_RELATION_COLUMNS = "deal_id, type, source_id, target_id, ends, reason"
+
+
+def add_relations(conn: sqlite3.Connection, relations: Sequence[Relation]) -> None:
+    conn.executemany(
+        f"INSERT INTO relations ({_RELATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (deal_id, type, source_id, target_id) DO UPDATE SET "
+        "ends = excluded.ends, reason = excluded.reason",
+        [
+            (r.deal_id, r.type.value, r.source_id, r.target_id, r.between, r.reason)
+            for r in relations
+        ],
+    )
+
+
+def list_relations(
+    conn: sqlite3.Connection,
+    deal_id: str,
+    type: RelationType | None,
+    ids: Sequence[str] | None,
+) -> list[Relation]:
+    """Relations of the deal, of one type if given, touching any of `ids` (either end) if given."""
+    base = f"SELECT rowid, {_RELATION_COLUMNS} FROM relations WHERE deal_id = ?"
+    params: list[str] = [deal_id]
+    if type is not None:
+        base += " AND type = ?"
+        params.append(type.value)
+    rows: list[tuple[int, str, str, str, str, str, str]] = []
+    if ids is None:
+        rows = conn.execute(base, params).fetchall()
+    else:
+        for batch in batched(list(dict.fromkeys(ids))):
+            held = marks(len(batch))
+            rows += conn.execute(
+                f"{base} AND (source_id IN ({held}) OR target_id IN ({held}))",
+                (*params, *batch, *batch),
+            ).fetchall()
+    found = {row[0]: row[1:] for row in rows}
+    return [
+        Relation(deal_id=d, type=RelationType(t), source_id=s, target_id=g, between=b, reason=r)
+        for _, (d, t, s, g, b, r) in sorted(found.items())
+    ]

@@ -1,0 +1,44 @@
+"""Turns any question a person types into a safe FTS5 MATCH expression.
+
+FTS5 has its own query language (`AND`, `OR`, `NOT`, `NEAR`, `*`, `^`, `"`, `:`, parentheses), so
+raw user text raises syntax errors or silently changes meaning. Here the text is reduced to word
+tokens, stop words are dropped, and each token is quoted and OR-ed: BM25 then ranks passages by
+how many of the rarer terms they contain.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_TERMS = 32
+
+# Letters and digits only; everything else (punctuation, operators, quotes, `_`) separates
+# tokens, as FTS5's unicode61 tokenizer does.
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+_STOP_WORDS_TEXT = """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its itself
+    just me more most my myself near no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    tell show give please much many
+"""
+STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
+
+
+def query_terms(question: str) -> list[str]:
+    """The distinct lower-case terms worth searching for, in the order they were written."""
+    tokens = [t.lower() for t in _TOKEN.findall(question)]
+    terms = [t for t in tokens if t not in STOP_WORDS] or tokens  # "IT?" still searches "it"
+    return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def match_expression(question: str) -> str | None:
+    """`"q3" OR "2024" OR "revenue"` for "What was Q3 2024 revenue?"; None when nothing is left."""
+    terms = query_terms(question)
+    if not terms:
+        return None
+    return " OR ".join(f'"{term}"' for term in terms)

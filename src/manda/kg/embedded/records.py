@@ -1,0 +1,197 @@
+"""SQL for deals, documents and chunks (including full-text search) in the embedded graph.
+
+Every function runs on the store's connection thread inside a transaction opened by the runner.
+Models are kept as their own JSON next to the columns that are filtered or sorted on, so a round
+trip returns exactly what was stored.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from manda.errors import MandaError
+from manda.kg.embedded.fulltext import match_expression
+from manda.kg.embedded.sql import batched, marks, sortable
+from manda.kg.port import ScoredId
+from manda.models import Chunk, Deal, Document, DocumentStatus, Location
+
+# ---------------------------------------------------------------- deals
+
+
+def upsert_deal(conn: sqlite3.Connection, deal: Deal) -> None:
+    conn.execute(
+        "INSERT INTO deals (id, created_at, data) VALUES (?, ?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, data = excluded.data",
+        (deal.id, sortable(deal.created_at), deal.model_dump_json()),
+    )
+
+
+def get_deal(conn: sqlite3.Connection, deal_id: str) -> Deal | None:
+    row = conn.execute("SELECT data FROM deals WHERE id = ?", (deal_id,)).fetchone()
+    return Deal.model_validate_json(row[0]) if row else None
+
+
+def list_deals(conn: sqlite3.Connection) -> list[Deal]:
+    rows = conn.execute("SELECT data FROM deals ORDER BY created_at, id").fetchall()
+    return [Deal.model_validate_json(data) for (data,) in rows]
+
+
+# ---------------------------------------------------------------- documents
+
+
+def upsert_document(conn: sqlite3.Connection, document: Document) -> None:
+    conn.execute(
+        "INSERT INTO documents (deal_id, id, content_hash, filename, status, ingested_at, data) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (deal_id, id) DO UPDATE SET content_hash = excluded.content_hash, "
+        "filename = excluded.filename, status = excluded.status, "
+        "ingested_at = excluded.ingested_at, data = excluded.data",
+        (
+            document.deal_id,
+            document.id,
+            document.content_hash,
+            document.filename,
+            document.status.value,
+            sortable(document.ingested_at),
+            document.model_dump_json(),
+        ),
+    )
+
+
+def get_document(conn: sqlite3.Connection, deal_id: str, document_id: str) -> Document | None:
+    row = conn.execute(
+        "SELECT data FROM documents WHERE deal_id = ? AND id = ?", (deal_id, document_id)
+    ).fetchone()
+    return Document.model_validate_json(row[0]) if row else None
+
+
+def find_document_by_hash(
+    conn: sqlite3.Connection, deal_id: str, content_hash: str
+) -> Document | None:
+    row = conn.execute(
+        "SELECT data FROM documents WHERE deal_id = ? AND content_hash = ? "
+        "ORDER BY ingested_at DESC LIMIT 1",
+        (deal_id, content_hash),
+    ).fetchone()
+    return Document.model_validate_json(row[0]) if row else None
+
+
+def list_documents(conn: sqlite3.Connection, deal_id: str) -> list[Document]:
+    rows = conn.execute(
+        "SELECT data FROM documents WHERE deal_id = ? ORDER BY ingested_at, filename, id",
+        (deal_id,),
+    ).fetchall()
+    return [Document.model_validate_json(data) for (data,) in rows]
+
+
+def set_document_status(
+    conn: sqlite3.Connection,
+    deal_id: str,
+    document_id: str,
+    status: DocumentStatus,
+    error: str | None,
+) -> None:
+    cursor = conn.execute(
+        "UPDATE documents SET status = ?, data = json_set(data, '$.status', ?, '$.error', ?) "
+        "WHERE deal_id = ? AND id = ?",
+        (status.value, status.value, error, deal_id, document_id),
+    )
+    if cursor.rowcount == 0:
+        raise MandaError(
+            f"There is no document '{document_id}' in deal '{deal_id}'.",
+            hint=f"List the deal's documents with `manda docs --deal {deal_id}`.",
+        )
+
+
+# ---------------------------------------------------------------- chunks
+
+_CHUNK_COLUMNS = "id, deal_id, document_id, ordinal, section, location, text"
+
+
+def add_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
+    # The WHERE clause skips rows that did not change, so re-ingesting leaves the FTS index alone.
+    conn.executemany(
+        f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (deal_id, id) DO UPDATE SET document_id = excluded.document_id, "
+        "ordinal = excluded.ordinal, section = excluded.section, "
+        "location = excluded.location, text = excluded.text "
+        "WHERE chunks.text IS NOT excluded.text OR chunks.location IS NOT excluded.location "
+        "OR chunks.ordinal IS NOT excluded.ordinal OR chunks.section IS NOT excluded.section "
+        "OR chunks.document_id IS NOT excluded.document_id",
+        [
+            (
+                c.id,
+                c.deal_id,
+                c.document_id,
+                c.ordinal,
+                c.section,
+                c.location.model_dump_json(),
+                c.text,
+            )
+            for c in chunks
+        ],
+    )
+
+
+def _chunk(row: tuple[str, str, str, int, int, str, str]) -> Chunk:
+    chunk_id, deal_id, document_id, ordinal, section, location, text = row
+    return Chunk(
+        id=chunk_id,
+        deal_id=deal_id,
+        document_id=document_id,
+        ordinal=ordinal,
+        section=section,
+        location=Location.model_validate_json(location),
+        text=text,
+    )
+
+
+def get_chunks(conn: sqlite3.Connection, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+    """The chunks of this deal among `chunk_ids`, in the order asked, unknown ids left out."""
+    wanted = list(dict.fromkeys(chunk_ids))
+    found: dict[str, Chunk] = {}
+    for batch in batched(wanted):
+        rows = conn.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks "
+            f"WHERE deal_id = ? AND id IN ({marks(len(batch))})",
+            (deal_id, *batch),
+        ).fetchall()
+        found.update((row[0], _chunk(row)) for row in rows)
+    return [found[i] for i in wanted if i in found]
+
+
+def list_chunks(conn: sqlite3.Connection, deal_id: str, document_id: str) -> list[Chunk]:
+    rows = conn.execute(
+        f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE deal_id = ? AND document_id = ? "
+        "ORDER BY ordinal, id",
+        (deal_id, document_id),
+    ).fetchall()
+    return [_chunk(row) for row in rows]
+
+
+def existing_chunk_ids(
+    conn: sqlite3.Connection, deal_id: str, chunk_ids: Sequence[str]
+) -> set[str]:
+    found: set[str] = set()
+    for batch in batched(list(dict.fromkeys(chunk_ids))):
+        rows = conn.execute(
+            f"SELECT id FROM chunks WHERE deal_id = ? AND id IN ({marks(len(batch))})",
+            (deal_id, *batch),
+        ).fetchall()
+        found.update(chunk_id for (chunk_id,) in rows)
+    return found
+
+
+def fulltext_search(conn: sqlite3.Connection, deal_id: str, query: str, k: int) -> list[ScoredId]:
+    """BM25 over the deal's chunks; FTS5's bm25() is lower-is-better, so the score is negated."""
+    expression = match_expression(query)
+    if expression is None or k <= 0:
+        return []
+    rows = conn.execute(
+        "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts "
+        "JOIN chunks AS c ON c.rowid = chunks_fts.rowid "
+        "WHERE chunks_fts MATCH ? AND c.deal_id = ? ORDER BY rank, c.id LIMIT ?",
+        (expression, deal_id, k),
+    ).fetchall()
+    return [ScoredId(id=chunk_id, score=-float(rank)) for chunk_id, rank in rows]

@@ -1,0 +1,203 @@
+"""The default knowledge graph: one SQLite file (WAL) with FTS5 BM25 and numpy vectors per deal.
+
+Two processes (the bot and the CLI) may open the same file at once: WAL lets readers run while
+one writer writes, the busy timeout makes a writer wait for the other, and writes are cut into
+short transactions. All SQLite work runs on one worker thread per store (see `runner.py`), never
+on the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from manda.kg.embedded import findings as finding_sql
+from manda.kg.embedded import hitl, records
+from manda.kg.embedded.runner import SqliteRunner
+from manda.kg.embedded.vectors import VectorCache, as_matrix, embedded_chunk_ids, write_vectors
+from manda.kg.port import Capabilities, ScoredId
+from manda.models import (
+    AuditEntry,
+    Chunk,
+    Deal,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingStatus,
+    QAItem,
+    Relation,
+    RelationType,
+    ReviewDecision,
+)
+
+# Rows per write transaction: large batches are split so another process never waits long.
+WRITE_BATCH = 1_000
+
+
+class EmbeddedKnowledgeGraph:
+    """`KnowledgeGraph` on the SQLite file at `path` (the app passes MANDA_HOME/manda.db)."""
+
+    capabilities = Capabilities(
+        name="embedded",
+        vector_index=False,  # exact cosine over a cached numpy matrix
+        fulltext_bm25=True,  # FTS5 bm25()
+        shared_across_processes=False,  # one machine only: a file, not a server
+    )
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._db = SqliteRunner(self.path)
+        self._vectors = VectorCache()
+
+    async def start(self) -> None:
+        await self._db.open()
+
+    async def aclose(self) -> None:
+        await self._db.close()
+        self._vectors.clear()
+
+    async def ping(self) -> None:
+        await self._db.check()
+
+    # ---------------------------------------------------------------- deals
+
+    async def upsert_deal(self, deal: Deal) -> None:
+        await self._db.write(records.upsert_deal, deal)
+
+    async def get_deal(self, deal_id: str) -> Deal | None:
+        return await self._db.read(records.get_deal, deal_id)
+
+    async def list_deals(self) -> list[Deal]:
+        return await self._db.read(records.list_deals)
+
+    # ---------------------------------------------------------------- documents
+
+    async def upsert_document(self, document: Document) -> None:
+        await self._db.write(records.upsert_document, document)
+
+    async def get_document(self, deal_id: str, document_id: str) -> Document | None:
+        return await self._db.read(records.get_document, deal_id, document_id)
+
+    async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None:
+        return await self._db.read(records.find_document_by_hash, deal_id, content_hash)
+
+    async def list_documents(self, deal_id: str) -> list[Document]:
+        return await self._db.read(records.list_documents, deal_id)
+
+    async def set_document_status(
+        self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
+    ) -> None:
+        await self._db.write(records.set_document_status, deal_id, document_id, status, error)
+
+    # ---------------------------------------------------------------- chunks and vectors
+
+    async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None:
+        strangers = [c.id for c in chunks if c.deal_id != deal_id]
+        if strangers:
+            raise ValueError(f"Chunks {strangers[:5]} belong to another deal than '{deal_id}'.")
+        for start in range(0, len(chunks), WRITE_BATCH):
+            await self._db.write(records.add_chunks, chunks[start : start + WRITE_BATCH])
+
+    async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        return await self._db.read(records.get_chunks, deal_id, chunk_ids)
+
+    async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]:
+        return await self._db.read(records.list_chunks, deal_id, document_id)
+
+    async def add_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str], vectors: np.ndarray
+    ) -> None:
+        if len(chunk_ids) == 0:
+            return
+        matrix = as_matrix(chunk_ids, vectors)
+        for start in range(0, len(chunk_ids), WRITE_BATCH):
+            stop = start + WRITE_BATCH
+            await self._db.write(
+                write_vectors, deal_id, embedder_id, chunk_ids[start:stop], matrix[start:stop]
+            )
+
+    async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]:
+        return await self._db.read(embedded_chunk_ids, deal_id, embedder_id)
+
+    async def vector_search(
+        self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
+    ) -> list[ScoredId]:
+        return await self._db.read(self._vectors.search, deal_id, embedder_id, query, k)
+
+    async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]:
+        return await self._db.read(records.fulltext_search, deal_id, query, k)
+
+    # ---------------------------------------------------------------- findings and relations
+
+    async def add_findings(self, findings: Sequence[Finding]) -> None:
+        for start in range(0, len(findings), WRITE_BATCH):
+            await self._db.write(finding_sql.add_findings, findings[start : start + WRITE_BATCH])
+
+    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        return await self._db.read(finding_sql.get_finding, deal_id, finding_id)
+
+    async def list_findings(
+        self,
+        deal_id: str,
+        *,
+        status: FindingStatus | None = None,
+        subject: str | None = None,
+        document_id: str | None = None,
+    ) -> list[Finding]:
+        return await self._db.read(
+            finding_sql.list_findings, deal_id, status, subject, document_id
+        )
+
+    async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]:
+        return await self._db.read(finding_sql.findings_for_chunks, deal_id, chunk_ids)
+
+    async def set_finding_status(
+        self, deal_id: str, finding_id: str, status: FindingStatus
+    ) -> None:
+        await self._db.write(finding_sql.set_finding_status, deal_id, finding_id, status)
+
+    async def add_relations(self, relations: Sequence[Relation]) -> None:
+        for start in range(0, len(relations), WRITE_BATCH):
+            await self._db.write(
+                finding_sql.add_relations, relations[start : start + WRITE_BATCH]
+            )
+
+    async def list_relations(
+        self,
+        deal_id: str,
+        *,
+        type: RelationType | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Relation]:
+        return await self._db.read(finding_sql.list_relations, deal_id, type, ids)
+
+    # ---------------------------------------------------------------- human in the loop
+
+    async def record_decision(self, decision: ReviewDecision) -> None:
+        await self._db.write(hitl.record_decision, decision)
+
+    async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None:
+        return await self._db.read(hitl.get_decision, deal_id, finding_id)
+
+    async def append_audit(self, entry: AuditEntry) -> None:
+        await self._db.write(hitl.append_audit, entry)
+
+    async def list_audit(self, deal_id: str) -> list[AuditEntry]:
+        return await self._db.read(hitl.list_audit, deal_id)
+
+    async def add_qa_item(self, item: QAItem) -> bool:
+        return await self._db.write(hitl.add_qa_item, item)
+
+    async def list_qa_items(self, deal_id: str) -> list[QAItem]:
+        return await self._db.read(hitl.list_qa_items, deal_id)
+
+    async def bind_channel(self, channel_key: str, deal_id: str) -> None:
+        await self._db.write(hitl.bind_channel, channel_key, deal_id)
+
+    async def channel_deal(self, channel_key: str) -> str | None:
+        return await self._db.read(hitl.channel_deal, channel_key)
+
+    async def list_bindings(self) -> dict[str, str]:
+        return await self._db.read(hitl.list_bindings)

@@ -1,0 +1,555 @@
+"""The knowledge graph contract: every adapter of `KnowledgeGraph` must pass all of these.
+
+The `graph` fixture (conftest.py) runs each test once per enabled backend. Each test uses its own
+fresh deal ids, and global reads (deals, bindings) are checked by containment, so the suite can
+run against a shared live Neo4j.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pytest
+
+from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
+from manda.kg.port import Capabilities, KnowledgeGraph, ScoredId
+from manda.models import (
+    Chunk,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingStatus,
+    RelationType,
+    ReviewDecisionKind,
+)
+
+if TYPE_CHECKING:
+    from conftest import ModelFactory
+
+
+def dumps(models: list) -> list[dict]:
+    return sorted((m.model_dump() for m in models), key=repr)
+
+
+# ---------------------------------------------------------------- lifecycle
+
+
+async def test_is_a_knowledge_graph_with_capabilities(graph: KnowledgeGraph) -> None:
+    assert isinstance(graph, KnowledgeGraph)
+    assert isinstance(graph.capabilities, Capabilities)
+    assert graph.capabilities.name
+    await graph.ping()
+
+
+# ---------------------------------------------------------------- deals
+
+
+async def test_deal_round_trip_and_idempotent_upsert(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    deal = make.deal(deal_id, name="Project Falcon")
+    await graph.upsert_deal(deal)
+    assert (await graph.get_deal(deal_id)).model_dump() == deal.model_dump()
+
+    renamed = deal.model_copy(update={"name": "Project Falcon II"})
+    await graph.upsert_deal(renamed)
+    await graph.upsert_deal(renamed)
+    listed = [d for d in await graph.list_deals() if d.id == deal_id]
+    assert [d.model_dump() for d in listed] == [renamed.model_dump()]
+    assert await graph.get_deal(make.id("deal")) is None
+
+
+# ---------------------------------------------------------------- documents
+
+
+async def test_document_round_trip_by_id_and_hash(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id, "Q3_Report.pdf", is_irl=False, draft=True, version_rank=2)
+    await graph.upsert_document(document)
+
+    assert (await graph.get_document(deal_id, document.id)).model_dump() == document.model_dump()
+    found = await graph.find_document_by_hash(deal_id, document.content_hash)
+    assert found is not None and found.model_dump() == document.model_dump()
+    assert await graph.find_document_by_hash(deal_id, "0" * 64) is None
+    assert await graph.get_document(deal_id, Document.make_id(deal_id, "nope")) is None
+
+
+async def test_documents_upsert_is_idempotent_and_replaces(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    first = make.document(deal_id, "CIM.pdf")
+    second = make.document(deal_id, "Financials.xlsx")
+    await graph.upsert_document(first)
+    await graph.upsert_document(first)
+    await graph.upsert_document(second)
+    updated = first.model_copy(update={"units": 42, "authoritative": True})
+    await graph.upsert_document(updated)
+
+    assert dumps(await graph.list_documents(deal_id)) == dumps([updated, second])
+
+
+async def test_document_status_and_error(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    await graph.upsert_document(document)
+
+    await graph.set_document_status(deal_id, document.id, DocumentStatus.FAILED, "is encrypted")
+    failed = await graph.get_document(deal_id, document.id)
+    assert (failed.status, failed.error) == (DocumentStatus.FAILED, "is encrypted")
+
+    await graph.set_document_status(deal_id, document.id, DocumentStatus.COMPLETED)
+    done = await graph.get_document(deal_id, document.id)
+    assert (done.status, done.error) == (DocumentStatus.COMPLETED, None)
+    expected = document.model_copy(update={"status": DocumentStatus.COMPLETED})
+    assert done.model_dump() == expected.model_dump()
+    assert (await graph.list_documents(deal_id))[0].status is DocumentStatus.COMPLETED
+
+    with pytest.raises(MandaError, match="no document"):
+        await graph.set_document_status(deal_id, "d_missing", DocumentStatus.COMPLETED)
+
+
+# ---------------------------------------------------------------- chunks
+
+
+async def test_chunks_round_trip_in_order(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    other = make.document(deal_id, "Other.pdf")
+    chunks = make.chunks(document, ["first passage", "second passage", "third passage"])
+    await graph.add_chunks(deal_id, list(reversed(chunks)))
+    await graph.add_chunks(deal_id, make.chunks(other, ["elsewhere"]))
+
+    listed = await graph.list_chunks(deal_id, document.id)
+    assert [c.model_dump() for c in listed] == [c.model_dump() for c in chunks]
+
+    got = await graph.get_chunks(deal_id, [chunks[2].id, chunks[0].id, "unknown_c0001"])
+    assert dumps(got) == dumps([chunks[2], chunks[0]])
+    assert await graph.get_chunks(deal_id, []) == []
+
+
+async def test_chunks_upsert_is_idempotent_and_replaces_text(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    chunk = make.chunk(document, "Revenue for Q3 2024 was €5.2M.", ordinal=0)
+    await graph.add_chunks(deal_id, [chunk])
+    await graph.add_chunks(deal_id, [chunk])
+    assert len(await graph.list_chunks(deal_id, document.id)) == 1
+
+    corrected = chunk.model_copy(update={"text": "Headcount at quarter end was 212 people."})
+    await graph.add_chunks(deal_id, [corrected])
+    listed = await graph.list_chunks(deal_id, document.id)
+    assert [c.model_dump() for c in listed] == [corrected.model_dump()]
+    # the full-text index follows the new text, not the old one
+    assert [h.id for h in await graph.fulltext_search(deal_id, "headcount", 5)] == [chunk.id]
+    assert await graph.fulltext_search(deal_id, "revenue", 5) == []
+
+
+# ---------------------------------------------------------------- full-text search
+
+PASSAGES = [
+    "The board approved the annual budget and the hiring plan for the sales team.",
+    "Q3 2024 revenue was €5.2M, up 12% on Q3 2023, driven by enterprise renewals.",
+    "EBITDA margin for FY2023 was 18%; net debt stood at €3.1M at year end.",
+    "Customer churn in 2024 rose slightly; the largest customer renewed for three years.",
+]
+
+
+async def _seed_passages(graph: KnowledgeGraph, make: ModelFactory, deal_id: str) -> list[str]:
+    chunks = make.chunks(make.document(deal_id), PASSAGES)
+    await graph.add_chunks(deal_id, chunks)
+    return [c.id for c in chunks]
+
+
+async def test_fulltext_ranks_the_passage_with_the_query_terms_first(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    ids = await _seed_passages(graph, make, deal_id)
+
+    hits = await graph.fulltext_search(deal_id, "What was Q3 2024 revenue?", 10)
+    assert hits and hits[0].id == ids[1]
+    assert all(isinstance(h, ScoredId) for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert hits[0].score > hits[-1].score or len(hits) == 1
+    assert {h.id for h in hits} <= set(ids)
+
+    ebitda = await graph.fulltext_search(deal_id, "EBITDA margin", 10)
+    assert [h.id for h in ebitda] == [ids[2]]
+    assert len(await graph.fulltext_search(deal_id, "2024 revenue churn customer", 1)) == 1
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'revenue AND NOT "ebitda',
+        "NEAR(revenue ebitda, 2)",
+        "revenue NEAR ebitda",
+        "rev* OR ^Q3 revenue",
+        "text:revenue",
+        "((revenue",
+        "revenue -ebitda +margin",
+        "'revenue'; DROP TABLE chunks; --",
+        "revenue\u00a0💶 ?!",
+        'he said "Q3 revenue" & left',
+    ],
+)
+async def test_fulltext_never_breaks_on_operators_or_punctuation(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str, question: str
+) -> None:
+    ids = await _seed_passages(graph, make, deal_id)
+    hits = await graph.fulltext_search(deal_id, question, 5)
+    assert ids[1] in [h.id for h in hits]  # every question above mentions "revenue"
+    assert len(await graph.get_chunks(deal_id, ids)) == len(PASSAGES)
+
+
+@pytest.mark.parametrize("question", ["", "   ", "?!", "*", '""', "AND OR NOT"])
+async def test_fulltext_with_nothing_searchable_returns_a_list(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str, question: str
+) -> None:
+    await _seed_passages(graph, make, deal_id)
+    hits = await graph.fulltext_search(deal_id, question, 5)
+    assert isinstance(hits, list)
+    assert len(hits) <= 5
+
+
+# ---------------------------------------------------------------- vectors
+
+E1, E2, E3 = (1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0)
+E12 = (1.0, 1.0, 0.0, 0.0)
+E4 = (0.0, 0.0, 0.0, 1.0)
+
+
+async def test_vector_search_ranks_by_cosine(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["east", "north", "up", "north-east"])
+    await graph.add_chunks(deal_id, chunks)
+    ids = [c.id for c in chunks]
+    await graph.add_vectors(deal_id, "emb-a", ids, make.vectors(E1, E2, E3, E12))
+    assert await graph.embedded_chunk_ids(deal_id, "emb-a") == set(ids)
+
+    hits = await graph.vector_search(deal_id, "emb-a", make.unit(*E1), 2)
+    assert [h.id for h in hits] == [ids[0], ids[3]]
+    assert hits[0].score == pytest.approx(1.0, abs=1e-3)
+    assert hits[1].score == pytest.approx(2**-0.5, abs=1e-3)
+
+    everything = await graph.vector_search(deal_id, "emb-a", make.unit(0.9, 0.1, 0.0, 0.0), 10)
+    assert [h.id for h in everything[:2]] == [ids[0], ids[3]]
+    assert {h.id for h in everything} <= set(ids)
+    assert [h.score for h in everything] == sorted((h.score for h in everything), reverse=True)
+
+
+async def test_vector_search_sees_vectors_added_later_and_replaced(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["a", "b", "c"])
+    await graph.add_chunks(deal_id, chunks)
+    a, b, c = (ch.id for ch in chunks)
+    await graph.add_vectors(deal_id, "emb-a", [a, b], make.vectors(E1, E2))
+    assert (await graph.vector_search(deal_id, "emb-a", make.unit(*E3), 1))[0].id in {a, b}
+
+    await graph.add_vectors(deal_id, "emb-a", [c], make.vectors(E3))
+    assert (await graph.vector_search(deal_id, "emb-a", make.unit(*E3), 1))[0].id == c
+
+    await graph.add_vectors(deal_id, "emb-a", [a], make.vectors(E3))  # a now points up too
+    await graph.add_vectors(deal_id, "emb-a", [c], make.vectors(E4))
+    top = await graph.vector_search(deal_id, "emb-a", make.unit(*E3), 1)
+    assert [h.id for h in top] == [a]
+    assert await graph.embedded_chunk_ids(deal_id, "emb-a") == {a, b, c}
+
+
+async def test_two_embedders_never_mix(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["one", "two", "three"])
+    await graph.add_chunks(deal_id, chunks)
+    one, two, three = (c.id for c in chunks)
+    await graph.add_vectors(deal_id, "emb-a", [one, two], make.vectors(E1, E2))
+    await graph.add_vectors(deal_id, "emb-b", [two, three], make.vectors(E2, E1))
+
+    assert await graph.embedded_chunk_ids(deal_id, "emb-a") == {one, two}
+    assert await graph.embedded_chunk_ids(deal_id, "emb-b") == {two, three}
+    assert [h.id for h in await graph.vector_search(deal_id, "emb-a", make.unit(*E1), 1)] == [one]
+    b_hits = await graph.vector_search(deal_id, "emb-b", make.unit(*E1), 5)
+    assert b_hits[0].id == three
+    assert {h.id for h in b_hits} <= {two, three}
+    assert await graph.vector_search(deal_id, "emb-none", make.unit(*E1), 5) == []
+    assert await graph.embedded_chunk_ids(deal_id, "emb-none") == set()
+
+
+async def test_vectors_of_another_dimension_for_the_same_embedder_are_refused(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["one", "two"])
+    await graph.add_chunks(deal_id, chunks)
+    await graph.add_vectors(deal_id, "emb-a", [chunks[0].id], make.vectors(E1))
+    with pytest.raises(ValueError):
+        await graph.add_vectors(deal_id, "emb-a", [chunks[1].id], make.vectors((1.0, 2.0, 3.0)))
+    with pytest.raises(ValueError):
+        await graph.add_vectors(deal_id, "emb-a", [chunks[1].id], make.vectors(E1, E2))
+    assert await graph.embedded_chunk_ids(deal_id, "emb-a") == {chunks[0].id}
+
+
+# ---------------------------------------------------------------- findings
+
+
+async def test_finding_round_trip_and_idempotent_add(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    chunk = make.chunk(document, "Revenue for Q3 2024 was €5.2M.")
+    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH")
+    await graph.add_findings([finding])
+    await graph.add_findings([finding])
+
+    got = await graph.get_finding(deal_id, finding.id)
+    assert got is not None and got.model_dump() == finding.model_dump()
+    assert [f.model_dump() for f in await graph.list_findings(deal_id)] == [finding.model_dump()]
+    assert await graph.get_finding(deal_id, make.id("f")) is None
+
+
+async def test_list_findings_filters(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    report, model = make.document(deal_id), make.document(deal_id, "Model.xlsx")
+    revenue = make.finding(report, subject="revenue")
+    ebitda = make.finding(report, subject="ebitda", status=FindingStatus.APPROVED)
+    forecast = make.finding(model, subject="revenue", period="Q4 2024")
+    await graph.add_findings([revenue, ebitda, forecast])
+
+    async def ids(**filters: object) -> set[str]:
+        return {f.id for f in await graph.list_findings(deal_id, **filters)}
+
+    assert await ids() == {revenue.id, ebitda.id, forecast.id}
+    assert await ids(status=FindingStatus.PENDING) == {revenue.id, forecast.id}
+    assert await ids(status=FindingStatus.APPROVED) == {ebitda.id}
+    assert await ids(subject="revenue") == {revenue.id, forecast.id}
+    assert await ids(document_id=model.id) == {forecast.id}
+    assert await ids(subject="revenue", document_id=report.id) == {revenue.id}
+    assert await ids(subject="revenue", status=FindingStatus.REJECTED) == set()
+
+
+async def test_finding_status_changes_are_read_back_everywhere(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    finding = make.finding(make.document(deal_id))
+    await graph.add_findings([finding])
+
+    await graph.set_finding_status(deal_id, finding.id, FindingStatus.SUPERSEDED)
+    got = await graph.get_finding(deal_id, finding.id)
+    assert got.model_dump() == finding.model_copy(
+        update={"status": FindingStatus.SUPERSEDED}
+    ).model_dump()
+    assert [f.id for f in await graph.list_findings(deal_id, status=FindingStatus.SUPERSEDED)] == [
+        finding.id
+    ]
+    assert await graph.list_findings(deal_id, status=FindingStatus.PENDING) == []
+
+    with pytest.raises(FindingNotFoundError):
+        await graph.set_finding_status(deal_id, make.id("f"), FindingStatus.APPROVED)
+
+
+async def test_findings_for_chunks(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    first, second, third = make.chunks(document, ["one", "two", "three"])
+    await graph.add_chunks(deal_id, [first, second, third])
+    on_first = make.finding(document, chunk=first)
+    also_first = make.finding(document, chunk=first, subject="ebitda")
+    on_second = make.finding(document, chunk=second)
+    no_chunk = make.finding(document)
+    await graph.add_findings([on_first, also_first, on_second, no_chunk])
+
+    found = await graph.findings_for_chunks(deal_id, [first.id, third.id])
+    assert dumps(found) == dumps([on_first, also_first])
+    assert {f.id for f in await graph.findings_for_chunks(deal_id, [second.id])} == {on_second.id}
+    assert await graph.findings_for_chunks(deal_id, []) == []
+
+
+# ---------------------------------------------------------------- relations
+
+
+async def test_relations_by_type_and_ids_and_idempotent(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    f1, f2, f3, f4 = (make.finding(document, subject=s) for s in ("a", "b", "c", "d"))
+    await graph.add_findings([f1, f2, f3, f4])
+    newer, older = make.document(deal_id, "Q3_v2.pdf"), make.document(deal_id, "Q3.pdf")
+    supersedes = make.relation(deal_id, RelationType.SUPERSEDES, f2.id, f1.id, "corrected")
+    contradicts = make.relation(deal_id, RelationType.CONTRADICTS, f3.id, f4.id, "3.1M vs 3.4M")
+    supports = make.relation(deal_id, RelationType.SUPPORTS, f4.id, f1.id)
+    doc_supersedes = make.relation(
+        deal_id, RelationType.SUPERSEDES, newer.id, older.id, "_v2", between="document"
+    )
+    everything = [supersedes, contradicts, supports, doc_supersedes]
+    await graph.add_relations(everything)
+    await graph.add_relations([supersedes, contradicts])
+
+    assert dumps(await graph.list_relations(deal_id)) == dumps(everything)
+    assert dumps(await graph.list_relations(deal_id, type=RelationType.SUPERSEDES)) == dumps(
+        [supersedes, doc_supersedes]
+    )
+    assert dumps(await graph.list_relations(deal_id, ids=[f1.id])) == dumps(
+        [supersedes, supports]
+    )
+    assert dumps(await graph.list_relations(deal_id, ids=[f3.id, older.id])) == dumps(
+        [contradicts, doc_supersedes]
+    )
+    assert dumps(
+        await graph.list_relations(deal_id, type=RelationType.CONTRADICTS, ids=[f4.id])
+    ) == dumps([contradicts])
+    assert await graph.list_relations(deal_id, ids=[]) == []
+    assert await graph.list_relations(deal_id, ids=[make.id("f")]) == []
+
+
+# ---------------------------------------------------------------- decisions and audit
+
+
+async def test_a_finding_is_decided_once(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    finding = make.finding(make.document(deal_id))
+    await graph.add_findings([finding])
+    assert await graph.get_decision(deal_id, finding.id) is None
+
+    first = make.decision(finding, ReviewDecisionKind.APPROVE, by="alice")
+    await graph.record_decision(first)
+    assert (await graph.get_decision(deal_id, finding.id)).model_dump() == first.model_dump()
+
+    with pytest.raises(AlreadyDecidedError) as refused:
+        await graph.record_decision(make.decision(finding, ReviewDecisionKind.REJECT, by="bob"))
+    assert (refused.value.finding_id, refused.value.status, refused.value.by) == (
+        finding.id,
+        "approved",
+        "alice",
+    )
+    assert (await graph.get_decision(deal_id, finding.id)).model_dump() == first.model_dump()
+
+
+async def test_rejection_is_reported_as_rejected(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    finding = make.finding(make.document(deal_id))
+    await graph.add_findings([finding])
+    await graph.record_decision(make.decision(finding, ReviewDecisionKind.REJECT, by="carol"))
+    with pytest.raises(AlreadyDecidedError) as refused:
+        await graph.record_decision(make.decision(finding, ReviewDecisionKind.REJECT, by="carol"))
+    assert (refused.value.status, refused.value.by) == ("rejected", "carol")
+
+
+async def test_audit_log_is_in_time_order_and_append_only(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    early, late = make.moment(), make.moment()
+    second = make.audit(deal_id, "finding.rejected", at=late)
+    first = make.audit(deal_id, "finding.approved", at=early)
+    await graph.append_audit(second)
+    await graph.append_audit(first)
+    await graph.append_audit(first.model_copy(update={"detail": "a retry must not overwrite"}))
+
+    log = await graph.list_audit(deal_id)
+    assert [e.model_dump() for e in log] == [first.model_dump(), second.model_dump()]
+
+
+# ---------------------------------------------------------------- Q&A list and bindings
+
+
+async def test_qa_item_is_added_once(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    item = make.qa(deal_id, "Why did Q3 churn rise?")
+    assert await graph.add_qa_item(item) is True
+    again = item.model_copy(update={"category": "Financial", "created_by": "bob"})
+    assert await graph.add_qa_item(again) is False
+    other = make.qa(deal_id, "Who are the top 5 customers?", finding_id=make.id("f"))
+    assert await graph.add_qa_item(other) is True
+
+    assert dumps(await graph.list_qa_items(deal_id)) == dumps([item, other])
+
+
+async def test_channel_bindings(graph: KnowledgeGraph, make: ModelFactory, deal_id: str) -> None:
+    channel, other_channel = make.id("slack:T1:C"), make.id("slack:T1:C")
+    assert await graph.channel_deal(channel) is None
+
+    await graph.bind_channel(channel, make.id("deal"))
+    await graph.bind_channel(channel, deal_id)  # rebinding moves the channel
+    await graph.bind_channel(other_channel, deal_id)
+
+    assert await graph.channel_deal(channel) == deal_id
+    bindings = await graph.list_bindings()
+    assert bindings[channel] == deal_id and bindings[other_channel] == deal_id
+
+
+# ---------------------------------------------------------------- deal isolation
+
+
+@dataclass
+class _Seeded:
+    document: Document
+    chunks: list[Chunk]
+    finding: Finding
+
+
+async def _seed_deal(graph: KnowledgeGraph, make: ModelFactory, deal: str) -> _Seeded:
+    """A deal with one of everything; the same file (same bytes) is used in every deal."""
+    await graph.upsert_deal(make.deal(deal))
+    document = make.document(deal, "Q3_Report.pdf", content_hash="same-bytes-in-every-deal")
+    await graph.upsert_document(document)
+    chunks = make.chunks(document, PASSAGES)
+    await graph.add_chunks(deal, chunks)
+    await graph.add_vectors(deal, "emb-a", [c.id for c in chunks[:3]], make.vectors(E1, E2, E3))
+    finding = make.finding(document, chunk=chunks[1])
+    other = make.finding(document, chunk=chunks[2], subject="ebitda")
+    await graph.add_findings([finding, other])
+    await graph.add_relations([make.relation(deal, RelationType.CONTRADICTS, finding.id, other.id)])
+    await graph.record_decision(make.decision(finding))
+    await graph.append_audit(make.audit(deal))
+    await graph.add_qa_item(make.qa(deal, "Why did Q3 churn rise?"))
+    return _Seeded(document=document, chunks=chunks, finding=finding)
+
+
+async def test_nothing_from_another_deal_is_ever_returned(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str, other_deal_id: str
+) -> None:
+    """Two deals with the same content: every read for one deal returns only that deal's rows."""
+    seeded = {deal: await _seed_deal(graph, make, deal) for deal in (deal_id, other_deal_id)}
+
+    for mine, theirs in ((deal_id, other_deal_id), (other_deal_id, deal_id)):
+        own, foreign = seeded[mine], seeded[theirs]
+        own_chunks = {c.id for c in own.chunks}
+        foreign_chunks = sorted(c.id for c in foreign.chunks)
+
+        assert [d.id for d in await graph.list_documents(mine)] == [own.document.id]
+        assert await graph.get_document(mine, foreign.document.id) is None
+        same_bytes = await graph.find_document_by_hash(mine, "same-bytes-in-every-deal")
+        assert same_bytes is not None and same_bytes.id == own.document.id
+        assert await graph.list_chunks(mine, foreign.document.id) == []
+        assert await graph.get_chunks(mine, foreign_chunks) == []
+        assert await graph.embedded_chunk_ids(mine, "emb-a") == {c.id for c in own.chunks[:3]}
+
+        hits = await graph.fulltext_search(mine, "Q3 2024 revenue churn customer", 20)
+        assert hits and {h.id for h in hits} <= own_chunks
+        vector_hits = await graph.vector_search(mine, "emb-a", make.unit(*E1), 20)
+        assert vector_hits and {h.id for h in vector_hits} <= own_chunks
+
+        assert {f.deal_id for f in await graph.list_findings(mine)} == {mine}
+        assert await graph.get_finding(mine, foreign.finding.id) is None
+        assert await graph.findings_for_chunks(mine, foreign_chunks) == []
+        with pytest.raises(FindingNotFoundError):
+            await graph.set_finding_status(mine, foreign.finding.id, FindingStatus.REJECTED)
+        relations = await graph.list_relations(mine)
+        assert len(relations) == 1 and relations[0].deal_id == mine
+        assert await graph.list_relations(mine, ids=[foreign.finding.id]) == []
+        assert await graph.get_decision(mine, foreign.finding.id) is None
+        assert {e.deal_id for e in await graph.list_audit(mine)} == {mine}
+        assert [q.deal_id for q in await graph.list_qa_items(mine)] == [mine]
+
+    # the refused cross-deal status change left the other deal's finding as it was
+    untouched = await graph.get_finding(other_deal_id, seeded[other_deal_id].finding.id)
+    assert untouched is not None and untouched.status is FindingStatus.PENDING

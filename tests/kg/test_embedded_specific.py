@@ -1,0 +1,378 @@
+"""What only the embedded adapter promises: a WAL SQLite file shared by processes, that survives
+restarts, refuses bad vectors, and turns any question into a valid FTS5 query."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import string
+import sys
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from manda.errors import BackendUnavailableError
+from manda.kg.embedded import EmbeddedKnowledgeGraph
+from manda.kg.embedded.fulltext import match_expression
+from manda.kg.port import Capabilities
+from manda.models import FindingStatus, ReviewDecisionKind
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from conftest import ModelFactory
+
+E1, E2, E3 = (1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "home" / "manda.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[EmbeddedKnowledgeGraph]:
+    graph = EmbeddedKnowledgeGraph(db_path)
+    await graph.start()
+    try:
+        yield graph
+    finally:
+        await graph.aclose()
+
+
+# ---------------------------------------------------------------- lifecycle and the file
+
+
+async def test_constructor_does_no_io_and_start_creates_the_home(db_path: Path) -> None:
+    graph = EmbeddedKnowledgeGraph(db_path)
+    assert not db_path.parent.exists()
+    assert graph.capabilities == Capabilities(
+        name="embedded", vector_index=False, fulltext_bm25=True, shared_across_processes=False
+    )
+    await graph.start()
+    await graph.start()  # a second start is harmless
+    try:
+        assert db_path.is_file()
+        await graph.ping()
+    finally:
+        await graph.aclose()
+    await graph.aclose()  # and so is a second close
+
+
+async def test_the_file_is_in_wal_mode_with_the_schema(
+    store: EmbeddedKnowledgeGraph, db_path: Path
+) -> None:
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert {
+        "deals", "documents", "chunks", "chunks_fts", "chunk_vectors", "vector_spaces",
+        "findings", "relations", "decisions", "audit", "qa_items", "channel_bindings",
+    } <= tables
+
+
+async def test_use_before_start_or_after_close_says_the_store_is_not_open(
+    db_path: Path, deal_id: str
+) -> None:
+    graph = EmbeddedKnowledgeGraph(db_path)
+    with pytest.raises(BackendUnavailableError, match="not open"):
+        await graph.ping()
+    with pytest.raises(BackendUnavailableError, match=str(db_path)):
+        await graph.list_documents(deal_id)
+    await graph.start()
+    await graph.aclose()
+    with pytest.raises(BackendUnavailableError, match="start"):
+        await graph.ping()
+
+
+async def test_a_damaged_file_is_reported_with_its_path(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"this is not a SQLite database\n" * 200)
+    graph = EmbeddedKnowledgeGraph(db_path)
+    with pytest.raises(BackendUnavailableError) as failure:
+        await graph.start()
+    assert str(db_path) in str(failure.value)
+    assert "manda ingest" in failure.value.hint
+    with pytest.raises(BackendUnavailableError):
+        await graph.ping()
+
+
+async def test_everything_survives_a_restart(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, db_path: Path
+) -> None:
+    await store.upsert_deal(make.deal(deal_id))
+    document = make.document(deal_id)
+    await store.upsert_document(document)
+    chunks = make.chunks(document, ["Q3 2024 revenue was €5.2M.", "Headcount was 212."])
+    await store.add_chunks(deal_id, chunks)
+    await store.add_vectors(deal_id, "emb-a", [c.id for c in chunks], make.vectors(E1, E2))
+    finding = make.finding(document, chunk=chunks[0])
+    await store.add_findings([finding])
+    await store.set_finding_status(deal_id, finding.id, FindingStatus.APPROVED)
+    decision = make.decision(finding, ReviewDecisionKind.APPROVE, by="alice")
+    await store.record_decision(decision)
+    entry = make.audit(deal_id)
+    await store.append_audit(entry)
+    item = make.qa(deal_id)
+    await store.add_qa_item(item)
+    await store.bind_channel("slack:T1:C1", deal_id)
+    assert [h.id for h in await store.vector_search(deal_id, "emb-a", make.unit(*E2), 1)] == [
+        chunks[1].id
+    ]
+
+    await store.aclose()
+    await store.start()
+    reopened = EmbeddedKnowledgeGraph(db_path)  # and a brand new instance on the same file
+    await reopened.start()
+    try:
+        for graph in (store, reopened):
+            assert [d.id for d in await graph.list_deals()] == [deal_id]
+            assert (await graph.get_document(deal_id, document.id)) == document
+            assert await graph.list_chunks(deal_id, document.id) == chunks
+            hits = await graph.vector_search(deal_id, "emb-a", make.unit(*E2), 1)
+            assert [h.id for h in hits] == [chunks[1].id]
+            assert [h.id for h in await graph.fulltext_search(deal_id, "revenue", 5)] == [
+                chunks[0].id
+            ]
+            assert (await graph.get_finding(deal_id, finding.id)).status is FindingStatus.APPROVED
+            assert await graph.get_decision(deal_id, finding.id) == decision
+            assert await graph.list_audit(deal_id) == [entry]
+            assert await graph.list_qa_items(deal_id) == [item]
+            assert await graph.channel_deal("slack:T1:C1") == deal_id
+    finally:
+        await reopened.aclose()
+
+
+# ---------------------------------------------------------------- sharing one file
+
+
+async def test_a_second_instance_sees_vectors_added_by_the_first(
+    db_path: Path, make: ModelFactory, deal_id: str
+) -> None:
+    reader, writer = EmbeddedKnowledgeGraph(db_path), EmbeddedKnowledgeGraph(db_path)
+    await reader.start()
+    await writer.start()
+    try:
+        document = make.document(deal_id)
+        a, b, c = make.chunks(document, ["a", "b", "c"])
+        await writer.add_chunks(deal_id, [a, b, c])
+        await writer.add_vectors(deal_id, "emb-a", [a.id, b.id], make.vectors(E1, E2))
+        # the reader builds and caches its matrix
+        assert [h.id for h in await reader.vector_search(deal_id, "emb-a", make.unit(*E1), 1)] == [
+            a.id
+        ]
+
+        await writer.add_vectors(deal_id, "emb-a", [c.id], make.vectors(E3))  # a new vector
+        hits = await reader.vector_search(deal_id, "emb-a", make.unit(*E3), 3)
+        assert hits[0].id == c.id and len(hits) == 3
+
+        await writer.add_vectors(deal_id, "emb-a", [b.id], make.vectors(E1))  # a replaced one
+        hits = await reader.vector_search(deal_id, "emb-a", make.unit(*E1), 2)
+        assert {h.id for h in hits} == {a.id, b.id}
+        assert all(h.score == pytest.approx(1.0, abs=1e-5) for h in hits)
+        assert await reader.embedded_chunk_ids(deal_id, "emb-a") == {a.id, b.id, c.id}
+    finally:
+        await reader.aclose()
+        await writer.aclose()
+
+
+CHILD_WRITER = textwrap.dedent(
+    """
+    import asyncio, sys
+    import numpy as np
+    from pathlib import Path
+    from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.models import Chunk, Location
+
+    async def main(path, deal_id, document_id):
+        graph = EmbeddedKnowledgeGraph(Path(path))
+        await graph.start()
+        chunk = Chunk(id=document_id + "_child", deal_id=deal_id, document_id=document_id,
+                      ordinal=99, text="written by another process", location=Location.for_page(9))
+        await graph.add_chunks(deal_id, [chunk])
+        await graph.add_vectors(deal_id, "emb-a", [chunk.id],
+                                np.array([[0.0, 0.0, 1.0, 0.0]], dtype=np.float32))
+        await graph.aclose()
+
+    asyncio.run(main(*sys.argv[1:]))
+    """
+)
+
+
+async def test_another_process_adding_vectors_invalidates_the_cache(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, db_path: Path
+) -> None:
+    document = make.document(deal_id)
+    chunks = make.chunks(document, ["a", "b"])
+    await store.add_chunks(deal_id, chunks)
+    await store.add_vectors(deal_id, "emb-a", [c.id for c in chunks], make.vectors(E1, E2))
+    before = await store.vector_search(deal_id, "emb-a", make.unit(*E3), 5)
+    assert {h.id for h in before} == {c.id for c in chunks}
+
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD_WRITER, str(db_path), deal_id, document.id,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await child.communicate()
+    assert child.returncode == 0, stderr.decode()
+
+    after = await store.vector_search(deal_id, "emb-a", make.unit(*E3), 5)
+    assert after[0].id == f"{document.id}_child"
+    assert after[0].score == pytest.approx(1.0, abs=1e-5)
+    assert [h.id for h in await store.fulltext_search(deal_id, "another process", 5)] == [
+        f"{document.id}_child"
+    ]
+
+
+async def test_two_instances_writing_at_once_both_succeed(
+    db_path: Path, make: ModelFactory, deal_id: str
+) -> None:
+    first, second = EmbeddedKnowledgeGraph(db_path), EmbeddedKnowledgeGraph(db_path)
+    await first.start()
+    await second.start()
+    try:
+        document = make.document(deal_id)
+        chunks = make.chunks(document, [f"passage number {i}" for i in range(60)])
+        rng = np.random.default_rng(7)
+
+        async def write(graph: EmbeddedKnowledgeGraph, part: list) -> None:
+            for chunk in part:
+                await graph.add_chunks(deal_id, [chunk])
+                await graph.add_vectors(
+                    deal_id, "emb-a", [chunk.id], rng.normal(size=(1, 4)).astype(np.float32)
+                )
+                await graph.append_audit(make.audit(deal_id))
+
+        await asyncio.gather(write(first, chunks[::2]), write(second, chunks[1::2]))
+
+        assert len(await first.list_chunks(deal_id, document.id)) == 60
+        assert len(await second.embedded_chunk_ids(deal_id, "emb-a")) == 60
+        assert len(await first.list_audit(deal_id)) == 60
+        assert len(await first.vector_search(deal_id, "emb-a", make.unit(*E1), 100)) == 60
+    finally:
+        await first.aclose()
+        await second.aclose()
+
+
+# ---------------------------------------------------------------- vectors
+
+
+async def test_vectors_for_chunks_the_deal_does_not_have_are_refused(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, other_deal_id: str
+) -> None:
+    theirs = make.chunks(make.document(other_deal_id), ["theirs"])
+    await store.add_chunks(other_deal_id, theirs)
+    with pytest.raises(ValueError, match="add the chunks before their vectors"):
+        await store.add_vectors(deal_id, "emb-a", [theirs[0].id], make.vectors(E1))
+    assert await store.embedded_chunk_ids(deal_id, "emb-a") == set()
+    assert await store.vector_search(deal_id, "emb-a", make.unit(*E1), 5) == []
+
+
+async def test_chunks_must_belong_to_the_deal_they_are_added_to(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, other_deal_id: str
+) -> None:
+    theirs = make.chunks(make.document(other_deal_id), ["theirs"])
+    with pytest.raises(ValueError, match="another deal"):
+        await store.add_chunks(deal_id, theirs)
+    assert await store.get_chunks(other_deal_id, [theirs[0].id]) == []
+
+
+async def test_an_embedder_keeps_one_dimension_across_deals(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, other_deal_id: str
+) -> None:
+    mine = make.chunks(make.document(deal_id), ["mine"])
+    theirs = make.chunks(make.document(other_deal_id), ["theirs"])
+    await store.add_chunks(deal_id, mine)
+    await store.add_chunks(other_deal_id, theirs)
+    await store.add_vectors(deal_id, "minilm-384", [mine[0].id], make.vectors(E1))
+    with pytest.raises(ValueError, match="'minilm-384' stores 4-dimensional vectors, not 3"):
+        await store.add_vectors(
+            other_deal_id, "minilm-384", [theirs[0].id], make.vectors((1.0, 0.0, 0.0))
+        )
+    with pytest.raises(ValueError, match="same embedder"):
+        await store.vector_search(deal_id, "minilm-384", make.unit(1.0, 0.0, 0.0), 1)
+
+
+async def test_vectors_are_normalised_so_scores_are_cosines(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["long", "short"])
+    await store.add_chunks(deal_id, chunks)
+    raw = np.array([[3.0, 0.0, 0.0, 0.0], [0.0, 0.5, 0.5, 0.0]], dtype=np.float64)
+    await store.add_vectors(deal_id, "emb-a", [c.id for c in chunks], raw)
+    hits = await store.vector_search(deal_id, "emb-a", np.array([10.0, 0.0, 0.0, 0.0]), 2)
+    assert [h.id for h in hits] == [chunks[0].id, chunks[1].id]
+    assert hits[0].score == pytest.approx(1.0, abs=1e-6)
+    assert hits[1].score == pytest.approx(0.0, abs=1e-6)
+
+
+async def test_batches_larger_than_one_transaction(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    texts = [f"row {i} of the customer ledger" for i in range(2_500)]
+    texts[2_222] = "the only passage that mentions a zebra"
+    chunks = make.chunks(document, texts)
+    vectors = np.random.default_rng(11).normal(size=(2_500, 8)).astype(np.float32)
+    await store.add_chunks(deal_id, chunks)
+    await store.add_vectors(deal_id, "emb-a", [c.id for c in chunks], vectors)
+
+    assert len(await store.embedded_chunk_ids(deal_id, "emb-a")) == 2_500
+    top = await store.vector_search(deal_id, "emb-a", vectors[1_777], 3)
+    assert top[0].id == chunks[1_777].id and len(top) == 3
+    assert [h.id for h in await store.fulltext_search(deal_id, "zebra?", 3)] == [chunks[2_222].id]
+
+
+# ---------------------------------------------------------------- full text
+
+
+async def test_fulltext_stems_words(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(
+        make.document(deal_id),
+        [
+            "The board approved the hiring plan.",
+            "Revenue grew on enterprise renewals.",
+            "The largest customer renewed for three years.",
+        ],
+    )
+    await store.add_chunks(deal_id, chunks)
+    hits = await store.fulltext_search(deal_id, "renewal of customers", 10)
+    assert [h.id for h in hits] == [chunks[2].id, chunks[1].id]
+    assert all(h.score > 0 for h in hits)
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("What was Q3 2024 revenue?", '"q3" OR "2024" OR "revenue"'),
+        ('NEAR("ebitda" AND margin*)', '"ebitda" OR "margin"'),
+        ("Revenue, revenue & REVENUE", '"revenue"'),
+        ("IT?", '"it"'),  # only stop words: search them rather than nothing
+        ("Umsatz für Q3 (Mio. €)", '"umsatz" OR "für" OR "q3" OR "mio"'),
+        ("?! * ^ :", None),
+        ("", None),
+    ],
+)
+def test_questions_become_quoted_or_expressions(question: str, expression: str | None) -> None:
+    assert match_expression(question) == expression
+
+
+def test_every_expression_is_valid_fts5() -> None:
+    rng = random.Random(5)
+    alphabet = string.printable + "€ü—“”«»😀\u00a0"
+    questions = [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(300)
+    ]
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5 (text, tokenize = 'porter unicode61')")
+    conn.execute("INSERT INTO t (text) VALUES ('revenue of the quarter')")
+    for question in questions:
+        expression = match_expression(question)
+        if expression is not None:
+            conn.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
