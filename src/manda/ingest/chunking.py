@@ -1,0 +1,252 @@
+"""Cut parsed sections into retrievable chunks that never cross a section, so locations stay exact.
+
+Deterministic: the same ParsedDocument always gives the same chunks and ids. Text is split at
+paragraph, then line, then sentence, then word boundaries, with a small overlap between
+neighbours; tables are split by rows with their context (notes and header) repeated on top.
+Each chunk starts with a short context line (`[Q3_Report.pdf p.2]`) so BM25 and vectors see
+which file and place it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+
+from manda.models import Chunk, Location, LocationKind, ParsedDocument, Section
+
+DEFAULT_PREFIX = "[{filename} {location}]"
+MIN_BODY_CHARS = 200  # a long prefix never squeezes the body below this
+MAX_NAME_CHARS = 60  # file names and titles longer than this are shortened in the prefix
+MAX_LOCATION_CHARS = 80
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+
+
+def chunk_document(
+    parsed: ParsedDocument,
+    *,
+    deal_id: str,
+    document_id: str,
+    max_chars: int = 1200,
+    overlap: int = 150,
+    prefix: str | None = DEFAULT_PREFIX,
+) -> list[Chunk]:
+    """Chunks of every non-empty section, numbered in document order.
+
+    `max_chars` bounds the whole chunk text, prefix included (unless the prefix would leave
+    less than MIN_BODY_CHARS for the body). `prefix` is a format string with `{filename}`,
+    `{title}` and `{location}`; None or "" leaves chunks without it.
+    """
+    if overlap < 0 or overlap >= max_chars:
+        raise ValueError("overlap must be at least 0 and smaller than max_chars")
+    chunks: list[Chunk] = []
+    for index, section in enumerate(parsed.sections):
+        if not section.text.strip():
+            continue
+        budget = max(max_chars - len(_head(prefix, parsed, section.location)) - 1, MIN_BODY_CHARS)
+        for location, body in split_section(section, budget=budget, overlap=overlap):
+            head = _head(prefix, parsed, location)
+            ordinal = len(chunks)
+            chunks.append(
+                Chunk(
+                    id=Chunk.make_id(document_id, ordinal),
+                    deal_id=deal_id,
+                    document_id=document_id,
+                    ordinal=ordinal,
+                    text=f"{head}\n{body}" if head else body,
+                    location=location,
+                    section=index,
+                )
+            )
+    return chunks
+
+
+def split_section(section: Section, *, budget: int, overlap: int) -> list[tuple[Location, str]]:
+    """(location, body) pieces of one section, each at most `budget` characters."""
+    text = section.text.strip()
+    if not text:
+        return []
+    if len(text) <= budget:
+        return [(section.location, text)]
+    if section.table and len(section.table) > 1:
+        pieces = _split_table(section, budget)
+        if pieces is not None:
+            return pieces
+    return [(section.location, body) for body in split_text(text, budget, overlap)]
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _split_table(section: Section, budget: int) -> list[tuple[Location, str]] | None:
+    """Rows packed under the repeated context; None when the text is not in table shape."""
+    table = section.table or []
+    lines = section.text.strip().split("\n")
+    data_count = len(table) - 1
+    if len(lines) < data_count + 1:
+        return None
+    context = "\n".join(lines[: len(lines) - data_count])
+    rows = lines[len(lines) - data_count :]
+    room = budget - len(context) - 1
+    if room < budget // 3:
+        return None  # the context alone would eat the chunk: split as plain text instead
+    out: list[tuple[Location, str]] = []
+    group: list[int] = []  # 1-based table row indexes
+    size = 0
+
+    def flush() -> None:
+        nonlocal group, size
+        if group:
+            body = context + "\n" + "\n".join(rows[i - 1] for i in group)
+            out.append((_rows_location(section, group[0], group[-1]), body))
+        group, size = [], 0
+
+    for i, line in enumerate(rows, start=1):
+        if len(line) > room:
+            flush()
+            for part in split_text(line, room, 0):
+                out.append((_rows_location(section, i, i), context + "\n" + part))
+            continue
+        if group and size + 1 + len(line) > room:
+            flush()
+        size += len(line) + (1 if group else 0)
+        group.append(i)
+    flush()
+    return out
+
+
+def _rows_location(section: Section, first: int, last: int) -> Location:
+    """The cell range of table rows `first`..`last`, if cells carry references."""
+    refs = section.cell_refs
+    if not refs or last >= len(refs) or not refs[first] or not refs[last]:
+        return section.location
+    start, end = refs[first][0], refs[last][-1]
+    sheet, _, start_cell = start.rpartition("!")
+    _, _, end_cell = end.rpartition("!")
+    if not sheet or section.location.kind != LocationKind.CELL:
+        return section.location
+    if first == 1:  # the section's range may start above its first row (notes, header)
+        start_cell = section.location.label.rpartition("!")[2].split(":")[0] or start_cell
+    cell_range = start_cell if start_cell == end_cell else f"{start_cell}:{end_cell}"
+    return Location.for_cell(sheet, cell_range)
+
+
+# ---------------------------------------------------------------- text
+
+
+def split_text(text: str, budget: int, overlap: int) -> list[str]:
+    """Pieces of at most `budget` characters, cut at the largest boundary that fits."""
+    return _pack(_units(text, budget), budget, overlap)
+
+
+def _units(text: str, budget: int) -> list[tuple[str, str]]:
+    """(separator, unit) pairs: paragraphs, else lines, else sentences, else word windows."""
+    units: list[tuple[str, str]] = []
+    for paragraph in _PARAGRAPH_BREAK.split(text):
+        paragraph = paragraph.strip("\n")
+        if not paragraph.strip():
+            continue
+        if len(paragraph) <= budget:
+            units.append(("\n\n", paragraph))
+            continue
+        sep = "\n\n"
+        for line in paragraph.split("\n"):
+            if not line.strip():
+                continue
+            for k, sentence in enumerate(_sentences(line, budget)):
+                for m, window in enumerate(_windows(sentence, budget)):
+                    units.append((sep if k == 0 and m == 0 else " ", window))
+            sep = "\n"
+    return units
+
+
+def _sentences(line: str, budget: int) -> list[str]:
+    if len(line) <= budget:
+        return [line]
+    return [s for s in _SENTENCE_END.split(line) if s]
+
+
+def _windows(sentence: str, budget: int) -> list[str]:
+    """Word windows of at most `budget` characters; a word longer than that is cut."""
+    if len(sentence) <= budget:
+        return [sentence]
+    out: list[str] = []
+    current = ""
+    for word in sentence.split():
+        while len(word) > budget:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(word[:budget])
+            word = word[budget:]
+        if not word:
+            continue
+        if current and len(current) + 1 + len(word) > budget:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        out.append(current)
+    return out
+
+
+def _pack(units: list[tuple[str, str]], budget: int, overlap: int) -> list[str]:
+    chunks: list[str] = []
+    current: list[tuple[str, str]] = []
+    for sep, unit in units:
+        if current and len(_joined(current)) + len(sep) + len(unit) > budget:
+            chunks.append(_joined(current))
+            current = _tail(current, overlap)
+            if current and len(_joined(current)) + len(sep) + len(unit) > budget:
+                current = []
+        current.append((sep, unit))
+    if current:
+        chunks.append(_joined(current))
+    return chunks
+
+
+def _joined(units: list[tuple[str, str]]) -> str:
+    return units[0][1] + "".join(sep + unit for sep, unit in units[1:])
+
+
+def _tail(units: list[tuple[str, str]], overlap: int) -> list[tuple[str, str]]:
+    """The end of a finished chunk to repeat at the start of the next: whole units if they fit,
+    else the last unit's final words."""
+    if overlap <= 0:
+        return []
+    tail: list[tuple[str, str]] = []
+    size = 0
+    for sep, unit in reversed(units[1:]):
+        size += len(unit) + (len(sep) if tail else 0)
+        if size > overlap:
+            break
+        tail.insert(0, (sep, unit))
+    if tail:
+        return tail
+    last = units[-1][1]
+    cut = last[-overlap:]
+    space = cut.find(" ")
+    words = cut[space + 1 :] if space != -1 else ""
+    return [("", words)] if words.strip() else []
+
+
+# ---------------------------------------------------------------- prefix
+
+
+def _head(prefix: str | None, parsed: ParsedDocument, location: Location) -> str:
+    if not prefix:
+        return ""
+    return prefix.format(
+        filename=_short(parsed.filename, MAX_NAME_CHARS),
+        title=_short(parsed.title or parsed.filename, MAX_NAME_CHARS),
+        location=_short(location.label, MAX_LOCATION_CHARS),
+    )
+
+
+def _short(text: str, limit: int) -> str:
+    """`Project_Falcon_Very…Q3_2024.pdf`: both ends kept, they tell names apart."""
+    if len(text) <= limit:
+        return text
+    keep = (limit - 1) // 2
+    return f"{text[:keep]}…{text[-keep:]}"

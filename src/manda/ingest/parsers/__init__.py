@@ -1,0 +1,100 @@
+"""Turn a data-room file into located sections, or say in plain words why it cannot be read."""
+
+from __future__ import annotations
+
+import logging
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+from manda.errors import UnreadableFileError
+from manda.ingest.parsers.base import (
+    DEFAULT_LIMITS,
+    SUPPORTED_TYPES,
+    ParseLimits,
+    first_title_line,
+    short_detail,
+    unreadable,
+)
+from manda.ingest.parsers.csv_ import parse_csv
+from manda.ingest.parsers.dates import detect_document_date
+from manda.ingest.parsers.detect import detect_file_type
+from manda.ingest.parsers.docx import parse_docx
+from manda.ingest.parsers.pdf import parse_pdf
+from manda.ingest.parsers.pptx import parse_pptx
+from manda.ingest.parsers.text import parse_markdown, parse_text
+from manda.ingest.parsers.xlsx import parse_xlsx
+from manda.models import ParsedDocument
+
+__all__ = [
+    "SUPPORTED_TYPES",
+    "ParseLimits",
+    "UnreadableFileError",
+    "detect_document_date",
+    "detect_file_type",
+    "parse_file",
+]
+
+log = logging.getLogger(__name__)
+
+Parser = Callable[[Path, str, ParseLimits], ParsedDocument]
+
+_PARSERS: dict[str, Parser] = {
+    "pdf": parse_pdf,
+    "xlsx": parse_xlsx,
+    "docx": parse_docx,
+    "pptx": parse_pptx,
+    "csv": parse_csv,
+    "md": parse_markdown,
+    "txt": parse_text,
+}
+
+_NOTHING_TO_READ = {
+    "pdf": "contains no readable text (scanned images are not OCR'd yet); ask for a text PDF "
+    "or the source document",
+    "xlsx": "contains no data: every sheet is empty; check that the right file was uploaded",
+    "pptx": "contains no readable text on any slide (images are not OCR'd yet)",
+}
+
+
+def parse_file(
+    path: Path, *, limits: ParseLimits = DEFAULT_LIMITS, filename: str | None = None
+) -> ParsedDocument:
+    """Parse one file into sections with exact locations, its title and its own date.
+
+    `filename` is the name a person knows the file by (a Slack upload is stored under another
+    name); it is used in errors, for the extension hint and in the result. Raises
+    UnreadableFileError with a reason written for that person.
+    """
+    name = filename or path.name
+    file_type = detect_file_type(path, name, limits)
+    try:
+        parsed = _PARSERS[file_type](path, name, limits)
+    except UnreadableFileError:
+        raise
+    except MemoryError:
+        raise unreadable(name, "is too large to read in memory; split it into smaller files")\
+            from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
+        raise unreadable(name, f"is corrupt: damaged container ({short_detail(exc)})") from exc
+    except Exception as exc:  # every library fails differently on damaged files
+        log.warning("%s: %s parser failed", name, file_type, exc_info=True)
+        reason = f"is corrupt: damaged {file_type} file ({short_detail(exc)}); ask for a fresh copy"
+        raise unreadable(name, reason) from exc
+    if not any(section.text.strip() for section in parsed.sections):
+        nothing = "contains no readable text; check that the right file was uploaded"
+        raise unreadable(name, _NOTHING_TO_READ.get(file_type, nothing))
+    if not parsed.title:
+        parsed.title = _title_from_text(parsed)
+    parsed.doc_date = detect_document_date(parsed)
+    return parsed
+
+
+def _title_from_text(parsed: ParsedDocument) -> str | None:
+    """The first line when it reads like a title; a table's header row is not a title."""
+    first = next((s for s in parsed.sections if s.text.strip()), None)
+    if first is None:
+        return None
+    if first.table is not None and len(first.text.strip().split("\n")) <= len(first.table):
+        return None  # no note above the table: its first line is the header row
+    return first_title_line(first.text)

@@ -1,0 +1,233 @@
+"""Limits and small helpers every parser shares: sizes for people, text decoding, table lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from manda.errors import UnreadableFileError
+from manda.models import Location, Section
+
+if TYPE_CHECKING:
+    from manda.config import Settings
+
+MB = 2**20
+
+SUPPORTED_TYPES = ("pdf", "xlsx", "docx", "pptx", "csv", "md", "txt")
+SUPPORTED_LIST = ", ".join(SUPPORTED_TYPES)
+
+# Where a section has no heading of its own (text before the first heading).
+START_OF_DOCUMENT = "start of document"
+
+
+@dataclass(frozen=True)
+class ParseLimits:
+    """How much a single file may cost to read; beyond these it is skipped with a reason."""
+
+    max_bytes: int = 100 * MB
+    max_uncompressed_bytes: int = 500 * MB
+    max_sheet_rows: int = 200_000
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ParseLimits:
+        return cls(
+            max_bytes=int(settings.max_file_mb * MB),
+            max_uncompressed_bytes=int(settings.max_uncompressed_mb * MB),
+            max_sheet_rows=settings.max_sheet_rows,
+        )
+
+
+DEFAULT_LIMITS = ParseLimits()
+
+
+def unreadable(filename: str, reason: str) -> UnreadableFileError:
+    """The error for a file that cannot be ingested; `reason` reads after the filename."""
+    return UnreadableFileError(filename, reason)
+
+
+def human_size(n: int) -> str:
+    """`210 MB`, `1.5 MB`, `2 KB`, `17 bytes`: a size as a person would say it."""
+    for unit, factor in (("GB", 2**30), ("MB", MB), ("KB", 2**10)):
+        if n >= factor:
+            value = n / factor
+            text = f"{value:.1f}" if value < 10 else f"{value:.0f}"
+            return f"{text.removesuffix('.0')} {unit}"
+    return f"{n} bytes" if n != 1 else "1 byte"
+
+
+def short_detail(exc: BaseException, limit: int = 120) -> str:
+    """One line about an exception, short enough for a Slack message."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# ---------------------------------------------------------------- text
+
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file: BOM first, then UTF-8, then Windows-1252 (never fails)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def clean_block(text: str) -> str:
+    """Trim trailing spaces on each line and collapse runs of blank lines to one."""
+    lines = [line.rstrip() for line in normalise_newlines(text).split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+def one_line(text: str) -> str:
+    """A cell's text on one line (tables render one row per line)."""
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------- tables
+
+
+def row_line(header: list[str] | None, row: list[str]) -> str:
+    """`Revenue | Q1 2024: 4,600 | Q2 2024: 4,900`: each cell paired with its column header.
+
+    The first column is the row's label and stands alone; empty cells are left out.
+    """
+    parts: list[str] = []
+    for i, cell in enumerate(row):
+        if not cell:
+            continue
+        label = header[i] if header is not None and i < len(header) else ""
+        if i == 0 or not label or label == cell:
+            parts.append(cell)
+        else:
+            parts.append(f"{label}: {cell}")
+    return " | ".join(parts)
+
+
+def table_text(rows: list[list[str]], notes: list[str] | None = None, *,
+               has_header: bool = True) -> str:
+    """A table section's text: notes, the header line, then one line per data row.
+
+    The chunker relies on this shape: the last `len(rows) - 1` lines are the data rows, in order.
+    """
+    lines = [one_line(n) for n in notes or [] if n.strip()]
+    if not rows:
+        return "\n".join(lines)
+    if has_header:
+        header = [one_line(c) for c in rows[0]]
+        lines.append(" | ".join(c for c in header if c))
+        lines.extend(row_line(header, [one_line(c) for c in row]) for row in rows[1:])
+    else:
+        lines.extend(row_line(None, [one_line(c) for c in row]) for row in rows)
+    return "\n".join(lines)
+
+
+def looks_like_title(line: str) -> bool:
+    """A short line that reads like a title rather than a sentence."""
+    words = line.split()
+    return 0 < len(words) <= 16 and len(line) <= 120 and not line.endswith((".", ";", ","))
+
+
+def first_title_line(text: str) -> str | None:
+    for line in text.split("\n"):
+        line = line.strip()
+        if line:
+            return line if looks_like_title(line) else None
+    return None
+
+
+# ---------------------------------------------------------------- heading outlines
+
+
+def heading_labels(paths: Sequence[tuple[str, ...]]) -> list[str]:
+    """`Legal Summary > Litigation` per heading path.
+
+    When every section sits under one and the same top heading (a document whose first heading
+    is its title), that heading is left out of its descendants' labels to keep citations short.
+    """
+    roots = {path[0] for path in paths if path}
+    drop_root = len(roots) == 1 and any(len(path) > 1 for path in paths)
+    labels: list[str] = []
+    for path in paths:
+        if not path:
+            labels.append(START_OF_DOCUMENT)
+        elif drop_root and len(path) > 1:
+            labels.append(" > ".join(path[1:]))
+        else:
+            labels.append(" > ".join(path))
+    return labels
+
+
+@dataclass
+class Outline:
+    """Sections under a stack of headings, fed in reading order; labels are settled at the end."""
+
+    stack: list[tuple[int, str]] = field(default_factory=list)
+    buffer: list[str] = field(default_factory=list)
+    entries: list[tuple[tuple[str, ...], int | None, str, list[list[str]] | None]] = field(
+        default_factory=list
+    )
+    tables_under: dict[tuple[str, ...], int] = field(default_factory=dict)
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(text for _, text in self.stack)
+
+    def heading(self, level: int, text: str) -> None:
+        self.flush()
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text))
+        self.buffer = [text]
+
+    def line(self, text: str) -> None:
+        self.buffer.append(text)
+
+    def table(self, rows: list[list[str]]) -> None:
+        """A table is a section of its own, numbered under its heading: `Litigation (table 2)`."""
+        self.flush()
+        path = self.path
+        self.tables_under[path] = self.tables_under.get(path, 0) + 1
+        self.entries.append((path, self.tables_under[path], table_text(rows), rows))
+
+    def flush(self) -> None:
+        text = clean_block("\n".join(self.buffer))
+        heading_only = bool(self.stack) and text == self.stack[-1][1]
+        if text and not heading_only:
+            self.entries.append((self.path, None, text, None))
+        self.buffer = []
+
+    def sections(self) -> list[Section]:
+        self.flush()
+        labels = heading_labels([path for path, _, _, _ in self.entries])
+        out: list[Section] = []
+        for label, (_, table_no, text, rows) in zip(labels, self.entries, strict=True):
+            if table_no is not None:
+                label = f"{label} (table {table_no})"
+            out.append(Section(text=text, location=Location.for_section(label), table=rows))
+        return out

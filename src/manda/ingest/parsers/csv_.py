@@ -1,0 +1,71 @@
+"""CSV files as blocks of rows (`rows 2-26`), each row's cells paired with the header."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from manda.ingest.parsers.base import ParseLimits, decode_text, one_line, table_text, unreadable
+from manda.models import Location, LocationKind, ParsedDocument, Section
+
+BLOCK_ROWS = 25
+SNIFF_CHARS = 32 * 1024
+
+
+def rows_location(first: int, last: int) -> Location:
+    """`row 7` or `rows 2-26`: record numbers as a spreadsheet shows them (header is row 1)."""
+    if first == last:
+        return Location.for_row(first)
+    return Location(kind=LocationKind.ROW, label=f"rows {first}-{last}")
+
+
+def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
+    text = decode_text(path.read_bytes())
+    reader = csv.reader(io.StringIO(text, newline=""), _dialect(text))
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        for number, record in enumerate(reader, start=1):
+            cells = [one_line(c) for c in record]
+            if not any(cells):
+                continue
+            rows.append((number, cells))
+            if len(rows) > limits.max_sheet_rows + 1:
+                raise unreadable(
+                    filename,
+                    f"has more than {limits.max_sheet_rows:,} rows of data; split it into "
+                    "smaller files or raise MANDA_MAX_SHEET_ROWS",
+                )
+    except csv.Error as exc:
+        raise unreadable(filename, f"is corrupt: {exc} (near row {reader.line_num})") from exc
+    width = max((len(cells) for _, cells in rows), default=0)
+    rows = [(n, cells + [""] * (width - len(cells))) for n, cells in rows]
+    sections: list[Section] = []
+    if rows:
+        header_number, header = rows[0]
+        data = rows[1:]
+        if not data:
+            sections.append(Section(text=table_text([header]), location=rows_location(
+                header_number, header_number), table=[header]))
+        for start in range(0, len(data), BLOCK_ROWS):
+            block = data[start : start + BLOCK_ROWS]
+            table = [header] + [cells for _, cells in block]
+            sections.append(
+                Section(
+                    text=table_text(table),
+                    location=rows_location(block[0][0], block[-1][0]),
+                    table=table,
+                )
+            )
+    return ParsedDocument(filename=filename, file_type="csv", sections=sections,
+                          units=len(sections))
+
+
+def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    sample = text[:SNIFF_CHARS]
+    if len(text) > SNIFF_CHARS and "\n" in sample:
+        sample = sample[: sample.rfind("\n")]
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|")
+    except csv.Error:
+        return csv.excel

@@ -1,0 +1,128 @@
+"""When a document was written, read from its first lines: `Date: 15 October 2024`, `as of ...`.
+
+Order of preference in the opening text: a labelled date (`Date:`, `Dated`, `as of`, `as at`,
+`effective`), then the first full date anywhere, then a month and year. A month and year alone
+(`September 2024`) gives the FIRST day of that month. Failing all, an ISO date in the filename.
+Slash dates are read only when unambiguous (`31/12/2024`, `12/31/2024`); `03/04/2024` is skipped.
+In the data rows of a table only labelled dates count (`As of: 30 June 2024`): a column of
+joining dates says nothing about when the file was written.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from manda.models import ParsedDocument
+
+HEAD_CHARS = 3_000
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+    "oct": 10, "nov": 11, "dec": 12,
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d{2})"
+
+_FULL_DATES = [
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),  # 15 October 2024
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),  # October 15, 2024
+    re.compile(r"\b(?P<year>(?:19|20)\d{2})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),  # 2024-09-30
+    re.compile(r"\b(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>(?:19|20)\d{2})\b"),  # 30.09.2024
+    re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>(?:19|20)\d{2})\b"),  # 31/12/2024
+]
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+{_YEAR}\b", re.IGNORECASE)
+_LABEL = re.compile(
+    r"\b(?:date[d]?|as\s+(?:of|at)|effective(?:\s+date)?|report\s+date|prepared\s+on)\b\s*[:\-–]?\s*",
+    re.IGNORECASE,
+)
+_FILENAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})[-_]?(\d{2})[-_]?(\d{2})(?!\d)")
+
+
+def detect_document_date(parsed: ParsedDocument) -> date | None:
+    """The document's own date from its opening text (or its filename), or None."""
+    head, prose = _head_text(parsed)
+    for label in _LABEL.finditer(head):
+        found = _first_full_date(head[label.end() : label.end() + 40], anchored=True)
+        if found is None:
+            found = _month_year(head[label.end() : label.end() + 30], anchored=True)
+        if found is not None:
+            return found
+    found = _first_full_date(prose, anchored=False) or _month_year(prose, anchored=False)
+    return found or _from_filename(parsed.filename)
+
+
+def _head_text(parsed: ParsedDocument) -> tuple[str, str]:
+    """The opening text, and the same without the data rows of tables."""
+    parts: list[str] = []
+    prose: list[str] = []
+    size = 0
+    for section in parsed.sections:
+        if size >= HEAD_CHARS:
+            break
+        parts.append(section.text)
+        size += len(section.text)
+        if section.table and len(section.table) > 1:
+            lines = section.text.split("\n")
+            prose.append("\n".join(lines[: max(len(lines) - (len(section.table) - 1), 0)]))
+        else:
+            prose.append(section.text)
+    return "\n".join(parts)[:HEAD_CHARS], "\n".join(prose)[:HEAD_CHARS]
+
+
+def _first_full_date(text: str, *, anchored: bool) -> date | None:
+    best: tuple[int, date] | None = None
+    for pattern in _FULL_DATES:
+        for match in pattern.finditer(text):
+            if anchored and match.start() > 0:
+                break
+            found = _to_date(match)
+            if found is not None:
+                if best is None or match.start() < best[0]:
+                    best = (match.start(), found)
+                break
+    return best[1] if best else None
+
+
+def _month_year(text: str, *, anchored: bool) -> date | None:
+    for match in _MONTH_YEAR.finditer(text):
+        if anchored and match.start() > 0:
+            return None
+        month = _MONTHS[match.group("month").lower()]
+        return date(int(match.group("year")), month, 1)
+    return None
+
+
+def _to_date(match: re.Match[str]) -> date | None:
+    groups = match.groupdict()
+    year = int(groups["year"])
+    if groups.get("month"):
+        month = _MONTHS[groups["month"].lower()]
+        day = int(groups["day"])
+    elif groups.get("mnum"):
+        month, day = int(groups["mnum"]), int(groups["day"])
+    else:
+        a, b = int(groups["a"]), int(groups["b"])
+        if a > 12 >= b:
+            day, month = a, b
+        elif b > 12 >= a:
+            month, day = a, b
+        else:
+            return None  # 03/04/2024: day-first or month-first cannot be told apart
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _from_filename(filename: str) -> date | None:
+    match = _FILENAME_DATE.search(filename)
+    if match is None:
+        return None
+    try:
+        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None

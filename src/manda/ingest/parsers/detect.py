@@ -1,0 +1,287 @@
+"""What a file really is, from its first bytes (the extension is only a hint); bad files stop here.
+
+Everything here reads at most the first 64 KB and, for Office files, the ZIP central directory:
+sizes and compression ratios are checked before any part of an Office file is decompressed.
+Python's `zipfile` never inflates a member past its declared size, so the declared sizes bound
+what a parser can be made to decompress later.
+"""
+
+from __future__ import annotations
+
+import mmap
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from manda.ingest.parsers.base import (
+    SUPPORTED_LIST,
+    ParseLimits,
+    human_size,
+    short_detail,
+    unreadable,
+)
+
+HEAD_BYTES = 64 * 1024
+# A member this large that inflates more than MAX_RATIO times is not a real document part.
+RATIO_MIN_BYTES = 10 * 2**20
+MAX_RATIO = 200
+
+_EXTENSIONS = {
+    "pdf": "pdf",
+    "xlsx": "xlsx",
+    "xlsm": "xlsx",
+    "docx": "docx",
+    "pptx": "pptx",
+    "pptm": "pptx",
+    "csv": "csv",
+    "tsv": "csv",
+    "md": "md",
+    "markdown": "md",
+    "txt": "txt",
+    "text": "txt",
+}
+_TEXT_TYPES = {"csv", "md", "txt"}
+_ZIP = "a ZIP archive"
+_TEXT = "text"  # content kind for any plain text; the extension says which of _TEXT_TYPES
+_WHAT_WE_EXPECTED = {
+    "pdf": "PDF",
+    "xlsx": "Excel workbook",
+    "docx": "Word document",
+    "pptx": "PowerPoint deck",
+    "csv": "CSV file",
+    "md": "Markdown file",
+    "txt": "text file",
+}
+_LEGACY = {
+    "doc": ("a legacy Word 97-2003 document (.doc)", "docx"),
+    "xls": ("a legacy Excel 97-2003 workbook (.xls)", "xlsx"),
+    "ppt": ("a legacy PowerPoint 97-2003 deck (.ppt)", "pptx"),
+}
+_PROTECTED = "is password-protected; ask the seller for an unprotected copy"
+
+# (offset, magic, what it is) for formats we can name but not read.
+_BINARY_SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (0, b"\xff\xd8\xff", "a JPEG image"),
+    (0, b"GIF87a", "a GIF image"),
+    (0, b"GIF89a", "a GIF image"),
+    (0, b"II*\x00", "a TIFF image"),
+    (0, b"MM\x00*", "a TIFF image"),
+    (0, b"\x1f\x8b", "a gzip archive"),
+    (0, b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (0, b"Rar!\x1a\x07", "a RAR archive"),
+    (0, b"\xfd7zXZ\x00", "an xz archive"),
+    (0, b"\x7fELF", "a program (ELF executable)"),
+    (0, b"SQLite format 3\x00", "an SQLite database"),
+    (0, b"OggS", "an audio file"),
+    (0, b"ID3", "an MP3 audio file"),
+)
+
+
+@dataclass(frozen=True)
+class _Content:
+    """What the bytes say: a type we parse (`kind`) or a description of what it is instead."""
+
+    kind: str | None
+    what: str
+
+
+def extension_of(filename: str) -> str:
+    return Path(filename.strip()).suffix.lower().lstrip(".")
+
+
+def detect_file_type(path: Path, filename: str, limits: ParseLimits) -> str:
+    """The type to parse `path` as (one of SUPPORTED_TYPES), or UnreadableFileError saying why."""
+    try:
+        if path.is_dir():
+            raise unreadable(filename, "is a folder, not a file; upload the documents inside it")
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise unreadable(filename, "could not be found; it may have been moved or deleted")\
+            from None
+    except OSError as exc:
+        raise unreadable(filename, f"could not be opened ({short_detail(exc)})") from exc
+    if size == 0:
+        raise unreadable(filename, "is empty (0 bytes); upload the file again")
+    if size > limits.max_bytes:
+        shown, limit = human_size(size), human_size(limits.max_bytes)
+        if shown == limit:  # just over: rounding would make them look equal
+            shown, limit = f"{size:,} bytes", f"{limits.max_bytes:,} bytes"
+        raise unreadable(
+            filename,
+            f"is {shown}, over the {limit} limit (MANDA_MAX_FILE_MB); split it or raise the limit",
+        )
+    with path.open("rb") as f:
+        head = f.read(HEAD_BYTES)
+    ext = extension_of(filename)
+    content = _classify(path, head, filename, ext, limits)
+    return _decide(filename, ext, content)
+
+
+def _decide(filename: str, ext: str, content: _Content) -> str:
+    expected = _EXTENSIONS.get(ext)
+    if content.kind is not None and content.kind != _TEXT:
+        return content.kind  # a real PDF/Office file: the bytes win over the name
+    if content.kind == _TEXT:
+        if expected in _TEXT_TYPES:
+            return expected
+        if not ext:
+            return "txt"
+        if expected is not None:
+            raise _mismatch(filename, ext, expected, "plain text")
+        raise _unsupported(filename, ext)
+    if expected is not None:
+        raise _mismatch(filename, ext, expected, content.what)
+    if content.what == _ZIP:
+        raise unreadable(filename, "is a ZIP archive; unzip it and upload the documents inside")
+    if ext:
+        raise _unsupported(filename, ext)
+    raise unreadable(
+        filename, f"is {content.what}, not a supported type; supported: {SUPPORTED_LIST}"
+    )
+
+
+def _mismatch(filename: str, ext: str, expected: str, what: str) -> Exception:
+    return unreadable(
+        filename,
+        f"is named .{ext} but is {what}; upload the original {_WHAT_WE_EXPECTED[expected]} instead",
+    )
+
+
+def _unsupported(filename: str, ext: str) -> Exception:
+    return unreadable(filename, f"is not a supported type (.{ext}); supported: {SUPPORTED_LIST}")
+
+
+def _classify(path: Path, head: bytes, filename: str, ext: str, limits: ParseLimits) -> _Content:
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return _inspect_zip(path, filename, ext, limits)
+    if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        raise _ole2_error(path, filename, ext)
+    if b"%PDF-" in head[:1024]:  # the spec tolerates a little junk before the header
+        return _Content("pdf", "a PDF")
+    for offset, magic, what in _BINARY_SIGNATURES:
+        if head[offset : offset + len(magic)] == magic:
+            return _Content(None, what)
+    if head[8:12] == b"WEBP" and head.startswith(b"RIFF"):
+        return _Content(None, "a WebP image")
+    if head[4:8] == b"ftyp":
+        brand = head[8:12]
+        if brand in (b"heic", b"heix", b"mif1", b"msf1", b"avif"):
+            return _Content(None, "an HEIC/AVIF image")
+        return _Content(None, "a video or audio file")
+    if _looks_like_text(head):
+        return _classify_text(head, ext)
+    if head.startswith(b"MZ"):
+        return _Content(None, "a Windows program (.exe)")
+    return _Content(None, "a binary file of unknown type")
+
+
+def _looks_like_text(head: bytes) -> bool:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if b"\x00" in head:
+        return False
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
+    return controls <= len(head) * 0.05
+
+
+def _classify_text(head: bytes, ext: str) -> _Content:
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:64].lower()
+    if start.startswith(b"{\\rtf"):
+        return _Content(None, "an RTF document")
+    html = start.startswith((b"<!doctype html", b"<html"))
+    if html and ext not in ("txt", "md", "markdown", "text"):
+        return _Content(None, "an HTML web page")
+    return _Content(_TEXT, "plain text")
+
+
+def _inspect_zip(path: Path, filename: str, ext: str, limits: ParseLimits) -> _Content:
+    """Check an Office file's container without decompressing any of it, then name its kind."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        container = f".{ext}" if ext in ("docx", "xlsx", "xlsm", "pptx", "pptm") else "ZIP"
+        reason = f"is corrupt: damaged {container} container ({short_detail(exc)})"
+        raise unreadable(filename, reason) from exc
+    with zf:
+        infos = zf.infolist()
+        total = sum(info.file_size for info in infos)
+        if total > limits.max_uncompressed_bytes:
+            raise unreadable(
+                filename,
+                "is a compressed archive that expands to more than "
+                f"{human_size(limits.max_uncompressed_bytes)} (possible zip bomb); it was not "
+                "opened — if it is genuine, raise MANDA_MAX_UNCOMPRESSED_MB",
+            )
+        for info in infos:
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > RATIO_MIN_BYTES and ratio > MAX_RATIO:
+                raise unreadable(
+                    filename,
+                    f"is a compressed archive with a part that expands {ratio:,.0f} times "
+                    "(possible zip bomb); it was not opened",
+                )
+            if info.flag_bits & 0x1:
+                raise unreadable(filename, _PROTECTED)
+        names = {info.filename for info in infos}
+        try:
+            return _zip_kind(zf, names)
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError) as exc:
+            reason = f"is corrupt: damaged container ({short_detail(exc)})"
+            raise unreadable(filename, reason) from exc
+
+
+def _zip_kind(zf: zipfile.ZipFile, names: set[str]) -> _Content:
+    if "[Content_Types].xml" in names:
+        with zf.open("[Content_Types].xml") as part:
+            content_types = part.read(2**20).decode("utf-8", "replace")
+        macro = "macroEnabled" in content_types
+        if any(n.startswith("word/") for n in names):
+            if macro:
+                return _Content(None, "a macro-enabled Word document (.docm)")
+            return _Content("docx", "a Word document")
+        if any(n.startswith("xl/") for n in names):
+            return _Content("xlsx", "an Excel workbook")
+        if any(n.startswith("ppt/") for n in names):
+            return _Content("pptx", "a PowerPoint deck")
+        return _Content(None, "an Office package of an unknown kind")
+    if "mimetype" in names:
+        with zf.open("mimetype") as part:
+            mimetype = part.read(200).decode("ascii", "replace")
+        for key, what in (
+            ("opendocument.text", "an OpenDocument text (.odt)"),
+            ("opendocument.spreadsheet", "an OpenDocument spreadsheet (.ods)"),
+            ("opendocument.presentation", "an OpenDocument presentation (.odp)"),
+            ("epub", "an EPUB e-book"),
+        ):
+            if key in mimetype:
+                return _Content(None, what)
+    return _Content(None, _ZIP)
+
+
+def _ole2_error(path: Path, filename: str, ext: str) -> Exception:
+    """Old-style Office containers: either an encrypted modern Office file or a legacy format."""
+    if _contains_utf16(path, "EncryptedPackage"):
+        return unreadable(filename, _PROTECTED)
+    if ext in _LEGACY:
+        what, modern = _LEGACY[ext]
+        return unreadable(
+            filename, f"is {what}; open it in Office, save it as .{modern} and upload again"
+        )
+    if ext == "msg":
+        return unreadable(
+            filename,
+            "is an Outlook e-mail (.msg); save it as PDF and upload its attachments separately",
+        )
+    return unreadable(
+        filename,
+        "is in the legacy Office 97-2003 format; open it in Office, save it as .docx, .xlsx or "
+        ".pptx and upload again",
+    )
+
+
+def _contains_utf16(path: Path, marker: str) -> bool:
+    needle = marker.encode("utf-16-le")
+    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        return m.find(needle) != -1

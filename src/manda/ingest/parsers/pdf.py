@@ -1,0 +1,107 @@
+"""PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from pypdf import PasswordType, PdfReader
+from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
+
+from manda.ingest.parsers.base import ParseLimits, clean_block, short_detail, unreadable
+from manda.models import Location, ParsedDocument, Section
+
+log = logging.getLogger(__name__)
+
+_COLUMN_GAP = re.compile(r"\s{3,}")
+# Bullet glyphs come out of many fonts as control or private-use characters.
+_BULLET = re.compile(r"^[\x7f\x95\u2022\u25aa\u25cf\u25e6\uf0a7\uf0b7\uf0d8]\s*")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_BOILERPLATE_TITLES = ("untitled", "microsoft word", "microsoft powerpoint", "slide 1")
+_PROTECTED = "is password-protected; ask the seller for an unprotected copy"
+_BROKEN = (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError)
+
+
+def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
+    del limits  # the size checks already ran in detect; pypdf reads pages lazily
+    reader = _open(path, filename)
+    try:
+        pages = list(reader.pages)
+    except FileNotDecryptedError:
+        raise unreadable(filename, _PROTECTED) from None
+    except _BROKEN as exc:
+        raise _corrupt(filename, exc) from exc
+    sections: list[Section] = []
+    failures = 0
+    for number, page in enumerate(pages, start=1):
+        text = _page_text(page, filename, number)
+        if text is None:
+            failures += 1
+            text = ""
+        sections.append(Section(text=text, location=Location.for_page(number)))
+    if pages and failures == len(pages):
+        raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
+    return ParsedDocument(
+        filename=filename,
+        file_type="pdf",
+        sections=sections,
+        units=len(pages),
+        title=_metadata_title(reader),
+    )
+
+
+def _open(path: Path, filename: str) -> PdfReader:
+    try:
+        reader = PdfReader(path, strict=False)
+        if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
+            raise unreadable(filename, _PROTECTED)
+    except DependencyError as exc:  # an encryption scheme pypdf needs an extra library for
+        reason = f"uses an encryption Manda cannot open ({short_detail(exc)})"
+        raise unreadable(filename, reason) from exc
+    except _BROKEN as exc:
+        raise _corrupt(filename, exc) from exc
+    return reader
+
+
+def _corrupt(filename: str, exc: Exception) -> Exception:
+    reason = f"is corrupt: damaged PDF ({short_detail(exc)}); ask for a fresh copy"
+    return unreadable(filename, reason)
+
+
+def _page_text(page: object, filename: str, number: int) -> str | None:
+    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `."""
+    try:
+        raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
+    except Exception:  # layout mode trips on some fonts; plain mode is the fallback
+        try:
+            raw = page.extract_text()  # type: ignore[attr-defined]
+        except Exception as exc:  # one damaged page must not lose the others
+            log.warning("%s: page %d could not be read: %s", filename, number, exc)
+            return None
+    lines = [_tidy(line) for line in (raw or "").split("\n")]
+    # Layout mode puts a blank line between table rows; keep a table's rows together.
+    kept = [
+        line
+        for i, line in enumerate(lines)
+        if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
+    ]
+    return clean_block("\n".join(kept))
+
+
+def _tidy(line: str) -> str:
+    line = _BULLET.sub("• ", line.strip())
+    return _COLUMN_GAP.sub(" | ", _CONTROL.sub("", line))
+
+
+def _metadata_title(reader: PdfReader) -> str | None:
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except Exception:  # broken metadata is not worth failing the file for
+        return None
+    if not title or not isinstance(title, str):
+        return None
+    title = " ".join(title.split())
+    if not title or title.lower().startswith(_BOILERPLATE_TITLES) or title.lower().endswith(".pdf"):
+        return None
+    return title
