@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-
 from manda.app import Manda
 from manda.config import Settings
 from manda.sample import generate_sample_rooms
@@ -17,8 +16,16 @@ from manda.sample import generate_sample_rooms
 pytest_plugins = ["fixtures.redis_server"]
 
 _ENV = (
-    "NEO4J_URI", "REDIS_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "VOYAGE_API_KEY",
-    "VOYAGE_BASE_URL", "SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL",
+    "NEO4J_URI",
+    "REDIS_URL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "VOYAGE_API_KEY",
+    "VOYAGE_BASE_URL",
+    "SLACK_BOT_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_APP_TOKEN",
+    "SLACK_API_URL",
 )
 
 

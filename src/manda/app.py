@@ -81,13 +81,23 @@ def choose_embeddings(settings: Settings) -> tuple[Embedder, Reranker | None, Ad
         reranker = VoyageReranker(
             api_key=key, model=settings.voyage_rerank_model, base_url=settings.voyage_base_url
         )
-        return embedder, reranker, AdapterChoice(
-            "embeddings", "voyage", f"{settings.voyage_model} + {settings.voyage_rerank_model}"
+        return (
+            embedder,
+            reranker,
+            AdapterChoice(
+                "embeddings", "voyage", f"{settings.voyage_model} + {settings.voyage_rerank_model}"
+            ),
         )
     from manda.embed.offline import OfflineEmbedder
 
-    return OfflineEmbedder(), None, AdapterChoice(
-        "embeddings", "offline", "all-MiniLM-L6-v2 int8 ONNX (VOYAGE_API_KEY not set; no reranker)"
+    return (
+        OfflineEmbedder(),
+        None,
+        AdapterChoice(
+            "embeddings",
+            "offline",
+            "all-MiniLM-L6-v2 int8 ONNX (VOYAGE_API_KEY not set; no reranker)",
+        ),
     )
 
 

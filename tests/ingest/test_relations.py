@@ -20,25 +20,52 @@ DEAL = "falcon"
 
 def doc(name: str) -> Document:
     return Document(
-        id=f"d_{name}", deal_id=DEAL, filename=name, content_hash=name, file_type="pdf",
-        size_bytes=1, version_family=name, doc_date=date(2024, 10, 1),
+        id=f"d_{name}",
+        deal_id=DEAL,
+        filename=name,
+        content_hash=name,
+        file_type="pdf",
+        size_bytes=1,
+        version_family=name,
+        doc_date=date(2024, 10, 1),
     )
 
 
-def finding(document: Document, subject: str, period: str, value: float, *,
-            nature: Nature = Nature.ACTUAL, entity: str | None = None) -> Finding:
+def finding(
+    document: Document,
+    subject: str,
+    period: str,
+    value: float,
+    *,
+    nature: Nature = Nature.ACTUAL,
+    entity: str | None = None,
+) -> Finding:
     return Finding(
-        id=f"f_{document.filename}_{subject}_{period}_{value}", deal_id=DEAL,
-        document_id=document.id, kind=FindingKind.METRIC, subject=subject, label=subject.title(),
-        period=period, value=value, unit="EUR", value_text=f"€{value / 1e6:.1f}M", entity=entity,
-        nature=nature, excerpt=f"{subject} for {period} was €{value / 1e6:.1f}M" + "." * 40,
-        location=Location.for_page(1), confidence=0.9, confidence_level=Confidence.HIGH,
+        id=f"f_{document.filename}_{subject}_{period}_{value}",
+        deal_id=DEAL,
+        document_id=document.id,
+        kind=FindingKind.METRIC,
+        subject=subject,
+        label=subject.title(),
+        period=period,
+        value=value,
+        unit="EUR",
+        value_text=f"€{value / 1e6:.1f}M",
+        entity=entity,
+        nature=nature,
+        excerpt=f"{subject} for {period} was €{value / 1e6:.1f}M" + "." * 40,
+        location=Location.for_page(1),
+        confidence=0.9,
+        confidence_level=Confidence.HIGH,
     )
 
 
 def kinds(plan, type_: RelationType) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    return [(r.source_id, r.target_id) for r in plan.relations
-            if r.type is type_ and r.between == "finding"]
+    return [
+        (r.source_id, r.target_id)
+        for r in plan.relations
+        if r.type is type_ and r.between == "finding"
+    ]
 
 
 def test_corrected_version_supersedes_the_original_finding() -> None:
@@ -68,7 +95,10 @@ def test_different_periods_are_never_conflicts() -> None:
     q2, q3 = doc("Q2.pdf"), doc("Q3.pdf")
     plan = plan_relations(
         [q2, q3],
-        [finding(q2, "revenue", "Q2 2024", 4_900_000), finding(q3, "revenue", "Q3 2024", 5_200_000)],
+        [
+            finding(q2, "revenue", "Q2 2024", 4_900_000),
+            finding(q3, "revenue", "Q3 2024", 5_200_000),
+        ],
     )
     assert plan.relations == []
 
@@ -77,8 +107,10 @@ def test_forecast_is_not_in_conflict_with_actual() -> None:
     budget, actuals = doc("Budget.xlsx"), doc("Q3.pdf")
     plan = plan_relations(
         [budget, actuals],
-        [finding(budget, "revenue", "Q3 2024", 5_500_000, nature=Nature.FORECAST),
-         finding(actuals, "revenue", "Q3 2024", 5_200_000)],
+        [
+            finding(budget, "revenue", "Q3 2024", 5_500_000, nature=Nature.FORECAST),
+            finding(actuals, "revenue", "Q3 2024", 5_200_000),
+        ],
     )
     assert kinds(plan, RelationType.CONTRADICTS) == []
 
@@ -87,7 +119,10 @@ def test_rounding_differences_support_rather_than_contradict() -> None:
     pdf, xlsx = doc("Q3.pdf"), doc("Financials.xlsx")
     plan = plan_relations(
         [pdf, xlsx],
-        [finding(pdf, "revenue", "Q3 2024", 5_200_000), finding(xlsx, "revenue", "Q3 2024", 5_201_000)],
+        [
+            finding(pdf, "revenue", "Q3 2024", 5_200_000),
+            finding(xlsx, "revenue", "Q3 2024", 5_201_000),
+        ],
     )
     assert len(kinds(plan, RelationType.SUPPORTS)) == 1
     assert kinds(plan, RelationType.CONTRADICTS) == []
@@ -101,13 +136,16 @@ def test_superseded_findings_take_no_part_in_conflicts() -> None:
     plan = plan_relations([original, corrected, model], [old, new, in_model])
     assert kinds(plan, RelationType.CONTRADICTS) == []
     assert (in_model.id, new.id) in kinds(plan, RelationType.SUPPORTS) or (
-        new.id, in_model.id) in kinds(plan, RelationType.SUPPORTS)
+        new.id,
+        in_model.id,
+    ) in kinds(plan, RelationType.SUPPORTS)
 
 
 def test_version_chain_is_followed_in_order() -> None:
     v1, v2, v3 = doc("Fc.xlsx"), doc("Fc_v2.xlsx"), doc("Fc_v3.xlsx")
-    f1, f2, f3 = (finding(d, "revenue", "FY2025", v) for d, v in
-                  ((v1, 24e6), (v2, 22.5e6), (v3, 23e6)))
+    f1, f2, f3 = (
+        finding(d, "revenue", "FY2025", v) for d, v in ((v1, 24e6), (v2, 22.5e6), (v3, 23e6))
+    )
     plan = plan_relations([v3, v1, v2], [f3, f1, f2])
     assert plan.superseded == {f1.id, f2.id}
     assert (f3.id, f1.id) in kinds(plan, RelationType.SUPERSEDES)
@@ -117,7 +155,9 @@ def test_entities_keep_facts_apart() -> None:
     a, b = doc("Customers.xlsx"), doc("Deck.pptx")
     plan = plan_relations(
         [a, b],
-        [finding(a, "customer_share", "FY2024", 38, entity="Globex AG"),
-         finding(b, "customer_share", "FY2024", 14, entity="Initech")],
+        [
+            finding(a, "customer_share", "FY2024", 38, entity="Globex AG"),
+            finding(b, "customer_share", "FY2024", 14, entity="Initech"),
+        ],
     )
     assert plan.relations == []

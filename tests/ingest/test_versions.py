@@ -38,6 +38,7 @@ def test_words_that_merely_end_like_markers_are_not_versions() -> None:
 
 
 def test_family_ignores_case_separators_and_file_type() -> None:
-    assert version_info("TargetCo Annual-Report 2023.pdf").family == version_info(
-        "targetco_annual_report_2023_CORRECTED.docx"
-    ).family
+    assert (
+        version_info("TargetCo Annual-Report 2023.pdf").family
+        == version_info("targetco_annual_report_2023_CORRECTED.docx").family
+    )

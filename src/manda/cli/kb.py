@@ -70,9 +70,14 @@ def print_report(report: IngestReport) -> None:
 async def ingest(args: argparse.Namespace, settings: Settings) -> int:
     async with running(settings) as app:
         with Progress(
-            TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.description}"), TimeElapsedColumn(),
-            console=err, transient=True, disable=not err.is_terminal,
+            TextColumn("[bold]ingesting[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
         ) as bar:
             task = bar.add_task("", total=None)
 
@@ -123,9 +128,13 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
     table = Table("document", "type", "status", "date", "units", "notes")
     for d in sorted(documents, key=lambda d: d.filename):
         notes = d.error or ", ".join(
-            n for n, on in (("IRL", d.is_irl), ("draft", d.draft), ("authoritative", d.authoritative)) if on
+            n
+            for n, on in (("IRL", d.is_irl), ("draft", d.draft), ("authoritative", d.authoritative))
+            if on
         )
-        table.add_row(d.filename, d.file_type, d.status.value, str(d.doc_date or ""), str(d.units), notes)
+        table.add_row(
+            d.filename, d.file_type, d.status.value, str(d.doc_date or ""), str(d.units), notes
+        )
     out.print(table)
     return 0
 
@@ -137,29 +146,42 @@ async def findings(args: argparse.Namespace, settings: Settings) -> int:
         items = await app.graph.list_findings(args.deal, status=status)
         names = {d.id: d.filename for d in await app.graph.list_documents(args.deal)}
     if args.json:
-        print_json({"findings": [
-            {**f.model_dump(mode="json"), "document": names.get(f.document_id)} for f in items
-        ]})
+        print_json(
+            {
+                "findings": [
+                    {**f.model_dump(mode="json"), "document": names.get(f.document_id)}
+                    for f in items
+                ]
+            }
+        )
         return 0
     table = Table("id", "finding", "period", "value", "source", "status")
     for f in items:
         table.add_row(
-            f.id, f.label, f.period or "", f.value_text or "",
-            f"{names.get(f.document_id, '?')}, {f.location.label}", f.status.value,
+            f.id,
+            f.label,
+            f.period or "",
+            f.value_text or "",
+            f"{names.get(f.document_id, '?')}, {f.location.label}",
+            f.status.value,
         )
     out.print(table)
     return 0
 
 
 async def review(args: argparse.Namespace, settings: Settings) -> int:
-    decision = ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
+    decision = (
+        ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
+    )
     async with running(settings) as app:
         deal_id = args.deal or await _deal_of_finding(app, args.finding_id)
         record = await app.review.decide(
             deal_id, args.finding_id, decision, by=args.by, reason=args.reason
         )
     verb = "approved" if decision is ReviewDecisionKind.APPROVE else "rejected"
-    out.print(f"Finding {record.finding_id} {verb} by {record.by} at {record.at:%Y-%m-%d %H:%M} UTC.")
+    out.print(
+        f"Finding {record.finding_id} {verb} by {record.by} at {record.at:%Y-%m-%d %H:%M} UTC."
+    )
     return 0
 
 
@@ -170,4 +192,3 @@ async def _deal_of_finding(app: Any, finding_id: str) -> str:
     from manda.errors import FindingNotFoundError
 
     raise FindingNotFoundError(finding_id)
-

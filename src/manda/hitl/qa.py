@@ -5,7 +5,17 @@ from __future__ import annotations
 from manda.kg.port import KnowledgeGraph
 from manda.models import AuditEntry, QAItem, QAPriority, stable_id
 
-CATEGORIES = ("Financial", "Legal", "Commercial", "HR", "Tax", "IP", "IT/Cyber", "Operations", "General")
+CATEGORIES = (
+    "Financial",
+    "Legal",
+    "Commercial",
+    "HR",
+    "Tax",
+    "IP",
+    "IT/Cyber",
+    "Operations",
+    "General",
+)
 
 
 class QAService:

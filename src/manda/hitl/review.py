@@ -44,7 +44,9 @@ class ReviewService:
     ) -> ReviewDecision:
         """Approve or reject a pending finding; a second decision is refused, not applied."""
         if not by.strip():
-            raise MandaError("A review decision needs the name of who made it.", hint="Use --by NAME.")
+            raise MandaError(
+                "A review decision needs the name of who made it.", hint="Use --by NAME."
+            )
         finding = await self._graph.get_finding(deal_id, finding_id)
         if finding is None:
             raise FindingNotFoundError(finding_id)

