@@ -12,8 +12,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from manda.embed.port import Embedder, Reranker
+from manda.ingest.extract.periods import find_periods
+from manda.ingest.extract.vocabulary import find_subjects
 from manda.kg.port import KnowledgeGraph, ScoredId
 from manda.models import FindingStatus, RelationType, SearchHit
 
@@ -22,10 +25,15 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class FusionWeights:
-    """Weights of the min-max normalised dense and BM25 scores (measured; see module doc)."""
+    """Weights of the min-max normalised dense and BM25 scores (measured; see module doc).
+
+    `facts` weighs the knowledge-graph channel: passages holding an extracted finding whose
+    subject and period the question names (its score is the finding's confidence, unnormalised).
+    """
 
     dense: float = 0.65
     bm25: float = 0.35
+    facts: float = 0.4
 
 
 @dataclass
@@ -51,13 +59,19 @@ def _normalise(hits: Sequence[ScoredId]) -> dict[str, float]:
 
 
 def fuse(
-    dense: Sequence[ScoredId], bm25: Sequence[ScoredId], weights: FusionWeights
+    dense: Sequence[ScoredId],
+    bm25: Sequence[ScoredId],
+    weights: FusionWeights,
+    facts: Sequence[ScoredId] = (),
 ) -> list[ScoredId]:
     """Weighted sum of per-list min-max normalised scores; ties broken by id for determinism."""
     d, b = _normalise(dense), _normalise(bm25)
+    f = {h.id: h.score for h in facts}
     combined = {
-        cid: weights.dense * d.get(cid, 0.0) + weights.bm25 * b.get(cid, 0.0)
-        for cid in d.keys() | b.keys()
+        cid: weights.dense * d.get(cid, 0.0)
+        + weights.bm25 * b.get(cid, 0.0)
+        + weights.facts * f.get(cid, 0.0)
+        for cid in d.keys() | b.keys() | f.keys()
     }
     return [ScoredId(cid, s) for cid, s in sorted(combined.items(), key=lambda x: (-x[1], x[0]))]
 
@@ -85,6 +99,7 @@ class HybridSearch:
         weights: FusionWeights | None = None,
         pool: int = 40,
         expand_graph: bool = True,
+        fusion: Literal["weighted", "rrf"] = "weighted",
     ) -> None:
         self._graph = graph
         self._embedder = embedder
@@ -92,6 +107,7 @@ class HybridSearch:
         self._weights = weights or FusionWeights()
         self._pool = pool
         self._expand_graph = expand_graph
+        self._fusion = fusion  # "rrf" is the equal-weight baseline bench/fusion_probe.py measures
         self.last = SearchStats()
 
     async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]:
@@ -102,10 +118,11 @@ class HybridSearch:
             raise ValueError("k must be at least 1")
         self.last = SearchStats()
         dense, bm25 = await self._candidates(deal_id, query)
-        if self._weights.bm25 == 0 and not dense:
-            fused = list(bm25)
+        if self._fusion == "rrf":
+            fused = reciprocal_rank_fusion(dense, bm25)
         else:
-            fused = fuse(dense, bm25, self._weights)
+            facts = await self._fact_matches(deal_id, query) if self._weights.facts else []
+            fused = fuse(dense, bm25, self._weights, facts)
         head = fused[: max(k, self._pool // 2)]
         if self._expand_graph:
             head = await self._expand(deal_id, head)
@@ -137,6 +154,25 @@ class HybridSearch:
         else:
             self.last.dense = False
         return dense, bm25
+
+    async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
+        """Passages holding findings on the subject and period the question names."""
+        subjects = {subject for subject, _, _ in find_subjects(query)}
+        if not subjects:
+            return []
+        periods = {period for period, _, _ in find_periods(query)}
+        best: dict[str, float] = {}
+        for subject in sorted(subjects):
+            for finding in await self._graph.list_findings(deal_id, subject=subject):
+                if finding.chunk_id is None or finding.status is FindingStatus.REJECTED:
+                    continue
+                if periods and finding.period not in periods:
+                    continue
+                score = finding.confidence
+                if finding.status is FindingStatus.SUPERSEDED:
+                    score *= 0.5  # graph expansion brings the correction next to it
+                best[finding.chunk_id] = max(best.get(finding.chunk_id, 0.0), score)
+        return [ScoredId(cid, score) for cid, score in best.items()]
 
     async def _expand(self, deal_id: str, head: list[ScoredId]) -> list[ScoredId]:
         """Bring successors of superseded findings and both sides of conflicts into the results."""
