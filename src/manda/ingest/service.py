@@ -201,7 +201,11 @@ class IngestService:
         candidates = self._extractor.extract(document, parsed, chunks)
         if inspect.isawaitable(candidates):
             candidates = await candidates
-        outcome = await run_review_pipeline(list(candidates), deal_id=document.deal_id)
+        outcome = await run_review_pipeline(
+            list(candidates),
+            deal_id=document.deal_id,
+            sources={c.id: c.text for c in chunks},
+        )
         await self._graph.add_findings(outcome.findings)
         for entry in outcome.audit:
             await self._graph.append_audit(entry)

@@ -1,0 +1,352 @@
+"""Amounts as documents write them (€5.2M, EUR 5.2 million, 5,200k, 71%, 3.0x), made comparable.
+
+Used by the extractors to normalise values and by the answering agent's grounding check to find
+every number an answer states; years, dates and period labels ("Q3", "2024") are never amounts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from manda.ingest.extract.periods import find_periods
+
+__all__ = [
+    "Amount",
+    "currency_from_text",
+    "find_amounts",
+    "format_amount",
+    "parse_cell",
+    "parse_number",
+    "same_amount",
+    "scale_from_text",
+]
+
+CURRENCY_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
+_CODES = {
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
+    "£": "GBP", "gbp": "GBP",
+    "$": "USD", "us$": "USD", "usd": "USD",
+    "chf": "CHF",
+}
+
+
+@dataclass(frozen=True)
+class Amount:
+    """One number found in a text, normalised (€5.2M → 5_200_000.0), with its exact span."""
+
+    value: float
+    currency: str | None  # ISO code: "EUR", "GBP", "USD", "CHF"
+    unit: str | None  # "%", "x", "people" or None
+    text: str  # as written, e.g. "EUR 5.2 million"
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------- numbers
+
+
+_CORE = re.compile(r"(?<![\d.,'’/\u00a0\u202f])\d+(?:[.,\u00a0\u202f]\d+)*")
+
+
+def _grouped(parts: list[str]) -> bool:
+    """Thousands groups: 1–3 leading digits, then groups of exactly three."""
+    return 1 <= len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:])
+
+
+def _parse_core(core: str) -> Decimal | None:
+    """A digit string with separators, read only where the reading is unambiguous."""
+    s = core.replace("\u00a0", " ").replace("\u202f", " ")
+    if " " in s:
+        parts = s.split(" ")
+        tail = parts[-1]
+        decimal = ""
+        for sep in ".,":
+            if sep in tail:
+                tail, decimal = tail.split(sep, 1)
+        if not _grouped([*parts[:-1], tail]) or any(c in "".join(parts[:-1]) for c in ".,"):
+            return None
+        s = "".join([*parts[:-1], tail]) + (f".{decimal}" if decimal else "")
+        return _decimal(s)
+    has_dot, has_comma = "." in s, "," in s
+    if has_dot and has_comma:
+        dec_sep = "." if s.rfind(".") > s.rfind(",") else ","
+        thou_sep = "," if dec_sep == "." else "."
+        whole, _, frac = s.rpartition(dec_sep)
+        if dec_sep in whole or not _grouped(whole.split(thou_sep)):
+            return None
+        return _decimal(whole.replace(thou_sep, "") + "." + frac)
+    if has_comma:
+        parts = s.split(",")
+        if len(parts) == 2 and len(parts[1]) != 3:
+            # "5,2" is a German decimal; "5,2345" reads neither way
+            return _decimal(f"{parts[0]}.{parts[1]}") if len(parts[1]) <= 2 else None
+        return _decimal("".join(parts)) if _grouped(parts) else None
+    if has_dot:
+        parts = s.split(".")
+        if len(parts) == 2:
+            return _decimal(s)
+        return _decimal("".join(parts)) if _grouped(parts) else None  # German 1.234.567
+    return _decimal(s)
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
+
+
+def parse_number(text: str) -> float | None:
+    """A bare number such as "5,200", "1.234,5", "(1,200)" or "-3.5"; None if not one number."""
+    s = text.strip()
+    negative = False
+    if s.startswith("(") and s.endswith(")"):
+        s, negative = s[1:-1].strip(), True
+    if s[:1] in "-−–" and len(s) > 1:
+        s, negative = s[1:].strip(), True
+    if not s or not _CORE.fullmatch(s):
+        return None
+    value = _parse_core(s)
+    if value is None:
+        return None
+    return float(-value if negative else value)
+
+
+# ---------------------------------------------------------------- around a number
+
+_MULTIPLIERS: dict[str, int] = {
+    "k": 10**3, "thousand": 10**3, "thousands": 10**3, "tsd": 10**3,
+    "m": 10**6, "mn": 10**6, "mm": 10**6, "million": 10**6, "millions": 10**6, "mio": 10**6,
+    "mill": 10**6,
+    "b": 10**9, "bn": 10**9, "billion": 10**9, "billions": 10**9, "mrd": 10**9,
+}
+# A minus sign counts only when attached ("-€0.3M"); "Revenue – €5.2M" uses a dash as punctuation.
+_PREFIX = re.compile(
+    r"(?:(?<![\w])(?P<neg>[-−–]))?"
+    r"(?P<cur>US\$|€|£|\$|(?P<pmult>T|k|M|Mio\.?\s?)?(?:EUR|USD|GBP|CHF)|(?P<smult>T|k)€)"
+    r"\s?(?P<neg2>[-−–](?=\d))?$"
+)
+_BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
+_MULT_RE = re.compile(
+    r"(?P<sp>\s?)(?P<mult>thousands?|tsd\.?|k|K|mn|mm|MM|m|M|millions?|Mio\.?|mio\.?|Mill\.?|"
+    r"bn|b|B|billions?|Mrd\.?|mrd\.?)(?![\w])"
+)
+_POST_CURRENCY = re.compile(r"\s?(?P<cur>EUR|USD|GBP|CHF|€|£|\$|euros?\b|Euros?\b)")
+_PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
+_TIMES = re.compile(r"[x×](?![\w])")
+_PEOPLE = re.compile(
+    r"\s(?:full[\s-]time\s+)?(?:employees|FTEs?|people|staff|heads|workers|members\s+of\s+staff)\b"
+)
+_REFERENCE = re.compile(
+    r"(?:\b(?:p|pp|page|pages|slide|slides|note|notes|section|sections|art|article|clause|row|no|"
+    r"nr|number|item|tab|chapter|appendix|annex|schedule|exhibit|figure|fig|table|version|v|"
+    r"step|level|tier|series|round|phase)\.?|[§#])\s*$",
+    re.IGNORECASE,
+)
+_MONTH_WORDS = (
+    r"january|february|march|april|june|july|august|september|october|november|december|"
+    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_MONTH_AFTER = re.compile(rf"\s*(?:st|nd|rd|th)?\.?\s+(?:{_MONTH_WORDS})\b", re.IGNORECASE)
+_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s+$", re.IGNORECASE)
+
+
+def _currency_code(token: str) -> str:
+    token = token.strip()
+    for code in ("EUR", "USD", "GBP", "CHF"):
+        if token.endswith(code):
+            return code
+    return _CODES.get(token.lower(), _CODES.get(token[-1:], "EUR"))
+
+
+def _masked_spans(text: str) -> list[tuple[int, int]]:
+    return [(s, e) for _, s, e in find_periods(text)]
+
+
+def find_amounts(
+    text: str, *, scale: float = 1.0, currency: str | None = None
+) -> list[Amount]:
+    """Every amount, percentage, multiple and head count in `text`, in reading order.
+
+    `scale` applies to plain numbers with no multiplier of their own (a table "in EUR thousands"
+    gives scale=1000); `currency` is the currency such plain numbers are stated in, if known.
+    Years ("2024"), dates ("30.09.2024"), period labels ("Q3", "FY24") and references ("p. 12",
+    "note 4") are not amounts; a number that reads two ways ("1.234" vs "1,234") is taken the
+    English way, and "1.234,5" is German only because it cannot be anything else.
+    """
+    masked = _masked_spans(text)
+    found: list[Amount] = []
+    for m in _CORE.finditer(text):
+        start, end = m.span()
+        if any(s <= start < e or s < end <= e for s, e in masked):
+            continue
+        amount = _read_amount(text, start, end, scale=scale, currency=currency)
+        if amount is not None:
+            found.append(amount)
+    return found
+
+
+def _read_amount(
+    text: str, start: int, end: int, *, scale: float, currency: str | None
+) -> Amount | None:
+    core = _parse_core(text[start:end])
+    if core is None:
+        return None
+    before = text[max(0, start - 12) : start]
+    begin, cur, negative, value_mult = start, None, False, 1
+    prefix = _PREFIX.search(before)
+    if prefix is not None and not _letter_before(text, start - len(before) + prefix.start()):
+        begin = start - (len(before) - prefix.start())
+        cur = _currency_code(prefix.group("cur"))
+        negative = bool(prefix.group("neg") or prefix.group("neg2"))
+        pmult = (prefix.group("pmult") or prefix.group("smult") or "").strip().rstrip(".")
+        value_mult = _MULTIPLIERS[pmult.lower().replace("t", "k")] if pmult else 1
+    else:
+        if start > 0 and (text[start - 1].isalpha() or text[start - 1] in "_"):
+            return None  # "Q3", "B15", "FY24", "H1"
+        if start > 0 and _BARE_NEGATIVE.search(text[max(0, start - 2) : start]):
+            begin, negative = start - 1, True
+    if _REFERENCE.search(text[max(0, begin - 12) : begin]):
+        return None
+    if _MONTH_BEFORE.search(text[max(0, begin - 12) : begin]) or _MONTH_AFTER.match(text, end):
+        return None
+
+    pos, unit, mult = end, None, value_mult
+    if (pct := _PERCENT.match(text, pos)) is not None:
+        unit, pos = "%", pct.end()
+    elif (times := _TIMES.match(text, pos)) is not None:
+        unit, pos = "x", times.end()
+    else:
+        if mult == 1 and (mm := _MULT_RE.match(text, pos)) is not None:
+            word = mm.group("mult").rstrip(".")
+            if not (mm.group("sp") and word in {"b", "B"}):  # "5 B" is a footnote, "5B" is not
+                mult, pos = _MULTIPLIERS[word.lower()], mm.end()
+        if cur is None and (post := _POST_CURRENCY.match(text, pos)) is not None:
+            cur, pos = _currency_code(post.group("cur")), post.end()
+        if cur is None and (people := _PEOPLE.match(text, pos)) is not None:
+            unit, pos = "people", people.end()
+    if pos < len(text) and (text[pos].isalnum() or text[pos] == "_"):
+        return None  # "3rd", "10am", "3Q24", "5kg"
+    if (
+        cur is None and unit is None and mult == 1
+        and core == core.to_integral_value() and text[start:end].isdigit()
+        and 1900 <= int(core) <= 2100
+    ):
+        return None  # a year
+    value = core * mult
+    if unit is None and mult == 1:
+        value = value * Decimal(str(scale))
+        cur = cur or currency
+    if negative:
+        value = -value
+    return Amount(
+        value=float(value), currency=cur, unit=unit, text=text[begin:pos], start=begin, end=pos
+    )
+
+
+def _letter_before(text: str, index: int) -> bool:
+    return index > 0 and (text[index - 1].isalnum() or text[index - 1] == "_")
+
+
+def parse_cell(text: str, *, scale: float = 1.0, currency: str | None = None) -> Amount | None:
+    """The one amount a table cell holds ("5,200", "(1,200)", "€5.2M", "71%"), or None."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    number = parse_number(stripped)
+    if number is not None:
+        value = Decimal(str(number)) * Decimal(str(scale))
+        return Amount(float(value), currency, None, stripped, 0, len(stripped))
+    amounts = find_amounts(stripped, scale=scale, currency=currency)
+    if len(amounts) == 1 and len(amounts[0].text) >= len(stripped) - 2:
+        return amounts[0]
+    return None
+
+
+# ---------------------------------------------------------------- comparing and showing
+
+
+def same_amount(a: float, b: float, *, rel_tol: float = 0.01) -> bool:
+    """Equal up to rounding: €5.2M and 5,200k are the same, 5.0 and 5.2 are not."""
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
+
+
+def _short(value: float, decimals: int = 2) -> str:
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_amount(value: float, currency: str | None) -> str:
+    """How a person writes an amount: 5_200_000 EUR → "€5.2M"; 71, "%" → "71%"; 3, "x" → "3.0x".
+
+    `currency` may also be one of the finding units "%", "x", "people" or "shares".
+    """
+    if currency == "%":
+        return f"{_short(value, 1)}%"
+    if currency == "x":
+        return f"{value:.1f}x"
+    if currency in {"people", "shares"}:
+        return f"{_short(value, 0)} {currency}"
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    for factor, suffix in ((1e9, "bn"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= factor and currency:
+            number = f"{_short(magnitude / factor)}{suffix}"
+            break
+    else:
+        number = _short(magnitude)
+    if not currency:
+        return f"{sign}{number}"
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
+
+
+# ---------------------------------------------------------------- unit lines
+
+_SCALES: list[tuple[float, re.Pattern[str]]] = [
+    (1e9, re.compile(
+        r"\b(?:in\s+)?(?:EUR|USD|GBP|CHF|€|£|\$)?\s?(?:billions?|bn|Mrd\.?)(?![\w])", re.IGNORECASE
+    )),
+    (1e6, re.compile(
+        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:millions?|Mio\.?|mn)(?![\w])"
+        r"|(?:\bEUR|\bUSD|\bGBP|\bCHF|€|£|\$)\s?m(?![\w])|\b(?:m|M)(?:EUR|USD|GBP|CHF)\b|\bm€"
+        r"|\bin\s+m\b)",
+        re.IGNORECASE,
+    )),
+    (1e3, re.compile(
+        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:thousands?|tsd\.?)(?![\w])"
+        r"|['’]000s?\b|\(000s?\)|(?:\bEUR|\bUSD|\bGBP|\bCHF|€|£|\$)\s?k(?![\w])"
+        r"|\b(?:k|T)(?:EUR|USD|GBP|CHF)\b|\b(?:k|T)€)",
+        re.IGNORECASE,
+    )),
+]
+
+
+def scale_from_text(text: str) -> float:
+    """The multiplier a unit line announces: "EUR thousands", "in EUR '000", "€k" → 1000.0.
+
+    "in millions" / "EURm" → 1e6, "bn" → 1e9; 1.0 when the text names no scale. When several are
+    named, the first one in the text wins.
+    """
+    best: tuple[int, float] | None = None
+    for factor, pattern in _SCALES:
+        m = pattern.search(text)
+        if m is not None and (best is None or m.start() < best[0]):
+            best = (m.start(), factor)
+    return best[1] if best else 1.0
+
+
+_CURRENCY_ANY = re.compile(
+    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\beuros?\b)", re.IGNORECASE
+)
+
+
+def currency_from_text(text: str) -> str | None:
+    """The first currency a text names ("EUR thousands" → "EUR", "£m" → "GBP"), if any."""
+    m = _CURRENCY_ANY.search(text)
+    if m is None:
+        return None
+    return (m.group(1) or "").upper() or _currency_code(m.group(0))

@@ -1,0 +1,81 @@
+"""What the offline rules hand to the extractor before a candidate becomes a `Finding`.
+
+A rule says what it found and where in the section's text (value span, sentence, anchor); the
+extractor turns that into an excerpt, a chunk, an id and a confidence in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from manda.ingest.extract.confidence import Evidence
+from manda.models import FindingKind, Location, Nature, Section
+
+__all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "says_forecast"]
+
+FORECAST_WORDS = re.compile(
+    r"\b(?:forecasts?|forecasted|budget(?:ed)?|plan(?:ned)?|projected|projections?|outlook|"
+    r"guidance|expected|expects?|expecting|anticipated?|targeted|estimated?|"
+    r"we\s+aim|will\s+(?:reach|grow|be|increase|exceed))\b",
+    re.IGNORECASE,
+)
+# "above budget", "ahead of plan", "than expected": a comparison with a plan is still an actual.
+_COMPARED = re.compile(
+    r"(?:than|above|below|over|under|beat|missed|ahead\s+of|behind|in\s+line\s+with|versus|vs\.?|"
+    r"against|compared\s+(?:to|with)|relative\s+to|as)\s+(?:the\s+|our\s+|its\s+)?$",
+    re.IGNORECASE,
+)
+
+
+# "target" in lower case only, and not "the target": in a data room the Target is the company.
+_TARGET_WORD = re.compile(r"(?<!the )\btarget(?:s|ed)?\b")
+
+
+def says_forecast(text: str) -> bool:
+    """True when a sentence or header speaks about the future rather than reports the past."""
+    hits = [*FORECAST_WORDS.finditer(text), *_TARGET_WORD.finditer(text)]
+    return any(not _COMPARED.search(text[max(0, m.start() - 25) : m.start()]) for m in hits)
+
+
+@dataclass
+class SectionView:
+    """One parser section as the rules see it, with what its heading and document tell them."""
+
+    index: int
+    section: Section
+    period: str | None  # from the section's heading line, else the document's
+    period_source: str  # "heading", "document" or ""
+    forecast: bool  # the whole document or section is a forecast
+    people_context: bool  # a management / team / bios document or section
+    scale: float = 1.0
+    currency: str | None = None
+    target_hint: str = ""  # the target's name as the file name starts ("targetco"), lowercased
+    periodic: bool = False  # a periodic report: its title period applies to what it states
+
+    @property
+    def text(self) -> str:
+        return self.section.text
+
+
+@dataclass
+class Candidate:
+    """A fact a rule found in one section, before it is sized, sourced and scored."""
+
+    kind: FindingKind
+    subject: str
+    label: str
+    section: int
+    core: tuple[int, int]  # the span of the value (or the name) in the section's text
+    evidence: Evidence
+    bounds: tuple[int, int] | None = None  # the sentence or table line around it
+    anchor: tuple[int, int] | None = None  # what the excerpt should keep if it can (the label)
+    period: str | None = None
+    value: float | None = None
+    unit: str | None = None
+    value_text: str | None = None
+    entity: str | None = None
+    attributes: dict[str, str] = field(default_factory=dict)
+    nature: Nature = Nature.ACTUAL
+    location: Location | None = None  # a table cell; None means the section's location
+    penalty: float = 0.0  # taken off the rubric's score (a period inferred from the file name)

@@ -1,0 +1,149 @@
+"""Names of people, organisations and roles as data rooms write them, found without a model.
+
+Deterministic patterns, tuned to be cautious: a capitalised phrase is a person only when it looks
+like "First Last" and none of its words is a heading word ("Key Dates", "Pending Litigation").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "NAME",
+    "ORG",
+    "ROLE",
+    "best_name",
+    "find_orgs",
+    "find_roles",
+    "is_person_name",
+    "org_before",
+    "strip_title",
+]
+
+_UP = "A-ZÄÖÜÀÁÂÉÈÊÍÓÔÚÇÑŠŽ"
+_LOW = "a-zäöüßàáâãéèêëíìîïóòôõúùûçñšžøæ'’"
+_WORD = rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)?"
+_PARTICLE = r"(?:von der|van der|von|van|de|der|den|di|da|du|le|la|zu|dos|del)"
+_SP = r"[ \t]+"  # a name never runs across a line break
+NAME = (
+    rf"(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?{_SP})?{_WORD}(?:{_SP}[{_UP}]\.)?"
+    rf"(?:{_SP}{_PARTICLE})?(?:{_SP}{_WORD}){{1,2}}"
+)
+"""A person's name: "Thomas Müller", "Dr. Anna-Lena Weber", "Jan van der Berg"."""
+
+_C_ROLE = r"Chief\s+(?:[A-Z][a-z]+\s+){1,3}Officer"
+ROLE = (
+    r"(?:(?:Co-?[Ff]ounder|Founder)(?:\s*(?:and|&|,)\s*)?)?"
+    r"(?:" + _C_ROLE + r"|CEO|CFO|COO|CTO|CRO|CMO|CPO|CIO|CHRO|CCO|CDO|CSO"
+    r"|Managing\s+Director|Geschäftsführer(?:in)?|General\s+Manager|General\s+Counsel"
+    r"|Company\s+Secretary|Chair(?:man|woman|person)?(?:\s+of\s+the\s+(?:Supervisory\s+|Advisory\s+)?"
+    r"Board)?|(?:Non-[Ee]xecutive\s+|Executive\s+|Independent\s+)?Director(?:\s+of\s+[A-Z]\w+"
+    r"(?:\s+(?:and|&)\s+[A-Z]\w+)?)?|(?:Senior\s+|Executive\s+)?Vice\s+President(?:,?\s+[A-Z]\w+)?"
+    r"|(?:S|E)?VP\s+[A-Z]\w+(?:\s+[A-Z]\w+)?|Head\s+of\s+[A-Z]\w+(?:\s+(?:and|&)\s+[A-Z]\w+)?"
+    r"|President|Co-?[Ff]ounder|Founder|Board\s+Member|Member\s+of\s+the\s+(?:Management|"
+    r"Supervisory|Executive|Advisory)\s+Board|Finance\s+Director|Financial\s+Controller"
+    r"|Controller|Managing\s+Partner|Partner|Owner|Prokurist(?:in)?)"
+)
+"""A role: "Chief Financial Officer", "CFO", "Managing Director", "Head of Sales", "Founder"."""
+
+_SUFFIX = (
+    r"(?:GmbH\s*&\s*Co\.\s*KG|AG\s*&\s*Co\.\s*KG|GmbH|AG|SE|KGaA|KG|UG|Ltd\.?|Limited|plc|PLC|"
+    r"LLP|LLC|Inc\.?|Corp\.?|Corporation|S\.A\.S\.|S\.A\.|SA|SAS|S\.à\s?r\.l\.|S\.r\.l\.|"
+    r"S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|Oy|AB|ASA|A/S|ApS)"
+)
+_ORG_WORD = rf"(?:[{_UP}][\w&'’\-]*|[{_UP}]\.|&|of|and|für|und)"
+ORG = rf"(?:[{_UP}][\w&'’\-]*)(?:[ \t]+{_ORG_WORD}){{0,4}}?[ \t]+{_SUFFIX}(?![\w])"
+"""An organisation with its legal form: "Globex AG", "Initech Holdings Ltd", "Acme S.A."."""
+
+_ORG_RE = re.compile(ORG)
+_ROLE_RE = re.compile(ROLE)
+_NAME_RE = re.compile(rf"^{NAME}$")
+
+# Capitalised words that start headings and titles, never names.
+_NOT_NAME_TEXT = """
+    the a an our their his her its this that these those and or of for in on at to with by from
+    key pending management team board executive summary overview biographies bios biography
+    profile profiles background experience education career leadership senior financial
+    highlights legal litigation contracts contract material revenue report quarterly annual
+    company group customer customers dates date risk risks notes note section appendix table
+    contents introduction conclusion operations sales marketing technology product products
+    people human resources supervisory advisory members member directors director officers
+    officer chief head vice president founder partner investor investors shareholder
+    shareholders cap share shares total business plan forecast budget presentation market
+    strategy outlook agreement services service master change control court regional district
+    high higher federal supreme munich berlin frankfurt hamburg london paris zurich vienna
+    germany europe limited holding holdings capital ventures fund funds ag gmbh ltd inc plc
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 h1 h2 fy ebitda
+    target seller buyer purchaser employees employee staff headcount net gross adjusted
+    other key facts summary terms term termination clause clauses claim claims claimant
+    defendant status amount value cash debt equity bank loan facility finance accounting
+    audit auditor tax legal counsel general secretary consolidated statement statements
+    income balance sheet profit loss cost costs expenses margin growth new next last first
+    second third fourth quarter year years month months week fiscal full half interim
+    draft final confidential strictly private public information memorandum request list
+    data room due diligence please provide deal project target co
+"""
+_NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
+
+
+def is_person_name(text: str) -> bool:
+    """A capitalised "First [M.] Last" phrase whose words are not heading or business words."""
+    text = " ".join(text.split())
+    if not _NAME_RE.match(text):
+        return False
+    words = [w.strip(".").lower() for w in re.split(r"[\s\-]+", text)]
+    words = [w for w in words if w not in {"dr", "prof", "mr", "mrs", "ms"} and len(w) > 1]
+    return len(words) >= 2 and not any(w in _NOT_NAME_WORDS for w in words)
+
+
+def best_name(text: str) -> tuple[str, int] | None:
+    """The longest run of trailing words of `text` that is a person's name, with its offset:
+    "Team Anna Schmidt" → ("Anna Schmidt", 5)."""
+    words = list(re.finditer(r"\S+", text))
+    for i in range(len(words) - 1):
+        candidate = text[words[i].start() :]
+        if is_person_name(candidate):
+            return candidate, words[i].start()
+    return None
+
+
+def strip_title(name: str) -> str:
+    """ "Dr. Anna Weber" → "Anna Weber"."""
+    return re.sub(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)+", "", name.strip())
+
+
+def find_orgs(text: str) -> list[tuple[str, int, int]]:
+    """Organisations named with their legal form, with spans, leading "The" removed."""
+    out: list[tuple[str, int, int]] = []
+    for m in _ORG_RE.finditer(text):
+        start, name = m.start(), m.group(0)
+        lead = re.match(r"(?:The|A|An|Our|With|And|By|From|Against|To)\s+", name)
+        if lead:
+            start, name = start + lead.end(), name[lead.end() :]
+        if re.match(rf"[{_UP}]", name):
+            out.append((name.rstrip(",."), start, start + len(name.rstrip(",."))))
+    return out
+
+
+def find_roles(text: str) -> list[tuple[str, int, int]]:
+    """Roles named in `text` with their spans."""
+    return [(m.group(0), m.start(), m.end()) for m in _ROLE_RE.finditer(text)]
+
+
+_CAP_RUN = re.compile(rf"((?:[{_UP}][\w&'’\-.]*\s+){{0,3}}[{_UP}][\w&'’\-.]*)\s*$")
+
+
+def org_before(text: str, pos: int) -> tuple[str, int, int] | None:
+    """The capitalised run that ends right before `pos` ("Globex" in "Globex accounts for")."""
+    m = _CAP_RUN.search(text[max(0, pos - 80) : pos])
+    if m is None:
+        return None
+    name = m.group(1)
+    lead = re.match(r"(?:The|A|An|Our|Its|Their)\s+", name)
+    offset = max(0, pos - 80) + m.start(1)
+    if lead:
+        name, offset = name[lead.end() :], offset + lead.end()
+    if not name or name.lower() in _NOT_NAME_WORDS:
+        return None
+    return name, offset, offset + len(name)

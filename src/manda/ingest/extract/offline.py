@@ -1,0 +1,248 @@
+"""The offline extractor: findings from parsed documents by deterministic rules, no model needed.
+
+It runs when no `ANTHROPIC_API_KEY` is configured and in every test: the same document always
+yields the same findings, with verbatim excerpts, exact locations and rubric confidences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import PurePath
+
+from manda.ingest.extract.amounts import currency_from_text, scale_from_text
+from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.confidence import provenance_attributes, score
+from manda.ingest.extract.dedupe import is_placeholder, merge_person_findings, unify_entities
+from manda.ingest.extract.excerpts import ChunkLocator, excerpt_span
+from manda.ingest.extract.legal import legal_candidates
+from manda.ingest.extract.names import ORG
+from manda.ingest.extract.people import people_candidates
+from manda.ingest.extract.periods import find_periods
+from manda.ingest.extract.profile import DocumentProfile, classify_document
+from manda.ingest.extract.prose import prose_candidates
+from manda.ingest.extract.tables import table_candidates, text_table_candidates
+from manda.models import (
+    Chunk,
+    Confidence,
+    Document,
+    Finding,
+    FindingKind,
+    FindingStatus,
+    LocationKind,
+    ParsedDocument,
+)
+
+__all__ = ["OfflineExtractor", "build_finding"]
+
+_PEOPLE_WORDS = re.compile(
+    r"\b(?:management|team|bios?|biograph\w*|leadership|board|people|key\s+personnel|"
+    r"executives?|officers|directors|org(?:anisation|anization)?\s*chart|founders?)\b",
+    re.IGNORECASE,
+)
+_DEFINED_TARGET = re.compile(
+    rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:the\s+)?[\"“']?(?:Company|Target)[\"”']?\s*\)"
+)
+_GENERIC_TOKENS = {
+    "q1", "q2", "q3", "q4", "h1", "h2", "fy", "legal", "management", "cap", "annual", "quarterly",
+    "report", "draft", "final", "board", "minutes", "forecast", "budget", "presentation", "the",
+    "project", "deal", "data", "room", "irl", "customer", "customers", "contract", "contracts",
+    "financials", "financial", "pnl", "p&l", "summary", "bios", "team", "kpis", "kpi",
+}
+_REQUIRES_ENTITY = {FindingKind.PERSON, FindingKind.OWNERSHIP, FindingKind.CUSTOMER}
+
+
+def _first_line(text: str) -> str:
+    for line in text.split("\n"):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+_PERIODIC: frozenset[str] = frozenset({"annual_report", "quarterly_report", "financials"})
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+
+
+def _document_period(document: Document, parsed: ParsedDocument,
+                     profile: DocumentProfile) -> str | None:
+    """The period a document reports on, from its name, title or title block."""
+    stem = re.sub(r"[_\-.]+", " ", PurePath(document.filename).stem)
+    opening = "\n".join(parsed.sections[0].text.split("\n")[:6]) if parsed.sections else ""
+    for source in (stem, parsed.title or "", opening):
+        periods = [p for p, _, _ in find_periods(source)]
+        if profile.kind != "cap_table":
+            periods = [p for p in periods if not p.startswith("as of")]
+        if periods:
+            return periods[0]
+    if profile.kind == "annual_report":
+        year = _YEAR.search(f"{stem} {parsed.title or ''}")
+        if year is not None:
+            return f"FY{year.group(1)}"
+    return None
+
+
+def _target_hint(document: Document, parsed: ParsedDocument) -> str:
+    text = "\n".join(s.text for s in parsed.sections[:3])
+    defined = _DEFINED_TARGET.search(text)
+    if defined is not None:
+        return re.sub(r"[^\w]", "", defined.group("name").split()[0]).lower()
+    tokens = re.split(r"[\s_\-.]+", PurePath(document.filename).stem)
+    first = tokens[0].lower() if tokens else ""
+    if len(tokens) < 2 or first in _GENERIC_TOKENS or len(first) < 4 or not first.isalpha():
+        return ""
+    everything = " ".join(s.text for s in parsed.sections).lower()
+    title = (parsed.title or _first_line(parsed.sections[0].text) if parsed.sections else "")
+    titled = title.lower().startswith(first)
+    return first if titled or everything.count(first) >= 3 else ""
+
+
+def _views(document: Document, parsed: ParsedDocument,
+           profile: DocumentProfile) -> list[SectionView]:
+    doc_period = _document_period(document, parsed, profile)
+    title = f"{PurePath(document.filename).stem} {parsed.title or ''}"
+    people_doc = bool(_PEOPLE_WORDS.search(re.sub(r"[_\-.]+", " ", title)))
+    doc_currency = None
+    for section in parsed.sections:
+        doc_currency = currency_from_text(section.text)
+        if doc_currency:
+            break
+    hint = _target_hint(document, parsed)
+    views: list[SectionView] = []
+    for index, section in enumerate(parsed.sections):
+        heading = _first_line(section.text)
+        if section.location.kind is LocationKind.SECTION:
+            heading = f"{section.location.label} {heading}"
+        heading_periods = [
+            p for p, _, _ in find_periods(heading[:160])
+            if profile.kind == "cap_table" or not p.startswith("as of")
+        ]
+        head = " ".join(section.text.split("\n", 2)[:2])
+        views.append(SectionView(
+            index=index,
+            section=section,
+            period=heading_periods[0] if heading_periods else doc_period,
+            period_source="heading" if heading_periods else ("document" if doc_period else ""),
+            forecast=profile.is_forecast or (
+                bool(section.table) and says_forecast(section.location.label)
+            ),
+            people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
+            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else scale_from_text(
+                parsed.title or ""),
+            currency=currency_from_text(head) or doc_currency,
+            target_hint=hint,
+            periodic=profile.kind in _PERIODIC,
+        ))
+    return views
+
+
+def _place(text: str, locator: ChunkLocator, chunks: Sequence[Chunk], cand: Candidate
+           ) -> tuple[str, Chunk | None]:
+    """The excerpt and the chunk that holds it, verbatim in the chunk wherever possible."""
+    s, e = excerpt_span(text, *cand.core, bounds=cand.bounds, anchor=cand.anchor)
+    excerpt = text[s:e]
+    chunk = locator.find(excerpt, e)
+    if chunk is not None:
+        return excerpt, chunk
+    lo, hi = cand.bounds or (max(0, cand.core[0] - 40), min(len(text), cand.core[1] + 40))
+    contexts = [(lo, hi), (max(lo, cand.core[0] - 30), min(hi, cand.core[1] + 30)), cand.core]
+    for chunk in chunks:
+        for cs, ce in contexts:
+            at = chunk.text.find(text[cs:ce])
+            if at == -1 or ((cs, ce) == cand.core and chunk.text.count(text[cs:ce]) != 1):
+                continue
+            shift = at - cs
+            anchor = cand.anchor
+            if anchor is not None and not (cs <= anchor[0] and anchor[1] <= ce):
+                anchor = None
+            ks, ke = excerpt_span(
+                chunk.text, cand.core[0] + shift, cand.core[1] + shift, bounds=(at, at + ce - cs),
+                anchor=(anchor[0] + shift, anchor[1] + shift) if anchor else None,
+            )
+            return chunk.text[ks:ke], chunk
+    return excerpt, chunks[0] if chunks else None
+
+
+def build_finding(document: Document, profile: DocumentProfile, view: SectionView,
+                  chunks: Sequence[Chunk], cand: Candidate, *, extractor: str = "offline",
+                  locator: ChunkLocator | None = None) -> Finding | None:
+    """A candidate made into a Finding: excerpt, chunk, location, id and rubric confidence."""
+    locator = locator or ChunkLocator(view.text, chunks)
+    excerpt, chunk = _place(view.text, locator, chunks, cand)
+    in_chunk = chunk is not None and excerpt in chunk.text
+    if not excerpt.strip() or not (in_chunk or excerpt in view.text):
+        return None
+    location = cand.location or view.section.location
+    value = max(0.05, round(score(profile, cand.evidence, nature=cand.nature) - cand.penalty, 2))
+    attributes = {**cand.attributes, **provenance_attributes(profile, cand.evidence)}
+    return Finding(
+        id=Finding.make_id(document.deal_id, document.id, location.label, cand.subject,
+                           cand.period, cand.value),
+        deal_id=document.deal_id,
+        document_id=document.id,
+        chunk_id=chunk.id if chunk is not None else None,
+        kind=cand.kind,
+        subject=cand.subject,
+        label=cand.label,
+        period=cand.period,
+        value=cand.value,
+        unit=cand.unit,
+        value_text=cand.value_text,
+        entity=cand.entity,
+        attributes=attributes,
+        nature=cand.nature,
+        doc_date=document.doc_date,
+        excerpt=excerpt,
+        location=location,
+        confidence=value,
+        confidence_level=Confidence.from_score(value),
+        status=FindingStatus.PENDING,
+        extractor=extractor,
+    )
+
+
+def _clean_entities(findings: list[Finding]) -> list[Finding]:
+    out: list[Finding] = []
+    for f in findings:
+        if f.entity is not None and is_placeholder(f.entity):
+            if f.kind in _REQUIRES_ENTITY:
+                continue
+            f = f.model_copy(update={"entity": None})
+        out.append(f)
+    return out
+
+
+class OfflineExtractor:
+    """Deterministic extraction of metrics, people, ownership, contracts, disputes and dates."""
+
+    id = "offline"
+
+    def extract(self, document: Document, parsed: ParsedDocument,
+                chunks: Sequence[Chunk]) -> list[Finding]:
+        profile = classify_document(document.filename, parsed)
+        if profile.is_irl:
+            return []  # a request list asks for facts; it states none
+        views = _views(document, parsed, profile)
+        by_section: dict[int, list[Chunk]] = defaultdict(list)
+        for chunk in sorted(chunks, key=lambda c: c.ordinal):
+            by_section[chunk.section].append(chunk)
+        context = f"{parsed.title or ''} {PurePath(document.filename).stem}"
+        findings: dict[str, Finding] = {}
+        for view in views:
+            chunks_here = by_section[view.index]
+            locator = ChunkLocator(view.text, chunks_here)
+            for cand in self._candidates(view, context):
+                finding = build_finding(document, profile, view, chunks_here, cand,
+                                        locator=locator)
+                if finding is not None and finding.id not in findings:
+                    findings[finding.id] = finding
+        cleaned = _clean_entities(list(findings.values()))
+        return unify_entities(merge_person_findings(cleaned))
+
+    @staticmethod
+    def _candidates(view: SectionView, context: str) -> list[Candidate]:
+        if view.section.table:
+            return table_candidates(view, context)
+        tabular, spans = text_table_candidates(view, context)
+        prose, used = prose_candidates(view, spans)
+        return [*tabular, *prose, *people_candidates(view), *legal_candidates(view, used)]

@@ -1,0 +1,146 @@
+"""People and their roles in prose: "Thomas Müller — Chief Financial Officer", "CFO: Jane Doe".
+
+In a management or bios document, a person named without any role still becomes a finding (role
+left empty, low confidence) so that a human fills the gap instead of it going unnoticed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from manda.ingest.extract.candidates import Candidate, SectionView
+from manda.ingest.extract.confidence import Evidence
+from manda.ingest.extract.dedupe import canonical_entity
+from manda.ingest.extract.excerpts import sentence_spans
+from manda.ingest.extract.names import NAME, ROLE, best_name, is_person_name, strip_title
+from manda.models import FindingKind, LocationKind
+
+__all__ = ["people_candidates"]
+
+_SEP = r"\s*(?:—|–|-|,|:|\|)\s*"
+_PATTERNS: list[tuple[re.Pattern[str], Evidence]] = [
+    (re.compile(rf"(?P<name>{NAME}){_SEP}(?:the\s+|our\s+)?(?P<role>{ROLE})"), "statement"),
+    (re.compile(rf"(?P<name>{NAME})\s*\(\s*(?P<role>{ROLE})\s*\)"), "statement"),
+    (re.compile(rf"(?P<role>{ROLE})\s*(?::|—|–|\|)\s*(?P<name>{NAME})"), "statement"),
+    (re.compile(
+        rf"(?P<name>{NAME})\s+(?:is|was|serves\s+as|has\s+served\s+as|has\s+been|acts\s+as|"
+        rf"became|joined(?:\s+[\w\-]+){{0,4}}?\s+as|(?:was|is|has\s+been)\s+appointed(?:\s+as)?)"
+        rf"\s+(?:(?:our|the|its|a|an|[A-Z]\w+['’]s)\s+)?(?:new\s+|current\s+|interim\s+)?"
+        rf"(?P<role>{ROLE})"
+    ), "narrative"),
+    (re.compile(rf"\b(?:[Oo]ur|[Tt]he|[Ii]ts)\s+(?P<role>{ROLE}),?\s+(?P<name>{NAME})"),
+     "narrative"),
+]
+_PRONOUN_ROLE = re.compile(
+    rf"(?m)(?:\b(?:He|She|They)\b|^\s*[A-Z]\w+)\s+(?:is|was|has\s+been|serves\s+as|acts\s+as|became|"
+    rf"joined(?:\s+[\w\-]+){{0,4}}?\s+as|(?:was|is|has\s+been)\s+appointed(?:\s+as)?)\s+"
+    rf"(?:(?:our|the|its|a|an)\s+)?(?:new\s+|current\s+|interim\s+)?(?P<role>{ROLE})"
+)
+_LEADING_ROLE = re.compile(rf"^\s*(?:[-–—•,:]\s*)?(?P<role>{ROLE})\b")
+_BIO_VERB = re.compile(
+    rf"^(?P<name>{NAME})\s+(?:joined|has|is|was|leads|led|oversees|brings|holds|previously|"
+    rf"spent|studied|started|founded|co-founded|worked|works|manages|heads|began)\b"
+)
+_NAME_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:\-–—]?\s*$")
+
+
+def _candidate(view: SectionView, name: str, name_span: tuple[int, int], role: str,
+               role_span: tuple[int, int] | None, bounds: tuple[int, int] | None,
+               evidence: Evidence) -> Candidate:
+    name = strip_title(name)
+    return Candidate(
+        kind=FindingKind.PERSON,
+        subject=f"person:{canonical_entity(name, 'person')}",
+        label=f"{name} — {role}" if role else name,
+        section=view.index,
+        core=name_span,
+        bounds=bounds,
+        anchor=role_span,
+        evidence=evidence if role else "mention",
+        entity=name,
+        attributes={"role": role},
+    )
+
+
+def _sentence_of(spans: list[tuple[int, int]], pos: int) -> tuple[int, int] | None:
+    for s, e in spans:
+        if s <= pos < e:
+            return s, e
+    return None
+
+
+def _role_nearby(text: str, start: int, limit: int = 400) -> tuple[str, tuple[int, int]] | None:
+    """A role stated right after a name heading: leading ("Chief Financial Officer since
+    2019") or in the first sentences ("He has been CFO since 2019")."""
+    window = text[start : start + limit]
+    cut = window.find("\n\n")
+    window = window if cut == -1 else window[:cut]
+    lead = _LEADING_ROLE.match(window)
+    if lead is not None:
+        return lead.group("role"), (start + lead.start("role"), start + lead.end("role"))
+    pron = _PRONOUN_ROLE.search(window)
+    if pron is not None:
+        return pron.group("role"), (start + pron.start("role"), start + pron.end("role"))
+    return None
+
+
+def people_candidates(view: SectionView) -> list[Candidate]:
+    """People with their roles; in a people context also the ones named without a role."""
+    text = view.text
+    spans = sentence_spans(text)
+    out: list[Candidate] = []
+    claimed: set[str] = set()
+    taken: list[tuple[int, int]] = []
+    for pattern, evidence in _PATTERNS:
+        for m in pattern.finditer(text):
+            name, start = m.group("name"), m.start("name")
+            if not is_person_name(strip_title(name)):
+                tail = best_name(name)
+                if tail is None:
+                    continue
+                name, start = tail[0], start + tail[1]
+            span = (start, m.end("name"))
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            taken.append(span)
+            claimed.add(canonical_entity(strip_title(name), "person"))
+            out.append(_candidate(view, name, span, m.group("role"),
+                                  (m.start("role"), m.end("role")),
+                                  _sentence_of(spans, span[0]), evidence))
+    if view.people_context:
+        out.extend(_unroled(view, spans, claimed, taken))
+    return out
+
+
+def _unroled(view: SectionView, spans: list[tuple[int, int]], claimed: set[str],
+             taken: list[tuple[int, int]]) -> list[Candidate]:
+    """Name headings and bio sentences; a role is looked for in the lines that follow."""
+    text = view.text
+    out: list[Candidate] = []
+    heads: list[tuple[str, int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        start = pos + len(line) - len(line.lstrip())
+        pos += len(line) + 1
+        m = _NAME_LINE.match(stripped) or _BIO_VERB.match(stripped)
+        if m is not None:
+            heads.append((m.group("name"), start, start + len(m.group("name"))))
+    label = view.section.location.label
+    if view.section.location.kind is LocationKind.SECTION and is_person_name(label):
+        at = text.find(label)
+        if at != -1 and all(h[1] != at for h in heads):
+            heads.insert(0, (label, at, at + len(label)))
+    for name, s, e in heads:
+        clean = strip_title(name)
+        key = canonical_entity(clean, "person")
+        if not is_person_name(clean) or key in claimed:
+            continue
+        if any(ts < e and s < te for ts, te in taken):
+            continue
+        claimed.add(key)
+        found = _role_nearby(text, e)
+        role, role_span = (found[0], found[1]) if found else ("", None)
+        bounds = _sentence_of(spans, s)
+        out.append(_candidate(view, name, (s, e), role, role_span, bounds, "narrative"))
+    return out

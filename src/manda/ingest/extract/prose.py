@@ -1,0 +1,496 @@
+"""Metrics stated in sentences: "Revenue for Q3 2024 was €5.2M", "156 employees as of 30 Sep 2024".
+
+Within one sentence each amount goes to the nearest metric that takes that kind of number and to
+the period bound to it ("€4.6M in Q3 2023", "Q3 2023: €4.6M"), else the nearest free period before
+it; a sentence without a period borrows its heading's or the document's, for its first amount only
+and only when it does not speak of another granularity ("quarterly revenue of ...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from manda.agent.injection import looks_like_instruction
+from manda.ingest.extract.amounts import Amount, find_amounts
+from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.confidence import Evidence
+from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
+from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
+from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
+from manda.ingest.extract.periods import find_periods, period_end
+from manda.ingest.extract.vocabulary import MetricSpec, find_subjects, metric_spec
+from manda.models import FindingKind, Nature
+
+__all__ = ["as_of_for_stock", "prose_candidates"]
+
+Period = tuple[str, int, int]
+
+_MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
+_BOUND_AFTER = re.compile(r"^\s+(?:(?:in|for|during|at|by|of|per)\s+)?$", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(r"^\s*[:=]\s*$|^\s*(?:was|were|of|at|reached|stood\s+at)\s+$",
+                           re.IGNORECASE)
+_EVENT_GAP = re.compile(
+    r"\b(?:matur\w*|until|expir\w*|due|sign\w*|since|from|start\w*|hearing|runs?|running|"
+    r"through|drawn|founded|renew\w*)\b",
+    re.IGNORECASE,
+)
+_GROWTH = re.compile(r"\b(?:grew|growth|grow|increase[ds]?|rose|up|expanded)\b", re.IGNORECASE)
+_SHARE_OF_REVENUE = re.compile(
+    r"^\s+of\s+(?:total\s+|group\s+|our\s+|its\s+|annual\s+|the\s+(?:company['’]s\s+|group['’]s\s+)?)?"
+    r"(?:revenue|revenues|sales|turnover)\b",
+    re.IGNORECASE,
+)
+_SHARE_VERB = re.compile(
+    r"\b(?:accounts?\s+for|accounted\s+for|represents?|represented|contributes?|contributed|"
+    r"makes?\s+up|made\s+up|generates?|generated|is|was|at)\s+(?:approximately\s+|about\s+|"
+    r"around\s+|roughly\s+|c\.\s*|ca\.\s*|some\s+|over\s+|nearly\s+)?$",
+    re.IGNORECASE,
+)
+_TOP_N = re.compile(r"\btop[\s-]*(\d+|ten|five|three|twenty)\s+customers?\b", re.IGNORECASE)
+_LARGEST = re.compile(r"\b(?:largest|biggest|top|single\s+largest)\s+customer\b", re.IGNORECASE)
+_OWN_VERB = re.compile(
+    r"\b(?:holds?|held|owns?|owned|controls?|has)\s+(?:a\s+|an\s+)?(?:(?:stake|interest|"
+    r"shareholding)\s+of\s+)?(?:approximately\s+|about\s+|around\s+)?$",
+    re.IGNORECASE,
+)
+_OWN_OBJECT = re.compile(
+    r"^\s*(?:of\s+(?:the\s+)?(?:shares|share\s+capital|equity|company|issued\s+shares|"
+    r"voting\s+rights)|stake|equity\s+stake|shareholding|interest|ownership)",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
+# A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
+# but not "customers in 12 countries".
+_COUNT_ENDS = re.compile(
+    r"^\s*(?:$|[.,;:)\]|]|(?:as|at|in|on|by|and|for|per|compared|versus|vs|from|up|down|"
+    r"across|people|employees|ftes?|heads)\b)",
+    re.IGNORECASE,
+)
+_NOT_A_VALUE = re.compile(
+    r"(?:\btop[\s-]*|\b(?:not\s+exceed|exceeds?|maximum(?:\s+of)?|max\.?|at\s+most|"
+    r"cap(?:ped)?\s+(?:at|of)|limit(?:ed)?\s+(?:to|of)|threshold(?:\s+of)?|at\s+least|"
+    r"minimum(?:\s+of)?|min\.?|more\s+than|less\s+than|below|above)\s+)$",
+    re.IGNORECASE,
+)
+_SUPERSEDED_VALUE = re.compile(
+    r"\b(?:misstated|previously\s+reported|incorrectly|erroneously|wrongly|reported)\s+"
+    r"(?:stated\s+|shown\s+|given\s+)?(?:as|at)\s+$|\b(?:instead\s+of|rather\s+than|"
+    r"not)\s+$",
+    re.IGNORECASE,
+)
+_A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
+_QUARTER_WORDS = re.compile(r"\b(?:quarter|quarterly|qtr)\b", re.IGNORECASE)
+_HALF_WORDS = re.compile(r"\b(?:half[\s-]year|half-yearly|semi-annual)\b", re.IGNORECASE)
+_MONTH_WORDS = re.compile(r"\b(?:month|monthly|weekly|daily|per\s+day)\b", re.IGNORECASE)
+_FORECAST_HEADING = re.compile(
+    r"^(?:outlook|forecast|budget|guidance|projections?|plan|business\s+plan|targets?)\b",
+    re.IGNORECASE,
+)
+_UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
+
+
+def as_of_for_stock(spec: MetricSpec, period: str | None) -> str | None:
+    """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30"."""
+    if not spec.stock or period is None or period.startswith("as of"):
+        return period
+    end = period_end(period)
+    return f"as of {end.isoformat()}" if end else period
+
+
+def _compatible(spec: MetricSpec, amount: Amount) -> bool:
+    if spec.unit_kind == "currency":
+        return amount.unit is None and (
+            amount.currency is not None or bool(_MULTIPLIER.search(amount.text))
+        )
+    if spec.unit_kind == "percent":
+        return amount.unit == "%"
+    if spec.unit_kind == "ratio":
+        return amount.unit == "x"
+    if amount.unit == "people":
+        return spec.subject == "headcount"
+    return (
+        amount.unit is None and amount.currency is None and amount.value == int(amount.value)
+        and amount.value >= 0 and not _MULTIPLIER.search(amount.text)
+    )
+
+
+@dataclass(frozen=True)
+class _Value:
+    """An amount as stated, or a range ("€20.0M–€20.5M") read as its midpoint."""
+
+    amount: Amount
+    low: float | None = None
+    high: float | None = None
+
+
+def _range(text: str, a: Amount, b: Amount) -> _Value | None:
+    """ "€20.0M–€20.5M", "10–12%", "€3.6–3.9M" as one value (the midpoint) with its bounds."""
+    if not _RANGE_GAP.match(text[a.end : b.start]):
+        return None
+    if not (a.unit == b.unit or (a.unit is None and b.unit == "%" and a.currency is None)):
+        return None
+    if _MULTIPLIER.search(a.text) or b.unit == "%" or not _MULTIPLIER.search(b.text):
+        low = a.value
+    else:
+        low = a.value * _scale_of(b)
+    merged = Amount((low + b.value) / 2, b.currency or a.currency, b.unit,
+                    text[a.start : b.end], a.start, b.end)
+    return _Value(merged, low, b.value)
+
+
+def _values(text: str, amounts: Sequence[Amount]) -> list[_Value]:
+    out: list[_Value] = []
+    i = 0
+    while i < len(amounts):
+        pair = _range(text, amounts[i], amounts[i + 1]) if i + 1 < len(amounts) else None
+        if pair is not None:
+            out.append(pair)
+            i += 2
+        else:
+            out.append(_Value(amounts[i]))
+            i += 1
+    return out
+
+
+def _scale_of(amount: Amount) -> float:
+    """The multiplier an amount was written with ("€20.5M" → 1e6), from value and digits."""
+    digits = re.sub(r"[^\d.]", "", amount.text.replace(",", ""))
+    try:
+        stated = float(digits)
+    except ValueError:
+        return 1.0
+    return amount.value / stated if stated else 1.0
+
+
+class _Sentence:
+    """One sentence's amounts, periods and metric names, positions in the section's text."""
+
+    def __init__(self, view: SectionView, span: tuple[int, int], amounts: Sequence[Amount],
+                 periods: Sequence[Period], subjects: Sequence[tuple[str, int, int]],
+                 forecast_heading: bool) -> None:
+        self.view = view
+        self.span = span
+        start, end = span
+        self.text = view.text[start:end]
+        inside = [a for a in amounts if start <= a.start and a.end <= end]
+        self.values = _values(view.text, inside)
+        self.periods = [p for p in periods if start <= p[1] and p[2] <= end]
+        if not self.periods and self.values and _A_YEAR.search(self.text):
+            self.periods = [(p, s + start, e + start)
+                            for p, s, e in find_periods(self.text, bare_years=True)]
+        self.subjects = [s for s in subjects if start <= s[1] and s[2] <= end]
+        self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
+        self.bound = self._bind()
+        self.inherited: set[str] = set()
+        self.undated: set[str] = set()  # subjects already given an amount without a period
+        self.paragraph = view.text[max(0, start - 300) : end]  # what the sentence follows on
+
+    def _bind(self) -> dict[int, Period]:
+        """Periods written right next to an amount: "€4.6M in Q3 2023", "Q3 2023: €4.6M"."""
+        text = self.view.text
+        bound: dict[int, Period] = {}
+        for v in self.values:
+            a = v.amount
+            for p in self.periods:
+                if p[1] >= a.end and p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]):
+                    bound[a.start] = p
+                    break
+                if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
+                    bound[a.start] = p
+                    break
+        return bound
+
+    def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
+        """The amount's period, how it was stated, a penalty; None for a list's later items."""
+        found = self._explicit(amount)
+        if found is not None:
+            return found[0], "statement", 0.0
+        return self._inherit(subject)
+
+    def _explicit(self, amount: Amount) -> Period | None:
+        if amount.start in self.bound:
+            return self.bound[amount.start]
+        taken = {p[1] for key, p in self.bound.items()
+                 if key != amount.start and not p[0].startswith("as of")}
+        free = [p for p in self.periods if p[1] not in taken]
+        before = [p for p in free if p[2] <= amount.start]
+        if before:
+            return before[-1]
+        text = self.view.text
+        after = [
+            p for p in free
+            if p[1] >= amount.end and p[1] - amount.end <= 45
+            and not _EVENT_GAP.search(text[amount.end : p[1]])
+        ]
+        return after[0] if after else None
+
+    def _inherit(self, subject: str) -> tuple[str | None, Evidence, float] | None:
+        view = self.view
+        period = view.period
+        if subject in self.inherited or subject in self.undated:
+            return None  # a list of amounts: only the first one is read
+        if period is None or _MONTH_WORDS.search(self.text):
+            self.undated.add(subject)
+            return None, "mention", 0.0
+        if (_QUARTER_WORDS.search(self.text) and not period.startswith("Q")) or (
+            _HALF_WORDS.search(self.text) and not period.startswith("H")
+        ):
+            self.undated.add(subject)
+            return None, "mention", 0.0
+        self.inherited.add(subject)
+        if view.period_source == "heading":
+            return period, "statement", 0.02
+        if view.periodic:
+            return period, "statement", 0.04
+        return period, "narrative", 0.03
+
+
+_ASIDE = re.compile(
+    r",\s*(?:excluding|including|before|after|net\s+of|adjusted\s+for|ex\.|incl\.|which|"
+    r"i\.e\.|e\.g\.|driven\s+by|due\s+to|reflecting)\b[^,]*,"
+)
+
+
+def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text: str,
+                 bound: bool = False) -> tuple[str, int, int] | None:
+    if amount.unit == "people":
+        near = [s for s in subjects if s[0] == "headcount"]
+        return near[0] if near else ("headcount", amount.start, amount.end)
+    fitting = [
+        s for s in subjects
+        if (spec := metric_spec(s[0])) is not None and _compatible(spec, amount)
+    ]
+    bare_count = (
+        amount.unit is None and amount.currency is None and not _MULTIPLIER.search(amount.text)
+    )
+    reach = 90 if bound else 30
+    lead_start = min((s[1] for s in subjects), default=amount.start)
+    asides = [m.span() for m in _ASIDE.finditer(text, lead_start, amount.start)]
+    before = [
+        s for s in fitting
+        if s[2] <= amount.start
+        and not any(a <= s[1] < b for a, b in asides)
+        and (
+            not bare_count
+            or (amount.start - s[2] <= reach
+                and _COUNT_ENDS.match(text[amount.end : amount.end + 20]))
+        )
+    ]
+    if before:
+        return before[-1]
+    limit = 3 if bare_count else 40
+    after = [s for s in fitting if s[1] >= amount.end and s[1] - amount.end <= limit]
+    if after:
+        return after[0]
+    if amount.unit == "%":
+        prior = [s for s in subjects if s[2] <= amount.start and s[0] == "revenue"]
+        if prior and _GROWTH.search(text[prior[-1][2] : amount.start]):
+            return ("revenue growth", prior[-1][1], prior[-1][2])
+    return None
+
+
+def _nature(sentence: _Sentence) -> Nature:
+    return Nature.FORECAST if sentence.forecast else Nature.ACTUAL
+
+
+def _range_attributes(value: _Value) -> dict[str, str]:
+    if value.low is None or value.high is None:
+        return {}
+    return {"range_low": f"{value.low:g}", "range_high": f"{value.high:g}"}
+
+
+def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
+            ) -> Candidate | None:
+    spec = metric_spec(subject[0])
+    if spec is None:
+        return None
+    amount = value.amount
+    dated = sentence.period(amount, f"{spec.subject}@{subject[1]}")
+    if dated is None:
+        return None
+    period, evidence, penalty = dated
+    kind = {
+        "headcount": FindingKind.HEADCOUNT,
+        "customer concentration": FindingKind.CUSTOMER,
+    }.get(spec.subject, FindingKind.METRIC)
+    if spec.unit_kind == "currency":
+        unit = amount.currency or sentence.view.currency
+    elif spec.unit_kind == "count":
+        unit = "people" if spec.subject == "headcount" else None
+    else:
+        unit = _UNIT_BY_KIND[spec.unit_kind]
+    return Candidate(
+        kind=kind,
+        subject=spec.subject,
+        label=spec.label,
+        section=sentence.view.index,
+        core=(amount.start, amount.end),
+        bounds=sentence.span,
+        anchor=(subject[1], subject[2]),
+        evidence=evidence,
+        period=as_of_for_stock(spec, period),
+        value=abs(amount.value) if spec.cost else amount.value,
+        unit=unit,
+        value_text=amount.text,
+        attributes=_range_attributes(value),
+        nature=_nature(sentence),
+        penalty=penalty,
+    )
+
+
+def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
+    amount = value.amount
+    text = sentence.view.text
+    if amount.unit != "%":
+        return None
+    earlier = [v.amount.end for v in sentence.values
+               if v.amount.end <= amount.start and (v.amount.unit or v.amount.currency)]
+    lead_start = max([sentence.span[0], *earlier])
+    lead = text[lead_start : amount.start]
+    of_revenue = bool(_SHARE_OF_REVENUE.match(text[amount.end : sentence.span[1]]))
+    if not of_revenue and not (
+        _SHARE_VERB.search(lead) and re.search(r"\baccounts?\s+for\b|\brepresents?\b", lead)
+        and re.search(r"\bof\s+(?:total\s+)?(?:revenue|sales)\b", sentence.paragraph)
+    ):
+        return None
+    entity: tuple[str, int, int] | None = None
+    orgs = find_orgs(lead)
+    if orgs:
+        name, s, e = orgs[-1]
+        entity = (name, s + lead_start, e + lead_start)
+    elif (verb := _SHARE_VERB.search(lead)) is not None:
+        found = org_before(text, lead_start + verb.start())
+        if found is not None and found[1] >= lead_start:
+            entity = found
+    top = _TOP_N.search(lead)
+    if entity is not None and (
+        is_placeholder(entity[0]) or _TOP_N.search(entity[0])
+        or entity[0].lower().startswith(("top", "largest", "customer"))
+    ):
+        entity = None
+    if entity is None and top is None and not _LARGEST.search(lead):
+        return None
+    period, evidence, penalty = sentence.period(amount, f"customer:{amount.start}") or (
+        None, "mention", 0.0)
+    attributes: dict[str, str] = {}
+    if entity is not None:
+        key, label = canonical_entity(entity[0], "organisation"), f"{entity[0]} share of revenue"
+    elif top is not None:
+        n = _NUMBER_WORDS.get(top.group(1).lower(), top.group(1))
+        key, label = f"top {n}", f"Top {n} customers' share of revenue"
+        attributes["scope"] = f"top {n} customers"
+    else:
+        key, label = "largest", "Largest customer's share of revenue"
+        attributes["scope"] = "largest customer"
+    return Candidate(
+        kind=FindingKind.CUSTOMER,
+        subject=f"customer concentration:{key}",
+        label=label,
+        section=sentence.view.index,
+        core=(amount.start, amount.end),
+        bounds=sentence.span,
+        anchor=(entity[1], entity[2]) if entity else None,
+        evidence=evidence,
+        period=period,
+        value=amount.value,
+        unit="%",
+        value_text=amount.text,
+        entity=entity[0] if entity else None,
+        attributes=attributes,
+        nature=_nature(sentence),
+        penalty=penalty,
+    )
+
+
+def _ownership(sentence: _Sentence, value: _Value) -> Candidate | None:
+    amount = value.amount
+    text = sentence.view.text
+    if amount.unit != "%" or not _OWN_OBJECT.match(text[amount.end : sentence.span[1]]):
+        return None
+    verb = _OWN_VERB.search(text[sentence.span[0] : amount.start])
+    if verb is None:
+        return None
+    holder = org_before(text, sentence.span[0] + verb.start())
+    if holder is None or holder[1] < sentence.span[0] or is_placeholder(holder[0]):
+        return None
+    name = strip_title(holder[0]) if is_person_name(holder[0]) else holder[0]
+    period, evidence, penalty = sentence.period(amount, f"ownership:{amount.start}") or (
+        None, "mention", 0.0)
+    return Candidate(
+        kind=FindingKind.OWNERSHIP,
+        subject=f"ownership:{canonical_entity(name)}",
+        label=f"{name} ownership",
+        section=sentence.view.index,
+        core=(amount.start, amount.end),
+        bounds=sentence.span,
+        anchor=(holder[1], holder[2]),
+        evidence="narrative" if evidence == "statement" else evidence,
+        period=period,
+        value=amount.value,
+        unit="%",
+        value_text=amount.text,
+        entity=name,
+        penalty=penalty,
+    )
+
+
+def _forecast_headings(text: str) -> list[tuple[int, bool]]:
+    """(offset, is a forecast heading) for each heading-like line of a section."""
+    out: list[tuple[int, bool]] = []
+    pos = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        words = stripped.split()
+        if (
+            0 < len(words) <= 6 and not stripped.endswith((".", ",", ";", ":"))
+            and " | " not in stripped and not re.search(r"[€£$%\d]", stripped)
+        ):
+            out.append((pos, bool(_FORECAST_HEADING.match(stripped))))
+        pos += len(line) + 1
+    return out
+
+
+def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
+                     ) -> tuple[list[Candidate], set[int]]:
+    """Metric, head-count, customer-share and ownership statements in a section's sentences.
+
+    `skip` are spans already read another way (a table written as text). Returns the candidates
+    and the start offsets of the amounts they used, so other rules (litigation amounts) do not
+    claim the same number twice. Sentences that instruct an assistant are never read.
+    """
+    text = view.text
+    amounts = find_amounts(text)
+    if not amounts:
+        return [], set()
+    periods = find_periods(text)
+    subjects = find_subjects(text)
+    headings = _forecast_headings(text)
+    paragraphs = paragraph_spans(text)
+    injected = [p for p in paragraphs if looks_like_instruction(text[p[0] : p[1]])]
+    out: list[Candidate] = []
+    used: set[int] = set()
+    for span in sentence_spans(text):
+        if any(s <= span[0] < e for s, e in (*skip, *injected)):
+            continue
+        above = [h for h in headings if h[0] <= span[0]]
+        sentence = _Sentence(view, span, amounts, periods, subjects,
+                             bool(above) and above[-1][1])
+        for value in sentence.values:
+            amount = value.amount
+            lead = text[max(span[0], amount.start - 40) : amount.start]
+            if _NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead):
+                continue
+            candidate = _customer_share(sentence, value) or _ownership(sentence, value)
+            if candidate is None:
+                subject = _subject_for(amount, sentence.subjects, text,
+                                       amount.start in sentence.bound)
+                if subject is not None:
+                    candidate = _metric(sentence, value, subject)
+            if candidate is not None:
+                out.append(candidate)
+                used.add(amount.start)
+    return out, used
+

@@ -1,0 +1,659 @@
+"""Findings from tables: P&L rows by period column, cap-table holders, people, customers, contracts.
+
+A row label names the metric, a column header the period, a unit line ("EUR thousands") the
+scale; each finding points at its exact cell (`P&L!K5`) and quotes the row as the parser wrote it
+into the section's text ("Revenue | Q3 2024: 5,200 | ..."), so the excerpt is verbatim. Tables a
+PDF or a slide carries as plain lines ("Revenue | 5,200 | 4,700") are read the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from manda.ingest.extract.amounts import Amount, currency_from_text, parse_cell, scale_from_text
+from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
+from manda.ingest.extract.names import is_person_name, strip_title
+from manda.ingest.extract.periods import parse_period
+from manda.ingest.extract.prose import as_of_for_stock
+from manda.ingest.extract.vocabulary import MetricSpec, canonical_subject, metric_spec
+from manda.models import FindingKind, Location, LocationKind, Nature
+
+__all__ = ["table_candidates", "text_table_candidates"]
+
+_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
+_FORECAST_HEADER = re.compile(
+    r"(?:\b(?:19|20)\d{2}\s*[EBFP]\b|\b(?:budget|forecast|plan|projected|projection|outlook|"
+    r"estimate|est\.?|fcst|bp)\b)",
+    re.IGNORECASE,
+)
+_HOLDER = re.compile(r"\b(?:shareholder|holder|investor|owner|gesellschafter|name)s?\b",
+                     re.IGNORECASE)
+_SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|units|anteile|"
+                     r"stock)\b|#\s*shares", re.IGNORECASE)
+_PCT = re.compile(r"%|\b(?:ownership|percent|percentage|stake|share\s+of\s+capital|"
+                  r"beteiligung|fully\s+diluted)\b", re.IGNORECASE)
+_CLASS = re.compile(r"\b(?:class|share\s+class|type)\b", re.IGNORECASE)
+_AS_OF = re.compile(r"\bas\s+(?:of|at)\b|\bdate\b|\bstand\b|\bstichtag\b", re.IGNORECASE)
+_ROLE_HEADER = re.compile(r"\b(?:role|title|position|function|job|responsibilit(?:y|ies))\b",
+                          re.IGNORECASE)
+_NAME_HEADER = re.compile(r"\b(?:name|person|executive|manager)\b", re.IGNORECASE)
+_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b", re.IGNORECASE)
+_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent", re.IGNORECASE)
+_PARTY_HEADER = re.compile(r"\b(?:counterparty|counter-party|party|supplier|lender|vendor|"
+                           r"partner|licensor|licensee|landlord)\b", re.IGNORECASE)
+_CONTRACT_HEADER = re.compile(r"\b(?:contract|agreement)\b", re.IGNORECASE)
+_COC_HEADER = re.compile(r"\bchange[\s-]+(?:of|in)[\s-]+control\b|\bCoC\b", re.IGNORECASE)
+_TERM_HEADER = re.compile(r"\b(?:term|duration|expiry|expires|end\s+date|until)\b", re.IGNORECASE)
+_VALUE_HEADER = re.compile(r"\b(?:value|annual\s+value|contract\s+value|acv|tcv|amount)\b",
+                           re.IGNORECASE)
+_PAREN_NOTE = re.compile(r"\s*\(([^)]*)\)\s*$")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass
+class _RowText:
+    """Where a table row and each of its cells sit in the section's text."""
+
+    line: tuple[int, int] | None
+    cells: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass
+class _Grid:
+    """A table's cells, their sheet references if any, and where each row is in the text."""
+
+    rows: list[list[str]]
+    refs: list[list[str]] | None
+    locate: Callable[[int], _RowText]
+
+
+def _row_parts(header: Sequence[str] | None, row: Sequence[str]) -> list[tuple[int, str, int]]:
+    """(column, part, offset of the cell inside the part) as the parser renders a row line."""
+    parts: list[tuple[int, str, int]] = []
+    for i, raw in enumerate(row):
+        cell = _one_line(raw)
+        if not cell:
+            continue
+        label = _one_line(header[i]) if header is not None and i < len(header) else ""
+        if i == 0 or not label or label == cell:
+            parts.append((i, cell, 0))
+        else:
+            parts.append((i, f"{label}: {cell}", len(label) + 2))
+    return parts
+
+
+class _SectionRows:
+    """Finds each row of a parsed table in the section text, so cell spans are exact."""
+
+    def __init__(self, text: str, table: Sequence[Sequence[str]]) -> None:
+        self.text = text
+        self.table = table
+        self._lines: dict[str, list[int]] = {}
+        pos = 0
+        for line in text.split("\n"):
+            self._lines.setdefault(line.strip(), []).append(pos + len(line) - len(line.lstrip()))
+            pos += len(line) + 1
+        self._cache: dict[int, _RowText] = {}
+        self._used: set[int] = set()
+
+    def __call__(self, r: int) -> _RowText:
+        if r not in self._cache:
+            self._cache[r] = self._find(r)
+        return self._cache[r]
+
+    def _find(self, r: int) -> _RowText:
+        row = self.table[r]
+        for header in (self.table[0] if r > 0 else None, None):
+            parts = _row_parts(header, row)
+            line = " | ".join(p for _, p, _ in parts)
+            starts = [s for s in self._lines.get(line, []) if s not in self._used]
+            if line and starts:
+                start = starts[0]
+                self._used.add(start)
+                cells: dict[int, tuple[int, int]] = {}
+                offset = start
+                for col, part, inner in parts:
+                    cell = _one_line(row[col])
+                    cells[col] = (offset + inner, offset + inner + len(cell))
+                    offset += len(part) + 3
+                return _RowText((start, start + len(line)), cells)
+        return self._fallback(row)
+
+    def _fallback(self, row: Sequence[str]) -> _RowText:
+        label = _one_line(row[0]) if row else ""
+        at = self.text.find(label) if label else -1
+        if at == -1:
+            return _RowText(None)
+        end = self.text.find("\n", at)
+        end = len(self.text) if end == -1 else end
+        cells: dict[int, tuple[int, int]] = {0: (at, at + len(label))}
+        cursor = at + len(label)
+        for col in range(1, len(row)):
+            cell = _one_line(row[col])
+            found = self.text.find(cell, cursor, end) if cell else -1
+            if found != -1:
+                cells[col] = (found, found + len(cell))
+                cursor = found + len(cell)
+        return _RowText((at, end), cells)
+
+
+def _cell_location(view: SectionView, grid: _Grid, r: int, c: int) -> Location:
+    refs = grid.refs
+    ref = refs[r][c] if refs and r < len(refs) and c < len(refs[r]) else ""
+    if not ref:
+        return view.section.location
+    if "!" in ref:
+        sheet, cell = ref.rsplit("!", 1)
+        return Location.for_cell(sheet, cell)
+    return Location(kind=LocationKind.CELL, label=ref)
+
+
+def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None) -> int | None:
+    for r, row in enumerate(rows[:6]):
+        if test is None:
+            if any(cell.strip() and parse_period(cell) for cell in row[1:]):
+                return r
+        elif any(test.search(cell) for cell in row):
+            return r
+    return None
+
+
+def _column(header: Sequence[str], pattern: re.Pattern[str], skip: set[int]) -> int | None:
+    for c, cell in enumerate(header):
+        if c not in skip and pattern.search(cell):
+            return c
+    return None
+
+
+def _rules(view: SectionView, grid: _Grid, context: str) -> list[Candidate]:
+    if len(grid.rows) < 2:
+        return []
+    for rule in (_cap_table, _people_table, _customer_table, _contract_table, _financial_table):
+        found = rule(view, grid, context)
+        if found is not None:
+            return found
+    return []
+
+
+def table_candidates(view: SectionView, context: str) -> list[Candidate]:
+    """Every finding a parsed table holds; `context` is text that may name units (the title)."""
+    table = view.section.table
+    if not table:
+        return []
+    rows = [list(row) for row in table]
+    return _rules(view, _Grid(rows, view.section.cell_refs, _SectionRows(view.text, rows)), context)
+
+
+# ---------------------------------------------------------------- tables written as text lines
+
+
+_MD_SEPARATOR = re.compile(r"^\|?[\s:\-|]+\|?$")
+
+
+def _is_table_line(line: str) -> bool:
+    stripped = line.strip()
+    return " | " in stripped or (stripped.startswith("|") and stripped.endswith("|")
+                                 and stripped.count("|") >= 2)
+
+
+def _split_line(line: str, start: int, header: Sequence[str] | None
+                ) -> tuple[list[str], dict[int, tuple[int, int]]]:
+    """Cells of a `a | b: x | c` line (Markdown `| a | b |` too), each with its exact span."""
+    if line.startswith("|") and line.endswith("|"):
+        line, start = line[1:-1], start + 1
+    cells: dict[int, str] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    offset = 0
+    for j, raw in enumerate(line.split("|")):
+        lead = len(raw) - len(raw.lstrip())
+        part = raw.strip()
+        col, inner = j, 0
+        if header is not None and j > 0:
+            for k, name in enumerate(header):
+                if k > 0 and name and part.startswith(f"{name}: "):
+                    col, inner = k, len(name) + 2
+                    break
+        cells[col] = part[inner:]
+        begin = start + offset + lead + inner
+        spans[col] = (begin, begin + len(part) - inner)
+        offset += len(raw) + 1
+    width = max(cells) + 1 if cells else 0
+    return [cells.get(c, "") for c in range(width)], spans
+
+
+def text_table_candidates(view: SectionView, context: str
+                          ) -> tuple[list[Candidate], list[tuple[int, int]]]:
+    """Tables that a PDF page or a slide holds as `a | b | c` lines; returns their spans too."""
+    text = view.text
+    lines: list[tuple[int, str]] = []
+    pos = 0
+    for line in text.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for start, line in lines:
+        if _MD_SEPARATOR.match(line.strip()) and "-" in line:
+            continue
+        if _is_table_line(line):
+            current.append((start + len(line) - len(line.lstrip()), line.strip()))
+        elif line.strip() and current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    out: list[Candidate] = []
+    spans: list[tuple[int, int]] = []
+    for block in (b for b in blocks if len(b) >= 2):
+        header_cells = _split_line(block[0][1], block[0][0], None)[0]
+        rows: list[list[str]] = []
+        located: list[_RowText] = []
+        for i, (start, line) in enumerate(block):
+            cells, cell_spans = _split_line(line, start, header_cells if i > 0 else None)
+            rows.append(cells)
+            located.append(_RowText((start, start + len(line)), cell_spans))
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        grid = _Grid(rows, None, lambda r, located=located: located[r])
+        out.extend(_rules(view, grid, context))
+        spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
+    return out, spans
+
+
+# ---------------------------------------------------------------- financial statements
+
+
+def _units(view: SectionView, grid: _Grid, header: int, context: str
+           ) -> tuple[float, str | None]:
+    rows = grid.rows
+    above = " ".join(" ".join(row) for row in rows[: header + 1])
+    notes = " ".join(view.text.split("\n", 3)[:3])
+    for source in (rows[header][0] if rows[header] else "", above, notes,
+                   view.section.location.label, context):
+        scale = scale_from_text(source)
+        if scale != 1.0:
+            return scale, currency_from_text(source) or currency_from_text(context) or view.currency
+    return view.scale, currency_from_text(above) or view.currency
+
+
+def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None
+           ) -> tuple[Amount, str | None] | None:
+    if spec.unit_kind == "currency":
+        amount = parse_cell(cell, scale=scale, currency=currency)
+        if amount is None or amount.unit is not None:
+            return None
+        return amount, amount.currency or currency
+    amount = parse_cell(cell)
+    if amount is None or amount.currency is not None:
+        return None
+    if spec.unit_kind == "percent":
+        if amount.unit not in (None, "%"):
+            return None
+        if amount.unit is None and abs(amount.value) <= 1.5:  # a spreadsheet fraction: 0.71
+            amount = Amount(round(amount.value * 100, 6), None, "%", amount.text, 0, 0)
+        return amount, "%"
+    if spec.unit_kind == "ratio":
+        return (amount, "x") if amount.unit in (None, "x") else None
+    if amount.unit not in (None, "people"):
+        return None
+    return amount, "people" if spec.subject == "headcount" else None
+
+
+def _kind(spec: MetricSpec) -> FindingKind:
+    if spec.subject == "headcount":
+        return FindingKind.HEADCOUNT
+    if spec.subject == "customer concentration":
+        return FindingKind.CUSTOMER
+    return FindingKind.METRIC
+
+
+@dataclass
+class _Cell:
+    """One value cell to read: where it is, what it measures, and for which period."""
+
+    r: int
+    c: int
+    label_col: int
+    spec: MetricSpec
+    period: str | None
+    forecast: bool
+    scale: float
+    currency: str | None
+    unit_text: str = ""  # a row or column label that may carry its own unit ("Revenue (EUR M)")
+
+
+def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
+                    ) -> Candidate | None:
+    text = grid.rows[cell.r][cell.c]
+    scale, currency = cell.scale, cell.currency
+    if cell.spec.unit_kind == "currency" and cell.unit_text:
+        own = scale_from_text(cell.unit_text)
+        if own != 1.0:
+            scale, currency = own, currency_from_text(cell.unit_text) or currency
+    value = _value(cell.spec, text, scale, currency)
+    row = grid.locate(cell.r)
+    span = row.cells.get(cell.c)
+    if value is None or span is None:
+        return None
+    amount, unit = value
+    stated = abs(amount.value) if cell.spec.cost else amount.value
+    return Candidate(
+        kind=_kind(cell.spec),
+        subject=cell.spec.subject,
+        label=cell.spec.label,
+        section=view.index,
+        core=span,
+        bounds=row.line,
+        anchor=row.cells.get(cell.label_col),
+        evidence="table" if evidence == "table" else "mention" if evidence == "mention"
+        else "narrative",
+        period=as_of_for_stock(cell.spec, cell.period),
+        value=stated,
+        unit=unit,
+        value_text=_one_line(text),
+        nature=Nature.FORECAST if cell.forecast else Nature.ACTUAL,
+        location=_cell_location(view, grid, cell.r, cell.c),
+        penalty=0.0 if evidence == "table" else 0.03,
+    )
+
+
+def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    rows = grid.rows
+    header = _header_row(rows)
+    if header is None:
+        return _transposed(view, grid, context) or _kpi_table(view, grid, context)
+    scale, currency = _units(view, grid, header, context)
+    columns: dict[int, tuple[str, bool]] = {}
+    for c, cell in enumerate(rows[header]):
+        period = parse_period(cell) if c > 0 else None
+        if period is not None:
+            above = " ".join(row[c] for row in rows[:header] if c < len(row))
+            columns[c] = (period, view.forecast or bool(_FORECAST_HEADER.search(f"{cell} {above}")))
+    first = min(columns)
+    # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
+    # total row states it for the company.
+    by_column = {c: metric_spec(canonical_subject(rows[header][c]) or "") for c in columns}
+    breakdown = any(spec is not None for spec in by_column.values())
+    out: list[Candidate] = []
+    for r in range(header + 1, len(rows)):
+        row = rows[r]
+        label_col = next((i for i in range(first) if row[i].strip()), None)
+        if label_col is None:
+            continue
+        if breakdown and not _TOTAL.match(row[label_col]):
+            continue
+        row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
+        for c, (period, forecast) in columns.items():
+            spec = by_column[c] if breakdown else row_spec
+            if spec is None or c >= len(row) or not row[c].strip():
+                continue
+            found = _cell_candidate(view, grid, _Cell(
+                r, c, label_col, spec, period, forecast, scale, currency, row[label_col]
+            ), "table")
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    """Periods down the first column, metrics across the header row."""
+    rows = grid.rows
+    periods = {r: parse_period(row[0]) for r, row in enumerate(rows) if r > 0 and row[0].strip()}
+    data = [r for r, p in periods.items() if p]
+    specs = {c: metric_spec(canonical_subject(cell) or "") for c, cell in enumerate(rows[0])}
+    specs = {c: s for c, s in specs.items() if s is not None and c > 0}
+    if not data or not specs:
+        return None
+    scale, currency = _units(view, grid, 0, context)
+    out: list[Candidate] = []
+    for r in data:
+        forecast = view.forecast or bool(_FORECAST_HEADER.search(rows[r][0]))
+        for c, spec in specs.items():
+            if c < len(rows[r]) and rows[r][c].strip():
+                found = _cell_candidate(view, grid, _Cell(
+                    r, c, 0, spec, periods[r], forecast, scale, currency, rows[0][c]
+                ), "table")
+                if found is not None:
+                    out.append(found)
+    return out
+
+
+def _kpi_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    """ "Metric | value" rows with no period axis: the period comes from the heading or file."""
+    scale, currency = _units(view, grid, 0, context)
+    evidence = "narrative" if view.period else "mention"
+    out: list[Candidate] = []
+    for r, row in enumerate(grid.rows):
+        spec = metric_spec(canonical_subject(row[0]) or "") if len(row) > 1 else None
+        if spec is None:
+            continue
+        forecast = view.forecast or says_forecast(row[0])
+        for c in range(1, len(row)):
+            found = _cell_candidate(view, grid, _Cell(
+                r, c, 0, spec, view.period, forecast, scale, currency, row[0]
+            ), evidence)
+            if found is not None:
+                out.append(found)
+                break
+    return out or None
+
+
+# ---------------------------------------------------------------- cap table, people, customers
+
+
+def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
+    return [
+        r for r in range(header + 1, len(rows))
+        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.match(rows[r][col])
+    ]
+
+
+def _cell(rows: Sequence[Sequence[str]], r: int, c: int | None) -> str:
+    return _one_line(rows[r][c]) if c is not None and c < len(rows[r]) else ""
+
+
+def _cap_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    rows = grid.rows
+    header = _header_row(rows, _HOLDER)
+    if header is None:
+        return None
+    cells = rows[header]
+    holder = _column(cells, _HOLDER, set())
+    pct = _column(cells, _PCT, {holder} if holder is not None else set())
+    shares = _column(cells, _SHARES, {c for c in (holder, pct) if c is not None})
+    if holder is None or (pct is None and shares is None):
+        return None
+    taken = {c for c in (holder, pct, shares) if c is not None}
+    klass = _column(cells, _CLASS, taken)
+    as_of = _column(cells, _AS_OF, taken | ({klass} if klass is not None else set()))
+    data = _data_rows(rows, header, holder)
+    fractions = pct is not None and all(
+        (a := parse_cell(_cell(rows, r, pct))) is not None and a.unit is None and abs(a.value) <= 1
+        for r in data if _cell(rows, r, pct)
+    )
+    value_col = pct if pct is not None else shares
+    out: list[Candidate] = []
+    for r in data:
+        raw = _cell(rows, r, holder)
+        note = _PAREN_NOTE.search(raw)
+        name = strip_title(raw[: note.start()] if note else raw)
+        amount = parse_cell(_cell(rows, r, value_col))
+        span = grid.locate(r).cells.get(value_col)  # type: ignore[arg-type]
+        if is_placeholder(name) or amount is None or span is None or amount.currency is not None:
+            continue
+        unit = "%" if value_col == pct else "shares"
+        value = round(amount.value * 100, 6) if unit == "%" and fractions else amount.value
+        attributes = {
+            key: text for key, text in (
+                ("shares", _cell(rows, r, shares) if value_col != shares else ""),
+                ("class", _cell(rows, r, klass)),
+                ("note", note.group(1) if note else ""),
+            ) if text
+        }
+        period = parse_period(_cell(rows, r, as_of)) if as_of is not None else None
+        out.append(Candidate(
+            kind=FindingKind.OWNERSHIP,
+            subject=f"ownership:{canonical_entity(name)}",
+            label=f"{name} ownership",
+            section=view.index,
+            core=span,
+            bounds=grid.locate(r).line,
+            anchor=grid.locate(r).cells.get(holder),
+            evidence="table",
+            period=period or view.period,
+            value=value,
+            unit=unit,
+            value_text=_cell(rows, r, value_col),
+            entity=name,
+            attributes=attributes,
+            location=_cell_location(view, grid, r, value_col),  # type: ignore[arg-type]
+        ))
+    return out
+
+
+def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    rows = grid.rows
+    header = _header_row(rows, _ROLE_HEADER)
+    if header is None:
+        return None
+    role_col = _column(rows[header], _ROLE_HEADER, set())
+    name_col = _column(rows[header], _NAME_HEADER, {role_col} if role_col is not None else set())
+    if role_col is None or name_col is None:
+        return None
+    out: list[Candidate] = []
+    for r in _data_rows(rows, header, name_col):
+        name = strip_title(_cell(rows, r, name_col))
+        if is_placeholder(name) or not (is_person_name(name) or len(name.split()) >= 2):
+            continue
+        role = _cell(rows, r, role_col)
+        role = "" if is_placeholder(role) else role
+        located = grid.locate(r)
+        span = located.cells.get(name_col)
+        if span is None:
+            continue
+        out.append(Candidate(
+            kind=FindingKind.PERSON,
+            subject=f"person:{canonical_entity(name, 'person')}",
+            label=f"{name} — {role}" if role else name,
+            section=view.index,
+            core=span,
+            bounds=located.line,
+            anchor=located.cells.get(role_col),
+            evidence="table" if role else "mention",
+            entity=name,
+            attributes={"role": role},
+            location=_cell_location(view, grid, r, name_col),
+        ))
+    return out
+
+
+def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    rows = grid.rows
+    header = _header_row(rows, _CUSTOMER_HEADER)
+    if header is None:
+        return None
+    name_col = _column(rows[header], _CUSTOMER_HEADER, set())
+    share_col = _column(rows[header], _SHARE_HEADER,
+                        {name_col} if name_col is not None else set())
+    if name_col is None or share_col is None:
+        return None
+    out: list[Candidate] = []
+    for r in _data_rows(rows, header, name_col):
+        name = _cell(rows, r, name_col)
+        amount = parse_cell(_cell(rows, r, share_col))
+        located = grid.locate(r)
+        span = located.cells.get(share_col)
+        if (is_placeholder(name) or name.lower().startswith(("other", "rest")) or amount is None
+                or span is None or amount.currency is not None):
+            continue
+        fraction = amount.unit is None and abs(amount.value) <= 1.0
+        out.append(Candidate(
+            kind=FindingKind.CUSTOMER,
+            subject=f"customer concentration:{canonical_entity(name, 'organisation')}",
+            label=f"{name} share of revenue",
+            section=view.index,
+            core=span,
+            bounds=located.line,
+            anchor=located.cells.get(name_col),
+            evidence="table",
+            period=view.period,
+            value=amount.value * 100 if fraction else amount.value,
+            unit="%",
+            value_text=_cell(rows, r, share_col),
+            entity=name,
+            location=_cell_location(view, grid, r, share_col),
+        ))
+    return out
+
+
+def _yes_no(text: str) -> str:
+    lowered = text.strip().lower()
+    if lowered.startswith(("yes", "y ", "true", "ja")) or lowered == "y":
+        return "yes"
+    if lowered.startswith(("no", "none", "false", "nein")) or lowered == "n":
+        return "no"
+    return ""
+
+
+def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    rows = grid.rows
+    header = _header_row(rows, _PARTY_HEADER) or _header_row(rows, _CUSTOMER_HEADER)
+    if header is None:
+        return None
+    cells = rows[header]
+    party = _column(cells, _PARTY_HEADER, set())
+    party = party if party is not None else _column(cells, _CUSTOMER_HEADER, set())
+    contract = _column(cells, _CONTRACT_HEADER, {party} if party is not None else set())
+    coc = _column(cells, _COC_HEADER, {c for c in (party, contract) if c is not None})
+    term = _column(cells, _TERM_HEADER, {c for c in (party, contract, coc) if c is not None})
+    if party is None or (contract is None and coc is None and term is None):
+        return None
+    taken = {c for c in (party, contract, coc, term) if c is not None}
+    worth = _column(cells, _VALUE_HEADER, taken)
+    out: list[Candidate] = []
+    for r in _data_rows(rows, header, party):
+        name = _cell(rows, r, party)
+        located = grid.locate(r)
+        span = located.cells.get(party)
+        if is_placeholder(name) or span is None:
+            continue
+        flag = _yes_no(_cell(rows, r, coc))
+        kind = _cell(rows, r, contract) or "Contract"
+        amount = parse_cell(_cell(rows, r, worth)) if worth is not None else None
+        if amount is not None and amount.currency is None:
+            amount = None
+        attributes = {
+            key: text for key, text in (
+                ("contract", kind),
+                ("change_of_control", flag),
+                ("term", _cell(rows, r, term)),
+                ("termination", _cell(rows, r, coc) if "terminat" in _cell(rows, r, coc).lower()
+                 else ""),
+            ) if text
+        }
+        label = f"{kind} with {name}" + (" — change-of-control clause" if flag == "yes" else "")
+        if amount is not None:
+            attributes["value_per"] = _one_line(cells[worth])  # type: ignore[index]
+        out.append(Candidate(
+            kind=FindingKind.CONTRACT,
+            subject=f"contract:{canonical_entity(name, 'organisation')}",
+            label=label,
+            section=view.index,
+            core=span,
+            bounds=located.line,
+            anchor=located.cells.get(coc) if coc is not None else None,
+            evidence="table",
+            value=amount.value if amount else None,
+            unit=amount.currency if amount else None,
+            value_text=_cell(rows, r, worth) if amount else None,
+            entity=name,
+            attributes=attributes,
+            location=_cell_location(view, grid, r, party),
+        ))
+    return out

@@ -1,0 +1,402 @@
+"""A local Anthropic Messages API on 127.0.0.1, so the real `anthropic` SDK path runs offline.
+
+It answers `POST /v1/messages` (JSON, or server-sent events when the request says
+`"stream": true`, with the event sequence the SDK parses: message_start, ping,
+content_block_start, content_block_delta (text_delta / input_json_delta), content_block_stop,
+message_delta with usage, message_stop) and `POST /v1/messages/count_tokens`. It records every
+request and answers from a script: a queue of canned replies, then a handler function that sees
+the request, so a test says exactly what "Claude" does:
+
+    async with FakeAnthropicServer(api_key="test-key") as server:
+        server.script(rate_limited(), tool_reply("record_findings", {"findings": []}))
+        client = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url)
+        ...
+        assert server.requests[-1].body["tools"][0]["name"] == "record_findings"
+
+    def answer(request: RecordedRequest) -> Reply | Fault:
+        return text_reply(f"You said {request.last_user_text}")
+    FakeAnthropicServer(handler=answer)
+
+Errors use the API's body, `{"type": "error", "error": {"type": "overloaded_error", ...}}`, with
+the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `retry-after`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import json
+import math
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from aiohttp import web
+
+__all__ = [
+    "FakeAnthropicServer",
+    "Fault",
+    "RecordedRequest",
+    "Reply",
+    "Response",
+    "error_reply",
+    "fake_token_count",
+    "overloaded",
+    "rate_limited",
+    "text_reply",
+    "tool_reply",
+]
+
+
+def fake_token_count(text: str) -> int:
+    """The fake's tokenizer: about four characters a token."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+@dataclass
+class RecordedRequest:
+    """One request the server received, as the SDK sent it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def stream(self) -> bool:
+        return bool(self.body.get("stream"))
+
+    @property
+    def model(self) -> str | None:
+        return self.body.get("model")
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return list(self.body.get("tools") or [])
+
+    @property
+    def system(self) -> str:
+        system = self.body.get("system") or ""
+        if isinstance(system, list):
+            return "\n".join(b.get("text", "") for b in system if isinstance(b, dict))
+        return str(system)
+
+    @property
+    def last_user_text(self) -> str:
+        """The text of the last user message (its text blocks joined)."""
+        for message in reversed(self.body.get("messages") or []):
+            if message.get("role") != "user":
+                continue
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            return "\n".join(
+                b.get("text", "") for b in content or [] if isinstance(b, dict)
+                and b.get("type") == "text"
+            )
+        return ""
+
+
+@dataclass
+class Reply:
+    """A successful answer: Anthropic content blocks, as the API would return them.
+
+    `stop_reason` defaults to "tool_use" when a block is a tool call, else "end_turn"; `usage`
+    defaults to an estimate from the request and the content. `stream_error` makes a streamed
+    answer fail after message_start with an `error` event (as the API does when overloaded
+    mid-stream); `delay` holds the answer back that many seconds (for client timeouts).
+    """
+
+    content: list[dict[str, Any]]
+    stop_reason: str | None = None
+    usage: dict[str, int] | None = None
+    model: str | None = None
+    delay: float = 0.0
+    stream_error: Fault | None = None
+
+
+@dataclass
+class Fault:
+    """An error answer: HTTP status, the API's error type and message, and retry headers."""
+
+    status: int = 529
+    error_type: str = "overloaded_error"
+    message: str = "Overloaded"
+    retry_after: float | None = None  # seconds, sent as `retry-after`
+    retry_after_ms: float | None = None  # sent as `retry-after-ms` (the SDK prefers it)
+    should_retry: bool | None = None  # sent as `x-should-retry` when set
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+    def body(self, request_id: str) -> dict[str, Any]:
+        return {
+            "type": "error",
+            "error": {"type": self.error_type, "message": self.message},
+            "request_id": request_id,
+        }
+
+    def response_headers(self, request_id: str) -> dict[str, str]:
+        headers = {"request-id": request_id, **self.headers}
+        if self.retry_after is not None:
+            headers["retry-after"] = f"{self.retry_after:g}"
+        if self.retry_after_ms is not None:
+            headers["retry-after-ms"] = f"{self.retry_after_ms:g}"
+        if self.should_retry is not None:
+            headers["x-should-retry"] = "true" if self.should_retry else "false"
+        return headers
+
+
+Response = Reply | Fault
+Handler = Callable[[RecordedRequest], Response | Awaitable[Response]]
+
+
+def text_reply(text: str, **kwargs: Any) -> Reply:
+    """A plain text answer."""
+    return Reply(content=[{"type": "text", "text": text}], **kwargs)
+
+
+def tool_reply(name: str, arguments: dict[str, Any], *, text: str | None = None,
+               call_id: str | None = None, **kwargs: Any) -> Reply:
+    """An answer that calls one tool (optionally after some text)."""
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    block: dict[str, Any] = {"type": "tool_use", "name": name, "input": arguments}
+    if call_id is not None:
+        block["id"] = call_id
+    blocks.append(block)
+    return Reply(content=blocks, **kwargs)
+
+
+def overloaded(*, retry_after_ms: float | None = None, message: str = "Overloaded") -> Fault:
+    """HTTP 529 overloaded_error, as the API answers under load."""
+    return Fault(status=529, error_type="overloaded_error", message=message,
+                 retry_after_ms=retry_after_ms)
+
+
+def rate_limited(*, retry_after: float = 0.001, message: str = "Rate limited") -> Fault:
+    """HTTP 429 rate_limit_error with a `retry-after` header (seconds)."""
+    return Fault(status=429, error_type="rate_limit_error", message=message,
+                 retry_after=retry_after)
+
+
+def error_reply(status: int, error_type: str, message: str, **kwargs: Any) -> Fault:
+    """Any other API error: 400 invalid_request_error, 401 authentication_error, 500 api_error."""
+    return Fault(status=status, error_type=error_type, message=message, **kwargs)
+
+
+class FakeAnthropicServer:
+    """The Messages API on a free local port; `base_url` goes to `AsyncAnthropic(base_url=...)`."""
+
+    def __init__(self, *, handler: Handler | None = None, api_key: str | None = None,
+                 host: str = "127.0.0.1") -> None:
+        self._handler = handler
+        self._api_key = api_key
+        self._host = host
+        self._queue: deque[Response] = deque()
+        self._ids = itertools.count(1)
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+        self.requests: list[RecordedRequest] = []
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 2**20)
+        app.router.add_post("/v1/messages", self._messages)
+        app.router.add_post("/v1/messages/count_tokens", self._count_tokens)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, 0)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self._port = sockets[0].getsockname()[1]
+
+    async def aclose(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    @property
+    def base_url(self) -> str:
+        if self._port is None:
+            raise RuntimeError("FakeAnthropicServer is not started; use `async with` or start()")
+        return f"http://{self._host}:{self._port}"
+
+    # ------------------------------------------------------------ scripting
+
+    def script(self, *responses: Response) -> None:
+        """Queue answers; each request takes the next one before the handler is asked."""
+        self._queue.extend(responses)
+
+    @property
+    def pending(self) -> int:
+        """Scripted answers not used yet."""
+        return len(self._queue)
+
+    @property
+    def last_request(self) -> RecordedRequest:
+        return self.requests[-1]
+
+    # ------------------------------------------------------------ HTTP
+
+    def _request_id(self) -> str:
+        return f"req_fake_{next(self._ids):06d}"
+
+    async def _record(self, request: web.Request) -> RecordedRequest | web.Response:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return self._error(Fault(400, "invalid_request_error", "Body is not valid JSON",
+                                     should_retry=False))
+        recorded = RecordedRequest(request.method, request.path, dict(request.headers), body)
+        self.requests.append(recorded)
+        problem = self._check(request, body)
+        return self._error(problem) if problem is not None else recorded
+
+    def _check(self, request: web.Request, body: Any) -> Fault | None:
+        if self._api_key is not None:
+            given = request.headers.get("x-api-key") or request.headers.get(
+                "authorization", "").removeprefix("Bearer ").strip()
+            if given != self._api_key:
+                return Fault(401, "authentication_error", "invalid x-api-key", should_retry=False)
+        if "anthropic-version" not in request.headers:
+            return Fault(400, "invalid_request_error", "anthropic-version header is required",
+                         should_retry=False)
+        if not isinstance(body, dict):
+            return Fault(400, "invalid_request_error", "Body must be a JSON object",
+                         should_retry=False)
+        missing = [k for k in ("model", "messages") if k not in body]
+        if request.path == "/v1/messages" and "max_tokens" not in body:
+            missing.append("max_tokens")
+        if missing:
+            return Fault(400, "invalid_request_error", f"{missing[0]}: Field required",
+                         should_retry=False)
+        return None
+
+    def _error(self, fault: Fault) -> web.Response:
+        request_id = self._request_id()
+        return web.json_response(fault.body(request_id), status=fault.status,
+                                 headers=fault.response_headers(request_id))
+
+    async def _answer(self, request: RecordedRequest) -> Response:
+        if self._queue:
+            return self._queue.popleft()
+        if self._handler is not None:
+            result = self._handler(request)
+            answer = await result if inspect.isawaitable(result) else result
+            if isinstance(answer, Reply | Fault):
+                return answer
+            return Fault(500, "api_error", "FakeAnthropicServer: the handler returned no reply",
+                         should_retry=False)
+        return Fault(400, "invalid_request_error",
+                     "FakeAnthropicServer has no scripted reply left for this request",
+                     should_retry=False)
+
+    async def _count_tokens(self, request: web.Request) -> web.StreamResponse:
+        recorded = await self._record(request)
+        if isinstance(recorded, web.Response):
+            return recorded
+        return web.json_response({"input_tokens": fake_token_count(json.dumps(recorded.body))})
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        recorded = await self._record(request)
+        if isinstance(recorded, web.Response):
+            return recorded
+        answer = await self._answer(recorded)
+        if answer.delay:
+            await asyncio.sleep(answer.delay)
+        if isinstance(answer, Fault):
+            return self._error(answer)
+        message = self._message(recorded, answer)
+        if recorded.stream:
+            return await self._stream(request, message, answer.stream_error)
+        return web.json_response(message, headers={"request-id": self._request_id()})
+
+    def _message(self, request: RecordedRequest, reply: Reply) -> dict[str, Any]:
+        content: list[dict[str, Any]] = []
+        for block in reply.content:
+            block = dict(block)
+            if block.get("type") == "tool_use":
+                block.setdefault("id", f"toolu_fake_{next(self._ids):06d}")
+                block.setdefault("input", {})
+            content.append(block)
+        has_tool = any(b.get("type") == "tool_use" for b in content)
+        usage = reply.usage or {
+            "input_tokens": fake_token_count(json.dumps(request.body.get("messages", []))
+                                             + request.system),
+            "output_tokens": fake_token_count(json.dumps(content)),
+        }
+        return {
+            "id": f"msg_fake_{next(self._ids):06d}",
+            "type": "message",
+            "role": "assistant",
+            "model": reply.model or request.model or "claude-fake",
+            "content": content,
+            "stop_reason": reply.stop_reason or ("tool_use" if has_tool else "end_turn"),
+            "stop_sequence": None,
+            "usage": usage,
+        }
+
+    async def _stream(self, request: web.Request, message: dict[str, Any],
+                      error: Fault | None) -> web.StreamResponse:
+        response = web.StreamResponse(
+            status=200,
+            headers={"content-type": "text/event-stream", "cache-control": "no-cache",
+                     "request-id": self._request_id()},
+        )
+        await response.prepare(request)
+        usage = dict(message["usage"])
+        start = {**message, "content": [], "stop_reason": None, "stop_sequence": None,
+                 "usage": {**usage, "output_tokens": 1}}
+        await _event(response, "message_start", {"type": "message_start", "message": start})
+        await _event(response, "ping", {"type": "ping"})
+        if error is not None:
+            await _event(response, "error", error.body(self._request_id()))
+            await response.write_eof()
+            return response
+        for index, block in enumerate(message["content"]):
+            await self._stream_block(response, index, block)
+        await _event(response, "message_delta", {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": usage["output_tokens"]},
+        })
+        await _event(response, "message_stop", {"type": "message_stop"})
+        await response.write_eof()
+        return response
+
+    @staticmethod
+    async def _stream_block(response: web.StreamResponse, index: int,
+                            block: dict[str, Any]) -> None:
+        if block.get("type") == "tool_use":
+            opening = {**block, "input": {}}
+            raw = json.dumps(block.get("input", {}))
+            deltas = [{"type": "input_json_delta", "partial_json": raw[i : i + 24]}
+                      for i in range(0, len(raw), 24)]
+        elif block.get("type") == "text":
+            opening = {**block, "text": ""}
+            words = block.get("text", "").split(" ")
+            pieces = [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "")
+                      for i in range(0, len(words), 3)]
+            deltas = [{"type": "text_delta", "text": piece} for piece in pieces if piece]
+        else:
+            opening, deltas = block, []
+        await _event(response, "content_block_start",
+                     {"type": "content_block_start", "index": index, "content_block": opening})
+        for delta in deltas:
+            await _event(response, "content_block_delta",
+                         {"type": "content_block_delta", "index": index, "delta": delta})
+        await _event(response, "content_block_stop", {"type": "content_block_stop", "index": index})
+
+
+async def _event(response: web.StreamResponse, name: str, data: dict[str, Any]) -> None:
+    await response.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())

@@ -1,0 +1,88 @@
+"""Periods normalise to one spelling, and follow-ups can step back a quarter or a year."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.ingest.extract.periods import (
+    find_periods,
+    parse_period,
+    period_end,
+    period_sort_key,
+    previous_period,
+    same_quarter_last_year,
+    year_of,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("Q3 2024", "Q3 2024"),
+        ("third quarter of 2024", "Q3 2024"),
+        ("3Q24", "Q3 2024"),
+        ("Q3'24", "Q3 2024"),
+        ("Q3 FY24", "Q3 2024"),
+        ("2024-Q3", "Q3 2024"),
+        ("for the three months ended September 30, 2024", "Q3 2024"),
+        ("FY2023", "FY2023"),
+        ("FY 23", "FY2023"),
+        ("fiscal year 2023", "FY2023"),
+        ("full year 2023", "FY2023"),
+        ("year ended 31 December 2023", "FY2023"),
+        ("2023", "FY2023"),
+        ("2025E", "FY2025"),
+        ("H1 2024", "H1 2024"),
+        ("first half of 2024", "H1 2024"),
+        ("1H24", "H1 2024"),
+        ("as of 30 September 2024", "as of 2024-09-30"),
+        ("30.09.2024", "as of 2024-09-30"),
+        ("September 30, 2024", "as of 2024-09-30"),
+    ],
+)
+def test_parse_period(text: str, period: str) -> None:
+    assert parse_period(text) == period
+
+
+@pytest.mark.parametrize("text", ["founded in 2015", "Q3 12% growth", "the quarter", ""])
+def test_not_a_period(text: str) -> None:
+    assert parse_period(text) is None
+
+
+def test_find_periods_gives_spans_in_reading_order() -> None:
+    text = "Revenue for Q3 2024 was €5.2M (Q3 2023: €4.7M); 156 employees as of 30 September 2024."
+    found = find_periods(text)
+    assert [p for p, _, _ in found] == ["Q3 2024", "Q3 2023", "as of 2024-09-30"]
+    assert [text[s:e] for _, s, e in found] == ["Q3 2024", "Q3 2023", "as of 30 September 2024"]
+
+
+def test_a_bare_year_is_annual_only_in_an_annual_context() -> None:
+    assert find_periods("Annual revenue in 2023 was €18.4M")[0][0] == "FY2023"
+    assert find_periods("The company was founded in 2015") == []
+
+
+def test_previous_period() -> None:
+    assert previous_period("Q3 2024") == "Q2 2024"
+    assert previous_period("Q1 2024") == "Q4 2023"
+    assert previous_period("H1 2024") == "H2 2023"
+    assert previous_period("FY2024") == "FY2023"
+    assert previous_period("as of 2024-09-30") == "as of 2024-06-30"
+    assert previous_period("as of 2024-09-15") is None
+
+
+def test_same_quarter_last_year() -> None:
+    assert same_quarter_last_year("Q3 2024") == "Q3 2023"
+    assert same_quarter_last_year("H2 2024") == "H2 2023"
+    assert same_quarter_last_year("FY2024") == "FY2023"
+    assert same_quarter_last_year("as of 2024-02-29") == "as of 2023-02-28"
+
+
+def test_year_and_order() -> None:
+    assert year_of("Q3 2024") == 2024
+    assert year_of("as of 2023-12-31") == 2023
+    assert year_of(None) is None
+    assert period_end("H1 2024").isoformat() == "2024-06-30"  # type: ignore[union-attr]
+    periods = ["FY2023", "Q3 2024", "H1 2024", "Q2 2024", "Q4 2023", None]
+    assert sorted(periods, key=period_sort_key) == [
+        None, "Q4 2023", "FY2023", "Q2 2024", "H1 2024", "Q3 2024",
+    ]
