@@ -1,0 +1,247 @@
+"""Pieces every answer shape shares: the request being answered, sourced sentences, the Q&A offer.
+
+The offline composer builds answers only from extracted values and the exact sentences of the
+retrieved passages, so an instruction written inside a document can never change what it says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite
+from manda.agent.injection import looks_like_instruction
+from manda.agent.intents import QuestionFrame
+from manda.agent.selection import Reading, show
+from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
+from manda.agent.unusual import sentences, trim
+from manda.answers import Intent, SuggestedAction
+from manda.models import Finding, FindingStatus, SearchHit
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The question as the composer answers it: read, and resolved against the conversation."""
+
+    question: str
+    intent: Intent
+    frame: QuestionFrame
+    subject: str | None = None
+    period: str | None = None
+    entity: str | None = None
+    assumption: str | None = None  # "For Q3 2024"
+
+
+@dataclass
+class Draft:
+    """A composed answer before the gate: markdown, proposed actions, what it must offer."""
+
+    text: str
+    proposals: list[SuggestedAction] = field(default_factory=list)
+    offer_qa: bool = False
+    rests_on: list[Finding] = field(default_factory=list)
+
+
+def sources_of(findings: Sequence[Finding], evidence: Evidence) -> list[Source]:
+    return [evidence.finding_source(f) for f in findings]
+
+
+def cite_findings(findings: Sequence[Finding], evidence: Evidence) -> str:
+    return cite(sources_of(findings, evidence))
+
+
+def with_assumption(assumption: str | None, sentence: str) -> str:
+    """"For Q3 2024, EBITDA was …" — the inherited period stated first."""
+    if not assumption:
+        return sentence
+    return f"{assumption}, {sentence[:1].lower()}{sentence[1:]}" if not sentence[:2].isupper() \
+        else f"{assumption}, {sentence}"
+
+
+def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = True) -> str:
+    """"Revenue was €5.2M in Q3 2024 (sources: …)." or the forecast wording."""
+    primary = reading.primary
+    where = cite_findings([primary, *reading.support], evidence)
+    when = f" {period_phrase(reading.period)}" if with_period and reading.period else ""
+    if reading.is_forecast:
+        period = f" for {period_name(reading.period)}" if with_period and reading.period else ""
+        return (f"{reading.label} is forecast at {show(primary)}{period} {where} — this is a "
+                "forecast, not an actual result.")
+    doc = evidence.document_of(primary)
+    draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
+    return f"{reading.label} was {show(primary)}{when}{draft} {where}."
+
+
+def correction_sentence(reading: Reading, evidence: Evidence) -> str:
+    if not reading.corrected_from:
+        return ""
+    old = reading.corrected_from[0]
+    newer = evidence.latest(old)
+    new_doc = evidence.filename((newer if newer is not old else reading.primary).document_id)
+    old_doc = evidence.filename(old.document_id)
+    kind = "forecast was revised" if reading.is_forecast else "figure was corrected"
+    return (f"The earlier {kind}: {old_doc} stated {show(old)} "
+            f"{cite_findings([old], evidence)}, corrected in {new_doc}.")
+
+
+def conflict_sentence(reading: Reading, evidence: Evidence) -> str:
+    if not reading.conflicts:
+        return ""
+    parts = []
+    newer = evidence.document_of(reading.primary)
+    for other in reading.conflicts:
+        basis = document_basis(other, evidence)
+        note = f", described there as {basis}" if basis == "a preliminary estimate" else ""
+        older = evidence.document_of(other)
+        if older is not None and older.draft:
+            gap = age_note(older, newer)
+            note = f", from a draft {dated(older)}" + (f" ({gap})" if gap else "")
+        parts.append(f"{evidence.filename(other.document_id)} gives {show(other)} for the same "
+                     f"period{note} {cite_findings([other], evidence)}")
+    main = evidence.filename(reading.primary.document_id)
+    main_basis = document_basis(reading.primary, evidence)
+    main_note = f" ({main_basis})" if main_basis in ("audited", "reviewed") else ""
+    return ("These sources conflict: " + "; ".join(parts)
+            + f", against {show(reading.primary)} in {main}{main_note}.")
+
+
+def describe_reading(reading: Reading, evidence: Evidence, assumption: str | None = None) -> str:
+    stated = bool(assumption) and reading.period is not None and reading.period in (
+        assumption or "")
+    text = with_assumption(assumption, value_sentence(reading, evidence, with_period=not stated))
+    extra = [correction_sentence(reading, evidence), conflict_sentence(reading, evidence)]
+    return " ".join([text, *[e for e in extra if e]])
+
+
+def approvals(findings: Sequence[Finding]) -> list[SuggestedAction]:
+    """Findings an answer rests on that still wait for a person's review."""
+    return [SuggestedAction(type="approve_finding", finding_id=f.id)
+            for f in findings if f.status is FindingStatus.PENDING]
+
+
+def qa_action(question: str, category: str) -> SuggestedAction:
+    return SuggestedAction(type="add_to_qa", question=question, category=category)
+
+
+def qa_offer(count: int = 1) -> str:
+    if count == 1:
+        return "Shall I add this question to the Q&A list?"
+    return f"Shall I add these {count} questions to the Q&A list?"
+
+
+# ---------------------------------------------------------------- passages
+
+_WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-]+", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    word = word.lower()
+    for suffix in ("ing", "ies", "es", "s", "ed"):
+        if len(word) > 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def term_hits(text: str, terms: Sequence[str]) -> int:
+    words = {stem(w) for w in _WORD.findall(text)}
+    return sum(1 for t in terms if stem(t) in words)
+
+
+def best_sentences(
+    evidence: Evidence, terms: Sequence[str], *, limit: int = 2, must: Sequence[str] = ()
+) -> list[tuple[str, Source]]:
+    """The passage sentences that share most of the question's words (instructions excluded)."""
+    if not terms:
+        return []
+    scored: list[tuple[float, str, Source]] = []
+    for hit in evidence.hits:
+        if is_request_list(evidence, hit.document_id):
+            continue
+        source = evidence.hit_source(hit)
+        for sentence in sentences(hit.text):
+            if looks_like_instruction(sentence) or len(sentence) < 12:
+                continue
+            lowered = sentence.lower()
+            if must and not all(m.lower() in lowered for m in must):
+                continue
+            hits = term_hits(sentence, terms)
+            if hits:
+                scored.append((hits / len(terms) + min(len(sentence), 200) / 2000, sentence,
+                               source))
+    scored.sort(key=lambda t: t[0], reverse=True)
+    out: list[tuple[str, Source]] = []
+    for score, sentence, source in scored:
+        if score < 0.5:
+            break
+        if all(sentence != s for s, _ in out):
+            out.append((trim(sentence), source))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def is_request_list(evidence: Evidence, document_id: str) -> bool:
+    """The IRL asks for things; it is never evidence that they exist."""
+    doc = evidence.documents.get(document_id)
+    return doc is not None and doc.is_irl
+
+
+def requested_in_irl(evidence: Evidence, terms: Sequence[str]) -> tuple[str, Source] | None:
+    """The IRL row that asks for what the question is about, if one was retrieved."""
+    if not terms:
+        return None
+    best: tuple[int, str, Source] | None = None
+    for hit in evidence.hits:
+        if not is_request_list(evidence, hit.document_id):
+            continue
+        for line in hit.text.splitlines():
+            score = term_hits(line, terms)
+            if score and (best is None or score > best[0]):
+                best = (score, line.strip(), evidence.hit_source(hit))
+    return (best[1], best[2]) if best else None
+
+
+def mentions(evidence: Evidence, name: str) -> bool:
+    """Does anything retrieved for this deal name `name` (an entity from the question)?"""
+    wanted = name.lower()
+    first = wanted.split()[0]
+    for hit in evidence.hits:
+        if wanted in hit.text.lower() or (len(first) > 3 and first in hit.text.lower()):
+            return True
+    for finding in evidence.usable_findings():
+        blob = " ".join(filter(None, [finding.entity, finding.subject, finding.excerpt])).lower()
+        if wanted in blob or (len(first) > 3 and first in blob):
+            return True
+    return False
+
+
+def searched_phrase(evidence: Evidence, ask: Ask) -> str:
+    docs = len(evidence.documents)
+    what = "; ".join(evidence.searched[:4]) or f'"{ask.question}"'
+    room = f"the {docs} documents of this deal's data room" if docs else "this deal's data room"
+    return f"I searched {room} ({what})"
+
+
+def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General",
+            question: str | None = None, closest: Sequence[tuple[str, Source]] = ()) -> Draft:
+    """Never a bare "I don't know": what was searched, why nothing fits, and the Q&A offer."""
+    lines = [f"{searched_phrase(evidence, ask)} and found nothing that answers this: {why}"]
+    for sentence, source in closest[:2]:
+        lines.append(f"- Closest passage: “{sentence}” {cite([source])}")
+    requested = requested_in_irl(evidence, [t for t in ask.frame.terms if len(t) > 3])
+    if requested is not None:
+        row, source = requested
+        ref = row.split(" | ")[0]
+        lines.append(f"- The IRL already requests it ({ref}) {cite([source])}; no document in "
+                     "the room answers it yet.")
+    q = question or ask.question.strip()
+    if not q.endswith("?"):
+        q = q.rstrip(".") + "?"
+    lines.append(f"{qa_offer()} (“{q}”)")
+    return Draft(text="\n".join(lines), proposals=[qa_action(q, category)], offer_qa=True)
+
+
+def hits_from(evidence: Evidence, document_id: str) -> list[SearchHit]:
+    return [h for h in evidence.hits if h.document_id == document_id]

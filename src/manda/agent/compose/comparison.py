@@ -1,0 +1,146 @@
+"""comparison: a side-by-side table with the variance in absolute and % terms, sources below it."""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    approvals,
+    cite_findings,
+    conflict_sentence,
+    correction_sentence,
+    no_data,
+)
+from manda.agent.compose.deep_dive import change
+from manda.agent.evidence import Evidence
+from manda.agent.selection import (
+    Reading,
+    choose_period,
+    findings_for,
+    in_text,
+    periods_of,
+    read_fact,
+    show,
+    subject_label,
+)
+from manda.agent.translate import dated, period_name
+from manda.ingest.extract.periods import previous_period, same_quarter_last_year
+from manda.models import Nature
+
+_DEFAULT_SUBJECTS = ("revenue", "ebitda")
+
+
+def _subjects(ask: Ask) -> list[str]:
+    subjects = list(ask.frame.subjects) or ([ask.subject] if ask.subject else [])
+    return subjects or list(_DEFAULT_SUBJECTS)
+
+
+def _periods(ask: Ask, evidence: Evidence, subjects: list[str]) -> list[str]:
+    if len(ask.frame.periods) >= 2:
+        return sorted(ask.frame.periods[:3], key=lambda p: periods_of_key(p))
+    pool = [f for s in subjects for f in findings_for(evidence, s) if f.value is not None]
+    base = ask.period or choose_period(pool, period=None, partial=ask.frame.partial_period)
+    if base is None:
+        return []
+    have = set(periods_of(pool))
+    for other in (same_quarter_last_year(base), previous_period(base)):
+        if other and other in have:
+            return [other, base]
+    return [base]
+
+
+def periods_of_key(period: str) -> tuple:
+    from manda.ingest.extract.periods import period_sort_key
+
+    return period_sort_key(period)
+
+
+def compose(ask: Ask, evidence: Evidence) -> Draft:
+    subjects = _subjects(ask)
+    if ask.frame.wants_forecast and len(ask.frame.periods) < 2:
+        return _forecast_versions(ask, evidence, subjects)
+    periods = _periods(ask, evidence, subjects)
+    if len(periods) < 2:
+        return no_data(
+            ask, evidence,
+            why="the room does not state the compared figures for two periods"
+            + (f" (only {periods[0]})." if periods else "."),
+            category="Financial",
+        )
+    header = ["Metric", *periods, "Variance", "Variance %"]
+    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    notes: list[str] = []
+    sources: list[str] = []
+    rests = []
+    for subject in subjects:
+        readings = [read_fact(evidence, subject, p, entity=ask.entity, nature=Nature.ACTUAL)
+                    for p in periods]
+        label = subject_label(subject) or subject
+        cells = [show(r.primary) if r else "not stated" for r in readings]
+        first, last = readings[0], readings[-1]
+        if first is not None and last is not None:
+            variance = change(last, first)
+            absolute, _, pct = variance.partition(" (")
+            cells += [absolute, pct.rstrip(")") or "n/a"]
+        else:
+            cells += ["n/a", "n/a"]
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
+        found = [r for r in readings if r is not None]
+        rests += [r.primary for r in found]
+        if found:
+            sources.append(f"{label}: " + ", ".join(
+                f"{r.period} {cite_findings([r.primary], evidence)}" for r in found))
+        for r in found:
+            for sentence in (correction_sentence(r, evidence), conflict_sentence(r, evidence)):
+                if sentence:
+                    notes.append(f"- {r.period} {in_text(label)}: {sentence}")
+        missing = [p for p, r in zip(periods, readings, strict=True) if r is None]
+        if missing:
+            notes.append(f"- {label} is not stated for {', '.join(missing)} in the room.")
+    if not rests:
+        return no_data(ask, evidence, why="none of the compared figures is stated.",
+                       category="Financial")
+    parts = [*rows, "", "Sources — " + "; ".join(sources)]
+    if notes:
+        parts += ["", "**Notes**", *notes]
+    return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Draft:
+    """Two versions of a forecast side by side: the revision and how much it moved."""
+    rows = ["| Metric | Period | Earlier forecast | Revised forecast | Variance | Variance % |",
+            "|---|---|---|---|---|---|"]
+    sources: list[str] = []
+    rests = []
+    for subject in subjects:
+        pool = [f for f in findings_for(evidence, subject) if f.nature is Nature.FORECAST]
+        period = ask.period or (periods_of(pool)[-1] if pool else None)
+        reading = read_fact(evidence, subject, period, nature=Nature.FORECAST) if period else None
+        if reading is None or not reading.is_forecast:
+            continue
+        label = subject_label(subject) or subject
+        if reading.corrected_from:
+            old = reading.corrected_from[0]
+            old_reading = Reading(subject, label, period, old)
+            variance = change(reading, old_reading)
+            absolute, _, pct = variance.partition(" (")
+            rows.append(f"| {label} | {period_name(period)} | {show(old)} | "
+                        f"{show(reading.primary)} | {absolute} | {pct.rstrip(')') or 'n/a'} |")
+            old_doc = evidence.document_of(old)
+            new_doc = evidence.document_of(reading.primary)
+            sources.append(
+                f"{label}: earlier {dated(old_doc)} {cite_findings([old], evidence)}, "
+                f"revised {dated(new_doc)} {cite_findings([reading.primary], evidence)}")
+            rests += [reading.primary, old]
+        else:
+            rows.append(f"| {label} | {period_name(period)} | — | {show(reading.primary)} | "
+                        "n/a | n/a |")
+            sources.append(f"{label}: {cite_findings([reading.primary], evidence)}")
+            rests.append(reading.primary)
+    if not rests:
+        return no_data(ask, evidence, why="the room holds no forecast for these metrics.",
+                       category="Financial")
+    text = "\n".join([*rows, "", "Sources — " + "; ".join(sources), "",
+                      "All figures are forecasts, not actuals; the revised version corrects "
+                      "the earlier one."])
+    return Draft(text=text, proposals=approvals(rests), rests_on=rests)

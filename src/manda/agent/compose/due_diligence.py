@@ -1,0 +1,149 @@
+"""due_diligence: contradictions, corrections, unusual items and gaps; an offer to add to Q&A."""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import Ask, Draft, approvals, cite_findings, qa_action, qa_offer
+from manda.agent.evidence import Evidence
+from manda.agent.gaps import Coverage
+from manda.agent.grounding import cite
+from manda.agent.selection import Reading, in_text, is_clean, read_fact, show, subject_label
+from manda.agent.translate import document_basis, period_name
+from manda.agent.unusual import instructions_in, scan
+from manda.models import Finding, RelationType
+
+MAX_GAPS_LISTED = 8
+
+
+def _pairs(evidence: Evidence, type_: RelationType) -> list[tuple[str, str | None]]:
+    """(subject, period) of every relation of `type_`, in first-seen order."""
+    seen: list[tuple[str, str | None]] = []
+    for rel in evidence.relations:
+        if rel.type is not type_ or rel.between != "finding":
+            continue
+        a, b = evidence.findings.get(rel.source_id), evidence.findings.get(rel.target_id)
+        if a is None or b is None or not (is_clean(a) and is_clean(b)):
+            continue
+        key = (a.subject, a.period)
+        if key not in seen:
+            seen.append(key)
+    return seen
+
+
+def _entity(subject: str) -> str | None:
+    _, _, rest = subject.partition(":")
+    return rest or None
+
+
+def contradictions(evidence: Evidence) -> list[tuple[Reading, str]]:
+    out = []
+    for subject, period in _pairs(evidence, RelationType.CONTRADICTS):
+        reading = read_fact(evidence, subject, period, entity=_entity(subject))
+        if reading is None or not reading.conflicts:
+            continue
+        parts = [f"{show(reading.primary)} in {evidence.filename(reading.primary.document_id)} "
+                 f"{cite_findings([reading.primary], evidence)}"]
+        for other in reading.conflicts:
+            basis = document_basis(other, evidence)
+            note = f" ({basis})" if basis == "a preliminary estimate" else ""
+            parts.append(f"{show(other)} in {evidence.filename(other.document_id)}{note} "
+                         f"{cite_findings([other], evidence)}")
+        label = f"{reading.label} {period_name(period)}".strip()
+        out.append((reading, f"- **{label}**: " + " vs ".join(parts)
+                    + " — the documents conflict."))
+    return out
+
+
+def corrections(evidence: Evidence) -> list[tuple[Reading, str]]:
+    out = []
+    for subject, period in _pairs(evidence, RelationType.SUPERSEDES):
+        reading = read_fact(evidence, subject, period, entity=_entity(subject))
+        if reading is None or not reading.corrected_from:
+            continue
+        old = reading.corrected_from[0]
+        what = "revised" if reading.is_forecast else "corrected"
+        label = f"{reading.label} {period_name(period)}".strip()
+        out.append((reading, (
+            f"- **{label}**: {show(old)} in {evidence.filename(old.document_id)} "
+            f"{cite_findings([old], evidence)} was {what} to {show(reading.primary)} in "
+            f"{evidence.filename(reading.primary.document_id)} "
+            f"{cite_findings([reading.primary], evidence)}."
+            + (" This is a forecast, not an actual." if reading.is_forecast else "")
+        )))
+    return out
+
+
+def gap_lines(coverage: Coverage | None) -> tuple[list[str], list[tuple[str, str]]]:
+    if coverage is None or not coverage.gaps:
+        return [], []
+    where = f"the IRL ({coverage.irl_document})" if coverage.origin == "irl" else \
+        "the default due-diligence checklist"
+    lines = [f"{coverage.total - coverage.covered} of {coverage.total} items of {where} have "
+             f"no document in the room" + (f" {cite(coverage.irl_sources[:1])}"
+                                            if coverage.irl_sources else "") + ":"]
+    questions = []
+    for entry in coverage.gaps[:MAX_GAPS_LISTED]:
+        flag = f" (marked “{entry.item.status}” in the IRL)" if entry.status_mismatch else ""
+        lines.append(f"- {entry.item.category}: {entry.item.title}{flag}")
+        questions.append((entry.item.question, entry.item.category))
+    if len(coverage.gaps) > MAX_GAPS_LISTED:
+        lines.append(f"- … and {len(coverage.gaps) - MAX_GAPS_LISTED} more (`/gaps` lists all).")
+    return lines, questions
+
+
+def compose(ask: Ask, evidence: Evidence) -> Draft:
+    parts: list[str] = []
+    questions: list[tuple[str, str]] = []
+    rests: list[Finding] = []
+
+    conflicts = contradictions(evidence)
+    if conflicts:
+        parts += ["**Contradictions**", *[line for _, line in conflicts], ""]
+        for reading, _ in conflicts:
+            rests.append(reading.primary)
+            questions.append((
+                f"Please reconcile {in_text(reading.label)} for {period_name(reading.period)}: "
+                + " vs ".join(f"{show(f)} ({evidence.filename(f.document_id)})"
+                              for f in [reading.primary, *reading.conflicts]) + ".",
+                "Financial"))
+    fixes = corrections(evidence)
+    if fixes:
+        parts += ["**Corrections**", *[line for _, line in fixes], ""]
+        rests += [r.primary for r, _ in fixes]
+
+    unusual = scan(evidence)
+    odd = instructions_in(evidence)
+    if unusual or odd:
+        parts.append("**Unusual items**")
+        for item in unusual:
+            parts.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
+            questions.append((item.topic.question, item.topic.category))
+        for found in odd:
+            parts.append(
+                f"- **Text addressed to AI assistants** in {found.source.document}: a paragraph "
+                "tries to instruct an assistant about what to report. It was treated as document "
+                f"text and not followed {cite([found.source])}.")
+        parts.append("")
+
+    lines, gap_questions = gap_lines(evidence.coverage)  # type: ignore[arg-type]
+    if lines:
+        parts += ["**Gaps**", *lines, ""]
+        questions += gap_questions
+
+    if not parts:
+        searched = "; ".join(evidence.searched[:5]) or "the data room"
+        return Draft(
+            text=(f"I searched {searched} and found no contradictions, corrections, unusual items "
+                  "or open checklist items in this deal's documents. "
+                  "Shall I add a question on undisclosed risks to the Q&A list?"),
+            proposals=[qa_action("Are there any risks, liabilities or disputes not yet "
+                                 "disclosed in the data room?", "General")],
+            offer_qa=True,
+        )
+    unique: list[tuple[str, str]] = list(dict.fromkeys(questions))
+    parts.append(qa_offer(len(unique)))
+    proposals = [qa_action(q, c) for q, c in unique] + approvals(rests)
+    return Draft(text="\n".join(parts).strip(), proposals=proposals, offer_qa=True,
+                 rests_on=rests)
+
+
+__all__ = ["compose", "subject_label"]

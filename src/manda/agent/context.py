@@ -1,0 +1,52 @@
+"""What the answering graph needs from the outside, injected per run as LangGraph runtime context.
+
+Nothing here is global: the service builds one `AgentContext` from the app's stores and model and
+passes it to every `ainvoke`, so tests run the real graph with fakes and temporary stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from manda.kg.port import KnowledgeGraph
+from manda.llm.port import ChatModel
+from manda.memory.port import ConversationMemory
+from manda.models import SearchHit, utcnow
+
+
+@runtime_checkable
+class PassageSearch(Protocol):
+    """Deal-scoped passage retrieval (`manda.retrieval.hybrid.HybridSearch` in the app)."""
+
+    async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Hard limits per question: the loop stops and says what is missing when one is reached."""
+
+    max_tool_calls: int = 5
+    max_iterations: int = 10
+    max_reprompts: int = 3
+    search_k: int = 8
+    history_messages: int = 10
+
+
+@dataclass
+class AgentContext:
+    """The answering graph's dependencies: stores, search, memory, model, limits and clock.
+
+    `model` is None for the offline path: the graph then runs the deterministic tool plan and
+    composes from the extracted findings. The same offline composer is the fallback when the
+    model is unavailable or cannot produce an answer that passes the validation gate.
+    """
+
+    graph: KnowledgeGraph
+    search: PassageSearch
+    memory: ConversationMemory
+    model: ChatModel | None = None
+    limits: Limits = field(default_factory=Limits)
+    clock: Callable[[], datetime] = utcnow

@@ -1,0 +1,204 @@
+"""What one question retrieved: passages, findings, relations and documents, citable by place.
+
+Every citation an answer may carry must point at a `Source` built here; the validation gate and
+the grounding step accept nothing else, so a reference the retrieval never returned cannot reach
+a person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from manda.answers import Citation, SuggestedAction
+from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
+
+_SPACE = re.compile(r"\s+")
+_PAGE = re.compile(r"^(?:p|pp|page|pg)\.?\s*(\d+)$", re.IGNORECASE)
+_SLIDE = re.compile(r"^slide\s*(\d+)(\s+notes)?$", re.IGNORECASE)
+
+
+def normalise_file(name: str) -> str:
+    return _SPACE.sub(" ", name.strip().strip("`'\"*")).lower()
+
+
+def normalise_location(label: str) -> str:
+    """`p.5` = `p. 5` = `page 5`; `Sheet!B7` compared without case or spaces."""
+    text = _SPACE.sub(" ", label.strip().strip("`'\"*.,;")).lower()
+    if m := _PAGE.match(text):
+        return f"p.{m.group(1)}"
+    if m := _SLIDE.match(text):
+        return f"slide {m.group(1)}{' notes' if m.group(2) else ''}"
+    return text.replace(" ", "")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One citable place the retrieval returned, with the text found there."""
+
+    document: str
+    document_id: str
+    location: str
+    page: int | None
+    excerpt: str
+    chunk_id: str | None = None
+    finding_id: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return normalise_file(self.document), normalise_location(self.location)
+
+    def citation(self) -> Citation:
+        return Citation(
+            document=self.document,
+            location=self.location,
+            page=self.page,
+            excerpt=self.excerpt,
+            chunk_id=self.chunk_id,
+            finding_id=self.finding_id,
+        )
+
+
+@dataclass
+class Evidence:
+    """Everything retrieved for one question, deduplicated; the only material an answer may use."""
+
+    hits: list[SearchHit] = field(default_factory=list)
+    findings: dict[str, Finding] = field(default_factory=dict)
+    documents: dict[str, Document] = field(default_factory=dict)
+    relations: list[Relation] = field(default_factory=list)
+    searched: list[str] = field(default_factory=list)  # what was looked for, in words
+    proposals: list[SuggestedAction] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # what a limit cut short
+    notices: list[str] = field(default_factory=list)  # degraded retrieval, said out loud
+    coverage: object | None = None  # a `gaps.Coverage` once find_gaps ran
+    catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
+    queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
+    _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
+
+    # ---- adding
+    def add_hits(self, hits: Iterable[SearchHit]) -> list[SearchHit]:
+        known = {h.chunk_id for h in self.hits}
+        new = [h for h in hits if h.chunk_id not in known]
+        self.hits.extend(new)
+        self._index = None
+        return new
+
+    def add_findings(self, findings: Iterable[Finding]) -> list[Finding]:
+        new = [f for f in findings if f.id not in self.findings]
+        for finding in new:
+            self.findings[finding.id] = finding
+        self._index = None
+        return new
+
+    def add_relations(self, relations: Iterable[Relation]) -> None:
+        known = {(r.type, r.source_id, r.target_id) for r in self.relations}
+        for rel in relations:
+            if (rel.type, rel.source_id, rel.target_id) not in known:
+                self.relations.append(rel)
+                known.add((rel.type, rel.source_id, rel.target_id))
+
+    def note_search(self, what: str) -> None:
+        if what and what not in self.searched:
+            self.searched.append(what)
+
+    def propose(self, action: SuggestedAction) -> None:
+        same = (action.type, action.question, action.finding_id)
+        if all((a.type, a.question, a.finding_id) != same for a in self.proposals):
+            self.proposals.append(action)
+
+    # ---- reading
+    def filename(self, document_id: str) -> str:
+        doc = self.documents.get(document_id)
+        return doc.filename if doc else document_id
+
+    def document_of(self, finding: Finding) -> Document | None:
+        return self.documents.get(finding.document_id)
+
+    def usable_findings(self) -> list[Finding]:
+        """Findings a statement may rest on: not rejected, from a document the deal still holds."""
+        return [
+            f for f in self.findings.values()
+            if f.status is not FindingStatus.REJECTED and f.document_id in self.documents
+        ]
+
+    def relations_of(self, finding_id: str, type_: RelationType | None = None) -> list[Relation]:
+        return [
+            r for r in self.relations
+            if r.between == "finding"
+            and (type_ is None or r.type is type_)
+            and finding_id in (r.source_id, r.target_id)
+        ]
+
+    def successor(self, finding_id: str) -> Finding | None:
+        """The finding that corrects this one (SUPERSEDES points newer → older)."""
+        for rel in self.relations_of(finding_id, RelationType.SUPERSEDES):
+            if rel.target_id == finding_id and rel.source_id in self.findings:
+                return self.findings[rel.source_id]
+        return None
+
+    def predecessor(self, finding_id: str) -> Finding | None:
+        """The finding this one corrects."""
+        for rel in self.relations_of(finding_id, RelationType.SUPERSEDES):
+            if rel.source_id == finding_id and rel.target_id in self.findings:
+                return self.findings[rel.target_id]
+        return None
+
+    def latest(self, finding: Finding) -> Finding:
+        """Follow corrections to the newest version of a finding."""
+        seen = {finding.id}
+        current = finding
+        while (newer := self.successor(current.id)) is not None and newer.id not in seen:
+            seen.add(newer.id)
+            current = newer
+        return current
+
+    def conflicts_of(self, finding_id: str) -> list[Finding]:
+        out: list[Finding] = []
+        for rel in self.relations_of(finding_id, RelationType.CONTRADICTS):
+            other = rel.target_id if rel.source_id == finding_id else rel.source_id
+            if other in self.findings:
+                out.append(self.findings[other])
+        return out
+
+    # ---- citable places
+    def finding_source(self, finding: Finding) -> Source:
+        return Source(
+            document=self.filename(finding.document_id),
+            document_id=finding.document_id,
+            location=finding.location.label,
+            page=finding.location.page,
+            excerpt=finding.excerpt,
+            chunk_id=finding.chunk_id,
+            finding_id=finding.id,
+        )
+
+    def hit_source(self, hit: SearchHit) -> Source:
+        return Source(
+            document=hit.document,
+            document_id=hit.document_id,
+            location=hit.location.label,
+            page=hit.location.page,
+            excerpt=hit.text,
+            chunk_id=hit.chunk_id,
+        )
+
+    def sources(self) -> list[Source]:
+        """Every citable place, findings first (their excerpts are the exact sentences)."""
+        out = [self.finding_source(f) for f in self.usable_findings()]
+        out += [self.hit_source(h) for h in self.hits]
+        return out
+
+    def source_index(self) -> dict[tuple[str, str], list[Source]]:
+        if self._index is None:
+            index: dict[tuple[str, str], list[Source]] = {}
+            for source in self.sources():
+                index.setdefault(source.key, []).append(source)
+            self._index = index
+        return self._index
+
+    def known_files(self) -> list[str]:
+        names = {h.document for h in self.hits}
+        names |= {self.filename(f.document_id) for f in self.usable_findings()}
+        return sorted(names, key=len, reverse=True)

@@ -1,0 +1,384 @@
+"""The answering agent as a LangGraph StateGraph, built by a factory; dependencies come per run.
+
+load_context → detect_intent → resolve_followup → retrieve → tool_loop (bounded) → compose →
+validate (the gate) ⇄ reprompt / fallback → ground → save_context. With no model, the tool loop
+runs the deterministic plan for the intent and the offline composer writes the answer; Claude
+chooses its own tools. Either way the same gate and grounding decide what reaches a person.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from manda.agent.compose import Ask, Draft
+from manda.agent.context import AgentContext
+from manda.agent.evidence import Evidence
+from manda.agent.followups import resolve
+from manda.agent.grounding import ground as ground_citations
+from manda.agent.intents import read_question
+from manda.agent.prompts import (
+    LIMIT_NOTE,
+    SYSTEM,
+    history,
+    question_message,
+    reprompt_message,
+)
+from manda.agent.selection import subject_base, subject_label
+from manda.agent.state import AnswerState
+from manda.agent.tools import TOOL_SPECS, ToolBox
+from manda.agent.validate import GateResult, Requirements, run_gate
+from manda.answers import Citation, Intent, SuggestedAction
+from manda.llm.offline import OfflineComposer
+from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
+from manda.memory.port import Conversation, Message, ResolvedContext
+from manda.models import FindingStatus
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE_NOTICE = "The model is unavailable; answered from the extracted findings."
+REJECTED_NOTICE = ("The model's answer did not pass the source checks; answered from the "
+                   "extracted findings.")
+EXCERPT_CHARS = 400
+RECURSION_LIMIT = 64
+
+_offline = OfflineComposer()
+
+
+def _ctx(runtime: Runtime[AgentContext]) -> AgentContext:
+    return runtime.context
+
+
+# ---------------------------------------------------------------- reading the question
+
+
+async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    deal_id = state["deal_id"]
+    conversation = await ctx.memory.load(state["conversation_id"])
+    if conversation is None or (conversation.deal_id and conversation.deal_id != deal_id):
+        conversation = Conversation(id=state["conversation_id"], deal_id=deal_id)
+    documents = await ctx.graph.list_documents(deal_id)
+    evidence = Evidence(documents={d.id: d for d in documents})
+    return {"conversation": conversation, "evidence": evidence, "notices": [],
+            "tool_calls_used": 0, "iterations": 0, "reprompts": 0, "limit_hit": None,
+            "use_offline": ctx.model is None, "streamed": False, "messages": []}
+
+
+async def detect_intent(state: AnswerState) -> dict[str, Any]:
+    return {"frame": read_question(state["question"])}
+
+
+async def resolve_followup(state: AnswerState) -> dict[str, Any]:
+    frame = state["frame"]
+    context = state["conversation"].context
+    label = subject_label(frame.subject or context.subject)
+    if frame.entity and _names_the_target(frame.entity, state["deal_id"], state["evidence"]):
+        frame = replace(frame, entity=None)  # "TargetCo's revenue" is the deal's own revenue
+    resolution = resolve(frame, context, label)
+    ask = Ask(
+        question=state["question"],
+        intent=resolution.intent,
+        frame=frame,
+        subject=resolution.subject,
+        period=resolution.period,
+        entity=resolution.entity,
+        assumption=resolution.assumption,
+    )
+    return {"resolution": resolution, "ask": ask, "frame": frame}
+
+
+def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
+    """The company the deal is about, named by the deal id or by most of its file names."""
+    key = re.sub(r"[^a-z0-9]", "", entity.lower())
+    if not key:
+        return False
+    if key == re.sub(r"[^a-z0-9]", "", deal_id.lower()):
+        return True
+    names = [re.sub(r"[^a-z0-9]", "", d.filename.lower()) for d in evidence.documents.values()]
+    return bool(names) and sum(key in n for n in names) * 2 > len(names)
+
+
+def after_resolve(state: AnswerState) -> Literal["retrieve", "compose"]:
+    return "compose" if state["resolution"].kind == "clarify" else "retrieve"
+
+
+# ---------------------------------------------------------------- retrieval and tools
+
+
+async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    ask = state["ask"]
+    query = ask.question
+    if ask.assumption or state["resolution"].kind == "inherited":
+        extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
+        query = f"{ask.question} {extra}".strip()
+    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    rendered = await box.query_knowledge_base({"query": query, "k": ctx.limits.search_k})
+    return {"context_text": rendered}
+
+
+async def tool_loop(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    if state.get("use_offline") or ctx.model is None:
+        return await _offline_plan(state, ctx)
+    return await _model_turn(state, ctx)
+
+
+async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
+    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    budget = ctx.limits.max_tool_calls - state.get("tool_calls_used", 0)
+    plan = _offline.plan(state["ask"], max_calls=max(0, budget))
+    for call in plan:
+        result = await box.run(call)
+        if result.is_error:
+            log.warning("offline plan step %s failed: %s", call.name, result.content)
+    return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
+            "iterations": state.get("iterations", 0) + 1, "loop_done": True}
+
+
+async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
+    assert ctx.model is not None
+    limits = ctx.limits
+    messages = list(state.get("messages") or [])
+    if not messages:
+        for role, text in history(state["conversation"].messages, limits.history_messages):
+            messages.append(ChatMessage(role=role, text=text))  # type: ignore[arg-type]
+        messages.append(ChatMessage(role="user",
+                                    text=question_message(state["ask"], state["context_text"])))
+    iterations = state.get("iterations", 0)
+    if iterations >= limits.max_iterations:
+        return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
+    usage = state["usage"]
+    sink = state.get("sink")
+    try:
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink)
+    except ModelUnavailableError as exc:
+        log.warning("model unavailable, answering offline: %s", exc)
+        return {"loop_done": True, "use_offline": True,
+                "notices": [*state["notices"], UNAVAILABLE_NOTICE]}
+    usage.add(turn.usage)
+    streamed = state.get("streamed", False) or (sink is not None and bool(turn.text))
+    if not turn.tool_calls:
+        return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
+                "text": turn.text, "origin": "model", "streamed": streamed}
+    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    used = state.get("tool_calls_used", 0)
+    results: list[ToolResult] = []
+    skipped: list[str] = []
+    for call in turn.tool_calls:
+        if used >= limits.max_tool_calls:
+            args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items())
+            skipped.append(f"{call.name}({args})")
+            results.append(ToolResult(
+                call.id, "Tool budget exhausted for this question: answer now with what was "
+                         "found, and say what could not be checked.", is_error=True))
+            continue
+        used += 1
+        results.append(await box.run(call))
+    messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+    messages.append(ChatMessage(role="user", tool_results=results))
+    update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
+                              "tool_calls_used": used, "loop_done": False, "streamed": streamed}
+    if skipped:
+        update["limit_hit"] = "tool_calls"
+        state["evidence"].missing.extend(skipped)
+    return update
+
+
+def after_tools(state: AnswerState) -> Literal["tool_loop", "compose"]:
+    return "compose" if state.get("loop_done") else "tool_loop"
+
+
+# ---------------------------------------------------------------- composing and the gate
+
+
+def _limit_line(state: AnswerState, ctx: AgentContext) -> str:
+    kind = state.get("limit_hit")
+    if not kind:
+        return ""
+    n = ctx.limits.max_tool_calls if kind == "tool_calls" else ctx.limits.max_iterations
+    missing = state["evidence"].missing
+    tail = f" Not checked: {'; '.join(missing[:3])}." if missing else ""
+    return f"\n\n_Answered with what was found: {LIMIT_NOTE[kind].format(n=n)}.{tail}_"
+
+
+async def compose(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    resolution = state["resolution"]
+    if resolution.kind == "clarify":
+        text = resolution.clarification or "Which period do you mean?"
+        return {"draft": Draft(text=text), "text": text, "origin": "clarification"}
+    if not state.get("use_offline") and state.get("origin") == "model" and state.get("text"):
+        text = state["text"] + _limit_line(state, ctx)
+        draft = Draft(text=text, proposals=list(state["evidence"].proposals))
+        return {"draft": draft, "text": text, "origin": "model"}
+    draft = _offline.compose(state["ask"], state["evidence"])
+    draft.text += _limit_line(state, ctx)
+    return {"draft": draft, "text": draft.text, "origin": "offline"}
+
+
+def _requirements(state: AnswerState) -> Requirements:
+    ask = state["ask"]
+    draft = state["draft"]
+    offer = draft.offer_qa or (
+        ask.intent in (Intent.DUE_DILIGENCE, Intent.GAP_IDENTIFICATION)
+        and state.get("origin") == "model"
+        and any(p.type == "add_to_qa" for p in state["evidence"].proposals)
+    )
+    return Requirements(assumption=ask.assumption, offer_qa=offer)
+
+
+async def validate(state: AnswerState) -> dict[str, Any]:
+    if state.get("origin") == "clarification":
+        return {"gate": GateResult(text=state["text"])}
+    gate = run_gate(state["text"], state["evidence"], _requirements(state))
+    if gate.dropped:
+        log.info("dropped %d unretrieved reference(s): %s", len(gate.dropped),
+                 [f"{r.document} {r.location}" for r in gate.dropped])
+    if not gate.ok:
+        log.info("validation gate (%s): %s", state.get("origin"), gate.errors)
+    return {"gate": gate, "text": gate.text}
+
+
+def after_validate(state: AnswerState, runtime: Runtime[AgentContext]
+                   ) -> Literal["ground", "reprompt", "fallback"]:
+    gate = state["gate"]
+    if gate.ok or state.get("origin") != "model":
+        return "ground"
+    if state.get("reprompts", 0) < runtime.context.limits.max_reprompts:
+        return "reprompt"
+    return "fallback"
+
+
+async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    assert ctx.model is not None
+    messages = list(state["messages"])
+    messages.append(ChatMessage(role="assistant", text=state["text"]))
+    messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
+    attempts = state.get("reprompts", 0) + 1
+    try:
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"))
+    except ModelUnavailableError:
+        return {"reprompts": attempts, "use_offline": True, "origin": "offline",
+                "notices": [*state["notices"], UNAVAILABLE_NOTICE], "text": ""}
+    state["usage"].add(turn.usage)
+    if turn.tool_calls:  # no more tools now: keep the history valid and count the attempt
+        messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+        messages.append(ChatMessage(role="user", tool_results=[
+            ToolResult(c.id, "No more tool calls: write the answer now.", is_error=True)
+            for c in turn.tool_calls]))
+    return {"messages": messages, "reprompts": attempts, "text": turn.text or state["text"],
+            "origin": "model"}
+
+
+def after_reprompt(state: AnswerState) -> Literal["validate", "fallback"]:
+    return "fallback" if state.get("use_offline") else "validate"
+
+
+async def fallback(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    notices = list(state["notices"])
+    if UNAVAILABLE_NOTICE not in notices:
+        notices.append(REJECTED_NOTICE)
+    draft = _offline.compose(state["ask"], state["evidence"])
+    draft.text += _limit_line(state, ctx)
+    return {"draft": draft, "text": draft.text, "origin": "offline", "use_offline": True,
+            "notices": notices}
+
+
+# ---------------------------------------------------------------- grounding and memory
+
+
+def _trimmed(citation: Citation) -> Citation:
+    if len(citation.excerpt) <= EXCERPT_CHARS:
+        return citation
+    return citation.model_copy(update={"excerpt": citation.excerpt[:EXCERPT_CHARS].rstrip()
+                                       + " …"})
+
+
+async def ground(state: AnswerState) -> dict[str, Any]:
+    evidence = state["evidence"]
+    text = state["text"]
+    citations = [_trimmed(c) for c in ground_citations(text, evidence)]
+    actions: list[SuggestedAction] = []
+    keys: set[tuple[str, str | None, str | None]] = set()
+    pending = {f.id for f in evidence.findings.values() if f.status is FindingStatus.PENDING}
+    proposed = [*state["draft"].proposals, *evidence.proposals]
+    if state.get("origin") == "model":  # the model's answer rests on what it cited
+        proposed += [SuggestedAction(type="approve_finding", finding_id=c.finding_id)
+                     for c in citations if c.finding_id in pending]
+    for action in proposed:
+        if action.type == "approve_finding" and action.finding_id not in pending:
+            continue
+        key = (action.type, action.question, action.finding_id)
+        if key not in keys:
+            keys.add(key)
+            actions.append(action)
+    sink = state.get("sink")
+    if sink is not None and not state.get("streamed"):
+        await sink(text)
+    return {"citations": citations, "actions": actions}
+
+
+async def save_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ctx = _ctx(runtime)
+    conversation = state["conversation"]
+    ask = state["ask"]
+    resolution = state["resolution"]
+    conversation.deal_id = state["deal_id"]
+    now = ctx.clock().isoformat()
+    conversation.remember(Message(role="user", text=state["question"], at=now))
+    conversation.remember(Message(role="assistant", text=state["text"], at=now))
+    rests = state["draft"].rests_on if state.get("draft") else []
+    if resolution.kind == "clarify":
+        conversation.context = ResolvedContext(subject=resolution.subject,
+                                               period=resolution.period,
+                                               entity=resolution.entity,
+                                               intent=Intent.CLARIFICATION.value)
+    else:
+        subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
+        period = ask.period or (rests[0].period if rests else None)
+        conversation.context = ResolvedContext(subject=subject, period=period,
+                                               entity=ask.entity, intent=ask.intent.value)
+    await ctx.memory.save(conversation)
+    return {"conversation": conversation}
+
+
+# ---------------------------------------------------------------- the graph
+
+
+def build_answer_graph() -> CompiledStateGraph:
+    """A fresh compiled graph; run it with `context=AgentContext(...)`."""
+    graph = StateGraph(AnswerState, context_schema=AgentContext)
+    graph.add_node("load_context", load_context)
+    graph.add_node("detect_intent", detect_intent)
+    graph.add_node("resolve_followup", resolve_followup)
+    graph.add_node("retrieve", retrieve)
+    graph.add_node("tool_loop", tool_loop)
+    graph.add_node("compose", compose)
+    graph.add_node("validate", validate)
+    graph.add_node("reprompt", reprompt)
+    graph.add_node("fallback", fallback)
+    graph.add_node("ground", ground)
+    graph.add_node("save_context", save_context)
+    graph.add_edge(START, "load_context")
+    graph.add_edge("load_context", "detect_intent")
+    graph.add_edge("detect_intent", "resolve_followup")
+    graph.add_conditional_edges("resolve_followup", after_resolve)
+    graph.add_edge("retrieve", "tool_loop")
+    graph.add_conditional_edges("tool_loop", after_tools)
+    graph.add_edge("compose", "validate")
+    graph.add_conditional_edges("validate", after_validate)
+    graph.add_conditional_edges("reprompt", after_reprompt)
+    graph.add_edge("fallback", "validate")
+    graph.add_edge("ground", "save_context")
+    graph.add_edge("save_context", END)
+    return graph.compile()

@@ -1,0 +1,209 @@
+"""Deterministic reading of a question: its intent, metric, period, entity and follow-up cues.
+
+Intents are inferred, never asked for. The same reading drives the offline tool plan and is given
+to Claude as a hint, so both paths agree on the answer's shape.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from manda.answers import Intent
+from manda.ingest.extract.periods import find_periods
+from manda.ingest.extract.vocabulary import find_subjects
+
+Relative = Literal["last_year", "previous_period", "same_period_last_year"]
+
+_F = re.IGNORECASE
+
+# Ordered: the first intent whose cue matches wins ("summarise the red flags" is due diligence).
+_CUES: list[tuple[Intent, re.Pattern[str]]] = [
+    (Intent.GAP_IDENTIFICATION, re.compile(
+        r"\b(?:gaps?|what(?:'s| is| are)? (?:still )?missing|missing (?:documents?|items?|"
+        r"information|info)|irl|information request|request list|(?:irl |checklist )?coverage|"
+        r"outstanding (?:items?|requests?|documents?)|not (?:yet )?(?:been )?(?:provided|"
+        r"received|covered)|haven'?t (?:we )?(?:received|got(?:ten)?)|still need|checklist)\b",
+        _F)),
+    (Intent.DUE_DILIGENCE, re.compile(
+        r"\b(?:red[\s-]?flags?|risks?|risky|concerns?|issues?|problems?|worr(?:y|ies|ied)|"
+        r"watch[\s-]?outs?|due diligence|diligence|unusual|anomal\w*|inconsisten\w*|"
+        r"contradict\w*|conflict\w*|discrepanc\w*|deal[\s-]?breakers?|corrections?|restat\w*|"
+        r"exposures?|liabilit(?:y|ies)|what should (?:we|i) (?:worry|know|look)|look out for)\b",
+        _F)),
+    (Intent.COMPARISON, re.compile(
+        r"\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|difference between|differ(?:s|ed)? "
+        r"from|side[\s-]by[\s-]side|variance|relative to|against)\b", _F)),
+    (Intent.SYNTHESIS, re.compile(
+        r"\b(?:summari[sz]e|summary|summari[sz]ing|overall|big picture|key takeaways?|"
+        r"takeaways?|pull together|what do we know about|financial profile|in a nutshell|"
+        r"tl;?dr|recap|investment thesis|financial health|state of (?:the )?(?:business|company)|"
+        r"how (?:is|are) (?:the company|the business|they) doing)\b", _F)),
+    (Intent.DEEP_DIVE, re.compile(
+        r"\b(?:walk (?:me|us) through|break(?:\s|-)?down|deep[\s-]?dive|in detail|detailed|"
+        r"drill (?:into|down)|tell me more|analy[sz]e|analysis|trends?|trending|drivers?|"
+        r"explain|development of|over time|evolution|evolved|developed|quarter by quarter|"
+        r"by quarter|by department|by customer|composition)\b", _F)),
+    (Intent.EXPLORATION, re.compile(
+        r"\b(?:overview|what(?:'s| is) in (?:the|this) data[\s-]?room|(?:which|what) "
+        r"(?:documents|files)|what do we have|where (?:should|do|can) (?:i|we) start|explore|"
+        r"show me around|what can you tell me|what(?:'s| is) available|data[\s-]?room|"
+        r"getting started|orient me|high[\s-]level)\b", _F)),
+]
+
+_FOLLOWUP = re.compile(
+    r"^\s*(?:and|and what about|what about|how about|same for|also|what of|and for|and in|"
+    r"and the|then|ok(?:ay)?,? (?:and|what about))\b", _F)
+_PRONOUN = re.compile(r"\b(?:it|that|this|those|these|them)\b", _F)
+_RELATIVE: list[tuple[Relative, re.Pattern[str]]] = [
+    ("same_period_last_year", re.compile(
+        r"\b(?:same (?:quarter|period|half) (?:of |in )?(?:last|the previous|the prior|a) year|"
+        r"year[\s-](?:on|over)[\s-]year|yoy|a year (?:earlier|before|ago))\b", _F)),
+    ("previous_period", re.compile(
+        r"\b(?:(?:last|previous|prior|preceding) (?:quarter|half)|quarter before|"
+        r"the period before|previous period|prior period)\b", _F)),
+    ("last_year", re.compile(
+        r"\b(?:last year|previous year|prior year|the year before|preceding year)\b", _F)),
+]
+_PARTIAL_PERIOD = re.compile(r"(?<![\w])([QH][1-4])(?![\w'’])(?!\s*[-/']?\s*\d)", _F)
+_FULL_YEAR_REPLY = re.compile(r"\b(?:full[\s-]?year|whole year|the year|annual|fy)\b", _F)
+_SAME_QUARTER_REPLY = re.compile(r"\b(?:same quarter|the quarter|quarter|same half|same period)\b",
+                                 _F)
+_FORECAST = re.compile(r"\b(?:forecasts?|projected|projections?|budget(?:ed)?|plan(?:ned)?|"
+                       r"outlook|guidance|expected|expect)\b", _F)
+_ACTUAL = re.compile(r"\b(?:actuals?|achieved|realised|realized|reported|audited)\b", _F)
+_QUESTION_WORDS = {
+    "what", "who", "how", "when", "where", "which", "why", "is", "are", "was", "were", "do",
+    "does", "did", "can", "could", "should", "and", "tell", "give", "show", "list", "compare",
+    "summarise", "summarize", "walk", "any", "has", "have", "the", "a", "an", "for", "in", "of",
+    "vs", "about", "please", "ok", "okay", "also",
+}
+_NAME = re.compile(r"(?<![\w])([A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|AG|GmbH|SE|KG|Ltd|plc))*)")
+_TOPIC_WORDS = re.compile(r"[A-Za-zÀ-ÿ][\w\-]+")
+_STOP = _QUESTION_WORDS | {
+    "there", "their", "they", "them", "its", "it", "this", "that", "those", "these", "our", "we",
+    "i", "me", "you", "your", "to", "on", "at", "by", "with", "from", "be", "been", "much", "many",
+    "did", "know", "about", "tell", "us", "current", "currently", "latest", "company",
+    "target", "deal", "data", "room", "please", "than", "into", "or", "not", "no",
+    "yes", "so", "if", "all", "some", "up", "out", "who's", "what's", "whats", "q1", "q2", "q3",
+    "q4", "h1", "h2", "fy", "year", "quarter", "last", "previous", "prior", "through", "big",
+    "get", "got", "see", "more", "most", "any", "anything", "something", "thing", "things",
+}
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    """What a question asks for, read without looking at any data."""
+
+    text: str
+    intent: Intent
+    explicit_intent: bool  # a cue named the intent; False when fact_lookup is the default
+    subjects: tuple[str, ...] = ()
+    periods: tuple[str, ...] = ()
+    partial_period: str | None = None  # "Q3" with no year: the data decides which year
+    relative: Relative | None = None
+    entity: str | None = None
+    terms: tuple[str, ...] = ()  # content words, for topics that are not metrics
+    followup: bool = False  # phrased as a continuation: "And EBITDA?", "What about last year?"
+    refers_back: bool = False  # a pronoun and no subject of its own: "Why did it drop?"
+    wants_forecast: bool = False
+    wants_actual: bool = False
+    full_year_reply: bool = False
+    same_quarter_reply: bool = False
+    words: int = field(default=0)
+
+    @property
+    def subject(self) -> str | None:
+        return self.subjects[0] if self.subjects else None
+
+    @property
+    def period(self) -> str | None:
+        return self.periods[0] if self.periods else None
+
+
+def detect_intent(question: str) -> tuple[Intent, bool]:
+    """The intent a question asks for, and whether a cue named it (else the default lookup)."""
+    for intent, cue in _CUES:
+        if cue.search(question):
+            if intent is Intent.COMPARISON and _only_against_word(question):
+                continue
+            return intent, True
+    subjects = _unique(s for s, _, _ in find_subjects(question))
+    periods = _unique(p for p, _, _ in find_periods(question, bare_years=True))
+    if len(periods) >= 2 and subjects and re.search(r"\b(?:and|to|with)\b", question, _F):
+        return Intent.COMPARISON, True
+    return Intent.FACT_LOOKUP, False
+
+
+def _only_against_word(question: str) -> bool:
+    """"against" alone ("claims against the company") is no comparison."""
+    cue = _CUES[2][1]
+    words = {m.group(0).lower() for m in cue.finditer(question)}
+    return words == {"against"} and not re.search(r"\bcompared?\b", question, _F)
+
+
+def read_question(question: str) -> QuestionFrame:
+    """Everything the agent reads from the question text alone."""
+    text = " ".join(question.split())
+    intent, explicit = detect_intent(text)
+    subjects = _unique(s for s, _, _ in find_subjects(text))
+    periods = _unique(p for p, _, _ in find_periods(text, bare_years=True))
+    partial = None
+    if not periods and (m := _PARTIAL_PERIOD.search(text)):
+        partial = m.group(1).upper()
+    relative = next((name for name, pattern in _RELATIVE if pattern.search(text)), None)
+    words = len(re.findall(r"[\w€£$%.]+", text))
+    opener = text.split()[0].lower().strip("?,.!") if text.split() else ""
+    short = 0 < words <= 3 and not explicit and opener not in _QUESTION_WORDS - {"and", "also"}
+    followup = bool(_FOLLOWUP.search(text)) or short
+    refers_back = not subjects and bool(_PRONOUN.search(text))
+    return QuestionFrame(
+        text=text,
+        intent=intent,
+        explicit_intent=explicit,
+        subjects=subjects,
+        periods=periods,
+        partial_period=partial,
+        relative=relative,
+        entity=_entity(text),
+        terms=_terms(text),
+        followup=followup,
+        refers_back=refers_back,
+        wants_forecast=bool(_FORECAST.search(text)),
+        wants_actual=bool(_ACTUAL.search(text)),
+        full_year_reply=bool(_FULL_YEAR_REPLY.search(text)),
+        same_quarter_reply=bool(_SAME_QUARTER_REPLY.search(text)),
+        words=words,
+    )
+
+
+def _unique(items: object) -> tuple[str, ...]:
+    seen: list[str] = []
+    for item in items:  # type: ignore[attr-defined]
+        if item not in seen:
+            seen.append(item)
+    return tuple(seen)
+
+
+def _entity(text: str) -> str | None:
+    """A proper name in the question ("Globex", "Markus Weber"), if any."""
+    for m in _NAME.finditer(text):
+        name = m.group(1).strip(" .?!,")
+        first = re.sub(r"['’]s$", "", name.split()[0].lower())
+        if first in _QUESTION_WORDS or first in _STOP:
+            rest = name.split()[1:]
+            if not rest:
+                continue
+            name = " ".join(rest)
+        if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if find_subjects(name) or find_periods(name):
+            continue
+        return re.sub(r"['’]s$", "", name)
+    return None
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    words = [w.lower().strip("-") for w in _TOPIC_WORDS.findall(text)]
+    return _unique(w for w in words if w not in _STOP and len(w) > 2)

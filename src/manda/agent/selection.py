@@ -1,0 +1,275 @@
+"""Which value answers "X for period P": corrections applied, conflicts kept, forecasts apart.
+
+Different periods never conflict (the most recent wins when no period is asked); a corrected
+version replaces the figure it corrects (and is said to); two documents that disagree on the same
+period, with no correction between them, are both shown. Pure functions of the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from manda.agent.evidence import Evidence
+from manda.agent.injection import looks_like_instruction
+from manda.ingest.extract.amounts import format_amount, same_amount
+from manda.ingest.extract.periods import period_sort_key, year_of
+from manda.ingest.extract.vocabulary import metric_spec
+from manda.models import Finding, FindingStatus, Nature
+
+# Question subjects (vocabulary) and how extractors may key the same thing.
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "customer concentration": ("customer concentration", "customer share", "customer_share"),
+    "one-time charges": ("one-time charges", "restructuring charge", "restructuring_charge"),
+    "leverage": ("leverage", "covenant"),
+    "debt": ("debt", "bank debt", "bank_debt"),
+    "headcount": ("headcount",),
+}
+
+
+_CORRECTION_TEXT = re.compile(
+    r"\b(?:misstated|corrected|correction|restated|previously reported|revised|replaces)\b",
+    re.IGNORECASE,
+)
+
+
+def subject_base(subject: str) -> str:
+    return subject.split(":", 1)[0].replace("_", " ").strip().lower()
+
+
+def subject_keys(subject: str) -> set[str]:
+    base = subject_base(subject)
+    return {k.replace("_", " ") for k in _ALIASES.get(base, (base,))} | {base}
+
+
+def subject_label(subject: str | None) -> str | None:
+    if subject is None:
+        return None
+    spec = metric_spec(subject)
+    return spec.label if spec else subject_base(subject).capitalize()
+
+
+def in_text(label: str) -> str:
+    """A metric's name inside a sentence: "revenue", but "EBITDA" and "ARR" stay as they are."""
+    first = label.split()[0] if label.split() else label
+    return label if first.isupper() and len(first) > 1 else label[:1].lower() + label[1:]
+
+
+def show(finding: Finding) -> str:
+    """How a person reads the value: the document's own wording when it names the unit."""
+    text = (finding.value_text or "").strip()
+    if text and any(mark in text for mark in ("€", "£", "$", "EUR", "GBP", "USD", "CHF", "%", "x")):
+        return text
+    if finding.value is None:
+        return text
+    return format_amount(finding.value, finding.unit)
+
+
+def is_clean(finding: Finding) -> bool:
+    """A finding a statement may rest on: not rejected, and not lifted from an instruction."""
+    return finding.status is not FindingStatus.REJECTED and not looks_like_instruction(
+        finding.excerpt
+    )
+
+
+def findings_for(
+    evidence: Evidence, subject: str, *, entity: str | None = None, exact_entity: bool = False
+) -> list[Finding]:
+    keys = subject_keys(subject)
+    out: list[Finding] = []
+    for finding in evidence.usable_findings():
+        if not is_clean(finding) or subject_base(finding.subject) not in keys:
+            continue
+        if entity and exact_entity and not _same_entity(finding, entity):
+            continue
+        out.append(finding)
+    if entity and not exact_entity:
+        named = [f for f in out if _same_entity(f, entity)]
+        return named or out
+    return out
+
+
+def _same_entity(finding: Finding, entity: str) -> bool:
+    wanted = entity.lower()
+    have = " ".join(filter(None, [finding.entity, finding.subject.partition(":")[2]])).lower()
+    return bool(have) and (wanted in have or have.split()[0] in wanted)
+
+
+def periods_of(findings: Iterable[Finding]) -> list[str]:
+    return sorted({f.period for f in findings if f.period}, key=period_sort_key)
+
+
+def choose_period(
+    findings: Sequence[Finding],
+    *,
+    period: str | None,
+    partial: str | None = None,
+    wants_forecast: bool = False,
+) -> str | None:
+    """The asked period, else the most recent one (actuals first unless a forecast is asked)."""
+    if period:
+        return period
+    pool = list(findings)
+    if partial:
+        pool = [f for f in pool if f.period and f.period.startswith(f"{partial} ")]
+    actuals = [f for f in pool if f.nature is Nature.ACTUAL]
+    forecasts = [f for f in pool if f.nature is Nature.FORECAST]
+    preferred = (forecasts or actuals) if wants_forecast else (actuals or forecasts)
+    periods = periods_of(preferred)
+    return periods[-1] if periods else None
+
+
+@dataclass
+class Reading:
+    """The answer to one metric for one period, with everything that must be said about it."""
+
+    subject: str
+    label: str
+    period: str | None
+    primary: Finding
+    support: list[Finding] = field(default_factory=list)  # same value elsewhere (sources)
+    conflicts: list[Finding] = field(default_factory=list)  # one per other value, same period
+    corrected_from: list[Finding] = field(default_factory=list)  # superseded, different value
+
+    @property
+    def is_forecast(self) -> bool:
+        return self.primary.nature is Nature.FORECAST
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [self.primary, *self.support, *self.conflicts, *self.corrected_from]
+
+
+_UNIT_TEXT = re.compile(r"[€£$%]|\b(?:EUR|GBP|USD|CHF)\b|\d\s*x\b|people|employees")
+
+
+def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
+    """Which statement of a value to lead with: corrections, audited and final documents, the
+    report's own wording ("€5.2M" on p.1 before "5,200" in a table on p.2)."""
+    doc = evidence.document_of(finding)
+    return (
+        cluster_docs,
+        1 if evidence.predecessor(finding.id) is not None else 0,
+        1 if doc is not None and doc.authoritative else 0,
+        0 if doc is not None and doc.draft else 1,
+        1 if finding.status is FindingStatus.APPROVED else 0,
+        finding.location.kind.value == "page",
+        1 if _UNIT_TEXT.search(finding.value_text or "") else 0,
+        -(finding.location.page or 0),
+        doc.doc_date.toordinal() if doc is not None and doc.doc_date else 0,
+    )
+
+
+def best_of(findings: Sequence[Finding], evidence: Evidence) -> Finding:
+    """The statement of a value to cite first (see `_authority`)."""
+    return max(findings, key=lambda f: _authority(f, evidence, 0))
+
+
+def is_correction_statement(finding: Finding) -> bool:
+    """A sentence that reports a correction ("was misstated as EUR 3.1 million")."""
+    return bool(_CORRECTION_TEXT.search(finding.excerpt))
+
+
+def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:
+    clusters: list[list[Finding]] = []
+    for finding in findings:
+        for cluster in clusters:
+            if finding.value is not None and cluster[0].value is not None and same_amount(
+                finding.value, cluster[0].value
+            ):
+                cluster.append(finding)
+                break
+        else:
+            clusters.append([finding])
+    return clusters
+
+
+def read_fact(
+    evidence: Evidence,
+    subject: str,
+    period: str | None,
+    *,
+    entity: str | None = None,
+    nature: Nature | None = None,
+) -> Reading | None:
+    """The most recent authoritative value of `subject` for `period`, with its caveats."""
+    pool = [f for f in findings_for(evidence, subject, entity=entity) if f.value is not None]
+    pool = [f for f in pool if f.period == period] if period else pool
+    if nature is not None:
+        pool = [f for f in pool if f.nature is nature] or pool
+    if not pool:
+        return None
+    current = [f for f in pool if evidence.successor(f.id) is None
+               and f.status is not FindingStatus.SUPERSEDED]
+    corrected = [f for f in pool if f not in current]
+    if not current:
+        current = [evidence.latest(f) for f in corrected]
+    clusters = _clusters(current)
+    ranked = sorted(
+        clusters,
+        key=lambda c: max(_authority(f, evidence, len({x.document_id for x in c})) for f in c),
+        reverse=True,
+    )
+    best = ranked[0]
+    best.sort(key=lambda f: _authority(f, evidence, 0), reverse=True)
+    primary = best[0]
+    support = _one_per_document([f for f in best[1:] if f.document_id != primary.document_id])
+    primary_docs = {f.document_id for f in best}
+    conflicts: list[Finding] = []
+    restated: list[Finding] = []
+    for cluster in ranked[1:]:
+        outside = [f for f in cluster if f.document_id not in primary_docs]
+        if outside:  # another document disagrees: a conflict between documents
+            conflicts.append(sorted(outside, key=lambda f: _authority(f, evidence, 0),
+                                    reverse=True)[0])
+        else:  # the same document also states another value: what it corrects, or a comparison
+            restated += [f for f in cluster if is_correction_statement(f)]
+    old = [f for f in corrected
+           if f.value is not None and primary.value is not None
+           and not same_amount(f.value, primary.value)]
+    return Reading(
+        subject=subject,
+        label=subject_label(subject) or primary.label,
+        period=period or primary.period,
+        primary=primary,
+        support=support[:2],
+        conflicts=conflicts,
+        corrected_from=_one_per_document(
+            sorted(old, key=lambda f: _authority(f, evidence, 0), reverse=True)
+            or restated),
+    )
+
+
+def _one_per_document(findings: Sequence[Finding]) -> list[Finding]:
+    seen: set[str] = set()
+    out: list[Finding] = []
+    for finding in findings:
+        if finding.document_id not in seen:
+            seen.add(finding.document_id)
+            out.append(finding)
+    return out
+
+
+def series(
+    evidence: Evidence, subject: str, *, nature: Nature = Nature.ACTUAL, entity: str | None = None
+) -> list[Reading]:
+    """One reading per period of a metric, oldest first (quarters and years kept apart)."""
+    pool = [f for f in findings_for(evidence, subject, entity=entity)
+            if f.value is not None and f.nature is nature]
+    readings = []
+    for period in periods_of(pool):
+        reading = read_fact(evidence, subject, period, entity=entity, nature=nature)
+        if reading is not None:
+            readings.append(reading)
+    return readings
+
+
+def same_kind_periods(readings: Sequence[Reading]) -> list[Reading]:
+    """The readings of the most frequent period kind (quarters with quarters, years with years)."""
+    kinds: dict[str, list[Reading]] = {}
+    for reading in readings:
+        kinds.setdefault((reading.period or "?")[:2].rstrip("0123456789 "), []).append(reading)
+    if not kinds:
+        return []
+    return max(kinds.values(), key=lambda rs: (len(rs), year_of(rs[-1].period) or 0))

@@ -1,0 +1,52 @@
+"""The answering graph's state: one question's journey from reading to a grounded answer."""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from manda.agent.compose import Ask, Draft
+from manda.agent.evidence import Evidence
+from manda.agent.followups import Resolution
+from manda.agent.intents import QuestionFrame
+from manda.agent.validate import GateResult
+from manda.answers import Citation, SuggestedAction
+from manda.llm.port import ChatMessage, TextSink, TokenUsage
+from manda.memory.port import Conversation
+
+TextOrigin = Literal["model", "offline", "clarification"]
+
+
+class AnswerState(TypedDict, total=False):
+    # input
+    deal_id: str
+    question: str
+    conversation_id: str
+    sink: TextSink | None
+    # read and resolved
+    conversation: Conversation
+    frame: QuestionFrame
+    resolution: Resolution
+    ask: Ask
+    # retrieved
+    evidence: Evidence
+    context_text: str  # the retrieval, rendered as quoted data for the model
+    # tool loop (model path)
+    messages: list[ChatMessage]
+    tool_calls_used: int
+    iterations: int
+    loop_done: bool
+    limit_hit: str | None
+    use_offline: bool
+    # composing and checking
+    draft: Draft
+    origin: TextOrigin
+    text: str
+    gate: GateResult
+    reprompts: int
+    streamed: bool
+    # output
+    citations: list[Citation]
+    actions: list[SuggestedAction]
+    notices: list[str]
+    usage: TokenUsage
+    model_name: str

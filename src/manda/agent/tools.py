@@ -1,0 +1,393 @@
+"""The tools of the answering agent, scoped to one deal; none of them changes the knowledge base.
+
+`add_to_qa` and the approval of a finding are only *proposed* (as suggested actions a person
+confirms with a button). Every tool adds what it found to the question's `Evidence`, so whatever
+the model later cites can be checked against it, and returns a rendering for the model in which
+document text is quoted as data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from manda.agent.context import AgentContext
+from manda.agent.evidence import Evidence
+from manda.agent.gaps import assess_coverage
+from manda.agent.injection import looks_like_instruction
+from manda.agent.selection import show, subject_base, subject_keys
+from manda.agent.unusual import scan
+from manda.answers import SuggestedAction
+from manda.ingest.extract.amounts import find_amounts
+from manda.ingest.extract.vocabulary import canonical_subject
+from manda.llm.port import ToolCall, ToolResult, ToolSpec
+from manda.models import Finding, FindingStatus, RelationType, SearchHit
+
+MAX_PASSAGE_CHARS = 1_500
+
+
+def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+_S = {"type": "string"}
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "query_knowledge_base",
+        "Search this deal's data room: passages (hybrid keyword + semantic search) and the "
+        "findings extracted from them, with corrections and conflicts. Use a metric name and "
+        "period when you have them.",
+        _schema({"query": _S,
+                 "subject": {**_S, "description": "a metric, or several separated by commas"},
+                 "period": {**_S, "description": "e.g. Q3 2024, FY2023"},
+                 "k": {"type": "integer", "minimum": 1, "maximum": 12}}, ["query"]),
+    ),
+    ToolSpec(
+        "get_document_info",
+        "Facts about one document of the data room: date, type, draft or final, whether a later "
+        "version supersedes it, and whether it is the IRL.",
+        _schema({"document": {**_S, "description": "file name"}}, ["document"]),
+    ),
+    ToolSpec(
+        "detect_contradictions",
+        "Corrections (SUPERSEDES) and conflicts (CONTRADICTS) between findings, optionally for "
+        "one metric.",
+        _schema({"subject": _S}),
+    ),
+    ToolSpec(
+        "find_gaps",
+        "Coverage of the deal's IRL (or the default due-diligence checklist) by the documents "
+        "of the room, by category.",
+        _schema({"category": _S}),
+    ),
+    ToolSpec(
+        "validate_finding",
+        "Check one finding: its excerpt, status, source document and what supports, corrects or "
+        "contradicts it.",
+        _schema({"finding_id": _S}, ["finding_id"]),
+    ),
+    ToolSpec(
+        "suggest_questions",
+        "Questions for the target's Q&A list from the gaps, conflicts and unusual items found "
+        "so far.",
+        _schema({"topic": _S}),
+    ),
+    ToolSpec(
+        "add_to_qa",
+        "Propose adding a question to the deal's Q&A list. This only proposes: a person confirms "
+        "it with a button.",
+        _schema({"question": _S, "category": _S,
+                 "priority": {"type": "string", "enum": ["high", "medium", "low"]}},
+                ["question", "category"]),
+    ),
+)
+TOOL_NAMES = tuple(t.name for t in TOOL_SPECS)
+
+
+def quote(text: str) -> str:
+    """Document text as inert data: no closing tags, no fences, bounded length."""
+    cleaned = text.replace("</", "< /").replace("```", "'''")
+    if len(cleaned) > MAX_PASSAGE_CHARS:
+        cleaned = cleaned[:MAX_PASSAGE_CHARS] + " …"
+    return cleaned
+
+
+def render_passages(hits: Sequence[SearchHit]) -> str:
+    if not hits:
+        return "<document_excerpts>none</document_excerpts>"
+    parts = []
+    for hit in hits:
+        flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
+        parts.append(
+            f'<excerpt source="{hit.document}, {hit.location.label}"{flag}>\n'
+            f"{quote(hit.text)}\n</excerpt>"
+        )
+    return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+
+
+def render_finding(finding: Finding, evidence: Evidence) -> str:
+    source = f"{evidence.filename(finding.document_id)}, {finding.location.label}"
+    bits = [f"[{finding.id}] {finding.label}"]
+    if finding.period:
+        bits.append(finding.period)
+    value = show(finding)
+    if value:
+        bits.append(f"= {value}")
+    bits.append(f"({finding.nature.value}; status {finding.status.value}; source: {source})")
+    newer = evidence.successor(finding.id)
+    if newer is not None:
+        bits.append(f"CORRECTED by {newer.id} in {evidence.filename(newer.document_id)}")
+    older = evidence.predecessor(finding.id)
+    if older is not None:
+        bits.append(f"corrects {older.id} ({show(older)}) in "
+                    f"{evidence.filename(older.document_id)}")
+    for other in evidence.conflicts_of(finding.id):
+        bits.append(f"CONFLICTS with {other.id} ({show(other)}) in "
+                    f"{evidence.filename(other.document_id)}")
+    return " ".join(bits)
+
+
+def render_findings(findings: Sequence[Finding], evidence: Evidence) -> str:
+    if not findings:
+        return "<findings>none</findings>"
+    lines = [render_finding(f, evidence) for f in findings[:40]]
+    return "<findings>\n" + "\n".join(quote(line) for line in lines) + "\n</findings>"
+
+
+@dataclass
+class ToolOutcome:
+    name: str
+    content: str
+    is_error: bool = False
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[str]]
+
+
+class ToolBox:
+    """The tools bound to one question: its deal, its evidence, the injected stores."""
+
+    def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence) -> None:
+        self._ctx = ctx
+        self._deal = deal_id
+        self._evidence = evidence
+        self._handlers: dict[str, Handler] = {
+            "query_knowledge_base": self.query_knowledge_base,
+            "get_document_info": self.get_document_info,
+            "detect_contradictions": self.detect_contradictions,
+            "find_gaps": self.find_gaps,
+            "validate_finding": self.validate_finding,
+            "suggest_questions": self.suggest_questions,
+            "add_to_qa": self.add_to_qa,
+        }
+
+    async def run(self, call: ToolCall) -> ToolResult:
+        handler = self._handlers.get(call.name)
+        if handler is None:
+            return ToolResult(call.id, f"Unknown tool {call.name!r}; use one of "
+                                       f"{', '.join(TOOL_NAMES)}.", is_error=True)
+        try:
+            return ToolResult(call.id, await handler(dict(call.arguments)))
+        except (KeyError, TypeError, ValueError) as exc:
+            return ToolResult(call.id, f"{call.name} could not run with {call.arguments}: {exc}",
+                              is_error=True)
+
+    # ---- retrieval
+    async def query_knowledge_base(self, args: dict[str, Any]) -> str:
+        query = str(args.get("query") or "").strip()
+        k = max(1, min(int(args.get("k") or self._ctx.limits.search_k), 12))
+        period = str(args.get("period") or "").strip() or None
+        subjects = [
+            canonical_subject(part) or part.strip().lower()
+            for part in str(args.get("subject") or "").split(",") if part.strip()
+        ]
+        hits: list[SearchHit] = []
+        if query and (query, k) not in self._evidence.queries:
+            self._evidence.queries.add((query, k))
+            hits = await self._ctx.search.search(self._deal, query, k)
+            stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
+            for notice in getattr(stats, "notices", None) or []:
+                if notice not in self._evidence.notices:
+                    self._evidence.notices.append(notice)
+        elif query:
+            hits = [h for h in self._evidence.hits if h.via != ["checklist"]]
+        self._evidence.add_hits(hits)
+        if query:
+            self._evidence.note_search(f'"{query}"')
+        found = await self._ctx.graph.findings_for_chunks(self._deal, [h.chunk_id for h in hits])
+        if subjects:
+            found += await self.findings_by_subject(subjects, period)
+        await self.with_relations(found)
+        self._evidence.add_findings(found)
+        chunk_ids = {h.chunk_id for h in hits}
+        found_ids = {f.id for f in found}
+        shown = [f for f in self._evidence.findings.values()
+                 if f.id in found_ids or f.chunk_id in chunk_ids]
+        return render_passages(hits) + "\n" + render_findings(shown, self._evidence)
+
+    async def findings_by_subject(self, subjects: Sequence[str], period: str | None
+                                  ) -> list[Finding]:
+        keys = set().union(*(subject_keys(s) for s in subjects))
+        found = [
+            f for f in (await self.catalog()).values()
+            if subject_base(f.subject) in keys and (period is None or f.period == period)
+        ]
+        self._evidence.note_search(f"findings on {', '.join(subjects)}"
+                                   + (f" for {period}" if period else ""))
+        return found
+
+    async def catalog(self) -> dict[str, Finding]:
+        """Every finding of the deal, read once per question (one query, not one per id)."""
+        if self._evidence.catalog is None:
+            self._evidence.catalog = {
+                f.id: f for f in await self._ctx.graph.list_findings(self._deal)}
+        return self._evidence.catalog
+
+    async def with_relations(self, findings: list[Finding]) -> None:
+        """Add every correction and conflict touching `findings`, with the other side."""
+        ids = [f.id for f in findings]
+        if not ids:
+            return
+        relations = await self._ctx.graph.list_relations(self._deal, ids=ids)
+        relations = [r for r in relations if r.between == "finding"]
+        self._evidence.add_relations(relations)
+        known = set(ids) | set(self._evidence.findings)
+        wanted = {i for rel in relations for i in (rel.source_id, rel.target_id)} - known
+        if wanted:
+            catalog = await self.catalog()
+            findings.extend(catalog[i] for i in sorted(wanted) if i in catalog)
+
+    async def ensure_documents(self) -> None:
+        if not self._evidence.documents:
+            docs = await self._ctx.graph.list_documents(self._deal)
+            self._evidence.documents = {d.id: d for d in docs}
+
+    # ---- documents
+    async def get_document_info(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        wanted = str(args["document"]).strip().lower()
+        doc = next((d for d in self._evidence.documents.values()
+                    if d.filename.lower() == wanted or d.id == wanted), None)
+        if doc is None:
+            doc = next((d for d in self._evidence.documents.values()
+                        if wanted and wanted in d.filename.lower()), None)
+        if doc is None:
+            names = ", ".join(sorted(d.filename for d in self._evidence.documents.values()))
+            return f"No document named {args['document']!r} in this deal. Documents: {names}"
+        relations = await self._ctx.graph.list_relations(
+            self._deal, type=RelationType.SUPERSEDES, ids=[doc.id]
+        )
+        newer = [self._evidence.filename(r.source_id) for r in relations
+                 if r.between == "document" and r.target_id == doc.id]
+        older = [self._evidence.filename(r.target_id) for r in relations
+                 if r.between == "document" and r.source_id == doc.id]
+        info = {
+            "file": doc.filename,
+            "type": doc.file_type,
+            "dated": doc.doc_date.isoformat() if doc.doc_date else None,
+            "draft": doc.draft,
+            "authoritative": doc.authoritative,
+            "is_irl": doc.is_irl,
+            "units": doc.units,
+            "superseded_by": newer,
+            "supersedes": older,
+        }
+        self._evidence.note_search(f"document {doc.filename}")
+        return json.dumps(info, ensure_ascii=False)
+
+    # ---- relations
+    async def detect_contradictions(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        subject = canonical_subject(str(args.get("subject") or "")) or (
+            str(args["subject"]).lower() if args.get("subject") else None
+        )
+        keys = subject_keys(subject) if subject else None
+        relations = [
+            r for r in await self._ctx.graph.list_relations(self._deal)
+            if r.between == "finding" and r.type in (RelationType.CONTRADICTS,
+                                                     RelationType.SUPERSEDES)
+        ]
+        involved: list[Finding] = []
+        kept = []
+        catalog = await self.catalog()
+        for rel in relations:
+            pair = [catalog.get(i) for i in (rel.source_id, rel.target_id)]
+            if any(f is None for f in pair):
+                continue
+            found = [f for f in pair if f is not None]
+            if keys and not any(f.subject.split(":", 1)[0].replace("_", " ") in keys
+                                for f in found):
+                continue
+            if any(looks_like_instruction(f.excerpt) for f in found):
+                continue
+            kept.append(rel)
+            involved += found
+        self._evidence.add_relations(kept)
+        self._evidence.add_findings(involved)
+        self._evidence.note_search("corrections and conflicts between documents"
+                                   + (f" on {subject}" if subject else ""))
+        lines = []
+        for rel in kept:
+            a, b = self._evidence.findings[rel.source_id], self._evidence.findings[rel.target_id]
+            verb = "corrects" if rel.type is RelationType.SUPERSEDES else "conflicts with"
+            lines.append(
+                f"{rel.type.value}: {a.label} {a.period or ''} {show(a)} "
+                f"({self._evidence.filename(a.document_id)}, {a.location.label}) {verb} "
+                f"{show(b)} ({self._evidence.filename(b.document_id)}, {b.location.label})"
+            )
+        return "<relations>\n" + ("\n".join(quote(x) for x in lines) or "none") + "\n</relations>"
+
+    # ---- coverage
+    async def find_gaps(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        coverage = await assess_coverage(self._ctx.graph, self._deal, self._evidence)
+        category = str(args.get("category") or "").strip().lower()
+        origin = (f"IRL {coverage.irl_document}" if coverage.origin == "irl"
+                  else "default due-diligence checklist")
+        lines = [f"checklist: {origin}; {coverage.covered}/{coverage.total} covered"]
+        for name, entries in coverage.by_category().items():
+            if category and category not in name.lower():
+                continue
+            done = sum(1 for e in entries if e.covered)
+            lines.append(f"{name}: {done}/{len(entries)} covered")
+            for e in entries:
+                where = ", ".join(dict.fromkeys(s.document for s in e.covered_by)) or "nothing"
+                mark = "covered" if e.covered else "GAP"
+                lines.append(f"  {mark}: {e.item.title} (status: {e.item.status or 'n/a'}) "
+                             f"-> {where}")
+        return "<coverage>\n" + "\n".join(quote(x) for x in lines) + "\n</coverage>"
+
+    # ---- findings
+    async def validate_finding(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        finding = await self._ctx.graph.get_finding(self._deal, str(args["finding_id"]))
+        if finding is None:
+            return f"No finding {args['finding_id']!r} in this deal."
+        found = [finding]
+        await self.with_relations(found)
+        self._evidence.add_findings(found)
+        stated = any(
+            finding.value is not None and abs(a.value - finding.value) <= 0.011 * abs(
+                finding.value or 1)
+            for a in find_amounts(finding.excerpt)
+        ) or finding.value is None
+        if finding.status is FindingStatus.PENDING:
+            self._evidence.propose(SuggestedAction(type="approve_finding", finding_id=finding.id))
+        supports = len(self._evidence.relations_of(finding.id, RelationType.SUPPORTS))
+        return quote(
+            render_finding(finding, self._evidence)
+            + f"\nexcerpt: {finding.excerpt}\nvalue stated in its excerpt: "
+            + ("yes" if stated else "no (derived or scaled)")
+            + f"\nconfirmed by {supports} other document(s)"
+        )
+
+    # ---- questions for the target
+    async def suggest_questions(self, args: dict[str, Any]) -> str:
+        topic = str(args.get("topic") or "").lower()
+        proposals: list[SuggestedAction] = []
+        coverage = self._evidence.coverage
+        if coverage is not None:
+            for entry in coverage.gaps:  # type: ignore[attr-defined]
+                proposals.append(SuggestedAction(type="add_to_qa", question=entry.item.question,
+                                                 category=entry.item.category))
+        for item in scan(self._evidence):
+            proposals.append(SuggestedAction(type="add_to_qa", question=item.topic.question,
+                                             category=item.topic.category))
+        if topic:
+            proposals = [p for p in proposals if topic in (p.question or "").lower()
+                         or topic in (p.category or "").lower()] or proposals
+        lines = [f"- [{p.category}] {p.question}" for p in proposals[:12]]
+        return "Suggested questions (not yet added; propose them with add_to_qa):\n" + (
+            "\n".join(lines) or "none yet: run find_gaps or detect_contradictions first")
+
+    async def add_to_qa(self, args: dict[str, Any]) -> str:
+        question = " ".join(str(args["question"]).split())
+        category = str(args["category"]).strip() or "General"
+        if not question:
+            raise ValueError("the question is empty")
+        self._evidence.propose(SuggestedAction(type="add_to_qa", question=question,
+                                               category=category))
+        return (f"Proposed for the Q&A list ({category}): {question}. A person confirms it with "
+                "the Add to Q&A button; nothing was added yet.")

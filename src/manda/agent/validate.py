@@ -1,0 +1,328 @@
+"""The validation gate every answer passes, whichever model wrote it.
+
+It drops references the retrieval never returned, then checks that every number stated appears in
+a cited excerpt (`€5.2M` = `EUR 5.2 million` = `5,200k`; differences and % changes between stated
+numbers are allowed), that no confidence score leaks, that corrections, conflicts, forecasts and
+inherited periods are disclosed, and that "I don't know" never stands alone. Errors are written as
+instructions, because they are sent back to the model for another attempt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import permutations
+
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import Reference, cited_sources, drop_unretrieved, strip_markers
+from manda.agent.injection import instruction_sentences
+from manda.agent.selection import is_correction_statement
+from manda.ingest.extract.amounts import Amount, find_amounts, format_amount, scale_from_text
+from manda.ingest.extract.vocabulary import metric_spec
+from manda.models import Finding, Nature
+
+_CONFIDENCE = re.compile(
+    r"\b(?:confidence|confident|certainty|likelihood|probability)\b"
+    r"|\b(?:HIGH|MEDIUM|LOW)\s+(?:confidence|certainty)\b"
+    r"|\bscore[sd]?\s*(?:of\s*)?[:=]?\s*0?\.\d",
+    re.IGNORECASE,
+)
+_CORRECTION_WORDS = re.compile(
+    r"\b(?:correct(?:ed|ion|s)?|restat\w*|supersed\w*|revis\w*|replac\w*|amend\w*|updated)\b",
+    re.IGNORECASE,
+)
+_CONFLICT_WORDS = re.compile(
+    r"\b(?:conflict\w*|contradict\w*|differ\w*|inconsisten\w*|discrepan\w*|does not match|"
+    r"do not match|disagree\w*|whereas)\b",
+    re.IGNORECASE,
+)
+_FORECAST_WORDS = re.compile(
+    r"\b(?:forecast\w*|budget\w*|projection\w*|projected|plan(?:ned)?|targets?|expected|"
+    r"guidance|outlook)\b",
+    re.IGNORECASE,
+)
+_DONT_KNOW = re.compile(
+    r"\b(?:i don'?t know|i do not know|no information|could(?: not|n'?t) find|not available|"
+    r"no data|nothing (?:in|about))\b",
+    re.IGNORECASE,
+)
+_SEARCHED = re.compile(r"\b(?:searched|looked (?:at|in|for|through)|checked|reviewed)\b",
+                       re.IGNORECASE)
+_QA_OFFER = re.compile(r"\bQ&A\b|\bquestion list\b", re.IGNORECASE)
+_META = re.compile(
+    r"^\s*(?:here(?:'s| is| are)\b|below\b|sure\b|certainly\b|great question|good question|"
+    r"let me\b|i(?:'ll| will| have|'ve| looked| searched)\b|based on (?:the|my) (?:search|"
+    r"documents|data)\b|to answer\b)",
+    re.IGNORECASE,
+)
+_SMALL_COUNT = 100
+
+
+@dataclass
+class Requirements:
+    """What this answer must disclose, decided before it was written."""
+
+    assumption: str | None = None  # "For Q3 2024": an inherited period must be stated
+    offer_qa: bool = False  # no-data answers, gaps and red flags offer the Q&A list
+
+
+@dataclass
+class GateResult:
+    text: str  # the answer with unretrieved references removed
+    errors: list[str] = field(default_factory=list)
+    dropped: list[Reference] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def _checked(amount: Amount) -> bool:
+    """Counts such as "3 of 5 items" are Manda's own arithmetic; amounts and rates are claims."""
+    if amount.currency or amount.unit in {"%", "x"}:
+        return True
+    whole = float(amount.value).is_integer() and "." not in amount.text and "," not in amount.text
+    return not (whole and abs(amount.value) < _SMALL_COUNT)
+
+
+def _kind(amount: Amount) -> str:
+    if amount.unit in {"%", "x"}:
+        return amount.unit
+    return "number"
+
+
+@dataclass(frozen=True)
+class _Value:
+    value: float
+    kind: str
+    currency: str | None
+
+
+def _without_instructions(text: str) -> str:
+    """A number inside an instruction to an assistant grounds nothing."""
+    for sentence in instruction_sentences(text):
+        text = text.replace(sentence, " ")
+    return text
+
+
+def _excerpt_values(source: Source, evidence: Evidence) -> list[_Value]:
+    texts = [source.excerpt]
+    texts += [s.excerpt for s in evidence.source_index().get(source.key, [])]
+    texts = [_without_instructions(t) for t in texts]
+    values = [v for text in dict.fromkeys(texts) for v in _text_values(text)]
+    if source.finding_id and source.finding_id in evidence.findings:
+        f = evidence.findings[source.finding_id]
+        if f.value is not None:
+            kind = f.unit if f.unit in {"%", "x"} else "number"
+            currency = f.unit if f.unit and f.unit.isupper() and len(f.unit) == 3 else None
+            values.append(_Value(f.value, kind, currency))
+    return values
+
+
+@lru_cache(maxsize=4096)
+def _text_values(text: str) -> tuple[_Value, ...]:
+    values: list[_Value] = []
+    for scale in {1.0, scale_from_text(text)}:
+        for a in find_amounts(text, scale=scale):
+            values.append(_Value(a.value, _kind(a), a.currency))
+    return tuple(values)
+
+
+def _close(a: float, b: float) -> bool:
+    if a == b:
+        return True
+    scale = max(abs(a), abs(b))
+    return abs(a - b) <= max(0.011 * scale, 1e-9) or abs(a - b) <= _rounding(a, b)
+
+
+def _rounding(a: float, b: float) -> float:
+    """€5.2M states 5.2M to one decimal: 5,150k–5,249k all read as it."""
+    smaller = min(abs(a), abs(b))
+    if smaller >= 1e6:
+        return 0.051e6 if smaller < 1e8 else 0.51e6
+    if smaller >= 1e3:
+        return 51.0
+    return 0.051
+
+
+def _matches(amount: Amount, value: _Value) -> bool:
+    if _kind(amount) != value.kind:
+        return False
+    if amount.currency and value.currency and amount.currency != value.currency:
+        return False
+    return _close(abs(amount.value), abs(value.value))
+
+
+def _derived(amount: Amount, grounded: list[Amount]) -> bool:
+    """A difference or a % change between two grounded numbers of the answer."""
+    numbers = [a for a in grounded if _kind(a) == "number"]
+    for a, b in permutations(numbers, 2):
+        if amount.unit == "%" and b.value:
+            change = (a.value - b.value) / abs(b.value) * 100
+            if abs(abs(change) - abs(amount.value)) <= 0.051 + 0.006 * abs(change):
+                return True
+        elif _kind(amount) == "number" and _close(abs(amount.value), abs(a.value - b.value)):
+            return True
+    percents = [a for a in grounded if a.unit == "%"]
+    if amount.unit == "%":  # percentage-point change, e.g. gross margin 70% -> 71%
+        for a, b in permutations(percents, 2):
+            if abs(abs(a.value - b.value) - abs(amount.value)) <= 0.051:
+                return True
+    return False
+
+
+def check_numbers(text: str, evidence: Evidence) -> list[str]:
+    """Numbers the answer states that no cited excerpt supports."""
+    cited = cited_sources(text, evidence)
+    body = strip_markers(text)
+    stated = [a for a in find_amounts(body) if _checked(a)]
+    if not stated:
+        return []
+    if not cited:
+        shown = ", ".join(a.text for a in stated[:4])
+        return [f"The answer states {shown} but cites no source. Cite the retrieved place "
+                "of every number as (source: file, location)."]
+    values = [v for s in cited for v in _excerpt_values(s, evidence)]
+    grounded = [a for a in stated if any(_matches(a, v) for v in values)]
+    errors = []
+    for amount in stated:
+        if amount in grounded or _derived(amount, grounded):
+            continue
+        errors.append(
+            f"The number {amount.text} does not appear in any cited excerpt. Use only numbers "
+            "from the retrieved passages and cite where each one is."
+        )
+    return errors
+
+
+# ---------------------------------------------------------------- disclosures
+
+
+def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
+    """Findings whose value the answer states, next to the name of their metric."""
+    body = strip_markers(text)
+    lowered = body.lower()
+    amounts = find_amounts(body)
+    out: list[Finding] = []
+    for finding in evidence.usable_findings():
+        if finding.value is None:
+            continue
+        spec = metric_spec(finding.subject)
+        names = {finding.subject, finding.label.lower()}
+        if spec is not None:
+            names |= {s.lower() for s in spec.synonyms}
+        if not any(n and n in lowered for n in names):
+            continue
+        kind = finding.unit if finding.unit in {"%", "x"} else "number"
+        if any(_kind(a) == kind and _close(abs(a.value), abs(finding.value)) for a in amounts):
+            out.append(finding)
+    return out
+
+
+def _shown(finding: Finding) -> str:
+    return finding.value_text or format_amount(finding.value or 0.0, finding.unit)
+
+
+def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> list[str]:
+    errors: list[str] = []
+    lowered = text.lower()
+    mentioned = _mentioned(text, evidence)
+    for finding in mentioned:
+        source = evidence.filename(finding.document_id)
+        newer = evidence.successor(finding.id)
+        if newer is not None and not _same_value(newer, finding):
+            latest = evidence.latest(finding)
+            if not _CORRECTION_WORDS.search(text) or all(f.id != latest.id for f in mentioned):
+                errors.append(
+                    f"{_shown(finding)} ({source}) was corrected to {_shown(latest)} in "
+                    f"{evidence.filename(latest.document_id)}. Give the corrected value and say "
+                    "that the earlier figure was corrected."
+                )
+        older = evidence.predecessor(finding.id)
+        if older is not None and not _same_value(older, finding) and (
+            not _CORRECTION_WORDS.search(text)
+        ):
+            errors.append(
+                f"{_shown(finding)} in {source} corrects {_shown(older)} in "
+                f"{evidence.filename(older.document_id)}. Say that the earlier figure was "
+                "corrected and name it."
+            )
+        for other in evidence.conflicts_of(finding.id):
+            if (_same_value(other, finding) or evidence.successor(other.id) is not None
+                    or evidence.successor(finding.id) is not None
+                    or is_correction_statement(other) or is_correction_statement(finding)):
+                continue
+            other_file = evidence.filename(other.document_id)
+            named = {evidence.filename(f.document_id).lower() for f in evidence.usable_findings()
+                     if f.subject == other.subject and f.period == other.period
+                     and _same_value(f, other)}
+            other_shown = any(_kind(a) == _kind_of(other) and _close(abs(a.value),
+                              abs(other.value or 0.0)) for a in find_amounts(strip_markers(text)))
+            if (not other_shown or not any(n in lowered for n in named)
+                    or not _CONFLICT_WORDS.search(text)):
+                errors.append(
+                    f"{source} says {_shown(finding)} and {other_file} says {_shown(other)} for "
+                    f"{finding.label} {finding.period or ''}. Show both values with both sources "
+                    "and say that they conflict."
+                )
+        stated_as_actual = any(
+            f.nature is Nature.ACTUAL and f.subject == finding.subject
+            and f.period == finding.period and _same_value(f, finding) for f in mentioned
+        )
+        if (finding.nature is Nature.FORECAST and not stated_as_actual
+                and not _FORECAST_WORDS.search(text)):
+            errors.append(
+                f"{_shown(finding)} for {finding.label} {finding.period or ''} is a forecast "
+                f"({source}). Label it as a forecast."
+            )
+    if required.assumption and required.assumption.removeprefix("For ").lower() not in lowered:
+        errors.append(
+            f"This is a follow-up: state the period you assumed first, e.g. "
+            f"\"{required.assumption}, …\"."
+        )
+    return errors
+
+
+def _kind_of(finding: Finding) -> str:
+    return finding.unit if finding.unit in {"%", "x"} else "number"
+
+
+def _same_value(a: Finding, b: Finding) -> bool:
+    return a.value is not None and b.value is not None and _close(a.value, b.value)
+
+
+# ---------------------------------------------------------------- wording
+
+
+def check_wording(text: str, required: Requirements) -> list[str]:
+    errors: list[str] = []
+    if _CONFIDENCE.search(strip_markers(text)):
+        errors.append(
+            "Do not state confidence scores or certainty. Say instead where the figure comes "
+            "from: a draft, an audited report, a forecast, or a later correction."
+        )
+    if _DONT_KNOW.search(text) and not _SEARCHED.search(text):
+        errors.append(
+            "Never only say that you do not know: say what you searched and why nothing fits."
+        )
+    if required.offer_qa and not _QA_OFFER.search(text):
+        errors.append("Offer to add the open question(s) to the deal's Q&A list.")
+    lines = [line for line in text.splitlines() if line.strip()]
+    meta = [line for line in lines[:3] if _META.match(line)]
+    if len(meta) > 1:
+        errors.append("Use at most one short orienting line before the content.")
+    return errors
+
+
+def run_gate(text: str, evidence: Evidence, required: Requirements) -> GateResult:
+    """Drop unretrieved references, then check numbers, disclosures and wording."""
+    cleaned, dropped = drop_unretrieved(text, evidence)
+    result = GateResult(text=cleaned.strip(), dropped=dropped)
+    result.errors += check_numbers(result.text, evidence)
+    result.errors += check_disclosures(result.text, evidence, required)
+    result.errors += check_wording(result.text, required)
+    return result

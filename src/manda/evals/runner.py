@@ -1,0 +1,265 @@
+"""The answer evals: a YAML dataset of questions on the sample deal, scored by named checks.
+
+`manda eval` runs it; the test suite runs it offline and fails below 90%. Each case gets a fresh
+conversation; a case with `turns` is a conversation. The runner takes an already-started app with
+`.ingest` (to ingest the sample data room) and `.answers` (the `AnswerService`), so it measures
+exactly what the CLI and the bot run. `--live` (Claude and Voyage when their keys are set) stops
+starting new cases once the run has used its token budget, and reports tokens and estimated cost.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from manda.answers import Answer
+from manda.evals.checks import CheckResult, run_checks
+from manda.models import IngestReport
+
+DEFAULT_DATASET = Path("evals/dataset.yaml")
+DEFAULT_BUDGET_TOKENS = 50_000
+PASS_THRESHOLD = 0.90
+# Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
+PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
+
+
+class _Ingest(Protocol):
+    async def ingest(self, deal_id: str, paths: Sequence[Path]) -> IngestReport: ...
+
+
+class _Answers(Protocol):
+    async def ask(self, deal_id: str, question: str, *, conversation_id: str | None = None,
+                  ) -> Answer: ...
+
+
+class EvalApp(Protocol):
+    """What the runner needs from the app: ingestion and the answering service."""
+
+    ingest: _Ingest
+    answers: _Answers
+
+
+@dataclass(frozen=True)
+class Turn:
+    ask: str
+    checks: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    deal: str
+    turns: tuple[Turn, ...]
+    tags: tuple[str, ...] = ()
+
+
+@dataclass
+class TurnResult:
+    question: str
+    answer: str
+    intent: str
+    checks: list[CheckResult]
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_ms: int = 0
+    error: str | None = None
+
+
+@dataclass
+class CaseResult:
+    id: str
+    title: str
+    turns: list[TurnResult] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.skipped is None and all(
+            c.passed for t in self.turns for c in t.checks) and all(
+            t.error is None for t in self.turns)
+
+
+@dataclass
+class EvalReport:
+    dataset: str
+    mode: str  # "offline" or "live"
+    cases: list[CaseResult]
+    seconds: float
+    budget_tokens: int | None = None
+
+    @property
+    def checks(self) -> list[CheckResult]:
+        return [c for case in self.cases for t in case.turns for c in t.checks]
+
+    @property
+    def passed_checks(self) -> int:
+        return sum(1 for c in self.checks if c.passed)
+
+    @property
+    def score(self) -> float:
+        total = len(self.checks)
+        return self.passed_checks / total if total else 0.0
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(t.input_tokens for c in self.cases for t in c.turns)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(t.output_tokens for c in self.cases for t in c.turns)
+
+    @property
+    def estimated_cost_usd(self) -> float:
+        return round(self.input_tokens / 1e6 * PRICE_PER_MTOK["input"]
+                     + self.output_tokens / 1e6 * PRICE_PER_MTOK["output"], 4)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dataset": self.dataset,
+            "mode": self.mode,
+            "score": round(self.score, 4),
+            "checks_passed": self.passed_checks,
+            "checks_total": len(self.checks),
+            "cases_passed": sum(1 for c in self.cases if c.passed),
+            "cases_total": len(self.cases),
+            "cases_skipped": sum(1 for c in self.cases if c.skipped),
+            "tokens": {"input": self.input_tokens, "output": self.output_tokens,
+                       "budget": self.budget_tokens},
+            "estimated_cost_usd": self.estimated_cost_usd,
+            "seconds": round(self.seconds, 2),
+            "cases": [
+                {"id": c.id, "title": c.title, "passed": c.passed, "skipped": c.skipped,
+                 "turns": [{**{k: v for k, v in asdict(t).items() if k != "checks"},
+                            "checks": [asdict(x) for x in t.checks]} for t in c.turns]}
+                for c in self.cases
+            ],
+        }
+
+    def to_markdown(self) -> str:
+        lines = [
+            "# Manda answer evals",
+            "",
+            f"- Dataset: `{self.dataset}` ({self.mode})",
+            f"- **{self.score:.1%} of checks passed** ({self.passed_checks}/{len(self.checks)}); "
+            f"{sum(1 for c in self.cases if c.passed)}/{len(self.cases)} cases fully passed",
+            f"- Tokens: {self.input_tokens} in, {self.output_tokens} out"
+            + (f" (budget {self.budget_tokens})" if self.budget_tokens else "")
+            + f"; estimated cost ${self.estimated_cost_usd:.4f}",
+            f"- Time: {self.seconds:.1f} s",
+            "",
+            "| Case | Result | Checks | Failed checks |",
+            "|---|---|---|---|",
+        ]
+        for case in self.cases:
+            checks = [c for t in case.turns for c in t.checks]
+            failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
+            failed += [f"error: {t.error}" for t in case.turns if t.error]
+            result = "skipped" if case.skipped else ("pass" if case.passed else "FAIL")
+            detail = case.skipped or "; ".join(failed).replace("|", "\\|")
+            lines.append(f"| {case.id} {case.title} | {result} | "
+                         f"{sum(c.passed for c in checks)}/{len(checks)} | {detail} |")
+        return "\n".join(lines) + "\n"
+
+
+def load_dataset(path: Path) -> list[Case]:
+    """Read and validate the dataset; a mistake names the case and what is wrong with it."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    default_deal = data.get("deal", "targetco")
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for raw in data.get("cases", []):
+        case_id = str(raw.get("id") or "")
+        if not case_id or case_id in seen:
+            raise ValueError(f"{path}: every case needs a unique id (got {case_id!r})")
+        seen.add(case_id)
+        if "turns" in raw:
+            turns = tuple(Turn(str(t["ask"]), dict(t.get("checks") or {})) for t in raw["turns"])
+        elif "ask" in raw:
+            turns = (Turn(str(raw["ask"]), dict(raw.get("checks") or {})),)
+        else:
+            raise ValueError(f"{path}: case {case_id} has neither `ask` nor `turns`")
+        cases.append(Case(case_id, str(raw.get("title", "")), str(raw.get("deal", default_deal)),
+                          turns, tuple(raw.get("tags", ()))))
+    if not cases:
+        raise ValueError(f"{path}: no cases")
+    return cases
+
+
+async def ingest_sample(app: EvalApp, root: Path) -> dict[str, Path]:
+    """Generate the sample data rooms under `root` and ingest them (unchanged files are no-ops)."""
+    from manda.sample import generate_sample_rooms
+
+    rooms = generate_sample_rooms(root)
+    for deal_id, folder in rooms.items():
+        await app.ingest.ingest(deal_id, [folder])
+    return rooms
+
+
+async def run_evals(
+    app: EvalApp,
+    dataset: Path = DEFAULT_DATASET,
+    *,
+    live: bool = False,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    only: Sequence[str] = (),
+) -> EvalReport:
+    """Run every case (or the ids in `only`) against `app.answers`; the sample is ingested."""
+    cases = load_dataset(dataset)
+    if only:
+        cases = [c for c in cases if c.id in set(only)]
+    started = time.perf_counter()
+    results: list[CaseResult] = []
+    used = 0
+    for case in cases:
+        result = CaseResult(case.id, case.title)
+        results.append(result)
+        if live and used >= budget_tokens:
+            result.skipped = f"token budget of {budget_tokens} reached"
+            continue
+        conversation = f"eval:{case.id}:{int(time.time() * 1000)}"
+        for turn in case.turns:
+            turn_result = await _run_turn(app, case.deal, turn, conversation)
+            result.turns.append(turn_result)
+            used += turn_result.input_tokens + turn_result.output_tokens
+    return EvalReport(
+        dataset=str(dataset),
+        mode="live" if live else "offline",
+        cases=results,
+        seconds=time.perf_counter() - started,
+        budget_tokens=budget_tokens if live else None,
+    )
+
+
+async def _run_turn(app: EvalApp, deal: str, turn: Turn, conversation: str) -> TurnResult:
+    try:
+        answer = await app.answers.ask(deal, turn.ask, conversation_id=conversation)
+    except Exception as exc:  # a crash fails the case and the run goes on
+        failed = [CheckResult(name, False, f"no answer: {exc}") for name in turn.checks]
+        return TurnResult(turn.ask, "", "", failed, error=f"{type(exc).__name__}: {exc}")
+    return TurnResult(
+        question=turn.ask,
+        answer=answer.answer,
+        intent=answer.intent.value,
+        checks=run_checks(answer, turn.checks),
+        input_tokens=answer.usage.input_tokens,
+        output_tokens=answer.usage.output_tokens,
+        latency_ms=answer.usage.latency_ms,
+    )
+
+
+def write_report(report: EvalReport, path: Path) -> tuple[Path, Path]:
+    """Write `path` (markdown) and the same name with `.json`; return both paths."""
+    markdown = path if path.suffix == ".md" else path.with_suffix(".md")
+    as_json = markdown.with_suffix(".json")
+    markdown.parent.mkdir(parents=True, exist_ok=True)
+    markdown.write_text(report.to_markdown(), encoding="utf-8")
+    as_json.write_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False),
+                       encoding="utf-8")
+    return markdown, as_json

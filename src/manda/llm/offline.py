@@ -1,0 +1,103 @@
+"""The offline path: a deterministic tool plan per intent, and answers composed from findings.
+
+No model is involved: the plan runs the same tools Claude may call, and the composer writes the
+answer from extracted values and the exact sentences of retrieved passages. It is also what the
+agent falls back to when Claude is unavailable or cannot pass the validation gate.
+"""
+
+from __future__ import annotations
+
+from manda.agent.compose import Ask, Draft, compose
+from manda.agent.compose.fact_lookup import EARNINGS, ROLE_QUESTION, ROLES
+from manda.agent.evidence import Evidence
+from manda.agent.unusual import TOPICS
+from manda.answers import Intent
+from manda.llm.port import ToolCall
+
+PROFILE_SUBJECTS = ("revenue, ebitda, gross margin, net income, arr, net revenue retention, cash, "
+                    "debt, headcount, customer concentration")
+_EARNINGS = {"ebitda", "adjusted ebitda", "ebit", "net income"}
+
+
+def _call(n: int, name: str, **arguments: object) -> ToolCall:
+    return ToolCall(id=f"plan_{n}", name=name,
+                    arguments={k: v for k, v in arguments.items() if v not in (None, "")})
+
+
+def _topic_queries(limit: int) -> list[str]:
+    """The unusual-item topics as at most `limit` searches (topics merged when over)."""
+    queries = [t.query for t in TOPICS]
+    merged = [" ".join(queries[i::limit]) for i in range(limit)]
+    return [q for q in merged if q]
+
+
+class OfflineComposer:
+    """Plans tool calls for an intent and composes the answer; deterministic and model-free."""
+
+    name = "offline"
+
+    def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
+        subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
+        calls: list[ToolCall]
+        match ask.intent:
+            case Intent.GAP_IDENTIFICATION:
+                calls = [_call(1, "find_gaps")]
+            case Intent.DUE_DILIGENCE:
+                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
+                calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
+                          for i, q in enumerate(_topic_queries(max(1, max_calls - 2)))]
+            case Intent.SYNTHESIS:
+                calls = [
+                    _call(1, "query_knowledge_base", query=ask.question,
+                          subject=subjects or PROFILE_SUBJECTS),
+                    _call(2, "detect_contradictions"),
+                    _call(3, "find_gaps"),
+                    _call(4, "query_knowledge_base", query=" ".join(_topic_queries(1))),
+                ]
+            case Intent.EXPLORATION:
+                calls = [
+                    _call(1, "query_knowledge_base", query=ask.question,
+                          subject="revenue, ebitda, headcount"),
+                    _call(2, "detect_contradictions"),
+                    _call(3, "query_knowledge_base", query=" ".join(_topic_queries(1))),
+                ]
+            case Intent.DEEP_DIVE:
+                calls = [
+                    _call(1, "query_knowledge_base", query=ask.question, subject=subjects,
+                          k=10),
+                    _call(2, "detect_contradictions", subject=ask.subject),
+                ]
+                if ask.subject in _EARNINGS:
+                    calls.append(_call(3, "query_knowledge_base", query=TOPICS[0].query))
+            case Intent.COMPARISON:
+                calls = [
+                    _call(1, "query_knowledge_base", query=ask.question,
+                          subject=subjects or "revenue, ebitda"),
+                    _call(2, "detect_contradictions", subject=ask.subject),
+                ]
+            case Intent.CLARIFICATION:
+                calls = []
+            case _:
+                calls = self._lookup_plan(ask, subjects)
+        return calls[:max_calls]
+
+    def _lookup_plan(self, ask: Ask, subjects: str) -> list[ToolCall]:
+        query = " ".join(filter(None, [ask.question, ask.period or ""]))
+        if ask.subject in EARNINGS:  # a one-time charge changes how earnings read
+            subjects = f"{subjects}, one-time charges, adjusted ebitda"
+        calls = [_call(1, "query_knowledge_base", query=query, subject=subjects)]
+        role = ROLE_QUESTION.search(ask.question)
+        if role is not None:
+            wanted = ROLES.get(role.group(1).lower(), role.group(1))
+            calls.append(_call(2, "query_knowledge_base", query=wanted, subject="person", k=6))
+        elif ask.entity:
+            calls.append(_call(2, "query_knowledge_base", query=ask.entity, k=6,
+                               subject="person" if not ask.subject else ""))
+        for n, topic in enumerate(t for t in TOPICS if t.asked.search(ask.question)):
+            calls.append(_call(3 + n, "query_knowledge_base", query=topic.query, k=6))
+        if ask.subject:
+            calls.append(_call(9, "detect_contradictions", subject=ask.subject))
+        return calls
+
+    def compose(self, ask: Ask, evidence: Evidence) -> Draft:
+        return compose(ask, evidence)

@@ -1,0 +1,83 @@
+"""Intent detection and follow-up resolution: deterministic, read from the question alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.agent.followups import resolve
+from manda.agent.intents import read_question
+from manda.answers import Intent
+from manda.memory.port import ResolvedContext
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("What was Q3 revenue?", Intent.FACT_LOOKUP),
+        ("Who is the CEO?", Intent.FACT_LOOKUP),
+        ("Walk me through the EBITDA trend", Intent.DEEP_DIVE),
+        ("Break down revenue by quarter", Intent.DEEP_DIVE),
+        ("What are the red flags?", Intent.DUE_DILIGENCE),
+        ("Any risks we should worry about?", Intent.DUE_DILIGENCE),
+        ("Compare revenue Q3 2023 vs Q3 2024", Intent.COMPARISON),
+        ("Revenue Q3 2023 and Q3 2024", Intent.COMPARISON),
+        ("Summarise the financial profile", Intent.SYNTHESIS),
+        ("What is missing from the IRL?", Intent.GAP_IDENTIFICATION),
+        ("Which documents haven't we received yet?", Intent.GAP_IDENTIFICATION),
+        ("Give me an overview of the data room", Intent.EXPLORATION),
+        ("Any claims against the company?", Intent.FACT_LOOKUP),
+    ],
+)
+def test_intents_are_named_exactly(question: str, intent: Intent) -> None:
+    assert read_question(question).intent is intent
+
+
+def test_the_question_names_metric_period_entity() -> None:
+    frame = read_question("What was FY2023 EBITDA for Globex AG?")
+    assert frame.subjects == ("ebitda",)
+    assert frame.periods == ("FY2023",)
+    assert frame.entity == "Globex AG"
+    partial = read_question("What was Q3 revenue?")
+    assert partial.periods == () and partial.partial_period == "Q3"
+
+
+def test_clear_follow_up_inherits_the_period_and_states_it() -> None:
+    context = ResolvedContext(subject="revenue", period="Q3 2024", intent="fact_lookup")
+    resolution = resolve(read_question("And EBITDA?"), context, "EBITDA")
+    assert resolution.kind == "inherited"
+    assert (resolution.subject, resolution.period) == ("ebitda", "Q3 2024")
+    assert resolution.assumption == "For Q3 2024"
+
+
+def test_last_year_after_a_quarter_is_ambiguous() -> None:
+    context = ResolvedContext(subject="ebitda", period="Q3 2024", intent="fact_lookup")
+    resolution = resolve(read_question("What about last year?"), context, "EBITDA")
+    assert resolution.kind == "clarify"
+    assert resolution.intent is Intent.CLARIFICATION
+    assert resolution.clarification == (
+        "Do you mean Q3 2023 (same quarter) or FY2023 (full year) for EBITDA?"
+    )
+
+
+def test_last_year_after_a_full_year_is_clear() -> None:
+    context = ResolvedContext(subject="revenue", period="FY2024", intent="fact_lookup")
+    resolution = resolve(read_question("What about last year?"), context, "Revenue")
+    assert (resolution.kind, resolution.period) == ("inherited", "FY2023")
+
+
+@pytest.mark.parametrize(("reply", "period"), [("Q3 2023", "Q3 2023"),
+                                                ("the full year", "FY2023"),
+                                                ("same quarter", "Q3 2023")])
+def test_a_reply_to_the_clarification_picks_an_option(reply: str, period: str) -> None:
+    context = ResolvedContext(subject="ebitda", period="Q3 2024", intent="clarification")
+    resolution = resolve(read_question(reply), context, "EBITDA")
+    assert (resolution.subject, resolution.period) == ("ebitda", period)
+
+
+def test_a_new_topic_starts_fresh() -> None:
+    context = ResolvedContext(subject="revenue", period="Q3 2024", intent="fact_lookup")
+    resolution = resolve(read_question("What are the red flags?"), context, None)
+    assert resolution.kind == "fresh"
+    assert (resolution.subject, resolution.period, resolution.assumption) == (None, None, None)
+    standalone = resolve(read_question("What is the headcount?"), context, "Headcount")
+    assert standalone.kind == "fresh" and standalone.period is None

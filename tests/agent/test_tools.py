@@ -1,0 +1,91 @@
+"""The agent's tools: deal-scoped, read-only, every result added to the question's evidence."""
+
+from __future__ import annotations
+
+from room import ANNUAL_FIX, DEAL, DECK, Q3, Room
+
+from manda.agent.context import AgentContext
+from manda.agent.evidence import Evidence
+from manda.agent.tools import TOOL_NAMES, ToolBox
+from manda.llm.port import ToolCall
+from manda.models import FindingStatus
+from manda.retrieval.hybrid import HybridSearch
+
+
+async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
+    ctx = AgentContext(graph=room.graph, search=room.search, memory=room.memory)
+    evidence = Evidence(documents={d.id: d for d in await room.graph.list_documents(DEAL)})
+    return ToolBox(ctx, DEAL, evidence), evidence
+
+
+async def test_the_tools_are_the_specified_ones() -> None:
+    assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
+                          "find_gaps", "validate_finding", "suggest_questions", "add_to_qa")
+
+
+async def test_query_quotes_passages_as_data_and_adds_them(room: Room) -> None:
+    box, evidence = await toolbox(room)
+    out = await box.query_knowledge_base({"query": "board minutes revenue"})
+    assert out.startswith("<document_excerpts>")
+    assert 'contains_instruction="true"' in out  # the minutes' injected paragraph is flagged
+    assert evidence.hits and all(h.document_id in evidence.documents for h in evidence.hits)
+
+
+async def test_document_info_names_versions(room: Room) -> None:
+    box, _ = await toolbox(room)
+    out = await box.get_document_info({"document": ANNUAL_FIX})
+    assert '"supersedes": ["Acme_Annual_Report_2023.pdf"]' in out
+    assert '"authoritative": true' in out
+
+
+async def test_contradictions_and_corrections(room: Room) -> None:
+    box, evidence = await toolbox(room)
+    out = await box.detect_contradictions({})
+    assert f"({Q3}, p.1) conflicts with €5.0M ({DECK}, slide 2)" in out or \
+        f"({DECK}, slide 2) conflicts with €5.2M ({Q3}, p.1)" in out
+    assert f"EUR 2.9 million ({ANNUAL_FIX}, p.1) corrects EUR 3.1 million" in out
+    assert len(evidence.findings) >= 4
+
+
+async def test_validate_finding_proposes_approval_of_pending_ones(room: Room) -> None:
+    box, evidence = await toolbox(room)
+    pending = await room.graph.list_findings(DEAL, status=FindingStatus.PENDING)
+    out = await box.validate_finding({"finding_id": pending[0].id})
+    assert "value stated in its excerpt: yes" in out
+    assert [(a.type, a.finding_id) for a in evidence.proposals] == [
+        ("approve_finding", pending[0].id)]
+    assert (await room.graph.get_finding(DEAL, pending[0].id)).status is FindingStatus.PENDING
+
+
+async def test_suggest_questions_from_gaps_and_add_to_qa_proposes(room: Room) -> None:
+    box, evidence = await toolbox(room)
+    await box.find_gaps({})
+    suggested = await box.suggest_questions({"topic": "tax"})
+    assert "[Tax] Please provide: Corporate income and trade tax returns 2021-2023." in suggested
+    told = await box.add_to_qa({"question": "Please send the tax returns.", "category": "Tax"})
+    assert "nothing was added yet" in told
+    assert await room.graph.list_qa_items(DEAL) == []
+    assert evidence.proposals[-1].question == "Please send the tax returns."
+
+
+async def test_unknown_tools_and_bad_arguments_are_errors_for_the_model(room: Room) -> None:
+    box, _ = await toolbox(room)
+    unknown = await box.run(ToolCall("1", "delete_everything", {}))
+    assert unknown.is_error and "Unknown tool 'delete_everything'" in unknown.content
+    bad = await box.run(ToolCall("2", "validate_finding", {}))
+    assert bad.is_error and "validate_finding could not run" in bad.content
+
+
+async def test_degraded_search_is_said_out_loud(room: Room) -> None:
+    class BrokenEmbedder:
+        id = "broken"
+        dimension = 3
+
+        async def embed(self, texts: object, input_type: object) -> object:
+            raise ConnectionError("embedding service unreachable")
+
+    room.search = HybridSearch(graph=room.graph, embedder=BrokenEmbedder())  # type: ignore[arg-type]
+    answer = await room.service().ask(DEAL, "What was Q3 2023 revenue?")
+    assert "€4.7M" in answer.answer
+    assert answer.notices == ["Semantic search is unavailable right now; results come from "
+                              "keyword and graph search only."]
