@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
 
+from manda.agent.context import AgentContext
+from manda.agent.service import AnswerService
 from manda.config import Settings
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
@@ -19,6 +21,7 @@ from manda.hitl.review import ReviewService
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.service import Extractor, IngestService
 from manda.kg.port import KnowledgeGraph
+from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
 from manda.retrieval.hybrid import HybridSearch
 
@@ -147,6 +150,19 @@ class Manda:
             embedder=self.embedder,
             extractor=self.extractor,
             limits=ParseLimits.from_settings(settings),
+        )
+        model = (
+            ClaudeChatModel(client=self.anthropic, model=settings.claude_model)
+            if self.anthropic is not None
+            else None
+        )
+        self.choices.append(
+            AdapterChoice("model", "claude", settings.claude_model)
+            if model is not None
+            else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)")
+        )
+        self.answers = AnswerService(
+            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model)
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)

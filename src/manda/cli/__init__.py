@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from manda.cli import demo, doctor, kb
+from manda.cli import agent, demo, doctor, kb
 from manda.config import Settings
 from manda.errors import MandaError
 
@@ -26,6 +26,7 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     kb.register(sub)
+    agent.register(sub)
     doctor.register(sub)
     demo.register(sub)
     for register in extra:

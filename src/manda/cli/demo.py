@@ -9,6 +9,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from manda.answers import Answer
+from manda.app import Manda
 from manda.cli._common import running
 from manda.cli.kb import print_report
 from manda.config import Settings
@@ -40,6 +41,25 @@ def render_answer(answer: Answer) -> None:
         out.print(f"  [yellow]{notice}[/]")
 
 
+async def print_corrections_and_conflicts(app: Manda, deal_id: str) -> None:
+    """One line per corrected fact and per conflicting fact (restatements left out)."""
+    findings = {f.id: f for f in await app.graph.list_findings(deal_id)}
+    seen: set[tuple[str, str, str]] = set()
+    out.print("\n[bold]Corrections and conflicts found in the data room[/]")
+    for rel in await app.graph.list_relations(deal_id):
+        if rel.between != "finding" or rel.type is RelationType.SUPPORTS:
+            continue
+        if rel.type is RelationType.SUPERSEDES and not rel.reason.startswith("corrected"):
+            continue
+        fact = findings[rel.source_id]
+        key = (rel.type.value, fact.subject, fact.period or "")
+        if key in seen:
+            continue
+        seen.add(key)
+        verb = "corrected" if rel.type is RelationType.SUPERSEDES else "conflict"
+        out.print(f"  {verb}: {fact.label} {fact.period or ''} — {rel.reason}")
+
+
 async def demo(args: argparse.Namespace, settings: Settings) -> int:
     rooms = generate_sample_rooms(settings.home_dir / "sample-data-room")
     out.print(
@@ -53,18 +73,7 @@ async def demo(args: argparse.Namespace, settings: Settings) -> int:
         for deal_id, folder in rooms.items():
             report = await app.ingest.ingest(deal_id, [folder])
             print_report(report)
-        relations = await app.graph.list_relations(args.deal)
-        findings = {f.id: f for f in await app.graph.list_findings(args.deal)}
-        out.print("\n[bold]Corrections and conflicts found in the data room[/]")
-        for rel in relations:
-            if rel.between == "finding" and rel.type in (
-                RelationType.SUPERSEDES,
-                RelationType.CONTRADICTS,
-            ):
-                subject = findings[rel.source_id]
-                out.print(
-                    f"  {rel.type.value}: {subject.label} {subject.period or ''} — {rel.reason}"
-                )
+        await print_corrections_and_conflicts(app, args.deal)
         conversation = f"demo:{args.deal}"
         for question in EXAMPLE_QUESTIONS:
             out.print(f"\n[bold cyan]> {question}[/]")

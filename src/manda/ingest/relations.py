@@ -116,7 +116,7 @@ def plan_relations(documents: Sequence[Document], findings: Sequence[Finding]) -
 
 
 def _shown(finding: Finding) -> str:
-    return finding.value_text or format_amount(finding.value or 0.0, finding.unit)
+    return format_amount(finding.value or 0.0, finding.unit)
 
 
 def _supersede(

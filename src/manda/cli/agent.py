@@ -1,0 +1,131 @@
+"""Answering commands: ask, chat and eval — the same agent the Slack bot uses."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from manda.answers import Answer
+from manda.cli._common import print_json, require_deal, running
+from manda.config import Settings
+
+out = Console()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("ask", help="ask one question about a deal")
+    p.add_argument("--deal", required=True)
+    p.add_argument("--conversation", help="conversation id; follow-ups carry over across calls")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("question", nargs="+")
+    p.set_defaults(handler=ask)
+
+    p = sub.add_parser("chat", help="an interactive conversation about a deal")
+    p.add_argument("--deal", required=True)
+    p.add_argument("--conversation", help="resume a conversation id")
+    p.set_defaults(handler=chat)
+
+    p = sub.add_parser("eval", help="run the answer evals on the sample deal")
+    p.add_argument("--dataset", type=Path, help="YAML dataset (default: evals/dataset.yaml)")
+    p.add_argument("--live", action="store_true", help="use Claude/Voyage when keys are set")
+    p.add_argument("--report", type=Path, help="write the report here (.md and .json)")
+    p.set_defaults(handler=evaluate)
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """The stable `manda ask --json` shape (see README)."""
+    return {
+        "answer": answer.answer,
+        "intent": answer.intent.value,
+        "citations": [
+            {"document": c.document, "location": c.location, "page": c.page, "excerpt": c.excerpt}
+            for c in answer.citations
+        ],
+        "suggested_actions": [
+            {"type": a.type, "question": a.question, "category": a.category}
+            if a.type == "add_to_qa"
+            else {"type": a.type, "finding_id": a.finding_id}
+            for a in answer.suggested_actions
+        ],
+        "conversation_id": answer.conversation_id,
+        "usage": answer.usage.model_dump(),
+    }
+
+
+def render(answer: Answer) -> None:
+    out.print(Markdown(answer.answer))
+    for notice in answer.notices:
+        out.print(f"[yellow]{notice}[/]")
+    actions = [a for a in answer.suggested_actions if a.type == "add_to_qa"]
+    if actions:
+        out.print(f"[dim]Q&A suggestion: {actions[0].question}[/]")
+
+
+async def ask(args: argparse.Namespace, settings: Settings) -> int:
+    question = " ".join(args.question)
+    async with running(settings) as app:
+        await require_deal(app, args.deal)
+        answer = await app.answers.ask(args.deal, question, conversation_id=args.conversation)
+    if args.json:
+        print_json(answer_json(answer))
+    else:
+        render(answer)
+        out.print(f"[dim]conversation: {answer.conversation_id}[/]")
+    return 0
+
+
+async def chat(args: argparse.Namespace, settings: Settings) -> int:
+    async with running(settings) as app:
+        await require_deal(app, args.deal)
+        conversation = args.conversation
+        out.print(
+            f"Chatting about deal [bold]{args.deal}[/]. Empty line or Ctrl-D to leave, "
+            "/new for a fresh conversation."
+        )
+        while True:
+            try:
+                question = input("you> " if sys.stdin.isatty() else "").strip()
+            except EOFError:
+                break
+            if not question or question in {"/exit", "/quit"}:
+                break
+            if question == "/new":
+                conversation = None
+                out.print("[dim]fresh conversation[/]")
+                continue
+            answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
+            conversation = answer.conversation_id
+            out.print("[bold]manda>[/]")
+            render(answer)
+    return 0
+
+
+async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    from manda.evals.runner import (
+        DEFAULT_DATASET,
+        PASS_THRESHOLD,
+        ingest_sample,
+        run_evals,
+        write_report,
+    )
+
+    with tempfile.TemporaryDirectory(prefix="manda-eval-") as tmp:
+        home = Path(tmp)
+        update: dict[str, Any] = {"home": home / "home", "neo4j_uri": None, "redis_url": None}
+        if not args.live:  # offline runs never call a paid API, whatever is configured
+            update |= {"anthropic_api_key": None, "voyage_api_key": None}
+        eval_settings = settings.model_copy(update=update)
+        async with running(eval_settings) as app:
+            await ingest_sample(app, home / "rooms")
+            report = await run_evals(app, args.dataset or DEFAULT_DATASET, live=args.live)
+    out.print(report.to_markdown())
+    if args.report:
+        md, js = write_report(report, args.report)
+        out.print(f"report written to {md} and {js}")
+    return 0 if report.score >= PASS_THRESHOLD else 1
