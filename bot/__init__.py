@@ -1,1 +1,1 @@
-"""The Slack adapter: Bolt app, listeners, Block Kit rendering. The only package that knows Slack."""
+"""The Slack adapter: Bolt app, listeners, Block Kit rendering. Nothing else knows Slack."""

@@ -1,0 +1,1 @@
+"""Pure Block Kit rendering: domain objects in, Slack blocks out; no I/O anywhere in here."""

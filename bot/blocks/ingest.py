@@ -1,0 +1,101 @@
+"""Progress and summary of files dropped in a deal channel, shown in one message that is updated."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot import ids
+from bot.blocks.kit import (
+    Block,
+    SlackMessage,
+    actions,
+    button,
+    context,
+    cut,
+    fallback,
+    plural,
+    section,
+)
+from bot.blocks.mrkdwn import escape, plain
+from bot.payloads import OpenReview
+from manda.models import IngestReport, SkippedFile
+
+MAX_LISTED = 20
+
+
+def render_progress(deal_id: str, done: int, total: int, current: str) -> SlackMessage:
+    if done >= total:
+        text = f"⏳ Read {plural(total, 'file')} for *{escape(deal_id)}*; linking findings…"
+    else:
+        name = escape(plain(current, 200))
+        text = f"⏳ Ingesting into *{escape(deal_id)}*: {done + 1}/{total} — `{name}`"
+    return SlackMessage(text=fallback(text), blocks=[section(text)])
+
+
+def render_downloading(deal_id: str, names: Sequence[str]) -> SlackMessage:
+    listed = ", ".join(f"`{escape(plain(n, 100))}`" for n in names[:MAX_LISTED])
+    text = f"⏳ Downloading {plural(len(names), 'file')} for *{escape(deal_id)}*: {listed}"
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
+def _skipped_lines(skipped: Sequence[SkippedFile]) -> str:
+    lines = [
+        f"• `{escape(plain(s.filename, 150))}`: {escape(plain(s.reason, 300))}"
+        for s in skipped[:MAX_LISTED]
+    ]
+    if len(skipped) > MAX_LISTED:
+        lines.append(f"… and {len(skipped) - MAX_LISTED} more")
+    return "\n".join(lines)
+
+
+def render_summary(report: IngestReport) -> SlackMessage:
+    """What the ingestion did, each skipped file with its reason, and a Review button if needed."""
+    deal = escape(report.deal_id)
+    done = len(report.ingested)
+    head = f"✅ *{deal}*: {done} document{'s' if done != 1 else ''} ingested"
+    if report.unchanged:
+        head += f", {len(report.unchanged)} unchanged"
+    if report.skipped:
+        head += f", {len(report.skipped)} skipped"
+    lines = [head]
+    if report.ingested:
+        lines.append(
+            "Ingested: "
+            + ", ".join(f"`{escape(plain(n, 100))}`" for n in report.ingested[:MAX_LISTED])
+        )
+    lines.append(
+        f"{report.findings} new finding{'s' if report.findings != 1 else ''}: "
+        f"{report.auto_approved} approved automatically, {report.pending_review} need review"
+        + (f"; {report.superseded} superseded by a corrected version" if report.superseded else "")
+        + (f"; {report.contradictions} conflicts in the deal" if report.contradictions else "")
+        + "."
+    )
+    blocks: list[Block] = [section(cut("\n".join(lines)))]
+    if report.skipped:
+        blocks.append(section(f"⚠️ *Not ingested:*\n{_skipped_lines(report.skipped)}"))
+        blocks.append(
+            context(["Fix or replace these files and drop them here again; the rest is in."])
+        )
+    if report.pending_review:
+        blocks.append(
+            actions(
+                ids.INGEST_ACTIONS,
+                [
+                    button(
+                        f"Review {plural(report.pending_review, 'finding')}",
+                        ids.OPEN_REVIEW,
+                        OpenReview(d=report.deal_id).encode(),
+                        style="primary",
+                    )
+                ],
+            )
+        )
+    return SlackMessage(text=fallback(head), blocks=blocks)
+
+
+def render_ingest_failure(deal_id: str, reason: str) -> SlackMessage:
+    text = (
+        f"❌ The files could not be ingested into *{escape(deal_id)}*: {escape(reason)}\n"
+        "Nothing was changed. Try again; if it keeps failing, run `manda doctor` on the server."
+    )
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])

@@ -1,0 +1,44 @@
+"""The `manda` command with the Slack front end added: the domain's commands plus `serve`.
+
+The domain CLI (`manda.cli`) never imports Slack; this entry point registers the bot's own
+subcommands into it (`serve` now; the local playground joins the same way).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from manda import cli as domain_cli
+from manda.config import Settings
+
+
+def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the Slack bot: HTTP on --port (/slack/events, /healthz) or --socket",
+    )
+    p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000)")
+    p.add_argument("--host", default="0.0.0.0", help="HTTP interface (default all)")
+    p.add_argument(
+        "--socket", action="store_true", help="connect over Socket Mode (SLACK_APP_TOKEN)"
+    )
+    p.set_defaults(handler=serve)
+
+
+async def serve(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.run import serve as run_serve  # Slack is imported only when the bot runs
+
+    await run_serve(settings, socket=args.socket, host=args.host, port=args.port)
+    return 0
+
+
+REGISTRARS: tuple[domain_cli.Registrar, ...] = (register_serve,)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return domain_cli.main(argv, extra=REGISTRARS)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,257 @@
+"""What people do in the fake workspace — post, mention, run commands, click, upload, open Home —
+each turned into the same requests Slack would send to the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.fakeslack import payloads
+from bot.fakeslack.server import Delivery, FakeSlackServer
+from bot.fakeslack.state import Channel, Message, User
+
+ChannelRef = Channel | str
+UserRef = User | str
+MessageRef = Message | tuple[str, str]
+
+
+class FakeSlack(FakeSlackServer):
+    """The fake Slack with its people: what a person does reaches the app as Slack sends it."""
+
+    # ------------------------------------------------------------ lookups
+
+    def user(self, ref: UserRef) -> User:
+        return ref if isinstance(ref, User) else self.workspace.users[ref]
+
+    def channel(self, ref: ChannelRef) -> Channel:
+        return ref if isinstance(ref, Channel) else self.workspace.channels[ref]
+
+    def message(self, ref: MessageRef) -> Message:
+        if isinstance(ref, Message):
+            return ref
+        found = self.workspace.find(*ref)
+        if found is None:
+            raise KeyError(f"no message {ref[1]} in {ref[0]}")
+        return found
+
+    @property
+    def bot_mention(self) -> str:
+        return f"<@{self.workspace.bot.id}>"
+
+    # ------------------------------------------------------------ messages
+
+    async def say(
+        self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
+    ) -> Message:
+        """Post as `user`; the app gets `message` (and `app_mention` when it is mentioned)."""
+        author, where = self.user(user), self.channel(channel)
+        if author.id not in where.members:
+            raise ValueError(f"{author.name} is not a member of #{where.name}")
+        ws = self.workspace
+        message = ws.add_message(
+            Message(
+                channel=where.id,
+                ts=ws.new_ts(),
+                text=text,
+                user=author.id,
+                bot_id=author.bot_id,
+                thread_ts=thread_ts,
+            )
+        )
+        await self.announce(message)
+        return message
+
+    async def mention(
+        self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
+    ) -> Message:
+        return await self.say(user, channel, f"{self.bot_mention} {text}", thread_ts=thread_ts)
+
+    async def dm(self, user: UserRef, text: str, *, thread_ts: str | None = None) -> Message:
+        """A direct message to the bot."""
+        im = self.workspace.open_im(self.user(user).id)
+        return await self.say(user, im, text, thread_ts=thread_ts)
+
+    async def announce(
+        self, message: Message, files: Sequence[dict[str, Any]] = ()
+    ) -> list[Delivery]:
+        """Deliver the events Slack sends for `message`, if the bot is in its channel (and the
+        app is connected at all: without it, people just talk among themselves)."""
+        where = self.channel(message.channel)
+        if self.workspace.bot.id not in where.members or not self.app_connected:
+            return []
+        sent = []
+        if self.bot_mention in message.text and where.kind != "im":
+            sent.append(await self.send_event(payloads.app_mention_event(self.workspace, message)))
+        event = payloads.message_event(self.workspace, message, where, files=list(files) or None)
+        sent.append(await self.send_event(event))
+        return sent
+
+    async def send_event(
+        self,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        timestamp: int | None = None,
+        signing_secret: str | None = None,
+    ) -> Delivery:
+        """Wrap `event` in an Events API callback and deliver it."""
+        body = payloads.event_callback(self.workspace, event, event_id=event_id)
+        return await self.deliver(
+            "events_api",
+            body,
+            retry_num=retry_num,
+            timestamp=timestamp,
+            signing_secret=signing_secret,
+        )
+
+    async def redeliver(self, delivery: Delivery, *, retry_num: int) -> Delivery:
+        """Send the same request again, as Slack retries one it thinks was not acknowledged."""
+        return await self.deliver(delivery.kind, delivery.payload, retry_num=retry_num)
+
+    # ------------------------------------------------------------ commands
+
+    async def slash(
+        self, user: UserRef, channel: ChannelRef, command: str, text: str = ""
+    ) -> Delivery:
+        """Run a slash command; what the app acks with is shown as Slack shows it."""
+        author, where = self.user(user), self.channel(channel)
+        response_url = self.new_hook(where.id, author.id)
+        form = payloads.slash_command(self.workspace, author, where, command, text, response_url)
+        delivery = await self.deliver("slash_commands", form)
+        self._show_ack(delivery, where.id, author.id)
+        return delivery
+
+    def _show_ack(self, delivery: Delivery, channel: str, user: str) -> None:
+        if delivery.status != 200 or not delivery.body:
+            return
+        data = delivery.json
+        if data is None:
+            data = {"text": delivery.body}
+        if not (data.get("text") or data.get("blocks")):
+            return
+        ws = self.workspace
+        ws.add_message(
+            Message(
+                channel=channel,
+                ts=ws.new_ts(),
+                text=str(data.get("text") or ""),
+                blocks=data.get("blocks") or [],
+                user=ws.bot.id,
+                bot_id=ws.bot.bot_id,
+                ephemeral_to=None if data.get("response_type") == "in_channel" else user,
+            )
+        )
+
+    # ------------------------------------------------------------ buttons
+
+    @staticmethod
+    def find_action(
+        blocks: Iterable[dict[str, Any]], action_id: str, value: str | None = None
+    ) -> tuple[dict[str, Any], str]:
+        for block in blocks:
+            candidates = list(block.get("elements", []) or [])
+            if isinstance(block.get("accessory"), dict):
+                candidates.append(block["accessory"])
+            for element in candidates:
+                if not isinstance(element, dict) or element.get("action_id") != action_id:
+                    continue
+                if value is None or element.get("value") == value:
+                    return element, str(block.get("block_id", ""))
+        raise LookupError(
+            f"no button with action_id {action_id!r}" + (" and that value" if value else "")
+        )
+
+    async def click(
+        self, user: UserRef, message: MessageRef, action_id: str, *, value: str | None = None
+    ) -> Delivery:
+        """Click a button of a message, as `user`."""
+        clicker, found = self.user(user), self.message(message)
+        where = self.channel(found.channel)
+        element, block_id = self.find_action(found.blocks, action_id, value)
+        api_message = found.to_api()
+        body = payloads.block_actions(
+            self.workspace,
+            clicker,
+            element,
+            block_id,
+            message=api_message,
+            channel=where,
+            response_url=self.new_hook(where.id, clicker.id, found.ts),
+        )
+        return await self.deliver("interactive", body)
+
+    async def click_home(
+        self, user: UserRef, action_id: str, *, value: str | None = None
+    ) -> Delivery:
+        """Click a button of the Home tab the app published for `user`."""
+        clicker = self.user(user)
+        view = self.workspace.home_views.get(clicker.id)
+        if view is None:
+            raise LookupError(f"no Home view published for {clicker.name}")
+        element, block_id = self.find_action(view.get("blocks", []), action_id, value)
+        body = payloads.block_actions(self.workspace, clicker, element, block_id, view=view)
+        return await self.deliver("interactive", body)
+
+    # ------------------------------------------------------------ files and Home
+
+    async def upload(
+        self,
+        user: UserRef,
+        channel: ChannelRef,
+        files: Mapping[str, bytes] | Sequence[tuple[str, bytes]],
+        *,
+        text: str = "",
+        thread_ts: str | None = None,
+    ) -> Message:
+        """Share files in a channel: a `file_share` message, then a `file_shared` event per file."""
+        author, where = self.user(user), self.channel(channel)
+        ws = self.workspace
+        items = list(files.items()) if isinstance(files, Mapping) else list(files)
+        stored = [ws.add_file(name, content, user=author.id) for name, content in items]
+        for f in stored:
+            f.channels.append(where.id)
+        message = ws.add_message(
+            Message(
+                channel=where.id,
+                ts=ws.new_ts(),
+                text=text,
+                user=author.id,
+                thread_ts=thread_ts,
+                subtype="file_share",
+                files=[f.id for f in stored],
+            )
+        )
+        await self.announce(message, [f.to_api(self.base_url, ws.team_id) for f in stored])
+        if ws.bot.id in where.members and self.app_connected:
+            for f in stored:
+                await self.send_event(payloads.file_shared_event(ws, f.id, author.id, where.id))
+        return message
+
+    async def open_home(self, user: UserRef) -> Delivery:
+        person = self.user(user)
+        im = self.workspace.open_im(person.id)
+        return await self.send_event(
+            payloads.app_home_opened_event(self.workspace, person.id, im.id)
+        )
+
+    # ------------------------------------------------------------ waiting
+
+    async def wait_for_replies(
+        self, channel: ChannelRef, thread_ts: str, count: int = 1, *, timeout: float = 10.0
+    ) -> list[Message]:
+        """The bot's first `count` visible messages in a thread, once they exist."""
+        where = self.channel(channel)
+
+        def ready() -> list[Message] | None:
+            found = [
+                m
+                for m in self.workspace.bot_messages(where.id, thread_ts=thread_ts)
+                if m.ts != thread_ts and not m.streaming
+            ]
+            return found if len(found) >= count else None
+
+        return await self.workspace.wait_for(
+            ready, timeout=timeout, what=f"{count} bot replies in thread {thread_ts}"
+        )

@@ -1,0 +1,150 @@
+"""Slack's Block Kit limits, checked the way Slack does, so the bot's tests fail where Slack would.
+
+Errors read like Slack's own `invalid_blocks` messages: what is wrong and a JSON pointer to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_MESSAGE_BLOCKS = 50
+MAX_VIEW_BLOCKS = 100
+SECTION_TEXT = 3000
+SECTION_FIELDS = 10
+FIELD_TEXT = 2000
+CONTEXT_ELEMENTS = 10
+CONTEXT_TEXT = 3000
+ACTIONS_ELEMENTS = 25
+BUTTON_TEXT = 75
+BUTTON_VALUE = 2000
+ACTION_ID = 255
+BLOCK_ID = 255
+HEADER_TEXT = 150
+MARKDOWN_TEXT = 12000
+MESSAGE_TEXT = 40000
+
+KNOWN = {
+    "section",
+    "context",
+    "actions",
+    "divider",
+    "header",
+    "image",
+    "rich_text",
+    "markdown",
+    "input",
+    "file",
+    "video",
+    "table",
+}
+
+
+def validate_blocks(blocks: Any, *, limit: int = MAX_MESSAGE_BLOCKS) -> list[str]:
+    """Every way `blocks` breaks Slack's rules; empty when Slack would accept them."""
+    if not isinstance(blocks, list):
+        return ["[ERROR] blocks must be an array [json-pointer:/blocks]"]
+    errors: list[str] = []
+    if len(blocks) > limit:
+        errors.append(f"[ERROR] no more than {limit} items allowed [json-pointer:/blocks]")
+    block_ids: set[str] = set()
+    for i, block in enumerate(blocks):
+        where = f"/blocks/{i}"
+        if not isinstance(block, dict) or block.get("type") not in KNOWN:
+            errors.append(f"[ERROR] unsupported block type [json-pointer:{where}/type]")
+            continue
+        bid = block.get("block_id")
+        if bid is not None:
+            if bid in block_ids:
+                errors.append(f"[ERROR] duplicate block_id [json-pointer:{where}/block_id]")
+            if len(str(bid)) > BLOCK_ID:
+                errors.append(
+                    f"[ERROR] must be less than {BLOCK_ID + 1} characters "
+                    f"[json-pointer:{where}/block_id]"
+                )
+            block_ids.add(bid)
+        errors.extend(_check_block(block, where))
+    return errors
+
+
+def _too_long(text: Any, limit: int, where: str) -> list[str]:
+    if not isinstance(text, str):
+        return [f"[ERROR] must be a string [json-pointer:{where}]"]
+    if len(text) > limit:
+        return [f"[ERROR] must be less than {limit + 1} characters [json-pointer:{where}]"]
+    if not text:
+        return [f"[ERROR] must be more than 0 characters [json-pointer:{where}]"]
+    return []
+
+
+def _text_object(obj: Any, limit: int, where: str) -> list[str]:
+    if not isinstance(obj, dict) or obj.get("type") not in ("mrkdwn", "plain_text"):
+        return [f"[ERROR] must provide a text object [json-pointer:{where}]"]
+    return _too_long(obj.get("text"), limit, f"{where}/text")
+
+
+def _check_block(block: dict[str, Any], where: str) -> list[str]:
+    kind = block["type"]
+    errors: list[str] = []
+    if kind == "section":
+        if "text" not in block and "fields" not in block:
+            errors.append(f"[ERROR] must provide text or fields [json-pointer:{where}]")
+        if "text" in block:
+            errors += _text_object(block["text"], SECTION_TEXT, f"{where}/text")
+        fields = block.get("fields", [])
+        if len(fields) > SECTION_FIELDS:
+            errors.append(
+                f"[ERROR] no more than {SECTION_FIELDS} items allowed [json-pointer:{where}/fields]"
+            )
+        for j, f in enumerate(fields):
+            errors += _text_object(f, FIELD_TEXT, f"{where}/fields/{j}")
+        if "accessory" in block:
+            errors += _check_element(block["accessory"], f"{where}/accessory")
+    elif kind == "context":
+        elements = block.get("elements", [])
+        if not elements or len(elements) > CONTEXT_ELEMENTS:
+            errors.append(
+                f"[ERROR] must have 1 to {CONTEXT_ELEMENTS} items [json-pointer:{where}/elements]"
+            )
+        for j, e in enumerate(elements):
+            if isinstance(e, dict) and e.get("type") == "image":
+                continue
+            errors += _text_object(e, CONTEXT_TEXT, f"{where}/elements/{j}")
+    elif kind == "actions":
+        elements = block.get("elements", [])
+        if not elements or len(elements) > ACTIONS_ELEMENTS:
+            errors.append(
+                f"[ERROR] must have 1 to {ACTIONS_ELEMENTS} items [json-pointer:{where}/elements]"
+            )
+        seen: set[str] = set()
+        for j, e in enumerate(elements):
+            errors += _check_element(e, f"{where}/elements/{j}")
+            action_id = e.get("action_id") if isinstance(e, dict) else None
+            if action_id in seen:
+                errors.append(f"[ERROR] duplicate action_id [json-pointer:{where}/elements/{j}]")
+            if action_id:
+                seen.add(action_id)
+    elif kind == "header":
+        errors += _text_object(block.get("text"), HEADER_TEXT, f"{where}/text")
+        if isinstance(block.get("text"), dict) and block["text"].get("type") != "plain_text":
+            errors.append(f"[ERROR] must be plain_text [json-pointer:{where}/text/type]")
+    elif kind == "markdown":
+        errors += _too_long(block.get("text"), MARKDOWN_TEXT, f"{where}/text")
+    return errors
+
+
+def _check_element(element: Any, where: str) -> list[str]:
+    if not isinstance(element, dict):
+        return [f"[ERROR] must be an object [json-pointer:{where}]"]
+    errors: list[str] = []
+    if element.get("type") == "button":
+        errors += _text_object(element.get("text"), BUTTON_TEXT, f"{where}/text")
+        if "value" in element:
+            errors += _too_long(element["value"], BUTTON_VALUE, f"{where}/value")
+        if len(str(element.get("action_id", ""))) > ACTION_ID:
+            errors.append(
+                f"[ERROR] must be less than {ACTION_ID + 1} characters "
+                f"[json-pointer:{where}/action_id]"
+            )
+        if element.get("style") not in (None, "primary", "danger"):
+            errors.append(f"[ERROR] must be primary or danger [json-pointer:{where}/style]")
+    return errors

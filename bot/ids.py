@@ -1,0 +1,33 @@
+"""Action and block ids of every interactive element, so listeners and renderers agree on them."""
+
+from __future__ import annotations
+
+import re
+
+ADD_TO_QA = "manda.qa.add"  # several in one block: numbered, ADD_TO_QA_ANY matches them all
+APPROVE_FINDING = "manda.finding.approve"
+REJECT_FINDING = "manda.finding.reject"
+FEEDBACK_UP = "manda.feedback.up"
+FEEDBACK_DOWN = "manda.feedback.down"
+OPEN_REVIEW = "manda.review.open"
+
+ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
+
+DECISIONS = (APPROVE_FINDING, REJECT_FINDING)
+FEEDBACK = (FEEDBACK_UP, FEEDBACK_DOWN)
+
+# block ids (unique within one message or view)
+ANSWER_ACTIONS = "manda.answer.actions"
+QA_ACTIONS = "manda.answer.qa"
+SOURCES = "manda.answer.sources"
+INGEST_ACTIONS = "manda.ingest.actions"
+
+
+def add_to_qa(index: int) -> str:
+    """Action ids are unique within a block, so each Add to Q&A button has its own number."""
+    return f"{ADD_TO_QA}.{index}"
+
+
+def decision_block(finding_id: str) -> str:
+    """The actions block holding the Approve / Reject pair of one finding."""
+    return f"manda.decide.{finding_id}"

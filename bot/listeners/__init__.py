@@ -1,0 +1,18 @@
+"""Bolt listeners, one module per kind of Slack request; each only acks and starts a job."""
+
+from __future__ import annotations
+
+from slack_bolt.async_app import AsyncApp
+
+from bot.deps import Deps
+from bot.listeners import actions, commands, files, home, mentions, messages, middleware
+
+
+def register_all(app: AsyncApp, deps: Deps) -> None:
+    middleware.register(app, deps)
+    files.register(app, deps)  # before messages: Bolt runs the first listener that matches
+    mentions.register(app, deps)
+    messages.register(app, deps)
+    commands.register(app, deps)
+    actions.register(app, deps)
+    home.register(app, deps)

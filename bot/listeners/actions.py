@@ -1,0 +1,369 @@
+"""Buttons: Add to Q&A, Approve / Reject a finding, 👍 / 👎, and Review after an ingestion.
+
+Each click is acked at once; the job checks that the button still belongs to this channel's deal
+(and, for decisions, that the person may decide), records it in the domain, edits the message in
+place and tells the person what happened — a refusal is explained, never silent.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot import ids
+from bot.blocks.kit import Block, context, cut, mark_done, replace_block, who
+from bot.blocks.messages import render_error
+from bot.blocks.mrkdwn import escape
+from bot.blocks.qa import added_confirmation, added_note
+from bot.blocks.review import already_decided_note, decision_note, render_review_queue
+from bot.conversations import deal_for
+from bot.deps import Deps
+from bot.listeners.common import team_of
+from bot.listeners.home import publish_home
+from bot.payloads import AddToQA, Decision, Feedback, OpenReview
+from bot.permissions import may_decide
+from manda.errors import AlreadyDecidedError, FindingNotFoundError
+from manda.models import AuditEntry, ReviewDecisionKind, stable_id, utcnow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Click:
+    """One button click, wherever the button was (a message or the Home tab)."""
+
+    body: dict[str, Any]
+    respond: AsyncRespond | None = None
+
+    @property
+    def action(self) -> dict[str, Any]:
+        return self.body["actions"][0]
+
+    @property
+    def user(self) -> str:
+        return str(self.body["user"]["id"])
+
+    @property
+    def team(self) -> str:
+        return team_of(self.body)
+
+    @property
+    def channel(self) -> str | None:
+        return (self.body.get("channel") or {}).get("id") or (self.body.get("container") or {}).get(
+            "channel_id"
+        )
+
+    @property
+    def message(self) -> dict[str, Any] | None:
+        return self.body.get("message")
+
+    @property
+    def in_home(self) -> bool:
+        return (self.body.get("container") or {}).get("type") == "view"
+
+    @property
+    def thread_ts(self) -> str | None:
+        if self.message is None:
+            return None
+        return self.message.get("thread_ts") or self.message.get("ts")
+
+
+async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
+    """A note only the clicker sees, through the click's response_url (which also reaches people
+    who are not members of the channel), else as an ephemeral message."""
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": cut(text)}}]
+    if click.respond is not None and click.body.get("response_url"):
+        try:
+            await click.respond(
+                text=text,
+                blocks=blocks,
+                response_type="ephemeral",
+                replace_original=False,
+                thread_ts=click.thread_ts,
+            )
+            return
+        except Exception as exc:  # an expired response_url: fall back to chat.postEphemeral
+            log.info("response_url failed (%s); posting an ephemeral message", exc)
+    if click.channel is None:
+        return
+    try:
+        await client.chat_postEphemeral(
+            channel=click.channel,
+            user=click.user,
+            text=text,
+            thread_ts=click.thread_ts,
+            blocks=blocks,
+        )
+    except SlackApiError as exc:
+        log.warning("could not tell %s: %s (%s)", click.user, text, exc.response.get("error"))
+
+
+async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id: str) -> bool:
+    """A message button acts only on the deal its channel is bound to (never across deals)."""
+    if click.channel is None or click.in_home:
+        return True
+    bound = await deal_for(deps.manda.graph, click.team, click.channel)
+    if bound == deal_id:
+        return True
+    where = f"linked to *{escape(bound)}*" if bound else "not linked to a deal any more"
+    await tell(
+        client,
+        click,
+        f"This button belongs to deal *{escape(deal_id)}*, but this channel is {where}; "
+        "nothing was changed.",
+    )
+    return False
+
+
+async def edit_message(
+    deps: Deps, client: AsyncWebClient, click: Click, change: Callable[[list[Block]], list[Block]]
+) -> None:
+    """Apply `change(blocks) -> blocks` to the clicked message, one edit at a time."""
+    message = click.message
+    if message is None or click.channel is None:
+        return
+    async with deps.edits.editing(
+        click.channel, message["ts"], message.get("blocks", [])
+    ) as blocks:
+        updated: list[Block] = change(blocks)
+        try:
+            await client.chat_update(
+                channel=click.channel,
+                ts=message["ts"],
+                text=message.get("text") or " ",
+                blocks=updated,
+            )
+        except SlackApiError as exc:
+            log.warning("could not update the clicked message (%s)", exc.response.get("error"))
+            return
+        deps.edits.written(click.channel, message["ts"], updated)
+
+
+# ---------------------------------------------------------------- Add to Q&A
+
+
+async def add_to_qa(deps: Deps, client: AsyncWebClient, click: Click) -> None:
+    payload = AddToQA.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    item, created = await deps.manda.qa.add(
+        payload.deal_id,
+        payload.question,
+        by=click.user,
+        category=payload.category,
+        finding_id=payload.finding_id,
+        source=payload.source,
+    )
+    note = added_note(item, created, click.user)
+    await edit_message(
+        deps,
+        client,
+        click,
+        lambda blocks: mark_done(
+            blocks,
+            block_id=click.action["block_id"],
+            action_id=click.action["action_id"],
+            value=click.action.get("value"),
+            note=note,
+        ),
+    )
+    if click.in_home:
+        await publish_home(deps, client, click.team, click.user)
+    elif created and click.channel:
+        confirmation = added_confirmation(item, click.user)
+        await client.chat_postMessage(
+            channel=click.channel,
+            thread_ts=click.thread_ts,
+            text=confirmation.text,
+            blocks=confirmation.blocks,
+        )
+    else:
+        await tell(client, click, f"{note} — nothing was added twice.")
+
+
+# ---------------------------------------------------------------- Approve / Reject
+
+
+async def decide(
+    deps: Deps, client: AsyncWebClient, click: Click, kind: ReviewDecisionKind
+) -> None:
+    payload = Decision.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    allowed = await may_decide(
+        client,
+        deps.settings,
+        deps.manda.graph,
+        deal_id=payload.deal_id,
+        user=click.user,
+        team=click.team,
+        channel=None if click.in_home else click.channel,
+    )
+    verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
+    if not allowed:
+        refusal = (
+            f"Only members of the channel of deal *{escape(payload.deal_id)}* (or its approvers) "
+            f"can {verb} its findings, so nothing was recorded. "
+            "Ask someone in that channel to decide."
+        )
+        await _tell_anywhere(deps, client, click, refusal)
+        return
+    block_id = ids.decision_block(payload.finding_id)
+    try:
+        decision = await deps.manda.review.decide(
+            payload.deal_id, payload.finding_id, kind, by=click.user
+        )
+    except AlreadyDecidedError as exc:
+        note = already_decided_note(exc.status, exc.by)
+        await edit_message(
+            deps,
+            client,
+            click,
+            lambda blocks: replace_block(blocks, block_id, context([note], block_id=block_id)),
+        )
+        await _tell_anywhere(
+            deps,
+            client,
+            click,
+            f"This finding was already {escape(exc.status)} by {who(exc.by)}, "
+            f"so your {verb} was not recorded. Nothing changed.",
+        )
+        return
+    except FindingNotFoundError:
+        await _tell_anywhere(
+            deps,
+            client,
+            click,
+            "This finding no longer exists (its document may have been re-ingested); "
+            "nothing was recorded.",
+        )
+        return
+    note = decision_note(decision)
+    await edit_message(
+        deps,
+        client,
+        click,
+        lambda blocks: replace_block(blocks, block_id, context([note], block_id=block_id)),
+    )
+    if click.in_home:
+        await publish_home(deps, client, click.team, click.user)
+
+
+async def _tell_anywhere(deps: Deps, client: AsyncWebClient, click: Click, text: str) -> None:
+    if click.in_home:
+        await publish_home(deps, client, click.team, click.user, notice=text)
+    else:
+        await tell(client, click, text)
+
+
+# ---------------------------------------------------------------- feedback and Review
+
+
+async def feedback(deps: Deps, client: AsyncWebClient, click: Click, positive: bool) -> None:
+    payload = Feedback.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    at = utcnow()
+    await deps.manda.graph.append_audit(
+        AuditEntry(
+            id=stable_id(
+                "a",
+                payload.deal_id,
+                "answer.feedback",
+                payload.conversation_id,
+                click.user,
+                at.isoformat(),
+            ),
+            deal_id=payload.deal_id,
+            action="answer.feedback",
+            subject_id=payload.conversation_id,
+            by=click.user,
+            at=at,
+            detail="helpful" if positive else "not helpful",
+        )
+    )
+    note = f"{'👍' if positive else '👎'} Thanks {who(click.user)} — your feedback was recorded."
+    await edit_message(
+        deps,
+        client,
+        click,
+        lambda blocks: replace_block(
+            blocks, ids.ANSWER_ACTIONS, context([note], block_id=ids.ANSWER_ACTIONS)
+        ),
+    )
+
+
+async def open_review(deps: Deps, client: AsyncWebClient, click: Click) -> None:
+    payload = OpenReview.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    queue = await deps.manda.review.queue(payload.deal_id)
+    documents = {d.id: d.filename for d in await deps.manda.graph.list_documents(payload.deal_id)}
+    message = render_review_queue(payload.deal_id, queue, documents)
+    if click.channel is None:
+        return
+    await client.chat_postMessage(
+        channel=click.channel, thread_ts=click.thread_ts, text=message.text, blocks=message.blocks
+    )
+
+
+# ---------------------------------------------------------------- wiring
+
+
+async def _run(
+    deps: Deps, client: AsyncWebClient, click: Click, work: Awaitable[None], doing: str
+) -> None:
+    """Run one click's work; if it fails, the person who clicked is told what went wrong."""
+    try:
+        await work
+    except Exception as exc:
+        log.exception("button %s failed", click.action.get("action_id"))
+        await _tell_anywhere(deps, client, click, render_error(exc, doing).text)
+
+
+Work = Callable[[Deps, AsyncWebClient, Click], Awaitable[None]]
+
+BUTTONS: list[tuple[str | re.Pattern[str], Work, str]] = [
+    (ids.ADD_TO_QA_ANY, add_to_qa, "add this to the Q&A list"),
+    (
+        ids.APPROVE_FINDING,
+        lambda d, c, k: decide(d, c, k, ReviewDecisionKind.APPROVE),
+        "approve this finding",
+    ),
+    (
+        ids.REJECT_FINDING,
+        lambda d, c, k: decide(d, c, k, ReviewDecisionKind.REJECT),
+        "reject this finding",
+    ),
+    (ids.FEEDBACK_UP, lambda d, c, k: feedback(d, c, k, True), "record your feedback"),
+    (ids.FEEDBACK_DOWN, lambda d, c, k: feedback(d, c, k, False), "record your feedback"),
+    (ids.OPEN_REVIEW, open_review, "show the review queue"),
+]
+
+
+def _listener(deps: Deps, work: Work, doing: str) -> Callable[..., Awaitable[None]]:
+    async def on_click(
+        ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond
+    ) -> None:
+        await ack()
+        click = Click(body, respond)
+        deps.jobs.spawn(
+            _run(deps, client, click, work(deps, client, click), doing),
+            name=f"click {click.action.get('action_id')}",
+        )
+
+    return on_click
+
+
+def register(app: AsyncApp, deps: Deps) -> None:
+    for matcher, work, doing in BUTTONS:
+        app.action(matcher)(_listener(deps, work, doing))

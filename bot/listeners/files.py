@@ -1,0 +1,219 @@
+"""Files dropped in a deal channel: downloaded with the bot token, ingested as a job, progress in
+one message that ends as the summary (every file that could not be ingested named with why)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.ingest import (
+    render_downloading,
+    render_ingest_failure,
+    render_progress,
+    render_summary,
+)
+from bot.blocks.kit import SlackMessage
+from bot.blocks.messages import render_unbound
+from bot.conversations import Thread, deal_for
+from bot.deps import Deps
+from bot.listeners.common import from_a_bot, team_of, thread_of
+from manda.errors import MandaError
+from manda.models import SkippedFile
+
+log = logging.getLogger(__name__)
+
+DOWNLOAD_TIMEOUT = aiohttp.ClientTimeout(total=300, sock_read=60)
+CHUNK = 1 << 16
+
+
+class DownloadError(Exception):
+    """A file Slack would not hand over; the reason is written for the channel."""
+
+
+def safe_name(name: str) -> str:
+    cleaned = re.sub(r"[^\w.\- ()]+", "_", Path(name).name).strip(" .") or "file"
+    return cleaned[:120]
+
+
+async def file_url(client: AsyncWebClient, file: dict[str, Any]) -> str:
+    """`url_private_download` of a shared file (asking files.info when the event left it out)."""
+    url = file.get("url_private_download") or file.get("url_private")
+    if url:
+        return str(url)
+    info = await client.files_info(file=file["id"])
+    url = info["file"].get("url_private_download") or info["file"].get("url_private")
+    if not url:
+        raise DownloadError("Slack gave no download link for it")
+    return str(url)
+
+
+async def download(
+    session: aiohttp.ClientSession,
+    url: str,
+    token: str,
+    target: Path,
+    max_bytes: int,
+    expected_type: str,
+) -> None:
+    async with session.get(url, headers={"Authorization": f"Bearer {token}"}) as resp:
+        if resp.status != 200:
+            raise DownloadError(f"Slack refused the download (HTTP {resp.status})")
+        if resp.content_type == "text/html" and "html" not in expected_type:
+            raise DownloadError(
+                "Slack sent its sign-in page instead of the file: the app needs the `files:read` "
+                "scope (reinstall it from manifest.yml)"
+            )
+        size = 0
+        with target.open("wb") as out:
+            async for chunk in resp.content.iter_chunked(CHUNK):
+                size += len(chunk)
+                if size > max_bytes:
+                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
+                out.write(chunk)
+
+
+async def fetch_all(
+    deps: Deps, client: AsyncWebClient, files: list[dict[str, Any]], folder: Path
+) -> tuple[list[Path], dict[Path, str], list[SkippedFile]]:
+    """Download every file; the ones that fail are returned as skipped, with the reason."""
+    token = client.token or ""
+    max_bytes = int(deps.settings.max_file_mb * 1_000_000)
+    paths: list[Path] = []
+    names: dict[Path, str] = {}
+    skipped: list[SkippedFile] = []
+    async with aiohttp.ClientSession(timeout=DOWNLOAD_TIMEOUT) as session:
+        for index, file in enumerate(files):
+            name = str(file.get("name") or file.get("title") or file.get("id"))
+            target = folder / f"{index:03d}_{safe_name(name)}"
+            try:
+                if file.get("size") and int(file["size"]) > max_bytes:
+                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
+                url = await file_url(client, file)
+                await download(
+                    session, url, token, target, max_bytes, str(file.get("mimetype", ""))
+                )
+            except (DownloadError, SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+                reason = (
+                    str(exc)
+                    if isinstance(exc, DownloadError)
+                    else f"could not be downloaded from Slack ({type(exc).__name__})"
+                )
+                skipped.append(SkippedFile(filename=name, reason=reason))
+                target.unlink(missing_ok=True)
+                continue
+            paths.append(target)
+            names[target] = name
+    return paths, names, skipped
+
+
+class Progress:
+    """One message in the thread, updated as the ingestion goes."""
+
+    def __init__(self, client: AsyncWebClient, thread: Thread) -> None:
+        self._client = client
+        self._thread = thread
+        self.ts: str | None = None
+        self._last = ""
+
+    async def show(self, message: SlackMessage) -> None:
+        if message.text == self._last:
+            return
+        self._last = message.text
+        if self.ts is None:
+            reply = await self._client.chat_postMessage(
+                channel=self._thread.channel,
+                thread_ts=self._thread.thread_ts,
+                text=message.text,
+                blocks=message.blocks,
+            )
+            self.ts = reply["ts"]
+            return
+        try:
+            await self._client.chat_update(
+                channel=self._thread.channel, ts=self.ts, text=message.text, blocks=message.blocks
+            )
+        except SlackApiError as exc:
+            log.warning("progress update failed (%s)", exc.response.get("error"))
+
+
+async def ingest_upload(
+    deps: Deps, client: AsyncWebClient, thread: Thread, files: list[dict[str, Any]]
+) -> None:
+    progress = Progress(client, thread)
+    deal_id: str | None = None
+    try:
+        deal_id = await deal_for(deps.manda.graph, thread.team, thread.channel)
+        if deal_id is None:
+            unbound = render_unbound(await deps.manda.graph.list_deals())
+            note = SlackMessage(
+                text=unbound.text,
+                blocks=[
+                    *unbound.blocks,
+                    {
+                        "type": "context",
+                        "elements": [
+                            {
+                                "type": "mrkdwn",
+                                "text": "The files were not ingested; drop them again "
+                                "once the channel is linked.",
+                            }
+                        ],
+                    },
+                ],
+            )
+            await progress.show(note)
+            return
+        await progress.show(
+            render_downloading(deal_id, [str(f.get("name", f.get("id"))) for f in files])
+        )
+        with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
+            paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
+
+            async def on_progress(done: int, total: int, name: str) -> None:
+                await progress.show(render_progress(deal_id or "", done, total, name))
+
+            report = await deps.manda.ingest.ingest(
+                deal_id, paths, progress=on_progress, display_names=names
+            )
+        report.skipped = [*failed, *report.skipped]
+        await progress.show(render_summary(report))
+    except Exception as exc:
+        log.exception("ingesting files shared in %s failed", thread.channel)
+        reason = (
+            str(exc)
+            if isinstance(exc, MandaError)
+            else f"something went wrong on my side ({type(exc).__name__})"
+        )
+        try:
+            await progress.show(render_ingest_failure(deal_id or "this channel's deal", reason))
+        except SlackApiError:
+            log.exception("could not report the failed ingestion in %s", thread.channel)
+
+
+def register(app: AsyncApp, deps: Deps) -> None:
+    @app.event({"type": "message", "subtype": "file_share"})
+    async def on_file_share(
+        ack: AsyncAck, event: dict[str, Any], body: dict[str, Any], client: AsyncWebClient
+    ) -> None:
+        await ack()
+        files = [f for f in event.get("files", []) if f.get("mode") != "tombstone"]
+        if from_a_bot(event) or not files:
+            return
+        thread = thread_of(event, team_of(body))
+        deps.jobs.spawn(
+            ingest_upload(deps, client, thread, files),
+            name=f"upload {thread.channel} {thread.message_ts}",
+        )
+
+    @app.event("file_shared")
+    async def on_file_shared(ack: AsyncAck) -> None:
+        await ack()  # handled through the `file_share` message, which carries channel and files

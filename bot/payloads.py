@@ -1,0 +1,107 @@
+"""Typed payloads carried in button values: validated on the way back, always under 2,000 chars."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from manda.errors import MandaError
+
+VALUE_LIMIT = 2000  # Slack's limit on a button value
+
+P = TypeVar("P", bound="ButtonPayload")
+
+
+class StaleButtonError(MandaError):
+    def __init__(self) -> None:
+        super().__init__(
+            "This button comes from an older version of Manda and can no longer be used.",
+            hint="Ask the question again to get fresh buttons.",
+        )
+
+
+class ButtonPayload(BaseModel):
+    """Short field aliases keep values compact; unknown fields are refused."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
+
+    deal_id: str = Field(alias="d", min_length=1)
+
+    def encode(self) -> str:
+        value = self.model_dump_json(by_alias=True, exclude_none=True)
+        if len(value) > VALUE_LIMIT:
+            raise ValueError(
+                f"{type(self).__name__} is {len(value)} characters; limit {VALUE_LIMIT}"
+            )
+        return value
+
+    def fits(self) -> bool:
+        return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= VALUE_LIMIT
+
+    @classmethod
+    def decode(cls: type[P], value: str | None) -> P:
+        try:
+            return cls.model_validate_json(value or "")
+        except ValidationError as exc:
+            raise StaleButtonError() from exc
+
+
+class AddToQA(ButtonPayload):
+    """A question to put on the deal's Q&A list, with what raised it."""
+
+    question: str = Field(alias="q", min_length=1)
+    category: str = Field(default="General", alias="c")
+    finding_id: str | None = Field(default=None, alias="f")
+    source: str | None = Field(default=None, alias="s")
+
+    @classmethod
+    def fitted(
+        cls,
+        *,
+        deal_id: str,
+        question: str,
+        category: str | None = None,
+        finding_id: str | None = None,
+        source: str | None = None,
+    ) -> AddToQA:
+        """One whose encoded value fits the limit: the source, then the question shortened."""
+        payload = cls(d=deal_id, q=question, c=category or "General", f=finding_id, s=source)
+        if payload.fits():
+            return payload
+        if source:
+            payload = payload.model_copy(update={"source": source[:200]})
+        if payload.fits():
+            return payload
+        low, high = 1, len(question)  # the longest question prefix that fits
+        while low < high:
+            middle = (low + high + 1) // 2
+            if payload.model_copy(update={"question": question[:middle] + "…"}).fits():
+                low = middle
+            else:
+                high = middle - 1
+        return payload.model_copy(update={"question": question[:low].rstrip() + "…"})
+        if source:
+            payload = payload.model_copy(update={"source": source[:200]})
+        overflow = len(payload.model_dump_json(by_alias=True, exclude_none=True)) - VALUE_LIMIT
+        if overflow > 0:
+            # JSON escaping can make a character cost up to 6; trim generously
+            keep = max(1, len(question) - overflow * 6 - 1)
+            payload = payload.model_copy(update={"question": question[:keep].rstrip() + "…"})
+        return payload
+
+
+class Decision(ButtonPayload):
+    """Approve or reject one finding (the action id says which)."""
+
+    finding_id: str = Field(alias="f", min_length=1)
+
+
+class Feedback(ButtonPayload):
+    """👍 / 👎 on one answer of one conversation."""
+
+    conversation_id: str = Field(alias="c", min_length=1)
+
+
+class OpenReview(ButtonPayload):
+    """Show the deal's review queue."""

@@ -1,0 +1,263 @@
+"""Pure Block Kit rendering: messages stay inside Slack's limits; buttons carry typed payloads."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot import ids
+from bot.blocks.answer import render_answer
+from bot.blocks.home import HomeDeal, render_home
+from bot.blocks.ingest import render_summary
+from bot.blocks.kit import mark_done
+from bot.blocks.qa import render_qa_list
+from bot.blocks.review import decision_note, render_review_queue
+from bot.fakeslack.blockkit import validate_blocks
+from bot.payloads import VALUE_LIMIT, AddToQA, Decision, StaleButtonError
+from manda.answers import Answer, Citation, Intent, SuggestedAction
+from manda.models import (
+    Confidence,
+    Finding,
+    FindingKind,
+    IngestReport,
+    Location,
+    QAItem,
+    ReviewDecision,
+    ReviewDecisionKind,
+    SkippedFile,
+)
+
+
+def finding(n: int, *, priority: str = "normal", deal: str = "targetco") -> Finding:
+    return Finding(
+        id=f"f_{deal}_{n:04d}",
+        deal_id=deal,
+        document_id="d_1",
+        kind=FindingKind.METRIC,
+        subject="revenue",
+        label="Revenue",
+        period=f"Q{n % 4 + 1} 2024",
+        value=5.2e6,
+        unit="EUR",
+        value_text="€5.2M",
+        excerpt="Revenue for the quarter was €5.2M <!channel> " + "x" * 400,
+        location=Location.for_page(n),
+        confidence=0.6,
+        confidence_level=Confidence.MEDIUM,
+        review_priority=priority,  # type: ignore[arg-type]
+    )
+
+
+def buttons(blocks: list[dict]) -> list[dict]:
+    return [e for b in blocks if b["type"] == "actions" for e in b["elements"]]
+
+
+def test_a_huge_answer_is_split_into_messages_slack_accepts() -> None:
+    answer = Answer(
+        answer="\n\n".join(f"## Section {i}\n" + "Revenue rose. " * 150 for i in range(60)),
+        intent=Intent.DEEP_DIVE,
+        citations=[
+            Citation(
+                document=f"Report_{i}.pdf",
+                location=f"p.{i}",
+                page=i,
+                excerpt="…",
+                finding_id=f"f_targetco_{i:04d}",
+            )
+            for i in range(60)
+        ],
+        suggested_actions=[
+            SuggestedAction(type="add_to_qa", question="Q" * 5000, category="Financial"),
+            *[
+                SuggestedAction(type="add_to_qa", question=f"Why did cost {i} rise?")
+                for i in range(10)
+            ],
+        ],
+        conversation_id="slack:T1:C1:1.000001",
+        notices=["The model was unavailable; this answer was composed offline."],
+    )
+    messages = render_answer(
+        answer,
+        deal_id="targetco",
+        question="Tell me everything",
+        pending=[finding(i) for i in range(8)],
+        documents={"d_1": "Q3_Report.pdf"},
+    )
+    assert len(messages) > 1
+    for message in messages:
+        assert validate_blocks(message.blocks) == []
+        assert 0 < len(message.text) <= 3000
+    last = messages[-1].blocks
+    every = [b for m in messages for b in m.blocks]
+    sources = " ".join(
+        e["text"]
+        for b in every
+        if b.get("block_id", "").startswith(ids.SOURCES)
+        for e in b["elements"]
+    )
+    assert "Report_0.pdf · p.0" in sources and "more sources" in sources
+    actions = {e["action_id"] for e in buttons(last)}
+    assert {a.rsplit(".", 1)[0] if a.startswith(ids.ADD_TO_QA) else a for a in actions} == {
+        ids.ADD_TO_QA,
+        ids.APPROVE_FINDING,
+        ids.REJECT_FINDING,
+        ids.FEEDBACK_UP,
+        ids.FEEDBACK_DOWN,
+    }
+    assert all(len(e["value"]) <= VALUE_LIMIT for e in buttons(last))
+    assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(last)) == 5
+    assert all(not buttons(m.blocks) for m in messages[:-1])
+    assert "<!channel>" not in str(every)
+
+
+def test_no_data_answer_offers_the_question_for_the_qa_list() -> None:
+    answer = Answer(
+        answer="I searched the financial statements and found nothing on carbon.",
+        intent=Intent.FACT_LOOKUP,
+        conversation_id="c",
+    )
+    [message] = render_answer(answer, deal_id="targetco", question="What is the carbon footprint?")
+    [add] = [e for e in buttons(message.blocks) if ids.ADD_TO_QA_ANY.match(e["action_id"])]
+    payload = AddToQA.decode(add["value"])
+    assert payload.question == "What is the carbon footprint?" and payload.deal_id == "targetco"
+
+
+def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
+    answer = Answer(
+        answer="Q3 revenue was €5.2M.",
+        intent=Intent.FACT_LOOKUP,
+        conversation_id="c",
+        citations=[Citation(document="Q3.pdf", location="p.3", excerpt="…")],
+    )
+    [message] = render_answer(answer, deal_id="targetco", question="Q3 revenue?")
+    assert not any(ids.ADD_TO_QA_ANY.match(e["action_id"]) for e in buttons(message.blocks))
+    assert "📄 Q3.pdf · p.3" in str(message.blocks)
+
+
+def test_payloads_round_trip_and_refuse_tampering() -> None:
+    value = AddToQA.fitted(deal_id="d", question='é"' * 3000, source="x" * 5000).encode()
+    assert len(value) <= VALUE_LIMIT
+    assert AddToQA.decode(value).question.startswith('é"')
+    assert Decision.decode(Decision(d="d", f="f_1").encode()).finding_id == "f_1"
+    with pytest.raises(StaleButtonError):
+        Decision.decode('{"d": "d"}')
+    with pytest.raises(StaleButtonError):
+        Decision.decode("click_me_123")
+
+
+def test_mark_done_replaces_only_the_clicked_button() -> None:
+    qa = AddToQA(d="d", q="one").encode(), AddToQA(d="d", q="two").encode()
+    blocks = [
+        {"type": "section", "text": {"type": "mrkdwn", "text": "answer"}},
+        {
+            "type": "actions",
+            "block_id": ids.QA_ACTIONS,
+            "elements": [
+                {
+                    "type": "button",
+                    "action_id": ids.add_to_qa(0),
+                    "value": qa[0],
+                    "text": {"type": "plain_text", "text": "1"},
+                },
+                {
+                    "type": "button",
+                    "action_id": ids.add_to_qa(1),
+                    "value": qa[1],
+                    "text": {"type": "plain_text", "text": "2"},
+                },
+            ],
+        },
+    ]
+    once = mark_done(
+        blocks, block_id=ids.QA_ACTIONS, action_id=ids.add_to_qa(0), value=qa[0], note="added one"
+    )
+    assert [e["value"] for e in buttons(once)] == [qa[1]]
+    assert "added one" in str(once)
+    # a second click on the same (stale) button changes nothing more
+    assert (
+        mark_done(
+            once, block_id=ids.QA_ACTIONS, action_id=ids.add_to_qa(0), value=qa[0], note="again"
+        )
+        == once
+    )
+    twice = mark_done(
+        once, block_id=ids.QA_ACTIONS, action_id=ids.add_to_qa(1), value=qa[1], note="added two"
+    )
+    assert buttons(twice) == [] and validate_blocks(twice) == []
+
+
+def test_review_queue_shows_excerpt_source_and_two_buttons() -> None:
+    findings = [finding(i, priority="high" if i == 0 else "normal") for i in range(14)]
+    message = render_review_queue("targetco", findings, {"d_1": "Q3_Report.pdf"})
+    assert validate_blocks(message.blocks) == []
+    text = str(message.blocks)
+    assert (
+        "14 findings of targetco" in text
+        and "Q3_Report.pdf, p.0" in text
+        and "high priority" in text
+    )
+    assert "&lt;!channel&gt;" in text and "4 more" in text
+    pairs = [b for b in message.blocks if b["type"] == "actions"]
+    assert len(pairs) == 10
+    assert [e["action_id"] for e in pairs[0]["elements"]] == [
+        ids.APPROVE_FINDING,
+        ids.REJECT_FINDING,
+    ]
+    decision = ReviewDecision(
+        finding_id="f_targetco_0000",
+        deal_id="targetco",
+        decision=ReviewDecisionKind.APPROVE,
+        by="U0ALICE",
+        at=datetime(2025, 1, 2, 3, 4, tzinfo=UTC),
+    )
+    assert decision_note(decision) == "✅ Approved by <@U0ALICE> · 2025-01-02 03:04 UTC"
+
+
+def test_ingest_summary_names_each_bad_file_and_offers_review() -> None:
+    report = IngestReport(
+        deal_id="falcon",
+        ingested=["Q3_Report.pdf"],
+        skipped=[SkippedFile(filename="broken.pdf", reason="is not a valid PDF")],
+        findings=12,
+        auto_approved=9,
+        pending_review=3,
+    )
+    message = render_summary(report)
+    assert validate_blocks(message.blocks) == []
+    text = str(message.blocks)
+    assert "`broken.pdf`: is not a valid PDF" in text and "3 need review" in text
+    [review] = buttons(message.blocks)
+    assert review["action_id"] == ids.OPEN_REVIEW and review["text"]["text"] == "Review 3 findings"
+
+
+def test_home_and_qa_list_stay_within_limits() -> None:
+    items = [
+        QAItem(
+            id=f"q{i}",
+            deal_id="targetco",
+            question=f"Question {i}?" * 20,
+            category="Financial",
+            created_by="U0ALICE",
+            source="Q3.pdf, p.2",
+        )
+        for i in range(60)
+    ]
+    qa = render_qa_list("targetco", items)
+    assert validate_blocks(qa.blocks) == [] and "60 questions" in str(qa.blocks)
+    deals = [
+        HomeDeal(
+            deal_id=f"deal{i}",
+            channels=["C1"],
+            documents=3,
+            pending=[finding(j, deal=f"deal{i}") for j in range(8)],
+            qa_items=items[:7],
+        )
+        for i in range(6)
+    ]
+    view = render_home(deals, notice="Only members can approve.")
+    assert view["type"] == "home"
+    assert validate_blocks(view["blocks"], limit=100) == []
+    assert "Not shown for lack of room" in str(
+        view["blocks"]
+    ) and "Only members can approve." in str(view["blocks"])

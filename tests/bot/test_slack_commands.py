@@ -1,0 +1,145 @@
+"""Every slash command: acked at once, results in the channel or only for the person who asked."""
+
+from __future__ import annotations
+
+from slackworld import SlackWorld
+
+from bot import ids
+from bot.conversations import channel_key
+from bot.fakeslack import Message
+
+
+def root_messages(world: SlackWorld, channel_id: str) -> list[Message]:
+    return [m for m in world.ws.bot_messages(channel_id) if not m.is_reply]
+
+
+def ephemerals(world: SlackWorld, user_id: str, channel_id: str) -> list[str]:
+    return [m.all_text() for m in world.ws.ephemerals(user_id, channel_id)]
+
+
+async def test_help_and_unknown_subcommands_are_the_ack_itself(world: SlackWorld) -> None:
+    for text in ("help", "", "frobnicate"):
+        delivery = await world.fake.slash(world.alice, world.deal, "/manda", text)
+        assert delivery.status == 200 and delivery.json and delivery.json["blocks"]
+        assert world.bot.deps.jobs.running == 0  # nothing left to do after the ack
+    shown = ephemerals(world, world.alice.id, world.deal.id)
+    assert len(shown) == 3 and all("/manda review" in s for s in shown)
+    assert "I don't know `/manda frobnicate`" in shown[2]
+    assert root_messages(world, world.deal.id) == []
+
+
+async def test_deal_lists_deals_then_binds_the_channel(world: SlackWorld) -> None:
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal")
+    await world.settle()
+    [listing] = ephemerals(world, world.alice.id, world.lobby.id)
+    assert "not linked" in listing and "`targetco`" in listing and "`northwind`" in listing
+
+    bad = await world.fake.slash(world.alice, world.lobby, "/manda", "deal Not A Deal!")
+    assert bad.json and "is not a deal id" in str(bad.json["blocks"])
+
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal northwind")
+    await world.settle()
+    [bound] = root_messages(world, world.lobby.id)
+    assert "linked this channel to deal *northwind*" in bound.all_text()
+    assert (
+        await world.manda.graph.channel_deal(channel_key(world.ws.team_id, world.lobby.id))
+        == "northwind"
+    )
+
+    await world.fake.slash(world.bob, world.lobby, "/manda", "deal falcon")
+    await world.settle()
+    rebound = root_messages(world, world.lobby.id)[-1].all_text()
+    assert "new deal" in rebound and "was linked to *northwind*" in rebound
+    assert await world.manda.graph.get_deal("falcon") is not None
+
+
+async def test_ask_answers_in_the_channel_and_its_thread_continues(world: SlackWorld) -> None:
+    delivery = await world.fake.slash(
+        world.alice, world.deal, "/manda", "ask What was Q3 2024 revenue?"
+    )
+    assert delivery.status == 200 and delivery.body == ""
+    await world.settle()
+    [answer] = root_messages(world, world.deal.id)
+    assert f"<@{world.alice.id}> asked" in answer.all_text() and "📄" in answer.all_text()
+    assert "reading the documents" in str(
+        answer.versions[0]["blocks"]
+    )  # the placeholder it replaced
+
+    await world.fake.say(world.bob, world.deal, "And EBITDA?", thread_ts=answer.ts)
+    await world.settle()
+    [follow_up] = world.replies(world.deal, answer.ts)
+    assert "ebitda" in follow_up.all_text().lower()
+
+
+async def test_ask_without_a_question_shows_how(world: SlackWorld) -> None:
+    delivery = await world.fake.slash(world.alice, world.deal, "/manda", "ask")
+    assert delivery.json and "/manda ask &lt;question&gt;" not in str(delivery.json)
+    assert "/manda ask <question>" in str(delivery.json)
+    assert world.bot.deps.jobs.running == 0
+
+
+async def test_gaps_and_red_flags_with_their_shortcuts(world: SlackWorld) -> None:
+    for command, text in (
+        ("/manda", "gaps"),
+        ("/gaps", ""),
+        ("/manda", "redflags"),
+        ("/redflags", ""),
+    ):
+        delivery = await world.fake.slash(world.alice, world.deal, command, text)
+        assert delivery.status == 200 and delivery.body == ""
+    await world.settle()
+    answers = [m.all_text() for m in root_messages(world, world.deal.id)]
+    assert len(answers) == 4
+    assert sum("Gaps in the data room of *targetco*" in a for a in answers) == 2
+    assert sum("Red flags in *targetco*" in a for a in answers) == 2
+    assert not any("could not" in a for a in answers)
+
+
+async def test_review_lists_pending_findings_with_buttons(world: SlackWorld) -> None:
+    await world.fake.slash(world.alice, world.deal, "/manda", "review")
+    await world.settle()
+    [queue] = root_messages(world, world.deal.id)
+    pending = await world.manda.review.queue("targetco")
+    assert pending, "the sample deal has findings waiting for review"
+    text = queue.all_text()
+    assert f"{len(pending)} finding" in text and "Source:" in text and "\n> " in text
+    pairs = [b for b in queue.blocks if b["type"] == "actions"]
+    assert pairs and all(
+        [e["action_id"] for e in b["elements"]] == [ids.APPROVE_FINDING, ids.REJECT_FINDING]
+        for b in pairs
+    )
+
+
+async def test_qa_and_docs_are_shown_only_to_who_asked(world: SlackWorld) -> None:
+    await world.fake.slash(world.alice, world.deal, "/manda", "qa")
+    await world.settle()
+    await world.manda.qa.add(
+        "targetco", "Please share the 2024 audited accounts", by=world.bob.id, category="Financial"
+    )
+    await world.fake.slash(world.alice, world.deal, "/manda", "qa")
+    await world.fake.slash(world.alice, world.deal, "/manda", "docs")
+    await world.settle()
+    empty, listed, docs = ephemerals(world, world.alice.id, world.deal.id)
+    assert "is empty" in empty
+    assert "2024 audited accounts" in listed and f"<@{world.bob.id}>" in listed
+    documents = await world.manda.graph.list_documents("targetco")
+    assert f"of {len(documents)} ingested" in docs and documents[0].filename.split(".")[0] in docs
+    assert root_messages(world, world.deal.id) == []
+
+
+async def test_commands_in_an_unbound_channel_say_how_to_bind(world: SlackWorld) -> None:
+    for sub in ("review", "qa", "docs", "gaps", "ask What was revenue?"):
+        await world.fake.slash(world.alice, world.lobby, "/manda", sub)
+    await world.settle()
+    shown = ephemerals(world, world.alice.id, world.lobby.id)
+    assert len(shown) == 5 and all("/manda deal" in s for s in shown)
+    assert root_messages(world, world.lobby.id) == []
+
+
+async def test_a_channel_without_the_bot_gets_an_invite_hint(world: SlackWorld) -> None:
+    outside = world.ws.add_channel("deal-secret", members=[world.alice.id], with_bot=False)
+    await world.manda.graph.bind_channel(channel_key(world.ws.team_id, outside.id), "targetco")
+    await world.fake.slash(world.alice, outside, "/manda", "review")
+    await world.settle()
+    [hint] = ephemerals(world, world.alice.id, outside.id)
+    assert "/invite @Manda" in hint

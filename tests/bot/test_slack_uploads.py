@@ -1,0 +1,56 @@
+"""Files dropped in a deal channel: downloaded with the bot token, ingested, one message updated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from slackworld import SlackWorld
+
+from bot import ids
+from bot.payloads import OpenReview
+
+BAD_PDF = b"%PDF-1.4\nthis is not really a PDF, it stops here"
+
+
+async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
+    world: SlackWorld, sample_rooms: dict[str, Path]
+) -> None:
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.settle()
+    good = [
+        sample_rooms["northwind"] / "Northwind_Q3_2024_Report.pdf",
+        sample_rooms["targetco"] / "TargetCo_Management_Presentation.pptx",
+    ]
+    files = [(p.name, p.read_bytes()) for p in good] + [("broken.pdf", BAD_PDF)]
+    upload = await world.fake.upload(world.alice, world.lobby, files, text="Q3 pack")
+    await world.settle()
+
+    [progress] = world.replies(world.lobby, upload.ts)  # one message, updated as it went
+    steps = [v["text"] for v in progress.versions]
+    assert steps[0].startswith("⏳ Downloading 3 files") and any(
+        "Ingesting into" in s for s in steps
+    )
+    summary = progress.all_text()
+    assert "✅ *falcon*: 2 documents ingested, 1 skipped" in summary
+    assert "`broken.pdf`: is corrupt" in summary
+    assert all(authorised for _, authorised in world.ws.downloads) and len(world.ws.downloads) == 3
+    documents = {d.filename for d in await world.manda.graph.list_documents("falcon")}
+    assert {p.name for p in good} <= documents
+
+    pending = await world.manda.review.queue("falcon")
+    assert pending and f"{len(pending)} need review" in summary
+    await world.fake.click(
+        world.alice, progress, ids.OPEN_REVIEW, value=OpenReview(d="falcon").encode()
+    )
+    await world.settle()
+    queue = world.replies(world.lobby, upload.ts)[-1]
+    assert f"{len(pending)} findings of falcon waiting for review" in queue.all_text()
+    assert sum(b["type"] == "actions" for b in queue.blocks) == min(len(pending), 10)
+
+
+async def test_files_in_an_unbound_channel_are_not_ingested(world: SlackWorld) -> None:
+    upload = await world.fake.upload(world.alice, world.lobby, [("notes.txt", b"Revenue was 5M")])
+    await world.settle()
+    [reply] = world.replies(world.lobby, upload.ts)
+    assert "/manda deal" in reply.all_text() and "not ingested" in reply.all_text()
+    assert world.ws.downloads == []
