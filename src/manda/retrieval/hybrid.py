@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -31,8 +32,8 @@ class FusionWeights:
     subject and period the question names (its score is the finding's confidence, unnormalised).
     """
 
-    dense: float = 0.65
-    bm25: float = 0.35
+    dense: float = 0.5
+    bm25: float = 0.5
     facts: float = 0.4
 
 
@@ -108,7 +109,17 @@ class HybridSearch:
         self._pool = pool
         self._expand_graph = expand_graph
         self._fusion = fusion  # "rrf" is the equal-weight baseline bench/fusion_probe.py measures
-        self.last = SearchStats()
+        # Per task, not per instance: concurrent questions must not swap their notices.
+        self._last: ContextVar[SearchStats | None] = ContextVar(f"search:{id(self)}", default=None)
+
+    @property
+    def last(self) -> SearchStats:
+        """What the last search of the current task used (notices of degraded channels)."""
+        stats = self._last.get()
+        if stats is None:
+            stats = SearchStats()
+            self._last.set(stats)
+        return stats
 
     async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]:
         """The `k` best passages of `deal_id` for `query`, best first."""
@@ -116,7 +127,7 @@ class HybridSearch:
             return []
         if k < 1:
             raise ValueError("k must be at least 1")
-        self.last = SearchStats()
+        self._last.set(SearchStats())
         dense, bm25 = await self._candidates(deal_id, query)
         if self._fusion == "rrf":
             fused = reciprocal_rank_fusion(dense, bm25)
