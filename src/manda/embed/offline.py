@@ -56,7 +56,7 @@ def _default_model_path() -> Path:
 
 
 class OfflineEmbedder:
-    """all-MiniLM-L6-v2 with int8 weights: WordPiece tokens (max 256), mean pooling, L2 norm.
+    """all-MiniLM-L6-v2 with int8 weights: WordPiece tokens (max 128), mean pooling, L2 norm.
 
     The same pipeline as sentence-transformers' model, with no PyTorch. The model is symmetric,
     so `input_type` does not change a vector. `start()` loads the model (about half a second)
