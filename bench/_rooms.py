@@ -1,4 +1,7 @@
-"""A generated data room of many multi-page PDFs, for ingestion throughput figures."""
+"""A generated data room of many multi-page PDFs, for ingestion throughput figures.
+
+One company's reports: figures are restated consistently, as in a real data room.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +36,8 @@ def make_room(dest: Path, *, pages: int = 1000, pages_per_file: int = 20, seed: 
                 y -= 24
                 quarter, year = rng.randint(1, 4), rng.choice((2022, 2023, 2024))
                 metric = rng.choice(METRICS)
-                value = rng.uniform(0.2, 40.0)
+                # one company: the same period's figure is restated identically across reports
+                value = random.Random(f"{metric}{quarter}{year}").uniform(0.2, 40.0)
                 text = (
                     f"{metric} for Q{quarter} {year} was EUR {value:.1f} million. "
                     if line % 3 == 0

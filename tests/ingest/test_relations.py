@@ -161,3 +161,16 @@ def test_entities_keep_facts_apart() -> None:
         ],
     )
     assert plan.relations == []
+
+
+def test_many_restatements_stay_linear_and_every_outlier_is_flagged() -> None:
+    docs = [doc(f"Board_pack_{i:02d}.pdf") for i in range(40)]
+    outlier_doc = doc("Teaser.pdf")
+    same = [finding(d, "revenue", "Q3 2024", 5_200_000) for d in docs]
+    outlier = finding(outlier_doc, "revenue", "Q3 2024", 5_000_000)
+    plan = plan_relations([*docs, outlier_doc], [*same, outlier])
+    supports = kinds(plan, RelationType.SUPPORTS)
+    conflicts = kinds(plan, RelationType.CONTRADICTS)
+    assert len(supports) == 39  # each restatement confirms one anchor, not all 780 pairs
+    assert len(conflicts) == 40  # every restatement is in conflict with the outlier
+    assert all(outlier.id in pair for pair in conflicts)

@@ -101,18 +101,56 @@ def plan_relations(documents: Sequence[Document], findings: Sequence[Finding]) -
         if key is not None and finding.status is not FindingStatus.REJECTED:
             groups[key].append(finding)
 
-    pairs = [
-        (a, b)
-        for members in groups.values()
-        for a, b in combinations(members, 2)
-        if a.document_id != b.document_id
-    ]
-    for a, b in pairs:
-        _supersede(plan, a, b, replaces, by_doc)
-    for a, b in pairs:
-        if a.id not in plan.superseded and b.id not in plan.superseded:
-            _compare(plan, a, b, replaces, by_doc)
+    for members in groups.values():
+        for a, b in combinations(members, 2):
+            if a.document_id != b.document_id and (
+                b.document_id in replaces.get(a.document_id, set())
+                or a.document_id in replaces.get(b.document_id, set())
+            ):
+                _supersede(plan, a, b, replaces, by_doc)
+    for members in groups.values():
+        live = [f for f in members if f.id not in plan.superseded]
+        _compare_clusters(plan, live, replaces, by_doc)
     return plan
+
+
+def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:
+    """Group equal values (within rounding); each cluster's first member is its anchor."""
+    ordered = sorted(findings, key=lambda f: (-f.confidence, f.document_id, f.id))
+    clusters: list[list[Finding]] = []
+    for finding in ordered:
+        home = next(
+            (c for c in clusters if same_amount(c[0].value or 0.0, finding.value or 0.0)), None
+        )
+        if home is None:
+            clusters.append([finding])
+        else:
+            home.append(finding)
+    return clusters
+
+
+def _compare_clusters(
+    plan: RelationPlan,
+    live: Sequence[Finding],
+    replaces: dict[str, set[str]],
+    by_doc: dict[str, Document],
+) -> None:
+    """Confirmations point at their cluster's anchor and conflicts at the other clusters' anchors.
+
+    Linear in the findings (times the few distinct values), where all pairs would grow with the
+    square of the documents restating a fact.
+    """
+    clusters = _clusters(live)
+    related: set[frozenset[str]] = set()
+    for index, cluster in enumerate(clusters):
+        for member in cluster:
+            targets = [cluster[0]] + [other[0] for j, other in enumerate(clusters) if j != index]
+            for target in targets:
+                pair = frozenset((member.id, target.id))
+                if target.document_id == member.document_id or pair in related:
+                    continue
+                related.add(pair)
+                _compare(plan, member, target, replaces, by_doc)
 
 
 def _shown(finding: Finding) -> str:
