@@ -123,7 +123,16 @@ async def test_a_changed_file_is_a_new_version(app: Manda, tmp_path: Path) -> No
     note.write_text("# Memo\n\nHeadcount was 151 employees as of 30 June 2024.\n")
     report = await app.ingest.ingest("memo-deal", [note])
     assert report.ingested == ["Memo.md"]
-    assert len(await app.graph.list_documents("memo-deal")) == 2
+    documents = sorted(await app.graph.list_documents("memo-deal"), key=lambda d: d.ingested_at)
+    assert len(documents) == 2
+    edges = await app.graph.list_relations("memo-deal", type=RelationType.SUPERSEDES)
+    assert any(
+        r.between == "document" and (r.source_id, r.target_id) == (documents[1].id, documents[0].id)
+        for r in edges
+    )
+    headcount = await app.graph.list_findings("memo-deal", subject="headcount")
+    current = [f for f in headcount if f.status is not FindingStatus.SUPERSEDED]
+    assert [f.value for f in current] == [151]
 
 
 async def test_ingestion_survives_a_restart(home_copy: Path, tmp_path: Path) -> None:

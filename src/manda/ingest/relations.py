@@ -47,15 +47,20 @@ def _fact_key(finding: Finding) -> tuple[str, str, str, str, str] | None:
 
 
 def document_supersessions(documents: Sequence[Document]) -> list[Relation]:
-    """Each newer version supersedes the version just below it in its family."""
+    """Each newer version supersedes the version just below it in its family; a file uploaded
+    again under the same name with new content supersedes its earlier upload."""
     families: dict[str, list[Document]] = defaultdict(list)
     for doc in documents:
         families[version_info(doc.filename).family].append(doc)
     relations: list[Relation] = []
     for members in families.values():
-        ordered = sorted(members, key=lambda d: (version_info(d.filename).rank, d.filename))
+        ordered = sorted(
+            members, key=lambda d: (version_info(d.filename).rank, d.ingested_at, d.filename)
+        )
         for older, newer in pairwise(ordered):
-            if version_info(newer.filename).rank == version_info(older.filename).rank:
+            same_rank = version_info(newer.filename).rank == version_info(older.filename).rank
+            re_uploaded = newer.filename.lower() == older.filename.lower()
+            if same_rank and not re_uploaded:
                 continue
             relations.append(
                 Relation(
@@ -64,7 +69,11 @@ def document_supersessions(documents: Sequence[Document]) -> list[Relation]:
                     source_id=newer.id,
                     target_id=older.id,
                     between="document",
-                    reason=f"{newer.filename} is a later version of {older.filename}",
+                    reason=(
+                        f"{newer.filename} was uploaded again with new content"
+                        if re_uploaded and same_rank
+                        else f"{newer.filename} is a later version of {older.filename}"
+                    ),
                 )
             )
     return relations
