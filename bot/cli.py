@@ -1,7 +1,7 @@
 """The `manda` command with the Slack front end added: the domain's commands plus `serve`.
 
 The domain CLI (`manda.cli`) never imports Slack; this entry point registers the bot's own
-subcommands into it (`serve` now; the local playground joins the same way).
+subcommands into it: `serve`, and `playground` (the bot in a local Slack-like page).
 """
 
 from __future__ import annotations
@@ -33,7 +33,26 @@ async def serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-REGISTRARS: tuple[domain_cli.Registrar, ...] = (register_serve,)
+def register_playground(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "playground",
+        help="the whole bot in a local Slack-like page on 127.0.0.1, with no Slack account",
+    )
+    p.add_argument(
+        "--port", type=int, default=8765, help="page port on 127.0.0.1 (default 8765; 0: any free)"
+    )
+    p.add_argument("--no-open", action="store_true", help="do not open a browser")
+    p.set_defaults(handler=playground)
+
+
+async def playground(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.playground.run import run_playground  # Slack is imported only when the bot runs
+
+    await run_playground(settings, port=args.port, open_browser=not args.no_open)
+    return 0
+
+
+REGISTRARS: tuple[domain_cli.Registrar, ...] = (register_serve, register_playground)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

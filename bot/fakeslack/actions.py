@@ -166,8 +166,10 @@ class FakeSlack(FakeSlackServer):
     async def click(
         self, user: UserRef, message: MessageRef, action_id: str, *, value: str | None = None
     ) -> Delivery:
-        """Click a button of a message, as `user`."""
+        """Click a button of a message (an ephemeral one too, given as a `Message`), as `user`."""
         clicker, found = self.user(user), self.message(message)
+        if found.ephemeral_to not in (None, clicker.id):
+            raise LookupError(f"{clicker.name} cannot see message {found.ts}")
         where = self.channel(found.channel)
         element, block_id = self.find_action(found.blocks, action_id, value)
         api_message = found.to_api()
@@ -179,6 +181,7 @@ class FakeSlack(FakeSlackServer):
             message=api_message,
             channel=where,
             response_url=self.new_hook(where.id, clicker.id, found.ts),
+            ephemeral=found.ephemeral_to is not None,
         )
         return await self.deliver("interactive", body)
 

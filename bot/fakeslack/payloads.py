@@ -154,8 +154,13 @@ def block_actions(
     channel: Channel | None = None,
     view: dict[str, Any] | None = None,
     response_url: str | None = None,
+    ephemeral: bool = False,
 ) -> dict[str, Any]:
-    """A button click; `message` + `channel` for a message, `view` for the Home tab."""
+    """A button click; `message` + `channel` for a message, `view` for the Home tab.
+
+    A click in an ephemeral message carries no `message` (Slack keeps no copy of it), only its
+    container marked `is_ephemeral` and a response_url.
+    """
     clicked = {
         "action_id": action["action_id"],
         "block_id": block_id,
@@ -187,12 +192,13 @@ def block_actions(
             "type": "message",
             "message_ts": message["ts"],
             "channel_id": channel.id,
-            "is_ephemeral": False,
+            "is_ephemeral": ephemeral,
         }
         if message.get("thread_ts"):
             container["thread_ts"] = message["thread_ts"]
         body["container"] = container
         body["channel"] = {"id": channel.id, "name": channel.name}
-        body["message"] = message
+        if not ephemeral:
+            body["message"] = message
         body["response_url"] = response_url
     return body

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlencode
@@ -98,6 +99,8 @@ class FakeSlackServer:
         self._acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
+        self._mounted: list[web.AbstractRouteDef] = []
+        self.on_close: list[Callable[[], None]] = []  # run first in aclose (end open streams)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -122,7 +125,14 @@ class FakeSlackServer:
                 web.get("/socket-mode", self._socket),
             ]
         )
+        app.add_routes(self._mounted)
         return app
+
+    def mount(self, routes: Iterable[web.AbstractRouteDef]) -> None:
+        """Serve more routes beside Slack's (the playground's page and client API)."""
+        if self._runner is not None:
+            raise RuntimeError("mount routes before start()")
+        self._mounted.extend(routes)
 
     async def start(self) -> None:
         self._runner = web.AppRunner(self.web_app(), access_log=None)
@@ -133,6 +143,8 @@ class FakeSlackServer:
         self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
 
     async def aclose(self) -> None:
+        for closing in list(self.on_close):
+            closing()
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -211,7 +223,9 @@ class FakeSlackServer:
 
     def _apply_response(self, hook: Hook, body: dict[str, Any]) -> None:
         ws = self.workspace
-        original = ws.find(hook.channel, hook.message_ts) if hook.message_ts else None
+        original = (
+            ws.find_visible(hook.channel, hook.message_ts, hook.user) if hook.message_ts else None
+        )
         if body.get("delete_original") and original is not None:
             original.deleted = True
             ws.changed("message", original)

@@ -50,6 +50,7 @@ class Channel:
     kind: ChannelKind
     members: list[str]
     created: int = field(default_factory=lambda: int(time.time()))
+    topic: str = ""
 
     @property
     def channel_type(self) -> str:
@@ -71,6 +72,7 @@ class Channel:
         else:
             info["name"] = self.name
             info["num_members"] = len(self.members)
+            info["topic"] = {"value": self.topic, "creator": "", "last_set": 0}
         return info
 
 
@@ -125,6 +127,7 @@ class Message:
     versions: list[dict[str, Any]] = field(
         default_factory=list
     )  # earlier text/blocks, oldest first
+    posted_at: float = field(default_factory=time.time)  # wall clock, for people reading it
 
     @property
     def is_reply(self) -> bool:
@@ -273,6 +276,7 @@ class Workspace:
         members: Iterable[str] = (),
         private: bool = False,
         with_bot: bool = True,
+        topic: str = "",
     ) -> Channel:
         ids = list(dict.fromkeys(members))
         if with_bot and self.bot.id not in ids:
@@ -282,6 +286,7 @@ class Workspace:
             name=name,
             kind="private" if private else "public",
             members=ids,
+            topic=topic,
         )
         self.channels[channel.id] = channel
         self.changed("channel", channel)
@@ -314,6 +319,13 @@ class Workspace:
     def find(self, channel: str, ts: str) -> Message | None:
         for message in self.messages:
             if message.channel == channel and message.ts == ts and message.ephemeral_to is None:
+                return message
+        return None
+
+    def find_visible(self, channel: str, ts: str, viewer: str | None) -> Message | None:
+        """The message `viewer` sees at `ts`: a shared one, or an ephemeral one shown to them."""
+        for message in self.messages:
+            if message.channel == channel and message.ts == ts and self.visible(message, viewer):
                 return message
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -13,7 +14,7 @@ from manda.app import Manda
 from manda.cli._common import running
 from manda.cli.kb import print_report
 from manda.config import Settings
-from manda.models import RelationType
+from manda.models import IngestReport, RelationType
 from manda.sample import generate_sample_rooms
 
 out = Console()
@@ -60,18 +61,34 @@ async def print_corrections_and_conflicts(app: Manda, deal_id: str) -> None:
         out.print(f"  {verb}: {fact.label} {fact.period or ''} — {rel.reason}")
 
 
+def sample_folder(settings: Settings) -> Path:
+    return settings.home_dir / "sample-data-room"
+
+
+async def ingest_sample_rooms(
+    app: Manda, settings: Settings, *, only_missing: bool = False
+) -> list[IngestReport]:
+    """Write the sample data rooms under MANDA_HOME and ingest them, one report per deal
+    ingested; with `only_missing`, deals that already hold documents are left as they are."""
+    rooms = generate_sample_rooms(sample_folder(settings))
+    reports = []
+    for deal_id, folder in rooms.items():
+        if only_missing and await app.graph.list_documents(deal_id):
+            continue
+        reports.append(await app.ingest.ingest(deal_id, [folder]))
+    return reports
+
+
 async def demo(args: argparse.Namespace, settings: Settings) -> int:
-    rooms = generate_sample_rooms(settings.home_dir / "sample-data-room")
     out.print(
         Panel.fit(
             "Manda on embedded defaults: SQLite knowledge graph, offline embedder and composer.\n"
-            f"Sample data rooms written to {settings.home_dir / 'sample-data-room'}",
+            f"Sample data rooms written to {sample_folder(settings)}",
             title="Manda demo",
         )
     )
     async with running(settings) as app:
-        for deal_id, folder in rooms.items():
-            report = await app.ingest.ingest(deal_id, [folder])
+        for report in await ingest_sample_rooms(app, settings):
             print_report(report)
         await print_corrections_and_conflicts(app, args.deal)
         conversation = f"demo:{args.deal}"

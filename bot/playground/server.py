@@ -1,0 +1,184 @@
+"""The playground's wiring: Manda, the real Bolt app over HTTP, and the fake Slack serving the page.
+
+The page reaches the bot only the way Slack does: the browser calls the fake's client API, and
+the fake sends the app signed Events API, slash-command and interactivity requests; the app
+answers through the fake's Web API. Everything listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from aiohttp import web
+from pydantic import SecretStr
+
+from bot.app import MandaBot, build_app
+from bot.conversations import deal_for
+from bot.fakeslack import FakeSlack
+from bot.fakeslack.client import ClientApi, loopback_only
+from bot.playground.seed import DEAL_CHANNELS, Seeded, link_deals, people_and_places
+from bot.run import http_server
+from manda.app import Manda
+from manda.cli.demo import ingest_sample_rooms
+from manda.config import Settings
+from manda.errors import MandaError
+from manda.models import IngestReport
+
+DEFAULT_PORT = 8765
+HOST = "127.0.0.1"
+COMMANDS = ("/manda", "/gaps", "/redflags")  # as in manifest.yml
+START_CHANNEL = "deal-targetco"
+STATIC = Path(__file__).parent / "static"
+CONTENT_TYPES = {
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".svg": "image/svg+xml",
+}
+
+
+def page_routes(folder: Path = STATIC) -> list[web.AbstractRouteDef]:
+    """The page (index.html) and its assets, for loopback visitors only."""
+
+    async def asset(name: str) -> web.Response:
+        path = folder / name
+        if path.parent != folder or path.suffix not in CONTENT_TYPES or not path.is_file():
+            raise web.HTTPNotFound(text=f"no asset {name}")
+        return web.Response(
+            body=path.read_bytes(),
+            content_type=CONTENT_TYPES[path.suffix],
+            charset="utf-8",
+            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+        )
+
+    async def index(request: web.Request) -> web.Response:
+        return await asset("index.html")
+
+    async def static(request: web.Request) -> web.Response:
+        return await asset(request.match_info["name"])
+
+    return [
+        web.get("/", loopback_only(index)),
+        web.get("/static/{name}", loopback_only(static)),
+    ]
+
+
+class Playground:
+    """The whole bot on this machine, used from a browser page; `async with` runs it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        port: int = DEFAULT_PORT,
+        host: str = HOST,
+        announce: Callable[[str], None] = lambda line: None,
+    ) -> None:
+        if host != HOST:
+            raise MandaError(
+                f"The playground listens on {HOST} only, not on {host}.",
+                hint="It acts as you in a local Slack with no login: it must not be reachable "
+                "from another machine. Open it on this one.",
+            )
+        self.settings = settings
+        self.port = port
+        self.announce = announce
+        self.fake = FakeSlack(
+            host=host,
+            port=port,
+            bot_token=f"xoxb-playground-{secrets.token_hex(12)}",
+            app_token=f"xapp-playground-{secrets.token_hex(12)}",
+            signing_secret=secrets.token_hex(32),
+            # A new workspace each run: links made in an earlier run (say #general to a deal)
+            # are keyed by another team, so every run starts as the banner describes it.
+            team_id=f"TPLAY{secrets.token_hex(4).upper()}",
+        )
+        self.seeded: Seeded = people_and_places(self.fake)
+        self.client = ClientApi(
+            self.fake,
+            self.seeded.you,
+            commands=COMMANDS,
+            workspace_name="Manda playground",
+            start_channel=self.seeded.channels[START_CHANNEL].id,
+        )
+        self.fake.mount([*self.client.routes(), *page_routes()])
+        self.manda: Manda | None = None
+        self.bot: MandaBot | None = None
+        self.reports: list[IngestReport] = []
+        self._stack = contextlib.AsyncExitStack()
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.fake.port}/"
+
+    def bot_settings(self) -> Settings:
+        """Manda's settings with Slack pointed at the fake (a real workspace is never used)."""
+        return self.settings.model_copy(
+            update={
+                "slack_bot_token": SecretStr(self.fake.bot_token),
+                "slack_signing_secret": SecretStr(self.fake.signing_secret),
+                "slack_app_token": SecretStr(self.fake.app_token),
+                "slack_api_url": self.fake.api_url,
+            }
+        )
+
+    async def start(self) -> None:
+        try:
+            await self._start()
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def _start(self) -> None:
+        stack = self._stack
+        self.manda = manda = Manda(self.settings)
+        await manda.start()
+        stack.push_async_callback(manda.aclose)
+        await self._sample_deals(manda)
+        try:
+            await self.fake.start()
+        except OSError as exc:
+            raise MandaError(
+                f"The playground could not listen on {HOST}:{self.port} ({exc.strerror}).",
+                hint="Another program uses that port: choose another with "
+                "`manda playground --port N`, or `--port 0` for any free port.",
+            ) from exc
+        stack.push_async_callback(self.fake.aclose)
+        self.bot = bot = build_app(manda, self.bot_settings())
+        stack.push_async_callback(bot.aclose)
+        request_url = await stack.enter_async_context(http_server(bot, host=HOST, port=0))
+        self.fake.connect_app(request_url)
+        await link_deals(self.fake, self.seeded, bot.drain)
+        await self._check_links(manda)
+
+    async def _sample_deals(self, manda: Manda) -> None:
+        missing = [d for d in DEAL_CHANNELS.values() if not await manda.graph.list_documents(d)]
+        if missing:
+            self.announce(
+                f"First run: ingesting the sample deals ({', '.join(missing)}) into "
+                f"{self.settings.home_dir} — about a minute…"
+            )
+        self.reports = await ingest_sample_rooms(manda, self.settings, only_missing=True)
+
+    async def _check_links(self, manda: Manda) -> None:
+        team = self.fake.workspace.team_id
+        for name, deal_id in DEAL_CHANNELS.items():
+            channel = self.seeded.channels[name]
+            if await deal_for(manda.graph, team, channel.id) != deal_id:
+                raise MandaError(
+                    f"`/manda deal {deal_id}` did not link #{name} to {deal_id}.",
+                    hint="Run `manda playground -v` to see the bot's log, and `manda doctor`.",
+                )
+
+    async def aclose(self) -> None:
+        await self._stack.aclose()
+
+    async def __aenter__(self) -> Playground:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
