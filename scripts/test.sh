@@ -5,12 +5,17 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 
-# Debian packages used by tests: a real redis-server (tests start it on a free local port).
-if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-  echo "installing redis-server (Debian) for the tests" >&2
+# Debian packages used by tests: a real redis-server (started on a free local port by the tests)
+# and Chromium (the playground's browser tests drive it with Playwright; no browser download).
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -x /usr/bin/chromium ] || need+=(chromium fonts-noto-color-emoji)
+if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing ${need[*]} (Debian) for the tests" >&2
   as_root apt-get update -qq || true
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null \
-    || echo "warning: could not install redis-server; Redis tests will be skipped" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${need[@]}" >/dev/null \
+    || echo "warning: could not install ${need[*]}; the tests that need them will be skipped" >&2
 fi
 
 # Python environment.
