@@ -84,34 +84,39 @@ async def answer_in_thread(
     placeholder_ts: str | None = None,
     intro: str | None = None,
 ) -> None:
-    """Answer `question` (or run gaps / red flags) for `deal_id` in `thread`, whatever happens."""
-    working = Working(client, thread, placeholder_ts=placeholder_ts)
-    writer: ThreadWriter | None = None
-    try:
-        await working.start()
-        writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
-        async with asyncio.timeout(deps.answer_timeout):
-            answer = await run_agent(deps, kind, deal_id, question, thread, writer.on_text)
-        pending, documents = await pending_findings(deps, deal_id, answer)
-        messages = render_answer(
-            answer, deal_id=deal_id, question=question, pending=pending, documents=documents
-        )
-        if intro and len(messages[0].blocks) < 50:
-            messages[0] = SlackMessage(
-                text=messages[0].text, blocks=[context([intro]), *messages[0].blocks]
+    """Answer `question` (or run gaps / red flags) for `deal_id` in `thread`, whatever happens.
+
+    A few answers are worked on at a time (`Deps.answer_slots`), in the order asked: the rest
+    wait without using the event loop, so acks stay fast and the first answers come first.
+    """
+    async with deps.answer_slots:
+        working = Working(client, thread, placeholder_ts=placeholder_ts)
+        writer: ThreadWriter | None = None
+        try:
+            await working.start()
+            writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
+            async with asyncio.timeout(deps.answer_timeout):
+                answer = await run_agent(deps, kind, deal_id, question, thread, writer.on_text)
+            pending, documents = await pending_findings(deps, deal_id, answer)
+            messages = render_answer(
+                answer, deal_id=deal_id, question=question, pending=pending, documents=documents
             )
-        await writer.finish(messages)
-        await remember_thread(deps.manda.memory, thread, deal_id)
-    except Exception as exc:
-        log.exception("answering in %s failed", thread.conversation_id)
-        error = render_error(exc, DOING[kind])
-        if writer is None:
-            writer = ThreadWriter(
-                client, thread, placeholder_ts=working.placeholder_ts, stream=False
-            )
-        await writer.fail(error)
-    finally:
-        await working.stop()
+            if intro and len(messages[0].blocks) < 50:
+                messages[0] = SlackMessage(
+                    text=messages[0].text, blocks=[context([intro]), *messages[0].blocks]
+                )
+            await writer.finish(messages)
+            await remember_thread(deps.manda.memory, thread, deal_id)
+        except Exception as exc:
+            log.exception("answering in %s failed", thread.conversation_id)
+            error = render_error(exc, DOING[kind])
+            if writer is None:
+                writer = ThreadWriter(
+                    client, thread, placeholder_ts=working.placeholder_ts, stream=False
+                )
+            await writer.fail(error)
+        finally:
+            await working.stop()
 
 
 async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, question: str) -> None:

@@ -6,12 +6,16 @@ channel key `slack:{team}:{channel}` keys the channel → deal binding kept by t
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
+from manda.errors import BackendUnavailableError
 from manda.kg.port import KnowledgeGraph
 from manda.memory.port import Conversation, ConversationMemory
 from manda.models import Deal
+
+log = logging.getLogger(__name__)
 
 DEAL_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 
@@ -92,6 +96,13 @@ async def manda_answered(memory: ConversationMemory, thread: Thread) -> bool:
 
 
 async def remember_thread(memory: ConversationMemory, thread: Thread, deal_id: str) -> None:
-    """Make sure the thread is known as a Manda conversation (the agent normally saves it)."""
-    if await memory.load(thread.conversation_id) is None:
-        await memory.save(Conversation(id=thread.conversation_id, deal_id=deal_id))
+    """Make sure the thread is known as a Manda conversation (the agent normally saves it).
+
+    With the memory unreachable the answer already given stands (the agent said it answered
+    without memory); only replies without a mention will not be recognised in this thread.
+    """
+    try:
+        if await memory.load(thread.conversation_id) is None:
+            await memory.save(Conversation(id=thread.conversation_id, deal_id=deal_id))
+    except BackendUnavailableError as exc:
+        log.warning("thread %s not remembered: %s", thread.conversation_id, exc)

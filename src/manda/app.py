@@ -2,15 +2,17 @@
 
 Each port's real adapter is chosen by its own setting; with none set, everything runs embedded
 under `MANDA_HOME`. Every choice is logged and reported by `manda doctor`, so nothing falls back
-to a weaker mode silently.
+to a weaker mode silently. Every external adapter gets its service's circuit breaker (one
+registry per app: "Claude", "Voyage", "Neo4j", "Redis") and counts its failures in `Metrics`.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 from manda.agent.context import AgentContext
 from manda.agent.service import AnswerService
@@ -20,9 +22,13 @@ from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.service import Extractor, IngestService
+from manda.jobs.port import JobQueue
+from manda.jobs.service import JobService
 from manda.kg.port import KnowledgeGraph
 from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
+from manda.observability.metrics import Metrics
+from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
 
 log = logging.getLogger(__name__)
@@ -37,7 +43,33 @@ class AdapterChoice:
     reason: str
 
 
-def choose_graph(settings: Settings) -> tuple[KnowledgeGraph, AdapterChoice]:
+@dataclass(frozen=True)
+class Guards:
+    """The breakers and metrics an external adapter is given, by service name."""
+
+    breakers: BreakerRegistry = field(default_factory=BreakerRegistry)
+    metrics: Metrics | None = None
+
+    def __call__(self, service: str) -> dict[str, Any]:
+        """`breaker=` and `on_error=` keyword arguments for the adapter of `service`."""
+        on_error = (
+            partial(self.metrics.record_external_error, service)
+            if self.metrics is not None
+            else None
+        )
+        return {"breaker": self.breakers.get(service), "on_error": on_error}
+
+
+NO_GUARDS: dict[str, Any] = {}
+
+
+def _guards(guards: Guards | None, service: str) -> dict[str, Any]:
+    return guards(service) if guards is not None else NO_GUARDS
+
+
+def choose_graph(
+    settings: Settings, guards: Guards | None = None
+) -> tuple[KnowledgeGraph, AdapterChoice]:
     if settings.neo4j_uri:
         from manda.kg.neo4j import Neo4jKnowledgeGraph
 
@@ -46,6 +78,7 @@ def choose_graph(settings: Settings) -> tuple[KnowledgeGraph, AdapterChoice]:
             user=settings.neo4j_user,
             password=Settings.secret(settings.neo4j_password) or "",
             database=settings.neo4j_database,
+            **_guards(guards, "Neo4j"),
         )
         return graph, AdapterChoice("graph", "neo4j", f"NEO4J_URI={settings.neo4j_uri}")
     from manda.kg.embedded import EmbeddedKnowledgeGraph
@@ -56,12 +89,16 @@ def choose_graph(settings: Settings) -> tuple[KnowledgeGraph, AdapterChoice]:
     )
 
 
-def choose_memory(settings: Settings) -> tuple[ConversationMemory, AdapterChoice]:
+def choose_memory(
+    settings: Settings, guards: Guards | None = None
+) -> tuple[ConversationMemory, AdapterChoice]:
     if settings.redis_url:
         from manda.memory.redis import RedisConversationMemory
 
         return RedisConversationMemory(
-            settings.redis_url, ttl_seconds=settings.conversation_ttl_seconds
+            settings.redis_url,
+            ttl_seconds=settings.conversation_ttl_seconds,
+            **_guards(guards, "Redis"),
         ), AdapterChoice("memory", "redis", "REDIS_URL set")
     from manda.memory.embedded import SqliteConversationMemory
 
@@ -73,16 +110,42 @@ def choose_memory(settings: Settings) -> tuple[ConversationMemory, AdapterChoice
     )
 
 
-def choose_embeddings(settings: Settings) -> tuple[Embedder, Reranker | None, AdapterChoice]:
+def choose_job_queue(
+    settings: Settings, guards: Guards | None = None
+) -> tuple[JobQueue, AdapterChoice]:
+    if settings.redis_url:
+        from manda.jobs.redis import RedisJobQueue
+
+        on_error = _guards(guards, "Redis").get("on_error")
+        return RedisJobQueue(settings.redis_url, on_error=on_error), AdapterChoice(
+            "jobs", "redis", "REDIS_URL set: every worker takes jobs from one queue"
+        )
+    from manda.jobs.sqlite import SqliteJobQueue
+
+    path = settings.home_dir / "jobs.db"
+    return SqliteJobQueue(path), AdapterChoice(
+        "jobs", "embedded", f"SQLite at {path} (REDIS_URL not set; workers on this machine only)"
+    )
+
+
+def choose_embeddings(
+    settings: Settings, guards: Guards | None = None
+) -> tuple[Embedder, Reranker | None, AdapterChoice]:
     key = Settings.secret(settings.voyage_api_key)
     if key:
         from manda.embed.voyage import VoyageEmbedder, VoyageReranker
 
         embedder = VoyageEmbedder(
-            api_key=key, model=settings.voyage_model, base_url=settings.voyage_base_url
+            api_key=key,
+            model=settings.voyage_model,
+            base_url=settings.voyage_base_url,
+            **_guards(guards, "Voyage"),
         )
         reranker = VoyageReranker(
-            api_key=key, model=settings.voyage_rerank_model, base_url=settings.voyage_base_url
+            api_key=key,
+            model=settings.voyage_rerank_model,
+            base_url=settings.voyage_base_url,
+            **_guards(guards, "Voyage"),
         )
         return (
             embedder,
@@ -119,11 +182,18 @@ def anthropic_client(settings: Settings):  # type: ignore[no-untyped-def]
     )
 
 
-def choose_extractor(settings: Settings, client: object | None) -> tuple[Extractor, AdapterChoice]:
+def choose_extractor(
+    settings: Settings, client: object | None, guards: Guards | None = None
+) -> tuple[Extractor, AdapterChoice]:
     if client is not None:
         from manda.ingest.extract.claude import ClaudeExtractor
 
-        return ClaudeExtractor(client=client, model=settings.claude_model), AdapterChoice(
+        extractor = ClaudeExtractor(
+            client=client,
+            model=settings.claude_model,
+            **_guards(guards, "Claude"),
+        )
+        return extractor, AdapterChoice(
             "extraction", "claude", settings.claude_model
         )
     from manda.ingest.extract.offline import OfflineExtractor
@@ -136,13 +206,23 @@ def choose_extractor(settings: Settings, client: object | None) -> tuple[Extract
 class Manda:
     """Everything one process needs, wired from `Settings`. Start it, use it, close it."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        breakers: BreakerRegistry | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        """`breakers` and `metrics` default to fresh ones; the HTTP server reads both."""
         self.settings = settings
-        self.graph, graph_choice = choose_graph(settings)
-        self.memory, memory_choice = choose_memory(settings)
-        self.embedder, self.reranker, embed_choice = choose_embeddings(settings)
+        self.breakers = breakers if breakers is not None else BreakerRegistry()
+        self.metrics = metrics if metrics is not None else Metrics(breakers=self.breakers)
+        guards = Guards(self.breakers, self.metrics)
+        self.graph, graph_choice = choose_graph(settings, guards)
+        self.memory, memory_choice = choose_memory(settings, guards)
+        self.embedder, self.reranker, embed_choice = choose_embeddings(settings, guards)
         self.anthropic = anthropic_client(settings)
-        self.extractor, extract_choice = choose_extractor(settings, self.anthropic)
+        self.extractor, extract_choice = choose_extractor(settings, self.anthropic, guards)
         self.choices = [graph_choice, memory_choice, embed_choice, extract_choice]
         self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
         self.ingest = IngestService(
@@ -152,7 +232,9 @@ class Manda:
             limits=ParseLimits.from_settings(settings),
         )
         model = (
-            ClaudeChatModel(client=self.anthropic, model=settings.claude_model)
+            ClaudeChatModel(
+                client=self.anthropic, model=settings.claude_model, **guards("Claude")
+            )
             if self.anthropic is not None
             else None
         )
@@ -162,7 +244,16 @@ class Manda:
             else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)")
         )
         self.answers = AnswerService(
-            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model)
+            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
+            metrics=self.metrics,
+        )
+        self.job_queue, jobs_choice = choose_job_queue(settings, guards)
+        self.choices.append(jobs_choice)
+        self.jobs = JobService(
+            queue=self.job_queue,
+            ingest=self.ingest,
+            uploads_dir=settings.home_dir / "uploads",
+            metrics=self.metrics,
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
@@ -178,12 +269,14 @@ class Manda:
         await self.embedder.start()
         if self.reranker is not None:
             await self.reranker.start()
+        await self.job_queue.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
+        await self.job_queue.aclose()
         if self.reranker is not None:
             await self.reranker.aclose()
         await self.embedder.aclose()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from manda.agent.degraded import OncePerConversation
 from manda.kg.port import KnowledgeGraph
 from manda.llm.port import ChatModel
 from manda.memory.port import ConversationMemory
@@ -42,6 +43,7 @@ class AgentContext:
     `model` is None for the offline path: the graph then runs the deterministic tool plan and
     composes from the extracted findings. The same offline composer is the fallback when the
     model is unavailable or cannot produce an answer that passes the validation gate.
+    `memory_told` remembers which conversations already heard that their memory is unreachable.
     """
 
     graph: KnowledgeGraph
@@ -50,3 +52,4 @@ class AgentContext:
     model: ChatModel | None = None
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], datetime] = utcnow
+    memory_told: OncePerConversation = field(default_factory=OncePerConversation)

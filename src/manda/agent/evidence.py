@@ -75,6 +75,7 @@ class Evidence:
     coverage: object | None = None  # a `gaps.Coverage` once find_gaps ran
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
     queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
+    tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     # ---- adding

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from manda.agent.compose import Ask, Draft
 from manda.agent.context import AgentContext
+from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
@@ -35,6 +36,7 @@ from manda.agent.state import AnswerState
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
+from manda.errors import BackendUnavailableError
 from manda.llm.offline import OfflineComposer
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
 from manda.memory.port import Conversation, Message, ResolvedContext
@@ -61,12 +63,22 @@ def _ctx(runtime: Runtime[AgentContext]) -> AgentContext:
 async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     ctx = _ctx(runtime)
     deal_id = state["deal_id"]
-    conversation = await ctx.memory.load(state["conversation_id"])
+    conversation_id = state["conversation_id"]
+    notices: list[str] = []
+    memory_down = False
+    try:
+        conversation = await ctx.memory.load(conversation_id)
+    except BackendUnavailableError as exc:  # degraded mode, said out loud once a thread
+        log.warning("conversation memory unavailable, answering without it: %s", exc)
+        conversation, memory_down = None, True
+        if ctx.memory_told.first_time(conversation_id):
+            notices.append(MEMORY_NOTICE)
     if conversation is None or (conversation.deal_id and conversation.deal_id != deal_id):
-        conversation = Conversation(id=state["conversation_id"], deal_id=deal_id)
+        conversation = Conversation(id=conversation_id, deal_id=deal_id)
     documents = await ctx.graph.list_documents(deal_id)
     evidence = Evidence(documents={d.id: d for d in documents})
-    return {"conversation": conversation, "evidence": evidence, "notices": [],
+    return {"conversation": conversation, "evidence": evidence, "notices": notices,
+            "memory_down": memory_down,
             "tool_calls_used": 0, "iterations": 0, "reprompts": 0, "limit_hit": None,
             "use_offline": ctx.model is None, "streamed": False, "messages": []}
 
@@ -348,7 +360,12 @@ async def save_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
         period = ask.period or (rests[0].period if rests else None)
         conversation.context = ResolvedContext(subject=subject, period=period,
                                                entity=ask.entity, intent=ask.intent.value)
-    await ctx.memory.save(conversation)
+    if state.get("memory_down"):  # never overwrite the thread's stored context with a blank one
+        return {"conversation": conversation}
+    try:
+        await ctx.memory.save(conversation)
+    except BackendUnavailableError as exc:  # the answer stands; only the thread's context is lost
+        log.warning("conversation memory unavailable, %s not saved: %s", conversation.id, exc)
     return {"conversation": conversation}
 
 

@@ -2,6 +2,8 @@
 
 Used by the CLI (`manda ask`, `manda chat`), the Slack bot and the evals. `gaps()` and
 `red_flags()` are the same agent asked the questions behind `/manda gaps` and `/manda redflags`.
+Every answer is logged once (`manda.answers`: intent, tool calls, tokens, cost, latency,
+grounding) with the conversation and deal in the log context, and counted in `Metrics`.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manda.agent.context import AgentContext
 from manda.agent.graph import RECURSION_LIMIT, build_answer_graph
@@ -17,6 +19,10 @@ from manda.agent.state import AnswerState
 from manda.answers import Answer, Intent, Usage
 from manda.errors import MandaError, UnknownDealError
 from manda.llm.port import TokenUsage
+from manda.observability.logging import log_answer, log_context
+
+if TYPE_CHECKING:
+    from manda.observability.metrics import Metrics
 
 GAPS_QUESTION = "What is missing from the data room against the IRL?"
 RED_FLAGS_QUESTION = "What are the red flags in this deal?"
@@ -25,9 +31,10 @@ RED_FLAGS_QUESTION = "What are the red flags in this deal?"
 class AnswerService:
     """Questions in, `Answer`s out; one compiled graph, dependencies passed on every run."""
 
-    def __init__(self, context: AgentContext) -> None:
+    def __init__(self, context: AgentContext, *, metrics: Metrics | None = None) -> None:
         self._context = context
         self._graph = build_answer_graph()
+        self._metrics = metrics
 
     @property
     def context(self) -> AgentContext:
@@ -46,21 +53,25 @@ class AnswerService:
         if not text:
             raise MandaError("The question is empty.", hint="Ask something about the deal, "
                              "e.g. `manda ask --deal D \"What was Q3 revenue?\"`.")
-        if await self._context.graph.get_deal(deal_id) is None:
-            raise UnknownDealError(deal_id)
-        started = time.perf_counter()
-        usage = TokenUsage()
-        state: AnswerState = {
-            "deal_id": deal_id,
-            "question": text,
-            "conversation_id": conversation_id or f"cli:{uuid.uuid4().hex[:12]}",
-            "sink": on_text,
-            "usage": usage,
-        }
-        final: dict[str, Any] = await self._graph.ainvoke(
-            state, context=self._context, config={"recursion_limit": RECURSION_LIMIT}
-        )
-        return self._answer(final, usage, started)
+        conversation_id = conversation_id or f"cli:{uuid.uuid4().hex[:12]}"
+        with log_context(conversation_id=conversation_id, deal_id=deal_id):
+            if await self._context.graph.get_deal(deal_id) is None:
+                raise UnknownDealError(deal_id)
+            started = time.perf_counter()
+            usage = TokenUsage()
+            state: AnswerState = {
+                "deal_id": deal_id,
+                "question": text,
+                "conversation_id": conversation_id,
+                "sink": on_text,
+                "usage": usage,
+            }
+            final: dict[str, Any] = await self._graph.ainvoke(
+                state, context=self._context, config={"recursion_limit": RECURSION_LIMIT}
+            )
+            answer = self._answer(final, usage, started)
+            self._record(answer, final, time.perf_counter() - started)
+        return answer
 
     async def gaps(self, deal_id: str, *, conversation_id: str | None = None) -> Answer:
         """IRL (or default checklist) coverage by category, for `/manda gaps`."""
@@ -69,6 +80,35 @@ class AnswerService:
     async def red_flags(self, deal_id: str, *, conversation_id: str | None = None) -> Answer:
         """Contradictions, corrections, unusual items and gaps, for `/manda redflags`."""
         return await self.ask(deal_id, RED_FLAGS_QUESTION, conversation_id=conversation_id)
+
+    def _record(self, answer: Answer, final: dict[str, Any], seconds: float) -> None:
+        """The answer's log line and metrics. Tokens are priced at the model that used them,
+        which is Claude even when its answer was replaced by the offline composer's."""
+        model = self._context.model
+        billed = model_id(model.name) if model is not None else "offline"
+        tokens = answer.usage.input_tokens + answer.usage.output_tokens
+        priced = billed if tokens else model_id(answer.model)
+        log_answer(
+            intent=answer.intent.value,
+            model=priced,
+            tool_calls=list(final["evidence"].tool_calls),
+            input_tokens=answer.usage.input_tokens,
+            output_tokens=answer.usage.output_tokens,
+            latency_ms=seconds * 1000,
+            grounded=answer.grounded,
+            answered_by=answer.model,
+            citations=len(answer.citations),
+            notices=list(answer.notices),
+        )
+        if self._metrics is not None:
+            self._metrics.record_answer(
+                intent=answer.intent.value,
+                model=priced,
+                grounded=answer.grounded,
+                latency_seconds=seconds,
+                input_tokens=answer.usage.input_tokens,
+                output_tokens=answer.usage.output_tokens,
+            )
 
     def _answer(self, final: dict[str, Any], usage: TokenUsage, started: float) -> Answer:
         resolution = final["resolution"]
@@ -92,3 +132,9 @@ class AnswerService:
             notices=list(dict.fromkeys([*final.get("notices", []),
                                         *final["evidence"].notices])),
         )
+
+
+def model_id(name: str) -> str:
+    """`claude:claude-sonnet-4-5` -> `claude-sonnet-4-5`, the id prices are listed under."""
+    provider, _, model = name.partition(":")
+    return model or provider

@@ -24,6 +24,7 @@ class AnswerState(TypedDict, total=False):
     sink: TextSink | None
     # read and resolved
     conversation: Conversation
+    memory_down: bool  # the conversation memory could not be read: answered without it
     frame: QuestionFrame
     resolution: Resolution
     ask: Ask

@@ -164,6 +164,7 @@ class ToolBox:
         }
 
     async def run(self, call: ToolCall) -> ToolResult:
+        self._evidence.tool_calls.append(call.name)
         handler = self._handlers.get(call.name)
         if handler is None:
             return ToolResult(call.id, f"Unknown tool {call.name!r}; use one of "

@@ -3,6 +3,8 @@
 `base_url` is the SDK's own: the API root including `/v1` (default `https://api.voyageai.com/v1`);
 the SDK appends `/embeddings` and `/rerank`. Retries are tenacity's, on transient failures only
 (429 honouring `Retry-After`, 5xx, timeouts, lost connections); the SDK's own retry is off.
+Every attempt runs inside the "Voyage" circuit breaker when one is given: retries stop once it
+opens, and while it is open no request is sent (`CircuitOpenError`, at once).
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from voyageai import error as voyage_error
 
 from manda.embed.port import InputType, RerankResult
 from manda.errors import BackendUnavailableError, MandaError
+from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
+from manda.resilience.retry import stop_if_breaker_not_closed
+
+ErrorSink = Callable[[BaseException], object]
 
 T = TypeVar("T")
 
@@ -95,6 +101,8 @@ class _VoyageCaller:
         max_retries: int,
         backoff_initial: float,
         backoff_max: float,
+        breaker: CircuitBreaker | None = None,
+        on_error: ErrorSink | None = None,
     ) -> None:
         if not api_key:
             raise ValueError("A Voyage API key is required (VOYAGE_API_KEY)")
@@ -113,6 +121,8 @@ class _VoyageCaller:
         )
         self._session: aiohttp.ClientSession | None = None
         self._start_lock = asyncio.Lock()
+        self._breaker = breaker
+        self._on_error = on_error
 
     async def start(self) -> None:
         async with self._start_lock:
@@ -127,8 +137,11 @@ class _VoyageCaller:
     async def call(self, fn: Callable[..., Awaitable[T]], **kwargs: Any) -> T:
         if self._session is None:
             await self.start()
+        stop = stop_after_attempt(self._attempts)
+        if self._breaker is not None:
+            stop = stop | stop_if_breaker_not_closed(self._breaker)
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._attempts),
+            stop=stop,
             wait=self._wait,
             retry=retry_if_exception_type(TRANSIENT_ERRORS),
             reraise=True,
@@ -137,10 +150,13 @@ class _VoyageCaller:
         # per request.
         token = voyageai.aiosession.set(self._session)
         try:
-            return await retrying(fn, **kwargs)
+            return await retrying(self._attempt, fn, **kwargs)
+        except CircuitOpenError:
+            raise
         except TRANSIENT_ERRORS as exc:
             raise BackendUnavailableError(
-                f"Voyage AI did not answer the {self._what} request after {self._attempts} "
+                f"Voyage AI did not answer the {self._what} request after "
+                f"{retrying.statistics.get('attempt_number', self._attempts)} "
                 f"attempt(s): {_describe(exc)}.",
                 hint="Try again later; if it persists, check VOYAGE_BASE_URL and Voyage's status "
                 "page, or unset VOYAGE_API_KEY to run with the offline embedder.",
@@ -156,6 +172,18 @@ class _VoyageCaller:
             ) from exc
         finally:
             voyageai.aiosession.reset(token)
+
+    async def _attempt(self, fn: Callable[..., Awaitable[T]], **kwargs: Any) -> T:
+        try:
+            if self._breaker is None:
+                return await fn(**kwargs)
+            return await self._breaker.call(fn, **kwargs)
+        except CircuitOpenError:
+            raise
+        except Exception as exc:
+            if self._on_error is not None:
+                self._on_error(exc)
+            raise
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome is not None else None
@@ -198,6 +226,8 @@ class VoyageEmbedder:
         backoff_max: float = 20.0,
         max_texts_per_request: int = MAX_TEXTS_PER_REQUEST,
         max_tokens_per_request: int | None = None,
+        breaker: CircuitBreaker | None = None,
+        on_error: ErrorSink | None = None,
     ) -> None:
         self.model = model
         self.dimension = dimension
@@ -212,6 +242,8 @@ class VoyageEmbedder:
             max_retries=max_retries,
             backoff_initial=backoff_initial,
             backoff_max=backoff_max,
+            breaker=breaker,
+            on_error=on_error,
         )
 
     async def start(self) -> None:
@@ -263,6 +295,8 @@ class VoyageReranker:
         backoff_max: float = 20.0,
         max_documents_per_request: int = MAX_DOCUMENTS_PER_RERANK,
         max_tokens_per_request: int | None = None,
+        breaker: CircuitBreaker | None = None,
+        on_error: ErrorSink | None = None,
     ) -> None:
         self.model = model
         self.id = model
@@ -276,6 +310,8 @@ class VoyageReranker:
             max_retries=max_retries,
             backoff_initial=backoff_initial,
             backoff_max=backoff_max,
+            breaker=breaker,
+            on_error=on_error,
         )
 
     async def start(self) -> None:

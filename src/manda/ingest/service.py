@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from manda.embed.port import Embedder
-from manda.errors import UnreadableFileError
+from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
@@ -169,6 +169,8 @@ class IngestService:
             await self._store_document(document, parsed, report)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report)
+        except BackendUnavailableError:
+            raise  # a service is down, not the file: the batch stops and can be run again
         except Exception as exc:  # a parser bug must not lose the rest of the batch
             log.exception("unexpected failure ingesting %s", name)
             await self._fail(

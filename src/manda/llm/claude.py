@@ -1,14 +1,15 @@
 """Claude behind the model port: Messages API with tool use, streaming and usage per turn.
 
 The `anthropic.AsyncAnthropic` client is built at the composition root (key, base URL, timeout,
-retries) and injected here; the SDK retries 429/5xx with backoff. What still fails after those
-retries becomes `ModelUnavailableError` (the agent then answers from the findings) or
-`ModelRequestError` (a request the API will never accept, e.g. a bad key).
+retries) and injected here; the SDK retries 429/5xx with backoff, honouring `Retry-After`. Each
+call, retries included, runs inside the "Claude" circuit breaker when one is given: while it is
+open, no request is sent. What still fails becomes `ModelUnavailableError` (the agent then answers
+from the findings) or `ModelRequestError` (a request the API will never accept, e.g. a bad key).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anthropic
@@ -23,6 +24,9 @@ from manda.llm.port import (
     ToolCall,
     ToolSpec,
 )
+from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
+
+ErrorSink = Callable[[BaseException], object]
 
 
 def to_anthropic_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
@@ -65,11 +69,16 @@ class ClaudeChatModel:
         client: anthropic.AsyncAnthropic,
         model: str = "claude-sonnet-4-5",
         max_tokens: int = 1500,
+        breaker: CircuitBreaker | None = None,
+        on_error: ErrorSink | None = None,
     ) -> None:
+        """`breaker` guards every call; `on_error` sees each failed one (e.g. metrics)."""
         self._client = client
         self.model = model
         self.name = f"claude:{model}"
         self._max_tokens = max_tokens
+        self._breaker = breaker
+        self._on_error = on_error
 
     async def respond(
         self,
@@ -88,20 +97,22 @@ class ClaudeChatModel:
         if tools:
             request["tools"] = to_anthropic_tools(tools)
         try:
-            if on_text is None:
-                message = await self._client.messages.create(**request)
+            if self._breaker is None:
+                message = await self._send(request, on_text)
             else:
-                message = await self._stream(request, on_text)
-        except (anthropic.APITimeoutError, anthropic.APIConnectionError) as exc:
-            raise ModelUnavailableError(_describe(exc)) from exc
-        except anthropic.APIStatusError as exc:
-            if exc.status_code in (408, 409, 429) or exc.status_code >= 500:
-                raise ModelUnavailableError(_describe(exc)) from exc
-            raise ModelRequestError(
-                f"Claude rejected the request ({exc.status_code}): {_describe(exc)}.",
-                hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL (`manda doctor`).",
-            ) from exc
+                message = await self._breaker.call(self._send, request, on_text)
+        except CircuitOpenError as exc:
+            raise ModelUnavailableError(exc.message.rstrip(".")) from exc
+        except anthropic.AnthropicError as exc:
+            if self._on_error is not None:
+                self._on_error(exc)
+            raise _mapped(exc) from exc
         return _turn(message)
+
+    async def _send(self, request: dict[str, Any], on_text: TextSink | None) -> Any:
+        if on_text is None:
+            return await self._client.messages.create(**request)
+        return await self._stream(request, on_text)
 
     async def _stream(self, request: dict[str, Any], on_text: TextSink) -> Any:
         async with self._client.messages.stream(**request) as stream:
@@ -109,6 +120,18 @@ class ClaudeChatModel:
                 if getattr(event, "type", None) == "text" and event.text:
                     await on_text(event.text)
             return await stream.get_final_message()
+
+
+def _mapped(exc: anthropic.AnthropicError) -> Exception:
+    """The SDK's error as the model port's: unavailable (try later) or a refused request."""
+    if isinstance(exc, anthropic.APIStatusError) and not (
+        exc.status_code in (408, 409, 429) or exc.status_code >= 500
+    ):
+        return ModelRequestError(
+            f"Claude rejected the request ({exc.status_code}): {_describe(exc)}.",
+            hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL (`manda doctor`).",
+        )
+    return ModelUnavailableError(_describe(exc))
 
 
 def _turn(message: Any) -> ModelTurn:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
@@ -19,6 +20,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from manda.errors import BackendUnavailableError, MandaError
 from manda.memory.port import Conversation
+from manda.resilience.breaker import CircuitBreaker
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +80,9 @@ class RedisConversationMemory:
 
     Network errors are retried (3 times, exponential backoff) only when they are connection
     errors, which fail fast; a read that times out is not retried, so an operation on a hung
-    server fails after about `socket_timeout` seconds instead of four times that.
+    server fails after about `socket_timeout` seconds instead of four times that. With a
+    `breaker` (the app's "Redis" breaker), a Redis that keeps failing is not called at all until
+    it may be back: callers get `CircuitOpenError` at once instead of waiting on timeouts.
     """
 
     name = "redis"
@@ -89,6 +95,8 @@ class RedisConversationMemory:
         ttl_seconds: int = DEFAULT_TTL_SECONDS,
         key_prefix: str = "manda:",
         socket_timeout: float = 2.0,
+        breaker: CircuitBreaker | None = None,
+        on_error: Callable[[BaseException], object] | None = None,
     ) -> None:
         if ttl_seconds < 1:
             raise ValueError("ttl_seconds must be at least 1 second")
@@ -97,6 +105,8 @@ class RedisConversationMemory:
         self.key_prefix = key_prefix
         self.socket_timeout = socket_timeout
         self._client: aioredis.Redis | None = None
+        self._breaker = breaker
+        self._on_error = on_error
 
     @property
     def client(self) -> aioredis.Redis:
@@ -142,13 +152,26 @@ class RedisConversationMemory:
         if client is not None:
             await client.aclose()
 
+    async def guarded(
+        self, doing: str, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any
+    ) -> T:
+        """`await fn(...)` inside the breaker, with its errors said as `errors(doing)` says them."""
+        with self.errors(doing):
+            try:
+                if self._breaker is None:
+                    return await fn(*args, **kwargs)
+                return await self._breaker.call(fn, *args, **kwargs)
+            except RedisError as exc:
+                if self._on_error is not None:
+                    self._on_error(exc)
+                raise
+
     async def ping(self) -> None:
-        with self.errors("checking the connection"):
-            await self.client.ping()
+        await self.guarded("checking the connection", self.client.ping)
 
     async def load(self, conversation_id: str) -> Conversation | None:
-        with self.errors(f"loading conversation {conversation_id}"):
-            raw = await self.client.get(self.key("conv", conversation_id))
+        key = self.key("conv", conversation_id)
+        raw = await self.guarded(f"loading conversation {conversation_id}", self.client.get, key)
         if raw is None:
             return None
         try:
@@ -160,8 +183,11 @@ class RedisConversationMemory:
 
     async def save(self, conversation: Conversation) -> None:
         body = conversation.model_dump_json()
-        with self.errors(f"saving conversation {conversation.id}"):
-            await self.client.set(self.key("conv", conversation.id), body, ex=self.ttl_seconds)
+        key = self.key("conv", conversation.id)
+        await self.guarded(
+            f"saving conversation {conversation.id}", self.client.set, key, body,
+            ex=self.ttl_seconds,
+        )
 
     async def seen_event(self, event_id: str, ttl_seconds: int = 900) -> bool:
         """True when the event was recorded before (by any worker), else record it now."""
@@ -175,7 +201,10 @@ class RedisConversationMemory:
         then finds the key taken. Reading the token back tells our own earlier attempt apart from
         another worker's, so a retried claim is still ours and no event is dropped.
         """
-        with self.errors(f"claiming {key}"):
+
+        async def claim() -> bool:
             if await self.client.set(key, token, nx=True, px=px):
                 return True
             return await self.client.get(key) == token
+
+        return await self.guarded(f"claiming {key}", claim)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,7 @@ from manda.models import (
     ParsedDocument,
     Section,
 )
+from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
 
 __all__ = ["RECORD_FINDINGS_TOOL", "SYSTEM_PROMPT", "ClaudeExtractionError", "ClaudeExtractor"]
 
@@ -204,8 +205,13 @@ class ClaudeExtractor:
     id = "claude"
 
     def __init__(self, *, client: anthropic.AsyncAnthropic, model: str, max_tokens: int = 8192,
-                 max_chars_per_request: int = 60_000) -> None:
+                 max_chars_per_request: int = 60_000, breaker: CircuitBreaker | None = None,
+                 on_error: Callable[[BaseException], object] | None = None) -> None:
+        """`breaker` guards every request (the app's "Claude" breaker, shared with the chat
+        model); `on_error` sees each failed request (e.g. metrics)."""
         self._client = client
+        self._breaker = breaker
+        self._on_error = on_error
         self._model = model
         self._max_tokens = max_tokens
         self._max_chars = max_chars_per_request
@@ -268,28 +274,41 @@ class ClaudeExtractor:
 
     async def _ask(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
                    batch: Sequence[int]) -> list[ToolFinding]:
+        request: dict[str, Any] = {
+            "model": self._model,
+            "max_tokens": self._max_tokens,
+            "system": SYSTEM_PROMPT,
+            "tools": [RECORD_FINDINGS_TOOL],
+            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "messages": [{"role": "user",
+                          "content": self._prompt(document, parsed, profile, batch)}],
+        }
+        create = self._client.messages.create
         try:
-            message = await self._client.messages.create(
-                model=self._model,
-                max_tokens=self._max_tokens,
-                system=SYSTEM_PROMPT,
-                tools=[RECORD_FINDINGS_TOOL],  # type: ignore[list-item]
-                tool_choice={"type": "tool", "name": TOOL_NAME},
-                messages=[{"role": "user",
-                           "content": self._prompt(document, parsed, profile, batch)}],
-            )
-        except (anthropic.APITimeoutError, anthropic.APIConnectionError) as exc:
-            raise ClaudeExtractionError(document.filename, _describe(exc, self._client)) from exc
-        except anthropic.APIStatusError as exc:
-            if exc.status_code in (408, 409, 429) or exc.status_code >= 500:
-                raise ClaudeExtractionError(
-                    document.filename, _describe(exc, self._client)
-                ) from exc
-            raise ModelRequestError(
+            if self._breaker is None:
+                message = await create(**request)
+            else:
+                message = await self._breaker.call(create, **request)
+        except CircuitOpenError as exc:
+            raise ClaudeExtractionError(document.filename, exc.message.rstrip(".")) from exc
+        except anthropic.AnthropicError as exc:
+            if self._on_error is not None:
+                self._on_error(exc)
+            raise self._mapped(document, exc) from exc
+        return self._items(message, batch)
+
+    def _mapped(self, document: Document, exc: anthropic.AnthropicError) -> Exception:
+        if isinstance(exc, anthropic.APIStatusError) and not (
+            exc.status_code in (408, 409, 429) or exc.status_code >= 500
+        ):
+            return ModelRequestError(
                 f"Claude rejected the extraction request for {document.filename} "
                 f"(HTTP {exc.status_code}: {_api_message(exc)}).",
                 hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL; retrying will not help.",
-            ) from exc
+            )
+        return ClaudeExtractionError(document.filename, _describe(exc, self._client))
+
+    def _items(self, message: Any, batch: Sequence[int]) -> list[ToolFinding]:
         used = TokenUsage(message.usage.input_tokens, message.usage.output_tokens)
         self.usage.add(used)
         self.last.usage.add(used)

@@ -8,7 +8,7 @@ statement goes through one `QueryExecutor`, so tests can record what would be se
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -49,6 +49,7 @@ from manda.models import (
     ReviewDecision,
     ReviewDecisionKind,
 )
+from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
 
 T = TypeVar("T")
 
@@ -81,8 +82,15 @@ class Neo4jKnowledgeGraph:
         query_timeout: float | None = 120.0,
         index_wait_seconds: int = INDEX_WAIT_SECONDS,
         executor: QueryExecutor | None = None,
+        breaker: CircuitBreaker | None = None,
+        on_error: Callable[[BaseException], object] | None = None,
     ) -> None:
-        """Keep the settings only; `start()` connects. `executor` replaces the driver (tests)."""
+        """Keep the settings only; `start()` connects. `executor` replaces the driver (tests).
+
+        `breaker` (the app's "Neo4j" breaker) guards every statement: the driver has already
+        retried transient errors inside its managed transaction, so a failure that reaches it
+        counts once; while it is open, statements fail at once. `on_error` sees each failure.
+        """
         self.uri = uri
         self.user = user
         self.database = database
@@ -92,6 +100,8 @@ class Neo4jKnowledgeGraph:
         self._query_timeout = query_timeout
         self._index_wait_seconds = index_wait_seconds
         self._injected = executor
+        self._breaker = breaker
+        self._on_error = on_error
         self._driver: AsyncDriver | None = None
         self._executor: QueryExecutor | None = None
         self._vector_dimensions: dict[str, int] = {}  # index name -> dimensions, once known
@@ -164,7 +174,16 @@ class Neo4jKnowledgeGraph:
     async def _run(self, query: str, params: Mapping[str, Any], *, write: bool) -> list[Row]:
         if self._executor is None:
             raise RuntimeError("The Neo4j knowledge graph is not started: await start() first.")
-        return await self._executor.run(query, params, write=write)
+        try:
+            if self._breaker is None:
+                return await self._executor.run(query, params, write=write)
+            return await self._breaker.call(self._executor.run, query, params, write=write)
+        except CircuitOpenError:
+            raise
+        except Exception as exc:
+            if self._on_error is not None:
+                self._on_error(exc)
+            raise
 
     # ---------------------------------------------------------------- deals
 

@@ -1,0 +1,433 @@
+"""Slack under load: `manda serve` over real HTTP with the fake Slack, 200 concurrent mentions.
+
+Prints ack latency p50/p95/p99 (goal p99 < 50 ms), throughput, the time until every mention is
+answered, duplicates and lost answers; then, when `redis-server` is installed, kills Redis in
+the middle of a 50-mention run, restarts it, and prints how long after the restart the bot's
+memory works again (the bot is never restarted).
+
+The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed; this process
+plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
+two requests, as Slack sends them (`app_mention`, then `message`). Ack latency is measured here,
+from sending a request to reading the bot's response, and also read from the bot's own
+`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates).
+
+    .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--no-redis]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.conversations import channel_key
+from bot.fakeslack import Channel, FakeSlack, Message, User
+from bot.fakeslack.server import Delivery, Kind
+from manda.agent.degraded import MEMORY_NOTICE
+from manda.app import Manda
+from manda.config import Settings
+from manda.sample import generate_sample_rooms
+
+ROOT = Path(__file__).resolve().parents[1]
+DEAL = "targetco"
+QUESTION = "What was Q3 2024 revenue?"
+READY_SECONDS = 120.0
+ANSWER_SECONDS = 600.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+class TimedSlack(FakeSlack):
+    """The fake Slack, timing each request it sends to the app until the ack is read."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ack_seconds: list[float] = []
+
+    async def deliver(self, kind: Kind, payload: dict[str, Any], **kwargs: Any) -> Delivery:
+        started = time.perf_counter()
+        delivery = await super().deliver(kind, payload, **kwargs)
+        self.ack_seconds.append(time.perf_counter() - started)
+        return delivery
+
+
+# ---------------------------------------------------------------- the bot as a process
+
+
+@dataclass
+class BotProcess:
+    process: subprocess.Popen[bytes]
+    base: str
+    log: Path
+
+    @property
+    def events_url(self) -> str:
+        return f"{self.base}/slack/events"
+
+    async def get(self, path: str) -> tuple[int, str]:
+        async with aiohttp.ClientSession() as session, session.get(self.base + path) as response:
+            return response.status, await response.text()
+
+    async def health(self) -> dict[str, Any] | None:
+        try:
+            async with aiohttp.ClientSession() as session, session.get(
+                self.base + "/healthz"
+            ) as response:
+                return dict(await response.json()) | {"status": response.status}
+        except aiohttp.ClientError:
+            return None
+
+
+@asynccontextmanager
+async def running_bot(home: Path, fake: FakeSlack, **env: str) -> AsyncIterator[BotProcess]:
+    port = free_port()
+    log = home / f"bot-{port}.log"
+    environ = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "REDIS_"))},
+        "MANDA_HOME": str(home),
+        "SLACK_BOT_TOKEN": fake.bot_token,
+        "SLACK_SIGNING_SECRET": fake.signing_secret,
+        "SLACK_API_URL": fake.api_url,
+        "MANDA_LOG_LEVEL": "WARNING",
+        **env,
+    }
+    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=out)
+    bot = BotProcess(process, f"http://127.0.0.1:{port}", log)
+    try:
+        deadline = time.monotonic() + READY_SECONDS
+        while (health := await bot.health()) is None or health["status"] != 200:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"manda serve did not start; see {log}")
+            await asyncio.sleep(0.1)
+        fake.connect_app(bot.events_url)
+        yield bot
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.to_thread(process.wait, 30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+async def wait_idle(bot: BotProcess) -> None:
+    """Until the bot runs no job (every answer written, every sign taken down)."""
+    while True:
+        health = await bot.health()
+        if health is not None and health.get("jobs") == 0:
+            return
+        await asyncio.sleep(0.1)
+
+
+# ---------------------------------------------------------------- Slack's side
+
+
+@dataclass
+class Run:
+    questions: list[Message] = field(default_factory=list)
+    fired_at: float = 0.0
+    answered_at: dict[str, float] = field(default_factory=dict)  # question ts -> seconds
+
+
+def replies_by_thread(fake: FakeSlack) -> dict[str, list[Message]]:
+    threads: dict[str, list[Message]] = {}
+    bot = fake.workspace.bot.id
+    for message in fake.workspace.messages:
+        if message.user == bot and message.is_reply and message.ephemeral_to is None:
+            threads.setdefault(str(message.thread_ts), []).append(message)
+    return threads
+
+
+def final(reply: Message) -> bool:
+    """The checked rendering is in place (not a stream still being written)."""
+    return not reply.streaming and bool(reply.blocks)
+
+
+async def fire(fake: FakeSlack, people: list[User], channels: list[Channel], count: int,
+               label: str, *, rate: float | None = None, run: Run | None = None) -> Run:
+    """`count` mentions at once, or started `rate` a second; returns once all are acked.
+
+    Each question joins `run.questions` as soon as it is acked, so `watch` can run meanwhile.
+    """
+    run = run or Run()
+    run.fired_at = time.perf_counter()
+
+    async def mention(n: int) -> None:
+        if rate is not None:
+            await asyncio.sleep(n / rate)
+        run.questions.append(await fake.mention(
+            people[n % len(people)], channels[n % len(channels)], f"{QUESTION} ({label} {n})"
+        ))
+
+    await asyncio.gather(*(mention(n) for n in range(count)))
+    return run
+
+
+async def watch(fake: FakeSlack, run: Run, until: int) -> None:
+    """Note when each question's answer is in place; return once `until` of them are."""
+    deadline = time.monotonic() + ANSWER_SECONDS
+    while len(run.answered_at) < until:
+        threads = replies_by_thread(fake)
+        now = time.perf_counter() - run.fired_at
+        for question in list(run.questions):
+            if question.ts not in run.answered_at and any(
+                final(r) for r in threads.get(question.ts, [])
+            ):
+                run.answered_at[question.ts] = now
+        if time.monotonic() > deadline:
+            raise SystemExit(f"only {len(run.answered_at)} of {until} answered")
+        await asyncio.sleep(0.02)
+
+
+def tally(fake: FakeSlack, run: Run) -> tuple[int, int]:
+    """(duplicates, lost): threads with more than one reply, threads with none."""
+    threads = replies_by_thread(fake)
+    counts = [len(threads.get(q.ts, [])) for q in run.questions]
+    return sum(c > 1 for c in counts), sum(c == 0 for c in counts)
+
+
+def histogram_quantile(q: float, buckets: list[tuple[float, float]]) -> float:
+    """Prometheus' estimate from cumulative (upper bound, count) buckets."""
+    total = buckets[-1][1]
+    rank = q * total
+    lower_bound, lower_count = 0.0, 0.0
+    for bound, count in buckets:
+        if count >= rank:
+            if bound == float("inf"):
+                return lower_bound
+            span = count - lower_count
+            share = (rank - lower_count) / span if span else 0.0
+            return lower_bound + (bound - lower_bound) * share
+        lower_bound, lower_count = bound, count
+    return lower_bound
+
+
+async def server_side_acks(bot: BotProcess) -> list[tuple[float, float]]:
+    _, text = await bot.get("/metrics")
+    buckets = []
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "manda_slack_ack_latency_seconds_bucket":
+                buckets.append((float(sample.labels["le"]), sample.value))
+    return sorted(buckets)
+
+
+# ---------------------------------------------------------------- setup
+
+
+async def prepare_home(tmp: Path) -> Path:
+    home = tmp / "home"
+    rooms = generate_sample_rooms(tmp / "rooms")
+    async with Manda(Settings(MANDA_HOME=home)) as manda:
+        await manda.ingest.ingest(DEAL, [rooms[DEAL]])
+    return home
+
+
+async def workspace(fake: FakeSlack, home: Path, channels: int) -> tuple[list[User], list[Channel]]:
+    ws = fake.workspace
+    people = [ws.add_user(name) for name in ("alice", "bob", "carol", "dan")]
+    made = [ws.add_channel(f"deal-{DEAL}-{n}", members=[p.id for p in people])
+            for n in range(channels)]
+    async with Manda(Settings(MANDA_HOME=home)) as manda:
+        for channel in made:
+            await manda.graph.bind_channel(channel_key(ws.team_id, channel.id), DEAL)
+    return people, made
+
+
+# ---------------------------------------------------------------- the two measurements
+
+
+async def load(
+    home: Path, mentions: int, channels: int, rate: float | None = None
+) -> list[tuple[str, str]]:
+    async with TimedSlack() as fake:
+        people, places = await workspace(fake, home, channels)
+        async with running_bot(home, fake) as bot:
+            # one warm-up question: the first answer loads what every answer uses
+            warm = await fire(fake, people, places[:1], 1, "warm-up")
+            await watch(fake, warm, 1)
+            await wait_idle(bot)
+            fake.ack_seconds.clear()
+            before = await server_side_acks(bot)
+
+            run = Run()
+            watching = asyncio.ensure_future(watch(fake, run, mentions))
+            await fire(fake, people, places, mentions, "load", rate=rate, run=run)
+            acked = time.perf_counter() - run.fired_at
+            await watching
+            await wait_idle(bot)
+            after = await server_side_acks(bot)
+            duplicates, lost = tally(fake, run)
+
+    acks_ms = [s * 1000 for s in fake.ack_seconds]
+    all_answered = max(run.answered_at.values())
+    server = [(bound, count - dict(before).get(bound, 0.0)) for bound, count in after]
+    how = "all at once" if rate is None else f"{rate:g} a second"
+    rows = [
+        ("mentions (each: app_mention + message)", f"{mentions}, {how}, {channels} channels"),
+        ("requests acked", f"{len(acks_ms)} in {acked:.2f} s"),
+        ("ack latency p50 / p95 / p99 (sender)",
+         " / ".join(f"{percentile(acks_ms, q):.1f} ms" for q in (50, 95, 99))),
+        ("ack latency max / mean (sender)",
+         f"{max(acks_ms):.1f} ms / {statistics.fmean(acks_ms):.1f} ms"),
+        ("ack latency p50 / p99 (bot's histogram)",
+         " / ".join(f"{histogram_quantile(q, server) * 1000:.1f} ms" for q in (0.5, 0.99))),
+        ("time until all answered", f"{all_answered:.1f} s"),
+        ("first / median answer after firing",
+         f"{min(run.answered_at.values()):.2f} s / "
+         f"{statistics.median(run.answered_at.values()):.1f} s"),
+        ("throughput", f"{mentions / all_answered:.1f} answers/s"),
+        ("duplicates / lost", f"{duplicates} / {lost}"),
+    ]
+    return rows
+
+
+@dataclass
+class RedisProcess:
+    binary: str
+    port: int
+    workdir: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.02)
+        raise SystemExit("redis-server did not start")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+async def recovery(home: Path, binary: str, channels: int, outage: float) -> list[tuple[str, str]]:
+    redis = RedisProcess(binary, free_port(), home)
+    redis.start()
+    try:
+        async with TimedSlack() as fake:
+            people, places = await workspace(fake, home, channels)
+            async with running_bot(home, fake, REDIS_URL=redis.url) as bot:
+                run = Run()
+                watching = asyncio.ensure_future(watch(fake, run, 15))
+                await fire(fake, people, places, 50, "redis", run=run)
+                await watching
+                redis.kill()
+                killed_at = time.perf_counter()
+                await asyncio.sleep(outage)
+                await asyncio.to_thread(redis.start)
+                restarted_at = time.perf_counter()
+                while True:  # the bot is not touched: it must find Redis again by itself
+                    health = await bot.health()
+                    if health is not None and health["adapters"]["memory"].get("ok"):
+                        break
+                    await asyncio.sleep(0.25)
+                memory_back = time.perf_counter() - restarted_at
+                await watch(fake, run, 50)
+                # memory used again: a follow-up continues a new thread's conversation
+                probe = await fire(fake, people, places[:1], 1, "after restart")
+                await watch(fake, probe, 1)
+                await wait_idle(bot)
+                await fake.say(people[0], places[0], "And EBITDA?", thread_ts=probe.questions[0].ts)
+                await wait_idle(bot)
+                follow_up = replies_by_thread(fake).get(probe.questions[0].ts, [])
+                duplicates, lost = tally(fake, run)
+                told = sum(
+                    MEMORY_NOTICE in r.all_text()
+                    for q in run.questions
+                    for r in replies_by_thread(fake).get(q.ts, [])
+                )
+    finally:
+        redis.kill()
+    continued = len(follow_up) == 2 and "Q3 2024" in follow_up[1].all_text()
+    return [
+        ("Redis killed after", f"15 of 50 answered ({killed_at - run.fired_at:.1f} s in)"),
+        ("Redis down for", f"{outage:.0f} s"),
+        ("restart → memory answers again (/healthz)", f"{memory_back:.1f} s"),
+        ("mentions answered / duplicates / lost", f"{50 - lost} / {duplicates} / {lost}"),
+        ("answers with the no-memory notice", str(told)),
+        ("follow-up after restart uses memory", "yes" if continued else "NO"),
+    ]
+
+
+def table(title: str, rows: list[tuple[str, str]]) -> str:
+    width = max(len(k) for k, _ in rows)
+    lines = [title, "-" * len(title)]
+    lines += [f"{k.ljust(width)}  {v}" for k, v in rows]
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mentions", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=20.0,
+                        help="mentions a second in the paced run (default 20)")
+    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--outage", type=float, default=5.0, help="seconds Redis stays down")
+    parser.add_argument("--no-redis", action="store_true", help="skip the Redis recovery run")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="manda-slack-bench-") as tmp:
+        print("ingesting the sample deal…", file=sys.stderr)
+        home = await prepare_home(Path(tmp))
+        print(f"firing {args.mentions} mentions at manda serve…", file=sys.stderr)
+        print(table("Slack burst (embedded stores, offline model)",
+                    await load(home, args.mentions, args.channels)))
+        print()
+        print(table("Slack paced (embedded stores, offline model)",
+                    await load(home, args.mentions, args.channels, args.rate)))
+        binary = shutil.which("redis-server")
+        if args.no_redis:
+            return
+        if binary is None:
+            print("\n(redis-server not installed: no recovery figure)")
+            return
+        print("killing Redis mid-run…", file=sys.stderr)
+        print()
+        print(table("Redis killed and restarted mid-run (REDIS_URL set)",
+                    await recovery(home, binary, args.channels, args.outage)))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,68 @@
+"""Load: 200 concurrent mentions over real HTTP → 200 threaded answers, none twice, none lost.
+
+The bot acks each request at once and answers in a background job per mention; as in
+production, a few answers are computed at a time (`Deps.answer_slots`) and the rest wait their
+turn. Slack's retries of every mention arrive while the answers are being written, as they
+would if acks were slow. Ack latency and throughput are figures, printed by
+`bench/slack_load.py`, never asserted here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from slackworld import SlackWorld
+
+from bot.conversations import channel_key
+from bot.fakeslack import Channel, Message
+
+MENTIONS = 200
+CHANNELS = 50
+QUESTION = "What was Q3 2024 revenue?"
+
+pytestmark = pytest.mark.slow
+
+
+async def deal_channels(world: SlackWorld, count: int) -> list[Channel]:
+    ws = world.ws
+    channels = []
+    for n in range(count):
+        channel = ws.add_channel(f"deal-targetco-{n}", members=[world.alice.id, world.bob.id])
+        await world.manda.graph.bind_channel(channel_key(ws.team_id, channel.id), "targetco")
+        channels.append(channel)
+    return channels
+
+
+async def test_200_concurrent_mentions_get_exactly_200_threaded_answers(world: SlackWorld) -> None:
+    channels = await deal_channels(world, CHANNELS)
+    people = (world.alice, world.bob)
+
+    questions: list[Message] = await asyncio.gather(
+        *(
+            world.fake.mention(people[n % 2], channels[n % CHANNELS], f"{QUESTION} (#{n})")
+            for n in range(MENTIONS)
+        )
+    )
+    acks = list(world.fake.deliveries)
+    mentions = [d for d in acks if d.payload["event"]["type"] == "app_mention"]
+    # Slack retries every mention once while the answers are being written
+    retries = await asyncio.gather(*(world.fake.redeliver(d, retry_num=1) for d in mentions))
+    await world.settle()
+
+    assert len(mentions) == MENTIONS and len(acks) == 2 * MENTIONS  # app_mention + message each
+    assert all(d.status == 200 for d in [*acks, *retries])
+    answers_per_thread = [
+        world.replies(world.fake.channel(q.channel), q.ts) for q in questions
+    ]
+    lost = [q.text for q, replies in zip(questions, answers_per_thread, strict=True) if not replies]
+    doubled = [q.text for q, replies in zip(questions, answers_per_thread, strict=True)
+               if len(replies) > 1]
+    assert (lost, doubled) == ([], [])
+    for question, [answer] in zip(questions, answers_per_thread, strict=True):
+        assert answer.thread_ts == question.ts
+        assert "€5.2M" in answer.all_text() and "could not" not in answer.all_text()
+    # nothing else was posted anywhere: no stray messages outside the 200 threads
+    assert len(world.ws.bot_messages()) == MENTIONS
+    registry = world.bot.deps.metrics.registry
+    assert registry.get_sample_value("manda_duplicate_events_total") == MENTIONS
