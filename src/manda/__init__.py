@@ -1,3 +1,3 @@
-"""Manda: a due-diligence analyst that answers from a deal's data room, with a source on every claim."""
+"""Manda: a due-diligence analyst answering from a deal's data room, a source on every claim."""
 
 __version__ = "0.1.0"

@@ -37,7 +37,7 @@ class FindingNotFoundError(MandaError):
     def __init__(self, finding_id: str) -> None:
         super().__init__(
             f"There is no finding '{finding_id}'.",
-            hint="List the ones waiting for review with `manda findings --deal D --status pending`.",
+            hint="See the ones waiting for review: `manda findings --deal D --status pending`.",
         )
 
 
