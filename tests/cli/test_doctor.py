@@ -1,0 +1,44 @@
+"""`manda doctor` names each port's adapter and says what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from manda.cli.doctor import run_checks
+from manda.config import Settings
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_embedded_defaults_are_all_healthy(tmp_path: Path) -> None:
+    checks = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}
+    assert {"graph", "memory", "embeddings", "jobs", "model", "extraction", "slack"} <= set(checks)
+    assert all(checks[p].ok for p in ("graph", "memory", "embeddings", "jobs", "model"))
+    assert checks["graph"].adapter == "embedded" and checks["model"].adapter == "offline"
+    assert not checks["slack"].ok and "SLACK_BOT_TOKEN" in checks["slack"].problem
+
+
+async def test_an_unreachable_redis_is_reported_with_the_fix(tmp_path: Path) -> None:
+    settings = Settings(MANDA_HOME=tmp_path, REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0")
+    checks = {c.port: c for c in await run_checks(settings)}
+    for port in ("memory", "jobs"):
+        assert checks[port].adapter == "redis"
+        assert not checks[port].ok
+        assert "REDIS_URL" in checks[port].problem
+
+
+@pytest.mark.parametrize("argv", [["doctor"]])
+def test_doctor_exit_code(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from manda.cli import main
+
+    monkeypatch.setenv("MANDA_HOME", str(tmp_path))
+    assert main(argv) == 0
+    monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{closed_port()}/0")
+    assert main(argv) == 1
