@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     # model
     anthropic_api_key: SecretStr | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
-    claude_model: str = Field(default="claude-sonnet-4-5", alias="MANDA_CLAUDE_MODEL")
+    claude_model: str = Field(default="claude-sonnet-4-6", alias="MANDA_CLAUDE_MODEL")
     model_timeout_seconds: float = Field(default=60.0, alias="MANDA_MODEL_TIMEOUT")
     model_max_retries: int = Field(default=3, alias="MANDA_MODEL_MAX_RETRIES")
 

@@ -150,7 +150,7 @@ async def test_ingestion_with_claude_down_waits_in_the_queue_then_completes(
 
         refused = await jobs.run_one()  # the breaker is open: no request, the job waits again
         assert refused is not None and refused.status is JobStatus.PENDING
-        assert "Claude is failing (1 errors in a row)" in (refused.error or "")
+        assert "Claude is failing (1 error in a row)" in (refused.error or "")
         assert len(server.requests) == 1
 
         claude_down = False

@@ -67,7 +67,7 @@ class ClaudeChatModel:
         self,
         *,
         client: anthropic.AsyncAnthropic,
-        model: str = "claude-sonnet-4-5",
+        model: str = "claude-sonnet-4-6",
         max_tokens: int = 1500,
         breaker: CircuitBreaker | None = None,
         on_error: ErrorSink | None = None,

@@ -157,6 +157,7 @@ class Price:
 
 PRICES: Mapping[str, Price] = MappingProxyType(
     {
+        "claude-sonnet-4-6": Price(3.0, 15.0),  # list prices per million tokens
         "claude-sonnet-4-5": Price(3.0, 15.0),
         "claude-haiku-4-5": Price(1.0, 5.0),
         "claude-opus-4-1": Price(15.0, 75.0),
