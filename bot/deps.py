@@ -25,6 +25,16 @@ ANSWER_CONCURRENCY = 4
 SLACK_BREAKER = "Slack"
 
 
+@dataclass(frozen=True)
+class QueueWatch:
+    """How the bot follows the job of files dropped in Slack (with MANDA_INGEST_VIA_QUEUE): how
+    often it asks, how long a job may wait for a worker, and how long it is followed at most."""
+
+    poll_seconds: float = 1.0
+    unclaimed_seconds: float = 600.0
+    limit_seconds: float = 4 * 3600.0
+
+
 @dataclass
 class Deps:
     manda: Manda
@@ -32,6 +42,7 @@ class Deps:
     jobs: Jobs = field(default_factory=Jobs)
     edits: MessageEdits = field(default_factory=MessageEdits)
     answer_timeout: float = ANSWER_TIMEOUT
+    queue_watch: QueueWatch = field(default_factory=QueueWatch)
     answer_slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(ANSWER_CONCURRENCY)
     )

@@ -18,6 +18,7 @@ from bot.blocks.kit import (
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.payloads import OpenReview
+from manda.jobs import IngestJob, JobStatus
 from manda.models import IngestReport, SkippedFile
 
 MAX_LISTED = 20
@@ -97,5 +98,55 @@ def render_ingest_failure(deal_id: str, reason: str) -> SlackMessage:
     text = (
         f"❌ The files could not be ingested into *{escape(deal_id)}*: {escape(reason)}\n"
         "Nothing was changed. Try again; if it keeps failing, run `manda doctor` on the server."
+    )
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
+def _files(job: IngestJob) -> str:
+    return plural(len(job.paths), "file")
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return plural(round(seconds / 3600), "hour")
+    if seconds >= 60:
+        return plural(round(seconds / 60), "minute")
+    return plural(max(1, round(seconds)), "second")
+
+
+def render_job(job: IngestJob) -> SlackMessage:
+    """Where the job of dropped files stands while a worker has yet to finish it."""
+    deal, ref = escape(job.deal_id), f"`{escape(job.id)}`"
+    if job.status is JobStatus.RUNNING:
+        text = f"⏳ Ingesting {_files(job)} into *{deal}* (job {ref})…"
+    elif job.error:
+        text = (
+            f"⏳ Job {ref} ({_files(job)} for *{deal}*) is waiting to be retried: "
+            f"{escape(plain(job.error, 300))}"
+        )
+    else:
+        text = f"⏳ Queued {_files(job)} for *{deal}* as job {ref}, waiting for a worker…"
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
+def render_job_unclaimed(job: IngestJob, waited: float) -> SlackMessage:
+    """No worker took the job in time: say so, and that it is kept."""
+    deal = escape(job.deal_id)
+    text = (
+        f"⚠️ No worker has taken job `{escape(job.id)}` ({_files(job)} for *{deal}*) in "
+        f"{_duration(waited)}. It stays queued, not lost: it is ingested as soon as a worker runs "
+        f"(ask whoever runs Manda to start `manda worker`). `manda jobs --deal {deal}` shows "
+        "where it stands."
+    )
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
+def render_job_unfinished(job: IngestJob, followed: float) -> SlackMessage:
+    """The bot stops following a job that is taking very long; the job itself goes on."""
+    deal = escape(job.deal_id)
+    text = (
+        f"⏳ Job `{escape(job.id)}` ({_files(job)} for *{deal}*) is still {job.status.value} "
+        f"after {_duration(followed)}; I stop following it here. It is not lost: "
+        f"`manda jobs --deal {deal}` shows when it is done and what it ingested."
     )
     return SlackMessage(text=fallback(text), blocks=[section(cut(text))])

@@ -1,5 +1,6 @@
-"""Files dropped in a deal channel: downloaded with the bot token, ingested as a job, progress in
-one message that ends as the summary (every file that could not be ingested named with why)."""
+"""Files dropped in a deal channel: downloaded with the bot token, ingested here or (with
+MANDA_INGEST_VIA_QUEUE) by a `manda worker` through the job queue, progress in one message that
+ends as the summary (every file that could not be ingested named with why)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
 from bot.conversations import Thread, deal_for
 from bot.deps import Deps
+from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
 from manda.errors import MandaError
-from manda.models import SkippedFile
+from manda.jobs import IngestJob
+from manda.models import IngestReport, SkippedFile
 
 log = logging.getLogger(__name__)
 
@@ -175,15 +178,26 @@ async def ingest_upload(
         await progress.show(
             render_downloading(deal_id, [str(f.get("name", f.get("id"))) for f in files])
         )
+        job: IngestJob | None = None
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
             paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
 
             async def on_progress(done: int, total: int, name: str) -> None:
                 await progress.show(render_progress(deal_id or "", done, total, name))
 
-            report = await deps.manda.ingest.ingest(
-                deal_id, paths, progress=on_progress, display_names=names
-            )
+            if not deps.settings.ingest_via_queue:
+                report = await deps.manda.ingest.ingest(
+                    deal_id, paths, progress=on_progress, display_names=names
+                )
+            elif paths:
+                job = await upload_queue.submit(deps, deal_id, thread.user, paths, names)
+            else:
+                report = IngestReport(deal_id=deal_id)
+        if job is not None:
+            followed = await upload_queue.follow(deps, job, progress.show)
+            if followed is None:  # the message already says how the job ended
+                return
+            report = followed
         report.skipped = [*failed, *report.skipped]
         await progress.show(render_summary(report))
     except Exception as exc:

@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+    # files dropped in Slack: queued for `manda worker` (True) or ingested by the bot itself
+    ingest_via_queue: bool = Field(default=False, alias="MANDA_INGEST_VIA_QUEUE")
 
     # slack
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
