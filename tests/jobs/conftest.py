@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -11,28 +10,21 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixtures.redis_server import SKIP_REASON, free_port
-from jobkit import Clock, DurableRedisServer
+from fixtures.redis_server import RedisServer, running_server
+from jobkit import Clock
 
 from manda.jobs.redis import RedisJobQueue
 from manda.jobs.sqlite import SqliteJobQueue
 
 
 @pytest.fixture(scope="session")
-def durable_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DurableRedisServer]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip(SKIP_REASON)
-    server = DurableRedisServer(binary, tmp_path_factory.mktemp("redis-aof"), free_port())
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def durable_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server with the append-only file on, so killing it loses nothing."""
+    yield from running_server(tmp_path_factory, "redis-aof", durable=True)
 
 
 @pytest.fixture
-def durable_redis_url(durable_redis: DurableRedisServer) -> str:
+def durable_redis_url(durable_redis: RedisServer) -> str:
     durable_redis.start()
     durable_redis.flush()
     return durable_redis.url
@@ -60,7 +52,7 @@ async def queue_and_expire(
         await sqlite_queue.aclose()
         return
     url = request.getfixturevalue("durable_redis_url")
-    server: DurableRedisServer = request.getfixturevalue("durable_redis")
+    server: RedisServer = request.getfixturevalue("durable_redis")
     redis_queue = RedisJobQueue(url, socket_timeout=2.0)
     await redis_queue.start()
 

@@ -1,46 +1,21 @@
-"""Helpers for the job tests: a Redis that keeps its data across a kill, a clock, fakes.
+"""Helpers for the job tests: a clock, fakes.
 
-The session's shared redis-server keeps nothing on disk, which is right for conversation memory
-but not for a queue: `DurableRedisServer` has the append-only file on with `appendfsync always`
-(as docker-compose runs Redis), so killing it with SIGKILL loses nothing.
+The Redis that keeps its data across a kill is `fixtures.redis_server.RedisServer(durable=True)`
+(the `durable_redis` fixture in conftest.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from fixtures.redis_server import RedisServer
 
 from manda.errors import BackendUnavailableError
 from manda.models import IngestReport
-
-
-class DurableRedisServer(RedisServer):
-    """A redis-server that writes every change to its append-only file before answering."""
-
-    def start(self) -> None:
-        if self.running:
-            return
-        command = [self.binary, "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-                   "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir),
-                   "--logfile", str(self.log_path), "--daemonize", "no"]
-        self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        self._paused = False
-        self._wait_until_ready()
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no last save; only what the append-only file already holds."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 class Clock:

@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from jobkit import DurableRedisServer, RecordingIngest, wait_until
+from fixtures.redis_server import RedisServer
+from jobkit import RecordingIngest, wait_until
 
 from manda.errors import BackendUnavailableError
 from manda.jobs import JobService, JobStatus
@@ -43,7 +44,7 @@ def service(queue: RedisJobQueue, ingest: RecordingIngest, tmp_path: Path,
 
 
 async def test_redis_killed_and_restarted_mid_run_loses_no_job(
-    queue: RedisJobQueue, errors: list[BaseException], durable_redis: DurableRedisServer,
+    queue: RedisJobQueue, errors: list[BaseException], durable_redis: RedisServer,
     tmp_path: Path,
 ) -> None:
     ingest = RecordingIngest()
@@ -88,7 +89,7 @@ async def test_redis_killed_and_restarted_mid_run_loses_no_job(
 
 
 async def test_the_job_of_a_worker_that_died_is_run_by_the_next_one(
-    queue: RedisJobQueue, durable_redis: DurableRedisServer, tmp_path: Path
+    queue: RedisJobQueue, durable_redis: RedisServer, tmp_path: Path
 ) -> None:
     ingest = RecordingIngest()
     crashed = asyncio.Event()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from fixtures.log_capture import json_lines, json_log_stream
 
 from manda.observability import (
     PRICES,
@@ -26,26 +25,13 @@ log = logging.getLogger("manda.test")
 
 @pytest.fixture
 def stream() -> Iterator[io.StringIO]:
-    """Logging configured to a string; the root logger is put back as it was afterwards."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    out = io.StringIO()
-    configure_logging("INFO", json=True, stream=out)
-    yield out
-    for handler in list(root.handlers):
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
-
-
-def records(out: io.StringIO) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+    yield from json_log_stream()
 
 
 def test_one_json_object_per_line_with_the_base_fields(stream: io.StringIO) -> None:
     log.info("ingested %d files", 3)
     log.debug("not shown at INFO")
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert record["level"] == "INFO"
     assert record["logger"] == "manda.test"
     assert record["message"] == "ingested 3 files"
@@ -59,7 +45,7 @@ def test_context_fields_are_in_every_record_inside_it(stream: io.StringIO) -> No
             log.warning("answer posted", extra={"channel": "C1"})
         log.info("done")
     log.info("outside")
-    inside, nested, after, outside = records(stream)
+    inside, nested, after, outside = json_lines(stream)
     assert inside["conversation_id"] == "slack:T1:C1:1700000000.000100"
     assert inside["deal_id"] == "targetco" and "event_id" not in inside
     assert nested["event_id"] == "Ev01" and nested["deal_id"] == "targetco"
@@ -82,7 +68,7 @@ async def test_context_follows_each_conversation_across_awaits_and_tasks(
         log.info("inside a task")
 
     await asyncio.gather(conversation("slack:T:C:1"), conversation("slack:T:C:2"))
-    seen = [(r["conversation_id"], r["message"]) for r in records(stream)]
+    seen = [(r["conversation_id"], r["message"]) for r in json_lines(stream)]
     assert [m for c, m in seen if c == "slack:T:C:1"] == [*STEPS, "inside a task"]
     assert [m for c, m in seen if c == "slack:T:C:2"] == [*STEPS, "inside a task"]
     assert [c for c, _ in seen[:2]] == ["slack:T:C:1", "slack:T:C:2"]  # they did interleave
@@ -94,7 +80,7 @@ STEPS = ["step 0", "step 1", "step 2"]
 def test_base_fields_cannot_be_overwritten(stream: io.StringIO) -> None:
     with log_context(level="spoofed"):
         log.error("real", extra={"logger": "spoofed", "ts": "spoofed"})
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert record["level"] == "ERROR"
     assert record["logger"] == "manda.test"
     assert record["ts"] != "spoofed"
@@ -105,13 +91,13 @@ def test_exceptions_carry_their_traceback(stream: io.StringIO) -> None:
         raise RuntimeError("Neo4j refused the query")
     except RuntimeError:
         log.exception("ingestion failed")
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert "Traceback" in record["exc"] and "Neo4j refused the query" in record["exc"]
 
 
 def test_values_json_cannot_encode_are_written_as_text(stream: io.StringIO) -> None:
     log.info("odd values", extra={"path": object.__new__(_Path), "ids": {1}})
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert record["path"] == "<dataroom/a.pdf>" and record["ids"] == "{1}"
 
 
@@ -123,7 +109,7 @@ class _Path:
 def test_configuring_again_replaces_the_handler(stream: io.StringIO) -> None:
     configure_logging("INFO", json=True, stream=stream)
     log.info("once")
-    assert len(records(stream)) == 1
+    assert len(json_lines(stream)) == 1
 
 
 def test_text_mode_for_a_terminal() -> None:
@@ -188,7 +174,7 @@ def test_the_answer_record(stream: io.StringIO) -> None:
             latency_ms=1834.56,
             grounded=True,
         )
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert record["logger"] == "manda.answers"
     assert record["conversation_id"] == "slack:T1:C1:1700000000.000100"
     for key, value in {
@@ -216,5 +202,5 @@ def test_an_answer_from_an_unpriced_model_has_a_null_cost(stream: io.StringIO) -
         latency_ms=5,
         grounded=False,
     )
-    (record,) = records(stream)
+    (record,) = json_lines(stream)
     assert record["estimated_cost_usd"] is None and record["grounded"] is False

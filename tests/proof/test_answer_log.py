@@ -7,17 +7,14 @@ out, estimated cost, latency and whether the answer passed the source checks.
 from __future__ import annotations
 
 import io
-import json
-import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from fixtures.log_capture import json_lines, json_log_stream
 
 from manda.app import Manda
 from manda.config import Settings
-from manda.observability import configure_logging
 from manda.testing.anthropic_server import FakeAnthropicServer, text_reply
 
 THREAD = "slack:T1:C1:1730000000.000100"
@@ -25,21 +22,7 @@ THREAD = "slack:T1:C1:1730000000.000100"
 
 @pytest.fixture
 def stream() -> Iterator[io.StringIO]:
-    """Logging as JSON lines into a string; the root logger is put back as it was afterwards."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    out = io.StringIO()
-    configure_logging("INFO", json=True, stream=out)
-    yield out
-    for handler in list(root.handlers):
-        if handler not in handlers:
-            root.removeHandler(handler)
-            handler.close()
-    root.setLevel(level)
-
-
-def lines(stream: io.StringIO) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
+    yield from json_log_stream()
 
 
 async def test_one_json_line_per_answer_with_the_conversation(
@@ -49,7 +32,7 @@ async def test_one_json_line_per_answer_with_the_conversation(
     follow = await app.answers.ask("targetco", "And EBITDA?", conversation_id=THREAD)
     flags = await app.answers.red_flags("northwind")
 
-    records = [r for r in lines(stream) if r.get("event") == "answer"]
+    records = [r for r in json_lines(stream) if r.get("event") == "answer"]
     assert len(records) == 3
     assert all(r["logger"] == "manda.answers" and r["level"] == "INFO" for r in records)
     one, two, three = records
@@ -66,7 +49,7 @@ async def test_one_json_line_per_answer_with_the_conversation(
         assert record["latency_ms"] > 0 and record["grounded"] is answer.grounded is True
         assert record["citations"] == len(answer.citations)
     # everything logged while answering carries the conversation too
-    inside = [r for r in lines(stream) if r.get("conversation_id") == THREAD]
+    inside = [r for r in json_lines(stream) if r.get("conversation_id") == THREAD]
     assert len(inside) >= 2
 
     body, _ = app.metrics.render()
@@ -89,7 +72,7 @@ async def test_a_model_answer_logs_its_tokens_and_their_cost(
             answer = await app.answers.ask("targetco", "What was Q3 2024 EBITDA?",
                                            conversation_id=THREAD)
     assert answer.answer == good
-    [record] = [r for r in lines(stream) if r.get("event") == "answer"]
+    [record] = [r for r in json_lines(stream) if r.get("event") == "answer"]
     assert record["conversation_id"] == THREAD
     assert record["answered_by"] == "claude:claude-sonnet-4-5"
     assert (record["model"], record["input_tokens"], record["output_tokens"]) == (

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fixtures.redis_server import RedisServer
+from fixtures.resilience import Clock, external_call_errors
 
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
@@ -28,14 +29,6 @@ OTHER_THREAD = "slack:T1:C1:1730000000.000200"
 THIRD_THREAD = "slack:T1:C2:1730000000.000300"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
@@ -51,13 +44,7 @@ async def app(home_copy: Path, redis_url: str, redis_server: RedisServer,
 
 
 def errors_counted(app: Manda, service: str) -> float:
-    return sum(
-        sample.value
-        for metric in app.metrics.registry.collect()
-        if metric.name == "manda_external_call_errors"
-        for sample in metric.samples
-        if sample.name.endswith("_total") and sample.labels.get("service") == service
-    )
+    return sum(external_call_errors(app.metrics, service).values())
 
 
 @pytest.mark.redis

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from fixtures.resilience import Clock, external_call_errors
 
 from manda.agent.graph import UNAVAILABLE_NOTICE
 from manda.app import Manda
@@ -31,14 +32,6 @@ GOOD = "EBITDA was €1.1M in Q3 2024 (source: TargetCo_Q3_2024_Report.pdf, p.1)
 OFFLINE = "EBITDA was €1.1M in Q3 2024 (sources: TargetCo_Q3_2024_Report.pdf p.1"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def server() -> AsyncIterator[FakeAnthropicServer]:
     async with FakeAnthropicServer(api_key="test-key") as fake:
@@ -55,13 +48,7 @@ def settings(home: Path, server: FakeAnthropicServer, **extra: object) -> Settin
 
 
 def claude_errors(app: Manda) -> dict[str, float]:
-    return {
-        sample.labels["error_class"]: sample.value
-        for metric in app.metrics.registry.collect()
-        if metric.name == "manda_external_call_errors"
-        for sample in metric.samples
-        if sample.name.endswith("_total") and sample.labels.get("service") == "Claude"
-    }
+    return external_call_errors(app.metrics, "Claude")
 
 
 async def test_an_overloaded_model_gives_offline_answers_then_its_breaker_opens(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.resilience import external_call_errors
 from neo4j.exceptions import ServiceUnavailable
 
 from manda.agent.context import AgentContext
@@ -88,13 +89,7 @@ async def graph() -> AsyncIterator[tuple[Neo4jKnowledgeGraph, LosableExecutor, M
 
 
 def neo4j_errors(metrics: Metrics) -> float:
-    return sum(
-        sample.value
-        for metric in metrics.registry.collect()
-        if metric.name == "manda_external_call_errors"
-        for sample in metric.samples
-        if sample.name.endswith("_total") and sample.labels.get("service") == "Neo4j"
-    )
+    return sum(external_call_errors(metrics, "Neo4j").values())
 
 
 async def test_a_question_while_neo4j_is_lost_gets_a_clear_error_then_fails_fast(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fixtures.resilience import external_call_errors
 
 from manda.agent.context import AgentContext
 from manda.agent.service import AnswerService
@@ -38,13 +39,7 @@ async def server() -> AsyncIterator[FakeVoyageServer]:
 
 
 def voyage_errors(app: Manda) -> float:
-    return sum(
-        sample.value
-        for metric in app.metrics.registry.collect()
-        if metric.name == "manda_external_call_errors"
-        for sample in metric.samples
-        if sample.name.endswith("_total") and sample.labels.get("service") == "Voyage"
-    )
+    return sum(external_call_errors(app.metrics, "Voyage").values())
 
 
 async def test_answers_come_from_keyword_and_graph_search_and_say_so(

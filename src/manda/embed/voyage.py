@@ -192,6 +192,18 @@ class _VoyageCaller:
         return min(wait, self._backoff_max)
 
 
+class _VoyageClient:
+    """What the embedder and the reranker share: their caller opens and closes with them."""
+
+    _caller: _VoyageCaller
+
+    async def start(self) -> None:
+        await self._caller.start()
+
+    async def aclose(self) -> None:
+        await self._caller.aclose()
+
+
 def _retry_after(exc: BaseException | None) -> float | None:
     headers = getattr(exc, "headers", None)
     value = headers.get("Retry-After") if headers else None
@@ -207,7 +219,7 @@ def _describe(exc: BaseException) -> str:
     return f"HTTP {status}, {message}" if status else f"{type(exc).__name__}, {message}"
 
 
-class VoyageEmbedder:
+class VoyageEmbedder(_VoyageClient):
     """Voyage embeddings (default `voyage-3.5` at 1024 dimensions), batched within its limits.
 
     `id` is `f"{model}-{dimension}"`. `embed()` before `start()` starts it on first use.
@@ -246,12 +258,6 @@ class VoyageEmbedder:
             on_error=on_error,
         )
 
-    async def start(self) -> None:
-        await self._caller.start()
-
-    async def aclose(self) -> None:
-        await self._caller.aclose()
-
     async def embed(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         costs = [estimate_tokens(t) for t in texts]
@@ -276,7 +282,7 @@ class VoyageEmbedder:
         return out / np.clip(norms, 1e-12, None)
 
 
-class VoyageReranker:
+class VoyageReranker(_VoyageClient):
     """Voyage rerank (default `rerank-2.5`): the `top_k` documents, best first.
 
     More documents than one request takes are reranked in several requests; Voyage's relevance
@@ -313,12 +319,6 @@ class VoyageReranker:
             breaker=breaker,
             on_error=on_error,
         )
-
-    async def start(self) -> None:
-        await self._caller.start()
-
-    async def aclose(self) -> None:
-        await self._caller.aclose()
 
     async def rerank(self, query: str, documents: Sequence[str], top_k: int) -> list[RerankResult]:
         if not documents or top_k < 1:

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from manda.errors import BackendUnavailableError
 from manda.jobs.model import IngestJob, JobStatus
 from manda.models import utcnow
+from manda.sqlite_thread import SqliteThread
 
 T = TypeVar("T")
 
@@ -65,29 +62,22 @@ class SqliteJobQueue:
         self.path = path
         self._poll = poll_seconds
         self._clock = clock
-        self._executor: ThreadPoolExecutor | None = None
-        self._db: sqlite3.Connection | None = None
+        self._sqlite = SqliteThread(
+            path,
+            SCHEMA,
+            what="The job queue",
+            hint="Check that MANDA_HOME is writable and has free space.",
+            thread_name="manda-jobs",
+            not_started=NOT_STARTED,
+        )
+        self._conn = self._sqlite.conn
         self._submitted = asyncio.Event()
 
     async def start(self) -> None:
-        if self._executor is not None:
-            return
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manda-jobs")
-        try:
-            await self._run("opening the job queue", self._open)
-        except BaseException:
-            self._executor.shutdown(wait=False)
-            self._executor = None
-            raise
+        await self._sqlite.start("opening the job queue")
 
     async def aclose(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        try:
-            await asyncio.get_running_loop().run_in_executor(executor, self._close)
-        finally:
-            executor.shutdown(wait=False)
+        await self._sqlite.aclose()
 
     async def ping(self) -> None:
         await self._run("checking the job queue", lambda: self._conn().execute("SELECT 1"))
@@ -140,38 +130,7 @@ class SqliteJobQueue:
     # -- on the queue's thread -------------------------------------------------------------
 
     async def _run(self, doing: str, fn: Callable[..., T], *args: object) -> T:
-        if self._executor is None:
-            raise RuntimeError(NOT_STARTED)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
-        except (sqlite3.Error, OSError) as exc:
-            raise BackendUnavailableError(
-                f"The job queue at {self.path} failed while {doing}: {exc}.",
-                hint="Check that MANDA_HOME is writable and has free space.",
-            ) from exc
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            raise RuntimeError(NOT_STARTED)
-        return self._db
-
-    def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(SCHEMA)
-        except BaseException:
-            db.close()
-            raise
-        self._db = db
-
-    def _close(self) -> None:
-        db, self._db = self._db, None
-        if db is not None:
-            db.close()
+        return await self._sqlite.run(doing, fn, *args)
 
     def _write(self, job: IngestJob) -> None:
         ready = job.not_before.timestamp() if job.not_before is not None else 0.0

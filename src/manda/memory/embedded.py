@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import ValidationError
 
-from manda.errors import BackendUnavailableError
 from manda.memory.port import Conversation
+from manda.sqlite_thread import SqliteThread
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +60,16 @@ class SqliteConversationMemory:
         self.path = path
         self.ttl_seconds = ttl_seconds
         self._clock = clock
-        self._executor: ThreadPoolExecutor | None = None
-        self._db: sqlite3.Connection | None = None
+        self._sqlite = SqliteThread(
+            path,
+            SCHEMA,
+            what="The conversation memory",
+            hint="Check that MANDA_HOME is writable and has free space. The file holds only "
+            "short-term context: deleting it (with Manda stopped) starts conversations afresh.",
+            thread_name="manda-memory",
+            not_started=NOT_STARTED,
+        )
+        self._conn = self._sqlite.conn
         self._next_purge = 0.0
 
     @classmethod
@@ -76,25 +80,10 @@ class SqliteConversationMemory:
         return cls(home / FILENAME, ttl_seconds=ttl_seconds)
 
     async def start(self) -> None:
-        if self._executor is not None:
-            return
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manda-memory")
-        try:
-            await self._run("opening the store", self._open)
-        except BaseException:
-            self._executor.shutdown(wait=False)
-            self._executor = None
-            raise
+        await self._sqlite.start("opening the store")
 
     async def aclose(self) -> None:
-        executor = self._executor
-        if executor is None:
-            return
-        try:
-            await self._run("closing the store", self._close)
-        finally:
-            self._executor = None
-            executor.shutdown(wait=False)
+        await self._sqlite.aclose()
 
     async def ping(self) -> None:
         await self._run("checking the store", lambda: self._conn().execute("SELECT 1").fetchone())
@@ -124,39 +113,7 @@ class SqliteConversationMemory:
     # -- on the store's thread -------------------------------------------------------------
 
     async def _run(self, doing: str, fn: Callable[..., T], *args: object) -> T:
-        if self._executor is None:
-            raise RuntimeError(NOT_STARTED)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
-        except (sqlite3.Error, OSError) as exc:
-            raise BackendUnavailableError(
-                f"The conversation memory at {self.path} failed while {doing}: {exc}.",
-                hint="Check that MANDA_HOME is writable and has free space. The file holds only "
-                "short-term context: deleting it (with Manda stopped) starts conversations afresh.",
-            ) from exc
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            raise RuntimeError(NOT_STARTED)
-        return self._db
-
-    def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(SCHEMA)
-        except BaseException:
-            db.close()
-            raise
-        self._db = db
-
-    def _close(self) -> None:
-        db, self._db = self._db, None
-        if db is not None:
-            db.close()
+        return await self._sqlite.run(doing, fn, *args)
 
     def _load(self, conversation_id: str) -> str | None:
         row = (

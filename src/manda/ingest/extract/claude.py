@@ -29,6 +29,7 @@ from manda.ingest.extract.dedupe import (
     unify_entities,
 )
 from manda.ingest.extract.excerpts import chunk_for, find_verbatim
+from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.periods import parse_period
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import as_of_for_stock
@@ -40,7 +41,6 @@ from manda.models import (
     Document,
     Finding,
     FindingKind,
-    FindingStatus,
     Location,
     LocationKind,
     Nature,
@@ -368,29 +368,11 @@ class ClaudeExtractor:
         attributes.update(provenance_attributes(profile, evidence))
         location = _cell(section, excerpt, item.value_text) or section.location
         chunk = chunk_for(excerpt, chunks) or (chunks[0] if chunks else None)
-        return Finding(
-            id=Finding.make_id(document.deal_id, document.id, location.label, subject, period,
-                               value),
-            deal_id=document.deal_id,
-            document_id=document.id,
-            chunk_id=chunk.id if chunk else None,
-            kind=item.kind,
-            subject=subject,
-            label=item.label.strip() or subject,
-            period=period,
-            value=value,
-            unit=unit,
-            value_text=item.value_text,
-            entity=entity,
-            attributes=attributes,
-            nature=item.nature,
-            doc_date=document.doc_date,
-            excerpt=excerpt,
-            location=location,
-            confidence=confidence,
-            confidence_level=Confidence.from_score(confidence),
-            status=FindingStatus.PENDING,
-            extractor=self.id,
+        return pending_finding(
+            document, kind=item.kind, subject=subject, label=item.label.strip() or subject,
+            period=period, value=value, unit=unit, value_text=item.value_text, entity=entity,
+            attributes=attributes, nature=item.nature, excerpt=excerpt, location=location,
+            chunk=chunk, confidence=confidence, extractor=self.id,
         )
 
 

@@ -16,6 +16,7 @@ from manda.ingest.extract.candidates import Candidate, SectionView, says_forecas
 from manda.ingest.extract.confidence import provenance_attributes, score
 from manda.ingest.extract.dedupe import is_placeholder, merge_person_findings, unify_entities
 from manda.ingest.extract.excerpts import ChunkLocator, excerpt_span
+from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.legal import legal_candidates
 from manda.ingest.extract.names import ORG
 from manda.ingest.extract.people import people_candidates
@@ -25,11 +26,9 @@ from manda.ingest.extract.prose import prose_candidates
 from manda.ingest.extract.tables import table_candidates, text_table_candidates
 from manda.models import (
     Chunk,
-    Confidence,
     Document,
     Finding,
     FindingKind,
-    FindingStatus,
     LocationKind,
     ParsedDocument,
 )
@@ -175,29 +174,11 @@ def build_finding(document: Document, profile: DocumentProfile, view: SectionVie
     location = cand.location or view.section.location
     value = max(0.05, round(score(profile, cand.evidence, nature=cand.nature) - cand.penalty, 2))
     attributes = {**cand.attributes, **provenance_attributes(profile, cand.evidence)}
-    return Finding(
-        id=Finding.make_id(document.deal_id, document.id, location.label, cand.subject,
-                           cand.period, cand.value),
-        deal_id=document.deal_id,
-        document_id=document.id,
-        chunk_id=chunk.id if chunk is not None else None,
-        kind=cand.kind,
-        subject=cand.subject,
-        label=cand.label,
-        period=cand.period,
-        value=cand.value,
-        unit=cand.unit,
-        value_text=cand.value_text,
-        entity=cand.entity,
-        attributes=attributes,
-        nature=cand.nature,
-        doc_date=document.doc_date,
-        excerpt=excerpt,
-        location=location,
-        confidence=value,
-        confidence_level=Confidence.from_score(value),
-        status=FindingStatus.PENDING,
-        extractor=extractor,
+    return pending_finding(
+        document, kind=cand.kind, subject=cand.subject, label=cand.label, period=cand.period,
+        value=cand.value, unit=cand.unit, value_text=cand.value_text, entity=cand.entity,
+        attributes=attributes, nature=cand.nature, excerpt=excerpt, location=location,
+        chunk=chunk, confidence=value, extractor=extractor,
     )
 
 
