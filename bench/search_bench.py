@@ -63,6 +63,21 @@ QUERIES = [
 ]
 
 
+def passage(rng: random.Random, length: int = 120) -> str:
+    """Text with a realistic word distribution: a few deal terms among a Zipf-like long tail.
+
+    (An earlier version drew every word from the 30 deal terms, so every query term matched every
+    chunk and BM25 scored all 100k; real data rooms have selective terms.)
+    """
+    words = []
+    for _ in range(length):
+        if rng.random() < 0.08:
+            words.append(rng.choice(WORDS))
+        else:
+            words.append(f"w{int(rng.paretovariate(1.1)) % 20_000}")
+    return " ".join(words)
+
+
 async def build(graph: EmbeddedKnowledgeGraph, chunks: int, dim: int, seed: int = 3) -> None:
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -85,7 +100,7 @@ async def build(graph: EmbeddedKnowledgeGraph, chunks: int, dim: int, seed: int 
                 deal_id="bench",
                 document_id=doc.id,
                 ordinal=i,
-                text=" ".join(rng.choice(WORDS) for _ in range(60)),
+                text=passage(rng),
                 location=Location.for_page(i + 1),
             )
             for i in range(per_doc)
