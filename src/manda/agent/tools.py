@@ -16,12 +16,12 @@ from typing import Any
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence
 from manda.agent.gaps import assess_coverage
-from manda.agent.injection import looks_like_instruction
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.ingest.extract.amounts import find_amounts
 from manda.ingest.extract.vocabulary import canonical_subject
+from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import Finding, FindingStatus, RelationType, SearchHit
 

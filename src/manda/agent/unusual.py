@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from manda.agent.evidence import Evidence, Source
-from manda.agent.injection import looks_like_instruction
 from manda.ingest.extract.amounts import find_amounts
+from manda.injection import looks_like_instruction
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.injection import looks_like_instruction
 from manda.agent.intents import QuestionFrame
 from manda.agent.selection import Reading, show
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
 from manda.agent.unusual import sentences, trim
 from manda.answers import Intent, SuggestedAction
+from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingStatus, SearchHit
 
 

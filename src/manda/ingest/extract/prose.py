@@ -12,7 +12,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from manda.agent.injection import looks_like_instruction
 from manda.ingest.extract.amounts import Amount, find_amounts
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import Evidence
@@ -21,6 +20,7 @@ from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
 from manda.ingest.extract.periods import find_periods, period_end
 from manda.ingest.extract.vocabulary import MetricSpec, find_subjects, metric_spec
+from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
 
 __all__ = ["as_of_for_stock", "prose_candidates"]
