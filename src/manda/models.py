@@ -85,6 +85,26 @@ class DocumentStatus(StrEnum):
     FAILED = "failed"
 
 
+class DocumentRole(StrEnum):
+    """What a document is to a deal team, read from its content (never only its file name)."""
+
+    AUDITED_STATEMENTS = "audited_statements"
+    MANAGEMENT_ACCOUNTS = "management_accounts"
+    BUDGET_FORECAST = "budget_forecast"
+    QOE_REPORT = "qoe_report"
+    CAP_TABLE = "cap_table"
+    MANAGEMENT_BIOS = "management_bios"
+    EMPLOYEE_CENSUS = "employee_census"
+    LEGAL_MEMO = "legal_memo"
+    CONTRACT = "contract"
+    LEASE_SCHEDULE = "lease_schedule"
+    IRL = "irl"
+    PRESENTATION = "presentation"  # CIM, teaser, management presentation
+    BOARD_MINUTES = "board_minutes"
+    CORRESPONDENCE = "correspondence"  # e-mails, letters
+    OTHER = "other"
+
+
 class Document(_Model):
     """One file of the data room, identified within its deal by the hash of its content."""
 
@@ -98,6 +118,7 @@ class Document(_Model):
     version_family: str
     version_rank: int = 0
     is_irl: bool = False
+    role: DocumentRole = DocumentRole.OTHER
     authoritative: bool = False
     draft: bool = False
     units: int = 0  # pages, sheets, slides or sections parsed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.ingest.extract.amounts import (
+from manda.finance.amounts import (
     Amount,
     currency_from_text,
     find_amounts,

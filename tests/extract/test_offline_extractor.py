@@ -6,10 +6,10 @@ from datetime import date
 
 import pytest
 
+from manda.finance.vocabulary import canonical_subject
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.extract.profile import classify_document
-from manda.ingest.extract.vocabulary import canonical_subject
 from manda.ingest.parsers.base import table_text
 from manda.models import (
     Chunk,

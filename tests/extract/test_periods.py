@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.ingest.extract.periods import (
+from manda.finance.periods import (
     find_periods,
     parse_period,
     period_end,

@@ -13,7 +13,7 @@ from typing import Literal
 
 from manda.agent.intents import QuestionFrame
 from manda.answers import Intent
-from manda.ingest.extract.periods import previous_period, same_quarter_last_year, year_of
+from manda.finance.periods import previous_period, same_quarter_last_year, year_of
 from manda.memory.port import ResolvedContext
 
 ResolutionKind = Literal["fresh", "inherited", "clarify"]

@@ -24,6 +24,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.intents import read_question
+from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
     LIMIT_NOTE,
     SYSTEM,
@@ -37,7 +38,6 @@ from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
 from manda.errors import BackendUnavailableError
-from manda.llm.offline import OfflineComposer
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
 from manda.memory.port import Conversation, Message, ResolvedContext
 from manda.models import FindingStatus

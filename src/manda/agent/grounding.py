@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from manda.agent.evidence import Evidence, Source, normalise_file, normalise_location
 from manda.answers import Citation
-from manda.ingest.extract.amounts import find_amounts
+from manda.finance.amounts import find_amounts
 
 _MARKER = re.compile(r"\s?\((?P<kw>sources?)\s*:\s*(?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)",
                      re.IGNORECASE)

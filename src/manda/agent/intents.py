@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from manda.answers import Intent
-from manda.ingest.extract.periods import find_periods
-from manda.ingest.extract.vocabulary import find_subjects
+from manda.finance.periods import find_periods
+from manda.finance.vocabulary import find_subjects
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
 

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
-from manda.ingest.extract.amounts import format_amount, same_amount
-from manda.ingest.extract.periods import period_sort_key, year_of
-from manda.ingest.extract.vocabulary import metric_spec
+from manda.finance.amounts import format_amount, same_amount
+from manda.finance.periods import period_sort_key, year_of
+from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingStatus, Nature
 

@@ -19,8 +19,8 @@ from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
-from manda.ingest.extract.amounts import find_amounts
-from manda.ingest.extract.vocabulary import canonical_subject
+from manda.finance.amounts import find_amounts
+from manda.finance.vocabulary import canonical_subject
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import Finding, FindingStatus, RelationType, SearchHit

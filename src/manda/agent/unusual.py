@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from manda.agent.evidence import Evidence, Source
-from manda.ingest.extract.amounts import find_amounts
+from manda.finance.amounts import find_amounts
 from manda.injection import looks_like_instruction
 
 

@@ -17,8 +17,8 @@ from itertools import permutations
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import Reference, cited_sources, drop_unretrieved, strip_markers
 from manda.agent.selection import is_correction_statement
-from manda.ingest.extract.amounts import Amount, find_amounts, format_amount, scale_from_text
-from manda.ingest.extract.vocabulary import metric_spec
+from manda.finance.amounts import Amount, find_amounts, format_amount, scale_from_text
+from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
 from manda.models import Finding, Nature
 

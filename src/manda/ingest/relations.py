@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
-from manda.ingest.extract.amounts import format_amount, same_amount
+from manda.finance.amounts import format_amount, same_amount
 from manda.ingest.versions import version_info
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType
 

@@ -1,7 +1,7 @@
 """The model port for the agent's tool loop: one turn in, text and tool calls out.
 
 Claude implements it (`manda.llm.claude`); tests use local fakes of the Messages API. The offline
-path does not need a model at all: it composes from the extracted findings (`manda.llm.offline`).
+path does not need a model at all: it composes from the extracted findings (`manda.agent.planner`).
 Messages are kept vendor-neutral so the agent never builds Anthropic payloads itself.
 """
 

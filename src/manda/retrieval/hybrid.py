@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from manda.embed.port import Embedder, Reranker
-from manda.ingest.extract.periods import find_periods
-from manda.ingest.extract.vocabulary import find_subjects
+from manda.finance.periods import find_periods
+from manda.finance.vocabulary import find_subjects
 from manda.kg.port import KnowledgeGraph, ScoredId
 from manda.models import FindingStatus, RelationType, SearchHit
 

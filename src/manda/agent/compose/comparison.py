@@ -24,7 +24,7 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.translate import dated, period_name
-from manda.ingest.extract.periods import previous_period, same_quarter_last_year
+from manda.finance.periods import previous_period, same_quarter_last_year
 from manda.models import Nature
 
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
@@ -50,7 +50,7 @@ def _periods(ask: Ask, evidence: Evidence, subjects: list[str]) -> list[str]:
 
 
 def periods_of_key(period: str) -> tuple:
-    from manda.ingest.extract.periods import period_sort_key
+    from manda.finance.periods import period_sort_key
 
     return period_sort_key(period)
 

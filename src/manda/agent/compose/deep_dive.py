@@ -28,8 +28,8 @@ from manda.agent.selection import (
 )
 from manda.agent.translate import period_name
 from manda.agent.unusual import scan
-from manda.ingest.extract.amounts import format_amount
-from manda.ingest.extract.periods import previous_period, same_quarter_last_year
+from manda.finance.amounts import format_amount
+from manda.finance.periods import previous_period, same_quarter_last_year
 from manda.models import Nature
 
 _EARNINGS = {"ebitda", "adjusted ebitda", "ebit", "net income", "operating expenses",

@@ -32,7 +32,7 @@ from manda.agent.selection import (
 )
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan
-from manda.ingest.extract.amounts import same_amount
+from manda.finance.amounts import same_amount
 from manda.models import Finding, FindingKind, Nature
 
 ROLES = {

@@ -20,7 +20,9 @@ import anthropic
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from manda.errors import BackendUnavailableError
-from manda.ingest.extract.amounts import find_amounts
+from manda.finance.amounts import find_amounts
+from manda.finance.periods import parse_period
+from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.confidence import Evidence, provenance_attributes, score
 from manda.ingest.extract.dedupe import (
     canonical_entity,
@@ -30,10 +32,8 @@ from manda.ingest.extract.dedupe import (
 )
 from manda.ingest.extract.excerpts import chunk_for, find_verbatim
 from manda.ingest.extract.finding import pending_finding
-from manda.ingest.extract.periods import parse_period
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.extract.vocabulary import canonical_subject, metric_spec
 from manda.llm.port import ModelRequestError, TokenUsage
 from manda.models import (
     Chunk,

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from manda.ingest.extract.amounts import find_amounts
+from manda.finance.amounts import find_amounts
+from manda.finance.periods import find_dates, find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.extract.names import NAME, ORG, find_orgs, is_person_name
-from manda.ingest.extract.periods import find_dates, find_periods
 from manda.models import FindingKind
 
 __all__ = ["legal_candidates"]

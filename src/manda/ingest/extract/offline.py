@@ -11,7 +11,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from manda.ingest.extract.amounts import currency_from_text, scale_from_text
+from manda.finance.amounts import currency_from_text, scale_from_text
+from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import provenance_attributes, score
 from manda.ingest.extract.dedupe import is_placeholder, merge_person_findings, unify_entities
@@ -20,7 +21,6 @@ from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.legal import legal_candidates
 from manda.ingest.extract.names import ORG
 from manda.ingest.extract.people import people_candidates
-from manda.ingest.extract.periods import find_periods
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import prose_candidates
 from manda.ingest.extract.tables import table_candidates, text_table_candidates

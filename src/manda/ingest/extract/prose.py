@@ -12,14 +12,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from manda.ingest.extract.amounts import Amount, find_amounts
+from manda.finance.amounts import Amount, find_amounts
+from manda.finance.periods import find_periods, period_end
+from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import Evidence
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
-from manda.ingest.extract.periods import find_periods, period_end
-from manda.ingest.extract.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
 

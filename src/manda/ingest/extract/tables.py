@@ -12,13 +12,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from manda.ingest.extract.amounts import Amount, currency_from_text, parse_cell, scale_from_text
+from manda.finance.amounts import Amount, currency_from_text, parse_cell, scale_from_text
+from manda.finance.periods import parse_period
+from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
-from manda.ingest.extract.periods import parse_period
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.extract.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.models import FindingKind, Location, LocationKind, Nature
 
 __all__ = ["table_candidates", "text_table_candidates"]

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from manda.ingest.extract.periods import find_periods
+from manda.finance.periods import find_periods
 
 __all__ = [
     "Amount",
