@@ -14,6 +14,7 @@ from bot.slackapi import TIMEOUT_SECONDS
 from manda.agent.service import AnswerService
 from manda.app import Manda
 from manda.config import Settings
+from manda.deals import ConversationService, DealService
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry, CircuitBreaker
 
@@ -51,6 +52,15 @@ class Deps:
     @property
     def answers(self) -> AnswerService:
         return self.manda.answers
+
+    @property
+    def deals(self) -> DealService:
+        """Every deal operation a listener needs; listeners never reach the stores."""
+        return self.manda.deals
+
+    @property
+    def conversations(self) -> ConversationService:
+        return self.manda.conversations
 
     @property
     def breakers(self) -> BreakerRegistry:

@@ -32,7 +32,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
         if event_id:
             try:
-                seen = await deps.manda.memory.seen_event(f"slack:{event_id}", DEDUP_SECONDS)
+                seen = await deps.conversations.seen_before(f"slack:{event_id}", DEDUP_SECONDS)
             except MandaError as exc:
                 # Better a rare double answer than none: the person still gets a reply.
                 log.warning("cannot check event %s for a repeat (%s); handling it", event_id, exc)

@@ -16,7 +16,7 @@ from aiohttp import web
 from pydantic import SecretStr
 
 from bot.app import MandaBot, build_app
-from bot.conversations import deal_for
+from bot.conversations import channel_key
 from bot.fakeslack import FakeSlack
 from bot.fakeslack.client import ClientApi, loopback_only
 from bot.playground.seed import DEAL_CHANNELS, Seeded, link_deals, people_and_places
@@ -155,7 +155,7 @@ class Playground:
         await self._check_links(manda)
 
     async def _sample_deals(self, manda: Manda) -> None:
-        missing = [d for d in DEAL_CHANNELS.values() if not await manda.graph.list_documents(d)]
+        missing = [d for d in DEAL_CHANNELS.values() if not await manda.deals.documents(d)]
         if missing:
             self.announce(
                 f"First run: ingesting the sample deals ({', '.join(missing)}) into "
@@ -167,7 +167,7 @@ class Playground:
         team = self.fake.workspace.team_id
         for name, deal_id in DEAL_CHANNELS.items():
             channel = self.seeded.channels[name]
-            if await deal_for(manda.graph, team, channel.id) != deal_id:
+            if await manda.deals.deal_of(channel_key(team, channel.id)) != deal_id:
                 raise MandaError(
                     f"`/manda deal {deal_id}` did not link #{name} to {deal_id}.",
                     hint="Run `manda playground -v` to see the bot's log, and `manda doctor`.",

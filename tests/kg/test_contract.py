@@ -485,6 +485,12 @@ async def test_channel_bindings(graph: KnowledgeGraph, make: ModelFactory, deal_
     bindings = await graph.list_bindings()
     assert bindings[channel] == deal_id and bindings[other_channel] == deal_id
 
+    await graph.unbind_channel(channel)
+    await graph.unbind_channel(channel)  # unbinding twice changes nothing
+    assert await graph.channel_deal(channel) is None
+    bindings = await graph.list_bindings()
+    assert channel not in bindings and bindings[other_channel] == deal_id
+
 
 # ---------------------------------------------------------------- deal isolation
 
