@@ -10,7 +10,7 @@ asked of the front end through `Membership`, so the rules never know Slack.
   first link, as when a deal team sets up its channel); any further link needs a member of a group
   channel already linked to it; a new deal id creates an empty deal.
 - A channel linked to one deal is never silently moved: it is unlinked first (by an admin, or
-  without admins by a member of that channel).
+  without admins by a member of that channel; a one-to-one conversation by its person).
 - Findings are decided by approvers (`MANDA_APPROVERS`) when configured; else by members of the
   group channel where the button was clicked, if it is linked to the finding's deal (a direct
   conversation or the Home tab: by members of any group channel linked to it).

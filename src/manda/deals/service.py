@@ -194,7 +194,12 @@ class DealService:
         admins = self.rules.deal_admins
         if admins and by not in admins:
             raise BindingRefusedError(Refusal.NOT_ADMIN)
-        if not admins and not await membership.is_member(channel_key, by):
+        # A one-to-one conversation is its person's own: the front end delivers only their commands.
+        if (
+            not admins
+            and not membership.is_direct(channel_key)
+            and not await membership.is_member(channel_key, by)
+        ):
             raise BindingRefusedError(Refusal.NOT_A_MEMBER)
         await self._graph.unbind_channel(channel_key)
         await self._audit(current, UNBOUND, channel_key, by, "unlinked")
