@@ -10,6 +10,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from manda.answers import Answer
 from manda.config import Settings
@@ -26,7 +27,7 @@ from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.service import IngestService, Progress
 from manda.jobs import IngestJob, JobService
-from manda.kg.port import KnowledgeGraph
+from manda.kg.port import ChannelBindings, Corpus, Findings, ReviewLog
 from manda.models import (
     AuditEntry,
     Deal,
@@ -99,13 +100,18 @@ class PendingEvidence:
     document_names: dict[str, str] = field(default_factory=dict)
 
 
+class DealStore(Corpus, Findings, ReviewLog, ChannelBindings, Protocol):
+    """The roles the deal operations read directly (search and the Q&A list are reached through
+    the services over them)."""
+
+
 class DealService:
     """Named deal operations over the stores; one per process, shared by every front end."""
 
     def __init__(
         self,
         *,
-        graph: KnowledgeGraph,
+        graph: DealStore,
         review: ReviewService,
         qa: QAService,
         ingest: IngestService,
