@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
+from bot.background import BackgroundJobs
 from bot.edits import MessageEdits
-from bot.jobs import Jobs
 from bot.slackapi import TIMEOUT_SECONDS
 from manda.agent.service import AnswerService
 from manda.app import Manda
@@ -40,7 +40,7 @@ class QueueWatch:
 class Deps:
     manda: Manda
     settings: Settings
-    jobs: Jobs = field(default_factory=Jobs)
+    jobs: BackgroundJobs = field(default_factory=BackgroundJobs)
     edits: MessageEdits = field(default_factory=MessageEdits)
     answer_timeout: float = ANSWER_TIMEOUT
     queue_watch: QueueWatch = field(default_factory=QueueWatch)

@@ -2,7 +2,7 @@
 often Slack delivers it; listeners get a Web API client with retries and the "Slack" breaker.
 
 (Bolt's `next()` only marks a middleware as passed; listeners run after all middleware, so the
-log context of a request is set around the whole dispatch, in `bot.observability`.)
+log context of a request is set around the whole dispatch, in `bot.monitoring`.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_bolt.response import BoltResponse
 
 from bot.deps import DEDUP_SECONDS, Deps
-from bot.observability import DUPLICATE, OUTCOME_KEY
+from bot.monitoring import DUPLICATE, OUTCOME_KEY
 from bot.slackapi import GuardedWebClient
 from manda.errors import MandaError
 
