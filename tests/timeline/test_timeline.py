@@ -10,9 +10,9 @@ from datetime import date
 
 import pytest
 
+from manda.finance.dates import find_date_mentions
 from manda.models import Chunk, Document, DocumentStatus, Location
 from manda.timeline import TimelineFilter, build_timeline
-from manda.timeline.dates import find_date_mentions
 
 
 def _room(*docs: tuple[str, date | None, list[tuple[str, str]]]) -> tuple[list, list]:

@@ -15,12 +15,18 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Protocol
 
+from manda.finance.dates import DateSpan, find_date_mentions
 from manda.ingest.extract.dedupe import EntityResolver
 from manda.ingest.extract.excerpts import MAX_EXCERPT, excerpt_span
 from manda.ingest.extract.names import find_orgs, is_person_name
-from manda.models import Chunk, Document, DocumentRole, DocumentStatus
-from manda.timeline.dates import DateSpan, find_date_mentions
-from manda.timeline.events import DOCUMENT_DATED, EventCandidate, events_in_text
+from manda.ingest.versions import version_info
+from manda.models import Chunk, Document, DocumentRole, DocumentStatus, Relation, RelationType
+from manda.timeline.events import (
+    CORRECTION_ISSUED,
+    DOCUMENT_DATED,
+    EventCandidate,
+    events_in_text,
+)
 from manda.timeline.model import CATEGORIES, EventCitation, Timeline, TimelineEvent
 
 __all__ = ["TimelineFilter", "build_timeline", "fiscal_year_end", "timeline_for_deal"]
@@ -32,7 +38,7 @@ _PAST_ONLY = {
     "audit opinion", "lease starts",
 }
 _LONG_DATED = {"loan matures", "contract expires", "lease expires"}
-_NEVER_CONFLICT = {"period ended", "forecast period", "document dated", "hearing",
+_NEVER_CONFLICT = {"period ended", "forecast period", "document dated", "hearing", "correction",
                    "covenant test", "board decision"}
 _DOCUMENT_TITLED = {"report", "forecast", "document"}
 _FY_END = re.compile(
@@ -45,10 +51,14 @@ _MONTH_NUM = {m: i for i, m in enumerate(
 
 
 class TimelineSource(Protocol):
-    """What the timeline reads: the deal's documents and their passages."""
+    """What the timeline reads: the deal's documents, their passages and their corrections."""
 
     async def list_documents(self, deal_id: str) -> list[Document]: ...
     async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
+    async def list_relations(
+        self, deal_id: str, *, type: RelationType | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Relation]: ...
 
 
 @dataclass(frozen=True)
@@ -106,8 +116,8 @@ def _same_event(a: _Event, b: _Event) -> bool:
     trigger = a.candidate.trigger
     if trigger.kind != b.candidate.trigger.kind:
         return False
-    if trigger is DOCUMENT_DATED:
-        return a.citations[0].document == b.citations[0].document
+    if trigger in (DOCUMENT_DATED, CORRECTION_ISSUED):
+        return a.title == b.title
     if trigger.category in _DOCUMENT_TITLED:  # a period or forecast is the same by its dates
         return a.span == b.span
     if a.actors and b.actors:
@@ -162,6 +172,7 @@ def _reasonable(event: _Event, founded: date | None, as_of: date | None) -> bool
 def build_timeline(
     deal_id: str, passages: Sequence[tuple[Document, Chunk]],
     documents: Sequence[Document], *, where: TimelineFilter | None = None,
+    supersessions: Sequence[Relation] = (),
 ) -> Timeline:
     """Events from `passages` (completed documents only; request lists state no facts)."""
     year_end = fiscal_year_end(_body(c.text) for _, c in passages)
@@ -178,6 +189,7 @@ def build_timeline(
             raw.append(_Event(cand, cand.span, [_citation(document, chunk, cand.excerpt)],
                               list(cand.actors), title, []))
     raw += _document_dates(passages, documents)
+    raw += _corrections(passages, documents, supersessions)
     _resolve_actors(raw)
     events = _merge(raw)
     founded = min((e.span.start for e in events if e.candidate.trigger.kind == "founded"),
@@ -191,31 +203,77 @@ def build_timeline(
     return Timeline(deal_id=deal_id, as_of=as_of, events=out)
 
 
+def _stated_date(document: Document, chunk: Chunk) -> tuple[DateSpan, str] | None:
+    """A document's own date with the precision its text gives it, and the words that say so."""
+    if document.doc_date is None:
+        return None
+    body = _body(chunk.text)
+    stated = [m for m in find_date_mentions(body) if m.span.start == document.doc_date]
+    if not stated:
+        span = DateSpan(document.doc_date, document.doc_date, "day")
+        return span, " ".join(body.split())[:MAX_EXCERPT]
+    first = min(stated, key=lambda m: (m.span.end - m.span.start, m.start))
+    s, e = excerpt_span(body, first.start, first.end)
+    return first.span, " ".join(body[s:e].split())
+
+
+def _first_chunks(passages: Sequence[tuple[Document, Chunk]]) -> dict[str, Chunk]:
+    first: dict[str, Chunk] = {}
+    for document, chunk in passages:
+        first.setdefault(document.id, chunk)
+    return first
+
+
 def _document_dates(
     passages: Sequence[tuple[Document, Chunk]], documents: Sequence[Document]
 ) -> list[_Event]:
     """Each document's own date, cited where the document states it (else its opening words)."""
-    first_chunk: dict[str, Chunk] = {}
-    for document, chunk in passages:
-        first_chunk.setdefault(document.id, chunk)
+    first_chunk = _first_chunks(passages)
     out: list[_Event] = []
     for document in documents:
         chunk = first_chunk.get(document.id)
-        if document.doc_date is None or chunk is None:
+        dated = _stated_date(document, chunk) if chunk is not None else None
+        if chunk is None or dated is None:
             continue
-        span = DateSpan(document.doc_date, document.doc_date, "day")
-        body = _body(chunk.text)
-        stated = [m for m in find_date_mentions(body) if m.span.start == document.doc_date]
-        if stated:
-            span = min((m.span for m in stated), key=lambda x: x.end - x.start)
-            s, e = excerpt_span(body, stated[0].start, stated[0].end)
-            excerpt = " ".join(body[s:e].split())
-        else:
-            excerpt = " ".join(body.split())[:MAX_EXCERPT]
+        span, excerpt = dated
         cand = EventCandidate(span=span, trigger=DOCUMENT_DATED, title="", actors=[],
                               excerpt=excerpt)
         out.append(_Event(cand, span, [_citation(document, chunk, excerpt)], [],
                           f"Document dated — {document.filename}", []))
+    return out
+
+
+def _corrections(
+    passages: Sequence[tuple[Document, Chunk]], documents: Sequence[Document],
+    supersessions: Sequence[Relation],
+) -> list[_Event]:
+    """A corrected or newer version issued, on the newer document's date, cited where it says so."""
+    by_id = {d.id: d for d in documents}
+    first_chunk = _first_chunks(passages)
+    out: list[_Event] = []
+    for rel in supersessions:
+        newer, older = by_id.get(rel.source_id), by_id.get(rel.target_id)
+        if rel.between != "document" or newer is None or older is None:
+            continue
+        chunk = first_chunk.get(newer.id)
+        dated = _stated_date(newer, chunk) if chunk is not None else None
+        if chunk is None or dated is None:
+            continue
+        span, excerpt = dated
+        stated = next((c for c in newer.corrections if c.sentence in rel.reason), None)
+        if stated is not None:
+            excerpt = stated.sentence[:MAX_EXCERPT]
+        corrected = stated is not None or any(
+            m in {"corrected", "correction", "restated", "amended"}
+            for m in version_info(newer.filename).markers)
+        label = "Correction issued" if corrected else "Revised version issued"
+        citation = (EventCitation(document=newer.filename, location=stated.location.label,
+                                  page=stated.location.page, excerpt=excerpt)
+                    if stated else _citation(newer, chunk, excerpt))
+        cand = EventCandidate(span=span, trigger=CORRECTION_ISSUED, title="", actors=[],
+                              excerpt=excerpt)
+        out.append(_Event(cand, span, [citation], [],
+                          f"{label} — {newer.filename} replaces {older.filename}", []))
     return out
 
 
@@ -271,4 +329,6 @@ async def timeline_for_deal(
     for document in sorted(documents, key=lambda d: d.filename):
         chunks = await source.list_chunks(deal_id, document.id)
         passages += [(document, c) for c in sorted(chunks, key=lambda c: c.ordinal)]
-    return build_timeline(deal_id, passages, documents, where=where)
+    supersessions = await source.list_relations(deal_id, type=RelationType.SUPERSEDES)
+    return build_timeline(deal_id, passages, documents, where=where,
+                          supersessions=[r for r in supersessions if r.between == "document"])

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from manda.finance.dates import DateMention, DateSpan, find_date_mentions
 from manda.ingest.extract.dedupe import is_placeholder
 from manda.ingest.extract.excerpts import excerpt_span, sentence_spans
 from manda.ingest.extract.names import NAME, find_orgs, find_roles, is_person_name
-from manda.timeline.dates import DateMention, DateSpan, find_date_mentions
 
-__all__ = ["DOCUMENT_DATED", "TRIGGERS", "EventCandidate", "Trigger", "events_in_text"]
+__all__ = [
+    "CORRECTION_ISSUED", "DOCUMENT_DATED", "TRIGGERS", "EventCandidate", "Trigger",
+    "events_in_text",
+]
 
 _I = re.IGNORECASE
 
@@ -123,6 +126,8 @@ TRIGGERS: tuple[Trigger, ...] = (
 
 DOCUMENT_DATED = Trigger("document dated", "document", "Document dated", _w(r"dated?"))
 """A document's own date (from its metadata or first page), not found by scanning sentences."""
+CORRECTION_ISSUED = Trigger("correction", "report", "Correction issued", _w(r"correct\w*"))
+"""A newer version or a stated correction replacing another document (from SUPERSEDES)."""
 
 _COURT = re.compile(
     r"(?:(?:Higher\s+)?(?:Regional|District|High|Supreme|Federal|Labour|Labor|Commercial|"

@@ -6,7 +6,7 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict
 
-from manda.timeline.dates import Precision
+from manda.finance.dates import Precision
 
 CATEGORIES = (
     "incorporation", "acquisition", "disposal", "financing", "contract", "litigation",
