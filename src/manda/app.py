@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from manda.agent.context import AgentContext
 from manda.agent.service import AnswerService
+from manda.cim.service import CimService
 from manda.config import Settings
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
@@ -30,6 +31,7 @@ from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
+from manda.workflows.checkpoints import WorkflowCheckpoints
 
 log = logging.getLogger(__name__)
 
@@ -257,6 +259,8 @@ class Manda:
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite")
+        self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
         self._started = False
 
     async def start(self) -> None:
@@ -270,12 +274,14 @@ class Manda:
         if self.reranker is not None:
             await self.reranker.start()
         await self.job_queue.start()
+        await self.workflow_checkpoints.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
+        await self.workflow_checkpoints.aclose()
         await self.job_queue.aclose()
         if self.reranker is not None:
             await self.reranker.aclose()

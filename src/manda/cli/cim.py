@@ -1,0 +1,49 @@
+"""`manda cim`: a Confidential Information Memorandum built from the room, written as a PPTX."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from manda.cli._common import require_deal, running
+from manda.config import Settings
+from manda.workflows.ids import WorkflowId
+
+out = Console()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("cim", help="build a CIM deck from the deal's data room")
+    p.add_argument("--deal", required=True)
+    p.add_argument("--persona", required=True,
+                   help='the buyer, e.g. "strategic" or "financial buyer, mid-market, cares '
+                        'about cash conversion"')
+    p.add_argument("--out", type=Path, required=True, help="where to write the .pptx")
+    p.add_argument("--by", default="cli", help="who approves the sections (kept in the deck)")
+    p.set_defaults(handler=cim)
+
+
+async def cim(args: argparse.Namespace, settings: Settings) -> int:
+    """Persona → default outline → every section drafted and approved → deck."""
+    wid = WorkflowId("cim", args.deal, args.by, f"cli:{args.out.resolve()}")
+    async with running(settings) as app:
+        await require_deal(app, args.deal)
+        reply = await app.cim.start(wid, args.persona)
+        if reply.project.persona is None:
+            out.print(reply.text)
+            return 1
+        reply = await app.cim.send(wid, "go")
+        while reply.project.phase == "sections":
+            current = reply.project.outline[reply.project.current]
+            draft = reply.project.drafts.get(current.id)
+            out.print(f"[bold]{reply.project.current + 1}. {current.title}[/]: "
+                      f"{len(draft.bullets) if draft else 0} cited lines"
+                      + (f", {len(draft.figures)} figure rows" if draft and draft.figures
+                         else ""))
+            reply = await app.cim.send(wid, "approve" if draft and draft.bullets else "next")
+        path = await app.cim.export(wid, args.out)
+    out.print(f"Deck written to {path} ({len(reply.project.approved())} sections, sources in "
+              "the speaker notes).")
+    return 0
