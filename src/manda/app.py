@@ -23,6 +23,7 @@ from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.service import Extractor, IngestService
+from manda.irl.service import IrlService
 from manda.jobs.port import JobQueue
 from manda.jobs.service import JobService
 from manda.kg.port import KnowledgeGraph
@@ -261,6 +262,8 @@ class Manda:
         self.qa = QAService(graph=self.graph)
         self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite")
         self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+        self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
+                              ingest=self.ingest.ingest)
         self._started = False
 
     async def start(self) -> None:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
@@ -20,6 +19,7 @@ from manda.agent.context import AgentContext
 from manda.cim import tools
 from manda.cim.model import CimProject
 from manda.cim.outline import render_outline
+from manda.workflows.graph import build_step_graph
 
 __all__ = ["CimState", "build_cim_graph", "render_slide"]
 
@@ -155,8 +155,5 @@ async def _handle(ctx: AgentContext, project: CimProject, message: str
 
 def build_cim_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     """A fresh compiled CIM graph; run it with `context=CimContext(...)` and a thread id."""
-    graph = StateGraph(CimState, context_schema=CimContext)
-    graph.add_node("step", step)
-    graph.add_edge(START, "step")
-    graph.add_edge("step", END)
-    return graph.compile(checkpointer=checkpointer)
+    return build_step_graph(step, state_schema=CimState, context_schema=CimContext,
+                            checkpointer=checkpointer)

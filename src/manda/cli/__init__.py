@@ -32,6 +32,7 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     jobs.register(sub)
     timeline.register(sub)
     cim.register(sub)
+    cim.register_irl(sub)
     for register in extra:
         register(sub)
     return parser

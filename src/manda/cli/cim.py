@@ -1,4 +1,4 @@
-"""`manda cim`: a Confidential Information Memorandum built from the room, written as a PPTX."""
+"""`manda cim` and `manda irl`: the CIM deck and the request list, built from the room."""
 
 from __future__ import annotations
 
@@ -46,4 +46,27 @@ async def cim(args: argparse.Namespace, settings: Settings) -> int:
         path = await app.cim.export(wid, args.out)
     out.print(f"Deck written to {path} ({len(reply.project.approved())} sections, sources in "
               "the speaker notes).")
+    return 0
+
+
+def register_irl(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("irl", help="build the deal's information request list and export it")
+    p.add_argument("--deal", required=True)
+    p.add_argument("--out", type=Path, required=True, help="where to write the .xlsx")
+    p.add_argument("--with-qa", action="store_true", help="attach the deal's open Q&A questions")
+    p.add_argument("--keep-out-of-room", action="store_true",
+                   help="do not file the exported IRL into the deal's data room")
+    p.set_defaults(handler=irl)
+
+
+async def irl(args: argparse.Namespace, settings: Settings) -> int:
+    wid = WorkflowId("irl", args.deal, "cli", f"cli:{args.out.resolve()}")
+    async with running(settings) as app:
+        await require_deal(app, args.deal)
+        reply = await app.irl.start(wid)
+        if args.with_qa:
+            reply = await app.irl.send(wid, "attach Q&A")
+        path = await app.irl.export(wid, args.out, file_into_room=not args.keep_out_of_room)
+    out.print(reply.text, markup=False, highlight=False)
+    out.print(f"IRL written to {path}.")
     return 0
