@@ -260,7 +260,8 @@ class Manda:
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
-        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite")
+        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
+                                                        redis_url=settings.redis_url)
         self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
         self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
                               ingest=self.ingest.ingest)

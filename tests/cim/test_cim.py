@@ -109,11 +109,18 @@ async def test_cli_deck_every_figure_in_its_source_and_no_superseded_figure(
     assert "Sources:" in notes and "corrected" in notes
 
 
-async def test_a_cim_survives_a_restart_and_edits_apply(home_copy: Path) -> None:
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+async def test_a_cim_survives_a_restart_and_edits_apply(
+    home_copy: Path, store: str, request: pytest.FixtureRequest
+) -> None:
     from tests.conftest import offline_settings
 
+    settings = offline_settings(home_copy)
+    if store == "redis":  # any worker resumes the thread: state in Redis, not on this disk
+        settings = settings.model_copy(update={"redis_url": request.getfixturevalue("redis_url")})
     wid = WorkflowId("cim", "targetco", "U1", "slack:T1:C1:1700000000.000100")
-    async with Manda(offline_settings(home_copy)) as first:
+    async with Manda(settings) as first:
+        assert first.workflow_checkpoints.backend == store
         await first.cim.start(wid)
         reply = await first.cim.send(wid, "financial buyer, mid-market")
         assert reply.project.persona is not None and reply.project.phase == "outline"
@@ -122,7 +129,7 @@ async def test_a_cim_survives_a_restart_and_edits_apply(home_copy: Path) -> None
         reply = await first.cim.send(wid, "go")
         reply = await first.cim.send(wid, "approve")
         assert len(reply.project.approved()) == 1
-    async with Manda(offline_settings(home_copy)) as second:  # a new process, same home
+    async with Manda(settings) as second:  # a new process, same stores
         status = await second.cim.send(wid, "status")
         assert "1 approved" in status.text
         reply = await second.cim.send(wid, "approve")

@@ -1,7 +1,8 @@
 """Where workflow state lives between messages: a LangGraph checkpointer per configuration.
 
-Embedded: SQLite in `MANDA_HOME/workflows.sqlite` (LangGraph's own `AsyncSqliteSaver`). The saver
-opens its connection in `start()` and closes it in `aclose()`, so constructing it does no I/O.
+Embedded: SQLite in `MANDA_HOME/workflows.sqlite` (LangGraph's own `AsyncSqliteSaver`); with
+`REDIS_URL`, plain Redis (`ShallowRedisSaver`), so any worker can resume any thread. Connections
+open in `start()` and close in `aclose()`; constructing does no I/O.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from pathlib import Path
 import aiosqlite
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from redis.asyncio import Redis
+
+from manda.workflows.redis_saver import ShallowRedisSaver
 
 __all__ = ["WorkflowCheckpoints"]
 
@@ -19,10 +23,16 @@ __all__ = ["WorkflowCheckpoints"]
 class WorkflowCheckpoints:
     """Opens and closes the checkpointer that workflow graphs are compiled with."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, redis_url: str | None = None) -> None:
         self._path = path
+        self._redis_url = redis_url
         self._conn: aiosqlite.Connection | None = None
-        self._saver: AsyncSqliteSaver | None = None
+        self._redis: Redis | None = None
+        self._saver: BaseCheckpointSaver | None = None
+
+    @property
+    def backend(self) -> str:
+        return "redis" if self._redis_url else "sqlite"
 
     @property
     def saver(self) -> BaseCheckpointSaver:
@@ -33,13 +43,20 @@ class WorkflowCheckpoints:
     async def start(self) -> None:
         if self._saver is not None:
             return
+        if self._redis_url:
+            self._redis = Redis.from_url(self._redis_url)
+            self._saver = ShallowRedisSaver(self._redis)
+            return
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = await aiosqlite.connect(str(self._path))
-        self._saver = AsyncSqliteSaver(self._conn)
-        await self._saver.setup()
+        saver = AsyncSqliteSaver(self._conn)
+        await saver.setup()
+        self._saver = saver
         os.chmod(self._path, 0o600)  # deal content: readable by Manda's user only
 
     async def aclose(self) -> None:
         if self._conn is not None:
             await self._conn.close()
-        self._conn, self._saver = None, None
+        if self._redis is not None:
+            await self._redis.aclose()
+        self._conn, self._redis, self._saver = None, None, None
