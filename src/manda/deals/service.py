@@ -43,6 +43,7 @@ from manda.models import (
     stable_id,
     utcnow,
 )
+from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 log = logging.getLogger(__name__)
 
@@ -312,6 +313,10 @@ class DealService:
 
     async def job_status(self, job_id: str) -> IngestJob | None:
         return await self._jobs.status(job_id)
+
+    async def timeline(self, deal_id: str, *, where: TimelineFilter | None = None) -> Timeline:
+        """The deal's dated events from its documents, with sources (see `manda.timeline`)."""
+        return await timeline_for_deal(self._graph, deal_id, where=where)
 
     # ---------------------------------------------------------------- review
 
