@@ -40,6 +40,8 @@ METHOD_SCOPES: dict[str, set[str] | None] = {
     "reactions.add": {"reactions:write"},  # .../methods/reactions.add
     "reactions.remove": {"reactions:write"},  # .../methods/reactions.remove
     "files.info": {"files:read"},  # .../methods/files.info
+    "files.getUploadURLExternal": {"files:write"},  # .../methods/files.getUploadURLExternal
+    "files.completeUploadExternal": {"files:write"},  # .../methods/files.completeUploadExternal
     # one of these per kind of conversation asked about (public / private channels)
     "conversations.members": {"channels:read", "groups:read"},  # .../methods/conversations.members
     "views.publish": None,  # .../methods/views.publish (no scope)
