@@ -57,7 +57,7 @@ async def test_slack_refusals_surface(fake: FakeSlack) -> None:
     ws = fake.workspace
     alice = ws.add_user("alice")
     outside = ws.add_channel("no-bot", members=[alice.id], with_bot=False)
-    with pytest.raises(FileUploadError, match="empty.xlsx is empty"):
+    with pytest.raises(FileUploadError, match=r"empty\.xlsx is empty"):
         await upload_to_thread(
             _client(fake), channel=outside.id, thread_ts=None, filename="empty.xlsx", content=b""
         )
@@ -74,6 +74,6 @@ async def test_complete_without_the_bytes_is_refused(fake: FakeSlack) -> None:
     with pytest.raises(SlackApiError) as refused:
         await client.files_completeUploadExternal(files=[{"id": started["file_id"]}])
     assert refused.value.response["error"] == "file_not_found"
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{fake.base_url}upload/v1/never-issued", data=b"x") as response:
-            assert response.status == 404
+    never_issued = f"{fake.base_url}upload/v1/never-issued"
+    async with aiohttp.ClientSession() as http, http.post(never_issued, data=b"x") as response:
+        assert response.status == 404
