@@ -18,7 +18,10 @@ from manda.models import QAPriority
 async def test_answer_edit_remove_and_export(app: Manda, tmp_path: Path) -> None:
     deals = app.deals
     first, _ = await deals.add_question(
-        "targetco", "Please explain the P&L bridge", by="U1", category="Financial",
+        "targetco",
+        "Please explain the P&L bridge",
+        by="U1",
+        category="Financial",
         source="TargetCo_Q3_2024_Report.pdf, p.1",
     )
     second, _ = await deals.add_question("targetco", "Who holds the IP?", by="U2")
@@ -30,11 +33,17 @@ async def test_answer_edit_remove_and_export(app: Manda, tmp_path: Path) -> None
     answered = await deals.mark_answered("targetco", "Q1", by="U2", answer="See bridge v2")
     assert answered.status == "answered" and answered.answer == "See bridge v2"
     edited = await deals.edit_question(
-        "targetco", "2", by="U1", question="Who owns the core IP?", category="ip",
+        "targetco",
+        "2",
+        by="U1",
+        question="Who owns the core IP?",
+        category="ip",
         priority=QAPriority.HIGH,
     )
     assert (edited.question, edited.category, edited.priority) == (
-        "Who owns the core IP?", "IP", QAPriority.HIGH,
+        "Who owns the core IP?",
+        "IP",
+        QAPriority.HIGH,
     )
     await deals.remove_question("targetco", third.id, by="U2")
     with pytest.raises(QuestionNotFoundError, match="Question 3 is not on the Q&A list"):
@@ -55,13 +64,20 @@ async def test_answer_edit_remove_and_export(app: Manda, tmp_path: Path) -> None
     assert tuple(rows[0]) == HEADERS
     assert [r[0] for r in rows[1:]] == [1, 2, 4]
     assert rows[1][1] == "Please explain the P&L bridge\nAnswer: See bridge v2"
-    assert rows[1][2:7] == ["Financial", "medium", "answered", "TargetCo_Q3_2024_Report.pdf, p.1",
-                            "Anna Berg"]
+    assert rows[1][2:7] == [
+        "Financial",
+        "medium",
+        "answered",
+        "TargetCo_Q3_2024_Report.pdf, p.1",
+        "Anna Berg",
+    ]
     assert rows[2][1:4] == ["Who owns the core IP?", "IP", "high"] and rows[2][6] == "U2"
 
 
 def test_the_cli_exports_the_list(
-    home_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    home_copy: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("MANDA_HOME", str(home_copy))
