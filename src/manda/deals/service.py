@@ -304,7 +304,7 @@ class DealService:
         MANDA_INGEST_VIA_QUEUE is set (the job is returned, to be followed with `job_status`)."""
         if not self._ingest_via_queue:
             return await self._ingest.ingest(
-                deal_id, paths, progress=progress, display_names=names
+                deal_id, paths, progress=progress, display_names=names, received=True
             )
         if not paths:
             return IngestReport(deal_id=deal_id)
