@@ -7,6 +7,7 @@ from manda.deals.service import (
     DealOverview,
     DealService,
     PendingEvidence,
+    ReviewFilter,
     ReviewPage,
 )
 
@@ -20,6 +21,7 @@ __all__ = [
     "Membership",
     "PendingEvidence",
     "Refusal",
+    "ReviewFilter",
     "ReviewPage",
     "workspace_of",
 ]

@@ -24,6 +24,7 @@ from manda.deals.access import (
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
 from manda.exports.qa import write_qa_list
+from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.service import IngestService, Progress
@@ -66,14 +67,38 @@ class Binding:
 
 
 @dataclass(frozen=True)
+class ReviewFilter:
+    """Which pending findings a person wants to work through: a priority, a document (part of
+    its name), a subject (part of it or its label)."""
+
+    priority: Priority | None = None
+    document: str | None = None
+    subject: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.priority or self.document or self.subject)
+
+    def describe(self) -> str:
+        parts = [f"{self.priority} priority" if self.priority else ""]
+        parts += [f"document “{self.document}”" if self.document else ""]
+        parts += [f"subject “{self.subject}”" if self.subject else ""]
+        return ", ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
 class ReviewPage:
-    """One page of the findings waiting for a person, with the names of their documents."""
+    """One page of the findings waiting for a person, with the names of their documents, each
+    one's priority (rubric and materiality) and the heading its excerpt sits under."""
 
     deal_id: str
     findings: list[Finding]
     total: int
     offset: int
     document_names: dict[str, str]
+    urgency: dict[str, Urgency] = field(default_factory=dict)
+    headings: dict[str, str] = field(default_factory=dict)
+    where: ReviewFilter = field(default_factory=ReviewFilter)
+    counts: dict[str, int] = field(default_factory=dict)  # pending per priority, unfiltered
 
     @property
     def has_more(self) -> bool:
@@ -322,18 +347,60 @@ class DealService:
     # ---------------------------------------------------------------- review
 
     async def review_page(
-        self, deal_id: str, *, offset: int = 0, limit: int | None = None
+        self,
+        deal_id: str,
+        *,
+        offset: int = 0,
+        limit: int | None = None,
+        where: ReviewFilter | None = None,
     ) -> ReviewPage:
-        """Findings waiting for a person, high priority first; `limit=None` is the whole queue."""
+        """Findings waiting for a person, most urgent first (rubric and materiality, see
+        `manda.hitl.priority`), filtered by `where`; `limit=None` is the whole queue."""
+        where = where or ReviewFilter()
         queue = await self._review.queue(deal_id)
+        names = await self.document_names(deal_id)
+        scale = scale_of(await self._graph.list_findings(deal_id))
+        urgencies = {f.id: urgency(f, scale) for f in queue}
+        rank = {p: i for i, p in enumerate(PRIORITIES)}
+        queue.sort(key=lambda f: rank[urgencies[f.id].priority])  # stable: keeps the old order
+        counts = {p: sum(u.priority == p for u in urgencies.values()) for p in PRIORITIES}
+        doc, subject = (where.document or "").lower(), (where.subject or "").lower()
+        queue = [
+            f
+            for f in queue
+            if (where.priority is None or urgencies[f.id].priority == where.priority)
+            and doc in names.get(f.document_id, "").lower()
+            and (subject in f.subject.lower() or subject in f.label.lower())
+        ]
         end = None if limit is None else offset + limit
+        shown = queue[offset:end]
         return ReviewPage(
             deal_id=deal_id,
-            findings=queue[offset:end],
+            findings=shown,
             total=len(queue),
             offset=offset,
-            document_names=await self.document_names(deal_id),
+            document_names=names,
+            urgency={f.id: urgencies[f.id] for f in shown},
+            headings=await self._headings(deal_id, shown),
+            where=where,
+            counts=counts,
         )
+
+    async def _headings(self, deal_id: str, findings: Sequence[Finding]) -> dict[str, str]:
+        """The title line of each finding's passage (a slide's title, a section's heading)."""
+        wanted = [f.chunk_id for f in findings if f.chunk_id]
+        if not wanted:
+            return {}
+        first_lines = {
+            c.id: next((ln.strip(" #*") for ln in c.text.splitlines() if ln.strip()), "")
+            for c in await self._graph.get_chunks(deal_id, wanted)
+        }
+        headings = {}
+        for f in findings:
+            line = first_lines.get(f.chunk_id or "", "")
+            if line and len(line) <= 90 and line not in f.excerpt[: len(line) + 5]:
+                headings[f.id] = line
+        return headings
 
     async def decide(
         self,
