@@ -55,3 +55,18 @@ async def test_files_in_an_unbound_channel_are_not_ingested(world: SlackWorld) -
     [reply] = world.replies(world.lobby, upload.ts)
     assert "/manda deal" in reply.all_text() and "not ingested" in reply.all_text()
     assert world.ws.downloads == []
+
+
+async def test_the_summary_says_what_the_document_changed(world: SlackWorld) -> None:
+    flash = b"# Flash report\n\nRevenue for Q3 2024 was EUR 5.6 million.\n"
+    upload = await world.fake.upload(world.alice, world.deal, [("Flash_Q3_2024.md", flash)])
+    await world.settle()
+    [progress] = world.replies(world.deal, upload.ts)
+    summary = progress.all_text()
+    assert "📄 *Flash_Q3_2024.md* — " in summary
+    assert "Revenue Q3 2024: *€5.6M* _(waits for review)_" in summary  # not audited: held
+    assert (
+        "⚠️ Conflict: Revenue Q3 2024 is *€5.6M* here, *€5.2M* in TargetCo_Q3_2024_Report.pdf"
+        in (summary)
+    )
+    assert "0 approved automatically" in summary

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from manda.answers import Answer
 from manda.config import Settings
@@ -24,6 +24,7 @@ from manda.deals.access import (
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
 from manda.exports.qa import write_qa_list
+from manda.finance.amounts import format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -34,12 +35,14 @@ from manda.models import (
     AuditEntry,
     Deal,
     Document,
+    DocumentRole,
     Finding,
     FindingStatus,
     IngestReport,
     QAItem,
     QAPriority,
     Relation,
+    RelationType,
     ReviewDecision,
     ReviewDecisionKind,
     stable_id,
@@ -125,6 +128,44 @@ class PendingEvidence:
 
     findings: list[Finding] = field(default_factory=list)
     document_names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure a document states: what, for when, as written (with its unit), and status."""
+
+    label: str
+    period: str | None
+    shown: str
+    status: FindingStatus
+
+
+@dataclass(frozen=True)
+class Change:
+    """A correction or conflict a new document created, with the other side's source."""
+
+    kind: Literal["corrects", "corrected by", "conflicts with"]
+    label: str
+    period: str | None
+    here: str  # the value in the new document
+    there: str  # the other document's value
+    other_source: str  # "file, location"
+
+
+@dataclass(frozen=True)
+class DocumentChanges:
+    """What a newly ingested document brought to the deal, for the person who dropped it."""
+
+    filename: str
+    role: str  # in words: "audited statements", "management accounts", "presentation"
+    draft: bool
+    figures: list[Figure]
+    changes: list[Change]
+    pending: int
+    approved: int
+
+
+MAIN_FIGURES = 6  # per document in a summary
 
 
 class DealStore(Corpus, Findings, ReviewLog, ChannelBindings, Protocol):
@@ -337,6 +378,37 @@ class DealService:
             deal_id, [(names.get(p, p.name), p) for p in paths], requested_by=by
         )
 
+    async def what_changed(self, deal_id: str, filenames: Sequence[str]) -> list[DocumentChanges]:
+        """For each named document: its role, main figures, the corrections and conflicts it
+        created (with the other side's source) and how many of its findings wait for review."""
+        documents = {d.filename: d for d in await self.documents(deal_id)}
+        by_doc = {d.id: d for d in documents.values()}
+        findings = {f.id: f for f in await self._graph.list_findings(deal_id)}
+        relations = [
+            r
+            for r in await self._graph.list_relations(deal_id)
+            if r.between == "finding"
+            and r.type in (RelationType.SUPERSEDES, RelationType.CONTRADICTS)
+        ]
+        result = []
+        for name in filenames:
+            document = documents.get(name)
+            if document is None:
+                continue
+            own = [f for f in findings.values() if f.document_id == document.id]
+            result.append(
+                DocumentChanges(
+                    filename=name,
+                    role=_role_words(document),
+                    draft=document.draft,
+                    figures=_main_figures(own),
+                    changes=_changes(document.id, relations, findings, by_doc),
+                    pending=sum(f.status is FindingStatus.PENDING for f in own),
+                    approved=sum(f.status is FindingStatus.APPROVED for f in own),
+                )
+            )
+        return result
+
     async def job_status(self, job_id: str) -> IngestJob | None:
         return await self._jobs.status(job_id)
 
@@ -524,3 +596,76 @@ class DealService:
         )
         await self._graph.append_audit(entry)
         return entry
+
+
+def _role_words(document: Document) -> str:
+    if document.role is not DocumentRole.OTHER:
+        return document.role.value.replace("_", " ")
+    return "document" if not document.authoritative else "financial report"
+
+
+def _shown(finding: Finding) -> str:
+    if finding.value is not None and finding.unit:
+        return format_amount(finding.value, finding.unit)
+    return finding.value_text or ""
+
+
+def _main_figures(findings: Sequence[Finding]) -> list[Figure]:
+    """Stated amounts first (currency, then rates and counts), actuals before forecasts."""
+    with_value = [f for f in findings if f.value is not None and f.unit]
+    ranked = sorted(
+        with_value,
+        key=lambda f: (
+            f.unit in ("%", "x", "people", "shares"),
+            f.nature.value != "actual",
+            f.location.page or 0,
+        ),
+    )
+    figures: list[Figure] = []
+    seen: set[tuple[str, str | None]] = set()
+    for f in ranked:
+        if (f.subject, f.period) in seen:
+            continue
+        seen.add((f.subject, f.period))
+        figures.append(Figure(f.label, f.period, _shown(f), f.status))
+        if len(figures) == MAIN_FIGURES:
+            break
+    return figures
+
+
+def _changes(
+    document_id: str,
+    relations: Sequence[Relation],
+    findings: Mapping[str, Finding],
+    by_doc: Mapping[str, Document],
+) -> list[Change]:
+    changes: list[Change] = []
+    for r in relations:
+        source, target = findings.get(r.source_id), findings.get(r.target_id)
+        if source is None or target is None:
+            continue
+        if document_id not in (source.document_id, target.document_id):
+            continue
+        mine, other = (source, target) if source.document_id == document_id else (target, source)
+        if other.document_id == document_id:
+            continue
+        if r.type is RelationType.SUPERSEDES:
+            if same_amount(mine.value or 0.0, other.value or 0.0):
+                continue  # restated unchanged: nothing for a person to look at
+            kind: Literal["corrects", "corrected by", "conflicts with"] = (
+                "corrects" if mine is source else "corrected by"
+            )
+        else:
+            kind = "conflicts with"
+        where = by_doc.get(other.document_id)
+        changes.append(
+            Change(
+                kind=kind,
+                label=mine.label,
+                period=mine.period,
+                here=_shown(mine),
+                there=_shown(other),
+                other_source=f"{where.filename if where else '?'}, {other.location.label}",
+            )
+        )
+    return changes
