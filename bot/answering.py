@@ -42,7 +42,9 @@ class AnswerKind:
 Kind = Literal["ask", "gaps", "redflags"]
 KINDS: dict[Kind, AnswerKind] = {
     "ask": AnswerKind(
-        run=lambda a, deal, q, conv, on_text: a.ask(deal, q, conversation_id=conv, on_text=on_text),
+        run=lambda a, deal, q, conv, on_text: a.ask(
+            deal, q, conversation_id=conv, on_text=on_text
+        ),
         doing="answer that",
         title="<@{user}> asked: “{question}”",
     ),

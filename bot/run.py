@@ -49,7 +49,9 @@ def web_app(bot: MandaBot) -> web.Application:
         return await to_aiohttp_response(response)
 
     async def healthz(request: web.Request) -> web.Response:
-        ready, report = await readiness(deps.manda, jobs=deps.jobs.running, breakers=deps.breakers)
+        ready, report = await readiness(
+            deps.manda, jobs=deps.jobs.running, breakers=deps.breakers
+        )
         return web.json_response(report, status=200 if ready else 503)
 
     async def metrics(request: web.Request) -> web.Response:
@@ -96,7 +98,9 @@ class MeasuredSocketModeHandler(AsyncSocketModeHandler):
     async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
         received = time.perf_counter()
         request = AsyncBoltRequest(mode="socket_mode", body=req.payload, headers=build_headers(req))
-        response = await measured_dispatch(self.bot.bolt, request, self.bot.deps.metrics, received)
+        response = await measured_dispatch(
+            self.bot.bolt, request, self.bot.deps.metrics, received
+        )
         await send_async_response(client, req, response, time.time())
 
 

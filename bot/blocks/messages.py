@@ -39,7 +39,10 @@ def render_unbound(where: str = "This channel") -> SlackMessage:
 def render_binding(current: str | None) -> SlackMessage:
     """`/manda deal` without an id: this channel's link only, never the other deals."""
     if current:
-        text = f"This channel is linked to *{escape(current)}*. `/manda unlink` unlinks it."
+        text = (
+            f"This channel is linked to *{escape(current)}*. "
+            "`/manda unlink` unlinks it."
+        )
     else:
         text = "This channel is not linked to a deal. Link it with `/manda deal <id>`."
     return SlackMessage(text=fallback(text), blocks=[section(text)])
