@@ -85,9 +85,10 @@ def document_lines(doc: DocumentChanges) -> str:
             )
     if len(doc.changes) > MAX_CHANGES:
         lines.append(f"… and {len(doc.changes) - MAX_CHANGES} more corrections and conflicts")
-    waits = (
-        f"{plural(doc.pending, 'finding')} wait for review" if doc.pending else "nothing to review"
-    )
+    verb = "waits" if doc.pending == 1 else "wait"
+    waits = f"{plural(doc.pending, 'finding')} {verb} for review"
+    if not doc.pending:
+        waits = "nothing to review"
     lines.append(f"_{doc.approved} approved automatically · {waits}_")
     return "\n".join(lines)
 

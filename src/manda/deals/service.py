@@ -464,13 +464,18 @@ class DealService:
         if not wanted:
             return {}
         first_lines = {
-            c.id: next((ln.strip(" #*") for ln in c.text.splitlines() if ln.strip()), "")
+            c.id: next((ln for ln in map(_heading_line, c.text.splitlines()) if ln), "")
             for c in await self._graph.get_chunks(deal_id, wanted)
         }
         headings = {}
         for f in findings:
             line = first_lines.get(f.chunk_id or "", "")
-            if line and len(line) <= 90 and line not in f.excerpt[: len(line) + 5]:
+            if (
+                line
+                and len(line) <= 90
+                and line not in f.excerpt[: len(line) + 5]
+                and line.lower() != f.location.label.lower()
+            ):
                 headings[f.id] = line
         return headings
 
@@ -640,6 +645,7 @@ def _changes(
     by_doc: Mapping[str, Document],
 ) -> list[Change]:
     changes: list[Change] = []
+    seen: set[tuple[str, str, str | None, str, str]] = set()
     for r in relations:
         source, target = findings.get(r.source_id), findings.get(r.target_id)
         if source is None or target is None:
@@ -658,6 +664,10 @@ def _changes(
         else:
             kind = "conflicts with"
         where = by_doc.get(other.document_id)
+        seen_key = (kind, mine.label, mine.period, _shown(other), other.document_id)
+        if seen_key in seen:
+            continue  # the same value again elsewhere in that file: named once
+        seen.add(seen_key)
         changes.append(
             Change(
                 kind=kind,
@@ -669,3 +679,12 @@ def _changes(
             )
         )
     return changes
+
+
+def _heading_line(line: str) -> str:
+    """A passage's line as a heading; "" for blank lines and the `[file location]` label that
+    opens each chunk (the source is shown beside the excerpt already)."""
+    text = line.strip()
+    if text.startswith("[") and text.endswith("]"):
+        return ""
+    return text.strip(" #*")
