@@ -10,26 +10,26 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from manda.agent.context import AgentContext
-from manda.agent.service import AnswerService
 from manda.config import Settings
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
-from manda.ingest.parsers import ParseLimits
-from manda.ingest.service import Extractor, IngestService
+from manda.ingest.parsers.base import ParseLimits
 from manda.jobs.port import JobQueue
-from manda.jobs.service import JobService
 from manda.kg.port import KnowledgeGraph
-from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
+
+if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on first use
+    from manda.agent.service import AnswerService
+    from manda.ingest.service import Extractor, IngestService
+    from manda.jobs.service import JobService
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +182,19 @@ def anthropic_client(settings: Settings):  # type: ignore[no-untyped-def]
     )
 
 
+def extractor_choice(settings: Settings, client: object | None) -> AdapterChoice:
+    """Which extractor `choose_extractor` will build, without importing it."""
+    if client is not None:
+        return AdapterChoice("extraction", "claude", settings.claude_model)
+    return AdapterChoice(
+        "extraction", "offline", "deterministic rules (ANTHROPIC_API_KEY not set)"
+    )
+
+
 def choose_extractor(
     settings: Settings, client: object | None, guards: Guards | None = None
 ) -> tuple[Extractor, AdapterChoice]:
+    choice = extractor_choice(settings, client)
     if client is not None:
         from manda.ingest.extract.claude import ClaudeExtractor
 
@@ -193,14 +203,10 @@ def choose_extractor(
             model=settings.claude_model,
             **_guards(guards, "Claude"),
         )
-        return extractor, AdapterChoice(
-            "extraction", "claude", settings.claude_model
-        )
+        return extractor, choice
     from manda.ingest.extract.offline import OfflineExtractor
 
-    return OfflineExtractor(), AdapterChoice(
-        "extraction", "offline", "deterministic rules (ANTHROPIC_API_KEY not set)"
-    )
+    return OfflineExtractor(), choice
 
 
 class Manda:
@@ -222,42 +228,68 @@ class Manda:
         self.memory, memory_choice = choose_memory(settings, guards)
         self.embedder, self.reranker, embed_choice = choose_embeddings(settings, guards)
         self.anthropic = anthropic_client(settings)
-        self.extractor, extract_choice = choose_extractor(settings, self.anthropic, guards)
-        self.choices = [graph_choice, memory_choice, embed_choice, extract_choice]
-        self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
-        self.ingest = IngestService(
-            graph=self.graph,
-            embedder=self.embedder,
-            extractor=self.extractor,
-            limits=ParseLimits.from_settings(settings),
-        )
-        model = (
-            ClaudeChatModel(
-                client=self.anthropic, model=settings.claude_model, **guards("Claude")
-            )
-            if self.anthropic is not None
-            else None
-        )
-        self.choices.append(
+        self._guards = guards
+        self.choices = [
+            graph_choice,
+            memory_choice,
+            embed_choice,
+            extractor_choice(settings, self.anthropic),
             AdapterChoice("model", "claude", settings.claude_model)
-            if model is not None
-            else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)")
-        )
-        self.answers = AnswerService(
-            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
-            metrics=self.metrics,
-        )
+            if self.anthropic is not None
+            else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)"),
+        ]
+        self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
         self.job_queue, jobs_choice = choose_job_queue(settings, guards)
         self.choices.append(jobs_choice)
-        self.jobs = JobService(
-            queue=self.job_queue,
-            ingest=self.ingest,
-            uploads_dir=settings.home_dir / "uploads",
-            metrics=self.metrics,
-        )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
         self._started = False
+
+    # The services below are built on first use, so a command that only searches never imports
+    # the parsers, LangGraph or the Claude SDK (`manda --help` and `manda search` start fast).
+
+    @cached_property
+    def extractor(self) -> Extractor:
+        return choose_extractor(self.settings, self.anthropic, self._guards)[0]
+
+    @cached_property
+    def ingest(self) -> IngestService:
+        from manda.ingest.service import IngestService
+
+        return IngestService(
+            graph=self.graph,
+            embedder=self.embedder,
+            extractor=self.extractor,
+            limits=ParseLimits.from_settings(self.settings),
+        )
+
+    @cached_property
+    def answers(self) -> AnswerService:
+        from manda.agent.context import AgentContext
+        from manda.agent.service import AnswerService
+
+        model = None
+        if self.anthropic is not None:
+            from manda.llm.claude import ClaudeChatModel
+
+            model = ClaudeChatModel(
+                client=self.anthropic, model=self.settings.claude_model, **self._guards("Claude")
+            )
+        return AnswerService(
+            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
+            metrics=self.metrics,
+        )
+
+    @cached_property
+    def jobs(self) -> JobService:
+        from manda.jobs.service import JobService
+
+        return JobService(
+            queue=self.job_queue,
+            ingest=self.ingest,
+            uploads_dir=self.settings.home_dir / "uploads",
+            metrics=self.metrics,
+        )
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir

@@ -6,15 +6,19 @@ import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from manda.app import Manda
 from manda.config import Settings
 from manda.errors import UnknownDealError
+
+if TYPE_CHECKING:
+    from manda.app import Manda
 
 
 @asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Manda]:
+    from manda.app import Manda  # the adapters load when a command runs, not for --help
+
     app = Manda(settings)
     await app.start()
     try:

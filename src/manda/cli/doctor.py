@@ -7,12 +7,15 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
-from manda.app import Manda
 from manda.config import Settings
+
+if TYPE_CHECKING:
+    from manda.app import Manda
 
 out = Console()
 CHECK_TIMEOUT = 10.0
@@ -43,6 +46,8 @@ async def _probe(label: str, action: Awaitable[object]) -> str:
 
 
 async def run_checks(settings: Settings) -> list[Check]:
+    from manda.app import Manda
+
     app = Manda(settings)
     choice = {c.port: c for c in app.choices}
     checks: list[Check] = []
