@@ -54,10 +54,12 @@ class Location(_Model):
     kind: LocationKind
     label: str
     page: int | None = None
+    ocr: bool = False  # the text was read from an image of the page (a scan), not its text layer
 
     @classmethod
-    def for_page(cls, page: int) -> Location:
-        return cls(kind=LocationKind.PAGE, label=f"p.{page}", page=page)
+    def for_page(cls, page: int, *, ocr: bool = False) -> Location:
+        label = f"p.{page}, OCR" if ocr else f"p.{page}"
+        return cls(kind=LocationKind.PAGE, label=label, page=page, ocr=ocr)
 
     @classmethod
     def for_cell(cls, sheet: str, cell: str) -> Location:
@@ -122,6 +124,9 @@ class Document(_Model):
     authoritative: bool = False
     draft: bool = False
     units: int = 0  # pages, sheets, slides or sections parsed
+    path: str | None = None  # its place in the data room: "2 Financial/2.3 Audited/Accounts.pdf"
+    room_index: str | None = None  # the room's own numbering of that place: "2.3.1"
+    metadata: dict[str, str] = Field(default_factory=dict)  # e.g. an e-mail's from, to, subject
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
     ingested_at: datetime = Field(default_factory=utcnow)
@@ -149,6 +154,7 @@ class ParsedDocument(_Model):
     units: int
     title: str | None = None
     doc_date: date | None = None
+    metadata: dict[str, str] = Field(default_factory=dict)  # what the format itself states
 
 
 class Chunk(_Model):
@@ -245,10 +251,11 @@ class RelationType(StrEnum):
     SUPERSEDES = "SUPERSEDES"
     CONTRADICTS = "CONTRADICTS"
     SUPPORTS = "SUPPORTS"
+    ATTACHED_TO = "ATTACHED_TO"  # a document that came attached to an e-mail -> that e-mail
 
 
 class Relation(_Model):
-    """A typed edge between two findings, or between two documents (SUPERSEDES only)."""
+    """A typed edge between two findings, or between two documents (SUPERSEDES, ATTACHED_TO)."""
 
     deal_id: str
     type: RelationType

@@ -15,6 +15,7 @@ from reportlab.pdfgen import canvas
 
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers import ParseLimits, parse_file
+from tests.fixtures.ole2 import ole2_file
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + bytes(17)
 
@@ -173,7 +174,8 @@ def test_unsupported_extension(tmp_path: Path) -> None:
     reason = refused(exe)
 
     assert reason == (
-        "is not a supported type (.exe); supported: pdf, xlsx, docx, pptx, csv, md, txt"
+        "is not a supported type (.exe); supported: pdf, xlsx, xls, docx, pptx, csv, md, txt, "
+        "eml, msg, zip"
     )
 
 
@@ -213,23 +215,37 @@ def test_corrupt_docx_part(tmp_path: Path) -> None:
 
 def test_encrypted_office_file(tmp_path: Path) -> None:
     # Password-protected Office files are OLE2 containers holding an EncryptedPackage stream.
-    locked = tmp_path / "Model.xlsx"
-    locked.write_bytes(
-        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "EncryptedPackage".encode("utf-16-le")
-        + bytes(512)
+    locked = ole2_file(
+        tmp_path / "Model.xlsx", {"EncryptionInfo": b"\x04\x00\x04\x00", "EncryptedPackage": b"x"}
     )
 
     assert refused(locked) == "is password-protected; ask the seller for an unprotected copy"
 
 
-def test_legacy_office_format(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "stream", "what", "modern"),
+    [
+        ("Minutes.doc", "WordDocument", "a legacy Word 97-2003 document (.doc)", "docx"),
+        ("Teaser.ppt", "PowerPoint Document", "a legacy PowerPoint 97-2003 deck (.ppt)", "pptx"),
+        ("Minutes.docx", "WordDocument", "a legacy Word 97-2003 document (.doc)", "docx"),
+    ],
+)
+def test_legacy_word_and_powerpoint_are_named_by_their_streams(
+    tmp_path: Path, name: str, stream: str, what: str, modern: str
+) -> None:
+    legacy = ole2_file(tmp_path / name, {stream: b"\xec\xa5", "1Table": b""})
+
+    assert refused(legacy) == (
+        f"is {what}, which Manda cannot read (no maintained pure-Python reader exists); "
+        f"open it in Office, save it as .{modern} and upload again"
+    )
+
+
+def test_damaged_office_97_container(tmp_path: Path) -> None:
     legacy = tmp_path / "Budget.xls"
     legacy.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024))
 
-    assert refused(legacy) == (
-        "is a legacy Excel 97-2003 workbook (.xls); open it in Office, save it as .xlsx "
-        "and upload again"
-    )
+    assert refused(legacy).startswith("is corrupt: damaged Office 97-2003 container (")
 
 
 def test_xlsx_with_only_empty_rows(tmp_path: Path) -> None:

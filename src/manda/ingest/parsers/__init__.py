@@ -38,6 +38,9 @@ Parser = Callable[[Path, str, ParseLimits], ParsedDocument]
 _PARSERS: dict[str, tuple[str, str]] = {
     "pdf": ("pdf", "parse_pdf"),
     "xlsx": ("xlsx", "parse_xlsx"),
+    "xls": ("xls", "parse_xls"),
+    "eml": ("email_", "parse_eml"),
+    "msg": ("email_", "parse_msg"),
     "docx": ("docx", "parse_docx"),
     "pptx": ("pptx", "parse_pptx"),
     "csv": ("csv_", "parse_csv"),
@@ -89,7 +92,7 @@ def parse_file(
         raise unreadable(name, _NOTHING_TO_READ.get(file_type, nothing))
     if not parsed.title:
         parsed.title = _title_from_text(parsed)
-    parsed.doc_date = detect_document_date(parsed)
+    parsed.doc_date = parsed.doc_date or detect_document_date(parsed)  # an e-mail's own Date
     return parsed
 
 
