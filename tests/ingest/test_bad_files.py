@@ -9,13 +9,13 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
+from fixtures.ole2 import ole2_file
 from pypdf import PdfWriter
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers import ParseLimits, parse_file
-from tests.fixtures.ole2 import ole2_file
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + bytes(17)
 

@@ -36,7 +36,7 @@ class Attachment:
 
 @dataclass
 class Email:
-    """What Manda keeps of an e-mail: who, to whom, when, about what, what it says, what it carries."""
+    """What Manda keeps of an e-mail: who, to whom, when, subject, text, attachments."""
 
     sender: str = ""
     to: str = ""

@@ -11,9 +11,10 @@ Rules of this module:
 Graph model: `(:Document)-[:IN_DEAL]->(:Deal)`, `(:Chunk)-[:PART_OF]->(:Document)`,
 `(:Finding)-[:EXTRACTED_FROM]->(:Chunk)`,
 `(:Finding)-[:SUPERSEDES|CONTRADICTS|SUPPORTS]->(:Finding)`,
-`(:Document)-[:SUPERSEDES|ATTACHED_TO]->(:Document)`, `(:ChunkVector)-[:EMBEDS]->(:Chunk)`; decisions, audit
-entries, Q&A items and channel bindings are nodes of their own. Every node of a deal carries
-`deal_id`, and each is keyed by `(deal_id, id)`, so two deals may reuse an id without colliding.
+`(:Document)-[:SUPERSEDES|ATTACHED_TO]->(:Document)`, `(:ChunkVector)-[:EMBEDS]->(:Chunk)`;
+decisions, audit entries, Q&A items and channel bindings are nodes of their own. Every node of a
+deal carries `deal_id`, and each is keyed by `(deal_id, id)`, so two deals may reuse an id without
+colliding.
 
 A relation may name a finding or document that is not stored (yet): its endpoint is then MERGEd as
 a bare key node with the extra label `:Placeholder`, which every read of findings and documents
