@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+    # ZIP exports and e-mail attachments: nesting depth, files and unpacked size per batch
+    max_archive_depth: int = Field(default=3, alias="MANDA_MAX_ARCHIVE_DEPTH")
+    max_archive_files: int = Field(default=10_000, alias="MANDA_MAX_ARCHIVE_FILES")
+    max_archive_mb: float = Field(default=2048.0, alias="MANDA_MAX_ARCHIVE_MB")
     # files dropped in Slack: queued for `manda worker` (True) or ingested by the bot itself
     ingest_via_queue: bool = Field(default=False, alias="MANDA_INGEST_VIA_QUEUE")
 

@@ -125,15 +125,27 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json({"documents": [d.model_dump(mode="json") for d in documents]})
         return 0
-    table = Table("document", "type", "status", "date", "units", "notes")
-    for d in sorted(documents, key=lambda d: d.filename):
+    from rich.markup import escape
+
+    from manda.ingest.expand import room_tree
+
+    table = Table("document", "index", "type", "status", "date", "units", "notes")
+    for row in room_tree(documents):
+        label = escape("  " * row.depth + row.label)
+        d = row.document
+        if d is None:
+            table.add_row(f"[bold]{label}[/]")
+            continue
         notes = d.error or ", ".join(
             n
             for n, on in (("IRL", d.is_irl), ("draft", d.draft), ("authoritative", d.authoritative))
             if on
         )
+        if d.metadata.get("from"):
+            notes = ", ".join(x for x in (f"from {d.metadata['from']}", notes) if x)
         table.add_row(
-            d.filename, d.file_type, d.status.value, str(d.doc_date or ""), str(d.units), notes
+            label, d.room_index or "", d.file_type, d.status.value, str(d.doc_date or ""),
+            str(d.units), notes,
         )
     out.print(table)
     return 0

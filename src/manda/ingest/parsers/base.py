@@ -29,6 +29,10 @@ class ParseLimits:
     max_bytes: int = 100 * MB
     max_uncompressed_bytes: int = 500 * MB
     max_sheet_rows: int = 200_000
+    # archives (ZIP exports) and e-mail attachments, per ingestion batch
+    max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
+    max_archive_files: int = 10_000
+    max_archive_bytes: int = 2048 * MB  # written out, all archives of the batch together
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ParseLimits:
@@ -36,6 +40,9 @@ class ParseLimits:
             max_bytes=int(settings.max_file_mb * MB),
             max_uncompressed_bytes=int(settings.max_uncompressed_mb * MB),
             max_sheet_rows=settings.max_sheet_rows,
+            max_archive_depth=settings.max_archive_depth,
+            max_archive_files=settings.max_archive_files,
+            max_archive_bytes=int(settings.max_archive_mb * MB),
         )
 
 
