@@ -32,6 +32,7 @@ from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
     Chunk,
+    Confidence,
     Deal,
     Document,
     DocumentStatus,
@@ -51,6 +52,7 @@ Progress = Callable[[int, int, str], Awaitable[None] | None]
 """Called as (files done, files in the batch, current filename)."""
 
 EMBED_BATCH = 64
+OCR_DISCOUNT = 0.8  # a figure read by OCR from a scan is less certain than a text layer's
 
 
 class Extractor(Protocol):
@@ -243,7 +245,7 @@ class IngestService:
         if inspect.isawaitable(candidates):
             candidates = await candidates
         outcome = await run_review_pipeline(
-            list(candidates),
+            [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
         )
@@ -309,6 +311,16 @@ class IngestService:
             )
             report.superseded += 1
         report.contradictions = plan.count(RelationType.CONTRADICTS)
+
+
+def _read_by_ocr(finding: Finding) -> Finding:
+    """Lower the confidence of a finding read by OCR, so a person checks it before it counts."""
+    confidence = round(finding.confidence * OCR_DISCOUNT, 3)
+    return finding.model_copy(update={
+        "confidence": confidence,
+        "confidence_level": Confidence.from_score(confidence),
+        "attributes": {**finding.attributes, "ocr": "yes"},
+    })
 
 
 async def _notify(progress: Progress | None, done: int, total: int, name: str) -> None:

@@ -55,8 +55,8 @@ def parser_for(file_type: str) -> Parser:
     return parser
 
 _NOTHING_TO_READ = {
-    "pdf": "contains no readable text (scanned images are not OCR'd yet); ask for a text PDF "
-    "or the source document",
+    "pdf": "contains no readable text, not even by OCR of its pages; ask for a text PDF or the "
+    "source document",
     "xlsx": "contains no data: every sheet is empty; check that the right file was uploaded",
     "pptx": "contains no readable text on any slide (images are not OCR'd yet)",
 }

@@ -33,6 +33,11 @@ class ParseLimits:
     max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
     max_archive_files: int = 10_000
     max_archive_bytes: int = 2048 * MB  # written out, all archives of the batch together
+    # scanned pages: which OCR engine (auto, tesseract, rapidocr, off), how many pages per
+    # document, how long one page may take
+    ocr: str = "auto"
+    ocr_max_pages: int = 100
+    ocr_page_timeout: float = 30.0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ParseLimits:
@@ -43,6 +48,9 @@ class ParseLimits:
             max_archive_depth=settings.max_archive_depth,
             max_archive_files=settings.max_archive_files,
             max_archive_bytes=int(settings.max_archive_mb * MB),
+            ocr=settings.ocr,
+            ocr_max_pages=settings.ocr_max_pages,
+            ocr_page_timeout=settings.ocr_page_timeout,
         )
 
 
