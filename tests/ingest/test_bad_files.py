@@ -64,7 +64,10 @@ def test_pdf_of_scanned_pages_has_no_readable_text(tmp_path: Path) -> None:
 
     reason = refused(tmp_path / "scan.pdf")
 
-    assert reason.startswith("contains no readable text (scanned images are not OCR'd yet)")
+    assert reason == (  # OCR found no text in the picture either
+        "contains no readable text, not even by OCR of its pages; ask for a text PDF or the "
+        "source document"
+    ) or reason.startswith("contains no readable text: its pages are scanned images and no OCR")
 
 
 def test_empty_file(tmp_path: Path) -> None:

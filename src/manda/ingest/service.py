@@ -240,10 +240,11 @@ class IngestService:
         chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
-        await self._embed(document.deal_id, chunks)
-        candidates = self._extractor.extract(document, parsed, chunks)
-        if inspect.isawaitable(candidates):
-            candidates = await candidates
+        # Embedding (ONNX, which releases the GIL) and extraction (Python) need only the chunks:
+        # they run side by side, on the two cores a small machine has.
+        _, candidates = await asyncio.gather(
+            self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
+        )
         outcome = await run_review_pipeline(
             [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
@@ -260,6 +261,16 @@ class IngestService:
         report.findings += len(outcome.findings)
         report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in outcome.findings)
         report.pending_review += sum(f.status is FindingStatus.PENDING for f in outcome.findings)
+
+    async def _extract(
+        self, document: Document, parsed: ParsedDocument, chunks: Sequence[Chunk]
+    ) -> list[Finding]:
+        if inspect.iscoroutinefunction(self._extractor.extract):
+            return list(await self._extractor.extract(document, parsed, chunks))  # type: ignore[misc]
+        found = await asyncio.to_thread(self._extractor.extract, document, parsed, chunks)
+        if inspect.isawaitable(found):
+            found = await found
+        return list(found)
 
     async def _embed(self, deal_id: str, chunks: Sequence[Chunk]) -> None:
         if self._embedder is None or not chunks:
