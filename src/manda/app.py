@@ -28,8 +28,11 @@ from manda.retrieval.hybrid import HybridSearch
 
 if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on first use
     from manda.agent.service import AnswerService
+    from manda.cim.service import CimService
     from manda.ingest.service import Extractor, IngestService
+    from manda.irl.service import IrlService
     from manda.jobs.service import JobService
+    from manda.workflows.checkpoints import WorkflowCheckpoints
 
 log = logging.getLogger(__name__)
 
@@ -218,8 +221,11 @@ class Manda:
         *,
         breakers: BreakerRegistry | None = None,
         metrics: Metrics | None = None,
+        workflows: bool = True,
     ) -> None:
-        """`breakers` and `metrics` default to fresh ones; the HTTP server reads both."""
+        """`breakers` and `metrics` default to fresh ones; the HTTP server reads both.
+        `workflows=False` leaves the workflow checkpoints (CIM, IRL) closed: a command that
+        only reads the deal (`manda search`) then never loads LangGraph."""
         self.settings = settings
         self.breakers = breakers if breakers is not None else BreakerRegistry()
         self.metrics = metrics if metrics is not None else Metrics(breakers=self.breakers)
@@ -243,6 +249,7 @@ class Manda:
         self.choices.append(jobs_choice)
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        self._workflows = workflows
         self._started = False
 
     # The services below are built on first use, so a command that only searches never imports
@@ -281,6 +288,26 @@ class Manda:
         )
 
     @cached_property
+    def workflow_checkpoints(self) -> WorkflowCheckpoints:
+        from manda.workflows.checkpoints import WorkflowCheckpoints
+
+        return WorkflowCheckpoints(self.settings.home_dir / "workflows.sqlite",
+                                   redis_url=self.settings.redis_url)
+
+    @cached_property
+    def cim(self) -> CimService:
+        from manda.cim.service import CimService
+
+        return CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+
+    @cached_property
+    def irl(self) -> IrlService:
+        from manda.irl.service import IrlService
+
+        return IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
+                          ingest=self.ingest.ingest)
+
+    @cached_property
     def jobs(self) -> JobService:
         from manda.jobs.service import JobService
 
@@ -302,12 +329,16 @@ class Manda:
         if self.reranker is not None:
             await self.reranker.start()
         await self.job_queue.start()
+        if self._workflows:
+            await self.workflow_checkpoints.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
+        if "workflow_checkpoints" in self.__dict__:  # built (cached_property) means maybe open
+            await self.workflow_checkpoints.aclose()
         await self.job_queue.aclose()
         if self.reranker is not None:
             await self.reranker.aclose()

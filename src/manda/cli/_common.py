@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 
 @asynccontextmanager
-async def running(settings: Settings) -> AsyncIterator[Manda]:
+async def running(settings: Settings, *, workflows: bool = True) -> AsyncIterator[Manda]:
+    """A started app; `workflows=False` for commands that only read the deal (no LangGraph)."""
     from manda.app import Manda  # the adapters load when a command runs, not for --help
 
-    app = Manda(settings)
+    app = Manda(settings, workflows=workflows)
     await app.start()
     try:
         yield app

@@ -104,7 +104,7 @@ def hit_json(hit: SearchHit) -> dict[str, Any]:
 
 async def search(args: argparse.Namespace, settings: Settings) -> int:
     query = " ".join(args.query)
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         hits = await app.search.search(args.deal, query, k=args.k)
     if args.json:
@@ -119,7 +119,7 @@ async def search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def docs(args: argparse.Namespace, settings: Settings) -> int:
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         documents = await app.graph.list_documents(args.deal)
     if args.json:
@@ -153,7 +153,7 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
 
 async def findings(args: argparse.Namespace, settings: Settings) -> int:
     status = FindingStatus(args.status) if args.status else None
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         items = await app.graph.list_findings(args.deal, status=status)
         names = {d.id: d.filename for d in await app.graph.list_documents(args.deal)}
@@ -185,7 +185,7 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
     decision = (
         ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
     )
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         deal_id = args.deal or await _deal_of_finding(app, args.finding_id)
         record = await app.review.decide(
             deal_id, args.finding_id, decision, by=args.by, reason=args.reason

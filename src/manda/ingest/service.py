@@ -22,6 +22,7 @@ from typing import Protocol
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.chunking import chunk_document
+from manda.ingest.corrections import find_correction_statements
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
@@ -235,6 +236,7 @@ class IngestService:
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
                 "metadata": parsed.metadata,
+                "corrections": find_correction_statements(parsed),
             }
         )
         chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
