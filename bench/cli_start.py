@@ -11,7 +11,6 @@ temporary `git worktree`, on this environment's packages) so both figures come f
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import subprocess
@@ -28,18 +27,22 @@ COMMANDS = {
 }
 
 
-def timed(code_root: Path, argv: list[str], home: Path, runs: int) -> tuple[float, int]:
-    """Median seconds and peak resident MB of `manda ARGV` on the code under `code_root`."""
-    probe = (
+def probe(code_root: Path, argv: list[str]) -> str:
+    """Python that runs `manda ARGV` on the code under `code_root`."""
+    return (
         f"import sys; sys.path[:0] = [{str(code_root / 'src')!r}, {str(code_root)!r}]; "
         f"from bot.cli import main; sys.exit(main({argv!r}))"
     )
+
+
+def timed(code_root: Path, argv: list[str], home: Path, runs: int) -> tuple[float, int]:
+    """Median seconds and peak resident MB of `manda ARGV` on the code under `code_root`."""
     env = {**os.environ, "MANDA_HOME": str(home)}
     seconds, peaks = [], []
     for _ in range(runs):
         started = time.perf_counter()
         done = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", sys.executable, "-c", probe],
+            ["/usr/bin/time", "-f", "%M", sys.executable, "-c", probe(code_root, argv)],
             env=env, capture_output=True, text=True, check=False,
         )
         seconds.append(time.perf_counter() - started)
@@ -49,14 +52,12 @@ def timed(code_root: Path, argv: list[str], home: Path, runs: int) -> tuple[floa
     return statistics.median(seconds), max(peaks)
 
 
-async def ingest_sample(home: Path, rooms_dir: Path) -> None:
-    from manda.app import Manda
-    from manda.config import Settings
-    from manda.sample import generate_sample_rooms
-
-    rooms = generate_sample_rooms(rooms_dir)
-    async with Manda(Settings(MANDA_HOME=home)) as app:
-        await app.ingest.ingest("targetco", [rooms["targetco"]])
+def ingest_sample(code_root: Path, home: Path, room: Path) -> None:
+    """The sample deal ingested by the code under test itself (each version its own home)."""
+    env = {**os.environ, "MANDA_HOME": str(home)}
+    subprocess.run([sys.executable, "-c", probe(code_root, ["ingest", "--deal", "targetco",
+                                                            str(room)])],
+                   env=env, check=True, capture_output=True)
 
 
 def main() -> None:
@@ -65,19 +66,23 @@ def main() -> None:
     parser.add_argument("--against", help="a git revision to measure beside this code")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="manda-cli-bench-") as tmp:
-        home = Path(tmp) / "home"
-        asyncio.run(ingest_sample(home, Path(tmp) / "rooms"))
+        from manda.sample import generate_sample_rooms
+
+        room = generate_sample_rooms(Path(tmp) / "rooms")["targetco"]
         codes = {"this code": ROOT}
         if args.against:
             old = Path(tmp) / "previous"
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old),
                             args.against], check=True, capture_output=True)
             codes[args.against] = old
+        homes = {name: Path(tmp) / f"home-{n}" for n, name in enumerate(codes)}
+        for name, code_root in codes.items():
+            ingest_sample(code_root, homes[name], room)
         try:
             print(f"{'command':14} {'code':12} {'median':>8} {'peak RSS':>9}  goal")
             for label, argv in COMMANDS.items():
                 for name, code_root in codes.items():
-                    seconds, peak = timed(code_root, argv, home, args.runs)
+                    seconds, peak = timed(code_root, argv, homes[name], args.runs)
                     goal = GOALS[label]
                     verdict = "met" if seconds < goal else "NOT met"
                     print(f"{label:14} {name[:12]:12} {seconds:7.2f}s {peak:7d}MB  "

@@ -48,18 +48,27 @@ class LocationKind(StrEnum):
     ROW = "row"
 
 
+OCR_MARK = ", OCR"
+
+
 class Location(_Model):
     """Where in a document something was said: `p.3`, `Sheet!B7`, `slide 2`, a heading, `row 5`."""
 
     kind: LocationKind
     label: str
     page: int | None = None
-    ocr: bool = False  # the text was read from an image of the page (a scan), not its text layer
 
     @classmethod
     def for_page(cls, page: int, *, ocr: bool = False) -> Location:
-        label = f"p.{page}, OCR" if ocr else f"p.{page}"
-        return cls(kind=LocationKind.PAGE, label=label, page=page, ocr=ocr)
+        """`p.4`, or `p.4, OCR` when the text was read from an image of the page (a scan)."""
+        label = f"p.{page}{OCR_MARK}" if ocr else f"p.{page}"
+        return cls(kind=LocationKind.PAGE, label=label, page=page)
+
+    @property
+    def ocr(self) -> bool:
+        """Read by OCR from a scan, not from a text layer (kept in the label: no new field, so
+        stored locations stay readable by every version)."""
+        return self.kind is LocationKind.PAGE and self.label.endswith(OCR_MARK)
 
     @classmethod
     def for_cell(cls, sheet: str, cell: str) -> Location:
