@@ -199,17 +199,15 @@ class IngestService:
 
     async def _name_by_place(self, deal_id: str) -> None:
         """Where two documents of the room share a file name in different folders, each is
-        named by its place in the room ("1.2 Subsidiary/Accounts.pdf"), so citations tell them
-        apart and neither is taken for a new version of the other."""
+        named by as much of its place as tells them apart ("2.4 Subsidiary/Accounts.pdf"), so
+        citations tell them apart and neither is taken for a new version of the other."""
         by_name: dict[str, list[Document]] = defaultdict(list)
         for doc in await self._graph.list_documents(deal_id):
             if doc.path:
                 by_name[PurePosixPath(doc.path).name.lower()].append(doc)
         for docs in by_name.values():
-            places = {d.path.lower() for d in docs if d.path}
-            for doc in docs:
-                assert doc.path is not None
-                wanted = doc.path if len(places) > 1 else PurePosixPath(doc.path).name
+            names = distinct_names([d.path or "" for d in docs])
+            for doc, wanted in zip(docs, names, strict=True):
                 if doc.filename != wanted:
                     info = version_info(wanted)
                     await self._graph.upsert_document(doc.model_copy(update={
@@ -324,6 +322,25 @@ class IngestService:
             )
             report.superseded += 1
         report.contradictions = plan.count(RelationType.CONTRADICTS)
+
+
+def distinct_names(paths: Sequence[str]) -> list[str]:
+    """For files that share a name: the shortest end of each path that no other one shares
+    (`["A/1 X/Accounts.pdf", "A/2 Y/Accounts.pdf"]` -> `["1 X/Accounts.pdf", "2 Y/Accounts.pdf"]`);
+    the bare name when all are one place."""
+    parts = [PurePosixPath(p).parts for p in paths]
+    if len({p.lower() for p in paths}) <= 1:
+        return [p[-1] if p else "" for p in parts]
+    out: list[str] = []
+    for mine in parts:
+        others = [p for p in parts if p != mine]
+        depth = 1
+        while depth < len(mine) and any(
+            [x.lower() for x in p[-depth:]] == [x.lower() for x in mine[-depth:]] for p in others
+        ):
+            depth += 1
+        out.append("/".join(mine[-depth:]))
+    return out
 
 
 def _read_by_ocr(finding: Finding) -> Finding:
