@@ -156,3 +156,16 @@ async def test_documents_show_as_the_room_tree(ingested: tuple[Manda, IngestRepo
 )
 def test_room_index_is_the_deepest_numbered_place(path: str, index: str | None) -> None:
     assert room_index(path) == index
+
+
+async def test_the_email_is_on_the_deal_timeline_at_its_date(
+    ingested: tuple[Manda, IngestReport],
+) -> None:
+    from manda.timeline.build import timeline_for_deal
+
+    app, _ = ingested
+    timeline = await timeline_for_deal(app.graph, "falcon")
+    sent = [e for e in timeline.events if e.start_date == date(2024, 5, 14)]
+    assert sent and any(
+        c.document == "3.1 Revised offer.eml" for e in sent for c in e.citations
+    )
