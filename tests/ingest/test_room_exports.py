@@ -169,3 +169,26 @@ async def test_the_email_is_on_the_deal_timeline_at_its_date(
     assert sent and any(
         c.document == "3.1 Revised offer.eml" for e in sent for c in e.citations
     )
+
+
+async def test_an_outlook_msg_and_its_attachment_are_ingested(tmp_path: Path) -> None:
+    from fixtures.rooms import outlook_msg, pdf_bytes
+
+    nda = pdf_bytes(tmp_path / "nda.pdf", "Mutual NDA", "Signed on 13 May 2024.")
+    mail = outlook_msg(tmp_path / "NDA signed.msg", nda, "NDA_signed.pdf")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        report = await app.ingest.ingest("falcon", [mail])
+        docs = {d.filename: d for d in await app.graph.list_documents("falcon")}
+        attached = await app.graph.list_relations("falcon", type=RelationType.ATTACHED_TO)
+        hits = await app.search.search("falcon", "exclusivity period weeks", k=1)
+
+    assert sorted(report.ingested) == ["NDA signed.msg", "NDA signed.msg/NDA_signed.pdf"]
+    msg = docs["NDA signed.msg"]
+    assert msg.metadata == {
+        "from": "Jonas Weber",
+        "to": "Deal Team <deal-team@buyer.example>",
+        "subject": "Falcon: signed NDA and data room access",
+        "date": OFFER_DATE.isoformat(),
+    }
+    assert [(r.source_id, r.target_id) for r in attached] == [(docs["NDA_signed.pdf"].id, msg.id)]
+    assert (hits[0].document, hits[0].location.label) == ("NDA signed.msg", "e-mail body")
