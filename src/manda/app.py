@@ -9,12 +9,14 @@ registry per app: "Claude", "Voyage", "Neo4j", "Redis") and counts its failures 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from manda.config import Settings
+from manda.deals.conversations import ConversationService
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -29,6 +31,7 @@ from manda.retrieval.hybrid import HybridSearch
 if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on first use
     from manda.agent.service import AnswerService
     from manda.cim.service import CimService
+    from manda.deals import DealService
     from manda.ingest.service import Extractor, IngestService
     from manda.irl.service import IrlService
     from manda.jobs.service import JobService
@@ -249,6 +252,7 @@ class Manda:
         self.choices.append(jobs_choice)
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        self.conversations = ConversationService(memory=self.memory)
         self._workflows = workflows
         self._started = False
 
@@ -317,6 +321,24 @@ class Manda:
             uploads_dir=self.settings.home_dir / "uploads",
             metrics=self.metrics,
         )
+
+    @cached_property
+    def deals(self) -> DealService:
+        """What front ends call: named deal operations, never the stores behind them."""
+        from manda.deals import DealService
+
+        return DealService(
+            graph=self.graph,
+            review=self.review,
+            qa=self.qa,
+            ingest=self.ingest,
+            jobs=self.jobs,
+            settings=self.settings,
+        )
+
+    def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:
+        """The stores a request needs, by port, each with its ping (readiness checks)."""
+        return {"graph": self.graph.ping, "memory": self.memory.ping}
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir

@@ -9,7 +9,6 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from manda.config import Settings
-from manda.errors import UnknownDealError
 
 if TYPE_CHECKING:
     from manda.app import Manda
@@ -29,8 +28,7 @@ async def running(settings: Settings, *, workflows: bool = True) -> AsyncIterato
 
 
 async def require_deal(app: Manda, deal_id: str) -> None:
-    if await app.graph.get_deal(deal_id) is None:
-        raise UnknownDealError(deal_id)
+    await app.deals.require(deal_id)
 
 
 def print_json(payload: Any) -> None:
