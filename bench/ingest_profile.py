@@ -60,7 +60,7 @@ class StageClock:
 
 
 async def ingest(folder: Path, home: Path, clock: StageClock) -> tuple[int, float]:
-    from manda.ingest import service
+    from manda.ingest import review_graph, service
 
     async with Manda(Settings(MANDA_HOME=home)) as app:
         await app.embedder.start()  # the model load is not ingestion
@@ -69,7 +69,7 @@ async def ingest(folder: Path, home: Path, clock: StageClock) -> tuple[int, floa
         clock.wrap(app.embedder, "_embed_batch", "embed: model (thread)")
         clock.wrap(app.embedder, "embed", "embed: all")
         clock.wrap(app.extractor, "extract", "extract")
-        clock.wrap(service, "run_review_pipeline", "review pipeline")
+        clock.wrap(review_graph, "run_review_pipeline", "review pipeline")
         clock.wrap(app.graph, "add_chunks", "store chunks")
         clock.wrap(app.graph, "add_vectors", "store vectors")
         clock.wrap(app.graph, "add_findings", "store findings")

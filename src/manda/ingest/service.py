@@ -27,7 +27,6 @@ from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.relations import plan_relations
-from manda.ingest.review_graph import run_review_pipeline
 from manda.ingest.versions import version_info
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
@@ -245,6 +244,8 @@ class IngestService:
         _, candidates = await asyncio.gather(
             self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
         )
+        from manda.ingest.review_graph import run_review_pipeline  # LangGraph: loaded to ingest
+
         outcome = await run_review_pipeline(
             [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
