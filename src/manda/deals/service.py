@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from manda.answers import Answer
 from manda.config import Settings
@@ -28,8 +28,6 @@ from manda.finance.amounts import format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
-from manda.ingest.service import IngestService, Progress
-from manda.jobs import IngestJob, JobService
 from manda.kg.port import ChannelBindings, Corpus, Findings, ReviewLog
 from manda.models import (
     AuditEntry,
@@ -49,6 +47,10 @@ from manda.models import (
     utcnow,
 )
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
+
+if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
+    from manda.ingest.service import IngestService, Progress
+    from manda.jobs import IngestJob, JobService
 
 log = logging.getLogger(__name__)
 
