@@ -18,8 +18,7 @@ from bot.blocks.kit import (
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.payloads import Decision, OpenReview
-from manda.deals import ReviewPage
-from manda.hitl.priority import Urgency
+from manda.deals import ReviewPage, Urgency
 from manda.models import Finding, ReviewDecision, ReviewDecisionKind
 
 EXCERPT_LIMIT = 300

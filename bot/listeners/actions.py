@@ -36,9 +36,8 @@ from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
 from bot.payloads import AddToQA, Decision, Feedback, OpenReview
 from bot.permissions import SlackMembership
-from manda.deals import ReviewFilter
+from manda.deals import PRIORITIES, ReviewFilter
 from manda.errors import AlreadyDecidedError, FindingNotFoundError
-from manda.hitl.priority import PRIORITIES
 from manda.models import ReviewDecisionKind
 
 log = logging.getLogger(__name__)

@@ -39,8 +39,7 @@ from bot.conversations import DEAL_ID, Thread, channel_key
 from bot.deps import Deps
 from bot.listeners.qa_list import share_export
 from bot.permissions import SlackMembership
-from manda.deals import BindingRefusedError, ReviewFilter
-from manda.hitl.priority import PRIORITIES, Priority
+from manda.deals import PRIORITIES, BindingRefusedError, Priority, ReviewFilter
 from manda.models import QAPriority
 
 log = logging.getLogger(__name__)

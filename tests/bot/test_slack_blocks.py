@@ -16,8 +16,7 @@ from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
 from bot.payloads import VALUE_LIMIT, AddToQA, Decision, OpenReview, StaleButtonError
 from manda.answers import Answer, Citation, Intent, SuggestedAction
-from manda.deals import ReviewPage
-from manda.hitl.priority import Urgency
+from manda.deals import ReviewPage, Urgency
 from manda.models import (
     Confidence,
     Finding,

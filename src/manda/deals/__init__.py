@@ -11,8 +11,10 @@ from manda.deals.service import (
     ReviewFilter,
     ReviewPage,
 )
+from manda.hitl.priority import PRIORITIES, Priority, Urgency
 
 __all__ = [
+    "PRIORITIES",
     "AccessRules",
     "Binding",
     "BindingRefusedError",
@@ -22,8 +24,10 @@ __all__ = [
     "DocumentChanges",
     "Membership",
     "PendingEvidence",
+    "Priority",
     "Refusal",
     "ReviewFilter",
     "ReviewPage",
+    "Urgency",
     "workspace_of",
 ]

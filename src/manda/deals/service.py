@@ -383,8 +383,9 @@ class DealService:
     async def what_changed(self, deal_id: str, filenames: Sequence[str]) -> list[DocumentChanges]:
         """For each named document: its role, main figures, the corrections and conflicts it
         created (with the other side's source) and how many of its findings wait for review."""
-        documents = {d.filename: d for d in await self.documents(deal_id)}
-        by_doc = {d.id: d for d in documents.values()}
+        every = await self.documents(deal_id)
+        documents = {d.filename: d for d in every} | {d.path: d for d in every if d.path}
+        by_doc = {d.id: d for d in every}
         findings = {f.id: f for f in await self._graph.list_findings(deal_id)}
         relations = [
             r
@@ -400,7 +401,7 @@ class DealService:
             own = [f for f in findings.values() if f.document_id == document.id]
             result.append(
                 DocumentChanges(
-                    filename=name,
+                    filename=document.filename,
                     role=_role_words(document),
                     draft=document.draft,
                     figures=_main_figures(own),
