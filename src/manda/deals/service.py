@@ -23,7 +23,6 @@ from manda.deals.access import (
     workspace_of,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.exports.qa import write_qa_list
 from manda.finance.amounts import format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
@@ -573,6 +572,8 @@ class DealService:
         self, deal_id: str, path: Path, *, people: Mapping[str, str] | None = None
     ) -> tuple[Path, int]:
         """The Q&A list as an XLSX at `path`, in number order; the path and how many rows."""
+        from manda.exports.qa import write_qa_list  # openpyxl loads only when exporting
+
         await self.require(deal_id)
         items = sorted(await self._qa.items(deal_id), key=lambda i: (i.number, i.created_at))
         return write_qa_list(path, deal_id, items, people=people), len(items)
