@@ -34,6 +34,7 @@ from manda.agent.prompts import (
 )
 from manda.agent.selection import subject_base, subject_label
 from manda.agent.state import AnswerState
+from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
@@ -169,17 +170,24 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
     usage = state["usage"]
     sink = state.get("sink")
+    cap = answer_tokens(state, limits)
     try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink)
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink,
+                                       max_tokens=cap)
     except ModelUnavailableError as exc:
         log.warning("model unavailable, answering offline: %s", exc)
         return {"loop_done": True, "use_offline": True,
                 "notices": [*state["notices"], UNAVAILABLE_NOTICE]}
     usage.add(turn.usage)
     streamed = state.get("streamed", False) or (sink is not None and bool(turn.text))
+    stopped = after_stop(turn, state, limits, cap)
+    if stopped is not None:  # cut off, refused or too long: never acted upon
+        log.info("model turn ended with %s", turn.stop_reason)
+        return {"messages": messages, "streamed": streamed, **stopped}
     if not turn.tool_calls:
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
-                "text": turn.text, "origin": "model", "streamed": streamed}
+                "text": turn.text, "origin": "model", "streamed": streamed,
+                "answer_turn": turn.as_message()}
     box = ToolBox(ctx, state["deal_id"], state["evidence"])
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
@@ -194,7 +202,7 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
             continue
         used += 1
         results.append(await box.run(call))
-    messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+    messages.append(turn.as_message())  # verbatim: thinking blocks go back as they came
     messages.append(ChatMessage(role="user", tool_results=results))
     update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
                               "tool_calls_used": used, "loop_done": False, "streamed": streamed}
@@ -273,22 +281,28 @@ async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     ctx = _ctx(runtime)
     assert ctx.model is not None
     messages = list(state["messages"])
-    messages.append(ChatMessage(role="assistant", text=state["text"]))
+    answered = state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"])
+    messages.append(answered)
     messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
     attempts = state.get("reprompts", 0) + 1
+    cap = answer_tokens(state, ctx.limits)
     try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"))
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"),
+                                       max_tokens=cap)
     except ModelUnavailableError:
         return {"reprompts": attempts, "use_offline": True, "origin": "offline",
                 "notices": [*state["notices"], UNAVAILABLE_NOTICE], "text": ""}
     state["usage"].add(turn.usage)
+    if after_stop(turn, state, ctx.limits, ctx.limits.max_answer_tokens) is not None:
+        log.info("re-prompted turn ended with %s; answering from the findings", turn.stop_reason)
+        return {"reprompts": attempts, "use_offline": True, "origin": "offline", "text": ""}
     if turn.tool_calls:  # no more tools now: keep the history valid and count the attempt
-        messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+        messages.append(turn.as_message())
         messages.append(ChatMessage(role="user", tool_results=[
             ToolResult(c.id, "No more tool calls: write the answer now.", is_error=True)
             for c in turn.tool_calls]))
     return {"messages": messages, "reprompts": attempts, "text": turn.text or state["text"],
-            "origin": "model"}
+            "origin": "model", "answer_turn": turn.as_message() if turn.text else answered}
 
 
 def after_reprompt(state: AnswerState) -> Literal["validate", "fallback"]:
