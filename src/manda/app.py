@@ -61,6 +61,8 @@ class Guards:
 
 
 NO_GUARDS: dict[str, Any] = {}
+CHAT_CLAUDE = "Claude"
+INGESTION_CLAUDE = "Claude (ingestion)"
 
 
 def _guards(guards: Guards | None, service: str) -> dict[str, Any]:
@@ -191,7 +193,8 @@ def choose_extractor(
         extractor = ClaudeExtractor(
             client=client,
             model=settings.claude_model,
-            **_guards(guards, "Claude"),
+            # its own breaker: a dense data room must not open the one answers go through
+            **_guards(guards, INGESTION_CLAUDE),
         )
         return extractor, AdapterChoice(
             "extraction", "claude", settings.claude_model
@@ -233,7 +236,7 @@ class Manda:
         )
         model = (
             ClaudeChatModel(
-                client=self.anthropic, model=settings.claude_model, **guards("Claude")
+                client=self.anthropic, model=settings.claude_model, **guards(CHAT_CLAUDE)
             )
             if self.anthropic is not None
             else None
