@@ -23,7 +23,7 @@ from manda.hitl.review import ReviewService
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.service import Extractor, IngestService
 from manda.jobs.port import JobQueue
-from manda.jobs.service import JobService
+from manda.jobs.service import JobService, RetryPolicy
 from manda.kg.port import KnowledgeGraph
 from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
@@ -119,13 +119,16 @@ def choose_job_queue(
         from manda.jobs.redis import RedisJobQueue
 
         on_error = _guards(guards, "Redis").get("on_error")
-        return RedisJobQueue(settings.redis_url, on_error=on_error), AdapterChoice(
+        queue = RedisJobQueue(
+            settings.redis_url, finished_ttl=settings.job_ttl_seconds, on_error=on_error
+        )
+        return queue, AdapterChoice(
             "jobs", "redis", "REDIS_URL set: every worker takes jobs from one queue"
         )
     from manda.jobs.sqlite import SqliteJobQueue
 
     path = settings.home_dir / "jobs.db"
-    return SqliteJobQueue(path), AdapterChoice(
+    return SqliteJobQueue(path, finished_ttl=settings.job_ttl_seconds), AdapterChoice(
         "jobs", "embedded", f"SQLite at {path} (REDIS_URL not set; workers on this machine only)"
     )
 
@@ -256,6 +259,7 @@ class Manda:
             queue=self.job_queue,
             ingest=self.ingest,
             uploads_dir=settings.home_dir / "uploads",
+            retry=RetryPolicy(max_attempts=settings.job_max_attempts),
             metrics=self.metrics,
         )
         self.review = ReviewService(graph=self.graph)
