@@ -26,6 +26,7 @@ from manda.jobs.port import JobQueue
 from manda.jobs.service import JobService, RetryPolicy
 from manda.kg.port import KnowledgeGraph
 from manda.llm.claude import ClaudeChatModel
+from manda.memory.locks import LocalLock, NamedLock, RedisLock
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
@@ -110,6 +111,16 @@ def choose_memory(
     ), AdapterChoice(
         "memory", "embedded", f"SQLite at {path} (REDIS_URL not set; single process only)"
     )
+
+
+def conversation_lock(memory: ConversationMemory) -> NamedLock:
+    """The lock conversation updates go under: in Redis when the memory is shared by every
+    process, else in this process (the embedded memory serves one process)."""
+    from manda.memory.redis import RedisConversationMemory
+
+    if isinstance(memory, RedisConversationMemory):
+        return RedisLock(memory)
+    return LocalLock()
 
 
 def choose_job_queue(
@@ -250,7 +261,8 @@ class Manda:
             else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)")
         )
         self.answers = AnswerService(
-            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
+            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model,
+                         lock=conversation_lock(self.memory)),
             metrics=self.metrics,
         )
         self.job_queue, jobs_choice = choose_job_queue(settings, guards)

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 from manda.agent.degraded import OncePerConversation
 from manda.kg.port import KnowledgeGraph
 from manda.llm.port import ChatModel
+from manda.memory.locks import LocalLock, NamedLock
 from manda.memory.port import ConversationMemory
 from manda.models import SearchHit, utcnow
 
@@ -66,6 +67,8 @@ class AgentContext:
     composes from the extracted findings. The same offline composer is the fallback when the
     model is unavailable or cannot produce an answer that passes the validation gate.
     `memory_told` remembers which conversations already heard that their memory is unreachable.
+    `lock` serialises the updates of one conversation's memory: a `RedisLock` across processes
+    with Redis, an in-process lock embedded.
     """
 
     graph: KnowledgeGraph
@@ -75,3 +78,4 @@ class AgentContext:
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], datetime] = utcnow
     memory_told: OncePerConversation = field(default_factory=OncePerConversation)
+    lock: NamedLock = field(default_factory=LocalLock)

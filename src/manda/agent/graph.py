@@ -40,6 +40,7 @@ from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
 from manda.errors import BackendUnavailableError
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
+from manda.memory.locks import LockNotAcquiredError
 from manda.memory.port import Conversation, Message, ResolvedContext
 from manda.models import FindingStatus
 
@@ -49,6 +50,7 @@ UNAVAILABLE_NOTICE = "The model is unavailable; answered from the extracted find
 REJECTED_NOTICE = ("The model's answer did not pass the source checks; answered from the "
                    "extracted findings.")
 EXCERPT_CHARS = 400
+MEMORY_LOCK_SECONDS = 10.0
 RECURSION_LIMIT = 64
 
 _offline = OfflineComposer()
@@ -357,30 +359,48 @@ async def ground(state: AnswerState) -> dict[str, Any]:
 async def save_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     ctx = _ctx(runtime)
     conversation = state["conversation"]
-    ask = state["ask"]
-    resolution = state["resolution"]
-    conversation.deal_id = state["deal_id"]
     now = ctx.clock().isoformat()
-    conversation.remember(Message(role="user", text=state["question"], at=now))
-    conversation.remember(Message(role="assistant", text=state["text"], at=now))
-    rests = state["draft"].rests_on if state.get("draft") else []
-    if resolution.kind == "clarify":
-        conversation.context = ResolvedContext(subject=resolution.subject,
-                                               period=resolution.period,
-                                               entity=resolution.entity,
-                                               intent=Intent.CLARIFICATION.value)
-    else:
-        subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
-        period = ask.period or (rests[0].period if rests else None)
-        conversation.context = ResolvedContext(subject=subject, period=period,
-                                               entity=ask.entity, intent=ask.intent.value)
+    turn = [Message(role="user", text=state["question"], at=now),
+            Message(role="assistant", text=state["text"], at=now)]
+    context = _resolved_context(state)
+    _record(conversation, state["deal_id"], turn, context)
     if state.get("memory_down"):  # never overwrite the thread's stored context with a blank one
         return {"conversation": conversation}
     try:
-        await ctx.memory.save(conversation)
-    except BackendUnavailableError as exc:  # the answer stands; only the thread's context is lost
+        # Read, change and write under the conversation's lock, from what is stored now: two
+        # answers in one thread at once (here or in another worker) both keep their turn.
+        async with ctx.lock(f"conversation:{conversation.id}", timeout=MEMORY_LOCK_SECONDS):
+            stored = await ctx.memory.load(conversation.id)
+            if stored is not None and stored.deal_id in (None, state["deal_id"]):
+                _record(stored, state["deal_id"], turn, context)
+                conversation = stored
+            await ctx.memory.save(conversation)
+    except (BackendUnavailableError, LockNotAcquiredError) as exc:
+        # the answer stands; only the thread's context is lost
         log.warning("conversation memory unavailable, %s not saved: %s", conversation.id, exc)
     return {"conversation": conversation}
+
+
+def _resolved_context(state: AnswerState) -> ResolvedContext:
+    """What a follow-up in this conversation may inherit from this answer."""
+    ask = state["ask"]
+    resolution = state["resolution"]
+    if resolution.kind == "clarify":
+        return ResolvedContext(subject=resolution.subject, period=resolution.period,
+                               entity=resolution.entity, intent=Intent.CLARIFICATION.value)
+    rests = state["draft"].rests_on if state.get("draft") else []
+    subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
+    period = ask.period or (rests[0].period if rests else None)
+    return ResolvedContext(subject=subject, period=period, entity=ask.entity,
+                           intent=ask.intent.value)
+
+
+def _record(conversation: Conversation, deal_id: str, turn: list[Message],
+            context: ResolvedContext) -> None:
+    conversation.deal_id = deal_id
+    for message in turn:
+        conversation.remember(message)
+    conversation.context = context
 
 
 # ---------------------------------------------------------------- the graph
