@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -28,11 +29,13 @@ from manda.agent.context import ANSWER_TOKENS, Limits
 from manda.agent.graph import UNAVAILABLE_NOTICE
 from manda.agent.service import AnswerService
 from manda.agent.stops import CONTEXT_NOTICE, REFUSAL_NOTICE, TRUNCATED_NOTICE
+from manda.cli.doctor import run_checks
 from manda.config import DEFAULT_CLAUDE_MODEL, Settings
 from manda.llm.claude import ClaudeChatModel
 from manda.testing.anthropic_server import (
     FakeAnthropicServer,
     Reply,
+    model_info,
     overloaded,
     text_reply,
     tool_reply,
@@ -191,3 +194,31 @@ def test_the_default_model_is_the_current_sonnet_the_sdk_knows() -> None:
 
 async def _ignore(_: str) -> None:
     return None
+
+
+# https://platform.claude.com/docs/en/api/models/retrieve: 404 not_found_error for an unknown
+# id; `lifecycle` is active, deprecated or retired.
+@pytest.mark.parametrize(
+    ("models", "expected"),
+    [
+        ({"claude-sonnet-5-5": model_info("claude-sonnet-5-5")}, None),
+        ({}, "the model 'claude-sonnet-5-5' does not exist"),
+        ({"claude-sonnet-5-5": model_info("claude-sonnet-5-5", lifecycle="deprecated",
+                                          deprecated_at="2026-09-01T00:00:00Z")},
+         "the model 'claude-sonnet-5-5' is deprecated since 2026-09-01"),
+    ],
+)
+async def test_doctor_retrieves_the_configured_model_by_id(
+        tmp_path: Path, models: dict[str, Any], expected: str | None) -> None:
+    async with FakeAnthropicServer(api_key="test-key", models=models) as fake:
+        settings = Settings(MANDA_HOME=tmp_path, ANTHROPIC_API_KEY="test-key",
+                            ANTHROPIC_BASE_URL=fake.base_url,
+                            MANDA_CLAUDE_MODEL="claude-sonnet-5-5", MANDA_MODEL_MAX_RETRIES=0)
+        checks = {c.port: c for c in await run_checks(settings)}
+        assert [r.path for r in fake.requests][:1] == ["/v1/models/claude-sonnet-5-5"]
+    model = checks["model"]
+    if expected is None:
+        assert model.ok, model.problem
+    else:
+        assert not model.ok and expected in model.problem
+        assert "MANDA_CLAUDE_MODEL" in model.problem
