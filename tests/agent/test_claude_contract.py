@@ -15,6 +15,9 @@ as the current model writes it) is checked by `scripts/live-check.sh`.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import typing
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -222,3 +225,15 @@ async def test_doctor_retrieves_the_configured_model_by_id(
     else:
         assert not model.ok and expected in model.problem
         assert "MANDA_CLAUDE_MODEL" in model.problem
+
+
+def test_the_live_check_refuses_to_run_without_keys(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env["MANDA_HOME"] = str(tmp_path)
+    for command in (["bash", "scripts/live-check.sh"],
+                    [sys.executable, "scripts/live_check.py"]):
+        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 2, done.stderr
+        assert "ANTHROPIC_API_KEY is not set" in done.stderr
