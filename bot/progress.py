@@ -19,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.kit import SlackMessage
 from bot.conversations import Thread
-from bot.jobs import Jobs
+from bot.background import BackgroundJobs
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class ProgressMessage:
         client: AsyncWebClient,
         thread: Thread,
         *,
-        jobs: Jobs | None = None,
+        jobs: BackgroundJobs | None = None,
         min_interval: float = MIN_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
