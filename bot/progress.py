@@ -17,9 +17,9 @@ from collections.abc import Awaitable, Callable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.background import BackgroundJobs
 from bot.blocks.kit import SlackMessage
 from bot.conversations import Thread
-from bot.background import BackgroundJobs
 
 log = logging.getLogger(__name__)
 
