@@ -192,6 +192,7 @@ class IngestService:
                 "doc_date": parsed.doc_date,
                 "units": parsed.units,
                 "is_irl": profile.is_irl,
+                "role": profile.role,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
             }
