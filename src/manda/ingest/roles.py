@@ -87,6 +87,8 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
                  "profit and loss", "p&l"),
         _text(2.0, "management accounts", "unaudited", "year to date", "ytd", "month end",
               "quarter ended", "three months ended", "monthly results", "actuals", "actual", cap=3),
+        _header(2.0, "actual", "actuals", "act", "ytd actual", "ist", "variance", "var",
+                "vs budget", "prior year", cap=2),
         _header(1.0, "revenue", "sales", "gross profit", "ebitda", "net income", "operating profit",
                 "cost of sales", "umsatz", "umsatzerlöse", "rohertrag", "turnover", cap=4),
         _text(0.5, "revenue", "ebitda", "gross margin", "gross profit", "turnover", cap=4),
@@ -345,6 +347,9 @@ def _structure(parsed: ParsedDocument, body: str, headers: list[str],
             if role is not R.IRL:
                 score, reasons = out[role]
                 out[role] = (score * 0.4, reasons)
+    if re.search(r"\b(?:actuals?|act|ist)\b", lowered) and re.search(
+            r"\b(?:budget|bud|plan|forecast|soll)\b", lowered):
+        _add(out, R.MANAGEMENT_ACCOUNTS, 4.0, "structure: actuals reported against a budget")
     prose = sum(len(s.text) for s in parsed.sections if not s.table)
     tabular = sum(len(s.text) for s in parsed.sections if s.table)
     if tabular > 2 * max(prose, 1):

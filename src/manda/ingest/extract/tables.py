@@ -37,6 +37,18 @@ _FORECAST_HEADER = re.compile(
     r"estimate|est\.?|fcst|bp)\b)",
     re.IGNORECASE,
 )
+# "Actual", "Act.", "Ist", "2023A": a column of actuals, even in a budget workbook.
+_ACTUAL_HEADER = re.compile(r"\b(?:actuals?|act\.?|ist|outturn|reported|audited)(?![\w])"
+                            r"|\b(?:19|20)\d{2}\s?A\b", re.IGNORECASE)
+
+
+def _says_forecast(header: str, default: bool) -> bool:
+    """A column's nature: its header decides ("FY25 Budget", "2024A"), else the document."""
+    if _ACTUAL_HEADER.search(header):
+        return False
+    return default or bool(_FORECAST_HEADER.search(header))
+
+
 _HOLDER = re.compile(r"\b(?:shareholder|holder|investor|owner|gesellschafter|name)s?\b",
                      re.IGNORECASE)
 _SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|units|anteile|"
@@ -437,7 +449,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         period = parse_period(cell) if c > 0 else None
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
-            columns[c] = (period, view.forecast or bool(_FORECAST_HEADER.search(f"{cell} {above}")))
+            columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
     # total row states it for the company.
@@ -477,7 +489,7 @@ def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate]
     scale, currency = _units(view, grid, 0, context)
     out: list[Candidate] = []
     for r in data:
-        forecast = view.forecast or bool(_FORECAST_HEADER.search(rows[r][0]))
+        forecast = _says_forecast(rows[r][0], view.forecast)
         for c, spec in specs.items():
             if c < len(rows[r]) and rows[r][c].strip():
                 found = _cell_candidate(view, grid, _Cell(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
+from manda.ingest.parsers.layout import table_shape
 from manda.models import Location, Section
 
 if TYPE_CHECKING:
@@ -147,6 +148,18 @@ def table_text(rows: list[list[str]], notes: list[str] | None = None, *,
     return "\n".join(lines)
 
 
+def shaped_table(rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """(notes, table): title and unit rows above the header become notes, and a header over
+    several rows is folded into one, so the table's first row names every column."""
+    if len(rows) < 2:
+        return [], rows
+    width = max(len(r) for r in rows)
+    padded = [r + [""] * (width - len(r)) for r in rows]
+    shape = table_shape(padded)
+    notes = [" | ".join(c for c in row if c.strip()) for row in padded[: shape.header_start]]
+    return notes, [shape.header, *padded[shape.data_start :]]
+
+
 def looks_like_title(line: str) -> bool:
     """A short line that reads like a title rather than a sentence."""
     words = line.split()
@@ -213,7 +226,8 @@ class Outline:
         self.flush()
         path = self.path
         self.tables_under[path] = self.tables_under.get(path, 0) + 1
-        self.entries.append((path, self.tables_under[path], table_text(rows), rows))
+        notes, table = shaped_table(rows)
+        self.entries.append((path, self.tables_under[path], table_text(table, notes), table))
 
     def flush(self) -> None:
         text = clean_block("\n".join(self.buffer))

@@ -24,14 +24,27 @@ _FIGURE = re.compile(
     r"(?:\s?(?:%|x|k|m|bn|mn|M|K))?\s*[)]?\s*$",
     re.IGNORECASE,
 )
+_UNIT_LABEL = re.compile(r"^\D*['’]?000s?\D*$")  # "EUR 000", "$000", "£'000s": a unit, not a figure
 _YEAR_LABEL = re.compile(r"^\s*(?:FY\s*)?['’]?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,4})?\s*[AEBFP]?\s*$",
                          re.IGNORECASE)
 
 
+_HEADER_WORDS = re.compile(
+    r"(?<![\w])(?:(?:19|20)\d{2}|FY\s*['’]?(?:\d{4}|\d{2})|Q[1-4]|H[12]|actuals?|act\.?|budget|bud\.?|"
+    r"forecast|fcst|fc|plan|prior|py|cy|ytd|ltm|ttm|var\.?|variance|delta|change|%|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ist|soll|vorjahr|abw\.?|"
+    r"restated|audited|unaudited|reported|adjusted|"
+    r"(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|m|k|mm|mn)?|TEUR|kEUR|T€|['’]?000s?|"
+    r"thousands?|millions?)(?![\w])",
+    re.IGNORECASE,
+)
+
+
 def is_figure(cell: str) -> bool:
-    """A cell holding an amount, a count or a percentage (a year as a header is not one)."""
+    """A cell holding an amount, a count or a percentage (a year or a unit header is not one)."""
     text = cell.strip()
-    return bool(text) and bool(_FIGURE.match(text)) and not _YEAR_LABEL.match(text)
+    return (bool(text) and bool(_FIGURE.match(text)) and not _YEAR_LABEL.match(text)
+            and not _UNIT_LABEL.match(text))
 
 
 def _filled(row: Sequence[str]) -> list[int]:
@@ -80,7 +93,12 @@ def table_shape(rows: Sequence[Sequence[str]]) -> TableShape:
                and _is_header_part(head[start - 1])):
             start -= 1
         if start < first_data:
-            return TableShape(start, first_data, fold_header(head[start:first_data], width))
+            # Below the top header row, only rows that read as headers ("Actual | Budget",
+            # "2024 | 2023") continue it; a row of words ("Founders | Ordinary | – | –") is data.
+            end = start + 1
+            while end < first_data and _HEADER_WORDS.search(" ".join(head[end])):
+                end += 1
+            return TableShape(start, end, fold_header(head[start:end], width))
     start = _first_wide_label_row(head, width)
     return TableShape(start, start + 1, fold_header([head[start]], width))
 

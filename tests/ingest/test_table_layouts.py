@@ -1,0 +1,73 @@
+"""Header rows are found in any layout: below titles and unit lines, spread over two rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from manda.ingest.chunking import chunk_document
+from manda.ingest.extract.offline import OfflineExtractor
+from manda.ingest.parsers import parse_file
+from manda.ingest.parsers.layout import table_shape
+from manda.models import Document, Finding, ParsedDocument
+
+
+def _findings(parsed: ParsedDocument) -> list[Finding]:
+    document = Document(id="d1", deal_id="x", filename=parsed.filename, content_hash="h",
+                        file_type=parsed.file_type, size_bytes=1, version_family="f")
+    chunks = chunk_document(parsed, deal_id="x", document_id="d1")
+    return OfflineExtractor().extract(document, parsed, chunks)
+
+
+def test_a_csv_header_below_a_title_and_a_unit_line(tmp_path: Path) -> None:
+    path = tmp_path / "export_17.csv"
+    path.write_text("Acme Widgets Inc. - quarterly P&L\nUSD 000s,,,\n"
+                    ",Q1 2024,Q2 2024,Q3 2024\nNet revenues,11200,11900,12650\n"
+                    "Adjusted EBITDA,1800,1950,2100\n")
+    parsed = parse_file(path)
+    section = parsed.sections[0]
+    assert section.table is not None and section.table[0] == ["", "Q1 2024", "Q2 2024", "Q3 2024"]
+    assert section.text.startswith("Acme Widgets Inc. - quarterly P&L\nUSD 000s\n")
+    revenue = {f.period: f.value for f in _findings(parsed) if f.subject == "revenue"}
+    assert revenue == {"Q1 2024": 11_200_000, "Q2 2024": 11_900_000, "Q3 2024": 12_650_000}
+
+
+def test_a_two_row_header_in_a_workbook_is_folded(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "P&L"
+    ws.append(["Harbour Foods Ltd — trading summary"])
+    ws.append(["£000"])
+    ws.append([None, "FY24", None, "FY25", None])
+    ws.append([None, "Actual", "Budget", "Actual", "Budget"])
+    ws.append(["Turnover", 38_000, 37_500, 41_200, 42_000])
+    ws.append(["EBITDA", 4_100, 4_000, 4_650, 4_800])
+    path = tmp_path / "Book1.xlsx"
+    wb.save(path)
+    parsed = parse_file(path)
+    table = parsed.sections[0].table
+    assert table is not None
+    assert table[0] == ["", "FY24 Actual", "FY24 Budget", "FY25 Actual", "FY25 Budget"]
+    assert "Turnover | FY24 Actual: 38000 | FY24 Budget: 37500" in parsed.sections[0].text
+    revenue = sorted((f.period, f.nature.value, f.value) for f in _findings(parsed)
+                     if f.subject == "revenue")
+    assert revenue == [("FY2024", "actual", 38_000_000), ("FY2024", "forecast", 37_500_000),
+                       ("FY2025", "actual", 41_200_000), ("FY2025", "forecast", 42_000_000)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "header_start", "data_start"),
+    [
+        ([["Shareholder", "Class", "Shares"], ["Founders", "Ordinary", "–"],
+          ["Anna Berg", "Ordinary", "4,500,000"]], 0, 1),  # a row of words is data, not header
+        ([["Census as at 30 June 2024", "", ""], ["Name", "Title", "Salary"],
+          ["Anna Berg", "CFO", "98,000"]], 1, 2),
+        ([["Ref", "Request", "Status"], ["1.1", "Audited accounts", "Open"]], 0, 1),
+        ([["EUR k", "2023", "2022"], ["Income statement", "", ""], ["Revenue", "1", "2"]], 0, 1),
+    ],
+)
+def test_where_the_header_is(rows: list[list[str]], header_start: int, data_start: int) -> None:
+    shape = table_shape(rows)
+    assert (shape.header_start, shape.data_start) == (header_start, data_start)
