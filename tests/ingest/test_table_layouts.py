@@ -11,7 +11,7 @@ from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.parsers import parse_file
 from manda.ingest.parsers.layout import table_shape
-from manda.models import Document, Finding, ParsedDocument
+from manda.models import Document, Finding, Location, ParsedDocument, Section
 
 
 def _findings(parsed: ParsedDocument) -> list[Finding]:
@@ -71,3 +71,17 @@ def test_a_two_row_header_in_a_workbook_is_folded(tmp_path: Path) -> None:
 def test_where_the_header_is(rows: list[list[str]], header_start: int, data_start: int) -> None:
     shape = table_shape(rows)
     assert (shape.header_start, shape.data_start) == (header_start, data_start)
+
+
+def test_every_chunk_of_a_long_text_table_carries_its_caption_and_header() -> None:
+    rows = "\n".join(f"Line item {i} | FY2024: {i * 100:,} | FY2023: {i * 90:,}"
+                     for i in range(1, 60))
+    text = ("Results of operations are discussed below.\n\nConsolidated statement of income\n"
+            f"(in thousands of U.S. dollars)\nItem | FY2024 | FY2023\n{rows}\n\nClosing words.")
+    parsed = ParsedDocument(filename="10-K.pdf", file_type="pdf", units=1,
+                            sections=[Section(text=text, location=Location.for_page(41))])
+    chunks = chunk_document(parsed, deal_id="x", document_id="d1", max_chars=600)
+    with_rows = [c for c in chunks if "Line item" in c.text]
+    assert len(with_rows) >= 3 and all(len(c.text) <= 600 for c in chunks)
+    for chunk in with_rows:
+        assert "(in thousands of U.S. dollars)\nItem | FY2024 | FY2023" in chunk.text

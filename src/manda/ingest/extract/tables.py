@@ -26,7 +26,7 @@ from manda.ingest.extract.candidates import Candidate, SectionView, says_forecas
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.parsers.layout import is_figure, table_shape
+from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 
 __all__ = ["caption_of", "table_candidates", "text_table_candidates"]
@@ -290,29 +290,6 @@ def text_table_candidates(view: SectionView, context: str
         out.extend(_rules(view, grid, context))
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
-
-
-CAPTION_LINES = 3
-CAPTION_CHARS = 120
-_NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
-
-
-def is_caption_line(line: str) -> bool:
-    """A short line without figures: a title or unit line, not a sentence stating an amount."""
-    line = line.strip()
-    return 0 < len(line) <= CAPTION_CHARS and not any(
-        ch.isdigit() for ch in _NOT_FIGURES.sub("", line)) and " | " not in line
-
-
-def caption_of(text: str) -> str:
-    """The caption lines at the end of `text` (the lines just above a table), top to bottom."""
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
-    caption: list[str] = []
-    for line in reversed(lines[-CAPTION_LINES:]):
-        if not is_caption_line(line):
-            break
-        caption.insert(0, line)
-    return "\n".join(caption)
 
 
 def _caption_above(text: str, start: int) -> str:
