@@ -593,6 +593,7 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
         span = located.cells.get(name_col)
         if span is None:
             continue
+        attributes = {"role": role, **_other_columns(rows[header], rows[r], {name_col, role_col})}
         out.append(Candidate(
             kind=FindingKind.PERSON,
             subject=f"person:{canonical_entity(name, 'person')}",
@@ -603,9 +604,31 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
             anchor=located.cells.get(role_col),
             evidence="table" if role else "mention",
             entity=name,
-            attributes={"role": role},
+            attributes=attributes,
             location=_cell_location(view, grid, r, name_col),
         ))
+    return out
+
+
+_PAY_HEADER = re.compile(r"\b(?:salary|salaries|pay|compensation|remuneration|wage|gehalt|"
+                         r"vergütung|total\s+cash|base)\b", re.IGNORECASE)
+
+
+def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
+                   ) -> dict[str, str]:
+    """The rest of a person's row (department, start date, salary …), keyed by column header.
+
+    The first pay column is also kept as `pay`, with its header (its unit) as `pay_column`.
+    """
+    out: dict[str, str] = {}
+    for c, label in enumerate(header):
+        cell = _one_line(row[c]) if c < len(row) else ""
+        name = _one_line(label)
+        if c in skip or not cell or not name or cell.strip("-–—/ ").lower() in ("", "n/a", "na"):
+            continue
+        out.setdefault(name.lower(), cell)
+        if "pay" not in out and _PAY_HEADER.search(name) and is_figure(cell):
+            out["pay"], out["pay_column"] = cell, name
     return out
 
 
@@ -657,9 +680,25 @@ def _yes_no(text: str) -> str:
     return ""
 
 
+def _worth(view: SectionView, grid: _Grid, header: int, worth: int | None, r: int,
+           context: str) -> Amount | None:
+    """A contract's value in units: "Annual value (£000)" scales its cells, as does the table."""
+    if worth is None:
+        return None
+    label = grid.rows[header][worth]
+    scale, currency = _units(view, grid, header, context)
+    own = scale_from_text(label)
+    amount = parse_cell(_cell(grid.rows, r, worth), scale=own if own != 1.0 else scale,
+                        currency=currency_from_text(label) or currency,
+                        decimal_comma=grid.decimal_comma)
+    return amount if amount is not None and amount.currency is not None else None
+
+
 def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
-    header = _header_row(rows, _PARTY_HEADER) or _header_row(rows, _CUSTOMER_HEADER)
+    header = _header_row(rows, _PARTY_HEADER)
+    if header is None:  # (row 0 is a header too: no `or` here)
+        header = _header_row(rows, _CUSTOMER_HEADER)
     if header is None:
         return None
     cells = rows[header]
@@ -681,9 +720,7 @@ def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
             continue
         flag = _yes_no(_cell(rows, r, coc))
         kind = _cell(rows, r, contract) or "Contract"
-        amount = parse_cell(_cell(rows, r, worth)) if worth is not None else None
-        if amount is not None and amount.currency is None:
-            amount = None
+        amount = _worth(view, grid, header, worth, r, context)
         attributes = {
             key: text for key, text in (
                 ("contract", kind),
