@@ -179,3 +179,28 @@ def test_a_contract_value_column_in_thousands_is_scaled() -> None:
                     notes=["Key customer contracts"])
     [contract] = [f for f in _extract(parsed) if f.subject.startswith("contract:")]
     assert (contract.value, contract.unit) == (pytest.approx(2_350_000), "GBP")
+
+
+@pytest.mark.parametrize("statement", [
+    "All amounts are in USD thousands unless otherwise stated.",
+    "Figures in £000 unless otherwise indicated.",
+    "Alle Angaben in TEUR.",
+])
+def test_a_document_wide_unit_statement_scales_tables_without_their_own(statement: str) -> None:
+    parsed = ParsedDocument(filename="x", file_type="pdf", units=2, sections=[
+        Section(text=f"Harbour Holdings — annual review\n{statement}",
+                location=Location.for_page(1)),
+        Section(text="Five-year summary\nYear | FY2024 | FY2023\nRevenue | 46,700 | 41,200",
+                location=Location.for_page(7)),
+    ])
+    assert _values(_extract(parsed), "revenue")["FY2024"] == pytest.approx(46_700_000)
+
+
+def test_a_sentence_with_figures_is_not_a_unit_statement() -> None:
+    parsed = ParsedDocument(filename="x", file_type="pdf", units=2, sections=[
+        Section(text="Revenue figures in 2023 grew to EUR 18.4 million.",
+                location=Location.for_page(1)),
+        Section(text="Key figures\nYear | FY2024 | FY2023\nRevenue | €46.7M | €41.2M",
+                location=Location.for_page(2)),
+    ])
+    assert _values(_extract(parsed), "revenue")["FY2024"] == pytest.approx(46_700_000)

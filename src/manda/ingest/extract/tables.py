@@ -29,7 +29,7 @@ from manda.ingest.extract.prose import as_of_for_stock
 from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 
-__all__ = ["caption_of", "table_candidates", "text_table_candidates"]
+__all__ = ["table_candidates", "text_table_candidates"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
 _FORECAST_HEADER = re.compile(
