@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
+from manda.app import Manda
+from manda.config import Settings
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.parsers import parse_file
 from manda.ingest.parsers.layout import table_shape
-from manda.models import Document, Finding, Location, ParsedDocument, Section
+from manda.models import Document, DocumentRole, Finding, Location, ParsedDocument, Section
 
 
 def _findings(parsed: ParsedDocument) -> list[Finding]:
@@ -85,3 +87,18 @@ def test_every_chunk_of_a_long_text_table_carries_its_caption_and_header() -> No
     assert len(with_rows) >= 3 and all(len(c.text) <= 600 for c in chunks)
     for chunk in with_rows:
         assert "(in thousands of U.S. dollars)\nItem | FY2024 | FY2023" in chunk.text
+
+
+async def test_a_document_ingested_before_roles_gets_its_role_when_ingested_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "Doc_5.csv"
+    path.write_text("Holder,Shares,% of total\nAlan Reed,600000,60%\nKite Ventures LP,400000,40%\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("kite", [path])
+        [doc] = await app.graph.list_documents("kite")
+        assert doc.role is DocumentRole.CAP_TABLE
+        await app.graph.upsert_document(doc.model_copy(update={"role": DocumentRole.OTHER}))
+        report = await app.ingest.ingest("kite", [path])
+        [again] = await app.graph.list_documents("kite")
+    assert report.unchanged == ["Doc_5.csv"] and again.role is DocumentRole.CAP_TABLE
