@@ -9,6 +9,7 @@ registry per app: "Claude", "Voyage", "Neo4j", "Redis") and counts its failures 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
@@ -18,6 +19,7 @@ from manda.agent.context import AgentContext
 from manda.agent.service import AnswerService
 from manda.cim.service import CimService
 from manda.config import Settings
+from manda.deals import ConversationService, DealService
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -260,12 +262,26 @@ class Manda:
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        # What front ends call: named deal operations, never the stores behind them.
+        self.deals = DealService(
+            graph=self.graph,
+            review=self.review,
+            qa=self.qa,
+            ingest=self.ingest,
+            jobs=self.jobs,
+            settings=settings,
+        )
+        self.conversations = ConversationService(memory=self.memory)
         self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
                                                         redis_url=settings.redis_url)
         self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
         self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
                               ingest=self.ingest.ingest)
         self._started = False
+
+    def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:
+        """The stores a request needs, by port, each with its ping (readiness checks)."""
+        return {"graph": self.graph.ping, "memory": self.memory.ping}
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir

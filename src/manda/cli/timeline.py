@@ -11,7 +11,7 @@ from rich.table import Table
 
 from manda.cli._common import print_json, require_deal, running
 from manda.config import Settings
-from manda.timeline import CATEGORIES, TimelineFilter, timeline_for_deal
+from manda.timeline import CATEGORIES, TimelineFilter
 
 out = Console()
 
@@ -46,7 +46,7 @@ async def timeline(args: argparse.Namespace, settings: Settings) -> int:
     where = TimelineFilter(start=args.start, end=args.end, category=args.category)
     async with running(settings) as app:
         await require_deal(app, args.deal)
-        result = await timeline_for_deal(app.graph, args.deal, where=where)
+        result = await app.deals.timeline(args.deal, where=where)
     if args.json:
         print_json(result.json_shape())
         return 0
