@@ -92,15 +92,17 @@ class FiscalYearEnd:
 
     def end_of(self, fiscal_year: int) -> date:
         """The last day of FY`fiscal_year` (the fiscal year that ends in that calendar year)."""
-        end = period_end(f"FY{fiscal_year}", self.key)
-        assert end is not None
-        return end
+        try:
+            return date(fiscal_year, self.month, self.day)
+        except ValueError:  # 29 February in a year that has none
+            return date(fiscal_year, self.month, 28)
 
     def fiscal_year_of(self, day: date) -> int:
         """The fiscal year a day belongs to: with a 30 June year end, 15 Dec 2023 is in FY2024."""
         return day.year if (day.month, day.day) <= self.key else day.year + 1
 
     def is_year_end(self, day: date) -> bool:
+        """The year-end day itself, or the month's last day for a month-end year end."""
         return (day.month, day.day) == self.key or (
             day.month == self.month and self.day >= 28 and day == period_end(
                 month_period(day.year, day.month))

@@ -393,9 +393,6 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
     period = cell.period
-    if cell.column_header and not cell.spec.stock:
-        period = fiscal_period_of_column(cell.column_header, view.fiscal_year_end,
-                                         flow=True) or period
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
         ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
