@@ -145,3 +145,8 @@ def test_fiscal_quarters_end_inside_the_fiscal_year() -> None:
     assert period_end("Q4 2025", MARCH.key) == date(2025, 3, 31)
     assert period_end("H1 2024", JUNE.key) == date(2023, 12, 31)
     assert period_end("Q3 2024") == date(2024, 9, 30)
+
+
+def test_a_month_column_stored_as_its_first_day_is_that_month() -> None:
+    assert fiscal_period_of_column("2024-04-01", MARCH, flow=True) == "Apr 2024"
+    assert fiscal_period_of_column("2024-04-01", MARCH, flow=False) == "as of 2024-04-01"

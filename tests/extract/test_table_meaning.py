@@ -212,3 +212,12 @@ def test_quarters_down_the_rows_of_a_march_year_end_company() -> None:
                     notes=["Harbour Foods Ltd — quarterly trading", "Financial year to 31 March"])
     assert _values(_extract(parsed), "revenue") == {"Q1 2025": pytest.approx(3_400_000),
                                                     "Q2 2025": pytest.approx(3_550_000)}
+
+
+def test_periods_down_the_rows_beside_a_months_column() -> None:
+    parsed = _sheet([["Quarter", "Months", "Revenue", "EBITDA"],
+                     ["Q1 FY25", "Apr–Jun 2024", "3,730", "700"],
+                     ["Q2 FY25", "Jul–Sep 2024", "3,720", "720"]],
+                    notes=["Quarterly trading", "£000 · financial year to 31 March"])
+    assert _values(_extract(parsed), "revenue") == {"Q1 2025": pytest.approx(3_730_000),
+                                                    "Q2 2025": pytest.approx(3_720_000)}

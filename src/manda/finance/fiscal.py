@@ -186,8 +186,8 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     "2023", "FY23", "2022/23" are fiscal years as parse_period reads them. A date header
     ("30 June 2024", "31.03.2024") is a balance-sheet date for a stock (cash, debt), but for a
     flow (revenue, EBITDA) it can only mean the period that ends there: the fiscal year when the
-    date is the year end (or the header says "year ended"), the quarter when it ends a quarter
-    and the header says so ("three months ended").
+    date is the year end (or the header says "year ended"), the month when it is a month's first
+    day (how spreadsheets store a month column: 2024-04-01 is April 2024).
     """
     fye = fiscal_year_end or CALENDAR_YEAR
     ranged = month_range_period(header, fye)
@@ -202,4 +202,6 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     day = dates[0][0]
     if fye.is_year_end(day) or re.search(r"\byear\b|\bjahr\b|\b12\s+months\b", header, re.I):
         return f"FY{fye.fiscal_year_of(day)}"
+    if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
+        return month_period(day.year, day.month)
     return period

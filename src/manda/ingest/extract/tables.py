@@ -185,6 +185,8 @@ def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = No
                 view: SectionView | None = None) -> int | None:
     for r, row in enumerate(rows[:6]):
         if test is None:
+            if any(is_figure(cell) for cell in row[1:]):
+                continue  # a row of figures is data, whatever else it names ("Apr–Jun 2024")
             if any(cell.strip() and (_period_of(cell, view) if view else parse_period(cell))
                    for cell in row[1:]):
                 return r
