@@ -7,9 +7,14 @@ its own variable (`NEO4J_URI`, `REDIS_URL`, `ANTHROPIC_API_KEY`, `VOYAGE_API_KEY
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The current Sonnet (https://platform.claude.com/docs/en/about-claude/models/overview), one of the
+# installed `anthropic` SDK's `ModelParam` literals; a test pins both.
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
 
 
 class Settings(BaseSettings):
@@ -32,9 +37,13 @@ class Settings(BaseSettings):
     # model
     anthropic_api_key: SecretStr | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
-    claude_model: str = Field(default="claude-sonnet-4-6", alias="MANDA_CLAUDE_MODEL")
+    claude_model: str = Field(default=DEFAULT_CLAUDE_MODEL, alias="MANDA_CLAUDE_MODEL")
     model_timeout_seconds: float = Field(default=60.0, alias="MANDA_MODEL_TIMEOUT")
     model_max_retries: int = Field(default=3, alias="MANDA_MODEL_MAX_RETRIES")
+    # a queued ingestion job whose backend stays down is tried this many times, then `failed`
+    job_max_attempts: int = Field(default=6, alias="MANDA_JOB_MAX_ATTEMPTS", ge=1)
+    # finished (completed or failed) jobs are forgotten after this many seconds
+    job_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MANDA_JOB_TTL", ge=60)
 
     # embeddings and rerank
     voyage_api_key: SecretStr | None = Field(default=None, alias="VOYAGE_API_KEY")
@@ -46,6 +55,14 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+    # ZIP exports and e-mail attachments: nesting depth, files and unpacked size per batch
+    max_archive_depth: int = Field(default=3, alias="MANDA_MAX_ARCHIVE_DEPTH")
+    max_archive_files: int = Field(default=10_000, alias="MANDA_MAX_ARCHIVE_FILES")
+    max_archive_mb: float = Field(default=2048.0, alias="MANDA_MAX_ARCHIVE_MB")
+    # scanned PDF pages: OCR engine (auto, tesseract, rapidocr, off), pages per document, seconds
+    ocr: Literal["auto", "tesseract", "rapidocr", "off"] = Field(default="auto", alias="MANDA_OCR")
+    ocr_max_pages: int = Field(default=100, alias="MANDA_OCR_MAX_PAGES")
+    ocr_page_timeout: float = Field(default=30.0, alias="MANDA_OCR_PAGE_TIMEOUT")
     # files dropped in Slack: queued for `manda worker` (True) or ingested by the bot itself
     ingest_via_queue: bool = Field(default=False, alias="MANDA_INGEST_VIA_QUEUE")
 
