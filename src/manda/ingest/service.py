@@ -14,13 +14,14 @@ import inspect
 import logging
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
+from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
 from manda.ingest.corrections import find_correction_statements
 from manda.ingest.expand import Expander, RoomFile, collect
@@ -74,7 +75,6 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-
 def held_because(document: Document, profile: DocumentProfile) -> str | None:
     """Why a dropped document's findings wait for a person however sure they are, or None
     when it is authoritative: audited statements, or one that says it is audited, signed or
@@ -90,6 +90,7 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
         f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "
         "audited, signed or final, so its figures wait for a person"
     )
+
 
 class IngestService:
     """Ingests files into one deal of the knowledge graph; safe to run again on the same files."""
@@ -144,6 +145,7 @@ class IngestService:
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
             await self._relate(deal_id, report)
+            await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
@@ -170,6 +172,8 @@ class IngestService:
             return None
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
+            if existing.role is DocumentRole.OTHER:
+                await self._refresh_role(existing, path, name)
             report.unchanged.append(label)
             return existing.id
         info = version_info(name)
@@ -203,6 +207,17 @@ class IngestService:
             )
             return None
         return document.id
+
+    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
+        """A document ingested before roles were read gets its role, without re-extraction."""
+        try:
+            parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
+        except UnreadableFileError:
+            return
+        profile = classify_document(document.filename, parsed)
+        if profile.role is not DocumentRole.OTHER:
+            await self._graph.upsert_document(document.model_copy(update={
+                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
@@ -257,11 +272,16 @@ class IngestService:
         received: bool = False,
     ) -> None:
         profile = classify_document(document.filename, parsed)
+        stated = learn_fiscal_year_end(s.text for s in parsed.sections)
+        deal = await self._graph.get_deal(document.deal_id)
         document = document.model_copy(
             update={
+                "fiscal_year_end": stated.iso() if stated else deal.fiscal_year_end if deal
+                else None,
                 "doc_date": parsed.doc_date,
                 "units": parsed.units,
                 "is_irl": profile.is_irl,
+                "role": profile.role,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
                 "metadata": parsed.metadata,
@@ -329,6 +349,19 @@ class IngestService:
                 )
         await self._embed(deal_id, missing)
         return len(missing)
+
+    async def _learn_fiscal_year_end(self, deal_id: str) -> None:
+        """The deal's year end: the one its documents state most often (stored on the deal)."""
+        votes = Counter(
+            d.fiscal_year_end for d in await self._graph.list_documents(deal_id)
+            if d.status is DocumentStatus.COMPLETED and d.fiscal_year_end
+        )
+        deal = await self._graph.get_deal(deal_id)
+        if not votes or deal is None:
+            return
+        learned = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "--12-31"))[0]
+        if deal.fiscal_year_end != learned:
+            await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
 
     async def _relate(self, deal_id: str, report: IngestReport) -> None:
         documents = [
