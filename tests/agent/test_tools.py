@@ -20,7 +20,8 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 
 async def test_the_tools_are_the_specified_ones() -> None:
     assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
-                          "find_gaps", "validate_finding", "suggest_questions", "add_to_qa")
+                          "find_gaps", "validate_finding", "suggest_questions", "add_to_qa",
+                          "topic_brief")
 
 
 async def test_query_quotes_passages_as_data_and_adds_them(room: Room) -> None:

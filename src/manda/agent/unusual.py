@@ -141,8 +141,9 @@ def _score(topic: Topic, sentence: str) -> int:
     return score
 
 
-def scan(evidence: Evidence) -> list[UnusualItem]:
-    """At most one item per topic, the best-stated one, from findings' excerpts and passages."""
+def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
+    """At most one item per topic, the best-stated one, from findings' excerpts and passages;
+    with `about`, only statements that name it."""
     candidates: list[tuple[str, Source]] = []  # passages first: ties go to complete sentences
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
@@ -155,12 +156,14 @@ def scan(evidence: Evidence) -> list[UnusualItem]:
         candidates += [(s, source) for s in sentences(finding.excerpt)]
     items: list[UnusualItem] = []
     for topic in TOPICS:
-        if topic.key == "concentration" and (stated := _concentration(evidence)) is not None:
+        if about is None and topic.key == "concentration" and (
+                stated := _concentration(evidence)) is not None:
             items.append(UnusualItem(topic, *stated))
             continue
         matching = [
             (s, src) for s, src in candidates
             if topic.cue.search(s) and not _NEGATIVE.search(s) and not looks_like_instruction(s)
+            and not _heading(s) and (about is None or about in s.lower())
         ]
         if not matching:
             continue
@@ -169,6 +172,11 @@ def scan(evidence: Evidence) -> list[UnusualItem]:
         sentence, source = ranked[0][1]
         items.append(UnusualItem(topic, trim(sentence), source))
     return items
+
+
+def _heading(sentence: str) -> bool:
+    """"Litigation" or "3. Litigation" alone is where an item is, not what it says."""
+    return len(sentence) < 30 and not find_amounts(sentence) and not sentence.rstrip().endswith(".")
 
 
 def _concentration(evidence: Evidence) -> tuple[str, Source] | None:
