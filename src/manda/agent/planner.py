@@ -8,6 +8,7 @@ agent falls back to when Claude is unavailable or cannot pass the validation gat
 from __future__ import annotations
 
 from manda.agent.compose import Ask, Draft, compose, topic_shape
+from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.topics import asks_pay, role_key
 from manda.agent.evidence import Evidence
@@ -54,6 +55,14 @@ class OfflineComposer:
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
                 calls = [_call(1, "find_gaps")]
+            case Intent.DUE_DILIGENCE if focus_words(ask.question):
+                about = " ".join(focus_words(ask.question))
+                calls = [_call(1, "query_knowledge_base", query=ask.question, k=10,
+                               subject=subjects),
+                         _call(2, "query_knowledge_base", query=about, k=8),
+                         _call(3, "detect_contradictions", subject=ask.subject)]
+                calls += [_call(4 + n, "query_knowledge_base", query=t.query, k=6)
+                          for n, t in enumerate(x for x in TOPICS if x.asked.search(ask.question))]
             case Intent.DUE_DILIGENCE:
                 calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
                 calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)

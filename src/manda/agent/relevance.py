@@ -83,7 +83,8 @@ class Passage:
     text: str
     source: Source
     is_row: bool
-    score: float
+    score: float  # the idf-weighted share of the question's words it covers
+    order: float = 0.0  # score plus the preferences that rank equals (amounts, full sentences)
 
 
 def candidates(evidence: Evidence) -> list[tuple[str, Source, bool]]:
@@ -133,26 +134,29 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
         if not covered:
             continue
         score = covered / total
+        order = score + min(len(text), 200) / 4000  # a full sentence over a fragment
         if wants_amount:
-            score += 0.1 if find_amounts(text) else -0.1
-        ranked.append(Passage(trim(text, 320), source, is_row, round(score, 4)))
-    ranked.sort(key=lambda p: (-p.score, p.is_row, len(p.text)))
+            order += 0.1 if find_amounts(text) else -0.1
+        ranked.append(Passage(trim(text, 320), source, is_row, round(score, 4),
+                              round(order, 4)))
+    ranked.sort(key=lambda p: (-p.order, p.is_row))
     return ranked
 
 
 def confidence(ranked: Sequence[Passage]) -> float:
-    """How sure retrieval is that something answers: the best passage's score (0 when none)."""
-    return ranked[0].score if ranked else 0.0
+    """How sure retrieval is that something answers: the best coverage of the question's words
+    by one sentence or row (0 when none); ranking preferences do not count here."""
+    return max((p.score for p in ranked), default=0.0)
 
 
 def best(ranked: Sequence[Passage], *, limit: int = 3, within: float = 0.8) -> list[Passage]:
     """The leading passages: the best, and the next ones that score close to it."""
     if not ranked:
         return []
-    top = ranked[0].score
+    top = ranked[0].order
     out: list[Passage] = []
     for passage in ranked:
-        if passage.score < top * within or len(out) >= limit:
+        if passage.order < top * within or len(out) >= limit:
             break
         if all(passage.text != p.text for p in out):
             out.append(passage)

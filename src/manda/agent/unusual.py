@@ -65,6 +65,21 @@ TOPICS: tuple[Topic, ...] = (
           "financial covenant leverage net debt EBITDA", "Financial",
           "Please provide the covenant compliance certificates for the last four test dates.",
           re.compile(r"\bcovenants?\b", _F)),
+    Topic("key_person", "Key-person dependency",
+          re.compile(r"\bkey[\s-](?:person|man|people|individuals?)\b|\bsuccession\b|"
+                     r"\bsingle point of failure\b|\b(?:depend\w*|reliant|relies|reliance) "
+                     r"(?:heavily |largely |entirely )?(?:up)?on (?:the |its |our |a few |one )?"
+                     r"(?:founders?|ceo|chief \w+ officer|managing director|owners?|"
+                     r"individuals?|personal relationships?|key (?:staff|employees|managers?))\b|"
+                     r"\bpersonal relationships?\b", _F),
+          re.compile(r"\bfounder\b|\bceo\b|\brelationships?\b|\bleav\w+|\bno (?:successor|"
+                     r"deputy)\b", _F),
+          "key person dependency founder relationships succession retention", "HR",
+          "Which customer relationships and know-how depend on individual managers, and what "
+          "succession, retention and non-compete arrangements exist?",
+          re.compile(r"\bkey[\s-]?(?:person|man|people)\b|\bsuccession\b|\bdependen\w* on "
+                     r"(?:the )?(?:founder|ceo|management|key|individuals?)\b|\bbus factor\b",
+                     _F)),
 )
 _NEGATIVE = re.compile(r"\bcontains? no\b|\bno further\b|\bnone\b|^\s*no\b|\bnot expected\b", _F)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
