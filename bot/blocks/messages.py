@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.blocks.kit import Block, SlackMessage, context, cut, fallback, plural, section
 from bot.blocks.mrkdwn import escape, plain
 from manda.errors import MandaError
-from manda.models import Deal, Document, DocumentStatus
+from manda.models import Deal, Document, DocumentRole, DocumentStatus
 
 HELP = """*Manda* answers from this channel's deal documents, with sources.
 • `@Manda <question>` — answered in a thread; reply in that thread to follow up.
@@ -78,7 +78,8 @@ def _doc_line(doc: Document) -> str:
         DocumentStatus.PENDING: "⏳",
     }[doc.status]
     name = escape(plain(doc.filename, 150))
-    line = f"{status} `{name}` — {doc.file_type}, {plural(doc.units, 'unit')}"
+    role = "" if doc.role is DocumentRole.OTHER else doc.role.value.replace("_", " ") + ", "
+    line = f"{status} `{name}` — {role}{doc.file_type}, {plural(doc.units, 'unit')}"
     if doc.doc_date:
         line += f", dated {doc.doc_date.isoformat()}"
     if doc.status is DocumentStatus.FAILED and doc.error:

@@ -38,6 +38,7 @@ class Deal(_Model):
     id: str
     name: str = ""
     created_at: datetime = Field(default_factory=utcnow)
+    fiscal_year_end: str | None = None  # "--06-30" (ISO 8601 day of year), learned from the room
 
 
 class LocationKind(StrEnum):
@@ -119,6 +120,7 @@ class Document(_Model):
     version_rank: int = 0
     is_irl: bool = False
     role: DocumentRole = DocumentRole.OTHER
+    fiscal_year_end: str | None = None  # "--06-30": the year end its periods were read with
     authoritative: bool = False
     draft: bool = False
     units: int = 0  # pages, sheets, slides or sections parsed

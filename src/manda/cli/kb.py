@@ -125,7 +125,7 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json({"documents": [d.model_dump(mode="json") for d in documents]})
         return 0
-    table = Table("document", "type", "status", "date", "units", "notes")
+    table = Table("document", "role", "type", "status", "date", "units", "notes")
     for d in sorted(documents, key=lambda d: d.filename):
         notes = d.error or ", ".join(
             n
@@ -133,7 +133,8 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
             if on
         )
         table.add_row(
-            d.filename, d.file_type, d.status.value, str(d.doc_date or ""), str(d.units), notes
+            d.filename, d.role.value.replace("_", " "), d.file_type, d.status.value,
+            str(d.doc_date or ""), str(d.units), notes,
         )
     out.print(table)
     return 0

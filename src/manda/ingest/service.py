@@ -13,12 +13,14 @@ import hashlib
 import inspect
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
+from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
@@ -126,6 +128,7 @@ class IngestService:
                 await self._ingest_file(deal_id, path, name, report)
             await _notify(progress, len(files), len(files), "")
             await self._relate(deal_id, report)
+            await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
@@ -187,11 +190,16 @@ class IngestService:
         self, document: Document, parsed: ParsedDocument, report: IngestReport
     ) -> None:
         profile = classify_document(document.filename, parsed)
+        stated = learn_fiscal_year_end(s.text for s in parsed.sections)
+        deal = await self._graph.get_deal(document.deal_id)
         document = document.model_copy(
             update={
+                "fiscal_year_end": stated.iso() if stated else deal.fiscal_year_end if deal
+                else None,
                 "doc_date": parsed.doc_date,
                 "units": parsed.units,
                 "is_irl": profile.is_irl,
+                "role": profile.role,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
             }
@@ -243,6 +251,19 @@ class IngestService:
                 )
         await self._embed(deal_id, missing)
         return len(missing)
+
+    async def _learn_fiscal_year_end(self, deal_id: str) -> None:
+        """The deal's year end: the one its documents state most often (stored on the deal)."""
+        votes = Counter(
+            d.fiscal_year_end for d in await self._graph.list_documents(deal_id)
+            if d.status is DocumentStatus.COMPLETED and d.fiscal_year_end
+        )
+        deal = await self._graph.get_deal(deal_id)
+        if not votes or deal is None:
+            return
+        learned = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "--12-31"))[0]
+        if deal.fiscal_year_end != learned:
+            await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
 
     async def _relate(self, deal_id: str, report: IngestReport) -> None:
         documents = [

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from manda.finance.amounts import currency_from_text, scale_from_text
+from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import provenance_attributes, score
@@ -23,7 +24,7 @@ from manda.ingest.extract.names import ORG
 from manda.ingest.extract.people import people_candidates
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import prose_candidates
-from manda.ingest.extract.tables import table_candidates, text_table_candidates
+from manda.ingest.extract.tables import caption_of, table_candidates, text_table_candidates
 from manda.models import (
     Chunk,
     Document,
@@ -107,8 +108,11 @@ def _views(document: Document, parsed: ParsedDocument,
         if doc_currency:
             break
     hint = _target_hint(document, parsed)
+    fiscal_year_end = _fiscal_year_end(document, parsed)
     views: list[SectionView] = []
     for index, section in enumerate(parsed.sections):
+        before = parsed.sections[index - 1] if index > 0 else None
+        caption = caption_of(before.text) if section.table and before and not before.table else ""
         heading = _first_line(section.text)
         if section.location.kind is LocationKind.SECTION:
             heading = f"{section.location.label} {heading}"
@@ -131,8 +135,18 @@ def _views(document: Document, parsed: ParsedDocument,
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
             periodic=profile.kind in _PERIODIC,
+            caption=caption,
+            fiscal_year_end=fiscal_year_end,
         ))
     return views
+
+
+def _fiscal_year_end(document: Document, parsed: ParsedDocument) -> FiscalYearEnd | None:
+    """The year end the document states, else the one the deal's other documents state."""
+    own = learn_fiscal_year_end(s.text for s in parsed.sections)
+    if own is not None:
+        return own
+    return FiscalYearEnd.from_iso(document.fiscal_year_end) if document.fiscal_year_end else None
 
 
 def _place(text: str, locator: ChunkLocator, chunks: Sequence[Chunk], cand: Candidate

@@ -12,16 +12,24 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from manda.finance.amounts import Amount, currency_from_text, parse_cell, scale_from_text
+from manda.finance.amounts import (
+    Amount,
+    currency_from_text,
+    parse_cell,
+    scale_from_text,
+    uses_decimal_comma,
+)
+from manda.finance.fiscal import fiscal_period_of_column
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
+from manda.ingest.parsers.layout import is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 
-__all__ = ["table_candidates", "text_table_candidates"]
+__all__ = ["caption_of", "table_candidates", "text_table_candidates"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
 _FORECAST_HEADER = re.compile(
@@ -71,6 +79,8 @@ class _Grid:
     rows: list[list[str]]
     refs: list[list[str]] | None
     locate: Callable[[int], _RowText]
+    caption: str = ""  # the lines right above the table ("(in thousands of U.S. dollars)")
+    decimal_comma: bool = False  # numbers written the German way ("38.410" is 38,410)
 
 
 def _row_parts(header: Sequence[str] | None, row: Sequence[str]) -> list[tuple[int, str, int]]:
@@ -174,6 +184,8 @@ def _column(header: Sequence[str], pattern: re.Pattern[str], skip: set[int]) -> 
 def _rules(view: SectionView, grid: _Grid, context: str) -> list[Candidate]:
     if len(grid.rows) < 2:
         return []
+    grid.decimal_comma = uses_decimal_comma([c for row in grid.rows for c in row],
+                                            f"{grid.caption} {view.text[:300]}")
     for rule in (_cap_table, _people_table, _customer_table, _contract_table, _financial_table):
         found = rule(view, grid, context)
         if found is not None:
@@ -187,7 +199,8 @@ def table_candidates(view: SectionView, context: str) -> list[Candidate]:
     if not table:
         return []
     rows = [list(row) for row in table]
-    return _rules(view, _Grid(rows, view.section.cell_refs, _SectionRows(view.text, rows)), context)
+    grid = _Grid(rows, view.section.cell_refs, _SectionRows(view.text, rows), view.caption)
+    return _rules(view, grid, context)
 
 
 # ---------------------------------------------------------------- tables written as text lines
@@ -251,6 +264,7 @@ def text_table_candidates(view: SectionView, context: str
     out: list[Candidate] = []
     spans: list[tuple[int, int]] = []
     for block in (b for b in blocks if len(b) >= 2):
+        caption = _caption_above(text, block[0][0])
         header_cells = _split_line(block[0][1], block[0][0], None)[0]
         rows: list[list[str]] = []
         located: list[_RowText] = []
@@ -260,10 +274,37 @@ def text_table_candidates(view: SectionView, context: str
             located.append(_RowText((start, start + len(line)), cell_spans))
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
-        grid = _Grid(rows, None, lambda r, located=located: located[r])
+        grid = _Grid(rows, None, lambda r, located=located: located[r], caption)
         out.extend(_rules(view, grid, context))
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
+
+
+CAPTION_LINES = 3
+CAPTION_CHARS = 120
+_NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
+
+
+def is_caption_line(line: str) -> bool:
+    """A short line without figures: a title or unit line, not a sentence stating an amount."""
+    line = line.strip()
+    return 0 < len(line) <= CAPTION_CHARS and not any(
+        ch.isdigit() for ch in _NOT_FIGURES.sub("", line)) and " | " not in line
+
+
+def caption_of(text: str) -> str:
+    """The caption lines at the end of `text` (the lines just above a table), top to bottom."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    caption: list[str] = []
+    for line in reversed(lines[-CAPTION_LINES:]):
+        if not is_caption_line(line):
+            break
+        caption.insert(0, line)
+    return "\n".join(caption)
+
+
+def _caption_above(text: str, start: int) -> str:
+    return caption_of(text[:start])
 
 
 # ---------------------------------------------------------------- financial statements
@@ -271,25 +312,35 @@ def text_table_candidates(view: SectionView, context: str
 
 def _units(view: SectionView, grid: _Grid, header: int, context: str
            ) -> tuple[float, str | None]:
+    """The scale and currency of the whole table, from wherever the table states them.
+
+    In order: the header block (corner cell first, then every header cell, then rows above it
+    down to the first row of figures), the caption right above the table, the section's first
+    lines (a sheet's notes), its heading, then the document's title and name.
+    """
     rows = grid.rows
-    above = " ".join(" ".join(row) for row in rows[: header + 1])
+    shape = table_shape(rows)
+    top = max(header, shape.data_start - 1)
+    corner = rows[header][0] if rows[header] else ""
+    head = " ".join(" ".join(row) for row in rows[: top + 1])
     notes = " ".join(view.text.split("\n", 3)[:3])
-    for source in (rows[header][0] if rows[header] else "", above, notes,
-                   view.section.location.label, context):
+    for source in (corner, head, grid.caption, notes, view.section.location.label, context):
         scale = scale_from_text(source)
         if scale != 1.0:
-            return scale, currency_from_text(source) or currency_from_text(context) or view.currency
-    return view.scale, currency_from_text(above) or view.currency
+            return scale, (currency_from_text(source) or currency_from_text(head)
+                           or currency_from_text(grid.caption) or currency_from_text(context)
+                           or view.currency)
+    return view.scale, currency_from_text(head) or currency_from_text(grid.caption) or view.currency
 
 
-def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None
-           ) -> tuple[Amount, str | None] | None:
+def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None,
+           decimal_comma: bool = False) -> tuple[Amount, str | None] | None:
     if spec.unit_kind == "currency":
-        amount = parse_cell(cell, scale=scale, currency=currency)
+        amount = parse_cell(cell, scale=scale, currency=currency, decimal_comma=decimal_comma)
         if amount is None or amount.unit is not None:
             return None
         return amount, amount.currency or currency
-    amount = parse_cell(cell)
+    amount = parse_cell(cell, decimal_comma=decimal_comma)
     if amount is None or amount.currency is not None:
         return None
     if spec.unit_kind == "percent":
@@ -326,6 +377,8 @@ class _Cell:
     scale: float
     currency: str | None
     unit_text: str = ""  # a row or column label that may carry its own unit ("Revenue (EUR M)")
+    row_header: str = ""  # the row's label, as the table writes it
+    column_header: str = ""  # the column's label (the period header), as the table writes it
 
 
 def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
@@ -336,13 +389,22 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         own = scale_from_text(cell.unit_text)
         if own != 1.0:
             scale, currency = own, currency_from_text(cell.unit_text) or currency
-    value = _value(cell.spec, text, scale, currency)
+    value = _value(cell.spec, text, scale, currency, grid.decimal_comma)
     row = grid.locate(cell.r)
     span = row.cells.get(cell.c)
     if value is None or span is None:
         return None
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
+    period = cell.period
+    if cell.column_header and not cell.spec.stock:
+        period = fiscal_period_of_column(cell.column_header, view.fiscal_year_end,
+                                         flow=True) or period
+    attributes = {key: _one_line(text) for key, text in (
+        ("row", cell.row_header), ("column", cell.column_header),
+        ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
+        ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
+    ) if text}
     return Candidate(
         kind=_kind(cell.spec),
         subject=cell.spec.subject,
@@ -353,12 +415,13 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         anchor=row.cells.get(cell.label_col),
         evidence="table" if evidence == "table" else "mention" if evidence == "mention"
         else "narrative",
-        period=as_of_for_stock(cell.spec, cell.period),
+        period=as_of_for_stock(cell.spec, period, view.fiscal_year_end),
         value=stated,
         unit=unit,
         value_text=_one_line(text),
         nature=Nature.FORECAST if cell.forecast else Nature.ACTUAL,
         location=_cell_location(view, grid, cell.r, cell.c),
+        attributes=attributes,
         penalty=0.0 if evidence == "table" else 0.03,
     )
 
@@ -394,7 +457,8 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             if spec is None or c >= len(row) or not row[c].strip():
                 continue
             found = _cell_candidate(view, grid, _Cell(
-                r, c, label_col, spec, period, forecast, scale, currency, row[label_col]
+                r, c, label_col, spec, period, forecast, scale, currency,
+                f"{row[label_col]} {rows[header][c]}", row[label_col], rows[header][c],
             ), "table")
             if found is not None:
                 out.append(found)
@@ -417,7 +481,8 @@ def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate]
         for c, spec in specs.items():
             if c < len(rows[r]) and rows[r][c].strip():
                 found = _cell_candidate(view, grid, _Cell(
-                    r, c, 0, spec, periods[r], forecast, scale, currency, rows[0][c]
+                    r, c, 0, spec, periods[r], forecast, scale, currency, rows[0][c],
+                    rows[r][0], rows[0][c],
                 ), "table")
                 if found is not None:
                     out.append(found)
@@ -436,7 +501,9 @@ def _kpi_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
         forecast = view.forecast or says_forecast(row[0])
         for c in range(1, len(row)):
             found = _cell_candidate(view, grid, _Cell(
-                r, c, 0, spec, view.period, forecast, scale, currency, row[0]
+                r, c, 0, spec, view.period, forecast, scale, currency, row[0], row[0],
+                grid.rows[0][c] if r > 0 and c < len(grid.rows[0])
+                and not any(is_figure(x) for x in grid.rows[0][1:]) else "",
             ), evidence)
             if found is not None:
                 out.append(found)
