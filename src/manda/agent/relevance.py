@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,6 +65,38 @@ def content_terms(question: str) -> list[str]:
     return out
 
 
+# Words a deal team uses for the same thing; a question word matches any of its group. (With an
+# embedder, the dense channel of the search carries the rest of the meaning.)
+_CONCEPTS: tuple[tuple[str, ...], ...] = (
+    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value"),
+    ("buyer", "bidder", "acquirer", "purchaser", "investor"),
+    ("salary", "pay", "compensation", "remuneration", "wage", "earn", "bonus"),
+    ("owner", "own", "shareholder", "stockholder", "holder", "member", "equity"),
+    ("litigation", "lawsuit", "claim", "complaint", "proceeding", "dispute", "court", "sue"),
+    ("insurance", "insured", "insurer", "policy", "coverage", "cover"),
+    ("employee", "staff", "headcount", "personnel", "people", "fte", "workforce"),
+    ("customer", "client", "account"),
+    ("supplier", "vendor", "provider"),
+    ("auditor", "audit", "audited"),
+    ("headquarter", "based", "office", "located", "location"),
+    ("debt", "loan", "borrowing", "facility", "financing"),
+    ("lease", "rent", "premise", "property"),
+)
+_GROUP: dict[str, int] = {}
+for _n, _group in enumerate(_CONCEPTS):
+    for _word in _group:
+        _GROUP.setdefault(" ".join(_word.split()) if " " in _word else _word.lower(), _n)
+
+
+@lru_cache(maxsize=8192)
+def _group_of(stem: str) -> int | None:
+    for word, group in _GROUP.items():
+        if " " not in word and (stem == word or (len(stem) >= 5 and len(word) >= 5
+                                                  and stem[:5] == word[:5])):
+            return group
+    return None
+
+
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text)}
 
@@ -71,9 +104,10 @@ def _stems(text: str) -> set[str]:
 def _matches(term: str, stems: set[str]) -> bool:
     if term in stems:
         return True
-    if len(term) < 5:
-        return False
-    return any(len(s) >= 5 and (s.startswith(term[:5]) and term.startswith(s[:5])) for s in stems)
+    if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
+        return True
+    group = _group_of(term)
+    return group is not None and any(_group_of(s) == group for s in stems)
 
 
 @dataclass(frozen=True)

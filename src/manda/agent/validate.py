@@ -158,16 +158,23 @@ def _matches(amount: Amount, value: _Value) -> bool:
 
 
 def _derived(amount: Amount, grounded: list[Amount]) -> bool:
-    """A difference or a % change between two grounded numbers of the answer."""
+    """A difference, a % change or a ratio (a margin) between two grounded numbers."""
     numbers = [a for a in grounded if _kind(a) == "number"]
     for a, b in permutations(numbers, 2):
         if amount.unit == "%" and b.value:
             change = (a.value - b.value) / abs(b.value) * 100
             if abs(abs(change) - abs(amount.value)) <= 0.051 + 0.006 * abs(change):
                 return True
+            ratio = a.value / b.value * 100  # EBITDA / revenue: a margin the answer computed
+            if abs(ratio) <= 100 and abs(abs(ratio) - abs(amount.value)) <= 0.051 + 0.006 * abs(
+                    ratio):
+                return True
         elif _kind(amount) == "number" and _close(abs(amount.value), abs(a.value - b.value)):
             return True
     percents = [a for a in grounded if a.unit == "%"]
+    if amount.unit == "%" and len(percents) >= 2 and abs(
+            sum(p.value for p in percents) - amount.value) <= 0.15:
+        return True  # the total of the stakes the answer lists ("add up to 100%")
     if amount.unit == "%":  # percentage-point change, e.g. gross margin 70% -> 71%
         for a, b in permutations(percents, 2):
             if abs(abs(a.value - b.value) - abs(amount.value)) <= 0.051:

@@ -203,19 +203,36 @@ _BACKGROUND = re.compile(r"\b(?:joined|previously|prior to|before (?:joining|tha
                          r"mba|phd|worked|spent|served|appointed|since)\b", _F)
 
 
+_FILLER = {"of", "the", "for", "and", "&"}
+
+
 def role_key(text: str) -> str:
-    """A role in one spelling: "CFO" = "Chief Financial Officer" = "chief financial officer"."""
+    """A role in one spelling: "CFO" = "Chief Financial Officer"; "VP, Sales" = "VP of Sales"."""
     words = re.sub(r"[^\w&\s]", " ", text.lower()).split()
-    expanded = " ".join(_ROLE_ALIASES.get(w, w) for w in words)
-    return " ".join(expanded.split())
+    expanded = " ".join(_ROLE_ALIASES.get(w, w) for w in words if w not in _FILLER)
+    return " ".join(w for w in expanded.split() if w not in _FILLER)
 
 
 def holds_role(role: str | None, wanted: str) -> bool:
-    """Does a stated role (“Chief Financial Officer & Co-founder”) name the wanted one?"""
+    """Does a stated role (“Chief Financial Officer & Co-founder”) name the wanted one? A key
+    role counts under its equivalents: a Finance Director is the CFO, a Geschäftsführer the CEO."""
     if not role:
         return False
     have, want = role_key(role), role_key(wanted)
-    return bool(want) and re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None
+    if not want:
+        return False
+    if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
+        return True
+    for _, pattern in KEY_ROLES:
+        if _whole(pattern, wanted) or _whole(pattern, want):
+            return pattern.search(role) is not None
+    return False
+
+
+def _whole(pattern: re.Pattern[str], text: str) -> bool:
+    """The pattern names all of `text` ("finance director"), not a part ("vice president …")."""
+    m = pattern.search(text)
+    return m is not None and len(m.group(0).strip()) >= len(text.strip()) - 1
 
 
 def people(evidence: Evidence) -> list[Finding]:
@@ -246,14 +263,18 @@ def _team(evidence: Evidence) -> dict[str, list[Finding]]:
     for f in people(evidence):
         team.setdefault(f.subject, []).append(f)
     for found in team.values():  # the fullest statement first, from a bio or a presentation
-        found.sort(key=lambda f: (role_of(f) is None, not _from_roles(evidence, f, MANAGEMENT),
+        found.sort(key=lambda f: (role_of(f) is None, _from_roles(evidence, f, MANAGEMENT),
                                   -len(role_of(f) or ""), evidence.filename(f.document_id)))
     return team
 
 
-def _from_roles(evidence: Evidence, finding: Finding, shape: Shape) -> bool:
+def _from_roles(evidence: Evidence, finding: Finding, shape: Shape) -> int:
+    """0 for a document of the shape's first role, 1 for its second …; after all of them, the
+    rest (so sorting on it puts the documents that hold the topic first)."""
     doc = evidence.documents.get(finding.document_id)
-    return doc is not None and doc.role in shape.roles
+    if doc is None or doc.role not in shape.roles:
+        return len(shape.roles)
+    return shape.roles.index(doc.role)
 
 
 def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
@@ -286,12 +307,32 @@ def _background(evidence: Evidence, name: str) -> tuple[str, Source] | None:
     return (best[1], best[2]) if best else None
 
 
+_SENIOR = re.compile(r"\b(?:chief|head|director|vp|vice president|president|managing|founder|"
+                     r"officer|partner|general counsel|geschäftsführ\w*|vorstand|prokurist|"
+                     r"c[a-z]{1,2}o)\b", _F)
+
+
+def _in_team(evidence: Evidence, found: list[Finding], role: str | None) -> bool:
+    """A census lists every employee: from it, only senior roles join the management team."""
+    if any(_from_roles(evidence, f, MANAGEMENT) < 2 or not _from_census(evidence, f)
+           for f in found):
+        return True
+    return bool(role and _SENIOR.search(role))
+
+
+def _from_census(evidence: Evidence, finding: Finding) -> bool:
+    doc = evidence.documents.get(finding.document_id)
+    return doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS
+
+
 def management(ask: Ask, evidence: Evidence) -> Draft | None:
     team = _team(evidence)
     members: list[tuple[str, str | None, list[Source], list[Finding]]] = []
     for found in team.values():
         name = person_name(found[0])
         role = next((r for f in found if (r := role_of(f))), None)
+        if not _in_team(evidence, found, role):
+            continue
         docs: list[Finding] = []
         for f in found:
             if f.document_id not in {d.document_id for d in docs}:
@@ -368,13 +409,20 @@ def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
             if not pay:
                 continue
             source = evidence.hit_source(hit)
-            stated = "; ".join(f"{h}: {v}" for h, v in pay)
+            stated = "; ".join(f"{h}: {_grouped(v)}" for h, v in pay)
             title = row.get(_TITLE_HEADER)
-            who = f"{row.label}" + (f" ({title[1]})" if title else "")
+            name = next((v for v in [row.label, *row.cells.values()]
+                         if ask.entity.split()[-1].lower() in v.lower()), row.label)
+            who = name + (f" ({title[1]})" if title else "")
             caption = next((c for c in table.caption if _SCALE_OR_CURRENCY.search(c)), "")
             unit = f" — {caption}" if caption else ""
             return Draft(text=f"{who}: {stated}{unit} {cite([source])}.")
     return None
+
+
+def _grouped(value: str) -> str:
+    """`185000` → `185,000`; anything else as written."""
+    return f"{int(value):,}" if value.strip().isdigit() and len(value.strip()) > 4 else value
 
 
 _SCALE_OR_CURRENCY = re.compile(r"thousand|000|€|\$|£|eur|usd|gbp|chf|million", _F)
@@ -393,6 +441,9 @@ _BUSINESS = re.compile(
     r"speciali[sz]\w+|distribut\w+)\b", _F)
 
 
+_PRONOUN_LED = re.compile(r"^(?:she|he|they|it|this|these|we|his|her)\b", _F)
+
+
 def overview(ask: Ask, evidence: Evidence) -> Draft | None:
     from manda.agent.compose.synthesis import latest
 
@@ -404,7 +455,8 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
                  and d.role in preferred}
     for rank, hit in enumerate(_role_hits(evidence, preferred)):
         for sentence in sentences(hit.text):
-            if "|" in sentence or len(sentence) < 40 or looks_like_instruction(sentence):
+            if ("|" in sentence or len(sentence) < 40 or looks_like_instruction(sentence)
+                    or _PRONOUN_LED.match(sentence)):
                 continue
             score = len(_BUSINESS.findall(sentence)) * 2 + (2 if hit.document_id in role_docs
                                                              else 0) - rank // 4
@@ -422,6 +474,9 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
     for subject in ("revenue", "ebitda", "headcount", "arr"):
         reading = latest(evidence, subject, full_year=subject in ("revenue", "ebitda")) \
             or latest(evidence, subject)
+        doc = evidence.document_of(reading.primary) if reading is not None else None
+        if doc is not None and doc.role is DocumentRole.CAP_TABLE:
+            continue  # a cap table states shares and stakes, never the size of the business
         if reading is not None:
             figures.append(f"- {reading.label}: {show(reading.primary)} "
                            f"{period_phrase(reading.period)} "
@@ -577,7 +632,7 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
                       or subject_base(f.subject) == "litigation"], evidence)
     lines: list[str] = []
     seen: set[str] = set()
-    ordered = sorted(cases, key=lambda f: (not _from_roles(evidence, f, LITIGATION),
+    ordered = sorted(cases, key=lambda f: (_from_roles(evidence, f, LITIGATION),
                                            -sum(1 for v in f.attributes.values() if v.strip())))
     for case in ordered:
         if case.subject in seen:
@@ -645,7 +700,7 @@ def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
     if not found:
         return None
     by_subject: dict[str, Finding] = {}
-    for f in sorted(found, key=lambda f: (not _from_roles(evidence, f, CONTRACTS),
+    for f in sorted(found, key=lambda f: (_from_roles(evidence, f, CONTRACTS),
                                           f.attributes.get("change_of_control") != "yes",
                                           -sum(1 for v in f.attributes.values() if v.strip()))):
         by_subject.setdefault(f.subject, f)
