@@ -19,9 +19,10 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
            why: str = NOT_FOUND_WHY, must: str | None = None) -> Draft:
     """The best one to three passages, quoted and cited; "not found" below the threshold."""
     ranked = rank(evidence, ask.question)
-    if must:
+    if must:  # a named entity: sentences of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
-        ranked = [p for p in ranked if any(w in p.text.lower() for w in words)]
+        ranked = [p for p in ranked
+                  if any(w in p.text.lower() or w in p.source.excerpt.lower() for w in words)]
     if confidence(ranked) < NOT_FOUND_BELOW:
         return no_data(ask, evidence, why=why, category=category)
     lead = best(ranked)
