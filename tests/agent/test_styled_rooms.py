@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from styled_rooms import DE, UK, US, write_room
@@ -16,34 +14,44 @@ from manda.answers import Answer, Intent
 from manda.app import Manda
 from manda.config import Settings
 
+QUESTIONS: tuple[tuple[str, str], ...] = (
+    (US, "Who owns the company?"), (UK, "Who are the shareholders?"),
+    (DE, "What is the cap table?"), (US, "Give me a summary of the management team"),
+    (UK, "Who is on the leadership team?"), (US, "Who is the VP of Sales?"),
+    (US, "Who is the COO?"), (UK, "Who is the CFO?"), (DE, "Who is the managing director?"),
+    (US, "Who is the CFO?"), (US, "What is Raj Patel's salary?"),
+    (US, "What price did the buyer offer?"), (US, "Is there any pending litigation?"),
+    (DE, "Is there any pending litigation?"), (US, "What are the red flags?"),
+    (US, "Tell me about the company"), (US, "Walk me through the P&L"),
+    (UK, "Compare the budget to the actual"),
+    (US, "Is the company adequately insured against cyber risks?"),
+)
+
 
 @pytest.fixture(scope="module")
-def styled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One home holding the three rooms, ingested once for the module."""
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Answer]:
+    """The three rooms ingested once, every question of this module asked once (offline)."""
     root = tmp_path_factory.mktemp("styled")
-    home = root / "home"
 
-    async def ingest() -> None:
-        async with Manda(Settings(MANDA_HOME=home)) as app:
+    async def run() -> dict[tuple[str, str], Answer]:
+        async with Manda(Settings(MANDA_HOME=root / "home")) as app:
             for deal in (US, DE, UK):
                 await app.ingest.ingest(deal, [write_room(root / "rooms", deal)])
+            return {(deal, q): await app.answers.ask(deal, q) for deal, q in QUESTIONS}
 
-    asyncio.run(ingest())
-    return home
+    return asyncio.run(run())
 
 
 @pytest.fixture
-async def manda(styled_home: Path, tmp_path: Path) -> AsyncIterator[Manda]:
-    home = tmp_path / "home"
-    shutil.copytree(styled_home, home)
-    async with Manda(Settings(MANDA_HOME=home)) as app:
-        yield app
+def ask(answers: dict[tuple[str, str], Answer]) -> Callable[[str, str], Answer]:
+    def answer_to(deal: str, question: str) -> Answer:
+        answer = answers[(deal, question)]
+        assert answer.grounded, answer.answer
+        return answer
+    return answer_to
 
 
-async def ask(app: Manda, deal: str, question: str) -> Answer:
-    answer = await app.answers.ask(deal, question)
-    assert answer.grounded, answer.answer
-    return answer
+Ask = Callable[[str, str], Answer]
 
 
 def cited_files(answer: Answer) -> set[str]:
@@ -58,17 +66,17 @@ def cited_files(answer: Answer) -> set[str]:
     (DE, "What is the cap table?", ["Familie Müller Holding GmbH", "Klaus Berger", "60 %"],
      "Gesellschafterliste.md"),
 ])
-async def test_ownership_comes_from_the_cap_table_with_classes_and_stakes(
-        manda: Manda, deal: str, question: str, holders: list[str], ledger: str) -> None:
-    answer = await ask(manda, deal, question)
+def test_ownership_comes_from_the_cap_table_with_classes_and_stakes(
+        ask: Ask, deal: str, question: str, holders: list[str], ledger: str) -> None:
+    answer = ask(deal, question)
     for item in holders:
         assert item in answer.answer, answer.answer
     assert "add up to 100%" in answer.answer
     assert ledger in cited_files(answer)
 
 
-async def test_management_lists_people_and_says_the_cfo_is_missing(manda: Manda) -> None:
-    answer = await ask(manda, US, "Give me a summary of the management team")
+def test_management_lists_people_and_says_the_cfo_is_missing(ask: Ask) -> None:
+    answer = ask(US, "Give me a summary of the management team")
     text = answer.answer
     for person in ("Jane Doe", "Kim Lee", "Raj Patel"):
         assert person in text
@@ -79,8 +87,8 @@ async def test_management_lists_people_and_says_the_cfo_is_missing(manda: Manda)
     assert "revenue" not in text.lower()  # people, not key financial figures
 
 
-async def test_a_team_with_a_finance_director_has_no_missing_cfo(manda: Manda) -> None:
-    answer = await ask(manda, UK, "Who is on the leadership team?")
+def test_a_team_with_a_finance_director_has_no_missing_cfo(ask: Ask) -> None:
+    answer = ask(UK, "Who is on the leadership team?")
     assert "Fiona Reid" in answer.answer and "Finance Director" in answer.answer
     assert "no CFO" not in answer.answer
 
@@ -91,29 +99,29 @@ async def test_a_team_with_a_finance_director_has_no_missing_cfo(manda: Manda) -
     (UK, "Who is the CFO?", "Fiona Reid", "Alasdair Grant"),
     (DE, "Who is the managing director?", "Klaus Berger", "Sabine Koch"),
 ])
-async def test_a_named_role_is_answered_with_its_holder_only(
-        manda: Manda, deal: str, question: str, holder: str, not_holder: str) -> None:
-    answer = await ask(manda, deal, question)
+def test_a_named_role_is_answered_with_its_holder_only(
+        ask: Ask, deal: str, question: str, holder: str, not_holder: str) -> None:
+    answer = ask(deal, question)
     assert answer.answer.startswith(holder), answer.answer
     assert not_holder not in answer.answer
 
 
-async def test_a_role_nobody_holds_is_not_answered_with_the_ceo(manda: Manda) -> None:
-    answer = await ask(manda, US, "Who is the CFO?")
+def test_a_role_nobody_holds_is_not_answered_with_the_ceo(ask: Ask) -> None:
+    answer = ask(US, "Who is the CFO?")
     assert "no document names a CFO" in answer.answer
     assert not re.search(r"Jane Doe is the", answer.answer)
     assert any(a.type == "add_to_qa" for a in answer.suggested_actions)
 
 
-async def test_a_persons_pay_comes_from_their_census_row_with_its_header(manda: Manda) -> None:
-    answer = await ask(manda, US, "What is Raj Patel's salary?")
+def test_a_persons_pay_comes_from_their_census_row_with_its_header(ask: Ask) -> None:
+    answer = ask(US, "What is Raj Patel's salary?")
     assert "Raj Patel" in answer.answer and "Base Salary (USD): 185,000" in answer.answer
     assert "2.3 Employee census Sept 2024.csv" in cited_files(answer)
     assert "310,000" not in answer.answer  # not the CEO's row
 
 
-async def test_a_price_stated_only_in_an_email_is_found(manda: Manda) -> None:
-    answer = await ask(manda, US, "What price did the buyer offer?")
+def test_a_price_stated_only_in_an_email_is_found(ask: Ask) -> None:
+    answer = ask(US, "What price did the buyer offer?")
     assert "$48 million" in answer.answer
     assert cited_files(answer) == {"RE_ Indicative offer.txt"}
 
@@ -122,30 +130,30 @@ async def test_a_price_stated_only_in_an_email_is_found(manda: Manda) -> None:
     (US, ["Acme Supply LLC", "$2.4 million", "Superior Court of California", "discovery"]),
     (DE, ["Stahlhandel Nord GmbH", "EUR 850,000", "Landgericht Stuttgart", "pending"]),
 ])
-async def test_litigation_names_claimant_amount_court_and_status(
-        manda: Manda, deal: str, parts: list[str]) -> None:
-    answer = await ask(manda, deal, "Is there any pending litigation?")
+def test_litigation_names_claimant_amount_court_and_status(
+        ask: Ask, deal: str, parts: list[str]) -> None:
+    answer = ask(deal, "Is there any pending litigation?")
     for part in parts:
         assert part in answer.answer, answer.answer
 
 
-async def test_red_flags_catch_a_key_person_dependency(manda: Manda) -> None:
-    answer = await ask(manda, US, "What are the red flags?")
+def test_red_flags_catch_a_key_person_dependency(ask: Ask) -> None:
+    answer = ask(US, "What are the red flags?")
     assert answer.intent is Intent.DUE_DILIGENCE
     assert "Key-person dependency" in answer.answer and "founder Jane Doe" in answer.answer
     assert "Acme Supply LLC" in answer.answer
 
 
-async def test_tell_me_about_the_company_is_an_overview_with_drill_downs(manda: Manda) -> None:
-    answer = await ask(manda, US, "Tell me about the company")
+def test_tell_me_about_the_company_is_an_overview_with_drill_downs(ask: Ask) -> None:
+    answer = ask(US, "Tell me about the company")
     assert answer.intent is Intent.EXPLORATION
     assert "supply-chain analytics software" in answer.answer
     assert "$46.7 million" in answer.answer
     assert "**Where to drill down**" in answer.answer
 
 
-async def test_the_pnl_has_periods_as_columns_and_computed_margins(manda: Manda) -> None:
-    answer = await ask(manda, US, "Walk me through the P&L")
+def test_the_pnl_has_periods_as_columns_and_computed_margins(ask: Ask) -> None:
+    answer = ask(US, "Walk me through the P&L")
     text = answer.answer
     assert re.search(r"\| Line \| FY2022 \| FY2023 \|", text), text
     row = next(line for line in text.splitlines() if line.startswith("| EBITDA |"))
@@ -154,16 +162,16 @@ async def test_the_pnl_has_periods_as_columns_and_computed_margins(manda: Manda)
     assert text.index("| Revenue |") < text.index("| Gross profit |") < text.index("| EBITDA |")
 
 
-async def test_budget_against_actual_comes_from_two_documents(manda: Manda) -> None:
-    answer = await ask(manda, UK, "Compare the budget to the actual")
+def test_budget_against_actual_comes_from_two_documents(ask: Ask) -> None:
+    answer = ask(UK, "Compare the budget to the actual")
     text = answer.answer
     assert answer.intent is Intent.COMPARISON
     assert "£15.0m" in text and "£14.2m" in text and "-5.3%" in text
     assert {"4.3 Budget FY2024.md", "4.1 Board pack March 2024.md"} <= cited_files(answer)
 
 
-async def test_an_out_of_room_risk_question_is_not_a_red_flags_report(manda: Manda) -> None:
-    answer = await ask(manda, US, "Is the company adequately insured against cyber risks?")
+def test_an_out_of_room_risk_question_is_not_a_red_flags_report(ask: Ask) -> None:
+    answer = ask(US, "Is the company adequately insured against cyber risks?")
     text = answer.answer
     assert text.startswith("I searched") and "found nothing that answers this" in text
     assert "**Unusual items**" not in text and "Acme Supply" not in text
