@@ -22,6 +22,7 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
+from manda.ingest.corrections import find_correction_statements
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.relations import plan_relations
@@ -202,6 +203,7 @@ class IngestService:
                 "role": profile.role,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
+                "corrections": find_correction_statements(parsed),
             }
         )
         chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
