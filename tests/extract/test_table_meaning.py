@@ -157,3 +157,50 @@ def test_german_thousands_with_dots_are_not_decimals() -> None:
                     notes=["Müller Maschinenbau GmbH — Gewinn- und Verlustrechnung"])
     assert _values(_extract(parsed), "revenue") == {"FY2024": pytest.approx(38_410_000),
                                                     "FY2023": pytest.approx(35_220_000)}
+
+
+def test_a_census_row_keeps_pay_and_every_column_with_the_person() -> None:
+    parsed = _sheet([["Employee ID", "Name", "Job title", "Department", "Base salary (USD)"],
+                     ["1001", "Maria Lopez", "Controller", "Finance", "98,000"],
+                     ["1002", "James Carter", "Sales Manager", "Sales", "87,500"]],
+                    notes=["Employee census as at 30 June 2024"])
+    people = {f.entity: f for f in _extract(parsed) if f.subject.startswith("person:")}
+    maria = people["Maria Lopez"]
+    assert maria.attributes["role"] == "Controller"
+    assert (maria.attributes["pay"], maria.attributes["pay_column"]) == ("98,000",
+                                                                       "Base salary (USD)")
+    assert maria.attributes["department"] == "Finance"
+    assert "Base salary (USD): 98,000" in maria.excerpt
+
+
+def test_a_contract_value_column_in_thousands_is_scaled() -> None:
+    parsed = _sheet([["Counterparty", "Contract", "Expiry", "Annual value (£000)"],
+                     ["Tesco Stores Ltd", "Supply agreement", "31 March 2027", "2,350"]],
+                    notes=["Key customer contracts"])
+    [contract] = [f for f in _extract(parsed) if f.subject.startswith("contract:")]
+    assert (contract.value, contract.unit) == (pytest.approx(2_350_000), "GBP")
+
+
+@pytest.mark.parametrize("statement", [
+    "All amounts are in USD thousands unless otherwise stated.",
+    "Figures in £000 unless otherwise indicated.",
+    "Alle Angaben in TEUR.",
+])
+def test_a_document_wide_unit_statement_scales_tables_without_their_own(statement: str) -> None:
+    parsed = ParsedDocument(filename="x", file_type="pdf", units=2, sections=[
+        Section(text=f"Harbour Holdings — annual review\n{statement}",
+                location=Location.for_page(1)),
+        Section(text="Five-year summary\nYear | FY2024 | FY2023\nRevenue | 46,700 | 41,200",
+                location=Location.for_page(7)),
+    ])
+    assert _values(_extract(parsed), "revenue")["FY2024"] == pytest.approx(46_700_000)
+
+
+def test_a_sentence_with_figures_is_not_a_unit_statement() -> None:
+    parsed = ParsedDocument(filename="x", file_type="pdf", units=2, sections=[
+        Section(text="Revenue figures in 2023 grew to EUR 18.4 million.",
+                location=Location.for_page(1)),
+        Section(text="Key figures\nYear | FY2024 | FY2023\nRevenue | €46.7M | €41.2M",
+                location=Location.for_page(2)),
+    ])
+    assert _values(_extract(parsed), "revenue")["FY2024"] == pytest.approx(46_700_000)

@@ -140,6 +140,31 @@ CIM = _prose(
     file_type="pdf",
 )
 
+# Documents that look like two things at once.
+BOARD_PACK = _prose(
+    "Board pack — March 2024\nManagement accounts for the month ended 31 March 2024",
+    "Income statement\n£000 | Mar-24 | Budget | Variance\nRevenue | 1,210 | 1,150 | 60\n"
+    "EBITDA | 210 | 190 | 20", "The board is asked to note the results.")
+FDD_CITING_AUDIT = _prose(
+    "Project Atlas\nFinancial due diligence report — draft for discussion",
+    "Quality of earnings\nReported EBITDA per the audited accounts | 12.1\n"
+    "Normalisation adjustments | 1.4\nAdjusted EBITDA | 13.5")
+CIM_WITH_FINANCIALS = _prose(
+    "Project Falcon\nConfidential Information Memorandum\nStrictly private and confidential",
+    "Investment highlights\n• Leading UK provider\n• 20% revenue CAGR",
+    "Financial overview\n£m | FY22 | FY23 | FY24\nRevenue | 30.1 | 35.2 | 41.0")
+REPLY_WITHOUT_HEADERS = _prose(
+    "Hi Tom,\nPlease find the updated pricing below. The new price is £2.35 per case.\nThanks,\n"
+    "Sarah\n\nOn 12 May 2024, Tom Baker wrote:\n> Could you confirm pricing?", file_type="txt")
+SHAREHOLDER_RESOLUTIONS_DE = _prose(
+    "Protokoll der Gesellschafterversammlung der Müller GmbH vom 12. März 2024\n"
+    "Anwesend: Dr. Hans Müller, Petra Krause",
+    "TOP 1: Feststellung des Jahresabschlusses 2023\nDie Gesellschafterversammlung beschließt "
+    "einstimmig, den Jahresabschluss festzustellen.")
+LEASES_DE = _table([["Standort", "Vermieter", "Fläche (m²)", "Miete p.a. (EUR)", "Mietende"],
+                    ["München", "Immo AG", "1.200", "240.000", "31.12.2028"]],
+                   notes=["Übersicht Mietverträge"])
+
 
 @pytest.mark.parametrize(
     ("parsed", "role"),
@@ -160,6 +185,12 @@ CIM = _prose(
         (LEGAL_MEMO, R.LEGAL_MEMO),
         (BIOS, R.MANAGEMENT_BIOS),
         (CIM, R.PRESENTATION),
+        (BOARD_PACK, R.MANAGEMENT_ACCOUNTS),
+        (FDD_CITING_AUDIT, R.QOE_REPORT),
+        (CIM_WITH_FINANCIALS, R.PRESENTATION),
+        (REPLY_WITHOUT_HEADERS, R.CORRESPONDENCE),
+        (SHAREHOLDER_RESOLUTIONS_DE, R.BOARD_MINUTES),
+        (LEASES_DE, R.LEASE_SCHEDULE),
     ],
     ids=lambda v: v.value if isinstance(v, DocumentRole) else "",
 )

@@ -84,9 +84,11 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
                  "quarterly report",
                  "trading update", "monthly management accounts", "interim report",
                  "monatsbericht", "quartalsbericht", "board pack", "kpi report", "kpi pack",
-                 "profit and loss", "p&l"),
+                 "profit and loss", "p&l", "trial balance", "summen- und saldenliste", "bwa"),
         _text(2.0, "management accounts", "unaudited", "year to date", "ytd", "month end",
               "quarter ended", "three months ended", "monthly results", "actuals", "actual", cap=3),
+        _header(2.0, "actual", "actuals", "act", "ytd actual", "ist", "variance", "var",
+                "vs budget", "prior year", "debit", "credit", "soll", "haben", cap=2),
         _header(1.0, "revenue", "sales", "gross profit", "ebitda", "net income", "operating profit",
                 "cost of sales", "umsatz", "umsatzerlöse", "rohertrag", "turnover", cap=4),
         _text(0.5, "revenue", "ebitda", "gross margin", "gross profit", "turnover", cap=4),
@@ -151,7 +153,7 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
     ],
     R.LEGAL_MEMO: [
         _opening(4.0, "legal due diligence", "legal summary", "legal memo", "legal memorandum",
-                 "memorandum", "legal opinion", "litigation summary", "legal report",
+                 "memo", "legal opinion", "litigation summary", "legal report",
                  "red flag report", "rechtliche due diligence"),
         _text(1.5, "litigation", "claim", "claims", "court", "proceedings", "lawsuit", "dispute",
               "counsel", "privileged", "legal", "damages", "arbitration", "landgericht",
@@ -201,7 +203,8 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
         _text(2.0, "resolved", "it was resolved", "the board", "quorum", "quorate", "chair",
               "chairman", "apologies", "present:", "in attendance", "meeting closed",
               "the meeting", "beschluss", "beschlossen", "aufsichtsrat", "tagesordnung",
-              "agenda item", cap=4),
+              "agenda item", "unanimously", "general meeting", "shareholders' meeting",
+              "gesellschafterversammlung", "beschließt", "einstimmig", "anwesend", cap=4),
     ],
     R.CORRESPONDENCE: [
         _Signal(re.compile(r"^\s*(?:from|to|cc|bcc|sent|subject|von|an|betreff|gesendet)\s*:",
@@ -209,8 +212,13 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
         _Signal(re.compile(r"^\s*(?:re|aw|fw|fwd|wg)\s*:", re.IGNORECASE | re.MULTILINE),
                 1.5, "text", 3),
         _text(1.0, "dear", "kind regards", "best regards", "regards", "sincerely",
-              "mit freundlichen grüßen", "viele grüße", "hi all", "thanks", "wrote:",
-              "original message", cap=4),
+              "mit freundlichen grüßen", "viele grüße", "hi all", "thanks", "original message",
+              cap=4),
+        _Signal(re.compile(r"\bwrote:|\bschrieb:|-----\s*original message", re.IGNORECASE),
+                2.5, "text", 2),
+        _Signal(re.compile(r"^\s*(?:hi|hello|dear|hallo|liebe[rs]?)\b[^\n]{0,40},\s*$",
+                           re.IGNORECASE | re.MULTILINE), 1.5, "text", 2),
+        _Signal(re.compile(r"^>", re.MULTILINE), 0.5, "text", 4),
     ],
 }
 
@@ -345,6 +353,9 @@ def _structure(parsed: ParsedDocument, body: str, headers: list[str],
             if role is not R.IRL:
                 score, reasons = out[role]
                 out[role] = (score * 0.4, reasons)
+    if re.search(r"\b(?:actuals?|act|ist)\b", lowered) and re.search(
+            r"\b(?:budget|bud|plan|forecast|soll)\b", lowered):
+        _add(out, R.MANAGEMENT_ACCOUNTS, 4.0, "structure: actuals reported against a budget")
     prose = sum(len(s.text) for s in parsed.sections if not s.table)
     tabular = sum(len(s.text) for s in parsed.sections if s.table)
     if tabular > 2 * max(prose, 1):

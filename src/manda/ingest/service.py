@@ -34,6 +34,7 @@ from manda.models import (
     Chunk,
     Deal,
     Document,
+    DocumentRole,
     DocumentStatus,
     Finding,
     FindingStatus,
@@ -152,6 +153,8 @@ class IngestService:
             return
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
+            if existing.role is DocumentRole.OTHER:
+                await self._refresh_role(existing, path, name)
             report.unchanged.append(name)
             return
         info = version_info(name)
@@ -180,6 +183,17 @@ class IngestService:
             await self._fail(
                 document, f"could not be processed ({type(exc).__name__}: {exc})", report
             )
+
+    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
+        """A document ingested before roles were read gets its role, without re-extraction."""
+        try:
+            parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
+        except UnreadableFileError:
+            return
+        profile = classify_document(document.filename, parsed)
+        if profile.role is not DocumentRole.OTHER:
+            await self._graph.upsert_document(document.model_copy(update={
+                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
 
     async def _fail(self, document: Document, reason: str, report: IngestReport) -> None:
         await self._graph.set_document_status(

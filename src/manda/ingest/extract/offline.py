@@ -24,7 +24,8 @@ from manda.ingest.extract.names import ORG
 from manda.ingest.extract.people import people_candidates
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import prose_candidates
-from manda.ingest.extract.tables import caption_of, table_candidates, text_table_candidates
+from manda.ingest.extract.tables import table_candidates, text_table_candidates
+from manda.ingest.parsers.layout import caption_of, is_caption_line
 from manda.models import (
     Chunk,
     Document,
@@ -109,6 +110,7 @@ def _views(document: Document, parsed: ParsedDocument,
             break
     hint = _target_hint(document, parsed)
     fiscal_year_end = _fiscal_year_end(document, parsed)
+    doc_scale = _stated_scale(parsed)
     views: list[SectionView] = []
     for index, section in enumerate(parsed.sections):
         before = parsed.sections[index - 1] if index > 0 else None
@@ -130,8 +132,9 @@ def _views(document: Document, parsed: ParsedDocument,
                 bool(section.table) and says_forecast(section.location.label)
             ),
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
-            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else scale_from_text(
-                parsed.title or ""),
+            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else (
+                scale_from_text(parsed.title or "") if scale_from_text(parsed.title or "") != 1.0
+                else doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
             periodic=profile.kind in _PERIODIC,
@@ -139,6 +142,27 @@ def _views(document: Document, parsed: ParsedDocument,
             fiscal_year_end=fiscal_year_end,
         ))
     return views
+
+
+_UNIT_STATEMENT = re.compile(
+    r"[^.\n]*\b(?:amounts?|figures?|numbers?|values?|data)\b[^.\n]{0,40}\b(?:in|are)\b[^.\n]*"
+    r"|[^.\n]*\bunless\s+(?:otherwise\s+)?(?:stated|indicated|noted)\b[^.\n]*"
+    r"|[^.\n]*\b(?:alle\s+)?(?:angaben|beträge|werte)\s+in\b[^.\n]*",
+    re.IGNORECASE,
+)
+
+
+def _stated_scale(parsed: ParsedDocument) -> float:
+    """A document-wide unit statement ("All amounts in USD thousands unless otherwise stated"),
+    the scale of any table that states none of its own."""
+    for section in parsed.sections[:3]:
+        for m in _UNIT_STATEMENT.finditer(section.text[:3000]):
+            if not is_caption_line(m.group(0)):
+                continue  # a sentence stating figures ("grew to EUR 18.4 million") is no unit line
+            scale = scale_from_text(m.group(0))
+            if scale != 1.0:
+                return scale
+    return 1.0
 
 
 def _fiscal_year_end(document: Document, parsed: ParsedDocument) -> FiscalYearEnd | None:

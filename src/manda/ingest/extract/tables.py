@@ -26,10 +26,10 @@ from manda.ingest.extract.candidates import Candidate, SectionView, says_forecas
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.parsers.layout import is_figure, table_shape
+from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 
-__all__ = ["caption_of", "table_candidates", "text_table_candidates"]
+__all__ = ["table_candidates", "text_table_candidates"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
 _FORECAST_HEADER = re.compile(
@@ -37,6 +37,18 @@ _FORECAST_HEADER = re.compile(
     r"estimate|est\.?|fcst|bp)\b)",
     re.IGNORECASE,
 )
+# "Actual", "Act.", "Ist", "2023A": a column of actuals, even in a budget workbook.
+_ACTUAL_HEADER = re.compile(r"\b(?:actuals?|act\.?|ist|outturn|reported|audited)(?![\w])"
+                            r"|\b(?:19|20)\d{2}\s?A\b", re.IGNORECASE)
+
+
+def _says_forecast(header: str, default: bool) -> bool:
+    """A column's nature: its header decides ("FY25 Budget", "2024A"), else the document."""
+    if _ACTUAL_HEADER.search(header):
+        return False
+    return default or bool(_FORECAST_HEADER.search(header))
+
+
 _HOLDER = re.compile(r"\b(?:shareholder|holder|investor|owner|gesellschafter|name)s?\b",
                      re.IGNORECASE)
 _SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|units|anteile|"
@@ -280,29 +292,6 @@ def text_table_candidates(view: SectionView, context: str
     return out, spans
 
 
-CAPTION_LINES = 3
-CAPTION_CHARS = 120
-_NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
-
-
-def is_caption_line(line: str) -> bool:
-    """A short line without figures: a title or unit line, not a sentence stating an amount."""
-    line = line.strip()
-    return 0 < len(line) <= CAPTION_CHARS and not any(
-        ch.isdigit() for ch in _NOT_FIGURES.sub("", line)) and " | " not in line
-
-
-def caption_of(text: str) -> str:
-    """The caption lines at the end of `text` (the lines just above a table), top to bottom."""
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
-    caption: list[str] = []
-    for line in reversed(lines[-CAPTION_LINES:]):
-        if not is_caption_line(line):
-            break
-        caption.insert(0, line)
-    return "\n".join(caption)
-
-
 def _caption_above(text: str, start: int) -> str:
     return caption_of(text[:start])
 
@@ -437,7 +426,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         period = parse_period(cell) if c > 0 else None
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
-            columns[c] = (period, view.forecast or bool(_FORECAST_HEADER.search(f"{cell} {above}")))
+            columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
     # total row states it for the company.
@@ -477,7 +466,7 @@ def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate]
     scale, currency = _units(view, grid, 0, context)
     out: list[Candidate] = []
     for r in data:
-        forecast = view.forecast or bool(_FORECAST_HEADER.search(rows[r][0]))
+        forecast = _says_forecast(rows[r][0], view.forecast)
         for c, spec in specs.items():
             if c < len(rows[r]) and rows[r][c].strip():
                 found = _cell_candidate(view, grid, _Cell(
@@ -604,6 +593,7 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
         span = located.cells.get(name_col)
         if span is None:
             continue
+        attributes = {"role": role, **_other_columns(rows[header], rows[r], {name_col, role_col})}
         out.append(Candidate(
             kind=FindingKind.PERSON,
             subject=f"person:{canonical_entity(name, 'person')}",
@@ -614,9 +604,31 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
             anchor=located.cells.get(role_col),
             evidence="table" if role else "mention",
             entity=name,
-            attributes={"role": role},
+            attributes=attributes,
             location=_cell_location(view, grid, r, name_col),
         ))
+    return out
+
+
+_PAY_HEADER = re.compile(r"\b(?:salary|salaries|pay|compensation|remuneration|wage|gehalt|"
+                         r"vergütung|total\s+cash|base)\b", re.IGNORECASE)
+
+
+def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
+                   ) -> dict[str, str]:
+    """The rest of a person's row (department, start date, salary …), keyed by column header.
+
+    The first pay column is also kept as `pay`, with its header (its unit) as `pay_column`.
+    """
+    out: dict[str, str] = {}
+    for c, label in enumerate(header):
+        cell = _one_line(row[c]) if c < len(row) else ""
+        name = _one_line(label)
+        if c in skip or not cell or not name or cell.strip("-–—/ ").lower() in ("", "n/a", "na"):
+            continue
+        out.setdefault(name.lower(), cell)
+        if "pay" not in out and _PAY_HEADER.search(name) and is_figure(cell):
+            out["pay"], out["pay_column"] = cell, name
     return out
 
 
@@ -668,9 +680,25 @@ def _yes_no(text: str) -> str:
     return ""
 
 
+def _worth(view: SectionView, grid: _Grid, header: int, worth: int | None, r: int,
+           context: str) -> Amount | None:
+    """A contract's value in units: "Annual value (£000)" scales its cells, as does the table."""
+    if worth is None:
+        return None
+    label = grid.rows[header][worth]
+    scale, currency = _units(view, grid, header, context)
+    own = scale_from_text(label)
+    amount = parse_cell(_cell(grid.rows, r, worth), scale=own if own != 1.0 else scale,
+                        currency=currency_from_text(label) or currency,
+                        decimal_comma=grid.decimal_comma)
+    return amount if amount is not None and amount.currency is not None else None
+
+
 def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
-    header = _header_row(rows, _PARTY_HEADER) or _header_row(rows, _CUSTOMER_HEADER)
+    header = _header_row(rows, _PARTY_HEADER)
+    if header is None:  # (row 0 is a header too: no `or` here)
+        header = _header_row(rows, _CUSTOMER_HEADER)
     if header is None:
         return None
     cells = rows[header]
@@ -692,9 +720,7 @@ def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
             continue
         flag = _yes_no(_cell(rows, r, coc))
         kind = _cell(rows, r, contract) or "Contract"
-        amount = parse_cell(_cell(rows, r, worth)) if worth is not None else None
-        if amount is not None and amount.currency is None:
-            amount = None
+        amount = _worth(view, grid, header, worth, r, context)
         attributes = {
             key: text for key, text in (
                 ("contract", kind),

@@ -13,7 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["TableShape", "is_figure", "table_shape"]
+__all__ = ["TableShape", "caption_of", "is_caption_line", "is_figure", "table_shape",
+           "text_table_blocks"]
 
 SCAN_ROWS = 50  # a header further down than this is not looked for
 MAX_HEADER_ROWS = 3
@@ -24,14 +25,27 @@ _FIGURE = re.compile(
     r"(?:\s?(?:%|x|k|m|bn|mn|M|K))?\s*[)]?\s*$",
     re.IGNORECASE,
 )
+_UNIT_LABEL = re.compile(r"^\D*['’]?000s?\D*$")  # "EUR 000", "$000", "£'000s": a unit, not a figure
 _YEAR_LABEL = re.compile(r"^\s*(?:FY\s*)?['’]?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,4})?\s*[AEBFP]?\s*$",
                          re.IGNORECASE)
 
 
+_HEADER_WORDS = re.compile(
+    r"(?<![\w])(?:(?:19|20)\d{2}|FY\s*['’]?(?:\d{4}|\d{2})|Q[1-4]|H[12]|actuals?|act\.?|budget|bud\.?|"
+    r"forecast|fcst|fc|plan|prior|py|cy|ytd|ltm|ttm|var\.?|variance|delta|change|%|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ist|soll|vorjahr|abw\.?|"
+    r"restated|audited|unaudited|reported|adjusted|"
+    r"(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|m|k|mm|mn)?|TEUR|kEUR|T€|['’]?000s?|"
+    r"thousands?|millions?)(?![\w])",
+    re.IGNORECASE,
+)
+
+
 def is_figure(cell: str) -> bool:
-    """A cell holding an amount, a count or a percentage (a year as a header is not one)."""
+    """A cell holding an amount, a count or a percentage (a year or a unit header is not one)."""
     text = cell.strip()
-    return bool(text) and bool(_FIGURE.match(text)) and not _YEAR_LABEL.match(text)
+    return (bool(text) and bool(_FIGURE.match(text)) and not _YEAR_LABEL.match(text)
+            and not _UNIT_LABEL.match(text))
 
 
 def _filled(row: Sequence[str]) -> list[int]:
@@ -80,7 +94,12 @@ def table_shape(rows: Sequence[Sequence[str]]) -> TableShape:
                and _is_header_part(head[start - 1])):
             start -= 1
         if start < first_data:
-            return TableShape(start, first_data, fold_header(head[start:first_data], width))
+            # Below the top header row, only rows that read as headers ("Actual | Budget",
+            # "2024 | 2023") continue it; a row of words ("Founders | Ordinary | – | –") is data.
+            end = start + 1
+            while end < first_data and _HEADER_WORDS.search(" ".join(head[end])):
+                end += 1
+            return TableShape(start, end, fold_header(head[start:end], width))
     start = _first_wide_label_row(head, width)
     return TableShape(start, start + 1, fold_header([head[start]], width))
 
@@ -118,3 +137,61 @@ def fold_header(block: Sequence[Sequence[str]], width: int) -> list[str]:
                 parts.append(labels[i][c])
         out.append(" ".join(parts))
     return out
+
+
+# ---------------------------------------------------------------- captions and text tables
+
+CAPTION_LINES = 3
+CAPTION_CHARS = 120
+_NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
+
+
+def is_caption_line(line: str) -> bool:
+    """A short line without figures: a title or unit line, not a sentence stating an amount."""
+    line = line.strip()
+    return 0 < len(line) <= CAPTION_CHARS and not any(
+        ch.isdigit() for ch in _NOT_FIGURES.sub("", line)) and " | " not in line
+
+
+def caption_of(text: str) -> str:
+    """The caption lines at the end of `text` (the lines just above a table), top to bottom."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    caption: list[str] = []
+    for line in reversed(lines[-CAPTION_LINES:]):
+        if not is_caption_line(line):
+            break
+        caption.insert(0, line)
+    return "\n".join(caption)
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """A run of `a | b | c` lines inside a text: where it is and what names its columns."""
+
+    start: int
+    end: int
+    context: str  # caption lines and header line(s): what every piece of the table must carry
+
+
+def text_table_blocks(text: str) -> list[TextTable]:
+    """The tables a page holds as ` | ` lines (two or more in a row), with their context."""
+    blocks: list[TextTable] = []
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and " | " in lines[j]:
+            j += 1
+        if j - i >= 2:
+            rows = [[c.strip() for c in line.split(" | ")] for line in lines[i:j]]
+            width = max(len(r) for r in rows)
+            shape = table_shape([r + [""] * (width - len(r)) for r in rows])
+            head = [lines[k].strip() for k in range(i, i + max(shape.data_start, 1))]
+            caption = caption_of("\n".join(lines[max(0, i - CAPTION_LINES) : i]))
+            context = "\n".join(x for x in [caption, *head] if x)
+            blocks.append(TextTable(offsets[i], offsets[j] - 1, context))
+        i = max(j, i + 1)
+    return blocks

@@ -9,7 +9,13 @@ from pathlib import Path
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
 
-from manda.ingest.parsers.base import ParseLimits, clean_block, short_detail, unreadable
+from manda.ingest.parsers.base import (
+    ParseLimits,
+    clean_block,
+    label_text_tables,
+    short_detail,
+    unreadable,
+)
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -70,7 +76,8 @@ def _corrupt(filename: str, exc: Exception) -> Exception:
 
 
 def _page_text(page: object, filename: str, number: int) -> str | None:
-    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `."""
+    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `, and
+    table rows are written with their column headers."""
     try:
         raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
     except Exception:  # layout mode trips on some fonts; plain mode is the fallback
@@ -86,7 +93,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return clean_block("\n".join(kept))
+    return label_text_tables(clean_block("\n".join(kept)))
 
 
 def _tidy(line: str) -> str:
