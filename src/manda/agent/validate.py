@@ -114,9 +114,12 @@ def _excerpt_values(source: Source, evidence: Evidence) -> list[_Value]:
     texts += [s.excerpt for s in evidence.source_index().get(source.key, [])]
     texts = [_without_instructions(t) for t in texts]
     values = [v for text in dict.fromkeys(texts) for v in _text_values(text)]
-    if source.finding_id and source.finding_id in evidence.findings:
-        f = evidence.findings[source.finding_id]
-        if f.value is not None:
+    # Findings extracted at the cited place carry the value at its scale ("675" in a table in
+    # EUR thousands is €675k), which the excerpt alone may not show.
+    ids = {source.finding_id} | {s.finding_id for s in evidence.source_index().get(source.key, [])}
+    for finding_id in sorted(i for i in ids if i):
+        f = evidence.findings.get(finding_id)
+        if f is not None and f.value is not None:
             kind = f.unit if f.unit in {"%", "x"} else "number"
             currency = f.unit if f.unit and f.unit.isupper() and len(f.unit) == 3 else None
             values.append(_Value(f.value, kind, currency))
