@@ -24,6 +24,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.selection import (
     Reading,
+    best_of,
     findings_for,
     in_text,
     read_fact,
@@ -523,9 +524,38 @@ def pnl(ask: Ask, evidence: Evidence) -> Draft | None:
         kinds.setdefault(_kind(r.period), []).append(r)
     years = kinds.get("FY", [])
     chosen = years if len(years) >= 2 else max(kinds.values(), key=len)
-    periods = [r.period for r in chosen][-4:]
+    periods = [r.period or "" for r in chosen][-4:]
     if ask.period and ask.period not in periods:
         periods = [*periods[-3:], ask.period]
+    lines, readings, rests = _pnl_table(evidence, periods)
+    names = [period_name(p) for p in periods]
+    parts = [f"P&L by {('financial year' if _kind(periods[-1]) == 'FY' else 'period')}, "
+             f"{names[0]} to {names[-1]} (actuals; margins computed from the figures shown):",
+             "", *lines]
+    notes = _pnl_notes(evidence, readings, periods)
+    later = _later_quarters(kinds.get("Q", []), periods)
+    if later:  # the year so far, when the last full year is behind the latest quarters
+        more, more_readings, more_rests = _pnl_table(evidence, later)
+        parts += ["", f"**Latest quarters, {period_name(later[0])} to {period_name(later[-1])}**",
+                  "", *more]
+        notes += _pnl_notes(evidence, more_readings, later)
+        rests += more_rests
+    if notes:
+        parts += ["", "**Reported vs adjusted, and caveats**", *dict.fromkeys(notes)]
+    return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _later_quarters(quarters: Sequence[Reading], periods: Sequence[str]) -> list[str]:
+    """Quarters after the last period shown (at most four), when that period is a year."""
+    if not periods or _kind(periods[-1]) != "FY":
+        return []
+    last = period_sort_key(periods[-1])
+    return [r.period or "" for r in quarters if period_sort_key(r.period) > last][-4:]
+
+
+def _pnl_table(evidence: Evidence, periods: list[str]
+               ) -> tuple[list[str], dict[str, dict[str, Reading]], list[Finding]]:
+    """Rows revenue → gross profit → EBITDA → net income, periods as columns, with margins."""
     readings: dict[str, dict[str, Reading]] = {}
     for subject, _ in _PNL_ROWS:
         for period in periods:
@@ -533,14 +563,9 @@ def pnl(ask: Ask, evidence: Evidence) -> Draft | None:
             if reading is not None and not reading.is_forecast:
                 readings.setdefault(subject, {})[period] = reading
     names = [period_name(p) for p in periods]
-    header = ["| Line | " + " | ".join(names) + " | Sources |",
-              "|---|" + "---|" * len(periods) + "---|"]
-    body: list[str] = []
+    body = ["| Line | " + " | ".join(names) + " | Sources |",
+            "|---|" + "---|" * len(periods) + "---|"]
     rests: list[Finding] = []
-
-    def row(label: str, cells: list[str], found: list[Finding]) -> None:
-        body.append(f"| {label} | " + " | ".join(cells) + f" | {cite_findings(found, evidence)} |")
-
     for subject, label in _PNL_ROWS:
         by_period = readings.get(subject, {})
         if not by_period:
@@ -549,20 +574,15 @@ def pnl(ask: Ask, evidence: Evidence) -> Draft | None:
             continue
         found = [by_period[p].primary for p in periods if p in by_period]
         rests += found
-        row(label, [show(by_period[p].primary) if p in by_period else "—" for p in periods],
-            found)
+        cells = [show(by_period[p].primary) if p in by_period else "—" for p in periods]
+        body.append(f"| {label} | " + " | ".join(cells)
+                    + f" | {cite_findings(found, evidence)} |")
         if subject in ("gross profit", "ebitda", "net income"):
             margins = [_margin(by_period.get(p), readings.get("revenue", {}).get(p))
                        for p in periods]
             if any(m != "—" for m in margins):
                 body.append(f"| {label} margin (computed) | " + " | ".join(margins) + " | |")
-    notes = _pnl_notes(evidence, readings, periods)
-    parts = [f"P&L by {('financial year' if _kind(periods[-1]) == 'FY' else 'period')}, "
-             f"{names[0]} to {names[-1]} (actuals; margins computed from the figures shown):",
-             "", *header, *body]
-    if notes:
-        parts += ["", "**Reported vs adjusted, and caveats**", *notes]
-    return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+    return body, readings, rests
 
 
 def _margin(value: Reading | None, revenue: Reading | None) -> str:
@@ -591,7 +611,11 @@ def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
     reported, adjusted = readings.get("ebitda", {}), readings.get("adjusted ebitda", {})
     charges = [f for f in findings_for(evidence, "one-time charges") if f.value is not None]
     for p in periods:
-        bridge = [f for f in charges if f.period == p]
+        stated: dict[float, list[Finding]] = {}
+        for f in charges:
+            if f.period == p:
+                stated.setdefault(round(f.value or 0.0, -3), []).append(f)
+        bridge = [best_of(same, evidence) for same in stated.values()]  # one line per item
         if p in adjusted and p in reported:
             a, r = adjusted[p].primary, reported[p].primary
             diff = (a.value or 0.0) - (r.value or 0.0)
