@@ -218,9 +218,13 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     lowered = body.lower()
     amounts = find_amounts(body)
     out: list[Finding] = []
+    compact = re.sub(r"\s+", "", body).lower()
     for finding in evidence.usable_findings():
         if finding.value is None:
             continue
+        period = (finding.period or "").lower()
+        if period and not period.startswith("as of") and period.replace(" ", "") not in compact:
+            continue  # a figure of a period the answer never names is not what it states
         spec = metric_spec(finding.subject)
         names = {finding.subject, finding.label.lower()}
         if spec is not None:

@@ -159,6 +159,11 @@ def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dr
             f"{dated(plan_doc)} {cite_findings([plan.primary], evidence)}, actual in "
             f"{evidence.filename(actual.primary.document_id)} "
             f"{cite_findings([actual.primary], evidence)}".replace("  ", " "))
+        for reading in (plan, actual):
+            for sentence in (correction_sentence(reading, evidence),
+                             conflict_sentence(reading, evidence)):
+                if sentence:
+                    notes.append(f"- {label} {period_name(period)}: {sentence}")
         if plan.primary.document_id == actual.primary.document_id:
             notes.append(f"- {label}: the forecast and the actual come from the same document.")
         rests += [plan.primary, actual.primary]

@@ -446,7 +446,7 @@ _PRONOUN_LED = re.compile(r"^(?:she|he|they|it|this|these|we|his|her)\b", _F)
 
 
 def overview(ask: Ask, evidence: Evidence) -> Draft | None:
-    from manda.agent.compose.synthesis import latest
+    from manda.agent.compose.synthesis import latest, reading_line
 
     described: list[tuple[int, str, Source]] = []
     preferred = (DocumentRole.PRESENTATION, DocumentRole.AUDITED_STATEMENTS,
@@ -478,10 +478,8 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
         doc = evidence.document_of(reading.primary) if reading is not None else None
         if doc is not None and doc.role is DocumentRole.CAP_TABLE:
             continue  # a cap table states shares and stakes, never the size of the business
-        if reading is not None:
-            figures.append(f"- {reading.label}: {show(reading.primary)} "
-                           f"{period_phrase(reading.period)} "
-                           f"{cite_findings([reading.primary], evidence)}".replace("  ", " "))
+        if reading is not None:  # with its correction or conflict, said where it is stated
+            figures.append(reading_line(reading, evidence))
             rests.append(reading.primary)
     customers = [i for i in scan(evidence) if i.topic.key == "concentration"]
     if not what and not figures:
