@@ -51,6 +51,9 @@ def test_roles_match_in_any_spelling_and_never_across(stated: str, asked: str,
 
 def test_topic_questions_are_recognised_in_other_phrasings() -> None:
     assert shape_for("Who are the stockholders?") is OWNERSHIP
+    assert shape_for("Who owns Thistle Software Ltd?") is OWNERSHIP
+    assert shape_for("Who owns the IP?") is None  # the owner of an asset, not of the company
+    assert shape_for("What is the ownership of the source code?") is None
     assert shape_for("Show me the register of members") is OWNERSHIP
     assert shape_for("Walk me through the statement of operations") is PNL
     assert shape_for("What does the business do?") is OVERVIEW

@@ -34,7 +34,11 @@ class Shape:
 
 OWNERSHIP = Shape(
     "ownership", "Ownership",
-    re.compile(r"\bwho owns\b|\bowners?(?:hip)?\b|\bshareholders?\b|\bshare ?holdings?\b|"
+    re.compile(r"\bwho owns (?:the |this )?(?:company|business|target|group|shares|stock|"
+               r"equity|it)\b|\bwho owns (?-i:[A-Z][\w.&-]*)(?: (?-i:[A-Z][\w.&-]*)){0,3}\s*\??$|"
+               r"\bowners?(?:hip)?\b(?! of (?:the |its )?(?:ip|intellectual|trade ?marks?|"
+               r"patents?|source code|software|brand|domain|data|propert|building|premises))|"
+               r"\bshareholders?\b|\bshare ?holdings?\b|"
                r"\bcap(?:italis|italiz)?(?:ation)? ?tables?\b|\bequity (?:holders?|structure|"
                r"split)\b|\bstakeholders? in the company\b|"
                r"\bregister of (?:members|shareholders)\b|"
