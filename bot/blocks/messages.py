@@ -93,7 +93,7 @@ def _doc_line(doc: Document) -> str:
         DocumentStatus.PENDING: "⏳",
     }[doc.status]
     name = escape(plain(doc.filename, 150))
-    role = "" if doc.role is DocumentRole.OTHER else doc.role.value.replace("_", " ") + ", "
+    role = "" if doc.role is DocumentRole.OTHER else doc.role.label + ", "
     line = f"{status} `{name}` — {role}{doc.file_type}, {plural(doc.units, 'unit')}"
     if doc.doc_date:
         line += f", dated {doc.doc_date.isoformat()}"

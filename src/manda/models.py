@@ -105,6 +105,19 @@ class DocumentRole(StrEnum):
     CORRESPONDENCE = "correspondence"  # e-mails, letters
     OTHER = "other"
 
+    @property
+    def label(self) -> str:
+        """How a deal team says it: "audited statements", "QoE report", "IRL"."""
+        return _ROLE_LABELS.get(self, self.value.replace("_", " "))
+
+
+_ROLE_LABELS = {
+    DocumentRole.BUDGET_FORECAST: "budget / forecast",
+    DocumentRole.QOE_REPORT: "QoE report",
+    DocumentRole.IRL: "IRL",
+    DocumentRole.PRESENTATION: "presentation / CIM",
+}
+
 
 class CorrectionStatement(_Model):
     """A document's own words saying it corrects, restates or replaces another document."""

@@ -13,6 +13,7 @@ from manda.finance.fiscal import (
     FiscalYearEnd,
     fiscal_period_of_column,
     learn_fiscal_year_end,
+    month_range_period,
 )
 from manda.finance.periods import (
     parse_period,
@@ -120,3 +121,27 @@ async def test_ingestion_learns_the_deals_year_end_and_reads_later_files_with_it
         assert docs["Doc_02.csv"].fiscal_year_end == "--06-30"
         cash = await app.graph.list_findings("harbour", subject="cash")
         assert {(f.period, f.value) for f in cash} >= {("as of 2024-06-30", 5_100_000)}
+
+
+@pytest.mark.parametrize(
+    ("text", "year_end", "period"),
+    [
+        ("Apr–Jun 2024", None, "Q2 2024"),
+        ("Apr–Jun 2024", MARCH, "Q1 2025"),
+        ("Oct - Dec 23", MARCH, "Q3 2024"),
+        ("Jan-Mar 2024", JUNE, "Q3 2024"),
+        ("Apr-Sep 2024", MARCH, "H1 2025"),
+        ("Apr-Sep 2024", None, None),  # not a half of a calendar year
+    ],
+)
+def test_a_span_of_months_is_a_period_of_the_fiscal_year(text: str,
+                                                         year_end: FiscalYearEnd | None,
+                                                         period: str | None) -> None:
+    assert month_range_period(text, year_end) == period
+
+
+def test_fiscal_quarters_end_inside_the_fiscal_year() -> None:
+    assert period_end("Q1 2025", MARCH.key) == date(2024, 6, 30)
+    assert period_end("Q4 2025", MARCH.key) == date(2025, 3, 31)
+    assert period_end("H1 2024", JUNE.key) == date(2023, 12, 31)
+    assert period_end("Q3 2024") == date(2024, 9, 30)

@@ -204,3 +204,11 @@ def test_a_sentence_with_figures_is_not_a_unit_statement() -> None:
                 location=Location.for_page(2)),
     ])
     assert _values(_extract(parsed), "revenue")["FY2024"] == pytest.approx(46_700_000)
+
+
+def test_quarters_down_the_rows_of_a_march_year_end_company() -> None:
+    parsed = _sheet([["Quarter", "Turnover (£000)", "EBITDA (£000)"],
+                     ["Apr–Jun 2024", "3,400", "410"], ["Jul–Sep 2024", "3,550", "440"]],
+                    notes=["Harbour Foods Ltd — quarterly trading", "Financial year to 31 March"])
+    assert _values(_extract(parsed), "revenue") == {"Q1 2025": pytest.approx(3_400_000),
+                                                    "Q2 2025": pytest.approx(3_550_000)}

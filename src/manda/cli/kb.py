@@ -133,7 +133,7 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
             if on
         )
         table.add_row(
-            d.filename, d.role.value.replace("_", " "), d.file_type, d.status.value,
+            d.filename, d.role.label, d.file_type, d.status.value,
             str(d.doc_date or ""), str(d.units), notes,
         )
     out.print(table)

@@ -22,6 +22,7 @@ __all__ = [
     "FiscalYearEnd",
     "fiscal_period_of_column",
     "learn_fiscal_year_end",
+    "month_range_period",
 ]
 
 _MONTHS = {
@@ -91,15 +92,17 @@ class FiscalYearEnd:
 
     def end_of(self, fiscal_year: int) -> date:
         """The last day of FY`fiscal_year` (the fiscal year that ends in that calendar year)."""
-        end = period_end(f"FY{fiscal_year}", self.key)
-        assert end is not None
-        return end
+        try:
+            return date(fiscal_year, self.month, self.day)
+        except ValueError:  # 29 February in a year that has none
+            return date(fiscal_year, self.month, 28)
 
     def fiscal_year_of(self, day: date) -> int:
         """The fiscal year a day belongs to: with a 30 June year end, 15 Dec 2023 is in FY2024."""
         return day.year if (day.month, day.day) <= self.key else day.year + 1
 
     def is_year_end(self, day: date) -> bool:
+        """The year-end day itself, or the month's last day for a month-end year end."""
         return (day.month, day.day) == self.key or (
             day.month == self.month and self.day >= 28 and day == period_end(
                 month_period(day.year, day.month))
@@ -145,6 +148,37 @@ def learn_fiscal_year_end(texts: Iterable[str]) -> FiscalYearEnd | None:
     return max(votes.items(), key=lambda kv: (kv[1], kv[0].is_calendar))[0]
 
 
+_MONTH_RANGE = re.compile(
+    rf"(?<![\w])(?P<m1>{_MONTH})\s*(?:[-–—]|to|bis)\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
+    rf"(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def month_range_period(text: str, fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
+    """A span of months as a period of the fiscal year: "Apr–Jun 2024" is Q2 2024 in a calendar
+    year and Q1 2025 (of FY2025) with a 31 March year end; six months are a half, twelve a year.
+    """
+    m = _MONTH_RANGE.search(text)
+    if m is None:
+        return None
+    first = _MONTHS[m.group("m1").lower().rstrip(".")]
+    last = _MONTHS[m.group("m2").lower().rstrip(".")]
+    year = int(m.group("y")) if len(m.group("y")) == 4 else 2000 + int(m.group("y"))
+    length = (last - first) % 12 + 1
+    fye = fiscal_year_end or CALENDAR_YEAR
+    start_month = fye.month % 12 + 1
+    offset = (first - start_month) % 12
+    fiscal_year = fye.fiscal_year_of(date(year, last, 1))
+    if length == 12 and offset == 0:
+        return f"FY{fiscal_year}"
+    if length == 6 and offset % 6 == 0:
+        return f"H{offset // 6 + 1} {fiscal_year}"
+    if length == 3 and offset % 3 == 0:
+        return f"Q{offset // 3 + 1} {fiscal_year}"
+    return None
+
+
 def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, *,
                             flow: bool) -> str | None:
     """The period a column header names, read with the company's fiscal year.
@@ -155,6 +189,10 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     date is the year end (or the header says "year ended"), the quarter when it ends a quarter
     and the header says so ("three months ended").
     """
+    fye = fiscal_year_end or CALENDAR_YEAR
+    ranged = month_range_period(header, fye)
+    if ranged is not None:
+        return ranged
     period = parse_period(header)
     if period is None or not flow or not period.startswith("as of"):
         return period
@@ -162,7 +200,6 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if not dates:
         return period
     day = dates[0][0]
-    fye = fiscal_year_end or CALENDAR_YEAR
     if fye.is_year_end(day) or re.search(r"\byear\b|\bjahr\b|\b12\s+months\b", header, re.I):
         return f"FY{fye.fiscal_year_of(day)}"
     return period

@@ -321,7 +321,9 @@ def period_end(period: str, fiscal_year_end: tuple[int, int] | None = None) -> d
     """The last day a normalised period covers (a month's, quarter's, half's or year's end).
 
     `fiscal_year_end` is (month, day) of the company's year end, learned from its documents
-    (see `manda.finance.fiscal`); "FY2024" then ends on that day of 2024, not on 31 December.
+    (see `manda.finance.fiscal`); "FY2024" then ends on that day of 2024, not on 31 December,
+    and its quarters and halves are the fiscal year's ("Q1 2025" with a 31 March year end ends
+    on 30 June 2024).
     """
     if (ym := _month_of(period)) is not None:
         return _month_end(*ym)
@@ -330,12 +332,13 @@ def period_end(period: str, fiscal_year_end: tuple[int, int] | None = None) -> d
             month, day = fiscal_year_end
             return _safe_date(int(m.group(1)), month, day) or _month_end(int(m.group(1)), month)
         return date(int(m.group(1)), 12, 31)
-    if m := _Q_RE.match(period):
-        return _month_end(int(m.group(2)), int(m.group(1)) * 3)
-    if m := _H_RE.match(period):
-        return _month_end(int(m.group(2)), int(m.group(1)) * 6)
-    if m := _FY_RE.match(period):
-        return date(int(m.group(1)), 12, 31)
+    if (m := _Q_RE.match(period)) or (m := _H_RE.match(period)):
+        months = 3 if period[0] == "Q" else 6
+        last = int(m.group(1)) * months  # month of the fiscal year the part ends in (1-12)
+        year_end_month = fiscal_year_end[0] if fiscal_year_end else 12
+        month = (year_end_month + last - 1) % 12 + 1  # the calendar month `last` falls in
+        year = int(m.group(2)) - (1 if month > year_end_month else 0)
+        return _month_end(year, month)
     return _as_of(period)
 
 

@@ -176,10 +176,17 @@ def _cell_location(view: SectionView, grid: _Grid, r: int, c: int) -> Location:
     return Location(kind=LocationKind.CELL, label=ref)
 
 
-def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None) -> int | None:
+def _period_of(cell: str, view: SectionView) -> str | None:
+    """A period header read with the company's fiscal year ("Apr–Jun 2024", "30 June 2024")."""
+    return fiscal_period_of_column(cell, view.fiscal_year_end, flow=True) if cell.strip() else None
+
+
+def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None,
+                view: SectionView | None = None) -> int | None:
     for r, row in enumerate(rows[:6]):
         if test is None:
-            if any(cell.strip() and parse_period(cell) for cell in row[1:]):
+            if any(cell.strip() and (_period_of(cell, view) if view else parse_period(cell))
+                   for cell in row[1:]):
                 return r
         elif any(test.search(cell) for cell in row):
             return r
@@ -386,9 +393,6 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
     period = cell.period
-    if cell.column_header and not cell.spec.stock:
-        period = fiscal_period_of_column(cell.column_header, view.fiscal_year_end,
-                                         flow=True) or period
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
         ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
@@ -417,13 +421,13 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
 
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
-    header = _header_row(rows)
+    header = _header_row(rows, view=view)
     if header is None:
         return _transposed(view, grid, context) or _kpi_table(view, grid, context)
     scale, currency = _units(view, grid, header, context)
     columns: dict[int, tuple[str, bool]] = {}
     for c, cell in enumerate(rows[header]):
-        period = parse_period(cell) if c > 0 else None
+        period = _period_of(cell, view) if c > 0 else None
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
             columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
@@ -457,7 +461,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
 def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     """Periods down the first column, metrics across the header row."""
     rows = grid.rows
-    periods = {r: parse_period(row[0]) for r, row in enumerate(rows) if r > 0 and row[0].strip()}
+    periods = {r: _period_of(row[0], view) for r, row in enumerate(rows) if r > 0}
     data = [r for r, p in periods.items() if p]
     specs = {c: metric_spec(canonical_subject(cell) or "") for c, cell in enumerate(rows[0])}
     specs = {c: s for c, s in specs.items() if s is not None and c > 0}
