@@ -40,6 +40,9 @@ _FORM = {
     "target", "its", "their", "they", "it", "this", "that", "we", "our", "us", "much", "many",
     "please", "give", "show", "list", "can", "could", "would", "should", "be", "been", "with",
     "from", "by", "at", "as", "know", "current", "currently", "main", "key",
+    # where it is said, not what: "what did the minutes say about …"
+    "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
+    "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
 }
 
 
