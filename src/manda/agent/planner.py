@@ -12,7 +12,7 @@ from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.topics import asks_pay, role_key
 from manda.agent.evidence import Evidence
-from manda.agent.topics import MANAGEMENT, asked_role
+from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
 from manda.llm.port import ToolCall
@@ -106,7 +106,8 @@ class OfflineComposer:
         query = " ".join(filter(None, [ask.question, ask.period or ""]))
         if ask.subject in EARNINGS:  # a one-time charge changes how earnings read
             subjects = f"{subjects}, one-time charges, adjusted ebitda"
-        calls = [_call(1, "query_knowledge_base", query=query, subject=subjects)]
+        roles = ",".join(r.value for r in roles_asked(ask.question))
+        calls = [_call(1, "query_knowledge_base", query=query, subject=subjects, roles=roles)]
         role = asked_role(ask.question)
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:

@@ -38,7 +38,9 @@ OWNERSHIP = Shape(
                r"equity|it)\b|\bwho owns (?-i:[A-Z][\w.&-]*)(?: (?-i:[A-Z][\w.&-]*)){0,3}\s*\??$|"
                r"\bowners?(?:hip)?\b(?! of (?:the |its )?(?:ip|intellectual|trade ?marks?|"
                r"patents?|source code|software|brand|domain|data|propert|building|premises))|"
-               r"\bshareholders?\b|\bshare ?holdings?\b|"
+               r"\bshareholders?\b|\bshare ?holdings?\b|\bshare class(?:es)?\b|"
+               r"\bclass(?:es)? of shares?\b|\bshare capital\b|\bstock classes\b|"
+               r"\bfully diluted\b|\boption pool\b|\besop\b|"
                r"\bcap(?:italis|italiz)?(?:ation)? ?tables?\b|\bequity (?:holders?|structure|"
                r"split)\b|\bstakeholders? in the company\b|"
                r"\bregister of (?:members|shareholders)\b|"
@@ -144,3 +146,44 @@ def asked_role(question: str) -> str | None:
         return None
     role = m.group(0).strip()
     return re.sub(r"\s+(?:and|or|at|in|for|of the company)$", "", role, flags=_F)
+
+
+# Which document roles hold the answer to a question, by what it asks about (any room, any style).
+_ROLE_CUES: tuple[tuple[re.Pattern[str], tuple[DocumentRole, ...]], ...] = (
+    (re.compile(r"\bbalance sheet|\bnet income|\bprofit|\bincome statement|\bp\s?&\s?l\b|"
+                r"\bcash flow|\bnet debt|\bmargins?\b|\brevenue|\bebitda|\bfinancials?\b|"
+                r"\baccounts\b|\baudit", _F), (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS)),
+    (re.compile(r"\bbudget|\bforecast|\bplan\b|\bprojection|\boutlook|\bguidance|\bnext year",
+                _F), (R.BUDGET_FORECAST,)),
+    (re.compile(r"\bquality of earnings|\bqoe\b|\badjust|\bnormali[sz]", _F), (R.QOE_REPORT,)),
+    (re.compile(r"\bboard\b|\bminutes\b|\bdecisions?\b|\bmeetings?\b|\bresolv", _F),
+     (R.BOARD_MINUTES,)),
+    (re.compile(r"\brequests?\b|\birl\b|\boutstanding\b|\bopen items?\b", _F), (R.IRL,)),
+    (re.compile(r"\bcorrespondence|\be-?mails?\b|\bletters?\b|\bwrote\b", _F),
+     (R.CORRESPONDENCE,)),
+    (re.compile(r"\bleases?\b|\bsites?\b|\bpremises|\bpropert|\brent\b|\boccup|\boffices?\b",
+                _F), (R.LEASE_SCHEDULE,)),
+    (re.compile(r"\bcontracts?\b|\bagreements?\b|\bchange[\s-]of[\s-]control|\btermination",
+                _F), (R.CONTRACT, R.LEGAL_MEMO)),
+    (re.compile(r"\blitigation|\blegal\b|\bclaims?\b|\bdisputes?|\blawsuits?", _F),
+     (R.LEGAL_MEMO,)),
+    (re.compile(r"\bemployees?\b|\bstaff\b|\bheadcount|\bsalar|\bpay\b|\bcensus", _F),
+     (R.EMPLOYEE_CENSUS,)),
+    (re.compile(r"\boperat(?:e|es|ing) in\b|\bwhere does\b|\bmarkets?\b|\bproducts?\b|"
+                r"\bstrategy\b|\bcompetit|\bwhat does the (?:company|business)", _F),
+     (R.PRESENTATION,)),
+)
+
+
+def roles_asked(question: str) -> tuple[DocumentRole, ...]:
+    """The document roles a question's answer lives in (a shape's roles first)."""
+    out: list[DocumentRole] = []
+    shape = shape_for(question)
+    if shape is not None:
+        out += shape.roles
+    if asked_role(question) is not None:
+        out += MANAGEMENT.roles
+    for pattern, roles in _ROLE_CUES:
+        if pattern.search(question):
+            out += [r for r in roles if r not in out]
+    return tuple(dict.fromkeys(out))

@@ -213,16 +213,22 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     if draft is not None:
         draft.text = with_assumption(ask.assumption, draft.text)
         return draft
-    named: dict[str, str] = {}
+    named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""
-        if title and len(title) > len(named.get(person_name(f), "")):
-            named[person_name(f)] = title
-    listed = "; ".join(f"{n} ({r})" for n, r in list(named.items())[:6])
-    why = (f"no document names a {role}." + (f" The people named with a role are: {listed}."
-                                            if listed else ""))
-    return no_data(ask, evidence, why=why, category="HR",
-                   question=f"Who is the {role} of the company, and since when?")
+        have = named.get(person_name(f))
+        if title and (have is None or len(title) > len(role_of(have) or "")):
+            named[person_name(f)] = f
+    question = f"Who is the {role} of the company, and since when?"
+    if not named:
+        return no_data(ask, evidence, why=f"no document names a {role}.", category="HR",
+                       question=question)
+    listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
+              for n, f in list(named.items())[:6]]
+    text = "\n".join([f"The documents name no {role}; the people they name with a role:",
+                      *listed, f"{qa_offer()} (“{question}”)"])
+    return Draft(text=with_assumption(ask.assumption, text),
+                 proposals=[qa_action(question, "HR")], offer_qa=True)
 
 
 def _pay(ask: Ask, evidence: Evidence) -> Draft:

@@ -111,7 +111,10 @@ _AS_OF = re.compile(r"as of|as at|date|stand|stichtag", _F)
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
     found = [f for f in _current(findings_for(evidence, "ownership"), evidence)
              if f.value is not None and f.unit in (None, "%")]
-    if found:
+    ledgers = [f for f in found if _from_roles(evidence, f, OWNERSHIP) == 0]
+    found = ledgers or found  # a cap table's stakes, not percentages read from another list
+    if found and sum(f.value or 0.0 for f in found) <= 110.0 * max(
+            1, len({f.document_id for f in found})):
         return _ownership_from_findings(evidence, found)
     return _ownership_from_tables(evidence)
 
