@@ -26,6 +26,7 @@ from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
 from bot.conversations import Thread, deal_for
 from bot.deps import Deps
+from bot.downloads import DOWNLOAD_TIMEOUT, DownloadError, FileHosts, download
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
 from manda.errors import MandaError
@@ -34,12 +35,6 @@ from manda.models import IngestReport, SkippedFile
 
 log = logging.getLogger(__name__)
 
-DOWNLOAD_TIMEOUT = aiohttp.ClientTimeout(total=300, sock_read=60)
-CHUNK = 1 << 16
-
-
-class DownloadError(Exception):
-    """A file Slack would not hand over; the reason is written for the channel."""
 
 
 def safe_name(name: str) -> str:
@@ -59,31 +54,6 @@ async def file_url(client: AsyncWebClient, file: dict[str, Any]) -> str:
     return str(url)
 
 
-async def download(
-    session: aiohttp.ClientSession,
-    url: str,
-    token: str,
-    target: Path,
-    max_bytes: int,
-    expected_type: str,
-) -> None:
-    async with session.get(url, headers={"Authorization": f"Bearer {token}"}) as resp:
-        if resp.status != 200:
-            raise DownloadError(f"Slack refused the download (HTTP {resp.status})")
-        if resp.content_type == "text/html" and "html" not in expected_type:
-            raise DownloadError(
-                "Slack sent its sign-in page instead of the file: the app needs the `files:read` "
-                "scope (reinstall it from manifest.yml)"
-            )
-        size = 0
-        with target.open("wb") as out:
-            async for chunk in resp.content.iter_chunked(CHUNK):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
-                out.write(chunk)
-
-
 async def fetch_all(
     deps: Deps, client: AsyncWebClient, files: list[dict[str, Any]], folder: Path
 ) -> tuple[list[Path], dict[Path, str], list[SkippedFile]]:
@@ -93,16 +63,25 @@ async def fetch_all(
     paths: list[Path] = []
     names: dict[Path, str] = {}
     skipped: list[SkippedFile] = []
+    hosts = FileHosts.for_api_url(deps.settings.slack_api_url)
     async with aiohttp.ClientSession(timeout=DOWNLOAD_TIMEOUT) as session:
         for index, file in enumerate(files):
             name = str(file.get("name") or file.get("title") or file.get("id"))
             target = folder / f"{index:03d}_{safe_name(name)}"
             try:
                 if file.get("size") and int(file["size"]) > max_bytes:
-                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
+                    raise DownloadError(
+                        f"it is larger than the {max_bytes / 1e6:g} MB limit (MANDA_MAX_FILE_MB)"
+                    )
                 url = await file_url(client, file)
                 await download(
-                    session, url, token, target, max_bytes, str(file.get("mimetype", ""))
+                    session,
+                    url,
+                    token=token,
+                    target=target,
+                    max_bytes=max_bytes,
+                    expected_type=str(file.get("mimetype", "")),
+                    hosts=hosts,
                 )
             except (DownloadError, SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
                 reason = (
