@@ -41,6 +41,21 @@ async def may_decide(
 ) -> bool:
     if settings.approvers:
         return user in settings.approvers
+    return await is_deal_member(
+        client, graph, deal_id=deal_id, user=user, team=team, channel=channel
+    )
+
+
+async def is_deal_member(
+    client: AsyncWebClient,
+    graph: KnowledgeGraph,
+    *,
+    deal_id: str,
+    user: str,
+    team: str,
+    channel: str | None = None,
+) -> bool:
+    """A member of a channel of this workspace (`team`) bound to the deal (`channel` first)."""
     bound = [c for c in await channels_of(graph, deal_id, team) if is_deal_channel(c)]
     candidates = [channel] if channel in bound else bound
     for candidate in candidates:

@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
-from bot.blocks.kit import Block, context, cut, mark_done, replace_block, who
+from bot.blocks.kit import Block, context, cut, mark_done, mrkdwn, replace_block, who
 from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import added_confirmation, added_note
@@ -30,7 +30,7 @@ from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
 from bot.payloads import AddToQA, Decision, Feedback, OpenReview
-from bot.permissions import may_decide
+from bot.permissions import is_deal_member, may_decide
 from manda.errors import AlreadyDecidedError, FindingNotFoundError
 from manda.models import AuditEntry, ReviewDecisionKind, stable_id, utcnow
 
@@ -80,7 +80,7 @@ class Click:
 async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
     """A note only the clicker sees, through the click's response_url (which also reaches people
     who are not members of the channel), else as an ephemeral message."""
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": cut(text)}}]
+    blocks = [{"type": "section", "text": mrkdwn(cut(text))}]
     if click.respond is not None and click.body.get("response_url"):
         try:
             await click.respond(
@@ -108,9 +108,24 @@ async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
 
 
 async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id: str) -> bool:
-    """A message button acts only on the deal its channel is bound to (never across deals)."""
+    """The one gate every button passes: same workspace, and a person of the deal.
+
+    A message button acts only on the deal its channel (in this workspace) is bound to; a Home
+    button only for a member of a channel of this workspace bound to the deal.
+    """
     if click.channel is None or click.in_home:
-        return True
+        if await is_deal_member(
+            client, deps.manda.graph, deal_id=deal_id, user=click.user, team=click.team
+        ):
+            return True
+        await _tell_anywhere(
+            deps,
+            client,
+            click,
+            f"Only members of a channel of deal *{escape(deal_id)}* can use its buttons; "
+            "nothing was changed.",
+        )
+        return False
     bound = await deal_for(deps.manda.graph, click.team, click.channel)
     if bound == deal_id:
         return True

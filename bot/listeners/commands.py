@@ -34,6 +34,7 @@ from bot.blocks.qa import render_qa_list
 from bot.blocks.review import render_review_queue
 from bot.conversations import DEAL_ID, Thread, bind, deal_for
 from bot.deps import Deps
+from bot.slacktext import from_slack
 
 log = logging.getLogger(__name__)
 
@@ -191,14 +192,13 @@ ALIASES = {
     "gap": "gaps",
     "bind": "deal",
     "documents": "docs",
-    "q&amp;a": "qa",
     "q&a": "qa",
 }
 
 
 def parse(text: str) -> tuple[str, str]:
-    """(subcommand, rest) of `/manda` text; an empty text is `help`."""
-    sub, _, rest = text.strip().partition(" ")
+    """(subcommand, rest) of `/manda` text as Slack sends it; an empty text is `help`."""
+    sub, _, rest = from_slack(text).partition(" ")
     sub = sub.lower()
     return ALIASES.get(sub, sub) or "help", rest.strip()
 

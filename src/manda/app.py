@@ -28,6 +28,7 @@ from manda.kg.port import KnowledgeGraph
 from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
+from manda.private import private_dir
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
 
@@ -261,7 +262,7 @@ class Manda:
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir
-        settings_home.mkdir(parents=True, exist_ok=True)
+        private_dir(settings_home)
         for choice in self.choices:
             log.info("%s: %s (%s)", choice.port, choice.adapter, choice.reason)
         await self.graph.start()
