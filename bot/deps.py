@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from bot.edits import MessageEdits
+from bot.inflight import InFlightUploads
 from bot.jobs import Jobs
 from bot.slackapi import TIMEOUT_SECONDS
 from manda.agent.service import AnswerService
@@ -47,6 +48,14 @@ class Deps:
         default_factory=lambda: asyncio.Semaphore(ANSWER_CONCURRENCY)
     )
     _slack_session: aiohttp.ClientSession | None = field(default=None, init=False, repr=False)
+    _uploads: InFlightUploads | None = field(default=None, init=False, repr=False)
+
+    @property
+    def uploads(self) -> InFlightUploads:
+        """Uploads this bot is ingesting, on disk so a restart can tell how they ended."""
+        if self._uploads is None:
+            self._uploads = InFlightUploads(self.settings.home_dir)
+        return self._uploads
 
     @property
     def answers(self) -> AnswerService:

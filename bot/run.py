@@ -32,6 +32,7 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.app import MandaBot, build_app
 from bot.deps import Deps
+from bot.inflight import recover_uploads
 from bot.observability import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
 from manda.config import Settings
@@ -210,6 +211,9 @@ async def serve(
     stop = _stop_on_sigterm()
     async with Manda(settings) as manda:
         bot = build_app(manda, settings)
+        told = await recover_uploads(bot.deps.uploads, bot.bolt.client)
+        if told:
+            log.warning("told %d thread(s) that their upload was interrupted", told)
         settle_heap()
         try:
             if socket:

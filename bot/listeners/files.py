@@ -132,6 +132,7 @@ async def ingest_upload(
 ) -> None:
     progress = Progress(client, thread)
     deal_id: str | None = None
+    record: Path | None = None
     try:
         deal_id = await deal_for(deps.manda.graph, thread.team, thread.channel)
         if deal_id is None:
@@ -154,9 +155,10 @@ async def ingest_upload(
             )
             await progress.show(note)
             return
-        await progress.show(
-            render_downloading(deal_id, [str(f.get("name", f.get("id"))) for f in files])
-        )
+        shown_names = [str(f.get("name", f.get("id"))) for f in files]
+        await progress.show(render_downloading(deal_id, shown_names))
+        if progress.ts is not None:
+            record = deps.uploads.begin(thread.channel, progress.ts, deal_id, shown_names)
         job: IngestJob | None = None
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
             paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
@@ -190,6 +192,9 @@ async def ingest_upload(
             await progress.show(render_ingest_failure(deal_id or "this channel's deal", reason))
         except SlackApiError:
             log.exception("could not report the failed ingestion in %s", thread.channel)
+    finally:
+        if record is not None:
+            deps.uploads.end(record)
 
 
 def register(app: AsyncApp, deps: Deps) -> None:

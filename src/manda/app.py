@@ -272,6 +272,8 @@ class Manda:
             await self.reranker.start()
         await self.job_queue.start()
         self._started = True
+        # documents a crashed process left `running` on this host are marked failed, with why
+        await self.ingest.recover_interrupted()
 
     async def aclose(self) -> None:
         if not self._started:

@@ -12,6 +12,8 @@ import asyncio
 import hashlib
 import inspect
 import logging
+import os
+import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -88,6 +90,32 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+INTERRUPTED = (
+    "was not ingested: Manda stopped while reading it (a crash or restart); "
+    "drop the file again or run `manda ingest` to ingest it"
+)
+
+
+def this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _owner_is_gone(owner: str | None) -> bool:
+    """True when the process that was ingesting a document no longer runs on this host."""
+    if not owner:
+        return True
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False  # another machine's worker: its own restart recovers it
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 class IngestService:
     """Ingests files into one deal of the knowledge graph; safe to run again on the same files."""
 
@@ -162,6 +190,7 @@ class IngestService:
             version_rank=info.rank,
             draft=info.is_draft,
             status=DocumentStatus.RUNNING,
+            ingest_owner=this_process(),
         )
         await self._graph.upsert_document(document)
         try:
@@ -229,6 +258,28 @@ class IngestService:
             await self._graph.add_vectors(
                 deal_id, self._embedder.id, [c.id for c in batch], vectors
             )
+
+    async def recover_interrupted(self) -> list[Document]:
+        """Mark documents left `running` by a process that died as failed, with the reason.
+
+        Their chunks were never searchable (only completed documents are), so nothing half-read
+        was ever cited; this makes the failure visible and lets the file be ingested again.
+        """
+        recovered: list[Document] = []
+        for deal in await self._graph.list_deals():
+            for doc in await self._graph.list_documents(deal.id):
+                if doc.status is DocumentStatus.RUNNING and _owner_is_gone(doc.ingest_owner):
+                    await self._graph.set_document_status(
+                        deal.id, doc.id, DocumentStatus.FAILED, INTERRUPTED
+                    )
+                    recovered.append(doc)
+        if recovered:
+            log.warning(
+                "marked %d interrupted ingestion(s) as failed: %s",
+                len(recovered),
+                ", ".join(f"{d.deal_id}/{d.filename}" for d in recovered),
+            )
+        return recovered
 
     async def reindex(self, deal_id: str) -> int:
         """Embed the deal's chunks that have no vector for the current embedder; return how many."""
