@@ -231,6 +231,7 @@ class Manda:
             embedder=self.embedder,
             extractor=self.extractor,
             limits=ParseLimits.from_settings(settings),
+            isolation=settings.ingest_isolation,
         )
         model = (
             ClaudeChatModel(

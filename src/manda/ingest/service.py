@@ -21,11 +21,10 @@ from typing import Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
-from manda.ingest.chunking import chunk_document
-from manda.ingest.extract.profile import classify_document
-from manda.ingest.parsers import ParseLimits, parse_file
+from manda.ingest.parsers import ParseLimits
 from manda.ingest.relations import plan_relations
 from manda.ingest.review_graph import run_review_pipeline
+from manda.ingest.sandbox import FileReading, Isolation, Sandbox
 from manda.ingest.versions import version_info
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
@@ -126,11 +125,13 @@ class IngestService:
         embedder: Embedder | None,
         extractor: Extractor,
         limits: ParseLimits | None = None,
+        isolation: Isolation = "process",
     ) -> None:
         self._graph = graph
         self._embedder = embedder
         self._extractor = extractor
         self._limits = limits or ParseLimits()
+        self._sandbox = Sandbox(self._limits, isolation)
         self._lock = asyncio.Lock()
 
     async def ingest(
@@ -194,8 +195,8 @@ class IngestService:
         )
         await self._graph.upsert_document(document)
         try:
-            parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
-            await self._store_document(document, parsed, report)
+            reading = await self._sandbox.read(path, name, document, self._extractor)
+            await self._store_document(reading, report)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report)
         except BackendUnavailableError:
@@ -212,28 +213,20 @@ class IngestService:
         )
         report.skipped.append(SkippedFile(filename=document.filename, reason=reason))
 
-    async def _store_document(
-        self, document: Document, parsed: ParsedDocument, report: IngestReport
-    ) -> None:
-        profile = classify_document(document.filename, parsed)
-        document = document.model_copy(
-            update={
-                "doc_date": parsed.doc_date,
-                "units": parsed.units,
-                "is_irl": profile.is_irl,
-                "authoritative": profile.authoritative,
-                "draft": document.draft or profile.draft,
-            }
-        )
-        chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
+    async def _store_document(self, reading: FileReading, report: IngestReport) -> None:
+        """Store what the sandbox read; the document turns `completed` last, so a crash before
+        that leaves nothing searchable."""
+        document, parsed, chunks = reading.document, reading.parsed, reading.chunks
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
         await self._embed(document.deal_id, chunks)
-        candidates = self._extractor.extract(document, parsed, chunks)
-        if inspect.isawaitable(candidates):
-            candidates = await candidates
+        candidates: Sequence[Finding] | Awaitable[Sequence[Finding]] | None = reading.candidates
+        if candidates is None:
+            candidates = self._extractor.extract(document, parsed, chunks)
+            if inspect.isawaitable(candidates):
+                candidates = await candidates
         outcome = await run_review_pipeline(
-            list(candidates),
+            list(candidates),  # type: ignore[arg-type]
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
         )

@@ -9,7 +9,15 @@ from pathlib import Path
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
 
-from manda.ingest.parsers.base import ParseLimits, clean_block, short_detail, unreadable
+from manda.ingest.parsers.base import (
+    ParseLimits,
+    check_count,
+    clean_block,
+    human_size,
+    over_limit,
+    short_detail,
+    unreadable,
+)
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -24,9 +32,10 @@ _BROKEN = (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, Attrib
 
 
 def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
-    del limits  # the size checks already ran in detect; pypdf reads pages lazily
     reader = _open(path, filename)
     try:
+        # the page tree's declared count, read before any page is (pypdf reads pages lazily)
+        check_count(filename, len(reader.pages), limits.max_pages, "pages", "max_pages")
         pages = list(reader.pages)
     except FileNotDecryptedError:
         raise unreadable(filename, _PROTECTED) from None
@@ -34,11 +43,15 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         raise _corrupt(filename, exc) from exc
     sections: list[Section] = []
     failures = 0
+    characters = 0
     for number, page in enumerate(pages, start=1):
+        _check_content_size(page, filename, number, limits)
         text = _page_text(page, filename, number)
         if text is None:
             failures += 1
             text = ""
+        characters += len(text)
+        check_count(filename, characters, limits.max_characters, "characters", "max_characters")
         sections.append(Section(text=text, location=Location.for_page(number)))
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
@@ -67,6 +80,23 @@ def _open(path: Path, filename: str) -> PdfReader:
 def _corrupt(filename: str, exc: Exception) -> Exception:
     reason = f"is corrupt: damaged PDF ({short_detail(exc)}); ask for a fresh copy"
     return unreadable(filename, reason)
+
+
+def _check_content_size(page: object, filename: str, number: int, limits: ParseLimits) -> None:
+    """A page whose drawing instructions inflate past the limit is refused before it is read
+    (a few KB can hold hundreds of thousands of text operators that take minutes to lay out)."""
+    try:
+        contents = page.get_contents()  # type: ignore[attr-defined]
+        size = len(contents.get_data()) if contents is not None else 0
+    except Exception:  # a damaged stream: _page_text reports the page
+        return
+    if size > limits.max_page_content_bytes:
+        raise over_limit(
+            filename,
+            f"has a page (p.{number}) of {human_size(size)} of drawing instructions",
+            human_size(limits.max_page_content_bytes),
+            None,
+        )
 
 
 def _page_text(page: object, filename: str, number: int) -> str | None:
