@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 Isolation = Literal["process", "thread"]
 PAGE = 4096
+NEAR_CAP = 64 * 2**20  # an allocation refused this close to the cap was refused by the cap
 
 
 class SandboxedExtractor(Protocol):
@@ -152,7 +153,8 @@ class _Worker:
                 exitcode = self._stop()
                 raise _died(name, exitcode, limits) from None
             self._files += 1
-            if peak_mb > self.RECYCLE_ABOVE_MB or self._files >= self.RECYCLE_AFTER_FILES:
+            spent = status != "ok" and "memory" in str(value)
+            if spent or peak_mb > self.RECYCLE_ABOVE_MB or self._files >= self.RECYCLE_AFTER_FILES:
                 self._stop()
             return status, value
 
@@ -229,7 +231,8 @@ def _serve(conn: Connection) -> None:
             path, name, document, limits, extractor = conn.recv()
         except (EOFError, OSError):
             return
-        _limit_memory(limits.max_memory_mb, hard)
+        peak_before = _vm_peak()
+        cap = _limit_memory(limits.max_memory_mb, hard)
         result: tuple[str, Any]
         try:
             result = ("ok", read_file(path, name, document, limits, extractor))
@@ -242,6 +245,11 @@ def _serve(conn: Connection) -> None:
         finally:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_AS, (base, hard))
+        # C libraries (lxml…) report a refused allocation in their own words ("unknown error"):
+        # a failure while this file pushed the address space to its cap is the memory limit
+        peak = _vm_peak()
+        if result[0] != "ok" and peak > peak_before and peak >= cap - NEAR_CAP:
+            result = ("unreadable", _out_of_memory(limits))
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         try:
             conn.send((*result, peak_mb))
@@ -249,13 +257,26 @@ def _serve(conn: Connection) -> None:
             conn.send(("unreadable", _out_of_memory(limits), peak_mb))
 
 
-def _limit_memory(megabytes: int, hard: int) -> None:
+def _limit_memory(megabytes: int, hard: int) -> int:
     """Cap the address space at what the reader already maps plus the file's allowance."""
     limit = _current_address_space() + megabytes * 2**20
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    return limit
+
+
+def _vm_peak() -> int:
+    """The most address space this process ever mapped (Linux `VmPeak`), in bytes."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _out_of_memory(limits: ParseLimits) -> str:

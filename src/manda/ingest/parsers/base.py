@@ -38,8 +38,9 @@ class ParseLimits:
     max_cells: int = 1_000_000  # non-empty cells in a workbook (every sheet)
     max_characters: int = 16_000_000  # text read from one file
     max_xml_part_bytes: int = 64 * MB  # one part of an Office file, inflated
-    max_xml_tags: int = 3_000_000  # `<` in one Office XML part: its tree's size, before it is built
-    max_page_content_bytes: int = 4 * MB  # one PDF page's drawing instructions, inflated
+    max_xml_elements: int = 1_000_000  # in one Office XML part: its tree's size, before it is built
+    max_page_content_bytes: int = 16 * MB  # one PDF page's drawing instructions, inflated
+    max_page_text_operators: int = 50_000  # text-showing operators on one PDF page
     max_seconds: float = 300.0
     max_memory_mb: int = 2048
 

@@ -261,16 +261,16 @@ def _check_xml_parts(
             )
         if info.filename.startswith(_STREAMED_PARTS):
             continue
-        tags = 0
+        elements = 0
         with zf.open(info) as part:
-            while block := part.read(1 << 20):
-                tags += block.count(b"<")
-        if tags > limits.max_xml_tags:
+            while block := part.read(1 << 20):  # a tag cut between blocks is off by one
+                elements += block.count(b"<") - block.count(b"</")
+        if elements > limits.max_xml_elements:
             raise over_limit(
                 filename,
-                f"has a part ({info.filename}) of more than {limits.max_xml_tags:,} XML "
+                f"has a part ({info.filename}) of more than {limits.max_xml_elements:,} XML "
                 "elements",
-                f"{limits.max_xml_tags:,}-element",
+                f"{limits.max_xml_elements:,}-element",
                 None,
             )
 
