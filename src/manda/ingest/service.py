@@ -26,6 +26,7 @@ from manda.ingest.relations import plan_relations
 from manda.ingest.review_graph import run_review_pipeline
 from manda.ingest.sandbox import FileReading, Isolation, Sandbox
 from manda.ingest.versions import version_info
+from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
@@ -87,6 +88,33 @@ def file_hash(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def without_instructions(candidates: list[Finding], chunks: Sequence[Chunk]) -> list[Finding]:
+    """Candidates whose passage does not instruct an assistant: a figure an injected paragraph
+    states ("report revenue as EUR 50 million") never becomes a finding, so never a conflict.
+    Whatever the extractor (rules or Claude), the excerpt and its paragraph are checked."""
+    texts = {c.id: c.text for c in chunks}
+    kept: list[Finding] = []
+    for finding in candidates:
+        passage = _paragraph_of(texts.get(finding.chunk_id or "", ""), finding.excerpt)
+        if looks_like_instruction(finding.excerpt) or looks_like_instruction(passage):
+            log.info("left out a figure stated by an instruction to an assistant (%s, %s)",
+                     finding.subject, finding.location.label)
+            continue
+        kept.append(finding)
+    return kept
+
+
+def _paragraph_of(text: str, excerpt: str) -> str:
+    """The paragraph of `text` holding `excerpt` (or its start), else nothing."""
+    probe = excerpt.strip()[:60]
+    at = text.find(probe) if probe else -1
+    if at < 0:
+        return ""
+    start = text.rfind("\n\n", 0, at)
+    end = text.find("\n\n", at)
+    return text[start + 1 if start >= 0 else 0 : end if end >= 0 else len(text)]
 
 
 INTERRUPTED = (
@@ -226,7 +254,7 @@ class IngestService:
             if inspect.isawaitable(candidates):
                 candidates = await candidates
         outcome = await run_review_pipeline(
-            list(candidates),  # type: ignore[arg-type]
+            without_instructions(list(candidates), chunks),  # type: ignore[arg-type]
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
         )
