@@ -33,7 +33,7 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 from bot.app import MandaBot, build_app
 from bot.deps import Deps
 from bot.inflight import recover_uploads
-from bot.observability import measured_dispatch, readiness, serve_logging
+from bot.monitoring import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
 from manda.config import Settings
 from manda.errors import MandaError
@@ -108,7 +108,8 @@ def web_app(bot: MandaBot) -> web.Application:
 
 async def _replayed(deps: Deps, digest: str) -> bool:
     try:
-        return await deps.manda.memory.seen_event(f"slack-request:{digest}", REPLAY_MEMORY_SECONDS)
+        key = f"slack-request:{digest}"
+        return await deps.conversations.seen_before(key, REPLAY_MEMORY_SECONDS)
     except MandaError as exc:
         log.warning("cannot check a request for a replay (%s); handling it", exc)
         return False

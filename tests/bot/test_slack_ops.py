@@ -21,7 +21,7 @@ from slackworld import SlackWorld, bot_settings, running_world
 from bot.app import build_app
 from bot.conversations import channel_key, conversation_id
 from bot.fakeslack import FakeSlack
-from bot.observability import readiness
+from bot.monitoring import readiness
 from bot.run import socket_mode
 from manda.app import Manda
 from manda.config import Settings

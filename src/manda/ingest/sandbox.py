@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 
 from manda.errors import UnreadableFileError
 from manda.ingest.chunking import chunk_document
+from manda.ingest.corrections import find_correction_statements
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.parsers.base import LIMIT_SETTINGS, over_limit, unreadable
@@ -77,6 +78,7 @@ def read_file(
             "is_irl": profile.is_irl,
             "authoritative": profile.authoritative,
             "draft": document.draft or profile.draft,
+            "corrections": find_correction_statements(parsed),
         }
     )
     chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
