@@ -47,6 +47,7 @@ MAX_BODY_BYTES = 1 << 20  # Slack's payloads are far smaller; aiohttp's default 
 # Slack signs requests with a timestamp it accepts for 5 minutes; a replay is remembered longer.
 # https://docs.slack.dev/authentication/verifying-requests-from-slack
 REPLAY_WINDOW_SECONDS = 5 * 60
+UNVERIFIED = "unverified"  # the request kind of a body that was never read
 REPLAY_MEMORY_SECONDS = REPLAY_WINDOW_SECONDS + 60
 
 
@@ -72,9 +73,16 @@ def web_app(bot: MandaBot) -> web.Application:
                 "refused a request with a missing, stale or wrong signature (%d bytes, "
                 "not read)", len(body)
             )
+            deps.metrics.record_slack_event(UNVERIFIED, "rejected")  # its type is in the body
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=401, text="invalid request")
-        if await _replayed(deps, request_digest(timestamp, signature)):
+        # Commands and interactions carry no id to de-duplicate by; events (JSON) have event_id,
+        # handled (and counted) by the middleware.
+        replayable = request.content_type != "application/json"
+        if replayable and await _replayed(deps, request_digest(timestamp, signature)):
             log.warning("refused a replayed signed request (same signature within 5 minutes)")
+            deps.metrics.record_duplicate_event()
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
         bolt_request = await to_bolt_request(request)
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
