@@ -58,6 +58,14 @@ class Settings(BaseSettings):
     ingest_isolation: Literal["process", "thread"] = Field(
         default="process", alias="MANDA_INGEST_ISOLATION"
     )
+    # ZIP exports and e-mail attachments: nesting depth, files and unpacked size per batch
+    max_archive_depth: int = Field(default=3, alias="MANDA_MAX_ARCHIVE_DEPTH")
+    max_archive_files: int = Field(default=10_000, alias="MANDA_MAX_ARCHIVE_FILES")
+    max_archive_mb: float = Field(default=2048.0, alias="MANDA_MAX_ARCHIVE_MB")
+    # scanned PDF pages: OCR engine (auto, tesseract, rapidocr, off), pages per document, seconds
+    ocr: Literal["auto", "tesseract", "rapidocr", "off"] = Field(default="auto", alias="MANDA_OCR")
+    ocr_max_pages: int = Field(default=100, alias="MANDA_OCR_MAX_PAGES")
+    ocr_page_timeout: float = Field(default=30.0, alias="MANDA_OCR_PAGE_TIMEOUT")
     # files dropped in Slack: queued for `manda worker` (True) or ingested by the bot itself
     ingest_via_queue: bool = Field(default=False, alias="MANDA_INGEST_VIA_QUEUE")
 

@@ -78,6 +78,7 @@ def read_file(
             "is_irl": profile.is_irl,
             "authoritative": profile.authoritative,
             "draft": document.draft or profile.draft,
+            "metadata": parsed.metadata,
             "corrections": find_correction_statements(parsed),
         }
     )
