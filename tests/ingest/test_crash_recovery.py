@@ -63,7 +63,14 @@ async def test_a_document_cut_short_by_sigkill_is_never_cited(
         process.kill()
         process.wait()
 
-    async with Manda(Settings(MANDA_HOME=home_copy)) as app:  # start-up recovers
+    async with Manda(Settings(MANDA_HOME=home_copy)) as app:
+        [memo_doc] = [
+            d for d in await app.graph.list_documents("targetco") if d.filename == MEMO
+        ]
+        assert memo_doc.status is DocumentStatus.RUNNING  # left so by the dead process…
+        hits = await app.search.search("targetco", "Zorblax licence revenue", k=10)
+        assert MEMO not in {h.document for h in hits}  # …and never searchable meanwhile
+        await app.ingest.recover_interrupted()  # what `manda serve` and every ingestion start do
         [memo_doc] = [
             d for d in await app.graph.list_documents("targetco") if d.filename == MEMO
         ]
