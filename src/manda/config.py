@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
-    max_pages: int = Field(default=3_000, alias="MANDA_MAX_PAGES")
+    max_pages: int = Field(default=20_000, alias="MANDA_MAX_PAGES")
     max_cells: int = Field(default=1_000_000, alias="MANDA_MAX_CELLS")
     max_characters: int = Field(default=16_000_000, alias="MANDA_MAX_CHARACTERS")
     max_xml_part_mb: float = Field(default=64.0, alias="MANDA_MAX_XML_PART_MB")

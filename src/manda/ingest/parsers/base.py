@@ -35,7 +35,7 @@ class ParseLimits:
     max_bytes: int = 100 * MB
     max_uncompressed_bytes: int = 500 * MB
     max_sheet_rows: int = 200_000
-    max_pages: int = 3_000  # PDF pages, slides
+    max_pages: int = 20_000  # PDF pages, slides (a 10,000-page scan archive is read, OCR budgeted)
     max_cells: int = 1_000_000  # non-empty cells in a workbook (every sheet)
     max_characters: int = 16_000_000  # text read from one file
     max_xml_part_bytes: int = 64 * MB  # one part of an Office file, inflated
@@ -87,7 +87,7 @@ LIMIT_SETTINGS = {
 
 
 def over_limit(filename: str, what: str, limit: str, setting: str | None) -> UnreadableFileError:
-    """A file refused for a limit: `has more than 3,000 pages (limit MANDA_MAX_PAGES)…`."""
+    """A file refused for a limit: `has more than 20,000 pages (limit MANDA_MAX_PAGES)…`."""
     raise_it = (
         f"; split it, or raise {setting} if it is genuine"
         if setting
