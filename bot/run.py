@@ -222,7 +222,7 @@ async def serve(
         bot = build_app(manda, settings)
         # documents a crashed process left `running` on this host are marked failed, with why,
         # and the threads of the uploads it was ingesting are told
-        await manda.ingest.recover_interrupted()
+        await bot.deps.deals.recover_interrupted()
         told = await recover_uploads(bot.deps.uploads, bot.bolt.client)
         if told:
             log.warning("told %d thread(s) that their upload was interrupted", told)
