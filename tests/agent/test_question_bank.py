@@ -45,7 +45,17 @@ def load_bank(path: Path = BANK) -> list[dict[str, Any]]:
 QUESTIONS = load_bank()
 
 # (deal, question id) pairs that fail today, measured at the last commit of this file.
-KNOWN_FAILURES: set[tuple[str, str]] = set()
+# Measured when document roles arrived (branch i10a): each is a question whose role is in the
+# room answered "not found" by the answering side as it stands; retrieval and composing by role
+# (branch i10c) are what fix them.
+KNOWN_FAILURES: set[tuple[str, str]] = {
+    ("northwind", "QB-19"), ("northwind", "QB-45"), ("pennine", "QB-01"), ("pennine", "QB-03"),
+    ("pennine", "QB-05"), ("pennine", "QB-08"), ("pennine", "QB-09"), ("pennine", "QB-15"),
+    ("pennine", "QB-17"), ("pennine", "QB-19"), ("pennine", "QB-39"), ("pennine", "QB-53"),
+    ("pennine", "QB-56"), ("pennine", "QB-59"), ("pennine", "QB-60"), ("targetco", "QB-03"),
+    ("targetco", "QB-08"), ("targetco", "QB-15"), ("targetco", "QB-17"), ("targetco", "QB-19"),
+    ("targetco", "QB-39"), ("targetco", "QB-56"), ("targetco", "QB-59"),
+}
 
 # ---------------------------------------------------------------- figures and passages
 

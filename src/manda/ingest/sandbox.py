@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from manda.errors import UnreadableFileError
+from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
 from manda.ingest.corrections import find_correction_statements
-from manda.ingest.extract.profile import classify_document
+from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.parsers.base import LIMIT_SETTINGS, over_limit, unreadable
 from manda.models import Chunk, Document, Finding, ParsedDocument
@@ -59,6 +60,7 @@ class FileReading:
     document: Document
     chunks: list[Chunk]
     candidates: list[Finding] | None
+    profile: DocumentProfile
 
 
 def read_file(
@@ -71,11 +73,15 @@ def read_file(
     """Parse → profile → chunk (→ extract): everything about a file that needs no store."""
     parsed = parse_file(path, limits=limits, filename=name)
     profile = classify_document(document.filename, parsed)
+    stated = learn_fiscal_year_end(s.text for s in parsed.sections)
     document = document.model_copy(
         update={
+            # the year end the document states, else the one the deal learned from the room
+            "fiscal_year_end": stated.iso() if stated else document.fiscal_year_end,
             "doc_date": parsed.doc_date,
             "units": parsed.units,
             "is_irl": profile.is_irl,
+            "role": profile.role,
             "authoritative": profile.authoritative,
             "draft": document.draft or profile.draft,
             "metadata": parsed.metadata,
@@ -84,7 +90,7 @@ def read_file(
     )
     chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
     candidates = extractor.extract(document, parsed, chunks) if extractor is not None else None
-    return FileReading(parsed, document, chunks, candidates)
+    return FileReading(parsed, document, chunks, candidates, profile)
 
 
 def can_run_sandboxed(extractor: object) -> bool:

@@ -16,7 +16,7 @@ import os
 import socket
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol
@@ -24,6 +24,7 @@ from typing import Protocol
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.expand import Expander, RoomFile, collect
+from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.relations import plan_relations
 from manda.ingest.sandbox import FileReading, Isolation, Sandbox
@@ -36,6 +37,7 @@ from manda.models import (
     Confidence,
     Deal,
     Document,
+    DocumentRole,
     DocumentStatus,
     Finding,
     FindingStatus,
@@ -72,6 +74,23 @@ def file_hash(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def held_because(document: Document, profile: DocumentProfile) -> str | None:
+    """Why a dropped document's findings wait for a person however sure they are, or None
+    when it is authoritative: audited statements, or one that says it is audited, signed or
+    final (and is not a draft)."""
+    audited = document.role is DocumentRole.AUDITED_STATEMENTS and not document.draft
+    if audited or profile.certified:
+        return None
+    kind = profile.kind.replace("_", " ") if document.role is DocumentRole.OTHER else (
+        document.role.value.replace("_", " ")
+    )
+    draft = "draft " if document.draft else ""
+    return (
+        f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "
+        "audited, signed or final, so its figures wait for a person"
+    )
 
 
 def without_instructions(candidates: list[Finding], chunks: Sequence[Chunk]) -> list[Finding]:
@@ -154,9 +173,13 @@ class IngestService:
         *,
         progress: Progress | None = None,
         display_names: dict[Path, str] | None = None,
+        received: bool = False,
     ) -> IngestReport:
         """Ingest files, folders and ZIP exports into `deal_id`; bad files are skipped with
-        their reason. An e-mail's attachments become documents ATTACHED_TO it."""
+        their reason. An e-mail's attachments become documents ATTACHED_TO it.
+
+        `received`: files a person dropped (in Slack), whose findings are approved automatically
+        only when the document is authoritative (audited, signed or final, not a draft)."""
         started = time.perf_counter()
         if not self._recovered:  # the first ingestion of a process (`serve` does it at start)
             self._recovered = True
@@ -173,13 +196,16 @@ class IngestService:
                 documents: dict[str, str] = {}  # RoomFile.name -> document id
                 for done, file in enumerate(room):
                     await _notify(progress, done, len(room), file.name)
-                    document_id = await self._ingest_file(deal_id, file, report)
+                    document_id = await self._ingest_file(
+                        deal_id, file, report, received=received
+                    )
                     if document_id is not None:
                         documents[file.name] = document_id
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
             await self._relate(deal_id, report)
+            await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
@@ -192,7 +218,9 @@ class IngestService:
         )
         return report
 
-    async def _ingest_file(self, deal_id: str, file: RoomFile, report: IngestReport) -> str | None:
+    async def _ingest_file(
+        self, deal_id: str, file: RoomFile, report: IngestReport, *, received: bool = False
+    ) -> str | None:
         """Ingest one file; the document's id when it is (or already was) in the deal."""
         path, label, name = file.path, file.name, file.filename
         try:
@@ -204,6 +232,8 @@ class IngestService:
             return None
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
+            if existing.role is DocumentRole.OTHER:
+                await self._refresh_role(existing, path, name)
             report.unchanged.append(label)
             return existing.id
         info = version_info(name)
@@ -222,10 +252,13 @@ class IngestService:
             status=DocumentStatus.RUNNING,
             ingest_owner=this_process(),
         )
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.fiscal_year_end:  # the reader falls back on the deal's
+            document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
         await self._graph.upsert_document(document)
         try:
             reading = await self._sandbox.read(path, name, document, self._extractor)
-            await self._store_document(reading, report, label)
+            await self._store_document(reading, report, label, received=received)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report, label)
             return None
@@ -238,6 +271,17 @@ class IngestService:
             )
             return None
         return document.id
+
+    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
+        """A document ingested before roles were read gets its role, without re-extraction."""
+        try:  # read in the sandbox like any file: the same limits hold
+            reading = await self._sandbox.read(path, name, document, None)
+        except UnreadableFileError:
+            return
+        profile = reading.profile
+        if profile.role is not DocumentRole.OTHER:
+            await self._graph.upsert_document(document.model_copy(update={
+                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
@@ -283,7 +327,7 @@ class IngestService:
         report.skipped.append(SkippedFile(filename=label, reason=reason))
 
     async def _store_document(
-        self, reading: FileReading, report: IngestReport, label: str
+        self, reading: FileReading, report: IngestReport, label: str, *, received: bool = False
     ) -> None:
         """Store what the sandbox read; the document turns `completed` last, so a crash before
         that leaves nothing searchable."""
@@ -306,6 +350,7 @@ class IngestService:
             [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
+            hold=held_because(document, reading.profile) if received else None,
         )
         await self._graph.add_findings(outcome.findings)
         for entry in outcome.audit:
@@ -374,6 +419,19 @@ class IngestService:
                 )
         await self._embed(deal_id, missing)
         return len(missing)
+
+    async def _learn_fiscal_year_end(self, deal_id: str) -> None:
+        """The deal's year end: the one its documents state most often (stored on the deal)."""
+        votes = Counter(
+            d.fiscal_year_end for d in await self._graph.list_documents(deal_id)
+            if d.status is DocumentStatus.COMPLETED and d.fiscal_year_end
+        )
+        deal = await self._graph.get_deal(deal_id)
+        if not votes or deal is None:
+            return
+        learned = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "--12-31"))[0]
+        if deal.fiscal_year_end != learned:
+            await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
 
     async def _relate(self, deal_id: str, report: IngestReport) -> None:
         documents = [

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from manda.errors import BackendUnavailableError
 from manda.finance.amounts import find_amounts
+from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.confidence import Evidence, provenance_attributes, score
@@ -34,7 +35,14 @@ from manda.ingest.extract.excerpts import chunk_for, find_verbatim
 from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.llm.port import ModelRequestError, TokenUsage
+from manda.llm.claude import EPHEMERAL, stream_message, usage_of
+from manda.llm.port import (
+    CONTEXT_WINDOW_EXCEEDED,
+    MAX_TOKENS,
+    REFUSAL,
+    ModelRequestError,
+    TokenUsage,
+)
 from manda.models import (
     Chunk,
     Confidence,
@@ -48,6 +56,7 @@ from manda.models import (
     Section,
 )
 from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
+from manda.resilience.errors import ErrorClass, classify
 
 __all__ = ["RECORD_FINDINGS_TOOL", "SYSTEM_PROMPT", "ClaudeExtractionError", "ClaudeExtractor"]
 
@@ -72,10 +81,15 @@ there are none). For each finding:
 - excerpt: 50 to 200 characters copied verbatim, character for character, from that section; \
 it must contain the value as written (or the person's or organisation's name).
 - value: the number in base units (€5.2M -> 5200000, 5,200 in a table "in EUR thousands" -> \
-5200000); percentages as stated (71% -> 71); null when the fact has no number.
+5200000); percentages as stated (71% -> 71); null when the fact has no number. A table's scale \
+may sit in its caption, its header or corner cell, or a document-wide line ("All amounts in USD \
+thousands"): "$000", "USD 000s", "£000", "TEUR", "T€", "in Tausend EUR" mean thousands; "€m", \
+"$mm", "Mio. €" mean millions. German tables write 38.410 for thirty-eight thousand.
 - value_text: the value exactly as the document writes it ("€5.2M", "5,200", "71%").
 - unit: "EUR", "USD", "GBP", "CHF", "%", "x", "people", "shares" or null.
-- period: "Q3 2024", "H1 2024", "FY2023" or "as of 2024-09-30"; null if none is stated.
+- period: "Dec 2023", "Q3 2024", "H1 2024", "FY2023" or "as of 2024-09-30"; null if none is \
+stated. FY2024 is the fiscal year that ends in 2024: with a fiscal_year_end of 30 June, "2023/24", \
+"FY24" and an audited "2024" column are all FY2024.
 - nature: "forecast" for budgets, plans, projections, outlook, guidance and targets; else \
 "actual".
 - confidence: HIGH only for a formal statement in an authoritative document (audited, annual \
@@ -207,8 +221,9 @@ class ClaudeExtractor:
     def __init__(self, *, client: anthropic.AsyncAnthropic, model: str, max_tokens: int = 8192,
                  max_chars_per_request: int = 60_000, breaker: CircuitBreaker | None = None,
                  on_error: Callable[[BaseException], object] | None = None) -> None:
-        """`breaker` guards every request (the app's "Claude" breaker, shared with the chat
-        model); `on_error` sees each failed request (e.g. metrics)."""
+        """`breaker` guards every request (the app's own breaker for ingestion, apart from the
+        chat model's, so a dense data room never opens the breaker answers go through);
+        `on_error` sees each failed request (e.g. metrics)."""
         self._client = client
         self._breaker = breaker
         self._on_error = on_error
@@ -261,7 +276,10 @@ class ClaudeExtractor:
         dated = f' date="{document.doc_date.isoformat()}"' if document.doc_date else ""
         draft = ' draft="yes"' if profile.draft else ""
         name = _attr(document.filename)
-        parts = [f'<document name="{name}" kind="{profile.kind}"{draft}{dated}>']
+        fiscal = (f' fiscal_year_end="{FiscalYearEnd.from_iso(document.fiscal_year_end)}"'
+                  if document.fiscal_year_end else "")
+        parts = [f'<document name="{name}" kind="{profile.kind}" role="{profile.role.value}"'
+                 f'{fiscal}{draft}{dated}>']
         for index in batch:
             section = parsed.sections[index]
             parts.append(
@@ -273,59 +291,102 @@ class ClaudeExtractor:
         return "\n".join(parts)
 
     async def _ask(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
-                   batch: Sequence[int]) -> list[ToolFinding]:
-        request: dict[str, Any] = {
+                   batch: Sequence[int], max_tokens: int | None = None) -> list[ToolFinding]:
+        """The findings of `batch`; a batch whose answer was cut off by `max_tokens` is split in
+        halves and each asked again (a single section is asked once more with a larger cap),
+        so a dense batch never loses the findings past the cut."""
+        cap = max_tokens or self._max_tokens
+        message = await self._send(document, self._request(document, parsed, profile, batch, cap))
+        self._count(message)
+        stop = str(message.stop_reason or "")
+        if stop == MAX_TOKENS:
+            if len(batch) > 1:
+                half = len(batch) // 2
+                log.info("extraction of %s cut at %d tokens: asking again in two halves",
+                         document.filename, cap)
+                return [*await self._ask(document, parsed, profile, batch[:half], cap),
+                        *await self._ask(document, parsed, profile, batch[half:], cap)]
+            if cap < self._max_tokens * 4:
+                return await self._ask(document, parsed, profile, batch, cap * 2)
+            self.last.dropped.append(
+                f"section {batch[0]}: the findings did not fit {cap} output tokens; those "
+                "recorded before the cut are kept")
+        elif stop == REFUSAL:
+            self.last.dropped.append(f"sections {list(batch)}: the model declined to read them")
+            return []
+        elif stop == CONTEXT_WINDOW_EXCEEDED and len(batch) > 1:
+            half = len(batch) // 2
+            return [*await self._ask(document, parsed, profile, batch[:half], cap),
+                    *await self._ask(document, parsed, profile, batch[half:], cap)]
+        return self._items(message, batch, complete=stop != MAX_TOKENS)
+
+    def _request(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
+                 batch: Sequence[int], cap: int) -> dict[str, Any]:
+        # tool_choice "auto": forcing a tool fails on models that think by default
+        # (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5);
+        # the system prompt asks for the one tool call, and a turn without it records nothing.
+        return {
             "model": self._model,
-            "max_tokens": self._max_tokens,
-            "system": SYSTEM_PROMPT,
+            "max_tokens": cap,
+            "system": [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": EPHEMERAL}],
             "tools": [RECORD_FINDINGS_TOOL],
-            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "tool_choice": {"type": "auto"},
             "messages": [{"role": "user",
                           "content": self._prompt(document, parsed, profile, batch)}],
         }
-        create = self._client.messages.create
+
+    async def _send(self, document: Document, request: dict[str, Any]) -> Any:
+        """One streamed request: the client's timeout bounds the wait between two events, so a
+        dense batch is never cut by a timeout sized for a short answer."""
         try:
             if self._breaker is None:
-                message = await create(**request)
-            else:
-                message = await self._breaker.call(create, **request)
+                return await stream_message(self._client, request)
+            return await self._breaker.call(stream_message, self._client, request)
         except CircuitOpenError as exc:
             raise ClaudeExtractionError(document.filename, exc.message.rstrip(".")) from exc
         except anthropic.AnthropicError as exc:
             if self._on_error is not None:
                 self._on_error(exc)
             raise self._mapped(document, exc) from exc
-        return self._items(message, batch)
 
     def _mapped(self, document: Document, exc: anthropic.AnthropicError) -> Exception:
-        if isinstance(exc, anthropic.APIStatusError) and not (
-            exc.status_code in (408, 409, 429) or exc.status_code >= 500
-        ):
+        """By the error's class (its type, also for an `error` event inside the stream)."""
+        if classify(exc) in (ErrorClass.VALIDATION_ERROR, ErrorClass.AUTHENTICATION_ERROR):
+            status = getattr(exc, "status_code", None)
             return ModelRequestError(
                 f"Claude rejected the extraction request for {document.filename} "
-                f"(HTTP {exc.status_code}: {_api_message(exc)}).",
+                f"(HTTP {status}: {_api_message(exc)}).",
                 hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL; retrying will not help.",
             )
         return ClaudeExtractionError(document.filename, _describe(exc, self._client))
 
-    def _items(self, message: Any, batch: Sequence[int]) -> list[ToolFinding]:
-        used = TokenUsage(message.usage.input_tokens, message.usage.output_tokens)
+    def _count(self, message: Any) -> None:
+        used = usage_of(message)
         self.usage.add(used)
         self.last.usage.add(used)
         self.last.requests += 1
+
+    def _items(self, message: Any, batch: Sequence[int], *, complete: bool = True
+               ) -> list[ToolFinding]:
         items: list[ToolFinding] = []
+        called = False
         for block in message.content:
             if block.type != "tool_use" or block.name != TOOL_NAME:
                 continue
+            called = True
             raw = block.input.get("findings") if isinstance(block.input, dict) else None
             for position, entry in enumerate(raw if isinstance(raw, list) else []):
                 try:
                     items.append(ToolFinding.model_validate(entry))
                 except ValidationError as exc:
-                    self.last.dropped.append(
-                        f"item {position}: does not match the tool schema "
-                        f"({exc.error_count()} errors)"
-                    )
+                    if complete:  # the last item of a cut-off answer is expected to be partial
+                        self.last.dropped.append(
+                            f"item {position}: does not match the tool schema "
+                            f"({exc.error_count()} errors)"
+                        )
+        if not called:
+            self.last.dropped.append(f"sections {list(batch)}: the model did not call "
+                                     f"{TOOL_NAME}")
         return [i for i in items if self._in_batch(i, batch)]
 
     def _in_batch(self, item: ToolFinding, batch: Sequence[int]) -> bool:
@@ -356,7 +417,9 @@ class ClaudeExtractor:
         subject = _subject(item, entity)
         spec = metric_spec(subject)
         if spec is not None:
-            period = as_of_for_stock(spec, period)
+            fiscal = (FiscalYearEnd.from_iso(document.fiscal_year_end)
+                      if document.fiscal_year_end else None)
+            period = as_of_for_stock(spec, period, fiscal)
         evidence: Evidence = "table" if section.table or " | " in excerpt else "statement"
         if item.kind is FindingKind.PERSON and not (item.role or "").strip():
             evidence = "mention"
@@ -429,10 +492,11 @@ def _cell(section: Section, excerpt: str, value_text: str | None) -> Location | 
     return None
 
 
-def _api_message(exc: anthropic.APIStatusError) -> str:
-    body = exc.body if isinstance(exc.body, dict) else {}
+def _api_message(exc: anthropic.AnthropicError) -> str:
+    body = getattr(exc, "body", None)
+    body = body if isinstance(body, dict) else {}
     error = body.get("error") if isinstance(body.get("error"), dict) else {}
-    return str(error.get("message") or exc.message)
+    return str(error.get("message") or getattr(exc, "message", "") or exc)
 
 
 def _describe(exc: Exception, client: anthropic.AsyncAnthropic) -> str:
@@ -444,6 +508,8 @@ def _describe(exc: Exception, client: anthropic.AsyncAnthropic) -> str:
     if isinstance(exc, anthropic.APIStatusError):
         if exc.status_code == 529:
             return f"the API is overloaded (HTTP 529) {tries}"
+        if exc.status_code == 200:  # an `error` event inside the stream
+            return f"the API failed during the answer ({_api_message(exc)}) {tries}"
         if exc.status_code == 429:
             return f"the API rate limit was hit (HTTP 429) {tries}"
         return f"the API answered HTTP {exc.status_code} ({_api_message(exc)}) {tries}"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from manda.finance.amounts import Amount, find_amounts
+from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import find_periods, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
@@ -96,11 +97,15 @@ _FORECAST_HEADING = re.compile(
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
 
 
-def as_of_for_stock(spec: MetricSpec, period: str | None) -> str | None:
-    """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30"."""
+def as_of_for_stock(spec: MetricSpec, period: str | None,
+                    fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
+    """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30".
+
+    "FY2024" ends on the company's fiscal year end when it is known (31 March → 2024-03-31).
+    """
     if not spec.stock or period is None or period.startswith("as of"):
         return period
-    end = period_end(period)
+    end = period_end(period, fiscal_year_end.key if fiscal_year_end else None)
     return f"as of {end.isoformat()}" if end else period
 
 

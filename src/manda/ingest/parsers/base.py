@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
+from manda.ingest.parsers.layout import table_shape
 from manda.models import Location, Section
 
 if TYPE_CHECKING:
@@ -214,6 +215,59 @@ def table_text(rows: list[list[str]], notes: list[str] | None = None, *,
     return "\n".join(lines)
 
 
+def shaped_table(rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """(notes, table): title and unit rows above the header become notes, and a header over
+    several rows is folded into one, so the table's first row names every column."""
+    if len(rows) < 2:
+        return [], rows
+    width = max(len(r) for r in rows)
+    padded = [r + [""] * (width - len(r)) for r in rows]
+    shape = table_shape(padded)
+    notes = [" | ".join(c for c in row if c.strip()) for row in padded[: shape.header_start]]
+    return notes, [shape.header, *padded[shape.data_start :]]
+
+
+def label_text_tables(text: str) -> str:
+    """Table rows a PDF holds as `Revenue | 5,200 | 4,700` lines, rewritten with their column
+    headers (`Revenue | Q3 2024: 5,200 | Q3 2023: 4,700`) so no row reads without them.
+
+    A block is a run of two or more ` | ` lines; its header is found as in any table (see
+    `layout.table_shape`), aligned to the right when its corner cell is blank. Rows whose cell
+    count does not fit the header are left as they are.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and " | " in lines[j] and not lines[j].lstrip().startswith("|"):
+            j += 1
+        if j - i < 2:
+            out.append(lines[i])
+            i += 1
+            continue
+        out.extend(_label_block(lines[i:j]))
+        i = j
+    return "\n".join(out)
+
+
+def _label_block(block: list[str]) -> list[str]:
+    rows = [[c.strip() for c in line.split(" | ")] for line in block]
+    if any(": " in c for row in rows for c in row[1:]):
+        return block  # already labelled
+    width = max(len(r) for r in rows)
+    shape = table_shape([r + [""] * (width - len(r)) for r in rows])
+    header = [c for c in shape.header if c]
+    if len(header) == width - 1:
+        header = ["", *header]
+    if len(header) != width or shape.data_start >= len(rows):
+        return block
+    labelled = [row_line(header, row) if len(row) == width else line
+                for row, line in zip(rows[shape.data_start :], block[shape.data_start :],
+                                     strict=True)]
+    return [*block[: shape.data_start], *labelled]
+
+
 def looks_like_title(line: str) -> bool:
     """A short line that reads like a title rather than a sentence."""
     words = line.split()
@@ -280,7 +334,8 @@ class Outline:
         self.flush()
         path = self.path
         self.tables_under[path] = self.tables_under.get(path, 0) + 1
-        self.entries.append((path, self.tables_under[path], table_text(rows), rows))
+        notes, table = shaped_table(rows)
+        self.entries.append((path, self.tables_under[path], table_text(table, notes), table))
 
     def flush(self) -> None:
         text = clean_block("\n".join(self.buffer))

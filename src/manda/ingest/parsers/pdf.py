@@ -19,6 +19,7 @@ from manda.ingest.parsers.base import (
     check_count,
     clean_block,
     human_size,
+    label_text_tables,
     over_limit,
     short_detail,
     unreadable,
@@ -192,7 +193,8 @@ def _check_content_size(page: object, filename: str, number: int, limits: ParseL
 
 
 def _page_text(page: object, filename: str, number: int) -> str | None:
-    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `."""
+    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `, and
+    table rows are written with their column headers."""
     try:
         raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
     except Exception:  # layout mode trips on some fonts; plain mode is the fallback
@@ -208,7 +210,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return clean_block("\n".join(kept))
+    return label_text_tables(clean_block("\n".join(kept)))
 
 
 def _tidy(line: str) -> str:
