@@ -165,6 +165,8 @@ class Document(_Model):
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)
     ingested_at: datetime = Field(default_factory=utcnow)
+    # `host:pid` of the process ingesting it while `running`: a dead owner means a crash
+    ingest_owner: str | None = None
 
     @staticmethod
     def make_id(deal_id: str, content_hash: str) -> str:

@@ -6,6 +6,7 @@ every number an answer states; years, dates and period labels ("Q3", "2024") are
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -185,17 +186,27 @@ def find_amounts(
     "note 4") are not amounts; a number that reads two ways ("1.234" vs "1,234") is taken the
     English way, and "1.234,5" is German only because it cannot be anything else.
     """
-    masked = _masked_spans(text)
+    masked = _masked_spans(text)  # non-overlapping, in order: looked up by bisection
+    starts = [s for s, _ in masked]
     found: list[Amount] = []
     for m in _CORE.finditer(text):
         start, end = m.span()
-        if any(s <= start < e or s < end <= e for s, e in masked):
+        if _inside(masked, starts, start, end):
             continue
         amount = _read_amount(text, start, end, scale=scale, currency=currency,
                               decimal_comma=decimal_comma)
         if amount is not None:
             found.append(amount)
     return found
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether `start` or `end` falls in one of `spans` (sorted, non-overlapping)."""
+    i = bisect.bisect_right(starts, start) - 1
+    if i >= 0 and spans[i][0] <= start < spans[i][1]:
+        return True
+    j = bisect.bisect_left(starts, end) - 1
+    return j >= 0 and spans[j][0] < end <= spans[j][1]
 
 
 def _read_amount(

@@ -6,6 +6,7 @@ questions ("What about last year?") and conflict checks all need the same period
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 from datetime import date
@@ -251,10 +252,15 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
 def _non_overlapping(items: list[tuple[object, int, int]]) -> list:  # type: ignore[type-arg]
     """Keep the longest of overlapping spans, then order by position."""
     chosen: list[tuple[object, int, int]] = []
+    starts: list[int] = []  # of `chosen`, kept in order: an overlap can only be a neighbour
     for item in sorted(items, key=lambda t: (-(t[2] - t[1]), t[1])):
-        if all(item[2] <= c[1] or item[1] >= c[2] for c in chosen):
-            chosen.append(item)
-    return sorted(chosen, key=lambda t: t[1])
+        i = bisect.bisect_left(starts, item[1])
+        before_ok = i == 0 or chosen[i - 1][2] <= item[1]
+        after_ok = i == len(chosen) or item[2] <= chosen[i][1]
+        if before_ok and after_ok:
+            chosen.insert(i, item)
+            starts.insert(i, item[1])
+    return chosen
 
 
 def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int, int]]:

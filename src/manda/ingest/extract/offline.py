@@ -235,6 +235,7 @@ class OfflineExtractor:
     """Deterministic extraction of metrics, people, ownership, contracts, disputes and dates."""
 
     id = "offline"
+    sandboxed = True  # rules only: runs with the parser in the bounded worker process
 
     def extract(self, document: Document, parsed: ParsedDocument,
                 chunks: Sequence[Chunk]) -> list[Finding]:

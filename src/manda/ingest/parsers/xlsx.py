@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.utils import get_column_letter
 
-from manda.ingest.parsers.base import ParseLimits, table_text, unreadable
+from manda.ingest.parsers.base import ParseLimits, check_count, table_text, unreadable
 from manda.ingest.parsers.formulas import CellRange, FormulaError, evaluate
 from manda.ingest.parsers.layout import SCAN_ROWS, table_shape
 from manda.ingest.parsers.numfmt import display_value
@@ -40,12 +40,17 @@ class _Sheet:
     rows: dict[int, dict[int, object]] = field(default_factory=dict)  # row -> column -> value
     formats: dict[tuple[int, int], str] = field(default_factory=dict)  # non-General formats
     pending: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> format
+    cells: int = 0  # non-empty cells read
 
 
 def parse_xlsx(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     wb = load_workbook(path, read_only=True, data_only=True)
     try:
-        sheets = [_scan(ws, filename, limits) for ws in wb.worksheets]
+        sheets: list[_Sheet] = []
+        cells = 0
+        for ws in wb.worksheets:
+            sheets.append(_scan(ws, filename, limits, cells))
+            cells += sheets[-1].cells
         title = _title(wb)
     finally:
         wb.close()
@@ -66,7 +71,8 @@ def _title(wb: object) -> str | None:
 # ---------------------------------------------------------------- reading
 
 
-def _scan(ws: object, filename: str, limits: ParseLimits) -> _Sheet:
+def _scan(ws: object, filename: str, limits: ParseLimits, before: int = 0) -> _Sheet:
+    """Read a sheet row by row (streamed); `before` cells were read from earlier sheets."""
     sheet = _Sheet(title=ws.title)  # type: ignore[attr-defined]
     ws.reset_dimensions()  # type: ignore[attr-defined]  # stored dimensions can lie
     empty_run = 0
@@ -94,6 +100,8 @@ def _scan(ws: object, filename: str, limits: ParseLimits) -> _Sheet:
             continue
         empty_run = 0
         sheet.rows[row_index] = values
+        sheet.cells += len(values)
+        check_count(filename, before + sheet.cells, limits.max_cells, "cells", "max_cells")
         if len(sheet.rows) > limits.max_sheet_rows:
             raise unreadable(
                 filename,
