@@ -60,14 +60,15 @@ def test_file_names_with_control_and_bidi_characters_are_neutralised() -> None:
     assert shown.count("\ufffd") == 3
 
 
-async def test_p_and_l_reaches_the_domain_and_the_qa_list_unescaped(world: SlackWorld) -> None:
-    question = "What did the P&L say about R&D <2024> costs at Zorblax?"
+async def test_r_and_d_reaches_the_domain_and_the_qa_list_unescaped(world: SlackWorld) -> None:
+    # Not in the room, so the answer offers the question itself for the Q&A list.
+    question = "Which R&D tax credits <2024> has the company claimed?"
     asked = await world.fake.mention(world.alice, world.deal, typed_in_slack(question))
     await world.settle()
     replies = world.replies(world.deal, asked.ts)
     texts = " ".join(m.all_text() for m in replies)
     assert "&amp;amp;" not in texts and "&amp;lt;" not in texts
-    assert "P&amp;" not in texts.replace("P&amp;L", "")  # never cut at the entity
+    assert "R&amp;" not in texts.replace("R&amp;D", "")  # never cut at the entity
 
     buttons = [
         (m, e)
@@ -77,13 +78,14 @@ async def test_p_and_l_reaches_the_domain_and_the_qa_list_unescaped(world: Slack
         for e in b["elements"]
         if ids.ADD_TO_QA_ANY.match(e["action_id"])
     ]
+    typed = "R&D tax credits <2024>"
     message, button = next(
-        (m, e) for m, e in buttons if "P&L" in AddToQA.decode(e["value"]).question
+        (m, e) for m, e in buttons if typed in AddToQA.decode(e["value"]).question
     )
     await world.fake.click(world.alice, message, button["action_id"], value=button["value"])
     await world.settle()
     [item] = await world.manda.qa.items("targetco")
-    assert "P&L" in item.question and "&amp;" not in item.question
+    assert typed in item.question and "&amp;" not in item.question
     replies = world.replies(world.deal, asked.ts)
     notes = [m.all_text() for m in replies if "Q&A list" in m.all_text()]
-    assert notes and all("P&amp;L" in n and "&amp;amp;" not in n for n in notes)
+    assert notes and all("R&amp;D" in n and "&amp;amp;" not in n for n in notes)
