@@ -196,7 +196,9 @@ class IngestService:
                 "draft": document.draft or profile.draft,
             }
         )
-        chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
+        chunks = chunk_document(
+            parsed, deal_id=document.deal_id, document_id=document.id, role=document.role
+        )
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
         await self._embed(document.deal_id, chunks)
