@@ -23,8 +23,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _probe import (
-    DENSE_WEIGHTS,
-    FACT_WEIGHTS,
     FILINGS_DEAL,
     Probe,
     Recall,
@@ -79,14 +77,17 @@ def settings() -> list[tuple[SearchSetting, bool, str]]:
 def grid() -> list[tuple[SearchSetting, bool, str]]:
     """Fusion weights and routing bonuses around the default: chosen on dev only."""
     out = []
-    for facts in FACT_WEIGHTS:
-        for dense in DENSE_WEIGHTS:
+    for facts in (0.2, 0.4):
+        for dense in (0.4, 0.5):
             weights = FusionWeights(dense=dense, bm25=round(1 - dense, 2), facts=facts)
             out.append((replace(NEW, name=f"weights {dense:.2f}/{1 - dense:.2f}/{facts:.1f}",
-                                weights=weights), True, "windows"))
-    for named, implied in ((0.1, 0.05), (0.2, 0.05), (0.3, 0.1), (0.5, 0.2), (0.8, 0.3)):
-        out.append((replace(NEW, name=f"routing {named}/{implied}",
-                            routing=Routing(named=named, implied=implied)), True, "windows"))
+                                weights=weights), True, "truncated"))
+    for named, implied, document in ((0.3, 0.1, 0.0), (0.3, 0.1, 0.3), (0.3, 0.1, 0.5),
+                                     (0.3, 0.1, 0.7), (0.3, 0.1, 1.0), (0.5, 0.3, 0.5),
+                                     (0.5, 0.3, 0.7), (0.3, 0.2, 0.5)):
+        out.append((replace(NEW, name=f"routing {named}/{implied}/document {document}",
+                            routing=Routing(named=named, implied=implied, document=document)),
+                    True, "truncated"))
     return out
 
 
@@ -106,7 +107,7 @@ async def add_windowed_vectors(app: Manda, embedder: OfflineEmbedder) -> float:
     return time.perf_counter() - started
 
 
-async def run(show_misses: bool, with_grid: bool, keep: Path | None) -> None:
+async def run(show_misses: bool, with_grid: bool, keep: Path | None, quick: bool) -> None:
     if not filings_present():
         raise SystemExit("evals/retrieval/filings is missing: see evals/retrieval/PROVENANCE.md")
     with tempfile.TemporaryDirectory(prefix="manda-filings-") as tmp:
@@ -131,7 +132,11 @@ async def run(show_misses: bool, with_grid: bool, keep: Path | None) -> None:
             raw = [await measure(PREVIOUS.build(app), h, distinct=False, merge=False)
                    for h in halves]
             rows.append(("previous default, raw chunks as shown (duplicates count)", raw))
-            chosen = settings() + (grid() if with_grid else [])
+            chosen = settings()
+            if quick:
+                chosen = [c for c in chosen if c[0].name.startswith(("previous", "new"))]
+            if with_grid:
+                chosen = [c for c in chosen if c[0].name.startswith("new")] + grid()
             for setting, merge, vectors in chosen:
                 embedder = windowed if vectors == "windows" else None
                 search = setting.build(app, embedder)
@@ -165,8 +170,9 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list questions missed at k=5")
     parser.add_argument("--grid", action="store_true", help="also the weight grid (tune on dev)")
     parser.add_argument("--keep", type=Path, help="a folder to keep the ingested home in")
+    parser.add_argument("--quick", action="store_true", help="previous and new defaults only")
     args = parser.parse_args()
-    asyncio.run(run(args.misses, args.grid, args.keep))
+    asyncio.run(run(args.misses, args.grid, args.keep, args.quick))
 
 
 if __name__ == "__main__":

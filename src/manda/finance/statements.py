@@ -75,7 +75,7 @@ _SIGNATURES: tuple[_Signature, ...] = (
         r"cash[- ]flows? statements?|statements? of cash flows?",
         r"capex|capital expenditures?|free cash flow|\bfcf\b|operating cash flow|"
         r"cash (?:flow )?from operations|cash provided by|buybacks?|repurchas|dividends paid|"
-        r"purchases of property|depreciation",
+        r"purchases of property|depreciation|\bd\s*&\s*a\b|stock-based|share-based|\bsbc\b",
     ),
     _Signature(
         StatementKind.EQUITY,

@@ -14,6 +14,8 @@ real-filings probe, judged on its held-out half (figures in the README).
 from __future__ import annotations
 
 import logging
+import math
+import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import KnowledgeGraph, ScoredId
-from manda.models import Chunk, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, Document, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -38,10 +40,13 @@ SUB_QUERY_FACTOR = 0.9  # a sub-query's best hit sits just under the whole quest
 
 @dataclass(frozen=True)
 class Routing:
-    """Score added to pages of the statement a question names outright, or only implies."""
+    """Score added to pages of the statement a question names outright, or only implies, and
+    to the passages of the document(s) a question names ("Target's net sales", "the FY2023
+    report"): in a room of several companies' filings, the name decides the page."""
 
     named: float = 0.3
     implied: float = 0.1
+    document: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,8 @@ class HybridSearch:
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
         if self._routing is not None:
             head = self._route(query, head, chunks)
+            if self._routing.document > 0:
+                head = await self._route_documents(deal_id, query, head, chunks)
         if distinct:
             head = distinct_locations(head, chunks)
         hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
@@ -208,6 +215,23 @@ class HybridSearch:
         routed = [
             ScoredId(h.id, h.score + bonus)
             if h.id in chunks and set(wanted) & set(chunk_statements(chunks[h.id]))
+            else h
+            for h in head
+        ]
+        return sorted(routed, key=lambda h: (-h.score, h.id))
+
+    async def _route_documents(
+        self, deal_id: str, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+    ) -> list[ScoredId]:
+        """Lift the passages of the documents whose names the question uses."""
+        assert self._routing is not None
+        named = named_documents(query, await self._graph.list_documents(deal_id))
+        if not named:
+            return head
+        bonus = self._routing.document
+        routed = [
+            ScoredId(h.id, h.score + bonus)
+            if h.id in chunks and chunks[h.id].document_id in named
             else h
             for h in head
         ]
@@ -366,6 +390,44 @@ def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
             if score > best.get(h.id, float("-inf")):
                 best[h.id] = score
     return [ScoredId(cid, s) for cid, s in sorted(best.items(), key=lambda x: (-x[1], x[0]))]
+
+
+_NAME_WORD = re.compile(r"[a-z]+|\d+")
+_GENERIC_NAME_WORDS = frozenset({"pdf", "xlsx", "xls", "docx", "doc", "pptx", "csv", "md", "txt",
+                                 "the", "and", "of", "inc", "corp", "corporation", "com", "ltd",
+                                 "llc", "plc", "fy", "q", "k", "v"})
+
+
+def _name_words(text: str) -> set[str]:
+    """Words of a file name or title, split at case, digit and punctuation ("FY2025" → fy, 2025)."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
+    return {w for w in _NAME_WORD.findall(spaced.lower())
+            if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
+
+
+def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
+    """The ids of the documents the question names best, by their distinctive name words.
+
+    A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
+    one names that one strongly (weight log(n / df)). The documents with the highest total win;
+    none when the question uses no distinctive name word.
+    """
+    if len(documents) < 2:
+        return set()
+    words = {d.id: _name_words(d.filename) | _name_words(getattr(d, "title", None) or "")
+             for d in documents}
+    asked = _name_words(question)
+    df: dict[str, int] = {}
+    for names in words.values():
+        for word in names:
+            df[word] = df.get(word, 0) + 1
+    n = len(documents)
+    score = {doc_id: sum(math.log(n / df[w]) for w in names & asked if df[w] < n)
+             for doc_id, names in words.items()}
+    best = max(score.values())
+    if best <= 0:
+        return set()
+    return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
 
 
 def location_key(chunk: Chunk) -> tuple[str, str, int]:
