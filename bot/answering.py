@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -16,60 +17,47 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks.answer import render_answer
 from bot.blocks.kit import SlackMessage, context
 from bot.blocks.messages import render_error, render_help, render_unbound
-from bot.conversations import Thread, deal_for, manda_answered, remember_thread
+from bot.conversations import Thread
 from bot.deps import Deps
 from bot.replies import ThreadWriter, Working
+from manda.agent.service import AnswerService
 from manda.answers import Answer
-from manda.models import Finding, FindingStatus
 
 log = logging.getLogger(__name__)
 
+OnText = Callable[[str], Awaitable[None]]
+Run = Callable[[AnswerService, str, str, str, OnText], Awaitable[Answer]]
+
+
+@dataclass(frozen=True)
+class AnswerKind:
+    """One kind of answer the agent gives in a thread: how it is run, what a failure says it was
+    doing, and the line that opens it when a slash command asked for it."""
+
+    run: Run
+    doing: str
+    title: str  # formatted with `user`, `deal` and `question` (escaped mrkdwn)
+
+
 Kind = Literal["ask", "gaps", "redflags"]
-
-
-async def pending_findings(
-    deps: Deps, deal_id: str, answer: Answer
-) -> tuple[list[Finding], dict[str, str]]:
-    """Findings the answer rests on that still wait for a human, and their documents' names."""
-    wanted = [c.finding_id for c in answer.citations if c.finding_id]
-    wanted += [
-        a.finding_id
-        for a in answer.suggested_actions
-        if a.type == "approve_finding" and a.finding_id
-    ]
-    pending: list[Finding] = []
-    for finding_id in dict.fromkeys(wanted):
-        finding = await deps.manda.graph.get_finding(deal_id, finding_id)
-        if finding is not None and finding.status is FindingStatus.PENDING:
-            pending.append(finding)
-    if not pending:
-        return [], {}
-    documents = {d.id: d.filename for d in await deps.manda.graph.list_documents(deal_id)}
-    return pending, documents
-
-
-async def run_agent(
-    deps: Deps,
-    kind: Kind,
-    deal_id: str,
-    question: str,
-    thread: Thread,
-    on_text: Callable[[str], Awaitable[None]],
-) -> Answer:
-    answers = deps.answers
-    if kind == "gaps":
-        return await answers.gaps(deal_id, conversation_id=thread.conversation_id)
-    if kind == "redflags":
-        return await answers.red_flags(deal_id, conversation_id=thread.conversation_id)
-    return await answers.ask(
-        deal_id, question, conversation_id=thread.conversation_id, on_text=on_text
-    )
-
-
-DOING = {
-    "ask": "answer that",
-    "gaps": "check the data room for gaps",
-    "redflags": "scan the deal for red flags",
+KINDS: dict[Kind, AnswerKind] = {
+    "ask": AnswerKind(
+        run=lambda a, deal, q, conv, on_text: a.ask(
+            deal, q, conversation_id=conv, on_text=on_text
+        ),
+        doing="answer that",
+        title="<@{user}> asked: “{question}”",
+    ),
+    "gaps": AnswerKind(
+        run=lambda a, deal, q, conv, on_text: a.gaps(deal, conversation_id=conv),
+        doing="check the data room for gaps",
+        title="Gaps in the data room of *{deal}*, for <@{user}>",
+    ),
+    "redflags": AnswerKind(
+        run=lambda a, deal, q, conv, on_text: a.red_flags(deal, conversation_id=conv),
+        doing="scan the deal for red flags",
+        title="Red flags in *{deal}*, for <@{user}>",
+    ),
 }
 
 
@@ -96,20 +84,26 @@ async def answer_in_thread(
             await working.start()
             writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
             async with asyncio.timeout(deps.answer_timeout):
-                answer = await run_agent(deps, kind, deal_id, question, thread, writer.on_text)
-            pending, documents = await pending_findings(deps, deal_id, answer)
+                answer = await KINDS[kind].run(
+                    deps.answers, deal_id, question, thread.conversation_id, writer.on_text
+                )
+            evidence = await deps.deals.pending_behind(deal_id, answer)
             messages = render_answer(
-                answer, deal_id=deal_id, question=question, pending=pending, documents=documents
+                answer,
+                deal_id=deal_id,
+                question=question,
+                pending=evidence.findings,
+                documents=evidence.document_names,
             )
             if intro and len(messages[0].blocks) < 50:
                 messages[0] = SlackMessage(
                     text=messages[0].text, blocks=[context([intro]), *messages[0].blocks]
                 )
             await writer.finish(messages)
-            await remember_thread(deps.manda.memory, thread, deal_id)
+            await deps.conversations.remember(thread.conversation_id, deal_id)
         except Exception as exc:
             log.exception("answering in %s failed", thread.conversation_id)
-            error = render_error(exc, DOING[kind])
+            error = render_error(exc, KINDS[kind].doing)
             if writer is None:
                 writer = ThreadWriter(
                     client, thread, placeholder_ts=working.placeholder_ts, stream=False
@@ -122,11 +116,9 @@ async def answer_in_thread(
 async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, question: str) -> None:
     """A question addressed to Manda: answered if the channel has a deal, else how to bind it."""
     try:
-        deal_id = await deal_for(deps.manda.graph, thread.team, thread.channel)
+        deal_id = await deps.deals.deal_of(thread.channel_key)
         if deal_id is None:
-            deals = await deps.manda.graph.list_deals()
-            where = "This conversation" if thread.is_dm else "This channel"
-            reply = render_unbound(deals, where)
+            reply = render_unbound("This conversation" if thread.is_dm else "This channel")
         elif not question.strip():
             reply = render_help(
                 "Ask me a question about the deal, e.g. `@Manda What was Q3 revenue?`"
@@ -145,7 +137,7 @@ async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, ques
 async def follow_up(deps: Deps, client: AsyncWebClient, thread: Thread, question: str) -> None:
     """A reply without a mention: answered only in threads where Manda already answered."""
     try:
-        if not await manda_answered(deps.manda.memory, thread):
+        if not await deps.conversations.answered_before(thread.conversation_id):
             return
     except Exception as exc:
         log.exception("could not look up conversation %s", thread.conversation_id)

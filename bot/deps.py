@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
+from bot.background import BackgroundJobs
 from bot.edits import MessageEdits
-from bot.jobs import Jobs
 from bot.slackapi import TIMEOUT_SECONDS
 from manda.agent.service import AnswerService
 from manda.app import Manda
 from manda.config import Settings
+from manda.deals import ConversationService, DealService
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry, CircuitBreaker
 
@@ -39,7 +40,7 @@ class QueueWatch:
 class Deps:
     manda: Manda
     settings: Settings
-    jobs: Jobs = field(default_factory=Jobs)
+    jobs: BackgroundJobs = field(default_factory=BackgroundJobs)
     edits: MessageEdits = field(default_factory=MessageEdits)
     answer_timeout: float = ANSWER_TIMEOUT
     queue_watch: QueueWatch = field(default_factory=QueueWatch)
@@ -51,6 +52,15 @@ class Deps:
     @property
     def answers(self) -> AnswerService:
         return self.manda.answers
+
+    @property
+    def deals(self) -> DealService:
+        """Every deal operation a listener needs; listeners never reach the stores."""
+        return self.manda.deals
+
+    @property
+    def conversations(self) -> ConversationService:
+        return self.manda.conversations
 
     @property
     def breakers(self) -> BreakerRegistry:

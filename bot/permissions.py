@@ -1,16 +1,18 @@
-"""Who may approve or reject a deal's findings.
+"""Slack's answer to the deal rules' one question, who is in a channel (`manda.deals.Membership`).
 
-With an approver group configured (`MANDA_APPROVERS`, Slack user ids), only its members may; without
-one, members of a channel bound to the deal may (direct messages do not count: anyone can bind one).
+The rules themselves (who may link a channel, who may approve) live in `manda.deals.access`.
 """
 
 from __future__ import annotations
 
+import logging
+
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversations import channels_of
-from manda.config import Settings
-from manda.kg.port import KnowledgeGraph
+from bot.conversations import parse_channel_key
+
+log = logging.getLogger(__name__)
 
 
 async def channel_members(client: AsyncWebClient, channel: str) -> set[str]:
@@ -29,21 +31,32 @@ def is_deal_channel(channel: str) -> bool:
     return not channel.startswith("D")
 
 
-async def may_decide(
-    client: AsyncWebClient,
-    settings: Settings,
-    graph: KnowledgeGraph,
-    *,
-    deal_id: str,
-    user: str,
-    team: str,
-    channel: str | None = None,
-) -> bool:
-    if settings.approvers:
-        return user in settings.approvers
-    bound = [c for c in await channels_of(graph, deal_id, team) if is_deal_channel(c)]
-    candidates = [channel] if channel in bound else bound
-    for candidate in candidates:
-        if user in await channel_members(client, candidate):
-            return True
-    return False
+class SlackMembership:
+    """Channel members as Slack lists them (`conversations.members`), asked once per channel
+    for the life of this object (one click, one command)."""
+
+    def __init__(self, client: AsyncWebClient, *, team: str) -> None:
+        self._client = client
+        self._team = team
+        self._members: dict[str, set[str]] = {}
+
+    def is_direct(self, channel_key: str) -> bool:
+        parsed = parse_channel_key(channel_key)
+        return parsed is None or not is_deal_channel(parsed[1])
+
+    async def is_member(self, channel_key: str, user: str) -> bool:
+        parsed = parse_channel_key(channel_key)
+        if parsed is None or parsed[0] != self._team:
+            return False  # another front end or workspace: this client cannot tell
+        channel = parsed[1]
+        if channel not in self._members:
+            try:
+                self._members[channel] = await channel_members(self._client, channel)
+            except SlackApiError as exc:
+                log.info(
+                    "cannot read the members of %s (%s); counting nobody in it",
+                    channel,
+                    exc.response.get("error"),
+                )
+                self._members[channel] = set()
+        return user in self._members[channel]

@@ -26,7 +26,7 @@ from slack_sdk.socket_mode.aiohttp import SocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.app import MandaBot, build_app
-from bot.observability import measured_dispatch, readiness, serve_logging
+from bot.monitoring import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
 from manda.config import Settings
 from manda.errors import MandaError

@@ -1,4 +1,4 @@
-"""Short messages: help, how to bind a channel, the deal list, the documents, and errors."""
+"""Short messages: help, how to link a channel, its link, the documents, and errors."""
 
 from __future__ import annotations
 
@@ -6,67 +6,82 @@ from collections.abc import Sequence
 
 from bot.blocks.kit import Block, SlackMessage, context, cut, fallback, plural, section
 from bot.blocks.mrkdwn import escape, plain
+from bot.commands import help_lines
+from manda.deals import Binding, BindingRefusedError, Refusal
 from manda.errors import MandaError
-from manda.models import Deal, Document, DocumentStatus
+from manda.models import Document, DocumentStatus
 
-HELP = """*Manda* answers from this channel's deal documents, with sources.
-• `@Manda <question>` — answered in a thread; reply in that thread to follow up.
-• `/manda ask <question>` — the same, from the message box.
-• `/manda gaps` or `/gaps` — what the data room is missing against the request list.
-• `/manda redflags` or `/redflags` — contradictions, gaps and unusual items.
-• `/manda review` — findings waiting for a human, with Approve / Reject.
-• `/manda qa` — the deal's Q&A list.
-• `/manda docs` — the indexed documents and their status.
-• `/manda deal [id]` — bind this channel to a deal (lists the deals without an id).
-• Drop files in a deal channel to ingest them."""
+HELP_TITLE = "*Manda* answers from this channel's deal documents, with sources."
+HELP_FOOTER = "Drop files in a deal channel to ingest them."
 
 DOCS_PAGE = 40
 
 
 def render_help(note: str | None = None) -> SlackMessage:
+    """`/manda help`, rendered from the command table."""
+    lines = [HELP_TITLE, *(f"• {line}" for line in help_lines()), f"• {HELP_FOOTER}"]
     blocks: list[Block] = []
     if note:
         blocks.append(section(note))
-    blocks.append(section(HELP))
+    blocks.append(section("\n".join(lines)))
     return SlackMessage(text=fallback(note or "How to use Manda"), blocks=blocks)
 
 
-def deal_names(deals: Sequence[Deal]) -> str:
-    return ", ".join(f"`{escape(d.id)}`" for d in deals) or "none yet"
-
-
-def render_unbound(deals: Sequence[Deal], where: str = "This channel") -> SlackMessage:
+def render_unbound(where: str = "This channel") -> SlackMessage:
+    """How to link a conversation to a deal; never which deals exist (they are confidential)."""
     text = (
         f"{where} is not linked to a deal yet, so I can't answer from any documents here. "
-        f"Run `/manda deal <id>` here to link it. Deals: {deal_names(deals)}."
+        "Run `/manda deal <id>` here to link it to your deal (ask your deal team for its id)."
     )
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
 
-def render_deal_list(deals: Sequence[Deal], current: str | None) -> SlackMessage:
-    now = (
-        f"This channel is linked to *{escape(current)}*."
-        if current
-        else "This channel is not linked to a deal."
-    )
-    lines = [
-        now,
-        f"Deals: {deal_names(deals)}",
-        "Link it with `/manda deal <id>` (a new id starts an empty deal).",
-    ]
-    text = "\n".join(lines)
-    return SlackMessage(text=fallback(now), blocks=[section(text)])
+def render_binding(current: str | None) -> SlackMessage:
+    """`/manda deal` without an id: this channel's link only, never the other deals."""
+    if current:
+        text = (
+            f"This channel is linked to *{escape(current)}*. "
+            "`/manda unlink` unlinks it."
+        )
+    else:
+        text = "This channel is not linked to a deal. Link it with `/manda deal <id>`."
+    return SlackMessage(text=fallback(text), blocks=[section(text)])
 
 
-def render_bound(deal_id: str, user: str, previous: str | None, created: bool) -> SlackMessage:
-    text = f"🔗 <@{user}> linked this channel to deal *{escape(deal_id)}*"
-    if previous and previous != deal_id:
-        text += f" (it was linked to *{escape(previous)}*)"
-    text += "."
-    if created:
+def render_bound(binding: Binding, user: str) -> SlackMessage:
+    """The announcement in the channel that it was linked (everyone there sees who did it)."""
+    deal_id = escape(binding.deal_id)
+    if not binding.changed:
+        text = f"This channel is already linked to deal *{deal_id}*; nothing changed."
+    else:
+        text = f"🔗 <@{user}> linked this channel to deal *{deal_id}*."
+    if binding.created:
         text += " It is a new deal with no documents yet: drop files here to ingest them."
     else:
         text += " Ask with `@Manda <question>` or `/manda help`."
+    return SlackMessage(text=fallback(text), blocks=[section(text)])
+
+
+def render_unbound_announcement(deal_id: str, user: str) -> SlackMessage:
+    """The announcement in the channel that it was unlinked from its deal."""
+    text = (
+        f"🔓 <@{user}> unlinked this channel from deal *{escape(deal_id)}*. "
+        "I will not answer from its documents here any more; `/manda deal <id>` links it again."
+    )
+    return SlackMessage(text=fallback(text), blocks=[section(text)])
+
+
+NEXT_STEP = {
+    Refusal.NOT_ADMIN: "Ask one of the deal admins to do it.",
+    Refusal.NOT_A_MEMBER: "Ask someone in the deal's channel to run the command here.",
+    Refusal.ALREADY_LINKED: "`/manda deal` shows the link; `/manda unlink` removes it first.",
+    Refusal.NOT_LINKED: "`/manda deal <id>` links it.",
+}
+
+
+def render_refusal(error: BindingRefusedError) -> SlackMessage:
+    """A refused link or unlink, for the person who asked only; it names no deal."""
+    text = f"🔒 {escape(error.message)} {NEXT_STEP[error.reason]}"
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
 

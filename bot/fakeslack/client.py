@@ -16,7 +16,7 @@ import json
 import logging
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -87,6 +87,8 @@ class ClientApi:
         viewer: User,
         *,
         commands: Sequence[str] = (),
+        command_hints: Mapping[str, str] | None = None,
+        command_examples: Sequence[str] = (),
         workspace_name: str = "Local Slack",
         start_channel: str | None = None,
         prefix: str = "/client",
@@ -94,6 +96,8 @@ class ClientApi:
         self.fake = fake
         self.viewer = viewer
         self.commands = tuple(commands)
+        self.command_hints = dict(command_hints or {})  # shown beside each command as it is typed
+        self.command_examples = tuple(command_examples)
         self.workspace_name = workspace_name
         self.start_channel = start_channel  # the channel the page opens on
         self.prefix = prefix.rstrip("/")
@@ -206,6 +210,8 @@ class ClientApi:
             ],
             "home": ws.home_views.get(self.viewer.id),
             "commands": list(self.commands),
+            "command_hints": self.command_hints,
+            "command_examples": list(self.command_examples),
             "start_channel": self.start_channel,
             "app_connected": self.fake.app_connected,
             "traffic": list(self.traffic),

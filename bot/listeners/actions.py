@@ -25,14 +25,14 @@ from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import added_confirmation, added_note
 from bot.blocks.review import already_decided_note, decision_note, render_review_queue
-from bot.conversations import deal_for
+from bot.conversations import channel_key, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
 from bot.payloads import AddToQA, Decision, Feedback, OpenReview
-from bot.permissions import may_decide
+from bot.permissions import SlackMembership
 from manda.errors import AlreadyDecidedError, FindingNotFoundError
-from manda.models import AuditEntry, ReviewDecisionKind, stable_id, utcnow
+from manda.models import ReviewDecisionKind
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id
     """A message button acts only on the deal its channel is bound to (never across deals)."""
     if click.channel is None or click.in_home:
         return True
-    bound = await deal_for(deps.manda.graph, click.team, click.channel)
+    bound = await deps.deals.deal_of(channel_key(click.team, click.channel))
     if bound == deal_id:
         return True
     where = f"linked to *{escape(bound)}*" if bound else "not linked to a deal any more"
@@ -155,7 +155,7 @@ async def add_to_qa(deps: Deps, client: AsyncWebClient, click: Click) -> None:
     payload = AddToQA.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
-    item, created = await deps.manda.qa.add(
+    item, created = await deps.deals.add_question(
         payload.deal_id,
         payload.question,
         by=click.user,
@@ -199,14 +199,13 @@ async def decide(
     payload = Decision.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
-    allowed = await may_decide(
-        client,
-        deps.settings,
-        deps.manda.graph,
-        deal_id=payload.deal_id,
-        user=click.user,
-        team=click.team,
-        channel=None if click.in_home else click.channel,
+    where = None if click.in_home or click.channel is None else click.channel
+    allowed = await deps.deals.may_decide(
+        payload.deal_id,
+        click.user,
+        workspace=workspace_key(click.team),
+        membership=SlackMembership(client, team=click.team),
+        channel_key=channel_key(click.team, where) if where else None,
     )
     verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
     if not allowed:
@@ -219,7 +218,7 @@ async def decide(
         return
     block_id = ids.decision_block(payload.finding_id)
     try:
-        decision = await deps.manda.review.decide(
+        decision = await deps.deals.decide(
             payload.deal_id, payload.finding_id, kind, by=click.user
         )
     except AlreadyDecidedError as exc:
@@ -272,24 +271,8 @@ async def feedback(deps: Deps, client: AsyncWebClient, click: Click, positive: b
     payload = Feedback.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
-    at = utcnow()
-    await deps.manda.graph.append_audit(
-        AuditEntry(
-            id=stable_id(
-                "a",
-                payload.deal_id,
-                "answer.feedback",
-                payload.conversation_id,
-                click.user,
-                at.isoformat(),
-            ),
-            deal_id=payload.deal_id,
-            action="answer.feedback",
-            subject_id=payload.conversation_id,
-            by=click.user,
-            at=at,
-            detail="helpful" if positive else "not helpful",
-        )
+    await deps.deals.feedback(
+        payload.deal_id, payload.conversation_id, by=click.user, helpful=positive
     )
     note = f"{'👍' if positive else '👎'} Thanks {who(click.user)} — your feedback was recorded."
     await edit_message(
@@ -306,9 +289,8 @@ async def open_review(deps: Deps, client: AsyncWebClient, click: Click) -> None:
     payload = OpenReview.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
-    queue = await deps.manda.review.queue(payload.deal_id)
-    documents = {d.id: d.filename for d in await deps.manda.graph.list_documents(payload.deal_id)}
-    message = render_review_queue(payload.deal_id, queue, documents)
+    page = await deps.deals.review_page(payload.deal_id)
+    message = render_review_queue(payload.deal_id, page.findings, page.document_names)
     if click.channel is None:
         return
     await client.chat_postMessage(

@@ -1,8 +1,8 @@
-"""`/manda ask|gaps|redflags|qa|review|docs|deal|help`, `/gaps`, `/redflags`: acked at once.
+"""The router of the slash commands in `bot.commands`' table: acked at once, one handler each.
 
 Help and usage errors are the ack itself (ephemeral). Everything else runs as a job: results the
-team shares (answers, the review queue, a new binding) go in the channel; lists for the person
-who asked (Q&A list, documents, deals) and errors are ephemeral.
+team shares (answers, the review queue, a link or unlink) go in the channel; lists for the person
+who asked (Q&A list, documents, the channel's link), refusals and errors are ephemeral.
 """
 
 from __future__ import annotations
@@ -17,23 +17,28 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answering import Kind, answer_in_thread
+from bot.answering import KINDS, Kind, answer_in_thread
 from bot.blocks.answer import render_placeholder
 from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import (
+    render_binding,
     render_bound,
-    render_deal_list,
     render_documents,
     render_error,
     render_help,
     render_notice,
+    render_refusal,
     render_unbound,
+    render_unbound_announcement,
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import render_review_queue
-from bot.conversations import DEAL_ID, Thread, bind, deal_for
+from bot.commands import BY_NAME, SHORTCUTS, SLASH, SUBCOMMANDS, parse
+from bot.conversations import DEAL_ID, Thread, channel_key
 from bot.deps import Deps
+from bot.permissions import SlackMembership
+from manda.deals import BindingRefusedError
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +76,34 @@ async def _post(
         return None
 
 
+def _channel_key(command: Command) -> str:
+    return channel_key(command["team_id"], command["channel_id"])
+
+
 async def _bound_deal(deps: Deps, respond: AsyncRespond, command: Command) -> str | None:
-    deal_id = await deal_for(deps.manda.graph, command["team_id"], command["channel_id"])
+    deal_id = await deps.deals.deal_of(_channel_key(command))
     if deal_id is None:
-        await _say(respond, render_unbound(await deps.manda.graph.list_deals()))
+        where = "This conversation" if command["channel_id"].startswith("D") else "This channel"
+        await _say(respond, render_unbound(where))
     return deal_id
 
 
-# ---------------------------------------------------------------- jobs
+HANDLERS: dict[str, Job] = {}
+
+
+def handles(name: str) -> Callable[[Job], Job]:
+    """Make the decorated job the handler of the command table's row `name`."""
+    if name not in BY_NAME:
+        raise KeyError(f"`/manda {name}` is not in bot.commands.SUBCOMMANDS; add its row first")
+
+    def register(job: Job) -> Job:
+        HANDLERS[name] = job
+        return job
+
+    return register
+
+
+# ---------------------------------------------------------------- handlers, one per table row
 
 
 async def _answer(
@@ -93,12 +118,10 @@ async def _answer(
     if deal_id is None:
         return
     user = command["user_id"]
-    titles = {
-        "ask": f"<@{user}> asked: “{escape(plain(question, 500))}”",
-        "gaps": f"Gaps in the data room of *{escape(deal_id)}*, for <@{user}>",
-        "redflags": f"Red flags in *{escape(deal_id)}*, for <@{user}>",
-    }
-    placeholder = render_placeholder(f"{titles[kind]} — reading the documents…")
+    title = KINDS[kind].title.format(
+        user=user, deal=escape(deal_id), question=escape(plain(question, 500))
+    )
+    placeholder = render_placeholder(f"{title} — reading the documents…")
     ts = await _post(client, respond, command["channel_id"], placeholder)
     if ts is None:
         return
@@ -110,97 +133,111 @@ async def _answer(
         channel_type="im" if command["channel_id"].startswith("D") else "channel",
     )
     await answer_in_thread(
-        deps, client, thread, deal_id, question, kind=kind, placeholder_ts=ts, intro=titles[kind]
+        deps, client, thread, deal_id, question, kind=kind, placeholder_ts=ts, intro=title
     )
 
 
+@handles("ask")
 async def ask(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     await _answer(deps, client, respond, command, "ask", rest)
 
 
+@handles("gaps")
 async def gaps(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     await _answer(deps, client, respond, command, "gaps", "")
 
 
+@handles("redflags")
 async def redflags(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     await _answer(deps, client, respond, command, "redflags", "")
 
 
+@handles("review")
 async def review(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     deal_id = await _bound_deal(deps, respond, command)
     if deal_id is None:
         return
-    queue = await deps.manda.review.queue(deal_id)
-    documents = {d.id: d.filename for d in await deps.manda.graph.list_documents(deal_id)}
+    page = await deps.deals.review_page(deal_id)
     await _post(
-        client, respond, command["channel_id"], render_review_queue(deal_id, queue, documents)
+        client,
+        respond,
+        command["channel_id"],
+        render_review_queue(deal_id, page.findings, page.document_names),
     )
 
 
+@handles("qa")
 async def qa(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     deal_id = await _bound_deal(deps, respond, command)
     if deal_id is not None:
-        await _say(respond, render_qa_list(deal_id, await deps.manda.qa.items(deal_id)))
+        await _say(respond, render_qa_list(deal_id, await deps.deals.questions(deal_id)))
 
 
+@handles("docs")
 async def docs(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     deal_id = await _bound_deal(deps, respond, command)
     if deal_id is not None:
-        documents = await deps.manda.graph.list_documents(deal_id)
-        await _say(respond, render_documents(deal_id, documents))
+        await _say(respond, render_documents(deal_id, await deps.deals.documents(deal_id)))
 
 
+@handles("deal")
 async def deal(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
-    graph = deps.manda.graph
-    team, channel = command["team_id"], command["channel_id"]
+    """Without an id: this channel's link only. With one: link it, announced in the channel."""
+    key = _channel_key(command)
     if not rest:
-        current = await deal_for(graph, team, channel)
-        await _say(respond, render_deal_list(await graph.list_deals(), current))
+        await _say(respond, render_binding(await deps.deals.deal_of(key)))
         return
-    previous, created = await bind(graph, team, channel, rest)
-    await _post(client, respond, channel, render_bound(rest, command["user_id"], previous, created))
+    membership = SlackMembership(client, team=command["team_id"])
+    try:
+        binding = await deps.deals.bind(key, rest, by=command["user_id"], membership=membership)
+    except BindingRefusedError as refused:
+        await _say(respond, render_refusal(refused))
+        return
+    message = render_bound(binding, command["user_id"])
+    if binding.changed:
+        await _post(client, respond, command["channel_id"], message)
+    else:
+        await _say(respond, message)
 
 
-JOBS: dict[str, Job] = {
-    "ask": ask,
-    "gaps": gaps,
-    "redflags": redflags,
-    "review": review,
-    "qa": qa,
-    "docs": docs,
-    "deal": deal,
-}
-USAGE = {"ask": "`/manda ask <question>`"}
-ALIASES = {
-    "red-flags": "redflags",
-    "red_flags": "redflags",
-    "gap": "gaps",
-    "bind": "deal",
-    "documents": "docs",
-    "q&amp;a": "qa",
-    "q&a": "qa",
-}
+@handles("unlink")
+async def unlink(
+    deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
+) -> None:
+    membership = SlackMembership(client, team=command["team_id"])
+    try:
+        deal_id = await deps.deals.unbind(
+            _channel_key(command), by=command["user_id"], membership=membership
+        )
+    except BindingRefusedError as refused:
+        await _say(respond, render_refusal(refused))
+        return
+    announcement = render_unbound_announcement(deal_id, command["user_id"])
+    await _post(client, respond, command["channel_id"], announcement)
 
 
-def parse(text: str) -> tuple[str, str]:
-    """(subcommand, rest) of `/manda` text; an empty text is `help`."""
-    sub, _, rest = text.strip().partition(" ")
-    sub = sub.lower()
-    return ALIASES.get(sub, sub) or "help", rest.strip()
+@handles("help")
+async def help_(
+    deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
+) -> None:
+    await _say(respond, render_help())
+
+
+# ---------------------------------------------------------------- routing
 
 
 async def _run(
@@ -222,50 +259,62 @@ async def _run(
             log.exception("could not report the failure of /manda %s", name)
 
 
+def _missing_handlers() -> list[str]:
+    return [c.name for c in SUBCOMMANDS if c.name not in HANDLERS]
+
+
+def _ack_now(sub: str, rest: str) -> SlackMessage | None:
+    """The ack's own reply for help and usage mistakes; None when a job will answer."""
+    if sub == "help":
+        return render_help()
+    if sub not in BY_NAME:
+        return render_help(
+            f"I don't know `{SLASH} {escape(plain(sub, 40))}`. Here is what I can do:"
+        )
+    spec = BY_NAME[sub]
+    if spec.needs_args and not rest:
+        return render_notice(f"Add {spec.args} after the command: {spec.usage}.")
+    if sub == "deal" and rest and not DEAL_ID.match(rest):
+        return render_notice(
+            f"`{escape(plain(rest, 80))}` is not a deal id: use lower-case letters, "
+            "digits, `-` and `_` (for example `/manda deal falcon`)."
+        )
+    return None
+
+
 def register(app: AsyncApp, deps: Deps) -> None:
+    if missing := _missing_handlers():
+        raise RuntimeError(f"commands without a handler in bot.listeners.commands: {missing}")
+
     def start(
         name: str, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
     ) -> None:
         deps.jobs.spawn(
-            _run(deps, JOBS[name], client, respond, command, rest, name), name=f"/manda {name}"
+            _run(deps, HANDLERS[name], client, respond, command, rest, name),
+            name=f"{SLASH} {name}",
         )
 
-    @app.command("/manda")
+    @app.command(SLASH)
     async def manda(
         ack: AsyncAck, command: Command, client: AsyncWebClient, respond: AsyncRespond
     ) -> None:
         sub, rest = parse(command.get("text", ""))
-        if sub == "help":
-            help_ = render_help()
-            await ack(text=help_.text, blocks=help_.blocks)
-        elif sub not in JOBS:
-            note = render_help(
-                f"I don't know `/manda {escape(plain(sub, 40))}`. Here is what I can do:"
-            )
-            await ack(text=note.text, blocks=note.blocks)
-        elif sub == "ask" and not rest:
-            usage = render_notice(f"Ask a question after the command: {USAGE['ask']}.")
-            await ack(text=usage.text, blocks=usage.blocks)
-        elif sub == "deal" and rest and not DEAL_ID.match(rest):
-            bad = render_notice(
-                f"`{escape(plain(rest, 80))}` is not a deal id: use lower-case letters, "
-                "digits, `-` and `_` (for example `/manda deal falcon`)."
-            )
-            await ack(text=bad.text, blocks=bad.blocks)
-        else:
+        reply = _ack_now(sub, rest)
+        if reply is not None:
+            await ack(text=reply.text, blocks=reply.blocks)
+            return
+        await ack()
+        start(sub, client, respond, command, rest)
+
+    def shortcut_of(name: str) -> Callable[..., Awaitable[None]]:
+        # Bolt passes listener arguments by name, so the subcommand is closed over, not passed.
+        async def run_shortcut(
+            ack: AsyncAck, command: Command, client: AsyncWebClient, respond: AsyncRespond
+        ) -> None:
             await ack()
-            start(sub, client, respond, command, rest)
+            start(name, client, respond, command, "")
 
-    @app.command("/gaps")
-    async def gaps_shortcut(
-        ack: AsyncAck, command: Command, client: AsyncWebClient, respond: AsyncRespond
-    ) -> None:
-        await ack()
-        start("gaps", client, respond, command, "")
+        return run_shortcut
 
-    @app.command("/redflags")
-    async def redflags_shortcut(
-        ack: AsyncAck, command: Command, client: AsyncWebClient, respond: AsyncRespond
-    ) -> None:
-        await ack()
-        start("redflags", client, respond, command, "")
+    for shortcut, spec in SHORTCUTS.items():
+        app.command(shortcut)(shortcut_of(spec.name))

@@ -24,13 +24,13 @@ from bot.blocks.ingest import (
 )
 from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
-from bot.conversations import Thread, deal_for
+from bot.conversations import Thread
 from bot.deps import Deps
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
 from manda.errors import MandaError
 from manda.jobs import IngestJob
-from manda.models import IngestReport, SkippedFile
+from manda.models import SkippedFile
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +154,9 @@ async def ingest_upload(
     progress = Progress(client, thread)
     deal_id: str | None = None
     try:
-        deal_id = await deal_for(deps.manda.graph, thread.team, thread.channel)
+        deal_id = await deps.deals.deal_of(thread.channel_key)
         if deal_id is None:
-            unbound = render_unbound(await deps.manda.graph.list_deals())
+            unbound = render_unbound()
             note = SlackMessage(
                 text=unbound.text,
                 blocks=[
@@ -178,26 +178,22 @@ async def ingest_upload(
         await progress.show(
             render_downloading(deal_id, [str(f.get("name", f.get("id"))) for f in files])
         )
-        job: IngestJob | None = None
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
             paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
 
             async def on_progress(done: int, total: int, name: str) -> None:
                 await progress.show(render_progress(deal_id or "", done, total, name))
 
-            if not deps.settings.ingest_via_queue:
-                report = await deps.manda.ingest.ingest(
-                    deal_id, paths, progress=on_progress, display_names=names
-                )
-            elif paths:
-                job = await upload_queue.submit(deps, deal_id, thread.user, paths, names)
-            else:
-                report = IngestReport(deal_id=deal_id)
-        if job is not None:
-            followed = await upload_queue.follow(deps, job, progress.show)
+            outcome = await deps.deals.ingest_upload(
+                deal_id, paths, names=names, by=thread.user, progress=on_progress
+            )
+        if isinstance(outcome, IngestJob):
+            followed = await upload_queue.follow(deps, outcome, progress.show)
             if followed is None:  # the message already says how the job ended
                 return
             report = followed
+        else:
+            report = outcome
         report.skipped = [*failed, *report.skipped]
         await progress.show(render_summary(report))
     except Exception as exc:

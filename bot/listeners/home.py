@@ -7,55 +7,28 @@ from typing import Any
 
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.home import HomeDeal, render_home
 from bot.blocks.messages import error_text
-from bot.conversations import parse_channel_key
+from bot.conversations import parse_channel_key, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
-from bot.permissions import channel_members, is_deal_channel
+from bot.permissions import SlackMembership
 
 log = logging.getLogger(__name__)
 
 
-async def visible_deals(
-    deps: Deps, client: AsyncWebClient, team: str, user: str
-) -> dict[str, list[str]]:
-    """Deal id → channels bound to it that `user` is in (every bound channel for approvers)."""
-    approver = user in deps.settings.approvers
-    deals: dict[str, list[str]] = {}
-    for key, deal_id in sorted((await deps.manda.graph.list_bindings()).items()):
-        parsed = parse_channel_key(key)
-        if parsed is None or parsed[0] != team:
-            continue
-        channel = parsed[1]
-        if not is_deal_channel(channel):
-            continue
-        try:
-            member = approver or user in await channel_members(client, channel)
-        except SlackApiError as exc:
-            log.info(
-                "cannot read members of %s (%s); leaving it out of Home",
-                channel,
-                exc.response.get("error"),
-            )
-            member = False
-        if member:
-            deals.setdefault(deal_id, []).append(channel)
-    return deals
-
-
-async def home_deal(deps: Deps, deal_id: str, channels: list[str]) -> HomeDeal:
-    documents = await deps.manda.graph.list_documents(deal_id)
+async def home_deal(deps: Deps, deal_id: str, channel_keys: list[str]) -> HomeDeal:
+    overview = await deps.deals.overview(deal_id)
+    channels = [parsed[1] for k in channel_keys if (parsed := parse_channel_key(k))]
     return HomeDeal(
         deal_id=deal_id,
         channels=channels,
-        documents=len(documents),
-        pending=await deps.manda.review.queue(deal_id),
-        qa_items=await deps.manda.qa.items(deal_id),
-        document_names={d.id: d.filename for d in documents},
+        documents=len(overview.documents),
+        pending=overview.pending,
+        qa_items=overview.qa_items,
+        document_names=overview.document_names,
     )
 
 
@@ -64,8 +37,13 @@ async def publish_home(
 ) -> None:
     """Render and publish `user`'s Home tab; a failure is shown on the tab itself."""
     try:
-        deals = await visible_deals(deps, client, team, user)
-        view = render_home([await home_deal(deps, d, c) for d, c in deals.items()], notice=notice)
+        deals = await deps.deals.visible_deals(
+            user, workspace=workspace_key(team), membership=SlackMembership(client, team=team)
+        )
+        view = render_home(
+            [await home_deal(deps, deal_id, keys) for deal_id, keys in deals.items()],
+            notice=notice,
+        )
     except Exception as exc:
         log.exception("building the Home tab of %s failed", user)
         view = render_home([], notice=error_text(exc, "show your deals"))

@@ -2,7 +2,7 @@
 often Slack delivers it; listeners get a Web API client with retries and the "Slack" breaker.
 
 (Bolt's `next()` only marks a middleware as passed; listeners run after all middleware, so the
-log context of a request is set around the whole dispatch, in `bot.observability`.)
+log context of a request is set around the whole dispatch, in `bot.monitoring`.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_bolt.response import BoltResponse
 
 from bot.deps import DEDUP_SECONDS, Deps
-from bot.observability import DUPLICATE, OUTCOME_KEY
+from bot.monitoring import DUPLICATE, OUTCOME_KEY
 from bot.slackapi import GuardedWebClient
 from manda.errors import MandaError
 
@@ -32,7 +32,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
         if event_id:
             try:
-                seen = await deps.manda.memory.seen_event(f"slack:{event_id}", DEDUP_SECONDS)
+                seen = await deps.conversations.seen_before(f"slack:{event_id}", DEDUP_SECONDS)
             except MandaError as exc:
                 # Better a rare double answer than none: the person still gets a reply.
                 log.warning("cannot check event %s for a repeat (%s); handling it", event_id, exc)

@@ -1,4 +1,4 @@
-"""Files dropped in Slack handed to the job queue (MANDA_INGEST_VIA_QUEUE), so a `manda worker`
+"""Files dropped in Slack that the deal service queued (MANDA_INGEST_VIA_QUEUE): a `manda worker`
 ingests them and the bot only follows the job in its one progress message."""
 
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from bot.blocks.ingest import (
     render_ingest_failure,
@@ -23,15 +22,6 @@ from manda.models import IngestReport, utcnow
 log = logging.getLogger(__name__)
 
 Show = Callable[[SlackMessage], Awaitable[None]]
-
-
-async def submit(
-    deps: Deps, deal_id: str, requested_by: str, paths: list[Path], names: dict[Path, str]
-) -> IngestJob:
-    """Queue the downloaded files (copied under MANDA_HOME/uploads, which the worker shares)."""
-    return await deps.manda.jobs.submit_uploads(
-        deal_id, [(names.get(p, p.name), p) for p in paths], requested_by=requested_by
-    )
 
 
 async def follow(deps: Deps, job: IngestJob, show: Show) -> IngestReport | None:
@@ -65,7 +55,7 @@ async def follow(deps: Deps, job: IngestJob, show: Show) -> IngestReport | None:
 async def _latest(deps: Deps, job: IngestJob) -> IngestJob:
     """The job as the queue has it now; the last known state while the queue is unreachable."""
     try:
-        latest = await deps.manda.jobs.status(job.id)
+        latest = await deps.deals.job_status(job.id)
     except BackendUnavailableError as exc:
         log.warning("could not look up job %s (%s); asking again", job.id, exc)
         return job

@@ -16,7 +16,8 @@ from aiohttp import web
 from pydantic import SecretStr
 
 from bot.app import MandaBot, build_app
-from bot.conversations import deal_for
+from bot.commands import SLASH, SUBCOMMANDS, slash_commands
+from bot.conversations import channel_key
 from bot.fakeslack import FakeSlack
 from bot.fakeslack.client import ClientApi, loopback_only
 from bot.playground.seed import DEAL_CHANNELS, Seeded, link_deals, people_and_places
@@ -29,7 +30,7 @@ from manda.models import IngestReport
 
 DEFAULT_PORT = 8765
 HOST = "127.0.0.1"
-COMMANDS = ("/manda", "/gaps", "/redflags")  # as in manifest.yml
+COMMAND_HINTS = slash_commands()  # from the bot's command table (manifest.yml is tested to match)
 START_CHANNEL = "deal-targetco"
 STATIC = Path(__file__).parent / "static"
 CONTENT_TYPES = {
@@ -38,6 +39,18 @@ CONTENT_TYPES = {
     ".js": "text/javascript",
     ".svg": "image/svg+xml",
 }
+
+
+def command_examples(deal_id: str) -> list[str]:
+    """What to try, offered as a command is typed: every subcommand that needs no argument, the
+    deal command with a sample deal, and the shortcuts."""
+    examples = []
+    for command in SUBCOMMANDS:
+        if command.name == "deal":
+            examples.append(f"{SLASH} deal {deal_id}")
+        elif not command.needs_args:
+            examples.append(f"{SLASH} {command.name}")
+    return examples + [c.shortcut for c in SUBCOMMANDS if c.shortcut]
 
 
 def page_routes(folder: Path = STATIC) -> list[web.AbstractRouteDef]:
@@ -100,7 +113,9 @@ class Playground:
         self.client = ClientApi(
             self.fake,
             self.seeded.you,
-            commands=COMMANDS,
+            commands=tuple(COMMAND_HINTS),
+            command_hints=COMMAND_HINTS,
+            command_examples=command_examples(next(iter(DEAL_CHANNELS.values()))),
             workspace_name="Manda playground",
             start_channel=self.seeded.channels[START_CHANNEL].id,
         )
@@ -155,7 +170,7 @@ class Playground:
         await self._check_links(manda)
 
     async def _sample_deals(self, manda: Manda) -> None:
-        missing = [d for d in DEAL_CHANNELS.values() if not await manda.graph.list_documents(d)]
+        missing = [d for d in DEAL_CHANNELS.values() if not await manda.deals.documents(d)]
         if missing:
             self.announce(
                 f"First run: ingesting the sample deals ({', '.join(missing)}) into "
@@ -167,7 +182,7 @@ class Playground:
         team = self.fake.workspace.team_id
         for name, deal_id in DEAL_CHANNELS.items():
             channel = self.seeded.channels[name]
-            if await deal_for(manda.graph, team, channel.id) != deal_id:
+            if await manda.deals.deal_of(channel_key(team, channel.id)) != deal_id:
                 raise MandaError(
                     f"`/manda deal {deal_id}` did not link #{name} to {deal_id}.",
                     hint="Run `manda playground -v` to see the bot's log, and `manda doctor`.",

@@ -9,6 +9,7 @@ registry per app: "Claude", "Voyage", "Neo4j", "Redis") and counts its failures 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
@@ -16,12 +17,15 @@ from typing import Any, Self
 
 from manda.agent.context import AgentContext
 from manda.agent.service import AnswerService
+from manda.cim.service import CimService
 from manda.config import Settings
+from manda.deals import ConversationService, DealService
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.service import Extractor, IngestService
+from manda.irl.service import IrlService
 from manda.jobs.port import JobQueue
 from manda.jobs.service import JobService
 from manda.kg.port import KnowledgeGraph
@@ -30,6 +34,7 @@ from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
+from manda.workflows.checkpoints import WorkflowCheckpoints
 
 log = logging.getLogger(__name__)
 
@@ -257,7 +262,26 @@ class Manda:
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        # What front ends call: named deal operations, never the stores behind them.
+        self.deals = DealService(
+            graph=self.graph,
+            review=self.review,
+            qa=self.qa,
+            ingest=self.ingest,
+            jobs=self.jobs,
+            settings=settings,
+        )
+        self.conversations = ConversationService(memory=self.memory)
+        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
+                                                        redis_url=settings.redis_url)
+        self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+        self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
+                              ingest=self.ingest.ingest)
         self._started = False
+
+    def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:
+        """The stores a request needs, by port, each with its ping (readiness checks)."""
+        return {"graph": self.graph.ping, "memory": self.memory.ping}
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir
@@ -270,12 +294,14 @@ class Manda:
         if self.reranker is not None:
             await self.reranker.start()
         await self.job_queue.start()
+        await self.workflow_checkpoints.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
+        await self.workflow_checkpoints.aclose()
         await self.job_queue.aclose()
         if self.reranker is not None:
             await self.reranker.aclose()

@@ -55,6 +55,7 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
     slack_api_url: str | None = Field(default=None, alias="SLACK_API_URL")
     approver_user_ids: str = Field(default="", alias="MANDA_APPROVERS")
+    deal_admin_user_ids: str = Field(default="", alias="MANDA_DEAL_ADMINS")
 
     log_level: str = Field(default="INFO", alias="MANDA_LOG_LEVEL")
 
@@ -65,6 +66,12 @@ class Settings(BaseSettings):
     @property
     def approvers(self) -> set[str]:
         return {u.strip() for u in self.approver_user_ids.split(",") if u.strip()}
+
+    @property
+    def deal_admins(self) -> set[str]:
+        """Slack user ids that alone may bind, rebind or create deals from Slack (empty: see
+        `manda.deals.access` for the rules without admins)."""
+        return {u.strip() for u in self.deal_admin_user_ids.split(",") if u.strip()}
 
     @staticmethod
     def secret(value: SecretStr | None) -> str | None:

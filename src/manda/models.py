@@ -105,6 +105,16 @@ class DocumentRole(StrEnum):
     OTHER = "other"
 
 
+class CorrectionStatement(_Model):
+    """A document's own words saying it corrects, restates or replaces another document."""
+
+    sentence: str
+    location: Location
+    target_start: date | None = None  # the date the statement gives the replaced document
+    target_end: date | None = None
+    target_words: list[str] = Field(default_factory=list)
+
+
 class Document(_Model):
     """One file of the data room, identified within its deal by the hash of its content."""
 
@@ -124,6 +134,7 @@ class Document(_Model):
     units: int = 0  # pages, sheets, slides or sections parsed
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
+    corrections: list[CorrectionStatement] = Field(default_factory=list)
     ingested_at: datetime = Field(default_factory=utcnow)
 
     @staticmethod

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from room import ANNUAL_FIX, DEAL, DECK, Q3, Room
 
+from manda.agent import planner
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence
 from manda.agent.tools import TOOL_NAMES, ToolBox
@@ -21,6 +25,26 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 async def test_the_tools_are_the_specified_ones() -> None:
     assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
                           "find_gaps", "validate_finding", "suggest_questions", "add_to_qa")
+
+
+def test_the_offline_plan_calls_only_specified_tools() -> None:
+    """The planner names tools by string; each must be a spec (and so have its handler)."""
+    tree = ast.parse(Path(planner.__file__).read_text(encoding="utf-8"))
+    named = {
+        node.args[1].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_call"
+        and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)
+    }
+    assert named and named <= set(TOOL_NAMES)
+
+
+async def test_every_specified_tool_runs_through_its_handler(room: Room) -> None:
+    box, evidence = await toolbox(room)
+    for index, name in enumerate(TOOL_NAMES):
+        result = await box.run(ToolCall(id=str(index), name=name, arguments={}))
+        assert "Unknown tool" not in result.content
+    assert evidence.tool_calls == list(TOOL_NAMES)
 
 
 async def test_query_quotes_passages_as_data_and_adds_them(room: Room) -> None:

@@ -10,6 +10,7 @@ from bot import ids
 from bot.conversations import channel_key
 from bot.fakeslack import Message
 from bot.payloads import AddToQA, Decision
+from manda.deals import AccessRules
 from manda.models import FindingStatus, ReviewDecisionKind
 
 
@@ -92,9 +93,7 @@ async def test_people_outside_the_deal_channel_cannot_decide(world: SlackWorld) 
 
 
 async def test_a_configured_approver_group_decides_instead_of_members(world: SlackWorld) -> None:
-    world.bot.deps.settings = world.bot.deps.settings.model_copy(
-        update={"approver_user_ids": world.eve.id}
-    )
+    world.manda.deals.rules = AccessRules(approvers=frozenset({world.eve.id}))
     message = await review_message(world)
     first, second = [
         Decision.decode(b["elements"][0]["value"]).finding_id

@@ -28,11 +28,13 @@ async def test_help_and_unknown_subcommands_are_the_ack_itself(world: SlackWorld
     assert root_messages(world, world.deal.id) == []
 
 
-async def test_deal_lists_deals_then_binds_the_channel(world: SlackWorld) -> None:
+async def test_deal_shows_the_link_only_then_links_and_unlinks_the_channel(
+    world: SlackWorld,
+) -> None:
     await world.fake.slash(world.alice, world.lobby, "/manda", "deal")
     await world.settle()
     [listing] = ephemerals(world, world.alice.id, world.lobby.id)
-    assert "not linked" in listing and "`targetco`" in listing and "`northwind`" in listing
+    assert "not linked" in listing and "targetco" not in listing and "northwind" not in listing
 
     bad = await world.fake.slash(world.alice, world.lobby, "/manda", "deal Not A Deal!")
     assert bad.json and "is not a deal id" in str(bad.json["blocks"])
@@ -40,17 +42,34 @@ async def test_deal_lists_deals_then_binds_the_channel(world: SlackWorld) -> Non
     await world.fake.slash(world.alice, world.lobby, "/manda", "deal northwind")
     await world.settle()
     [bound] = root_messages(world, world.lobby.id)
-    assert "linked this channel to deal *northwind*" in bound.all_text()
-    assert (
-        await world.manda.graph.channel_deal(channel_key(world.ws.team_id, world.lobby.id))
-        == "northwind"
-    )
+    assert f"<@{world.alice.id}> linked this channel to deal *northwind*" in bound.all_text()
+    lobby = channel_key(world.ws.team_id, world.lobby.id)
+    assert await world.manda.graph.channel_deal(lobby) == "northwind"
 
+    # never moved silently: the refusal names no deal, and nothing changes
     await world.fake.slash(world.bob, world.lobby, "/manda", "deal falcon")
     await world.settle()
-    rebound = root_messages(world, world.lobby.id)[-1].all_text()
-    assert "new deal" in rebound and "was linked to *northwind*" in rebound
+    refusal = ephemerals(world, world.bob.id, world.lobby.id)[-1]
+    assert "already linked" in refusal and "/manda unlink" in refusal
+    assert "northwind" not in refusal and "falcon" not in refusal
+    assert await world.manda.graph.channel_deal(lobby) == "northwind"
+    assert await world.manda.graph.get_deal("falcon") is None
+
+    await world.fake.slash(world.bob, world.lobby, "/manda", "unlink")
+    await world.settle()
+    await world.fake.slash(world.bob, world.lobby, "/manda", "deal falcon")
+    await world.settle()
+    unlinked, relinked = (m.all_text() for m in root_messages(world, world.lobby.id)[-2:])
+    assert f"<@{world.bob.id}> unlinked this channel from deal *northwind*" in unlinked
+    assert "new deal" in relinked and "*falcon*" in relinked
     assert await world.manda.graph.get_deal("falcon") is not None
+    audit = [(e.action, e.by) for e in await world.manda.graph.list_audit("northwind")]
+    assert audit[-2:] == [("channel.bound", world.alice.id), ("channel.unbound", world.bob.id)]
+
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal")
+    await world.settle()
+    current = ephemerals(world, world.alice.id, world.lobby.id)[-1]
+    assert "linked to *falcon*" in current and "northwind" not in current
 
 
 async def test_ask_answers_in_the_channel_and_its_thread_continues(world: SlackWorld) -> None:

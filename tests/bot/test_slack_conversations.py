@@ -124,12 +124,14 @@ async def test_direct_messages_need_a_deal_then_are_answered(world: SlackWorld) 
     assert started.args["channel"] == im.id and "recipient_user_id" not in started.args
 
 
-async def test_an_unbound_channel_says_how_to_bind_it(world: SlackWorld) -> None:
+async def test_an_unbound_channel_says_how_to_bind_it_but_names_no_deal(
+    world: SlackWorld,
+) -> None:
     question = await world.fake.mention(world.alice, world.lobby, QUESTION)
     await world.settle()
     [reply] = world.replies(world.lobby, question.ts)
     text = reply.all_text()
-    assert "/manda deal" in text and "targetco" in text and "northwind" in text
+    assert "/manda deal" in text and "targetco" not in text and "northwind" not in text
     assert not world.ws.calls_to("chat.startStream")
 
 

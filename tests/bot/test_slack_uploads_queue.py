@@ -12,6 +12,7 @@ from slackworld import SlackWorld, running_world
 from bot.deps import QueueWatch
 from bot.fakeslack import FakeSlack
 from manda.app import Manda
+from manda.config import Settings
 from manda.errors import MandaError
 from manda.jobs import JobService, JobStatus
 from manda.models import DocumentStatus, IngestReport
@@ -20,8 +21,15 @@ BAD_PDF = b"%PDF-1.4\nthis is not really a PDF, it stops here"
 
 
 @pytest.fixture
+async def app(home_copy: Path) -> AsyncIterator[Manda]:
+    """Manda with MANDA_INGEST_VIA_QUEUE: the deal service queues files dropped in Slack."""
+    async with Manda(Settings(MANDA_HOME=home_copy, MANDA_INGEST_VIA_QUEUE=True)) as manda:
+        yield manda
+
+
+@pytest.fixture
 async def queued_world(app: Manda, fake: FakeSlack) -> AsyncIterator[SlackWorld]:
-    async with running_world(app, fake, ingest_via_queue=True) as running:
+    async with running_world(app, fake) as running:
         yield running
         await running.settle()
 
@@ -37,7 +45,7 @@ async def test_a_worker_ingests_the_upload_and_the_summary_names_every_bad_file(
     good = sample_rooms["northwind"] / "Northwind_Q3_2024_Report.pdf"
     size = good.stat().st_size
     limit_mb = (size + 1000) / 1e6  # the good file fits; the one below is refused at download
-    async with running_world(app, fake, ingest_via_queue=True, max_file_mb=limit_mb) as world:
+    async with running_world(app, fake, max_file_mb=limit_mb) as world:
         world.bot.deps.queue_watch = QueueWatch(poll_seconds=0.02)
         await bind_lobby(world)
         stop = asyncio.Event()

@@ -23,6 +23,14 @@ async def test_embedded_defaults_are_all_healthy(tmp_path: Path) -> None:
     assert all(checks[p].ok for p in ("graph", "memory", "embeddings", "jobs", "model"))
     assert checks["graph"].adapter == "embedded" and checks["model"].adapter == "offline"
     assert not checks["slack"].ok and "SLACK_BOT_TOKEN" in checks["slack"].problem
+    assert checks["access"].ok and "MANDA_DEAL_ADMINS" in checks["access"].warning
+
+
+async def test_deal_admins_silence_the_access_warning(tmp_path: Path) -> None:
+    settings = Settings(MANDA_HOME=tmp_path, MANDA_DEAL_ADMINS="U01ABC, U02DEF")
+    checks = {c.port: c for c in await run_checks(settings)}
+    assert settings.deal_admins == {"U01ABC", "U02DEF"}
+    assert checks["access"].adapter == "deal admins" and not checks["access"].warning
 
 
 async def test_an_unreachable_redis_is_reported_with_the_fix(tmp_path: Path) -> None:

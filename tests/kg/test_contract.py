@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
-from manda.kg.port import Capabilities, KnowledgeGraph, ScoredId
+from manda.kg.port import ROLES, Capabilities, KnowledgeGraph, ScoredId
 from manda.models import (
     Chunk,
     Document,
@@ -33,6 +33,13 @@ def dumps(models: list) -> list[dict]:
 
 
 # ---------------------------------------------------------------- lifecycle
+
+
+def test_the_adapter_plays_every_role(graph: KnowledgeGraph) -> None:
+    """Consumers are typed on narrow roles (corpus, search, findings, review, Q&A, bindings);
+    every adapter is each of them, with every method the role names."""
+    for role in ROLES:
+        assert isinstance(graph, role), role.__name__
 
 
 async def test_is_a_knowledge_graph_with_capabilities(graph: KnowledgeGraph) -> None:
@@ -484,6 +491,12 @@ async def test_channel_bindings(graph: KnowledgeGraph, make: ModelFactory, deal_
     assert await graph.channel_deal(channel) == deal_id
     bindings = await graph.list_bindings()
     assert bindings[channel] == deal_id and bindings[other_channel] == deal_id
+
+    await graph.unbind_channel(channel)
+    await graph.unbind_channel(channel)  # unbinding twice changes nothing
+    assert await graph.channel_deal(channel) is None
+    bindings = await graph.list_bindings()
+    assert channel not in bindings and bindings[other_channel] == deal_id
 
 
 # ---------------------------------------------------------------- deal isolation

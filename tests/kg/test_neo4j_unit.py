@@ -600,6 +600,9 @@ async def test_channel_bindings(store: Neo4jKnowledgeGraph, executor: RecordingE
         "channel_key": "slack:T:C",
         "deal_id": DEAL,
     }
+    await store.unbind_channel("slack:T:C")
+    [unbind] = executor.sent(cypher.UNBIND_CHANNEL)
+    assert unbind.params == {"channel_key": "slack:T:C"} and unbind.write
 
 
 # ---------------------------------------------------------------- an unreachable server

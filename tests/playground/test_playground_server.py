@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 
 from bot import cli as bot_cli
+from bot.commands import SUBCOMMANDS, slash_commands
 from bot.conversations import channel_key
 from bot.fakeslack import FakeSlack
 from bot.playground import Playground
@@ -42,6 +43,18 @@ async def test_the_workspace_is_seeded_through_slack(playground: Playground) -> 
     you = playground.seeded.you
     assert playground.seeded.dm.kind == "im" and you.id in playground.seeded.dm.members
     assert all(you.id in c.members and ws.bot.id in c.members for c in names.values())
+
+
+async def test_the_page_offers_the_commands_of_the_bots_command_table(
+    playground: Playground,
+) -> None:
+    snapshot = playground.client.snapshot()
+    assert snapshot["command_hints"] == slash_commands()
+    assert snapshot["commands"] == list(slash_commands())
+    offered = set(snapshot["command_examples"])
+    for command in (c for c in SUBCOMMANDS if not c.needs_args):
+        assert any(e.startswith(f"/manda {command.name}") for e in offered), command.name
+    assert "/manda deal targetco" in offered and {"/gaps", "/redflags"} <= offered
 
 
 async def test_everything_listens_on_127_0_0_1_only(playground: Playground) -> None:

@@ -255,7 +255,9 @@ async def test_claude_authentication_error_is_raised_at_once(claude: FakeClaude)
 
 
 async def test_claude_timeouts_on_every_attempt_end_in_the_timeout(claude: FakeClaude) -> None:
-    claude.script.extend([Reply(delay=0.2), Reply(delay=0.2)])
+    # The fake answers far later than our per-attempt timeout, which itself leaves a loaded
+    # 2-core machine ample time to deliver each request: only the order of the two matters.
+    claude.script.extend([Reply(delay=3.0), Reply(delay=3.0)])
 
     async def sleep(seconds: float) -> None:
         return None
@@ -263,7 +265,7 @@ async def test_claude_timeouts_on_every_attempt_end_in_the_timeout(claude: FakeC
     c = client(claude, timeout=30.0)
     with pytest.raises(TimeoutError):
         # our per-attempt timeout trips before the SDK's
-        await call_with_resilience(ask, c, attempts=2, timeout=0.02, sleep=sleep)
+        await call_with_resilience(ask, c, attempts=2, timeout=1.0, sleep=sleep)
     await c.close()
     assert claude.requests == 2
 

@@ -6,7 +6,7 @@ import pytest
 
 from manda.app import Manda
 from manda.kg.port import ScoredId
-from manda.retrieval.hybrid import FusionWeights, fuse, reciprocal_rank_fusion
+from manda.retrieval.hybrid import FusionWeights, HybridSearch, fuse, reciprocal_rank_fusion
 
 QUESTIONS = [
     ("What was revenue in Q3 2024?", "TargetCo_Q3_2024_Report.pdf"),
@@ -56,6 +56,21 @@ def test_weighted_fusion_prefers_agreement_and_respects_weights() -> None:
     only_dense = [h.id for h in fuse(dense, bm25, FusionWeights(dense=1.0, bm25=0.0))]
     assert only_dense[:2] == ["a", "b"]
     assert next(h.id for h in reciprocal_rank_fusion(dense, bm25)) == "b"
+
+
+def test_rank_fusion_keeps_the_findings_channel() -> None:
+    dense = [ScoredId("a", 0.9), ScoredId("b", 0.8)]
+    bm25 = [ScoredId("a", 9.0), ScoredId("b", 8.0)]
+    facts = [ScoredId("c", 0.4), ScoredId("b", 0.95)]  # any order: ranked by score
+    fused = [h.id for h in reciprocal_rank_fusion(dense, bm25, facts)]
+    assert fused == ["b", "a", "c"]
+
+
+async def test_the_rrf_baseline_searches_with_the_findings_channel(app: Manda) -> None:
+    for fusion in ("rrf", "weighted"):
+        search = HybridSearch(graph=app.graph, embedder=app.embedder, fusion=fusion)
+        assert await search.search("targetco", "Q3 2024 revenue", k=3)
+        assert search.last.facts > 0, fusion
 
 
 async def test_empty_question_returns_nothing(app: Manda) -> None:

@@ -7,15 +7,6 @@ import { emoji, esc, mrkdwn, renderBlocks } from "./blockkit.js";
 const API = "/client/api";
 const HEADERS = { "X-Slack-Client": "1" };
 
-const COMMAND_HELP = {
-  "/manda": "ask <question> | gaps | redflags | qa | review | docs | deal [id] | help",
-  "/gaps": "What the data room is missing against the request list",
-  "/redflags": "Contradictions, corrections, gaps and unusual items in the deal",
-};
-const COMMAND_EXAMPLES = [
-  "/manda gaps", "/manda redflags", "/manda review", "/manda qa", "/manda docs", "/manda help",
-  "/manda deal targetco", "/gaps", "/redflags",
-];
 
 const S = {
   me: null,
@@ -27,6 +18,8 @@ const S = {
   statuses: new Map(), // "channel:thread_ts" -> status text
   home: null,
   commands: [],
+  commandHints: {}, // from the bot's command table, through the local Slack
+  commandExamples: [],
   traffic: [],
   view: { kind: "channel", id: null }, // or { kind: "app", tab: "home" | "messages" }
   thread: null, // { channel, ts }
@@ -130,6 +123,8 @@ function applySnapshot(snap) {
   S.statuses = new Map(snap.statuses.map((s) => [key(s.channel, s.thread_ts), s.status]));
   S.home = snap.home;
   S.commands = snap.commands;
+  S.commandHints = snap.command_hints || {};
+  S.commandExamples = snap.command_examples || [];
   S.traffic = snap.traffic;
   if (!S.loaded) {
     S.loaded = true;
@@ -636,9 +631,9 @@ function popupItems(text) {
   if (/^\/[\w-]*$/.test(text)) {
     const typed = text.toLowerCase();
     const commands = S.commands.filter((c) => c.startsWith(typed));
-    const examples = COMMAND_EXAMPLES.filter((e) => e.startsWith(typed) && !commands.includes(e));
+    const examples = S.commandExamples.filter((e) => e.startsWith(typed) && !commands.includes(e));
     return [
-      ...commands.map((c) => ({ insert: `${c} `, label: c, hint: COMMAND_HELP[c] || "" })),
+      ...commands.map((c) => ({ insert: `${c} `, label: c, hint: S.commandHints[c] || "" })),
       ...examples.slice(0, 6).map((e) => ({ insert: e, label: e, hint: "" })),
     ];
   }

@@ -153,14 +153,9 @@ class ToolBox:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
+        # Each spec's handler is the method of the same name: the spec list is the one source.
         self._handlers: dict[str, Handler] = {
-            "query_knowledge_base": self.query_knowledge_base,
-            "get_document_info": self.get_document_info,
-            "detect_contradictions": self.detect_contradictions,
-            "find_gaps": self.find_gaps,
-            "validate_finding": self.validate_finding,
-            "suggest_questions": self.suggest_questions,
-            "add_to_qa": self.add_to_qa,
+            spec.name: getattr(self, spec.name) for spec in TOOL_SPECS
         }
 
     async def run(self, call: ToolCall) -> ToolResult:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from manda.cli import agent, demo, doctor, jobs, kb
+from manda.cli import agent, cim, demo, doctor, jobs, kb, timeline
 from manda.config import Settings
 from manda.errors import MandaError
 
@@ -30,6 +30,9 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     doctor.register(sub)
     demo.register(sub)
     jobs.register(sub)
+    timeline.register(sub)
+    cim.register(sub)
+    cim.register_irl(sub)
     for register in extra:
         register(sub)
     return parser

@@ -10,7 +10,6 @@ from typing import Any
 
 from manda.app import Manda
 from manda.config import Settings
-from manda.errors import UnknownDealError
 
 
 @asynccontextmanager
@@ -24,8 +23,7 @@ async def running(settings: Settings) -> AsyncIterator[Manda]:
 
 
 async def require_deal(app: Manda, deal_id: str) -> None:
-    if await app.graph.get_deal(deal_id) is None:
-        raise UnknownDealError(deal_id)
+    await app.deals.require(deal_id)
 
 
 def print_json(payload: Any) -> None:

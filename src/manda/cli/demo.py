@@ -44,10 +44,10 @@ def render_answer(answer: Answer) -> None:
 
 async def print_corrections_and_conflicts(app: Manda, deal_id: str) -> None:
     """One line per corrected fact and per conflicting fact (restatements left out)."""
-    findings = {f.id: f for f in await app.graph.list_findings(deal_id)}
+    findings = {f.id: f for f in await app.deals.findings(deal_id)}
     seen: set[tuple[str, str, str]] = set()
     out.print("\n[bold]Corrections and conflicts found in the data room[/]")
-    for rel in await app.graph.list_relations(deal_id):
+    for rel in await app.deals.relations(deal_id):
         if rel.between != "finding" or rel.type is RelationType.SUPPORTS:
             continue
         if rel.type is RelationType.SUPERSEDES and not rel.reason.startswith("corrected"):
@@ -73,9 +73,9 @@ async def ingest_sample_rooms(
     rooms = generate_sample_rooms(sample_folder(settings))
     reports = []
     for deal_id, folder in rooms.items():
-        if only_missing and await app.graph.list_documents(deal_id):
+        if only_missing and await app.deals.documents(deal_id):
             continue
-        reports.append(await app.ingest.ingest(deal_id, [folder]))
+        reports.append(await app.deals.ingest(deal_id, [folder]))
     return reports
 
 

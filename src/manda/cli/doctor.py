@@ -25,6 +25,7 @@ class Check:
     detail: str
     ok: bool
     problem: str = ""
+    warning: str = ""  # works, but a person should know (never fails the doctor)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -90,6 +91,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode",
     )
     checks.append(_slack_check(settings))
+    checks.append(_access_check(settings))
     for resource in (app.embedder, app.job_queue, app.memory, app.graph):
         with contextlib.suppress(Exception):  # closing a resource that never opened
             await resource.aclose()
@@ -136,13 +138,29 @@ def _slack_check(settings: Settings) -> Check:
     return Check("slack", mode, settings.slack_api_url or "https://slack.com/api/", True)
 
 
+def _access_check(settings: Settings) -> Check:
+    """Who may link channels to deals from Slack: the deal admins, or (warned) anyone first."""
+    admins = settings.deal_admins
+    if admins:
+        return Check("access", "deal admins", f"{len(admins)} in MANDA_DEAL_ADMINS", True)
+    return Check(
+        "access",
+        "channel members",
+        "MANDA_DEAL_ADMINS not set",
+        True,
+        warning="no deal admins: anyone in the workspace may link a channel to a deal no channel "
+        "is linked to yet, or create a deal; set MANDA_DEAL_ADMINS (Slack user ids) to restrict it",
+    )
+
+
 async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     checks = await run_checks(settings)
     table = Table("port", "adapter", "detail", "status")
     for c in checks:
-        table.add_row(
-            c.port, c.adapter, c.detail, "[green]ok[/]" if c.ok else f"[red]{c.problem}[/]"
-        )
+        status = f"[red]{c.problem}[/]" if not c.ok else "[green]ok[/]"
+        if c.ok and c.warning:
+            status = f"[yellow]warning: {c.warning}[/]"
+        table.add_row(c.port, c.adapter, c.detail, status)
     out.print(table)
     out.print(f"MANDA_HOME: {settings.home_dir}")
     failing = [c for c in checks if not c.ok and c.port != "slack"]

@@ -84,7 +84,7 @@ async def ingest(args: argparse.Namespace, settings: Settings) -> int:
             def progress(done: int, total: int, name: str) -> None:
                 bar.update(task, completed=done, total=total, description=name)
 
-            report = await app.ingest.ingest(args.deal, args.paths, progress=progress)
+            report = await app.deals.ingest(args.deal, args.paths, progress=progress)
     if args.json:
         print_json(report.model_dump(mode="json"))
     else:
@@ -121,7 +121,7 @@ async def search(args: argparse.Namespace, settings: Settings) -> int:
 async def docs(args: argparse.Namespace, settings: Settings) -> int:
     async with running(settings) as app:
         await require_deal(app, args.deal)
-        documents = await app.graph.list_documents(args.deal)
+        documents = await app.deals.documents(args.deal)
     if args.json:
         print_json({"documents": [d.model_dump(mode="json") for d in documents]})
         return 0
@@ -143,8 +143,8 @@ async def findings(args: argparse.Namespace, settings: Settings) -> int:
     status = FindingStatus(args.status) if args.status else None
     async with running(settings) as app:
         await require_deal(app, args.deal)
-        items = await app.graph.list_findings(args.deal, status=status)
-        names = {d.id: d.filename for d in await app.graph.list_documents(args.deal)}
+        items = await app.deals.findings(args.deal, status=status)
+        names = await app.deals.document_names(args.deal)
     if args.json:
         print_json(
             {
@@ -174,8 +174,8 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
         ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
     )
     async with running(settings) as app:
-        deal_id = args.deal or await _deal_of_finding(app, args.finding_id)
-        record = await app.review.decide(
+        deal_id = args.deal or await app.deals.deal_of_finding(args.finding_id)
+        record = await app.deals.decide(
             deal_id, args.finding_id, decision, by=args.by, reason=args.reason
         )
     verb = "approved" if decision is ReviewDecisionKind.APPROVE else "rejected"
@@ -183,12 +183,3 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
         f"Finding {record.finding_id} {verb} by {record.by} at {record.at:%Y-%m-%d %H:%M} UTC."
     )
     return 0
-
-
-async def _deal_of_finding(app: Any, finding_id: str) -> str:
-    for deal in await app.graph.list_deals():
-        if await app.graph.get_finding(deal.id, finding_id) is not None:
-            return deal.id
-    from manda.errors import FindingNotFoundError
-
-    raise FindingNotFoundError(finding_id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from manda.kg.port import KnowledgeGraph
+from typing import Protocol
+
+from manda.kg.port import QAList, ReviewLog
 from manda.models import AuditEntry, QAItem, QAPriority, stable_id
 
 CATEGORIES = (
@@ -18,10 +20,14 @@ CATEGORIES = (
 )
 
 
+class QAStore(QAList, ReviewLog, Protocol):
+    """The roles the Q&A list needs: the list itself and the audit log."""
+
+
 class QAService:
     """Adds each question once (a double click adds nothing) and logs who added it."""
 
-    def __init__(self, *, graph: KnowledgeGraph) -> None:
+    def __init__(self, *, graph: QAStore) -> None:
         self._graph = graph
 
     async def add(

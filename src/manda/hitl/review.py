@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
-from manda.kg.port import KnowledgeGraph
+from manda.kg.port import Findings, ReviewLog
 from manda.models import (
     AuditEntry,
     Finding,
@@ -19,10 +21,14 @@ _STATUS_OF = {
 }
 
 
+class ReviewStore(Findings, ReviewLog, Protocol):
+    """The roles the review queue needs: findings and the decisions and audit log about them."""
+
+
 class ReviewService:
     """Records each decision once, with who and when, in the decision table and the audit log."""
 
-    def __init__(self, *, graph: KnowledgeGraph) -> None:
+    def __init__(self, *, graph: ReviewStore) -> None:
         self._graph = graph
 
     async def queue(self, deal_id: str) -> list[Finding]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
 from manda.finance.amounts import format_amount, same_amount
+from manda.ingest.corrections import resolve_correction_target
 from manda.ingest.versions import version_info
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType
 
@@ -76,7 +77,28 @@ def document_supersessions(documents: Sequence[Document]) -> list[Relation]:
                     ),
                 )
             )
-    return relations
+    return relations + _stated_supersessions(documents, relations)
+
+
+def _stated_supersessions(
+    documents: Sequence[Document], known: Sequence[Relation]
+) -> list[Relation]:
+    """SUPERSEDES from what documents say ("this version corrects the report of 12 March")."""
+    pairs = {(r.source_id, r.target_id) for r in known}
+    out: list[Relation] = []
+    for newer in documents:
+        for statement in newer.corrections:
+            older = resolve_correction_target(statement, newer, documents)
+            if older is None or (newer.id, older.id) in pairs or (older.id, newer.id) in pairs:
+                continue
+            pairs.add((newer.id, older.id))
+            out.append(Relation(
+                deal_id=newer.deal_id, type=RelationType.SUPERSEDES, source_id=newer.id,
+                target_id=older.id, between="document",
+                reason=(f"{newer.filename} ({statement.location.label}) says: "
+                        f"“{statement.sentence}”"),
+            ))
+    return out
 
 
 def _superseded_documents(doc_relations: Iterable[Relation]) -> dict[str, set[str]]:

@@ -20,6 +20,7 @@ from typing import Protocol
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.chunking import chunk_document
+from manda.ingest.corrections import find_correction_statements
 from manda.ingest.extract.profile import classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.relations import plan_relations
@@ -194,6 +195,7 @@ class IngestService:
                 "is_irl": profile.is_irl,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
+                "corrections": find_correction_statements(parsed),
             }
         )
         chunks = chunk_document(

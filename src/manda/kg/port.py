@@ -4,6 +4,10 @@ Two adapters implement it: `manda.kg.embedded` (SQLite + FTS5 + numpy, the defau
 `manda.kg.neo4j` (Neo4j 5 with vector and full-text indexes). One contract suite
 (`tests/kg/test_contract.py`) runs against every enabled adapter. Every read takes a `deal_id`:
 nothing ever crosses deals.
+
+The port is the union of narrow roles, one per concern (`Corpus`, `Search`, `Findings`,
+`ReviewLog`, `QAList`, `ChannelBindings`): a consumer is typed on the roles it uses, so what it
+may touch is visible in its signature and a fake for its tests implements only those.
 """
 
 from __future__ import annotations
@@ -48,8 +52,8 @@ class ScoredId:
 
 
 @runtime_checkable
-class KnowledgeGraph(Protocol):
-    """Documents, chunks, findings and their relations, per deal, plus the human-in-the-loop log."""
+class StoreLifecycle(Protocol):
+    """Opening, closing and checking a store (the composition root and `manda doctor` only)."""
 
     capabilities: Capabilities
 
@@ -62,12 +66,16 @@ class KnowledgeGraph(Protocol):
     async def ping(self) -> None:
         """Raise `BackendUnavailableError` when the backend cannot be reached."""
 
-    # ---- deals
+
+@runtime_checkable
+class Corpus(Protocol):
+    """Deals, their documents and chunks, and the chunks' vectors (one vector space per embedder
+    id; never mixed): what ingestion writes."""
+
     async def upsert_deal(self, deal: Deal) -> None: ...
     async def get_deal(self, deal_id: str) -> Deal | None: ...
     async def list_deals(self) -> list[Deal]: ...
 
-    # ---- documents
     async def upsert_document(self, document: Document) -> None: ...
     async def get_document(self, deal_id: str, document_id: str) -> Document | None: ...
     async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None: ...
@@ -78,7 +86,6 @@ class KnowledgeGraph(Protocol):
         """Raise `MandaError` when the deal has no such document."""
         ...
 
-    # ---- chunks and their vectors (one vector space per embedder id; never mixed)
     async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None: ...
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
     async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
@@ -90,6 +97,14 @@ class KnowledgeGraph(Protocol):
         ...
 
     async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]: ...
+
+
+@runtime_checkable
+class Search(Protocol):
+    """Ranked chunk ids of a deal, by meaning or by words: what retrieval asks."""
+
+    capabilities: Capabilities
+
     async def vector_search(
         self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
     ) -> list[ScoredId]:
@@ -101,7 +116,12 @@ class KnowledgeGraph(Protocol):
         quotes and words like AND / NEAR are searched as words, never raise)."""
         ...
 
-    # ---- findings and relations
+
+@runtime_checkable
+class Findings(Protocol):
+    """Findings extracted from documents and the relations between them (supersedes,
+    contradicts, supports)."""
+
     async def add_findings(self, findings: Sequence[Finding]) -> None: ...
     async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None: ...
     async def list_findings(
@@ -132,7 +152,11 @@ class KnowledgeGraph(Protocol):
         """The deal's relations, of `type` if given, whose source or target is in `ids` if given."""
         ...
 
-    # ---- human in the loop: decisions, audit log, Q&A list, channel bindings
+
+@runtime_checkable
+class ReviewLog(Protocol):
+    """People's decisions on findings and the deal's audit log of who did what, when."""
+
     async def record_decision(self, decision: ReviewDecision) -> None:
         """One decision per (deal, finding): a second raises `AlreadyDecidedError` with the
         first one's status ("approved" / "rejected") and `by`, and changes nothing."""
@@ -141,11 +165,45 @@ class KnowledgeGraph(Protocol):
     async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None: ...
     async def append_audit(self, entry: AuditEntry) -> None: ...
     async def list_audit(self, deal_id: str) -> list[AuditEntry]: ...
+
+
+@runtime_checkable
+class QAList(Protocol):
+    """The deal's Q&A list: open questions for the target."""
+
     async def add_qa_item(self, item: QAItem) -> bool:
         """Insert once; return False (and change nothing) when the same item already exists."""
         ...
 
     async def list_qa_items(self, deal_id: str) -> list[QAItem]: ...
+
+
+@runtime_checkable
+class ChannelBindings(Protocol):
+    """Which deal a front end's channel is linked to (`slack:T1:C2` → `falcon`)."""
+
     async def bind_channel(self, channel_key: str, deal_id: str) -> None: ...
+    async def unbind_channel(self, channel_key: str) -> None:
+        """Forget the channel's deal (nothing happens when it had none)."""
+        ...
+
     async def channel_deal(self, channel_key: str) -> str | None: ...
     async def list_bindings(self) -> dict[str, str]: ...
+
+
+@runtime_checkable
+class KnowledgeGraph(
+    StoreLifecycle, Corpus, Search, Findings, ReviewLog, QAList, ChannelBindings, Protocol
+):
+    """Every role at once: what an adapter implements and the contract suite checks."""
+
+
+ROLES: tuple[type, ...] = (
+    StoreLifecycle,
+    Corpus,
+    Search,
+    Findings,
+    ReviewLog,
+    QAList,
+    ChannelBindings,
+)

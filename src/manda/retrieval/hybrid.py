@@ -19,14 +19,14 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
 from manda.finance.equivalents import expansions
 from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
-from manda.kg.port import KnowledgeGraph, ScoredId
+from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, Document, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
@@ -68,6 +68,7 @@ class SearchStats:
 
     dense: bool = True
     bm25: bool = True
+    facts: int = 0  # passages the findings channel contributed to the fusion
     sub_queries: list[str] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
     graph_added: int = 0
@@ -104,15 +105,19 @@ def fuse(
     return [ScoredId(cid, s) for cid, s in sorted(combined.items(), key=lambda x: (-x[1], x[0]))]
 
 
-def reciprocal_rank_fusion(
-    dense: Sequence[ScoredId], bm25: Sequence[ScoredId], k: int = 60
-) -> list[ScoredId]:
-    """Plain equal-weight RRF, kept as the baseline the fusion probe compares against."""
+def reciprocal_rank_fusion(*rankings: Sequence[ScoredId], k: int = 60) -> list[ScoredId]:
+    """Plain equal-weight RRF over every channel given (each ranked by its own score, best
+    first), kept as the baseline the fusion probe compares against."""
     scores: dict[str, float] = {}
-    for ranked in (dense, bm25):
+    for channel in rankings:
+        ranked = sorted(channel, key=lambda h: (-h.score, h.id))
         for rank, hit in enumerate(ranked, start=1):
             scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (k + rank)
     return [ScoredId(cid, s) for cid, s in sorted(scores.items(), key=lambda x: (-x[1], x[0]))]
+
+
+class SearchStore(Search, Corpus, Findings, Protocol):
+    """The roles retrieval reads: ranked chunk ids, the chunks and documents, the findings."""
 
 
 class HybridSearch:
@@ -121,7 +126,7 @@ class HybridSearch:
     def __init__(
         self,
         *,
-        graph: KnowledgeGraph,
+        graph: SearchStore,
         embedder: Embedder | None,
         reranker: Reranker | None = None,
         weights: FusionWeights | None = None,
@@ -179,10 +184,12 @@ class HybridSearch:
             dense, bm25 = await self._candidates(deal_id, text)
             dense_ids.update(h.id for h in dense)
             bm25_ids.update(h.id for h in bm25)
+            # The findings channel takes part in either fusion (weight 0 turns it off in both).
+            facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
+            stats.facts += len(facts)
             if self._fusion == "rrf":
-                lists.append(reciprocal_rank_fusion(dense, bm25))
+                lists.append(reciprocal_rank_fusion(dense, bm25, facts))
             else:
-                facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
                 lists.append(fuse(dense, bm25, self._weights, facts))
         fused = lists[0] if len(lists) == 1 else merge_sub_queries(lists)
         head = fused[: max(k * 4, self._pool)] if distinct else fused[: max(k, self._pool // 2)]

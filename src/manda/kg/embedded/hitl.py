@@ -81,6 +81,10 @@ def bind_channel(conn: sqlite3.Connection, channel_key: str, deal_id: str) -> No
     )
 
 
+def unbind_channel(conn: sqlite3.Connection, channel_key: str) -> None:
+    conn.execute("DELETE FROM channel_bindings WHERE channel_key = ?", (channel_key,))
+
+
 def channel_deal(conn: sqlite3.Connection, channel_key: str) -> str | None:
     row = conn.execute(
         "SELECT deal_id FROM channel_bindings WHERE channel_key = ?", (channel_key,)

@@ -196,6 +196,9 @@ class EmbeddedKnowledgeGraph:
     async def bind_channel(self, channel_key: str, deal_id: str) -> None:
         await self._db.write(hitl.bind_channel, channel_key, deal_id)
 
+    async def unbind_channel(self, channel_key: str) -> None:
+        await self._db.write(hitl.unbind_channel, channel_key)
+
     async def channel_deal(self, channel_key: str) -> str | None:
         return await self._db.read(hitl.channel_deal, channel_key)
 

@@ -364,6 +364,11 @@ MERGE (binding:ChannelBinding {channel_key: $channel_key})
 SET binding.deal_id = $deal_id
 """
 
+UNBIND_CHANNEL = """
+MATCH (binding:ChannelBinding {channel_key: $channel_key})
+DELETE binding
+"""
+
 CHANNEL_DEAL = """
 MATCH (binding:ChannelBinding {channel_key: $channel_key})
 RETURN binding.deal_id AS deal_id

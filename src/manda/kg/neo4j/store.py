@@ -536,6 +536,9 @@ class Neo4jKnowledgeGraph:
         params = {"channel_key": channel_key, "deal_id": deal_id}
         await self._run(cypher.BIND_CHANNEL, params, write=True)
 
+    async def unbind_channel(self, channel_key: str) -> None:
+        await self._run(cypher.UNBIND_CHANNEL, {"channel_key": channel_key}, write=True)
+
     async def channel_deal(self, channel_key: str) -> str | None:
         rows = await self._run(cypher.CHANNEL_DEAL, {"channel_key": channel_key}, write=False)
         return rows[0]["deal_id"] if rows else None

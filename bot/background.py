@@ -10,7 +10,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-class Jobs:
+class BackgroundJobs:
     """Background tasks of the bot; a failed job is logged (jobs tell people themselves)."""
 
     def __init__(self) -> None:

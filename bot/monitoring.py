@@ -108,10 +108,9 @@ async def readiness(
     manda: Manda, *, jobs: int, breakers: BreakerRegistry
 ) -> tuple[bool, dict[str, Any]]:
     """Whether graph and memory answer, and the state of every adapter and breaker."""
-    graph_error, memory_error = await asyncio.gather(
-        _probe(manda.graph.ping), _probe(manda.memory.ping)
-    )
-    probed = {"graph": graph_error, "memory": memory_error}
+    probes = manda.probes()
+    errors = await asyncio.gather(*(_probe(ping) for ping in probes.values()))
+    probed = dict(zip(probes, errors, strict=True))
     adapters: dict[str, dict[str, Any]] = {}
     for choice in manda.choices:
         entry: dict[str, Any] = {"adapter": choice.adapter, "detail": choice.reason}
@@ -120,7 +119,7 @@ async def readiness(
             if probed[choice.port] is not None:
                 entry["error"] = probed[choice.port]
         adapters[choice.port] = entry
-    ready = graph_error is None and memory_error is None
+    ready = all(error is None for error in errors)
     return ready, {
         "ok": ready,
         "jobs": jobs,

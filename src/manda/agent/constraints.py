@@ -1,0 +1,365 @@
+"""Instructions inside a question, as constraints the answer must meet before it is sent.
+
+"Quote the exact clause", "use at least two sources", "only from audited documents", "answer in
+a table", "in one sentence", "as of 30 June 2024", "exclude forecasts", "in € millions": each is
+parsed once (the same parser for the offline and the Claude path), removed from what is searched,
+kept for the thread until changed, applied to what may be cited, and checked by the gate. An
+answer that cannot meet one says which and why, never silently ignores it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from enum import StrEnum
+
+from manda.finance.amounts import find_amounts
+from manda.finance.dates import find_date_mentions
+from manda.models import Document, DocumentRole, Finding, Nature
+
+__all__ = [
+    "Constraint",
+    "ConstraintKind",
+    "Constraints",
+    "check_constraints",
+    "parse_constraints",
+]
+
+_I = re.IGNORECASE
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a second": 2}
+
+
+class ConstraintKind(StrEnum):
+    QUOTE_EXACT = "quote_exact"
+    MIN_SOURCES = "min_sources"
+    AUTHORITATIVE_ONLY = "authoritative_only"
+    TABLE = "table"
+    ONE_SENTENCE = "one_sentence"
+    AS_OF = "as_of"
+    EXCLUDE_FORECASTS = "exclude_forecasts"
+    UNITS = "units"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One instruction: its kind, its value (a count, date or unit) and the words it came in."""
+
+    kind: ConstraintKind
+    phrase: str
+    count: int | None = None
+    as_of: date | None = None
+    currency: str | None = None
+    scale: float | None = None
+
+    def describe(self) -> str:
+        """The constraint in the deal team's words, for notes and traces."""
+        k = self.kind
+        if k is ConstraintKind.MIN_SOURCES:
+            return f"at least {self.count} sources"
+        if k is ConstraintKind.AS_OF and self.as_of:
+            return f"as of {self.as_of:%-d %B %Y}"
+        if k is ConstraintKind.UNITS:
+            return f"amounts in {_unit_words(self.currency, self.scale)}"
+        return {
+            ConstraintKind.QUOTE_EXACT: "the exact wording quoted",
+            ConstraintKind.AUTHORITATIVE_ONLY: "only audited or final documents",
+            ConstraintKind.TABLE: "a table",
+            ConstraintKind.ONE_SENTENCE: "one sentence",
+            ConstraintKind.EXCLUDE_FORECASTS: "no forecasts or budgets",
+        }.get(k, k.value)
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """The constraints in force for a question (its own, and those the thread carried over)."""
+
+    items: tuple[Constraint, ...] = ()
+    carried: bool = False  # inherited from an earlier question of the thread
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def get(self, kind: ConstraintKind) -> Constraint | None:
+        return next((c for c in self.items if c.kind is kind), None)
+
+    def then(self, newer: Constraints, *, reset: bool = False) -> Constraints:
+        """These constraints followed by a new question's: the newer wins per kind."""
+        if reset:
+            return newer
+        kinds = {c.kind for c in newer.items}
+        kept = tuple(c for c in self.items if c.kind not in kinds)
+        return Constraints(items=kept + newer.items, carried=bool(kept) and not newer.items)
+
+    def describe(self) -> str:
+        return "; ".join(c.describe() for c in self.items)
+
+    def to_json(self) -> list[dict[str, object]]:
+        out: list[dict[str, object]] = []
+        for c in self.items:
+            out.append({"kind": c.kind.value, "phrase": c.phrase, "count": c.count,
+                        "as_of": c.as_of.isoformat() if c.as_of else None,
+                        "currency": c.currency, "scale": c.scale})
+        return out
+
+    @classmethod
+    def from_json(cls, rows: Iterable[dict[str, object]]) -> Constraints:
+        items = []
+        for row in rows:
+            as_of = row.get("as_of")
+            items.append(Constraint(
+                kind=ConstraintKind(str(row["kind"])), phrase=str(row.get("phrase", "")),
+                count=int(row["count"]) if row.get("count") is not None else None,  # type: ignore[call-overload]
+                as_of=date.fromisoformat(str(as_of)) if as_of else None,
+                currency=str(row["currency"]) if row.get("currency") else None,
+                scale=float(row["scale"]) if row.get("scale") is not None else None,  # type: ignore[arg-type]
+            ))
+        return cls(items=tuple(items))
+
+
+# ---------------------------------------------------------------- parsing
+
+_LEAD = r"(?:please\s+|and\s+|,\s*|;\s*|\s-\s)?"
+_PATTERNS: list[tuple[ConstraintKind, re.Pattern[str]]] = [
+    # Only the instruction is taken out: "quote the exact change-of-control clause" still
+    # searches for the change-of-control clause.
+    (ConstraintKind.QUOTE_EXACT, re.compile(
+        _LEAD + r"(?:(?:give|show|tell)\s+me\s+|what\s+is\s+|what's\s+)?(?:the\s+)?(?:exact|"
+        r"precise|verbatim|actual)\s+(?:wording|words|language|text)(?:\s+(?:of|in|from))?"
+        r"|(?:^\s*|(?<=[.?!;:,\-—])\s*|\b(?:please|and|also|then|just)\s+)quote(?:\s+(?:me|it|them|this|that))?(?:\s+(?:the|its))?(?:\s+(?:exact|precise|full|relevant))?"
+        r"(?:\s+(?:wording|words|language|text)(?:\s+(?:of|in|from))?)?"
+        r"|" + _LEAD + r"(?:verbatim|word\s+for\s+word)", _I)),
+    (ConstraintKind.MIN_SOURCES, re.compile(
+        _LEAD + r"(?:use|using|with|from|cite|citing|based\s+on|confirm(?:ed)?\s+by|backed\s+by)"
+        r"\s+(?:at\s+least\s+)?(?P<n>\d+|one|two|three|four|five)\s+(?:or\s+more\s+)?"
+        r"(?:different\s+|separate\s+|independent\s+)?(?:sources|documents|files)"
+        r"|" + _LEAD + r"(?:cross[-\s]?check(?:ed)?|corroborate[d]?)\s+(?:it\s+)?(?:with|against|"
+        r"in)\s+(?P<second>a\s+second|another)\s+(?:source|document)", _I)),
+    (ConstraintKind.AUTHORITATIVE_ONLY, re.compile(
+        _LEAD + r"(?:(?:use\s+|using\s+|from\s+|based\s+on\s+)?only\s+(?:use\s+|from\s+|on\s+)?"
+        r"(?:the\s+)?(?:audited|final|signed|official|authoritative)(?:\s+(?:or|and|/)\s+"
+        r"(?:audited|final|signed|official))?\s*(?:documents|figures|numbers|accounts|statements|"
+        r"sources|versions|reports|data)?|(?:no|exclude|excluding|ignore|ignoring|without)\s+"
+        r"(?:the\s+)?(?:drafts?|preliminary\s+(?:figures|numbers|documents|estimates)))", _I)),
+    (ConstraintKind.TABLE, re.compile(
+        _LEAD + r"(?:(?:answer|show|give|present|put|lay)\s+(?:it\s+|this\s+|them\s+|me\s+)?"
+        r"(?:out\s+)?)?(?:in|as)\s+a\s+table|" + _LEAD + r"tabulate(?:\s+it|\s+them)?|"
+        r"" + _LEAD + r"in\s+table\s+form(?:at)?", _I)),
+    (ConstraintKind.ONE_SENTENCE, re.compile(
+        _LEAD + r"(?:(?:answer|reply|respond|summari[sz]e|explain|tell\s+me)\s+)?(?:it\s+)?"
+        r"in\s+(?:one|a\s+single|a)\s+(?:short\s+)?(?:sentence|line)|" + _LEAD +
+        r"one[-\s](?:sentence|line)\s+(?:answer|summary)(?:\s+only)?", _I)),
+    (ConstraintKind.AS_OF, re.compile(
+        _LEAD + r"(?:as\s+(?:of|at)|at|on)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
+        r"\s+\d{4}|[A-Za-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|"
+        r"\d{1,2}[./]\d{1,2}[./]\d{4}))", _I)),
+    (ConstraintKind.EXCLUDE_FORECASTS, re.compile(
+        _LEAD + r"(?:(?:exclude|excluding|ignore|ignoring|without|no|leave\s+out|not\s+the)\s+"
+        r"(?:the\s+|any\s+)?(?:forecasts?|budgets?|projections?|plans?|targets?)(?:\s+(?:or|and|"
+        r"/)\s+(?:forecasts?|budgets?|projections?|plans?))?|actuals?\s+only|only\s+actuals?)",
+        _I)),
+    (ConstraintKind.UNITS, re.compile(
+        _LEAD + r"(?:(?:show|give|express|state)\s+(?:it\s+|them\s+|all\s+amounts\s+|amounts\s+)?)?"
+        r"in\s+(?P<unit>(?:[€$£]|EUR|USD|GBP|CHF|euros?|dollars?|pounds?)\s*"
+        r"(?:millions?|mn|m|thousands?|k|'000|000s?|billions?|bn)|(?:millions?|thousands?|"
+        r"billions?)\s+(?:of\s+)?(?:[€$£]|EUR|USD|GBP|CHF|euros?|dollars?|pounds?))(?![\w])", _I)),
+]
+_RESET = re.compile(r"\b(?:ignore|drop|forget|clear)\s+(?:the\s+|my\s+|all\s+|those\s+)?"
+                    r"(?:earlier\s+|previous\s+)?(?:constraints|instructions|format(?:ting)?|"
+                    r"rules)\b|\bany\s+format\b", _I)
+_CURRENCY = {"€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "$": "USD", "usd": "USD",
+             "dollar": "USD", "dollars": "USD", "£": "GBP", "gbp": "GBP", "pound": "GBP",
+             "pounds": "GBP", "chf": "CHF"}
+
+
+def _unit_words(currency: str | None, scale: float | None) -> str:
+    scale_word = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(scale or 0.0, "")
+    return " ".join(w for w in (currency or "", scale_word) if w) or "the requested unit"
+
+
+def _units(text: str) -> tuple[str | None, float | None]:
+    lowered = text.lower()
+    currency = next((code for word, code in _CURRENCY.items()
+                     if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", lowered)), None)
+    if re.search(r"billion|bn", lowered):
+        scale = 1e9
+    elif re.search(r"million|mn|(?<![a-z])m(?![a-z])", lowered):
+        scale = 1e6
+    elif re.search(r"thousand|k\b|'000|000s?", lowered):
+        scale = 1e3
+    else:
+        scale = None
+    return currency, scale
+
+
+def _constraint(kind: ConstraintKind, m: re.Match[str]) -> Constraint | None:
+    phrase = " ".join(m.group(0).strip(" ,;-").split())
+    if kind is ConstraintKind.MIN_SOURCES:
+        raw = (m.groupdict().get("n") or m.groupdict().get("second") or "2").lower()
+        count = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 2)
+        return Constraint(kind, phrase, count=max(count, 1))
+    if kind is ConstraintKind.AS_OF:
+        mentions = find_date_mentions(m.group("date"))
+        if not mentions or mentions[0].span.precision != "day":
+            return None
+        return Constraint(kind, phrase, as_of=mentions[0].span.start)
+    if kind is ConstraintKind.UNITS:
+        currency, scale = _units(m.group("unit"))
+        return Constraint(kind, phrase, currency=currency, scale=scale)
+    return Constraint(kind, phrase)
+
+
+def parse_constraints(question: str) -> tuple[str, Constraints, bool]:
+    """The question without its instructions, the constraints they state, and whether the
+    question asked to drop the thread's earlier constraints."""
+    found: list[Constraint] = []
+    spans: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(question):
+            if any(s < m.end() and m.start() < e for s, e in spans):
+                continue
+            constraint = _constraint(kind, m)
+            if constraint is not None and all(c.kind is not kind for c in found):
+                found.append(constraint)
+                spans.append((m.start(), m.end()))
+    reset_match = _RESET.search(question)
+    if reset_match:
+        spans.append((reset_match.start(), reset_match.end()))
+    cleaned = question
+    for s, e in sorted(spans, reverse=True):
+        cleaned = cleaned[:s] + " " + cleaned[e:]
+    cleaned = re.sub(r"\s+([?.!,:])", r"\1", " ".join(cleaned.split()))
+    cleaned = re.sub(r"([?!])[.,;:]+", r"\1", cleaned).strip(" ,;:-.")
+    if cleaned and cleaned[-1] not in "?.!" and question.rstrip().endswith("?"):
+        cleaned += "?"
+    return cleaned or question, Constraints(items=tuple(found)), reset_match is not None
+
+
+# ---------------------------------------------------------------- applying and checking
+
+
+@dataclass
+class CitedFacts:
+    """What the gate knows about what an answer cited: documents, findings and excerpts."""
+
+    documents: list[Document] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    excerpts: list[str] = field(default_factory=list)
+
+
+def admissible(document: Document, constraints: Constraints) -> bool:
+    """May this document be cited at all under the constraints (authority, date)?"""
+    if constraints.get(ConstraintKind.AUTHORITATIVE_ONLY) and not _authoritative(document):
+        return False
+    as_of = constraints.get(ConstraintKind.AS_OF)
+    if as_of and as_of.as_of and document.doc_date and document.doc_date > as_of.as_of:
+        return False
+    return not (constraints.get(ConstraintKind.EXCLUDE_FORECASTS)
+                and document.role is DocumentRole.BUDGET_FORECAST)
+
+
+def admissible_finding(finding: Finding, constraints: Constraints) -> bool:
+    if constraints.get(ConstraintKind.EXCLUDE_FORECASTS) and finding.nature is Nature.FORECAST:
+        return False
+    as_of = constraints.get(ConstraintKind.AS_OF)
+    return not (as_of and as_of.as_of and finding.doc_date and finding.doc_date > as_of.as_of)
+
+
+def _authoritative(document: Document) -> bool:
+    return (document.authoritative or document.role is DocumentRole.AUDITED_STATEMENTS) and \
+        not document.draft
+
+
+_CANNOT = re.compile(r"\b(?:cannot|can't|could not|only one|only \w+ documents?|no (?:audited|"
+                     r"final|signed)|none of the)\b", _I)
+_QUOTED = re.compile(r"[\"“„«]([^\"”“«»]{12,})[\"”»“]|^>\s?(.{12,})$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^\s*\|.+\|\s*$", re.MULTILINE)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SOURCE_TAIL = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", _I)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[“”„\"'’`]", "", text).split()).lower()
+
+
+def _body_sentences(text: str) -> int:
+    body = _SOURCE_TAIL.sub("", text)
+    body = re.sub(r"\b(?:p|pp|e\.g|i\.e|vs|no|approx|ca)\.", "", body, flags=_I)
+    body = re.sub(r"\d\.\d", "0", body)
+    return len([s for s in _SENTENCE_END.split(body.strip()) if s.strip()])
+
+
+def check_constraints(
+    text: str, constraints: Constraints, cited: CitedFacts, *, notes: Sequence[str] = ()
+) -> list[str]:
+    """Constraints the answer breaks, written as instructions (they go back to the model).
+
+    A constraint the answer says it cannot meet ("only one document states this figure") is not
+    broken: `notes` are the disclosures the answer makes.
+    """
+    errors: list[str] = []
+    said = " ".join(notes) + " " + text
+
+    def unmet_disclosed(c: Constraint) -> bool:
+        named = c.describe().lower() in said.lower() or c.phrase.lower() in said.lower()
+        return named and bool(_CANNOT.search(said))
+
+    for c in constraints.items:
+        if unmet_disclosed(c):
+            continue
+        if c.kind is ConstraintKind.QUOTE_EXACT:
+            quotes = [q1 or q2 for q1, q2 in _QUOTED.findall(text)]
+            sources = [_norm(e) for e in cited.excerpts]
+            if not any(_norm(q) in s for q in quotes for s in sources):
+                errors.append("Quote the exact wording from a cited excerpt, in quotation marks, "
+                              "as the question asks.")
+        elif c.kind is ConstraintKind.MIN_SOURCES:
+            count = len({d.id for d in cited.documents})
+            if count < (c.count or 2):
+                errors.append(f"The question asks for {c.describe()}; the answer cites {count}. "
+                              "Cite more documents, or say that only that many state it.")
+        elif c.kind is ConstraintKind.TABLE:
+            if len(_TABLE_ROW.findall(text)) < 3:
+                errors.append("Answer in a Markdown table, as the question asks.")
+        elif c.kind is ConstraintKind.ONE_SENTENCE:
+            if _body_sentences(text) > 1:
+                errors.append("Answer in one sentence, as the question asks.")
+        elif c.kind is ConstraintKind.AUTHORITATIVE_ONLY:
+            bad = [d.filename for d in cited.documents if not _authoritative(d)]
+            if bad:
+                errors.append(f"Cite only audited or final documents; {', '.join(bad)} is not.")
+        elif c.kind is ConstraintKind.AS_OF and c.as_of:
+            late = [d.filename for d in cited.documents if d.doc_date and d.doc_date > c.as_of]
+            if late:
+                errors.append(f"Use only documents dated on or before {c.describe()[6:]}; "
+                              f"{', '.join(late)} is later.")
+        elif c.kind is ConstraintKind.EXCLUDE_FORECASTS:
+            if any(f.nature is Nature.FORECAST for f in cited.findings) or any(
+                    d.role is DocumentRole.BUDGET_FORECAST for d in cited.documents):
+                errors.append("Leave out forecasts and budgets; use actual figures only.")
+        elif c.kind is ConstraintKind.UNITS:
+            errors += _unit_errors(_SOURCE_TAIL.sub("", text), c)
+    return errors
+
+
+def _unit_errors(text: str, c: Constraint) -> list[str]:
+    wrong = []
+    for amount in find_amounts(text):
+        if amount.unit in {"%", "x", "people", "shares"} or amount.currency is None:
+            continue
+        if c.currency and amount.currency != c.currency:
+            wrong.append(amount.text)
+            continue
+        _, scale = _units(amount.text)
+        if c.scale and scale != c.scale:
+            wrong.append(amount.text)
+    if not wrong:
+        return []
+    return [f"State every amount in {_unit_words(c.currency, c.scale)} "
+            f"(not {', '.join(wrong[:3])})."]
+
+
+def without(constraints: Constraints, kinds: Iterable[ConstraintKind]) -> Constraints:
+    drop = set(kinds)
+    return replace(constraints, items=tuple(c for c in constraints.items if c.kind not in drop))

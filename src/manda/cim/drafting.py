@@ -1,0 +1,287 @@
+"""A slide per section, drafted from the room: findings for figures, passages for the story.
+
+Offline drafts are extractive: every bullet is a finding's value or a sentence a document states,
+each with its source. Figures come from approved findings first, superseded figures never (a
+corrected value is used and the correction noted), and a conflict between documents goes to the
+speaker notes, never silently onto the slide. `ground_slide` then removes any bullet stating a
+number its sources do not contain — the same rule whichever writer drafted the slide.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import permutations
+
+from manda.agent.compose.common import is_request_list, term_hits
+from manda.agent.context import AgentContext
+from manda.agent.evidence import Evidence, Source
+from manda.agent.selection import Reading, same_kind_periods, series, show
+from manda.agent.tools import ToolBox
+from manda.agent.unusual import TOPICS, scan, sentences, trim
+from manda.cim.model import Bullet, FigureRow, OutlineSection, SlideCitation, SlideDraft
+from manda.finance.amounts import find_amounts, same_amount, scale_from_text
+from manda.injection import looks_like_instruction
+from manda.models import Finding, FindingKind, FindingStatus, Nature
+
+__all__ = ["draft_section", "ground_slide"]
+
+MAX_BULLETS = 6
+MIN_BULLETS = 3
+_P_AND_L = ("revenue", "gross profit", "ebitda", "net income")
+_TOPIC_SUBJECTS: dict[str, tuple[str, ...]] = {
+    "summary": ("revenue", "ebitda", "arr", "headcount"),
+    "highlights": ("revenue", "gross margin", "ebitda", "net revenue retention", "arr"),
+    "financials": _P_AND_L,
+    "debt": ("net debt", "debt", "cash"),
+    "operations": ("headcount",),
+    "customers": ("customer concentration",),
+}
+_RISK_TOPICS = {t.key for t in TOPICS}
+_PRONOUN = re.compile(r"^(?:she|he|it|they|this|these|those|such|her|his|its|their)\b", re.I)
+
+
+def _cite(source: Source, evidence: Evidence | None = None) -> SlideCitation:
+    finding = evidence.findings.get(source.finding_id) if evidence and source.finding_id else None
+    return SlideCitation(document=source.document, location=source.location,
+                         excerpt=source.excerpt[:400], finding_id=source.finding_id,
+                         value=finding.value if finding else None)
+
+
+def _finding_cite(finding: Finding, evidence: Evidence) -> SlideCitation:
+    return _cite(evidence.finding_source(finding), evidence)
+
+
+def _reading_bullet(reading: Reading, evidence: Evidence) -> Bullet:
+    f = reading.primary
+    period = f" ({reading.period})" if reading.period else ""
+    kind = " forecast" if f.nature is Nature.FORECAST else ""
+    return Bullet(text=f"{reading.label}{kind}{period}: {show(f)}",
+                  citations=[_finding_cite(f, evidence)])
+
+
+def _notes(reading: Reading, evidence: Evidence) -> list[str]:
+    notes: list[str] = []
+    f = reading.primary
+    where = evidence.filename(f.document_id)
+    for other in reading.conflicts:
+        notes.append(f"Conflict on {reading.label} {reading.period or ''}: {where} gives "
+                     f"{show(f)}, {evidence.filename(other.document_id)} gives {show(other)} — "
+                     "resolve before sending.")
+    for old in reading.corrected_from:
+        notes.append(f"{reading.label} {reading.period or ''}: {evidence.filename(old.document_id)}"
+                     f" stated {show(old)}, corrected to {show(f)} in {where}; the slide uses "
+                     "the corrected figure.")
+    if f.status is FindingStatus.PENDING:
+        notes.append(f"{reading.label} {reading.period or ''} ({show(f)}, {where}) is still "
+                     "waiting for review: approve it before the deck goes out.")
+    return notes
+
+
+def _periodic(evidence: Evidence, subject: str, nature: Nature = Nature.ACTUAL) -> list[Reading]:
+    """A metric's readings, oldest first: full years when the room has them (a memorandum
+    speaks in fiscal years), else the most frequent period kind."""
+    readings = series(evidence, subject, nature=nature)
+    annual = [r for r in readings if (r.period or "").startswith("FY")]
+    return annual or same_kind_periods(readings) or readings
+
+
+def _latest_readings(evidence: Evidence, subjects: Sequence[str]) -> list[Reading]:
+    """The newest actual reading per subject (years preferred), approved findings first."""
+    out: list[Reading] = []
+    for subject in subjects:
+        readings = _periodic(evidence, subject)
+        if not readings:
+            continue
+        approved = [r for r in readings if r.primary.status is FindingStatus.APPROVED]
+        out.append((approved or readings)[-1])
+    return out
+
+
+def _growth_bullet(evidence: Evidence, subject: str) -> tuple[Bullet, list[str]] | None:
+    readings = _periodic(evidence, subject)
+    if len(readings) < 2:
+        return None
+    old, new = readings[-2], readings[-1]
+    a, b = old.primary.value, new.primary.value
+    if not a or b is None:
+        return None
+    change = (b - a) / abs(a) * 100
+    verb = "grew" if change >= 0 else "fell"
+    text = (f"{new.label} {verb} {abs(change):.0f}% from {show(old.primary)} ({old.period}) to "
+            f"{show(new.primary)} ({new.period})")
+    cites = [_finding_cite(old.primary, evidence), _finding_cite(new.primary, evidence)]
+    return Bullet(text=text, citations=cites), _notes(new, evidence) + _notes(old, evidence)
+
+
+def _figures(evidence: Evidence, subjects: Sequence[str]) -> tuple[list[FigureRow], list[str]]:
+    rows: list[FigureRow] = []
+    notes: list[str] = []
+    for subject in subjects:
+        readings = _periodic(evidence, subject)[-3:]
+        forecast = _periodic(evidence, subject, Nature.FORECAST)
+        if forecast:
+            readings = [*readings, forecast[-1]]
+        if not readings:
+            continue
+        values: dict[str, str] = {}
+        cites: list[SlideCitation] = []
+        for r in readings:
+            label = f"{r.period}F" if r.is_forecast and r.period else (r.period or "")
+            values[label] = show(r.primary)
+            cites.append(_finding_cite(r.primary, evidence))
+            notes += _notes(r, evidence)
+        rows.append(FigureRow(label=readings[-1].label, values=values, citations=cites))
+    return rows, notes
+
+
+def _people(evidence: Evidence) -> tuple[list[Bullet], list[str]]:
+    bullets: list[Bullet] = []
+    people = [f for f in evidence.usable_findings()
+              if f.kind is FindingKind.PERSON and f.status is not FindingStatus.SUPERSEDED]
+    people.sort(key=lambda f: (f.status is not FindingStatus.APPROVED, f.label))
+    seen: set[str] = set()
+    for f in people:
+        key = (f.entity or f.label).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        bullets.append(Bullet(text=f.label, citations=[_finding_cite(f, evidence)]))
+    roles = " ".join(b.text.lower() for b in bullets)
+    missing = [role for role, words in (("CEO", ("chief executive", "ceo", "managing director")),
+                                        ("CFO", ("chief financial", "cfo", "finance director")))
+               if not any(w in roles for w in words)]
+    notes = [f"No {role} is named in the data room: ask the seller." for role in missing]
+    return bullets, notes
+
+
+def _risks(evidence: Evidence) -> list[Bullet]:
+    return [Bullet(text=f"{item.topic.label}: {item.statement}", citations=[_cite(item.source)])
+            for item in scan(evidence) if item.topic.key in _RISK_TOPICS]
+
+
+def _story(evidence: Evidence, section: OutlineSection, limit: int) -> list[Bullet]:
+    """Statements on the section's topic, best first: sentences sharing the most of its words,
+    from the best-ranked passages (request lists and instructions never count)."""
+    terms = list(dict.fromkeys(re.findall(r"[a-z]{3,}", section.query.lower())))
+    scored: list[tuple[int, int, str, Source]] = []
+    for rank, hit in enumerate(evidence.hits):
+        if is_request_list(evidence, hit.document_id):
+            continue
+        source = evidence.hit_source(hit)
+        for sentence in sentences(hit.text):
+            if (len(sentence.split()) < 6 or " | " in sentence or _PRONOUN.match(sentence)
+                    or (sentence.rstrip()[-1:] not in ".!;)%" and len(sentence.split()) < 9)
+                    or looks_like_instruction(sentence)):
+                continue  # a heading, a table row, a dangling "she"/"it", an instruction
+            hits = term_hits(sentence, terms)
+            if hits >= (1 if rank < 3 else 2):
+                scored.append((-hits, rank, trim(sentence), source))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [Bullet(text=text.rstrip("."), citations=[_cite(source)])
+            for _, _, text, source in scored[:limit]]
+
+
+async def draft_section(
+    ctx: AgentContext, deal_id: str, section: OutlineSection, *, slide_title: str | None = None
+) -> SlideDraft:
+    """One slide for `section`, from what the room holds (offline, extractive, cited)."""
+    documents = await ctx.graph.list_documents(deal_id)
+    evidence = Evidence(documents={d.id: d for d in documents})
+    box = ToolBox(ctx, deal_id, evidence)
+    subjects = _TOPIC_SUBJECTS.get(section.topic, ())
+    await box.query_knowledge_base({"query": section.query, "subject": ",".join(subjects),
+                                    "k": 8})
+    if section.topic == "risks":
+        for topic in TOPICS:
+            await box.query_knowledge_base({"query": topic.query, "k": 4})
+    bullets: list[Bullet] = []
+    figures: list[FigureRow] = []
+    notes: list[str] = []
+    topic = section.topic
+    if topic in {"summary", "highlights", "operations", "debt", "customers"}:
+        for reading in _latest_readings(evidence, subjects):
+            bullets.append(_reading_bullet(reading, evidence))
+            notes += _notes(reading, evidence)
+    if topic in {"summary", "highlights", "financials"}:
+        growth = _growth_bullet(evidence, "revenue")
+        if growth is not None:
+            bullets.insert(0, growth[0])
+            notes += growth[1]
+    if topic in {"financials", "summary"}:
+        figures, figure_notes = _figures(evidence, _P_AND_L if topic == "financials" else
+                                         ("revenue", "ebitda"))
+        notes += figure_notes
+    if topic == "financials":
+        for reading in _latest_readings(evidence, ("ebitda",)):
+            bullets.append(_reading_bullet(reading, evidence))
+        forecast = [r for s in ("revenue", "ebitda")
+                    for r in series(evidence, s, nature=Nature.FORECAST)[-1:]]
+        bullets += [_reading_bullet(r, evidence) for r in forecast]
+    if topic == "management":
+        people, people_notes = _people(evidence)
+        bullets += people
+        notes += people_notes
+    if topic == "customers":
+        bullets += [item for item in _risks(evidence) if item.text.startswith("Customer")]
+    if topic == "risks":
+        bullets += _risks(evidence)
+    if len(bullets) < MIN_BULLETS:
+        bullets += _story(evidence, section, MAX_BULLETS - len(bullets))
+    bullets = _unique(bullets)[:MAX_BULLETS]
+    draft = SlideDraft(section_id=section.id, title=slide_title or section.title,
+                       bullets=bullets, figures=figures, notes=list(dict.fromkeys(notes)))
+    if len(draft.bullets) < MIN_BULLETS:
+        draft.notes.append(f"Only {len(draft.bullets)} statement(s) on this topic were found in "
+                           "the room; consider merging this section or asking the seller.")
+    return ground_slide(draft)
+
+
+def _unique(bullets: Sequence[Bullet]) -> list[Bullet]:
+    seen: set[str] = set()
+    out: list[Bullet] = []
+    for b in bullets:
+        key = " ".join(b.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(b)
+    return out
+
+
+# ---------------------------------------------------------------- grounding
+
+
+def _values(citations: Sequence[SlideCitation]) -> list[float]:
+    values: list[float] = [c.value for c in citations if c.value is not None]
+    for c in citations:
+        for scale in {1.0, scale_from_text(c.excerpt)}:
+            values += [a.value for a in find_amounts(c.excerpt, scale=scale)]
+    return values
+
+
+def _grounded(text: str, citations: Sequence[SlideCitation]) -> bool:
+    """Every number of `text` is in its sources, or a change between two of them."""
+    values = _values(citations)
+    stated = find_amounts(text)
+    plain = [a for a in stated if a.unit != "%"] + [a for a in stated if a.unit == "%"]
+    for amount in plain:
+        if any(same_amount(amount.value, v) for v in values):
+            continue
+        if amount.unit == "%" and any(
+                b and abs(abs((a - b) / abs(b) * 100) - abs(amount.value)) <= 0.6
+                for a, b in permutations(values, 2)):
+            continue
+        return False
+    return True
+
+
+def ground_slide(draft: SlideDraft) -> SlideDraft:
+    """The slide without any bullet or figure whose numbers its own sources do not state."""
+    kept = [b for b in draft.bullets if b.citations and _grounded(b.text, b.citations)]
+    rows = [r for r in draft.figures
+            if r.citations and all(_grounded(v, r.citations) for v in r.values.values())]
+    dropped = len(draft.bullets) - len(kept) + len(draft.figures) - len(rows)
+    notes = list(draft.notes)
+    if dropped:
+        notes.append(f"{dropped} line(s) removed: a number in them is not in any cited source.")
+    return draft.model_copy(update={"bullets": kept, "figures": rows, "notes": notes})

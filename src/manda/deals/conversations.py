@@ -1,0 +1,38 @@
+"""What a front end asks of conversations without reaching the memory store: was this thread
+answered before, remember it, and was this delivery of an event seen before."""
+
+from __future__ import annotations
+
+import logging
+
+from manda.errors import BackendUnavailableError
+from manda.memory.port import Conversation, ConversationMemory
+
+log = logging.getLogger(__name__)
+
+
+class ConversationService:
+    """Threads Manda answered in and events it handled, over the short-term memory port."""
+
+    def __init__(self, *, memory: ConversationMemory) -> None:
+        self._memory = memory
+
+    async def answered_before(self, conversation_id: str) -> bool:
+        """True when Manda answered in this conversation, so replies continue without a mention."""
+        return await self._memory.load(conversation_id) is not None
+
+    async def remember(self, conversation_id: str, deal_id: str) -> None:
+        """Make sure the conversation is known as Manda's (the agent normally saves it).
+
+        With the memory unreachable the answer already given stands (the agent said it answered
+        without memory); only replies without a mention will not be recognised there.
+        """
+        try:
+            if await self._memory.load(conversation_id) is None:
+                await self._memory.save(Conversation(id=conversation_id, deal_id=deal_id))
+        except BackendUnavailableError as exc:
+            log.warning("conversation %s not remembered: %s", conversation_id, exc)
+
+    async def seen_before(self, event_key: str, ttl_seconds: int) -> bool:
+        """Record a delivered event; True when the same key was recorded within `ttl_seconds`."""
+        return await self._memory.seen_event(event_key, ttl_seconds)

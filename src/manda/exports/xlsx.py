@@ -1,0 +1,46 @@
+"""One table as an Excel sheet a banker can send: bold frozen header, widths that fit, wrapped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+__all__ = ["write_table"]
+
+_HEADER_FILL = PatternFill("solid", fgColor="1F3864")
+_MAX_WIDTH = 70
+
+
+def write_table(
+    path: Path, *, sheet: str, headers: Sequence[str], rows: Sequence[Sequence[object]],
+    title: str | None = None,
+) -> Path:
+    """Write `rows` under `headers` (and an optional title line) to a new workbook at `path`."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = sheet[:31]
+    start = 1
+    if title:
+        ws.cell(row=1, column=1, value=title).font = Font(bold=True, size=13)
+        start = 3
+    for col, name in enumerate(headers, start=1):
+        cell = ws.cell(row=start, column=col, value=name)
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = _HEADER_FILL
+        cell.alignment = Alignment(vertical="center")
+    for r, row in enumerate(rows, start=start + 1):
+        for col, value in enumerate(row, start=1):
+            cell = ws.cell(row=r, column=col, value=value)
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+    for col, name in enumerate(headers, start=1):
+        longest = max([len(str(name))] + [len(str(row[col - 1] or "")) for row in rows])
+        ws.column_dimensions[get_column_letter(col)].width = min(max(10, longest + 2), _MAX_WIDTH)
+    ws.freeze_panes = ws.cell(row=start + 1, column=1)
+    ws.auto_filter.ref = f"A{start}:{get_column_letter(len(headers))}{start + len(rows)}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(path)
+    return path

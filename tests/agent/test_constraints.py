@@ -1,0 +1,106 @@
+"""Instructions in a question become constraints: parsed once, carried in the thread, checked."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from manda.agent.constraints import (
+    CitedFacts,
+    ConstraintKind,
+    Constraints,
+    admissible,
+    check_constraints,
+    parse_constraints,
+)
+from manda.models import Document, DocumentRole
+
+K = ConstraintKind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "cleaned"),
+    [
+        ("Quote the exact change-of-control clause in the supply agreement.", K.QUOTE_EXACT,
+         "change-of-control clause in the supply agreement"),
+        ("What does the lease say about break options? Please quote it.", K.QUOTE_EXACT,
+         "What does the lease say about break options?"),
+        ("What was FY2023 EBITDA? Use at least two sources.", K.MIN_SOURCES,
+         "What was FY2023 EBITDA?"),
+        ("Net sales for fiscal 2024, only from audited documents?", K.AUTHORITATIVE_ONLY,
+         "Net sales for fiscal 2024?"),
+        ("Show revenue by quarter in a table", K.TABLE, "Show revenue by quarter"),
+        ("In one sentence, who owns the company?", K.ONE_SENTENCE, "who owns the company?"),
+        ("What was net debt as of June 30, 2024?", K.AS_OF, "What was net debt?"),
+        ("What is FY2025 EBITDA, excluding forecasts?", K.EXCLUDE_FORECASTS,
+         "What is FY2025 EBITDA?"),
+        ("What was FY2023 revenue in £ millions?", K.UNITS, "What was FY2023 revenue?"),
+    ],
+)
+def test_each_instruction_is_parsed_and_taken_out_of_the_search(
+    question: str, kind: ConstraintKind, cleaned: str
+) -> None:
+    text, constraints, reset = parse_constraints(question)
+    assert [c.kind for c in constraints.items] == [kind]
+    assert text == cleaned and not reset
+
+
+def test_values_are_read_and_look_alikes_are_not_constraints() -> None:
+    _, c, _ = parse_constraints("Use three sources, as of 30 June 2024, in EUR thousands")
+    assert c.get(K.MIN_SOURCES).count == 3
+    assert c.get(K.AS_OF).as_of == date(2024, 6, 30)
+    assert (c.get(K.UNITS).currency, c.get(K.UNITS).scale) == ("EUR", 1e3)
+    for question in ("What is the quote on slide 3?", "What did the company do in one year?",
+                     "Is there a table of contents?", "Which sources of revenue are recurring?"):
+        assert not parse_constraints(question)[1], question
+
+
+def test_constraints_hold_across_follow_ups_until_changed_or_dropped() -> None:
+    _, first, _ = parse_constraints("Revenue in Q3 2024 in a table, only from audited documents")
+    _, second, _ = parse_constraints("And EBITDA, in one sentence?")
+    carried = first.then(second)
+    assert {c.kind for c in carried.items} == {K.TABLE, K.AUTHORITATIVE_ONLY, K.ONE_SENTENCE}
+    _, none, reset = parse_constraints("Ignore the earlier constraints. What about Q2?")
+    assert reset and not carried.then(none, reset=True)
+    assert Constraints.from_json(carried.to_json()) == Constraints(items=carried.items)
+
+
+def _doc(name: str, *, role: DocumentRole = DocumentRole.OTHER, authoritative: bool = False,
+         doc_date: date | None = None) -> Document:
+    return Document(id=name, deal_id="d", filename=name, content_hash=name, file_type="pdf",
+                    size_bytes=1, version_family=name, role=role, authoritative=authoritative,
+                    doc_date=doc_date)
+
+
+def test_the_gate_names_each_broken_constraint() -> None:
+    _, c, _ = parse_constraints(
+        "Quote the exact clause, use at least two sources, answer in a table, in € millions")
+    deck = _doc("Deck.pptx")
+    text = "Revenue was €5,200k (source: Deck.pptx, slide 2)."
+    errors = check_constraints(text, c, CitedFacts(documents=[deck], excerpts=["Revenue €5.2M"]))
+    assert len(errors) == 4
+    assert any("at least 2 sources" in e for e in errors)
+    assert any("table" in e for e in errors) and any("millions" in e for e in errors)
+
+
+def test_an_answer_that_meets_them_or_says_why_it_cannot_passes() -> None:
+    _, c, _ = parse_constraints("Quote the exact clause and use at least two sources")
+    contract = _doc("MSA.pdf", authoritative=True)
+    excerpt = "Globex AG may terminate the agreement on a change of control of the Company."
+    quoted = f'The clause reads: "{excerpt}" (source: MSA.pdf, p.4).'
+    facts = CitedFacts(documents=[contract], excerpts=[excerpt])
+    errors = check_constraints(quoted, c, facts)
+    assert len(errors) == 1 and "at least 2 sources" in errors[0]
+    disclosed = quoted + " Only one document states this clause: at least 2 sources cannot be met."
+    assert check_constraints(disclosed, c, facts) == []
+
+
+def test_admissibility_follows_authority_date_and_forecasts() -> None:
+    _, c, _ = parse_constraints("only from audited documents, as of 31 March 2024, no forecasts")
+    audited = _doc("AFS_2023.pdf", role=DocumentRole.AUDITED_STATEMENTS, doc_date=date(2024, 3, 1))
+    later = _doc("AFS_2024.pdf", role=DocumentRole.AUDITED_STATEMENTS, doc_date=date(2025, 3, 1))
+    budget = _doc("Budget.xlsx", role=DocumentRole.BUDGET_FORECAST, authoritative=True)
+    flash = _doc("Flash.pdf", doc_date=date(2024, 2, 1))
+    assert [d.filename for d in (audited, later, budget, flash) if admissible(d, c)] == [
+        "AFS_2023.pdf"]
