@@ -26,7 +26,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 sys.path.insert(0, str(Path(__file__).parent))
-from filing_html import html_pages  # noqa: E402
+from filing_html import html_pages
 
 PACKAGE = "financebench-rag-agent"
 VERSION = "0.3.5"
@@ -106,8 +106,11 @@ def extract(sdist: Path) -> list[Path]:
     if sdist.name.startswith(HTML_ROOT):
         return _extract(sdist, HTML_ROOT, HTML_FILINGS, HTML_PACKAGE, HTML_VERSION,
                         HTML_LICENSE_NOTE, lambda data: html_pages(data.decode("utf-8")))
-    return _extract(sdist, ROOT, FILINGS, PACKAGE, VERSION, LICENSE_NOTE,
-                    lambda data: [p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages])
+    return _extract(sdist, ROOT, FILINGS, PACKAGE, VERSION, LICENSE_NOTE, _pdf_pages)
+
+
+def _pdf_pages(data: bytes) -> list[str]:
+    return [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
 
 
 def _extract(
