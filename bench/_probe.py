@@ -156,10 +156,15 @@ def render_filing(record: dict[str, Any], dest: Path) -> Path:
     return path
 
 
-def filings_probe(dest: Path) -> Probe:
-    """Render the stored filings under `dest` as one deal and load their questions."""
+def filings_probe(dest: Path, *, only: set[str] | None = None) -> Probe:
+    """Render the stored filings under `dest` as one deal and load their questions.
+
+    `only` keeps the filings with those file names (and their questions): a smaller deal.
+    """
     dest.mkdir(parents=True, exist_ok=True)
-    files = [render_filing(record, dest) for record in load_filings()]
+    records = [r for r in load_filings() if only is None or r["filename"] in only]
+    files = [render_filing(record, dest) for record in records]
+    names = {record["filename"] for record in records}
     questions = [
         Question(
             id=q["id"],
@@ -169,6 +174,7 @@ def filings_probe(dest: Path) -> Probe:
             split=q.get("split", "all"),
         )
         for q in filing_questions()
+        if q["document"] in names
     ]
     return Probe(name="10-K filings", files={FILINGS_DEAL: files}, questions=questions)
 
