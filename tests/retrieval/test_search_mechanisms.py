@@ -91,9 +91,11 @@ def test_one_location_shows_once_with_its_best_chunk() -> None:
         "t1": chunk("t1", "rows 1-20", Location.for_cell("P&L", "A1:F20"), section=4),
         "t2": chunk("t2", "rows 21-40", Location.for_cell("P&L", "A21:F40"), section=4),
     }
+    chunks["s"] = chunk("s", "slide text", Location.for_slide(2))
+    chunks["n"] = chunk("n", "speaker notes", Location.for_slide(2, notes=True))
     ranked = [ScoredId(i, s) for i, s in (("b", .9), ("a", .8), ("t2", .7), ("t1", .6),
-                                          ("c", .5))]
-    assert [h.id for h in distinct_locations(ranked, chunks)] == ["b", "t2", "c"]
+                                          ("c", .5), ("s", .4), ("n", .3))]
+    assert [h.id for h in distinct_locations(ranked, chunks)] == ["b", "t2", "c", "s", "n"]
 
 
 def test_the_context_line_is_searched_but_never_shown() -> None:

@@ -27,7 +27,7 @@ from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import Chunk, Document, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, Document, FindingStatus, LocationKind, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -263,10 +263,10 @@ class HybridSearch:
                     exc,
                 )
                 self.last.dense = False
-                self.last.notices.append(
-                    "Semantic search is unavailable right now; results come from keyword and "
-                    "graph search only."
-                )
+                notice = ("Semantic search is unavailable right now; results come from keyword "
+                          "and graph search only.")
+                if notice not in self.last.notices:  # once, however many sub-queries ran
+                    self.last.notices.append(notice)
         else:
             self.last.dense = False
         return dense, bm25
@@ -437,15 +437,17 @@ def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
     return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
 
 
-def location_key(chunk: Chunk) -> tuple[str, str, int]:
-    """One key per page, slide or parsed section (a sheet's table, a heading's text)."""
-    place = chunk.location.page if chunk.location.page is not None else chunk.section
-    return chunk.document_id, str(chunk.location.kind), place
+def location_key(chunk: Chunk) -> tuple[str, str, str]:
+    """One key per page, slide (its notes apart), heading, or table (its row ranges together)."""
+    kind = chunk.location.kind
+    place = f"section {chunk.section}" if kind in (LocationKind.CELL, LocationKind.ROW) else (
+        chunk.location.label)
+    return chunk.document_id, str(kind), place
 
 
 def distinct_locations(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> list[ScoredId]:
     """The best chunk of each location, in rank order; the others of its location are dropped."""
-    seen: set[tuple[str, str, int]] = set()
+    seen: set[tuple[str, str, str]] = set()
     out: list[ScoredId] = []
     for h in ranked:
         chunk = chunks.get(h.id)
