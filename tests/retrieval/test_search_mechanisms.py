@@ -48,7 +48,8 @@ def test_a_question_in_analyst_words_carries_the_filings_words() -> None:
 
 def test_quoted_phrases_are_fts5_phrases_and_other_text_stays_terms() -> None:
     expression = match_expression('capex "purchases of property, plant and equipment" "sales"')
-    assert expression == '"capex" OR "sales" OR "purchases of property plant and equipment"'
+    assert expression == ('"capex" OR "purchases" OR "property" OR "plant" OR "equipment" OR '
+                          '"sales" OR "purchases of property plant and equipment"')
     assert match_expression('what "unclosed') == '"unclosed"'
 
 

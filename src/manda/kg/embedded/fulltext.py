@@ -52,11 +52,10 @@ def query_phrases(question: str) -> list[str]:
 def match_expression(question: str) -> str | None:
     """`"q3" OR "2024" OR "revenue"` for "What was Q3 2024 revenue?"; None when nothing is left.
 
-    A quoted phrase (`"net sales"`) is matched as a phrase, its words next to each other; a
-    one-word quote is an ordinary term.
+    A quoted phrase (`"net sales"`) is also matched as a phrase, its words next to each other,
+    so a passage that has the phrase outranks one that has the words apart.
     """
     phrases = query_phrases(question)
-    terms = query_terms(_QUOTED.sub(lambda m: m.group(0) if " " not in m.group(1).strip()
-                                    else " ", question))
+    terms = query_terms(question)  # a phrase's words count alone too: quotes never hide a word
     parts = [f'"{term}"' for term in terms] + [f'"{phrase}"' for phrase in phrases]
     return " OR ".join(parts) if parts else None
