@@ -14,8 +14,8 @@ from manda.cli.kb import print_report
 from manda.config import Settings
 
 HEADLINE = "Local playground — no Slack account involved; everything runs on this machine."
-GUIDE = """You are "you" in a local Slack workspace. #deal-targetco and #deal-northwind
-are linked to the sample deals; #general is not. Try:
+GUIDE = """You are "you" in a local Slack workspace. #deal-targetco, #deal-northwind and
+#deal-pennine are linked to the sample deals; #general is not. Try:
   @Manda What was Q3 2024 revenue?   then, in its thread: And EBITDA?
   /manda gaps · /redflags · /manda review · /manda qa · /manda help
   the Add to Q&A and Approve finding buttons, 📎 to drop a file, Manda's Home

@@ -8,11 +8,14 @@ from dataclasses import dataclass
 
 from bot.fakeslack import Channel, FakeSlack, User
 
-DEAL_CHANNELS = {"deal-targetco": "targetco", "deal-northwind": "northwind"}
+DEAL_CHANNELS = {"deal-targetco": "targetco", "deal-northwind": "northwind",
+                 "deal-pennine": "pennine"}
 TEAMMATES = (("priya", "Priya Shah"), ("marcus", "Marcus Lee"))
 TOPICS = {
     "deal-targetco": "Due diligence on TargetCo — its data room is indexed; ask @Manda",
     "deal-northwind": "Due diligence on Northwind — its data room is indexed; ask @Manda",
+    "deal-pennine": "Project Kestrel: Pennine Precision Engineering (UK, FY to 31 March) — "
+                    "ask @Manda",
     "general": "Firm-wide chatter — not linked to any deal",
 }
 GREETINGS = {

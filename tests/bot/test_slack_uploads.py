@@ -54,3 +54,23 @@ async def test_files_in_an_unbound_channel_are_not_ingested(world: SlackWorld) -
     [reply] = world.replies(world.lobby, upload.ts)
     assert "/manda deal" in reply.all_text() and "not ingested" in reply.all_text()
     assert world.ws.downloads == []
+
+
+async def test_a_data_room_zip_dropped_in_the_channel_is_ingested_member_by_member(
+    world: SlackWorld, tmp_path: Path
+) -> None:
+    from fixtures.rooms import vdr_export
+
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.settle()
+    export = vdr_export(tmp_path / "Falcon_VDR.zip", tmp_path / "scratch")
+    upload = await world.fake.upload(world.alice, world.lobby, [(export.name, export.read_bytes())])
+    await world.settle()
+
+    [progress] = world.replies(world.lobby, upload.ts)
+    summary = progress.all_text()
+    assert "✅ *falcon*: 8 documents ingested, 1 skipped" in summary
+    assert "points outside the archive" in summary
+    documents = {d.path: d for d in await world.manda.graph.list_documents("falcon")}
+    accounts = documents["Falcon VDR/2 Financial/2.3 Audited/2.3.1 FY2023 Accounts.pdf"]
+    assert accounts.room_index == "2.3.1"

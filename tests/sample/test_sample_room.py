@@ -17,7 +17,7 @@ from docx.table import Table as DocxTable
 from docx.text.paragraph import Paragraph
 from pypdf import PasswordType, PdfReader
 
-from manda.sample import generate_sample_rooms
+from manda.sample import generate_sample_rooms, pennine_facts
 from manda.sample.__main__ import main
 from manda.sample._pdfcrypt import PdfLayoutError, encrypt_pdf
 from manda.sample._xlsx import formula_values
@@ -25,7 +25,6 @@ from manda.sample.facts import (
     BIOS,
     DISTINCTIVE_TERMS,
     FACTS,
-    FILES,
     IRL,
     IRL_ITEMS,
     MINUTES,
@@ -34,10 +33,24 @@ from manda.sample.facts import (
     TRAPS,
     UNCOVERED_IRL,
     Fact,
-    files_for,
     location_matches,
 )
+from manda.sample.generate import ALL_FILES, SAMPLE_DEALS
+from manda.sample.pennine_facts import PENNINE
 from manda.sample.targetco_reports import OWNER_PASSWORD
+
+ALL_FACTS = (*FACTS, *pennine_facts.FACTS)
+ALL_TERMS = {**DISTINCTIVE_TERMS, PENNINE: pennine_facts.DISTINCTIVE_TERMS}
+_PATHS = {(f.deal, f.name): f.path for f in ALL_FILES}
+
+
+def _path(rooms: dict[str, Path], deal: str, name: str) -> Path:
+    """A file of a room, wherever in the room's folders it sits."""
+    return rooms[deal] / _PATHS[(deal, name)]
+
+
+def _room_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
 @pytest.fixture(scope="module")
@@ -127,11 +140,21 @@ def _text_at(path: Path, location: str) -> str:
         return _norm(" ".join(_docx_sections(path)[location]))
     if suffix == ".md":
         return _text_sections(path, re.compile(r"^#+\s+(.*)$"))[location]
+    if suffix == ".txt" and location.startswith("message of "):
+        return _email_message(path, location.removeprefix("message of "))
     if suffix == ".txt":
         return _text_sections(path, re.compile(r"^(\d+\.\s+\S.*)$"))[location]
     if suffix == ".csv":
         return " ".join(_csv_rows(path)[int(location.removeprefix("row ")) - 1])
     raise AssertionError(f"no reader for {path.name}")
+
+
+def _email_message(path: Path, day: str) -> str:
+    """The message of an exported e-mail thread whose `Date:` header falls on `day`."""
+    messages = path.read_text(encoding="utf-8").split("-----Original Message-----")
+    dated = [m for m in messages if re.search(rf"^Date: \w+, {re.escape(day)} ", m, re.M)]
+    assert len(dated) == 1, f"{path.name}: {len(dated)} messages dated {day}"
+    return _norm(dated[0])
 
 
 def _displayed_number(stated: str) -> float:
@@ -144,7 +167,7 @@ def _displayed_number(stated: str) -> float:
     return -number if negative else number
 
 
-_AMOUNT = re.compile(r"(?:€|£|EUR |GBP )?(\d[\d,]*(?:\.\d+)?)\s?(M|million|k)\b")
+_AMOUNT = re.compile(r"(?:€|£|EUR |GBP )?(\d[\d,]*(?:\.\d+)?)\s?(M|m|million|k)\b")
 
 
 def _all_text(path: Path) -> str:
@@ -164,13 +187,13 @@ def _all_text(path: Path) -> str:
 # ---------------------------------------------------------------- the rooms as a whole
 
 
-def test_both_deals_are_written_with_the_listed_files(rooms: dict[str, Path]) -> None:
-    assert set(rooms) == {TARGETCO, NORTHWIND}
+def test_every_deal_is_written_with_the_listed_files(rooms: dict[str, Path]) -> None:
+    assert set(rooms) == set(SAMPLE_DEALS) == {TARGETCO, NORTHWIND, PENNINE}
     for deal, folder in rooms.items():
         assert folder.name == deal
-        on_disk = sorted(p.name for p in folder.iterdir())
-        assert on_disk == sorted(f.name for f in files_for(deal))
-        assert all((folder / name).stat().st_size > 0 for name in on_disk)
+        on_disk = sorted(p.relative_to(folder).as_posix() for p in _room_files(folder))
+        assert on_disk == sorted(f.path for f in ALL_FILES if f.deal == deal)
+        assert all(p.stat().st_size > 0 for p in _room_files(folder))
 
 
 def test_targetco_has_every_file_type(rooms: dict[str, Path]) -> None:
@@ -183,14 +206,14 @@ def test_targetco_has_every_file_type(rooms: dict[str, Path]) -> None:
 def test_generation_is_byte_reproducible_and_idempotent(rooms: dict[str, Path],
                                                         tmp_path: Path) -> None:
     def hashes(folder: Path) -> dict[str, str]:
-        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _room_files(folder)}
 
     again = generate_sample_rooms(tmp_path / "again")
     for deal in rooms:
         assert hashes(again[deal]) == hashes(rooms[deal])
-    before = hashes(again[TARGETCO])
+    before = {deal: hashes(again[deal]) for deal in (TARGETCO, PENNINE)}
     generate_sample_rooms(tmp_path / "again")
-    assert hashes(again[TARGETCO]) == before
+    assert {deal: hashes(again[deal]) for deal in (TARGETCO, PENNINE)} == before
 
 
 def test_command_line_writes_rooms_and_prints_folders(tmp_path: Path,
@@ -198,37 +221,42 @@ def test_command_line_writes_rooms_and_prints_folders(tmp_path: Path,
     assert main([str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [f"targetco: {tmp_path / 'cli' / 'targetco'}",
-                   f"northwind: {tmp_path / 'cli' / 'northwind'}"]
+                   f"northwind: {tmp_path / 'cli' / 'northwind'}",
+                   f"pennine: {tmp_path / 'cli' / 'pennine'}"]
     assert (tmp_path / "cli" / "targetco" / "TargetCo_Cap_Table.csv").is_file()
 
 
 def test_deals_never_mention_each_other(rooms: dict[str, Path]) -> None:
-    for deal, other in ((TARGETCO, NORTHWIND), (NORTHWIND, TARGETCO)):
-        for path in rooms[deal].iterdir():
-            text = _all_text(path).casefold()
-            leaked = [term for term in DISTINCTIVE_TERMS[other] if term.casefold() in text]
-            assert not leaked, f"{path.name} mentions {leaked}"
-            assert not any(term.casefold() in path.name.casefold()
-                           for term in DISTINCTIVE_TERMS[other])
+    for deal in rooms:
+        for other in set(rooms) - {deal}:
+            for path in _room_files(rooms[deal]):
+                text = _all_text(path).casefold()
+                leaked = [term for term in ALL_TERMS[other] if term.casefold() in text]
+                assert not leaked, f"{path.name} mentions {leaked}"
+                assert not any(term.casefold() in path.name.casefold()
+                               for term in ALL_TERMS[other])
 
 
 # ---------------------------------------------------------------- facts at their locations
 
 
-@pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f.file}@{f.location}:{f.subject}")
+@pytest.mark.parametrize("fact", ALL_FACTS, ids=lambda f: f"{f.file}@{f.location}:{f.subject}")
 def test_fact_is_stated_at_its_location(rooms: dict[str, Path], fact: Fact) -> None:
-    path = rooms[fact.deal] / fact.file
+    path = _path(rooms, fact.deal, fact.file)
     if path.suffix == ".xlsx":
         sheet, cell = fact.location.rsplit("!", 1)
         value = _workbook(path, True)[sheet][cell].value
         if isinstance(value, str):
             assert _norm(fact.stated) in _norm(value)
             return
-        assert value == pytest.approx(_displayed_number(fact.stated))
+        # A computed percentage is displayed rounded: 0.0598… shows as 6.0%.
+        shown = re.search(r"\.(\d+)%$", fact.stated)
+        tolerance = 0.5 * 10 ** -len(shown.group(1)) / 100 if shown else None
+        assert value == pytest.approx(_displayed_number(fact.stated), abs=tolerance)
         if fact.unit in ("EUR", "GBP"):  # sheets are in thousands
             assert fact.value == pytest.approx(value * 1000)
         elif fact.unit == "%":
-            assert fact.value == pytest.approx(value * 100)
+            assert fact.value == pytest.approx(value * 100, abs=tolerance and tolerance * 100)
         return
     assert _norm(fact.stated) in _text_at(path, fact.location)
     amount = _AMOUNT.search(fact.stated)
@@ -238,11 +266,12 @@ def test_fact_is_stated_at_its_location(rooms: dict[str, Path], fact: Fact) -> N
 
 
 def test_every_fact_and_trap_points_at_a_file_of_its_deal() -> None:
-    names = {(f.deal, f.name) for f in FILES}
-    assert all((fact.deal, fact.file) in names for fact in FACTS)
-    for trap in TRAPS:
+    names = {(f.deal, f.name) for f in ALL_FILES}
+    assert len(names) == len(ALL_FILES)  # file names are unique within a deal, folders aside
+    assert all((fact.deal, fact.file) in names for fact in ALL_FACTS)
+    for trap in (*TRAPS, *pennine_facts.TRAPS):
         assert all((trap.deal, name) in names for name in trap.files)
-        assert all(fact in FACTS for fact in trap.facts)
+        assert all(fact in ALL_FACTS for fact in trap.facts)
 
 
 def test_location_matching_accepts_the_coarser_labels_parsers_cite() -> None:
@@ -312,7 +341,7 @@ def test_encrypter_refuses_an_empty_owner_password_and_foreign_layouts() -> None
 def test_every_formula_cell_carries_its_cached_value(rooms: dict[str, Path]) -> None:
     checked = 0
     for folder in rooms.values():
-        for path in folder.glob("*.xlsx"):
+        for path in folder.rglob("*.xlsx"):
             formulas, values = _workbook(path, False), _workbook(path, True)
             for ws in formulas:
                 for row in ws.iter_rows():

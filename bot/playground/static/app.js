@@ -600,6 +600,8 @@ function renderSuggestions() {
   else if (channel.name.startsWith("deal-")) {
     tries = channel.name === "deal-northwind"
       ? ["@Manda What was Q3 2024 revenue?", "/manda gaps", "/manda docs"]
+      : channel.name === "deal-pennine"
+      ? ["@Manda Who owns the company?", "@Manda What was revenue for the year ended 31 March 2024?", "@Manda Is there any litigation?", "/manda gaps", "/manda docs"]
       : ["@Manda What was Q3 2024 revenue?", "@Manda What are the red flags?", "/manda gaps", "/manda review", "/manda qa", "/redflags"];
   } else tries = ["@Manda hello", "/manda deal", "/manda help"];
   const label = document.createElement("span");

@@ -109,6 +109,7 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
 async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
     from manda.evals.runner import (
         DEFAULT_DATASET,
+        HELD_OUT_FLOOR,
         PASS_THRESHOLD,
         ingest_sample,
         run_evals,
@@ -128,4 +129,6 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
     if args.report:
         md, js = write_report(report, args.report)
         out.print(f"report written to {md} and {js}")
-    return 0 if report.score >= PASS_THRESHOLD else 1
+    passed = report.dev.score >= PASS_THRESHOLD and (
+        not report.held_out.cases or report.held_out.score >= HELD_OUT_FLOOR)
+    return 0 if passed else 1

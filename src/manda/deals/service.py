@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from manda.answers import Answer
 from manda.config import Settings
@@ -25,8 +25,6 @@ from manda.deals.access import (
 from manda.errors import FindingNotFoundError, UnknownDealError
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
-from manda.ingest.service import IngestService, Progress
-from manda.jobs import IngestJob, JobService
 from manda.kg.port import ChannelBindings, Corpus, Findings, ReviewLog
 from manda.models import (
     AuditEntry,
@@ -44,6 +42,10 @@ from manda.models import (
     utcnow,
 )
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
+
+if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
+    from manda.ingest.service import IngestService, Progress
+    from manda.jobs import IngestJob, JobService
 
 log = logging.getLogger(__name__)
 

@@ -79,7 +79,12 @@ class OfflineEmbedder:
         batch_size: int = 32,
         max_tokens: int = MAX_TOKENS,
         max_windows: int = 1,
+        spinning: bool = False,
     ) -> None:
+        """`spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
+        little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
+        so it is off: ingestion shares 2 cores with the bot, parsing and extraction.
+        `max_windows`: how many 128-piece windows of a long text are pooled (1 truncates)."""
         if intra_op_threads < 1 or batch_size < 1 or max_windows < 1:
             raise ValueError("intra_op_threads, batch_size and max_windows must be at least 1")
         self.id = "minilm-l6-v2-int8" if max_windows == 1 else f"minilm-l6-v2-int8-w{max_windows}"
@@ -89,6 +94,7 @@ class OfflineEmbedder:
         self._intra_op_threads = intra_op_threads
         self._batch_size = batch_size
         self._max_tokens = max_tokens
+        self._spinning = spinning
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
@@ -137,6 +143,10 @@ class OfflineEmbedder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # https://onnxruntime.ai/docs/performance/tune-performance/threading.html
+        spin = "1" if self._spinning else "0"
+        options.add_session_config_entry("session.intra_op.allow_spinning", spin)
+        options.add_session_config_entry("session.inter_op.allow_spinning", spin)
         session = ort.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
         )

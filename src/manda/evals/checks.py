@@ -59,6 +59,18 @@ def check_contains(answer: Answer, expected: Any) -> CheckResult:
     return CheckResult("contains", passed, "" if passed else f"missing {missing} ({mode})")
 
 
+def check_mentions(answer: Answer, expected: Any) -> CheckResult:
+    """Every item must appear; an item given as a list is met by any one of its wordings."""
+    if not isinstance(expected, list) or not expected:
+        raise ValueError(f"mentions takes a list of strings or lists of wordings, not {expected!r}")
+    text = answer.answer.lower()
+    groups = [[str(v) for v in item] if isinstance(item, list) else [str(item)]
+              for item in expected]
+    missing = [g for g in groups if not any(w.lower() in text for w in g)]
+    return CheckResult("mentions", not missing,
+                       f"none of the wordings of {missing}" if missing else "")
+
+
 def check_not_contains(answer: Answer, expected: Any) -> CheckResult:
     _, items = _texts(expected)
     text = answer.answer.lower()
@@ -137,6 +149,7 @@ CHECKS: dict[str, Callable[[Answer, Any], CheckResult]] = {
     "intent": check_intent,
     "contains": check_contains,
     "not_contains": check_not_contains,
+    "mentions": check_mentions,
     "cites": check_cites,
     "offers_qa": check_offers_qa,
     "no_confidence_scores": check_no_confidence,

@@ -51,6 +51,12 @@ class SampleFile:
     issued: date
     summary: str
     encrypted: bool = False
+    folder: str = ""  # sub-folder inside the room, e.g. "2 Financial/2.1 Statutory accounts"
+
+    @property
+    def path(self) -> str:
+        """Where the file sits relative to its room's folder."""
+        return f"{self.folder}/{self.name}" if self.folder else self.name
 
 
 @dataclass(frozen=True)
