@@ -429,7 +429,9 @@ def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
         for word in names:
             df[word] = df.get(word, 0) + 1
     n = len(documents)
+    # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
     score = {doc_id: sum(math.log(n / df[w]) for w in names & asked if df[w] < n)
+             if any(not w.isdigit() and df[w] < n for w in names & asked) else 0.0
              for doc_id, names in words.items()}
     best = max(score.values())
     if best <= 0:
