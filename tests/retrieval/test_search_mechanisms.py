@@ -96,7 +96,7 @@ def test_one_location_shows_once_with_its_best_chunk() -> None:
     chunks["n"] = chunk("n", "speaker notes", Location.for_slide(2, notes=True))
     ranked = [ScoredId(i, s) for i, s in (("b", .9), ("a", .8), ("t2", .7), ("t1", .6),
                                           ("c", .5), ("s", .4), ("n", .3))]
-    assert [h.id for h in distinct_locations(ranked, chunks)] == ["b", "t2", "c", "s", "n"]
+    assert [h.id for h in distinct_locations(ranked, chunks)] == ["b", "t2", "t1", "c", "s", "n"]
 
 
 def test_the_context_line_is_searched_but_never_shown() -> None:

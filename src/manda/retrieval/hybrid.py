@@ -27,7 +27,7 @@ from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import Chunk, Document, FindingStatus, LocationKind, RelationType, SearchHit
+from manda.models import Chunk, Document, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -200,9 +200,15 @@ class HybridSearch:
             head = self._route(query, head, chunks)
             if self._routing.document > 0:
                 head = await self._route_documents(deal_id, query, head, chunks)
+        siblings: dict[str, list[Chunk]] = {}
         if distinct:
+            siblings = location_groups(head, chunks)
             head = distinct_locations(head, chunks)
         hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
+        if siblings:  # a merged location shows every retrieved passage of it, in reading order
+            hits = [h.model_copy(update={"text": "\n".join(
+                shown_text(c) for c in sorted(siblings[h.chunk_id], key=lambda c: c.ordinal))})
+                if len(siblings.get(h.chunk_id, ())) > 1 else h for h in hits]
         if self._reranker is not None and hits:
             hits = await self._rerank(query, hits[: max(k, self._pool // 2)], k)
         return hits[:k]
@@ -440,11 +446,12 @@ def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
 
 
 def location_key(chunk: Chunk) -> tuple[str, str, str]:
-    """One key per page, slide (its notes apart), heading, or table (its row ranges together)."""
-    kind = chunk.location.kind
-    place = f"section {chunk.section}" if kind in (LocationKind.CELL, LocationKind.ROW) else (
-        chunk.location.label)
-    return chunk.document_id, str(kind), place
+    """One key per cited place: a page, a slide (its notes apart), a heading, a cell range.
+
+    A table split into row ranges keeps each range apart: other rows are other figures, not a
+    near-duplicate (the answer evals lost a census row when a sheet's ranges were merged).
+    """
+    return chunk.document_id, str(chunk.location.kind), chunk.location.label
 
 
 def distinct_locations(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> list[ScoredId]:
@@ -460,6 +467,19 @@ def distinct_locations(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> 
             seen.add(key)
             out.append(h)
     return out
+
+
+def location_groups(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> dict[str, list[Chunk]]:
+    """For the best chunk of each location, every ranked chunk of that location (itself too)."""
+    best: dict[tuple[str, str, str], str] = {}
+    groups: dict[str, list[Chunk]] = {}
+    for h in ranked:
+        chunk = chunks.get(h.id)
+        if chunk is None:
+            continue
+        lead = best.setdefault(location_key(chunk), h.id)
+        groups.setdefault(lead, []).append(chunk)
+    return groups
 
 
 def _head_line(chunk: Chunk) -> str | None:
