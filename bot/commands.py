@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.slacktext import from_slack
+
 SLASH = "/manda"
-SLASH_DESCRIPTION = (
-    "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
-)
+SLASH_DESCRIPTION = "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
 
 # Where a command's result goes: the channel (the team shares it) or only the person who asked.
 Audience = Literal["channel", "person"]
@@ -62,7 +62,13 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         shortcut_description="Contradictions, corrections, gaps and unusual items in the deal",
     ),
     Subcommand("review", "", "findings waiting for a human, with Approve / Reject"),
-    Subcommand("qa", "", "the deal's Q&A list", audience="person", aliases=("q&a", "q&amp;a")),
+    Subcommand(
+        "qa",
+        "[export, answered N, edit N, remove N]",
+        "the deal's Q&A list; `export` shares it as Excel, the others change question N",
+        audience="person",
+        aliases=("q&a",),
+    ),
     Subcommand(
         "docs",
         "",
@@ -76,9 +82,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "link this channel to a deal (without an id: which deal it is linked to)",
         aliases=("bind", "link"),
     ),
-    Subcommand(
-        "unlink", "", "unlink this channel from its deal", aliases=("unbind",)
-    ),
+    Subcommand("unlink", "", "unlink this channel from its deal", aliases=("unbind",)),
     Subcommand("help", "", "this list", audience="person"),
 )
 
@@ -88,8 +92,9 @@ SHORTCUTS = {c.shortcut: c for c in SUBCOMMANDS if c.shortcut}
 
 
 def parse(text: str) -> tuple[str, str]:
-    """(subcommand, rest) of `/manda` text; an empty text is `help`; aliases are resolved."""
-    sub, _, rest = text.strip().partition(" ")
+    """(subcommand, rest) of `/manda` text as Slack sends it (made plain once, by
+    `bot.slacktext`); an empty text is `help`; aliases are resolved."""
+    sub, _, rest = from_slack(text).partition(" ")
     sub = sub.lower()
     return ALIASES.get(sub, sub) or "help", rest.strip()
 

@@ -103,5 +103,20 @@ class Feedback(ButtonPayload):
     conversation_id: str = Field(alias="c", min_length=1)
 
 
+class QAChange(ButtonPayload):
+    """Mark one Q&A item answered or remove it (the action id says which)."""
+
+    item_id: str = Field(alias="i", min_length=1)
+
+
+class QAExport(ButtonPayload):
+    """Share the deal's Q&A list as a spreadsheet."""
+
+
 class OpenReview(ButtonPayload):
-    """Show the deal's review queue."""
+    """Show the deal's review queue: from `offset`, filtered by priority, document, subject."""
+
+    offset: int = Field(default=0, alias="o", ge=0)
+    priority: str | None = Field(default=None, alias="p")
+    document: str | None = Field(default=None, alias="doc", max_length=200)
+    subject: str | None = Field(default=None, alias="s", max_length=200)

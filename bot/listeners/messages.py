@@ -44,6 +44,6 @@ def register(app: AsyncApp, deps: Deps) -> None:
         if not event.get("thread_ts") or event.get("thread_ts") == event.get("ts"):
             return  # channel chatter is not addressed to Manda
         deps.jobs.spawn(
-            follow_up(deps, client, thread, text.strip()),
+            follow_up(deps, client, thread, strip_mention(text, context.bot_user_id)),
             name=f"follow-up {thread.conversation_id}",
         )

@@ -122,8 +122,8 @@ async def test_review_lists_pending_findings_with_buttons(world: SlackWorld) -> 
     assert pending, "the sample deal has findings waiting for review"
     text = queue.all_text()
     assert f"{len(pending)} finding" in text and "Source:" in text and "\n> " in text
-    pairs = [b for b in queue.blocks if b["type"] == "actions"]
-    assert pairs and all(
+    pairs = [b for b in queue.blocks if b.get("block_id", "").startswith("manda.decide.")]
+    assert len(pairs) == 10 and all(
         [e["action_id"] for e in b["elements"]] == [ids.APPROVE_FINDING, ids.REJECT_FINDING]
         for b in pairs
     )
@@ -143,6 +143,7 @@ async def test_qa_and_docs_are_shown_only_to_who_asked(world: SlackWorld) -> Non
     assert "2024 audited accounts" in listed and f"<@{world.bob.id}>" in listed
     documents = await world.manda.graph.list_documents("targetco")
     assert f"of {len(documents)} ingested" in docs and documents[0].filename.split(".")[0] in docs
+    assert "TargetCo_Cap_Table.csv` — cap table, csv" in docs  # the role read from its content
     assert root_messages(world, world.deal.id) == []
 
 

@@ -31,6 +31,7 @@ from manda.jobs.port import JobQueue
 from manda.jobs.waiting import until_available
 from manda.models import IngestReport, utcnow
 from manda.observability.logging import log_context
+from manda.private import private_dir
 
 if TYPE_CHECKING:
     from manda.observability.metrics import Metrics
@@ -50,6 +51,7 @@ class Ingestor(Protocol):
         paths: Sequence[Path],
         *,
         display_names: dict[Path, str] | None = None,
+        received: bool = False,
     ) -> Awaitable[IngestReport]: ...
 
 
@@ -282,7 +284,10 @@ class JobService:
         names = {Path(path): name for path, name in job.display_names.items()}
         try:
             report = await self._ingest.ingest(
-                job.deal_id, [Path(p) for p in job.paths], display_names=names or None
+                job.deal_id,
+                [Path(p) for p in job.paths],
+                display_names=names or None,
+                received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
             )
         except BackendUnavailableError as exc:
             later = self.retry.next_try(job, str(exc), self._clock())
@@ -331,7 +336,8 @@ _UNSAFE = re.compile(r"[^\w.\- ()]+")
 
 def _store(folder: Path, files: Sequence[Upload]) -> list[tuple[Path, str]]:
     """Write each upload under `folder`, numbered so equal names never collide."""
-    folder.mkdir(parents=True, exist_ok=False)
+    private_dir(folder.parent)
+    folder.mkdir(mode=0o700, exist_ok=False)
     stored: list[tuple[Path, str]] = []
     try:
         for index, (name, content) in enumerate(files, start=1):

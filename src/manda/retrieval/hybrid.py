@@ -27,7 +27,7 @@ from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import Chunk, Document, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -346,7 +346,7 @@ class HybridSearch:
         dense_ids: set[str],
         bm25_ids: set[str],
     ) -> list[SearchHit]:
-        doc_names: dict[str, str] = {}
+        doc_names: dict[str, str | None] = {}
         hits: list[SearchHit] = []
         for h in ranked:
             chunk = chunks.get(h.id)
@@ -354,13 +354,20 @@ class HybridSearch:
                 continue
             if chunk.document_id not in doc_names:
                 doc = await self._graph.get_document(deal_id, chunk.document_id)
-                doc_names[chunk.document_id] = doc.filename if doc else chunk.document_id
+                # a passage reached through a finding of a half-ingested document is not shown
+                shown = doc is None or doc.status is DocumentStatus.COMPLETED
+                doc_names[chunk.document_id] = (
+                    (doc.filename if doc else chunk.document_id) if shown else None
+                )
+            name = doc_names[chunk.document_id]
+            if name is None:
+                continue
             via = [name for name, ids in (("vector", dense_ids), ("bm25", bm25_ids)) if h.id in ids]
             hits.append(
                 SearchHit(
                     chunk_id=chunk.id,
                     document_id=chunk.document_id,
-                    document=doc_names[chunk.document_id],
+                    document=name,
                     location=chunk.location,
                     text=shown_text(chunk),
                     score=round(h.score, 6),
