@@ -23,11 +23,12 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 
 from manda.app import Manda
+from manda.embed.port import Embedder
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers import parse_file
 from manda.kg.embedded.fulltext import match_expression
 from manda.models import SearchHit
-from manda.retrieval.hybrid import FusionWeights, HybridSearch
+from manda.retrieval.hybrid import FusionWeights, HybridSearch, Routing
 from manda.sample import generate_sample_rooms
 from manda.sample.facts import FACTS, location_matches
 
@@ -50,9 +51,23 @@ class Question:
     deal: str
     text: str
     evidence: tuple[tuple[str, str], ...]
+    split: str = "all"  # the filings probe: "dev" (tune here) or "heldout" (judge here)
 
-    def rank_in(self, hits: Sequence[SearchHit]) -> int | None:
-        """1-based rank of the first hit on the evidence, or None when no hit is."""
+    def rank_in(self, hits: Sequence[SearchHit], *, distinct: bool = False) -> int | None:
+        """1-based rank of the first hit on the evidence, or None when no hit is.
+
+        With `distinct`, hits on a location already seen do not count: the rank among distinct
+        locations (document and page, else location label).
+        """
+        if distinct:
+            seen: set[tuple[str, str]] = set()
+            unique = []
+            for hit in hits:
+                place = (hit.document, str(hit.location.page or hit.location.label))
+                if place not in seen:
+                    seen.add(place)
+                    unique.append(hit)
+            hits = unique
         for rank, hit in enumerate(hits, start=1):
             if any(
                 hit.document == doc and location_matches(loc, hit.location.label)
@@ -69,6 +84,11 @@ class Probe:
     name: str
     files: dict[str, list[Path]]
     questions: list[Question]
+
+    def half(self, split: str) -> Probe:
+        """The same files with only the questions of one split ("dev" or "heldout")."""
+        return Probe(f"{self.name} ({split})", self.files,
+                     [q for q in self.questions if q.split == split])
 
 
 @dataclass
@@ -136,18 +156,25 @@ def render_filing(record: dict[str, Any], dest: Path) -> Path:
     return path
 
 
-def filings_probe(dest: Path) -> Probe:
-    """Render the stored filings under `dest` as one deal and load their questions."""
+def filings_probe(dest: Path, *, only: set[str] | None = None) -> Probe:
+    """Render the stored filings under `dest` as one deal and load their questions.
+
+    `only` keeps the filings with those file names (and their questions): a smaller deal.
+    """
     dest.mkdir(parents=True, exist_ok=True)
-    files = [render_filing(record, dest) for record in load_filings()]
+    records = [r for r in load_filings() if only is None or r["filename"] in only]
+    files = [render_filing(record, dest) for record in records]
+    names = {record["filename"] for record in records}
     questions = [
         Question(
             id=q["id"],
             deal=FILINGS_DEAL,
             text=q["question"],
             evidence=tuple((q["document"], f"p.{page}") for page in q["pages"]),
+            split=q.get("split", "all"),
         )
         for q in filing_questions()
+        if q["document"] in names
     ]
     return Probe(name="10-K filings", files={FILINGS_DEAL: files}, questions=questions)
 
@@ -207,11 +234,24 @@ async def ingest_probe(app: Manda, probe: Probe) -> list[str]:
     return skipped
 
 
-async def measure(search: HybridSearch, probe: Probe, *, k: int = 10) -> Recall:
+async def measure(
+    search: HybridSearch, probe: Probe, *, k: int = 10, distinct: bool = True,
+    merge: bool = True,
+) -> Recall:
+    """Ranks of the evidence in the top `k`; `distinct` counts distinct locations only.
+
+    `merge` asks the search itself for distinct locations; without it the search returns raw
+    chunks (as before locations were merged) and, with `distinct`, they are de-duplicated here.
+    """
     result = Recall()
     for question in probe.questions:
-        hits = await search.search(question.deal, question.text, k=k)
-        result.ranks[question.id] = question.rank_in(hits)
+        if merge:
+            hits = await search.search(question.deal, question.text, k=k)
+        else:
+            hits = await search.search(question.deal, question.text, k=k * 4 if distinct else k,
+                                       distinct=False)
+        rank = question.rank_in(hits, distinct=distinct)
+        result.ranks[question.id] = rank if rank is not None and rank <= k else None
     return result
 
 
@@ -227,14 +267,20 @@ class SearchSetting:
     weights: FusionWeights = field(default_factory=FusionWeights)
     fusion: Fusion = "weighted"
     expand_graph: bool = False
+    expand_vocabulary: bool = True
+    routing: Routing | None = field(default_factory=Routing)
+    split_compound: bool = True
 
-    def build(self, app: Manda) -> HybridSearch:
+    def build(self, app: Manda, embedder: Embedder | None = None) -> HybridSearch:
         return HybridSearch(
             graph=app.graph,
-            embedder=app.embedder if self.dense else None,
+            embedder=(embedder or app.embedder) if self.dense else None,
             weights=self.weights,
             fusion=self.fusion,
             expand_graph=self.expand_graph,
+            expand_vocabulary=self.expand_vocabulary,
+            routing=self.routing,
+            split_compound=self.split_compound,
         )
 
 

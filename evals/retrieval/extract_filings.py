@@ -1,12 +1,15 @@
-"""Rebuilds evals/retrieval/filings/*.json.gz from the PyPI sdist that ships the filing excerpts.
+"""Rebuilds evals/retrieval/filings/*.json.gz from the PyPI sdists that ship real SEC filings.
 
-The probe's filings are real SEC 10-K text (public domain) as packaged, one PDF page per page, in
-`financebench-rag-agent` 0.3.5 (`data/sample/10k_*_2023.pdf`). This script reads that sdist,
-checks each PDF's SHA-256, and stores the text of every page verbatim, so the committed probe is
+Two sources (PROVENANCE.md): 10-K excerpts as PDFs in `financebench-rag-agent` 0.3.5
+(`data/sample/10k_*_2023.pdf`), one stored page per PDF page; and three complete 10-K filings as
+EDGAR inline-XBRL HTML in `disclosure-alpha` 1.6.0 (`tests/fixtures/filings/*_10k.html`), one
+stored page per page of the filing (its own page breaks, `filing_html.py`). This script reads the
+sdists, checks each file's SHA-256 and stores the text of every page, so the committed probe is
 small and anyone can regenerate and diff it:
 
     pip download --no-deps --no-binary :all: financebench-rag-agent==0.3.5 -d /tmp/fb
-    .venv/bin/python evals/retrieval/extract_filings.py /tmp/fb/financebench_rag_agent-0.3.5.tar.gz
+    pip download --no-deps --no-binary :all: disclosure-alpha==1.6.0 -d /tmp/fb
+    .venv/bin/python evals/retrieval/extract_filings.py /tmp/fb/*.tar.gz
 """
 
 from __future__ import annotations
@@ -17,14 +20,22 @@ import io
 import json
 import sys
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
 
 from pypdf import PdfReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from filing_html import html_pages
 
 PACKAGE = "financebench-rag-agent"
 VERSION = "0.3.5"
 ROOT = f"financebench_rag_agent-{VERSION}"
 OUT = Path(__file__).parent / "filings"
+
+HTML_PACKAGE = "disclosure-alpha"
+HTML_VERSION = "1.6.0"
+HTML_ROOT = f"disclosure_alpha-{HTML_VERSION}"
 
 # member path -> (sha256, stored name, filename the probe gives the rendered PDF, filing facts)
 FILINGS = {
@@ -51,6 +62,38 @@ FILINGS = {
     ),
 }
 
+# Complete filings; `cik` and the fiscal year come from the filing's own dei: facts (the package
+# records no accession number).
+HTML_FILINGS = {
+    "tests/fixtures/filings/aapl_2025_10k.html": (
+        "548ae59778cf08ee0f2ee088e7ece20d947076c3c01f74d2d65db4c2777e436a",
+        "apple_10k_fy2025",
+        "Apple_10-K_FY2025.pdf",
+        {"company": "Apple Inc.", "form": "10-K", "fiscal_year_end": "2025-09-27",
+         "cik": "0000320193"},
+    ),
+    "tests/fixtures/filings/amzn_2026_10k.html": (
+        "beb1bfc28558135e76882db0cf36ba72a1ab44e2144fe37534f4da1e120ddb57",
+        "amazon_10k_fy2025",
+        "Amazon_10-K_FY2025.pdf",
+        {"company": "Amazon.com, Inc.", "form": "10-K", "fiscal_year_end": "2025-12-31",
+         "cik": "0001018724"},
+    ),
+    "tests/fixtures/filings/tgt_2026_10k.html": (
+        "20bc4552dcb1df7c0bbd837f721de931e2ab4cdd2cb2e3c147f335d41eb68a52",
+        "target_10k_fy2025",
+        "Target_10-K_FY2025.pdf",
+        {"company": "Target Corporation", "form": "10-K", "fiscal_year_end": "2026-01-31",
+         "cik": "0000027419"},
+    ),
+}
+
+HTML_LICENSE_NOTE = (
+    "Text of a report filed with the U.S. Securities and Exchange Commission (EDGAR): a U.S. "
+    "government public record, not subject to copyright. The complete filing as shipped in the "
+    "Apache-2.0-licensed package's test fixtures, paginated at the filing's own page breaks."
+)
+
 LICENSE_NOTE = (
     "Text of a report filed with the U.S. Securities and Exchange Commission (EDGAR): a U.S. "
     "government public record, not subject to copyright. Excerpt (cover, Item 7 MD&A and the "
@@ -59,25 +102,44 @@ LICENSE_NOTE = (
 
 
 def extract(sdist: Path) -> list[Path]:
+    """Write the stored pages of every filing the sdist carries (either source)."""
+    if sdist.name.startswith(HTML_ROOT):
+        return _extract(sdist, HTML_ROOT, HTML_FILINGS, HTML_PACKAGE, HTML_VERSION,
+                        HTML_LICENSE_NOTE, lambda data: html_pages(data.decode("utf-8")))
+    return _extract(sdist, ROOT, FILINGS, PACKAGE, VERSION, LICENSE_NOTE, _pdf_pages)
+
+
+def _pdf_pages(data: bytes) -> list[str]:
+    return [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
+
+
+def _extract(
+    sdist: Path,
+    root: str,
+    filings: dict[str, tuple[str, str, str, dict[str, str]]],
+    package: str,
+    version: str,
+    license_note: str,
+    read_pages: Callable[[bytes], list[str]],
+) -> list[Path]:
     written: list[Path] = []
     OUT.mkdir(parents=True, exist_ok=True)
     with tarfile.open(sdist) as tar:
-        for member, (sha, stem, filename, filing) in FILINGS.items():
-            handle = tar.extractfile(f"{ROOT}/{member}")
+        for member, (sha, stem, filename, filing) in filings.items():
+            handle = tar.extractfile(f"{root}/{member}")
             if handle is None:
-                raise SystemExit(f"{sdist}: {member} is missing; is this {PACKAGE} {VERSION}?")
+                raise SystemExit(f"{sdist}: {member} is missing; is this {package} {version}?")
             data = handle.read()
             digest = hashlib.sha256(data).hexdigest()
             if digest != sha:
                 raise SystemExit(f"{member}: SHA-256 {digest} differs from the recorded {sha}")
-            pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
             record = {
                 "filename": filename,
                 "filing": filing,
-                "source": {"package": PACKAGE, "version": VERSION, "path": member,
+                "source": {"package": package, "version": version, "path": member,
                            "sha256": sha, "registry": "PyPI (sdist)"},
-                "license": LICENSE_NOTE,
-                "pages": pages,
+                "license": license_note,
+                "pages": read_pages(data),
             }
             target = OUT / f"{stem}.json.gz"
             payload = json.dumps(record, ensure_ascii=False, indent=1).encode()
@@ -88,7 +150,8 @@ def extract(sdist: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    for path in extract(Path(sys.argv[1])):
-        print(path)
+    for arg in sys.argv[1:]:
+        for path in extract(Path(arg)):
+            print(path)

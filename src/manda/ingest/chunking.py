@@ -4,14 +4,17 @@ Deterministic: the same ParsedDocument always gives the same chunks and ids. Tex
 paragraph, then line, then sentence, then word boundaries, with a small overlap between
 neighbours; tables are split by rows with their context (notes and header) repeated on top, and
 so are tables a page holds as ` | ` lines.
-Each chunk starts with a short context line (`[Q3_Report.pdf p.2]`) so BM25 and vectors see
-which file and place it comes from.
+Each chunk starts with a context line (`[Q3_Report.pdf p.2] Annual report · cash flow statement`)
+so BM25 and vectors see which file, place, document role and kind of page it comes from: a passage
+that only says "it increased 8%" is still found by the statement or document it sits in. The
+context line is indexed, never shown: search returns the body (`manda.retrieval.hybrid`).
 """
 
 from __future__ import annotations
 
 import re
 
+from manda.finance.statements import page_statements
 from manda.ingest.parsers.layout import text_table_blocks
 from manda.models import Chunk, Location, LocationKind, ParsedDocument, Section
 
@@ -19,6 +22,7 @@ DEFAULT_PREFIX = "[{filename} {location}]"
 MIN_BODY_CHARS = 200  # a long prefix never squeezes the body below this
 MAX_NAME_CHARS = 60  # file names and titles longer than this are shortened in the prefix
 MAX_LOCATION_CHARS = 80
+CONTEXT_SEPARATOR = " · "
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
@@ -32,12 +36,15 @@ def chunk_document(
     max_chars: int = 1200,
     overlap: int = 150,
     prefix: str | None = DEFAULT_PREFIX,
+    role: str | None = None,
 ) -> list[Chunk]:
     """Chunks of every non-empty section, numbered in document order.
 
     `max_chars` bounds the whole chunk text, prefix included (unless the prefix would leave
     less than MIN_BODY_CHARS for the body). `prefix` is a format string with `{filename}`,
-    `{title}` and `{location}`; None or "" leaves chunks without it.
+    `{title}` and `{location}`; None or "" leaves chunks without it (and without context).
+    The context after the prefix names the document's title and `role` (when known) and the
+    statements the section is (`page_statements`).
     """
     if overlap < 0 or overlap >= max_chars:
         raise ValueError("overlap must be at least 0 and smaller than max_chars")
@@ -45,9 +52,12 @@ def chunk_document(
     for index, section in enumerate(parsed.sections):
         if not section.text.strip():
             continue
-        budget = max(max_chars - len(_head(prefix, parsed, section.location)) - 1, MIN_BODY_CHARS)
+        context = _context(parsed, section, role) if prefix else ""
+        budget = max(
+            max_chars - len(_head(prefix, parsed, section.location, context)) - 1, MIN_BODY_CHARS
+        )
         for location, body in split_section(section, budget=budget, overlap=overlap):
-            head = _head(prefix, parsed, location)
+            head = _head(prefix, parsed, location, context)
             ordinal = len(chunks)
             chunks.append(
                 Chunk(
@@ -259,14 +269,31 @@ def _tail(units: list[tuple[str, str]], overlap: int) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- prefix
 
 
-def _head(prefix: str | None, parsed: ParsedDocument, location: Location) -> str:
+def _head(prefix: str | None, parsed: ParsedDocument, location: Location, context: str = "") -> str:
     if not prefix:
         return ""
-    return prefix.format(
+    head = prefix.format(
         filename=_short(parsed.filename, MAX_NAME_CHARS),
         title=_short(parsed.title or parsed.filename, MAX_NAME_CHARS),
         location=_short(location.label, MAX_LOCATION_CHARS),
     )
+    return f"{head} {context}" if context else head
+
+
+def _context(parsed: ParsedDocument, section: Section, role: str | None) -> str:
+    """Title, role and statement kinds of a section, as words search can match."""
+    parts: list[str] = []
+    title = (parsed.title or "").strip()
+    if title and _words(title) != _words(parsed.filename.rpartition(".")[0] or parsed.filename):
+        parts.append(_short(" ".join(title.split()), MAX_NAME_CHARS))
+    if role and role != "other":
+        parts.append(role.replace("_", " "))
+    parts += [str(kind) for kind in page_statements(section.text)]
+    return CONTEXT_SEPARATOR.join(parts)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
 
 
 def _short(text: str, limit: int) -> str:

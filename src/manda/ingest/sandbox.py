@@ -88,7 +88,8 @@ def read_file(
             "corrections": find_correction_statements(parsed),
         }
     )
-    chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
+    chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id,
+                            role=document.role)
     candidates = extractor.extract(document, parsed, chunks) if extractor is not None else None
     return FileReading(parsed, document, chunks, candidates, profile)
 

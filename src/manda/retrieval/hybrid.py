@@ -1,32 +1,52 @@
 """Hybrid search over one deal: dense vectors + BM25, fused by weighted scores, then the graph.
 
-Template method in the neo4j-graphrag manner: `search()` validates, `_candidates()` gathers the
-vector and full-text lists, `fuse()` combines them, `_expand()` follows the knowledge graph (a hit
-on a superseded finding brings its successor; a conflict brings both sides), and an optional
-reranker reorders the head. Fusion weights were measured, not guessed: `bench/fusion_probe.py` runs
-the sample deal and real 10-K pages; weighted fusion of normalised scores plus the facts channel
-beat dense alone, BM25 alone and equal-weight RRF (figures in the README).
+Template method in the neo4j-graphrag manner: `search()` validates, splits a compound question
+into sub-queries (`compound.py`), `_candidates()` gathers the vector and full-text lists (the
+full-text query carries the question's line-item equivalents, `manda.finance.equivalents`),
+`fuse()` combines them, `_expand()` follows the knowledge graph (a hit on a superseded finding
+brings its successor; a conflict brings both sides), pages of the statement the question names or
+implies are favoured (`manda.finance.statements`, labelled at ingestion), and hits are merged per
+location so the top k are k distinct pages, slides or tables. An optional reranker reorders the
+head. Weights were measured, not guessed: `bench/fusion_probe.py` runs the sample deal and the
+real-filings probe, judged on its held-out half (figures in the README).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
+from manda.finance.equivalents import expansions
 from manda.finance.periods import find_periods
+from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
 
 
 SUCCESSOR_FACTOR = 0.95  # a corrected figure sits right under the superseded hit
 CONFLICT_FACTOR = 0.5  # the other side of a conflict: lower, or false conflicts crowd out hits
+SUB_QUERY_FACTOR = 0.9  # a sub-query's best hit sits just under the whole question's
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Score added to pages of the statement a question names outright, or only implies, and
+    to the passages of the document(s) a question names ("Target's net sales", "the FY2023
+    report"): in a room of several companies' filings, the name decides the page."""
+
+    named: float = 0.3
+    implied: float = 0.1
+    document: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -49,6 +69,8 @@ class SearchStats:
     dense: bool = True
     bm25: bool = True
     facts: int = 0  # passages the findings channel contributed to the fusion
+    sub_queries: list[str] = field(default_factory=list)
+    statements: list[str] = field(default_factory=list)
     graph_added: int = 0
     reranked: bool = False
     notices: list[str] = field(default_factory=list)
@@ -111,6 +133,9 @@ class HybridSearch:
         pool: int = 40,
         expand_graph: bool = True,
         fusion: Literal["weighted", "rrf"] = "weighted",
+        expand_vocabulary: bool = True,
+        routing: Routing | None = Routing(),
+        split_compound: bool = True,
     ) -> None:
         self._graph = graph
         self._embedder = embedder
@@ -119,6 +144,9 @@ class HybridSearch:
         self._pool = pool
         self._expand_graph = expand_graph
         self._fusion = fusion  # "rrf" is the equal-weight baseline bench/fusion_probe.py measures
+        self._expand_vocabulary = expand_vocabulary
+        self._routing = routing
+        self._split_compound = split_compound
         # Per task, not per instance: concurrent questions must not swap their notices.
         self._last: ContextVar[SearchStats | None] = ContextVar(f"search:{id(self)}", default=None)
 
@@ -131,31 +159,102 @@ class HybridSearch:
             self._last.set(stats)
         return stats
 
-    async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]:
-        """The `k` best passages of `deal_id` for `query`, best first."""
+    async def search(
+        self, deal_id: str, query: str, k: int = 8, *, distinct: bool = True
+    ) -> list[SearchHit]:
+        """The `k` best passages of `deal_id` for `query`, best first.
+
+        With `distinct` (the default) they are `k` distinct locations: the chunks of one page,
+        slide or table are merged into its best one, so one page cannot crowd out the rest.
+        """
         if not query.strip():
             return []
         if k < 1:
             raise ValueError("k must be at least 1")
-        self._last.set(SearchStats())
-        dense, bm25 = await self._candidates(deal_id, query)
-        # The findings channel takes part in either fusion (weight 0 turns it off in both).
-        facts = await self._fact_matches(deal_id, query) if self._weights.facts else []
-        self.last.facts = len(facts)
-        if self._fusion == "rrf":
-            fused = reciprocal_rank_fusion(dense, bm25, facts)
-        else:
-            fused = fuse(dense, bm25, self._weights, facts)
-        head = fused[: max(k, self._pool // 2)]
+        stats = SearchStats()
+        self._last.set(stats)
+        queries = [query]
+        if self._split_compound:
+            stats.sub_queries = sub_queries(query)
+            queries += stats.sub_queries
+        dense_ids: set[str] = set()
+        bm25_ids: set[str] = set()
+        lists: list[list[ScoredId]] = []
+        for text in queries:
+            dense, bm25 = await self._candidates(deal_id, text)
+            dense_ids.update(h.id for h in dense)
+            bm25_ids.update(h.id for h in bm25)
+            # The findings channel takes part in either fusion (weight 0 turns it off in both).
+            facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
+            stats.facts += len(facts)
+            if self._fusion == "rrf":
+                lists.append(reciprocal_rank_fusion(dense, bm25, facts))
+            else:
+                lists.append(fuse(dense, bm25, self._weights, facts))
+        fused = lists[0] if len(lists) == 1 else merge_sub_queries(lists)
+        head = fused[: max(k * 4, self._pool)] if distinct else fused[: max(k, self._pool // 2)]
         if self._expand_graph:
             head = await self._expand(deal_id, head, shown=k)
-        hits = await self._hydrate(deal_id, head, dense, bm25)
+        chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
+        if self._routing is not None:
+            head = self._route(query, head, chunks)
+            if self._routing.document > 0:
+                head = await self._route_documents(deal_id, query, head, chunks)
+        siblings: dict[str, list[Chunk]] = {}
+        if distinct:
+            siblings = location_groups(head, chunks)
+            head = distinct_locations(head, chunks)
+        hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
+        if siblings:  # a merged location shows every retrieved passage of it, in reading order
+            hits = [h.model_copy(update={"text": "\n".join(
+                shown_text(c) for c in sorted(siblings[h.chunk_id], key=lambda c: c.ordinal))})
+                if len(siblings.get(h.chunk_id, ())) > 1 else h for h in hits]
         if self._reranker is not None and hits:
-            hits = await self._rerank(query, hits, k)
+            hits = await self._rerank(query, hits[: max(k, self._pool // 2)], k)
         return hits[:k]
 
+    def _route(
+        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+    ) -> list[ScoredId]:
+        """Lift the pages labelled (at ingestion) as the statement the question needs."""
+        assert self._routing is not None
+        wanted, named = question_statements(query)
+        if not wanted:
+            return head
+        self.last.statements = [str(kind) for kind in wanted]
+        bonus = self._routing.named if named else self._routing.implied
+        if bonus <= 0:
+            return head
+        routed = [
+            ScoredId(h.id, h.score + bonus)
+            if h.id in chunks and set(wanted) & set(chunk_statements(chunks[h.id]))
+            else h
+            for h in head
+        ]
+        return sorted(routed, key=lambda h: (-h.score, h.id))
+
+    async def _route_documents(
+        self, deal_id: str, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+    ) -> list[ScoredId]:
+        """Lift the passages of the documents whose names the question uses."""
+        assert self._routing is not None
+        named = named_documents(query, await self._graph.list_documents(deal_id))
+        if not named:
+            return head
+        bonus = self._routing.document
+        routed = [
+            ScoredId(h.id, h.score + bonus)
+            if h.id in chunks and chunks[h.id].document_id in named
+            else h
+            for h in head
+        ]
+        return sorted(routed, key=lambda h: (-h.score, h.id))
+
     async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
-        bm25 = await self._graph.fulltext_search(deal_id, query, self._pool)
+        keywords = query
+        if self._expand_vocabulary:
+            keywords = " ".join([query, *(f'"{phrase}"' for phrase in expansions(query))])
+        bm25 = await self._graph.fulltext_search(deal_id, keywords, self._pool)
         dense: list[ScoredId] = []
         if self._embedder is not None:
             try:
@@ -170,17 +269,20 @@ class HybridSearch:
                     exc,
                 )
                 self.last.dense = False
-                self.last.notices.append(
-                    "Semantic search is unavailable right now; results come from keyword and "
-                    "graph search only."
-                )
+                notice = ("Semantic search is unavailable right now; results come from keyword "
+                          "and graph search only.")
+                if notice not in self.last.notices:  # once, however many sub-queries ran
+                    self.last.notices.append(notice)
         else:
             self.last.dense = False
         return dense, bm25
 
     async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
         """Passages holding findings on the subject and period the question names."""
-        subjects = {subject for subject, _, _ in find_subjects(query)}
+        named = query
+        if self._expand_vocabulary:
+            named = "; ".join([query, *expansions(query)])
+        subjects = {subject for subject, _, _ in find_subjects(named)}
         if not subjects:
             return []
         periods = {period for period, _, _ in find_periods(query)}
@@ -240,12 +342,11 @@ class HybridSearch:
         self,
         deal_id: str,
         ranked: list[ScoredId],
-        dense: Sequence[ScoredId],
-        bm25: Sequence[ScoredId],
+        chunks: dict[str, Chunk],
+        dense_ids: set[str],
+        bm25_ids: set[str],
     ) -> list[SearchHit]:
-        chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in ranked])}
         doc_names: dict[str, str | None] = {}
-        dense_ids, bm25_ids = {h.id for h in dense}, {h.id for h in bm25}
         hits: list[SearchHit] = []
         for h in ranked:
             chunk = chunks.get(h.id)
@@ -268,7 +369,7 @@ class HybridSearch:
                     document_id=chunk.document_id,
                     document=name,
                     location=chunk.location,
-                    text=chunk.text,
+                    text=shown_text(chunk),
                     score=round(h.score, 6),
                     via=via or ["graph"],
                 )
@@ -290,3 +391,122 @@ class HybridSearch:
             )
             for r in results
         ]
+
+
+def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
+    """One list from the question's and its sub-queries' fused lists.
+
+    Each list is scaled so its best hit scores 1 (a sub-query's at SUB_QUERY_FACTOR), and a
+    chunk keeps its best scaled score: every part of the question brings its best pages.
+    """
+    best: dict[str, float] = {}
+    for position, ranked in enumerate(lists):
+        if not ranked:
+            continue
+        top = max(h.score for h in ranked) or 1.0
+        factor = 1.0 if position == 0 else SUB_QUERY_FACTOR
+        for h in ranked:
+            score = factor * h.score / top
+            if score > best.get(h.id, float("-inf")):
+                best[h.id] = score
+    return [ScoredId(cid, s) for cid, s in sorted(best.items(), key=lambda x: (-x[1], x[0]))]
+
+
+_NAME_WORD = re.compile(r"[a-z]+|\d+")
+_GENERIC_NAME_WORDS = frozenset({"pdf", "xlsx", "xls", "docx", "doc", "pptx", "csv", "md", "txt",
+                                 "the", "and", "of", "inc", "corp", "corporation", "com", "ltd",
+                                 "llc", "plc", "fy", "q", "k", "v"})
+
+
+def _name_words(text: str) -> set[str]:
+    """Words of a file name or title, split at case, digit and punctuation ("FY2025" → fy, 2025)."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
+    return {w for w in _NAME_WORD.findall(spaced.lower())
+            if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
+
+
+def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
+    """The ids of the documents the question names best, by their distinctive name words.
+
+    A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
+    one names that one strongly (weight log(n / df)). The documents with the highest total win;
+    none when the question uses no distinctive name word.
+    """
+    if len(documents) < 2:
+        return set()
+    words = {d.id: _name_words(d.filename) | _name_words(getattr(d, "title", None) or "")
+             for d in documents}
+    asked = _name_words(question)
+    df: dict[str, int] = {}
+    for names in words.values():
+        for word in names:
+            df[word] = df.get(word, 0) + 1
+    n = len(documents)
+    # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
+    score = {doc_id: sum(math.log(n / df[w]) for w in names & asked if df[w] < n)
+             if any(not w.isdigit() and df[w] < n for w in names & asked) else 0.0
+             for doc_id, names in words.items()}
+    best = max(score.values())
+    if best <= 0:
+        return set()
+    return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
+
+
+def location_key(chunk: Chunk) -> tuple[str, str, str]:
+    """One key per cited place: a page, a slide (its notes apart), a heading, a cell range.
+
+    A table split into row ranges keeps each range apart: other rows are other figures, not a
+    near-duplicate (the answer evals lost a census row when a sheet's ranges were merged).
+    """
+    return chunk.document_id, str(chunk.location.kind), chunk.location.label
+
+
+def distinct_locations(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> list[ScoredId]:
+    """The best chunk of each location, in rank order; the others of its location are dropped."""
+    seen: set[tuple[str, str, str]] = set()
+    out: list[ScoredId] = []
+    for h in ranked:
+        chunk = chunks.get(h.id)
+        if chunk is None:
+            continue
+        key = location_key(chunk)
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def location_groups(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> dict[str, list[Chunk]]:
+    """For the best chunk of each location, every ranked chunk of that location (itself too)."""
+    best: dict[tuple[str, str, str], str] = {}
+    groups: dict[str, list[Chunk]] = {}
+    for h in ranked:
+        chunk = chunks.get(h.id)
+        if chunk is None:
+            continue
+        lead = best.setdefault(location_key(chunk), h.id)
+        groups.setdefault(lead, []).append(chunk)
+    return groups
+
+
+def _head_line(chunk: Chunk) -> str | None:
+    """The indexed context line chunking put on top (`[file p.2] …`), if the chunk has one."""
+    first, newline, _ = chunk.text.partition("\n")
+    label = chunk.location.label[:30]
+    if newline and first.startswith("[") and "]" in first and label in first:
+        return first
+    return None
+
+
+def chunk_statements(chunk: Chunk) -> list[StatementKind]:
+    """The statements ingestion labelled the chunk's page as (in its context line)."""
+    head = _head_line(chunk)
+    if head is None:
+        return []
+    return [kind for kind in StatementKind if str(kind) in head]
+
+
+def shown_text(chunk: Chunk) -> str:
+    """What a person sees of a chunk: its text without the indexed context line."""
+    head = _head_line(chunk)
+    return chunk.text[len(head) + 1 :] if head is not None else chunk.text

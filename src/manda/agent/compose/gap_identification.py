@@ -58,7 +58,7 @@ def compose(ask: Ask, evidence: Evidence, category: str | None = None) -> Draft:
     category = category or asked_category(ask.question, coverage)
     if coverage.origin == "irl":
         head = (f"IRL coverage: {coverage.covered}/{coverage.total} requests covered by documents "
-                f"in the room {cite(coverage.irl_sources[:1])}".rstrip())
+                f"in the room {cite(coverage.irl_sources)}".rstrip())  # every range it lists
     else:
         head = (f"No IRL in this deal, so I checked the default due-diligence checklist: "
                 f"{coverage.covered}/{coverage.total} items covered.")

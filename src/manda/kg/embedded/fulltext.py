@@ -3,7 +3,8 @@
 FTS5 has its own query language (`AND`, `OR`, `NOT`, `NEAR`, `*`, `^`, `"`, `:`, parentheses), so
 raw user text raises syntax errors or silently changes meaning. Here the text is reduced to word
 tokens, stop words are dropped, and each token is quoted and OR-ed: BM25 then ranks passages by
-how many of the rarer terms they contain.
+how many of the rarer terms they contain. Text in double quotes (`"net sales"`) stays one FTS5
+phrase: search adds a question's line-item equivalents that way (`manda.finance.equivalents`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import re
 
 MAX_TERMS = 32
+MAX_PHRASES = 24
 
 # Letters and digits only; everything else (punctuation, operators, quotes, `_`) separates
 # tokens, as FTS5's unicode61 tokenizer does.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_QUOTED = re.compile(r'"([^"]*)"')
 
 _STOP_WORDS_TEXT = """
     a about above after again against all am an and any are as at be because been before being
@@ -36,9 +39,23 @@ def query_terms(question: str) -> list[str]:
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 
 
+def query_phrases(question: str) -> list[str]:
+    """The distinct multi-word phrases written in double quotes, as space-joined tokens."""
+    phrases = []
+    for quoted in _QUOTED.findall(question):
+        tokens = [t.lower() for t in _TOKEN.findall(quoted)]
+        if len(tokens) > 1:
+            phrases.append(" ".join(tokens))
+    return list(dict.fromkeys(phrases))[:MAX_PHRASES]
+
+
 def match_expression(question: str) -> str | None:
-    """`"q3" OR "2024" OR "revenue"` for "What was Q3 2024 revenue?"; None when nothing is left."""
-    terms = query_terms(question)
-    if not terms:
-        return None
-    return " OR ".join(f'"{term}"' for term in terms)
+    """`"q3" OR "2024" OR "revenue"` for "What was Q3 2024 revenue?"; None when nothing is left.
+
+    A quoted phrase (`"net sales"`) is also matched as a phrase, its words next to each other,
+    so a passage that has the phrase outranks one that has the words apart.
+    """
+    phrases = query_phrases(question)
+    terms = query_terms(question)  # a phrase's words count alone too: quotes never hide a word
+    parts = [f'"{term}"' for term in terms] + [f'"{phrase}"' for phrase in phrases]
+    return " OR ".join(parts) if parts else None

@@ -1,0 +1,135 @@
+"""Which financial statement a page is, and which one a question needs, so search can route.
+
+A filing's pages are mostly prose; the few that answer "what was capex?" or "total assets?" are
+the primary statements, a segment note, a proxy's vote results or an 8-K item. Ingestion labels a
+page from its content (the line items only that statement carries); a question that names a
+statement ("balance sheet") or implies one ("capex" lives in the cash flow statement) favours the
+pages with that label. Labels are plain words, so they are also searchable text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["StatementKind", "page_statements", "question_statements"]
+
+
+class StatementKind(StrEnum):
+    INCOME = "income statement"
+    BALANCE = "balance sheet"
+    CASH_FLOW = "cash flow statement"
+    EQUITY = "statement of stockholders equity"
+    SEGMENT = "segment information"
+    PROXY_VOTE = "proxy vote results"
+    ITEM_8K = "form 8-k item"
+
+
+@dataclass(frozen=True)
+class _Signature:
+    kind: StatementKind
+    lines: tuple[str, ...]  # line items only this statement states (regexes, lower case)
+    needed: int  # how many distinct ones make a page that statement
+    named: str  # how a question names the statement
+    implied: str  # what a question asks that this statement answers
+
+
+_SIGNATURES: tuple[_Signature, ...] = (
+    _Signature(
+        StatementKind.INCOME,
+        (r"cost of (?:revenue|sales|goods sold)", r"gross (?:profit|margin)",
+         r"operating income|income from operations|operating profit",
+         r"income before (?:income )?tax|provision for income tax",
+         r"net (?:income|earnings|loss)\b",
+         r"(?:basic|diluted)\b.{0,40}per share|earnings per share",
+         r"research and development", r"selling, general and administrative",
+         r"total (?:net )?(?:revenue|revenues|net sales)|net sales|total costs and expenses"),
+        4,
+        r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|"
+        r"profit and loss",
+        r"\beps\b|earnings per share|gross (?:profit|margin)|operating (?:income|margin)|"
+        r"net (?:income|earnings)|cost of (?:revenue|sales)|r\s*&\s*d|research and development|"
+        r"sg\s*&\s*a|selling, general|effective tax rate|income tax|interest expense",
+    ),
+    _Signature(
+        StatementKind.BALANCE,
+        (r"total assets", r"total liabilities", r"total current assets",
+         r"total current liabilities", r"retained earnings|accumulated deficit",
+         r"(?:stockholders|shareholders)['’]? equity", r"accounts receivable",
+         r"property,? (?:plant )?and equipment,? net", r"goodwill", r"inventor(?:y|ies)"),
+        4,
+        r"balance sheets?|statements? of financial position",
+        r"total assets|total liabilities|(?:stockholders|shareholders)['’]? equity|"
+        r"current assets|current liabilities|receivables|inventor(?:y|ies)|goodwill|"
+        r"long-term debt|book value|working capital|cash and cash equivalents at",
+    ),
+    _Signature(
+        StatementKind.CASH_FLOW,
+        (r"operating activities", r"investing activities", r"financing activities",
+         r"depreciation(?:,| and) amortization", r"stock-based compensation|share-based",
+         r"(?:purchases|payments|additions) (?:of|for|to) property",
+         r"cash(?:, cash equivalents(?: and restricted cash)?)? (?:at|,) (?:beginning|end)",
+         r"repurchases? of (?:common )?stock|common stock repurchased"),
+        4,
+        r"cash[- ]flows? statements?|statements? of cash flows?",
+        r"capex|capital expenditures?|free cash flow|\bfcf\b|operating cash flow|"
+        r"cash (?:flow )?from operations|cash provided by|buybacks?|repurchas|dividends paid|"
+        r"purchases of property|depreciation|\bd\s*&\s*a\b|stock-based|share-based|\bsbc\b",
+    ),
+    _Signature(
+        StatementKind.EQUITY,
+        (r"balances?,? (?:as of|at) ", r"additional paid-in capital", r"treasury stock",
+         r"accumulated other comprehensive", r"dividends declared", r"common stock issued"),
+        4,
+        r"statements? of (?:stockholders|shareholders)['’]? equity|changes in equity",
+        r"additional paid-in capital|treasury stock|comprehensive income",
+    ),
+    _Signature(
+        StatementKind.SEGMENT,
+        (r"\bsegments?\b", r"reportable segment|operating segment|segment information",
+         r"segment (?:revenue|operating income|results)"),
+        2,
+        r"segment (?:note|information|results|reporting)",
+        r"\bsegments?\b|by (?:region|geography|business)|geographic",
+    ),
+    _Signature(
+        StatementKind.PROXY_VOTE,
+        (r"votes? for\b|\bfor\b.{0,40}\bagainst\b", r"abstain", r"broker non-votes?",
+         r"withheld", r"(?:annual|special) meeting", r"proposal (?:no\.? ?)?\d"),
+        3,
+        r"proxy (?:statement|vote)|vote results|voting results|shareholder vote",
+        r"\bvot(?:e|es|ed|ing)\b|proposal|say[- ]on[- ]pay|elected directors|annual meeting",
+    ),
+    _Signature(
+        StatementKind.ITEM_8K,
+        (r"item [1-9]\.\d\d\b", r"form 8-k|current report", r"pursuant to section 13 or 15\(d\)"),
+        2,
+        r"8-k|current report",
+        r"\bitem [1-9]\.\d\d\b|material definitive agreement|departure of directors|"
+        r"results of operations and financial condition|regulation fd",
+    ),
+)
+
+_COMPILED = tuple(
+    (s, tuple(re.compile(line, re.I) for line in s.lines), re.compile(s.named, re.I),
+     re.compile(s.implied, re.I))
+    for s in _SIGNATURES
+)
+
+
+def page_statements(text: str) -> list[StatementKind]:
+    """The statements a page (or sheet, or slide) is, from the line items it states."""
+    kinds: list[StatementKind] = []
+    for signature, lines, _, _ in _COMPILED:
+        if sum(1 for line in lines if line.search(text)) >= signature.needed:
+            kinds.append(signature.kind)
+    return kinds
+
+
+def question_statements(question: str) -> tuple[list[StatementKind], bool]:
+    """The statements a question names or implies, and whether it named one outright."""
+    named = [s.kind for s, _, name, _ in _COMPILED if name.search(question)]
+    if named:
+        return named, True
+    return [s.kind for s, _, _, implied in _COMPILED if implied.search(question)], False
