@@ -9,7 +9,7 @@ from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite, find_markers, ground
 from manda.agent.tools import ToolBox
-from manda.agent.validate import Requirements, run_gate
+from manda.agent.validate import Requirements, check_numbers, run_gate
 
 
 @pytest.fixture
@@ -112,3 +112,13 @@ def test_required_disclosures(evidence: Evidence) -> None:
     chatty = run_gate("Sure! Great question.\nHere is what I found:\nNothing.", evidence,
                       Requirements())
     assert any("orienting line" in e for e in chatty.errors)
+
+
+def test_numbers_inside_a_file_name_are_not_claims(evidence: Evidence) -> None:
+    """Numbered data rooms name files "4.3 Budget FY2024.md": the name is a label to keep."""
+    numbered = next(iter(evidence.documents.values())).model_copy(
+        update={"id": "d_numbered", "filename": "4.3 Budget 2024.md"})
+    evidence.documents[numbered.id] = numbered
+    text = f"Q3 2024 revenue was €5.2M, as 4.3 Budget 2024.md also shows (source: {Q3}, p.1)."
+    assert check_numbers(text, evidence) == []
+    assert check_numbers(f"Q3 2024 revenue was €4.3M (source: {Q3}, p.1).", evidence)

@@ -185,10 +185,21 @@ def _derived(amount: Amount, grounded: list[Amount]) -> bool:
     return False
 
 
+def _without_file_names(text: str, evidence: Evidence) -> str:
+    """A file name ("4.3 Budget FY2024.md", "2.1.1 Annual report.pdf") names a document; the
+    numbers in it are no claim to ground."""
+    names = {d.filename for d in evidence.documents.values()} | {
+        h.document for h in evidence.hits}
+    for name in sorted(names, key=len, reverse=True):
+        if name and name in text:
+            text = text.replace(name, " ")
+    return text
+
+
 def check_numbers(text: str, evidence: Evidence) -> list[str]:
     """Numbers the answer states that no cited excerpt supports."""
     cited = cited_sources(text, evidence)
-    body = strip_markers(text)
+    body = _without_file_names(strip_markers(text), evidence)
     stated = [a for a in find_amounts(body) if _checked(a)]
     if not stated:
         return []
