@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 SLASH = "/manda"
-SLASH_DESCRIPTION = (
-    "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
-)
+SLASH_DESCRIPTION = "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
 
 # Where a command's result goes: the channel (the team shares it) or only the person who asked.
 Audience = Literal["channel", "person"]
@@ -62,7 +60,13 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         shortcut_description="Contradictions, corrections, gaps and unusual items in the deal",
     ),
     Subcommand("review", "", "findings waiting for a human, with Approve / Reject"),
-    Subcommand("qa", "", "the deal's Q&A list", audience="person", aliases=("q&a", "q&amp;a")),
+    Subcommand(
+        "qa",
+        "[export, answered N, edit N, remove N]",
+        "the deal's Q&A list; `export` shares it as Excel, the others change question N",
+        audience="person",
+        aliases=("q&a", "q&amp;a"),
+    ),
     Subcommand(
         "docs",
         "",
@@ -76,9 +80,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "link this channel to a deal (without an id: which deal it is linked to)",
         aliases=("bind", "link"),
     ),
-    Subcommand(
-        "unlink", "", "unlink this channel from its deal", aliases=("unbind",)
-    ),
+    Subcommand("unlink", "", "unlink this channel from its deal", aliases=("unbind",)),
     Subcommand("help", "", "this list", audience="person"),
 )
 

@@ -10,6 +10,9 @@ REJECT_FINDING = "manda.finding.reject"
 FEEDBACK_UP = "manda.feedback.up"
 FEEDBACK_DOWN = "manda.feedback.down"
 OPEN_REVIEW = "manda.review.open"
+QA_ANSWERED = "manda.qa.answered"  # on one item of the Q&A list
+QA_REMOVE = "manda.qa.remove"
+QA_EXPORT = "manda.qa.export"  # share the list as an XLSX
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
 
@@ -19,6 +22,7 @@ FEEDBACK = (FEEDBACK_UP, FEEDBACK_DOWN)
 # block ids (unique within one message or view)
 ANSWER_ACTIONS = "manda.answer.actions"
 QA_ACTIONS = "manda.answer.qa"
+QA_LIST_ACTIONS = "manda.qa.list"
 SOURCES = "manda.answer.sources"
 INGEST_ACTIONS = "manda.ingest.actions"
 
@@ -26,6 +30,11 @@ INGEST_ACTIONS = "manda.ingest.actions"
 def add_to_qa(index: int) -> str:
     """Action ids are unique within a block, so each Add to Q&A button has its own number."""
     return f"{ADD_TO_QA}.{index}"
+
+
+def qa_item_block(item_id: str) -> str:
+    """The actions block of one Q&A item (Mark answered / Remove)."""
+    return f"manda.qa.item.{item_id}"
 
 
 def decision_block(finding_id: str) -> str:

@@ -103,5 +103,15 @@ class Feedback(ButtonPayload):
     conversation_id: str = Field(alias="c", min_length=1)
 
 
+class QAChange(ButtonPayload):
+    """Mark one Q&A item answered or remove it (the action id says which)."""
+
+    item_id: str = Field(alias="i", min_length=1)
+
+
+class QAExport(ButtonPayload):
+    """Share the deal's Q&A list as a spreadsheet."""
+
+
 class OpenReview(ButtonPayload):
     """Show the deal's review queue."""

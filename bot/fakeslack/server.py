@@ -121,7 +121,9 @@ class FakeSlackServer:
                 web.get("/api/{method}", self._api),
                 web.get("/files-pri/{team_file}/download/{name}", self._download),
                 web.get("/files-pri/{team_file}/{name}", self._download),
+                web.get("/files/{team_file}/{name}", self._download),  # permalink
                 web.post("/hooks/{hook}", self._hook),
+                web.post("/upload/v1/{key}", self._upload_bytes),
                 web.get("/socket-mode", self._socket),
             ]
         )
@@ -210,6 +212,19 @@ class FakeSlackServer:
                 text="<!DOCTYPE html><html><body>Sign in to Slack</body></html>",
             )
         return web.Response(body=stored.content, content_type=stored.mimetype)
+
+    async def _upload_bytes(self, request: web.Request) -> web.Response:
+        """An upload URL from files.getUploadURLExternal: raw bytes or a multipart `file` part."""
+        if request.content_type.startswith("multipart/"):
+            content = b""
+            async for part in await request.multipart():
+                if isinstance(part, aiohttp.BodyPartReader) and part.filename is not None:
+                    content = bytes(await part.read())
+        else:
+            content = await request.read()
+        if not self.api.receive_upload(request.match_info["key"], content):
+            return web.Response(status=404, text="upload URL not found")
+        return web.Response(status=200, text=f"OK - {len(content)}")
 
     async def _hook(self, request: web.Request) -> web.Response:
         hook = self._hooks.get(request.match_info["hook"])

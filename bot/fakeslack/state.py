@@ -86,6 +86,7 @@ class StoredFile:
     filetype: str
     created: int = field(default_factory=lambda: int(time.time()))
     channels: list[str] = field(default_factory=list)
+    title: str | None = None
 
     def to_api(self, base_url: str, team_id: str) -> dict[str, Any]:
         private = f"{base_url}files-pri/{team_id}-{self.id}/{self.name}"
@@ -94,7 +95,8 @@ class StoredFile:
             "created": self.created,
             "timestamp": self.created,
             "name": self.name,
-            "title": self.name,
+            "title": self.title or self.name,
+            "permalink": f"{base_url}files/{team_id}-{self.id}/{self.name}",
             "mimetype": self.mimetype,
             "filetype": self.filetype,
             "pretty_type": self.filetype.upper(),
@@ -398,11 +400,17 @@ class Workspace:
             self.set_status(channel, thread_ts, "")
 
     def add_file(
-        self, name: str, content: bytes, *, user: str, mimetype: str | None = None
+        self,
+        name: str,
+        content: bytes,
+        *,
+        user: str,
+        mimetype: str | None = None,
+        file_id: str | None = None,
     ) -> StoredFile:
         suffix = name.rsplit(".", 1)[-1].lower() if "." in name else "binary"
         stored = StoredFile(
-            id=self.new_id("F"),
+            id=file_id or self.new_id("F"),
             name=name,
             user=user,
             content=content,

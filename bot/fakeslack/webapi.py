@@ -7,6 +7,7 @@ and returns Slack's response shape, so a bug that Slack would reject fails here 
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,16 @@ class Features:
     streaming: bool = True  # chat.startStream / appendStream / stopStream
     assistant_status: bool = True  # assistant.threads.setStatus
     reactions: bool = True  # reactions.add / remove (off: as if reactions:write was not granted)
+
+
+@dataclass
+class PendingUpload:
+    """A file between `files.getUploadURLExternal` and `files.completeUploadExternal`."""
+
+    file_id: str
+    filename: str
+    length: int
+    content: bytes | None = None  # set when the bytes reach the upload URL
 
 
 class ApiError(Exception):
@@ -65,6 +76,7 @@ class WebApi:
         self._base_url = base_url
         self._socket_url = socket_url
         self.features = features
+        self.uploads: dict[str, PendingUpload] = {}  # upload key -> file awaiting its bytes
         self.methods: dict[str, Handler] = {
             "auth.test": self.auth_test,
             "chat.postMessage": self.post_message,
@@ -82,6 +94,8 @@ class WebApi:
             "conversations.open": self.open,
             "users.info": self.users_info,
             "files.info": self.files_info,
+            "files.getUploadURLExternal": self.get_upload_url,
+            "files.completeUploadExternal": self.complete_upload,
             "reactions.add": self.reactions_add,
             "reactions.remove": self.reactions_remove,
             "views.publish": self.views_publish,
@@ -359,6 +373,77 @@ class WebApi:
         if stored is None:
             raise ApiError("file_not_found")
         return {"file": stored.to_api(self._base_url(), self.ws.team_id)}
+
+    # External upload flow: https://docs.slack.dev/reference/methods/files.getUploadURLExternal
+    # and https://docs.slack.dev/reference/methods/files.completeUploadExternal
+
+    def get_upload_url(self, args: dict[str, Any]) -> dict[str, Any]:
+        filename = str(args.get("filename") or "")
+        try:
+            length = int(args.get("length") or 0)
+        except (TypeError, ValueError) as exc:
+            raise ApiError("invalid_arguments") from exc
+        if not filename or length <= 0:
+            raise ApiError("missing_argument")  # Slack's answer to a missing name or length 0
+        key = secrets.token_urlsafe(12)
+        self.uploads[key] = PendingUpload(self.ws.new_id("F"), filename, length)
+        return {
+            "upload_url": f"{self._base_url()}upload/v1/{key}",
+            "file_id": self.uploads[key].file_id,
+        }
+
+    def receive_upload(self, key: str, content: bytes) -> bool:
+        """The bytes POSTed to an upload URL; False when the URL was never handed out."""
+        pending = self.uploads.get(key)
+        if pending is None:
+            return False
+        pending.content = content
+        return True
+
+    def complete_upload(self, args: dict[str, Any]) -> dict[str, Any]:
+        raw = args.get("files")
+        try:
+            wanted = json.loads(raw) if isinstance(raw, str) else raw
+        except json.JSONDecodeError as exc:
+            raise ApiError("invalid_arguments") from exc
+        if not isinstance(wanted, list) or not wanted:
+            raise ApiError("invalid_arguments")
+        by_id = {p.file_id: (k, p) for k, p in self.uploads.items()}
+        ready: list[tuple[str, PendingUpload, str]] = []
+        for item in wanted:
+            found = by_id.get(str(item.get("id", ""))) if isinstance(item, dict) else None
+            if found is None or found[1].content is None:
+                raise ApiError("file_not_found")  # unknown id, or its bytes never arrived
+            ready.append((found[0], found[1], str(item.get("title") or found[1].filename)))
+        channel = self._channel(args, "channel_id") if args.get("channel_id") else None
+        thread_ts = None
+        if channel is not None:
+            self._bot_in(channel)
+            thread_ts = self._thread(channel, args.get("thread_ts"))
+        shared = []
+        for key, pending, title in ready:
+            del self.uploads[key]
+            stored = self.ws.add_file(
+                pending.filename,
+                pending.content or b"",
+                user=self.ws.bot.id,
+                file_id=pending.file_id,
+            )
+            stored.title = title
+            if channel is not None:
+                stored.channels.append(channel.id)
+            shared.append(stored)
+        if channel is not None:
+            self.ws.add_message(
+                self._bot_message(
+                    channel,
+                    text=str(args.get("initial_comment") or ""),
+                    thread_ts=thread_ts,
+                    subtype="file_share",
+                    files=[f.id for f in shared],
+                )
+            )
+        return {"files": [f.to_api(self._base_url(), self.ws.team_id) for f in shared]}
 
     def _reaction_target(self, args: dict[str, Any]) -> tuple[Message, str]:
         if not self.features.reactions:

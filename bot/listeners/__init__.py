@@ -5,7 +5,16 @@ from __future__ import annotations
 from slack_bolt.async_app import AsyncApp
 
 from bot.deps import Deps
-from bot.listeners import actions, commands, files, home, mentions, messages, middleware
+from bot.listeners import (
+    actions,
+    commands,
+    files,
+    home,
+    mentions,
+    messages,
+    middleware,
+    qa_list,
+)
 
 
 def register_all(app: AsyncApp, deps: Deps) -> None:
@@ -15,4 +24,5 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     messages.register(app, deps)
     commands.register(app, deps)
     actions.register(app, deps)
+    qa_list.register(app, deps)
     home.register(app, deps)

@@ -332,7 +332,9 @@ BUTTONS: list[tuple[str | re.Pattern[str], Work, str]] = [
 ]
 
 
-def _listener(deps: Deps, work: Work, doing: str) -> Callable[..., Awaitable[None]]:
+def listener(deps: Deps, work: Work, doing: str) -> Callable[..., Awaitable[None]]:
+    """A Bolt action listener: ack, then run `work` as a job that reports its failure."""
+
     async def on_click(
         ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond
     ) -> None:
@@ -348,4 +350,4 @@ def _listener(deps: Deps, work: Work, doing: str) -> Callable[..., Awaitable[Non
 
 def register(app: AsyncApp, deps: Deps) -> None:
     for matcher, work, doing in BUTTONS:
-        app.action(matcher)(_listener(deps, work, doing))
+        app.action(matcher)(listener(deps, work, doing))

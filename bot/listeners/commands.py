@@ -19,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answering import KINDS, Kind, answer_in_thread
 from bot.blocks.answer import render_placeholder
-from bot.blocks.kit import SlackMessage
+from bot.blocks.kit import SlackMessage, who
 from bot.blocks.messages import (
     render_binding,
     render_bound,
@@ -37,8 +37,12 @@ from bot.blocks.review import render_review_queue
 from bot.commands import BY_NAME, SHORTCUTS, SLASH, SUBCOMMANDS, parse
 from bot.conversations import DEAL_ID, Thread, channel_key
 from bot.deps import Deps
+from bot.listeners.qa_list import share_export
 from bot.permissions import SlackMembership
 from manda.deals import BindingRefusedError
+from manda.models import QAPriority
+
+PRIORITIES = {p.value for p in QAPriority}
 
 log = logging.getLogger(__name__)
 
@@ -174,13 +178,54 @@ async def review(
     )
 
 
+QA_USAGE = (
+    "`/manda qa` shows the list; `/manda qa export` shares it as Excel; "
+    "`/manda qa answered N [answer]`, `/manda qa edit N <new wording>`, "
+    "`/manda qa edit N priority high|medium|low`, `/manda qa edit N category Legal`, "
+    "`/manda qa remove N`."
+)
+
+
 @handles("qa")
 async def qa(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
     deal_id = await _bound_deal(deps, respond, command)
-    if deal_id is not None:
-        await _say(respond, render_qa_list(deal_id, await deps.deals.questions(deal_id)))
+    if deal_id is None:
+        return
+    verb, _, args = rest.partition(" ")
+    verb, user = verb.lower(), command["user_id"]
+    ref, _, text = args.strip().partition(" ")
+    if verb == "export":
+        _, count = await share_export(
+            deps, client, deal_id=deal_id, channel=command["channel_id"], thread_ts=None, user=user
+        )
+        await _say(respond, render_notice(f"⬇️ Shared the Q&A list ({count} rows) here."))
+        return
+    if verb and (verb not in ("answered", "edit", "remove") or not ref):
+        await _say(respond, render_notice(QA_USAGE))
+        return
+    notice = ""
+    if verb == "answered":
+        item = await deps.deals.mark_answered(deal_id, ref, by=user, answer=text)
+        notice = f"✅ Q{item.number} marked answered by {who(user)}."
+    elif verb == "remove":
+        item = await deps.deals.remove_question(deal_id, ref, by=user)
+        notice = f"🗑 Q{item.number} removed by {who(user)} (the audit log keeps its text)."
+    elif verb == "edit":
+        field, _, value = text.partition(" ")
+        if field.lower() == "priority" and value.strip().lower() in PRIORITIES:
+            change = {"priority": QAPriority(value.strip().lower())}
+        elif field.lower() == "category" and value.strip():
+            change = {"category": value.strip()}
+        elif text.strip():
+            change = {"question": text}
+        else:
+            await _say(respond, render_notice(QA_USAGE))
+            return
+        item = await deps.deals.edit_question(deal_id, ref, by=user, **change)
+        notice = f"✏️ Q{item.number} edited by {who(user)}."
+    await _say(respond, render_qa_list(deal_id, await deps.deals.questions(deal_id), notice))
 
 
 @handles("docs")

@@ -319,6 +319,10 @@ class QAItem(_Model):
     created_by: str
     created_at: datetime = Field(default_factory=utcnow)
     status: Literal["draft", "sent", "answered", "closed"] = "draft"
+    number: int = 0  # "Q7" on the list the deal team sends; given once, kept when others go
+    answer: str | None = None  # what the target answered, when marked answered
+    updated_by: str | None = None
+    updated_at: datetime | None = None
 
     @staticmethod
     def make_id(deal_id: str, question: str) -> str:

@@ -40,8 +40,11 @@ METHOD_SCOPES: dict[str, set[str] | None] = {
     "reactions.add": {"reactions:write"},  # .../methods/reactions.add
     "reactions.remove": {"reactions:write"},  # .../methods/reactions.remove
     "files.info": {"files:read"},  # .../methods/files.info
+    "files.getUploadURLExternal": {"files:write"},  # .../methods/files.getUploadURLExternal
+    "files.completeUploadExternal": {"files:write"},  # .../methods/files.completeUploadExternal
     # one of these per kind of conversation asked about (public / private channels)
     "conversations.members": {"channels:read", "groups:read"},  # .../methods/conversations.members
+    "users.info": {"users:read"},  # .../methods/users.info
     "views.publish": None,  # .../methods/views.publish (no scope)
     "auth.test": None,  # .../methods/auth.test (no scope); Bolt calls it on the first request
 }

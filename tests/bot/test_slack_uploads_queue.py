@@ -108,7 +108,12 @@ class RefusingIngestor:
     """An `Ingestor` whose every run is refused, as a broken deal or parser would be."""
 
     async def ingest(
-        self, deal_id: str, paths: Sequence[Path], *, display_names: dict[Path, str] | None = None
+        self,
+        deal_id: str,
+        paths: Sequence[Path],
+        *,
+        display_names: dict[Path, str] | None = None,
+        received: bool = False,
     ) -> IngestReport:
         raise MandaError(f"deal {deal_id} is read-only")
 

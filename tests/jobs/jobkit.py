@@ -44,7 +44,8 @@ class RecordingIngest:
         self.hook: Callable[[int], object] | None = None
 
     async def ingest(self, deal_id: str, paths: Sequence[Path], *,
-                     display_names: dict[Path, str] | None = None) -> IngestReport:
+                     display_names: dict[Path, str] | None = None,
+                     received: bool = False) -> IngestReport:
         self.calls.append((deal_id, list(paths), dict(display_names or {})))
         if self.hook is not None:
             result = self.hook(len(self.calls))

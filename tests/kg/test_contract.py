@@ -480,6 +480,20 @@ async def test_qa_item_is_added_once(
     assert dumps(await graph.list_qa_items(deal_id)) == dumps([item, other])
 
 
+async def test_qa_item_is_replaced_and_removed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    item = make.qa(deal_id, "Why did Q3 churn rise?")
+    assert await graph.replace_qa_item(item) is False  # nothing to replace yet
+    await graph.add_qa_item(item)
+    answered = item.model_copy(update={"status": "answered", "answer": "Two lost customers"})
+    assert await graph.replace_qa_item(answered) is True
+    assert dumps(await graph.list_qa_items(deal_id)) == dumps([answered])
+    assert await graph.remove_qa_item(deal_id, item.id) is True
+    assert await graph.remove_qa_item(deal_id, item.id) is False
+    assert await graph.list_qa_items(deal_id) == []
+
+
 async def test_channel_bindings(graph: KnowledgeGraph, make: ModelFactory, deal_id: str) -> None:
     channel, other_channel = make.id("slack:T1:C"), make.id("slack:T1:C")
     assert await graph.channel_deal(channel) is None

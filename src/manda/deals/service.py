@@ -7,7 +7,7 @@ front end reaches the stores behind these operations.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +23,7 @@ from manda.deals.access import (
     workspace_of,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
+from manda.exports.qa import write_qa_list
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
 from manda.ingest.service import IngestService, Progress
@@ -303,7 +304,7 @@ class DealService:
         MANDA_INGEST_VIA_QUEUE is set (the job is returned, to be followed with `job_status`)."""
         if not self._ingest_via_queue:
             return await self._ingest.ingest(
-                deal_id, paths, progress=progress, display_names=names
+                deal_id, paths, progress=progress, display_names=names, received=True
             )
         if not paths:
             return IngestReport(deal_id=deal_id)
@@ -397,6 +398,37 @@ class DealService:
     async def questions(self, deal_id: str) -> list[QAItem]:
         """The deal's Q&A list, high priority first."""
         return await self._qa.items(deal_id)
+
+    async def mark_answered(self, deal_id: str, ref: str, *, by: str, answer: str = "") -> QAItem:
+        """Question `ref` (its number or id) was answered by the target (audited)."""
+        return await self._qa.mark_answered(deal_id, ref, by=by, answer=answer)
+
+    async def edit_question(
+        self,
+        deal_id: str,
+        ref: str,
+        *,
+        by: str,
+        question: str | None = None,
+        category: str | None = None,
+        priority: QAPriority | None = None,
+    ) -> QAItem:
+        """Reword question `ref` or change its category or priority (audited)."""
+        return await self._qa.edit(
+            deal_id, ref, by=by, question=question, category=category, priority=priority
+        )
+
+    async def remove_question(self, deal_id: str, ref: str, *, by: str) -> QAItem:
+        """Take question `ref` off the list (audited, with its text)."""
+        return await self._qa.remove(deal_id, ref, by=by)
+
+    async def export_questions(
+        self, deal_id: str, path: Path, *, people: Mapping[str, str] | None = None
+    ) -> tuple[Path, int]:
+        """The Q&A list as an XLSX at `path`, in number order; the path and how many rows."""
+        await self.require(deal_id)
+        items = sorted(await self._qa.items(deal_id), key=lambda i: (i.number, i.created_at))
+        return write_qa_list(path, deal_id, items, people=people), len(items)
 
     async def feedback(
         self, deal_id: str, conversation_id: str, *, by: str, helpful: bool, reason: str = ""

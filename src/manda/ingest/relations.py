@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
 from manda.finance.amounts import format_amount, same_amount
+from manda.finance.growth import growth_basis
 from manda.ingest.corrections import resolve_correction_target
 from manda.ingest.versions import version_info
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType
@@ -35,7 +36,7 @@ class RelationPlan:
         return sum(1 for r in self.relations if r.type is type_ and r.between == between)
 
 
-def _fact_key(finding: Finding) -> tuple[str, str, str, str, str] | None:
+def _fact_key(finding: Finding) -> tuple[str, str, str, str, str, str] | None:
     if finding.value is None or finding.period is None:
         return None
     return (
@@ -44,6 +45,16 @@ def _fact_key(finding: Finding) -> tuple[str, str, str, str, str] | None:
         (finding.entity or "").lower(),
         finding.unit or "",
         finding.nature.value,
+        _basis(finding),
+    )
+
+
+def _basis(finding: Finding) -> str:
+    """A growth rate's basis (year-on-year or period-over-period): different facts apart."""
+    if "growth" not in finding.subject:
+        return ""
+    return finding.attributes.get("basis") or growth_basis(
+        finding.excerpt, finding.period, finding.value_text
     )
 
 

@@ -207,6 +207,7 @@ class ReviewState(TypedDict, total=False):
     items: list[ReviewItem]
     findings: list[Finding]
     audit: list[AuditEntry]
+    hold: str | None  # why nothing of this batch is promoted automatically (see `decide`)
 
 
 @dataclass
@@ -236,8 +237,13 @@ def _why_approved(finding: Finding) -> str:
             "are present; the excerpt quotes the value")
 
 
-def decide(items: Sequence[ReviewItem], deal_id: str) -> tuple[list[Finding], list[AuditEntry]]:
-    """Promote valid HIGH findings (with an audit entry); queue everything else for a person."""
+def decide(
+    items: Sequence[ReviewItem], deal_id: str, *, hold: str | None = None
+) -> tuple[list[Finding], list[AuditEntry]]:
+    """Promote valid HIGH findings (with an audit entry); queue everything else for a person.
+
+    `hold` says why none of this batch may be promoted however sure it is (a dropped document
+    that is not audited, signed or final): each valid finding then waits with that reason."""
     findings: list[Finding] = []
     audit: list[AuditEntry] = []
     for item in items:
@@ -245,7 +251,7 @@ def decide(items: Sequence[ReviewItem], deal_id: str) -> tuple[list[Finding], li
         if finding.status is not FindingStatus.PENDING:
             findings.append(finding)  # already decided by someone; the pipeline never overrides
             continue
-        if item.stage == "valid" and finding.confidence_level is Confidence.HIGH:
+        if item.stage == "valid" and finding.confidence_level is Confidence.HIGH and not hold:
             reason = _why_approved(finding)
             findings.append(finding.model_copy(update={"status": FindingStatus.APPROVED}))
             audit.append(AuditEntry(
@@ -257,7 +263,9 @@ def decide(items: Sequence[ReviewItem], deal_id: str) -> tuple[list[Finding], li
                 detail=reason,
             ))
             continue
-        if item.stage == "valid":
+        if item.stage == "valid" and hold and finding.confidence_level is Confidence.HIGH:
+            reason = hold
+        elif item.stage == "valid":
             reason = f"{finding.confidence_level.value.lower()} confidence: a person should confirm"
         else:
             reason = item.reason or "needs a person"
@@ -325,7 +333,7 @@ def build_review_graph(
         return {"items": items}
 
     async def decide_node(state: ReviewState) -> dict[str, Any]:
-        findings, audit = decide(state["items"], state["deal_id"])
+        findings, audit = decide(state["items"], state["deal_id"], hold=state.get("hold"))
         return {"findings": findings, "audit": audit}
 
     def after_validate(state: ReviewState) -> Literal["refine", "decide"]:
@@ -353,6 +361,7 @@ async def run_review_pipeline(
     recursion_limit: int = DEFAULT_RECURSION_LIMIT,
     sources: Mapping[str, str] | None = None,
     graph: CompiledStateGraph | None = None,
+    hold: str | None = None,
 ) -> ReviewOutcome:
     """Validate and decide a batch of candidate findings of one deal.
 
@@ -364,6 +373,7 @@ async def run_review_pipeline(
         "deal_id": deal_id,
         "candidates": list(findings),
         "sources": dict(sources or {}),
+        "hold": hold,
     }
     last: dict[str, Any] = {"items": [ReviewItem(finding=f) for f in findings]}
     try:
@@ -380,6 +390,6 @@ async def run_review_pipeline(
             i if i.stage in ("valid", "human") else replace(i, stage="human", reason=reason)
             for i in last.get("items") or [ReviewItem(finding=f) for f in findings]
         ]
-        decided, audit = decide(items, deal_id)
+        decided, audit = decide(items, deal_id, hold=hold)
         return ReviewOutcome(findings=decided, audit=audit)
     return ReviewOutcome(findings=list(last.get("findings", [])), audit=list(last.get("audit", [])))

@@ -21,7 +21,7 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.chunking import chunk_document
 from manda.ingest.corrections import find_correction_statements
-from manda.ingest.extract.profile import classify_document
+from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.relations import plan_relations
 from manda.ingest.review_graph import run_review_pipeline
@@ -32,6 +32,7 @@ from manda.models import (
     Chunk,
     Deal,
     Document,
+    DocumentRole,
     DocumentStatus,
     Finding,
     FindingStatus,
@@ -89,6 +90,23 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+
+def held_because(document: Document, profile: DocumentProfile) -> str | None:
+    """Why a dropped document's findings wait for a person however sure they are, or None
+    when it is authoritative: audited statements, or one that says it is audited, signed or
+    final (and is not a draft)."""
+    audited = document.role is DocumentRole.AUDITED_STATEMENTS and not document.draft
+    if audited or profile.certified:
+        return None
+    kind = profile.kind.replace("_", " ") if document.role is DocumentRole.OTHER else (
+        document.role.value.replace("_", " ")
+    )
+    draft = "draft " if document.draft else ""
+    return (
+        f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "
+        "audited, signed or final, so its figures wait for a person"
+    )
+
 class IngestService:
     """Ingests files into one deal of the knowledge graph; safe to run again on the same files."""
 
@@ -113,8 +131,12 @@ class IngestService:
         *,
         progress: Progress | None = None,
         display_names: dict[Path, str] | None = None,
+        received: bool = False,
     ) -> IngestReport:
-        """Ingest files and folders into `deal_id`; bad files are skipped with their reason."""
+        """Ingest files and folders into `deal_id`; bad files are skipped with their reason.
+
+        `received`: files a person dropped (in Slack), whose findings are approved automatically
+        only when the document is authoritative (audited, signed or final, not a draft)."""
         started = time.perf_counter()
         files, missing = collect_files(paths)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
@@ -124,7 +146,7 @@ class IngestService:
             for done, path in enumerate(files):
                 name = (display_names or {}).get(path, path.name)
                 await _notify(progress, done, len(files), name)
-                await self._ingest_file(deal_id, path, name, report)
+                await self._ingest_file(deal_id, path, name, report, received=received)
             await _notify(progress, len(files), len(files), "")
             await self._relate(deal_id, report)
         report.seconds = round(time.perf_counter() - started, 3)
@@ -139,7 +161,9 @@ class IngestService:
         )
         return report
 
-    async def _ingest_file(self, deal_id: str, path: Path, name: str, report: IngestReport) -> None:
+    async def _ingest_file(
+        self, deal_id: str, path: Path, name: str, report: IngestReport, *, received: bool = False
+    ) -> None:
         try:
             content_hash = await asyncio.to_thread(file_hash, path)
         except OSError as exc:
@@ -167,7 +191,7 @@ class IngestService:
         await self._graph.upsert_document(document)
         try:
             parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
-            await self._store_document(document, parsed, report)
+            await self._store_document(document, parsed, report, received=received)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report)
         except BackendUnavailableError:
@@ -185,7 +209,12 @@ class IngestService:
         report.skipped.append(SkippedFile(filename=document.filename, reason=reason))
 
     async def _store_document(
-        self, document: Document, parsed: ParsedDocument, report: IngestReport
+        self,
+        document: Document,
+        parsed: ParsedDocument,
+        report: IngestReport,
+        *,
+        received: bool = False,
     ) -> None:
         profile = classify_document(document.filename, parsed)
         document = document.model_copy(
@@ -209,6 +238,7 @@ class IngestService:
             list(candidates),
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
+            hold=held_because(document, profile) if received else None,
         )
         await self._graph.add_findings(outcome.findings)
         for entry in outcome.audit:

@@ -49,6 +49,7 @@ class Ingestor(Protocol):
         paths: Sequence[Path],
         *,
         display_names: dict[Path, str] | None = None,
+        received: bool = False,
     ) -> Awaitable[IngestReport]: ...
 
 
@@ -253,7 +254,10 @@ class JobService:
         names = {Path(path): name for path, name in job.display_names.items()}
         try:
             report = await self._ingest.ingest(
-                job.deal_id, [Path(p) for p in job.paths], display_names=names or None
+                job.deal_id,
+                [Path(p) for p in job.paths],
+                display_names=names or None,
+                received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
             )
         except BackendUnavailableError as exc:
             delay = self.retry.delay(job.attempts)

@@ -177,6 +177,14 @@ class QAList(Protocol):
 
     async def list_qa_items(self, deal_id: str) -> list[QAItem]: ...
 
+    async def replace_qa_item(self, item: QAItem) -> bool:
+        """Store `item` over the one with its (deal, id); False when there is none."""
+        ...
+
+    async def remove_qa_item(self, deal_id: str, item_id: str) -> bool:
+        """Delete one item; False when there was none."""
+        ...
+
 
 @runtime_checkable
 class ChannelBindings(Protocol):

@@ -30,6 +30,7 @@ class DocumentProfile:
     draft: bool
     is_irl: bool
     kind: DocumentKind
+    certified: bool = False  # its opening says it is audited, signed or final
 
     @property
     def is_forecast(self) -> bool:
@@ -97,6 +98,12 @@ _AUDITED = re.compile(r"\baudited\b|\bauditor'?s'?\s+report\b|\bindependent\s+au
 _AUTHORITATIVE: frozenset[DocumentKind] = frozenset(
     {"annual_report", "quarterly_report", "financials", "cap_table"}
 )
+_CERTIFIED = re.compile(
+    r"\baudited\b|\bauditor'?s'?\s+(?:report|opinion)\b|\bindependent\s+auditor"
+    r"|\b(?:signed|executed)\s+(?:by|on|for)\b|\bsignature\b"
+    r"|\bfinal\s+(?:version|accounts|statements|report)\b|\bapproved\s+by\s+the\s+board\b",
+    re.IGNORECASE,
+)
 _BY_TYPE: dict[str, DocumentKind] = {"pptx": "presentation", "ppt": "presentation"}
 
 
@@ -139,4 +146,5 @@ def classify_document(filename: str, parsed: ParsedDocument) -> DocumentProfile:
         draft=draft,
         is_irl=kind == "irl",
         kind=kind,
+        certified=bool(_CERTIFIED.search(opening)) and not draft,
     )

@@ -73,6 +73,19 @@ def list_qa_items(conn: sqlite3.Connection, deal_id: str) -> list[QAItem]:
     return [QAItem.model_validate_json(data) for (data,) in rows]
 
 
+def replace_qa_item(conn: sqlite3.Connection, item: QAItem) -> bool:
+    cursor = conn.execute(
+        "UPDATE qa_items SET data = ? WHERE deal_id = ? AND id = ?",
+        (item.model_dump_json(), item.deal_id, item.id),
+    )
+    return cursor.rowcount == 1
+
+
+def remove_qa_item(conn: sqlite3.Connection, deal_id: str, item_id: str) -> bool:
+    cursor = conn.execute("DELETE FROM qa_items WHERE deal_id = ? AND id = ?", (deal_id, item_id))
+    return cursor.rowcount == 1
+
+
 def bind_channel(conn: sqlite3.Connection, channel_key: str, deal_id: str) -> None:
     conn.execute(
         "INSERT INTO channel_bindings (channel_key, deal_id) VALUES (?, ?) "

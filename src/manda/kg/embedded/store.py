@@ -193,6 +193,12 @@ class EmbeddedKnowledgeGraph:
     async def list_qa_items(self, deal_id: str) -> list[QAItem]:
         return await self._db.read(hitl.list_qa_items, deal_id)
 
+    async def replace_qa_item(self, item: QAItem) -> bool:
+        return await self._db.write(hitl.replace_qa_item, item)
+
+    async def remove_qa_item(self, deal_id: str, item_id: str) -> bool:
+        return await self._db.write(hitl.remove_qa_item, deal_id, item_id)
+
     async def bind_channel(self, channel_key: str, deal_id: str) -> None:
         await self._db.write(hitl.bind_channel, channel_key, deal_id)
 

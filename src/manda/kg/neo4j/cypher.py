@@ -357,6 +357,18 @@ RETURN properties(item) AS props
 ORDER BY item.created_at, item.id
 """
 
+REPLACE_QA_ITEM = """
+MATCH (item:QAItem {deal_id: $deal_id, id: $item_id})
+SET item += $props
+RETURN count(item) AS replaced
+"""
+
+REMOVE_QA_ITEM = """
+MATCH (item:QAItem {deal_id: $deal_id, id: $item_id})
+DETACH DELETE item
+RETURN count(*) AS removed
+"""
+
 # ---------------------------------------------------------------- channel bindings
 
 BIND_CHANNEL = """

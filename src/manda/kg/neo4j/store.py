@@ -532,6 +532,16 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.LIST_QA_ITEMS, {"deal_id": deal_id}, write=False)
         return [from_props(QAItem, row["props"]) for row in rows]
 
+    async def replace_qa_item(self, item: QAItem) -> bool:
+        params = {"deal_id": item.deal_id, "item_id": item.id, "props": to_props(item)}
+        rows = await self._run(cypher.REPLACE_QA_ITEM, params, write=True)
+        return bool(rows and rows[0]["replaced"])
+
+    async def remove_qa_item(self, deal_id: str, item_id: str) -> bool:
+        params = {"deal_id": deal_id, "item_id": item_id}
+        rows = await self._run(cypher.REMOVE_QA_ITEM, params, write=True)
+        return bool(rows and rows[0]["removed"])
+
     async def bind_channel(self, channel_key: str, deal_id: str) -> None:
         params = {"channel_key": channel_key, "deal_id": deal_id}
         await self._run(cypher.BIND_CHANNEL, params, write=True)
