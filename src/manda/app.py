@@ -20,6 +20,7 @@ from manda.agent.service import AnswerService
 from manda.cim.service import CimService
 from manda.config import Settings
 from manda.deals import ConversationService, DealService
+from manda.deals.workflows import DealWorkflows
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -262,6 +263,11 @@ class Manda:
         )
         self.review = ReviewService(graph=self.graph)
         self.qa = QAService(graph=self.graph)
+        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
+                                                        redis_url=settings.redis_url)
+        self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+        self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
+                              ingest=self.ingest.ingest)
         # What front ends call: named deal operations, never the stores behind them.
         self.deals = DealService(
             graph=self.graph,
@@ -270,13 +276,11 @@ class Manda:
             ingest=self.ingest,
             jobs=self.jobs,
             settings=settings,
+            workflows=DealWorkflows(
+                cim=self.cim, irl=self.irl, exports_dir=settings.home_dir / "exports"
+            ),
         )
         self.conversations = ConversationService(memory=self.memory)
-        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
-                                                        redis_url=settings.redis_url)
-        self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
-        self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
-                              ingest=self.ingest.ingest)
         self._started = False
 
     def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:

@@ -22,6 +22,7 @@ from manda.deals.access import (
     in_workspace,
     workspace_of,
 )
+from manda.deals.workflows import DealWorkflows
 from manda.errors import FindingNotFoundError, UnknownDealError
 from manda.exports.qa import write_qa_list
 from manda.hitl.qa import QAService
@@ -119,6 +120,7 @@ class DealService:
         ingest: IngestService,
         jobs: JobService,
         settings: Settings,
+        workflows: DealWorkflows | None = None,
     ) -> None:
         self._graph = graph
         self._review = review
@@ -127,6 +129,14 @@ class DealService:
         self._jobs = jobs
         self._ingest_via_queue = settings.ingest_via_queue
         self.rules = AccessRules.from_settings(settings)
+        self._workflows = workflows
+
+    @property
+    def workflows(self) -> DealWorkflows:
+        """The CIM and IRL workflows of the deal's conversations (`manda.deals.workflows`)."""
+        if self._workflows is None:
+            raise RuntimeError("this DealService was built without workflows")
+        return self._workflows
 
     # ---------------------------------------------------------------- deals and channels
 
