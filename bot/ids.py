@@ -14,7 +14,7 @@ QA_ANSWERED = "manda.qa.answered"  # on one item of the Q&A list
 QA_REMOVE = "manda.qa.remove"
 QA_EXPORT = "manda.qa.export"  # share the list as an XLSX
 
-WF_PERSONA = "manda.wf.persona"  # CIM: strategic / financial buyer
+WF_PERSONA = "manda.wf.persona"  # CIM: `.strategic` / `.financial` buyer (one id per button)
 WF_APPROVE = "manda.wf.approve"  # CIM: approve the section shown
 WF_REGENERATE = "manda.wf.regenerate"
 WF_EDIT = "manda.wf.edit"  # opens WF_EDIT_VIEW
@@ -25,6 +25,7 @@ WF_EDIT_INPUT = "manda.wf.edit.input"  # its block and action id
 TIMELINE_MORE = "manda.timeline.more"
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
+WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
 
 DECISIONS = (APPROVE_FINDING, REJECT_FINDING)
 FEEDBACK = (FEEDBACK_UP, FEEDBACK_DOWN)

@@ -43,8 +43,8 @@ def _value(step: WorkflowStep, message: str = "") -> str:
 def _buttons(step: WorkflowStep) -> list[Block]:
     phase = step.phase
     if step.mode == "cim" and phase == "persona":
-        return [button("Strategic buyer", ids.WF_PERSONA, _value(step, "strategic buyer")),
-                button("Financial buyer", ids.WF_PERSONA, _value(step, "financial buyer"))]
+        return [button(f"{kind.title()} buyer", f"{ids.WF_PERSONA}.{kind}",
+                       _value(step, f"{kind} buyer")) for kind in ("strategic", "financial")]
     if step.mode == "cim" and phase == "outline":
         return [button("Draft section 1", ids.WF_APPROVE, _value(step, "go"), style="primary")]
     if step.mode == "cim" and phase == "sections":

@@ -237,7 +237,7 @@ def _edit_submitted(deps: Deps) -> Any:
 
 
 def register(app: AsyncApp, deps: Deps) -> None:
-    for action_id in (ids.WF_PERSONA, ids.WF_APPROVE, ids.WF_REGENERATE, ids.WF_EXPORT,
+    for action_id in (ids.WF_PERSONA_ANY, ids.WF_APPROVE, ids.WF_REGENERATE, ids.WF_EXPORT,
                       ids.WF_ATTACH_QA):
         app.action(action_id)(listener(deps, press, "move the workflow on"))
     app.action(ids.WF_EDIT)(listener(deps, open_edit, "open the slide editor"))
