@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from manda.agent.compose import Ask, Draft, compose
 from manda.agent.compose.fact_lookup import EARNINGS, ROLE_QUESTION, ROLES
+from manda.agent.compose.timeline import asks_timeline
 from manda.agent.evidence import Evidence
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
@@ -39,13 +40,17 @@ class OfflineComposer:
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
         subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
+        if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
+            return [_call(1, "get_timeline"), _call(2, "query_knowledge_base",
+                                                    query=ask.question, k=6)][:max_calls]
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
                 calls = [_call(1, "find_gaps")]
             case Intent.DUE_DILIGENCE:
-                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
-                calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
-                          for i, q in enumerate(_topic_queries(max(1, max_calls - 2)))]
+                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps"),
+                         _call(3, "get_timeline", upcoming_only=True)]
+                calls += [_call(4 + i, "query_knowledge_base", query=q, k=10)
+                          for i, q in enumerate(_topic_queries(max(1, max_calls - 3)))]
             case Intent.SYNTHESIS:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,

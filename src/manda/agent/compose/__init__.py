@@ -10,6 +10,7 @@ from manda.agent.compose import (
     fact_lookup,
     gap_identification,
     synthesis,
+    timeline,
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
@@ -20,6 +21,8 @@ __all__ = ["Ask", "Draft", "compose"]
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     """The answer in the shape the intent calls for, from extracted values and passages only."""
+    if evidence.timeline is not None and timeline.asks_timeline(ask.question):
+        return timeline.compose(ask, evidence)
     match ask.intent:
         case Intent.DEEP_DIVE:
             return deep_dive.compose(ask, evidence)
