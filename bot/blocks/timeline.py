@@ -11,6 +11,7 @@ from bot.payloads import TimelinePage
 from manda.timeline import Timeline, TimelineEvent
 
 PAGE = 20  # events per message: one line each, a few sections
+UPCOMING_SHOWN = 5  # upcoming events repeated at the top of the first page
 
 
 def event_line(event: TimelineEvent) -> str:
@@ -26,7 +27,7 @@ def event_line(event: TimelineEvent) -> str:
 
 
 def render_timeline(
-    timeline: Timeline, page: TimelinePage, *, described: str = ""
+    timeline: Timeline, page: TimelinePage, *, described: str = "", hidden: int = 0
 ) -> SlackMessage:
     """One page of the timeline from `page.offset`, with Show more when events are left."""
     events: Sequence[TimelineEvent] = timeline.events[page.offset : page.offset + PAGE]
@@ -40,12 +41,18 @@ def render_timeline(
     conflicts = sum(e.conflict for e in timeline.events)
     head = (f"🗓 *Timeline of {deal}*{described}: events {page.offset + 1}–"
             f"{page.offset + len(events)} of {total}")
-    blocks: list[Block] = sections(head + "\n" + "\n".join(event_line(e) for e in events))
+    blocks: list[Block] = []
+    soon = [e for e in timeline.events if e.upcoming][:UPCOMING_SHOWN]
+    if page.offset == 0 and soon:  # what falls due first: the reason a banker opens this
+        blocks += sections("*Coming up*\n" + "\n".join(event_line(e) for e in soon))
+    blocks += sections(head + "\n" + "\n".join(event_line(e) for e in events))
     legend = []
     if timeline.as_of:
         legend.append(f"⏳ upcoming within 12 months of {timeline.as_of:%-d %b %Y} ({upcoming})")
     if conflicts:
         legend.append(f"⚠️ sources give different dates ({conflicts})")
+    if hidden:
+        legend.append(f"{hidden} documents' own dates not listed: `/manda timeline document`")
     if legend:
         blocks.append(context([" · ".join(legend)]))
     if page.offset + PAGE < total:

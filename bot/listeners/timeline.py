@@ -83,7 +83,12 @@ async def _page(deps: Deps, page: TimelinePage) -> SlackMessage:
         category=page.category,
     )
     timeline = await deps.deals.timeline(page.deal_id, where=where)
-    return render_timeline(timeline, page, described=escape(_described(page)))
+    hidden = 0
+    if page.category is None:  # a document's own date is kept for when it is asked for
+        kept = [e for e in timeline.events if e.category != "document"]
+        hidden = len(timeline.events) - len(kept)
+        timeline = timeline.model_copy(update={"events": kept})
+    return render_timeline(timeline, page, described=escape(_described(page)), hidden=hidden)
 
 
 @handles("timeline")
