@@ -40,17 +40,14 @@ class OfflineComposer:
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
         subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
-        if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
-            return [_call(1, "get_timeline"), _call(2, "query_knowledge_base",
-                                                    query=ask.question, k=6)][:max_calls]
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
                 calls = [_call(1, "find_gaps")]
             case Intent.DUE_DILIGENCE:
-                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps"),
-                         _call(3, "get_timeline", upcoming_only=True)]
-                calls += [_call(4 + i, "query_knowledge_base", query=q, k=10)
+                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
+                calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
                           for i, q in enumerate(_topic_queries(max(1, max_calls - 3)))]
+                calls.append(_call(9, "get_timeline", upcoming_only=True))
             case Intent.SYNTHESIS:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,
@@ -84,6 +81,9 @@ class OfflineComposer:
                 calls = []
             case _:
                 calls = self._lookup_plan(ask, subjects)
+        if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
+            # the dated events first; the usual search still runs for when they do not answer
+            calls = [_call(0, "get_timeline"), *calls]
         return calls[:max_calls]
 
     def _lookup_plan(self, ask: Ask, subjects: str) -> list[ToolCall]:

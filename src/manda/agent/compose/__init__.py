@@ -22,7 +22,9 @@ __all__ = ["Ask", "Draft", "compose"]
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     """The answer in the shape the intent calls for, from extracted values and passages only."""
     if evidence.timeline is not None and timeline.asks_timeline(ask.question):
-        return timeline.compose(ask, evidence)
+        dated = timeline.compose(ask, evidence)
+        if dated is not None:
+            return dated
     match ask.intent:
         case Intent.DEEP_DIVE:
             return deep_dive.compose(ask, evidence)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from manda.agent.compose.common import Ask, Draft, qa_action
+from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.timeline import Timeline, TimelineEvent
@@ -16,7 +16,7 @@ _AHEAD = re.compile(r"\b(?:coming up|upcoming|ahead|due|next\s+(?:(\d{1,2})\s+)?
                     r"(months?|years?|quarters?))\b", re.I)
 _WHEN = re.compile(
     r"\bwhen\b.*\b(?:expire|expiry|expires|mature|matures|maturity|signed|sign|filed|file|"
-    r"hearing|judgment|terminate|terminable|renew|renewal|start|end|join|joined|leave|left|"
+    r"hearing|judgment|terminate|terminable|renew|renewal|join|joined|leave|left|"
     r"incorporated|founded|acquired|sold|due|appointed)\w*", re.I)
 _HISTORY = re.compile(r"\b(?:timeline|key dates|chronology|what happened|history of events|"
                       r"dated events)\b", re.I)
@@ -113,24 +113,15 @@ def upcoming_lines(evidence: Evidence) -> list[str]:
             if e.upcoming and e.category in RED_FLAG_CATEGORIES][:MAX_EVENTS]
 
 
-def compose(ask: Ask, evidence: Evidence) -> Draft:
+def compose(ask: Ask, evidence: Evidence) -> Draft | None:
+    """The dated events the question asks for; None when the timeline holds none of them (the
+    intent's own composer then answers from the passages and findings)."""
     timeline = evidence.timeline
     if not isinstance(timeline, Timeline) or not timeline.events:
-        return Draft(
-            text=("I read the deal's documents for dated events and found none to answer this. "
-                  "Shall I add a question on key dates (contract expiries, loan maturities, "
-                  "hearings) to the Q&A list?"),
-            proposals=[qa_action("Please provide a schedule of key dates: contract expiries "
-                                 "and renewals, loan maturities and covenant tests, hearings.",
-                                 "Legal")],
-            offer_qa=True)
+        return None
     intro, events = select(ask.question, timeline)
     if not events:
-        searched = f"{len(timeline.events)} dated events of the room"
-        return Draft(
-            text=(f"{intro.rstrip(':')}: nothing. I checked the {searched}. Shall I add the "
-                  "question to the Q&A list?"),
-            proposals=[qa_action(ask.question, "General")], offer_qa=True)
+        return None
     lines = [intro, *[_line(e) for e in events[:MAX_EVENTS]]]
     if len(events) > MAX_EVENTS:
         lines.append(f"- … and {len(events) - MAX_EVENTS} more (`/manda timeline` lists all).")
