@@ -11,6 +11,9 @@ FROM python:3.11-slim
 ENV PATH=/opt/manda/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     MANDA_HOME=/data
+# Tesseract reads scanned PDF pages (OCR); only its English data is installed
+RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 manda && mkdir -p /data && chown manda /data
 COPY --from=build /opt/manda /opt/manda
 USER manda

@@ -1,9 +1,12 @@
 """Slack under load: `manda serve` over real HTTP with the fake Slack, 200 concurrent mentions.
 
-Prints ack latency p50/p95/p99 (goal p99 < 50 ms), throughput, the time until every mention is
-answered, duplicates and lost answers; then, when `redis-server` is installed, kills Redis in
-the middle of a 50-mention run, restarts it, and prints how long after the restart the bot's
-memory works again (the bot is never restarted).
+First, with `redis-server` installed, several workers: 2 and 4 `manda serve` processes sharing
+Redis (event de-duplication, locks, memory) and the home, behind a local round-robin proxy
+(`bench/_proxy.py`, the load balancer), take 200 mentions at once (goal: exactly 200 answers,
+0 duplicates, ack p99 < 100 ms). Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms),
+throughput, the time until every mention is answered, duplicates and lost answers; then kills
+Redis in the middle of a 50-mention run, restarts it, and prints how long after the restart the
+bot's memory works again (the bot is never restarted).
 
 The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed; this process
 plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
@@ -11,7 +14,8 @@ two requests, as Slack sends them (`app_mention`, then `message`). Ack latency i
 from sending a request to reading the bot's response, and also read from the bot's own
 `manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates).
 
-    .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--no-redis]
+    .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
+                                         [--only-workers] [--no-redis]
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,7 +108,9 @@ class BotProcess:
 
 
 @asynccontextmanager
-async def running_bot(home: Path, fake: FakeSlack, **env: str) -> AsyncIterator[BotProcess]:
+async def running_bot(
+    home: Path, fake: FakeSlack, *, connect: bool = True, **env: str
+) -> AsyncIterator[BotProcess]:
     port = free_port()
     log = home / f"bot-{port}.log"
     environ = {
@@ -126,7 +132,8 @@ async def running_bot(home: Path, fake: FakeSlack, **env: str) -> AsyncIterator[
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"manda serve did not start; see {log}")
             await asyncio.sleep(0.1)
-        fake.connect_app(bot.events_url)
+        if connect:
+            fake.connect_app(bot.events_url)
         yield bot
     finally:
         process.send_signal(signal.SIGTERM)
@@ -392,6 +399,95 @@ async def recovery(home: Path, binary: str, channels: int, outage: float) -> lis
     ]
 
 
+@asynccontextmanager
+async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
+    """The round-robin load balancer (`bench/_proxy.py`) as its own process; its base URL."""
+    port = free_port()
+    command = [sys.executable, str(ROOT / "bench" / "_proxy.py"), str(port), *upstreams]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + READY_SECONDS
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the proxy did not start") from None
+                await asyncio.sleep(0.05)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.to_thread(process.wait, 10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+async def load_workers(
+    home: Path, binary: str, mentions: int, channels: int, workers: int
+) -> list[tuple[str, str]]:
+    """`workers` HTTP workers sharing Redis behind the round-robin proxy; all mentions at once."""
+    redis = RedisProcess(binary, free_port(), home)
+    redis.start()
+    try:
+        async with TimedSlack() as fake, AsyncExitStack() as stack:
+            people, places = await workspace(fake, home, channels)
+            bots = [
+                await stack.enter_async_context(
+                    running_bot(home, fake, connect=False, REDIS_URL=redis.url)
+                )
+                for _ in range(workers)
+            ]
+            proxy = await stack.enter_async_context(running_proxy([b.base for b in bots]))
+            fake.connect_app(f"{proxy}/slack/events")
+            # warm-up: every worker answers once (round robin: two requests per mention)
+            warm = await fire(fake, people, places[:workers], workers, "warm-up")
+            await watch(fake, warm, workers)
+            for bot in bots:
+                await wait_idle(bot)
+            fake.ack_seconds.clear()
+            before = [await server_side_acks(bot) for bot in bots]
+
+            run = Run()
+            watching = asyncio.ensure_future(watch(fake, run, mentions))
+            await fire(fake, people, places, mentions, "load", run=run)
+            acked = time.perf_counter() - run.fired_at
+            await watching
+            for bot in bots:
+                await wait_idle(bot)
+            after = [await server_side_acks(bot) for bot in bots]
+            duplicates, lost = tally(fake, run)
+    finally:
+        redis.kill()
+    acks_ms = [s * 1000 for s in fake.ack_seconds]
+    server: dict[float, float] = {}
+    for was, now in zip(before, after, strict=True):
+        for bound, count in now:
+            server[bound] = server.get(bound, 0.0) + count - dict(was).get(bound, 0.0)
+    all_answered = max(run.answered_at.values())
+    threads = replies_by_thread(fake)
+    answers = sum(len(threads.get(q.ts, [])) for q in run.questions)
+    p99 = percentile(acks_ms, 99)
+    return [
+        ("workers (manda serve, HTTP) + Redis", f"{workers}, behind a round-robin proxy"),
+        ("mentions (each: app_mention + message)", f"{mentions}, all at once, {channels} channels"),
+        ("requests acked", f"{len(acks_ms)} in {acked:.2f} s"),
+        ("ack latency p50 / p95 / p99 (sender)",
+         " / ".join(f"{percentile(acks_ms, q):.1f} ms" for q in (50, 95, 99))
+         + f"  (goal p99 < 100 ms: {'met' if p99 < 100 else 'NOT met'})"),
+        ("ack latency p50 / p99 (workers' histograms)",
+         " / ".join(f"{histogram_quantile(q, sorted(server.items())) * 1000:.1f} ms"
+                    for q in (0.5, 0.99))),
+        ("answers / duplicates / lost",
+         f"{answers} / {duplicates} / {lost}  (goal {mentions} / 0 / 0)"),
+        ("time until all answered", f"{all_answered:.1f} s"),
+        ("throughput", f"{mentions / all_answered:.1f} answers/s"),
+    ]
+
+
 def table(title: str, rows: list[tuple[str, str]]) -> str:
     width = max(len(k) for k, _ in rows)
     lines = [title, "-" * len(title)]
@@ -407,17 +503,33 @@ async def main() -> None:
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--outage", type=float, default=5.0, help="seconds Redis stays down")
     parser.add_argument("--no-redis", action="store_true", help="skip the Redis recovery run")
+    parser.add_argument("--workers", default="2,4",
+                        help="worker counts for the burst behind a load balancer (default 2,4)")
+    parser.add_argument("--only-workers", action="store_true",
+                        help="run only the several-workers bursts")
     args = parser.parse_args()
+    binary = shutil.which("redis-server")
     with tempfile.TemporaryDirectory(prefix="manda-slack-bench-") as tmp:
         print("ingesting the sample deal…", file=sys.stderr)
         home = await prepare_home(Path(tmp))
+        counts = [int(n) for n in args.workers.split(",") if n.strip()]
+        if binary is not None:
+            for workers in counts:
+                print(f"{workers} workers behind the proxy…", file=sys.stderr)
+                print(table(f"Slack burst, {workers} workers + Redis (offline model)",
+                            await load_workers(home, binary, args.mentions, args.channels,
+                                               workers)))
+                print()
+        else:
+            print("(redis-server not installed: no several-workers figure)\n")
+        if args.only_workers:
+            return
         print(f"firing {args.mentions} mentions at manda serve…", file=sys.stderr)
         print(table("Slack burst (embedded stores, offline model)",
                     await load(home, args.mentions, args.channels)))
         print()
         print(table("Slack paced (embedded stores, offline model)",
                     await load(home, args.mentions, args.channels, args.rate)))
-        binary = shutil.which("redis-server")
         if args.no_redis:
             return
         if binary is None:

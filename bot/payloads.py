@@ -114,7 +114,12 @@ class QAExport(ButtonPayload):
 
 
 class OpenReview(ButtonPayload):
-    """Show the deal's review queue."""
+    """Show the deal's review queue: from `offset`, filtered by priority, document, subject."""
+
+    offset: int = Field(default=0, alias="o", ge=0)
+    priority: str | None = Field(default=None, alias="p")
+    document: str | None = Field(default=None, alias="doc", max_length=200)
+    subject: str | None = Field(default=None, alias="s", max_length=200)
 
 
 class WorkflowAction(ButtonPayload):

@@ -5,10 +5,12 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 
-# Debian packages used by tests: a real redis-server (started on a free local port by the tests)
-# and Chromium (the playground's browser tests drive it with Playwright; no browser download).
+# Debian packages used by tests: a real redis-server (started on a free local port by the tests),
+# Chromium (the playground's browser tests drive it with Playwright; no browser download) and
+# Tesseract (OCR of scanned PDF pages).
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
 [ -x /usr/bin/chromium ] || need+=(chromium fonts-noto-color-emoji)
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing ${need[*]} (Debian) for the tests" >&2

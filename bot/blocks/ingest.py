@@ -18,10 +18,13 @@ from bot.blocks.kit import (
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.payloads import OpenReview
+from manda.deals import DocumentChanges
 from manda.jobs import IngestJob, JobStatus
 from manda.models import IngestReport, SkippedFile
 
 MAX_LISTED = 20
+MAX_DOCUMENTS = 10  # described one by one; the rest are named in the head line
+MAX_CHANGES = 8
 
 
 def render_progress(deal_id: str, done: int, total: int, current: str) -> SlackMessage:
@@ -49,8 +52,50 @@ def _skipped_lines(skipped: Sequence[SkippedFile]) -> str:
     return "\n".join(lines)
 
 
-def render_summary(report: IngestReport) -> SlackMessage:
-    """What the ingestion did, each skipped file with its reason, and a Review button if needed."""
+STATUS_WORD = {"approved": "✓", "pending": "waits for review", "rejected": "rejected"}
+
+
+def document_lines(doc: DocumentChanges) -> str:
+    """One document: its role, main figures with units, what it corrected or contradicts."""
+    role = ("draft " if doc.draft else "") + doc.role
+    lines = [f"📄 *{escape(plain(doc.filename, 150))}* — {escape(role)}"]
+    if doc.figures:
+        shown = []
+        for f in doc.figures:
+            period = f" {escape(f.period)}" if f.period else ""
+            mark = " _(waits for review)_" if f.status.value == "pending" else ""
+            shown.append(f"{escape(f.label)}{period}: *{escape(f.shown)}*{mark}")
+        lines.append("• " + " · ".join(shown))
+    for c in doc.changes[:MAX_CHANGES]:
+        period = f" {escape(c.period)}" if c.period else ""
+        if c.kind == "conflicts with":
+            lines.append(
+                f"⚠️ Conflict: {escape(c.label)}{period} is *{escape(c.here)}* here, "
+                f"*{escape(c.there)}* in {escape(c.other_source)}"
+            )
+        elif c.kind == "corrects":
+            lines.append(
+                f"✏️ Corrects {escape(c.label)}{period}: {escape(c.there)} → *{escape(c.here)}* "
+                f"(was in {escape(c.other_source)})"
+            )
+        else:
+            lines.append(
+                f"✏️ Corrected later: {escape(c.label)}{period} {escape(c.here)} → "
+                f"*{escape(c.there)}* in {escape(c.other_source)}"
+            )
+    if len(doc.changes) > MAX_CHANGES:
+        lines.append(f"… and {len(doc.changes) - MAX_CHANGES} more corrections and conflicts")
+    verb = "waits" if doc.pending == 1 else "wait"
+    waits = f"{plural(doc.pending, 'finding')} {verb} for review"
+    if not doc.pending:
+        waits = "nothing to review"
+    lines.append(f"_{doc.approved} approved automatically · {waits}_")
+    return "\n".join(lines)
+
+
+def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()) -> SlackMessage:
+    """What the ingestion did — per document its role, figures, corrections and conflicts —
+    each skipped file with its reason, and a Review button if needed."""
     deal = escape(report.deal_id)
     done = len(report.ingested)
     head = f"✅ *{deal}*: {done} document{'s' if done != 1 else ''} ingested"
@@ -72,6 +117,8 @@ def render_summary(report: IngestReport) -> SlackMessage:
         + "."
     )
     blocks: list[Block] = [section(cut("\n".join(lines)))]
+    for doc in changes[:MAX_DOCUMENTS]:
+        blocks.append(section(cut(document_lines(doc))))
     if report.skipped:
         blocks.append(section(f"⚠️ *Not ingested:*\n{_skipped_lines(report.skipped)}"))
         blocks.append(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from bot import ids
 from bot.blocks.answer import finding_title
 from bot.blocks.kit import (
@@ -13,24 +11,48 @@ from bot.blocks.kit import (
     button,
     context,
     fallback,
+    plural,
     section,
     when,
     who,
 )
 from bot.blocks.mrkdwn import escape, plain
-from bot.payloads import Decision
+from bot.payloads import Decision, OpenReview
+from manda.deals import ReviewPage, Urgency
 from manda.models import Finding, ReviewDecision, ReviewDecisionKind
 
 EXCERPT_LIMIT = 300
-QUEUE_PAGE = 10  # findings per message: 3 blocks each, well under 50
+QUEUE_PAGE = 10  # findings per message: 2 blocks each, well under 50
+PRIORITY_MARK = {
+    "high": "🔺 high priority",
+    "medium": "🔸 medium priority",
+    "low": "▫️ low priority",
+}
 
 
-def render_finding(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
+def excerpt_lines(finding: Finding, heading: str | None) -> list[str]:
+    """The quoted passage under its heading, its lines kept apart (slide text does not run on)."""
+    pieces = [" ".join(line.split()) for line in finding.excerpt.splitlines() if line.strip()]
+    quote = escape(plain(" · ".join(pieces), EXCERPT_LIMIT))
+    head = f"> *{escape(plain(heading, 90))}*\n" if heading else ""
+    return [f"{head}> {quote}"]
+
+
+def render_finding(
+    deal_id: str,
+    finding: Finding,
+    document: str | None,
+    urgency: Urgency | None = None,
+    heading: str | None = None,
+) -> list[Block]:
     where = escape(f"{document}, {finding.location.label}" if document else finding.location.label)
     lines = [finding_title(finding)]
-    if finding.review_priority == "high":
+    if urgency is not None:
+        why = f" — {escape('; '.join(urgency.reasons[:2]))}" if urgency.reasons else ""
+        lines[0] += f"  _{PRIORITY_MARK[urgency.priority]}{why}_"
+    elif finding.review_priority == "high":
         lines[0] += "  🔺 _high priority_"
-    lines.append(f"> {escape(plain(finding.excerpt, EXCERPT_LIMIT))}")
+    lines += excerpt_lines(finding, heading)
     lines.append(f"_Source: {where}_")
     value = Decision(d=deal_id, f=finding.id).encode()
     return [
@@ -45,32 +67,60 @@ def render_finding(deal_id: str, finding: Finding, document: str | None) -> list
     ]
 
 
-def render_review_queue(
-    deal_id: str, findings: Sequence[Finding], documents: Mapping[str, str]
-) -> SlackMessage:
-    """The first page of the queue; how many more wait and where to see them."""
-    if not findings:
-        text = f"Nothing waiting for review in *{escape(deal_id)}*: every finding has been decided."
+def _page_button(page: ReviewPage, text: str, offset: int, action_id: str) -> Block:
+    where = page.where
+    value = OpenReview(
+        d=page.deal_id, o=offset, p=where.priority, doc=where.document, s=where.subject
+    ).encode()
+    return button(text, action_id, value)
+
+
+def render_review_queue(page: ReviewPage, *, size: int = QUEUE_PAGE) -> SlackMessage:
+    """One page of the queue, most urgent first, with Previous / Next and how to filter."""
+    deal = escape(page.deal_id)
+    filtered = f" ({escape(page.where.describe())})" if page.where else ""
+    if not page.total:
+        text = f"Nothing{filtered} waiting for review in *{deal}*" + (
+            ": every finding has been decided." if not page.where else "."
+        )
         return SlackMessage(text=fallback(text), blocks=[section(text)])
-    shown = findings[:QUEUE_PAGE]
-    intro = (
-        f"*{len(findings)} finding{'s' if len(findings) != 1 else ''} of {escape(deal_id)} "
-        f"waiting for review*"
-        + (f" — the first {len(shown)}:" if len(findings) > len(shown) else ":")
+    shown = page.findings[:size]
+    first, last = page.offset + 1, page.offset + len(shown)
+    intro = f"*{plural(page.total, 'finding')} of {deal} waiting for review*{filtered}" + (
+        f" — {first}–{last}, most urgent first:" if page.total > len(shown) else ":"
     )
+    counts = " · ".join(f"{n} {p}" for p, n in page.counts.items() if n)
     blocks: list[Block] = [section(intro)]
+    if counts:
+        blocks.append(context([f"By priority (rubric and materiality): {counts}"]))
     for finding in shown:
-        blocks.extend(render_finding(deal_id, finding, documents.get(finding.document_id)))
-    if len(findings) > len(shown):
-        blocks.append(
-            context(
-                [
-                    f"{len(findings) - len(shown)} more: decide these, "
-                    "then run `/manda review` again "
-                    "(or open Manda's Home tab)."
-                ]
+        blocks.extend(
+            render_finding(
+                page.deal_id,
+                finding,
+                page.document_names.get(finding.document_id),
+                page.urgency.get(finding.id),
+                page.headings.get(finding.id),
             )
         )
+    paging = []
+    if page.offset > 0:
+        paging.append(
+            _page_button(page, "← Previous", max(0, page.offset - size), ids.REVIEW_PREVIOUS)
+        )
+    if page.offset + len(shown) < page.total:
+        more = min(size, page.total - last)
+        paging.append(_page_button(page, f"Next {more} →", last, ids.REVIEW_PAGE))
+    if paging:
+        blocks.append(actions(ids.REVIEW_PAGING, paging))
+    blocks.append(
+        context(
+            [
+                "Filter: `/manda review high`, `/manda review doc:<file name>`, "
+                "`/manda review subject:<subject>` (they combine)."
+            ]
+        )
+    )
     return SlackMessage(text=fallback(intro), blocks=blocks)
 
 

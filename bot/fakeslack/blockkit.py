@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from slack_sdk.errors import SlackObjectFormationError
+from slack_sdk.models.blocks import Block
+
 MAX_MESSAGE_BLOCKS = 50
 MAX_VIEW_BLOCKS = 100
 SECTION_TEXT = 3000
@@ -63,7 +66,21 @@ def validate_blocks(blocks: Any, *, limit: int = MAX_MESSAGE_BLOCKS) -> list[str
                 )
             block_ids.add(bid)
         errors.extend(_check_block(block, where))
+        errors.extend(_sdk_check(block, where))
     return errors
+
+
+def _sdk_check(block: dict[str, Any], where: str) -> list[str]:
+    """slack_sdk's own block model: parse the block and let it check its limits, so every
+    payload the suite sends through the fake is held to the SDK's reading of Slack's rules too."""
+    try:
+        parsed = Block.parse(block)
+        if parsed is None:
+            return [f"[ERROR] slack_sdk cannot parse this block [json-pointer:{where}]"]
+        parsed.to_dict()  # validates the block and, through to_dict, every element in it
+    except (SlackObjectFormationError, KeyError, TypeError, ValueError) as exc:
+        return [f"[ERROR] slack_sdk: {exc} [json-pointer:{where}]"]
+    return []
 
 
 def _too_long(text: Any, limit: int, where: str) -> list[str]:

@@ -20,17 +20,23 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
-from bot.blocks.kit import Block, context, cut, mark_done, replace_block, who
+from bot.blocks.kit import Block, SlackMessage, context, cut, mark_done, replace_block, who
 from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import added_confirmation, added_note
-from bot.blocks.review import already_decided_note, decision_note, render_review_queue
+from bot.blocks.review import (
+    QUEUE_PAGE,
+    already_decided_note,
+    decision_note,
+    render_review_queue,
+)
 from bot.conversations import channel_key, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
 from bot.payloads import AddToQA, Decision, Feedback, OpenReview
 from bot.permissions import SlackMembership
+from manda.deals import PRIORITIES, ReviewFilter
 from manda.errors import AlreadyDecidedError, FindingNotFoundError
 from manda.models import ReviewDecisionKind
 
@@ -125,9 +131,15 @@ async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id
 
 
 async def edit_message(
-    deps: Deps, client: AsyncWebClient, click: Click, change: Callable[[list[Block]], list[Block]]
+    deps: Deps,
+    client: AsyncWebClient,
+    click: Click,
+    change: Callable[[list[Block]], list[Block]],
+    *,
+    text: str | None = None,
 ) -> None:
-    """Apply `change(blocks) -> blocks` to the clicked message, one edit at a time."""
+    """Apply `change(blocks) -> blocks` to the clicked message, one edit at a time (and its
+    fallback `text`, when the change makes the old one wrong)."""
     message = click.message
     if message is None or click.channel is None:
         return
@@ -139,7 +151,7 @@ async def edit_message(
             await client.chat_update(
                 channel=click.channel,
                 ts=message["ts"],
-                text=message.get("text") or " ",
+                text=text or message.get("text") or " ",
                 blocks=updated,
             )
         except SlackApiError as exc:
@@ -218,9 +230,7 @@ async def decide(
         return
     block_id = ids.decision_block(payload.finding_id)
     try:
-        decision = await deps.deals.decide(
-            payload.deal_id, payload.finding_id, kind, by=click.user
-        )
+        decision = await deps.deals.decide(payload.deal_id, payload.finding_id, kind, by=click.user)
     except AlreadyDecidedError as exc:
         note = already_decided_note(exc.status, exc.by)
         await edit_message(
@@ -289,13 +299,34 @@ async def open_review(deps: Deps, client: AsyncWebClient, click: Click) -> None:
     payload = OpenReview.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
-    page = await deps.deals.review_page(payload.deal_id)
-    message = render_review_queue(payload.deal_id, page.findings, page.document_names)
+    message = await _queue_page(deps, payload)
     if click.channel is None:
         return
     await client.chat_postMessage(
         channel=click.channel, thread_ts=click.thread_ts, text=message.text, blocks=message.blocks
     )
+
+
+async def turn_review_page(deps: Deps, client: AsyncWebClient, click: Click) -> None:
+    """Previous / Next: the same message shows the other page (no new message per page)."""
+    payload = OpenReview.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    message = await _queue_page(deps, payload)
+    await edit_message(deps, client, click, lambda _blocks: message.blocks, text=message.text)
+
+
+async def _queue_page(deps: Deps, payload: OpenReview) -> SlackMessage:
+    priority = payload.priority if payload.priority in PRIORITIES else None
+    where = ReviewFilter(
+        priority=priority,  # type: ignore[arg-type]
+        document=payload.document,
+        subject=payload.subject,
+    )
+    page = await deps.deals.review_page(
+        payload.deal_id, offset=payload.offset, limit=QUEUE_PAGE, where=where
+    )
+    return render_review_queue(page)
 
 
 # ---------------------------------------------------------------- wiring
@@ -329,6 +360,8 @@ BUTTONS: list[tuple[str | re.Pattern[str], Work, str]] = [
     (ids.FEEDBACK_UP, lambda d, c, k: feedback(d, c, k, True), "record your feedback"),
     (ids.FEEDBACK_DOWN, lambda d, c, k: feedback(d, c, k, False), "record your feedback"),
     (ids.OPEN_REVIEW, open_review, "show the review queue"),
+    (ids.REVIEW_PAGE, turn_review_page, "show that page of the review queue"),
+    (ids.REVIEW_PREVIOUS, turn_review_page, "show that page of the review queue"),
 ]
 
 

@@ -33,16 +33,14 @@ from bot.blocks.messages import (
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.qa import render_qa_list
-from bot.blocks.review import render_review_queue
+from bot.blocks.review import QUEUE_PAGE, render_review_queue
 from bot.commands import BY_NAME, SHORTCUTS, SLASH, SUBCOMMANDS, parse
 from bot.conversations import DEAL_ID, Thread, channel_key
 from bot.deps import Deps
 from bot.listeners.qa_list import share_export
 from bot.permissions import SlackMembership
-from manda.deals import BindingRefusedError
+from manda.deals import PRIORITIES, BindingRefusedError, Priority, ReviewFilter
 from manda.models import QAPriority
-
-PRIORITIES = {p.value for p in QAPriority}
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +160,23 @@ async def redflags(
     await _answer(deps, client, respond, command, "redflags", "")
 
 
+def review_filter(text: str) -> ReviewFilter:
+    """`high`, `doc:<part of a file name>`, `subject:<part of a subject>`, in any order."""
+    priority: Priority | None = None
+    document = subject = None
+    for word in text.split():
+        lowered = word.lower()
+        if lowered in PRIORITIES:
+            priority = lowered  # type: ignore[assignment]
+        elif lowered.startswith(("doc:", "document:", "file:")):
+            document = word.split(":", 1)[1] or None
+        elif lowered.startswith(("subject:", "about:")):
+            subject = word.split(":", 1)[1] or None
+        else:
+            subject = f"{subject} {word}".strip() if subject else word
+    return ReviewFilter(priority=priority, document=document, subject=subject)
+
+
 @handles("review")
 async def review(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
@@ -169,13 +184,9 @@ async def review(
     deal_id = await _bound_deal(deps, respond, command)
     if deal_id is None:
         return
-    page = await deps.deals.review_page(deal_id)
-    await _post(
-        client,
-        respond,
-        command["channel_id"],
-        render_review_queue(deal_id, page.findings, page.document_names),
-    )
+    where = review_filter(rest)
+    page = await deps.deals.review_page(deal_id, limit=QUEUE_PAGE, where=where)
+    await _post(client, respond, command["channel_id"], render_review_queue(page))
 
 
 QA_USAGE = (
@@ -214,7 +225,7 @@ async def qa(
         notice = f"🗑 Q{item.number} removed by {who(user)} (the audit log keeps its text)."
     elif verb == "edit":
         field, _, value = text.partition(" ")
-        if field.lower() == "priority" and value.strip().lower() in PRIORITIES:
+        if field.lower() == "priority" and value.strip().lower() in {p.value for p in QAPriority}:
             change = {"priority": QAPriority(value.strip().lower())}
         elif field.lower() == "category" and value.strip():
             change = {"category": value.strip()}

@@ -195,7 +195,8 @@ async def ingest_upload(
         else:
             report = outcome
         report.skipped = [*failed, *report.skipped]
-        await progress.show(render_summary(report))
+        changes = await deps.deals.what_changed(deal_id, report.ingested)
+        await progress.show(render_summary(report, changes))
     except Exception as exc:
         log.exception("ingesting files shared in %s failed", thread.channel)
         reason = (

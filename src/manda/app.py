@@ -11,31 +11,32 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from manda.agent.context import AgentContext
-from manda.agent.service import AnswerService
-from manda.cim.service import CimService
 from manda.config import Settings
-from manda.deals import ConversationService, DealService
-from manda.deals.workflows import DealWorkflows
+from manda.deals.conversations import ConversationService
 from manda.embed.port import Embedder, Reranker
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
-from manda.ingest.parsers import ParseLimits
-from manda.ingest.service import Extractor, IngestService
-from manda.irl.service import IrlService
+from manda.ingest.parsers.base import ParseLimits
 from manda.jobs.port import JobQueue
-from manda.jobs.service import JobService
 from manda.kg.port import KnowledgeGraph
-from manda.llm.claude import ClaudeChatModel
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
-from manda.workflows.checkpoints import WorkflowCheckpoints
+
+if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on first use
+    from manda.agent.service import AnswerService
+    from manda.cim.service import CimService
+    from manda.deals import DealService
+    from manda.deals.workflows import DealWorkflows
+    from manda.ingest.service import Extractor, IngestService
+    from manda.irl.service import IrlService
+    from manda.jobs.service import JobService
+    from manda.workflows.checkpoints import WorkflowCheckpoints
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +189,19 @@ def anthropic_client(settings: Settings):  # type: ignore[no-untyped-def]
     )
 
 
+def extractor_choice(settings: Settings, client: object | None) -> AdapterChoice:
+    """Which extractor `choose_extractor` will build, without importing it."""
+    if client is not None:
+        return AdapterChoice("extraction", "claude", settings.claude_model)
+    return AdapterChoice(
+        "extraction", "offline", "deterministic rules (ANTHROPIC_API_KEY not set)"
+    )
+
+
 def choose_extractor(
     settings: Settings, client: object | None, guards: Guards | None = None
 ) -> tuple[Extractor, AdapterChoice]:
+    choice = extractor_choice(settings, client)
     if client is not None:
         from manda.ingest.extract.claude import ClaudeExtractor
 
@@ -199,14 +210,10 @@ def choose_extractor(
             model=settings.claude_model,
             **_guards(guards, "Claude"),
         )
-        return extractor, AdapterChoice(
-            "extraction", "claude", settings.claude_model
-        )
+        return extractor, choice
     from manda.ingest.extract.offline import OfflineExtractor
 
-    return OfflineExtractor(), AdapterChoice(
-        "extraction", "offline", "deterministic rules (ANTHROPIC_API_KEY not set)"
-    )
+    return OfflineExtractor(), choice
 
 
 class Manda:
@@ -218,8 +225,11 @@ class Manda:
         *,
         breakers: BreakerRegistry | None = None,
         metrics: Metrics | None = None,
+        workflows: bool = True,
     ) -> None:
-        """`breakers` and `metrics` default to fresh ones; the HTTP server reads both."""
+        """`breakers` and `metrics` default to fresh ones; the HTTP server reads both.
+        `workflows=False` leaves the workflow checkpoints (CIM, IRL) closed: a command that
+        only reads the deal (`manda search`) then never loads LangGraph."""
         self.settings = settings
         self.breakers = breakers if breakers is not None else BreakerRegistry()
         self.metrics = metrics if metrics is not None else Metrics(breakers=self.breakers)
@@ -228,60 +238,112 @@ class Manda:
         self.memory, memory_choice = choose_memory(settings, guards)
         self.embedder, self.reranker, embed_choice = choose_embeddings(settings, guards)
         self.anthropic = anthropic_client(settings)
-        self.extractor, extract_choice = choose_extractor(settings, self.anthropic, guards)
-        self.choices = [graph_choice, memory_choice, embed_choice, extract_choice]
+        self._guards = guards
+        self.choices = [
+            graph_choice,
+            memory_choice,
+            embed_choice,
+            extractor_choice(settings, self.anthropic),
+            AdapterChoice("model", "claude", settings.claude_model)
+            if self.anthropic is not None
+            else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)"),
+        ]
         self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
-        self.ingest = IngestService(
+        self.job_queue, jobs_choice = choose_job_queue(settings, guards)
+        self.choices.append(jobs_choice)
+        self.review = ReviewService(graph=self.graph)
+        self.qa = QAService(graph=self.graph)
+        self.conversations = ConversationService(memory=self.memory)
+        self._workflows = workflows
+        self._started = False
+
+    # The services below are built on first use, so a command that only searches never imports
+    # the parsers, LangGraph or the Claude SDK (`manda --help` and `manda search` start fast).
+
+    @cached_property
+    def extractor(self) -> Extractor:
+        return choose_extractor(self.settings, self.anthropic, self._guards)[0]
+
+    @cached_property
+    def ingest(self) -> IngestService:
+        from manda.ingest.service import IngestService
+
+        return IngestService(
             graph=self.graph,
             embedder=self.embedder,
             extractor=self.extractor,
-            limits=ParseLimits.from_settings(settings),
+            limits=ParseLimits.from_settings(self.settings),
         )
-        model = (
-            ClaudeChatModel(
-                client=self.anthropic, model=settings.claude_model, **guards("Claude")
+
+    @cached_property
+    def answers(self) -> AnswerService:
+        from manda.agent.context import AgentContext
+        from manda.agent.service import AnswerService
+
+        model = None
+        if self.anthropic is not None:
+            from manda.llm.claude import ClaudeChatModel
+
+            model = ClaudeChatModel(
+                client=self.anthropic, model=self.settings.claude_model, **self._guards("Claude")
             )
-            if self.anthropic is not None
-            else None
-        )
-        self.choices.append(
-            AdapterChoice("model", "claude", settings.claude_model)
-            if model is not None
-            else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)")
-        )
-        self.answers = AnswerService(
+        return AnswerService(
             AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
             metrics=self.metrics,
         )
-        self.job_queue, jobs_choice = choose_job_queue(settings, guards)
-        self.choices.append(jobs_choice)
-        self.jobs = JobService(
+
+    @cached_property
+    def workflow_checkpoints(self) -> WorkflowCheckpoints:
+        from manda.workflows.checkpoints import WorkflowCheckpoints
+
+        return WorkflowCheckpoints(self.settings.home_dir / "workflows.sqlite",
+                                   redis_url=self.settings.redis_url)
+
+    @cached_property
+    def cim(self) -> CimService:
+        from manda.cim.service import CimService
+
+        return CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+
+    @cached_property
+    def irl(self) -> IrlService:
+        from manda.irl.service import IrlService
+
+        return IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
+                          ingest=self.ingest.ingest)
+
+    @cached_property
+    def jobs(self) -> JobService:
+        from manda.jobs.service import JobService
+
+        return JobService(
             queue=self.job_queue,
             ingest=self.ingest,
-            uploads_dir=settings.home_dir / "uploads",
+            uploads_dir=self.settings.home_dir / "uploads",
             metrics=self.metrics,
         )
-        self.review = ReviewService(graph=self.graph)
-        self.qa = QAService(graph=self.graph)
-        self.workflow_checkpoints = WorkflowCheckpoints(settings.home_dir / "workflows.sqlite",
-                                                        redis_url=settings.redis_url)
-        self.cim = CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
-        self.irl = IrlService(graph=self.graph, checkpoints=self.workflow_checkpoints,
-                              ingest=self.ingest.ingest)
-        # What front ends call: named deal operations, never the stores behind them.
-        self.deals = DealService(
+
+    @cached_property
+    def deals(self) -> DealService:
+        """What front ends call: named deal operations, never the stores behind them."""
+        from manda.deals import DealService
+
+        return DealService(
             graph=self.graph,
             review=self.review,
             qa=self.qa,
             ingest=self.ingest,
             jobs=self.jobs,
-            settings=settings,
-            workflows=DealWorkflows(
-                cim=self.cim, irl=self.irl, exports_dir=settings.home_dir / "exports"
-            ),
+            settings=self.settings,
+            workflows=self._workflows,
         )
-        self.conversations = ConversationService(memory=self.memory)
-        self._started = False
+
+    def _workflows(self) -> DealWorkflows:
+        """The CIM and IRL workflows, built when first used (they load LangGraph)."""
+        from manda.deals.workflows import DealWorkflows
+
+        return DealWorkflows(cim=self.cim, irl=self.irl,
+                             exports_dir=self.settings.home_dir / "exports")
 
     def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:
         """The stores a request needs, by port, each with its ping (readiness checks)."""
@@ -298,14 +360,16 @@ class Manda:
         if self.reranker is not None:
             await self.reranker.start()
         await self.job_queue.start()
-        await self.workflow_checkpoints.start()
+        if self._workflows:
+            await self.workflow_checkpoints.start()
         self._started = True
 
     async def aclose(self) -> None:
         if not self._started:
             return
         self._started = False
-        await self.workflow_checkpoints.aclose()
+        if "workflow_checkpoints" in self.__dict__:  # built (cached_property) means maybe open
+            await self.workflow_checkpoints.aclose()
         await self.job_queue.aclose()
         if self.reranker is not None:
             await self.reranker.aclose()

@@ -7,6 +7,7 @@ its own variable (`NEO4J_URI`, `REDIS_URL`, `ANTHROPIC_API_KEY`, `VOYAGE_API_KEY
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -46,6 +47,14 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+    # ZIP exports and e-mail attachments: nesting depth, files and unpacked size per batch
+    max_archive_depth: int = Field(default=3, alias="MANDA_MAX_ARCHIVE_DEPTH")
+    max_archive_files: int = Field(default=10_000, alias="MANDA_MAX_ARCHIVE_FILES")
+    max_archive_mb: float = Field(default=2048.0, alias="MANDA_MAX_ARCHIVE_MB")
+    # scanned PDF pages: OCR engine (auto, tesseract, rapidocr, off), pages per document, seconds
+    ocr: Literal["auto", "tesseract", "rapidocr", "off"] = Field(default="auto", alias="MANDA_OCR")
+    ocr_max_pages: int = Field(default=100, alias="MANDA_OCR_MAX_PAGES")
+    ocr_page_timeout: float = Field(default=30.0, alias="MANDA_OCR_PAGE_TIMEOUT")
     # files dropped in Slack: queued for `manda worker` (True) or ingested by the bot itself
     ingest_via_queue: bool = Field(default=False, alias="MANDA_INGEST_VIA_QUEUE")
 

@@ -48,6 +48,9 @@ class LocationKind(StrEnum):
     ROW = "row"
 
 
+OCR_MARK = ", OCR"
+
+
 class Location(_Model):
     """Where in a document something was said: `p.3`, `Sheet!B7`, `slide 2`, a heading, `row 5`."""
 
@@ -56,8 +59,16 @@ class Location(_Model):
     page: int | None = None
 
     @classmethod
-    def for_page(cls, page: int) -> Location:
-        return cls(kind=LocationKind.PAGE, label=f"p.{page}", page=page)
+    def for_page(cls, page: int, *, ocr: bool = False) -> Location:
+        """`p.4`, or `p.4, OCR` when the text was read from an image of the page (a scan)."""
+        label = f"p.{page}{OCR_MARK}" if ocr else f"p.{page}"
+        return cls(kind=LocationKind.PAGE, label=label, page=page)
+
+    @property
+    def ocr(self) -> bool:
+        """Read by OCR from a scan, not from a text layer (kept in the label: no new field, so
+        stored locations stay readable by every version)."""
+        return self.kind is LocationKind.PAGE and self.label.endswith(OCR_MARK)
 
     @classmethod
     def for_cell(cls, sheet: str, cell: str) -> Location:
@@ -132,6 +143,9 @@ class Document(_Model):
     authoritative: bool = False
     draft: bool = False
     units: int = 0  # pages, sheets, slides or sections parsed
+    path: str | None = None  # its place in the data room: "2 Financial/2.3 Audited/Accounts.pdf"
+    room_index: str | None = None  # the room's own numbering of that place: "2.3.1"
+    metadata: dict[str, str] = Field(default_factory=dict)  # e.g. an e-mail's from, to, subject
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)
@@ -160,6 +174,7 @@ class ParsedDocument(_Model):
     units: int
     title: str | None = None
     doc_date: date | None = None
+    metadata: dict[str, str] = Field(default_factory=dict)  # what the format itself states
 
 
 class Chunk(_Model):
@@ -256,10 +271,11 @@ class RelationType(StrEnum):
     SUPERSEDES = "SUPERSEDES"
     CONTRADICTS = "CONTRADICTS"
     SUPPORTS = "SUPPORTS"
+    ATTACHED_TO = "ATTACHED_TO"  # a document that came attached to an e-mail -> that e-mail
 
 
 class Relation(_Model):
-    """A typed edge between two findings, or between two documents (SUPERSEDES only)."""
+    """A typed edge between two findings, or between two documents (SUPERSEDES, ATTACHED_TO)."""
 
     deal_id: str
     type: RelationType

@@ -14,8 +14,9 @@ from bot.blocks.kit import mark_done
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
-from bot.payloads import VALUE_LIMIT, AddToQA, Decision, StaleButtonError
+from bot.payloads import VALUE_LIMIT, AddToQA, Decision, OpenReview, StaleButtonError
 from manda.answers import Answer, Citation, Intent, SuggestedAction
+from manda.deals import ReviewPage, Urgency
 from manda.models import (
     Confidence,
     Finding,
@@ -189,17 +190,30 @@ def test_mark_done_replaces_only_the_clicked_button() -> None:
 
 def test_review_queue_shows_excerpt_source_and_two_buttons() -> None:
     findings = [finding(i, priority="high" if i == 0 else "normal") for i in range(14)]
-    message = render_review_queue("targetco", findings, {"d_1": "Q3_Report.pdf"})
+    page = ReviewPage(
+        deal_id="targetco",
+        findings=findings[:10],
+        total=14,
+        offset=0,
+        document_names={"d_1": "Q3_Report.pdf"},
+        urgency={findings[0].id: Urgency("high", ("failed a check",))},
+        headings={findings[1].id: "Revenue bridge"},
+    )
+    message = render_review_queue(page)
     assert validate_blocks(message.blocks) == []
     text = str(message.blocks)
     assert (
         "14 findings of targetco" in text
+        and "1–10, most urgent first" in text
         and "Q3_Report.pdf, p.0" in text
-        and "high priority" in text
+        and "high priority — failed a check" in text
+        and "> *Revenue bridge*" in text
     )
-    assert "&lt;!channel&gt;" in text and "4 more" in text
+    assert "&lt;!channel&gt;" in text and "Next 4 →" in text
     pairs = [b for b in message.blocks if b["type"] == "actions"]
-    assert len(pairs) == 10
+    assert len(pairs) == 11  # ten Approve / Reject pairs and the paging
+    next_page = OpenReview.decode(pairs[-1]["elements"][0]["value"])
+    assert next_page.offset == 10
     assert [e["action_id"] for e in pairs[0]["elements"]] == [
         ids.APPROVE_FINDING,
         ids.REJECT_FINDING,

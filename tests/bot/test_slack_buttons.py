@@ -10,7 +10,7 @@ from bot import ids
 from bot.conversations import channel_key
 from bot.fakeslack import Message
 from bot.payloads import AddToQA, Decision
-from manda.deals import AccessRules
+from manda.deals import AccessRules, ReviewFilter
 from manda.models import FindingStatus, ReviewDecisionKind
 
 
@@ -98,7 +98,7 @@ async def test_a_configured_approver_group_decides_instead_of_members(world: Sla
     first, second = [
         Decision.decode(b["elements"][0]["value"]).finding_id
         for b in message.blocks
-        if b["type"] == "actions"
+        if b.get("block_id", "").startswith("manda.decide.")
     ][:2]
     await world.fake.click(
         world.alice, message, ids.APPROVE_FINDING, value=Decision(d="targetco", f=first).encode()
@@ -190,3 +190,27 @@ async def test_a_stale_button_is_explained(world: SlackWorld) -> None:
     await world.settle()
     [told] = ephemeral_texts(world, world.alice.id)
     assert "older version of Manda" in told
+
+
+async def test_the_review_queue_pages_in_place_and_filters(world: SlackWorld) -> None:
+    message = await review_message(world)
+    page = await world.manda.deals.review_page("targetco")
+    assert page.total > 10 and f"{page.total} findings of targetco" in message.all_text()
+    [paging] = [b for b in message.blocks if b.get("block_id") == ids.REVIEW_PAGING]
+    await world.fake.click(
+        world.alice, message, ids.REVIEW_PAGE, value=paging["elements"][0]["value"]
+    )
+    await world.settle()
+    assert "11–" in message.all_text() and "← Previous" in str(message.blocks)
+    assert len([m for m in world.ws.bot_messages(world.deal.id) if not m.is_reply]) == 1
+
+    priorities = {u.priority for u in page.urgency.values()}
+    assert len(priorities) > 1  # rubric and materiality spread the queue
+    await world.fake.slash(world.alice, world.deal, "/manda", "review high doc:Q3")
+    await world.settle()
+    filtered = [m for m in world.ws.bot_messages(world.deal.id) if not m.is_reply][-1]
+    assert "high priority, document “Q3”" in filtered.all_text()
+    shown = await world.manda.deals.review_page(
+        "targetco", where=ReviewFilter(priority="high", document="Q3")
+    )
+    assert all("Q3" in shown.document_names[f.document_id] for f in shown.findings)

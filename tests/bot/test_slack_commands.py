@@ -122,8 +122,8 @@ async def test_review_lists_pending_findings_with_buttons(world: SlackWorld) -> 
     assert pending, "the sample deal has findings waiting for review"
     text = queue.all_text()
     assert f"{len(pending)} finding" in text and "Source:" in text and "\n> " in text
-    pairs = [b for b in queue.blocks if b["type"] == "actions"]
-    assert pairs and all(
+    pairs = [b for b in queue.blocks if b.get("block_id", "").startswith("manda.decide.")]
+    assert len(pairs) == 10 and all(
         [e["action_id"] for e in b["elements"]] == [ids.APPROVE_FINDING, ids.REJECT_FINDING]
         for b in pairs
     )

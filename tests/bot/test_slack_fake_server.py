@@ -173,3 +173,19 @@ async def test_home_views_are_stored_per_user(fake: FakeSlack) -> None:
     first = await client_for(fake).views_publish(user_id=alice.id, view=view)
     again = await client_for(fake).views_publish(user_id=alice.id, view=view)
     assert first["view"]["id"] == again["view"]["id"] == fake.workspace.home_views[alice.id]["id"]
+
+
+def test_every_payload_is_also_parsed_by_slack_sdks_block_models() -> None:
+    """The fake checks each chat/views payload of the whole suite with Slack's limits and with
+    slack_sdk's block models (`Block.parse(...).to_dict()` validates every element)."""
+    from bot.fakeslack.blockkit import validate_blocks
+
+    long_button = {
+        "type": "actions",
+        "elements": [
+            {"type": "button", "text": {"type": "plain_text", "text": "x" * 80}, "action_id": "a"}
+        ],
+    }
+    errors = validate_blocks([long_button])
+    assert any(e.startswith("[ERROR] slack_sdk: text attribute cannot exceed 75") for e in errors)
+    assert validate_blocks([{"type": "section", "text": {"type": "mrkdwn", "text": "ok"}}]) == []

@@ -45,7 +45,8 @@ async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
     await world.settle()
     queue = world.replies(world.lobby, upload.ts)[-1]
     assert f"{len(pending)} findings of falcon waiting for review" in queue.all_text()
-    assert sum(b["type"] == "actions" for b in queue.blocks) == min(len(pending), 10)
+    decisions = [b for b in queue.blocks if b.get("block_id", "").startswith("manda.decide.")]
+    assert len(decisions) == min(len(pending), 10)
 
 
 async def test_files_in_an_unbound_channel_are_not_ingested(world: SlackWorld) -> None:
@@ -54,3 +55,38 @@ async def test_files_in_an_unbound_channel_are_not_ingested(world: SlackWorld) -
     [reply] = world.replies(world.lobby, upload.ts)
     assert "/manda deal" in reply.all_text() and "not ingested" in reply.all_text()
     assert world.ws.downloads == []
+
+
+async def test_the_summary_says_what_the_document_changed(world: SlackWorld) -> None:
+    flash = b"# Flash report\n\nRevenue for Q3 2024 was EUR 5.6 million.\n"
+    upload = await world.fake.upload(world.alice, world.deal, [("Flash_Q3_2024.md", flash)])
+    await world.settle()
+    [progress] = world.replies(world.deal, upload.ts)
+    summary = progress.all_text()
+    assert "📄 *Flash_Q3_2024.md* — " in summary
+    assert "Revenue Q3 2024: *€5.6M* _(waits for review)_" in summary  # not audited: held
+    assert (
+        "⚠️ Conflict: Revenue Q3 2024 is *€5.6M* here, *€5.2M* in TargetCo_Q3_2024_Report.pdf"
+        in (summary)
+    )
+    assert "0 approved automatically" in summary
+
+
+async def test_a_data_room_zip_dropped_in_the_channel_is_ingested_member_by_member(
+    world: SlackWorld, tmp_path: Path
+) -> None:
+    from fixtures.rooms import vdr_export
+
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.settle()
+    export = vdr_export(tmp_path / "Falcon_VDR.zip", tmp_path / "scratch")
+    upload = await world.fake.upload(world.alice, world.lobby, [(export.name, export.read_bytes())])
+    await world.settle()
+
+    [progress] = world.replies(world.lobby, upload.ts)
+    summary = progress.all_text()
+    assert "✅ *falcon*: 8 documents ingested, 1 skipped" in summary
+    assert "points outside the archive" in summary
+    documents = {d.path: d for d in await world.manda.graph.list_documents("falcon")}
+    accounts = documents["Falcon VDR/2 Financial/2.3 Audited/2.3.1 FY2023 Accounts.pdf"]
+    assert accounts.room_index == "2.3.1"

@@ -33,6 +33,23 @@ async def test_deal_admins_silence_the_access_warning(tmp_path: Path) -> None:
     assert checks["access"].adapter == "deal admins" and not checks["access"].warning
 
 
+async def test_doctor_names_the_ocr_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    checks = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}
+    if shutil.which("tesseract"):
+        assert checks["ocr"].ok and checks["ocr"].adapter.startswith("tesseract (tesseract 5")
+    off = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path, MANDA_OCR="off"))}
+    assert off["ocr"].adapter == "off" and off["ocr"].ok
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no tesseract on this machine
+    missing = {
+        c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path, MANDA_OCR="tesseract"))
+    }
+    assert missing["ocr"].adapter == "none" and not missing["ocr"].ok
+    assert "apt-get install tesseract-ocr" in missing["ocr"].problem
+
+
 async def test_an_unreachable_redis_is_reported_with_the_fix(tmp_path: Path) -> None:
     settings = Settings(MANDA_HOME=tmp_path, REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0")
     checks = {c.port: c for c in await run_checks(settings)}

@@ -9,6 +9,7 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
+from fixtures.ole2 import ole2_file
 from pypdf import PdfWriter
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
@@ -63,7 +64,10 @@ def test_pdf_of_scanned_pages_has_no_readable_text(tmp_path: Path) -> None:
 
     reason = refused(tmp_path / "scan.pdf")
 
-    assert reason.startswith("contains no readable text (scanned images are not OCR'd yet)")
+    assert reason == (  # OCR found no text in the picture either
+        "contains no readable text, not even by OCR of its pages; ask for a text PDF or the "
+        "source document"
+    ) or reason.startswith("contains no readable text: its pages are scanned images and no OCR")
 
 
 def test_empty_file(tmp_path: Path) -> None:
@@ -173,7 +177,8 @@ def test_unsupported_extension(tmp_path: Path) -> None:
     reason = refused(exe)
 
     assert reason == (
-        "is not a supported type (.exe); supported: pdf, xlsx, docx, pptx, csv, md, txt"
+        "is not a supported type (.exe); supported: pdf, xlsx, xls, docx, pptx, csv, md, txt, "
+        "eml, msg, zip"
     )
 
 
@@ -213,23 +218,37 @@ def test_corrupt_docx_part(tmp_path: Path) -> None:
 
 def test_encrypted_office_file(tmp_path: Path) -> None:
     # Password-protected Office files are OLE2 containers holding an EncryptedPackage stream.
-    locked = tmp_path / "Model.xlsx"
-    locked.write_bytes(
-        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "EncryptedPackage".encode("utf-16-le")
-        + bytes(512)
+    locked = ole2_file(
+        tmp_path / "Model.xlsx", {"EncryptionInfo": b"\x04\x00\x04\x00", "EncryptedPackage": b"x"}
     )
 
     assert refused(locked) == "is password-protected; ask the seller for an unprotected copy"
 
 
-def test_legacy_office_format(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "stream", "what", "modern"),
+    [
+        ("Minutes.doc", "WordDocument", "a legacy Word 97-2003 document (.doc)", "docx"),
+        ("Teaser.ppt", "PowerPoint Document", "a legacy PowerPoint 97-2003 deck (.ppt)", "pptx"),
+        ("Minutes.docx", "WordDocument", "a legacy Word 97-2003 document (.doc)", "docx"),
+    ],
+)
+def test_legacy_word_and_powerpoint_are_named_by_their_streams(
+    tmp_path: Path, name: str, stream: str, what: str, modern: str
+) -> None:
+    legacy = ole2_file(tmp_path / name, {stream: b"\xec\xa5", "1Table": b""})
+
+    assert refused(legacy) == (
+        f"is {what}, which Manda cannot read (no maintained pure-Python reader exists); "
+        f"open it in Office, save it as .{modern} and upload again"
+    )
+
+
+def test_damaged_office_97_container(tmp_path: Path) -> None:
     legacy = tmp_path / "Budget.xls"
     legacy.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024))
 
-    assert refused(legacy) == (
-        "is a legacy Excel 97-2003 workbook (.xls); open it in Office, save it as .xlsx "
-        "and upload again"
-    )
+    assert refused(legacy).startswith("is corrupt: damaged Office 97-2003 container (")
 
 
 def test_xlsx_with_only_empty_rows(tmp_path: Path) -> None:

@@ -83,6 +83,30 @@ async def test_document_round_trip_by_id_and_hash(
     assert await graph.get_document(deal_id, Document.make_id(deal_id, "nope")) is None
 
 
+async def test_a_documents_place_in_the_room_and_its_attachments_round_trip(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    mail = make.document(deal_id, "3.1 Offer.eml").model_copy(update={
+        "path": "Falcon/3 Mail/3.1 Offer.eml", "room_index": "3.1",
+        "metadata": {"from": "Ann Berg <ann@adviser.example>", "subject": "Offer"},
+    })
+    sheet = make.document(deal_id, "Term_Sheet.pdf").model_copy(update={
+        "path": "Falcon/3 Mail/3.1 Offer.eml/Term_Sheet.pdf", "room_index": "3.1",
+    })
+    await graph.upsert_document(mail)
+    await graph.upsert_document(sheet)
+    attached = make.relation(
+        deal_id, RelationType.ATTACHED_TO, sheet.id, mail.id, "came attached", between="document"
+    )
+    await graph.add_relations([attached])
+
+    assert (await graph.get_document(deal_id, mail.id)).model_dump() == mail.model_dump()
+    assert dumps(await graph.list_relations(deal_id, type=RelationType.ATTACHED_TO)) == dumps(
+        [attached]
+    )
+    assert await graph.list_relations(deal_id, type=RelationType.SUPERSEDES) == []
+
+
 async def test_documents_upsert_is_idempotent_and_replaces(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:

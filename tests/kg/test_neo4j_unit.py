@@ -481,6 +481,7 @@ def test_records_round_trip_every_model() -> None:
     models = [
         Deal(id=DEAL, name="Project Falcon", created_at=AT),
         document(error="is encrypted", status="failed"),
+        document(path="3 Mail/Offer.eml", room_index="3", metadata={"from": "Ann <a@x.example>"}),
         chunk(),
         finding(chunk_id=None, period=None, value=None),
         ReviewDecision(finding_id="f_1", deal_id=DEAL, decision="reject", by="bob", at=AT),
@@ -508,6 +509,9 @@ async def test_relations_use_one_statement_per_type(
             deal_id=DEAL, type="SUPERSEDES", source_id="d2", target_id="d1", between="document"
         ),
         Relation(deal_id=DEAL, type="SUPERSEDES", source_id="f5", target_id="f4"),
+        Relation(
+            deal_id=DEAL, type="ATTACHED_TO", source_id="d3", target_id="d4", between="document"
+        ),
     ]
     await store.add_relations(relations)
     sent = {call.query: call.params for call in executor.calls}
@@ -515,7 +519,11 @@ async def test_relations_use_one_statement_per_type(
         cypher.ADD_FINDING_SUPERSEDES,
         cypher.ADD_FINDING_CONTRADICTS,
         cypher.ADD_DOCUMENT_SUPERSEDES,
+        cypher.ADD_DOCUMENT_ATTACHED_TO,
     }
+    assert sent[cypher.ADD_DOCUMENT_ATTACHED_TO]["rows"] == [
+        {"source_id": "d3", "target_id": "d4", "reason": ""}
+    ]
     assert sent[cypher.ADD_FINDING_SUPERSEDES]["rows"] == [
         {"source_id": "f2", "target_id": "f1", "reason": "v2"},
         {"source_id": "f5", "target_id": "f4", "reason": ""},

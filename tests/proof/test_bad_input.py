@@ -3,7 +3,9 @@ keeps the process alive, and changes nothing when run again.
 
 The bad files are made by the test (see `fixtures.bad_files`): a corrupt PDF, a PDF locked with
 a password nobody gave us, a zero-byte file, a 200 MB file over the configured 100 MB limit, a
-PNG named .pdf, a DOCX zip bomb, and a workbook of a million empty rows.
+PNG named .pdf, a DOCX zip bomb, a workbook of a million empty rows, a ZIP export that is a zip
+bomb (archives of zeros) and a ZIP whose members try to leave their folder (`../`, `/etc`,
+a Windows drive).
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ from manda.config import Settings
 from manda.models import DocumentStatus
 
 DEAL = "falcon"
-GOOD = ["Board_Notes.md", "Q3_2024_Report.pdf"]
+GOOD = ["Board_Notes.md", "Board_Pack.zip/Board/Minutes.md", "Q3_2024_Report.pdf"]
+OUTSIDE = (
+    "has a path that points outside the archive; refused (an archive may only hold files inside "
+    "its own folders)"
+)
 BAD_REASONS = {
     "Q3_Report_draft.pdf": "is corrupt: damaged PDF (",
     "SPA_signed.pdf": "is password-protected; ask the seller for an unprotected copy",
@@ -28,6 +34,13 @@ BAD_REASONS = {
     "Org_Chart.pdf": "is named .pdf but is a PNG image; upload the original PDF instead",
     "Contract.docx": "is a compressed archive with a part that expands",
     "Headcount.xlsx": "contains no data: every sheet is empty",
+    **{
+        f"Room_Export.zip/Financials/part-{i}.zip/zeros-{m}.pdf": "expands "
+        for i in (1, 2) for m in (1, 2)
+    },
+    "Board_Pack.zip/../../../home/manda/.bashrc": OUTSIDE,
+    "Board_Pack.zip//etc/cron.d/manda": OUTSIDE,
+    "Board_Pack.zip/C:\\Windows\\evil.bat": OUTSIDE,
 }
 
 
@@ -45,6 +58,8 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Path:
     bad_files.png_named_pdf(folder / "Org_Chart.pdf")
     bad_files.docx_zip_bomb(folder / "Contract.docx")
     bad_files.xlsx_with_empty_rows(folder / "Headcount.xlsx", rows=1_000_000)
+    bad_files.zip_bomb(folder / "Room_Export.zip", inner=2, members=2, member_mb=12)
+    bad_files.traversal_zip(folder / "Board_Pack.zip")
     return folder
 
 
@@ -76,8 +91,11 @@ async def test_bad_files_are_named_with_their_reason_and_the_good_ones_ingested(
     assert report.findings >= 2
 
     docs = {d.filename: d for d in await app.graph.list_documents(DEAL)}
-    assert {n for n, d in docs.items() if d.status is DocumentStatus.COMPLETED} == set(GOOD)
+    completed = {n for n, d in docs.items() if d.status is DocumentStatus.COMPLETED}
+    assert completed == {name.rsplit("/", 1)[-1] for name in GOOD}
     for name in BAD_REASONS:
+        if "/" in name:  # archive members refused before they were written: no document
+            continue
         assert docs[name].status is DocumentStatus.FAILED and docs[name].error == reasons[name]
 
     # the process is alive and answers from what was ingested

@@ -284,6 +284,8 @@ class ToolBox:
             "units": doc.units,
             "superseded_by": newer,
             "supersedes": older,
+            "place_in_room": doc.path,
+            **({"email": doc.metadata} if doc.metadata.get("from") else {}),
         }
         self._evidence.note_search(f"document {doc.filename}")
         return json.dumps(info, ensure_ascii=False)

@@ -6,15 +6,20 @@ import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from manda.app import Manda
 from manda.config import Settings
+
+if TYPE_CHECKING:
+    from manda.app import Manda
 
 
 @asynccontextmanager
-async def running(settings: Settings) -> AsyncIterator[Manda]:
-    app = Manda(settings)
+async def running(settings: Settings, *, workflows: bool = True) -> AsyncIterator[Manda]:
+    """A started app; `workflows=False` for commands that only read the deal (no LangGraph)."""
+    from manda.app import Manda  # the adapters load when a command runs, not for --help
+
+    app = Manda(settings, workflows=workflows)
     await app.start()
     try:
         yield app

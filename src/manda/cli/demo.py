@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
 from manda.answers import Answer
-from manda.app import Manda
 from manda.cli._common import running
+
+if TYPE_CHECKING:
+    from manda.app import Manda
 from manda.cli.kb import print_report
 from manda.config import Settings
 from manda.models import IngestReport, RelationType
-from manda.sample import generate_sample_rooms
 
 out = Console()
 
@@ -70,6 +72,8 @@ async def ingest_sample_rooms(
 ) -> list[IngestReport]:
     """Write the sample data rooms under MANDA_HOME and ingest them, one report per deal
     ingested; with `only_missing`, deals that already hold documents are left as they are."""
+    from manda.sample import generate_sample_rooms  # reportlab & co. only when the demo runs
+
     rooms = generate_sample_rooms(sample_folder(settings))
     reports = []
     for deal_id, folder in rooms.items():

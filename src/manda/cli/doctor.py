@@ -7,12 +7,15 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
-from manda.app import Manda
 from manda.config import Settings
+
+if TYPE_CHECKING:
+    from manda.app import Manda
 
 out = Console()
 CHECK_TIMEOUT = 10.0
@@ -44,6 +47,8 @@ async def _probe(label: str, action: Awaitable[object]) -> str:
 
 
 async def run_checks(settings: Settings) -> list[Check]:
+    from manda.app import Manda
+
     app = Manda(settings)
     choice = {c.port: c for c in app.choices}
     checks: list[Check] = []
@@ -90,6 +95,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         _model_reachable(app),
         "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode",
     )
+    checks.append(_ocr_check(settings))
     checks.append(_slack_check(settings))
     checks.append(_access_check(settings))
     for resource in (app.embedder, app.job_queue, app.memory, app.graph):
@@ -114,6 +120,19 @@ async def _model_reachable(app: Manda) -> None:
     if app.anthropic is None:
         return
     await app.anthropic.models.list(limit=1)
+
+
+def _ocr_check(settings: Settings) -> Check:
+    """Which engine reads scanned PDF pages (MANDA_OCR), without loading any model."""
+    from manda.ingest.ocr import describe
+
+    engine, problem = describe(settings.ocr)
+    detail = (
+        f"scanned PDF pages, at most {settings.ocr_max_pages} per document, "
+        f"{settings.ocr_page_timeout:.0f}s per page (MANDA_OCR={settings.ocr})"
+    )
+    return Check("ocr", engine, detail, not problem or settings.ocr == "off", problem
+                 if settings.ocr != "off" else "")
 
 
 def _slack_check(settings: Settings) -> Check:

@@ -104,7 +104,7 @@ def hit_json(hit: SearchHit) -> dict[str, Any]:
 
 async def search(args: argparse.Namespace, settings: Settings) -> int:
     query = " ".join(args.query)
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         hits = await app.search.search(args.deal, query, k=args.k)
     if args.json:
@@ -119,21 +119,33 @@ async def search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def docs(args: argparse.Namespace, settings: Settings) -> int:
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         documents = await app.deals.documents(args.deal)
     if args.json:
         print_json({"documents": [d.model_dump(mode="json") for d in documents]})
         return 0
-    table = Table("document", "type", "status", "date", "units", "notes")
-    for d in sorted(documents, key=lambda d: d.filename):
+    from rich.markup import escape
+
+    from manda.ingest.expand import room_tree
+
+    table = Table("document", "index", "type", "status", "date", "units", "notes")
+    for row in room_tree(documents):
+        label = escape("  " * row.depth + row.label)
+        d = row.document
+        if d is None:
+            table.add_row(f"[bold]{label}[/]")
+            continue
         notes = d.error or ", ".join(
             n
             for n, on in (("IRL", d.is_irl), ("draft", d.draft), ("authoritative", d.authoritative))
             if on
         )
+        if d.metadata.get("from"):
+            notes = ", ".join(x for x in (f"from {d.metadata['from']}", notes) if x)
         table.add_row(
-            d.filename, d.file_type, d.status.value, str(d.doc_date or ""), str(d.units), notes
+            label, d.room_index or "", d.file_type, d.status.value, str(d.doc_date or ""),
+            str(d.units), notes,
         )
     out.print(table)
     return 0
@@ -141,7 +153,7 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
 
 async def findings(args: argparse.Namespace, settings: Settings) -> int:
     status = FindingStatus(args.status) if args.status else None
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         await require_deal(app, args.deal)
         items = await app.deals.findings(args.deal, status=status)
         names = await app.deals.document_names(args.deal)
@@ -173,7 +185,7 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
     decision = (
         ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
     )
-    async with running(settings) as app:
+    async with running(settings, workflows=False) as app:
         deal_id = args.deal or await app.deals.deal_of_finding(args.finding_id)
         record = await app.deals.decide(
             deal_id, args.finding_id, decision, by=args.by, reason=args.reason

@@ -6,20 +6,28 @@ from manda.deals.service import (
     Binding,
     DealOverview,
     DealService,
+    DocumentChanges,
     PendingEvidence,
+    ReviewFilter,
     ReviewPage,
 )
+from manda.hitl.priority import PRIORITIES, Priority, Urgency
 
 __all__ = [
+    "PRIORITIES",
     "AccessRules",
     "Binding",
     "BindingRefusedError",
     "ConversationService",
     "DealOverview",
     "DealService",
+    "DocumentChanges",
     "Membership",
     "PendingEvidence",
+    "Priority",
     "Refusal",
+    "ReviewFilter",
     "ReviewPage",
+    "Urgency",
     "workspace_of",
 ]

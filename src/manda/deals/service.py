@@ -7,10 +7,10 @@ front end reaches the stores behind these operations.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from manda.answers import Answer
 from manda.config import Settings
@@ -22,30 +22,35 @@ from manda.deals.access import (
     in_workspace,
     workspace_of,
 )
-from manda.deals.workflows import DealWorkflows
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.exports.qa import write_qa_list
+from manda.finance.amounts import format_amount, same_amount
+from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
-from manda.ingest.service import IngestService, Progress
-from manda.jobs import IngestJob, JobService
 from manda.kg.port import ChannelBindings, Corpus, Findings, ReviewLog
 from manda.models import (
     AuditEntry,
     Deal,
     Document,
+    DocumentRole,
     Finding,
     FindingStatus,
     IngestReport,
     QAItem,
     QAPriority,
     Relation,
+    RelationType,
     ReviewDecision,
     ReviewDecisionKind,
     stable_id,
     utcnow,
 )
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
+
+if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
+    from manda.deals.workflows import DealWorkflows
+    from manda.ingest.service import IngestService, Progress
+    from manda.jobs import IngestJob, JobService
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +72,38 @@ class Binding:
 
 
 @dataclass(frozen=True)
+class ReviewFilter:
+    """Which pending findings a person wants to work through: a priority, a document (part of
+    its name), a subject (part of it or its label)."""
+
+    priority: Priority | None = None
+    document: str | None = None
+    subject: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.priority or self.document or self.subject)
+
+    def describe(self) -> str:
+        parts = [f"{self.priority} priority" if self.priority else ""]
+        parts += [f"document “{self.document}”" if self.document else ""]
+        parts += [f"subject “{self.subject}”" if self.subject else ""]
+        return ", ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
 class ReviewPage:
-    """One page of the findings waiting for a person, with the names of their documents."""
+    """One page of the findings waiting for a person, with the names of their documents, each
+    one's priority (rubric and materiality) and the heading its excerpt sits under."""
 
     deal_id: str
     findings: list[Finding]
     total: int
     offset: int
     document_names: dict[str, str]
+    urgency: dict[str, Urgency] = field(default_factory=dict)
+    headings: dict[str, str] = field(default_factory=dict)
+    where: ReviewFilter = field(default_factory=ReviewFilter)
+    counts: dict[str, int] = field(default_factory=dict)  # pending per priority, unfiltered
 
     @property
     def has_more(self) -> bool:
@@ -103,6 +132,44 @@ class PendingEvidence:
     document_names: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Figure:
+    """One figure a document states: what, for when, as written (with its unit), and status."""
+
+    label: str
+    period: str | None
+    shown: str
+    status: FindingStatus
+
+
+@dataclass(frozen=True)
+class Change:
+    """A correction or conflict a new document created, with the other side's source."""
+
+    kind: Literal["corrects", "corrected by", "conflicts with"]
+    label: str
+    period: str | None
+    here: str  # the value in the new document
+    there: str  # the other document's value
+    other_source: str  # "file, location"
+
+
+@dataclass(frozen=True)
+class DocumentChanges:
+    """What a newly ingested document brought to the deal, for the person who dropped it."""
+
+    filename: str
+    role: str  # in words: "audited statements", "management accounts", "presentation"
+    draft: bool
+    figures: list[Figure]
+    changes: list[Change]
+    pending: int
+    approved: int
+
+
+MAIN_FIGURES = 6  # per document in a summary
+
+
 class DealStore(Corpus, Findings, ReviewLog, ChannelBindings, Protocol):
     """The roles the deal operations read directly (search and the Q&A list are reached through
     the services over them)."""
@@ -120,7 +187,7 @@ class DealService:
         ingest: IngestService,
         jobs: JobService,
         settings: Settings,
-        workflows: DealWorkflows | None = None,
+        workflows: Callable[[], DealWorkflows] | None = None,
     ) -> None:
         self._graph = graph
         self._review = review
@@ -129,13 +196,17 @@ class DealService:
         self._jobs = jobs
         self._ingest_via_queue = settings.ingest_via_queue
         self.rules = AccessRules.from_settings(settings)
-        self._workflows = workflows
+        self._build_workflows = workflows
+        self._workflows: DealWorkflows | None = None
 
     @property
     def workflows(self) -> DealWorkflows:
-        """The CIM and IRL workflows of the deal's conversations (`manda.deals.workflows`)."""
+        """The CIM and IRL workflows of the deal's conversations (`manda.deals.workflows`),
+        built on first use: they load LangGraph, which read-only commands never need."""
         if self._workflows is None:
-            raise RuntimeError("this DealService was built without workflows")
+            if self._build_workflows is None:
+                raise RuntimeError("this DealService was built without workflows")
+            self._workflows = self._build_workflows()
         return self._workflows
 
     # ---------------------------------------------------------------- deals and channels
@@ -322,6 +393,38 @@ class DealService:
             deal_id, [(names.get(p, p.name), p) for p in paths], requested_by=by
         )
 
+    async def what_changed(self, deal_id: str, filenames: Sequence[str]) -> list[DocumentChanges]:
+        """For each named document: its role, main figures, the corrections and conflicts it
+        created (with the other side's source) and how many of its findings wait for review."""
+        every = await self.documents(deal_id)
+        documents = {d.filename: d for d in every} | {d.path: d for d in every if d.path}
+        by_doc = {d.id: d for d in every}
+        findings = {f.id: f for f in await self._graph.list_findings(deal_id)}
+        relations = [
+            r
+            for r in await self._graph.list_relations(deal_id)
+            if r.between == "finding"
+            and r.type in (RelationType.SUPERSEDES, RelationType.CONTRADICTS)
+        ]
+        result = []
+        for name in filenames:
+            document = documents.get(name)
+            if document is None:
+                continue
+            own = [f for f in findings.values() if f.document_id == document.id]
+            result.append(
+                DocumentChanges(
+                    filename=document.filename,
+                    role=_role_words(document),
+                    draft=document.draft,
+                    figures=_main_figures(own),
+                    changes=_changes(document.id, relations, findings, by_doc),
+                    pending=sum(f.status is FindingStatus.PENDING for f in own),
+                    approved=sum(f.status is FindingStatus.APPROVED for f in own),
+                )
+            )
+        return result
+
     async def job_status(self, job_id: str) -> IngestJob | None:
         return await self._jobs.status(job_id)
 
@@ -332,18 +435,65 @@ class DealService:
     # ---------------------------------------------------------------- review
 
     async def review_page(
-        self, deal_id: str, *, offset: int = 0, limit: int | None = None
+        self,
+        deal_id: str,
+        *,
+        offset: int = 0,
+        limit: int | None = None,
+        where: ReviewFilter | None = None,
     ) -> ReviewPage:
-        """Findings waiting for a person, high priority first; `limit=None` is the whole queue."""
+        """Findings waiting for a person, most urgent first (rubric and materiality, see
+        `manda.hitl.priority`), filtered by `where`; `limit=None` is the whole queue."""
+        where = where or ReviewFilter()
         queue = await self._review.queue(deal_id)
+        names = await self.document_names(deal_id)
+        scale = scale_of(await self._graph.list_findings(deal_id))
+        urgencies = {f.id: urgency(f, scale) for f in queue}
+        rank = {p: i for i, p in enumerate(PRIORITIES)}
+        queue.sort(key=lambda f: rank[urgencies[f.id].priority])  # stable: keeps the old order
+        counts = {p: sum(u.priority == p for u in urgencies.values()) for p in PRIORITIES}
+        doc, subject = (where.document or "").lower(), (where.subject or "").lower()
+        queue = [
+            f
+            for f in queue
+            if (where.priority is None or urgencies[f.id].priority == where.priority)
+            and doc in names.get(f.document_id, "").lower()
+            and (subject in f.subject.lower() or subject in f.label.lower())
+        ]
         end = None if limit is None else offset + limit
+        shown = queue[offset:end]
         return ReviewPage(
             deal_id=deal_id,
-            findings=queue[offset:end],
+            findings=shown,
             total=len(queue),
             offset=offset,
-            document_names=await self.document_names(deal_id),
+            document_names=names,
+            urgency={f.id: urgencies[f.id] for f in shown},
+            headings=await self._headings(deal_id, shown),
+            where=where,
+            counts=counts,
         )
+
+    async def _headings(self, deal_id: str, findings: Sequence[Finding]) -> dict[str, str]:
+        """The title line of each finding's passage (a slide's title, a section's heading)."""
+        wanted = [f.chunk_id for f in findings if f.chunk_id]
+        if not wanted:
+            return {}
+        first_lines = {
+            c.id: next((ln for ln in map(_heading_line, c.text.splitlines()) if ln), "")
+            for c in await self._graph.get_chunks(deal_id, wanted)
+        }
+        headings = {}
+        for f in findings:
+            line = first_lines.get(f.chunk_id or "", "")
+            if (
+                line
+                and len(line) <= 90
+                and line not in f.excerpt[: len(line) + 5]
+                and line.lower() != f.location.label.lower()
+            ):
+                headings[f.id] = line
+        return headings
 
     async def decide(
         self,
@@ -436,6 +586,8 @@ class DealService:
         self, deal_id: str, path: Path, *, people: Mapping[str, str] | None = None
     ) -> tuple[Path, int]:
         """The Q&A list as an XLSX at `path`, in number order; the path and how many rows."""
+        from manda.exports.qa import write_qa_list  # openpyxl loads only when exporting
+
         await self.require(deal_id)
         items = sorted(await self._qa.items(deal_id), key=lambda i: (i.number, i.created_at))
         return write_qa_list(path, deal_id, items, people=people), len(items)
@@ -467,3 +619,90 @@ class DealService:
         )
         await self._graph.append_audit(entry)
         return entry
+
+
+def _role_words(document: Document) -> str:
+    if document.role is not DocumentRole.OTHER:
+        return document.role.value.replace("_", " ")
+    return "document" if not document.authoritative else "financial report"
+
+
+def _shown(finding: Finding) -> str:
+    if finding.value is not None and finding.unit:
+        return format_amount(finding.value, finding.unit)
+    return finding.value_text or ""
+
+
+def _main_figures(findings: Sequence[Finding]) -> list[Figure]:
+    """Stated amounts first (currency, then rates and counts), actuals before forecasts."""
+    with_value = [f for f in findings if f.value is not None and f.unit]
+    ranked = sorted(
+        with_value,
+        key=lambda f: (
+            f.unit in ("%", "x", "people", "shares"),
+            f.nature.value != "actual",
+            f.location.page or 0,
+        ),
+    )
+    figures: list[Figure] = []
+    seen: set[tuple[str, str | None]] = set()
+    for f in ranked:
+        if (f.subject, f.period) in seen:
+            continue
+        seen.add((f.subject, f.period))
+        figures.append(Figure(f.label, f.period, _shown(f), f.status))
+        if len(figures) == MAIN_FIGURES:
+            break
+    return figures
+
+
+def _changes(
+    document_id: str,
+    relations: Sequence[Relation],
+    findings: Mapping[str, Finding],
+    by_doc: Mapping[str, Document],
+) -> list[Change]:
+    changes: list[Change] = []
+    seen: set[tuple[str, str, str | None, str, str]] = set()
+    for r in relations:
+        source, target = findings.get(r.source_id), findings.get(r.target_id)
+        if source is None or target is None:
+            continue
+        if document_id not in (source.document_id, target.document_id):
+            continue
+        mine, other = (source, target) if source.document_id == document_id else (target, source)
+        if other.document_id == document_id:
+            continue
+        if r.type is RelationType.SUPERSEDES:
+            if same_amount(mine.value or 0.0, other.value or 0.0):
+                continue  # restated unchanged: nothing for a person to look at
+            kind: Literal["corrects", "corrected by", "conflicts with"] = (
+                "corrects" if mine is source else "corrected by"
+            )
+        else:
+            kind = "conflicts with"
+        where = by_doc.get(other.document_id)
+        seen_key = (kind, mine.label, mine.period, _shown(other), other.document_id)
+        if seen_key in seen:
+            continue  # the same value again elsewhere in that file: named once
+        seen.add(seen_key)
+        changes.append(
+            Change(
+                kind=kind,
+                label=mine.label,
+                period=mine.period,
+                here=_shown(mine),
+                there=_shown(other),
+                other_source=f"{where.filename if where else '?'}, {other.location.label}",
+            )
+        )
+    return changes
+
+
+def _heading_line(line: str) -> str:
+    """A passage's line as a heading; "" for blank lines and the `[file location]` label that
+    opens each chunk (the source is shown beside the excerpt already)."""
+    text = line.strip()
+    if text.startswith("[") and text.endswith("]"):
+        return ""
+    return text.strip(" #*")

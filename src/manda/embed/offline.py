@@ -75,7 +75,11 @@ class OfflineEmbedder:
         intra_op_threads: int = 2,
         batch_size: int = 32,
         max_tokens: int = MAX_TOKENS,
+        spinning: bool = False,
     ) -> None:
+        """`spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
+        little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
+        so it is off: ingestion shares 2 cores with the bot, parsing and extraction."""
         if intra_op_threads < 1 or batch_size < 1:
             raise ValueError("intra_op_threads and batch_size must be at least 1")
         self._model_path = model_path
@@ -83,6 +87,7 @@ class OfflineEmbedder:
         self._intra_op_threads = intra_op_threads
         self._batch_size = batch_size
         self._max_tokens = max_tokens
+        self._spinning = spinning
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
@@ -130,6 +135,10 @@ class OfflineEmbedder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # https://onnxruntime.ai/docs/performance/tune-performance/threading.html
+        spin = "1" if self._spinning else "0"
+        options.add_session_config_entry("session.intra_op.allow_spinning", spin)
+        options.add_session_config_entry("session.inter_op.allow_spinning", spin)
         session = ort.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
         )

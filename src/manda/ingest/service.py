@@ -12,24 +12,27 @@ import asyncio
 import hashlib
 import inspect
 import logging
+import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from pathlib import Path
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.ingest.chunking import chunk_document
 from manda.ingest.corrections import find_correction_statements
+from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
 from manda.ingest.relations import plan_relations
-from manda.ingest.review_graph import run_review_pipeline
 from manda.ingest.versions import version_info
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
     Chunk,
+    Confidence,
     Deal,
     Document,
     DocumentRole,
@@ -38,6 +41,7 @@ from manda.models import (
     FindingStatus,
     IngestReport,
     ParsedDocument,
+    Relation,
     RelationType,
     SkippedFile,
     stable_id,
@@ -49,6 +53,7 @@ Progress = Callable[[int, int, str], Awaitable[None] | None]
 """Called as (files done, files in the batch, current filename)."""
 
 EMBED_BATCH = 64
+OCR_DISCOUNT = 0.8  # a figure read by OCR from a scan is less certain than a text layer's
 
 
 class Extractor(Protocol):
@@ -59,27 +64,6 @@ class Extractor(Protocol):
     def extract(
         self, document: Document, parsed: ParsedDocument, chunks: Sequence[Chunk]
     ) -> list[Finding] | Awaitable[list[Finding]]: ...
-
-
-def collect_files(paths: Iterable[Path]) -> tuple[list[Path], list[SkippedFile]]:
-    """Expand folders (recursively, sorted, hidden files left out); name missing paths."""
-    files: list[Path] = []
-    missing: list[SkippedFile] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                p
-                for p in sorted(path.rglob("*"))
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-        elif path.is_file():
-            files.append(path)
-        else:
-            missing.append(
-                SkippedFile(filename=str(path), reason="does not exist or is not a file")
-            )
-    return files, missing
 
 
 def file_hash(path: Path) -> str:
@@ -133,21 +117,32 @@ class IngestService:
         display_names: dict[Path, str] | None = None,
         received: bool = False,
     ) -> IngestReport:
-        """Ingest files and folders into `deal_id`; bad files are skipped with their reason.
+        """Ingest files, folders and ZIP exports into `deal_id`; bad files are skipped with
+        their reason. An e-mail's attachments become documents ATTACHED_TO it.
 
         `received`: files a person dropped (in Slack), whose findings are approved automatically
         only when the document is authoritative (audited, signed or final, not a draft)."""
         started = time.perf_counter()
-        files, missing = collect_files(paths)
+        files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
         async with self._lock:
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
-            for done, path in enumerate(files):
-                name = (display_names or {}).get(path, path.name)
-                await _notify(progress, done, len(files), name)
-                await self._ingest_file(deal_id, path, name, report, received=received)
-            await _notify(progress, len(files), len(files), "")
+            with tempfile.TemporaryDirectory(prefix="manda-room-") as workdir:
+                expander = Expander(Path(workdir), self._limits)
+                room, skipped = await asyncio.to_thread(expander.expand, files)
+                report.skipped.extend(skipped)
+                documents: dict[str, str] = {}  # RoomFile.name -> document id
+                for done, file in enumerate(room):
+                    await _notify(progress, done, len(room), file.name)
+                    document_id = await self._ingest_file(
+                        deal_id, file, report, received=received
+                    )
+                    if document_id is not None:
+                        documents[file.name] = document_id
+            await _notify(progress, len(room), len(room), "")
+            await self._attach(deal_id, room, documents)
+            await self._name_by_place(deal_id)
             await self._relate(deal_id, report)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
@@ -162,19 +157,21 @@ class IngestService:
         return report
 
     async def _ingest_file(
-        self, deal_id: str, path: Path, name: str, report: IngestReport, *, received: bool = False
-    ) -> None:
+        self, deal_id: str, file: RoomFile, report: IngestReport, *, received: bool = False
+    ) -> str | None:
+        """Ingest one file; the document's id when it is (or already was) in the deal."""
+        path, label, name = file.path, file.name, file.filename
         try:
             content_hash = await asyncio.to_thread(file_hash, path)
         except OSError as exc:
             report.skipped.append(
-                SkippedFile(filename=name, reason=f"cannot be read: {exc.strerror}")
+                SkippedFile(filename=label, reason=f"cannot be read: {exc.strerror}")
             )
-            return
+            return None
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
-            report.unchanged.append(name)
-            return
+            report.unchanged.append(label)
+            return existing.id
         info = version_info(name)
         document = Document(
             id=Document.make_id(deal_id, content_hash),
@@ -186,33 +183,76 @@ class IngestService:
             version_family=info.family,
             version_rank=info.rank,
             draft=info.is_draft,
+            path=file.room_path,
+            room_index=file.room_index,
             status=DocumentStatus.RUNNING,
         )
         await self._graph.upsert_document(document)
         try:
             parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
-            await self._store_document(document, parsed, report, received=received)
+            await self._store_document(document, parsed, report, label, received=received)
         except UnreadableFileError as exc:
-            await self._fail(document, exc.reason, report)
+            await self._fail(document, exc.reason, report, label)
+            return None
         except BackendUnavailableError:
             raise  # a service is down, not the file: the batch stops and can be run again
         except Exception as exc:  # a parser bug must not lose the rest of the batch
-            log.exception("unexpected failure ingesting %s", name)
+            log.exception("unexpected failure ingesting %s", label)
             await self._fail(
-                document, f"could not be processed ({type(exc).__name__}: {exc})", report
+                document, f"could not be processed ({type(exc).__name__}: {exc})", report, label
             )
+            return None
+        return document.id
 
-    async def _fail(self, document: Document, reason: str, report: IngestReport) -> None:
+    async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
+        """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
+        relations = [
+            Relation(
+                deal_id=deal_id,
+                type=RelationType.ATTACHED_TO,
+                source_id=ids[file.name],
+                target_id=ids[file.attached_to],
+                between="document",
+                reason=f"{file.filename} came attached to {PurePosixPath(file.attached_to).name}",
+            )
+            for file in room
+            if file.attached_to and file.name in ids and file.attached_to in ids
+            and ids[file.name] != ids[file.attached_to]
+        ]
+        if relations:
+            await self._graph.add_relations(relations)
+
+    async def _name_by_place(self, deal_id: str) -> None:
+        """Where two documents of the room share a file name in different folders, each is
+        named by as much of its place as tells them apart ("2.4 Subsidiary/Accounts.pdf"), so
+        citations tell them apart and neither is taken for a new version of the other."""
+        by_name: dict[str, list[Document]] = defaultdict(list)
+        for doc in await self._graph.list_documents(deal_id):
+            if doc.path:
+                by_name[PurePosixPath(doc.path).name.lower()].append(doc)
+        for docs in by_name.values():
+            names = distinct_names([d.path or "" for d in docs])
+            for doc, wanted in zip(docs, names, strict=True):
+                if doc.filename != wanted:
+                    info = version_info(wanted)
+                    await self._graph.upsert_document(doc.model_copy(update={
+                        "filename": wanted, "version_family": info.family,
+                    }))
+
+    async def _fail(
+        self, document: Document, reason: str, report: IngestReport, label: str
+    ) -> None:
         await self._graph.set_document_status(
             document.deal_id, document.id, DocumentStatus.FAILED, reason
         )
-        report.skipped.append(SkippedFile(filename=document.filename, reason=reason))
+        report.skipped.append(SkippedFile(filename=label, reason=reason))
 
     async def _store_document(
         self,
         document: Document,
         parsed: ParsedDocument,
         report: IngestReport,
+        label: str,
         *,
         received: bool = False,
     ) -> None:
@@ -224,18 +264,22 @@ class IngestService:
                 "is_irl": profile.is_irl,
                 "authoritative": profile.authoritative,
                 "draft": document.draft or profile.draft,
+                "metadata": parsed.metadata,
                 "corrections": find_correction_statements(parsed),
             }
         )
         chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
-        await self._embed(document.deal_id, chunks)
-        candidates = self._extractor.extract(document, parsed, chunks)
-        if inspect.isawaitable(candidates):
-            candidates = await candidates
+        # Embedding (ONNX, which releases the GIL) and extraction (Python) need only the chunks:
+        # they run side by side, on the two cores a small machine has.
+        _, candidates = await asyncio.gather(
+            self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
+        )
+        from manda.ingest.review_graph import run_review_pipeline  # LangGraph: loaded to ingest
+
         outcome = await run_review_pipeline(
-            list(candidates),
+            [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
             hold=held_because(document, profile) if received else None,
@@ -246,11 +290,21 @@ class IngestService:
         await self._graph.set_document_status(
             document.deal_id, document.id, DocumentStatus.COMPLETED
         )
-        report.ingested.append(document.filename)
+        report.ingested.append(label)
         report.pages += parsed.units
         report.findings += len(outcome.findings)
         report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in outcome.findings)
         report.pending_review += sum(f.status is FindingStatus.PENDING for f in outcome.findings)
+
+    async def _extract(
+        self, document: Document, parsed: ParsedDocument, chunks: Sequence[Chunk]
+    ) -> list[Finding]:
+        if inspect.iscoroutinefunction(self._extractor.extract):
+            return list(await self._extractor.extract(document, parsed, chunks))  # type: ignore[misc]
+        found = await asyncio.to_thread(self._extractor.extract, document, parsed, chunks)
+        if inspect.isawaitable(found):
+            found = await found
+        return list(found)
 
     async def _embed(self, deal_id: str, chunks: Sequence[Chunk]) -> None:
         if self._embedder is None or not chunks:
@@ -302,6 +356,35 @@ class IngestService:
             )
             report.superseded += 1
         report.contradictions = plan.count(RelationType.CONTRADICTS)
+
+
+def distinct_names(paths: Sequence[str]) -> list[str]:
+    """For files that share a name: the shortest end of each path that no other one shares
+    (`["A/1 X/Accounts.pdf", "A/2 Y/Accounts.pdf"]` -> `["1 X/Accounts.pdf", "2 Y/Accounts.pdf"]`);
+    the bare name when all are one place."""
+    parts = [PurePosixPath(p).parts for p in paths]
+    if len({p.lower() for p in paths}) <= 1:
+        return [p[-1] if p else "" for p in parts]
+    out: list[str] = []
+    for mine in parts:
+        others = [p for p in parts if p != mine]
+        depth = 1
+        while depth < len(mine) and any(
+            [x.lower() for x in p[-depth:]] == [x.lower() for x in mine[-depth:]] for p in others
+        ):
+            depth += 1
+        out.append("/".join(mine[-depth:]))
+    return out
+
+
+def _read_by_ocr(finding: Finding) -> Finding:
+    """Lower the confidence of a finding read by OCR, so a person checks it before it counts."""
+    confidence = round(finding.confidence * OCR_DISCOUNT, 3)
+    return finding.model_copy(update={
+        "confidence": confidence,
+        "confidence_level": Confidence.from_score(confidence),
+        "attributes": {**finding.attributes, "ocr": "yes"},
+    })
 
 
 async def _notify(progress: Progress | None, done: int, total: int, name: str) -> None:

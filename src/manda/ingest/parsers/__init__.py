@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import zipfile
 from collections.abc import Callable
@@ -16,14 +17,8 @@ from manda.ingest.parsers.base import (
     short_detail,
     unreadable,
 )
-from manda.ingest.parsers.csv_ import parse_csv
 from manda.ingest.parsers.dates import detect_document_date
 from manda.ingest.parsers.detect import detect_file_type
-from manda.ingest.parsers.docx import parse_docx
-from manda.ingest.parsers.pdf import parse_pdf
-from manda.ingest.parsers.pptx import parse_pptx
-from manda.ingest.parsers.text import parse_markdown, parse_text
-from manda.ingest.parsers.xlsx import parse_xlsx
 from manda.models import ParsedDocument
 
 __all__ = [
@@ -39,19 +34,29 @@ log = logging.getLogger(__name__)
 
 Parser = Callable[[Path, str, ParseLimits], ParsedDocument]
 
-_PARSERS: dict[str, Parser] = {
-    "pdf": parse_pdf,
-    "xlsx": parse_xlsx,
-    "docx": parse_docx,
-    "pptx": parse_pptx,
-    "csv": parse_csv,
-    "md": parse_markdown,
-    "txt": parse_text,
+# type -> (module, function); a parser's libraries load the first time a file of its type comes.
+_PARSERS: dict[str, tuple[str, str]] = {
+    "pdf": ("pdf", "parse_pdf"),
+    "xlsx": ("xlsx", "parse_xlsx"),
+    "xls": ("xls", "parse_xls"),
+    "eml": ("email_", "parse_eml"),
+    "msg": ("email_", "parse_msg"),
+    "docx": ("docx", "parse_docx"),
+    "pptx": ("pptx", "parse_pptx"),
+    "csv": ("csv_", "parse_csv"),
+    "md": ("text", "parse_markdown"),
+    "txt": ("text", "parse_text"),
 }
 
+
+def parser_for(file_type: str) -> Parser:
+    module, function = _PARSERS[file_type]
+    parser: Parser = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    return parser
+
 _NOTHING_TO_READ = {
-    "pdf": "contains no readable text (scanned images are not OCR'd yet); ask for a text PDF "
-    "or the source document",
+    "pdf": "contains no readable text, not even by OCR of its pages; ask for a text PDF or the "
+    "source document",
     "xlsx": "contains no data: every sheet is empty; check that the right file was uploaded",
     "pptx": "contains no readable text on any slide (images are not OCR'd yet)",
 }
@@ -68,8 +73,9 @@ def parse_file(
     """
     name = filename or path.name
     file_type = detect_file_type(path, name, limits)
+    parser = parser_for(file_type)
     try:
-        parsed = _PARSERS[file_type](path, name, limits)
+        parsed = parser(path, name, limits)
     except UnreadableFileError:
         raise
     except MemoryError:
@@ -86,7 +92,7 @@ def parse_file(
         raise unreadable(name, _NOTHING_TO_READ.get(file_type, nothing))
     if not parsed.title:
         parsed.title = _title_from_text(parsed)
-    parsed.doc_date = detect_document_date(parsed)
+    parsed.doc_date = parsed.doc_date or detect_document_date(parsed)  # an e-mail's own Date
     return parsed
 
 

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 
 MB = 2**20
 
-SUPPORTED_TYPES = ("pdf", "xlsx", "docx", "pptx", "csv", "md", "txt")
-SUPPORTED_LIST = ", ".join(SUPPORTED_TYPES)
+SUPPORTED_TYPES = ("pdf", "xlsx", "xls", "docx", "pptx", "csv", "md", "txt", "eml", "msg")
+# What a person may upload: the types above, and ZIP archives of them (a data-room export).
+SUPPORTED_LIST = ", ".join((*SUPPORTED_TYPES, "zip"))
 
 # Where a section has no heading of its own (text before the first heading).
 START_OF_DOCUMENT = "start of document"
@@ -28,6 +29,15 @@ class ParseLimits:
     max_bytes: int = 100 * MB
     max_uncompressed_bytes: int = 500 * MB
     max_sheet_rows: int = 200_000
+    # archives (ZIP exports) and e-mail attachments, per ingestion batch
+    max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
+    max_archive_files: int = 10_000
+    max_archive_bytes: int = 2048 * MB  # written out, all archives of the batch together
+    # scanned pages: which OCR engine (auto, tesseract, rapidocr, off), how many pages per
+    # document, how long one page may take
+    ocr: str = "auto"
+    ocr_max_pages: int = 100
+    ocr_page_timeout: float = 30.0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ParseLimits:
@@ -35,6 +45,12 @@ class ParseLimits:
             max_bytes=int(settings.max_file_mb * MB),
             max_uncompressed_bytes=int(settings.max_uncompressed_mb * MB),
             max_sheet_rows=settings.max_sheet_rows,
+            max_archive_depth=settings.max_archive_depth,
+            max_archive_files=settings.max_archive_files,
+            max_archive_bytes=int(settings.max_archive_mb * MB),
+            ocr=settings.ocr,
+            ocr_max_pages=settings.ocr_max_pages,
+            ocr_page_timeout=settings.ocr_page_timeout,
         )
 
 

@@ -8,7 +8,6 @@ what a parser can be made to decompress later.
 
 from __future__ import annotations
 
-import mmap
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -40,8 +39,11 @@ _EXTENSIONS = {
     "markdown": "md",
     "txt": "txt",
     "text": "txt",
+    "xls": "xls",
+    "eml": "eml",
+    "msg": "msg",
 }
-_TEXT_TYPES = {"csv", "md", "txt"}
+_TEXT_TYPES = {"csv", "md", "txt", "eml"}
 _ZIP = "a ZIP archive"
 _TEXT = "text"  # content kind for any plain text; the extension says which of _TEXT_TYPES
 _WHAT_WE_EXPECTED = {
@@ -52,11 +54,14 @@ _WHAT_WE_EXPECTED = {
     "csv": "CSV file",
     "md": "Markdown file",
     "txt": "text file",
+    "xls": "Excel 97-2003 workbook",
+    "eml": "e-mail (.eml)",
+    "msg": "Outlook e-mail (.msg)",
 }
-_LEGACY = {
-    "doc": ("a legacy Word 97-2003 document (.doc)", "docx"),
-    "xls": ("a legacy Excel 97-2003 workbook (.xls)", "xlsx"),
-    "ppt": ("a legacy PowerPoint 97-2003 deck (.ppt)", "pptx"),
+# Legacy binary formats with no maintained pure-Python reader: named, with what to do instead.
+_LEGACY_UNREADABLE = {
+    "WordDocument": ("a legacy Word 97-2003 document (.doc)", "docx"),
+    "PowerPoint Document": ("a legacy PowerPoint 97-2003 deck (.ppt)", "pptx"),
 }
 _PROTECTED = "is password-protected; ask the seller for an unprotected copy"
 
@@ -157,7 +162,7 @@ def _classify(path: Path, head: bytes, filename: str, ext: str, limits: ParseLim
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _inspect_zip(path, filename, ext, limits)
     if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
-        raise _ole2_error(path, filename, ext)
+        return _ole2_kind(path, filename, ext)
     if b"%PDF-" in head[:1024]:  # the spec tolerates a little junk before the header
         return _Content("pdf", "a PDF")
     for offset, magic, what in _BINARY_SIGNATURES:
@@ -260,28 +265,38 @@ def _zip_kind(zf: zipfile.ZipFile, names: set[str]) -> _Content:
     return _Content(None, _ZIP)
 
 
-def _ole2_error(path: Path, filename: str, ext: str) -> Exception:
-    """Old-style Office containers: either an encrypted modern Office file or a legacy format."""
-    if _contains_utf16(path, "EncryptedPackage"):
-        return unreadable(filename, _PROTECTED)
-    if ext in _LEGACY:
-        what, modern = _LEGACY[ext]
-        return unreadable(
-            filename, f"is {what}; open it in Office, save it as .{modern} and upload again"
-        )
-    if ext == "msg":
-        return unreadable(
-            filename,
-            "is an Outlook e-mail (.msg); save it as PDF and upload its attachments separately",
-        )
-    return unreadable(
+def _ole2_kind(path: Path, filename: str, ext: str) -> _Content:
+    """Old-style Office containers (OLE2), named by the streams they hold (never by the name):
+    an encrypted modern Office file, an Outlook e-mail, an Excel 97-2003 workbook, or a legacy
+    Word/PowerPoint file that Manda cannot read."""
+    streams = _ole2_streams(path, filename)
+    if "EncryptedPackage" in streams:
+        raise unreadable(filename, _PROTECTED)
+    if any(name.startswith("__substg1.0_") for name in streams):
+        return _Content("msg", "an Outlook e-mail")
+    if "Workbook" in streams or "Book" in streams:
+        return _Content("xls", "an Excel 97-2003 workbook")
+    for stream, (what, modern) in _LEGACY_UNREADABLE.items():
+        if stream in streams:
+            raise unreadable(
+                filename,
+                f"is {what}, which Manda cannot read (no maintained pure-Python reader exists); "
+                f"open it in Office, save it as .{modern} and upload again",
+            )
+    raise unreadable(
         filename,
         "is in the legacy Office 97-2003 format; open it in Office, save it as .docx, .xlsx or "
         ".pptx and upload again",
     )
 
 
-def _contains_utf16(path: Path, marker: str) -> bool:
-    needle = marker.encode("utf-16-le")
-    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        return m.find(needle) != -1
+def _ole2_streams(path: Path, filename: str) -> set[str]:
+    """The names of every stream and storage in an OLE2 file (its directory, not its data)."""
+    import olefile
+
+    try:
+        with olefile.OleFileIO(str(path)) as ole:
+            return {part for entry in ole.listdir(streams=True, storages=True) for part in entry}
+    except (OSError, ValueError, IndexError, EOFError) as exc:  # olefile's errors on bad files
+        reason = f"is corrupt: damaged Office 97-2003 container ({short_detail(exc)})"
+        raise unreadable(filename, reason) from exc

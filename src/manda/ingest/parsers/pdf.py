@@ -1,4 +1,9 @@
-"""PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels."""
+"""PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels.
+
+A page with no text layer (a scan) is read by OCR (`manda.ingest.ocr`) and cited as `p.N, OCR`;
+at most `ocr_max_pages` pages per document, each within `ocr_page_timeout` seconds. What OCR did
+(engine, pages read, pages left, mean confidence) is kept in the document's metadata.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +28,10 @@ _PROTECTED = "is password-protected; ask the seller for an unprotected copy"
 _BROKEN = (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, AttributeError)
 
 
+SCANNED_CHARS = 20  # a page with fewer characters in its text layer is taken for a scan
+
+
 def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
-    del limits  # the size checks already ran in detect; pypdf reads pages lazily
     reader = _open(path, filename)
     try:
         pages = list(reader.pages)
@@ -42,13 +49,79 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         sections.append(Section(text=text, location=Location.for_page(number)))
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
+    scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
+    metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
     return ParsedDocument(
         filename=filename,
         file_type="pdf",
         sections=sections,
         units=len(pages),
         title=_metadata_title(reader),
+        metadata=metadata,
     )
+
+
+def _ocr(
+    path: Path, filename: str, sections: list[Section], scanned: list[int], limits: ParseLimits
+) -> dict[str, str]:
+    """Read the scanned pages with the OCR engine, in place; what was done, for the metadata."""
+    from manda.ingest.ocr import RENDER_DPI, OcrTimeout, ocr_engine
+
+    engine = ocr_engine(limits.ocr)
+    if engine is None:
+        if not any(s.text.strip() for s in sections):
+            raise unreadable(filename, _no_ocr_reason(limits.ocr))
+        return {}
+    import pypdfium2 as pdfium
+
+    budget = scanned[: limits.ocr_max_pages]
+    read: list[int] = []
+    timed_out: list[int] = []
+    confidences: list[float] = []
+    document = pdfium.PdfDocument(str(path))
+    try:
+        for index in budget:
+            page = document[index]
+            try:
+                image = page.render(scale=RENDER_DPI / 72, grayscale=True).to_pil()
+            finally:
+                page.close()
+            try:
+                result = engine.read(image, limits.ocr_page_timeout)
+            except OcrTimeout:
+                log.warning("%s: OCR of page %d passed %.0fs; left out", filename, index + 1,
+                            limits.ocr_page_timeout)
+                timed_out.append(index + 1)
+                continue
+            text = clean_block(result.text)
+            if text:
+                sections[index] = Section(text=text, location=Location.for_page(index + 1,
+                                                                                ocr=True))
+                read.append(index + 1)
+                confidences.append(result.confidence)
+    finally:
+        document.close()
+    metadata = {"ocr_engine": engine.name, "ocr_pages": str(len(read))}
+    if confidences:
+        metadata["ocr_confidence"] = f"{sum(confidences) / len(confidences):.2f}"
+    left = scanned[limits.ocr_max_pages :]
+    if left:
+        metadata["ocr_not_read"] = (
+            f"{len(left):,} scanned pages past the {limits.ocr_max_pages:,}-page OCR budget "
+            f"(p.{left[0] + 1}-{left[-1] + 1}; MANDA_OCR_MAX_PAGES)"
+        )
+        log.warning("%s: %s", filename, metadata["ocr_not_read"])
+    if timed_out:
+        metadata["ocr_timed_out"] = ", ".join(f"p.{n}" for n in timed_out)
+    return metadata
+
+
+def _no_ocr_reason(preference: str) -> str:
+    if preference == "off":
+        return ("contains no readable text: its pages are scanned images and OCR is off "
+                "(MANDA_OCR=off); ask for a text PDF or turn OCR on")
+    return ("contains no readable text: its pages are scanned images and no OCR engine is "
+            "installed (`apt-get install tesseract-ocr`); ask for a text PDF or install one")
 
 
 def _open(path: Path, filename: str) -> PdfReader:

@@ -11,9 +11,10 @@ Rules of this module:
 Graph model: `(:Document)-[:IN_DEAL]->(:Deal)`, `(:Chunk)-[:PART_OF]->(:Document)`,
 `(:Finding)-[:EXTRACTED_FROM]->(:Chunk)`,
 `(:Finding)-[:SUPERSEDES|CONTRADICTS|SUPPORTS]->(:Finding)`,
-`(:Document)-[:SUPERSEDES]->(:Document)`, `(:ChunkVector)-[:EMBEDS]->(:Chunk)`; decisions, audit
-entries, Q&A items and channel bindings are nodes of their own. Every node of a deal carries
-`deal_id`, and each is keyed by `(deal_id, id)`, so two deals may reuse an id without colliding.
+`(:Document)-[:SUPERSEDES|ATTACHED_TO]->(:Document)`, `(:ChunkVector)-[:EMBEDS]->(:Chunk)`;
+decisions, audit entries, Q&A items and channel bindings are nodes of their own. Every node of a
+deal carries `deal_id`, and each is keyed by `(deal_id, id)`, so two deals may reuse an id without
+colliding.
 
 A relation may name a finding or document that is not stored (yet): its endpoint is then MERGEd as
 a bare key node with the extra label `:Placeholder`, which every read of findings and documents
@@ -48,6 +49,7 @@ RELATIONSHIP_TYPES: tuple[str, ...] = (
     "SUPERSEDES",
     "CONTRADICTS",
     "SUPPORTS",
+    "ATTACHED_TO",
 )
 # (from label, relationship type, to label): the only paths the model allows.
 GRAPH_SCHEMA: tuple[tuple[str, str, str], ...] = (
@@ -59,6 +61,7 @@ GRAPH_SCHEMA: tuple[tuple[str, str, str], ...] = (
     ("Finding", "CONTRADICTS", "Finding"),
     ("Finding", "SUPPORTS", "Finding"),
     ("Document", "SUPERSEDES", "Document"),
+    ("Document", "ATTACHED_TO", "Document"),
 )
 
 # ---------------------------------------------------------------- connectivity
@@ -300,9 +303,20 @@ MERGE (source)-[rel:SUPERSEDES]->(target)
 SET rel.deal_id = $deal_id, rel.reason = row.reason
 """
 
+# An attachment -> the e-mail that carried it.
+ADD_DOCUMENT_ATTACHED_TO = """
+UNWIND $rows AS row
+MERGE (source:Document {deal_id: $deal_id, id: row.source_id})
+  ON CREATE SET source:Placeholder
+MERGE (target:Document {deal_id: $deal_id, id: row.target_id})
+  ON CREATE SET target:Placeholder
+MERGE (source)-[rel:ATTACHED_TO]->(target)
+SET rel.deal_id = $deal_id, rel.reason = row.reason
+"""
+
 LIST_RELATIONS = """
 MATCH (source:Finding|Document {deal_id: $deal_id})
-      -[rel:SUPERSEDES|CONTRADICTS|SUPPORTS]->
+      -[rel:SUPERSEDES|CONTRADICTS|SUPPORTS|ATTACHED_TO]->
       (target:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
@@ -399,6 +413,7 @@ RELATION_STATEMENTS: dict[tuple[str, RelationType], str] = {
     ("finding", RelationType.CONTRADICTS): ADD_FINDING_CONTRADICTS,
     ("finding", RelationType.SUPPORTS): ADD_FINDING_SUPPORTS,
     ("document", RelationType.SUPERSEDES): ADD_DOCUMENT_SUPERSEDES,
+    ("document", RelationType.ATTACHED_TO): ADD_DOCUMENT_ATTACHED_TO,
 }
 
 # ---------------------------------------------------------------- vector spaces (the one composer)

@@ -3,7 +3,7 @@
 Neo4j properties hold scalars, temporal values and flat lists only, so:
 - enums are stored as their values, dates and datetimes as native Neo4j temporal values (they
   sort correctly in `ORDER BY`), and `None` is simply absent (`SET n += {k: null}` removes `k`);
-- nested fields (`location`, `attributes`) are stored as JSON strings and parsed back;
+- nested fields (`location`, `attributes`, `metadata`) are stored as JSON strings and parsed back;
 - on the way back, the driver's `neo4j.time` values become `datetime`/`date` again, and keys
   that are not fields of the model (such as the store's own markers) are ignored.
 """
@@ -19,7 +19,7 @@ from pydantic import BaseModel
 M = TypeVar("M", bound=BaseModel)
 
 # Fields that hold a nested structure, stored as JSON text.
-JSON_FIELDS = frozenset({"location", "attributes", "corrections"})
+JSON_FIELDS = frozenset({"location", "attributes", "corrections", "metadata"})
 
 
 def to_props(model: BaseModel, *, exclude: frozenset[str] = frozenset()) -> dict[str, Any]:

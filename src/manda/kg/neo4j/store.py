@@ -458,7 +458,8 @@ class Neo4jKnowledgeGraph:
             if (relation.between, relation.type) not in cypher.RELATION_STATEMENTS:
                 raise ValueError(
                     f"Two {relation.between}s cannot be related by {relation.type.value}: "
-                    "documents are only related by SUPERSEDES."
+                    "documents are related only by SUPERSEDES and ATTACHED_TO, findings never "
+                    "by ATTACHED_TO."
                 )
             groups[(relation.deal_id, relation.between, relation.type)].append(
                 {
