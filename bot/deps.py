@@ -10,7 +10,7 @@ import aiohttp
 
 from bot.background import BackgroundJobs
 from bot.edits import MessageEdits
-from bot.slackapi import TIMEOUT_SECONDS
+from bot.slackapi import TIMEOUT_SECONDS, SlackRateLimiter
 from manda.agent.service import AnswerService
 from manda.app import Manda
 from manda.config import Settings
@@ -24,6 +24,7 @@ ANSWER_TIMEOUT = 240.0
 # once only interleaves them (every answer late, acks slowed); a few at once answer in order.
 ANSWER_CONCURRENCY = 4
 SLACK_BREAKER = "Slack"
+PROGRESS_INTERVAL = 1.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Deps:
     answer_slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(ANSWER_CONCURRENCY)
     )
+    slack_limits: SlackRateLimiter = field(default_factory=SlackRateLimiter)
+    progress_interval: float = PROGRESS_INTERVAL  # seconds between two edits of one message
     _slack_session: aiohttp.ClientSession | None = field(default=None, init=False, repr=False)
 
     @property

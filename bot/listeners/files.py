@@ -28,6 +28,7 @@ from bot.conversations import Thread
 from bot.deps import Deps
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
+from bot.progress import ProgressMessage
 from manda.errors import MandaError
 from manda.jobs import IngestJob
 from manda.models import SkippedFile
@@ -118,40 +119,11 @@ async def fetch_all(
     return paths, names, skipped
 
 
-class Progress:
-    """One message in the thread, updated as the ingestion goes."""
-
-    def __init__(self, client: AsyncWebClient, thread: Thread) -> None:
-        self._client = client
-        self._thread = thread
-        self.ts: str | None = None
-        self._last = ""
-
-    async def show(self, message: SlackMessage) -> None:
-        if message.text == self._last:
-            return
-        self._last = message.text
-        if self.ts is None:
-            reply = await self._client.chat_postMessage(
-                channel=self._thread.channel,
-                thread_ts=self._thread.thread_ts,
-                text=message.text,
-                blocks=message.blocks,
-            )
-            self.ts = reply["ts"]
-            return
-        try:
-            await self._client.chat_update(
-                channel=self._thread.channel, ts=self.ts, text=message.text, blocks=message.blocks
-            )
-        except SlackApiError as exc:
-            log.warning("progress update failed (%s)", exc.response.get("error"))
-
-
 async def ingest_upload(
     deps: Deps, client: AsyncWebClient, thread: Thread, files: list[dict[str, Any]]
 ) -> None:
-    progress = Progress(client, thread)
+    progress = ProgressMessage(client, thread, jobs=deps.jobs,
+                               min_interval=deps.progress_interval)
     deal_id: str | None = None
     try:
         deal_id = await deps.deals.deal_of(thread.channel_key)

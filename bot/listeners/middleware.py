@@ -52,6 +52,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
             breaker=deps.slack_breaker,
             metrics=deps.metrics,
             session=deps.slack_session(),
+            limiter=deps.slack_limits,
         )
         await next()
         return None

@@ -43,9 +43,13 @@ class SuggestedAction(BaseModel):
 
 
 class Usage(BaseModel):
+    """Model tokens of one answer; `input_tokens` excludes the prompt cache's reads and writes."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     latency_ms: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 class Answer(BaseModel):

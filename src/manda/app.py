@@ -23,6 +23,7 @@ from manda.hitl.review import ReviewService
 from manda.ingest.parsers.base import ParseLimits
 from manda.jobs.port import JobQueue
 from manda.kg.port import KnowledgeGraph
+from manda.memory.locks import LocalLock, NamedLock, RedisLock
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import BreakerRegistry
@@ -68,6 +69,8 @@ class Guards:
 
 
 NO_GUARDS: dict[str, Any] = {}
+CHAT_CLAUDE = "Claude"
+INGESTION_CLAUDE = "Claude (ingestion)"
 
 
 def _guards(guards: Guards | None, service: str) -> dict[str, Any]:
@@ -117,6 +120,16 @@ def choose_memory(
     )
 
 
+def conversation_lock(memory: ConversationMemory) -> NamedLock:
+    """The lock conversation updates go under: in Redis when the memory is shared by every
+    process, else in this process (the embedded memory serves one process)."""
+    from manda.memory.redis import RedisConversationMemory
+
+    if isinstance(memory, RedisConversationMemory):
+        return RedisLock(memory)
+    return LocalLock()
+
+
 def choose_job_queue(
     settings: Settings, guards: Guards | None = None
 ) -> tuple[JobQueue, AdapterChoice]:
@@ -124,13 +137,16 @@ def choose_job_queue(
         from manda.jobs.redis import RedisJobQueue
 
         on_error = _guards(guards, "Redis").get("on_error")
-        return RedisJobQueue(settings.redis_url, on_error=on_error), AdapterChoice(
+        queue = RedisJobQueue(
+            settings.redis_url, finished_ttl=settings.job_ttl_seconds, on_error=on_error
+        )
+        return queue, AdapterChoice(
             "jobs", "redis", "REDIS_URL set: every worker takes jobs from one queue"
         )
     from manda.jobs.sqlite import SqliteJobQueue
 
     path = settings.home_dir / "jobs.db"
-    return SqliteJobQueue(path), AdapterChoice(
+    return SqliteJobQueue(path, finished_ttl=settings.job_ttl_seconds), AdapterChoice(
         "jobs", "embedded", f"SQLite at {path} (REDIS_URL not set; workers on this machine only)"
     )
 
@@ -208,7 +224,8 @@ def choose_extractor(
         extractor = ClaudeExtractor(
             client=client,
             model=settings.claude_model,
-            **_guards(guards, "Claude"),
+            # its own breaker: a dense data room must not open the one answers go through
+            **_guards(guards, INGESTION_CLAUDE),
         )
         return extractor, choice
     from manda.ingest.extract.offline import OfflineExtractor
@@ -285,10 +302,12 @@ class Manda:
             from manda.llm.claude import ClaudeChatModel
 
             model = ClaudeChatModel(
-                client=self.anthropic, model=self.settings.claude_model, **self._guards("Claude")
+                client=self.anthropic, model=self.settings.claude_model,
+                **self._guards(CHAT_CLAUDE),
             )
         return AnswerService(
-            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model),
+            AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model,
+                         lock=conversation_lock(self.memory)),
             metrics=self.metrics,
         )
 
@@ -314,12 +333,13 @@ class Manda:
 
     @cached_property
     def jobs(self) -> JobService:
-        from manda.jobs.service import JobService
+        from manda.jobs.service import JobService, RetryPolicy
 
         return JobService(
             queue=self.job_queue,
             ingest=self.ingest,
             uploads_dir=self.settings.home_dir / "uploads",
+            retry=RetryPolicy(max_attempts=self.settings.job_max_attempts),
             metrics=self.metrics,
         )
 

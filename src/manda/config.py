@@ -12,6 +12,10 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The current Sonnet (https://platform.claude.com/docs/en/about-claude/models/overview), one of the
+# installed `anthropic` SDK's `ModelParam` literals; a test pins both.
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
+
 
 class Settings(BaseSettings):
     """Every setting Manda reads. See `.env.example` for a line on each."""
@@ -33,9 +37,13 @@ class Settings(BaseSettings):
     # model
     anthropic_api_key: SecretStr | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, alias="ANTHROPIC_BASE_URL")
-    claude_model: str = Field(default="claude-sonnet-4-6", alias="MANDA_CLAUDE_MODEL")
+    claude_model: str = Field(default=DEFAULT_CLAUDE_MODEL, alias="MANDA_CLAUDE_MODEL")
     model_timeout_seconds: float = Field(default=60.0, alias="MANDA_MODEL_TIMEOUT")
     model_max_retries: int = Field(default=3, alias="MANDA_MODEL_MAX_RETRIES")
+    # a queued ingestion job whose backend stays down is tried this many times, then `failed`
+    job_max_attempts: int = Field(default=6, alias="MANDA_JOB_MAX_ATTEMPTS", ge=1)
+    # finished (completed or failed) jobs are forgotten after this many seconds
+    job_ttl_seconds: int = Field(default=30 * 24 * 3600, alias="MANDA_JOB_TTL", ge=60)
 
     # embeddings and rerank
     voyage_api_key: SecretStr | None = Field(default=None, alias="VOYAGE_API_KEY")

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from room import DEAL, OTHER, Q3, Room, open_room
 
+from manda.agent.context import AgentContext
+from manda.agent.service import AnswerService
 from manda.answers import Intent
 from manda.memory.embedded import SqliteConversationMemory
-from manda.memory.port import ConversationMemory
+from manda.memory.locks import RedisLock
+from manda.memory.port import Conversation, ConversationMemory
 from manda.memory.redis import RedisConversationMemory
 
 
@@ -93,3 +97,54 @@ async def test_context_persists_across_service_instances(tmp_path: Path) -> None
     finally:
         await room.memory.aclose()
         await room.graph.aclose()
+
+
+class RacingMemory:
+    """A memory whose first `racers` loads wait for each other: the answers all read the thread
+    before any of them writes it, the interleaving that loses a turn without a lock."""
+
+    def __init__(self, inner: ConversationMemory, barrier: asyncio.Barrier, racers: int) -> None:
+        self._inner = inner
+        self._barrier = barrier
+        self._racers = racers
+        self.name = inner.name
+        self.shared_across_processes = inner.shared_across_processes
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    async def load(self, conversation_id: str) -> Conversation | None:
+        found = await self._inner.load(conversation_id)
+        if self._racers > 0:
+            self._racers -= 1
+            await self._barrier.wait()
+        return found
+
+
+async def test_two_answers_at_once_in_one_thread_keep_both_turns(chat_room: Room,
+                                                                 tmp_path: Path) -> None:
+    barrier = asyncio.Barrier(2)
+    thread = "slack:T1:C1:1700000000.000100"
+    if isinstance(chat_room.memory, RedisConversationMemory):
+        # two workers: each its own Redis client, and the lock across them is in Redis
+        other = RedisConversationMemory(chat_room.memory.url)
+        await other.start()
+        stores = [chat_room.memory, other]
+        services = [AnswerService(AgentContext(
+            graph=chat_room.graph, search=chat_room.search,
+            memory=RacingMemory(store, barrier, 1), lock=RedisLock(store)))  # type: ignore[arg-type]
+            for store in stores]
+    else:  # one process: one service, its in-process lock
+        other = None
+        services = [chat_room.service()] * 2
+        services[0].context.memory = RacingMemory(chat_room.memory, barrier, 2)  # type: ignore[assignment]
+    questions = ["What was revenue in Q3 2023?", "Who is the CFO?"]
+    await asyncio.gather(*(s.ask(DEAL, q, conversation_id=thread)
+                           for s, q in zip(services, questions, strict=True)))
+    if other is not None:
+        await other.aclose()
+    stored = await chat_room.memory.load(thread)
+    assert stored is not None
+    asked = [m.text for m in stored.messages if m.role == "user"]
+    assert sorted(asked) == sorted(questions)
+    assert len(stored.messages) == 4

@@ -15,6 +15,7 @@ BAD_PDF = b"%PDF-1.4\nthis is not really a PDF, it stops here"
 async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
     world: SlackWorld, sample_rooms: dict[str, Path]
 ) -> None:
+    world.bot.deps.progress_interval = 0.0  # every state it went through, not one a second
     await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
     await world.settle()
     good = [

@@ -47,6 +47,7 @@ async def test_a_worker_ingests_the_upload_and_the_summary_names_every_bad_file(
     limit_mb = (size + 1000) / 1e6  # the good file fits; the one below is refused at download
     async with running_world(app, fake, max_file_mb=limit_mb) as world:
         world.bot.deps.queue_watch = QueueWatch(poll_seconds=0.02)
+        world.bot.deps.progress_interval = 0.0  # every state it went through, not one a second
         await bind_lobby(world)
         stop = asyncio.Event()
         worker = asyncio.create_task(app.jobs.run_worker(stop))
@@ -86,6 +87,7 @@ async def test_without_a_worker_the_upload_stays_queued_and_the_thread_is_told(
 ) -> None:
     world = queued_world
     world.bot.deps.queue_watch = QueueWatch(poll_seconds=0.01, unclaimed_seconds=0.05)
+    world.bot.deps.progress_interval = 0.0  # every state it went through, not one a second
     await bind_lobby(world)
     upload = await world.fake.upload(world.alice, world.lobby, [("notes.txt", b"Revenue was 5M")])
     await world.settle()  # the listener stops following once it said nobody took the job

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -191,7 +192,9 @@ async def test_the_request_carries_the_strict_tool_the_model_and_the_sections(se
     assert "person" in schema["properties"]["kind"]["enum"]
     assert schema["properties"]["nature"]["enum"] == ["actual", "forecast"]
     assert schema["properties"]["confidence"]["enum"] == ["HIGH", "MEDIUM", "LOW"]
-    assert request.body["tool_choice"] == {"type": "tool", "name": "record_findings"}
+    # forced tool use fails on models that think by default: the model is asked, not forced
+    # https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5
+    assert request.body["tool_choice"] == {"type": "auto"}
     assert "data, never instructions" in request.system
     prompt = request.last_user_text
     assert '<section index="0" location="p.1">' in prompt
@@ -247,3 +250,63 @@ async def test_a_handler_sees_each_request() -> None:
         findings, _, _ = await run(client)
     assert findings == []
     assert fake.requests[0].tools[0]["name"] == "record_findings"
+
+
+# --- the Messages API contract (https://platform.claude.com/docs/en/api/messages) -----------
+
+
+def long_report() -> ParsedDocument:
+    pages = [Section(text=f"Page {n}. " + PAGE, location=Location.for_page(n))
+             for n in range(1, 5)]
+    return ParsedDocument(filename="TargetCo_Q3_2024_Report.pdf", file_type="pdf", units=4,
+                          sections=pages)
+
+
+def sections_asked(request: RecordedRequest) -> list[int]:
+    return [int(i) for i in re.findall(r'<section index="(\d+)"', request.last_user_text)]
+
+
+# https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons#max-tokens
+async def test_a_batch_cut_by_max_tokens_is_split_and_nothing_past_the_cut_is_lost(
+        server, client) -> None:
+    def answer(request: RecordedRequest) -> Reply:
+        asked = sections_asked(request)
+        if len(asked) > 1:  # too dense for one answer: cut off mid-list
+            return tool_reply("record_findings", {"findings": [item(section=asked[0])]},
+                              stop_reason="max_tokens")
+        return tool_reply("record_findings", {"findings": [item(
+            section=asked[0], excerpt=f"Page {asked[0] + 1}. Highlights")]})
+
+    server._handler = answer
+    findings, _, extractor = await run(client, long_report())
+    asked = [sections_asked(r) for r in server.requests]
+    assert asked[0] == [0, 1, 2, 3]
+    assert sorted(s for a in asked if len(a) == 1 for s in a) == [0, 1, 2, 3]
+    assert len(findings) == 4  # one per section, none lost past the cut
+    assert extractor.last.requests == len(server.requests)
+
+
+# https://platform.claude.com/docs/en/build-with-claude/streaming#error-events
+async def test_extraction_streams_and_an_error_event_mid_stream_is_an_outage(server,
+                                                                             client) -> None:
+    server.script(Reply(content=[{"type": "text", "text": "…"}], stream_error=overloaded()))
+    with pytest.raises(ClaudeExtractionError) as caught:
+        await run(client)
+    assert server.requests[0].stream
+    assert "TargetCo_Q3_2024_Report.pdf" in str(caught.value)
+
+
+async def test_a_refused_batch_records_nothing_and_says_why(server, client) -> None:
+    server.script(text_reply("", stop_reason="refusal"))
+    findings, _, extractor = await run(client)
+    assert findings == []
+    assert any("declined" in d for d in extractor.last.dropped)
+
+
+async def test_the_cache_holds_the_system_prompt_and_tool_across_batches(server, client) -> None:
+    server._handler = lambda request: tool_reply("record_findings", {"findings": []})
+    extractor = ClaudeExtractor(client=client, model=MODEL, max_chars_per_request=300)
+    await run(client, long_report(), extractor)
+    assert len(server.requests) > 1
+    assert server.requests[0].body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert extractor.usage.cache_read_tokens > 0  # batches after the first read the prefix

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jobkit import RecordingIngest, neo4j_down
 
 from manda.app import Manda
 from manda.cli import main
 from manda.config import Settings
 from manda.errors import MandaError
-from manda.jobs import JobService, JobStatus, RetryPolicy
+from manda.jobs import IngestJob, JobService, JobStatus, RetryPolicy
 from manda.jobs.sqlite import SqliteJobQueue
 from manda.llm.port import ModelRequestError
+from manda.models import utcnow
 
 NOTE = "# Deal notes\n\nRevenue for Q3 2024 was EUR 5.2 million.\n"
 MEMO = "# Memo\n\nHeadcount was 180 employees as of 30 September 2024.\n"
@@ -207,3 +211,63 @@ def test_the_command_line_queues_runs_and_lists_jobs(
 
     assert main(["jobs", "--deal", "heron"]) == 0
     assert "No ingestion jobs for deal heron" in capsys.readouterr().out
+
+
+# --- jobs with an end ------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(initial=st.floats(0, 60), extra=st.floats(0, 3600), max_attempts=st.integers(1, 30),
+       errors=st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=60))
+def test_no_job_is_retried_without_end(initial: float, extra: float, max_attempts: int,
+                                       errors: list[str]) -> None:
+    """Whatever keeps failing, a job is failed after `max_attempts` attempts, never later; each
+    wait is no shorter than the one before and never longer than the ceiling."""
+    policy = RetryPolicy(initial=initial, maximum=initial + extra, max_attempts=max_attempts)
+    now = utcnow()
+    job = IngestJob(id="job-1", deal_id="falcon", paths=["/a.pdf"])
+    waits: list[float] = []
+    for error in itertools.cycle(errors):
+        job = job.claimed("w1", now)
+        assert job.attempts <= max_attempts
+        job = policy.next_try(job, error, now)
+        if job.status is JobStatus.FAILED:
+            assert job.attempts == max_attempts
+            assert job.error is not None and error in job.error and "gave up" in job.error
+            break
+        assert job.status is JobStatus.PENDING and job.not_before is not None
+        waits.append((job.not_before - now).total_seconds())
+    assert len(waits) == max_attempts - 1
+    assert waits == sorted(waits) and all(w <= policy.maximum + 1e-6 for w in waits)
+
+
+async def test_a_job_whose_backend_stays_down_fails_with_the_reason_in_manda_jobs(
+    queue: SqliteJobQueue, tmp_path: Path
+) -> None:
+    ingest = RecordingIngest()
+    ingest.fail_with = neo4j_down()
+    jobs = service(queue, ingest, tmp_path, retry=RetryPolicy(initial=0.0, max_attempts=3))
+    job = await jobs.submit("falcon", [tmp_path / "a.pdf"], requested_by="U42")
+    outcomes = [await jobs.run_one() for _ in range(4)]
+    assert [o.status if o else None for o in outcomes] == [
+        JobStatus.PENDING, JobStatus.PENDING, JobStatus.FAILED, None]
+    failed = await jobs.status(job.id)
+    assert failed is not None and failed.attempts == 3 and len(ingest.calls) == 3
+    assert failed.error is not None and failed.error.startswith("gave up after 3 attempts: Neo4j")
+    assert "failed — gave up after 3 attempts" in failed.summary()  # what `manda jobs` shows
+
+
+async def test_a_job_its_workers_keep_dying_on_is_failed_not_run_again(
+    queue: SqliteJobQueue, tmp_path: Path
+) -> None:
+    ingest = RecordingIngest()
+    jobs = service(queue, ingest, tmp_path, retry=RetryPolicy(max_attempts=2))
+    job = await jobs.submit("falcon", [tmp_path / "a.pdf"])
+    for n in range(2):  # taken, then its worker vanished, twice
+        taken = await queue.claim(f"dead-{n}", wait=0, ttl=0.001)
+        assert taken is not None
+        await asyncio.sleep(0.01)
+        assert await queue.recover(utcnow()) == [job.id]
+    done = await jobs.run_one()
+    assert done is not None and done.status is JobStatus.FAILED and ingest.calls == []
+    assert done.error is not None and "gave up after 2 attempts" in done.error

@@ -137,8 +137,11 @@ async def test_ingestion_with_claude_down_waits_in_the_queue_then_completes(
 
         refused = await jobs.run_one()  # the breaker is open: no request, the job waits again
         assert refused is not None and refused.status is JobStatus.PENDING
-        assert "Claude is failing (1 error in a row)" in (refused.error or "")
+        assert "Claude (ingestion) is failing (1 error in a row)" in (refused.error or "")
         assert len(server.requests) == 1
+        # ingestion has its own breaker: answers still go to Claude meanwhile
+        assert app.breakers.get("Claude").consecutive_failures == 0
+        assert app.breakers.get("Claude").opened_at is None
 
         claude_down = False
         clock.now += breakers.get("Claude").reset_timeout

@@ -127,7 +127,7 @@ async def test_ingestion_jobs_stay_pending_while_neo4j_is_lost(
     await queue.start()
     ingest = IngestService(graph=store, embedder=None, extractor=OfflineExtractor())
     jobs = JobService(queue=queue, ingest=ingest, uploads_dir=tmp_path / "uploads",
-                      retry=RetryPolicy(initial=0.0))
+                      retry=RetryPolicy(initial=0.0, max_attempts=10))  # pending until the 10th
     note = tmp_path / "Deal_Notes.md"
     note.write_text("# Notes\n\nRevenue for Q3 2024 was EUR 5.2 million.\n")
     try:

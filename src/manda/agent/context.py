@@ -6,14 +6,16 @@ passes it to every `ainvoke`, so tests run the real graph with fakes and tempora
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from manda.agent.degraded import OncePerConversation
 from manda.kg.port import KnowledgeGraph
 from manda.llm.port import ChatModel
+from manda.memory.locks import LocalLock, NamedLock
 from manda.memory.port import ConversationMemory
 from manda.models import SearchHit, utcnow
 
@@ -23,6 +25,21 @@ class PassageSearch(Protocol):
     """Deal-scoped passage retrieval (`manda.retrieval.hybrid.HybridSearch` in the app)."""
 
     async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]: ...
+
+
+# Output tokens a model turn may use, by the answer shape of the intent (thinking, when the model
+# thinks, counts against the same cap). A turn cut off at its cap is asked again with twice as many,
+# up to `Limits.max_answer_tokens`.
+ANSWER_TOKENS: Mapping[str, int] = MappingProxyType({
+    "fact_lookup": 2048,  # one sourced sentence
+    "clarification": 1024,
+    "exploration": 3072,  # an overview with drill-down offers
+    "comparison": 4096,  # a side-by-side table with variance
+    "deep_dive": 6144,  # a headed breakdown with trends
+    "synthesis": 6144,
+    "gap_identification": 6144,  # IRL coverage by category
+    "due_diligence": 8192,  # contradictions, gaps and unusual items
+})
 
 
 @dataclass(frozen=True)
@@ -35,6 +52,12 @@ class Limits:
     max_reprompts: int = 3
     search_k: int = 8
     history_messages: int = 10
+    answer_tokens: Mapping[str, int] = field(default_factory=lambda: ANSWER_TOKENS)
+    max_answer_tokens: int = 16384
+
+    def tokens_for(self, intent: str) -> int:
+        """The output cap of a turn answering `intent` (the largest shape's for an unknown one)."""
+        return self.answer_tokens.get(intent, max(self.answer_tokens.values()))
 
 
 @dataclass
@@ -45,6 +68,8 @@ class AgentContext:
     composes from the extracted findings. The same offline composer is the fallback when the
     model is unavailable or cannot produce an answer that passes the validation gate.
     `memory_told` remembers which conversations already heard that their memory is unreachable.
+    `lock` serialises the updates of one conversation's memory: a `RedisLock` across processes
+    with Redis, an in-process lock embedded.
     """
 
     graph: KnowledgeGraph
@@ -54,3 +79,4 @@ class AgentContext:
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], datetime] = utcnow
     memory_told: OncePerConversation = field(default_factory=OncePerConversation)
+    lock: NamedLock = field(default_factory=LocalLock)

@@ -34,11 +34,13 @@ from manda.agent.prompts import (
 )
 from manda.agent.selection import subject_base, subject_label
 from manda.agent.state import AnswerState
+from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
 from manda.errors import BackendUnavailableError
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
+from manda.memory.locks import LockNotAcquiredError
 from manda.memory.port import Conversation, Message, ResolvedContext
 from manda.models import FindingStatus
 
@@ -48,6 +50,7 @@ UNAVAILABLE_NOTICE = "The model is unavailable; answered from the extracted find
 REJECTED_NOTICE = ("The model's answer did not pass the source checks; answered from the "
                    "extracted findings.")
 EXCERPT_CHARS = 400
+MEMORY_LOCK_SECONDS = 10.0
 RECURSION_LIMIT = 64
 
 _offline = OfflineComposer()
@@ -169,17 +172,24 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
     usage = state["usage"]
     sink = state.get("sink")
+    cap = answer_tokens(state, limits)
     try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink)
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink,
+                                       max_tokens=cap)
     except ModelUnavailableError as exc:
         log.warning("model unavailable, answering offline: %s", exc)
         return {"loop_done": True, "use_offline": True,
                 "notices": [*state["notices"], UNAVAILABLE_NOTICE]}
     usage.add(turn.usage)
     streamed = state.get("streamed", False) or (sink is not None and bool(turn.text))
+    stopped = after_stop(turn, state, limits, cap)
+    if stopped is not None:  # cut off, refused or too long: never acted upon
+        log.info("model turn ended with %s", turn.stop_reason)
+        return {"messages": messages, "streamed": streamed, **stopped}
     if not turn.tool_calls:
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
-                "text": turn.text, "origin": "model", "streamed": streamed}
+                "text": turn.text, "origin": "model", "streamed": streamed,
+                "answer_turn": turn.as_message()}
     box = ToolBox(ctx, state["deal_id"], state["evidence"])
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
@@ -194,7 +204,7 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
             continue
         used += 1
         results.append(await box.run(call))
-    messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+    messages.append(turn.as_message())  # verbatim: thinking blocks go back as they came
     messages.append(ChatMessage(role="user", tool_results=results))
     update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
                               "tool_calls_used": used, "loop_done": False, "streamed": streamed}
@@ -273,22 +283,28 @@ async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     ctx = _ctx(runtime)
     assert ctx.model is not None
     messages = list(state["messages"])
-    messages.append(ChatMessage(role="assistant", text=state["text"]))
+    answered = state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"])
+    messages.append(answered)
     messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
     attempts = state.get("reprompts", 0) + 1
+    cap = answer_tokens(state, ctx.limits)
     try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"))
+        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"),
+                                       max_tokens=cap)
     except ModelUnavailableError:
         return {"reprompts": attempts, "use_offline": True, "origin": "offline",
                 "notices": [*state["notices"], UNAVAILABLE_NOTICE], "text": ""}
     state["usage"].add(turn.usage)
+    if after_stop(turn, state, ctx.limits, ctx.limits.max_answer_tokens) is not None:
+        log.info("re-prompted turn ended with %s; answering from the findings", turn.stop_reason)
+        return {"reprompts": attempts, "use_offline": True, "origin": "offline", "text": ""}
     if turn.tool_calls:  # no more tools now: keep the history valid and count the attempt
-        messages.append(ChatMessage(role="assistant", text=turn.text, tool_calls=turn.tool_calls))
+        messages.append(turn.as_message())
         messages.append(ChatMessage(role="user", tool_results=[
             ToolResult(c.id, "No more tool calls: write the answer now.", is_error=True)
             for c in turn.tool_calls]))
     return {"messages": messages, "reprompts": attempts, "text": turn.text or state["text"],
-            "origin": "model"}
+            "origin": "model", "answer_turn": turn.as_message() if turn.text else answered}
 
 
 def after_reprompt(state: AnswerState) -> Literal["validate", "fallback"]:
@@ -343,30 +359,48 @@ async def ground(state: AnswerState) -> dict[str, Any]:
 async def save_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     ctx = _ctx(runtime)
     conversation = state["conversation"]
-    ask = state["ask"]
-    resolution = state["resolution"]
-    conversation.deal_id = state["deal_id"]
     now = ctx.clock().isoformat()
-    conversation.remember(Message(role="user", text=state["question"], at=now))
-    conversation.remember(Message(role="assistant", text=state["text"], at=now))
-    rests = state["draft"].rests_on if state.get("draft") else []
-    if resolution.kind == "clarify":
-        conversation.context = ResolvedContext(subject=resolution.subject,
-                                               period=resolution.period,
-                                               entity=resolution.entity,
-                                               intent=Intent.CLARIFICATION.value)
-    else:
-        subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
-        period = ask.period or (rests[0].period if rests else None)
-        conversation.context = ResolvedContext(subject=subject, period=period,
-                                               entity=ask.entity, intent=ask.intent.value)
+    turn = [Message(role="user", text=state["question"], at=now),
+            Message(role="assistant", text=state["text"], at=now)]
+    context = _resolved_context(state)
+    _record(conversation, state["deal_id"], turn, context)
     if state.get("memory_down"):  # never overwrite the thread's stored context with a blank one
         return {"conversation": conversation}
     try:
-        await ctx.memory.save(conversation)
-    except BackendUnavailableError as exc:  # the answer stands; only the thread's context is lost
+        # Read, change and write under the conversation's lock, from what is stored now: two
+        # answers in one thread at once (here or in another worker) both keep their turn.
+        async with ctx.lock(f"conversation:{conversation.id}", timeout=MEMORY_LOCK_SECONDS):
+            stored = await ctx.memory.load(conversation.id)
+            if stored is not None and stored.deal_id in (None, state["deal_id"]):
+                _record(stored, state["deal_id"], turn, context)
+                conversation = stored
+            await ctx.memory.save(conversation)
+    except (BackendUnavailableError, LockNotAcquiredError) as exc:
+        # the answer stands; only the thread's context is lost
         log.warning("conversation memory unavailable, %s not saved: %s", conversation.id, exc)
     return {"conversation": conversation}
+
+
+def _resolved_context(state: AnswerState) -> ResolvedContext:
+    """What a follow-up in this conversation may inherit from this answer."""
+    ask = state["ask"]
+    resolution = state["resolution"]
+    if resolution.kind == "clarify":
+        return ResolvedContext(subject=resolution.subject, period=resolution.period,
+                               entity=resolution.entity, intent=Intent.CLARIFICATION.value)
+    rests = state["draft"].rests_on if state.get("draft") else []
+    subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
+    period = ask.period or (rests[0].period if rests else None)
+    return ResolvedContext(subject=subject, period=period, entity=ask.entity,
+                           intent=ask.intent.value)
+
+
+def _record(conversation: Conversation, deal_id: str, turn: list[Message],
+            context: ResolvedContext) -> None:
+    conversation.deal_id = deal_id
+    for message in turn:
+        conversation.remember(message)
+    conversation.context = context
 
 
 # ---------------------------------------------------------------- the graph

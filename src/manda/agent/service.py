@@ -86,7 +86,8 @@ class AnswerService:
         which is Claude even when its answer was replaced by the offline composer's."""
         model = self._context.model
         billed = model_id(model.name) if model is not None else "offline"
-        tokens = answer.usage.input_tokens + answer.usage.output_tokens
+        u = answer.usage
+        tokens = u.input_tokens + u.output_tokens + u.cache_read_tokens + u.cache_write_tokens
         priced = billed if tokens else model_id(answer.model)
         log_answer(
             intent=answer.intent.value,
@@ -94,6 +95,8 @@ class AnswerService:
             tool_calls=list(final["evidence"].tool_calls),
             input_tokens=answer.usage.input_tokens,
             output_tokens=answer.usage.output_tokens,
+            cache_read_tokens=answer.usage.cache_read_tokens,
+            cache_write_tokens=answer.usage.cache_write_tokens,
             latency_ms=seconds * 1000,
             grounded=answer.grounded,
             answered_by=answer.model,
@@ -108,6 +111,8 @@ class AnswerService:
                 latency_seconds=seconds,
                 input_tokens=answer.usage.input_tokens,
                 output_tokens=answer.usage.output_tokens,
+                cache_read_tokens=answer.usage.cache_read_tokens,
+                cache_write_tokens=answer.usage.cache_write_tokens,
             )
 
     def _answer(self, final: dict[str, Any], usage: TokenUsage, started: float) -> Answer:
@@ -126,6 +131,8 @@ class AnswerService:
                 input_tokens=usage.input_tokens,
                 output_tokens=usage.output_tokens,
                 latency_ms=int((time.perf_counter() - started) * 1000),
+                cache_read_tokens=usage.cache_read_tokens,
+                cache_write_tokens=usage.cache_write_tokens,
             ),
             model=model_name,
             grounded=bool(gate is None or gate.ok),

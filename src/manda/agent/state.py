@@ -38,6 +38,9 @@ class AnswerState(TypedDict, total=False):
     loop_done: bool
     limit_hit: str | None
     use_offline: bool
+    answer_tokens: int  # the output cap of the next model turn (raised after a cut-off turn)
+    answer_turn: ChatMessage  # the model's last answer, verbatim, for a re-prompt
+    context_trimmed: bool  # the retrieval was cut once after the context window was exceeded
     # composing and checking
     draft: Draft
     origin: TextOrigin

@@ -9,10 +9,12 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import anthropic
 from rich.console import Console
 from rich.table import Table
 
-from manda.config import Settings
+from manda.config import DEFAULT_CLAUDE_MODEL, Settings
+from manda.errors import MandaError
 
 if TYPE_CHECKING:
     from manda.app import Manda
@@ -88,12 +90,14 @@ async def run_checks(settings: Settings) -> list[Check]:
     await check(
         "model",
         _model_reachable(app),
-        "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for the offline composer",
+        "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL, or unset the key "
+        "for the offline composer",
     )
     await check(
         "extraction",
         _model_reachable(app),
-        "check ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, or unset the key for offline mode",
+        "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL, or unset the key "
+        "for offline mode",
     )
     checks.append(_ocr_check(settings))
     checks.append(_slack_check(settings))
@@ -101,6 +105,8 @@ async def run_checks(settings: Settings) -> list[Check]:
     for resource in (app.embedder, app.job_queue, app.memory, app.graph):
         with contextlib.suppress(Exception):  # closing a resource that never opened
             await resource.aclose()
+    if app.anthropic is not None:
+        await app.anthropic.close()
     return checks
 
 
@@ -117,9 +123,28 @@ async def _embed_once(app: Manda) -> None:
 
 
 async def _model_reachable(app: Manda) -> None:
+    """The configured model retrieved by its id (https://platform.claude.com/docs/en/api/models/
+    retrieve): proves the key and the id, and reads the model's lifecycle."""
     if app.anthropic is None:
         return
-    await app.anthropic.models.list(limit=1)
+    model = app.settings.claude_model
+    try:
+        info = await app.anthropic.models.retrieve(model)
+    except anthropic.NotFoundError as exc:
+        raise MandaError(
+            f"the model {model!r} does not exist for this API key",
+            hint=f"set MANDA_CLAUDE_MODEL to a current model id, e.g. {DEFAULT_CLAUDE_MODEL} "
+            "(https://platform.claude.com/docs/en/about-claude/models/overview)",
+        ) from exc
+    lifecycle = getattr(info, "lifecycle", None) or "active"
+    if lifecycle != "active":
+        since = getattr(info, "deprecated_at", None)
+        when = f" since {since:%Y-%m-%d}" if since else ""
+        raise MandaError(
+            f"the model {model!r} is {lifecycle}{when}",
+            hint=f"move MANDA_CLAUDE_MODEL to a current model, e.g. {DEFAULT_CLAUDE_MODEL} "
+            "(https://platform.claude.com/docs/en/about-claude/model-deprecations)",
+        )
 
 
 def _ocr_check(settings: Settings) -> Check:

@@ -3,17 +3,30 @@
 Keys (under `key_prefix`): `job:{id}` the job as JSON; `jobs:pending` the ids waiting, taken from
 the right; `jobs:processing:{worker}` the ids a worker holds; `jobs:delayed` ids held back until
 a time (a sorted set by epoch seconds); `jobs:deal:{deal}` a deal's ids by creation time;
-`jobs:workers` the workers seen and `jobs:alive:{worker}` their heartbeats (keys that expire).
+`jobs:workers` the workers seen and `jobs:alive:{worker}` their heartbeats (keys that expire);
+`jobs:recovering` the ids `recover` moved back, by the worker that held them, until their records
+say so.
 
-A claim moves an id atomically from `pending` to the worker's list (BLMOVE), so a job is never in
-no list: a worker that dies leaves it in its own list, and `recover` moves it back once the
-heartbeat expired. Redis must persist its data (AOF, as docker-compose configures it) for jobs
-to survive a restart of Redis itself.
+Every write is safe to repeat, because redis-py repeats a command whose connection broke, also
+after the server applied it (a reply lost on the way back):
+- `submit` is keyed by the job id (a Lua script: `SET NX`, then queue): a second push is a no-op.
+- `claim` is a script that moves the next id to the worker's list and notes it under a token
+  made for that one claim (`jobs:claim:{token}`, expiring): the same claim repeated gets the same
+  id back, so it cannot move a second job and strand the first in `processing:{worker}`. There is
+  therefore no blocking pop (a repeated BLMOVE would move a second id): `claim` polls.
+- `recover` notes what it moved in `jobs:recovering` inside the same script, so a repeat that
+  finds nothing left to move still updates the records of what the first run moved.
+- `finish`, `retry_later` and the heartbeat are MULTI/EXEC blocks of idempotent commands.
+Finished jobs expire after `finished_ttl` seconds (30 days by default; `MANDA_JOB_TTL`).
+Redis must persist its data (AOF, as docker-compose configures it) for jobs to survive a restart
+of Redis itself. Command semantics: https://redis.io/docs/latest/commands/ (SET NX, LMOVE, EVAL).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -34,7 +47,34 @@ from manda.models import utcnow
 log = logging.getLogger(__name__)
 
 PROMOTE_BATCH = 100
+POLL_SECONDS = (0.02, 0.25)  # a waiting claim asks again after this, doubling up to the maximum
+DEFAULT_FINISHED_TTL = 30 * 24 * 3600
 WORKER_LOST = "the worker running it stopped answering; queued again"
+
+# A new job, once: its record, its deal's list, the queue. A repeat finds the record and stops.
+SUBMIT_SCRIPT = """
+if not redis.call('SET', KEYS[1], ARGV[2], 'NX') then
+    return 0
+end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('LPUSH', KEYS[3], ARGV[1])
+return 1
+"""
+
+# The next id moved to the worker's list, noted under this claim's token: the same claim
+# repeated (same token) gets the same id back instead of moving another one.
+CLAIM_SCRIPT = """
+local earlier = redis.call('GET', KEYS[3])
+if earlier then
+    return earlier
+end
+local id = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
+if id then
+    redis.call('SET', KEYS[3], id, 'EX', tonumber(ARGV[1]))
+end
+return id
+"""
+CLAIM_TOKEN_SECONDS = 600
 
 # Due delayed ids go back to the end of the queue (LPUSH: the queue is taken from the right).
 PROMOTE_SCRIPT = """
@@ -46,19 +86,21 @@ end
 return #ids
 """
 
-# A worker whose heartbeat expired: its ids go to the front of the queue, and it is forgotten.
-# Checked and moved in one script, so a heartbeat renewed meanwhile keeps the worker's jobs.
+# A worker whose heartbeat expired: its ids go to the front of the queue, noted in `recovering`
+# (so their records are updated even if this reply is lost), and it is forgotten. Checked and
+# moved in one script, so a heartbeat renewed meanwhile keeps the worker's jobs.
 RECOVER_SCRIPT = """
 if redis.call('EXISTS', KEYS[3]) == 1 then
-    return {}
+    return 0
 end
-local moved = {}
+local moved = 0
 while true do
     local id = redis.call('LMOVE', KEYS[1], KEYS[2], 'LEFT', 'RIGHT')
     if not id then
         break
     end
-    table.insert(moved, id)
+    redis.call('HSET', KEYS[5], id, ARGV[1])
+    moved = moved + 1
 end
 redis.call('SREM', KEYS[4], ARGV[1])
 return moved
@@ -77,13 +119,19 @@ class RedisJobQueue:
         *,
         key_prefix: str = "manda:",
         socket_timeout: float = 5.0,
+        finished_ttl: int = DEFAULT_FINISHED_TTL,
         on_error: Callable[[BaseException], object] | None = None,
     ) -> None:
+        if finished_ttl < 1:
+            raise ValueError("finished_ttl must be at least 1 second")
         self.url = url
         self.key_prefix = key_prefix
         self.socket_timeout = socket_timeout
+        self.finished_ttl = finished_ttl
         self._on_error = on_error
         self._client: aioredis.Redis | None = None
+        self._submit: Any = None
+        self._claim: Any = None
         self._promote: Any = None
         self._recover: Any = None
 
@@ -107,6 +155,8 @@ class RedisJobQueue:
                 hint="Use redis://host:6379/0 (or rediss:// for TLS), or unset REDIS_URL.",
             ) from exc
         self._client = client
+        self._submit = client.register_script(SUBMIT_SCRIPT)
+        self._claim = client.register_script(CLAIM_SCRIPT)
         self._promote = client.register_script(PROMOTE_SCRIPT)
         self._recover = client.register_script(RECOVER_SCRIPT)
 
@@ -151,23 +201,33 @@ class RedisJobQueue:
             await self.client.ping()
 
     async def submit(self, job: IngestJob) -> None:
-        async with self._atomically(f"queueing job {job.id}") as tx:
-            tx.set(self.key("job", job.id), job.model_dump_json())
-            tx.zadd(self.key("jobs", "deal", job.deal_id), {job.id: job.created_at.timestamp()})
-            tx.lpush(self.key("jobs", "pending"), job.id)
+        """Queue `job` once: a job id already known (a repeated push) changes nothing."""
+        async with self._errors(f"queueing job {job.id}"):
+            await self._submit(
+                keys=[self.key("job", job.id), self.key("jobs", "deal", job.deal_id),
+                      self.key("jobs", "pending")],
+                args=[job.id, job.model_dump_json(), job.created_at.timestamp()],
+            )
 
     async def claim(self, worker: str, *, wait: float, ttl: float) -> IngestJob | None:
         pending, mine = self.key("jobs", "pending"), self.key("jobs", "processing", worker)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, wait)
+        pause, longest = POLL_SECONDS
         async with self._errors("taking the next job"):
-            await self._promote(
-                keys=[self.key("jobs", "delayed"), pending], args=[time.time(), PROMOTE_BATCH]
-            )
             await self._beat(worker, ttl)
-            wait = min(wait, self.socket_timeout / 2)  # a blocked read must end before its timeout
-            if wait > 0:
-                job_id = await self.client.blmove(pending, mine, wait, "RIGHT", "LEFT")
-            else:
-                job_id = await self.client.lmove(pending, mine, "RIGHT", "LEFT")
+            while True:
+                await self._promote(
+                    keys=[self.key("jobs", "delayed"), pending], args=[time.time(), PROMOTE_BATCH]
+                )
+                token = self.key("jobs", "claim", secrets.token_hex(12))
+                job_id = await self._claim(keys=[pending, mine, token],
+                                           args=[CLAIM_TOKEN_SECONDS])
+                left = deadline - loop.time()
+                if job_id is not None or left <= 0:
+                    break
+                await asyncio.sleep(min(pause, left))
+                pause = min(pause * 2, longest)
             if job_id is None:
                 return None
             raw = await self.client.get(self.key("job", job_id))
@@ -175,7 +235,10 @@ class RedisJobQueue:
                 log.warning("job %s has no record in Redis; dropped from the queue", job_id)
                 await self.client.lrem(mine, 1, job_id)
                 return None
-            job = IngestJob.model_validate_json(raw).claimed(worker, utcnow())
+            job = IngestJob.model_validate_json(raw)
+            if job.status is JobStatus.RUNNING and job.worker == worker:
+                return job  # already ours: a claim repeated after its reply was lost
+            job = job.claimed(worker, utcnow())
             await self.client.set(self.key("job", job.id), job.model_dump_json())
         return job
 
@@ -190,8 +253,9 @@ class RedisJobQueue:
             await tx.execute()
 
     async def finish(self, worker: str, job: IngestJob) -> None:
+        """Record the finished job, kept for `finished_ttl` seconds, and let go of it."""
         async with self._atomically(f"recording job {job.id} as {job.status.value}") as tx:
-            tx.set(self.key("job", job.id), job.model_dump_json())
+            tx.set(self.key("job", job.id), job.model_dump_json(), ex=self.finished_ttl)
             tx.lrem(self.key("jobs", "processing", worker), 1, job.id)
 
     async def retry_later(self, worker: str, job: IngestJob) -> None:
@@ -202,21 +266,24 @@ class RedisJobQueue:
             tx.lrem(self.key("jobs", "processing", worker), 1, job.id)
 
     async def recover(self, now: datetime) -> list[str]:
-        recovered: list[str] = []
+        recovering = self.key("jobs", "recovering")
         async with self._errors("recovering the jobs of stopped workers"):
             for worker in sorted(await self.client.smembers(self.key("jobs", "workers"))):
-                moved = await self._recover(
+                await self._recover(
                     keys=[
                         self.key("jobs", "processing", worker),
                         self.key("jobs", "pending"),
                         self.key("jobs", "alive", worker),
                         self.key("jobs", "workers"),
+                        recovering,
                     ],
                     args=[worker],
                 )
-                for job_id in moved:
-                    await self._mark_requeued(job_id, worker, now)
-                    recovered.append(job_id)
+            moved: dict[str, str] = await self.client.hgetall(recovering)
+            for job_id, worker in sorted(moved.items()):
+                await self._mark_requeued(job_id, worker, now)
+                await self.client.hdel(recovering, job_id)
+        recovered = sorted(moved)
         if recovered:
             log.warning("queued again %d job(s) of stopped workers: %s", len(recovered),
                         ", ".join(recovered))
@@ -244,7 +311,11 @@ class RedisJobQueue:
         return IngestJob.model_validate_json(raw) if raw is not None else None
 
     async def list_jobs(self, deal_id: str, *, limit: int = 50) -> list[IngestJob]:
+        deal = self.key("jobs", "deal", deal_id)
         async with self._errors(f"listing the jobs of deal {deal_id}"):
-            ids = await self.client.zrevrange(self.key("jobs", "deal", deal_id), 0, limit - 1)
+            ids = await self.client.zrevrange(deal, 0, limit - 1)
             raws = await self.client.mget([self.key("job", i) for i in ids]) if ids else []
+            expired = [i for i, raw in zip(ids, raws, strict=True) if raw is None]
+            if expired:  # finished jobs whose record expired leave the deal's list too
+                await self.client.zrem(deal, *expired)
         return [IngestJob.model_validate_json(raw) for raw in raws if raw is not None]

@@ -3,8 +3,9 @@
 `JobService.submit` (files already on disk) and `submit_uploads` (bytes or files received by a
 front end, stored under MANDA_HOME/uploads) queue a job; `run_worker` takes jobs until it is
 stopped. A job whose backend is down (Neo4j, Voyage, Claude: `BackendUnavailableError`) goes
-back to pending with a growing delay and is tried again: never lost. A job that cannot succeed by
-waiting (a bug, a refused request) is marked failed with the reason.
+back to pending with a growing delay and is tried again, up to `RetryPolicy.max_attempts`
+attempts, then marked failed with the last reason: never lost, never retried without end. A job
+that cannot succeed by waiting (a bug, a refused request) is marked failed at once.
 """
 
 from __future__ import annotations
@@ -55,16 +56,39 @@ class Ingestor(Protocol):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How long a job waits after its backend was down: `initial`·2ⁿ⁻¹ seconds, at most `maximum`.
+    """When a job whose backend was down is tried again, and when it is given up.
 
-    There is no last attempt: a job is kept until its backend is back.
+    Attempt n waits `initial`·2ⁿ⁻¹ seconds (at most `maximum`) before attempt n + 1; after
+    `max_attempts` attempts the job is `failed` with the last reason. Every attempt counts, also
+    one whose worker stopped answering, so no job is retried without end.
     """
 
     initial: float = 5.0
     maximum: float = 300.0
+    max_attempts: int = 6
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1 or self.initial < 0 or self.maximum < self.initial:
+            raise ValueError("max_attempts must be >= 1 and 0 <= initial <= maximum")
 
     def delay(self, attempts: int) -> float:
         return min(self.maximum, self.initial * 2 ** max(0, attempts - 1))
+
+    def gives_up(self, attempts: int) -> bool:
+        """Whether a job that failed its `attempts`-th attempt is not tried again."""
+        return attempts >= self.max_attempts
+
+    def next_try(self, job: IngestJob, error: str, now: datetime) -> IngestJob:
+        """`job` after a failed attempt: pending again after its delay, or failed for good."""
+        if self.gives_up(job.attempts):
+            return job.failed(self.given_up(job.attempts, error), now)
+        return job.retry_later(error, now + timedelta(seconds=self.delay(job.attempts)), now)
+
+    @staticmethod
+    def given_up(attempts: int, error: str) -> str:
+        tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
+        return (f"gave up after {tries}: {error} Queue the files again once that is fixed "
+                "(`manda jobs --deal D --submit PATH...`, or drop them in the channel again).")
 
 
 def worker_name() -> str:
@@ -233,7 +257,12 @@ class JobService:
         with log_context(job_id=job.id, deal_id=job.deal_id):
             log.info("running job %s (attempt %d): %d path(s)", job.id, job.attempts,
                      len(job.paths))
-            done = await self._ingest_job(job)
+            if job.attempts > self.retry.max_attempts:  # its workers kept dying on it
+                done = job.failed(self.retry.given_up(
+                    job.attempts - 1, f"{job.error or 'its worker stopped answering'}."),
+                    self._clock())
+            else:
+                done = await self._ingest_job(job)
             try:
                 if done.status is JobStatus.PENDING:
                     await until_available(lambda: self.queue.retry_later(self.worker_id, done),
@@ -260,11 +289,13 @@ class JobService:
                 received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
             )
         except BackendUnavailableError as exc:
-            delay = self.retry.delay(job.attempts)
-            now = self._clock()
-            log.warning("job %s: %s; back to pending, tried again in %.0f s (attempt %d)",
-                        job.id, exc, delay, job.attempts)
-            return job.retry_later(str(exc), now + timedelta(seconds=delay), now)
+            later = self.retry.next_try(job, str(exc), self._clock())
+            if later.status is JobStatus.FAILED:
+                log.warning("job %s failed after %d attempts: %s", job.id, job.attempts, exc)
+            else:
+                log.warning("job %s: %s; back to pending, tried again in %.0f s (attempt %d)",
+                            job.id, exc, self.retry.delay(job.attempts), job.attempts)
+            return later
         except MandaError as exc:
             log.warning("job %s failed: %s", job.id, exc)
             return job.failed(str(exc), self._clock())

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -24,6 +25,7 @@ T = TypeVar("T")
 
 FILENAME = "jobs.db"
 POLL_SECONDS = 0.5
+DEFAULT_FINISHED_TTL = 30 * 24 * 3600
 WORKER_LOST = "the worker running it stopped answering; queued again"
 NOT_STARTED = "SqliteJobQueue is not started; call `await start()` first"
 
@@ -57,9 +59,12 @@ class SqliteJobQueue:
         path: Path,
         *,
         poll_seconds: float = POLL_SECONDS,
+        finished_ttl: int = DEFAULT_FINISHED_TTL,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """Finished jobs are deleted `finished_ttl` seconds after they ended."""
         self.path = path
+        self.finished_ttl = finished_ttl
         self._poll = poll_seconds
         self._clock = clock
         self._sqlite = SqliteThread(
@@ -83,7 +88,8 @@ class SqliteJobQueue:
         await self._run("checking the job queue", lambda: self._conn().execute("SELECT 1"))
 
     async def submit(self, job: IngestJob) -> None:
-        await self._run(f"queueing job {job.id}", self._write, job)
+        """Queue `job` once: a job id already known (a repeated submission) changes nothing."""
+        await self._run(f"queueing job {job.id}", self._insert, job)
         self._submitted.set()
 
     async def claim(self, worker: str, *, wait: float, ttl: float) -> IngestJob | None:
@@ -142,6 +148,15 @@ class SqliteJobQueue:
              job.created_at.timestamp(), job.model_dump_json()),
         )
 
+    def _insert(self, job: IngestJob) -> None:
+        ready = job.not_before.timestamp() if job.not_before is not None else 0.0
+        self._conn().execute(
+            "INSERT INTO jobs (id, deal_id, status, worker, ready_at, created_at, body) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            (job.id, job.deal_id, job.status.value, job.worker, ready,
+             job.created_at.timestamp(), job.model_dump_json()),
+        )
+
     def _beat(self, worker: str, ttl: float) -> None:
         self._conn().execute(
             "INSERT INTO workers (id, alive_until) VALUES (?, ?) "
@@ -170,6 +185,18 @@ class SqliteJobQueue:
             raise
         return job
 
+    def _expire(self, db: sqlite3.Connection) -> None:
+        """Forget finished jobs `finished_ttl` seconds after they ended."""
+        cutoff = datetime.fromtimestamp(self._clock() - self.finished_ttl, UTC)
+        rows = db.execute(
+            "SELECT id, body FROM jobs WHERE status IN (?, ?)",
+            (JobStatus.COMPLETED.value, JobStatus.FAILED.value),
+        ).fetchall()
+        old = [job_id for job_id, body in rows
+               if (ended := IngestJob.model_validate_json(body).finished_at) is not None
+               and ended < cutoff]
+        db.executemany("DELETE FROM jobs WHERE id = ?", [(job_id,) for job_id in old])
+
     def _recover(self, now: datetime) -> list[str]:
         db = self._conn()
         db.execute("BEGIN IMMEDIATE")
@@ -185,6 +212,7 @@ class SqliteJobQueue:
                 self._write(job)
                 recovered.append(job.id)
             db.execute("DELETE FROM workers WHERE alive_until <= ?", (self._clock(),))
+            self._expire(db)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

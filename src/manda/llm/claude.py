@@ -1,19 +1,28 @@
-"""Claude behind the model port: Messages API with tool use, streaming and usage per turn.
+"""Claude behind the model port: Messages API with tool use, streaming, caching and usage per turn.
 
 The `anthropic.AsyncAnthropic` client is built at the composition root (key, base URL, timeout,
 retries) and injected here; the SDK retries 429/5xx with backoff, honouring `Retry-After`. Each
 call, retries included, runs inside the "Claude" circuit breaker when one is given: while it is
-open, no request is sent. What still fails becomes `ModelUnavailableError` (the agent then answers
-from the findings) or `ModelRequestError` (a request the API will never accept, e.g. a bad key).
+open, no request is sent. What still fails is judged by its error *type* (`resilience.errors`),
+so an `overloaded_error` event inside a stream (which arrives with the stream's HTTP 200) is an
+outage like a 529: `ModelUnavailableError` (the agent answers from the findings), while only
+validation and authentication errors become `ModelRequestError`.
+
+The stable prefix of every request is marked for prompt caching: tools and system prompt, and the
+last block of the conversation so far, so each turn of one question's tool loop reads what the
+turn before wrote (https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
+Assistant turns go back verbatim, thinking blocks and signatures included.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import anthropic
 
+from manda.config import DEFAULT_CLAUDE_MODEL
 from manda.llm.port import (
     ChatMessage,
     ModelRequestError,
@@ -25,14 +34,22 @@ from manda.llm.port import (
     ToolSpec,
 )
 from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
+from manda.resilience.errors import ErrorClass, classify
 
 ErrorSink = Callable[[BaseException], object]
 
-
+DEFAULT_MODEL = DEFAULT_CLAUDE_MODEL
+EPHEMERAL = {"type": "ephemeral"}
 def to_anthropic_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
-    """Vendor-neutral messages as Messages API `messages` (text, tool_use, tool_result blocks)."""
+    """Vendor-neutral messages as Messages API `messages` (text, tool_use, tool_result blocks).
+
+    An assistant message that carries the model's own `content` is sent back as it came.
+    """
     payload: list[dict[str, Any]] = []
     for message in messages:
+        if message.content is not None:
+            payload.append({"role": message.role, "content": copy.deepcopy(message.content)})
+            continue
         blocks: list[dict[str, Any]] = []
         for result in message.tool_results:
             blocks.append(
@@ -60,6 +77,28 @@ def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
+def cached_request(
+    system: str, tools: list[dict[str, Any]], messages: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """`system`, `tools` and `messages` with cache breakpoints on the stable prefix.
+
+    One breakpoint after the system prompt (which caches tools and system, in the API's prefix
+    order), one on the last block of the last message (the retrieved context and every earlier
+    turn): two of the four the API allows.
+    """
+    request: dict[str, Any] = {
+        "system": [{"type": "text", "text": system, "cache_control": EPHEMERAL}],
+        "messages": messages,
+    }
+    if tools:
+        request["tools"] = tools
+    if messages and messages[-1]["content"]:
+        last = messages[-1]["content"][-1]
+        if last.get("type") not in ("thinking", "redacted_thinking"):
+            last["cache_control"] = EPHEMERAL
+    return request
+
+
 class ClaudeChatModel:
     """`ChatModel` over an injected `AsyncAnthropic` client."""
 
@@ -67,12 +106,13 @@ class ClaudeChatModel:
         self,
         *,
         client: anthropic.AsyncAnthropic,
-        model: str = "claude-sonnet-4-6",
-        max_tokens: int = 1500,
+        model: str = DEFAULT_MODEL,
+        max_tokens: int = 4096,
         breaker: CircuitBreaker | None = None,
         on_error: ErrorSink | None = None,
     ) -> None:
-        """`breaker` guards every call; `on_error` sees each failed one (e.g. metrics)."""
+        """`max_tokens` is the default cap of a turn; `breaker` guards every call; `on_error`
+        sees each failed one (e.g. metrics)."""
         self._client = client
         self.model = model
         self.name = f"claude:{model}"
@@ -87,15 +127,14 @@ class ClaudeChatModel:
         tools: Sequence[ToolSpec],
         *,
         on_text: TextSink | None = None,
+        max_tokens: int | None = None,
     ) -> ModelTurn:
+        limit = max_tokens or self._max_tokens
         request: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": self._max_tokens,
-            "system": system,
-            "messages": to_anthropic_messages(messages),
+            "max_tokens": limit,
+            **cached_request(system, to_anthropic_tools(tools), to_anthropic_messages(messages)),
         }
-        if tools:
-            request["tools"] = to_anthropic_tools(tools)
         try:
             if self._breaker is None:
                 message = await self._send(request, on_text)
@@ -110,28 +149,72 @@ class ClaudeChatModel:
         return _turn(message)
 
     async def _send(self, request: dict[str, Any], on_text: TextSink | None) -> Any:
-        if on_text is None:
-            return await self._client.messages.create(**request)
-        return await self._stream(request, on_text)
+        return await stream_message(self._client, request, on_text)
 
-    async def _stream(self, request: dict[str, Any], on_text: TextSink) -> Any:
-        async with self._client.messages.stream(**request) as stream:
-            async for event in stream:
-                if getattr(event, "type", None) == "text" and event.text:
-                    await on_text(event.text)
-            return await stream.get_final_message()
+
+async def stream_message(
+    client: anthropic.AsyncAnthropic, request: dict[str, Any], on_text: TextSink | None = None
+) -> Any:
+    """The final message of a streamed request, text deltas to `on_text` as they come.
+
+    Always streamed: the client's timeout then bounds the wait between two events, never the
+    whole answer, so a long answer (or a dense extraction batch) cannot time out while it is
+    being written, as a non-streamed request of that size would.
+    """
+    async with client.messages.stream(**request) as stream:
+        async for event in stream:
+            if on_text is not None and getattr(event, "type", None) == "text" and event.text:
+                await on_text(event.text)
+        return await stream.get_final_message()
 
 
 def _mapped(exc: anthropic.AnthropicError) -> Exception:
-    """The SDK's error as the model port's: unavailable (try later) or a refused request."""
-    if isinstance(exc, anthropic.APIStatusError) and not (
-        exc.status_code in (408, 409, 429) or exc.status_code >= 500
-    ):
+    """The SDK's error as the model port's, by its class: a request the API will never accept
+    (validation, authentication) or an outage worth waiting out (everything transient)."""
+    kind = classify(exc)
+    if kind in (ErrorClass.VALIDATION_ERROR, ErrorClass.AUTHENTICATION_ERROR):
+        status = getattr(exc, "status_code", None)
+        where = f" ({status})" if status else ""
         return ModelRequestError(
-            f"Claude rejected the request ({exc.status_code}): {_describe(exc)}.",
+            f"Claude rejected the request{where}: {_describe(exc)}.",
             hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL (`manda doctor`).",
         )
     return ModelUnavailableError(_describe(exc))
+
+
+def content_blocks(message: Any) -> list[dict[str, Any]]:
+    """A response's content blocks as request blocks, verbatim (thinking signatures included)."""
+    blocks: list[dict[str, Any]] = []
+    for block in message.content:
+        kind = block.type
+        if kind == "text":
+            blocks.append({"type": "text", "text": block.text})
+        elif kind == "tool_use":
+            blocks.append({"type": "tool_use", "id": block.id, "name": block.name,
+                           "input": dict(block.input or {})})
+        elif kind == "thinking":
+            blocks.append({"type": "thinking", "thinking": block.thinking,
+                           "signature": block.signature})
+        elif kind == "redacted_thinking":
+            blocks.append({"type": "redacted_thinking", "data": block.data})
+        else:  # a block type this code does not know: pass it back as the API sent it
+            blocks.append(block.model_dump(mode="json", exclude_none=True))
+    return blocks
+
+
+def usage_of(message: Any) -> TokenUsage:
+    """The turn's tokens, the prompt cache's reads and writes apart (the API reports them so)."""
+    usage = message.usage
+
+    def count(name: str) -> int:
+        return int(getattr(usage, name, 0) or 0)
+
+    return TokenUsage(
+        input_tokens=count("input_tokens"),
+        output_tokens=count("output_tokens"),
+        cache_read_tokens=count("cache_read_input_tokens"),
+        cache_write_tokens=count("cache_creation_input_tokens"),
+    )
 
 
 def _turn(message: Any) -> ModelTurn:
@@ -142,15 +225,12 @@ def _turn(message: Any) -> ModelTurn:
             texts.append(block.text)
         elif block.type == "tool_use":
             calls.append(ToolCall(id=block.id, name=block.name, arguments=dict(block.input or {})))
-    usage = TokenUsage(
-        input_tokens=int(getattr(message.usage, "input_tokens", 0) or 0),
-        output_tokens=int(getattr(message.usage, "output_tokens", 0) or 0),
-    )
     return ModelTurn(
         text="".join(texts).strip(),
         tool_calls=calls,
-        usage=usage,
+        usage=usage_of(message),
         stop_reason=str(message.stop_reason or "end_turn"),
+        content=content_blocks(message),
     )
 
 
@@ -160,9 +240,16 @@ def _describe(exc: Exception) -> str:
     if isinstance(exc, anthropic.APIConnectionError):
         return "the API could not be reached"
     if isinstance(exc, anthropic.APIStatusError):
-        if exc.status_code == 529:
-            return "the API is overloaded (529)"
+        body = exc.body if isinstance(exc.body, dict) else {}
+        error = body.get("error") if isinstance(body.get("error"), dict) else {}
+        kind = str(error.get("type") or "")
+        message = str(error.get("message") or "")
+        if kind == "overloaded_error" or exc.status_code == 529:
+            return "the API is overloaded" + (f" ({exc.status_code})" if exc.status_code != 200
+                                              else " (during the stream)")
         if exc.status_code == 429:
             return "rate limited (429)"
+        if kind:
+            return f"{kind}" + (f": {message}" if message else "")
         return f"HTTP {exc.status_code}"
     return type(exc).__name__

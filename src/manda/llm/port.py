@@ -41,36 +41,70 @@ class ToolResult:
 
 @dataclass
 class ChatMessage:
-    """One message of the tool loop: user text, assistant text and tool calls, or tool results."""
+    """One message of the tool loop: user text, assistant text and tool calls, or tool results.
+
+    `content` is an assistant turn exactly as the model returned it (thinking blocks and their
+    signatures included), sent back verbatim: a model that thinks refuses a tool loop whose
+    earlier turns were rebuilt from their text. Only the model adapter reads it.
+    """
 
     role: Literal["user", "assistant"]
     text: str = ""
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_results: list[ToolResult] = field(default_factory=list)
+    content: list[dict[str, Any]] | None = None
 
 
 @dataclass
 class TokenUsage:
+    """Tokens of one or more calls. `input_tokens` excludes the cached prefix: the tokens read
+    from the prompt cache and written to it are counted apart, as the API reports them."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
     def add(self, other: TokenUsage) -> None:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
+        self.cache_read_tokens += other.cache_read_tokens
+        self.cache_write_tokens += other.cache_write_tokens
 
     @property
     def total(self) -> int:
-        return self.input_tokens + self.output_tokens
+        return (self.input_tokens + self.output_tokens + self.cache_read_tokens
+                + self.cache_write_tokens)
+
+
+# Why a turn ended (https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons).
+END_TURN = "end_turn"
+TOOL_USE = "tool_use"
+MAX_TOKENS = "max_tokens"
+REFUSAL = "refusal"
+CONTEXT_WINDOW_EXCEEDED = "model_context_window_exceeded"
+PAUSE_TURN = "pause_turn"
 
 
 @dataclass
 class ModelTurn:
-    """What the model said in one turn."""
+    """What the model said in one turn; `content` is the turn verbatim (see `ChatMessage`)."""
 
     text: str
     tool_calls: list[ToolCall] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
-    stop_reason: str = "end_turn"
+    stop_reason: str = END_TURN
+    content: list[dict[str, Any]] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """Cut off by the output limit: its text is unfinished, its tool calls may be too."""
+        return self.stop_reason == MAX_TOKENS
+
+    def as_message(self) -> ChatMessage:
+        """This turn as the assistant message of the next request, content kept verbatim."""
+        return ChatMessage(role="assistant", text=self.text, tool_calls=list(self.tool_calls),
+                           content=self.content)
 
 
 class ModelUnavailableError(BackendUnavailableError):
@@ -101,6 +135,8 @@ class ChatModel(Protocol):
         tools: Sequence[ToolSpec],
         *,
         on_text: TextSink | None = None,
+        max_tokens: int | None = None,
     ) -> ModelTurn:
-        """One model turn. `on_text` receives text deltas as they stream, when given."""
+        """One model turn. `on_text` receives text deltas as they stream, when given;
+        `max_tokens` caps this turn's output (the model's default when None)."""
         ...

@@ -147,6 +147,12 @@ def _level(level: str | int) -> int:
 # --- cost ------------------------------------------------------------------------------------
 
 
+# Prompt cache rates relative to the input price: a 5-minute cache write costs 1.25x, a read 0.1x
+# (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#pricing).
+CACHE_WRITE_RATE = 1.25
+CACHE_READ_RATE = 0.1
+
+
 @dataclass(frozen=True)
 class Price:
     """US dollars per million tokens."""
@@ -157,7 +163,9 @@ class Price:
 
 PRICES: Mapping[str, Price] = MappingProxyType(
     {
-        "claude-sonnet-4-6": Price(3.0, 15.0),  # list prices per million tokens
+        "claude-sonnet-5-5": Price(2.0, 10.0),  # list prices per million tokens
+        "claude-sonnet-5": Price(2.0, 10.0),
+        "claude-sonnet-4-6": Price(3.0, 15.0),
         "claude-sonnet-4-5": Price(3.0, 15.0),
         "claude-haiku-4-5": Price(1.0, 5.0),
         "claude-opus-4-1": Price(15.0, 75.0),
@@ -176,15 +184,20 @@ def price_of(model: str) -> Price | None:
     return PRICES[max(candidates, key=len)] if candidates else None
 
 
-def estimate_cost(model: str, input_tokens: int, output_tokens: int = 0) -> float:
-    """Estimated US dollars for one call; `ValueError` for a model `PRICES` does not list."""
+def estimate_cost(model: str, input_tokens: int, output_tokens: int = 0, *,
+                  cache_read_tokens: int = 0, cache_write_tokens: int = 0) -> float:
+    """Estimated US dollars for one call; `ValueError` for a model `PRICES` does not list.
+
+    `input_tokens` are the uncached ones; cache reads and writes are priced at their rates."""
     price = price_of(model)
     if price is None:
         raise ValueError(
             f"No price is known for model {model!r}; add it to PRICES in "
             "manda/observability/logging.py."
         )
-    cost = input_tokens * price.input_per_mtok + output_tokens * price.output_per_mtok
+    cached = (cache_read_tokens * CACHE_READ_RATE + cache_write_tokens * CACHE_WRITE_RATE)
+    cost = ((input_tokens + cached) * price.input_per_mtok
+            + output_tokens * price.output_per_mtok)
     return cost / 1_000_000
 
 
@@ -209,8 +222,9 @@ def log_answer(
 
     `estimated_cost_usd` is null for a model without a price, never a made-up zero.
     """
+    cache = {k: int(fields.get(k) or 0) for k in ("cache_read_tokens", "cache_write_tokens")}
     try:
-        cost: float | None = round(estimate_cost(model, input_tokens, output_tokens), 6)
+        cost: float | None = round(estimate_cost(model, input_tokens, output_tokens, **cache), 6)
     except ValueError:
         cost = None
     record: dict[str, Any] = {

@@ -149,13 +149,23 @@ class Metrics:
         latency_seconds: float,
         input_tokens: int,
         output_tokens: int,
+        cache_read_tokens: int = 0,
+        cache_write_tokens: int = 0,
     ) -> None:
+        """Tokens by direction: `input`, `output`, and the prompt cache's `cache_read` and
+        `cache_write` (billed at their own rates)."""
         self.answers.labels(str(intent), model, "true" if grounded else "false").inc()
         self.answer_latency.observe(latency_seconds)
         self.tokens.labels("input", model).inc(input_tokens)
         self.tokens.labels("output", model).inc(output_tokens)
+        if cache_read_tokens:
+            self.tokens.labels("cache_read", model).inc(cache_read_tokens)
+        if cache_write_tokens:
+            self.tokens.labels("cache_write", model).inc(cache_write_tokens)
         with contextlib.suppress(ValueError):  # an unpriced model: no made-up spend
-            self.cost.labels(model).inc(estimate_cost(model, input_tokens, output_tokens))
+            self.cost.labels(model).inc(estimate_cost(
+                model, input_tokens, output_tokens, cache_read_tokens=cache_read_tokens,
+                cache_write_tokens=cache_write_tokens))
 
     def record_slack_event(self, event_type: str, outcome: str) -> None:
         """`event_type`: Slack's (`app_mention`, `message`, `block_actions`...); `outcome`: ours."""

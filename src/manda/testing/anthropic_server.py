@@ -3,9 +3,10 @@
 It answers `POST /v1/messages` (JSON, or server-sent events when the request says
 `"stream": true`, with the event sequence the SDK parses: message_start, ping,
 content_block_start, content_block_delta (text_delta / input_json_delta), content_block_stop,
-message_delta with usage, message_stop) and `POST /v1/messages/count_tokens`. It records every
-request and answers from a script: a queue of canned replies, then a handler function that sees
-the request, so a test says exactly what "Claude" does:
+message_delta with usage, message_stop), `POST /v1/messages/count_tokens` and
+`GET /v1/models/{id}` (the models in `models`, 404 `not_found_error` for any other). It records
+every request and answers from a script: a queue of canned replies, then a handler function that
+sees the request, so a test says exactly what "Claude" does:
 
     async with FakeAnthropicServer(api_key="test-key") as server:
         server.script(rate_limited(), tool_reply("record_findings", {"findings": []}))
@@ -17,6 +18,12 @@ the request, so a test says exactly what "Claude" does:
         return text_reply(f"You said {request.last_user_text}")
     FakeAnthropicServer(handler=answer)
 
+Prompt caching is modelled as documented
+(https://platform.claude.com/docs/en/build-with-claude/prompt-caching): the prefix up to each
+`cache_control` breakpoint (tools, then system, then messages; the markers themselves aside) is
+written on first sight and read by a later request that begins with it, and `usage` says so in
+`cache_creation_input_tokens` / `cache_read_input_tokens`, apart from `input_tokens`.
+
 Errors use the API's body, `{"type": "error", "error": {"type": "overloaded_error", ...}}`, with
 the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `retry-after`).
 """
@@ -24,6 +31,7 @@ the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import itertools
 import json
@@ -43,6 +51,7 @@ __all__ = [
     "Response",
     "error_reply",
     "fake_token_count",
+    "model_info",
     "overloaded",
     "rate_limited",
     "text_reply",
@@ -189,8 +198,12 @@ class FakeAnthropicServer:
     """The Messages API on a free local port; `base_url` goes to `AsyncAnthropic(base_url=...)`."""
 
     def __init__(self, *, handler: Handler | None = None, api_key: str | None = None,
-                 host: str = "127.0.0.1") -> None:
+                 host: str = "127.0.0.1",
+                 models: dict[str, dict[str, Any]] | None = None) -> None:
+        """`models`: what `GET /v1/models/{id}` knows, by id (see `model_info`)."""
         self._handler = handler
+        self.models = dict(models or {})
+        self._cache: dict[str, int] = {}  # cached prefix (its digest) -> its tokens
         self._api_key = api_key
         self._host = host
         self._queue: deque[Response] = deque()
@@ -205,6 +218,7 @@ class FakeAnthropicServer:
         app = web.Application(client_max_size=64 * 2**20)
         app.router.add_post("/v1/messages", self._messages)
         app.router.add_post("/v1/messages/count_tokens", self._count_tokens)
+        app.router.add_get("/v1/models/{model_id}", self._model)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, 0)
@@ -262,6 +276,14 @@ class FakeAnthropicServer:
         problem = self._check(request, body)
         return self._error(problem) if problem is not None else recorded
 
+    def _check_headers(self, request: web.Request) -> Fault | None:
+        if self._api_key is not None:
+            given = request.headers.get("x-api-key") or request.headers.get(
+                "authorization", "").removeprefix("Bearer ").strip()
+            if given != self._api_key:
+                return Fault(401, "authentication_error", "invalid x-api-key", should_retry=False)
+        return None
+
     def _check(self, request: web.Request, body: Any) -> Fault | None:
         if self._api_key is not None:
             given = request.headers.get("x-api-key") or request.headers.get(
@@ -301,6 +323,19 @@ class FakeAnthropicServer:
                      "FakeAnthropicServer has no scripted reply left for this request",
                      should_retry=False)
 
+    async def _model(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append(RecordedRequest(request.method, request.path, dict(request.headers),
+                                             {}))
+        problem = self._check_headers(request)
+        if problem is not None:
+            return self._error(problem)
+        model_id = request.match_info["model_id"]
+        info = self.models.get(model_id)
+        if info is None:
+            return self._error(Fault(404, "not_found_error", f"model: {model_id}",
+                                     should_retry=False))
+        return web.json_response(info, headers={"request-id": self._request_id()})
+
     async def _count_tokens(self, request: web.Request) -> web.StreamResponse:
         recorded = await self._record(request)
         if isinstance(recorded, web.Response):
@@ -331,8 +366,7 @@ class FakeAnthropicServer:
             content.append(block)
         has_tool = any(b.get("type") == "tool_use" for b in content)
         usage = reply.usage or {
-            "input_tokens": fake_token_count(json.dumps(request.body.get("messages", []))
-                                             + request.system),
+            **self._cached_input(request.body),
             "output_tokens": fake_token_count(json.dumps(content)),
         }
         return {
@@ -345,6 +379,27 @@ class FakeAnthropicServer:
             "stop_sequence": None,
             "usage": usage,
         }
+
+    def _cached_input(self, body: dict[str, Any]) -> dict[str, int]:
+        """Input tokens split as the API splits them: read from the cache, written, the rest."""
+        parts = _prompt_parts(body)
+        total = fake_token_count("".join(text for text, _ in parts))
+        read = written = 0
+        prefix = ""
+        for text, breakpoint in parts:
+            prefix += text
+            if not breakpoint:
+                continue
+            digest = hashlib.sha256(prefix.encode()).hexdigest()
+            tokens = fake_token_count(prefix)
+            if digest in self._cache:
+                read = max(read, tokens)
+            else:
+                self._cache[digest] = tokens
+                written = max(written, tokens)
+        written = max(0, written - read)
+        return {"input_tokens": max(0, total - read - written),
+                "cache_read_input_tokens": read, "cache_creation_input_tokens": written}
 
     async def _stream(self, request: web.Request, message: dict[str, Any],
                       error: Fault | None) -> web.StreamResponse:
@@ -388,6 +443,10 @@ class FakeAnthropicServer:
             pieces = [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "")
                       for i in range(0, len(words), 3)]
             deltas = [{"type": "text_delta", "text": piece} for piece in pieces if piece]
+        elif block.get("type") == "thinking":
+            opening = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [{"type": "thinking_delta", "thinking": block.get("thinking", "")},
+                      {"type": "signature_delta", "signature": block.get("signature", "")}]
         else:
             opening, deltas = block, []
         await _event(response, "content_block_start",
@@ -396,6 +455,39 @@ class FakeAnthropicServer:
             await _event(response, "content_block_delta",
                          {"type": "content_block_delta", "index": index, "delta": delta})
         await _event(response, "content_block_stop", {"type": "content_block_stop", "index": index})
+
+
+def model_info(model_id: str, *, lifecycle: str = "active",
+               deprecated_at: str | None = None) -> dict[str, Any]:
+    """A `GET /v1/models/{id}` body (https://platform.claude.com/docs/en/api/models/retrieve)."""
+    return {"type": "model", "id": model_id, "display_name": model_id,
+            "created_at": "2026-01-01T00:00:00Z", "lifecycle": lifecycle,
+            "deprecated_at": deprecated_at}
+
+
+def _prompt_parts(body: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The prompt in the API's cache order (tools, system, messages) as (text of a block,
+    whether a cache breakpoint follows it), the `cache_control` markers left out."""
+    def strip(block: Any) -> str:
+        if isinstance(block, dict):
+            block = {k: v for k, v in block.items() if k != "cache_control"}
+        return json.dumps(block, sort_keys=True)
+
+    def marked(block: Any) -> bool:
+        return isinstance(block, dict) and "cache_control" in block
+
+    parts: list[tuple[str, bool]] = [(strip(t), marked(t)) for t in body.get("tools") or []]
+    system = body.get("system")
+    if isinstance(system, str):
+        parts.append((system, False))
+    else:
+        parts += [(strip(b), marked(b)) for b in system or []]
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        parts.append((message.get("role", ""), False))
+        parts += [(strip(b), marked(b)) for b in blocks or []]
+    return parts
 
 
 async def _event(response: web.StreamResponse, name: str, data: dict[str, Any]) -> None:

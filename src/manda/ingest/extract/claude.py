@@ -34,7 +34,14 @@ from manda.ingest.extract.excerpts import chunk_for, find_verbatim
 from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.llm.port import ModelRequestError, TokenUsage
+from manda.llm.claude import EPHEMERAL, stream_message, usage_of
+from manda.llm.port import (
+    CONTEXT_WINDOW_EXCEEDED,
+    MAX_TOKENS,
+    REFUSAL,
+    ModelRequestError,
+    TokenUsage,
+)
 from manda.models import (
     Chunk,
     Confidence,
@@ -48,6 +55,7 @@ from manda.models import (
     Section,
 )
 from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
+from manda.resilience.errors import ErrorClass, classify
 
 __all__ = ["RECORD_FINDINGS_TOOL", "SYSTEM_PROMPT", "ClaudeExtractionError", "ClaudeExtractor"]
 
@@ -207,8 +215,9 @@ class ClaudeExtractor:
     def __init__(self, *, client: anthropic.AsyncAnthropic, model: str, max_tokens: int = 8192,
                  max_chars_per_request: int = 60_000, breaker: CircuitBreaker | None = None,
                  on_error: Callable[[BaseException], object] | None = None) -> None:
-        """`breaker` guards every request (the app's "Claude" breaker, shared with the chat
-        model); `on_error` sees each failed request (e.g. metrics)."""
+        """`breaker` guards every request (the app's own breaker for ingestion, apart from the
+        chat model's, so a dense data room never opens the breaker answers go through);
+        `on_error` sees each failed request (e.g. metrics)."""
         self._client = client
         self._breaker = breaker
         self._on_error = on_error
@@ -273,59 +282,102 @@ class ClaudeExtractor:
         return "\n".join(parts)
 
     async def _ask(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
-                   batch: Sequence[int]) -> list[ToolFinding]:
-        request: dict[str, Any] = {
+                   batch: Sequence[int], max_tokens: int | None = None) -> list[ToolFinding]:
+        """The findings of `batch`; a batch whose answer was cut off by `max_tokens` is split in
+        halves and each asked again (a single section is asked once more with a larger cap),
+        so a dense batch never loses the findings past the cut."""
+        cap = max_tokens or self._max_tokens
+        message = await self._send(document, self._request(document, parsed, profile, batch, cap))
+        self._count(message)
+        stop = str(message.stop_reason or "")
+        if stop == MAX_TOKENS:
+            if len(batch) > 1:
+                half = len(batch) // 2
+                log.info("extraction of %s cut at %d tokens: asking again in two halves",
+                         document.filename, cap)
+                return [*await self._ask(document, parsed, profile, batch[:half], cap),
+                        *await self._ask(document, parsed, profile, batch[half:], cap)]
+            if cap < self._max_tokens * 4:
+                return await self._ask(document, parsed, profile, batch, cap * 2)
+            self.last.dropped.append(
+                f"section {batch[0]}: the findings did not fit {cap} output tokens; those "
+                "recorded before the cut are kept")
+        elif stop == REFUSAL:
+            self.last.dropped.append(f"sections {list(batch)}: the model declined to read them")
+            return []
+        elif stop == CONTEXT_WINDOW_EXCEEDED and len(batch) > 1:
+            half = len(batch) // 2
+            return [*await self._ask(document, parsed, profile, batch[:half], cap),
+                    *await self._ask(document, parsed, profile, batch[half:], cap)]
+        return self._items(message, batch, complete=stop != MAX_TOKENS)
+
+    def _request(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
+                 batch: Sequence[int], cap: int) -> dict[str, Any]:
+        # tool_choice "auto": forcing a tool fails on models that think by default
+        # (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5);
+        # the system prompt asks for the one tool call, and a turn without it records nothing.
+        return {
             "model": self._model,
-            "max_tokens": self._max_tokens,
-            "system": SYSTEM_PROMPT,
+            "max_tokens": cap,
+            "system": [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": EPHEMERAL}],
             "tools": [RECORD_FINDINGS_TOOL],
-            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "tool_choice": {"type": "auto"},
             "messages": [{"role": "user",
                           "content": self._prompt(document, parsed, profile, batch)}],
         }
-        create = self._client.messages.create
+
+    async def _send(self, document: Document, request: dict[str, Any]) -> Any:
+        """One streamed request: the client's timeout bounds the wait between two events, so a
+        dense batch is never cut by a timeout sized for a short answer."""
         try:
             if self._breaker is None:
-                message = await create(**request)
-            else:
-                message = await self._breaker.call(create, **request)
+                return await stream_message(self._client, request)
+            return await self._breaker.call(stream_message, self._client, request)
         except CircuitOpenError as exc:
             raise ClaudeExtractionError(document.filename, exc.message.rstrip(".")) from exc
         except anthropic.AnthropicError as exc:
             if self._on_error is not None:
                 self._on_error(exc)
             raise self._mapped(document, exc) from exc
-        return self._items(message, batch)
 
     def _mapped(self, document: Document, exc: anthropic.AnthropicError) -> Exception:
-        if isinstance(exc, anthropic.APIStatusError) and not (
-            exc.status_code in (408, 409, 429) or exc.status_code >= 500
-        ):
+        """By the error's class (its type, also for an `error` event inside the stream)."""
+        if classify(exc) in (ErrorClass.VALIDATION_ERROR, ErrorClass.AUTHENTICATION_ERROR):
+            status = getattr(exc, "status_code", None)
             return ModelRequestError(
                 f"Claude rejected the extraction request for {document.filename} "
-                f"(HTTP {exc.status_code}: {_api_message(exc)}).",
+                f"(HTTP {status}: {_api_message(exc)}).",
                 hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL; retrying will not help.",
             )
         return ClaudeExtractionError(document.filename, _describe(exc, self._client))
 
-    def _items(self, message: Any, batch: Sequence[int]) -> list[ToolFinding]:
-        used = TokenUsage(message.usage.input_tokens, message.usage.output_tokens)
+    def _count(self, message: Any) -> None:
+        used = usage_of(message)
         self.usage.add(used)
         self.last.usage.add(used)
         self.last.requests += 1
+
+    def _items(self, message: Any, batch: Sequence[int], *, complete: bool = True
+               ) -> list[ToolFinding]:
         items: list[ToolFinding] = []
+        called = False
         for block in message.content:
             if block.type != "tool_use" or block.name != TOOL_NAME:
                 continue
+            called = True
             raw = block.input.get("findings") if isinstance(block.input, dict) else None
             for position, entry in enumerate(raw if isinstance(raw, list) else []):
                 try:
                     items.append(ToolFinding.model_validate(entry))
                 except ValidationError as exc:
-                    self.last.dropped.append(
-                        f"item {position}: does not match the tool schema "
-                        f"({exc.error_count()} errors)"
-                    )
+                    if complete:  # the last item of a cut-off answer is expected to be partial
+                        self.last.dropped.append(
+                            f"item {position}: does not match the tool schema "
+                            f"({exc.error_count()} errors)"
+                        )
+        if not called:
+            self.last.dropped.append(f"sections {list(batch)}: the model did not call "
+                                     f"{TOOL_NAME}")
         return [i for i in items if self._in_batch(i, batch)]
 
     def _in_batch(self, item: ToolFinding, batch: Sequence[int]) -> bool:
@@ -429,10 +481,11 @@ def _cell(section: Section, excerpt: str, value_text: str | None) -> Location | 
     return None
 
 
-def _api_message(exc: anthropic.APIStatusError) -> str:
-    body = exc.body if isinstance(exc.body, dict) else {}
+def _api_message(exc: anthropic.AnthropicError) -> str:
+    body = getattr(exc, "body", None)
+    body = body if isinstance(body, dict) else {}
     error = body.get("error") if isinstance(body.get("error"), dict) else {}
-    return str(error.get("message") or exc.message)
+    return str(error.get("message") or getattr(exc, "message", "") or exc)
 
 
 def _describe(exc: Exception, client: anthropic.AsyncAnthropic) -> str:
@@ -444,6 +497,8 @@ def _describe(exc: Exception, client: anthropic.AsyncAnthropic) -> str:
     if isinstance(exc, anthropic.APIStatusError):
         if exc.status_code == 529:
             return f"the API is overloaded (HTTP 529) {tries}"
+        if exc.status_code == 200:  # an `error` event inside the stream
+            return f"the API failed during the answer ({_api_message(exc)}) {tries}"
         if exc.status_code == 429:
             return f"the API rate limit was hit (HTTP 429) {tries}"
         return f"the API answered HTTP {exc.status_code} ({_api_message(exc)}) {tries}"
