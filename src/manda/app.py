@@ -355,10 +355,10 @@ class Manda:
             ingest=self.ingest,
             jobs=self.jobs,
             settings=self.settings,
-            workflows=self._workflows,
+            workflows=self._deal_workflows,
         )
 
-    def _workflows(self) -> DealWorkflows:
+    def _deal_workflows(self) -> DealWorkflows:
         """The CIM and IRL workflows, built when first used (they load LangGraph)."""
         from manda.deals.workflows import DealWorkflows
 
