@@ -24,4 +24,4 @@ EXPOSE 3000
 # the health check asks the HTTP server, which answers once the app has started
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:3000/healthz', timeout=4); sys.exit(0)"
-CMD ["manda", "serve", "--port", "3000"]
+CMD ["manda", "serve", "--host", "0.0.0.0", "--port", "3000"]

@@ -19,7 +19,11 @@ def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="run the Slack bot: HTTP on --port (/slack/events, /healthz) or --socket",
     )
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000)")
-    p.add_argument("--host", default="0.0.0.0", help="HTTP interface (default all)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="HTTP interface (default 127.0.0.1; 0.0.0.0 behind a proxy or in a container)",
+    )
     p.add_argument(
         "--socket", action="store_true", help="connect over Socket Mode (SLACK_APP_TOKEN)"
     )

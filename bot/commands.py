@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.slacktext import from_slack
+
 SLASH = "/manda"
 SLASH_DESCRIPTION = "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
 
@@ -65,7 +67,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "[export, answered N, edit N, remove N]",
         "the deal's Q&A list; `export` shares it as Excel, the others change question N",
         audience="person",
-        aliases=("q&a", "q&amp;a"),
+        aliases=("q&a",),
     ),
     Subcommand(
         "timeline",
@@ -113,8 +115,9 @@ SHORTCUTS = {c.shortcut: c for c in SUBCOMMANDS if c.shortcut}
 
 
 def parse(text: str) -> tuple[str, str]:
-    """(subcommand, rest) of `/manda` text; an empty text is `help`; aliases are resolved."""
-    sub, _, rest = text.strip().partition(" ")
+    """(subcommand, rest) of `/manda` text as Slack sends it (made plain once, by
+    `bot.slacktext`); an empty text is `help`; aliases are resolved."""
+    sub, _, rest = from_slack(text).partition(" ")
     sub = sub.lower()
     return ALIASES.get(sub, sub) or "help", rest.strip()
 

@@ -10,6 +10,7 @@ import aiohttp
 
 from bot.background import BackgroundJobs
 from bot.edits import MessageEdits
+from bot.inflight import InFlightUploads
 from bot.slackapi import TIMEOUT_SECONDS, SlackRateLimiter
 from manda.agent.service import AnswerService
 from manda.app import Manda
@@ -51,6 +52,14 @@ class Deps:
     slack_limits: SlackRateLimiter = field(default_factory=SlackRateLimiter)
     progress_interval: float = PROGRESS_INTERVAL  # seconds between two edits of one message
     _slack_session: aiohttp.ClientSession | None = field(default=None, init=False, repr=False)
+    _uploads: InFlightUploads | None = field(default=None, init=False, repr=False)
+
+    @property
+    def uploads(self) -> InFlightUploads:
+        """Uploads this bot is ingesting, on disk so a restart can tell how they ended."""
+        if self._uploads is None:
+            self._uploads = InFlightUploads(self.settings.home_dir)
+        return self._uploads
 
     @property
     def answers(self) -> AnswerService:

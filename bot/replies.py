@@ -16,6 +16,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.kit import SlackMessage, context
+from bot.blocks.mrkdwn import stream_ready
 from bot.conversations import Thread
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ class ThreadWriter:
         self._placeholder_ts = placeholder_ts
         self._stream = stream and placeholder_ts is None
         self._stream_ts: str | None = None
-        self._buffer = ""
+        self._buffer = ""  # agent text not yet streamed, raw (made safe when sent)
         self.posted: list[str] = []
 
     async def on_text(self, delta: str) -> None:
@@ -119,11 +120,14 @@ class ThreadWriter:
 
     async def _start_stream(self) -> None:
         t = self._thread
+        ready, held = stream_ready(self._buffer)
+        if not ready.strip():
+            return
         try:
             started = await self._client.chat_startStream(
                 channel=t.channel,
                 thread_ts=t.thread_ts,
-                markdown_text=self._buffer,
+                markdown_text=ready,
                 recipient_user_id=None if t.is_dm else t.user,
                 recipient_team_id=None if t.is_dm else t.team,
             )
@@ -135,12 +139,14 @@ class ThreadWriter:
             self._stream = False
             return
         self._stream_ts = started["ts"]
-        self._buffer = ""
+        self._buffer = held
 
     async def _append(self) -> None:
         if self._stream_ts is None or not self._buffer:
             return
-        text, self._buffer = self._buffer, ""
+        text, self._buffer = stream_ready(self._buffer)
+        if not text:
+            return
         try:
             await self._client.chat_appendStream(
                 channel=self._thread.channel, ts=self._stream_ts, markdown_text=text

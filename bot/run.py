@@ -1,8 +1,11 @@
 """Running the bot: HTTP mode on aiohttp (`/slack/events`, `/healthz`, `/metrics`) or Socket Mode.
 
 Both transports dispatch through `measured_dispatch`: every request is counted, its ack timed,
-and handled in its conversation's log context. `/healthz` is a readiness probe (200 when graph
-and memory answer, else 503, with every adapter's state); `/metrics` is Prometheus text.
+and handled in its conversation's log context. In HTTP mode Slack's signature is verified before
+anything reads the body (an unsigned body is never parsed or logged), and a signed request seen
+before within Slack's 5-minute window (a replay) is acknowledged and dropped. `/healthz` is a
+readiness probe that says only ready or not (200 / 503; `manda doctor` gives the details);
+`/metrics` is Prometheus text.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
 import logging
 import signal
 import time
@@ -22,10 +26,13 @@ from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.adapter.socket_mode.async_internals import send_async_response
 from slack_bolt.adapter.socket_mode.internals import build_headers
 from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.signature import SignatureVerifier
 from slack_sdk.socket_mode.aiohttp import SocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.app import MandaBot, build_app
+from bot.deps import Deps
+from bot.inflight import recover_uploads
 from bot.monitoring import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
 from manda.config import Settings
@@ -36,14 +43,47 @@ log = logging.getLogger(__name__)
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
+MAX_BODY_BYTES = 1 << 20  # Slack's payloads are far smaller; aiohttp's default cap, stated
+# Slack signs requests with a timestamp it accepts for 5 minutes; a replay is remembered longer.
+# https://docs.slack.dev/authentication/verifying-requests-from-slack
+REPLAY_WINDOW_SECONDS = 5 * 60
+UNVERIFIED = "unverified"  # the request kind of a body that was never read
+REPLAY_MEMORY_SECONDS = REPLAY_WINDOW_SECONDS + 60
+
+
+def request_digest(timestamp: str, signature: str) -> str:
+    """One signed request, whatever its body: the signature already covers timestamp and body."""
+    return hashlib.sha256(f"{timestamp}:{signature}".encode()).hexdigest()
 
 
 def web_app(bot: MandaBot) -> web.Application:
     """Slack's request URL (events, commands and interactivity), readiness and metrics."""
     deps = bot.deps
+    verifier = SignatureVerifier(Settings.secret(deps.settings.slack_signing_secret) or "")
 
     async def events(request: web.Request) -> web.Response:
         received = time.perf_counter()
+        body = await request.read()
+        timestamp = request.headers.get("X-Slack-Request-Timestamp", "")
+        signature = request.headers.get("X-Slack-Signature", "")
+        if not (timestamp.isdigit() and signature) or not verifier.is_valid(
+            body=body, timestamp=timestamp, signature=signature
+        ):
+            log.warning(
+                "refused a request with a missing, stale or wrong signature (%d bytes, "
+                "not read)", len(body)
+            )
+            deps.metrics.record_slack_event(UNVERIFIED, "rejected")  # its type is in the body
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
+            return web.Response(status=401, text="invalid request")
+        # Commands and interactions carry no id to de-duplicate by; events (JSON) have event_id,
+        # handled (and counted) by the middleware.
+        replayable = request.content_type != "application/json"
+        if replayable and await _replayed(deps, request_digest(timestamp, signature)):
+            log.warning("refused a replayed signed request (same signature within 5 minutes)")
+            deps.metrics.record_duplicate_event()
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
+            return web.Response(status=200, text="")
         bolt_request = await to_bolt_request(request)
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
@@ -52,13 +92,18 @@ def web_app(bot: MandaBot) -> web.Application:
         ready, report = await readiness(
             deps.manda, jobs=deps.jobs.running, breakers=deps.breakers
         )
-        return web.json_response(report, status=200 if ready else 503)
+        if not ready:
+            log.warning("not ready: %s", report)
+        return web.json_response(
+            {"ok": ready, "status": "ready" if ready else "unavailable"},
+            status=200 if ready else 503,
+        )
 
     async def metrics(request: web.Request) -> web.Response:
         body, content_type = deps.metrics.render()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
-    app = web.Application()
+    app = web.Application(client_max_size=MAX_BODY_BYTES)
     app.add_routes(
         [
             web.post(EVENTS_PATH, events),
@@ -69,9 +114,18 @@ def web_app(bot: MandaBot) -> web.Application:
     return app
 
 
+async def _replayed(deps: Deps, digest: str) -> bool:
+    try:
+        key = f"slack-request:{digest}"
+        return await deps.conversations.seen_before(key, REPLAY_MEMORY_SECONDS)
+    except MandaError as exc:
+        log.warning("cannot check a request for a replay (%s); handling it", exc)
+        return False
+
+
 @asynccontextmanager
 async def http_server(
-    bot: MandaBot, *, host: str = "0.0.0.0", port: int = 3000
+    bot: MandaBot, *, host: str = "127.0.0.1", port: int = 3000
 ) -> AsyncIterator[str]:
     """Serve `bot` over HTTP; yields the request URL (port 0 picks a free port)."""
     runner = web.AppRunner(web_app(bot), access_log=None)
@@ -155,7 +209,7 @@ def _stop_on_sigterm() -> asyncio.Event:
 
 
 async def serve(
-    settings: Settings, *, socket: bool = False, host: str = "0.0.0.0", port: int = 3000
+    settings: Settings, *, socket: bool = False, host: str = "127.0.0.1", port: int = 3000
 ) -> None:
     """Run until Ctrl-C or SIGTERM; jobs already started finish before the process exits.
 
@@ -166,6 +220,12 @@ async def serve(
     stop = _stop_on_sigterm()
     async with Manda(settings) as manda:
         bot = build_app(manda, settings)
+        # documents a crashed process left `running` on this host are marked failed, with why,
+        # and the threads of the uploads it was ingesting are told
+        await bot.deps.deals.recover_interrupted()
+        told = await recover_uploads(bot.deps.uploads, bot.bolt.client)
+        if told:
+            log.warning("told %d thread(s) that their upload was interrupted", told)
         settle_heap()
         try:
             if socket:

@@ -149,6 +149,18 @@ def render_ingest_failure(deal_id: str, reason: str) -> SlackMessage:
     return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
 
 
+def render_interrupted(deal_id: str, files: list[str]) -> SlackMessage:
+    """An upload whose ingestion a crash or restart cut short, told after the restart."""
+    listed = ", ".join(f"`{escape(plain(n, 100))}`" for n in files[:MAX_LISTED])
+    more = f" and {len(files) - MAX_LISTED} more" if len(files) > MAX_LISTED else ""
+    text = (
+        f"❌ Manda stopped while ingesting {listed}{more} into *{escape(deal_id)}* "
+        "(a crash or restart), so they were not ingested and nothing half-read will be cited. "
+        "Drop the files again to ingest them."
+    )
+    return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
 def _files(job: IngestJob) -> str:
     return plural(len(job.paths), "file")
 

@@ -45,10 +45,18 @@ def when(at: datetime) -> str:
     return at.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def mrkdwn(text: str) -> dict[str, Any]:
+    """A mrkdwn text object Slack renders as written: no URL, channel or mention is auto-linked
+    (`verbatim`), so only the `<…>` sequences Manda itself writes become links or mentions.
+    https://docs.slack.dev/reference/block-kit/composition-objects/text-object
+    """
+    return {"type": "mrkdwn", "text": text, "verbatim": True}
+
+
 def section(text: str) -> Block:
     if len(text) > SECTION_LIMIT:
         raise ValueError(f"section text is {len(text)} characters; split it first")
-    return {"type": "section", "text": {"type": "mrkdwn", "text": text or " "}}
+    return {"type": "section", "text": mrkdwn(text or " ")}
 
 
 def sections(mrkdwn: str) -> list[Block]:
@@ -64,10 +72,10 @@ def divider() -> Block:
 
 
 def context(texts: Iterable[str], block_id: str | None = None) -> Block:
-    elements = [{"type": "mrkdwn", "text": cut(t, CONTEXT_LIMIT)} for t in texts if t.strip()][
+    elements = [mrkdwn(cut(t, CONTEXT_LIMIT)) for t in texts if t.strip()][
         :MAX_CONTEXT_ELEMENTS
     ]
-    block: Block = {"type": "context", "elements": elements or [{"type": "mrkdwn", "text": " "}]}
+    block: Block = {"type": "context", "elements": elements or [mrkdwn(" ")]}
     if block_id:
         block["block_id"] = block_id
     return block

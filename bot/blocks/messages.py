@@ -9,7 +9,7 @@ from bot.blocks.mrkdwn import escape, plain
 from bot.commands import help_lines
 from manda.deals import Binding, BindingRefusedError, Refusal
 from manda.errors import MandaError
-from manda.models import Document, DocumentStatus
+from manda.models import Document, DocumentRole, DocumentStatus
 
 HELP_TITLE = "*Manda* answers from this channel's deal documents, with sources."
 HELP_FOOTER = "Drop files in a deal channel to ingest them."
@@ -93,7 +93,8 @@ def _doc_line(doc: Document) -> str:
         DocumentStatus.PENDING: "⏳",
     }[doc.status]
     name = escape(plain(doc.filename, 150))
-    line = f"{status} `{name}` — {doc.file_type}, {plural(doc.units, 'unit')}"
+    role = "" if doc.role is DocumentRole.OTHER else doc.role.label + ", "
+    line = f"{status} `{name}` — {role}{doc.file_type}, {plural(doc.units, 'unit')}"
     if doc.doc_date:
         line += f", dated {doc.doc_date.isoformat()}"
     if doc.status is DocumentStatus.FAILED and doc.error:

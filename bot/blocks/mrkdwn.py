@@ -1,8 +1,10 @@
 """Markdown from the domain turned into Slack mrkdwn, and cut to fit Slack's per-block limits.
 
 Answer text is built from document content, so it is escaped (`&`, `<`, `>`) before any Slack
-syntax is added: a document cannot ping `<!channel>` or smuggle a link. GitHub-style tables become
-aligned monospace text, since mrkdwn has no tables.
+syntax is added, and Markdown links are shown as `label (url)`: a document cannot ping
+`<!channel>`, mention anyone or put a clickable link under innocent words. This is the one place
+Slack text is escaped on the way out; `bot.slacktext` is the one place it is unescaped on the way
+in. GitHub-style tables become aligned monospace text, since mrkdwn has no tables.
 """
 
 from __future__ import annotations
@@ -25,14 +27,50 @@ _ITALIC_STAR = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 
 
+# Control characters (newline and tab kept) and the bidi controls that can make `exe.pdf` of
+# `\u202efdp.exe`; each becomes a visible replacement mark so a renamed file cannot hide.
+_HIDDEN = {
+    **{c: "\ufffd" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)] if chr(c) not in "\n\t"},
+    **{c: "\ufffd" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F)]},
+    **{c: "\ufffd" for c in range(0x2066, 0x206A)},
+}
+
+
+def neutralise(text: str) -> str:
+    """Text with control and bidi-override characters replaced by a visible mark."""
+    return text.translate(_HIDDEN)
+
+
 def escape(text: str) -> str:
-    """Escape the three characters Slack treats as control sequences."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape the three characters Slack treats as control sequences; neutralise hidden ones."""
+    return neutralise(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_OPEN_LINK = re.compile(r"\[[^\]\n]*(\](\([^)\s]*)?)?$")
+
+
+def shown_link(label: str, url: str) -> str:
+    """A Markdown link as text a person can read: the URL stays visible, nothing is clickable."""
+    label = label.strip()
+    return url if label in (url, url.split("://", 1)[-1]) else f"{label} ({url})"
+
+
+def markdown_safe(markdown: str) -> str:
+    """Markdown for `markdown_text` (streaming): links shown as text, Slack's `<…>` escaped."""
+    return escape(_LINK.sub(lambda m: shown_link(m.group(1), m.group(2)), markdown))
+
+
+def stream_ready(buffer: str) -> tuple[str, str]:
+    """(the part of streamed text safe to send now, the tail held back while a link may be open)."""
+    start = buffer.rfind("[")
+    if start != -1 and _OPEN_LINK.match(buffer, start):
+        return markdown_safe(buffer[:start]), buffer[start:]
+    return markdown_safe(buffer), ""
 
 
 def plain(text: str, limit: int) -> str:
     """Plain text shortened to `limit` characters with an ellipsis (button labels, fallbacks)."""
-    text = " ".join(text.split())
+    text = " ".join(neutralise(text).split())
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
 
 
@@ -164,10 +202,9 @@ def _inline_text(text: str) -> str:
     links: list[str] = []
 
     def keep_link(match: re.Match[str]) -> str:
-        label = escape(match.group(1)).replace("|", "¦")
-        url = match.group(2).replace("|", "%7C").replace(">", "%3E").replace("<", "%3C")
-        links.append(f"<{url}|{label}>")
-        return f"\x00{len(links) - 1}\x00"
+        # Answer text quotes documents: a link is shown, never made clickable under a label.
+        links.append(escape(shown_link(match.group(1), match.group(2))))
+        return f"\ue000{len(links) - 1}\ue000"
 
     text = _LINK.sub(keep_link, text)
     text = escape(text)
@@ -175,7 +212,7 @@ def _inline_text(text: str) -> str:
     text = _ITALIC_STAR.sub(r"_\1_", text)
     text = _STRIKE.sub(r"~\1~", text)
     text = text.replace("\x01", "*")
-    return re.sub(r"\x00(\d+)\x00", lambda m: links[int(m.group(1))], text)
+    return re.sub(r"\ue000(\d+)\ue000", lambda m: links[int(m.group(1))], text)
 
 
 # ---------------------------------------------------------------- splitting

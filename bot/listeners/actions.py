@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
-from bot.blocks.kit import Block, SlackMessage, context, cut, mark_done, replace_block, who
+from bot.blocks.kit import Block, SlackMessage, context, cut, mark_done, mrkdwn, replace_block, who
 from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import added_confirmation, added_note
@@ -86,7 +86,7 @@ class Click:
 async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
     """A note only the clicker sees, through the click's response_url (which also reaches people
     who are not members of the channel), else as an ephemeral message."""
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": cut(text)}}]
+    blocks = [{"type": "section", "text": mrkdwn(cut(text))}]
     if click.respond is not None and click.body.get("response_url"):
         try:
             await click.respond(
@@ -114,9 +114,28 @@ async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
 
 
 async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id: str) -> bool:
-    """A message button acts only on the deal its channel is bound to (never across deals)."""
+    """The one gate every button passes: same workspace, and a person of the deal.
+
+    A message button acts only on the deal its channel (in this workspace) is bound to; a Home
+    button only for someone the Home tab would show the deal to (a member of one of its channels
+    in this workspace, or an approver): a forged Home payload gets no further.
+    """
     if click.channel is None or click.in_home:
-        return True
+        visible = await deps.deals.visible_deals(
+            click.user,
+            workspace=workspace_key(click.team),
+            membership=SlackMembership(client, team=click.team),
+        )
+        if deal_id in visible:
+            return True
+        await _tell_anywhere(
+            deps,
+            client,
+            click,
+            f"Only members of a channel of deal *{escape(deal_id)}* can use its buttons; "
+            "nothing was changed.",
+        )
+        return False
     bound = await deps.deals.deal_of(channel_key(click.team, click.channel))
     if bound == deal_id:
         return True

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from bot.conversations import Thread
+from bot.slacktext import from_slack
 
 _CHANNEL_TYPES = {"C": "channel", "G": "group", "D": "im"}
 
@@ -46,10 +46,8 @@ def team_of(body: dict[str, Any]) -> str:
 
 
 def strip_mention(text: str, bot_user_id: str | None) -> str:
-    """The question without the leading @Manda (and any other mention of the bot)."""
-    if bot_user_id:
-        text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", " ", text)
-    return " ".join(text.split())
+    """The question as typed, without the @Manda that addressed it (Slack markup made plain)."""
+    return from_slack(text, bot_user_id=bot_user_id)
 
 
 def mentions(text: str, bot_user_id: str | None) -> bool:

@@ -26,6 +26,7 @@ from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
 from bot.conversations import Thread
 from bot.deps import Deps
+from bot.downloads import DOWNLOAD_TIMEOUT, DownloadError, FileHosts, download
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
 from bot.progress import ProgressMessage
@@ -35,12 +36,6 @@ from manda.models import SkippedFile
 
 log = logging.getLogger(__name__)
 
-DOWNLOAD_TIMEOUT = aiohttp.ClientTimeout(total=300, sock_read=60)
-CHUNK = 1 << 16
-
-
-class DownloadError(Exception):
-    """A file Slack would not hand over; the reason is written for the channel."""
 
 
 def safe_name(name: str) -> str:
@@ -60,31 +55,6 @@ async def file_url(client: AsyncWebClient, file: dict[str, Any]) -> str:
     return str(url)
 
 
-async def download(
-    session: aiohttp.ClientSession,
-    url: str,
-    token: str,
-    target: Path,
-    max_bytes: int,
-    expected_type: str,
-) -> None:
-    async with session.get(url, headers={"Authorization": f"Bearer {token}"}) as resp:
-        if resp.status != 200:
-            raise DownloadError(f"Slack refused the download (HTTP {resp.status})")
-        if resp.content_type == "text/html" and "html" not in expected_type:
-            raise DownloadError(
-                "Slack sent its sign-in page instead of the file: the app needs the `files:read` "
-                "scope (reinstall it from manifest.yml)"
-            )
-        size = 0
-        with target.open("wb") as out:
-            async for chunk in resp.content.iter_chunked(CHUNK):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
-                out.write(chunk)
-
-
 async def fetch_all(
     deps: Deps, client: AsyncWebClient, files: list[dict[str, Any]], folder: Path
 ) -> tuple[list[Path], dict[Path, str], list[SkippedFile]]:
@@ -94,16 +64,25 @@ async def fetch_all(
     paths: list[Path] = []
     names: dict[Path, str] = {}
     skipped: list[SkippedFile] = []
+    hosts = FileHosts.for_api_url(deps.settings.slack_api_url)
     async with aiohttp.ClientSession(timeout=DOWNLOAD_TIMEOUT) as session:
         for index, file in enumerate(files):
             name = str(file.get("name") or file.get("title") or file.get("id"))
             target = folder / f"{index:03d}_{safe_name(name)}"
             try:
                 if file.get("size") and int(file["size"]) > max_bytes:
-                    raise DownloadError(f"it is larger than the {max_bytes / 1e6:g} MB limit")
+                    raise DownloadError(
+                        f"it is larger than the {max_bytes / 1e6:g} MB limit (MANDA_MAX_FILE_MB)"
+                    )
                 url = await file_url(client, file)
                 await download(
-                    session, url, token, target, max_bytes, str(file.get("mimetype", ""))
+                    session,
+                    url,
+                    token=token,
+                    target=target,
+                    max_bytes=max_bytes,
+                    expected_type=str(file.get("mimetype", "")),
+                    hosts=hosts,
                 )
             except (DownloadError, SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
                 reason = (
@@ -125,6 +104,7 @@ async def ingest_upload(
     progress = ProgressMessage(client, thread, jobs=deps.jobs,
                                min_interval=deps.progress_interval)
     deal_id: str | None = None
+    record: Path | None = None
     try:
         deal_id = await deps.deals.deal_of(thread.channel_key)
         if deal_id is None:
@@ -147,9 +127,10 @@ async def ingest_upload(
             )
             await progress.show(note)
             return
-        await progress.show(
-            render_downloading(deal_id, [str(f.get("name", f.get("id"))) for f in files])
-        )
+        shown_names = [str(f.get("name", f.get("id"))) for f in files]
+        await progress.show(render_downloading(deal_id, shown_names))
+        if progress.ts is not None:
+            record = deps.uploads.begin(thread.channel, progress.ts, deal_id, shown_names)
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
             paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
 
@@ -180,6 +161,9 @@ async def ingest_upload(
             await progress.show(render_ingest_failure(deal_id or "this channel's deal", reason))
         except SlackApiError:
             log.exception("could not report the failed ingestion in %s", thread.channel)
+    finally:
+        if record is not None:
+            deps.uploads.end(record)
 
 
 def register(app: AsyncApp, deps: Deps) -> None:

@@ -45,6 +45,6 @@ def register(app: AsyncApp, deps: Deps) -> None:
         if not event.get("thread_ts") or event.get("thread_ts") == event.get("ts"):
             return  # channel chatter is not addressed to Manda
         deps.jobs.spawn(  # a CIM / IRL thread's workflow first, else a Q&A follow-up
-            reply_or_follow_up(deps, client, thread, text.strip()),
+            reply_or_follow_up(deps, client, thread, strip_mention(text, context.bot_user_id)),
             name=f"follow-up {thread.conversation_id}",
         )

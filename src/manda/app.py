@@ -26,6 +26,7 @@ from manda.kg.port import KnowledgeGraph
 from manda.memory.locks import LocalLock, NamedLock, RedisLock
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
+from manda.private import private_dir
 from manda.resilience.breaker import BreakerRegistry
 from manda.retrieval.hybrid import HybridSearch
 
@@ -290,6 +291,7 @@ class Manda:
             embedder=self.embedder,
             extractor=self.extractor,
             limits=ParseLimits.from_settings(self.settings),
+            isolation=self.settings.ingest_isolation,
         )
 
     @cached_property
@@ -371,7 +373,7 @@ class Manda:
 
     async def start(self) -> None:
         settings_home = self.settings.home_dir
-        settings_home.mkdir(parents=True, exist_ok=True)
+        private_dir(settings_home)
         for choice in self.choices:
             log.info("%s: %s (%s)", choice.port, choice.adapter, choice.reason)
         await self.graph.start()

@@ -55,6 +55,17 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")
     max_uncompressed_mb: float = Field(default=500.0, alias="MANDA_MAX_UNCOMPRESSED_MB")
     max_sheet_rows: int = Field(default=200_000, alias="MANDA_MAX_SHEET_ROWS")
+    max_pages: int = Field(default=20_000, alias="MANDA_MAX_PAGES")
+    max_cells: int = Field(default=1_000_000, alias="MANDA_MAX_CELLS")
+    max_characters: int = Field(default=16_000_000, alias="MANDA_MAX_CHARACTERS")
+    max_xml_part_mb: float = Field(default=64.0, alias="MANDA_MAX_XML_PART_MB")
+    # each file is read in a worker process with these bounds ("thread": in this process, no
+    # time or memory bound; for debugging only)
+    ingest_timeout_seconds: float = Field(default=300.0, alias="MANDA_INGEST_TIMEOUT")
+    ingest_memory_mb: int = Field(default=2048, alias="MANDA_INGEST_MEMORY_MB")
+    ingest_isolation: Literal["process", "thread"] = Field(
+        default="process", alias="MANDA_INGEST_ISOLATION"
+    )
     # ZIP exports and e-mail attachments: nesting depth, files and unpacked size per batch
     max_archive_depth: int = Field(default=3, alias="MANDA_MAX_ARCHIVE_DEPTH")
     max_archive_files: int = Field(default=10_000, alias="MANDA_MAX_ARCHIVE_FILES")

@@ -38,6 +38,7 @@ class Deal(_Model):
     id: str
     name: str = ""
     created_at: datetime = Field(default_factory=utcnow)
+    fiscal_year_end: str | None = None  # "--06-30" (ISO 8601 day of year), learned from the room
 
 
 class LocationKind(StrEnum):
@@ -115,6 +116,19 @@ class DocumentRole(StrEnum):
     CORRESPONDENCE = "correspondence"  # e-mails, letters
     OTHER = "other"
 
+    @property
+    def label(self) -> str:
+        """How a deal team says it: "audited statements", "QoE report", "IRL"."""
+        return _ROLE_LABELS.get(self, self.value.replace("_", " "))
+
+
+_ROLE_LABELS = {
+    DocumentRole.BUDGET_FORECAST: "budget / forecast",
+    DocumentRole.QOE_REPORT: "QoE report",
+    DocumentRole.IRL: "IRL",
+    DocumentRole.PRESENTATION: "presentation / CIM",
+}
+
 
 class CorrectionStatement(_Model):
     """A document's own words saying it corrects, restates or replaces another document."""
@@ -140,6 +154,7 @@ class Document(_Model):
     version_rank: int = 0
     is_irl: bool = False
     role: DocumentRole = DocumentRole.OTHER
+    fiscal_year_end: str | None = None  # "--06-30": the year end its periods were read with
     authoritative: bool = False
     draft: bool = False
     units: int = 0  # pages, sheets, slides or sections parsed
@@ -150,6 +165,8 @@ class Document(_Model):
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)
     ingested_at: datetime = Field(default_factory=utcnow)
+    # `host:pid` of the process ingesting it while `running`: a dead owner means a crash
+    ingest_owner: str | None = None
 
     @staticmethod
     def make_id(deal_id: str, content_hash: str) -> str:

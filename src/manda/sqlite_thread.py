@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from manda.errors import BackendUnavailableError
+from manda.private import private_file
 
 T = TypeVar("T")
 
@@ -86,7 +87,7 @@ class SqliteThread:
         return self._db
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")

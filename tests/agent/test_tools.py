@@ -5,14 +5,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from room import ANNUAL_FIX, DEAL, DECK, Q3, Room
+from room import ANNUAL_FIX, BIOS, DEAL, DECK, LEGAL, Q3, Room
 
 from manda.agent import planner
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence
 from manda.agent.tools import TOOL_NAMES, ToolBox
 from manda.llm.port import ToolCall
-from manda.models import FindingStatus
+from manda.models import DocumentRole, FindingStatus
 from manda.retrieval.hybrid import HybridSearch
 
 
@@ -25,7 +25,7 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 async def test_the_tools_are_the_specified_ones() -> None:
     assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
                           "find_gaps", "get_timeline", "validate_finding", "suggest_questions",
-                          "add_to_qa")
+                          "add_to_qa", "topic_brief")
 
 
 def test_the_offline_plan_calls_only_specified_tools() -> None:
@@ -114,3 +114,28 @@ async def test_degraded_search_is_said_out_loud(room: Room) -> None:
     assert "€4.7M" in answer.answer
     assert answer.notices == ["Semantic search is unavailable right now; results come from "
                               "keyword and graph search only."]
+
+
+async def test_roles_are_favoured_and_shown_to_the_model(room: Room) -> None:
+    docs = {d.filename: d for d in await room.graph.list_documents(DEAL)}
+    await room.graph.upsert_document(docs[LEGAL].model_copy(
+        update={"role": DocumentRole.LEGAL_MEMO}))
+    box, evidence = await toolbox(room)
+    out = await box.query_knowledge_base({"query": "covenant term loan",
+                                          "roles": "legal memo, nonsense"})
+    assert evidence.hits[0].document == LEGAL  # the legal memo's passages come first
+    assert f'<excerpt source="{LEGAL}, ' in out and 'role="legal_memo"' in out
+    info = await box.get_document_info({"document": LEGAL})
+    assert '"role": "legal_memo"' in info
+
+
+async def test_topic_brief_gives_the_model_the_shape_with_sources(room: Room) -> None:
+    box, _ = await toolbox(room)
+    out = await box.run(ToolCall(id="t1", name="topic_brief", arguments={"topic": "management"}))
+    assert not out.is_error
+    assert "Anna Schmidt** — Chief Executive Officer" in out.content
+    assert "Markus Weber** — no role stated" in out.content
+    assert "no CFO is named" in out.content  # a key role the room does not fill
+    assert f"(source: {BIOS}, " in out.content
+    bad = await box.run(ToolCall(id="t2", name="topic_brief", arguments={"topic": "weather"}))
+    assert bad.is_error and "ownership" in bad.content

@@ -143,6 +143,7 @@ async def test_qa_and_docs_are_shown_only_to_who_asked(world: SlackWorld) -> Non
     assert "2024 audited accounts" in listed and f"<@{world.bob.id}>" in listed
     documents = await world.manda.graph.list_documents("targetco")
     assert f"of {len(documents)} ingested" in docs and documents[0].filename.split(".")[0] in docs
+    assert "TargetCo_Cap_Table.csv` — cap table, csv" in docs  # the role read from its content
     assert root_messages(world, world.deal.id) == []
 
 

@@ -11,7 +11,7 @@ def test_inline_formatting_becomes_mrkdwn() -> None:
     text = to_mrkdwn(
         "**Revenue** grew *strongly*, see [the report](https://example.com/r?a=1) ~~not~~"
     )
-    assert text == "*Revenue* grew _strongly_, see <https://example.com/r?a=1|the report> ~not~"
+    assert text == "*Revenue* grew _strongly_, see the report (https://example.com/r?a=1) ~not~"
 
 
 def test_headings_lists_and_quotes() -> None:

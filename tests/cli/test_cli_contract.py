@@ -72,3 +72,23 @@ def test_review_approve_then_twice_is_refused(
     assert code == 1 and "already approved by anna" in err
     code, out, _ = run(capsys, "findings", "--deal", "targetco", "--status", "approved", "--json")
     assert finding_id in {f["id"] for f in json.loads(out)["findings"]}
+
+
+def test_docs_show_each_documents_role(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    code, out, _ = run(capsys, "docs", "--deal", "targetco", "--json")
+    assert code == 0
+    roles = {d["filename"]: d["role"] for d in json.loads(out)["documents"]}
+    assert roles["TargetCo_Cap_Table.csv"] == "cap_table"
+    assert roles["TargetCo_IRL.xlsx"] == "irl"
+    assert roles["TargetCo_Annual_Report_2023.pdf"] == "audited_statements"
+    assert roles["TargetCo_Board_Minutes_2024-09.txt"] == "board_minutes"
+    assert roles["TargetCo_Forecast_2025.xlsx"] == "budget_forecast"
+    from manda.cli import kb
+
+    monkeypatch.setattr(kb.out, "width", 200)  # one line per document, so the text can be read
+    code, out, _ = run(capsys, "docs", "--deal", "targetco")
+    line = next(x for x in out.splitlines() if "TargetCo_Cap_Table.csv" in x)
+    assert code == 0 and "cap table" in line

@@ -16,6 +16,7 @@ from manda.ingest.extract.claude import (
     ClaudeExtractor,
 )
 from manda.ingest.parsers.base import table_text
+from manda.ingest.roles import classify_role
 from manda.llm.port import ModelRequestError
 from manda.models import (
     Confidence,
@@ -250,6 +251,18 @@ async def test_a_handler_sees_each_request() -> None:
         findings, _, _ = await run(client)
     assert findings == []
     assert fake.requests[0].tools[0]["name"] == "record_findings"
+
+
+async def test_the_prompt_names_the_documents_role_and_fiscal_year_end(server, client) -> None:
+    server.script(tool_reply("record_findings", {"findings": [item()]}))
+    parsed = parsed_report("Doc_17.pdf")
+    document = doc_for(parsed).model_copy(update={"fiscal_year_end": "--06-30"})
+    chunks = chunk_document(parsed, deal_id="falcon", document_id=document.id)
+    await ClaudeExtractor(client=client, model=MODEL).extract(document, parsed, chunks)
+    prompt = server.requests[-1].body["messages"][0]["content"]
+    text = prompt if isinstance(prompt, str) else " ".join(p.get("text", "") for p in prompt)
+    role = classify_role("Doc_17.pdf", parsed).role.value
+    assert f'role="{role}"' in text and 'fiscal_year_end="30 June"' in text
 
 
 # --- the Messages API contract (https://platform.claude.com/docs/en/api/messages) -----------

@@ -40,6 +40,8 @@ def test_statements_are_found_only_where_a_document_is_replaced() -> None:
         "Figures were restated in this report to reflect IFRS 16.",
         "We corrected the customer's invoice in March.",
         "The board reviewed the draft budget.",
+        "Note: FY2023 EBITDA of 2,900 agrees with the corrected annual report dated 15 April 2024.",
+        "See the revised forecast dated 1 September 2024 for the outlook.",
     ]
     for text in said:
         assert find_correction_statements(_parsed(text, date(2024, 6, 1))), text

@@ -26,6 +26,7 @@ from manda.models import (
     Confidence,
     Deal,
     Document,
+    DocumentStatus,
     Finding,
     FindingKind,
     FindingStatus,
@@ -145,6 +146,7 @@ class ModelFactory:
             "version_family": filename.rsplit(".", 1)[0].lower(),
             "units": 3,
             "ingested_at": self.moment(),
+            "status": DocumentStatus.COMPLETED,  # only completed documents are searched
         }
         values.update(fields)
         return Document.model_validate(values)

@@ -16,6 +16,7 @@ from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
 from manda.kg.port import ROLES, Capabilities, KnowledgeGraph, ScoredId
 from manda.models import (
     Chunk,
+    Deal,
     Document,
     DocumentStatus,
     Finding,
@@ -604,3 +605,30 @@ async def test_nothing_from_another_deal_is_ever_returned(
     # the refused cross-deal status change left the other deal's finding as it was
     untouched = await graph.get_finding(other_deal_id, seeded[other_deal_id].finding.id)
     assert untouched is not None and untouched.status is FindingStatus.PENDING
+
+
+async def test_a_document_is_searched_only_once_its_ingestion_completed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+    await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+    half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
+    done = make.document(deal_id, "Done.pdf")
+    for document in (half, done):
+        await graph.upsert_document(document)
+    [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
+    [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
+    await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    await graph.add_vectors(deal_id, "emb-a", [half_chunk.id, done_chunk.id], make.vectors(E1, E12))
+
+    async def found() -> tuple[set[str], set[str]]:
+        text = {h.id for h in await graph.fulltext_search(deal_id, "zorblax revenue", 5)}
+        vector = {h.id for h in await graph.vector_search(deal_id, "emb-a", make.unit(*E1), 5)}
+        return text, vector
+
+    assert await found() == ({done_chunk.id}, {done_chunk.id})
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.FAILED, "interrupted")
+    assert await found() == ({done_chunk.id}, {done_chunk.id})
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
+    both = {half_chunk.id, done_chunk.id}
+    assert await found() == (both, both)

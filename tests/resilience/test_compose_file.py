@@ -39,7 +39,8 @@ def test_services_and_their_images(compose: dict[str, Any]) -> None:
 
 def test_the_bot_serves_http_and_the_worker_takes_jobs(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert services["bot"]["command"] == ["manda", "serve", "--port", "3000"]
+    # `serve` binds 127.0.0.1 unless told: in a container it must listen on every interface
+    assert services["bot"]["command"] == ["manda", "serve", "--host", "0.0.0.0", "--port", "3000"]
     assert any(str(p).endswith(":3000") for p in services["bot"]["ports"])
     assert services["worker"]["command"] == ["manda", "worker"]
     socket_mode = services["bot-socket"]

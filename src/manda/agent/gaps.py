@@ -1,9 +1,11 @@
 """Gap identification: which checklist items the data room covers, by category.
 
-The deal's IRL is the checklist when one was ingested (its rows, read from its chunks); otherwise
-the default checklist shipped in `checklist.yaml`. An item counts as covered only when a document
-of the room (not the IRL itself) shows it: an IRL row marked "Provided" with nothing behind it is
-still a gap, and is reported as one.
+The deal's IRL is the checklist when one was ingested (its rows, read from its chunks, whatever
+its columns: Ref / Request / Status, Category / Item / Priority …); otherwise the default
+checklist shipped in `checklist.yaml`. An item counts as covered only when a document of the room
+(not the IRL itself) provides it — by its role (a cap table covers "cap table") or by what it
+states — never by a mere mention ("tax returns will be uploaded"): an IRL row marked "Provided"
+with nothing behind it is still a gap, and is reported as one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import yaml
 
 from manda.agent.evidence import Evidence, Source
 from manda.kg.port import KnowledgeGraph
-from manda.models import Chunk, Document, SearchHit
+from manda.models import Chunk, Document, DocumentRole, SearchHit
 
 _GENERIC = {
     "and", "the", "of", "for", "with", "from", "by", "incl", "including", "latest", "last",
@@ -43,6 +45,8 @@ class ChecklistItem:
     priority: str | None = None
     status: str | None = None  # as the IRL states it ("Provided", "Open")
     source: Source | None = None  # the IRL row it came from
+    provided_by: tuple[DocumentRole, ...] = ()  # a document of this role is the item itself
+    found_in: tuple[DocumentRole, ...] = ()  # documents of these roles state it in their content
 
     @property
     def title(self) -> str:
@@ -109,24 +113,51 @@ def default_checklist() -> tuple[ChecklistItem, ...]:
                     evidence=tuple(entry["evidence"]),
                     question=entry["question"],
                     match=tuple(entry.get("match", ())),
+                    provided_by=tuple(DocumentRole(r) for r in entry.get("provided_by", ())),
+                    found_in=tuple(DocumentRole(r) for r in entry.get("found_in", ())),
                 )
             )
     return tuple(items)
 
 
-_CATEGORY_KEYS = re.compile(r"categor|area|workstream|section|topic|stream", re.IGNORECASE)
-_REQUEST_KEYS = re.compile(r"request|item|description|document|information|question|requirement",
-                           re.IGNORECASE)
+_CATEGORY_KEYS = re.compile(r"categor|area|workstream|section|topic|stream|kategorie|bereich",
+                            re.IGNORECASE)
+# Ranked: a "Request" column names the request even where an "Item" or "Document" column exists.
+_REQUEST_KEYS = (
+    re.compile(r"request|requested|anforderung", re.IGNORECASE),
+    re.compile(r"description|question|requirement|information|beschreibung|unterlage",
+               re.IGNORECASE),
+    re.compile(r"document|item", re.IGNORECASE),
+)
+_REF_KEYS = re.compile(r"^(?:ref\.?|reference|no\.?|nr\.?|#|id|item\s+no\.?|number|index)$",
+                       re.IGNORECASE)
 _STATUS_KEYS = re.compile(r"status|state|provided|received", re.IGNORECASE)
 _PRIORITY_KEYS = re.compile(r"priority|prio|importance", re.IGNORECASE)
+_REF_VALUE = re.compile(r"^[A-Z]{0,4}[\s\-.]?\d+(?:[.\-]\d+)*[a-z]?$", re.IGNORECASE)
 
 
-def _row_fields(line: str) -> tuple[str | None, dict[str, str]]:
-    """`F-01 | Category: Financial | Request: …` → ("F-01", {"Category": "Financial", …})."""
+def _header_names(lines: Sequence[str]) -> list[str] | None:
+    """The column names of a table chunk: its one line of bare labels (no `key: value` part)."""
+    keyed = {k for line in lines for k in _row_fields(line, None)[1]}
+    for line in lines:
+        parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) >= 2 and not any(": " in p for p in parts) and any(p in keyed
+                                                                           for p in parts):
+            return parts
+    return None
+
+
+def _row_fields(line: str, first_column: str | None) -> tuple[str | None, dict[str, str]]:
+    """`F-01 | Category: Financial | Request: …` → ("F-01", {"Category": "Financial", …}).
+
+    The first cell of a row is written without its column name; `first_column` names it.
+    """
     parts = [p.strip() for p in line.split(" | ")]
-    first = parts[0] if parts and ":" not in parts[0] else None
+    first = parts[0] if parts and ": " not in parts[0] else None
     fields: dict[str, str] = {}
-    for part in parts:
+    if first is not None and first_column:
+        fields[first_column] = first
+    for part in parts[1:] if first is not None else parts:
         key, sep, value = part.partition(": ")
         if sep and key and len(key) <= 40:
             fields[key] = value.strip()
@@ -137,17 +168,44 @@ def _pick(fields: dict[str, str], pattern: re.Pattern[str]) -> str | None:
     return next((v for k, v in fields.items() if pattern.search(k) and v), None)
 
 
+def _request(fields: dict[str, str]) -> str | None:
+    for pattern in _REQUEST_KEYS:
+        found = next((v for k, v in fields.items()
+                      if pattern.search(k) and not _REF_KEYS.match(k) and v
+                      and not _REF_VALUE.match(v)), None)
+        if found:
+            return found
+    return None
+
+
+def _ref(first: str | None, first_column: str | None, fields: dict[str, str]) -> str | None:
+    named = next((v for k, v in fields.items() if _REF_KEYS.match(k) and v), None)
+    if named:
+        return named
+    if first is not None and first_column is None and _REF_VALUE.match(first):
+        return first  # an unnamed first column of reference numbers ("F-01", "1.2")
+    return None
+
+
 def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
-    """The IRL's rows as checklist items, each borrowing the evidence of the items it names."""
+    """The IRL's rows as checklist items, each borrowing the evidence and roles of the items it
+    names; any column layout (Ref / Request / Status, Category / Item / Priority …) is read."""
     defaults = default_checklist()
     items: list[ChecklistItem] = []
     seen: set[str] = set()
     for hit in hits:
         source = Source(hit.document, hit.document_id, hit.location.label, hit.location.page,
                         hit.text, hit.chunk_id)
-        for line in hit.text.splitlines():
-            ref, fields = _row_fields(line)
-            request = _pick(fields, _REQUEST_KEYS)
+        lines = hit.text.splitlines()
+        header = _header_names(lines)
+        keyed = {k for line in lines for k in _row_fields(line, None)[1]}
+        first_column = header[0] if header and header[0] not in keyed else None
+        for line in lines:
+            if header is not None and (" | " not in line
+                                       or [p.strip() for p in line.split(" | ")] == header):
+                continue  # the chunk's context line, notes above the table, the header itself
+            first, fields = _row_fields(line, first_column)
+            request = _request(fields)
             if not request or request.lower() in seen:
                 continue
             seen.add(request.lower())
@@ -161,13 +219,41 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
                     evidence=evidence or _distinctive_words(request),
                     strict=not evidence,
                     question=f"Please provide: {request}.",
-                    ref=ref,
+                    ref=_ref(first, first_column, fields),
                     priority=_pick(fields, _PRIORITY_KEYS),
                     status=_pick(fields, _STATUS_KEYS),
                     source=source,
+                    provided_by=tuple(dict.fromkeys(
+                        [*(r for d in borrowed for r in d.provided_by), *_roles_named(lowered)])),
+                    found_in=tuple(dict.fromkeys(r for d in borrowed for r in d.found_in)),
                 )
             )
     return items
+
+
+# A request that names a kind of document is provided by a document of that role.
+_ROLE_WORDS: tuple[tuple[DocumentRole, re.Pattern[str]], ...] = tuple(
+    (role, re.compile(r"(?<![\w])(?:" + words + r")(?![\w])", re.IGNORECASE))
+    for role, words in (
+        (DocumentRole.AUDITED_STATEMENTS, r"audited|annual accounts|statutory accounts"),
+        (DocumentRole.MANAGEMENT_ACCOUNTS, r"management accounts|monthly accounts|"
+                                           r"management reports?|monthly reports?"),
+        (DocumentRole.BUDGET_FORECAST, r"budgets?|forecasts?|business plan|projections"),
+        (DocumentRole.QOE_REPORT, r"quality of earnings|qoe|financial due diligence report"),
+        (DocumentRole.CAP_TABLE, r"cap table|capitali[sz]ation table|shareholder register|"
+                                 r"register of (?:members|shareholders)"),
+        (DocumentRole.MANAGEMENT_BIOS, r"org(?:ani[sz]ation)? chart|management bios|"
+                                       r"biographies|cvs of management"),
+        (DocumentRole.EMPLOYEE_CENSUS, r"employee census|census|employee list|staff list"),
+        (DocumentRole.LEASE_SCHEDULE, r"lease schedule|schedule of leases|leases|property leases"),
+        (DocumentRole.BOARD_MINUTES, r"board minutes|minutes of (?:the )?board"),
+        (DocumentRole.PRESENTATION, r"management presentation|information memorandum|cim|teaser"),
+    )
+)
+
+
+def _roles_named(request: str) -> list[DocumentRole]:
+    return [role for role, pattern in _ROLE_WORDS if pattern.search(request)]
 
 
 def _distinctive_words(request: str) -> tuple[str, ...]:
@@ -200,20 +286,52 @@ def _filename_words(filename: str) -> str:
     return re.sub(r"[_\-.]+", " ", stem)
 
 
+# A sentence that asks for a document or promises it does not provide it.
+_NOT_PROVIDED = re.compile(
+    r"\b(?:will|shall|to)\s+(?:be\s+)?(?:provided|uploaded|delivered|made\s+available|shared|"
+    r"sent|supplied|added|followed?)\b|\bto\s+follow\b|\b(?:is|are|remains?)\s+"
+    r"(?:outstanding|pending|missing|not\s+(?:yet\s+)?(?:available|provided|received))\b|"
+    r"\b(?:has|have)\s+not\s+(?:yet\s+)?been\b|\b(?:please\s+provide|we\s+request|"
+    r"requested|awaiting|not\s+yet\s+(?:available|provided|received|uploaded))\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+
+
+def _shows(item: ChecklistItem, text: str) -> bool:
+    """One of the item's evidence phrases, stated (not asked for or promised) in `text`."""
+    statements = " \n".join(m.group(0) for m in _SENTENCE.finditer(text)
+                             if not _NOT_PROVIDED.search(m.group(0)))
+    if item.strict and item.evidence:
+        present = sum(1 for w in item.evidence if _has_phrase(statements, w))
+        return present >= min(2, len(item.evidence))
+    return any(_has_phrase(statements, p) for p in item.evidence)
+
+
+def _about(document: Document, hit: SearchHit) -> str:
+    """What a passage is about: the file name, its heading, its first lines (a title, a table's
+    caption and header) — where a document says what it is, not where it mentions things."""
+    body = hit.text.split("\n")[1:] if hit.text.startswith("[") else hit.text.split("\n")
+    return "\n".join([_filename_words(document.filename), hit.location.label, *body[:2]])
+
+
 def _covering(item: ChecklistItem, room: Sequence[tuple[Document, list[SearchHit]]]
               ) -> list[SearchHit]:
-    """The first passage of each document that shows the item, if any."""
+    """The first passage of each document that provides the item, if any.
+
+    A document of a role that is the item provides it outright; one of a role that states such
+    things provides it when a passage states it; any other only when a passage is about it.
+    """
     found: list[SearchHit] = []
     for document, hits in room:
-        name = _filename_words(document.filename)
+        if not hits:
+            continue
+        if document.role in item.provided_by:
+            found.append(next((h for h in hits if _shows(item, h.text)), hits[0]))
+            continue
+        stated = document.role in item.found_in
         for hit in hits:
-            text = f"{name}\n{hit.text}"
-            if item.strict and item.evidence:
-                present = sum(1 for w in item.evidence if _has_phrase(text, w))
-                ok = present >= min(2, len(item.evidence))
-            else:
-                ok = any(_has_phrase(text, p) for p in item.evidence)
-            if ok:
+            if _shows(item, hit.text if stated else _about(document, hit)):
                 found.append(hit)
                 break
     return found

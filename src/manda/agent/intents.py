@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from manda.agent.topics import OVERVIEW
 from manda.answers import Intent
 from manda.finance.periods import find_periods
 from manda.finance.vocabulary import find_subjects
@@ -129,6 +130,8 @@ def detect_intent(question: str) -> tuple[Intent, bool]:
             if intent is Intent.COMPARISON and _only_against_word(question):
                 continue
             return intent, True
+    if OVERVIEW.asked.search(question):  # "Tell me about the company": an overview to explore
+        return Intent.EXPLORATION, True
     subjects = _unique(s for s, _, _ in find_subjects(question))
     periods = _unique(p for p, _, _ in find_periods(question, bare_years=True))
     if len(periods) >= 2 and subjects and re.search(r"\b(?:and|to|with)\b", question, _F):

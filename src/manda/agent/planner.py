@@ -7,10 +7,13 @@ agent falls back to when Claude is unavailable or cannot pass the validation gat
 
 from __future__ import annotations
 
-from manda.agent.compose import Ask, Draft, compose
-from manda.agent.compose.fact_lookup import EARNINGS, ROLE_QUESTION, ROLES
+from manda.agent.compose import Ask, Draft, compose, topic_shape
+from manda.agent.compose.due_diligence import focus_words
+from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.timeline import asks_timeline
+from manda.agent.compose.topics import asks_pay, role_key
 from manda.agent.evidence import Evidence
+from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
 from manda.llm.port import ToolCall
@@ -40,9 +43,27 @@ class OfflineComposer:
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
         subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
+        shape = topic_shape(ask)
+        if shape is not None:  # a topic question reads the documents of the roles that hold it
+            roles = ",".join(r.value for r in shape.roles)
+            calls = [
+                _call(1, "query_knowledge_base", query=ask.question, roles=roles,
+                      subject=", ".join(shape.subjects), k=8),
+                _call(2, "query_knowledge_base", query=shape.query, roles=roles, k=8),
+                _call(3, "detect_contradictions"),
+            ]
+            return calls[:max_calls]
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
                 calls = [_call(1, "find_gaps")]
+            case Intent.DUE_DILIGENCE if focus_words(ask.question):
+                about = " ".join(focus_words(ask.question))
+                calls = [_call(1, "query_knowledge_base", query=ask.question, k=10,
+                               subject=subjects),
+                         _call(2, "query_knowledge_base", query=about, k=8),
+                         _call(3, "detect_contradictions", subject=ask.subject)]
+                calls += [_call(4 + n, "query_knowledge_base", query=t.query, k=6)
+                          for n, t in enumerate(x for x in TOPICS if x.asked.search(ask.question))]
             case Intent.DUE_DILIGENCE:
                 calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
                 calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
@@ -90,11 +111,16 @@ class OfflineComposer:
         query = " ".join(filter(None, [ask.question, ask.period or ""]))
         if ask.subject in EARNINGS:  # a one-time charge changes how earnings read
             subjects = f"{subjects}, one-time charges, adjusted ebitda"
-        calls = [_call(1, "query_knowledge_base", query=query, subject=subjects)]
-        role = ROLE_QUESTION.search(ask.question)
+        roles = ",".join(r.value for r in roles_asked(ask.question))
+        calls = [_call(1, "query_knowledge_base", query=query, subject=subjects, roles=roles)]
+        role = asked_role(ask.question)
+        people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:
-            wanted = ROLES.get(role.group(1).lower(), role.group(1))
-            calls.append(_call(2, "query_knowledge_base", query=wanted, subject="person", k=6))
+            calls.append(_call(2, "query_knowledge_base", query=f"{role} {role_key(role)}",
+                               subject="person", roles=people_roles, k=6))
+        elif ask.entity and asks_pay(ask.question):
+            calls.append(_call(2, "query_knowledge_base", query=f"{ask.entity} salary pay",
+                               roles=people_roles, k=6))
         elif ask.entity:
             calls.append(_call(2, "query_knowledge_base", query=ask.entity, k=6,
                                subject="person" if not ask.subject else ""))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manda.agent.compose import Ask
+from manda.agent.compose import Ask, topic_shape
 from manda.answers import Intent
 from manda.memory.port import Message
 
@@ -44,6 +44,17 @@ the open points to the Q&A list.
 - gap_identification: coverage of the IRL (or checklist) by category with ✅/❌ and "3/5 \
 covered"; offer to generate Q&A items for the gaps.
 - exploration: a high-level overview of the data room with drill-down offers.
+
+Topic questions (ownership / cap table, management team, a named role or person, business \
+overview, P&L walk-through, litigation, material contracts): call topic_brief first and answer \
+in its shape, citing its sources: holders with classes and % summing to ~100 with the as-of \
+date; people with roles and background, saying which key roles (CEO, CFO) no document names; \
+periods as columns with revenue, gross profit, EBITDA, net income and margins, reported vs \
+adjusted explained by the bridge items; claimant, amount, court and status of each case. A \
+question about one role is answered with that role's holder only, never another person. \
+Excerpts carry their document's role (role="cap_table", role="employee_census" …): prefer the \
+role that holds the answer. Forecast vs actual: the forecast or budget and the actual for the \
+same period from the documents that state each, with the variance.
 """
 
 
@@ -56,6 +67,9 @@ def question_message(ask: Ask, context_text: str) -> str:
         reading.append(f"period: {ask.period}")
     if ask.entity:
         reading.append(f"entity: {ask.entity}")
+    shape = topic_shape(ask)
+    if shape is not None:
+        reading.append(f"topic: {shape.key} (call topic_brief)")
     lines = [f"Question: {ask.question}", "How the question was read: " + "; ".join(reading)]
     if ask.assumption:
         lines.append(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
 from manda.finance.amounts import format_amount, same_amount
+from manda.finance.compare import comparable
 from manda.finance.periods import period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
@@ -219,6 +220,8 @@ def read_fact(
     conflicts: list[Finding] = []
     restated: list[Finding] = []
     for cluster in ranked[1:]:
+        if not comparable(cluster[0].value, primary.value, cluster[0].unit, primary.unit):
+            continue  # another scale or scope, not another statement of this figure
         outside = [f for f in cluster if f.document_id not in primary_docs]
         if outside:  # another document disagrees: a conflict between documents
             conflicts.append(sorted(outside, key=lambda f: _authority(f, evidence, 0),

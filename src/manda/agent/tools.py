@@ -9,6 +9,7 @@ document text is quoted as data.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -18,16 +19,30 @@ from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Source
 from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
+from manda.agent.topics import SHAPES
 from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
-from manda.models import Finding, FindingStatus, RelationType, SearchHit
+from manda.models import DocumentRole, Finding, FindingStatus, RelationType, SearchHit
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
+ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
+ROLE_CHUNKS = 4  # passages read per such document
+
+
+def parse_roles(text: str) -> list[DocumentRole]:
+    """`"cap_table, employee census"` → the roles it names; unknown words are ignored."""
+    known = {r.value: r for r in DocumentRole}
+    out = []
+    for part in text.split(","):
+        key = "_".join(part.strip().lower().replace("-", " ").split())
+        if key in known and known[key] not in out:
+            out.append(known[key])
+    return out
 
 
 def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
@@ -44,6 +59,8 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         _schema({"query": _S,
                  "subject": {**_S, "description": "a metric, or several separated by commas"},
                  "period": {**_S, "description": "e.g. Q3 2024, FY2023"},
+                 "roles": {**_S, "description": "favour documents of these roles, separated by "
+                           "commas: " + ", ".join(r.value for r in DocumentRole)},
                  "k": {"type": "integer", "minimum": 1, "maximum": 12}}, ["query"]),
     ),
     ToolSpec(
@@ -97,26 +114,41 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                  "priority": {"type": "string", "enum": ["high", "medium", "low"]}},
                 ["question", "category"]),
     ),
+    ToolSpec(
+        "topic_brief",
+        "The structured answer to a topic question, built from document roles, findings and "
+        "table rows with a source per line: ownership (cap table: holders, classes, %), "
+        "management (people, roles, key roles missing), overview (what the company does, size, "
+        "customers), pnl (periods as columns, margins, reported vs adjusted), litigation "
+        "(parties, amount, court, status), contracts (counterparty, change of control). Run "
+        "it before answering such a question; cite the sources it gives.",
+        _schema({"topic": {"type": "string", "enum": [s.key for s in SHAPES]},
+                 "question": _S}, ["topic"]),
+    ),
 )
 TOOL_NAMES = tuple(t.name for t in TOOL_SPECS)
 
 
-def quote(text: str) -> str:
+def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
     """Document text as inert data: no closing tags, no fences, bounded length."""
     cleaned = text.replace("</", "< /").replace("```", "'''")
-    if len(cleaned) > MAX_PASSAGE_CHARS:
-        cleaned = cleaned[:MAX_PASSAGE_CHARS] + " …"
+    if len(cleaned) > limit:
+        cleaned = cleaned[:limit] + " …"
     return cleaned
 
 
-def render_passages(hits: Sequence[SearchHit]) -> str:
+def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
+    """Passages as quoted data, each with its source and its document's role."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
+    roles = roles or {}
     for hit in hits:
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
+        role = roles.get(hit.document_id)
+        kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
         parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{flag}>\n'
+            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{flag}>\n'
             f"{quote(hit.text)}\n</excerpt>"
         )
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
@@ -204,6 +236,9 @@ class ToolBox:
                     self._evidence.notices.append(notice)
         elif query:
             hits = [h for h in self._evidence.hits if h.via != ["checklist"]]
+        roles = parse_roles(str(args.get("roles") or ""))
+        if roles and query:
+            hits = await self.favour_roles(hits, roles, query)
         self._evidence.add_hits(hits)
         if query:
             self._evidence.note_search(f'"{query}"')
@@ -216,7 +251,57 @@ class ToolBox:
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
-        return render_passages(hits) + "\n" + render_findings(shown, self._evidence)
+        roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
+        return render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+
+    async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
+                           query: str) -> list[SearchHit]:
+        """Passages of documents in `roles` first: the retrieved ones, then the best-matching
+        passages of each such document the search did not reach (a cap table, a census)."""
+        await self.ensure_documents()
+        docs = [d for d in self._evidence.documents.values() if d.role in roles]
+        if not docs:
+            return hits
+        wanted = {d.id for d in docs}
+        known = {h.chunk_id for h in hits} | {h.chunk_id for h in self._evidence.hits}
+        terms = {w for w in re.findall(r"[a-zà-ÿ0-9]{3,}", query.lower())}
+        extra: list[SearchHit] = []
+        for doc in docs[:ROLE_DOCS]:
+            chunks = [c for c in await self._ctx.graph.list_chunks(self._deal, doc.id)
+                      if c.id not in known]
+            chunks.sort(key=lambda c: (-len(terms & set(re.findall(r"[a-zà-ÿ0-9]{3,}",
+                                                                    c.text.lower()))),
+                                       c.ordinal))
+            extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
+                                location=c.location, text=c.text, score=0.0, via=["role"])
+                      for c in chunks[:ROLE_CHUNKS]]
+        self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
+        first = [h for h in hits if h.document_id in wanted]
+        return [*first, *extra, *[h for h in hits if h.document_id not in wanted]]
+
+    async def topic_brief(self, args: dict[str, Any]) -> str:
+        """A topic shape composed from what the room holds, for the model to answer from."""
+        from manda.agent.compose.common import Ask
+        from manda.agent.compose.topics import compose as compose_topic
+        from manda.agent.intents import read_question
+
+        key = str(args["topic"]).strip().lower()
+        shape = next((s for s in SHAPES if s.key == key), None)
+        if shape is None:
+            raise ValueError(f"unknown topic {key!r}; one of {', '.join(s.key for s in SHAPES)}")
+        question = str(args.get("question") or shape.label)
+        roles = ",".join(r.value for r in shape.roles)
+        await self.query_knowledge_base({"query": shape.query, "roles": roles, "k": 8,
+                                         "subject": ", ".join(shape.subjects)})
+        frame = read_question(question)
+        ask = Ask(question=question, intent=frame.intent, frame=frame, subject=frame.subject,
+                  period=frame.period)
+        draft = compose_topic(ask, self._evidence, shape)
+        if draft is None:
+            return (f"<topic_brief topic=\"{key}\">nothing in this room: no document of role "
+                    f"{roles} and no findings on it</topic_brief>")
+        self._evidence.note_search(f"{shape.label.lower()} ({roles})")
+        return f"<topic_brief topic=\"{key}\">\n{quote(draft.text, 8_000)}\n</topic_brief>"
 
     async def findings_by_subject(self, subjects: Sequence[str], period: str | None
                                   ) -> list[Finding]:
@@ -281,6 +366,7 @@ class ToolBox:
             "draft": doc.draft,
             "authoritative": doc.authoritative,
             "is_irl": doc.is_irl,
+            "role": doc.role.value,
             "units": doc.units,
             "superseded_by": newer,
             "supersedes": older,

@@ -65,6 +65,21 @@ TOPICS: tuple[Topic, ...] = (
           "financial covenant leverage net debt EBITDA", "Financial",
           "Please provide the covenant compliance certificates for the last four test dates.",
           re.compile(r"\bcovenants?\b", _F)),
+    Topic("key_person", "Key-person dependency",
+          re.compile(r"\bkey[\s-](?:person|man|people|individuals?)\b|\bsuccession\b|"
+                     r"\bsingle point of failure\b|\b(?:depend\w*|reliant|relies|reliance) "
+                     r"(?:heavily |largely |entirely )?(?:up)?on (?:the |its |our |a few |one )?"
+                     r"(?:founders?|ceo|chief \w+ officer|managing director|owners?|"
+                     r"individuals?|personal relationships?|key (?:staff|employees|managers?))\b|"
+                     r"\bpersonal relationships?\b", _F),
+          re.compile(r"\bfounder\b|\bceo\b|\brelationships?\b|\bleav\w+|\bno (?:successor|"
+                     r"deputy)\b", _F),
+          "key person dependency founder relationships succession retention", "HR",
+          "Which customer relationships and know-how depend on individual managers, and what "
+          "succession, retention and non-compete arrangements exist?",
+          re.compile(r"\bkey[\s-]?(?:person|man|people)\b|\bsuccession\b|\bdependen\w* on "
+                     r"(?:the )?(?:founder|ceo|management|key|individuals?)\b|\bbus factor\b",
+                     _F)),
 )
 _NEGATIVE = re.compile(r"\bcontains? no\b|\bno further\b|\bnone\b|^\s*no\b|\bnot expected\b", _F)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
@@ -141,8 +156,9 @@ def _score(topic: Topic, sentence: str) -> int:
     return score
 
 
-def scan(evidence: Evidence) -> list[UnusualItem]:
-    """At most one item per topic, the best-stated one, from findings' excerpts and passages."""
+def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
+    """At most one item per topic, the best-stated one, from findings' excerpts and passages;
+    with `about`, only statements that name it."""
     candidates: list[tuple[str, Source]] = []  # passages first: ties go to complete sentences
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
@@ -155,12 +171,14 @@ def scan(evidence: Evidence) -> list[UnusualItem]:
         candidates += [(s, source) for s in sentences(finding.excerpt)]
     items: list[UnusualItem] = []
     for topic in TOPICS:
-        if topic.key == "concentration" and (stated := _concentration(evidence)) is not None:
+        if about is None and topic.key == "concentration" and (
+                stated := _concentration(evidence)) is not None:
             items.append(UnusualItem(topic, *stated))
             continue
         matching = [
             (s, src) for s, src in candidates
             if topic.cue.search(s) and not _NEGATIVE.search(s) and not looks_like_instruction(s)
+            and not _heading(s) and (about is None or about in s.lower())
         ]
         if not matching:
             continue
@@ -169,6 +187,11 @@ def scan(evidence: Evidence) -> list[UnusualItem]:
         sentence, source = ranked[0][1]
         items.append(UnusualItem(topic, trim(sentence), source))
     return items
+
+
+def _heading(sentence: str) -> bool:
+    """"Litigation" or "3. Litigation" alone is where an item is, not what it says."""
+    return len(sentence) < 30 and not find_amounts(sentence) and not sentence.rstrip().endswith(".")
 
 
 def _concentration(evidence: Evidence) -> tuple[str, Source] | None:

@@ -114,9 +114,12 @@ def _excerpt_values(source: Source, evidence: Evidence) -> list[_Value]:
     texts += [s.excerpt for s in evidence.source_index().get(source.key, [])]
     texts = [_without_instructions(t) for t in texts]
     values = [v for text in dict.fromkeys(texts) for v in _text_values(text)]
-    if source.finding_id and source.finding_id in evidence.findings:
-        f = evidence.findings[source.finding_id]
-        if f.value is not None:
+    # Findings extracted at the cited place carry the value at its scale ("675" in a table in
+    # EUR thousands is €675k), which the excerpt alone may not show.
+    ids = {source.finding_id} | {s.finding_id for s in evidence.source_index().get(source.key, [])}
+    for finding_id in sorted(i for i in ids if i):
+        f = evidence.findings.get(finding_id)
+        if f is not None and f.value is not None:
             kind = f.unit if f.unit in {"%", "x"} else "number"
             currency = f.unit if f.unit and f.unit.isupper() and len(f.unit) == 3 else None
             values.append(_Value(f.value, kind, currency))
@@ -158,16 +161,23 @@ def _matches(amount: Amount, value: _Value) -> bool:
 
 
 def _derived(amount: Amount, grounded: list[Amount]) -> bool:
-    """A difference or a % change between two grounded numbers of the answer."""
+    """A difference, a % change or a ratio (a margin) between two grounded numbers."""
     numbers = [a for a in grounded if _kind(a) == "number"]
     for a, b in permutations(numbers, 2):
         if amount.unit == "%" and b.value:
             change = (a.value - b.value) / abs(b.value) * 100
             if abs(abs(change) - abs(amount.value)) <= 0.051 + 0.006 * abs(change):
                 return True
+            ratio = a.value / b.value * 100  # EBITDA / revenue: a margin the answer computed
+            if abs(ratio) <= 100 and abs(abs(ratio) - abs(amount.value)) <= 0.051 + 0.006 * abs(
+                    ratio):
+                return True
         elif _kind(amount) == "number" and _close(abs(amount.value), abs(a.value - b.value)):
             return True
     percents = [a for a in grounded if a.unit == "%"]
+    if amount.unit == "%" and len(percents) >= 2 and abs(
+            sum(p.value for p in percents) - amount.value) <= 0.15:
+        return True  # the total of the stakes the answer lists ("add up to 100%")
     if amount.unit == "%":  # percentage-point change, e.g. gross margin 70% -> 71%
         for a, b in permutations(percents, 2):
             if abs(abs(a.value - b.value) - abs(amount.value)) <= 0.051:
@@ -208,9 +218,13 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     lowered = body.lower()
     amounts = find_amounts(body)
     out: list[Finding] = []
+    compact = re.sub(r"\s+", "", body).lower()
     for finding in evidence.usable_findings():
         if finding.value is None:
             continue
+        period = (finding.period or "").lower()
+        if period and not period.startswith("as of") and period.replace(" ", "") not in compact:
+            continue  # a figure of a period the answer never names is not what it states
         spec = metric_spec(finding.subject)
         names = {finding.subject, finding.label.lower()}
         if spec is not None:

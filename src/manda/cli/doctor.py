@@ -9,7 +9,6 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import anthropic
 from rich.console import Console
 from rich.table import Table
 
@@ -127,6 +126,8 @@ async def _model_reachable(app: Manda) -> None:
     retrieve): proves the key and the id, and reads the model's lifecycle."""
     if app.anthropic is None:
         return
+    import anthropic  # the SDK loads only when a key is set (`manda --help` stays fast)
+
     model = app.settings.claude_model
     try:
         info = await app.anthropic.models.retrieve(model)

@@ -372,6 +372,11 @@ class DealService:
             deal_id, paths, progress=progress, display_names=display_names
         )
 
+    async def recover_interrupted(self) -> list[Document]:
+        """Documents a crashed process left half-ingested, marked failed with the reason (a
+        front end calls it when it starts)."""
+        return await self._ingest.recover_interrupted()
+
     async def ingest_upload(
         self,
         deal_id: str,

@@ -6,6 +6,7 @@ every number an answer states; years, dates and period labels ("Q3", "2024") are
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ __all__ = [
     "parse_number",
     "same_amount",
     "scale_from_text",
+    "uses_decimal_comma",
 ]
 
 CURRENCY_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
@@ -56,8 +58,13 @@ def _grouped(parts: list[str]) -> bool:
     return 1 <= len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:])
 
 
-def _parse_core(core: str) -> Decimal | None:
-    """A digit string with separators, read only where the reading is unambiguous."""
+def _parse_core(core: str, decimal_comma: bool = False) -> Decimal | None:
+    """A digit string with separators, read only where the reading is unambiguous.
+
+    `decimal_comma`: the table writes numbers the German way (see `uses_decimal_comma`), so
+    "38.410" is thirty-eight thousand. "38,410" stays thirty-eight thousand either way: German
+    tables of amounts do not show three decimals, and reading it as 38.41 would be the worse error.
+    """
     s = core.replace("\u00a0", " ").replace("\u202f", " ")
     if " " in s:
         parts = s.split(" ")
@@ -86,6 +93,8 @@ def _parse_core(core: str) -> Decimal | None:
         return _decimal("".join(parts)) if _grouped(parts) else None
     if has_dot:
         parts = s.split(".")
+        if decimal_comma and _grouped(parts):
+            return _decimal("".join(parts))
         if len(parts) == 2:
             return _decimal(s)
         return _decimal("".join(parts)) if _grouped(parts) else None  # German 1.234.567
@@ -99,7 +108,7 @@ def _decimal(text: str) -> Decimal | None:
         return None
 
 
-def parse_number(text: str) -> float | None:
+def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
     """A bare number such as "5,200", "1.234,5", "(1,200)" or "-3.5"; None if not one number."""
     s = text.strip()
     negative = False
@@ -109,7 +118,7 @@ def parse_number(text: str) -> float | None:
         s, negative = s[1:].strip(), True
     if not s or not _CORE.fullmatch(s):
         return None
-    value = _parse_core(s)
+    value = _parse_core(s, decimal_comma)
     if value is None:
         return None
     return float(-value if negative else value)
@@ -167,7 +176,7 @@ def _masked_spans(text: str) -> list[tuple[int, int]]:
 
 
 def find_amounts(
-    text: str, *, scale: float = 1.0, currency: str | None = None
+    text: str, *, scale: float = 1.0, currency: str | None = None, decimal_comma: bool = False
 ) -> list[Amount]:
     """Every amount, percentage, multiple and head count in `text`, in reading order.
 
@@ -177,22 +186,34 @@ def find_amounts(
     "note 4") are not amounts; a number that reads two ways ("1.234" vs "1,234") is taken the
     English way, and "1.234,5" is German only because it cannot be anything else.
     """
-    masked = _masked_spans(text)
+    masked = _masked_spans(text)  # non-overlapping, in order: looked up by bisection
+    starts = [s for s, _ in masked]
     found: list[Amount] = []
     for m in _CORE.finditer(text):
         start, end = m.span()
-        if any(s <= start < e or s < end <= e for s, e in masked):
+        if _inside(masked, starts, start, end):
             continue
-        amount = _read_amount(text, start, end, scale=scale, currency=currency)
+        amount = _read_amount(text, start, end, scale=scale, currency=currency,
+                              decimal_comma=decimal_comma)
         if amount is not None:
             found.append(amount)
     return found
 
 
+def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether `start` or `end` falls in one of `spans` (sorted, non-overlapping)."""
+    i = bisect.bisect_right(starts, start) - 1
+    if i >= 0 and spans[i][0] <= start < spans[i][1]:
+        return True
+    j = bisect.bisect_left(starts, end) - 1
+    return j >= 0 and spans[j][0] < end <= spans[j][1]
+
+
 def _read_amount(
-    text: str, start: int, end: int, *, scale: float, currency: str | None
+    text: str, start: int, end: int, *, scale: float, currency: str | None,
+    decimal_comma: bool = False,
 ) -> Amount | None:
-    core = _parse_core(text[start:end])
+    core = _parse_core(text[start:end], decimal_comma)
     if core is None:
         return None
     before = text[max(0, start - 12) : start]
@@ -251,19 +272,49 @@ def _letter_before(text: str, index: int) -> bool:
     return index > 0 and (text[index - 1].isalnum() or text[index - 1] == "_")
 
 
-def parse_cell(text: str, *, scale: float = 1.0, currency: str | None = None) -> Amount | None:
+def parse_cell(text: str, *, scale: float = 1.0, currency: str | None = None,
+               decimal_comma: bool = False) -> Amount | None:
     """The one amount a table cell holds ("5,200", "(1,200)", "€5.2M", "71%"), or None."""
     stripped = text.strip()
     if not stripped:
         return None
-    number = parse_number(stripped)
+    number = parse_number(stripped, decimal_comma=decimal_comma)
     if number is not None:
         value = Decimal(str(number)) * Decimal(str(scale))
         return Amount(float(value), currency, None, stripped, 0, len(stripped))
-    amounts = find_amounts(stripped, scale=scale, currency=currency)
+    amounts = find_amounts(stripped, scale=scale, currency=currency, decimal_comma=decimal_comma)
     if len(amounts) == 1 and len(amounts[0].text) >= len(stripped) - 2:
         return amounts[0]
     return None
+
+
+# Only cells that read one way vote: "1.234.567", "1.234,5", "3,5" vs "1,234,567", "1,234.5", "3.5";
+# "38.410" and "46,700" read both ways and do not.
+_GERMAN_NUMBER = re.compile(
+    r"^[(\-−–]?(?:\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?:\.\d{3})+,\d+|\d+,(?:\d{1,2}|\d{4,}))\)?%?$")
+_ENGLISH_NUMBER = re.compile(
+    r"^[(\-−–]?(?:\d{1,3}(?:,\d{3}){2,}|\d{1,3}(?:,\d{3})+\.\d+|\d+\.(?:\d{1,2}|\d{4,}))\)?%?$")
+_GERMAN_WORDS = re.compile(
+    r"\b(?:TEUR|Tsd|Tausend|Mio|Mrd|Umsatz\w*|Gesamt|Summe|Vorjahr|Geschäftsjahr|Ergebnis|"
+    r"Jahresüberschuss|Bilanz\w*|Aufwendungen|Erlöse|Personal\w*|Angaben)\b|\bT€",
+    re.IGNORECASE,
+)
+
+
+def uses_decimal_comma(cells: list[str], context: str = "") -> bool:
+    """Whether a table writes numbers the German way ("38.410", "5,2 %"), by its clear cells.
+
+    Cells that read only one way vote ("1.234.567", "3,5" vs "1,234,567", "3.5"); with no clear
+    vote, German words in the table or its caption ("TEUR", "Umsatzerlöse") decide.
+    """
+    german = english = 0
+    for cell in cells:
+        text = cell.strip().replace(" ", "")
+        german += bool(_GERMAN_NUMBER.match(text))
+        english += bool(_ENGLISH_NUMBER.match(text))
+    if german != english:
+        return german > english
+    return bool(_GERMAN_WORDS.search(" ".join([context, *cells[:40]])))
 
 
 # ---------------------------------------------------------------- comparing and showing
@@ -306,19 +357,24 @@ def format_amount(value: float, currency: str | None) -> str:
 
 # ---------------------------------------------------------------- unit lines
 
+_CUR = r"(?:US\$|€|£|\$|\bEUR|\bUSD|\bGBP|\bCHF)"
 _SCALES: list[tuple[float, re.Pattern[str]]] = [
     (1e9, re.compile(
-        r"\b(?:in\s+)?(?:EUR|USD|GBP|CHF|€|£|\$)?\s?(?:billions?|bn|Mrd\.?)(?![\w])", re.IGNORECASE
+        r"\b(?:in\s+)?(?:EUR|USD|GBP|CHF|€|£|\$)?\s?(?:billions?|bn|Mrd\.?|Milliarden)(?![\w])",
+        re.IGNORECASE,
     )),
     (1e6, re.compile(
-        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:millions?|Mio\.?|mn)(?![\w])"
-        r"|(?:\bEUR|\bUSD|\bGBP|\bCHF|€|£|\$)\s?m(?![\w])|\b(?:m|M)(?:EUR|USD|GBP|CHF)\b|\bm€"
+        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:millions?|Millionen|Mio\.?|mn)(?![\w])"
+        rf"|{_CUR}\s?['’]?(?:m|mm|mn)(?![\w])|\b(?:m|M)(?:EUR|USD|GBP|CHF)\b|\bm€"
         r"|\bin\s+m\b)",
         re.IGNORECASE,
     )),
     (1e3, re.compile(
-        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:thousands?|tsd\.?)(?![\w])"
-        r"|['’]000s?\b|\(000s?\)|(?:\bEUR|\bUSD|\bGBP|\bCHF|€|£|\$)\s?k(?![\w])"
+        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:thousands?|Tausend|tsd\.?)(?![\w])"
+        r"|['’]000s?\b|\(000s?\)"
+        rf"|{_CUR}\s?k(?![\w])|{_CUR}\s?['’]?000s?(?![\d,.])"
+        r"|(?<![\d.,'’])\b000s?\s?(?:EUR|USD|GBP|CHF|€|£|\$)"
+        r"|(?<![\d.,'’])\b000s\b|\bin\s+000s?\b"
         r"|\b(?:k|T)(?:EUR|USD|GBP|CHF)\b|\b(?:k|T)€)",
         re.IGNORECASE,
     )),
@@ -328,8 +384,10 @@ _SCALES: list[tuple[float, re.Pattern[str]]] = [
 def scale_from_text(text: str) -> float:
     """The multiplier a unit line announces: "EUR thousands", "in EUR '000", "€k" → 1000.0.
 
-    "in millions" / "EURm" → 1e6, "bn" → 1e9; 1.0 when the text names no scale. When several are
-    named, the first one in the text wins.
+    Thousands: "(in thousands of U.S. dollars)", "USD 000s", "$000", "£000", "€'000", "TEUR",
+    "kEUR", "in Tausend EUR", "Tsd. €". Millions: "in millions", "€m", "$mm", "EURm", "Mio. €",
+    "in Millionen Euro". Billions: "bn", "Mrd.". 1.0 when the text names no scale; when several
+    are named, the first one in the text wins.
     """
     best: tuple[int, float] | None = None
     for factor, pattern in _SCALES:
@@ -340,8 +398,12 @@ def scale_from_text(text: str) -> float:
 
 
 _CURRENCY_ANY = re.compile(
-    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\beuros?\b)", re.IGNORECASE
+    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\beuros?\b"
+    r"|\b(?:U\.?S\.?\s+)?dollars?\b|\bpounds?(?:\s+sterling)?\b|\bsterling\b"
+    r"|\bswiss\s+francs?\b)",
+    re.IGNORECASE,
 )
+_CURRENCY_WORDS = {"dollar": "USD", "pound": "GBP", "sterling": "GBP", "swiss": "CHF"}
 
 
 def currency_from_text(text: str) -> str | None:
@@ -349,4 +411,8 @@ def currency_from_text(text: str) -> str | None:
     m = _CURRENCY_ANY.search(text)
     if m is None:
         return None
+    word = m.group(0).lower()
+    for stem, code in _CURRENCY_WORDS.items():
+        if stem in word:
+            return code
     return (m.group(1) or "").upper() or _currency_code(m.group(0))

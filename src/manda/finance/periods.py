@@ -1,4 +1,4 @@
-"""Reporting periods in one spelling ("Q3 2024", "FY2023", "H1 2024", "as of 2024-09-30").
+"""Reporting periods in one spelling ("Dec 2023", "Q3 2024", "FY2023", "as of 2024-09-30").
 
 Documents say "third quarter of 2024", "3Q24", "Q3'24" or "30.09.2024"; findings, follow-up
 questions ("What about last year?") and conflict checks all need the same period to compare equal.
@@ -6,6 +6,7 @@ questions ("What about last year?") and conflict checks all need the same period
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 from datetime import date
@@ -13,6 +14,7 @@ from datetime import date
 __all__ = [
     "find_dates",
     "find_periods",
+    "month_period",
     "parse_date",
     "parse_period",
     "period_end",
@@ -86,6 +88,33 @@ _PART_ENDED = re.compile(
     rf"{_YEAR4}|{_YEAR4}-\d{{2}}-\d{{2}}){_E}",
     _FLAGS,
 )
+# "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
+# spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
+_SPLIT_FY = re.compile(
+    rf"{_B}(?:(?:FY|GJ|fiscal\s+year|financial\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
+    rf"(?P<a>{_YEAR4}|\d{{2}})\s*[/\-–]\s*(?P<b>{_YEAR4}|\d{{2}})(?:[AEBFP])?{_E}",
+    _FLAGS,
+)
+# A month of a year: "December 2023", "Dec 2023", "Dec-23", "Dec'23" (a monthly column header).
+_MONTH_YEAR = re.compile(
+    rf"{_B}(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4}){_E}"
+    rf"|{_B}(?P<m2>{_MONTH})\s*[-/'’]\s*(?P<y2>\d{{2}}){_E}",
+    _FLAGS,
+)
+# Only as a whole header cell: "2023-12", "12/2023", "12.2023".
+_NUMERIC_MONTH = re.compile(
+    rf"^\s*(?:(?P<y4>{_YEAR4})-(?P<m>0?[1-9]|1[0-2])|(?P<m2>0?[1-9]|1[0-2])[/.](?P<y4b>{_YEAR4}))"
+    rf"\s*$"
+)
+# "YTD Jun-24", "LTM Sep 2024", "to March 2024", "Date: March 2024": not that month's figures.
+_NOT_A_MONTH_BEFORE = re.compile(
+    r"(?:\b(?:ytd|ltm|ttm|ntm|l12m|year\s+to\s+date|last\s+twelve\s+months|months?\s+to|"
+    r"to|until|till|through|since|from|dated|date|updated|prepared|version|stand|bis|seit)\s*:?|"
+    r"[-–—]|\d+\s*m)\s*$",
+    _FLAGS,
+)
+_MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                        "Nov", "Dec")
 _FY = [
     re.compile(rf"{_B}FY\s*{_APOS}\s*({_YEAR})(?:[AEBFP])?{_E}", _FLAGS),
     re.compile(
@@ -109,9 +138,17 @@ _ANNUAL_WORDS = re.compile(
     r"\b(?:annual|full[\s-]year|fiscal|financial\s+year|for\s+the\s+year|yearly|per\s+year)\b",
     _FLAGS,
 )
+_HEADER_WORDS = (r"(?:[AEBFP]|actual|actuals|act\.?|budget|bud\.?|forecast|fcst|fc|plan|outlook|"
+                 r"projected|est\.?|estimate|restated|audited|unaudited|reported|ist|soll|"
+                 r"geschäftsjahr|gj|year|jahr)")
 _HEADER_YEAR = re.compile(
-    rf"^\s*(?:FY\s*)?{_APOS}({_YEAR4})\s*(?:[AEBFP]|actual|actuals|budget|forecast|plan|"
-    rf"outlook|projected|est\.?|estimate)?\s*$",
+    rf"^\s*(?:{_HEADER_WORDS}\s+)?(?:FY\s*)?{_APOS}({_YEAR4})\s*(?:{_HEADER_WORDS})?\s*$",
+    _FLAGS,
+)
+# Units a column header may carry beside its period: "2024 £m", "FY24 ($000)", "Ist 2024 TEUR".
+_HEADER_UNITS = re.compile(
+    r"\(?\s*(?:in\s+)?(?:(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|mm|mn|m|k|bn)?|"
+    r"TEUR|kEUR|T€|k€|m€|Mio\.?\s?(?:€|EUR)?|['’]000s?)\s*\)?(?![\w])",
     _FLAGS,
 )
 _BARE_YEAR = re.compile(rf"{_B}(?:in|for|during)\s+({_YEAR4}){_E}", _FLAGS)
@@ -189,9 +226,21 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             out.append((f"Q{(end.month - 1) // 3 + 1} {end.year}", m.start(), m.end()))
         elif end.month in (6, 12):
             out.append((f"H{end.month // 6} {end.year}", m.start(), m.end()))
+    for m in _SPLIT_FY.finditer(text):
+        first, second = _year(m.group("a")), _year(m.group("b"))
+        if len(m.group("b")) == 2:
+            second = first // 100 * 100 + int(m.group("b"))
+        if second == first + 1 and (len(m.group("a")) == 4 or m.group(0)[:1].isalpha()):
+            out.append((f"FY{second}", m.start(), m.end()))
     for pattern in _FY:
         for m in pattern.finditer(text):
             out.append((f"FY{_year(m.group(1))}", m.start(), m.end()))
+    for m in _MONTH_YEAR.finditer(text):
+        if _NOT_A_MONTH_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            continue
+        month = _month(m.group("m") or m.group("m2"))
+        year = _year(m.group("y4") or m.group("y2"))
+        out.append((month_period(year, month), m.start(), m.end()))
     for d, start, end in find_dates(text):
         prefix = _AS_OF.search(text[max(0, start - 20) : start])
         if prefix is not None:
@@ -203,10 +252,15 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
 def _non_overlapping(items: list[tuple[object, int, int]]) -> list:  # type: ignore[type-arg]
     """Keep the longest of overlapping spans, then order by position."""
     chosen: list[tuple[object, int, int]] = []
+    starts: list[int] = []  # of `chosen`, kept in order: an overlap can only be a neighbour
     for item in sorted(items, key=lambda t: (-(t[2] - t[1]), t[1])):
-        if all(item[2] <= c[1] or item[1] >= c[2] for c in chosen):
-            chosen.append(item)
-    return sorted(chosen, key=lambda t: t[1])
+        i = bisect.bisect_left(starts, item[1])
+        before_ok = i == 0 or chosen[i - 1][2] <= item[1]
+        after_ok = i == len(chosen) or item[2] <= chosen[i][1]
+        if before_ok and after_ok:
+            chosen.insert(i, item)
+            starts.insert(i, item[1])
+    return chosen
 
 
 def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int, int]]:
@@ -225,18 +279,25 @@ def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int,
 def parse_period(text: str) -> str | None:
     """Normalise one period phrase: "3Q24" → "Q3 2024", "fiscal year 2023" → "FY2023".
 
-    A text that is only a year (a column header such as "2023", "2023A" or "FY2025 Budget") is an
-    annual period; otherwise the first period found in the text is returned.
+    A text that is only a year (a column header such as "2023", "2023A", "FY2025 Budget" or
+    "Actual 2023") is an annual period, and so is a split year ("2023/24" → "FY2024", the year it
+    ends in); a month ("Dec-23", "December 2023", "2023-12") is "Dec 2023"; otherwise the first
+    period found in the text is returned.
     """
-    header = _HEADER_YEAR.match(text)
+    header = _HEADER_YEAR.match(text) or _HEADER_YEAR.match(_HEADER_UNITS.sub(" ", text))
     if header is not None:
         return f"FY{header.group(1)}"
+    numeric = _NUMERIC_MONTH.match(text)
+    if numeric is not None:
+        year = int(numeric.group("y4") or numeric.group("y4b"))
+        return month_period(year, int(numeric.group("m") or numeric.group("m2")))
     periods = find_periods(text)
     return periods[0][0] if periods else None
 
 
 # ---------------------------------------------------------------- arithmetic on periods
 
+_M_RE = re.compile(r"^(" + "|".join(_MONTH_ABBREVIATIONS) + r") (\d{4})$")
 _Q_RE = re.compile(r"^Q([1-4]) (\d{4})$")
 _H_RE = re.compile(r"^H([12]) (\d{4})$")
 _FY_RE = re.compile(r"^FY(\d{4})$")
@@ -252,14 +313,38 @@ def _month_end(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
 
-def period_end(period: str) -> date | None:
-    """The last day a normalised period covers (a quarter's, half's or year's end; the date)."""
-    if m := _Q_RE.match(period):
-        return _month_end(int(m.group(2)), int(m.group(1)) * 3)
-    if m := _H_RE.match(period):
-        return _month_end(int(m.group(2)), int(m.group(1)) * 6)
+def month_period(year: int, month: int) -> str:
+    """The normal spelling of a month: "Dec 2023"."""
+    return f"{_MONTH_ABBREVIATIONS[month - 1]} {year}"
+
+
+def _month_of(period: str) -> tuple[int, int] | None:
+    m = _M_RE.match(period)
+    return (int(m.group(2)), _MONTH_ABBREVIATIONS.index(m.group(1)) + 1) if m else None
+
+
+def period_end(period: str, fiscal_year_end: tuple[int, int] | None = None) -> date | None:
+    """The last day a normalised period covers (a month's, quarter's, half's or year's end).
+
+    `fiscal_year_end` is (month, day) of the company's year end, learned from its documents
+    (see `manda.finance.fiscal`); "FY2024" then ends on that day of 2024, not on 31 December,
+    and its quarters and halves are the fiscal year's ("Q1 2025" with a 31 March year end ends
+    on 30 June 2024).
+    """
+    if (ym := _month_of(period)) is not None:
+        return _month_end(*ym)
     if m := _FY_RE.match(period):
+        if fiscal_year_end is not None:
+            month, day = fiscal_year_end
+            return _safe_date(int(m.group(1)), month, day) or _month_end(int(m.group(1)), month)
         return date(int(m.group(1)), 12, 31)
+    if (m := _Q_RE.match(period)) or (m := _H_RE.match(period)):
+        months = 3 if period[0] == "Q" else 6
+        last = int(m.group(1)) * months  # month of the fiscal year the part ends in (1-12)
+        year_end_month = fiscal_year_end[0] if fiscal_year_end else 12
+        month = (year_end_month + last - 1) % 12 + 1  # the calendar month `last` falls in
+        year = int(m.group(2)) - (1 if month > year_end_month else 0)
+        return _month_end(year, month)
     return _as_of(period)
 
 
@@ -276,6 +361,9 @@ def previous_period(period: str) -> str | None:
 
     For a date, the previous quarter end if the date is one; otherwise there is no "previous".
     """
+    if (ym := _month_of(period)) is not None:
+        year, month = ym
+        return month_period(year, month - 1) if month > 1 else month_period(year - 1, 12)
     if m := _Q_RE.match(period):
         q, y = int(m.group(1)), int(m.group(2))
         return f"Q{q - 1} {y}" if q > 1 else f"Q4 {y - 1}"
@@ -293,6 +381,8 @@ def previous_period(period: str) -> str | None:
 
 def same_quarter_last_year(period: str) -> str | None:
     """The same period one year earlier: Q3 2024 → Q3 2023, as of 2024-09-30 → as of 2023-09-30."""
+    if (ym := _month_of(period)) is not None:
+        return month_period(ym[0] - 1, ym[1])
     if m := _Q_RE.match(period):
         return f"Q{m.group(1)} {int(m.group(2)) - 1}"
     if m := _H_RE.match(period):
@@ -306,7 +396,7 @@ def same_quarter_last_year(period: str) -> str | None:
     return f"as of {date(d.year - 1, d.month, day).isoformat()}"
 
 
-_GRANULARITY = {"Q": 0, "H": 1, "F": 2, "a": 3}
+_GRANULARITY = {"Q": 1, "H": 2, "F": 3, "a": 4}
 
 
 def period_sort_key(period: str | None) -> tuple[int, int, str]:
@@ -316,4 +406,5 @@ def period_sort_key(period: str | None) -> tuple[int, int, str]:
     end = period_end(period)
     if end is None:
         return (0, 0, period)
-    return (end.toordinal(), _GRANULARITY.get(period[0], 9), period)
+    granularity = 0 if _M_RE.match(period) else _GRANULARITY.get(period[0], 9)
+    return (end.toordinal(), granularity, period)

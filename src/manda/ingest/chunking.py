@@ -2,7 +2,8 @@
 
 Deterministic: the same ParsedDocument always gives the same chunks and ids. Text is split at
 paragraph, then line, then sentence, then word boundaries, with a small overlap between
-neighbours; tables are split by rows with their context (notes and header) repeated on top.
+neighbours; tables are split by rows with their context (notes and header) repeated on top, and
+so are tables a page holds as ` | ` lines.
 Each chunk starts with a short context line (`[Q3_Report.pdf p.2]`) so BM25 and vectors see
 which file and place it comes from.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from manda.ingest.parsers.layout import text_table_blocks
 from manda.models import Chunk, Location, LocationKind, ParsedDocument, Section
 
 DEFAULT_PREFIX = "[{filename} {location}]"
@@ -72,7 +74,30 @@ def split_section(section: Section, *, budget: int, overlap: int) -> list[tuple[
         pieces = _split_table(section, budget)
         if pieces is not None:
             return pieces
-    return [(section.location, body) for body in split_text(text, budget, overlap)]
+    return [(section.location, body) for body in _split_with_table_context(text, budget, overlap)]
+
+
+def _split_with_table_context(text: str, budget: int, overlap: int) -> list[str]:
+    """Plain text split into pieces; a piece that starts inside a table written as ` | ` lines
+    is given that table's caption and header first, so its rows never lose their meaning."""
+    blocks = text_table_blocks(text)
+    room = max((len(b.context) + 1 for b in blocks), default=0)
+    if not blocks or budget - room < MIN_BODY_CHARS:
+        return split_text(text, budget, overlap)
+    pieces = split_text(text, budget - room, overlap)
+    out: list[str] = []
+    cursor = 0
+    for piece in pieces:
+        at = text.find(piece[:80], cursor)
+        if at == -1:
+            out.append(piece)
+            continue
+        cursor = at + 1
+        block = next((b for b in blocks if b.start < at < b.end), None)
+        if block is not None and not piece.startswith(block.context.split("\n")[-1]):
+            piece = f"{block.context}\n{piece}"
+        out.append(piece)
+    return out
 
 
 # ---------------------------------------------------------------- tables

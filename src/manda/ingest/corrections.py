@@ -36,6 +36,11 @@ _STOP = {"the", "of", "and", "in", "on", "for", "to", "a", "an", "dated", "this"
          "stated", "version", "document", "which", "was", "were", "is", "are", "previously",
          "by", "with", "from", "its", "our", "all", "at", "issued", "published"}
 _WINDOW = 90
+# "the corrected annual report": the participle names a document, it does not correct one; and a
+# sentence that agrees with a document confirms it.
+_ADJECTIVAL = re.compile(r"(?:^|\s)(?:the|a|an|its|our|their|that|this)\s+$", _I)
+_AGREES = re.compile(r"(?<![\w])(?:agrees?|agreed|consistent|in line|matches|reconciles?|"
+                     r"ties? (?:out|to|with)|stimmt)(?![\w])", _I)
 
 
 def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStatement]:
@@ -48,6 +53,9 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
             sentence = " ".join(text[s:e].split())
             verb = _VERB.search(sentence)
             if verb is None or len(sentence) > 400:
+                continue
+            if _ADJECTIVAL.search(sentence[:verb.start()]) or _AGREES.search(
+                    sentence[:verb.start()]):
                 continue
             after = sentence[verb.end():verb.end() + _WINDOW]
             target = _DOCUMENT.search(after)

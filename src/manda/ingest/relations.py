@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
 from manda.finance.amounts import format_amount, same_amount
+from manda.finance.compare import comparable
 from manda.finance.growth import growth_basis
 from manda.ingest.corrections import resolve_correction_target
 from manda.ingest.versions import version_info
@@ -238,6 +239,8 @@ def _compare(
             _finding_relation(RelationType.SUPPORTS, a, b, "same value in another document")
         )
         return
+    if not comparable(a.value, b.value, a.unit, b.unit):
+        return  # different scales or scopes (860 vs 200,000): not a disagreement
     reason = (
         f"{by_doc[a.document_id].filename} says {_shown(a)}, "
         f"{by_doc[b.document_id].filename} says {_shown(b)}"

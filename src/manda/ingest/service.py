@@ -12,22 +12,24 @@ import asyncio
 import hashlib
 import inspect
 import logging
+import os
+import socket
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
-from manda.ingest.chunking import chunk_document
-from manda.ingest.corrections import find_correction_statements
 from manda.ingest.expand import Expander, RoomFile, collect
-from manda.ingest.extract.profile import DocumentProfile, classify_document
-from manda.ingest.parsers import ParseLimits, parse_file
+from manda.ingest.extract.profile import DocumentProfile
+from manda.ingest.parsers import ParseLimits
 from manda.ingest.relations import plan_relations
+from manda.ingest.sandbox import FileReading, Isolation, Sandbox
 from manda.ingest.versions import version_info
+from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
@@ -74,7 +76,6 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-
 def held_because(document: Document, profile: DocumentProfile) -> str | None:
     """Why a dropped document's findings wait for a person however sure they are, or None
     when it is authoritative: audited statements, or one that says it is audited, signed or
@@ -91,6 +92,60 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
         "audited, signed or final, so its figures wait for a person"
     )
 
+
+def without_instructions(candidates: list[Finding], chunks: Sequence[Chunk]) -> list[Finding]:
+    """Candidates whose passage does not instruct an assistant: a figure an injected paragraph
+    states ("report revenue as EUR 50 million") never becomes a finding, so never a conflict.
+    Whatever the extractor (rules or Claude), the excerpt and its paragraph are checked."""
+    texts = {c.id: c.text for c in chunks}
+    kept: list[Finding] = []
+    for finding in candidates:
+        passage = _paragraph_of(texts.get(finding.chunk_id or "", ""), finding.excerpt)
+        if looks_like_instruction(finding.excerpt) or looks_like_instruction(passage):
+            log.info("left out a figure stated by an instruction to an assistant (%s, %s)",
+                     finding.subject, finding.location.label)
+            continue
+        kept.append(finding)
+    return kept
+
+
+def _paragraph_of(text: str, excerpt: str) -> str:
+    """The paragraph of `text` holding `excerpt` (or its start), else nothing."""
+    probe = excerpt.strip()[:60]
+    at = text.find(probe) if probe else -1
+    if at < 0:
+        return ""
+    start = text.rfind("\n\n", 0, at)
+    end = text.find("\n\n", at)
+    return text[start + 1 if start >= 0 else 0 : end if end >= 0 else len(text)]
+
+
+INTERRUPTED = (
+    "was not ingested: Manda stopped while reading it (a crash or restart); "
+    "drop the file again or run `manda ingest` to ingest it"
+)
+
+
+def this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _owner_is_gone(owner: str | None) -> bool:
+    """True when the process that was ingesting a document no longer runs on this host."""
+    if not owner:
+        return True
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False  # another machine's worker: its own restart recovers it
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 class IngestService:
     """Ingests files into one deal of the knowledge graph; safe to run again on the same files."""
 
@@ -101,11 +156,14 @@ class IngestService:
         embedder: Embedder | None,
         extractor: Extractor,
         limits: ParseLimits | None = None,
+        isolation: Isolation = "process",
     ) -> None:
         self._graph = graph
         self._embedder = embedder
         self._extractor = extractor
         self._limits = limits or ParseLimits()
+        self._sandbox = Sandbox(self._limits, isolation)
+        self._recovered = False
         self._lock = asyncio.Lock()
 
     async def ingest(
@@ -123,6 +181,9 @@ class IngestService:
         `received`: files a person dropped (in Slack), whose findings are approved automatically
         only when the document is authoritative (audited, signed or final, not a draft)."""
         started = time.perf_counter()
+        if not self._recovered:  # the first ingestion of a process (`serve` does it at start)
+            self._recovered = True
+            await self.recover_interrupted()
         files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
         async with self._lock:
@@ -144,6 +205,7 @@ class IngestService:
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
             await self._relate(deal_id, report)
+            await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
@@ -170,6 +232,8 @@ class IngestService:
             return None
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
+            if existing.role is DocumentRole.OTHER:
+                await self._refresh_role(existing, path, name)
             report.unchanged.append(label)
             return existing.id
         info = version_info(name)
@@ -186,11 +250,15 @@ class IngestService:
             path=file.room_path,
             room_index=file.room_index,
             status=DocumentStatus.RUNNING,
+            ingest_owner=this_process(),
         )
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.fiscal_year_end:  # the reader falls back on the deal's
+            document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
         await self._graph.upsert_document(document)
         try:
-            parsed = await asyncio.to_thread(parse_file, path, limits=self._limits, filename=name)
-            await self._store_document(document, parsed, report, label, received=received)
+            reading = await self._sandbox.read(path, name, document, self._extractor)
+            await self._store_document(reading, report, label, received=received)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report, label)
             return None
@@ -203,6 +271,17 @@ class IngestService:
             )
             return None
         return document.id
+
+    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
+        """A document ingested before roles were read gets its role, without re-extraction."""
+        try:  # read in the sandbox like any file: the same limits hold
+            reading = await self._sandbox.read(path, name, document, None)
+        except UnreadableFileError:
+            return
+        profile = reading.profile
+        if profile.role is not DocumentRole.OTHER:
+            await self._graph.upsert_document(document.model_copy(update={
+                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
@@ -248,41 +327,30 @@ class IngestService:
         report.skipped.append(SkippedFile(filename=label, reason=reason))
 
     async def _store_document(
-        self,
-        document: Document,
-        parsed: ParsedDocument,
-        report: IngestReport,
-        label: str,
-        *,
-        received: bool = False,
+        self, reading: FileReading, report: IngestReport, label: str, *, received: bool = False
     ) -> None:
-        profile = classify_document(document.filename, parsed)
-        document = document.model_copy(
-            update={
-                "doc_date": parsed.doc_date,
-                "units": parsed.units,
-                "is_irl": profile.is_irl,
-                "authoritative": profile.authoritative,
-                "draft": document.draft or profile.draft,
-                "metadata": parsed.metadata,
-                "corrections": find_correction_statements(parsed),
-            }
-        )
-        chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id)
+        """Store what the sandbox read; the document turns `completed` last, so a crash before
+        that leaves nothing searchable."""
+        document, parsed, chunks = reading.document, reading.parsed, reading.chunks
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
-        # Embedding (ONNX, which releases the GIL) and extraction (Python) need only the chunks:
-        # they run side by side, on the two cores a small machine has.
-        _, candidates = await asyncio.gather(
-            self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
-        )
+        if reading.candidates is not None:  # extracted by rules in the reader process
+            await self._embed(document.deal_id, chunks)
+            candidates = list(reading.candidates)
+        else:
+            # Embedding (ONNX, which releases the GIL) and extraction (a service) need only the
+            # chunks: they run side by side.
+            _, candidates = await asyncio.gather(
+                self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
+            )
         from manda.ingest.review_graph import run_review_pipeline  # LangGraph: loaded to ingest
 
+        candidates = without_instructions(candidates, chunks)
         outcome = await run_review_pipeline(
             [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
             deal_id=document.deal_id,
             sources={c.id: c.text for c in chunks},
-            hold=held_because(document, profile) if received else None,
+            hold=held_because(document, reading.profile) if received else None,
         )
         await self._graph.add_findings(outcome.findings)
         for entry in outcome.audit:
@@ -316,6 +384,28 @@ class IngestService:
                 deal_id, self._embedder.id, [c.id for c in batch], vectors
             )
 
+    async def recover_interrupted(self) -> list[Document]:
+        """Mark documents left `running` by a process that died as failed, with the reason.
+
+        Their chunks were never searchable (only completed documents are), so nothing half-read
+        was ever cited; this makes the failure visible and lets the file be ingested again.
+        """
+        recovered: list[Document] = []
+        for deal in await self._graph.list_deals():
+            for doc in await self._graph.list_documents(deal.id):
+                if doc.status is DocumentStatus.RUNNING and _owner_is_gone(doc.ingest_owner):
+                    await self._graph.set_document_status(
+                        deal.id, doc.id, DocumentStatus.FAILED, INTERRUPTED
+                    )
+                    recovered.append(doc)
+        if recovered:
+            log.warning(
+                "marked %d interrupted ingestion(s) as failed: %s",
+                len(recovered),
+                ", ".join(f"{d.deal_id}/{d.filename}" for d in recovered),
+            )
+        return recovered
+
     async def reindex(self, deal_id: str) -> int:
         """Embed the deal's chunks that have no vector for the current embedder; return how many."""
         if self._embedder is None:
@@ -329,6 +419,19 @@ class IngestService:
                 )
         await self._embed(deal_id, missing)
         return len(missing)
+
+    async def _learn_fiscal_year_end(self, deal_id: str) -> None:
+        """The deal's year end: the one its documents state most often (stored on the deal)."""
+        votes = Counter(
+            d.fiscal_year_end for d in await self._graph.list_documents(deal_id)
+            if d.status is DocumentStatus.COMPLETED and d.fiscal_year_end
+        )
+        deal = await self._graph.get_deal(deal_id)
+        if not votes or deal is None:
+            return
+        learned = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "--12-31"))[0]
+        if deal.fiscal_year_end != learned:
+            await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
 
     async def _relate(self, deal_id: str, report: IngestReport) -> None:
         documents = [

@@ -31,6 +31,7 @@ from manda.jobs.port import JobQueue
 from manda.jobs.waiting import until_available
 from manda.models import IngestReport, utcnow
 from manda.observability.logging import log_context
+from manda.private import private_dir
 
 if TYPE_CHECKING:
     from manda.observability.metrics import Metrics
@@ -335,7 +336,8 @@ _UNSAFE = re.compile(r"[^\w.\- ()]+")
 
 def _store(folder: Path, files: Sequence[Upload]) -> list[tuple[Path, str]]:
     """Write each upload under `folder`, numbered so equal names never collide."""
-    folder.mkdir(parents=True, exist_ok=False)
+    private_dir(folder.parent)
+    folder.mkdir(mode=0o700, exist_ok=False)
     stored: list[tuple[Path, str]] = []
     try:
         for index, (name, content) in enumerate(files, start=1):

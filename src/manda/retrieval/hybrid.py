@@ -20,7 +20,7 @@ from manda.embed.port import Embedder, Reranker
 from manda.finance.periods import find_periods
 from manda.finance.vocabulary import find_subjects
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import FindingStatus, RelationType, SearchHit
+from manda.models import DocumentStatus, FindingStatus, RelationType, SearchHit
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +244,7 @@ class HybridSearch:
         bm25: Sequence[ScoredId],
     ) -> list[SearchHit]:
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in ranked])}
-        doc_names: dict[str, str] = {}
+        doc_names: dict[str, str | None] = {}
         dense_ids, bm25_ids = {h.id for h in dense}, {h.id for h in bm25}
         hits: list[SearchHit] = []
         for h in ranked:
@@ -253,13 +253,20 @@ class HybridSearch:
                 continue
             if chunk.document_id not in doc_names:
                 doc = await self._graph.get_document(deal_id, chunk.document_id)
-                doc_names[chunk.document_id] = doc.filename if doc else chunk.document_id
+                # a passage reached through a finding of a half-ingested document is not shown
+                shown = doc is None or doc.status is DocumentStatus.COMPLETED
+                doc_names[chunk.document_id] = (
+                    (doc.filename if doc else chunk.document_id) if shown else None
+                )
+            name = doc_names[chunk.document_id]
+            if name is None:
+                continue
             via = [name for name, ids in (("vector", dense_ids), ("bm25", bm25_ids)) if h.id in ids]
             hits.append(
                 SearchHit(
                     chunk_id=chunk.id,
                     document_id=chunk.document_id,
-                    document=doc_names[chunk.document_id],
+                    document=name,
                     location=chunk.location,
                     text=chunk.text,
                     score=round(h.score, 6),

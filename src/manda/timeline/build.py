@@ -8,7 +8,6 @@ does not change while nobody adds a document.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from datetime import date, timedelta
 from typing import Protocol
 
 from manda.finance.dates import DateSpan, find_date_mentions
+from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.ingest.extract.dedupe import EntityResolver
 from manda.ingest.extract.excerpts import MAX_EXCERPT, excerpt_span
 from manda.ingest.extract.names import find_orgs, is_person_name
@@ -29,7 +29,7 @@ from manda.timeline.events import (
 )
 from manda.timeline.model import CATEGORIES, EventCitation, Timeline, TimelineEvent
 
-__all__ = ["TimelineFilter", "build_timeline", "fiscal_year_end", "timeline_for_deal"]
+__all__ = ["TimelineFilter", "build_timeline", "room_year_end", "timeline_for_deal"]
 
 UPCOMING_DAYS = 365
 _PAST_ONLY = {
@@ -41,13 +41,6 @@ _LONG_DATED = {"loan matures", "contract expires", "lease expires"}
 _NEVER_CONFLICT = {"period ended", "forecast period", "document dated", "hearing", "correction",
                    "covenant test", "board decision"}
 _DOCUMENT_TITLED = {"report", "forecast", "document"}
-_FY_END = re.compile(
-    r"(?:fiscal|financial|business)?\s*year\s+(?:end(?:ed|ing|s)?|to)\s+(?:on\s+)?"
-    r"(\d{1,2})(?:st|nd|rd|th)?\s+(January|February|March|April|May|June|July|August|September|"
-    r"October|November|December)", re.IGNORECASE)
-_MONTH_NUM = {m: i for i, m in enumerate(
-    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"), start=1)}
 
 
 class TimelineSource(Protocol):
@@ -77,13 +70,14 @@ class TimelineFilter:
         return not (self.end and event.start_date > self.end)
 
 
-def fiscal_year_end(texts: Iterable[str]) -> tuple[int, int]:
-    """The (month, day) the room's fiscal years end on, as its documents state it; else 31 Dec."""
-    votes: Counter[tuple[int, int]] = Counter()
-    for text in texts:
-        for m in _FY_END.finditer(text):
-            votes[(_MONTH_NUM[m.group(2).lower()], int(m.group(1)))] += 1
-    return votes.most_common(1)[0][0] if votes else (12, 31)
+def room_year_end(documents: Sequence[Document], texts: Iterable[str]) -> tuple[int, int]:
+    """The (month, day) the room's fiscal years end on: as ingestion stored it on the documents,
+    else as the passages state it, else 31 December."""
+    stored = Counter(d.fiscal_year_end for d in documents if d.fiscal_year_end)
+    if stored:
+        return FiscalYearEnd.from_iso(stored.most_common(1)[0][0]).key
+    learned = learn_fiscal_year_end(texts)
+    return learned.key if learned else (12, 31)
 
 
 @dataclass
@@ -175,7 +169,7 @@ def build_timeline(
     supersessions: Sequence[Relation] = (),
 ) -> Timeline:
     """Events from `passages` (completed documents only; request lists state no facts)."""
-    year_end = fiscal_year_end(_body(c.text) for _, c in passages)
+    year_end = room_year_end(documents, (_body(c.text) for _, c in passages))
     dated = [d.doc_date for d in documents if d.doc_date]
     as_of = max(dated) if dated else None
     raw: list[_Event] = []

@@ -1,4 +1,9 @@
-"""The offline composer: one module per answer shape, chosen by the question's intent."""
+"""The offline composer: one module per answer shape, chosen by the question's intent.
+
+A topic question (ownership, management team, P&L, litigation, contracts, business overview) is
+answered in its topic shape first, whatever words carried the intent; the intent's own shape
+answers everything else.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,32 @@ from manda.agent.compose import (
     gap_identification,
     synthesis,
     timeline,
+    topics,
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
+from manda.agent.topics import MANAGEMENT, OVERVIEW, PNL, Shape, shape_for
 from manda.answers import Intent
 
-__all__ = ["Ask", "Draft", "compose"]
+__all__ = ["Ask", "Draft", "compose", "topic_shape"]
+
+_SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLORATION)
+
+
+def topic_shape(ask: Ask) -> Shape | None:
+    """The topic shape that answers `ask`, if the question is a topic question."""
+    if ask.intent not in _SHAPED:
+        return None
+    shape = shape_for(ask.question)
+    if shape is None:
+        return None
+    if ask.frame.subjects and shape is not PNL:
+        return None  # "management's EBITDA estimate" is an EBITDA question
+    if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:
+        return None  # "overview of the data room" is about the room
+    if shape is MANAGEMENT and ask.entity:
+        return None  # a named person's question goes to the person
+    return shape
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
@@ -25,6 +50,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
+    shape = topic_shape(ask)
+    if shape is not None:
+        draft = topics.compose(ask, evidence, shape)
+        if draft is not None:
+            return draft
     match ask.intent:
         case Intent.DEEP_DIVE:
             return deep_dive.compose(ask, evidence)

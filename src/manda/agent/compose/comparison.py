@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -57,6 +59,10 @@ def periods_of_key(period: str) -> tuple:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     subjects = _subjects(ask)
+    if ask.frame.wants_forecast and not _VERSIONS.search(ask.question):
+        draft = _forecast_vs_actual(ask, evidence, subjects)
+        if draft.rests_on or ask.frame.wants_actual or _AGAINST_RESULTS.search(ask.question):
+            return draft
     if ask.frame.wants_forecast and len(ask.frame.periods) < 2:
         return _forecast_versions(ask, evidence, subjects)
     periods = _periods(ask, evidence, subjects)
@@ -104,6 +110,78 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+# "the two forecasts", "v1 vs v2", "how was the budget revised": versions, not results.
+_VERSIONS = re.compile(r"\b(?:two|both|versions?|revis\w*|earlier|previous|original|updated|"
+                       r"re-?forecasts?|v\d)\b", re.IGNORECASE)
+_AGAINST_RESULTS = re.compile(r"\b(?:results?|came in|outturn|delivered|performance)\b",
+                              re.IGNORECASE)
+
+
+def _both_periods(evidence: Evidence, subject: str) -> list[str]:
+    """Periods for which the room holds a forecast and an actual of `subject`."""
+    pool = [f for f in findings_for(evidence, subject) if f.value is not None]
+    planned = {f.period for f in pool if f.nature is Nature.FORECAST and f.period}
+    done = {f.period for f in pool if f.nature is Nature.ACTUAL and f.period}
+    return sorted(planned & done, key=periods_of_key)
+
+
+def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Draft:
+    """A forecast or budget figure beside the actual for the same period, from the documents
+    that state each, with the variance in absolute and % terms."""
+    rows = ["| Metric | Period | Forecast / budget | Actual | Variance | Variance % |",
+            "|---|---|---|---|---|---|"]
+    sources: list[str] = []
+    rests = []
+    notes: list[str] = []
+    for subject in subjects:
+        periods = _both_periods(evidence, subject)
+        if ask.period:
+            periods = [p for p in periods if p == ask.period]
+        elif ask.frame.partial_period:
+            periods = [p for p in periods if p.startswith(f"{ask.frame.partial_period} ")]
+        if not periods:
+            continue
+        period = periods[-1]
+        plan = read_fact(evidence, subject, period, nature=Nature.FORECAST)
+        actual = read_fact(evidence, subject, period, nature=Nature.ACTUAL)
+        if plan is None or actual is None or not plan.is_forecast or actual.is_forecast:
+            continue
+        label = subject_label(subject) or subject
+        variance = change(actual, plan)
+        absolute, _, pct = variance.partition(" (")
+        rows.append(f"| {label} | {period_name(period)} | {show(plan.primary)} | "
+                    f"{show(actual.primary)} | {absolute} | {pct.rstrip(')') or 'n/a'} |")
+        plan_doc = evidence.document_of(plan.primary)
+        sources.append(
+            f"{label}: forecast in {evidence.filename(plan.primary.document_id)} "
+            f"{dated(plan_doc)} {cite_findings([plan.primary], evidence)}, actual in "
+            f"{evidence.filename(actual.primary.document_id)} "
+            f"{cite_findings([actual.primary], evidence)}".replace("  ", " "))
+        for reading in (plan, actual):
+            for sentence in (correction_sentence(reading, evidence),
+                             conflict_sentence(reading, evidence)):
+                if sentence:
+                    notes.append(f"- {label} {period_name(period)}: {sentence}")
+        if plan.primary.document_id == actual.primary.document_id:
+            notes.append(f"- {label}: the forecast and the actual come from the same document.")
+        rests += [plan.primary, actual.primary]
+    if not rests:
+        pool = [f for s in subjects for f in findings_for(evidence, s) if f.period]
+        planned = sorted({f.period for f in pool if f.nature is Nature.FORECAST},
+                         key=periods_of_key)
+        done = sorted({f.period for f in pool if f.nature is Nature.ACTUAL}, key=periods_of_key)
+        asked = ask.period or ask.frame.partial_period
+        why = ("no period has both a forecast and an actual in the room"
+               + (f" for {asked}" if asked else "")
+               + (f"; forecasts cover {', '.join(planned[-4:])}" if planned else "")
+               + (f"; actuals cover {', '.join(done[-4:])}" if done else "") + ".")
+        return no_data(ask, evidence, why=why, category="Financial")
+    text = "\n".join([*rows, "", "Sources — " + "; ".join(sources), "",
+                      "Variance is actual minus forecast; the forecast is a plan, the actual "
+                      "the reported result.", *notes])
+    return Draft(text=text, proposals=approvals(rests), rests_on=rests)
 
 
 def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Draft:

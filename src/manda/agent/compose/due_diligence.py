@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
-from manda.agent.compose.common import Ask, Draft, approvals, cite_findings, qa_action, qa_offer
+import re
+
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    approvals,
+    cite_findings,
+    no_data,
+    qa_action,
+    qa_offer,
+)
 from manda.agent.compose.timeline import upcoming_lines
 from manda.agent.evidence import Evidence
 from manda.agent.gaps import Coverage
 from manda.agent.grounding import cite
-from manda.agent.selection import Reading, in_text, is_clean, read_fact, show, subject_label
+from manda.agent.relevance import NOT_FOUND_BELOW, best, confidence, content_terms, rank
+from manda.agent.selection import (
+    Reading,
+    in_text,
+    is_clean,
+    read_fact,
+    show,
+    subject_base,
+    subject_label,
+)
 from manda.agent.translate import document_basis, period_name
-from manda.agent.unusual import instructions_in, scan
+from manda.agent.unusual import TOPICS, instructions_in, scan
 from manda.models import Finding, RelationType
 
 MAX_GAPS_LISTED = 8
@@ -91,7 +110,65 @@ def gap_lines(coverage: Coverage | None) -> tuple[list[str], list[tuple[str, str
     return lines, questions
 
 
+# Words that ask for risks in general; anything else in a risk question is its focus.
+_GENERIC = re.compile(
+    r"^(?:red|flags?|risks?|risky|concerns?|concerned|issues?|problems?|worr\w*|watch|outs?|"
+    r"due|diligence|unusual|anomal\w*|inconsisten\w*|contradict\w*|conflicts?|discrepanc\w*|"
+    r"deal|breakers?|corrections?|restat\w*|exposures?|liabilit\w*|look|out|major|biggest|"
+    r"top|material|significant|potential|transaction|acquisition|here|all|identify|flag|"
+    r"see|find|found|spot|note|aware|need|things?|items?|points?|areas?|summar\w*|list|"
+    r"overall|main|key|there|should|would|could|might|may|any|adequate\w*|against)$", re.I)
+
+
+def focus_words(question: str) -> list[str]:
+    """What a risk question is about beyond risk in general ("cyber insurance", "Globex")."""
+    return [w for w in re.findall(r"[A-Za-zÀ-ÿ0-9][\w&\-]+", question)
+            if content_terms(w) and not _GENERIC.match(w)]
+
+
 def compose(ask: Ask, evidence: Evidence) -> Draft:
+    focus = focus_words(ask.question)
+    if focus:
+        return _focused(ask, evidence, focus)
+    return _report(ask, evidence)
+
+
+def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
+    """A risk question about one thing: what the room says on it, or "not found" and Q&A."""
+    about = " ".join(focus)
+    asked = [t for t in TOPICS if t.asked.search(ask.question)]
+    parts: list[str] = []
+    rests: list[Finding] = []
+    questions: list[tuple[str, str]] = []
+    for item in scan(evidence):
+        if item.topic in asked:
+            parts.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
+            questions.append((item.topic.question, item.topic.category))
+    subjects = set(ask.frame.subjects)
+    for reading, line in [*contradictions(evidence), *corrections(evidence)]:
+        if subject_base(reading.subject) in subjects:
+            parts.append(line)
+            rests.append(reading.primary)
+    ranked = rank(evidence, about)
+    if confidence(ranked) >= NOT_FOUND_BELOW:
+        shown = {line.split(" (source")[0] for line in parts}
+        for passage in best(ranked, limit=3):
+            if any(passage.text[:60] in line for line in shown):
+                continue
+            parts.append(f"- {passage.text} {cite([passage.source])}")
+    if not parts:
+        category = asked[0].category if asked else "General"
+        return no_data(ask, evidence, category=category,
+                       why=f"no document in the room addresses {about}.")
+    q = ask.question.strip()
+    questions = questions or [(q if q.endswith("?") else q.rstrip(".") + "?", "General")]
+    unique = list(dict.fromkeys(questions))
+    text = "\n".join([f"On {about}, the documents say:", *parts, "", qa_offer(len(unique))])
+    return Draft(text=text, proposals=[qa_action(qq, c) for qq, c in unique] + approvals(rests),
+                 offer_qa=True, rests_on=rests)
+
+
+def _report(ask: Ask, evidence: Evidence) -> Draft:
     parts: list[str] = []
     questions: list[tuple[str, str]] = []
     rests: list[Finding] = []

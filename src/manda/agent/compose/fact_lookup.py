@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from manda.agent.compose import evidence_first
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -16,6 +17,14 @@ from manda.agent.compose.common import (
     qa_action,
     qa_offer,
     with_assumption,
+)
+from manda.agent.compose.topics import (
+    asks_pay,
+    people,
+    person_name,
+    person_pay,
+    role_holder,
+    role_of,
 )
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
@@ -30,27 +39,23 @@ from manda.agent.selection import (
     show,
     subject_label,
 )
+from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan
 from manda.finance.amounts import same_amount
-from manda.models import Finding, FindingKind, Nature
+from manda.models import Finding, Nature
 
-ROLES = {
-    "ceo": "chief executive officer",
-    "cfo": "chief financial officer",
-    "cto": "chief technology officer",
-    "coo": "chief operating officer",
-    "chairman": "chair",
-    "founder": "founder",
-    "auditor": "auditor",
-}
-ROLE_QUESTION = re.compile(r"\b(ceo|cfo|cto|coo|chairman|founder|auditor|chief \w+ officer)\b",
-                     re.IGNORECASE)
 _ASKS_ROLE = re.compile(r"\b(?:role|title|position|job|who is|who's|what does .* do)\b",
                         re.IGNORECASE)
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
+    role = asked_role(ask.question)
+    if role is not None and (not ask.entity or ask.entity.lower() in role.lower()
+                             or ask.entity.split()[0].lower() in role.lower()):
+        return _who_has_role(ask, evidence, role)
+    if ask.entity and asks_pay(ask.question) and not ask.subject:
+        return _pay(ask, evidence)
     if ask.entity and not mentions(evidence, ask.entity):
         return no_data(
             ask, evidence,
@@ -145,75 +150,51 @@ def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding
 
 
 def _from_passages(ask: Ask, evidence: Evidence, why: str) -> Draft:
-    terms = list(ask.frame.terms)
-    found = best_sentences(evidence, terms, limit=1)
-    if found and ask.subject:
-        words = (subject_label(ask.subject) or "").lower().split()
-        found = [(s, src) for s, src in found if any(w in s.lower() for w in words)]
-    if not found:
-        return no_data(ask, evidence, why=why, category="Financial")
-    sentence, source = found[0]
-    text = f"{source.document} states: “{sentence}” {cite([source])}"
-    return Draft(text=with_assumption(ask.assumption, text))
+    """A metric with no extracted value: the passage that states it, if retrieval is confident."""
+    label = subject_label(ask.subject) if ask.subject else None
+    return evidence_first.answer(ask, evidence, category="Financial", why=why, must=label)
 
 
 # ---------------------------------------------------------------- people, contracts, topics
 
 
-def _people(evidence: Evidence) -> list[Finding]:
-    return [f for f in evidence.usable_findings()
-            if f.kind is FindingKind.PERSON or f.subject.startswith("person:")]
-
-
-def _role_of(finding: Finding) -> str | None:
-    for key in ("role", "title", "position"):
-        if finding.attributes.get(key):
-            return finding.attributes[key]
-    text = (finding.value_text or "").strip()
-    return text or None
-
-
-def _person_name(finding: Finding) -> str:
-    if finding.entity:
-        return finding.entity
-    return finding.label.split(" — ")[0].split(" - ")[0]
-
-
 def _topic(ask: Ask, evidence: Evidence) -> Draft:
     question = ask.question
-    role_match = ROLE_QUESTION.search(question)
-    if role_match and not ask.entity:
-        return _who_has_role(ask, evidence, role_match.group(1).lower())
     if ask.entity:
-        person = [f for f in _people(evidence) if _matches(f, ask.entity)]
+        person = [f for f in people(evidence) if _matches(f, ask.entity)]
         if person or _ASKS_ROLE.search(question):
             return _person(ask, evidence, person)
-        entity_findings = [f for f in evidence.usable_findings()
-                           if f.value is not None and _matches(f, ask.entity)]
-        if entity_findings:
-            return _entity_facts(ask, evidence, entity_findings)
     asked = [t for t in TOPICS if t.asked.search(question)]
     if asked:
         topical = _asked_topics(ask, evidence)
         if topical is not None:
             return topical
-        topic = asked[0]
-        return no_data(ask, evidence, why=f"no document describes {topic.label.lower()} items.",
-                       category=topic.category)
-    must = [ask.entity] if ask.entity else []
-    found = best_sentences(evidence, list(ask.frame.terms), limit=2, must=must)
-    if not found:
-        about = " ".join(ask.frame.terms[:4])
-        return no_data(ask, evidence, why=f"none of the passages found mentions “{about}”."
-                       if about else "no passage speaks to it.")
-    lines = [f"{src.document} states: “{s}” {cite([src])}" for s, src in found[:1]]
-    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+    if ask.entity:
+        entity_findings = [f for f in evidence.usable_findings()
+                           if f.value is not None and _matches(f, ask.entity)]
+        if entity_findings and _about_a_figure(ask, entity_findings):
+            return _entity_facts(ask, evidence, entity_findings)
+    category = asked[0].category if asked else "General"
+    return evidence_first.answer(ask, evidence, category=category, must=ask.entity)
+
+
+def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:
+    """The question names what one of the entity's figures is about (its share, its revenue)."""
+    terms = {t for t in ask.frame.terms if t not in (ask.entity or "").lower().split()}
+    if not terms:
+        return True
+    blob = " ".join(f"{f.label} {f.subject}" for f in findings).lower()
+    return any(t[:5] in blob for t in terms)
 
 
 def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
     """Litigation, covenants, change of control…: the best statement of each topic asked."""
     asked = [t for t in TOPICS if t.asked.search(ask.question)]
     items = [i for i in scan(evidence) if i.topic in asked]
+    if ask.entity:  # "the Globex contract": the statement about Globex, not another one
+        key = ask.entity.split()[0].lower()
+        named = [i for i in scan(evidence, about=key) if i.topic in asked]
+        items = named or items
     if not items:
         return None
     lines = [f"{i.topic.label}: {i.statement} {cite([i.source])}" for i in items]
@@ -227,35 +208,51 @@ def _matches(finding: Finding, entity: str) -> bool:
 
 
 def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
-    wanted = ROLES.get(role, role)
-    holders = [f for f in _people(evidence)
-               if wanted in " ".join(filter(None, [_role_of(f), f.label, f.excerpt])).lower()]
-    if holders:
-        best = holders[0]
-        name = _person_name(best)
-        title = _role_of(best) or wanted.title()
-        return Draft(
-            text=with_assumption(ask.assumption,
-                                 f"{name} is the {title} {cite_findings([best], evidence)}."),
-            proposals=approvals([best]), rests_on=[best],
-        )
-    found = best_sentences(evidence, [*wanted.split(), *ask.frame.terms], limit=1,
-                           must=[wanted])
-    if found:
-        sentence, source = found[0]
-        return Draft(text=f"{source.document} states: “{sentence}” {cite([source])}")
-    return no_data(ask, evidence, why=f"no document names the {wanted}.", category="HR")
+    """Who holds the role asked; when nobody does, say so and name who is there instead."""
+    draft = role_holder(ask, evidence, role)
+    if draft is not None:
+        draft.text = with_assumption(ask.assumption, draft.text)
+        return draft
+    named: dict[str, Finding] = {}
+    for f in people(evidence):
+        title = role_of(f) or ""
+        have = named.get(person_name(f))
+        if title and (have is None or len(title) > len(role_of(have) or "")):
+            named[person_name(f)] = f
+    question = f"Who is the {role} of the company, and since when?"
+    if not named:
+        return no_data(ask, evidence, why=f"no document names a {role}.", category="HR",
+                       question=question)
+    listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
+              for n, f in list(named.items())[:6]]
+    text = "\n".join([f"The documents name no {role}; the people they name with a role:",
+                      *listed, f"{qa_offer()} (“{question}”)"])
+    return Draft(text=with_assumption(ask.assumption, text),
+                 proposals=[qa_action(question, "HR")], offer_qa=True)
+
+
+def _pay(ask: Ask, evidence: Evidence) -> Draft:
+    assert ask.entity is not None
+    draft = person_pay(ask, evidence)
+    if draft is not None:
+        return draft
+    named = mentions(evidence, ask.entity)
+    why = (f"{ask.entity} is named in the data room, but no retrieved table or passage states "
+           f"{ask.entity}'s pay." if named else f"no document of this deal mentions "
+           f"{ask.entity}.")
+    return no_data(ask, evidence, why=why, category="HR",
+                   question=f"What is {ask.entity}'s total compensation (base, bonus, benefits)?")
 
 
 def _person(ask: Ask, evidence: Evidence, person: list[Finding]) -> Draft:
     assert ask.entity is not None
-    with_role = [f for f in person if _role_of(f)]
+    with_role = [f for f in person if role_of(f)]
     if with_role:
         best = with_role[0]
         return Draft(
             text=with_assumption(
                 ask.assumption,
-                f"{_person_name(best)} is {_role_of(best)} {cite_findings([best], evidence)}."),
+                f"{person_name(best)} is {role_of(best)} {cite_findings([best], evidence)}."),
             proposals=approvals([best]), rests_on=[best],
         )
     closest = best_sentences(evidence, [*ask.entity.split(), *ask.frame.terms], limit=2,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
 from manda.models import FindingKind, Location, Nature, Section
 
@@ -52,6 +53,8 @@ class SectionView:
     currency: str | None = None
     target_hint: str = ""  # the target's name as the file name starts ("targetco"), lowercased
     periodic: bool = False  # a periodic report: its title period applies to what it states
+    caption: str = ""  # a table section's caption: the lines just before it (title, unit line)
+    fiscal_year_end: FiscalYearEnd | None = None  # the company's, when the room states it
 
     @property
     def text(self) -> str:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from manda.errors import BackendUnavailableError
 from manda.finance.amounts import find_amounts
+from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.confidence import Evidence, provenance_attributes, score
@@ -80,10 +81,15 @@ there are none). For each finding:
 - excerpt: 50 to 200 characters copied verbatim, character for character, from that section; \
 it must contain the value as written (or the person's or organisation's name).
 - value: the number in base units (€5.2M -> 5200000, 5,200 in a table "in EUR thousands" -> \
-5200000); percentages as stated (71% -> 71); null when the fact has no number.
+5200000); percentages as stated (71% -> 71); null when the fact has no number. A table's scale \
+may sit in its caption, its header or corner cell, or a document-wide line ("All amounts in USD \
+thousands"): "$000", "USD 000s", "£000", "TEUR", "T€", "in Tausend EUR" mean thousands; "€m", \
+"$mm", "Mio. €" mean millions. German tables write 38.410 for thirty-eight thousand.
 - value_text: the value exactly as the document writes it ("€5.2M", "5,200", "71%").
 - unit: "EUR", "USD", "GBP", "CHF", "%", "x", "people", "shares" or null.
-- period: "Q3 2024", "H1 2024", "FY2023" or "as of 2024-09-30"; null if none is stated.
+- period: "Dec 2023", "Q3 2024", "H1 2024", "FY2023" or "as of 2024-09-30"; null if none is \
+stated. FY2024 is the fiscal year that ends in 2024: with a fiscal_year_end of 30 June, "2023/24", \
+"FY24" and an audited "2024" column are all FY2024.
 - nature: "forecast" for budgets, plans, projections, outlook, guidance and targets; else \
 "actual".
 - confidence: HIGH only for a formal statement in an authoritative document (audited, annual \
@@ -270,7 +276,10 @@ class ClaudeExtractor:
         dated = f' date="{document.doc_date.isoformat()}"' if document.doc_date else ""
         draft = ' draft="yes"' if profile.draft else ""
         name = _attr(document.filename)
-        parts = [f'<document name="{name}" kind="{profile.kind}"{draft}{dated}>']
+        fiscal = (f' fiscal_year_end="{FiscalYearEnd.from_iso(document.fiscal_year_end)}"'
+                  if document.fiscal_year_end else "")
+        parts = [f'<document name="{name}" kind="{profile.kind}" role="{profile.role.value}"'
+                 f'{fiscal}{draft}{dated}>']
         for index in batch:
             section = parsed.sections[index]
             parts.append(
@@ -408,7 +417,9 @@ class ClaudeExtractor:
         subject = _subject(item, entity)
         spec = metric_spec(subject)
         if spec is not None:
-            period = as_of_for_stock(spec, period)
+            fiscal = (FiscalYearEnd.from_iso(document.fiscal_year_end)
+                      if document.fiscal_year_end else None)
+            period = as_of_for_stock(spec, period, fiscal)
         evidence: Evidence = "table" if section.table or " | " in excerpt else "statement"
         if item.kind is FindingKind.PERSON and not (item.role or "").strip():
             evidence = "mention"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from manda.finance.amounts import currency_from_text, scale_from_text
+from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import provenance_attributes, score
@@ -24,6 +25,7 @@ from manda.ingest.extract.people import people_candidates
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import prose_candidates
 from manda.ingest.extract.tables import table_candidates, text_table_candidates
+from manda.ingest.parsers.layout import caption_of, is_caption_line
 from manda.models import (
     Chunk,
     Document,
@@ -107,8 +109,12 @@ def _views(document: Document, parsed: ParsedDocument,
         if doc_currency:
             break
     hint = _target_hint(document, parsed)
+    fiscal_year_end = _fiscal_year_end(document, parsed)
+    doc_scale = _stated_scale(parsed)
     views: list[SectionView] = []
     for index, section in enumerate(parsed.sections):
+        before = parsed.sections[index - 1] if index > 0 else None
+        caption = caption_of(before.text) if section.table and before and not before.table else ""
         heading = _first_line(section.text)
         if section.location.kind is LocationKind.SECTION:
             heading = f"{section.location.label} {heading}"
@@ -126,13 +132,45 @@ def _views(document: Document, parsed: ParsedDocument,
                 bool(section.table) and says_forecast(section.location.label)
             ),
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
-            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else scale_from_text(
-                parsed.title or ""),
+            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else (
+                scale_from_text(parsed.title or "") if scale_from_text(parsed.title or "") != 1.0
+                else doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
             periodic=profile.kind in _PERIODIC,
+            caption=caption,
+            fiscal_year_end=fiscal_year_end,
         ))
     return views
+
+
+_UNIT_STATEMENT = re.compile(
+    r"[^.\n]*\b(?:amounts?|figures?|numbers?|values?|data)\b[^.\n]{0,40}\b(?:in|are)\b[^.\n]*"
+    r"|[^.\n]*\bunless\s+(?:otherwise\s+)?(?:stated|indicated|noted)\b[^.\n]*"
+    r"|[^.\n]*\b(?:alle\s+)?(?:angaben|beträge|werte)\s+in\b[^.\n]*",
+    re.IGNORECASE,
+)
+
+
+def _stated_scale(parsed: ParsedDocument) -> float:
+    """A document-wide unit statement ("All amounts in USD thousands unless otherwise stated"),
+    the scale of any table that states none of its own."""
+    for section in parsed.sections[:3]:
+        for m in _UNIT_STATEMENT.finditer(section.text[:3000]):
+            if not is_caption_line(m.group(0)):
+                continue  # a sentence stating figures ("grew to EUR 18.4 million") is no unit line
+            scale = scale_from_text(m.group(0))
+            if scale != 1.0:
+                return scale
+    return 1.0
+
+
+def _fiscal_year_end(document: Document, parsed: ParsedDocument) -> FiscalYearEnd | None:
+    """The year end the document states, else the one the deal's other documents state."""
+    own = learn_fiscal_year_end(s.text for s in parsed.sections)
+    if own is not None:
+        return own
+    return FiscalYearEnd.from_iso(document.fiscal_year_end) if document.fiscal_year_end else None
 
 
 def _place(text: str, locator: ChunkLocator, chunks: Sequence[Chunk], cand: Candidate
@@ -197,6 +235,7 @@ class OfflineExtractor:
     """Deterministic extraction of metrics, people, ownership, contracts, disputes and dates."""
 
     id = "offline"
+    sandboxed = True  # rules only: runs with the parser in the bounded worker process
 
     def extract(self, document: Document, parsed: ParsedDocument,
                 chunks: Sequence[Chunk]) -> list[Finding]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
-from manda.models import ParsedDocument
+from manda.ingest.roles import classify_role
+from manda.models import DocumentRole, ParsedDocument
 
 __all__ = ["DocumentKind", "DocumentProfile", "classify_document"]
 
@@ -31,6 +32,7 @@ class DocumentProfile:
     is_irl: bool
     kind: DocumentKind
     certified: bool = False  # its opening says it is audited, signed or final
+    role: DocumentRole = DocumentRole.OTHER
 
     @property
     def is_forecast(self) -> bool:
@@ -105,6 +107,18 @@ _CERTIFIED = re.compile(
     re.IGNORECASE,
 )
 _BY_TYPE: dict[str, DocumentKind] = {"pptx": "presentation", "ppt": "presentation"}
+# When the name says nothing, the role read from the content decides the kind.
+_KIND_OF_ROLE: dict[DocumentRole, DocumentKind] = {
+    DocumentRole.AUDITED_STATEMENTS: "annual_report",
+    DocumentRole.MANAGEMENT_ACCOUNTS: "financials",
+    DocumentRole.BUDGET_FORECAST: "forecast",
+    DocumentRole.CAP_TABLE: "cap_table",
+    DocumentRole.LEGAL_MEMO: "legal",
+    DocumentRole.CONTRACT: "legal",
+    DocumentRole.IRL: "irl",
+    DocumentRole.PRESENTATION: "presentation",
+    DocumentRole.BOARD_MINUTES: "minutes",
+}
 
 
 def _kind_from(text: str) -> DocumentKind | None:
@@ -120,10 +134,11 @@ def _opening(parsed: ParsedDocument, limit: int = 1500) -> str:
 
 
 def classify_document(filename: str, parsed: ParsedDocument) -> DocumentProfile:
-    """Kind, authority and draft status from the file's name, title and first lines.
+    """Kind, authority, draft status and role from the file's name, title and content.
 
-    The name is the strongest signal in a data room (`Q3_2024_Report.pdf`, `Cap_Table.csv`);
-    the title and opening text decide when the name says nothing; `.pptx` is a presentation.
+    The role is read from the content (see `manda.ingest.roles`). The kind, which weighs a
+    statement's authority, still trusts a telling name first (`Q3_2024_Report.pdf`); when the
+    name says nothing, the title, the file type and then the role decide.
     """
     stem = PurePath(filename).stem
     opening = _opening(parsed)
@@ -134,6 +149,9 @@ def classify_document(filename: str, parsed: ParsedDocument) -> DocumentProfile:
         kind = "annual_report"
     if kind is None:
         kind = _BY_TYPE.get(parsed.file_type.lower().lstrip("."))
+    role = classify_role(filename, parsed).role
+    if kind is None:
+        kind = _KIND_OF_ROLE.get(role)
     if kind is None:
         first_line = opening.strip().split("\n", 1)[0] if opening.strip() else ""
         kind = _kind_from(first_line) or "other"
@@ -144,7 +162,8 @@ def classify_document(filename: str, parsed: ParsedDocument) -> DocumentProfile:
     return DocumentProfile(
         authoritative=kind in _AUTHORITATIVE and not draft,
         draft=draft,
-        is_irl=kind == "irl",
+        is_irl=kind == "irl" or role is DocumentRole.IRL,
         kind=kind,
         certified=bool(_CERTIFIED.search(opening)) and not draft,
+        role=role,
     )

@@ -8,11 +8,14 @@ and only when it does not speak of another granularity ("quarterly revenue of ..
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from manda.finance.amounts import Amount, find_amounts
+from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import find_periods, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
@@ -22,6 +25,8 @@ from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
 from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
+
+T = TypeVar("T")
 
 __all__ = ["as_of_for_stock", "prose_candidates"]
 
@@ -92,11 +97,15 @@ _FORECAST_HEADING = re.compile(
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
 
 
-def as_of_for_stock(spec: MetricSpec, period: str | None) -> str | None:
-    """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30"."""
+def as_of_for_stock(spec: MetricSpec, period: str | None,
+                    fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
+    """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30".
+
+    "FY2024" ends on the company's fiscal year end when it is known (31 March → 2024-03-31).
+    """
     if not spec.stock or period is None or period.startswith("as of"):
         return period
-    end = period_end(period)
+    end = period_end(period, fiscal_year_end.key if fiscal_year_end else None)
     return f"as of {end.isoformat()}" if end else period
 
 
@@ -165,6 +174,18 @@ def _scale_of(amount: Amount) -> float:
     return amount.value / stated if stated else 1.0
 
 
+def _start(span: tuple[str, int, int]) -> int:
+    return span[1]
+
+
+def _within(items: Sequence[T], key: Callable[[T], int], start: int, end: int) -> list[T]:
+    """Items (in order of `key`) whose key lies in [start, end): by bisection, so reading a
+    section stays linear in its length however many sentences it has."""
+    lo = bisect.bisect_left(items, start, key=key)
+    hi = bisect.bisect_left(items, end, key=key)
+    return list(items[lo:hi])
+
+
 class _Sentence:
     """One sentence's amounts, periods and metric names, positions in the section's text."""
 
@@ -175,13 +196,14 @@ class _Sentence:
         self.span = span
         start, end = span
         self.text = view.text[start:end]
-        inside = [a for a in amounts if start <= a.start and a.end <= end]
+        inside = _within(amounts, lambda a: a.start, start, end)
+        inside = [a for a in inside if a.end <= end]
         self.values = _values(view.text, inside)
-        self.periods = [p for p in periods if start <= p[1] and p[2] <= end]
+        self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
         if not self.periods and self.values and _A_YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
-        self.subjects = [s for s in subjects if start <= s[1] and s[2] <= end]
+        self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
         self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()

@@ -12,13 +12,21 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from manda.finance.amounts import Amount, currency_from_text, parse_cell, scale_from_text
+from manda.finance.amounts import (
+    Amount,
+    currency_from_text,
+    parse_cell,
+    scale_from_text,
+    uses_decimal_comma,
+)
+from manda.finance.fiscal import fiscal_period_of_column
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
+from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 
 __all__ = ["table_candidates", "text_table_candidates"]
@@ -29,6 +37,18 @@ _FORECAST_HEADER = re.compile(
     r"estimate|est\.?|fcst|bp)\b)",
     re.IGNORECASE,
 )
+# "Actual", "Act.", "Ist", "2023A": a column of actuals, even in a budget workbook.
+_ACTUAL_HEADER = re.compile(r"\b(?:actuals?|act\.?|ist|outturn|reported|audited)(?![\w])"
+                            r"|\b(?:19|20)\d{2}\s?A\b", re.IGNORECASE)
+
+
+def _says_forecast(header: str, default: bool) -> bool:
+    """A column's nature: its header decides ("FY25 Budget", "2024A"), else the document."""
+    if _ACTUAL_HEADER.search(header):
+        return False
+    return default or bool(_FORECAST_HEADER.search(header))
+
+
 _HOLDER = re.compile(r"\b(?:shareholder|holder|investor|owner|gesellschafter|name)s?\b",
                      re.IGNORECASE)
 _SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|units|anteile|"
@@ -71,6 +91,8 @@ class _Grid:
     rows: list[list[str]]
     refs: list[list[str]] | None
     locate: Callable[[int], _RowText]
+    caption: str = ""  # the lines right above the table ("(in thousands of U.S. dollars)")
+    decimal_comma: bool = False  # numbers written the German way ("38.410" is 38,410)
 
 
 def _row_parts(header: Sequence[str] | None, row: Sequence[str]) -> list[tuple[int, str, int]]:
@@ -154,10 +176,19 @@ def _cell_location(view: SectionView, grid: _Grid, r: int, c: int) -> Location:
     return Location(kind=LocationKind.CELL, label=ref)
 
 
-def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None) -> int | None:
+def _period_of(cell: str, view: SectionView) -> str | None:
+    """A period header read with the company's fiscal year ("Apr–Jun 2024", "30 June 2024")."""
+    return fiscal_period_of_column(cell, view.fiscal_year_end, flow=True) if cell.strip() else None
+
+
+def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None,
+                view: SectionView | None = None) -> int | None:
     for r, row in enumerate(rows[:6]):
         if test is None:
-            if any(cell.strip() and parse_period(cell) for cell in row[1:]):
+            if any(is_figure(cell) for cell in row[1:]):
+                continue  # a row of figures is data, whatever else it names ("Apr–Jun 2024")
+            if any(cell.strip() and (_period_of(cell, view) if view else parse_period(cell))
+                   for cell in row[1:]):
                 return r
         elif any(test.search(cell) for cell in row):
             return r
@@ -174,6 +205,8 @@ def _column(header: Sequence[str], pattern: re.Pattern[str], skip: set[int]) -> 
 def _rules(view: SectionView, grid: _Grid, context: str) -> list[Candidate]:
     if len(grid.rows) < 2:
         return []
+    grid.decimal_comma = uses_decimal_comma([c for row in grid.rows for c in row],
+                                            f"{grid.caption} {view.text[:300]}")
     for rule in (_cap_table, _people_table, _customer_table, _contract_table, _financial_table):
         found = rule(view, grid, context)
         if found is not None:
@@ -187,7 +220,8 @@ def table_candidates(view: SectionView, context: str) -> list[Candidate]:
     if not table:
         return []
     rows = [list(row) for row in table]
-    return _rules(view, _Grid(rows, view.section.cell_refs, _SectionRows(view.text, rows)), context)
+    grid = _Grid(rows, view.section.cell_refs, _SectionRows(view.text, rows), view.caption)
+    return _rules(view, grid, context)
 
 
 # ---------------------------------------------------------------- tables written as text lines
@@ -251,6 +285,7 @@ def text_table_candidates(view: SectionView, context: str
     out: list[Candidate] = []
     spans: list[tuple[int, int]] = []
     for block in (b for b in blocks if len(b) >= 2):
+        caption = _caption_above(text, block[0][0])
         header_cells = _split_line(block[0][1], block[0][0], None)[0]
         rows: list[list[str]] = []
         located: list[_RowText] = []
@@ -260,10 +295,14 @@ def text_table_candidates(view: SectionView, context: str
             located.append(_RowText((start, start + len(line)), cell_spans))
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
-        grid = _Grid(rows, None, lambda r, located=located: located[r])
+        grid = _Grid(rows, None, lambda r, located=located: located[r], caption)
         out.extend(_rules(view, grid, context))
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
+
+
+def _caption_above(text: str, start: int) -> str:
+    return caption_of(text[:start])
 
 
 # ---------------------------------------------------------------- financial statements
@@ -271,25 +310,35 @@ def text_table_candidates(view: SectionView, context: str
 
 def _units(view: SectionView, grid: _Grid, header: int, context: str
            ) -> tuple[float, str | None]:
+    """The scale and currency of the whole table, from wherever the table states them.
+
+    In order: the header block (corner cell first, then every header cell, then rows above it
+    down to the first row of figures), the caption right above the table, the section's first
+    lines (a sheet's notes), its heading, then the document's title and name.
+    """
     rows = grid.rows
-    above = " ".join(" ".join(row) for row in rows[: header + 1])
+    shape = table_shape(rows)
+    top = max(header, shape.data_start - 1)
+    corner = rows[header][0] if rows[header] else ""
+    head = " ".join(" ".join(row) for row in rows[: top + 1])
     notes = " ".join(view.text.split("\n", 3)[:3])
-    for source in (rows[header][0] if rows[header] else "", above, notes,
-                   view.section.location.label, context):
+    for source in (corner, head, grid.caption, notes, view.section.location.label, context):
         scale = scale_from_text(source)
         if scale != 1.0:
-            return scale, currency_from_text(source) or currency_from_text(context) or view.currency
-    return view.scale, currency_from_text(above) or view.currency
+            return scale, (currency_from_text(source) or currency_from_text(head)
+                           or currency_from_text(grid.caption) or currency_from_text(context)
+                           or view.currency)
+    return view.scale, currency_from_text(head) or currency_from_text(grid.caption) or view.currency
 
 
-def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None
-           ) -> tuple[Amount, str | None] | None:
+def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None,
+           decimal_comma: bool = False) -> tuple[Amount, str | None] | None:
     if spec.unit_kind == "currency":
-        amount = parse_cell(cell, scale=scale, currency=currency)
+        amount = parse_cell(cell, scale=scale, currency=currency, decimal_comma=decimal_comma)
         if amount is None or amount.unit is not None:
             return None
         return amount, amount.currency or currency
-    amount = parse_cell(cell)
+    amount = parse_cell(cell, decimal_comma=decimal_comma)
     if amount is None or amount.currency is not None:
         return None
     if spec.unit_kind == "percent":
@@ -326,6 +375,8 @@ class _Cell:
     scale: float
     currency: str | None
     unit_text: str = ""  # a row or column label that may carry its own unit ("Revenue (EUR M)")
+    row_header: str = ""  # the row's label, as the table writes it
+    column_header: str = ""  # the column's label (the period header), as the table writes it
 
 
 def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
@@ -336,13 +387,19 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         own = scale_from_text(cell.unit_text)
         if own != 1.0:
             scale, currency = own, currency_from_text(cell.unit_text) or currency
-    value = _value(cell.spec, text, scale, currency)
+    value = _value(cell.spec, text, scale, currency, grid.decimal_comma)
     row = grid.locate(cell.r)
     span = row.cells.get(cell.c)
     if value is None or span is None:
         return None
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
+    period = cell.period
+    attributes = {key: _one_line(text) for key, text in (
+        ("row", cell.row_header), ("column", cell.column_header),
+        ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
+        ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
+    ) if text}
     return Candidate(
         kind=_kind(cell.spec),
         subject=cell.spec.subject,
@@ -353,28 +410,29 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         anchor=row.cells.get(cell.label_col),
         evidence="table" if evidence == "table" else "mention" if evidence == "mention"
         else "narrative",
-        period=as_of_for_stock(cell.spec, cell.period),
+        period=as_of_for_stock(cell.spec, period, view.fiscal_year_end),
         value=stated,
         unit=unit,
         value_text=_one_line(text),
         nature=Nature.FORECAST if cell.forecast else Nature.ACTUAL,
         location=_cell_location(view, grid, cell.r, cell.c),
+        attributes=attributes,
         penalty=0.0 if evidence == "table" else 0.03,
     )
 
 
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
-    header = _header_row(rows)
+    header = _header_row(rows, view=view)
     if header is None:
         return _transposed(view, grid, context) or _kpi_table(view, grid, context)
     scale, currency = _units(view, grid, header, context)
     columns: dict[int, tuple[str, bool]] = {}
     for c, cell in enumerate(rows[header]):
-        period = parse_period(cell) if c > 0 else None
+        period = _period_of(cell, view) if c > 0 else None
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
-            columns[c] = (period, view.forecast or bool(_FORECAST_HEADER.search(f"{cell} {above}")))
+            columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
     # total row states it for the company.
@@ -394,7 +452,8 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             if spec is None or c >= len(row) or not row[c].strip():
                 continue
             found = _cell_candidate(view, grid, _Cell(
-                r, c, label_col, spec, period, forecast, scale, currency, row[label_col]
+                r, c, label_col, spec, period, forecast, scale, currency,
+                f"{row[label_col]} {rows[header][c]}", row[label_col], rows[header][c],
             ), "table")
             if found is not None:
                 out.append(found)
@@ -404,7 +463,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
 def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     """Periods down the first column, metrics across the header row."""
     rows = grid.rows
-    periods = {r: parse_period(row[0]) for r, row in enumerate(rows) if r > 0 and row[0].strip()}
+    periods = {r: _period_of(row[0], view) for r, row in enumerate(rows) if r > 0}
     data = [r for r, p in periods.items() if p]
     specs = {c: metric_spec(canonical_subject(cell) or "") for c, cell in enumerate(rows[0])}
     specs = {c: s for c, s in specs.items() if s is not None and c > 0}
@@ -413,11 +472,12 @@ def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate]
     scale, currency = _units(view, grid, 0, context)
     out: list[Candidate] = []
     for r in data:
-        forecast = view.forecast or bool(_FORECAST_HEADER.search(rows[r][0]))
+        forecast = _says_forecast(rows[r][0], view.forecast)
         for c, spec in specs.items():
             if c < len(rows[r]) and rows[r][c].strip():
                 found = _cell_candidate(view, grid, _Cell(
-                    r, c, 0, spec, periods[r], forecast, scale, currency, rows[0][c]
+                    r, c, 0, spec, periods[r], forecast, scale, currency, rows[0][c],
+                    rows[r][0], rows[0][c],
                 ), "table")
                 if found is not None:
                     out.append(found)
@@ -436,7 +496,9 @@ def _kpi_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
         forecast = view.forecast or says_forecast(row[0])
         for c in range(1, len(row)):
             found = _cell_candidate(view, grid, _Cell(
-                r, c, 0, spec, view.period, forecast, scale, currency, row[0]
+                r, c, 0, spec, view.period, forecast, scale, currency, row[0], row[0],
+                grid.rows[0][c] if r > 0 and c < len(grid.rows[0])
+                and not any(is_figure(x) for x in grid.rows[0][1:]) else "",
             ), evidence)
             if found is not None:
                 out.append(found)
@@ -537,6 +599,7 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
         span = located.cells.get(name_col)
         if span is None:
             continue
+        attributes = {"role": role, **_other_columns(rows[header], rows[r], {name_col, role_col})}
         out.append(Candidate(
             kind=FindingKind.PERSON,
             subject=f"person:{canonical_entity(name, 'person')}",
@@ -547,9 +610,31 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
             anchor=located.cells.get(role_col),
             evidence="table" if role else "mention",
             entity=name,
-            attributes={"role": role},
+            attributes=attributes,
             location=_cell_location(view, grid, r, name_col),
         ))
+    return out
+
+
+_PAY_HEADER = re.compile(r"\b(?:salary|salaries|pay|compensation|remuneration|wage|gehalt|"
+                         r"vergütung|total\s+cash|base)\b", re.IGNORECASE)
+
+
+def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
+                   ) -> dict[str, str]:
+    """The rest of a person's row (department, start date, salary …), keyed by column header.
+
+    The first pay column is also kept as `pay`, with its header (its unit) as `pay_column`.
+    """
+    out: dict[str, str] = {}
+    for c, label in enumerate(header):
+        cell = _one_line(row[c]) if c < len(row) else ""
+        name = _one_line(label)
+        if c in skip or not cell or not name or cell.strip("-–—/ ").lower() in ("", "n/a", "na"):
+            continue
+        out.setdefault(name.lower(), cell)
+        if "pay" not in out and _PAY_HEADER.search(name) and is_figure(cell):
+            out["pay"], out["pay_column"] = cell, name
     return out
 
 
@@ -601,9 +686,25 @@ def _yes_no(text: str) -> str:
     return ""
 
 
+def _worth(view: SectionView, grid: _Grid, header: int, worth: int | None, r: int,
+           context: str) -> Amount | None:
+    """A contract's value in units: "Annual value (£000)" scales its cells, as does the table."""
+    if worth is None:
+        return None
+    label = grid.rows[header][worth]
+    scale, currency = _units(view, grid, header, context)
+    own = scale_from_text(label)
+    amount = parse_cell(_cell(grid.rows, r, worth), scale=own if own != 1.0 else scale,
+                        currency=currency_from_text(label) or currency,
+                        decimal_comma=grid.decimal_comma)
+    return amount if amount is not None and amount.currency is not None else None
+
+
 def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
-    header = _header_row(rows, _PARTY_HEADER) or _header_row(rows, _CUSTOMER_HEADER)
+    header = _header_row(rows, _PARTY_HEADER)
+    if header is None:  # (row 0 is a header too: no `or` here)
+        header = _header_row(rows, _CUSTOMER_HEADER)
     if header is None:
         return None
     cells = rows[header]
@@ -625,9 +726,7 @@ def _contract_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
             continue
         flag = _yes_no(_cell(rows, r, coc))
         kind = _cell(rows, r, contract) or "Contract"
-        amount = parse_cell(_cell(rows, r, worth)) if worth is not None else None
-        if amount is not None and amount.currency is None:
-            amount = None
+        amount = _worth(view, grid, header, worth, r, context)
         attributes = {
             key: text for key, text in (
                 ("contract", kind),

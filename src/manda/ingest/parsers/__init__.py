@@ -13,6 +13,7 @@ from manda.ingest.parsers.base import (
     DEFAULT_LIMITS,
     SUPPORTED_TYPES,
     ParseLimits,
+    check_count,
     first_title_line,
     short_detail,
     unreadable,
@@ -87,6 +88,8 @@ def parse_file(
         log.warning("%s: %s parser failed", name, file_type, exc_info=True)
         reason = f"is corrupt: damaged {file_type} file ({short_detail(exc)}); ask for a fresh copy"
         raise unreadable(name, reason) from exc
+    characters = sum(len(section.text) for section in parsed.sections)
+    check_count(name, characters, limits.max_characters, "characters", "max_characters")
     if not any(section.text.strip() for section in parsed.sections):
         nothing = "contains no readable text; check that the right file was uploaded"
         raise unreadable(name, _NOTHING_TO_READ.get(file_type, nothing))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
+from manda.ingest.parsers.layout import table_shape
 from manda.models import Location, Section
 
 if TYPE_CHECKING:
@@ -24,11 +25,26 @@ START_OF_DOCUMENT = "start of document"
 
 @dataclass(frozen=True)
 class ParseLimits:
-    """How much a single file may cost to read; beyond these it is skipped with a reason."""
+    """How much a single file may cost to read; beyond any of these it is refused, by name, with
+    the limit it hit. Every parser receives one: a new parser checks the counts that apply to it
+    (`check_count`) before it builds anything whose size the file decides.
+
+    `max_seconds` and `max_memory_mb` bound the worker process a file is read in
+    (`manda.ingest.sandbox`); the others are checked by the parsers themselves.
+    """
 
     max_bytes: int = 100 * MB
     max_uncompressed_bytes: int = 500 * MB
     max_sheet_rows: int = 200_000
+    max_pages: int = 20_000  # PDF pages, slides (a 10,000-page scan archive is read, OCR budgeted)
+    max_cells: int = 1_000_000  # non-empty cells in a workbook (every sheet)
+    max_characters: int = 16_000_000  # text read from one file
+    max_xml_part_bytes: int = 64 * MB  # one part of an Office file, inflated
+    max_xml_elements: int = 1_000_000  # in one Office XML part: its tree's size, before it is built
+    max_page_content_bytes: int = 16 * MB  # one PDF page's drawing instructions, inflated
+    max_page_text_operators: int = 50_000  # text-showing operators on one PDF page
+    max_seconds: float = 300.0
+    max_memory_mb: int = 2048
     # archives (ZIP exports) and e-mail attachments, per ingestion batch
     max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
     max_archive_files: int = 10_000
@@ -45,12 +61,48 @@ class ParseLimits:
             max_bytes=int(settings.max_file_mb * MB),
             max_uncompressed_bytes=int(settings.max_uncompressed_mb * MB),
             max_sheet_rows=settings.max_sheet_rows,
+            max_pages=settings.max_pages,
+            max_cells=settings.max_cells,
+            max_characters=settings.max_characters,
+            max_xml_part_bytes=int(settings.max_xml_part_mb * MB),
+            max_seconds=settings.ingest_timeout_seconds,
+            max_memory_mb=settings.ingest_memory_mb,
             max_archive_depth=settings.max_archive_depth,
             max_archive_files=settings.max_archive_files,
             max_archive_bytes=int(settings.max_archive_mb * MB),
             ocr=settings.ocr,
             ocr_max_pages=settings.ocr_max_pages,
             ocr_page_timeout=settings.ocr_page_timeout,
+        )
+
+
+# What each limit is called where a person can raise it.
+LIMIT_SETTINGS = {
+    "max_pages": "MANDA_MAX_PAGES",
+    "max_cells": "MANDA_MAX_CELLS",
+    "max_characters": "MANDA_MAX_CHARACTERS",
+    "max_xml_part_bytes": "MANDA_MAX_XML_PART_MB",
+    "max_seconds": "MANDA_INGEST_TIMEOUT",
+    "max_memory_mb": "MANDA_INGEST_MEMORY_MB",
+}
+
+
+def over_limit(filename: str, what: str, limit: str, setting: str | None) -> UnreadableFileError:
+    """A file refused for a limit: `has more than 20,000 pages (limit MANDA_MAX_PAGES)…`."""
+    raise_it = (
+        f"; split it, or raise {setting} if it is genuine"
+        if setting
+        else "; split it into smaller files"
+    )
+    return unreadable(filename, f"{what}, over the {limit} limit{raise_it}")
+
+
+def check_count(filename: str, count: int, limit: int, noun: str, key: str) -> None:
+    """Refuse the file once `count` of `noun` (pages, cells, characters…) passes `limit`."""
+    if count > limit:
+        raise over_limit(
+            filename, f"has more than {limit:,} {noun}", f"{limit:,}-{noun}",
+            LIMIT_SETTINGS.get(key),
         )
 
 
@@ -163,6 +215,59 @@ def table_text(rows: list[list[str]], notes: list[str] | None = None, *,
     return "\n".join(lines)
 
 
+def shaped_table(rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """(notes, table): title and unit rows above the header become notes, and a header over
+    several rows is folded into one, so the table's first row names every column."""
+    if len(rows) < 2:
+        return [], rows
+    width = max(len(r) for r in rows)
+    padded = [r + [""] * (width - len(r)) for r in rows]
+    shape = table_shape(padded)
+    notes = [" | ".join(c for c in row if c.strip()) for row in padded[: shape.header_start]]
+    return notes, [shape.header, *padded[shape.data_start :]]
+
+
+def label_text_tables(text: str) -> str:
+    """Table rows a PDF holds as `Revenue | 5,200 | 4,700` lines, rewritten with their column
+    headers (`Revenue | Q3 2024: 5,200 | Q3 2023: 4,700`) so no row reads without them.
+
+    A block is a run of two or more ` | ` lines; its header is found as in any table (see
+    `layout.table_shape`), aligned to the right when its corner cell is blank. Rows whose cell
+    count does not fit the header are left as they are.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and " | " in lines[j] and not lines[j].lstrip().startswith("|"):
+            j += 1
+        if j - i < 2:
+            out.append(lines[i])
+            i += 1
+            continue
+        out.extend(_label_block(lines[i:j]))
+        i = j
+    return "\n".join(out)
+
+
+def _label_block(block: list[str]) -> list[str]:
+    rows = [[c.strip() for c in line.split(" | ")] for line in block]
+    if any(": " in c for row in rows for c in row[1:]):
+        return block  # already labelled
+    width = max(len(r) for r in rows)
+    shape = table_shape([r + [""] * (width - len(r)) for r in rows])
+    header = [c for c in shape.header if c]
+    if len(header) == width - 1:
+        header = ["", *header]
+    if len(header) != width or shape.data_start >= len(rows):
+        return block
+    labelled = [row_line(header, row) if len(row) == width else line
+                for row, line in zip(rows[shape.data_start :], block[shape.data_start :],
+                                     strict=True)]
+    return [*block[: shape.data_start], *labelled]
+
+
 def looks_like_title(line: str) -> bool:
     """A short line that reads like a title rather than a sentence."""
     words = line.split()
@@ -229,7 +334,8 @@ class Outline:
         self.flush()
         path = self.path
         self.tables_under[path] = self.tables_under.get(path, 0) + 1
-        self.entries.append((path, self.tables_under[path], table_text(rows), rows))
+        notes, table = shaped_table(rows)
+        self.entries.append((path, self.tables_under[path], table_text(table, notes), table))
 
     def flush(self) -> None:
         text = clean_block("\n".join(self.buffer))

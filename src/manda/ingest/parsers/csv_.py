@@ -1,4 +1,8 @@
-"""CSV files as blocks of rows (`rows 2-26`), each row's cells paired with the header."""
+"""CSV files as blocks of rows (`rows 2-26`), each row's cells paired with the header.
+
+The header is found where it is (below a title line, over two rows); lines above it are notes
+that every block repeats, since they often carry the unit ("USD 000s") and the date.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import io
 from pathlib import Path
 
 from manda.ingest.parsers.base import ParseLimits, decode_text, one_line, table_text, unreadable
+from manda.ingest.parsers.layout import table_shape
 from manda.models import Location, LocationKind, ParsedDocument, Section
 
 BLOCK_ROWS = 25
@@ -42,18 +47,22 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     rows = [(n, cells + [""] * (width - len(cells))) for n, cells in rows]
     sections: list[Section] = []
     if rows:
-        header_number, header = rows[0]
-        data = rows[1:]
+        shape = table_shape([cells for _, cells in rows])
+        notes = [" | ".join(c for c in cells if c) for _, cells in rows[: shape.header_start]]
+        header = shape.header
+        header_number = rows[shape.header_start][0]
+        data = rows[shape.data_start :]
         if not data:
-            sections.append(Section(text=table_text([header]), location=rows_location(
-                header_number, header_number), table=[header]))
+            sections.append(Section(text=table_text([header], notes), location=rows_location(
+                rows[0][0], header_number), table=[header]))
         for start in range(0, len(data), BLOCK_ROWS):
             block = data[start : start + BLOCK_ROWS]
             table = [header] + [cells for _, cells in block]
+            first = rows[0][0] if start == 0 and notes else block[0][0]
             sections.append(
                 Section(
-                    text=table_text(table),
-                    location=rows_location(block[0][0], block[-1][0]),
+                    text=table_text(table, notes),
+                    location=rows_location(first, block[-1][0]),
                     table=table,
                 )
             )

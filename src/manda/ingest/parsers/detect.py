@@ -17,6 +17,7 @@ from manda.ingest.parsers.base import (
     SUPPORTED_LIST,
     ParseLimits,
     human_size,
+    over_limit,
     short_detail,
     unreadable,
 )
@@ -231,10 +232,52 @@ def _inspect_zip(path: Path, filename: str, ext: str, limits: ParseLimits) -> _C
                 raise unreadable(filename, _PROTECTED)
         names = {info.filename for info in infos}
         try:
-            return _zip_kind(zf, names)
+            kind = _zip_kind(zf, names)
+            if kind.kind in ("docx", "pptx", "xlsx"):
+                _check_xml_parts(zf, infos, filename, limits)
+            return kind
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError) as exc:
             reason = f"is corrupt: damaged container ({short_detail(exc)})"
             raise unreadable(filename, reason) from exc
+
+
+# Worksheets are streamed row by row (their cells are counted there); every other part is
+# built into a whole tree by python-docx / python-pptx / openpyxl.
+_STREAMED_PARTS = ("xl/worksheets/",)
+
+
+def _check_xml_parts(
+    zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], filename: str, limits: ParseLimits
+) -> None:
+    """Refuse an Office file whose XML parts would build huge trees, before any tree is built.
+
+    A part's declared size is checked first; then its tags are counted while it is inflated in
+    blocks (never held whole): a 100 KB file of empty paragraphs can otherwise cost gigabytes.
+    """
+    for info in infos:
+        if not info.filename.endswith((".xml", ".rels")):
+            continue
+        if info.file_size > limits.max_xml_part_bytes:
+            raise over_limit(
+                filename,
+                f"has a part ({info.filename}) of {human_size(info.file_size)} of XML",
+                human_size(limits.max_xml_part_bytes),
+                "MANDA_MAX_XML_PART_MB",
+            )
+        if info.filename.startswith(_STREAMED_PARTS):
+            continue
+        elements = 0
+        with zf.open(info) as part:
+            while block := part.read(1 << 20):  # a tag cut between blocks is off by one
+                elements += block.count(b"<") - block.count(b"</")
+        if elements > limits.max_xml_elements:
+            raise over_limit(
+                filename,
+                f"has a part ({info.filename}) of more than {limits.max_xml_elements:,} XML "
+                "elements",
+                f"{limits.max_xml_elements:,}-element",
+                None,
+            )
 
 
 def _zip_kind(zf: zipfile.ZipFile, names: set[str]) -> _Content:

@@ -14,7 +14,16 @@ from pathlib import Path
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
 
-from manda.ingest.parsers.base import ParseLimits, clean_block, short_detail, unreadable
+from manda.ingest.parsers.base import (
+    ParseLimits,
+    check_count,
+    clean_block,
+    human_size,
+    label_text_tables,
+    over_limit,
+    short_detail,
+    unreadable,
+)
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -34,18 +43,26 @@ SCANNED_CHARS = 20  # a page with fewer characters in its text layer is taken fo
 def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     reader = _open(path, filename)
     try:
+        # the page tree's declared count first (walking a 100k-page tree takes a minute), then
+        # the pages actually found, in case the count lies
+        check_count(filename, _declared_pages(reader), limits.max_pages, "pages", "max_pages")
         pages = list(reader.pages)
+        check_count(filename, len(pages), limits.max_pages, "pages", "max_pages")
     except FileNotDecryptedError:
         raise unreadable(filename, _PROTECTED) from None
     except _BROKEN as exc:
         raise _corrupt(filename, exc) from exc
     sections: list[Section] = []
     failures = 0
+    characters = 0
     for number, page in enumerate(pages, start=1):
+        _check_content_size(page, filename, number, limits)
         text = _page_text(page, filename, number)
         if text is None:
             failures += 1
             text = ""
+        characters += len(text)
+        check_count(filename, characters, limits.max_characters, "characters", "max_characters")
         sections.append(Section(text=text, location=Location.for_page(number)))
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
@@ -142,8 +159,42 @@ def _corrupt(filename: str, exc: Exception) -> Exception:
     return unreadable(filename, reason)
 
 
+def _declared_pages(reader: PdfReader) -> int:
+    try:
+        return int(reader.trailer["/Root"]["/Pages"]["/Count"])  # type: ignore[index]
+    except Exception:  # no usable count: the pages are counted as they are found
+        return 0
+
+
+def _check_content_size(page: object, filename: str, number: int, limits: ParseLimits) -> None:
+    """A page whose drawing instructions inflate past the limit is refused before it is read
+    (a few KB can hold hundreds of thousands of text operators that take minutes to lay out)."""
+    try:
+        contents = page.get_contents()  # type: ignore[attr-defined]
+        data = contents.get_data() if contents is not None else b""
+    except Exception:  # a damaged stream: _page_text reports the page
+        return
+    if len(data) > limits.max_page_content_bytes:
+        raise over_limit(
+            filename,
+            f"has a page (p.{number}) of {human_size(len(data))} of drawing instructions",
+            human_size(limits.max_page_content_bytes),
+            None,
+        )
+    # text-showing operators (Tj, TJ, ', "): what text layout costs, counted at C speed
+    shown = data.count(b"Tj") + data.count(b"TJ") + data.count(b"' ") + data.count(b'" ')
+    if shown > limits.max_page_text_operators:
+        raise over_limit(
+            filename,
+            f"has a page (p.{number}) with {shown:,} text operators",
+            f"{limits.max_page_text_operators:,}-operator",
+            None,
+        )
+
+
 def _page_text(page: object, filename: str, number: int) -> str | None:
-    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `."""
+    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `, and
+    table rows are written with their column headers."""
     try:
         raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
     except Exception:  # layout mode trips on some fonts; plain mode is the fallback
@@ -159,7 +210,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return clean_block("\n".join(kept))
+    return label_text_tables(clean_block("\n".join(kept)))
 
 
 def _tidy(line: str) -> str:

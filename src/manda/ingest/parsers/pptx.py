@@ -14,7 +14,13 @@ from pptx import Presentation
 from pptx.shapes.base import BaseShape
 from pptx.shapes.group import GroupShape
 
-from manda.ingest.parsers.base import ParseLimits, clean_block, one_line, table_text
+from manda.ingest.parsers.base import (
+    ParseLimits,
+    clean_block,
+    one_line,
+    shaped_table,
+    table_text,
+)
 from manda.ingest.parsers.numfmt import display_value
 from manda.models import Location, ParsedDocument, Section
 
@@ -68,7 +74,10 @@ def _shape_lines(shape: BaseShape, filename: str, slide: int) -> list[str]:
     if getattr(shape, "has_table", False):
         rows = [[one_line(cell.text) for cell in row.cells] for row in shape.table.rows]  # type: ignore[attr-defined]
         rows = [r for r in rows if any(r)]
-        return table_text(rows).split("\n") if rows else []
+        if not rows:
+            return []
+        notes, table = shaped_table(rows)
+        return table_text(table, notes).split("\n")
     if getattr(shape, "has_chart", False):
         try:
             return _chart_lines(shape.chart)  # type: ignore[attr-defined]

@@ -16,8 +16,9 @@ from openpyxl import load_workbook
 from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.utils import get_column_letter
 
-from manda.ingest.parsers.base import ParseLimits, table_text, unreadable
+from manda.ingest.parsers.base import ParseLimits, check_count, table_text, unreadable
 from manda.ingest.parsers.formulas import CellRange, FormulaError, evaluate
+from manda.ingest.parsers.layout import SCAN_ROWS, table_shape
 from manda.ingest.parsers.numfmt import display_value
 from manda.models import Location, ParsedDocument, Section
 
@@ -26,7 +27,6 @@ log = logging.getLogger(__name__)
 BLOCK_ROWS = 25
 EMPTY_RUN_STOP = 1_000
 MAX_PENDING = 20_000  # cells present without a value that may be formulas saved without results
-HEADER_SCAN_ROWS = 50
 
 
 @dataclass
@@ -40,12 +40,17 @@ class _Sheet:
     rows: dict[int, dict[int, object]] = field(default_factory=dict)  # row -> column -> value
     formats: dict[tuple[int, int], str] = field(default_factory=dict)  # non-General formats
     pending: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> format
+    cells: int = 0  # non-empty cells read
 
 
 def parse_xlsx(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     wb = load_workbook(path, read_only=True, data_only=True)
     try:
-        sheets = [_scan(ws, filename, limits) for ws in wb.worksheets]
+        sheets: list[_Sheet] = []
+        cells = 0
+        for ws in wb.worksheets:
+            sheets.append(_scan(ws, filename, limits, cells))
+            cells += sheets[-1].cells
         title = _title(wb)
     finally:
         wb.close()
@@ -66,7 +71,8 @@ def _title(wb: object) -> str | None:
 # ---------------------------------------------------------------- reading
 
 
-def _scan(ws: object, filename: str, limits: ParseLimits) -> _Sheet:
+def _scan(ws: object, filename: str, limits: ParseLimits, before: int = 0) -> _Sheet:
+    """Read a sheet row by row (streamed); `before` cells were read from earlier sheets."""
     sheet = _Sheet(title=ws.title)  # type: ignore[attr-defined]
     ws.reset_dimensions()  # type: ignore[attr-defined]  # stored dimensions can lie
     empty_run = 0
@@ -94,6 +100,8 @@ def _scan(ws: object, filename: str, limits: ParseLimits) -> _Sheet:
             continue
         empty_run = 0
         sheet.rows[row_index] = values
+        sheet.cells += len(values)
+        check_count(filename, before + sheet.cells, limits.max_cells, "cells", "max_cells")
         if len(sheet.rows) > limits.max_sheet_rows:
             raise unreadable(
                 filename,
@@ -195,15 +203,16 @@ def _sections(sheet: _Sheet) -> list[Section]:
     if not sheet.rows:
         return []
     indexes = list(sheet.rows)
-    header_at = _header_position(sheet, indexes)
-    notes = [" | ".join(_display_row(sheet, r, sorted(sheet.rows[r]))) for r in indexes[:header_at]]
-    table_rows = indexes[header_at:]
-    columns = sorted({c for r in table_rows for c in sheet.rows[r]})
+    columns = sorted({c for r in indexes for c in sheet.rows[r]})
     span = list(range(columns[0], columns[-1] + 1))
-    header_row = table_rows[0]
-    header = _display_row(sheet, header_row, span)
+    shape = table_shape([_display_row(sheet, r, span) for r in indexes[:SCAN_ROWS]])
+    notes = [" | ".join(_display_row(sheet, r, sorted(sheet.rows[r])))
+             for r in indexes[: shape.header_start]]
+    header_rows = indexes[shape.header_start : shape.data_start]
+    header_row = header_rows[-1]
+    header = shape.header
     header_refs = _refs(sheet.title, header_row, span)
-    data_rows = table_rows[1:] or [header_row]
+    data_rows = indexes[shape.data_start :] or [header_row]
     sections: list[Section] = []
     used = {c for r in indexes for c in sheet.rows[r]}  # notes may sit outside the table's columns
     first_col, last_col = get_column_letter(min(used)), get_column_letter(max(used))
@@ -225,27 +234,6 @@ def _sections(sheet: _Sheet) -> list[Section]:
             )
         )
     return sections
-
-
-def _header_position(sheet: _Sheet, indexes: list[int]) -> int:
-    """Index (into `indexes`) of the header row: the first wide row of mostly labels.
-
-    Rows above it (a title, `EUR thousands`) become notes carried by every block of the sheet.
-    """
-    head = indexes[:HEADER_SCAN_ROWS]
-    widest = max(len(sheet.rows[r]) for r in head)
-    for position, r in enumerate(head):
-        values = list(sheet.rows[r].values())
-        labels = sum(1 for v in values if _is_label(v))
-        if len(values) >= 2 and len(values) * 2 >= widest and labels * 5 >= len(values) * 3:
-            return position
-    return 0
-
-
-def _is_label(value: object) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return 1900 <= value <= 2100  # a year used as a column header
-    return not isinstance(value, float | bool)
 
 
 def _display_row(sheet: _Sheet, r: int, columns: list[int]) -> list[str]:

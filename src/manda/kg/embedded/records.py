@@ -184,14 +184,18 @@ def existing_chunk_ids(
 
 
 def fulltext_search(conn: sqlite3.Connection, deal_id: str, query: str, k: int) -> list[ScoredId]:
-    """BM25 over the deal's chunks; FTS5's bm25() is lower-is-better, so the score is negated."""
+    """BM25 over the chunks of the deal's completed documents; FTS5's bm25() is lower-is-better,
+    so the score is negated."""
     expression = match_expression(query)
     if expression is None or k <= 0:
         return []
     rows = conn.execute(
         "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts "
         "JOIN chunks AS c ON c.rowid = chunks_fts.rowid "
-        "WHERE chunks_fts MATCH ? AND c.deal_id = ? ORDER BY rank, c.id LIMIT ?",
+        "LEFT JOIN documents AS d ON d.deal_id = c.deal_id AND d.id = c.document_id "
+        "WHERE chunks_fts MATCH ? AND c.deal_id = ? AND coalesce(d.status, 'completed') = "
+        "'completed' "
+        "ORDER BY rank, c.id LIMIT ?",
         (expression, deal_id, k),
     ).fetchall()
     return [ScoredId(id=chunk_id, score=-float(rank)) for chunk_id, rank in rows]

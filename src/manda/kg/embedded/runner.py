@@ -18,6 +18,7 @@ from typing import Concatenate, ParamSpec, TypeAlias, TypeVar
 
 from manda.errors import BackendUnavailableError
 from manda.kg.embedded.schema import BUSY_TIMEOUT_MS, apply_schema, configure
+from manda.private import private_file
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -70,7 +71,7 @@ class SqliteRunner:
 
     def _connect(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)
             conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
             )

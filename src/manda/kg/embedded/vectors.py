@@ -20,6 +20,17 @@ from manda.kg.embedded.records import existing_chunk_ids
 from manda.kg.port import ScoredId
 
 
+def unfinished_chunk_ids(conn: sqlite3.Connection, deal_id: str) -> set[str]:
+    """Chunks of documents whose ingestion has not completed: never searched (usually none)."""
+    rows = conn.execute(
+        "SELECT c.id FROM chunks AS c JOIN documents AS d "
+        "ON d.deal_id = c.deal_id AND d.id = c.document_id "
+        "WHERE c.deal_id = ? AND d.status != 'completed'",
+        (deal_id,),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 @dataclass
 class _Space:
     """The cached matrix of one (deal, embedder): rows in `ids` order, up to `generation`."""
@@ -131,11 +142,13 @@ class VectorCache:
                 f"'{embedder_id}' stores {space.dim}; embed the query with the same embedder."
             )
         scores = space.matrix @ normalised(vector)
+        hidden = unfinished_chunk_ids(conn, deal_id)
         n = len(space.ids)
-        k = min(k, n)
-        top = np.argpartition(scores, n - k)[n - k :] if k < n else np.arange(n)
+        want = min(k + len(hidden), n)
+        top = np.argpartition(scores, n - want)[n - want :] if want < n else np.arange(n)
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [ScoredId(id=space.ids[i], score=float(scores[i])) for i in top]
+        found = [ScoredId(id=space.ids[i], score=float(scores[i])) for i in top]
+        return [s for s in found if s.id not in hidden][:k]
 
     def _current(self, conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> _Space | None:
         """The cached space brought up to the stored generation, or None if it has no vectors."""

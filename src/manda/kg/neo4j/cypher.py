@@ -180,12 +180,18 @@ RETURN vec.chunk_id AS chunk_id
 # for `$candidates` > k neighbours, keeps those of the deal, and asks again with more candidates
 # while fewer than k survived, the index still had more to give (`returned = $candidates`) and the
 # deal has more vectors than were found (COUNT_VECTORS).
+# Only chunks of a document whose ingestion completed are searched: a half-ingested document
+# (a crash between its chunks and its findings) is never an answer's source.
 VECTOR_SEARCH = """
 CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node, score
 WITH collect({node: node, score: score}) AS hits
 RETURN size(hits) AS returned,
        [hit IN hits
         WHERE hit.node.deal_id = $deal_id AND hit.node.embedder_id = $embedder_id
+          AND NOT EXISTS {
+            MATCH (:Chunk {deal_id: $deal_id, id: hit.node.chunk_id})-[:PART_OF]->(doc:Document)
+            WHERE doc.status <> 'completed'
+          }
         | {id: hit.node.chunk_id, score: hit.score}][0..$k] AS matches
 """
 
@@ -212,6 +218,7 @@ AWAIT_INDEXES = "CALL db.awaitIndexes($timeout_seconds)"
 FULLTEXT_SEARCH = """
 CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
 WHERE node.deal_id = $deal_id
+  AND NOT EXISTS { MATCH (node)-[:PART_OF]->(doc:Document) WHERE doc.status <> 'completed' }
 RETURN node.id AS id, score
 ORDER BY score DESC, id
 LIMIT $k

@@ -1,0 +1,71 @@
+"""Evidence-first answers: when no shape applies, lead with the passages that best answer it.
+
+The sentences and table rows most relevant to the question are quoted with their sources (one to
+three lines); "not found" is said only when retrieval confidence is below the calibrated
+threshold, with what was searched and the offer to add the question to the Q&A list.
+"""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    no_data,
+    qa_action,
+    qa_offer,
+    with_assumption,
+)
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.relevance import NOT_FOUND_BELOW, Passage, best, confidence, rank
+from manda.agent.topics import roles_asked
+from manda.agent.unusual import sentences
+
+NOT_FOUND_WHY = "no passage retrieved speaks to it closely enough to answer."
+
+
+def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
+           why: str = NOT_FOUND_WHY, must: str | None = None) -> Draft:
+    """The best one to three passages, quoted and cited; "not found" below the threshold."""
+    ranked = rank(evidence, ask.question)
+    if must:  # a named entity: sentences of passages that name it (the next sentence may not)
+        words = [w.lower() for w in must.split() if len(w) > 2]
+        ranked = [p for p in ranked
+                  if any(w in p.text.lower() or w in p.source.excerpt.lower() for w in words)]
+    if confidence(ranked) < NOT_FOUND_BELOW:
+        closest = _from_role_documents(ask, evidence, ranked)
+        if closest is not None:
+            return closest
+        return no_data(ask, evidence, why=why, category=category)
+    lead = best(ranked)
+    first = lead[0]
+    lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]
+    lines += [f"- {p.source.document}: “{p.text}” {cite([p.source])}" for p in lead[1:]]
+    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+
+
+def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Passage]) -> Draft | None:
+    """The room holds documents of the kind that answers this (minutes, a budget, a lease
+    schedule): show what they say closest to it, never "not found", and offer Q&A."""
+    roles = roles_asked(ask.question)
+    wanted = {d.id for d in evidence.documents.values() if d.role in roles}
+    if not wanted:
+        return None
+    near = [p for p in ranked if p.source.document_id in wanted]
+    if not near:
+        hits = [h for h in evidence.hits if h.document_id in wanted]
+        if not hits:
+            return None
+        near = [Passage(s, evidence.hit_source(hits[0]), False, 0.0)
+                for s in sentences(hits[0].text)[:2] if len(s) > 20]
+    if not near:
+        return None
+    kind = evidence.documents[near[0].source.document_id].role.value.replace("_", " ")
+    lines = [f"No passage answers this directly; the closest is in {near[0].source.document} "
+             f"({kind}):"]
+    lines += [f"- “{p.text}” {cite([p.source])}" for p in near[:2]]
+    q = ask.question.strip()
+    q = q if q.endswith("?") else q.rstrip(".") + "?"
+    lines.append(f"{qa_offer()} (“{q}”)")
+    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)),
+                 proposals=[qa_action(q, "General")], offer_qa=True)

@@ -1,0 +1,745 @@
+"""Topic shapes: ownership, management team, a person's role or pay, business overview, P&L,
+litigation and material contracts, each built from findings and table rows with a source per line.
+
+Every function returns None when the room holds nothing for its shape, so the caller falls back to
+the evidence-first answer (and, with low retrieval confidence, to "not found").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    approvals,
+    cite_findings,
+    is_request_list,
+    qa_action,
+    qa_offer,
+    with_assumption,
+)
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite
+from manda.agent.selection import (
+    Reading,
+    best_of,
+    findings_for,
+    in_text,
+    read_fact,
+    series,
+    show,
+    subject_base,
+)
+from manda.agent.tables import Table, read_tables, rows_naming
+from manda.agent.topics import (
+    CONTRACTS,
+    KEY_ROLES,
+    LITIGATION,
+    MANAGEMENT,
+    OVERVIEW,
+    OWNERSHIP,
+    PAY,
+    PAY_HEADER,
+    PNL,
+    Shape,
+)
+from manda.agent.translate import period_name, period_phrase
+from manda.agent.unusual import scan, sentences, trim
+from manda.finance.amounts import find_amounts, format_amount
+from manda.finance.periods import period_sort_key
+from manda.injection import looks_like_instruction
+from manda.models import DocumentRole, Finding, FindingKind, FindingStatus, Nature, SearchHit
+
+_F = re.IGNORECASE
+
+
+def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
+    """The shape's answer, or None when the room holds nothing for it."""
+    builders = {
+        OWNERSHIP.key: ownership,
+        MANAGEMENT.key: management,
+        OVERVIEW.key: overview,
+        PNL.key: pnl,
+        LITIGATION.key: litigation,
+        CONTRACTS.key: contracts,
+    }
+    draft = builders[shape.key](ask, evidence)
+    if draft is not None and ask.assumption:
+        draft.text = with_assumption(ask.assumption, draft.text)
+    return draft
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _current(findings: Sequence[Finding], evidence: Evidence) -> list[Finding]:
+    """Findings not replaced by a correction."""
+    return [f for f in findings if f.status is not FindingStatus.SUPERSEDED
+            and evidence.successor(f.id) is None]
+
+
+def _role_hits(evidence: Evidence, roles: Sequence[DocumentRole]) -> list[SearchHit]:
+    """Retrieved passages of documents in `roles` (first), then the rest; never the IRL."""
+    wanted = [h for h in evidence.hits if (doc := evidence.documents.get(h.document_id))
+              is not None and doc.role in roles]
+    rest = [h for h in evidence.hits if h not in wanted]
+    return [h for h in [*wanted, *rest] if not is_request_list(evidence, h.document_id)]
+
+
+def _tables(hits: Sequence[SearchHit]) -> list[tuple[Table, SearchHit]]:
+    return [(t, h) for h in hits for t in read_tables(h.text)]
+
+
+def _lines_with_sources(items: Sequence[tuple[str, Sequence[Source]]]) -> list[str]:
+    return [f"- {text} {cite(list(sources))}".rstrip() for text, sources in items]
+
+
+_TOTAL = re.compile(r"^\s*(?:total|sum|gesamt|summe|grand total)\b", _F)
+
+
+# ---------------------------------------------------------------- ownership
+
+_HOLDER = re.compile(r"holder|shareholder|investor|owner|member|name|gesellschafter|partner", _F)
+_PCT = re.compile(r"%|percent|ownership|stake|holding|beteiligung|fully diluted", _F)
+_CLASS = re.compile(r"class|type|series|gattung|kind", _F)
+_SHARES = re.compile(r"shares|units|stock|anteile|number|no\.", _F)
+_AS_OF = re.compile(r"as of|as at|date|stand|stichtag", _F)
+
+
+def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
+    found = [f for f in _current(findings_for(evidence, "ownership"), evidence)
+             if f.value is not None and f.unit in (None, "%")]
+    ledgers = [f for f in found if _from_roles(evidence, f, OWNERSHIP) == 0]
+    found = ledgers or found  # a cap table's stakes, not percentages read from another list
+    if found and sum(f.value or 0.0 for f in found) <= 110.0 * max(
+            1, len({f.document_id for f in found})):
+        return _ownership_from_findings(evidence, found)
+    return _ownership_from_tables(evidence)
+
+
+def _ownership_from_findings(evidence: Evidence, found: list[Finding]) -> Draft:
+    # one statement per holder: the most recent date, from the document stating most holders
+    by_doc: dict[str, list[Finding]] = {}
+    for f in found:
+        by_doc.setdefault(f.document_id, []).append(f)
+    doc_id = max(by_doc, key=lambda d: (len({x.subject for x in by_doc[d]}),
+                                        max(period_sort_key(x.period) for x in by_doc[d])))
+    holders: dict[str, Finding] = {}
+    for f in sorted(by_doc[doc_id], key=lambda x: period_sort_key(x.period)):
+        holders[f.subject] = f
+    rows = sorted(holders.values(), key=lambda f: -(f.value or 0.0))
+    as_of = rows[0].period if rows else None
+    lines = ["| Holder | Class | Shares | Ownership | Source |", "|---|---|---|---|---|"]
+    for f in rows:
+        name = f.entity or f.label.replace(" ownership", "").split(" as of")[0]
+        note = f" ({f.attributes['note']})" if f.attributes.get("note") else ""
+        lines.append(f"| {name}{note} | {f.attributes.get('class', '—') or '—'} | "
+                     f"{_number(f.attributes.get('shares'))} | {show(f)} | "
+                     f"{cite_findings([f], evidence)} |")
+    total = sum(f.value or 0.0 for f in rows)
+    when = f" {period_phrase(as_of)}" if as_of else ""
+    head = (f"Ownership{when}, from {evidence.filename(doc_id)}: {len(rows)} holders, "
+            f"{total:.1f}% in total.")
+    text = "\n".join([head, "", *lines, "", _sum_note(total)])
+    return Draft(text=text.strip(), proposals=approvals(rows), rests_on=rows)
+
+
+def _sum_note(total: float) -> str:
+    if abs(total - 100.0) <= 0.6:
+        return "The stakes add up to 100%."
+    return (f"The stakes listed add up to {total:.1f}%, not 100%: the rest is not broken down "
+            "in the documents.")
+
+
+def _number(text: str | None) -> str:
+    if not text:
+        return "—"
+    try:
+        return f"{float(text):,.0f}"
+    except ValueError:
+        return text
+
+
+def _ownership_from_tables(evidence: Evidence) -> Draft | None:
+    for table, hit in _tables(_role_hits(evidence, OWNERSHIP.roles)):
+        if not (table.has_header(_PCT) or table.has_header(_SHARES)):
+            continue
+        if not (table.has_header(_HOLDER) or table.has_header(_CLASS)):
+            continue
+        rows = [r for r in table.rows if not _TOTAL.match(r.label)]
+        if not rows:
+            continue
+        source = evidence.hit_source(hit)
+        lines = ["| Holder | Class | Shares | Ownership |", "|---|---|---|---|"]
+        total = 0.0
+        for row in rows:
+            pct = row.get(_PCT)
+            cls = row.get(_CLASS)
+            shares = row.get(_SHARES)
+            if pct and (amounts := find_amounts(pct[1])):
+                total += amounts[0].value
+            lines.append(f"| {row.label} | {cls[1] if cls else '—'} | "
+                         f"{shares[1] if shares else '—'} | {pct[1] if pct else '—'} |")
+        as_of = next((v for r in rows if (v := r.get(_AS_OF))), None)
+        when = f" as of {as_of[1]}" if as_of else ""
+        head = f"Ownership{when}, from {source.document} {cite([source])}:"
+        tail = _sum_note(total) if total else ""
+        return Draft(text="\n".join([head, "", *lines, "", tail]).strip())
+    return None
+
+
+# ---------------------------------------------------------------- people
+
+_ROLE_ALIASES = {
+    "ceo": "chief executive officer", "cfo": "chief financial officer",
+    "coo": "chief operating officer", "cto": "chief technology officer",
+    "cro": "chief revenue officer", "cmo": "chief marketing officer",
+    "cpo": "chief product officer", "cio": "chief information officer",
+    "chro": "chief human resources officer", "cco": "chief commercial officer",
+    "md": "managing director", "gm": "general manager", "vp": "vice president",
+    "chairman": "chair", "chairwoman": "chair", "chairperson": "chair",
+}
+_TITLE_HEADER = re.compile(r"role|title|position|function|job|designation|funktion", _F)
+_BACKGROUND = re.compile(r"\b(?:joined|previously|prior to|before (?:joining|that)|former|"
+                         r"founded|co-founded|years? (?:of experience|at)|degree|graduated|"
+                         r"mba|phd|worked|spent|served|appointed|since)\b", _F)
+
+
+_FILLER = {"of", "the", "for", "and", "&"}
+
+
+def role_key(text: str) -> str:
+    """A role in one spelling: "CFO" = "Chief Financial Officer"; "VP, Sales" = "VP of Sales"."""
+    words = re.sub(r"[^\w&\s]", " ", text.lower()).split()
+    expanded = " ".join(_ROLE_ALIASES.get(w, w) for w in words if w not in _FILLER)
+    return " ".join(w for w in expanded.split() if w not in _FILLER)
+
+
+def holds_role(role: str | None, wanted: str) -> bool:
+    """Does a stated role (“Chief Financial Officer & Co-founder”) name the wanted one? A key
+    role counts under its equivalents: a Finance Director is the CFO, a Geschäftsführer the CEO."""
+    if not role:
+        return False
+    have, want = role_key(role), role_key(wanted)
+    if not want:
+        return False
+    if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
+        return True
+    for _, pattern in KEY_ROLES:
+        if _whole(pattern, wanted) or _whole(pattern, want):
+            return pattern.search(role) is not None
+    return False
+
+
+def _whole(pattern: re.Pattern[str], text: str) -> bool:
+    """The pattern names all of `text` ("finance director"), not a part ("vice president …")."""
+    m = pattern.search(text)
+    return m is not None and len(m.group(0).strip()) >= len(text.strip()) - 1
+
+
+def people(evidence: Evidence) -> list[Finding]:
+    return [f for f in _current(evidence.usable_findings(), evidence)
+            if f.kind is FindingKind.PERSON or f.subject.startswith("person:")]
+
+
+def role_of(finding: Finding) -> str | None:
+    for key in ("role", "title", "position"):
+        if finding.attributes.get(key):
+            return finding.attributes[key]
+    text = (finding.value_text or "").strip()
+    if text:
+        return text
+    _, sep, tail = finding.label.partition(" — ")
+    return tail.strip() if sep and tail.strip() else None
+
+
+def person_name(finding: Finding) -> str:
+    if finding.entity:
+        return finding.entity
+    return finding.label.split(" — ")[0].split(" - ")[0]
+
+
+def _team(evidence: Evidence) -> dict[str, list[Finding]]:
+    """People by name, each with the statements of them (those with a role first)."""
+    team: dict[str, list[Finding]] = {}
+    for f in people(evidence):
+        team.setdefault(f.subject, []).append(f)
+    for found in team.values():  # the fullest statement first, from a bio or a presentation
+        found.sort(key=lambda f: (role_of(f) is None, _from_roles(evidence, f, MANAGEMENT),
+                                  -len(role_of(f) or ""), evidence.filename(f.document_id)))
+    return team
+
+
+def _from_roles(evidence: Evidence, finding: Finding, shape: Shape) -> int:
+    """0 for a document of the shape's first role, 1 for its second …; after all of them, the
+    rest (so sorting on it puts the documents that hold the topic first)."""
+    doc = evidence.documents.get(finding.document_id)
+    if doc is None or doc.role not in shape.roles:
+        return len(shape.roles)
+    return shape.roles.index(doc.role)
+
+
+def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
+    """(name, role, source) from tables with a name column and a role/title column."""
+    out: list[tuple[str, str, Source]] = []
+    for table, hit in _tables(_role_hits(evidence, MANAGEMENT.roles)):
+        doc = evidence.documents.get(hit.document_id)
+        if doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS:
+            continue  # a census lists everyone; the team is in bios and presentations
+        if not table.has_header(_TITLE_HEADER):
+            continue
+        for row in table.rows:
+            title = row.get(_TITLE_HEADER)
+            if title and row.label and not _TOTAL.match(row.label):
+                out.append((row.label, title[1], evidence.hit_source(hit)))
+    return out
+
+
+def _background(evidence: Evidence, name: str) -> tuple[str, Source] | None:
+    last = name.split()[-1].lower() if name.split() else ""
+    best: tuple[int, str, Source] | None = None
+    for hit in _role_hits(evidence, (DocumentRole.MANAGEMENT_BIOS,)):
+        for sentence in sentences(hit.text):
+            lowered = sentence.lower()
+            if last not in lowered or "|" in sentence or looks_like_instruction(sentence):
+                continue
+            score = len(_BACKGROUND.findall(sentence))
+            if score and (best is None or score > best[0]):
+                best = (score, trim(sentence, 200), evidence.hit_source(hit))
+    return (best[1], best[2]) if best else None
+
+
+_SENIOR = re.compile(r"\b(?:chief|head|director|vp|vice president|president|managing|founder|"
+                     r"officer|partner|general counsel|geschäftsführ\w*|vorstand|prokurist|"
+                     r"c[a-z]{1,2}o)\b", _F)
+
+
+def _in_team(evidence: Evidence, found: list[Finding], role: str | None) -> bool:
+    """A census lists every employee: from it, only senior roles join the management team."""
+    if any(_from_roles(evidence, f, MANAGEMENT) < 2 or not _from_census(evidence, f)
+           for f in found):
+        return True
+    return bool(role and _SENIOR.search(role))
+
+
+def _from_census(evidence: Evidence, finding: Finding) -> bool:
+    doc = evidence.documents.get(finding.document_id)
+    return doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS
+
+
+def management(ask: Ask, evidence: Evidence) -> Draft | None:
+    team = _team(evidence)
+    members: list[tuple[str, str | None, list[Source], list[Finding]]] = []
+    for found in team.values():
+        name = person_name(found[0])
+        role = next((r for f in found if (r := role_of(f))), None)
+        if not _in_team(evidence, found, role):
+            continue
+        docs: list[Finding] = []
+        for f in found:
+            if f.document_id not in {d.document_id for d in docs}:
+                docs.append(f)
+        members.append((name, role, [evidence.finding_source(f) for f in docs[:2]], found))
+    known = {m[0].lower() for m in members}
+    for name, role, source in _table_people(evidence):
+        if name.lower() not in known:
+            known.add(name.lower())
+            members.append((name, role, [source], []))
+    if not members:
+        return None
+    lines: list[str] = []
+    for name, role, sources, _ in members:
+        extra = ""
+        background = _background(evidence, name)
+        if background is not None:
+            sentence, source = background
+            extra = f"; {sentence}"
+            sources = [*sources, source]
+        title = role or "no role stated in the documents"
+        lines.append(f"- **{name}** — {title}{extra} {cite(sources)}")
+    missing = [label for label, pattern in KEY_ROLES
+               if not any(role and pattern.search(role) for _, role, _, _ in members)]
+    parts = [f"The documents name {len(members)} people in the management team:", *lines]
+    proposals = approvals([f for *_, found in members for f in found[:1]])
+    offer = False
+    if missing:
+        what = " or ".join(missing)
+        parts += ["", f"**Key roles not filled in the documents**: no {what} is named. "
+                  f"{qa_offer()}"]
+        question = (f"Who holds the {what} role (or its equivalent), since when, and if vacant, "
+                    "how is it covered?")
+        proposals.insert(0, qa_action(question, MANAGEMENT.category))
+        offer = True
+    return Draft(text="\n".join(parts), proposals=proposals, offer_qa=offer,
+                 rests_on=[f for *_, found in members for f in found[:1]])
+
+
+def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
+    """Who holds one named role; never someone holding another role."""
+    for found in _team(evidence).values():
+        match = [f for f in found if holds_role(role_of(f), wanted)]
+        if match:
+            best = match[0]
+            text = (f"{person_name(best)} is the {role_of(best)} "
+                    f"{cite_findings(match[:2], evidence)}.")
+            background = _background(evidence, person_name(best))
+            if background is not None:
+                text += f" Background: “{background[0]}” {cite([background[1]])}"
+            return Draft(text=text, proposals=approvals([best]), rests_on=[best])
+    for name, role, source in _table_people(evidence):
+        if holds_role(role, wanted):
+            return Draft(text=f"{name} is the {role} {cite([source])}.")
+    for table, hit in _tables(evidence.hits):  # a census row with a title column
+        if not table.has_header(_TITLE_HEADER):
+            continue
+        for row in table.rows:
+            title = row.get(_TITLE_HEADER)
+            if title and holds_role(title[1], wanted):
+                source = evidence.hit_source(hit)
+                return Draft(text=f"{row.label} is the {title[1]} ({row.render()}) "
+                                  f"{cite([source])}.")
+    return None
+
+
+def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
+    """A named person's pay, read from the row that names them, with its column header."""
+    assert ask.entity is not None
+    texts = [(h, h.text) for h in evidence.hits if not is_request_list(evidence, h.document_id)]
+    for hit, text in texts:
+        for table, row in rows_naming([text], ask.entity):
+            pay = [(h, v) for h, v in row.cells.items() if PAY_HEADER.search(h) and v.strip()]
+            if not pay:
+                continue
+            source = evidence.hit_source(hit)
+            stated = "; ".join(f"{h}: {_grouped(v)}" for h, v in pay)
+            title = row.get(_TITLE_HEADER)
+            name = next((v for v in [row.label, *row.cells.values()]
+                         if ask.entity.split()[-1].lower() in v.lower()), row.label)
+            who = name + (f" ({title[1]})" if title else "")
+            caption = next((c for c in table.caption if _SCALE_OR_CURRENCY.search(c)), "")
+            unit = f" — {caption}" if caption else ""
+            return Draft(text=f"{who}: {stated}{unit} {cite([source])}.")
+    return None
+
+
+def _grouped(value: str) -> str:
+    """`185000` → `185,000`; anything else as written."""
+    return f"{int(value):,}" if value.strip().isdigit() and len(value.strip()) > 4 else value
+
+
+_SCALE_OR_CURRENCY = re.compile(r"thousand|000|€|\$|£|eur|usd|gbp|chf|million", _F)
+
+
+def asks_pay(question: str) -> bool:
+    return PAY.search(question) is not None
+
+
+# ---------------------------------------------------------------- business overview
+
+_BUSINESS = re.compile(
+    r"\b(?:provides?|provider|sells?|offers?|develops?|operates?|manufactur\w+|platform|"
+    r"software|services?|products?|solutions?|customers?|clients?|headquarter\w*|based in|"
+    r"founded|employees|markets?|subscription|recurring|serves?|leading|specialis\w+|"
+    r"speciali[sz]\w+|distribut\w+)\b", _F)
+
+
+_PRONOUN_LED = re.compile(r"^(?:she|he|they|it|this|these|we|his|her)\b", _F)
+
+
+def overview(ask: Ask, evidence: Evidence) -> Draft | None:
+    from manda.agent.compose.synthesis import latest, reading_line
+
+    described: list[tuple[int, str, Source]] = []
+    preferred = (DocumentRole.PRESENTATION, DocumentRole.AUDITED_STATEMENTS,
+                 DocumentRole.MANAGEMENT_ACCOUNTS)
+    role_docs = {h.document_id for h in _role_hits(evidence, preferred)
+                 if (d := evidence.documents.get(h.document_id)) is not None
+                 and d.role in preferred}
+    for rank, hit in enumerate(_role_hits(evidence, preferred)):
+        for sentence in sentences(hit.text):
+            if ("|" in sentence or len(sentence) < 40 or looks_like_instruction(sentence)
+                    or _PRONOUN_LED.match(sentence)):
+                continue
+            score = len(_BUSINESS.findall(sentence)) * 2 + (2 if hit.document_id in role_docs
+                                                             else 0) - rank // 4
+            if score >= 4:
+                described.append((score, trim(sentence, 240), evidence.hit_source(hit)))
+    described.sort(key=lambda t: -t[0])
+    what: list[tuple[str, Source]] = []
+    for _, sentence, source in described:
+        if all(sentence != s for s, _ in what):
+            what.append((sentence, source))
+        if len(what) >= 3:
+            break
+    figures: list[str] = []
+    rests: list[Finding] = []
+    for subject in ("revenue", "ebitda", "headcount", "arr"):
+        reading = latest(evidence, subject, full_year=subject in ("revenue", "ebitda")) \
+            or latest(evidence, subject)
+        doc = evidence.document_of(reading.primary) if reading is not None else None
+        if doc is not None and doc.role is DocumentRole.CAP_TABLE:
+            continue  # a cap table states shares and stakes, never the size of the business
+        if reading is not None:  # with its correction or conflict, said where it is stated
+            figures.append(reading_line(reading, evidence))
+            rests.append(reading.primary)
+    customers = [i for i in scan(evidence) if i.topic.key == "concentration"]
+    if not what and not figures:
+        return None
+    parts: list[str] = []
+    if what:
+        parts += ["**What the company does**", *_lines_with_sources([(s, [src])
+                                                                     for s, src in what])]
+    if figures:
+        parts += ["", "**Size**", *figures]
+    if customers:
+        item = customers[0]
+        parts += ["", "**Customers**", f"- {item.statement} {cite([item.source])}"]
+    parts += ["", "**Where to drill down**",
+              "- “Walk me through the P&L”", "- “Who owns the company?”",
+              "- “Who is on the management team?”",
+              "- “What are the red flags?” (`/manda redflags`) or “What is missing?” "
+              "(`/manda gaps`)"]
+    return Draft(text="\n".join(parts).strip(), rests_on=rests)
+
+
+# ---------------------------------------------------------------- P&L walk-through
+
+_PNL_ROWS: tuple[tuple[str, str], ...] = (
+    ("revenue", "Revenue"), ("cost of sales", "Cost of sales"), ("gross profit", "Gross profit"),
+    ("ebitda", "EBITDA"), ("adjusted ebitda", "Adjusted EBITDA"), ("net income", "Net income"),
+)
+
+
+def _kind(period: str | None) -> str:
+    return (period or "?")[:2].rstrip("0123456789 ")
+
+
+def pnl(ask: Ask, evidence: Evidence) -> Draft | None:
+    revenue = series(evidence, "revenue")
+    if not revenue:
+        return None
+    kinds: dict[str, list[Reading]] = {}
+    for r in revenue:
+        kinds.setdefault(_kind(r.period), []).append(r)
+    years = kinds.get("FY", [])
+    chosen = years if len(years) >= 2 else max(kinds.values(), key=len)
+    periods = [r.period or "" for r in chosen][-4:]
+    if ask.period and ask.period not in periods:
+        periods = [*periods[-3:], ask.period]
+    lines, readings, rests = _pnl_table(evidence, periods)
+    names = [period_name(p) for p in periods]
+    parts = [f"P&L by {('financial year' if _kind(periods[-1]) == 'FY' else 'period')}, "
+             f"{names[0]} to {names[-1]} (actuals; margins computed from the figures shown):",
+             "", *lines]
+    notes = _pnl_notes(evidence, readings, periods)
+    later = _later_quarters(kinds.get("Q", []), periods)
+    if later:  # the year so far, when the last full year is behind the latest quarters
+        more, more_readings, more_rests = _pnl_table(evidence, later)
+        parts += ["", f"**Latest quarters, {period_name(later[0])} to {period_name(later[-1])}**",
+                  "", *more]
+        notes += _pnl_notes(evidence, more_readings, later)
+        rests += more_rests
+    if notes:
+        parts += ["", "**Reported vs adjusted, and caveats**", *dict.fromkeys(notes)]
+    return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _later_quarters(quarters: Sequence[Reading], periods: Sequence[str]) -> list[str]:
+    """Quarters after the last period shown (at most four), when that period is a year."""
+    if not periods or _kind(periods[-1]) != "FY":
+        return []
+    last = period_sort_key(periods[-1])
+    return [r.period or "" for r in quarters if period_sort_key(r.period) > last][-4:]
+
+
+def _pnl_table(evidence: Evidence, periods: list[str]
+               ) -> tuple[list[str], dict[str, dict[str, Reading]], list[Finding]]:
+    """Rows revenue → gross profit → EBITDA → net income, periods as columns, with margins."""
+    readings: dict[str, dict[str, Reading]] = {}
+    for subject, _ in _PNL_ROWS:
+        for period in periods:
+            reading = read_fact(evidence, subject, period, nature=Nature.ACTUAL)
+            if reading is not None and not reading.is_forecast:
+                readings.setdefault(subject, {})[period] = reading
+    names = [period_name(p) for p in periods]
+    body = ["| Line | " + " | ".join(names) + " | Sources |",
+            "|---|" + "---|" * len(periods) + "---|"]
+    rests: list[Finding] = []
+    for subject, label in _PNL_ROWS:
+        by_period = readings.get(subject, {})
+        if not by_period:
+            if subject == "gross profit":
+                _computed_gross_profit(readings, periods, body)
+            continue
+        found = [by_period[p].primary for p in periods if p in by_period]
+        rests += found
+        cells = [show(by_period[p].primary) if p in by_period else "—" for p in periods]
+        body.append(f"| {label} | " + " | ".join(cells)
+                    + f" | {cite_findings(found, evidence)} |")
+        if subject in ("gross profit", "ebitda", "net income"):
+            margins = [_margin(by_period.get(p), readings.get("revenue", {}).get(p))
+                       for p in periods]
+            if any(m != "—" for m in margins):
+                body.append(f"| {label} margin (computed) | " + " | ".join(margins) + " | |")
+    return body, readings, rests
+
+
+def _margin(value: Reading | None, revenue: Reading | None) -> str:
+    if value is None or revenue is None or not revenue.primary.value:
+        return "—"
+    return f"{(value.primary.value or 0.0) / revenue.primary.value * 100:.1f}%"
+
+
+def _computed_gross_profit(readings: dict[str, dict[str, Reading]], periods: list[str],
+                           body: list[str]) -> None:
+    rev, cos = readings.get("revenue", {}), readings.get("cost of sales", {})
+    cells = []
+    for p in periods:
+        if p in rev and p in cos:
+            value = (rev[p].primary.value or 0.0) - abs(cos[p].primary.value or 0.0)
+            cells.append(format_amount(value, rev[p].primary.unit))
+        else:
+            cells.append("—")
+    if any(c != "—" for c in cells):
+        body.append("| Gross profit (computed) | " + " | ".join(cells) + " | |")
+
+
+def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
+               periods: list[str]) -> list[str]:
+    notes: list[str] = []
+    reported, adjusted = readings.get("ebitda", {}), readings.get("adjusted ebitda", {})
+    charges = [f for f in findings_for(evidence, "one-time charges") if f.value is not None]
+    for p in periods:
+        stated: dict[float, list[Finding]] = {}
+        for f in charges:
+            if f.period == p:
+                stated.setdefault(round(f.value or 0.0, -3), []).append(f)
+        bridge = [best_of(same, evidence) for same in stated.values()]  # one line per item
+        if p in adjusted and p in reported:
+            a, r = adjusted[p].primary, reported[p].primary
+            diff = (a.value or 0.0) - (r.value or 0.0)
+            line = (f"- {period_name(p)}: adjusted EBITDA {show(a)} vs reported {show(r)} "
+                    f"{cite_findings([a, r], evidence)}; the difference of "
+                    f"{format_amount(abs(diff), a.unit)} is a definitional adjustment, not a "
+                    "conflict")
+            if bridge:
+                line += "; bridge items: " + "; ".join(
+                    f"{in_text(b.label)} {show(b)} {cite_findings([b], evidence)}"
+                    for b in bridge)
+            notes.append(line + ".")
+        elif bridge and p in reported:
+            b = bridge[0]
+            notes.append(f"- {period_name(p)}: reported EBITDA {show(reported[p].primary)} is "
+                         f"after a one-time charge of {show(b)} {cite_findings([b], evidence)}; "
+                         "excluding it, the underlying figure is higher.")
+    for _subject, by_period in readings.items():
+        for p, reading in by_period.items():
+            if reading.corrected_from:
+                old = reading.corrected_from[0]
+                notes.append(f"- {period_name(p)} {in_text(reading.label)}: corrected from "
+                             f"{show(old)} {cite_findings([old], evidence)}.")
+            if reading.conflicts:
+                other = reading.conflicts[0]
+                notes.append(f"- {period_name(p)} {in_text(reading.label)}: "
+                             f"{evidence.filename(other.document_id)} gives {show(other)} "
+                             f"{cite_findings([other], evidence)}; the documents conflict.")
+    return notes
+
+
+# ---------------------------------------------------------------- litigation and contracts
+
+
+def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
+    cases = _current([f for f in evidence.usable_findings()
+                      if f.kind is FindingKind.LITIGATION
+                      or subject_base(f.subject) == "litigation"], evidence)
+    lines: list[str] = []
+    seen: set[str] = set()
+    ordered = sorted(cases, key=lambda f: (_from_roles(evidence, f, LITIGATION),
+                                           -sum(1 for v in f.attributes.values() if v.strip())))
+    for case in ordered:
+        if case.subject in seen:
+            continue
+        seen.add(case.subject)
+        same = [f for f in ordered if f.subject == case.subject]
+        party = case.entity or case.label
+        bits = []
+        if case.value is not None:
+            bits.append(f"claim of {show(case)}")
+        if case.attributes.get("court"):
+            bits.append("before " + " ".join(case.attributes["court"].split()))
+        if case.attributes.get("status"):
+            bits.append(f"status: {case.attributes['status']}")
+        if case.attributes.get("date"):
+            bits.append(f"dated {case.attributes['date']}")
+        statement = _statement_about(evidence, case, party)
+        detail = f" — {', '.join(bits)}" if bits else ""
+        text = f"**{party}**{detail}"
+        sources = [evidence.finding_source(f) for f in _one_per_doc(same)[:3]]
+        if statement is not None:
+            text += f". {statement[0]}"
+            sources.append(statement[1])
+        lines.append(f"- {text} {cite(sources)}")
+    if not lines:
+        items = [i for i in scan(evidence) if i.topic.key == "litigation"]
+        if not items:
+            return None
+        lines = [f"- {i.statement} {cite([i.source])}" for i in items]
+    head = "Litigation in the documents:" if len(lines) > 1 else "Litigation:"
+    return Draft(text="\n".join([head, *lines]), proposals=approvals(cases), rests_on=cases)
+
+
+def _one_per_doc(findings: Sequence[Finding]) -> list[Finding]:
+    seen: set[str] = set()
+    out = []
+    for f in findings:
+        if f.document_id not in seen:
+            seen.add(f.document_id)
+            out.append(f)
+    return out
+
+
+def _statement_about(evidence: Evidence, finding: Finding, party: str
+                     ) -> tuple[str, Source] | None:
+    """The sentences of the retrieved passage that describe a case (claimant, court, status)."""
+    key = (party.split() or [""])[0].lower()
+    for hit in evidence.hits:
+        if hit.chunk_id != finding.chunk_id and hit.document_id != finding.document_id:
+            continue
+        said = [s for s in sentences(hit.text) if len(s) > 30 and "|" not in s
+                and not looks_like_instruction(s)]
+        start = next((i for i, s in enumerate(said) if key and key in s.lower()), None)
+        if start is None:
+            continue
+        text = " ".join(said[start:start + 3])
+        return trim(text, 420), evidence.hit_source(hit)
+    return None
+
+
+def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
+    found = _current([f for f in evidence.usable_findings()
+                      if f.kind is FindingKind.CONTRACT
+                      or subject_base(f.subject) == "contract"], evidence)
+    if not found:
+        return None
+    by_subject: dict[str, Finding] = {}
+    for f in sorted(found, key=lambda f: (_from_roles(evidence, f, CONTRACTS),
+                                          f.attributes.get("change_of_control") != "yes",
+                                          -sum(1 for v in f.attributes.values() if v.strip()))):
+        by_subject.setdefault(f.subject, f)
+    lines = []
+    for f in by_subject.values():
+        bits = [f.attributes.get("contract") or "agreement"]
+        coc = f.attributes.get("change_of_control")
+        if coc == "yes":
+            bits.append("change-of-control clause")
+        for key in ("term", "expiry", "expires", "termination", "notice"):
+            if f.attributes.get(key):
+                bits.append(f"{key}: {f.attributes[key]}")
+        lines.append(f"- **{f.entity or f.label}** — {'; '.join(bits)} "
+                     f"{cite_findings([f], evidence)}")
+    return Draft(text="\n".join(["Material contracts in the documents:", *lines]),
+                 proposals=approvals(list(by_subject.values())),
+                 rests_on=list(by_subject.values()))

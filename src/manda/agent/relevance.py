@@ -1,0 +1,200 @@
+"""How well a sentence or a table row answers a question, and how sure retrieval is that any does.
+
+Passages are split into sentences and table rows (each row with its column headers); each is scored
+by the share of the question's content words it covers, weighted by how rare each word is among
+the passages retrieved (a BM25-like idf), with words matched on their stem ("insured" =
+"insurance", "salaries" = "salary"). A question that asks for an amount ("how much", "price")
+prefers sentences that state one. The best score is the retrieval confidence: "not found" is said
+only below `NOT_FOUND_BELOW`, calibrated on a labelled dev set (`bench/not_found_calibration.py`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from manda.agent.evidence import Evidence, Source
+from manda.agent.tables import read_tables
+from manda.agent.unusual import sentences, trim
+from manda.finance.amounts import find_amounts
+from manda.injection import looks_like_instruction
+
+# Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
+# not) over the sample room: accuracy peaks at 96% on the plateau 0.40-0.45 (0.50: 89%, 0.30:
+# 89%); the upper end is kept so that a weak match is not passed off as an answer.
+NOT_FOUND_BELOW = 0.45
+
+_WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-']*", re.IGNORECASE)
+_AMOUNT_ASKED = re.compile(r"\bhow much\b|\bprice\b|\bcost\b|\bvalue\b|\bvaluation\b|\bworth\b|"
+                           r"\bamount\b|\bpaid\b|\bpay\b|\bfee\b|\boffer(?:ed)?\b|"
+                           r"\bconsideration\b|\bsalary\b|\bhow many\b|\bhow large\b|\bsize\b",
+                           re.IGNORECASE)
+# Words that carry the question's form, not its topic.
+_FORM = {
+    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "does", "did", "do",
+    "is", "are", "was", "were", "has", "have", "had", "the", "a", "an", "of", "in", "on", "for",
+    "to", "and", "or", "any", "there", "tell", "me", "about", "company", "companies", "business",
+    "target", "its", "their", "they", "it", "this", "that", "we", "our", "us", "much", "many",
+    "please", "give", "show", "list", "can", "could", "would", "should", "be", "been", "with",
+    "from", "by", "at", "as", "know", "current", "currently", "main", "key",
+    # where it is said, not what: "what did the minutes say about …"
+    "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
+    "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
+}
+
+
+def _stem(word: str) -> str:
+    word = word.lower().strip("-'")
+    for suffix in ("ations", "ation", "ances", "ance", "ings", "ing", "ies", "ied", "ers", "er",
+                   "ed", "es", "s", "y"):
+        if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_terms(question: str) -> list[str]:
+    """The question's topic words, stemmed, without the words of its form."""
+    out: list[str] = []
+    for word in _WORD.findall(question):
+        low = word.lower()
+        if low in _FORM or len(low) < 3:
+            continue
+        stem = _stem(low)
+        if stem not in out:
+            out.append(stem)
+    return out
+
+
+# Words a deal team uses for the same thing; a question word matches any of its group. (With an
+# embedder, the dense channel of the search carries the rest of the meaning.)
+_CONCEPTS: tuple[tuple[str, ...], ...] = (
+    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value"),
+    ("buyer", "bidder", "acquirer", "purchaser", "investor"),
+    ("salary", "pay", "compensation", "remuneration", "wage", "earn", "bonus"),
+    ("owner", "own", "shareholder", "stockholder", "holder", "member", "equity"),
+    ("litigation", "lawsuit", "claim", "complaint", "proceeding", "dispute", "court", "sue"),
+    ("insurance", "insured", "insurer", "policy", "coverage", "cover"),
+    ("employee", "staff", "headcount", "personnel", "people", "fte", "workforce"),
+    ("customer", "client", "account"),
+    ("supplier", "vendor", "provider"),
+    ("auditor", "audit", "audited"),
+    ("headquarter", "based", "office", "located", "location"),
+    ("debt", "loan", "borrowing", "facility", "financing"),
+    ("lease", "rent", "premise", "property"),
+)
+_GROUP: dict[str, int] = {}
+for _n, _group in enumerate(_CONCEPTS):
+    for _word in _group:
+        _GROUP.setdefault(" ".join(_word.split()) if " " in _word else _word.lower(), _n)
+
+
+@lru_cache(maxsize=8192)
+def _group_of(stem: str) -> int | None:
+    for word, group in _GROUP.items():
+        if " " not in word and (stem == word or (len(stem) >= 5 and len(word) >= 5
+                                                  and stem[:5] == word[:5])):
+            return group
+    return None
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text)}
+
+
+def _matches(term: str, stems: set[str]) -> bool:
+    if term in stems:
+        return True
+    if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
+        return True
+    group = _group_of(term)
+    return group is not None and any(_group_of(s) == group for s in stems)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One sentence or table row (rendered with its headers) and where it was found."""
+
+    text: str
+    source: Source
+    is_row: bool
+    score: float  # the idf-weighted share of the question's words it covers
+    order: float = 0.0  # score plus the preferences that rank equals (amounts, full sentences)
+
+
+def candidates(evidence: Evidence) -> list[tuple[str, Source, bool]]:
+    """Sentences and header-keyed table rows of every retrieved passage (never the IRL's)."""
+    out: list[tuple[str, Source, bool]] = []
+    for hit in evidence.hits:
+        doc = evidence.documents.get(hit.document_id)
+        if doc is not None and doc.is_irl:
+            continue
+        source = evidence.hit_source(hit)
+        tables = read_tables(hit.text)
+        row_lines = {row.line for t in tables for row in t.rows}
+        header_lines = {" | ".join(t.header) for t in tables}
+        for t in tables:
+            caption = next((c for c in t.caption if len(c) < 80), "")
+            for row in t.rows:
+                text = row.render()
+                out.append((f"{text} ({caption})" if caption else text, source, True))
+        for sentence in sentences(hit.text):
+            if sentence in row_lines or sentence in header_lines or "|" in sentence:
+                continue
+            if len(sentence) < 20 or looks_like_instruction(sentence):
+                continue
+            out.append((sentence, source, False))
+    return out
+
+
+def rank(evidence: Evidence, question: str) -> list[Passage]:
+    """Every sentence and row of the evidence, best answer to `question` first."""
+    terms = content_terms(question)
+    if not terms:
+        return []
+    pool = candidates(evidence)
+    if not pool:
+        return []
+    stems = [_stems(text) for text, _, _ in pool]
+    n = len(pool)
+    weight = {}
+    for term in terms:
+        df = sum(1 for s in stems if _matches(term, s))
+        weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
+    total = sum(weight.values())
+    wants_amount = bool(_AMOUNT_ASKED.search(question))
+    ranked: list[Passage] = []
+    for (text, source, is_row), have in zip(pool, stems, strict=True):
+        covered = sum(weight[t] for t in terms if _matches(t, have))
+        if not covered:
+            continue
+        score = covered / total
+        order = score + min(len(text), 200) / 4000  # a full sentence over a fragment
+        if wants_amount:
+            order += 0.1 if find_amounts(text) else -0.1
+        ranked.append(Passage(trim(text, 320), source, is_row, round(score, 4),
+                              round(order, 4)))
+    ranked.sort(key=lambda p: (-p.order, p.is_row))
+    return ranked
+
+
+def confidence(ranked: Sequence[Passage]) -> float:
+    """How sure retrieval is that something answers: the best coverage of the question's words
+    by one sentence or row (0 when none); ranking preferences do not count here."""
+    return max((p.score for p in ranked), default=0.0)
+
+
+def best(ranked: Sequence[Passage], *, limit: int = 3, within: float = 0.8) -> list[Passage]:
+    """The leading passages: the best, and the next ones that score close to it."""
+    if not ranked:
+        return []
+    top = ranked[0].order
+    out: list[Passage] = []
+    for passage in ranked:
+        if passage.order < top * within or len(out) >= limit:
+            break
+        if all(passage.text != p.text for p in out):
+            out.append(passage)
+    return out

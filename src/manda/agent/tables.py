@@ -1,0 +1,121 @@
+"""Table rows read back from passages, each cell with its column header, so no row is cited bare.
+
+Ingestion writes a table passage as a header row followed by rows whose cells repeat their header
+(`Jane Doe | Title: CFO | Base salary: 185,000`); Markdown tables (`| a | b |`) are read too. The
+agent uses these rows for people facts (a census row), ownership (a cap table) and any answer that
+quotes a row: the row is always shown with the headers it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from manda.agent.unusual import body
+
+_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+_KEYED = re.compile(r"^(?P<key>[^:|]{1,60}?):\s*(?P<value>.*)$")
+
+
+@dataclass
+class Row:
+    """One table row: its label (first cell), its cells by column header, the line as written."""
+
+    label: str
+    cells: dict[str, str]
+    line: str
+
+    def get(self, *wanted: re.Pattern[str]) -> tuple[str, str] | None:
+        """The first (header, value) whose header matches one of `wanted`, in that order."""
+        for pattern in wanted:
+            for header, value in self.cells.items():
+                if pattern.search(header) and value.strip():
+                    return header, value.strip()
+        return None
+
+    def render(self) -> str:
+        """The row with its headers: "Jane Doe — Title: CFO; Base salary: 185,000"."""
+        parts = [f"{h}: {v}" for h, v in self.cells.items() if v.strip()]
+        return f"{self.label} — " + "; ".join(parts) if parts else self.label
+
+
+@dataclass
+class Table:
+    """The rows of one passage's table, with the caption lines written above it."""
+
+    header: list[str]
+    rows: list[Row] = field(default_factory=list)
+    caption: list[str] = field(default_factory=list)
+
+    def has_header(self, pattern: re.Pattern[str]) -> bool:
+        return any(pattern.search(h) for h in self.header)
+
+
+def _cells(line: str) -> list[str]:
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    return [c.strip() for c in text.split("|")]
+
+
+def read_tables(text: str) -> list[Table]:
+    """Every table in a passage (a run of `|` lines), header first; prose lines become captions."""
+    tables: list[Table] = []
+    current: Table | None = None
+    caption: list[str] = []
+    for raw in body(text).splitlines():
+        line = raw.strip()
+        if "|" not in line:
+            if current is not None:
+                tables.append(current)
+                current = None
+                caption = []
+            if line:
+                caption = [*caption[-2:], line]
+            continue
+        if _SEPARATOR.match(line):
+            continue
+        cells = _cells(line)
+        if current is None:
+            current = Table(header=cells, caption=caption)
+            continue
+        current.rows.append(_row(cells, current.header, line))
+    if current is not None:
+        tables.append(current)
+    return [t for t in tables if t.rows]
+
+
+def _row(cells: list[str], header: list[str], line: str) -> Row:
+    """Cells keyed by their header: `Key: value` cells name it, plain cells go by position."""
+    keyed: dict[str, str] = {}
+    known = {h.lower(): h for h in header}
+    label = cells[0] if cells else ""
+    for position, cell in enumerate(cells):
+        m = _KEYED.match(cell)
+        if m and m.group("key").strip().lower() in known:
+            keyed[known[m.group("key").strip().lower()]] = m.group("value")
+        elif position == 0:
+            continue
+        elif position < len(header):
+            keyed[header[position]] = cell
+    first = _KEYED.match(label)
+    if first and first.group("key").strip().lower() in known:
+        label = first.group("value")
+    return Row(label=label, cells=keyed, line=line)
+
+
+def rows_naming(texts: Iterable[str], name: str) -> list[tuple[Table, Row]]:
+    """Rows whose label or cells name `name` (every word of it, in any case)."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", name) if len(w) > 1]
+    out: list[tuple[Table, Row]] = []
+    for text in texts:
+        for table in read_tables(text):
+            for row in table.rows:
+                lowered = row.line.lower()
+                if words and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", lowered)
+                                 for w in words):
+                    out.append((table, row))
+    return out

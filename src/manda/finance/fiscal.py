@@ -1,0 +1,207 @@
+"""The company's fiscal year: its year-end day, learned from the documents, and its periods.
+
+"FY2024" is the fiscal year that ends in 2024 — 31 December for most German companies, 31 March
+for many UK ones, 30 June or 30 September for many US ones. Documents state the year end in a
+few fixed ways ("for the year ended 30 June 2024", "FY to 31 March", "Geschäftsjahr vom 1. Juli
+bis 30. Juni", "fiscal year ending September 30"); each statement is a vote and the most frequent
+day wins, so one passing "year ended 31 December" in a footnote cannot outvote a whole room.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from manda.finance.periods import find_dates, month_period, parse_period, period_end
+
+__all__ = [
+    "CALENDAR_YEAR",
+    "FiscalYearEnd",
+    "fiscal_period_of_column",
+    "learn_fiscal_year_end",
+    "month_range_period",
+]
+
+_MONTHS = {
+    "january": 1, "jan": 1, "januar": 1, "february": 2, "feb": 2, "februar": 2, "march": 3,
+    "mar": 3, "märz": 3, "maerz": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6,
+    "jun": 6, "juni": 6, "july": 7, "jul": 7, "juli": 7, "august": 8, "aug": 8, "september": 9,
+    "sep": 9, "sept": 9, "october": 10, "oct": 10, "oktober": 10, "okt": 10, "november": 11,
+    "nov": 11, "december": 12, "dec": 12, "dezember": 12, "dez": 12,
+}
+_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# A day and a month, either order, year optional: "30 June", "June 30", "30.06.", "31/03".
+_DAY_MONTH = (
+    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?P<m1>{_MONTH})"
+    rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<d3>\d{{1,2}})[./](?P<m3>\d{{1,2}})[./]?)"
+)
+_STATEMENTS = [
+    # year ended 30 June 2024 · financial year ending 31 March · fiscal year end: 30 September
+    re.compile(
+        rf"\b(?:(?:fiscal|financial|business|accounting)\s+)?year(?:s)?\s*[-\s]?end(?:ed|ing|s)?"
+        rf"\s*(?:on|:|is|of)?\s*{_DAY_MONTH}",
+        re.IGNORECASE,
+    ),
+    # twelve months ended 31 March 2024 · 12 months to 30 June
+    re.compile(rf"\b(?:twelve|12)\s+months\s+(?:ended|ending|to)\s+{_DAY_MONTH}", re.IGNORECASE),
+    # FY to 31 March · FY ending June 30 · financial year to 31 March · year to 31 March 2024
+    re.compile(
+        rf"\b(?:FY|(?:fiscal|financial)\s+year|year)\s+(?:to|ending|ended)\s+{_DAY_MONTH}",
+        re.IGNORECASE,
+    ),
+    # Geschäftsjahr vom 1. Juli 2023 bis 30. Juni 2024 · Geschäftsjahr endet am 30. Juni
+    re.compile(
+        rf"\bGeschäftsjahr(?:es)?\b[^\n]{{0,50}}?\b(?:bis|endet\s+am|zum)\s+(?:zum\s+)?{_DAY_MONTH}",
+        re.IGNORECASE,
+    ),
+    # Jahresabschluss zum 31. Dezember 2023 · balance sheet date: 30 June
+    re.compile(rf"\b(?:Jahresabschluss|Konzernabschluss)\s+zum\s+{_DAY_MONTH}", re.IGNORECASE),
+]
+
+
+@dataclass(frozen=True)
+class FiscalYearEnd:
+    """The last day of the company's fiscal year, as (month, day)."""
+
+    month: int
+    day: int
+
+    @property
+    def is_calendar(self) -> bool:
+        return (self.month, self.day) == (12, 31)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.month, self.day)
+
+    def __str__(self) -> str:
+        return f"{self.day} {date(2000, self.month, 1):%B}"
+
+    def iso(self) -> str:
+        """`--06-30`, the ISO 8601 spelling of a day in every year (what gets stored)."""
+        return f"--{self.month:02d}-{self.day:02d}"
+
+    @classmethod
+    def from_iso(cls, text: str) -> FiscalYearEnd:
+        month, day = text.removeprefix("--").split("-")
+        return cls(int(month), int(day))
+
+    def end_of(self, fiscal_year: int) -> date:
+        """The last day of FY`fiscal_year` (the fiscal year that ends in that calendar year)."""
+        try:
+            return date(fiscal_year, self.month, self.day)
+        except ValueError:  # 29 February in a year that has none
+            return date(fiscal_year, self.month, 28)
+
+    def fiscal_year_of(self, day: date) -> int:
+        """The fiscal year a day belongs to: with a 30 June year end, 15 Dec 2023 is in FY2024."""
+        return day.year if (day.month, day.day) <= self.key else day.year + 1
+
+    def is_year_end(self, day: date) -> bool:
+        """The year-end day itself, or the month's last day for a month-end year end."""
+        return (day.month, day.day) == self.key or (
+            day.month == self.month and self.day >= 28 and day == period_end(
+                month_period(day.year, day.month))
+        )
+
+
+CALENDAR_YEAR = FiscalYearEnd(12, 31)
+
+
+def _day_month(m: re.Match[str]) -> tuple[int, int] | None:
+    g = m.groupdict()
+    try:
+        if g.get("d1"):
+            day, month = int(g["d1"]), _MONTHS[g["m1"].lower().rstrip(".")]
+        elif g.get("d2"):
+            day, month = int(g["d2"]), _MONTHS[g["m2"].lower().rstrip(".")]
+        else:
+            day, month = int(g["d3"]), int(g["m3"])
+        date(2000, month, day)  # 29 February is a valid year end in a leap year
+    except (KeyError, ValueError, TypeError):
+        return None
+    return month, day
+
+
+def year_end_statements(text: str) -> list[FiscalYearEnd]:
+    """Every fiscal-year end `text` states, in reading order."""
+    found: list[tuple[int, FiscalYearEnd]] = []
+    for pattern in _STATEMENTS:
+        for m in pattern.finditer(text):
+            day_month = _day_month(m)
+            if day_month is not None:
+                found.append((m.start(), FiscalYearEnd(*day_month)))
+    return [fye for _, fye in sorted(found, key=lambda t: t[0])]
+
+
+def learn_fiscal_year_end(texts: Iterable[str]) -> FiscalYearEnd | None:
+    """The year end most often stated across `texts`; None when none states one."""
+    votes: Counter[FiscalYearEnd] = Counter()
+    for text in texts:
+        votes.update(year_end_statements(text))
+    if not votes:
+        return None
+    return max(votes.items(), key=lambda kv: (kv[1], kv[0].is_calendar))[0]
+
+
+_MONTH_RANGE = re.compile(
+    rf"(?<![\w])(?P<m1>{_MONTH})\s*(?:[-–—]|to|bis)\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
+    rf"(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def month_range_period(text: str, fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
+    """A span of months as a period of the fiscal year: "Apr–Jun 2024" is Q2 2024 in a calendar
+    year and Q1 2025 (of FY2025) with a 31 March year end; six months are a half, twelve a year.
+    """
+    m = _MONTH_RANGE.search(text)
+    if m is None:
+        return None
+    first = _MONTHS[m.group("m1").lower().rstrip(".")]
+    last = _MONTHS[m.group("m2").lower().rstrip(".")]
+    year = int(m.group("y")) if len(m.group("y")) == 4 else 2000 + int(m.group("y"))
+    length = (last - first) % 12 + 1
+    fye = fiscal_year_end or CALENDAR_YEAR
+    start_month = fye.month % 12 + 1
+    offset = (first - start_month) % 12
+    fiscal_year = fye.fiscal_year_of(date(year, last, 1))
+    if length == 12 and offset == 0:
+        return f"FY{fiscal_year}"
+    if length == 6 and offset % 6 == 0:
+        return f"H{offset // 6 + 1} {fiscal_year}"
+    if length == 3 and offset % 3 == 0:
+        return f"Q{offset // 3 + 1} {fiscal_year}"
+    return None
+
+
+def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, *,
+                            flow: bool) -> str | None:
+    """The period a column header names, read with the company's fiscal year.
+
+    "2023", "FY23", "2022/23" are fiscal years as parse_period reads them. A date header
+    ("30 June 2024", "31.03.2024") is a balance-sheet date for a stock (cash, debt), but for a
+    flow (revenue, EBITDA) it can only mean the period that ends there: the fiscal year when the
+    date is the year end (or the header says "year ended"), the month when it is a month's first
+    day (how spreadsheets store a month column: 2024-04-01 is April 2024).
+    """
+    fye = fiscal_year_end or CALENDAR_YEAR
+    ranged = month_range_period(header, fye)
+    if ranged is not None:
+        return ranged
+    period = parse_period(header)
+    if period is None or not flow or not period.startswith("as of"):
+        return period
+    dates = find_dates(header)
+    if not dates:
+        return period
+    day = dates[0][0]
+    if fye.is_year_end(day) or re.search(r"\byear\b|\bjahr\b|\b12\s+months\b", header, re.I):
+        return f"FY{fye.fiscal_year_of(day)}"
+    if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
+        return month_period(day.year, day.month)
+    return period

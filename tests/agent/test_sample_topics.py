@@ -1,0 +1,31 @@
+"""The three questions issue 10 opened with, and the topic shapes, on the shipped sample deal."""
+
+from __future__ import annotations
+
+from manda.answers import Intent
+from manda.app import Manda
+
+
+async def test_the_first_questions_an_analyst_asks_are_answered(app: Manda) -> None:
+    owners = await app.answers.ask("targetco", "Who owns the company?")
+    assert "Nordic Growth Fund II" in owners.answer and "Series A preferred" in owners.answer
+    assert "add up to 100%" in owners.answer
+    assert {c.document for c in owners.citations} == {"TargetCo_Cap_Table.csv"}
+
+    pnl = await app.answers.ask("targetco", "Walk me through the P&L")
+    assert pnl.grounded, pnl.answer
+    assert "| Line | FY2022 | FY2023 | Sources |" in pnl.answer
+    assert "| Line | Q1 2024 | Q2 2024 | Q3 2024 | Sources |" in pnl.answer  # the year so far
+    assert "adjusted EBITDA EUR 1.0 million vs reported EUR 0.6 million" in pnl.answer
+    assert "not a conflict" in pnl.answer and "one-time charges €0.4M" in pnl.answer
+
+    company = await app.answers.ask("targetco", "Tell me about the company")
+    assert company.intent is Intent.EXPLORATION and company.grounded, company.answer
+    assert "subscription platform for production planning" in company.answer
+    assert "**Where to drill down**" in company.answer
+
+    plan = await app.answers.ask("targetco", "Compare the Q3 forecast to the actual")
+    assert plan.grounded, plan.answer
+    assert "| Metric | Period | Forecast / budget | Actual |" in plan.answer
+    assert "TargetCo_Board_Minutes_2024-09.txt" in plan.answer  # the forecast's document
+    assert "Earlier forecast" not in plan.answer  # not two forecast versions

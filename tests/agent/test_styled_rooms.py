@@ -1,0 +1,180 @@
+"""Topic questions, evidence-first answers and "not found" on data rooms in US, German and UK
+styles (tests/agent/styled_rooms.py), ingested by the real pipeline and answered offline."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+
+import pytest
+from styled_rooms import DE, UK, US, write_room
+
+from manda.answers import Answer, Intent
+from manda.app import Manda
+from manda.config import Settings
+
+QUESTIONS: tuple[tuple[str, str], ...] = (
+    (US, "Who owns the company?"), (UK, "Who are the shareholders?"),
+    (DE, "What is the cap table?"), (US, "Give me a summary of the management team"),
+    (UK, "Who is on the leadership team?"), (US, "Who is the VP of Sales?"),
+    (US, "Who is the COO?"), (UK, "Who is the CFO?"), (DE, "Who is the managing director?"),
+    (US, "Who is the CFO?"), (US, "What is Raj Patel's salary?"),
+    (US, "What price did the buyer offer?"), (US, "Is there any pending litigation?"),
+    (DE, "Is there any pending litigation?"), (US, "What are the red flags?"),
+    (US, "Tell me about the company"), (US, "Walk me through the P&L"),
+    (UK, "Compare the budget to the actual"),
+    (US, "Is the company adequately insured against cyber risks?"),
+)
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Answer]:
+    """The three rooms ingested once, every question of this module asked once (offline)."""
+    root = tmp_path_factory.mktemp("styled")
+
+    async def run() -> dict[tuple[str, str], Answer]:
+        async with Manda(Settings(MANDA_HOME=root / "home")) as app:
+            for deal in (US, DE, UK):
+                await app.ingest.ingest(deal, [write_room(root / "rooms", deal)])
+            return {(deal, q): await app.answers.ask(deal, q) for deal, q in QUESTIONS}
+
+    return asyncio.run(run())
+
+
+@pytest.fixture
+def ask(answers: dict[tuple[str, str], Answer]) -> Callable[[str, str], Answer]:
+    def answer_to(deal: str, question: str) -> Answer:
+        answer = answers[(deal, question)]
+        assert answer.grounded, answer.answer
+        return answer
+    return answer_to
+
+
+Ask = Callable[[str, str], Answer]
+
+
+def cited_files(answer: Answer) -> set[str]:
+    return {c.document for c in answer.citations}
+
+
+@pytest.mark.parametrize(("deal", "question", "holders", "ledger"), [
+    (US, "Who owns the company?", ["Jane Doe", "Sequoia Ridge Partners LP", "52.0%",
+                                   "Series A Preferred"], "1.4 Stock ledger.csv"),
+    (UK, "Who are the shareholders?", ["Alasdair Grant", "Highland Ventures LLP", "60%",
+                                       "A Ordinary"], "1.2 Register of members.md"),
+    (DE, "What is the cap table?", ["Familie Müller Holding GmbH", "Klaus Berger", "60 %"],
+     "Gesellschafterliste.md"),
+])
+def test_ownership_comes_from_the_cap_table_with_classes_and_stakes(
+        ask: Ask, deal: str, question: str, holders: list[str], ledger: str) -> None:
+    answer = ask(deal, question)
+    for item in holders:
+        assert item in answer.answer, answer.answer
+    assert "add up to 100%" in answer.answer
+    assert ledger in cited_files(answer)
+
+
+def test_management_lists_people_and_says_the_cfo_is_missing(ask: Ask) -> None:
+    answer = ask(US, "Give me a summary of the management team")
+    text = answer.answer
+    for person in ("Jane Doe", "Kim Lee", "Raj Patel"):
+        assert person in text
+    assert "Maria Gomez" not in text  # a census employee is not management
+    assert "no CFO is named" in text
+    assert "ten years at Oracle" in text  # background, from the bios
+    assert any(a.type == "add_to_qa" for a in answer.suggested_actions)
+    assert "revenue" not in text.lower()  # people, not key financial figures
+
+
+def test_a_team_with_a_finance_director_has_no_missing_cfo(ask: Ask) -> None:
+    answer = ask(UK, "Who is on the leadership team?")
+    assert "Fiona Reid" in answer.answer and "Finance Director" in answer.answer
+    assert "no CFO" not in answer.answer
+
+
+@pytest.mark.parametrize(("deal", "question", "holder", "not_holder"), [
+    (US, "Who is the VP of Sales?", "Raj Patel", "Jane Doe"),
+    (US, "Who is the COO?", "Kim Lee", "Jane Doe"),
+    (UK, "Who is the CFO?", "Fiona Reid", "Alasdair Grant"),
+    (DE, "Who is the managing director?", "Klaus Berger", "Sabine Koch"),
+])
+def test_a_named_role_is_answered_with_its_holder_only(
+        ask: Ask, deal: str, question: str, holder: str, not_holder: str) -> None:
+    answer = ask(deal, question)
+    assert answer.answer.startswith(holder), answer.answer
+    assert not_holder not in answer.answer
+
+
+def test_a_role_nobody_holds_is_not_answered_with_the_ceo(ask: Ask) -> None:
+    answer = ask(US, "Who is the CFO?")
+    assert "The documents name no CFO" in answer.answer
+    assert not re.search(r"Jane Doe is the", answer.answer)
+    assert any(a.type == "add_to_qa" for a in answer.suggested_actions)
+
+
+def test_a_persons_pay_comes_from_their_census_row_with_its_header(ask: Ask) -> None:
+    answer = ask(US, "What is Raj Patel's salary?")
+    assert "Raj Patel" in answer.answer and "Base Salary (USD): 185,000" in answer.answer
+    assert "2.3 Employee census Sept 2024.csv" in cited_files(answer)
+    assert "310,000" not in answer.answer  # not the CEO's row
+
+
+def test_a_price_stated_only_in_an_email_is_found(ask: Ask) -> None:
+    answer = ask(US, "What price did the buyer offer?")
+    assert "$48 million" in answer.answer
+    assert cited_files(answer) == {"RE_ Indicative offer.txt"}
+
+
+@pytest.mark.parametrize(("deal", "parts"), [
+    (US, ["Acme Supply LLC", "$2.4 million", "Superior Court of California", "discovery"]),
+    (DE, ["Stahlhandel Nord GmbH", "EUR 850,000", "Landgericht Stuttgart", "pending"]),
+])
+def test_litigation_names_claimant_amount_court_and_status(
+        ask: Ask, deal: str, parts: list[str]) -> None:
+    answer = ask(deal, "Is there any pending litigation?")
+    for part in parts:
+        assert part in answer.answer, answer.answer
+
+
+def test_red_flags_catch_a_key_person_dependency(ask: Ask) -> None:
+    answer = ask(US, "What are the red flags?")
+    assert answer.intent is Intent.DUE_DILIGENCE
+    assert "Key-person dependency" in answer.answer and "founder Jane Doe" in answer.answer
+    assert "Acme Supply LLC" in answer.answer
+
+
+def test_tell_me_about_the_company_is_an_overview_with_drill_downs(ask: Ask) -> None:
+    answer = ask(US, "Tell me about the company")
+    assert answer.intent is Intent.EXPLORATION
+    assert "supply-chain analytics software" in answer.answer
+    assert "$46.7 million" in answer.answer
+    assert "**Where to drill down**" in answer.answer
+
+
+def test_the_pnl_has_periods_as_columns_and_computed_margins(ask: Ask) -> None:
+    answer = ask(US, "Walk me through the P&L")
+    text = answer.answer
+    assert re.search(r"\| Line \| FY2022 \| FY2023 \|", text), text
+    row = next(line for line in text.splitlines() if line.startswith("| EBITDA |"))
+    assert "$6.1 million" in row and "$8.6 million" in row
+    assert "| EBITDA margin (computed) | 16.0% | 18.4% |" in text  # 8.6 / 46.7
+    assert text.index("| Revenue |") < text.index("| Gross profit |") < text.index("| EBITDA |")
+
+
+def test_budget_against_actual_comes_from_two_documents(ask: Ask) -> None:
+    answer = ask(UK, "Compare the budget to the actual")
+    text = answer.answer
+    assert answer.intent is Intent.COMPARISON
+    assert "£15.0m" in text and "£14.2m" in text and "-5.3%" in text
+    assert {"4.3 Budget FY2024.md", "4.1 Board pack March 2024.md"} <= cited_files(answer)
+
+
+def test_an_out_of_room_risk_question_is_not_a_red_flags_report(ask: Ask) -> None:
+    answer = ask(US, "Is the company adequately insured against cyber risks?")
+    text = answer.answer
+    assert text.startswith("I searched") and "found nothing that answers this" in text
+    assert "**Unusual items**" not in text and "Acme Supply" not in text
+    assert len(text.splitlines()) <= 4
+    assert [a.question for a in answer.suggested_actions if a.type == "add_to_qa"] == [
+        "Is the company adequately insured against cyber risks?"]

@@ -1,0 +1,152 @@
+"""The fiscal year is learned from what documents say, and column headers are read with it."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from manda.app import Manda
+from manda.config import Settings
+from manda.finance.fiscal import (
+    FiscalYearEnd,
+    fiscal_period_of_column,
+    learn_fiscal_year_end,
+    month_range_period,
+)
+from manda.finance.periods import (
+    parse_period,
+    period_end,
+    period_sort_key,
+    previous_period,
+    same_quarter_last_year,
+)
+
+JUNE = FiscalYearEnd(6, 30)
+MARCH = FiscalYearEnd(3, 31)
+
+
+@pytest.mark.parametrize(
+    ("text", "year_end"),
+    [
+        ("Consolidated statements of operations for the years ended June 30, 2024 and 2023",
+         JUNE),
+        ("Report and financial statements for the year ended 31 March 2024", MARCH),
+        ("Budget for FY to 31 March", MARCH),
+        ("The Group's financial year end is 30 June.", JUNE),
+        ("twelve months ended 30 June 2024", JUNE),
+        ("Das Geschäftsjahr der Gesellschaft läuft vom 1. Juli bis 30. Juni.", JUNE),
+        ("Jahresabschluss zum 31. Dezember 2023", FiscalYearEnd(12, 31)),
+        ("Fiscal year ending September 30, 2024", FiscalYearEnd(9, 30)),
+    ],
+)
+def test_the_year_end_is_learned_from_how_documents_state_it(text: str,
+                                                             year_end: FiscalYearEnd) -> None:
+    assert learn_fiscal_year_end([text]) == year_end
+
+
+def test_the_most_stated_year_end_wins_and_silence_learns_nothing() -> None:
+    texts = ["year ended 31 March 2024", "FY to 31 March", "year ended 31 December 2023 (old)"]
+    assert learn_fiscal_year_end(texts) == MARCH
+    assert learn_fiscal_year_end(["Revenue grew 12% in 2024."]) is None
+
+
+def test_a_fiscal_year_is_labelled_by_the_year_it_ends_in() -> None:
+    assert JUNE.fiscal_year_of(date(2023, 12, 15)) == 2024
+    assert JUNE.fiscal_year_of(date(2024, 6, 30)) == 2024
+    assert MARCH.end_of(2024) == date(2024, 3, 31)
+    assert period_end("FY2024", JUNE.key) == date(2024, 6, 30)
+    assert period_end("FY2024") == date(2024, 12, 31)
+    assert JUNE.iso() == "--06-30" and FiscalYearEnd.from_iso("--06-30") == JUNE
+
+
+@pytest.mark.parametrize(
+    ("header", "flow", "year_end", "period"),
+    [
+        ("2023", True, JUNE, "FY2023"),  # audited "2023 | 2022": the year ended 30 June 2023
+        ("2023/24", True, MARCH, "FY2024"),
+        ("FY2023/24", True, MARCH, "FY2024"),
+        ("30 June 2024", True, JUNE, "FY2024"),  # revenue "at" a year end is that year's
+        ("30 June 2024", False, JUNE, "as of 2024-06-30"),  # cash at that date stays a date
+        ("31.03.2024", True, MARCH, "FY2024"),
+        ("31 Dec 2023", True, None, "FY2023"),
+        ("30 Sep 2024", True, None, "as of 2024-09-30"),
+        ("Year ended 31 March 2024", True, MARCH, "FY2024"),
+    ],
+)
+def test_column_headers_map_to_fiscal_periods(header: str, flow: bool,
+                                              year_end: FiscalYearEnd | None,
+                                              period: str) -> None:
+    assert fiscal_period_of_column(header, year_end, flow=flow) == period
+
+
+@pytest.mark.parametrize(
+    ("header", "period"),
+    [
+        ("Dec-23", "Dec 2023"), ("Jun'24", "Jun 2024"), ("December 2023", "Dec 2023"),
+        ("2023-12", "Dec 2023"), ("12/2023", "Dec 2023"), ("März 2024", "Mar 2024"),
+        ("Actual 2023", "FY2023"), ("Budget 2025", "FY2025"), ("GJ 2023/24", "FY2024"),
+        ("YTD Jun-24", None), ("LTM Sep 2024", None), ("Jan–Jun 2024", None),
+    ],
+)
+def test_month_and_labelled_year_headers(header: str, period: str | None) -> None:
+    assert parse_period(header) == period
+
+
+def test_month_arithmetic() -> None:
+    assert previous_period("Jan 2024") == "Dec 2023"
+    assert same_quarter_last_year("Dec 2023") == "Dec 2022"
+    assert period_end("Feb 2024") == date(2024, 2, 29)
+    months = ["Q4 2023", "Dec 2023", "FY2023", "Nov 2023"]
+    assert sorted(months, key=period_sort_key) == ["Nov 2023", "Dec 2023", "Q4 2023", "FY2023"]
+
+
+async def test_ingestion_learns_the_deals_year_end_and_reads_later_files_with_it(
+    tmp_path: Path,
+) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "Doc_01.md").write_text(
+        "# Harbour Foods Ltd\n\nReport and financial statements for the year ended 30 June 2024."
+        "\n\nTurnover for the year ended 30 June 2024 was £41.2m.\n")
+    later = tmp_path / "Doc_02.csv"
+    later.write_text("£000,FY2024,FY2023\nCash at bank,5100,4200\nTurnover,41200,38000\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("harbour", [room])
+        deal = await app.graph.get_deal("harbour")
+        assert deal is not None and deal.fiscal_year_end == "--06-30"
+        await app.ingest.ingest("harbour", [later])
+        docs = {d.filename: d for d in await app.graph.list_documents("harbour")}
+        assert docs["Doc_02.csv"].fiscal_year_end == "--06-30"
+        cash = await app.graph.list_findings("harbour", subject="cash")
+        assert {(f.period, f.value) for f in cash} >= {("as of 2024-06-30", 5_100_000)}
+
+
+@pytest.mark.parametrize(
+    ("text", "year_end", "period"),
+    [
+        ("Apr–Jun 2024", None, "Q2 2024"),
+        ("Apr–Jun 2024", MARCH, "Q1 2025"),
+        ("Oct - Dec 23", MARCH, "Q3 2024"),
+        ("Jan-Mar 2024", JUNE, "Q3 2024"),
+        ("Apr-Sep 2024", MARCH, "H1 2025"),
+        ("Apr-Sep 2024", None, None),  # not a half of a calendar year
+    ],
+)
+def test_a_span_of_months_is_a_period_of_the_fiscal_year(text: str,
+                                                         year_end: FiscalYearEnd | None,
+                                                         period: str | None) -> None:
+    assert month_range_period(text, year_end) == period
+
+
+def test_fiscal_quarters_end_inside_the_fiscal_year() -> None:
+    assert period_end("Q1 2025", MARCH.key) == date(2024, 6, 30)
+    assert period_end("Q4 2025", MARCH.key) == date(2025, 3, 31)
+    assert period_end("H1 2024", JUNE.key) == date(2023, 12, 31)
+    assert period_end("Q3 2024") == date(2024, 9, 30)
+
+
+def test_a_month_column_stored_as_its_first_day_is_that_month() -> None:
+    assert fiscal_period_of_column("2024-04-01", MARCH, flow=True) == "Apr 2024"
+    assert fiscal_period_of_column("2024-04-01", MARCH, flow=False) == "as of 2024-04-01"

@@ -1,0 +1,217 @@
+"""Document roles are read from content: every document here has a name that says nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.ingest.parsers.base import table_text
+from manda.ingest.roles import classify_role
+from manda.models import DocumentRole, Location, ParsedDocument, Section
+
+R = DocumentRole
+
+
+def _prose(*paragraphs: str, file_type: str = "pdf", title: str | None = None) -> ParsedDocument:
+    sections = [Section(text=p, location=Location.for_page(i + 1))
+                for i, p in enumerate(paragraphs)]
+    return ParsedDocument(filename="x", file_type=file_type, sections=sections,
+                          units=len(sections), title=title)
+
+
+def _table(rows: list[list[str]], notes: list[str] | None = None,
+           file_type: str = "xlsx") -> ParsedDocument:
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    section = Section(text=table_text(rows, notes), location=Location.for_cell("Sheet1", "A1"),
+                      table=rows)
+    return ParsedDocument(filename="x", file_type=file_type, sections=[section], units=1)
+
+
+US_AUDITED = _prose(
+    "REPORT OF INDEPENDENT REGISTERED PUBLIC ACCOUNTING FIRM\nTo the Board of Directors and "
+    "Stockholders of Acme Widgets, Inc.\nOpinion on the Financial Statements\nWe have audited the "
+    "accompanying consolidated balance sheets of Acme Widgets, Inc. as of June 30, 2024 and 2023. "
+    "In our opinion, the financial statements present fairly, in all material respects, the "
+    "financial position of the Company.",
+    "CONSOLIDATED STATEMENTS OF OPERATIONS\n(in thousands of U.S. dollars)\n"
+    "Year ended June 30 | 2024 | 2023\nNet revenues | 46,700 | 41,200\nCost of revenues | "
+    "(18,100) | (16,900)\nNet income | 5,300 | 4,100",
+)
+DE_AUDITED = _prose(
+    "Jahresabschluss zum 31. Dezember 2023 der Müller Maschinenbau GmbH\n"
+    "Bilanz, Gewinn- und Verlustrechnung und Anhang",
+    "Gewinn- und Verlustrechnung (in TEUR)\nTEUR | 2023 | 2022\nUmsatzerlöse | 38.410 | 35.220",
+    "Bestätigungsvermerk des unabhängigen Abschlussprüfers\nWir haben den Jahresabschluss der "
+    "Müller Maschinenbau GmbH geprüft.",
+)
+UK_MANAGEMENT_ACCOUNTS = _table(
+    [["£000", "Apr-24", "May-24", "Jun-24", "YTD"],
+     ["Turnover", "1,210", "1,180", "1,260", "3,650"],
+     ["Gross profit", "480", "470", "505", "1,455"],
+     ["EBITDA", "120", "110", "131", "361"]],
+    notes=["Harbour Foods Ltd — monthly management accounts", "Unaudited"],
+)
+BUDGET = _table(
+    [["USD 000s", "FY25 Budget", "FY26 Plan", "FY27 Plan"],
+     ["Revenue", "52,000", "58,500", "64,000"],
+     ["Adjusted EBITDA", "9,100", "10,800", "12,400"]],
+    notes=["Five-year plan — key assumptions below"],
+)
+QOE = _prose(
+    "Project Kestrel — Quality of Earnings\nPrepared for the purchaser. Financial due diligence.",
+    "EBITDA bridge\nReported EBITDA | 8,200\nOne-off restructuring costs | 600\n"
+    "Owner's salary normalisation | 250\nAdjusted EBITDA | 9,050",
+)
+CAP_TABLE_DE = _table(
+    [["Gesellschafter", "Geschäftsanteile", "Nennbetrag (EUR)", "Beteiligung"],
+     ["Dr. Hans Müller", "12.500", "12.500", "50,0 %"],
+     ["Beteiligungs GmbH", "7.500", "7.500", "30,0 %"],
+     ["Familie Krause", "5.000", "5.000", "20,0 %"]],
+    file_type="csv",
+)
+CENSUS = _table(
+    [["Employee ID", "Name", "Job title", "Department", "Start date", "Base salary (USD)", "FTE"],
+     ["1001", "Maria Lopez", "Controller", "Finance", "2019-03-01", "98,000", "1.0"],
+     ["1002", "James Carter", "Sales Manager", "Sales", "2020-07-15", "87,500", "1.0"],
+     ["1003", "Priya Shah", "Engineer", "R&D", "2021-01-04", "105,000", "1.0"],
+     ["1004", "Tom Reed", "Analyst", "Finance", "2022-09-12", "64,000", "0.8"],
+     ["1005", "Ana Silva", "Engineer", "R&D", "2023-02-01", "99,000", "1.0"]],
+    file_type="csv",
+)
+EMAIL = _prose(
+    "From: James Whitfield <j.whitfield@harbourfoods.co.uk>\nSent: 14 May 2024 09:12\n"
+    "To: deal-team@buyer.com\nSubject: RE: Pricing for the Tesco renewal\n\nDear all,\n"
+    "Following our call, the renewal price is £2.35 per case from July.\nKind regards,\nJames",
+    file_type="txt",
+)
+IRL_REF_LAYOUT = _table(
+    [["Ref", "Request", "Status"],
+     ["1.1", "Audited accounts for the last three years", "Open"],
+     ["1.2", "Monthly management accounts FY24", "Provided"],
+     ["2.1", "Corporation tax returns", "Open"],
+     ["3.1", "Employee census with salaries", "Open"]],
+)
+IRL_CATEGORY_LAYOUT = _table(
+    [["Category", "Item", "Priority"],
+     ["Financial", "Cash flow statement", "High"],
+     ["Financial", "Budget vs actual for FY24", "Medium"],
+     ["Legal", "Copies of all customer contracts", "High"],
+     ["HR", "Organisation chart", "Low"]],
+    file_type="csv",
+)
+MINUTES = _prose(
+    "Minutes of a meeting of the board of directors held on 3 March 2024\nPresent: A. Jones "
+    "(Chair), B. Patel, C. Wu\nApologies: D. Smith",
+    "1. Approval of the budget\nIT WAS RESOLVED that the FY25 budget be approved. The chair noted "
+    "the board was quorate. There being no further business, the meeting closed at 11:40.",
+    file_type="docx",
+)
+LEASES = _table(
+    [["Property", "Landlord", "Lease start", "Lease expiry", "Break date", "Annual rent (£)"],
+     ["Unit 4, Trafford Park", "Peel Estates", "01/04/2019", "31/03/2029", "31/03/2026",
+      "145,000"],
+     ["12 King Street, Leeds", "Bruntwood", "01/01/2021", "31/12/2030", "", "98,500"]],
+)
+US_CONTRACT = _prose(
+    "MASTER SERVICES AGREEMENT\nThis Agreement is entered into as of January 1, 2023 by and "
+    "between Acme Widgets, Inc. (\"Supplier\") and Globex Corporation (\"Customer\").\n"
+    "WHEREAS, Customer wishes to purchase services; NOW, THEREFORE, the parties agree as follows.",
+    "12. Governing law. This Agreement shall be governed by the laws of the State of Delaware.\n"
+    "13. Termination. Either party may terminate this Agreement on 90 days' notice.",
+    file_type="docx",
+)
+LEGAL_MEMO = _prose(
+    "Memorandum — Legal due diligence: litigation\nPrivileged and confidential.",
+    "Smith Logistics Ltd issued a claim in the High Court against the Company seeking damages of "
+    "£1.4 million. Counsel considers the claim defensible; proceedings are at disclosure stage.",
+    file_type="docx",
+)
+BIOS = _prose(
+    "Leadership team",
+    "Sarah Connor — Chief Executive Officer. Sarah joined in 2018; previously she was COO of "
+    "Cyberdyne Systems. She holds an MBA from INSEAD.",
+    "Miles Dyson — Chief Financial Officer. Prior to joining, Miles spent 12 years at KPMG.",
+    file_type="docx",
+)
+CIM = _prose(
+    "Project Falcon — Confidential Information Memorandum",
+    "Investment highlights\nMarket leader in cold-chain logistics; 400 customers; long-term "
+    "contracts; growth strategy built on the market opportunity in the Nordics.",
+    file_type="pdf",
+)
+
+# Documents that look like two things at once.
+BOARD_PACK = _prose(
+    "Board pack — March 2024\nManagement accounts for the month ended 31 March 2024",
+    "Income statement\n£000 | Mar-24 | Budget | Variance\nRevenue | 1,210 | 1,150 | 60\n"
+    "EBITDA | 210 | 190 | 20", "The board is asked to note the results.")
+FDD_CITING_AUDIT = _prose(
+    "Project Atlas\nFinancial due diligence report — draft for discussion",
+    "Quality of earnings\nReported EBITDA per the audited accounts | 12.1\n"
+    "Normalisation adjustments | 1.4\nAdjusted EBITDA | 13.5")
+CIM_WITH_FINANCIALS = _prose(
+    "Project Falcon\nConfidential Information Memorandum\nStrictly private and confidential",
+    "Investment highlights\n• Leading UK provider\n• 20% revenue CAGR",
+    "Financial overview\n£m | FY22 | FY23 | FY24\nRevenue | 30.1 | 35.2 | 41.0")
+REPLY_WITHOUT_HEADERS = _prose(
+    "Hi Tom,\nPlease find the updated pricing below. The new price is £2.35 per case.\nThanks,\n"
+    "Sarah\n\nOn 12 May 2024, Tom Baker wrote:\n> Could you confirm pricing?", file_type="txt")
+SHAREHOLDER_RESOLUTIONS_DE = _prose(
+    "Protokoll der Gesellschafterversammlung der Müller GmbH vom 12. März 2024\n"
+    "Anwesend: Dr. Hans Müller, Petra Krause",
+    "TOP 1: Feststellung des Jahresabschlusses 2023\nDie Gesellschafterversammlung beschließt "
+    "einstimmig, den Jahresabschluss festzustellen.")
+LEASES_DE = _table([["Standort", "Vermieter", "Fläche (m²)", "Miete p.a. (EUR)", "Mietende"],
+                    ["München", "Immo AG", "1.200", "240.000", "31.12.2028"]],
+                   notes=["Übersicht Mietverträge"])
+
+
+@pytest.mark.parametrize(
+    ("parsed", "role"),
+    [
+        (US_AUDITED, R.AUDITED_STATEMENTS),
+        (DE_AUDITED, R.AUDITED_STATEMENTS),
+        (UK_MANAGEMENT_ACCOUNTS, R.MANAGEMENT_ACCOUNTS),
+        (BUDGET, R.BUDGET_FORECAST),
+        (QOE, R.QOE_REPORT),
+        (CAP_TABLE_DE, R.CAP_TABLE),
+        (CENSUS, R.EMPLOYEE_CENSUS),
+        (EMAIL, R.CORRESPONDENCE),
+        (IRL_REF_LAYOUT, R.IRL),
+        (IRL_CATEGORY_LAYOUT, R.IRL),
+        (MINUTES, R.BOARD_MINUTES),
+        (LEASES, R.LEASE_SCHEDULE),
+        (US_CONTRACT, R.CONTRACT),
+        (LEGAL_MEMO, R.LEGAL_MEMO),
+        (BIOS, R.MANAGEMENT_BIOS),
+        (CIM, R.PRESENTATION),
+        (BOARD_PACK, R.MANAGEMENT_ACCOUNTS),
+        (FDD_CITING_AUDIT, R.QOE_REPORT),
+        (CIM_WITH_FINANCIALS, R.PRESENTATION),
+        (REPLY_WITHOUT_HEADERS, R.CORRESPONDENCE),
+        (SHAREHOLDER_RESOLUTIONS_DE, R.BOARD_MINUTES),
+        (LEASES_DE, R.LEASE_SCHEDULE),
+    ],
+    ids=lambda v: v.value if isinstance(v, DocumentRole) else "",
+)
+def test_role_comes_from_content_under_a_meaningless_name(parsed: ParsedDocument,
+                                                          role: DocumentRole) -> None:
+    verdict = classify_role("Document_017.pdf", parsed)
+    assert verdict.role is role, verdict.reasons
+
+
+def test_the_file_name_does_not_override_content() -> None:
+    assert classify_role("Cap_Table.xlsx", CENSUS).role is R.EMPLOYEE_CENSUS
+    assert classify_role("Board_Minutes.pdf", EMAIL).role is R.CORRESPONDENCE
+
+
+def test_the_file_name_alone_is_not_enough() -> None:
+    empty = _prose("Page intentionally left blank.")
+    assert classify_role("Cap_Table.pdf", empty).role is R.OTHER
+
+
+def test_a_request_list_under_any_name_is_the_irl() -> None:
+    from manda.ingest.extract.profile import classify_document
+
+    profile = classify_document("VDR_0.1.xlsx", IRL_CATEGORY_LAYOUT)
+    assert profile.is_irl and profile.role is R.IRL

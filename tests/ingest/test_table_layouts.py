@@ -1,0 +1,104 @@
+"""Header rows are found in any layout: below titles and unit lines, spread over two rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from manda.app import Manda
+from manda.config import Settings
+from manda.ingest.chunking import chunk_document
+from manda.ingest.extract.offline import OfflineExtractor
+from manda.ingest.parsers import parse_file
+from manda.ingest.parsers.layout import table_shape
+from manda.models import Document, DocumentRole, Finding, Location, ParsedDocument, Section
+
+
+def _findings(parsed: ParsedDocument) -> list[Finding]:
+    document = Document(id="d1", deal_id="x", filename=parsed.filename, content_hash="h",
+                        file_type=parsed.file_type, size_bytes=1, version_family="f")
+    chunks = chunk_document(parsed, deal_id="x", document_id="d1")
+    return OfflineExtractor().extract(document, parsed, chunks)
+
+
+def test_a_csv_header_below_a_title_and_a_unit_line(tmp_path: Path) -> None:
+    path = tmp_path / "export_17.csv"
+    path.write_text("Acme Widgets Inc. - quarterly P&L\nUSD 000s,,,\n"
+                    ",Q1 2024,Q2 2024,Q3 2024\nNet revenues,11200,11900,12650\n"
+                    "Adjusted EBITDA,1800,1950,2100\n")
+    parsed = parse_file(path)
+    section = parsed.sections[0]
+    assert section.table is not None and section.table[0] == ["", "Q1 2024", "Q2 2024", "Q3 2024"]
+    assert section.text.startswith("Acme Widgets Inc. - quarterly P&L\nUSD 000s\n")
+    revenue = {f.period: f.value for f in _findings(parsed) if f.subject == "revenue"}
+    assert revenue == {"Q1 2024": 11_200_000, "Q2 2024": 11_900_000, "Q3 2024": 12_650_000}
+
+
+def test_a_two_row_header_in_a_workbook_is_folded(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "P&L"
+    ws.append(["Harbour Foods Ltd — trading summary"])
+    ws.append(["£000"])
+    ws.append([None, "FY24", None, "FY25", None])
+    ws.append([None, "Actual", "Budget", "Actual", "Budget"])
+    ws.append(["Turnover", 38_000, 37_500, 41_200, 42_000])
+    ws.append(["EBITDA", 4_100, 4_000, 4_650, 4_800])
+    path = tmp_path / "Book1.xlsx"
+    wb.save(path)
+    parsed = parse_file(path)
+    table = parsed.sections[0].table
+    assert table is not None
+    assert table[0] == ["", "FY24 Actual", "FY24 Budget", "FY25 Actual", "FY25 Budget"]
+    assert "Turnover | FY24 Actual: 38000 | FY24 Budget: 37500" in parsed.sections[0].text
+    revenue = sorted((f.period, f.nature.value, f.value) for f in _findings(parsed)
+                     if f.subject == "revenue")
+    assert revenue == [("FY2024", "actual", 38_000_000), ("FY2024", "forecast", 37_500_000),
+                       ("FY2025", "actual", 41_200_000), ("FY2025", "forecast", 42_000_000)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "header_start", "data_start"),
+    [
+        ([["Shareholder", "Class", "Shares"], ["Founders", "Ordinary", "–"],
+          ["Anna Berg", "Ordinary", "4,500,000"]], 0, 1),  # a row of words is data, not header
+        ([["Census as at 30 June 2024", "", ""], ["Name", "Title", "Salary"],
+          ["Anna Berg", "CFO", "98,000"]], 1, 2),
+        ([["Ref", "Request", "Status"], ["1.1", "Audited accounts", "Open"]], 0, 1),
+        ([["EUR k", "2023", "2022"], ["Income statement", "", ""], ["Revenue", "1", "2"]], 0, 1),
+    ],
+)
+def test_where_the_header_is(rows: list[list[str]], header_start: int, data_start: int) -> None:
+    shape = table_shape(rows)
+    assert (shape.header_start, shape.data_start) == (header_start, data_start)
+
+
+def test_every_chunk_of_a_long_text_table_carries_its_caption_and_header() -> None:
+    rows = "\n".join(f"Line item {i} | FY2024: {i * 100:,} | FY2023: {i * 90:,}"
+                     for i in range(1, 60))
+    text = ("Results of operations are discussed below.\n\nConsolidated statement of income\n"
+            f"(in thousands of U.S. dollars)\nItem | FY2024 | FY2023\n{rows}\n\nClosing words.")
+    parsed = ParsedDocument(filename="10-K.pdf", file_type="pdf", units=1,
+                            sections=[Section(text=text, location=Location.for_page(41))])
+    chunks = chunk_document(parsed, deal_id="x", document_id="d1", max_chars=600)
+    with_rows = [c for c in chunks if "Line item" in c.text]
+    assert len(with_rows) >= 3 and all(len(c.text) <= 600 for c in chunks)
+    for chunk in with_rows:
+        assert "(in thousands of U.S. dollars)\nItem | FY2024 | FY2023" in chunk.text
+
+
+async def test_a_document_ingested_before_roles_gets_its_role_when_ingested_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "Doc_5.csv"
+    path.write_text("Holder,Shares,% of total\nAlan Reed,600000,60%\nKite Ventures LP,400000,40%\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("kite", [path])
+        [doc] = await app.graph.list_documents("kite")
+        assert doc.role is DocumentRole.CAP_TABLE
+        await app.graph.upsert_document(doc.model_copy(update={"role": DocumentRole.OTHER}))
+        report = await app.ingest.ingest("kite", [path])
+        [again] = await app.graph.list_documents("kite")
+    assert report.unchanged == ["Doc_5.csv"] and again.role is DocumentRole.CAP_TABLE
