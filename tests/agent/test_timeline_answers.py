@@ -48,7 +48,7 @@ def test_the_offline_plan_asks_the_timeline_for_dates_only() -> None:
         return [c.name for c in planner.plan(ask, max_calls=6)]
 
     assert "get_timeline" in TOOL_NAMES
-    assert tools("When does the loan mature?")[0] == "get_timeline"
-    assert tools("What happened in 2023?")[0] == "get_timeline"
+    assert "get_timeline" in tools("When does the loan mature?")
+    assert "get_timeline" in tools("What happened in 2023?")
     assert "get_timeline" in tools("What are the red flags?")
     assert "get_timeline" not in tools("What was Q3 2024 revenue?")

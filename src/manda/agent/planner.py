@@ -103,8 +103,8 @@ class OfflineComposer:
             case _:
                 calls = self._lookup_plan(ask, subjects)
         if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
-            # the dated events first; the usual search still runs for when they do not answer
-            calls = [_call(0, "get_timeline"), *calls]
+            # the usual searches keep their budget; the dated events come after them
+            calls = [*calls[: max_calls - 1], _call(0, "get_timeline")]
         return calls[:max_calls]
 
     def _lookup_plan(self, ask: Ask, subjects: str) -> list[ToolCall]:

@@ -87,7 +87,9 @@ def select(question: str, timeline: Timeline) -> tuple[str, list[TimelineEvent]]
                  or e.end_date.year in wanted]
         return f"Dated events in {', '.join(sorted(years))}:", dated
     if named:
-        return "What the documents date:", _of_kind(question, named) or named
+        asked = any(stem in question.lower() for stem, _ in _KINDS)
+        # an event of the kind asked for ("expire"), or nothing: the passages answer instead
+        return "What the documents date:", _of_kind(question, named) if asked else named
     return "The deal's key dates:", events
 
 
