@@ -70,6 +70,29 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         aliases=("q&a",),
     ),
     Subcommand(
+        "timeline",
+        "[from] [to] [category]",
+        "the deal's dated events (dates as 2024-06-30, 2024-06 or 2024), upcoming ones marked",
+        aliases=("events", "dates"),
+    ),
+    Subcommand(
+        "cim",
+        "[strategic|financial]",
+        "build a CIM with me in a new thread: persona, outline, slides, then a PPTX",
+    ),
+    Subcommand(
+        "irl",
+        "",
+        "build the information request list in a new thread, then an Excel file",
+        aliases=("request-list",),
+    ),
+    Subcommand(
+        "status",
+        "[thread link]",
+        "where the CIM or IRL of this thread stands (reply `status` in the thread itself)",
+        audience="person",
+    ),
+    Subcommand(
         "docs",
         "",
         "the indexed documents and their status",

@@ -17,7 +17,18 @@ QA_ANSWERED = "manda.qa.answered"  # on one item of the Q&A list
 QA_REMOVE = "manda.qa.remove"
 QA_EXPORT = "manda.qa.export"  # share the list as an XLSX
 
+WF_PERSONA = "manda.wf.persona"  # CIM: `.strategic` / `.financial` buyer (one id per button)
+WF_APPROVE = "manda.wf.approve"  # CIM: approve the section shown
+WF_REGENERATE = "manda.wf.regenerate"
+WF_EDIT = "manda.wf.edit"  # opens WF_EDIT_VIEW
+WF_EXPORT = "manda.wf.export"  # CIM deck / IRL spreadsheet into the thread
+WF_ATTACH_QA = "manda.wf.attach_qa"  # IRL: the deal's Q&A questions join the list
+WF_EDIT_VIEW = "manda.wf.edit.view"  # callback_id of the Edit modal
+WF_EDIT_INPUT = "manda.wf.edit.input"  # its block and action id
+TIMELINE_MORE = "manda.timeline.more"
+
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
+WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
 
 DECISIONS = (APPROVE_FINDING, REJECT_FINDING)
 FEEDBACK = (FEEDBACK_UP, FEEDBACK_DOWN)
@@ -28,6 +39,8 @@ QA_ACTIONS = "manda.answer.qa"
 QA_LIST_ACTIONS = "manda.qa.list"
 SOURCES = "manda.answer.sources"
 INGEST_ACTIONS = "manda.ingest.actions"
+WF_ACTIONS = "manda.wf.actions"
+TIMELINE_ACTIONS = "manda.timeline.actions"
 
 
 def add_to_qa(index: int) -> str:

@@ -120,3 +120,19 @@ class OpenReview(ButtonPayload):
     priority: str | None = Field(default=None, alias="p")
     document: str | None = Field(default=None, alias="doc", max_length=200)
     subject: str | None = Field(default=None, alias="s", max_length=200)
+
+
+class WorkflowAction(ButtonPayload):
+    """A button of a CIM / IRL thread: which workflow, and the message it stands for."""
+
+    workflow: str = Field(alias="w", min_length=1)  # a `manda.workflows.WorkflowId`
+    message: str = Field(default="", alias="m")
+
+
+class TimelinePage(ButtonPayload):
+    """"Show more" of a timeline: the filter it was asked with and where the next page starts."""
+
+    start: str | None = Field(default=None, alias="f")
+    end: str | None = Field(default=None, alias="t")
+    category: str | None = Field(default=None, alias="c")
+    offset: int = Field(default=0, alias="o", ge=0)

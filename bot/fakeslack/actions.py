@@ -4,6 +4,8 @@ each turned into the same requests Slack would send to the app.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -183,6 +185,33 @@ class FakeSlack(FakeSlackServer):
             response_url=self.new_hook(where.id, clicker.id, found.ts),
             ephemeral=found.ephemeral_to is not None,
         )
+        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
+        return await self.deliver("interactive", body)
+
+    async def submit_view(self, user: UserRef, values: dict[str, dict[str, str]]) -> Delivery:
+        """Submit the modal open for `user`; `values` is {block_id: {action_id: text}}.
+
+        https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload
+        """
+        who = self.user(user)
+        view = self.workspace.modals.pop(who.id, None)
+        if view is None:
+            raise LookupError(f"no modal is open for {who.name}")
+        state = {
+            block: {action: {"type": "plain_text_input", "value": text}
+                    for action, text in inputs.items()}
+            for block, inputs in values.items()
+        }
+        body = {
+            "type": "view_submission",
+            "team": {"id": self.workspace.team_id, "domain": self.workspace.domain},
+            "user": {"id": who.id, "username": who.name, "name": who.name,
+                     "team_id": self.workspace.team_id},
+            "api_app_id": self.workspace.app_id,
+            "token": "fake-verification-token",
+            "trigger_id": f"{int(time.time())}.{uuid.uuid4().int % 10**12}",
+            "view": {**view, "state": {"values": state}},
+        }
         return await self.deliver("interactive", body)
 
     async def click_home(

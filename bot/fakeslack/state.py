@@ -212,6 +212,8 @@ class Workspace:
         self.statuses: dict[tuple[str, str], str] = {}  # (channel, thread_ts) -> status text
         self.status_history: list[tuple[str, str, str]] = []
         self.home_views: dict[str, dict[str, Any]] = {}  # user id -> published view
+        self.modals: dict[str, dict[str, Any]] = {}  # user id -> the modal open for them
+        self.triggers: dict[str, str] = {}  # trigger_id of a click -> who clicked
         self.downloads: list[tuple[str, bool]] = []  # (file id, authorised)
         self._ids = itertools.count(1)
         self._ts = itertools.count(1)

@@ -99,6 +99,7 @@ class WebApi:
             "reactions.add": self.reactions_add,
             "reactions.remove": self.reactions_remove,
             "views.publish": self.views_publish,
+            "views.open": self.views_open,
         }
 
     # ------------------------------------------------------------ dispatch
@@ -499,3 +500,25 @@ class WebApi:
         self.ws.home_views[user] = published
         self.ws.changed("view", (user, published))
         return {"view": published}
+
+    def views_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A modal opened with a click's trigger_id; kept for `FakeSlack.submit_view`.
+
+        https://docs.slack.dev/reference/methods/views.open
+        """
+        trigger = str(args.get("trigger_id", ""))
+        user = self.ws.triggers.pop(trigger, None)
+        if user is None:
+            raise ApiError("invalid_trigger_id")
+        view = args.get("view")
+        if isinstance(view, str):
+            view = json.loads(view)
+        if not isinstance(view, dict) or view.get("type") != "modal":
+            raise ApiError("invalid_arguments")
+        errors = validate_blocks(view.get("blocks", []), limit=MAX_VIEW_BLOCKS)
+        if errors:
+            raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+        opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
+                  "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id}
+        self.ws.modals[user] = opened
+        return {"view": opened}

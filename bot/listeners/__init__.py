@@ -14,6 +14,8 @@ from bot.listeners import (
     messages,
     middleware,
     qa_list,
+    timeline,
+    workflows,
 )
 
 
@@ -25,4 +27,6 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     commands.register(app, deps)
     actions.register(app, deps)
     qa_list.register(app, deps)
+    workflows.register(app, deps)
+    timeline.register(app, deps)
     home.register(app, deps)

@@ -8,9 +8,10 @@ from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answering import ask_in_thread, follow_up
+from bot.answering import ask_in_thread
 from bot.deps import Deps
 from bot.listeners.common import from_a_bot, mentions, strip_mention, team_of, thread_of
+from bot.listeners.workflows import reply_or_follow_up
 
 ANSWERABLE_SUBTYPES = {None, "thread_broadcast"}
 
@@ -43,7 +44,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
             return  # the app_mention event of the same message is the one answered
         if not event.get("thread_ts") or event.get("thread_ts") == event.get("ts"):
             return  # channel chatter is not addressed to Manda
-        deps.jobs.spawn(
-            follow_up(deps, client, thread, strip_mention(text, context.bot_user_id)),
+        deps.jobs.spawn(  # a CIM / IRL thread's workflow first, else a Q&A follow-up
+            reply_or_follow_up(deps, client, thread, strip_mention(text, context.bot_user_id)),
             name=f"follow-up {thread.conversation_id}",
         )

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on fir
     from manda.agent.service import AnswerService
     from manda.cim.service import CimService
     from manda.deals import DealService
+    from manda.deals.workflows import DealWorkflows
     from manda.ingest.service import Extractor, IngestService
     from manda.irl.service import IrlService
     from manda.jobs.service import JobService
@@ -356,7 +357,15 @@ class Manda:
             ingest=self.ingest,
             jobs=self.jobs,
             settings=self.settings,
+            workflows=self._deal_workflows,
         )
+
+    def _deal_workflows(self) -> DealWorkflows:
+        """The CIM and IRL workflows, built when first used (they load LangGraph)."""
+        from manda.deals.workflows import DealWorkflows
+
+        return DealWorkflows(cim=self.cim, irl=self.irl,
+                             exports_dir=self.settings.home_dir / "exports")
 
     def probes(self) -> dict[str, Callable[[], Awaitable[None]]]:
         """The stores a request needs, by port, each with its ping (readiness checks)."""

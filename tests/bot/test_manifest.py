@@ -46,6 +46,7 @@ METHOD_SCOPES: dict[str, set[str] | None] = {
     "conversations.members": {"channels:read", "groups:read"},  # .../methods/conversations.members
     "users.info": {"users:read"},  # .../methods/users.info
     "views.publish": None,  # .../methods/views.publish (no scope)
+    "views.open": None,  # .../methods/views.open (no scope): the slide Edit modal
     "auth.test": None,  # .../methods/auth.test (no scope); Bolt calls it on the first request
 }
 # Bot scope each subscribed event needs, from https://docs.slack.dev/reference/events/<event>
@@ -104,6 +105,9 @@ class Registrations:
         return self._note(self.commands, what)
 
     def action(self, what: Any) -> Callable[[Callable[..., Any]], Any]:
+        return self._note(self.actions, what)
+
+    def view(self, what: Any) -> Callable[[Callable[..., Any]], Any]:
         return self._note(self.actions, what)
 
     def middleware(self, listener: Callable[..., Any]) -> Callable[..., Any]:

@@ -46,7 +46,8 @@ ANSWER_TOKENS: Mapping[str, int] = MappingProxyType({
 class Limits:
     """Hard limits per question: the loop stops and says what is missing when one is reached."""
 
-    max_tool_calls: int = 5
+    # a risk scan: contradictions, gaps, the timeline's upcoming events and three topic searches
+    max_tool_calls: int = 6
     max_iterations: int = 10
     max_reprompts: int = 3
     search_k: int = 8

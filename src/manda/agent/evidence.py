@@ -73,6 +73,8 @@ class Evidence:
     missing: list[str] = field(default_factory=list)  # what a limit cut short
     notices: list[str] = field(default_factory=list)  # degraded retrieval, said out loud
     coverage: object | None = None  # a `gaps.Coverage` once find_gaps ran
+    timeline: object | None = None  # a `manda.timeline.Timeline` once get_timeline ran
+    dated: list[Source] = field(default_factory=list)  # where the timeline's events are said
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
     queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
@@ -189,6 +191,7 @@ class Evidence:
         """Every citable place, findings first (their excerpts are the exact sentences)."""
         out = [self.finding_source(f) for f in self.usable_findings()]
         out += [self.hit_source(h) for h in self.hits]
+        out += self.dated
         return out
 
     def source_index(self) -> dict[tuple[str, str], list[Source]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from manda.agent.compose import Ask, Draft, compose, topic_shape
 from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import EARNINGS
+from manda.agent.compose.timeline import asks_timeline
 from manda.agent.compose.topics import asks_pay, role_key
 from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
@@ -66,7 +67,8 @@ class OfflineComposer:
             case Intent.DUE_DILIGENCE:
                 calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
                 calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
-                          for i, q in enumerate(_topic_queries(max(1, max_calls - 2)))]
+                          for i, q in enumerate(_topic_queries(max(1, max_calls - 3)))]
+                calls.append(_call(9, "get_timeline", upcoming_only=True))
             case Intent.SYNTHESIS:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,
@@ -100,6 +102,9 @@ class OfflineComposer:
                 calls = []
             case _:
                 calls = self._lookup_plan(ask, subjects)
+        if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
+            # the usual searches keep their budget; the dated events come after them
+            calls = [*calls[: max_calls - 1], _call(0, "get_timeline")]
         return calls[:max_calls]
 
     def _lookup_plan(self, ask: Ask, subjects: str) -> list[ToolCall]:

@@ -12,10 +12,11 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from manda.agent.context import AgentContext
-from manda.agent.evidence import Evidence
+from manda.agent.evidence import Evidence, Source
 from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
@@ -26,6 +27,7 @@ from manda.finance.vocabulary import canonical_subject
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import DocumentRole, Finding, FindingStatus, RelationType, SearchHit
+from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
@@ -78,6 +80,19 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         "Coverage of the deal's IRL (or the default due-diligence checklist) by the documents "
         "of the room, by category.",
         _schema({"category": _S}),
+    ),
+    ToolSpec(
+        "get_timeline",
+        "The deal's dated events (contracts signed / expiring, loans drawn / maturing, "
+        "litigation, management changes, reports, forecasts), each with its source; events "
+        "within 12 months of the deal's as-of date are marked upcoming. Use for 'when…' and "
+        "'what is coming up' questions.",
+        _schema({"from": {**_S, "description": "ISO date, e.g. 2024-01-01"},
+                 "to": {**_S, "description": "ISO date"},
+                 "category": {**_S, "description": "contract, financing, litigation, management, "
+                              "board, lease, report, forecast, acquisition, disposal, "
+                              "incorporation, document"},
+                 "upcoming_only": {"type": "boolean"}}),
     ),
     ToolSpec(
         "validate_finding",
@@ -422,6 +437,37 @@ class ToolBox:
                 lines.append(f"  {mark}: {e.item.title} (status: {e.item.status or 'n/a'}) "
                              f"-> {where}")
         return "<coverage>\n" + "\n".join(quote(x) for x in lines) + "\n</coverage>"
+
+    # ---- dates
+    async def get_timeline(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        timeline = self._evidence.timeline
+        if not isinstance(timeline, Timeline):
+            timeline = await timeline_for_deal(self._ctx.graph, self._deal)
+            self._evidence.timeline = timeline
+            ids = {d.filename: d.id for d in self._evidence.documents.values()}
+            self._evidence.dated = [
+                Source(document=c.document, document_id=ids.get(c.document, c.document),
+                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id)
+                for e in timeline.events for c in e.citations
+            ]
+            self._evidence.note_search("the deal timeline")
+        where = TimelineFilter(
+            start=date.fromisoformat(str(args["from"])) if args.get("from") else None,
+            end=date.fromisoformat(str(args["to"])) if args.get("to") else None,
+            category=str(args.get("category") or "").strip().lower() or None,
+        )
+        events = [e for e in timeline.events if where.keeps(e)
+                  and (e.upcoming or not args.get("upcoming_only"))]
+        as_of = timeline.as_of.isoformat() if timeline.as_of else "unknown"
+        lines = [f"as of {as_of}; {len(events)} event(s)"]
+        for e in events[:60]:
+            source = e.citations[0]
+            marks = " UPCOMING" if e.upcoming else ""
+            marks += f" DATE CONFLICT: {e.conflict_note or ''}" if e.conflict else ""
+            lines.append(f"{e.date} [{e.category}] {e.title}{marks} "
+                         f"(source: {source.document}, {source.location})")
+        return "<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
 
     # ---- findings
     async def validate_finding(self, args: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ front end reaches the stores behind these operations.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -48,6 +48,7 @@ from manda.models import (
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
+    from manda.deals.workflows import DealWorkflows
     from manda.ingest.service import IngestService, Progress
     from manda.jobs import IngestJob, JobService
 
@@ -186,6 +187,7 @@ class DealService:
         ingest: IngestService,
         jobs: JobService,
         settings: Settings,
+        workflows: Callable[[], DealWorkflows] | None = None,
     ) -> None:
         self._graph = graph
         self._review = review
@@ -194,6 +196,18 @@ class DealService:
         self._jobs = jobs
         self._ingest_via_queue = settings.ingest_via_queue
         self.rules = AccessRules.from_settings(settings)
+        self._build_workflows = workflows
+        self._workflows: DealWorkflows | None = None
+
+    @property
+    def workflows(self) -> DealWorkflows:
+        """The CIM and IRL workflows of the deal's conversations (`manda.deals.workflows`),
+        built on first use: they load LangGraph, which read-only commands never need."""
+        if self._workflows is None:
+            if self._build_workflows is None:
+                raise RuntimeError("this DealService was built without workflows")
+            self._workflows = self._build_workflows()
+        return self._workflows
 
     # ---------------------------------------------------------------- deals and channels
 

@@ -15,6 +15,7 @@ from manda.agent.compose import (
     fact_lookup,
     gap_identification,
     synthesis,
+    timeline,
     topics,
 )
 from manda.agent.compose.common import Ask, Draft
@@ -45,6 +46,10 @@ def topic_shape(ask: Ask) -> Shape | None:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     """The answer in the shape the intent calls for, from extracted values and passages only."""
+    if evidence.timeline is not None and timeline.asks_timeline(ask.question):
+        dated = timeline.compose(ask, evidence)
+        if dated is not None:
+            return dated
     shape = topic_shape(ask)
     if shape is not None:
         draft = topics.compose(ask, evidence, shape)

@@ -13,6 +13,7 @@ from manda.agent.compose.common import (
     qa_action,
     qa_offer,
 )
+from manda.agent.compose.timeline import upcoming_lines
 from manda.agent.evidence import Evidence
 from manda.agent.gaps import Coverage
 from manda.agent.grounding import cite
@@ -200,6 +201,12 @@ def _report(ask: Ask, evidence: Evidence) -> Draft:
                 "tries to instruct an assistant about what to report. It was treated as document "
                 f"text and not followed {cite([found.source])}.")
         parts.append("")
+
+    ahead = upcoming_lines(evidence)
+    if ahead:
+        as_of = getattr(evidence.timeline, "as_of", None)
+        when = f" of {as_of:%-d %B %Y}" if as_of else ""
+        parts += [f"**Coming up within 12 months{when}**", *ahead, ""]
 
     lines, gap_questions = gap_lines(evidence.coverage)  # type: ignore[arg-type]
     if lines:

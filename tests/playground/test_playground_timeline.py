@@ -1,0 +1,42 @@
+"""The deal timeline in the playground's browser: `/manda timeline` shows a compact dated list with
+sources and upcoming events marked, and Show more continues it in the thread. The screenshot in
+test-artifacts/playground/ is what a banker reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.playground import Playground
+
+
+async def test_a_timeline_opens_in_the_browser(
+    playground: Playground, browser: Any, artifacts: Path
+) -> None:
+    from playwright.async_api import expect
+
+    expect.set_options(timeout=20_000)
+    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.goto(playground.url)
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+
+    await page.locator("#composer-text").fill("/manda timeline")
+    await page.locator("#composer-text").press("Enter")
+    timeline = page.locator("#messages .msg", has_text="Timeline of targetco")
+    await expect(timeline).to_contain_text("events 1–20 of")
+    await expect(timeline).to_contain_text("TargetCo_Legal_Summary.docx")
+    await expect(timeline).to_contain_text("Coming up⏳ 2024-12-12 · Hearing — Vertex Distribution")
+    await expect(timeline).to_contain_text("upcoming within 12 months of 15 Oct 2024")
+    await page.mouse.move(1, 1)
+    await page.screenshot(path=str(artifacts / "timeline-01-first-page.png"))
+
+    await timeline.get_by_role("button", name="Show more").click()
+    await timeline.get_by_role("button", name="1 reply").click()
+    more = page.locator("#thread .msg.from-bot", has_text="events 21–")
+    await expect(more).to_contain_text("Loan matures — Isartal Bank AG")
+    await expect(more).to_contain_text("Contract expires — Globex AG")
+    await page.mouse.move(1, 1)
+    await page.screenshot(path=str(artifacts / "timeline-02-show-more.png"))
+    assert errors == []
