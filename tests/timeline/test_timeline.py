@@ -161,3 +161,5 @@ async def test_sample_deal_timeline_lists_litigation_contracts_financing(app) ->
     dates = [e.start_date for e in timeline.events]
     assert dates == sorted(dates)
     assert not any(c.document.endswith("IRL.xlsx") for e in timeline.events for c in e.citations)
+    # excerpts are what a person reads: never the indexed context line chunking puts on top
+    assert not any(c.excerpt.startswith("[") for e in timeline.events for c in e.citations)

@@ -302,3 +302,18 @@ def _short(text: str, limit: int) -> str:
         return text
     keep = (limit - 1) // 2
     return f"{text[:keep]}…{text[-keep:]}"
+
+
+def context_line(chunk: Chunk) -> str | None:
+    """The indexed context line chunking put on top (`[file p.2] …`), if the chunk has one."""
+    first, newline, _ = chunk.text.partition("\n")
+    label = chunk.location.label[:30]
+    if newline and first.startswith("[") and "]" in first and label in first:
+        return first
+    return None
+
+
+def shown_text(chunk: Chunk) -> str:
+    """What a person sees of a chunk: its text without the indexed context line."""
+    head = context_line(chunk)
+    return chunk.text[len(head) + 1 :] if head is not None else chunk.text

@@ -26,6 +26,8 @@ from manda.finance.equivalents import expansions
 from manda.finance.periods import find_periods
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_subjects
+from manda.ingest.chunking import context_line as _head_line
+from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
@@ -489,24 +491,9 @@ def location_groups(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> dic
     return groups
 
 
-def _head_line(chunk: Chunk) -> str | None:
-    """The indexed context line chunking put on top (`[file p.2] …`), if the chunk has one."""
-    first, newline, _ = chunk.text.partition("\n")
-    label = chunk.location.label[:30]
-    if newline and first.startswith("[") and "]" in first and label in first:
-        return first
-    return None
-
-
 def chunk_statements(chunk: Chunk) -> list[StatementKind]:
     """The statements ingestion labelled the chunk's page as (in its context line)."""
     head = _head_line(chunk)
     if head is None:
         return []
     return [kind for kind in StatementKind if str(kind) in head]
-
-
-def shown_text(chunk: Chunk) -> str:
-    """What a person sees of a chunk: its text without the indexed context line."""
-    head = _head_line(chunk)
-    return chunk.text[len(head) + 1 :] if head is not None else chunk.text

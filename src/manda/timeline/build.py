@@ -16,6 +16,7 @@ from typing import Protocol
 
 from manda.finance.dates import DateSpan, find_date_mentions
 from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
+from manda.ingest.chunking import shown_text
 from manda.ingest.extract.dedupe import EntityResolver
 from manda.ingest.extract.excerpts import MAX_EXCERPT, excerpt_span
 from manda.ingest.extract.names import find_orgs, is_person_name
@@ -94,13 +95,6 @@ def _heading(chunk: Chunk) -> str:
     return chunk.location.label if chunk.location.kind.value == "section" else ""
 
 
-def _body(text: str) -> str:
-    """The passage without the `[file location]` line some chunks begin with."""
-    if text.startswith("[") and "]\n" in text[:300]:
-        return text.split("]\n", 1)[1]
-    return text
-
-
 def _citation(document: Document, chunk: Chunk, excerpt: str) -> EventCitation:
     return EventCitation(document=document.filename, location=chunk.location.label,
                          page=chunk.location.page, excerpt=excerpt, chunk_id=chunk.id)
@@ -169,13 +163,13 @@ def build_timeline(
     supersessions: Sequence[Relation] = (),
 ) -> Timeline:
     """Events from `passages` (completed documents only; request lists state no facts)."""
-    year_end = room_year_end(documents, (_body(c.text) for _, c in passages))
+    year_end = room_year_end(documents, (shown_text(c) for _, c in passages))
     dated = [d.doc_date for d in documents if d.doc_date]
     as_of = max(dated) if dated else None
     raw: list[_Event] = []
     for document, chunk in passages:
         context_year = document.doc_date.year if document.doc_date else None
-        for cand in events_in_text(_body(chunk.text), context_year=context_year,
+        for cand in events_in_text(shown_text(chunk), context_year=context_year,
                                    year_end=year_end, heading=_heading(chunk)):
             title = cand.title
             if cand.trigger.category in _DOCUMENT_TITLED:
@@ -201,7 +195,7 @@ def _stated_date(document: Document, chunk: Chunk) -> tuple[DateSpan, str] | Non
     """A document's own date with the precision its text gives it, and the words that say so."""
     if document.doc_date is None:
         return None
-    body = _body(chunk.text)
+    body = shown_text(chunk)
     stated = [m for m in find_date_mentions(body) if m.span.start == document.doc_date]
     if not stated:
         span = DateSpan(document.doc_date, document.doc_date, "day")
