@@ -30,6 +30,7 @@ class Shape:
     subjects: tuple[str, ...]  # finding subjects the plan reads from the knowledge graph
     query: str  # the passage search that finds it in any room
     category: str  # Q&A category when the room does not answer it
+    of_metrics: bool = False  # made of metrics: it answers even when the question names one
 
 
 OWNERSHIP = Shape(
@@ -44,6 +45,9 @@ OWNERSHIP = Shape(
                r"\bcap(?:italis|italiz)?(?:ation)? ?tables?\b|\bequity (?:holders?|structure|"
                r"split)\b|\bstakeholders? in the company\b|"
                r"\bregister of (?:members|shareholders)\b|"
+               r"\bwho holds (?:the |its )?(?:[\w-]+ ){0,3}(?:shares|stock|units)\b|"
+               r"\b(?:ordinary|preference|preferred|common|growth|"
+               r"deferred|class [a-z]|series [a-z]\d?) (?:shares|stock)\b|"
                r"\bgesellschafter\w*\b|\bwho holds the (?:shares|equity)\b|\bstockholders?\b", _F),
     (R.CAP_TABLE,), ("ownership",),
     "shareholder ownership shares class percentage cap table", "Legal",
@@ -80,6 +84,61 @@ PNL = Shape(
     ("revenue", "gross profit", "cost of sales", "ebitda", "adjusted ebitda", "net income",
      "one-time charges"),
     "profit and loss income statement revenue gross profit EBITDA net income", "Financial",
+    of_metrics=True,
+)
+DEBT = Shape(
+    "debt", "Balance sheet, cash and debt",
+    re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bbilanz\b|"
+               r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
+               r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
+               r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
+               r"\bfacilit(?:y|ies) (?:agreement|in place)\b|\bborrowings?\b|\blenders?\b|"
+               r"\bindebtedness\b|\bcash and debt\b|\bcash position\b|\bnet cash\b|"
+               r"\bhow much debt\b|\b(?:loans?|debt) (?:mature|maturity|maturities|"
+               r"repay\w*)\b|\bwhen (?:is|are|does|do) the (?:loans?|debt|facilit\w+)\b|"
+               r"\bhow is the (?:company|business) (?:financed|funded)\b|\bcapital structure\b|"
+               r"\bverbindlichkeiten gegen\w* kreditinstitut\w*\b", _F),
+    (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT, R.CONTRACT, R.LEGAL_MEMO),
+    ("cash", "debt", "net debt", "leverage", "net assets"),
+    "balance sheet cash bank loans borrowings net debt facility lender term loan revolving "
+    "maturity", "Financial", of_metrics=True,
+)
+CUSTOMERS = Shape(
+    "customers", "Customer concentration",
+    re.compile(r"\bcustomer concentration\b|\bconcentration of (?:customers|revenue)\b|"
+               r"\b(?:largest|biggest|top|main|key|major|principal)(?: \d+| two| three| five|"
+               r" ten)? customers?\b|\brevenue by customer\b|\bcustomer (?:base|mix|split|list)\b|"
+               r"\bwho are (?:the|its|our) customers\b|\bhow concentrated\b|"
+               r"\bdepend\w* on (?:a (?:few|handful of)|one|its|few) (?:large )?customers?\b|"
+               r"\bkundenkonzentration\b|\bgrößte\w* kunde\w*\b", _F),
+    (R.MANAGEMENT_ACCOUNTS, R.PRESENTATION, R.QOE_REPORT, R.AUDITED_STATEMENTS, R.CONTRACT),
+    ("customer concentration",),
+    "customer concentration largest customers share of revenue top customers", "Commercial",
+    of_metrics=True,
+)
+COVENANTS = Shape(
+    "covenants", "Covenants",
+    re.compile(r"\bcovenants?\b|\bheadroom\b|\binterest cover(?:age)?\b|"
+               r"\bcompliance certificates?\b|\bfinancial tests?\b|\bleverage tests?\b|"
+               r"\bauflagen\b|\bfinancial undertakings\b", _F),
+    (R.CONTRACT, R.LEGAL_MEMO, R.QOE_REPORT, R.BOARD_MINUTES, R.AUDITED_STATEMENTS),
+    ("leverage", "net debt"),
+    "financial covenant leverage net debt to EBITDA interest cover tested headroom complied",
+    "Financial", of_metrics=True,
+)
+KEY_PEOPLE = Shape(
+    "key_people", "Key-person dependencies",
+    re.compile(r"\bkey[\s-]?(?:person|man)\b|\bkey[\s-]?(?:people|individuals?) (?:risks?|"
+               r"dependenc\w*)\b|\bsuccession(?: plan\w*)?\b|"
+               r"\bbus factor\b|\b(?:depend\w*|reliance|reliant|relies|rely) (?:heavily |largely )?"
+               r"on (?:the |its |a few |one |any |certain )?(?:founders?|ceo|md|managing director|"
+               r"owners?|management|individuals?|key (?:staff|people|employees|managers?)|"
+               r"(?:one|few|certain) (?:people|person|individuals?))\b|"
+               r"\bretention of (?:key )?(?:staff|management|people)\b|"
+               r"\bschlüsselpersonen?\b", _F),
+    (R.QOE_REPORT, R.MANAGEMENT_BIOS, R.BOARD_MINUTES, R.PRESENTATION, R.LEGAL_MEMO),
+    ("person", "key person"),
+    "key person dependency founder relationships succession retention", "HR",
 )
 LITIGATION = Shape(
     "litigation", "Litigation",
@@ -97,7 +156,8 @@ CONTRACTS = Shape(
     (R.CONTRACT, R.LEGAL_MEMO), ("contract",),
     "agreement contract term expiry change of control termination counterparty", "Legal",
 )
-SHAPES: tuple[Shape, ...] = (OWNERSHIP, PNL, LITIGATION, CONTRACTS, OVERVIEW, MANAGEMENT)
+SHAPES: tuple[Shape, ...] = (OWNERSHIP, PNL, KEY_PEOPLE, COVENANTS, CONTRACTS, CUSTOMERS, DEBT,
+                             LITIGATION, OVERVIEW, MANAGEMENT)
 
 # A named person's pay (a census or payroll row) and a role held by someone.
 PAY = re.compile(r"\b(?:salary|salaries|pay|paid|earns?|earning|compensation|comp|remuneration|"

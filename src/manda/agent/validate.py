@@ -163,7 +163,8 @@ def _matches(amount: Amount, value: _Value) -> bool:
 def _derived(amount: Amount, grounded: list[Amount]) -> bool:
     """A difference, a % change or a ratio (a margin) between two grounded numbers."""
     numbers = [a for a in grounded if _kind(a) == "number"]
-    for a, b in permutations(numbers, 2):
+    multiples = [a for a in grounded if _kind(a) == "x"]  # covenant level and test result
+    for a, b in [*permutations(numbers, 2), *permutations(multiples, 2)]:
         if amount.unit == "%" and b.value:
             change = (a.value - b.value) / abs(b.value) * 100
             if abs(abs(change) - abs(amount.value)) <= 0.051 + 0.006 * abs(change):
@@ -172,7 +173,7 @@ def _derived(amount: Amount, grounded: list[Amount]) -> bool:
             if abs(ratio) <= 100 and abs(abs(ratio) - abs(amount.value)) <= 0.051 + 0.006 * abs(
                     ratio):
                 return True
-        elif _kind(amount) == "number" and _close(abs(amount.value), abs(a.value - b.value)):
+        elif _kind(amount) == _kind(a) and _close(abs(amount.value), abs(a.value - b.value)):
             return True
     percents = [a for a in grounded if a.unit == "%"]
     if amount.unit == "%" and len(percents) >= 2 and abs(

@@ -7,7 +7,7 @@ in which files arrive never matters:
   SUPERSEDES the older document's finding for the same subject, period and entity;
 - the same subject, period and entity in two documents with no SUPERSEDES between them and values
   that differ beyond rounding CONTRADICT each other (different periods never conflict; a forecast
-  is never in conflict with an actual);
+  is never in conflict with an actual; nor are two table rows naming different line items);
 - the same value from another document SUPPORTS it.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
 from manda.finance.amounts import format_amount, same_amount
-from manda.finance.compare import comparable
+from manda.finance.compare import comparable, different_line_items
 from manda.finance.growth import growth_basis
 from manda.ingest.corrections import resolve_correction_target
 from manda.ingest.versions import version_info
@@ -241,6 +241,8 @@ def _compare(
         return
     if not comparable(a.value, b.value, a.unit, b.unit):
         return  # different scales or scopes (860 vs 200,000): not a disagreement
+    if different_line_items(a.attributes.get("row"), b.attributes.get("row")):
+        return  # "Net debt" and "Net debt including leases": two line items, not a disagreement
     reason = (
         f"{by_doc[a.document_id].filename} says {_shown(a)}, "
         f"{by_doc[b.document_id].filename} says {_shown(b)}"

@@ -1,6 +1,7 @@
 """The offline composer: one module per answer shape, chosen by the question's intent.
 
-A topic question (ownership, management team, P&L, litigation, contracts, business overview) is
+A topic question (ownership, management team, P&L, balance sheet and debt, covenants, customer
+concentration, key people, litigation, contracts, business overview) is
 answered in its topic shape first, whatever words carried the intent; the intent's own shape
 answers everything else.
 """
@@ -20,7 +21,7 @@ from manda.agent.compose import (
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.topics import MANAGEMENT, OVERVIEW, PNL, Shape, shape_for
+from manda.agent.topics import MANAGEMENT, OVERVIEW, Shape, shape_for
 from manda.answers import Intent
 
 __all__ = ["Ask", "Draft", "compose", "topic_shape"]
@@ -35,7 +36,7 @@ def topic_shape(ask: Ask) -> Shape | None:
     shape = shape_for(ask.question)
     if shape is None:
         return None
-    if ask.frame.subjects and shape is not PNL:
+    if ask.frame.subjects and not shape.of_metrics:
         return None  # "management's EBITDA estimate" is an EBITDA question
     if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:
         return None  # "overview of the data room" is about the room

@@ -1,5 +1,6 @@
 """Topic shapes: ownership, management team, a person's role or pay, business overview, P&L,
-litigation and material contracts, each built from findings and table rows with a source per line.
+litigation and material contracts, each built from findings and table rows with a source per line
+(balance sheet and debt, covenants, customers and key people live in `balance` and `dependence`).
 
 Every function returns None when the room holds nothing for its shape, so the caller falls back to
 the evidence-first answer (and, with low retrieval confidence, to "not found").
@@ -35,6 +36,10 @@ from manda.agent.selection import (
 from manda.agent.tables import Table, read_tables, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
+    COVENANTS,
+    CUSTOMERS,
+    DEBT,
+    KEY_PEOPLE,
     KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
@@ -57,7 +62,14 @@ _F = re.IGNORECASE
 
 def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
     """The shape's answer, or None when the room holds nothing for it."""
+    from manda.agent.compose.balance import covenants, debt
+    from manda.agent.compose.dependence import customers, key_people
+
     builders = {
+        DEBT.key: debt,
+        COVENANTS.key: covenants,
+        CUSTOMERS.key: customers,
+        KEY_PEOPLE.key: key_people,
         OWNERSHIP.key: ownership,
         MANAGEMENT.key: management,
         OVERVIEW.key: overview,
@@ -329,9 +341,13 @@ def _from_census(evidence: Evidence, finding: Finding) -> bool:
     return doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS
 
 
-def management(ask: Ask, evidence: Evidence) -> Draft | None:
+Member = tuple[str, str | None, list[Source], list[Finding]]
+
+
+def team_members(evidence: Evidence) -> list[Member]:
+    """The management team: (name, role, sources, findings) from bios, decks and senior rows."""
     team = _team(evidence)
-    members: list[tuple[str, str | None, list[Source], list[Finding]]] = []
+    members: list[Member] = []
     for found in team.values():
         name = person_name(found[0])
         role = next((r for f in found if (r := role_of(f))), None)
@@ -347,6 +363,17 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         if name.lower() not in known:
             known.add(name.lower())
             members.append((name, role, [source], []))
+    return members
+
+
+def missing_key_roles(members: Sequence[Member]) -> list[str]:
+    """The key roles (CEO, CFO and their equivalents) no member holds."""
+    return [label for label, pattern in KEY_ROLES
+            if not any(role and pattern.search(role) for _, role, _, _ in members)]
+
+
+def management(ask: Ask, evidence: Evidence) -> Draft | None:
+    members = team_members(evidence)
     if not members:
         return None
     lines: list[str] = []
@@ -359,8 +386,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
             sources = [*sources, source]
         title = role or "no role stated in the documents"
         lines.append(f"- **{name}** — {title}{extra} {cite(sources)}")
-    missing = [label for label, pattern in KEY_ROLES
-               if not any(role and pattern.search(role) for _, role, _, _ in members)]
+    missing = missing_key_roles(members)
     parts = [f"The documents name {len(members)} people in the management team:", *lines]
     proposals = approvals([f for *_, found in members for f in found[:1]])
     offer = False

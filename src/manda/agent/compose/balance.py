@@ -1,0 +1,304 @@
+"""Balance sheet, cash and debt, and covenants: read from table rows with their headers and from
+the sentences that state facilities, lenders, maturities, covenant levels and test results.
+
+Nothing here knows a room's wording: a balance sheet is a table whose rows are balance-sheet line
+items (UK, US or German style), a facility is a sentence about loans, lenders and maturities, a
+covenant is a ratio with a limit ("not more than 2.50x", "must not exceed 3.0x", "mindestens
+4,0x"). Each builder returns None when the room holds nothing for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from manda.agent.compose.common import Ask, Draft, qa_action, qa_offer
+from manda.agent.compose.topics import _role_hits, _tables
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite
+from manda.agent.tables import Row, Table
+from manda.agent.topics import COVENANTS, DEBT
+from manda.agent.unusual import TOPICS, sentences, trim
+from manda.finance.amounts import find_amounts
+from manda.injection import looks_like_instruction
+from manda.models import SearchHit
+
+_F = re.IGNORECASE
+
+_SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
+                          r"\bcapital structure\b", _F)
+_SHEET_ROW = re.compile(
+    r"\b(?:cash|bank|debtors?|receivables?|creditors?|payables?|stocks?|inventor\w+|loans?|"
+    r"borrowings?|overdrafts?|debt|fixed assets|property|plant|intangible|goodwill|net assets|"
+    r"total assets|current assets|total liabilities|current liabilities|equity|shareholders'? "
+    r"funds|share capital|retained earnings|profit and loss account|provisions?|lease "
+    r"liabilit\w+|accruals|deferred|forderungen|verbindlichkeiten|kassenbestand|guthaben|"
+    r"eigenkapital|rückstellungen|vorräte|anlagevermögen|sachanlagen)\b", _F)
+_DEBT_ROW = re.compile(
+    r"\b(?:loans?|borrowings?|overdrafts?|debt|notes payable|senior notes|bonds?|facilit\w+|"
+    r"revolving|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
+    r"verbindlichkeiten gegen\w* kreditinstitut\w*|guthaben bei kreditinstitut\w*|"
+    r"kassenbestand|liquide mittel)\b", _F)
+_FACILITY = re.compile(
+    r"\b(?:facilit(?:y|ies)|term loan|loan|revolving|rcf|overdraft|lenders?|banks?|borrow\w*|"
+    r"matur\w+|repay\w*|repaid|instalments?|drawn|undrawn|interest at|margin|secured|"
+    r"notes due|bonds?|euribor|sonia|sofr|libor|darlehen|kredit\w*)\b", _F)
+_LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Credit|Finance|"
+                     r"Lending)(?: (?:plc|AG|SE|Ltd|LLP|N\.A\.|Inc\.?|eG|GmbH))?\b|"
+                     r"\b(?:from|with|by) [A-Z][\w&'-]+(?: [A-Z][\w&'-]+)* (?:plc|AG|SE|N\.A\.)\b")
+_SCALE = re.compile(r"000|thousand|million|\bm\b|\bmn\b|\bk\b|teur|tsd|mio", _F)
+_TOTAL = re.compile(r"^\s*(?:total|net|sum)\b", _F)
+
+
+def _usable(sentence: str) -> bool:
+    return "|" not in sentence and len(sentence) > 30 and not looks_like_instruction(sentence)
+
+
+def _scale_note(table: Table) -> str:
+    """What the figures are in, as the document says it ("All amounts in £000.")."""
+    for line in [*table.caption, table.header[0] if table.header else ""]:
+        if _SCALE.search(line) and len(line) < 80:
+            return line.strip().rstrip(".")
+    return ""
+
+
+def render_rows(table: Table, rows: Sequence[Row], source: Source) -> list[str]:
+    """Rows as a markdown table under their own column headers, the source on the heading."""
+    columns = [h for h in table.header[1:] if any(r.cells.get(h, "").strip() for r in rows)]
+    if not columns:
+        return [f"- {r.render()} {cite([source])}" for r in rows]
+    first = table.header[0] if table.header and not _SCALE.fullmatch(table.header[0]) else ""
+    lines = [f"| {first or 'Line'} | " + " | ".join(columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for r in rows:
+        lines.append(f"| {r.label} | " + " | ".join(r.cells.get(h, "—") or "—" for h in columns)
+                     + " |")
+    return lines
+
+
+def _heading(evidence: Evidence, hit: SearchHit, table: Table) -> str:
+    source = evidence.hit_source(hit)
+    scale = _scale_note(table)
+    return f"**{source.document}**" + (f" — {scale}" if scale else "") + f" {cite([source])}"
+
+
+@dataclass(frozen=True)
+class _Statement:
+    text: str
+    source: Source
+    score: int
+
+
+def _statements(evidence: Evidence, hits: Sequence[SearchHit], pattern: re.Pattern[str],
+                *, least: int = 2, with_amount: bool = True) -> list[_Statement]:
+    """Sentences with at least `least` of the pattern's words (or, `with_amount`, one and an
+    amount), best first, from the passages of the shape's roles first."""
+    out: list[_Statement] = []
+    seen: set[str] = set()
+    for rank, hit in enumerate(hits):
+        for sentence in sentences(hit.text):
+            if not _usable(sentence) or sentence in seen:
+                continue
+            words = len(pattern.findall(sentence))
+            amounts = 1 if find_amounts(sentence) else 0
+            if words >= least or (with_amount and words and amounts):
+                seen.add(sentence)
+                lender = 2 if _LENDER.search(sentence) else 0
+                out.append(_Statement(trim(sentence, 320), evidence.hit_source(hit),
+                                      words + amounts + lender - rank // 6))
+    return sorted(out, key=lambda s: -s.score)
+
+
+# ---------------------------------------------------------------- balance sheet, cash and debt
+
+
+def debt(ask: Ask, evidence: Evidence) -> Draft | None:
+    hits = _role_hits(evidence, DEBT.roles)
+    whole = _SHEET_ASKED.search(ask.question) is not None
+    parts: list[str] = []
+    shown: set[tuple[str, ...]] = set()
+    tables = sorted(_tables(hits), key=lambda th: -sum(
+        1 for r in th[0].rows if (_SHEET_ROW if whole else _DEBT_ROW).search(r.label)))
+    for table, hit in tables:
+        rows = [r for r in table.rows if (_SHEET_ROW if whole else _DEBT_ROW).search(r.label)]
+        if len(rows) < (3 if whole else 2):
+            continue
+        if whole:
+            rows = list(table.rows)
+        key = tuple(r.line for r in rows)
+        if key in shown:
+            continue
+        shown.add(key)
+        parts += ["", _heading(evidence, hit, table), "", *render_rows(table, rows,
+                                                                       evidence.hit_source(hit))]
+        if len(shown) >= (1 if whole else 2):
+            break
+    facilities = _statements(evidence, hits, _FACILITY, with_amount=False)[:3]
+    if facilities:
+        parts += ["", "**Facilities, lenders and maturities**",
+                  *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
+    covenant = next((s for s in _statements(evidence, hits, re.compile(r"\bcovenants?\b", _F),
+                                            least=1)
+                     if s.text not in {f.text for f in facilities}), None)
+    if covenant is not None and parts:
+        parts += ["", "**Covenants**", f"- “{covenant.text}” {cite([covenant.source])} "
+                  "(ask “What are the covenants?” for levels and headroom)"]
+    if not parts:
+        return None
+    parts += _differences(evidence, "\n".join(parts))
+    title = "Balance sheet" if whole else "Cash and debt"
+    lead = f"{title}, as the documents state it (figures in the units each table gives):"
+    return Draft(text="\n".join([lead, *parts]).strip())
+
+
+def _differences(evidence: Evidence, text: str) -> list[str]:
+    """Where documents give another figure for a cash or debt line shown above: both, with both
+    sources, since a facility limit, a drawn amount and a balance are easy to mistake."""
+    from manda.agent.compose.common import cite_findings
+    from manda.agent.selection import findings_for, show
+
+    stated = [a.value for a in find_amounts(text)]
+    lines: list[str] = []
+    seen: set[frozenset[str]] = set()
+    for subject in DEBT.subjects:
+        for f in findings_for(evidence, subject):
+            if f.value is None or not any(abs(abs(v) - abs(f.value)) <= 0.011 * abs(f.value)
+                                          for v in stated):
+                continue
+            for other in evidence.conflicts_of(f.id):
+                pair = frozenset((f.id, other.id))
+                if pair in seen or evidence.successor(other.id) is not None:
+                    continue
+                seen.add(pair)
+                lines.append(f"- {f.label} {f.period or ''}: {evidence.filename(f.document_id)} "
+                             f"gives {show(f)} {cite_findings([f], evidence)}, whereas "
+                             f"{evidence.filename(other.document_id)} gives {show(other)} "
+                             f"{cite_findings([other], evidence)}")
+    if not lines:
+        return []
+    return ["", "**Where the documents differ** (often a facility limit, a drawn amount and a "
+            "balance, or another date: check which is which)", *lines[:6]]
+
+
+# ---------------------------------------------------------------- covenants
+
+_LIMIT = re.compile(
+    r"(?P<dir>not (?:be )?more than|must not exceed|shall not exceed|may not exceed|not (?:to )?"
+    r"exceed|no (?:more|greater) than|at most|a maximum of|maximum(?: of)?|max\.?|below|"
+    r"not (?:be )?less than|no less than|at least|a minimum of|minimum(?: of)?|min\.?|"
+    r"höchstens|mindestens|maximal|above)\s*(?:of\s*)?(?P<value>\d+(?:[.,]\d+)?)\s?"
+    r"(?P<unit>x|times|%)", _F)
+_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above", _F)
+_RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
+                    r"fixed charge|cash ?flow cover|ebitda|verschuldungsgrad|zinsdeckung\w*)\b",
+                    _F)
+_TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
+                     r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
+_COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
+                         r"waiver|waived|headroom|reset)\b", _F)
+_RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?x\b", _F)
+
+
+@dataclass(frozen=True)
+class Covenant:
+    name: str
+    minimum: bool
+    level: float
+    stated: str
+    source: Source
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Covenant]:
+    """Each covenant a sentence states with its limit: name, direction, level, source."""
+    found: dict[str, Covenant] = {}
+    for hit in hits:
+        for sentence in sentences(hit.text):
+            if not _usable(sentence) or not (_RATIO.search(sentence)
+                                              or "covenant" in sentence.lower()):
+                continue
+            for clause in re.split(r";|\.\s", sentence):
+                m = _LIMIT.search(clause)
+                if m is None:
+                    continue
+                before = clause[:m.start()].split(":")[-1]
+                name = re.sub(r"^\W*(?:and |the |a |that )*", "", before.split(",")[-1]).strip()
+                name = re.sub(r"\s+(?:must|shall|may|is|be|to|of)$", "", name).strip(" -–")
+                if not _RATIO.search(name):
+                    continue
+                key = (_RATIO.search(name).group(0).lower()  # type: ignore[union-attr]
+                       .replace("gearing", "leverage").replace("net debt", "leverage"))
+                if key not in found:
+                    found[key] = Covenant(name[:1].upper() + name[1:], bool(
+                        _MINIMUM.search(m.group("dir"))), _number(m.group("value")),
+                        m.group(0), evidence.hit_source(hit))
+    return list(found.values())
+
+
+def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Covenant
+                   ) -> tuple[float, str, Source] | None:
+    """A stated test result for the covenant's ratio ("leverage … was 1.18x at 31 March 2024")."""
+    word = _RATIO.search(covenant.name)
+    if word is None:
+        return None
+    for hit in hits:
+        for sentence in sentences(hit.text):
+            if not _usable(sentence) or word.group(0).lower() not in sentence.lower():
+                continue
+            limits = {m.start("value") for m in _LIMIT.finditer(sentence)}
+            for m in _RESULT.finditer(sentence):
+                value = _number(m.group("value"))
+                if m.start("value") in limits or abs(value - covenant.level) < 1e-9:
+                    continue
+                return value, trim(sentence, 240), evidence.hit_source(hit)
+    return None
+
+
+def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
+    hits = _role_hits(evidence, COVENANTS.roles)
+    levels = covenant_levels(evidence, hits)
+    compliance = [s for s in _statements(evidence, hits, _COMPLIANCE, least=1)
+                  if re.search(r"covenant|leverage|interest cover|test", s.text, _F)][:2]
+    if not levels and not compliance:
+        return None
+    lines: list[str] = []
+    missing_result = False
+    if levels:
+        lines += ["| Covenant | Limit | Latest stated | Headroom | Source |",
+                  "|---|---|---|---|---|"]
+        for c in levels:
+            result = _latest_result(evidence, hits, c)
+            limit = c.stated if c.stated[:1].isalpha() else f"{c.level:g}x"
+            if result is None:
+                missing_result = True
+                lines.append(f"| {c.name} | {limit} | not stated | — | {cite([c.source])} |")
+                continue
+            value, _, source = result
+            room = value - c.level if c.minimum else c.level - value
+            share = abs(room) / c.level * 100 if c.level else 0.0
+            verdict = (f"{room:.2f}x ({share:.0f}% of the limit, computed)" if room >= 0
+                       else f"breached by {abs(room):.2f}x (computed)")
+            lines.append(f"| {c.name} | {limit} | {value:g}x | {verdict} | "
+                         f"{cite([c.source, source])} |")
+    tested = next(((m.group(0), evidence.hit_source(h)) for h in hits for s in sentences(h.text)
+                   if _usable(s) and (m := _TESTED.search(s))), None)
+    parts = ["Financial covenants in the documents:", "", *lines] if lines else \
+        ["The documents mention the covenants without stating their levels:"]
+    if tested is not None:
+        parts += ["", f"Test dates: {tested[0]} {cite([tested[1]])}."]
+    if compliance:
+        parts += ["", "**Compliance and headroom as stated**",
+                  *[f"- “{s.text}” {cite([s.source])}" for s in compliance]]
+    proposals = []
+    offer = False
+    if missing_result and not compliance:
+        question = next(t.question for t in TOPICS if t.key == "covenant")
+        parts += ["", f"No test result is stated for every covenant. {qa_offer()} "
+                  f"(“{question}”)"]
+        proposals.append(qa_action(question, COVENANTS.category))
+        offer = True
+    return Draft(text="\n".join(parts).strip(), proposals=proposals, offer_qa=offer)
