@@ -32,6 +32,12 @@ from manda.models import Nature
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
 
 
+def _reported_vs_adjusted(subjects: list[str]) -> bool:
+    """"Adjusted EBITDA against reported EBITDA": the same metric before and after adjustments."""
+    return any(s.startswith("adjusted ") and s.removeprefix("adjusted ") in subjects
+               for s in subjects)
+
+
 def _subjects(ask: Ask) -> list[str]:
     subjects = list(ask.frame.subjects) or ([ask.subject] if ask.subject else [])
     return subjects or list(_DEFAULT_SUBJECTS)
@@ -59,6 +65,12 @@ def periods_of_key(period: str) -> tuple:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     subjects = _subjects(ask)
+    if _reported_vs_adjusted(subjects):  # one metric on two definitions, period by period
+        from manda.agent.compose.topics import reported_vs_adjusted
+
+        draft = reported_vs_adjusted(ask, evidence)
+        if draft is not None:
+            return draft
     if ask.frame.wants_forecast and not _VERSIONS.search(ask.question):
         draft = _forecast_vs_actual(ask, evidence, subjects)
         if draft.rests_on or ask.frame.wants_actual or _AGAINST_RESULTS.search(ask.question):

@@ -48,10 +48,11 @@ from manda.agent.topics import (
     PAY,
     PAY_HEADER,
     PNL,
+    ROLE_WORDS,
     Shape,
 )
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import scan, sentences, trim
+from manda.agent.unusual import body, scan, sentences, trim
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
@@ -122,13 +123,18 @@ _AS_OF = re.compile(r"as of|as at|date|stand|stichtag", _F)
 
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
     found = [f for f in _current(findings_for(evidence, "ownership"), evidence)
-             if f.value is not None and f.unit in (None, "%")]
+             if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
     ledgers = [f for f in found if _from_roles(evidence, f, OWNERSHIP) == 0]
+    has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
+    if (has_ledger and not ledgers) or _asked_class(ask.question):
+        table = _ownership_from_tables(ask, evidence)  # the register itself, with its classes
+        if table is not None:
+            return table
     found = ledgers or found  # a cap table's stakes, not percentages read from another list
     if found and sum(f.value or 0.0 for f in found) <= 110.0 * max(
             1, len({f.document_id for f in found})):
         return _ownership_from_findings(evidence, found)
-    return _ownership_from_tables(evidence)
+    return _ownership_from_tables(ask, evidence)
 
 
 def _ownership_from_findings(evidence: Evidence, found: list[Finding]) -> Draft:
@@ -174,11 +180,36 @@ def _number(text: str | None) -> str:
         return text
 
 
-def _ownership_from_tables(evidence: Evidence) -> Draft | None:
+_PCT_STRICT = re.compile(r"%|percent|prozent", _F)
+_CLASS_COLUMN = re.compile(r"\b(?:ordinary|preference|preferred|common|growth|deferred|class|"
+                           r"series|options?|warrants?|stammaktien|vorzugsaktien|"
+                           r"geschäftsanteile)\b", _F)
+_NOT_CLASS = re.compile(r"total|%|percent|fully diluted|date|as of|nominal", _F)
+
+
+def _class_columns(table: Table) -> list[str]:
+    """Share classes laid out as columns ("A Ordinary | B Ordinary | EMI options")."""
+    return [h for h in table.header[1:] if _CLASS_COLUMN.search(h) and not _NOT_CLASS.search(h)]
+
+
+def _asked_class(question: str) -> str | None:
+    """The share class a question names ("Who holds the B Ordinary shares?"), if any."""
+    m = re.search(r"\b((?:class |series )?[a-z]? ?(?:ordinary|preference|preferred|common|growth|"
+                  r"deferred)|class [a-z]|series [a-z]\d?)\s+(?:shares|stock)\b", question, _F)
+    return m.group(1).strip() if m else None
+
+
+def _nonzero(value: str) -> bool:
+    amounts = find_amounts(value)
+    return bool(amounts) and any(a.value for a in amounts)
+
+
+def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
     for table, hit in _tables(_role_hits(evidence, OWNERSHIP.roles)):
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
-        if not (table.has_header(_HOLDER) or table.has_header(_CLASS)):
+        classes = _class_columns(table)
+        if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
         rows = [r for r in table.rows if not _TOTAL.match(r.label)]
         if not rows:
@@ -186,20 +217,44 @@ def _ownership_from_tables(evidence: Evidence) -> Draft | None:
         source = evidence.hit_source(hit)
         lines = ["| Holder | Class | Shares | Ownership |", "|---|---|---|---|"]
         total = 0.0
+        by_class: dict[str, list[str]] = {}
         for row in rows:
-            pct = row.get(_PCT)
-            cls = row.get(_CLASS)
-            shares = row.get(_SHARES)
+            pct = row.get(_PCT_STRICT, _PCT)
+            held = [(h, row.cells[h]) for h in classes if _nonzero(row.cells.get(h, ""))]
+            cls = row.get(_CLASS) if not classes else None
+            shares = row.get(_SHARES, re.compile(r"total|fully diluted", _F))
             if pct and (amounts := find_amounts(pct[1])):
                 total += amounts[0].value
-            lines.append(f"| {row.label} | {cls[1] if cls else '—'} | "
-                         f"{shares[1] if shares else '—'} | {pct[1] if pct else '—'} |")
+            kind = "; ".join(f"{h}: {v}" for h, v in held) if held else (cls[1] if cls else "—")
+            for h, v in held:
+                basis = pct[0].replace("%", "").strip() if pct else ""
+                by_class.setdefault(h, []).append(f"{row.label} ({v}" + (
+                    f"; {pct[1]} {basis}".rstrip() if pct else "") + ")")
+            lines.append(f"| {row.label} | {kind} | {shares[1] if shares else '—'} | "
+                         f"{pct[1] if pct else '—'} |")
         as_of = next((v for r in rows if (v := r.get(_AS_OF))), None)
-        when = f" as of {as_of[1]}" if as_of else ""
+        stated = next((c for c in table.caption if _AS_OF.search(c)), None)
+        when = f" as of {as_of[1]}" if as_of else (f" ({stated})" if stated else "")
         head = f"Ownership{when}, from {source.document} {cite([source])}:"
+        wanted = _asked_class(ask.question)
+        lead: list[str] = []
+        if wanted:
+            match = [h for h in by_class if wanted.lower() in h.lower()]
+            if match:
+                lead = [f"{h} shares are held by {', '.join(by_class[h])} {cite([source])}."
+                        for h in match] + [""]
+        notes = [c for c in _statements_in(hit) if _CLASS_COLUMN.search(c)]
         tail = _sum_note(total) if total else ""
-        return Draft(text="\n".join([head, "", *lines, "", tail]).strip())
+        text = "\n".join([*lead, head, "", *lines, "", tail,
+                          *[f"{n} {cite([source])}" for n in notes[:2]]])
+        return Draft(text=text.strip())
     return None
+
+
+def _statements_in(hit: SearchHit) -> list[str]:
+    """Prose sentences of a table passage (rights of each class, the as-of line)."""
+    return [s for s in sentences(hit.text) if "|" not in s and len(s) > 40
+            and not looks_like_instruction(s)]
 
 
 # ---------------------------------------------------------------- people
@@ -359,11 +414,37 @@ def team_members(evidence: Evidence) -> list[Member]:
                 docs.append(f)
         members.append((name, role, [evidence.finding_source(f) for f in docs[:2]], found))
     known = {m[0].lower() for m in members}
-    for name, role, source in _table_people(evidence):
+    for name, role, source in [*_table_people(evidence), *_line_people(evidence)]:
         if name.lower() not in known:
             known.add(name.lower())
             members.append((name, role, [source], []))
     return members
+
+
+_PERSON = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){1,3})"
+_NAME_ROLE = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<name>{_PERSON})\s*(?:—|–|-|:|,|\|)\s*"
+                        r"(?P<role>[^.;|]{3,60}?)\s*$", _F)
+_ROLE_NAME = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<role>[^.;:|]{{3,60}}?)\s*:\s*(?P<name>{_PERSON})"
+                        r"\.?\s*$", _F)
+
+
+def _line_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
+    """(name, role, source) from "Name — Role" headings of bios and organisation slides (and
+    "Role: Name" lines), wherever the extractor did not take them as people."""
+    out: list[tuple[str, str, Source]] = []
+    for hit in _role_hits(evidence, MANAGEMENT.roles):
+        doc = evidence.documents.get(hit.document_id)
+        if doc is None or doc.role not in MANAGEMENT.roles or (
+                doc.role is DocumentRole.EMPLOYEE_CENSUS):
+            continue
+        for line in body(hit.text).splitlines():
+            m = _NAME_ROLE.match(line) or _ROLE_NAME.match(line)
+            if m is None or looks_like_instruction(line):
+                continue
+            role = m.group("role").strip()
+            if _SENIOR.search(role) or ROLE_WORDS.fullmatch(role):
+                out.append((m.group("name").strip(), role, evidence.hit_source(hit)))
+    return out
 
 
 def missing_key_roles(members: Sequence[Member]) -> list[str]:
@@ -648,11 +729,11 @@ def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
             diff = (a.value or 0.0) - (r.value or 0.0)
             line = (f"- {period_name(p)}: adjusted EBITDA {show(a)} vs reported {show(r)} "
                     f"{cite_findings([a, r], evidence)}; the difference of "
-                    f"{format_amount(abs(diff), a.unit)} is a definitional adjustment, not a "
-                    "conflict")
+                    f"{format_amount(abs(diff), a.unit)} is definitional (adjustments for "
+                    "non-recurring items), not a disagreement between documents")
             if bridge:
                 line += "; bridge items: " + "; ".join(
-                    f"{in_text(b.label)} {show(b)} {cite_findings([b], evidence)}"
+                    f"{_bridge_label(b)} {show(b)} {cite_findings([b], evidence)}"
                     for b in bridge)
             notes.append(line + ".")
         elif bridge and p in reported:
@@ -672,6 +753,59 @@ def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
                              f"{evidence.filename(other.document_id)} gives {show(other)} "
                              f"{cite_findings([other], evidence)}; the documents conflict.")
     return notes
+
+
+def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
+    """Reported and adjusted EBITDA side by side for each period that states both, with the
+    bridge items between them: a difference of definition, explained, never a conflict."""
+    reported = {r.period: r for r in series(evidence, "ebitda") if r.period}
+    adjusted = {r.period: r for r in series(evidence, "adjusted ebitda") if r.period}
+    periods = sorted((p for p in reported if p in adjusted), key=period_sort_key)[-3:]
+    if not periods:
+        return None
+    readings = {"ebitda": {p: reported[p] for p in periods},
+                "adjusted ebitda": {p: adjusted[p] for p in periods}}
+    rows = ["| | " + " | ".join(period_name(p) for p in periods) + " |",
+            "|---|" + "---|" * len(periods)]
+    rests: list[Finding] = []
+    for subject, label in (("ebitda", "Reported EBITDA"), ("adjusted ebitda", "Adjusted EBITDA")):
+        found = [readings[subject][p].primary for p in periods]
+        rests += found
+        rows.append(f"| {label} | " + " | ".join(show(f) for f in found) + " |")
+    notes = [n for n in _pnl_notes(evidence, readings, periods) if "adjusted EBITDA" in n]
+    bridge = _bridge_table(evidence)
+    if bridge:
+        notes = [n.split("; bridge items:")[0] + "." if not n.endswith(".") else
+                 n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
+        notes += ["", *bridge]
+    text = "\n".join(["Reported vs adjusted EBITDA:", "", *rows, "", *notes])
+    return Draft(text=with_assumption(ask.assumption, text), proposals=approvals(rests),
+                 rests_on=rests)
+
+
+_REPORTED_ROW = re.compile(r"\b(?:reported|statutory|unadjusted)\b.*\bebitda\b|^\s*ebitda\s*$", _F)
+_ADJUSTED_ROW = re.compile(r"\b(?:adjusted|normali[sz]ed|underlying|pro forma)\b.*\bebitda\b", _F)
+
+
+def _bridge_label(finding: Finding) -> str:
+    return finding.attributes.get("row") or in_text(finding.label)
+
+
+def _bridge_table(evidence: Evidence) -> list[str]:
+    """The bridge as the document lays it out: the rows between reported and adjusted EBITDA,
+    under their own column headers."""
+    from manda.agent.compose.balance import render_rows
+
+    for table, hit in _tables(_role_hits(evidence, (DocumentRole.QOE_REPORT,))):
+        labels = [r.label for r in table.rows]
+        start = next((i for i, t in enumerate(labels) if _REPORTED_ROW.search(t)), None)
+        end = next((i for i, t in enumerate(labels) if _ADJUSTED_ROW.search(t)), None)
+        if start is None or end is None or end - start < 2:
+            continue
+        source = evidence.hit_source(hit)
+        return [f"**Bridge from reported to adjusted EBITDA** {cite([source])}", "",
+                *render_rows(table, table.rows[start:end + 1], source)]
+    return []
 
 
 # ---------------------------------------------------------------- litigation and contracts
