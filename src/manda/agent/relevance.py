@@ -44,6 +44,8 @@ _FORM = {
     # where it is said, not what: "what did the minutes say about …"
     "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
     "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
+    # how it came about, not what: "what terms were agreed with …", "what was discussed"
+    "agree", "agreed", "discuss", "discussed", "been", "being",
 }
 
 
@@ -72,7 +74,8 @@ def content_terms(question: str) -> list[str]:
 # Words a deal team uses for the same thing; a question word matches any of its group. (With an
 # embedder, the dense channel of the search carries the rest of the meaning.)
 _CONCEPTS: tuple[tuple[str, ...], ...] = (
-    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value"),
+    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value",
+     "term"),  # "the terms agreed with the buyer" are its offer
     ("buyer", "bidder", "acquirer", "purchaser", "investor"),
     ("salary", "pay", "compensation", "remuneration", "wage", "earn", "bonus"),
     ("owner", "own", "shareholder", "stockholder", "holder", "member", "equity"),
