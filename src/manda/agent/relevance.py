@@ -45,7 +45,7 @@ _FORM = {
     "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
     "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
     # how it came about, not what: "what terms were agreed with …", "what was discussed"
-    "agree", "agreed", "discuss", "discussed", "been", "being",
+    "agree", "agreed", "discuss", "discussed", "being",
 }
 
 

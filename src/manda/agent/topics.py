@@ -94,8 +94,9 @@ DEBT = Shape(
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
                r"\bfacilit(?:y|ies) (?:agreement|in place)\b|\bborrowings?\b|\blenders?\b|"
                r"\bindebtedness\b|\bcash and debt\b|\bcash position\b|\bnet cash\b|"
-               r"\bhow much debt\b|\b(?:loans?|debt) (?:mature|maturity|maturities|"
-               r"repay\w*)\b|\bwhen (?:is|are|does|do) the (?:loans?|debt|facilit\w+)\b|"
+               r"\bhow much debt\b|\bterm loans?\b|\brevolving credit\b|\brcf\b|\boverdrafts?\b|"
+               r"\b(?:loans?|debt|facilit\w+|borrowings?)\b[^?.]{0,30}\b(?:matur\w+|repa(?:y|id)\w*|"
+               r"fall due|expir\w+)\b|\b(?:maturity|repayment) (?:profile|schedule|dates?)\b|"
                r"\bhow is the (?:company|business) (?:financed|funded)\b|\bcapital structure\b|"
                r"\bverbindlichkeiten gegen\w* kreditinstitut\w*\b", _F),
     (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT, R.CONTRACT, R.LEGAL_MEMO),

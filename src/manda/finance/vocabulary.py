@@ -66,6 +66,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("net income", "Net income", "currency", (
         "net income", "net profit", "net earnings", "profit after tax", "net loss",
         "profit for the year", "profit for the period", "jahresüberschuss",
+        "profit for the financial year", "loss for the financial year", "profit after taxation",
+        "jahresfehlbetrag",
     )),
     MetricSpec("operating expenses", "Operating expenses", "currency", (
         "operating expenses", "opex", "operating costs",

@@ -650,6 +650,8 @@ def pnl(ask: Ask, evidence: Evidence) -> Draft | None:
         rests += more_rests
     if notes:
         parts += ["", "**Reported vs adjusted, and caveats**", *dict.fromkeys(notes)]
+    if any("adjusted EBITDA" in n for n in notes) and (bridge := _bridge_table(evidence)):
+        parts += ["", *bridge]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
 
 
@@ -774,9 +776,8 @@ def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
         rows.append(f"| {label} | " + " | ".join(show(f) for f in found) + " |")
     notes = [n for n in _pnl_notes(evidence, readings, periods) if "adjusted EBITDA" in n]
     bridge = _bridge_table(evidence)
-    if bridge:
-        notes = [n.split("; bridge items:")[0] + "." if not n.endswith(".") else
-                 n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
+    if bridge:  # the bridge as laid out replaces the items read one by one
+        notes = [n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
         notes += ["", *bridge]
     text = "\n".join(["Reported vs adjusted EBITDA:", "", *rows, "", *notes])
     return Draft(text=with_assumption(ask.assumption, text), proposals=approvals(rests),
@@ -861,6 +862,11 @@ def _one_per_doc(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+_CASE_STATE = re.compile(r"\b(?:status|stage|trial|hearing|disclosure|settle\w*|provision\w*|"
+                         r"appeal\w*|judg\w+|defen[cd]\w*|outcome|likely|expected|court|"
+                         r"damages|claim(?:ed|s)?|listed|mediation|verhandlung|vergleich)\b", _F)
+
+
 def _statement_about(evidence: Evidence, finding: Finding, party: str
                      ) -> tuple[str, Source] | None:
     """The sentences of the retrieved passage that describe a case (claimant, court, status)."""
@@ -873,7 +879,10 @@ def _statement_about(evidence: Evidence, finding: Finding, party: str
         start = next((i for i, s in enumerate(said) if key and key in s.lower()), None)
         if start is None:
             continue
-        text = " ".join(said[start:start + 3])
+        # the sentence naming the party, then the ones that say where the case stands
+        rest = sorted(range(start + 1, len(said)), key=lambda i: (
+            -len(_CASE_STATE.findall(said[i])), i))[:2]
+        text = " ".join(said[i] for i in [start, *sorted(rest)])
         return trim(text, 420), evidence.hit_source(hit)
     return None
 
