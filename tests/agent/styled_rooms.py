@@ -69,6 +69,31 @@ ROOMS: dict[str, dict[str, str]] = {
             "of the shares of Redwood Analytics, Inc., on a cash-free, debt-free basis, subject "
             "to confirmatory due diligence.\n\n"
             "Best regards,\nDavid\n"),
+        "05 Financials/5.3 Consolidated balance sheets.md": (
+            "# Redwood Analytics, Inc. — Consolidated balance sheets\n\n"
+            "(in thousands of U.S. dollars)\n\n"
+            "| | December 31, 2023 | December 31, 2022 |\n"
+            "|---|---|---|\n"
+            "| Cash and cash equivalents | 12,400 | 9,800 |\n"
+            "| Accounts receivable, net | 7,300 | 6,100 |\n"
+            "| Total current assets | 21,900 | 17,600 |\n"
+            "| Long-term debt, net of current portion | 15,000 | 18,000 |\n"
+            "| Total liabilities | 24,600 | 26,300 |\n"
+            "| Total stockholders' equity | 11,800 | 8,400 |\n\n"
+            "## Credit agreement\n\n"
+            "On June 30, 2022 the company entered into a $20.0 million senior secured term loan "
+            "with First Harbor Bank, N.A., maturing on June 30, 2027 and bearing interest at SOFR "
+            "plus 3.25%. The credit agreement requires a total net leverage ratio of not more "
+            "than 3.50x and a fixed charge coverage ratio of at least 1.25x, tested quarterly. "
+            "At December 31, 2023 the total net leverage ratio was 1.40x.\n"),
+        "05 Financials/5.4 Revenue by customer.md": (
+            "# Redwood Analytics, Inc. — Revenue by customer, FY2023\n\n"
+            "| Customer | Revenue ($000) | % of revenue |\n"
+            "|---|---|---|\n"
+            "| Northgate Retail Corp. | 9,340 | 20% |\n"
+            "| Pioneer Distribution LLC | 5,600 | 12% |\n"
+            "| Bayside Grocers Inc. | 3,270 | 7% |\n"
+            "| All other customers | 28,490 | 61% |\n"),
         "05 Financials/5.2 Statement of operations.md": (
             "# Redwood Analytics, Inc. — Statements of operations\n\n"
             "Audited. Years ended December 31.\n\n"
@@ -94,6 +119,22 @@ ROOMS: dict[str, dict[str, str]] = {
             "years at Siemens.\n\n"
             "## Sabine Koch — Head of Production\n\n"
             "Sabine Koch joined in 2016 and previously ran a plant of Bosch Rexroth.\n"),
+        "Dokumente/Bilanz_2023.md": (
+            "# Müller Maschinenbau GmbH — Bilanz zum 31.12.2023 (HGB)\n\n"
+            "Angaben in TEUR\n\n"
+            "| Posten | 31.12.2023 | 31.12.2022 |\n"
+            "|---|---|---|\n"
+            "| Sachanlagen | 8.450 | 8.100 |\n"
+            "| Vorräte | 3.200 | 2.900 |\n"
+            "| Forderungen aus Lieferungen und Leistungen | 2.750 | 2.400 |\n"
+            "| Guthaben bei Kreditinstituten | 1.150 | 980 |\n"
+            "| Eigenkapital | 6.300 | 5.700 |\n"
+            "| Rückstellungen | 1.100 | 950 |\n"
+            "| Verbindlichkeiten gegenüber Kreditinstituten | 4.800 | 5.200 |\n\n"
+            "## Finanzierung\n\n"
+            "The bank loan from Kreissparkasse Esslingen of EUR 6.0 million is repayable in "
+            "quarterly instalments until 30 September 2028; EUR 4.8 million was outstanding at "
+            "31 December 2023.\n"),
         "Dokumente/Rechtliche_Zusammenfassung.md": (
             "# Legal summary — Müller Maschinenbau GmbH\n\n"
             "## Litigation\n\n"

@@ -25,6 +25,10 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     (US, "Tell me about the company"), (US, "Walk me through the P&L"),
     (UK, "Compare the budget to the actual"),
     (US, "Is the company adequately insured against cyber risks?"),
+    (US, "What does the balance sheet look like?"), (US, "What debt facilities are in place?"),
+    (US, "What are the financial covenants?"), (US, "Who are the largest customers?"),
+    (US, "Is the business dependent on the founder?"), (DE, "Walk me through the balance sheet"),
+    (DE, "What bank debt does the company have?"), (UK, "Who holds the A Ordinary shares?"),
 )
 
 
@@ -178,3 +182,55 @@ def test_an_out_of_room_risk_question_is_not_a_red_flags_report(ask: Ask) -> Non
     assert len(text.splitlines()) <= 4
     assert [a.question for a in answer.suggested_actions if a.type == "add_to_qa"] == [
         "Is the company adequately insured against cyber risks?"]
+
+
+# ---------------------------------------------------------------- issue 10: more topic shapes
+
+
+def test_a_us_balance_sheet_keeps_its_thousands_caption_and_columns(ask: Ask) -> None:
+    answer = ask(US, "What does the balance sheet look like?")
+    assert "in thousands of U.S. dollars" in answer.answer
+    assert "December 31, 2023" in answer.answer and "12,400" in answer.answer
+    assert "Long-term debt, net of current portion" in answer.answer
+    assert "5.3 Consolidated balance sheets.md" in cited_files(answer)
+
+
+def test_debt_facilities_name_the_lender_and_maturity(ask: Ask) -> None:
+    answer = ask(US, "What debt facilities are in place?")
+    assert "First Harbor Bank" in answer.answer and "June 30, 2027" in answer.answer
+
+
+def test_covenants_give_level_latest_result_and_computed_headroom(ask: Ask) -> None:
+    text = ask(US, "What are the financial covenants?").answer
+    assert re.search(r"not more than 3\.50x", text) and "1.4x" in text
+    assert "2.10x" in text  # 3.50x - 1.40x, computed
+    assert "at least 1.25x" in text  # a minimum covenant read as a minimum, no result stated
+
+
+def test_largest_customers_come_from_a_revenue_by_customer_table(ask: Ask) -> None:
+    text = ask(US, "Who are the largest customers?").answer
+    assert "Northgate Retail" in text and "20%" in text
+    assert "Acme Supply" not in text
+
+
+def test_a_key_person_question_quotes_the_dependency_and_offers_qa(ask: Ask) -> None:
+    answer = ask(US, "Is the business dependent on the founder?")
+    assert "Jane Doe" in answer.answer and "dependent" in answer.answer
+    assert any(a.type == "add_to_qa" for a in answer.suggested_actions)
+
+
+def test_a_german_hgb_balance_sheet_in_teur_is_shown_with_its_rows(ask: Ask) -> None:
+    text = ask(DE, "Walk me through the balance sheet").answer
+    assert "TEUR" in text and "Verbindlichkeiten gegenüber Kreditinstituten" in text
+    assert "4.800" in text and "31.12.2023" in text
+
+
+def test_german_bank_debt_rows_and_the_loan_terms(ask: Ask) -> None:
+    text = ask(DE, "What bank debt does the company have?").answer
+    assert "Verbindlichkeiten gegenüber Kreditinstituten" in text
+    assert "Kreissparkasse Esslingen" in text and "30 September 2028" in text
+
+
+def test_a_share_class_question_names_its_holder(ask: Ask) -> None:
+    text = ask(UK, "Who holds the A Ordinary shares?").answer
+    assert "Highland Ventures" in text and "300,000" in text

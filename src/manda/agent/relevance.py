@@ -74,8 +74,7 @@ def content_terms(question: str) -> list[str]:
 # Words a deal team uses for the same thing; a question word matches any of its group. (With an
 # embedder, the dense channel of the search carries the rest of the meaning.)
 _CONCEPTS: tuple[tuple[str, ...], ...] = (
-    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value",
-     "term"),  # "the terms agreed with the buyer" are its offer
+    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value"),
     ("buyer", "bidder", "acquirer", "purchaser", "investor"),
     ("salary", "pay", "compensation", "remuneration", "wage", "earn", "bonus"),
     ("owner", "own", "shareholder", "stockholder", "holder", "member", "equity"),

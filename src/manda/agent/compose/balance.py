@@ -222,21 +222,34 @@ def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Coven
                                               or "covenant" in sentence.lower()):
                 continue
             for clause in re.split(r";|\.\s", sentence):
-                m = _LIMIT.search(clause)
-                if m is None:
-                    continue
-                before = clause[:m.start()].split(":")[-1]
-                name = re.sub(r"^\W*(?:and |the |a |that )*", "", before.split(",")[-1]).strip()
-                name = re.sub(r"\s+(?:must|shall|may|is|be|to|of)$", "", name).strip(" -–")
-                if not _RATIO.search(name):
-                    continue
-                key = (_RATIO.search(name).group(0).lower()  # type: ignore[union-attr]
-                       .replace("gearing", "leverage").replace("net debt", "leverage"))
-                if key not in found:
-                    found[key] = Covenant(name[:1].upper() + name[1:], bool(
-                        _MINIMUM.search(m.group("dir"))), _number(m.group("value")),
-                        m.group(0), evidence.hit_source(hit))
+                start = 0
+                for m in _LIMIT.finditer(clause):
+                    before, start = clause[start:m.start()], m.end()
+                    name = _covenant_name(before)
+                    if not _RATIO.search(name):
+                        continue
+                    key = (_RATIO.search(name).group(0).lower()  # type: ignore[union-attr]
+                           .replace("gearing", "leverage").replace("net debt", "leverage"))
+                    if key not in found:
+                        found[key] = Covenant(name[:1].upper() + name[1:], bool(
+                            _MINIMUM.search(m.group("dir"))), _number(m.group("value")),
+                            m.group(0), evidence.hit_source(hit))
     return list(found.values())
+
+
+_LEAD_IN = re.compile(r"^.*?\b(?:requires?|required|maintains?|covenants?|tests?|and|be)\b:?\s*"
+                      r"(?:that\s+)?(?:(?:a|an|the|its)\s+)?", _F)
+
+
+def _covenant_name(before: str) -> str:
+    """"The credit agreement requires a total net leverage ratio of" → "total net leverage
+    ratio"; "Financial covenants, tested quarterly: leverage (net debt to EBITDA)" → "leverage
+    (net debt to EBITDA)"."""
+    name = before.split(":")[-1].split(",")[-1]
+    while (cut := _LEAD_IN.sub("", name, count=1)) != name and _RATIO.search(cut):
+        name = cut
+    name = re.sub(r"^\W*(?:(?:the|a|an|that)\s+)*", "", name)
+    return re.sub(r"\s+(?:must|shall|may|is|be|to|of|at)$", "", name.strip()).strip(" -–")
 
 
 def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Covenant

@@ -188,8 +188,16 @@ _NOT_CLASS = re.compile(r"total|%|percent|fully diluted|date|as of|nominal", _F)
 
 
 def _class_columns(table: Table) -> list[str]:
-    """Share classes laid out as columns ("A Ordinary | B Ordinary | EMI options")."""
-    return [h for h in table.header[1:] if _CLASS_COLUMN.search(h) and not _NOT_CLASS.search(h)]
+    """Share classes laid out as columns ("A Ordinary | B Ordinary | EMI options"): columns
+    named as a class whose cells are share counts (a "Share class" column holds names)."""
+    out = []
+    for h in table.header[1:]:
+        if not _CLASS_COLUMN.search(h) or _NOT_CLASS.search(h):
+            continue
+        cells = [r.cells.get(h, "").strip() for r in table.rows]
+        if any(cells) and all(not c or c in "-–—" or find_amounts(c) for c in cells):
+            out.append(h)
+    return out
 
 
 def _asked_class(question: str) -> str | None:
