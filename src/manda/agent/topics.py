@@ -99,7 +99,9 @@ DEBT = Shape(
                r"fall due|expir\w+)\b|\b(?:maturity|repayment) (?:profile|schedule|dates?)\b|"
                r"\bhow is the (?:company|business) (?:financed|funded)\b|\bcapital structure\b|"
                r"\bverbindlichkeiten gegen\w* kreditinstitut\w*\b", _F),
-    (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT, R.CONTRACT, R.LEGAL_MEMO),
+    # statements hold the balances; a facility agreement is found by the query, since a room's
+    # contracts are mostly customers' and would otherwise stand in for a missing balance sheet
+    (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT),
     ("cash", "debt", "net debt", "leverage", "net assets"),
     "balance sheet cash bank loans borrowings net debt facility lender term loan revolving "
     "maturity", "Financial", of_metrics=True,

@@ -32,9 +32,14 @@ from manda.models import Nature
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
 
 
-def _reported_vs_adjusted(subjects: list[str]) -> bool:
-    """"Adjusted EBITDA against reported EBITDA": the same metric before and after adjustments."""
-    return any(s.startswith("adjusted ") and s.removeprefix("adjusted ") in subjects
+_REPORTED = re.compile(r"\b(?:reported|statutory|unadjusted|as reported)\b", re.IGNORECASE)
+
+
+def _reported_vs_adjusted(subjects: list[str], question: str) -> bool:
+    """"Adjusted EBITDA against reported EBITDA": the same metric before and after adjustments
+    ("reported and adjusted EBITDA" names the metric once)."""
+    return any(s.startswith("adjusted ") and (s.removeprefix("adjusted ") in subjects
+                                              or _REPORTED.search(question))
                for s in subjects)
 
 
@@ -65,7 +70,7 @@ def periods_of_key(period: str) -> tuple:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     subjects = _subjects(ask)
-    if _reported_vs_adjusted(subjects):  # one metric on two definitions, period by period
+    if _reported_vs_adjusted(subjects, ask.question):  # one metric on two definitions
         from manda.agent.compose.topics import reported_vs_adjusted
 
         draft = reported_vs_adjusted(ask, evidence)

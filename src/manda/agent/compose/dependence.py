@@ -24,7 +24,6 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.selection import findings_for, show, subject_base
 from manda.agent.topics import CUSTOMERS, KEY_PEOPLE
-from manda.agent.translate import period_phrase
 from manda.agent.unusual import TOPICS, sentences, trim
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
@@ -32,7 +31,7 @@ from manda.models import Finding, FindingKind
 
 _F = re.IGNORECASE
 _CUSTOMER_HEADER = re.compile(r"customer|client|account|kunde|debtor", _F)
-_SHARE_HEADER = re.compile(r"%|share|percent|anteil", _F)
+_SHARE_HEADER = re.compile(r"%|share|percent|anteil|revenue|sales|annual value|umsatz", _F)
 _TOP = re.compile(r"\btop\s*(\d+|two|three|five|ten)\b", _F)
 _WORDS = {"two": 2, "three": 3, "five": 5, "ten": 10}
 
@@ -63,9 +62,7 @@ def customers(ask: Ask, evidence: Evidence) -> Draft | None:
             rows[f.subject] = f
         ranked = sorted(rows.values(), key=lambda f: -(f.value or 0.0))
         top = ranked[0]
-        when = next((period_phrase(f.period) for f in ranked if f.period), "")
-        parts += [f"Largest customers by share of revenue{(' ' + when) if when else ''}, from "
-                  f"{evidence.filename(doc_id)}:", "",
+        parts += [f"Largest customers by share of revenue, from {evidence.filename(doc_id)}:", "",
                   "| Customer | Share of revenue | Source |", "|---|---|---|"]
         parts += [f"| {f.entity} | {show(f)} | {cite_findings([f], evidence)} |" for f in ranked]
         if len(ranked) >= 3:
