@@ -123,6 +123,14 @@ def _candidates(passage: str) -> list[float]:
 def _derivable(figure: Figure, stated: list[Figure]) -> bool:
     """A difference, sum or ratio (as % or x) of two other figures the answer states."""
     amounts = [f.value for f in stated if f.kind == "amount" and f is not figure]
+    multiples = [f.value for f in stated if f.kind == "multiple" and f is not figure]
+    for a, b in [(x, y) for x in multiples for y in multiples]:  # a covenant's headroom
+        if figure.kind == "multiple" and abs(abs(a - b) - figure.value) <= figure.tolerance:
+            return True
+        if b and figure.kind == "percent" and min(
+                abs(abs(a / b * 100) - figure.value),
+                abs(abs((a - b) / b * 100) - figure.value)) <= figure.tolerance:
+            return True
     for a in amounts:
         for b in amounts:
             if figure.kind == "amount" and abs(abs(a - b) - figure.value) <= figure.tolerance:
@@ -275,5 +283,7 @@ def test_figures_are_found_in_passages_at_any_table_scale_or_derived() -> None:
                                passages, []) == []
     assert unsupported_figures("Revenue was €6.1M", passages, []) == ["€6.1M"]
     assert unsupported_figures("Leverage 1.18x (source: a.pdf, p.1)", passages, []) == []
+    assert unsupported_figures("limit 2.50x, latest 1.18x: headroom 1.32x (53% of the limit)",
+                               ["not more than 2.50x", "leverage was 1.18x"], []) == []
     assert unsupported_figures("See 2.2.1 Accounts 2024.xlsx: €5.2M", passages,
                                ["2.2.1 Accounts 2024.xlsx"]) == []

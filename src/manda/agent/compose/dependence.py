@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from manda.agent.compose.common import Ask, Draft, approvals, cite_findings, qa_action, qa_offer
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    approvals,
+    cite_findings,
+    qa_action,
+    qa_offer,
+    searched_phrase,
+)
 from manda.agent.compose.topics import (
     _current,
     _role_hits,
@@ -172,7 +180,8 @@ def key_people(ask: Ask, evidence: Evidence) -> Draft | None:
         parts += ["Key-person dependencies the documents state:",
                   *[f"- “{s}” {cite([src])}" for s, src in statements[:3]]]
     else:
-        parts += ["No document states a dependency on individual people."]
+        parts += [f"{searched_phrase(evidence, ask)}: no document states a dependency on "
+                  "individual people."]
     stakes = _stakes(evidence)
     if named:
         parts += ["", "**The people named**"]
