@@ -46,11 +46,15 @@ covered"; offer to generate Q&A items for the gaps.
 - exploration: a high-level overview of the data room with drill-down offers.
 
 Topic questions (ownership / cap table, management team, a named role or person, business \
-overview, P&L walk-through, litigation, material contracts): call topic_brief first and answer \
+overview, P&L walk-through, balance sheet / cash and debt, covenants, customer concentration, \
+key-person dependencies, litigation, material contracts): call topic_brief first and answer \
 in its shape, citing its sources: holders with classes and % summing to ~100 with the as-of \
 date; people with roles and background, saying which key roles (CEO, CFO) no document names; \
 periods as columns with revenue, gross profit, EBITDA, net income and margins, reported vs \
-adjusted explained by the bridge items; claimant, amount, court and status of each case. A \
+adjusted explained by the bridge items; balance sheet rows under their own column headers and \
+scale, lenders, facilities and maturities; each covenant's limit, latest test result and \
+headroom; customers with their share of revenue and the top ones together; who the business \
+depends on, in which role; claimant, amount, court and status of each case. A \
 question about one role is answered with that role's holder only, never another person. \
 Excerpts carry their document's role (role="cap_table", role="employee_census" …): prefer the \
 role that holds the answer. Forecast vs actual: the forecast or budget and the actual for the \
