@@ -29,8 +29,9 @@ DEFAULT_DATASET = Path("evals/dataset.yaml")
 DEFAULT_BUDGET_TOKENS = 50_000
 PASS_THRESHOLD = 0.90
 # The held-out score measured at the last change to the answering code, rounded down: a ratchet
-# (raise it when the score rises; the goal is PASS_THRESHOLD).
-HELD_OUT_FLOOR = 0.82
+# (raise it when the score rises; the goal is PASS_THRESHOLD). Measured 97.4% (111/114) with
+# issue 10's topic shapes; set two points lower while other answering branches merge.
+HELD_OUT_FLOOR = 0.95
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
