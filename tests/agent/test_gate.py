@@ -122,3 +122,14 @@ def test_numbers_inside_a_file_name_are_not_claims(evidence: Evidence) -> None:
     text = f"Q3 2024 revenue was €5.2M, as 4.3 Budget 2024.md also shows (source: {Q3}, p.1)."
     assert check_numbers(text, evidence) == []
     assert check_numbers(f"Q3 2024 revenue was €4.3M (source: {Q3}, p.1).", evidence)
+
+
+def test_a_covenant_headroom_is_derived_from_the_two_stated_multiples() -> None:
+    from manda.agent.validate import _derived
+    from manda.finance.amounts import find_amounts
+
+    grounded = find_amounts("not more than 2.50x; leverage was 1.18x")
+    assert len(grounded) == 2
+    headroom, share = find_amounts("headroom 1.32x (53% of the limit)")
+    assert _derived(headroom, grounded) and _derived(share, grounded)
+    assert not _derived(find_amounts("2.00x")[0], grounded)

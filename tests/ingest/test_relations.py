@@ -174,3 +174,16 @@ def test_many_restatements_stay_linear_and_every_outlier_is_flagged() -> None:
     assert len(supports) == 39  # each restatement confirms one anchor, not all 780 pairs
     assert len(conflicts) == 40  # every restatement is in conflict with the outlier
     assert all(outlier.id in pair for pair in conflicts)
+
+
+def test_two_table_rows_naming_different_line_items_never_conflict() -> None:
+    accounts, qoe = doc("Annual_Report.pdf"), doc("QoE.pdf")
+    loans = finding(accounts, "debt", "as of 2024-03-31", -5_000_000)
+    term = finding(qoe, "debt", "as of 2024-03-31", -4_500_000)
+    loans.attributes["row"] = "Bank loans and overdrafts"
+    term.attributes["row"] = "Term loan (Aire Valley Bank plc)"
+    assert kinds(plan_relations([accounts, qoe], [loans, term]), RelationType.CONTRADICTS) == []
+    same = finding(qoe, "debt", "as of 2024-03-31", -4_400_000)
+    same.attributes["row"] = "Total bank loans and overdrafts"  # "total" names the same line
+    assert len(kinds(plan_relations([accounts, qoe], [loans, same]),
+                     RelationType.CONTRADICTS)) == 1
