@@ -53,7 +53,7 @@ def test_a_third_of_the_cases_are_held_out_and_cover_the_analyst_topics() -> Non
     cases = load_dataset(DATASET)
     held_out = [c for c in cases if c.held_out]
     assert len(cases) >= 80 and len(held_out) * 3 >= len(cases)
-    assert {c.deal for c in held_out} == {"targetco", "pennine"}
+    assert {"targetco", "pennine"} <= {c.deal for c in held_out}  # both house styles
     topics = {"OWNERS", "MGMT-TEAM", "PAY", "NAMED-ROLE", "OVERVIEW", "PNL", "NET-DEBT",
               "LITIGATION", "CHANGE-OF-CONTROL", "CONCENTRATION", "COVENANTS", "KEY-PERSON",
               "BUDGET-VS-ACTUAL", "SCALE", "MONTH", "FY-END", "REVENUE-FY23", "QOE",
