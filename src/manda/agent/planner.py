@@ -52,6 +52,8 @@ class OfflineComposer:
                 _call(2, "query_knowledge_base", query=shape.query, roles=roles, k=8),
                 _call(3, "detect_contradictions"),
             ]
+            if asks_timeline(ask.question):  # "when does the loan mature?": the dated events too
+                calls = [*calls[: max_calls - 1], _call(0, "get_timeline")]
             return calls[:max_calls]
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
