@@ -10,12 +10,15 @@ pages with that label. Labels are plain words, so they are also searchable text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 __all__ = [
     "StatementKind",
     "implied_items",
+    "line_item_matcher",
     "page_statements",
     "question_statements",
     "row_labels",
@@ -153,10 +156,10 @@ def question_statements(question: str) -> tuple[list[StatementKind], bool]:
 # (XBRL-style "label" then "1618000000.0"). A sentence that mentions a figure is not a row.
 _FIGURE = r"(?:\$\s*)?\(?-?\d[\d,.]*\)?%?"
 _ROW = re.compile(
-    rf"^[ \t]*(?P<label>[^\W\d_][^\d$()\n]{{1,120}}?)[ \t:]*{_FIGURE}"
-    rf"(?:[ \t]+(?:{_FIGURE}|[—–-]|%))*[ \t]*$", re.M)
-_LABEL_LINE = re.compile(
-    rf"^[ \t]*(?P<label>[^\W\d_][^\d$()\n]{{1,120}}?)[ \t:]*\n[ \t]*{_FIGURE}[ \t]*$", re.M)
+    rf"[ \t]*(?P<label>[^\W\d_][^\d$()]{{1,120}}?)[ \t:]*{_FIGURE}"
+    rf"(?:[ \t]+(?:{_FIGURE}|[—–-]|%))*[ \t]*")
+_LABEL = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\d$()]{1,120}?)[ \t:]*")
+_LONE_FIGURE = re.compile(rf"[ \t]*{_FIGURE}[ \t]*")
 _WORD = re.compile(r"[^\W\d_]+")
 _ROW_STOP = frozenset({"of", "and", "the", "for", "to", "in", "on", "by", "from", "net", "total",
                        "a", "an", "at", "or"})
@@ -178,8 +181,16 @@ def _row_words(text: str) -> list[str]:
 
 def row_labels(text: str) -> list[list[str]]:
     """The meaning words of every table row label in a page's text (rows that state a figure)."""
-    labels = [m.group("label") for m in _ROW.finditer(text)]
-    labels += [m.group("label") for m in _LABEL_LINE.finditer(text)]
+    lines = text.split("\n")
+    labels = []
+    for i, line in enumerate(lines):
+        if not line or not line.lstrip()[:1].isalpha():
+            continue
+        if row := _ROW.fullmatch(line):
+            labels.append(row.group("label"))
+        elif (i + 1 < len(lines) and (label := _LABEL.fullmatch(line))
+              and _LONE_FIGURE.fullmatch(lines[i + 1])):
+            labels.append(label.group("label"))
     return [words for words in (_row_words(label) for label in labels) if words]
 
 
@@ -190,11 +201,33 @@ def states_line_item(text: str, items: list[str]) -> bool:
     and equipment (12,715)" states "payments for property, plant and equipment"; a prose sentence
     that mentions inventory does not state it.
     """
-    wanted = [set(words) for words in (_row_words(item) for item in items) if words]
-    if not wanted:
+    return line_item_matcher(items)(text)
+
+
+def line_item_matcher(items: list[str]) -> Callable[[str], bool]:
+    """`states_line_item` for many passages: the items' words are read once."""
+    wanted = list(dict.fromkeys(
+        frozenset(words) for words in (_row_words(item) for item in items) if words))
+    prefixes = [frozenset(word[:5] for word in w) for w in wanted]
+    heads = sorted(set().union(*prefixes), key=len, reverse=True)
+    find = re.compile("|".join(map(re.escape, heads))) if heads else None
+
+    def states(text: str) -> bool:
+        if find is None:
+            return False
+        # cheap test first: most passages do not contain the item's words at all
+        present = set(find.findall(text.lower()))
+        maybe = [w for w, need in zip(wanted, prefixes, strict=True) if need <= present]
+        if not maybe:
+            return False
+        for label in _cached_row_labels(text):
+            if any(w <= label and len(label) <= _ROW_SLACK * len(w) for w in maybe):
+                return True
         return False
-    for label in row_labels(text):
-        have = set(label)
-        if any(w <= have and len(have) <= _ROW_SLACK * len(w) for w in wanted):
-            return True
-    return False
+
+    return states
+
+
+@lru_cache(maxsize=4096)
+def _cached_row_labels(text: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(words) for words in row_labels(text))

@@ -27,8 +27,8 @@ from manda.finance.periods import find_periods
 from manda.finance.statements import (
     StatementKind,
     implied_items,
+    line_item_matcher,
     question_statements,
-    states_line_item,
 )
 from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
@@ -239,10 +239,11 @@ class HybridSearch:
         row_bonus = self._routing.line_item if items else 0.0
         if (not wanted or bonus <= 0) and row_bonus <= 0:
             return head
+        states = line_item_matcher(items)
 
         def lift(chunk: Chunk) -> float:
             extra = bonus if wanted and set(wanted) & set(chunk_statements(chunk)) else 0.0
-            if row_bonus and states_line_item(shown_text(chunk), items):
+            if row_bonus and states(shown_text(chunk)):
                 extra += row_bonus
             return extra
 
