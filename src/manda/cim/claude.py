@@ -228,9 +228,11 @@ class ClaudeDrafter:
         noted = {s.finding_id for n in kept_notes for s in n.sources if s.finding_id}
         used = [s.finding_id for item in [*slide.bullets, *slide.figures] if id(item) not in gone
                 for s in item.sources if s.finding_id]
+        said: set[str] = set()
         for finding_id in dict.fromkeys(used):
-            finding = evidence.findings[finding_id]
-            notes += finding_notes(finding, evidence, noted=noted)
+            notes += finding_notes(evidence.findings[finding_id], evidence, noted=noted,
+                                   said=said)
+            said.add(finding_id)
         for line in removed:
             if line.kind == "title":
                 continue
@@ -276,6 +278,7 @@ class _Slide:
             values = {v.period.strip(): v.value.strip() for v in fig.values if v.value.strip()}
             # periods are keys, not claims ("2023" would read as a number): values are checked
             row = line("figure", n, f"{fig.label}: " + "; ".join(values.values()), fig.evidence)
+            row.label = fig.label
             slide.values[id(row)] = values
             slide.figures.append(row)
         return slide

@@ -110,8 +110,10 @@ def _notes(reading: Reading, evidence: Evidence) -> list[str]:
                      f" stated {show(old)}, corrected to {show(f)} in {where}; the slide uses "
                      "the corrected figure.")
     if f.status is FindingStatus.PENDING:
-        notes.append(f"{reading.label} {reading.period or ''} ({show(f)}, {where}) is still "
-                     "waiting for review: approve it before the deck goes out.")
+        stated = f"{show(f)}, {where}" if show(f) else where
+        name = f"{reading.label} {reading.period}" if reading.period else reading.label
+        notes.append(f"{name} ({stated}) is still waiting for review: approve it before the "
+                     "deck goes out.")
     return notes
 
 
@@ -304,15 +306,15 @@ class ExtractiveDrafter:
         return await draft_section(ctx, deal_id, section)
 
 
-def finding_notes(finding: Finding, evidence: Evidence, *,
-                  noted: Collection[str] = ()) -> list[str]:
-    """What the speaker notes must say about a figure a slide uses: its conflicts (unless a note
-    citing both sides, among `noted` finding ids, says it already), the figure it corrects, and
-    whether it still waits for review."""
+def finding_notes(finding: Finding, evidence: Evidence, *, noted: Collection[str] = (),
+                  said: Collection[str] = ()) -> list[str]:
+    """What the speaker notes must say about a figure a slide uses: its conflicts, the figure it
+    corrects, and whether it still waits for review. A conflict is left out when a note citing
+    both sides (`noted` finding ids) says it, or when the other side's notes (`said`) did."""
     older = evidence.predecessor(finding.id)
     corrected = [older] if older is not None and older.value != finding.value else []
     conflicts = [o for o in evidence.conflicts_of(finding.id)
-                 if not (finding.id in noted and o.id in noted)]
+                 if not (finding.id in noted and o.id in noted) and o.id not in said]
     reading = Reading(subject=finding.subject, label=finding.label, period=finding.period,
                       primary=finding, conflicts=conflicts, corrected_from=corrected)
     return _notes(reading, evidence)

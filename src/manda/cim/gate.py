@@ -36,6 +36,7 @@ class Line:
     text: str
     sources: list[Source] = field(default_factory=list)
     unknown_ids: list[str] = field(default_factory=list)  # ids the evidence does not hold
+    label: str = ""  # a figure row's metric
 
     @property
     def name(self) -> str:

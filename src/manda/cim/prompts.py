@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from manda.agent.compose.common import is_request_list
 from manda.agent.evidence import Evidence, Source
-from manda.agent.selection import show, subject_base, subject_keys
+from manda.agent.selection import series, show, subject_base
 from manda.agent.tools import quote
 from manda.cim.model import BuyerPersona, OutlineSection
+from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolSpec
 from manda.models import Finding, FindingStatus, Nature
@@ -95,22 +96,33 @@ class Catalogue:
 
     @classmethod
     def build(cls, evidence: Evidence, subjects: Sequence[str]) -> Catalogue:
-        """Never a superseded figure, a rejected one, an instruction or the request list."""
-        keys = set().union(*(subject_keys(s) for s in subjects)) if subjects else set()
+        """Never a superseded figure, a rejected one, an instruction or the request list; one
+        statement per figure (the most authoritative), the section's metrics always in."""
         usable = [f for f in evidence.usable_findings()
                   if f.status is not FindingStatus.SUPERSEDED
                   and evidence.successor(f.id) is None
                   and not looks_like_instruction(f.excerpt)
                   and not is_request_list(evidence, f.document_id)]
-        usable.sort(key=lambda f: (f.status is not FindingStatus.APPROVED,
-                                   subject_base(f.subject) not in keys, f.label, f.period or ""))
+        allowed = {f.id for f in usable}
+        picked = [f for f in _section_figures(evidence, subjects) if f.id in allowed]
+        said = {_figure_key(f) for f in picked}
+        rest = []
+        for f in sorted(usable, key=lambda f: (f.status is not FindingStatus.APPROVED,
+                                               f.subject, period_sort_key(f.period))):
+            if _figure_key(f) not in said:
+                said.add(_figure_key(f))
+                rest.append(f)
+        unique = list({f.id: f for f in [*picked, *rest]}.values())
+        chosen = unique[:max(MAX_FINDINGS, len(picked))]
+        chosen.sort(key=lambda f: f.status is not FindingStatus.APPROVED)  # approved first
+        usable = chosen
         catalogue = cls()
         ids: dict[str, str] = {}
-        for n, finding in enumerate(usable[:MAX_FINDINGS], start=1):
+        for n, finding in enumerate(usable, start=1):
             ids[finding.id] = f"F{n}"
             catalogue.sources[f"F{n}"] = evidence.finding_source(finding)
             catalogue.findings[f"F{n}"] = finding
-        lines = [_finding_line(ids[f.id], f, evidence, ids) for f in usable[:MAX_FINDINGS]]
+        lines = [_finding_line(ids[f.id], f, evidence, ids) for f in usable]
         hits = [h for h in evidence.hits if not is_request_list(evidence, h.document_id)]
         excerpts: list[str] = []
         for n, hit in enumerate(hits[:MAX_PASSAGES], start=1):
@@ -123,6 +135,26 @@ class Catalogue:
             + "<document_excerpts>\n" + ("\n".join(excerpts) or "none")
             + "\n</document_excerpts>\n</evidence>")
         return catalogue
+
+
+def _figure_key(f: Finding) -> tuple[str, str, str, str]:
+    """One figure however many documents state it (€2.9M = EUR 2.9 million = 2,900 in €k)."""
+    value = f"{f.value:.4g}" if f.value is not None else f.label.lower()
+    return subject_base(f.subject), f.period or "", f.nature.value, value
+
+
+def _section_figures(evidence: Evidence, subjects: Sequence[str]) -> list[Finding]:
+    """The section's metrics: the last three years and four other periods of each, actual and
+    forecast, each the most authoritative statement of its figure, with what conflicts with it."""
+    out: list[Finding] = []
+    for subject in subjects:
+        for nature in (Nature.ACTUAL, Nature.FORECAST):
+            readings = series(evidence, subject, nature=nature)
+            annual = [r for r in readings if (r.period or "").startswith("FY")]
+            others = [r for r in readings if r not in annual]
+            for reading in [*annual[-3:], *others[-4:]]:
+                out += [reading.primary, *reading.conflicts]
+    return out
 
 
 def _finding_line(key: str, f: Finding, evidence: Evidence, ids: dict[str, str]) -> str:
