@@ -19,6 +19,7 @@ from manda.testing.anthropic_server import (
     error_reply,
     overloaded,
     rate_limited,
+    text_reply,
     tool_reply,
 )
 from manda.testing.slide_writer import INVENTED, SlideWriter, evidence_lines
@@ -110,6 +111,31 @@ async def test_an_invented_number_is_sent_back_once_then_removed(
     assert INVENTED not in text.split("_Note:")[0]  # only the note names it, never a bullet
 
 
+async def test_a_corrected_figure_never_stands_on_a_slide(
+        claude_app: Manda, server: FakeAnthropicServer) -> None:
+    """The corrected annual report still states the old €3.1M ("misstated as EUR 3.1 million"):
+    citing it grounds the number, but a superseded figure is refused all the same."""
+
+    def old_figure(request: RecordedRequest) -> Reply:
+        slide = SlideWriter().slide(request, invent=False)
+        cited = next(f["id"] for f in evidence_lines(request) if "EUR 3.1 million" in f["rest"])
+        slide["bullets"].insert(0, {"text": "EBITDA FY2023: EUR 3.1 million",
+                                    "evidence": [cited]})
+        slide["notes"].append({"text": "FY2023 EBITDA was first reported as EUR 3.1 million.",
+                               "evidence": [cited]})
+        return tool_reply("write_slide", slide)
+
+    server.respond_with(old_figure)
+    _, draft, _ = await first_slide(claude_app)
+    sent_back = server.requests[1].body["messages"][-1]["content"][0]["content"]
+    assert "EUR 3.1 million (EBITDA FY2023) was corrected to" in sent_back
+    assert not any("3.1 million" in b.text for b in draft.bullets)
+    assert any(n.startswith("FY2023 EBITDA was first reported as EUR 3.1 million") for n in
+               draft.notes)  # the presenter may be told the old figure; the slide never shows it
+    assert any(n.startswith("Removed from Claude's draft") and "corrected" in n
+               for n in draft.notes)
+
+
 async def test_a_sent_back_draft_that_is_fixed_is_accepted(
         claude_app: Manda, server: FakeAnthropicServer) -> None:
     writer = SlideWriter(invent=True)
@@ -119,6 +145,16 @@ async def test_a_sent_back_draft_that_is_fixed_is_accepted(
     assert not any(INVENTED in b.text for b in draft.bullets)
     assert not any(n.startswith("Removed") for n in draft.notes)
     assert draft.drafted_by == "claude:claude-test"
+
+
+async def test_a_turn_without_the_tool_call_is_asked_once_for_it(
+        claude_app: Manda, server: FakeAnthropicServer) -> None:
+    server.script(text_reply("Here is a great slide about TargetCo."))
+    server.respond_with(SlideWriter())
+    _, draft, _ = await first_slide(claude_app)
+    assert len(server.requests) == 2 and draft.drafted_by == "claude:claude-test"
+    assert "Answer by calling write_slide" in server.requests[1].body["messages"][-1][
+        "content"][0]["text"]
 
 
 async def test_max_tokens_is_asked_again_with_more_then_falls_back(
