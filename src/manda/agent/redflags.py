@@ -1,0 +1,92 @@
+"""Red flags in the order a deal team weighs them: what can kill or reprice a deal comes first.
+
+The order is a domain rule, not a rendering choice: litigation, change of control, customer
+concentration, covenants and key-person dependency before conflicting or restated figures,
+one-time items, and revised forecasts last. Each flag is one line with one source per figure,
+listed once however many ways it was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from manda.finance.amounts import find_amounts
+
+# Most serious first. Keys of `manda.agent.unusual.TOPICS` and the kinds of relation a report
+# lists; anything not named here comes after all of these, in the order it was found.
+SEVERITY: tuple[str, ...] = (
+    "litigation",
+    "change_of_control",
+    "concentration",
+    "covenant",
+    "key_person",
+    "conflict",
+    "restatement",
+    "one_time",
+    "forecast_revision",
+    "instruction",
+)
+
+# How the lead names a kind of flag ("litigation (EUR 1.2 million)").
+LEAD_NAMES: dict[str, str] = {
+    "litigation": "litigation",
+    "change_of_control": "a change-of-control clause",
+    "concentration": "customer concentration",
+    "covenant": "a financial covenant",
+    "key_person": "key-person dependency",
+    "conflict": "conflicting figures",
+    "restatement": "a restated figure",
+    "one_time": "a one-time charge",
+    "forecast_revision": "a revised forecast",
+    "instruction": "text addressed to AI assistants",
+}
+LEAD_FLAGS = 3
+
+
+@dataclass(frozen=True)
+class RedFlag:
+    """One flag: its kind, the line shown (markdown with its source markers) and what makes it
+    the same flag as another (a sentence found twice is one flag)."""
+
+    kind: str
+    line: str
+    key: str
+    headline_amount: str | None = None  # the figure the lead quotes, as the document writes it
+
+
+def severity(kind: str) -> int:
+    return SEVERITY.index(kind) if kind in SEVERITY else len(SEVERITY)
+
+
+def ordered(flags: Iterable[RedFlag]) -> list[RedFlag]:
+    """Most serious first (a stable sort: within a kind, the order they were found); each once."""
+    unique: dict[str, RedFlag] = {}
+    for flag in flags:
+        unique.setdefault(" ".join(flag.key.lower().split()), flag)
+    return sorted(unique.values(), key=lambda f: severity(f.kind))
+
+
+def headline_amount(statement: str) -> str | None:
+    """The first money amount or percentage a statement gives (not a date, count or ratio)."""
+    for amount in find_amounts(statement):
+        if amount.currency or amount.unit == "%":
+            return amount.text
+    return None
+
+
+def lead(flags: Sequence[RedFlag]) -> str:
+    """One line that answers "what are the red flags?": how many, and the most serious by name."""
+    if not flags:
+        return ""
+    named: list[str] = []
+    for flag in flags:
+        name = LEAD_NAMES.get(flag.kind, flag.kind.replace("_", " "))
+        if any(n.startswith(name) for n in named):
+            continue
+        named.append(f"{name} ({flag.headline_amount})" if flag.headline_amount else name)
+        if len(named) == LEAD_FLAGS:
+            break
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
+    count = f"{len(flags)} red flag{'' if len(flags) == 1 else 's'}"
+    return f"**{count}**, most serious first: {listed}."
