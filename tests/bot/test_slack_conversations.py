@@ -50,11 +50,11 @@ async def test_a_mention_gets_a_threaded_cited_answer_with_buttons(world: SlackW
     # "working" shown with the assistant status and taken down afterwards
     statuses = [s for c, t, s in world.ws.status_history if (c, t) == (world.deal.id, question.ts)]
     assert statuses[0] and statuses[-1] == ""
-    # streamed, then replaced by the checked rendering
+    # streamed as it stays, finished by chat.stopStream with its blocks: never rewritten
     assert world.ws.calls_to("chat.startStream", ok=True) and world.ws.calls_to(
         "chat.stopStream", ok=True
     )
-    assert answer.versions and not answer.streaming
+    assert not answer.streaming and not answer.edited and not world.ws.calls_to("chat.update")
     conversation = await world.manda.memory.load(
         conversation_id(world.ws.team_id, world.deal.id, question.ts)
     )
