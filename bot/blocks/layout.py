@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from bot.blocks.mrkdwn import escape, markdown_safe
 from manda.agent.grounding import footnoted
 
-FIRST_SCREEN_CHARS = 1200  # about what a thread pane shows without scrolling
+FIRST_SCREEN_CHARS = 1000  # about what a thread pane shows without scrolling
 FIRST_SCREEN_LINES = 14  # non-empty lines
 MARKDOWN_LIMIT = 12_000  # characters of markdown blocks in one message (Slack's limit)
 

@@ -8,7 +8,7 @@ import re
 from slackworld import running_world
 
 from bot import ids
-from bot.blocks.layout import first_screen, lay_out
+from bot.blocks.layout import FIRST_SCREEN_CHARS, first_screen, lay_out
 from bot.fakeslack import FakeSlack
 from manda.agent.grounding import footnoted
 from manda.agent.redflags import RedFlag, lead, ordered
@@ -48,7 +48,7 @@ def test_the_first_screen_keeps_the_lead_and_never_ends_on_a_heading() -> None:
     body = "\n".join(f"- item {i} " + "x" * 80 for i in range(30))
     shown, more = first_screen(f"The answer in one line.\n\n**Heading**\n{body}")
     assert shown.startswith("The answer in one line.") and not shown.endswith("**Heading**")
-    assert more and shown.count("\n") < 16 and len(shown) <= 1200
+    assert more and shown.count("\n") < 16 and len(shown) <= FIRST_SCREEN_CHARS
     table = "| a | b |\n|---|---|\n" + "\n".join(f"| {i} | {i} |" for i in range(40))
     shown, more = first_screen("Lead.\n\n" + table)
     assert shown == "Lead." and more.startswith("| a | b |")  # a table is never cut in two

@@ -11,6 +11,7 @@ from bot.blocks.answer import render_answer
 from bot.blocks.home import HomeDeal, render_home
 from bot.blocks.ingest import render_summary
 from bot.blocks.kit import mark_done
+from bot.blocks.layout import FIRST_SCREEN_CHARS
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
@@ -92,7 +93,8 @@ def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_mo
     assert validate_blocks(blocks) == [] and validate_blocks(rendered.tail) == []
     assert 0 < len(rendered.text) <= 3000
     assert rendered.layout.shown.startswith("Costs rose in every line [1]")
-    assert len(rendered.layout.shown) <= 1300 and "Cost line 59" in rendered.layout.more
+    assert len(rendered.layout.shown) <= FIRST_SCREEN_CHARS + 100
+    assert "Cost line 59" in rendered.layout.more
     sources = " ".join(
         e["text"]
         for b in blocks

@@ -5,6 +5,7 @@ test-artifacts/playground/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,7 @@ async def test_red_flags_most_serious_first_with_show_more(
     await expect(sources.first).to_contain_text("[1] TargetCo_Legal_Summary.docx · Litigation")
     await expect(answer).not_to_contain_text("Forecast revised")
     await expect(answer.locator(".dim", has_text="(edited)")).to_have_count(0)
+    await answer.evaluate("node => node.scrollIntoView({block: 'start'})")
     await page.mouse.move(1, 1)
     await page.screenshot(path=str(artifacts / "32-red-flags-first-screen.png"))
 
@@ -97,7 +99,8 @@ async def test_red_flags_most_serious_first_with_show_more(
     text = await answer.inner_text()
     assert text.index("Litigation") < text.index("One-time charge") < text.index(
         "Forecast revised") < text.index("Gaps")
-    await expect(sources.first).to_contain_text("TargetCo_Forecast_2025_v2.xlsx")
+    await expect(answer).to_contain_text(  # its footnote listed once the rest is shown
+        re.compile(r"\[\d+\] TargetCo_Forecast_2025_v2\.xlsx · Forecast 2025!F7"))
     await answer.evaluate("node => node.scrollIntoView({block: 'start'})")
     await page.mouse.move(1, 1)
     await page.screenshot(path=str(artifacts / "33-red-flags-show-more.png"))
