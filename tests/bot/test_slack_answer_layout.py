@@ -85,3 +85,20 @@ async def test_red_flags_lead_and_show_more_after_a_restart(app: Manda, fake: Fa
         numbers = [int(n) for n in re.findall(r"\[(\d+)\]", rest["text"])]
         last = max(numbers)
         assert f"[{last}] " in text  # every footnote the rest uses is listed
+
+
+async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: FakeSlack) -> None:
+    note = b"# Falcon litigation memo\n\nA former supplier claims damages of EUR 2.4 million.\n"
+    async with running_world(app, fake) as world:
+        await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+        await world.settle()
+        upload = await world.fake.upload(world.alice, world.lobby, [("Falcon_Memo.md", note)])
+        await world.settle()
+        [shared] = [world.ws.files[f] for f in upload.files]
+        links = await world.manda.deals.document_links("falcon")
+        permalink = shared.to_api(world.fake.base_url, world.ws.team_id)["permalink"]
+        assert links == {"Falcon_Memo.md": permalink}
+        question = await world.fake.mention(world.alice, world.lobby, "What damages are claimed?")
+        await world.settle()
+        [answer] = world.replies(world.lobby, question.ts)
+        assert f"[1] <{permalink}|Falcon_Memo.md>" in answer.all_text()
