@@ -170,6 +170,11 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
                  offer_qa=True, rests_on=rests)
 
 
+def _body(line: str) -> str:
+    """A listed line without its `- **label**: ` start."""
+    return line.split("**: ", 1)[1] if "**: " in line else line.removeprefix("- ")
+
+
 def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
                                              list[tuple[str, str]]]:
     """Every red flag the evidence shows, most serious first; the findings they rest on; the
@@ -179,8 +184,8 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
     questions: list[tuple[str, str]] = []
     for reading, line in contradictions(evidence):
         label = f"{reading.label} {period_name(reading.period)}".strip()
-        flags.append(RedFlag("conflict", line.replace(f"**{label}**", f"**Conflicting figures, "
-                                                      f"{label}**", 1), f"conflict {label}"))
+        flags.append(RedFlag("conflict", f"Conflicting figures, {label}", _body(line),
+                             f"conflict {label}"))
         rests.append(reading.primary)
         questions.append((
             f"Please reconcile {in_text(reading.label)} for {period_name(reading.period)}: "
@@ -191,21 +196,19 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
         label = f"{reading.label} {period_name(reading.period)}".strip()
         kind, title = (("forecast_revision", "Forecast revised") if reading.is_forecast
                        else ("restatement", "Restated"))
-        flags.append(RedFlag(kind, line.replace(f"**{label}**", f"**{title}, {label}**", 1),
-                             f"{kind} {label}"))
+        flags.append(RedFlag(kind, f"{title}, {label}", _body(line), f"{kind} {label}"))
         rests.append(reading.primary)
     for item in scan(evidence):
-        flags.append(RedFlag(
-            item.topic.key, f"- **{item.topic.label}**: {item.statement} {cite([item.source])}",
-            item.statement, headline_amount(item.statement)))
+        flags.append(RedFlag(item.topic.key, item.topic.label,
+                             f"{item.statement} {cite([item.source])}", item.statement,
+                             headline_amount(item.statement)))
         questions.append((item.topic.question, item.topic.category))
     for found in instructions_in(evidence):
         flags.append(RedFlag(
-            "instruction",
-            f"- **Text addressed to AI assistants** in {found.source.document}: a paragraph tries "
-            "to instruct an assistant about what to report. It was treated as document text and "
-            f"not followed {cite([found.source])}.",
-            f"instruction {found.source.document} {found.source.location}"))
+            "instruction", "Text addressed to AI assistants",
+            f"in {found.source.document}: a paragraph tries to instruct an assistant about what "
+            f"to report. It was treated as document text and not followed {cite([found.source])}.",
+            f"instruction {found.source.document} {found.source.location}", after_label=" "))
     return ordered(flags), rests, questions
 
 
