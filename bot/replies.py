@@ -204,7 +204,7 @@ class ThreadWriter:
         """End the streamed message with the blocks under the answer (`chat.stopStream`), or, where
         nothing can stream, put the whole answer in place of the placeholder or post it."""
         shown = answer.layout.shown
-        if self._stream and self._stream_ts is None and not intro:
+        if self._stream and self._stream_ts is None and not intro and shown.strip():
             await self._start_stream(shown)  # nothing streamed yet (a short or offline answer)
         if self._stream_ts is not None:
             if shown.startswith(self._sent) and await self._stop_with(answer, shown):
