@@ -61,7 +61,7 @@ def render_finding(
             ids.decision_block(finding.id),
             [
                 button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject", ids.REJECT_FINDING, value, style="danger"),
+                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
             ],
         ),
     ]
