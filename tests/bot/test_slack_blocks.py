@@ -14,7 +14,14 @@ from bot.blocks.kit import mark_done
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
-from bot.payloads import VALUE_LIMIT, AddToQA, Decision, OpenReview, StaleButtonError
+from bot.payloads import (
+    VALUE_LIMIT,
+    AddToQA,
+    Decision,
+    OpenReview,
+    StaleButtonError,
+    SuggestedQuestions,
+)
 from manda.answers import Answer, Citation, Intent, SuggestedAction
 from manda.deals import ReviewPage, Urgency
 from manda.models import (
@@ -99,8 +106,8 @@ def test_a_huge_answer_is_split_into_messages_slack_accepts() -> None:
     )
     assert "Report_0.pdf · p.0" in sources and "more sources" in sources
     actions = {e["action_id"] for e in buttons(last)}
-    assert {a.rsplit(".", 1)[0] if a.startswith(ids.ADD_TO_QA) else a for a in actions} == {
-        ids.ADD_TO_QA,
+    assert actions == {
+        ids.QA_OPEN,
         ids.APPROVE_FINDING,
         ids.REJECT_FINDING,
         ids.FEEDBACK_UP,
@@ -108,6 +115,10 @@ def test_a_huge_answer_is_split_into_messages_slack_accepts() -> None:
     }
     assert all(len(e["value"]) <= VALUE_LIMIT for e in buttons(last))
     assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(last)) == 5
+    [offer] = [e for e in buttons(last) if e["action_id"] == ids.QA_OPEN]
+    offered = SuggestedQuestions.decode(offer["value"]).questions
+    assert len(offered) == 9 and offered[0].question.endswith("…")  # shortened to fit, editable
+    assert offer["text"]["text"] == "📝 Add to Q&A… (9 questions)"
     assert all(not buttons(m.blocks) for m in messages[:-1])
     assert "<!channel>" not in str(every)
 
@@ -119,9 +130,10 @@ def test_no_data_answer_offers_the_question_for_the_qa_list() -> None:
         conversation_id="c",
     )
     [message] = render_answer(answer, deal_id="targetco", question="What is the carbon footprint?")
-    [add] = [e for e in buttons(message.blocks) if ids.ADD_TO_QA_ANY.match(e["action_id"])]
-    payload = AddToQA.decode(add["value"])
-    assert payload.question == "What is the carbon footprint?" and payload.deal_id == "targetco"
+    [add] = [e for e in buttons(message.blocks) if e["action_id"] == ids.QA_OPEN]
+    payload = SuggestedQuestions.decode(add["value"])
+    assert [q.question for q in payload.questions] == ["What is the carbon footprint?"]
+    assert payload.deal_id == "targetco" and add["text"]["text"] == "📝 Add to Q&A…"
 
 
 def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
@@ -132,7 +144,7 @@ def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
         citations=[Citation(document="Q3.pdf", location="p.3", excerpt="…")],
     )
     [message] = render_answer(answer, deal_id="targetco", question="Q3 revenue?")
-    assert not any(ids.ADD_TO_QA_ANY.match(e["action_id"]) for e in buttons(message.blocks))
+    assert not any(e["action_id"] == ids.QA_OPEN for e in buttons(message.blocks))
     assert "📄 Q3.pdf · p.3" in str(message.blocks)
 
 
