@@ -19,7 +19,7 @@ from bot.blocks.kit import (
 from bot.blocks.mrkdwn import escape, plain, to_mrkdwn
 from bot.payloads import Decision, Feedback, SuggestedQuestions, Suggestion
 from manda.answers import Answer, Citation
-from manda.finance.amounts import format_amount
+from manda.finance.amounts import find_amounts, format_amount
 from manda.models import Finding, Nature
 
 MAX_SOURCES = 40  # four context blocks
@@ -66,10 +66,14 @@ APPROVAL_MEANS = (
 
 def figure_line(finding: Finding, document: str | None) -> str:
     """What a pending finding says, in full: subject, value with its unit, period and source."""
+    written = (finding.value_text or "").strip()
     if finding.value is not None and finding.unit:
-        value = format_amount(finding.value, finding.unit)
-        if finding.value_text and finding.value_text.strip() != value:
-            value += f" (as written: {finding.value_text.strip()})"
+        stated = find_amounts(written)
+        if stated and (stated[0].currency or stated[0].unit):
+            value = written  # as the document writes it, with its unit ("€5.0M", "19%")
+        else:  # "22,500" in a table in EUR thousands: the amount it stands for, then as written
+            value = format_amount(finding.value, finding.unit)
+            value += f" (as written: {written})" if written else ""
     else:
         value = (finding.value_text or "").strip() or "no figure"
         if finding.value is not None:
@@ -80,7 +84,7 @@ def figure_line(finding: Finding, document: str | None) -> str:
     where = f"{document}, {finding.location.label}" if document else finding.location.label
     return (
         f"⏳ *{escape(finding.label)}* · {escape(period)}: *{escape(value)}* — "
-        f"_{escape(where)}_ · waiting for review"
+        f"_{escape(where)}_"
     )
 
 

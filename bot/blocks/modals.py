@@ -94,7 +94,6 @@ def render_qa_modal(meta: QAModal) -> Block:
             {
                 "type": "input",
                 "block_id": ids.qa_field("text", i),
-                "optional": True,
                 "label": _plain(f"Question {i}"),
                 "element": {
                     "type": "plain_text_input",
