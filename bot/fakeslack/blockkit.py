@@ -30,6 +30,10 @@ VIEW_TITLE = 24  # a modal's title, submit and close texts
 PRIVATE_METADATA = 3000
 CALLBACK_ID = 255
 INPUT_LABEL = 2000
+OPTIONS = {"checkboxes": 10, "radio_buttons": 10, "static_select": 100,
+           "multi_static_select": 100}  # https://docs.slack.dev/reference/block-kit/block-elements
+OPTION_TEXT = 75
+OPTION_VALUE = 150
 INPUT_ELEMENTS = {
     "plain_text_input", "checkboxes", "static_select", "radio_buttons", "multi_static_select",
     "datepicker", "number_input", "users_select", "conversations_select", "channels_select",
@@ -189,8 +193,29 @@ def _check_block(block: dict[str, Any], where: str) -> list[str]:
         element = block.get("element")
         if not isinstance(element, dict) or element.get("type") not in INPUT_ELEMENTS:
             errors.append(f"[ERROR] unsupported input element [json-pointer:{where}/element]")
+        else:
+            errors += _check_options(element, f"{where}/element")
     elif kind == "markdown":
         errors += _too_long(block.get("text"), MARKDOWN_TEXT, f"{where}/text")
+    return errors
+
+
+def _check_options(element: dict[str, Any], where: str) -> list[str]:
+    """Option lists: how many an element holds, and each option's text and value."""
+    limit = OPTIONS.get(str(element.get("type")))
+    if limit is None:
+        return []
+    options = element.get("options") or []
+    errors = []
+    if not options or len(options) > limit:
+        errors.append(f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/options]")
+    for j, option in enumerate(options):
+        at = f"{where}/options/{j}"
+        if not isinstance(option, dict):
+            errors.append(f"[ERROR] must be an object [json-pointer:{at}]")
+            continue
+        errors += _text_object(option.get("text"), OPTION_TEXT, f"{at}/text")
+        errors += _too_long(option.get("value"), OPTION_VALUE, f"{at}/value")
     return errors
 
 

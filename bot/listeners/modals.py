@@ -268,44 +268,64 @@ async def _report(deps: Deps, client: AsyncWebClient, click: Click, work: Awaita
         await tell_anywhere(deps, client, click, render_error(exc, doing).text)
 
 
-def _on_submit(deps: Deps, callback_id: str) -> Callable[..., Awaitable[None]]:
+Errors = dict[str, str]
+Job = tuple[Click, Awaitable[None], str]  # the completed click, its work, what it is doing
+
+
+def _qa_submitted(deps: Deps, client: AsyncWebClient, body: dict[str, Any],
+                  values: Values) -> Errors | Job:
+    meta = QAModal.decode(body["view"].get("private_metadata"))
+    chosen, errors = qa_choices(meta, values)
+    if errors:
+        return errors
+    click = _submitted_click(deps, body, meta, ids.QA_OPEN, "", ids.QA_ACTIONS)
+    work = add_chosen(deps, client, click.user, meta, chosen, values, click)
+    return click, work, "add those questions to the Q&A list"
+
+
+def _reject_submitted(deps: Deps, client: AsyncWebClient, body: dict[str, Any],
+                      values: Values) -> Errors | Job:
+    meta = RejectModal.decode(body["view"].get("private_metadata"))
+    reason = from_input(_text(values, ids.REASON_INPUT))
+    if not reason:
+        return {ids.REASON_INPUT: "Say briefly why, for the audit log."}
+    value = Decision(d=meta.deal_id, f=meta.finding_id).encode()
+    click = _submitted_click(deps, body, meta, ids.REJECT_FINDING, value,
+                             ids.decision_block(meta.finding_id))
+    return click, decide(deps, client, click, ReviewDecisionKind.REJECT, reason), (
+        "reject this finding")
+
+
+def _feedback_submitted(deps: Deps, client: AsyncWebClient, body: dict[str, Any],
+                        values: Values) -> Errors | Job:
+    meta = FeedbackModal.decode(body["view"].get("private_metadata"))
+    value = Feedback(d=meta.deal_id, c=meta.conversation_id).encode()
+    click = _submitted_click(deps, body, meta, ids.FEEDBACK_DOWN, value, ids.ANSWER_ACTIONS)
+    reason = from_input(_text(values, ids.REASON_INPUT))
+    return click, feedback(deps, client, click, False, reason), "record your feedback"
+
+
+Submission = Callable[[Deps, AsyncWebClient, dict[str, Any], Values], Errors | Job]
+SUBMISSIONS: dict[str, Submission] = {
+    ids.QA_VIEW: _qa_submitted,
+    ids.REJECT_VIEW: _reject_submitted,
+    ids.FEEDBACK_VIEW: _feedback_submitted,
+}
+
+
+def _on_submit(deps: Deps, submission: Submission) -> Callable[..., Awaitable[None]]:
+    """A Bolt view listener: errors keep the modal open; else ack (closing it) and run the job."""
+
     async def on_submit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
-        view = body["view"]
-        values: Values = view.get("state", {}).get("values", {})
-        user = str(body["user"]["id"])
-        if callback_id == ids.QA_VIEW:
-            meta = QAModal.decode(view.get("private_metadata"))
-            chosen, errors = qa_choices(meta, values)
-            if errors:
-                await ack(response_action="errors", errors=errors)
-                return
-            await ack()
-            click = _submitted_click(deps, body, meta, ids.QA_OPEN, "", ids.QA_ACTIONS)
-            work = add_chosen(deps, client, user, meta, chosen, values, click)
-            doing = "add those questions to the Q&A list"
-        elif callback_id == ids.REJECT_VIEW:
-            reject = RejectModal.decode(view.get("private_metadata"))
-            reason = from_input(_text(values, ids.REASON_INPUT))
-            if not reason:
-                await ack(response_action="errors",
-                          errors={ids.REASON_INPUT: "Say briefly why, for the audit log."})
-                return
-            await ack()
-            value = Decision(d=reject.deal_id, f=reject.finding_id).encode()
-            click = _submitted_click(deps, body, reject, ids.REJECT_FINDING, value,
-                                     ids.decision_block(reject.finding_id))
-            work = decide(deps, client, click, ReviewDecisionKind.REJECT, reason)
-            doing = "reject this finding"
-        else:
-            down = FeedbackModal.decode(view.get("private_metadata"))
-            await ack()
-            value = Feedback(d=down.deal_id, c=down.conversation_id).encode()
-            click = _submitted_click(deps, body, down, ids.FEEDBACK_DOWN, value,
-                                     ids.ANSWER_ACTIONS)
-            work = feedback(deps, client, click, False, from_input(
-                _text(values, ids.REASON_INPUT)))
-            doing = "record your feedback"
-        deps.jobs.spawn(_report(deps, client, click, work, doing), name=f"view {callback_id}")
+        values: Values = body["view"].get("state", {}).get("values", {})
+        outcome = submission(deps, client, body, values)
+        if isinstance(outcome, dict):
+            await ack(response_action="errors", errors=outcome)
+            return
+        await ack()
+        click, work, doing = outcome
+        deps.jobs.spawn(_report(deps, client, click, work, doing),
+                        name=f"view {body['view'].get('callback_id')}")
 
     return on_submit
 
@@ -314,6 +334,5 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.action(ids.QA_OPEN)(listener(deps, open_qa, "open the Add to Q&A form"))
     app.action(ids.REJECT_FINDING)(listener(deps, ask_reject, "ask why to reject this finding"))
     app.action(ids.FEEDBACK_DOWN)(listener(deps, ask_feedback, "ask what was wrong"))
-    for callback_id in (ids.QA_VIEW, ids.REJECT_VIEW, ids.FEEDBACK_VIEW):
-        app.view(callback_id)(_on_submit(deps, callback_id))
-
+    for callback_id, submission in SUBMISSIONS.items():
+        app.view(callback_id)(_on_submit(deps, submission))
