@@ -142,3 +142,20 @@ async def test_decisions_only_for_findings_the_answer_states(world: SlackWorld) 
     for value in decision_values(answer):
         finding = await world.manda.graph.get_finding("targetco", Decision.decode(value).finding_id)
         assert finding is not None and finding.subject != "revenue"
+
+
+async def test_reject_from_the_home_tab_asks_why_then_refreshes_home(world: SlackWorld) -> None:
+    await world.fake.open_home(world.alice)
+    await world.settle()
+    home = world.ws.home_views[world.alice.id]
+    [value, *_] = [e["value"] for b in home["blocks"] if b["type"] == "actions"
+                   for e in b["elements"] if e["action_id"] == ids.REJECT_FINDING]
+    finding_id = Decision.decode(value).finding_id
+    await world.fake.click_home(world.alice, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    assert world.ws.modals[world.alice.id]["callback_id"] == ids.REJECT_VIEW
+    await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: "Duplicate"}})
+    await world.settle()
+    decision = await world.manda.graph.get_decision("targetco", finding_id)
+    assert decision is not None and decision.reason == "Duplicate"
+    assert finding_id not in str(world.ws.home_views[world.alice.id]["blocks"])
