@@ -56,11 +56,11 @@ def finding_title(finding: Finding) -> str:
 
 # ---------------------------------------------------------------- footer: review and Q&A actions
 
-APPROVAL_MEANS = (
-    "_Approve_ = you checked the figure against its source (recorded with your name): answers "
-    "then prefer it to unchecked statements of the same figure (corrections and audited or final "
-    "documents still come first) and the CIM builds on approved figures first; other documents' "
-    "figures stay visible. _Reject_ (with a reason) = Manda stops using it in answers."
+APPROVAL_MEANS = (  # what approval changes: agent.selection._authority, cim.drafting
+    "_Approve_ = you checked the figure against its source (recorded with your name). Answers "
+    "cite an approved statement before unchecked ones, after corrections and audited or final "
+    "documents: approving does not settle a conflict or hide other documents' figures. The CIM "
+    "builds on approved figures first. _Reject_ (with a reason) = Manda stops using it in answers."
 )
 
 

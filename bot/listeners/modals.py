@@ -158,9 +158,11 @@ def added_summary(items: list[tuple[QAItem, bool]], user: str, deal_id: str) -> 
 
 
 async def add_chosen(
-    deps: Deps, client: AsyncWebClient, user: str, meta: QAModal, chosen: list[tuple[int, str]],
-    values: Values, click: Click,
+    deps: Deps, client: AsyncWebClient, click: Click, meta: QAModal,
+    chosen: list[tuple[int, str]], values: Values,
 ) -> None:
+    """Add the ticked questions as worded in the modal, once each; say so in the thread."""
+    user = click.user
     if not await belongs_here(deps, client, click, meta.deal_id):
         return
     results: list[tuple[QAItem, bool]] = []
@@ -279,7 +281,7 @@ def _qa_submitted(deps: Deps, client: AsyncWebClient, body: dict[str, Any],
     if errors:
         return errors
     click = _submitted_click(deps, body, meta, ids.QA_OPEN, "", ids.QA_ACTIONS)
-    work = add_chosen(deps, client, click.user, meta, chosen, values, click)
+    work = add_chosen(deps, client, click, meta, chosen, values)
     return click, work, "add those questions to the Q&A list"
 
 
