@@ -14,7 +14,7 @@ from bot import ids
 from bot.blocks.kit import Block, context, cut
 from bot.blocks.mrkdwn import escape
 from bot.payloads import QAModal
-from manda.hitl.qa import CATEGORIES, category_of
+from manda.deals import QA_CATEGORIES, category_of
 from manda.models import QAPriority
 
 OPTION_TEXT = 75  # Slack's limit on an option's text
@@ -87,7 +87,7 @@ def render_qa_modal(meta: QAModal) -> Block:
         {"type": "input", "block_id": ids.QA_PICK, "label": _plain("Add to the Q&A list"),
          "element": pick},
     ]
-    categories = [(c, c) for c in CATEGORIES]
+    categories = [(c, c) for c in QA_CATEGORIES]
     priorities = [(f"{p.value.title()} priority", p.value) for p in QAPriority]
     for i, s in enumerate(questions, 1):
         blocks += [

@@ -47,7 +47,7 @@ from bot.payloads import (
     SuggestedQuestions,
 )
 from bot.slacktext import from_input
-from manda.hitl.qa import category_of
+from manda.deals import category_of
 from manda.models import QAItem, QAPriority, ReviewDecisionKind
 
 log = logging.getLogger(__name__)
