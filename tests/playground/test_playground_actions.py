@@ -60,13 +60,13 @@ async def test_actions_that_ask_first(
         "Legal")
     await dialog.locator(f'[data-block-id="{ids.qa_field("priority", 2)}"] select').select_option(
         "high")
-    await shot("30-add-to-qa-modal")
+    await shot("40-add-to-qa-modal")
     await dialog.get_by_role("button", name="Add to Q&A").click()
     await expect(dialog).to_be_hidden()
     await expect(thread).to_contain_text("added 3 questions to the Q&A list of targetco")
     await expect(thread).to_contain_text(f"“{reworded}” (Legal, high priority)")
     await expect(thread).to_contain_text("added 3 questions to the Q&A list (Q1, Q2, Q3)")
-    await shot("31-three-questions-added")
+    await shot("41-three-questions-added")
     items = await playground.manda.deals.questions("targetco")  # type: ignore[union-attr]
     assert len(items) == 3 and reworded in {i.question for i in items}
 
@@ -82,7 +82,7 @@ async def test_actions_that_ask_first(
     await expect(dialog).to_contain_text("€5.0M")
     reason = "Preliminary estimate; the Q3 report is final"
     await dialog.locator("textarea").fill(reason)
-    await shot("32-reject-reason")
+    await shot("42-reject-reason")
     await dialog.get_by_role("button", name="Reject", exact=True).click()
     await expect(dialog).to_be_hidden()
     await expect(revenue).to_contain_text("Rejected by @You")
@@ -91,10 +91,10 @@ async def test_actions_that_ask_first(
     await revenue.get_by_role("button", name="👎").click()
     await expect(dialog).to_contain_text("What was wrong?")
     await dialog.locator("textarea").fill("Lead with the audited figure")
-    await shot("33-thumbs-down-reason")
+    await shot("43-thumbs-down-reason")
     await dialog.get_by_role("button", name="Send 👎").click()
     await expect(revenue).to_contain_text("your feedback was recorded: “Lead with the audited")
-    await shot("34-rejected-and-feedback")
+    await shot("44-rejected-and-feedback")
     manda = playground.manda  # type: ignore[union-attr]
     audit = await manda.graph.list_audit("targetco")
     rejected = [e for e in audit if e.action == "finding.rejected"]
@@ -117,7 +117,7 @@ async def test_actions_that_ask_first(
     await expect(current).to_contain_text("Link it with /manda deal <id>")
     for text in [await how.inner_text(), await current.inner_text()]:
         assert not any(deal in text.lower() for deal in DEALS), text
-    await shot("35-unlinked-channel")
+    await shot("45-unlinked-channel")
 
     # With deal admins set, anyone else is refused when linking, and nothing is linked.
     priya = next(u for u in playground.fake.workspace.users.values() if u.name == "priya")
@@ -125,7 +125,7 @@ async def test_actions_that_ask_first(
     await type_in("#composer-text", "/manda deal northwind")
     refusal = channel.locator(".msg.ephemeral", has_text="Only the deal admins")
     await expect(refusal).to_contain_text("Only visible to you")
-    await shot("36-non-admin-refused")
+    await shot("46-non-admin-refused")
     general = next(c for c in playground.fake.workspace.channels.values() if c.name == "general")
     assert await manda.deals.deal_of(channel_key(playground.fake.workspace.team_id, general.id)) \
         is None
