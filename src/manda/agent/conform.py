@@ -131,6 +131,8 @@ def with_quote(text: str, evidence: Evidence, rests_on: Sequence[Finding],
     if found is None:
         return text
     sentence, source = found
+    if sentence in text:  # the answer already gives the wording: mark it as the quote
+        return text.replace(sentence, f"“{sentence}”", 1)
     return f"{text}\nIn the document's words: “{sentence}” {cite([source])}"
 
 

@@ -252,7 +252,9 @@ class ToolBox:
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
         left_out = len(self._evidence.excluded)
-        hits = [h for h in hits if self._evidence.admits_hit(h)]
+        admitted = [h for h in hits if self._evidence.admits_hit(h)]
+        dropped = {h.document for h in hits} - {h.document for h in admitted}
+        hits = admitted
         self._evidence.add_hits(hits)
         if query:
             self._evidence.note_search(f'"{query}"')
@@ -267,7 +269,8 @@ class ToolBox:
                  if f.id in found_ids or f.chunk_id in chunk_ids]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
-                + render_excluded(self._evidence.excluded[left_out:]))
+                + render_excluded([e for i, e in enumerate(self._evidence.excluded)
+                                   if i >= left_out or e.document in dropped]))
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
