@@ -37,6 +37,8 @@ _NOTE_LINE = re.compile(r"^_.+_$")
 _QUOTED_SPAN = re.compile(r"[“\"][^”\"]*[”\"]")
 _SCALE_SUFFIX = {1e3: "k", 1e6: "M", 1e9: "bn"}
 _MIN_QUOTE = 24
+_BULLET = re.compile(r"^(?:[-•]|\*(?!\*))\s+")
+_QA = re.compile(r"\bQ&A\b")
 
 
 # ---------------------------------------------------------------- what was cited
@@ -192,12 +194,25 @@ def left_out_note(evidence: Evidence, constraints: Constraints, *, subject: str 
     shown = [f"{name} ({why})" for name, why in list(by_doc.items())[:4]]
     more = f" and {len(by_doc) - 4} more" if len(by_doc) > 4 else ""
     lines = [f"_Left out under {named}: {', '.join(shown)}{more}._"]
-    asked = _asked_only_in_excluded(evidence, subject, period)
-    if asked and rules:
-        label, files = asked
-        lines.insert(0, f"_Not met — {rules[0].describe()}: {_none_admitted(rules[0])} in the "
-                        f"room gives {label}; it is stated only in {', '.join(files)}._")
+    unmet = unanswerable(evidence, constraints, subject=subject, period=period)
+    if unmet is not None:
+        lines.insert(0, f"_Not met — {unmet[0].describe()}: {unmet[1]}._")
     return "\n".join(lines)
+
+
+def unanswerable(evidence: Evidence, constraints: Constraints, *, subject: str | None,
+                 period: str | None) -> tuple[Constraint, str] | None:
+    """The evidence constraint that keeps the figure asked for out of reach, and why ("no
+    audited document in the room gives revenue for FY2024; …"), when every retrieved statement
+    of it was left out."""
+    rules = [c for c in constraints.items
+             if c.kind in (K.AUTHORITATIVE_ONLY, K.AS_OF, K.EXCLUDE_FORECASTS)]
+    asked = _asked_only_in_excluded(evidence, subject, period) if rules else None
+    if asked is None:
+        return None
+    label, files = asked
+    return rules[0], (f"{_none_admitted(rules[0])} in the room gives {label}; it is stated only "
+                      f"in {', '.join(files)}")
 
 
 def _none_admitted(rule: Constraint) -> str:
@@ -302,25 +317,69 @@ def as_table(text: str, evidence: Evidence, rests_on: Sequence[Finding] = ()) ->
 
 def in_one_sentence(text: str) -> str:
     """The answer's first sentence, with the caveats it must carry (corrections, conflicts,
-    forecasts, the Q&A offer) as clauses of the same sentence."""
+    forecasts, the Q&A offer) as clauses of the same sentence; a lead-in without a source
+    ("Ownership as of 30 June 2024: 5 holders") takes its list or table rows as clauses."""
     body, notes = _split_notes(text)
-    parts = _statements(body)
-    if len(parts) <= 1:
+    units = _units_of(body)
+    if len(units) <= 1:
         return text
-    kept = [parts[0], *[p for p in parts[1:] if _CAVEAT.search(strip_markers(p))][:3]]
-    clauses = [kept[0].rstrip(" .")]
-    for part in kept[1:]:
-        part = part.strip().rstrip(" .?")
-        clauses.append(part[:1].lower() + part[1:] if not part[:2].isupper() else part)
+    first_item = next((n for n, (kind, _) in enumerate(units) if kind == "item"), len(units))
+    lead = units[0][1]
+    used = {0}
+    if units[0][0] == "sentence" and strip_markers(lead) == lead and first_item < len(units):
+        items = [n for n, (kind, _) in enumerate(units) if kind == "item"][:6]
+        lead = lead.rstrip(" .:") + ": " + "; ".join(_clause(units[n][1]) for n in items)
+        used |= set(items)
+    rest = [u for n, (_, u) in enumerate(units) if n not in used]
+    offer = [u for u in rest if _QA.search(u)][-1:]  # the Q&A offer stays: the gate needs it
+    caveats = [u for u in rest if _CAVEAT.search(strip_markers(u)) and u not in offer][:3]
+    caveats += offer
+    clauses = [lead.rstrip(" .")] + [_clause(c, lower=True) for c in caveats]
     sentence = "; ".join(clauses) + "."
     return "\n\n".join(x for x in (sentence, notes) if x)
+
+
+def _clause(text: str, *, lower: bool = False) -> str:
+    """A sentence or item as a clause of a longer sentence: no full stops inside."""
+    part = re.sub(r"(?<=[.!?])\s+(?=[A-Z“])", ", ", text.strip()).rstrip(" .?")
+    part = re.sub(r"\.,", ",", part)
+    if lower and not part[:2].isupper():
+        part = part[:1].lower() + part[1:]
+    return part
+
+
+def _units_of(body: str) -> list[tuple[str, str]]:
+    """The answer as ("sentence" | "item", text): prose sentences, list items, table rows."""
+    out: list[tuple[str, str]] = []
+    header_seen = False
+    for raw in body.splitlines():
+        line = raw.strip()
+        if _TABLE_LINE.match(line):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+                continue
+            if not header_seen:
+                header_seen = True  # the header row names the columns
+                continue
+            marker = [c for c in cells if c.startswith("(source")]
+            words = [c for c in cells if c and not c.startswith("(source")]
+            out.append(("item", ", ".join(words) + (f" {marker[0]}" if marker else "")))
+            continue
+        header_seen = False
+        if not line or re.fullmatch(r"\*\*[^*]+\*\*:?|#+ .*", line):
+            continue
+        if _BULLET.match(line):
+            out.append(("item", _BULLET.sub("", line).strip()))
+        else:
+            out += [("sentence", x) for x in _sentences(line)]
+    return out
 
 
 def _statements(body: str) -> list[str]:
     """The sentences and list items of an answer, headings left out."""
     out: list[str] = []
     for line in body.splitlines():
-        line = line.strip().lstrip("-•* ").strip()
+        line = _BULLET.sub("", line.strip()).strip()
         if not line or re.fullmatch(r"\*\*[^*]+\*\*:?|#+ .*", line):
             continue
         out += _sentences(line)

@@ -19,9 +19,16 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from manda.agent.compose import Ask, Draft
-from manda.agent.conform import cited_facts, conform_draft, conform_text, note_unmet
+from manda.agent.conform import (
+    cited_facts,
+    conform_draft,
+    conform_text,
+    note_unmet,
+    unanswerable,
+)
 from manda.agent.constraints import (
     Admission,
+    ConstraintCheck,
     Constraints,
     evaluate_constraints,
     parse_constraints,
@@ -345,6 +352,13 @@ def check_constraints(state: AnswerState, gate: GateResult) -> dict[str, Any]:
         checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
     text = note_unmet(text, checks) + _carried_note(state)
     checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
+    ask = state["ask"]
+    if (out_of_reach := unanswerable(evidence, constraints, subject=ask.subject,
+                                     period=ask.period)) is not None:
+        rule, why = out_of_reach  # met by what was cited, yet the figure asked for is not there
+        checks = [ConstraintCheck(c.constraint, met=False, reason=why,
+                                  disclosed=f"Not met — {rule.describe()}" in text)
+                  if c.constraint == rule and c.met else c for c in checks]
     gate.text = text
     return {"constraint_checks": checks, "text": text}
 
