@@ -106,8 +106,9 @@ def test_admissibility_follows_authority_date_and_forecasts() -> None:
     later = _doc("AFS_2024.pdf", role=DocumentRole.AUDITED_STATEMENTS, doc_date=date(2025, 3, 1))
     budget = _doc("Budget.xlsx", role=DocumentRole.BUDGET_FORECAST, authoritative=True)
     flash = _doc("Flash.pdf", doc_date=date(2024, 2, 1))
+    # "as of" is the position at that date: the later audited accounts still state it
     assert [d.filename for d in (audited, later, budget, flash) if admissible(d, c)] == [
-        "AFS_2023.pdf"]
+        "AFS_2023.pdf", "AFS_2024.pdf"]
 
 
 # ---------------------------------------------------------------- admission, gate and forms
@@ -137,6 +138,11 @@ def test_admission_gives_its_reason_per_document_and_finding() -> None:
     assert admission.finding_reason(outlook, annual) == "forecast figures"
     assert admission.finding_reason(q3, annual) == "figures for periods ending after 30 June 2024"
     assert admission.finding_reason(q1, annual) is None
+    later = _doc("Budget.xlsx", role=DocumentRole.MANAGEMENT_ACCOUNTS, doc_date=date(2024, 9, 1))
+    revised = _finding(later, "revenue", "FY2025", 22e6, nature=Nature.FORECAST)
+    _, as_of, _ = parse_constraints("as at 30 June 2024")
+    assert Admission(as_of).finding_reason(revised, later) == "forecasts made after 30 June 2024"
+    assert not parse_constraints("What happened on 14 May 2024?")[1]  # a date, not a cut-off
 
 
 def test_evidence_keeps_out_what_is_not_admitted_and_remembers_why() -> None:

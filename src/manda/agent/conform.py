@@ -219,7 +219,7 @@ def _none_admitted(rule: Constraint) -> str:
     if rule.kind is K.AUTHORITATIVE_ONLY:
         return "no audited document" if rule.audited else "no audited or final document"
     if rule.kind is K.AS_OF and rule.as_of:
-        return f"no document dated on or before {rule.as_of:%-d %B %Y}"
+        return f"no figure as of {rule.as_of:%-d %B %Y}"
     return "no actual (non-forecast) figure"
 
 

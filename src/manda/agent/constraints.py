@@ -1,7 +1,8 @@
 """Instructions inside a question, as constraints the answer must meet before it is sent.
 
 "Quote the exact clause", "use at least two sources", "only from audited documents", "answer in
-a table", "in one sentence", "as of 30 June 2024", "exclude forecasts", "in € millions": each is
+a table", "in one sentence", "as of 30 June 2024" (the position at that date: no later period, no
+forecast made later), "exclude forecasts", "in € millions": each is
 parsed once (the same parser for the offline and the Claude path), removed from what is searched,
 kept for the thread until changed, applied to what may be cited, and checked by the gate. An
 answer that cannot meet one says which and why, never silently ignores it.
@@ -159,7 +160,7 @@ _PATTERNS: list[tuple[ConstraintKind, re.Pattern[str]]] = [
         r"in\s+(?:one|a\s+single|a)\s+(?:short\s+)?(?:sentence|line)|" + _LEAD +
         r"one[-\s](?:sentence|line)\s+(?:answer|summary)(?:\s+only)?", _I)),
     (ConstraintKind.AS_OF, re.compile(
-        _LEAD + r"(?:as\s+(?:of|at)|at|on)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
+        _LEAD + r"as\s+(?:of|at)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
         r"\s+\d{4}|[A-Za-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|"
         r"\d{1,2}[./]\d{1,2}[./]\d{4}))", _I)),
     (ConstraintKind.EXCLUDE_FORECASTS, re.compile(
@@ -278,8 +279,6 @@ class Admission:
         """Why `document` may not be cited under the constraints, or None when it may."""
         if self.authority and not _authoritative(document, self.authority):
             return "not audited" if self.authority.audited else "neither audited nor final"
-        if self.as_of and document.doc_date and document.doc_date > self.as_of:
-            return f"dated {document.doc_date:%-d %B %Y}, after {self.as_of:%-d %B %Y}"
         if self.no_forecasts and document.role is DocumentRole.BUDGET_FORECAST:
             return "a budget or forecast"
         return None
@@ -290,12 +289,15 @@ class Admission:
             return why
         if self.no_forecasts and finding.nature is Nature.FORECAST:
             return "forecast figures"
-        if self.as_of:
-            if finding.doc_date and finding.doc_date > self.as_of:
-                return f"dated after {self.as_of:%-d %B %Y}"
+        if self.as_of:  # the position at that date: no later period, no forecast made later
+            if finding.nature is Nature.FORECAST:
+                made = finding.doc_date or (document.doc_date if document else None)
+                if made and made > self.as_of:
+                    return f"forecasts made after {self.as_of:%-d %B %Y}"
+                return None
             fye = _year_end(document.fiscal_year_end if document else None)
             end = period_end(finding.period, fye) if finding.period else None
-            if finding.nature is not Nature.FORECAST and end is not None and end > self.as_of:
+            if end is not None and end > self.as_of:
                 return f"figures for periods ending after {self.as_of:%-d %B %Y}"
         return None
 
@@ -435,11 +437,14 @@ def _broken(text: str, c: Constraint, cited: CitedFacts) -> tuple[str, str]:
             return (f"{_files(bad)} {_is(bad)} not {kind}",
                     f"Cite only {kind} documents; {_files(bad)} {_is(bad)} not.")
     elif c.kind is ConstraintKind.AS_OF and c.as_of:
-        late = [d.filename for d in cited.documents if d.doc_date and d.doc_date > c.as_of]
+        admission = Admission(Constraints(items=(c,)))
+        docs = {d.id: d for d in cited.documents}
+        late = [" ".join(filter(None, [f.label, f.period])) for f in cited.findings
+                if admission.finding_reason(f, docs.get(f.document_id))]
         if late:
-            return (f"{_files(late)} {_is(late)} dated after {c.as_of:%-d %B %Y}",
-                    f"Use only documents dated on or before {c.as_of:%-d %B %Y}; "
-                    f"{_files(late)} {_is(late)} later.")
+            return (f"{_files(late)} {_is(late)} after {c.as_of:%-d %B %Y}",
+                    f"State the position as of {c.as_of:%-d %B %Y}: leave out {_files(late)}, "
+                    "which come after that date.")
     elif c.kind is ConstraintKind.EXCLUDE_FORECASTS:
         forecast = [f.label for f in cited.findings if f.nature is Nature.FORECAST]
         forecast += [d.filename for d in cited.documents if d.role is DocumentRole.BUDGET_FORECAST]
