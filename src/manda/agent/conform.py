@@ -18,6 +18,7 @@ from manda.agent.constraints import (
     ConstraintCheck,
     ConstraintKind,
     Constraints,
+    check_constraints,
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, cited_sources, strip_markers
@@ -124,8 +125,6 @@ def with_quote(text: str, evidence: Evidence, rests_on: Sequence[Finding],
                terms: Sequence[str]) -> str:
     """The document's own wording, verbatim in quotation marks with its place, unless the answer
     already quotes a cited passage."""
-    from manda.agent.constraints import check_constraints  # one checker, one notion of a quote
-
     quote_only = Constraints(items=(Constraint(K.QUOTE_EXACT, "quote"),))
     if not check_constraints(text, quote_only, cited_facts(text, evidence)):
         return text
@@ -299,9 +298,7 @@ def as_table(text: str, evidence: Evidence, rests_on: Sequence[Finding] = ()) ->
             rows.append("| " + " | ".join(_cell(x) for x in (
                 f.label, f.period or "", show(f), cite([evidence.finding_source(f)]), basis))
                 + " |")
-        first, _, rest = _first_sentence(body)
-        del first  # the table states it
-        tail = rest.strip()
+        tail = _after_first_sentence(body)  # the table states the first sentence
     else:
         rows = ["| Point | Detail |", "|---|---|"]
         for statement in _statements(body):
@@ -401,11 +398,10 @@ def _sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def _first_sentence(body: str) -> tuple[str, str, str]:
+def _after_first_sentence(body: str) -> str:
     first_line, _, other_lines = body.strip().partition("\n")
-    parts = _sentences(first_line)
-    rest = " ".join(parts[1:]) + ("\n" + other_lines if other_lines else "")
-    return (parts[0] if parts else ""), " ", rest
+    rest = " ".join(_sentences(first_line)[1:])
+    return "\n".join(x for x in (rest, other_lines.strip()) if x)
 
 
 def _split_notes(text: str) -> tuple[str, str]:
