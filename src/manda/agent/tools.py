@@ -24,9 +24,18 @@ from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
+from manda.ingest.chunking import shown_text
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
-from manda.models import DocumentRole, Finding, FindingStatus, RelationType, SearchHit
+from manda.models import (
+    Chunk,
+    DocumentRole,
+    Finding,
+    FindingStatus,
+    LocationKind,
+    RelationType,
+    SearchHit,
+)
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
@@ -251,6 +260,7 @@ class ToolBox:
         roles = parse_roles(str(args.get("roles") or ""))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
+        hits = await self.with_slide_notes(hits)
         left_out = len(self._evidence.excluded)
         admitted = [h for h in hits if self._evidence.admits_hit(h)]
         dropped = {h.document for h in hits} - {h.document for h in admitted}
@@ -271,6 +281,28 @@ class ToolBox:
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)
                                    if i >= left_out or e.document in dropped]))
+
+    async def with_slide_notes(self, hits: list[SearchHit]) -> list[SearchHit]:
+        """A slide is read with its speaker notes, which often say what its figures are ("Q3
+        figure is a preliminary management estimate"): each retrieved slide brings them."""
+        known = {h.chunk_id for h in hits} | {h.chunk_id for h in self._evidence.hits}
+        chunks: dict[str, list[Chunk]] = {}
+        out: list[SearchHit] = []
+        for hit in hits:
+            out.append(hit)
+            if hit.location.kind is not LocationKind.SLIDE or hit.location.label.endswith("notes"):
+                continue
+            if hit.document_id not in chunks:
+                chunks[hit.document_id] = await self._ctx.graph.list_chunks(self._deal,
+                                                                            hit.document_id)
+            notes = f"{hit.location.label} notes"
+            for c in chunks[hit.document_id]:
+                if c.location.label == notes and c.id not in known:
+                    known.add(c.id)
+                    out.append(SearchHit(chunk_id=c.id, document_id=hit.document_id,
+                                         document=hit.document, location=c.location,
+                                         text=shown_text(c), score=hit.score, via=["notes"]))
+        return out
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
