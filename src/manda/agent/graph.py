@@ -327,13 +327,13 @@ async def validate(state: AnswerState) -> dict[str, Any]:
     if gate.dropped:
         log.info("dropped %d unretrieved reference(s): %s", len(gate.dropped),
                  [f"{r.document} {r.location}" for r in gate.dropped])
-    update = {"gate": gate, "text": gate.text, **check_constraints(state, gate)}
+    update = {"gate": gate, "text": gate.text, **check_answer_constraints(state, gate)}
     if not gate.ok:
         log.info("validation gate (%s): %s", state.get("origin"), gate.errors)
     return update
 
 
-def check_constraints(state: AnswerState, gate: GateResult) -> dict[str, Any]:
+def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, Any]:
     """Every constraint checked on the answer. A model's answer that breaks one is sent back once
     with the reason; after that (and offline) what is still unmet is said in the answer."""
     constraints = state.get("constraints")
