@@ -97,6 +97,9 @@ class Evidence:
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
     admission: Admits | None = None  # "only audited", "as of", "no forecasts": what may be used
     excluded: list[Excluded] = field(default_factory=list)  # what those rules kept out
+    # What qualifies a figure where it stands but is said beside it (a slide's speaker notes:
+    # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
+    annotations: dict[tuple[str, str], str] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     # ---- adding

@@ -24,11 +24,9 @@ from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
-from manda.ingest.chunking import shown_text
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import (
-    Chunk,
     DocumentRole,
     Finding,
     FindingStatus,
@@ -40,6 +38,7 @@ from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
+ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures on their slides
 ROLE_CHUNKS = 4  # passages read per such document
 
 
@@ -260,7 +259,6 @@ class ToolBox:
         roles = parse_roles(str(args.get("roles") or ""))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
-        hits = await self.with_slide_notes(hits)
         left_out = len(self._evidence.excluded)
         admitted = [h for h in hits if self._evidence.admits_hit(h)]
         dropped = {h.document for h in hits} - {h.document for h in admitted}
@@ -273,6 +271,7 @@ class ToolBox:
             found += await self.findings_by_subject(subjects, period)
         await self.with_relations(found)
         self._evidence.add_findings(found)
+        await self.read_annotations(found)
         chunk_ids = {h.chunk_id for h in hits}
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
@@ -281,28 +280,6 @@ class ToolBox:
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)
                                    if i >= left_out or e.document in dropped]))
-
-    async def with_slide_notes(self, hits: list[SearchHit]) -> list[SearchHit]:
-        """A slide is read with its speaker notes, which often say what its figures are ("Q3
-        figure is a preliminary management estimate"): each retrieved slide brings them."""
-        known = {h.chunk_id for h in hits} | {h.chunk_id for h in self._evidence.hits}
-        chunks: dict[str, list[Chunk]] = {}
-        out: list[SearchHit] = []
-        for hit in hits:
-            out.append(hit)
-            if hit.location.kind is not LocationKind.SLIDE or hit.location.label.endswith("notes"):
-                continue
-            if hit.document_id not in chunks:
-                chunks[hit.document_id] = await self._ctx.graph.list_chunks(self._deal,
-                                                                            hit.document_id)
-            notes = f"{hit.location.label} notes"
-            for c in chunks[hit.document_id]:
-                if c.location.label == notes and c.id not in known:
-                    known.add(c.id)
-                    out.append(SearchHit(chunk_id=c.id, document_id=hit.document_id,
-                                         document=hit.document, location=c.location,
-                                         text=shown_text(c), score=hit.score, via=["notes"]))
-        return out
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
@@ -384,6 +361,20 @@ class ToolBox:
         if wanted:
             catalog = await self.catalog()
             findings.extend(catalog[i] for i in sorted(wanted) if i in catalog)
+
+    async def read_annotations(self, findings: Sequence[Finding]) -> None:
+        """The speaker notes of each slide a figure stands on: how the deck qualifies it."""
+        wanted: dict[str, set[str]] = {}
+        for f in findings:
+            loc = f.location
+            on_slide = loc.kind is LocationKind.SLIDE and not loc.label.endswith("notes")
+            if on_slide and (f.document_id, loc.label) not in self._evidence.annotations:
+                wanted.setdefault(f.document_id, set()).add(loc.label)
+        for doc_id, labels in list(wanted.items())[:ANNOTATED_DOCS]:
+            for chunk in await self._ctx.graph.list_chunks(self._deal, doc_id):
+                slide = chunk.location.label.removesuffix(" notes")
+                if chunk.location.label.endswith(" notes") and slide in labels:
+                    self._evidence.annotations[(doc_id, slide)] = chunk.text
 
     async def ensure_documents(self) -> None:
         if not self._evidence.documents:
