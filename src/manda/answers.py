@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from typing import Literal
+from uuid import uuid4
 
 from pydantic import BaseModel, Field
 
@@ -64,3 +65,5 @@ class Answer(BaseModel):
     model: str = "offline"
     grounded: bool = True
     notices: list[str] = Field(default_factory=list)  # degraded modes said out loud
+    # names this answer within its conversation: its trace is kept under it ("How I answered")
+    answer_id: str = Field(default_factory=lambda: uuid4().hex[:12])

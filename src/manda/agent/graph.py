@@ -36,6 +36,7 @@ from manda.agent.selection import subject_base, subject_label
 from manda.agent.state import AnswerState
 from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
+from manda.agent.trace import timed, tool_call
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
 from manda.errors import BackendUnavailableError
@@ -135,7 +136,10 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
         query = f"{ask.question} {extra}".strip()
     box = ToolBox(ctx, state["deal_id"], state["evidence"])
-    rendered = await box.query_knowledge_base({"query": query, "k": ctx.limits.search_k})
+    args = {"query": query, "k": ctx.limits.search_k}
+    with tool_call("query_knowledge_base", args, state["evidence"]) as done:
+        rendered = await box.query_knowledge_base(args)
+        done(rendered, False)
     return {"context_text": rendered}
 
 
@@ -409,17 +413,10 @@ def _record(conversation: Conversation, deal_id: str, turn: list[Message],
 def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
     graph = StateGraph(AnswerState, context_schema=AgentContext)
-    graph.add_node("load_context", load_context)
-    graph.add_node("detect_intent", detect_intent)
-    graph.add_node("resolve_followup", resolve_followup)
-    graph.add_node("retrieve", retrieve)
-    graph.add_node("tool_loop", tool_loop)
-    graph.add_node("compose", compose)
-    graph.add_node("validate", validate)
-    graph.add_node("reprompt", reprompt)
-    graph.add_node("fallback", fallback)
-    graph.add_node("ground", ground)
-    graph.add_node("save_context", save_context)
+    nodes = (load_context, detect_intent, resolve_followup, retrieve, tool_loop, compose,
+             validate, reprompt, fallback, ground, save_context)
+    for node in nodes:  # each timed for the answer's trace (a no-op without a recorder)
+        graph.add_node(node.__name__, timed(node.__name__, node))
     graph.add_edge(START, "load_context")
     graph.add_edge("load_context", "detect_intent")
     graph.add_edge("detect_intent", "resolve_followup")

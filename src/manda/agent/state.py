@@ -8,6 +8,7 @@ from manda.agent.compose import Ask, Draft
 from manda.agent.evidence import Evidence
 from manda.agent.followups import Resolution
 from manda.agent.intents import QuestionFrame
+from manda.agent.trace import TraceRecorder
 from manda.agent.validate import GateResult
 from manda.answers import Citation, SuggestedAction
 from manda.llm.port import ChatMessage, TextSink, TokenUsage
@@ -22,6 +23,7 @@ class AnswerState(TypedDict, total=False):
     question: str
     conversation_id: str
     sink: TextSink | None
+    trace: TraceRecorder  # what the answer's trace needs from the run (`manda.agent.trace`)
     # read and resolved
     conversation: Conversation
     memory_down: bool  # the conversation memory could not be read: answered without it
