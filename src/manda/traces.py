@@ -156,3 +156,71 @@ def _short(text: str, limit: int) -> str:
 def excerpt_of(text: str, limit: int = EXCERPT_CHARS) -> str:
     """A passage's first words on one line, for a trace."""
     return _short(" ".join(text.split()), limit)
+
+
+def _tokens(input_tokens: int, output_tokens: int, cache_read: int, cache_write: int) -> str:
+    text = f"{input_tokens:,} in / {output_tokens:,} out"
+    if cache_read or cache_write:
+        text += f" (cache {cache_read:,} read, {cache_write:,} written)"
+    return text
+
+
+def _cost(cost: float | None) -> str:
+    return "price unknown" if cost is None else f"${cost:.4f}"
+
+
+def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
+    """The trace as titled groups of plain lines, in the order a reader follows the answer;
+    the CLI prints them and the Slack modal shows them (each escaping for its medium)."""
+    sections: list[tuple[str, list[str]]] = []
+    intent = [f"{trace.intent} — {trace.intent_why}" if trace.intent_why else trace.intent]
+    if trace.followup == "inherited":
+        carried = ", ".join(trace.carried_over) or "the thread's context"
+        intent.append(f"Follow-up: carried over {carried}"
+                      + (f' (stated as "{trace.assumption}")' if trace.assumption else ""))
+    elif trace.followup == "clarify":
+        intent.append("Follow-up: ambiguous, so Manda asked which was meant")
+    else:
+        intent.append("Fresh question: nothing carried over from the thread")
+    sections.append(("Intent", intent))
+    if trace.constraints:
+        sections.append(("Constraints", [
+            c.text + (" (carried over from the thread)" if c.carried else "")
+            for c in trace.constraints]))
+    if trace.plan:
+        sections.append(("Plan", list(trace.plan)))
+    if trace.tool_calls:
+        sections.append(("Tool calls", [
+            f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())}) → "
+            f"{c.result_chars:,} chars, {c.passages} new passage(s), {c.findings} new "
+            f"finding(s), {c.ms:.0f} ms" + (" — failed" if c.error else "")
+            for c in trace.tool_calls]))
+    if trace.passages:
+        sections.append(("Passages", [
+            f"{'✓ cited' if p.cited else '·'} {p.document}, {p.location} — score {p.score:.3f} "
+            f"via {' + '.join(p.channels) or 'unknown'}"
+            for p in trace.passages]))
+    checks = [f"{'passed' if c.ok else 'failed'}: {c.name}"
+              + (f" — {'; '.join(c.details)}" if c.details else "") for c in trace.checks]
+    checks += [f"removed (never retrieved): {r}" for r in trace.dropped_references]
+    if checks:
+        sections.append(("Validation", checks))
+    if trace.numbers:
+        sections.append(("Grounding", [
+            f"{n.text} → {n.source}" if n.source else f"{n.text} → {n.how}"
+            for n in trace.numbers]))
+    steps = []
+    for s in trace.steps:
+        used = _tokens(s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens)
+        model = f", {used}, {_cost(s.cost_usd)}" if s.input_tokens or s.output_tokens else ""
+        steps.append(f"{s.name}: {s.ms:.0f} ms{model}")
+    used = _tokens(trace.input_tokens, trace.output_tokens, trace.cache_read_tokens,
+                   trace.cache_write_tokens)
+    steps.append(f"total: {trace.latency_ms:,} ms, {used}, {_cost(trace.cost_usd)} — answered "
+                 f"by {trace.answered_by}")
+    sections.append(("Steps, tokens and cost", steps))
+    if trace.notices:
+        sections.append(("Notices", list(trace.notices)))
+    if trace.truncated:
+        sections.append(("Shortened to keep the trace small", list(trace.truncated)))
+    return sections
