@@ -26,6 +26,8 @@ WF_ATTACH_QA = "manda.wf.attach_qa"  # IRL: the deal's Q&A questions join the li
 WF_EDIT_VIEW = "manda.wf.edit.view"  # callback_id of the Edit modal
 WF_EDIT_INPUT = "manda.wf.edit.input"  # its block and action id
 TIMELINE_MORE = "manda.timeline.more"
+ANSWER_MENU = "manda.answer.menu"  # the overflow menu of an answer ("How I answered")
+TRACE_VIEW = "manda.trace.view"  # callback_id of the "How I answered" modal
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
 WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
@@ -41,6 +43,7 @@ SOURCES = "manda.answer.sources"
 INGEST_ACTIONS = "manda.ingest.actions"
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
+ANSWER_MENU_BLOCK = "manda.answer.menu"
 
 
 def add_to_qa(index: int) -> str:

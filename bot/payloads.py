@@ -136,3 +136,16 @@ class TimelinePage(ButtonPayload):
     end: str | None = Field(default=None, alias="t")
     category: str | None = Field(default=None, alias="c")
     offset: int = Field(default=0, alias="o", ge=0)
+
+
+OPTION_VALUE_LIMIT = 150  # Slack's limit on an overflow option's value
+
+
+class AnswerRef(ButtonPayload):
+    """One answer of one conversation, carried in its overflow menu ("How I answered")."""
+
+    conversation_id: str = Field(alias="c", min_length=1)
+    answer_id: str = Field(alias="a", min_length=1)
+
+    def fits_option(self) -> bool:
+        return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= OPTION_VALUE_LIMIT

@@ -17,6 +17,7 @@ from bot.blocks.kit import (
     sections,
 )
 from bot.blocks.mrkdwn import escape, plain, to_mrkdwn
+from bot.blocks.trace import answer_menu
 from bot.payloads import AddToQA, Decision, Feedback
 from manda.answers import Answer, Citation
 from manda.models import Finding
@@ -140,6 +141,7 @@ def render_footer(
             [button("👍", ids.FEEDBACK_UP, feedback), button("👎", ids.FEEDBACK_DOWN, feedback)],
         )
     )
+    blocks.extend(answer_menu(answer, deal_id=deal_id))  # "How I answered"
     return blocks
 
 

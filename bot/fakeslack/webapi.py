@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks
+from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks, validate_view
 from bot.fakeslack.state import Channel, Message, Workspace
 
 
@@ -516,6 +516,7 @@ class WebApi:
         if not isinstance(view, dict) or view.get("type") != "modal":
             raise ApiError("invalid_arguments")
         errors = validate_blocks(view.get("blocks", []), limit=MAX_VIEW_BLOCKS)
+        errors += validate_view(view)
         if errors:
             raise ApiError("invalid_blocks", response_metadata={"messages": errors})
         opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,

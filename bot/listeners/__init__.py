@@ -15,6 +15,7 @@ from bot.listeners import (
     middleware,
     qa_list,
     timeline,
+    trace,
     workflows,
 )
 
@@ -29,4 +30,5 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     qa_list.register(app, deps)
     workflows.register(app, deps)
     timeline.register(app, deps)
+    trace.register(app, deps)
     home.register(app, deps)
