@@ -204,6 +204,7 @@ class FakeSlack(FakeSlackServer):
         view = self.workspace.modals.pop(who.id, None)
         if view is None:
             raise LookupError(f"no modal is open for {who.name}")
+        self.workspace.changed("modal", (who.id, None))
         state = {
             block: {action: {"type": "plain_text_input", "value": text}
                     for action, text in inputs.items()}

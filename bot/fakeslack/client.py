@@ -119,6 +119,7 @@ class ClientApi:
             web.post(f"{api}/click", loopback_only(self._click)),
             web.post(f"{api}/files", loopback_only(self._upload)),
             web.post(f"{api}/home", loopback_only(self._open_home)),
+            web.post(f"{api}/modal/close", loopback_only(self._close_modal)),
             web.get(f"{api}/files/{{file_id}}/{{name}}", loopback_only(self._file)),
         ]
 
@@ -209,6 +210,7 @@ class ClientApi:
                 {"channel": c, "thread_ts": t, "status": s} for (c, t), s in ws.statuses.items()
             ],
             "home": ws.home_views.get(self.viewer.id),
+            "modal": ws.modals.get(self.viewer.id),
             "commands": list(self.commands),
             "command_hints": self.command_hints,
             "command_examples": list(self.command_examples),
@@ -247,6 +249,10 @@ class ClientApi:
             user, view = subject
             if user == self.viewer.id:
                 self._publish("home", view)
+        elif kind == "modal":
+            user, view = subject
+            if user == self.viewer.id:
+                self._publish("modal", view)
 
     def _publish(self, event: str, data: Any) -> None:
         for queue in list(self._queues):
@@ -484,6 +490,13 @@ class ClientApi:
         except (aiohttp.ClientError, RuntimeError) as exc:
             return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
         return web.json_response({"ok": delivery.status == 200, "status": delivery.status})
+
+    async def _close_modal(self, request: web.Request) -> web.Response:
+        """The person closed the modal open for them (a modal without notify_on_close sends
+        the app nothing: https://docs.slack.dev/reference/views/modal-views)."""
+        closed = self.ws.modals.pop(self.viewer.id, None)
+        self.ws.changed("modal", (self.viewer.id, None))
+        return web.json_response({"ok": True, "closed": closed is not None})
 
     async def _file(self, request: web.Request) -> web.Response:
         stored = self.ws.files.get(request.match_info["file_id"])

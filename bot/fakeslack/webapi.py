@@ -522,4 +522,5 @@ class WebApi:
         opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
                   "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id}
         self.ws.modals[user] = opened
+        self.ws.changed("modal", (user, opened))
         return {"view": opened}

@@ -197,7 +197,7 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
             for c in trace.tool_calls]))
     if trace.passages:
         sections.append(("Passages", [
-            f"{'✓ cited' if p.cited else '·'} {p.document}, {p.location} — score {p.score:.3f} "
+            f"{'✓ cited ' if p.cited else ''}{p.document}, {p.location} — score {p.score:.3f} "
             f"via {' + '.join(p.channels) or 'unknown'}"
             for p in trace.passages]))
     checks = [f"{'passed' if c.ok else 'failed'}: {c.name}"

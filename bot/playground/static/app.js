@@ -2,7 +2,7 @@
 // stream) and acts as "you" through the local Slack's client API, which sends the bot the same
 // signed requests Slack would. It never calls Manda itself.
 
-import { emoji, esc, mrkdwn, renderBlocks } from "./blockkit.js";
+import { emoji, esc, mrkdwn, renderBlocks, textObject } from "./blockkit.js";
 
 const API = "/client/api";
 const HEADERS = { "X-Slack-Client": "1" };
@@ -17,6 +17,7 @@ const S = {
   messages: new Map(), // "channel:ts" -> message
   statuses: new Map(), // "channel:thread_ts" -> status text
   home: null,
+  modal: null, // the view views.open showed "you" (a modal), until closed
   commands: [],
   commandHints: {}, // from the bot's command table, through the local Slack
   commandExamples: [],
@@ -126,6 +127,7 @@ function applySnapshot(snap) {
   S.commandHints = snap.command_hints || {};
   S.commandExamples = snap.command_examples || [];
   S.traffic = snap.traffic;
+  renderModal(snap.modal || null);
   if (!S.loaded) {
     S.loaded = true;
     const first = S.channels[snap.start_channel] || sortedChannels()[0];
@@ -518,6 +520,28 @@ async function clickAction(message, element, blockId, button, home = false) {
   }
 }
 
+// ------------------------------------------------------------------ modals (views.open)
+
+function renderModal(view) {
+  S.modal = view;
+  const backdrop = $("modal-backdrop");
+  if (!view) {
+    backdrop.hidden = true;
+    $("modal-body").replaceChildren();
+    return;
+  }
+  $("modal-title").innerHTML = textObject(view.title, ctx());
+  $("modal-close").innerHTML = view.close ? textObject(view.close, ctx()) : "Close";
+  $("modal-body").replaceChildren(renderBlocks(view.blocks, ctx()));
+  backdrop.hidden = false;
+  $("modal-close").focus();
+}
+
+async function closeModal() {
+  renderModal(null);
+  await post("/modal/close", {});
+}
+
 // ------------------------------------------------------------------ thread pane
 
 function openThread(channel, ts) {
@@ -790,6 +814,7 @@ function connect() {
     S.home = view;
     if (S.view.kind === "app" && S.view.tab === "home") renderHome();
   });
+  on("modal", renderModal);
   on("traffic", onTraffic);
   source.onerror = () => {
     live.dataset.state = "down";
@@ -812,6 +837,11 @@ function init() {
     $("traffic-toggle").setAttribute("aria-expanded", String(!panel.hidden));
     renderTraffic();
   };
+  $("modal-close").addEventListener("click", closeModal);
+  $("modal-x").addEventListener("click", closeModal);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && S.modal) closeModal();
+  });
   $("traffic-toggle").addEventListener("click", toggleTraffic);
   $("traffic-close").addEventListener("click", toggleTraffic);
   connect();
