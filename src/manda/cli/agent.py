@@ -111,8 +111,9 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
         conversation = args.conversation
         out.print(
             f"Chatting about deal [bold]{args.deal}[/]. Empty line or Ctrl-D to leave, "
-            "/new for a fresh conversation."
+            "/new for a fresh conversation, /trace for how the last answer was reached."
         )
+        last: Answer | None = None
         while True:
             try:
                 question = input("you> " if sys.stdin.isatty() else "").strip()
@@ -124,8 +125,15 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
                 conversation = None
                 out.print("[dim]fresh conversation[/]")
                 continue
+            if question == "/trace":
+                if last is None:
+                    out.print("[dim]Ask something first; /trace shows how it was answered.[/]")
+                else:
+                    render_trace(await app.deals.trace(args.deal, last.conversation_id,
+                                                       last.answer_id))
+                continue
             answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
-            conversation = answer.conversation_id
+            conversation, last = answer.conversation_id, answer
             out.print("[bold]manda>[/]")
             render(answer)
     return 0
