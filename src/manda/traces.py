@@ -49,6 +49,7 @@ class TracePassage(BaseModel):
     location: str
     score: float
     channels: list[str] = Field(default_factory=list)  # vector, bm25, graph, rerank, role
+    channel_scores: dict[str, float] = Field(default_factory=dict)  # each before fusion
     cited: bool = False
     excerpt: str = ""
 
@@ -169,6 +170,13 @@ def _cost(cost: float | None) -> str:
     return "price unknown" if cost is None else f"${cost:.4f}"
 
 
+def _channel_scores(passage: TracePassage) -> str:
+    if not passage.channel_scores:
+        return ""
+    shown = ", ".join(f"{name} {score:.3g}" for name, score in passage.channel_scores.items())
+    return f" ({shown})"
+
+
 def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
     """The trace as titled groups of plain lines, in the order a reader follows the answer;
     the CLI prints them and the Slack modal shows them (each escaping for its medium)."""
@@ -198,7 +206,7 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
     if trace.passages:
         sections.append(("Passages", [
             f"{'✓ cited ' if p.cited else ''}{p.document}, {p.location} — score {p.score:.3f} "
-            f"via {' + '.join(p.channels) or 'unknown'}"
+            f"via {' + '.join(p.channels) or 'unknown'}{_channel_scores(p)}"
             for p in trace.passages]))
     checks = [f"{'passed' if c.ok else 'failed'}: {c.name}"
               + (f" — {'; '.join(c.details)}" if c.details else "") for c in trace.checks]

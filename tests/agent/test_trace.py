@@ -40,6 +40,7 @@ async def test_an_offline_answer_keeps_its_trace(service: AnswerService) -> None
     assert len(cited) < len(trace.passages)
     assert all(p.channels for p in trace.passages)
     assert {"bm25"} <= {ch for p in trace.passages for ch in p.channels}
+    assert all(p.channel_scores["bm25"] > 0 for p in trace.passages if "bm25" in p.channels)
     # the gate passed, and every number stated points at the excerpt that states it
     assert [c.ok for c in trace.checks] == [True]
     assert ("€5.2M", f"{Q3}, p.1", "stated") in {(n.text, n.source, n.how) for n in trace.numbers}

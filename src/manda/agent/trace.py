@@ -194,7 +194,7 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         searched=list(evidence.searched),
         passages=[
             TracePassage(document=h.document, location=h.location.label, score=h.score,
-                         channels=list(h.via),
+                         channels=list(h.via), channel_scores=dict(h.channel_scores),
                          cited=h.chunk_id in cited or (h.document, h.location.label)
                          in cited_places,
                          excerpt=excerpt_of(h.text))
