@@ -120,6 +120,7 @@ class ClientApi:
             web.post(f"{api}/files", loopback_only(self._upload)),
             web.post(f"{api}/home", loopback_only(self._open_home)),
             web.post(f"{api}/modal/close", loopback_only(self._close_modal)),
+            web.post(f"{api}/modal/submit", loopback_only(self._submit_modal)),
             web.get(f"{api}/files/{{file_id}}/{{name}}", loopback_only(self._file)),
         ]
 
@@ -497,6 +498,22 @@ class ClientApi:
         closed = self.ws.modals.pop(self.viewer.id, None)
         self.ws.changed("modal", (self.viewer.id, None))
         return web.json_response({"ok": True, "closed": closed is not None})
+
+    async def _submit_modal(self, request: web.Request) -> web.Response:
+        """The person submitted the modal open for them: Slack sends the app a view_submission."""
+        body = await self._body(request)
+        raw = body.get("values") or {}
+        if not isinstance(raw, dict):
+            return refuse(400, "invalid_values", "values must be {block_id: {action_id: text}}")
+        values = {str(block): {str(action): str(text) for action, text in inputs.items()}
+                  for block, inputs in raw.items() if isinstance(inputs, dict)}
+        try:
+            delivery = await self.fake.submit_view(self.viewer, values)
+        except LookupError as exc:
+            return refuse(404, "no_modal", str(exc))
+        except (aiohttp.ClientError, RuntimeError) as exc:
+            return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
+        return web.json_response({"ok": delivery.status == 200, "status": delivery.status})
 
     async def _file(self, request: web.Request) -> web.Response:
         stored = self.ws.files.get(request.match_info["file_id"])

@@ -533,8 +533,22 @@ function renderModal(view) {
   $("modal-title").innerHTML = textObject(view.title, ctx());
   $("modal-close").innerHTML = view.close ? textObject(view.close, ctx()) : "Close";
   $("modal-body").replaceChildren(renderBlocks(view.blocks, ctx()));
+  const submit = $("modal-submit");
+  submit.hidden = !view.submit;
+  if (view.submit) submit.innerHTML = textObject(view.submit, ctx());
   backdrop.hidden = false;
-  $("modal-close").focus();
+  const first = $("modal-body").querySelector(".bk-input-field");
+  (first || $("modal-close")).focus();
+}
+
+async function submitModal() {
+  const values = {};
+  for (const field of $("modal-body").querySelectorAll(".bk-input-field")) {
+    values[field.dataset.blockId] = { ...(values[field.dataset.blockId] || {}), [field.dataset.actionId]: field.value };
+  }
+  renderModal(null);
+  const result = await post("/modal/submit", { values });
+  if (result.status && result.status !== 200) toast(`Manda did not accept the form (HTTP ${result.status}).`);
 }
 
 async function closeModal() {
@@ -838,6 +852,7 @@ function init() {
     renderTraffic();
   };
   $("modal-close").addEventListener("click", closeModal);
+  $("modal-submit").addEventListener("click", submitModal);
   $("modal-x").addEventListener("click", closeModal);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && S.modal) closeModal();
