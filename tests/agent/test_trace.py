@@ -106,3 +106,32 @@ async def test_a_claude_answer_traces_its_turns_tokens_and_cost(
     assert trace.input_tokens == 3500 and trace.cost_usd == pytest.approx(
         (3500 * 3 + 100 * 15) / 1e6)
     assert ("€4.7M", f"{Q3}, p.1") in {(n.text, n.source) for n in trace.numbers}
+
+
+def test_constraints_and_their_checks_are_read_by_shape() -> None:
+    """The answer's constraints (`manda.agent.constraints`) and each one's check on the final
+    answer, as the graph keeps them in its state, become the trace's lines."""
+    from dataclasses import dataclass
+
+    from manda.agent.constraints import Constraint, ConstraintKind, Constraints
+    from manda.agent.trace import TraceRecorder, _checks, _constraints
+
+    table = Constraint(kind=ConstraintKind.TABLE, phrase="in a table")
+    two = Constraint(kind=ConstraintKind.MIN_SOURCES, phrase="use two sources", count=2)
+
+    @dataclass
+    class Check:  # the shape of a constraint's check on the final answer
+        constraint: Constraint
+        met: bool
+        reason: str = ""
+        disclosed: bool = False
+
+    shown = _constraints(Constraints(items=(table, two)), [table])
+    assert [(c.kind, c.text, c.carried) for c in shown] == [
+        ("table", "a table", True), ("min_sources", "at least 2 sources", False)]
+    checks = _checks(TraceRecorder(), [
+        Check(table, True), Check(two, False, "only one document states this figure", True)])
+    assert [(c.name, c.ok, c.details) for c in checks] == [
+        ("constraint: a table", True, []),
+        ("constraint: at least 2 sources", False,
+         ["only one document states this figure", "the answer says which and why"])]

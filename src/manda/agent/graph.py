@@ -410,13 +410,30 @@ def _record(conversation: Conversation, deal_id: str, turn: list[Message],
 # ---------------------------------------------------------------- the graph
 
 
+class TimedStateGraph(StateGraph):
+    """A StateGraph whose nodes are each timed for the answer's trace (`manda.agent.trace`;
+    a no-op when the state carries no recorder)."""
+
+    def add_node(self, node: Any, action: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        if isinstance(node, str) and action is not None:
+            action = timed(node, action)
+        return super().add_node(node, action, **kwargs)
+
+
 def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
-    graph = StateGraph(AnswerState, context_schema=AgentContext)
-    nodes = (load_context, detect_intent, resolve_followup, retrieve, tool_loop, compose,
-             validate, reprompt, fallback, ground, save_context)
-    for node in nodes:  # each timed for the answer's trace (a no-op without a recorder)
-        graph.add_node(node.__name__, timed(node.__name__, node))
+    graph = TimedStateGraph(AnswerState, context_schema=AgentContext)
+    graph.add_node("load_context", load_context)
+    graph.add_node("detect_intent", detect_intent)
+    graph.add_node("resolve_followup", resolve_followup)
+    graph.add_node("retrieve", retrieve)
+    graph.add_node("tool_loop", tool_loop)
+    graph.add_node("compose", compose)
+    graph.add_node("validate", validate)
+    graph.add_node("reprompt", reprompt)
+    graph.add_node("fallback", fallback)
+    graph.add_node("ground", ground)
+    graph.add_node("save_context", save_context)
     graph.add_edge(START, "load_context")
     graph.add_edge("load_context", "detect_intent")
     graph.add_edge("detect_intent", "resolve_followup")

@@ -88,14 +88,16 @@ class AnswerService:
     async def _keep_trace(self, final: dict[str, Any], recorder: TraceRecorder,
                           answer: Answer) -> None:
         """Store the answer's trace with its conversation; the answer stands if it cannot be."""
-        trace = build_trace(final, recorder, answer, answer_id=answer.answer_id,
-                            at=self._context.clock().isoformat(), price=self._price)
         if final.get("memory_down"):
             return
         try:
+            trace = build_trace(final, recorder, answer, answer_id=answer.answer_id,
+                                at=self._context.clock().isoformat(), price=self._price)
             await self._context.memory.save_trace(trace)
         except BackendUnavailableError as exc:
             log.warning("trace of answer %s not kept: %s", answer.answer_id, exc)
+        except Exception:  # a trace explains an answer; it never costs one
+            log.exception("trace of answer %s could not be built", answer.answer_id)
 
     def _price(self, usage: TokenUsage) -> float | None:
         """US dollars for `usage` at the model that used it (offline tokens cost nothing)."""

@@ -163,7 +163,8 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
     evidence: Evidence = final["evidence"]
     resolution = final["resolution"]
     frame = final["frame"]
-    _, _, why = intent_with_reason(final["question"])
+    # the question as read: without the instructions a constraint took out of it
+    _, _, why = intent_with_reason(final.get("question_read") or final["question"])
     if resolution.kind == "clarify":
         why = "the follow-up could mean two periods, so Manda asks which"
     elif resolution.intent != frame.intent:
@@ -200,7 +201,7 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
                          excerpt=excerpt_of(h.text))
             for h in passages[:MAX_PASSAGES]
         ],
-        constraints=_constraints(final.get("constraints")),
+        constraints=_constraints(final.get("constraints"), final.get("constraints_carried")),
         checks=_checks(recorder, final.get("constraint_checks")),
         dropped_references=[f"{r.document}, {r.location}" for g in recorder.gates
                             for r in g.result.dropped],
@@ -241,17 +242,17 @@ def _carried(frame: Any, resolution: Any) -> list[str]:
     return out
 
 
-def _constraints(found: Any) -> list[TraceConstraint]:
-    """The question's constraints, when the graph parsed any (`manda.agent.constraints`)."""
-    items = getattr(found, "items", None) or ()
-    carried = bool(getattr(found, "carried", False))
+def _constraints(found: Any, carried: Any) -> list[TraceConstraint]:
+    """The constraints in force (`manda.agent.constraints`), when the question or its thread
+    stated any; read by shape, so the trace needs nothing else from that module."""
+    inherited = list(carried or ())
     out = []
-    for item in items:
+    for item in getattr(found, "items", None) or ():
         kind = getattr(item, "kind", "")
         describe = getattr(item, "describe", None)
         text = describe() if callable(describe) else str(getattr(item, "phrase", kind))
         out.append(TraceConstraint(kind=str(getattr(kind, "value", kind)), text=text,
-                                   carried=carried))
+                                   carried=item in inherited))
     return out
 
 
@@ -267,12 +268,12 @@ def _checks(recorder: TraceRecorder, constraint_checks: Any) -> list[TraceCheck]
         checks.append(TraceCheck(name=f"validation gate {n}: {who}", ok=attempt.result.ok,
                                  details=details))
     for item in constraint_checks or ():
-        if isinstance(item, str):
-            checks.append(TraceCheck(name="constraint", ok=False, details=[item]))
-            continue
-        name = getattr(item, "name", None) or getattr(item, "constraint", None) or "constraint"
-        ok = bool(getattr(item, "ok", getattr(item, "met", False)))
-        detail = getattr(item, "detail", None) or getattr(item, "reason", None)
-        checks.append(TraceCheck(name=f"constraint: {getattr(name, 'value', name)}", ok=ok,
-                                 details=[str(detail)] if detail else []))
+        constraint = getattr(item, "constraint", None)
+        describe = getattr(constraint, "describe", None)
+        name = describe() if callable(describe) else str(constraint or "constraint")
+        details = [str(item.reason)] if getattr(item, "reason", "") else []
+        if getattr(item, "disclosed", False):
+            details.append("the answer says which and why")
+        checks.append(TraceCheck(name=f"constraint: {name}", ok=bool(getattr(item, "met", False)),
+                                 details=details))
     return checks
