@@ -32,6 +32,7 @@ from manda.retrieval.hybrid import HybridSearch
 
 if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on first use
     from manda.agent.service import AnswerService
+    from manda.cim.port import SlideDrafter
     from manda.cim.service import CimService
     from manda.deals import DealService
     from manda.deals.workflows import DealWorkflows
@@ -265,6 +266,10 @@ class Manda:
             AdapterChoice("model", "claude", settings.claude_model)
             if self.anthropic is not None
             else AdapterChoice("model", "offline", "offline composer (ANTHROPIC_API_KEY not set)"),
+            AdapterChoice("cim", "claude", f"{settings.claude_model}, under the grounding gate")
+            if self.anthropic is not None
+            else AdapterChoice("cim", "extractive",
+                               "slides from findings and passages (ANTHROPIC_API_KEY not set)"),
         ]
         self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
         self.job_queue, jobs_choice = choose_job_queue(settings, guards)
@@ -324,7 +329,20 @@ class Manda:
     def cim(self) -> CimService:
         from manda.cim.service import CimService
 
-        return CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints)
+        return CimService(agent=self.answers.context, checkpoints=self.workflow_checkpoints,
+                          drafter=self.cim_drafter)
+
+    @cached_property
+    def cim_drafter(self) -> SlideDrafter:
+        """Who writes CIM slides: Claude (the answering agent's model) when configured."""
+        model = self.answers.context.model
+        if model is None:
+            from manda.cim.drafting import ExtractiveDrafter
+
+            return ExtractiveDrafter()
+        from manda.cim.claude import ClaudeDrafter
+
+        return ClaudeDrafter(model=model)
 
     @cached_property
     def irl(self) -> IrlService:

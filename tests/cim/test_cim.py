@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,11 @@ from manda.app import Manda
 from manda.cim.model import BuyerPersona, SlideCitation
 from manda.cim.outline import apply_edit, default_outline, parse_edit
 from manda.cim.tools import parse_persona
+from manda.config import Settings
 from manda.finance.amounts import find_amounts, same_amount, scale_from_text
 from manda.models import FindingStatus
+from manda.testing.anthropic_server import FakeAnthropicServer
+from manda.testing.slide_writer import INVENTED, SlideWriter
 from manda.workflows.ids import WorkflowId
 
 
@@ -52,9 +56,29 @@ def _amount_in(text: str, value: float) -> bool:
                for a in find_amounts(text, scale=scale))
 
 
+@pytest.fixture(params=["extractive", "claude"])
+async def deck_app(request: pytest.FixtureRequest, home_copy: Path
+                   ) -> AsyncIterator[tuple[Manda, SlideWriter | None]]:
+    """The app, its slides written offline or by "Claude" (the SDK against the local Messages
+    API, inventing a number on every first attempt so the gate's send-back runs each time)."""
+    from tests.conftest import offline_settings
+
+    if request.param == "extractive":
+        async with Manda(offline_settings(home_copy)) as app:
+            yield app, None
+        return
+    writer = SlideWriter(invent=True)
+    async with FakeAnthropicServer(api_key="test-key", handler=writer) as server:
+        settings = Settings(MANDA_HOME=home_copy, ANTHROPIC_API_KEY="test-key",
+                            ANTHROPIC_BASE_URL=server.base_url, MANDA_MODEL_MAX_RETRIES=0)
+        async with Manda(settings) as app:
+            yield app, writer
+
+
 async def test_cli_deck_every_figure_in_its_source_and_no_superseded_figure(
-    app: Manda, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    deck_app: tuple[Manda, SlideWriter | None], tmp_path: Path
 ) -> None:
+    app, writer = deck_app
     wid = WorkflowId("cim", "targetco", "tester", "test:deck")
     reply = await app.cim.start(wid, "strategic buyer")
     assert [s.id for s in reply.project.outline][:2] == ["executive_summary",
@@ -107,6 +131,12 @@ async def test_cli_deck_every_figure_in_its_source_and_no_superseded_figure(
         assert not any(_amount_in(body, finding.value) for body in bodies), finding.label
     notes = " ".join(s.notes_slide.notes_text_frame.text for s in list(prs.slides)[1:])
     assert "Sources:" in notes and "corrected" in notes
+    if writer is not None:  # every slide was Claude's, each sent back once for its invention
+        sections = len(project.outline)
+        assert all(d.drafted_by.startswith("claude:") for d in project.drafts.values())
+        assert writer.requests == 2 * sections and len(writer.sent_back) == sections
+        assert all(INVENTED in problems for problems in writer.sent_back)
+        assert INVENTED not in " ".join(bodies)
 
 
 @pytest.mark.parametrize("store", ["sqlite", "redis"])

@@ -22,6 +22,7 @@ async def test_embedded_defaults_are_all_healthy(tmp_path: Path) -> None:
     assert {"graph", "memory", "embeddings", "jobs", "model", "extraction", "slack"} <= set(checks)
     assert all(checks[p].ok for p in ("graph", "memory", "embeddings", "jobs", "model"))
     assert checks["graph"].adapter == "embedded" and checks["model"].adapter == "offline"
+    assert checks["cim"].ok and checks["cim"].adapter == "extractive"
     assert not checks["slack"].ok and "SLACK_BOT_TOKEN" in checks["slack"].problem
     assert checks["access"].ok and "MANDA_DEAL_ADMINS" in checks["access"].warning
 

@@ -87,7 +87,7 @@ class GateResult:
 # ---------------------------------------------------------------- numbers
 
 
-def _checked(amount: Amount) -> bool:
+def is_claim(amount: Amount) -> bool:
     """Counts such as "3 of 5 items" are Manda's own arithmetic; amounts and rates are claims."""
     if amount.currency or amount.unit in {"%", "x"}:
         return True
@@ -191,7 +191,7 @@ def _derived(amount: Amount, grounded: list[Amount]) -> bool:
     return False
 
 
-def _without_file_names(text: str, evidence: Evidence) -> str:
+def without_file_names(text: str, evidence: Evidence) -> str:
     """A file name ("4.3 Budget FY2024.md", "2.1.1 Annual report.pdf") names a document; the
     numbers in it are no claim to ground."""
     names = {d.filename for d in evidence.documents.values()} | {
@@ -205,8 +205,8 @@ def _without_file_names(text: str, evidence: Evidence) -> str:
 def check_numbers(text: str, evidence: Evidence) -> list[str]:
     """Numbers the answer states that no cited excerpt supports."""
     cited = cited_sources(text, evidence)
-    body = _without_file_names(strip_markers(text), evidence)
-    stated = [a for a in find_amounts(body) if _checked(a)]
+    body = without_file_names(strip_markers(text), evidence)
+    stated = [a for a in find_amounts(body) if is_claim(a)]
     if not stated:
         return []
     if not cited:

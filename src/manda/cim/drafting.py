@@ -10,7 +10,7 @@ number its sources do not contain — the same rule whichever writer drafted the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import permutations
 
 from manda.agent.compose.common import is_request_list, term_hits
@@ -19,14 +19,30 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.selection import Reading, same_kind_periods, series, show
 from manda.agent.tools import ToolBox
 from manda.agent.unusual import TOPICS, scan, sentences, trim
-from manda.cim.model import Bullet, FigureRow, OutlineSection, SlideCitation, SlideDraft
+from manda.cim.model import (
+    Bullet,
+    BuyerPersona,
+    FigureRow,
+    OutlineSection,
+    SlideCitation,
+    SlideDraft,
+)
 from manda.finance.amounts import find_amounts, same_amount, scale_from_text
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingKind, FindingStatus, Nature
 
-__all__ = ["draft_section", "ground_slide"]
+__all__ = [
+    "ExtractiveDrafter",
+    "draft_section",
+    "extractive_slide",
+    "finding_notes",
+    "gather_evidence",
+    "ground_slide",
+    "section_subjects",
+]
 
 MAX_BULLETS = 6
+EXCERPT_CHARS = 400  # of a cited passage kept with the slide (the deck's notes show it)
 MIN_BULLETS = 3
 _P_AND_L = ("revenue", "gross profit", "ebitda", "net income")
 _TOPIC_SUBJECTS: dict[str, tuple[str, ...]] = {
@@ -41,15 +57,36 @@ _RISK_TOPICS = {t.key for t in TOPICS}
 _PRONOUN = re.compile(r"^(?:she|he|it|they|this|these|those|such|her|his|its|their)\b", re.I)
 
 
-def _cite(source: Source, evidence: Evidence | None = None) -> SlideCitation:
+def cite_source(source: Source, evidence: Evidence | None = None, *,
+                focus: str = "") -> SlideCitation:
+    """A slide's citation of `source`; a long excerpt is cut to the part that states the numbers
+    of `focus` (the line citing it), so the cut still grounds the line."""
     finding = evidence.findings.get(source.finding_id) if evidence and source.finding_id else None
     return SlideCitation(document=source.document, location=source.location,
-                         excerpt=source.excerpt[:400], finding_id=source.finding_id,
+                         excerpt=focused_excerpt(source.excerpt, focus),
+                         finding_id=source.finding_id,
                          value=finding.value if finding else None)
 
 
+def focused_excerpt(excerpt: str, text: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of `excerpt`, around the numbers `text` states."""
+    if len(excerpt) <= limit:
+        return excerpt
+    wanted = [a.value for a in find_amounts(text)]
+    spans = [(a.start, a.end) for scale in {1.0, scale_from_text(excerpt)}
+             for a in find_amounts(excerpt, scale=scale)
+             if any(same_amount(a.value, w) for w in wanted)]
+    if not spans:
+        return excerpt[:limit]
+    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    start = max(0, first - limit // 5)
+    if last > start + limit:
+        start = max(0, last - limit + 10)
+    return excerpt[start:start + limit]
+
+
 def _finding_cite(finding: Finding, evidence: Evidence) -> SlideCitation:
-    return _cite(evidence.finding_source(finding), evidence)
+    return cite_source(evidence.finding_source(finding), evidence)
 
 
 def _reading_bullet(reading: Reading, evidence: Evidence) -> Bullet:
@@ -73,8 +110,10 @@ def _notes(reading: Reading, evidence: Evidence) -> list[str]:
                      f" stated {show(old)}, corrected to {show(f)} in {where}; the slide uses "
                      "the corrected figure.")
     if f.status is FindingStatus.PENDING:
-        notes.append(f"{reading.label} {reading.period or ''} ({show(f)}, {where}) is still "
-                     "waiting for review: approve it before the deck goes out.")
+        stated = f"{show(f)}, {where}" if show(f) else where
+        name = f"{reading.label} {reading.period}" if reading.period else reading.label
+        notes.append(f"{name} ({stated}) is still waiting for review: approve it before the "
+                     "deck goes out.")
     return notes
 
 
@@ -156,7 +195,8 @@ def _people(evidence: Evidence) -> tuple[list[Bullet], list[str]]:
 
 
 def _risks(evidence: Evidence) -> list[Bullet]:
-    return [Bullet(text=f"{item.topic.label}: {item.statement}", citations=[_cite(item.source)])
+    return [Bullet(text=f"{item.topic.label}: {item.statement}",
+                   citations=[cite_source(item.source)])
             for item in scan(evidence) if item.topic.key in _RISK_TOPICS]
 
 
@@ -178,23 +218,34 @@ def _story(evidence: Evidence, section: OutlineSection, limit: int) -> list[Bull
             if hits >= (1 if rank < 3 else 2):
                 scored.append((-hits, rank, trim(sentence), source))
     scored.sort(key=lambda t: (t[0], t[1]))
-    return [Bullet(text=text.rstrip("."), citations=[_cite(source)])
+    return [Bullet(text=text.rstrip("."), citations=[cite_source(source)])
             for _, _, text, source in scored[:limit]]
 
 
-async def draft_section(
-    ctx: AgentContext, deal_id: str, section: OutlineSection, *, slide_title: str | None = None
-) -> SlideDraft:
-    """One slide for `section`, from what the room holds (offline, extractive, cited)."""
+async def gather_evidence(ctx: AgentContext, deal_id: str, section: OutlineSection) -> Evidence:
+    """What the room holds on `section`: its passages, the findings on its metrics and their
+    corrections and conflicts — the same material whichever writer drafts the slide."""
     documents = await ctx.graph.list_documents(deal_id)
     evidence = Evidence(documents={d.id: d for d in documents})
     box = ToolBox(ctx, deal_id, evidence)
-    subjects = _TOPIC_SUBJECTS.get(section.topic, ())
+    subjects = section_subjects(section)
     await box.query_knowledge_base({"query": section.query, "subject": ",".join(subjects),
                                     "k": 8})
     if section.topic == "risks":
         for topic in TOPICS:
             await box.query_knowledge_base({"query": topic.query, "k": 4})
+    return evidence
+
+
+def section_subjects(section: OutlineSection) -> tuple[str, ...]:
+    """The metrics a section's slide is about (none for a narrative section)."""
+    return _TOPIC_SUBJECTS.get(section.topic, ())
+
+
+def extractive_slide(evidence: Evidence, section: OutlineSection, *,
+                     slide_title: str | None = None) -> SlideDraft:
+    """One slide for `section` from `evidence` alone (offline, extractive, cited)."""
+    subjects = section_subjects(section)
     bullets: list[Bullet] = []
     figures: list[FigureRow] = []
     notes: list[str] = []
@@ -237,6 +288,38 @@ async def draft_section(
     return ground_slide(draft)
 
 
+async def draft_section(
+    ctx: AgentContext, deal_id: str, section: OutlineSection, *, slide_title: str | None = None
+) -> SlideDraft:
+    """One slide for `section`, from what the room holds (offline, extractive, cited)."""
+    evidence = await gather_evidence(ctx, deal_id, section)
+    return extractive_slide(evidence, section, slide_title=slide_title)
+
+
+class ExtractiveDrafter:
+    """The offline `SlideDrafter`: every line a finding or a sentence the room states."""
+
+    name = "extractive"
+
+    async def draft(self, ctx: AgentContext, deal_id: str, section: OutlineSection,
+                    persona: BuyerPersona | None = None) -> SlideDraft:
+        return await draft_section(ctx, deal_id, section)
+
+
+def finding_notes(finding: Finding, evidence: Evidence, *, noted: Collection[str] = (),
+                  said: Collection[str] = ()) -> list[str]:
+    """What the speaker notes must say about a figure a slide uses: its conflicts, the figure it
+    corrects, and whether it still waits for review. A conflict is left out when a note citing
+    both sides (`noted` finding ids) says it, or when the other side's notes (`said`) did."""
+    older = evidence.predecessor(finding.id)
+    corrected = [older] if older is not None and older.value != finding.value else []
+    conflicts = [o for o in evidence.conflicts_of(finding.id)
+                 if not (finding.id in noted and o.id in noted) and o.id not in said]
+    reading = Reading(subject=finding.subject, label=finding.label, period=finding.period,
+                      primary=finding, conflicts=conflicts, corrected_from=corrected)
+    return _notes(reading, evidence)
+
+
 def _unique(bullets: Sequence[Bullet]) -> list[Bullet]:
     seen: set[str] = set()
     out: list[Bullet] = []
@@ -251,7 +334,8 @@ def _unique(bullets: Sequence[Bullet]) -> list[Bullet]:
 # ---------------------------------------------------------------- grounding
 
 
-def _values(citations: Sequence[SlideCitation]) -> list[float]:
+def slide_values(citations: Sequence[SlideCitation]) -> list[float]:
+    """Every value the cited places state (their findings' values, their excerpts' numbers)."""
     values: list[float] = [c.value for c in citations if c.value is not None]
     for c in citations:
         for scale in {1.0, scale_from_text(c.excerpt)}:
@@ -259,9 +343,9 @@ def _values(citations: Sequence[SlideCitation]) -> list[float]:
     return values
 
 
-def _grounded(text: str, citations: Sequence[SlideCitation]) -> bool:
+def grounded_line(text: str, citations: Sequence[SlideCitation]) -> bool:
     """Every number of `text` is in its sources, or a change between two of them."""
-    values = _values(citations)
+    values = slide_values(citations)
     stated = find_amounts(text)
     plain = [a for a in stated if a.unit != "%"] + [a for a in stated if a.unit == "%"]
     for amount in plain:
@@ -277,9 +361,9 @@ def _grounded(text: str, citations: Sequence[SlideCitation]) -> bool:
 
 def ground_slide(draft: SlideDraft) -> SlideDraft:
     """The slide without any bullet or figure whose numbers its own sources do not state."""
-    kept = [b for b in draft.bullets if b.citations and _grounded(b.text, b.citations)]
+    kept = [b for b in draft.bullets if b.citations and grounded_line(b.text, b.citations)]
     rows = [r for r in draft.figures
-            if r.citations and all(_grounded(v, r.citations) for v in r.values.values())]
+            if r.citations and all(grounded_line(v, r.citations) for v in r.values.values())]
     dropped = len(draft.bullets) - len(kept) + len(draft.figures) - len(rows)
     notes = list(draft.notes)
     if dropped:

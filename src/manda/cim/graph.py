@@ -8,7 +8,7 @@ resumed from any process after a restart.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -17,8 +17,10 @@ from langgraph.runtime import Runtime
 
 from manda.agent.context import AgentContext
 from manda.cim import tools
+from manda.cim.drafting import ExtractiveDrafter
 from manda.cim.model import CimProject
 from manda.cim.outline import render_outline
+from manda.cim.port import SlideDrafter
 from manda.workflows.graph import build_step_graph
 
 __all__ = ["CimState", "build_cim_graph", "render_slide"]
@@ -44,9 +46,11 @@ class CimState(TypedDict, total=False):
 
 @dataclass
 class CimContext:
-    """What a CIM step needs: the answering agent's stores and search (and its model, if any)."""
+    """What a CIM step needs: the answering agent's stores and search, and the slide writer
+    (Claude when configured, else extractive)."""
 
     agent: AgentContext
+    drafter: SlideDrafter = field(default_factory=ExtractiveDrafter)
 
 
 def render_slide(project: CimProject, index: int) -> str:
@@ -70,6 +74,8 @@ def render_slide(project: CimProject, index: int) -> str:
                          + " | ".join(row.values.get(p, "—") for p in periods) + " |")
     for note in draft.notes:
         lines.append(f"_Note: {note}_")
+    if draft.notice:
+        lines.append(f"_⚠️ {draft.notice}._")
     lines.append("Sources: " + "; ".join(f"[{n}] {doc}, {loc}"
                                          for (doc, loc), n in sources.items()))
     return "\n".join(lines)
@@ -88,10 +94,10 @@ def _status(project: CimProject) -> str:
             f"({project.outline[project.current].title}); {approved} approved so far.")
 
 
-async def _next_unapproved(ctx: AgentContext, project: CimProject) -> tuple[CimProject, str]:
+async def _next_unapproved(ctx: CimContext, project: CimProject) -> tuple[CimProject, str]:
     for index in range(project.current + 1, len(project.outline)):
         if project.outline[index].id not in {d.section_id for d in project.approved()}:
-            project = await tools.generate_slide(ctx, project, index)
+            project = await _generate(ctx, project, index)
             return project, render_slide(project, index)
     project = project.model_copy(update={"phase": "export"})
     return project, (f"All sections are done ({len(project.approved())} approved). Say "
@@ -99,7 +105,7 @@ async def _next_unapproved(ctx: AgentContext, project: CimProject) -> tuple[CimP
 
 
 async def step(state: CimState, runtime: Runtime[CimContext]) -> dict[str, Any]:
-    ctx = runtime.context.agent
+    ctx = runtime.context
     project = CimProject.model_validate(state["project"])
     message = (state.get("message") or "").strip()
     reply: str
@@ -110,7 +116,11 @@ async def step(state: CimState, runtime: Runtime[CimContext]) -> dict[str, Any]:
     return {"project": project.model_dump(mode="json"), "reply": reply, "message": ""}
 
 
-async def _handle(ctx: AgentContext, project: CimProject, message: str
+async def _generate(ctx: CimContext, project: CimProject, index: int) -> CimProject:
+    return await tools.generate_slide(ctx.agent, project, index, ctx.drafter)
+
+
+async def _handle(ctx: CimContext, project: CimProject, message: str
                   ) -> tuple[CimProject, str]:
     if _CANCEL.match(message):
         return project.model_copy(update={"phase": "cancelled"}), "CIM cancelled."
@@ -131,7 +141,7 @@ async def _handle(ctx: AgentContext, project: CimProject, message: str
         return project.model_copy(update={"phase": "outline"}), render_outline(project.outline)
     if project.phase == "outline":
         if _GO.match(message):
-            project = await tools.generate_slide(ctx, project, 0)
+            project = await _generate(ctx, project, 0)
             return project, render_slide(project, 0)
         project = tools.update_outline(project, message)
         return project, render_outline(project.outline) + "\nSay *go* when the outline is right."
@@ -139,10 +149,10 @@ async def _handle(ctx: AgentContext, project: CimProject, message: str
         return project.model_copy(update={"phase": "export"}), (
             f"Ready to export {len(project.approved())} approved section(s).")
     if m := _SECTION.match(message):
-        project = await tools.generate_slide(ctx, project, int(m.group(1)) - 1)
+        project = await _generate(ctx, project, int(m.group(1)) - 1)
         return project, render_slide(project, project.current)
     if _REGEN.match(message):
-        project = await tools.generate_slide(ctx, project, project.current)
+        project = await _generate(ctx, project, project.current)
         return project, render_slide(project, project.current)
     if _NEXT.match(message):
         return await _next_unapproved(ctx, project)

@@ -75,6 +75,8 @@ class SlideDraft(_Model):
     notes: list[str] = Field(default_factory=list)  # speaker notes: conflicts, gaps, sources
     status: Literal["draft", "approved"] = "draft"
     edits: list[str] = Field(default_factory=list)  # what the team asked to change
+    drafted_by: str = "extractive"  # the writer: "extractive", or the model ("claude:…")
+    notice: str | None = None  # said in the thread, not on the slide: why a fallback was used
 
     def sources(self) -> list[SlideCitation]:
         seen: dict[tuple[str, str], SlideCitation] = {}

@@ -9,9 +9,11 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from manda.agent.context import AgentContext
+from manda.cim.drafting import ExtractiveDrafter
 from manda.cim.export import export_pptx
 from manda.cim.graph import CimContext, build_cim_graph
 from manda.cim.model import CimProject
+from manda.cim.port import SlideDrafter
 from manda.workflows.checkpoints import WorkflowCheckpoints
 from manda.workflows.ids import WorkflowId
 
@@ -29,9 +31,12 @@ class CimReply:
 class CimService:
     """One CIM per workflow id; every step is checkpointed, so any process can resume it."""
 
-    def __init__(self, *, agent: AgentContext, checkpoints: WorkflowCheckpoints) -> None:
+    def __init__(self, *, agent: AgentContext, checkpoints: WorkflowCheckpoints,
+                 drafter: SlideDrafter | None = None) -> None:
+        """`drafter` writes each section's slide (extractive when None)."""
         self._agent = agent
         self._checkpoints = checkpoints
+        self.drafter: SlideDrafter = drafter or ExtractiveDrafter()
         self._graph: CompiledStateGraph | None = None
 
     def _compiled(self) -> CompiledStateGraph:
@@ -50,7 +55,8 @@ class CimService:
 
     async def _run(self, wid: WorkflowId, update: dict[str, Any]) -> CimReply:
         result = await self._compiled().ainvoke(update, self._config(wid),
-                                                context=CimContext(agent=self._agent))
+                                                context=CimContext(agent=self._agent,
+                                                                   drafter=self.drafter))
         return CimReply(text=result["reply"], project=CimProject.model_validate(
             result["project"]))
 

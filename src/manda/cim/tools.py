@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 from manda.agent.context import AgentContext
-from manda.cim.drafting import draft_section, ground_slide
+from manda.cim.drafting import ExtractiveDrafter, ground_slide
 from manda.cim.model import BuyerKind, BuyerPersona, CimProject, SlideDraft
 from manda.cim.outline import apply_edit, default_outline, parse_edit
+from manda.cim.port import SlideDrafter
 
 __all__ = [
     "TOOL_NAMES",
@@ -78,12 +79,15 @@ def update_outline(project: CimProject, instruction: str) -> CimProject:
     return project.model_copy(update={"outline": outline, "drafts": drafts})
 
 
-async def generate_slide(ctx: AgentContext, project: CimProject, index: int) -> CimProject:
-    """Draft (or redraft) section number `index` (0-based) from the room."""
+async def generate_slide(ctx: AgentContext, project: CimProject, index: int,
+                         drafter: SlideDrafter | None = None) -> CimProject:
+    """Draft (or redraft) section number `index` (0-based) from the room, with `drafter`
+    (extractive when none is given)."""
     if not 0 <= index < len(project.outline):
         raise ValueError(f"There is no section {index + 1}.")
     section = project.outline[index]
-    draft = await draft_section(ctx, project.deal_id, section)
+    drafter = drafter or ExtractiveDrafter()
+    draft = await drafter.draft(ctx, project.deal_id, section, project.persona)
     drafts = {**project.drafts, section.id: draft}
     return project.model_copy(update={"drafts": drafts, "current": index, "phase": "sections"})
 

@@ -42,6 +42,8 @@ async def cim(args: argparse.Namespace, settings: Settings) -> int:
                       f"{len(draft.bullets) if draft else 0} cited lines"
                       + (f", {len(draft.figures)} figure rows" if draft and draft.figures
                          else ""))
+            if draft and draft.notice:  # Claude could not write it: said, never silent
+                out.print(f"  [yellow]{draft.notice}[/]", highlight=False)
             reply = await app.cim.send(wid, "approve" if draft and draft.bullets else "next")
         path = await app.cim.export(wid, args.out)
     out.print(f"Deck written to {path} ({len(reply.project.approved())} sections, sources in "

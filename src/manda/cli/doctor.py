@@ -98,6 +98,12 @@ async def run_checks(settings: Settings) -> list[Check]:
         "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL, or unset the key "
         "for offline mode",
     )
+    await check(
+        "cim",
+        _model_reachable(app),
+        "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL, or unset the key "
+        "for extractive CIM slides",
+    )
     checks.append(_ocr_check(settings))
     checks.append(_slack_check(settings))
     checks.append(_access_check(settings))

@@ -251,6 +251,10 @@ class FakeAnthropicServer:
         """Queue answers; each request takes the next one before the handler is asked."""
         self._queue.extend(responses)
 
+    def respond_with(self, handler: Handler | None) -> None:
+        """Answer what the script does not cover with `handler` from now on."""
+        self._handler = handler
+
     @property
     def pending(self) -> int:
         """Scripted answers not used yet."""
