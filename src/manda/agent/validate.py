@@ -384,9 +384,9 @@ def number_sources(text: str, evidence: Evidence) -> list[NumberSource]:
                 for m in find_markers(text, evidence)]
     segments.append((len(text), [], len(text)))
     for end, near, start in segments:
-        body = _without_file_names(strip_markers(text[cursor:start]), evidence)
+        body = without_file_names(strip_markers(text[cursor:start]), evidence)
         cursor = end
-        for amount in (a for a in find_amounts(body) if _checked(a)):
+        for amount in (a for a in find_amounts(body) if is_claim(a)):
             source = next((s for s in [*near, *cited]
                            if any(_matches(amount, v) for v in values.get(s.key, []))), None)
             if source is None:
