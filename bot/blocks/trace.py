@@ -82,5 +82,6 @@ def render_trace_modal(trace: AnswerTrace) -> dict[str, Any]:
 def trace_gone_text() -> str:
     """What a person reads when the trace is no longer kept."""
     return (f"The *{HOW_I_ANSWERED}* details of this answer are no longer kept: they expire "
-            "with the conversation, and only a thread's latest answers keep theirs. Ask the "
-            "question again to see how it is answered now.")
+            "with the conversation, only a thread's latest answers keep theirs, and none is kept "
+            "while the conversation memory is unreachable. Ask the question again to see how it "
+            "is answered now.")
