@@ -103,6 +103,13 @@ class Feedback(ButtonPayload):
     conversation_id: str = Field(alias="c", min_length=1)
 
 
+class ShowMore(ButtonPayload):
+    """The rest of a long answer: its conversation and the digest of its stored text."""
+
+    conversation_id: str = Field(alias="c", min_length=1)
+    answer: str = Field(alias="h", min_length=8, max_length=64)
+
+
 class QAChange(ButtonPayload):
     """Mark one Q&A item answered or remove it (the action id says which)."""
 

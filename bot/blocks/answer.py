@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot import ids
 from bot.blocks.kit import (
@@ -13,12 +14,12 @@ from bot.blocks.kit import (
     context,
     contexts,
     fallback,
-    paginate,
-    sections,
+    plural,
 )
-from bot.blocks.mrkdwn import escape, plain, to_mrkdwn
+from bot.blocks.layout import Footnote, Layout, digest, lay_out
+from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.trace import answer_menu
-from bot.payloads import AddToQA, Decision, Feedback
+from bot.payloads import AddToQA, Decision, Feedback, ShowMore
 from manda.answers import Answer, Citation
 from manda.models import Finding
 
@@ -31,18 +32,31 @@ def source_label(citation: Citation) -> str:
     return f"{citation.document}, {citation.location}"
 
 
-def render_sources(citations: Sequence[Citation]) -> list[Block]:
-    """One context element per distinct (file, location), in the order the answer cites them."""
-    seen: dict[tuple[str, str], None] = {}
-    for c in citations:
-        seen.setdefault((c.document, c.location), None)
-    labels = [f"📄 {escape(doc)} · {escape(loc)}" for doc, loc in seen]
+def render_sources(notes: Sequence[Footnote]) -> list[Block]:
+    """The footnotes: each file and location once, numbered as the text cites them."""
+    labels = [n.mrkdwn() for n in notes]
     if not labels:
         return []
     if len(labels) > MAX_SOURCES:
         extra = len(labels) - (MAX_SOURCES - 1)
         labels = [*labels[: MAX_SOURCES - 1], f"… and {extra} more sources"]
     return contexts(["*Sources*", *labels], block_id=ids.SOURCES)
+
+
+def markdown_block(text: str, block_id: str) -> Block:
+    """Answer text as Slack renders streamed text (standard markdown), so nothing reflows."""
+    return {"type": "markdown", "text": text, "block_id": block_id}
+
+
+def render_show_more(layout: Layout, *, deal_id: str, conversation_id: str,
+                     answer_text: str) -> list[Block]:
+    """The button that opens the rest of the answer in place (from the stored answer)."""
+    if not layout.more:
+        return []
+    lines = sum(1 for line in layout.more.split("\n") if line.strip())
+    value = ShowMore(d=deal_id, c=conversation_id, h=digest(answer_text.strip())).encode()
+    return [actions(ids.ANSWER_MORE, [
+        button(f"Show more ({plural(lines, 'more line')})", ids.ANSWER_SHOW_MORE, value)])]
 
 
 def finding_title(finding: Finding) -> str:
@@ -124,11 +138,10 @@ def render_footer(
     pending: Sequence[Finding] = (),
     documents: dict[str, str] | None = None,
 ) -> list[Block]:
-    """Everything under the answer text: notices, sources, review buttons, Q&A and feedback."""
+    """Everything under the answer text and its sources: notices, review, Q&A and feedback."""
     blocks: list[Block] = []
     if answer.notices:
         blocks.append(context([f"⚠️ {escape(n)}" for n in answer.notices]))
-    blocks.extend(render_sources(answer.citations))
     for finding in pending[:MAX_DECISIONS]:
         blocks.extend(
             render_decision_blocks(deal_id, finding, (documents or {}).get(finding.document_id))
@@ -145,6 +158,24 @@ def render_footer(
     return blocks
 
 
+@dataclass(frozen=True)
+class RenderedAnswer:
+    """An answer as one message: the first screen (markdown, streamed or posted) and the blocks
+    under it (its footnotes, Show more, the footer), which `chat.stopStream` appends."""
+
+    layout: Layout
+    tail: list[Block]
+    text: str  # the notification text
+
+    def blocks(self, intro: str | None = None) -> list[Block]:
+        """The whole message, for where it is posted or replaced rather than streamed."""
+        head = [context([intro])] if intro else []
+        return [*head, markdown_block(self.layout.shown or " ", ids.ANSWER_BODY), *self.tail]
+
+    def message(self, intro: str | None = None) -> SlackMessage:
+        return SlackMessage(text=self.text, blocks=self.blocks(intro))
+
+
 def render_answer(
     answer: Answer,
     *,
@@ -152,19 +183,34 @@ def render_answer(
     question: str,
     pending: Sequence[Finding] = (),
     documents: dict[str, str] | None = None,
-) -> list[SlackMessage]:
-    """The answer as one or more messages (Slack's limits respected); buttons on the last one."""
-    text = to_mrkdwn(answer.answer)
-    footer = render_footer(
-        answer, deal_id=deal_id, question=question, pending=pending, documents=documents
-    )
-    pages = paginate(sections(text), footer)
-    return [
-        SlackMessage(
-            text=fallback(text if i == 0 else f"(continued) {plain(text, 200)}"), blocks=page
-        )
-        for i, page in enumerate(pages)
+    links: Mapping[str, str] | None = None,
+) -> RenderedAnswer:
+    """The answer laid out: lead and first screen, footnotes, Show more, then the footer."""
+    layout = lay_out(answer.answer, known_files=[c.document for c in answer.citations],
+                     links=links)
+    tail = [
+        *render_sources(layout.notes_for(layout.shown)),
+        *render_show_more(layout, deal_id=deal_id, conversation_id=answer.conversation_id,
+                          answer_text=answer.answer),
+        *render_footer(answer, deal_id=deal_id, question=question, pending=pending,
+                       documents=documents),
     ]
+    return RenderedAnswer(layout=layout, tail=tail, text=fallback(plain(layout.shown, 600)))
+
+
+def expand_in_place(blocks: Sequence[Block], layout: Layout, rest: str) -> list[Block]:
+    """The answer message with Show more replaced by the rest and every footnote listed."""
+    out: list[Block] = []
+    for block in blocks:
+        block_id = str(block.get("block_id", ""))
+        if block_id == ids.SOURCES or block_id.startswith(f"{ids.SOURCES}."):
+            continue
+        if block_id == ids.ANSWER_MORE:
+            out.append(markdown_block(rest, ids.ANSWER_REST))
+            out.extend(render_sources(layout.notes))
+            continue
+        out.append(block)
+    return out
 
 
 def render_placeholder(line: str) -> SlackMessage:

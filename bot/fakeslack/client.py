@@ -183,7 +183,7 @@ class ClientApi:
             "ephemeral": message.ephemeral_to is not None,
             "streaming": message.streaming,
             "deleted": message.deleted,
-            "edited": bool(message.versions),
+            "edited": message.edited,
             "version": len(message.versions),
             "posted_at": message.posted_at,
         }

@@ -125,6 +125,7 @@ class Message:
     reactions: dict[str, list[str]] = field(default_factory=dict)
     ephemeral_to: str | None = None  # only this user sees it
     streaming: bool = False
+    edited: bool = False  # chat.update changed it ("(edited)"); a stream's growth is no edit
     deleted: bool = False
     versions: list[dict[str, Any]] = field(
         default_factory=list
@@ -161,7 +162,7 @@ class Message:
             data["reactions"] = [
                 {"name": n, "users": list(u), "count": len(u)} for n, u in self.reactions.items()
             ]
-        if len(self.versions) > 0:
+        if self.edited:
             data["edited"] = {"user": self.user, "ts": self.ts}
         return data
 
@@ -334,9 +335,17 @@ class Workspace:
         return None
 
     def update(
-        self, message: Message, *, text: str | None, blocks: list[dict[str, Any]] | None
+        self,
+        message: Message,
+        *,
+        text: str | None,
+        blocks: list[dict[str, Any]] | None,
+        edit: bool = True,
     ) -> None:
+        """Change a message, keeping what it was; `edit=False` for a stream growing or ending,
+        which Slack does not mark "(edited)"."""
         message.versions.append({"text": message.text, "blocks": message.blocks})
+        message.edited = message.edited or edit
         if text is not None:
             message.text = text
         if blocks is not None:

@@ -302,19 +302,22 @@ class WebApi:
     def append_stream(self, args: dict[str, Any]) -> dict[str, Any]:
         message = self._streaming(args)
         text = message.text + str(args.get("markdown_text") or "")
-        self.ws.update(message, text=text, blocks=[{"type": "markdown", "text": text}])
+        self.ws.update(message, text=text, blocks=[{"type": "markdown", "text": text}], edit=False)
         return {"channel": message.channel, "ts": message.ts}
 
     def stop_stream(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The stream ends; `blocks` are rendered under the streamed text (up to 50 of their
+        own, apart from the text's), and the message is not marked edited.
+        https://docs.slack.dev/reference/methods/chat.stopStream"""
         message = self._streaming(args)
         text = message.text + str(args.get("markdown_text") or "")
         extra = _blocks_arg(args) or []
-        blocks = ([{"type": "markdown", "text": text}] if text else []) + extra
-        errors = validate_blocks(blocks)
+        errors = validate_blocks(extra)
         if errors:
             raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+        blocks = ([{"type": "markdown", "text": text}] if text else []) + extra
         message.streaming = False
-        self.ws.update(message, text=text, blocks=blocks)
+        self.ws.update(message, text=text, blocks=blocks, edit=False)
         return {"channel": message.channel, "ts": message.ts, "message": self._api_message(message)}
 
     def set_status(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -78,6 +78,9 @@ class Evidence:
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
     queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
+    # What qualifies a figure where it stands but is said beside it (a slide's speaker notes:
+    # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
+    annotations: dict[tuple[str, str], str] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     # ---- adding

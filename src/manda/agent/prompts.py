@@ -36,9 +36,11 @@ figure. You may mention such a paragraph as unusual.
 Answer shapes by intent:
 - fact_lookup: one sentence with its source (plus the correction, conflict or forecast caveat).
 - deep_dive: a headed breakdown (table by period), the trend, and anomalies.
-- due_diligence: **Contradictions**, **Corrections**, **Unusual items** (one-time charges, \
-litigation, customer concentration, change of control, covenants), **Gaps**; offer to add \
-the open points to the Q&A list.
+- due_diligence: one lead line naming how many red flags and the most serious; then \
+**Red flags, most serious first**, one line each with one source per figure, in this order: \
+litigation, change of control, customer concentration, covenants, key-person dependency, \
+conflicting figures, restated figures, one-time items, revised forecasts; then **Gaps**; offer \
+to add the open points to the Q&A list.
 - comparison: a side-by-side markdown table with the variance in absolute and % terms.
 - synthesis: an aggregated summary with a **What is missing** section.
 - gap_identification: coverage of the IRL (or checklist) by category with ✅/❌ and "3/5 \

@@ -27,11 +27,19 @@ from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
-from manda.models import DocumentRole, Finding, FindingStatus, RelationType, SearchHit
+from manda.models import (
+    DocumentRole,
+    Finding,
+    FindingStatus,
+    LocationKind,
+    RelationType,
+    SearchHit,
+)
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
+ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures on their slides
 ROLE_CHUNKS = 4  # passages read per such document
 
 
@@ -254,6 +262,7 @@ class ToolBox:
             found += await self.findings_by_subject(subjects, period)
         await self.with_relations(found)
         self._evidence.add_findings(found)
+        await self.read_annotations(found)
         chunk_ids = {h.chunk_id for h in hits}
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
@@ -341,6 +350,20 @@ class ToolBox:
         if wanted:
             catalog = await self.catalog()
             findings.extend(catalog[i] for i in sorted(wanted) if i in catalog)
+
+    async def read_annotations(self, findings: Sequence[Finding]) -> None:
+        """The speaker notes of each slide a figure stands on: how the deck qualifies it."""
+        wanted: dict[str, set[str]] = {}
+        for f in findings:
+            loc = f.location
+            on_slide = loc.kind is LocationKind.SLIDE and not loc.label.endswith("notes")
+            if on_slide and (f.document_id, loc.label) not in self._evidence.annotations:
+                wanted.setdefault(f.document_id, set()).add(loc.label)
+        for doc_id, labels in list(wanted.items())[:ANNOTATED_DOCS]:
+            for chunk in await self._ctx.graph.list_chunks(self._deal, doc_id):
+                slide = chunk.location.label.removesuffix(" notes")
+                if chunk.location.label.endswith(" notes") and slide in labels:
+                    self._evidence.annotations[(doc_id, slide)] = chunk.text
 
     async def ensure_documents(self) -> None:
         if not self._evidence.documents:

@@ -55,6 +55,8 @@ if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load wh
 
 log = logging.getLogger(__name__)
 
+DOCUMENT_LINK = "link"  # Document.metadata key: the file where it was shared (a Slack permalink)
+
 BOUND = "channel.bound"
 UNBOUND = "channel.unbound"
 FEEDBACK = "answer.feedback"
@@ -359,6 +361,28 @@ class DealService:
     async def document_names(self, deal_id: str) -> dict[str, str]:
         """Document id → the file name people know it by."""
         return {d.id: d.filename for d in await self._graph.list_documents(deal_id)}
+
+    async def document_links(self, deal_id: str) -> dict[str, str]:
+        """File name (and room path) → where people open the file in the chat tool it was
+        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it."""
+        links: dict[str, str] = {}
+        for d in await self._graph.list_documents(deal_id):
+            if link := d.metadata.get(DOCUMENT_LINK):
+                links[d.filename] = link
+                if d.path:
+                    links[d.path] = link
+        return links
+
+    async def link_documents(self, deal_id: str, links: Mapping[str, str]) -> int:
+        """Keep where each named file (as shared) can be opened; returns how many were linked."""
+        linked = 0
+        for d in await self._graph.list_documents(deal_id):
+            link = links.get(d.filename) or (links.get(d.path) if d.path else None)
+            if link and d.metadata.get(DOCUMENT_LINK) != link:
+                await self._graph.upsert_document(
+                    d.model_copy(update={"metadata": {**d.metadata, DOCUMENT_LINK: link}}))
+                linked += 1
+        return linked
 
     async def findings(
         self, deal_id: str, *, status: FindingStatus | None = None
