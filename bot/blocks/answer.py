@@ -19,13 +19,13 @@ from bot.blocks.kit import (
 from bot.blocks.layout import Footnote, Layout, digest, lay_out
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.trace import answer_menu
-from bot.payloads import AddToQA, Decision, Feedback, ShowMore
+from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
 from manda.answers import Answer, Citation
-from manda.models import Finding
+from manda.finance.amounts import find_amounts, format_amount
+from manda.models import Finding, Nature
 
 MAX_SOURCES = 40  # four context blocks
 MAX_DECISIONS = 5  # findings offered for approval under one answer
-MAX_QA_BUTTONS = 5
 
 
 def source_label(citation: Citation) -> str:
@@ -69,65 +69,107 @@ def finding_title(finding: Finding) -> str:
     return title
 
 
-def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
-    """A finding waiting for review and its Approve / Reject pair."""
-    where = (
-        f"{escape(document)}, {escape(finding.location.label)}"
-        if document
-        else escape(finding.location.label)
+# ---------------------------------------------------------------- footer: review and Q&A actions
+
+APPROVAL_MEANS = (  # what approval changes: agent.selection._authority, cim.drafting
+    "_Approve_ = you checked the figure against its source (recorded with your name). Answers "
+    "cite an approved statement before unchecked ones, after corrections and audited or final "
+    "documents: approving does not settle a conflict or hide other documents' figures. The CIM "
+    "builds on approved figures first. _Reject_ (with a reason) = Manda stops using it in answers."
+)
+
+
+def figure_line(finding: Finding, document: str | None) -> str:
+    """What a pending finding says, in full: subject, value with its unit, period and source."""
+    written = (finding.value_text or "").strip()
+    if finding.value is not None and finding.unit:
+        stated = find_amounts(written)
+        if stated and (stated[0].currency or stated[0].unit):
+            value = written  # as the document writes it, with its unit ("€5.0M", "19%")
+        else:  # "22,500" in a table in EUR thousands: the amount it stands for, then as written
+            value = format_amount(finding.value, finding.unit)
+            value += f" (as written: {written})" if written else ""
+    else:
+        value = (finding.value_text or "").strip() or "no figure"
+        if finding.value is not None:
+            value += " (no unit stated in the source)"
+    period = finding.period or "no period stated"
+    if finding.nature is Nature.FORECAST:
+        period += ", forecast"
+    where = f"{document}, {finding.location.label}" if document else finding.location.label
+    return (
+        f"⏳ *{escape(finding.label)}* · {escape(period)}: *{escape(value)}* — "
+        f"_{escape(where)}_"
     )
+
+
+def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
+    """A finding the answer relies on, waiting for review, and its Approve / Reject pair."""
     value = Decision(d=deal_id, f=finding.id).encode()
     return [
-        context([f"⏳ Waiting for review: {finding_title(finding)} — _{where}_"]),
+        context([figure_line(finding, document)]),
         actions(
             ids.decision_block(finding.id),
             [
                 button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject", ids.REJECT_FINDING, value, style="danger"),
+                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
             ],
         ),
     ]
 
 
-def qa_payloads(answer: Answer, *, deal_id: str, question: str) -> list[AddToQA]:
+def render_decisions(
+    deal_id: str, pending: Sequence[Finding], documents: dict[str, str] | None = None
+) -> list[Block]:
+    """The pending findings an answer relies on, then one line on what deciding means."""
+    blocks: list[Block] = []
+    for finding in pending[:MAX_DECISIONS]:
+        blocks.extend(
+            render_decision_blocks(deal_id, finding, (documents or {}).get(finding.document_id))
+        )
+    if blocks:
+        blocks.append(context([APPROVAL_MEANS]))
+    return blocks
+
+
+def suggested_questions(
+    answer: Answer, *, deal_id: str, question: str
+) -> SuggestedQuestions | None:
     """Questions the agent proposed for the Q&A list; the asked question when nothing was found."""
+    proposed = [
+        Suggestion(q=a.question, c=a.category or "General", f=a.finding_id)
+        for a in answer.suggested_actions
+        if a.type == "add_to_qa" and a.question
+    ]
+    if not proposed and not answer.citations and question.strip():
+        proposed.append(Suggestion(q=question))
+    unique: dict[str, Suggestion] = {}
+    for s in proposed:
+        unique.setdefault(" ".join(s.question.lower().split()), s)
+    if not unique:
+        return None
     first_source = source_label(answer.citations[0]) if answer.citations else None
-    payloads = [
-        AddToQA.fitted(
-            deal_id=deal_id,
-            question=action.question,
-            category=action.category,
-            finding_id=action.finding_id,
-            source=first_source,
-        )
-        for action in answer.suggested_actions
-        if action.type == "add_to_qa" and action.question
-    ]
-    if not payloads and not answer.citations and question.strip():
-        payloads.append(AddToQA.fitted(deal_id=deal_id, question=question))
-    unique: dict[str, AddToQA] = {}
-    for p in payloads:
-        unique.setdefault(" ".join(p.question.lower().split()), p)
-    return list(unique.values())[:MAX_QA_BUTTONS]
+    return SuggestedQuestions.fitted(
+        deal_id=deal_id, questions=list(unique.values()), source=first_source
+    )
 
 
-def render_qa_buttons(payloads: Sequence[AddToQA]) -> list[Block]:
-    if not payloads:
+def render_qa_offer(offer: SuggestedQuestions | None) -> list[Block]:
+    """One "Add to Q&A…" button: its modal lists the questions to tick, reword and classify."""
+    if offer is None:
         return []
-    single = len(payloads) == 1
-    return [
-        actions(
-            ids.QA_ACTIONS,
-            [
-                button(
-                    "📝 Add to Q&A" if single else f"📝 Add: {p.question}",
-                    ids.add_to_qa(i),
-                    p.encode(),
-                )
-                for i, p in enumerate(payloads)
-            ],
-        )
-    ]
+    count = len(offer.questions)
+    text = "📝 Add to Q&A…" if count == 1 else f"📝 Add to Q&A… ({count} questions)"
+    return [actions(ids.QA_ACTIONS, [button(text, ids.QA_OPEN, offer.encode())])]
+
+
+def render_feedback(deal_id: str, conversation_id: str) -> Block:
+    """👍 records at once; 👎 asks what was wrong first."""
+    value = Feedback(d=deal_id, c=conversation_id).encode()
+    return actions(
+        ids.ANSWER_ACTIONS,
+        [button("👍", ids.FEEDBACK_UP, value), button("👎", ids.FEEDBACK_DOWN, value)],
+    )
 
 
 def render_footer(
@@ -142,18 +184,9 @@ def render_footer(
     blocks: list[Block] = []
     if answer.notices:
         blocks.append(context([f"⚠️ {escape(n)}" for n in answer.notices]))
-    for finding in pending[:MAX_DECISIONS]:
-        blocks.extend(
-            render_decision_blocks(deal_id, finding, (documents or {}).get(finding.document_id))
-        )
-    blocks.extend(render_qa_buttons(qa_payloads(answer, deal_id=deal_id, question=question)))
-    feedback = Feedback(d=deal_id, c=answer.conversation_id).encode()
-    blocks.append(
-        actions(
-            ids.ANSWER_ACTIONS,
-            [button("👍", ids.FEEDBACK_UP, feedback), button("👎", ids.FEEDBACK_DOWN, feedback)],
-        )
-    )
+    blocks.extend(render_decisions(deal_id, pending, documents))
+    blocks.extend(render_qa_offer(suggested_questions(answer, deal_id=deal_id, question=question)))
+    blocks.append(render_feedback(deal_id, answer.conversation_id))
     blocks.extend(answer_menu(answer, deal_id=deal_id))  # "How I answered"
     return blocks
 

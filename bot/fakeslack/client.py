@@ -119,8 +119,8 @@ class ClientApi:
             web.post(f"{api}/click", loopback_only(self._click)),
             web.post(f"{api}/files", loopback_only(self._upload)),
             web.post(f"{api}/home", loopback_only(self._open_home)),
-            web.post(f"{api}/modal/close", loopback_only(self._close_modal)),
-            web.post(f"{api}/modal/submit", loopback_only(self._submit_modal)),
+            web.post(f"{api}/view", loopback_only(self._submit_view)),
+            web.post(f"{api}/view/close", loopback_only(self._close_view)),
             web.get(f"{api}/files/{{file_id}}/{{name}}", loopback_only(self._file)),
         ]
 
@@ -188,6 +188,13 @@ class ClientApi:
             "posted_at": message.posted_at,
         }
 
+    def modal_json(self) -> dict[str, Any] | None:
+        """The modal open for the person, with the errors the app gave on its last submission."""
+        view = self.ws.modals.get(self.viewer.id)
+        if view is None:
+            return None
+        return {"view": view, "errors": self.ws.modal_errors.get(self.viewer.id, {})}
+
     def _shown(self, message: Message) -> bool:
         channel = self.ws.channels.get(message.channel)
         return (
@@ -211,7 +218,7 @@ class ClientApi:
                 {"channel": c, "thread_ts": t, "status": s} for (c, t), s in ws.statuses.items()
             ],
             "home": ws.home_views.get(self.viewer.id),
-            "modal": ws.modals.get(self.viewer.id),
+            "modal": self.modal_json(),
             "commands": list(self.commands),
             "command_hints": self.command_hints,
             "command_examples": list(self.command_examples),
@@ -251,9 +258,9 @@ class ClientApi:
             if user == self.viewer.id:
                 self._publish("home", view)
         elif kind == "modal":
-            user, view = subject
+            user = subject[0]
             if user == self.viewer.id:
-                self._publish("modal", view)
+                self._publish("modal", self.modal_json())
 
     def _publish(self, event: str, data: Any) -> None:
         for queue in list(self._queues):
@@ -459,6 +466,25 @@ class ClientApi:
             return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
         return web.json_response({"ok": delivery.status == 200, "status": delivery.status})
 
+    async def _submit_view(self, request: web.Request) -> web.Response:
+        """The modal's submit button: {"values": {block_id: {action_id: text | [values]}}}."""
+        body = await self._body(request)
+        values = body.get("values")
+        if not isinstance(values, dict):
+            return refuse(400, "invalid_values", "send the modal's values as an object")
+        try:
+            delivery = await self.fake.submit_view(self.viewer, values)
+        except LookupError as exc:
+            return refuse(404, "view_not_found", str(exc))
+        except (aiohttp.ClientError, RuntimeError) as exc:
+            return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
+        return web.json_response({"ok": delivery.status == 200, "status": delivery.status,
+                                  "modal": self.modal_json()})
+
+    async def _close_view(self, request: web.Request) -> web.Response:
+        self.fake.close_view(self.viewer)
+        return web.json_response({"ok": True})
+
     async def _upload(self, request: web.Request) -> web.Response:
         fields: dict[str, str] = {}
         files: list[tuple[str, bytes]] = []
@@ -488,29 +514,6 @@ class ClientApi:
     async def _open_home(self, request: web.Request) -> web.Response:
         try:
             delivery = await self.fake.open_home(self.viewer)
-        except (aiohttp.ClientError, RuntimeError) as exc:
-            return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
-        return web.json_response({"ok": delivery.status == 200, "status": delivery.status})
-
-    async def _close_modal(self, request: web.Request) -> web.Response:
-        """The person closed the modal open for them (a modal without notify_on_close sends
-        the app nothing: https://docs.slack.dev/reference/views/modal-views)."""
-        closed = self.ws.modals.pop(self.viewer.id, None)
-        self.ws.changed("modal", (self.viewer.id, None))
-        return web.json_response({"ok": True, "closed": closed is not None})
-
-    async def _submit_modal(self, request: web.Request) -> web.Response:
-        """The person submitted the modal open for them: Slack sends the app a view_submission."""
-        body = await self._body(request)
-        raw = body.get("values") or {}
-        if not isinstance(raw, dict):
-            return refuse(400, "invalid_values", "values must be {block_id: {action_id: text}}")
-        values = {str(block): {str(action): str(text) for action, text in inputs.items()}
-                  for block, inputs in raw.items() if isinstance(inputs, dict)}
-        try:
-            delivery = await self.fake.submit_view(self.viewer, values)
-        except LookupError as exc:
-            return refuse(404, "no_modal", str(exc))
         except (aiohttp.ClientError, RuntimeError) as exc:
             return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
         return web.json_response({"ok": delivery.status == 200, "status": delivery.status})

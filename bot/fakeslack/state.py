@@ -214,6 +214,7 @@ class Workspace:
         self.status_history: list[tuple[str, str, str]] = []
         self.home_views: dict[str, dict[str, Any]] = {}  # user id -> published view
         self.modals: dict[str, dict[str, Any]] = {}  # user id -> the modal open for them
+        self.modal_errors: dict[str, dict[str, str]] = {}  # user id -> {block_id: error}
         self.triggers: dict[str, str] = {}  # trigger_id of a click -> who clicked
         self.downloads: list[tuple[str, bool]] = []  # (file id, authorised)
         self._ids = itertools.count(1)
@@ -326,6 +327,18 @@ class Workspace:
             if message.channel == channel and message.ts == ts and message.ephemeral_to is None:
                 return message
         return None
+
+    def show_modal(
+        self, user: str, view: dict[str, Any] | None, *, errors: dict[str, str] | None = None
+    ) -> None:
+        """Open (or keep open, with errors under its fields) or close the modal of `user`."""
+        if view is None:
+            self.modals.pop(user, None)
+            self.modal_errors.pop(user, None)
+        else:
+            self.modals[user] = view
+            self.modal_errors[user] = dict(errors or {})
+        self.changed("modal", (user, view, dict(errors or {})))
 
     def find_visible(self, channel: str, ts: str, viewer: str | None) -> Message | None:
         """The message `viewer` sees at `ts`: a shared one, or an ephemeral one shown to them."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks, validate_view
+from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks, validate_modal
 from bot.fakeslack.state import Channel, Message, Workspace
 
 
@@ -518,12 +518,10 @@ class WebApi:
             view = json.loads(view)
         if not isinstance(view, dict) or view.get("type") != "modal":
             raise ApiError("invalid_arguments")
-        errors = validate_blocks(view.get("blocks", []), limit=MAX_VIEW_BLOCKS)
-        errors += validate_view(view)
+        errors = validate_modal(view)
         if errors:
-            raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+            raise ApiError("invalid_arguments", response_metadata={"messages": errors})
         opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
                   "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id}
-        self.ws.modals[user] = opened
-        self.ws.changed("modal", (user, opened))
+        self.ws.show_modal(user, opened)
         return {"view": opened}

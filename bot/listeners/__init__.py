@@ -14,6 +14,7 @@ from bot.listeners import (
     mentions,
     messages,
     middleware,
+    modals,
     qa_list,
     timeline,
     trace,
@@ -28,6 +29,7 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     messages.register(app, deps)
     commands.register(app, deps)
     actions.register(app, deps)
+    modals.register(app, deps)
     answer_more.register(app, deps)
     qa_list.register(app, deps)
     workflows.register(app, deps)

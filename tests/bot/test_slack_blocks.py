@@ -15,7 +15,14 @@ from bot.blocks.layout import FIRST_SCREEN_CHARS
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
-from bot.payloads import VALUE_LIMIT, AddToQA, Decision, OpenReview, StaleButtonError
+from bot.payloads import (
+    VALUE_LIMIT,
+    AddToQA,
+    Decision,
+    OpenReview,
+    StaleButtonError,
+    SuggestedQuestions,
+)
 from manda.answers import Answer, Citation, Intent, SuggestedAction
 from manda.deals import ReviewPage, Urgency
 from manda.models import (
@@ -103,8 +110,8 @@ def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_mo
     )
     assert "[1] Report_0.pdf · p.0" in sources and "Report_59.pdf" not in sources
     actions = {e["action_id"] for e in buttons(blocks)}
-    assert {a.rsplit(".", 1)[0] if a.startswith(ids.ADD_TO_QA) else a for a in actions} == {
-        ids.ADD_TO_QA,
+    assert actions == {
+        ids.QA_OPEN,
         ids.APPROVE_FINDING,
         ids.REJECT_FINDING,
         ids.FEEDBACK_UP,
@@ -114,6 +121,10 @@ def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_mo
     }
     assert all(len(e.get("value", "")) <= VALUE_LIMIT for e in buttons(blocks))
     assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(blocks)) == 5
+    [offer] = [e for e in buttons(blocks) if e["action_id"] == ids.QA_OPEN]
+    offered = SuggestedQuestions.decode(offer["value"]).questions
+    assert len(offered) == 9 and offered[0].question.endswith("…")  # shortened to fit, editable
+    assert offer["text"]["text"] == "📝 Add to Q&A… (9 questions)"
     assert "<!channel>" not in str(blocks)
 
 
@@ -125,9 +136,10 @@ def test_no_data_answer_offers_the_question_for_the_qa_list() -> None:
     )
     blocks = render_answer(answer, deal_id="targetco",
                            question="What is the carbon footprint?").blocks()
-    [add] = [e for e in buttons(blocks) if ids.ADD_TO_QA_ANY.match(e["action_id"])]
-    payload = AddToQA.decode(add["value"])
-    assert payload.question == "What is the carbon footprint?" and payload.deal_id == "targetco"
+    [add] = [e for e in buttons(blocks) if e["action_id"] == ids.QA_OPEN]
+    payload = SuggestedQuestions.decode(add["value"])
+    assert [q.question for q in payload.questions] == ["What is the carbon footprint?"]
+    assert payload.deal_id == "targetco" and add["text"]["text"] == "📝 Add to Q&A…"
 
 
 def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
@@ -139,7 +151,7 @@ def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
     )
     rendered = render_answer(answer, deal_id="targetco", question="Q3 revenue?")
     blocks = rendered.blocks()
-    assert not any(ids.ADD_TO_QA_ANY.match(e["action_id"]) for e in buttons(blocks))
+    assert not any(e["action_id"] == ids.QA_OPEN for e in buttons(blocks))
     assert rendered.layout.shown == "Q3 revenue was €5.2M [1]."
     assert "[1] Q3.pdf · p.3" in str(blocks) and "Show more" not in str(blocks)
 

@@ -10,7 +10,7 @@ from bot import ids
 from bot.conversations import channel_key, conversation_id
 from bot.fakeslack import FakeSlack, Message
 from bot.fakeslack import payloads as slack_payloads
-from bot.payloads import AddToQA
+from bot.payloads import SuggestedQuestions
 from bot.replies import PLACEHOLDER, WORKING_REACTION
 from manda.app import Manda
 from manda.config import Settings
@@ -89,10 +89,12 @@ async def test_a_question_with_no_answer_in_the_room_offers_the_qa_list(world: S
         for b in answer.blocks
         if b["type"] == "actions"
         for e in b["elements"]
-        if ids.ADD_TO_QA_ANY.match(e["action_id"])
+        if e["action_id"] == ids.QA_OPEN
     ]
-    assert AddToQA.decode(button["value"]).question == asked
-    await world.fake.click(world.bob, answer, button["action_id"], value=button["value"])
+    assert [q.question for q in SuggestedQuestions.decode(button["value"]).questions] == [asked]
+    await world.fake.click(world.bob, answer, ids.QA_OPEN, value=button["value"])
+    await world.settle()
+    await world.fake.submit_view(world.bob, {})
     await world.settle()
     [item] = await world.manda.qa.items("targetco")
     assert (item.question, item.created_by) == (asked, world.bob.id)

@@ -42,8 +42,11 @@ async def test_a_question_with_an_ampersand_is_shown_and_stored_as_typed(
     await page.mouse.move(1, 1)
     await page.screenshot(path=str(artifacts / "30-ampersand-question.png"))
 
-    await answer.get_by_role("button", name="Add to Q&A").click()
-    await expect(thread).to_contain_text("added to the Q&A list")
+    await answer.get_by_role("button", name="Add to Q&A…").click()
+    dialog = page.get_by_role("dialog", name="Add to Q&A")
+    await expect(dialog.locator("textarea")).to_have_value(typed)  # as typed, no entities
+    await dialog.get_by_role("button", name="Add to Q&A").click()
+    await expect(thread).to_contain_text("added 1 question to the Q&A list")
     await page.locator("#composer-text").fill("/manda qa")
     await page.locator("#composer-text").press("Enter")
     qa_list = channel.locator(".msg.ephemeral", has_text="Q&A list of targetco")

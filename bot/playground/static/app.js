@@ -2,7 +2,8 @@
 // stream) and acts as "you" through the local Slack's client API, which sends the bot the same
 // signed requests Slack would. It never calls Manda itself.
 
-import { emoji, esc, mrkdwn, renderBlocks, textObject } from "./blockkit.js";
+import { emoji, esc, mrkdwn, renderBlocks } from "./blockkit.js";
+import { renderModal } from "./modal.js";
 
 const API = "/client/api";
 const HEADERS = { "X-Slack-Client": "1" };
@@ -17,7 +18,7 @@ const S = {
   messages: new Map(), // "channel:ts" -> message
   statuses: new Map(), // "channel:thread_ts" -> status text
   home: null,
-  modal: null, // the view views.open showed "you" (a modal), until closed
+  modal: null, // { view, errors }: the modal the app opened for you
   commands: [],
   commandHints: {}, // from the bot's command table, through the local Slack
   commandExamples: [],
@@ -123,11 +124,11 @@ function applySnapshot(snap) {
   S.messages = new Map(snap.messages.map((m) => [key(m.channel, m.ts), m]));
   S.statuses = new Map(snap.statuses.map((s) => [key(s.channel, s.thread_ts), s.status]));
   S.home = snap.home;
+  S.modal = snap.modal;
   S.commands = snap.commands;
   S.commandHints = snap.command_hints || {};
   S.commandExamples = snap.command_examples || [];
   S.traffic = snap.traffic;
-  renderModal(snap.modal || null);
   if (!S.loaded) {
     S.loaded = true;
     const first = S.channels[snap.start_channel] || sortedChannels()[0];
@@ -142,6 +143,7 @@ function applySnapshot(snap) {
   $("me-name").textContent = displayName(user(S.me));
   renderAll();
   renderTraffic();
+  renderModalLayer();
 }
 
 function onMessage(m) {
@@ -520,42 +522,6 @@ async function clickAction(message, element, blockId, button, home = false) {
   }
 }
 
-// ------------------------------------------------------------------ modals (views.open)
-
-function renderModal(view) {
-  S.modal = view;
-  const backdrop = $("modal-backdrop");
-  if (!view) {
-    backdrop.hidden = true;
-    $("modal-body").replaceChildren();
-    return;
-  }
-  $("modal-title").innerHTML = textObject(view.title, ctx());
-  $("modal-close").innerHTML = view.close ? textObject(view.close, ctx()) : "Close";
-  $("modal-body").replaceChildren(renderBlocks(view.blocks, ctx()));
-  const submit = $("modal-submit");
-  submit.hidden = !view.submit;
-  if (view.submit) submit.innerHTML = textObject(view.submit, ctx());
-  backdrop.hidden = false;
-  const first = $("modal-body").querySelector(".bk-input-field");
-  (first || $("modal-close")).focus();
-}
-
-async function submitModal() {
-  const values = {};
-  for (const field of $("modal-body").querySelectorAll(".bk-input-field")) {
-    values[field.dataset.blockId] = { ...(values[field.dataset.blockId] || {}), [field.dataset.actionId]: field.value };
-  }
-  renderModal(null);
-  const result = await post("/modal/submit", { values });
-  if (result.status && result.status !== 200) toast(`Manda did not accept the form (HTTP ${result.status}).`);
-}
-
-async function closeModal() {
-  renderModal(null);
-  await post("/modal/close", {});
-}
-
 // ------------------------------------------------------------------ thread pane
 
 function openThread(channel, ts) {
@@ -600,6 +566,25 @@ function renderStatusLines() {
   const status = S.thread ? S.statuses.get(key(S.thread.channel, S.thread.ts)) : null;
   thread.hidden = !status;
   if (status) thread.replaceChildren(statusNode(status));
+}
+
+// ------------------------------------------------------------------ modals
+
+function renderModalLayer() {
+  const root = $("modal-root");
+  const shown = root.firstElementChild;
+  if (!S.modal) {
+    root.replaceChildren();
+    return;
+  }
+  if (shown && shown.viewId === S.modal.view.id) {
+    shown.showErrors(S.modal.errors); // the same modal, kept open with the app's errors
+    return;
+  }
+  root.replaceChildren(renderModal(S.modal, ctx(), {
+    onSubmit: (values) => post("/view", { values }),
+    onClose: () => post("/view/close"),
+  }));
 }
 
 // ------------------------------------------------------------------ App Home
@@ -828,7 +813,10 @@ function connect() {
     S.home = view;
     if (S.view.kind === "app" && S.view.tab === "home") renderHome();
   });
-  on("modal", renderModal);
+  on("modal", (modal) => {
+    S.modal = modal;
+    renderModalLayer();
+  });
   on("traffic", onTraffic);
   source.onerror = () => {
     live.dataset.state = "down";
@@ -851,12 +839,6 @@ function init() {
     $("traffic-toggle").setAttribute("aria-expanded", String(!panel.hidden));
     renderTraffic();
   };
-  $("modal-close").addEventListener("click", closeModal);
-  $("modal-submit").addEventListener("click", submitModal);
-  $("modal-x").addEventListener("click", closeModal);
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && S.modal) closeModal();
-  });
   $("traffic-toggle").addEventListener("click", toggleTraffic);
   $("traffic-close").addEventListener("click", toggleTraffic);
   connect();

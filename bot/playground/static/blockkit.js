@@ -375,21 +375,6 @@ const RENDERERS = {
     const rows = (block.rows || []).map((row) => row.map((cell) => tableCell(cell, ctx)));
     return el("div", "bk-table", tableHtml(rows, true));
   },
-  input(block, ctx) {
-    // a modal's input: a plain-text field the page reads back on Submit (view_submission)
-    const node = el("label", "bk-input");
-    node.appendChild(el("span", "bk-input-label", textObject(block.label, ctx)));
-    const element = block.element || {};
-    const field = document.createElement(element.multiline ? "textarea" : "input");
-    field.className = "bk-input-field";
-    field.dataset.blockId = block.block_id || "";
-    field.dataset.actionId = element.action_id || "";
-    if (element.initial_value) field.value = element.initial_value;
-    if (element.placeholder) field.placeholder = element.placeholder.text || "";
-    node.appendChild(field);
-    if (block.hint) node.appendChild(el("span", "bk-input-hint", textObject(block.hint, ctx)));
-    return node;
-  },
   image(block, ctx) {
     const node = el("figure", "bk-image");
     if (block.title) node.appendChild(el("figcaption", "", textObject(block.title, ctx)));

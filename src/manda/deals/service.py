@@ -23,7 +23,7 @@ from manda.deals.access import (
     workspace_of,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.finance.amounts import format_amount, same_amount
+from manda.finance.amounts import Amount, find_amounts, format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -562,21 +562,32 @@ class DealService:
         raise FindingNotFoundError(finding_id)
 
     async def pending_behind(self, deal_id: str, answer: Answer) -> PendingEvidence:
-        """Findings the answer cites or suggests approving that still wait for a person."""
+        """Findings the answer relies on that still wait for a person: cited by it (or proposed
+        for approval) and their figure stated in its text. A finding that merely sits on a cited
+        page or slide ("Revenue Q1 2024" on the slide an EBITDA answer cites) is not offered."""
         wanted = [c.finding_id for c in answer.citations if c.finding_id]
         wanted += [
             a.finding_id
             for a in answer.suggested_actions
             if a.type == "approve_finding" and a.finding_id
         ]
+        stated = find_amounts(answer.answer)
         pending: list[Finding] = []
         for finding_id in dict.fromkeys(wanted):
             finding = await self._graph.get_finding(deal_id, finding_id)
-            if finding is not None and finding.status is FindingStatus.PENDING:
+            if (
+                finding is not None
+                and finding.status is FindingStatus.PENDING
+                and _stated_in(finding, answer.answer, stated)
+            ):
                 pending.append(finding)
         if not pending:
             return PendingEvidence()
         return PendingEvidence(pending, await self.document_names(deal_id))
+
+    async def finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        """One finding of the deal (what a Reject modal shows before the person decides)."""
+        return await self._graph.get_finding(deal_id, finding_id)
 
     # ---------------------------------------------------------------- Q&A list and feedback
 
@@ -672,6 +683,14 @@ def _role_words(document: Document) -> str:
     if document.role is not DocumentRole.OTHER:
         return document.role.value.replace("_", " ")
     return "document" if not document.authoritative else "financial report"
+
+
+def _stated_in(finding: Finding, text: str, amounts: Sequence[Amount]) -> bool:
+    """Whether an answer states this finding: its amount (however written), or its words."""
+    if finding.value is not None:
+        return any(same_amount(a.value, finding.value) for a in amounts)
+    said = (finding.value_text or finding.entity or "").strip().lower()
+    return bool(said) and said in text.lower()
 
 
 def _shown(finding: Finding) -> str:
