@@ -6,7 +6,7 @@ The Slack adapter renders these; the CLI prints them (`manda ask --json` is this
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 from uuid import uuid4
 
 from pydantic import BaseModel, Field
@@ -65,5 +65,9 @@ class Answer(BaseModel):
     model: str = "offline"
     grounded: bool = True
     notices: list[str] = Field(default_factory=list)  # degraded modes said out loud
+    # the question's instructions in force ({"kind", "phrase", …}) and each one checked on this
+    # answer ({"kind", "constraint", "met", "disclosed", "reason"})
+    constraints: list[dict[str, Any]] = Field(default_factory=list)
+    constraint_checks: list[dict[str, Any]] = Field(default_factory=list)
     # names this answer within its conversation: its trace is kept under it ("How I answered")
     answer_id: str = Field(default_factory=lambda: uuid4().hex[:12])

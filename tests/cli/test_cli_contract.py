@@ -103,7 +103,7 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
     assert code == 0
     shown = json.loads(out)
     assert {"answer", "intent", "citations", "suggested_actions", "conversation_id",
-            "answer_id", "usage", "trace"} == set(shown)
+            "answer_id", "usage", "constraints", "constraint_checks", "trace"} == set(shown)
     trace = shown["trace"]
     assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
     assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
@@ -116,3 +116,20 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
     for part in ("How I answered", "Follow-up: carried over period Q3 2024", "Tool calls",
                  "Passages", "Grounding", "Steps, tokens and cost", "answered by offline"):
         assert part in out, part
+
+
+def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    thread = ("--conversation", "cli:constraints")
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json",
+                       "What was Q3 2024 revenue in € thousands? Use at least two sources.")
+    first = json.loads(out)
+    assert code == 0 and "€5,200k" in first["answer"]
+    assert [c["kind"] for c in first["constraints"]] == ["min_sources", "units"]
+    assert [(c["kind"], c["met"]) for c in first["constraint_checks"]] == [
+        ("min_sources", True), ("units", True)]
+    _, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json", "And EBITDA?")
+    follow = json.loads(out)  # a second command, the same thread: the constraints still hold
+    assert "€1,100k" in follow["answer"] and len(follow["constraints"]) == 2

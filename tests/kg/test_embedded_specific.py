@@ -19,7 +19,7 @@ from manda.errors import BackendUnavailableError
 from manda.kg.embedded import EmbeddedKnowledgeGraph
 from manda.kg.embedded.fulltext import match_expression
 from manda.kg.port import Capabilities
-from manda.models import FindingStatus, ReviewDecisionKind
+from manda.models import DocumentStatus, FindingStatus, ReviewDecisionKind
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -345,6 +345,44 @@ async def test_fulltext_stems_words(
     hits = await store.fulltext_search(deal_id, "renewal of customers", 10)
     assert [h.id for h in hits] == [chunks[2].id, chunks[1].id]
     assert all(h.score > 0 for h in hits)
+
+
+async def test_fulltext_ranks_as_one_query_over_every_match_would(
+    store: EmbeddedKnowledgeGraph,
+    make: ModelFactory,
+    deal_id: str,
+    other_deal_id: str,
+    db_path: Path,
+) -> None:
+    """The fast path (rank inside FTS5, join the head) gives exactly what joining every match
+    gives: with rows tied at the k-th rank, and with another deal's and an unfinished document's
+    better rows crowding the head."""
+    ours = make.document(deal_id)
+    tied = [f"zebra ledger row {n}" for n in range(40)]  # equal lengths and counts: all tie
+    varied = ["zebra " * (1 + n % 3) + "filler " * (n % 5) for n in range(30)]
+    await store.add_chunks(deal_id, make.chunks(ours, tied + varied))
+    unfinished = make.document(deal_id, status=DocumentStatus.RUNNING)
+    await store.upsert_document(unfinished)
+    await store.add_chunks(deal_id, make.chunks(unfinished, ["zebra zebra zebra"] * 50))
+    theirs = make.document(other_deal_id)
+    await store.add_chunks(other_deal_id, make.chunks(theirs, ["zebra zebra zebra"] * 200))
+
+    reference = sqlite3.connect(db_path)
+    cases = (("zebra", 1), ("zebra", 5), ("zebra ledger", 12), ("zebra", 60), ("filler", 1),
+             ("zebra filler", 3))
+    for question, k in cases:
+        expected = reference.execute(
+            "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts "
+            "JOIN chunks AS c ON c.rowid = chunks_fts.rowid "
+            "LEFT JOIN documents AS d ON d.deal_id = c.deal_id AND d.id = c.document_id "
+            "WHERE chunks_fts MATCH ? AND c.deal_id = ? "
+            "AND coalesce(d.status, 'completed') = 'completed' ORDER BY rank, c.id LIMIT ?",
+            (match_expression(question), deal_id, k),
+        ).fetchall()
+        hits = await store.fulltext_search(deal_id, question, k)
+        assert [(h.id, h.score) for h in hits] == [(i, -rank) for i, rank in expected]
+        assert len(hits) == k
+    reference.close()
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from manda.agent.context import AgentContext
-from manda.agent.evidence import Evidence, Source
+from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
@@ -192,6 +192,18 @@ def render_findings(findings: Sequence[Finding], evidence: Evidence) -> str:
     return "<findings>\n" + "\n".join(quote(line) for line in lines) + "\n</findings>"
 
 
+def render_excluded(excluded: Sequence[Excluded]) -> str:
+    """What the question's constraints kept out of this result, so the model can say so."""
+    if not excluded:
+        return ""
+    by_doc: dict[str, str] = {}
+    for item in excluded:
+        by_doc.setdefault(item.document, item.reason)
+    lines = [f"{name}: {why}" for name, why in list(by_doc.items())[:8]]
+    return ("\n<left_out reason=\"the question's constraints\">\n"
+            + "\n".join(quote(x) for x in lines) + "\n</left_out>")
+
+
 @dataclass
 class ToolOutcome:
     name: str
@@ -254,6 +266,10 @@ class ToolBox:
         roles = parse_roles(str(args.get("roles") or ""))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
+        left_out = len(self._evidence.excluded)
+        admitted = [h for h in hits if self._evidence.admits_hit(h)]
+        dropped = {h.document for h in hits} - {h.document for h in admitted}
+        hits = admitted
         self._evidence.add_hits(hits)
         if query:
             self._evidence.note_search(f'"{query}"')
@@ -268,7 +284,9 @@ class ToolBox:
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
-        return render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+        return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+                + render_excluded([e for i, e in enumerate(self._evidence.excluded)
+                                   if i >= left_out or e.document in dropped]))
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
@@ -433,8 +451,10 @@ class ToolBox:
                 continue
             kept.append(rel)
             involved += found
-        self._evidence.add_relations(kept)
         self._evidence.add_findings(involved)
+        kept = [r for r in kept if r.source_id in self._evidence.findings
+                and r.target_id in self._evidence.findings]  # both sides admissible
+        self._evidence.add_relations(kept)
         self._evidence.note_search("corrections and conflicts between documents"
                                    + (f" on {subject}" if subject else ""))
         lines = []

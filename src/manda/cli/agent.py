@@ -61,6 +61,8 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "conversation_id": answer.conversation_id,
         "answer_id": answer.answer_id,
         "usage": answer.usage.model_dump(),
+        "constraints": answer.constraints,
+        "constraint_checks": answer.constraint_checks,
     }
 
 

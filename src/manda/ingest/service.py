@@ -18,8 +18,9 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
@@ -48,6 +49,9 @@ from manda.models import (
     SkippedFile,
     stable_id,
 )
+
+if TYPE_CHECKING:
+    from manda.ingest.review_graph import ReviewOutcome
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +150,34 @@ def _owner_is_gone(owner: str | None) -> bool:
     return False
 
 
+async def _review(
+    deal_id: str, candidates: list[Finding], chunks: Sequence[Chunk], hold: str | None
+) -> ReviewOutcome:
+    """Candidate findings through the review pipeline (validate, decide), instructions dropped."""
+    from manda.ingest.review_graph import run_review_pipeline  # LangGraph: loaded to ingest
+
+    candidates = without_instructions(candidates, chunks)
+    return await run_review_pipeline(
+        [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
+        deal_id=deal_id,
+        sources={c.id: c.text for c in chunks},
+        hold=hold,
+    )
+
+
+@dataclass
+class _Opened:
+    """One room file after hashing and reading: what `_finish` stores or reports, in order."""
+
+    file: RoomFile
+    content_hash: str | None = None
+    error: str | None = None  # the file could not even be hashed
+    existing: Document | None = None  # the deal has this content already
+    document: Document | None = None  # registered as running
+    reading: FileReading | None = None
+    failure: Exception | None = None  # reading it failed: reported in file order
+
+
 class IngestService:
     """Ingests files into one deal of the knowledge graph; safe to run again on the same files."""
 
@@ -193,14 +225,9 @@ class IngestService:
                 expander = Expander(Path(workdir), self._limits)
                 room, skipped = await asyncio.to_thread(expander.expand, files)
                 report.skipped.extend(skipped)
-                documents: dict[str, str] = {}  # RoomFile.name -> document id
-                for done, file in enumerate(room):
-                    await _notify(progress, done, len(room), file.name)
-                    document_id = await self._ingest_file(
-                        deal_id, file, report, received=received
-                    )
-                    if document_id is not None:
-                        documents[file.name] = document_id
+                documents = await self._ingest_room(
+                    deal_id, room, report, progress=progress, received=received
+                )
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
@@ -218,24 +245,63 @@ class IngestService:
         )
         return report
 
-    async def _ingest_file(
-        self, deal_id: str, file: RoomFile, report: IngestReport, *, received: bool = False
-    ) -> str | None:
-        """Ingest one file; the document's id when it is (or already was) in the deal."""
-        path, label, name = file.path, file.name, file.filename
+    async def _ingest_room(
+        self,
+        deal_id: str,
+        room: Sequence[RoomFile],
+        report: IngestReport,
+        *,
+        progress: Progress | None,
+        received: bool,
+    ) -> dict[str, str]:
+        """Ingest the room's files in order; RoomFile.name -> document id of each one in the deal.
+
+        While one file is stored (embedding, most of the time), the next is already read in the
+        sandbox: the reader process and the embedder's threads overlap instead of taking turns.
+        Everything that reaches the report or marks a document failed happens in file order, so
+        the outcome is the same as one file at a time. A file whose content is being stored
+        waits for it (the same file twice in a room is then `unchanged`, as before).
+        """
+        documents: dict[str, str] = {}
+        storing: dict[str, asyncio.Event] = {}  # content hash -> set once it is stored
+        ahead: asyncio.Task[_Opened] | None = None
+        try:
+            for done, file in enumerate(room):
+                await _notify(progress, done, len(room), file.name)
+                opened = await (ahead or self._open(deal_id, file, storing))
+                ahead = None
+                stored = asyncio.Event()
+                if opened.content_hash is not None:
+                    storing.setdefault(opened.content_hash, stored)
+                if done + 1 < len(room):
+                    ahead = asyncio.create_task(self._open(deal_id, room[done + 1], storing))
+                try:
+                    document_id = await self._finish(opened, report, received=received)
+                finally:
+                    stored.set()
+                if document_id is not None:
+                    documents[file.name] = document_id
+        finally:
+            if ahead is not None:  # the batch stopped (a service is down): the read is dropped
+                ahead.cancel()
+                await asyncio.gather(ahead, return_exceptions=True)
+        return documents
+
+    async def _open(
+        self, deal_id: str, file: RoomFile, storing: dict[str, asyncio.Event]
+    ) -> _Opened:
+        """Hash the file; unless the deal has it already, register its document as running and
+        read it in the sandbox. Failures are returned, to be reported in file order."""
+        path, name = file.path, file.filename
         try:
             content_hash = await asyncio.to_thread(file_hash, path)
         except OSError as exc:
-            report.skipped.append(
-                SkippedFile(filename=label, reason=f"cannot be read: {exc.strerror}")
-            )
-            return None
+            return _Opened(file, error=f"cannot be read: {exc.strerror}")
+        if content_hash in storing:  # the same content, earlier in the room, is being stored
+            await storing[content_hash].wait()
         existing = await self._graph.find_document_by_hash(deal_id, content_hash)
         if existing is not None and existing.status is DocumentStatus.COMPLETED:
-            if existing.role is DocumentRole.OTHER:
-                await self._refresh_role(existing, path, name)
-            report.unchanged.append(label)
-            return existing.id
+            return _Opened(file, content_hash=content_hash, existing=existing)
         info = version_info(name)
         document = Document(
             id=Document.make_id(deal_id, content_hash),
@@ -258,7 +324,30 @@ class IngestService:
         await self._graph.upsert_document(document)
         try:
             reading = await self._sandbox.read(path, name, document, self._extractor)
-            await self._store_document(reading, report, label, received=received)
+        except Exception as exc:  # raised again in file order by _finish
+            return _Opened(file, content_hash=content_hash, document=document, failure=exc)
+        return _Opened(file, content_hash=content_hash, document=document, reading=reading)
+
+    async def _finish(
+        self, opened: _Opened, report: IngestReport, *, received: bool = False
+    ) -> str | None:
+        """Store one opened file; the document's id when it is (or already was) in the deal."""
+        label, file = opened.file.name, opened.file
+        if opened.error is not None:
+            report.skipped.append(SkippedFile(filename=label, reason=opened.error))
+            return None
+        if opened.existing is not None:
+            if opened.existing.role is DocumentRole.OTHER:
+                await self._refresh_role(opened.existing, file.path, file.filename)
+            report.unchanged.append(label)
+            return opened.existing.id
+        document = opened.document
+        assert document is not None
+        try:
+            if opened.failure is not None:
+                raise opened.failure
+            assert opened.reading is not None
+            await self._store_document(opened.reading, report, label, received=received)
         except UnreadableFileError as exc:
             await self._fail(document, exc.reason, report, label)
             return None
@@ -334,24 +423,19 @@ class IngestService:
         document, parsed, chunks = reading.document, reading.parsed, reading.chunks
         await self._graph.upsert_document(document)
         await self._graph.add_chunks(document.deal_id, chunks)
+        hold = held_because(document, reading.profile) if received else None
+        # Embedding (ONNX, which releases the GIL) needs only the chunks: it runs beside
+        # extraction by a service, or beside the review of findings the rules extracted.
         if reading.candidates is not None:  # extracted by rules in the reader process
-            await self._embed(document.deal_id, chunks)
-            candidates = list(reading.candidates)
+            _, outcome = await asyncio.gather(
+                self._embed(document.deal_id, chunks),
+                _review(document.deal_id, list(reading.candidates), chunks, hold),
+            )
         else:
-            # Embedding (ONNX, which releases the GIL) and extraction (a service) need only the
-            # chunks: they run side by side.
             _, candidates = await asyncio.gather(
                 self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
             )
-        from manda.ingest.review_graph import run_review_pipeline  # LangGraph: loaded to ingest
-
-        candidates = without_instructions(candidates, chunks)
-        outcome = await run_review_pipeline(
-            [_read_by_ocr(f) if f.location.ocr else f for f in candidates],
-            deal_id=document.deal_id,
-            sources={c.id: c.text for c in chunks},
-            hold=held_because(document, reading.profile) if received else None,
-        )
+            outcome = await _review(document.deal_id, candidates, chunks, hold)
         await self._graph.add_findings(outcome.findings)
         for entry in outcome.audit:
             await self._graph.append_audit(entry)

@@ -22,10 +22,12 @@ from manda.kg.port import ScoredId
 
 def unfinished_chunk_ids(conn: sqlite3.Connection, deal_id: str) -> set[str]:
     """Chunks of documents whose ingestion has not completed: never searched (usually none)."""
+    # Documents first (CROSS JOIN fixes the order): the few unfinished ones, then their chunks
+    # by index. Scanning the deal's chunks instead cost ~50 ms a search at 100k chunks.
     rows = conn.execute(
-        "SELECT c.id FROM chunks AS c JOIN documents AS d "
-        "ON d.deal_id = c.deal_id AND d.id = c.document_id "
-        "WHERE c.deal_id = ? AND d.status != 'completed'",
+        "SELECT c.id FROM documents AS d CROSS JOIN chunks AS c "
+        "ON c.deal_id = d.deal_id AND c.document_id = d.id "
+        "WHERE d.deal_id = ? AND d.status != 'completed'",
         (deal_id,),
     ).fetchall()
     return {row[0] for row in rows}

@@ -1,0 +1,65 @@
+"""Where hybrid search time goes at 100k chunks: wall time per store call and the embedder.
+
+    .venv/bin/python bench/search_profile.py [--chunks 100000] [--queries 60]
+
+The store's calls run on its SQLite thread, which cProfile (bound to the main thread) does not
+see; here each call of the search path is timed from the caller, so the costliest shows first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from ingest_profile import StageClock
+from search_bench import QUERIES, build
+
+from manda.embed.offline import OfflineEmbedder
+from manda.kg.embedded import EmbeddedKnowledgeGraph
+from manda.retrieval.hybrid import HybridSearch
+
+CALLS = ("fulltext_search", "vector_search", "list_findings", "findings_for_chunks",
+         "list_relations", "get_chunks", "list_documents", "get_document", "get_finding")
+
+
+async def main(chunks: int, queries: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")
+        embedder = OfflineEmbedder()
+        await graph.start()
+        await embedder.start()
+        await build(graph, chunks, embedder.dimension)
+        search = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
+        await search.search("bench", "warm up", k=5)
+        clock = StageClock()
+        for name in CALLS:
+            clock.wrap(graph, name, name)
+        clock.wrap(embedder, "embed", "embed query")
+        timings = []
+        for i in range(queries):
+            started = time.perf_counter()
+            await search.search("bench", QUERIES[i % len(QUERIES)], k=5)
+            timings.append((time.perf_counter() - started) * 1000)
+        total = sum(timings) / 1000
+        print(f"{chunks:,} chunks, {queries} searches: p50 {statistics.median(timings):.1f} ms "
+              "(goal < 40 ms at 100k)\n")
+        print("call                      ms/search  share")
+        for stage, spent in sorted(clock.seconds.items(), key=lambda kv: -kv[1]):
+            print(f"{stage:<24} {spent * 1000 / queries:9.1f}  {spent / total:5.0%}")
+        await embedder.aclose()
+        await graph.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=60)
+    args = parser.parse_args()
+    asyncio.run(main(args.chunks, args.queries))
