@@ -14,8 +14,8 @@ from manda.llm.claude import ClaudeChatModel
 from manda.testing.anthropic_server import FakeAnthropicServer, text_reply, tool_reply
 from manda.traces import trace_sections
 
-NODES = ["load_context", "detect_intent", "resolve_followup", "retrieve", "tool_loop", "compose",
-         "validate", "ground", "save_context"]
+NODES = ["load_context", "read_constraints", "detect_intent", "resolve_followup", "retrieve",
+         "tool_loop", "compose", "apply_constraints", "validate", "ground", "save_context"]
 
 
 async def test_an_offline_answer_keeps_its_trace(service: AnswerService) -> None:
