@@ -33,6 +33,8 @@ WF_ATTACH_QA = "manda.wf.attach_qa"  # IRL: the deal's Q&A questions join the li
 WF_EDIT_VIEW = "manda.wf.edit.view"  # callback_id of the Edit modal
 WF_EDIT_INPUT = "manda.wf.edit.input"  # its block and action id
 TIMELINE_MORE = "manda.timeline.more"
+ANSWER_MENU = "manda.answer.menu"  # the overflow menu of an answer ("How I answered")
+TRACE_VIEW = "manda.trace.view"  # callback_id of the "How I answered" modal
 ANSWER_SHOW_MORE = "manda.answer.more"  # the rest of a long answer, in place
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
@@ -52,6 +54,7 @@ ANSWER_MORE = "manda.answer.more"  # block id of the Show more button
 INGEST_ACTIONS = "manda.ingest.actions"
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
+ANSWER_MENU_BLOCK = "manda.answer.menu"
 
 
 def add_to_qa(index: int) -> str:

@@ -204,3 +204,16 @@ class RejectModal(Decision, Origin):
 
 class FeedbackModal(Feedback, Origin):
     """The 👎 modal's private_metadata: which answer, and the message to update."""
+
+
+OPTION_VALUE_LIMIT = 150  # Slack's limit on an overflow option's value
+
+
+class AnswerRef(ButtonPayload):
+    """One answer of one conversation, carried in its overflow menu ("How I answered")."""
+
+    conversation_id: str = Field(alias="c", min_length=1)
+    answer_id: str = Field(alias="a", min_length=1)
+
+    def fits_option(self) -> bool:
+        return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= OPTION_VALUE_LIMIT

@@ -18,6 +18,7 @@ from bot.blocks.kit import (
 )
 from bot.blocks.layout import Footnote, Layout, digest, lay_out
 from bot.blocks.mrkdwn import escape, plain
+from bot.blocks.trace import answer_menu
 from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
 from manda.answers import Answer, Citation
 from manda.finance.amounts import find_amounts, format_amount
@@ -186,6 +187,7 @@ def render_footer(
     blocks.extend(render_decisions(deal_id, pending, documents))
     blocks.extend(render_qa_offer(suggested_questions(answer, deal_id=deal_id, question=question)))
     blocks.append(render_feedback(deal_id, answer.conversation_id))
+    blocks.extend(answer_menu(answer, deal_id=deal_id))  # "How I answered"
     return blocks
 
 

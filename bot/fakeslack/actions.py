@@ -159,6 +159,13 @@ class FakeSlack(FakeSlackServer):
             for element in candidates:
                 if not isinstance(element, dict) or element.get("action_id") != action_id:
                     continue
+                if element.get("type") == "overflow":  # a click picks one of its options
+                    options = [o for o in element.get("options", [])
+                               if value is None or o.get("value") == value]
+                    if options:
+                        picked = {**element, "selected_option": options[0]}
+                        return picked, str(block.get("block_id", ""))
+                    continue
                 if value is None or element.get("value") == value:
                     return element, str(block.get("block_id", ""))
         raise LookupError(

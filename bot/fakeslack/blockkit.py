@@ -21,6 +21,9 @@ CONTEXT_TEXT = 3000
 ACTIONS_ELEMENTS = 25
 BUTTON_TEXT = 75
 BUTTON_VALUE = 2000
+OVERFLOW_OPTIONS = 5  # https://docs.slack.dev/reference/block-kit/block-elements/overflow-menu-element
+OPTION_TEXT = 75  # https://docs.slack.dev/reference/block-kit/composition-objects/option-object
+OPTION_VALUE = 150
 ACTION_ID = 255
 BLOCK_ID = 255
 HEADER_TEXT = 150
@@ -234,4 +237,15 @@ def _check_element(element: Any, where: str) -> list[str]:
             )
         if element.get("style") not in (None, "primary", "danger"):
             errors.append(f"[ERROR] must be primary or danger [json-pointer:{where}/style]")
+    elif element.get("type") == "overflow":
+        options = element.get("options") or []
+        if not 1 <= len(options) <= OVERFLOW_OPTIONS:
+            errors.append(f"[ERROR] must have 1 to {OVERFLOW_OPTIONS} items "
+                          f"[json-pointer:{where}/options]")
+        for j, option in enumerate(options):
+            at = f"{where}/options/{j}"
+            errors += _text_object(option.get("text") if isinstance(option, dict) else None,
+                                   OPTION_TEXT, f"{at}/text")
+            errors += _too_long(option.get("value") if isinstance(option, dict) else None,
+                                OPTION_VALUE, f"{at}/value")
     return errors

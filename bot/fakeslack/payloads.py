@@ -171,6 +171,10 @@ def block_actions(
     }
     if "style" in action:
         clicked["style"] = action["style"]
+    if "selected_option" in action:  # an overflow menu: the option chosen, no text or value
+        # https://docs.slack.dev/reference/block-kit/block-elements/overflow-menu-element
+        clicked = {k: v for k, v in clicked.items() if k not in ("text", "value")}
+        clicked["selected_option"] = action["selected_option"]
     body: dict[str, Any] = {
         "type": "block_actions",
         "user": {"id": user.id, "username": user.name, "name": user.name, "team_id": ws.team_id},

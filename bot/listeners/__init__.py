@@ -17,6 +17,7 @@ from bot.listeners import (
     modals,
     qa_list,
     timeline,
+    trace,
     workflows,
 )
 
@@ -33,4 +34,5 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     qa_list.register(app, deps)
     workflows.register(app, deps)
     timeline.register(app, deps)
+    trace.register(app, deps)
     home.register(app, deps)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from typing import Any, Literal
+from uuid import uuid4
 
 from pydantic import BaseModel, Field
 
@@ -68,3 +69,5 @@ class Answer(BaseModel):
     # answer ({"kind", "constraint", "met", "disclosed", "reason"})
     constraints: list[dict[str, Any]] = Field(default_factory=list)
     constraint_checks: list[dict[str, Any]] = Field(default_factory=list)
+    # names this answer within its conversation: its trace is kept under it ("How I answered")
+    answer_id: str = Field(default_factory=lambda: uuid4().hex[:12])

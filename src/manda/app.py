@@ -376,6 +376,7 @@ class Manda:
             jobs=self.jobs,
             settings=self.settings,
             workflows=self._deal_workflows,
+            traces=self.memory,
         )
 
     def _deal_workflows(self) -> DealWorkflows:

@@ -375,6 +375,8 @@ class SearchHit(_Model):
     text: str
     score: float
     via: list[str] = Field(default_factory=list)  # "vector", "bm25", "graph", "rerank"
+    # each channel's own score before fusion (cosine, BM25, finding confidence, rerank)
+    channel_scores: dict[str, float] = Field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- ingestion reports

@@ -94,6 +94,30 @@ def test_docs_show_each_documents_role(
     assert code == 0 and "cap table" in line
 
 
+def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", "--json", "--conversation", "cli:t1",
+                       "What was Q3 2024 revenue?")
+    assert code == 0
+    shown = json.loads(out)
+    assert {"answer", "intent", "citations", "suggested_actions", "conversation_id",
+            "answer_id", "usage", "constraints", "constraint_checks", "trace"} == set(shown)
+    trace = shown["trace"]
+    assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
+    assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
+    assert {"text": "€5.2M", "source": "TargetCo_Q3_2024_Report.pdf, p.1", "how": "stated"} \
+        in trace["numbers"]
+
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", "--trace", "--conversation", "cli:t1",
+                       "And EBITDA?")
+    assert code == 0
+    for part in ("How I answered", "Follow-up: carried over period Q3 2024", "Tool calls",
+                 "Passages", "Grounding", "Steps, tokens and cost", "answered by offline"):
+        assert part in out, part
+
+
 def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
     home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

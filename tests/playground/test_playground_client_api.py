@@ -274,3 +274,19 @@ async def test_only_pages_of_this_machine_may_act(local: Local) -> None:
     secret = next(c for c in local.fake.workspace.channels.values() if c.name == "secret")
     outside = await local.act("messages", {"channel": secret.id, "text": "hi"})
     assert outside["_status"] == 404 and outside["error"] == "channel_not_found"
+
+
+async def test_an_overflow_option_reaches_the_app_as_slack_sends_it(
+        local: Local) -> None:
+    bot = bot_client(local.fake)
+    menu = {"type": "overflow", "action_id": "manda.answer.menu", "options": [
+        {"text": {"type": "plain_text", "text": "How I answered"}, "value": "trace-1"},
+        {"text": {"type": "plain_text", "text": "Other"}, "value": "other-2"}]}
+    blocks = [{"type": "actions", "block_id": "m1", "elements": [menu]}]
+    posted = await bot.chat_postMessage(channel=local.deal.id, text="answer", blocks=blocks)
+    await local.act("click", {"channel": local.deal.id, "ts": posted["ts"],
+                              "action_id": "manda.answer.menu", "value": "other-2"})
+    # https://docs.slack.dev/reference/block-kit/block-elements/overflow-menu-element
+    [action] = local.app.received[-1].body["actions"]
+    assert action["type"] == "overflow" and "value" not in action
+    assert action["selected_option"]["value"] == "other-2"

@@ -279,6 +279,7 @@ function renderElement(element, ctx, blockId) {
     }
     return button;
   }
+  if (element.type === "overflow") return overflowMenu(element, ctx, blockId);
   if (element.type === "image") {
     const img = el("img", "bk-image-element");
     img.alt = element.alt_text || "";
@@ -291,6 +292,43 @@ function renderElement(element, ctx, blockId) {
   const label = element.placeholder ? textObject(element.placeholder, ctx) : esc(element.type);
   const box = el("span", "bk-unsupported", `${label} <span class="dim">(${esc(element.type)} — not in the playground)</span>`);
   return box;
+}
+
+// An overflow menu: "⋯" opens its options; choosing one is the click Slack sends the app.
+function overflowMenu(element, ctx, blockId) {
+  const wrap = el("span", "bk-overflow");
+  const toggle = el("button", "bk-button bk-overflow-toggle", "⋯");
+  toggle.type = "button";
+  toggle.title = "More actions";
+  toggle.setAttribute("aria-label", "More actions");
+  toggle.setAttribute("aria-haspopup", "menu");
+  toggle.setAttribute("aria-expanded", "false");
+  toggle.dataset.actionId = element.action_id || "";
+  const menu = el("div", "bk-overflow-menu");
+  menu.setAttribute("role", "menu");
+  menu.hidden = true;
+  const close = () => {
+    menu.hidden = true;
+    toggle.setAttribute("aria-expanded", "false");
+  };
+  for (const option of element.options || []) {
+    const item = el("button", "bk-overflow-item", textObject(option.text, ctx));
+    item.type = "button";
+    item.setAttribute("role", "menuitem");
+    item.addEventListener("click", () => {
+      close();
+      if (ctx.onAction) ctx.onAction({ ...element, value: option.value, selected_option: option }, blockId, toggle);
+    });
+    menu.appendChild(item);
+  }
+  toggle.addEventListener("click", (event) => {
+    event.stopPropagation();
+    menu.hidden = !menu.hidden;
+    toggle.setAttribute("aria-expanded", String(!menu.hidden));
+    if (!menu.hidden) document.addEventListener("click", close, { once: true });
+  });
+  wrap.append(toggle, menu);
+  return wrap;
 }
 
 const RENDERERS = {

@@ -51,6 +51,7 @@ from manda.agent.selection import subject_base, subject_label
 from manda.agent.state import AnswerState
 from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
+from manda.agent.trace import timed, tool_call
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import Citation, Intent, SuggestedAction
 from manda.errors import BackendUnavailableError
@@ -185,7 +186,10 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
         query = f"{ask.question} {extra}".strip()
     box = ToolBox(ctx, state["deal_id"], state["evidence"])
-    rendered = await box.query_knowledge_base({"query": query, "k": ctx.limits.search_k})
+    args = {"query": query, "k": ctx.limits.search_k}
+    with tool_call("query_knowledge_base", args, state["evidence"]) as done:
+        rendered = await box.query_knowledge_base(args)
+        done(rendered, False)
     return {"context_text": rendered}
 
 
@@ -516,9 +520,19 @@ def _record(conversation: Conversation, deal_id: str, turn: list[Message],
 # ---------------------------------------------------------------- the graph
 
 
+class TimedStateGraph(StateGraph):
+    """A StateGraph whose nodes are each timed for the answer's trace (`manda.agent.trace`;
+    a no-op when the state carries no recorder)."""
+
+    def add_node(self, node: Any, action: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        if isinstance(node, str) and action is not None:
+            action = timed(node, action)
+        return super().add_node(node, action, **kwargs)
+
+
 def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
-    graph = StateGraph(AnswerState, context_schema=AgentContext)
+    graph = TimedStateGraph(AnswerState, context_schema=AgentContext)
     graph.add_node("load_context", load_context)
     graph.add_node("read_constraints", read_constraints)
     graph.add_node("detect_intent", detect_intent)

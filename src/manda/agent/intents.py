@@ -125,18 +125,24 @@ class QuestionFrame:
 
 def detect_intent(question: str) -> tuple[Intent, bool]:
     """The intent a question asks for, and whether a cue named it (else the default lookup)."""
+    intent, explicit, _ = intent_with_reason(question)
+    return intent, explicit
+
+
+def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
+    """`detect_intent`, with why in words (the cue it read), for the answer's trace."""
     for intent, cue in _CUES:
-        if cue.search(question):
+        if found := cue.search(question):
             if intent is Intent.COMPARISON and _only_against_word(question):
                 continue
-            return intent, True
-    if OVERVIEW.asked.search(question):  # "Tell me about the company": an overview to explore
-        return Intent.EXPLORATION, True
+            return intent, True, f'the question says "{found.group(0)}"'
+    if found := OVERVIEW.asked.search(question):  # "Tell me about the company": to explore
+        return Intent.EXPLORATION, True, f'an overview is asked for ("{found.group(0)}")'
     subjects = _unique(s for s, _, _ in find_subjects(question))
     periods = _unique(p for p, _, _ in find_periods(question, bare_years=True))
     if len(periods) >= 2 and subjects and re.search(r"\b(?:and|to|with)\b", question, _F):
-        return Intent.COMPARISON, True
-    return Intent.FACT_LOOKUP, False
+        return Intent.COMPARISON, True, f"two periods ({', '.join(periods[:2])}) of one subject"
+    return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
 
 
 def _only_against_word(question: str) -> bool:

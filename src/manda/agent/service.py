@@ -8,6 +8,7 @@ grounding) with the conversation and deal in the log context, and counted in `Me
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -16,16 +17,20 @@ from typing import TYPE_CHECKING, Any
 from manda.agent.context import AgentContext
 from manda.agent.graph import RECURSION_LIMIT, build_answer_graph
 from manda.agent.state import AnswerState
+from manda.agent.trace import TraceRecorder, build_trace
 from manda.answers import Answer, Intent, Usage
-from manda.errors import MandaError, UnknownDealError
+from manda.errors import BackendUnavailableError, MandaError, UnknownDealError
 from manda.llm.port import TokenUsage
-from manda.observability.logging import log_answer, log_context
+from manda.observability.logging import estimate_cost, log_answer, log_context
+from manda.traces import AnswerTrace
 
 if TYPE_CHECKING:
     from manda.observability.metrics import Metrics
 
 GAPS_QUESTION = "What is missing from the data room against the IRL?"
 RED_FLAGS_QUESTION = "What are the red flags in this deal?"
+
+log = logging.getLogger(__name__)
 
 
 class AnswerService:
@@ -59,19 +64,53 @@ class AnswerService:
                 raise UnknownDealError(deal_id)
             started = time.perf_counter()
             usage = TokenUsage()
+            recorder = TraceRecorder()
             state: AnswerState = {
                 "deal_id": deal_id,
                 "question": text,
                 "conversation_id": conversation_id,
                 "sink": on_text,
                 "usage": usage,
+                "trace": recorder,
             }
             final: dict[str, Any] = await self._graph.ainvoke(
                 state, context=self._context, config={"recursion_limit": RECURSION_LIMIT}
             )
             answer = self._answer(final, usage, started)
             self._record(answer, final, time.perf_counter() - started)
+            await self._keep_trace(final, recorder, answer)
         return answer
+
+    async def trace(self, conversation_id: str, answer_id: str) -> AnswerTrace | None:
+        """How an answer of this conversation was reached, while the conversation is kept."""
+        return await self._context.memory.load_trace(conversation_id, answer_id)
+
+    async def _keep_trace(self, final: dict[str, Any], recorder: TraceRecorder,
+                          answer: Answer) -> None:
+        """Store the answer's trace with its conversation; the answer stands if it cannot be."""
+        if final.get("memory_down"):
+            return
+        try:
+            trace = build_trace(final, recorder, answer, answer_id=answer.answer_id,
+                                at=self._context.clock().isoformat(), price=self._price)
+            await self._context.memory.save_trace(trace)
+        except BackendUnavailableError as exc:
+            log.warning("trace of answer %s not kept: %s", answer.answer_id, exc)
+        except Exception:  # a trace explains an answer; it never costs one
+            log.exception("trace of answer %s could not be built", answer.answer_id)
+
+    def _price(self, usage: TokenUsage) -> float | None:
+        """US dollars for `usage` at the model that used it (offline tokens cost nothing)."""
+        model = self._context.model
+        if model is None or not usage.total:
+            return 0.0
+        try:
+            return round(estimate_cost(
+                model_id(model.name), usage.input_tokens, usage.output_tokens,
+                cache_read_tokens=usage.cache_read_tokens,
+                cache_write_tokens=usage.cache_write_tokens), 6)
+        except ValueError:
+            return None
 
     async def gaps(self, deal_id: str, *, conversation_id: str | None = None) -> Answer:
         """IRL (or default checklist) coverage by category, for `/manda gaps`."""

@@ -9,6 +9,7 @@ from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
 from manda.agent.followups import Resolution
 from manda.agent.intents import QuestionFrame
+from manda.agent.trace import TraceRecorder
 from manda.agent.validate import GateResult
 from manda.answers import Citation, SuggestedAction
 from manda.llm.port import ChatMessage, TextSink, TokenUsage
@@ -23,6 +24,7 @@ class AnswerState(TypedDict, total=False):
     question: str
     conversation_id: str
     sink: TextSink | None
+    trace: TraceRecorder  # what the answer's trace needs from the run (`manda.agent.trace`)
     # read and resolved
     conversation: Conversation
     question_read: str  # the question without its instructions: what is read and searched

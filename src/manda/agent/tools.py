@@ -20,6 +20,7 @@ from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
+from manda.agent.trace import tool_call
 from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
@@ -227,6 +228,12 @@ class ToolBox:
 
     async def run(self, call: ToolCall) -> ToolResult:
         self._evidence.tool_calls.append(call.name)
+        with tool_call(call.name, call.arguments, self._evidence) as done:
+            result = await self._run(call)
+            done(result.content, result.is_error)
+        return result
+
+    async def _run(self, call: ToolCall) -> ToolResult:
         handler = self._handlers.get(call.name)
         if handler is None:
             return ToolResult(call.id, f"Unknown tool {call.name!r}; use one of "

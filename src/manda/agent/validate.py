@@ -15,7 +15,13 @@ from functools import lru_cache
 from itertools import permutations
 
 from manda.agent.evidence import Evidence, Source
-from manda.agent.grounding import Reference, cited_sources, drop_unretrieved, strip_markers
+from manda.agent.grounding import (
+    Reference,
+    cited_sources,
+    drop_unretrieved,
+    find_markers,
+    strip_markers,
+)
 from manda.agent.selection import is_correction_statement
 from manda.finance.amounts import Amount, find_amounts, format_amount, scale_from_text
 from manda.finance.vocabulary import metric_spec
@@ -352,3 +358,44 @@ def run_gate(text: str, evidence: Evidence, required: Requirements) -> GateResul
     result.errors += check_disclosures(result.text, evidence, required)
     result.errors += check_wording(result.text, required)
     return result
+
+
+# ---------------------------------------------------------------- for the answer's trace
+
+
+@dataclass(frozen=True)
+class NumberSource:
+    """A number the answer states, and the cited place whose excerpt states it."""
+
+    text: str
+    source: Source | None
+    how: str  # "stated", "derived" (from stated numbers) or "not grounded"
+
+
+def number_sources(text: str, evidence: Evidence) -> list[NumberSource]:
+    """Each checked number of `text` with its source, by the rules `check_numbers` applies: the
+    marker that follows a number is tried first, then every place the answer cites."""
+    cited = cited_sources(text, evidence)
+    values = {s.key: _excerpt_values(s, evidence) for s in cited}
+    out: list[NumberSource] = []
+    grounded: list[Amount] = []
+    unplaced: list[Amount] = []
+    cursor = 0
+    segments = [(m.end, [r.source for r in m.references if r.source is not None], m.start)
+                for m in find_markers(text, evidence)]
+    segments.append((len(text), [], len(text)))
+    for end, near, start in segments:
+        body = without_file_names(strip_markers(text[cursor:start]), evidence)
+        cursor = end
+        for amount in (a for a in find_amounts(body) if is_claim(a)):
+            source = next((s for s in [*near, *cited]
+                           if any(_matches(amount, v) for v in values.get(s.key, []))), None)
+            if source is None:
+                unplaced.append(amount)
+                continue
+            grounded.append(amount)
+            out.append(NumberSource(amount.text, source, "stated"))
+    for amount in unplaced:
+        how = "derived" if _derived(amount, grounded) else "not grounded"
+        out.append(NumberSource(amount.text, None, how))
+    return out

@@ -10,10 +10,12 @@ from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from manda.answers import Answer
 from manda.cli._common import print_json, require_deal, running
 from manda.config import Settings
+from manda.traces import AnswerTrace, trace_sections
 
 out = Console()
 
@@ -22,7 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("ask", help="ask one question about a deal")
     p.add_argument("--deal", required=True)
     p.add_argument("--conversation", help="conversation id; follow-ups carry over across calls")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the answer as JSON, with its trace")
+    p.add_argument("--trace", action="store_true",
+                   help="also print how the answer was reached (intent, plan, tool calls, "
+                   "passages, checks, grounding, tokens and latency per step)")
     p.add_argument("question", nargs="+")
     p.set_defaults(handler=ask)
 
@@ -54,10 +59,24 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             for a in answer.suggested_actions
         ],
         "conversation_id": answer.conversation_id,
+        "answer_id": answer.answer_id,
         "usage": answer.usage.model_dump(),
         "constraints": answer.constraints,
         "constraint_checks": answer.constraint_checks,
     }
+
+
+def render_trace(trace: AnswerTrace | None) -> None:
+    """`manda ask --trace`: the trace's sections, one titled group after another."""
+    if trace is None:
+        out.print("[yellow]The trace of this answer was not kept (the conversation memory "
+                  "was unavailable); `manda doctor` says why.[/]")
+        return
+    out.print(f"\n[bold]How I answered[/] [dim](answer {trace.answer_id})[/]")
+    for title, lines in trace_sections(trace):
+        out.print(f"[bold]{escape(title)}[/]")
+        for line in lines:
+            out.print(f"  {escape(line)}", highlight=False)
 
 
 def render(answer: Answer) -> None:
@@ -74,11 +93,17 @@ async def ask(args: argparse.Namespace, settings: Settings) -> int:
     async with running(settings) as app:
         await require_deal(app, args.deal)
         answer = await app.answers.ask(args.deal, question, conversation_id=args.conversation)
+        trace = None
+        if args.json or args.trace:
+            trace = await app.deals.trace(args.deal, answer.conversation_id, answer.answer_id)
     if args.json:
-        print_json(answer_json(answer))
-    else:
-        render(answer)
-        out.print(f"[dim]conversation: {answer.conversation_id}[/]")
+        print_json({**answer_json(answer),
+                    "trace": trace.model_dump(mode="json") if trace else None})
+        return 0
+    render(answer)
+    out.print(f"[dim]conversation: {answer.conversation_id}[/]")
+    if args.trace:
+        render_trace(trace)
     return 0
 
 
@@ -88,8 +113,9 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
         conversation = args.conversation
         out.print(
             f"Chatting about deal [bold]{args.deal}[/]. Empty line or Ctrl-D to leave, "
-            "/new for a fresh conversation."
+            "/new for a fresh conversation, /trace for how the last answer was reached."
         )
+        last: Answer | None = None
         while True:
             try:
                 question = input("you> " if sys.stdin.isatty() else "").strip()
@@ -101,8 +127,15 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
                 conversation = None
                 out.print("[dim]fresh conversation[/]")
                 continue
+            if question == "/trace":
+                if last is None:
+                    out.print("[dim]Ask something first; /trace shows how it was answered.[/]")
+                else:
+                    render_trace(await app.deals.trace(args.deal, last.conversation_id,
+                                                       last.answer_id))
+                continue
             answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
-            conversation = answer.conversation_id
+            conversation, last = answer.conversation_id, answer
             out.print("[bold]manda>[/]")
             render(answer)
     return 0

@@ -46,6 +46,7 @@ from manda.models import (
     utcnow,
 )
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
+from manda.traces import AnswerTrace
 
 if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
     from manda.deals.workflows import DealWorkflows
@@ -177,6 +178,12 @@ class DealStore(Corpus, Findings, ReviewLog, ChannelBindings, Protocol):
     the services over them)."""
 
 
+class TraceStore(Protocol):
+    """Where answers' traces are kept: the conversation memory (`manda.memory`)."""
+
+    async def load_trace(self, conversation_id: str, answer_id: str) -> AnswerTrace | None: ...
+
+
 class DealService:
     """Named deal operations over the stores; one per process, shared by every front end."""
 
@@ -190,8 +197,10 @@ class DealService:
         jobs: JobService,
         settings: Settings,
         workflows: Callable[[], DealWorkflows] | None = None,
+        traces: TraceStore | None = None,
     ) -> None:
         self._graph = graph
+        self._traces = traces
         self._review = review
         self._qa = qa
         self._ingest = ingest
@@ -462,6 +471,15 @@ class DealService:
         return await timeline_for_deal(self._graph, deal_id, where=where)
 
     # ---------------------------------------------------------------- review
+
+    async def trace(self, deal_id: str, conversation_id: str, answer_id: str
+                    ) -> AnswerTrace | None:
+        """How an answer about this deal was reached ("How I answered"), while its
+        conversation is kept; None when it expired, was never kept, or is another deal's."""
+        if self._traces is None:
+            return None
+        found = await self._traces.load_trace(conversation_id, answer_id)
+        return found if found is not None and found.deal_id == deal_id else None
 
     async def review_page(
         self,

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from manda.memory.port import Conversation
 from manda.sqlite_thread import SqliteThread
+from manda.traces import MAX_TRACE_BYTES, MAX_TRACES, AnswerTrace
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,15 @@ CREATE TABLE IF NOT EXISTS seen_events (
     expires_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seen_events_expiry ON seen_events (expires_at);
+CREATE TABLE IF NOT EXISTS traces (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL,
+    answer_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    expires_at REAL NOT NULL,
+    UNIQUE (conversation_id, answer_id)
+);
+CREATE INDEX IF NOT EXISTS traces_expiry ON traces (expires_at);
 """
 
 
@@ -54,11 +64,15 @@ class SqliteConversationMemory:
         *,
         ttl_seconds: int = DEFAULT_TTL_SECONDS,
         clock: Callable[[], float] = time.time,
+        max_traces: int = MAX_TRACES,
+        max_trace_bytes: int = MAX_TRACE_BYTES,
     ) -> None:
         if ttl_seconds < 1:
             raise ValueError("ttl_seconds must be at least 1 second")
         self.path = path
         self.ttl_seconds = ttl_seconds
+        self.max_traces = max_traces
+        self.max_trace_bytes = max_trace_bytes
         self._clock = clock
         self._sqlite = SqliteThread(
             path,
@@ -110,6 +124,23 @@ class SqliteConversationMemory:
         """True when the event was recorded before (by any process on this file), else record it."""
         return await self._run(f"recording event {event_id}", self._seen, event_id, ttl_seconds)
 
+    async def save_trace(self, trace: AnswerTrace) -> None:
+        """Keep the trace beside its conversation: the newest `max_traces`, the same expiry."""
+        body = trace.fitted(self.max_trace_bytes).model_dump_json()
+        await self._run(f"saving the trace of answer {trace.answer_id}", self._save_trace,
+                        trace.conversation_id, trace.answer_id, body)
+
+    async def load_trace(self, conversation_id: str, answer_id: str) -> AnswerTrace | None:
+        body = await self._run(f"loading the trace of answer {answer_id}", self._load_trace,
+                               conversation_id, answer_id)
+        if body is None:
+            return None
+        try:
+            return AnswerTrace.model_validate_json(body)
+        except ValidationError as exc:
+            log.warning("Dropping unreadable trace %s from %s: %s", answer_id, self.path, exc)
+            return None
+
     # -- on the store's thread -------------------------------------------------------------
 
     async def _run(self, doing: str, fn: Callable[..., T], *args: object) -> T:
@@ -133,7 +164,39 @@ class SqliteConversationMemory:
             "ON CONFLICT (id) DO UPDATE SET body = excluded.body, expires_at = excluded.expires_at",
             (conversation_id, body, now + self.ttl_seconds),
         )
+        # an answer's trace lives as long as its conversation
+        self._conn().execute("UPDATE traces SET expires_at = ? WHERE conversation_id = ?",
+                             (now + self.ttl_seconds, conversation_id))
         self._purge(now)
+
+    def _save_trace(self, conversation_id: str, answer_id: str, body: str) -> None:
+        now = self._clock()
+        db = self._conn()
+        row = db.execute("SELECT expires_at FROM conversations WHERE id = ? AND expires_at > ?",
+                         (conversation_id, now)).fetchone()
+        expires = row[0] if row else now + self.ttl_seconds
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "INSERT INTO traces (conversation_id, answer_id, body, expires_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id, answer_id) DO UPDATE SET "
+                "body = excluded.body, expires_at = excluded.expires_at",
+                (conversation_id, answer_id, body, expires))
+            db.execute(
+                "DELETE FROM traces WHERE conversation_id = ? AND seq NOT IN (SELECT seq FROM "
+                "traces WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?)",
+                (conversation_id, conversation_id, self.max_traces))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def _load_trace(self, conversation_id: str, answer_id: str) -> str | None:
+        row = self._conn().execute(
+            "SELECT body FROM traces WHERE conversation_id = ? AND answer_id = ? "
+            "AND expires_at > ?", (conversation_id, answer_id, self._clock())).fetchone()
+        return None if row is None else row[0]
 
     def _seen(self, event_id: str, ttl_seconds: int) -> bool:
         now = self._clock()
@@ -161,3 +224,4 @@ class SqliteConversationMemory:
         db = self._conn()
         db.execute("DELETE FROM conversations WHERE expires_at <= ?", (now,))
         db.execute("DELETE FROM seen_events WHERE expires_at <= ?", (now,))
+        db.execute("DELETE FROM traces WHERE expires_at <= ?", (now,))

@@ -7,6 +7,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from manda.models import utcnow
+from manda.traces import AnswerTrace
 
 MAX_MESSAGES = 10
 
@@ -54,3 +55,8 @@ class ConversationMemory(Protocol):
     async def seen_event(self, event_id: str, ttl_seconds: int = 900) -> bool:
         """Record an event id; True when it had been seen already (Slack retry de-duplication)."""
         ...
+    async def save_trace(self, trace: AnswerTrace) -> None:
+        """Keep an answer's trace with its conversation: the last `MAX_TRACES` of it, each at
+        most `MAX_TRACE_BYTES`, expiring with the conversation."""
+        ...
+    async def load_trace(self, conversation_id: str, answer_id: str) -> AnswerTrace | None: ...

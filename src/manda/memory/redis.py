@@ -21,6 +21,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from manda.errors import BackendUnavailableError, MandaError
 from manda.memory.port import Conversation
 from manda.resilience.breaker import CircuitBreaker
+from manda.traces import MAX_TRACE_BYTES, MAX_TRACES, AnswerTrace
 
 T = TypeVar("T")
 
@@ -28,6 +29,23 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600
 HEALTH_CHECK_INTERVAL_SECONDS = 30
+
+# KEYS: traces hash, their order (newest first). ARGV: answer id, body, how many to keep, the
+# conversation's TTL in seconds (`save` renews both keys with the conversation). One script, so a
+# trace, the trim and the expiry are never seen half-done by another worker.
+_SAVE_TRACE = """
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('LREM', KEYS[2], 0, ARGV[1])
+redis.call('LPUSH', KEYS[2], ARGV[1])
+local keep = tonumber(ARGV[3])
+for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
+  redis.call('HDEL', KEYS[1], old)
+end
+redis.call('LTRIM', KEYS[2], 0, keep - 1)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
 
 
 def redacted(url: str) -> str:
@@ -97,11 +115,15 @@ class RedisConversationMemory:
         socket_timeout: float = 2.0,
         breaker: CircuitBreaker | None = None,
         on_error: Callable[[BaseException], object] | None = None,
+        max_traces: int = MAX_TRACES,
+        max_trace_bytes: int = MAX_TRACE_BYTES,
     ) -> None:
         if ttl_seconds < 1:
             raise ValueError("ttl_seconds must be at least 1 second")
         self.url = url
         self.ttl_seconds = ttl_seconds
+        self.max_traces = max_traces
+        self.max_trace_bytes = max_trace_bytes
         self.key_prefix = key_prefix
         self.socket_timeout = socket_timeout
         self._client: aioredis.Redis | None = None
@@ -184,10 +206,42 @@ class RedisConversationMemory:
     async def save(self, conversation: Conversation) -> None:
         body = conversation.model_dump_json()
         key = self.key("conv", conversation.id)
+        traces, order = self._trace_keys(conversation.id)
+
+        async def save() -> None:
+            async with self.client.pipeline(transaction=True) as pipe:
+                pipe.set(key, body, ex=self.ttl_seconds)
+                pipe.expire(traces, self.ttl_seconds)  # its answers' traces live as long
+                pipe.expire(order, self.ttl_seconds)
+                await pipe.execute()
+
+        await self.guarded(f"saving conversation {conversation.id}", save)
+
+    def _trace_keys(self, conversation_id: str) -> tuple[str, str]:
+        # one hash tag: both keys in the same slot of a Redis Cluster, as the script needs
+        tag = "{" + conversation_id.replace("{", "(").replace("}", ")") + "}"
+        return self.key("traces", tag), self.key("trace-order", tag)
+
+    async def save_trace(self, trace: AnswerTrace) -> None:
+        """Keep the trace beside its conversation: the newest `max_traces`, the same expiry."""
+        body = trace.fitted(self.max_trace_bytes).model_dump_json()
+        traces, order = self._trace_keys(trace.conversation_id)
         await self.guarded(
-            f"saving conversation {conversation.id}", self.client.set, key, body,
-            ex=self.ttl_seconds,
+            f"saving the trace of answer {trace.answer_id}", self.client.eval, _SAVE_TRACE, 2,
+            traces, order, trace.answer_id, body, self.max_traces, self.ttl_seconds,
         )
+
+    async def load_trace(self, conversation_id: str, answer_id: str) -> AnswerTrace | None:
+        traces, _ = self._trace_keys(conversation_id)
+        raw = await self.guarded(f"loading the trace of answer {answer_id}", self.client.hget,
+                                 traces, answer_id)
+        if raw is None:
+            return None
+        try:
+            return AnswerTrace.model_validate_json(raw)
+        except ValidationError as exc:
+            log.warning("Dropping unreadable trace %s from Redis: %s", answer_id, exc)
+            return None
 
     async def seen_event(self, event_id: str, ttl_seconds: int = 900) -> bool:
         """True when the event was recorded before (by any worker), else record it now."""

@@ -191,6 +191,7 @@ class HybridSearch:
             queries += stats.sub_queries
         dense_ids: set[str] = set()
         bm25_ids: set[str] = set()
+        channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
         lists: list[list[ScoredId]] = []
         for text in queries:
             dense, bm25 = await self._candidates(deal_id, text)
@@ -199,6 +200,10 @@ class HybridSearch:
             # The findings channel takes part in either fusion (weight 0 turns it off in both).
             facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
             stats.facts += len(facts)
+            for name, found in (("vector", dense), ("bm25", bm25), ("findings", facts)):
+                for h in found:
+                    mine = channels.setdefault(h.id, {})
+                    mine[name] = max(mine.get(name, float("-inf")), round(h.score, 6))
             if self._fusion == "rrf":
                 lists.append(reciprocal_rank_fusion(dense, bm25, facts))
             else:
@@ -219,6 +224,8 @@ class HybridSearch:
             siblings = location_groups(head, chunks)
             head = distinct_locations(head, chunks)
         hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
+        hits = [h.model_copy(update={"channel_scores": channels[h.chunk_id]})
+                if h.chunk_id in channels else h for h in hits]
         if siblings:  # a merged location shows every retrieved passage of it, in reading order
             hits = [h.model_copy(update={"text": "\n".join(
                 shown_text(c) for c in sorted(siblings[h.chunk_id], key=lambda c: c.ordinal))})
@@ -405,7 +412,9 @@ class HybridSearch:
         self.last.reranked = True
         return [
             hits[r.index].model_copy(
-                update={"score": round(r.score, 6), "via": [*hits[r.index].via, "rerank"]}
+                update={"score": round(r.score, 6), "via": [*hits[r.index].via, "rerank"],
+                        "channel_scores": {**hits[r.index].channel_scores,
+                                           "rerank": round(r.score, 6)}}
             )
             for r in results
         ]
