@@ -52,7 +52,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEAL = "targetco"
 QUESTION = "What was Q3 2024 revenue?"
 READY_SECONDS = 120.0
-ANSWER_SECONDS = 600.0
+ANSWER_SECONDS = 600.0  # every wait has a deadline: a lost answer is named, never waited for
+IDLE_SECONDS = 60.0
 
 
 def free_port() -> int:
@@ -143,13 +144,37 @@ async def running_bot(
             process.kill()
 
 
-async def wait_idle(bot: BotProcess) -> None:
+async def jobs_running(bot: BotProcess) -> float | None:
+    """The worker's `manda_jobs_running` gauge (work started after an ack), None if unreadable."""
+    try:
+        status, text = await bot.get("/metrics")
+    except aiohttp.ClientError:
+        return None
+    if status != 200:
+        return None
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "manda_jobs_running":
+                return sample.value
+    return None
+
+
+async def wait_idle(bot: BotProcess, timeout: float = IDLE_SECONDS) -> None:
     """Until the bot runs no job (every answer written, every sign taken down)."""
-    while True:
-        health = await bot.health()
-        if health is not None and health.get("jobs") == 0:
+    deadline = time.monotonic() + timeout
+    running = None
+    while time.monotonic() < deadline:
+        running = await jobs_running(bot)
+        if running == 0:
             return
+        if bot.process.poll() is not None:
+            raise SystemExit(f"the worker at {bot.base} exited ({bot.process.returncode}); "
+                             f"see {bot.log}")
         await asyncio.sleep(0.1)
+    raise SystemExit(
+        f"the worker at {bot.base} still runs {running if running is not None else 'unknown'} "
+        f"job(s) after {timeout:g} s (manda_jobs_running on /metrics); see {bot.log}"
+    )
 
 
 # ---------------------------------------------------------------- Slack's side
@@ -158,6 +183,7 @@ async def wait_idle(bot: BotProcess) -> None:
 @dataclass
 class Run:
     questions: list[Message] = field(default_factory=list)
+    expected: int = 0
     fired_at: float = 0.0
     answered_at: dict[str, float] = field(default_factory=dict)  # question ts -> seconds
 
@@ -184,6 +210,7 @@ async def fire(fake: FakeSlack, people: list[User], channels: list[Channel], cou
     """
     run = run or Run()
     run.fired_at = time.perf_counter()
+    run.expected += count
 
     async def mention(n: int) -> None:
         if rate is not None:
@@ -196,9 +223,9 @@ async def fire(fake: FakeSlack, people: list[User], channels: list[Channel], cou
     return run
 
 
-async def watch(fake: FakeSlack, run: Run, until: int) -> None:
+async def watch(fake: FakeSlack, run: Run, until: int, timeout: float = ANSWER_SECONDS) -> None:
     """Note when each question's answer is in place; return once `until` of them are."""
-    deadline = time.monotonic() + ANSWER_SECONDS
+    deadline = time.monotonic() + timeout
     while len(run.answered_at) < until:
         threads = replies_by_thread(fake)
         now = time.perf_counter() - run.fired_at
@@ -208,8 +235,34 @@ async def watch(fake: FakeSlack, run: Run, until: int) -> None:
             ):
                 run.answered_at[question.ts] = now
         if time.monotonic() > deadline:
-            raise SystemExit(f"only {len(run.answered_at)} of {until} answered")
+            raise SystemExit(f"only {len(run.answered_at)} of {until} answered after "
+                             f"{timeout:g} s\n{missing(fake, run)}")
         await asyncio.sleep(0.02)
+
+
+def missing(fake: FakeSlack, run: Run) -> str:
+    """What is missing, question by question: no reply at all, or a reply never finished."""
+    threads = replies_by_thread(fake)
+    lines = []
+    for question in run.questions:
+        if question.ts in run.answered_at:
+            continue
+        replies = threads.get(question.ts, [])
+        state = ("no reply in its thread" if not replies else
+                 "; ".join("still streaming" if r.streaming else "reply without blocks"
+                           for r in replies))
+        lines.append(f"  {question.channel} {question.ts} {question.text[-40:]!r}: {state}")
+    acks = [d for d in fake.deliveries if d.status != 200]
+    if acks:
+        lines.append(f"  {len(acks)} request(s) not acked with 200: "
+                     + ", ".join(sorted({str(d.status) for d in acks})))
+    if len(run.questions) < run.expected:
+        lines.append(f"  {run.expected - len(run.questions)} mention(s) never acked")
+    refused = [c for c in fake.workspace.calls if not c.ok]
+    if refused:
+        lines.append(f"  Web API calls refused: {len(refused)} (e.g. {refused[-1].method}: "
+                     f"{refused[-1].error})")
+    return "\n".join(lines[:40])
 
 
 def tally(fake: FakeSlack, run: Run) -> tuple[int, int]:
@@ -366,10 +419,13 @@ async def recovery(home: Path, binary: str, channels: int, outage: float) -> lis
                 await asyncio.sleep(outage)
                 await asyncio.to_thread(redis.start)
                 restarted_at = time.perf_counter()
-                while True:  # the bot is not touched: it must find Redis again by itself
-                    health = await bot.health()
-                    if health is not None and health["adapters"]["memory"].get("ok"):
-                        break
+                # the bot is not touched: it must find Redis again by itself (its readiness
+                # probe answers 200 only once graph and memory answer)
+                deadline = time.monotonic() + READY_SECONDS
+                while (health := await bot.health()) is None or health["status"] != 200:
+                    if time.monotonic() > deadline:
+                        raise SystemExit(f"memory not back {READY_SECONDS:g} s after Redis "
+                                         f"restarted (/healthz); see {bot.log}")
                     await asyncio.sleep(0.25)
                 memory_back = time.perf_counter() - restarted_at
                 await watch(fake, run, 50)
