@@ -482,9 +482,20 @@ async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
             process.kill()
 
 
+@dataclass
+class Burst:
+    """What a burst behind the proxy gave: the counts a test checks, the rows the bench prints."""
+
+    answers: int
+    duplicates: int
+    lost: int
+    acked_by_worker: list[int]  # requests each worker acked during the burst (its histogram)
+    rows: list[tuple[str, str]]
+
+
 async def load_workers(
     home: Path, binary: str, mentions: int, channels: int, workers: int
-) -> list[tuple[str, str]]:
+) -> Burst:
     """`workers` HTTP workers sharing Redis behind the round-robin proxy; all mentions at once."""
     redis = RedisProcess(binary, free_port(), home)
     redis.start()
@@ -520,6 +531,8 @@ async def load_workers(
         redis.kill()
     acks_ms = [s * 1000 for s in fake.ack_seconds]
     server: dict[float, float] = {}
+    acked_by_worker = [round(now[-1][1] - was[-1][1]) for was, now in zip(before, after,
+                                                                          strict=True)]
     for was, now in zip(before, after, strict=True):
         for bound, count in now:
             server[bound] = server.get(bound, 0.0) + count - dict(was).get(bound, 0.0)
@@ -527,13 +540,14 @@ async def load_workers(
     threads = replies_by_thread(fake)
     answers = sum(len(threads.get(q.ts, [])) for q in run.questions)
     p99 = percentile(acks_ms, 99)
-    return [
+    return Burst(answers, duplicates, lost, acked_by_worker, [
         ("workers (manda serve, HTTP) + Redis", f"{workers}, behind a round-robin proxy"),
         ("mentions (each: app_mention + message)", f"{mentions}, all at once, {channels} channels"),
         ("requests acked", f"{len(acks_ms)} in {acked:.2f} s"),
         ("ack latency p50 / p95 / p99 (sender)",
          " / ".join(f"{percentile(acks_ms, q):.1f} ms" for q in (50, 95, 99))
          + f"  (goal p99 < 100 ms: {'met' if p99 < 100 else 'NOT met'})"),
+        ("requests acked by each worker", " / ".join(map(str, acked_by_worker))),
         ("ack latency p50 / p99 (workers' histograms)",
          " / ".join(f"{histogram_quantile(q, sorted(server.items())) * 1000:.1f} ms"
                     for q in (0.5, 0.99))),
@@ -541,7 +555,7 @@ async def load_workers(
          f"{answers} / {duplicates} / {lost}  (goal {mentions} / 0 / 0)"),
         ("time until all answered", f"{all_answered:.1f} s"),
         ("throughput", f"{mentions / all_answered:.1f} answers/s"),
-    ]
+    ])
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -572,9 +586,9 @@ async def main() -> None:
         if binary is not None:
             for workers in counts:
                 print(f"{workers} workers behind the proxy…", file=sys.stderr)
+                burst = await load_workers(home, binary, args.mentions, args.channels, workers)
                 print(table(f"Slack burst, {workers} workers + Redis (offline model)",
-                            await load_workers(home, binary, args.mentions, args.channels,
-                                               workers)))
+                            burst.rows))
                 print()
         else:
             print("(redis-server not installed: no several-workers figure)\n")
