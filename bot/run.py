@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import json
 import logging
 import signal
 import time
@@ -62,7 +63,10 @@ def web_app(bot: MandaBot) -> web.Application:
     verifier = SignatureVerifier(Settings.secret(deps.settings.slack_signing_secret) or "")
 
     async def events(request: web.Request) -> web.Response:
-        received = time.perf_counter()
+        with deps.jobs.acking():  # jobs the request starts wait until the open acks are sent
+            return await acknowledge(request, time.perf_counter())
+
+    async def acknowledge(request: web.Request, received: float) -> web.Response:
         body = await request.read()
         timestamp = request.headers.get("X-Slack-Request-Timestamp", "")
         signature = request.headers.get("X-Slack-Signature", "")
@@ -85,6 +89,14 @@ def web_app(bot: MandaBot) -> web.Application:
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
         bolt_request = await to_bolt_request(request)
+        if not replayable and _event_callback(body):
+            # An event's ack carries nothing (Slack reads only its status), so it is sent before
+            # any work: de-duplication and listeners run after it, as a job.
+            deps.jobs.spawn(
+                _dispatch_acked(bot, bolt_request), name="slack event"
+            )
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
+            return web.Response(status=200, text="")
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
 
@@ -112,6 +124,21 @@ def web_app(bot: MandaBot) -> web.Application:
         ]
     )
     return app
+
+
+def _event_callback(body: bytes) -> bool:
+    """An Events API event (not a url_verification, whose ack must carry the challenge)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "event_callback"
+
+
+async def _dispatch_acked(bot: MandaBot, request: AsyncBoltRequest) -> None:
+    response = await measured_dispatch(bot.bolt, request, bot.deps.metrics, None)
+    if response.status >= 400:
+        log.warning("an acknowledged event was not handled (status %d)", response.status)
 
 
 async def _replayed(deps: Deps, digest: str) -> bool:
@@ -152,10 +179,11 @@ class MeasuredSocketModeHandler(AsyncSocketModeHandler):
     async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
         received = time.perf_counter()
         request = AsyncBoltRequest(mode="socket_mode", body=req.payload, headers=build_headers(req))
-        response = await measured_dispatch(
-            self.bot.bolt, request, self.bot.deps.metrics, received
-        )
-        await send_async_response(client, req, response, time.time())
+        with self.bot.deps.jobs.acking():
+            response = await measured_dispatch(
+                self.bot.bolt, request, self.bot.deps.metrics, received
+            )
+            await send_async_response(client, req, response, time.time())
 
 
 @asynccontextmanager
