@@ -497,6 +497,7 @@ async def load_workers(
     home: Path, binary: str, mentions: int, channels: int, workers: int
 ) -> Burst:
     """`workers` HTTP workers sharing Redis behind the round-robin proxy; all mentions at once."""
+    load_before = os.getloadavg()[0]
     redis = RedisProcess(binary, free_port(), home)
     redis.start()
     try:
@@ -555,6 +556,8 @@ async def load_workers(
          f"{answers} / {duplicates} / {lost}  (goal {mentions} / 0 / 0)"),
         ("time until all answered", f"{all_answered:.1f} s"),
         ("throughput", f"{mentions / all_answered:.1f} answers/s"),
+        ("machine load (uptime, 1 min) before / after",
+         f"{load_before:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"),
     ])
 
 
