@@ -270,6 +270,8 @@ class SearchSetting:
     expand_vocabulary: bool = True
     routing: Routing | None = field(default_factory=Routing)
     split_compound: bool = True
+    pool: int = 60
+    sibling_weight: float = 0.0
 
     def build(self, app: Manda, embedder: Embedder | None = None) -> HybridSearch:
         return HybridSearch(
@@ -281,6 +283,8 @@ class SearchSetting:
             expand_vocabulary=self.expand_vocabulary,
             routing=self.routing,
             split_compound=self.split_compound,
+            pool=self.pool,
+            sibling_weight=self.sibling_weight,
         )
 
 

@@ -4,7 +4,9 @@ Ingests the six SEC filings of evals/retrieval/ (five companies) into one deal i
 MANDA_HOME, stores a second vector index of the same chunks made by the windowed offline embedder,
 then asks every probe question under each search setting: the baselines (plain BM25 over whole
 pages, BM25 over chunks, dense only), the previous default (no location merging, no vocabulary,
-routing or sub-queries), each change added alone, and the new default. Recall counts distinct
+routing or sub-queries), each change added alone, issue 17's first-round default and each
+second-round change added to it alone (line-item rows, the implied-statement bonus, the pool),
+and the new default. Recall counts distinct
 locations (document and page): "top 5" is the first five distinct pages a person is shown. The
 previous default is also shown as it returned raw chunks, duplicates included. Tune on dev; the
 README quotes held-out. Run: `.venv/bin/python bench/filings_probe.py [--misses] [--grid]`.
@@ -44,7 +46,10 @@ GOALS = {5: 0.85, 10: 0.95}
 WINDOWS = 4
 
 PREVIOUS = SearchSetting("previous default (0.5/0.5/0.4, graph)", expand_graph=True,
-                         expand_vocabulary=False, routing=None, split_compound=False)
+                         expand_vocabulary=False, routing=None, split_compound=False, pool=40)
+# issue 17's first round: vocabulary, routing (0.3 named / 0.1 implied), sub-queries, 40 passages
+ROUND1 = SearchSetting("round 1 default", expand_graph=True, pool=40,
+                       routing=Routing(implied=0.1, line_item=0.0))
 NEW = SearchSetting("new default", expand_graph=True)
 
 
@@ -69,7 +74,15 @@ def settings() -> list[tuple[SearchSetting, bool, str]]:
          "truncated"),
         (replace(PREVIOUS, name="+ distinct + compound sub-queries", split_compound=True), True,
          "truncated"),
+        (ROUND1, True, "truncated"),
+        (replace(ROUND1, name="round 1 + line-item rows (0.1)",
+                 routing=Routing(implied=0.1, line_item=0.1)), True, "truncated"),
+        (replace(ROUND1, name="round 1 + implied statement 0.2",
+                 routing=Routing(implied=0.2, line_item=0.0)), True, "truncated"),
+        (replace(ROUND1, name="round 1 + pool of 60", pool=60), True, "truncated"),
         (NEW, True, "truncated"),
+        (replace(NEW, name="new default, siblings add 0.1 of their score", sibling_weight=0.1),
+         True, "truncated"),
         (replace(NEW, name=f"new default, {WINDOWS} windows pooled"), True, "windows"),
     ]
 
@@ -134,7 +147,8 @@ async def run(show_misses: bool, with_grid: bool, keep: Path | None, quick: bool
             rows.append(("previous default, raw chunks as shown (duplicates count)", raw))
             chosen = settings()
             if quick:
-                chosen = [c for c in chosen if c[0].name.startswith(("previous", "new"))]
+                chosen = [c for c in chosen
+                          if c[0].name.startswith(("previous", "round 1 default", "new"))]
             if with_grid:
                 chosen = [c for c in chosen if c[0].name.startswith("new")] + grid()
             for setting, merge, vectors in chosen:

@@ -15,7 +15,6 @@ from typing import Literal
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.answer import render_answer
-from bot.blocks.kit import SlackMessage, context
 from bot.blocks.messages import render_error, render_help, render_unbound
 from bot.conversations import Thread
 from bot.deps import Deps
@@ -88,18 +87,15 @@ async def answer_in_thread(
                     deps.answers, deal_id, question, thread.conversation_id, writer.on_text
                 )
             evidence = await deps.deals.pending_behind(deal_id, answer)
-            messages = render_answer(
+            rendered = render_answer(
                 answer,
                 deal_id=deal_id,
                 question=question,
                 pending=evidence.findings,
                 documents=evidence.document_names,
+                links=await deps.deals.document_links(deal_id),
             )
-            if intro and len(messages[0].blocks) < 50:
-                messages[0] = SlackMessage(
-                    text=messages[0].text, blocks=[context([intro]), *messages[0].blocks]
-                )
-            await writer.finish(messages)
+            await writer.finish(rendered, intro=intro)
             await deps.conversations.remember(thread.conversation_id, deal_id)
         except Exception as exc:
             log.exception("answering in %s failed", thread.conversation_id)

@@ -38,6 +38,17 @@ class MessageEdits:
                 del self._users[key]
                 del self._locks[key]
 
+    def seen(self, channel: str, ts: str, blocks: list[dict[str, Any]]) -> None:
+        """Keep a clicked message's blocks (unless newer ones are known), so an edit after its
+        modal is submitted starts from them."""
+        if (channel, ts) not in self._latest:
+            self.written(channel, ts, blocks)
+
+    def known(self, channel: str, ts: str) -> list[dict[str, Any]] | None:
+        """The blocks last written to or seen on a message, if this process remembers them."""
+        blocks = self._latest.get((channel, ts))
+        return None if blocks is None else list(blocks)
+
     def written(self, channel: str, ts: str, blocks: list[dict[str, Any]]) -> None:
         key = (channel, ts)
         self._latest[key] = blocks

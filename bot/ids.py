@@ -5,10 +5,17 @@ from __future__ import annotations
 import re
 
 ADD_TO_QA = "manda.qa.add"  # several in one block: numbered, ADD_TO_QA_ANY matches them all
+QA_OPEN = "manda.qa.open"  # "Add to Q&A…": opens QA_VIEW with the answer's suggested questions
+QA_VIEW = "manda.qa.view"  # callback_id of the Add to Q&A modal
+QA_PICK = "manda.qa.pick"  # its checkboxes (block and action id); option values "all" or "1".."n"
+QA_ALL = "all"
 APPROVE_FINDING = "manda.finding.approve"
 REJECT_FINDING = "manda.finding.reject"
 FEEDBACK_UP = "manda.feedback.up"
-FEEDBACK_DOWN = "manda.feedback.down"
+FEEDBACK_DOWN = "manda.feedback.down"  # opens FEEDBACK_VIEW for the reason
+REJECT_VIEW = "manda.finding.reject.view"  # callback_id of the Reject modal (its reason)
+FEEDBACK_VIEW = "manda.feedback.view"  # callback_id of the 👎 modal
+REASON_INPUT = "manda.reason"  # the reason's block and action id in both
 OPEN_REVIEW = "manda.review.open"
 REVIEW_PAGE = "manda.review.page"  # Next in the queue
 REVIEW_PREVIOUS = "manda.review.previous"  # its own id: action ids are unique within a block
@@ -26,6 +33,7 @@ WF_ATTACH_QA = "manda.wf.attach_qa"  # IRL: the deal's Q&A questions join the li
 WF_EDIT_VIEW = "manda.wf.edit.view"  # callback_id of the Edit modal
 WF_EDIT_INPUT = "manda.wf.edit.input"  # its block and action id
 TIMELINE_MORE = "manda.timeline.more"
+ANSWER_SHOW_MORE = "manda.answer.more"  # the rest of a long answer, in place
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
 WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
@@ -37,7 +45,10 @@ FEEDBACK = (FEEDBACK_UP, FEEDBACK_DOWN)
 ANSWER_ACTIONS = "manda.answer.actions"
 QA_ACTIONS = "manda.answer.qa"
 QA_LIST_ACTIONS = "manda.qa.list"
-SOURCES = "manda.answer.sources"
+SOURCES = "manda.answer.sources"  # footnotes; a second block is `.10`, …
+ANSWER_BODY = "manda.answer.body"  # the first screen (markdown)
+ANSWER_REST = "manda.answer.rest"  # what Show more added
+ANSWER_MORE = "manda.answer.more"  # block id of the Show more button
 INGEST_ACTIONS = "manda.ingest.actions"
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
@@ -46,6 +57,11 @@ TIMELINE_ACTIONS = "manda.timeline.actions"
 def add_to_qa(index: int) -> str:
     """Action ids are unique within a block, so each Add to Q&A button has its own number."""
     return f"{ADD_TO_QA}.{index}"
+
+
+def qa_field(kind: str, index: int) -> str:
+    """Block and action id of one question's `text`, `category` or `priority` in QA_VIEW."""
+    return f"manda.qa.{kind}.{index}"
 
 
 def qa_item_block(item_id: str) -> str:

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from manda.errors import MandaError
 
 VALUE_LIMIT = 2000  # Slack's limit on a button value
+METADATA_LIMIT = 3000  # Slack's limit on a view's private_metadata
+MAX_SUGGESTIONS = 9  # a modal's checkboxes hold 10 options: "All" and nine questions
 
 P = TypeVar("P", bound="ButtonPayload")
 
@@ -81,14 +83,65 @@ class AddToQA(ButtonPayload):
             else:
                 high = middle - 1
         return payload.model_copy(update={"question": question[:low].rstrip() + "…"})
-        if source:
+
+
+class Suggestion(BaseModel):
+    """One question an answer proposes for the Q&A list, with what raised it."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
+
+    question: str = Field(alias="q", min_length=1)
+    category: str = Field(default="General", alias="c")
+    finding_id: str | None = Field(default=None, alias="f")
+
+
+class SuggestedQuestions(ButtonPayload):
+    """"Add to Q&A…": the questions its modal lists, and the source that raised them."""
+
+    questions: list[Suggestion] = Field(alias="qs", min_length=1, max_length=MAX_SUGGESTIONS)
+    source: str | None = Field(default=None, alias="s")
+
+    @classmethod
+    def fitted(
+        cls, *, deal_id: str, questions: list[Suggestion], source: str | None = None
+    ) -> SuggestedQuestions:
+        """One whose value fits a button: the source, then the longest questions shortened.
+
+        The modal shows each question in an editable box, so a shortened one can be completed
+        there before it is added.
+        """
+        payload = cls(d=deal_id, qs=questions[:MAX_SUGGESTIONS], s=source)
+        if not payload.fits() and source:
             payload = payload.model_copy(update={"source": source[:200]})
-        overflow = len(payload.model_dump_json(by_alias=True, exclude_none=True)) - VALUE_LIMIT
-        if overflow > 0:
-            # JSON escaping can make a character cost up to 6; trim generously
-            keep = max(1, len(question) - overflow * 6 - 1)
-            payload = payload.model_copy(update={"question": question[:keep].rstrip() + "…"})
+        while not payload.fits():
+            longest = max(range(len(payload.questions)),
+                          key=lambda i: len(payload.questions[i].question))
+            text = payload.questions[longest].question.removesuffix("…")
+            if len(text) <= 40:
+                raise ValueError("the suggested questions cannot fit one button's value")
+            shorter = text[: max(40, int(len(text) * 0.8))].rstrip() + "…"
+            changed = list(payload.questions)
+            changed[longest] = changed[longest].model_copy(update={"question": shorter})
+            payload = payload.model_copy(update={"questions": changed})
         return payload
+
+
+class Origin(BaseModel):
+    """Where a modal was opened from: the message (channel, ts, thread) or, when empty, Home."""
+
+    channel: str | None = Field(default=None, alias="ch")
+    message: str | None = Field(default=None, alias="m")
+    thread: str | None = Field(default=None, alias="t")
+
+
+class QAModal(SuggestedQuestions, Origin):
+    """The Add to Q&A modal's private_metadata: the questions and the message to update."""
+
+    def encode(self) -> str:
+        value = self.model_dump_json(by_alias=True, exclude_none=True)
+        if len(value) > METADATA_LIMIT:
+            raise ValueError(f"QAModal is {len(value)} characters; limit {METADATA_LIMIT}")
+        return value
 
 
 class Decision(ButtonPayload):
@@ -101,6 +154,13 @@ class Feedback(ButtonPayload):
     """👍 / 👎 on one answer of one conversation."""
 
     conversation_id: str = Field(alias="c", min_length=1)
+
+
+class ShowMore(ButtonPayload):
+    """The rest of a long answer: its conversation and the digest of its stored text."""
+
+    conversation_id: str = Field(alias="c", min_length=1)
+    answer: str = Field(alias="h", min_length=8, max_length=64)
 
 
 class QAChange(ButtonPayload):
@@ -136,3 +196,11 @@ class TimelinePage(ButtonPayload):
     end: str | None = Field(default=None, alias="t")
     category: str | None = Field(default=None, alias="c")
     offset: int = Field(default=0, alias="o", ge=0)
+
+
+class RejectModal(Decision, Origin):
+    """The Reject modal's private_metadata: which finding, and the message to update."""
+
+
+class FeedbackModal(Feedback, Origin):
+    """The 👎 modal's private_metadata: which answer, and the message to update."""

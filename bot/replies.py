@@ -2,8 +2,12 @@
 
 The working sign is `assistant.threads.setStatus` where the workspace has it, else a reaction on
 the question, else a placeholder the answer replaces. Text streams with `chat.startStream` /
-`appendStream` / `stopStream` where available; the finished message is always re-rendered from the
-validated answer, so what stays in the channel is the checked, cited version.
+`appendStream` as the answer's first screen, laid out as it will stay (footnotes, no more than one
+screen), and `chat.stopStream` finishes it with the blocks that go under it (footnotes, Show more,
+buttons): the message is never rewritten, so it neither reflows nor shows "(edited)".
+Only where streaming is unavailable (or the checked answer differs from what was streamed, or a
+slash command's placeholder stands in the channel) is the answer posted or put in place whole.
+https://docs.slack.dev/reference/methods/chat.stopStream
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ from typing import Literal
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.blocks.answer import RenderedAnswer
 from bot.blocks.kit import SlackMessage, context
-from bot.blocks.mrkdwn import stream_ready
+from bot.blocks.layout import settled_screen
 from bot.conversations import Thread
 
 log = logging.getLogger(__name__)
@@ -90,7 +95,8 @@ class Working:
 
 
 class ThreadWriter:
-    """Writes the answer into the thread: streamed while it is written, then the final render."""
+    """Writes the answer into the thread: its first screen streamed as it is written, then
+    finished with the blocks that go under it."""
 
     def __init__(
         self,
@@ -105,47 +111,51 @@ class ThreadWriter:
         self._placeholder_ts = placeholder_ts
         self._stream = stream and placeholder_ts is None
         self._stream_ts: str | None = None
-        self._buffer = ""  # agent text not yet streamed, raw (made safe when sent)
+        self._raw = ""  # the agent's text so far, as written
+        self._sent = ""  # the laid-out first screen streamed so far
         self.posted: list[str] = []
 
     async def on_text(self, delta: str) -> None:
         """The agent's text as it is written (the `on_text` callback)."""
         if not self._stream or not delta:
             return
-        self._buffer += delta
-        if self._stream_ts is None:
-            await self._start_stream()
-        elif len(self._buffer) >= STREAM_FLUSH:
-            await self._append()
-
-    async def _start_stream(self) -> None:
-        t = self._thread
-        ready, held = stream_ready(self._buffer)
-        if not ready.strip():
+        self._raw += delta
+        if "\n" not in delta:
             return
+        settled = settled_screen(self._raw[: self._raw.rfind("\n") + 1])
+        if not settled.startswith(self._sent):  # the layout changed its mind: stream no more
+            return
+        more = settled[len(self._sent) :]
+        if not more.strip() or (self._stream_ts is not None and len(more) < STREAM_FLUSH):
+            return
+        if self._stream_ts is None:
+            await self._start_stream(more)
+        else:
+            await self._append(more)
+
+    async def _start_stream(self, text: str) -> bool:
+        t = self._thread
         try:
             started = await self._client.chat_startStream(
                 channel=t.channel,
                 thread_ts=t.thread_ts,
-                markdown_text=ready,
+                markdown_text=text,
                 recipient_user_id=None if t.is_dm else t.user,
                 recipient_team_id=None if t.is_dm else t.team,
             )
         except SlackApiError as exc:
-            log.debug(
-                "streaming unavailable (%s); the answer will be posted whole",
-                exc.response.get("error"),
+            log.info(
+                "streaming unavailable in %s (%s); the answer will be posted whole",
+                t.channel, exc.response.get("error"),
             )
             self._stream = False
-            return
+            return False
         self._stream_ts = started["ts"]
-        self._buffer = held
+        self._sent = text
+        return True
 
-    async def _append(self) -> None:
-        if self._stream_ts is None or not self._buffer:
-            return
-        text, self._buffer = stream_ready(self._buffer)
-        if not text:
+    async def _append(self, text: str) -> None:
+        if self._stream_ts is None:
             return
         try:
             await self._client.chat_appendStream(
@@ -153,10 +163,11 @@ class ThreadWriter:
             )
         except SlackApiError as exc:
             log.warning(
-                "appendStream failed (%s); the final answer replaces the stream",
+                "appendStream failed (%s); the rest of the first screen comes with stopStream",
                 exc.response.get("error"),
             )
-            self._stream = False
+            return
+        self._sent += text
 
     async def _stop_stream(self) -> str | None:
         ts, self._stream_ts = self._stream_ts, None
@@ -189,14 +200,40 @@ class ThreadWriter:
         )
         self.posted.append(reply["ts"])
 
-    async def finish(self, messages: list[SlackMessage]) -> None:
-        """Put the rendered answer in place of the stream or placeholder, the rest after it."""
-        first, rest = messages[0], messages[1:]
+    async def finish(self, answer: RenderedAnswer, *, intro: str | None = None) -> None:
+        """End the streamed message with the blocks under the answer (`chat.stopStream`), or, where
+        nothing can stream, put the whole answer in place of the placeholder or post it."""
+        shown = answer.layout.shown
+        if self._stream and self._stream_ts is None and not intro and shown.strip():
+            await self._start_stream(shown)  # nothing streamed yet (a short or offline answer)
+        if self._stream_ts is not None:
+            if shown.startswith(self._sent) and await self._stop_with(answer, shown):
+                return
+            log.warning(
+                "the checked answer in %s differs from the text streamed; replacing the streamed "
+                "message with it (Slack shows it as edited)", self._thread.conversation_id,
+            )
         target = await self._stop_stream() or self._placeholder_ts
-        if target is None or not await self._replace(target, first):
-            await self._post(first)
-        for message in rest:
-            await self._post(message)
+        if target is None or not await self._replace(target, answer.message(intro)):
+            await self._post(answer.message(intro))
+
+    async def _stop_with(self, answer: RenderedAnswer, shown: str) -> bool:
+        ts = self._stream_ts
+        assert ts is not None
+        rest = shown[len(self._sent) :]
+        try:
+            await self._client.chat_stopStream(
+                channel=self._thread.channel, ts=ts, markdown_text=rest or None,
+                blocks=answer.tail,
+            )
+        except SlackApiError as exc:
+            log.warning("stopStream with the answer's blocks failed (%s)",
+                        exc.response.get("error"))
+            return False
+        self._stream_ts = None
+        self._stream = False
+        self.posted.append(ts)
+        return True
 
     async def fail(self, message: SlackMessage) -> None:
         """Say what went wrong where the answer would have been; never leave silence."""

@@ -41,3 +41,10 @@ def from_slack(text: str, *, bot_user_id: str | None = None) -> str:
         return target.removeprefix("mailto:")
 
     return " ".join(unescape(_ENTITY.sub(entity, text)).split())
+
+
+def from_input(text: str) -> str:
+    """What a person typed into a modal's text input: Slack sends it as typed, with no entities
+    or `<…>` markup to undo (unlike message text), so it is only trimmed — never unescaped a
+    second time, which would turn a typed `&amp;` into `&`."""
+    return text.strip()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot import ids
 from bot.blocks.kit import (
@@ -13,35 +14,48 @@ from bot.blocks.kit import (
     context,
     contexts,
     fallback,
-    paginate,
-    sections,
+    plural,
 )
-from bot.blocks.mrkdwn import escape, plain, to_mrkdwn
-from bot.payloads import AddToQA, Decision, Feedback
+from bot.blocks.layout import Footnote, Layout, digest, lay_out
+from bot.blocks.mrkdwn import escape, plain
+from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
 from manda.answers import Answer, Citation
-from manda.models import Finding
+from manda.finance.amounts import find_amounts, format_amount
+from manda.models import Finding, Nature
 
 MAX_SOURCES = 40  # four context blocks
 MAX_DECISIONS = 5  # findings offered for approval under one answer
-MAX_QA_BUTTONS = 5
 
 
 def source_label(citation: Citation) -> str:
     return f"{citation.document}, {citation.location}"
 
 
-def render_sources(citations: Sequence[Citation]) -> list[Block]:
-    """One context element per distinct (file, location), in the order the answer cites them."""
-    seen: dict[tuple[str, str], None] = {}
-    for c in citations:
-        seen.setdefault((c.document, c.location), None)
-    labels = [f"📄 {escape(doc)} · {escape(loc)}" for doc, loc in seen]
+def render_sources(notes: Sequence[Footnote]) -> list[Block]:
+    """The footnotes: each file and location once, numbered as the text cites them."""
+    labels = [n.mrkdwn() for n in notes]
     if not labels:
         return []
     if len(labels) > MAX_SOURCES:
         extra = len(labels) - (MAX_SOURCES - 1)
         labels = [*labels[: MAX_SOURCES - 1], f"… and {extra} more sources"]
     return contexts(["*Sources*", *labels], block_id=ids.SOURCES)
+
+
+def markdown_block(text: str, block_id: str) -> Block:
+    """Answer text as Slack renders streamed text (standard markdown), so nothing reflows."""
+    return {"type": "markdown", "text": text, "block_id": block_id}
+
+
+def render_show_more(layout: Layout, *, deal_id: str, conversation_id: str,
+                     answer_text: str) -> list[Block]:
+    """The button that opens the rest of the answer in place (from the stored answer)."""
+    if not layout.more:
+        return []
+    lines = sum(1 for line in layout.more.split("\n") if line.strip())
+    value = ShowMore(d=deal_id, c=conversation_id, h=digest(answer_text.strip())).encode()
+    return [actions(ids.ANSWER_MORE, [
+        button(f"Show more ({plural(lines, 'more line')})", ids.ANSWER_SHOW_MORE, value)])]
 
 
 def finding_title(finding: Finding) -> str:
@@ -54,65 +68,107 @@ def finding_title(finding: Finding) -> str:
     return title
 
 
-def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
-    """A finding waiting for review and its Approve / Reject pair."""
-    where = (
-        f"{escape(document)}, {escape(finding.location.label)}"
-        if document
-        else escape(finding.location.label)
+# ---------------------------------------------------------------- footer: review and Q&A actions
+
+APPROVAL_MEANS = (  # what approval changes: agent.selection._authority, cim.drafting
+    "_Approve_ = you checked the figure against its source (recorded with your name). Answers "
+    "cite an approved statement before unchecked ones, after corrections and audited or final "
+    "documents: approving does not settle a conflict or hide other documents' figures. The CIM "
+    "builds on approved figures first. _Reject_ (with a reason) = Manda stops using it in answers."
+)
+
+
+def figure_line(finding: Finding, document: str | None) -> str:
+    """What a pending finding says, in full: subject, value with its unit, period and source."""
+    written = (finding.value_text or "").strip()
+    if finding.value is not None and finding.unit:
+        stated = find_amounts(written)
+        if stated and (stated[0].currency or stated[0].unit):
+            value = written  # as the document writes it, with its unit ("€5.0M", "19%")
+        else:  # "22,500" in a table in EUR thousands: the amount it stands for, then as written
+            value = format_amount(finding.value, finding.unit)
+            value += f" (as written: {written})" if written else ""
+    else:
+        value = (finding.value_text or "").strip() or "no figure"
+        if finding.value is not None:
+            value += " (no unit stated in the source)"
+    period = finding.period or "no period stated"
+    if finding.nature is Nature.FORECAST:
+        period += ", forecast"
+    where = f"{document}, {finding.location.label}" if document else finding.location.label
+    return (
+        f"⏳ *{escape(finding.label)}* · {escape(period)}: *{escape(value)}* — "
+        f"_{escape(where)}_"
     )
+
+
+def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
+    """A finding the answer relies on, waiting for review, and its Approve / Reject pair."""
     value = Decision(d=deal_id, f=finding.id).encode()
     return [
-        context([f"⏳ Waiting for review: {finding_title(finding)} — _{where}_"]),
+        context([figure_line(finding, document)]),
         actions(
             ids.decision_block(finding.id),
             [
                 button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject", ids.REJECT_FINDING, value, style="danger"),
+                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
             ],
         ),
     ]
 
 
-def qa_payloads(answer: Answer, *, deal_id: str, question: str) -> list[AddToQA]:
+def render_decisions(
+    deal_id: str, pending: Sequence[Finding], documents: dict[str, str] | None = None
+) -> list[Block]:
+    """The pending findings an answer relies on, then one line on what deciding means."""
+    blocks: list[Block] = []
+    for finding in pending[:MAX_DECISIONS]:
+        blocks.extend(
+            render_decision_blocks(deal_id, finding, (documents or {}).get(finding.document_id))
+        )
+    if blocks:
+        blocks.append(context([APPROVAL_MEANS]))
+    return blocks
+
+
+def suggested_questions(
+    answer: Answer, *, deal_id: str, question: str
+) -> SuggestedQuestions | None:
     """Questions the agent proposed for the Q&A list; the asked question when nothing was found."""
+    proposed = [
+        Suggestion(q=a.question, c=a.category or "General", f=a.finding_id)
+        for a in answer.suggested_actions
+        if a.type == "add_to_qa" and a.question
+    ]
+    if not proposed and not answer.citations and question.strip():
+        proposed.append(Suggestion(q=question))
+    unique: dict[str, Suggestion] = {}
+    for s in proposed:
+        unique.setdefault(" ".join(s.question.lower().split()), s)
+    if not unique:
+        return None
     first_source = source_label(answer.citations[0]) if answer.citations else None
-    payloads = [
-        AddToQA.fitted(
-            deal_id=deal_id,
-            question=action.question,
-            category=action.category,
-            finding_id=action.finding_id,
-            source=first_source,
-        )
-        for action in answer.suggested_actions
-        if action.type == "add_to_qa" and action.question
-    ]
-    if not payloads and not answer.citations and question.strip():
-        payloads.append(AddToQA.fitted(deal_id=deal_id, question=question))
-    unique: dict[str, AddToQA] = {}
-    for p in payloads:
-        unique.setdefault(" ".join(p.question.lower().split()), p)
-    return list(unique.values())[:MAX_QA_BUTTONS]
+    return SuggestedQuestions.fitted(
+        deal_id=deal_id, questions=list(unique.values()), source=first_source
+    )
 
 
-def render_qa_buttons(payloads: Sequence[AddToQA]) -> list[Block]:
-    if not payloads:
+def render_qa_offer(offer: SuggestedQuestions | None) -> list[Block]:
+    """One "Add to Q&A…" button: its modal lists the questions to tick, reword and classify."""
+    if offer is None:
         return []
-    single = len(payloads) == 1
-    return [
-        actions(
-            ids.QA_ACTIONS,
-            [
-                button(
-                    "📝 Add to Q&A" if single else f"📝 Add: {p.question}",
-                    ids.add_to_qa(i),
-                    p.encode(),
-                )
-                for i, p in enumerate(payloads)
-            ],
-        )
-    ]
+    count = len(offer.questions)
+    text = "📝 Add to Q&A…" if count == 1 else f"📝 Add to Q&A… ({count} questions)"
+    return [actions(ids.QA_ACTIONS, [button(text, ids.QA_OPEN, offer.encode())])]
+
+
+def render_feedback(deal_id: str, conversation_id: str) -> Block:
+    """👍 records at once; 👎 asks what was wrong first."""
+    value = Feedback(d=deal_id, c=conversation_id).encode()
+    return actions(
+        ids.ANSWER_ACTIONS,
+        [button("👍", ids.FEEDBACK_UP, value), button("👎", ids.FEEDBACK_DOWN, value)],
+    )
 
 
 def render_footer(
@@ -123,24 +179,32 @@ def render_footer(
     pending: Sequence[Finding] = (),
     documents: dict[str, str] | None = None,
 ) -> list[Block]:
-    """Everything under the answer text: notices, sources, review buttons, Q&A and feedback."""
+    """Everything under the answer text and its sources: notices, review, Q&A and feedback."""
     blocks: list[Block] = []
     if answer.notices:
         blocks.append(context([f"⚠️ {escape(n)}" for n in answer.notices]))
-    blocks.extend(render_sources(answer.citations))
-    for finding in pending[:MAX_DECISIONS]:
-        blocks.extend(
-            render_decision_blocks(deal_id, finding, (documents or {}).get(finding.document_id))
-        )
-    blocks.extend(render_qa_buttons(qa_payloads(answer, deal_id=deal_id, question=question)))
-    feedback = Feedback(d=deal_id, c=answer.conversation_id).encode()
-    blocks.append(
-        actions(
-            ids.ANSWER_ACTIONS,
-            [button("👍", ids.FEEDBACK_UP, feedback), button("👎", ids.FEEDBACK_DOWN, feedback)],
-        )
-    )
+    blocks.extend(render_decisions(deal_id, pending, documents))
+    blocks.extend(render_qa_offer(suggested_questions(answer, deal_id=deal_id, question=question)))
+    blocks.append(render_feedback(deal_id, answer.conversation_id))
     return blocks
+
+
+@dataclass(frozen=True)
+class RenderedAnswer:
+    """An answer as one message: the first screen (markdown, streamed or posted) and the blocks
+    under it (its footnotes, Show more, the footer), which `chat.stopStream` appends."""
+
+    layout: Layout
+    tail: list[Block]
+    text: str  # the notification text
+
+    def blocks(self, intro: str | None = None) -> list[Block]:
+        """The whole message, for where it is posted or replaced rather than streamed."""
+        head = [context([intro])] if intro else []
+        return [*head, markdown_block(self.layout.shown or " ", ids.ANSWER_BODY), *self.tail]
+
+    def message(self, intro: str | None = None) -> SlackMessage:
+        return SlackMessage(text=self.text, blocks=self.blocks(intro))
 
 
 def render_answer(
@@ -150,19 +214,34 @@ def render_answer(
     question: str,
     pending: Sequence[Finding] = (),
     documents: dict[str, str] | None = None,
-) -> list[SlackMessage]:
-    """The answer as one or more messages (Slack's limits respected); buttons on the last one."""
-    text = to_mrkdwn(answer.answer)
-    footer = render_footer(
-        answer, deal_id=deal_id, question=question, pending=pending, documents=documents
-    )
-    pages = paginate(sections(text), footer)
-    return [
-        SlackMessage(
-            text=fallback(text if i == 0 else f"(continued) {plain(text, 200)}"), blocks=page
-        )
-        for i, page in enumerate(pages)
+    links: Mapping[str, str] | None = None,
+) -> RenderedAnswer:
+    """The answer laid out: lead and first screen, footnotes, Show more, then the footer."""
+    layout = lay_out(answer.answer, known_files=[c.document for c in answer.citations],
+                     links=links)
+    tail = [
+        *render_sources(layout.notes_for(layout.shown)),
+        *render_show_more(layout, deal_id=deal_id, conversation_id=answer.conversation_id,
+                          answer_text=answer.answer),
+        *render_footer(answer, deal_id=deal_id, question=question, pending=pending,
+                       documents=documents),
     ]
+    return RenderedAnswer(layout=layout, tail=tail, text=fallback(plain(layout.shown, 600)))
+
+
+def expand_in_place(blocks: Sequence[Block], layout: Layout, rest: str) -> list[Block]:
+    """The answer message with Show more replaced by the rest and every footnote listed."""
+    out: list[Block] = []
+    for block in blocks:
+        block_id = str(block.get("block_id", ""))
+        if block_id == ids.SOURCES or block_id.startswith(f"{ids.SOURCES}."):
+            continue
+        if block_id == ids.ANSWER_MORE:
+            out.append(markdown_block(rest, ids.ANSWER_REST))
+            out.extend(render_sources(layout.notes))
+            continue
+        out.append(block)
+    return out
 
 
 def render_placeholder(line: str) -> SlackMessage:

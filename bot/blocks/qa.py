@@ -55,7 +55,7 @@ def item_actions(item: QAItem) -> Block:
 def render_qa_list(deal_id: str, items: Sequence[QAItem], notice: str = "") -> SlackMessage:
     if not items:
         text = (
-            f"The Q&A list of *{escape(deal_id)}* is empty. Click *Add to Q&A* under an answer, "
+            f"The Q&A list of *{escape(deal_id)}* is empty. Click *Add to Q&A…* under an answer, "
             "a gap or a red flag to add an open question for the target."
         )
         return SlackMessage(text=fallback(text), blocks=[section(text)])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import ids
-from bot.blocks.answer import finding_title
+from bot.blocks.answer import APPROVAL_MEANS, finding_title
 from bot.blocks.kit import (
     Block,
     SlackMessage,
@@ -61,7 +61,7 @@ def render_finding(
             ids.decision_block(finding.id),
             [
                 button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject", ids.REJECT_FINDING, value, style="danger"),
+                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
             ],
         ),
     ]
@@ -113,6 +113,7 @@ def render_review_queue(page: ReviewPage, *, size: int = QUEUE_PAGE) -> SlackMes
         paging.append(_page_button(page, f"Next {more} →", last, ids.REVIEW_PAGE))
     if paging:
         blocks.append(actions(ids.REVIEW_PAGING, paging))
+    blocks.append(context([APPROVAL_MEANS]))
     blocks.append(
         context(
             [

@@ -188,20 +188,21 @@ class FakeSlack(FakeSlackServer):
         self.workspace.triggers[str(body["trigger_id"])] = clicker.id
         return await self.deliver("interactive", body)
 
-    async def submit_view(self, user: UserRef, values: dict[str, dict[str, str]]) -> Delivery:
-        """Submit the modal open for `user`; `values` is {block_id: {action_id: text}}.
+    async def submit_view(
+        self, user: UserRef, values: Mapping[str, Mapping[str, str | Sequence[str] | None]]
+    ) -> Delivery:
+        """Submit the modal open for `user`; `values` is {block_id: {action_id: what}}: the text
+        of a plain_text_input, the chosen option's value of a static_select, the ticked options'
+        values of checkboxes. Inputs left out keep their initial values, as in Slack.
 
+        An ack with `response_action: errors` keeps the modal open (its errors in
+        `Workspace.modal_errors`), as Slack shows them under the fields.
         https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload
         """
         who = self.user(user)
-        view = self.workspace.modals.pop(who.id, None)
+        view = self.workspace.modals.get(who.id)
         if view is None:
             raise LookupError(f"no modal is open for {who.name}")
-        state = {
-            block: {action: {"type": "plain_text_input", "value": text}
-                    for action, text in inputs.items()}
-            for block, inputs in values.items()
-        }
         body = {
             "type": "view_submission",
             "team": {"id": self.workspace.team_id, "domain": self.workspace.domain},
@@ -210,9 +211,19 @@ class FakeSlack(FakeSlackServer):
             "api_app_id": self.workspace.app_id,
             "token": "fake-verification-token",
             "trigger_id": f"{int(time.time())}.{uuid.uuid4().int % 10**12}",
-            "view": {**view, "state": {"values": state}},
+            "view": {**view, "state": {"values": view_state(view, values)}},
         }
-        return await self.deliver("interactive", body)
+        delivery = await self.deliver("interactive", body)
+        data = delivery.json or {}
+        if delivery.status == 200 and data.get("response_action") == "errors":
+            self.workspace.show_modal(who.id, view, errors=dict(data.get("errors") or {}))
+        else:
+            self.workspace.show_modal(who.id, None)
+        return delivery
+
+    def close_view(self, user: UserRef) -> None:
+        """Cancel the modal open for `user` (the app is not told: no notify_on_close)."""
+        self.workspace.show_modal(self.user(user).id, None)
 
     async def click_home(
         self, user: UserRef, action_id: str, *, value: str | None = None
@@ -224,6 +235,7 @@ class FakeSlack(FakeSlackServer):
             raise LookupError(f"no Home view published for {clicker.name}")
         element, block_id = self.find_action(view.get("blocks", []), action_id, value)
         body = payloads.block_actions(self.workspace, clicker, element, block_id, view=view)
+        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
         return await self.deliver("interactive", body)
 
     # ------------------------------------------------------------ files and Home
@@ -287,3 +299,50 @@ class FakeSlack(FakeSlackServer):
         return await self.workspace.wait_for(
             ready, timeout=timeout, what=f"{count} bot replies in thread {thread_ts}"
         )
+
+
+def view_state(
+    view: Mapping[str, Any], values: Mapping[str, Mapping[str, str | Sequence[str] | None]]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """`view.state.values` as Slack sends it: every input's element, with what was entered or
+    chosen (`values`) or else its initial value."""
+    state: dict[str, dict[str, dict[str, Any]]] = {}
+    for block in view.get("blocks", []):
+        element = block.get("element") if block.get("type") == "input" else None
+        if not isinstance(element, dict):
+            continue
+        block_id, action_id = str(block.get("block_id")), str(element.get("action_id"))
+        given = values.get(block_id, {})
+        entered = given.get(action_id) if action_id in given else _UNSET
+        state.setdefault(block_id, {})[action_id] = _element_state(element, entered)
+    return state
+
+
+_UNSET: Any = object()
+
+
+def _element_state(element: Mapping[str, Any], entered: Any) -> dict[str, Any]:
+    kind = element.get("type")
+    options = {str(o.get("value")): o for o in element.get("options", [])}
+    if kind == "checkboxes":
+        if entered is _UNSET:
+            chosen = list(element.get("initial_options") or [])
+        else:
+            wanted = [entered] if isinstance(entered, str) else list(entered or [])
+            unknown = [w for w in wanted if w not in options]
+            if unknown:
+                raise LookupError(f"no option {unknown} in checkboxes {element.get('action_id')}")
+            chosen = [options[w] for w in wanted]
+        return {"type": kind, "selected_options": chosen}
+    if kind in ("static_select", "radio_buttons"):
+        if entered is _UNSET:
+            chosen_one = element.get("initial_option")
+        elif entered is None:
+            chosen_one = None
+        elif str(entered) in options:
+            chosen_one = options[str(entered)]
+        else:
+            raise LookupError(f"no option {entered!r} in {kind} {element.get('action_id')}")
+        return {"type": kind, "selected_option": chosen_one}
+    value = element.get("initial_value") if entered is _UNSET else entered
+    return {"type": kind or "plain_text_input", "value": value}

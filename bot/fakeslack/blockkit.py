@@ -9,6 +9,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackObjectFormationError
 from slack_sdk.models.blocks import Block
+from slack_sdk.models.views import View
 
 MAX_MESSAGE_BLOCKS = 50
 MAX_VIEW_BLOCKS = 100
@@ -25,6 +26,18 @@ BLOCK_ID = 255
 HEADER_TEXT = 150
 MARKDOWN_TEXT = 12000
 MESSAGE_TEXT = 40000
+VIEW_TITLE = 24  # a modal's title, submit and close texts
+PRIVATE_METADATA = 3000
+CALLBACK_ID = 255
+INPUT_LABEL = 2000
+OPTIONS = {"checkboxes": 10, "radio_buttons": 10, "static_select": 100,
+           "multi_static_select": 100}  # https://docs.slack.dev/reference/block-kit/block-elements
+OPTION_TEXT = 75
+OPTION_VALUE = 150
+INPUT_ELEMENTS = {
+    "plain_text_input", "checkboxes", "static_select", "radio_buttons", "multi_static_select",
+    "datepicker", "number_input", "users_select", "conversations_select", "channels_select",
+}
 
 KNOWN = {
     "section",
@@ -67,6 +80,37 @@ def validate_blocks(blocks: Any, *, limit: int = MAX_MESSAGE_BLOCKS) -> list[str
             block_ids.add(bid)
         errors.extend(_check_block(block, where))
         errors.extend(_sdk_check(block, where))
+    return errors
+
+
+def validate_modal(view: dict[str, Any]) -> list[str]:
+    """Every way a modal breaks Slack's rules for `views.open`: its own fields, then its blocks.
+    https://docs.slack.dev/reference/views/modal-views"""
+    errors: list[str] = []
+    for name, required in (("title", True), ("submit", False), ("close", False)):
+        text = view.get(name)
+        if text is None:
+            if required:
+                errors.append(f"[ERROR] missing required field: {name} [json-pointer:/view/{name}]")
+            continue
+        errors += _text_object(text, VIEW_TITLE, f"/view/{name}")
+        if isinstance(text, dict) and text.get("type") != "plain_text":
+            errors.append(f"[ERROR] must be plain_text [json-pointer:/view/{name}/type]")
+    blocks = view.get("blocks", [])
+    if "submit" not in view and any(isinstance(b, dict) and b.get("type") == "input"
+                                    for b in blocks or []):
+        errors.append("[ERROR] submit is required with input blocks [json-pointer:/view/submit]")
+    if len(str(view.get("private_metadata", ""))) > PRIVATE_METADATA:
+        errors.append(f"[ERROR] must be less than {PRIVATE_METADATA + 1} characters "
+                      "[json-pointer:/view/private_metadata]")
+    if len(str(view.get("callback_id", ""))) > CALLBACK_ID:
+        errors.append(f"[ERROR] must be less than {CALLBACK_ID + 1} characters "
+                      "[json-pointer:/view/callback_id]")
+    errors += validate_blocks(blocks, limit=MAX_VIEW_BLOCKS)
+    try:
+        View(**{k: v for k, v in view.items() if k != "blocks"}, blocks=blocks).to_dict()
+    except (SlackObjectFormationError, KeyError, TypeError, ValueError) as exc:
+        errors.append(f"[ERROR] slack_sdk: {exc} [json-pointer:/view]")
     return errors
 
 
@@ -144,8 +188,34 @@ def _check_block(block: dict[str, Any], where: str) -> list[str]:
         errors += _text_object(block.get("text"), HEADER_TEXT, f"{where}/text")
         if isinstance(block.get("text"), dict) and block["text"].get("type") != "plain_text":
             errors.append(f"[ERROR] must be plain_text [json-pointer:{where}/text/type]")
+    elif kind == "input":
+        errors += _text_object(block.get("label"), INPUT_LABEL, f"{where}/label")
+        element = block.get("element")
+        if not isinstance(element, dict) or element.get("type") not in INPUT_ELEMENTS:
+            errors.append(f"[ERROR] unsupported input element [json-pointer:{where}/element]")
+        else:
+            errors += _check_options(element, f"{where}/element")
     elif kind == "markdown":
         errors += _too_long(block.get("text"), MARKDOWN_TEXT, f"{where}/text")
+    return errors
+
+
+def _check_options(element: dict[str, Any], where: str) -> list[str]:
+    """Option lists: how many an element holds, and each option's text and value."""
+    limit = OPTIONS.get(str(element.get("type")))
+    if limit is None:
+        return []
+    options = element.get("options") or []
+    errors = []
+    if not options or len(options) > limit:
+        errors.append(f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/options]")
+    for j, option in enumerate(options):
+        at = f"{where}/options/{j}"
+        if not isinstance(option, dict):
+            errors.append(f"[ERROR] must be an object [json-pointer:{at}]")
+            continue
+        errors += _text_object(option.get("text"), OPTION_TEXT, f"{at}/text")
+        errors += _too_long(option.get("value"), OPTION_VALUE, f"{at}/value")
     return errors
 
 

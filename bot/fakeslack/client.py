@@ -119,6 +119,8 @@ class ClientApi:
             web.post(f"{api}/click", loopback_only(self._click)),
             web.post(f"{api}/files", loopback_only(self._upload)),
             web.post(f"{api}/home", loopback_only(self._open_home)),
+            web.post(f"{api}/view", loopback_only(self._submit_view)),
+            web.post(f"{api}/view/close", loopback_only(self._close_view)),
             web.get(f"{api}/files/{{file_id}}/{{name}}", loopback_only(self._file)),
         ]
 
@@ -181,10 +183,17 @@ class ClientApi:
             "ephemeral": message.ephemeral_to is not None,
             "streaming": message.streaming,
             "deleted": message.deleted,
-            "edited": bool(message.versions),
+            "edited": message.edited,
             "version": len(message.versions),
             "posted_at": message.posted_at,
         }
+
+    def modal_json(self) -> dict[str, Any] | None:
+        """The modal open for the person, with the errors the app gave on its last submission."""
+        view = self.ws.modals.get(self.viewer.id)
+        if view is None:
+            return None
+        return {"view": view, "errors": self.ws.modal_errors.get(self.viewer.id, {})}
 
     def _shown(self, message: Message) -> bool:
         channel = self.ws.channels.get(message.channel)
@@ -209,6 +218,7 @@ class ClientApi:
                 {"channel": c, "thread_ts": t, "status": s} for (c, t), s in ws.statuses.items()
             ],
             "home": ws.home_views.get(self.viewer.id),
+            "modal": self.modal_json(),
             "commands": list(self.commands),
             "command_hints": self.command_hints,
             "command_examples": list(self.command_examples),
@@ -247,6 +257,10 @@ class ClientApi:
             user, view = subject
             if user == self.viewer.id:
                 self._publish("home", view)
+        elif kind == "modal":
+            user = subject[0]
+            if user == self.viewer.id:
+                self._publish("modal", self.modal_json())
 
     def _publish(self, event: str, data: Any) -> None:
         for queue in list(self._queues):
@@ -451,6 +465,25 @@ class ClientApi:
         except (aiohttp.ClientError, RuntimeError) as exc:
             return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
         return web.json_response({"ok": delivery.status == 200, "status": delivery.status})
+
+    async def _submit_view(self, request: web.Request) -> web.Response:
+        """The modal's submit button: {"values": {block_id: {action_id: text | [values]}}}."""
+        body = await self._body(request)
+        values = body.get("values")
+        if not isinstance(values, dict):
+            return refuse(400, "invalid_values", "send the modal's values as an object")
+        try:
+            delivery = await self.fake.submit_view(self.viewer, values)
+        except LookupError as exc:
+            return refuse(404, "view_not_found", str(exc))
+        except (aiohttp.ClientError, RuntimeError) as exc:
+            return refuse(502, "dispatch_failed", f"the app could not be reached: {exc}")
+        return web.json_response({"ok": delivery.status == 200, "status": delivery.status,
+                                  "modal": self.modal_json()})
+
+    async def _close_view(self, request: web.Request) -> web.Response:
+        self.fake.close_view(self.viewer)
+        return web.json_response({"ok": True})
 
     async def _upload(self, request: web.Request) -> web.Response:
         fields: dict[str, str] = {}

@@ -125,6 +125,7 @@ class Message:
     reactions: dict[str, list[str]] = field(default_factory=dict)
     ephemeral_to: str | None = None  # only this user sees it
     streaming: bool = False
+    edited: bool = False  # chat.update changed it ("(edited)"); a stream's growth is no edit
     deleted: bool = False
     versions: list[dict[str, Any]] = field(
         default_factory=list
@@ -161,7 +162,7 @@ class Message:
             data["reactions"] = [
                 {"name": n, "users": list(u), "count": len(u)} for n, u in self.reactions.items()
             ]
-        if len(self.versions) > 0:
+        if self.edited:
             data["edited"] = {"user": self.user, "ts": self.ts}
         return data
 
@@ -213,6 +214,7 @@ class Workspace:
         self.status_history: list[tuple[str, str, str]] = []
         self.home_views: dict[str, dict[str, Any]] = {}  # user id -> published view
         self.modals: dict[str, dict[str, Any]] = {}  # user id -> the modal open for them
+        self.modal_errors: dict[str, dict[str, str]] = {}  # user id -> {block_id: error}
         self.triggers: dict[str, str] = {}  # trigger_id of a click -> who clicked
         self.downloads: list[tuple[str, bool]] = []  # (file id, authorised)
         self._ids = itertools.count(1)
@@ -326,6 +328,18 @@ class Workspace:
                 return message
         return None
 
+    def show_modal(
+        self, user: str, view: dict[str, Any] | None, *, errors: dict[str, str] | None = None
+    ) -> None:
+        """Open (or keep open, with errors under its fields) or close the modal of `user`."""
+        if view is None:
+            self.modals.pop(user, None)
+            self.modal_errors.pop(user, None)
+        else:
+            self.modals[user] = view
+            self.modal_errors[user] = dict(errors or {})
+        self.changed("modal", (user, view, dict(errors or {})))
+
     def find_visible(self, channel: str, ts: str, viewer: str | None) -> Message | None:
         """The message `viewer` sees at `ts`: a shared one, or an ephemeral one shown to them."""
         for message in self.messages:
@@ -334,9 +348,17 @@ class Workspace:
         return None
 
     def update(
-        self, message: Message, *, text: str | None, blocks: list[dict[str, Any]] | None
+        self,
+        message: Message,
+        *,
+        text: str | None,
+        blocks: list[dict[str, Any]] | None,
+        edit: bool = True,
     ) -> None:
+        """Change a message, keeping what it was; `edit=False` for a stream growing or ending,
+        which Slack does not mark "(edited)"."""
         message.versions.append({"text": message.text, "blocks": message.blocks})
+        message.edited = message.edited or edit
         if text is not None:
             message.text = text
         if blocks is not None:

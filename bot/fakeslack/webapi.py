@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks
+from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks, validate_modal
 from bot.fakeslack.state import Channel, Message, Workspace
 
 
@@ -302,19 +302,22 @@ class WebApi:
     def append_stream(self, args: dict[str, Any]) -> dict[str, Any]:
         message = self._streaming(args)
         text = message.text + str(args.get("markdown_text") or "")
-        self.ws.update(message, text=text, blocks=[{"type": "markdown", "text": text}])
+        self.ws.update(message, text=text, blocks=[{"type": "markdown", "text": text}], edit=False)
         return {"channel": message.channel, "ts": message.ts}
 
     def stop_stream(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The stream ends; `blocks` are rendered under the streamed text (up to 50 of their
+        own, apart from the text's), and the message is not marked edited.
+        https://docs.slack.dev/reference/methods/chat.stopStream"""
         message = self._streaming(args)
         text = message.text + str(args.get("markdown_text") or "")
         extra = _blocks_arg(args) or []
-        blocks = ([{"type": "markdown", "text": text}] if text else []) + extra
-        errors = validate_blocks(blocks)
+        errors = validate_blocks(extra)
         if errors:
             raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+        blocks = ([{"type": "markdown", "text": text}] if text else []) + extra
         message.streaming = False
-        self.ws.update(message, text=text, blocks=blocks)
+        self.ws.update(message, text=text, blocks=blocks, edit=False)
         return {"channel": message.channel, "ts": message.ts, "message": self._api_message(message)}
 
     def set_status(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -515,10 +518,10 @@ class WebApi:
             view = json.loads(view)
         if not isinstance(view, dict) or view.get("type") != "modal":
             raise ApiError("invalid_arguments")
-        errors = validate_blocks(view.get("blocks", []), limit=MAX_VIEW_BLOCKS)
+        errors = validate_modal(view)
         if errors:
-            raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+            raise ApiError("invalid_arguments", response_metadata={"messages": errors})
         opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
                   "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id}
-        self.ws.modals[user] = opened
+        self.ws.show_modal(user, opened)
         return {"view": opened}

@@ -7,12 +7,14 @@ from slack_bolt.async_app import AsyncApp
 from bot.deps import Deps
 from bot.listeners import (
     actions,
+    answer_more,
     commands,
     files,
     home,
     mentions,
     messages,
     middleware,
+    modals,
     qa_list,
     timeline,
     workflows,
@@ -26,6 +28,8 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     messages.register(app, deps)
     commands.register(app, deps)
     actions.register(app, deps)
+    modals.register(app, deps)
+    answer_more.register(app, deps)
     qa_list.register(app, deps)
     workflows.register(app, deps)
     timeline.register(app, deps)

@@ -1,4 +1,5 @@
-"""Buttons: Add to Q&A, Approve / Reject a finding, 👍 / 👎, and Review after an ingestion.
+"""Buttons: Add to Q&A, Approve a finding, 👍, and Review after an ingestion (Reject, 👎 and
+"Add to Q&A…" ask first in a modal: `bot.listeners.modals`).
 
 Each click is acked at once; the job checks that the button still belongs to this channel's deal
 (and, for decisions, that the person may decide), records it in the domain, edits the message in
@@ -128,7 +129,7 @@ async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id
         )
         if deal_id in visible:
             return True
-        await _tell_anywhere(
+        await tell_anywhere(
             deps,
             client,
             click,
@@ -224,32 +225,50 @@ async def add_to_qa(deps: Deps, client: AsyncWebClient, click: Click) -> None:
 # ---------------------------------------------------------------- Approve / Reject
 
 
-async def decide(
-    deps: Deps, client: AsyncWebClient, click: Click, kind: ReviewDecisionKind
-) -> None:
-    payload = Decision.decode(click.action.get("value"))
-    if not await belongs_here(deps, client, click, payload.deal_id):
-        return
+async def may_decide(
+    deps: Deps, client: AsyncWebClient, click: Click, deal_id: str, kind: ReviewDecisionKind
+) -> bool:
+    """Whether the clicker may decide the deal's findings here; if not, they are told why."""
     where = None if click.in_home or click.channel is None else click.channel
     allowed = await deps.deals.may_decide(
-        payload.deal_id,
+        deal_id,
         click.user,
         workspace=workspace_key(click.team),
         membership=SlackMembership(client, team=click.team),
         channel_key=channel_key(click.team, where) if where else None,
     )
-    verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
     if not allowed:
-        refusal = (
-            f"Only members of the channel of deal *{escape(payload.deal_id)}* (or its approvers) "
+        verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
+        await tell_anywhere(
+            deps,
+            client,
+            click,
+            f"Only members of the channel of deal *{escape(deal_id)}* (or its approvers) "
             f"can {verb} its findings, so nothing was recorded. "
-            "Ask someone in that channel to decide."
+            "Ask someone in that channel to decide.",
         )
-        await _tell_anywhere(deps, client, click, refusal)
+    return allowed
+
+
+async def decide(
+    deps: Deps,
+    client: AsyncWebClient,
+    click: Click,
+    kind: ReviewDecisionKind,
+    reason: str = "",
+) -> None:
+    """Record the decision (with its reason) and show it in place of the clicked pair."""
+    payload = Decision.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
         return
+    if not await may_decide(deps, client, click, payload.deal_id, kind):
+        return
+    verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
     block_id = ids.decision_block(payload.finding_id)
     try:
-        decision = await deps.deals.decide(payload.deal_id, payload.finding_id, kind, by=click.user)
+        decision = await deps.deals.decide(
+            payload.deal_id, payload.finding_id, kind, by=click.user, reason=reason
+        )
     except AlreadyDecidedError as exc:
         note = already_decided_note(exc.status, exc.by)
         await edit_message(
@@ -258,7 +277,7 @@ async def decide(
             click,
             lambda blocks: replace_block(blocks, block_id, context([note], block_id=block_id)),
         )
-        await _tell_anywhere(
+        await tell_anywhere(
             deps,
             client,
             click,
@@ -267,7 +286,7 @@ async def decide(
         )
         return
     except FindingNotFoundError:
-        await _tell_anywhere(
+        await tell_anywhere(
             deps,
             client,
             click,
@@ -286,7 +305,7 @@ async def decide(
         await publish_home(deps, client, click.team, click.user)
 
 
-async def _tell_anywhere(deps: Deps, client: AsyncWebClient, click: Click, text: str) -> None:
+async def tell_anywhere(deps: Deps, client: AsyncWebClient, click: Click, text: str) -> None:
     if click.in_home:
         await publish_home(deps, client, click.team, click.user, notice=text)
     else:
@@ -296,14 +315,17 @@ async def _tell_anywhere(deps: Deps, client: AsyncWebClient, click: Click, text:
 # ---------------------------------------------------------------- feedback and Review
 
 
-async def feedback(deps: Deps, client: AsyncWebClient, click: Click, positive: bool) -> None:
+async def feedback(
+    deps: Deps, client: AsyncWebClient, click: Click, positive: bool, reason: str = ""
+) -> None:
     payload = Feedback.decode(click.action.get("value"))
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
     await deps.deals.feedback(
-        payload.deal_id, payload.conversation_id, by=click.user, helpful=positive
+        payload.deal_id, payload.conversation_id, by=click.user, helpful=positive, reason=reason
     )
-    note = f"{'👍' if positive else '👎'} Thanks {who(click.user)} — your feedback was recorded."
+    note = f"{'👍' if positive else '👎'} Thanks {who(click.user)} — your feedback was recorded"
+    note += f": “{escape(cut(reason, 300))}”" if reason.strip() else "."
     await edit_message(
         deps,
         client,
@@ -359,7 +381,7 @@ async def _run(
         await work
     except Exception as exc:
         log.exception("button %s failed", click.action.get("action_id"))
-        await _tell_anywhere(deps, client, click, render_error(exc, doing).text)
+        await tell_anywhere(deps, client, click, render_error(exc, doing).text)
 
 
 Work = Callable[[Deps, AsyncWebClient, Click], Awaitable[None]]
@@ -371,13 +393,7 @@ BUTTONS: list[tuple[str | re.Pattern[str], Work, str]] = [
         lambda d, c, k: decide(d, c, k, ReviewDecisionKind.APPROVE),
         "approve this finding",
     ),
-    (
-        ids.REJECT_FINDING,
-        lambda d, c, k: decide(d, c, k, ReviewDecisionKind.REJECT),
-        "reject this finding",
-    ),
     (ids.FEEDBACK_UP, lambda d, c, k: feedback(d, c, k, True), "record your feedback"),
-    (ids.FEEDBACK_DOWN, lambda d, c, k: feedback(d, c, k, False), "record your feedback"),
     (ids.OPEN_REVIEW, open_review, "show the review queue"),
     (ids.REVIEW_PAGE, turn_review_page, "show that page of the review queue"),
     (ids.REVIEW_PREVIOUS, turn_review_page, "show that page of the review queue"),

@@ -98,6 +98,17 @@ async def fetch_all(
     return paths, names, skipped
 
 
+async def link_shared(deps: Deps, deal_id: str, files: list[dict[str, Any]]) -> None:
+    """Keep each shared file's Slack permalink with its document, so answers link to it."""
+    links = {str(f.get("name")): str(f["permalink"]) for f in files
+             if f.get("name") and f.get("permalink")}
+    if links:
+        try:
+            await deps.deals.link_documents(deal_id, links)
+        except Exception:  # the answer footnotes simply go without a link
+            log.exception("could not keep the Slack links of the files shared in %s", deal_id)
+
+
 async def ingest_upload(
     deps: Deps, client: AsyncWebClient, thread: Thread, files: list[dict[str, Any]]
 ) -> None:
@@ -148,6 +159,7 @@ async def ingest_upload(
         else:
             report = outcome
         report.skipped = [*failed, *report.skipped]
+        await link_shared(deps, deal_id, files)
         changes = await deps.deals.what_changed(deal_id, report.ingested)
         await progress.show(render_summary(report, changes))
     except Exception as exc:

@@ -18,7 +18,7 @@ GUIDE = """You are "you" in a local Slack workspace. #deal-targetco, #deal-north
 #deal-pennine are linked to the sample deals; #general is not. Try:
   @Manda What was Q3 2024 revenue?   then, in its thread: And EBITDA?
   /manda gaps · /redflags · /manda review · /manda qa · /manda help
-  the Add to Q&A and Approve finding buttons, 📎 to drop a file, Manda's Home
+  the Add to Q&A… form, the Approve finding and Reject… buttons, 📎 to drop a file, Manda's Home
 
 The page reaches the real Manda bot only through Slack's own protocols: signed
 events, commands and button clicks to its HTTP endpoint; Web API calls back.

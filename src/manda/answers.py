@@ -6,7 +6,7 @@ The Slack adapter renders these; the CLI prints them (`manda ask --json` is this
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -64,3 +64,7 @@ class Answer(BaseModel):
     model: str = "offline"
     grounded: bool = True
     notices: list[str] = Field(default_factory=list)  # degraded modes said out loud
+    # the question's instructions in force ({"kind", "phrase", …}) and each one checked on this
+    # answer ({"kind", "constraint", "met", "disclosed", "reason"})
+    constraints: list[dict[str, Any]] = Field(default_factory=list)
+    constraint_checks: list[dict[str, Any]] = Field(default_factory=list)

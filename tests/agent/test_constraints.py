@@ -6,15 +6,19 @@ from datetime import date
 
 import pytest
 
+from manda.agent.conform import as_table, in_one_sentence, in_units
 from manda.agent.constraints import (
+    Admission,
     CitedFacts,
     ConstraintKind,
     Constraints,
     admissible,
     check_constraints,
+    evaluate_constraints,
     parse_constraints,
 )
-from manda.models import Document, DocumentRole
+from manda.agent.evidence import Evidence
+from manda.models import Document, DocumentRole, Finding, Location, Nature, SearchHit
 
 K = ConstraintKind
 
@@ -102,5 +106,95 @@ def test_admissibility_follows_authority_date_and_forecasts() -> None:
     later = _doc("AFS_2024.pdf", role=DocumentRole.AUDITED_STATEMENTS, doc_date=date(2025, 3, 1))
     budget = _doc("Budget.xlsx", role=DocumentRole.BUDGET_FORECAST, authoritative=True)
     flash = _doc("Flash.pdf", doc_date=date(2024, 2, 1))
+    # "as of" is the position at that date: the later audited accounts still state it
     assert [d.filename for d in (audited, later, budget, flash) if admissible(d, c)] == [
-        "AFS_2023.pdf"]
+        "AFS_2023.pdf", "AFS_2024.pdf"]
+
+
+# ---------------------------------------------------------------- admission, gate and forms
+
+
+def _finding(doc: Document, subject: str, period: str, value: float, *,
+             nature: Nature = Nature.ACTUAL) -> Finding:
+    return Finding(id=f"f-{doc.id}-{period}", deal_id="d", document_id=doc.id, kind="metric",
+                   subject=subject, label=subject.title(), period=period, value=value,
+                   unit="EUR", value_text=None, nature=nature, doc_date=doc.doc_date,
+                   excerpt=f"{subject} {value}", location=Location.for_page(1),
+                   confidence=0.9, confidence_level="HIGH")
+
+
+def test_admission_gives_its_reason_per_document_and_finding() -> None:
+    _, strict, _ = parse_constraints("only audited documents")
+    _, final, _ = parse_constraints("only final documents")
+    accounts = _doc("Q3_Report.pdf", role=DocumentRole.MANAGEMENT_ACCOUNTS, authoritative=True)
+    assert Admission(strict).document_reason(accounts) == "not audited"
+    assert Admission(final).document_reason(accounts) is None  # final management accounts
+    _, c, _ = parse_constraints("as of 30 June 2024, excluding forecasts")
+    annual = _doc("AR.pdf", role=DocumentRole.AUDITED_STATEMENTS, doc_date=date(2024, 3, 1))
+    admission = Admission(c)
+    outlook = _finding(annual, "revenue", "FY2025", 24e6, nature=Nature.FORECAST)
+    q3 = _finding(annual, "revenue", "Q3 2024", 5.2e6)
+    q1 = _finding(annual, "revenue", "Q1 2024", 4.6e6)
+    assert admission.finding_reason(outlook, annual) == "forecast figures"
+    assert admission.finding_reason(q3, annual) == "figures for periods ending after 30 June 2024"
+    assert admission.finding_reason(q1, annual) is None
+    later = _doc("Budget.xlsx", role=DocumentRole.MANAGEMENT_ACCOUNTS, doc_date=date(2024, 9, 1))
+    revised = _finding(later, "revenue", "FY2025", 22e6, nature=Nature.FORECAST)
+    _, as_of, _ = parse_constraints("as at 30 June 2024")
+    assert Admission(as_of).finding_reason(revised, later) == "forecasts made after 30 June 2024"
+    assert not parse_constraints("What happened on 14 May 2024?")[1]  # a date, not a cut-off
+
+
+def test_evidence_keeps_out_what_is_not_admitted_and_remembers_why() -> None:
+    _, c, _ = parse_constraints("only final documents")
+    deck = _doc("Deck.pptx", role=DocumentRole.PRESENTATION)
+    report = _doc("Q3.pdf", role=DocumentRole.MANAGEMENT_ACCOUNTS, authoritative=True)
+    evidence = Evidence(documents={d.id: d for d in (deck, report)}, admission=Admission(c))
+    hits = [SearchHit(chunk_id=f"c-{d.id}", document_id=d.id, document=d.filename,
+                      location=Location.for_page(1), text="Revenue €5.2M", score=1.0)
+            for d in (deck, report)]
+    assert [h.document for h in evidence.add_hits(hits)] == ["Q3.pdf"]
+    evidence.add_findings([_finding(deck, "revenue", "Q3 2024", 5e6),
+                           _finding(report, "revenue", "Q3 2024", 5.2e6)])
+    assert [f.document_id for f in evidence.findings.values()] == ["Q3.pdf"]
+    assert {(e.document, e.reason) for e in evidence.excluded} == {
+        ("Deck.pptx", "neither audited nor final")}
+
+
+def test_the_gate_tells_broken_from_disclosed_and_reads_notes_apart() -> None:
+    _, c, _ = parse_constraints("In one sentence, using at least two sources")
+    doc = _doc("Q3.pdf")
+    answer = "Revenue was €5.2M in Q3 2024 (source: Q3.pdf, p.1)."
+    noted = answer + "\n\n_Not met — at least 2 sources: only one document states it (Q3.pdf)._"
+    facts = CitedFacts(documents=[doc])
+    broken = {x.constraint.kind: x for x in evaluate_constraints(answer, c, facts)}
+    assert broken[K.ONE_SENTENCE].met and not broken[K.MIN_SOURCES].met
+    assert broken[K.MIN_SOURCES].instruction and not broken[K.MIN_SOURCES].disclosed
+    said = {x.constraint.kind: x for x in evaluate_constraints(noted, c, facts)}
+    assert said[K.ONE_SENTENCE].met  # the note under the answer is not a second sentence
+    assert said[K.MIN_SOURCES].disclosed and not said[K.MIN_SOURCES].instruction
+    assert said[K.MIN_SOURCES].reason == "only one document states it (Q3.pdf)"
+
+
+def test_units_are_restated_outside_quotes_and_sources_never_across_currencies() -> None:
+    _, c, _ = parse_constraints("in € thousands")
+    units = c.get(K.UNITS)
+    text = ("Revenue was €5.2M and EBITDA EUR 1.1 million (source: Q3.pdf, p.1); the deck says "
+            "“revenue €5.0M” (source: Deck.pptx, slide 2); Otherco had £7.7M.")
+    assert in_units(text, units) == (
+        "Revenue was €5,200k and EBITDA €1,100k (source: Q3.pdf, p.1); the deck says "
+        "“revenue €5.0M” (source: Deck.pptx, slide 2); Otherco had £7.7M.")
+    errors = check_constraints("Otherco had £7.7M.", c, CitedFacts())
+    assert errors == ["State every amount in EUR thousands (not £7.7M)."]
+
+
+def test_one_sentence_keeps_its_caveats_and_a_table_keeps_its_sources() -> None:
+    text = ("Revenue was €5.2M in Q3 2024 (sources: Q3.pdf p.1, Fin.xlsx P&L!I5). These sources "
+            "conflict: Deck.pptx gives €5.0M (source: Deck.pptx, slide 2). Growth was strong.\n"
+            "- Headcount: 156 (source: Q3.pdf, p.1)")
+    one = in_one_sentence(text)
+    assert one == ("Revenue was €5.2M in Q3 2024 (sources: Q3.pdf p.1, Fin.xlsx P&L!I5); these "
+                   "sources conflict: Deck.pptx gives €5.0M (source: Deck.pptx, slide 2).")
+    table = as_table(text, Evidence()).splitlines()
+    assert table[:2] == ["| Point | Detail |", "|---|---|"]
+    assert "| Headcount | 156 (source: Q3.pdf, p.1) |" in table

@@ -49,6 +49,21 @@ def test_the_dataset_covers_the_behaviour_spec() -> None:
     assert {c.deal for c in cases} == {"targetco", "northwind", "pennine"}
 
 
+def test_every_constraint_kind_is_evaluated_end_to_end() -> None:
+    """Each instruction a question may carry has a dev case through the whole answer path, and
+    those that can fail on the sample rooms a case where the answer must say why."""
+    from manda.agent.constraints import ConstraintKind
+
+    cases = load_dataset(DATASET)
+    wanted = [(kind, want) for c in cases if not c.held_out for t in c.turns
+              for kind, want in (t.checks.get("constraints") or {}).items()]
+    assert {k.value for k in ConstraintKind} <= {kind for kind, _ in wanted}
+    assert {"min_sources", "authoritative_only", "exclude_forecasts", "units"} <= {
+        kind for kind, want in wanted if want == "not_met"}
+    assert any(len(c.turns) > 2 and c.turns[-1].checks.get("not_contains") == "Still applying"
+               for c in cases)
+
+
 def test_a_third_of_the_cases_are_held_out_and_cover_the_analyst_topics() -> None:
     cases = load_dataset(DATASET)
     held_out = [c for c in cases if c.held_out]

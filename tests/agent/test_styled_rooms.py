@@ -175,6 +175,7 @@ def test_an_out_of_room_risk_question_is_not_a_red_flags_report(ask: Ask) -> Non
     text = answer.answer
     assert text.startswith("I searched") and "found nothing that answers this" in text
     assert "**Unusual items**" not in text and "Acme Supply" not in text
+    assert "**Red flags, most serious first**" not in text
     assert len(text.splitlines()) <= 4
     assert [a.question for a in answer.suggested_actions if a.type == "add_to_qa"] == [
         "Is the company adequately insured against cyber risks?"]

@@ -139,3 +139,19 @@ async def test_topic_brief_gives_the_model_the_shape_with_sources(room: Room) ->
     assert f"(source: {BIOS}, " in out.content
     bad = await box.run(ToolCall(id="t2", name="topic_brief", arguments={"topic": "weather"}))
     assert bad.is_error and "ownership" in bad.content
+
+
+async def test_a_slides_speaker_notes_qualify_its_figures(room: Room) -> None:
+    """The deck's notes say Q3 is a preliminary estimate; the search need not return the notes
+    for the answer to say so (the figure on the slide is read with what the notes say of it)."""
+    from manda.agent.translate import document_basis
+
+    box, evidence = await toolbox(room)
+    await box.query_knowledge_base({"query": "Q3 2024 revenue", "subject": "revenue"})
+    deck = next(d.id for d in evidence.documents.values() if d.filename == DECK)
+    on_slide = [f for f in evidence.findings.values()
+                if f.document_id == deck and f.location.label == "slide 2"
+                and f.period == "Q3 2024"]
+    assert on_slide
+    assert "preliminary" in evidence.annotations[(deck, "slide 2")].lower()
+    assert document_basis(on_slide[0], evidence) == "a preliminary estimate"

@@ -11,10 +11,18 @@ from bot.blocks.answer import render_answer
 from bot.blocks.home import HomeDeal, render_home
 from bot.blocks.ingest import render_summary
 from bot.blocks.kit import mark_done
+from bot.blocks.layout import FIRST_SCREEN_CHARS
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
-from bot.payloads import VALUE_LIMIT, AddToQA, Decision, OpenReview, StaleButtonError
+from bot.payloads import (
+    VALUE_LIMIT,
+    AddToQA,
+    Decision,
+    OpenReview,
+    StaleButtonError,
+    SuggestedQuestions,
+)
 from manda.answers import Answer, Citation, Intent, SuggestedAction
 from manda.deals import ReviewPage, Urgency
 from manda.models import (
@@ -54,9 +62,12 @@ def buttons(blocks: list[dict]) -> list[dict]:
     return [e for b in blocks if b["type"] == "actions" for e in b["elements"]]
 
 
-def test_a_huge_answer_is_split_into_messages_slack_accepts() -> None:
+def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_more() -> None:
+    body = "\n".join(f"- Cost line {i} rose to €{i}.0M (source: Report_{i}.pdf, p.{i})"
+                      for i in range(60))
     answer = Answer(
-        answer="\n\n".join(f"## Section {i}\n" + "Revenue rose. " * 150 for i in range(60)),
+        answer="Costs rose in every line (source: Report_0.pdf, p.0).\n\n" + body
+        + " <!channel>",
         intent=Intent.DEEP_DIVE,
         citations=[
             Citation(
@@ -78,38 +89,42 @@ def test_a_huge_answer_is_split_into_messages_slack_accepts() -> None:
         conversation_id="slack:T1:C1:1.000001",
         notices=["The model was unavailable; this answer was composed offline."],
     )
-    messages = render_answer(
+    rendered = render_answer(
         answer,
         deal_id="targetco",
         question="Tell me everything",
         pending=[finding(i) for i in range(8)],
         documents={"d_1": "Q3_Report.pdf"},
     )
-    assert len(messages) > 1
-    for message in messages:
-        assert validate_blocks(message.blocks) == []
-        assert 0 < len(message.text) <= 3000
-    last = messages[-1].blocks
-    every = [b for m in messages for b in m.blocks]
+    blocks = rendered.blocks()
+    assert validate_blocks(blocks) == [] and validate_blocks(rendered.tail) == []
+    assert 0 < len(rendered.text) <= 3000
+    assert rendered.layout.shown.startswith("Costs rose in every line [1]")
+    assert len(rendered.layout.shown) <= FIRST_SCREEN_CHARS + 100
+    assert "Cost line 59" in rendered.layout.more
     sources = " ".join(
         e["text"]
-        for b in every
+        for b in blocks
         if b.get("block_id", "").startswith(ids.SOURCES)
         for e in b["elements"]
     )
-    assert "Report_0.pdf · p.0" in sources and "more sources" in sources
-    actions = {e["action_id"] for e in buttons(last)}
-    assert {a.rsplit(".", 1)[0] if a.startswith(ids.ADD_TO_QA) else a for a in actions} == {
-        ids.ADD_TO_QA,
+    assert "[1] Report_0.pdf · p.0" in sources and "Report_59.pdf" not in sources
+    actions = {e["action_id"] for e in buttons(blocks)}
+    assert actions == {
+        ids.QA_OPEN,
         ids.APPROVE_FINDING,
         ids.REJECT_FINDING,
         ids.FEEDBACK_UP,
         ids.FEEDBACK_DOWN,
+        ids.ANSWER_SHOW_MORE,
     }
-    assert all(len(e["value"]) <= VALUE_LIMIT for e in buttons(last))
-    assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(last)) == 5
-    assert all(not buttons(m.blocks) for m in messages[:-1])
-    assert "<!channel>" not in str(every)
+    assert all(len(e["value"]) <= VALUE_LIMIT for e in buttons(blocks))
+    assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(blocks)) == 5
+    [offer] = [e for e in buttons(blocks) if e["action_id"] == ids.QA_OPEN]
+    offered = SuggestedQuestions.decode(offer["value"]).questions
+    assert len(offered) == 9 and offered[0].question.endswith("…")  # shortened to fit, editable
+    assert offer["text"]["text"] == "📝 Add to Q&A… (9 questions)"
+    assert "<!channel>" not in str(blocks)
 
 
 def test_no_data_answer_offers_the_question_for_the_qa_list() -> None:
@@ -118,22 +133,26 @@ def test_no_data_answer_offers_the_question_for_the_qa_list() -> None:
         intent=Intent.FACT_LOOKUP,
         conversation_id="c",
     )
-    [message] = render_answer(answer, deal_id="targetco", question="What is the carbon footprint?")
-    [add] = [e for e in buttons(message.blocks) if ids.ADD_TO_QA_ANY.match(e["action_id"])]
-    payload = AddToQA.decode(add["value"])
-    assert payload.question == "What is the carbon footprint?" and payload.deal_id == "targetco"
+    blocks = render_answer(answer, deal_id="targetco",
+                           question="What is the carbon footprint?").blocks()
+    [add] = [e for e in buttons(blocks) if e["action_id"] == ids.QA_OPEN]
+    payload = SuggestedQuestions.decode(add["value"])
+    assert [q.question for q in payload.questions] == ["What is the carbon footprint?"]
+    assert payload.deal_id == "targetco" and add["text"]["text"] == "📝 Add to Q&A…"
 
 
 def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
     answer = Answer(
-        answer="Q3 revenue was €5.2M.",
+        answer="Q3 revenue was €5.2M (source: Q3.pdf, p.3).",
         intent=Intent.FACT_LOOKUP,
         conversation_id="c",
         citations=[Citation(document="Q3.pdf", location="p.3", excerpt="…")],
     )
-    [message] = render_answer(answer, deal_id="targetco", question="Q3 revenue?")
-    assert not any(ids.ADD_TO_QA_ANY.match(e["action_id"]) for e in buttons(message.blocks))
-    assert "📄 Q3.pdf · p.3" in str(message.blocks)
+    rendered = render_answer(answer, deal_id="targetco", question="Q3 revenue?")
+    blocks = rendered.blocks()
+    assert not any(e["action_id"] == ids.QA_OPEN for e in buttons(blocks))
+    assert rendered.layout.shown == "Q3 revenue was €5.2M [1]."
+    assert "[1] Q3.pdf · p.3" in str(blocks) and "Show more" not in str(blocks)
 
 
 def test_payloads_round_trip_and_refuse_tampering() -> None:

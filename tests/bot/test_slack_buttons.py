@@ -9,7 +9,7 @@ from slackworld import SlackWorld
 from bot import ids
 from bot.conversations import channel_key
 from bot.fakeslack import Message
-from bot.payloads import AddToQA, Decision
+from bot.payloads import AddToQA, Decision, SuggestedQuestions
 from manda.deals import AccessRules, ReviewFilter
 from manda.models import FindingStatus, ReviewDecisionKind
 
@@ -61,6 +61,8 @@ async def test_a_second_decision_is_refused_kindly(world: SlackWorld) -> None:
     finding_id = first_finding(first)
     value = Decision(d="targetco", f=finding_id).encode()
     await world.fake.click(world.alice, first, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: "misread"}})
     await world.settle()
     await world.fake.click(world.bob, second, ids.APPROVE_FINDING, value=value)
     await world.settle()
@@ -118,50 +120,64 @@ async def gaps_answer(world: SlackWorld) -> Message:
     return [m for m in world.ws.bot_messages(world.deal.id) if not m.is_reply][-1]
 
 
-def qa_buttons(message: Message) -> list[dict]:
-    return [
+def qa_offer(message: Message) -> dict:
+    [offer] = [
         e
         for b in message.blocks
         if b["type"] == "actions"
         for e in b["elements"]
-        if ids.ADD_TO_QA_ANY.match(e["action_id"])
+        if e["action_id"] == ids.QA_OPEN
     ]
+    return offer
 
 
-async def test_add_to_qa_clicked_twice_adds_once(world: SlackWorld) -> None:
+async def test_a_question_submitted_twice_is_added_once(world: SlackWorld) -> None:
+    """Two people tick the same suggestion in their own modals: one item, the second told."""
     answer = await gaps_answer(world)
-    [button, *_] = qa_buttons(answer)
-    payload = AddToQA.decode(button["value"])
+    offer = qa_offer(answer)
+    first = SuggestedQuestions.decode(offer["value"]).questions[0].question
     clicks = await asyncio.gather(
-        world.fake.click(world.alice, answer, button["action_id"], value=button["value"]),
-        world.fake.click(world.alice, answer, button["action_id"], value=button["value"]),
+        world.fake.click(world.alice, answer, ids.QA_OPEN, value=offer["value"]),
+        world.fake.click(world.bob, answer, ids.QA_OPEN, value=offer["value"]),
     )
     assert [c.status for c in clicks] == [200, 200]
     await world.settle()
+    for person in (world.alice, world.bob):
+        await world.fake.submit_view(person, {ids.QA_PICK: {ids.QA_PICK: ["1"]}})
+        await world.settle()
 
     items = await world.manda.qa.items("targetco")
     assert [(i.question, i.created_by, i.status) for i in items] == [
-        (payload.question, world.alice.id, "draft")
+        (first, world.alice.id, "draft")
     ]
-    confirmations = [
-        m for m in world.replies(world.deal, answer.ts) if "added to the Q&A list" in m.all_text()
-    ]
-    assert len(confirmations) == 1
-    updated = world.ws.find(world.deal.id, answer.ts)
-    assert (
-        updated is not None
-        and f"Added to the Q&A list by <@{world.alice.id}>" in updated.all_text()
-    )
-    assert button["value"] not in [b["value"] for b in qa_buttons(updated)]
-    assert any("nothing was added twice" in t for t in ephemeral_texts(world, world.alice.id))
+    told = [m.all_text() for m in world.replies(world.deal, answer.ts)]
+    assert any(f"<@{world.alice.id}> added 1 question to the Q&A list" in t for t in told)
+    assert any("Nothing new for the Q&A list" in t and "Already on the list: Q1" in t
+               for t in told)
+
+
+async def test_a_legacy_add_button_still_adds_once(world: SlackWorld) -> None:
+    """An "Add: …" button an earlier version posted keeps working, and adds once."""
+    answer = await gaps_answer(world)
+    value = AddToQA(d="targetco", q="Send the FY2024 tax returns", c="Tax").encode()
+    answer.blocks.append({"type": "actions", "block_id": ids.QA_ACTIONS + ".old", "elements": [
+        {"type": "button", "action_id": ids.add_to_qa(0), "value": value,
+         "text": {"type": "plain_text", "text": "📝 Add to Q&A"}}]})
+    await asyncio.gather(*[
+        world.fake.click(world.alice, answer, ids.add_to_qa(0), value=value) for _ in range(2)
+    ])
+    await world.settle()
+    items = await world.manda.qa.items("targetco")
+    assert [(i.question, i.category) for i in items] == [("Send the FY2024 tax returns", "Tax")]
 
 
 async def test_a_button_never_acts_on_another_deal(world: SlackWorld) -> None:
     answer = await gaps_answer(world)
-    [button, *_] = qa_buttons(answer)
+    offer = qa_offer(answer)
     await world.manda.graph.bind_channel(channel_key(world.ws.team_id, world.deal.id), "northwind")
-    await world.fake.click(world.alice, answer, button["action_id"], value=button["value"])
+    await world.fake.click(world.alice, answer, ids.QA_OPEN, value=offer["value"])
     await world.settle()
+    assert world.alice.id not in world.ws.modals
     assert (
         await world.manda.qa.items("targetco") == []
         and await world.manda.qa.items("northwind") == []
@@ -173,6 +189,8 @@ async def test_a_button_never_acts_on_another_deal(world: SlackWorld) -> None:
 async def test_feedback_is_recorded_with_who(world: SlackWorld) -> None:
     answer = await gaps_answer(world)
     await world.fake.click(world.bob, answer, ids.FEEDBACK_DOWN)
+    await world.settle()
+    await world.fake.submit_view(world.bob, {})  # the reason is optional
     await world.settle()
     audit = await world.manda.graph.list_audit("targetco")
     [entry] = [e for e in audit if e.action == "answer.feedback"]

@@ -79,7 +79,7 @@ async def test_ask_answers_in_the_channel_and_its_thread_continues(world: SlackW
     assert delivery.status == 200 and delivery.body == ""
     await world.settle()
     [answer] = root_messages(world, world.deal.id)
-    assert f"<@{world.alice.id}> asked" in answer.all_text() and "📄" in answer.all_text()
+    assert f"<@{world.alice.id}> asked" in answer.all_text() and "[1] " in answer.all_text()
     assert "reading the documents" in str(
         answer.versions[0]["blocks"]
     )  # the placeholder it replaced

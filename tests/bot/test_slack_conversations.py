@@ -10,7 +10,7 @@ from bot import ids
 from bot.conversations import channel_key, conversation_id
 from bot.fakeslack import FakeSlack, Message
 from bot.fakeslack import payloads as slack_payloads
-from bot.payloads import AddToQA
+from bot.payloads import SuggestedQuestions
 from bot.replies import PLACEHOLDER, WORKING_REACTION
 from manda.app import Manda
 from manda.config import Settings
@@ -38,7 +38,7 @@ async def test_a_mention_gets_a_threaded_cited_answer_with_buttons(world: SlackW
     [answer] = world.replies(world.deal, question.ts)
     assert answer.thread_ts == question.ts
     assert "€5.2M" in answer.all_text()
-    assert "📄 TargetCo_Q3_2024_Report.pdf · p.1" in sources(answer)
+    assert "[1] TargetCo_Q3_2024_Report.pdf · p.1" in sources(answer)
     # it rests on a finding still waiting for review: Approve / Reject under it, then feedback
     wanted = {ids.APPROVE_FINDING, ids.REJECT_FINDING, ids.FEEDBACK_UP, ids.FEEDBACK_DOWN}
     assert wanted <= action_ids(answer)
@@ -50,11 +50,11 @@ async def test_a_mention_gets_a_threaded_cited_answer_with_buttons(world: SlackW
     # "working" shown with the assistant status and taken down afterwards
     statuses = [s for c, t, s in world.ws.status_history if (c, t) == (world.deal.id, question.ts)]
     assert statuses[0] and statuses[-1] == ""
-    # streamed, then replaced by the checked rendering
+    # streamed as it stays, finished by chat.stopStream with its blocks: never rewritten
     assert world.ws.calls_to("chat.startStream", ok=True) and world.ws.calls_to(
         "chat.stopStream", ok=True
     )
-    assert answer.versions and not answer.streaming
+    assert not answer.streaming and not answer.edited and not world.ws.calls_to("chat.update")
     conversation = await world.manda.memory.load(
         conversation_id(world.ws.team_id, world.deal.id, question.ts)
     )
@@ -89,10 +89,12 @@ async def test_a_question_with_no_answer_in_the_room_offers_the_qa_list(world: S
         for b in answer.blocks
         if b["type"] == "actions"
         for e in b["elements"]
-        if ids.ADD_TO_QA_ANY.match(e["action_id"])
+        if e["action_id"] == ids.QA_OPEN
     ]
-    assert AddToQA.decode(button["value"]).question == asked
-    await world.fake.click(world.bob, answer, button["action_id"], value=button["value"])
+    assert [q.question for q in SuggestedQuestions.decode(button["value"]).questions] == [asked]
+    await world.fake.click(world.bob, answer, ids.QA_OPEN, value=button["value"])
+    await world.settle()
+    await world.fake.submit_view(world.bob, {})
     await world.settle()
     [item] = await world.manda.qa.items("targetco")
     assert (item.question, item.created_by) == (asked, world.bob.id)
@@ -118,7 +120,7 @@ async def test_direct_messages_need_a_deal_then_are_answered(world: SlackWorld) 
     second = await world.fake.dm(world.alice, QUESTION)
     await world.settle()
     [answer] = world.replies(im, second.ts)
-    assert "📄" in sources(answer)
+    assert "[1] " in sources(answer)
     # in a DM the stream needs no recipient
     started = world.ws.calls_to("chat.startStream", ok=True)[-1]
     assert started.args["channel"] == im.id and "recipient_user_id" not in started.args
@@ -202,7 +204,7 @@ async def test_without_status_or_streams_a_reaction_shows_the_work(world: SlackW
     question = await world.fake.mention(world.alice, world.deal, QUESTION)
     await world.settle()
     [answer] = world.replies(world.deal, question.ts)
-    assert "📄" in sources(answer) and answer.versions == []
+    assert "[1] " in sources(answer) and answer.versions == []
     added = world.ws.calls_to("reactions.add", ok=True)
     assert [c.args["name"] for c in added] == [WORKING_REACTION]
     assert world.ws.calls_to("reactions.remove", ok=True)
@@ -217,7 +219,7 @@ async def test_with_no_working_sign_available_a_placeholder_is_replaced(world: S
     await world.settle()
     [answer] = world.replies(world.deal, question.ts)
     assert answer.versions[0]["text"] == PLACEHOLDER
-    assert "📄" in sources(answer)
+    assert "[1] " in sources(answer)
 
 
 async def test_a_failure_becomes_a_clear_message_in_the_thread(world: SlackWorld) -> None:

@@ -189,3 +189,64 @@ def test_every_payload_is_also_parsed_by_slack_sdks_block_models() -> None:
     errors = validate_blocks([long_button])
     assert any(e.startswith("[ERROR] slack_sdk: text attribute cannot exceed 75") for e in errors)
     assert validate_blocks([{"type": "section", "text": {"type": "mrkdwn", "text": "ok"}}]) == []
+
+
+def test_modals_are_held_to_slacks_view_rules() -> None:
+    """views.open refuses what Slack refuses: a title over 24 characters, more than 10
+    checkboxes, input blocks without a submit button.
+    https://docs.slack.dev/reference/views/modal-views"""
+    from bot.fakeslack.blockkit import validate_modal
+
+    def option(i: int) -> dict:
+        return {"text": {"type": "plain_text", "text": f"Q{i}"}, "value": str(i)}
+
+    def modal(title: str, options: int, submit: bool = True) -> dict:
+        view = {
+            "type": "modal",
+            "title": {"type": "plain_text", "text": title},
+            "blocks": [{"type": "input", "block_id": "b", "label": {
+                "type": "plain_text", "text": "Pick"}, "element": {
+                "type": "checkboxes", "action_id": "a",
+                "options": [option(i) for i in range(options)]}}],
+        }
+        if submit:
+            view["submit"] = {"type": "plain_text", "text": "Add"}
+        return view
+
+    assert validate_modal(modal("Add to Q&A", 10)) == []
+    assert any("title" in e for e in validate_modal(modal("A title of more than 24 chars", 3)))
+    assert validate_modal(modal("Add", 11)) == [
+        "[ERROR] must have 1 to 10 items [json-pointer:/blocks/0/element/options]"]
+    assert any("submit is required" in e for e in validate_modal(modal("Add", 3, submit=False)))
+
+
+def test_a_submission_carries_typed_state_and_initial_values() -> None:
+    """view.state.values as Slack sends them: text as typed, the chosen option objects, and
+    what was left untouched at its initial value."""
+    from bot.fakeslack.actions import view_state
+
+    def option(value: str) -> dict:
+        return {"text": {"type": "plain_text", "text": value.title()}, "value": value}
+
+    view = {"blocks": [
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": "hi"}]},
+        {"type": "input", "block_id": "t", "element": {
+            "type": "plain_text_input", "action_id": "t", "initial_value": "P&L <draft>"}},
+        {"type": "input", "block_id": "c", "element": {
+            "type": "checkboxes", "action_id": "c", "options": [option("1"), option("2")],
+            "initial_options": [option("2")]}},
+        {"type": "input", "block_id": "s", "element": {
+            "type": "static_select", "action_id": "s", "options": [option("low"), option("high")],
+            "initial_option": option("low")}},
+    ]}
+    untouched = view_state(view, {})
+    assert untouched == {
+        "t": {"t": {"type": "plain_text_input", "value": "P&L <draft>"}},
+        "c": {"c": {"type": "checkboxes", "selected_options": [option("2")]}},
+        "s": {"s": {"type": "static_select", "selected_option": option("low")}},
+    }
+    chosen = view_state(view, {"c": {"c": ["1", "2"]}, "s": {"s": "high"}})
+    assert chosen["c"]["c"]["selected_options"] == [option("1"), option("2")]
+    assert chosen["s"]["s"]["selected_option"] == option("high")
+    with pytest.raises(LookupError):
+        view_state(view, {"s": {"s": "medium"}})

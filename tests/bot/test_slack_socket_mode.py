@@ -32,7 +32,7 @@ async def test_envelopes_are_acknowledged_and_handled(app: Manda, fake: FakeSlac
             [answer] = [
                 m for m in ws.bot_messages(deal.id, thread_ts=question.ts) if m.ts != question.ts
             ]
-            assert "📄" in answer.all_text()
+            assert "[1] " in answer.all_text()
     finally:
         await bot.aclose()
     await fake.workspace.wait_for(lambda: not fake.socket_connected, what="the socket to close")

@@ -12,7 +12,7 @@ from bot import ids
 from bot.blocks.kit import section
 from bot.blocks.mrkdwn import escape, markdown_safe, stream_ready, to_mrkdwn
 from bot.fakeslack.client import escape as typed_in_slack
-from bot.payloads import AddToQA
+from bot.payloads import SuggestedQuestions
 from bot.slacktext import from_slack
 
 
@@ -70,19 +70,19 @@ async def test_r_and_d_reaches_the_domain_and_the_qa_list_unescaped(world: Slack
     assert "&amp;amp;" not in texts and "&amp;lt;" not in texts
     assert "R&amp;" not in texts.replace("R&amp;D", "")  # never cut at the entity
 
-    buttons = [
+    typed = "R&D tax credits <2024>"
+    message, button = next(
         (m, e)
         for m in replies
         for b in m.blocks
         if b["type"] == "actions"
         for e in b["elements"]
-        if ids.ADD_TO_QA_ANY.match(e["action_id"])
-    ]
-    typed = "R&D tax credits <2024>"
-    message, button = next(
-        (m, e) for m, e in buttons if typed in AddToQA.decode(e["value"]).question
+        if e["action_id"] == ids.QA_OPEN
+        and typed in SuggestedQuestions.decode(e["value"]).questions[0].question
     )
-    await world.fake.click(world.alice, message, button["action_id"], value=button["value"])
+    await world.fake.click(world.alice, message, ids.QA_OPEN, value=button["value"])
+    await world.settle()
+    await world.fake.submit_view(world.alice, {})  # the asked question comes ticked, as worded
     await world.settle()
     [item] = await world.manda.qa.items("targetco")
     assert typed in item.question and "&amp;" not in item.question

@@ -92,3 +92,20 @@ def test_docs_show_each_documents_role(
     code, out, _ = run(capsys, "docs", "--deal", "targetco")
     line = next(x for x in out.splitlines() if "TargetCo_Cap_Table.csv" in x)
     assert code == 0 and "cap table" in line
+
+
+def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    thread = ("--conversation", "cli:constraints")
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json",
+                       "What was Q3 2024 revenue in € thousands? Use at least two sources.")
+    first = json.loads(out)
+    assert code == 0 and "€5,200k" in first["answer"]
+    assert [c["kind"] for c in first["constraints"]] == ["min_sources", "units"]
+    assert [(c["kind"], c["met"]) for c in first["constraint_checks"]] == [
+        ("min_sources", True), ("units", True)]
+    _, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json", "And EBITDA?")
+    follow = json.loads(out)  # a second command, the same thread: the constraints still hold
+    assert "€1,100k" in follow["answer"] and len(follow["constraints"]) == 2

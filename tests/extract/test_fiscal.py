@@ -50,6 +50,8 @@ def test_the_most_stated_year_end_wins_and_silence_learns_nothing() -> None:
     texts = ["year ended 31 March 2024", "FY to 31 March", "year ended 31 December 2023 (old)"]
     assert learn_fiscal_year_end(texts) == MARCH
     assert learn_fiscal_year_end(["Revenue grew 12% in 2024."]) is None
+    # a trailing window ends any month: "last twelve months to 30 September" is no year end
+    assert learn_fiscal_year_end(["Revenue, last twelve months to 30 September 2024"]) is None
 
 
 def test_a_fiscal_year_is_labelled_by_the_year_it_ends_in() -> None:

@@ -92,3 +92,19 @@ async def test_stated_correction_supersedes_figures_instead_of_conflicting(tmp_p
     (issued,) = [e for e in timeline.events if e.kind == "correction"]
     assert issued.date == "2024-04-20" and issued.title.startswith("Correction issued")
     assert "corrects the FY2023 EBITDA" in issued.citations[0].excerpt
+
+
+def test_a_dated_document_said_to_have_overstated_a_figure_is_corrected() -> None:
+    minutes = _doc(0, "Board minutes 21 May 2024.docx", date(2024, 5, 21))
+    update = _doc(1, "Trading update Q4.md", date(2024, 4, 12))
+    deck = _doc(2, "Deck.pptx", date(2024, 3, 1))
+    (statement,) = find_correction_statements(_parsed(
+        "Correction: the Q4 trading update circulated on 12 April 2024 overstated revenue. An "
+        "invoice of £0.4m had been entered twice.", date(2024, 5, 21)))
+    assert statement.target_start == date(2024, 4, 12)
+    assert resolve_correction_target(statement, minutes, [minutes, update, deck]) == update
+    for judgement in ("The budget of January 2024 overstated growth.",
+                      "Revenue was overstated by the customer in March 2024.",
+                      "The auditors found that inventory was overstated.",
+                      "The trading update overstated revenue."):
+        assert not find_correction_statements(_parsed(judgement, date(2024, 5, 21))), judgement

@@ -113,6 +113,21 @@ async def test_resolved_context_is_replaced_on_save(memory: ConversationMemory) 
     )
 
 
+async def test_the_thread_constraints_are_kept(memory: ConversationMemory) -> None:
+    """"Only audited documents, in € millions" holds for the follow-ups of the thread."""
+    from manda.agent.constraints import Constraints, parse_constraints
+
+    _, constraints, _ = parse_constraints("Revenue FY2023, only audited documents, in € millions, "
+                                          "as of 30 June 2024")
+    conversation = thread()
+    conversation.context = ResolvedContext(subject="revenue", constraints=constraints.to_json())
+    await memory.save(conversation)
+
+    loaded = await memory.load(conversation.id)
+    assert loaded is not None
+    assert Constraints.from_json(loaded.context.constraints).items == constraints.items
+
+
 ODD_IDS = [
     "slack:T1:C1:1700000000.000100",
     "slack:T1:C1",

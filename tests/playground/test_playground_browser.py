@@ -71,8 +71,11 @@ async def test_a_deal_team_session_in_the_browser(
     await type_in("#composer-text", "@Manda What are the pension obligations?")
     pension = channel.locator(".msg", has_text="What are the pension obligations?")
     await pension.get_by_role("button", name="1 reply").click()
-    await thread.get_by_role("button", name="Add to Q&A").click()
-    await expect(thread).to_contain_text("Added to the Q&A list by @You")
+    await thread.get_by_role("button", name="Add to Q&A…").click()
+    dialog = page.get_by_role("dialog", name="Add to Q&A")
+    await expect(dialog).to_contain_text("What are the pension obligations?")
+    await dialog.get_by_role("button", name="Add to Q&A").click()  # the asked question, ticked
+    await expect(thread).to_contain_text("@You added 1 question to the Q&A list of targetco")
     await type_in("#composer-text", "/manda qa")
     qa_list = channel.locator(".msg.ephemeral", has_text="Q&A list of targetco —")
     await expect(qa_list).to_contain_text("1 question")

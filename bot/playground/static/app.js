@@ -3,6 +3,7 @@
 // signed requests Slack would. It never calls Manda itself.
 
 import { emoji, esc, mrkdwn, renderBlocks } from "./blockkit.js";
+import { renderModal } from "./modal.js";
 
 const API = "/client/api";
 const HEADERS = { "X-Slack-Client": "1" };
@@ -17,6 +18,7 @@ const S = {
   messages: new Map(), // "channel:ts" -> message
   statuses: new Map(), // "channel:thread_ts" -> status text
   home: null,
+  modal: null, // { view, errors }: the modal the app opened for you
   commands: [],
   commandHints: {}, // from the bot's command table, through the local Slack
   commandExamples: [],
@@ -122,6 +124,7 @@ function applySnapshot(snap) {
   S.messages = new Map(snap.messages.map((m) => [key(m.channel, m.ts), m]));
   S.statuses = new Map(snap.statuses.map((s) => [key(s.channel, s.thread_ts), s.status]));
   S.home = snap.home;
+  S.modal = snap.modal;
   S.commands = snap.commands;
   S.commandHints = snap.command_hints || {};
   S.commandExamples = snap.command_examples || [];
@@ -140,6 +143,7 @@ function applySnapshot(snap) {
   $("me-name").textContent = displayName(user(S.me));
   renderAll();
   renderTraffic();
+  renderModalLayer();
 }
 
 function onMessage(m) {
@@ -564,6 +568,25 @@ function renderStatusLines() {
   if (status) thread.replaceChildren(statusNode(status));
 }
 
+// ------------------------------------------------------------------ modals
+
+function renderModalLayer() {
+  const root = $("modal-root");
+  const shown = root.firstElementChild;
+  if (!S.modal) {
+    root.replaceChildren();
+    return;
+  }
+  if (shown && shown.viewId === S.modal.view.id) {
+    shown.showErrors(S.modal.errors); // the same modal, kept open with the app's errors
+    return;
+  }
+  root.replaceChildren(renderModal(S.modal, ctx(), {
+    onSubmit: (values) => post("/view", { values }),
+    onClose: () => post("/view/close"),
+  }));
+}
+
 // ------------------------------------------------------------------ App Home
 
 function renderHome() {
@@ -789,6 +812,10 @@ function connect() {
   on("home", (view) => {
     S.home = view;
     if (S.view.kind === "app" && S.view.tab === "home") renderHome();
+  });
+  on("modal", (modal) => {
+    S.modal = modal;
+    renderModalLayer();
   });
   on("traffic", onTraffic);
   source.onerror = () => {

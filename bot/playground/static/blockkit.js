@@ -108,7 +108,7 @@ export function markdown(source, ctx = {}) {
       i += 1;
       while (i < lines.length && !/^\s*```/.test(lines[i])) body.push(lines[i++]);
       i += 1;
-      out.push(`<pre class="code-block">${esc(body.join("\n"))}</pre>`);
+      out.push(`<pre class="code-block">${esc(decode(body.join("\n")))}</pre>`);
       continue;
     }
     if (line.includes("|") && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(lines[i + 1])) {
@@ -172,13 +172,13 @@ function cells(line) {
 function mdInline(text, ctx) {
   return withSlots((keep) => {
     let s = String(text);
-    s = s.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${esc(code)}</code>`));
+    s = s.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${esc(decode(code))}</code>`));
     s = s.replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (whole, label, url) => {
       const safe = safeUrl(url);
       return safe ? keep(`<a href="${esc(safe)}" target="_blank" rel="noopener noreferrer">${esc(label)}</a>`) : whole;
     });
     s = s.replace(/<(@[UWB][A-Z0-9]+|#[CGD][A-Z0-9]+(?:\|[^>]*)?|https?:[^>\s]+)>/g, (_, inner) => keep(angle(inner, ctx)));
-    s = esc(s);
+    s = esc(decode(s)); // Slack's &amp; &lt; &gt; in message text, shown as the characters
     s = s.replace(/(\*\*|__)(?=\S)(.+?\S)\1/g, "<b>$2</b>");
     s = s.replace(/(^|[^\w*])\*(?=\S)([^*\n]+?\S|\S)\*(?![\w*])/g, "$1<i>$2</i>");
     s = s.replace(/(^|[^\w_])_(?=\S)([^_\n]+?\S|\S)_(?![\w_])/g, "$1<i>$2</i>");

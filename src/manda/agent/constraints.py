@@ -1,7 +1,8 @@
 """Instructions inside a question, as constraints the answer must meet before it is sent.
 
 "Quote the exact clause", "use at least two sources", "only from audited documents", "answer in
-a table", "in one sentence", "as of 30 June 2024", "exclude forecasts", "in € millions": each is
+a table", "in one sentence", "as of 30 June 2024" (the position at that date: no later period, no
+forecast made later), "exclude forecasts", "in € millions": each is
 parsed once (the same parser for the offline and the Claude path), removed from what is searched,
 kept for the thread until changed, applied to what may be cited, and checked by the gate. An
 answer that cannot meet one says which and why, never silently ignores it.
@@ -17,13 +18,18 @@ from enum import StrEnum
 
 from manda.finance.amounts import find_amounts
 from manda.finance.dates import find_date_mentions
+from manda.finance.periods import period_end
 from manda.models import Document, DocumentRole, Finding, Nature
 
 __all__ = [
+    "Admission",
+    "CitedFacts",
     "Constraint",
+    "ConstraintCheck",
     "ConstraintKind",
     "Constraints",
     "check_constraints",
+    "evaluate_constraints",
     "parse_constraints",
 ]
 
@@ -52,6 +58,7 @@ class Constraint:
     as_of: date | None = None
     currency: str | None = None
     scale: float | None = None
+    audited: bool = False  # "only audited documents": final management accounts do not count
 
     def describe(self) -> str:
         """The constraint in the deal team's words, for notes and traces."""
@@ -64,7 +71,8 @@ class Constraint:
             return f"amounts in {_unit_words(self.currency, self.scale)}"
         return {
             ConstraintKind.QUOTE_EXACT: "the exact wording quoted",
-            ConstraintKind.AUTHORITATIVE_ONLY: "only audited or final documents",
+            ConstraintKind.AUTHORITATIVE_ONLY: (
+                "only audited documents" if self.audited else "only audited or final documents"),
             ConstraintKind.TABLE: "a table",
             ConstraintKind.ONE_SENTENCE: "one sentence",
             ConstraintKind.EXCLUDE_FORECASTS: "no forecasts or budgets",
@@ -100,7 +108,7 @@ class Constraints:
         for c in self.items:
             out.append({"kind": c.kind.value, "phrase": c.phrase, "count": c.count,
                         "as_of": c.as_of.isoformat() if c.as_of else None,
-                        "currency": c.currency, "scale": c.scale})
+                        "currency": c.currency, "scale": c.scale, "audited": c.audited})
         return out
 
     @classmethod
@@ -114,6 +122,7 @@ class Constraints:
                 as_of=date.fromisoformat(str(as_of)) if as_of else None,
                 currency=str(row["currency"]) if row.get("currency") else None,
                 scale=float(row["scale"]) if row.get("scale") is not None else None,  # type: ignore[arg-type]
+                audited=bool(row.get("audited")),
             ))
         return cls(items=tuple(items))
 
@@ -151,7 +160,7 @@ _PATTERNS: list[tuple[ConstraintKind, re.Pattern[str]]] = [
         r"in\s+(?:one|a\s+single|a)\s+(?:short\s+)?(?:sentence|line)|" + _LEAD +
         r"one[-\s](?:sentence|line)\s+(?:answer|summary)(?:\s+only)?", _I)),
     (ConstraintKind.AS_OF, re.compile(
-        _LEAD + r"(?:as\s+(?:of|at)|at|on)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
+        _LEAD + r"as\s+(?:of|at)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
         r"\s+\d{4}|[A-Za-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|"
         r"\d{1,2}[./]\d{1,2}[./]\d{4}))", _I)),
     (ConstraintKind.EXCLUDE_FORECASTS, re.compile(
@@ -165,9 +174,10 @@ _PATTERNS: list[tuple[ConstraintKind, re.Pattern[str]]] = [
         r"(?:millions?|mn|m|thousands?|k|'000|000s?|billions?|bn)|(?:millions?|thousands?|"
         r"billions?)\s+(?:of\s+)?(?:[€$£]|EUR|USD|GBP|CHF|euros?|dollars?|pounds?))(?![\w])", _I)),
 ]
-_RESET = re.compile(r"\b(?:ignore|drop|forget|clear)\s+(?:the\s+|my\s+|all\s+|those\s+)?"
-                    r"(?:earlier\s+|previous\s+)?(?:constraints|instructions|format(?:ting)?|"
-                    r"rules)\b|\bany\s+format\b", _I)
+_RESET = re.compile(r"\b(?:ignore|drop|forget|clear|remove)\s+(?:the\s+|my\s+|all\s+|those\s+|"
+                    r"that\s+|this\s+)?(?:earlier\s+|previous\s+|last\s+|above\s+)?"
+                    r"(?:constraints?|instructions?|format(?:ting)?|rules?)\b|\bany\s+format\b",
+                    _I)
 _CURRENCY = {"€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "$": "USD", "usd": "USD",
              "dollar": "USD", "dollars": "USD", "£": "GBP", "gbp": "GBP", "pound": "GBP",
              "pounds": "GBP", "chf": "CHF"}
@@ -207,6 +217,10 @@ def _constraint(kind: ConstraintKind, m: re.Match[str]) -> Constraint | None:
     if kind is ConstraintKind.UNITS:
         currency, scale = _units(m.group("unit"))
         return Constraint(kind, phrase, currency=currency, scale=scale)
+    if kind is ConstraintKind.AUTHORITATIVE_ONLY:
+        words = phrase.lower()
+        strict = "audited" in words and not re.search(r"final|signed|official|draft|prelim", words)
+        return Constraint(kind, phrase, audited=strict)
     return Constraint(kind, phrase)
 
 
@@ -248,34 +262,92 @@ class CitedFacts:
     excerpts: list[str] = field(default_factory=list)
 
 
+class Admission:
+    """What the constraints let an answer rest on: documents by authority and date, findings by
+    nature and period. Each refusal comes with its reason, in the deal team's words."""
+
+    def __init__(self, constraints: Constraints) -> None:
+        self.authority = constraints.get(ConstraintKind.AUTHORITATIVE_ONLY)
+        as_of = constraints.get(ConstraintKind.AS_OF)
+        self.as_of = as_of.as_of if as_of else None
+        self.no_forecasts = constraints.get(ConstraintKind.EXCLUDE_FORECASTS) is not None
+
+    def __bool__(self) -> bool:
+        return bool(self.authority or self.as_of or self.no_forecasts)
+
+    def document_reason(self, document: Document) -> str | None:
+        """Why `document` may not be cited under the constraints, or None when it may."""
+        if self.authority and not _authoritative(document, self.authority):
+            return "not audited" if self.authority.audited else "neither audited nor final"
+        if self.no_forecasts and document.role is DocumentRole.BUDGET_FORECAST:
+            return "a budget or forecast"
+        return None
+
+    def finding_reason(self, finding: Finding, document: Document | None) -> str | None:
+        """Why `finding` may not be used, or None when it may."""
+        if document is not None and (why := self.document_reason(document)):
+            return why
+        if self.no_forecasts and finding.nature is Nature.FORECAST:
+            return "forecast figures"
+        if self.as_of:  # the position at that date: no later period, no forecast made later
+            if finding.nature is Nature.FORECAST:
+                made = finding.doc_date or (document.doc_date if document else None)
+                if made and made > self.as_of:
+                    return f"forecasts made after {self.as_of:%-d %B %Y}"
+                return None
+            fye = _year_end(document.fiscal_year_end if document else None)
+            end = period_end(finding.period, fye) if finding.period else None
+            if end is not None and end > self.as_of:
+                return f"figures for periods ending after {self.as_of:%-d %B %Y}"
+        return None
+
+
+def _year_end(text: str | None) -> tuple[int, int] | None:
+    """`"--06-30"` (a document's fiscal year end) as (6, 30)."""
+    m = re.fullmatch(r"-*(\d{2})-(\d{2})", text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def admissible(document: Document, constraints: Constraints) -> bool:
-    """May this document be cited at all under the constraints (authority, date)?"""
-    if constraints.get(ConstraintKind.AUTHORITATIVE_ONLY) and not _authoritative(document):
+    """May this document be cited at all under the constraints (authority, date, forecasts)?"""
+    return Admission(constraints).document_reason(document) is None
+
+
+def admissible_finding(finding: Finding, constraints: Constraints,
+                       document: Document | None = None) -> bool:
+    return Admission(constraints).finding_reason(finding, document) is None
+
+
+def _authoritative(document: Document, constraint: Constraint | None = None) -> bool:
+    if document.draft:
         return False
-    as_of = constraints.get(ConstraintKind.AS_OF)
-    if as_of and as_of.as_of and document.doc_date and document.doc_date > as_of.as_of:
-        return False
-    return not (constraints.get(ConstraintKind.EXCLUDE_FORECASTS)
-                and document.role is DocumentRole.BUDGET_FORECAST)
+    if constraint is not None and constraint.audited:
+        return document.role is DocumentRole.AUDITED_STATEMENTS
+    return document.authoritative or document.role is DocumentRole.AUDITED_STATEMENTS
 
 
-def admissible_finding(finding: Finding, constraints: Constraints) -> bool:
-    if constraints.get(ConstraintKind.EXCLUDE_FORECASTS) and finding.nature is Nature.FORECAST:
-        return False
-    as_of = constraints.get(ConstraintKind.AS_OF)
-    return not (as_of and as_of.as_of and finding.doc_date and finding.doc_date > as_of.as_of)
+@dataclass(frozen=True)
+class ConstraintCheck:
+    """One constraint checked on the final answer: met, or not met and why (and whether the
+    answer says so itself)."""
+
+    constraint: Constraint
+    met: bool
+    reason: str = ""  # why it is not met, in the deal team's words
+    instruction: str = ""  # the same as an instruction, for a model's second attempt
+    disclosed: bool = False  # not met, and the answer says which and why
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.constraint.kind.value, "constraint": self.constraint.describe(),
+                "met": self.met, "disclosed": self.disclosed, "reason": self.reason}
 
 
-def _authoritative(document: Document) -> bool:
-    return (document.authoritative or document.role is DocumentRole.AUDITED_STATEMENTS) and \
-        not document.draft
-
-
-_CANNOT = re.compile(r"\b(?:cannot|can't|could not|only one|only \w+ documents?|no (?:audited|"
-                     r"final|signed)|none of the)\b", _I)
+_CANNOT = re.compile(r"\b(?:not met|cannot|can't|could not|only one|only \w+ documents?|"
+                     r"no (?:audited|final|signed)|none of the)\b", _I)
 _QUOTED = re.compile(r"[\"“„«]([^\"”“«»]{12,})[\"”»“]|^>\s?(.{12,})$", re.MULTILINE)
 _TABLE_ROW = re.compile(r"^\s*\|.+\|\s*$", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_NOTE = re.compile(r"^_.+_$")
 _SOURCE_TAIL = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", _I)
 
 
@@ -284,10 +356,40 @@ def _norm(text: str) -> str:
 
 
 def _body_sentences(text: str) -> int:
+    """Sentences of the answer itself: its notes (italic lines under it) are not counted."""
+    text = "\n".join(line for line in text.splitlines() if not _NOTE.match(line.strip()))
     body = _SOURCE_TAIL.sub("", text)
     body = re.sub(r"\b(?:p|pp|e\.g|i\.e|vs|no|approx|ca)\.", "", body, flags=_I)
     body = re.sub(r"\d\.\d", "0", body)
     return len([s for s in _SENTENCE_END.split(body.strip()) if s.strip()])
+
+
+def _files(names: Sequence[str]) -> str:
+    shown = list(dict.fromkeys(names))
+    return ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+
+
+def _is(names: Sequence[str]) -> str:
+    return "is" if len(set(names)) == 1 else "are"
+
+
+def evaluate_constraints(
+    text: str, constraints: Constraints, cited: CitedFacts, *, notes: Sequence[str] = ()
+) -> list[ConstraintCheck]:
+    """Each constraint checked on the answer: met, broken (with the instruction that fixes it),
+    or not met and said so by the answer ("only one document states this figure")."""
+    said = " ".join(notes) + " " + text
+    checks: list[ConstraintCheck] = []
+    for c in constraints.items:
+        named = c.describe().lower() in said.lower() or c.phrase.lower() in said.lower()
+        reason, instruction = _broken(text, c, cited)
+        if not instruction:
+            checks.append(ConstraintCheck(c, met=True))
+        elif named and _CANNOT.search(said):
+            checks.append(ConstraintCheck(c, met=False, reason=reason, disclosed=True))
+        else:
+            checks.append(ConstraintCheck(c, met=False, reason=reason, instruction=instruction))
+    return checks
 
 
 def check_constraints(
@@ -298,52 +400,74 @@ def check_constraints(
     A constraint the answer says it cannot meet ("only one document states this figure") is not
     broken: `notes` are the disclosures the answer makes.
     """
-    errors: list[str] = []
-    said = " ".join(notes) + " " + text
+    return [c.instruction for c in evaluate_constraints(text, constraints, cited, notes=notes)
+            if c.instruction]
 
-    def unmet_disclosed(c: Constraint) -> bool:
-        named = c.describe().lower() in said.lower() or c.phrase.lower() in said.lower()
-        return named and bool(_CANNOT.search(said))
 
-    for c in constraints.items:
-        if unmet_disclosed(c):
-            continue
-        if c.kind is ConstraintKind.QUOTE_EXACT:
-            quotes = [q1 or q2 for q1, q2 in _QUOTED.findall(text)]
-            sources = [_norm(e) for e in cited.excerpts]
-            if not any(_norm(q) in s for q in quotes for s in sources):
-                errors.append("Quote the exact wording from a cited excerpt, in quotation marks, "
-                              "as the question asks.")
-        elif c.kind is ConstraintKind.MIN_SOURCES:
-            count = len({d.id for d in cited.documents})
-            if count < (c.count or 2):
-                errors.append(f"The question asks for {c.describe()}; the answer cites {count}. "
-                              "Cite more documents, or say that only that many state it.")
-        elif c.kind is ConstraintKind.TABLE:
-            if len(_TABLE_ROW.findall(text)) < 3:
-                errors.append("Answer in a Markdown table, as the question asks.")
-        elif c.kind is ConstraintKind.ONE_SENTENCE:
-            if _body_sentences(text) > 1:
-                errors.append("Answer in one sentence, as the question asks.")
-        elif c.kind is ConstraintKind.AUTHORITATIVE_ONLY:
-            bad = [d.filename for d in cited.documents if not _authoritative(d)]
-            if bad:
-                errors.append(f"Cite only audited or final documents; {', '.join(bad)} is not.")
-        elif c.kind is ConstraintKind.AS_OF and c.as_of:
-            late = [d.filename for d in cited.documents if d.doc_date and d.doc_date > c.as_of]
-            if late:
-                errors.append(f"Use only documents dated on or before {c.describe()[6:]}; "
-                              f"{', '.join(late)} is later.")
-        elif c.kind is ConstraintKind.EXCLUDE_FORECASTS:
-            if any(f.nature is Nature.FORECAST for f in cited.findings) or any(
-                    d.role is DocumentRole.BUDGET_FORECAST for d in cited.documents):
-                errors.append("Leave out forecasts and budgets; use actual figures only.")
-        elif c.kind is ConstraintKind.UNITS:
-            errors += _unit_errors(_SOURCE_TAIL.sub("", text), c)
-    return errors
+def _broken(text: str, c: Constraint, cited: CitedFacts) -> tuple[str, str]:
+    """(why the constraint is not met, the instruction that would meet it); empty when met."""
+    if c.kind is ConstraintKind.QUOTE_EXACT:
+        quotes = [q1 or q2 for q1, q2 in _QUOTED.findall(text)]
+        sources = [_norm(e) for e in cited.excerpts]
+        if not any(_norm(q) in s for q in quotes for s in sources):
+            return ("no cited passage gives the wording to quote",
+                    "Quote the exact wording from a cited excerpt, in quotation marks, as the "
+                    "question asks.")
+    elif c.kind is ConstraintKind.MIN_SOURCES:
+        names = [d.filename for d in cited.documents]
+        count = len(set(names))
+        if count < (c.count or 2):
+            stated = {0: "no document states it", 1: f"only one document states it "
+                      f"({_files(names)})"}.get(count, f"only {count} documents state it "
+                                                       f"({_files(names)})")
+            return (stated, f"The question asks for {c.describe()}; the answer cites {count}. "
+                            "Cite more documents, or say that only that many state it.")
+    elif c.kind is ConstraintKind.TABLE:
+        if len(_TABLE_ROW.findall(text)) < 3:
+            return ("the answer is not a table", "Answer in a Markdown table, as the question "
+                                                 "asks.")
+    elif c.kind is ConstraintKind.ONE_SENTENCE:
+        if _body_sentences(text) > 1:
+            return ("the answer takes more than one sentence",
+                    "Answer in one sentence, as the question asks.")
+    elif c.kind is ConstraintKind.AUTHORITATIVE_ONLY:
+        bad = [d.filename for d in cited.documents if not _authoritative(d, c)]
+        if bad:
+            kind = "audited" if c.audited else "audited or final"
+            return (f"{_files(bad)} {_is(bad)} not {kind}",
+                    f"Cite only {kind} documents; {_files(bad)} {_is(bad)} not.")
+    elif c.kind is ConstraintKind.AS_OF and c.as_of:
+        admission = Admission(Constraints(items=(c,)))
+        docs = {d.id: d for d in cited.documents}
+        late = [" ".join(filter(None, [f.label, f.period])) for f in cited.findings
+                if admission.finding_reason(f, docs.get(f.document_id))]
+        if late:
+            return (f"{_files(late)} {_is(late)} after {c.as_of:%-d %B %Y}",
+                    f"State the position as of {c.as_of:%-d %B %Y}: leave out {_files(late)}, "
+                    "which come after that date.")
+    elif c.kind is ConstraintKind.EXCLUDE_FORECASTS:
+        forecast = [f.label for f in cited.findings if f.nature is Nature.FORECAST]
+        forecast += [d.filename for d in cited.documents if d.role is DocumentRole.BUDGET_FORECAST]
+        if forecast:
+            return (f"the answer rests on a forecast ({_files(forecast)})",
+                    "Leave out forecasts and budgets; use actual figures only.")
+    elif c.kind is ConstraintKind.UNITS:
+        body = _SOURCE_TAIL.sub("", text)
+        wrong = _unit_errors(body, c)
+        if wrong:
+            other = sorted({a.currency for a in find_amounts(body) if a.text in wrong
+                            and a.currency and c.currency and a.currency != c.currency})
+            why = (f" ({'/'.join(other)}: the room gives no exchange rate to {c.currency}, so "
+                   "it was not converted)" if other else "")
+            return (f"{_files(wrong)} could not be stated in "
+                    f"{_unit_words(c.currency, c.scale)}{why}",
+                    f"State every amount in {_unit_words(c.currency, c.scale)} "
+                    f"(not {', '.join(wrong[:3])}).")
+    return "", ""
 
 
 def _unit_errors(text: str, c: Constraint) -> list[str]:
+    """Amounts of the text not in the requested currency and scale, as written."""
     wrong = []
     for amount in find_amounts(text):
         if amount.unit in {"%", "x", "people", "shares"} or amount.currency is None:
@@ -354,10 +478,7 @@ def _unit_errors(text: str, c: Constraint) -> list[str]:
         _, scale = _units(amount.text)
         if c.scale and scale != c.scale:
             wrong.append(amount.text)
-    if not wrong:
-        return []
-    return [f"State every amount in {_unit_words(c.currency, c.scale)} "
-            f"(not {', '.join(wrong[:3])})."]
+    return wrong
 
 
 def without(constraints: Constraints, kinds: Iterable[ConstraintKind]) -> Constraints:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from manda.answers import Citation, SuggestedAction
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
@@ -60,6 +61,22 @@ class Source:
         )
 
 
+class Admits(Protocol):
+    """The question's admissibility rules (`manda.agent.constraints.Admission`)."""
+
+    def document_reason(self, document: Document) -> str | None: ...
+    def finding_reason(self, finding: Finding, document: Document | None) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """Something retrieved that the question's constraints kept out of the answer, and why."""
+
+    document: str
+    reason: str
+    finding: Finding | None = None
+
+
 @dataclass
 class Evidence:
     """Everything retrieved for one question, deduplicated; the only material an answer may use."""
@@ -78,18 +95,44 @@ class Evidence:
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
     queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
+    admission: Admits | None = None  # "only audited", "as of", "no forecasts": what may be used
+    excluded: list[Excluded] = field(default_factory=list)  # what those rules kept out
+    # What qualifies a figure where it stands but is said beside it (a slide's speaker notes:
+    # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
+    annotations: dict[tuple[str, str], str] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     # ---- adding
+    def admits_hit(self, hit: SearchHit) -> bool:
+        """May an answer rest on this passage? Recorded with its reason when not."""
+        doc = self.documents.get(hit.document_id)
+        why = self.admission.document_reason(doc) if self.admission and doc else None
+        if why:
+            self._exclude(Excluded(hit.document, why))
+        return why is None
+
+    def admits_finding(self, finding: Finding) -> bool:
+        why = (self.admission.finding_reason(finding, self.documents.get(finding.document_id))
+               if self.admission else None)
+        if why:
+            self._exclude(Excluded(self.filename(finding.document_id), why, finding))
+        return why is None
+
+    def _exclude(self, item: Excluded) -> None:
+        if all((e.document, e.reason, e.finding and e.finding.id) != (
+                item.document, item.reason, item.finding and item.finding.id)
+               for e in self.excluded):
+            self.excluded.append(item)
+
     def add_hits(self, hits: Iterable[SearchHit]) -> list[SearchHit]:
         known = {h.chunk_id for h in self.hits}
-        new = [h for h in hits if h.chunk_id not in known]
+        new = [h for h in hits if h.chunk_id not in known and self.admits_hit(h)]
         self.hits.extend(new)
         self._index = None
         return new
 
     def add_findings(self, findings: Iterable[Finding]) -> list[Finding]:
-        new = [f for f in findings if f.id not in self.findings]
+        new = [f for f in findings if f.id not in self.findings and self.admits_finding(f)]
         for finding in new:
             self.findings[finding.id] = finding
         self._index = None
@@ -191,7 +234,9 @@ class Evidence:
         """Every citable place, findings first (their excerpts are the exact sentences)."""
         out = [self.finding_source(f) for f in self.usable_findings()]
         out += [self.hit_source(h) for h in self.hits]
-        out += self.dated
+        out += [s for s in self.dated if not self.admission or (
+            (doc := self.documents.get(s.document_id)) is None
+            or self.admission.document_reason(doc) is None)]
         return out
 
     def source_index(self) -> dict[tuple[str, str], list[Source]]:

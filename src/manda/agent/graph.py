@@ -1,9 +1,10 @@
 """The answering agent as a LangGraph StateGraph, built by a factory; dependencies come per run.
 
-load_context → detect_intent → resolve_followup → retrieve → tool_loop (bounded) → compose →
-validate (the gate) ⇄ reprompt / fallback → ground → save_context. With no model, the tool loop
-runs the deterministic plan for the intent and the offline composer writes the answer; Claude
-chooses its own tools. Either way the same gate and grounding decide what reaches a person.
+load_context → read_constraints → detect_intent → resolve_followup → retrieve → tool_loop
+(bounded) → compose → apply_constraints → validate (the gate, constraints included) ⇄ reprompt /
+fallback → ground → save_context. With no model, the tool loop runs the deterministic plan for the
+intent and the offline composer writes the answer; Claude chooses its own tools. Either way the
+same constraints, gate and grounding decide what reaches a person.
 """
 
 from __future__ import annotations
@@ -18,6 +19,20 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from manda.agent.compose import Ask, Draft
+from manda.agent.conform import (
+    cited_facts,
+    conform_draft,
+    conform_text,
+    note_unmet,
+    unanswerable,
+)
+from manda.agent.constraints import (
+    Admission,
+    ConstraintCheck,
+    Constraints,
+    evaluate_constraints,
+    parse_constraints,
+)
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
@@ -86,8 +101,43 @@ async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
             "use_offline": ctx.model is None, "streamed": False, "messages": []}
 
 
+async def read_constraints(state: AnswerState) -> dict[str, Any]:
+    """The question's instructions as constraints, joined to those the thread carries; what is
+    read and searched is the question without them ("in one sentence" is no search term)."""
+    question, own, reset = parse_constraints(state["question"])
+    stored = Constraints.from_json(state["conversation"].context.constraints)
+    constraints = stored.then(own, reset=reset)
+    if own and not _asks_anything(question, state["question"]):
+        question = _previous_question(state["conversation"]) or question  # "Now in a table."
+    admission = Admission(constraints)
+    if admission:
+        state["evidence"].admission = admission
+    return {"constraints": constraints, "question_read": question,
+            "constraints_carried": [c for c in constraints.items if c in stored.items]}
+
+
+_FILLER = frozenset({"now", "again", "please", "same", "it", "that", "this", "answer", "the",
+                     "and", "but", "then", "ok", "okay", "thanks", "do", "can", "you", "redo", "so",
+                     "give", "me", "show", "one", "question"})
+
+
+def _asks_anything(question: str, original: str) -> bool:
+    """Whether anything is left of the question once its instructions are taken out
+    (`parse_constraints` hands back the whole question when nothing is)."""
+    if question == original:
+        return False
+    return any(w not in _FILLER for w in re.findall(r"[a-z0-9€£$]+", question.lower()))
+
+
+def _previous_question(conversation: Conversation) -> str | None:
+    for message in reversed(conversation.messages):
+        if message.role == "user":
+            return parse_constraints(message.text)[0]
+    return None
+
+
 async def detect_intent(state: AnswerState) -> dict[str, Any]:
-    return {"frame": read_question(state["question"])}
+    return {"frame": read_question(state.get("question_read") or state["question"])}
 
 
 async def resolve_followup(state: AnswerState) -> dict[str, Any]:
@@ -98,7 +148,7 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         frame = replace(frame, entity=None)  # "TargetCo's revenue" is the deal's own revenue
     resolution = resolve(frame, context, label)
     ask = Ask(
-        question=state["question"],
+        question=state.get("question_read") or state["question"],
         intent=resolution.intent,
         frame=frame,
         subject=resolution.subject,
@@ -165,8 +215,8 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
     if not messages:
         for role, text in history(state["conversation"].messages, limits.history_messages):
             messages.append(ChatMessage(role=role, text=text))  # type: ignore[arg-type]
-        messages.append(ChatMessage(role="user",
-                                    text=question_message(state["ask"], state["context_text"])))
+        messages.append(ChatMessage(role="user", text=question_message(
+            state["ask"], state["context_text"], state.get("constraints"))))
     iterations = state.get("iterations", 0)
     if iterations >= limits.max_iterations:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
@@ -246,6 +296,19 @@ async def compose(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[st
     return {"draft": draft, "text": draft.text, "origin": "offline"}
 
 
+async def apply_constraints(state: AnswerState) -> dict[str, Any]:
+    """The offline composer's answer in the form the constraints ask for (a model's answer meets
+    them itself, or is sent back by the gate)."""
+    constraints = state.get("constraints")
+    if not constraints or state.get("origin") != "offline":
+        return {}
+    draft, ask = state["draft"], state["ask"]
+    draft.text = conform_draft(draft.text, constraints, state["evidence"],
+                               rests_on=draft.rests_on, terms=ask.frame.terms,
+                               subject=ask.subject, period=ask.period)
+    return {"draft": draft, "text": draft.text}
+
+
 def _requirements(state: AnswerState) -> Requirements:
     ask = state["ask"]
     draft = state["draft"]
@@ -264,9 +327,49 @@ async def validate(state: AnswerState) -> dict[str, Any]:
     if gate.dropped:
         log.info("dropped %d unretrieved reference(s): %s", len(gate.dropped),
                  [f"{r.document} {r.location}" for r in gate.dropped])
+    update = {"gate": gate, "text": gate.text, **check_answer_constraints(state, gate)}
     if not gate.ok:
         log.info("validation gate (%s): %s", state.get("origin"), gate.errors)
-    return {"gate": gate, "text": gate.text}
+    return update
+
+
+def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, Any]:
+    """Every constraint checked on the answer. A model's answer that breaks one is sent back once
+    with the reason; after that (and offline) what is still unmet is said in the answer."""
+    constraints = state.get("constraints")
+    if not constraints:
+        return {"constraint_checks": []}
+    evidence = state["evidence"]
+    checks = evaluate_constraints(gate.text, constraints, cited_facts(gate.text, evidence))
+    broken = [c for c in checks if c.instruction]
+    model = state.get("origin") == "model"
+    if broken and model and not state.get("constraints_sent_back"):
+        gate.errors += [c.instruction for c in broken]
+        return {"constraint_checks": checks, "constraints_sent_back": True}
+    text = gate.text
+    if broken and model:  # the second attempt: the mechanical forms, then the notes
+        text = conform_text(text, constraints, evidence)
+        checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
+    text = note_unmet(text, checks) + _carried_note(state)
+    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
+    ask = state["ask"]
+    if (out_of_reach := unanswerable(evidence, constraints, subject=ask.subject,
+                                     period=ask.period)) is not None:
+        rule, why = out_of_reach  # met by what was cited, yet the figure asked for is not there
+        checks = [ConstraintCheck(c.constraint, met=False, reason=why,
+                                  disclosed=f"Not met — {rule.describe()}" in text)
+                  if c.constraint == rule and c.met else c for c in checks]
+    gate.text = text
+    return {"constraint_checks": checks, "text": text}
+
+
+def _carried_note(state: AnswerState) -> str:
+    carried = state.get("constraints_carried") or []
+    if not carried:
+        return ""
+    said = "; ".join(c.describe() for c in carried)
+    return (f"\n\n_Still applying from earlier in this thread: {said} (say “ignore the earlier "
+            "instructions” to drop them)._")
 
 
 def after_validate(state: AnswerState, runtime: Runtime[AgentContext]
@@ -387,12 +490,19 @@ def _resolved_context(state: AnswerState) -> ResolvedContext:
     resolution = state["resolution"]
     if resolution.kind == "clarify":
         return ResolvedContext(subject=resolution.subject, period=resolution.period,
-                               entity=resolution.entity, intent=Intent.CLARIFICATION.value)
+                               entity=resolution.entity, intent=Intent.CLARIFICATION.value,
+                               constraints=_kept_constraints(state))
     rests = state["draft"].rests_on if state.get("draft") else []
     subject = ask.subject or (subject_base(rests[0].subject) if rests else None)
     period = ask.period or (rests[0].period if rests else None)
     return ResolvedContext(subject=subject, period=period, entity=ask.entity,
-                           intent=ask.intent.value)
+                           intent=ask.intent.value, constraints=_kept_constraints(state))
+
+
+def _kept_constraints(state: AnswerState) -> list[dict[str, Any]]:
+    """The constraints a follow-up in this thread inherits (until changed or cleared)."""
+    constraints = state.get("constraints")
+    return constraints.to_json() if constraints else []
 
 
 def _record(conversation: Conversation, deal_id: str, turn: list[Message],
@@ -410,26 +520,30 @@ def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
     graph = StateGraph(AnswerState, context_schema=AgentContext)
     graph.add_node("load_context", load_context)
+    graph.add_node("read_constraints", read_constraints)
     graph.add_node("detect_intent", detect_intent)
     graph.add_node("resolve_followup", resolve_followup)
     graph.add_node("retrieve", retrieve)
     graph.add_node("tool_loop", tool_loop)
     graph.add_node("compose", compose)
+    graph.add_node("apply_constraints", apply_constraints)
     graph.add_node("validate", validate)
     graph.add_node("reprompt", reprompt)
     graph.add_node("fallback", fallback)
     graph.add_node("ground", ground)
     graph.add_node("save_context", save_context)
     graph.add_edge(START, "load_context")
-    graph.add_edge("load_context", "detect_intent")
+    graph.add_edge("load_context", "read_constraints")
+    graph.add_edge("read_constraints", "detect_intent")
     graph.add_edge("detect_intent", "resolve_followup")
     graph.add_conditional_edges("resolve_followup", after_resolve)
     graph.add_edge("retrieve", "tool_loop")
     graph.add_conditional_edges("tool_loop", after_tools)
-    graph.add_edge("compose", "validate")
+    graph.add_edge("compose", "apply_constraints")
+    graph.add_edge("apply_constraints", "validate")
     graph.add_conditional_edges("validate", after_validate)
     graph.add_conditional_edges("reprompt", after_reprompt)
-    graph.add_edge("fallback", "validate")
+    graph.add_edge("fallback", "apply_constraints")
     graph.add_edge("ground", "save_context")
     graph.add_edge("save_context", END)
     return graph.compile()

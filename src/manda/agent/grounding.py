@@ -180,3 +180,30 @@ def strip_markers(text: str) -> str:
 def ground(text: str, evidence: Evidence) -> list[Citation]:
     """The answer's citations: every surviving marker's place, with the excerpt found there."""
     return [source.citation() for source in cited_sources(text, evidence)]
+
+
+def footnoted(text: str, known_files: Sequence[str] = ()) -> tuple[str, list[tuple[str, str]]]:
+    """`text` with each marker replaced by footnote numbers (` [1]`, ` [2][3]`), and the (file,
+    location) each number stands for, numbered in order of first use; a place cited twice keeps
+    its first number. `known_files` anchor file names that do not look like file names."""
+    known = sorted(set(known_files), key=len, reverse=True)
+    notes: list[tuple[str, str]] = []
+    numbers: dict[tuple[str, str], int] = {}
+    out: list[str] = []
+    cursor = 0
+    for m in _MARKER.finditer(text):
+        refs = _split_body(m.group("body"), known)
+        if not refs:
+            continue
+        marks = []
+        for document, location in refs:
+            key = (normalise_file(document), normalise_location(location))
+            if key not in numbers:
+                notes.append((document, location))
+                numbers[key] = len(notes)
+            marks.append(f"[{numbers[key]}]")
+        out.append(text[cursor:m.start()])
+        out.append(" " + "".join(dict.fromkeys(marks)))
+        cursor = m.end()
+    out.append(text[cursor:])
+    return "".join(out), notes

@@ -138,6 +138,8 @@ class AnswerService:
             grounded=bool(gate is None or gate.ok),
             notices=list(dict.fromkeys([*final.get("notices", []),
                                         *final["evidence"].notices])),
+            constraints=final["constraints"].to_json() if final.get("constraints") else [],
+            constraint_checks=[c.to_json() for c in final.get("constraint_checks") or []],
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from manda.agent.compose import Ask, Draft
+from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
 from manda.agent.followups import Resolution
 from manda.agent.intents import QuestionFrame
@@ -24,6 +25,9 @@ class AnswerState(TypedDict, total=False):
     sink: TextSink | None
     # read and resolved
     conversation: Conversation
+    question_read: str  # the question without its instructions: what is read and searched
+    constraints: Constraints  # in force for this answer: the question's and the thread's
+    constraints_carried: list[Constraint]  # of those, the ones an earlier question stated
     memory_down: bool  # the conversation memory could not be read: answered without it
     frame: QuestionFrame
     resolution: Resolution
@@ -48,6 +52,8 @@ class AnswerState(TypedDict, total=False):
     gate: GateResult
     reprompts: int
     streamed: bool
+    constraint_checks: list[ConstraintCheck]  # each constraint on the final answer: met or why not
+    constraints_sent_back: bool  # the model was already asked once to meet them
     # output
     citations: list[Citation]
     actions: list[SuggestedAction]

@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from manda.agent.context import AgentContext
-from manda.agent.evidence import Evidence, Source
+from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
@@ -26,11 +26,19 @@ from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
-from manda.models import DocumentRole, Finding, FindingStatus, RelationType, SearchHit
+from manda.models import (
+    DocumentRole,
+    Finding,
+    FindingStatus,
+    LocationKind,
+    RelationType,
+    SearchHit,
+)
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
+ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures on their slides
 ROLE_CHUNKS = 4  # passages read per such document
 
 
@@ -183,6 +191,18 @@ def render_findings(findings: Sequence[Finding], evidence: Evidence) -> str:
     return "<findings>\n" + "\n".join(quote(line) for line in lines) + "\n</findings>"
 
 
+def render_excluded(excluded: Sequence[Excluded]) -> str:
+    """What the question's constraints kept out of this result, so the model can say so."""
+    if not excluded:
+        return ""
+    by_doc: dict[str, str] = {}
+    for item in excluded:
+        by_doc.setdefault(item.document, item.reason)
+    lines = [f"{name}: {why}" for name, why in list(by_doc.items())[:8]]
+    return ("\n<left_out reason=\"the question's constraints\">\n"
+            + "\n".join(quote(x) for x in lines) + "\n</left_out>")
+
+
 @dataclass
 class ToolOutcome:
     name: str
@@ -239,6 +259,10 @@ class ToolBox:
         roles = parse_roles(str(args.get("roles") or ""))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
+        left_out = len(self._evidence.excluded)
+        admitted = [h for h in hits if self._evidence.admits_hit(h)]
+        dropped = {h.document for h in hits} - {h.document for h in admitted}
+        hits = admitted
         self._evidence.add_hits(hits)
         if query:
             self._evidence.note_search(f'"{query}"')
@@ -247,12 +271,15 @@ class ToolBox:
             found += await self.findings_by_subject(subjects, period)
         await self.with_relations(found)
         self._evidence.add_findings(found)
+        await self.read_annotations(found)
         chunk_ids = {h.chunk_id for h in hits}
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
-        return render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+        return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+                + render_excluded([e for i, e in enumerate(self._evidence.excluded)
+                                   if i >= left_out or e.document in dropped]))
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
@@ -335,6 +362,20 @@ class ToolBox:
             catalog = await self.catalog()
             findings.extend(catalog[i] for i in sorted(wanted) if i in catalog)
 
+    async def read_annotations(self, findings: Sequence[Finding]) -> None:
+        """The speaker notes of each slide a figure stands on: how the deck qualifies it."""
+        wanted: dict[str, set[str]] = {}
+        for f in findings:
+            loc = f.location
+            on_slide = loc.kind is LocationKind.SLIDE and not loc.label.endswith("notes")
+            if on_slide and (f.document_id, loc.label) not in self._evidence.annotations:
+                wanted.setdefault(f.document_id, set()).add(loc.label)
+        for doc_id, labels in list(wanted.items())[:ANNOTATED_DOCS]:
+            for chunk in await self._ctx.graph.list_chunks(self._deal, doc_id):
+                slide = chunk.location.label.removesuffix(" notes")
+                if chunk.location.label.endswith(" notes") and slide in labels:
+                    self._evidence.annotations[(doc_id, slide)] = chunk.text
+
     async def ensure_documents(self) -> None:
         if not self._evidence.documents:
             docs = await self._ctx.graph.list_documents(self._deal)
@@ -403,8 +444,10 @@ class ToolBox:
                 continue
             kept.append(rel)
             involved += found
-        self._evidence.add_relations(kept)
         self._evidence.add_findings(involved)
+        kept = [r for r in kept if r.source_id in self._evidence.findings
+                and r.target_id in self._evidence.findings]  # both sides admissible
+        self._evidence.add_relations(kept)
         self._evidence.note_search("corrections and conflicts between documents"
                                    + (f" on {subject}" if subject else ""))
         lines = []

@@ -50,6 +50,8 @@ def document_basis(finding: Finding, evidence: Evidence) -> str:
     words: list[str] = []
     texts = [finding.excerpt] + [h.text for h in evidence.hits if h.document_id ==
                                  finding.document_id]
+    if note := evidence.annotations.get((finding.document_id, finding.location.label)):
+        texts.append(note)
     if doc is not None and doc.draft:
         words.append(f"a draft {dated(doc)}".strip())
     elif any(_PRELIMINARY.search(t) for t in texts):

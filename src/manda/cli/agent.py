@@ -55,6 +55,8 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         ],
         "conversation_id": answer.conversation_id,
         "usage": answer.usage.model_dump(),
+        "constraints": answer.constraints,
+        "constraint_checks": answer.constraint_checks,
     }
 
 

@@ -12,9 +12,12 @@ from manda.deals.service import (
     ReviewPage,
 )
 from manda.hitl.priority import PRIORITIES, Priority, Urgency
+from manda.hitl.qa import CATEGORIES as QA_CATEGORIES
+from manda.hitl.qa import category_of
 
 __all__ = [
     "PRIORITIES",
+    "QA_CATEGORIES",
     "AccessRules",
     "Binding",
     "BindingRefusedError",
@@ -29,5 +32,6 @@ __all__ = [
     "ReviewFilter",
     "ReviewPage",
     "Urgency",
+    "category_of",
     "workspace_of",
 ]

@@ -4,6 +4,7 @@ answered before, remember it, and was this delivery of an event seen before."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from manda.errors import BackendUnavailableError
 from manda.memory.port import Conversation, ConversationMemory
@@ -32,6 +33,18 @@ class ConversationService:
                 await self._memory.save(Conversation(id=conversation_id, deal_id=deal_id))
         except BackendUnavailableError as exc:
             log.warning("conversation %s not remembered: %s", conversation_id, exc)
+
+    async def answer_text(self, conversation_id: str, digest: Callable[[str], str],
+                          wanted: str) -> str | None:
+        """The stored text of one of Manda's answers in the conversation, found by its digest
+        (what a "Show more" asks for, after a restart too); None once memory has let it go."""
+        conversation = await self._memory.load(conversation_id)
+        if conversation is None:
+            return None
+        for message in reversed(conversation.messages):
+            if message.role == "assistant" and digest(message.text.strip()) == wanted:
+                return message.text
+        return None
 
     async def seen_before(self, event_key: str, ttl_seconds: int) -> bool:
         """Record a delivered event; True when the same key was recorded within `ttl_seconds`."""

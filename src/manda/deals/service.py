@@ -23,7 +23,7 @@ from manda.deals.access import (
     workspace_of,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.finance.amounts import format_amount, same_amount
+from manda.finance.amounts import Amount, find_amounts, format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -53,6 +53,8 @@ if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load wh
     from manda.jobs import IngestJob, JobService
 
 log = logging.getLogger(__name__)
+
+DOCUMENT_LINK = "link"  # Document.metadata key: the file where it was shared (a Slack permalink)
 
 BOUND = "channel.bound"
 UNBOUND = "channel.unbound"
@@ -351,6 +353,28 @@ class DealService:
         """Document id → the file name people know it by."""
         return {d.id: d.filename for d in await self._graph.list_documents(deal_id)}
 
+    async def document_links(self, deal_id: str) -> dict[str, str]:
+        """File name (and room path) → where people open the file in the chat tool it was
+        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it."""
+        links: dict[str, str] = {}
+        for d in await self._graph.list_documents(deal_id):
+            if link := d.metadata.get(DOCUMENT_LINK):
+                links[d.filename] = link
+                if d.path:
+                    links[d.path] = link
+        return links
+
+    async def link_documents(self, deal_id: str, links: Mapping[str, str]) -> int:
+        """Keep where each named file (as shared) can be opened; returns how many were linked."""
+        linked = 0
+        for d in await self._graph.list_documents(deal_id):
+            link = links.get(d.filename) or (links.get(d.path) if d.path else None)
+            if link and d.metadata.get(DOCUMENT_LINK) != link:
+                await self._graph.upsert_document(
+                    d.model_copy(update={"metadata": {**d.metadata, DOCUMENT_LINK: link}}))
+                linked += 1
+        return linked
+
     async def findings(
         self, deal_id: str, *, status: FindingStatus | None = None
     ) -> list[Finding]:
@@ -520,21 +544,32 @@ class DealService:
         raise FindingNotFoundError(finding_id)
 
     async def pending_behind(self, deal_id: str, answer: Answer) -> PendingEvidence:
-        """Findings the answer cites or suggests approving that still wait for a person."""
+        """Findings the answer relies on that still wait for a person: cited by it (or proposed
+        for approval) and their figure stated in its text. A finding that merely sits on a cited
+        page or slide ("Revenue Q1 2024" on the slide an EBITDA answer cites) is not offered."""
         wanted = [c.finding_id for c in answer.citations if c.finding_id]
         wanted += [
             a.finding_id
             for a in answer.suggested_actions
             if a.type == "approve_finding" and a.finding_id
         ]
+        stated = find_amounts(answer.answer)
         pending: list[Finding] = []
         for finding_id in dict.fromkeys(wanted):
             finding = await self._graph.get_finding(deal_id, finding_id)
-            if finding is not None and finding.status is FindingStatus.PENDING:
+            if (
+                finding is not None
+                and finding.status is FindingStatus.PENDING
+                and _stated_in(finding, answer.answer, stated)
+            ):
                 pending.append(finding)
         if not pending:
             return PendingEvidence()
         return PendingEvidence(pending, await self.document_names(deal_id))
+
+    async def finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        """One finding of the deal (what a Reject modal shows before the person decides)."""
+        return await self._graph.get_finding(deal_id, finding_id)
 
     # ---------------------------------------------------------------- Q&A list and feedback
 
@@ -630,6 +665,14 @@ def _role_words(document: Document) -> str:
     if document.role is not DocumentRole.OTHER:
         return document.role.value.replace("_", " ")
     return "document" if not document.authoritative else "financial report"
+
+
+def _stated_in(finding: Finding, text: str, amounts: Sequence[Amount]) -> bool:
+    """Whether an answer states this finding: its amount (however written), or its words."""
+    if finding.value is not None:
+        return any(same_amount(a.value, finding.value) for a in amounts)
+    said = (finding.value_text or finding.entity or "").strip().lower()
+    return bool(said) and said in text.lower()
 
 
 def _shown(finding: Finding) -> str:

@@ -145,6 +145,24 @@ def check_short(answer: Answer, expected: Any) -> CheckResult:
     return CheckResult("max_lines", len(lines) <= int(expected), f"{len(lines)} lines")
 
 
+def check_constraints(answer: Answer, expected: Any) -> CheckResult:
+    """`{one_sentence: met, min_sources: not_met}`: each constraint met, or not met and said so
+    in the answer (which one and why)."""
+    if not isinstance(expected, dict):
+        raise ValueError(f"constraints takes {{kind: met | not_met}}, not {expected!r}")
+    got = {c["kind"]: c for c in answer.constraint_checks}
+    wrong = []
+    for kind, want in expected.items():
+        check = got.get(str(kind))
+        if check is None:
+            wrong.append(f"{kind}: not read from the question")
+        elif want == "met" and not check["met"]:
+            wrong.append(f"{kind}: not met ({check['reason']})")
+        elif want == "not_met" and (check["met"] or not check["disclosed"]):
+            wrong.append(f"{kind}: " + ("met" if check["met"] else "not said in the answer"))
+    return CheckResult("constraints", not wrong, "; ".join(wrong))
+
+
 CHECKS: dict[str, Callable[[Answer, Any], CheckResult]] = {
     "intent": check_intent,
     "contains": check_contains,
@@ -158,6 +176,7 @@ CHECKS: dict[str, Callable[[Answer, Any], CheckResult]] = {
     "grounded": check_grounded,
     "starts_with": check_starts_with,
     "max_lines": check_short,
+    "constraints": check_constraints,
 }
 
 

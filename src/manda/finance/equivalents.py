@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["EQUIVALENTS", "expand_query", "expansions"]
+__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -71,6 +71,20 @@ def expansions(question: str) -> list[str]:
             out += [phrase for phrase, pattern in group
                     if not pattern.search(text) and phrase not in out]
     return out
+
+
+def asked_line_items(question: str) -> list[str]:
+    """Every phrase of every line item the question names, its own words first."""
+    text = question.replace("’", "'")
+    named: list[str] = []
+    others: list[str] = []
+    for group in _compiled():
+        if any(pattern.search(text) for _, pattern in group):
+            for phrase, pattern in group:
+                bucket = named if pattern.search(text) else others
+                if phrase not in bucket:
+                    bucket.append(phrase)
+    return named + [p for p in others if p not in named]
 
 
 def expand_query(question: str) -> str:

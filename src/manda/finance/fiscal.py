@@ -46,8 +46,10 @@ _STATEMENTS = [
         rf"\s*(?:on|:|is|of)?\s*{_DAY_MONTH}",
         re.IGNORECASE,
     ),
-    # twelve months ended 31 March 2024 · 12 months to 30 June
-    re.compile(rf"\b(?:twelve|12)\s+months\s+(?:ended|ending|to)\s+{_DAY_MONTH}", re.IGNORECASE),
+    # twelve months ended 31 March 2024 · 12 months to 30 June; "the last twelve months to 30
+    # September" is a trailing window (LTM), which ends any month, not a year end
+    re.compile(rf"(?<!last\s)(?<!trailing\s)(?<!latest\s)\b(?:twelve|12)\s+months\s+"
+               rf"(?:ended|ending|to)\s+{_DAY_MONTH}", re.IGNORECASE),
     # FY to 31 March · FY ending June 30 · financial year to 31 March · year to 31 March 2024
     re.compile(
         rf"\b(?:FY|(?:fiscal|financial)\s+year|year)\s+(?:to|ending|ended)\s+{_DAY_MONTH}",

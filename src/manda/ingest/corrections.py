@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from manda.finance.dates import find_date_mentions
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.versions import version_info
-from manda.models import CorrectionStatement, Document, ParsedDocument
+from manda.models import CorrectionStatement, Document, Location, ParsedDocument
 
 __all__ = ["find_correction_statements", "resolve_correction_target"]
 
@@ -26,7 +26,14 @@ _VERB = re.compile(
 _DOCUMENT = re.compile(
     r"(?<![\w])(?:report|accounts|financial\s+statements|statements|version|draft|edition|"
     r"forecast|budget|plan|presentation|deck|memorandum|memo|document|schedule|model|"
-    r"filing|release|letter|minutes|summary|cim|teaser|jahresabschluss|bericht)s?(?![\w])", _I)
+    r"filing|release|letter|minutes|summary|cim|teaser|update|jahresabschluss|bericht)s?(?![\w])",
+    _I)
+# "the Q4 trading update circulated on 12 April 2024 overstated revenue": the document that was
+# wrong is named before the verb that says so.
+_MISSTATED = re.compile(r"(?<![\w])(?:overstated|understated|misstated|(?:was|were)\s+"
+                        r"(?:wrong|incorrect|in\s+error))(?![\w])", _I)
+_OUTLOOK = re.compile(r"(?:forecast|budget|plan)", _I)
+_NAMED = re.compile(r"(?<![\w])(?:the|our|its)\s+(?:[\w\-]+\s+){0,3}?$", _I)
 _NOT_ABOUT_A_DOCUMENT = re.compile(
     r"(?<![\w])(?:system|software|policy|process|machine|equipment|roof|server|erp|platform|"
     r"customer|supplier|employee|manager)s?(?![\w])", _I)
@@ -52,6 +59,10 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
         for s, e in sentence_spans(text):
             sentence = " ".join(text[s:e].split())
             verb = _VERB.search(sentence)
+            if verb is None and (stated := _misstated(sentence, section.location,
+                                                       context_year)) is not None:
+                found.append(stated)
+                break
             if verb is None or len(sentence) > 400:
                 continue
             if _ADJECTIVAL.search(sentence[:verb.start()]) or _AGREES.search(
@@ -77,6 +88,33 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
             ))
             break  # one statement per section is enough to name what it replaces
     return found
+
+
+def _misstated(sentence: str, location: Location, context_year: int | None
+               ) -> CorrectionStatement | None:
+    """"The trading update of 12 April 2024 overstated revenue": a named earlier document said
+    to be wrong, which makes the sentence's document its correction."""
+    verb = _MISSTATED.search(sentence)
+    if verb is None or len(sentence) > 400:
+        return None
+    before = sentence[max(0, verb.start() - _WINDOW):verb.start()]
+    targets = list(_DOCUMENT.finditer(before))
+    if not targets:
+        return None
+    target = targets[0]
+    if (not _NAMED.search(before[:target.start()]) or _NOT_ABOUT_A_DOCUMENT.search(
+            before[target.end():]) or _SELF.search(before) or _OUTLOOK.match(target.group(0))):
+        return None  # a budget that "overstated growth" was optimistic, not corrected
+    dates = [m for m in find_date_mentions(before, context_year=context_year)
+             if m.span.precision in ("day", "month") and m.start >= target.start()]
+    if not dates:
+        return None  # only a dated document is named precisely enough to be superseded
+    words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}|\d{4}", before.lower())
+             if w not in _STOP]
+    return CorrectionStatement(
+        sentence=sentence[:300], location=location,
+        target_start=dates[0].span.start if dates else None,
+        target_end=dates[0].span.end if dates else None, target_words=words[-12:])
 
 
 def _words(document: Document) -> set[str]:

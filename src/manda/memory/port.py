@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -18,12 +18,14 @@ class Message(BaseModel):
 
 
 class ResolvedContext(BaseModel):
-    """What a follow-up may inherit: the subject, period and entity last talked about."""
+    """What a follow-up may inherit: the subject, period and entity last talked about, and the
+    constraints in force ("only audited documents", "in a table") until changed or cleared."""
 
     subject: str | None = None
     period: str | None = None
     entity: str | None = None
     intent: str | None = None
+    constraints: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class Conversation(BaseModel):

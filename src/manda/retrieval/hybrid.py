@@ -22,9 +22,14 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
-from manda.finance.equivalents import expansions
+from manda.finance.equivalents import asked_line_items, expansions
 from manda.finance.periods import find_periods
-from manda.finance.statements import StatementKind, question_statements
+from manda.finance.statements import (
+    StatementKind,
+    implied_items,
+    line_item_matcher,
+    question_statements,
+)
 from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
@@ -47,8 +52,9 @@ class Routing:
     report"): in a room of several companies' filings, the name decides the page."""
 
     named: float = 0.3
-    implied: float = 0.1
+    implied: float = 0.2
     document: float = 0.5
+    line_item: float = 0.1  # a passage with a table row of the line item asked ("Inventories 12")
 
 
 @dataclass(frozen=True)
@@ -132,12 +138,13 @@ class HybridSearch:
         embedder: Embedder | None,
         reranker: Reranker | None = None,
         weights: FusionWeights | None = None,
-        pool: int = 40,
+        pool: int = 60,
         expand_graph: bool = True,
         fusion: Literal["weighted", "rrf"] = "weighted",
         expand_vocabulary: bool = True,
         routing: Routing | None = Routing(),
         split_compound: bool = True,
+        sibling_weight: float = 0.0,
     ) -> None:
         self._graph = graph
         self._embedder = embedder
@@ -149,6 +156,9 @@ class HybridSearch:
         self._expand_vocabulary = expand_vocabulary
         self._routing = routing
         self._split_compound = split_compound
+        # a location's other chunks add this share of their scores (0: ranked by its best chunk;
+        # 0.1 and 0.3 lost on the probe's dev half)
+        self._sibling_weight = sibling_weight
         # Per task, not per instance: concurrent questions must not swap their notices.
         self._last: ContextVar[SearchStats | None] = ContextVar(f"search:{id(self)}", default=None)
 
@@ -203,6 +213,8 @@ class HybridSearch:
             if self._routing.document > 0:
                 head = await self._route_documents(deal_id, query, head, chunks)
         siblings: dict[str, list[Chunk]] = {}
+        if distinct and self._sibling_weight > 0:
+            head = aggregate_locations(head, chunks, self._sibling_weight)
         if distinct:
             siblings = location_groups(head, chunks)
             head = distinct_locations(head, chunks)
@@ -221,18 +233,22 @@ class HybridSearch:
         """Lift the pages labelled (at ingestion) as the statement the question needs."""
         assert self._routing is not None
         wanted, named = question_statements(query)
-        if not wanted:
-            return head
+        items = list(dict.fromkeys([*asked_line_items(query), *implied_items(query)]))
         self.last.statements = [str(kind) for kind in wanted]
         bonus = self._routing.named if named else self._routing.implied
-        if bonus <= 0:
+        row_bonus = self._routing.line_item if items else 0.0
+        if (not wanted or bonus <= 0) and row_bonus <= 0:
             return head
-        routed = [
-            ScoredId(h.id, h.score + bonus)
-            if h.id in chunks and set(wanted) & set(chunk_statements(chunks[h.id]))
-            else h
-            for h in head
-        ]
+        states = line_item_matcher(items)
+
+        def lift(chunk: Chunk) -> float:
+            extra = bonus if wanted and set(wanted) & set(chunk_statements(chunk)) else 0.0
+            if row_bonus and states(shown_text(chunk)):
+                extra += row_bonus
+            return extra
+
+        routed = [ScoredId(h.id, h.score + lift(chunks[h.id])) if h.id in chunks else h
+                  for h in head]
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
     async def _route_documents(
@@ -476,6 +492,23 @@ def distinct_locations(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> 
             seen.add(key)
             out.append(h)
     return out
+
+
+def aggregate_locations(
+    ranked: Sequence[ScoredId], chunks: dict[str, Chunk], weight: float
+) -> list[ScoredId]:
+    """Each location's best chunk scored its own score plus `weight` times its siblings'."""
+    lead: dict[tuple[str, str, str], str] = {}
+    extra: dict[str, float] = {}
+    for h in sorted(ranked, key=lambda h: (-h.score, h.id)):
+        chunk = chunks.get(h.id)
+        if chunk is None:
+            continue
+        first = lead.setdefault(location_key(chunk), h.id)
+        if first != h.id:
+            extra[first] = extra.get(first, 0.0) + weight * h.score
+    out = [ScoredId(h.id, h.score + extra.get(h.id, 0.0)) for h in ranked]
+    return sorted(out, key=lambda h: (-h.score, h.id))
 
 
 def location_groups(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> dict[str, list[Chunk]]:

@@ -219,9 +219,12 @@ def mentions(evidence: Evidence, name: str) -> bool:
 
 def searched_phrase(evidence: Evidence, ask: Ask) -> str:
     docs = len(evidence.documents)
-    what = "; ".join(evidence.searched[:4]) or f'"{ask.question}"'
+    asked = " ".join(ask.question.lower().split())
+    searched = [s for s in evidence.searched[:4]
+                if " ".join(s.strip('"“”').lower().split()) != asked]
     room = f"the {docs} documents of this deal's data room" if docs else "this deal's data room"
-    return f"I searched {room} ({what})"
+    # the question itself is quoted once, in the Q&A offer; other searches are named here
+    return f"I searched {room} ({'; '.join(searched)})" if searched else f"I searched {room}"
 
 
 def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General",

@@ -17,6 +17,7 @@ from manda.agent.compose.timeline import upcoming_lines
 from manda.agent.evidence import Evidence
 from manda.agent.gaps import Coverage
 from manda.agent.grounding import cite
+from manda.agent.redflags import RedFlag, headline_amount, lead, ordered
 from manda.agent.relevance import NOT_FOUND_BELOW, best, confidence, content_terms, rank
 from manda.agent.selection import (
     Reading,
@@ -54,19 +55,22 @@ def _entity(subject: str) -> str | None:
     return rest or None
 
 
+def _one_source(finding: Finding, evidence: Evidence) -> str:
+    """A figure's single source: the place its finding was read from."""
+    return cite_findings([finding], evidence)
+
+
 def contradictions(evidence: Evidence) -> list[tuple[Reading, str]]:
     out = []
     for subject, period in _pairs(evidence, RelationType.CONTRADICTS):
         reading = read_fact(evidence, subject, period, entity=_entity(subject))
         if reading is None or not reading.conflicts:
             continue
-        parts = [f"{show(reading.primary)} in {evidence.filename(reading.primary.document_id)} "
-                 f"{cite_findings([reading.primary], evidence)}"]
+        parts = [f"{show(reading.primary)} {_one_source(reading.primary, evidence)}"]
         for other in reading.conflicts:
             basis = document_basis(other, evidence)
-            note = f" ({basis})" if basis == "a preliminary estimate" else ""
-            parts.append(f"{show(other)} in {evidence.filename(other.document_id)}{note} "
-                         f"{cite_findings([other], evidence)}")
+            note = f", {basis}" if basis == "a preliminary estimate" else ""
+            parts.append(f"{show(other)}{note} {_one_source(other, evidence)}")
         label = f"{reading.label} {period_name(period)}".strip()
         out.append((reading, f"- **{label}**: " + " vs ".join(parts)
                     + " — the documents conflict."))
@@ -83,10 +87,8 @@ def corrections(evidence: Evidence) -> list[tuple[Reading, str]]:
         what = "revised" if reading.is_forecast else "corrected"
         label = f"{reading.label} {period_name(period)}".strip()
         out.append((reading, (
-            f"- **{label}**: {show(old)} in {evidence.filename(old.document_id)} "
-            f"{cite_findings([old], evidence)} was {what} to {show(reading.primary)} in "
-            f"{evidence.filename(reading.primary.document_id)} "
-            f"{cite_findings([reading.primary], evidence)}."
+            f"- **{label}**: {show(old)} {_one_source(old, evidence)} was {what} to "
+            f"{show(reading.primary)} {_one_source(reading.primary, evidence)}."
             + (" This is a forecast, not an actual." if reading.is_forecast else "")
         )))
     return out
@@ -168,39 +170,54 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
                  offer_qa=True, rests_on=rests)
 
 
-def _report(ask: Ask, evidence: Evidence) -> Draft:
-    parts: list[str] = []
-    questions: list[tuple[str, str]] = []
+def _body(line: str) -> str:
+    """A listed line without its `- **label**: ` start."""
+    return line.split("**: ", 1)[1] if "**: " in line else line.removeprefix("- ")
+
+
+def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
+                                             list[tuple[str, str]]]:
+    """Every red flag the evidence shows, most serious first; the findings they rest on; the
+    Q&A questions they raise."""
+    flags: list[RedFlag] = []
     rests: list[Finding] = []
+    questions: list[tuple[str, str]] = []
+    for reading, line in contradictions(evidence):
+        label = f"{reading.label} {period_name(reading.period)}".strip()
+        flags.append(RedFlag("conflict", f"Conflicting figures, {label}", _body(line),
+                             f"conflict {label}"))
+        rests.append(reading.primary)
+        questions.append((
+            f"Please reconcile {in_text(reading.label)} for {period_name(reading.period)}: "
+            + " vs ".join(f"{show(f)} ({evidence.filename(f.document_id)})"
+                          for f in [reading.primary, *reading.conflicts]) + ".",
+            "Financial"))
+    for reading, line in corrections(evidence):
+        label = f"{reading.label} {period_name(reading.period)}".strip()
+        kind, title = (("forecast_revision", "Forecast revised") if reading.is_forecast
+                       else ("restatement", "Restated"))
+        flags.append(RedFlag(kind, f"{title}, {label}", _body(line), f"{kind} {label}"))
+        rests.append(reading.primary)
+    for item in scan(evidence):
+        flags.append(RedFlag(item.topic.key, item.topic.label,
+                             f"{item.statement} {cite([item.source])}", item.statement,
+                             headline_amount(item.statement)))
+        questions.append((item.topic.question, item.topic.category))
+    for found in instructions_in(evidence):
+        flags.append(RedFlag(
+            "instruction", "Text addressed to AI assistants",
+            f"in {found.source.document}: a paragraph tries to instruct an assistant about what "
+            f"to report. It was treated as document text and not followed {cite([found.source])}.",
+            f"instruction {found.source.document} {found.source.location}", after_label=" "))
+    return ordered(flags), rests, questions
 
-    conflicts = contradictions(evidence)
-    if conflicts:
-        parts += ["**Contradictions**", *[line for _, line in conflicts], ""]
-        for reading, _ in conflicts:
-            rests.append(reading.primary)
-            questions.append((
-                f"Please reconcile {in_text(reading.label)} for {period_name(reading.period)}: "
-                + " vs ".join(f"{show(f)} ({evidence.filename(f.document_id)})"
-                              for f in [reading.primary, *reading.conflicts]) + ".",
-                "Financial"))
-    fixes = corrections(evidence)
-    if fixes:
-        parts += ["**Corrections**", *[line for _, line in fixes], ""]
-        rests += [r.primary for r, _ in fixes]
 
-    unusual = scan(evidence)
-    odd = instructions_in(evidence)
-    if unusual or odd:
-        parts.append("**Unusual items**")
-        for item in unusual:
-            parts.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
-            questions.append((item.topic.question, item.topic.category))
-        for found in odd:
-            parts.append(
-                f"- **Text addressed to AI assistants** in {found.source.document}: a paragraph "
-                "tries to instruct an assistant about what to report. It was treated as document "
-                f"text and not followed {cite([found.source])}.")
-        parts.append("")
+def _report(ask: Ask, evidence: Evidence) -> Draft:
+    flags, rests, questions = red_flags(evidence)
+    parts: list[str] = []
+    if flags:
+        parts += [lead(flags), "", "**Red flags, most serious first**",
+                  *[f.line for f in flags], ""]
 
     ahead = upcoming_lines(evidence)
     if ahead:
@@ -210,6 +227,8 @@ def _report(ask: Ask, evidence: Evidence) -> Draft:
 
     lines, gap_questions = gap_lines(evidence.coverage)  # type: ignore[arg-type]
     if lines:
+        if not flags:
+            parts += ["No red flags in the documents; what the room is missing follows.", ""]
         parts += ["**Gaps**", *lines, ""]
         questions += gap_questions
 

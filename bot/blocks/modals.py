@@ -1,0 +1,147 @@
+"""Modals that ask before acting: which suggested questions go on the Q&A list (reworded and
+classified), why a finding is rejected, what was wrong with an answer.
+
+Views, as Slack defines them: https://docs.slack.dev/reference/views and the input block
+https://docs.slack.dev/reference/block-kit/blocks/input-block (checkboxes, static_select and
+plain_text_input elements, whose values come back in `view.state.values` on submission).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import ids
+from bot.blocks.kit import Block, context, cut
+from bot.blocks.mrkdwn import escape
+from bot.payloads import QAModal
+from manda.deals import QA_CATEGORIES, category_of
+from manda.models import QAPriority
+
+OPTION_TEXT = 75  # Slack's limit on an option's text
+TITLE = 24  # on a view's title, submit and close texts
+QUESTION_MAX = 3000  # plain_text_input's max_length
+REASON_MAX = 500
+
+
+def _plain(text: str) -> dict[str, Any]:
+    return {"type": "plain_text", "text": text, "emoji": True}
+
+
+def option(text: str, value: str) -> dict[str, Any]:
+    return {"text": _plain(cut(" ".join(text.split()), OPTION_TEXT)), "value": value}
+
+
+def _modal(
+    callback_id: str, title: str, submit: str, metadata: str, blocks: list[Block]
+) -> Block:
+    return {
+        "type": "modal",
+        "callback_id": callback_id,
+        "private_metadata": metadata,
+        "title": _plain(cut(title, TITLE)),
+        "submit": _plain(cut(submit, TITLE)),
+        "close": _plain("Cancel"),
+        "blocks": blocks,
+    }
+
+
+def _select(block_id: str, label: str, choices: list[tuple[str, str]], chosen: str) -> Block:
+    options = [option(text, value) for text, value in choices]
+    initial = next((o for o in options if o["value"] == chosen), options[0])
+    return {
+        "type": "input",
+        "block_id": block_id,
+        "label": _plain(label),
+        "element": {
+            "type": "static_select",
+            "action_id": block_id,
+            "options": options,
+            "initial_option": initial,
+        },
+    }
+
+
+def render_qa_modal(meta: QAModal) -> Block:
+    """The suggested questions with a tick each (and "All"), each editable with its category
+    and priority; submitting adds exactly the ticked ones, as worded here."""
+    questions = meta.questions
+    single = len(questions) == 1
+    numbered = [option(f"{i}. {s.question}", str(i)) for i, s in enumerate(questions, 1)]
+    options = numbered if single else [option(f"All {len(questions)} questions", ids.QA_ALL),
+                                       *numbered]
+    pick: dict[str, Any] = {
+        "type": "checkboxes",
+        "action_id": ids.QA_PICK,
+        "options": options,
+    }
+    if single:
+        pick["initial_options"] = numbered
+    intro = (
+        f"Open questions for the target in deal *{escape(meta.deal_id)}*. Tick the ones to add; "
+        "reword them and set their category and priority below first if you like."
+    )
+    if meta.source:
+        intro += f" Raised by _{escape(meta.source)}_."
+    blocks: list[Block] = [
+        context([intro]),
+        {"type": "input", "block_id": ids.QA_PICK, "label": _plain("Add to the Q&A list"),
+         "element": pick},
+    ]
+    categories = [(c, c) for c in QA_CATEGORIES]
+    priorities = [(f"{p.value.title()} priority", p.value) for p in QAPriority]
+    for i, s in enumerate(questions, 1):
+        blocks += [
+            {
+                "type": "input",
+                "block_id": ids.qa_field("text", i),
+                "label": _plain(f"Question {i}"),
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": ids.qa_field("text", i),
+                    "multiline": True,
+                    "max_length": QUESTION_MAX,
+                    "initial_value": s.question[:QUESTION_MAX],
+                },
+            },
+            _select(ids.qa_field("category", i), f"Category of question {i}", categories,
+                    category_of(s.category)),
+            _select(ids.qa_field("priority", i), f"Priority of question {i}", priorities,
+                    QAPriority.MEDIUM.value),
+        ]
+    return _modal(ids.QA_VIEW, "Add to Q&A", "Add to Q&A", meta.encode(), blocks)
+
+
+def render_reason_modal(
+    callback_id: str,
+    *,
+    title: str,
+    submit: str,
+    metadata: str,
+    intro: str,
+    label: str,
+    hint: str,
+    optional: bool,
+) -> Block:
+    """A short reason before a Reject or a 👎, kept in the deal's audit log."""
+    return _modal(
+        callback_id,
+        title,
+        submit,
+        metadata,
+        [
+            context([intro]),
+            {
+                "type": "input",
+                "block_id": ids.REASON_INPUT,
+                "optional": optional,
+                "label": _plain(label),
+                "hint": _plain(hint),
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": ids.REASON_INPUT,
+                    "multiline": True,
+                    "max_length": REASON_MAX,
+                },
+            },
+        ],
+    )

@@ -1,0 +1,161 @@
+"""Actions that ask first, through signed requests to the real app and the fake Slack: "Add to
+Q&A…" opens a modal and adds exactly the ticked questions as edited; Reject and 👎 ask a reason
+that lands in the audit log; Approve / Reject sit only under findings the answer states."""
+
+from __future__ import annotations
+
+from slackworld import SlackWorld
+
+from bot import ids
+from bot.fakeslack import Message
+from bot.payloads import Decision, QAModal
+from manda.models import FindingStatus, ReviewDecisionKind
+
+
+async def ask(world: SlackWorld, question: str) -> Message:
+    asked = await world.fake.mention(world.alice, world.deal, question)
+    await world.settle()
+    return world.replies(world.deal, asked.ts)[-1]
+
+
+def buttons(message: Message) -> list[dict]:
+    return [e for b in message.blocks if b["type"] == "actions" for e in b["elements"]]
+
+
+def decision_values(message: Message) -> list[str]:
+    return [e["value"] for e in buttons(message) if e["action_id"] == ids.REJECT_FINDING]
+
+
+async def test_add_to_qa_adds_exactly_the_ticked_questions_as_edited(world: SlackWorld) -> None:
+    answer = await ask(world, "Any red flags?")
+    [offer] = [e for e in buttons(answer) if e["action_id"] == ids.QA_OPEN]
+    assert offer["text"]["text"].startswith("📝 Add to Q&A…")
+    await world.fake.click(world.alice, answer, ids.QA_OPEN)
+    await world.settle()
+    modal = world.ws.modals[world.alice.id]
+    meta = QAModal.decode(modal["private_metadata"])
+    count = len(meta.questions)
+    assert count >= 5 and modal["callback_id"] == ids.QA_VIEW
+
+    # nothing ticked: the modal stays open with the error under the checkboxes
+    delivery = await world.fake.submit_view(world.alice, {ids.QA_PICK: {ids.QA_PICK: []}})
+    assert delivery.json == {"response_action": "errors", "errors": {ids.QA_PICK: (
+        "Tick the questions to add (or All).")}}
+    assert world.alice.id in world.ws.modals
+    assert await world.manda.deals.questions("targetco") == []
+
+    edited = "Please reconcile the P&L <draft> with the audited accounts"
+    await world.fake.submit_view(world.alice, {
+        ids.QA_PICK: {ids.QA_PICK: ["1", "3", "5"]},
+        ids.qa_field("text", 3): {ids.qa_field("text", 3): f"  {edited}  "},
+        ids.qa_field("category", 3): {ids.qa_field("category", 3): "Legal"},
+        ids.qa_field("priority", 3): {ids.qa_field("priority", 3): "high"},
+    })
+    await world.settle()
+    assert world.alice.id not in world.ws.modals
+    items = await world.manda.deals.questions("targetco")
+    by_text = {i.question: i for i in items}
+    assert len(items) == 3
+    assert {meta.questions[0].question, edited, meta.questions[4].question} == set(by_text)
+    assert by_text[edited].category == "Legal" and by_text[edited].priority.value == "high"
+    assert all(i.created_by == world.alice.id for i in items)
+
+    thread = world.replies(world.deal, answer.thread_ts or answer.ts)
+    told = thread[-1].all_text()
+    assert f"<@{world.alice.id}> added 3 questions to the Q&A list" in told
+    assert "P&amp;L &lt;draft&gt;" in told and "&amp;amp;" not in told  # escaped once
+    updated = world.ws.find(world.deal.id, answer.ts)
+    assert updated is not None
+    assert not [e for e in buttons(updated) if e["action_id"] == ids.QA_OPEN]
+    assert "added 3 questions to the Q&A list (Q1, Q2, Q3)" in updated.all_text()
+
+
+async def test_add_all_adds_every_suggestion(world: SlackWorld) -> None:
+    answer = await ask(world, "Any red flags?")
+    await world.fake.click(world.alice, answer, ids.QA_OPEN)
+    await world.settle()
+    meta = QAModal.decode(world.ws.modals[world.alice.id]["private_metadata"])
+    await world.fake.submit_view(world.alice, {ids.QA_PICK: {ids.QA_PICK: [ids.QA_ALL]}})
+    await world.settle()
+    assert len(await world.manda.deals.questions("targetco")) == len(meta.questions)
+
+
+async def test_reject_asks_why_and_keeps_the_reason(world: SlackWorld) -> None:
+    answer = await ask(world, "What was Q3 2024 revenue?")
+    [value] = decision_values(answer)
+    finding_id = Decision.decode(value).finding_id
+    text = answer.all_text()
+    assert "€5.0M" in text and "slide 2" in text and "Q3 2024" in text  # what, when, where
+    assert "_Approve_ = you checked the figure against its source" in text
+
+    await world.fake.click(world.alice, answer, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    modal = world.ws.modals[world.alice.id]
+    assert modal["callback_id"] == ids.REJECT_VIEW and "€5.0M" in str(modal["blocks"][0])
+    refused = await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: " "}})
+    assert (refused.json or {}).get("response_action") == "errors"
+    finding = await world.manda.graph.get_finding("targetco", finding_id)
+    assert finding is not None and finding.status is FindingStatus.PENDING
+
+    reason = "Preliminary figure; the Q3 report is final"
+    await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: reason}})
+    await world.settle()
+    decision = await world.manda.graph.get_decision("targetco", finding_id)
+    assert decision is not None and decision.decision is ReviewDecisionKind.REJECT
+    assert decision.reason == reason and decision.by == world.alice.id
+    audit = await world.manda.graph.list_audit("targetco")
+    assert any(e.subject_id == finding_id and e.detail == reason for e in audit)
+    updated = world.ws.find(world.deal.id, answer.ts)
+    assert updated is not None and f"Rejected by <@{world.alice.id}>" in updated.all_text()
+
+
+async def test_someone_outside_the_deal_gets_no_reject_modal(world: SlackWorld) -> None:
+    answer = await ask(world, "What was Q3 2024 revenue?")
+    [value] = decision_values(answer)
+    await world.fake.click(world.eve, answer, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    assert world.eve.id not in world.ws.modals
+    told = " ".join(m.all_text() for m in world.ws.ephemerals(world.eve.id))
+    assert "can reject its findings, so nothing was recorded" in told
+
+
+async def test_thumbs_down_asks_what_was_wrong(world: SlackWorld) -> None:
+    answer = await ask(world, "What was EBITDA in Q3 2024?")
+    await world.fake.click(world.bob, answer, ids.FEEDBACK_DOWN)
+    await world.settle()
+    assert world.ws.modals[world.bob.id]["callback_id"] == ids.FEEDBACK_VIEW
+    await world.fake.submit_view(world.bob, {ids.REASON_INPUT: {
+        ids.REASON_INPUT: "Wrong period & no Q2 comparison"}})
+    await world.settle()
+    audit = await world.manda.graph.list_audit("targetco")
+    assert any(e.by == world.bob.id and e.detail == "not helpful: Wrong period & no Q2 comparison"
+               for e in audit)
+    updated = world.ws.find(world.deal.id, answer.ts)
+    assert updated is not None
+    assert "your feedback was recorded: “Wrong period &amp; no Q2 comparison”" in (
+        updated.all_text())
+
+
+async def test_decisions_only_for_findings_the_answer_states(world: SlackWorld) -> None:
+    """The EBITDA answer cites a slide that also holds a pending revenue figure: not offered."""
+    answer = await ask(world, "What was EBITDA in Q3 2024?")
+    for value in decision_values(answer):
+        finding = await world.manda.graph.get_finding("targetco", Decision.decode(value).finding_id)
+        assert finding is not None and finding.subject != "revenue"
+
+
+async def test_reject_from_the_home_tab_asks_why_then_refreshes_home(world: SlackWorld) -> None:
+    await world.fake.open_home(world.alice)
+    await world.settle()
+    home = world.ws.home_views[world.alice.id]
+    [value, *_] = [e["value"] for b in home["blocks"] if b["type"] == "actions"
+                   for e in b["elements"] if e["action_id"] == ids.REJECT_FINDING]
+    finding_id = Decision.decode(value).finding_id
+    await world.fake.click_home(world.alice, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    assert world.ws.modals[world.alice.id]["callback_id"] == ids.REJECT_VIEW
+    await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: "Duplicate"}})
+    await world.settle()
+    decision = await world.manda.graph.get_decision("targetco", finding_id)
+    assert decision is not None and decision.reason == "Duplicate"
+    assert finding_id not in str(world.ws.home_views[world.alice.id]["blocks"])
