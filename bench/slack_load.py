@@ -12,7 +12,9 @@ The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed
 plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
 two requests, as Slack sends them (`app_mention`, then `message`). Ack latency is measured here,
 from sending a request to reading the bot's response, and also read from the bot's own
-`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates).
+`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates). A worker is idle
+when its `manda_jobs_running` gauge reads 0; every wait has a deadline and, when it passes, says
+what is missing (which questions have no reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
                                          [--only-workers] [--no-redis]

@@ -3,7 +3,10 @@
 Both transports dispatch through `measured_dispatch`: every request is counted, its ack timed,
 and handled in its conversation's log context. In HTTP mode Slack's signature is verified before
 anything reads the body (an unsigned body is never parsed or logged), and a signed request seen
-before within Slack's 5-minute window (a replay) is acknowledged and dropped. `/healthz` is a
+before within Slack's 5-minute window (a replay) is acknowledged and dropped. An Events API
+event is acknowledged as soon as its signature is checked and dispatched after, as a job (its ack
+carries nothing); commands and interactions, whose ack may carry a reply, are dispatched before
+their ack. `/healthz` is a
 readiness probe that says only ready or not (200 / 503; `manda doctor` gives the details);
 `/metrics` is Prometheus text.
 """
