@@ -6,9 +6,8 @@ anything reads the body (an unsigned body is never parsed or logged), and a sign
 before within Slack's 5-minute window (a replay) is acknowledged and dropped. An Events API
 event is acknowledged as soon as its signature is checked and dispatched after, as a job (its ack
 carries nothing); commands and interactions, whose ack may carry a reply, are dispatched before
-their ack. `/healthz` is a
-readiness probe that says only ready or not (200 / 503; `manda doctor` gives the details);
-`/metrics` is Prometheus text.
+their ack. `/healthz` is a readiness probe that says only ready or not (200 / 503; `manda
+doctor` gives the details); `/metrics` is Prometheus text.
 """
 
 from __future__ import annotations
@@ -93,8 +92,9 @@ def web_app(bot: MandaBot) -> web.Application:
             return web.Response(status=200, text="")
         bolt_request = await to_bolt_request(request)
         if not replayable and _event_callback(body):
-            # An event's ack carries nothing (Slack reads only its status), so it is sent before
+            # An event's ack carries nothing (Slack wants a 200 within 3 s), so it is sent before
             # any work: de-duplication and listeners run after it, as a job.
+            # https://docs.slack.dev/tools/java-slack-sdk/guides/events-api
             deps.jobs.spawn(
                 _dispatch_acked(bot, bolt_request), name="slack event"
             )
