@@ -12,7 +12,9 @@ The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed
 plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
 two requests, as Slack sends them (`app_mention`, then `message`). Ack latency is measured here,
 from sending a request to reading the bot's response, and also read from the bot's own
-`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates).
+`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates). A worker is idle
+when its `manda_jobs_running` gauge reads 0; every wait has a deadline and, when it passes, says
+what is missing (which questions have no reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
                                          [--only-workers] [--no-redis]
@@ -52,7 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEAL = "targetco"
 QUESTION = "What was Q3 2024 revenue?"
 READY_SECONDS = 120.0
-ANSWER_SECONDS = 600.0
+ANSWER_SECONDS = 600.0  # every wait has a deadline: a lost answer is named, never waited for
+IDLE_SECONDS = 60.0
 
 
 def free_port() -> int:
@@ -143,13 +146,37 @@ async def running_bot(
             process.kill()
 
 
-async def wait_idle(bot: BotProcess) -> None:
+async def jobs_running(bot: BotProcess) -> float | None:
+    """The worker's `manda_jobs_running` gauge (work started after an ack), None if unreadable."""
+    try:
+        status, text = await bot.get("/metrics")
+    except aiohttp.ClientError:
+        return None
+    if status != 200:
+        return None
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "manda_jobs_running":
+                return sample.value
+    return None
+
+
+async def wait_idle(bot: BotProcess, timeout: float = IDLE_SECONDS) -> None:
     """Until the bot runs no job (every answer written, every sign taken down)."""
-    while True:
-        health = await bot.health()
-        if health is not None and health.get("jobs") == 0:
+    deadline = time.monotonic() + timeout
+    running = None
+    while time.monotonic() < deadline:
+        running = await jobs_running(bot)
+        if running == 0:
             return
+        if bot.process.poll() is not None:
+            raise SystemExit(f"the worker at {bot.base} exited ({bot.process.returncode}); "
+                             f"see {bot.log}")
         await asyncio.sleep(0.1)
+    raise SystemExit(
+        f"the worker at {bot.base} still runs {running if running is not None else 'unknown'} "
+        f"job(s) after {timeout:g} s (manda_jobs_running on /metrics); see {bot.log}"
+    )
 
 
 # ---------------------------------------------------------------- Slack's side
@@ -158,6 +185,7 @@ async def wait_idle(bot: BotProcess) -> None:
 @dataclass
 class Run:
     questions: list[Message] = field(default_factory=list)
+    expected: int = 0
     fired_at: float = 0.0
     answered_at: dict[str, float] = field(default_factory=dict)  # question ts -> seconds
 
@@ -184,6 +212,7 @@ async def fire(fake: FakeSlack, people: list[User], channels: list[Channel], cou
     """
     run = run or Run()
     run.fired_at = time.perf_counter()
+    run.expected += count
 
     async def mention(n: int) -> None:
         if rate is not None:
@@ -196,9 +225,9 @@ async def fire(fake: FakeSlack, people: list[User], channels: list[Channel], cou
     return run
 
 
-async def watch(fake: FakeSlack, run: Run, until: int) -> None:
+async def watch(fake: FakeSlack, run: Run, until: int, timeout: float = ANSWER_SECONDS) -> None:
     """Note when each question's answer is in place; return once `until` of them are."""
-    deadline = time.monotonic() + ANSWER_SECONDS
+    deadline = time.monotonic() + timeout
     while len(run.answered_at) < until:
         threads = replies_by_thread(fake)
         now = time.perf_counter() - run.fired_at
@@ -208,8 +237,34 @@ async def watch(fake: FakeSlack, run: Run, until: int) -> None:
             ):
                 run.answered_at[question.ts] = now
         if time.monotonic() > deadline:
-            raise SystemExit(f"only {len(run.answered_at)} of {until} answered")
+            raise SystemExit(f"only {len(run.answered_at)} of {until} answered after "
+                             f"{timeout:g} s\n{missing(fake, run)}")
         await asyncio.sleep(0.02)
+
+
+def missing(fake: FakeSlack, run: Run) -> str:
+    """What is missing, question by question: no reply at all, or a reply never finished."""
+    threads = replies_by_thread(fake)
+    lines = []
+    for question in run.questions:
+        if question.ts in run.answered_at:
+            continue
+        replies = threads.get(question.ts, [])
+        state = ("no reply in its thread" if not replies else
+                 "; ".join("still streaming" if r.streaming else "reply without blocks"
+                           for r in replies))
+        lines.append(f"  {question.channel} {question.ts} {question.text[-40:]!r}: {state}")
+    acks = [d for d in fake.deliveries if d.status != 200]
+    if acks:
+        lines.append(f"  {len(acks)} request(s) not acked with 200: "
+                     + ", ".join(sorted({str(d.status) for d in acks})))
+    if len(run.questions) < run.expected:
+        lines.append(f"  {run.expected - len(run.questions)} mention(s) never acked")
+    refused = [c for c in fake.workspace.calls if not c.ok]
+    if refused:
+        lines.append(f"  Web API calls refused: {len(refused)} (e.g. {refused[-1].method}: "
+                     f"{refused[-1].error})")
+    return "\n".join(lines[:40])
 
 
 def tally(fake: FakeSlack, run: Run) -> tuple[int, int]:
@@ -366,10 +421,13 @@ async def recovery(home: Path, binary: str, channels: int, outage: float) -> lis
                 await asyncio.sleep(outage)
                 await asyncio.to_thread(redis.start)
                 restarted_at = time.perf_counter()
-                while True:  # the bot is not touched: it must find Redis again by itself
-                    health = await bot.health()
-                    if health is not None and health["adapters"]["memory"].get("ok"):
-                        break
+                # the bot is not touched: it must find Redis again by itself (its readiness
+                # probe answers 200 only once graph and memory answer)
+                deadline = time.monotonic() + READY_SECONDS
+                while (health := await bot.health()) is None or health["status"] != 200:
+                    if time.monotonic() > deadline:
+                        raise SystemExit(f"memory not back {READY_SECONDS:g} s after Redis "
+                                         f"restarted (/healthz); see {bot.log}")
                     await asyncio.sleep(0.25)
                 memory_back = time.perf_counter() - restarted_at
                 await watch(fake, run, 50)
@@ -426,10 +484,22 @@ async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
             process.kill()
 
 
+@dataclass
+class Burst:
+    """What a burst behind the proxy gave: the counts a test checks, the rows the bench prints."""
+
+    answers: int
+    duplicates: int
+    lost: int
+    acked_by_worker: list[int]  # requests each worker acked during the burst (its histogram)
+    rows: list[tuple[str, str]]
+
+
 async def load_workers(
     home: Path, binary: str, mentions: int, channels: int, workers: int
-) -> list[tuple[str, str]]:
+) -> Burst:
     """`workers` HTTP workers sharing Redis behind the round-robin proxy; all mentions at once."""
+    load_before = os.getloadavg()[0]
     redis = RedisProcess(binary, free_port(), home)
     redis.start()
     try:
@@ -464,6 +534,8 @@ async def load_workers(
         redis.kill()
     acks_ms = [s * 1000 for s in fake.ack_seconds]
     server: dict[float, float] = {}
+    acked_by_worker = [round(now[-1][1] - was[-1][1]) for was, now in zip(before, after,
+                                                                          strict=True)]
     for was, now in zip(before, after, strict=True):
         for bound, count in now:
             server[bound] = server.get(bound, 0.0) + count - dict(was).get(bound, 0.0)
@@ -471,13 +543,14 @@ async def load_workers(
     threads = replies_by_thread(fake)
     answers = sum(len(threads.get(q.ts, [])) for q in run.questions)
     p99 = percentile(acks_ms, 99)
-    return [
+    return Burst(answers, duplicates, lost, acked_by_worker, [
         ("workers (manda serve, HTTP) + Redis", f"{workers}, behind a round-robin proxy"),
         ("mentions (each: app_mention + message)", f"{mentions}, all at once, {channels} channels"),
         ("requests acked", f"{len(acks_ms)} in {acked:.2f} s"),
         ("ack latency p50 / p95 / p99 (sender)",
          " / ".join(f"{percentile(acks_ms, q):.1f} ms" for q in (50, 95, 99))
          + f"  (goal p99 < 100 ms: {'met' if p99 < 100 else 'NOT met'})"),
+        ("requests acked by each worker", " / ".join(map(str, acked_by_worker))),
         ("ack latency p50 / p99 (workers' histograms)",
          " / ".join(f"{histogram_quantile(q, sorted(server.items())) * 1000:.1f} ms"
                     for q in (0.5, 0.99))),
@@ -485,7 +558,9 @@ async def load_workers(
          f"{answers} / {duplicates} / {lost}  (goal {mentions} / 0 / 0)"),
         ("time until all answered", f"{all_answered:.1f} s"),
         ("throughput", f"{mentions / all_answered:.1f} answers/s"),
-    ]
+        ("machine load (uptime, 1 min) before / after",
+         f"{load_before:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"),
+    ])
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -516,9 +591,9 @@ async def main() -> None:
         if binary is not None:
             for workers in counts:
                 print(f"{workers} workers behind the proxy…", file=sys.stderr)
+                burst = await load_workers(home, binary, args.mentions, args.channels, workers)
                 print(table(f"Slack burst, {workers} workers + Redis (offline model)",
-                            await load_workers(home, binary, args.mentions, args.channels,
-                                               workers)))
+                            burst.rows))
                 print()
         else:
             print("(redis-server not installed: no several-workers figure)\n")

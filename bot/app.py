@@ -58,6 +58,7 @@ def build_app(
         logger=logging.getLogger("bot.bolt"),
     )
     deps = Deps(manda=manda, settings=settings)
+    manda.metrics.count_jobs(lambda: deps.jobs.running)
     register_all(bolt, deps)
 
     @bolt.error

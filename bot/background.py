@@ -1,26 +1,70 @@
-"""Work started after Slack's ack: tracked tasks, so shutdown and tests can wait for all of it."""
+"""Work started after Slack's ack: tracked tasks, so shutdown and tests can wait for all of it.
+
+Acks come before work: while requests are being acknowledged, and until none has been for
+`QUIET_SECONDS`, a new job waits (at most `ACK_FIRST_SECONDS`). A burst of mentions is thus
+acked first, then answered, instead of every ack waiting behind the answers the earlier acks
+started on the same event loop.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+# Slack retries a request not acked within 3 s; a job waits at most this long for acks to end,
+# so a steady stream of requests delays work by a second, never starves it.
+ACK_FIRST_SECONDS = 1.0
+# A burst's requests arrive a few milliseconds apart: work starts once none came for this long.
+QUIET_SECONDS = 0.05
 
 
 class BackgroundJobs:
     """Background tasks of the bot; a failed job is logged (jobs tell people themselves)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, ack_first_seconds: float = ACK_FIRST_SECONDS) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        self._acking = 0
+        self._acked = asyncio.Event()
+        self._last_ack = float("-inf")  # the loop's clock when the last open request was acked
+        self._ack_first_seconds = ack_first_seconds
+
+    @contextlib.contextmanager
+    def acking(self) -> Iterator[None]:
+        """Around the handling of one request until its ack: jobs wait while any is open."""
+        self._acking += 1
+        self._acked.clear()
+        try:
+            yield
+        finally:
+            self._acking -= 1
+            if self._acking == 0:
+                self._last_ack = asyncio.get_running_loop().time()
+                self._acked.set()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, name: str) -> asyncio.Task[None]:
-        task = asyncio.get_running_loop().create_task(work, name=name)
+        task = asyncio.get_running_loop().create_task(self._after_acks(work), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._done)
         return task
+
+    async def _after_acks(self, work: Coroutine[Any, Any, None]) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self._ack_first_seconds):
+                while True:
+                    if self._acking:
+                        await self._acked.wait()
+                        continue
+                    quiet = loop.time() - self._last_ack
+                    if quiet >= QUIET_SECONDS:
+                        break
+                    await asyncio.sleep(QUIET_SECONDS - quiet)
+        await work
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)

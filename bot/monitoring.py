@@ -76,9 +76,10 @@ def outcome_of(response: BoltResponse, request: AsyncBoltRequest) -> str:
 
 
 async def measured_dispatch(
-    bolt: AsyncApp, request: AsyncBoltRequest, metrics: Metrics, received: float
+    bolt: AsyncApp, request: AsyncBoltRequest, metrics: Metrics, received: float | None
 ) -> BoltResponse:
-    """Dispatch one request to Bolt in its log context; count it and time it from `received`.
+    """Dispatch one request to Bolt in its log context; count it and time its ack from
+    `received` (None: it was acked before the dispatch, and timed there).
 
     Listeners start their jobs inside the dispatch, so the jobs inherit the log context.
     """
@@ -89,7 +90,8 @@ async def measured_dispatch(
         metrics.record_slack_event(request_kind(request.body), "failed")
         raise
     metrics.record_slack_event(request_kind(request.body), outcome_of(response, request))
-    metrics.record_slack_ack(time.perf_counter() - received)
+    if received is not None:
+        metrics.record_slack_ack(time.perf_counter() - received)
     return response
 
 

@@ -3,9 +3,11 @@
 Both transports dispatch through `measured_dispatch`: every request is counted, its ack timed,
 and handled in its conversation's log context. In HTTP mode Slack's signature is verified before
 anything reads the body (an unsigned body is never parsed or logged), and a signed request seen
-before within Slack's 5-minute window (a replay) is acknowledged and dropped. `/healthz` is a
-readiness probe that says only ready or not (200 / 503; `manda doctor` gives the details);
-`/metrics` is Prometheus text.
+before within Slack's 5-minute window (a replay) is acknowledged and dropped. An Events API
+event is acknowledged as soon as its signature is checked and dispatched after, as a job (its ack
+carries nothing); commands and interactions, whose ack may carry a reply, are dispatched before
+their ack. `/healthz` is a readiness probe that says only ready or not (200 / 503; `manda
+doctor` gives the details); `/metrics` is Prometheus text.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import json
 import logging
 import signal
 import time
@@ -62,7 +65,10 @@ def web_app(bot: MandaBot) -> web.Application:
     verifier = SignatureVerifier(Settings.secret(deps.settings.slack_signing_secret) or "")
 
     async def events(request: web.Request) -> web.Response:
-        received = time.perf_counter()
+        with deps.jobs.acking():  # jobs the request starts wait until the open acks are sent
+            return await acknowledge(request, time.perf_counter())
+
+    async def acknowledge(request: web.Request, received: float) -> web.Response:
         body = await request.read()
         timestamp = request.headers.get("X-Slack-Request-Timestamp", "")
         signature = request.headers.get("X-Slack-Signature", "")
@@ -85,6 +91,15 @@ def web_app(bot: MandaBot) -> web.Application:
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
         bolt_request = await to_bolt_request(request)
+        if not replayable and _event_callback(body):
+            # An event's ack carries nothing (Slack wants a 200 within 3 s), so it is sent before
+            # any work: de-duplication and listeners run after it, as a job.
+            # https://docs.slack.dev/tools/java-slack-sdk/guides/events-api
+            deps.jobs.spawn(
+                _dispatch_acked(bot, bolt_request), name="slack event"
+            )
+            deps.metrics.record_slack_ack(time.perf_counter() - received)
+            return web.Response(status=200, text="")
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
 
@@ -112,6 +127,21 @@ def web_app(bot: MandaBot) -> web.Application:
         ]
     )
     return app
+
+
+def _event_callback(body: bytes) -> bool:
+    """An Events API event (not a url_verification, whose ack must carry the challenge)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "event_callback"
+
+
+async def _dispatch_acked(bot: MandaBot, request: AsyncBoltRequest) -> None:
+    response = await measured_dispatch(bot.bolt, request, bot.deps.metrics, None)
+    if response.status >= 400:
+        log.warning("an acknowledged event was not handled (status %d)", response.status)
 
 
 async def _replayed(deps: Deps, digest: str) -> bool:
@@ -152,10 +182,11 @@ class MeasuredSocketModeHandler(AsyncSocketModeHandler):
     async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
         received = time.perf_counter()
         request = AsyncBoltRequest(mode="socket_mode", body=req.payload, headers=build_headers(req))
-        response = await measured_dispatch(
-            self.bot.bolt, request, self.bot.deps.metrics, received
-        )
-        await send_async_response(client, req, response, time.time())
+        with self.bot.deps.jobs.acking():
+            response = await measured_dispatch(
+                self.bot.bolt, request, self.bot.deps.metrics, received
+            )
+            await send_async_response(client, req, response, time.time())
 
 
 @asynccontextmanager

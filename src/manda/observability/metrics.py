@@ -9,12 +9,13 @@ apps in one process never share a counter. Circuit breaker states are read from 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     GCCollector,
     Histogram,
     ProcessCollector,
@@ -134,6 +135,12 @@ class Metrics:
             namespace=ns,
             registry=registry,
         )
+        self.jobs_running = Gauge(
+            "jobs_running",
+            "Work started after an ack (answers, ingests) still running in this process.",
+            namespace=ns,
+            registry=registry,
+        )
         if breakers is not None:
             registry.register(BreakerCollector(breakers, ns))
         if process_metrics:
@@ -173,6 +180,11 @@ class Metrics:
 
     def record_slack_ack(self, seconds: float) -> None:
         self.slack_ack_latency.observe(seconds)
+
+    def count_jobs(self, running: Callable[[], float]) -> None:
+        """Read `jobs_running` from `running` at scrape time (a load balancer or a benchmark
+        waits for a worker to be idle without the readiness probe telling its internals)."""
+        self.jobs_running.set_function(running)
 
     def record_duplicate_event(self) -> None:
         self.duplicate_events.inc()
