@@ -102,3 +102,35 @@ async def test_a_document_ingested_before_roles_gets_its_role_when_ingested_agai
         report = await app.ingest.ingest("kite", [path])
         [again] = await app.graph.list_documents("kite")
     assert report.unchanged == ["Doc_5.csv"] and again.role is DocumentRole.CAP_TABLE
+
+
+def _statement_pdf(path: Path, rows: list[list[str]], caption: str) -> None:
+    from datetime import date
+
+    from manda.sample._pdf import PdfMeta, para, table, write_pdf
+
+    meta = PdfMeta(title="Statements", author="Auditor", subject="Accounts",
+                   issued=date(2024, 3, 1), footer="Statements")
+    write_pdf(path, [[para("Statement of operations", "Heading2"), para(caption, "Small"),
+                      table(rows, [80, 15, 25, 25])]], meta)
+
+
+def test_a_pdf_table_with_blank_note_cells_keeps_each_figure_in_its_column(
+    tmp_path: Path,
+) -> None:
+    # US convention: "$000", years across, a Note column mostly blank, a blank prior-year cell.
+    path = tmp_path / "statements.pdf"
+    _statement_pdf(path, [
+        ["$000", "Note", "2023", "2022"],
+        ["Net sales", "2", "46,700", "41,200"],
+        ["Cost of goods sold", "", "(30,100)", "(27,000)"],
+        ["Gross profit", "", "16,600", "14,200"],
+        ["Impairment charge", "5", "(900)", ""],
+        ["Net income", "", "5,300", "4,100"],
+    ], "In thousands of U.S. dollars.")
+    text = parse_file(path).sections[0].text
+    assert "Gross profit | 2023: 16,600 | 2022: 14,200" in text
+    assert "Cost of goods sold | 2023: (30,100) | 2022: (27,000)" in text
+    assert "Impairment charge | Note: 5 | 2023: (900)" in text
+    gross = {f.period: f.value for f in _findings(parse_file(path)) if f.subject == "gross profit"}
+    assert gross == {"FY2023": 16_600_000, "FY2022": 14_200_000}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -251,8 +252,12 @@ def label_text_tables(text: str) -> str:
     return "\n".join(out)
 
 
+_CELL_SEP = re.compile(r" \|(?: |$)")
+
+
 def _label_block(block: list[str]) -> list[str]:
-    rows = [[c.strip() for c in line.split(" | ")] for line in block]
+    # A trailing " |" is a blank last cell (a PDF row with no prior-year figure).
+    rows = [[c.strip() for c in _CELL_SEP.split(line.rstrip())] for line in block]
     if any(": " in c for row in rows for c in row[1:]):
         return block  # already labelled
     width = max(len(r) for r in rows)

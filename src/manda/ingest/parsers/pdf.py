@@ -203,7 +203,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         except Exception as exc:  # one damaged page must not lose the others
             log.warning("%s: page %d could not be read: %s", filename, number, exc)
             return None
-    lines = [_tidy(line) for line in (raw or "").split("\n")]
+    lines = _align_columns([_CONTROL.sub("", line) for line in (raw or "").split("\n")])
     # Layout mode puts a blank line between table rows; keep a table's rows together.
     kept = [
         line
@@ -211,6 +211,63 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
     return label_text_tables(clean_block("\n".join(kept)))
+
+
+Span = tuple[int, int, str]  # where a cell starts and ends on its layout line, and its text
+_CELL = re.compile(r"\S+(?:\s{1,2}\S+)*")  # a cell: words apart by fewer than 3 spaces
+LABEL_SLACK = 2  # a row's first cell starting this near the table's left edge is its label
+
+
+def _align_columns(lines: list[str]) -> list[str]:
+    """Tidied lines; in a table, a row with blank cells keeps them (`Cost of sales |  | (9,230)`).
+
+    Layout mode drops a blank cell's text but keeps every figure where its column is, so a row
+    with fewer cells than the table is re-aligned by where its cells sit on the line: each goes
+    to the column whose full-width rows overlap it most. Without this a blank "Note" cell would
+    shift every figure of the row one column to the left.
+    """
+    spans = [[(m.start(), m.end(), m.group()) for m in _CELL.finditer(line)] for line in lines]
+    out = [_tidy(line) for line in lines]
+    i = 0
+    while i < len(lines):
+        block = []  # indexes of the table's rows; the blank lines between them do not end it
+        j = i
+        while j < len(lines) and (len(spans[j]) >= 2 or (not spans[j] and block
+                                                          and j + 1 < len(lines)
+                                                          and len(spans[j + 1]) >= 2)):
+            if spans[j]:
+                block.append(j)
+            j += 1
+        if len(block) >= 2:
+            for k, cells in _realigned(block, spans).items():
+                out[k] = " | ".join(cells)
+        i = max(j, i + 1)
+    return out
+
+
+def _realigned(block: list[int], spans: list[list[Span]]) -> dict[int, list[str]]:
+    """The rows of one table that lack cells, with a blank string where each missing cell is."""
+    width = max(len(spans[k]) for k in block)
+    full = [spans[k] for k in block if len(spans[k]) == width]
+    columns = [(min(r[c][0] for r in full), max(r[c][1] for r in full)) for c in range(width)]
+    rows: dict[int, list[str]] = {}
+    for k in block:
+        row = spans[k]
+        if len(row) == width or abs(row[0][0] - columns[0][0]) > LABEL_SLACK:
+            continue  # complete, or no label in the first column (a header over the figures)
+        cells = [""] * width
+        cells[0] = _tidy(row[0][2])
+        last = 0
+        for start, end, text in row[1:]:
+            col = max(range(1, width), key=lambda c: (
+                min(end, columns[c][1]) - max(start, columns[c][0]),
+                -abs((start + end) - sum(columns[c]))))
+            if col <= last:
+                break  # two cells in one column: the row is not read against this grid
+            cells[col], last = _tidy(text), col
+        else:
+            rows[k] = cells
+    return rows
 
 
 def _tidy(line: str) -> str:
