@@ -9,6 +9,7 @@ instructions, because they are sent back to the model for another attempt.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -158,12 +159,38 @@ def _rounding(a: float, b: float) -> float:
     return 0.051
 
 
+_DIGITS = re.compile(r"\d[\d.,'’\u00a0\u202f]*")
+
+
+def half_unit(amount: Amount) -> float | None:
+    """Half a unit of the last digit the amount shows: "£1.3M" → 50,000; "£1.29M" → 5,000;
+    "£700k" → 500. Any figure within it reads as the amount when rounded to what is shown."""
+    written = _DIGITS.search(amount.text)
+    digits = "".join(ch for ch in written.group() if ch.isdigit()).lstrip("0") if written else ""
+    if not digits or not amount.value:
+        return None
+    magnitude = math.floor(math.log10(abs(amount.value)))
+    return 0.5 * 10.0 ** (magnitude - len(digits) + 1)
+
+
+def close_to_shown(amount: Amount, value: float) -> bool:
+    """`value` reads as `amount` as written: equal within the precision the amount shows (or
+    1.1%, for figures an answer computed); rounding is no wider than the digits shown."""
+    a, b = abs(amount.value), abs(value)
+    if a == b:
+        return True
+    half = half_unit(amount)
+    if half is None:
+        return _close(a, b)
+    return abs(a - b) <= max(0.011 * max(a, b), half * (1 + 1e-9), 1e-9)
+
+
 def _matches(amount: Amount, value: _Value) -> bool:
     if _kind(amount) != value.kind:
         return False
     if amount.currency and value.currency and amount.currency != value.currency:
         return False
-    return _close(abs(amount.value), abs(value.value))
+    return close_to_shown(amount, value.value)
 
 
 def _derived(amount: Amount, grounded: list[Amount]) -> bool:
@@ -235,7 +262,7 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     body = strip_markers(text)
     lowered = body.lower()
     amounts = find_amounts(body)
-    out: list[Finding] = []
+    candidates: list[tuple[Finding, list[Amount]]] = []
     compact = re.sub(r"\s+", "", body).lower()
     for finding in evidence.usable_findings():
         if finding.value is None:
@@ -250,9 +277,19 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
         if not any(n and n in lowered for n in names):
             continue
         kind = finding.unit if finding.unit in {"%", "x"} else "number"
-        if any(_kind(a) == kind and _close(abs(a.value), abs(finding.value)) for a in amounts):
-            out.append(finding)
-    return out
+        near = [a for a in amounts if _kind(a) == kind and close_to_shown(a, finding.value)]
+        if near:
+            candidates.append((finding, near))
+    # An amount that states one finding exactly is not also a mention of another figure that
+    # merely lies within its rounding ("£1.3M" of £1.30M actual is not £1.35M budget).
+    best: dict[int, float] = {}
+    for finding, near in candidates:
+        for a in near:
+            gap = abs(abs(a.value) - abs(finding.value or 0.0))
+            best[a.start] = min(best.get(a.start, gap), gap)
+    return [finding for finding, near in candidates
+            if any(abs(abs(a.value) - abs(finding.value or 0.0)) <= best[a.start] * (1 + 1e-9)
+                   + 1e-9 for a in near)]
 
 
 def _shown(finding: Finding) -> str:
