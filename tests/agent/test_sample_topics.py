@@ -30,3 +30,15 @@ async def test_the_first_questions_an_analyst_asks_are_answered(app: Manda) -> N
     assert "| Metric | Period | Forecast / budget | Actual |" in plan.answer
     assert "TargetCo_Board_Minutes_2024-09.txt" in plan.answer  # the forecast's document
     assert "Earlier forecast" not in plan.answer  # not two forecast versions
+
+
+async def test_a_budget_figure_joins_an_actual_only_when_asked_for(app: Manda) -> None:
+    # Pennine holds Q2 FY2025 revenue twice: £3.72M in the management accounts, £3.95M budget.
+    actual = await app.answers.ask("pennine", "What was Q2 FY2025 revenue?")
+    assert actual.grounded and "£3.72M" in actual.answer, actual.answer
+    assert "3.95" not in actual.answer and "forecast" not in actual.answer.lower()
+
+    budget = await app.answers.ask("pennine", "What was budgeted revenue for Q2 FY2025?")
+    assert budget.grounded, budget.answer
+    assert "£3.95M" in budget.answer and "this is a forecast" in budget.answer
+    assert "Actuals for Q2 2025 show £3.72M" in budget.answer

@@ -71,18 +71,22 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
 
 
 def _other_nature(ask: Ask, evidence: Evidence, reading: Reading) -> str:
-    """"This was a forecast; actuals show …" when both exist for the period."""
-    other = Nature.FORECAST if not reading.is_forecast else Nature.ACTUAL
-    alt = read_fact(evidence, reading.subject, reading.period, entity=ask.entity, nature=other)
-    if alt is None or alt.primary.nature is not other or same_amount(
+    """"… actuals show …" beside a forecast the question asked for, when the actual exists.
+
+    An answer about an actual figure never adds a budget or forecast nobody asked for; a
+    forecast reaches the answer only when asked, or when no actual exists (then the reading
+    itself is the forecast and is labelled as one).
+    """
+    if not (reading.is_forecast and ask.frame.wants_forecast):
+        return ""
+    alt = read_fact(evidence, reading.subject, reading.period, entity=ask.entity,
+                    nature=Nature.ACTUAL)
+    if alt is None or alt.primary.nature is not Nature.ACTUAL or same_amount(
         alt.primary.value or 0.0, reading.primary.value or 0.0
     ):
         return ""
-    if other is Nature.FORECAST:
-        return (f"{evidence.filename(alt.primary.document_id)} had forecast {show(alt.primary)} "
-                f"for {period_name(reading.period)} {cite_findings([alt.primary], evidence)}; "
-                f"actuals show {show(reading.primary)}.")
-    return ""
+    return (f"Actuals for {period_name(reading.period)} show {show(alt.primary)} "
+            f"{cite_findings([alt.primary], evidence)}.")
 
 
 def _metric(ask: Ask, evidence: Evidence) -> Draft:
