@@ -134,3 +134,21 @@ def test_a_pdf_table_with_blank_note_cells_keeps_each_figure_in_its_column(
     assert "Impairment charge | Note: 5 | 2023: (900)" in text
     gross = {f.period: f.value for f in _findings(parse_file(path)) if f.subject == "gross profit"}
     assert gross == {"FY2023": 16_600_000, "FY2022": 14_200_000}
+
+
+def test_a_register_reads_stakes_from_its_percent_column_not_a_share_count(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "register.csv"
+    path.write_text("Shareholder,Ordinary,Preferred,Total (fully diluted),% fully diluted\n"
+                    "Jane Roe,600000,,600000,60.0%\nAcme Ventures LP,,400000,400000,40.0%\n")
+    stakes = {f.entity: (f.value, f.unit) for f in _findings(parse_file(path))
+              if f.kind.value == "ownership"}
+    assert stakes == {"Jane Roe": (60.0, "%"), "Acme Ventures LP": (40.0, "%")}
+
+
+def test_a_rate_column_in_an_employee_census_is_no_ownership(tmp_path: Path) -> None:
+    path = tmp_path / "census.csv"
+    rows = "".join(f"E{i:03},Person {chr(65 + i)} Example,Machinist,32000,4\n" for i in range(30))
+    path.write_text("Employee ID,Name,Job title,Base salary (USD),Employer 401k match (%)\n" + rows)
+    assert not [f for f in _findings(parse_file(path)) if f.kind.value == "ownership"]

@@ -55,6 +55,17 @@ _SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|unit
                      r"stock)\b|#\s*shares", re.IGNORECASE)
 _PCT = re.compile(r"%|\b(?:ownership|percent|percentage|stake|share\s+of\s+capital|"
                   r"beteiligung|fully\s+diluted)\b", re.IGNORECASE)
+# A header naming a percentage outright ("% fully diluted", "Stake") beats one that only
+# qualifies a count ("Total (fully diluted)").
+_PCT_NAMED = re.compile(r"%|\b(?:ownership|percent|percentage|stake|share\s+of\s+capital|"
+                        r"beteiligung)\b", re.IGNORECASE)
+# A "%" column is a stake when its header says so, or says nothing but "%": "Employer pension
+# (%)" in an employee census is a rate, not a holding.
+_STAKE_WORDS = re.compile(r"\b(?:ownership|owned|percent|percentage|stake|capital|equity|"
+                          r"holding|shareholding|diluted|voting|beteiligung|anteil)\b",
+                          re.IGNORECASE)
+_BARE_PCT = re.compile(r"^[\s()%]*$")
+MAX_STAKES_TOTAL = 100.5  # stakes of one register add up to 100% at most (rounding aside)
 _CLASS = re.compile(r"\b(?:class|share\s+class|type)\b", re.IGNORECASE)
 _AS_OF = re.compile(r"\bas\s+(?:of|at)\b|\bdate\b|\bstand\b|\bstichtag\b", re.IGNORECASE)
 _ROLE_HEADER = re.compile(r"\b(?:role|title|position|function|job|responsibilit(?:y|ies))\b",
@@ -509,6 +520,15 @@ def _kpi_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
 # ---------------------------------------------------------------- cap table, people, customers
 
 
+def _reads_as_stakes(rows: Sequence[Sequence[str]], data: list[int], col: int,
+                     fractions: bool) -> bool:
+    """Percentages that can be holdings of one company: none above 100%, together at most 100%.
+    A share count (420,000) or a rate repeated for every employee (3% × 120) is no stake."""
+    values = [a.value * (100 if fractions else 1) for r in data
+              if (a := parse_cell(_cell(rows, r, col))) is not None]
+    return all(0 <= v <= 100 for v in values) and sum(values) <= MAX_STAKES_TOTAL
+
+
 def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
     return [
         r for r in range(header + 1, len(rows))
@@ -527,7 +547,9 @@ def _cap_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
         return None
     cells = rows[header]
     holder = _column(cells, _HOLDER, set())
-    pct = _column(cells, _PCT, {holder} if holder is not None else set())
+    skip = {holder} if holder is not None else set()
+    pct = _column(cells, _PCT_NAMED, skip)
+    pct = pct if pct is not None else _column(cells, _PCT, skip)
     shares = _column(cells, _SHARES, {c for c in (holder, pct) if c is not None})
     if holder is None or (pct is None and shares is None):
         return None
@@ -539,6 +561,10 @@ def _cap_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
         (a := parse_cell(_cell(rows, r, pct))) is not None and a.unit is None and abs(a.value) <= 1
         for r in data if _cell(rows, r, pct)
     )
+    if pct is not None and not (_STAKE_WORDS.search(cells[pct]) or _BARE_PCT.match(cells[pct])):
+        return None
+    if pct is not None and not _reads_as_stakes(rows, data, pct, fractions):
+        return None  # a "%" column that is no stake: an employer pension rate in a census
     value_col = pct if pct is not None else shares
     out: list[Candidate] = []
     for r in data:
