@@ -3,8 +3,8 @@
 Slack counts calls "per API method per workspace per app" (and chat.postMessage about one a
 second per channel): https://docs.slack.dev/apis/web-api/rate-limits. N workers behind a load
 balancer are one app to Slack, so with `REDIS_URL` set they take their calls from one budget kept
-in Redis (a token bucket per method, and per channel for chat.postMessage, updated atomically by a
-Lua script on the server's clock), and a 429's `Retry-After` met by one worker holds the method
+in Redis (a token bucket per method and channel, updated atomically by a Lua script on the
+server's clock), and a 429's `Retry-After` met by one worker holds the method
 back in all of them. Without Redis the budget is the process's own (`LocalSlackLimiter`).
 """
 
@@ -39,7 +39,7 @@ class Tier:
 TIER_2, TIER_3, TIER_4 = Tier(20, 3), Tier(50, 8), Tier(100, 15)
 # chat.postMessage is special: about one message a second per channel, short bursts allowed
 # (https://docs.slack.dev/reference/methods/chat.postMessage). Not in TIERS (only its 429s hold
-# it back), as before; a caller's tiers may add it, and then it is counted per channel.
+# it back), as before; a caller's tiers may add it.
 POST_MESSAGE = Tier(60, 3)
 TIERS: MappingProxyType[str, Tier] = MappingProxyType({
     "chat.update": TIER_3,
@@ -52,7 +52,6 @@ TIERS: MappingProxyType[str, Tier] = MappingProxyType({
     "views.publish": TIER_4,
     "views.open": TIER_4,
 })
-PER_CHANNEL = frozenset({"chat.postMessage"})
 
 
 class SlackLimiter(Protocol):
@@ -93,7 +92,13 @@ class _Bucket:
 
 
 def _bucket_key(method: str, channel: str | None) -> str:
-    return f"{method}:{channel or ''}" if method in PER_CHANNEL else method
+    """A budget per method, and per channel when the call names one.
+
+    Slack paces chat.postMessage and chat.update per channel; for the other methods its tiers are
+    per workspace, which this is looser than. It is how the bot counted before the budget could
+    be shared, kept so that the pacing (and the order of concurrent replies) does not change.
+    """
+    return f"{method}:{channel or ''}"
 
 
 class LocalSlackLimiter:

@@ -39,7 +39,6 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.ratelimit import (
-    PER_CHANNEL,
     POST_MESSAGE,
     TIER_2,
     TIER_3,
@@ -65,7 +64,6 @@ BACKOFF_SECONDS = 0.25  # then x2 per attempt, plus up to 1 s of jitter
 SERVER_ERRORS = frozenset({500, 502, 503, 504})
 SlackRateLimiter = LocalSlackLimiter  # the name the bot and its tests knew it by
 __all__ = [
-    "PER_CHANNEL",
     "POST_MESSAGE",
     "TIERS",
     "TIER_2",
