@@ -136,6 +136,7 @@ async def test_qa_and_docs_are_shown_only_to_who_asked(world: SlackWorld) -> Non
         "targetco", "Please share the 2024 audited accounts", by=world.bob.id, category="Financial"
     )
     await world.fake.slash(world.alice, world.deal, "/manda", "qa")
+    await world.settle()  # two commands are two requests: Slack promises no order between them
     await world.fake.slash(world.alice, world.deal, "/manda", "docs")
     await world.settle()
     empty, listed, docs = ephemerals(world, world.alice.id, world.deal.id)

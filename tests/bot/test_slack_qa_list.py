@@ -53,6 +53,7 @@ async def test_the_list_is_worked_through_and_exported(world: SlackWorld) -> Non
 
 async def test_a_mistyped_qa_command_shows_how(world: SlackWorld) -> None:
     await world.fake.slash(world.alice, world.deal, "/manda", "qa frobnicate 2")
+    await world.settle()  # the replies are read in order: Slack promises none between requests
     await world.fake.slash(world.alice, world.deal, "/manda", "qa remove 7")
     await world.settle()
     usage, missing = (m.all_text() for m in world.ws.ephemerals(world.alice.id, world.deal.id))
