@@ -11,6 +11,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.deps import Deps
 from bot.listeners import register_all
+from bot.ratelimit import choose_slack_limiter
 from manda.app import Manda
 from manda.config import Settings
 
@@ -57,7 +58,7 @@ def build_app(
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
     )
-    deps = Deps(manda=manda, settings=settings)
+    deps = Deps(manda=manda, settings=settings, slack_limits=choose_slack_limiter(settings))
     manda.metrics.count_jobs(lambda: deps.jobs.running)
     register_all(bolt, deps)
 

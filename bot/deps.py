@@ -11,7 +11,8 @@ import aiohttp
 from bot.background import BackgroundJobs
 from bot.edits import MessageEdits
 from bot.inflight import InFlightUploads
-from bot.slackapi import TIMEOUT_SECONDS, SlackRateLimiter
+from bot.ratelimit import LocalSlackLimiter, SlackLimiter
+from bot.slackapi import TIMEOUT_SECONDS
 from manda.agent.service import AnswerService
 from manda.app import Manda
 from manda.config import Settings
@@ -49,7 +50,8 @@ class Deps:
     answer_slots: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(ANSWER_CONCURRENCY)
     )
-    slack_limits: SlackRateLimiter = field(default_factory=SlackRateLimiter)
+    # Slack's rate budget: `choose_slack_limiter` (Redis, shared by the workers, with REDIS_URL)
+    slack_limits: SlackLimiter = field(default_factory=LocalSlackLimiter)
     progress_interval: float = PROGRESS_INTERVAL  # seconds between two edits of one message
     _slack_session: aiohttp.ClientSession | None = field(default=None, init=False, repr=False)
     _uploads: InFlightUploads | None = field(default=None, init=False, repr=False)
@@ -100,7 +102,8 @@ class Deps:
         return self._slack_session
 
     async def aclose(self) -> None:
-        """Close the Web API connections (after the jobs are drained)."""
+        """Close the Web API connections (after the jobs are drained) and the limiter's."""
         session, self._slack_session = self._slack_session, None
         if session is not None:
             await session.close()
+        await self.slack_limits.aclose()

@@ -2,9 +2,11 @@
 
 The work says where it stands as often as it likes; Slack sees at most one `chat.update` per
 message a second (`chat.update` is Tier 3: https://docs.slack.dev/reference/methods/chat.update),
-intermediate states are skipped, and the last state is always written. The writes happen in a
-task of their own, so a rate limit (and the `Retry-After` wait it asks for) never holds up the
-work the message reports on.
+intermediate states are skipped, and the last state is always written. The interval is this
+process's: only the worker doing the work edits its message. The method's budget, which every
+worker spends, is kept by the client's limiter (`bot.ratelimit`, in Redis with REDIS_URL).
+The writes happen in a task of their own, so a rate limit (and the `Retry-After` wait it asks
+for) never holds up the work the message reports on.
 """
 
 from __future__ import annotations

@@ -9,19 +9,15 @@ logged here, with the conversation in the log context, and raised as `SlackUnava
 still a `SlackApiError` for the code that falls back on one, and a `MandaError` whose message
 says what happened, for the thread when Slack can be reached again.
 
-Every call also waits for its method's share of Slack's rate tiers (`SlackRateLimiter`, one per
-process): https://docs.slack.dev/apis/web-api/rate-limits. A 429 pauses that method for every
-caller in the process for the `Retry-After` Slack sent, not only for the call that met it.
+Every call also waits for its method's share of Slack's rate tiers (a `SlackLimiter` from
+`bot.ratelimit`: the process's own, or with REDIS_URL one budget shared by every worker):
+https://docs.slack.dev/apis/web-api/rate-limits. A 429 pauses that method for every caller
+sharing the limiter for the `Retry-After` Slack sent, not only for the call that met it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 import aiohttp
@@ -42,6 +38,16 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
+from bot.ratelimit import (
+    POST_MESSAGE,
+    TIER_2,
+    TIER_3,
+    TIER_4,
+    TIERS,
+    LocalSlackLimiter,
+    SlackLimiter,
+    Tier,
+)
 from manda.errors import BackendUnavailableError
 from manda.observability.metrics import Metrics
 from manda.resilience.breaker import CircuitBreaker, CircuitOpenError
@@ -56,6 +62,21 @@ SERVER_ERROR_RETRIES = 2
 CONNECTION_RETRIES = 2
 BACKOFF_SECONDS = 0.25  # then x2 per attempt, plus up to 1 s of jitter
 SERVER_ERRORS = frozenset({500, 502, 503, 504})
+SlackRateLimiter = LocalSlackLimiter  # the name the bot and its tests knew it by
+__all__ = [
+    "POST_MESSAGE",
+    "TIERS",
+    "TIER_2",
+    "TIER_3",
+    "TIER_4",
+    "GuardedWebClient",
+    "LocalSlackLimiter",
+    "SlackLimiter",
+    "SlackRateLimiter",
+    "SlackUnavailableError",
+    "Tier",
+    "retry_handlers",
+]
 
 
 class SlackUnavailableError(SlackApiError, BackendUnavailableError):
@@ -73,104 +94,11 @@ class SlackUnavailableError(SlackApiError, BackendUnavailableError):
         self.hint = "Try again in a minute."
 
 
-@dataclass(frozen=True)
-class Tier:
-    """A rate tier: calls a minute, and how many may go at once after a quiet spell."""
-
-    per_minute: float
-    burst: int
-
-
-# Slack's tiers (https://docs.slack.dev/apis/web-api/rate-limits): Tier 2 20+/min, Tier 3 50+/min,
-# Tier 4 100+/min, "per API method per workspace per app"; each method's page names its tier.
-TIER_2, TIER_3, TIER_4 = Tier(20, 3), Tier(50, 8), Tier(100, 15)
-# chat.postMessage is special: about one message a second per channel, short bursts allowed.
-POST_MESSAGE = Tier(60, 3)
-TIERS: MappingProxyType[str, Tier] = MappingProxyType({
-    "chat.update": TIER_3,
-    "chat.delete": TIER_3,
-    "conversations.info": TIER_3,
-    "chat.postEphemeral": TIER_4,
-    "conversations.members": TIER_4,
-    "files.info": TIER_4,
-    "users.info": TIER_4,
-    "views.publish": TIER_4,
-    "views.open": TIER_4,
-})
-PER_CHANNEL = frozenset({"chat.postMessage"})
-
-
-class _Bucket:
-    """A token bucket: `burst` calls at once, refilled at `per_minute` a minute."""
-
-    def __init__(self, tier: Tier, clock: Callable[[], float]) -> None:
-        self.rate = tier.per_minute / 60.0
-        self.capacity = float(tier.burst)
-        self.tokens = self.capacity
-        self.stamp = clock()
-
-    def wait_for(self, now: float) -> float:
-        """Take a token if there is one (0.0), else the seconds until there will be."""
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0 - 1e-9:  # a refill that lands a rounding error short counts
-            self.tokens = max(0.0, self.tokens - 1.0)
-            return 0.0
-        return (1.0 - self.tokens) / self.rate
-
-
-class SlackRateLimiter:
-    """Keeps one process's Web API calls within Slack's tiers, per method (and per channel for
-    chat.postMessage), and holds a method back for as long as a 429's `Retry-After` asked.
-
-    Shared by every client of the process (`Deps.slack_limits`), so concurrent answers, uploads
-    and edits share the method's budget instead of each spending all of it.
-    """
-
-    def __init__(self, tiers: MappingProxyType[str, Tier] | dict[str, Tier] = TIERS, *,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-        self._tiers = tiers
-        self._clock = clock
-        self._sleep = sleep
-        self._buckets: dict[tuple[str, str], _Bucket] = {}
-        self._paused_until: dict[str, float] = {}
-
-    async def acquire(self, method: str, channel: str | None = None) -> float:
-        """Wait until a call of `method` is within its tier; the seconds waited."""
-        waited = 0.0
-        while True:
-            now = self._clock()
-            pause = self._paused_until.get(method, 0.0) - now
-            wait = pause if pause > 0 else self._take(method, channel, now)
-            if wait <= 0:
-                return waited
-            await self._sleep(wait)
-            waited += wait
-
-    def pause(self, method: str, seconds: float) -> None:
-        """Slack answered 429 for `method`: no call of it before `seconds` from now."""
-        until = self._clock() + max(0.0, seconds)
-        self._paused_until[method] = max(self._paused_until.get(method, 0.0), until)
-        log.warning("Slack rate-limited %s: holding its calls for %.1f s", method, seconds,
-                    extra={"slack_method": method, "retry_after": seconds})
-
-    def _take(self, method: str, channel: str | None, now: float) -> float:
-        tier = self._tiers.get(method)
-        if tier is None:
-            return 0.0  # a method without a known tier: only its 429s hold it back
-        key = (method, channel or "" if method in PER_CHANNEL else "")
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = _Bucket(tier, self._clock)
-        return bucket.wait_for(now)
-
-
 class RateLimitRetryHandler(AsyncRateLimitErrorRetryHandler):
-    """The SDK's 429 handler (it waits `Retry-After`, then retries), telling the process's
-    limiter too, so every other caller of that method waits as well."""
+    """The SDK's 429 handler (it waits `Retry-After`, then retries), telling the limiter too, so
+    every other caller of that method (in every worker, with Redis) waits as well."""
 
-    def __init__(self, limiter: SlackRateLimiter | None, **kwargs: Any) -> None:
+    def __init__(self, limiter: SlackLimiter | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.limiter = limiter
 
@@ -184,7 +112,7 @@ class RateLimitRetryHandler(AsyncRateLimitErrorRetryHandler):
     ) -> None:
         if self.limiter is not None and response is not None:
             method = request.url.rstrip("/").rsplit("/", 1)[-1]
-            self.limiter.pause(method, _retry_after(response))
+            await self.limiter.pause(method, _retry_after(response))
         await super().prepare_for_next_attempt_async(
             state=state, request=request, response=response, error=error
         )
@@ -217,7 +145,7 @@ class ServerErrorRetryHandler(AsyncServerErrorRetryHandler):
         return response is not None and response.status_code in SERVER_ERRORS
 
 
-def retry_handlers(limiter: SlackRateLimiter | None = None) -> list[AsyncRetryHandler]:
+def retry_handlers(limiter: SlackLimiter | None = None) -> list[AsyncRetryHandler]:
     """A fresh set of the SDK's retry handlers (they keep no state between calls)."""
     backoff = BackoffRetryIntervalCalculator(backoff_factor=BACKOFF_SECONDS, jitter=RandomJitter())
     return [
@@ -237,7 +165,7 @@ class GuardedWebClient(AsyncWebClient):
         *,
         breaker: CircuitBreaker,
         metrics: Metrics | None = None,
-        limiter: SlackRateLimiter | None = None,
+        limiter: SlackLimiter | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -253,7 +181,7 @@ class GuardedWebClient(AsyncWebClient):
         breaker: CircuitBreaker,
         metrics: Metrics | None = None,
         session: aiohttp.ClientSession | None = None,
-        limiter: SlackRateLimiter | None = None,
+        limiter: SlackLimiter | None = None,
     ) -> GuardedWebClient:
         """The same token, workspace and URL as `client` (Bolt's per-request client), guarded,
         on `session`'s connections when given, within `limiter`'s rate tiers."""

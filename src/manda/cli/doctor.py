@@ -186,7 +186,11 @@ def _slack_check(settings: Settings) -> Check:
             "`manda playground` runs the bot with a local Slack instead",
         )
     mode = "socket mode" if settings.slack_app_token else "HTTP events"
-    return Check("slack", mode, settings.slack_api_url or "https://slack.com/api/", True)
+    # the bot picks its Web API rate limiter the same way (bot/ratelimit.py, choose_slack_limiter)
+    limits = ("rate limits shared by every worker in Redis (REDIS_URL set)" if settings.redis_url
+              else "rate limits per process (set REDIS_URL to share them across workers)")
+    api = settings.slack_api_url or "https://slack.com/api/"
+    return Check("slack", mode, f"{api}; {limits}", True)
 
 
 def _access_check(settings: Settings) -> Check:
