@@ -34,7 +34,8 @@ async def test_a_job_is_delayed_at_most_the_ack_first_bound() -> None:
 
     with jobs.acking():  # a request that never finishes its ack
         jobs.spawn(work(), name="starved")
-        await asyncio.wait_for(started.wait(), timeout=5)
+        await asyncio.wait_for(started.wait(), timeout=5)  # raises TimeoutError if starved
+        assert started.is_set()
 
 
 async def test_without_open_acks_a_job_starts_at_once() -> None:
@@ -45,4 +46,5 @@ async def test_without_open_acks_a_job_starts_at_once() -> None:
         started.set()
 
     jobs.spawn(work(), name="now")
-    await asyncio.wait_for(started.wait(), timeout=5)
+    await asyncio.wait_for(started.wait(), timeout=5)  # raises TimeoutError if held back
+    assert started.is_set()

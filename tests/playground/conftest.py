@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,3 +65,23 @@ def artifacts() -> Path:
     """Where screenshots go (gitignored): test-artifacts/playground/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def open_page(
+    playground: Playground, browser: Any
+) -> Callable[..., Awaitable[tuple[Any, list[str]]]]:
+    """Opens the playground in a new page once it is ready; the list collects its page errors."""
+
+    async def opened(height: int = 900, **options: Any) -> tuple[Any, list[str]]:
+        from playwright.async_api import expect
+
+        expect.set_options(timeout=20_000)
+        page = await browser.new_page(viewport={"width": 1440, "height": height}, **options)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(playground.url)
+        await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+        return page, errors
+
+    return opened

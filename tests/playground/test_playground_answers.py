@@ -13,17 +13,12 @@ from bot.playground import Playground
 
 
 async def test_a_question_with_an_ampersand_is_shown_and_stored_as_typed(
-    playground: Playground, browser: Any, artifacts: Path
+    playground: Playground, open_page: Any, artifacts: Path
 ) -> None:
     from playwright.async_api import expect
 
-    expect.set_options(timeout=20_000)
-    page = await browser.new_page(viewport={"width": 1440, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = await open_page()
     channel, thread = page.locator("#messages"), page.locator("#thread")
-    await page.goto(playground.url)
-    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
 
     typed = "Which R&D tax credits has TargetCo claimed?"
     await page.locator("#composer-text").fill(f"@Manda {typed}")
@@ -61,17 +56,12 @@ async def test_a_question_with_an_ampersand_is_shown_and_stored_as_typed(
 
 
 async def test_red_flags_most_serious_first_with_show_more(
-    playground: Playground, browser: Any, artifacts: Path
+    open_page: Any, artifacts: Path
 ) -> None:
     from playwright.async_api import expect
 
-    expect.set_options(timeout=20_000)
-    page = await browser.new_page(viewport={"width": 1440, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = await open_page()
     channel, thread = page.locator("#messages"), page.locator("#thread")
-    await page.goto(playground.url)
-    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
 
     await page.locator("#composer-text").fill("@Manda What are the red flags?")
     await page.locator("#composer-text").press("Enter")

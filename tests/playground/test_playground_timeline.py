@@ -7,20 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.playground import Playground
-
 
 async def test_a_timeline_opens_in_the_browser(
-    playground: Playground, browser: Any, artifacts: Path
+    open_page: Any, artifacts: Path
 ) -> None:
     from playwright.async_api import expect
 
-    expect.set_options(timeout=20_000)
-    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    await page.goto(playground.url)
-    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    page, errors = await open_page(height=1000)
 
     await page.locator("#composer-text").fill("/manda timeline")
     await page.locator("#composer-text").press("Enter")

@@ -215,7 +215,7 @@ def read_fact(
     best = ranked[0]
     best.sort(key=lambda f: _authority(f, evidence, 0), reverse=True)
     primary = best[0]
-    support = _one_per_document([f for f in best[1:] if f.document_id != primary.document_id])
+    support = one_per_document([f for f in best[1:] if f.document_id != primary.document_id])
     primary_docs = {f.document_id for f in best}
     conflicts: list[Finding] = []
     restated: list[Finding] = []
@@ -238,13 +238,14 @@ def read_fact(
         primary=primary,
         support=support[:2],
         conflicts=conflicts,
-        corrected_from=_one_per_document(
+        corrected_from=one_per_document(
             sorted(old, key=lambda f: _authority(f, evidence, 0), reverse=True)
             or restated),
     )
 
 
-def _one_per_document(findings: Sequence[Finding]) -> list[Finding]:
+def one_per_document(findings: Sequence[Finding]) -> list[Finding]:
+    """The first finding of each document, in order: one source per document."""
     seen: set[str] = set()
     out: list[Finding] = []
     for finding in findings:

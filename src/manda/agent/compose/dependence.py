@@ -25,6 +25,7 @@ from manda.agent.compose.topics import (
     _current,
     _role_hits,
     _tables,
+    largest_shares,
     missing_key_roles,
     team_members,
 )
@@ -33,7 +34,6 @@ from manda.agent.grounding import cite
 from manda.agent.selection import findings_for, show, subject_base
 from manda.agent.topics import CUSTOMERS, KEY_PEOPLE
 from manda.agent.unusual import TOPICS, sentences, trim
-from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingKind
 
@@ -60,15 +60,7 @@ def customers(ask: Ask, evidence: Evidence) -> Draft | None:
     rests: list[Finding] = []
     top: Finding | None = None
     if named:
-        by_doc: dict[str, list[Finding]] = {}
-        for f in named:
-            by_doc.setdefault(f.document_id, []).append(f)
-        doc_id = max(by_doc, key=lambda d: (len({x.subject for x in by_doc[d]}),
-                                            max(period_sort_key(x.period) for x in by_doc[d])))
-        rows: dict[str, Finding] = {}
-        for f in sorted(by_doc[doc_id], key=lambda x: period_sort_key(x.period)):
-            rows[f.subject] = f
-        ranked = sorted(rows.values(), key=lambda f: -(f.value or 0.0))
+        doc_id, ranked = largest_shares(named)
         top = ranked[0]
         parts += [f"Largest customers by share of revenue, from {evidence.filename(doc_id)}:", "",
                   "| Customer | Share of revenue | Source |", "|---|---|---|"]

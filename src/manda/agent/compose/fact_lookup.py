@@ -34,6 +34,7 @@ from manda.agent.selection import (
     choose_period,
     findings_for,
     in_text,
+    one_per_document,
     periods_of,
     read_fact,
     show,
@@ -279,21 +280,12 @@ def _entity_facts(ask: Ask, evidence: Evidence, findings: list[Finding]) -> Draf
     best = ranked[0]
     subject = best.subject
     same = [f for f in findings if f.subject == subject and f.period == best.period]
-    where = cite_findings(_distinct_docs(same)[:2], evidence)
+    where = cite_findings(one_per_document(same)[:2], evidence)
     when = f" {period_phrase(best.period)}" if best.period else ""
     text = f"{best.label}: {show(best)}{when} {where}."
     return Draft(text=with_assumption(ask.assumption, text), proposals=approvals([best]),
                  rests_on=same)
 
-
-def _distinct_docs(findings: list[Finding]) -> list[Finding]:
-    seen: set[str] = set()
-    out = []
-    for f in findings:
-        if f.document_id not in seen:
-            seen.add(f.document_id)
-            out.append(f)
-    return out
 
 
 __all__ = ["compose", "qa_action", "qa_offer"]

@@ -28,6 +28,7 @@ from manda.agent.selection import (
     best_of,
     findings_for,
     in_text,
+    one_per_document,
     read_fact,
     series,
     show,
@@ -137,17 +138,22 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
     return _ownership_from_tables(ask, evidence)
 
 
-def _ownership_from_findings(evidence: Evidence, found: list[Finding]) -> Draft:
-    # one statement per holder: the most recent date, from the document stating most holders
+def largest_shares(found: Sequence[Finding]) -> tuple[str, list[Finding]]:
+    """The document stating the most holders (of shares, of revenue), and its latest statement
+    per holder, largest first: one register or customer list, never a mix of two."""
     by_doc: dict[str, list[Finding]] = {}
     for f in found:
         by_doc.setdefault(f.document_id, []).append(f)
     doc_id = max(by_doc, key=lambda d: (len({x.subject for x in by_doc[d]}),
                                         max(period_sort_key(x.period) for x in by_doc[d])))
-    holders: dict[str, Finding] = {}
+    latest: dict[str, Finding] = {}
     for f in sorted(by_doc[doc_id], key=lambda x: period_sort_key(x.period)):
-        holders[f.subject] = f
-    rows = sorted(holders.values(), key=lambda f: -(f.value or 0.0))
+        latest[f.subject] = f
+    return doc_id, sorted(latest.values(), key=lambda f: -(f.value or 0.0))
+
+
+def _ownership_from_findings(evidence: Evidence, found: list[Finding]) -> Draft:
+    doc_id, rows = largest_shares(found)
     as_of = rows[0].period if rows else None
     lines = ["| Holder | Class | Shares | Ownership | Source |", "|---|---|---|---|---|"]
     for f in rows:
@@ -846,7 +852,7 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
         statement = _statement_about(evidence, case, party)
         detail = f" — {', '.join(bits)}" if bits else ""
         text = f"**{party}**{detail}"
-        sources = [evidence.finding_source(f) for f in _one_per_doc(same)[:3]]
+        sources = [evidence.finding_source(f) for f in one_per_document(same)[:3]]
         if statement is not None:
             text += f". {statement[0]}"
             sources.append(statement[1])
@@ -859,15 +865,6 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
     head = "Litigation in the documents:" if len(lines) > 1 else "Litigation:"
     return Draft(text="\n".join([head, *lines]), proposals=approvals(cases), rests_on=cases)
 
-
-def _one_per_doc(findings: Sequence[Finding]) -> list[Finding]:
-    seen: set[str] = set()
-    out = []
-    for f in findings:
-        if f.document_id not in seen:
-            seen.add(f.document_id)
-            out.append(f)
-    return out
 
 
 _CASE_STATE = re.compile(r"\b(?:status|stage|trial|hearing|disclosure|settle\w*|provision\w*|"
