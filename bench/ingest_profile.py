@@ -64,16 +64,18 @@ async def ingest(folder: Path, home: Path, clock: StageClock) -> tuple[int, floa
 
     async with Manda(Settings(MANDA_HOME=home)) as app:
         await app.embedder.start()  # the model load is not ingestion
-        clock.wrap(service, "parse_file", "parse (thread)")
-        clock.wrap(service, "chunk_document", "chunk")
+        # parse, profile, chunk and rule extraction run in the reader process: timed as one
+        clock.wrap(app.ingest._sandbox, "read", "read: parse+chunk+rules (sandbox)")
         clock.wrap(app.embedder, "_embed_batch", "embed: model (thread)")
         clock.wrap(app.embedder, "embed", "embed: all")
-        clock.wrap(app.extractor, "extract", "extract")
+        if not getattr(app.extractor, "sandboxed", False):  # else it is pickled to the reader
+            clock.wrap(app.extractor, "extract", "extract (in the caller)")
         clock.wrap(review_graph, "run_review_pipeline", "review pipeline")
         clock.wrap(app.graph, "add_chunks", "store chunks")
         clock.wrap(app.graph, "add_vectors", "store vectors")
         clock.wrap(app.graph, "add_findings", "store findings")
         clock.wrap(app.ingest, "_relate", "relations")
+        clock.wrap(app.ingest, "_store_document", "store document (all of it)")
         started = time.perf_counter()
         report = await app.ingest.ingest("big", [folder])
         return report.pages, time.perf_counter() - started

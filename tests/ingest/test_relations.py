@@ -187,3 +187,29 @@ def test_two_table_rows_naming_different_line_items_never_conflict() -> None:
     same.attributes["row"] = "Total bank loans and overdrafts"  # "total" names the same line
     assert len(kinds(plan_relations([accounts, qoe], [loans, same]),
                      RelationType.CONTRADICTS)) == 1
+
+
+def test_only_findings_of_two_versions_are_paired_as_the_all_pairs_rule_would() -> None:
+    from itertools import combinations
+
+    from manda.ingest.relations import _superseded_documents, _version_pairs, _versions_of
+
+    family = [doc("Forecast.xlsx"), doc("Forecast_v2.xlsx"), doc("Forecast_v3.xlsx")]
+    others = [doc(f"Board_pack_{i:02d}.pdf") for i in range(6)]
+    members = [
+        finding(d, "revenue", "FY2025", 22e6 + n * 1e5)
+        for n, d in enumerate([others[0], family[2], *others[1:4], family[0], others[4], family[1]])
+    ]
+    plan = plan_relations([*family, *others], members)
+    replaces = _superseded_documents(r for r in plan.relations if r.between == "document")
+
+    def versions(a: Finding, b: Finding) -> bool:
+        return a.document_id != b.document_id and (
+            b.document_id in replaces.get(a.document_id, set())
+            or a.document_id in replaces.get(b.document_id, set())
+        )
+
+    every_pair = [(a.id, b.id) for a, b in combinations(members, 2) if versions(a, b)]
+    visited = [(a.id, b.id) for a, b in _version_pairs(members, _versions_of(replaces))]
+    assert visited == every_pair and len(visited) == 3  # v1-v2, v1-v3, v2-v3, in that order
+    assert plan.superseded == {members[5].id, members[7].id}  # v1 and v2 give way to v3

@@ -14,9 +14,9 @@ in which files arrive never matters:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from manda.finance.amounts import format_amount, same_amount
 from manda.finance.compare import comparable, different_line_items
@@ -144,17 +144,46 @@ def plan_relations(documents: Sequence[Document], findings: Sequence[Finding]) -
         if key is not None and finding.status is not FindingStatus.REJECTED:
             groups[key].append(finding)
 
+    versions = _versions_of(replaces)
     for members in groups.values():
-        for a, b in combinations(members, 2):
-            if a.document_id != b.document_id and (
-                b.document_id in replaces.get(a.document_id, set())
-                or a.document_id in replaces.get(b.document_id, set())
-            ):
-                _supersede(plan, a, b, replaces, by_doc)
+        for a, b in _version_pairs(members, versions):
+            _supersede(plan, a, b, replaces, by_doc)
     for members in groups.values():
         live = [f for f in members if f.id not in plan.superseded]
         _compare_clusters(plan, live, replaces, by_doc)
     return plan
+
+
+def _versions_of(replaces: dict[str, set[str]]) -> dict[str, set[str]]:
+    """For each document, the other documents it supersedes or is superseded by."""
+    versions: dict[str, set[str]] = defaultdict(set)
+    for newer, olders in replaces.items():
+        for older in olders - {newer}:
+            versions[newer].add(older)
+            versions[older].add(newer)
+    return versions
+
+
+def _version_pairs(
+    members: Sequence[Finding], versions: dict[str, set[str]]
+) -> Iterator[tuple[Finding, Finding]]:
+    """The pairs of `members` from two versions of a document, in `combinations` order: only
+    those are looked at, where all pairs would grow with the square of the documents restating
+    a fact (a 10,000-page room restates one figure in hundreds)."""
+    if not versions:
+        return
+    positions: dict[str, list[int]] = defaultdict(list)
+    for index, finding in enumerate(members):
+        positions[finding.document_id].append(index)
+    for index, a in enumerate(members):
+        later = sorted(
+            j
+            for other in versions.get(a.document_id, ())
+            for j in positions.get(other, ())
+            if j > index
+        )
+        for j in later:
+            yield a, members[j]
 
 
 def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:

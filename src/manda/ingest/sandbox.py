@@ -174,11 +174,15 @@ class _Worker:
         self._stop()
         ctx = _context()
         parent, child = ctx.Pipe(duplex=True)
-        self._process = ctx.Process(target=_serve, args=(child,), name="manda-reader",
-                                    daemon=True)
-        self._process.start()
-        child.close()
-        self._conn, self._files = parent, 0
+        process = ctx.Process(target=_serve, args=(child,), name="manda-reader", daemon=True)
+        try:
+            process.start()  # kept only once started: a failed start leaves nothing to join
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
+        self._process, self._conn, self._files = process, parent, 0
         return parent
 
     def _stop(self) -> int | None:
