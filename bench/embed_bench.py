@@ -2,16 +2,21 @@
 
 Ingestion spends most of its time here (`bench/ingest_profile.py`). The texts are the chunks of
 the generated dense room, so lengths are realistic. CPU-seconds per text is the figure that holds
-on a shared machine (wall time moves with the neighbours' load).
+on a shared machine (wall time moves with the neighbours' load). Each variant runs in its own
+process, so the memory it adds once the model is loaded (ONNX Runtime's arena keeps the largest
+batch's activations) is its own; variants alternate over `--rounds`.
 
-    .venv/bin/python bench/embed_bench.py [--texts 1500]
+    .venv/bin/python bench/embed_bench.py [--texts 1500] [--rounds 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,14 +31,11 @@ from manda.ingest.chunking import chunk_document
 from manda.ingest.parsers import parse_file
 
 VARIANTS: dict[str, dict[str, object]] = {
-    "before: 2 threads, batch 32, spinning": {"intra_op_threads": 2, "batch_size": 32,
-                                              "spinning": True},
-    "2 threads, batch 32, no spinning": {"intra_op_threads": 2, "batch_size": 32,
-                                         "spinning": False},
-    "2 threads, batch 64, no spinning": {"intra_op_threads": 2, "batch_size": 64,
-                                         "spinning": False},
-    "1 thread, batch 32, no spinning": {"intra_op_threads": 1, "batch_size": 32,
-                                        "spinning": False},
+    "2 threads, batch 32, no spinning (before)": {"intra_op_threads": 2, "batch_size": 32},
+    "2 threads, batch 16, no spinning": {"intra_op_threads": 2, "batch_size": 16},
+    "2 threads, batch 8, no spinning (default)": {"intra_op_threads": 2, "batch_size": 8},
+    "1 thread, batch 8, no spinning": {"intra_op_threads": 1, "batch_size": 8},
+    "2 threads, batch 8, spinning": {"intra_op_threads": 2, "batch_size": 8, "spinning": True},
 }
 
 
@@ -54,28 +56,52 @@ def chunk_texts(count: int) -> list[str]:
     return texts[:count]
 
 
-async def measure(texts: list[str], options: dict[str, object]) -> tuple[float, float]:
+def resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def measure(texts: list[str], options: dict[str, object]) -> dict[str, float]:
     embedder = OfflineEmbedder(**options)  # type: ignore[arg-type]
     await embedder.start()
-    await embedder.embed(texts[:64], "document")  # warm
+    loaded = resident_mb()
     wall, used = time.perf_counter(), cpu()
-    for start in range(0, len(texts), 256):
-        await embedder.embed(texts[start : start + 256], "document")
-    return len(texts) / (time.perf_counter() - wall), len(texts) / (cpu() - used)
+    for start in range(0, len(texts), 64):  # as ingestion calls it (service.EMBED_BATCH)
+        await embedder.embed(texts[start : start + 64], "document")
+    return {
+        "per_second": len(texts) / (time.perf_counter() - wall),
+        "per_cpu": len(texts) / (cpu() - used),
+        "added_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - loaded,
+    }
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--texts", type=int, default=1500)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--variant", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.variant is not None:  # one measurement, in this process
+        texts = chunk_texts(args.texts)
+        print(json.dumps(asyncio.run(measure(texts, VARIANTS[args.variant]))))
+        return
     texts = chunk_texts(args.texts)
     print(f"{len(texts)} chunks of the dense room, mean {sum(map(len, texts)) / len(texts):.0f} "
           "characters\n")
-    print(f"{'variant':42} {'texts/s':>8} {'texts/CPU-s':>12}")
-    for name, options in VARIANTS.items():
-        per_second, per_cpu = await measure(texts, options)
-        print(f"{name:42} {per_second:8.1f} {per_cpu:12.1f}")
+    print(f"{'variant':44} {'texts/s':>8} {'texts/CPU-s':>12} {'memory added':>13}  load")
+    for _ in range(args.rounds):
+        for name in VARIANTS:
+            out = subprocess.run(
+                [sys.executable, __file__, "--texts", str(args.texts), "--variant", name],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            got = json.loads(out.strip().splitlines()[-1])
+            print(f"{name:44} {got['per_second']:8.1f} {got['per_cpu']:12.1f} "
+                  f"{got['added_mb']:10,.0f} MB  {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

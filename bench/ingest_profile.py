@@ -60,7 +60,7 @@ class StageClock:
 
 
 async def ingest(folder: Path, home: Path, clock: StageClock) -> tuple[int, float]:
-    from manda.ingest import review_graph, service
+    from manda.ingest import review_graph
 
     async with Manda(Settings(MANDA_HOME=home)) as app:
         await app.embedder.start()  # the model load is not ingestion

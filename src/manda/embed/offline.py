@@ -76,7 +76,7 @@ class OfflineEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path = TOKENIZER_PATH,
         intra_op_threads: int = 2,
-        batch_size: int = 32,
+        batch_size: int = 8,
         max_tokens: int = MAX_TOKENS,
         max_windows: int = 1,
         spinning: bool = False,
@@ -84,6 +84,9 @@ class OfflineEmbedder:
         """`spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
         little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
         so it is off: ingestion shares 2 cores with the bot, parsing and extraction.
+        `batch_size`: texts per model run. ONNX Runtime's arena keeps the largest run's
+        activations: batches of 8 windows of 128 pieces hold ~90 MB where 32 held ~430 MB, at
+        the same texts per CPU-second (bench/embed_bench.py), and the vectors are the same.
         `max_windows`: how many 128-piece windows of a long text are pooled (1 truncates)."""
         if intra_op_threads < 1 or batch_size < 1 or max_windows < 1:
             raise ValueError("intra_op_threads, batch_size and max_windows must be at least 1")
