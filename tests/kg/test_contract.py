@@ -363,6 +363,7 @@ async def test_list_findings_filters(
     assert await ids(document_id=model.id) == {forecast.id}
     assert await ids(subject="revenue", document_id=report.id) == {revenue.id}
     assert await ids(subject="revenue", status=FindingStatus.REJECTED) == set()
+    assert await graph.finding_subjects(deal_id) == ["ebitda", "revenue"]
 
 
 async def test_finding_status_changes_are_read_back_everywhere(

@@ -134,8 +134,21 @@ def _superseded_documents(doc_relations: Iterable[Relation]) -> dict[str, set[st
 
 def plan_relations(documents: Sequence[Document], findings: Sequence[Finding]) -> RelationPlan:
     """Compute every relation of a deal from its documents and findings."""
-    plan = RelationPlan(relations=document_supersessions(documents))
-    replaces = _superseded_documents(plan.relations)
+    between_documents = document_supersessions(documents)
+    plan = plan_finding_relations(documents, between_documents, findings)
+    plan.relations[:0] = between_documents
+    return plan
+
+
+def plan_finding_relations(
+    documents: Sequence[Document],
+    between_documents: Sequence[Relation],
+    findings: Sequence[Finding],
+) -> RelationPlan:
+    """The relations between `findings`, given the documents' SUPERSEDES. Findings of
+    different subjects are never related, so a deal's findings may come one subject at a time."""
+    plan = RelationPlan()
+    replaces = _superseded_documents(between_documents)
     by_doc = {d.id: d for d in documents}
 
     groups: dict[tuple[str, ...], list[Finding]] = defaultdict(list)

@@ -132,6 +132,10 @@ class Findings(Protocol):
         subject: str | None = None,
         document_id: str | None = None,
     ) -> list[Finding]: ...
+    async def finding_subjects(self, deal_id: str) -> list[str]:
+        """The distinct subjects of the deal's findings, sorted: work that relates findings
+        of one subject at a time holds one subject's findings, not the deal's."""
+        ...
     async def findings_for_chunks(
         self, deal_id: str, chunk_ids: Sequence[str]
     ) -> list[Finding]: ...

@@ -69,6 +69,13 @@ def list_findings(
     return [Finding.model_validate_json(data) for (data,) in rows]
 
 
+def finding_subjects(conn: sqlite3.Connection, deal_id: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT subject FROM findings WHERE deal_id = ? ORDER BY subject", (deal_id,)
+    ).fetchall()
+    return [subject for (subject,) in rows]
+
+
 def findings_for_chunks(
     conn: sqlite3.Connection, deal_id: str, chunk_ids: Sequence[str]
 ) -> list[Finding]:

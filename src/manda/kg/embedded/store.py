@@ -150,6 +150,9 @@ class EmbeddedKnowledgeGraph:
             finding_sql.list_findings, deal_id, status, subject, document_id
         )
 
+    async def finding_subjects(self, deal_id: str) -> list[str]:
+        return await self._db.read(finding_sql.finding_subjects, deal_id)
+
     async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]:
         return await self._db.read(finding_sql.findings_for_chunks, deal_id, chunk_ids)
 

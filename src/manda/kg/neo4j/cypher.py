@@ -252,6 +252,13 @@ RETURN properties(finding) AS props
 ORDER BY finding.created_at, finding.id
 """
 
+FINDING_SUBJECTS = """
+MATCH (finding:Finding {deal_id: $deal_id})
+WHERE NOT finding:Placeholder
+RETURN DISTINCT finding.subject AS subject
+ORDER BY subject
+"""
+
 FINDINGS_FOR_CHUNKS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE finding.chunk_id IN $chunk_ids AND NOT finding:Placeholder

@@ -433,6 +433,10 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.LIST_FINDINGS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
 
+    async def finding_subjects(self, deal_id: str) -> list[str]:
+        rows = await self._run(cypher.FINDING_SUBJECTS, {"deal_id": deal_id}, write=False)
+        return [row["subject"] for row in rows]
+
     async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]:
         wanted = list(dict.fromkeys(chunk_ids))
         if not wanted:
