@@ -146,3 +146,23 @@ async def test_ingestion_survives_a_restart(home_copy: Path, tmp_path: Path) -> 
     assert report.skipped and "not a supported type" in report.skipped[0].reason
     async with Manda(Settings(MANDA_HOME=home_copy)) as app:
         assert len(await app.graph.list_documents("targetco")) >= 13
+
+
+async def test_relations_recomputed_subject_by_subject_are_the_whole_deals(
+    app: Manda, sample_rooms: dict[str, Path]
+) -> None:
+    from manda.ingest.relations import plan_relations
+
+    report = await app.ingest.ingest("targetco", [sample_rooms["targetco"]])  # relates again
+    documents = [
+        d for d in await app.graph.list_documents("targetco")
+        if d.status is DocumentStatus.COMPLETED
+    ]
+    whole = plan_relations(documents, await app.graph.list_findings("targetco"))
+    stored = await app.graph.list_relations("targetco")
+
+    def edges(relations):  # type: ignore[no-untyped-def]
+        return {(r.type, r.source_id, r.target_id) for r in relations if r.between == "finding"}
+
+    assert edges(stored) == edges(whole.relations)
+    assert report.contradictions == whole.count(RelationType.CONTRADICTS) > 0
