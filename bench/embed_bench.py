@@ -31,11 +31,18 @@ from manda.ingest.chunking import chunk_document
 from manda.ingest.parsers import parse_file
 
 VARIANTS: dict[str, dict[str, object]] = {
-    "2 threads, batch 32, no spinning (before)": {"intra_op_threads": 2, "batch_size": 32},
-    "2 threads, batch 16, no spinning": {"intra_op_threads": 2, "batch_size": 16},
-    "2 threads, batch 8, no spinning (default)": {"intra_op_threads": 2, "batch_size": 8},
-    "1 thread, batch 8, no spinning": {"intra_op_threads": 1, "batch_size": 8},
-    "2 threads, batch 8, spinning": {"intra_op_threads": 2, "batch_size": 8, "spinning": True},
+    "2 threads, batch 32, no spinning (before)": {"intra_op_threads": 2, "batch_size": 32,
+                                                  "parallel_runs": 1},
+    "2 threads, batch 16, no spinning": {"intra_op_threads": 2, "batch_size": 16,
+                                         "parallel_runs": 1},
+    "2 threads, batch 8, no spinning": {"intra_op_threads": 2, "batch_size": 8,
+                                        "parallel_runs": 1},
+    "1 thread, batch 8, no spinning": {"intra_op_threads": 1, "batch_size": 8,
+                                       "parallel_runs": 1},
+    "1 thread x 2 runs at once, batch 8 (default)": {"intra_op_threads": 1, "batch_size": 8,
+                                                     "parallel_runs": 2},
+    "2 threads, batch 8, spinning": {"intra_op_threads": 2, "batch_size": 8, "spinning": True,
+                                     "parallel_runs": 1},
 }
 
 

@@ -66,7 +66,8 @@ async def test_vectors_are_unit_float32_and_deterministic(embedder: OfflineEmbed
 
 async def test_batching_and_reordering_do_not_change_a_vector(embedder: OfflineEmbedder) -> None:
     texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
-    large_batches = OfflineEmbedder(batch_size=32)  # the default before batches of 8
+    # the defaults before: batches of 32, one run at a time on two threads
+    large_batches = OfflineEmbedder(batch_size=32, intra_op_threads=2, parallel_runs=1)
     await large_batches.start()
 
     together = await embedder.embed(texts, "document")
