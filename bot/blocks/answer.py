@@ -245,7 +245,3 @@ def expand_in_place(blocks: Sequence[Block], layout: Layout, rest: str) -> list[
         out.append(block)
     return out
 
-
-def render_placeholder(line: str) -> SlackMessage:
-    """The message an answer will replace, posted at once so people see Manda is on it."""
-    return SlackMessage(text=fallback(line), blocks=[context([f"⏳ {line}"])])
