@@ -52,6 +52,7 @@ SOURCES = "manda.answer.sources"  # footnotes; a second block is `.10`, …
 ANSWER_BODY = "manda.answer.body"  # the first screen (markdown)
 ANSWER_REST = "manda.answer.rest"  # what Show more added
 ANSWER_MORE = "manda.answer.more"  # block id of the Show more button
+ANSWER_CAUTIONS = "manda.answer.cautions"  # what the answer says of its question's constraints
 INGEST_ACTIONS = "manda.ingest.actions"
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
