@@ -61,8 +61,9 @@ async def test_actions_that_ask_first(
         "Legal")
     await dialog.locator(f'[data-block-id="{ids.qa_field("priority", 2)}"] select').select_option(
         "high")
+    await picks.first.evaluate("node => node.scrollIntoView({block: 'start'})")
     await shot("40-add-to-qa-modal")
-    await picks.nth(1).scroll_into_view_if_needed()
+    await picks.nth(1).evaluate("node => node.scrollIntoView({block: 'start'})")
     await shot("40b-add-to-qa-second-group")
     await dialog.get_by_role("button", name="Add to Q&A").click()
     await expect(dialog).to_be_hidden()
