@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 Command = dict[str, Any]
 Job = Callable[[Deps, AsyncWebClient, AsyncRespond, Command, str], Awaitable[None]]
 
+
 async def _say(respond: AsyncRespond, message: SlackMessage, *, in_channel: bool = False) -> None:
     await respond(
         text=message.text,
