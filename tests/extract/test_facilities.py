@@ -37,6 +37,10 @@ def roles(text: str) -> list[tuple[str, str, str]]:
     # a term loan is drawn in full when it is made: its amount is debt
     ("Term loan of EUR 4.0 million from Isartal Bank AG, drawn in July 2022.",
      [("EUR 4.0 million", "drawn", "term loan")]),
+    ("The credit agreement also provides a $10.0 million revolving credit facility; at "
+     "December 31, 2023, $3.5 million was drawn under it.",
+     [("$10.0 million", "facility limit", "revolving credit facility"),
+      ("$3.5 million", "drawn", "revolving credit facility")]),
     ("Revenue was €5.2M in Q3 2024.", []),
 ])
 def test_each_amount_gets_its_role_and_facility(text: str, expected: list) -> None:

@@ -142,7 +142,7 @@ def _facility_of(text: str, amount: Amount, nouns: Sequence[re.Match[str]]
     after = [m for m in nouns if m.start() >= amount.end]
     if after:
         gap = text[amount.end : after[0].start()]
-        if _SIZE_AFTER.match(text, amount.end) or _NAMES_NEXT.match(gap):
+        if _SIZE_AFTER.match(text[amount.end : amount.end + 60]) or _NAMES_NEXT.match(gap):
             return after[0]
     before = [m for m in nouns if m.end() <= amount.start]
     if before:
