@@ -42,6 +42,9 @@ def roles(text: str) -> list[tuple[str, str, str]]:
      [("$10.0 million", "facility limit", "revolving credit facility"),
       ("$3.5 million", "drawn", "revolving credit facility")]),
     ("Revenue was €5.2M in Q3 2024.", []),
+    # a balance of several loans, not one facility's size
+    ("Bank loans and overdrafts of £5.0m at 31 March 2024.", []),
+    ("Arrangement fees of £50,000 were paid on the facility.", []),
 ])
 def test_each_amount_gets_its_role_and_facility(text: str, expected: list) -> None:
     assert roles(text) == expected

@@ -50,7 +50,7 @@ class FacilityStatement:
 _NOUNS: tuple[tuple[str, str], ...] = (
     ("revolving credit facility", r"(?:multi-currency\s+)?revolving\s+(?:credit\s+)?"
                                   r"facilit(?:y|ies)|revolv(?:er|ing\s+loans?)|\bRCF\b"),
-    ("overdraft", r"overdraft(?:\s+facilit(?:y|ies))?|kontokorrent(?:kredit|linie)?\w*"),
+    ("overdraft", r"overdrafts?(?:\s+facilit(?:y|ies))?|kontokorrent(?:kredit|linie)?\w*"),
     ("term loan", r"term\s+loans?(?:\s+facilit(?:y|ies))?|(?:senior\s+)?term\s+facilit(?:y|ies)|"
                   r"darlehen"),
     ("credit line", r"credit\s+lines?|lines?\s+of\s+credit|kreditlinien?|kreditrahmen|"
@@ -59,7 +59,9 @@ _NOUNS: tuple[tuple[str, str], ...] = (
                         r"working\s+capital\s+facilit(?:y|ies)|borrowing\s+base|"
                         r"(?:bank\s+)?facilit(?:y|ies)"),
 )
-_NOUN = re.compile("|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)), _I)
+_NOUN = re.compile(
+    r"(?<![\w])(?:" + "|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)) + r")(?![\w])",
+    _I)
 # Sized at signing and used as needed: the limit and the drawn amount differ.
 DRAWABLE = {"revolving credit facility", "overdraft", "credit line", "credit facility"}
 
@@ -118,7 +120,11 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
         noun = _facility_of(text, amount, nouns)
         if noun is None:
             continue
-        between = text[noun.end() : amount.start] if noun.end() <= amount.start else None
+        # "a revolving credit facility of £1.5m" sizes one facility; "overdrafts of £5.0m" is
+        # a balance
+        one = not re.search(r"(?:s|ies|en)$", noun.group(0), _I) or noun.group(0).isupper()
+        between = (text[noun.end() : amount.start]
+                   if noun.end() <= amount.start and one else None)
         role = _role(lead, tail, between)
         if role is None:
             continue
