@@ -41,7 +41,7 @@ async def test_two_workers_behind_a_proxy_answer_every_mention_once(tmp_path: Pa
     bench = _load_bench()
     home = await bench.prepare_home(tmp_path)
 
-    burst = await bench.load_workers(home, binary, MENTIONS, 5, 2)
+    [burst] = await bench.load_workers(home, binary, MENTIONS, 5, 2)
 
     assert (burst.answers, burst.duplicates, burst.lost) == (MENTIONS, 0, 0)
     # the proxy alternates: each worker acked half of the 2 x 10 requests
