@@ -13,7 +13,9 @@ This process does nothing else: the fake Slack's Web API, which the workers call
 answering, runs in the bench's process.
 
 Output (JSON): per request its target, status, `sent` and `done` (seconds after the first
-request was sent) and `connect` (seconds to open its connection); the sender's loop lag.
+request was sent) and `connect` (seconds to open its connection); the sender's loop lag; and,
+for the process ids given as `pids` (the workers, on this host), the CPU seconds each used from
+the first byte sent to the last response read (Linux's /proc/PID/task/*/schedstat).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import asyncio
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 TICK_SECONDS = 0.001
@@ -80,6 +83,17 @@ async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
         lags.append(time.perf_counter() - started - TICK_SECONDS)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time `pid` has used, all its threads, from the scheduler's own count (ns): 0 if gone."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return total / 1e9
+
+
 async def burst(spec: dict[str, Any]) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     targets = [(str(h), int(p)) for h, p in spec["targets"]]
@@ -100,6 +114,8 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
     stop, lags = asyncio.Event(), []
     ticker = asyncio.ensure_future(loop_lag(stop, lags))
     await asyncio.sleep(0)
+    pids = [int(pid) for pid in spec.get("pids", [])]
+    cpu_before = [cpu_seconds(pid) for pid in pids]
     sent = []
     start = time.perf_counter()
     for (exchange, _), raw in zip(opened, raws, strict=True):
@@ -115,6 +131,8 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
             done.append(finished - start)
         except (TimeoutError, ConnectionError) as exc:
             done.append(f"{type(exc).__name__}: {exc}")
+    # the workers' CPU until the last ack (their jobs wait until no ack was open for 50 ms)
+    cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
     stop.set()
     await ticker
     for exchange, _ in opened:
@@ -132,6 +150,7 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
             for n, (exchange, took) in enumerate(opened)
         ],
         "loop_lag": lags,
+        "cpu": cpu,
         "start": start,  # time.perf_counter() at the first byte: the system's monotonic clock
     }
 

@@ -1,23 +1,35 @@
 """Slack under load: `manda serve` over real HTTP with the fake Slack, 200 concurrent mentions.
 
 First, with `redis-server` installed, several workers: 2 and 4 `manda serve` processes sharing
-Redis (event de-duplication, locks, memory) and the home, behind a local round-robin proxy
-(`bench/_proxy.py`, the load balancer), take 200 mentions at once (goal: exactly 200 answers,
-0 duplicates, ack p99 < 100 ms). Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms),
-throughput, the time until every mention is answered, duplicates and lost answers; then kills
-Redis in the middle of a 50-mention run, restarts it, and prints how long after the restart the
-bot's memory works again (the bot is never restarted).
+Redis (event de-duplication, locks, memory) and the home take 200 mentions at once (goal:
+exactly 200 answers, 0 duplicates, ack p99 < 100 ms), along each path in turn (`--paths`):
+through HAProxy (Debian's `haproxy`, configured as the README deploys it; skipped, with the
+reason, where it is not installed), straight to the workers (what the workers alone cost), and on
+request through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
+workers alternate burst by burst: this code on each `--loops` event loop and, with `--against
+REV`, that revision's code, so a comparison comes from one run on one machine load.
+
+Slack's side of a burst is `_sender.py`, its own process: the requests are signed beforehand,
+each goes over its own connection opened before the burst, and each is timed from its first
+byte sent to its response read. It prints the breakdown: how long writing every request took,
+when the last ack came back, its own event-loop lag (a busy sender is seen as such) and the
+connection set-up it kept out of the figure; beside it the workers' own ack histograms
+(`manda_slack_ack_latency_seconds`, the handler alone: what is left is queueing).
+
+Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms), throughput, the time until every
+mention is answered, duplicates and lost answers; then kills Redis in the middle of a 50-mention
+run, restarts it, and prints how long after the restart the bot's memory works again (the bot
+is never restarted).
 
 The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed; this process
-plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
-two requests, as Slack sends them (`app_mention`, then `message`). Ack latency is measured here,
-from sending a request to reading the bot's response, and also read from the bot's own
-`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates). A worker is idle
-when its `manda_jobs_running` gauge reads 0; every wait has a deadline and, when it passes, says
-what is missing (which questions have no reply, or an unfinished one; refused Web API calls).
+plays Slack's Web API, which the bot calls. Each mention is two requests, as Slack sends them
+(`app_mention`, then `message`). A worker is idle when its `manda_jobs_running` gauge reads 0;
+every wait has a deadline and, when it passes, says what is missing (which questions have no
+reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
-                                         [--only-workers] [--no-redis]
+        [--paths haproxy,direct] [--loops auto,asyncio] [--against REV] [--rounds N]
+        [--only-workers] [--no-redis]
 """
 
 from __future__ import annotations
@@ -498,10 +510,17 @@ async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
         await stop_process(process)
 
 
-def haproxy_config(port: int, upstreams: list[str]) -> str:
+# Requests in flight to one worker; the rest wait in HAProxy's queue (cheap, in C) and go out
+# over the same kept-alive connections as answers come back, instead of each costing the worker
+# a new connection. None: no limit (a new connection per request in flight).
+SERVER_MAXCONN = 32
+
+
+def haproxy_config(port: int, upstreams: list[str], maxconn: int | None = SERVER_MAXCONN) -> str:
     """HAProxy in front of the workers, as the README deploys it: round robin per request."""
+    limit = f" maxconn {maxconn}" if maxconn else ""
     servers = "\n".join(
-        f"    server w{n} {url.removeprefix('http://')}" for n, url in enumerate(upstreams)
+        f"    server w{n} {url.removeprefix('http://')}{limit}" for n, url in enumerate(upstreams)
     )
     return f"""global
     maxconn 4096
@@ -524,11 +543,13 @@ backend manda
 
 
 @asynccontextmanager
-async def running_haproxy(binary: str, upstreams: list[str], workdir: Path) -> AsyncIterator[str]:
+async def running_haproxy(
+    binary: str, upstreams: list[str], workdir: Path, maxconn: int | None = SERVER_MAXCONN
+) -> AsyncIterator[str]:
     """HAProxy (Debian's `haproxy`) as the load balancer, in the foreground; its base URL."""
     port = free_port()
     config = workdir / f"haproxy-{port}.cfg"
-    config.write_text(haproxy_config(port, upstreams))
+    config.write_text(haproxy_config(port, upstreams, maxconn))
     log = workdir / f"haproxy-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen([binary, "-db", "-f", str(config)], stdout=out, stderr=out)
@@ -543,10 +564,12 @@ async def running_haproxy(binary: str, upstreams: list[str], workdir: Path) -> A
 # first byte sent to response read, except BEFORE: the previous bench's own sender (the fake
 # Slack's aiohttp client in this process, which also serves the Web API the workers call).
 DIRECT = "direct to the workers (no balancer)"
-HAPROXY = "through HAProxy"
+HAPROXY = f"through HAProxy ({SERVER_MAXCONN} connections a worker)"
+HAPROXY_UNLIMITED = "through HAProxy (a connection per request in flight)"
 PYPROXY = "through the Python proxy"
 BEFORE = "before: in-process sender, Python proxy"
-PATHS = {"direct": DIRECT, "haproxy": HAPROXY, "pyproxy": PYPROXY, "before": BEFORE}
+PATHS = {"direct": DIRECT, "haproxy": HAPROXY, "haproxy-unlimited": HAPROXY_UNLIMITED,
+         "pyproxy": PYPROXY, "before": BEFORE}
 
 
 @dataclass
@@ -560,9 +583,12 @@ class Sent:
     connect_ms: list[float]  # opening each request's connection (before the burst, not an ack)
     lag_ms: list[float]  # the sender's own event-loop lag during the burst
     statuses: list[int]
+    cpu_ms: list[float]  # each worker's CPU from the first byte sent to the last ack read
 
 
-async def send_burst(fake: FakeSlack, targets: list[str], messages: list[Message]) -> Sent:
+async def send_burst(
+    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int]
+) -> Sent:
     """Slack's requests for `messages`, signed now, sent by `_sender.py` (its own process)."""
     requests, payloads_sent = [], []
     for message in messages:
@@ -581,7 +607,7 @@ async def send_burst(fake: FakeSlack, targets: list[str], messages: list[Message
         stderr=asyncio.subprocess.PIPE,
     )
     out, err = await process.communicate(
-        json.dumps({"targets": hosts, "requests": requests}).encode()
+        json.dumps({"targets": hosts, "requests": requests, "pids": pids}).encode()
     )
     if process.returncode != 0:
         raise SystemExit(f"the sender failed ({process.returncode}): {err.decode()[-2000:]}")
@@ -600,6 +626,7 @@ async def send_burst(fake: FakeSlack, targets: list[str], messages: list[Message
         connect_ms=[r["connect"] * 1000 for r in done],
         lag_ms=[lag * 1000 for lag in result["loop_lag"]],
         statuses=[r["status"] for r in done],
+        cpu_ms=[c * 1000 for c in result["cpu"]],
     )
 
 
@@ -635,6 +662,11 @@ class Burst:
             rows += [
                 ("sender: all written in / last ack read at",
                  f"{sent.write_ms:.1f} ms / {sent.last_ms:.1f} ms after the first byte"),
+                ("workers' CPU until the last ack",
+                 f"{sum(sent.cpu_ms):.0f} ms: {sum(sent.cpu_ms) / len(sent.acks_ms):.2f} ms "
+                 f"a request ({' / '.join(f'{c:.0f}' for c in sent.cpu_ms)} ms)"),
+                ("acks over 1 s (a connection resent, or a process stalled)",
+                 str(sum(a >= 1000 for a in self.acks_ms))),
                 ("sender: loop lag p99 / max",
                  f"{percentile(sent.lag_ms, 99):.1f} / {max(sent.lag_ms):.1f} ms"),
                 ("sender: connect p50 / max (before the burst)",
@@ -659,9 +691,14 @@ def merged(before: list[list[tuple[float, float]]],
     return sorted(server.items())
 
 
+def haproxy_binary() -> str | None:
+    """Debian installs HAProxy in /usr/sbin, which a user's PATH may not hold."""
+    return shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
+
+
 def balancer() -> str:
     """The load balancer a deployment would use: HAProxy where installed, else the Python one."""
-    return "haproxy" if shutil.which("haproxy") else "pyproxy"
+    return "haproxy" if haproxy_binary() else "pyproxy"
 
 
 def available_paths(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -670,7 +707,7 @@ def available_paths(paths: list[str]) -> tuple[list[str], list[str]]:
     for path in paths:
         if path not in PATHS:
             raise SystemExit(f"unknown path {path!r}; choose from {', '.join(PATHS)}")
-        if path == "haproxy" and shutil.which("haproxy") is None:
+        if path.startswith("haproxy") and haproxy_binary() is None:
             skipped.append("haproxy is not installed (`apt-get install haproxy`): the burst "
                            "through a real load balancer is not measured")
             continue
@@ -730,7 +767,10 @@ async def load_workers(
                 front: dict[str, list[str]] = {"direct": bases}
                 if "haproxy" in usable:
                     front["haproxy"] = [await stack.enter_async_context(
-                        running_haproxy(str(shutil.which("haproxy")), bases, home))]
+                        running_haproxy(str(haproxy_binary()), bases, home))]
+                if "haproxy-unlimited" in usable:
+                    front["haproxy-unlimited"] = [await stack.enter_async_context(
+                        running_haproxy(str(haproxy_binary()), bases, home, None))]
                 if {"pyproxy", "before"} & set(usable):
                     front["pyproxy"] = front["before"] = [
                         await stack.enter_async_context(running_proxy(bases))]
@@ -776,7 +816,8 @@ async def one_burst(
         ]
         run.fired_at = time.perf_counter()
         watching = asyncio.ensure_future(watch(fake, run, mentions))
-        sent = await send_burst(fake, targets, run.questions)
+        sent = await send_burst(fake, targets, run.questions,
+                                [bot.process.pid for bot in bots])
         acks_ms = sent.acks_ms
     await watching
     if sent is not None:  # answers are timed from the first byte sent, not the sender's start
