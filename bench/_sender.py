@@ -15,7 +15,8 @@ answering, runs in the bench's process.
 Output (JSON): per request its target, status, `sent` and `done` (seconds after the first
 request was sent) and `connect` (seconds to open its connection); the sender's loop lag; and,
 for the process ids given as `pids` (the workers, on this host), the CPU seconds each used from
-the first byte sent to the last response read (Linux's /proc/PID/task/*/schedstat).
+the first byte sent to its last response read when the targets are the workers themselves, else
+to the last response of all (Linux's /proc/PID/task/*/schedstat).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +37,8 @@ CONNECT_AT_ONCE = 64  # connections opened concurrently before the burst (kept u
 class Exchange(asyncio.Protocol):
     """One request on its own connection: the time its response was complete, and its status."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_done: Callable[[], None] = lambda: None) -> None:
+        self.on_done = on_done
         self.transport: asyncio.Transport | None = None
         self.buffer = bytearray()
         self.done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -60,6 +63,7 @@ class Exchange(asyncio.Protocol):
         if len(body) >= length:
             self.status = int(lines[0].split()[1])
             self.done.set_result(now)
+            self.on_done()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.done.done():
@@ -99,12 +103,25 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
     targets = [(str(h), int(p)) for h, p in spec["targets"]]
     requests = spec["requests"]
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+    pids = [int(pid) for pid in spec.get("pids", [])]
+    # with one pid a target (straight to the workers), each worker's CPU is read at its own
+    # last ack, before its jobs start; else every worker's at the last ack of all
+    per_target = len(pids) == len(targets)
+    left = [len(range(n, len(requests), len(targets))) for n in range(len(targets))]
+    cpu_after: dict[int, float] = {}
+
+    def finished(target: int) -> None:
+        left[target] -= 1
+        if per_target and left[target] == 0:
+            cpu_after[target] = cpu_seconds(pids[target])
 
     async def connect(n: int) -> tuple[Exchange, float]:
         host, port = targets[n % len(targets)]
         async with gate:
             started = time.perf_counter()
-            _, exchange = await loop.create_connection(Exchange, host, port)
+            _, exchange = await loop.create_connection(
+                lambda: Exchange(lambda: finished(n % len(targets))), host, port
+            )
             return exchange, time.perf_counter() - started
 
     opened = await asyncio.gather(*(connect(n) for n in range(len(requests))))
@@ -114,7 +131,6 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
     stop, lags = asyncio.Event(), []
     ticker = asyncio.ensure_future(loop_lag(stop, lags))
     await asyncio.sleep(0)
-    pids = [int(pid) for pid in spec.get("pids", [])]
     cpu_before = [cpu_seconds(pid) for pid in pids]
     sent = []
     start = time.perf_counter()
@@ -131,8 +147,11 @@ async def burst(spec: dict[str, Any]) -> dict[str, Any]:
             done.append(finished - start)
         except (TimeoutError, ConnectionError) as exc:
             done.append(f"{type(exc).__name__}: {exc}")
-    # the workers' CPU until the last ack (their jobs wait until no ack was open for 50 ms)
-    cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
+    # the workers' CPU until their last ack (their jobs wait until no ack was open for 50 ms)
+    cpu = [
+        cpu_after.get(n, cpu_seconds(pid)) - was
+        for n, (pid, was) in enumerate(zip(pids, cpu_before, strict=True))
+    ]
     stop.set()
     await ticker
     for exchange, _ in opened:

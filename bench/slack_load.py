@@ -662,7 +662,8 @@ class Burst:
             rows += [
                 ("sender: all written in / last ack read at",
                  f"{sent.write_ms:.1f} ms / {sent.last_ms:.1f} ms after the first byte"),
-                ("workers' CPU until the last ack",
+                ("workers' CPU until their last ack" if self.path == "direct" else
+                 "workers' CPU until the last ack (answers may have begun)",
                  f"{sum(sent.cpu_ms):.0f} ms: {sum(sent.cpu_ms) / len(sent.acks_ms):.2f} ms "
                  f"a request ({' / '.join(f'{c:.0f}' for c in sent.cpu_ms)} ms)"),
                 ("acks over 1 s (a connection resent, or a process stalled)",

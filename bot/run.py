@@ -49,7 +49,8 @@ METRICS_PATH = "/metrics"
 MAX_BODY_BYTES = 1 << 20  # Slack's payloads are far smaller; aiohttp's default cap, stated
 # Connections waiting to be accepted. Slack sends each event over its own connection (and a load
 # balancer opens one per request in flight), so a burst of 200 mentions is 400 connections at
-# once; past the queue the kernel drops the SYN and the client resends it a second later.
+# once; past the queue the kernel drops the connection attempt and the client tries again a
+# second later (TCP's initial retransmission timeout), a third of Slack's 3 s gone.
 # aiohttp's default is 128; the kernel caps this at net.core.somaxconn (4096 on Linux ≥ 5.4).
 LISTEN_BACKLOG = 2048
 # Slack signs requests with a timestamp it accepts for 5 minutes; a replay is remembered longer.
