@@ -7,14 +7,18 @@ Quirks worked around here:
   chunk upserts use `ON CONFLICT DO UPDATE` (never `INSERT OR REPLACE`) so the rowid is stable;
 - FTS5 carries `deal_id` as an UNINDEXED column so a match is filtered to one deal without a join;
 - `vector_spaces` holds one row per (deal, embedder): its `dim` and a `generation` counter that
-  every write of vectors bumps, so any process can tell cheaply whether its cached matrix is stale.
+  every write of vectors bumps, so any process can tell cheaply whether its cached matrix is stale;
+- a vector row deleted (by any process, any tool) bumps that counter too and leaves a row in
+  `vector_removals` (with its chunk's rowid, the approximate index's key), so caches drop it;
+- `store_meta` holds an id made when the file is created: index files saved beside the database
+  name it, so a re-created database never loads another one's index.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -97,6 +101,32 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
 );
 CREATE INDEX IF NOT EXISTS chunk_vectors_by_generation
     ON chunk_vectors (deal_id, embedder_id, generation);
+
+CREATE TABLE IF NOT EXISTS vector_removals (
+    deal_id      TEXT NOT NULL,
+    embedder_id  TEXT NOT NULL,
+    chunk_id     TEXT NOT NULL,
+    chunk_rowid  INTEGER,
+    generation   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vector_removals_by_generation
+    ON vector_removals (deal_id, embedder_id, generation);
+
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_removed AFTER DELETE ON chunk_vectors BEGIN
+    UPDATE vector_spaces SET generation = generation + 1
+    WHERE deal_id = old.deal_id AND embedder_id = old.embedder_id;
+    INSERT INTO vector_removals (deal_id, embedder_id, chunk_id, chunk_rowid, generation)
+    SELECT old.deal_id, old.embedder_id, old.chunk_id,
+           (SELECT rowid FROM chunks WHERE deal_id = old.deal_id AND id = old.chunk_id),
+           generation
+    FROM vector_spaces WHERE deal_id = old.deal_id AND embedder_id = old.embedder_id;
+END;
+
+CREATE TABLE IF NOT EXISTS store_meta (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+INSERT OR IGNORE INTO store_meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
 
 CREATE TABLE IF NOT EXISTS findings (
     deal_id      TEXT NOT NULL,
