@@ -335,26 +335,30 @@ class VectorCache:
     def _load_since(
         conn: sqlite3.Connection, deal_id: str, embedder_id: str, space: _Space
     ) -> None:
-        rows = conn.execute(
+        """Append new rows and overwrite rewritten ones, reading SQLite in batches (a 1M-row
+        space as one `fetchall` held its blobs three times over: ~4.5 GB)."""
+        cursor = conn.execute(
             "SELECT chunk_id, vector FROM chunk_vectors "
             "WHERE deal_id = ? AND embedder_id = ? AND generation > ?",
             (deal_id, embedder_id, space.generation),
-        ).fetchall()
-        if not rows:
-            return
-        loaded = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
-        loaded = loaded.reshape(len(rows), space.dim)
-        fresh: list[int] = []
-        for position, (chunk_id, _) in enumerate(rows):
-            existing = space.row_of.get(chunk_id)
-            if existing is None:
-                space.row_of[chunk_id] = len(space.ids)
-                space.ids.append(chunk_id)
-                fresh.append(position)
-            else:
-                space.matrix[existing] = loaded[position]
-        if fresh:
-            space.matrix = np.concatenate([space.matrix, loaded[fresh]])
+        )
+        parts: list[np.ndarray] = []
+        while rows := cursor.fetchmany(ivf.LOAD_BATCH):
+            loaded = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+            loaded = loaded.reshape(len(rows), space.dim)
+            fresh: list[int] = []
+            for position, (chunk_id, _) in enumerate(rows):
+                existing = space.row_of.get(chunk_id)
+                if existing is None:
+                    space.row_of[chunk_id] = len(space.ids)
+                    space.ids.append(chunk_id)
+                    fresh.append(position)
+                else:  # rewritten (a chunk id appears once per load: it is the primary key)
+                    space.matrix[existing] = loaded[position]
+            if fresh:
+                parts.append(loaded[fresh] if len(fresh) < len(rows) else loaded.copy())
+        if parts:
+            space.matrix = np.concatenate([space.matrix, *parts])
 
 
 def _row_count(conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> int:
