@@ -1,6 +1,8 @@
 """Where hybrid search time goes at 100k chunks: wall time per store call and the embedder.
 
-    .venv/bin/python bench/search_profile.py [--chunks 100000] [--queries 60]
+    .venv/bin/python bench/search_profile.py [--chunks 100000|1000000] [--queries 60]
+
+The store runs its default dense engine (past 50k chunks the IVF index, built before timing).
 
 The store's calls run on its SQLite thread, which cProfile (bound to the main thread) does not
 see; here each call of the search path is timed from the caller, so the costliest shows first.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -48,8 +51,9 @@ async def main(chunks: int, queries: int) -> None:
             await search.search("bench", QUERIES[i % len(QUERIES)], k=5)
             timings.append((time.perf_counter() - started) * 1000)
         total = sum(timings) / 1000
-        print(f"{chunks:,} chunks, {queries} searches: p50 {statistics.median(timings):.1f} ms "
-              "(goal < 40 ms at 100k)\n")
+        goal = {100_000: 40, 1_000_000: 150}.get(chunks)
+        print(f"{chunks:,} chunks, {queries} searches: p50 {statistics.median(timings):.1f} ms"
+              + (f" (goal < {goal} ms)" if goal else "") + f", load {os.getloadavg()[0]:.1f}\n")
         print("call                      ms/search  share")
         for stage, spent in sorted(clock.seconds.items(), key=lambda kv: -kv[1]):
             print(f"{stage:<24} {spent * 1000 / queries:9.1f}  {spent / total:5.0%}")
