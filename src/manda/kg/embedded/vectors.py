@@ -226,7 +226,8 @@ class VectorCache:
             rows = conn.execute(
                 "SELECT c.id, v.vector FROM chunks AS c JOIN chunk_vectors AS v "
                 "ON v.deal_id = c.deal_id AND v.chunk_id = c.id AND v.embedder_id = ? "
-                f"WHERE c.rowid IN ({marks(len(batch))}) AND c.deal_id = ?",
+                # `+c.deal_id`: rows looked up by rowid, never by scanning the deal's index
+                f"WHERE c.rowid IN ({marks(len(batch))}) AND +c.deal_id = ?",
                 (embedder_id, *batch, deal_id),
             ).fetchall()
             if not rows:
