@@ -229,6 +229,28 @@ async def test_an_index_saved_for_another_database_or_damaged_is_never_used(
         await graph.aclose()
 
 
+async def test_a_saved_index_that_disagrees_with_sqlite_is_rebuilt(
+    db_path: Path, tmp_path: Path, make: ModelFactory, deal_id: str
+) -> None:
+    graph = EmbeddedKnowledgeGraph(db_path, dense=options(tmp_path))
+    await graph.start()
+    try:
+        vectors = clustered(300, seed=15)
+        ids = await fill(graph, make, deal_id, vectors)
+        await graph.vector_search(deal_id, EMBEDDER, vectors[0], 5)
+        saved = next((tmp_path / "vector-index").rglob("*.faiss"))
+        # rows deleted behind the generation counter's back (as a restored backup would be)
+        with sqlite3.connect(db_path) as conn:
+            conn.execute("DROP TRIGGER chunk_vectors_removed")
+            conn.execute("DELETE FROM chunk_vectors WHERE chunk_id = ?", (ids[0],))
+        graph._vectors.clear()
+        hits = await graph.vector_search(deal_id, EMBEDDER, vectors[0], 5)
+        assert ids[0] not in {h.id for h in hits} and hits[0].score < 0.999
+        assert ivf.faiss_module().read_index(str(saved)).ntotal == 299  # saved again, rebuilt
+    finally:
+        await graph.aclose()
+
+
 async def test_each_deal_has_its_own_index(
     store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:

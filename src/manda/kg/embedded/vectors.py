@@ -312,6 +312,10 @@ class VectorCache:
         space = ivf.load(folder, deal_id, embedder_id, dim, generation) if folder else None
         if space is not None and space.generation < generation:
             ivf.catch_up(conn, space, deal_id, embedder_id, generation)
+        if space is not None and space.size != rows:  # e.g. a database restored from a backup
+            log.warning("The saved vector index of deal %s holds %d vectors, SQLite %d; "
+                        "building it again.", deal_id, space.size, rows)
+            space = None
         if space is None or space.stale():
             log.info("Building the %s of deal %s (%s, %d vectors).", ivf.ENGINE, deal_id,
                      embedder_id, rows)
