@@ -32,13 +32,16 @@ CALLS = ("fulltext_search", "vector_search", "list_findings", "findings_for_chun
          "list_relations", "get_chunks", "list_documents", "get_document", "get_finding")
 
 
-async def main(chunks: int, queries: int) -> None:
+async def main(chunks: int, queries: int, keep: Path | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")
+        path = (keep / str(chunks) if keep else Path(tmp)) / "bench.db"
+        fresh = not path.exists()
+        graph = EmbeddedKnowledgeGraph(path)
         embedder = OfflineEmbedder()
         await graph.start()
         await embedder.start()
-        await build(graph, chunks, embedder.dimension)
+        if fresh:
+            await build(graph, chunks, embedder.dimension)
         search = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
         await search.search("bench", "warm up", k=5)
         clock = StageClock()
@@ -65,5 +68,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--keep", type=Path,
+                        help="reuse the store `search_bench.py --keep` built in this folder")
     args = parser.parse_args()
-    asyncio.run(main(args.chunks, args.queries))
+    asyncio.run(main(args.chunks, args.queries, args.keep))
