@@ -118,9 +118,10 @@ def tantivy_channel(texts: list[str], size: int) -> None:
     timed("keyword: tantivy (in memory)", size, search, QUERIES)
 
 
-def structured_vectors(rows: int, seed: int) -> np.ndarray:
+def structured_vectors(rows: int, seed: int, spread: float = 1.0) -> np.ndarray:
     """Unit vectors with neighbourhoods, like passage embeddings: 200 topics, 10,000 sub-topics
-    around them, passages around those (top-1 cosine of a query ≈ 0.6, its 60th ≈ 0.45).
+    around them, passages around those (top-1 cosine of a query ≈ 0.6, its 60th ≈ 0.45; with
+    `spread` 2.0, 0.34 and 0.25, looser than MiniLM's question-passage cosines).
 
     I.i.d. Gaussian vectors (`--vectors random`) have no neighbourhoods at all: every point is
     about as far from a query as any other, which defeats every approximate index (IVF and HNSW
@@ -134,19 +135,19 @@ def structured_vectors(rows: int, seed: int) -> np.ndarray:
     for start in range(0, rows, 100_000):
         stop = min(rows, start + 100_000)
         out[start:stop] = subtopics[rng.integers(0, 10_000, stop - start)]
-        out[start:stop] += rng.standard_normal((stop - start, DIM), dtype=np.float32)
+        out[start:stop] += spread * rng.standard_normal((stop - start, DIM), dtype=np.float32)
     out /= np.linalg.norm(out, axis=1, keepdims=True)
     return out
 
 
-def dense_vectors(size: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def dense_vectors(size: int, kind: str, spread: float) -> tuple[np.ndarray, np.ndarray]:
     """(matrix, 8 queries): queries drawn like the rows, never among them."""
     if kind == "random":
         rng = np.random.default_rng(3)
         both = rng.standard_normal((size + 8, DIM), dtype=np.float32)
         both /= np.linalg.norm(both, axis=1, keepdims=True)
     else:
-        both = structured_vectors(size + 8, seed=3)
+        both = structured_vectors(size + 8, seed=3, spread=spread)
     return both[:size], both[size:]
 
 
@@ -156,11 +157,11 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def dense_channels(size: int, kind: str, with_hnsw: bool) -> None:
+def dense_channels(size: int, kind: str, with_hnsw: bool, spread: float) -> None:
     """numpy exact, faiss IVF as the store builds it, and (optionally) usearch HNSW."""
-    matrix, queries = dense_vectors(size, kind)
+    matrix, queries = dense_vectors(size, kind, spread)
     by_text = {q: v for q, v in zip(QUERIES, queries, strict=True)}
-    print(f"| dense vectors: {kind}, {size:,} × {DIM} float32 = "
+    print(f"| dense vectors: {kind} (spread {spread}), {size:,} × {DIM} float32 = "
           f"{matrix.nbytes / 2**20:,.0f} MB (peak RSS so far {peak_mb():,.0f} MB) | | | |",
           flush=True)
 
@@ -240,6 +241,8 @@ def main() -> None:
                         help="also build a usearch HNSW index (tens of minutes at 1M on 2 cores)")
     parser.add_argument("--vectors", choices=["structured", "random"], nargs="+",
                         default=["structured"], help="synthetic dense vectors (see below)")
+    parser.add_argument("--spread", type=float, default=1.0,
+                        help="how far structured vectors lie from their sub-topic (2.0: harder)")
     parser.add_argument("--channels", choices=["keyword", "dense"], nargs="+",
                         default=["keyword", "dense"])
     args = parser.parse_args()
@@ -257,7 +260,7 @@ def main() -> None:
             del texts
         if "dense" in args.channels:
             for kind in args.vectors:
-                dense_channels(size, kind, args.hnsw)
+                dense_channels(size, kind, args.hnsw, args.spread)
     print(f"load average {os.getloadavg()[0]:.1f} at the end; peak RSS {peak_mb():,.0f} MB")
 
 
