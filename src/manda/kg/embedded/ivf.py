@@ -255,6 +255,7 @@ def load(
 
 def save(folder: Path, deal_id: str, embedder_id: str, space: IvfSpace) -> None:
     """Write the index stamped with its generation (atomically), then drop older files."""
+    private_dir(folder.parent)  # MANDA_HOME/vector-index, then this database's folder in it
     private_dir(folder)
     stem = _stem(deal_id, embedder_id)
     path = folder / f"{stem}.g{space.generation}.faiss"
