@@ -55,16 +55,13 @@ class DenseOptions:
         )
         where = f"; index files in {self.index_dir}" if self.index_dir else ""
         engine = f"faiss {version}" if version else "faiss (missing)"
-        return f"numpy exact + {engine}", f"{above}{where}", missing
-
-
-def unfinished_chunk_ids(conn: sqlite3.Connection, deal_id: str) -> set[str]:
-    """Chunks of documents whose ingestion has not completed: never searched (usually none)."""
-    return set(unfinished_chunks(conn, deal_id).values())
+        label = engine if self.engine == "ivf" else f"numpy exact + {engine}"
+        return label, f"{above}{where}", missing
 
 
 def unfinished_chunks(conn: sqlite3.Connection, deal_id: str) -> dict[int, str]:
-    """{rowid: chunk id} of the chunks of documents whose ingestion has not completed."""
+    """{rowid: chunk id} of the chunks of documents whose ingestion has not completed: never
+    searched (usually none)."""
     # Documents first (CROSS JOIN fixes the order): the few unfinished ones, then their chunks
     # by index. Scanning the deal's chunks instead cost ~50 ms a search at 100k chunks.
     rows = conn.execute(
@@ -221,6 +218,7 @@ class VectorCache:
     ) -> list[ScoredId]:
         """IVF candidates (never hidden ones), re-scored with their float32 rows from SQLite."""
         keys = space.search(vector, k, list(hidden))
+        hidden_ids = set(hidden.values())
         scored: list[ScoredId] = []
         for batch in batched(keys):
             rows = conn.execute(
@@ -237,7 +235,7 @@ class VectorCache:
             scored += [
                 ScoredId(id=chunk_id, score=float(score))
                 for (chunk_id, _), score in zip(rows, scores, strict=True)
-                if chunk_id not in hidden.values()
+                if chunk_id not in hidden_ids
             ]
         scored.sort(key=lambda s: (-s.score, s.id))
         return scored[:k]
