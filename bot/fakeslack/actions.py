@@ -47,6 +47,15 @@ class FakeSlack(FakeSlackServer):
         self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
     ) -> Message:
         """Post as `user`; the app gets `message` (and `app_mention` when it is mentioned)."""
+        message = self.post(user, channel, text, thread_ts=thread_ts)
+        await self.announce(message)
+        return message
+
+    def post(
+        self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
+    ) -> Message:
+        """Post as `user` without telling the app yet: `events_for` gives what Slack would send
+        (a load bench sends those bodies itself, from its own process)."""
         author, where = self.user(user), self.channel(channel)
         if author.id not in where.members:
             raise ValueError(f"{author.name} is not a member of #{where.name}")
@@ -61,7 +70,6 @@ class FakeSlack(FakeSlackServer):
                 thread_ts=thread_ts,
             )
         )
-        await self.announce(message)
         return message
 
     async def mention(
@@ -79,15 +87,25 @@ class FakeSlack(FakeSlackServer):
     ) -> list[Delivery]:
         """Deliver the events Slack sends for `message`, if the bot is in its channel (and the
         app is connected at all: without it, people just talk among themselves)."""
-        where = self.channel(message.channel)
-        if self.workspace.bot.id not in where.members or not self.app_connected:
+        if not self.app_connected:
             return []
-        sent = []
+        return [await self.send_event(event) for event in self.events_for(message, files)]
+
+    def events_for(
+        self, message: Message, files: Sequence[dict[str, Any]] = ()
+    ) -> list[dict[str, Any]]:
+        """The events Slack sends for `message`, in order: `app_mention` when the bot is
+        mentioned outside a DM, then `message`; none if the bot is not in the channel."""
+        where = self.channel(message.channel)
+        if self.workspace.bot.id not in where.members:
+            return []
+        events = []
         if self.bot_mention in message.text and where.kind != "im":
-            sent.append(await self.send_event(payloads.app_mention_event(self.workspace, message)))
-        event = payloads.message_event(self.workspace, message, where, files=list(files) or None)
-        sent.append(await self.send_event(event))
-        return sent
+            events.append(payloads.app_mention_event(self.workspace, message))
+        events.append(
+            payloads.message_event(self.workspace, message, where, files=list(files) or None)
+        )
+        return events
 
     async def send_event(
         self,
@@ -203,13 +221,21 @@ class FakeSlack(FakeSlackServer):
         values of checkboxes. Inputs left out keep their initial values, as in Slack.
 
         An ack with `response_action: errors` keeps the modal open (its errors in
-        `Workspace.modal_errors`), as Slack shows them under the fields.
+        `Workspace.modal_errors`), as Slack shows them under the fields. An input block is
+        required unless `optional`: left empty, Slack's client keeps the modal open with "This
+        field is required" and sends the app nothing (the delivery's status is 0).
         https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload
+        https://docs.slack.dev/reference/block-kit/blocks/input-block
         """
         who = self.user(user)
         view = self.workspace.modals.get(who.id)
         if view is None:
             raise LookupError(f"no modal is open for {who.name}")
+        state = view_state(view, values)
+        missing = {block_id: "This field is required." for block_id in _left_empty(view, state)}
+        if missing:
+            self.workspace.show_modal(who.id, view, errors=missing)
+            return Delivery(kind="interactive", payload={}, status=0, body="", via="http")
         body = {
             "type": "view_submission",
             "team": {"id": self.workspace.team_id, "domain": self.workspace.domain},
@@ -218,7 +244,7 @@ class FakeSlack(FakeSlackServer):
             "api_app_id": self.workspace.app_id,
             "token": "fake-verification-token",
             "trigger_id": f"{int(time.time())}.{uuid.uuid4().int % 10**12}",
-            "view": {**view, "state": {"values": view_state(view, values)}},
+            "view": {**view, "state": {"values": state}},
         }
         delivery = await self.deliver("interactive", body)
         data = delivery.json or {}
@@ -326,6 +352,21 @@ def view_state(
 
 
 _UNSET: Any = object()
+
+
+def _left_empty(
+    view: Mapping[str, Any], state: Mapping[str, Mapping[str, Mapping[str, Any]]]
+) -> list[str]:
+    """The required input blocks (not `optional`) with nothing entered, ticked or chosen."""
+    empty = []
+    for block in view.get("blocks", []):
+        if block.get("type") != "input" or block.get("optional"):
+            continue
+        for entered in state.get(str(block.get("block_id")), {}).values():
+            if not (entered.get("selected_options") or entered.get("selected_option")
+                    or str(entered.get("value") or "")):
+                empty.append(str(block.get("block_id")))
+    return empty
 
 
 def _element_state(element: Mapping[str, Any], entered: Any) -> dict[str, Any]:
