@@ -1,4 +1,4 @@
-"""The default knowledge graph: one SQLite file (WAL) with FTS5 BM25 and numpy vectors per deal.
+"""The default knowledge graph: one SQLite file (WAL), tantivy BM25 and numpy vectors per deal.
 
 Two processes (the bot and the CLI) may open the same file at once: WAL lets readers run while
 one writer writes, the busy timeout makes a writer wait for the other, and writes are cut into
@@ -15,6 +15,7 @@ import numpy as np
 
 from manda.kg.embedded import findings as finding_sql
 from manda.kg.embedded import hitl, records
+from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
 from manda.kg.embedded.vectors import VectorCache, as_matrix, embedded_chunk_ids, write_vectors
 from manda.kg.port import Capabilities, ScoredId
@@ -42,7 +43,7 @@ class EmbeddedKnowledgeGraph:
     capabilities = Capabilities(
         name="embedded",
         vector_index=False,  # exact cosine over a cached numpy matrix
-        fulltext_bm25=True,  # FTS5 bm25()
+        fulltext_bm25=True,  # tantivy BM25 over an in-memory index per deal (keyword.py)
         shared_across_processes=False,  # one machine only: a file, not a server
     )
 
@@ -50,6 +51,7 @@ class EmbeddedKnowledgeGraph:
         self.path = Path(path)
         self._db = SqliteRunner(self.path)
         self._vectors = VectorCache()
+        self._keywords = KeywordIndexes()
 
     async def start(self) -> None:
         await self._db.open()
@@ -57,6 +59,7 @@ class EmbeddedKnowledgeGraph:
     async def aclose(self) -> None:
         await self._db.close()
         self._vectors.clear()
+        self._keywords.clear()
 
     async def ping(self) -> None:
         await self._db.check()
@@ -127,7 +130,7 @@ class EmbeddedKnowledgeGraph:
         return await self._db.read(self._vectors.search, deal_id, embedder_id, query, k)
 
     async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]:
-        return await self._db.read(records.fulltext_search, deal_id, query, k)
+        return await self._db.read(self._keywords.search, deal_id, query, k)
 
     # ---------------------------------------------------------------- findings and relations
 
