@@ -1,15 +1,24 @@
 """Hybrid search latency (p50/p95) on the embedded store at 10k and 100k chunks (`--sizes`).
 
 Goals (issue 16): p50 < 40 ms at 100k chunks and < 150 ms at 1M; each figure is printed beside
-its goal. `channel_bench.py` times each channel per engine (FTS5, bm25s, tantivy, numpy, HNSW).
+its goal, with the first search of a fresh store on the built file (what a new `manda search`
+process pays to load its caches). `channel_bench.py` times each channel per engine (FTS5, bm25s,
+tantivy, numpy, HNSW). With `--against REV` each size is also measured on that revision's code
+(its `src/` exported with `git archive`, on this environment's packages), one after the other in
+fresh processes, so both figures come from one run; the load average is printed beside each.
+
+    .venv/bin/python bench/search_bench.py [--sizes 10000 100000] [--against main]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -119,7 +128,7 @@ async def build(graph: EmbeddedKnowledgeGraph, chunks: int, dim: int, seed: int 
         await graph.add_vectors("bench", "minilm-l6-v2-int8", [c.id for c in batch], vectors)
 
 
-async def run(chunks: int) -> None:
+async def run(chunks: int, label: str = "") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")
         embedder = OfflineEmbedder()
@@ -128,8 +137,13 @@ async def run(chunks: int) -> None:
         started = time.perf_counter()
         await build(graph, chunks, embedder.dimension)
         built = time.perf_counter() - started
+        await graph.aclose()
+        graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")  # a fresh process's caches
+        await graph.start()
         search = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
+        started = time.perf_counter()
         await search.search("bench", "warm up", k=5)
+        first = time.perf_counter() - started
         timings = []
         for i in range(120):
             t = time.perf_counter()
@@ -140,8 +154,11 @@ async def run(chunks: int) -> None:
         p95 = timings[int(len(timings) * 0.95) - 1]
         goal = GOALS.get(chunks)
         print(
-            f"{chunks:>7} chunks  build {built:6.1f} s   hybrid search p50 {p50:6.1f} ms  "
-            f"p95 {p95:6.1f} ms" + (f"   (goal p50 < {goal} ms)" if goal else "")
+            f"{label}{chunks:>7} chunks  build {built:6.1f} s  first search {first:5.2f} s  "
+            f"hybrid search p50 {p50:6.1f} ms  p95 {p95:6.1f} ms"
+            + (f"   (goal p50 < {goal} ms)" if goal else "")
+            + f"  load {os.getloadavg()[0]:.1f}",
+            flush=True,
         )
         await embedder.aclose()
         await graph.aclose()
@@ -155,7 +172,37 @@ async def main(sizes: list[int]) -> None:
         await run(size)
 
 
+def export_revision(rev: str, dest: Path) -> Path:
+    """`rev`'s `src/` under `dest`, to put first on a subprocess's PYTHONPATH."""
+    root = Path(__file__).resolve().parent.parent
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest / "src"
+
+
+def against(rev: str, sizes: list[int]) -> None:
+    """Each size on this code, then on `rev`'s, each in a fresh process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = export_revision(rev, Path(tmp) / "old")
+        for size in sizes:
+            for label, src in (("this code", None), (rev, old)):
+                env = dict(os.environ)
+                if src is not None:
+                    env["PYTHONPATH"] = str(src)
+                subprocess.run([sys.executable, __file__, "--sizes", str(size), "--label",
+                                f"{label:<10}"], env=env, check=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    asyncio.run(main(parser.parse_args().sizes))
+    parser.add_argument("--against", help="a git revision to measure beside this code")
+    parser.add_argument("--label", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.against:
+        against(args.against, args.sizes)
+    else:
+        for size in args.sizes:
+            asyncio.run(run(size, f"{args.label}  " if args.label else ""))

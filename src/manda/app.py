@@ -94,10 +94,14 @@ def choose_graph(
         )
         return graph, AdapterChoice("graph", "neo4j", f"NEO4J_URI={settings.neo4j_uri}")
     from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.kg.embedded.keyword import engine_name
 
     path = settings.home_dir / "manda.db"
     return EmbeddedKnowledgeGraph(path), AdapterChoice(
-        "graph", "embedded", f"SQLite at {path} (NEO4J_URI not set; one machine only)"
+        "graph",
+        "embedded",
+        f"SQLite at {path}; keyword search: {engine_name()} "
+        "(NEO4J_URI not set; one machine only)",
     )
 
 

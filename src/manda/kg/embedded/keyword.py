@@ -47,11 +47,12 @@ CATCH_UP_HEAP_BYTES = 15_000_000  # a catch-up usually writes a few hundred chun
 
 def engine_name() -> str:
     """What `manda doctor` and the logs call the keyword engine."""
-    return f"tantivy {version('tantivy')} BM25 (in memory per deal, caught up from SQLite)"
+    return f"tantivy {version('tantivy')} BM25, in memory per deal"
 
 
 @cache
-def _analyzer() -> tantivy.TextAnalyzer:
+def english_analyzer() -> tantivy.TextAnalyzer:
+    """Letters-and-digits words, lower-cased, accents folded, English stems (for text and query)."""
     return (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
@@ -63,7 +64,8 @@ def _analyzer() -> tantivy.TextAnalyzer:
 
 
 @cache
-def _schema() -> tantivy.Schema:
+def index_schema() -> tantivy.Schema:
+    """A chunk's text (positions kept, for phrases) and its `chunks.rowid` as `key`."""
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("text", stored=False, tokenizer_name=ANALYZER)  # with positions
     builder.add_unsigned_field("key", stored=False, indexed=True, fast=True)  # chunks.rowid
@@ -76,7 +78,7 @@ def keyword_query(question: str) -> tantivy.Query | None:
     Terms that stem alike ("renewal", "renewals") count once; a phrase also matches as a phrase
     (its words next to each other), so a passage that has it outranks one with the words apart.
     """
-    analyzer, schema = _analyzer(), _schema()
+    analyzer, schema = english_analyzer(), index_schema()
     stems: list[str] = []
     for term in query_terms(question):
         stems += analyzer.analyze(term)
@@ -154,7 +156,8 @@ class KeywordIndexes:
         return current
 
 
-def _document(key: int, text: str) -> tantivy.Document:
+def index_document(key: int, text: str) -> tantivy.Document:
+    """One chunk as tantivy stores it (`key` is u64: an int keyword argument would be i64)."""
     document = tantivy.Document()
     document.add_unsigned("key", key)
     document.add_text("text", text)
@@ -164,12 +167,12 @@ def _document(key: int, text: str) -> tantivy.Document:
 def _build(conn: sqlite3.Connection, deal_id: str, generation: int) -> _DealIndex:
     """Index every chunk of the deal as committed (the first search of a process pays this)."""
     started = time.perf_counter()
-    index = tantivy.Index(_schema())
-    index.register_tokenizer(ANALYZER, _analyzer())
+    index = tantivy.Index(index_schema())
+    index.register_tokenizer(ANALYZER, english_analyzer())
     writer = index.writer(BUILD_HEAP_BYTES, 1)
     count = 0
     for rowid, text in conn.execute("SELECT rowid, text FROM chunks WHERE deal_id = ?", (deal_id,)):
-        writer.add_document(_document(rowid, text))
+        writer.add_document(index_document(rowid, text))
         count += 1
     writer.commit()
     writer.wait_merging_threads()
@@ -189,13 +192,13 @@ def _catch_up(
         "WHERE k.deal_id = ? AND k.generation > ?",
         (deal_id, current.generation),
     ).fetchall()
-    schema = _schema()
+    schema = index_schema()
     writer = current.index.writer(CATCH_UP_HEAP_BYTES, 1)
     for rowid, text in changed:
         # by query: `delete_documents_by_term` takes a Python int as i64 and misses a u64 field
         writer.delete_documents_by_query(tantivy.Query.term_query(schema, "key", rowid))
         if text is not None:  # None: deleted (or its rowid now belongs to another deal)
-            writer.add_document(_document(rowid, text))
+            writer.add_document(index_document(rowid, text))
     writer.commit()
     writer.wait_merging_threads()
     current.index.reload()
