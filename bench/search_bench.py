@@ -167,11 +167,6 @@ async def run(chunks: int, label: str = "") -> None:
 GOALS = {100_000: 40, 1_000_000: 150}
 
 
-async def main(sizes: list[int]) -> None:
-    for size in sizes:
-        await run(size)
-
-
 def export_revision(rev: str, dest: Path) -> Path:
     """`rev`'s `src/` under `dest`, to put first on a subprocess's PYTHONPATH."""
     root = Path(__file__).resolve().parent.parent

@@ -1,6 +1,9 @@
 """Where hybrid search time goes at 100k chunks: wall time per store call and the embedder.
 
-    .venv/bin/python bench/search_profile.py [--chunks 100000] [--queries 60]
+    .venv/bin/python bench/search_profile.py [--chunks 100000] [--queries 60] [--against main]
+
+With `--against REV` the same profile also runs on that revision's code (its `src/` first on the
+PYTHONPATH of a fresh process, as `search_bench.py --against` does), one after the other.
 
 The store's calls run on its SQLite thread, which cProfile (bound to the main thread) does not
 see; here each call of the search path is timed from the caller, so the costliest shows first.
@@ -10,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -19,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from ingest_profile import StageClock
-from search_bench import QUERIES, build
+from search_bench import QUERIES, build, export_revision
 
 from manda.embed.offline import OfflineEmbedder
 from manda.kg.embedded import EmbeddedKnowledgeGraph
@@ -29,7 +34,7 @@ CALLS = ("fulltext_search", "vector_search", "list_findings", "findings_for_chun
          "list_relations", "get_chunks", "list_documents", "get_document", "get_finding")
 
 
-async def main(chunks: int, queries: int) -> None:
+async def main(chunks: int, queries: int, label: str = "this code") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         graph = EmbeddedKnowledgeGraph(Path(tmp) / "bench.db")
         embedder = OfflineEmbedder()
@@ -48,8 +53,9 @@ async def main(chunks: int, queries: int) -> None:
             await search.search("bench", QUERIES[i % len(QUERIES)], k=5)
             timings.append((time.perf_counter() - started) * 1000)
         total = sum(timings) / 1000
-        print(f"{chunks:,} chunks, {queries} searches: p50 {statistics.median(timings):.1f} ms "
-              "(goal < 40 ms at 100k)\n")
+        print(f"{label}: {chunks:,} chunks, {queries} searches: p50 "
+              f"{statistics.median(timings):.1f} ms (goal < 40 ms at 100k), "
+              f"load {os.getloadavg()[0]:.1f}\n")
         print("call                      ms/search  share")
         for stage, spent in sorted(clock.seconds.items(), key=lambda kv: -kv[1]):
             print(f"{stage:<24} {spent * 1000 / queries:9.1f}  {spent / total:5.0%}")
@@ -61,5 +67,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--against", help="a git revision to profile after this code")
+    parser.add_argument("--label", default="this code", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(main(args.chunks, args.queries))
+    asyncio.run(main(args.chunks, args.queries, args.label))
+    if args.against:
+        with tempfile.TemporaryDirectory() as tmp:
+            old = export_revision(args.against, Path(tmp) / "old")
+            env = {**os.environ, "PYTHONPATH": str(old)}
+            print(flush=True)
+            subprocess.run([sys.executable, __file__, "--chunks", str(args.chunks), "--queries",
+                            str(args.queries), "--label", args.against], env=env, check=True)
