@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -192,20 +192,19 @@ def statements(script: str) -> list[str]:
     return found
 
 
-# Version 2 moved keyword search from FTS5 to tantivy (`keyword.py`): a home made by version 1
-# loses the FTS5 table and its triggers, and logs its chunks so the keyword index builds them.
-MIGRATIONS = {
-    2: """
+# A home made before keyword search moved to tantivy (`keyword.py`) loses its FTS5 table and
+# triggers, and logs its chunks so the keyword index builds them. Detected by the FTS5 table, not
+# by version number, so it runs whatever other schema changes landed before or after it.
+FROM_FTS5 = """
 DROP TRIGGER IF EXISTS chunks_fts_insert;
 DROP TRIGGER IF EXISTS chunks_fts_delete;
 DROP TRIGGER IF EXISTS chunks_fts_update;
-DROP TABLE IF EXISTS chunks_fts;
+DROP TABLE chunks_fts;
 INSERT INTO keyword_generations (deal_id, generation)
     SELECT DISTINCT deal_id, 1 FROM chunks WHERE true ON CONFLICT (deal_id) DO NOTHING;
 INSERT INTO keyword_changes (deal_id, chunk_rowid, generation)
     SELECT deal_id, rowid, 1 FROM chunks WHERE true ON CONFLICT DO NOTHING;
-""",
-}
+"""
 
 
 def apply_schema(conn: sqlite3.Connection) -> None:
@@ -224,10 +223,9 @@ def apply_schema(conn: sqlite3.Connection) -> None:
         if found < SCHEMA_VERSION:
             for statement in statements(DDL):
                 conn.execute(statement)
-            for target, script in sorted(MIGRATIONS.items()):
-                if found < target:
-                    for statement in statements(script):
-                        conn.execute(statement)
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone():
+                for statement in statements(FROM_FTS5):
+                    conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except BaseException:
         conn.execute("ROLLBACK")
