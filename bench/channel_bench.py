@@ -105,14 +105,14 @@ def tantivy_channel(texts: list[str], size: int) -> None:
     index.register_tokenizer(ANALYZER, english_analyzer())
     writer = index.writer(128_000_000, 1)
     for i, text in enumerate(texts):
-        writer.add_document(index_document(i, text))
+        writer.add_document(index_document(i, f"c{i}", text))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
     searcher = index.searcher()
 
     def search(q: str) -> object:
-        hits = searcher.search(keyword_query(q), K, count=False).hits
+        hits = searcher.search(keyword_query(q), K, count=False, weight_by_field="tie_break").hits
         return searcher.fast_field_values("key", [address for _, address in hits])
 
     timed("keyword: tantivy (in memory, as the store)", size, search, QUERIES)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -41,6 +42,12 @@ ANALYZER = "manda_english"
 MAX_TOKEN_CHARS = 40  # longer "words" (hashes, base64) are dropped, as tantivy's en_stem does
 HEAD = 2
 """How many times k hits are ranked before filtering (more are fetched only when needed)."""
+TIE_BREAK = 0.002
+"""Each chunk's score is multiplied by log2(2 + w), w in [0, TIE_BREAK) from a hash of its id
+(at most +0.14%). tantivy stores a passage's length in one byte, so equal-length passages with
+the same counts tie exactly, thousands of them for a common term; unbroken, every process would
+order them by its own segment layout, or fetch them all to order them by chunk id (~30 ms at
+100k). Broken by the id's hash, every process agrees and the head is fetched alone."""
 BUILD_HEAP_BYTES = 128_000_000  # the writer's arena for a rebuild (a segment flush per 128 MB)
 CATCH_UP_HEAP_BYTES = 15_000_000  # a catch-up usually writes a few hundred chunks
 
@@ -69,6 +76,7 @@ def index_schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("text", stored=False, tokenizer_name=ANALYZER)  # with positions
     builder.add_unsigned_field("key", stored=False, indexed=True, fast=True)  # chunks.rowid
+    builder.add_float_field("tie_break", stored=False, indexed=False, fast=True)
     return builder.build()
 
 
@@ -125,7 +133,9 @@ class KeywordIndexes:
             return []
         limit = HEAD * k
         while True:
-            hits = current.searcher.search(query, limit, count=False).hits
+            hits = current.searcher.search(
+                query, limit, count=False, weight_by_field="tie_break"
+            ).hits
             keys = current.searcher.fast_field_values("key", [address for _, address in hits])
             kept = _kept_chunks(conn, deal_id, [(key, score) for (score, _), key in
                                                 zip(hits, keys, strict=True)])
@@ -156,10 +166,11 @@ class KeywordIndexes:
         return current
 
 
-def index_document(key: int, text: str) -> tantivy.Document:
+def index_document(key: int, chunk_id: str, text: str) -> tantivy.Document:
     """One chunk as tantivy stores it (`key` is u64: an int keyword argument would be i64)."""
     document = tantivy.Document()
     document.add_unsigned("key", key)
+    document.add_float("tie_break", zlib.crc32(chunk_id.encode()) / 2**32 * TIE_BREAK)
     document.add_text("text", text)
     return document
 
@@ -171,8 +182,9 @@ def _build(conn: sqlite3.Connection, deal_id: str, generation: int) -> _DealInde
     index.register_tokenizer(ANALYZER, english_analyzer())
     writer = index.writer(BUILD_HEAP_BYTES, 1)
     count = 0
-    for rowid, text in conn.execute("SELECT rowid, text FROM chunks WHERE deal_id = ?", (deal_id,)):
-        writer.add_document(index_document(rowid, text))
+    rows = conn.execute("SELECT rowid, id, text FROM chunks WHERE deal_id = ?", (deal_id,))
+    for rowid, chunk_id, text in rows:
+        writer.add_document(index_document(rowid, chunk_id, text))
         count += 1
     writer.commit()
     writer.wait_merging_threads()
@@ -187,18 +199,18 @@ def _catch_up(
 ) -> None:
     """Apply the chunks inserted, changed or deleted since `current.generation`."""
     changed = conn.execute(
-        "SELECT k.chunk_rowid, c.text FROM keyword_changes AS k "
+        "SELECT k.chunk_rowid, c.id, c.text FROM keyword_changes AS k "
         "LEFT JOIN chunks AS c ON c.rowid = k.chunk_rowid AND c.deal_id = k.deal_id "
         "WHERE k.deal_id = ? AND k.generation > ?",
         (deal_id, current.generation),
     ).fetchall()
     schema = index_schema()
     writer = current.index.writer(CATCH_UP_HEAP_BYTES, 1)
-    for rowid, text in changed:
+    for rowid, chunk_id, text in changed:
         # by query: `delete_documents_by_term` takes a Python int as i64 and misses a u64 field
         writer.delete_documents_by_query(tantivy.Query.term_query(schema, "key", rowid))
         if text is not None:  # None: deleted (or its rowid now belongs to another deal)
-            writer.add_document(index_document(rowid, text))
+            writer.add_document(index_document(rowid, chunk_id, text))
     writer.commit()
     writer.wait_merging_threads()
     current.index.reload()
