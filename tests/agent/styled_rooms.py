@@ -85,7 +85,9 @@ ROOMS: dict[str, dict[str, str]] = {
             "with First Harbor Bank, N.A., maturing on June 30, 2027 and bearing interest at SOFR "
             "plus 3.25%. The credit agreement requires a total net leverage ratio of not more "
             "than 3.50x and a fixed charge coverage ratio of at least 1.25x, tested quarterly. "
-            "At December 31, 2023 the total net leverage ratio was 1.40x.\n"),
+            "At December 31, 2023 the total net leverage ratio was 1.40x. The credit agreement "
+            "also provides a $10.0 million revolving credit facility; at December 31, 2023, "
+            "$3.5 million was drawn under it.\n"),
         "05 Financials/5.4 Revenue by customer.md": (
             "# Redwood Analytics, Inc. — Revenue by customer, FY2023\n\n"
             "| Customer | Revenue ($000) | % of revenue |\n"
@@ -134,7 +136,8 @@ ROOMS: dict[str, dict[str, str]] = {
             "## Finanzierung\n\n"
             "The bank loan from Kreissparkasse Esslingen of EUR 6.0 million is repayable in "
             "quarterly instalments until 30 September 2028; EUR 4.8 million was outstanding at "
-            "31 December 2023.\n"),
+            "31 December 2023. Die Kreditlinie über EUR 2,0 Mio. war zum 31.12.2023 mit "
+            "EUR 0,8 Mio. in Anspruch genommen.\n"),
         "Dokumente/Rechtliche_Zusammenfassung.md": (
             "# Legal summary — Müller Maschinenbau GmbH\n\n"
             "## Litigation\n\n"

@@ -29,6 +29,8 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     (US, "What are the financial covenants?"), (US, "Who are the largest customers?"),
     (US, "Is the business dependent on the founder?"), (DE, "Walk me through the balance sheet"),
     (DE, "What bank debt does the company have?"), (UK, "Who holds the A Ordinary shares?"),
+    (US, "How much is drawn under the revolving credit facility?"),
+    (DE, "How much of the credit line is drawn?"),
 )
 
 
@@ -230,6 +232,21 @@ def test_german_bank_debt_rows_and_the_loan_terms(ask: Ask) -> None:
     text = ask(DE, "What bank debt does the company have?").answer
     assert "Verbindlichkeiten gegenüber Kreditinstituten" in text
     assert "Kreissparkasse Esslingen" in text and "30 September 2028" in text
+
+
+@pytest.mark.parametrize(("deal", "question", "row"), [
+    (US, "How much is drawn under the revolving credit facility?",
+     "| Revolving credit facility | $10.0 million at 2023-12-31 | $3.5 million at 2023-12-31 | "
+     "$6.5M (computed) |"),
+    (DE, "How much of the credit line is drawn?",
+     "| Credit line | EUR 2,0 Mio. at 2023-12-31 | EUR 0,8 Mio. at 2023-12-31 | "
+     "€1.2M (computed) |"),
+])
+def test_a_facility_limit_is_shown_beside_what_is_drawn(
+        ask: Ask, deal: str, question: str, row: str) -> None:
+    text = ask(deal, question).answer
+    assert row in text
+    assert "Where the documents differ" not in text  # the limit is not taken for debt
 
 
 def test_a_share_class_question_names_its_holder(ask: Ask) -> None:

@@ -155,3 +155,29 @@ async def test_a_slides_speaker_notes_qualify_its_figures(room: Room) -> None:
     assert on_slide
     assert "preliminary" in evidence.annotations[(deck, "slide 2")].lower()
     assert document_basis(on_slide[0], evidence) == "a preliminary estimate"
+
+
+async def test_the_timeline_tool_keeps_to_the_questions_as_of_date(room: Room) -> None:
+    from datetime import date
+
+    from manda.agent.constraints import Admission, parse_constraints
+
+    box, evidence = await toolbox(room)
+    full = await box.get_timeline({})
+    dates = [line.split(" ")[0] for line in full.splitlines()[2:-1]]
+    cut = date(2024, 6, 30)
+    assert any(d[:10] > cut.isoformat() for d in dates if d[:4].isdigit()), dates
+
+    box, evidence = await toolbox(room)
+    evidence.admission = Admission(parse_constraints("Key dates as of 30 June 2024?")[1])
+    out = await box.get_timeline({})
+    listed, _, left_out = out.partition("<left_out")
+    assert 'reason="as of 30 June 2024: events after that date"' in left_out
+    assert evidence.timeline_left_out
+    for event in evidence.timeline_left_out:
+        assert event.title not in listed
+        assert event.start_date > cut
+    # what the answer may cite: no place that only a left-out event stands on
+    cited = {(s.document, s.location) for s in evidence.dated}
+    kept = {(c.document, c.location) for e in evidence.timeline.events for c in e.citations}
+    assert cited == kept

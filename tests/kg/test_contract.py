@@ -440,6 +440,57 @@ async def test_relations_by_type_and_ids_and_idempotent(
     assert await graph.list_relations(deal_id, ids=[make.id("f")]) == []
 
 
+async def test_replacing_relations_removes_those_no_longer_planned(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    f1, f2, f3 = (make.finding(document, subject=s) for s in ("a", "b", "c"))
+    await graph.add_findings([f1, f2, f3])
+    newer, older = make.document(deal_id, "Q3_v2.pdf"), make.document(deal_id, "Q3.pdf")
+    stale = make.relation(deal_id, RelationType.CONTRADICTS, f1.id, f2.id, "5.0M vs 5.2M")
+    corrected = make.relation(deal_id, RelationType.SUPERSEDES, f3.id, f1.id, "corrected")
+    doc_supersedes = make.relation(
+        deal_id, RelationType.SUPERSEDES, newer.id, older.id, "_v2", between="document"
+    )
+    attached = make.relation(
+        deal_id, RelationType.ATTACHED_TO, older.id, newer.id, "came attached", between="document"
+    )
+    await graph.add_relations([stale, corrected, attached])
+    derived = (RelationType.SUPERSEDES, RelationType.CONTRADICTS, RelationType.SUPPORTS)
+    supports = make.relation(deal_id, RelationType.SUPPORTS, f3.id, f2.id)
+
+    await graph.replace_relations(deal_id, [corrected, doc_supersedes, supports], types=derived)
+
+    # the conflict is gone; the attachment is of another type, so it stays
+    assert {(r.type, r.source_id, r.target_id) for r in await graph.list_relations(deal_id)} == {
+        (RelationType.SUPERSEDES, f3.id, f1.id), (RelationType.SUPERSEDES, newer.id, older.id),
+        (RelationType.SUPPORTS, f3.id, f2.id), (RelationType.ATTACHED_TO, older.id, newer.id),
+    }
+    with pytest.raises(ValueError, match="ATTACHED_TO"):
+        await graph.replace_relations(deal_id, [attached], types=derived)
+
+
+async def test_removing_findings_removes_their_relations(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document = make.document(deal_id)
+    gone, kept, other = (make.finding(document, subject=s) for s in ("a", "b", "c"))
+    await graph.add_findings([gone, kept, other])
+    await graph.add_relations([
+        make.relation(deal_id, RelationType.CONTRADICTS, gone.id, kept.id, "5.0M vs 5.2M"),
+        make.relation(deal_id, RelationType.SUPPORTS, other.id, kept.id),
+    ])
+
+    await graph.remove_findings(deal_id, [gone.id, make.id("f")])
+    await graph.remove_findings(deal_id, [])
+
+    assert {f.id for f in await graph.list_findings(deal_id)} == {kept.id, other.id}
+    assert await graph.get_finding(deal_id, gone.id) is None
+    assert [(r.source_id, r.target_id) for r in await graph.list_relations(deal_id)] == [
+        (other.id, kept.id)
+    ]
+
+
 # ---------------------------------------------------------------- decisions and audit
 
 

@@ -537,6 +537,32 @@ async def test_relations_use_one_statement_per_type(
     assert executor.calls == []
 
 
+async def test_replacing_relations_deletes_only_the_unplanned_ones_of_those_types(
+    store: Neo4jKnowledgeGraph, executor: RecordingExecutor
+) -> None:
+    kept = Relation(deal_id=DEAL, type="SUPERSEDES", source_id="f2", target_id="f1")
+    types = [RelationType.SUPERSEDES, RelationType.CONTRADICTS, RelationType.SUPPORTS]
+    await store.replace_relations(DEAL, [kept], types=types)
+    assert [call.query for call in executor.calls] == [
+        cypher.REMOVE_RELATIONS_EXCEPT, cypher.ADD_FINDING_SUPERSEDES]
+    assert executor.calls[0].params == {
+        "deal_id": DEAL, "types": ["SUPERSEDES", "CONTRADICTS", "SUPPORTS"],
+        "keep": ["SUPERSEDES|f2|f1"]}
+    executor.calls.clear()
+    other_deal = Relation(deal_id="deal-other", type="SUPPORTS", source_id="f3", target_id="f4")
+    with pytest.raises(ValueError, match="deal-other"):
+        await store.replace_relations(DEAL, [other_deal], types=types)
+    assert executor.calls == []
+
+
+async def test_removing_findings_detaches_them(
+    store: Neo4jKnowledgeGraph, executor: RecordingExecutor
+) -> None:
+    await store.remove_findings(DEAL, ["f_1", "f_2", "f_1"])
+    assert [(c.query, c.params) for c in executor.calls] == [
+        (cypher.REMOVE_FINDINGS, {"deal_id": DEAL, "ids": ["f_1", "f_2"]})]
+
+
 async def test_relations_read_back(store: Neo4jKnowledgeGraph, executor: RecordingExecutor) -> None:
     executor.reply(
         cypher.LIST_RELATIONS,

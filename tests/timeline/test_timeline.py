@@ -12,7 +12,7 @@ import pytest
 
 from manda.finance.dates import find_date_mentions
 from manda.models import Chunk, Document, DocumentStatus, Location
-from manda.timeline import TimelineFilter, build_timeline
+from manda.timeline import TimelineFilter, build_timeline, position_at
 
 
 def _room(*docs: tuple[str, date | None, list[tuple[str, str]]]) -> tuple[list, list]:
@@ -146,6 +146,33 @@ def test_filters_by_dates_and_category() -> None:
     timeline = build_timeline("deal", passages, documents,
                               where=TimelineFilter(start=date(2025, 1, 1), category="financing"))
     assert [(e.kind, e.date) for e in timeline.events] == [("loan matures", "2026-03-03")]
+
+
+def test_the_position_at_a_date_keeps_what_was_known_then() -> None:
+    passages, documents = _room(
+        ("Facility agreement.docx", date(2023, 6, 14), [
+            ("Debt", "The term loan of GBP 5 million was drawn on June 14, 2023 and matures on "
+                     "June 30, 2028."),
+        ]),
+        ("Legal memo.docx", date(2024, 10, 2), [
+            ("Disputes", "A former supplier filed a claim against the company on "
+                         "September 12, 2024. The hearing is listed for February 3, 2025."),
+        ]),
+    )
+    timeline = build_timeline("deal", passages, documents)
+    stated_on = {d.filename: d.doc_date for d in documents}
+
+    then, left_out = position_at(timeline, date(2024, 3, 31), stated_on)
+
+    kinds = {e.kind for e in then.events}
+    assert {"loan drawn", "loan matures"} <= kinds  # the maturity was scheduled by then
+    assert not kinds & {"claim filed", "hearing"}  # both came to light in October 2024
+    assert {e.kind for e in left_out} >= {"claim filed", "hearing"}
+    assert then.as_of == date(2024, 3, 31)
+    assert not any(e.upcoming for e in then.events)  # 2028 is not within 12 months of it
+    later, _ = position_at(timeline, date(2024, 10, 31), stated_on)
+    hearing = next(e for e in later.events if e.kind == "hearing")
+    assert hearing.upcoming  # measured from the question's date
 
 
 async def test_sample_deal_timeline_lists_litigation_contracts_financing(app) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from datetime import date
+from typing import Any, Protocol
 
 from manda.answers import Citation, SuggestedAction
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
@@ -64,6 +65,8 @@ class Source:
 class Admits(Protocol):
     """The question's admissibility rules (`manda.agent.constraints.Admission`)."""
 
+    as_of: date | None  # "as of 31 March 2024": the position at that date
+
     def document_reason(self, document: Document) -> str | None: ...
     def finding_reason(self, finding: Finding, document: Document | None) -> str | None: ...
 
@@ -91,6 +94,8 @@ class Evidence:
     notices: list[str] = field(default_factory=list)  # degraded retrieval, said out loud
     coverage: object | None = None  # a `gaps.Coverage` once find_gaps ran
     timeline: object | None = None  # a `manda.timeline.Timeline` once get_timeline ran
+    # the timeline's events an "as of" left out (`manda.timeline.position_at`), to say so
+    timeline_left_out: list[Any] = field(default_factory=list)
     dated: list[Source] = field(default_factory=list)  # where the timeline's events are said
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
     queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run

@@ -89,8 +89,9 @@ def question_message(ask: Ask, context_text: str, constraints: Constraints | Non
             "sees the period you assumed."
         )
     if constraints:
-        lines.append("Constraints on the answer (checked before it is sent; passages they rule "
-                     "out are not given to you and are listed in <left_out>):")
+        lines.append("Constraints on the answer (checked before it is sent; passages and dated "
+                     "events they rule out are not given to you and are listed in <left_out>: "
+                     "say what was left out):")
         lines += [f"- {c.describe()}" + (" (carried over from earlier in this thread)"
                                          if constraints.carried else "")
                   for c in constraints.items]

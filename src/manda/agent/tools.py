@@ -35,7 +35,7 @@ from manda.models import (
     RelationType,
     SearchHit,
 )
-from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
+from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
@@ -202,6 +202,16 @@ def render_excluded(excluded: Sequence[Excluded]) -> str:
     lines = [f"{name}: {why}" for name, why in list(by_doc.items())[:8]]
     return ("\n<left_out reason=\"the question's constraints\">\n"
             + "\n".join(quote(x) for x in lines) + "\n</left_out>")
+
+
+def render_left_out_events(events: Sequence[TimelineEvent], as_of: date | None) -> str:
+    """The dated events an "as of" kept out of the timeline, so the model can say so."""
+    if not events or as_of is None:
+        return ""
+    lines = [f"{e.date} [{e.category}] {e.title}" for e in events[:20]]
+    more = [f"... and {len(events) - 20} more"] if len(events) > 20 else []
+    return (f"\n<left_out reason=\"as of {as_of:%-d %B %Y}: events after that date\">\n"
+            + "\n".join(quote(x) for x in [*lines, *more]) + "\n</left_out>")
 
 
 @dataclass
@@ -494,6 +504,11 @@ class ToolBox:
         timeline = self._evidence.timeline
         if not isinstance(timeline, Timeline):
             timeline = await timeline_for_deal(self._ctx.graph, self._deal)
+            as_of = self._evidence.admission.as_of if self._evidence.admission else None
+            if as_of is not None:  # the position at that date: nothing that came later
+                stated_on = {d.filename: d.doc_date for d in self._evidence.documents.values()}
+                timeline, self._evidence.timeline_left_out = position_at(
+                    timeline, as_of, stated_on)
             self._evidence.timeline = timeline
             ids = {d.filename: d.id for d in self._evidence.documents.values()}
             self._evidence.dated = [
@@ -517,7 +532,8 @@ class ToolBox:
             marks += f" DATE CONFLICT: {e.conflict_note or ''}" if e.conflict else ""
             lines.append(f"{e.date} [{e.category}] {e.title}{marks} "
                          f"(source: {source.document}, {source.location})")
-        return "<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
+        return ("<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
+                + render_left_out_events(self._evidence.timeline_left_out, timeline.as_of))
 
     # ---- findings
     async def validate_finding(self, args: dict[str, Any]) -> str:

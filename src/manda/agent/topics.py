@@ -92,6 +92,7 @@ DEBT = Shape(
                r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
                r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
+               r"\bcredit lines?\b|\blines? of credit\b|\bkreditlinie\w*\b|\bdrawn\b|"
                r"\bfacilit(?:y|ies) (?:agreement|in place)\b|\bborrowings?\b|\blenders?\b|"
                r"\bindebtedness\b|\bcash and debt\b|\bcash position\b|\bnet cash\b|"
                r"\bhow much debt\b|\bterm loans?\b|\brevolving credit\b|\brcf\b|\boverdrafts?\b|"
@@ -102,7 +103,7 @@ DEBT = Shape(
     # statements hold the balances; a facility agreement is found by the query, since a room's
     # contracts are mostly customers' and would otherwise stand in for a missing balance sheet
     (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT),
-    ("cash", "debt", "net debt", "leverage", "net assets"),
+    ("cash", "debt", "net debt", "leverage", "net assets", "facility limit", "facility headroom"),
     "balance sheet cash bank loans borrowings net debt facility lender term loan revolving "
     "maturity", "Financial", of_metrics=True,
 )

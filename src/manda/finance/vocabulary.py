@@ -94,6 +94,13 @@ METRICS: tuple[MetricSpec, ...] = (
         "debt", "total debt", "gross debt", "financial debt", "borrowings", "bank loans",
         "financial liabilities", "term loan", "term loans", "bank debt", "loan",
     ), family="debt", stock=True),
+    # A facility's size and what is left undrawn are not debt (`manda.finance.facilities`).
+    MetricSpec("facility limit", "Facility limit", "currency", (
+        "facility limit", "facility limits", "facility size", "credit limit", "borrowing limit",
+    ), family="facility", stock=True),
+    MetricSpec("facility headroom", "Facility headroom", "currency", (
+        "facility headroom", "undrawn facilities", "undrawn facility", "undrawn commitments",
+    ), family="facility", stock=True),
     MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt"),
                family="debt", stock=True),
     MetricSpec("leverage", "Leverage", "ratio", (

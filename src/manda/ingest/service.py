@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
+from manda.ingest.decisions import STATUS_OF, carried_decisions
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
-from manda.ingest.relations import plan_relations
+from manda.ingest.relations import document_supersessions, plan_relations
 from manda.ingest.sandbox import FileReading, Isolation, Sandbox
 from manda.ingest.versions import version_info
 from manda.injection import looks_like_instruction
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
     from manda.ingest.review_graph import ReviewOutcome
 
 log = logging.getLogger(__name__)
+
+# The relations recomputed from the whole deal after every batch (ATTACHED_TO is not: it is
+# recorded from the room as files arrive).
+PLANNED_RELATIONS = (RelationType.SUPERSEDES, RelationType.CONTRADICTS, RelationType.SUPPORTS)
 
 Progress = Callable[[int, int, str], Awaitable[None] | None]
 """Called as (files done, files in the batch, current filename)."""
@@ -231,7 +236,7 @@ class IngestService:
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
-            await self._relate(deal_id, report)
+            await self._relate(deal_id, report, set(documents.values()))
             await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
@@ -436,7 +441,8 @@ class IngestService:
                 self._embed(document.deal_id, chunks), self._extract(document, parsed, chunks)
             )
             outcome = await _review(document.deal_id, candidates, chunks, hold)
-        await self._graph.add_findings(outcome.findings)
+        findings = await self._read_again(document, outcome.findings)
+        await self._graph.add_findings(findings)
         for entry in outcome.audit:
             await self._graph.append_audit(entry)
         await self._graph.set_document_status(
@@ -444,9 +450,26 @@ class IngestService:
         )
         report.ingested.append(label)
         report.pages += parsed.units
-        report.findings += len(outcome.findings)
-        report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in outcome.findings)
-        report.pending_review += sum(f.status is FindingStatus.PENDING for f in outcome.findings)
+        report.findings += len(findings)
+        report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in findings)
+        report.pending_review += sum(f.status is FindingStatus.PENDING for f in findings)
+
+    async def _read_again(self, document: Document, findings: list[Finding]) -> list[Finding]:
+        """A document read again (its earlier ingestion failed or was cut off): what it no
+        longer states goes, with the relations that named it, and a person's decision on what
+        it still states (the same finding id) is kept over the pipeline's."""
+        deal_id = document.deal_id
+        earlier = {f.id for f in await self._graph.list_findings(deal_id, document_id=document.id)}
+        if not earlier:
+            return findings
+        stated = {f.id for f in findings}
+        await self._graph.remove_findings(deal_id, sorted(earlier - stated))
+        kept: list[Finding] = []
+        for f in findings:
+            decision = await self._graph.get_decision(deal_id, f.id) if f.id in earlier else None
+            kept.append(f if decision is None else
+                        f.model_copy(update={"status": STATUS_OF[decision.decision]}))
+        return kept
 
     async def _extract(
         self, document: Document, parsed: ParsedDocument, chunks: Sequence[Chunk]
@@ -504,6 +527,45 @@ class IngestService:
         await self._embed(deal_id, missing)
         return len(missing)
 
+    async def _carry_decisions(
+        self, deal_id: str, documents: Sequence[Document], findings: list[Finding],
+        batch: set[str],
+    ) -> list[Finding]:
+        """People's decisions on the figures of documents this batch replaced, carried to the
+        new version's findings that restate them unchanged (`manda.ingest.decisions`); the
+        deal's findings are returned with the statuses that gives."""
+        supersessions = [r for r in document_supersessions(documents) if r.source_id in batch]
+        replaced = {r.target_id for r in supersessions}
+        if not replaced:
+            return findings
+        newer = {r.source_id for r in supersessions}
+        decided = []
+        for f in findings:
+            if f.document_id in replaced and f.status is not FindingStatus.PENDING and (
+                    decision := await self._graph.get_decision(deal_id, f.id)) is not None:
+                decided.append((f, decision))
+        if not decided:
+            return findings
+        fresh = {f.id for f in findings if f.document_id in newer}
+        undecided: set[str] = set()
+        for finding_id in sorted(fresh):
+            if await self._graph.get_decision(deal_id, finding_id) is None:
+                undecided.add(finding_id)
+        carried = carried_decisions(decided, findings, supersessions, undecided)
+        statuses: dict[str, FindingStatus] = {}
+        for finding, decision in carried:
+            await self._graph.record_decision(decision)
+            status = STATUS_OF[decision.decision]
+            await self._graph.set_finding_status(deal_id, finding.id, status)
+            await self._graph.append_audit(AuditEntry(
+                id=stable_id("a", deal_id, "carried", finding.id),
+                deal_id=deal_id, action=f"finding.{status.value}", subject_id=finding.id,
+                by=decision.by, at=decision.at, detail=decision.reason,
+            ))
+            statuses[finding.id] = status
+        return [f.model_copy(update={"status": statuses[f.id]}) if f.id in statuses else f
+                for f in findings]
+
     async def _learn_fiscal_year_end(self, deal_id: str) -> None:
         """The deal's year end: the one its documents state most often (stored on the deal)."""
         votes = Counter(
@@ -517,15 +579,18 @@ class IngestService:
         if deal.fiscal_year_end != learned:
             await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
 
-    async def _relate(self, deal_id: str, report: IngestReport) -> None:
+    async def _relate(self, deal_id: str, report: IngestReport, batch: set[str]) -> None:
+        """Recompute the deal's relations from everything it holds and store exactly those: a
+        conflict an earlier ingestion saw between figures since corrected goes."""
         documents = [
             d
             for d in await self._graph.list_documents(deal_id)
             if d.status is DocumentStatus.COMPLETED
         ]
-        findings = await self._graph.list_findings(deal_id)
+        findings = await self._carry_decisions(
+            deal_id, documents, await self._graph.list_findings(deal_id), batch)
         plan = plan_relations(documents, findings)
-        await self._graph.add_relations(plan.relations)
+        await self._graph.replace_relations(deal_id, plan.relations, types=PLANNED_RELATIONS)
         by_id = {f.id: f for f in findings}
         for finding_id in sorted(plan.superseded):
             if by_id[finding_id].status is FindingStatus.SUPERSEDED:

@@ -51,6 +51,19 @@ class ScoredId:
     score: float
 
 
+def check_replacing(
+    deal_id: str, relations: Sequence[Relation], types: Sequence[RelationType]
+) -> None:
+    """`replace_relations` replaces one deal's relations of `types`: anything else is a bug."""
+    for r in relations:
+        if r.deal_id != deal_id or r.type not in types:
+            raise ValueError(
+                f"replace_relations({deal_id!r}, types={[t.value for t in types]}) was given a "
+                f"{r.type.value} relation of deal {r.deal_id!r}: pass only the deal's relations "
+                "of the types being replaced."
+            )
+
+
 @runtime_checkable
 class StoreLifecycle(Protocol):
     """Opening, closing and checking a store (the composition root and `manda doctor` only)."""
@@ -141,7 +154,20 @@ class Findings(Protocol):
         """Raise `FindingNotFoundError` when the deal has no such finding."""
         ...
 
+    async def remove_findings(self, deal_id: str, finding_ids: Sequence[str]) -> None:
+        """Delete these findings and every relation that names one of them (a document read
+        again no longer states them); unknown ids are ignored. Decisions stay in the log."""
+        ...
+
     async def add_relations(self, relations: Sequence[Relation]) -> None: ...
+    async def replace_relations(
+        self, deal_id: str, relations: Sequence[Relation], *, types: Sequence[RelationType]
+    ) -> None:
+        """Make `relations` the deal's whole set of relations of `types`: they are added and
+        every other relation of those types is removed (a conflict an earlier ingestion saw
+        between figures since corrected). Relations of other types are left alone."""
+        ...
+
     async def list_relations(
         self,
         deal_id: str,

@@ -1,6 +1,6 @@
 """The deal timeline: every dated event of the room, cited, de-duplicated, checked for sense."""
 
-from manda.timeline.build import TimelineFilter, build_timeline, timeline_for_deal
+from manda.timeline.build import TimelineFilter, build_timeline, position_at, timeline_for_deal
 from manda.timeline.model import CATEGORIES, EventCitation, Timeline, TimelineEvent
 
 __all__ = [
@@ -10,5 +10,6 @@ __all__ = [
     "TimelineEvent",
     "TimelineFilter",
     "build_timeline",
+    "position_at",
     "timeline_for_deal",
 ]

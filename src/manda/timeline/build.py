@@ -9,7 +9,7 @@ does not change while nobody adds a document.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Protocol
@@ -25,12 +25,14 @@ from manda.models import Chunk, Document, DocumentRole, DocumentStatus, Relation
 from manda.timeline.events import (
     CORRECTION_ISSUED,
     DOCUMENT_DATED,
+    TRIGGERS,
     EventCandidate,
     events_in_text,
 )
 from manda.timeline.model import CATEGORIES, EventCitation, Timeline, TimelineEvent
 
-__all__ = ["TimelineFilter", "build_timeline", "room_year_end", "timeline_for_deal"]
+__all__ = ["TimelineFilter", "build_timeline", "position_at", "room_year_end",
+           "timeline_for_deal"]
 
 UPCOMING_DAYS = 365
 _PAST_ONLY = {
@@ -303,6 +305,34 @@ def _public(event: _Event, as_of: date | None) -> TimelineEvent:
         conflict_note="; ".join(event.conflict_with) or None,
         upcoming=upcoming, change_of_control=event.candidate.change_of_control,
     )
+
+
+_MAY_LIE_AHEAD = frozenset(t.kind for t in TRIGGERS if t.future)
+
+
+def position_at(timeline: Timeline, as_of: date, stated_on: Mapping[str, date | None]
+                ) -> tuple[Timeline, list[TimelineEvent]]:
+    """The timeline as it stood on `as_of` ("as of 31 March 2024"), and the events left out.
+
+    An event that started by then stays; a later one stays only when it was scheduled then — an
+    expiry, a maturity, a hearing that a document dated on or before `as_of` states
+    (`stated_on`: each document's date, by filename) — since that was known at the date.
+    Anything else after it (a claim filed, a board decision, a period that had not ended) is
+    left out. "Upcoming" is measured from `as_of`.
+    """
+    kept: list[TimelineEvent] = []
+    left_out: list[TimelineEvent] = []
+    for event in timeline.events:
+        scheduled = event.kind in _MAY_LIE_AHEAD and any(
+            (when := stated_on.get(c.document)) is not None and when <= as_of
+            for c in event.citations)
+        if event.start_date > as_of and not scheduled:
+            left_out.append(event)
+            continue
+        upcoming = (event.kind in _MAY_LIE_AHEAD and as_of < event.end_date
+                    and event.start_date <= as_of + timedelta(days=UPCOMING_DAYS))
+        kept.append(event.model_copy(update={"upcoming": upcoming}))
+    return timeline.model_copy(update={"as_of": as_of, "events": kept}), left_out
 
 
 async def timeline_for_deal(

@@ -20,9 +20,11 @@ from manda.agent.grounding import cite
 from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
 from manda.agent.unusual import TOPICS, sentences, trim
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import find_amounts, format_amount
+from manda.finance.facilities import DRAWABLE
+from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
-from manda.models import SearchHit
+from manda.models import Finding, SearchHit
 
 _F = re.IGNORECASE
 
@@ -134,6 +136,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
                                                                        evidence.hit_source(hit))]
         if len(shown) >= (1 if whole else 2):
             break
+    parts += facility_table(evidence)
     facilities = _statements(evidence, hits, _FACILITY, with_amount=False)[:3]
     if facilities:
         parts += ["", "**Facilities, lenders and maturities**",
@@ -150,6 +153,51 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
     return Draft(text="\n".join([lead, *parts]).strip())
+
+
+def facility_table(evidence: Evidence) -> list[str]:
+    """Each facility whose size the documents state: limit, drawn and headroom side by side
+    (headroom = limit − drawn, computed where both are stated for the same date and no
+    document states it), so a limit is never read as debt."""
+    from manda.agent.compose.common import cite_findings
+    from manda.agent.selection import findings_for, show
+
+    def latest(found: Sequence[Finding]) -> Finding | None:
+        return max(found, key=lambda f: period_sort_key(f.period), default=None)
+
+    limits = [f for f in findings_for(evidence, "facility limit")
+              if f.value is not None and f.entity]
+    if not limits:
+        return []
+    rows = ["", "**Facilities: limit, drawn and headroom**", "",
+            "| Facility | Limit | Drawn | Headroom (undrawn) | Sources |", "|---|---|---|---|---|"]
+    for name in dict.fromkeys(f.entity for f in limits):
+        limit = latest([f for f in limits if f.entity == name])
+        assert limit is not None
+        drawn_all = [f for f in findings_for(evidence, "debt") if f.entity == name
+                     and f.value is not None]
+        drawn = latest([f for f in drawn_all if f.period == limit.period]) or latest(drawn_all)
+        stated = latest([f for f in findings_for(evidence, "facility headroom")
+                         if f.entity == name and f.value is not None])
+        used = [f for f in (limit, drawn, stated) if f is not None]
+        if stated is not None:
+            headroom = show(stated)
+        elif drawn is not None and name in DRAWABLE and drawn.period == limit.period:
+            left = abs(limit.value or 0.0) - abs(drawn.value or 0.0)
+            headroom = f"{format_amount(left, limit.unit)} (computed)"
+        else:
+            headroom = "not stated" if name in DRAWABLE else "— (drawn in full when made)"
+        rows.append(f"| {name[:1].upper()}{name[1:]} | {_dated(limit)} | "
+                    f"{_dated(drawn) if drawn else 'not stated'} | {headroom} | "
+                    f"{cite_findings(used, evidence)} |")
+    return rows
+
+
+def _dated(finding: Finding) -> str:
+    from manda.agent.selection import show
+
+    when = (finding.period or "").removeprefix("as of ")
+    return f"{show(finding)} at {when}" if when else show(finding)
 
 
 def _differences(evidence: Evidence, text: str) -> list[str]:

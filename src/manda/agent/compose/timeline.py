@@ -70,8 +70,10 @@ def _of_kind(question: str, events: list[TimelineEvent]) -> list[TimelineEvent]:
     return [e for e in events if any(k in f"{e.kind} {e.title}".lower() for k in stems)]
 
 
-def select(question: str, timeline: Timeline) -> tuple[str, list[TimelineEvent]]:
-    """What the question asks for: (how the list is introduced, the events)."""
+def select(question: str, timeline: Timeline, *, asked_as_of: bool = False
+           ) -> tuple[str, list[TimelineEvent]]:
+    """What the question asks for: (how the list is introduced, the events). `asked_as_of`:
+    the timeline's as-of date is the question's ("as of 31 March 2024"), not the room's."""
     events = [e for e in timeline.events if e.category != "document"]
     named = _named(question, events)
     if _AHEAD.search(question) and timeline.as_of is not None:
@@ -79,8 +81,8 @@ def select(question: str, timeline: Timeline) -> tuple[str, list[TimelineEvent]]
         ahead = [e for e in (named or events) if e.end_date >= timeline.as_of
                  and (e.start_date <= horizon if horizon else e.upcoming)]
         until = f" to {horizon:%-d %B %Y}" if horizon else " (the next 12 months)"
-        return (f"Coming up after {timeline.as_of:%-d %B %Y}, the deal's as-of date{until}:",
-                ahead)
+        whose = "the question's as-of date" if asked_as_of else "the deal's as-of date"
+        return (f"Coming up after {timeline.as_of:%-d %B %Y}, {whose}{until}:", ahead)
     if years := _YEAR.findall(question):
         wanted = {int(y) for y in years}
         dated = [e for e in (named or events) if e.start_date.year in wanted
@@ -119,12 +121,35 @@ def compose(ask: Ask, evidence: Evidence) -> Draft | None:
     """The dated events the question asks for; None when the timeline holds none of them (the
     intent's own composer then answers from the passages and findings)."""
     timeline = evidence.timeline
-    if not isinstance(timeline, Timeline) or not timeline.events:
+    if not isinstance(timeline, Timeline):
         return None
-    intro, events = select(ask.question, timeline)
-    if not events:
+    as_of = evidence.admission.as_of if evidence.admission else None
+    intro, events = select(ask.question, timeline, asked_as_of=as_of is not None)
+    later = _left_out(ask.question, evidence, timeline)
+    if not events and not later:
         return None
-    lines = [intro, *[_line(e) for e in events[:MAX_EVENTS]]]
+    if events:
+        lines = [intro, *[_line(e) for e in events[:MAX_EVENTS]]]
+    else:
+        lines = [f"No document dated on or before {as_of:%-d %B %Y} schedules an event in "
+                 "that window." if _AHEAD.search(ask.question) else
+                 f"No event the question asks about is dated on or before {as_of:%-d %B %Y}."]
     if len(events) > MAX_EVENTS:
         lines.append(f"- … and {len(events) - MAX_EVENTS} more (`/manda timeline` lists all).")
+    if later and as_of is not None:
+        shown = "; ".join(f"{e.date} {e.title}" for e in later[:4])
+        more = f" and {len(later) - 4} more" if len(later) > 4 else ""
+        lines += ["", f"_Left out under “as of {as_of:%-d %B %Y}”: {len(later)} later "
+                      f"event{'s' if len(later) != 1 else ''} ({shown}{more})._"]
     return Draft(text="\n".join(lines))
+
+
+def _left_out(question: str, evidence: Evidence, timeline: Timeline) -> list[TimelineEvent]:
+    """The events an "as of" kept out that the question would otherwise have listed."""
+    if not evidence.timeline_left_out:
+        return []
+    as_of = timeline.as_of
+    events = [e if as_of is None else e.model_copy(update={"upcoming": (
+        as_of < e.end_date and e.start_date <= as_of + timedelta(days=365))})
+        for e in evidence.timeline_left_out]
+    return select(question, timeline.model_copy(update={"events": events}))[1]

@@ -96,6 +96,10 @@ stated. FY2024 is the fiscal year that ends in 2024: with a fiscal_year_end of 3
 or quarterly report, a financial-statements table); MEDIUM for presentations, summaries and \
 forecasts; LOW for narrative, a single passing mention, notes or minutes.
 - kind person: entity is the name, role is the stated role ("" when the document states none).
+- a loan or credit facility: its size, limit or commitment has subject "facility limit", what \
+is drawn, outstanding or borrowed under it "debt", what is undrawn or available "facility \
+headroom"; entity is the facility ("revolving credit facility", "term loan"). A limit is never \
+debt.
 Never invent a fact, a value or an excerpt.
 """
 

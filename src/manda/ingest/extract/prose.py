@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from manda.finance.amounts import Amount, find_amounts
+from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import find_periods, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
@@ -34,6 +35,9 @@ Period = tuple[str, int, int]
 
 _MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
 _BOUND_AFTER = re.compile(r"^\s+(?:(?:in|for|during|at|by|of|per)\s+)?$", re.IGNORECASE)
+# "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
+_BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
+                         r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
 _BOUND_BEFORE = re.compile(r"^\s*[:=]\s*$|^\s*(?:was|were|of|at|reached|stood\s+at)\s+$",
                            re.IGNORECASE)
 _EVENT_GAP = re.compile(
@@ -217,7 +221,9 @@ class _Sentence:
         for v in self.values:
             a = v.amount
             for p in self.periods:
-                if p[1] >= a.end and p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]):
+                if p[1] >= a.end and (
+                        (p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]))
+                        or _BALANCE_AT.match(text[a.end : p[1]])):
                     bound[a.start] = p
                     break
                 if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
@@ -363,6 +369,30 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
     )
 
 
+_FACILITY_SUBJECT = {FacilityRole.LIMIT: "facility limit", FacilityRole.DRAWN: "debt",
+                     FacilityRole.HEADROOM: "facility headroom"}
+_FACILITY_LABEL = {FacilityRole.LIMIT: "limit", FacilityRole.DRAWN: "drawn",
+                   FacilityRole.HEADROOM: "headroom"}
+
+
+def _facility(sentence: _Sentence, value: _Value, statement: FacilityStatement
+              ) -> Candidate | None:
+    """A facility's limit, drawn amount or headroom: the drawn amount is debt of that facility
+    (its own fact, beside the total), the others are not debt at all."""
+    subject = (_FACILITY_SUBJECT[statement.role], *statement.named_at)
+    candidate = _metric(sentence, value, subject)
+    if candidate is None:
+        return None
+    name = statement.facility
+    candidate.entity = name
+    what = _FACILITY_LABEL[statement.role]
+    if statement.role is FacilityRole.LIMIT and not statement.drawable:
+        what = "facility amount"  # a term loan's size when it was made
+    candidate.label = f"{name[:1].upper()}{name[1:]} {what}"
+    candidate.attributes = {**candidate.attributes, "facility": name}
+    return candidate
+
+
 def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
     amount = value.amount
     text = sentence.view.text
@@ -500,9 +530,17 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
         above = [h for h in headings if h[0] <= span[0]]
         sentence = _Sentence(view, span, amounts, periods, subjects,
                              bool(above) and above[-1][1])
+        facilities = {f.amount.start: f for f in facility_roles(
+            text, span[0], span[1], [v.amount for v in sentence.values])}
         for value in sentence.values:
             amount = value.amount
             lead = text[max(span[0], amount.start - 40) : amount.start]
+            if amount.start in facilities:
+                candidate = _facility(sentence, value, facilities[amount.start])
+                if candidate is not None:
+                    out.append(candidate)
+                    used.add(amount.start)
+                continue
             if _NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead):
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)

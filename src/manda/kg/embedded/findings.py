@@ -96,6 +96,18 @@ def set_finding_status(
         raise FindingNotFoundError(finding_id)
 
 
+def remove_findings(conn: sqlite3.Connection, deal_id: str, finding_ids: Sequence[str]) -> None:
+    for batch in batched(list(dict.fromkeys(finding_ids))):
+        held = marks(len(batch))
+        conn.execute(f"DELETE FROM findings WHERE deal_id = ? AND id IN ({held})",
+                     (deal_id, *batch))
+        conn.execute(
+            f"DELETE FROM relations WHERE deal_id = ? AND (source_id IN ({held}) "
+            f"OR target_id IN ({held}))",
+            (deal_id, *batch, *batch),
+        )
+
+
 # ---------------------------------------------------------------- relations
 
 _RELATION_COLUMNS = "deal_id, type, source_id, target_id, ends, reason"
@@ -111,6 +123,23 @@ def add_relations(conn: sqlite3.Connection, relations: Sequence[Relation]) -> No
             for r in relations
         ],
     )
+
+
+def remove_relations_except(
+    conn: sqlite3.Connection, deal_id: str, keep: Sequence[Relation], types: Sequence[RelationType]
+) -> None:
+    """Delete the deal's relations of `types` that are not in `keep`."""
+    if not types:
+        return
+    wanted = {(r.type.value, r.source_id, r.target_id) for r in keep}
+    rows = conn.execute(
+        f"SELECT rowid, type, source_id, target_id FROM relations WHERE deal_id = ? "
+        f"AND type IN ({marks(len(types))})",
+        (deal_id, *(t.value for t in types)),
+    ).fetchall()
+    stale = [rowid for rowid, *key in rows if tuple(key) not in wanted]
+    for batch in batched(stale):
+        conn.execute(f"DELETE FROM relations WHERE rowid IN ({marks(len(batch))})", batch)
 
 
 def list_relations(

@@ -18,7 +18,7 @@ from manda.kg.embedded import hitl, records
 from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
 from manda.kg.embedded.vectors import VectorCache, as_matrix, embedded_chunk_ids, write_vectors
-from manda.kg.port import Capabilities, ScoredId
+from manda.kg.port import Capabilities, ScoredId, check_replacing
 from manda.models import (
     AuditEntry,
     Chunk,
@@ -166,6 +166,17 @@ class EmbeddedKnowledgeGraph:
             await self._db.write(
                 finding_sql.add_relations, relations[start : start + WRITE_BATCH]
             )
+
+    async def remove_findings(self, deal_id: str, finding_ids: Sequence[str]) -> None:
+        if finding_ids:
+            await self._db.write(finding_sql.remove_findings, deal_id, finding_ids)
+
+    async def replace_relations(
+        self, deal_id: str, relations: Sequence[Relation], *, types: Sequence[RelationType]
+    ) -> None:
+        check_replacing(deal_id, relations, types)
+        await self._db.write(finding_sql.remove_relations_except, deal_id, relations, list(types))
+        await self.add_relations(relations)
 
     async def list_relations(
         self,

@@ -266,6 +266,13 @@ SET finding.status = $status
 RETURN finding.id AS id
 """
 
+# Findings a document read again no longer states, with every relation that names them.
+REMOVE_FINDINGS = """
+MATCH (finding:Finding {deal_id: $deal_id})
+WHERE finding.id IN $ids
+DETACH DELETE finding
+"""
+
 # ---------------------------------------------------------------- relations
 # Neo4j takes no relationship type as a parameter: one statement per (endpoint, type).
 # A missing endpoint is created as a `:Placeholder` (see the module docstring).
@@ -319,6 +326,18 @@ MERGE (target:Document {deal_id: $deal_id, id: row.target_id})
   ON CREATE SET target:Placeholder
 MERGE (source)-[rel:ATTACHED_TO]->(target)
 SET rel.deal_id = $deal_id, rel.reason = row.reason
+"""
+
+# The deal's relations of `$types` that are not in `$keep` ("TYPE|source id|target id"): what an
+# earlier ingestion saw and the recomputed plan no longer holds. Deleted before nothing is added,
+# so a reader never misses a relation that still holds.
+REMOVE_RELATIONS_EXCEPT = """
+MATCH (source:Finding|Document {deal_id: $deal_id})
+      -[rel:SUPERSEDES|CONTRADICTS|SUPPORTS|ATTACHED_TO]->
+      (target:Finding|Document {deal_id: $deal_id})
+WHERE type(rel) IN $types
+  AND NOT (type(rel) + '|' + source.id + '|' + target.id) IN $keep
+DELETE rel
 """
 
 LIST_RELATIONS = """

@@ -34,7 +34,7 @@ from manda.kg.neo4j.executor import (
 from manda.kg.neo4j.fulltext import lucene_query
 from manda.kg.neo4j.records import from_props, to_props
 from manda.kg.neo4j.schema import FULLTEXT_INDEX, INDEX_WAIT_SECONDS, apply_schema
-from manda.kg.port import Capabilities, ScoredId
+from manda.kg.port import Capabilities, ScoredId, check_replacing
 from manda.models import (
     AuditEntry,
     Chunk,
@@ -472,6 +472,24 @@ class Neo4jKnowledgeGraph:
             statement = cypher.RELATION_STATEMENTS[(between, type_)]
             for batch in _batches(rows):
                 await self._run(statement, {"deal_id": deal_id, "rows": batch}, write=True)
+
+    async def remove_findings(self, deal_id: str, finding_ids: Sequence[str]) -> None:
+        wanted = list(dict.fromkeys(finding_ids))
+        for batch in _batches(wanted):
+            params = {"deal_id": deal_id, "ids": batch}
+            await self._run(cypher.REMOVE_FINDINGS, params, write=True)
+
+    async def replace_relations(
+        self, deal_id: str, relations: Sequence[Relation], *, types: Sequence[RelationType]
+    ) -> None:
+        check_replacing(deal_id, relations, types)
+        params = {
+            "deal_id": deal_id,
+            "types": [RelationType(t).value for t in types],
+            "keep": [f"{r.type.value}|{r.source_id}|{r.target_id}" for r in relations],
+        }
+        await self._run(cypher.REMOVE_RELATIONS_EXCEPT, params, write=True)
+        await self.add_relations(relations)
 
     async def list_relations(
         self,

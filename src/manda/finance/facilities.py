@@ -1,0 +1,187 @@
+"""A facility's size, what is drawn under it and what is left: three numbers, one sentence.
+
+"A revolving credit facility of £1.5m, of which £0.5m was drawn", "total commitments under the
+Credit Agreement were $50.0 million, of which $12.0 million was outstanding", "die Kreditlinie
+über EUR 2,0 Mio. war mit EUR 0,8 Mio. in Anspruch genommen": the limit (commitment, size) is not
+debt, the drawn (outstanding, borrowed) amount is, and headroom (undrawn, available) is neither.
+`facility_roles` reads which an amount is from the words around it, in English and German.
+
+A term loan is drawn in full when it is made, so "a term loan of £5.0m" is debt — unless the
+sentence goes on to say how much of it is outstanding ("£5.0m, £4.5m outstanding"): then £5.0m
+was its original size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from manda.finance.amounts import Amount
+
+__all__ = ["DRAWABLE", "FacilityRole", "FacilityStatement", "facility_name", "facility_roles"]
+
+_I = re.IGNORECASE
+
+
+class FacilityRole(StrEnum):
+    LIMIT = "facility limit"  # size, commitment, limit
+    DRAWN = "drawn"  # drawn, outstanding, borrowed, utilised: debt
+    HEADROOM = "facility headroom"  # undrawn, available, unused
+
+
+@dataclass(frozen=True)
+class FacilityStatement:
+    """What one amount of a sentence is to a facility, and which facility ("term loan")."""
+
+    amount: Amount
+    role: FacilityRole
+    facility: str
+    named_at: tuple[int, int]  # where the sentence names the facility
+
+    @property
+    def drawable(self) -> bool:
+        """Drawn as needed up to a limit (a revolver, an overdraft), not drawn in full once."""
+        return self.facility in DRAWABLE
+
+
+# A facility named in words, longest first; group names are the canonical facility.
+_NOUNS: tuple[tuple[str, str], ...] = (
+    ("revolving credit facility", r"(?:multi-currency\s+)?revolving\s+(?:credit\s+)?"
+                                  r"facilit(?:y|ies)|revolv(?:er|ing\s+loans?)|\bRCF\b"),
+    ("overdraft", r"overdrafts?(?:\s+facilit(?:y|ies))?|kontokorrent(?:kredit|linie)?\w*"),
+    ("term loan", r"term\s+loans?(?:\s+facilit(?:y|ies))?|(?:senior\s+)?term\s+facilit(?:y|ies)|"
+                  r"darlehen"),
+    ("credit line", r"credit\s+lines?|lines?\s+of\s+credit|kreditlinien?|kreditrahmen|"
+                    r"betriebsmittel(?:kredit)?linien?"),
+    ("credit facility", r"credit\s+(?:facilit(?:y|ies)|agreement)|facilities\s+agreement|"
+                        r"working\s+capital\s+facilit(?:y|ies)|borrowing\s+base|"
+                        r"(?:bank\s+)?facilit(?:y|ies)"),
+)
+_NOUN = re.compile(
+    r"(?<![\w])(?:" + "|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)) + r")(?![\w])",
+    _I)
+# Sized at signing and used as needed: the limit and the drawn amount differ.
+DRAWABLE = {"revolving credit facility", "overdraft", "credit line", "credit facility"}
+
+_DRAWN_WORDS = (r"drawn(?:\s+down)?|outstanding|borrowed|utili[sz]ed|used|in\s+anspruch\s+"
+                r"genommen|ausgenutzt|valutiert")
+_DRAWN_AFTER = re.compile(
+    rf"^\s*(?:was|were|is|are|had\s+been|has\s+been|have\s+been|remained|remains)?\s*"
+    rf"(?:{_DRAWN_WORDS})\b", _I)
+_DRAWN_BEFORE = re.compile(
+    r"(?:\b(?:drawn|outstanding|borrowed|utili[sz]ed)\s+(?:amounts?|balances?|borrowings?|"
+    r"principal)?\s*(?:of|were|was|totall?ing|amounted\s+to|stood\s+at|at|:)|\bdrawings\s+"
+    r"(?:of|were|was|totall?ing|:)|\bmit)\s*$", _I)
+_HEADROOM_AFTER = re.compile(
+    r"^\s*(?:was|were|is|are|remained|remains)?\s*(?:undrawn|available|unused|unutili[sz]ed|"
+    r"ungenutzt|frei\s+verfügbar)\b", _I)
+_HEADROOM_BEFORE = re.compile(
+    r"\b(?:undrawn|headroom|unused|unutili[sz]ed|available|availability|ungenutzt\w*|"
+    r"freie?r?\s+linie)\b[^.;,]{0,60}?(?:of|was|were|is|are|:|von|totall?ing)?\s*$", _I)
+_LIMIT_BEFORE = re.compile(
+    r"\b(?:limits?|size|commitments?|committed\s+(?:amount|facilities)|maximum\s+(?:amount|"
+    r"principal)|capacity|total\s+facilities|rahmen|höhe)\b[^.;]{0,40}?(?:of|was|were|is|are|"
+    r"totall?ing|amounted\s+to|amounts?\s+to|:|über|von)\s*(?:up\s+to\s+|bis\s+zu\s+)?$", _I)
+_SIZED = re.compile(
+    r"(?:of|for|totall?ing|amounting\s+to|in\s+the\s+amount\s+of|über|in\s+höhe\s+von|von)\s+"
+    r"(?:up\s+to\s+|bis\s+zu\s+)?$", _I)
+_SIZE_AFTER = re.compile(
+    rf"^\s*(?:committed\s+|senior\s+|secured\s+|unsecured\s+)?(?:{_NOUN.pattern})", _I)
+_UP_TO = re.compile(r"\b(?:up\s+to|bis\s+zu)\s*$", _I)
+
+
+def facility_name(text: str) -> str | None:
+    """The canonical facility a phrase names ("the Credit Agreement" → "credit facility")."""
+    m = _NOUN.search(text)
+    return _name(m) if m else None
+
+
+def _name(m: re.Match[str]) -> str:
+    for i, (name, _) in enumerate(_NOUNS):
+        if m.group(f"n{i}"):
+            return name
+    return "credit facility"
+
+
+def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
+                   ) -> list[FacilityStatement]:
+    """Each amount of the sentence `text[start:end]` that a facility's size, drawn amount or
+    headroom is, with its facility; none when the sentence names no facility."""
+    nouns = list(_NOUN.finditer(text, start, end))
+    if not nouns:
+        return []
+    inside = [a for a in amounts if a.currency is not None and start <= a.start < end]
+    out: list[FacilityStatement] = []
+    for index, amount in enumerate(inside):
+        lead = text[max(start, amount.start - 90) : amount.start]
+        tail = text[amount.end : min(end, amount.end + 45)]
+        noun = _facility_of(text, amount, nouns)
+        if noun is None:
+            continue
+        # "a revolving credit facility of £1.5m" sizes one facility; "overdrafts of £5.0m" is
+        # a balance
+        one = not re.search(r"(?:s|ies|en)$", noun.group(0), _I) or noun.group(0).isupper()
+        between = (text[noun.end() : amount.start]
+                   if noun.end() <= amount.start and one else None)
+        role = _role(lead, tail, between)
+        if role is None:
+            continue
+        name = _name(noun)
+        if role is FacilityRole.LIMIT and name not in DRAWABLE and not _drawn_follows(
+                text, amount, inside[index + 1 :], nouns, end):
+            role = FacilityRole.DRAWN  # "a term loan of £5.0m": drawn in full
+        out.append(FacilityStatement(amount, role, name, noun.span()))
+    return out
+
+
+_NAMES_NEXT = re.compile(r"^[^.;,]{0,25}?\b(?:under|from|on|of)\s+(?:(?:the|a|an|its|our|this|"
+                         r"existing|new)\s+)*$", _I)
+
+
+def _facility_of(text: str, amount: Amount, nouns: Sequence[re.Match[str]]
+                 ) -> re.Match[str] | None:
+    """The facility an amount belongs to: the one named right after it ("a £1.5m revolving
+    credit facility", "£0.5m drawn under a revolving credit facility"), else the nearest one
+    before it, else the first after it."""
+    after = [m for m in nouns if m.start() >= amount.end]
+    if after:
+        gap = text[amount.end : after[0].start()]
+        if _SIZE_AFTER.match(text[amount.end : amount.end + 60]) or _NAMES_NEXT.match(gap):
+            return after[0]
+    before = [m for m in nouns if m.end() <= amount.start]
+    if before:
+        return before[-1]
+    return after[0] if after else None
+
+
+def _role(lead: str, tail: str, between: str | None) -> FacilityRole | None:
+    if _DRAWN_AFTER.match(tail) or _DRAWN_BEFORE.search(lead):
+        return FacilityRole.DRAWN
+    if _HEADROOM_AFTER.match(tail) or _HEADROOM_BEFORE.search(lead):
+        return FacilityRole.HEADROOM
+    if _LIMIT_BEFORE.search(lead) or _SIZE_AFTER.match(tail) or _UP_TO.search(lead):
+        return FacilityRole.LIMIT
+    if between is not None and len(between) <= 60 and _SIZED.search(between) and not re.search(
+            r"[;:]|\d", between):
+        return FacilityRole.LIMIT  # "a revolving credit facility of £1.5m"
+    return None
+
+
+_DRAWN_UNDER = re.compile(rf"^\s*(?:was\s+|were\s+|is\s+)?(?:{_DRAWN_WORDS})\s+(?:under|from|on)\b",
+                          _I)
+
+
+def _drawn_follows(text: str, amount: Amount, later: Sequence[Amount],
+                   nouns: Sequence[re.Match[str]], end: int) -> bool:
+    """Whether the sentence says next how much of this facility is drawn ("£5.0m, £4.5m
+    outstanding"), before it names another facility."""
+    stop = next((m.start() for m in nouns if m.start() > amount.end), end)
+    for other in later:
+        tail = text[other.end : other.end + 45]
+        if other.start >= stop or _DRAWN_UNDER.match(tail):
+            return False  # another facility's drawings ("£0.5m drawn under a revolving …")
+        if _DRAWN_AFTER.match(tail):
+            return True
+    return False

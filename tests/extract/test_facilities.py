@@ -1,0 +1,74 @@
+"""A facility's size, drawn amount and headroom, told apart in English and German sentences: the
+size is never stored as debt."""
+
+from __future__ import annotations
+
+import pytest
+from test_offline_extractor import extract
+
+from manda.finance.amounts import find_amounts
+from manda.finance.facilities import FacilityRole, facility_roles
+from manda.models import Location, Section
+
+
+def roles(text: str) -> list[tuple[str, str, str]]:
+    return [(f.amount.text, f.role.value, f.facility)
+            for f in facility_roles(text, 0, len(text), find_amounts(text))]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Facilities agreement dated 14 June 2023: a term loan of £5.0m, £4.5m outstanding at "
+     "31 March 2024, and a revolving credit facility of £1.5m, of which £0.5m was drawn.",
+     [("£5.0m", "facility limit", "term loan"), ("£4.5m", "drawn", "term loan"),
+      ("£1.5m", "facility limit", "revolving credit facility"),
+      ("£0.5m", "drawn", "revolving credit facility")]),
+    ("As of December 31, 2023, total commitments under the Credit Agreement were $50.0 "
+     "million, of which $12.0 million was outstanding.",
+     [("$50.0 million", "facility limit", "credit facility"),
+      ("$12.0 million", "drawn", "credit facility")]),
+    ("Die Kreditlinie über EUR 2,0 Mio. war zum 31.12.2023 mit EUR 0,8 Mio. in Anspruch "
+     "genommen.",
+     [("EUR 2,0 Mio.", "facility limit", "credit line"), ("EUR 0,8 Mio.", "drawn", "credit line")]),
+    ("The company has a £2.0m overdraft facility, of which £1.2m was undrawn at the year end.",
+     [("£2.0m", "facility limit", "overdraft"), ("£1.2m", "facility headroom", "overdraft")]),
+    ("Bank loans: a term loan from Aire Valley Bank plc of £4.5m repayable to June 2028, and "
+     "£0.5m drawn under a revolving credit facility.",
+     [("£4.5m", "drawn", "term loan"), ("£0.5m", "drawn", "revolving credit facility")]),
+    # a term loan is drawn in full when it is made: its amount is debt
+    ("Term loan of EUR 4.0 million from Isartal Bank AG, drawn in July 2022.",
+     [("EUR 4.0 million", "drawn", "term loan")]),
+    ("The credit agreement also provides a $10.0 million revolving credit facility; at "
+     "December 31, 2023, $3.5 million was drawn under it.",
+     [("$10.0 million", "facility limit", "revolving credit facility"),
+      ("$3.5 million", "drawn", "revolving credit facility")]),
+    ("Revenue was €5.2M in Q3 2024.", []),
+    # a balance of several loans, not one facility's size
+    ("Bank loans and overdrafts of £5.0m at 31 March 2024.", []),
+    ("Arrangement fees of £50,000 were paid on the facility.", []),
+])
+def test_each_amount_gets_its_role_and_facility(text: str, expected: list) -> None:
+    assert roles(text) == expected
+    assert FacilityRole.LIMIT.value == "facility limit"
+
+
+def test_the_size_is_stored_as_a_facility_limit_not_debt() -> None:
+    text = ("As of December 31, 2023, total commitments under the Credit Agreement were $50.0 "
+            "million, of which $12.0 million was outstanding. Headroom under the revolving "
+            "credit facility was $38.0 million.")
+    findings, _, _ = extract("Credit_Agreement_Summary.pdf", [
+        Section(text=text, location=Location.for_page(3))])
+    read = {(f.subject, f.entity, f.value, f.period) for f in findings}
+    read |= {(f.subject, f.entity, f.value, "") for f in findings}
+    assert ("facility limit", "credit facility", 50_000_000, "as of 2023-12-31") in read
+    assert ("debt", "credit facility", 12_000_000, "as of 2023-12-31") in read
+    assert ("facility headroom", "revolving credit facility", 38_000_000, "") in read
+    assert not [f for f in findings if f.subject == "debt" and f.value == 50_000_000]
+
+
+def test_a_balance_takes_the_date_it_stood_at() -> None:
+    text = ("Facilities agreement dated 14 June 2023: a term loan of £5.0m, £4.5m outstanding at "
+            "31 March 2024.")
+    findings, _, _ = extract("Facilities.pdf", [Section(text=text, location=Location.for_page(1))])
+    drawn = [f for f in findings if f.subject == "debt"]
+    assert [(f.value, f.period, f.label) for f in drawn] == [
+        (4_500_000, "as of 2024-03-31", "Term loan drawn")]
