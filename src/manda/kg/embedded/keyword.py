@@ -1,9 +1,10 @@
 """BM25 keyword search for the embedded store: one in-memory tantivy index per deal, kept in step
-with SQLite by a change log, so a search ranks the top k without scoring every match.
+with SQLite by a change log.
 
-Why tantivy: SQLite FTS5 scores every matching row before ranking (42 of the 59 ms of a hybrid
-search at 100k chunks); tantivy's top-k collector skips blocks that cannot reach the head, ~0.2 ms
-a query (`bench/channel_bench.py`). SQLite stays the truth:
+Why tantivy: SQLite FTS5 took 42 of the 59 ms of a hybrid search at 100k chunks (it scores every
+matching row through SQLite's virtual-table machinery); tantivy ranks a query's top k in ~0.5 ms
+at 100k (`bench/channel_bench.py`; `bench/keyword_bench.py` times it through the store). SQLite
+stays the truth:
 - triggers on `chunks` (schema.py) log every insert, text change and delete as one row per
   (deal, chunk rowid) in `keyword_changes`, tagged with the deal's `keyword_generations` counter,
   which the same statement bumps inside the writer's transaction;
@@ -125,7 +126,8 @@ class KeywordIndexes:
     def search(
         self, conn: sqlite3.Connection, deal_id: str, question: str, k: int
     ) -> list[ScoredId]:
-        """BM25 over the chunks of the deal's completed documents, best first, ties by chunk id."""
+        """BM25 over the chunks of the deal's completed documents, best first (`TIE_BREAK`
+        orders equal BM25 scores; scores still equal after it go by chunk id)."""
         query = keyword_query(question)
         if query is None or k <= 0:
             return []
