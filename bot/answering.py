@@ -1,22 +1,27 @@
 """A question (or gaps / red flags) answered in a Slack thread for the channel's deal.
 
 Only threads of a bound channel get answers; replies without a mention only in threads Manda
-answered; any failure becomes a message in the thread, never silence.
+answered; any failure becomes a message in the thread, never silence. A slash command's answer
+is posted once in the channel when it is ready (`answer_in_channel`), never put in place of a
+placeholder: Slack marks a message changed with `chat.update` "(edited)".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks.answer import render_answer
-from bot.blocks.messages import render_error, render_help, render_unbound
-from bot.conversations import Thread
+from bot.blocks.answer import RenderedAnswer, render_answer
+from bot.blocks.kit import SlackMessage
+from bot.blocks.messages import render_error, render_help, render_notice, render_unbound
+from bot.conversations import Thread, conversation_id
 from bot.deps import Deps
 from bot.replies import ThreadWriter, Working
 from manda.agent.service import AnswerService
@@ -26,6 +31,12 @@ log = logging.getLogger(__name__)
 
 OnText = Callable[[str], Awaitable[None]]
 Run = Callable[[AnswerService, str, str, str, OnText], Awaitable[Answer]]
+Tell = Callable[[SlackMessage], Awaitable[None]]
+
+NOT_IN_CHANNEL = (
+    "I am not in this channel, so I can't post here. "
+    "Invite me with `/invite @Manda`, then try again."
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,27 @@ KINDS: dict[Kind, AnswerKind] = {
 }
 
 
+async def _rendered(
+    deps: Deps, deal_id: str, question: str, kind: Kind, conversation: str, on_text: OnText
+) -> RenderedAnswer:
+    """Run the agent (within `answer_timeout`) and lay its answer out for Slack."""
+    async with asyncio.timeout(deps.answer_timeout):
+        answer = await KINDS[kind].run(deps.answers, deal_id, question, conversation, on_text)
+    evidence = await deps.deals.pending_behind(deal_id, answer)
+    return render_answer(
+        answer,
+        deal_id=deal_id,
+        question=question,
+        pending=evidence.findings,
+        documents=evidence.document_names,
+        links=await deps.deals.document_links(deal_id),
+    )
+
+
+async def _no_text(delta: str) -> None:
+    return None
+
+
 async def answer_in_thread(
     deps: Deps,
     client: AsyncWebClient,
@@ -68,8 +100,6 @@ async def answer_in_thread(
     question: str,
     *,
     kind: Kind = "ask",
-    placeholder_ts: str | None = None,
-    intro: str | None = None,
 ) -> None:
     """Answer `question` (or run gaps / red flags) for `deal_id` in `thread`, whatever happens.
 
@@ -77,25 +107,15 @@ async def answer_in_thread(
     wait without using the event loop, so acks stay fast and the first answers come first.
     """
     async with deps.answer_slots:
-        working = Working(client, thread, placeholder_ts=placeholder_ts)
+        working = Working(client, thread)
         writer: ThreadWriter | None = None
         try:
             await working.start()
             writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
-            async with asyncio.timeout(deps.answer_timeout):
-                answer = await KINDS[kind].run(
-                    deps.answers, deal_id, question, thread.conversation_id, writer.on_text
-                )
-            evidence = await deps.deals.pending_behind(deal_id, answer)
-            rendered = render_answer(
-                answer,
-                deal_id=deal_id,
-                question=question,
-                pending=evidence.findings,
-                documents=evidence.document_names,
-                links=await deps.deals.document_links(deal_id),
+            rendered = await _rendered(
+                deps, deal_id, question, kind, thread.conversation_id, writer.on_text
             )
-            await writer.finish(rendered, intro=intro)
+            await writer.finish(rendered)
             await deps.conversations.remember(thread.conversation_id, deal_id)
         except Exception as exc:
             log.exception("answering in %s failed", thread.conversation_id)
@@ -107,6 +127,55 @@ async def answer_in_thread(
             await writer.fail(error)
         finally:
             await working.stop()
+
+
+async def answer_in_channel(
+    deps: Deps,
+    client: AsyncWebClient,
+    *,
+    team: str,
+    channel: str,
+    deal_id: str,
+    question: str,
+    kind: Kind,
+    intro: str,
+    tell: Tell,
+) -> str | None:
+    """Work the answer out, then post it in the channel once, headed by `intro`; its thread
+    continues the conversation. Returns the message's ts (None when it could not be posted).
+
+    Nothing stands in the channel meanwhile (the person who asked was told, privately, through
+    `tell`), so the answer is never a changed message. A failure, or a channel Manda is not in,
+    is told to that person only, with the answer when there is one.
+    """
+    async with deps.answer_slots:
+        # The message's ts keys its thread's conversation, and it exists only once posted: the
+        # agent works under a key of its own, which the thread's conversation then continues.
+        working_key = conversation_id(team, channel, f"command-{uuid.uuid4().hex[:16]}")
+        try:
+            rendered = await _rendered(deps, deal_id, question, kind, working_key, _no_text)
+        except Exception as exc:
+            log.exception("answering %s in %s failed", kind, channel)
+            await tell(render_error(exc, KINDS[kind].doing))
+            return None
+        message = rendered.message(intro)
+        try:
+            posted = await client.chat_postMessage(
+                channel=channel, text=message.text, blocks=message.blocks
+            )
+        except SlackApiError as exc:
+            if exc.response.get("error") not in ("not_in_channel", "channel_not_found"):
+                log.exception("posting the %s answer in %s failed", kind, channel)
+                await tell(render_error(exc, "post the answer here"))
+                return None
+            await tell(render_notice(NOT_IN_CHANNEL))
+            await tell(message)
+            return None
+        ts = str(posted["ts"])
+        await deps.conversations.continue_in(
+            working_key, conversation_id(team, channel, ts), deal_id
+        )
+        return ts
 
 
 async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, question: str) -> None:

@@ -7,7 +7,8 @@ import re
 ADD_TO_QA = "manda.qa.add"  # several in one block: numbered, ADD_TO_QA_ANY matches them all
 QA_OPEN = "manda.qa.open"  # "Add to Q&A…": opens QA_VIEW with the answer's suggested questions
 QA_VIEW = "manda.qa.view"  # callback_id of the Add to Q&A modal
-QA_PICK = "manda.qa.pick"  # its checkboxes (block and action id); option values "all" or "1".."n"
+QA_PICK = "manda.qa.pick"  # its first checkboxes (block and action id); option values "all" or
+# "1".."n"; a checkbox group holds 10 options, so further groups are `qa_pick(2)`, …
 QA_ALL = "all"
 APPROVE_FINDING = "manda.finding.approve"
 REJECT_FINDING = "manda.finding.reject"
@@ -51,6 +52,7 @@ SOURCES = "manda.answer.sources"  # footnotes; a second block is `.10`, …
 ANSWER_BODY = "manda.answer.body"  # the first screen (markdown)
 ANSWER_REST = "manda.answer.rest"  # what Show more added
 ANSWER_MORE = "manda.answer.more"  # block id of the Show more button
+ANSWER_CAUTIONS = "manda.answer.cautions"  # what the answer says of its question's constraints
 INGEST_ACTIONS = "manda.ingest.actions"
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
@@ -60,6 +62,11 @@ ANSWER_MENU_BLOCK = "manda.answer.menu"
 def add_to_qa(index: int) -> str:
     """Action ids are unique within a block, so each Add to Q&A button has its own number."""
     return f"{ADD_TO_QA}.{index}"
+
+
+def qa_pick(group: int) -> str:
+    """Block and action id of the Add to Q&A modal's `group`-th checkbox group (from 1)."""
+    return QA_PICK if group == 1 else f"{QA_PICK}.{group}"
 
 
 def qa_field(kind: str, index: int) -> str:

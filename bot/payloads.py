@@ -1,8 +1,15 @@
-"""Typed payloads carried in button values: validated on the way back, always under 2,000 chars."""
+"""Typed payloads carried in button values: validated on the way back, always under 2,000 chars.
+
+A payload is its JSON with short field aliases; one that would not fit as JSON (many suggested
+questions) travels deflated, `z:` and the base64url of its zlib-compressed JSON, and is read back
+to at most `INFLATED_MAX` bytes.
+"""
 
 from __future__ import annotations
 
-from typing import TypeVar
+import base64
+import zlib
+from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -10,7 +17,11 @@ from manda.errors import MandaError
 
 VALUE_LIMIT = 2000  # Slack's limit on a button value
 METADATA_LIMIT = 3000  # Slack's limit on a view's private_metadata
-MAX_SUGGESTIONS = 9  # a modal's checkboxes hold 10 options: "All" and nine questions
+# The Add to Q&A modal holds them: a view has at most 100 blocks, and 30 questions take 95 (the
+# intro, 4 checkbox groups of at most 10 options for "All" and the 30, 3 inputs per question).
+MAX_SUGGESTIONS = 30
+DEFLATED = "z:"
+INFLATED_MAX = 64_000
 
 P = TypeVar("P", bound="ButtonPayload")
 
@@ -29,24 +40,43 @@ class ButtonPayload(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
 
     deal_id: str = Field(alias="d", min_length=1)
+    limit: ClassVar[int] = VALUE_LIMIT
+
+    def _wire(self) -> str:
+        """Its JSON, or the JSON deflated when only that fits."""
+        value = self.model_dump_json(by_alias=True, exclude_none=True)
+        if len(value) <= self.limit:
+            return value
+        packed = base64.urlsafe_b64encode(zlib.compress(value.encode(), 9)).decode()
+        return DEFLATED + packed if len(DEFLATED) + len(packed) < len(value) else value
 
     def encode(self) -> str:
-        value = self.model_dump_json(by_alias=True, exclude_none=True)
-        if len(value) > VALUE_LIMIT:
+        value = self._wire()
+        if len(value) > self.limit:
             raise ValueError(
-                f"{type(self).__name__} is {len(value)} characters; limit {VALUE_LIMIT}"
+                f"{type(self).__name__} is {len(value)} characters; limit {self.limit}"
             )
         return value
 
     def fits(self) -> bool:
-        return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= VALUE_LIMIT
+        return len(self._wire()) <= self.limit
 
     @classmethod
     def decode(cls: type[P], value: str | None) -> P:
         try:
-            return cls.model_validate_json(value or "")
-        except ValidationError as exc:
+            return cls.model_validate_json(_inflated(value or ""))
+        except (ValidationError, ValueError, zlib.error) as exc:
             raise StaleButtonError() from exc
+
+
+def _inflated(value: str) -> str:
+    if not value.startswith(DEFLATED):
+        return value
+    inflate = zlib.decompressobj()
+    raw = inflate.decompress(base64.urlsafe_b64decode(value[len(DEFLATED) :]), INFLATED_MAX)
+    if inflate.unconsumed_tail:
+        raise ValueError(f"a deflated payload longer than {INFLATED_MAX} bytes")
+    return raw.decode()
 
 
 class AddToQA(ButtonPayload):
@@ -137,11 +167,7 @@ class Origin(BaseModel):
 class QAModal(SuggestedQuestions, Origin):
     """The Add to Q&A modal's private_metadata: the questions and the message to update."""
 
-    def encode(self) -> str:
-        value = self.model_dump_json(by_alias=True, exclude_none=True)
-        if len(value) > METADATA_LIMIT:
-            raise ValueError(f"QAModal is {len(value)} characters; limit {METADATA_LIMIT}")
-        return value
+    limit: ClassVar[int] = METADATA_LIMIT
 
 
 class Decision(ButtonPayload):

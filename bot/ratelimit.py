@@ -1,11 +1,13 @@
 """Slack's Web API rate limits, kept by one process or shared by every bot worker through Redis.
 
-Slack counts calls "per API method per workspace per app" (and chat.postMessage about one a
-second per channel): https://docs.slack.dev/apis/web-api/rate-limits. N workers behind a load
-balancer are one app to Slack, so with `REDIS_URL` set they take their calls from one budget kept
-in Redis (a token bucket per method and channel, updated atomically by a Lua script on the
-server's clock), and a 429's `Retry-After` met by one worker holds the method
-back in all of them. Without Redis the budget is the process's own (`LocalSlackLimiter`).
+Slack counts calls "per API method per workspace per app", and chat.postMessage about one a
+second per channel: https://docs.slack.dev/apis/web-api/rate-limits. So a budget is kept per
+workspace (team) and method, and for chat.postMessage per channel too; one busy workspace never
+spends another's. N workers behind a load balancer are one app to Slack, so with `REDIS_URL` set
+they take their calls from one budget kept in Redis (a token bucket per budget, updated
+atomically by a Lua script on the server's clock), and a 429's `Retry-After` met by one worker
+holds that workspace's method back in all of them. Without Redis the budget is the process's own
+(`LocalSlackLimiter`).
 """
 
 from __future__ import annotations
@@ -37,11 +39,13 @@ class Tier:
 # Slack's tiers (https://docs.slack.dev/apis/web-api/rate-limits): Tier 2 20+/min, Tier 3 50+/min,
 # Tier 4 100+/min, "per API method per workspace per app"; each method's page names its tier.
 TIER_2, TIER_3, TIER_4 = Tier(20, 3), Tier(50, 8), Tier(100, 15)
-# chat.postMessage is special: about one message a second per channel, short bursts allowed
-# (https://docs.slack.dev/reference/methods/chat.postMessage). Not in TIERS (only its 429s hold
-# it back), as before; a caller's tiers may add it.
+# chat.postMessage is special: "1 message per second to a specific channel, with short bursts of
+# more than 1 allowed" (https://api.slack.com/methods/chat.postMessage#rate_limiting); the burst's
+# size is not documented, so a few messages go at once and then one a second, per channel.
 POST_MESSAGE = Tier(60, 3)
+PER_CHANNEL = frozenset({"chat.postMessage"})  # methods whose budget is per channel
 TIERS: MappingProxyType[str, Tier] = MappingProxyType({
+    "chat.postMessage": POST_MESSAGE,
     "chat.update": TIER_3,
     "chat.delete": TIER_3,
     "conversations.info": TIER_3,
@@ -59,12 +63,16 @@ class SlackLimiter(Protocol):
 
     name: str  # "local" or "redis", for logs and `manda doctor`
 
-    async def acquire(self, method: str, channel: str | None = None) -> float:
-        """Wait until a call of `method` is within its tier; the seconds waited."""
+    async def acquire(
+        self, method: str, channel: str | None = None, *, team: str | None = None
+    ) -> float:
+        """Wait until a call of `method` (in `team`'s workspace, to `channel`) is within its
+        tier; the seconds waited."""
         ...
 
-    async def pause(self, method: str, seconds: float) -> None:
-        """Slack answered 429 for `method`: no call of it before `seconds` from now."""
+    async def pause(self, method: str, seconds: float, *, team: str | None = None) -> None:
+        """Slack answered 429 for `method` in `team`'s workspace: no call of it there before
+        `seconds` from now."""
         ...
 
     async def aclose(self) -> None:
@@ -91,19 +99,24 @@ class _Bucket:
         return (1.0 - self.tokens) / self.rate
 
 
-def _bucket_key(method: str, channel: str | None) -> str:
-    """A budget per method, and per channel when the call names one.
+def _bucket_key(method: str, channel: str | None, team: str | None) -> str:
+    """A budget per workspace and method, and per channel for chat.postMessage (`PER_CHANNEL`).
 
-    Slack paces chat.postMessage and chat.update per channel; for the other methods its tiers are
-    per workspace, which this is looser than. It is how the bot counted before the budget could
-    be shared, kept so that the pacing (and the order of concurrent replies) does not change.
+    A call whose workspace is unknown (a client built outside a request) counts in a budget of
+    its own, `-`.
     """
-    return f"{method}:{channel or ''}"
+    key = f"{team or '-'}:{method}"
+    return f"{key}:{channel}" if method in PER_CHANNEL and channel else key
+
+
+def _pause_key(method: str, team: str | None) -> str:
+    return f"{team or '-'}:{method}"
 
 
 class LocalSlackLimiter:
-    """Keeps one process's Web API calls within Slack's tiers, per method (and per channel for
-    chat.postMessage), and holds a method back for as long as a 429's `Retry-After` asked.
+    """Keeps one process's Web API calls within Slack's tiers, per workspace and method (and per
+    channel for chat.postMessage), and holds a workspace's method back for as long as a 429's
+    `Retry-After` asked.
 
     Shared by every client of the process (`Deps.slack_limits`), so concurrent answers, uploads
     and edits share the method's budget instead of each spending all of it. Right for one worker;
@@ -121,39 +134,46 @@ class LocalSlackLimiter:
         self._buckets: dict[str, _Bucket] = {}
         self._paused_until: dict[str, float] = {}
 
-    async def acquire(self, method: str, channel: str | None = None) -> float:
+    async def acquire(
+        self, method: str, channel: str | None = None, *, team: str | None = None
+    ) -> float:
         waited = 0.0
         while True:
-            wait = self.try_acquire(method, channel)
+            wait = self.try_acquire(method, channel, team=team)
             if wait <= 0:
                 return waited
             await self._sleep(wait)
             waited += wait
 
-    def try_acquire(self, method: str, channel: str | None = None) -> float:
+    def try_acquire(
+        self, method: str, channel: str | None = None, *, team: str | None = None
+    ) -> float:
         """Take a call of `method` now (0.0), or the seconds to wait before asking again."""
         now = self._clock()
-        pause = self._paused_until.get(method, 0.0) - now
+        pause = self._paused_until.get(_pause_key(method, team), 0.0) - now
         if pause > 0:
             return pause
         tier = self._tiers.get(method)
         if tier is None:
             return 0.0  # a method without a known tier: only its 429s hold it back
-        key = _bucket_key(method, channel)
+        key = _bucket_key(method, channel, team)
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = _Bucket(tier, now)
         return bucket.wait_for(now)
 
-    async def pause(self, method: str, seconds: float) -> None:
-        self.pause_now(method, seconds)
+    async def pause(self, method: str, seconds: float, *, team: str | None = None) -> None:
+        self.pause_now(method, seconds, team=team)
 
-    def pause_now(self, method: str, seconds: float) -> None:
+    def pause_now(self, method: str, seconds: float, *, team: str | None = None) -> None:
         """`pause`, for callers outside the event loop (and the Redis limiter's fallback)."""
         until = self._clock() + max(0.0, seconds)
-        self._paused_until[method] = max(self._paused_until.get(method, 0.0), until)
-        log.warning("Slack rate-limited %s: holding its calls for %.1f s", method, seconds,
-                    extra={"slack_method": method, "retry_after": seconds, "limiter": self.name})
+        key = _pause_key(method, team)
+        self._paused_until[key] = max(self._paused_until.get(key, 0.0), until)
+        log.warning("Slack rate-limited %s in %s: holding its calls for %.1f s", method,
+                    team or "an unknown workspace", seconds,
+                    extra={"slack_method": method, "retry_after": seconds, "limiter": self.name,
+                           "team": team})
 
     async def aclose(self) -> None:
         return None
@@ -232,11 +252,12 @@ class RedisSlackLimiter:
         self._fallback = LocalSlackLimiter(tiers, clock=clock or time.monotonic, sleep=sleep)
         self._degraded = False
 
-    def bucket_key(self, method: str, channel: str | None = None) -> str:
-        return f"{self._prefix}rate:{_bucket_key(method, channel)}"
+    def bucket_key(self, method: str, channel: str | None = None, *,
+                   team: str | None = None) -> str:
+        return f"{self._prefix}rate:{_bucket_key(method, channel, team)}"
 
-    def pause_key(self, method: str) -> str:
-        return f"{self._prefix}pause:{method}"
+    def pause_key(self, method: str, *, team: str | None = None) -> str:
+        return f"{self._prefix}pause:{_pause_key(method, team)}"
 
     def _redis(self) -> aioredis.Redis:
         if self._client is None:  # connects on first command, inside the loop
@@ -247,43 +268,48 @@ class RedisSlackLimiter:
     def _now_ms(self) -> str:
         return "" if self._clock is None else str(int(self._clock() * 1000))
 
-    async def try_acquire(self, method: str, channel: str | None = None) -> float:
+    async def try_acquire(
+        self, method: str, channel: str | None = None, *, team: str | None = None
+    ) -> float:
         """Take a call of `method` now (0.0), or the seconds to wait before asking again."""
         tier = self._tiers.get(method)
         rate = tier.per_minute / 60_000.0 if tier else 0.0
         capacity = tier.burst if tier else 0
         try:
             wait_ms = await self._redis().eval(
-                TAKE_SCRIPT, 2, self.bucket_key(method, channel), self.pause_key(method),
-                repr(rate), capacity, self._now_ms())
+                TAKE_SCRIPT, 2, self.bucket_key(method, channel, team=team),
+                self.pause_key(method, team=team), repr(rate), capacity, self._now_ms())
         except RedisError as exc:
             self._lost(exc)
-            return self._fallback.try_acquire(method, channel)
+            return self._fallback.try_acquire(method, channel, team=team)
         self._back()
         return int(wait_ms) / 1000.0
 
-    async def acquire(self, method: str, channel: str | None = None) -> float:
+    async def acquire(
+        self, method: str, channel: str | None = None, *, team: str | None = None
+    ) -> float:
         waited = 0.0
         while True:
-            wait = await self.try_acquire(method, channel)
+            wait = await self.try_acquire(method, channel, team=team)
             if wait <= 0:
                 return waited
             await self._sleep(wait)
             waited += wait
 
-    async def pause(self, method: str, seconds: float) -> None:
+    async def pause(self, method: str, seconds: float, *, team: str | None = None) -> None:
         ms = max(0, int(seconds * 1000))
         try:
-            await self._redis().eval(PAUSE_SCRIPT, 1, self.pause_key(method), ms,
+            await self._redis().eval(PAUSE_SCRIPT, 1, self.pause_key(method, team=team), ms,
                                      self._now_ms())
         except RedisError as exc:
             self._lost(exc)
-            self._fallback.pause_now(method, seconds)
+            self._fallback.pause_now(method, seconds, team=team)
             return
         self._back()
-        log.warning("Slack rate-limited %s: every worker holds its calls for %.1f s", method,
-                    seconds, extra={"slack_method": method, "retry_after": seconds,
-                                    "limiter": self.name})
+        log.warning("Slack rate-limited %s in %s: every worker holds its calls for %.1f s",
+                    method, team or "an unknown workspace", seconds,
+                    extra={"slack_method": method, "retry_after": seconds,
+                           "limiter": self.name, "team": team})
 
     def _lost(self, exc: RedisError) -> None:
         if not self._degraded:
@@ -308,7 +334,7 @@ def choose_slack_limiter(settings: Settings) -> SlackLimiter:
     """Redis when REDIS_URL is set (the workers share Slack's budget), else the process's own."""
     if settings.redis_url:
         limiter: SlackLimiter = RedisSlackLimiter(settings.redis_url)
-        reason = "REDIS_URL set: every worker shares one budget per method"
+        reason = "REDIS_URL set: every worker shares one budget per workspace and method"
     else:
         limiter = LocalSlackLimiter()
         reason = "REDIS_URL not set: this process's own budget (one worker only)"

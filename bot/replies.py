@@ -5,8 +5,8 @@ the question, else a placeholder the answer replaces. Text streams with `chat.st
 `appendStream` as the answer's first screen, laid out as it will stay (footnotes, no more than one
 screen), and `chat.stopStream` finishes it with the blocks that go under it (footnotes, Show more,
 buttons): the message is never rewritten, so it neither reflows nor shows "(edited)".
-Only where streaming is unavailable (or the checked answer differs from what was streamed, or a
-slash command's placeholder stands in the channel) is the answer posted or put in place whole.
+Only where streaming is unavailable (or the checked answer differs from what was streamed) is the
+answer posted or put in place whole.
 https://docs.slack.dev/reference/methods/chat.stopStream
 """
 
@@ -36,19 +36,13 @@ STREAM_FLUSH = 240  # characters buffered before each chat.appendStream
 class Working:
     """Shows that Manda is on it, the best way the workspace allows, and takes the sign down."""
 
-    def __init__(
-        self, client: AsyncWebClient, thread: Thread, *, placeholder_ts: str | None = None
-    ) -> None:
+    def __init__(self, client: AsyncWebClient, thread: Thread) -> None:
         self._client = client
         self._thread = thread
         self.mode: Literal["status", "reaction", "placeholder", "none"] = "none"
-        self.placeholder_ts = placeholder_ts
-        if placeholder_ts:
-            self.mode = "placeholder"
+        self.placeholder_ts: str | None = None
 
     async def start(self) -> None:
-        if self.mode == "placeholder":
-            return
         t = self._thread
         try:
             await self._client.assistant_threads_setStatus(
@@ -200,11 +194,11 @@ class ThreadWriter:
         )
         self.posted.append(reply["ts"])
 
-    async def finish(self, answer: RenderedAnswer, *, intro: str | None = None) -> None:
+    async def finish(self, answer: RenderedAnswer) -> None:
         """End the streamed message with the blocks under the answer (`chat.stopStream`), or, where
         nothing can stream, put the whole answer in place of the placeholder or post it."""
         shown = answer.layout.shown
-        if self._stream and self._stream_ts is None and not intro and shown.strip():
+        if self._stream and self._stream_ts is None and shown.strip():
             await self._start_stream(shown)  # nothing streamed yet (a short or offline answer)
         if self._stream_ts is not None:
             if shown.startswith(self._sent) and await self._stop_with(answer, shown):
@@ -214,8 +208,8 @@ class ThreadWriter:
                 "message with it (Slack shows it as edited)", self._thread.conversation_id,
             )
         target = await self._stop_stream() or self._placeholder_ts
-        if target is None or not await self._replace(target, answer.message(intro)):
-            await self._post(answer.message(intro))
+        if target is None or not await self._replace(target, answer.message()):
+            await self._post(answer.message())
 
     async def _stop_with(self, answer: RenderedAnswer, shown: str) -> bool:
         ts = self._stream_ts

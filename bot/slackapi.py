@@ -98,9 +98,11 @@ class RateLimitRetryHandler(AsyncRateLimitErrorRetryHandler):
     """The SDK's 429 handler (it waits `Retry-After`, then retries), telling the limiter too, so
     every other caller of that method (in every worker, with Redis) waits as well."""
 
-    def __init__(self, limiter: SlackLimiter | None, **kwargs: Any) -> None:
+    def __init__(self, limiter: SlackLimiter | None, *, team: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.limiter = limiter
+        self.team = team
 
     async def prepare_for_next_attempt_async(
         self,
@@ -112,7 +114,7 @@ class RateLimitRetryHandler(AsyncRateLimitErrorRetryHandler):
     ) -> None:
         if self.limiter is not None and response is not None:
             method = request.url.rstrip("/").rsplit("/", 1)[-1]
-            await self.limiter.pause(method, _retry_after(response))
+            await self.limiter.pause(method, _retry_after(response), team=self.team)
         await super().prepare_for_next_attempt_async(
             state=state, request=request, response=response, error=error
         )
@@ -145,14 +147,17 @@ class ServerErrorRetryHandler(AsyncServerErrorRetryHandler):
         return response is not None and response.status_code in SERVER_ERRORS
 
 
-def retry_handlers(limiter: SlackLimiter | None = None) -> list[AsyncRetryHandler]:
-    """A fresh set of the SDK's retry handlers (they keep no state between calls)."""
+def retry_handlers(
+    limiter: SlackLimiter | None = None, team: str | None = None
+) -> list[AsyncRetryHandler]:
+    """A fresh set of the SDK's retry handlers (they keep no state between calls); a 429 holds
+    the method back in `team`'s workspace."""
     backoff = BackoffRetryIntervalCalculator(backoff_factor=BACKOFF_SECONDS, jitter=RandomJitter())
     return [
         AsyncConnectionErrorRetryHandler(
             max_retry_count=CONNECTION_RETRIES, interval_calculator=backoff
         ),
-        RateLimitRetryHandler(limiter, max_retry_count=RATE_LIMIT_RETRIES),
+        RateLimitRetryHandler(limiter, team=team, max_retry_count=RATE_LIMIT_RETRIES),
         ServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES, interval_calculator=backoff),
     ]
 
@@ -166,12 +171,14 @@ class GuardedWebClient(AsyncWebClient):
         breaker: CircuitBreaker,
         metrics: Metrics | None = None,
         limiter: SlackLimiter | None = None,
+        team: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.breaker = breaker
         self.metrics = metrics
         self.limiter = limiter
+        self.team = team  # the workspace whose rate budget its calls spend
 
     @classmethod
     def like(
@@ -182,13 +189,16 @@ class GuardedWebClient(AsyncWebClient):
         metrics: Metrics | None = None,
         session: aiohttp.ClientSession | None = None,
         limiter: SlackLimiter | None = None,
+        team: str | None = None,
     ) -> GuardedWebClient:
         """The same token, workspace and URL as `client` (Bolt's per-request client), guarded,
-        on `session`'s connections when given, within `limiter`'s rate tiers."""
+        on `session`'s connections when given, within `limiter`'s rate tiers for `team`'s
+        workspace."""
         return cls(
             breaker=breaker,
             metrics=metrics,
             limiter=limiter,
+            team=team,
             token=client.token,
             base_url=client.base_url,
             timeout=TIMEOUT_SECONDS,
@@ -199,7 +209,7 @@ class GuardedWebClient(AsyncWebClient):
             headers=dict(client.headers),
             team_id=client.default_params.get("team_id"),
             logger=client.logger,
-            retry_handlers=retry_handlers(limiter),
+            retry_handlers=retry_handlers(limiter, team),
         )
 
     async def api_call(  # type: ignore[override]
@@ -208,7 +218,7 @@ class GuardedWebClient(AsyncWebClient):
         if self.limiter is not None:
             params = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
             channel = params.get("channel") if isinstance(params, dict) else None
-            await self.limiter.acquire(api_method, channel)
+            await self.limiter.acquire(api_method, channel, team=self.team)
         try:
             return await self.breaker.call(super().api_call, api_method, **kwargs)
         except CircuitOpenError as exc:

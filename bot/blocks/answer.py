@@ -43,6 +43,15 @@ def render_sources(notes: Sequence[Footnote]) -> list[Block]:
     return contexts(["*Sources*", *labels], block_id=ids.SOURCES)
 
 
+def render_cautions(cautions: Sequence[str]) -> list[Block]:
+    """The constraint notes (not met and why, left out, still applying), one ⚠️ line each, set
+    apart under the text so a reader sees at once what the answer could not do as asked."""
+    if not cautions:
+        return []
+    return [context(["\n".join(f"⚠️ {escape(c)}" for c in cautions)],
+                    block_id=ids.ANSWER_CAUTIONS)]
+
+
 def markdown_block(text: str, block_id: str) -> Block:
     """Answer text as Slack renders streamed text (standard markdown), so nothing reflows."""
     return {"type": "markdown", "text": text, "block_id": block_id}
@@ -222,6 +231,7 @@ def render_answer(
     layout = lay_out(answer.answer, known_files=[c.document for c in answer.citations],
                      links=links)
     tail = [
+        *render_cautions(layout.cautions),
         *render_sources(layout.notes_for(layout.shown)),
         *render_show_more(layout, deal_id=deal_id, conversation_id=answer.conversation_id,
                           answer_text=answer.answer),
@@ -245,7 +255,3 @@ def expand_in_place(blocks: Sequence[Block], layout: Layout, rest: str) -> list[
         out.append(block)
     return out
 
-
-def render_placeholder(line: str) -> SlackMessage:
-    """The message an answer will replace, posted at once so people see Manda is on it."""
-    return SlackMessage(text=fallback(line), blocks=[context([f"⏳ {line}"])])

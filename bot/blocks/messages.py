@@ -155,3 +155,10 @@ def render_error(exc: BaseException, doing: str) -> SlackMessage:
 
 def render_notice(text: str) -> SlackMessage:
     return SlackMessage(text=fallback(text), blocks=[section(cut(text))])
+
+
+def render_reading(title: str) -> SlackMessage:
+    """What only the person who ran a slash command sees while Manda reads: the answer will be
+    a new message in the channel, so this stays true once it is there."""
+    line = f"⏳ {title} — reading the documents; the answer will be posted in this channel."
+    return SlackMessage(text=fallback(line), blocks=[context([line])])

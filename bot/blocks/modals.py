@@ -18,6 +18,7 @@ from manda.deals import QA_CATEGORIES, category_of
 from manda.models import QAPriority
 
 OPTION_TEXT = 75  # Slack's limit on an option's text
+GROUP_OPTIONS = 10  # a checkbox group's options, at most
 TITLE = 24  # on a view's title, submit and close texts
 QUESTION_MAX = 3000  # plain_text_input's max_length
 REASON_MAX = 500
@@ -61,32 +62,41 @@ def _select(block_id: str, label: str, choices: list[tuple[str, str]], chosen: s
     }
 
 
+def _pick_groups(questions: list[str]) -> list[Block]:
+    """The ticks: "All" and one per question, in checkbox groups of at most 10 options (Slack's
+    limit), each optional so any one of them may be ticked alone; the app checks that some are.
+    https://docs.slack.dev/reference/block-kit/block-elements/checkboxes-element"""
+    single = len(questions) == 1
+    numbered = [option(f"{i}. {q}", str(i)) for i, q in enumerate(questions, 1)]
+    options = numbered if single else [option(f"All {len(questions)} questions", ids.QA_ALL),
+                                       *numbered]
+    blocks: list[Block] = []
+    for group, start in enumerate(range(0, len(options), GROUP_OPTIONS), 1):
+        chunk = options[start : start + GROUP_OPTIONS]
+        numbers = [o["value"] for o in chunk if o["value"] != ids.QA_ALL]
+        label = ("Add to the Q&A list" if group == 1
+                 else f"Questions {numbers[0]}–{numbers[-1]}" if len(numbers) > 1
+                 else f"Question {numbers[0]}")
+        pick: dict[str, Any] = {"type": "checkboxes", "action_id": ids.qa_pick(group),
+                                "options": chunk}
+        if single:
+            pick["initial_options"] = chunk
+        blocks.append({"type": "input", "block_id": ids.qa_pick(group), "optional": True,
+                       "label": _plain(label), "element": pick})
+    return blocks
+
+
 def render_qa_modal(meta: QAModal) -> Block:
     """The suggested questions with a tick each (and "All"), each editable with its category
     and priority; submitting adds exactly the ticked ones, as worded here."""
     questions = meta.questions
-    single = len(questions) == 1
-    numbered = [option(f"{i}. {s.question}", str(i)) for i, s in enumerate(questions, 1)]
-    options = numbered if single else [option(f"All {len(questions)} questions", ids.QA_ALL),
-                                       *numbered]
-    pick: dict[str, Any] = {
-        "type": "checkboxes",
-        "action_id": ids.QA_PICK,
-        "options": options,
-    }
-    if single:
-        pick["initial_options"] = numbered
     intro = (
         f"Open questions for the target in deal *{escape(meta.deal_id)}*. Tick the ones to add; "
         "reword them and set their category and priority below first if you like."
     )
     if meta.source:
         intro += f" Raised by _{escape(meta.source)}_."
-    blocks: list[Block] = [
-        context([intro]),
-        {"type": "input", "block_id": ids.QA_PICK, "label": _plain("Add to the Q&A list"),
-         "element": pick},
-    ]
+    blocks: list[Block] = [context([intro]), *_pick_groups([s.question for s in questions])]
     categories = [(c, c) for c in QA_CATEGORIES]
     priorities = [(f"{p.value.title()} priority", p.value) for p in QAPriority]
     for i, s in enumerate(questions, 1):

@@ -203,13 +203,21 @@ class FakeSlack(FakeSlackServer):
         values of checkboxes. Inputs left out keep their initial values, as in Slack.
 
         An ack with `response_action: errors` keeps the modal open (its errors in
-        `Workspace.modal_errors`), as Slack shows them under the fields.
+        `Workspace.modal_errors`), as Slack shows them under the fields. An input block is
+        required unless `optional`: left empty, Slack's client keeps the modal open with "This
+        field is required" and sends the app nothing (the delivery's status is 0).
         https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload
+        https://docs.slack.dev/reference/block-kit/blocks/input-block
         """
         who = self.user(user)
         view = self.workspace.modals.get(who.id)
         if view is None:
             raise LookupError(f"no modal is open for {who.name}")
+        state = view_state(view, values)
+        missing = {block_id: "This field is required." for block_id in _left_empty(view, state)}
+        if missing:
+            self.workspace.show_modal(who.id, view, errors=missing)
+            return Delivery(kind="interactive", payload={}, status=0, body="", via="http")
         body = {
             "type": "view_submission",
             "team": {"id": self.workspace.team_id, "domain": self.workspace.domain},
@@ -218,7 +226,7 @@ class FakeSlack(FakeSlackServer):
             "api_app_id": self.workspace.app_id,
             "token": "fake-verification-token",
             "trigger_id": f"{int(time.time())}.{uuid.uuid4().int % 10**12}",
-            "view": {**view, "state": {"values": view_state(view, values)}},
+            "view": {**view, "state": {"values": state}},
         }
         delivery = await self.deliver("interactive", body)
         data = delivery.json or {}
@@ -326,6 +334,21 @@ def view_state(
 
 
 _UNSET: Any = object()
+
+
+def _left_empty(
+    view: Mapping[str, Any], state: Mapping[str, Mapping[str, Mapping[str, Any]]]
+) -> list[str]:
+    """The required input blocks (not `optional`) with nothing entered, ticked or chosen."""
+    empty = []
+    for block in view.get("blocks", []):
+        if block.get("type") != "input" or block.get("optional"):
+            continue
+        for entered in state.get(str(block.get("block_id")), {}).values():
+            if not (entered.get("selected_options") or entered.get("selected_option")
+                    or str(entered.get("value") or "")):
+                empty.append(str(block.get("block_id")))
+    return empty
 
 
 def _element_state(element: Mapping[str, Any], entered: Any) -> dict[str, Any]:

@@ -11,9 +11,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlencode
 
@@ -51,13 +52,28 @@ class Delivery:
         return data if isinstance(data, dict) else None
 
 
+HOOK_USES = 5  # https://api.slack.com/interactivity/slash-commands#responding_to_commands:
+HOOK_SECONDS = 30 * 60  # "up to 5 times within 30 minutes of the user's invocation"
+
+
 @dataclass
 class Hook:
-    """What a response_url belongs to: a channel, the person who acted, maybe a message."""
+    """What a response_url belongs to: a channel, the person who acted, maybe a message; and
+    how often it was used, as Slack takes at most `HOOK_USES` posts within `HOOK_SECONDS`."""
 
     channel: str
     user: str
     message_ts: str | None = None
+    created: float = field(default_factory=time.monotonic)
+    uses: int = 0
+
+    def spent(self, now: float) -> str | None:
+        """Why Slack would refuse one more post to this URL now; None while it is still good."""
+        if now - self.created > HOOK_SECONDS:
+            return "expired_url"
+        if self.uses >= HOOK_USES:
+            return "used_url"  # Slack documents the limit, not its error's wording: ours
+        return None
 
 
 class FakeSlackServer:
@@ -229,9 +245,11 @@ class FakeSlackServer:
     async def _hook(self, request: web.Request) -> web.Response:
         hook = self._hooks.get(request.match_info["hook"])
         body = await request.json()
-        if hook is None:
-            self.workspace.record("response_url", body, ok=False, error="expired_url")
-            return web.Response(status=404, text="expired_url")
+        refused = "expired_url" if hook is None else hook.spent(time.monotonic())
+        if hook is None or refused is not None:
+            self.workspace.record("response_url", body, ok=False, error=refused)
+            return web.Response(status=404, text=refused)
+        hook.uses += 1
         self.workspace.record("response_url", body, ok=True)
         self._apply_response(hook, body)
         return web.Response(text="ok")

@@ -31,7 +31,7 @@ from bot.blocks.review import (
     decision_note,
     render_review_queue,
 )
-from bot.conversations import channel_key, workspace_key
+from bot.conversations import channel_key, conversation_id, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
@@ -82,6 +82,17 @@ class Click:
         if self.message is None:
             return None
         return self.message.get("thread_ts") or self.message.get("ts")
+
+    @property
+    def conversation(self) -> str | None:
+        """The conversation of the thread the clicked message is in; None outside a shared
+        message. A slash command's answer was worked out under a key of its own before it was
+        posted, so its buttons name that key; its thread is where the team sees it."""
+        container = self.body.get("container") or {}
+        if self.channel is None or self.in_home or container.get("is_ephemeral"):
+            return None
+        thread = self.thread_ts or container.get("thread_ts") or container.get("message_ts")
+        return conversation_id(self.team, self.channel, str(thread)) if thread else None
 
 
 async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
@@ -322,7 +333,8 @@ async def feedback(
     if not await belongs_here(deps, client, click, payload.deal_id):
         return
     await deps.deals.feedback(
-        payload.deal_id, payload.conversation_id, by=click.user, helpful=positive, reason=reason
+        payload.deal_id, click.conversation or payload.conversation_id, by=click.user,
+        helpful=positive, reason=reason,
     )
     note = f"{'👍' if positive else '👎'} Thanks {who(click.user)} — your feedback was recorded"
     note += f": “{escape(cut(reason, 300))}”" if reason.strip() else "."

@@ -17,8 +17,7 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answering import KINDS, Kind, answer_in_thread
-from bot.blocks.answer import render_placeholder
+from bot.answering import KINDS, NOT_IN_CHANNEL, Kind, answer_in_channel
 from bot.blocks.kit import SlackMessage, who
 from bot.blocks.messages import (
     render_binding,
@@ -27,6 +26,7 @@ from bot.blocks.messages import (
     render_error,
     render_help,
     render_notice,
+    render_reading,
     render_refusal,
     render_unbound,
     render_unbound_announcement,
@@ -35,7 +35,7 @@ from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import QUEUE_PAGE, render_review_queue
 from bot.commands import BY_NAME, SHORTCUTS, SLASH, SUBCOMMANDS, parse
-from bot.conversations import DEAL_ID, Thread, channel_key
+from bot.conversations import DEAL_ID, channel_key
 from bot.deps import Deps
 from bot.listeners.qa_list import share_export
 from bot.permissions import SlackMembership
@@ -46,11 +46,6 @@ log = logging.getLogger(__name__)
 
 Command = dict[str, Any]
 Job = Callable[[Deps, AsyncWebClient, AsyncRespond, Command, str], Awaitable[None]]
-
-NOT_IN_CHANNEL = (
-    "I am not in this channel, so I can't post here. "
-    "Invite me with `/invite @Manda`, then try again."
-)
 
 
 async def _say(respond: AsyncRespond, message: SlackMessage, *, in_channel: bool = False) -> None:
@@ -116,26 +111,21 @@ async def _answer(
     kind: Kind,
     question: str,
 ) -> None:
+    """Tell who asked that Manda is reading (only them, through the command's response_url),
+    then post the answer in the channel once it is ready: a message that is never changed, so
+    Slack shows no "(edited)". Its thread continues the conversation.
+    https://api.slack.com/interactivity/slash-commands#responding_to_commands
+    """
     deal_id = await _bound_deal(deps, respond, command)
     if deal_id is None:
         return
-    user = command["user_id"]
     title = KINDS[kind].title.format(
-        user=user, deal=escape(deal_id), question=escape(plain(question, 500))
+        user=command["user_id"], deal=escape(deal_id), question=escape(plain(question, 500))
     )
-    placeholder = render_placeholder(f"{title} — reading the documents…")
-    ts = await _post(client, respond, command["channel_id"], placeholder)
-    if ts is None:
-        return
-    thread = Thread(
-        team=command["team_id"],
-        channel=command["channel_id"],
-        thread_ts=ts,
-        user=user,
-        channel_type="im" if command["channel_id"].startswith("D") else "channel",
-    )
-    await answer_in_thread(
-        deps, client, thread, deal_id, question, kind=kind, placeholder_ts=ts, intro=title
+    await _say(respond, render_reading(title))
+    await answer_in_channel(
+        deps, client, team=command["team_id"], channel=command["channel_id"], deal_id=deal_id,
+        question=question, kind=kind, intro=title, tell=lambda message: _say(respond, message),
     )
 
 

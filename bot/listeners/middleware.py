@@ -53,6 +53,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
             metrics=deps.metrics,
             session=deps.slack_session(),
             limiter=deps.slack_limits,
+            team=context.team_id or context.enterprise_id,
         )
         await next()
         return None

@@ -82,7 +82,8 @@ def _submitted_click(
         synthetic["container"] = {"type": "view"}
         return Click(synthetic)
     synthetic["channel"] = {"id": origin.channel}
-    synthetic["container"] = {"type": "message", "channel_id": origin.channel}
+    synthetic["container"] = {"type": "message", "channel_id": origin.channel,
+                              "message_ts": origin.message, "thread_ts": origin.thread}
     blocks = deps.edits.known(origin.channel, origin.message or "")
     if origin.message and blocks is not None:
         shown = next((b["text"]["text"] for b in blocks
@@ -102,8 +103,13 @@ def _chosen(values: Values, block_id: str) -> str | None:
 
 
 def _ticked(values: Values) -> set[str]:
-    state = values.get(ids.QA_PICK, {}).get(ids.QA_PICK) or {}
-    return {str(o.get("value")) for o in state.get("selected_options") or []}
+    """The ticked options of every checkbox group of the Add to Q&A modal."""
+    ticked: set[str] = set()
+    for block_id, actions in values.items():
+        if block_id == ids.QA_PICK or block_id.startswith(f"{ids.QA_PICK}."):
+            state = actions.get(block_id) or {}
+            ticked |= {str(o.get("value")) for o in state.get("selected_options") or []}
+    return ticked
 
 
 # ---------------------------------------------------------------- Add to Q&A…

@@ -5,11 +5,41 @@ The Slack adapter renders these; the CLI prints them (`manda ask --json` is this
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any, Literal
 from uuid import uuid4
 
 from pydantic import BaseModel, Field
+
+# What an answer says of its question's constraints, a line each under it: one not met and why,
+# what they left out, what still applies from earlier in the thread. Written only through
+# `constraint_note`, so a front end can set them apart (`split_constraint_notes`).
+NOT_MET = "Not met — "
+LEFT_OUT = "Left out under "
+STILL_APPLYING = "Still applying from earlier in this thread: "
+_CONSTRAINT_NOTE = re.compile(
+    "^_((?:" + "|".join(re.escape(o) for o in (NOT_MET, LEFT_OUT, STILL_APPLYING)) + ").+)_$"
+)
+
+
+def constraint_note(text: str) -> str:
+    """One note line (italic in markdown): `text` starts with NOT_MET, LEFT_OUT or
+    STILL_APPLYING."""
+    return f"_{text}_"
+
+
+def split_constraint_notes(text: str) -> tuple[str, list[str]]:
+    """The answer without its constraint notes, and the notes' own words, in order."""
+    body: list[str] = []
+    notes: list[str] = []
+    for line in text.split("\n"):
+        found = _CONSTRAINT_NOTE.match(line.strip())
+        if found:
+            notes.append(found.group(1))
+        else:
+            body.append(line)
+    return ("\n".join(body).strip("\n") if notes else text), notes
 
 
 class Intent(StrEnum):

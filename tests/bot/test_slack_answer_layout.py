@@ -8,10 +8,19 @@ import re
 from slackworld import running_world
 
 from bot import ids
-from bot.blocks.layout import FIRST_SCREEN_CHARS, first_screen, lay_out
+from bot.blocks.answer import render_answer
+from bot.blocks.layout import FIRST_SCREEN_CHARS, first_screen, lay_out, settled_screen
 from bot.fakeslack import FakeSlack
 from manda.agent.grounding import footnoted
 from manda.agent.redflags import RedFlag, lead, ordered
+from manda.answers import (
+    NOT_MET,
+    STILL_APPLYING,
+    Answer,
+    Citation,
+    Intent,
+    constraint_note,
+)
 from manda.app import Manda
 
 
@@ -103,3 +112,45 @@ async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: Fa
         await world.settle()
         [answer] = world.replies(world.lobby, question.ts)
         assert f"[1] <{permalink}|Falcon_Memo.md>" in answer.all_text()
+
+
+def test_constraint_notes_are_set_apart_under_the_text_never_streamed() -> None:
+    text = ("EBITDA was €1.1M in Q3 2024 (source: Q3.pdf, p.1).\n\n"
+            + constraint_note(f"{NOT_MET}at least 2 sources: only one document states it "
+                              "(Q3_Report.pdf).") + "\n"
+            + constraint_note(f"{STILL_APPLYING}only audited or final documents."))
+    layout = lay_out(text)
+    assert layout.shown == "EBITDA was €1.1M in Q3 2024 [1]." and layout.more == ""
+    assert layout.cautions == (
+        "Not met — at least 2 sources: only one document states it (Q3_Report.pdf).",
+        "Still applying from earlier in this thread: only audited or final documents.")
+    partial = text + "\nA later line.\n"  # a note written before the answer goes on
+    settled = settled_screen(partial)  # what may stream now is what stays, without the notes
+    assert settled and lay_out(partial).shown.startswith(settled) and "Not met" not in settled
+    answer = Answer(answer=text, intent=Intent.FACT_LOOKUP, conversation_id="c",
+                    citations=[Citation(document="Q3.pdf", location="p.1", excerpt="…")])
+    blocks = render_answer(answer, deal_id="d", question="EBITDA?").blocks()
+    ids_in_order = [b.get("block_id") for b in blocks]
+    assert ids_in_order[:3] == [ids.ANSWER_BODY, ids.ANSWER_CAUTIONS, ids.SOURCES]
+    [cautions] = blocks[1]["elements"]
+    assert cautions["text"] == (
+        "⚠️ Not met — at least 2 sources: only one document states it (Q3_Report.pdf).\n"
+        "⚠️ Still applying from earlier in this thread: only audited or final documents.")
+    assert "Not met" not in blocks[0]["text"]
+    plain_italic = "_A caveat of the answer itself, not a constraint note._"
+    assert lay_out(plain_italic).cautions == () and lay_out(plain_italic).shown == plain_italic
+
+
+async def test_a_left_out_note_streams_with_the_answer_as_a_caution(
+        app: Manda, fake: FakeSlack) -> None:
+    async with running_world(app, fake) as world:
+        question = await world.fake.mention(
+            world.alice, world.deal, "What was Q3 2024 revenue, only from final documents?")
+        await world.settle()
+        [answer] = world.replies(world.deal, question.ts)
+        assert not answer.edited  # streamed as it stays
+        [cautions] = [b for b in answer.blocks if b.get("block_id") == ids.ANSWER_CAUTIONS]
+        note = cautions["elements"][0]["text"]
+        assert note.startswith("⚠️ Left out under “only audited or final documents”: ")
+        assert "TargetCo_Management_Presentation.pptx" in note
+        assert "Left out under" not in answer.text  # not in the streamed text too

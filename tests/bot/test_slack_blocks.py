@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 
 import pytest
@@ -16,12 +17,14 @@ from bot.blocks.qa import render_qa_list
 from bot.blocks.review import decision_note, render_review_queue
 from bot.fakeslack.blockkit import validate_blocks
 from bot.payloads import (
+    MAX_SUGGESTIONS,
     VALUE_LIMIT,
     AddToQA,
     Decision,
     OpenReview,
     StaleButtonError,
     SuggestedQuestions,
+    Suggestion,
 )
 from manda.answers import Answer, Citation, Intent, SuggestedAction
 from manda.deals import ReviewPage, Urgency
@@ -36,6 +39,9 @@ from manda.models import (
     ReviewDecisionKind,
     SkippedFile,
 )
+
+# A question that does not compress (hex digests), so it must be shortened to fit a button.
+LONG_QUESTION = "".join(hashlib.sha256(str(i).encode()).hexdigest() for i in range(80))
 
 
 def finding(n: int, *, priority: str = "normal", deal: str = "targetco") -> Finding:
@@ -80,7 +86,7 @@ def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_mo
             for i in range(60)
         ],
         suggested_actions=[
-            SuggestedAction(type="add_to_qa", question="Q" * 5000, category="Financial"),
+            SuggestedAction(type="add_to_qa", question=LONG_QUESTION, category="Financial"),
             *[
                 SuggestedAction(type="add_to_qa", question=f"Why did cost {i} rise?")
                 for i in range(10)
@@ -123,8 +129,9 @@ def test_a_huge_answer_is_one_message_slack_accepts_with_the_rest_behind_show_mo
     assert sum(e["action_id"] == ids.APPROVE_FINDING for e in buttons(blocks)) == 5
     [offer] = [e for e in buttons(blocks) if e["action_id"] == ids.QA_OPEN]
     offered = SuggestedQuestions.decode(offer["value"]).questions
-    assert len(offered) == 9 and offered[0].question.endswith("…")  # shortened to fit, editable
-    assert offer["text"]["text"] == "📝 Add to Q&A… (9 questions)"
+    assert len(offered) == 11 and offered[0].question.endswith("…")  # shortened, editable
+    assert [q.question for q in offered[1:]] == [f"Why did cost {i} rise?" for i in range(10)]
+    assert offer["text"]["text"] == "📝 Add to Q&A… (11 questions)"
     assert "<!channel>" not in str(blocks)
 
 
@@ -154,6 +161,24 @@ def test_a_cited_answer_without_suggestions_has_no_qa_button() -> None:
     assert not any(e["action_id"] == ids.QA_OPEN for e in buttons(blocks))
     assert rendered.layout.shown == "Q3 revenue was €5.2M [1]."
     assert "[1] Q3.pdf · p.3" in str(blocks) and "Show more" not in str(blocks)
+
+
+def test_many_suggestions_travel_deflated_and_whole() -> None:
+    questions = [
+        Suggestion(q=f"Please provide the signed {kind} for {year}, with any side letters "
+                     "and amendments agreed since signing", c="Legal")
+        for kind in ("customer contracts", "leases", "loan agreements", "supply contracts",
+                     "employment contracts", "licences")
+        for year in (2021, 2022, 2023, 2024, 2025)
+    ]
+    assert len(questions) == MAX_SUGGESTIONS
+    offer = SuggestedQuestions.fitted(deal_id="targetco", questions=questions, source="IRL")
+    value = offer.encode()
+    plain_json = offer.model_dump_json(by_alias=True, exclude_none=True)
+    assert len(plain_json) > VALUE_LIMIT >= len(value) and value.startswith("z:")
+    assert SuggestedQuestions.decode(value).questions == questions  # nothing shortened
+    with pytest.raises(StaleButtonError):
+        SuggestedQuestions.decode("z:not-deflated")
 
 
 def test_payloads_round_trip_and_refuse_tampering() -> None:

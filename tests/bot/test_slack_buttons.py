@@ -182,7 +182,8 @@ async def test_a_button_never_acts_on_another_deal(world: SlackWorld) -> None:
         await world.manda.qa.items("targetco") == []
         and await world.manda.qa.items("northwind") == []
     )
-    [told] = ephemeral_texts(world, world.alice.id)
+    reading, told = ephemeral_texts(world, world.alice.id)
+    assert "reading the documents" in reading  # what /manda gaps told only alice
     assert "belongs to deal *targetco*" in told and "linked to *northwind*" in told
 
 

@@ -72,7 +72,16 @@ async def test_deal_shows_the_link_only_then_links_and_unlinks_the_channel(
     assert "linked to *falcon*" in current and "northwind" not in current
 
 
-async def test_ask_answers_in_the_channel_and_its_thread_continues(world: SlackWorld) -> None:
+async def test_ask_answers_in_the_channel_once_and_its_thread_continues(
+    world: SlackWorld,
+) -> None:
+    """Slash commands run outside threads, so the answer cannot stream; it is posted once when
+    ready (never replacing a placeholder, which Slack would show "(edited)"), and meanwhile only
+    the person who asked sees that Manda is reading — through the command's response_url, which
+    Slack takes up to 5 times within 30 minutes.
+    https://api.slack.com/interactivity/slash-commands#responding_to_commands
+    https://docs.slack.dev/messaging/modifying-messages
+    """
     delivery = await world.fake.slash(
         world.alice, world.deal, "/manda", "ask What was Q3 2024 revenue?"
     )
@@ -80,14 +89,30 @@ async def test_ask_answers_in_the_channel_and_its_thread_continues(world: SlackW
     await world.settle()
     [answer] = root_messages(world, world.deal.id)
     assert f"<@{world.alice.id}> asked" in answer.all_text() and "[1] " in answer.all_text()
-    assert "reading the documents" in str(
-        answer.versions[0]["blocks"]
-    )  # the placeholder it replaced
+    assert not answer.edited and answer.versions == []  # never changed
+    assert world.ws.calls_to("chat.update") == []
+    [reading] = ephemerals(world, world.alice.id, world.deal.id)
+    assert "reading the documents" in reading and "posted in this channel" in reading
+    assert ephemerals(world, world.bob.id, world.deal.id) == []
 
     await world.fake.say(world.bob, world.deal, "And EBITDA?", thread_ts=answer.ts)
     await world.settle()
     [follow_up] = world.replies(world.deal, answer.ts)
     assert "ebitda" in follow_up.all_text().lower()
+    assert "q3 2024" in follow_up.all_text().lower()  # the context carried over from the command
+
+
+async def test_a_command_in_a_channel_manda_is_not_in_answers_who_asked(world: SlackWorld) -> None:
+    outside = world.ws.add_channel("deal-quiet", members=[world.alice.id], with_bot=False)
+    await world.manda.graph.bind_channel(channel_key(world.ws.team_id, outside.id), "targetco")
+    await world.fake.slash(world.alice, outside, "/manda", "redflags")
+    await world.settle()
+    assert root_messages(world, outside.id) == []
+    shown = ephemerals(world, world.alice.id, outside.id)
+    assert "reading the documents" in shown[0]
+    assert any("/invite @Manda" in s for s in shown)
+    assert any("Red flags in *targetco*" in s for s in shown)  # the work is not thrown away
+    assert len(world.ws.calls_to("response_url", ok=True)) == len(shown) <= 5
 
 
 async def test_ask_without_a_question_shows_how(world: SlackWorld) -> None:

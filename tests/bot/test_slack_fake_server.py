@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -250,3 +251,29 @@ def test_a_submission_carries_typed_state_and_initial_values() -> None:
     assert chosen["s"]["s"]["selected_option"] == option("high")
     with pytest.raises(LookupError):
         view_state(view, {"s": {"s": "medium"}})
+
+
+async def test_a_response_url_takes_five_posts_within_thirty_minutes(
+    fake: FakeSlack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"You can respond to a user's command up to 5 times within 30 minutes of the user's
+    invocation": https://api.slack.com/interactivity/slash-commands#responding_to_commands"""
+    ws = fake.workspace
+    alice = ws.add_user("alice")
+    deal = ws.add_channel("deal-x", members=[alice.id])
+    async with aiohttp.ClientSession() as http:
+        hook = fake.new_hook(deal.id, alice.id)
+        statuses = []
+        for n in range(6):
+            async with http.post(hook, json={"text": f"note {n}"}) as response:
+                statuses.append(response.status)
+        assert statuses == [200] * 5 + [404]
+        assert len(ws.ephemerals(alice.id, deal.id)) == 5
+        assert ws.calls_to("response_url", ok=False)[0].error == "used_url"
+
+        late = fake.new_hook(deal.id, alice.id)
+        started = time.monotonic()
+        monkeypatch.setattr("bot.fakeslack.server.time.monotonic", lambda: started + 30 * 60 + 1)
+        async with http.post(late, json={"text": "too late"}) as response:
+            assert response.status == 404
+        assert ws.calls_to("response_url", ok=False)[-1].error == "expired_url"

@@ -7,8 +7,9 @@ from __future__ import annotations
 from slackworld import SlackWorld
 
 from bot import ids
+from bot.blocks.answer import render_qa_offer
 from bot.fakeslack import Message
-from bot.payloads import Decision, QAModal
+from bot.payloads import Decision, QAModal, SuggestedQuestions, Suggestion
 from manda.models import FindingStatus, ReviewDecisionKind
 
 
@@ -78,6 +79,54 @@ async def test_add_all_adds_every_suggestion(world: SlackWorld) -> None:
     await world.fake.submit_view(world.alice, {ids.QA_PICK: {ids.QA_PICK: [ids.QA_ALL]}})
     await world.settle()
     assert len(await world.manda.deals.questions("targetco")) == len(meta.questions)
+
+
+async def test_more_than_nine_suggestions_are_all_offered_and_only_the_ticked_added(
+    world: SlackWorld,
+) -> None:
+    """A checkbox group holds 10 options, so 25 questions come in three groups; a modal holds
+    100 blocks, which the fake Slack checks on views.open.
+    https://docs.slack.dev/reference/block-kit/block-elements/checkboxes-element"""
+    questions = [Suggestion(q=f"Please provide item {i} of the information request list",
+                            c="Financial") for i in range(1, 26)]
+    offer = SuggestedQuestions.fitted(deal_id="targetco", questions=questions, source="IRL")
+    posted = world.ws.add_message(Message(
+        channel=world.deal.id, ts=world.ws.new_ts(), text="Gaps", blocks=render_qa_offer(offer),
+        user=world.ws.bot.id, bot_id=world.ws.bot.bot_id))
+    assert "(25 questions)" in str(posted.blocks)
+    await world.fake.click(world.alice, posted, ids.QA_OPEN)
+    await world.settle()
+    modal = world.ws.modals[world.alice.id]
+    groups = [b for b in modal["blocks"] if b.get("block_id", "").startswith(ids.QA_PICK)]
+    assert [b["block_id"] for b in groups] == [ids.qa_pick(g) for g in (1, 2, 3)]
+    assert [len(b["element"]["options"]) for b in groups] == [10, 10, 6]  # "All" and 25
+    assert all(b["optional"] for b in groups)  # ticks in any one group are enough
+
+    # nothing ticked anywhere: the app's own error, as no group alone is required
+    refused = await world.fake.submit_view(world.alice, {})
+    assert refused.json == {"response_action": "errors", "errors": {ids.QA_PICK: (
+        "Tick the questions to add (or All).")}}
+
+    await world.fake.submit_view(world.alice, {
+        ids.qa_pick(1): {ids.qa_pick(1): ["2"]},
+        ids.qa_pick(3): {ids.qa_pick(3): ["21", "25"]},
+    })
+    await world.settle()
+    added = {i.question for i in await world.manda.deals.questions("targetco")}
+    assert added == {questions[n - 1].question for n in (2, 21, 25)}
+
+
+async def test_a_required_field_left_empty_is_refused_by_slack_not_sent(
+    world: SlackWorld,
+) -> None:
+    answer = await ask(world, "What was Q3 2024 revenue?")
+    [value] = decision_values(answer)
+    await world.fake.click(world.alice, answer, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    before = len(world.fake.deliveries)
+    refused = await world.fake.submit_view(world.alice, {ids.REASON_INPUT: {ids.REASON_INPUT: ""}})
+    assert refused.status == 0 and len(world.fake.deliveries) == before
+    assert world.ws.modal_errors[world.alice.id] == {ids.REASON_INPUT: "This field is required."}
 
 
 async def test_reject_asks_why_and_keeps_the_reason(world: SlackWorld) -> None:

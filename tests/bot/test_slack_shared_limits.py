@@ -18,6 +18,7 @@ import pytest
 from fixtures.redis_server import RedisServer
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slackworld import SlackWorld
 
 from bot.app import build_app
 from bot.fakeslack.faults import FaultySlack, rate_limited
@@ -33,6 +34,7 @@ from manda.config import Settings
 from manda.resilience.breaker import CircuitBreaker
 
 TIER = TIERS["chat.update"]
+POST = TIERS["chat.postMessage"]
 
 
 class Clock:
@@ -88,18 +90,53 @@ async def test_methods_and_channels_have_budgets_of_their_own(
         workers: list[RedisSlackLimiter], clock: Clock) -> None:
     first, second = workers
     for _ in range(TIER.burst):
-        assert await first.try_acquire("chat.update") == 0
-    assert await second.try_acquire("chat.update") > 0
-    assert await second.try_acquire("chat.delete") == 0  # another method, another budget
-    tiers = {"chat.postMessage": TIERS["chat.update"]}
-    per_channel = RedisSlackLimiter(first.url, tiers=tiers, clock=clock, sleep=clock.sleep)
-    try:
-        for _ in range(TIER.burst):
-            assert await per_channel.try_acquire("chat.postMessage", "C1") == 0
-        assert await per_channel.try_acquire("chat.postMessage", "C1") > 0
-        assert await per_channel.try_acquire("chat.postMessage", "C2") == 0
-    finally:
-        await per_channel.aclose()
+        assert await first.try_acquire("chat.update", "C1", team="T1") == 0
+    assert await second.try_acquire("chat.update", "C1", team="T1") > 0
+    assert await second.try_acquire("chat.update", "C2", team="T1") > 0  # per workspace
+    assert await second.try_acquire("chat.delete", "C1", team="T1") == 0  # another method
+    # chat.postMessage: about one a second per channel, short bursts allowed
+    # https://api.slack.com/methods/chat.postMessage#rate_limiting
+    for _ in range(POST.burst):
+        assert await first.try_acquire("chat.postMessage", "C1", team="T1") == 0
+    assert await second.try_acquire("chat.postMessage", "C1", team="T1") == pytest.approx(1.0)
+    assert await second.try_acquire("chat.postMessage", "C2", team="T1") == 0
+    clock.now += 1.0  # a second later, one more in that channel
+    assert await second.try_acquire("chat.postMessage", "C1", team="T1") == 0
+
+
+@pytest.fixture(params=["redis", "local"])
+async def limiter(request: pytest.FixtureRequest, redis_url: str,
+                  clock: Clock) -> AsyncIterator[LocalSlackLimiter | RedisSlackLimiter]:
+    if request.param == "local":
+        yield LocalSlackLimiter(clock=clock, sleep=clock.sleep)
+        return
+    shared = RedisSlackLimiter(redis_url, clock=clock, sleep=clock.sleep)
+    yield shared
+    await shared.aclose()
+
+
+async def taken(limiter: LocalSlackLimiter | RedisSlackLimiter, method: str,
+                channel: str | None, team: str) -> float:
+    wait = limiter.try_acquire(method, channel, team=team)
+    return await wait if not isinstance(wait, float) else wait
+
+
+async def test_each_workspace_has_budgets_of_its_own(
+        limiter: LocalSlackLimiter | RedisSlackLimiter) -> None:
+    """Slack's limits are "per API method per workspace per app": one busy workspace spends
+    none of another's, and a 429 in one holds back only that one.
+    https://api.slack.com/apis/rate-limits"""
+    for _ in range(TIER.burst):
+        assert await taken(limiter, "chat.update", "C1", "T1") == 0
+    assert await taken(limiter, "chat.update", "C1", "T1") > 0
+    assert await taken(limiter, "chat.update", "C1", "T2") == 0
+    for _ in range(POST.burst):
+        assert await taken(limiter, "chat.postMessage", "C1", "T1") == 0
+    assert await taken(limiter, "chat.postMessage", "C1", "T1") > 0
+    assert await taken(limiter, "chat.postMessage", "C1", "T2") == 0  # same id, other workspace
+    await limiter.pause("users.info", 30, team="T1")
+    assert await taken(limiter, "users.info", None, "T1") == pytest.approx(30.0)
+    assert await taken(limiter, "users.info", None, "T2") == 0
 
 
 async def test_retry_after_met_by_one_worker_pauses_the_other(
@@ -157,14 +194,16 @@ async def test_a_429_from_slack_pauses_every_worker(redis_url: str) -> None:
     seen_by_other: list[float] = []
 
     class FirstWorker(RedisSlackLimiter):
-        async def pause(self, method: str, seconds: float) -> None:
-            await super().pause(method, seconds)
-            seen_by_other.append(await other.try_acquire(method))
+        async def pause(self, method: str, seconds: float, *, team: str | None = None) -> None:
+            await super().pause(method, seconds, team=team)
+            seen_by_other.append(await other.try_acquire(method, team=team))
+            seen_by_other.append(await other.try_acquire(method, team="T2"))
 
     first, other = FirstWorker(redis_url), RedisSlackLimiter(redis_url)
     async with FaultySlack() as slack:
         plain = AsyncWebClient(token=slack.bot_token, base_url=slack.api_url)
-        client = GuardedWebClient.like(plain, breaker=CircuitBreaker("Slack"), limiter=first)
+        client = GuardedWebClient.like(plain, breaker=CircuitBreaker("Slack"), limiter=first,
+                                       team="T1")
         try:
             slack.faults.script("users.info", rate_limited(retry_after=1))
             with pytest.raises(SlackApiError, match="user_not_found"):  # the retry reached Slack
@@ -173,7 +212,8 @@ async def test_a_429_from_slack_pauses_every_worker(redis_url: str) -> None:
             await first.aclose()
             await other.aclose()
     assert slack.faults.refused("users.info")
-    assert len(seen_by_other) == 1 and 0 < seen_by_other[0] <= 1.0
+    [in_t1, in_t2] = seen_by_other
+    assert 0 < in_t1 <= 1.0 and in_t2 == 0  # only the workspace Slack refused waits
 
 
 async def test_redis_url_chooses_the_shared_limiter(tmp_path: Path, redis_url: str,
@@ -191,3 +231,20 @@ async def test_redis_url_chooses_the_shared_limiter(tmp_path: Path, redis_url: s
         bot = build_app(manda, settings)
         assert bot.deps.slack_limits.name == "redis"
         await bot.deps.aclose()
+
+
+async def test_the_bot_spends_the_budget_of_the_workspace_it_works_in(world: SlackWorld) -> None:
+    """Every Web API call a listener makes names its workspace (Bolt's `context.team_id`)."""
+    asked: list[tuple[str, str | None, str | None]] = []
+
+    class Recording(LocalSlackLimiter):
+        async def acquire(self, method: str, channel: str | None = None, *,
+                          team: str | None = None) -> float:
+            asked.append((method, channel, team))
+            return await super().acquire(method, channel, team=team)
+
+    world.bot.deps.slack_limits = Recording()
+    await world.fake.slash(world.alice, world.deal, "/manda", "review")
+    await world.settle()
+    assert ("chat.postMessage", world.deal.id, world.ws.team_id) in asked
+    assert {team for _, _, team in asked} == {world.ws.team_id}

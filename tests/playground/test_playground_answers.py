@@ -98,3 +98,28 @@ async def test_red_flags_most_serious_first_with_show_more(
     await page.mouse.move(1, 1)
     await page.screenshot(path=str(artifacts / "33-red-flags-show-more.png"))
     assert errors == []
+
+
+async def test_a_constraint_note_is_a_caution_under_the_answer(
+    open_page: Any, artifacts: Path
+) -> None:
+    from playwright.async_api import expect
+
+    page, errors = await open_page()
+    channel, thread = page.locator("#messages"), page.locator("#thread")
+    question = "What was Q3 2024 revenue, only from final documents?"
+    await page.locator("#composer-text").fill(f"@Manda {question}")
+    await page.locator("#composer-text").press("Enter")
+    await channel.locator(".msg", has_text=question).get_by_role("button", name="1 reply").click()
+    answer = thread.locator(".msg.from-bot:not(.streaming)", has_text="Revenue was")
+    caution = answer.locator(".bk-context", has_text="⚠️ Left out under")
+    await expect(caution).to_contain_text(
+        "Left out under “only audited or final documents”: TargetCo_Management_Presentation.pptx")
+    await expect(answer.locator(".bk-markdown").first).not_to_contain_text("Left out under")
+    text = await answer.inner_text()
+    assert text.index("Revenue was") < text.index("⚠️ Left out under") < text.index("Sources")
+    await expect(answer.locator(".dim", has_text="(edited)")).to_have_count(0)
+    await answer.evaluate("node => node.scrollIntoView({block: 'start'})")
+    await page.mouse.move(1, 1)
+    await page.screenshot(path=str(artifacts / "34-constraint-caution.png"))
+    assert errors == []

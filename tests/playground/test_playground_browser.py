@@ -95,10 +95,14 @@ async def test_a_deal_team_session_in_the_browser(
     await queue.evaluate("node => node.scrollIntoView({block: 'start'})")
     await shot("05b-finding-approved")
 
-    # /manda gaps: the IRL coverage, answered in place of its placeholder.
+    # /manda gaps: only who asked sees that Manda is reading; the coverage is posted once, so
+    # it never shows "(edited)".
     await type_in("#composer-text", "/manda gaps")
-    gaps = channel.locator(".msg:not(.streaming)", has_text="Gaps in the data room of targetco")
+    reading = channel.locator(".msg.ephemeral", has_text="reading the documents")
+    await expect(reading).to_contain_text("Only visible to you")
+    gaps = channel.locator(".msg:not(.ephemeral)", has_text="Gaps in the data room of targetco")
     await expect(gaps).to_contain_text("IRL coverage")
+    await expect(gaps).not_to_contain_text("(edited)")
     await gaps.evaluate("node => node.scrollIntoView({block: 'start'})")
     await shot("06-gaps")
 

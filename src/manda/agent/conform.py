@@ -25,6 +25,7 @@ from manda.agent.grounding import cite, cited_sources, strip_markers
 from manda.agent.selection import show, subject_base
 from manda.agent.translate import document_basis
 from manda.agent.unusual import sentences
+from manda.answers import LEFT_OUT, NOT_MET, constraint_note
 from manda.finance.amounts import CURRENCY_SYMBOLS, find_amounts
 from manda.injection import looks_like_instruction
 from manda.models import Finding
@@ -192,10 +193,10 @@ def left_out_note(evidence: Evidence, constraints: Constraints, *, subject: str 
         return ""
     shown = [f"{name} ({why})" for name, why in list(by_doc.items())[:4]]
     more = f" and {len(by_doc) - 4} more" if len(by_doc) > 4 else ""
-    lines = [f"_Left out under {named}: {', '.join(shown)}{more}._"]
+    lines = [constraint_note(f"{LEFT_OUT}{named}: {', '.join(shown)}{more}.")]
     unmet = unanswerable(evidence, constraints, subject=subject, period=period)
     if unmet is not None:
-        lines.insert(0, f"_Not met — {unmet[0].describe()}: {unmet[1]}._")
+        lines.insert(0, constraint_note(f"{NOT_MET}{unmet[0].describe()}: {unmet[1]}."))
     return "\n".join(lines)
 
 
@@ -421,6 +422,6 @@ def _cell(text: str) -> str:
 
 def note_unmet(text: str, checks: Sequence[ConstraintCheck]) -> str:
     """The constraints the answer does not meet, each with why, written under it."""
-    lines = [f"_Not met — {c.constraint.describe()}: {c.reason}._" for c in checks
+    lines = [constraint_note(f"{NOT_MET}{c.constraint.describe()}: {c.reason}.") for c in checks
              if not c.met and not c.disclosed and c.reason]
     return "\n\n".join([text, "\n".join(lines)]) if lines else text

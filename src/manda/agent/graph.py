@@ -53,7 +53,14 @@ from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.trace import timed, tool_call
 from manda.agent.validate import GateResult, Requirements, run_gate
-from manda.answers import Citation, Intent, SuggestedAction
+from manda.answers import (
+    NOT_MET,
+    STILL_APPLYING,
+    Citation,
+    Intent,
+    SuggestedAction,
+    constraint_note,
+)
 from manda.errors import BackendUnavailableError
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
 from manda.memory.locks import LockNotAcquiredError
@@ -361,7 +368,7 @@ def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, 
                                      period=ask.period)) is not None:
         rule, why = out_of_reach  # met by what was cited, yet the figure asked for is not there
         checks = [ConstraintCheck(c.constraint, met=False, reason=why,
-                                  disclosed=f"Not met — {rule.describe()}" in text)
+                                  disclosed=f"{NOT_MET}{rule.describe()}" in text)
                   if c.constraint == rule and c.met else c for c in checks]
     gate.text = text
     return {"constraint_checks": checks, "text": text}
@@ -372,8 +379,8 @@ def _carried_note(state: AnswerState) -> str:
     if not carried:
         return ""
     said = "; ".join(c.describe() for c in carried)
-    return (f"\n\n_Still applying from earlier in this thread: {said} (say “ignore the earlier "
-            "instructions” to drop them)._")
+    return "\n\n" + constraint_note(
+        f"{STILL_APPLYING}{said} (say “ignore the earlier instructions” to drop them).")
 
 
 def after_validate(state: AnswerState, runtime: Runtime[AgentContext]

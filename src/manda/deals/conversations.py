@@ -34,6 +34,21 @@ class ConversationService:
         except BackendUnavailableError as exc:
             log.warning("conversation %s not remembered: %s", conversation_id, exc)
 
+    async def continue_in(self, source: str, target: str, deal_id: str) -> None:
+        """Let a conversation go on under another key as well: an answer worked out before the
+        message that carries it existed (a slash command's) continues in that message's thread.
+
+        The source stays as it is, so buttons that name it keep working; the target starts as a
+        copy of it (its messages and the context follow-ups inherit).
+        """
+        try:
+            conversation = await self._memory.load(source)
+            if conversation is None:
+                conversation = Conversation(id=source, deal_id=deal_id)
+            await self._memory.save(conversation.model_copy(update={"id": target}))
+        except BackendUnavailableError as exc:
+            log.warning("conversation %s not continued in %s: %s", source, target, exc)
+
     async def answer_text(self, conversation_id: str, digest: Callable[[str], str],
                           wanted: str) -> str | None:
         """The stored text of one of Manda's answers in the conversation, found by its digest

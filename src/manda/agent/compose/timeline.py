@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
+from manda.answers import LEFT_OUT, constraint_note
 from manda.timeline import Timeline, TimelineEvent
 
 MAX_EVENTS = 12
@@ -139,8 +140,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft | None:
     if later and as_of is not None:
         shown = "; ".join(f"{e.date} {e.title}" for e in later[:4])
         more = f" and {len(later) - 4} more" if len(later) > 4 else ""
-        lines += ["", f"_Left out under “as of {as_of:%-d %B %Y}”: {len(later)} later "
-                      f"event{'s' if len(later) != 1 else ''} ({shown}{more})._"]
+        lines += ["", constraint_note(f"{LEFT_OUT}“as of {as_of:%-d %B %Y}”: {len(later)} later "
+                                      f"event{'s' if len(later) != 1 else ''} ({shown}{more}).")]
     return Draft(text="\n".join(lines))
 
 
