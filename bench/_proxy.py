@@ -1,4 +1,8 @@
-"""A local round-robin HTTP proxy: the load balancer in front of several `manda serve` workers.
+"""A local round-robin HTTP proxy in Python, in front of several `manda serve` workers.
+
+The benchmark's load balancer where HAProxy is not installed, and its `pyproxy` path for
+comparison: on 2 shared cores it costs a burst far more than HAProxy does (aiohttp serving and
+calling per request), so its figure is the proxy's, not the workers'.
 
     python bench/_proxy.py PORT http://127.0.0.1:A http://127.0.0.1:B …
 

@@ -1,29 +1,42 @@
 """Slack under load: `manda serve` over real HTTP with the fake Slack, 200 concurrent mentions.
 
 First, with `redis-server` installed, several workers: 2 and 4 `manda serve` processes sharing
-Redis (event de-duplication, locks, memory) and the home, behind a local round-robin proxy
-(`bench/_proxy.py`, the load balancer), take 200 mentions at once (goal: exactly 200 answers,
-0 duplicates, ack p99 < 100 ms). Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms),
-throughput, the time until every mention is answered, duplicates and lost answers; then kills
-Redis in the middle of a 50-mention run, restarts it, and prints how long after the restart the
-bot's memory works again (the bot is never restarted).
+Redis (event de-duplication, locks, memory) and the home take 200 mentions at once (goal:
+exactly 200 answers, 0 duplicates, ack p99 < 100 ms), along each path in turn (`--paths`):
+through HAProxy (Debian's `haproxy`, configured as the README deploys it; skipped, with the
+reason, where it is not installed), straight to the workers (what the workers alone cost), and on
+request through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
+workers alternate burst by burst: this code on each `--loops` event loop and, with `--against
+REV`, that revision's code, so a comparison comes from one run on one machine load.
+
+Slack's side of a burst is `_sender.py`, its own process: the requests are signed beforehand,
+each goes over its own connection opened before the burst, and each is timed from its first
+byte sent to its response read. It prints the breakdown: how long writing every request took,
+when the last ack came back, its own event-loop lag (a busy sender is seen as such) and the
+connection set-up it kept out of the figure; beside it the workers' own ack histograms
+(`manda_slack_ack_latency_seconds`, the handler alone: what is left is queueing).
+
+Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms), throughput, the time until every
+mention is answered, duplicates and lost answers; then kills Redis in the middle of a 50-mention
+run, restarts it, and prints how long after the restart the bot's memory works again (the bot
+is never restarted).
 
 The bot runs as its own process (`python -m bot.cli serve`), exactly as deployed; this process
-plays Slack: it serves the Web API the bot calls and sends the signed events. Each mention is
-two requests, as Slack sends them (`app_mention`, then `message`). Ack latency is measured here,
-from sending a request to reading the bot's response, and also read from the bot's own
-`manda_slack_ack_latency_seconds` histogram on `/metrics` (bucket estimates). A worker is idle
-when its `manda_jobs_running` gauge reads 0; every wait has a deadline and, when it passes, says
-what is missing (which questions have no reply, or an unfinished one; refused Web API calls).
+plays Slack's Web API, which the bot calls. Each mention is two requests, as Slack sends them
+(`app_mention`, then `message`). A worker is idle when its `manda_jobs_running` gauge reads 0;
+every wait has a deadline and, when it passes, says what is missing (which questions have no
+reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
-                                         [--only-workers] [--no-redis]
+        [--paths haproxy,direct] [--loops auto,asyncio] [--against REV] [--rounds N]
+        [--only-workers] [--no-redis]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -44,6 +57,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.conversations import channel_key
 from bot.fakeslack import Channel, FakeSlack, Message, User
+from bot.fakeslack.payloads import event_callback
 from bot.fakeslack.server import Delivery, Kind
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.app import Manda
@@ -112,8 +126,10 @@ class BotProcess:
 
 @asynccontextmanager
 async def running_bot(
-    home: Path, fake: FakeSlack, *, connect: bool = True, **env: str
+    home: Path, fake: FakeSlack, *, connect: bool = True, code: Path = ROOT,
+    options: tuple[str, ...] = (), **env: str
 ) -> AsyncIterator[BotProcess]:
+    """`manda serve` as its own process, on this code or on `code` (an exported revision)."""
     port = free_port()
     log = home / f"bot-{port}.log"
     environ = {
@@ -125,9 +141,12 @@ async def running_bot(
         "MANDA_LOG_LEVEL": "WARNING",
         **env,
     }
-    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if code != ROOT:  # that revision's `manda` and `bot` before this checkout's
+        environ["PYTHONPATH"] = os.pathsep.join([str(code / "src"), str(code)])
+    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+               *options]
     with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=out)
+        process = subprocess.Popen(command, cwd=code, env=environ, stdout=out, stderr=out)
     bot = BotProcess(process, f"http://127.0.0.1:{port}", log)
     try:
         deadline = time.monotonic() + READY_SECONDS
@@ -457,110 +476,372 @@ async def recovery(home: Path, binary: str, channels: int, outage: float) -> lis
     ]
 
 
+async def wait_listening(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + READY_SECONDS
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"{what} did not start") from None
+            await asyncio.sleep(0.05)
+
+
+async def stop_process(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    try:
+        await asyncio.to_thread(process.wait, 10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 @asynccontextmanager
 async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
-    """The round-robin load balancer (`bench/_proxy.py`) as its own process; its base URL."""
+    """The Python round-robin proxy (`bench/_proxy.py`) as its own process; its base URL."""
     port = free_port()
     command = [sys.executable, str(ROOT / "bench" / "_proxy.py"), str(port), *upstreams]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + READY_SECONDS
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the proxy did not start") from None
-                await asyncio.sleep(0.05)
-        yield base
+        await wait_listening(port, process, "the Python proxy")
+        yield f"http://127.0.0.1:{port}"
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.to_thread(process.wait, 10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        await stop_process(process)
+
+
+# Requests in flight to one worker; the rest wait in HAProxy's queue (cheap, in C) and go out
+# over the same kept-alive connections as answers come back, instead of each costing the worker
+# a new connection. None: no limit (a new connection per request in flight).
+SERVER_MAXCONN = 32
+
+
+def haproxy_config(port: int, upstreams: list[str], maxconn: int | None = SERVER_MAXCONN) -> str:
+    """HAProxy in front of the workers, as the README deploys it: round robin per request."""
+    limit = f" maxconn {maxconn}" if maxconn else ""
+    servers = "\n".join(
+        f"    server w{n} {url.removeprefix('http://')}{limit}" for n, url in enumerate(upstreams)
+    )
+    return f"""global
+    maxconn 4096
+
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+
+frontend slack
+    bind 127.0.0.1:{port}
+    default_backend manda
+
+backend manda
+    balance roundrobin
+    http-reuse always
+{servers}
+"""
+
+
+@asynccontextmanager
+async def running_haproxy(
+    binary: str, upstreams: list[str], workdir: Path, maxconn: int | None = SERVER_MAXCONN
+) -> AsyncIterator[str]:
+    """HAProxy (Debian's `haproxy`) as the load balancer, in the foreground; its base URL."""
+    port = free_port()
+    config = workdir / f"haproxy-{port}.cfg"
+    config.write_text(haproxy_config(port, upstreams, maxconn))
+    log = workdir / f"haproxy-{port}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([binary, "-db", "-f", str(config)], stdout=out, stderr=out)
+    try:
+        await wait_listening(port, process, f"haproxy (see {log})")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await stop_process(process)
+
+
+# The ways a burst reaches the workers. Each is measured by the sender process (`_sender.py`),
+# first byte sent to response read, except BEFORE: the previous bench's own sender (the fake
+# Slack's aiohttp client in this process, which also serves the Web API the workers call).
+DIRECT = "direct to the workers (no balancer)"
+HAPROXY = f"through HAProxy ({SERVER_MAXCONN} connections a worker)"
+HAPROXY_UNLIMITED = "through HAProxy (a connection per request in flight)"
+PYPROXY = "through the Python proxy"
+BEFORE = "before: in-process sender, Python proxy"
+PATHS = {"direct": DIRECT, "haproxy": HAPROXY, "haproxy-unlimited": HAPROXY_UNLIMITED,
+         "pyproxy": PYPROXY, "before": BEFORE}
+
+
+@dataclass
+class Sent:
+    """What the sender process measured for one burst."""
+
+    start: float  # time.perf_counter() at the first byte sent (one monotonic clock per host)
+    acks_ms: list[float]  # first byte sent -> response read, per request
+    last_ms: float  # the last response read, after the first request was sent
+    write_ms: float  # writing every request, first to last
+    connect_ms: list[float]  # opening each request's connection (before the burst, not an ack)
+    lag_ms: list[float]  # the sender's own event-loop lag during the burst
+    statuses: list[int]
+    cpu_ms: list[float]  # each worker's CPU from the first byte sent to the last ack read
+
+
+async def send_burst(
+    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int]
+) -> Sent:
+    """Slack's requests for `messages`, signed now, sent by `_sender.py` (its own process)."""
+    requests, payloads_sent = [], []
+    for message in messages:
+        for event in fake.events_for(message):
+            payload = event_callback(fake.workspace, event)
+            body, headers = fake.signed_request("events_api", payload)
+            requests.append({"path": "/slack/events", "headers": headers, "body": body})
+            payloads_sent.append(payload)
+    hosts = []
+    for url in targets:
+        host, _, port = url.removeprefix("http://").partition(":")
+        hosts.append([host, int(port)])
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "_sender.py"), cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate(
+        json.dumps({"targets": hosts, "requests": requests, "pids": pids}).encode()
+    )
+    if process.returncode != 0:
+        raise SystemExit(f"the sender failed ({process.returncode}): {err.decode()[-2000:]}")
+    result = json.loads(out)
+    done = result["requests"]
+    failed = [r["done"] for r in done if isinstance(r["done"], str)]
+    if failed:
+        raise SystemExit(f"{len(failed)} request(s) got no response, e.g. {failed[0]}")
+    for payload, r in zip(payloads_sent, done, strict=True):
+        fake.deliveries.append(Delivery("events_api", payload, r["status"], "", "http"))
+    return Sent(
+        start=result["start"],
+        acks_ms=[(r["done"] - r["sent"]) * 1000 for r in done],
+        last_ms=max(r["done"] for r in done) * 1000,
+        write_ms=max(r["sent"] for r in done) * 1000,
+        connect_ms=[r["connect"] * 1000 for r in done],
+        lag_ms=[lag * 1000 for lag in result["loop_lag"]],
+        statuses=[r["status"] for r in done],
+        cpu_ms=[c * 1000 for c in result["cpu"]],
+    )
 
 
 @dataclass
 class Burst:
-    """What a burst behind the proxy gave: the counts a test checks, the rows the bench prints."""
+    """What a burst gave: the counts a test checks, the figures the bench prints."""
 
+    path: str
     answers: int
     duplicates: int
     lost: int
     acked_by_worker: list[int]  # requests each worker acked during the burst (its histogram)
-    rows: list[tuple[str, str]]
+    acks_ms: list[float]
+    server: list[tuple[float, float]]  # the workers' ack histogram over the burst, summed
+    sent: Sent | None
+    answered_s: float
+    load: float
+    workers: str = ""
 
-
-async def load_workers(
-    home: Path, binary: str, mentions: int, channels: int, workers: int
-) -> Burst:
-    """`workers` HTTP workers sharing Redis behind the round-robin proxy; all mentions at once."""
-    load_before = os.getloadavg()[0]
-    redis = RedisProcess(binary, free_port(), home)
-    redis.start()
-    try:
-        async with TimedSlack() as fake, AsyncExitStack() as stack:
-            people, places = await workspace(fake, home, channels)
-            bots = [
-                await stack.enter_async_context(
-                    running_bot(home, fake, connect=False, REDIS_URL=redis.url)
-                )
-                for _ in range(workers)
+    def rows(self, mentions: int) -> list[tuple[str, str]]:
+        p99 = percentile(self.acks_ms, 99)
+        rows = [
+            ("ack p50 / p95 / p99 / max",
+             " / ".join(f"{percentile(self.acks_ms, q):.1f}" for q in (50, 95, 99))
+             + f" / {max(self.acks_ms):.1f} ms  (goal p99 < 100 ms: "
+             + ("met)" if p99 < 100 else "NOT met)")),
+            ("workers' own ack (handler) p50 / p99",
+             " / ".join(f"{histogram_quantile(q, self.server) * 1000:.1f}" for q in (0.5, 0.99))
+             + " ms"),
+        ]
+        if self.sent is not None:
+            sent = self.sent
+            rows += [
+                ("sender: all written in / last ack read at",
+                 f"{sent.write_ms:.1f} ms / {sent.last_ms:.1f} ms after the first byte"),
+                ("workers' CPU until their last ack" if self.path == "direct" else
+                 "workers' CPU until the last ack (answers may have begun)",
+                 f"{sum(sent.cpu_ms):.0f} ms: {sum(sent.cpu_ms) / len(sent.acks_ms):.2f} ms "
+                 f"a request ({' / '.join(f'{c:.0f}' for c in sent.cpu_ms)} ms)"),
+                ("acks over 1 s (a connection resent, or a process stalled)",
+                 str(sum(a >= 1000 for a in self.acks_ms))),
+                ("sender: loop lag p99 / max",
+                 f"{percentile(sent.lag_ms, 99):.1f} / {max(sent.lag_ms):.1f} ms"),
+                ("sender: connect p50 / max (before the burst)",
+                 f"{percentile(sent.connect_ms, 50):.2f} / {max(sent.connect_ms):.1f} ms"),
             ]
-            proxy = await stack.enter_async_context(running_proxy([b.base for b in bots]))
-            fake.connect_app(f"{proxy}/slack/events")
-            # warm-up: every worker answers once (round robin: two requests per mention)
-            warm = await fire(fake, people, places[:workers], workers, "warm-up")
-            await watch(fake, warm, workers)
-            for bot in bots:
-                await wait_idle(bot)
-            fake.ack_seconds.clear()
-            before = [await server_side_acks(bot) for bot in bots]
+        rows += [
+            ("requests acked by each worker", " / ".join(map(str, self.acked_by_worker))),
+            ("answers / duplicates / lost",
+             f"{self.answers} / {self.duplicates} / {self.lost}  (goal {mentions} / 0 / 0)"),
+            ("all answered after", f"{self.answered_s:.1f} s"),
+            ("load (1 min) before the burst", f"{self.load:.2f} on {os.cpu_count()} cores"),
+        ]
+        return rows
 
-            run = Run()
-            watching = asyncio.ensure_future(watch(fake, run, mentions))
-            await fire(fake, people, places, mentions, "load", run=run)
-            acked = time.perf_counter() - run.fired_at
-            await watching
-            for bot in bots:
-                await wait_idle(bot)
-            after = [await server_side_acks(bot) for bot in bots]
-            duplicates, lost = tally(fake, run)
-    finally:
-        redis.kill()
-    acks_ms = [s * 1000 for s in fake.ack_seconds]
+
+def merged(before: list[list[tuple[float, float]]],
+           after: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
     server: dict[float, float] = {}
-    acked_by_worker = [round(now[-1][1] - was[-1][1]) for was, now in zip(before, after,
-                                                                          strict=True)]
     for was, now in zip(before, after, strict=True):
         for bound, count in now:
             server[bound] = server.get(bound, 0.0) + count - dict(was).get(bound, 0.0)
-    all_answered = max(run.answered_at.values())
+    return sorted(server.items())
+
+
+def haproxy_binary() -> str | None:
+    """Debian installs HAProxy in /usr/sbin, which a user's PATH may not hold."""
+    return shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
+
+
+def balancer() -> str:
+    """The load balancer a deployment would use: HAProxy where installed, else the Python one."""
+    return "haproxy" if haproxy_binary() else "pyproxy"
+
+
+def available_paths(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The paths that can run here, and why any other cannot."""
+    usable, skipped = [], []
+    for path in paths:
+        if path not in PATHS:
+            raise SystemExit(f"unknown path {path!r}; choose from {', '.join(PATHS)}")
+        if path.startswith("haproxy") and haproxy_binary() is None:
+            skipped.append("haproxy is not installed (`apt-get install haproxy`): the burst "
+                           "through a real load balancer is not measured")
+            continue
+        usable.append(path)
+    return usable, skipped
+
+
+@dataclass(frozen=True)
+class Workers:
+    """A set of workers to measure: this code on an event loop, or an exported revision."""
+
+    label: str
+    code: Path = ROOT
+    options: tuple[str, ...] = ()
+
+
+def this_code(loop: str) -> Workers:
+    return Workers(f"this code, --loop {loop}", ROOT, ("--loop", loop))
+
+
+def export_revision(rev: str, dest: Path) -> Workers:
+    """`src/` and `bot/` of a git revision, to run its workers beside this code's."""
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src", "bot"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return Workers(f"revision {rev}", dest)
+
+
+async def load_workers(
+    home: Path, binary: str, mentions: int, channels: int, workers: int,
+    paths: list[str] | None = None, rounds: int = 1, sets: list[Workers] | None = None,
+) -> list[Burst]:
+    """`workers` HTTP workers of each set, all sharing Redis; all mentions at once, along each
+    path to each set in turn.
+
+    Sets and paths alternate burst by burst, round by round, so a busy machine weighs on all.
+    """
+    usable, _ = available_paths(paths or [balancer()])
+    sets = sets or [Workers("this code")]
+    redis = RedisProcess(binary, free_port(), home)
+    redis.start()
+    bursts: list[Burst] = []
+    try:
+        async with TimedSlack() as fake, AsyncExitStack() as stack:
+            people, places = await workspace(fake, home, channels)
+            groups = []
+            for one in sets:
+                bots = [
+                    await stack.enter_async_context(running_bot(
+                        home, fake, connect=False, code=one.code, options=one.options,
+                        REDIS_URL=redis.url,
+                    ))
+                    for _ in range(workers)
+                ]
+                bases = [b.base for b in bots]
+                front: dict[str, list[str]] = {"direct": bases}
+                if "haproxy" in usable:
+                    front["haproxy"] = [await stack.enter_async_context(
+                        running_haproxy(str(haproxy_binary()), bases, home))]
+                if "haproxy-unlimited" in usable:
+                    front["haproxy-unlimited"] = [await stack.enter_async_context(
+                        running_haproxy(str(haproxy_binary()), bases, home, None))]
+                if {"pyproxy", "before"} & set(usable):
+                    front["pyproxy"] = front["before"] = [
+                        await stack.enter_async_context(running_proxy(bases))]
+                # warm-up: every worker answers once (each gets both of its mention's requests)
+                for bot in bots:
+                    fake.connect_app(bot.events_url)
+                    warm = await fire(fake, people, places[:1], 1, "warm-up")
+                    await watch(fake, warm, 1)
+                    await wait_idle(bot)
+                groups.append((one, bots, front))
+            for n in range(rounds):
+                for one, bots, front in groups:
+                    for path in usable:
+                        burst = await one_burst(fake, bots, people, places, mentions, path,
+                                                front[path], f"{one.label} {path} {n}")
+                        burst.workers = one.label
+                        bursts.append(burst)
+    finally:
+        redis.kill()
+    return bursts
+
+
+async def one_burst(
+    fake: TimedSlack, bots: list[BotProcess], people: list[User], places: list[Channel],
+    mentions: int, path: str, targets: list[str], label: str,
+) -> Burst:
+    load = os.getloadavg()[0]
+    before = [await server_side_acks(bot) for bot in bots]
+    run = Run()
+    sent: Sent | None = None
+    if path == "before":
+        fake.connect_app(f"{targets[0]}/slack/events")
+        fake.ack_seconds.clear()
+        watching = asyncio.ensure_future(watch(fake, run, mentions))
+        await fire(fake, people, places, mentions, label, run=run)
+        acks_ms = [s * 1000 for s in fake.ack_seconds]
+    else:
+        run.expected = mentions
+        run.questions = [
+            fake.post(people[n % len(people)], places[n % len(places)],
+                      f"{fake.bot_mention} {QUESTION} ({label} {n})")
+            for n in range(mentions)
+        ]
+        run.fired_at = time.perf_counter()
+        watching = asyncio.ensure_future(watch(fake, run, mentions))
+        sent = await send_burst(fake, targets, run.questions,
+                                [bot.process.pid for bot in bots])
+        acks_ms = sent.acks_ms
+    await watching
+    if sent is not None:  # answers are timed from the first byte sent, not the sender's start
+        shift = sent.start - run.fired_at
+        run.answered_at = {ts: at - shift for ts, at in run.answered_at.items()}
+    for bot in bots:
+        await wait_idle(bot)
+    after = [await server_side_acks(bot) for bot in bots]
+    duplicates, lost = tally(fake, run)
     threads = replies_by_thread(fake)
-    answers = sum(len(threads.get(q.ts, [])) for q in run.questions)
-    p99 = percentile(acks_ms, 99)
-    return Burst(answers, duplicates, lost, acked_by_worker, [
-        ("workers (manda serve, HTTP) + Redis", f"{workers}, behind a round-robin proxy"),
-        ("mentions (each: app_mention + message)", f"{mentions}, all at once, {channels} channels"),
-        ("requests acked", f"{len(acks_ms)} in {acked:.2f} s"),
-        ("ack latency p50 / p95 / p99 (sender)",
-         " / ".join(f"{percentile(acks_ms, q):.1f} ms" for q in (50, 95, 99))
-         + f"  (goal p99 < 100 ms: {'met' if p99 < 100 else 'NOT met'})"),
-        ("requests acked by each worker", " / ".join(map(str, acked_by_worker))),
-        ("ack latency p50 / p99 (workers' histograms)",
-         " / ".join(f"{histogram_quantile(q, sorted(server.items())) * 1000:.1f} ms"
-                    for q in (0.5, 0.99))),
-        ("answers / duplicates / lost",
-         f"{answers} / {duplicates} / {lost}  (goal {mentions} / 0 / 0)"),
-        ("time until all answered", f"{all_answered:.1f} s"),
-        ("throughput", f"{mentions / all_answered:.1f} answers/s"),
-        ("machine load (uptime, 1 min) before / after",
-         f"{load_before:.2f} / {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"),
-    ])
+    return Burst(
+        path=path,
+        answers=sum(len(threads.get(q.ts, [])) for q in run.questions),
+        duplicates=duplicates,
+        lost=lost,
+        acked_by_worker=[round(now[-1][1] - was[-1][1]) for was, now in zip(before, after,
+                                                                          strict=True)],
+        acks_ms=acks_ms,
+        server=merged(before, after),
+        sent=sent,
+        answered_s=max(run.answered_at.values()),
+        load=load,
+    )
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -580,6 +861,14 @@ async def main() -> None:
     parser.add_argument("--no-redis", action="store_true", help="skip the Redis recovery run")
     parser.add_argument("--workers", default="2,4",
                         help="worker counts for the burst behind a load balancer (default 2,4)")
+    parser.add_argument("--loops", default="auto",
+                        help="event loops of this code's workers, each a set (default auto)")
+    parser.add_argument("--against", help="also a set of workers on this git revision's code")
+    parser.add_argument("--paths", default="haproxy,direct",
+                        help="how the several-workers bursts reach the workers, alternating: "
+                        + "; ".join(f"{k}: {v}" for k, v in PATHS.items()))
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="bursts along each path, alternating (default 1)")
     parser.add_argument("--only-workers", action="store_true",
                         help="run only the several-workers bursts")
     args = parser.parse_args()
@@ -588,14 +877,26 @@ async def main() -> None:
         print("ingesting the sample deal…", file=sys.stderr)
         home = await prepare_home(Path(tmp))
         counts = [int(n) for n in args.workers.split(",") if n.strip()]
-        if binary is not None:
+        paths, skipped = available_paths([p for p in args.paths.split(",") if p.strip()])
+        for reason in skipped:
+            print(f"(skipped: {reason})\n")
+        sets = [this_code(loop) for loop in args.loops.split(",") if loop.strip()]
+        if args.against:
+            sets.append(export_revision(args.against, Path(tmp) / "against"))
+        if binary is not None and paths:
             for workers in counts:
-                print(f"{workers} workers behind the proxy…", file=sys.stderr)
-                burst = await load_workers(home, binary, args.mentions, args.channels, workers)
-                print(table(f"Slack burst, {workers} workers + Redis (offline model)",
-                            burst.rows))
-                print()
-        else:
+                print(f"{workers} workers of {len(sets)} set(s): {', '.join(paths)}…",
+                      file=sys.stderr)
+                bursts = await load_workers(home, binary, args.mentions, args.channels,
+                                            workers, paths, args.rounds, sets)
+                for n, burst in enumerate(bursts):
+                    round_ = (f", round {n // (len(paths) * len(sets)) + 1}"
+                              if args.rounds > 1 else "")
+                    print(table(f"{args.mentions} mentions at once, {workers} workers "
+                                f"({burst.workers}) + Redis, {PATHS[burst.path]}{round_}",
+                                burst.rows(args.mentions)))
+                    print()
+        elif binary is None:
             print("(redis-server not installed: no several-workers figure)\n")
         if args.only_workers:
             return

@@ -7,7 +7,8 @@ subcommands into it: `serve`, and `playground` (the bot in a local Slack-like pa
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 
 from manda import cli as domain_cli
 from manda.config import Settings
@@ -27,7 +28,34 @@ def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument(
         "--socket", action="store_true", help="connect over Socket Mode (SLACK_APP_TOKEN)"
     )
+    p.add_argument(
+        "--loop",
+        dest="loop_factory",
+        type=event_loop,
+        default="auto",
+        metavar="{auto,uvloop,asyncio}",
+        help="event loop: uvloop (libuv; acks a burst faster) or asyncio's own; "
+        "auto (default) is uvloop where installed",
+    )
     p.set_defaults(handler=serve)
+
+
+def event_loop(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
+    """The event loop factory `manda serve --loop NAME` runs on."""
+    if name not in ("auto", "uvloop", "asyncio"):
+        raise argparse.ArgumentTypeError(f"{name!r}: choose auto, uvloop or asyncio")
+    if name != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if name == "uvloop":
+                raise argparse.ArgumentTypeError(
+                    "uvloop is not installed: `pip install uvloop` (not on Windows), "
+                    "or run with --loop asyncio"
+                ) from None
+        else:
+            return uvloop.new_event_loop
+    return asyncio.new_event_loop
 
 
 async def serve(args: argparse.Namespace, settings: Settings) -> int:

@@ -20,7 +20,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from aiohttp import web
@@ -47,6 +47,12 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 MAX_BODY_BYTES = 1 << 20  # Slack's payloads are far smaller; aiohttp's default cap, stated
+# Connections waiting to be accepted. Slack sends each event over its own connection (and a load
+# balancer opens one per request in flight), so a burst of 200 mentions is 400 connections at
+# once; past the queue the kernel drops the connection attempt and the client tries again a
+# second later (TCP's initial retransmission timeout), a third of Slack's 3 s gone.
+# aiohttp's default is 128; the kernel caps this at net.core.somaxconn (4096 on Linux ≥ 5.4).
+LISTEN_BACKLOG = 2048
 # Slack signs requests with a timestamp it accepts for 5 minutes; a replay is remembered longer.
 # https://docs.slack.dev/authentication/verifying-requests-from-slack
 REPLAY_WINDOW_SECONDS = 5 * 60
@@ -90,16 +96,17 @@ def web_app(bot: MandaBot) -> web.Application:
             deps.metrics.record_duplicate_event()
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
-        bolt_request = await to_bolt_request(request)
         if not replayable and _event_callback(body):
             # An event's ack carries nothing (Slack wants a 200 within 3 s), so it is sent before
-            # any work: de-duplication and listeners run after it, as a job.
-            # https://docs.slack.dev/tools/java-slack-sdk/guides/events-api
+            # any work: even Bolt's request is built after it, then de-duplication and listeners
+            # run, as a job. https://docs.slack.dev/apis/events-api/using-http-request-urls
             deps.jobs.spawn(
-                _dispatch_acked(bot, bolt_request), name="slack event"
+                _dispatch_acked(bot, body, request.query_string, request.headers),
+                name="slack event",
             )
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
+        bolt_request = await to_bolt_request(request)
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
 
@@ -138,7 +145,11 @@ def _event_callback(body: bytes) -> bool:
     return isinstance(data, dict) and data.get("type") == "event_callback"
 
 
-async def _dispatch_acked(bot: MandaBot, request: AsyncBoltRequest) -> None:
+async def _dispatch_acked(
+    bot: MandaBot, body: bytes, query: str, headers: Mapping[str, str]
+) -> None:
+    # what slack_bolt's aiohttp adapter (`to_bolt_request`) builds, once the ack is sent
+    request = AsyncBoltRequest(body=body.decode(), query=query, headers=headers)  # type: ignore[arg-type]
     response = await measured_dispatch(bot.bolt, request, bot.deps.metrics, None)
     if response.status >= 400:
         log.warning("an acknowledged event was not handled (status %d)", response.status)
@@ -161,7 +172,7 @@ async def http_server(
     runner = web.AppRunner(web_app(bot), access_log=None)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        site = web.TCPSite(runner, host, port, backlog=LISTEN_BACKLOG)
         await site.start()
         bound = runner.addresses[0][1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

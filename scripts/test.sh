@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 
 # Debian packages used by tests: a real redis-server (started on a free local port by the tests),
+# HAProxy (the load balancer in front of several bot workers, as the README deploys it),
 # Chromium (the playground's browser tests drive it with Playwright; no browser download) and
 # Tesseract (OCR of scanned PDF pages).
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
 [ -x /usr/bin/chromium ] || need+=(chromium fonts-noto-color-emoji)
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -47,6 +47,15 @@ class FakeSlack(FakeSlackServer):
         self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
     ) -> Message:
         """Post as `user`; the app gets `message` (and `app_mention` when it is mentioned)."""
+        message = self.post(user, channel, text, thread_ts=thread_ts)
+        await self.announce(message)
+        return message
+
+    def post(
+        self, user: UserRef, channel: ChannelRef, text: str, *, thread_ts: str | None = None
+    ) -> Message:
+        """Post as `user` without telling the app yet: `events_for` gives what Slack would send
+        (a load bench sends those bodies itself, from its own process)."""
         author, where = self.user(user), self.channel(channel)
         if author.id not in where.members:
             raise ValueError(f"{author.name} is not a member of #{where.name}")
@@ -61,7 +70,6 @@ class FakeSlack(FakeSlackServer):
                 thread_ts=thread_ts,
             )
         )
-        await self.announce(message)
         return message
 
     async def mention(
@@ -79,15 +87,25 @@ class FakeSlack(FakeSlackServer):
     ) -> list[Delivery]:
         """Deliver the events Slack sends for `message`, if the bot is in its channel (and the
         app is connected at all: without it, people just talk among themselves)."""
-        where = self.channel(message.channel)
-        if self.workspace.bot.id not in where.members or not self.app_connected:
+        if not self.app_connected:
             return []
-        sent = []
+        return [await self.send_event(event) for event in self.events_for(message, files)]
+
+    def events_for(
+        self, message: Message, files: Sequence[dict[str, Any]] = ()
+    ) -> list[dict[str, Any]]:
+        """The events Slack sends for `message`, in order: `app_mention` when the bot is
+        mentioned outside a DM, then `message`; none if the bot is not in the channel."""
+        where = self.channel(message.channel)
+        if self.workspace.bot.id not in where.members:
+            return []
+        events = []
         if self.bot_mention in message.text and where.kind != "im":
-            sent.append(await self.send_event(payloads.app_mention_event(self.workspace, message)))
-        event = payloads.message_event(self.workspace, message, where, files=list(files) or None)
-        sent.append(await self.send_event(event))
-        return sent
+            events.append(payloads.app_mention_event(self.workspace, message))
+        events.append(
+            payloads.message_event(self.workspace, message, where, files=list(files) or None)
+        )
+        return events
 
     async def send_event(
         self,

@@ -342,17 +342,17 @@ class FakeSlackServer:
         self.workspace.changed("delivery", delivery)
         return delivery
 
-    async def _deliver_http(
+    def signed_request(
         self,
         kind: Kind,
         payload: dict[str, Any],
-        retry_num: int | None,
-        retry_reason: str,
-        timestamp: int | None,
-        signing_secret: str | None,
-    ) -> Delivery:
-        if self.request_url is None or self._session is None:
-            raise RuntimeError("no app connected: call connect_app(url) after start()")
+        *,
+        retry_num: int | None = None,
+        retry_reason: str = "http_timeout",
+        timestamp: int | None = None,
+        signing_secret: str | None = None,
+    ) -> tuple[str, dict[str, str]]:
+        """The body and headers of the HTTP request Slack sends the app for `payload`, signed."""
         if kind == "events_api":
             body, content_type = json.dumps(payload), "application/json"
         elif kind == "slash_commands":
@@ -367,8 +367,30 @@ class FakeSlackServer:
             timestamp=timestamp,
         )
         if retry_num is not None:
+            # https://docs.slack.dev/apis/events-api/using-http-request-urls (retries)
             headers["X-Slack-Retry-Num"] = str(retry_num)
             headers["X-Slack-Retry-Reason"] = retry_reason
+        return body, headers
+
+    async def _deliver_http(
+        self,
+        kind: Kind,
+        payload: dict[str, Any],
+        retry_num: int | None,
+        retry_reason: str,
+        timestamp: int | None,
+        signing_secret: str | None,
+    ) -> Delivery:
+        if self.request_url is None or self._session is None:
+            raise RuntimeError("no app connected: call connect_app(url) after start()")
+        body, headers = self.signed_request(
+            kind,
+            payload,
+            retry_num=retry_num,
+            retry_reason=retry_reason,
+            timestamp=timestamp,
+            signing_secret=signing_secret,
+        )
         async with self._session.post(
             self.request_url, data=body.encode(), headers=headers
         ) as resp:

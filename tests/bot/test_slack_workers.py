@@ -1,8 +1,11 @@
-"""Several bot workers: two `manda serve` processes sharing Redis behind a round-robin proxy.
+"""Several bot workers: two `manda serve` processes sharing Redis behind a round-robin balancer.
 
 The small version of `bench/slack_load.py`'s burst, end to end over real HTTP: 10 mentions at
-once (app_mention + message each, alternating between the workers) get exactly 10 threaded
-answers, none twice. Ack latency is the bench's figure, never asserted here.
+once (app_mention + message each, alternating between the workers), sent by the bench's sender
+process as Slack sends them (each signed, over its own connection), get exactly 10 threaded
+answers, none twice. The balancer is HAProxy with the README's configuration where `haproxy` is
+installed (`scripts/test.sh` installs it), else the bench's Python proxy. Ack latency is the
+bench's figure, never asserted here.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ async def test_two_workers_behind_a_proxy_answer_every_mention_once(tmp_path: Pa
     bench = _load_bench()
     home = await bench.prepare_home(tmp_path)
 
-    burst = await bench.load_workers(home, binary, MENTIONS, 5, 2)
+    [burst] = await bench.load_workers(home, binary, MENTIONS, 5, 2)
 
+    assert burst.path == bench.balancer()
+    assert burst.sent is not None and burst.sent.statuses == [200] * 2 * MENTIONS
     assert (burst.answers, burst.duplicates, burst.lost) == (MENTIONS, 0, 0)
     # the proxy alternates: each worker acked half of the 2 x 10 requests
     assert burst.acked_by_worker == [MENTIONS, MENTIONS]

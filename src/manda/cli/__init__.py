@@ -49,8 +49,13 @@ def main(argv: Sequence[str] | None = None, *, extra: Sequence[Registrar] = ()) 
         stream=sys.stderr,
     )
     handler: Handler = args.handler
+    # a front end may choose its event loop (`manda serve --loop`); the default is asyncio's
+    loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = getattr(
+        args, "loop_factory", None
+    )
     try:
-        return asyncio.run(handler(args, settings))
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            return runner.run(handler(args, settings))
     except MandaError as exc:
         print(f"manda {args.command}: {exc}", file=sys.stderr)
         return 1
