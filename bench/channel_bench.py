@@ -3,12 +3,12 @@
 Issue 16 asks whether the embedded store's channels should change engine to reach hybrid search
 p50 < 40 ms at 100k chunks and < 150 ms at 1M. This times one query of each channel on the same
 synthetic corpus `search_bench.py` uses (a few deal terms in a Zipf-like tail), top 40, after a
-warm-up. FTS5 is timed as the store runs it (external-content table, deal filter, OR of quoted
-terms); numpy as `VectorCache` does (one matrix-vector product, argpartition); faiss IVF as the
-store builds it past its crossover (`manda.kg.embedded.ivf`: √n lists, 8-bit codes, candidates
-re-scored with the float32 rows for recall@60 against exact). bm25s, tantivy and usearch are not
-Manda dependencies: `pip install bm25s tantivy usearch` to include them (each is skipped with a
-note when missing). Dense only, 1M, in a few minutes:
+warm-up. FTS5 (the store's keyword engine before schema version 3) is timed as the store ran it
+(external-content table, deal filter, OR of quoted terms); tantivy as `keyword.py` runs it; numpy
+as `VectorCache` does (one matrix-vector product, argpartition); faiss IVF as the store builds it
+past its crossover (`manda.kg.embedded.ivf`: √n lists, 8-bit codes, candidates re-scored with the
+float32 rows for recall@60 against exact). bm25s and usearch are not Manda dependencies:
+`pip install bm25s usearch` to include them (each is skipped with a note when missing). Dense only, 1M, in a few minutes:
 `.venv/bin/python bench/channel_bench.py --sizes 100000 1000000 --channels dense
 [--vectors structured random] [--hnsw]`.
 """
@@ -93,29 +93,33 @@ def bm25s_channel(texts: list[str], size: int) -> None:
 
 
 def tantivy_channel(texts: list[str], size: int) -> None:
-    try:
-        import tantivy
-    except ImportError:
-        print(f"| keyword: tantivy | {size:,} | not installed | |")
-        return
-    builder = tantivy.SchemaBuilder()
-    builder.add_text_field("text", stored=False, tokenizer_name="en_stem")
-    builder.add_text_field("id", stored=True, tokenizer_name="raw")
-    schema = builder.build()
-    index = tantivy.Index(schema)
-    writer = index.writer(heap_size=200_000_000, num_threads=1)
+    """tantivy as the store runs it (`keyword.py`): its schema, analyzer and query, the hits'
+    chunk keys read from the fast field."""
+    import tantivy
+
+    from manda.kg.embedded.keyword import (
+        ANALYZER,
+        english_analyzer,
+        index_document,
+        index_schema,
+        keyword_query,
+    )
+
+    index = tantivy.Index(index_schema())
+    index.register_tokenizer(ANALYZER, english_analyzer())
+    writer = index.writer(128_000_000, 1)
     for i, text in enumerate(texts):
-        writer.add_document(tantivy.Document(text=text, id=f"c{i}"))
+        writer.add_document(index_document(i, f"c{i}", text))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
     searcher = index.searcher()
 
     def search(q: str) -> object:
-        query = index.parse_query(" OR ".join(query_terms(q)), ["text"])
-        return searcher.search(query, K).hits
+        hits = searcher.search(keyword_query(q), K, count=False, weight_by_field="tie_break").hits
+        return searcher.fast_field_values("key", [address for _, address in hits])
 
-    timed("keyword: tantivy (in memory)", size, search, QUERIES)
+    timed("keyword: tantivy (in memory, as the store)", size, search, QUERIES)
 
 
 def structured_vectors(rows: int, seed: int, spread: float = 1.0) -> np.ndarray:

@@ -94,6 +94,7 @@ def choose_graph(
         )
         return graph, AdapterChoice("graph", "neo4j", f"NEO4J_URI={settings.neo4j_uri}")
     from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.kg.embedded.keyword import engine_name
     from manda.kg.embedded.vectors import DenseOptions
 
     path = settings.home_dir / "manda.db"
@@ -103,7 +104,10 @@ def choose_graph(
         index_dir=settings.home_dir / "vector-index",
     )
     return EmbeddedKnowledgeGraph(path, dense=dense), AdapterChoice(
-        "graph", "embedded", f"SQLite at {path} (NEO4J_URI not set; one machine only)"
+        "graph",
+        "embedded",
+        f"SQLite at {path}; keyword search: {engine_name()} "
+        "(NEO4J_URI not set; one machine only)",
     )
 
 
