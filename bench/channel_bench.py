@@ -8,7 +8,8 @@ warm-up. FTS5 (the store's keyword engine before schema version 3) is timed as t
 as `VectorCache` does (one matrix-vector product, argpartition); faiss IVF as the store builds it
 past its crossover (`manda.kg.embedded.ivf`: √n lists, 8-bit codes, candidates re-scored with the
 float32 rows for recall@60 against exact). bm25s and usearch are not Manda dependencies:
-`pip install bm25s usearch` to include them (each is skipped with a note when missing). Dense only, 1M, in a few minutes:
+`pip install bm25s usearch` to include them (each is skipped with a note when missing). Dense
+only, 1M, in a few minutes:
 `.venv/bin/python bench/channel_bench.py --sizes 100000 1000000 --channels dense
 [--vectors structured random] [--hnsw]`.
 """
