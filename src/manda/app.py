@@ -94,10 +94,20 @@ def choose_graph(
         )
         return graph, AdapterChoice("graph", "neo4j", f"NEO4J_URI={settings.neo4j_uri}")
     from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.kg.embedded.keyword import engine_name
+    from manda.kg.embedded.vectors import DenseOptions
 
     path = settings.home_dir / "manda.db"
-    return EmbeddedKnowledgeGraph(path), AdapterChoice(
-        "graph", "embedded", f"SQLite at {path} (NEO4J_URI not set; one machine only)"
+    dense = DenseOptions(
+        engine=settings.dense_engine,
+        ann_min_vectors=settings.ann_min_vectors,
+        index_dir=settings.home_dir / "vector-index",
+    )
+    return EmbeddedKnowledgeGraph(path, dense=dense), AdapterChoice(
+        "graph",
+        "embedded",
+        f"SQLite at {path}; keyword search: {engine_name()} "
+        "(NEO4J_URI not set; one machine only)",
     )
 
 

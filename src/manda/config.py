@@ -29,6 +29,12 @@ class Settings(BaseSettings):
     neo4j_user: str = Field(default="neo4j", alias="NEO4J_USER")
     neo4j_password: SecretStr | None = Field(default=None, alias="NEO4J_PASSWORD")
     neo4j_database: str = Field(default="neo4j", alias="NEO4J_DATABASE")
+    # embedded dense search: auto (exact numpy below MANDA_ANN_MIN_VECTORS a deal, IVF above),
+    # exact, or ivf
+    dense_engine: Literal["auto", "exact", "ivf"] = Field(
+        default="auto", alias="MANDA_DENSE_ENGINE"
+    )
+    ann_min_vectors: int = Field(default=50_000, alias="MANDA_ANN_MIN_VECTORS", ge=1)
 
     # short-term memory
     redis_url: str | None = Field(default=None, alias="REDIS_URL")

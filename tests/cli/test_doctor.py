@@ -51,6 +51,26 @@ async def test_doctor_names_the_ocr_engine(tmp_path: Path, monkeypatch: pytest.M
     assert "apt-get install tesseract-ocr" in missing["ocr"].problem
 
 
+async def test_doctor_names_the_dense_engine_and_its_crossover(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from manda.errors import MandaError
+    from manda.kg.embedded import ivf
+
+    checks = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}
+    assert checks["dense"].ok and checks["dense"].adapter.startswith("numpy exact + faiss 1.")
+    assert "below 50,000 vectors a deal" in checks["dense"].detail
+    exact = Settings(MANDA_HOME=tmp_path, MANDA_DENSE_ENGINE="exact")
+    assert {c.port: c for c in await run_checks(exact)}["dense"].adapter == "numpy exact"
+
+    def missing() -> None:
+        raise MandaError("faiss is not installed")
+
+    monkeypatch.setattr(ivf, "faiss_module", missing)  # a broken install is never silent
+    dense = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}["dense"]
+    assert not dense.ok and "pip install faiss-cpu" in dense.problem
+
+
 async def test_an_unreachable_redis_is_reported_with_the_fix(tmp_path: Path) -> None:
     settings = Settings(MANDA_HOME=tmp_path, REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0")
     checks = {c.port: c for c in await run_checks(settings)}

@@ -104,6 +104,8 @@ async def run_checks(settings: Settings) -> list[Check]:
         "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL, or unset the key "
         "for extractive CIM slides",
     )
+    if not settings.neo4j_uri:
+        checks.append(_dense_check(settings))
     checks.append(_ocr_check(settings))
     checks.append(_slack_check(settings))
     checks.append(_access_check(settings))
@@ -152,6 +154,18 @@ async def _model_reachable(app: Manda) -> None:
             hint=f"move MANDA_CLAUDE_MODEL to a current model, e.g. {DEFAULT_CLAUDE_MODEL} "
             "(https://platform.claude.com/docs/en/about-claude/model-deprecations)",
         )
+
+
+def _dense_check(settings: Settings) -> Check:
+    """Which engine the embedded store's dense channel uses (MANDA_DENSE_ENGINE), and from when."""
+    from manda.kg.embedded.vectors import DenseOptions
+
+    engine, detail, problem = DenseOptions(
+        engine=settings.dense_engine,
+        ann_min_vectors=settings.ann_min_vectors,
+        index_dir=settings.home_dir / "vector-index",
+    ).describe()
+    return Check("dense", engine, detail, not problem, problem)
 
 
 def _ocr_check(settings: Settings) -> Check:

@@ -1,6 +1,6 @@
 """The knowledge graph port: what the domain needs from a store, whichever database backs it.
 
-Two adapters implement it: `manda.kg.embedded` (SQLite + FTS5 + numpy, the default) and
+Two adapters implement it: `manda.kg.embedded` (SQLite + tantivy BM25 + numpy, the default) and
 `manda.kg.neo4j` (Neo4j 5 with vector and full-text indexes). One contract suite
 (`tests/kg/test_contract.py`) runs against every enabled adapter. Every read takes a `deal_id`:
 nothing ever crosses deals.

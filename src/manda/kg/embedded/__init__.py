@@ -1,4 +1,4 @@
-"""The embedded (default) knowledge graph adapter: SQLite + FTS5 + numpy, no server needed."""
+"""The embedded (default) knowledge graph adapter: SQLite + tantivy + numpy, no server needed."""
 
 from manda.kg.embedded.store import EmbeddedKnowledgeGraph
 

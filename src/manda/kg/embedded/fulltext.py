@@ -1,10 +1,12 @@
-"""Turns any question a person types into a safe FTS5 MATCH expression.
+"""Reduces any question a person types to the terms and phrases keyword search looks for.
 
-FTS5 has its own query language (`AND`, `OR`, `NOT`, `NEAR`, `*`, `^`, `"`, `:`, parentheses), so
-raw user text raises syntax errors or silently changes meaning. Here the text is reduced to word
-tokens, stop words are dropped, and each token is quoted and OR-ed: BM25 then ranks passages by
-how many of the rarer terms they contain. Text in double quotes (`"net sales"`) stays one FTS5
+Query languages (tantivy's, FTS5's: `AND`, `OR`, `NOT`, `NEAR`, `*`, `^`, `"`, `:`, parentheses)
+turn raw user text into syntax errors or silently change its meaning, so the text is reduced to
+word tokens, stop words are dropped, and text in double quotes (`"net sales"`) is kept as a
 phrase: search adds a question's line-item equivalents that way (`manda.finance.equivalents`).
+`keyword.py` builds the store's tantivy query from these, term by term; `match_expression`
+renders the same reduction as an FTS5 MATCH expression for the FTS5 baselines the benchmarks
+measure (`bench/_probe.py`'s BM25 over pages, `bench/channel_bench.py`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SQL for deals, documents and chunks (including full-text search) in the embedded graph.
+"""SQL for deals, documents and chunks in the embedded graph (keyword search: `keyword.py`).
 
 Every function runs on the store's connection thread inside a transaction opened by the runner.
 Models are kept as their own JSON next to the columns that are filtered or sorted on, so a round
@@ -11,9 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from manda.errors import MandaError
-from manda.kg.embedded.fulltext import match_expression
 from manda.kg.embedded.sql import batched, marks, sortable
-from manda.kg.port import ScoredId
 from manda.models import Chunk, Deal, Document, DocumentStatus, Location
 
 # ---------------------------------------------------------------- deals
@@ -110,7 +108,8 @@ _CHUNK_COLUMNS = "id, deal_id, document_id, ordinal, section, location, text"
 
 
 def add_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
-    # The WHERE clause skips rows that did not change, so re-ingesting leaves the FTS index alone.
+    # The WHERE clause skips rows that did not change, so re-ingesting leaves the keyword index
+    # alone (the update trigger logs only rows it updates).
     conn.executemany(
         f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (deal_id, id) DO UPDATE SET document_id = excluded.document_id, "
@@ -181,73 +180,3 @@ def existing_chunk_ids(
         ).fetchall()
         found.update(chunk_id for (chunk_id,) in rows)
     return found
-
-
-FTS_HEAD = 4
-"""How many times k rows the fast path of `fulltext_search` ranks inside FTS5 before filtering."""
-
-
-def fulltext_search(conn: sqlite3.Connection, deal_id: str, query: str, k: int) -> list[ScoredId]:
-    """BM25 over the chunks of the deal's completed documents, best first, ties by chunk id;
-    FTS5's bm25() is lower-is-better, so the score is negated.
-
-    FTS5 ranks its matches and only the best `FTS_HEAD * k` rows are joined to their chunk and
-    document and filtered (joining every match first cost ~2/3 of the query at 100k chunks). The
-    head is the answer when its k-th kept row ranks strictly better than the last row fetched
-    (every better row was fetched). When rows tie at that rank (equal-length passages with the
-    same counts), the rows up to it are fetched again by score; when other deals' or unfinished
-    documents' rows crowd the head, the deal-filtered query runs over every match.
-    """
-    expression = match_expression(query)
-    if expression is None or k <= 0:
-        return []
-    limit = FTS_HEAD * k
-    head = conn.execute(
-        "SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? "
-        "ORDER BY score LIMIT ?",
-        (expression, limit),
-    ).fetchall()
-    kept = _kept_chunks(conn, deal_id, head)
-    if len(head) < limit or (len(kept) >= k and kept[k - 1][0] < head[-1][1]):
-        return [ScoredId(id=chunk_id, score=-float(rank)) for rank, chunk_id in kept[:k]]
-    if len(kept) >= k:  # ties at the k-th rank: every row up to it, then ties by chunk id
-        upto = conn.execute(
-            "SELECT rowid, score FROM (SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts "
-            "WHERE chunks_fts MATCH ?) WHERE score <= ?",
-            (expression, kept[k - 1][0]),
-        ).fetchall()
-        kept = _kept_chunks(conn, deal_id, upto)
-        return [ScoredId(id=chunk_id, score=-float(rank)) for rank, chunk_id in kept[:k]]
-    rows = conn.execute(
-        "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts "
-        "JOIN chunks AS c ON c.rowid = chunks_fts.rowid "
-        "LEFT JOIN documents AS d ON d.deal_id = c.deal_id AND d.id = c.document_id "
-        "WHERE chunks_fts MATCH ? AND c.deal_id = ? AND coalesce(d.status, 'completed') = "
-        "'completed' "
-        "ORDER BY rank, c.id LIMIT ?",
-        (expression, deal_id, k),
-    ).fetchall()
-    return [ScoredId(id=chunk_id, score=-float(rank)) for chunk_id, rank in rows]
-
-
-def _kept_chunks(
-    conn: sqlite3.Connection, deal_id: str, ranked: Sequence[tuple[int, float]]
-) -> list[tuple[float, str]]:
-    """(rank, chunk id) of the FTS rows that are chunks of this deal's completed documents,
-    sorted best first, ties by chunk id."""
-    rank_of = dict(ranked)
-    kept: list[tuple[float, str]] = []
-    for batch in batched(list(rank_of)):
-        kept += [
-            (rank_of[rowid], chunk_id)
-            for rowid, chunk_id in conn.execute(
-                "SELECT c.rowid, c.id FROM chunks AS c "
-                "LEFT JOIN documents AS d ON d.deal_id = c.deal_id AND d.id = c.document_id "
-                # `+c.deal_id`: rows looked up by rowid, never by scanning the deal's index
-                f"WHERE c.rowid IN ({marks(len(batch))}) AND +c.deal_id = ? "
-                "AND coalesce(d.status, 'completed') = 'completed'",
-                (*batch, deal_id),
-            )
-        ]
-    kept.sort()
-    return kept

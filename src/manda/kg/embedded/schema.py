@@ -2,19 +2,24 @@
 
 Quirks worked around here:
 - every table is keyed by `deal_id` first, so each read is an index range scan of one deal;
-- `chunks` keeps an implicit integer rowid because the FTS5 index (`chunks_fts`) is an
-  *external content* table keyed by that rowid; triggers keep it in step with `chunks`, and
-  chunk upserts use `ON CONFLICT DO UPDATE` (never `INSERT OR REPLACE`) so the rowid is stable;
-- FTS5 carries `deal_id` as an UNINDEXED column so a match is filtered to one deal without a join;
+- `chunks` keeps an implicit integer rowid, stable under upserts (`ON CONFLICT DO UPDATE`, never
+  `INSERT OR REPLACE`): the keyword index (`keyword.py`) knows chunks by it;
+- triggers on `chunks` log each insert, text change and delete in `keyword_changes` (one row per
+  deal and chunk rowid, a delete's row kept as its tombstone) tagged with the deal's
+  `keyword_generations` counter, which they bump in the writer's own transaction;
 - `vector_spaces` holds one row per (deal, embedder): its `dim` and a `generation` counter that
-  every write of vectors bumps, so any process can tell cheaply whether its cached matrix is stale.
+  every write of vectors bumps, so any process can tell cheaply whether its cached matrix is stale;
+- a vector row deleted (by any process, any tool) bumps that counter too and leaves a row in
+  `vector_removals` (with its chunk's rowid, the approximate index's key), so caches drop it;
+- `store_meta` holds an id made when the file is created: index files saved beside the database
+  name it, so a re-created database never loads another one's index.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -55,25 +60,40 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (deal_id, document_id, ordinal);
 
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
-    text,
-    deal_id UNINDEXED,
-    content = 'chunks',
-    content_rowid = 'rowid',
-    tokenize = 'porter unicode61'
+CREATE TABLE IF NOT EXISTS keyword_generations (
+    deal_id     TEXT PRIMARY KEY,
+    generation  INTEGER NOT NULL
 );
 
-CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts (rowid, text, deal_id) VALUES (new.rowid, new.text, new.deal_id);
+CREATE TABLE IF NOT EXISTS keyword_changes (
+    deal_id      TEXT NOT NULL,
+    chunk_rowid  INTEGER NOT NULL,
+    generation   INTEGER NOT NULL,
+    PRIMARY KEY (deal_id, chunk_rowid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS keyword_changes_by_generation
+    ON keyword_changes (deal_id, generation);
+
+CREATE TRIGGER IF NOT EXISTS chunks_keyword_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO keyword_generations (deal_id, generation) VALUES (new.deal_id, 1)
+        ON CONFLICT (deal_id) DO UPDATE SET generation = generation + 1;
+    INSERT INTO keyword_changes (deal_id, chunk_rowid, generation) VALUES (new.deal_id,
+        new.rowid, (SELECT generation FROM keyword_generations WHERE deal_id = new.deal_id))
+        ON CONFLICT (deal_id, chunk_rowid) DO UPDATE SET generation = excluded.generation;
 END;
-CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, text, deal_id)
-    VALUES ('delete', old.rowid, old.text, old.deal_id);
+CREATE TRIGGER IF NOT EXISTS chunks_keyword_update AFTER UPDATE OF text ON chunks BEGIN
+    INSERT INTO keyword_generations (deal_id, generation) VALUES (new.deal_id, 1)
+        ON CONFLICT (deal_id) DO UPDATE SET generation = generation + 1;
+    INSERT INTO keyword_changes (deal_id, chunk_rowid, generation) VALUES (new.deal_id,
+        new.rowid, (SELECT generation FROM keyword_generations WHERE deal_id = new.deal_id))
+        ON CONFLICT (deal_id, chunk_rowid) DO UPDATE SET generation = excluded.generation;
 END;
-CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, text, deal_id)
-    VALUES ('delete', old.rowid, old.text, old.deal_id);
-    INSERT INTO chunks_fts (rowid, text, deal_id) VALUES (new.rowid, new.text, new.deal_id);
+CREATE TRIGGER IF NOT EXISTS chunks_keyword_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO keyword_generations (deal_id, generation) VALUES (old.deal_id, 1)
+        ON CONFLICT (deal_id) DO UPDATE SET generation = generation + 1;
+    INSERT INTO keyword_changes (deal_id, chunk_rowid, generation) VALUES (old.deal_id,
+        old.rowid, (SELECT generation FROM keyword_generations WHERE deal_id = old.deal_id))
+        ON CONFLICT (deal_id, chunk_rowid) DO UPDATE SET generation = excluded.generation;
 END;
 
 CREATE TABLE IF NOT EXISTS vector_spaces (
@@ -97,6 +117,32 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
 );
 CREATE INDEX IF NOT EXISTS chunk_vectors_by_generation
     ON chunk_vectors (deal_id, embedder_id, generation);
+
+CREATE TABLE IF NOT EXISTS vector_removals (
+    deal_id      TEXT NOT NULL,
+    embedder_id  TEXT NOT NULL,
+    chunk_id     TEXT NOT NULL,
+    chunk_rowid  INTEGER,
+    generation   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vector_removals_by_generation
+    ON vector_removals (deal_id, embedder_id, generation);
+
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_removed AFTER DELETE ON chunk_vectors BEGIN
+    UPDATE vector_spaces SET generation = generation + 1
+    WHERE deal_id = old.deal_id AND embedder_id = old.embedder_id;
+    INSERT INTO vector_removals (deal_id, embedder_id, chunk_id, chunk_rowid, generation)
+    SELECT old.deal_id, old.embedder_id, old.chunk_id,
+           (SELECT rowid FROM chunks WHERE deal_id = old.deal_id AND id = old.chunk_id),
+           generation
+    FROM vector_spaces WHERE deal_id = old.deal_id AND embedder_id = old.embedder_id;
+END;
+
+CREATE TABLE IF NOT EXISTS store_meta (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+INSERT OR IGNORE INTO store_meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
 
 CREATE TABLE IF NOT EXISTS findings (
     deal_id      TEXT NOT NULL,
@@ -176,19 +222,41 @@ def statements(script: str) -> list[str]:
     return found
 
 
+# A home made before keyword search moved to tantivy (`keyword.py`) loses its FTS5 table and
+# triggers, and logs its chunks so the keyword index builds them. Detected by the FTS5 table, not
+# by version number, so it runs whatever other schema changes landed before or after it.
+FROM_FTS5 = """
+DROP TRIGGER IF EXISTS chunks_fts_insert;
+DROP TRIGGER IF EXISTS chunks_fts_delete;
+DROP TRIGGER IF EXISTS chunks_fts_update;
+DROP TABLE chunks_fts;
+INSERT INTO keyword_generations (deal_id, generation)
+    SELECT DISTINCT deal_id, 1 FROM chunks WHERE true ON CONFLICT (deal_id) DO NOTHING;
+INSERT INTO keyword_changes (deal_id, chunk_rowid, generation)
+    SELECT deal_id, rowid, 1 FROM chunks WHERE true ON CONFLICT DO NOTHING;
+"""
+
+
 def apply_schema(conn: sqlite3.Connection) -> None:
-    """Create every missing table, index and trigger in one short write transaction.
+    """Create every missing table, index and trigger, then migrate older homes, in one short
+    write transaction.
 
     `executescript` would commit on its own, so the statements run one by one inside
-    `BEGIN IMMEDIATE`: two processes starting together serialise on the write lock.
+    `BEGIN IMMEDIATE`: two processes starting together serialise on the write lock (the second
+    finds the version already current).
     """
     if conn.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for statement in statements(DDL):
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found < SCHEMA_VERSION:
+            for statement in statements(DDL):
+                conn.execute(statement)
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone():
+                for statement in statements(FROM_FTS5):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except BaseException:
         conn.execute("ROLLBACK")
         raise

@@ -1,4 +1,4 @@
-"""The default knowledge graph: one SQLite file (WAL) with FTS5 BM25 and numpy vectors per deal.
+"""The default knowledge graph: one SQLite file (WAL), tantivy BM25 and vectors per deal.
 
 Two processes (the bot and the CLI) may open the same file at once: WAL lets readers run while
 one writer writes, the busy timeout makes a writer wait for the other, and writes are cut into
@@ -15,8 +15,15 @@ import numpy as np
 
 from manda.kg.embedded import findings as finding_sql
 from manda.kg.embedded import hitl, records
+from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
-from manda.kg.embedded.vectors import VectorCache, as_matrix, embedded_chunk_ids, write_vectors
+from manda.kg.embedded.vectors import (
+    DenseOptions,
+    VectorCache,
+    as_matrix,
+    embedded_chunk_ids,
+    write_vectors,
+)
 from manda.kg.port import Capabilities, ScoredId, check_replacing
 from manda.models import (
     AuditEntry,
@@ -37,19 +44,22 @@ WRITE_BATCH = 1_000
 
 
 class EmbeddedKnowledgeGraph:
-    """`KnowledgeGraph` on the SQLite file at `path` (the app passes MANDA_HOME/manda.db)."""
+    """`KnowledgeGraph` on the SQLite file at `path` (the app passes MANDA_HOME/manda.db);
+    `dense` chooses the dense engine (IVF index files go beside the database by default)."""
 
     capabilities = Capabilities(
         name="embedded",
-        vector_index=False,  # exact cosine over a cached numpy matrix
-        fulltext_bm25=True,  # FTS5 bm25()
+        vector_index=False,  # exact numpy below a crossover, IVF (re-scored exactly) above it
+        fulltext_bm25=True,  # tantivy BM25 over an in-memory index per deal (keyword.py)
         shared_across_processes=False,  # one machine only: a file, not a server
     )
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, dense: DenseOptions | None = None) -> None:
         self.path = Path(path)
         self._db = SqliteRunner(self.path)
-        self._vectors = VectorCache()
+        self.dense = dense or DenseOptions(index_dir=self.path.parent / "vector-index")
+        self._vectors = VectorCache(self.dense)
+        self._keywords = KeywordIndexes()
 
     async def start(self) -> None:
         await self._db.open()
@@ -57,6 +67,7 @@ class EmbeddedKnowledgeGraph:
     async def aclose(self) -> None:
         await self._db.close()
         self._vectors.clear()
+        self._keywords.clear()
 
     async def ping(self) -> None:
         await self._db.check()
@@ -127,7 +138,7 @@ class EmbeddedKnowledgeGraph:
         return await self._db.read(self._vectors.search, deal_id, embedder_id, query, k)
 
     async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]:
-        return await self._db.read(records.fulltext_search, deal_id, query, k)
+        return await self._db.read(self._keywords.search, deal_id, query, k)
 
     # ---------------------------------------------------------------- findings and relations
 

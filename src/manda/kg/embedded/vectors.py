@@ -1,36 +1,76 @@
-"""Exact cosine search over one deal's vectors, cached in memory as one numpy matrix per embedder.
+"""Cosine search over one deal's vectors: an exact numpy matrix, or past a crossover an IVF index.
 
-SQLite keeps the vectors (float32 blobs, one row per chunk and embedder); search keeps, per
-(deal, embedder), an (n, dim) matrix of L2-normalised rows and its id list, and scores a query
-with one matrix-vector product and `argpartition` for the top k. Each write of vectors bumps the
-`generation` of its (deal, embedder) row in the same transaction, and tags the rows it wrote with
-that number; before every search the cache compares generations (one indexed lookup) and loads
-only the rows written since, so vectors added by another process are seen on the next search.
+SQLite keeps the vectors (float32 blobs, one row per chunk and embedder) and is the truth. Search
+keeps, per (deal, embedder), either an (n, dim) matrix of L2-normalised rows and its id list,
+scored with one matrix-vector product and `argpartition` (exact), or, from `ann_min_vectors`
+rows on, an approximate index (`ivf.py`) whose candidates are re-scored exactly. Each write of
+vectors bumps the `generation` of its (deal, embedder) row in the same transaction, and tags the
+rows it wrote with that number (a deleted row leaves a `vector_removals` row with it); before
+every search the cache compares generations (one indexed lookup) and applies only what changed
+since, so vectors written or removed by another process are seen on the next search.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
+from manda.kg.embedded import ivf
 from manda.kg.embedded.records import existing_chunk_ids
+from manda.kg.embedded.sql import batched, marks
 from manda.kg.port import ScoredId
 
+log = logging.getLogger(__name__)
 
-def unfinished_chunk_ids(conn: sqlite3.Connection, deal_id: str) -> set[str]:
-    """Chunks of documents whose ingestion has not completed: never searched (usually none)."""
+DenseEngine = Literal["auto", "exact", "ivf"]
+
+# Below this many vectors in a space, exact numpy is at least as fast as the approximate index
+# and needs no training (measured: `bench/channel_bench.py`, README "Performance").
+ANN_MIN_VECTORS = 50_000
+
+
+@dataclass(frozen=True)
+class DenseOptions:
+    """How the dense channel searches: `auto` (exact below `ann_min_vectors`, IVF above),
+    `exact` always, or `ivf` always; IVF index files are saved in `index_dir` when given."""
+
+    engine: DenseEngine = "auto"
+    ann_min_vectors: int = ANN_MIN_VECTORS
+    index_dir: Path | None = None
+
+    def describe(self) -> tuple[str, str, str]:
+        """(engine, detail, problem) for `manda doctor`: what searches, from when, what is wrong."""
+        version = ivf.engine_version()
+        if self.engine == "exact":
+            return "numpy exact", "every deal scanned exactly (MANDA_DENSE_ENGINE=exact)", ""
+        missing = "" if version else "faiss-cpu is not installed: `pip install faiss-cpu`"
+        above = "every deal" if self.engine == "ivf" else (
+            f"numpy exact below {self.ann_min_vectors:,} vectors a deal, {ivf.ENGINE} from there"
+        )
+        where = f"; index files in {self.index_dir}" if self.index_dir else ""
+        engine = f"faiss {version}" if version else "faiss (missing)"
+        label = engine if self.engine == "ivf" else f"numpy exact + {engine}"
+        return label, f"{above}{where}", missing
+
+
+def unfinished_chunks(conn: sqlite3.Connection, deal_id: str) -> dict[int, str]:
+    """{rowid: chunk id} of the chunks of documents whose ingestion has not completed: never
+    searched (usually none)."""
     # Documents first (CROSS JOIN fixes the order): the few unfinished ones, then their chunks
     # by index. Scanning the deal's chunks instead cost ~50 ms a search at 100k chunks.
     rows = conn.execute(
-        "SELECT c.id FROM documents AS d CROSS JOIN chunks AS c "
+        "SELECT c.rowid, c.id FROM documents AS d CROSS JOIN chunks AS c "
         "ON c.deal_id = d.deal_id AND c.document_id = d.id "
         "WHERE d.deal_id = ? AND d.status != 'completed'",
         (deal_id,),
     ).fetchall()
-    return {row[0] for row in rows}
+    return {rowid: chunk_id for rowid, chunk_id in rows}
 
 
 @dataclass
@@ -118,13 +158,21 @@ def embedded_chunk_ids(conn: sqlite3.Connection, deal_id: str, embedder_id: str)
 
 
 class VectorCache:
-    """Per-(deal, embedder) matrices; only ever used from the store's connection thread."""
+    """Per-(deal, embedder) exact matrices or IVF indexes; only used from the store's thread."""
 
-    def __init__(self) -> None:
-        self._spaces: dict[tuple[str, str], _Space] = {}
+    def __init__(self, options: DenseOptions | None = None) -> None:
+        self.options = options or DenseOptions()
+        self._spaces: dict[tuple[str, str], _Space | ivf.IvfSpace] = {}
 
     def clear(self) -> None:
         self._spaces.clear()
+
+    def engine_of(self, deal_id: str, embedder_id: str) -> str | None:
+        """Which engine serves this space in this process (None before its first search)."""
+        space = self._spaces.get((deal_id, embedder_id))
+        if space is None:
+            return None
+        return ivf.ENGINE if isinstance(space, ivf.IvfSpace) else "numpy exact"
 
     def search(
         self,
@@ -135,7 +183,7 @@ class VectorCache:
         k: int,
     ) -> list[ScoredId]:
         space = self._current(conn, deal_id, embedder_id)
-        if space is None or k <= 0 or not space.ids:
+        if space is None or k <= 0:
             return []
         vector = np.asarray(query, dtype=np.float32).reshape(-1)
         if vector.shape[0] != space.dim:
@@ -143,16 +191,58 @@ class VectorCache:
                 f"The query vector has {vector.shape[0]} dimensions but embedder "
                 f"'{embedder_id}' stores {space.dim}; embed the query with the same embedder."
             )
+        hidden = unfinished_chunks(conn, deal_id)
+        if isinstance(space, ivf.IvfSpace):
+            return self._approximate(conn, deal_id, embedder_id, space, normalised(vector), k,
+                                     hidden)
+        if not space.ids:
+            return []
         scores = space.matrix @ normalised(vector)
-        hidden = unfinished_chunk_ids(conn, deal_id)
+        hidden_ids = set(hidden.values())
         n = len(space.ids)
-        want = min(k + len(hidden), n)
+        want = min(k + len(hidden_ids), n)
         top = np.argpartition(scores, n - want)[n - want :] if want < n else np.arange(n)
         top = top[np.argsort(-scores[top], kind="stable")]
         found = [ScoredId(id=space.ids[i], score=float(scores[i])) for i in top]
-        return [s for s in found if s.id not in hidden][:k]
+        return [s for s in found if s.id not in hidden_ids][:k]
 
-    def _current(self, conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> _Space | None:
+    @staticmethod
+    def _approximate(
+        conn: sqlite3.Connection,
+        deal_id: str,
+        embedder_id: str,
+        space: ivf.IvfSpace,
+        vector: np.ndarray,
+        k: int,
+        hidden: dict[int, str],
+    ) -> list[ScoredId]:
+        """IVF candidates (never hidden ones), re-scored with their float32 rows from SQLite."""
+        keys = space.search(vector, k, list(hidden))
+        hidden_ids = set(hidden.values())
+        scored: list[ScoredId] = []
+        for batch in batched(keys):
+            rows = conn.execute(
+                "SELECT c.id, v.vector FROM chunks AS c JOIN chunk_vectors AS v "
+                "ON v.deal_id = c.deal_id AND v.chunk_id = c.id AND v.embedder_id = ? "
+                # `+c.deal_id`: rows looked up by rowid, never by scanning the deal's index
+                f"WHERE c.rowid IN ({marks(len(batch))}) AND +c.deal_id = ?",
+                (embedder_id, *batch, deal_id),
+            ).fetchall()
+            if not rows:
+                continue
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            scores = normalised(matrix.reshape(len(rows), space.dim)) @ vector
+            scored += [
+                ScoredId(id=chunk_id, score=float(score))
+                for (chunk_id, _), score in zip(rows, scores, strict=True)
+                if chunk_id not in hidden_ids
+            ]
+        scored.sort(key=lambda s: (-s.score, s.id))
+        return scored[:k]
+
+    def _current(
+        self, conn: sqlite3.Connection, deal_id: str, embedder_id: str
+    ) -> _Space | ivf.IvfSpace | None:
         """The cached space brought up to the stored generation, or None if it has no vectors."""
         row = conn.execute(
             "SELECT dim, generation FROM vector_spaces WHERE deal_id = ? AND embedder_id = ?",
@@ -164,35 +254,127 @@ class VectorCache:
             return None
         dim, generation = int(row[0]), int(row[1])
         space = self._spaces.get(key)
-        if space is None or space.dim != dim or space.generation > generation:
-            space = _Space(dim=dim, matrix=np.empty((0, dim), dtype=np.float32))
-            self._spaces[key] = space
-        if space.generation < generation:
-            self._load_since(conn, deal_id, embedder_id, space)
-            space.generation = generation
+        if space is not None and (space.dim != dim or space.generation > generation):
+            space = None  # another database state (restored file, new dimension): start over
+        if isinstance(space, ivf.IvfSpace):
+            if space.generation < generation:
+                ivf.catch_up(conn, space, deal_id, embedder_id, generation)
+                if space.stale():
+                    space = ivf.build(conn, deal_id, embedder_id, dim, generation,
+                                      _row_count(conn, deal_id, embedder_id))
+                self._maybe_save(conn, deal_id, embedder_id, space)
+        elif space is None or space.generation < generation:
+            space = self._exact_or_approximate(conn, deal_id, embedder_id, dim, generation, space)
+        self._spaces[key] = space
         return space
+
+    def _exact_or_approximate(
+        self,
+        conn: sqlite3.Connection,
+        deal_id: str,
+        embedder_id: str,
+        dim: int,
+        generation: int,
+        space: _Space | None,
+    ) -> _Space | ivf.IvfSpace:
+        """Catch an exact space up, or switch to (load or build) the IVF index when it is large."""
+        engine, threshold = self.options.engine, self.options.ann_min_vectors
+        if space is not None and _has_removals(conn, deal_id, embedder_id, space.generation):
+            space = None  # rows left the space: reload the matrix (removals are rare)
+        if engine == "ivf" or (engine == "auto" and space is None):
+            rows = _row_count(conn, deal_id, embedder_id)
+            if rows > 0 and (engine == "ivf" or rows >= threshold):
+                return self._approximate_space(conn, deal_id, embedder_id, dim, generation, rows)
+        if space is None:
+            space = _Space(dim=dim, matrix=np.empty((0, dim), dtype=np.float32))
+        self._load_since(conn, deal_id, embedder_id, space)
+        space.generation = generation
+        grown = engine == "ivf" or (engine == "auto" and len(space.ids) >= threshold)
+        if space.ids and grown:  # past the crossover now (or IVF asked for and rows arrived)
+            return self._approximate_space(
+                conn, deal_id, embedder_id, dim, generation, len(space.ids)
+            )
+        return space
+
+    def _approximate_space(
+        self,
+        conn: sqlite3.Connection,
+        deal_id: str,
+        embedder_id: str,
+        dim: int,
+        generation: int,
+        rows: int,
+    ) -> ivf.IvfSpace:
+        """The saved index caught up from SQLite, or one built now (and saved for others)."""
+        folder = self._folder(conn)
+        space = ivf.load(folder, deal_id, embedder_id, dim, generation) if folder else None
+        if space is not None and space.generation < generation:
+            ivf.catch_up(conn, space, deal_id, embedder_id, generation)
+        if space is not None and space.size != rows:  # e.g. a database restored from a backup
+            log.warning("The saved vector index of deal %s holds %d vectors, SQLite %d; "
+                        "building it again.", deal_id, space.size, rows)
+            space = None
+        if space is None or space.stale():
+            log.info("Building the %s of deal %s (%s, %d vectors).", ivf.ENGINE, deal_id,
+                     embedder_id, rows)
+            space = ivf.build(conn, deal_id, embedder_id, dim, generation, rows)
+        self._maybe_save(conn, deal_id, embedder_id, space)
+        return space
+
+    def _folder(self, conn: sqlite3.Connection) -> Path | None:
+        """This database's folder of index files (its store id keeps other databases' apart)."""
+        if self.options.index_dir is None:
+            return None
+        return self.options.index_dir / ivf.store_id(conn)
+
+    def _maybe_save(
+        self, conn: sqlite3.Connection, deal_id: str, embedder_id: str, space: ivf.IvfSpace
+    ) -> None:
+        folder = self._folder(conn)
+        if folder is not None and ivf.worth_saving(space):
+            ivf.save(folder, deal_id, embedder_id, space)
 
     @staticmethod
     def _load_since(
         conn: sqlite3.Connection, deal_id: str, embedder_id: str, space: _Space
     ) -> None:
-        rows = conn.execute(
+        """Append new rows and overwrite rewritten ones, reading SQLite in batches (a 1M-row
+        space as one `fetchall` held its blobs three times over: ~4.5 GB)."""
+        cursor = conn.execute(
             "SELECT chunk_id, vector FROM chunk_vectors "
             "WHERE deal_id = ? AND embedder_id = ? AND generation > ?",
             (deal_id, embedder_id, space.generation),
-        ).fetchall()
-        if not rows:
-            return
-        loaded = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
-        loaded = loaded.reshape(len(rows), space.dim)
-        fresh: list[int] = []
-        for position, (chunk_id, _) in enumerate(rows):
-            existing = space.row_of.get(chunk_id)
-            if existing is None:
-                space.row_of[chunk_id] = len(space.ids)
-                space.ids.append(chunk_id)
-                fresh.append(position)
-            else:
-                space.matrix[existing] = loaded[position]
-        if fresh:
-            space.matrix = np.concatenate([space.matrix, loaded[fresh]])
+        )
+        parts: list[np.ndarray] = []
+        while rows := cursor.fetchmany(ivf.LOAD_BATCH):
+            loaded = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+            loaded = loaded.reshape(len(rows), space.dim)
+            fresh: list[int] = []
+            for position, (chunk_id, _) in enumerate(rows):
+                existing = space.row_of.get(chunk_id)
+                if existing is None:
+                    space.row_of[chunk_id] = len(space.ids)
+                    space.ids.append(chunk_id)
+                    fresh.append(position)
+                else:  # rewritten (a chunk id appears once per load: it is the primary key)
+                    space.matrix[existing] = loaded[position]
+            if fresh:
+                parts.append(loaded[fresh] if len(fresh) < len(rows) else loaded.copy())
+        if parts:
+            space.matrix = np.concatenate([space.matrix, *parts])
+
+
+def _row_count(conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> int:
+    (count,) = conn.execute(
+        "SELECT count(*) FROM chunk_vectors WHERE deal_id = ? AND embedder_id = ?",
+        (deal_id, embedder_id),
+    ).fetchone()
+    return int(count)
+
+
+def _has_removals(conn: sqlite3.Connection, deal_id: str, embedder_id: str, since: int) -> bool:
+    return conn.execute(
+        "SELECT 1 FROM vector_removals WHERE deal_id = ? AND embedder_id = ? AND generation > ? "
+        "LIMIT 1",
+        (deal_id, embedder_id, since),
+    ).fetchone() is not None

@@ -8,7 +8,7 @@ Quirks worked around here:
 - a decision is unique per `(deal_id, finding_id)`: that constraint is what makes
   `record_decision` atomic across processes;
 - the full-text index uses Lucene's `english` analyzer (lower-casing, stemming, stop words), the
-  closest match to the embedded store's FTS5 `porter` tokenizer; queries go through `fulltext.py`;
+  closest match to the embedded store's tantivy English stemmer; queries go through `fulltext.py`;
 - vector indexes are NOT created here: their dimensions are known only when an embedder first
   writes vectors, so `cypher.vector_index_statement` creates one per embedder on demand;
 - a new index is populated in the background: `start()` waits for all of them (`db.awaitIndexes`)
