@@ -25,15 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from embed_bench import resident_mb
 from ingest_bench import export_revision
-
-
-def resident_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def ingest(room: Path, home: Path, label: str) -> None:
