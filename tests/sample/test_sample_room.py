@@ -1,4 +1,5 @@
-"""The sample data rooms: complete, reproducible, and saying exactly what facts.py says they say."""
+"""The sample data rooms (and the evaluation-only ones): complete, reproducible, and saying exactly
+what their ground truth says they say."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from docx.table import Table as DocxTable
 from docx.text.paragraph import Paragraph
 from pypdf import PasswordType, PdfReader
 
-from manda.sample import generate_sample_rooms, pennine_facts
+from manda.sample import generate_sample_rooms, pennine_facts, tidewater_facts
 from manda.sample.__main__ import main
 from manda.sample._pdfcrypt import PdfLayoutError, encrypt_pdf
 from manda.sample._xlsx import formula_values
@@ -35,13 +36,21 @@ from manda.sample.facts import (
     Fact,
     location_matches,
 )
-from manda.sample.generate import ALL_FILES, SAMPLE_DEALS
+from manda.sample.generate import (
+    ALL_FILES,
+    EVAL_ONLY_DEALS,
+    EVAL_ONLY_FILES,
+    SAMPLE_DEALS,
+    generate_eval_rooms,
+)
 from manda.sample.pennine_facts import PENNINE
 from manda.sample.targetco_reports import OWNER_PASSWORD
+from manda.sample.tidewater_facts import TIDEWATER
 
-ALL_FACTS = (*FACTS, *pennine_facts.FACTS)
-ALL_TERMS = {**DISTINCTIVE_TERMS, PENNINE: pennine_facts.DISTINCTIVE_TERMS}
-_PATHS = {(f.deal, f.name): f.path for f in ALL_FILES}
+ALL_FACTS = (*FACTS, *pennine_facts.FACTS, *tidewater_facts.FACTS)
+ALL_TERMS = {**DISTINCTIVE_TERMS, PENNINE: pennine_facts.DISTINCTIVE_TERMS,
+             TIDEWATER: tidewater_facts.DISTINCTIVE_TERMS}
+_PATHS = {(f.deal, f.name): f.path for f in (*ALL_FILES, *EVAL_ONLY_FILES)}
 
 
 def _path(rooms: dict[str, Path], deal: str, name: str) -> Path:
@@ -55,7 +64,7 @@ def _room_files(folder: Path) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def rooms(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return generate_sample_rooms(tmp_path_factory.mktemp("rooms"))
+    return generate_eval_rooms(tmp_path_factory.mktemp("rooms"))
 
 
 # ---------------------------------------------------------------- raw-library readers
@@ -140,6 +149,8 @@ def _text_at(path: Path, location: str) -> str:
         return _norm(" ".join(_docx_sections(path)[location]))
     if suffix == ".md":
         return _text_sections(path, re.compile(r"^#+\s+(.*)$"))[location]
+    if suffix == ".eml" and location == "e-mail body":
+        return _norm(path.read_text(encoding="utf-8").split("\n\n", 1)[1])
     if suffix == ".txt" and location.startswith("message of "):
         return _email_message(path, location.removeprefix("message of "))
     if suffix == ".txt":
@@ -161,13 +172,13 @@ def _displayed_number(stated: str) -> float:
     """`5,200` -> 5200, `38%` -> 0.38, `(2,800)` -> -2800: a number as a sheet displays it."""
     text = stated.strip()
     negative = text.startswith("(") and text.endswith(")")
-    text = text.strip("()")
+    text = text.strip("()").lstrip("$")
     scale = 0.01 if text.endswith("%") else 1.0
     number = float(text.rstrip("%").replace(",", "")) * scale
     return -number if negative else number
 
 
-_AMOUNT = re.compile(r"(?:€|£|EUR |GBP )?(\d[\d,]*(?:\.\d+)?)\s?(M|m|million|k)\b")
+_AMOUNT = re.compile(r"(?:€|£|\$|EUR |GBP )?(\d[\d,]*(?:\.\d+)?)\s?(M|m|million|k)\b")
 
 
 def _all_text(path: Path) -> str:
@@ -188,11 +199,12 @@ def _all_text(path: Path) -> str:
 
 
 def test_every_deal_is_written_with_the_listed_files(rooms: dict[str, Path]) -> None:
-    assert set(rooms) == set(SAMPLE_DEALS) == {TARGETCO, NORTHWIND, PENNINE}
+    assert set(SAMPLE_DEALS) == {TARGETCO, NORTHWIND, PENNINE}
+    assert set(rooms) == {*SAMPLE_DEALS, *EVAL_ONLY_DEALS} == {*SAMPLE_DEALS, TIDEWATER}
     for deal, folder in rooms.items():
         assert folder.name == deal
         on_disk = sorted(p.relative_to(folder).as_posix() for p in _room_files(folder))
-        assert on_disk == sorted(f.path for f in ALL_FILES if f.deal == deal)
+        assert on_disk == sorted(f.path for f in (*ALL_FILES, *EVAL_ONLY_FILES) if f.deal == deal)
         assert all(p.stat().st_size > 0 for p in _room_files(folder))
 
 
@@ -208,7 +220,7 @@ def test_generation_is_byte_reproducible_and_idempotent(rooms: dict[str, Path],
     def hashes(folder: Path) -> dict[str, str]:
         return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _room_files(folder)}
 
-    again = generate_sample_rooms(tmp_path / "again")
+    again = generate_eval_rooms(tmp_path / "again")
     for deal in rooms:
         assert hashes(again[deal]) == hashes(rooms[deal])
     before = {deal: hashes(again[deal]) for deal in (TARGETCO, PENNINE)}
@@ -253,23 +265,26 @@ def test_fact_is_stated_at_its_location(rooms: dict[str, Path], fact: Fact) -> N
         shown = re.search(r"\.(\d+)%$", fact.stated)
         tolerance = 0.5 * 10 ** -len(shown.group(1)) / 100 if shown else None
         assert value == pytest.approx(_displayed_number(fact.stated), abs=tolerance)
-        if fact.unit in ("EUR", "GBP"):  # sheets are in thousands
+        if fact.stated.startswith("$"):  # a cell formatted in dollars, not thousands
+            assert fact.value == pytest.approx(value)
+        elif fact.unit in ("EUR", "GBP", "USD"):  # sheets are in thousands
             assert fact.value == pytest.approx(value * 1000)
         elif fact.unit == "%":
             assert fact.value == pytest.approx(value * 100, abs=tolerance and tolerance * 100)
         return
     assert _norm(fact.stated) in _text_at(path, fact.location)
     amount = _AMOUNT.search(fact.stated)
-    if amount and fact.unit in ("EUR", "GBP") and isinstance(fact.value, int | float):
+    if amount and fact.unit in ("EUR", "GBP", "USD") and isinstance(fact.value, int | float):
         scale = 1_000 if amount.group(2) == "k" else 1_000_000
         assert float(amount.group(1).replace(",", "")) * scale == pytest.approx(fact.value)
 
 
 def test_every_fact_and_trap_points_at_a_file_of_its_deal() -> None:
-    names = {(f.deal, f.name) for f in ALL_FILES}
-    assert len(names) == len(ALL_FILES)  # file names are unique within a deal, folders aside
+    files = (*ALL_FILES, *EVAL_ONLY_FILES)
+    names = {(f.deal, f.name) for f in files}
+    assert len(names) == len(files)  # file names are unique within a deal, folders aside
     assert all((fact.deal, fact.file) in names for fact in ALL_FACTS)
-    for trap in (*TRAPS, *pennine_facts.TRAPS):
+    for trap in (*TRAPS, *pennine_facts.TRAPS, *tidewater_facts.TRAPS):
         assert all((trap.deal, name) in names for name in trap.files)
         assert all(fact in ALL_FACTS for fact in trap.facts)
 

@@ -1,10 +1,11 @@
-"""Writes the sample data rooms (TargetCo, Northwind, Pennine) shipped with Manda, reproducibly."""
+"""Writes the sample data rooms (TargetCo, Northwind, Pennine) shipped with Manda, and the
+evaluation-only rooms (Tidewater), reproducibly."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from manda.sample import pennine, pennine_facts, pennine_text
+from manda.sample import pennine, pennine_facts, pennine_text, tidewater_facts
 from manda.sample.facts import FILES, NORTHWIND, TARGETCO, SampleFile
 from manda.sample.northwind import write_northwind
 from manda.sample.pennine_facts import PENNINE
@@ -12,9 +13,15 @@ from manda.sample.targetco_office import write_office_files
 from manda.sample.targetco_reports import write_reports
 from manda.sample.targetco_sheets import write_sheets
 from manda.sample.targetco_text import write_text_files
+from manda.sample.tidewater import write_tidewater
+from manda.sample.tidewater_facts import TIDEWATER
 
 SAMPLE_DEALS = (TARGETCO, NORTHWIND, PENNINE)
+# Rooms the evals read but the demo does not ship: written in a style the answering code was not
+# tuned on, so held-out cases on them measure generalisation (see evals/dataset.yaml).
+EVAL_ONLY_DEALS = (TIDEWATER,)
 ALL_FILES: tuple[SampleFile, ...] = (*FILES, *pennine_facts.FILES)
+EVAL_ONLY_FILES: tuple[SampleFile, ...] = tidewater_facts.FILES
 
 
 def generate_sample_rooms(dest: Path) -> dict[str, Path]:
@@ -37,18 +44,30 @@ def generate_sample_rooms(dest: Path) -> dict[str, Path]:
         *pennine.write_financial_files(rooms[PENNINE]),
         *pennine_text.write_text_files(rooms[PENNINE]),
     ]
-    _check_against_facts(rooms, written)
+    _check_against_facts(rooms, written, ALL_FILES)
     return rooms
 
 
-def _check_against_facts(rooms: dict[str, Path], written: list[Path]) -> None:
+def generate_eval_rooms(dest: Path) -> dict[str, Path]:
+    """Write the sample rooms and the evaluation-only rooms under `dest/<deal_id>/`."""
+    dest = Path(dest)
+    rooms = generate_sample_rooms(dest)
+    extra = {deal: dest / deal for deal in EVAL_ONLY_DEALS}
+    for folder in extra.values():
+        folder.mkdir(parents=True, exist_ok=True)
+    _check_against_facts(extra, write_tidewater(extra[TIDEWATER]), EVAL_ONLY_FILES)
+    return rooms | extra
+
+
+def _check_against_facts(rooms: dict[str, Path], written: list[Path],
+                         files: tuple[SampleFile, ...]) -> None:
     """Keep the ground truth's file lists and what the writers produce in step."""
-    expected = {rooms[f.deal] / f.path for f in ALL_FILES}
+    expected = {rooms[f.deal] / f.path for f in files}
     if set(written) != expected:
         missing = sorted(p.name for p in expected - set(written))
         extra = sorted(p.name for p in set(written) - expected)
         raise RuntimeError(
             f"sample room out of step with the ground truth (manda.sample.facts.FILES, "
-            f"manda.sample.pennine_facts.FILES): missing {missing}, unlisted {extra}; update "
-            "the file lists or the writers"
+            f"manda.sample.pennine_facts.FILES, manda.sample.tidewater_facts.FILES): missing "
+            f"{missing}, unlisted {extra}; update the file lists or the writers"
         )
