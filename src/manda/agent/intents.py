@@ -6,6 +6,7 @@ to Claude as a hint, so both paths agree on the answer's shape.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -195,6 +196,10 @@ def _unique(items: object) -> tuple[str, ...]:
     return tuple(seen)
 
 
+_MONTH_NAMES = frozenset(
+    name.lower() for name in (*calendar.month_name[1:], *calendar.month_abbr[1:]))
+
+
 def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     for m in _NAME.finditer(text):
@@ -207,8 +212,8 @@ def _entity(text: str) -> str | None:
             name = " ".join(rest)
         if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
             continue
-        if find_subjects(name) or find_periods(name):
-            continue
+        if find_subjects(name) or find_periods(name) or name.lower() in _MONTH_NAMES:
+            continue  # "February" alone is a month the period reading handles, not a name
         return re.sub(r"['’]s$", "", name)
     return None
 

@@ -145,6 +145,7 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
     from manda.evals.runner import (
         DEFAULT_DATASET,
         HELD_OUT_FLOOR,
+        NEW_ROOM_FLOOR,
         PASS_THRESHOLD,
         ingest_sample,
         run_evals,
@@ -165,5 +166,6 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
         md, js = write_report(report, args.report)
         out.print(f"report written to {md} and {js}")
     passed = report.dev.score >= PASS_THRESHOLD and (
-        not report.held_out.cases or report.held_out.score >= HELD_OUT_FLOOR)
+        not report.held_out.cases or report.held_out.score >= HELD_OUT_FLOOR) and (
+        not report.new_room.cases or report.new_room.score >= NEW_ROOM_FLOOR)
     return 0 if passed else 1

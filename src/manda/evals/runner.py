@@ -32,6 +32,11 @@ PASS_THRESHOLD = 0.90
 # (raise it when the score rises; the goal is PASS_THRESHOLD). Measured 97.4% (111/114) with
 # issue 10's topic shapes; set two points lower while other answering branches merge.
 HELD_OUT_FLOOR = 0.95
+# Held-out cases tagged `new-room` are on a room added after the answering code (Tidewater, an
+# evaluation-only US room): reported apart from the held-out set above, with their own ratchet,
+# so a new yardstick neither hides behind the old one nor breaks its gate on the day it lands.
+NEW_ROOM_TAG = "new-room"
+NEW_ROOM_FLOOR = 0.0
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
@@ -87,6 +92,7 @@ class CaseResult:
     turns: list[TurnResult] = field(default_factory=list)
     skipped: str | None = None
     held_out: bool = False
+    new_room: bool = False  # held out, on a room in a style the answering code was not tuned on
 
     @property
     def passed(self) -> bool:
@@ -116,11 +122,13 @@ class EvalReport:
         total = len(self.checks)
         return self.passed_checks / total if total else 0.0
 
-    def subset(self, *, held_out: bool) -> EvalReport:
-        """The report of the dev cases (`held_out=False`) or of the held-out cases only."""
+    def subset(self, *, held_out: bool, new_room: bool = False) -> EvalReport:
+        """The dev cases (`held_out=False`), the held-out cases on the established rooms, or
+        (`new_room=True`) the held-out cases on the newest room."""
         return EvalReport(self.dataset, self.mode,
-                          [c for c in self.cases if c.held_out is held_out], self.seconds,
-                          self.budget_tokens)
+                          [c for c in self.cases
+                           if c.held_out is held_out and c.new_room is new_room],
+                          self.seconds, self.budget_tokens)
 
     @property
     def dev(self) -> EvalReport:
@@ -129,6 +137,10 @@ class EvalReport:
     @property
     def held_out(self) -> EvalReport:
         return self.subset(held_out=True)
+
+    @property
+    def new_room(self) -> EvalReport:
+        return self.subset(held_out=True, new_room=True)
 
     def _summary(self) -> dict[str, Any]:
         return {"score": round(self.score, 4), "checks_passed": self.passed_checks,
@@ -161,12 +173,14 @@ class EvalReport:
             "cases_skipped": sum(1 for c in self.cases if c.skipped),
             "dev": self.dev._summary(),
             "held_out": self.held_out._summary(),
+            "held_out_new_room": self.new_room._summary(),
             "tokens": {"input": self.input_tokens, "output": self.output_tokens,
                        "budget": self.budget_tokens},
             "estimated_cost_usd": self.estimated_cost_usd,
             "seconds": round(self.seconds, 2),
             "cases": [
-                {"id": c.id, "title": c.title, "held_out": c.held_out, "passed": c.passed,
+                {"id": c.id, "title": c.title, "held_out": c.held_out,
+                 "new_room": c.new_room, "passed": c.passed,
                  "skipped": c.skipped,
                  "turns": [{**{k: v for k, v in asdict(t).items() if k != "checks"},
                             "checks": [asdict(x) for x in t.checks]} for t in c.turns]}
@@ -183,7 +197,8 @@ class EvalReport:
             f"{sum(1 for c in self.cases if c.passed)}/{len(self.cases)} cases fully passed",
             *(f"- {name}: **{part.score:.1%}** ({part.passed_checks}/{len(part.checks)} "
               f"checks; {sum(1 for c in part.cases if c.passed)}/{len(part.cases)} cases)"
-              for name, part in (("Dev", self.dev), ("Held-out", self.held_out))),
+              for name, part in (("Dev", self.dev), ("Held-out", self.held_out),
+                                 ("Held-out, new room", self.new_room)) if part.cases),
             f"- Tokens: {self.input_tokens} in, {self.output_tokens} out"
             + (f" (budget {self.budget_tokens})" if self.budget_tokens else "")
             + f"; estimated cost ${self.estimated_cost_usd:.4f}",
@@ -198,7 +213,8 @@ class EvalReport:
             failed += [f"error: {t.error}" for t in case.turns if t.error]
             result = "skipped" if case.skipped else ("pass" if case.passed else "FAIL")
             detail = case.skipped or "; ".join(failed).replace("|", "\\|")
-            held = " (held-out)" if case.held_out else ""
+            held = " (held-out, new room)" if case.new_room else (
+                " (held-out)" if case.held_out else "")
             lines.append(f"| {case.id} {case.title}{held} | {result} | "
                          f"{sum(c.passed for c in checks)}/{len(checks)} | {detail} |")
         return "\n".join(lines) + "\n"
@@ -232,10 +248,11 @@ def load_dataset(path: Path) -> list[Case]:
 
 
 async def ingest_sample(app: EvalApp, root: Path) -> dict[str, Path]:
-    """Generate the sample data rooms under `root` and ingest them (unchanged files are no-ops)."""
-    from manda.sample import generate_sample_rooms
+    """Generate the sample and evaluation-only data rooms under `root` and ingest them
+    (unchanged files are no-ops)."""
+    from manda.sample.generate import generate_eval_rooms
 
-    rooms = generate_sample_rooms(root)
+    rooms = generate_eval_rooms(root)
     for deal_id, folder in rooms.items():
         await app.ingest.ingest(deal_id, [folder])
     return rooms
@@ -257,7 +274,8 @@ async def run_evals(
     results: list[CaseResult] = []
     used = 0
     for case in cases:
-        result = CaseResult(case.id, case.title, held_out=case.held_out)
+        result = CaseResult(case.id, case.title, held_out=case.held_out,
+                            new_room=case.held_out and NEW_ROOM_TAG in case.tags)
         results.append(result)
         if live and used >= budget_tokens:
             result.skipped = f"token budget of {budget_tokens} reached"

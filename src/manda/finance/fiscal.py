@@ -9,6 +9,7 @@ day wins, so one passing "year ended 31 December" in a footnote cannot outvote a
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -63,6 +64,17 @@ _STATEMENTS = [
     # Jahresabschluss zum 31. Dezember 2023 · balance sheet date: 30 June
     re.compile(rf"\b(?:Jahresabschluss|Konzernabschluss)\s+zum\s+{_DAY_MONTH}", re.IGNORECASE),
 ]
+
+
+# "LTM Mar-25 = twelve months to March 31, 2025": a definition of a trailing window, however
+# it is punctuated, which can end in any month.
+_TRAILING = re.compile(r"\b(?:LTM|TTM|L12M|NTM|last|trailing|latest|rolling)\b[^.;\n]{0,20}$",
+                       re.IGNORECASE)
+# "Q1 FY25 = Jul–Sep 2024", "Q1 FY2025 (July to September 2024)": the first quarter of a fiscal
+# year begins the month after the year end.
+_FIRST_QUARTER = re.compile(
+    rf"\bQ1\s*FY\s*['’]?\s*\d{{2,4}}\s*(?:=|:|\(|is|covers|runs)?\s*(?P<m>{_MONTH})\s*"
+    rf"(?:[-–—]|to|through)\s*{_MONTH}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -135,8 +147,12 @@ def year_end_statements(text: str) -> list[FiscalYearEnd]:
     for pattern in _STATEMENTS:
         for m in pattern.finditer(text):
             day_month = _day_month(m)
-            if day_month is not None:
+            if day_month is not None and not _TRAILING.search(text[max(0, m.start() - 30):
+                                                                    m.start()]):
                 found.append((m.start(), FiscalYearEnd(*day_month)))
+    for m in _FIRST_QUARTER.finditer(text):
+        last = (_MONTHS[m.group("m").lower().rstrip(".")] - 2) % 12 + 1
+        found.append((m.start(), FiscalYearEnd(last, calendar.monthrange(2001, last)[1])))
     return [fye for _, fye in sorted(found, key=lambda t: t[0])]
 
 

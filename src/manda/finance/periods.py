@@ -120,6 +120,8 @@ _FY = [
     re.compile(
         rf"{_B}(?:fiscal|financial|full|business)(?:[\s-]+year)?\s+(?:of\s+)?({_YEAR4}){_E}", _FLAGS
     ),
+    # "fiscal '25", "financial year ’24": a two-digit year needs its apostrophe here
+    re.compile(rf"{_B}(?:fiscal|financial)(?:[\s-]+year)?\s*['’]\s*(\d{{2}}){_E}", _FLAGS),
     re.compile(rf"{_B}(?:the\s+)?year\s+({_YEAR4}){_E}", _FLAGS),
     re.compile(rf"{_B}GJ\s*({_YEAR4}){_E}", _FLAGS),  # Geschäftsjahr
 ]

@@ -97,10 +97,19 @@ METRICS: tuple[MetricSpec, ...] = (
     # A facility's size and what is left undrawn are not debt (`manda.finance.facilities`).
     MetricSpec("facility limit", "Facility limit", "currency", (
         "facility limit", "facility limits", "facility size", "credit limit", "borrowing limit",
+        "revolving credit facility limit", "revolving facility limit", "revolver limit",
+        "revolver commitment", "revolving commitment", "revolving commitments",
     ), family="facility", stock=True),
     MetricSpec("facility headroom", "Facility headroom", "currency", (
         "facility headroom", "undrawn facilities", "undrawn facility", "undrawn commitments",
+        "revolver availability", "undrawn revolver", "revolver headroom",
     ), family="facility", stock=True),
+    # What is drawn under a revolving facility: debt, but a line of its own that lenders,
+    # balance sheets and management packs state apart from the term loan.
+    MetricSpec("revolver", "Revolver drawn", "currency", (
+        "revolver", "revolver drawn", "drawn on the revolver", "revolving credit facility",
+        "revolving facility", "revolving loans", "revolving credit", "rcf", "rcf drawn",
+    ), family="debt", stock=True),
     MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt"),
                family="debt", stock=True),
     MetricSpec("leverage", "Leverage", "ratio", (
@@ -114,6 +123,11 @@ METRICS: tuple[MetricSpec, ...] = (
     ), stock=True),
     MetricSpec("deferred revenue", "Deferred revenue", "currency", (
         "deferred revenue", "deferred revenues", "deferred income", "contract liabilities",
+    ), stock=True),
+    # "Deferred income taxes" is a tax balance, not deferred (unearned) income.
+    MetricSpec("deferred tax", "Deferred tax", "currency", (
+        "deferred tax", "deferred taxes", "deferred income taxes", "deferred income tax",
+        "deferred tax liabilities", "deferred tax liability",
     ), stock=True),
     MetricSpec("backlog", "Order backlog", "currency", (
         "backlog", "order backlog", "order book",

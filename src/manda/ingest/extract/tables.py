@@ -298,10 +298,20 @@ def text_table_candidates(view: SectionView, context: str
     for block in (b for b in blocks if len(b) >= 2):
         caption = _caption_above(text, block[0][0])
         header_cells = _split_line(block[0][1], block[0][0], None)[0]
+        # "2025 | 2024" over "Net sales | 2025: 48,600 | 2024: 42,300": the empty corner cell
+        # above the row labels was dropped when the page became text; put it back, or the first
+        # period's figures land under the second period.
+        corner_dropped = bool(header_cells and header_cells[0]) and any(
+            f"| {header_cells[0]}: " in line for _, line in block[1:])
+        if corner_dropped:
+            header_cells = ["", *header_cells]
         rows: list[list[str]] = []
         located: list[_RowText] = []
         for i, (start, line) in enumerate(block):
             cells, cell_spans = _split_line(line, start, header_cells if i > 0 else None)
+            if i == 0 and corner_dropped:
+                cells = ["", *cells]
+                cell_spans = {c + 1: span for c, span in cell_spans.items()}
             rows.append(cells)
             located.append(_RowText((start, start + len(line)), cell_spans))
         width = max(len(r) for r in rows)
