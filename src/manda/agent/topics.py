@@ -103,7 +103,8 @@ DEBT = Shape(
     # statements hold the balances; a facility agreement is found by the query, since a room's
     # contracts are mostly customers' and would otherwise stand in for a missing balance sheet
     (R.AUDITED_STATEMENTS, R.MANAGEMENT_ACCOUNTS, R.QOE_REPORT),
-    ("cash", "debt", "net debt", "leverage", "net assets", "facility limit", "facility headroom"),
+    ("cash", "debt", "revolver", "net debt", "leverage", "net assets", "facility limit",
+     "facility headroom"),
     "balance sheet cash bank loans borrowings net debt facility lender term loan revolving "
     "maturity", "Financial", of_metrics=True,
 )

@@ -21,20 +21,24 @@ from manda.agent.compose import (
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.topics import MANAGEMENT, OVERVIEW, Shape, shape_for
+from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape, shape_for
 from manda.answers import Intent
 
 __all__ = ["Ask", "Draft", "compose", "topic_shape"]
 
 _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLORATION)
+# A risk question about one of these ("any covenant issues?", "litigation risks?") is answered
+# by the topic's shape, which states the levels, headroom and status a risk reading needs.
+_RISK_SHAPES = (COVENANTS.key, LITIGATION.key)
 
 
 def topic_shape(ask: Ask) -> Shape | None:
     """The topic shape that answers `ask`, if the question is a topic question."""
-    if ask.intent not in _SHAPED:
-        return None
     shape = shape_for(ask.question)
     if shape is None:
+        return None
+    if ask.intent not in _SHAPED and not (ask.intent is Intent.DUE_DILIGENCE
+                                          and shape.key in _RISK_SHAPES):
         return None
     if ask.frame.subjects and not shape.of_metrics:
         return None  # "management's EBITDA estimate" is an EBITDA question

@@ -39,11 +39,11 @@ _SHEET_ROW = re.compile(
     r"eigenkapital|rückstellungen|vorräte|anlagevermögen|sachanlagen)\b", _F)
 _DEBT_ROW = re.compile(
     r"\b(?:loans?|borrowings?|overdrafts?|debt|notes payable|senior notes|bonds?|facilit\w+|"
-    r"revolving|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
+    r"revolv\w*|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
     r"verbindlichkeiten gegen\w* kreditinstitut\w*|guthaben bei kreditinstitut\w*|"
     r"kassenbestand|liquide mittel)\b", _F)
 _FACILITY = re.compile(
-    r"\b(?:facilit(?:y|ies)|term loan|loan|revolving|rcf|overdraft|lenders?|banks?|borrow\w*|"
+    r"\b(?:facilit(?:y|ies)|term loan|loan|revolv\w*|rcf|overdraft|lenders?|banks?|borrow\w*|"
     r"matur\w+|repay\w*|repaid|instalments?|drawn|undrawn|interest at|margin|secured|"
     r"notes due|bonds?|euribor|sonia|sofr|libor|darlehen|kredit\w*)\b", _F)
 _LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Credit|Finance|"
@@ -206,7 +206,8 @@ def _differences(evidence: Evidence, text: str) -> list[str]:
     from manda.agent.compose.common import cite_findings
     from manda.agent.selection import findings_for, show
 
-    stated = [a.value for a in find_amounts(text)]
+    # the tables above show figures in the units each table gives ("5,500" in a $000s table)
+    stated = [a.value * scale for a in find_amounts(text) for scale in (1, 1e3, 1e6)]
     lines: list[str] = []
     seen: set[frozenset[str]] = set()
     for subject in DEBT.subjects:
@@ -235,8 +236,16 @@ _LIMIT = re.compile(
     r"(?P<dir>not (?:be )?more than|must not exceed|shall not exceed|may not exceed|not (?:to )?"
     r"exceed|no (?:more|greater) than|at most|a maximum of|maximum(?: of)?|max\.?|below|"
     r"not (?:be )?less than|no less than|at least|a minimum of|minimum(?: of)?|min\.?|"
-    r"höchstens|mindestens|maximal|above)\s*(?:of\s*)?(?P<value>\d+(?:[.,]\d+)?)\s?"
-    r"(?P<unit>x|times|%)", _F)
+    r"höchstens|mindestens|maximal|above)"
+    r"\s*(?:of\s*)?(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
+# US credit agreements: "the Borrower shall not permit the Total Net Leverage Ratio, as of the
+# last day of any fiscal quarter, to exceed 3.50:1.00" says "the ratio shall not exceed 3.50:1.00".
+_PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]+?)\s*(?:,[^,;]*,)?"
+                     r"\s*to\s+(?P<verb>exceed|be\s+less\s+than)\b", _F)
+# "3.50:1.00 for fiscal quarters ending on or before December 31, 2024, and 3.00:1.00 for each
+# fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
+_STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
+                   r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
 _MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above", _F)
 _RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
                     r"fixed charge|cash ?flow cover|ebitda|verschuldungsgrad|zinsdeckung\w*)\b",
@@ -245,7 +254,7 @@ _TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annuall
                      r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
 _COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
                          r"waiver|waived|headroom|reset)\b", _F)
-_RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?x\b", _F)
+_RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?:x\b|:\s?1(?:\.0+)?(?![\d.]))", _F)
 
 
 @dataclass(frozen=True)
@@ -270,6 +279,7 @@ def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Coven
                                               or "covenant" in sentence.lower()):
                 continue
             for clause in re.split(r";|\.\s", sentence):
+                clause = _as_limit(clause)
                 start = 0
                 for m in _LIMIT.finditer(clause):
                     before, start = clause[start:m.start()], m.end()
@@ -279,14 +289,25 @@ def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Coven
                     key = (_RATIO.search(name).group(0).lower()  # type: ignore[union-attr]
                            .replace("gearing", "leverage").replace("net debt", "leverage"))
                     if key not in found:
+                        level, stated = _number(m.group("value")), m.group(0)
+                        if (step := _STEP.search(clause, m.end())) is not None:
+                            level = _number(step.group("value"))
+                            stated = f"{step.group(0)} (earlier {m.group('value')})"
                         found[key] = Covenant(name[:1].upper() + name[1:], bool(
-                            _MINIMUM.search(m.group("dir"))), _number(m.group("value")),
-                            m.group(0), evidence.hit_source(hit))
+                            _MINIMUM.search(m.group("dir"))), level, stated,
+                            evidence.hit_source(hit))
     return list(found.values())
 
 
 _LEAD_IN = re.compile(r"^.*?\b(?:requires?|required|maintains?|covenants?|tests?|and|be)\b:?\s*"
                       r"(?:that\s+)?(?:(?:a|an|the|its)\s+)?", _F)
+
+
+def _as_limit(clause: str) -> str:
+    """"The Borrower shall not permit the ratio … to exceed 3.50:1.00" → "the ratio shall not
+    exceed 3.50:1.00"."""
+    return _PERMIT.sub(lambda p: f"{p['name']} shall not "
+                       f"{'exceed' if 'exceed' in p['verb'] else 'be less than'}", clause)
 
 
 def _covenant_name(before: str) -> str:
@@ -308,15 +329,24 @@ def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Cove
         return None
     for hit in hits:
         for sentence in sentences(hit.text):
-            if not _usable(sentence) or word.group(0).lower() not in sentence.lower():
+            # a compliance certificate's table row ("Leverage | not more than 3.00:1.00 |
+            # 2.91:1.00") states a result as well as a sentence does
+            if (not (_usable(sentence) or _is_table_row(sentence))
+                    or word.group(0).lower() not in sentence.lower()):
                 continue
-            limits = {m.start("value") for m in _LIMIT.finditer(sentence)}
+            sentence = _as_limit(sentence)
+            limits = {m.start("value") for m in (*_LIMIT.finditer(sentence),
+                                                 *_STEP.finditer(sentence))}
             for m in _RESULT.finditer(sentence):
                 value = _number(m.group("value"))
                 if m.start("value") in limits or abs(value - covenant.level) < 1e-9:
                     continue
                 return value, trim(sentence, 240), evidence.hit_source(hit)
     return None
+
+
+def _is_table_row(line: str) -> bool:
+    return line.count("|") >= 2 and not looks_like_instruction(line)
 
 
 def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -333,7 +363,7 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
                   "|---|---|---|---|---|"]
         for c in levels:
             result = _latest_result(evidence, hits, c)
-            limit = c.stated if c.stated[:1].isalpha() else f"{c.level:g}x"
+            limit = c.stated if c.stated[:1].isalpha() or ":" in c.stated else f"{c.level:g}x"
             if result is None:
                 missing_result = True
                 lines.append(f"| {c.name} | {limit} | not stated | — | {cite([c.source])} |")
