@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from manda.agent.compose import Ask, Draft, compose, topic_shape
 from manda.agent.compose.due_diligence import focus_words
-from manda.agent.compose.fact_lookup import EARNINGS
+from manda.agent.compose.fact_lookup import ASKS_YEAR_END, EARNINGS
 from manda.agent.compose.timeline import asks_timeline
 from manda.agent.compose.topics import asks_pay, role_key
 from manda.agent.evidence import Evidence
@@ -128,6 +128,9 @@ class OfflineComposer:
                                subject="person" if not ask.subject else ""))
         for n, topic in enumerate(t for t in TOPICS if t.asked.search(ask.question)):
             calls.append(_call(3 + n, "query_knowledge_base", query=topic.query, k=6))
+        if ASKS_YEAR_END.search(ask.question):  # the sentences that state the year end
+            calls.append(_call(8, "query_knowledge_base", k=6,
+                               query="fiscal year ended year ending financial year to"))
         if ask.subject:
             calls.append(_call(9, "detect_contradictions", subject=ask.subject))
         return calls

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from manda.agent.compose import evidence_first
 from manda.agent.compose.common import (
@@ -26,7 +27,7 @@ from manda.agent.compose.topics import (
     role_holder,
     role_of,
 )
-from manda.agent.evidence import Evidence
+from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.selection import (
     Reading,
@@ -42,8 +43,9 @@ from manda.agent.selection import (
 )
 from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import TOPICS, scan
+from manda.agent.unusual import TOPICS, scan, sentences
 from manda.finance.amounts import same_amount
+from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.models import Finding, Nature
 
 _ASKS_ROLE = re.compile(r"\b(?:role|title|position|job|who is|who's|what does .* do)\b",
@@ -169,6 +171,10 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
         person = [f for f in people(evidence) if _matches(f, ask.entity)]
         if person or _ASKS_ROLE.search(question):
             return _person(ask, evidence, person)
+    if ASKS_YEAR_END.search(question):
+        stated = _year_end(ask, evidence)
+        if stated is not None:
+            return stated
     asked = [t for t in TOPICS if t.asked.search(question)]
     if asked:
         topical = _asked_topics(ask, evidence)
@@ -181,6 +187,31 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
             return _entity_facts(ask, evidence, entity_findings)
     category = asked[0].category if asked else "General"
     return evidence_first.answer(ask, evidence, category=category, must=ask.entity)
+
+
+ASKS_YEAR_END = re.compile(
+    r"\b(?:fiscal|financial|accounting|business|company's|their|its) year[\s-]?ends?\b|"
+    r"\byear[\s-]end (?:date|day)\b|\bwhen (?:does|is) (?:the |its |their )?(?:fiscal |financial )?"
+    r"year (?:end|close)\b|\bfiscal year (?:run|start)s?\b", re.IGNORECASE)
+
+
+def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:
+    """The fiscal year end the retrieved passages state, most often stated first, with the
+    sentences that state it."""
+    votes: dict[FiscalYearEnd, list[Source]] = {}
+    for hit in evidence.hits:
+        for sentence in sentences(hit.text):
+            for fye in dict.fromkeys(year_end_statements(sentence)):
+                votes.setdefault(fye, []).append(evidence.hit_source(hit))
+    if not votes:
+        return None
+    fye, sources = max(votes.items(), key=lambda kv: len(kv[1]))
+    month = date(2001, fye.month, 1)
+    first = (month + timedelta(days=31)).replace(day=1)
+    text = (f"The fiscal year ends on {fye.day} {month:%B}: each fiscal year runs from "
+            f"{first:%B} to {month:%B} and is named by the calendar year it ends in "
+            f"{cite(list(dict.fromkeys(sources))[:3])}.")
+    return Draft(text=with_assumption(ask.assumption, text))
 
 
 def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:

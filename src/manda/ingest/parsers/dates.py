@@ -1,7 +1,8 @@
 """When a document was written, read from its first lines: `Date: 15 October 2024`, `as of ...`.
 
 Order of preference in the opening text: a labelled date (`Date:`, `Dated`, `as of`, `as at`,
-`effective`), then the first full date anywhere, then a month and year. A month and year alone
+`effective`), then the first full date anywhere that does not end a period ("quarter ended
+March 31, 2025" is what the document covers), then a month and year. A month and year alone
 (`September 2024`) gives the FIRST day of that month. Failing all, an ISO date in the filename.
 Slash dates are read only when unambiguous (`31/12/2024`, `12/31/2024`); `03/04/2024` is skipped.
 In the data rows of a table only labelled dates count (`As of: 30 June 2024`): a column of
@@ -73,18 +74,32 @@ def _head_text(parsed: ParsedDocument) -> tuple[str, str]:
     return "\n".join(parts)[:HEAD_CHARS], "\n".join(prose)[:HEAD_CHARS]
 
 
+# "for the quarter ended March 31, 2025 … April 18, 2025": a date that ends the period a document
+# covers is not the day it was written, when the opening text gives another.
+_PERIOD_END_BEFORE = re.compile(r"\b(?:ended|ending|through|year[\s-]end)\s*(?:on\s+)?$",
+                                re.IGNORECASE)
+
+
 def _first_full_date(text: str, *, anchored: bool) -> date | None:
     best: tuple[int, date] | None = None
+    period_end: tuple[int, date] | None = None
     for pattern in _FULL_DATES:
         for match in pattern.finditer(text):
             if anchored and match.start() > 0:
                 break
             found = _to_date(match)
-            if found is not None:
-                if best is None or match.start() < best[0]:
-                    best = (match.start(), found)
-                break
-    return best[1] if best else None
+            if found is None:
+                continue
+            if not anchored and _PERIOD_END_BEFORE.search(text[max(0, match.start() - 20):
+                                                               match.start()]):
+                if period_end is None or match.start() < period_end[0]:
+                    period_end = (match.start(), found)
+                continue
+            if best is None or match.start() < best[0]:
+                best = (match.start(), found)
+            break
+    chosen = best or period_end
+    return chosen[1] if chosen else None
 
 
 def _month_year(text: str, *, anchored: bool) -> date | None:
