@@ -13,7 +13,7 @@ from typing import Literal
 
 from manda.agent.topics import OVERVIEW
 from manda.answers import Intent
-from manda.finance.periods import find_periods
+from manda.finance.periods import LTM_WORDS, find_periods
 from manda.finance.vocabulary import find_subjects
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
@@ -69,6 +69,11 @@ _RELATIVE: list[tuple[Relative, re.Pattern[str]]] = [
         r"\b(?:last year|previous year|prior year|the year before|preceding year)\b", _F)),
 ]
 _PARTIAL_PERIOD = re.compile(r"(?<![\w])([QH][1-4])(?![\w'’])(?!\s*[-/']?\s*\d)", _F)
+_LTM_ASKED = re.compile(
+    rf"\b{LTM_WORDS}\b(?:[^?.]{{0,40}}?\b(?:as (?:of|at)|to|ending|ended|through|at|in)\s+"
+    r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)?", _F)
+_M_PERIOD = re.compile(r"^[A-Z][a-z]{2} \d{4}$")
 _FULL_YEAR_REPLY = re.compile(r"\b(?:full[\s-]?year|whole year|the year|annual|fy)\b", _F)
 _SAME_QUARTER_REPLY = re.compile(r"\b(?:same quarter|the quarter|quarter|same half|same period)\b",
                                  _F)
@@ -160,7 +165,14 @@ def read_question(question: str) -> QuestionFrame:
     subjects = _unique(s for s, _, _ in find_subjects(text))
     periods = _unique(p for p, _, _ in find_periods(text, bare_years=True))
     partial = None
-    if not periods and (m := _PARTIAL_PERIOD.search(text)):
+    if (ltm := _LTM_ASKED.search(text)) and not any(p.startswith("LTM ") for p in periods):
+        # "LTM EBITDA as of March?": the twelve months to the latest March the data has
+        month = ltm.group("m")
+        if any(_M_PERIOD.match(p) for p in periods):  # "as of March 2025": LTM Mar 2025
+            periods = tuple(f"LTM {p}" if _M_PERIOD.match(p) else p for p in periods)
+        elif not periods:
+            partial = f"LTM {month[:3].title()}" if month else "LTM"
+    elif not periods and (m := _PARTIAL_PERIOD.search(text)):
         partial = m.group(1).upper()
     relative = next((name for name, pattern in _RELATIVE if pattern.search(text)), None)
     words = len(re.findall(r"[\w€£$%.]+", text))

@@ -90,7 +90,8 @@ DEBT = Shape(
     "debt", "Balance sheet, cash and debt",
     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bbilanz\b|"
                r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
-               r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
+               r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing|package|"
+               r"stack|terms|arrangements?)\b|\b(?:financing|credit) (?:package|arrangements?)\b|"
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
                r"\bcredit lines?\b|\blines? of credit\b|\bkreditlinie\w*\b|\bdrawn\b|"
                r"\bfacilit(?:y|ies) (?:agreement|in place)\b|\bborrowings?\b|\blenders?\b|"

@@ -10,6 +10,7 @@ import re
 from datetime import date
 
 from manda.agent.evidence import Evidence
+from manda.finance.periods import period_end
 from manda.models import Document, Finding
 
 _AS_OF = re.compile(r"^as of (\d{4})-(\d{2})-(\d{2})$")
@@ -30,6 +31,8 @@ def period_phrase(period: str | None) -> str:
         return ""
     if m := _AS_OF.match(period):
         return f"as of {day(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))}"
+    if period.startswith("LTM ") and (end := period_end(period)) is not None:
+        return f"in the twelve months to {end:%B %Y} (LTM)"
     return f"in {period}"
 
 

@@ -167,7 +167,8 @@ def learn_fiscal_year_end(texts: Iterable[str]) -> FiscalYearEnd | None:
 
 
 _MONTH_RANGE = re.compile(
-    rf"(?<![\w])(?P<m1>{_MONTH})\s*(?:[-–—]|to|bis)\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
+    rf"(?<![\w])(?P<m1>{_MONTH})\s*(?:[-'’ ]?\s*(?P<y1>(?:19|20)\d{{2}})\s*)?"
+    rf"(?:[-–—]|to|bis|through)\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
     rf"(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?![\w])",
     re.IGNORECASE,
 )
@@ -175,7 +176,8 @@ _MONTH_RANGE = re.compile(
 
 def month_range_period(text: str, fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
     """A span of months as a period of the fiscal year: "Apr–Jun 2024" is Q2 2024 in a calendar
-    year and Q1 2025 (of FY2025) with a 31 March year end; six months are a half, twelve a year.
+    year and Q1 2025 (of FY2025) with a 31 March year end; six months are a half, twelve a year
+    ("Apr 2024–Mar 2025" with a 30 June year end is "LTM Mar 2025").
     """
     m = _MONTH_RANGE.search(text)
     if m is None:
@@ -184,12 +186,18 @@ def month_range_period(text: str, fiscal_year_end: FiscalYearEnd | None = None) 
     last = _MONTHS[m.group("m2").lower().rstrip(".")]
     year = int(m.group("y")) if len(m.group("y")) == 4 else 2000 + int(m.group("y"))
     length = (last - first) % 12 + 1
+    if m.group("y1"):  # "Apr 2024–Mar 2025": both years stated, so the span may be a year
+        length = (year * 12 + last) - (int(m.group("y1")) * 12 + first) + 1
+        if length != 12:
+            return None
     fye = fiscal_year_end or CALENDAR_YEAR
     start_month = fye.month % 12 + 1
     offset = (first - start_month) % 12
     fiscal_year = fye.fiscal_year_of(date(year, last, 1))
     if length == 12 and offset == 0:
         return f"FY{fiscal_year}"
+    if length == 12:  # twelve months that are not a fiscal year: the trailing twelve months
+        return f"LTM {month_period(year, last)}"
     if length == 6 and offset % 6 == 0:
         return f"H{offset // 6 + 1} {fiscal_year}"
     if length == 3 and offset % 3 == 0:

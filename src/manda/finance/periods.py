@@ -113,6 +113,16 @@ _NOT_A_MONTH_BEFORE = re.compile(
     r"[-–—]|\d+\s*m)\s*$",
     _FLAGS,
 )
+# "LTM Mar-25", "TTM to March 31, 2025", "last twelve months ended 31 March 2025": the twelve
+# months that end with a month, normalised "LTM Mar 2025" (any month can end one).
+LTM_WORDS = r"(?:LTM|TTM|L12M|(?:last|trailing|latest)\s+(?:twelve|12)\s+months)"
+_LTM = re.compile(
+    rf"{_B}{LTM_WORDS}\s*(?:to|ending|ended|as\s+(?:of|at)|at|through)?\s*:?\s*"
+    rf"(?:(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4})|(?P<m2>{_MONTH})\s*[-/'’]\s*"
+    rf"(?P<y2>\d{{2}})|(?P<m3>{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*(?P<y4c>{_YEAR4})|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\.?\s+(?P<m4>{_MONTH})\s*,?\s*(?P<y4d>{_YEAR4})){_E}",
+    _FLAGS,
+)
 _MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                         "Nov", "Dec")
 _FY = [
@@ -220,6 +230,11 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
                 out.append((f"{prefix}{number} {year}", m.start(), m.end()))
     for m in _YEAR_ENDED.finditer(text):
         out.append((f"FY{m.group(1)}", m.start(), m.end()))
+    for m in _LTM.finditer(text):
+        name = next(m.group(g) for g in ("m", "m2", "m3", "m4") if m.group(g))
+        year = next(m.group(g) for g in ("y4", "y2", "y4c", "y4d") if m.group(g))
+        month = _MONTHS[name.lower().rstrip(".")]
+        out.append((f"LTM {month_period(_year(year), month)}", m.start(), m.end()))
     for m in _PART_ENDED.finditer(text):
         end = parse_date(m.group("date"))
         if end is None:
@@ -334,6 +349,8 @@ def period_end(period: str, fiscal_year_end: tuple[int, int] | None = None) -> d
     on 30 June 2024).
     """
     if (ym := _month_of(period)) is not None:
+        return _month_end(*ym)
+    if period.startswith("LTM ") and (ym := _month_of(period[4:])) is not None:
         return _month_end(*ym)
     if m := _FY_RE.match(period):
         if fiscal_year_end is not None:

@@ -137,7 +137,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
         if len(shown) >= (1 if whole else 2):
             break
     parts += facility_table(evidence)
-    facilities = _statements(evidence, hits, _FACILITY, with_amount=False)[:3]
+    facilities = _one_per_document(_statements(evidence, hits, _FACILITY, with_amount=False))[:4]
     if facilities:
         parts += ["", "**Facilities, lenders and maturities**",
                   *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
@@ -153,6 +153,16 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
     return Draft(text="\n".join([lead, *parts]).strip())
+
+
+def _one_per_document(statements: Sequence[_Statement]) -> list[_Statement]:
+    """The best statement of each document first, then the rest: the agreement that sets the
+    facilities and the accounts that report their balances each get their say."""
+    firsts: dict[str, _Statement] = {}
+    for statement in statements:
+        firsts.setdefault(statement.source.document_id, statement)
+    chosen = list(firsts.values())
+    return chosen + [s for s in statements if s not in chosen]
 
 
 def facility_table(evidence: Evidence) -> list[str]:
