@@ -66,9 +66,14 @@ def read_tables(text: str) -> list[Table]:
     tables: list[Table] = []
     current: Table | None = None
     caption: list[str] = []
-    for raw in body(text).splitlines():
+    lines = body(text).splitlines()
+    for i, raw in enumerate(lines):
         line = raw.strip()
         if "|" not in line:
+            if current is not None and line and _continues(current, lines[i + 1:]):
+                # "Series B Preferred" between rows: a group heading inside the table
+                current.rows.append(Row(label=line, cells={}, line=line))
+                continue
             if current is not None:
                 tables.append(current)
                 current = None
@@ -86,6 +91,16 @@ def read_tables(text: str) -> list[Table]:
     if current is not None:
         tables.append(current)
     return [t for t in tables if t.rows]
+
+
+def _continues(table: Table, rest: list[str]) -> bool:
+    """Whether the next non-empty line is a row of `table` (its cells keyed by the header)."""
+    following = next((r.strip() for r in rest if r.strip()), "")
+    if "|" not in following:
+        return False
+    known = {h.lower() for h in table.header if h}
+    keyed = [m for c in _cells(following)[1:] if (m := _KEYED.match(c))]
+    return bool(keyed) and all(m.group("key").strip().lower() in known for m in keyed)
 
 
 def _row(cells: list[str], header: list[str], line: str) -> Row:

@@ -48,7 +48,8 @@ OWNERSHIP = Shape(
                r"\bwho holds (?:the |its )?(?:[\w-]+ ){0,3}(?:shares|stock|units)\b|"
                r"\b(?:ordinary|preference|preferred|common|growth|"
                r"deferred|class [a-z]|series [a-z]\d?) (?:shares|stock)\b|"
-               r"\bgesellschafter\w*\b|\bwho holds the (?:shares|equity)\b|\bstockholders?\b", _F),
+               r"\bgesellschafter\w*\b|\bwho holds the (?:shares|equity)\b|\bstockholders?\b|"
+               r"\bliquidation preferences?\b|\b(?:liquidation|preference) stack\b", _F),
     (R.CAP_TABLE,), ("ownership",),
     "shareholder ownership shares class percentage cap table", "Legal",
 )

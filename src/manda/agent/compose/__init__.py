@@ -8,6 +8,8 @@ answers everything else.
 
 from __future__ import annotations
 
+import re
+
 from manda.agent.compose import (
     comparison,
     deep_dive,
@@ -30,6 +32,14 @@ _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLOR
 # A risk question about one of these ("any covenant issues?", "litigation risks?") is answered
 # by the topic's shape, which states the levels, headroom and status a risk reading needs.
 _RISK_SHAPES = (COVENANTS.key, LITIGATION.key)
+
+
+# The adjustments between reported and adjusted earnings, however a banker names them.
+ASKS_ADJUSTMENTS = re.compile(
+    r"\b(?:qoe|quality[- ]of[- ]earnings|ebitda|diligence|normali[sz](?:ation|ing)|management)"
+    r"\s+adjustments?\b|\badd[- ]?backs?\b|\badjustments? to (?:reported )?ebitda\b|"
+    r"\bebitda bridge\b|\bbridge (?:from|to|between) (?:reported|adjusted)\b|"
+    r"\bhow (?:do|does) (?:they|management|the company) get to adjusted ebitda\b", re.IGNORECASE)
 
 
 def topic_shape(ask: Ask) -> Shape | None:
@@ -55,6 +65,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
+    if ASKS_ADJUSTMENTS.search(ask.question):  # "walk me through the QoE adjustments"
+        draft = topics.reported_vs_adjusted(ask, evidence)
+        if draft is not None:
+            return draft
     shape = topic_shape(ask)
     if shape is not None:
         draft = topics.compose(ask, evidence, shape)

@@ -127,7 +127,8 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
              if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
     ledgers = [f for f in found if _from_roles(evidence, f, OWNERSHIP) == 0]
     has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
-    if (has_ledger and not ledgers) or _asked_class(ask.question):
+    if (has_ledger and not ledgers) or _asked_class(ask.question) or _ASKS_RIGHTS.search(
+            ask.question):
         table = _ownership_from_tables(ask, evidence)  # the register itself, with its classes
         if table is not None:
             return table
@@ -187,6 +188,7 @@ def _number(text: str | None) -> str:
 
 
 _PCT_STRICT = re.compile(r"%|percent|prozent", _F)
+_CLASS_HEADER = re.compile(r"^\s*(?:share |stock )?class(?: of shares)?\s*$", _F)
 _CLASS_COLUMN = re.compile(r"\b(?:ordinary|preference|preferred|common|growth|deferred|class|"
                            r"series|options?|warrants?|stammaktien|vorzugsaktien|"
                            r"geschäftsanteile)\b", _F)
@@ -213,23 +215,60 @@ def _asked_class(question: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
+# What each class carries beyond its shares: asked for, the register's own columns are shown.
+_ASKS_RIGHTS = re.compile(r"\bliquidation\b|\bpreference (?:stack|amounts?)\b|\bissue price\b|"
+                          r"\bconversion (?:price|ratio)\b|\bparticipat\w+\b", _F)
+_RIGHTS_COLUMN = re.compile(r"liquidation|preference|issue price|conversion|participat|seniority",
+                            _F)
+
+
 def _nonzero(value: str) -> bool:
     amounts = find_amounts(value)
     return bool(amounts) and any(a.value for a in amounts)
 
 
+def _whole_registers(hits: Sequence[SearchHit]
+                     ) -> list[tuple[Table, SearchHit, list[SearchHit]]]:
+    """Tables of the passages, with the passages of one sheet that repeat its header (a long
+    register is indexed in pieces) joined back into one table, in sheet order, with every
+    passage it came from."""
+    pieces: dict[tuple[str, tuple[str, ...]], list[tuple[Table, SearchHit]]] = {}
+    for table, hit in _tables(hits):
+        pieces.setdefault((hit.document_id, tuple(table.header)), []).append((table, hit))
+    out: list[tuple[Table, SearchHit, list[SearchHit]]] = []
+    for parts in pieces.values():
+        parts.sort(key=lambda th: _first_row(th[1].location.label))
+        whole = Table(list(parts[0][0].header), [], list(parts[0][0].caption))
+        for table, _ in parts:
+            seen = {r.line for r in whole.rows}
+            whole.rows += [r for r in table.rows if r.line not in seen]
+        out.append((whole, parts[0][1], [h for _, h in parts]))
+    return out
+
+
+def _first_row(label: str) -> int:
+    """`Cap Table!A13:G18` → 13: where a sheet passage starts (0 when not a cell range)."""
+    m = re.search(r"![A-Z]{1,3}(\d+)", label)
+    return int(m.group(1)) if m else 0
+
+
 def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
-    for table, hit in _tables(_role_hits(evidence, OWNERSHIP.roles)):
+    for table, hit, pieces in _whole_registers(_role_hits(evidence, OWNERSHIP.roles)):
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
-        classes = _class_columns(table)
+        # a register with a "Class" column names each row's class; columns are not classes
+        classes = [] if table.has_header(_CLASS_HEADER) else _class_columns(table)
         if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
-        rows = [r for r in table.rows if not _TOTAL.match(r.label)]
+        rows = [r for r in table.rows if not _TOTAL.match(r.label) and r.cells]
         if not rows:
             continue
         source = evidence.hit_source(hit)
-        lines = ["| Holder | Class | Shares | Ownership |", "|---|---|---|---|"]
+        sources = [evidence.hit_source(h) for h in pieces]
+        extra = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)] if _ASKS_RIGHTS.search(
+            ask.question) else []
+        lines = ["| Holder | Class | Shares | Ownership |" + "".join(f" {h} |" for h in extra),
+                 "|---|---|---|---|" + "---|" * len(extra)]
         total = 0.0
         by_class: dict[str, list[str]] = {}
         for row in rows:
@@ -245,11 +284,12 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
                 by_class.setdefault(h, []).append(f"{row.label} ({v}" + (
                     f"; {pct[1]} {basis}".rstrip() if pct else "") + ")")
             lines.append(f"| {row.label} | {kind} | {shares[1] if shares else '—'} | "
-                         f"{pct[1] if pct else '—'} |")
+                         f"{pct[1] if pct else '—'} |"
+                         + "".join(f" {row.cells.get(h, '').strip() or '—'} |" for h in extra))
         as_of = next((v for r in rows if (v := r.get(_AS_OF))), None)
         stated = next((c for c in table.caption if _AS_OF.search(c)), None)
         when = f" as of {as_of[1]}" if as_of else (f" ({stated})" if stated else "")
-        head = f"Ownership{when}, from {source.document} {cite([source])}:"
+        head = f"Ownership{when}, from {source.document} {cite(sources)}:"
         wanted = _asked_class(ask.question)
         lead: list[str] = []
         if wanted:
@@ -257,7 +297,8 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
             if match:
                 lead = [f"{h} shares are held by {', '.join(by_class[h])} {cite([source])}."
                         for h in match] + [""]
-        notes = [c for c in _statements_in(hit) if _CLASS_COLUMN.search(c)]
+        notes = [c for c in _statements_in(hit)
+                 if _CLASS_COLUMN.search(c) or (extra and _RIGHTS_COLUMN.search(c))]
         tail = _sum_note(total) if total else ""
         text = "\n".join([*lead, head, "", *lines, "", tail,
                           *[f"{n} {cite([source])}" for n in notes[:2]]])

@@ -76,6 +76,7 @@ def _head_text(parsed: ParsedDocument) -> tuple[str, str]:
 
 # "for the quarter ended March 31, 2025 … April 18, 2025": a date that ends the period a document
 # covers is not the day it was written, when the opening text gives another.
+_NEAR_PERIOD_END_DAYS = 366  # a report is written within a year of the period it covers
 _PERIOD_END_BEFORE = re.compile(r"\b(?:ended|ending|through|year[\s-]end)\s*(?:on\s+)?$",
                                 re.IGNORECASE)
 
@@ -98,6 +99,9 @@ def _first_full_date(text: str, *, anchored: bool) -> date | None:
             if best is None or match.start() < best[0]:
                 best = (match.start(), found)
             break
+    if best is not None and period_end is not None and abs(
+            (best[1] - period_end[1]).days) > _NEAR_PERIOD_END_DAYS:
+        return period_end[1]  # a far date is another event (an expiry), not the writing
     chosen = best or period_end
     return chosen[1] if chosen else None
 
