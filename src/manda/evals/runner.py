@@ -36,7 +36,9 @@ HELD_OUT_FLOOR = 0.95
 # evaluation-only US room): reported apart from the held-out set above, with their own ratchet,
 # so a new yardstick neither hides behind the old one nor breaks its gate on the day it lands.
 NEW_ROOM_TAG = "new-room"
-NEW_ROOM_FLOOR = 0.0
+# Tidewater: 61.1% (22/36 checks) when its cases first ran; 97.2% (35/36) after the mechanisms
+# they exposed were fixed; the floor leaves one check of slack.
+NEW_ROOM_FLOOR = 0.94
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
