@@ -191,10 +191,10 @@ def choose_embeddings(
         )
     from manda.embed.offline import OfflineEmbedder
 
-    precision = settings.offline_embedder
+    precision, cache = settings.offline_embedder, settings.model_cache_dir
     kind = {"q8": "int8 weights and activations", "fp32": "int8 weights, float32 products"}
     return (
-        OfflineEmbedder(precision=precision, cache_dir=settings.model_cache_dir),
+        OfflineEmbedder(precision=precision, cache_dir=cache.expanduser() if cache else None),
         None,
         AdapterChoice(
             "embeddings",

@@ -151,6 +151,13 @@ async def test_switching_the_embedder_is_reported_then_reindexed(
     assert "targetco:" in index.warning and "manda reindex" in index.warning
     assert "minilm-l6-v2-int8" in index.warning
 
+    from manda.app import Manda
+
+    async with Manda(Settings()) as app:  # before reindexing: keywords only, and said so
+        assert await app.search.search("targetco", "Q3 revenue")
+        assert not app.search.last.dense
+        assert any("no index for this deal" in n for n in app.search.last.notices)
+
     code, out, _ = await asyncio.to_thread(run, capsys, "reindex", "--deal", "targetco")
     assert code == 0 and "chunks embedded for minilm-l6-v2-int8" in out
     added = int(out.split("targetco: ")[1].split()[0])
@@ -159,3 +166,6 @@ async def test_switching_the_embedder_is_reported_then_reindexed(
     assert "targetco: 0 chunks embedded" in out  # nothing left to embed
     index = {c.port: c for c in await run_checks(Settings())}["index"]
     assert "targetco:" not in index.warning  # the other sample deal may still be behind
+    async with Manda(Settings()) as app:
+        assert await app.search.search("targetco", "Q3 revenue")
+        assert app.search.last.dense and not app.search.last.notices
