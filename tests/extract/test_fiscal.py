@@ -89,7 +89,8 @@ def test_column_headers_map_to_fiscal_periods(header: str, flow: bool,
         ("Dec-23", "Dec 2023"), ("Jun'24", "Jun 2024"), ("December 2023", "Dec 2023"),
         ("2023-12", "Dec 2023"), ("12/2023", "Dec 2023"), ("März 2024", "Mar 2024"),
         ("Actual 2023", "FY2023"), ("Budget 2025", "FY2025"), ("GJ 2023/24", "FY2024"),
-        ("YTD Jun-24", None), ("LTM Sep 2024", None), ("Jan–Jun 2024", None),
+        ("YTD Jun-24", None), ("Jan–Jun 2024", None),
+        ("LTM Sep 2024", "LTM Sep 2024"),  # the twelve months to September, not September
     ],
 )
 def test_month_and_labelled_year_headers(header: str, period: str | None) -> None:
@@ -134,6 +135,9 @@ async def test_ingestion_learns_the_deals_year_end_and_reads_later_files_with_it
         ("Jan-Mar 2024", JUNE, "Q3 2024"),
         ("Apr-Sep 2024", MARCH, "H1 2025"),
         ("Apr-Sep 2024", None, None),  # not a half of a calendar year
+        ("Jul 2024–Jun 2025", JUNE, "FY2025"),
+        ("Apr 2024–Mar 2025", JUNE, "LTM Mar 2025"),  # twelve months, not the fiscal year
+        ("Apr 2024–Sep 2024", JUNE, None),
     ],
 )
 def test_a_span_of_months_is_a_period_of_the_fiscal_year(text: str,
@@ -152,3 +156,15 @@ def test_fiscal_quarters_end_inside_the_fiscal_year() -> None:
 def test_a_month_column_stored_as_its_first_day_is_that_month() -> None:
     assert fiscal_period_of_column("2024-04-01", MARCH, flow=True) == "Apr 2024"
     assert fiscal_period_of_column("2024-04-01", MARCH, flow=False) == "as of 2024-04-01"
+
+
+def test_a_trailing_window_is_no_year_end_and_a_first_quarter_defines_one() -> None:
+    pack = "(in thousands) · Q1 FY25 = Jul–Sep 2024 · LTM Mar-25 = twelve months to March 31, 2025"
+    assert learn_fiscal_year_end([pack]) == JUNE
+    assert learn_fiscal_year_end(["for the twelve months ended 31 March 2024"]) == MARCH
+    assert learn_fiscal_year_end(["Q1 FY2025 (April to June 2024)"]) == MARCH
+
+
+def test_an_ltm_column_header_over_its_month_span() -> None:
+    assert fiscal_period_of_column("LTM Mar-25 Apr 2024–Mar 2025", JUNE, flow=True) == (
+        "LTM Mar 2025")

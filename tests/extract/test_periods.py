@@ -38,6 +38,11 @@ from manda.finance.periods import (
         ("as of 30 September 2024", "as of 2024-09-30"),
         ("30.09.2024", "as of 2024-09-30"),
         ("September 30, 2024", "as of 2024-09-30"),
+        ("fiscal '25", "FY2025"),
+        ("financial year ’24", "FY2024"),
+        ("LTM Mar-25", "LTM Mar 2025"),
+        ("TTM to March 31, 2025", "LTM Mar 2025"),
+        ("last twelve months ended 31 March 2025", "LTM Mar 2025"),
     ],
 )
 def test_parse_period(text: str, period: str) -> None:
@@ -86,3 +91,9 @@ def test_year_and_order() -> None:
     assert sorted(periods, key=period_sort_key) == [
         None, "Q4 2023", "FY2023", "Q2 2024", "H1 2024", "Q3 2024",
     ]
+
+
+def test_an_ltm_period_ends_with_its_month() -> None:
+    assert period_end("LTM Mar 2025") == period_end("Mar 2025")
+    order = ["Apr 2025", "LTM Mar 2025", "Dec 2024"]
+    assert sorted(order, key=period_sort_key) == ["Dec 2024", "LTM Mar 2025", "Apr 2025"]

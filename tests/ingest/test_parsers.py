@@ -606,6 +606,11 @@ def test_formula_evaluator() -> None:
         ("Minutes of 03/04/2024", None),
         ("Revenue rose in Q3 2024.", None),
         ("Since 2019 Dated: 1 February 2024 later 5 May 2023", date(2024, 2, 1)),
+        # the period a report covers is not the day it was written…
+        ("Flash report, quarter ended March 31, 2025. Prepared April 18, 2025",
+         date(2025, 4, 18)),
+        # …unless the other date is far from it (an expiry, a maturity)
+        ("Year ended 31 March 2024. Contract runs to 31 March 2027", date(2024, 3, 31)),
     ],
 )
 def test_document_date_from_the_opening_text(opening: str, expected: date | None) -> None:
