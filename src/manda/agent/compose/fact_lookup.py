@@ -243,10 +243,14 @@ def _matches(finding: Finding, entity: str) -> bool:
 
 def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     """Who holds the role asked; when nobody does, say so and name who is there instead."""
-    draft = role_holder(ask, evidence, role)
+    draft = role_holder(ask, evidence, role) or _role_as_finding(ask, evidence, role)
     if draft is not None:
         draft.text = with_assumption(ask.assumption, draft.text)
         return draft
+    if any(role.lower() in h.text.lower() for h in evidence.hits):
+        # an organisation in the role ("the auditor", "the lender"): the passage that names it
+        return evidence_first.answer(ask, evidence, category="General", must=role,
+                                     why=f"no passage names the {role} closely enough.")
     named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""
@@ -263,6 +267,17 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
                       *listed, f"{qa_offer()} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)
+
+
+def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
+    """A role held by an organisation and extracted as a fact ("auditor": the firm)."""
+    found = [f for f in findings_for(evidence, role.lower()) if f.value_text]
+    if not found:
+        return None
+    first = best_of(found, evidence)
+    same = [f for f in found if f.value_text == first.value_text]
+    return Draft(text=f"The {role.lower()} is {first.value_text} {cite_findings(same, evidence)}.",
+                 proposals=approvals(same), rests_on=same)
 
 
 def _pay(ask: Ask, evidence: Evidence) -> Draft:
