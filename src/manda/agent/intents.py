@@ -165,7 +165,8 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     """`detect_intent`, with why in words (the cue it read), for the answer's trace."""
     for intent, cue in _CUES:
         if found := cue.search(question):
-            if intent is Intent.COMPARISON and _only_against_word(question):
+            if intent is Intent.COMPARISON and _only_against_word(question) \
+                    and not _two_periods(question):
                 continue
             return intent, True, f'the question says "{found.group(0)}"'
     if found := OVERVIEW.asked.search(question):  # "Tell me about the company": to explore
@@ -177,6 +178,14 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     if not periods and subjects and len(years_back(question)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+def _two_periods(question: str) -> bool:
+    """"Q3 against Q3 last year", "FY2024 against FY2023": periods on both sides of it."""
+    named = len(find_periods(question, bare_years=True))
+    partial = len(re.findall(r"(?<![\w])[QH][1-4](?![\w])", question, _F))
+    relative = any(pattern.search(question) for _, pattern in _RELATIVE)
+    return named + partial + relative >= 2
 
 
 def _only_against_word(question: str) -> bool:

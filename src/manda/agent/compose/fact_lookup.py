@@ -40,6 +40,7 @@ from manda.agent.selection import (
     periods_of,
     read_fact,
     show,
+    subject_base,
     subject_label,
 )
 from manda.agent.topics import asked_role
@@ -98,7 +99,7 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
     if not pool:
-        topical = _asked_topics(ask, evidence)
+        topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
         if topical is not None:
             return topical
         return _from_passages(ask, evidence, f"no document states {in_text(label)}"
@@ -126,6 +127,36 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     if counted is not None:
         text = f"{text}\n\n{counted.note}"
     return Draft(text=text, proposals=approvals([reading.primary]), rests_on=reading.findings)
+
+
+# A margin no document states is computed from its two stated parts, and said to be.
+MARGIN_OF = {"gross margin": "gross profit", "ebitda margin": "ebitda"}
+
+
+def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
+    """"What's the EBITDA margin?" in a room that states EBITDA and revenue but no margin."""
+    part = MARGIN_OF.get(subject_base(ask.subject or ""))
+    if part is None:
+        return None
+    have = {f.period for f in findings_for(evidence, part, entity=ask.entity)
+            if f.value is not None and f.nature is Nature.ACTUAL and f.period}
+    periods = [p for p in periods_of(f for f in findings_for(evidence, "revenue")
+                                     if f.value is not None and f.nature is Nature.ACTUAL)
+               if p in have and (ask.period is None or p == ask.period)]
+    if not periods:
+        return None
+    period = periods[-1]
+    value = read_fact(evidence, part, period, entity=ask.entity, nature=Nature.ACTUAL)
+    revenue = read_fact(evidence, "revenue", period, nature=Nature.ACTUAL)
+    if value is None or revenue is None or not revenue.primary.value:
+        return None
+    margin = (value.primary.value or 0.0) / revenue.primary.value * 100
+    text = (f"{label} was {margin:.1f}% {period_phrase(period)}, computed from "
+            f"{in_text(value.label)} of {show(value.primary)} "
+            f"{cite_findings([value.primary], evidence)} and revenue of {show(revenue.primary)} "
+            f"{cite_findings([revenue.primary], evidence)}; no document states the margin itself.")
+    found = [value.primary, revenue.primary]
+    return Draft(text=text, proposals=approvals(found), rests_on=found)
 
 
 EARNINGS = {"ebitda", "ebit", "net income", "ebitda margin", "operating expenses"}
