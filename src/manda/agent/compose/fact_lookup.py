@@ -280,7 +280,7 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
         return draft
     if any(role.lower() in h.text.lower() for h in evidence.hits):
         # an organisation in the role ("the auditor", "the lender"): the passage that names it
-        return evidence_first.answer(ask, evidence, category="General", must=role,
+        return evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
                                      why=f"no passage names the {role} closely enough.")
     named: dict[str, Finding] = {}
     for f in people(evidence):
