@@ -92,6 +92,7 @@ PNL = Shape(
 DEBT = Shape(
     "debt", "Balance sheet, cash and debt",
     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bbilanz\b|"
+               r"\bworking capital\b|\bnet current assets\b|\bnwc\b|"
                r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
                r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"

@@ -29,7 +29,15 @@ from manda.models import Finding, SearchHit
 _F = re.IGNORECASE
 
 _SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
-                          r"\bcapital structure\b", _F)
+                          r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
+                          r"\bnwc\b", _F)
+_WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
+# The trade working capital lines of a balance sheet, as UK, US and German statements name them.
+_INVENTORY = re.compile(r"^\s*(?:stocks?|inventor(?:y|ies)|vorräte)\b", _F)
+_RECEIVABLES = re.compile(r"^\s*(?:(?:trade )?debtors|(?:trade |accounts )?receivables?|"
+                          r"accounts receivable|forderungen aus lieferungen)", _F)
+_PAYABLES = re.compile(r"^\s*(?:(?:trade )?creditors(?::? trade)?|(?:trade |accounts )payables?|"
+                       r"accounts payable|verbindlichkeiten aus lieferungen)", _F)
 _SHEET_ROW = re.compile(
     r"\b(?:cash|bank|debtors?|receivables?|creditors?|payables?|stocks?|inventor\w+|loans?|"
     r"borrowings?|overdrafts?|debt|fixed assets|property|plant|intangible|goodwill|net assets|"
@@ -152,7 +160,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += _differences(evidence, "\n".join(parts))
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
-    drawing = drawing_sentence(ask, evidence)
+    drawing = drawing_sentence(ask, evidence) or working_capital_sentence(ask, evidence, hits)
     if drawing is not None:
         lead = f"{drawing}\n\n{lead}"
     return Draft(text="\n".join([lead, *parts]).strip())
@@ -243,6 +251,52 @@ def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
                     f"{f' {when}' if when else ''}; headroom {line.headroom} "
                     f"{cite_findings(line.used, evidence)}")
     return "; ".join(said) + "."
+
+
+def _amount(cell: str) -> float | None:
+    """A statement cell: "2,350", "(2,350)" (negative), "1.850" (German thousands)."""
+    text = cell.strip().replace("\u2212", "-")
+    negative = (text.startswith("(") and text.endswith(")")) or text.startswith("-")
+    body = text.strip("()-–— ")
+    if re.fullmatch(r"\d{1,3}(?:[,. ]\d{3})*", body):  # whole units, thousands grouped
+        value = float(re.sub(r"\D", "", body))
+    elif m := re.fullmatch(r"(\d+)[.,](\d{1,2})", body):  # "12.4" in millions
+        value = float(f"{m.group(1)}.{m.group(2)}")
+    else:
+        return None
+    return -value if negative else value
+
+
+def working_capital_sentence(ask: Ask, evidence: Evidence,
+                             hits: Sequence[SearchHit]) -> str | None:
+    """"What's the working capital position?" with no stated figure: stocks + debtors − trade
+    creditors of the balance sheet, per column, computed and said to be, in its units."""
+    if not _WORKING_CAPITAL_ASKED.search(ask.question):
+        return None
+    for table, hit in _tables(hits):
+        lines = {name: next((r for r in table.rows if pattern.match(r.label)), None)
+                 for name, pattern in (("inventory", _INVENTORY), ("receivables", _RECEIVABLES),
+                                       ("payables", _PAYABLES))}
+        if lines["receivables"] is None or lines["payables"] is None:
+            continue
+        said = []
+        for column in table.header[1:]:
+            values = {n: _amount(r.cells.get(column, "")) if r is not None else 0.0
+                      for n, r in lines.items()}
+            if values["receivables"] is None or values["payables"] is None:
+                continue
+            total = (values["inventory"] or 0.0) + values["receivables"] - abs(values["payables"])
+            said.append(f"{column}: {total:,.0f}")
+        if not said:
+            continue
+        parts = [r.label for r in lines.values() if r is not None]
+        units = _scale_note(table)
+        return (f"Trade working capital (computed; the documents give no figure of their own) "
+                f"— {'; '.join(said)}"
+                + (f" ({units.rstrip('.')})" if units else "")
+                + f": {' + '.join(parts[:-1])} − {parts[-1]}, from the balance sheet "
+                f"{cite([evidence.hit_source(hit)])}.")
+    return None
 
 
 def _dated(finding: Finding) -> str:

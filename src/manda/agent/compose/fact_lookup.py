@@ -160,7 +160,8 @@ def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
     text = (f"{label} was {margin:.1f}% {period_phrase(period)}, computed from "
             f"{in_text(value.label)} of {show(value.primary)} "
             f"{cite_findings([value.primary], evidence)} and revenue of {show(revenue.primary)} "
-            f"{cite_findings([revenue.primary], evidence)}; no document states the margin itself.")
+            f"{cite_findings([revenue.primary], evidence)}; the documents give no margin of "
+            "their own.")
     found = [value.primary, revenue.primary]
     return Draft(text=text, proposals=approvals(found), rests_on=found)
 
