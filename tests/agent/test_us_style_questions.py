@@ -3,7 +3,7 @@ them (the end-to-end checks are the `US-*` dev cases in evals/dataset.yaml)."""
 
 from __future__ import annotations
 
-from manda.agent.compose import ASKS_ADJUSTMENTS
+from manda.agent.compose import asks_adjustments
 from manda.agent.compose.fact_lookup import ASKS_YEAR_END
 from manda.agent.intents import read_question
 from manda.agent.tables import read_tables
@@ -39,9 +39,9 @@ def test_banker_phrasings_of_the_year_end_and_the_adjustments() -> None:
     assert ASKS_YEAR_END.search("When is their fiscal year end?")
     assert ASKS_YEAR_END.search("When does the company's financial year end?")
     assert not ASKS_YEAR_END.search("What was revenue at the year end?")
-    assert ASKS_ADJUSTMENTS.search("Walk me through the QoE adjustments")
-    assert ASKS_ADJUSTMENTS.search("What are the EBITDA add-backs?")
-    assert not ASKS_ADJUSTMENTS.search("What was adjusted EBITDA in FY2025?")
+    assert asks_adjustments("Walk me through the QoE adjustments")
+    assert asks_adjustments("What are the EBITDA add-backs?")
+    assert not asks_adjustments("What was adjusted EBITDA in FY2025?")
 
 
 def test_revolver_and_deferred_tax_lines_keep_their_own_meaning() -> None:

@@ -256,6 +256,10 @@ def _unique(items: object) -> tuple[str, ...]:
 
 _MONTH_NAMES = frozenset(
     name.lower() for name in (*calendar.month_name[1:], *calendar.month_abbr[1:]))
+# Deal-team shorthand written with capitals that names no company or person (a firm such as
+# "PwC" stays a name).
+_DEAL_TERMS = {"qoe", "capex", "opex", "pnl", "ltm", "ttm", "ytd", "esop", "vdr", "spa", "loi",
+               "nda", "cim", "irl", "sha", "tsa", "ebitda", "arr", "mrr", "kpi", "kpis", "rcf"}
 
 
 def _entity(text: str) -> str | None:
@@ -269,6 +273,8 @@ def _entity(text: str) -> str | None:
                 continue
             name = " ".join(rest)
         if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if name.lower() in _DEAL_TERMS:  # QoE, CapEx, PnL: shorthand, not a name
             continue
         if find_subjects(name) or find_periods(name) or name.lower() in _MONTH_NAMES:
             continue  # "February" alone is a month the period reading handles, not a name

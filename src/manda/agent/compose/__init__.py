@@ -26,7 +26,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape, shape_for
 from manda.answers import Intent
 
-__all__ = ["Ask", "Draft", "compose", "topic_shape"]
+__all__ = ["Ask", "Draft", "asks_adjustments", "compose", "topic_shape"]
 
 _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLORATION)
 # A risk question about one of these ("any covenant issues?", "litigation risks?") is answered
@@ -34,12 +34,17 @@ _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLOR
 _RISK_SHAPES = (COVENANTS.key, LITIGATION.key)
 
 
-# The adjustments between reported and adjusted earnings, however a banker names them.
-ASKS_ADJUSTMENTS = re.compile(
-    r"\b(?:qoe|quality[- ]of[- ]earnings|ebitda|diligence|normali[sz](?:ation|ing)|management)"
-    r"\s+adjustments?\b|\badd[- ]?backs?\b|\badjustments? to (?:reported )?ebitda\b|"
-    r"\bebitda bridge\b|\bbridge (?:from|to|between) (?:reported|adjusted)\b|"
-    r"\bhow (?:do|does) (?:they|management|the company) get to adjusted ebitda\b", re.IGNORECASE)
+# "What are the QoE adjustments?", "the add-backs", "the EBITDA bridge": reported to adjusted
+_ADJUSTMENTS = re.compile(
+    r"\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda|normali[sz]\w*)\b[^?.]{0,40}\badjustments?\b|"
+    r"\badjustments?\b[^?.]{0,40}\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda)\b|"
+    r"\badd[\s-]?backs?\b|\bebitda bridge\b|\bbridge (?:from|between) (?:reported|"
+    r"statutory)\b", re.IGNORECASE)
+
+
+def asks_adjustments(question: str) -> bool:
+    """The question asks for the adjustments from reported to adjusted EBITDA."""
+    return _ADJUSTMENTS.search(question) is not None
 
 
 def topic_shape(ask: Ask) -> Shape | None:
@@ -65,7 +70,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
-    if ASKS_ADJUSTMENTS.search(ask.question):  # "walk me through the QoE adjustments"
+    if asks_adjustments(ask.question):  # the QoE's bridge from reported to adjusted
         draft = topics.reported_vs_adjusted(ask, evidence)
         if draft is not None:
             return draft
