@@ -109,7 +109,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("revolver", "Revolver drawn", "currency", (
         "revolver", "revolver drawn", "drawn on the revolver", "revolving credit facility",
         "revolving facility", "revolving loans", "revolving credit", "rcf", "rcf drawn",
-    ), family="debt", stock=True),
+    ), family="debt", stock=True, cost=True),  # a net-debt table shows it as (500)
     MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt"),
                family="debt", stock=True),
     MetricSpec("leverage", "Leverage", "ratio", (

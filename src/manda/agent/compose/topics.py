@@ -106,8 +106,8 @@ def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
     if reading is None or reading.is_forecast:
         return
     first = draft.text.split("\n", 1)[0]
-    if show(reading.primary) in first:
-        return  # the shape already leads with it
+    if show(reading.primary) in first or find_amounts(first):
+        return  # the shape already leads with it, or with the figure it answers with
     draft.text = f"{describe_reading(reading, evidence)}\n\n{draft.text}"
     draft.rests_on = [*reading.findings, *draft.rests_on]
     draft.proposals = [*approvals([reading.primary]), *draft.proposals]
