@@ -441,6 +441,29 @@ async def test_relations_by_type_and_ids_and_idempotent(
     assert await graph.list_relations(deal_id, ids=[make.id("f")]) == []
 
 
+async def test_a_rejected_findings_relations_do_not_count_until_the_rejection_is_undone(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document, other = make.document(deal_id), make.document(deal_id, "Board_Pack.pdf")
+    wrong, right, agrees = (make.finding(d, subject="revenue") for d in (document, other, other))
+    await graph.add_findings([wrong, right, agrees])
+    newer, older = make.document(deal_id, "Q3_v2.pdf"), make.document(deal_id, "Q3.pdf")
+    conflict = make.relation(deal_id, RelationType.CONTRADICTS, wrong.id, right.id, "5.0M vs 5.2M")
+    support = make.relation(deal_id, RelationType.SUPPORTS, agrees.id, right.id)
+    doc_supersedes = make.relation(
+        deal_id, RelationType.SUPERSEDES, newer.id, older.id, "_v2", between="document"
+    )
+    await graph.add_relations([conflict, support, doc_supersedes])
+
+    await graph.set_finding_status(deal_id, wrong.id, FindingStatus.REJECTED)
+    assert dumps(await graph.list_relations(deal_id)) == dumps([support, doc_supersedes])
+    assert await graph.list_relations(deal_id, ids=[wrong.id]) == []
+    assert await graph.list_relations(deal_id, type=RelationType.CONTRADICTS) == []
+
+    await graph.set_finding_status(deal_id, wrong.id, FindingStatus.PENDING)  # undone
+    assert dumps(await graph.list_relations(deal_id)) == dumps([conflict, support, doc_supersedes])
+
+
 async def test_replacing_relations_removes_those_no_longer_planned(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:

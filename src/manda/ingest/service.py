@@ -601,8 +601,11 @@ class IngestService:
                 await self._graph.list_findings(deal_id, subject=subject), batch)
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
-            contradictions += plan.count(RelationType.CONTRADICTS)
             by_id = {f.id: f for f in findings}
+            contradictions += sum(
+                1 for r in plan.relations if r.type is RelationType.CONTRADICTS and all(
+                    by_id[i].status is not FindingStatus.REJECTED
+                    for i in (r.source_id, r.target_id)))
             superseded += [i for i in sorted(plan.superseded)
                            if by_id[i].status is not FindingStatus.SUPERSEDED]
         await self._graph.replace_relations(deal_id, relations, types=PLANNED_RELATIONS)

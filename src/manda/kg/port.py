@@ -179,7 +179,9 @@ class Findings(Protocol):
         type: RelationType | None = None,
         ids: Sequence[str] | None = None,
     ) -> list[Relation]:
-        """The deal's relations, of `type` if given, whose source or target is in `ids` if given."""
+        """The deal's relations, of `type` if given, whose source or target is in `ids` if given;
+        one with a rejected finding at either end is left out while it stays rejected (a
+        rejection counts at once, an undone one counts again)."""
         ...
 
 

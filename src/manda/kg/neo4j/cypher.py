@@ -353,6 +353,7 @@ MATCH (source:Finding|Document {deal_id: $deal_id})
       (target:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
+  AND NOT (source:Finding AND (source.status = 'rejected' OR target.status = 'rejected'))
 RETURN type(rel) AS type,
        source.id AS source_id,
        target.id AS target_id,
