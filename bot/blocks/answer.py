@@ -20,7 +20,7 @@ from bot.blocks.layout import Footnote, Layout, digest, lay_out
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.trace import answer_menu
 from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
-from manda.answers import Answer, Citation
+from manda.answers import Answer, Caution, Citation
 from manda.finance.amounts import find_amounts, format_amount
 from manda.models import Finding, Nature
 
@@ -43,12 +43,16 @@ def render_sources(notes: Sequence[Footnote]) -> list[Block]:
     return contexts(["*Sources*", *labels], block_id=ids.SOURCES)
 
 
-def render_cautions(cautions: Sequence[str]) -> list[Block]:
-    """The constraint notes (not met and why, left out, still applying), one ⚠️ line each, set
-    apart under the text so a reader sees at once what the answer could not do as asked."""
+CAUTION_MARK = {"not_met": "⚠️", "left_out": "⚠️", "still_applying": "ℹ️"}
+
+
+def render_cautions(cautions: Sequence[Caution]) -> list[Block]:
+    """The answer's cautions (not met and why, left out: ⚠️; still applying from the thread: ℹ️),
+    a line each, set apart under the text so a reader sees at once what the answer could not do
+    as asked."""
     if not cautions:
         return []
-    return [context(["\n".join(f"⚠️ {escape(c)}" for c in cautions)],
+    return [context(["\n".join(f"{CAUTION_MARK[c.kind]} {escape(c.text)}" for c in cautions)],
                     block_id=ids.ANSWER_CAUTIONS)]
 
 
@@ -231,7 +235,7 @@ def render_answer(
     layout = lay_out(answer.answer, known_files=[c.document for c in answer.citations],
                      links=links)
     tail = [
-        *render_cautions(layout.cautions),
+        *render_cautions(answer.cautions),
         *render_sources(layout.notes_for(layout.shown)),
         *render_show_more(layout, deal_id=deal_id, conversation_id=answer.conversation_id,
                           answer_text=answer.answer),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from manda.cli import agent as agent_cli
 from manda.cli import main
 
 
@@ -103,7 +104,8 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
     assert code == 0
     shown = json.loads(out)
     assert {"answer", "intent", "citations", "suggested_actions", "conversation_id",
-            "answer_id", "usage", "constraints", "constraint_checks", "trace"} == set(shown)
+            "answer_id", "usage", "constraints", "constraint_checks", "cautions",
+            "trace"} == set(shown)
     trace = shown["trace"]
     assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
     assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
@@ -133,3 +135,11 @@ def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
     _, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json", "And EBITDA?")
     follow = json.loads(out)  # a second command, the same thread: the constraints still hold
     assert "€1,100k" in follow["answer"] and len(follow["constraints"]) == 2
+    assert follow["cautions"] == [{"kind": "still_applying", "text": (
+        "Still applying from earlier in this thread: at least 2 sources; amounts in EUR thousands "
+        "(say “ignore the earlier instructions” to drop them).")}]
+    assert "Still applying" not in follow["answer"]
+    monkeypatch.setattr(agent_cli.out, "width", 300)  # a caution on one line, to be read
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "And Q3 2024 revenue?")
+    body, _, under = out.partition("ℹ Still applying from earlier in this thread: at least 2")
+    assert code == 0 and "€5,200k" in body and under  # printed under the answer, marked
