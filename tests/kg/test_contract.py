@@ -8,6 +8,7 @@ run against a shared live Neo4j.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
@@ -537,6 +538,25 @@ async def test_a_finding_is_decided_once(
         "alice",
     )
     assert (await graph.get_decision(deal_id, finding.id)).model_dump() == first.model_dump()
+
+
+async def test_a_decision_is_withdrawn_once_and_only_the_one_named(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    finding = make.finding(make.document(deal_id))
+    await graph.add_findings([finding])
+    first = make.decision(finding, ReviewDecisionKind.REJECT, by="alice")
+    await graph.record_decision(first)
+    other_time = first.at + timedelta(seconds=1)
+
+    assert await graph.withdraw_decision(deal_id, finding.id, at=other_time) is None
+    withdrawn = await graph.withdraw_decision(deal_id, finding.id, at=first.at)
+    assert withdrawn is not None and withdrawn.model_dump() == first.model_dump()
+    assert await graph.get_decision(deal_id, finding.id) is None
+    assert await graph.withdraw_decision(deal_id, finding.id, at=first.at) is None
+    again = make.decision(finding, ReviewDecisionKind.APPROVE, by="bob")  # decided anew
+    await graph.record_decision(again)
+    assert (await graph.get_decision(deal_id, finding.id)).model_dump() == again.model_dump()
 
 
 async def test_rejection_is_reported_as_rejected(

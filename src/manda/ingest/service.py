@@ -17,13 +17,14 @@ import socket
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
+from manda.finance.amounts import format_amount
 from manda.ingest.decisions import STATUS_OF, carried_decisions
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile
@@ -35,6 +36,7 @@ from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
+    CarriedDecision,
     Chunk,
     Confidence,
     Deal,
@@ -529,11 +531,12 @@ class IngestService:
 
     async def _carry_decisions(
         self, deal_id: str, between_documents: Sequence[Relation], findings: list[Finding],
-        batch: set[str],
+        batch: set[str], names: Mapping[str, str], report: IngestReport,
     ) -> list[Finding]:
         """People's decisions on the figures of documents this batch replaced, carried to the
-        new version's findings that restate them unchanged (`manda.ingest.decisions`); the
-        findings are returned with the statuses that gives."""
+        new version's findings that restate them unchanged (`manda.ingest.decisions`) and listed
+        in the report (so they can be undone); the findings are returned with the statuses that
+        gives."""
         supersessions = [r for r in between_documents if r.source_id in batch]
         replaced = {r.target_id for r in supersessions}
         if not replaced:
@@ -563,6 +566,12 @@ class IngestService:
                 by=decision.by, at=decision.at, detail=decision.reason,
             ))
             statuses[finding.id] = status
+            report.carried.append(CarriedDecision(
+                finding_id=finding.id, decision=decision.decision, by=decision.by,
+                at=decision.at, document=names.get(finding.document_id, finding.document_id),
+                figure=f"{finding.label}{f' {finding.period}' if finding.period else ''}: "
+                       f"{finding.value_text or format_amount(finding.value or 0.0, finding.unit)}",
+            ))
         return [f.model_copy(update={"status": statuses[f.id]}) if f.id in statuses else f
                 for f in findings]
 
@@ -592,13 +601,14 @@ class IngestService:
             if d.status is DocumentStatus.COMPLETED
         ]
         between_documents = document_supersessions(documents)
+        names = {d.id: d.filename for d in documents}
         relations: list[Relation] = list(between_documents)
         superseded: list[str] = []
         contradictions = 0
         for subject in await self._graph.finding_subjects(deal_id):
             findings = await self._carry_decisions(
                 deal_id, between_documents,
-                await self._graph.list_findings(deal_id, subject=subject), batch)
+                await self._graph.list_findings(deal_id, subject=subject), batch, names, report)
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
             by_id = {f.id: f for f in findings}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -195,6 +196,14 @@ class ReviewLog(Protocol):
         ...
 
     async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None: ...
+
+    async def withdraw_decision(
+        self, deal_id: str, finding_id: str, *, at: datetime
+    ) -> ReviewDecision | None:
+        """Remove the finding's decision made at `at` (an undo) and return it; None, changing
+        nothing, when there is no such decision (undone already, or another made since)."""
+        ...
+
     async def append_audit(self, entry: AuditEntry) -> None: ...
     async def list_audit(self, deal_id: str) -> list[AuditEntry]: ...
 

@@ -379,6 +379,15 @@ MATCH (decision:Decision {deal_id: $deal_id, finding_id: $finding_id})
 RETURN properties(decision) AS props
 """
 
+# An undo: the decision goes only if it is the one made at `$at` (read and deleted at once).
+WITHDRAW_DECISION = """
+MATCH (decision:Decision {deal_id: $deal_id, finding_id: $finding_id})
+WHERE decision.at = $at
+WITH decision, properties(decision) AS props
+DELETE decision
+RETURN props
+"""
+
 # Append-only: an entry already written under the same id is left as it was.
 APPEND_AUDIT = """
 MERGE (entry:AuditEntry {deal_id: $deal_id, id: $entry_id})
