@@ -116,19 +116,21 @@ def figure_line(finding: Finding, document: str | None) -> str:
     )
 
 
+def decision_pair(deal_id: str, finding_id: str) -> Block:
+    """The Approve / Reject pair of one finding (its block is replaced by the decision)."""
+    value = Decision(d=deal_id, f=finding_id).encode()
+    return actions(
+        ids.decision_block(finding_id),
+        [
+            button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
+            button("Reject…", ids.REJECT_FINDING, value, style="danger"),
+        ],
+    )
+
+
 def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
     """A finding the answer relies on, waiting for review, and its Approve / Reject pair."""
-    value = Decision(d=deal_id, f=finding.id).encode()
-    return [
-        context([figure_line(finding, document)]),
-        actions(
-            ids.decision_block(finding.id),
-            [
-                button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
-            ],
-        ),
-    ]
+    return [context([figure_line(finding, document)]), decision_pair(deal_id, finding.id)]
 
 
 def render_decisions(
