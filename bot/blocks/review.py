@@ -138,13 +138,17 @@ def decided_block(deal_id: str, decision: ReviewDecision) -> Block:
     return with_undo(decision_note(decision), deal_id, decision.finding_id, decision.at)
 
 
-def undone_blocks(deal_id: str, withdrawn: ReviewDecision, by: str, at: datetime) -> list[Block]:
-    """What replaces a decision once undone: who undid whose decision, and the pair again."""
+def undone_blocks(
+    deal_id: str, withdrawn: ReviewDecision, said: str, by: str, at: datetime
+) -> list[Block]:
+    """What replaces a decision once undone: the decision as it was shown (`said`, struck
+    through, so the figure it named stays in view), who undid it, and the pair again."""
+    struck = " ".join(f"~{line.strip()}~" for line in said.splitlines() if line.strip())
     what = "Approval" if withdrawn.decision is ReviewDecisionKind.APPROVE else "Rejection"
-    whose = f"{who(withdrawn.by)}" + (" (carried over)" if withdrawn.carried_from else "")
-    note = (f"↩️ {what} by {whose} undone by {who(by)} · {when(at)} — the finding waits for "
-            "review again")
-    return [context([note], block_id=ids.undone_block(withdrawn.finding_id)),
+    note = (f"↩️ {what} undone by {who(by)} · {when(at)} — the finding waits for review "
+            "again")
+    return [context([struck, note] if struck else [note],
+                    block_id=ids.undone_block(withdrawn.finding_id)),
             decision_pair(deal_id, withdrawn.finding_id)]
 
 

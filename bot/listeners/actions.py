@@ -337,12 +337,19 @@ async def undo(deps: Deps, client: AsyncWebClient, click: Click) -> None:
         await tell_anywhere(deps, client, click, "This finding no longer exists (its document "
                             "may have been re-ingested); nothing was undone.")
         return
-    again = undone_blocks(payload.deal_id, withdrawn, click.user, utcnow())
-    await edit_message(
-        deps, client, click,
-        lambda blocks: [new for b in blocks
-                        for new in (again if b.get("block_id") == block_id else [b])],
-    )
+    at = utcnow()
+
+    def undone(blocks: list[Block]) -> list[Block]:
+        out: list[Block] = []
+        for b in blocks:
+            if b.get("block_id") != block_id:
+                out.append(b)
+                continue
+            said = str((b.get("text") or {}).get("text", ""))
+            out += undone_blocks(payload.deal_id, withdrawn, said, click.user, at)
+        return out
+
+    await edit_message(deps, client, click, undone)
     if click.in_home:
         await publish_home(deps, client, click.team, click.user)
 

@@ -82,8 +82,10 @@ async def test_a_decision_is_undone_once_audited_and_the_finding_offered_again(
     assert (undone.subject_id, undone.by) == (finding_id, world.bob.id)
     shown = world.ws.find(world.deal.id, message.ts)
     assert shown is not None
-    assert (f"↩️ Approval by <@{world.alice.id}> undone by <@{world.bob.id}>"
-            in shown.all_text())
+    note = next(b for b in shown.blocks if b.get("block_id") == ids.undone_block(finding_id))
+    struck, said = (e["text"] for e in note["elements"])
+    assert struck.startswith(f"~✅ Approved by <@{world.alice.id}> · ") and struck.endswith("~")
+    assert said.startswith(f"↩️ Approval undone by <@{world.bob.id}> · ")
     pair = next(b for b in shown.blocks if b.get("block_id") == ids.decision_block(finding_id))
     assert [e["action_id"] for e in pair["elements"]] == [ids.APPROVE_FINDING, ids.REJECT_FINDING]
     # decided again, then undone elsewhere (another copy of the message): this Undo is stale
