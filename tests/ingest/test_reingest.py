@@ -153,3 +153,10 @@ async def test_a_carried_over_decision_is_listed_and_can_be_undone(
     assert undone.detail == ("undid the rejection by alice (carried over from the earlier "
                              "version); it waits for review again")
     assert await app.graph.get_decision(DEAL, old["ebitda"].id) is not None  # the original stays
+    # the new version read again: the undone decision is not carried to it a second time
+    new_doc = next(d for d in await app.graph.list_documents(DEAL) if d.id != old["ebitda"]
+                   .document_id)
+    await app.graph.set_document_status(DEAL, new_doc.id, DocumentStatus.FAILED, "interrupted")
+    again = await app.ingest.ingest(DEAL, [pack])
+    assert again.ingested == [pack.name] and again.carried == []
+    assert await app.graph.get_decision(DEAL, carried.finding_id) is None

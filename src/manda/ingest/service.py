@@ -547,11 +547,12 @@ class IngestService:
     async def _carry_decisions(
         self, deal_id: str, between_documents: Sequence[Relation], findings: list[Finding],
         batch: set[str], names: Mapping[str, str], report: IngestReport,
+        undone: Callable[[], Awaitable[set[str]]],
     ) -> list[Finding]:
         """People's decisions on the figures of documents this batch replaced, carried to the
         new version's findings that restate them unchanged (`manda.ingest.decisions`) and listed
-        in the report (so they can be undone); the findings are returned with the statuses that
-        gives."""
+        in the report (so they can be undone; one undone is never carried again, `undone`); the
+        findings are returned with the statuses that gives."""
         supersessions = [r for r in between_documents if r.source_id in batch]
         replaced = {r.target_id for r in supersessions}
         if not replaced:
@@ -564,7 +565,7 @@ class IngestService:
                 decided.append((f, decision))
         if not decided:
             return findings
-        fresh = {f.id for f in findings if f.document_id in newer}
+        fresh = {f.id for f in findings if f.document_id in newer} - await undone()
         undecided: set[str] = set()
         for finding_id in sorted(fresh):
             if await self._graph.get_decision(deal_id, finding_id) is None:
@@ -617,13 +618,23 @@ class IngestService:
         ]
         between_documents = document_supersessions(documents)
         names = {d.id: d.filename for d in documents}
+        read: dict[str, set[str]] = {}
+
+        async def undone() -> set[str]:
+            """Findings whose decision someone undid (the audit log, read once if needed)."""
+            if "ids" not in read:
+                read["ids"] = {e.subject_id for e in await self._graph.list_audit(deal_id)
+                               if e.action == "finding.undone"}
+            return read["ids"]
+
         relations: list[Relation] = list(between_documents)
         superseded: list[str] = []
         contradictions = 0
         for subject in await self._graph.finding_subjects(deal_id):
             findings = await self._carry_decisions(
                 deal_id, between_documents,
-                await self._graph.list_findings(deal_id, subject=subject), batch, names, report)
+                await self._graph.list_findings(deal_id, subject=subject), batch, names, report,
+                undone)
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
             by_id = {f.id: f for f in findings}
