@@ -74,6 +74,12 @@ def test_review_approve_then_twice_is_refused(
     assert code == 1 and "already approved by anna" in err
     code, out, _ = run(capsys, "findings", "--deal", "targetco", "--status", "approved", "--json")
     assert finding_id in {f["id"] for f in json.loads(out)["findings"]}
+    code, out, _ = run(capsys, "review", "undo", finding_id, "--by", "ben")
+    assert code == 0 and "Undid the approval of finding" in out and "by anna" in out
+    code, _, err = run(capsys, "review", "undo", finding_id, "--by", "ben")
+    assert code == 1 and "no such decision to undo" in err
+    code, out, _ = run(capsys, "review", "reject", finding_id, "--by", "ben")  # decided anew
+    assert code == 0 and "rejected by ben" in out
 
 
 def test_docs_show_each_documents_role(
