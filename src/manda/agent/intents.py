@@ -241,6 +241,12 @@ def _unique(items: object) -> tuple[str, ...]:
     return tuple(seen)
 
 
+# Deal-team shorthand written with capitals that names no company or person (a firm such as
+# "PwC" stays a name).
+_DEAL_TERMS = {"qoe", "capex", "opex", "pnl", "ltm", "ttm", "ytd", "esop", "vdr", "spa", "loi",
+               "nda", "cim", "irl", "sha", "tsa", "ebitda", "arr", "mrr", "kpi", "kpis", "rcf"}
+
+
 def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     for m in _NAME.finditer(text):
@@ -252,6 +258,8 @@ def _entity(text: str) -> str | None:
                 continue
             name = " ".join(rest)
         if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if name.lower() in _DEAL_TERMS:  # QoE, CapEx, PnL: shorthand, not a name
             continue
         if find_subjects(name) or find_periods(name):
             continue
