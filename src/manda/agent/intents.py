@@ -175,6 +175,9 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
                     and not _two_periods(question):
                 continue
             return intent, True, f'the question says "{found.group(0)}"'
+    if (found := _PROFILE.search(question)) and _company_like(_entity(question)) \
+            and not find_subjects(question):  # "Tell me about Globex": all the room says of it
+        return Intent.SYNTHESIS, True, f'a profile of a name is asked for ("{found.group(0)}")'
     if found := OVERVIEW.asked.search(question):  # "Tell me about the company": to explore
         return Intent.EXPLORATION, True, f'an overview is asked for ("{found.group(0)}")'
     subjects = _unique(s for s, _, _ in find_subjects(question))
@@ -184,6 +187,25 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     if not periods and subjects and len(years_back(question)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+_PROFILE = re.compile(r"\btell (?:me|us) (?:more )?about\b|\bwhat(?:'s| is) the (?:deal|story|"
+                      r"situation|background) (?:with|on|of)\b|\b(?:background|rundown|"
+                      r"anything) on\b|\bwho (?:is|are)\b(?=.*\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|"
+                      r"SE|KG)\b)", _F)
+
+
+_COMPANY = re.compile(r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|SE|KG|Corp|Co|SA|NV|BV|Holdings?|"
+                      r"Group|Partners|Capital|Bank)\b\.?")
+
+
+def _company_like(name: str | None) -> bool:
+    """A company ("Globex", "Vertex Distribution GmbH"), not a person's name ("Anna Schmidt",
+    whose question goes to the person: role, background, stake)."""
+    if not name:
+        return False
+    words = name.split()
+    return bool(_COMPANY.search(name)) or len(words) == 1
 
 
 def _two_periods(question: str) -> bool:

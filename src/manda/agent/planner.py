@@ -8,6 +8,7 @@ agent falls back to when Claude is unavailable or cannot pass the validation gat
 from __future__ import annotations
 
 from manda.agent.compose import Ask, Draft, asks_adjustments, compose, topic_shape
+from manda.agent.compose.digest import asks_digest
 from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import ASKS_YEAR_END, EARNINGS
 from manda.agent.compose.timeline import asks_timeline
@@ -43,6 +44,12 @@ class OfflineComposer:
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
         subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
+        if asks_digest(ask.question):  # what a meeting covered: every item of its minutes
+            roles = ",".join(r.value for r in roles_asked(ask.question)) or "board_minutes"
+            return [_call(1, "query_knowledge_base", query=ask.question, roles=roles, k=12),
+                    _call(2, "query_knowledge_base", roles=roles, k=12,
+                          query="minutes of the meeting items discussed decided approved")
+                    ][:max_calls]
         if asks_adjustments(ask.question):  # the QoE's bridge: both EBITDAs and the report
             return [
                 _call(1, "query_knowledge_base", query=ask.question, roles="qoe_report",

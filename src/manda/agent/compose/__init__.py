@@ -13,6 +13,7 @@ import re
 from manda.agent.compose import (
     comparison,
     deep_dive,
+    digest,
     due_diligence,
     exploration,
     fact_lookup,
@@ -70,6 +71,9 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
+    listed = digest.answer(ask, evidence)  # "what did the board discuss in September?"
+    if listed is not None:
+        return listed
     if asks_adjustments(ask.question):  # the QoE's bridge from reported to adjusted
         draft = topics.reported_vs_adjusted(ask, evidence)
         if draft is not None:

@@ -31,6 +31,9 @@ _F = re.IGNORECASE
 _SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
                           r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
                           r"\bnwc\b", _F)
+_TERMS_ASKED = re.compile(r"\bterms?\b|\bconditions\b|\bmatur\w+|\binterest (?:rate|margin)\b|"
+                          r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
+                          r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
 _WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
 # The trade working capital lines of a balance sheet, as UK, US and German statements name them.
 _INVENTORY = re.compile(r"^\s*(?:stocks?|inventor(?:y|ies)|vorräte)\b", _F)
@@ -147,8 +150,16 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += facility_table(evidence)
     facilities = _one_per_document(_statements(evidence, hits, _FACILITY, with_amount=False))[:4]
     if facilities:
-        parts += ["", "**Facilities, lenders and maturities**",
-                  *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
+        section = ["", "**Facilities, lenders and maturities**",
+                   *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
+        if _TERMS_ASKED.search(ask.question):
+            # "what are the terms of the term loan?": the terms are the answer, balances after
+            first, *rest = facilities
+            section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
+                       *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
+            parts = [*section, "", "**Cash and debt**", *parts]
+        else:
+            parts = [*parts, *section]
     covenant = next((s for s in _statements(evidence, hits, re.compile(r"\bcovenants?\b", _F),
                                             least=1)
                      if s.text not in {f.text for f in facilities}), None)
@@ -160,6 +171,8 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += _differences(evidence, "\n".join(parts))
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
+    if facilities and _TERMS_ASKED.search(ask.question):
+        return Draft(text="\n".join(parts).strip())
     drawing = drawing_sentence(ask, evidence) or working_capital_sentence(ask, evidence, hits)
     if drawing is not None:
         lead = f"{drawing}\n\n{lead}"
