@@ -131,9 +131,13 @@ class BotProcess:
 @asynccontextmanager
 async def running_bot(
     home: Path, fake: FakeSlack, *, connect: bool = True, code: Path = ROOT,
-    options: tuple[str, ...] = (), **env: str
+    options: tuple[str, ...] = (), shared_port: int | None = None, **env: str
 ) -> AsyncIterator[BotProcess]:
-    """`manda serve` as its own process, on this code or on `code` (an exported revision)."""
+    """`manda serve` as its own process, on this code or on `code` (an exported revision).
+
+    With `shared_port` it also listens there, sharing it with the others (SO_REUSEPORT, what
+    each of `manda serve --workers N`'s processes does); its own port is then its status port.
+    """
     port = free_port()
     log = home / f"bot-{port}.log"
     environ = {
@@ -147,8 +151,9 @@ async def running_bot(
     }
     if code != ROOT:  # that revision's `manda` and `bot` before this checkout's
         environ["PYTHONPATH"] = os.pathsep.join([str(code / "src"), str(code)])
-    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               *options]
+    ports = (["--port", str(port)] if shared_port is None else
+             ["--port", str(shared_port), "--reuse-port", "--status-port", str(port)])
+    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", *ports, *options]
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=code, env=environ, stdout=out, stderr=out)
     bot = BotProcess(process, f"http://127.0.0.1:{port}", log)
@@ -626,6 +631,7 @@ async def running_haproxy(
 # first byte sent to response read, except BEFORE: the previous bench's own sender (the fake
 # Slack's aiohttp client in this process, which also serves the Web API the workers call).
 DIRECT = "direct to the workers (no balancer)"
+REUSEPORT = "to one port the workers share (SO_REUSEPORT: the kernel balances)"
 PYPROXY = "through the Python proxy"
 BEFORE = "before: in-process sender, Python proxy"
 # HAProxy as the README configures it, and the set-ups it is compared with
@@ -643,7 +649,8 @@ def describe(tuning: HAProxyTuning) -> str:
     return f"through HAProxy ({conns}{threads})"
 
 
-PATHS = {"direct": DIRECT, **{k: describe(t) for k, t in HAPROXY_SETUPS.items()},
+PATHS = {"direct": DIRECT, "reuseport": REUSEPORT,
+         **{k: describe(t) for k, t in HAPROXY_SETUPS.items()},
          "pyproxy": PYPROXY, "before": BEFORE}
 
 
@@ -858,15 +865,18 @@ async def load_workers(
             people, places = await workspace(fake, home, channels)
             groups = []
             for one in sets:
+                shared = free_port() if "reuseport" in usable else None
                 bots = [
                     await stack.enter_async_context(running_bot(
                         home, fake, connect=False, code=one.code, options=one.options,
-                        REDIS_URL=redis.url,
+                        shared_port=shared, REDIS_URL=redis.url,
                     ))
                     for _ in range(workers)
                 ]
                 bases = [b.base for b in bots]
                 front: dict[str, Balancer | list[str]] = {"direct": bases}
+                if shared is not None:
+                    front["reuseport"] = Balancer(f"http://127.0.0.1:{shared}")
                 for path in usable:
                     if path in HAPROXY_SETUPS:
                         front[path] = await stack.enter_async_context(running_haproxy(
