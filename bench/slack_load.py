@@ -318,6 +318,17 @@ def histogram_quantile(q: float, buckets: list[tuple[float, float]]) -> float:
     return lower_bound
 
 
+async def full_collections(bot: BotProcess) -> float:
+    """How many full (generation 2) garbage collections the worker has run so far."""
+    _, text = await bot.get("/metrics")
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if (sample.name == "python_gc_collections_total"
+                    and sample.labels.get("generation") == "2"):
+                return sample.value
+    return 0.0
+
+
 async def server_side_acks(bot: BotProcess) -> list[tuple[float, float]]:
     _, text = await bot.get("/metrics")
     buckets = []
@@ -736,6 +747,7 @@ class Burst:
     answered_s: float
     load: float
     balancer: BalancerTimes | None = None
+    full_collections: list[int] = field(default_factory=list)
     workers: str = ""
 
     def rows(self, mentions: int) -> list[tuple[str, str]]:
@@ -783,6 +795,8 @@ class Burst:
             ]
         rows += [
             ("requests acked by each worker", " / ".join(map(str, self.acked_by_worker))),
+            ("full garbage collections in each worker during the acks",
+             " / ".join(map(str, self.full_collections))),
             ("answers / duplicates / lost",
              f"{self.answers} / {self.duplicates} / {self.lost}  (goal {mentions} / 0 / 0)"),
             ("all answered after", f"{self.answered_s:.1f} s"),
@@ -910,6 +924,7 @@ async def one_burst(
     load = os.getloadavg()[0]
     before = [await server_side_acks(bot) for bot in bots]
     targets = [front.url] if isinstance(front, Balancer) else front
+    collections = [await full_collections(bot) for bot in bots]
     offset = front.log_size() if isinstance(front, Balancer) else 0
     run = Run()
     sent: Sent | None = None
@@ -931,6 +946,9 @@ async def one_burst(
         sent = await send_burst(fake, targets, run.questions,
                                 [bot.process.pid for bot in bots])
         acks_ms = sent.acks_ms
+    # read at once: answers start only once no ack has been open for 50 ms
+    collections = [await full_collections(bot) - was for bot, was in zip(bots, collections,
+                                                                          strict=True)]
     timed = (await balancer_times(front, offset, len(acks_ms))
              if isinstance(front, Balancer) else None)
     await watching
@@ -955,6 +973,7 @@ async def one_burst(
         answered_s=max(run.answered_at.values()),
         load=load,
         balancer=timed,
+        full_collections=[round(c) for c in collections],
     )
 
 
