@@ -3,17 +3,13 @@
 Acks come before work: while requests are being acknowledged, and until none has been for
 `QUIET_SECONDS`, a new job waits (at most `ACK_FIRST_SECONDS`). A burst of mentions is thus
 acked first, then answered, instead of every ack waiting behind the answers the earlier acks
-started on the same event loop. Nor does Python's cyclic garbage collector run while an ack is
-open: a full collection walks every object the answers left (tens to hundreds of milliseconds,
-the event loop stopped), so it waits until the acks are sent — at most `ACK_FIRST_SECONDS`
-(reference counting still frees everything else meanwhile).
+started on the same event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import Coroutine, Iterator
 from typing import Any
@@ -36,19 +32,10 @@ class BackgroundJobs:
         self._acked = asyncio.Event()
         self._last_ack = float("-inf")  # the loop's clock when the last open request was acked
         self._ack_first_seconds = ack_first_seconds
-        self._collector_paused_at: float | None = None  # the loop's clock when acks paused it
 
     @contextlib.contextmanager
     def acking(self) -> Iterator[None]:
-        """Around the handling of one request until its ack: jobs (and the garbage collector)
-        wait while any is open."""
-        now = asyncio.get_running_loop().time()
-        if self._collector_paused_at is None and gc.isenabled():
-            gc.disable()
-            self._collector_paused_at = now
-        elif (self._collector_paused_at is not None
-              and now - self._collector_paused_at > self._ack_first_seconds):
-            self._resume_collector()  # acks without a pause: collections are not put off longer
+        """Around the handling of one request until its ack: jobs wait while any is open."""
         self._acking += 1
         self._acked.clear()
         try:
@@ -58,12 +45,6 @@ class BackgroundJobs:
             if self._acking == 0:
                 self._last_ack = asyncio.get_running_loop().time()
                 self._acked.set()
-                self._resume_collector()
-
-    def _resume_collector(self) -> None:
-        if self._collector_paused_at is not None:
-            self._collector_paused_at = None
-            gc.enable()
 
     def spawn(self, work: Coroutine[Any, Any, None], *, name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(self._after_acks(work), name=name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 
 from bot.background import BackgroundJobs
 
@@ -49,23 +48,3 @@ async def test_without_open_acks_a_job_starts_at_once() -> None:
     jobs.spawn(work(), name="now")
     await asyncio.wait_for(started.wait(), timeout=5)  # raises TimeoutError if held back
     assert started.is_set()
-
-
-async def test_no_garbage_collection_while_an_ack_is_open() -> None:
-    jobs = BackgroundJobs(ack_first_seconds=0.05)
-    assert gc.isenabled()
-    with jobs.acking():
-        with jobs.acking():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # one request still waits for its ack
-    assert gc.isenabled()
-
-
-async def test_acks_without_a_pause_put_collections_off_at_most_the_ack_first_bound() -> None:
-    jobs = BackgroundJobs(ack_first_seconds=0.05)
-    with jobs.acking():  # a request that never finishes its ack
-        assert not gc.isenabled()
-        await asyncio.sleep(0.1)
-        with jobs.acking():  # the next request finds the collector paused too long
-            assert gc.isenabled()
-    assert gc.isenabled()
