@@ -4,8 +4,10 @@ First, with `redis-server` installed, several workers: 2 and 4 `manda serve` pro
 Redis (event de-duplication, locks, memory) and the home take 200 mentions at once (goal:
 exactly 200 answers, 0 duplicates, ack p99 < 100 ms), along each path in turn (`--paths`):
 through HAProxy (Debian's `haproxy`, configured as the README deploys it; skipped, with the
-reason, where it is not installed), straight to the workers (what the workers alone cost), and on
-request through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
+reason, where it is not installed; `haproxy-unlimited` and `haproxy-1thread` are set-ups it was
+compared with), straight to the workers (what the workers alone cost), to one port the workers
+share (`reuseport`: what `manda serve --workers N` runs, the kernel balancing), and on request
+through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
 workers alternate burst by burst: this code on each `--loops` event loop and, with `--against
 REV`, that revision's code, so a comparison comes from one run on one machine load.
 
