@@ -35,6 +35,7 @@ reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
         [--paths haproxy,direct] [--loops auto,asyncio] [--against REV] [--rounds N]
+        [--sender-against REV]
         [--only-workers] [--no-redis]
 """
 
@@ -684,8 +685,12 @@ class Sent:
     cpu_ms: list[float]  # each worker's CPU from the first byte sent to the last ack read
 
 
+SENDER = ROOT / "bench" / "_sender.py"
+
+
 async def send_burst(
-    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int]
+    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int],
+    sender: Path = SENDER,
 ) -> Sent:
     """Slack's requests for `messages`, signed now, sent by `_sender.py` (its own process)."""
     requests, payloads_sent = [], []
@@ -700,7 +705,7 @@ async def send_burst(
         host, _, port = url.removeprefix("http://").partition(":")
         hosts.append([host, int(port)])
     process = await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bench" / "_sender.py"), cwd=ROOT,
+        sys.executable, str(sender), cwd=ROOT,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -719,9 +724,10 @@ async def send_burst(
     read_ms = [(r["done"] - r["sent"]) * 1000 for r in done]
     return Sent(
         start=result["start"],
-        start_realtime_ns=result["start_realtime_ns"],
-        # where the kernel gives no receive timestamp (not Linux), the time the sender read it
-        acks_ms=[(r["arrived"] - r["sent"]) * 1000 if r["arrived"] is not None else read
+        start_realtime_ns=result.get("start_realtime_ns", 0),
+        # where the kernel gives no receive timestamp (not Linux, or an older sender), the time
+        # the sender read it
+        acks_ms=[(r["arrived"] - r["sent"]) * 1000 if r.get("arrived") is not None else read
                  for r, read in zip(done, read_ms, strict=True)],
         read_ms=read_ms,
         sent_ms=[r["sent"] * 1000 for r in done],
@@ -751,6 +757,7 @@ class Burst:
     balancer: BalancerTimes | None = None
     full_collections: list[int] = field(default_factory=list)
     workers: str = ""
+    sender: str = ""
 
     def rows(self, mentions: int) -> list[tuple[str, str]]:
         p99 = percentile(self.acks_ms, 99)
@@ -853,6 +860,14 @@ def this_code(loop: str) -> Workers:
     return Workers(f"this code, --loop {loop}", ROOT, ("--loop", loop))
 
 
+def export_sender(rev: str, dest: Path) -> Path:
+    """A git revision's `bench/_sender.py`, to send bursts with it beside this one's."""
+    path = dest / f"sender-{rev.replace('/', '_')}.py"
+    path.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:bench/_sender.py"],
+                                    check=True, capture_output=True).stdout)
+    return path
+
+
 def export_revision(rev: str, dest: Path) -> Workers:
     """`src/` and `bot/` of a git revision, to run its workers beside this code's."""
     dest.mkdir(parents=True)
@@ -865,6 +880,7 @@ def export_revision(rev: str, dest: Path) -> Workers:
 async def load_workers(
     home: Path, binary: str, mentions: int, channels: int, workers: int,
     paths: list[str] | None = None, rounds: int = 1, sets: list[Workers] | None = None,
+    senders: list[tuple[str, Path]] | None = None,
 ) -> list[Burst]:
     """`workers` HTTP workers of each set, all sharing Redis; all mentions at once, along each
     path to each set in turn.
@@ -910,10 +926,13 @@ async def load_workers(
             for n in range(rounds):
                 for one, bots, front in groups:
                     for path in usable:
-                        burst = await one_burst(fake, bots, people, places, mentions, path,
-                                                front[path], f"{one.label} {path} {n}")
-                        burst.workers = one.label
-                        bursts.append(burst)
+                        for sender_label, sender in senders or [("", SENDER)]:
+                            burst = await one_burst(fake, bots, people, places, mentions, path,
+                                                    front[path], f"{one.label} {path} {n}",
+                                                    sender)
+                            burst.workers = one.label
+                            burst.sender = sender_label
+                            bursts.append(burst)
     finally:
         redis.kill()
     return bursts
@@ -921,7 +940,7 @@ async def load_workers(
 
 async def one_burst(
     fake: TimedSlack, bots: list[BotProcess], people: list[User], places: list[Channel],
-    mentions: int, path: str, front: Balancer | list[str], label: str,
+    mentions: int, path: str, front: Balancer | list[str], label: str, sender: Path = SENDER,
 ) -> Burst:
     load = os.getloadavg()[0]
     before = [await server_side_acks(bot) for bot in bots]
@@ -946,7 +965,7 @@ async def one_burst(
         run.fired_at = time.perf_counter()
         watching = asyncio.ensure_future(watch(fake, run, mentions))
         sent = await send_burst(fake, targets, run.questions,
-                                [bot.process.pid for bot in bots])
+                                [bot.process.pid for bot in bots], sender)
         acks_ms = sent.acks_ms
     # read at once: answers start only once no ack has been open for 50 ms
     collections = [await full_collections(bot) - was for bot, was in zip(bots, collections,
@@ -999,6 +1018,8 @@ async def main() -> None:
     parser.add_argument("--loops", default="auto",
                         help="event loops of this code's workers, each a set (default auto)")
     parser.add_argument("--against", help="also a set of workers on this git revision's code")
+    parser.add_argument("--sender-against",
+                        help="also send each burst with this git revision's bench/_sender.py")
     parser.add_argument("--paths", default="haproxy,direct",
                         help="how the several-workers bursts reach the workers, alternating: "
                         + "; ".join(f"{k}: {v}" for k, v in PATHS.items()))
@@ -1018,17 +1039,22 @@ async def main() -> None:
         sets = [this_code(loop) for loop in args.loops.split(",") if loop.strip()]
         if args.against:
             sets.append(export_revision(args.against, Path(tmp) / "against"))
+        senders = [("this sender", SENDER)]
+        if args.sender_against:
+            senders.append((f"sender of {args.sender_against}",
+                            export_sender(args.sender_against, Path(tmp))))
         if binary is not None and paths:
             for workers in counts:
                 print(f"{workers} workers of {len(sets)} set(s): {', '.join(paths)}…",
                       file=sys.stderr)
                 bursts = await load_workers(home, binary, args.mentions, args.channels,
-                                            workers, paths, args.rounds, sets)
+                                            workers, paths, args.rounds, sets, senders)
                 for n, burst in enumerate(bursts):
-                    round_ = (f", round {n // (len(paths) * len(sets)) + 1}"
+                    round_ = (f", round {n // (len(paths) * len(sets) * len(senders)) + 1}"
                               if args.rounds > 1 else "")
+                    by = f", {burst.sender}" if len(senders) > 1 else ""
                     print(table(f"{args.mentions} mentions at once, {workers} workers "
-                                f"({burst.workers}) + Redis, {PATHS[burst.path]}{round_}",
+                                f"({burst.workers}) + Redis, {PATHS[burst.path]}{by}{round_}",
                                 burst.rows(args.mentions)))
                     print()
         elif binary is None:
