@@ -79,7 +79,9 @@ PNL = Shape(
     re.compile(r"\bp\s?(?:&|&amp;|and)\s?l\b|\bprofit (?:and|&) loss\b|\bincome statements?\b|"
                r"\bstatements? of (?:operations|income|comprehensive income)\b|"
                r"\bearnings statement\b|\bguv\b|\bgewinn- und verlustrechnung\b|"
-               r"\bwalk (?:me|us) through the (?:financials|numbers|results)\b", _F),
+               r"\bwalk (?:me|us) through the (?:financials|numbers|results)\b|"
+               r"\b(?:headline|key|main|top[\s-]line) (?:numbers|figures|financials|results)\b|"
+               r"\b(?:give|show) (?:me|us) the (?:numbers|financials)\b", _F),
     (R.MANAGEMENT_ACCOUNTS, R.AUDITED_STATEMENTS, R.QOE_REPORT),
     ("revenue", "gross profit", "cost of sales", "ebitda", "adjusted ebitda", "net income",
      "one-time charges"),
@@ -156,7 +158,9 @@ CONTRACTS = Shape(
     "contracts", "Material contracts",
     re.compile(r"\bmaterial contracts?\b|\bkey contracts?\b|\bmajor contracts?\b|"
                r"\bcontracts? with (?:customers|suppliers)\b|\bcustomer contracts?\b|"
-               r"\bwhich contracts\b|\bagreements? (?:in place|with)\b", _F),
+               r"\bwhich contracts\b|\bagreements? (?:in place|with)\b|"
+               r"\b(?:in|of|across|under) (?:the|its|our) (?:contracts|agreements)\b|"
+               r"\bcontract terms\b", _F),
     (R.CONTRACT, R.LEGAL_MEMO), ("contract",),
     "agreement contract term expiry change of control termination counterparty", "Legal",
 )

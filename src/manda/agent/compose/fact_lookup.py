@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from manda.agent.compose import evidence_first
 from manda.agent.compose.common import (
@@ -32,12 +33,14 @@ from manda.agent.selection import (
     Reading,
     best_of,
     choose_period,
+    counted_years,
     findings_for,
     in_text,
     one_per_document,
     periods_of,
     read_fact,
     show,
+    subject_base,
     subject_label,
 )
 from manda.agent.topics import asked_role
@@ -96,24 +99,64 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
     if not pool:
-        topical = _asked_topics(ask, evidence)
+        topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
         if topical is not None:
             return topical
         return _from_passages(ask, evidence, f"no document states {in_text(label)}"
                               + (f" for {ask.period}" if ask.period else "") + ".")
-    period = choose_period(pool, period=ask.period, partial=ask.frame.partial_period,
-                           wants_forecast=ask.frame.wants_forecast)
+    counted = None
+    if ask.period is None and ask.frame.years_back:
+        counted = counted_years(pool, ask.frame.years_back)
+        if counted is None:
+            return _no_full_year(ask, evidence, label, pool)
+    period = counted.periods[-1] if counted else choose_period(
+        pool, period=ask.period, partial=ask.frame.partial_period,
+        wants_forecast=ask.frame.wants_forecast)
     in_period = [f for f in pool if f.period == period]
     actual = any(f.nature is Nature.ACTUAL for f in in_period)
     wants = Nature.FORECAST if ask.frame.wants_forecast or not actual else Nature.ACTUAL
     reading = read_fact(evidence, ask.subject, period, entity=ask.entity, nature=wants)
     if reading is None:
+        if counted is not None:
+            ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
     text = describe_reading(reading, evidence, ask.assumption)
     for extra in (_other_nature(ask, evidence, reading), _one_time_note(evidence, reading)):
         if extra:
             text = f"{text} {extra}"
+    if counted is not None:
+        text = f"{text}\n\n{counted.note}"
     return Draft(text=text, proposals=approvals([reading.primary]), rests_on=reading.findings)
+
+
+# A margin no document states is computed from its two stated parts, and said to be.
+MARGIN_OF = {"gross margin": "gross profit", "ebitda margin": "ebitda"}
+
+
+def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
+    """"What's the EBITDA margin?" in a room that states EBITDA and revenue but no margin."""
+    part = MARGIN_OF.get(subject_base(ask.subject or ""))
+    if part is None:
+        return None
+    have = {f.period for f in findings_for(evidence, part, entity=ask.entity)
+            if f.value is not None and f.nature is Nature.ACTUAL and f.period}
+    periods = [p for p in periods_of(f for f in findings_for(evidence, "revenue")
+                                     if f.value is not None and f.nature is Nature.ACTUAL)
+               if p in have and (ask.period is None or p == ask.period)]
+    if not periods:
+        return None
+    period = periods[-1]
+    value = read_fact(evidence, part, period, entity=ask.entity, nature=Nature.ACTUAL)
+    revenue = read_fact(evidence, "revenue", period, nature=Nature.ACTUAL)
+    if value is None or revenue is None or not revenue.primary.value:
+        return None
+    margin = (value.primary.value or 0.0) / revenue.primary.value * 100
+    text = (f"{label} was {margin:.1f}% {period_phrase(period)}, computed from "
+            f"{in_text(value.label)} of {show(value.primary)} "
+            f"{cite_findings([value.primary], evidence)} and revenue of {show(revenue.primary)} "
+            f"{cite_findings([revenue.primary], evidence)}; no document states the margin itself.")
+    found = [value.primary, revenue.primary]
+    return Draft(text=text, proposals=approvals(found), rests_on=found)
 
 
 EARNINGS = {"ebitda", "ebit", "net income", "ebitda margin", "operating expenses"}
@@ -136,6 +179,23 @@ def _one_time_note(evidence: Evidence, reading: Reading) -> str:
         note += (f"; excluding it, adjusted EBITDA was {show(adjusted.primary)} "
                  f"{cite_findings([adjusted.primary], evidence)}")
     return note + "."
+
+
+def _no_full_year(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
+    """"Last year" in a room that reports no full year of the metric: said, with the latest
+    figure it does report and a request for the full year — never a quarter passed off as it."""
+    periods = periods_of(f for f in pool if f.nature is Nature.ACTUAL)
+    latest = read_fact(evidence, ask.subject or "", periods[-1]) if periods else None
+    if latest is None:
+        return no_data(ask, evidence, category="Financial",
+                       why=f"no document states {in_text(label)} for a full year.")
+    request = f"Please provide {in_text(label)} for the last full financial year."
+    text = (f"The room states {in_text(label)} for {', '.join(periods[-4:])} only, not for a "
+            f"full year, so “last year” is not stated. The latest: "
+            f"{describe_reading(latest, evidence)}\n\n{qa_offer()}")
+    return Draft(text=text, proposals=[qa_action(request, "Financial"),
+                                       *approvals([latest.primary])],
+                 offer_qa=True, rests_on=latest.findings)
 
 
 def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
@@ -214,10 +274,14 @@ def _matches(finding: Finding, entity: str) -> bool:
 
 def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     """Who holds the role asked; when nobody does, say so and name who is there instead."""
-    draft = role_holder(ask, evidence, role)
+    draft = role_holder(ask, evidence, role) or _role_as_finding(ask, evidence, role)
     if draft is not None:
         draft.text = with_assumption(ask.assumption, draft.text)
         return draft
+    if any(role.lower() in h.text.lower() for h in evidence.hits):
+        # an organisation in the role ("the auditor", "the lender"): the passage that names it
+        return evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
+                                     why=f"no passage names the {role} closely enough.")
     named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""
@@ -234,6 +298,17 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
                       *listed, f"{qa_offer()} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)
+
+
+def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
+    """A role held by an organisation and extracted as a fact ("auditor": the firm)."""
+    found = [f for f in findings_for(evidence, role.lower()) if f.value_text]
+    if not found:
+        return None
+    first = best_of(found, evidence)
+    same = [f for f in found if f.value_text == first.value_text]
+    return Draft(text=f"The {role.lower()} is {first.value_text} {cite_findings(same, evidence)}.",
+                 proposals=approvals(same), rests_on=same)
 
 
 def _pay(ask: Ask, evidence: Evidence) -> Draft:
