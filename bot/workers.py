@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import signal
 import socket
@@ -173,7 +174,7 @@ async def supervise(plan: WorkerPlan) -> None:
             loop.add_signal_handler(signum, stop.set)
     holder = reserve_port(plan.host, plan.port)
     try:
-        plan = WorkerPlan(**{**plan.__dict__, "port": holder.getsockname()[1]})
+        plan = dataclasses.replace(plan, port=holder.getsockname()[1])  # 0: the one picked
         log.warning("Manda runs %d workers on %s:%d (SO_REUSEPORT); Ctrl-C stops them.",
                     plan.count, plan.host, plan.port)
         await Supervisor(plan).run(stop)
