@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from manda.finance.facilities import facility_name
 from manda.models import DocumentRole
 
 R = DocumentRole
@@ -91,6 +92,7 @@ PNL = Shape(
 DEBT = Shape(
     "debt", "Balance sheet, cash and debt",
     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bbilanz\b|"
+               r"\bworking capital\b|\bnet current assets\b|\bnwc\b|"
                r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
                r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
@@ -187,8 +189,14 @@ def shape_for(question: str) -> Shape | None:
     estimate" is EBITDA); the P&L shape is the exception, since it is made of metrics."""
     for shape in SHAPES:
         if shape.asked.search(question):
+            if shape is COVENANTS and _FACILITY_HEADROOM.search(question) \
+                    and facility_name(question) is not None:
+                return DEBT  # "headroom on the RCF" is what is left to draw, not a test
             return shape
     return None
+
+
+_FACILITY_HEADROOM = re.compile(r"\bheadroom\b|\bundrawn\b|\bavailab\w+\b", _F)
 
 
 # Key roles a management team is expected to have, with every way a document writes them.

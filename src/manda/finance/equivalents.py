@@ -53,6 +53,8 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("audit opinion", "clean opinion", "unqualified opinion", "unmodified opinion",
      "auditor's report", "true and fair view", "present fairly, in all material respects",
      "uneingeschränkter bestätigungsvermerk"),
+    ("quality of earnings", "qoe", "financial due diligence", "fdd report",
+     "quality of earnings report"),
     ("related party transactions", "related party", "related parties",
      "transactions with related parties", "nahestehende personen"),
     ("guidance", "outlook", "expects"),

@@ -16,7 +16,7 @@ from manda.agent.intents import QuestionFrame
 from manda.agent.selection import Reading, show, subject_base
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
 from manda.agent.unusual import sentences, trim
-from manda.answers import Intent, SuggestedAction
+from manda.answers import Caution, Intent, SuggestedAction
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingStatus, SearchHit
 
@@ -42,6 +42,7 @@ class Draft:
     proposals: list[SuggestedAction] = field(default_factory=list)
     offer_qa: bool = False
     rests_on: list[Finding] = field(default_factory=list)
+    cautions: list[Caution] = field(default_factory=list)  # kept apart from `text`
 
 
 def sources_of(findings: Sequence[Finding], evidence: Evidence) -> list[Source]:

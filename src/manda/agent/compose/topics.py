@@ -58,6 +58,7 @@ from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import body, scan, sentences, trim
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
+from manda.finance.vocabulary import find_subjects
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, FindingStatus, Nature, SearchHit
 
@@ -96,8 +97,12 @@ _ONE_FIGURE = re.compile(r"^\s*(?:how (?:much|many|big|large)|what(?:'s| is| was
 def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
     """"How much cash is on the balance sheet?": the figure asked for is the first line, the
     topic's table after it as context."""
-    if len(ask.frame.subjects) != 1 or not _ONE_FIGURE.search(ask.question):
+    cue = _ONE_FIGURE.search(ask.question)
+    if len(ask.frame.subjects) != 1 or cue is None:
         return
+    named = [start for _, start, _ in find_subjects(ask.question)]
+    if not any(ask.question[cue.end():start].strip() == "" for start in named):
+        return  # "what are the terms of the term loan?" asks for terms, not a figure
     subject = ask.frame.subjects[0]
     pool = [f for f in findings_for(evidence, subject, entity=ask.entity) if f.value is not None]
     period = ask.period or choose_period(pool, period=None)
