@@ -103,10 +103,11 @@ def choose_graph(
         ann_min_vectors=settings.ann_min_vectors,
         index_dir=settings.home_dir / "vector-index",
     )
-    return EmbeddedKnowledgeGraph(path, dense=dense), AdapterChoice(
+    keyword_dir = settings.home_dir / "keyword-index"
+    return EmbeddedKnowledgeGraph(path, dense=dense, keyword_dir=keyword_dir), AdapterChoice(
         "graph",
         "embedded",
-        f"SQLite at {path}; keyword search: {engine_name()} "
+        f"SQLite at {path}; keyword search: {engine_name(keyword_dir)} "
         "(NEO4J_URI not set; one machine only)",
     )
 
