@@ -431,6 +431,17 @@ class Manda:
         if self.anthropic is not None:
             await self.anthropic.close()
 
+    async def warm_linked_deals(self) -> None:
+        """Open the search indexes of every deal a channel is linked to, one after the other,
+        so the first question after a start does not wait for them (`manda serve` runs this in
+        the background). A deal that fails is logged and the rest still warmed."""
+        for deal_id in await self.deals.linked_deals():
+            try:
+                await self.search.warm(deal_id)
+            except Exception:
+                log.warning("could not open the search indexes of deal %s ahead of its first "
+                            "question; its first search will try again", deal_id, exc_info=True)
+
     async def __aenter__(self) -> Self:
         await self.start()
         return self

@@ -334,3 +334,25 @@ async def test_a_store_without_a_keyword_folder_keeps_its_index_in_memory(
         await store.aclose()
     assert not (db_path.parent / "keyword-index").exists()
     assert os.listdir(db_path.parent)  # the database itself
+
+
+async def test_the_deals_linked_to_channels_are_warmed_before_their_first_question(
+    tmp_path: Path, make: ModelFactory, deal_id: str, other_deal_id: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What `manda serve` runs in the background at start: the linked deals' indexes are opened
+    (built and saved here), a deal no channel is linked to is left alone."""
+    from manda.app import Manda
+    from manda.config import Settings
+
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home"), workflows=False) as app:
+        for deal in (deal_id, other_deal_id):
+            await app.graph.upsert_deal(make.deal(deal))
+            await app.graph.add_chunks(deal, make.chunks(make.document(deal), ["zebra ledger"]))
+        await app.graph.bind_channel("slack:T1:C1", deal_id)
+        with caplog.at_level(logging.INFO, logger="manda.kg.embedded"):
+            await app.warm_linked_deals()
+    assert f"search of deal {deal_id} ready: 1 chunks" in caplog.text
+    assert other_deal_id not in caplog.text
+    db_path = tmp_path / "home" / "manda.db"
+    assert snapshots(db_path, deal_id) and not snapshots(db_path, other_deal_id)

@@ -8,9 +8,9 @@ on the event loop.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -44,16 +44,7 @@ from manda.models import (
 # Rows per write transaction: large batches are split so another process never waits long.
 WRITE_BATCH = 1_000
 
-
-@dataclass(frozen=True)
-class SearchWarmth:
-    """What `warm_search` opened for a deal, for the log."""
-
-    deal_id: str
-    chunks: int
-    vectors: int
-    dense_engine: str | None
-    seconds: float
+log = logging.getLogger(__name__)
 
 
 class EmbeddedKnowledgeGraph:
@@ -165,15 +156,16 @@ class EmbeddedKnowledgeGraph:
     async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]:
         return await self._db.read(self._keywords.search, deal_id, query, k)
 
-    async def warm_search(self, deal_id: str, embedder_id: str) -> SearchWarmth:
+    async def warm_search(self, deal_id: str, embedder_id: str) -> None:
         """Open (or build) the deal's keyword index and dense space now, so its first question
-        does not wait for them; what was opened."""
+        does not wait for them (each in its own read: other work runs in between)."""
         started = time.perf_counter()
         chunks = await self._db.read(self._keywords.warm, deal_id)
         vectors = await self._db.read(self._vectors.warm, deal_id, embedder_id)
-        return SearchWarmth(deal_id=deal_id, chunks=chunks, vectors=vectors,
-                            dense_engine=self._vectors.engine_of(deal_id, embedder_id),
-                            seconds=time.perf_counter() - started)
+        log.info("search of deal %s ready: %d chunks in its keyword index, %d vectors (%s), in "
+                 "%.2f s", deal_id, chunks, vectors,
+                 self._vectors.engine_of(deal_id, embedder_id) or "none",
+                 time.perf_counter() - started)
 
     async def keyword_state(self, deal_id: str) -> tuple[int, int | None]:
         """(the deal's change-log generation, its newest saved keyword snapshot's or None)."""
