@@ -20,7 +20,6 @@ Layout under `MANDA_HOME/keyword-index/<store id>/<hash of the deal id>/`:
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import logging
@@ -34,6 +33,12 @@ from pathlib import Path
 
 from manda.private import private_dir
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so no shared directory (each process builds in memory)
+    fcntl = None  # type: ignore[assignment]
+
+SUPPORTED = fcntl is not None
 log = logging.getLogger(__name__)
 
 FORMAT = 1  # bumped when the schema, analyzer or stamp change: older snapshots are rebuilt
@@ -113,10 +118,15 @@ class DealFolder:
             return f"its stamp says generation {stamp.generation}"
         return stamp
 
+    def _make(self) -> None:
+        """The folders, readable by their owner only (a data room's words are in them)."""
+        for folder in (self.path.parent.parent, self.path.parent, self.path):
+            private_dir(folder)
+
     def working_copy(self, snapshot: Path | None = None) -> WorkingCopy:
         """A new locked directory of this process; with `snapshot`, hard links to its files
         (FileNotFoundError when the snapshot was removed meanwhile)."""
-        private_dir(self.path)
+        self._make()
         path = self.path / f".work-{os.getpid()}-{secrets.token_hex(4)}"
         path.mkdir(mode=0o700)
         fd = os.open(path, os.O_RDONLY)
@@ -142,10 +152,8 @@ class DealFolder:
         try:
             partial.mkdir(mode=0o700)
             _link_files(copy.path, partial, skip=TANTIVY_LOCKS)
-            with open(partial / STAMP, "w") as out:
-                json.dump(asdict(stamp), out)
-                out.flush()
-                os.fsync(out.fileno())
+            # not synced: tantivy synced its files; a stamp cut by a power loss reads as damage
+            (partial / STAMP).write_text(json.dumps(asdict(stamp)))
             os.rename(partial, target)
         except OSError as exc:
             shutil.rmtree(partial, ignore_errors=True)
@@ -202,7 +210,7 @@ class DealFolder:
     @contextlib.contextmanager
     def building(self) -> Iterator[None]:
         """Hold the deal's build lock: another process building it makes this one wait."""
-        private_dir(self.path)
+        self._make()
         fd = os.open(self.path / "build.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             waited = _lock(fd, BUILD_WAIT_SECONDS)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from manda.kg.embedded import findings as finding_sql
-from manda.kg.embedded import hitl, records
+from manda.kg.embedded import hitl, keyword_files, records
 from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
 from manda.kg.embedded.vectors import (
@@ -73,7 +73,7 @@ class EmbeddedKnowledgeGraph:
         self.dense = dense or DenseOptions(index_dir=self.path.parent / "vector-index")
         self._vectors = VectorCache(self.dense)
         self.keyword_dir = (keyword_dir or self.path.parent / "keyword-index") if (
-            keyword_on_disk
+            keyword_on_disk and keyword_files.SUPPORTED
         ) else None
         self._keywords = KeywordIndexes(self.keyword_dir)
 
