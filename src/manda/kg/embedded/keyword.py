@@ -29,6 +29,7 @@ Scores are BM25, higher is better; statistics are the deal's own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import time
@@ -272,7 +273,10 @@ class KeywordIndexes:
             except BaseException:
                 copy.remove()
                 raise
-            self._publish(conn, deal_id, built, ahead_too=True)
+            self._publish(conn, deal_id, built)
+            # a snapshot ahead of what SQLite has committed was built from a state this
+            # database no longer has (restored from an older copy): drop it before it is reached
+            folder.prune(built.generation, ahead_of=_committed_generation(conn, deal_id))
         return built
 
     def _load(
@@ -310,10 +314,7 @@ class KeywordIndexes:
             return current
         return None
 
-    def _publish(
-        self, conn: sqlite3.Connection, deal_id: str, current: _DealIndex, *,
-        ahead_too: bool = False,
-    ) -> None:
+    def _publish(self, conn: sqlite3.Connection, deal_id: str, current: _DealIndex) -> None:
         """Save a newly built index, or one that catch-ups changed enough, for other processes."""
         if self.folder is None or current.copy is None:
             return
@@ -325,7 +326,7 @@ class KeywordIndexes:
                       probe=_last_changes(conn, deal_id, current.generation))
         folder.publish(current.copy, stamp)
         current.published, current.changed = current.generation, 0
-        folder.prune(current.generation, ahead_too=ahead_too)
+        folder.prune(current.generation)
 
 
 def index_document(key: int, chunk_id: str, text: str) -> tantivy.Document:
@@ -398,6 +399,22 @@ def _catch_up(
     current.searcher = current.index.searcher()
     current.generation = generation
     current.changed += len(changed)
+
+
+def _committed_generation(conn: sqlite3.Connection, deal_id: str) -> int:
+    """The deal's generation as last committed, read outside this connection's transaction
+    (which may have begun before a later commit)."""
+    (path,) = [row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"]
+    if not path:  # an in-memory database has no other connection: its snapshot is the latest
+        row = conn.execute(
+            "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as fresh:
+        row = fresh.execute(
+            "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 PROBE = 8  # changes a stamp records

@@ -166,15 +166,15 @@ class DealFolder:
             return None
         return target
 
-    def prune(self, newest: int, *, ahead_too: bool = False) -> None:
-        """Keep the `KEEP` newest snapshots up to generation `newest`; with `ahead_too` also drop
-        snapshots ahead of it (written against a state this store never reached)."""
+    def prune(self, newest: int, *, ahead_of: int | None = None) -> None:
+        """Keep the `KEEP` newest snapshots up to generation `newest`; with `ahead_of` (the
+        store's committed generation) also drop the snapshots ahead of it."""
         kept = 0
         for generation, path in self.snapshots():
             if generation > newest:
-                if ahead_too:
+                if ahead_of is not None and generation > ahead_of:
                     self.drop(path, f"its generation {generation} is ahead of the store's "
-                              f"{newest} (a database restored from an older copy?)")
+                              f"{ahead_of} (a database restored from an older copy?)")
                 continue
             kept += 1
             if kept > KEEP:
