@@ -13,7 +13,8 @@ before) or, with `--against REV`, that revision's code. Each reports its first k
 its first hybrid search (which also loads the dense index), then the p50/p95 of 60 hybrid searches
 and its memory. Two processes of each mode are then kept alive together and their resident (RSS)
 and proportional (PSS: shared pages counted once in all) memory summed. Last, one process times
-both modes' steady state, searches alternating (the fairest p50 comparison on a busy machine).
+both modes' steady state, hybrid and keyword alone, alternating (ABBA: the fairest p50 comparison on
+a busy machine; `--steady-only` runs just that).
 The load average is printed beside every figure.
 """
 
@@ -153,15 +154,21 @@ async def steady(db: Path) -> None:
         await graph.start()
         searches[mode] = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
         await searches[mode].search("bench", "warm up", k=5)
-    timings: dict[str, list[float]] = {mode: [] for mode in graphs}
-    for i in range(2 * SEARCHES):
-        for mode, search in searches.items():
+    timings: dict[tuple[str, str], list[float]] = {}
+    order = list(searches)
+    for i in range(4 * SEARCHES):
+        question = QUERIES[i % len(QUERIES)]
+        for mode in order if i % 2 else order[::-1]:  # ABBA: neither mode always goes first
             started = time.perf_counter()
-            await search.search("bench", QUERIES[i % len(QUERIES)], k=5)
-            timings[mode].append((time.perf_counter() - started) * 1000)
-    for mode, times in timings.items():
+            await searches[mode].search("bench", question, k=5)
+            middle = time.perf_counter()
+            await graphs[mode].fulltext_search("bench", question, 60)
+            ended = time.perf_counter()
+            timings.setdefault(("hybrid", mode), []).append((middle - started) * 1000)
+            timings.setdefault(("keyword", mode), []).append((ended - middle) * 1000)
+    for (what, mode), times in timings.items():
         times.sort()
-        print(f"  steady state, one process alternating, {mode:>6}: hybrid p50 "
+        print(f"  steady state, one process alternating, {mode:>6}: {what} p50 "
               f"{statistics.median(times):6.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:6.1f}"
               f" ms   load {os.getloadavg()[0]:.1f}", flush=True)
     for graph in graphs.values():
@@ -169,11 +176,17 @@ async def steady(db: Path) -> None:
     await embedder.aclose()
 
 
-def run(size: int, keep: Path | None, rounds: int, against: str | None, src: Path | None) -> None:
+def run(
+    size: int, keep: Path | None, rounds: int, against: str | None, src: Path | None,
+    steady_only: bool = False,
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep / str(size) if keep else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         db = asyncio.run(prepare(folder, size))
+        if steady_only:
+            asyncio.run(steady(db))
+            return
         before = against or "memory"
         old_src = src if against else None
         print(f"{size:>9,} chunks (steady-state hybrid p50 before: {GOALS.get(size, '?')} ms on "
@@ -207,6 +220,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="fresh processes of each mode")
     parser.add_argument("--against", help="a git revision whose code is the 'before' (default: "
                         "this code with the keyword index in memory)")
+    parser.add_argument("--steady-only", action="store_true",
+                        help="only the steady-state comparison, in one process")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mode", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -216,7 +231,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src = export_revision(args.against, Path(tmp) / "old") if args.against else None
         for size in args.sizes:
-            run(size, args.keep, args.rounds, args.against, src)
+            run(size, args.keep, args.rounds, args.against, src, args.steady_only)
 
 
 if __name__ == "__main__":
