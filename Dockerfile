@@ -6,11 +6,15 @@ COPY pyproject.toml README.md ./
 COPY src ./src
 COPY bot ./bot
 RUN python -m venv /opt/manda && /opt/manda/bin/pip install --upgrade pip && /opt/manda/bin/pip install .
+# the offline embedder's int8 model is derived from the pinned file here, once, and checked
+# against its probe vectors (manda/embed/quantize.py), so no container writes it at start
+RUN /opt/manda/bin/python -c "import asyncio, pathlib; from manda.embed.offline import OfflineEmbedder; asyncio.run(OfflineEmbedder(cache_dir=pathlib.Path('/opt/manda/models')).start())"
 
 FROM python:3.11-slim
 ENV PATH=/opt/manda/bin:$PATH \
     PYTHONUNBUFFERED=1 \
-    MANDA_HOME=/data
+    MANDA_HOME=/data \
+    MANDA_MODEL_CACHE=/opt/manda/models
 # Tesseract reads scanned PDF pages (OCR); only its English data is installed
 RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng \
     && rm -rf /var/lib/apt/lists/*

@@ -1,4 +1,4 @@
-"""The offline embedder alone: texts per second and per CPU-second for ONNX Runtime settings.
+"""The offline embedder alone: texts per second and per CPU-second for its precisions and settings.
 
 Ingestion spends most of its time here (`bench/ingest_profile.py`). The texts are the chunks of
 the generated dense room, so lengths are realistic. CPU-seconds per text is the figure that holds
@@ -31,18 +31,16 @@ from manda.ingest.chunking import chunk_document
 from manda.ingest.parsers import parse_file
 
 VARIANTS: dict[str, dict[str, object]] = {
-    "2 threads, batch 32, no spinning (before)": {"intra_op_threads": 2, "batch_size": 32,
-                                                  "parallel_runs": 1},
-    "2 threads, batch 16, no spinning": {"intra_op_threads": 2, "batch_size": 16,
-                                         "parallel_runs": 1},
-    "2 threads, batch 8, no spinning": {"intra_op_threads": 2, "batch_size": 8,
-                                        "parallel_runs": 1},
-    "1 thread, batch 8, no spinning": {"intra_op_threads": 1, "batch_size": 8,
-                                       "parallel_runs": 1},
-    "1 thread x 2 runs at once, batch 8 (default)": {"intra_op_threads": 1, "batch_size": 8,
-                                                     "parallel_runs": 2},
-    "2 threads, batch 8, spinning": {"intra_op_threads": 2, "batch_size": 8, "spinning": True,
-                                     "parallel_runs": 1},
+    "fp32, 2 threads, batch 32": {"precision": "fp32", "intra_op_threads": 2, "batch_size": 32,
+                                  "parallel_runs": 1},
+    "fp32, 1 thread x 2 runs, batch 8 (before)": {"precision": "fp32", "intra_op_threads": 1,
+                                                  "batch_size": 8, "parallel_runs": 2},
+    "q8, 2 threads, one text a run": {"precision": "q8", "intra_op_threads": 2,
+                                      "parallel_runs": 1},
+    "q8, 1 thread x 2 runs (default)": {"precision": "q8", "intra_op_threads": 1,
+                                        "parallel_runs": 2},
+    "q8, 1 thread x 2 runs, spinning": {"precision": "q8", "intra_op_threads": 1,
+                                        "parallel_runs": 2, "spinning": True},
 }
 
 

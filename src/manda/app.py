@@ -192,13 +192,15 @@ def choose_embeddings(
         )
     from manda.embed.offline import OfflineEmbedder
 
+    precision, cache = settings.offline_embedder, settings.model_cache_dir
+    kind = {"q8": "int8 weights and activations", "fp32": "int8 weights, float32 products"}
     return (
-        OfflineEmbedder(),
+        OfflineEmbedder(precision=precision, cache_dir=cache.expanduser() if cache else None),
         None,
         AdapterChoice(
             "embeddings",
             "offline",
-            "all-MiniLM-L6-v2 int8 ONNX (VOYAGE_API_KEY not set; no reranker)",
+            f"all-MiniLM-L6-v2 ONNX, {kind[precision]} (VOYAGE_API_KEY not set; no reranker)",
         ),
     )
 

@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     voyage_base_url: str | None = Field(default=None, alias="VOYAGE_BASE_URL")
     voyage_model: str = Field(default="voyage-3.5", alias="MANDA_VOYAGE_MODEL")
     voyage_rerank_model: str = Field(default="rerank-2.5", alias="MANDA_VOYAGE_RERANK_MODEL")
+    # the offline embedder (no VOYAGE_API_KEY): q8 = int8 weights and activations, derived once
+    # from the pinned model into MANDA_MODEL_CACHE (default ~/.cache/manda/models); fp32 = the
+    # pinned file as it is (half the speed). Each precision is its own index: `manda reindex`.
+    offline_embedder: Literal["q8", "fp32"] = Field(default="q8", alias="MANDA_OFFLINE_EMBEDDER")
+    model_cache_dir: Path | None = Field(default=None, alias="MANDA_MODEL_CACHE")
 
     # ingestion limits
     max_file_mb: float = Field(default=100.0, alias="MANDA_MAX_FILE_MB")

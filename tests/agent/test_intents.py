@@ -81,3 +81,23 @@ def test_a_new_topic_starts_fresh() -> None:
     assert (resolution.subject, resolution.period, resolution.assumption) == (None, None, None)
     standalone = resolve(read_question("What is the headcount?"), context, "Headcount")
     assert standalone.kind == "fresh" and standalone.period is None
+
+
+@pytest.mark.parametrize(("question", "back"), [
+    ("What did they do in revenue last year vs the year before?", (1, 2)),
+    ("What was EBITDA last year?", (1,)),
+    ("What was prior year revenue?", (1,)),
+    ("Revenue for the year before last", (2,)),
+    ("Show me EBITDA for the last two fiscal years", (1, 2)),
+    ("Net income over the past three years", (1, 2, 3)),
+    ("Revenue in Q3 last year?", ()),  # a quarter: the follow-up rules read it
+    ("How did revenue do year on year?", ()),
+    ("Revenue FY2023 vs last year", ()),  # a named year anchors it
+])
+def test_full_years_counted_back_from_the_latest(question: str, back: tuple[int, ...]) -> None:
+    assert read_question(question).years_back == back
+
+
+def test_two_years_counted_back_are_a_comparison() -> None:
+    assert read_question("Revenue last year vs the year before").intent is Intent.COMPARISON
+    assert read_question("What was EBITDA last year?").intent is Intent.FACT_LOOKUP

@@ -31,6 +31,8 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     (DE, "What bank debt does the company have?"), (UK, "Who holds the A Ordinary shares?"),
     (US, "How much is drawn under the revolving credit facility?"),
     (DE, "How much of the credit line is drawn?"),
+    (US, "How did revenue do last year against the prior year?"),
+    (UK, "What was EBITDA last year?"),
 )
 
 
@@ -252,3 +254,13 @@ def test_a_facility_limit_is_shown_beside_what_is_drawn(
 def test_a_share_class_question_names_its_holder(ask: Ask) -> None:
     text = ask(UK, "Who holds the A Ordinary shares?").answer
     assert "Highland Ventures" in text and "300,000" in text
+
+
+def test_last_year_is_the_latest_full_year_the_room_reports(ask: Ask) -> None:
+    """A banker's "last year" is the company's last reported year, whatever the calendar says;
+    a budget for a later year is not a reported year."""
+    us = ask(US, "How did revenue do last year against the prior year?").answer
+    assert re.search(r"FY2022.*FY2023", us.split("\n")[0] + us) and "46.7" in us and "38.2" in us
+    assert "“Last year” read as FY2023" in us
+    uk = ask(UK, "What was EBITDA last year?").answer
+    assert uk.startswith("EBITDA was £2.6m in FY2024") and "3.0m" not in uk.split("\n")[0]

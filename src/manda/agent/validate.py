@@ -212,6 +212,12 @@ def _derived(amount: Amount, grounded: list[Amount]) -> bool:
     if amount.unit == "%" and len(percents) >= 2 and abs(
             sum(p.value for p in percents) - amount.value) <= 0.15:
         return True  # the total of the stakes the answer lists ("add up to 100%")
+    if amount.unit == "%":  # the top N together ("the top 3 customers: 39%"); a share
+        for largest in (sorted((p.value for p in percents), reverse=True),  # stated twice
+                        sorted({p.value for p in percents}, reverse=True)):  # counts once
+            if any(abs(sum(largest[:k]) - amount.value) <= 0.15
+                   for k in range(2, len(largest) + 1)):
+                return True
     if amount.unit == "%":  # percentage-point change, e.g. gross margin 70% -> 71%
         for a, b in permutations(percents, 2):
             if abs(abs(a.value - b.value) - abs(amount.value)) <= 0.051:

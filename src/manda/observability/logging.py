@@ -171,7 +171,8 @@ PRICES: Mapping[str, Price] = MappingProxyType(
         "claude-opus-4-1": Price(15.0, 75.0),
         "offline": Price(0.0, 0.0),
         "voyage-3.5": Price(0.06),  # embeddings: input tokens only
-        "minilm-l6-v2-int8": Price(0.0),  # the offline embedder
+        "minilm-l6-v2-q8": Price(0.0),  # the offline embedder (default)
+        "minilm-l6-v2-int8": Price(0.0),  # the offline embedder, fp32 products
     }
 )
 

@@ -156,6 +156,7 @@ class HybridSearch:
         self._expand_vocabulary = expand_vocabulary
         self._routing = routing
         self._split_compound = split_compound
+        self._unindexed_said: set[tuple[str, str]] = set()
         # a location's other chunks add this share of their scores (0: ranked by its best chunk;
         # 0.1 and 0.3 lost on the probe's dev half)
         self._sibling_weight = sibling_weight
@@ -304,9 +305,28 @@ class HybridSearch:
                           "and graph search only.")
                 if notice not in self.last.notices:  # once, however many sub-queries ran
                     self.last.notices.append(notice)
+            else:
+                if not dense and bm25:
+                    self._say_unindexed(deal_id, self._embedder.id)
         else:
             self.last.dense = False
         return dense, bm25
+
+    def _say_unindexed(self, deal_id: str, embedder_id: str) -> None:
+        """Passages match by keyword but none has a vector for this embedder: the deal was
+        embedded by another one (a switch of embedder) and reads by keywords until reindexed."""
+        self.last.dense = False
+        if (deal_id, embedder_id) not in self._unindexed_said:  # once a process
+            self._unindexed_said.add((deal_id, embedder_id))
+            log.warning(
+                "deal %s has no vectors for embedder %s (embedded by another one?): searching "
+                "BM25 + graph only until `manda reindex --deal %s`",
+                deal_id, embedder_id, deal_id,
+            )
+        notice = ("Semantic search has no index for this deal yet; results come from keyword "
+                  "and graph search only.")
+        if notice not in self.last.notices:
+            self.last.notices.append(notice)
 
     async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
         """Passages holding findings on the subject and period the question names."""

@@ -16,8 +16,10 @@ from manda.agent.compose.common import (
 from manda.agent.compose.deep_dive import change
 from manda.agent.evidence import Evidence
 from manda.agent.selection import (
+    CountedYears,
     Reading,
     choose_period,
+    counted_years,
     findings_for,
     in_text,
     periods_of,
@@ -52,6 +54,12 @@ def _periods(ask: Ask, evidence: Evidence, subjects: list[str]) -> list[str]:
     if len(ask.frame.periods) >= 2:
         return sorted(ask.frame.periods[:3], key=lambda p: periods_of_key(p))
     pool = [f for s in subjects for f in findings_for(evidence, s) if f.value is not None]
+    counted = _counted(ask, evidence, subjects)
+    if counted is not None:
+        return counted.periods if len(counted.periods) >= 2 else [
+            previous_period(counted.periods[0]) or counted.periods[0], counted.periods[0]]
+    if ask.period is None and not ask.frame.periods and ask.frame.years_back:
+        return []  # years counted back in a room that reports no full year: never quarters
     base = ask.period or choose_period(pool, period=None, partial=ask.frame.partial_period)
     if base is None:
         return []
@@ -60,6 +68,14 @@ def _periods(ask: Ask, evidence: Evidence, subjects: list[str]) -> list[str]:
         if other and other in have:
             return [other, base]
     return [base]
+
+
+def _counted(ask: Ask, evidence: Evidence, subjects: list[str]) -> CountedYears | None:
+    """"Last year against the year before": full years counted back from the room's latest."""
+    if ask.period is not None or ask.frame.periods or not ask.frame.years_back:
+        return None
+    pool = [f for s in subjects for f in findings_for(evidence, s) if f.value is not None]
+    return counted_years(pool, ask.frame.years_back)
 
 
 def periods_of_key(period: str) -> tuple:
@@ -83,6 +99,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.frame.wants_forecast and len(ask.frame.periods) < 2:
         return _forecast_versions(ask, evidence, subjects)
     periods = _periods(ask, evidence, subjects)
+    if not periods and ask.frame.years_back and not ask.frame.periods and ask.period is None:
+        labels = " or ".join(in_text(subject_label(s) or s) for s in subjects)
+        return no_data(ask, evidence, category="Financial",
+                       why=f"no document states {labels} for a full year, so the years asked "
+                       "for cannot be counted back in this room.")
     if len(periods) < 2:
         return no_data(
             ask, evidence,
@@ -124,6 +145,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return no_data(ask, evidence, why="none of the compared figures is stated.",
                        category="Financial")
     parts = [*rows, "", "Sources — " + "; ".join(sources)]
+    if (counted := _counted(ask, evidence, subjects)) is not None:
+        parts[len(rows):len(rows)] = ["", counted.note]
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)

@@ -62,13 +62,14 @@ def customers(ask: Ask, evidence: Evidence) -> Draft | None:
     if named:
         doc_id, ranked = largest_shares(named)
         top = ranked[0]
-        parts += [f"Largest customers by share of revenue, from {evidence.filename(doc_id)}:", "",
-                  "| Customer | Share of revenue | Source |", "|---|---|---|"]
-        parts += [f"| {f.entity} | {show(f)} | {cite_findings([f], evidence)} |" for f in ranked]
+        # the answer first: who is largest and how much the top 3 weigh, then the table
+        lead = f"{top.entity} is the largest customer, {show(top)} of revenue"
         if len(ranked) >= 3:
             total = sum(f.value or 0.0 for f in ranked[:3])
-            parts += ["", f"The top 3 together: {total:.0f}% of revenue (computed from the rows "
-                      "above)."]
+            lead += f"; the top 3 together {total:.0f}% (computed from the rows below)"
+        parts += [f"{lead}. By share of revenue, from {evidence.filename(doc_id)}:", "",
+                  "| Customer | Share of revenue | Source |", "|---|---|---|"]
+        parts += [f"| {f.entity} | {show(f)} | {cite_findings([f], evidence)} |" for f in ranked]
         rests += ranked
     elif (table_part := _from_tables(evidence)) is not None:
         parts += table_part

@@ -28,6 +28,7 @@ from manda.agent.selection import (
     subject_base,
     subject_label,
 )
+from manda.agent.topics import shape_for
 from manda.agent.translate import document_basis, period_name
 from manda.agent.unusual import TOPICS, instructions_in, scan
 from manda.models import Finding, RelationType
@@ -137,6 +138,9 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
 
 def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
     """A risk question about one thing: what the room says on it, or "not found" and Q&A."""
+    shaped = _topic_first(ask, evidence)
+    if shaped is not None:
+        return shaped
     about = " ".join(focus)
     asked = [t for t in TOPICS if t.asked.search(ask.question)]
     parts: list[str] = []
@@ -168,6 +172,43 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
     text = "\n".join([f"On {about}, the documents say:", *parts, "", qa_offer(len(unique))])
     return Draft(text=text, proposals=[qa_action(qq, c) for qq, c in unique] + approvals(rests),
                  offer_qa=True, rests_on=rests)
+
+
+def _topic_first(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"Any customer concentration we should worry about?": the topic's own answer first (the
+    customer table, the covenant tests), then what the checks flag on it and the Q&A offer,
+    instead of a list of statements about it."""
+    from manda.agent.compose import topics
+
+    shape = shape_for(ask.question)
+    if shape is None or (ask.frame.subjects and not shape.of_metrics):
+        return None
+    draft = topics.compose(ask, evidence, shape)
+    if draft is None:
+        return None
+    asked = [t for t in TOPICS if t.asked.search(ask.question)]
+    flagged: list[str] = []
+    questions: list[tuple[str, str]] = []
+    for item in scan(evidence):
+        if item.topic in asked:
+            questions.append((item.topic.question, item.topic.category))
+            if item.statement not in draft.text and cite([item.source]) not in draft.text:
+                flagged.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
+    subjects = set(ask.frame.subjects)
+    rests = list(draft.rests_on)
+    for reading, line in [*contradictions(evidence), *corrections(evidence)]:
+        if subject_base(reading.subject) in subjects and line not in draft.text:
+            flagged.append(line)
+            rests.append(reading.primary)
+    parts = [draft.text]
+    if flagged:
+        parts += ["", "**Flagged**", *flagged]
+    unique = list(dict.fromkeys(questions))
+    if unique:
+        parts += ["", qa_offer(len(unique))]
+    return Draft(text="\n".join(parts),
+                 proposals=[*draft.proposals, *(qa_action(q, c) for q, c in unique)],
+                 offer_qa=bool(unique) or draft.offer_qa, rests_on=rests)
 
 
 def _body(line: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from manda.agent.compose import evidence_first
 from manda.agent.compose.common import (
@@ -32,6 +33,7 @@ from manda.agent.selection import (
     Reading,
     best_of,
     choose_period,
+    counted_years,
     findings_for,
     in_text,
     one_per_document,
@@ -101,18 +103,28 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
             return topical
         return _from_passages(ask, evidence, f"no document states {in_text(label)}"
                               + (f" for {ask.period}" if ask.period else "") + ".")
-    period = choose_period(pool, period=ask.period, partial=ask.frame.partial_period,
-                           wants_forecast=ask.frame.wants_forecast)
+    counted = None
+    if ask.period is None and ask.frame.years_back:
+        counted = counted_years(pool, ask.frame.years_back)
+        if counted is None:
+            return _no_full_year(ask, evidence, label, pool)
+    period = counted.periods[-1] if counted else choose_period(
+        pool, period=ask.period, partial=ask.frame.partial_period,
+        wants_forecast=ask.frame.wants_forecast)
     in_period = [f for f in pool if f.period == period]
     actual = any(f.nature is Nature.ACTUAL for f in in_period)
     wants = Nature.FORECAST if ask.frame.wants_forecast or not actual else Nature.ACTUAL
     reading = read_fact(evidence, ask.subject, period, entity=ask.entity, nature=wants)
     if reading is None:
+        if counted is not None:
+            ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
     text = describe_reading(reading, evidence, ask.assumption)
     for extra in (_other_nature(ask, evidence, reading), _one_time_note(evidence, reading)):
         if extra:
             text = f"{text} {extra}"
+    if counted is not None:
+        text = f"{text}\n\n{counted.note}"
     return Draft(text=text, proposals=approvals([reading.primary]), rests_on=reading.findings)
 
 
@@ -136,6 +148,23 @@ def _one_time_note(evidence: Evidence, reading: Reading) -> str:
         note += (f"; excluding it, adjusted EBITDA was {show(adjusted.primary)} "
                  f"{cite_findings([adjusted.primary], evidence)}")
     return note + "."
+
+
+def _no_full_year(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
+    """"Last year" in a room that reports no full year of the metric: said, with the latest
+    figure it does report and a request for the full year — never a quarter passed off as it."""
+    periods = periods_of(f for f in pool if f.nature is Nature.ACTUAL)
+    latest = read_fact(evidence, ask.subject or "", periods[-1]) if periods else None
+    if latest is None:
+        return no_data(ask, evidence, category="Financial",
+                       why=f"no document states {in_text(label)} for a full year.")
+    request = f"Please provide {in_text(label)} for the last full financial year."
+    text = (f"The room states {in_text(label)} for {', '.join(periods[-4:])} only, not for a "
+            f"full year, so “last year” is not stated. The latest: "
+            f"{describe_reading(latest, evidence)}\n\n{qa_offer()}")
+    return Draft(text=text, proposals=[qa_action(request, "Financial"),
+                                       *approvals([latest.primary])],
+                 offer_qa=True, rests_on=latest.findings)
 
 
 def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
