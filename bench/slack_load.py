@@ -4,17 +4,23 @@ First, with `redis-server` installed, several workers: 2 and 4 `manda serve` pro
 Redis (event de-duplication, locks, memory) and the home take 200 mentions at once (goal:
 exactly 200 answers, 0 duplicates, ack p99 < 100 ms), along each path in turn (`--paths`):
 through HAProxy (Debian's `haproxy`, configured as the README deploys it; skipped, with the
-reason, where it is not installed), straight to the workers (what the workers alone cost), and on
-request through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
+reason, where it is not installed; `haproxy-unlimited` and `haproxy-1thread` are set-ups it was
+compared with), straight to the workers (what the workers alone cost), to one port the workers
+share (`reuseport`: what `manda serve --workers N` runs, the kernel balancing), and on request
+through the Python proxy (`_proxy.py`) or the previous bench's way (`before`). Sets of
 workers alternate burst by burst: this code on each `--loops` event loop and, with `--against
 REV`, that revision's code, so a comparison comes from one run on one machine load.
 
-Slack's side of a burst is `_sender.py`, its own process: the requests are signed beforehand,
-each goes over its own connection opened before the burst, and each is timed from its first
-byte sent to its response read. It prints the breakdown: how long writing every request took,
-when the last ack came back, its own event-loop lag (a busy sender is seen as such) and the
-connection set-up it kept out of the figure; beside it the workers' own ack histograms
-(`manda_slack_ack_latency_seconds`, the handler alone: what is left is queueing).
+Slack's side of a burst is `_sender.py`, its own process with no event-loop library (one epoll
+loop, request bytes built beforehand): the requests are signed beforehand, each goes over its
+own connection opened before the burst, and each is timed from its first byte sent to its
+response's last byte received (the kernel's receive timestamp, so the figure is what Slack's
+clock would see minus the network, not the sender's own delay in reading; the time it read each
+response is printed beside). It prints the breakdown: how long writing every request took, when
+the last ack came back, its own loop lag (a busy sender is seen as such) and the connection
+set-up it kept out of the figure; HAProxy's own timers for every request (its log: time in its
+queue, connecting, the worker's response, and the request active in it); and the workers' own
+ack histograms (`manda_slack_ack_latency_seconds`, the handler alone: what is left is queueing).
 
 Then one process: ack latency p50/p95/p99 (goal p99 < 50 ms), throughput, the time until every
 mention is answered, duplicates and lost answers; then kills Redis in the middle of a 50-mention
@@ -29,6 +35,7 @@ reply, or an unfinished one; refused Web API calls).
 
     .venv/bin/python bench/slack_load.py [--mentions 200] [--channels 50] [--workers 2,4]
         [--paths haproxy,direct] [--loops auto,asyncio] [--against REV] [--rounds N]
+        [--sender-against REV]
         [--only-workers] [--no-redis]
 """
 
@@ -127,9 +134,13 @@ class BotProcess:
 @asynccontextmanager
 async def running_bot(
     home: Path, fake: FakeSlack, *, connect: bool = True, code: Path = ROOT,
-    options: tuple[str, ...] = (), **env: str
+    options: tuple[str, ...] = (), shared_port: int | None = None, **env: str
 ) -> AsyncIterator[BotProcess]:
-    """`manda serve` as its own process, on this code or on `code` (an exported revision)."""
+    """`manda serve` as its own process, on this code or on `code` (an exported revision).
+
+    With `shared_port` it also listens there, sharing it with the others (SO_REUSEPORT, what
+    each of `manda serve --workers N`'s processes does); its own port is then its status port.
+    """
     port = free_port()
     log = home / f"bot-{port}.log"
     environ = {
@@ -143,8 +154,9 @@ async def running_bot(
     }
     if code != ROOT:  # that revision's `manda` and `bot` before this checkout's
         environ["PYTHONPATH"] = os.pathsep.join([str(code / "src"), str(code)])
-    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               *options]
+    ports = (["--port", str(port)] if shared_port is None else
+             ["--port", str(shared_port), "--reuse-port", "--status-port", str(port)])
+    command = [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", *ports, *options]
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=code, env=environ, stdout=out, stderr=out)
     bot = BotProcess(process, f"http://127.0.0.1:{port}", log)
@@ -307,6 +319,17 @@ def histogram_quantile(q: float, buckets: list[tuple[float, float]]) -> float:
             return lower_bound + (bound - lower_bound) * share
         lower_bound, lower_count = bound, count
     return lower_bound
+
+
+async def full_collections(bot: BotProcess) -> float:
+    """How many full (generation 2) garbage collections the worker has run so far."""
+    _, text = await bot.get("/metrics")
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if (sample.name == "python_gc_collections_total"
+                    and sample.labels.get("generation") == "2"):
+                return sample.value
+    return 0.0
 
 
 async def server_side_acks(bot: BotProcess) -> list[tuple[float, float]]:
@@ -514,22 +537,40 @@ async def running_proxy(upstreams: list[str]) -> AsyncIterator[str]:
 # over the same kept-alive connections as answers come back, instead of each costing the worker
 # a new connection. None: no limit (a new connection per request in flight).
 SERVER_MAXCONN = 32
+# HAProxy times every request and logs it (`log stdout`, one line each, in the bench's log file):
+# Tw time in its queues, Tc connecting to the worker, Tr the worker's response (request sent to
+# response headers read), Ta the request active in HAProxy (first byte of the request received
+# to last byte of the response sent), all in ms.
+# https://docs.haproxy.org/2.6/configuration.html#8.4 (timing events), #8.2.4 (custom log format)
+HAPROXY_LOG_FORMAT = "%Tw %Tc %Tr %Ta %ST %s"
 
 
-def haproxy_config(port: int, upstreams: list[str], maxconn: int | None = SERVER_MAXCONN) -> str:
+@dataclass(frozen=True)
+class HAProxyTuning:
+    """What differs between the HAProxy set-ups a burst can be sent through."""
+
+    maxconn: int | None = SERVER_MAXCONN  # requests in flight to a worker (None: no limit)
+    threads: int | None = None  # `nbthread` (None: HAProxy's default, one a core)
+
+
+def haproxy_config(port: int, upstreams: list[str], tuning: HAProxyTuning = HAProxyTuning(),
+                   *, timing_log: bool = True) -> str:
     """HAProxy in front of the workers, as the README deploys it: round robin per request."""
-    limit = f" maxconn {maxconn}" if maxconn else ""
+    limit = f" maxconn {tuning.maxconn}" if tuning.maxconn else ""
     servers = "\n".join(
         f"    server w{n} {url.removeprefix('http://')}{limit}" for n, url in enumerate(upstreams)
     )
+    threads = f"\n    nbthread {tuning.threads}" if tuning.threads else ""
+    log = "\n    log stdout format raw local0 info" if timing_log else ""
+    log_format = f'\n    log global\n    log-format "{HAPROXY_LOG_FORMAT}"' if timing_log else ""
     return f"""global
-    maxconn 4096
+    maxconn 4096{threads}{log}
 
 defaults
     mode http
     timeout connect 5s
     timeout client 30s
-    timeout server 30s
+    timeout server 30s{log_format}
 
 frontend slack
     bind 127.0.0.1:{port}
@@ -542,20 +583,60 @@ backend manda
 """
 
 
+@dataclass
+class Balancer:
+    """A running load balancer: its base URL, and its per-request timing log if it keeps one."""
+
+    url: str
+    log: Path | None = None
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size if self.log is not None else 0
+
+
+@dataclass
+class BalancerTimes:
+    """HAProxy's own timers for one burst's requests (ms), from its log."""
+
+    queue_ms: list[float]  # Tw
+    connect_ms: list[float]  # Tc
+    worker_ms: list[float]  # Tr
+    active_ms: list[float]  # Ta
+
+
+async def balancer_times(balancer: Balancer, offset: int, count: int) -> BalancerTimes | None:
+    """The timers HAProxy logged for the `count` requests after `offset` in its log."""
+    if balancer.log is None:
+        return None
+    deadline = time.monotonic() + 5
+    while True:  # a request's line is written once its response is sent: at most a moment later
+        with balancer.log.open("rb") as file:
+            file.seek(offset)
+            rows = [line.split() for line in file.read().decode(errors="replace").splitlines()]
+        rows = [r for r in rows if len(r) >= 5 and all(v.lstrip("-").isdigit() for v in r[:5])]
+        if len(rows) >= count or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.05)
+    if not rows:
+        return None
+    columns = [[float(r[i]) for r in rows] for i in range(4)]
+    return BalancerTimes(*columns)
+
+
 @asynccontextmanager
 async def running_haproxy(
-    binary: str, upstreams: list[str], workdir: Path, maxconn: int | None = SERVER_MAXCONN
-) -> AsyncIterator[str]:
-    """HAProxy (Debian's `haproxy`) as the load balancer, in the foreground; its base URL."""
+    binary: str, upstreams: list[str], workdir: Path, tuning: HAProxyTuning = HAProxyTuning()
+) -> AsyncIterator[Balancer]:
+    """HAProxy (Debian's `haproxy`) as the load balancer, in the foreground, timing each request."""
     port = free_port()
     config = workdir / f"haproxy-{port}.cfg"
-    config.write_text(haproxy_config(port, upstreams, maxconn))
+    config.write_text(haproxy_config(port, upstreams, tuning))
     log = workdir / f"haproxy-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen([binary, "-db", "-f", str(config)], stdout=out, stderr=out)
     try:
         await wait_listening(port, process, f"haproxy (see {log})")
-        yield f"http://127.0.0.1:{port}"
+        yield Balancer(f"http://127.0.0.1:{port}", log)
     finally:
         await stop_process(process)
 
@@ -564,11 +645,26 @@ async def running_haproxy(
 # first byte sent to response read, except BEFORE: the previous bench's own sender (the fake
 # Slack's aiohttp client in this process, which also serves the Web API the workers call).
 DIRECT = "direct to the workers (no balancer)"
-HAPROXY = f"through HAProxy ({SERVER_MAXCONN} connections a worker)"
-HAPROXY_UNLIMITED = "through HAProxy (a connection per request in flight)"
+REUSEPORT = "to one port the workers share (SO_REUSEPORT: the kernel balances)"
 PYPROXY = "through the Python proxy"
 BEFORE = "before: in-process sender, Python proxy"
-PATHS = {"direct": DIRECT, "haproxy": HAPROXY, "haproxy-unlimited": HAPROXY_UNLIMITED,
+# HAProxy as the README configures it, and the set-ups it is compared with
+HAPROXY_SETUPS = {
+    "haproxy": HAProxyTuning(),
+    "haproxy-unlimited": HAProxyTuning(maxconn=None),
+    "haproxy-1thread": HAProxyTuning(threads=1),
+}
+
+
+def describe(tuning: HAProxyTuning) -> str:
+    conns = (f"{tuning.maxconn} connections a worker" if tuning.maxconn
+             else "a connection per request in flight")
+    threads = f", {tuning.threads} thread{'s' * (tuning.threads > 1)}" if tuning.threads else ""
+    return f"through HAProxy ({conns}{threads})"
+
+
+PATHS = {"direct": DIRECT, "reuseport": REUSEPORT,
+         **{k: describe(t) for k, t in HAPROXY_SETUPS.items()},
          "pyproxy": PYPROXY, "before": BEFORE}
 
 
@@ -577,7 +673,10 @@ class Sent:
     """What the sender process measured for one burst."""
 
     start: float  # time.perf_counter() at the first byte sent (one monotonic clock per host)
-    acks_ms: list[float]  # first byte sent -> response read, per request
+    start_realtime_ns: int  # the same instant on the wall clock (HAProxy's log dates)
+    acks_ms: list[float]  # first byte sent -> response's last byte received by the kernel
+    read_ms: list[float]  # first byte sent -> response read by the sender (its own lag added)
+    sent_ms: list[float]  # each request's first byte, after the burst's first
     last_ms: float  # the last response read, after the first request was sent
     write_ms: float  # writing every request, first to last
     connect_ms: list[float]  # opening each request's connection (before the burst, not an ack)
@@ -586,8 +685,12 @@ class Sent:
     cpu_ms: list[float]  # each worker's CPU from the first byte sent to the last ack read
 
 
+SENDER = ROOT / "bench" / "_sender.py"
+
+
 async def send_burst(
-    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int]
+    fake: FakeSlack, targets: list[str], messages: list[Message], pids: list[int],
+    sender: Path = SENDER,
 ) -> Sent:
     """Slack's requests for `messages`, signed now, sent by `_sender.py` (its own process)."""
     requests, payloads_sent = [], []
@@ -602,7 +705,7 @@ async def send_burst(
         host, _, port = url.removeprefix("http://").partition(":")
         hosts.append([host, int(port)])
     process = await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bench" / "_sender.py"), cwd=ROOT,
+        sys.executable, str(sender), cwd=ROOT,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -618,13 +721,20 @@ async def send_burst(
         raise SystemExit(f"{len(failed)} request(s) got no response, e.g. {failed[0]}")
     for payload, r in zip(payloads_sent, done, strict=True):
         fake.deliveries.append(Delivery("events_api", payload, r["status"], "", "http"))
+    read_ms = [(r["done"] - r["sent"]) * 1000 for r in done]
     return Sent(
         start=result["start"],
-        acks_ms=[(r["done"] - r["sent"]) * 1000 for r in done],
+        start_realtime_ns=result.get("start_realtime_ns", 0),
+        # where the kernel gives no receive timestamp (not Linux, or an older sender), the time
+        # the sender read it
+        acks_ms=[(r["arrived"] - r["sent"]) * 1000 if r.get("arrived") is not None else read
+                 for r, read in zip(done, read_ms, strict=True)],
+        read_ms=read_ms,
+        sent_ms=[r["sent"] * 1000 for r in done],
         last_ms=max(r["done"] for r in done) * 1000,
         write_ms=max(r["sent"] for r in done) * 1000,
         connect_ms=[r["connect"] * 1000 for r in done],
-        lag_ms=[lag * 1000 for lag in result["loop_lag"]],
+        lag_ms=[lag * 1000 for lag in result["loop_lag"]] or [0.0],
         statuses=[r["status"] for r in done],
         cpu_ms=[c * 1000 for c in result["cpu"]],
     )
@@ -644,12 +754,15 @@ class Burst:
     sent: Sent | None
     answered_s: float
     load: float
+    balancer: BalancerTimes | None = None
+    full_collections: list[int] = field(default_factory=list)
     workers: str = ""
+    sender: str = ""
 
     def rows(self, mentions: int) -> list[tuple[str, str]]:
         p99 = percentile(self.acks_ms, 99)
         rows = [
-            ("ack p50 / p95 / p99 / max",
+            ("ack p50 / p95 / p99 / max (first byte sent to response received)",
              " / ".join(f"{percentile(self.acks_ms, q):.1f}" for q in (50, 95, 99))
              + f" / {max(self.acks_ms):.1f} ms  (goal p99 < 100 ms: "
              + ("met)" if p99 < 100 else "NOT met)")),
@@ -657,9 +770,25 @@ class Burst:
              " / ".join(f"{histogram_quantile(q, self.server) * 1000:.1f}" for q in (0.5, 0.99))
              + " ms"),
         ]
+        if self.balancer is not None:
+            times = self.balancer
+
+            def spread(values: list[float]) -> str:
+                return (" / ".join(f"{percentile(values, q):.0f}" for q in (50, 99))
+                        + f" / {max(values):.0f} ms")
+
+            rows += [
+                ("HAProxy: request active in it (Ta) p50 / p99 / max", spread(times.active_ms)),
+                ("HAProxy: of which in its queue (Tw)", spread(times.queue_ms)),
+                ("HAProxy: of which the worker's response (Tr)", spread(times.worker_ms)),
+                ("HAProxy: of which connecting to a worker (Tc)", spread(times.connect_ms)),
+            ]
         if self.sent is not None:
             sent = self.sent
             rows += [
+                ("the same acks as the sender read them (its own lag added)",
+                 " / ".join(f"{percentile(sent.read_ms, q):.1f}" for q in (50, 95, 99))
+                 + f" / {max(sent.read_ms):.1f} ms"),
                 ("sender: all written in / last ack read at",
                  f"{sent.write_ms:.1f} ms / {sent.last_ms:.1f} ms after the first byte"),
                 ("workers' CPU until their last ack" if self.path == "direct" else
@@ -675,6 +804,8 @@ class Burst:
             ]
         rows += [
             ("requests acked by each worker", " / ".join(map(str, self.acked_by_worker))),
+            ("full garbage collections in each worker during the acks",
+             " / ".join(map(str, self.full_collections))),
             ("answers / duplicates / lost",
              f"{self.answers} / {self.duplicates} / {self.lost}  (goal {mentions} / 0 / 0)"),
             ("all answered after", f"{self.answered_s:.1f} s"),
@@ -729,6 +860,14 @@ def this_code(loop: str) -> Workers:
     return Workers(f"this code, --loop {loop}", ROOT, ("--loop", loop))
 
 
+def export_sender(rev: str, dest: Path) -> Path:
+    """A git revision's `bench/_sender.py`, to send bursts with it beside this one's."""
+    path = dest / f"sender-{rev.replace('/', '_')}.py"
+    path.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:bench/_sender.py"],
+                                    check=True, capture_output=True).stdout)
+    return path
+
+
 def export_revision(rev: str, dest: Path) -> Workers:
     """`src/` and `bot/` of a git revision, to run its workers beside this code's."""
     dest.mkdir(parents=True)
@@ -741,6 +880,7 @@ def export_revision(rev: str, dest: Path) -> Workers:
 async def load_workers(
     home: Path, binary: str, mentions: int, channels: int, workers: int,
     paths: list[str] | None = None, rounds: int = 1, sets: list[Workers] | None = None,
+    senders: list[tuple[str, Path]] | None = None,
 ) -> list[Burst]:
     """`workers` HTTP workers of each set, all sharing Redis; all mentions at once, along each
     path to each set in turn.
@@ -757,24 +897,25 @@ async def load_workers(
             people, places = await workspace(fake, home, channels)
             groups = []
             for one in sets:
+                shared = free_port() if "reuseport" in usable else None
                 bots = [
                     await stack.enter_async_context(running_bot(
                         home, fake, connect=False, code=one.code, options=one.options,
-                        REDIS_URL=redis.url,
+                        shared_port=shared, REDIS_URL=redis.url,
                     ))
                     for _ in range(workers)
                 ]
                 bases = [b.base for b in bots]
-                front: dict[str, list[str]] = {"direct": bases}
-                if "haproxy" in usable:
-                    front["haproxy"] = [await stack.enter_async_context(
-                        running_haproxy(str(haproxy_binary()), bases, home))]
-                if "haproxy-unlimited" in usable:
-                    front["haproxy-unlimited"] = [await stack.enter_async_context(
-                        running_haproxy(str(haproxy_binary()), bases, home, None))]
+                front: dict[str, Balancer | list[str]] = {"direct": bases}
+                if shared is not None:
+                    front["reuseport"] = Balancer(f"http://127.0.0.1:{shared}")
+                for path in usable:
+                    if path in HAPROXY_SETUPS:
+                        front[path] = await stack.enter_async_context(running_haproxy(
+                            str(haproxy_binary()), bases, home, HAPROXY_SETUPS[path]))
                 if {"pyproxy", "before"} & set(usable):
-                    front["pyproxy"] = front["before"] = [
-                        await stack.enter_async_context(running_proxy(bases))]
+                    front["pyproxy"] = front["before"] = Balancer(
+                        await stack.enter_async_context(running_proxy(bases)))
                 # warm-up: every worker answers once (each gets both of its mention's requests)
                 for bot in bots:
                     fake.connect_app(bot.events_url)
@@ -785,10 +926,13 @@ async def load_workers(
             for n in range(rounds):
                 for one, bots, front in groups:
                     for path in usable:
-                        burst = await one_burst(fake, bots, people, places, mentions, path,
-                                                front[path], f"{one.label} {path} {n}")
-                        burst.workers = one.label
-                        bursts.append(burst)
+                        for sender_label, sender in senders or [("", SENDER)]:
+                            burst = await one_burst(fake, bots, people, places, mentions, path,
+                                                    front[path], f"{one.label} {path} {n}",
+                                                    sender)
+                            burst.workers = one.label
+                            burst.sender = sender_label
+                            bursts.append(burst)
     finally:
         redis.kill()
     return bursts
@@ -796,10 +940,13 @@ async def load_workers(
 
 async def one_burst(
     fake: TimedSlack, bots: list[BotProcess], people: list[User], places: list[Channel],
-    mentions: int, path: str, targets: list[str], label: str,
+    mentions: int, path: str, front: Balancer | list[str], label: str, sender: Path = SENDER,
 ) -> Burst:
     load = os.getloadavg()[0]
     before = [await server_side_acks(bot) for bot in bots]
+    targets = [front.url] if isinstance(front, Balancer) else front
+    collections = [await full_collections(bot) for bot in bots]
+    offset = front.log_size() if isinstance(front, Balancer) else 0
     run = Run()
     sent: Sent | None = None
     if path == "before":
@@ -818,8 +965,13 @@ async def one_burst(
         run.fired_at = time.perf_counter()
         watching = asyncio.ensure_future(watch(fake, run, mentions))
         sent = await send_burst(fake, targets, run.questions,
-                                [bot.process.pid for bot in bots])
+                                [bot.process.pid for bot in bots], sender)
         acks_ms = sent.acks_ms
+    # read at once: answers start only once no ack has been open for 50 ms
+    collections = [await full_collections(bot) - was for bot, was in zip(bots, collections,
+                                                                          strict=True)]
+    timed = (await balancer_times(front, offset, len(acks_ms))
+             if isinstance(front, Balancer) else None)
     await watching
     if sent is not None:  # answers are timed from the first byte sent, not the sender's start
         shift = sent.start - run.fired_at
@@ -841,6 +993,8 @@ async def one_burst(
         sent=sent,
         answered_s=max(run.answered_at.values()),
         load=load,
+        balancer=timed,
+        full_collections=[round(c) for c in collections],
     )
 
 
@@ -864,6 +1018,8 @@ async def main() -> None:
     parser.add_argument("--loops", default="auto",
                         help="event loops of this code's workers, each a set (default auto)")
     parser.add_argument("--against", help="also a set of workers on this git revision's code")
+    parser.add_argument("--sender-against",
+                        help="also send each burst with this git revision's bench/_sender.py")
     parser.add_argument("--paths", default="haproxy,direct",
                         help="how the several-workers bursts reach the workers, alternating: "
                         + "; ".join(f"{k}: {v}" for k, v in PATHS.items()))
@@ -883,17 +1039,22 @@ async def main() -> None:
         sets = [this_code(loop) for loop in args.loops.split(",") if loop.strip()]
         if args.against:
             sets.append(export_revision(args.against, Path(tmp) / "against"))
+        senders = [("this sender", SENDER)]
+        if args.sender_against:
+            senders.append((f"sender of {args.sender_against}",
+                            export_sender(args.sender_against, Path(tmp))))
         if binary is not None and paths:
             for workers in counts:
                 print(f"{workers} workers of {len(sets)} set(s): {', '.join(paths)}…",
                       file=sys.stderr)
                 bursts = await load_workers(home, binary, args.mentions, args.channels,
-                                            workers, paths, args.rounds, sets)
+                                            workers, paths, args.rounds, sets, senders)
                 for n, burst in enumerate(bursts):
-                    round_ = (f", round {n // (len(paths) * len(sets)) + 1}"
+                    round_ = (f", round {n // (len(paths) * len(sets) * len(senders)) + 1}"
                               if args.rounds > 1 else "")
+                    by = f", {burst.sender}" if len(senders) > 1 else ""
                     print(table(f"{args.mentions} mentions at once, {workers} workers "
-                                f"({burst.workers}) + Redis, {PATHS[burst.path]}{round_}",
+                                f"({burst.workers}) + Redis, {PATHS[burst.path]}{by}{round_}",
                                 burst.rows(args.mentions)))
                     print()
         elif binary is None:

@@ -37,6 +37,26 @@ def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="event loop: uvloop (libuv; acks a burst faster) or asyncio's own; "
         "auto (default) is uvloop where installed",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N processes sharing --port (SO_REUSEPORT; the kernel spreads connections), each "
+        "restarted if it dies; needs REDIS_URL (default 1)",
+    )
+    p.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share --port with other processes that set it too (what --workers gives each)",
+    )
+    p.add_argument(
+        "--status-port",
+        type=int,
+        metavar="P",
+        help="also serve on 127.0.0.1:P, this process alone (/healthz, /metrics of each worker: "
+        "with --workers N, worker i on P+i)",
+    )
     p.set_defaults(handler=serve)
 
 
@@ -58,10 +78,29 @@ def event_loop(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
     return asyncio.new_event_loop
 
 
+def loop_name(factory: Callable[[], asyncio.AbstractEventLoop]) -> str:
+    return "asyncio" if factory is asyncio.new_event_loop else "uvloop"
+
+
 async def serve(args: argparse.Namespace, settings: Settings) -> int:
+    if args.workers != 1:
+        from bot.monitoring import serve_logging
+        from bot.run import check_settings
+        from bot.workers import WorkerPlan, check_workers, supervise
+
+        check_workers(settings, args.workers, socket_mode=args.socket)
+        check_settings(settings, socket=False)  # said once here, not by each child
+        serve_logging(settings.log_level)
+        await supervise(WorkerPlan(
+            count=args.workers, host=args.host, port=args.port,
+            loop=loop_name(args.loop_factory), status_port=args.status_port,
+            verbose=bool(getattr(args, "verbose", False)),
+        ))
+        return 0
     from bot.run import serve as run_serve  # Slack is imported only when the bot runs
 
-    await run_serve(settings, socket=args.socket, host=args.host, port=args.port)
+    await run_serve(settings, socket=args.socket, host=args.host, port=args.port,
+                    reuse_port=args.reuse_port, status_port=args.status_port)
     return 0
 
 

@@ -12,6 +12,7 @@ QA_PICK = "manda.qa.pick"  # its first checkboxes (block and action id); option 
 QA_ALL = "all"
 APPROVE_FINDING = "manda.finding.approve"
 REJECT_FINDING = "manda.finding.reject"
+UNDO_DECISION = "manda.finding.undo"  # withdraws one decision (a person's, or carried over)
 FEEDBACK_UP = "manda.feedback.up"
 FEEDBACK_DOWN = "manda.feedback.down"  # opens FEEDBACK_VIEW for the reason
 REJECT_VIEW = "manda.finding.reject.view"  # callback_id of the Reject modal (its reason)
@@ -80,5 +81,10 @@ def qa_item_block(item_id: str) -> str:
 
 
 def decision_block(finding_id: str) -> str:
-    """The actions block holding the Approve / Reject pair of one finding."""
+    """The block holding the Approve / Reject pair of one finding, then its decision and Undo."""
     return f"manda.decide.{finding_id}"
+
+
+def undone_block(finding_id: str) -> str:
+    """The note above a finding's Approve / Reject pair offered again after an undo."""
+    return f"manda.undone.{finding_id}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import zlib
+from datetime import datetime
 from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -174,6 +175,14 @@ class Decision(ButtonPayload):
     """Approve or reject one finding (the action id says which)."""
 
     finding_id: str = Field(alias="f", min_length=1)
+
+
+class Undo(ButtonPayload):
+    """Undo one decision on one finding: the decision is named by when it was made, so a stale
+    button never withdraws a later one."""
+
+    finding_id: str = Field(alias="f", min_length=1)
+    at: datetime = Field(alias="t")
 
 
 class Feedback(ButtonPayload):

@@ -166,14 +166,25 @@ async def _replayed(deps: Deps, digest: str) -> bool:
 
 @asynccontextmanager
 async def http_server(
-    bot: MandaBot, *, host: str = "127.0.0.1", port: int = 3000
+    bot: MandaBot, *, host: str = "127.0.0.1", port: int = 3000, reuse_port: bool = False,
+    status_port: int | None = None,
 ) -> AsyncIterator[str]:
-    """Serve `bot` over HTTP; yields the request URL (port 0 picks a free port)."""
+    """Serve `bot` over HTTP; yields the request URL (port 0 picks a free port).
+
+    `reuse_port`: the port is shared with other processes that set it too (SO_REUSEPORT; the
+    kernel spreads new connections over them: `manda serve --workers N`). `status_port`: the same
+    endpoints on a port of this process alone, on 127.0.0.1, so each of several processes sharing
+    a port can be probed and scraped on its own (`/healthz`, `/metrics`).
+    """
     runner = web.AppRunner(web_app(bot), access_log=None)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port, backlog=LISTEN_BACKLOG)
+        site = web.TCPSite(
+            runner, host, port, backlog=LISTEN_BACKLOG, reuse_port=reuse_port or None
+        )
         await site.start()
+        if status_port is not None:
+            await web.TCPSite(runner, "127.0.0.1", status_port, backlog=LISTEN_BACKLOG).start()
         bound = runner.addresses[0][1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         yield f"http://{shown}:{bound}{EVENTS_PATH}"
@@ -251,7 +262,8 @@ def _stop_on_sigterm() -> asyncio.Event:
 
 
 async def serve(
-    settings: Settings, *, socket: bool = False, host: str = "127.0.0.1", port: int = 3000
+    settings: Settings, *, socket: bool = False, host: str = "127.0.0.1", port: int = 3000,
+    reuse_port: bool = False, status_port: int | None = None,
 ) -> None:
     """Run until Ctrl-C or SIGTERM; jobs already started finish before the process exits.
 
@@ -278,7 +290,9 @@ async def serve(
                     log.warning("Manda is connected to Slack over Socket Mode; Ctrl-C stops it.")
                     await stop.wait()
             else:
-                async with http_server(bot, host=host, port=port) as url:
+                async with http_server(
+                    bot, host=host, port=port, reuse_port=reuse_port, status_port=status_port
+                ) as url:
                     log.warning(
                         "Manda listens for Slack on %s (/healthz, /metrics); Ctrl-C stops it.", url
                     )

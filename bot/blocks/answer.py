@@ -20,7 +20,7 @@ from bot.blocks.layout import Footnote, Layout, digest, lay_out
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.trace import answer_menu
 from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
-from manda.answers import Answer, Citation
+from manda.answers import Answer, Caution, Citation
 from manda.finance.amounts import find_amounts, format_amount
 from manda.models import Finding, Nature
 
@@ -43,12 +43,16 @@ def render_sources(notes: Sequence[Footnote]) -> list[Block]:
     return contexts(["*Sources*", *labels], block_id=ids.SOURCES)
 
 
-def render_cautions(cautions: Sequence[str]) -> list[Block]:
-    """The constraint notes (not met and why, left out, still applying), one ⚠️ line each, set
-    apart under the text so a reader sees at once what the answer could not do as asked."""
+CAUTION_MARK = {"not_met": "⚠️", "left_out": "⚠️", "still_applying": "ℹ️"}
+
+
+def render_cautions(cautions: Sequence[Caution]) -> list[Block]:
+    """The answer's cautions (not met and why, left out: ⚠️; still applying from the thread: ℹ️),
+    a line each, set apart under the text so a reader sees at once what the answer could not do
+    as asked."""
     if not cautions:
         return []
-    return [context(["\n".join(f"⚠️ {escape(c)}" for c in cautions)],
+    return [context(["\n".join(f"{CAUTION_MARK[c.kind]} {escape(c.text)}" for c in cautions)],
                     block_id=ids.ANSWER_CAUTIONS)]
 
 
@@ -112,19 +116,21 @@ def figure_line(finding: Finding, document: str | None) -> str:
     )
 
 
+def decision_pair(deal_id: str, finding_id: str) -> Block:
+    """The Approve / Reject pair of one finding (its block is replaced by the decision)."""
+    value = Decision(d=deal_id, f=finding_id).encode()
+    return actions(
+        ids.decision_block(finding_id),
+        [
+            button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
+            button("Reject…", ids.REJECT_FINDING, value, style="danger"),
+        ],
+    )
+
+
 def render_decision_blocks(deal_id: str, finding: Finding, document: str | None) -> list[Block]:
     """A finding the answer relies on, waiting for review, and its Approve / Reject pair."""
-    value = Decision(d=deal_id, f=finding.id).encode()
-    return [
-        context([figure_line(finding, document)]),
-        actions(
-            ids.decision_block(finding.id),
-            [
-                button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
-            ],
-        ),
-    ]
+    return [context([figure_line(finding, document)]), decision_pair(deal_id, finding.id)]
 
 
 def render_decisions(
@@ -231,7 +237,7 @@ def render_answer(
     layout = lay_out(answer.answer, known_files=[c.document for c in answer.citations],
                      links=links)
     tail = [
-        *render_cautions(layout.cautions),
+        *render_cautions(answer.cautions),
         *render_sources(layout.notes_for(layout.shown)),
         *render_show_more(layout, deal_id=deal_id, conversation_id=answer.conversation_id,
                           answer_text=answer.answer),

@@ -17,6 +17,7 @@ from bot.blocks.kit import (
     section,
 )
 from bot.blocks.mrkdwn import escape, plain
+from bot.blocks.review import carried_blocks
 from bot.payloads import OpenReview
 from manda.deals import DocumentChanges
 from manda.jobs import IngestJob, JobStatus
@@ -25,6 +26,7 @@ from manda.models import IngestReport, SkippedFile
 MAX_LISTED = 20
 MAX_DOCUMENTS = 10  # described one by one; the rest are named in the head line
 MAX_CHANGES = 8
+MAX_CARRIED = 8  # carried-over decisions listed with Undo (the audit log has every one)
 
 
 def render_progress(deal_id: str, done: int, total: int, current: str) -> SlackMessage:
@@ -94,8 +96,9 @@ def document_lines(doc: DocumentChanges) -> str:
 
 
 def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()) -> SlackMessage:
-    """What the ingestion did — per document its role, figures, corrections and conflicts —
-    each skipped file with its reason, and a Review button if needed."""
+    """What the ingestion did — per document its role, figures, corrections and conflicts —,
+    the decisions it carried to new versions (each with Undo), each skipped file with its
+    reason, and a Review button if needed."""
     deal = escape(report.deal_id)
     done = len(report.ingested)
     head = f"✅ *{deal}*: {done} document{'s' if done != 1 else ''} ingested"
@@ -119,6 +122,7 @@ def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()
     blocks: list[Block] = [section(cut("\n".join(lines)))]
     for doc in changes[:MAX_DOCUMENTS]:
         blocks.append(section(cut(document_lines(doc))))
+    blocks.extend(carried_blocks(report.deal_id, report.carried, MAX_CARRIED))
     if report.skipped:
         blocks.append(section(f"⚠️ *Not ingested:*\n{_skipped_lines(report.skipped)}"))
         blocks.append(

@@ -2,9 +2,9 @@
 
 The answer's source markers become footnote numbers (`[1]`), each file and location listed once
 under the text (linked to the file in Slack when it was shared there); what does not fit the first
-screen waits behind "Show more". What the answer says of its question's constraints (not met,
-left out, still applying) is set apart (`Layout.cautions`), shown under the text whatever its
-length. The layout is a pure function of the answer's text, so the
+screen waits behind "Show more". What the answer says of its question's constraints is not part
+of its text (`Answer.cautions`, rendered by `bot.blocks.answer`). The layout is a pure function of
+the answer's text, so the
 streamed first screen, the finished message and a later "Show more" (even after a restart, from
 the stored answer) always agree.
 """
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from bot.blocks.mrkdwn import escape, markdown_safe
 from manda.agent.grounding import footnoted
-from manda.answers import split_constraint_notes
 
 FIRST_SCREEN_CHARS = 1000  # about what a thread pane shows without scrolling
 FIRST_SCREEN_LINES = 14  # non-empty lines
@@ -43,13 +42,11 @@ class Footnote:
 
 @dataclass(frozen=True)
 class Layout:
-    """`shown` and `more` are markdown, safe for a markdown block; `notes` cover both;
-    `cautions` are the constraint notes, plain text."""
+    """`shown` and `more` are markdown, safe for a markdown block; `notes` cover both."""
 
     shown: str
     more: str
     notes: tuple[Footnote, ...]
-    cautions: tuple[str, ...] = ()
 
     def notes_for(self, text: str) -> list[Footnote]:
         """The footnotes `text` refers to (numbers are in order of first use, so a prefix)."""
@@ -68,16 +65,13 @@ def lay_out(
     known_files: Sequence[str] = (),
     links: Mapping[str, str] | None = None,
 ) -> Layout:
-    """The answer's first screen, the rest, its footnotes (file → Slack link in `links`) and
-    its constraint notes."""
-    body, cautions = split_constraint_notes(answer_text.strip())
-    text, places = footnoted(body, known_files)
+    """The answer's first screen, the rest and its footnotes (file → Slack link in `links`)."""
+    text, places = footnoted(answer_text.strip(), known_files)
     notes = tuple(
         Footnote(i, doc, loc, (links or {}).get(doc)) for i, (doc, loc) in enumerate(places, 1)
     )
     shown, more = first_screen(text)
-    return Layout(shown=markdown_safe(shown), more=markdown_safe(more), notes=notes,
-                  cautions=tuple(cautions))
+    return Layout(shown=markdown_safe(shown), more=markdown_safe(more), notes=notes)
 
 
 def first_screen(text: str) -> tuple[str, str]:
@@ -91,7 +85,7 @@ def first_screen(text: str) -> tuple[str, str]:
 def settled_screen(partial: str) -> str:
     """Of the first screen of a text still being written (complete lines only), the part no
     later line can change: what may be streamed now."""
-    text, _ = footnoted(split_constraint_notes(partial)[0])
+    text, _ = footnoted(partial)
     lines = text.split("\n")
     cut, overflowed = _cut(lines)
     if not overflowed:

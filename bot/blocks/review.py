@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from bot import ids
-from bot.blocks.answer import APPROVAL_MEANS, finding_title
+from bot.blocks.answer import APPROVAL_MEANS, decision_pair, finding_title
 from bot.blocks.kit import (
     Block,
     SlackMessage,
@@ -17,9 +20,9 @@ from bot.blocks.kit import (
     who,
 )
 from bot.blocks.mrkdwn import escape, plain
-from bot.payloads import Decision, OpenReview
+from bot.payloads import OpenReview, Undo
 from manda.deals import ReviewPage, Urgency
-from manda.models import Finding, ReviewDecision, ReviewDecisionKind
+from manda.models import CarriedDecision, Finding, ReviewDecision, ReviewDecisionKind
 
 EXCERPT_LIMIT = 300
 QUEUE_PAGE = 10  # findings per message: 2 blocks each, well under 50
@@ -54,17 +57,7 @@ def render_finding(
         lines[0] += "  🔺 _high priority_"
     lines += excerpt_lines(finding, heading)
     lines.append(f"_Source: {where}_")
-    value = Decision(d=deal_id, f=finding.id).encode()
-    return [
-        section("\n".join(lines)),
-        actions(
-            ids.decision_block(finding.id),
-            [
-                button("Approve finding", ids.APPROVE_FINDING, value, style="primary"),
-                button("Reject…", ids.REJECT_FINDING, value, style="danger"),
-            ],
-        ),
-    ]
+    return [section("\n".join(lines)), decision_pair(deal_id, finding.id)]
 
 
 def _page_button(page: ReviewPage, text: str, offset: int, action_id: str) -> Block:
@@ -128,7 +121,53 @@ def render_review_queue(page: ReviewPage, *, size: int = QUEUE_PAGE) -> SlackMes
 def decision_note(decision: ReviewDecision) -> str:
     verb = "Approved" if decision.decision is ReviewDecisionKind.APPROVE else "Rejected"
     mark = "✅" if decision.decision is ReviewDecisionKind.APPROVE else "❌"
-    return f"{mark} {verb} by {who(decision.by)} · {when(decision.at)}"
+    carried = " in the earlier version, carried over" if decision.carried_from else ""
+    return f"{mark} {verb} by {who(decision.by)}{carried} · {when(decision.at)}"
+
+
+def with_undo(text: str, deal_id: str, finding_id: str, at: datetime) -> Block:
+    """A decision, said in `text`, with the Undo button that withdraws it (in its finding's
+    decision block, so the message shows one state of the finding at a time)."""
+    value = Undo(d=deal_id, f=finding_id, t=at).encode()
+    return {**section(text), "block_id": ids.decision_block(finding_id),
+            "accessory": button("Undo", ids.UNDO_DECISION, value)}
+
+
+def decided_block(deal_id: str, decision: ReviewDecision) -> Block:
+    """What replaces a finding's Approve / Reject pair once decided: who, when, and Undo."""
+    return with_undo(decision_note(decision), deal_id, decision.finding_id, decision.at)
+
+
+def undone_blocks(
+    deal_id: str, withdrawn: ReviewDecision, said: str, by: str, at: datetime
+) -> list[Block]:
+    """What replaces a decision once undone: the decision as it was shown (`said`, struck
+    through, so the figure it named stays in view), who undid it, and the pair again."""
+    struck = " ".join(f"~{line.strip()}~" for line in said.splitlines() if line.strip())
+    what = "Approval" if withdrawn.decision is ReviewDecisionKind.APPROVE else "Rejection"
+    note = (f"↩️ {what} undone by {who(by)} · {when(at)} — the finding waits for review "
+            "again")
+    return [context([struck, note] if struck else [note],
+                    block_id=ids.undone_block(withdrawn.finding_id)),
+            decision_pair(deal_id, withdrawn.finding_id)]
+
+
+def carried_blocks(deal_id: str, carried: Sequence[CarriedDecision], limit: int) -> list[Block]:
+    """The decisions an ingestion carried to new versions' unchanged figures, each with Undo."""
+    if not carried:
+        return []
+    head = (f"↪️ *{plural(len(carried), 'decision')} carried over* to new versions that restate "
+            "the figure unchanged:")
+    blocks: list[Block] = [section(head)]
+    for c in carried[:limit]:
+        verb = "approved" if c.decision is ReviewDecisionKind.APPROVE else "rejected"
+        text = (f"{escape(plain(c.figure, 200))} in `{escape(plain(c.document, 150))}` — "
+                f"{verb} by {who(c.by)} in the earlier version")
+        blocks.append(with_undo(text, deal_id, c.finding_id, c.at))
+    if len(carried) > limit:
+        blocks.append(context([f"… and {len(carried) - limit} more (the audit log lists "
+                               "every one)."]))
+    return blocks
 
 
 def already_decided_note(status: str, by: str) -> str:

@@ -28,18 +28,19 @@ from bot.blocks.qa import added_confirmation, added_note
 from bot.blocks.review import (
     QUEUE_PAGE,
     already_decided_note,
-    decision_note,
+    decided_block,
     render_review_queue,
+    undone_blocks,
 )
 from bot.conversations import channel_key, conversation_id, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
-from bot.payloads import AddToQA, Decision, Feedback, OpenReview
+from bot.payloads import AddToQA, Decision, Feedback, OpenReview, Undo
 from bot.permissions import SlackMembership
 from manda.deals import PRIORITIES, ReviewFilter
-from manda.errors import AlreadyDecidedError, FindingNotFoundError
-from manda.models import ReviewDecisionKind
+from manda.errors import AlreadyDecidedError, FindingNotFoundError, NothingToUndoError
+from manda.models import ReviewDecisionKind, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +238,8 @@ async def add_to_qa(deps: Deps, client: AsyncWebClient, click: Click) -> None:
 
 
 async def may_decide(
-    deps: Deps, client: AsyncWebClient, click: Click, deal_id: str, kind: ReviewDecisionKind
+    deps: Deps, client: AsyncWebClient, click: Click, deal_id: str,
+    kind: ReviewDecisionKind | None,
 ) -> bool:
     """Whether the clicker may decide the deal's findings here; if not, they are told why."""
     where = None if click.in_home or click.channel is None else click.channel
@@ -249,7 +251,8 @@ async def may_decide(
         channel_key=channel_key(click.team, where) if where else None,
     )
     if not allowed:
-        verb = "approve" if kind is ReviewDecisionKind.APPROVE else "reject"
+        verb = {ReviewDecisionKind.APPROVE: "approve", ReviewDecisionKind.REJECT: "reject",
+                None: "undo decisions on"}[kind]
         await tell_anywhere(
             deps,
             client,
@@ -305,13 +308,48 @@ async def decide(
             "nothing was recorded.",
         )
         return
-    note = decision_note(decision)
+    decided = decided_block(payload.deal_id, decision)
     await edit_message(
-        deps,
-        client,
-        click,
-        lambda blocks: replace_block(blocks, block_id, context([note], block_id=block_id)),
+        deps, client, click, lambda blocks: replace_block(blocks, block_id, decided)
     )
+    if click.in_home:
+        await publish_home(deps, client, click.team, click.user)
+
+
+async def undo(deps: Deps, client: AsyncWebClient, click: Click) -> None:
+    """Withdraw the decision the button names (a person's, or one carried over to a new
+    version): the finding waits for review again and its Approve / Reject pair is offered."""
+    payload = Undo.decode(click.action.get("value"))
+    if not await belongs_here(deps, client, click, payload.deal_id):
+        return
+    if not await may_decide(deps, client, click, payload.deal_id, None):
+        return
+    block_id = ids.decision_block(payload.finding_id)
+    try:
+        withdrawn = await deps.deals.undo(
+            payload.deal_id, payload.finding_id, at=payload.at, by=click.user
+        )
+    except NothingToUndoError:
+        await tell_anywhere(deps, client, click, "That decision was already undone (or the "
+                            "finding decided again since), so nothing changed.")
+        return
+    except FindingNotFoundError:
+        await tell_anywhere(deps, client, click, "This finding no longer exists (its document "
+                            "may have been re-ingested); nothing was undone.")
+        return
+    at = utcnow()
+
+    def undone(blocks: list[Block]) -> list[Block]:
+        out: list[Block] = []
+        for b in blocks:
+            if b.get("block_id") != block_id:
+                out.append(b)
+                continue
+            said = str((b.get("text") or {}).get("text", ""))
+            out += undone_blocks(payload.deal_id, withdrawn, said, click.user, at)
+        return out
+
+    await edit_message(deps, client, click, undone)
     if click.in_home:
         await publish_home(deps, client, click.team, click.user)
 
@@ -405,6 +443,7 @@ BUTTONS: list[tuple[str | re.Pattern[str], Work, str]] = [
         lambda d, c, k: decide(d, c, k, ReviewDecisionKind.APPROVE),
         "approve this finding",
     ),
+    (ids.UNDO_DECISION, undo, "undo this decision"),
     (ids.FEEDBACK_UP, lambda d, c, k: feedback(d, c, k, True), "record your feedback"),
     (ids.OPEN_REVIEW, open_review, "show the review queue"),
     (ids.REVIEW_PAGE, turn_review_page, "show that page of the review queue"),

@@ -5,41 +5,33 @@ The Slack adapter renders these; the CLI prints them (`manda ask --json` is this
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from typing import Any, Literal
 from uuid import uuid4
 
 from pydantic import BaseModel, Field
 
-# What an answer says of its question's constraints, a line each under it: one not met and why,
-# what they left out, what still applies from earlier in the thread. Written only through
-# `constraint_note`, so a front end can set them apart (`split_constraint_notes`).
+# What an answer says of its question's constraints, kept apart from its text (`Answer.cautions`):
+# one not met and why, what they left out, what still applies from earlier in the thread. Each
+# caution's words start with its kind's lead, so it reads whole wherever it is shown.
 NOT_MET = "Not met — "
 LEFT_OUT = "Left out under "
 STILL_APPLYING = "Still applying from earlier in this thread: "
-_CONSTRAINT_NOTE = re.compile(
-    "^_((?:" + "|".join(re.escape(o) for o in (NOT_MET, LEFT_OUT, STILL_APPLYING)) + ").+)_$"
-)
+CautionKind = Literal["not_met", "left_out", "still_applying"]
+_LEAD: dict[str, str] = {"not_met": NOT_MET, "left_out": LEFT_OUT,
+                         "still_applying": STILL_APPLYING}
 
 
-def constraint_note(text: str) -> str:
-    """One note line (italic in markdown): `text` starts with NOT_MET, LEFT_OUT or
-    STILL_APPLYING."""
-    return f"_{text}_"
+class Caution(BaseModel):
+    """One thing the answer says of its question's constraints, in the deal team's words."""
+
+    kind: CautionKind
+    text: str  # starts with the kind's lead: "Not met — at least 2 sources: …"
 
 
-def split_constraint_notes(text: str) -> tuple[str, list[str]]:
-    """The answer without its constraint notes, and the notes' own words, in order."""
-    body: list[str] = []
-    notes: list[str] = []
-    for line in text.split("\n"):
-        found = _CONSTRAINT_NOTE.match(line.strip())
-        if found:
-            notes.append(found.group(1))
-        else:
-            body.append(line)
-    return ("\n".join(body).strip("\n") if notes else text), notes
+def caution(kind: CautionKind, said: str) -> Caution:
+    """A caution of `kind` whose words are its lead followed by `said`."""
+    return Caution(kind=kind, text=f"{_LEAD[kind]}{said}")
 
 
 class Intent(StrEnum):
@@ -99,5 +91,8 @@ class Answer(BaseModel):
     # answer ({"kind", "constraint", "met", "disclosed", "reason"})
     constraints: list[dict[str, Any]] = Field(default_factory=list)
     constraint_checks: list[dict[str, Any]] = Field(default_factory=list)
+    # what the answer says of those constraints (not met, left out, still applying), apart from
+    # its text: each front end shows them in its own way, never inside the streamed text
+    cautions: list[Caution] = Field(default_factory=list)
     # names this answer within its conversation: its trace is kept under it ("How I answered")
     answer_id: str = Field(default_factory=lambda: uuid4().hex[:12])

@@ -51,5 +51,17 @@ class AlreadyDecidedError(MandaError):
         self.by = by
 
 
+class NothingToUndoError(MandaError):
+    """An undo of a decision that is no longer there (undone already, or decided again)."""
+
+    def __init__(self, finding_id: str) -> None:
+        super().__init__(
+            f"Finding {finding_id} has no such decision to undo: it was undone already or "
+            "decided again since; nothing changed.",
+            hint=f"See its history in the audit log: `manda audit --deal D` ({finding_id}).",
+        )
+        self.finding_id = finding_id
+
+
 class BackendUnavailableError(MandaError):
     """An external service (Neo4j, Redis, Claude, Voyage) that cannot be reached."""

@@ -319,6 +319,8 @@ class ReviewDecision(_Model):
     by: str
     at: datetime = Field(default_factory=utcnow)
     reason: str = ""
+    # the earlier version's finding whose decision this is, carried to a figure restated unchanged
+    carried_from: str | None = None
 
 
 class AuditEntry(_Model):
@@ -389,6 +391,18 @@ class SkippedFile(_Model):
     reason: str
 
 
+class CarriedDecision(_Model):
+    """A person's decision carried to a new version's figure that restates it unchanged: what an
+    ingestion summary offers to undo."""
+
+    finding_id: str
+    decision: ReviewDecisionKind
+    by: str
+    at: datetime
+    figure: str  # "EBITDA Q3 2024: €1.1M"
+    document: str  # the new version's file name
+
+
 class IngestReport(_Model):
     """What one `ingest` run did: new documents, unchanged ones, skipped files, findings."""
 
@@ -401,5 +415,6 @@ class IngestReport(_Model):
     pending_review: int = 0
     superseded: int = 0
     contradictions: int = 0
+    carried: list[CarriedDecision] = Field(default_factory=list)
     pages: int = 0
     seconds: float = 0.0

@@ -98,6 +98,7 @@ class AnswerTrace(BaseModel):
     passages: list[TracePassage] = Field(default_factory=list)
     constraints: list[TraceConstraint] = Field(default_factory=list)
     checks: list[TraceCheck] = Field(default_factory=list)
+    cautions: list[str] = Field(default_factory=list)  # what the answer said of its constraints
     dropped_references: list[str] = Field(default_factory=list)
     numbers: list[TraceNumber] = Field(default_factory=list)
     steps: list[TraceStep] = Field(default_factory=list)
@@ -213,6 +214,8 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
     checks += [f"removed (never retrieved): {r}" for r in trace.dropped_references]
     if checks:
         sections.append(("Validation", checks))
+    if trace.cautions:
+        sections.append(("Cautions shown under the answer", list(trace.cautions)))
     if trace.numbers:
         sections.append(("Grounding", [
             f"{n.text} → {n.source}" if n.source else f"{n.text} → {n.how}"

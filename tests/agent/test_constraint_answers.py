@@ -11,6 +11,7 @@ from room import DEAL, DECK, Q3, Room
 from test_claude_path import claude
 
 from manda.agent.service import AnswerService
+from manda.answers import Answer
 from manda.testing.anthropic_server import FakeAnthropicServer, text_reply, tool_reply
 
 ONE_SOURCE = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
@@ -18,6 +19,13 @@ ONE_SOURCE = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 
 def checks(answer: object) -> dict[str, tuple[bool, bool]]:
     return {c["kind"]: (c["met"], c["disclosed"]) for c in answer.constraint_checks}  # type: ignore[attr-defined]
+
+
+def cautions(answer: Answer) -> list[tuple[str, str]]:
+    """(kind, words) of each caution; none of them is ever in the answer's text."""
+    for c in answer.cautions:
+        assert c.text not in answer.answer
+    return [(c.kind, c.text) for c in answer.cautions]
 
 
 async def test_the_instruction_is_not_searched_and_the_answer_is_one_sentence(
@@ -35,14 +43,17 @@ async def test_only_audited_documents_keep_the_deck_out_and_say_so(service: Answ
     cited = {c.document for c in answer.citations}
     assert Q3 in cited and DECK not in cited
     assert "€5.0M" not in answer.answer
-    assert f"Left out under “only audited or final documents”: {DECK}" in answer.answer
+    [(kind, said)] = cautions(answer)
+    assert kind == "left_out"
+    assert said.startswith(f"Left out under “only audited or final documents”: {DECK}")
 
 
 async def test_a_figure_only_in_excluded_documents_is_said_not_met(service: AnswerService
                                                                    ) -> None:
     answer = await service.ask(DEAL, "What is the FY2025 revenue forecast? Exclude forecasts.")
-    assert "Not met — no forecasts or budgets: no actual (non-forecast) figure in the room gives "\
-        "revenue for FY2025" in answer.answer
+    assert cautions(answer)[0][0] == "not_met" and cautions(answer)[0][1].startswith(
+        "Not met — no forecasts or budgets: no actual (non-forecast) figure in the room gives "
+        "revenue for FY2025")
     assert not any("Forecast" in c.document for c in answer.citations)
 
 
@@ -60,14 +71,15 @@ async def test_a_table_a_quote_and_units(service: AnswerService) -> None:
     assert "€1,100k" in thousands.answer and "€1.1M" not in thousands.answer
     assert thousands.grounded and checks(thousands) == {"units": (True, False)}
     pounds = await service.ask(DEAL, "What was Q3 2024 EBITDA in £ millions?")
-    assert "no exchange rate to GBP" in pounds.answer and checks(pounds) == {
+    assert "no exchange rate to GBP" in cautions(pounds)[0][1] and checks(pounds) == {
         "units": (False, True)}
 
 
 async def test_too_few_sources_is_said_with_the_one_that_states_it(service: AnswerService
                                                                    ) -> None:
     answer = await service.ask(DEAL, "What was Q2 2024 EBITDA? Use at least two sources.")
-    assert f"_Not met — at least 2 sources: only one document states it ({Q3})._" in answer.answer
+    assert cautions(answer) == [
+        ("not_met", f"Not met — at least 2 sources: only one document states it ({Q3}).")]
     assert checks(answer) == {"min_sources": (False, True)}
 
 
@@ -77,14 +89,15 @@ async def test_constraints_hold_in_the_thread_until_cleared(service: AnswerServi
                       conversation_id=thread)
     follow = await service.ask(DEAL, "And EBITDA?", conversation_id=thread)
     assert [c["kind"] for c in follow.constraints] == ["authoritative_only"]
-    assert "Still applying from earlier in this thread: only audited or final documents" in \
-        follow.answer
+    assert ("still_applying", "Still applying from earlier in this thread: only audited or "
+            "final documents (say “ignore the earlier instructions” to drop them).") in \
+        cautions(follow)
     again = await service.ask(DEAL, "Now in a table.", conversation_id=thread)
     assert {c["kind"] for c in again.constraints} == {"authoritative_only", "table"}
     assert "| Ebitda | Q3 2024 | €1.1M |" in again.answer  # the previous question, re-asked
     cleared = await service.ask(DEAL, "Ignore the earlier instructions. What was Q3 2024 "
                                       "revenue?", conversation_id=thread)
-    assert cleared.constraints == [] and "€5.0M" in cleared.answer
+    assert cleared.constraints == [] and "€5.0M" in cleared.answer and cleared.cautions == []
 
 
 # ---------------------------------------------------------------- the Claude path
@@ -117,9 +130,9 @@ async def test_claude_hears_the_constraints_and_is_sent_back_once_then_noted(
     assert "at least 2 sources; the answer cites 1" in third.last_user_text
     assert server.pending == 0  # sent back once, not again
     assert answer.model == "claude:claude-test" and answer.grounded
-    assert answer.answer.startswith(ONE_SOURCE)
-    assert f"_Not met — at least 2 sources: only one document states it ({Q3})._" in \
-        answer.answer
+    assert answer.answer == ONE_SOURCE  # the caution is beside it, not in the text
+    assert cautions(answer) == [
+        ("not_met", f"Not met — at least 2 sources: only one document states it ({Q3}).")]
     assert checks(answer) == {"min_sources": (False, True)}
 
 

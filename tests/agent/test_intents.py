@@ -101,3 +101,19 @@ def test_full_years_counted_back_from_the_latest(question: str, back: tuple[int,
 def test_two_years_counted_back_are_a_comparison() -> None:
     assert read_question("Revenue last year vs the year before").intent is Intent.COMPARISON
     assert read_question("What was EBITDA last year?").intent is Intent.FACT_LOOKUP
+
+
+def test_the_model_is_told_how_to_read_last_year() -> None:
+    """The Claude path reads "last year" the way the offline composer does."""
+    from manda.agent.compose.common import Ask
+    from manda.agent.prompts import question_message
+
+    frame = read_question("What did revenue do last year vs the year before?")
+    ask = Ask(question=frame.text, intent=frame.intent, frame=frame, subject=frame.subject)
+    message = question_message(ask, "(no passages)")
+    assert "full years counted back (the latest, 1 before it)" in message
+    assert "never a quarter or the calendar" in message
+    plain = read_question("What was revenue in Q3 2024?")
+    assert "counted back" not in question_message(
+        Ask(question=plain.text, intent=plain.intent, frame=plain, subject=plain.subject,
+            period=plain.period), "(no passages)")

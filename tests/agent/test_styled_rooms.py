@@ -33,6 +33,8 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     (DE, "How much of the credit line is drawn?"),
     (US, "How did revenue do last year against the prior year?"),
     (UK, "What was EBITDA last year?"),
+    (US, "How much is drawn on the revolver?"), (US, "What's the top line growth?"),
+    (DE, "Wie viel ist von der Kreditlinie in Anspruch genommen?"),
 )
 
 
@@ -264,3 +266,16 @@ def test_last_year_is_the_latest_full_year_the_room_reports(ask: Ask) -> None:
     assert "“Last year” read as FY2023" in us
     uk = ask(UK, "What was EBITDA last year?").answer
     assert uk.startswith("EBITDA was £2.6m in FY2024") and "3.0m" not in uk.split("\n")[0]
+
+
+@pytest.mark.parametrize(("deal", "question", "first"), [
+    (US, "How much is drawn on the revolver?",
+     "$3.5 million is drawn on the revolving credit facility of $10.0 million as of 31 December "
+     "2023; headroom $6.5M (computed)"),
+    (DE, "Wie viel ist von der Kreditlinie in Anspruch genommen?",
+     "EUR 0,8 Mio. is drawn on the credit line of EUR 2,0 Mio."),
+    (US, "What's the top line growth?", "Revenue grew 22.3% in FY2023 (computed)"),
+])
+def test_the_first_line_is_the_figure_asked(ask: Ask, deal: str, question: str,
+                                            first: str) -> None:
+    assert ask(deal, question).answer.startswith(first)

@@ -13,14 +13,7 @@ from bot.blocks.layout import FIRST_SCREEN_CHARS, first_screen, lay_out, settled
 from bot.fakeslack import FakeSlack
 from manda.agent.grounding import footnoted
 from manda.agent.redflags import RedFlag, lead, ordered
-from manda.answers import (
-    NOT_MET,
-    STILL_APPLYING,
-    Answer,
-    Citation,
-    Intent,
-    constraint_note,
-)
+from manda.answers import Answer, Citation, Intent, caution
 from manda.app import Manda
 
 
@@ -114,31 +107,28 @@ async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: Fa
         assert f"[1] <{permalink}|Falcon_Memo.md>" in answer.all_text()
 
 
-def test_constraint_notes_are_set_apart_under_the_text_never_streamed() -> None:
-    text = ("EBITDA was €1.1M in Q3 2024 (source: Q3.pdf, p.1).\n\n"
-            + constraint_note(f"{NOT_MET}at least 2 sources: only one document states it "
-                              "(Q3_Report.pdf).") + "\n"
-            + constraint_note(f"{STILL_APPLYING}only audited or final documents."))
-    layout = lay_out(text)
-    assert layout.shown == "EBITDA was €1.1M in Q3 2024 [1]." and layout.more == ""
-    assert layout.cautions == (
-        "Not met — at least 2 sources: only one document states it (Q3_Report.pdf).",
-        "Still applying from earlier in this thread: only audited or final documents.")
-    partial = text + "\nA later line.\n"  # a note written before the answer goes on
-    settled = settled_screen(partial)  # what may stream now is what stays, without the notes
-    assert settled and lay_out(partial).shown.startswith(settled) and "Not met" not in settled
+def test_cautions_are_a_context_block_under_the_text_and_never_read_from_it() -> None:
+    text = "EBITDA was €1.1M in Q3 2024 (source: Q3.pdf, p.1)."
+    cautions = [caution("not_met", "at least 2 sources: only one document states it "
+                                   "(Q3_Report.pdf)."),
+                caution("still_applying", "only audited or final documents.")]
     answer = Answer(answer=text, intent=Intent.FACT_LOOKUP, conversation_id="c",
-                    citations=[Citation(document="Q3.pdf", location="p.1", excerpt="…")])
+                    citations=[Citation(document="Q3.pdf", location="p.1", excerpt="…")],
+                    cautions=cautions)
     blocks = render_answer(answer, deal_id="d", question="EBITDA?").blocks()
     ids_in_order = [b.get("block_id") for b in blocks]
     assert ids_in_order[:3] == [ids.ANSWER_BODY, ids.ANSWER_CAUTIONS, ids.SOURCES]
-    [cautions] = blocks[1]["elements"]
-    assert cautions["text"] == (
+    [shown] = blocks[1]["elements"]
+    assert shown["text"] == (
         "⚠️ Not met — at least 2 sources: only one document states it (Q3_Report.pdf).\n"
-        "⚠️ Still applying from earlier in this thread: only audited or final documents.")
-    assert "Not met" not in blocks[0]["text"]
-    plain_italic = "_A caveat of the answer itself, not a constraint note._"
-    assert lay_out(plain_italic).cautions == () and lay_out(plain_italic).shown == plain_italic
+        "ℹ️ Still applying from earlier in this thread: only audited or final documents.")
+    assert blocks[0]["text"] == "EBITDA was €1.1M in Q3 2024 [1]."
+    # text that merely looks like a caution is the answer's own: nothing splits it back out
+    written = "EBITDA was €1.1M.\n\n_Not met — a line the model wrote itself._"
+    assert lay_out(written).shown == written
+    assert settled_screen(written + "\nA later line.\n").startswith(written)  # streamed, kept
+    bare = render_answer(answer.model_copy(update={"cautions": []}), deal_id="d", question="?")
+    assert ids.ANSWER_CAUTIONS not in [b.get("block_id") for b in bare.blocks()]
 
 
 async def test_a_left_out_note_streams_with_the_answer_as_a_caution(

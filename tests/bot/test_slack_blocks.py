@@ -25,10 +25,12 @@ from bot.payloads import (
     StaleButtonError,
     SuggestedQuestions,
     Suggestion,
+    Undo,
 )
 from manda.answers import Answer, Citation, Intent, SuggestedAction
 from manda.deals import ReviewPage, Urgency
 from manda.models import (
+    CarriedDecision,
     Confidence,
     Finding,
     FindingKind,
@@ -288,6 +290,27 @@ def test_ingest_summary_names_each_bad_file_and_offers_review() -> None:
     assert "`broken.pdf`: is not a valid PDF" in text and "3 need review" in text
     [review] = buttons(message.blocks)
     assert review["action_id"] == ids.OPEN_REVIEW and review["text"]["text"] == "Review 3 findings"
+
+
+def test_ingest_summary_offers_undo_for_each_carried_decision() -> None:
+    at = datetime(2024, 10, 2, 9, 30, tzinfo=UTC)
+    carried = [CarriedDecision(finding_id=f"f{i}", decision=ReviewDecisionKind.REJECT,
+                               by="U0ALICE", at=at, figure=f"EBITDA Q{i} 2024: €1.1M",
+                               document="Board_Pack_v2.pdf") for i in range(10)]
+    report = IngestReport(deal_id="falcon", ingested=["Board_Pack_v2.pdf"], carried=carried)
+    message = render_summary(report)
+    assert validate_blocks(message.blocks) == []
+    text = str(message.blocks)
+    assert "10 decisions carried over" in text and "… and 2 more" in text
+    assert ("EBITDA Q0 2024: €1.1M in `Board_Pack_v2.pdf` — rejected by <@U0ALICE> in the "
+            "earlier version") in text
+    undos = [b["accessory"] for b in message.blocks
+             if b.get("accessory", {}).get("action_id") == ids.UNDO_DECISION]
+    assert len(undos) == 8
+    first = Undo.decode(undos[0]["value"])
+    assert (first.deal_id, first.finding_id, first.at) == ("falcon", "f0", at)
+    blocks = {b.get("block_id") for b in message.blocks}
+    assert ids.decision_block("f0") in blocks  # where the undone note and the pair then go
 
 
 def test_home_and_qa_list_stay_within_limits() -> None:

@@ -48,12 +48,57 @@ async def test_approve_is_recorded_and_shown_on_the_message(world: SlackWorld) -
     updated = world.ws.find(world.deal.id, message.ts)
     assert updated is not None and f"Approved by <@{world.alice.id}>" in updated.all_text()
     block = next(b for b in updated.blocks if b.get("block_id") == ids.decision_block(finding_id))
-    assert block["type"] == "context"  # no buttons left for this finding
+    assert block["type"] == "section"  # no Approve / Reject left, only the decision's Undo
+    assert block["accessory"]["action_id"] == ids.UNDO_DECISION
     audit = await world.manda.graph.list_audit("targetco")
     assert any(
         e.action == "finding.approved" and e.subject_id == finding_id and e.by == world.alice.id
         for e in audit
     )
+
+
+async def test_a_decision_is_undone_once_audited_and_the_finding_offered_again(
+    world: SlackWorld
+) -> None:
+    message = await review_message(world)
+    finding_id = first_finding(message)
+    value = Decision(d="targetco", f=finding_id).encode()
+    await world.fake.click(world.alice, message, ids.APPROVE_FINDING, value=value)
+    await world.settle()
+    decided = world.ws.find(world.deal.id, message.ts)
+    assert decided is not None
+    [undo_button] = [b["accessory"] for b in decided.blocks
+                     if b.get("block_id") == ids.decision_block(finding_id)]
+    assert undo_button["text"]["text"] == "Undo"
+
+    await world.fake.click(world.bob, decided, ids.UNDO_DECISION, value=undo_button["value"])
+    await world.settle()
+
+    assert await world.manda.graph.get_decision("targetco", finding_id) is None
+    finding = await world.manda.graph.get_finding("targetco", finding_id)
+    assert finding is not None and finding.status is FindingStatus.PENDING
+    [undone] = [e for e in await world.manda.graph.list_audit("targetco")
+                if e.action == "finding.undone"]
+    assert (undone.subject_id, undone.by) == (finding_id, world.bob.id)
+    shown = world.ws.find(world.deal.id, message.ts)
+    assert shown is not None
+    note = next(b for b in shown.blocks if b.get("block_id") == ids.undone_block(finding_id))
+    struck, said = (e["text"] for e in note["elements"])
+    assert struck.startswith(f"~✅ Approved by <@{world.alice.id}> · ") and struck.endswith("~")
+    assert said.startswith(f"↩️ Approval undone by <@{world.bob.id}> · ")
+    pair = next(b for b in shown.blocks if b.get("block_id") == ids.decision_block(finding_id))
+    assert [e["action_id"] for e in pair["elements"]] == [ids.APPROVE_FINDING, ids.REJECT_FINDING]
+    # decided again, then undone elsewhere (another copy of the message): this Undo is stale
+    await world.fake.click(world.alice, shown, ids.APPROVE_FINDING, value=value)
+    await world.settle()
+    again = await world.manda.graph.get_decision("targetco", finding_id)
+    assert again is not None
+    await world.manda.deals.undo("targetco", finding_id, at=again.at, by="carol")
+    await world.fake.click(world.bob, shown, ids.UNDO_DECISION)
+    await world.settle()
+    assert any("already undone" in t for t in ephemeral_texts(world, world.bob.id))
+    assert [e.by for e in await world.manda.graph.list_audit("targetco")
+            if e.action == "finding.undone"] == [world.bob.id, "carol"]
 
 
 async def test_a_second_decision_is_refused_kindly(world: SlackWorld) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from manda.cli import agent as agent_cli
 from manda.cli import main
 
 
@@ -73,6 +74,12 @@ def test_review_approve_then_twice_is_refused(
     assert code == 1 and "already approved by anna" in err
     code, out, _ = run(capsys, "findings", "--deal", "targetco", "--status", "approved", "--json")
     assert finding_id in {f["id"] for f in json.loads(out)["findings"]}
+    code, out, _ = run(capsys, "review", "undo", finding_id, "--by", "ben")
+    assert code == 0 and "Undid the approval of finding" in out and "by anna" in out
+    code, _, err = run(capsys, "review", "undo", finding_id, "--by", "ben")
+    assert code == 1 and "no such decision to undo" in err
+    code, out, _ = run(capsys, "review", "reject", finding_id, "--by", "ben")  # decided anew
+    assert code == 0 and "rejected by ben" in out
 
 
 def test_docs_show_each_documents_role(
@@ -104,7 +111,8 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
     assert code == 0
     shown = json.loads(out)
     assert {"answer", "intent", "citations", "suggested_actions", "conversation_id",
-            "answer_id", "usage", "constraints", "constraint_checks", "trace"} == set(shown)
+            "answer_id", "usage", "constraints", "constraint_checks", "cautions",
+            "trace"} == set(shown)
     trace = shown["trace"]
     assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
     assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
@@ -134,6 +142,14 @@ def test_ask_json_carries_the_constraints_and_the_thread_keeps_them(
     _, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "--json", "And EBITDA?")
     follow = json.loads(out)  # a second command, the same thread: the constraints still hold
     assert "€1,100k" in follow["answer"] and len(follow["constraints"]) == 2
+    assert follow["cautions"] == [{"kind": "still_applying", "text": (
+        "Still applying from earlier in this thread: at least 2 sources; amounts in EUR thousands "
+        "(say “ignore the earlier instructions” to drop them).")}]
+    assert "Still applying" not in follow["answer"]
+    monkeypatch.setattr(agent_cli.out, "width", 300)  # a caution on one line, to be read
+    code, out, _ = run(capsys, "ask", "--deal", "targetco", *thread, "And Q3 2024 revenue?")
+    body, _, under = out.partition("ℹ Still applying from earlier in this thread: at least 2")
+    assert code == 0 and "€5,200k" in body and under  # printed under the answer, marked
 
 
 async def test_switching_the_embedder_is_reported_then_reindexed(

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from manda.app import Manda
+from manda.errors import NothingToUndoError
 from manda.models import (
     DocumentStatus,
     FindingStatus,
@@ -85,3 +88,75 @@ async def test_a_document_read_again_drops_what_it_no_longer_states(
     again = {f.subject: f for f in await app.graph.list_findings(DEAL)}
     assert again["revenue"].id == findings["revenue"].id
     assert again["revenue"].status is FindingStatus.REJECTED  # bob's decision, not the pipeline's
+
+
+async def test_a_rejection_counts_at_once_and_its_undo_brings_the_conflict_back(
+    app: Manda, tmp_path: Path
+) -> None:
+    pack = _write(tmp_path, "Board_Pack.md", "€5.0M")
+    report = _write(tmp_path, "Q3_Report.md", "€5.2M")
+    await app.ingest.ingest(DEAL, [pack, report])
+    pack_doc = next(d for d in await app.graph.list_documents(DEAL) if d.filename == pack.name)
+    [wrong] = [f for f in await app.graph.list_findings(DEAL, document_id=pack_doc.id)
+               if f.subject == "revenue"]
+    await app.graph.set_finding_status(DEAL, wrong.id, FindingStatus.PENDING)  # waits for a person
+    before = await app.answers.red_flags(DEAL)
+    assert "€5.0M" in before.answer and await app.deals.relations(DEAL)
+
+    rejected = await app.deals.decide(DEAL, wrong.id, ReviewDecisionKind.REJECT, by="alice",
+                                      reason="misread")
+
+    # no ingestion in between: the conflict is gone from the store's reads, answers and views
+    assert await app.graph.list_relations(DEAL, type=RelationType.CONTRADICTS) == []
+    assert "€5.0M" not in (await app.answers.red_flags(DEAL)).answer
+    assert "€5.0M" not in (await app.answers.ask(DEAL, "What was Q3 2024 revenue?")).answer
+    changes = await app.deals.what_changed(DEAL, [pack.name, report.name])
+    assert [c for d in changes for c in d.changes if c.kind == "conflicts with"] == []
+    # an ingestion while it stays rejected keeps the conflict planned, not counted
+    later = await app.ingest.ingest(DEAL, [_write(tmp_path, "Notes.md", "€5.2M")])
+    assert later.contradictions == 0
+
+    await app.deals.undo(DEAL, wrong.id, at=rejected.at, by="bob")
+
+    conflicts = await app.graph.list_relations(DEAL, type=RelationType.CONTRADICTS)
+    assert len(conflicts) == 2  # with the report and with the notes read meanwhile
+    assert all(wrong.id in (c.source_id, c.target_id) for c in conflicts)
+    assert "€5.0M" in (await app.answers.red_flags(DEAL)).answer
+    assert (await app.graph.get_finding(DEAL, wrong.id)).status is FindingStatus.PENDING
+    assert await app.graph.get_decision(DEAL, wrong.id) is None
+    [undone] = [e for e in await app.graph.list_audit(DEAL) if e.action == "finding.undone"]
+    assert (undone.subject_id, undone.by) == (wrong.id, "bob")
+    assert undone.detail == "undid the rejection by alice; it waits for review again"
+    with pytest.raises(NothingToUndoError):  # a second click changes nothing
+        await app.deals.undo(DEAL, wrong.id, at=rejected.at, by="bob")
+
+
+async def test_a_carried_over_decision_is_listed_and_can_be_undone(
+    app: Manda, tmp_path: Path
+) -> None:
+    pack = _write(tmp_path, "Board_Pack.md", "€5.0M")
+    await app.ingest.ingest(DEAL, [pack])
+    old = {f.subject: f for f in await app.graph.list_findings(DEAL)}
+    await _decide(app, old["ebitda"].id, ReviewDecisionKind.REJECT, "alice")
+    _write(tmp_path, "Board_Pack.md", "€5.2M")  # a new version restating EBITDA unchanged
+
+    report = await app.ingest.ingest(DEAL, [pack])
+
+    [carried] = report.carried
+    assert (carried.decision, carried.by, carried.document) == (
+        ReviewDecisionKind.REJECT, "alice", pack.name)
+    assert carried.figure == "EBITDA Q3 2024: €1.1M" and carried.finding_id != old["ebitda"].id
+    await app.deals.undo(DEAL, carried.finding_id, at=carried.at, by="bob")
+    assert (await app.graph.get_finding(DEAL, carried.finding_id)).status is FindingStatus.PENDING
+    assert await app.graph.get_decision(DEAL, carried.finding_id) is None
+    [undone] = [e for e in await app.graph.list_audit(DEAL) if e.action == "finding.undone"]
+    assert undone.detail == ("undid the rejection by alice (carried over from the earlier "
+                             "version); it waits for review again")
+    assert await app.graph.get_decision(DEAL, old["ebitda"].id) is not None  # the original stays
+    # the new version read again: the undone decision is not carried to it a second time
+    new_doc = next(d for d in await app.graph.list_documents(DEAL) if d.id != old["ebitda"]
+                   .document_id)
+    await app.graph.set_document_status(DEAL, new_doc.id, DocumentStatus.FAILED, "interrupted")
+    again = await app.ingest.ingest(DEAL, [pack])
+    assert again.ingested == [pack.name] and again.carried == []
+    assert await app.graph.get_decision(DEAL, carried.finding_id) is None

@@ -8,6 +8,7 @@ run against a shared live Neo4j.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
@@ -441,6 +442,29 @@ async def test_relations_by_type_and_ids_and_idempotent(
     assert await graph.list_relations(deal_id, ids=[make.id("f")]) == []
 
 
+async def test_a_rejected_findings_relations_do_not_count_until_the_rejection_is_undone(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    document, other = make.document(deal_id), make.document(deal_id, "Board_Pack.pdf")
+    wrong, right, agrees = (make.finding(d, subject="revenue") for d in (document, other, other))
+    await graph.add_findings([wrong, right, agrees])
+    newer, older = make.document(deal_id, "Q3_v2.pdf"), make.document(deal_id, "Q3.pdf")
+    conflict = make.relation(deal_id, RelationType.CONTRADICTS, wrong.id, right.id, "5.0M vs 5.2M")
+    support = make.relation(deal_id, RelationType.SUPPORTS, agrees.id, right.id)
+    doc_supersedes = make.relation(
+        deal_id, RelationType.SUPERSEDES, newer.id, older.id, "_v2", between="document"
+    )
+    await graph.add_relations([conflict, support, doc_supersedes])
+
+    await graph.set_finding_status(deal_id, wrong.id, FindingStatus.REJECTED)
+    assert dumps(await graph.list_relations(deal_id)) == dumps([support, doc_supersedes])
+    assert await graph.list_relations(deal_id, ids=[wrong.id]) == []
+    assert await graph.list_relations(deal_id, type=RelationType.CONTRADICTS) == []
+
+    await graph.set_finding_status(deal_id, wrong.id, FindingStatus.PENDING)  # undone
+    assert dumps(await graph.list_relations(deal_id)) == dumps([conflict, support, doc_supersedes])
+
+
 async def test_replacing_relations_removes_those_no_longer_planned(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:
@@ -514,6 +538,25 @@ async def test_a_finding_is_decided_once(
         "alice",
     )
     assert (await graph.get_decision(deal_id, finding.id)).model_dump() == first.model_dump()
+
+
+async def test_a_decision_is_withdrawn_once_and_only_the_one_named(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    finding = make.finding(make.document(deal_id))
+    await graph.add_findings([finding])
+    first = make.decision(finding, ReviewDecisionKind.REJECT, by="alice")
+    await graph.record_decision(first)
+    other_time = first.at + timedelta(seconds=1)
+
+    assert await graph.withdraw_decision(deal_id, finding.id, at=other_time) is None
+    withdrawn = await graph.withdraw_decision(deal_id, finding.id, at=first.at)
+    assert withdrawn is not None and withdrawn.model_dump() == first.model_dump()
+    assert await graph.get_decision(deal_id, finding.id) is None
+    assert await graph.withdraw_decision(deal_id, finding.id, at=first.at) is None
+    again = make.decision(finding, ReviewDecisionKind.APPROVE, by="bob")  # decided anew
+    await graph.record_decision(again)
+    assert (await graph.get_decision(deal_id, finding.id)).model_dump() == again.model_dump()
 
 
 async def test_rejection_is_reported_as_rejected(

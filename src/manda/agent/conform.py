@@ -4,7 +4,8 @@ Form constraints (a table, one sentence, the exact wording quoted, amounts in on
 sources) are applied to the text the composer or the model wrote, by mechanisms that keep every
 citation marker and every number's source; evidence constraints ("only audited", "as of",
 "no forecasts") were applied when the evidence was gathered, and what they left out is said here.
-Whatever still cannot be met is written into the answer by `note_unmet`, never dropped silently.
+Whatever still cannot be met is said beside the answer by `note_unmet` (its cautions), never
+dropped silently.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from manda.agent.grounding import cite, cited_sources, strip_markers
 from manda.agent.selection import show, subject_base
 from manda.agent.translate import document_basis
 from manda.agent.unusual import sentences
-from manda.answers import LEFT_OUT, NOT_MET, constraint_note
+from manda.answers import Caution, caution
 from manda.finance.amounts import CURRENCY_SYMBOLS, find_amounts
 from manda.injection import looks_like_instruction
 from manda.models import Finding
@@ -70,18 +71,18 @@ def cited_facts(text: str, evidence: Evidence) -> CitedFacts:
 
 def conform_draft(text: str, constraints: Constraints, evidence: Evidence, *,
                   rests_on: Sequence[Finding] = (), terms: Sequence[str] = (),
-                  subject: str | None = None, period: str | None = None) -> str:
-    """The offline composer's answer in the form the constraints ask for, with what the evidence
-    constraints left out said."""
+                  subject: str | None = None, period: str | None = None
+                  ) -> tuple[str, list[Caution]]:
+    """The offline composer's answer in the form the constraints ask for, and the cautions that
+    say what the evidence constraints left out."""
     if not constraints:
-        return text
+        return text, []
     if (c := constraints.get(K.MIN_SOURCES)) is not None:
         text = corroborate(text, rests_on, evidence, c.count or 2)
     if constraints.get(K.QUOTE_EXACT) is not None:
         text = with_quote(text, evidence, rests_on, terms)
     text = conform_text(text, constraints, evidence, rests_on=rests_on)
-    note = left_out_note(evidence, constraints, subject=subject, period=period)
-    return f"{text}\n\n{note}" if note else text
+    return text, left_out_cautions(evidence, constraints, subject=subject, period=period)
 
 
 def conform_text(text: str, constraints: Constraints, evidence: Evidence, *,
@@ -175,12 +176,12 @@ def _wording(evidence: Evidence, rests_on: Sequence[Finding], terms: Sequence[st
     return (best[1], best[2]) if best else None
 
 
-def left_out_note(evidence: Evidence, constraints: Constraints, *, subject: str | None,
-                  period: str | None) -> str:
+def left_out_cautions(evidence: Evidence, constraints: Constraints, *, subject: str | None,
+                      period: str | None) -> list[Caution]:
     """What the evidence constraints kept out, by document and reason; when the figure asked
     for is stated only there, that this constraint cannot be met."""
     if not evidence.excluded:
-        return ""
+        return []
     rules = [c for c in constraints.items
              if c.kind in (K.AUTHORITATIVE_ONLY, K.AS_OF, K.EXCLUDE_FORECASTS)]
     named = " and ".join(f"“{c.describe()}”" for c in rules) or "the question's constraints"
@@ -190,14 +191,14 @@ def left_out_note(evidence: Evidence, constraints: Constraints, *, subject: str 
         if item.document not in irl:  # the request list is never evidence anyway
             by_doc.setdefault(item.document, item.reason)
     if not by_doc:
-        return ""
+        return []
     shown = [f"{name} ({why})" for name, why in list(by_doc.items())[:4]]
     more = f" and {len(by_doc) - 4} more" if len(by_doc) > 4 else ""
-    lines = [constraint_note(f"{LEFT_OUT}{named}: {', '.join(shown)}{more}.")]
+    cautions = [caution("left_out", f"{named}: {', '.join(shown)}{more}.")]
     unmet = unanswerable(evidence, constraints, subject=subject, period=period)
     if unmet is not None:
-        lines.insert(0, constraint_note(f"{NOT_MET}{unmet[0].describe()}: {unmet[1]}."))
-    return "\n".join(lines)
+        cautions.insert(0, caution("not_met", f"{unmet[0].describe()}: {unmet[1]}."))
+    return cautions
 
 
 def unanswerable(evidence: Evidence, constraints: Constraints, *, subject: str | None,
@@ -420,8 +421,7 @@ def _cell(text: str) -> str:
 # ---------------------------------------------------------------- what is still not met
 
 
-def note_unmet(text: str, checks: Sequence[ConstraintCheck]) -> str:
-    """The constraints the answer does not meet, each with why, written under it."""
-    lines = [constraint_note(f"{NOT_MET}{c.constraint.describe()}: {c.reason}.") for c in checks
-             if not c.met and not c.disclosed and c.reason]
-    return "\n\n".join([text, "\n".join(lines)]) if lines else text
+def note_unmet(checks: Sequence[ConstraintCheck]) -> list[Caution]:
+    """The constraints the answer does not meet and does not say so itself, each with why."""
+    return [caution("not_met", f"{c.constraint.describe()}: {c.reason}.") for c in checks
+            if not c.met and not c.disclosed and c.reason]

@@ -20,6 +20,7 @@ from typing import Literal
 import yaml
 
 from manda.agent.evidence import Evidence, Source
+from manda.ingest.chunking import shown_text
 from manda.kg.port import KnowledgeGraph
 from manda.models import Chunk, Document, DocumentRole, SearchHit
 
@@ -353,9 +354,11 @@ async def assess_coverage(graph: KnowledgeGraph, deal_id: str, evidence: Evidenc
     irl = _latest_irl(documents)
     room: list[tuple[Document, list[SearchHit]]] = []
     irl_hits: list[SearchHit] = []
+    shown: dict[str, str] = {}
     for document in documents:
-        hits = [_chunk_hit(c, document.filename)
-                for c in await graph.list_chunks(deal_id, document.id)]
+        chunks = await graph.list_chunks(deal_id, document.id)
+        shown.update((c.id, shown_text(c)) for c in chunks)
+        hits = [_chunk_hit(c, document.filename) for c in chunks]
         if document.is_irl:
             if irl is not None and document.id == irl.id:
                 irl_hits = hits
@@ -371,12 +374,17 @@ async def assess_coverage(graph: KnowledgeGraph, deal_id: str, evidence: Evidenc
         covering = _covering(item, room)
         used += covering
         entries.append(ItemCoverage(item, [evidence.hit_source(h) for h in covering]))
-    evidence.add_hits(used)
+    # matched on the whole chunk (its context line names the document's title and role);
+    # what an answer quotes is what a person sees of it
+    evidence.add_hits([h.model_copy(update={"text": shown.get(h.chunk_id, h.text)})
+                       for h in used])
     irl_sources: list[Source] = []
     if origin == "irl":
         row_hits = [h for h in irl_hits
                     if any(e.item.source and e.item.source.chunk_id == h.chunk_id
                            for e in entries)]
+        row_hits = [h.model_copy(update={"text": shown.get(h.chunk_id, h.text)})
+                    for h in row_hits]
         evidence.add_hits(row_hits)
         irl_sources = [evidence.hit_source(h) for h in row_hits]
     evidence.note_search(

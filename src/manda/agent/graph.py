@@ -54,12 +54,11 @@ from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.trace import timed, tool_call
 from manda.agent.validate import GateResult, Requirements, run_gate
 from manda.answers import (
-    NOT_MET,
-    STILL_APPLYING,
+    Caution,
     Citation,
     Intent,
     SuggestedAction,
-    constraint_note,
+    caution,
 )
 from manda.errors import BackendUnavailableError
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
@@ -314,9 +313,10 @@ async def apply_constraints(state: AnswerState) -> dict[str, Any]:
     if not constraints or state.get("origin") != "offline":
         return {}
     draft, ask = state["draft"], state["ask"]
-    draft.text = conform_draft(draft.text, constraints, state["evidence"],
-                               rests_on=draft.rests_on, terms=ask.frame.terms,
-                               subject=ask.subject, period=ask.period)
+    draft.text, left_out = conform_draft(draft.text, constraints, state["evidence"],
+                                         rests_on=draft.rests_on, terms=ask.frame.terms,
+                                         subject=ask.subject, period=ask.period)
+    draft.cautions = [*draft.cautions, *left_out]
     return {"draft": draft, "text": draft.text}
 
 
@@ -346,41 +346,50 @@ async def validate(state: AnswerState) -> dict[str, Any]:
 
 def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, Any]:
     """Every constraint checked on the answer. A model's answer that breaks one is sent back once
-    with the reason; after that (and offline) what is still unmet is said in the answer."""
+    with the reason; after that (and offline) what is still unmet is said in its cautions."""
     constraints = state.get("constraints")
+    draft = state.get("draft")
+    cautions = list(draft.cautions) if draft is not None and state.get("origin") == "offline" \
+        else []
     if not constraints:
-        return {"constraint_checks": []}
+        return {"constraint_checks": [], "cautions": cautions}
     evidence = state["evidence"]
-    checks = evaluate_constraints(gate.text, constraints, cited_facts(gate.text, evidence))
+    said = [c.text for c in cautions]
+    checks = evaluate_constraints(gate.text, constraints, cited_facts(gate.text, evidence),
+                                  notes=said)
     broken = [c for c in checks if c.instruction]
     model = state.get("origin") == "model"
     if broken and model and not state.get("constraints_sent_back"):
         gate.errors += [c.instruction for c in broken]
-        return {"constraint_checks": checks, "constraints_sent_back": True}
+        return {"constraint_checks": checks, "constraints_sent_back": True,
+                "cautions": cautions}
     text = gate.text
-    if broken and model:  # the second attempt: the mechanical forms, then the notes
+    if broken and model:  # the second attempt: the mechanical forms, then the cautions
         text = conform_text(text, constraints, evidence)
-        checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
-    text = note_unmet(text, checks) + _carried_note(state)
-    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence))
+        checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
+    cautions += [*note_unmet(checks), *_still_applying(state)]
+    said = [c.text for c in cautions]
+    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
     ask = state["ask"]
     if (out_of_reach := unanswerable(evidence, constraints, subject=ask.subject,
                                      period=ask.period)) is not None:
         rule, why = out_of_reach  # met by what was cited, yet the figure asked for is not there
+        lead = caution("not_met", rule.describe()).text
         checks = [ConstraintCheck(c.constraint, met=False, reason=why,
-                                  disclosed=f"{NOT_MET}{rule.describe()}" in text)
+                                  disclosed=any(s.startswith(lead) for s in said))
                   if c.constraint == rule and c.met else c for c in checks]
     gate.text = text
-    return {"constraint_checks": checks, "text": text}
+    return {"constraint_checks": checks, "text": text,
+            "cautions": list({c.text: c for c in cautions}.values())}
 
 
-def _carried_note(state: AnswerState) -> str:
+def _still_applying(state: AnswerState) -> list[Caution]:
     carried = state.get("constraints_carried") or []
     if not carried:
-        return ""
+        return []
     said = "; ".join(c.describe() for c in carried)
-    return "\n\n" + constraint_note(
-        f"{STILL_APPLYING}{said} (say “ignore the earlier instructions” to drop them).")
+    return [caution("still_applying",
+                    f"{said} (say “ignore the earlier instructions” to drop them).")]
 
 
 def after_validate(state: AnswerState, runtime: Runtime[AgentContext]

@@ -76,12 +76,19 @@ def _values(text: str) -> frozenset[float]:
     return frozenset(round(a.value, 2) for a in find_amounts(text))
 
 
-def _best(sources: list[Source], context: str) -> Source:
-    """Of several statements at one place, the one whose numbers the cited sentence states."""
+def _best(sources: list[Source], context: str, evidence: Evidence) -> Source:
+    """Of several statements at one place, the one whose numbers the cited sentence states
+    (in its excerpt, or as its finding's value when a slide or table shares one excerpt)."""
     if len(sources) == 1 or not context:
         return sources[0]
     wanted = _values(context)
-    return max(sources, key=lambda s: len(wanted & _values(s.excerpt)) * 2
+
+    def states(source: Source) -> int:
+        finding = evidence.findings.get(source.finding_id or "")
+        value = finding.value if finding is not None else None
+        return int(value is not None and round(value, 2) in wanted)
+
+    return max(sources, key=lambda s: len(wanted & _values(s.excerpt)) * 2 + states(s) * 2
                - (s.finding_id is None))
 
 
@@ -94,7 +101,7 @@ def resolve_reference(document: str, location: str, evidence: Evidence,
     index = evidence.source_index()
     key = (normalise_file(document), normalise_location(location))
     if key in index:
-        return _best(index[key], context)
+        return _best(index[key], context, evidence)
     wanted = key[1]
     for (doc, loc), sources in index.items():
         if doc == key[0] and (_cell_in_range(wanted, loc) or _cell_in_range(loc, wanted)):

@@ -165,9 +165,13 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     """`detect_intent`, with why in words (the cue it read), for the answer's trace."""
     for intent, cue in _CUES:
         if found := cue.search(question):
-            if intent is Intent.COMPARISON and _only_against_word(question):
+            if intent is Intent.COMPARISON and _only_against_word(question) \
+                    and not _two_periods(question):
                 continue
             return intent, True, f'the question says "{found.group(0)}"'
+    if (found := _PROFILE.search(question)) and _company_like(_entity(question)) \
+            and not find_subjects(question):  # "Tell me about Globex": all the room says of it
+        return Intent.SYNTHESIS, True, f'a profile of a name is asked for ("{found.group(0)}")'
     if found := OVERVIEW.asked.search(question):  # "Tell me about the company": to explore
         return Intent.EXPLORATION, True, f'an overview is asked for ("{found.group(0)}")'
     subjects = _unique(s for s, _, _ in find_subjects(question))
@@ -177,6 +181,33 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
     if not periods and subjects and len(years_back(question)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+_PROFILE = re.compile(r"\btell (?:me|us) (?:more )?about\b|\bwhat(?:'s| is) the (?:deal|story|"
+                      r"situation|background) (?:with|on|of)\b|\b(?:background|rundown|"
+                      r"anything) on\b|\bwho (?:is|are)\b(?=.*\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|"
+                      r"SE|KG)\b)", _F)
+
+
+_COMPANY = re.compile(r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|SE|KG|Corp|Co|SA|NV|BV|Holdings?|"
+                      r"Group|Partners|Capital|Bank)\b\.?")
+
+
+def _company_like(name: str | None) -> bool:
+    """A company ("Globex", "Vertex Distribution GmbH"), not a person's name ("Anna Schmidt",
+    whose question goes to the person: role, background, stake)."""
+    if not name:
+        return False
+    words = name.split()
+    return bool(_COMPANY.search(name)) or len(words) == 1
+
+
+def _two_periods(question: str) -> bool:
+    """"Q3 against Q3 last year", "FY2024 against FY2023": periods on both sides of it."""
+    named = len(find_periods(question, bare_years=True))
+    partial = len(re.findall(r"(?<![\w])[QH][1-4](?![\w])", question, _F))
+    relative = any(pattern.search(question) for _, pattern in _RELATIVE)
+    return named + partial + relative >= 2
 
 
 def _only_against_word(question: str) -> bool:
@@ -232,6 +263,12 @@ def _unique(items: object) -> tuple[str, ...]:
     return tuple(seen)
 
 
+# Deal-team shorthand written with capitals that names no company or person (a firm such as
+# "PwC" stays a name).
+_DEAL_TERMS = {"qoe", "capex", "opex", "pnl", "ltm", "ttm", "ytd", "esop", "vdr", "spa", "loi",
+               "nda", "cim", "irl", "sha", "tsa", "ebitda", "arr", "mrr", "kpi", "kpis", "rcf"}
+
+
 def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     for m in _NAME.finditer(text):
@@ -243,6 +280,8 @@ def _entity(text: str) -> str | None:
                 continue
             name = " ".join(rest)
         if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if name.lower() in _DEAL_TERMS:  # QoE, CapEx, PnL: shorthand, not a name
             continue
         if find_subjects(name) or find_periods(name):
             continue

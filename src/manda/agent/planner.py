@@ -7,7 +7,8 @@ agent falls back to when Claude is unavailable or cannot pass the validation gat
 
 from __future__ import annotations
 
-from manda.agent.compose import Ask, Draft, compose, topic_shape
+from manda.agent.compose import Ask, Draft, asks_adjustments, compose, topic_shape
+from manda.agent.compose.digest import asks_digest
 from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.timeline import asks_timeline
@@ -43,6 +44,20 @@ class OfflineComposer:
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
         subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
+        if asks_digest(ask.question):  # what a meeting covered: every item of its minutes
+            roles = ",".join(r.value for r in roles_asked(ask.question)) or "board_minutes"
+            return [_call(1, "query_knowledge_base", query=ask.question, roles=roles, k=12),
+                    _call(2, "query_knowledge_base", roles=roles, k=12,
+                          query="minutes of the meeting items discussed decided approved")
+                    ][:max_calls]
+        if asks_adjustments(ask.question):  # the QoE's bridge: both EBITDAs and the report
+            return [
+                _call(1, "query_knowledge_base", query=ask.question, roles="qoe_report",
+                      subject="ebitda, adjusted ebitda, one-time charges", k=8),
+                _call(2, "query_knowledge_base", roles="qoe_report", k=8,
+                      query="adjusted EBITDA reported EBITDA adjustments normalisation bridge"),
+                _call(3, "detect_contradictions", subject="ebitda"),
+            ][:max_calls]
         shape = topic_shape(ask)
         if shape is not None:  # a topic question reads the documents of the roles that hold it
             roles = ",".join(r.value for r in shape.roles)

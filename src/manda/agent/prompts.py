@@ -79,6 +79,12 @@ def question_message(ask: Ask, context_text: str, constraints: Constraints | Non
         reading.append(f"period: {ask.period}")
     if ask.entity:
         reading.append(f"entity: {ask.entity}")
+    if ask.frame.years_back and not ask.period:
+        back = ", ".join("the latest" if n == 1 else f"{n - 1} before it"
+                         for n in ask.frame.years_back)
+        reading.append(f"full years counted back ({back}): from the latest full fiscal year "
+                       "with reported (actual) figures in the room, never a quarter or the "
+                       "calendar; say which year you took")
     shape = topic_shape(ask)
     if shape is not None:
         reading.append(f"topic: {shape.key} (call topic_brief)")

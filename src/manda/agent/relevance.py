@@ -20,6 +20,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.tables import read_tables
 from manda.agent.unusual import sentences, trim
 from manda.finance.amounts import find_amounts
+from manda.finance.equivalents import named_groups
 from manda.injection import looks_like_instruction
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
@@ -181,13 +182,21 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
     # A question about a thing the deal vocabulary names (insurance, litigation, a lease) is
     # answered only by a passage about it: rare side words ("cover") do not make up for it.
     topics = [t for t in terms if _names_topic(t)]
+    # a passage in another wording of a line item the question names ("true and fair view" for
+    # "audit opinion", "purchases of property and equipment" for "capex") covers those words
+    said_otherwise = [(set(content_terms(own)) & set(terms), patterns)
+                      for own, patterns in named_groups(question)]
     ranked: list[Passage] = []
     for (text, source, is_row), have in zip(pool, stems, strict=True):
-        covered = sum(weight[t] for t in terms if _matches(t, have))
+        matched = {t for t in terms if _matches(t, have)}
+        for own, patterns in said_otherwise:
+            if any(pattern.search(text) for pattern in patterns):
+                matched |= own
+        covered = sum(weight[t] for t in matched)
         if not covered:
             continue
         score = covered / total
-        if topics and not any(_matches(t, have) for t in topics):
+        if topics and not any(t in matched for t in topics):
             score *= _OFF_TOPIC
         order = score + min(len(text), 200) / 4000  # a full sentence over a fragment
         if wants_amount:

@@ -179,6 +179,7 @@ class AnswerService:
                                         *final["evidence"].notices])),
             constraints=final["constraints"].to_json() if final.get("constraints") else [],
             constraint_checks=[c.to_json() for c in final.get("constraint_checks") or []],
+            cautions=list(final.get("cautions") or []),
         )
 
 

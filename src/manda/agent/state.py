@@ -11,7 +11,7 @@ from manda.agent.followups import Resolution
 from manda.agent.intents import QuestionFrame
 from manda.agent.trace import TraceRecorder
 from manda.agent.validate import GateResult
-from manda.answers import Citation, SuggestedAction
+from manda.answers import Caution, Citation, SuggestedAction
 from manda.llm.port import ChatMessage, TextSink, TokenUsage
 from manda.memory.port import Conversation
 
@@ -55,6 +55,7 @@ class AnswerState(TypedDict, total=False):
     reprompts: int
     streamed: bool
     constraint_checks: list[ConstraintCheck]  # each constraint on the final answer: met or why not
+    cautions: list[Caution]  # what the answer says of those constraints, apart from its text
     constraints_sent_back: bool  # the model was already asked once to meet them
     # output
     citations: list[Citation]

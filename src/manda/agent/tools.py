@@ -25,6 +25,7 @@ from manda.agent.unusual import scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
+from manda.ingest.chunking import shown_text
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import (
@@ -317,7 +318,8 @@ class ToolBox:
                                                                     c.text.lower()))),
                                        c.ordinal))
             extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
-                                location=c.location, text=c.text, score=0.0, via=["role"])
+                                location=c.location, text=shown_text(c), score=0.0,
+                                via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from manda.finance.facilities import facility_name
 from manda.models import DocumentRole
 
 R = DocumentRole
@@ -79,7 +80,9 @@ PNL = Shape(
     re.compile(r"\bp\s?(?:&|&amp;|and)\s?l\b|\bprofit (?:and|&) loss\b|\bincome statements?\b|"
                r"\bstatements? of (?:operations|income|comprehensive income)\b|"
                r"\bearnings statement\b|\bguv\b|\bgewinn- und verlustrechnung\b|"
-               r"\bwalk (?:me|us) through the (?:financials|numbers|results)\b", _F),
+               r"\bwalk (?:me|us) through the (?:financials|numbers|results)\b|"
+               r"\b(?:headline|key|main|top[\s-]line) (?:numbers|figures|financials|results)\b|"
+               r"\b(?:give|show) (?:me|us) the (?:numbers|financials)\b", _F),
     (R.MANAGEMENT_ACCOUNTS, R.AUDITED_STATEMENTS, R.QOE_REPORT),
     ("revenue", "gross profit", "cost of sales", "ebitda", "adjusted ebitda", "net income",
      "one-time charges"),
@@ -89,6 +92,7 @@ PNL = Shape(
 DEBT = Shape(
     "debt", "Balance sheet, cash and debt",
     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bbilanz\b|"
+               r"\bworking capital\b|\bnet current assets\b|\bnwc\b|"
                r"\b(?:bank|gross|total|financial|external|senior) (?:debt|borrowings?)\b|"
                r"\bdebt (?:facilit\w+|position|structure|maturit\w+|profile|financing)\b|"
                r"\b(?:credit|loan|debt|bank|banking|financing|revolving) facilit(?:y|ies)\b|"
@@ -156,7 +160,9 @@ CONTRACTS = Shape(
     "contracts", "Material contracts",
     re.compile(r"\bmaterial contracts?\b|\bkey contracts?\b|\bmajor contracts?\b|"
                r"\bcontracts? with (?:customers|suppliers)\b|\bcustomer contracts?\b|"
-               r"\bwhich contracts\b|\bagreements? (?:in place|with)\b", _F),
+               r"\bwhich contracts\b|\bagreements? (?:in place|with)\b|"
+               r"\b(?:in|of|across|under) (?:the|its|our) (?:contracts|agreements)\b|"
+               r"\bcontract terms\b", _F),
     (R.CONTRACT, R.LEGAL_MEMO), ("contract",),
     "agreement contract term expiry change of control termination counterparty", "Legal",
 )
@@ -183,8 +189,14 @@ def shape_for(question: str) -> Shape | None:
     estimate" is EBITDA); the P&L shape is the exception, since it is made of metrics."""
     for shape in SHAPES:
         if shape.asked.search(question):
+            if shape is COVENANTS and _FACILITY_HEADROOM.search(question) \
+                    and facility_name(question) is not None:
+                return DEBT  # "headroom on the RCF" is what is left to draw, not a test
             return shape
     return None
+
+
+_FACILITY_HEADROOM = re.compile(r"\bheadroom\b|\bundrawn\b|\bavailab\w+\b", _F)
 
 
 # Key roles a management team is expected to have, with every way a document writes them.

@@ -203,6 +203,7 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         ],
         constraints=_constraints(final.get("constraints"), final.get("constraints_carried")),
         checks=_checks(recorder, final.get("constraint_checks")),
+        cautions=[c.text for c in answer.cautions],
         dropped_references=[f"{r.document}, {r.location}" for g in recorder.gates
                             for r in g.result.dropped],
         numbers=[TraceNumber(text=n.text, how=n.how,

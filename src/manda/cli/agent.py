@@ -63,6 +63,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "usage": answer.usage.model_dump(),
         "constraints": answer.constraints,
         "constraint_checks": answer.constraint_checks,
+        "cautions": [c.model_dump() for c in answer.cautions],
     }
 
 
@@ -79,8 +80,20 @@ def render_trace(trace: AnswerTrace | None) -> None:
             out.print(f"  {escape(line)}", highlight=False)
 
 
+CAUTION_STYLE = {"not_met": ("⚠", "bold yellow"), "left_out": ("⚠", "yellow"),
+                 "still_applying": ("ℹ", "dim")}
+
+
+def render_cautions(answer: Answer) -> None:
+    """The answer's cautions under its text, a marked line each (as Slack shows them)."""
+    for caution in answer.cautions:
+        mark, style = CAUTION_STYLE[caution.kind]
+        out.print(f"[{style}]{mark} {escape(caution.text)}[/]", highlight=False)
+
+
 def render(answer: Answer) -> None:
     out.print(Markdown(answer.answer))
+    render_cautions(answer)
     for notice in answer.notices:
         out.print(f"[yellow]{notice}[/]")
     actions = [a for a in answer.suggested_actions if a.type == "add_to_qa"]

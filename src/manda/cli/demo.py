@@ -12,6 +12,7 @@ from rich.panel import Panel
 
 from manda.answers import Answer
 from manda.cli._common import running
+from manda.cli.agent import render_cautions
 
 if TYPE_CHECKING:
     from manda.app import Manda
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def render_answer(answer: Answer) -> None:
     out.print(Markdown(answer.answer))
+    render_cautions(answer)
     for c in answer.citations:
         out.print(f"  [dim]source: {c.document}, {c.location}[/]")
     for notice in answer.notices:

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from manda.cli._common import print_json, require_deal, running
 from manda.config import Settings
+from manda.errors import NothingToUndoError
 from manda.models import FindingStatus, IngestReport, ReviewDecisionKind, SearchHit
 
 err = Console(stderr=True)
@@ -43,8 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=findings)
 
-    p = sub.add_parser("review", help="approve or reject a finding waiting for review")
-    p.add_argument("decision", choices=["approve", "reject"])
+    p = sub.add_parser("review", help="approve or reject a finding waiting for review, or undo "
+                       "its decision (a person's, or one carried over to a new version)")
+    p.add_argument("decision", choices=["approve", "reject", "undo"])
     p.add_argument("finding_id")
     p.add_argument("--by", required=True, help="who decides (kept in the audit log)")
     p.add_argument("--reason", default="")
@@ -188,6 +190,8 @@ async def findings(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def review(args: argparse.Namespace, settings: Settings) -> int:
+    if args.decision == "undo":
+        return await undo(args, settings)
     decision = (
         ReviewDecisionKind.APPROVE if args.decision == "approve" else ReviewDecisionKind.REJECT
     )
@@ -200,6 +204,20 @@ async def review(args: argparse.Namespace, settings: Settings) -> int:
     out.print(
         f"Finding {record.finding_id} {verb} by {record.by} at {record.at:%Y-%m-%d %H:%M} UTC."
     )
+    return 0
+
+
+async def undo(args: argparse.Namespace, settings: Settings) -> int:
+    """`manda review undo F --by NAME`: the finding's decision withdrawn, audited."""
+    async with running(settings, workflows=False) as app:
+        deal_id = args.deal or await app.deals.deal_of_finding(args.finding_id)
+        current = await app.graph.get_decision(deal_id, args.finding_id)
+        if current is None:
+            raise NothingToUndoError(args.finding_id)
+        withdrawn = await app.deals.undo(deal_id, args.finding_id, at=current.at, by=args.by)
+    what = "approval" if withdrawn.decision is ReviewDecisionKind.APPROVE else "rejection"
+    out.print(f"Undid the {what} of finding {withdrawn.finding_id} by {withdrawn.by}; it waits "
+              "for review again.")
     return 0
 
 

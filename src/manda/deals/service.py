@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -557,6 +558,13 @@ class DealService:
     ) -> ReviewDecision:
         """Approve or reject a pending finding once (audited); see `ReviewService.decide`."""
         return await self._review.decide(deal_id, finding_id, decision, by=by, reason=reason)
+
+    async def undo(
+        self, deal_id: str, finding_id: str, *, at: datetime, by: str
+    ) -> ReviewDecision:
+        """Withdraw the decision made at `at`, carried over or not (audited); see
+        `ReviewService.undo`."""
+        return await self._review.undo(deal_id, finding_id, at=at, by=by)
 
     async def deal_of_finding(self, finding_id: str) -> str:
         """The deal holding `finding_id` (a terminal may name a finding without its deal)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from manda.answers import Answer, Intent
+from manda.answers import Answer, Intent, caution
 
 _CONFIDENCE = re.compile(
     r"\bconfiden(?:ce|t)\b|\bcertainty\b|\bprobability\b|\b(?:HIGH|MEDIUM|LOW)\b(?=[\s)]*$)"
@@ -50,9 +50,14 @@ def check_intent(answer: Answer, expected: Any) -> CheckResult:
                        f"expected {wanted.value}, got {answer.intent.value}")
 
 
+def read_as_shown(answer: Answer) -> str:
+    """What a reader sees: the answer's text and, under it, its cautions."""
+    return "\n".join([answer.answer, *(c.text for c in answer.cautions)])
+
+
 def check_contains(answer: Answer, expected: Any) -> CheckResult:
     mode, items = _texts(expected)
-    text = answer.answer.lower()
+    text = read_as_shown(answer).lower()
     found = [i for i in items if i.lower() in text]
     passed = bool(found) if mode == "any" else len(found) == len(items)
     missing = [i for i in items if i not in found]
@@ -63,7 +68,7 @@ def check_mentions(answer: Answer, expected: Any) -> CheckResult:
     """Every item must appear; an item given as a list is met by any one of its wordings."""
     if not isinstance(expected, list) or not expected:
         raise ValueError(f"mentions takes a list of strings or lists of wordings, not {expected!r}")
-    text = answer.answer.lower()
+    text = read_as_shown(answer).lower()
     groups = [[str(v) for v in item] if isinstance(item, list) else [str(item)]
               for item in expected]
     missing = [g for g in groups if not any(w.lower() in text for w in g)]
@@ -73,7 +78,7 @@ def check_mentions(answer: Answer, expected: Any) -> CheckResult:
 
 def check_not_contains(answer: Answer, expected: Any) -> CheckResult:
     _, items = _texts(expected)
-    text = answer.answer.lower()
+    text = read_as_shown(answer).lower()
     present = [i for i in items if i.lower() in text]
     return CheckResult("not_contains", not present, f"present: {present}" if present else "")
 
@@ -146,11 +151,12 @@ def check_short(answer: Answer, expected: Any) -> CheckResult:
 
 
 def check_constraints(answer: Answer, expected: Any) -> CheckResult:
-    """`{one_sentence: met, min_sources: not_met}`: each constraint met, or not met and said so
-    in the answer (which one and why)."""
+    """`{one_sentence: met, min_sources: not_met}`: each constraint met (and no caution says
+    otherwise), or not met and said so by the answer (which one and why)."""
     if not isinstance(expected, dict):
         raise ValueError(f"constraints takes {{kind: met | not_met}}, not {expected!r}")
     got = {c["kind"]: c for c in answer.constraint_checks}
+    unmet = [c.text for c in answer.cautions if c.kind == "not_met"]
     wrong = []
     for kind, want in expected.items():
         check = got.get(str(kind))
@@ -158,6 +164,9 @@ def check_constraints(answer: Answer, expected: Any) -> CheckResult:
             wrong.append(f"{kind}: not read from the question")
         elif want == "met" and not check["met"]:
             wrong.append(f"{kind}: not met ({check['reason']})")
+        elif want == "met" and any(t.startswith(caution("not_met", check["constraint"]).text)
+                                   for t in unmet):
+            wrong.append(f"{kind}: met, yet a caution says it is not")
         elif want == "not_met" and (check["met"] or not check["disclosed"]):
             wrong.append(f"{kind}: " + ("met" if check["met"] else "not said in the answer"))
     return CheckResult("constraints", not wrong, "; ".join(wrong))

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import yaml
 
 from manda.answers import Answer
-from manda.evals.checks import CheckResult, run_checks
+from manda.evals.checks import CheckResult, read_as_shown, run_checks
 from manda.models import IngestReport
 
 DEFAULT_DATASET = Path("evals/dataset.yaml")
@@ -284,7 +284,7 @@ async def _run_turn(app: EvalApp, deal: str, turn: Turn, conversation: str) -> T
         return TurnResult(turn.ask, "", "", failed, error=f"{type(exc).__name__}: {exc}")
     return TurnResult(
         question=turn.ask,
-        answer=answer.answer,
+        answer=read_as_shown(answer),  # the text and its cautions, as a reader sees them
         intent=answer.intent.value,
         checks=run_checks(answer, turn.checks),
         input_tokens=answer.usage.input_tokens,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions"]
+__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "named_groups"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -47,7 +47,16 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("inventory", "inventories"),
     ("receivables", "accounts receivable", "trade receivables"),
     ("executive compensation", "summary compensation table", "named executive officers"),
-    ("auditor", "independent registered public accounting firm"),
+    ("auditor", "independent registered public accounting firm", "statutory auditor",
+     "independent auditor", "abschlussprüfer"),
+    # a clean opinion as US, UK/IFRS and German auditors word it
+    ("audit opinion", "clean opinion", "unqualified opinion", "unmodified opinion",
+     "auditor's report", "true and fair view", "present fairly, in all material respects",
+     "uneingeschränkter bestätigungsvermerk"),
+    ("quality of earnings", "qoe", "financial due diligence", "fdd report",
+     "quality of earnings report"),
+    ("related party transactions", "related party", "related parties",
+     "transactions with related parties", "nahestehende personen"),
     ("guidance", "outlook", "expects"),
 )
 
@@ -70,6 +79,18 @@ def expansions(question: str) -> list[str]:
         if any(pattern.search(text) for _, pattern in group):
             out += [phrase for phrase, pattern in group
                     if not pattern.search(text) and phrase not in out]
+    return out
+
+
+def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]:
+    """For every line item the question names: its words in the question ("audit opinion") and
+    the patterns of all the group's phrases ("true and fair view", "unqualified opinion")."""
+    text = question.replace("’", "'")
+    out: list[tuple[str, tuple[re.Pattern[str], ...]]] = []
+    for group in _compiled():
+        own = [m.group(0) for _, pattern in group if (m := pattern.search(text))]
+        if own:
+            out.append((max(own, key=len), tuple(pattern for _, pattern in group)))
     return out
 
 

@@ -127,6 +127,10 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("headcount", "Headcount", "count", (
         "headcount", "head count", "employees", "employee", "fte", "ftes", "full-time employees",
         "full-time equivalents", "staff", "workforce", "number of employees", "mitarbeiter",
+        # how a deal team asks it
+        "people employed", "persons employed", "how many people work",
+        "do they employ", "does it employ", "does the company employ", "does the business employ",
+        "beschäftigte", "anzahl der mitarbeiter",
     ), stock=True),
     MetricSpec("churn", "Churn", "percent", (
         "churn", "churn rate", "customer churn", "logo churn", "gross churn", "revenue churn",

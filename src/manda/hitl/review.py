@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
-from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
+from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError, NothingToUndoError
 from manda.kg.port import Findings, ReviewLog
 from manda.models import (
     AuditEntry,
@@ -78,3 +79,29 @@ class ReviewService:
             )
         )
         return record
+
+    async def undo(
+        self, deal_id: str, finding_id: str, *, at: datetime, by: str
+    ) -> ReviewDecision:
+        """Withdraw the decision made at `at` (a person's, or one carried over to a new version
+        of its document): the finding waits for review again, and the undo is audited. A second
+        undo of the same decision raises `NothingToUndoError` and changes nothing."""
+        if not by.strip():
+            raise MandaError("An undo needs the name of who made it.", hint="Use --by NAME.")
+        finding = await self._graph.get_finding(deal_id, finding_id)
+        if finding is None:
+            raise FindingNotFoundError(finding_id)
+        withdrawn = await self._graph.withdraw_decision(deal_id, finding_id, at=at)
+        if withdrawn is None:
+            raise NothingToUndoError(finding_id)
+        if finding.status is _STATUS_OF[withdrawn.decision]:  # not superseded since
+            await self._graph.set_finding_status(deal_id, finding_id, FindingStatus.PENDING)
+        what = "approval" if withdrawn.decision is ReviewDecisionKind.APPROVE else "rejection"
+        carried = " (carried over from the earlier version)" if withdrawn.carried_from else ""
+        await self._graph.append_audit(AuditEntry(
+            id=stable_id("a", deal_id, finding_id, "undone", withdrawn.at.isoformat()),
+            deal_id=deal_id, action="finding.undone", subject_id=finding_id, by=by,
+            detail=f"undid the {what} by {withdrawn.by}{carried}; it waits for review again",
+        ))
+        return withdrawn
+

@@ -72,9 +72,9 @@ def carried_decisions(
             undecided.discard(match.id)
             out.append((match, ReviewDecision(
                 finding_id=match.id, deal_id=match.deal_id, decision=decision.decision,
-                by=decision.by, reason=(f"carried over: the same figure was "
-                                        f"{STATUS_OF[decision.decision].value} in the earlier "
-                                        f"version" + (f" ({decision.reason})"
-                                                      if decision.reason else "")),
+                by=decision.by, carried_from=old.id,
+                reason=(f"carried over: the same figure was "
+                        f"{STATUS_OF[decision.decision].value} in the earlier version"
+                        + (f" ({decision.reason})" if decision.reason else "")),
             )))
     return out

@@ -154,12 +154,15 @@ def plan_finding_relations(
     groups: dict[tuple[str, ...], list[Finding]] = defaultdict(list)
     for finding in findings:
         key = _fact_key(finding)
-        if key is not None and finding.status is not FindingStatus.REJECTED:
+        if key is not None:
             groups[key].append(finding)
 
     versions = _versions_of(replaces)
     for members in groups.values():
-        for a, b in _version_pairs(members, versions):
+        # a rejected reading corrects nothing; its conflicts and confirmations are kept (the
+        # store does not count them while it stays rejected) so an undone rejection counts again
+        decided = [f for f in members if f.status is not FindingStatus.REJECTED]
+        for a, b in _version_pairs(decided, versions):
             _supersede(plan, a, b, replaces, by_doc)
     for members in groups.values():
         live = [f for f in members if f.id not in plan.superseded]
@@ -200,8 +203,10 @@ def _version_pairs(
 
 
 def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:
-    """Group equal values (within rounding); each cluster's first member is its anchor."""
-    ordered = sorted(findings, key=lambda f: (-f.confidence, f.document_id, f.id))
+    """Group equal values (within rounding); each cluster's first member is its anchor, a
+    rejected reading only when the cluster has nothing else (its relations do not count)."""
+    ordered = sorted(findings, key=lambda f: (f.status is FindingStatus.REJECTED, -f.confidence,
+                                              f.document_id, f.id))
     clusters: list[list[Finding]] = []
     for finding in ordered:
         home = next(

@@ -17,13 +17,14 @@ import socket
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
+from manda.finance.amounts import format_amount
 from manda.ingest.decisions import STATUS_OF, carried_decisions
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile
@@ -35,6 +36,7 @@ from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
 from manda.models import (
     AuditEntry,
+    CarriedDecision,
     Chunk,
     Confidence,
     Deal,
@@ -544,10 +546,12 @@ class IngestService:
 
     async def _carry_decisions(
         self, deal_id: str, between_documents: Sequence[Relation], findings: list[Finding],
-        batch: set[str],
+        batch: set[str], names: Mapping[str, str], report: IngestReport,
+        undone: Callable[[], Awaitable[set[str]]],
     ) -> list[Finding]:
         """People's decisions on the figures of documents this batch replaced, carried to the
-        new version's findings that restate them unchanged (`manda.ingest.decisions`); the
+        new version's findings that restate them unchanged (`manda.ingest.decisions`) and listed
+        in the report (so they can be undone; one undone is never carried again, `undone`); the
         findings are returned with the statuses that gives."""
         supersessions = [r for r in between_documents if r.source_id in batch]
         replaced = {r.target_id for r in supersessions}
@@ -561,7 +565,7 @@ class IngestService:
                 decided.append((f, decision))
         if not decided:
             return findings
-        fresh = {f.id for f in findings if f.document_id in newer}
+        fresh = {f.id for f in findings if f.document_id in newer} - await undone()
         undecided: set[str] = set()
         for finding_id in sorted(fresh):
             if await self._graph.get_decision(deal_id, finding_id) is None:
@@ -578,6 +582,12 @@ class IngestService:
                 by=decision.by, at=decision.at, detail=decision.reason,
             ))
             statuses[finding.id] = status
+            report.carried.append(CarriedDecision(
+                finding_id=finding.id, decision=decision.decision, by=decision.by,
+                at=decision.at, document=names.get(finding.document_id, finding.document_id),
+                figure=f"{finding.label}{f' {finding.period}' if finding.period else ''}: "
+                       f"{finding.value_text or format_amount(finding.value or 0.0, finding.unit)}",
+            ))
         return [f.model_copy(update={"status": statuses[f.id]}) if f.id in statuses else f
                 for f in findings]
 
@@ -607,17 +617,31 @@ class IngestService:
             if d.status is DocumentStatus.COMPLETED
         ]
         between_documents = document_supersessions(documents)
+        names = {d.id: d.filename for d in documents}
+        read: dict[str, set[str]] = {}
+
+        async def undone() -> set[str]:
+            """Findings whose decision someone undid (the audit log, read once if needed)."""
+            if "ids" not in read:
+                read["ids"] = {e.subject_id for e in await self._graph.list_audit(deal_id)
+                               if e.action == "finding.undone"}
+            return read["ids"]
+
         relations: list[Relation] = list(between_documents)
         superseded: list[str] = []
         contradictions = 0
         for subject in await self._graph.finding_subjects(deal_id):
             findings = await self._carry_decisions(
                 deal_id, between_documents,
-                await self._graph.list_findings(deal_id, subject=subject), batch)
+                await self._graph.list_findings(deal_id, subject=subject), batch, names, report,
+                undone)
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
-            contradictions += plan.count(RelationType.CONTRADICTS)
             by_id = {f.id: f for f in findings}
+            contradictions += sum(
+                1 for r in plan.relations if r.type is RelationType.CONTRADICTS and all(
+                    by_id[i].status is not FindingStatus.REJECTED
+                    for i in (r.source_id, r.target_id)))
             superseded += [i for i in sorted(plan.superseded)
                            if by_id[i].status is not FindingStatus.SUPERSEDED]
         await self._graph.replace_relations(deal_id, relations, types=PLANNED_RELATIONS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -184,7 +185,9 @@ class Findings(Protocol):
         type: RelationType | None = None,
         ids: Sequence[str] | None = None,
     ) -> list[Relation]:
-        """The deal's relations, of `type` if given, whose source or target is in `ids` if given."""
+        """The deal's relations, of `type` if given, whose source or target is in `ids` if given;
+        one with a rejected finding at either end is left out while it stays rejected (a
+        rejection counts at once, an undone one counts again)."""
         ...
 
 
@@ -198,6 +201,14 @@ class ReviewLog(Protocol):
         ...
 
     async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None: ...
+
+    async def withdraw_decision(
+        self, deal_id: str, finding_id: str, *, at: datetime
+    ) -> ReviewDecision | None:
+        """Remove the finding's decision made at `at` (an undo) and return it; None, changing
+        nothing, when there is no such decision (undone already, or another made since)."""
+        ...
+
     async def append_audit(self, entry: AuditEntry) -> None: ...
     async def list_audit(self, deal_id: str) -> list[AuditEntry]: ...
 

@@ -8,9 +8,12 @@ answers everything else.
 
 from __future__ import annotations
 
+import re
+
 from manda.agent.compose import (
     comparison,
     deep_dive,
+    digest,
     due_diligence,
     exploration,
     fact_lookup,
@@ -24,9 +27,20 @@ from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT, OVERVIEW, Shape, shape_for
 from manda.answers import Intent
 
-__all__ = ["Ask", "Draft", "compose", "topic_shape"]
+__all__ = ["Ask", "Draft", "asks_adjustments", "compose", "topic_shape"]
 
 _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLORATION)
+# "What are the QoE adjustments?", "the add-backs", "the EBITDA bridge": reported to adjusted
+_ADJUSTMENTS = re.compile(
+    r"\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda|normali[sz]\w*)\b[^?.]{0,40}\badjustments?\b|"
+    r"\badjustments?\b[^?.]{0,40}\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda)\b|"
+    r"\badd[\s-]?backs?\b|\bebitda bridge\b|\bbridge (?:from|between) (?:reported|"
+    r"statutory)\b", re.IGNORECASE)
+
+
+def asks_adjustments(question: str) -> bool:
+    """The question asks for the adjustments from reported to adjusted EBITDA."""
+    return _ADJUSTMENTS.search(question) is not None
 
 
 def topic_shape(ask: Ask) -> Shape | None:
@@ -51,6 +65,13 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
+    listed = digest.answer(ask, evidence)  # "what did the board discuss in September?"
+    if listed is not None:
+        return listed
+    if asks_adjustments(ask.question):  # the QoE's bridge from reported to adjusted
+        draft = topics.reported_vs_adjusted(ask, evidence)
+        if draft is not None:
+            return draft
     shape = topic_shape(ask)
     if shape is not None:
         draft = topics.compose(ask, evidence, shape)

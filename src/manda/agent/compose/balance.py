@@ -21,7 +21,7 @@ from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
 from manda.agent.unusual import TOPICS, sentences, trim
 from manda.finance.amounts import find_amounts, format_amount
-from manda.finance.facilities import DRAWABLE
+from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.models import Finding, SearchHit
@@ -29,7 +29,18 @@ from manda.models import Finding, SearchHit
 _F = re.IGNORECASE
 
 _SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
-                          r"\bcapital structure\b", _F)
+                          r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
+                          r"\bnwc\b", _F)
+_TERMS_ASKED = re.compile(r"\bterms?\b|\bconditions\b|\bmatur\w+|\binterest (?:rate|margin)\b|"
+                          r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
+                          r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
+_WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
+# The trade working capital lines of a balance sheet, as UK, US and German statements name them.
+_INVENTORY = re.compile(r"^\s*(?:stocks?|inventor(?:y|ies)|vorräte)\b", _F)
+_RECEIVABLES = re.compile(r"^\s*(?:(?:trade )?debtors|(?:trade |accounts )?receivables?|"
+                          r"accounts receivable|forderungen aus lieferungen)", _F)
+_PAYABLES = re.compile(r"^\s*(?:(?:trade )?creditors(?::? trade)?|(?:trade |accounts )payables?|"
+                       r"accounts payable|verbindlichkeiten aus lieferungen)", _F)
 _SHEET_ROW = re.compile(
     r"\b(?:cash|bank|debtors?|receivables?|creditors?|payables?|stocks?|inventor\w+|loans?|"
     r"borrowings?|overdrafts?|debt|fixed assets|property|plant|intangible|goodwill|net assets|"
@@ -139,8 +150,16 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += facility_table(evidence)
     facilities = _statements(evidence, hits, _FACILITY, with_amount=False)[:3]
     if facilities:
-        parts += ["", "**Facilities, lenders and maturities**",
-                  *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
+        section = ["", "**Facilities, lenders and maturities**",
+                   *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
+        if _TERMS_ASKED.search(ask.question):
+            # "what are the terms of the term loan?": the terms are the answer, balances after
+            first, *rest = facilities
+            section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
+                       *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
+            parts = [*section, "", "**Cash and debt**", *parts]
+        else:
+            parts = [*parts, *section]
     covenant = next((s for s in _statements(evidence, hits, re.compile(r"\bcovenants?\b", _F),
                                             least=1)
                      if s.text not in {f.text for f in facilities}), None)
@@ -152,14 +171,28 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += _differences(evidence, "\n".join(parts))
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
+    if facilities and _TERMS_ASKED.search(ask.question):
+        return Draft(text="\n".join(parts).strip())
+    drawing = drawing_sentence(ask, evidence) or working_capital_sentence(ask, evidence, hits)
+    if drawing is not None:
+        lead = f"{drawing}\n\n{lead}"
     return Draft(text="\n".join([lead, *parts]).strip())
 
 
-def facility_table(evidence: Evidence) -> list[str]:
-    """Each facility whose size the documents state: limit, drawn and headroom side by side
-    (headroom = limit − drawn, computed where both are stated for the same date and no
-    document states it), so a limit is never read as debt."""
-    from manda.agent.compose.common import cite_findings
+@dataclass(frozen=True)
+class FacilityLine:
+    """One facility: its limit, what is drawn and the headroom, with the findings they rest on."""
+
+    name: str
+    limit: Finding
+    drawn: Finding | None
+    headroom: str  # stated, computed ("… (computed)") or why there is none
+    used: list[Finding]
+
+
+def facility_lines(evidence: Evidence) -> list[FacilityLine]:
+    """Each facility whose size the documents state (headroom = limit − drawn, computed where
+    both are stated for the same date and no document states it)."""
     from manda.agent.selection import findings_for, show
 
     def latest(found: Sequence[Finding]) -> Finding | None:
@@ -167,11 +200,8 @@ def facility_table(evidence: Evidence) -> list[str]:
 
     limits = [f for f in findings_for(evidence, "facility limit")
               if f.value is not None and f.entity]
-    if not limits:
-        return []
-    rows = ["", "**Facilities: limit, drawn and headroom**", "",
-            "| Facility | Limit | Drawn | Headroom (undrawn) | Sources |", "|---|---|---|---|---|"]
-    for name in dict.fromkeys(f.entity for f in limits):
+    lines: list[FacilityLine] = []
+    for name in dict.fromkeys(f.entity for f in limits if f.entity):
         limit = latest([f for f in limits if f.entity == name])
         assert limit is not None
         drawn_all = [f for f in findings_for(evidence, "debt") if f.entity == name
@@ -179,7 +209,6 @@ def facility_table(evidence: Evidence) -> list[str]:
         drawn = latest([f for f in drawn_all if f.period == limit.period]) or latest(drawn_all)
         stated = latest([f for f in findings_for(evidence, "facility headroom")
                          if f.entity == name and f.value is not None])
-        used = [f for f in (limit, drawn, stated) if f is not None]
         if stated is not None:
             headroom = show(stated)
         elif drawn is not None and name in DRAWABLE and drawn.period == limit.period:
@@ -187,10 +216,100 @@ def facility_table(evidence: Evidence) -> list[str]:
             headroom = f"{format_amount(left, limit.unit)} (computed)"
         else:
             headroom = "not stated" if name in DRAWABLE else "— (drawn in full when made)"
-        rows.append(f"| {name[:1].upper()}{name[1:]} | {_dated(limit)} | "
-                    f"{_dated(drawn) if drawn else 'not stated'} | {headroom} | "
-                    f"{cite_findings(used, evidence)} |")
+        used = [f for f in (limit, drawn, stated) if f is not None]
+        lines.append(FacilityLine(name, limit, drawn, headroom, used))
+    return lines
+
+
+def facility_table(evidence: Evidence) -> list[str]:
+    """Limit, drawn and headroom side by side, so a limit is never read as debt."""
+    from manda.agent.compose.common import cite_findings
+
+    lines = facility_lines(evidence)
+    if not lines:
+        return []
+    rows = ["", "**Facilities: limit, drawn and headroom**", "",
+            "| Facility | Limit | Drawn | Headroom (undrawn) | Sources |", "|---|---|---|---|---|"]
+    for line in lines:
+        rows.append(f"| {line.name[:1].upper()}{line.name[1:]} | {_dated(line.limit)} | "
+                    f"{_dated(line.drawn) if line.drawn else 'not stated'} | {line.headroom} | "
+                    f"{cite_findings(line.used, evidence)} |")
     return rows
+
+
+_DRAWING_ASKED = re.compile(r"\bdrawn\b|\bdraw(?:n|ings?)?\s?down\b|\bheadroom\b|\bundrawn\b|"
+                            r"\bavailab\w+\b|\butili[sz]\w*\b|\bhow much (?:is )?left\b|"
+                            r"\bin anspruch genommen\b|\bausgenutzt\b", _F)
+
+
+def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
+    """"How much is drawn on the revolver?": the facility asked (or every drawable one), what
+    is drawn of its limit and what is left, as the answer's first line."""
+    from manda.agent.compose.common import cite_findings
+    from manda.agent.selection import show
+    from manda.agent.translate import period_phrase
+
+    if not _DRAWING_ASKED.search(ask.question):
+        return None
+    asked = facility_name(ask.question)
+    lines = [line for line in facility_lines(evidence)
+             if (line.name == asked if asked else line.name in DRAWABLE) and line.drawn]
+    if not lines:
+        return None
+    said = []
+    for line in lines:
+        assert line.drawn is not None
+        when = period_phrase(line.limit.period)
+        said.append(f"{show(line.drawn)} is drawn on the {line.name} of {show(line.limit)}"
+                    f"{f' {when}' if when else ''}; headroom {line.headroom} "
+                    f"{cite_findings(line.used, evidence)}")
+    return "; ".join(said) + "."
+
+
+def _amount(cell: str) -> float | None:
+    """A statement cell: "2,350", "(2,350)" (negative), "1.850" (German thousands)."""
+    text = cell.strip().replace("\u2212", "-")
+    negative = (text.startswith("(") and text.endswith(")")) or text.startswith("-")
+    body = text.strip("()-–— ")
+    if re.fullmatch(r"\d{1,3}(?:[,. ]\d{3})*", body):  # whole units, thousands grouped
+        value = float(re.sub(r"\D", "", body))
+    elif m := re.fullmatch(r"(\d+)[.,](\d{1,2})", body):  # "12.4" in millions
+        value = float(f"{m.group(1)}.{m.group(2)}")
+    else:
+        return None
+    return -value if negative else value
+
+
+def working_capital_sentence(ask: Ask, evidence: Evidence,
+                             hits: Sequence[SearchHit]) -> str | None:
+    """"What's the working capital position?" with no stated figure: stocks + debtors − trade
+    creditors of the balance sheet, per column, computed and said to be, in its units."""
+    if not _WORKING_CAPITAL_ASKED.search(ask.question):
+        return None
+    for table, hit in _tables(hits):
+        lines = {name: next((r for r in table.rows if pattern.match(r.label)), None)
+                 for name, pattern in (("inventory", _INVENTORY), ("receivables", _RECEIVABLES),
+                                       ("payables", _PAYABLES))}
+        if lines["receivables"] is None or lines["payables"] is None:
+            continue
+        said = []
+        for column in table.header[1:]:
+            values = {n: _amount(r.cells.get(column, "")) if r is not None else 0.0
+                      for n, r in lines.items()}
+            if values["receivables"] is None or values["payables"] is None:
+                continue
+            total = (values["inventory"] or 0.0) + values["receivables"] - abs(values["payables"])
+            said.append(f"{column}: {total:,.0f}")
+        if not said:
+            continue
+        parts = [r.label for r in lines.values() if r is not None]
+        units = _scale_note(table)
+        return (f"Trade working capital (computed; the documents give no figure of their own) "
+                f"— {'; '.join(said)}"
+                + (f" ({units.rstrip('.')})" if units else "")
+                + f": {' + '.join(parts[:-1])} − {parts[-1]}, from the balance sheet "
+                f"{cite([evidence.hit_source(hit)])}.")
+    return None
 
 
 def _dated(finding: Finding) -> str:

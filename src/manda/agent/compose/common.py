@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.intents import QuestionFrame
-from manda.agent.selection import Reading, show
+from manda.agent.selection import Reading, show, subject_base
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
 from manda.agent.unusual import sentences, trim
-from manda.answers import Intent, SuggestedAction
+from manda.answers import Caution, Intent, SuggestedAction
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingStatus, SearchHit
 
@@ -42,6 +42,7 @@ class Draft:
     proposals: list[SuggestedAction] = field(default_factory=list)
     offer_qa: bool = False
     rests_on: list[Finding] = field(default_factory=list)
+    cautions: list[Caution] = field(default_factory=list)  # kept apart from `text`
 
 
 def sources_of(findings: Sequence[Finding], evidence: Evidence) -> list[Source]:
@@ -71,7 +72,16 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
                 "forecast, not an actual result.")
     doc = evidence.document_of(primary)
     draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
-    return f"{reading.label} was {show(primary)}{when}{draft} {where}."
+    return f"{reading.label} was {show(primary)}{when}{draft}{_net_cash(reading)} {where}."
+
+
+def _net_cash(reading: Reading) -> str:
+    """Negative net debt is what a deal team calls a net cash position: said in their words."""
+    value = reading.primary.value
+    if subject_base(reading.subject) != "net debt" or value is None or value >= 0:
+        return ""
+    held = reading.primary.model_copy(update={"value": -value, "value_text": None})
+    return f", a net cash position of {show(held)}"
 
 
 def correction_sentence(reading: Reading, evidence: Evidence) -> str:

@@ -25,8 +25,8 @@ NOT_FOUND_WHY = "no passage retrieved speaks to it closely enough to answer."
 
 
 def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
-           why: str = NOT_FOUND_WHY, must: str | None = None) -> Draft:
-    """The best one to three passages, quoted and cited; "not found" below the threshold."""
+           why: str = NOT_FOUND_WHY, must: str | None = None, limit: int = 3) -> Draft:
+    """The best one to `limit` passages, quoted and cited; "not found" below the threshold."""
     ranked = rank(evidence, ask.question)
     if must:  # a named entity: sentences of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
@@ -37,7 +37,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
-    lead = best(ranked)
+    lead = best(ranked, limit=limit)
     first = lead[0]
     lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]
     lines += [f"- {p.source.document}: “{p.text}” {cite([p.source])}" for p in lead[1:]]

@@ -12,6 +12,8 @@ from manda.agent.compose.common import (
     approvals,
     best_sentences,
     cite_findings,
+    conflict_sentence,
+    correction_sentence,
     describe_reading,
     mentions,
     no_data,
@@ -40,12 +42,14 @@ from manda.agent.selection import (
     periods_of,
     read_fact,
     show,
+    subject_base,
     subject_label,
 )
 from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan
 from manda.finance.amounts import same_amount
+from manda.finance.periods import same_quarter_last_year
 from manda.models import Finding, Nature
 
 _ASKS_ROLE = re.compile(r"\b(?:role|title|position|job|who is|who's|what does .* do)\b",
@@ -97,8 +101,11 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     label = subject_label(ask.subject) or ask.subject
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
+    growth = _growth(ask, evidence)
+    if growth is not None:
+        return growth
     if not pool:
-        topical = _asked_topics(ask, evidence)
+        topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
         if topical is not None:
             return topical
         return _from_passages(ask, evidence, f"no document states {in_text(label)}"
@@ -126,6 +133,99 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     if counted is not None:
         text = f"{text}\n\n{counted.note}"
     return Draft(text=text, proposals=approvals([reading.primary]), rests_on=reading.findings)
+
+
+# A margin no document states is computed from its two stated parts, and said to be.
+MARGIN_OF = {"gross margin": "gross profit", "ebitda margin": "ebitda"}
+
+
+def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
+    """"What's the EBITDA margin?" in a room that states EBITDA and revenue but no margin."""
+    part = MARGIN_OF.get(subject_base(ask.subject or ""))
+    if part is None:
+        return None
+    have = {f.period for f in findings_for(evidence, part, entity=ask.entity)
+            if f.value is not None and f.nature is Nature.ACTUAL and f.period}
+    periods = [p for p in periods_of(f for f in findings_for(evidence, "revenue")
+                                     if f.value is not None and f.nature is Nature.ACTUAL)
+               if p in have and (ask.period is None or p == ask.period)]
+    if not periods:
+        return None
+    period = periods[-1]
+    value = read_fact(evidence, part, period, entity=ask.entity, nature=Nature.ACTUAL)
+    revenue = read_fact(evidence, "revenue", period, nature=Nature.ACTUAL)
+    if value is None or revenue is None or not revenue.primary.value:
+        return None
+    margin = (value.primary.value or 0.0) / revenue.primary.value * 100
+    text = (f"{label} was {margin:.1f}% {period_phrase(period)}, computed from "
+            f"{in_text(value.label)} of {show(value.primary)} "
+            f"{cite_findings([value.primary], evidence)} and revenue of {show(revenue.primary)} "
+            f"{cite_findings([revenue.primary], evidence)}; the documents give no margin of "
+            "their own.")
+    found = [value.primary, revenue.primary]
+    return Draft(text=text, proposals=approvals(found), rests_on=found)
+
+
+_GROWTH = re.compile(r"\bgrow(?:th|ing|n|s)?\b|\bgrew\b|\by-?o-?y\b|\byear[\s-](?:on|over)[\s-]"
+                     r"year\b|\bwachstum\b|\bgewachsen\b", re.IGNORECASE)
+_GROWTH_OF = {"revenue growth": "revenue"}
+_FLOWS = {"revenue", "gross profit", "ebitda", "adjusted ebitda", "ebit", "net income"}
+
+
+def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"How fast is revenue growing?", "revenue growth": the latest period against the same
+    period a year before, computed from the two stated figures (a stated growth rate first)."""
+    subject = subject_base(ask.subject or "")
+    base = _GROWTH_OF.get(subject) or (subject if subject in _FLOWS else None)
+    if base is None or (subject == base and not _GROWTH.search(ask.question)):
+        return None
+    if subject != base and [f for f in findings_for(evidence, subject) if f.value is not None]:
+        return None  # a document states the growth rate: the lookup answers with it
+    pool = [f for f in findings_for(evidence, base, entity=ask.entity)
+            if f.value is not None and f.nature is Nature.ACTUAL]
+    counted = counted_years(pool, ask.frame.years_back) if ask.frame.years_back else None
+    period = (counted.periods[-1] if counted else None) or ask.period or choose_period(
+        pool, period=None, partial=ask.frame.partial_period)
+    if period is None:
+        return None
+    latest = period
+    stated = set(periods_of(pool))
+    if not (counted or ask.period or ask.frame.partial_period):
+        # the latest period with a comparative a year before (FY2024 when H1 FY2025 has none)
+        period = next((p for p in reversed(periods_of(pool))
+                       if same_quarter_last_year(p) in stated), period)
+    prior = same_quarter_last_year(period)
+    new = read_fact(evidence, base, period, entity=ask.entity, nature=Nature.ACTUAL)
+    old = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL) \
+        if prior else None
+    label = subject_label(base) or base
+    if new is None:
+        return None
+    if old is None or not old.primary.value:
+        text = (f"The room states {in_text(label)} for {period_name(period)} but not for "
+                f"{period_name(prior) if prior else 'the year before'}, so its growth cannot be "
+                f"computed. {describe_reading(new, evidence)}")
+        return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings)
+    rate = ((new.primary.value or 0.0) - old.primary.value) / abs(old.primary.value) * 100
+    verb = "grew" if rate >= 0 else "fell"
+    text = (f"{label} {verb} {abs(rate):.1f}% {period_phrase(period)} (computed): "
+            f"{show(new.primary)} {cite_findings([new.primary], evidence)} against "
+            f"{show(old.primary)} {period_phrase(prior)} {cite_findings([old.primary], evidence)}.")
+    extra = [s for s in (correction_sentence(new, evidence), conflict_sentence(new, evidence))
+             if s]
+    if latest != period and (last := read_fact(evidence, base, latest, entity=ask.entity,
+                                               nature=Nature.ACTUAL)) is not None:
+        extra.append(f"The latest figure, {show(last.primary)} for {period_name(latest)} "
+                     f"{cite_findings([last.primary], evidence)}, has no comparative a year "
+                     "earlier in the room.")
+        found_latest = [last.primary]
+    else:
+        found_latest = []
+    if extra:
+        text += " " + " ".join(extra)
+    found = [new.primary, old.primary, *found_latest]
+    return Draft(text=text, proposals=approvals(found),
+                 rests_on=[*new.findings, *old.findings, *found_latest])
 
 
 EARNINGS = {"ebitda", "ebit", "net income", "ebitda margin", "operating expenses"}
@@ -243,10 +343,14 @@ def _matches(finding: Finding, entity: str) -> bool:
 
 def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     """Who holds the role asked; when nobody does, say so and name who is there instead."""
-    draft = role_holder(ask, evidence, role)
+    draft = role_holder(ask, evidence, role) or _role_as_finding(ask, evidence, role)
     if draft is not None:
         draft.text = with_assumption(ask.assumption, draft.text)
         return draft
+    if any(role.lower() in h.text.lower() for h in evidence.hits):
+        # an organisation in the role ("the auditor", "the lender"): the passage that names it
+        return evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
+                                     why=f"no passage names the {role} closely enough.")
     named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""
@@ -263,6 +367,17 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
                       *listed, f"{qa_offer()} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)
+
+
+def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
+    """A role held by an organisation and extracted as a fact ("auditor": the firm)."""
+    found = [f for f in findings_for(evidence, role.lower()) if f.value_text]
+    if not found:
+        return None
+    first = best_of(found, evidence)
+    same = [f for f in found if f.value_text == first.value_text]
+    return Draft(text=f"The {role.lower()} is {first.value_text} {cite_findings(same, evidence)}.",
+                 proposals=approvals(same), rests_on=same)
 
 
 def _pay(ask: Ask, evidence: Evidence) -> Draft:

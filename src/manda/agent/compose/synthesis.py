@@ -139,9 +139,14 @@ def _about_entity(ask: Ask, evidence: Evidence) -> Draft:
     lines = list(dict.fromkeys(lines))
     if not lines:
         return no_data(ask, evidence, why=f"{ask.entity} is named, but nothing more is stated.")
-    text = "\n".join([f"**{ask.entity}**", *lines[:8], "", "**What is missing**",
-                      f"- Anything beyond these passages; ask the target for the full picture "
-                      f"on {ask.entity}. Shall I add that to the Q&A list?"])
+    shown = lines[:8]
+    named_in = sorted({s.document for s in evidence.sources() if any(
+        s.document in line for line in shown)})
+    lead = (f"What the room says about {ask.entity}, from {len(named_in)} document"
+            f"{'s' if len(named_in) != 1 else ''}:") if named_in else \
+        f"What the room says about {ask.entity}:"
+    text = "\n".join([lead, *shown, "",
+                      f"Shall I add a request for full details on {ask.entity} to the Q&A list?"])
     question = f"Please provide full details on {ask.entity} (contracts, terms, exposure)."
     return Draft(text=text, proposals=[qa_action(question, "Commercial"), *approvals(facts)],
                  offer_qa=True, rests_on=facts)

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.answers import LEFT_OUT, constraint_note
+from manda.answers import caution
 from manda.timeline import Timeline, TimelineEvent
 
 MAX_EVENTS = 12
@@ -137,12 +137,13 @@ def compose(ask: Ask, evidence: Evidence) -> Draft | None:
                  f"No event the question asks about is dated on or before {as_of:%-d %B %Y}."]
     if len(events) > MAX_EVENTS:
         lines.append(f"- … and {len(events) - MAX_EVENTS} more (`/manda timeline` lists all).")
+    cautions = []
     if later and as_of is not None:
         shown = "; ".join(f"{e.date} {e.title}" for e in later[:4])
         more = f" and {len(later) - 4} more" if len(later) > 4 else ""
-        lines += ["", constraint_note(f"{LEFT_OUT}“as of {as_of:%-d %B %Y}”: {len(later)} later "
-                                      f"event{'s' if len(later) != 1 else ''} ({shown}{more}).")]
-    return Draft(text="\n".join(lines))
+        cautions.append(caution("left_out", f"“as of {as_of:%-d %B %Y}”: {len(later)} later "
+                                f"event{'s' if len(later) != 1 else ''} ({shown}{more})."))
+    return Draft(text="\n".join(lines), cautions=cautions)
 
 
 def _left_out(question: str, evidence: Evidence, timeline: Timeline) -> list[TimelineEvent]:

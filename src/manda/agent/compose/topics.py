@@ -16,6 +16,7 @@ from manda.agent.compose.common import (
     Draft,
     approvals,
     cite_findings,
+    describe_reading,
     is_request_list,
     qa_action,
     qa_offer,
@@ -26,6 +27,7 @@ from manda.agent.grounding import cite
 from manda.agent.selection import (
     Reading,
     best_of,
+    choose_period,
     findings_for,
     in_text,
     one_per_document,
@@ -56,6 +58,7 @@ from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import body, scan, sentences, trim
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
+from manda.finance.vocabulary import find_subjects
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, FindingStatus, Nature, SearchHit
 
@@ -80,9 +83,39 @@ def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
         CONTRACTS.key: contracts,
     }
     draft = builders[shape.key](ask, evidence)
+    if draft is not None:
+        _lead_with_the_figure(ask, evidence, draft)
     if draft is not None and ask.assumption:
         draft.text = with_assumption(ask.assumption, draft.text)
     return draft
+
+
+_ONE_FIGURE = re.compile(r"^\s*(?:how (?:much|many|big|large)|what(?:'s| is| was| were| are)"
+                         r"(?: the)?(?: current| latest| total)? (?!\w+ (?:look|like)))", _F)
+
+
+def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
+    """"How much cash is on the balance sheet?": the figure asked for is the first line, the
+    topic's table after it as context."""
+    cue = _ONE_FIGURE.search(ask.question)
+    if len(ask.frame.subjects) != 1 or cue is None:
+        return
+    named = [start for _, start, _ in find_subjects(ask.question)]
+    if not any(ask.question[cue.end():start].strip() == "" for start in named):
+        return  # "what are the terms of the term loan?" asks for terms, not a figure
+    subject = ask.frame.subjects[0]
+    pool = [f for f in findings_for(evidence, subject, entity=ask.entity) if f.value is not None]
+    period = ask.period or choose_period(pool, period=None)
+    reading = read_fact(evidence, subject, period, entity=ask.entity, nature=Nature.ACTUAL) \
+        if period else None
+    if reading is None or reading.is_forecast:
+        return
+    first = draft.text.split("\n", 1)[0]
+    if show(reading.primary) in first:
+        return  # the shape already leads with it
+    draft.text = f"{describe_reading(reading, evidence)}\n\n{draft.text}"
+    draft.rests_on = [*reading.findings, *draft.rests_on]
+    draft.proposals = [*approvals([reading.primary]), *draft.proposals]
 
 
 # ---------------------------------------------------------------- shared helpers

@@ -155,8 +155,12 @@ def list_relations(
     type: RelationType | None,
     ids: Sequence[str] | None,
 ) -> list[Relation]:
-    """Relations of the deal, of one type if given, touching any of `ids` (either end) if given."""
-    base = f"SELECT rowid, {_RELATION_COLUMNS} FROM relations WHERE deal_id = ?"
+    """Relations of the deal, of one type if given, touching any of `ids` (either end) if given.
+    A relation with a rejected finding at either end does not count while it is rejected."""
+    base = (f"SELECT rowid, {_RELATION_COLUMNS} FROM relations WHERE deal_id = ? AND NOT ("
+            "ends = 'finding' AND EXISTS (SELECT 1 FROM findings f WHERE f.deal_id = "
+            "relations.deal_id AND f.id IN (relations.source_id, relations.target_id) "
+            f"AND f.status = '{FindingStatus.REJECTED.value}'))")
     params: list[str] = [deal_id]
     if type is not None:
         base += " AND type = ?"

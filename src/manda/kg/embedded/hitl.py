@@ -7,6 +7,7 @@ Q&A item are never overwritten by a retry.
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 
 from manda.errors import AlreadyDecidedError
 from manda.kg.embedded.sql import sortable
@@ -39,6 +40,18 @@ def get_decision(
         "SELECT data FROM decisions WHERE deal_id = ? AND finding_id = ?", (deal_id, finding_id)
     ).fetchone()
     return ReviewDecision.model_validate_json(row[0]) if row else None
+
+
+def withdraw_decision(
+    conn: sqlite3.Connection, deal_id: str, finding_id: str, at: datetime
+) -> ReviewDecision | None:
+    """Delete the decision made at `at` (read and deleted in the writer's one transaction)."""
+    decision = get_decision(conn, deal_id, finding_id)
+    if decision is None or decision.at != at:
+        return None
+    conn.execute("DELETE FROM decisions WHERE deal_id = ? AND finding_id = ?",
+                 (deal_id, finding_id))
+    return decision
 
 
 def append_audit(conn: sqlite3.Connection, entry: AuditEntry) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -236,6 +237,11 @@ class EmbeddedKnowledgeGraph:
 
     async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None:
         return await self._db.read(hitl.get_decision, deal_id, finding_id)
+
+    async def withdraw_decision(
+        self, deal_id: str, finding_id: str, *, at: datetime
+    ) -> ReviewDecision | None:
+        return await self._db.write(hitl.withdraw_decision, deal_id, finding_id, at)
 
     async def append_audit(self, entry: AuditEntry) -> None:
         await self._db.write(hitl.append_audit, entry)

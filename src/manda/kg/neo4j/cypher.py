@@ -353,6 +353,7 @@ MATCH (source:Finding|Document {deal_id: $deal_id})
       (target:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
+  AND NOT (source:Finding AND (source.status = 'rejected' OR target.status = 'rejected'))
 RETURN type(rel) AS type,
        source.id AS source_id,
        target.id AS target_id,
@@ -376,6 +377,15 @@ RETURN created, properties(decision) AS props
 GET_DECISION = """
 MATCH (decision:Decision {deal_id: $deal_id, finding_id: $finding_id})
 RETURN properties(decision) AS props
+"""
+
+# An undo: the decision goes only if it is the one made at `$at` (read and deleted at once).
+WITHDRAW_DECISION = """
+MATCH (decision:Decision {deal_id: $deal_id, finding_id: $finding_id})
+WHERE decision.at = $at
+WITH decision, properties(decision) AS props
+DELETE decision
+RETURN props
 """
 
 # Append-only: an entry already written under the same id is left as it was.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -539,6 +540,13 @@ class Neo4jKnowledgeGraph:
     async def get_decision(self, deal_id: str, finding_id: str) -> ReviewDecision | None:
         params = {"deal_id": deal_id, "finding_id": finding_id}
         rows = await self._run(cypher.GET_DECISION, params, write=False)
+        return from_props(ReviewDecision, rows[0]["props"]) if rows else None
+
+    async def withdraw_decision(
+        self, deal_id: str, finding_id: str, *, at: datetime
+    ) -> ReviewDecision | None:
+        params = {"deal_id": deal_id, "finding_id": finding_id, "at": at}
+        rows = await self._run(cypher.WITHDRAW_DECISION, params, write=True)
         return from_props(ReviewDecision, rows[0]["props"]) if rows else None
 
     async def append_audit(self, entry: AuditEntry) -> None:

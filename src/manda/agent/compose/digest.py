@@ -1,0 +1,118 @@
+"""What a meeting or a document covered: "What did the board discuss in September?".
+
+A question about what a document discussed, decided or covered, with no topic of its own, is
+answered with the document's sections in order, each with its first statement and its source
+(the minutes of the month asked, else the latest of the role asked). A question with a topic
+("what did the board say about Globex?") is left to the passages about that topic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.relevance import content_terms
+from manda.agent.topics import roles_asked
+from manda.agent.unusual import sentences, trim
+from manda.models import Document, DocumentRole, SearchHit
+
+_F = re.IGNORECASE
+_ASKED = re.compile(
+    r"\bwhat (?:did|was|were|has|have)\b[^?]*\b(?:discuss\w*|cover\w*|decid\w*|agree\w*|"
+    r"approv\w*|resolv\w*|talk\w* about|on the agenda)\b|\bagenda\b|"
+    r"\bsummari[sz]e (?:the )?(?:latest |last )?(?:board )?(?:minutes|meeting)\b|"
+    r"\bwhat happened at the (?:last |latest )?(?:board|meeting)\b", _F)
+# Words of the question that name the meeting, not a topic in it.
+_MEETING = {"board", "minut", "meeting", "discuss", "discussed", "cover", "covered", "decid",
+            "decided", "agre", "agreed", "approv", "approved", "resolv", "talk", "agenda",
+            "summari", "summariz", "summaris", "happen", "happened", "last", "latest", "month",
+            "director", "directors", "shareholder", "shareholders"}
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_SKIP_BODY = re.compile(r"^\s*(?:none|n/?a|nothing)\b", _F)
+# The meeting's own housekeeping: no item of substance.
+_FORMALITY = re.compile(r"\b(?:opened|closed) the meeting\b|\bwas quorate\b|\bno apologies\b",
+                        _F)
+_DECISIONS_ASKED = re.compile(r"\b(?:decid\w*|decisions?|agree\w*|approv\w*|resolv\w*|"
+                              r"resolutions?)\b", _F)
+_DECISION = re.compile(r"\b(?:approved|resolved|agreed|decided|asked|instructed|appointed|"
+                       r"authori[sz]ed|mandated|rejected|deferred)\b", _F)
+
+
+def asks_digest(question: str) -> bool:
+    return _ASKED.search(question) is not None and not _topic_words(question)
+
+
+def _topic_words(question: str) -> list[str]:
+    months = {m[:3] for m in _MONTHS}
+    return [t for t in content_terms(question)
+            if not any(t.startswith(w) or w.startswith(t) for w in _MEETING)
+            and t[:3] not in months and not t.isdigit()]
+
+
+def _month_asked(question: str) -> int | None:
+    low = question.lower()
+    return next((n for n, m in enumerate(_MONTHS, 1) if re.search(rf"\b{m[:3]}\w*\b", low)),
+                None)
+
+
+def _document(ask: Ask, evidence: Evidence) -> Document | None:
+    roles = roles_asked(ask.question) or (DocumentRole.BOARD_MINUTES,)
+    held = {h.document_id for h in evidence.hits}
+    docs = [d for d in evidence.documents.values() if d.role in roles and d.id in held]
+    if not docs:
+        return None
+    month = _month_asked(ask.question)
+    dated = [d for _, d in sorted(((d.doc_date.toordinal() if d.doc_date else 0, d)
+                                   for d in docs), key=lambda t: t[0])]
+    if month is not None:
+        dated = [d for d in dated if d.doc_date and d.doc_date.month == month] or dated
+    return dated[-1]
+
+
+def _order(label: str) -> tuple[int, str]:
+    m = re.match(r"\s*(\d+)", label)
+    return (int(m.group(1)) if m else 0, label)
+
+
+def _body(hit: SearchHit) -> str:
+    """The section's text after its heading line."""
+    text = hit.text.strip()
+    label = hit.location.label.strip()
+    return text[len(label):].strip() if label and text.startswith(label) else text
+
+
+def answer(ask: Ask, evidence: Evidence) -> Draft | None:
+    """The sections of the meeting or document asked, in order, or None when it is not held."""
+    if not asks_digest(ask.question):
+        return None
+    doc = _document(ask, evidence)
+    if doc is None:
+        return None
+    decisions = _DECISIONS_ASKED.search(ask.question) is not None
+    hits: dict[str, SearchHit] = {}
+    for h in evidence.hits:
+        if h.document_id == doc.id:
+            hits.setdefault(h.location.label, h)
+    lines: list[str] = []
+    for label, hit in sorted(hits.items(), key=lambda t: _order(t[0])):
+        written = sentences(_body(hit))
+        if not written or _SKIP_BODY.match(written[0]) or not re.match(r"\s*\d", label):
+            continue
+        said = [s for s in written if len(s) > 15 and not _FORMALITY.search(s)]
+        if not said:
+            continue
+        # what was decided comes first when decisions are asked; else the item's opening
+        decided = [s for s in said if _DECISION.search(s)]
+        shown = decided[:2] if decisions and decided else said[:2]
+        lines.append(f"- **{label}**: {trim(' '.join(shown), 300)} "
+                     f"{cite([evidence.hit_source(hit)])}")
+    if not lines:
+        return None
+    when = f" of {doc.doc_date:%-d %B %Y}" if doc.doc_date else ""
+    what = "The board meeting" if doc.role is DocumentRole.BOARD_MINUTES else doc.filename
+    head = f"{what}{when} ({doc.filename}) covered, item by item:" \
+        if doc.role is DocumentRole.BOARD_MINUTES else f"{what}{when} covers, section by section:"
+    return Draft(text="\n".join([head, *lines]))
