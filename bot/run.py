@@ -281,6 +281,9 @@ async def serve(
         if told:
             log.warning("told %d thread(s) that their upload was interrupted", told)
         settle_heap()
+        # the linked deals' search indexes open in the background, so the first question after
+        # a start does not wait for them (acks never do: they need no index)
+        warming = asyncio.create_task(manda.warm_linked_deals(), name="warm search indexes")
         try:
             if socket:
                 async with socket_mode(bot, Settings.secret(settings.slack_app_token) or ""):
@@ -295,4 +298,7 @@ async def serve(
                     )
                     await stop.wait()
         finally:
+            warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await warming
             await bot.aclose()

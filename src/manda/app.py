@@ -103,10 +103,11 @@ def choose_graph(
         ann_min_vectors=settings.ann_min_vectors,
         index_dir=settings.home_dir / "vector-index",
     )
-    return EmbeddedKnowledgeGraph(path, dense=dense), AdapterChoice(
+    keyword_dir = settings.home_dir / "keyword-index"
+    return EmbeddedKnowledgeGraph(path, dense=dense, keyword_dir=keyword_dir), AdapterChoice(
         "graph",
         "embedded",
-        f"SQLite at {path}; keyword search: {engine_name()} "
+        f"SQLite at {path}; keyword search: {engine_name(keyword_dir)} "
         "(NEO4J_URI not set; one machine only)",
     )
 
@@ -431,6 +432,17 @@ class Manda:
         await self.graph.aclose()
         if self.anthropic is not None:
             await self.anthropic.close()
+
+    async def warm_linked_deals(self) -> None:
+        """Open the search indexes of every deal a channel is linked to, one after the other,
+        so the first question after a start does not wait for them (`manda serve` runs this in
+        the background). A deal that fails is logged and the rest still warmed."""
+        for deal_id in await self.deals.linked_deals():
+            try:
+                await self.search.warm(deal_id)
+            except Exception:
+                log.warning("could not open the search indexes of deal %s ahead of its first "
+                            "question; its first search will try again", deal_id, exc_info=True)
 
     async def __aenter__(self) -> Self:
         await self.start()

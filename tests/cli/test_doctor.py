@@ -88,3 +88,27 @@ def test_doctor_exit_code(argv: list[str], tmp_path: Path, monkeypatch: pytest.M
     assert main(argv) == 0
     monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{closed_port()}/0")
     assert main(argv) == 1
+
+
+async def test_doctor_says_where_the_keyword_indexes_are_saved_and_their_state(
+    tmp_path: Path,
+) -> None:
+    from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.models import Chunk, Deal, Location
+
+    graph = EmbeddedKnowledgeGraph(tmp_path / "manda.db")  # the home's store, in another process
+    await graph.start()
+    try:
+        await graph.upsert_deal(Deal(id="falcon"))
+        await graph.add_chunks("falcon", [Chunk(id="c1", deal_id="falcon", document_id="d",
+                                                ordinal=0, text="revenue",
+                                                location=Location.for_page(1))])
+        check = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}["keyword"]
+        assert check.ok and check.adapter.startswith("tantivy ")
+        assert f"saved in {tmp_path / 'keyword-index'}" in check.detail
+        assert "falcon not saved yet" in check.detail
+        await graph.fulltext_search("falcon", "revenue", 5)  # built and saved
+        check = {c.port: c for c in await run_checks(Settings(MANDA_HOME=tmp_path))}["keyword"]
+        assert "falcon up to date" in check.detail
+    finally:
+        await graph.aclose()

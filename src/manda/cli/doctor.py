@@ -110,6 +110,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         "for extractive CIM slides",
     )
     if not settings.neo4j_uri:
+        checks.append(await _keyword_check(app))
         checks.append(_dense_check(settings))
     checks.append(_ocr_check(settings))
     checks.append(_slack_check(settings))
@@ -178,6 +179,40 @@ async def _model_reachable(app: Manda) -> None:
             hint=f"move MANDA_CLAUDE_MODEL to a current model, e.g. {DEFAULT_CLAUDE_MODEL} "
             "(https://platform.claude.com/docs/en/about-claude/model-deprecations)",
         )
+
+
+async def _keyword_check(app: Manda) -> Check:
+    """Where the embedded store saves its keyword indexes and how far each deal's is behind."""
+    from manda.kg.embedded import EmbeddedKnowledgeGraph
+    from manda.kg.embedded.keyword import engine_name
+    from manda.kg.embedded.keyword_files import folder_size
+
+    graph = app.graph
+    if not isinstance(graph, EmbeddedKnowledgeGraph):
+        return Check("keyword", "none", "the graph is not the embedded store", True)
+    folder = graph.keyword_dir
+    adapter = engine_name().split(",")[0]
+    if folder is None:
+        return Check("keyword", adapter, "in memory: each process builds its own", True)
+    try:
+        states = {deal.id: await graph.keyword_state(deal.id) for deal in await graph.list_deals()}
+    except Exception as exc:  # the graph check above already says why the store is unusable
+        return Check("keyword", adapter, f"saved in {folder}", False, f"cannot read it: {exc}")
+    parts = []
+    for deal_id, (generation, saved) in sorted(states.items()):
+        if not generation:
+            continue
+        if saved is None:
+            parts.append(f"{deal_id} not saved yet (built on its first search, or when "
+                         "`manda serve` starts)")
+        elif saved >= generation:
+            parts.append(f"{deal_id} up to date")
+        else:
+            parts.append(f"{deal_id} saved at change {saved} of {generation} (the rest is "
+                         "applied on each process's first search)")
+    size = folder_size(folder) / 1e6 if folder.is_dir() else 0.0
+    detail = f"an index per deal saved in {folder} ({size:,.1f} MB)"
+    return Check("keyword", adapter, "; ".join([detail, *parts]), True)
 
 
 def _dense_check(settings: Settings) -> Check:

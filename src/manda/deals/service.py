@@ -241,6 +241,10 @@ class DealService:
         """The deal a channel is linked to; nothing from another deal is ever shown there."""
         return await self._graph.channel_deal(channel_key)
 
+    async def linked_deals(self) -> list[str]:
+        """The deals some channel is linked to (the ones questions will come for)."""
+        return sorted(set((await self._graph.list_bindings()).values()))
+
     async def channels_of(self, deal_id: str, workspace: str | None = None) -> list[str]:
         """Keys of the channels linked to `deal_id` (in `workspace` when given)."""
         return sorted(

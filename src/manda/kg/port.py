@@ -130,6 +130,11 @@ class Search(Protocol):
         quotes and words like AND / NEAR are searched as words, never raise)."""
         ...
 
+    async def warm_search(self, deal_id: str, embedder_id: str) -> None:
+        """Make the deal's first search fast: open (or build) what it reads now. A store whose
+        indexes live in a server has nothing to do."""
+        ...
+
 
 @runtime_checkable
 class Findings(Protocol):

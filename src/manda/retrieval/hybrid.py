@@ -172,6 +172,12 @@ class HybridSearch:
             self._last.set(stats)
         return stats
 
+    async def warm(self, deal_id: str) -> None:
+        """Open the deal's indexes (keyword, and this embedder's vectors) before its first
+        question, so nobody waits for them."""
+        embedder_id = self._embedder.id if self._embedder is not None else ""
+        await self._graph.warm_search(deal_id, embedder_id)
+
     async def search(
         self, deal_id: str, query: str, k: int = 8, *, distinct: bool = True
     ) -> list[SearchHit]:

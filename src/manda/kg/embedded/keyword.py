@@ -1,5 +1,5 @@
-"""BM25 keyword search for the embedded store: one in-memory tantivy index per deal, kept in step
-with SQLite by a change log.
+"""BM25 keyword search for the embedded store: one tantivy index per deal, kept in step with SQLite
+by a change log and saved on disk between processes (`keyword_files.py`).
 
 Why tantivy: SQLite FTS5 took 42 of the 59 ms of a hybrid search at 100k chunks (it scores every
 matching row through SQLite's virtual-table machinery); tantivy ranks a query's top k in ~0.5 ms
@@ -12,6 +12,13 @@ stays the truth:
   changed since, read in the search's own read transaction: it only ever reflects what SQLite
   committed, and chunks committed by another process are seen on the next search;
 - an index whose update fails is dropped, never trusted: the next search rebuilds it;
+- with a folder (the store's `MANDA_HOME/keyword-index`), a process's first search of a deal opens
+  the newest saved snapshot no newer than what it reads (memory-mapped: workers share its pages),
+  applies the changes since its stamp, and checks it against SQLite (the last changes it applied
+  are still SQLite's, and it holds as many chunks);
+  a snapshot that is damaged, foreign or does not match is dropped with a warning and the index
+  built again (once for all processes: the others wait and load it). Builds, and catch-ups of
+  `PUBLISH_AFTER` changes or more, are published as new snapshots;
 - hits are joined back to their chunk rows, so only this deal's completed documents are returned.
 
 Meaning as FTS5 `porter unicode61` gave it: words split on anything not a letter or digit,
@@ -22,6 +29,7 @@ Scores are BM25, higher is better; statistics are the deal's own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import time
@@ -30,10 +38,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version
+from pathlib import Path
+from typing import NoReturn
 
 import tantivy
 
 from manda.kg.embedded.fulltext import query_phrases, query_terms
+from manda.kg.embedded.ivf import store_id
+from manda.kg.embedded.keyword_files import DealFolder, Stamp, WorkingCopy
 from manda.kg.embedded.sql import batched, marks
 from manda.kg.port import ScoredId
 
@@ -52,11 +64,13 @@ order them by its own segment layout, or fetch them all to order them by chunk i
 BUILD_THREADS = 2  # stemming is the build's cost: 2 threads cut it ~30% on 2 cores
 BUILD_HEAP_BYTES = 256_000_000  # the writers' arena for a build (split across the threads)
 CATCH_UP_HEAP_BYTES = 15_000_000  # a catch-up usually writes a few hundred chunks
+PUBLISH_AFTER = 1_000  # chunks changed by catch-ups before a new snapshot is published
 
 
-def engine_name() -> str:
+def engine_name(folder: Path | None = None) -> str:
     """What `manda doctor` and the logs call the keyword engine."""
-    return f"tantivy {version('tantivy')} BM25, in memory per deal"
+    where = f"an index per deal saved in {folder}" if folder else "in memory per deal"
+    return f"tantivy {version('tantivy')} BM25, {where}"
 
 
 @cache
@@ -105,23 +119,64 @@ def keyword_query(question: str) -> tantivy.Query | None:
     return tantivy.Query.boolean_query(clauses) if clauses else None
 
 
+class _Mismatch(Exception):
+    """A saved snapshot, caught up, does not hold what SQLite holds."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True for what tantivy raises on a damaged or foreign index directory: ValueError or
+    OSError, or a Rust panic (pyo3's `PanicException`, a BaseException) on a cut segment."""
+    return isinstance(exc, (ValueError, OSError, _Mismatch)) or (
+        type(exc).__name__ == "PanicException"
+    )
+
+
 @dataclass
 class _DealIndex:
-    """One deal's index and the generation of `keyword_generations` it reflects."""
+    """One deal's index and the generation of `keyword_generations` it reflects; on disk, its
+    working copy, the generation last published from it and the chunks changed since."""
 
     index: tantivy.Index
     searcher: tantivy.Searcher
     generation: int
+    copy: WorkingCopy | None = None
+    published: int = 0
+    changed: int = 0
+
+    def discard(self) -> None:
+        if self.copy is not None:
+            self.copy.remove()
+            self.copy = None
 
 
 class KeywordIndexes:
-    """Per-deal tantivy indexes; only ever used from the store's connection thread."""
+    """Per-deal tantivy indexes, in memory or (with `folder`) saved there between processes;
+    only ever used from the store's connection thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
         self._deals: dict[str, _DealIndex] = {}
 
     def clear(self) -> None:
+        for current in self._deals.values():
+            current.discard()
         self._deals.clear()
+
+    def warm(self, conn: sqlite3.Connection, deal_id: str) -> int:
+        """Bring the deal's index up to date now (before its first question); its chunk count."""
+        current = self._current(conn, deal_id)
+        return 0 if current is None else int(current.searcher.num_docs)
+
+    def state(self, conn: sqlite3.Connection, deal_id: str) -> tuple[int, int | None]:
+        """(the store's generation, the newest saved snapshot's generation or None)."""
+        row = conn.execute(
+            "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
+        ).fetchone()
+        saved = None
+        if self.folder is not None:
+            snapshots = DealFolder(self.folder, store_id(conn), deal_id).snapshots()
+            saved = snapshots[0][0] if snapshots else None
+        return (int(row[0]) if row else 0), saved
 
     def search(
         self, conn: sqlite3.Connection, deal_id: str, question: str, k: int
@@ -136,10 +191,15 @@ class KeywordIndexes:
             return []
         limit = HEAD * k
         while True:
-            hits = current.searcher.search(
-                query, limit, count=False, weight_by_field="tie_break"
-            ).hits
-            keys = current.searcher.fast_field_values("key", [address for _, address in hits])
+            try:
+                hits = current.searcher.search(
+                    query, limit, count=False, weight_by_field="tie_break"
+                ).hits
+                keys = current.searcher.fast_field_values("key", [a for _, a in hits])
+            except BaseException as exc:
+                if not is_damage(exc):
+                    raise
+                self._damaged(conn, deal_id, exc)
             kept = _kept_chunks(conn, deal_id, [(key, score) for (score, _), key in
                                                 zip(hits, keys, strict=True)])
             # Every better hit was fetched when the k-th kept one beats the last fetched: a hit
@@ -154,19 +214,119 @@ class KeywordIndexes:
             "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
         ).fetchone()
         if row is None:
-            self._deals.pop(deal_id, None)
+            self._forget(deal_id)
             return None
         generation = int(row[0])
         current = self._deals.get(deal_id)
         if current is not None and current.generation == generation:
             return current
         self._deals.pop(deal_id, None)  # until brought up to date: a failure leaves no index
-        if current is None or current.generation > generation:
-            current = _build(conn, deal_id, generation)
-        else:
-            _catch_up(conn, deal_id, current, generation)
+        try:
+            if current is None or current.generation > generation:
+                if current is not None:
+                    current.discard()
+                current = None
+                current = self._open(conn, deal_id, generation)
+            else:
+                _catch_up(conn, deal_id, current, generation)
+                self._publish(conn, deal_id, current)
+        except BaseException:
+            if current is not None:
+                current.discard()
+            raise
         self._deals[deal_id] = current
         return current
+
+    def _damaged(self, conn: sqlite3.Connection, deal_id: str, exc: BaseException) -> NoReturn:
+        """Drop an index tantivy failed to read (and the snapshots it came from); say so."""
+        self._forget(deal_id)
+        if self.folder is not None:
+            folder = DealFolder(self.folder, store_id(conn), deal_id)
+            for _, path in folder.snapshots():
+                folder.drop(path, f"searching it failed ({exc})")
+        raise RuntimeError(
+            f"The keyword index of deal {deal_id!r} could not be read ({exc}); it was dropped "
+            "and is rebuilt from SQLite on the next search. Ask again."
+        ) from None
+
+    def _forget(self, deal_id: str) -> None:
+        current = self._deals.pop(deal_id, None)
+        if current is not None:
+            current.discard()
+
+    def _open(self, conn: sqlite3.Connection, deal_id: str, generation: int) -> _DealIndex:
+        """The newest good snapshot caught up, else a build (once: other processes wait)."""
+        if self.folder is None:
+            return _build(conn, deal_id, generation, None)
+        folder = DealFolder(self.folder, store_id(conn), deal_id)
+        folder.sweep()
+        loaded = self._load(conn, folder, generation)
+        if loaded is not None:
+            return loaded
+        with folder.building():
+            loaded = self._load(conn, folder, generation)  # published while this one waited?
+            if loaded is not None:
+                return loaded
+            copy = folder.working_copy()
+            try:
+                built = _build(conn, deal_id, generation, copy)
+            except BaseException:
+                copy.remove()
+                raise
+            self._publish(conn, deal_id, built)
+            # a snapshot ahead of what SQLite has committed was built from a state this
+            # database no longer has (restored from an older copy): drop it before it is reached
+            folder.prune(built.generation, ahead_of=_committed_generation(conn, deal_id))
+        return built
+
+    def _load(
+        self, conn: sqlite3.Connection, folder: DealFolder, generation: int
+    ) -> _DealIndex | None:
+        """The newest saved snapshot no newer than `generation`, caught up and checked."""
+        for saved, path in folder.snapshots():
+            if saved > generation:
+                continue  # published from a newer state than this read (or dropped on a build)
+            started = time.perf_counter()
+            try:
+                stamp = folder.read_stamp(path)
+                if isinstance(stamp, str):
+                    folder.drop(path, stamp)
+                    continue
+                copy = folder.working_copy(path)
+            except FileNotFoundError:
+                continue  # removed by another process meanwhile
+            try:
+                current = _open_copy(copy, stamp.generation)
+                current.published = stamp.generation
+                _check_history(conn, folder.deal_id, stamp)
+                _catch_up(conn, folder.deal_id, current, generation)
+                _check_count(conn, folder.deal_id, current)
+            except BaseException as exc:
+                copy.remove()
+                if not is_damage(exc):
+                    raise
+                folder.drop(path, str(exc))
+                continue
+            log.info("keyword index for deal %s: opened %s (generation %d) and caught up to %d "
+                     "(%d chunks changed) in %.2f s", folder.deal_id, path, stamp.generation,
+                     generation, current.changed, time.perf_counter() - started)
+            self._publish(conn, folder.deal_id, current)
+            return current
+        return None
+
+    def _publish(self, conn: sqlite3.Connection, deal_id: str, current: _DealIndex) -> None:
+        """Save a newly built index, or one that catch-ups changed enough, for other processes."""
+        if self.folder is None or current.copy is None:
+            return
+        if current.published and current.changed < PUBLISH_AFTER:
+            return
+        folder = DealFolder(self.folder, store_id(conn), deal_id)
+        stamp = Stamp(store_id=folder.store_id, deal_id=deal_id, generation=current.generation,
+                      chunks=int(current.searcher.num_docs),
+                      probe=_last_changes(conn, deal_id, current.generation))
+        folder.publish(current.copy, stamp)
+        current.published, current.changed = current.generation, 0
+        folder.prune(current.generation)
 
 
 def index_document(key: int, chunk_id: str, text: str) -> tantivy.Document:
@@ -178,11 +338,28 @@ def index_document(key: int, chunk_id: str, text: str) -> tantivy.Document:
     return document
 
 
-def _build(conn: sqlite3.Connection, deal_id: str, generation: int) -> _DealIndex:
-    """Index every chunk of the deal as committed (the first search of a process pays this)."""
-    started = time.perf_counter()
-    index = tantivy.Index(index_schema())
+def _new_index(copy: WorkingCopy | None) -> tantivy.Index:
+    """An index in memory, or in (or opened from) a working copy's directory."""
+    if copy is None:
+        index = tantivy.Index(index_schema())
+    else:  # opens what the copy holds; a schema other than ours raises ValueError
+        index = tantivy.Index(index_schema(), path=str(copy.path), reuse=True)
+        index.config_reader("manual")  # reloaded after each catch-up, never by a file watcher
     index.register_tokenizer(ANALYZER, english_analyzer())
+    return index
+
+
+def _open_copy(copy: WorkingCopy, generation: int) -> _DealIndex:
+    index = _new_index(copy)
+    return _DealIndex(index=index, searcher=index.searcher(), generation=generation, copy=copy)
+
+
+def _build(
+    conn: sqlite3.Connection, deal_id: str, generation: int, copy: WorkingCopy | None
+) -> _DealIndex:
+    """Index every chunk of the deal as committed (in memory, or in a working copy to publish)."""
+    started = time.perf_counter()
+    index = _new_index(copy)
     writer = index.writer(BUILD_HEAP_BYTES, BUILD_THREADS)
     count = 0
     rows = conn.execute("SELECT rowid, id, text FROM chunks WHERE deal_id = ?", (deal_id,))
@@ -193,14 +370,16 @@ def _build(conn: sqlite3.Connection, deal_id: str, generation: int) -> _DealInde
     writer.wait_merging_threads()
     index.reload()
     log.info("keyword index for deal %s: %d chunks indexed by %s in %.2f s", deal_id, count,
-             engine_name(), time.perf_counter() - started)
-    return _DealIndex(index=index, searcher=index.searcher(), generation=generation)
+             engine_name(copy.path.parent if copy else None), time.perf_counter() - started)
+    return _DealIndex(index=index, searcher=index.searcher(), generation=generation, copy=copy)
 
 
 def _catch_up(
     conn: sqlite3.Connection, deal_id: str, current: _DealIndex, generation: int
 ) -> None:
     """Apply the chunks inserted, changed or deleted since `current.generation`."""
+    if current.generation == generation:
+        return
     changed = conn.execute(
         "SELECT k.chunk_rowid, c.id, c.text FROM keyword_changes AS k "
         "LEFT JOIN chunks AS c ON c.rowid = k.chunk_rowid AND c.deal_id = k.deal_id "
@@ -219,6 +398,71 @@ def _catch_up(
     current.index.reload()
     current.searcher = current.index.searcher()
     current.generation = generation
+    current.changed += len(changed)
+
+
+def _committed_generation(conn: sqlite3.Connection, deal_id: str) -> int:
+    """The deal's generation as last committed, read outside this connection's transaction
+    (which may have begun before a later commit)."""
+    (path,) = [row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"]
+    if not path:  # an in-memory database has no other connection: its snapshot is the latest
+        row = conn.execute(
+            "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as fresh:
+        row = fresh.execute(
+            "SELECT generation FROM keyword_generations WHERE deal_id = ?", (deal_id,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+PROBE = 8  # changes a stamp records
+
+
+def _last_changes(
+    conn: sqlite3.Connection, deal_id: str, generation: int
+) -> list[tuple[int, int, str | None]]:
+    """The deal's last `PROBE` changes up to `generation`: (chunk rowid, generation, chunk id or
+    None for a deletion). Another history (a restored database) does not share them."""
+    return [
+        (int(rowid), int(changed), chunk_id)
+        for rowid, changed, chunk_id in conn.execute(
+            "SELECT k.chunk_rowid, k.generation, c.id FROM keyword_changes AS k "
+            "LEFT JOIN chunks AS c ON c.rowid = k.chunk_rowid AND c.deal_id = k.deal_id "
+            "WHERE k.deal_id = ? AND k.generation <= ? ORDER BY k.generation DESC LIMIT ?",
+            (deal_id, generation, PROBE),
+        )
+    ]
+
+
+def _check_history(conn: sqlite3.Connection, deal_id: str, stamp: Stamp) -> None:
+    """Raise `_Mismatch` unless each change the snapshot recorded is still SQLite's (or was
+    changed again since, which the catch-up applies)."""
+    for rowid, changed, chunk_id in stamp.probe:
+        row = conn.execute(
+            "SELECT k.generation, c.id FROM keyword_changes AS k "
+            "LEFT JOIN chunks AS c ON c.rowid = k.chunk_rowid AND c.deal_id = k.deal_id "
+            "WHERE k.deal_id = ? AND k.chunk_rowid = ?",
+            (deal_id, rowid),
+        ).fetchone()
+        if row is not None and row[0] > stamp.generation:
+            continue
+        if row is None or (row[0], row[1]) != (changed, chunk_id):
+            raise _Mismatch(
+                f"its change {changed} (chunk {chunk_id or 'deleted'}) is not in SQLite's log: "
+                "it was built from another copy of the database"
+            )
+
+
+def _check_count(conn: sqlite3.Connection, deal_id: str, current: _DealIndex) -> None:
+    """Raise `_Mismatch` unless the caught-up index holds as many chunks as SQLite."""
+    (chunks,) = conn.execute(
+        "SELECT count(*) FROM chunks WHERE deal_id = ?", (deal_id,)
+    ).fetchone()
+    indexed = int(current.searcher.num_docs)
+    if indexed != chunks:
+        raise _Mismatch(f"caught up, it holds {indexed:,} chunks and SQLite {chunks:,}")
 
 
 def _kept_chunks(

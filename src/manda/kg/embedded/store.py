@@ -8,6 +8,8 @@ on the event loop.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from manda.kg.embedded import findings as finding_sql
-from manda.kg.embedded import hitl, records
+from manda.kg.embedded import hitl, keyword_files, records
 from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
 from manda.kg.embedded.vectors import (
@@ -43,24 +45,38 @@ from manda.models import (
 # Rows per write transaction: large batches are split so another process never waits long.
 WRITE_BATCH = 1_000
 
+log = logging.getLogger(__name__)
+
 
 class EmbeddedKnowledgeGraph:
     """`KnowledgeGraph` on the SQLite file at `path` (the app passes MANDA_HOME/manda.db);
-    `dense` chooses the dense engine (IVF index files go beside the database by default)."""
+    `dense` chooses the dense engine (IVF index files go beside the database by default);
+    keyword indexes are saved in `keyword_dir` (beside the database by default), or with
+    `keyword_on_disk=False` kept in memory and built by each process."""
 
     capabilities = Capabilities(
         name="embedded",
         vector_index=False,  # exact numpy below a crossover, IVF (re-scored exactly) above it
-        fulltext_bm25=True,  # tantivy BM25 over an in-memory index per deal (keyword.py)
+        fulltext_bm25=True,  # tantivy BM25, an index per deal saved on disk (keyword.py)
         shared_across_processes=False,  # one machine only: a file, not a server
     )
 
-    def __init__(self, path: Path, *, dense: DenseOptions | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        dense: DenseOptions | None = None,
+        keyword_dir: Path | None = None,
+        keyword_on_disk: bool = True,
+    ) -> None:
         self.path = Path(path)
         self._db = SqliteRunner(self.path)
         self.dense = dense or DenseOptions(index_dir=self.path.parent / "vector-index")
         self._vectors = VectorCache(self.dense)
-        self._keywords = KeywordIndexes()
+        self.keyword_dir = (keyword_dir or self.path.parent / "keyword-index") if (
+            keyword_on_disk and keyword_files.SUPPORTED
+        ) else None
+        self._keywords = KeywordIndexes(self.keyword_dir)
 
     async def start(self) -> None:
         await self._db.open()
@@ -140,6 +156,21 @@ class EmbeddedKnowledgeGraph:
 
     async def fulltext_search(self, deal_id: str, query: str, k: int) -> list[ScoredId]:
         return await self._db.read(self._keywords.search, deal_id, query, k)
+
+    async def warm_search(self, deal_id: str, embedder_id: str) -> None:
+        """Open (or build) the deal's keyword index and dense space now, so its first question
+        does not wait for them (each in its own read: other work runs in between)."""
+        started = time.perf_counter()
+        chunks = await self._db.read(self._keywords.warm, deal_id)
+        vectors = await self._db.read(self._vectors.warm, deal_id, embedder_id)
+        log.info("search of deal %s ready: %d chunks in its keyword index, %d vectors (%s), in "
+                 "%.2f s", deal_id, chunks, vectors,
+                 self._vectors.engine_of(deal_id, embedder_id) or "none",
+                 time.perf_counter() - started)
+
+    async def keyword_state(self, deal_id: str) -> tuple[int, int | None]:
+        """(the deal's change-log generation, its newest saved keyword snapshot's or None)."""
+        return await self._db.read(self._keywords.state, deal_id)
 
     # ---------------------------------------------------------------- findings and relations
 

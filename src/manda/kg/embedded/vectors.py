@@ -174,6 +174,13 @@ class VectorCache:
             return None
         return ivf.ENGINE if isinstance(space, ivf.IvfSpace) else "numpy exact"
 
+    def warm(self, conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> int:
+        """Load (or build) the space now, before its first query; how many vectors it holds."""
+        space = self._current(conn, deal_id, embedder_id)
+        if space is None:
+            return 0
+        return space.size if isinstance(space, ivf.IvfSpace) else len(space.ids)
+
     def search(
         self,
         conn: sqlite3.Connection,

@@ -357,6 +357,9 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.FULLTEXT_SEARCH, params, write=False)
         return [ScoredId(id=row["id"], score=float(row["score"])) for row in rows]
 
+    async def warm_search(self, deal_id: str, embedder_id: str) -> None:
+        """Nothing to open: the vector and full-text indexes live in the Neo4j server."""
+
     async def _index_dimensions(self, space: cypher.VectorSpace) -> int | None:
         """The dimensions of the embedder's vector index, or None when it does not exist yet."""
         known = self._vector_dimensions.get(space.index_name)
