@@ -80,6 +80,8 @@ def _net_cash(reading: Reading) -> str:
     value = reading.primary.value
     if subject_base(reading.subject) != "net debt" or value is None or value >= 0:
         return ""
+    if "(" in (reading.primary.value_text or ""):
+        return ""  # "(3,150)": a bracketed figure may be debt shown as a deduction; not read
     held = reading.primary.model_copy(update={"value": -value, "value_text": None})
     return f", a net cash position of {show(held)}"
 
