@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from manda.checksums import file_sha256
 from manda.embed import quantize
 from manda.embed.port import InputType
-from manda.embed.quantize import file_sha256
 from manda.errors import MandaError
 
 if TYPE_CHECKING:

@@ -26,7 +26,6 @@ used and the error says what to do.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -36,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from manda.checksums import file_sha256
 from manda.errors import MandaError
 
 log = logging.getLogger(__name__)
@@ -51,15 +51,6 @@ model for retrieval (different builds of the same recipe agree to ~1e-6)."""
 
 class DerivedModelError(MandaError):
     """The int8 model could not be derived from the pinned file, or it embeds differently."""
-
-
-def file_sha256(path: Path) -> str:
-    """The hex sha256 of a file, read in 1 MB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def default_cache_dir() -> Path:

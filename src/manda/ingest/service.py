@@ -9,7 +9,6 @@ are recomputed from everything it holds, so upload order never matters.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import logging
 import os
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
+from manda.checksums import file_sha256
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
@@ -77,14 +77,6 @@ class Extractor(Protocol):
     def extract(
         self, document: Document, parsed: ParsedDocument, chunks: Sequence[Chunk]
     ) -> list[Finding] | Awaitable[list[Finding]]: ...
-
-
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def held_because(document: Document, profile: DocumentProfile) -> str | None:
@@ -301,7 +293,7 @@ class IngestService:
         read it in the sandbox. Failures are returned, to be reported in file order."""
         path, name = file.path, file.filename
         try:
-            content_hash = await asyncio.to_thread(file_hash, path)
+            content_hash = await asyncio.to_thread(file_sha256, path)
         except OSError as exc:
             return _Opened(file, error=f"cannot be read: {exc.strerror}")
         if content_hash in storing:  # the same content, earlier in the room, is being stored

@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.worksheet.worksheet import Worksheet
 
+from manda.sample._paths import room_folder
 from manda.sample._pdf import PdfMeta, bullets, para, spacer, table, write_pdf
 from manda.sample._xlsx import save_workbook
 from manda.sample.pennine_facts import (
@@ -41,19 +42,13 @@ _BOLD = Font(bold=True)
 def write_financial_files(room: Path) -> list[Path]:
     """Write Pennine's PDFs and workbooks into their VDR folders under `room`."""
     return [
-        _accounts(_folder(room, F_STATUTORY) / ACCOUNTS),
-        _qoe(_folder(room, F_FDD) / QOE),
-        _bios(_folder(room, F_MANAGEMENT_TEAM) / BIOS),
-        _management_accounts(_folder(room, F_MANAGEMENT) / MGMT),
-        _budget(_folder(room, F_BUDGET) / BUDGET),
-        _register(_folder(room, F_OWNERSHIP) / REGISTER),
+        _accounts(room_folder(room, F_STATUTORY) / ACCOUNTS),
+        _qoe(room_folder(room, F_FDD) / QOE),
+        _bios(room_folder(room, F_MANAGEMENT_TEAM) / BIOS),
+        _management_accounts(room_folder(room, F_MANAGEMENT) / MGMT),
+        _budget(room_folder(room, F_BUDGET) / BUDGET),
+        _register(room_folder(room, F_OWNERSHIP) / REGISTER),
     ]
-
-
-def _folder(room: Path, relative: str) -> Path:
-    folder = room / relative
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _meta(title: str, issued: date, author: str = COMPANY) -> PdfMeta:

@@ -19,6 +19,7 @@ from pptx.util import Inches, Pt
 
 from manda.sample._csv import csv_text
 from manda.sample._office import save_office_file
+from manda.sample._paths import room_folder
 from manda.sample._xlsx import save_workbook
 from manda.sample.pennine_facts import (
     CENSUS,
@@ -47,22 +48,16 @@ from manda.sample.pennine_facts import (
 def write_text_files(room: Path) -> list[Path]:
     """Write Pennine's documents, lists and correspondence into their VDR folders."""
     return [
-        _minutes(_folder(room, F_BOARD) / MINUTES),
-        _trading_update(_folder(room, F_MANAGEMENT) / TRADING),
-        _memorandum(_folder(room, F_IM) / IM),
-        _contracts(_folder(room, F_CONTRACTS) / CONTRACTS),
-        _legal_memo(_folder(room, F_LITIGATION) / LEGAL),
-        _leases(_folder(room, F_PROPERTY) / LEASES),
-        _census(_folder(room, F_EMPLOYEES) / CENSUS),
-        _request_list(_folder(room, F_REQUESTS) / IRL),
-        _email(_folder(room, F_CORRESPONDENCE) / EMAIL),
+        _minutes(room_folder(room, F_BOARD) / MINUTES),
+        _trading_update(room_folder(room, F_MANAGEMENT) / TRADING),
+        _memorandum(room_folder(room, F_IM) / IM),
+        _contracts(room_folder(room, F_CONTRACTS) / CONTRACTS),
+        _legal_memo(room_folder(room, F_LITIGATION) / LEGAL),
+        _leases(room_folder(room, F_PROPERTY) / LEASES),
+        _census(room_folder(room, F_EMPLOYEES) / CENSUS),
+        _request_list(room_folder(room, F_REQUESTS) / IRL),
+        _email(room_folder(room, F_CORRESPONDENCE) / EMAIL),
     ]
-
-
-def _folder(room: Path, relative: str) -> Path:
-    folder = room / relative
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _section(document: DocxDocument, heading: str, paragraphs: Sequence[str]) -> None:

@@ -18,6 +18,7 @@ from openpyxl.styles import Font
 from openpyxl.worksheet.worksheet import Worksheet
 
 from manda.sample._office import save_office_file
+from manda.sample._paths import room_folder
 from manda.sample._pdf import PdfMeta, bullets, para, spacer, table, write_pdf
 from manda.sample._xlsx import save_workbook
 from manda.sample.tidewater_facts import (
@@ -55,23 +56,17 @@ _BOLD = Font(bold=True)
 def write_tidewater(room: Path) -> list[Path]:
     """Write every Tidewater file into its folder under `room`; return their paths."""
     return [
-        _audit(_folder(room, F_FINANCIALS) / AUDIT),
-        _monthly(_folder(room, F_FINANCIALS) / MONTHLY),
-        _pack(_folder(room, F_FINANCIALS) / PACK),
-        _flash(_folder(room, F_FINANCIALS) / FLASH),
-        _restatement(_folder(room, F_FINANCIALS) / RESTATEMENT),
-        _cap_table(_folder(room, F_CORPORATE) / CAP_TABLE),
-        _credit_agreement(_folder(room, F_LEGAL) / CREDIT),
-        _compliance(_folder(room, F_LEGAL) / COMPLIANCE),
-        _qoe(_folder(room, F_DILIGENCE) / QOE),
-        _requests(_folder(room, F_DILIGENCE) / IRL),
+        _audit(room_folder(room, F_FINANCIALS) / AUDIT),
+        _monthly(room_folder(room, F_FINANCIALS) / MONTHLY),
+        _pack(room_folder(room, F_FINANCIALS) / PACK),
+        _flash(room_folder(room, F_FINANCIALS) / FLASH),
+        _restatement(room_folder(room, F_FINANCIALS) / RESTATEMENT),
+        _cap_table(room_folder(room, F_CORPORATE) / CAP_TABLE),
+        _credit_agreement(room_folder(room, F_LEGAL) / CREDIT),
+        _compliance(room_folder(room, F_LEGAL) / COMPLIANCE),
+        _qoe(room_folder(room, F_DILIGENCE) / QOE),
+        _requests(room_folder(room, F_DILIGENCE) / IRL),
     ]
-
-
-def _folder(room: Path, relative: str) -> Path:
-    folder = room / relative
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _meta(title: str, issued: date, author: str = COMPANY) -> PdfMeta:
