@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 from pathlib import Path
 
 from room import ANNUAL_FIX, BIOS, DEAL, DECK, LEGAL, Q3, Room
@@ -46,6 +47,29 @@ async def test_every_specified_tool_runs_through_its_handler(room: Room) -> None
         result = await box.run(ToolCall(id=str(index), name=name, arguments={}))
         assert "Unknown tool" not in result.content
     assert evidence.tool_calls == list(TOOL_NAMES)
+
+
+async def test_an_answer_leaves_no_reference_cycles(room: Room) -> None:
+    """An answer's evidence is freed when the answer ends, not by a full garbage collection: in
+    the bot those stopped the event loop for 40-100 ms in the middle of a burst of acks."""
+    service = room.service()
+    question = "What was Q3 2023 revenue?"
+    await service.ask(DEAL, question)  # caches filled once
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable is kept to be named
+    try:
+        answer = await service.ask(DEAL, question)
+        box, _ = await toolbox(room)
+        for index, name in enumerate(TOOL_NAMES):
+            await box.run(ToolCall(id=str(index), name=name, arguments={}))
+        del box
+        gc.collect()
+        left = sorted({type(o).__name__ for o in gc.garbage})
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert "€4.7M" in answer.answer
+    assert left == []
 
 
 async def test_query_quotes_passages_as_data_and_adds_them(room: Room) -> None:

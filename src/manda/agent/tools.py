@@ -222,7 +222,7 @@ class ToolOutcome:
     is_error: bool = False
 
 
-Handler = Callable[[dict[str, Any]], Awaitable[str]]
+Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
 
 
 class ToolBox:
@@ -232,10 +232,7 @@ class ToolBox:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
-        # Each spec's handler is the method of the same name: the spec list is the one source.
-        self._handlers: dict[str, Handler] = {
-            spec.name: getattr(self, spec.name) for spec in TOOL_SPECS
-        }
+
 
     async def run(self, call: ToolCall) -> ToolResult:
         self._evidence.tool_calls.append(call.name)
@@ -245,12 +242,12 @@ class ToolBox:
         return result
 
     async def _run(self, call: ToolCall) -> ToolResult:
-        handler = self._handlers.get(call.name)
+        handler = _HANDLERS.get(call.name)
         if handler is None:
             return ToolResult(call.id, f"Unknown tool {call.name!r}; use one of "
                                        f"{', '.join(TOOL_NAMES)}.", is_error=True)
         try:
-            return ToolResult(call.id, await handler(dict(call.arguments)))
+            return ToolResult(call.id, await handler(self, dict(call.arguments)))
         except (KeyError, TypeError, ValueError) as exc:
             return ToolResult(call.id, f"{call.name} could not run with {call.arguments}: {exc}",
                               is_error=True)
@@ -589,3 +586,9 @@ class ToolBox:
                                                category=category))
         return (f"Proposed for the Q&A list ({category}): {question}. A person confirms it with "
                 "the Add to Q&A button; nothing was added yet.")
+
+
+# Each spec's handler is the ToolBox method of the same name: the spec list is the one source.
+# Kept on the class, not bound per ToolBox: a box holding its own bound methods is a reference
+# cycle, which kept every answer's evidence alive until a full garbage collection.
+_HANDLERS: dict[str, Handler] = {spec.name: getattr(ToolBox, spec.name) for spec in TOOL_SPECS}
