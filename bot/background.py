@@ -3,7 +3,8 @@
 Acks come before work: while requests are being acknowledged, and until none has been for
 `QUIET_SECONDS`, a new job waits (at most `ACK_FIRST_SECONDS`). A burst of mentions is thus
 acked first, then answered, instead of every ack waiting behind the answers the earlier acks
-started on the same event loop.
+started on the same event loop. With several workers on one host (`share_acks`), a job also
+waits while another worker is acking: they share the cores (`bot.ackboard`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import logging
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
+from bot.ackboard import AckBoard
+
 log = logging.getLogger(__name__)
 
 # Slack retries a request not acked within 3 s; a job waits at most this long for acks to end,
@@ -21,6 +24,8 @@ log = logging.getLogger(__name__)
 ACK_FIRST_SECONDS = 1.0
 # A burst's requests arrive a few milliseconds apart: work starts once none came for this long.
 QUIET_SECONDS = 0.05
+# How often a waiting job looks at the other processes' acks (they cannot wake it).
+BOARD_POLL_SECONDS = 0.005
 
 
 class BackgroundJobs:
@@ -32,16 +37,25 @@ class BackgroundJobs:
         self._acked = asyncio.Event()
         self._last_ack = float("-inf")  # the loop's clock when the last open request was acked
         self._ack_first_seconds = ack_first_seconds
+        self._board: AckBoard | None = None
+
+    def share_acks(self, board: AckBoard | None) -> None:
+        """Also hold jobs back while other processes on this host ack (None: this one only)."""
+        self._board = board
 
     @contextlib.contextmanager
     def acking(self) -> Iterator[None]:
         """Around the handling of one request until its ack: jobs wait while any is open."""
         self._acking += 1
         self._acked.clear()
+        if self._board is not None:
+            self._board.opened()
         try:
             yield
         finally:
             self._acking -= 1
+            if self._board is not None:
+                self._board.closed()
             if self._acking == 0:
                 self._last_ack = asyncio.get_running_loop().time()
                 self._acked.set()
@@ -61,10 +75,20 @@ class BackgroundJobs:
                         await self._acked.wait()
                         continue
                     quiet = loop.time() - self._last_ack
-                    if quiet >= QUIET_SECONDS:
+                    if quiet < QUIET_SECONDS:
+                        await asyncio.sleep(QUIET_SECONDS - quiet)
+                    elif self._others_acking():
+                        await asyncio.sleep(BOARD_POLL_SECONDS)
+                    else:
                         break
-                    await asyncio.sleep(QUIET_SECONDS - quiet)
         await work
+
+    def _others_acking(self) -> bool:
+        if self._board is None:
+            return False
+        return self._board.others_busy(
+            int(QUIET_SECONDS * 1e9), int(self._ack_first_seconds * 1e9)
+        )
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)

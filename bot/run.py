@@ -33,6 +33,7 @@ from slack_sdk.signature import SignatureVerifier
 from slack_sdk.socket_mode.aiohttp import SocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 
+from bot.ackboard import AckBoard
 from bot.app import MandaBot, build_app
 from bot.deps import Deps
 from bot.inflight import recover_uploads
@@ -274,6 +275,8 @@ async def serve(
     stop = _stop_on_sigterm()
     async with Manda(settings) as manda:
         bot = build_app(manda, settings)
+        board = AckBoard.join(settings.home_dir)  # the workers of this host ack before any works
+        bot.deps.jobs.share_acks(board)
         # documents a crashed process left `running` on this host are marked failed, with why,
         # and the threads of the uploads it was ingesting are told
         await bot.deps.deals.recover_interrupted()
@@ -302,3 +305,6 @@ async def serve(
             with contextlib.suppress(asyncio.CancelledError):
                 await warming
             await bot.aclose()
+            if board is not None:
+                bot.deps.jobs.share_acks(None)
+                board.close()
