@@ -102,6 +102,10 @@ class Evidence:
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
     admission: Admits | None = None  # "only audited", "as of", "no forecasts": what may be used
     excluded: list[Excluded] = field(default_factory=list)  # what those rules kept out
+    # the documents of the company the question names, when the room holds several companies'
+    # documents ("Apple's capex" in a room of several issuers' filings); None: the whole room
+    scope: frozenset[str] | None = None
+    scope_words: frozenset[str] = frozenset()  # that company's name, lowercased word by word
     # What qualifies a figure where it stands but is said beside it (a slide's speaker notes:
     # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
     annotations: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -110,6 +114,8 @@ class Evidence:
     # ---- adding
     def admits_hit(self, hit: SearchHit) -> bool:
         """May an answer rest on this passage? Recorded with its reason when not."""
+        if self.scope is not None and hit.document_id not in self.scope:
+            return False  # another company's document: never evidence for this one
         doc = self.documents.get(hit.document_id)
         why = self.admission.document_reason(doc) if self.admission and doc else None
         if why:
@@ -117,6 +123,8 @@ class Evidence:
         return why is None
 
     def admits_finding(self, finding: Finding) -> bool:
+        if self.scope is not None and finding.document_id not in self.scope:
+            return False
         why = (self.admission.finding_reason(finding, self.documents.get(finding.document_id))
                if self.admission else None)
         if why:

@@ -38,7 +38,7 @@ from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
-from manda.agent.intents import read_question
+from manda.agent.intents import company_like, read_question
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
     LIMIT_NOTE,
@@ -153,6 +153,12 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
     label = subject_label(frame.subject or context.subject)
     if frame.entity and _names_the_target(frame.entity, state["deal_id"], state["evidence"]):
         frame = replace(frame, entity=None)  # "TargetCo's revenue" is the deal's own revenue
+    elif frame.entity and (scope := company_documents(frame.entity, state["evidence"])):
+        # "Apple's capex" in a room holding several companies' documents: Apple's documents
+        # answer it, and their figures are Apple's own (no counterparty to look for)
+        state["evidence"].scope = scope
+        state["evidence"].scope_words = frozenset(name_words(frame.entity))
+        frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
         question=state.get("question_read") or state["question"],
@@ -175,6 +181,28 @@ def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
         return True
     names = [re.sub(r"[^a-z0-9]", "", d.filename.lower()) for d in evidence.documents.values()]
     return bool(names) and sum(key in n for n in names) * 2 > len(names)
+
+
+def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
+    """The documents named after the company `entity` ("Apple" → Apple_10-K_FY2025.pdf), when
+    the room also holds other documents; None for a person's name or a name no file carries."""
+    if not company_like(entity):
+        return None
+    wanted = name_words(entity)
+    if not wanted or len("".join(wanted)) < 3:
+        return None
+    n = len(wanted)
+    named = frozenset(
+        d.id for d in evidence.documents.values()
+        if any(words[i:i + n] == wanted
+               for words in (name_words(d.filename), name_words(d.path or ""))
+               for i in range(len(words) - n + 1)))
+    return named if named and len(named) < len(evidence.documents) else None
+
+
+def name_words(text: str) -> list[str]:
+    """A file or company name as words: "TargetCo_Q3_Report.pdf" → targetco, q, 3, report, pdf."""
+    return re.findall(r"[a-z]+|\d+", text.lower())
 
 
 def after_resolve(state: AnswerState) -> Literal["retrieve", "compose"]:

@@ -175,7 +175,7 @@ def intent_with_reason(question: str) -> tuple[Intent, bool, str]:
                     and not _two_periods(question):
                 continue
             return intent, True, f'the question says "{found.group(0)}"'
-    if (found := _PROFILE.search(question)) and _company_like(_entity(question)) \
+    if (found := _PROFILE.search(question)) and company_like(_entity(question)) \
             and not find_subjects(question):  # "Tell me about Globex": all the room says of it
         return Intent.SYNTHESIS, True, f'a profile of a name is asked for ("{found.group(0)}")'
     if found := OVERVIEW.asked.search(question):  # "Tell me about the company": to explore
@@ -199,7 +199,7 @@ _COMPANY = re.compile(r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|SE|KG|Corp|Co|SA|NV|BV|
                       r"Group|Partners|Capital|Bank)\b\.?")
 
 
-def _company_like(name: str | None) -> bool:
+def company_like(name: str | None) -> bool:
     """A company ("Globex", "Vertex Distribution GmbH"), not a person's name ("Anna Schmidt",
     whose question goes to the person: role, background, stake)."""
     if not name:

@@ -165,7 +165,10 @@ def candidates(evidence: Evidence) -> list[tuple[str, Source, bool]]:
 
 def rank(evidence: Evidence, question: str) -> list[Passage]:
     """Every sentence and row of the evidence, best answer to `question` first."""
-    terms = content_terms(question)
+    # the company a scoped question names is where to look, not a word its documents repeat
+    # (a filing says "the Company", not "Apple")
+    terms = [t for t in content_terms(question)
+             if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
     pool = candidates(evidence)

@@ -42,6 +42,7 @@ MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
 ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures on their slides
 ROLE_CHUNKS = 4  # passages read per such document
+SCOPE_DEPTH = 3  # a question about one company of several: its passages among 3× as many
 
 
 def parse_roles(text: str) -> list[DocumentRole]:
@@ -264,7 +265,11 @@ class ToolBox:
         hits: list[SearchHit] = []
         if query and (query, k) not in self._evidence.queries:
             self._evidence.queries.add((query, k))
-            hits = await self._ctx.search.search(self._deal, query, k)
+            scope = self._evidence.scope
+            # one company's documents among several: search deeper, keep that company's passages
+            hits = await self._ctx.search.search(self._deal, query, k * SCOPE_DEPTH if scope else k)
+            if scope is not None:
+                hits = [h for h in hits if h.document_id in scope][:k]
             stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
             for notice in getattr(stats, "notices", None) or []:
                 if notice not in self._evidence.notices:
@@ -301,7 +306,9 @@ class ToolBox:
         """Passages of documents in `roles` first: the retrieved ones, then the best-matching
         passages of each such document the search did not reach (a cap table, a census)."""
         await self.ensure_documents()
-        docs = [d for d in self._evidence.documents.values() if d.role in roles]
+        scope = self._evidence.scope
+        docs = [d for d in self._evidence.documents.values()
+                if d.role in roles and (scope is None or d.id in scope)]
         if not docs:
             return hits
         wanted = {d.id for d in docs}

@@ -1,0 +1,70 @@
+"""A room holding several companies' documents: a question naming one is answered from its own.
+
+Six 10-K filings of five issuers in one deal (bench/filings_answers.py) asked "What was Apple's
+capex?" got Target's figure, or "not found" because a filing calls itself "the Company", never
+"Apple". The company a question names scopes the evidence to the documents named after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from manda.agent.evidence import Evidence
+from manda.agent.graph import company_documents, name_words
+from manda.agent.relevance import confidence, rank
+from manda.app import Manda
+from manda.config import Settings
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+
+def _doc(filename: str, path: str | None = None) -> Document:
+    return Document(id=Document.make_id("d", filename), deal_id="d", filename=filename,
+                    content_hash=filename, file_type="pdf", size_bytes=1, path=path or filename,
+                    version_family=filename,
+                    status=DocumentStatus.COMPLETED)
+
+
+def test_the_documents_named_after_a_company_are_its_scope() -> None:
+    docs = [_doc("Apple_10-K_FY2025.pdf"), _doc("Apple_10-K_FY2023.pdf"),
+            _doc("Target_10-K_FY2025.pdf"), _doc("TargetCo_Q3_Report.pdf"),
+            _doc("CV.pdf", path="3 People/Markus Weber/CV.pdf")]
+    evidence = Evidence(documents={d.id: d for d in docs})
+    assert company_documents("Apple", evidence) == {docs[0].id, docs[1].id}
+    assert company_documents("Target", evidence) == {docs[2].id}  # not TargetCo's files
+    assert company_documents("Markus Weber", evidence) is None  # a person, not a company
+    assert company_documents("Globex", evidence) is None  # no file carries the name
+    only = Evidence(documents={docs[0].id: docs[0]})
+    assert company_documents("Apple", only) is None  # the whole room: nothing to narrow
+    assert name_words("TargetCo_Q3_2024_Report.pdf") == ["targetco", "q", "3", "2024",
+                                                         "report", "pdf"]
+
+
+def test_the_scoped_company_name_is_not_a_word_its_documents_must_repeat() -> None:
+    doc = _doc("Northbeam_10-K.pdf")
+    text = ("The year-over-year growth in R&D expense was driven primarily by increases in "
+            "headcount-related expenses.")
+    hit = SearchHit(chunk_id="c1", document_id=doc.id, document=doc.filename, text=text,
+                    location=Location.for_page(5), score=1.0)
+    question = "Why did Northbeam's R&D expense go up?"
+    plain = Evidence(documents={doc.id: doc}, hits=[hit])
+    scoped = Evidence(documents={doc.id: doc}, hits=[hit], scope=frozenset({doc.id}),
+                      scope_words=frozenset({"northbeam"}))
+    assert confidence(rank(scoped, question)) > confidence(rank(plain, question))
+    assert confidence(rank(scoped, question)) == 1.0
+
+
+async def test_a_question_naming_one_company_is_answered_from_its_documents(
+    tmp_path: Path,
+) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    for name, capex, why in (("Northbeam", "4.1", "new distribution centres"),
+                             ("Southgate", "9.7", "store remodels")):
+        (room / f"{name}_Annual_Report_2025.md").write_text(
+            f"# {name} Inc. annual report 2025\n\nThe Company's capital expenditures were "
+            f"${capex} billion in 2025, driven by {why}.\n", encoding="utf-8")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("two", [room])
+        answer = await app.answers.ask("two", "What was Northbeam's capex in 2025?")
+    assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
+    assert {c.document for c in answer.citations} == {"Northbeam_Annual_Report_2025.md"}
