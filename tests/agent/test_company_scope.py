@@ -68,3 +68,18 @@ async def test_a_question_naming_one_company_is_answered_from_its_documents(
         answer = await app.answers.ask("two", "What was Northbeam's capex in 2025?")
     assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
     assert {c.document for c in answer.citations} == {"Northbeam_Annual_Report_2025.md"}
+
+
+def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:
+    from manda.agent.selection import show
+    from manda.models import Confidence, Finding, FindingKind
+
+    def finding(value: float, text: str) -> Finding:
+        return Finding(id="f", deal_id="d", document_id="x", kind=FindingKind.METRIC,
+                       subject="revenue", label="Revenue", period="FY2025", value=value,
+                       unit="USD", value_text=text, excerpt=text, location=Location.for_page(1),
+                       confidence=0.9, confidence_level=Confidence.HIGH)
+
+    assert show(finding(416_161_000_000, "$416,161")) == "$416.16bn"  # "(in millions)" table
+    assert show(finding(5_200_000, "$5.2M")) == "$5.2M"  # the document's own wording
+    assert show(finding(1_790, "$1,790")) == "$1,790"

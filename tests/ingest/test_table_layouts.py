@@ -12,6 +12,7 @@ from manda.config import Settings
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.parsers import parse_file
+from manda.ingest.parsers.base import spaced_statement_rows
 from manda.ingest.parsers.layout import table_shape
 from manda.models import Document, DocumentRole, Finding, Location, ParsedDocument, Section
 
@@ -152,3 +153,68 @@ def test_a_rate_column_in_an_employee_census_is_no_ownership(tmp_path: Path) -> 
     rows = "".join(f"E{i:03},Person {chr(65 + i)} Example,Machinist,32000,4\n" for i in range(30))
     path.write_text("Employee ID,Name,Job title,Base salary (USD),Employer 401k match (%)\n" + rows)
     assert not [f for f in _findings(parse_file(path)) if f.kind.value == "ownership"]
+
+
+def _plain_text_pdf(path: Path, lines: list[str]) -> None:
+    """A page whose text has single spaces between figures (no column gaps to find)."""
+    from reportlab.lib.pagesizes import LETTER
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path), pagesize=LETTER)
+    pdf.setFont("Helvetica", 9)
+    y = 740.0
+    for line in lines:
+        pdf.drawString(36, y, line)
+        y -= 12
+    pdf.save()
+
+
+def test_a_statement_whose_figures_are_single_spaced_is_read_by_its_years(
+    tmp_path: Path,
+) -> None:
+    # a 10-K statement re-typeset as plain text: years ascending, a sub-heading between rows
+    path = tmp_path / "Northbeam_10-K_2025.pdf"
+    _plain_text_pdf(path, [
+        "CONSOLIDATED STATEMENTS OF OPERATIONS",
+        "(in millions, except per share data)",
+        "Year Ended December 31,",
+        "2023 2024 2025",
+        "Total net sales 574,785 637,959 716,924",
+        "Operating expenses:",
+        "Cost of sales 304,739 326,288 356,414",
+        "Net income $30,425 $59,248 $77,670",
+        "Diluted earnings per share $2.90 $5.53 $7.17",
+        "Net income rose in 2025 on higher sales of 716,924 and lower costs.",
+    ])
+    text = parse_file(path).sections[0].text
+    assert "Net income | 2023: $30,425 | 2024: $59,248 | 2025: $77,670" in text
+    assert "Operating expenses:\n2023 | 2024 | 2025\nCost of sales | 2023: 304,739" in text
+    assert "on higher sales of 716,924 and lower costs." in text  # prose stays prose
+    findings = _findings(parse_file(path))
+    income = {f.period: f.value for f in findings if f.subject == "net income"}
+    assert income["FY2025"] == 77_670_000_000 and income["FY2023"] == 30_425_000_000
+
+
+@pytest.mark.parametrize(("lines", "row"), [
+    # change columns between the years, a caption before them
+    (["(dollars in millions) 2025 2024 2023(a) 2025/2024 2024/2023",
+      "Net sales $104,780 $106,566 $107,412 (1.7)% (0.8)%"],
+     "Net sales | 2025: $104,780 | 2024: $106,566 | 2023(a): $107,412 | 2025/2024: (1.7)% | "
+     "2024/2023: (0.8)%"),
+    (["2025 Change 2024 Change 2023", "Mac 33,708 12% 29,984 2% 29,357"],
+     "Mac | 2025: 33,708 | change: 12% | 2024: 29,984 | change 2: 2% | 2023: 29,357"),
+    # balance-sheet dates, and a percent sign written apart
+    (["September 27,2025 September 28,2024", "Inventories 5,718 7,286"],
+     "Inventories | September 27,2025: 5,718 | September 28,2024: 7,286"),
+    (["(Dollars in millions) 2023 2022 $ %", "Automotive leasing 2,120 2,476 (356) (14) %"],
+     "Automotive leasing | 2023: 2,120 | 2022: 2,476 | change: (356) | change %: (14)%"),
+])
+def test_single_spaced_rows_under_years_become_labelled_rows(lines: list[str], row: str) -> None:
+    assert row in spaced_statement_rows("\n".join(lines)).split("\n")
+
+
+def test_rows_that_do_not_fit_the_years_and_kept_gaps_are_left_alone() -> None:
+    text = "2024 2025\nRevenue 1,000 2,000 3,000\nApple Inc. | 2025 Form 10-K | 33\nEBITDA 10 20"
+    out = spaced_statement_rows(text).split("\n")
+    assert "Revenue 1,000 2,000 3,000" in out and "Apple Inc. | 2025 Form 10-K | 33" in out
+    assert "EBITDA 10 20" in out  # a line with column gaps ended the table

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
-from manda.finance.amounts import format_amount, same_amount
+from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.compare import comparable
 from manda.finance.periods import period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
@@ -60,11 +60,19 @@ def in_text(label: str) -> str:
 def show(finding: Finding) -> str:
     """How a person reads the value: the document's own wording when it names the unit."""
     text = (finding.value_text or "").strip()
-    if text and any(mark in text for mark in ("€", "£", "$", "EUR", "GBP", "USD", "CHF", "%", "x")):
+    marks = ("€", "£", "$", "EUR", "GBP", "USD", "CHF", "%", "x")
+    if text and any(m in text for m in marks) and not _scale_left_out(text, finding.value):
         return text
     if finding.value is None:
         return text
     return format_amount(finding.value, finding.unit)
+
+
+def _scale_left_out(text: str, value: float | None) -> bool:
+    """"$416,161" read from a table "(in millions)": the wording drops the scale its value has."""
+    written = find_amounts(text)
+    return (value is not None and len(written) == 1 and written[0].unit is None
+            and abs(written[0].value) > 0 and abs(value) >= 1000 * abs(written[0].value))
 
 
 def is_clean(finding: Finding) -> bool:

@@ -358,3 +358,98 @@ class Outline:
                 label = f"{label} (table {table_no})"
             out.append(Section(text=text, location=Location.for_section(label), table=rows))
         return out
+
+
+# ---------------------------------------------------------------- statements in plain text
+# A financial statement whose PDF text has lost its column gaps (plain-mode extraction, a
+# re-typeset filing) reads "Net income $30,425 $59,248 $77,670" under a line of years
+# "2023 2024 2025": one value per year, nothing to say which. Such rows are cut into cells and
+# written with their years, as a table with column gaps would be.
+
+_CAPTION_LEAD = re.compile(r"^\((?=[^()]*\b(?:millions?|thousands?|billions?|dollars|in)\b)"
+                           r"[^()]*\)\s*", re.IGNORECASE)
+_HEADER_CELL = re.compile(
+    r"[A-Z][a-z]{2,8}\.? \d{1,2}, ?(?:19|20)\d\d"  # September 27, 2025
+    r"|(?:FY ?)?(?:19|20)\d\d(?:/(?:19|20)\d\d)?(?:\([a-z]\))?"  # 2025, FY2025, 2025/2024, 2023(a)
+    r"|Change|\$|%")
+_VALUE = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]$")
+
+
+def _statement_header(line: str) -> tuple[str, list[str]] | None:
+    """("(dollars in millions)", ["2025", "2024", "change"]) for a line of years, else None."""
+    stripped = line.strip()
+    caption = ""
+    if m := _CAPTION_LEAD.match(stripped):
+        caption, stripped = m.group(0).strip(), stripped[m.end():]
+    cells = _HEADER_CELL.findall(stripped)
+    if len(cells) < 2 or " ".join(cells) != " ".join(stripped.split()):
+        return None
+    if sum(1 for c in cells if re.search(r"(?:19|20)\d\d", c)) < 2:
+        return None
+    named: list[str] = []
+    for cell in cells:
+        name = {"$": "change", "%": "change %", "Change": "change"}.get(cell, cell)
+        base, n = name, 2
+        while name in named:
+            name, n = f"{base} {n}", n + 1
+        named.append(name)
+    return caption, named
+
+
+def _statement_row(line: str, width: int) -> tuple[str, list[str]] | None:
+    """("Net income", ["$30,425", "$59,248", "$77,670"]) when the line ends in `width` values."""
+    tokens = line.split()
+    i = len(tokens)
+    while i > 0 and (_VALUE.match(tokens[i - 1]) or tokens[i - 1] in {"%", "$"}):
+        i -= 1
+    values: list[str] = []
+    for token in tokens[i:]:
+        if token == "%" and values:
+            values[-1] += "%"
+        elif values and values[-1] == "$":
+            values[-1] += token
+        else:
+            values.append(token)
+    label = " ".join(tokens[:i])
+    if len(values) != width or not re.search(r"[A-Za-z]", label) or "$" in values:
+        return None
+    return label, values
+
+
+def spaced_statement_rows(text: str) -> str:
+    """Rows under a line of years, their values separated by single spaces, as table lines:
+    `2023 | 2024 | 2025` then `Net income | 2023: $30,425 | 2024: $59,248 | 2025: $77,670`.
+
+    Every line is kept; the years are written as a table header before each run of rows (after
+    a sub-heading such as "Operating expenses:" too). Lines that do not hold exactly one value
+    per year are left as they are, and a blank line or three lines of prose end the table.
+    """
+    out: list[str] = []
+    header: list[str] | None = None
+    pending = False  # the header is written again before the next row
+    prose = 0
+    for line in text.split("\n"):
+        if "|" in line:  # a line that kept its column gaps: label_text_tables reads it
+            out.append(line)
+            header = None
+            continue
+        found = _statement_header(line)
+        if found is not None:
+            header, pending, prose = found[1], True, 0
+            out.append(line)
+            continue
+        row = _statement_row(line, len(header)) if header else None
+        if row is None:
+            out.append(line)
+            prose += 1
+            pending = True
+            if not line.strip() or prose >= 3:
+                header = None
+            continue
+        assert header is not None
+        if pending:
+            out.append(" | ".join(header))
+            pending = False
+        prose = 0
+        out.append(row_line(["", *header], [row[0], *row[1]]))
+    return "\n".join(out)

@@ -22,6 +22,7 @@ from manda.ingest.parsers.base import (
     label_text_tables,
     over_limit,
     short_detail,
+    spaced_statement_rows,
     unreadable,
 )
 from manda.models import Location, ParsedDocument, Section
@@ -210,7 +211,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return label_text_tables(clean_block("\n".join(kept)))
+    return label_text_tables(spaced_statement_rows(clean_block("\n".join(kept))))
 
 
 Span = tuple[int, int, str]  # where a cell starts and ends on its layout line, and its text
