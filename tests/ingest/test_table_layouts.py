@@ -218,3 +218,15 @@ def test_rows_that_do_not_fit_the_years_and_kept_gaps_are_left_alone() -> None:
     out = spaced_statement_rows(text).split("\n")
     assert "Revenue 1,000 2,000 3,000" in out and "Apple Inc. | 2025 Form 10-K | 33" in out
     assert "EBITDA 10 20" in out  # a line with column gaps ended the table
+
+
+def test_a_line_of_bare_figures_under_a_chart_is_no_statement_of_one_year(
+    tmp_path: Path,
+) -> None:
+    # a chart's labels: the figures lost their columns, so none of them is "this year's"
+    path = tmp_path / "Northbeam_10-K_2025.pdf"
+    _plain_text_pdf(path, ["Net Sales", "(in billions)", "2023(53 weeks) 2024 2025",
+                           "$107.4 $106.6 $104.8", "Net sales were $104.8 billion in 2025."])
+    revenue = [(f.period, f.value) for f in _findings(parse_file(path)) if f.subject == "revenue"]
+    assert (None, 107.4) not in revenue and all(v != 107.4 for _, v in revenue)
+    assert ("FY2025", 104_800_000_000) in revenue

@@ -289,6 +289,11 @@ def _entity(text: str) -> str | None:
     for m in _NAME.finditer(text):
         name = m.group(1).strip(" .?!,")
         first = re.sub(r"['’]s$", "", name.split()[0].lower())
+        if (first in _STOP and first not in _QUESTION_WORDS and m.start() > 0
+                and " " not in name and text[m.end():m.end() + 2] in ("'s", "’s")
+                and not re.search(r"\b(?:the|a|an|this|our|your)\s+$", text[:m.start()], _F)):
+            return name  # "Target's sales" (not "the Company's"): a capitalised possessive
+            # in mid-question is a name, even one that is also a common word
         if first in _QUESTION_WORDS or first in _STOP:
             rest = name.split()[1:]
             if not rest:

@@ -21,6 +21,7 @@ from manda.agent.tables import read_tables
 from manda.agent.unusual import sentences, trim
 from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_groups
+from manda.finance.periods import find_periods
 from manda.injection import looks_like_instruction
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
@@ -42,6 +43,7 @@ _FORM = {
     "target", "its", "their", "they", "it", "this", "that", "we", "our", "us", "much", "many",
     "please", "give", "show", "list", "can", "could", "would", "should", "be", "been", "with",
     "from", "by", "at", "as", "know", "current", "currently", "main", "key",
+    "mostly", "mainly", "primarily", "big", "so",
     # where it is said, not what: "what did the minutes say about …"
     "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
     "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
@@ -88,6 +90,10 @@ _CONCEPTS: tuple[tuple[str, ...], ...] = (
     ("headquarter", "based", "office", "located", "location"),
     ("debt", "loan", "borrowing", "facility", "financing"),
     ("lease", "rent", "premise", "property"),
+    # how a banker asks about spending and direction, as a filing's narrative says it
+    ("spend", "spending", "spent", "expense", "expenditure"),
+    ("decline", "decrease", "shrink", "fall", "drop", "lower", "weakness"),
+    ("increase", "rise", "grow", "growth", "higher"),
 )
 _GROUP: dict[str, int] = {}
 for _n, _group in enumerate(_CONCEPTS):
@@ -171,6 +177,11 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
              if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
+    # when it happened ("in fiscal 2025", "Q1 2026") narrows which passage, it is not what is
+    # asked: a passage need not repeat it to answer (the period is read apart), it only ranks
+    # those that do first
+    when = {t for t in terms if t in _period_words(question)}
+    core = [t for t in terms if t not in when] or terms
     pool = candidates(evidence)
     if not pool:
         return []
@@ -180,7 +191,7 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
     for term in terms:
         df = sum(1 for s in stems if _matches(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
-    total = sum(weight.values())
+    total = sum(weight[t] for t in core)
     wants_amount = bool(_AMOUNT_ASKED.search(question))
     # A question about a thing the deal vocabulary names (insurance, litigation, a lease) is
     # answered only by a passage about it: rare side words ("cover") do not make up for it.
@@ -195,19 +206,31 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
         for own, patterns in said_otherwise:
             if any(pattern.search(text) for pattern in patterns):
                 matched |= own
-        covered = sum(weight[t] for t in matched)
+        covered = sum(weight[t] for t in matched if t in core)
         if not covered:
             continue
-        score = covered / total
+        score = min(1.0, covered / total)
         if topics and not any(t in matched for t in topics):
             score *= _OFF_TOPIC
         order = score + min(len(text), 200) / 4000  # a full sentence over a fragment
+        if when:
+            order += 0.1 * len(when & matched) / len(when)
         if wants_amount:
             order += 0.1 if find_amounts(text) else -0.1
         ranked.append(Passage(trim(text, 320), source, is_row, round(score, 4),
                               round(order, 4)))
     ranked.sort(key=lambda p: (-p.order, p.is_row))
     return ranked
+
+
+def _period_words(question: str) -> set[str]:
+    """The stems of the words that say when: "fiscal 2025", "Q1 2026", "the first quarter"."""
+    words: set[str] = set()
+    for _, start, end in find_periods(question, bare_years=True):
+        words.update(content_terms(question[start:end]))
+    if words:
+        words.update({"fiscal", "financial"})
+    return words
 
 
 def confidence(ranked: Sequence[Passage]) -> float:

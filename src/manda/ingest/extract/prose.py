@@ -505,6 +505,17 @@ def _forecast_headings(text: str) -> list[tuple[int, bool]]:
     return out
 
 
+def _bare_figures_line(text: str, amount: Amount, amounts: Sequence[Amount]) -> bool:
+    """The amount is one of a line of figures with no words ("$107.4 $106.6 $104.8" under a
+    chart's years): a row whose columns were lost, not a statement of one period's value."""
+    start = text.rfind("\n", 0, amount.start) + 1
+    end = text.find("\n", amount.end)
+    end = len(text) if end < 0 else end
+    if re.search(r"[A-Za-z]", text[start:end]):
+        return False
+    return sum(1 for a in amounts if start <= a.start < end) >= 2
+
+
 def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                      ) -> tuple[list[Candidate], set[int]]:
     """Metric, head-count, customer-share and ownership statements in a section's sentences.
@@ -542,6 +553,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                     used.add(amount.start)
                 continue
             if _NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead):
+                continue
+            if _bare_figures_line(text, amount, amounts):
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:

@@ -1,0 +1,43 @@
+"""A banker's phrasing of questions on real filings, read as the filing words it (found on the
+dev half of bench/filings_answers.py; none of it knows a company or a filing)."""
+
+from __future__ import annotations
+
+from manda.agent.evidence import Evidence
+from manda.agent.intents import read_question
+from manda.agent.relevance import confidence, rank
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+DOC = Document(id="d1", deal_id="d", filename="Filing.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED)
+
+
+def _confidence(question: str, text: str) -> float:
+    hit = SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename, text=text,
+                    location=Location.for_page(3), score=1.0)
+    return confidence(rank(Evidence(documents={DOC.id: DOC}, hits=[hit]), question))
+
+
+def test_the_period_asked_need_not_be_repeated_by_the_passage_that_answers() -> None:
+    text = "The balance sheet shows total assets of $352.6 billion."
+    assert _confidence("What were the total assets at the end of fiscal 2023?", text) >= 0.45
+
+
+def test_buy_back_spending_and_shrinking_are_said_the_filings_way() -> None:
+    assert _confidence(
+        "How many shares did the company buy back in fiscal 2025 and for how much?",
+        "During 2025, the Company repurchased 402 million shares of its common stock for "
+        "$89.3 billion.") >= 0.45
+    assert _confidence("Why did R&D spending go up?",
+                       "The year-over-year growth in R&D expense in 2023 was driven primarily "
+                       "by increases in headcount-related expenses.") >= 0.45
+    assert _confidence("Why did the Mac business shrink in 2023?",
+                       "Mac net sales decreased 27% or $10.8 billion during 2023 compared to "
+                       "2022 due primarily to lower net sales of laptops.") >= 0.45
+
+
+def test_a_capitalised_possessive_is_a_name_even_when_it_is_a_common_word() -> None:
+    assert read_question("What were Target's net sales in fiscal 2025?").entity == "Target"
+    assert read_question("Who is Target's new CEO?").entity == "Target"
+    assert read_question("What is the target's revenue?").entity is None
+    assert read_question("What is the Company's revenue?").entity is None
