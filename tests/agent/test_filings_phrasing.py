@@ -41,3 +41,34 @@ def test_a_capitalised_possessive_is_a_name_even_when_it_is_a_common_word() -> N
     assert read_question("Who is Target's new CEO?").entity == "Target"
     assert read_question("What is the target's revenue?").entity is None
     assert read_question("What is the Company's revenue?").entity is None
+
+
+def _evidence(text: str) -> Evidence:
+    hit = SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename, text=text,
+                    location=Location.for_page(52), score=1.0)
+    return Evidence(documents={DOC.id: DOC}, hits=[hit])
+
+
+def test_a_heading_does_not_lead_over_the_sentence_that_answers() -> None:
+    from manda.agent.relevance import best
+
+    evidence = _evidence("Stock Repurchase Activity\nIn March 2022, the Board authorized a "
+                         "program to repurchase up to $10.0 billion of our common stock. There "
+                         "were no repurchases of our common stock in 2023, 2024, or 2025.")
+    lead = best(rank(evidence, "Did the company buy back any stock in 2025?"))[0]
+    assert lead.text.startswith("There were no repurchases")
+
+
+def test_who_audits_asks_for_the_auditor_and_the_signing_firm_is_named() -> None:
+    from manda.agent.compose import Draft
+    from manda.agent.compose.fact_lookup import _named_holder
+    from manda.agent.topics import asked_role
+
+    assert asked_role("Who audits the company and since when?") == "auditor"
+    evidence = _evidence("/s/ Ernst & Young LLP\nWe have served as the Company's auditor "
+                         "since 2009.\nSan Jose, California")
+    draft = _named_holder(Draft(text="Filing.pdf states: “We have served as the Company's "
+                                     "auditor since 2009.” (source: Filing.pdf, p.52)"),
+                          evidence, "auditor")
+    assert draft.text.splitlines()[0].startswith("The auditor is Ernst & Young LLP")
+    assert "since 2009" in draft.text

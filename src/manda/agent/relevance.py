@@ -28,6 +28,10 @@ from manda.injection import looks_like_instruction
 # not) over the sample room: accuracy peaks at 96% on the plateau 0.40-0.45 (0.50: 89%, 0.30:
 # 89%); the upper end is kept so that a weak match is not passed off as an answer.
 NOT_FOUND_BELOW = 0.45
+# a heading: capitalised words and the small words between them, no sentence
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
+_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
+_TITLE_PENALTY = 0.2
 _OFF_TOPIC = 0.5  # a passage that misses the question's vocabulary topic counts at most half
 
 _WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-']*", re.IGNORECASE)
@@ -213,6 +217,9 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
         if topics and not any(t in matched for t in topics):
             score *= _OFF_TOPIC
         order = score + min(len(text), 200) / 4000  # a full sentence over a fragment
+        if not is_row and _TITLE.match(text):
+            order -= _TITLE_PENALTY + score / 2  # a heading ("Stock Repurchase Activity") names
+            # what follows it, it does not answer
         if when:
             order += 0.1 * len(when & matched) / len(when)
         if wants_amount:

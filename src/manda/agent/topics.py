@@ -181,7 +181,7 @@ ROLE_WORDS = re.compile(
     r"\b(?:(?:chief|head|vp|vice president|director|general|managing|finance|sales|operations|"
     r"technical|commercial|marketing|people|hr)[\w ]{0,30}?(?:officer|counsel|director|"
     r"manager|of [a-z&]+(?: [a-z&]+)?)|c[a-z]{1,2}o|ceo|cfo|coo|cto|cro|cmo|cpo|cio|chro|cco|"
-    r"chair(?:man|woman|person)?|founders?|auditors?|md|gm|geschäftsführer\w*|prokurist\w*|"
+    r"chair(?:man|woman|person)?|founders?|auditors?|audits|md|gm|geschäftsführer\w*|prokurist\w*|"
     r"finance director|financial controller|controller)\b", _F)
 
 
@@ -224,6 +224,8 @@ def asked_role(question: str) -> str | None:
     if m is None:
         return None
     role = m.group(0).strip()
+    if role.lower() == "audits":  # "who audits the company?" asks for its auditor
+        return "auditor"
     return re.sub(r"\s+(?:and|or|at|in|for|of the company)$", "", role, flags=_F)
 
 

@@ -35,7 +35,7 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("ebitda", "earnings before interest, taxes, depreciation and amortization"),
     ("buybacks", "buyback", "buy back", "bought back", "share repurchases", "stock repurchases",
      "share repurchase", "stock repurchase", "repurchases of common stock",
-     "common stock repurchased", "repurchased"),
+     "common stock repurchased", "repurchased", "repurchases"),
     ("dividends", "dividends paid", "dividends declared", "cash dividends"),
     ("stock-based compensation", "share-based compensation", "stock compensation", "sbc"),
     ("headcount", "employees", "full-time employees", "workforce"),

@@ -52,6 +52,7 @@ from manda.agent.unusual import TOPICS, scan, sentences
 from manda.finance.amounts import same_amount
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
+from manda.ingest.extract.names import ORG
 from manda.models import Finding, Nature
 
 _ASKS_ROLE = re.compile(r"\b(?:role|title|position|job|who is|who's|what does .* do)\b",
@@ -380,8 +381,9 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
         return draft
     if any(role.lower() in h.text.lower() for h in evidence.hits):
         # an organisation in the role ("the auditor", "the lender"): the passage that names it
-        return evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
-                                     why=f"no passage names the {role} closely enough.")
+        draft = evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
+                                      why=f"no passage names the {role} closely enough.")
+        return draft if draft.offer_qa else _named_holder(draft, evidence, role)
     named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""
@@ -398,6 +400,28 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
                       *listed, f"{qa_offer()} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)
+
+
+_ORG_RE = re.compile(ORG)
+_NEAR = 300  # characters either side of the role word in which its holder's name is looked for
+
+
+def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
+    """"We have served as the Company's auditor since 2009." names no firm: the firm signing
+    next to it ("/s/ Ernst & Young LLP") is put first, from the same passage."""
+    if _ORG_RE.search(draft.text):
+        return draft
+    for hit in evidence.hits:
+        low = hit.text.lower()
+        at = low.find(role.lower())
+        if at < 0:
+            continue
+        near = [m for m in _ORG_RE.finditer(hit.text) if abs(m.start() - at) <= _NEAR]
+        if near:
+            firm = min(near, key=lambda m: abs(m.start() - at)).group(0)
+            lead = f"The {role.lower()} is {firm} {cite([evidence.hit_source(hit)])}."
+            return replace(draft, text=f"{lead}\n{draft.text}")
+    return draft
 
 
 def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:

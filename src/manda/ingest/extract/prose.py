@@ -506,14 +506,16 @@ def _forecast_headings(text: str) -> list[tuple[int, bool]]:
 
 
 def _bare_figures_line(text: str, amount: Amount, amounts: Sequence[Amount]) -> bool:
-    """The amount is one of a line of figures with no words ("$107.4 $106.6 $104.8" under a
-    chart's years): a row whose columns were lost, not a statement of one period's value."""
+    """The amount is one of a row of figures that lost its columns ("$107.4 $106.6 $104.8"
+    under a chart's years, "Net sales $162,560 $94,294 $72,559" under segment names): the line
+    ends in two or more figures with no word between them, so none is one period's value."""
     start = text.rfind("\n", 0, amount.start) + 1
     end = text.find("\n", amount.end)
     end = len(text) if end < 0 else end
-    if re.search(r"[A-Za-z]", text[start:end]):
+    on_line = [a for a in amounts if start <= a.start < end]
+    if len(on_line) < 2:
         return False
-    return sum(1 for a in amounts if start <= a.start < end) >= 2
+    return not re.search(r"[A-Za-z]", text[on_line[0].start:end])
 
 
 def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
