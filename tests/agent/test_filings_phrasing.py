@@ -72,3 +72,11 @@ def test_who_audits_asks_for_the_auditor_and_the_signing_firm_is_named() -> None
                           evidence, "auditor")
     assert draft.text.splitlines()[0].startswith("The auditor is Ernst & Young LLP")
     assert "since 2009" in draft.text
+
+
+def test_a_share_of_a_metric_is_not_the_metric() -> None:
+    from manda.agent.compose.fact_lookup import ASKS_SHARE
+
+    assert ASKS_SHARE.search("What share of sales do the stores fulfil?")
+    assert ASKS_SHARE.search("How much of merchandise sales come from owned brands?")
+    assert not ASKS_SHARE.search("How much revenue did the company make in 2025?")

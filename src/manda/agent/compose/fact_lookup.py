@@ -72,9 +72,22 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             why=f"no document of this deal mentions {ask.entity}.",
             category="General",
         )
+    if ask.subject and ASKS_SHARE.search(ask.question) and not _percent_findings(ask, evidence):
+        # "what share of sales do the stores fulfil": a proportion of the metric, which the
+        # metric's own figure does not answer; the sentence stating the share does
+        return evidence_first.answer(ask, evidence)
     if ask.subject:
         return _metric(ask, evidence)
     return _topic(ask, evidence)
+
+
+ASKS_SHARE = re.compile(r"\b(?:what|which) (?:share|proportion|portion|percentage|part|fraction) "
+                        r"of\b|\bhow much of\b|\bwhat percent(?:age)? of\b", re.IGNORECASE)
+
+
+def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
+    assert ask.subject is not None
+    return any(f.unit == "%" for f in findings_for(evidence, ask.subject, entity=ask.entity))
 
 
 # ---------------------------------------------------------------- metrics
