@@ -277,6 +277,13 @@ class _Sentence:
                    and not text[p[2] : self.span[1]].strip(" .;)")]
         return closing[0] if closing else None
 
+    def signed_before(self, amount: Amount) -> str | None:
+        """The date an agreement named before the amount is dated ("… dated 14 June 2023: …")."""
+        text = self.view.text
+        dated = [p[0] for p in self.periods if p[2] <= amount.start and p[0].startswith("as of")
+                 and _DATED.search(text[max(0, p[1] - 30) : p[1]])]
+        return dated[-1] if dated else None
+
     def _inherit(self, subject: str) -> tuple[str | None, Evidence, float] | None:
         view = self.view
         period = view.period
@@ -406,10 +413,15 @@ def _facility(sentence: _Sentence, value: _Value, statement: FacilityStatement
     if candidate is None:
         return None
     name = statement.facility
-    if candidate.period is None and statement.role is FacilityRole.LIMIT and sentence.view.signed:
-        # an agreement's commitments stand at its date ("… in an aggregate principal amount of")
-        candidate.period = sentence.view.signed
-        candidate.evidence = "narrative"
+    if statement.role is FacilityRole.LIMIT:
+        # a loan's size is what was agreed when the agreement was dated ("Facilities agreement
+        # dated 14 June 2023: a term loan of £5.0m", "… in an aggregate principal amount of")
+        signed = sentence.signed_before(value.amount)
+        if signed is not None and (candidate.period is None or not statement.drawable):
+            candidate.period = signed
+        elif candidate.period is None and sentence.view.signed:
+            candidate.period = sentence.view.signed
+            candidate.evidence = "narrative"
     candidate.entity = name
     what = _FACILITY_LABEL[statement.role]
     if statement.role is FacilityRole.LIMIT and not statement.drawable:
