@@ -41,4 +41,14 @@ async def test_a_budget_figure_joins_an_actual_only_when_asked_for(app: Manda) -
     budget = await app.answers.ask("pennine", "What was budgeted revenue for Q2 FY2025?")
     assert budget.grounded, budget.answer
     assert "£3.95M" in budget.answer and "this is a forecast" in budget.answer
-    assert "Actuals for Q2 2025 show £3.72M" in budget.answer
+    # Pennine's year ends on 31 March: its quarters are written as the fiscal year's
+    assert "Actuals for Q2 FY2025 show £3.72M" in budget.answer
+    assert "Q2 2025" not in budget.answer.replace("Q2 FY2025", "")
+
+
+async def test_fiscal_quarters_are_labelled_only_where_the_year_does_not_end_in_december(
+        app: Manda) -> None:
+    pennine = await app.answers.ask("pennine", "What was Q1 FY2025 revenue?")
+    assert "in Q1 FY2025" in pennine.answer, pennine.answer
+    targetco = await app.answers.ask("targetco", "What was Q3 2024 revenue?")
+    assert "Q3 2024" in targetco.answer and "FY2024" not in targetco.answer, targetco.answer

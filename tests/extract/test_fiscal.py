@@ -11,7 +11,9 @@ from manda.app import Manda
 from manda.config import Settings
 from manda.finance.fiscal import (
     FiscalYearEnd,
+    fiscal_label,
     fiscal_period_of_column,
+    label_fiscal_parts,
     learn_fiscal_year_end,
     month_range_period,
 )
@@ -168,3 +170,19 @@ def test_a_trailing_window_is_no_year_end_and_a_first_quarter_defines_one() -> N
 def test_an_ltm_column_header_over_its_month_span() -> None:
     assert fiscal_period_of_column("LTM Mar-25 Apr 2024–Mar 2025", JUNE, flow=True) == (
         "LTM Mar 2025")
+
+
+def test_a_fiscal_quarter_is_written_as_the_fiscal_years() -> None:
+    assert fiscal_label("Q2 2025", JUNE) == "Q2 FY2025"
+    assert fiscal_label("H1 2024", MARCH) == "H1 FY2024"
+    assert fiscal_label("Q2 2025", FiscalYearEnd(12, 31)) == "Q2 2025"  # a calendar year
+    assert fiscal_label("Q2 2025", None) == "Q2 2025"
+    assert fiscal_label("FY2025", JUNE) == "FY2025"
+    text = ("| Metric | Q1 2025 | Q2 2025 |\n"
+            "Revenue was $11.4M in Q1 2025 (source: Pack Q1 2025.xlsx, Quarterly!C6); the "
+            "report says “Q1 2025 was strong”.")
+    assert label_fiscal_parts(text, JUNE) == (
+        "| Metric | Q1 FY2025 | Q2 FY2025 |\n"
+        "Revenue was $11.4M in Q1 FY2025 (source: Pack Q1 2025.xlsx, Quarterly!C6); the "
+        "report says “Q1 2025 was strong”.")
+    assert label_fiscal_parts(text, None) == text

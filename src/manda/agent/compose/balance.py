@@ -32,7 +32,8 @@ _SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\
                           r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
                           r"\bnwc\b", _F)
 # "terms", not the "term" of "term loan"
-_TERMS_ASKED = re.compile(r"\bterms?\b(?!\s+(?:loans?|facilit|debt|sheet))|\bconditions\b|\bmatur\w+|\binterest (?:rate|margin)\b|"
+_TERMS_ASKED = re.compile(r"\bterms?\b(?!\s+(?:loans?|facilit|debt|sheet))|\bconditions\b|"
+                          r"\bmatur\w+|\binterest (?:rate|margin)\b|"
                           r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
                           r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
 _WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
