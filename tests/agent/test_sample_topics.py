@@ -52,3 +52,13 @@ async def test_fiscal_quarters_are_labelled_only_where_the_year_does_not_end_in_
     assert "in Q1 FY2025" in pennine.answer, pennine.answer
     targetco = await app.answers.ask("targetco", "What was Q3 2024 revenue?")
     assert "Q3 2024" in targetco.answer and "FY2024" not in targetco.answer, targetco.answer
+
+
+async def test_net_cash_is_decided_by_the_cash_and_debt_of_the_same_date(app: Manda) -> None:
+    targetco = await app.answers.ask("targetco", "What's net debt?")  # (2,800): €6.8M vs €4.0M
+    assert "a net cash position of €2.8M: cash of €6.8M exceeds debt" in targetco.answer
+    pennine = await app.answers.ask("pennine", "What's net debt?")  # a QoE bridge's deduction
+    assert "Net debt was £3.15M" in pennine.answer and "net cash" not in pennine.answer, (
+        pennine.answer)
+    northwind = await app.answers.ask("northwind", "What's net debt?")  # states neither
+    assert "net cash" not in northwind.answer.lower(), northwind.answer

@@ -52,7 +52,8 @@ def roles(text: str) -> list[tuple[str, str, str]]:
     ("At year end $12.0 million was outstanding on the term loan and $2.5 million was drawn "
      "under the "
      "$20.0 million revolving credit facility.",
-     [("$12.0 million", "drawn", "term loan"), ("$2.5 million", "drawn", "revolving credit facility"),
+     [("$12.0 million", "drawn", "term loan"),
+      ("$2.5 million", "drawn", "revolving credit facility"),
       ("$20.0 million", "facility limit", "revolving credit facility")]),
     ("Revenue was €5.2M in Q3 2024.", []),
     # a balance of several loans, not one facility's size
