@@ -49,7 +49,7 @@ def test_the_dataset_covers_the_behaviour_spec() -> None:
     assert {"fact_lookup", "deep_dive", "due_diligence", "comparison", "synthesis",
             "gap_identification", "exploration", "clarification"} <= intents
     assert any(len(c.turns) > 1 for c in cases)
-    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater"}
+    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater", "rheintal"}
 
 
 def test_every_constraint_kind_is_evaluated_end_to_end() -> None:
