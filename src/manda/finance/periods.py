@@ -27,7 +27,7 @@ __all__ = [
 _MONTHS = {
     "january": 1, "jan": 1, "januar": 1, "jänner": 1,
     "february": 2, "feb": 2, "februar": 2,
-    "march": 3, "mar": 3, "märz": 3, "maerz": 3,
+    "march": 3, "mar": 3, "märz": 3, "mär": 3, "maerz": 3,
     "april": 4, "apr": 4,
     "may": 5, "mai": 5,
     "june": 6, "jun": 6, "juni": 6,
@@ -106,6 +106,9 @@ _NUMERIC_MONTH = re.compile(
     rf"^\s*(?:(?P<y4>{_YEAR4})-(?P<m>0?[1-9]|1[0-2])|(?P<m2>0?[1-9]|1[0-2])[/.](?P<y4b>{_YEAR4}))"
     rf"\s*$"
 )
+# Only as a whole header cell: "Apr 24", "Dez 24" (a DATEV/BWA month column: month, space, a
+# two-digit year). In running text "May 24" is a day, so find_periods never reads it so.
+_MONTH_SPACE_YEAR = re.compile(rf"^\s*(?P<m>{_MONTH})\s+(?P<y2>\d{{2}})\s*$", _FLAGS)
 # "YTD Jun-24", "LTM Sep 2024", "to March 2024", "Date: March 2024": not that month's figures.
 _NOT_A_MONTH_BEFORE = re.compile(
     r"(?:\b(?:ytd|ltm|ttm|ntm|l12m|year\s+to\s+date|last\s+twelve\s+months|months?\s+to|"
@@ -299,11 +302,15 @@ def parse_period(text: str) -> str | None:
     A text that is only a year (a column header such as "2023", "2023A", "FY2025 Budget" or
     "Actual 2023") is an annual period, and so is a split year ("2023/24" → "FY2024", the year it
     ends in); a month ("Dec-23", "December 2023", "2023-12") is "Dec 2023"; otherwise the first
-    period found in the text is returned.
+    period found in the text is returned. A whole cell "Apr 24" / "Dez 24" is a month too (a
+    BWA's column), which running text never reads so ("May 24" there is a day).
     """
     header = _HEADER_YEAR.match(text) or _HEADER_YEAR.match(_HEADER_UNITS.sub(" ", text))
     if header is not None:
         return f"FY{header.group(1)}"
+    spaced = _MONTH_SPACE_YEAR.match(text)
+    if spaced is not None:
+        return month_period(_year(spaced.group("y2")), _month(spaced.group("m")))
     numeric = _NUMERIC_MONTH.match(text)
     if numeric is not None:
         year = int(numeric.group("y4") or numeric.group("y4b"))

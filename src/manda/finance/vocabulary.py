@@ -62,7 +62,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("ebitda margin", "EBITDA margin", "percent", (
         "ebitda margin", "adjusted ebitda margin", "adj. ebitda margin", "ebitda margin %",
     ), family="ebitda"),
-    MetricSpec("ebit", "EBIT", "currency", ("ebit", "operating profit", "operating income")),
+    MetricSpec("ebit", "EBIT", "currency", ("ebit", "operating profit", "operating income",
+                                           "betriebsergebnis", "operatives ergebnis")),
     MetricSpec("net income", "Net income", "currency", (
         "net income", "net profit", "net earnings", "profit after tax", "net loss",
         "profit for the year", "profit for the period", "jahresüberschuss",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from manda.finance.amounts import (
     Amount,
@@ -19,8 +20,8 @@ from manda.finance.amounts import (
     scale_from_text,
     uses_decimal_comma,
 )
-from manda.finance.fiscal import fiscal_period_of_column
-from manda.finance.periods import parse_period
+from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
+from manda.finance.periods import parse_period, period_end
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
@@ -32,6 +33,10 @@ from manda.models import FindingKind, Location, LocationKind, Nature
 __all__ = ["table_candidates", "text_table_candidates"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
+# A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
+_CUMULATIVE_HEADER = re.compile(
+    r"^\s*(?:kumuliert|kum\.|kumulativ|total|gesamt|summe|sum|full[\s-]+year|year\s+total)"
+    r"(?:\s+(?:GJ|FY|year|jahr))?\s*$", re.IGNORECASE)
 _FORECAST_HEADER = re.compile(
     r"(?:\b(?:19|20)\d{2}\s*[EBFP]\b|\b(?:budget|forecast|plan|projected|projection|outlook|"
     r"estimate|est\.?|fcst|bp)\b)",
@@ -454,6 +459,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
             columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
+    _label_year_total(rows[header], columns, view.fiscal_year_end)
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
     # total row states it for the company.
@@ -479,6 +485,31 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             if found is not None:
                 out.append(found)
     return out
+
+
+def _label_year_total(header: Sequence[str], columns: dict[int, tuple[str, bool]],
+                      fiscal_year_end: FiscalYearEnd | None) -> None:
+    """A total column ("kumuliert", "Total") after twelve consecutive month columns is the
+    fiscal year when they end with its last month (a BWA's "Apr 24 … Mär 25 | kumuliert"), else
+    the twelve months to the last one (LTM)."""
+    months = sorted(c for c, (period, _) in columns.items() if _MONTH_PERIOD.match(period))
+    if len(months) != 12 or len(months) != len(columns):
+        return
+    ends = [period_end(columns[c][0]) for c in months]
+    steps = [(b.year * 12 + b.month) - (a.year * 12 + a.month)
+             for a, b in pairwise(ends) if a and b]
+    last = ends[-1]
+    if last is None or steps != [1] * 11:
+        return
+    year_end = (fiscal_year_end or CALENDAR_YEAR).month == last.month
+    for c in range(months[-1] + 1, len(header)):
+        if _CUMULATIVE_HEADER.match(header[c]):
+            columns[c] = (f"FY{last.year}" if year_end else f"LTM {columns[months[-1]][0]}",
+                          columns[months[-1]][1])
+            return
+
+
+_MONTH_PERIOD = re.compile(r"^[A-Z][a-z]{2} \d{4}$")
 
 
 def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
