@@ -82,7 +82,10 @@ TOPICS: tuple[Topic, ...] = (
                      _F)),
 )
 _NEGATIVE = re.compile(r"\bcontains? no\b|\bno further\b|\bnone\b|^\s*no\b|\bnot expected\b", _F)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
+# A German day ends with a dot ("bis 31. Dezember 2024") and ends no sentence.
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?!(?<=\d\.)\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|"
+    r"September|Oktober|November|Dezember)\b)\s+(?=[A-Z0-9\"“(])|\n+")
 _MAX = 260
 
 

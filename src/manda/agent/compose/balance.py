@@ -376,10 +376,15 @@ _PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]
 # fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
 _STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
                    r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
-_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above", _F)
+# German puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum), "… 1,5 : 1
+# nicht unterschreiten" (a minimum); a level that steps down names the later one last.
+_LIMIT_AFTER = re.compile(
+    r"(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
+    r"(?P<dir>nicht\s+(?:überschreiten|übersteigen|unterschreiten))", _F)
+_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above|unterschreiten", _F)
 _RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
-                    r"fixed charge|cash ?flow cover|ebitda|verschuldungsgrad|zinsdeckung\w*)\b",
-                    _F)
+                    r"fixed charge|cash ?flow cover|ebitda|\w*verschuldungsgrad|"
+                    r"\w*zinsdeckung\w*)\b", _F)
 _TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
                      r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
 _COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
@@ -407,6 +412,14 @@ def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Coven
         for sentence in sentences(hit.text):
             if not _usable(sentence) or not (_RATIO.search(sentence)
                                               or "covenant" in sentence.lower()):
+                continue
+            if (german := _german_limit(sentence)) is not None:
+                name, level, minimum, stated = german
+                key = _RATIO.search(name)
+                slot = (key.group(0).lower() if key else name.lower()).replace(
+                    "net debt", "leverage")
+                found.setdefault(slot, Covenant(name[:1].upper() + name[1:], minimum, level,
+                                                stated, evidence.hit_source(hit)))
                 continue
             for clause in re.split(r";|\.\s", sentence):
                 clause = _as_limit(clause)
@@ -440,6 +453,27 @@ def _as_limit(clause: str) -> str:
                        f"{'exceed' if 'exceed' in p['verb'] else 'be less than'}", clause)
 
 
+def _german_limit(sentence: str) -> tuple[str, float, bool, str] | None:
+    """"(1) Nettoverschuldungsgrad: Das Verhältnis … darf zu Stichtagen bis 31. Dezember 2024
+    3,00 : 1,00 und zu jedem späteren Stichtag 2,75 : 1,00 nicht überschreiten": the covenant
+    (named before the colon, else by its ratio word), the level in force (stated last before the
+    verb), whether it is a minimum, and the words that state it."""
+    m = _LIMIT_AFTER.search(sentence)
+    if m is None:
+        return None
+    head = re.match(r"^\s*(?:\(?\d+\)\s*)?(?P<name>[^:]{3,60}):", sentence)
+    name = head.group("name").strip() if head and _RATIO.search(head.group("name")) else None
+    ratio = _RATIO.search(sentence[:m.start()])
+    if name is None and ratio is None:
+        return None
+    earlier = list(re.finditer(r"\d+(?:[.,]\d+)?\s?:\s?1(?:[.,]0+)?", sentence[:m.start()]))
+    stated = m.group(0)
+    if earlier:
+        stated = f"{stated} (earlier {earlier[-1].group(0)})"
+    return (name or ratio.group(0), _number(m.group("value")),  # type: ignore[union-attr]
+            bool(_MINIMUM.search(m.group("dir"))), stated)
+
+
 def _covenant_name(before: str) -> str:
     """"The credit agreement requires a total net leverage ratio of" → "total net leverage
     ratio"; "Financial covenants, tested quarterly: leverage (net debt to EBITDA)" → "leverage
@@ -464,6 +498,8 @@ def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Cove
             if (not (_usable(sentence) or _is_table_row(sentence))
                     or word.group(0).lower() not in sentence.lower()):
                 continue
+            if _german_limit(sentence) is not None:
+                continue  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
             sentence = _as_limit(sentence)
             limits = {m.start("value") for m in (*_LIMIT.finditer(sentence),
                                                  *_STEP.finditer(sentence))}
