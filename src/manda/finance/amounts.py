@@ -24,6 +24,7 @@ __all__ = [
     "same_amount",
     "scale_from_text",
     "uses_decimal_comma",
+    "writes_decimal_comma",
 ]
 
 CURRENCY_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
@@ -320,6 +321,26 @@ _GERMAN_WORDS = re.compile(
     r"Jahresüberschuss|Bilanz\w*|Aufwendungen|Erlöse|Personal\w*|Angaben)\b|\bT€",
     re.IGNORECASE,
 )
+
+
+_NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
+
+
+def writes_decimal_comma(text: str) -> bool:
+    """Whether a document's prose writes numbers the German way, by the numbers that read only
+    one way ("EUR 12.000.000", "2,25 %" against "1,234,567", "2.61"): then "EUR 500.000" in it is
+    half a million. No German number, no German reading."""
+    german = english = 0
+    for m in _NUMBER_TOKEN.finditer(text):
+        token = m.group(0).rstrip(".,")
+        if _DATE_LIKE.match(token):
+            continue
+        german += bool(_GERMAN_NUMBER.match(token))
+        english += bool(_ENGLISH_NUMBER.match(token))
+    return german > english
+
+
+_DATE_LIKE = re.compile(r"^\d{1,2}[./]\d{1,2}[./](?:\d{2}|\d{4})?$|^\d{4}[-/.]\d{1,2}")
 
 
 def uses_decimal_comma(cells: list[str], context: str = "") -> bool:

@@ -57,6 +57,10 @@ _Y = rf"(?:(?:FY\s*)?['’]?\s*(?P<y4>{_YEAR4})|(?:FY\s*|['’]\s*)(?P<y2>\d{{2}
 _YC = rf"(?:['’]?\s*(?P<y4>{_YEAR4})|['’]?\s*(?P<y2>\d{{2}}))"  # after "3Q" / "1H"
 
 _QUARTER = [
+    # "Q4 2024-25", "Q1 GJ 2024/25", "Q3 FY 2023/24": a quarter of a split fiscal year, labelled
+    # by the year that fiscal year ends in (like "FY2024/25" → FY2025)
+    re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:FY|GJ)?\s*(?P<ya>{_YEAR4})(?:\s*[/\-–]\s*|\s)(?P<y2>\d{{2}})"
+               rf"{_E}", _FLAGS),
     re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:[-/]\s*)?(?:of\s+)?{_Y}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<n>[1-4])Q\s*{_YC}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<y4>{_YEAR4})\s*[-/ ]?\s*Q(?P<n>[1-4]){_E}", _FLAGS),
@@ -218,9 +222,13 @@ def parse_date(text: str) -> date | None:
     return dates[0][0] if dates else None
 
 
-def _numbered(m: re.Match[str]) -> tuple[str, int]:
+def _numbered(m: re.Match[str]) -> tuple[str, int] | None:
     groups = m.groupdict()
     number = _ORDINALS[groups["o"].lower()] if groups.get("o") else int(groups["n"])
+    if groups.get("ya"):  # a split fiscal year: the second year must follow the first
+        first = int(groups["ya"])
+        second = first // 100 * 100 + int(groups["y2"])
+        return (str(number), second) if second == first + 1 else None
     return str(number), _year(groups.get("y4") or groups["y2"])
 
 
@@ -229,8 +237,8 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
     for prefix, patterns in (("Q", _QUARTER), ("H", _HALF)):
         for pattern in patterns:
             for m in pattern.finditer(text):
-                number, year = _numbered(m)
-                out.append((f"{prefix}{number} {year}", m.start(), m.end()))
+                if (numbered := _numbered(m)) is not None:
+                    out.append((f"{prefix}{numbered[0]} {numbered[1]}", m.start(), m.end()))
     for m in _YEAR_ENDED.finditer(text):
         out.append((f"FY{m.group(1)}", m.start(), m.end()))
     for m in _LTM.finditer(text):

@@ -87,13 +87,15 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("free cash flow", "Free cash flow", "currency", ("free cash flow", "fcf")),
     MetricSpec("cash", "Cash", "currency", (
         "cash", "cash and cash equivalents", "cash balance", "cash position", "cash at bank",
-        "liquid funds",
+        "liquid funds", "liquide mittel", "kassenbestand", "flüssige mittel",
     ), stock=True),
     MetricSpec("net cash", "Net cash", "currency", ("net cash", "net cash position"),
                family="debt", stock=True),
     MetricSpec("debt", "Debt", "currency", (
         "debt", "total debt", "gross debt", "financial debt", "borrowings", "bank loans",
         "financial liabilities", "term loan", "term loans", "bank debt", "loan",
+        "verbindlichkeiten gegenüber kreditinstituten", "bankverbindlichkeiten", "tranche a",
+        "tranche b", "terminkredit", "finanzverbindlichkeiten",
     ), family="debt", stock=True),
     # A facility's size and what is left undrawn are not debt (`manda.finance.facilities`).
     MetricSpec("facility limit", "Facility limit", "currency", (
@@ -110,8 +112,13 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("revolver", "Revolver drawn", "currency", (
         "revolver", "revolver drawn", "drawn on the revolver", "revolving credit facility",
         "revolving facility", "revolving loans", "revolving credit", "rcf", "rcf drawn",
+        "working capital line", "working-capital line", "working capital facility",
+        "betriebsmittellinie", "betriebsmittelkredit", "betriebsmittelkreditlinie",
     ), family="debt", stock=True, cost=True),  # a net-debt table shows it as (500)
-    MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt"),
+    MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt",
+                                                    "nettofinanzverschuldung",
+                                                    "nettofinanzverbindlichkeiten",
+                                                    "net financial indebtedness"),
                family="debt", stock=True),
     MetricSpec("leverage", "Leverage", "ratio", (
         "leverage", "net debt / ebitda", "net debt/ebitda", "net debt to ebitda", "leverage ratio",

@@ -20,7 +20,7 @@ from manda.agent.grounding import cite
 from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
 from manda.agent.unusual import TOPICS, sentences, trim
-from manda.finance.amounts import find_amounts, format_amount
+from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
@@ -274,7 +274,34 @@ def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
         said.append(f"{show(line.drawn)} is drawn on the {line.name} of {show(line.limit)}"
                     f"{f' {when}' if when else ''}; headroom {line.headroom} "
                     f"{cite_findings(line.used, evidence)}")
+        for other in _other_drawn(evidence, line):
+            doc = evidence.documents.get(other.document_id)
+            said.append(f"the documents disagree on what is drawn {period_phrase(other.period)}"
+                        f": {doc.filename if doc else 'another document'} gives {show(other)} "
+                        f"{cite_findings([other], evidence)}")
     return "; ".join(said) + "."
+
+
+def _other_drawn(evidence: Evidence, line: FacilityLine) -> list[Finding]:
+    """What other documents say is drawn on the same facility at the same date, where it is not
+    the same figure: a balance-sheet line ("Betriebsmittellinie (Inanspruchnahme)", "Revolver
+    drawn") states the drawings of a revolving facility as the sentence's facility does."""
+    from manda.agent.selection import findings_for
+
+    drawn = line.drawn
+    if drawn is None or drawn.value is None:
+        return []
+    same = [f for f in findings_for(evidence, "debt") if f.entity == line.name]
+    if line.name == "revolving credit facility":
+        same += findings_for(evidence, "revolver")
+    out: list[Finding] = []
+    for f in same:
+        if (f.period == drawn.period and f.value is not None
+                and f.document_id != drawn.document_id
+                and not same_amount(abs(f.value), abs(drawn.value))
+                and all(f.document_id != o.document_id for o in out)):
+            out.append(f)
+    return out
 
 
 def _amount(cell: str) -> float | None:

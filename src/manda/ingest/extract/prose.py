@@ -366,7 +366,7 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
         bounds=sentence.span,
         anchor=(subject[1], subject[2]),
         evidence=evidence,
-        period=as_of_for_stock(spec, period),
+        period=as_of_for_stock(spec, period, sentence.view.fiscal_year_end),
         value=abs(amount.value) if spec.cost else amount.value,
         unit=unit,
         value_text=amount.text,
@@ -521,7 +521,7 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
     claim the same number twice. Sentences that instruct an assistant are never read.
     """
     text = view.text
-    amounts = find_amounts(text)
+    amounts = find_amounts(text, decimal_comma=view.decimal_comma)
     if not amounts:
         return [], set()
     periods = find_periods(text)
