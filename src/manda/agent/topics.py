@@ -182,6 +182,7 @@ ROLE_WORDS = re.compile(
     r"technical|commercial|marketing|people|hr)[\w ]{0,30}?(?:officer|counsel|director|"
     r"manager|of [a-z&]+(?: [a-z&]+)?)|c[a-z]{1,2}o|ceo|cfo|coo|cto|cro|cmo|cpo|cio|chro|cco|"
     r"chair(?:man|woman|person)?|founders?|auditors?|md|gm|geschäftsführer\w*|prokurist\w*|"
+    r"abschlussprüfer\w*|wirtschaftsprüf\w*|"
     r"finance director|financial controller|controller)\b", _F)
 
 
@@ -212,7 +213,7 @@ KEY_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-_ROLE_ASK = re.compile(r"\bwho(?:'s| is| are| was)?\b|\bname of\b|\bbackground\b|"
+_ROLE_ASK = re.compile(r"\bwho(?:'s| is| are| was)?\b|\bwer\b|\bname of\b|\bbackground\b|"
                        r"\bbio(?:graphy)?\b|\bexperience\b|\bprofile\b|\bwho holds\b", _F)
 
 

@@ -95,7 +95,7 @@ _PART_ENDED = re.compile(
 # "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
 # spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
 _SPLIT_FY = re.compile(
-    rf"{_B}(?:(?:FY|GJ|fiscal\s+year|financial\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
+    rf"{_B}(?:(?:FY|GJ|(?:fiscal|financial|full|business)\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
     rf"(?P<a>{_YEAR4}|\d{{2}})\s*[/\-–]\s*(?P<b>{_YEAR4}|\d{{2}})(?:[AEBFP])?{_E}",
     _FLAGS,
 )

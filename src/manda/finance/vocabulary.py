@@ -50,7 +50,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("cost of sales", "Cost of sales", "currency", (
         "cost of sales", "cost of revenue", "cost of revenues", "cost of goods sold", "cogs",
     ), cost=True),
-    MetricSpec("gross profit", "Gross profit", "currency", ("gross profit", "gross income")),
+    MetricSpec("gross profit", "Gross profit", "currency", ("gross profit", "gross income",
+                                                            "rohertrag", "rohergebnis")),
     MetricSpec("gross margin", "Gross margin", "percent", (
         "gross margin", "gross profit margin", "gross margin %",
     )),
@@ -75,7 +76,7 @@ METRICS: tuple[MetricSpec, ...] = (
     ), cost=True),
     MetricSpec("personnel costs", "Personnel costs", "currency", (
         "personnel costs", "personnel expenses", "employee costs", "employee expenses",
-        "staff costs", "wages and salaries", "payroll",
+        "staff costs", "wages and salaries", "payroll", "personalaufwand", "personalkosten",
     ), cost=True),
     MetricSpec("sales and marketing", "Sales and marketing expenses", "currency", (
         "sales and marketing", "sales & marketing", "s&m",
