@@ -90,10 +90,14 @@ def test_a_killed_worker_neither_holds_its_slot_nor_holds_jobs_back(tmp_path: Pa
         "print('acking', flush=True)\n"
         "time.sleep(60)\n"
     )
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True,
         cwd=Path(__file__).resolve().parents[2],
-    )
+    ) as child:
+        _ack_in_child_then_kill_it(child, tmp_path)
+
+
+def _ack_in_child_then_kill_it(child: subprocess.Popen[str], tmp_path: Path) -> None:
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == "acking"
         mine = AckBoard.join(tmp_path)
