@@ -136,3 +136,14 @@ async def test_a_bwa_total_column_is_the_fiscal_year_and_a_german_email_corrects
         assert ebitda[("BWA Maerz 2025.xlsx", 480_000)] is FindingStatus.SUPERSEDED
         assert ("AW Korrektur.eml", 430_000) in ebitda
         assert ("AW Korrektur.eml", 480_000) not in ebitda  # the figure it corrects
+
+
+def test_a_file_name_split_year_and_german_management_words() -> None:
+    from manda.agent.topics import KEY_ROLES
+    from manda.ingest.extract.names import is_person_name
+
+    assert [p for p, _, _ in find_periods("AW Korrektur EBITDA GJ 2024 25")] == ["FY2025"]
+    assert not is_person_name("Organe der Gesellschaft")
+    assert is_person_name("Ursula von der Leyen")
+    cfo = dict(KEY_ROLES)["CFO"]
+    assert cfo.search("Geschäftsführerin Finanzen") and cfo.search("Managing Director (CFO)")

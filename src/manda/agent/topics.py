@@ -209,7 +209,8 @@ KEY_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"general manager|president\b(?! of)", _F)),
     ("CFO", re.compile(r"\bcfo\b|chief financial|finance director|director of finance|"
                        r"head of finance|\bvp,? finance|kaufmännische\w* (?:leit|geschäfts)\w*|"
-                       r"financial director", _F)),
+                       r"financial director|finanzgeschäftsführer\w*|geschäftsführer\w*\s*"
+                       r"(?:\(\s*)?(?:für\s+)?finanzen", _F)),
 )
 
 

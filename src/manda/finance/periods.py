@@ -99,6 +99,10 @@ _SPLIT_FY = re.compile(
     rf"(?P<a>{_YEAR4}|\d{{2}})\s*[/\-–]\s*(?P<b>{_YEAR4}|\d{{2}})(?:[AEBFP])?{_E}",
     _FLAGS,
 )
+# "GJ 2024 25", "FY 2023 24": a file name's split year once its dashes became spaces.
+_SPLIT_FY_SPACED = re.compile(
+    rf"{_B}(?:FY|GJ|geschäftsjahr|(?:fiscal|financial)\s+year)\s*(?P<a>{_YEAR4})\s+"
+    rf"(?P<b>\d{{2}}){_E}", _FLAGS)
 # A month of a year: "December 2023", "Dec 2023", "Dec-23", "Dec'23" (a monthly column header).
 _MONTH_YEAR = re.compile(
     rf"{_B}(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4}){_E}"
@@ -254,7 +258,7 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             out.append((f"Q{(end.month - 1) // 3 + 1} {end.year}", m.start(), m.end()))
         elif end.month in (6, 12):
             out.append((f"H{end.month // 6} {end.year}", m.start(), m.end()))
-    for m in _SPLIT_FY.finditer(text):
+    for m in (*_SPLIT_FY.finditer(text), *_SPLIT_FY_SPACED.finditer(text)):
         first, second = _year(m.group("a")), _year(m.group("b"))
         if len(m.group("b")) == 2:
             second = first // 100 * 100 + int(m.group("b"))
