@@ -147,3 +147,22 @@ def test_a_file_name_split_year_and_german_management_words() -> None:
     assert is_person_name("Ursula von der Leyen")
     cfo = dict(KEY_ROLES)["CFO"]
     assert cfo.search("Geschäftsführerin Finanzen") and cfo.search("Managing Director (CFO)")
+
+
+def test_german_requests_name_their_documents_and_german_totals_end_a_label() -> None:
+    from manda.agent.compose.topics import _TOTAL
+    from manda.agent.gaps import _roles_named
+    from manda.agent.tables import read_tables
+    from manda.models import DocumentRole as R
+
+    assert _roles_named("Jahresabschlüsse der letzten zwei Geschäftsjahre") == [
+        R.AUDITED_STATEMENTS]
+    assert _roles_named("Monatliche BWA des laufenden Geschäftsjahres") == [
+        R.MANAGEMENT_ACCOUNTS]
+    assert _roles_named("Aktuelle Gesellschafterliste") == [R.CAP_TABLE]
+    assert _roles_named("Mitarbeiterliste mit Vergütung") == [R.EMPLOYEE_CENSUS]
+    assert _TOTAL.search("Stammkapital gesamt") and not _TOTAL.search("Gesamtkostenverfahren x")
+    (table,) = read_tables("31.03.2025 | 31.03.2024\nVorräte | 31.03.2025: 6.900 | "
+                           "31.03.2024: 6.300")
+    assert table.header == ["", "31.03.2025", "31.03.2024"]
+    assert table.rows[0].cells == {"31.03.2025": "6.900", "31.03.2024": "6.300"}

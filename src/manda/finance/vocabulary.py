@@ -95,8 +95,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("debt", "Debt", "currency", (
         "debt", "total debt", "gross debt", "financial debt", "borrowings", "bank loans",
         "financial liabilities", "term loan", "term loans", "bank debt", "loan",
-        "verbindlichkeiten gegenüber kreditinstituten", "bankverbindlichkeiten", "tranche a",
-        "tranche b", "terminkredit", "finanzverbindlichkeiten",
+        "verbindlichkeiten gegenüber kreditinstituten", "bankverbindlichkeiten",
+        "finanzverbindlichkeiten",
     ), family="debt", stock=True),
     # A facility's size and what is left undrawn are not debt (`manda.finance.facilities`).
     MetricSpec("facility limit", "Facility limit", "currency", (

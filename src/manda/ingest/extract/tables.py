@@ -32,7 +32,8 @@ from manda.models import FindingKind, Location, LocationKind, Nature
 
 __all__ = ["table_candidates", "text_table_candidates"]
 
-_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt(?:summe|betrag)?|summe|grand\s+total|all)\b|"
+                    r"\b(?:gesamt|insgesamt)\s*$", re.IGNORECASE)
 # A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
 _CUMULATIVE_HEADER = re.compile(
     r"^\s*(?:kumuliert|kum\.|kumulativ|total|gesamt|summe|sum|full[\s-]+year|year\s+total)"
@@ -423,7 +424,7 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     period = cell.period
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
-        ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
+        ("total", "yes" if _TOTAL.search(cell.row_header) else ""),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
     ) if text}
     return Candidate(
@@ -471,7 +472,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         label_col = next((i for i in range(first) if row[i].strip()), None)
         if label_col is None:
             continue
-        if breakdown and not _TOTAL.match(row[label_col]):
+        if breakdown and not _TOTAL.search(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
         for c, (period, forecast) in columns.items():
@@ -573,7 +574,7 @@ def _reads_as_stakes(rows: Sequence[Sequence[str]], data: list[int], col: int,
 def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
     return [
         r for r in range(header + 1, len(rows))
-        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.match(rows[r][col])
+        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.search(rows[r][col])
     ]
 
 
