@@ -166,3 +166,14 @@ def test_german_requests_name_their_documents_and_german_totals_end_a_label() ->
                            "31.03.2024: 6.300")
     assert table.header == ["", "31.03.2025", "31.03.2024"]
     assert table.rows[0].cells == {"31.03.2025": "6.900", "31.03.2024": "6.300"}
+
+
+def test_a_german_customer_list_and_change_of_control() -> None:
+    from manda.agent.unusual import TOPICS
+    from manda.ingest.extract.tables import _CUSTOMER_HEADER, _REST_OF_CUSTOMERS, _SHARE_HEADER
+
+    assert _CUSTOMER_HEADER.search("Kunde") and _SHARE_HEADER.search("Umsatzanteil")
+    assert _REST_OF_CUSTOMERS.match("Übrige Kunden") and _REST_OF_CUSTOMERS.match("All other")
+    assert not _REST_OF_CUSTOMERS.match("Hoffmann Landtechnik AG")
+    coc = next(t for t in TOPICS if t.key == "change_of_control")
+    assert coc.cue.search("… oder (c) ein Kontrollwechsel eintritt")

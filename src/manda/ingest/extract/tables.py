@@ -77,8 +77,10 @@ _AS_OF = re.compile(r"\bas\s+(?:of|at)\b|\bdate\b|\bstand\b|\bstichtag\b", re.IG
 _ROLE_HEADER = re.compile(r"\b(?:role|title|position|function|job|responsibilit(?:y|ies))\b",
                           re.IGNORECASE)
 _NAME_HEADER = re.compile(r"\b(?:name|person|executive|manager)\b", re.IGNORECASE)
-_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b", re.IGNORECASE)
-_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent", re.IGNORECASE)
+_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b|\bkunden?\b|\bkundenname\b",
+                              re.IGNORECASE)
+_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent|\bumsatzanteil\b|\banteil\b",
+                           re.IGNORECASE)
 _PARTY_HEADER = re.compile(r"\b(?:counterparty|counter-party|party|supplier|lender|vendor|"
                            r"partner|licensor|licensee|landlord)\b", re.IGNORECASE)
 _CONTRACT_HEADER = re.compile(r"\b(?:contract|agreement)\b", re.IGNORECASE)
@@ -706,6 +708,11 @@ def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
     return out
 
 
+# "Other customers", "All other", "Übrige Kunden", "Sonstige": the rest, not one customer
+_REST_OF_CUSTOMERS = re.compile(r"^\s*(?:all\s+)?(?:other|rest|übrige|sonstige|andere|restliche)",
+                                re.IGNORECASE)
+
+
 def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
     header = _header_row(rows, _CUSTOMER_HEADER)
@@ -722,7 +729,8 @@ def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
         amount = parse_cell(_cell(rows, r, share_col))
         located = grid.locate(r)
         span = located.cells.get(share_col)
-        if (is_placeholder(name) or name.lower().startswith(("other", "rest")) or amount is None
+        if (is_placeholder(name) or _REST_OF_CUSTOMERS.match(name) or _TOTAL.search(name)
+                or amount is None
                 or span is None or amount.currency is not None):
             continue
         fraction = amount.unit is None and abs(amount.value) <= 1.0
