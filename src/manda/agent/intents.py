@@ -26,7 +26,8 @@ _CUES: list[tuple[Intent, re.Pattern[str]]] = [
         r"\b(?:gaps?|what(?:'s| is| are)? (?:still )?missing|missing (?:documents?|items?|"
         r"information|info)|irl|information request|request list|(?:irl |checklist )?coverage|"
         r"outstanding (?:items?|requests?|documents?)|not (?:yet )?(?:been )?(?:provided|"
-        r"received|covered)|haven'?t (?:we )?(?:received|got(?:ten)?)|still need|checklist)\b",
+        r"received|covered)|haven'?t (?:we )?(?:received|got(?:ten)?)|still need|checklist|"
+        r"(?:requests?|items?) (?:are |is )?still open|anforderungsliste\w*|fehlende unterlagen)\b",
         _F)),
     (Intent.DUE_DILIGENCE, re.compile(
         r"\b(?:red[\s-]?flags?|risks?|risky|concerns?|issues?|problems?|worr(?:y|ies|ied)|"
