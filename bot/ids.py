@@ -55,6 +55,7 @@ ANSWER_REST = "manda.answer.rest"  # what Show more added
 ANSWER_MORE = "manda.answer.more"  # block id of the Show more button
 ANSWER_CAUTIONS = "manda.answer.cautions"  # what the answer says of its question's constraints
 INGEST_ACTIONS = "manda.ingest.actions"
+INGEST_SUMMARY = "manda.ingest.summary"  # the head of an ingestion summary (its Review count)
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
 ANSWER_MENU_BLOCK = "manda.answer.menu"

@@ -215,6 +215,9 @@ class OpenReview(ButtonPayload):
     priority: str | None = Field(default=None, alias="p")
     document: str | None = Field(default=None, alias="doc", max_length=200)
     subject: str | None = Field(default=None, alias="s", max_length=200)
+    # an ingestion summary's "Review N findings": how many of its findings wait, kept with the
+    # button so a decision or an Undo in the summary can count on from it
+    waiting: int | None = Field(default=None, alias="n", ge=0)
 
 
 class WorkflowAction(ButtonPayload):

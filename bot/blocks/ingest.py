@@ -18,7 +18,7 @@ from bot.blocks.kit import (
 )
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.review import carried_blocks
-from bot.payloads import OpenReview
+from bot.payloads import OpenReview, StaleButtonError
 from manda.deals import DocumentChanges
 from manda.jobs import IngestJob, JobStatus
 from manda.models import IngestReport, SkippedFile
@@ -119,7 +119,7 @@ def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()
         + (f"; {report.contradictions} conflicts in the deal" if report.contradictions else "")
         + "."
     )
-    blocks: list[Block] = [section(cut("\n".join(lines)))]
+    blocks: list[Block] = [{**section(cut("\n".join(lines))), "block_id": ids.INGEST_SUMMARY}]
     for doc in changes[:MAX_DOCUMENTS]:
         blocks.append(section(cut(document_lines(doc))))
     blocks.extend(carried_blocks(report.deal_id, report.carried, MAX_CARRIED))
@@ -129,20 +129,40 @@ def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()
             context(["Fix or replace these files and drop them here again; the rest is in."])
         )
     if report.pending_review:
-        blocks.append(
-            actions(
-                ids.INGEST_ACTIONS,
-                [
-                    button(
-                        f"Review {plural(report.pending_review, 'finding')}",
-                        ids.OPEN_REVIEW,
-                        OpenReview(d=report.deal_id).encode(),
-                        style="primary",
-                    )
-                ],
-            )
-        )
+        blocks.append(_review_actions(report.deal_id, report.pending_review))
     return SlackMessage(text=fallback(head), blocks=blocks)
+
+
+def _review_actions(deal_id: str, waiting: int) -> Block:
+    return actions(ids.INGEST_ACTIONS, [button(
+        f"Review {plural(waiting, 'finding')}", ids.OPEN_REVIEW,
+        OpenReview(d=deal_id, n=waiting).encode(), style="primary")])
+
+
+def recount_review(blocks: Sequence[Block], deal_id: str, change: int) -> list[Block]:
+    """An ingestion summary's "Review N findings" after one of its findings was decided
+    (`change` -1) or its decision undone (+1): counted on from the button's own count, shown
+    while anything waits; any other message is returned as it is."""
+    if not any(b.get("block_id") == ids.INGEST_SUMMARY for b in blocks):
+        return list(blocks)
+    at = next((i for i, b in enumerate(blocks) if b.get("block_id") == ids.INGEST_ACTIONS), None)
+    waiting = 0
+    if at is not None:
+        values = [e.get("value") for e in blocks[at].get("elements", [])
+                  if e.get("action_id") == ids.OPEN_REVIEW]
+        try:
+            kept = OpenReview.decode(values[0] if values else None).waiting
+        except StaleButtonError:
+            kept = None
+        if kept is None:
+            return list(blocks)  # a button of an older summary, which kept no count
+        waiting = kept
+    now = max(0, waiting + change)
+    rest = [b for i, b in enumerate(blocks) if i != at]
+    if not now:
+        return rest
+    where = at if at is not None else len(rest)
+    return [*rest[:where], _review_actions(deal_id, now), *rest[where:]]
 
 
 def render_ingest_failure(deal_id: str, reason: str) -> SlackMessage:

@@ -21,6 +21,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
+from bot.blocks.ingest import recount_review
 from bot.blocks.kit import Block, SlackMessage, context, cut, mark_done, mrkdwn, replace_block, who
 from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
@@ -310,7 +311,8 @@ async def decide(
         return
     decided = decided_block(payload.deal_id, decision)
     await edit_message(
-        deps, client, click, lambda blocks: replace_block(blocks, block_id, decided)
+        deps, client, click, lambda blocks: recount_review(
+            replace_block(blocks, block_id, decided), payload.deal_id, -1)
     )
     if click.in_home:
         await publish_home(deps, client, click.team, click.user)
@@ -347,7 +349,7 @@ async def undo(deps: Deps, client: AsyncWebClient, click: Click) -> None:
                 continue
             said = str((b.get("text") or {}).get("text", ""))
             out += undone_blocks(payload.deal_id, withdrawn, said, click.user, at)
-        return out
+        return recount_review(out, payload.deal_id, +1)  # it waits for review again
 
     await edit_message(deps, client, click, undone)
     if click.in_home:

@@ -41,4 +41,24 @@ async def test_a_budget_figure_joins_an_actual_only_when_asked_for(app: Manda) -
     budget = await app.answers.ask("pennine", "What was budgeted revenue for Q2 FY2025?")
     assert budget.grounded, budget.answer
     assert "£3.95M" in budget.answer and "this is a forecast" in budget.answer
-    assert "Actuals for Q2 2025 show £3.72M" in budget.answer
+    # Pennine's year ends on 31 March: its quarters are written as the fiscal year's
+    assert "Actuals for Q2 FY2025 show £3.72M" in budget.answer
+    assert "Q2 2025" not in budget.answer.replace("Q2 FY2025", "")
+
+
+async def test_fiscal_quarters_are_labelled_only_where_the_year_does_not_end_in_december(
+        app: Manda) -> None:
+    pennine = await app.answers.ask("pennine", "What was Q1 FY2025 revenue?")
+    assert "in Q1 FY2025" in pennine.answer, pennine.answer
+    targetco = await app.answers.ask("targetco", "What was Q3 2024 revenue?")
+    assert "Q3 2024" in targetco.answer and "FY2024" not in targetco.answer, targetco.answer
+
+
+async def test_net_cash_is_decided_by_the_cash_and_debt_of_the_same_date(app: Manda) -> None:
+    targetco = await app.answers.ask("targetco", "What's net debt?")  # (2,800): €6.8M vs €4.0M
+    assert "a net cash position of €2.8M: cash of €6.8M exceeds debt" in targetco.answer
+    pennine = await app.answers.ask("pennine", "What's net debt?")  # a QoE bridge's deduction
+    assert "Net debt was £3.15M" in pennine.answer and "net cash" not in pennine.answer, (
+        pennine.answer)
+    northwind = await app.answers.ask("northwind", "What's net debt?")  # states neither
+    assert "net cash" not in northwind.answer.lower(), northwind.answer

@@ -10,7 +10,7 @@ import pytest
 from bot import ids
 from bot.blocks.answer import render_answer
 from bot.blocks.home import HomeDeal, render_home
-from bot.blocks.ingest import render_summary
+from bot.blocks.ingest import recount_review, render_summary
 from bot.blocks.kit import mark_done
 from bot.blocks.layout import FIRST_SCREEN_CHARS
 from bot.blocks.qa import render_qa_list
@@ -290,6 +290,25 @@ def test_ingest_summary_names_each_bad_file_and_offers_review() -> None:
     assert "`broken.pdf`: is not a valid PDF" in text and "3 need review" in text
     [review] = buttons(message.blocks)
     assert review["action_id"] == ids.OPEN_REVIEW and review["text"]["text"] == "Review 3 findings"
+
+
+def test_the_summarys_review_count_is_counted_on_from_its_button() -> None:
+    def count(blocks: list) -> str | None:
+        found = [b for b in buttons(blocks) if b["action_id"] == ids.OPEN_REVIEW]
+        return found[0]["text"]["text"] if found else None
+
+    one = render_summary(IngestReport(deal_id="falcon", ingested=["a.pdf"], pending_review=1))
+    assert count(one.blocks) == "Review 1 finding"
+    none = recount_review(one.blocks, "falcon", -1)  # decided: nothing waits, no button
+    assert count(none) is None and validate_blocks(none) == []
+    back = recount_review(none, "falcon", +1)  # undone: it waits again
+    assert count(back) == "Review 1 finding" and validate_blocks(back) == []
+    assert count(recount_review(back, "falcon", +1)) == "Review 2 findings"
+    assert recount_review([{"type": "section", "text": {"type": "mrkdwn", "text": "queue"}}],
+                          "falcon", +1)[0]["text"]["text"] == "queue"  # not a summary
+    older = [{**b, "elements": [{**b["elements"][0], "value": '{"d":"falcon"}'}]}
+             if b.get("block_id") == ids.INGEST_ACTIONS else b for b in one.blocks]
+    assert recount_review(older, "falcon", +1) == older  # kept no count: left as it is
 
 
 def test_ingest_summary_offers_undo_for_each_carried_decision() -> None:

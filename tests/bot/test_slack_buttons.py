@@ -278,3 +278,40 @@ async def test_the_review_queue_pages_in_place_and_filters(world: SlackWorld) ->
         "targetco", where=ReviewFilter(priority="high", document="Q3")
     )
     assert all("Q3" in shown.document_names[f.document_id] for f in shown.findings)
+
+
+def review_count(message: Message) -> str | None:
+    """The ingestion summary's Review button, as it reads."""
+    block = next((b for b in message.blocks if b.get("block_id") == ids.INGEST_ACTIONS), None)
+    return block["elements"][0]["text"]["text"] if block else None
+
+
+async def test_the_summarys_review_count_follows_an_undo_and_a_decision(
+    world: SlackWorld
+) -> None:
+    flash = b"# Board flash Q3 2024\n\nEBITDA for Q3 2024 was EUR 1.3 million.\n"
+    upload = await world.fake.upload(world.alice, world.deal, [("Board_Flash.md", flash)])
+    await world.settle()
+    [ebitda] = [f for f in await world.manda.graph.list_findings("targetco", subject="ebitda")
+                if f.value == 1_300_000]
+    await world.manda.deals.decide("targetco", ebitda.id, ReviewDecisionKind.REJECT,
+                                   by=world.alice.id, reason="a flash figure")
+    restated = flash.replace(b"flash", b"flash (restated)")  # EBITDA unchanged: carried over
+    upload = await world.fake.upload(world.alice, world.deal, [("Board_Flash_v2.md", restated)])
+    await world.settle()
+    [summary] = world.replies(world.deal, upload.ts)
+    assert "1 decision carried over" in summary.all_text()
+    before = review_count(summary)
+    waiting = int(before.split()[1]) if before else 0
+
+    await world.fake.click(world.bob, summary, ids.UNDO_DECISION)
+    await world.settle()
+    undone = world.ws.find(world.deal.id, summary.ts)
+    assert undone is not None and "Rejection undone" in undone.all_text()
+    assert review_count(undone) == f"Review {waiting + 1} finding{'s' if waiting else ''}"
+
+    await world.fake.click(world.bob, undone, ids.APPROVE_FINDING)
+    await world.settle()
+    decided = world.ws.find(world.deal.id, summary.ts)
+    assert decided is not None and "Approved by" in decided.all_text()
+    assert review_count(decided) == before  # back where it was (none: no button)

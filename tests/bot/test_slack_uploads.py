@@ -41,7 +41,8 @@ async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
     pending = await world.manda.review.queue("falcon")
     assert pending and f"{len(pending)} need review" in summary
     await world.fake.click(
-        world.alice, progress, ids.OPEN_REVIEW, value=OpenReview(d="falcon").encode()
+        world.alice, progress, ids.OPEN_REVIEW,
+        value=OpenReview(d="falcon", n=len(pending)).encode(),  # the button keeps its count
     )
     await world.settle()
     queue = world.replies(world.lobby, upload.ts)[-1]

@@ -41,6 +41,20 @@ def roles(text: str) -> list[tuple[str, str, str]]:
      "December 31, 2023, $3.5 million was drawn under it.",
      [("$10.0 million", "facility limit", "revolving credit facility"),
       ("$3.5 million", "drawn", "revolving credit facility")]),
+    # a credit agreement's commitments: the principal a lender agrees to lend is the size
+    ("The Lenders agree to make a senior term loan to the Borrower in an original principal "
+     "amount of $45,000,000 on the Effective Date.",
+     [("$45,000,000", "facility limit", "term loan")]),
+    ("Revolving loans may be borrowed during the Availability Period in an aggregate principal "
+     "amount not to exceed $15,000,000.",
+     [("$15,000,000", "facility limit", "revolving credit facility")]),
+    # a drawing under a facility that carries its own size is that facility's drawing
+    ("At year end $12.0 million was outstanding on the term loan and $2.5 million was drawn "
+     "under the "
+     "$20.0 million revolving credit facility.",
+     [("$12.0 million", "drawn", "term loan"),
+      ("$2.5 million", "drawn", "revolving credit facility"),
+      ("$20.0 million", "facility limit", "revolving credit facility")]),
     ("Revenue was €5.2M in Q3 2024.", []),
     # a balance of several loans, not one facility's size
     ("Bank loans and overdrafts of £5.0m at 31 March 2024.", []),
@@ -72,3 +86,50 @@ def test_a_balance_takes_the_date_it_stood_at() -> None:
     drawn = [f for f in findings if f.subject == "debt"]
     assert [(f.value, f.period, f.label) for f in drawn] == [
         (4_500_000, "as of 2024-03-31", "Term loan drawn")]
+
+
+def _read(text: str, *sections: str) -> set[tuple[str, str | None, float | None, str | None]]:
+    parsed = [Section(text=t, location=Location.for_page(i + 1))
+              for i, t in enumerate((*sections, text))]
+    findings, _, _ = extract("Loan_Notes.pdf", parsed)
+    return {(f.subject, f.entity, f.value, f.period) for f in findings}
+
+
+def test_a_balance_is_dated_where_it_stood_not_when_the_agreement_was_signed() -> None:
+    read = _read("Under the Facility Agreement dated 2 May 2022 with Tamar Bank, the Group had "
+                 "£8.0m outstanding under the term loan and £1.0m drawn under the £3.0m revolving "
+                 "credit facility as at 31 December 2024.")
+    assert ("debt", "term loan", 8_000_000, "as of 2024-12-31") in read
+    assert ("debt", "revolving credit facility", 1_000_000, "as of 2024-12-31") in read
+    assert not [r for r in read if r[3] == "as of 2022-05-02" and r[0] == "debt"]
+
+
+def test_a_term_loans_original_principal_is_its_size_at_signing() -> None:
+    read = _read("On the Closing Date the Lenders shall make a term loan in an aggregate "
+                 "principal amount of $45,000,000.",
+                 "SENIOR CREDIT AGREEMENT\ndated as of September 1, 2022 between Orion Pumps LLC "
+                 "and Harbor National Bank")
+    assert ("facility limit", "term loan", 45_000_000, "as of 2022-09-01") in read
+    assert not [r for r in read if r[0] == "debt"]
+    # the same in one sentence: the agreement's date, not the balance date after it
+    read = _read("Facility letter dated 3 March 2021: a term loan of EUR 6.0m, EUR 4.8m "
+                 "outstanding at 30 June 2024.")
+    assert ("facility limit", "term loan", 6_000_000, "as of 2021-03-03") in read
+    assert ("debt", "term loan", 4_800_000, "as of 2024-06-30") in read
+
+
+def test_debt_less_cash_is_net_debt() -> None:
+    read = _read("As of March 31, 2025, Total Debt minus unrestricted cash was $18.2 million.")
+    assert ("net debt", None, 18_200_000, "as of 2025-03-31") in read
+
+
+def test_a_table_row_and_a_sentence_on_the_same_balance_keep_the_facility() -> None:
+    parsed = [Section(text="Term loan | 31 Dec 2024: 8,000\nCash | 31 Dec 2024: 1,200",
+                      location=Location.for_page(2), table=[["£000", "31 Dec 2024"],
+                                                            ["Term loan", "8,000"],
+                                                            ["Cash", "1,200"]]),
+              Section(text="The Group had £8.0m outstanding under the term loan at 31 December "
+                           "2024.", location=Location.for_page(2))]
+    findings, _, _ = extract("Accounts.pdf", parsed)
+    debt = [f for f in findings if f.subject == "debt" and f.value == 8_000_000]
+    assert [(f.entity, f.period) for f in debt] == [("term loan", "as of 2024-12-31")]

@@ -11,7 +11,9 @@ from manda.app import Manda
 from manda.config import Settings
 from manda.finance.fiscal import (
     FiscalYearEnd,
+    fiscal_label,
     fiscal_period_of_column,
+    label_fiscal_parts,
     learn_fiscal_year_end,
     month_range_period,
 )
@@ -126,6 +128,27 @@ async def test_ingestion_learns_the_deals_year_end_and_reads_later_files_with_it
         assert {(f.period, f.value) for f in cash} >= {("as of 2024-06-30", 5_100_000)}
 
 
+async def test_a_file_read_before_the_rooms_year_end_was_known_is_read_again_with_it(
+    tmp_path: Path,
+) -> None:
+    room = tmp_path / "room"
+    room.mkdir()  # the certificate comes first and never states the year end itself
+    (room / "A_Covenant_Certificate.md").write_text(
+        "# Covenant certificate Q2 FY2025\n\nNet debt of $12.4 million; leverage 2.1x.\n")
+    (room / "B_Accounts.md").write_text(
+        "# Marlow Valves Inc\n\nFinancial statements for the year ended September 30, 2024."
+        "\n\nRevenue for the year ended September 30, 2024 was $61.0 million.\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        report = await app.ingest.ingest("marlow", [room])
+        net_debt = await app.graph.list_findings("marlow", subject="net debt")
+        # Q2 of a year ending 30 September ends on 31 March, not 30 June
+        assert [(f.period, f.value) for f in net_debt] == [("as of 2025-03-31", 12_400_000)]
+        stored = await app.graph.list_findings("marlow")
+        assert report.findings == len(stored)
+        docs = {d.filename: d for d in await app.graph.list_documents("marlow")}
+        assert docs["A_Covenant_Certificate.md"].fiscal_year_end == "--09-30"
+
+
 @pytest.mark.parametrize(
     ("text", "year_end", "period"),
     [
@@ -168,3 +191,19 @@ def test_a_trailing_window_is_no_year_end_and_a_first_quarter_defines_one() -> N
 def test_an_ltm_column_header_over_its_month_span() -> None:
     assert fiscal_period_of_column("LTM Mar-25 Apr 2024–Mar 2025", JUNE, flow=True) == (
         "LTM Mar 2025")
+
+
+def test_a_fiscal_quarter_is_written_as_the_fiscal_years() -> None:
+    assert fiscal_label("Q2 2025", JUNE) == "Q2 FY2025"
+    assert fiscal_label("H1 2024", MARCH) == "H1 FY2024"
+    assert fiscal_label("Q2 2025", FiscalYearEnd(12, 31)) == "Q2 2025"  # a calendar year
+    assert fiscal_label("Q2 2025", None) == "Q2 2025"
+    assert fiscal_label("FY2025", JUNE) == "FY2025"
+    text = ("| Metric | Q1 2025 | Q2 2025 |\n"
+            "Revenue was $11.4M in Q1 2025 (source: Pack Q1 2025.xlsx, Quarterly!C6); the "
+            "report says “Q1 2025 was strong”.")
+    assert label_fiscal_parts(text, JUNE) == (
+        "| Metric | Q1 FY2025 | Q2 FY2025 |\n"
+        "Revenue was $11.4M in Q1 FY2025 (source: Pack Q1 2025.xlsx, Quarterly!C6); the "
+        "report says “Q1 2025 was strong”.")
+    assert label_fiscal_parts(text, None) == text

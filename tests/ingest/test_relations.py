@@ -213,3 +213,16 @@ def test_only_findings_of_two_versions_are_paired_as_the_all_pairs_rule_would() 
     visited = [(a.id, b.id) for a, b in _version_pairs(members, _versions_of(replaces))]
     assert visited == every_pair and len(visited) == 3  # v1-v2, v1-v3, v2-v3, in that order
     assert plan.superseded == {members[5].id, members[7].id}  # v1 and v2 give way to v3
+
+
+def test_a_balance_bracketed_as_a_deduction_is_the_same_balance() -> None:
+    accounts, bridge = doc("Accounts.pdf"), doc("QoE_bridge.pdf")
+    plan = plan_relations([accounts, bridge], [
+        finding(accounts, "cash", "as of 2025-06-30", 3_150_000),
+        finding(bridge, "cash", "as of 2025-06-30", -3_150_000),  # "(3,150)" deducted
+        finding(accounts, "net debt", "as of 2025-06-30", 2_000_000),
+        finding(bridge, "net debt", "as of 2025-06-30", -2_000_000),  # a net figure's sign counts
+    ])
+    [supports] = kinds(plan, RelationType.SUPPORTS)
+    assert all("_cash_" in finding_id for finding_id in supports)
+    assert len(kinds(plan, RelationType.CONTRADICTS)) == 1

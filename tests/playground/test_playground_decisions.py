@@ -1,10 +1,12 @@
 """Decisions as a deal team reads them, in a real headless Chromium: a rejected figure's conflict
 leaves the next answer at once and comes back when the rejection is undone; a decision carried to
-a new version of its document is listed in the ingestion summary with Undo. Screenshots go to
+a new version of its document is listed in the ingestion summary with Undo, and the summary's
+Review count follows the Undo and the decision after it. Screenshots go to
 test-artifacts/playground/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,11 +104,21 @@ async def test_a_rejected_conflict_and_an_undone_carried_decision(
     await expect(summary).to_contain_text("1 decision carried over")
     await expect(summary).to_contain_text("EBITDA Q3 2024: €1.3M in Board_Flash_v2.md")
     await shot("48-carried-over-decision", summary)
+    reviews = summary.get_by_role("button", name=re.compile(r"^Review \d+ findings?$"))
+    waiting = int((await reviews.inner_text()).split()[1]) if await reviews.count() else 0
     await summary.get_by_role("button", name="Undo").click()
     await expect(summary).to_contain_text("Rejection undone by @You")
     await expect(summary.locator("s", has_text="EBITDA Q3 2024: €1.3M")).to_be_visible()
     await expect(summary.get_by_role("button", name="Approve finding")).to_be_visible()
+    # the finding waits again: the summary's Review button counts it
+    await expect(reviews).to_have_text(f"Review {waiting + 1} finding{'s' if waiting else ''}")
     await shot("49-carried-over-decision-undone", summary)
+    await summary.get_by_role("button", name="Approve finding").click()
+    await expect(summary).to_contain_text("Approved by @You")
+    if waiting:
+        await expect(reviews).to_have_text(f"Review {waiting} finding{'s' if waiting > 1 else ''}")
+    else:
+        await expect(reviews).to_have_count(0)
     audit = [e for e in await manda.graph.list_audit("targetco") if e.action == "finding.undone"]
     assert len(audit) == 2 and "carried over" in audit[1].detail
     assert errors == []

@@ -8,12 +8,14 @@ a person.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
 
 from manda.answers import Citation, SuggestedAction
+from manda.finance.fiscal import FiscalYearEnd
 from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
 
 _SPACE = re.compile(r"\s+")
@@ -106,6 +108,14 @@ class Evidence:
     # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
     annotations: dict[tuple[str, str], str] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
+
+    def fiscal_year_end(self) -> FiscalYearEnd | None:
+        """The room's fiscal year end, as the documents retrieved were read with it (most
+        often stated wins; None when none states one)."""
+        votes = Counter(d.fiscal_year_end for d in self.documents.values() if d.fiscal_year_end)
+        if not votes:
+            return None
+        return FiscalYearEnd.from_iso(max(votes.items(), key=lambda kv: (kv[1], kv[0]))[0])
 
     # ---- adding
     def admits_hit(self, hit: SearchHit) -> bool:

@@ -61,6 +61,7 @@ from manda.answers import (
     caution,
 )
 from manda.errors import BackendUnavailableError
+from manda.finance.fiscal import label_fiscal_parts
 from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
 from manda.memory.locks import LockNotAcquiredError
 from manda.memory.port import Conversation, Message, ResolvedContext
@@ -298,10 +299,14 @@ async def compose(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[st
         text = resolution.clarification or "Which period do you mean?"
         return {"draft": Draft(text=text), "text": text, "origin": "clarification"}
     if not state.get("use_offline") and state.get("origin") == "model" and state.get("text"):
-        text = state["text"] + _limit_line(state, ctx)
+        # the model reads the findings' periods as Manda spells them: the same labels apply
+        text = label_fiscal_parts(state["text"], state["evidence"].fiscal_year_end())
+        text += _limit_line(state, ctx)
         draft = Draft(text=text, proposals=list(state["evidence"].proposals))
         return {"draft": draft, "text": text, "origin": "model"}
     draft = _offline.compose(state["ask"], state["evidence"])
+    # "Q2 2025" of a June year end is written "Q2 FY2025" (text and tables alike)
+    draft.text = label_fiscal_parts(draft.text, state["evidence"].fiscal_year_end())
     draft.text += _limit_line(state, ctx)
     return {"draft": draft, "text": draft.text, "origin": "offline"}
 
@@ -440,6 +445,8 @@ async def fallback(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     if UNAVAILABLE_NOTICE not in notices:
         notices.append(REJECTED_NOTICE)
     draft = _offline.compose(state["ask"], state["evidence"])
+    # "Q2 2025" of a June year end is written "Q2 FY2025" (text and tables alike)
+    draft.text = label_fiscal_parts(draft.text, state["evidence"].fiscal_year_end())
     draft.text += _limit_line(state, ctx)
     return {"draft": draft, "text": draft.text, "origin": "offline", "use_offline": True,
             "notices": notices}

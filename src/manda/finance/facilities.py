@@ -7,8 +7,9 @@ debt, the drawn (outstanding, borrowed) amount is, and headroom (undrawn, availa
 `facility_roles` reads which an amount is from the words around it, in English and German.
 
 A term loan is drawn in full when it is made, so "a term loan of £5.0m" is debt — unless the
-sentence goes on to say how much of it is outstanding ("£5.0m, £4.5m outstanding"): then £5.0m
-was its original size.
+sentence goes on to say how much of it is outstanding ("£5.0m, £4.5m outstanding"), or calls the
+amount its principal ("a term loan in an aggregate principal amount of $30,000,000", "original
+principal amount of $12.0 million"): then it is the loan's original size, repaid since.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class FacilityStatement:
     role: FacilityRole
     facility: str
     named_at: tuple[int, int]  # where the sentence names the facility
+    principal: bool = False  # stated as the facility's (original) principal amount
 
     @property
     def drawable(self) -> bool:
@@ -72,7 +74,7 @@ _DRAWN_AFTER = re.compile(
     rf"(?:{_DRAWN_WORDS})\b", _I)
 _DRAWN_BEFORE = re.compile(
     r"(?:\b(?:drawn|outstanding|borrowed|utili[sz]ed)\s+(?:amounts?|balances?|borrowings?|"
-    r"principal)?\s*(?:of|were|was|totall?ing|amounted\s+to|stood\s+at|at|:)|\bdrawings\s+"
+    r"principal(?:\s+amount)?)?\s*(?:of|were|was|totall?ing|amounted\s+to|stood\s+at|at|:)|\bdrawings\s+"
     r"(?:of|were|was|totall?ing|:)|\bmit)\s*$", _I)
 _HEADROOM_AFTER = re.compile(
     r"^\s*(?:was|were|is|are|remained|remains)?\s*(?:undrawn|available|unused|unutili[sz]ed|"
@@ -89,6 +91,11 @@ _SIZED = re.compile(
     r"(?:up\s+to\s+|bis\s+zu\s+)?$", _I)
 _SIZE_AFTER = re.compile(
     rf"^\s*(?:committed\s+|senior\s+|secured\s+|unsecured\s+)?(?:{_NOUN.pattern})", _I)
+# "an aggregate principal amount of $30,000,000", "not to exceed $10,000,000": what a lender
+# commits, read before any "available" further back ("during the Availability Period in …")
+_PRINCIPAL_BEFORE = re.compile(
+    r"(?:\b(?:(?:original|aggregate|initial|total|maximum)\s+)?(?:principal|face)\s+amounts?"
+    r"(?:\s+(?:of|not\s+to\s+exceed|up\s+to))+|\bnot\s+to\s+exceed)\s*$", _I)
 _UP_TO = re.compile(r"\b(?:up\s+to|bis\s+zu)\s*$", _I)
 
 
@@ -129,15 +136,19 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
         if role is None:
             continue
         name = _name(noun)
-        if role is FacilityRole.LIMIT and name not in DRAWABLE and not _drawn_follows(
-                text, amount, inside[index + 1 :], nouns, end):
+        principal = role is FacilityRole.LIMIT and bool(_PRINCIPAL_BEFORE.search(lead))
+        if role is FacilityRole.LIMIT and name not in DRAWABLE and not principal and not (
+                _drawn_follows(text, amount, inside[index + 1 :], nouns, end)):
             role = FacilityRole.DRAWN  # "a term loan of £5.0m": drawn in full
-        out.append(FacilityStatement(amount, role, name, noun.span()))
+        out.append(FacilityStatement(amount, role, name, noun.span(), principal))
     return out
 
 
+# "… drawn under the $10.0 million revolving credit facility": the facility may carry its size
 _NAMES_NEXT = re.compile(r"^[^.;,]{0,25}?\b(?:under|from|on|of)\s+(?:(?:the|a|an|its|our|this|"
-                         r"existing|new)\s+)*$"
+                         r"existing|new)\s+)*(?:[$€£]\s?\d[\d.,]*\s*(?:million|billion|"
+                         r"thousand|mn|bn|[mk])?\s+|(?:USD|EUR|GBP)\s?\d[\d.,]*\s*(?:million|"
+                         r"billion|thousand|mn|bn|[mk])?\s+)?(?:committed\s+|senior\s+|secured\s+)?$"
                          # "mit TEUR 11.000 die Tranche A und mit TEUR 3.200 die Inanspruchnahme
                          # der Betriebsmittellinie": German names the facility after the amount
                          r"|^\s*(?:die|der|den|das)\s+(?:(?:inanspruchnahme|ziehung|nutzung)\s+"
@@ -163,6 +174,8 @@ def _facility_of(text: str, amount: Amount, nouns: Sequence[re.Match[str]]
 def _role(lead: str, tail: str, between: str | None) -> FacilityRole | None:
     if _DRAWN_AFTER.match(tail) or _DRAWN_BEFORE.search(lead):
         return FacilityRole.DRAWN
+    if _PRINCIPAL_BEFORE.search(lead):
+        return FacilityRole.LIMIT
     if _HEADROOM_AFTER.match(tail) or _HEADROOM_BEFORE.search(lead):
         return FacilityRole.HEADROOM
     if _LIMIT_BEFORE.search(lead) or _SIZE_AFTER.match(tail) or _UP_TO.search(lead):

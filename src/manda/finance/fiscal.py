@@ -21,7 +21,9 @@ from manda.finance.periods import find_dates, month_period, parse_period, period
 __all__ = [
     "CALENDAR_YEAR",
     "FiscalYearEnd",
+    "fiscal_label",
     "fiscal_period_of_column",
+    "label_fiscal_parts",
     "learn_fiscal_year_end",
     "month_range_period",
 ]
@@ -238,3 +240,32 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
         return month_period(day.year, day.month)
     return period
+
+
+# Manda's own spelling of a part of a year ("Q2 2025", "H1 2025"), not inside a word or a label
+# that already says "FY", nor inside a quotation or a citation (a document's own words)
+_PART = re.compile(r"(?<![\w-])(?P<part>[QH][1-4]) (?P<year>(?:19|20)\d{2})(?![\w-])")
+_KEPT = re.compile(r"“[^”]*”|\(sources?: [^()]*(?:\([^()]*\)[^()]*)*\)|`[^`]*`")
+
+
+def fiscal_label(period: str, fiscal_year_end: FiscalYearEnd | None) -> str:
+    """"Q2 2025" → "Q2 FY2025" where the fiscal year does not end on 31 December: a banker
+    reads a bare "Q2 2025" as April-June 2025, which a June year end's Q2 is not."""
+    if fiscal_year_end is None or fiscal_year_end.is_calendar:
+        return period
+    return _PART.sub(lambda m: f"{m['part']} FY{m['year']}", period)
+
+
+def label_fiscal_parts(text: str, fiscal_year_end: FiscalYearEnd | None) -> str:
+    """Every fiscal quarter and half an answer states, written as the fiscal year's
+    (`fiscal_label`); quotations and citations stay as their documents wrote them."""
+    if fiscal_year_end is None or fiscal_year_end.is_calendar:
+        return text
+    out: list[str] = []
+    at = 0
+    for kept in _KEPT.finditer(text):
+        out.append(fiscal_label(text[at : kept.start()], fiscal_year_end))
+        out.append(kept.group(0))
+        at = kept.end()
+    out.append(fiscal_label(text[at:], fiscal_year_end))
+    return "".join(out)

@@ -116,11 +116,14 @@ METRICS: tuple[MetricSpec, ...] = (
         "working capital line", "working-capital line", "working capital facility",
         "betriebsmittellinie", "betriebsmittelkredit", "betriebsmittelkreditlinie",
     ), family="debt", stock=True, cost=True),  # a net-debt table shows it as (500)
-    MetricSpec("net debt", "Net debt", "currency", ("net debt", "net financial debt",
-                                                    "nettofinanzverschuldung",
-                                                    "nettofinanzverbindlichkeiten",
-                                                    "net financial indebtedness"),
-               family="debt", stock=True),
+    # a credit agreement's wording: "Consolidated Total Debt less unrestricted cash of $25.9m"
+    MetricSpec("net debt", "Net debt", "currency", (
+        "net debt", "net financial debt", "nettofinanzverschuldung", "nettofinanzverbindlichkeiten",
+        "net financial indebtedness", *(
+            f"{debt} {less} {cash}" for debt in ("debt", "total debt", "funded debt")
+            for less in ("less", "minus", "net of")
+            for cash in ("cash", "unrestricted cash", "cash and cash equivalents"))),
+        family="debt", stock=True),
     MetricSpec("leverage", "Leverage", "ratio", (
         "leverage", "net debt / ebitda", "net debt/ebitda", "net debt to ebitda", "leverage ratio",
     ), family="debt"),

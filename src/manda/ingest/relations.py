@@ -270,6 +270,11 @@ def _supersede(
     plan.superseded.add(older.id)
 
 
+# A balance whose sign is only how a table shows it: a net debt bridge brackets the cash it
+# deducts ("(3,150)"), a balance sheet the debt it owes; a net figure's sign is its meaning.
+_SIGNLESS = {"cash", "debt"}
+
+
 def _compare(
     plan: RelationPlan,
     a: Finding,
@@ -281,7 +286,10 @@ def _compare(
         b.document_id, set()
     ):
         return
-    if same_amount(a.value or 0.0, b.value or 0.0):
+    a_value, b_value = a.value or 0.0, b.value or 0.0
+    if a.subject.partition(":")[0] in _SIGNLESS:
+        a_value, b_value = abs(a_value), abs(b_value)
+    if same_amount(a_value, b_value):
         plan.relations.append(
             _finding_relation(RelationType.SUPPORTS, a, b, "same value in another document")
         )

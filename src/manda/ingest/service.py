@@ -25,12 +25,13 @@ from manda.checksums import file_sha256
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
+from manda.finance.fiscal import CALENDAR_YEAR
 from manda.ingest.decisions import STATUS_OF, carried_decisions
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.relations import document_supersessions, plan_finding_relations
-from manda.ingest.sandbox import FileReading, Isolation, Sandbox
+from manda.ingest.sandbox import FileReading, Isolation, Sandbox, can_run_sandboxed
 from manda.ingest.versions import version_info
 from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
@@ -227,11 +228,13 @@ class IngestService:
                 documents = await self._ingest_room(
                     deal_id, room, report, progress=progress, received=received
                 )
+                year_end = await self._learn_fiscal_year_end(deal_id)
+                await self._read_with_year_end(deal_id, room, documents, year_end, report,
+                                               received=received)
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
             await self._relate(deal_id, report, set(documents.values()))
-            await self._learn_fiscal_year_end(deal_id)
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
@@ -583,7 +586,7 @@ class IngestService:
         return [f.model_copy(update={"status": statuses[f.id]}) if f.id in statuses else f
                 for f in findings]
 
-    async def _learn_fiscal_year_end(self, deal_id: str) -> None:
+    async def _learn_fiscal_year_end(self, deal_id: str) -> str | None:
         """The deal's year end: the one its documents state most often (stored on the deal)."""
         votes = Counter(
             d.fiscal_year_end for d in await self._graph.list_documents(deal_id)
@@ -591,10 +594,60 @@ class IngestService:
         )
         deal = await self._graph.get_deal(deal_id)
         if not votes or deal is None:
-            return
+            return None
         learned = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "--12-31"))[0]
         if deal.fiscal_year_end != learned:
             await self._graph.upsert_deal(deal.model_copy(update={"fiscal_year_end": learned}))
+        return learned
+
+    async def _read_with_year_end(
+        self, deal_id: str, room: Sequence[RoomFile], documents: dict[str, str],
+        year_end: str | None, report: IngestReport, *, received: bool,
+    ) -> None:
+        """Read again, with the room's year end, the documents of this batch that were read
+        before it was known ("Q4 FY2025" of a June year end ends on 30 June, not 31 December).
+
+        Only their findings change: the chunks and vectors stay. Nothing is read again in a
+        calendar-year room, where the default was right, nor with an extractor that runs outside
+        the reader (a model: reading again would cost its tokens).
+        """
+        if year_end is None or year_end == CALENDAR_YEAR.iso():
+            return
+        ingested = set(report.ingested)
+        for file in room:
+            document_id = documents.get(file.name)
+            if document_id is None or file.name not in ingested:
+                continue
+            document = await self._graph.get_document(deal_id, document_id)
+            if (document is None or document.fiscal_year_end
+                    or not can_run_sandboxed(self._extractor)):
+                continue
+            document = document.model_copy(update={"fiscal_year_end": year_end})
+            try:
+                reading = await self._sandbox.read(file.path, file.filename, document,
+                                                   self._extractor)
+            except Exception:  # it was read once already: keep that reading
+                log.warning("could not read %s again with the year end %s", file.name, year_end,
+                            exc_info=True)
+                continue
+            earlier = await self._graph.list_findings(deal_id, document_id=document_id)
+            hold = held_because(reading.document, reading.profile) if received else None
+            outcome = await _review(deal_id, list(reading.candidates or []), reading.chunks, hold)
+            findings = await self._read_again(reading.document, outcome.findings)
+            await self._graph.add_findings(findings)
+            known = {f.id for f in earlier}
+            for entry in outcome.audit:
+                if entry.subject_id not in known:
+                    await self._graph.append_audit(entry)
+            await self._graph.upsert_document(reading.document.model_copy(
+                update={"status": DocumentStatus.COMPLETED}))
+            report.findings += len(findings) - len(earlier)
+            for status, count in ((FindingStatus.APPROVED, "auto_approved"),
+                                  (FindingStatus.PENDING, "pending_review")):
+                setattr(report, count, getattr(report, count)
+                        + sum(f.status is status for f in findings)
+                        - sum(f.status is status for f in earlier))
+
 
     async def _relate(self, deal_id: str, report: IngestReport, batch: set[str]) -> None:
         """Recompute the deal's relations from everything it holds and store exactly those: a

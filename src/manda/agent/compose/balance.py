@@ -31,7 +31,9 @@ _F = re.IGNORECASE
 _SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
                           r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
                           r"\bnwc\b", _F)
-_TERMS_ASKED = re.compile(r"\bterms?\b|\bconditions\b|\bmatur\w+|\binterest (?:rate|margin)\b|"
+# "terms", not the "term" of "term loan"
+_TERMS_ASKED = re.compile(r"\bterms?\b(?!\s+(?:loans?|facilit|debt|sheet))|\bconditions\b|"
+                          r"\bmatur\w+|\binterest (?:rate|margin)\b|"
                           r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
                           r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
 _WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
@@ -157,6 +159,8 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
             first, *rest = facilities
             section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
                        *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
+            if (asked := facility_sentence(ask, evidence)) is not None:
+                section = [asked, "", *section]
             parts = [*section, "", "**Cash and debt**", *parts]
         else:
             parts = [*parts, *section]
@@ -173,7 +177,8 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
     if facilities and _TERMS_ASKED.search(ask.question):
         return Draft(text="\n".join(parts).strip())
-    drawing = drawing_sentence(ask, evidence) or working_capital_sentence(ask, evidence, hits)
+    drawing = (drawing_sentence(ask, evidence) or facility_sentence(ask, evidence)
+               or working_capital_sentence(ask, evidence, hits))
     if drawing is not None:
         lead = f"{drawing}\n\n{lead}"
     return Draft(text="\n".join([lead, *parts]).strip())
@@ -240,7 +245,8 @@ def facility_table(evidence: Evidence) -> list[str]:
     if not lines:
         return []
     rows = ["", "**Facilities: limit, drawn and headroom**", "",
-            "| Facility | Limit | Drawn | Headroom (undrawn) | Sources |", "|---|---|---|---|---|"]
+            "| Facility | Limit (term loan: original principal) | Drawn | Headroom (undrawn) | "
+            "Sources |", "|---|---|---|---|---|"]
     for line in lines:
         rows.append(f"| {line.name[:1].upper()}{line.name[1:]} | {_dated(line.limit)} | "
                     f"{_dated(line.drawn) if line.drawn else 'not stated'} | {line.headroom} | "
@@ -302,6 +308,35 @@ def _other_drawn(evidence: Evidence, line: FacilityLine) -> list[Finding]:
                 and all(f.document_id != o.document_id for o in out)):
             out.append(f)
     return out
+
+
+def facility_sentence(ask: Ask, evidence: Evidence) -> str | None:
+    """"Tell me about the term loan": the facility asked, its size (a term loan's original
+    principal, a revolver's limit) and what is drawn under it now, as the answer's first line."""
+    from manda.agent.compose.common import cite_findings
+    from manda.agent.selection import show
+    from manda.agent.translate import period_phrase
+
+    asked = facility_name(ask.question)
+    lines = [line for line in facility_lines(evidence) if line.name == asked]
+    if asked is None or not lines:
+        return None
+    line = lines[0]
+    size = "original principal" if line.name not in DRAWABLE else "limit"
+    said = (f"The {line.name}: {size} {show(line.limit)} {period_phrase(line.limit.period)}"
+            .rstrip())
+    if line.drawn is not None:
+        said += f"; {show(line.drawn)} outstanding {period_phrase(line.drawn.period)}".rstrip()
+        if (line.name not in DRAWABLE and line.limit.value and line.drawn.value
+                and period_sort_key(line.drawn.period) > period_sort_key(line.limit.period)
+                and abs(line.drawn.value) < abs(line.limit.value)):
+            repaid = abs(line.limit.value) - abs(line.drawn.value)
+            said += f" ({format_amount(repaid, line.limit.unit)} repaid since, computed)"
+    elif line.name in DRAWABLE:
+        said += "; what is drawn is not stated"
+    if line.name in DRAWABLE and line.drawn is not None:
+        said += f"; headroom {line.headroom}"
+    return f"{said} {cite_findings(line.used, evidence)}."
 
 
 def _amount(cell: str) -> float | None:

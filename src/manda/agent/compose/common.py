@@ -72,18 +72,74 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
                 "forecast, not an actual result.")
     doc = evidence.document_of(primary)
     draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
-    return f"{reading.label} was {show(primary)}{when}{draft}{_net_cash(reading)} {where}."
+    position = net_position(reading, evidence)
+    if position is None:
+        return f"{reading.label} was {show(primary)}{when}{draft} {where}."
+    where = cite_findings([primary, *reading.support, *position.compared], evidence)
+    return (f"{reading.label} was {show(position.stated)}{when}{draft}{position.words} "
+            f"{where}.")
 
 
-def _net_cash(reading: Reading) -> str:
-    """Negative net debt is what a deal team calls a net cash position: said in their words."""
-    value = reading.primary.value
-    if subject_base(reading.subject) != "net debt" or value is None or value >= 0:
-        return ""
-    if "(" in (reading.primary.value_text or ""):
-        return ""  # "(3,150)": a bracketed figure may be debt shown as a deduction; not read
-    held = reading.primary.model_copy(update={"value": -value, "value_text": None})
-    return f", a net cash position of {show(held)}"
+@dataclass(frozen=True)
+class NetPosition:
+    """What a negative net debt figure is: a net cash position, or debt shown as a deduction."""
+
+    stated: Finding  # the figure as the sentence gives it
+    words: str  # what follows it: ", a net cash position of €2.8M: cash of …"
+    compared: list[Finding]  # the cash and debt of the same date it was decided on
+
+
+def net_position(reading: Reading, evidence: Evidence) -> NetPosition | None:
+    """Net cash or net debt, decided from the cash and gross debt of the same date where the
+    documents state both (net cash when cash exceeds debt); else from the sign, where a
+    bracketed figure is not read as net cash: a QoE bridge brackets debt as a deduction."""
+    from manda.agent.selection import findings_for
+
+    primary, value = reading.primary, reading.primary.value
+    if subject_base(reading.subject) != "net debt" or value is None or primary.period is None:
+        return None
+    cash, debt = _same_date(evidence, primary, "cash"), _same_date(evidence, primary, "debt")
+    if cash is not None and debt is not None and cash.value is not None and debt.value is not None:
+        held = primary.model_copy(update={"value": abs(value), "value_text": None})
+        # net cash only when cash exceeds every gross debt figure stated for that date
+        gross = max(abs(f.value or 0.0) for f in findings_for(evidence, "debt")
+                    if f.period == primary.period and f.entity is None
+                    and subject_base(f.subject) == "debt")
+        more_cash = abs(cash.value) > max(abs(debt.value), gross)
+        facts = (f"cash of {show(_magnitude(cash))} {'exceeds' if more_cash else 'is less than'} "
+                 f"debt of {show(_magnitude(debt))} at that date")
+        if more_cash:
+            return NetPosition(primary, f", a net cash position of {show(held)}: {facts}",
+                               [cash, debt])
+        if value < 0:  # "(3,150)" in a bridge: debt, written as a deduction
+            return NetPosition(held, f" (written {primary.value_text or show(primary)}, a "
+                               f"deduction in its table: {facts})", [cash, debt])
+        return None
+    if value >= 0 or "(" in (primary.value_text or ""):
+        return None  # "(3,150)" alone: a bracketed figure may be debt shown as a deduction
+    held = primary.model_copy(update={"value": -value, "value_text": None})
+    return NetPosition(primary, f", a net cash position of {show(held)}", [])
+
+
+def _magnitude(finding: Finding) -> Finding:
+    """A balance as an amount: "(1,850)" in a bridge is £1.85M of cash."""
+    if finding.value is None or finding.value >= 0:
+        return finding
+    return finding.model_copy(update={"value": -finding.value, "value_text": None})
+
+
+def _same_date(evidence: Evidence, primary: Finding, subject: str) -> Finding | None:
+    """The cash (or gross debt: no single facility's) of the net debt figure's date: from its
+    own document first (a bridge states what it nets), then approved, then the largest."""
+    from manda.agent.selection import findings_for
+
+    found = [f for f in findings_for(evidence, subject) if f.period == primary.period
+             and f.value is not None and f.entity is None and f.nature is primary.nature
+             and subject_base(f.subject) == subject]
+    if not found:
+        return None
+    return max(found, key=lambda f: (f.document_id == primary.document_id,
+                                     f.status is FindingStatus.APPROVED, abs(f.value or 0.0)))
 
 
 def correction_sentence(reading: Reading, evidence: Evidence) -> str:

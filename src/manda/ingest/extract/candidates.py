@@ -56,6 +56,7 @@ class SectionView:
     caption: str = ""  # a table section's caption: the lines just before it (title, unit line)
     fiscal_year_end: FiscalYearEnd | None = None  # the company's, when the room states it
     decimal_comma: bool = False  # the document writes numbers the German way ("EUR 500.000")
+    signed: str | None = None  # "as of 2023-03-14": the date an agreement says it is dated
 
     @property
     def text(self) -> str:

@@ -23,7 +23,7 @@ from manda.ingest.extract.legal import legal_candidates
 from manda.ingest.extract.names import ORG
 from manda.ingest.extract.people import people_candidates
 from manda.ingest.extract.profile import DocumentProfile, classify_document
-from manda.ingest.extract.prose import prose_candidates
+from manda.ingest.extract.prose import prose_candidates, signed_on
 from manda.ingest.extract.tables import table_candidates, text_table_candidates
 from manda.ingest.parsers.layout import caption_of, is_caption_line
 from manda.models import (
@@ -113,6 +113,7 @@ def _views(document: Document, parsed: ParsedDocument,
     decimal_comma = writes_decimal_comma("\n".join(s.text for s in parsed.sections
                                                     if not s.table))
     doc_scale = _stated_scale(parsed)
+    signed = signed_on("\n".join(s.text for s in parsed.sections[:2])[:1500])
     views: list[SectionView] = []
     for index, section in enumerate(parsed.sections):
         before = parsed.sections[index - 1] if index > 0 else None
@@ -143,6 +144,7 @@ def _views(document: Document, parsed: ParsedDocument,
             caption=caption,
             fiscal_year_end=fiscal_year_end,
             decimal_comma=decimal_comma,
+            signed=signed,
         ))
     return views
 
@@ -257,8 +259,18 @@ class OfflineExtractor:
             for cand in self._candidates(view, context):
                 finding = build_finding(document, profile, view, chunks_here, cand,
                                         locator=locator)
-                if finding is not None and finding.id not in findings:
+                if finding is None:
+                    continue
+                kept = findings.get(finding.id)
+                if kept is None:
                     findings[finding.id] = finding
+                elif kept.entity is None and "facility" in finding.attributes:
+                    # the same balance read twice (a table row "Term loan", a note's sentence):
+                    # the sentence says which facility it is drawn under
+                    findings[finding.id] = kept.model_copy(update={
+                        "entity": finding.entity,
+                        "attributes": {**kept.attributes,
+                                       "facility": finding.attributes["facility"]}})
         cleaned = _clean_entities(list(findings.values()))
         return unify_entities(merge_person_findings(cleaned))
 

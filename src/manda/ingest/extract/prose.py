@@ -29,7 +29,7 @@ from manda.models import FindingKind, Nature
 
 T = TypeVar("T")
 
-__all__ = ["as_of_for_stock", "prose_candidates"]
+__all__ = ["as_of_for_stock", "prose_candidates", "signed_on"]
 
 Period = tuple[str, int, int]
 
@@ -45,6 +45,13 @@ _EVENT_GAP = re.compile(
     r"through|drawn|founded|renew\w*)\b",
     re.IGNORECASE,
 )
+# "the Credit Agreement dated March 14, 2023": when a document was signed, not a date a balance
+# stood at
+_DATED = re.compile(r"\b(?:dated(?:\s+as\s+of)?|effective(?:\s+as\s+of)?|entered\s+into\s+"
+                    r"(?:on|as\s+of)|signed\s+on|executed\s+on|amended(?:\s+and\s+restated)?"
+                    r"\s+on)\s*$", re.IGNORECASE)
+# "… as of June 30, 2025." closing a sentence dates every balance it lists
+_CLOSING_DATE = re.compile(r"^(?:as\s+(?:of|at)|at)\b", re.IGNORECASE)
 _GROWTH = re.compile(r"\b(?:grew|growth|grow|increase[ds]?|rose|up|expanded)\b", re.IGNORECASE)
 _SHARE_OF_REVENUE = re.compile(
     r"^\s+of\s+(?:total\s+|group\s+|our\s+|its\s+|annual\s+|the\s+(?:company['’]s\s+|group['’]s\s+)?)?"
@@ -106,6 +113,15 @@ _FORECAST_HEADING = re.compile(
     re.IGNORECASE,
 )
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
+
+
+def signed_on(text: str) -> str | None:
+    """The date an agreement is dated ("dated as of March 14, 2023" → "as of 2023-03-14"), from
+    its opening: what its commitments are stated at."""
+    for period, start, _ in find_periods(text):
+        if period.startswith("as of") and _DATED.search(text[max(0, start - 30) : start]):
+            return period
+    return None
 
 
 def as_of_for_stock(spec: MetricSpec, period: str | None,
@@ -250,17 +266,30 @@ class _Sentence:
             return self.bound[amount.start]
         taken = {p[1] for key, p in self.bound.items()
                  if key != amount.start and not p[0].startswith("as of")}
-        free = [p for p in self.periods if p[1] not in taken]
+        text = self.view.text
+        free = [p for p in self.periods if p[1] not in taken
+                and not _DATED.search(text[max(0, p[1] - 30) : p[1]])]
         before = [p for p in free if p[2] <= amount.start]
         if before:
             return before[-1]
-        text = self.view.text
         after = [
             p for p in free
             if p[1] >= amount.end and p[1] - amount.end <= 45
             and not _EVENT_GAP.search(text[amount.end : p[1]])
         ]
-        return after[0] if after else None
+        if after:
+            return after[0]
+        closing = [p for p in free if p[1] >= amount.end and p[0].startswith("as of")
+                   and _CLOSING_DATE.match(text[p[1] : p[2]])
+                   and not text[p[2] : self.span[1]].strip(" .;)")]
+        return closing[0] if closing else None
+
+    def signed_before(self, amount: Amount) -> str | None:
+        """The date an agreement named before the amount is dated ("… dated 14 June 2023: …")."""
+        text = self.view.text
+        dated = [p[0] for p in self.periods if p[2] <= amount.start and p[0].startswith("as of")
+                 and _DATED.search(text[max(0, p[1] - 30) : p[1]])]
+        return dated[-1] if dated else None
 
     def _inherit(self, subject: str) -> tuple[str | None, Evidence, float] | None:
         view = self.view
@@ -391,10 +420,20 @@ def _facility(sentence: _Sentence, value: _Value, statement: FacilityStatement
     if candidate is None:
         return None
     name = statement.facility
+    if statement.role is FacilityRole.LIMIT:
+        # a loan's size is what was agreed when the agreement was dated ("Facilities agreement
+        # dated 14 June 2023: a term loan of £5.0m", "… in an aggregate principal amount of")
+        signed = sentence.signed_before(value.amount)
+        if signed is not None and (candidate.period is None or not statement.drawable):
+            candidate.period = signed
+        elif candidate.period is None and sentence.view.signed:
+            candidate.period = sentence.view.signed
+            candidate.evidence = "narrative"
     candidate.entity = name
     what = _FACILITY_LABEL[statement.role]
     if statement.role is FacilityRole.LIMIT and not statement.drawable:
-        what = "facility amount"  # a term loan's size when it was made
+        # a term loan's size when it was made
+        what = "original principal" if statement.principal else "facility amount"
     candidate.label = f"{name[:1].upper()}{name[1:]} {what}"
     candidate.attributes = {**candidate.attributes, "facility": name}
     return candidate
