@@ -37,8 +37,8 @@ HELD_OUT_FLOOR = 0.95
 # so a new yardstick neither hides behind the old one nor breaks its gate on the day it lands.
 NEW_ROOM_TAG = "new-room"
 # Tidewater: 61.1% (22/36 checks) when its cases first ran; 97.2% (35/36) after the mechanisms
-# they exposed were fixed. Rheintal (a German GmbH): 74.1% (20/27) when its cases first ran;
-# 100% (27/27) after. The floor holds for every new room and for them together.
+# they exposed were fixed, 100% since. Rheintal (a German GmbH): 74.1% (20/27) when its cases
+# first ran; 100% (27/27) after. The floor holds for every new room and for them together.
 NEW_ROOM_FLOOR = 0.94
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
