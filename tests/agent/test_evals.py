@@ -49,7 +49,7 @@ def test_the_dataset_covers_the_behaviour_spec() -> None:
     assert {"fact_lookup", "deep_dive", "due_diligence", "comparison", "synthesis",
             "gap_identification", "exploration", "clarification"} <= intents
     assert any(len(c.turns) > 1 for c in cases)
-    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater"}
+    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater", "rheintal"}
 
 
 def test_every_constraint_kind_is_evaluated_end_to_end() -> None:
@@ -101,13 +101,20 @@ async def test_offline_evals_pass(app: Manda, tmp_path: Path) -> None:
     assert report.held_out.score >= HELD_OUT_FLOOR, failures(report.held_out)
     assert report.new_room.cases and all(c.held_out for c in report.new_room.cases)
     assert report.new_room.score >= NEW_ROOM_FLOOR, failures(report.new_room)
+    assert set(report.new_rooms) == set(EVAL_ONLY_DEALS)  # each new room scored apart
+    for deal, room in report.new_rooms.items():
+        assert room.score >= NEW_ROOM_FLOOR, (deal, failures(room))
+    assert report.passes_new_room_floor()
     assert report.mode == "offline" and report.input_tokens == 0
     text = markdown.read_text(encoding="utf-8")
     assert f"**{report.score:.1%} of checks passed**" in text
     assert f"- Dev: **{report.dev.score:.1%}**" in text
     assert f"- Held-out: **{report.held_out.score:.1%}**" in text
     assert f"- Held-out, new room: **{report.new_room.score:.1%}**" in text
+    for deal, room in report.new_rooms.items():
+        assert f"- Held-out, new room {deal}: **{room.score:.1%}**" in text
     summary = json.loads(as_json.read_text(encoding="utf-8"))
+    assert set(summary["held_out_new_room_by_deal"]) == set(EVAL_ONLY_DEALS)
     assert summary["dev"]["checks_total"] + summary["held_out"]["checks_total"] + summary[
         "held_out_new_room"]["checks_total"] == len(report.checks)
     assert summary["held_out"]["cases_total"] + summary["held_out_new_room"]["cases_total"] == sum(

@@ -18,7 +18,7 @@ from docx.table import Table as DocxTable
 from docx.text.paragraph import Paragraph
 from pypdf import PasswordType, PdfReader
 
-from manda.sample import generate_sample_rooms, pennine_facts, tidewater_facts
+from manda.sample import generate_sample_rooms, pennine_facts, rheintal_facts, tidewater_facts
 from manda.sample.__main__ import main
 from manda.sample._pdfcrypt import PdfLayoutError, encrypt_pdf
 from manda.sample._xlsx import formula_values
@@ -44,12 +44,14 @@ from manda.sample.generate import (
     generate_eval_rooms,
 )
 from manda.sample.pennine_facts import PENNINE
+from manda.sample.rheintal_facts import RHEINTAL
 from manda.sample.targetco_reports import OWNER_PASSWORD
 from manda.sample.tidewater_facts import TIDEWATER
 
-ALL_FACTS = (*FACTS, *pennine_facts.FACTS, *tidewater_facts.FACTS)
+ALL_FACTS = (*FACTS, *pennine_facts.FACTS, *tidewater_facts.FACTS, *rheintal_facts.FACTS)
 ALL_TERMS = {**DISTINCTIVE_TERMS, PENNINE: pennine_facts.DISTINCTIVE_TERMS,
-             TIDEWATER: tidewater_facts.DISTINCTIVE_TERMS}
+             TIDEWATER: tidewater_facts.DISTINCTIVE_TERMS,
+             RHEINTAL: rheintal_facts.DISTINCTIVE_TERMS}
 _PATHS = {(f.deal, f.name): f.path for f in (*ALL_FILES, *EVAL_ONLY_FILES)}
 
 
@@ -135,8 +137,12 @@ def _text_sections(path: Path, heading: re.Pattern[str]) -> dict[str, str]:
 
 
 def _csv_rows(path: Path) -> list[list[str]]:
+    """Rows of a CSV, comma-separated or (a German Excel export) semicolon-separated."""
     with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.reader(handle))
+        first = handle.readline()
+        handle.seek(0)
+        return list(csv.reader(handle, delimiter=";" if first.count(";") > first.count(",")
+                               else ","))
 
 
 def _text_at(path: Path, location: str) -> str:
@@ -200,7 +206,7 @@ def _all_text(path: Path) -> str:
 
 def test_every_deal_is_written_with_the_listed_files(rooms: dict[str, Path]) -> None:
     assert set(SAMPLE_DEALS) == {TARGETCO, NORTHWIND, PENNINE}
-    assert set(rooms) == {*SAMPLE_DEALS, *EVAL_ONLY_DEALS} == {*SAMPLE_DEALS, TIDEWATER}
+    assert set(rooms) == {*SAMPLE_DEALS, *EVAL_ONLY_DEALS} == {*SAMPLE_DEALS, TIDEWATER, RHEINTAL}
     for deal, folder in rooms.items():
         assert folder.name == deal
         on_disk = sorted(p.relative_to(folder).as_posix() for p in _room_files(folder))
@@ -284,7 +290,8 @@ def test_every_fact_and_trap_points_at_a_file_of_its_deal() -> None:
     names = {(f.deal, f.name) for f in files}
     assert len(names) == len(files)  # file names are unique within a deal, folders aside
     assert all((fact.deal, fact.file) in names for fact in ALL_FACTS)
-    for trap in (*TRAPS, *pennine_facts.TRAPS, *tidewater_facts.TRAPS):
+    for trap in (*TRAPS, *pennine_facts.TRAPS, *tidewater_facts.TRAPS,
+                 *rheintal_facts.TRAPS):
         assert all((trap.deal, name) in names for name in trap.files)
         assert all(fact in ALL_FACTS for fact in trap.facts)
 

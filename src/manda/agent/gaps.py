@@ -236,18 +236,29 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
 _ROLE_WORDS: tuple[tuple[DocumentRole, re.Pattern[str]], ...] = tuple(
     (role, re.compile(r"(?<![\w])(?:" + words + r")(?![\w])", re.IGNORECASE))
     for role, words in (
-        (DocumentRole.AUDITED_STATEMENTS, r"audited|annual accounts|statutory accounts"),
+        # German requests name the same kinds of document, declined: "Jahresabschlüsse",
+        # "Monatliche BWA", "aktuelle Gesellschafterliste", "Mitarbeiterliste"
+        (DocumentRole.AUDITED_STATEMENTS, r"audited|annual accounts|statutory accounts|"
+                                          r"jahresabschl(?:uss|üsse)\w*|geprüfte\w* abschl\w*"),
         (DocumentRole.MANAGEMENT_ACCOUNTS, r"management accounts|monthly accounts|"
-                                           r"management reports?|monthly reports?"),
-        (DocumentRole.BUDGET_FORECAST, r"budgets?|forecasts?|business plan|projections"),
+                                           r"management reports?|monthly reports?|bwa|"
+                                           r"betriebswirtschaftliche\w* auswertung\w*|"
+                                           r"monatsberichte?|monatsabschl(?:uss|üsse)\w*"),
+        (DocumentRole.BUDGET_FORECAST, r"budgets?|forecasts?|business plan|projections|"
+                                       r"planung\w*|hochrechnung\w*|businessplan\w*"),
         (DocumentRole.QOE_REPORT, r"quality of earnings|qoe|financial due diligence report"),
         (DocumentRole.CAP_TABLE, r"cap table|capitali[sz]ation table|shareholder register|"
-                                 r"register of (?:members|shareholders)"),
+                                 r"register of (?:members|shareholders)|gesellschafterliste\w*|"
+                                 r"aktienregister\w*"),
         (DocumentRole.MANAGEMENT_BIOS, r"org(?:ani[sz]ation)? chart|management bios|"
                                        r"biographies|cvs of management"),
-        (DocumentRole.EMPLOYEE_CENSUS, r"employee census|census|employee list|staff list"),
-        (DocumentRole.LEASE_SCHEDULE, r"lease schedule|schedule of leases|leases|property leases"),
-        (DocumentRole.BOARD_MINUTES, r"board minutes|minutes of (?:the )?board"),
+        (DocumentRole.EMPLOYEE_CENSUS, r"employee census|census|employee list|staff list|"
+                                       r"mitarbeiterliste\w*|personalliste\w*"),
+        (DocumentRole.LEASE_SCHEDULE, r"lease schedule|schedule of leases|leases|property leases|"
+                                      r"mietvertragsübersicht\w*|mietvertr(?:ag|äge)\w*|"
+                                      r"miet- und pachtvertr(?:ag|äge)\w*"),
+        (DocumentRole.BOARD_MINUTES, r"board minutes|minutes of (?:the )?board|"
+                                     r"protokoll\w*"),
         (DocumentRole.PRESENTATION, r"management presentation|information memorandum|cim|teaser"),
     )
 )

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from manda.agent.topics import OVERVIEW
+from manda.agent.topics import OVERVIEW, ROLE_WORDS
 from manda.answers import Intent
 from manda.finance.periods import LTM_WORDS, find_periods
 from manda.finance.vocabulary import find_subjects
@@ -26,7 +26,8 @@ _CUES: list[tuple[Intent, re.Pattern[str]]] = [
         r"\b(?:gaps?|what(?:'s| is| are)? (?:still )?missing|missing (?:documents?|items?|"
         r"information|info)|irl|information request|request list|(?:irl |checklist )?coverage|"
         r"outstanding (?:items?|requests?|documents?)|not (?:yet )?(?:been )?(?:provided|"
-        r"received|covered)|haven'?t (?:we )?(?:received|got(?:ten)?)|still need|checklist)\b",
+        r"received|covered)|haven'?t (?:we )?(?:received|got(?:ten)?)|still need|checklist|"
+        r"(?:requests?|items?) (?:are |is )?still open|anforderungsliste\w*|fehlende unterlagen)\b",
         _F)),
     (Intent.DUE_DILIGENCE, re.compile(
         r"\b(?:red[\s-]?flags?|risks?|risky|concerns?|issues?|problems?|worr(?:y|ies|ied)|"
@@ -116,6 +117,10 @@ _QUESTION_WORDS = {
     "does", "did", "can", "could", "should", "and", "tell", "give", "show", "list", "compare",
     "summarise", "summarize", "walk", "any", "has", "have", "the", "a", "an", "for", "in", "of",
     "vs", "about", "please", "ok", "okay", "also",
+    # asked in German: "Wer sind die Geschäftsführer?", "Wie hoch war der Umsatz?"
+    "wer", "wie", "welche", "welcher", "welches", "wann", "wo", "warum", "ist", "sind",
+    "war", "waren", "gibt", "gab", "der", "die", "das", "den", "dem", "des", "ein", "eine",
+    "einen", "im", "zum", "zur", "und", "hoch", "viel", "es", "uns", "mir", "bitte",
 }
 _NAME = re.compile(r"(?<![\w])([A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|AG|GmbH|SE|KG|Ltd|plc))*)")
 _TOPIC_WORDS = re.compile(r"[A-Za-zÀ-ÿ][\w\-]+")
@@ -300,6 +305,8 @@ def _entity(text: str) -> str | None:
                 continue
             name = " ".join(rest)
         if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if ROLE_WORDS.fullmatch(name):  # "Geschäftsführer": German capitalises every noun
             continue
         if name.lower() in _DEAL_TERMS:  # QoE, CapEx, PnL: shorthand, not a name
             continue

@@ -53,6 +53,10 @@ _FORM = {
     "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
     # how it came about, not what: "what terms were agreed with …", "what was discussed"
     "agree", "agreed", "discuss", "discussed", "being",
+    # the form of a question asked in German: "Wer ist der Abschlussprüfer?"
+    "wer", "wie", "welche", "welcher", "welches", "wann", "warum", "ist", "sind", "war",
+    "waren", "gibt", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und",
+    "oder", "für", "von", "mit", "hoch", "viel", "uns",
 }
 
 

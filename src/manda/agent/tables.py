@@ -87,10 +87,19 @@ def read_tables(text: str) -> list[Table]:
         if current is None:
             current = Table(header=cells, caption=caption)
             continue
+        if not current.rows and _header_lacks_label(current.header, cells):
+            current.header.insert(0, "")
         current.rows.append(_row(cells, current.header, line))
     if current is not None:
         tables.append(current)
     return [t for t in tables if t.rows]
+
+
+def _header_lacks_label(header: list[str], cells: list[str]) -> bool:
+    """"31.03.2025 | 31.03.2024" over "Vorräte | 31.03.2025: 6.900 | 31.03.2024: 6.300": a
+    header written without the (empty) label cell, its first cell already a value column."""
+    keys = {m.group("key").strip().lower() for c in cells[1:] if (m := _KEYED.match(c))}
+    return bool(header) and header[0].strip().lower() in keys
 
 
 def _continues(table: Table, rest: list[str]) -> bool:

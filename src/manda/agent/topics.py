@@ -181,7 +181,8 @@ ROLE_WORDS = re.compile(
     r"\b(?:(?:chief|head|vp|vice president|director|general|managing|finance|sales|operations|"
     r"technical|commercial|marketing|people|hr)[\w ]{0,30}?(?:officer|counsel|director|"
     r"manager|of [a-z&]+(?: [a-z&]+)?)|c[a-z]{1,2}o|ceo|cfo|coo|cto|cro|cmo|cpo|cio|chro|cco|"
-    r"chair(?:man|woman|person)?|founders?|auditors?|audits|md|gm|geschäftsführer\w*|prokurist\w*|"
+    r"chair(?:man|woman|person)?|founders?|auditors?|audits|md|gm|geschäftsführer\w*|"
+    r"prokurist\w*|abschlussprüfer\w*|wirtschaftsprüf\w*|"
     r"finance director|financial controller|controller)\b", _F)
 
 
@@ -208,11 +209,12 @@ KEY_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"general manager|president\b(?! of)", _F)),
     ("CFO", re.compile(r"\bcfo\b|chief financial|finance director|director of finance|"
                        r"head of finance|\bvp,? finance|kaufmännische\w* (?:leit|geschäfts)\w*|"
-                       r"financial director", _F)),
+                       r"financial director|finanzgeschäftsführer\w*|geschäftsführer\w*\s*"
+                       r"(?:\(\s*)?(?:für\s+)?finanzen", _F)),
 )
 
 
-_ROLE_ASK = re.compile(r"\bwho(?:'s| is| are| was)?\b|\bname of\b|\bbackground\b|"
+_ROLE_ASK = re.compile(r"\bwho(?:'s| is| are| was)?\b|\bwer\b|\bname of\b|\bbackground\b|"
                        r"\bbio(?:graphy)?\b|\bexperience\b|\bprofile\b|\bwho holds\b", _F)
 
 

@@ -54,11 +54,11 @@ TOPICS: tuple[Topic, ...] = (
           re.compile(r"\bconcentration\b|\b(?:largest|biggest|top|main|key) customers?\b|"
                      r"\bdependen\w*\b", _F)),
     Topic("change_of_control", "Change of control",
-          re.compile(r"\bchange[\s-]of[\s-]control\b", _F),
-          re.compile(r"\bmay terminate\b|\bterminat", _F),
+          re.compile(r"\bchange[\s-]of[\s-]control\b|\bkontrollwechsel\w*\b", _F),
+          re.compile(r"\bmay terminate\b|\bterminat|\bkündig", _F),
           "change of control clause termination", "Legal",
           "Please list every contract with a change-of-control clause and its consequences.",
-          re.compile(r"\bchange[\s-]of[\s-]control\b|\bcoc\b", _F)),
+          re.compile(r"\bchange[\s-]of[\s-]control\b|\bcoc\b|\bkontrollwechsel\w*\b", _F)),
     Topic("covenant", "Covenant",
           re.compile(r"\bcovenants?\b", _F),
           re.compile(r"\bmust not exceed\b|\b\d+(?:\.\d+)?x\b", _F),
@@ -82,7 +82,10 @@ TOPICS: tuple[Topic, ...] = (
                      _F)),
 )
 _NEGATIVE = re.compile(r"\bcontains? no\b|\bno further\b|\bnone\b|^\s*no\b|\bnot expected\b", _F)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])|\n+")
+# A German day ends with a dot ("bis 31. Dezember 2024") and ends no sentence.
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?!(?<=\d\.)\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|"
+    r"September|Oktober|November|Dezember)\b)\s+(?=[A-Z0-9\"“(])|\n+")
 _MAX = 260
 
 

@@ -158,7 +158,6 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
     from manda.evals.runner import (
         DEFAULT_DATASET,
         HELD_OUT_FLOOR,
-        NEW_ROOM_FLOOR,
         PASS_THRESHOLD,
         ingest_sample,
         run_evals,
@@ -180,5 +179,5 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
         out.print(f"report written to {md} and {js}")
     passed = report.dev.score >= PASS_THRESHOLD and (
         not report.held_out.cases or report.held_out.score >= HELD_OUT_FLOOR) and (
-        not report.new_room.cases or report.new_room.score >= NEW_ROOM_FLOOR)
+        report.passes_new_room_floor())
     return 0 if passed else 1

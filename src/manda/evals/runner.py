@@ -37,7 +37,8 @@ HELD_OUT_FLOOR = 0.95
 # so a new yardstick neither hides behind the old one nor breaks its gate on the day it lands.
 NEW_ROOM_TAG = "new-room"
 # Tidewater: 61.1% (22/36 checks) when its cases first ran; 97.2% (35/36) after the mechanisms
-# they exposed were fixed; the floor leaves one check of slack.
+# they exposed were fixed, 100% since. Rheintal (a German GmbH): 74.1% (20/27) when its cases
+# first ran; 100% (27/27) after. The floor holds for every new room and for them together.
 NEW_ROOM_FLOOR = 0.94
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
@@ -95,6 +96,7 @@ class CaseResult:
     skipped: str | None = None
     held_out: bool = False
     new_room: bool = False  # held out, on a room in a style the answering code was not tuned on
+    deal: str = ""
 
     @property
     def passed(self) -> bool:
@@ -124,6 +126,11 @@ class EvalReport:
         total = len(self.checks)
         return self.passed_checks / total if total else 0.0
 
+    def passes_new_room_floor(self) -> bool:
+        """Every new room at or above NEW_ROOM_FLOOR, and all of them together."""
+        parts = [self.new_room, *self.new_rooms.values()]
+        return all(p.score >= NEW_ROOM_FLOOR for p in parts if p.cases)
+
     def subset(self, *, held_out: bool, new_room: bool = False) -> EvalReport:
         """The dev cases (`held_out=False`), the held-out cases on the established rooms, or
         (`new_room=True`) the held-out cases on the newest room."""
@@ -143,6 +150,14 @@ class EvalReport:
     @property
     def new_room(self) -> EvalReport:
         return self.subset(held_out=True, new_room=True)
+
+    @property
+    def new_rooms(self) -> dict[str, EvalReport]:
+        """The held-out cases of each new room apart: one room's score never hides another's."""
+        deals = dict.fromkeys(c.deal for c in self.new_room.cases)
+        return {deal: EvalReport(self.dataset, self.mode,
+                                 [c for c in self.new_room.cases if c.deal == deal],
+                                 self.seconds, self.budget_tokens) for deal in deals}
 
     def _summary(self) -> dict[str, Any]:
         return {"score": round(self.score, 4), "checks_passed": self.passed_checks,
@@ -176,12 +191,14 @@ class EvalReport:
             "dev": self.dev._summary(),
             "held_out": self.held_out._summary(),
             "held_out_new_room": self.new_room._summary(),
+            "held_out_new_room_by_deal": {deal: part._summary()
+                                          for deal, part in self.new_rooms.items()},
             "tokens": {"input": self.input_tokens, "output": self.output_tokens,
                        "budget": self.budget_tokens},
             "estimated_cost_usd": self.estimated_cost_usd,
             "seconds": round(self.seconds, 2),
             "cases": [
-                {"id": c.id, "title": c.title, "held_out": c.held_out,
+                {"id": c.id, "title": c.title, "deal": c.deal, "held_out": c.held_out,
                  "new_room": c.new_room, "passed": c.passed,
                  "skipped": c.skipped,
                  "turns": [{**{k: v for k, v in asdict(t).items() if k != "checks"},
@@ -200,7 +217,10 @@ class EvalReport:
             *(f"- {name}: **{part.score:.1%}** ({part.passed_checks}/{len(part.checks)} "
               f"checks; {sum(1 for c in part.cases if c.passed)}/{len(part.cases)} cases)"
               for name, part in (("Dev", self.dev), ("Held-out", self.held_out),
-                                 ("Held-out, new room", self.new_room)) if part.cases),
+                                 ("Held-out, new room", self.new_room),
+                                 *((f"Held-out, new room {deal}", room)
+                                   for deal, room in self.new_rooms.items()))
+              if part.cases),
             f"- Tokens: {self.input_tokens} in, {self.output_tokens} out"
             + (f" (budget {self.budget_tokens})" if self.budget_tokens else "")
             + f"; estimated cost ${self.estimated_cost_usd:.4f}",
@@ -277,7 +297,7 @@ async def run_evals(
     used = 0
     for case in cases:
         result = CaseResult(case.id, case.title, held_out=case.held_out,
-                            new_room=case.held_out and NEW_ROOM_TAG in case.tags)
+                            new_room=case.held_out and NEW_ROOM_TAG in case.tags, deal=case.deal)
         results.append(result)
         if live and used >= budget_tokens:
             result.skipped = f"token budget of {budget_tokens} reached"

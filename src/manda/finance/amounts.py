@@ -24,6 +24,7 @@ __all__ = [
     "same_amount",
     "scale_from_text",
     "uses_decimal_comma",
+    "writes_decimal_comma",
 ]
 
 CURRENCY_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
@@ -144,6 +145,13 @@ _MULT_RE = re.compile(
     r"bn|b|B|billions?|Mrd\.?|mrd\.?)(?![\w])"
 )
 _POST_CURRENCY = re.compile(r"\s?(?P<cur>EUR|USD|GBP|CHF|€|£|\$|euros?\b|Euros?\b)")
+# "4.620 TEUR", "3.200 T€", "12,5 Tsd. €", "1.540 kEUR": thousands of a currency after the
+# number, written the way German accounts write them.
+_POST_THOUSANDS = re.compile(
+    r"\s?(?:T|k)(?P<cur>EUR|USD|GBP|CHF|€)(?![\w])|\s?(?:Tsd\.?|Tausend)\s?(?P<cur2>EUR|€)(?![\w])")
+# A unit only German writing uses: the number beside it reads the German way ("TEUR 3.200" is
+# three thousand two hundred thousand euros, not 3.2).
+_GERMAN_UNIT = re.compile(r"^(?:T|k)(?:EUR|€)|^(?:Mio|Mrd|Tsd)\.?", re.IGNORECASE)
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
 _PEOPLE = re.compile(
@@ -213,6 +221,8 @@ def _read_amount(
     text: str, start: int, end: int, *, scale: float, currency: str | None,
     decimal_comma: bool = False,
 ) -> Amount | None:
+    if not decimal_comma and _german_unit_beside(text, start, end):
+        decimal_comma = True
     core = _parse_core(text[start:end], decimal_comma)
     if core is None:
         return None
@@ -241,6 +251,9 @@ def _read_amount(
     elif (times := _TIMES.match(text, pos)) is not None:
         unit, pos = "x", times.end()
     else:
+        if mult == 1 and cur is None and (th := _POST_THOUSANDS.match(text, pos)) is not None:
+            mult, pos = 1000, th.end()
+            cur = _currency_code(th.group("cur") or th.group("cur2"))
         if mult == 1 and (mm := _MULT_RE.match(text, pos)) is not None:
             word = mm.group("mult").rstrip(".")
             if not (mm.group("sp") and word in {"b", "B"}):  # "5 B" is a footnote, "5B" is not
@@ -266,6 +279,15 @@ def _read_amount(
     return Amount(
         value=float(value), currency=cur, unit=unit, text=text[begin:pos], start=begin, end=pos
     )
+
+
+def _german_unit_beside(text: str, start: int, end: int) -> bool:
+    """"TEUR 3.200", "4.620 TEUR", "2,0 Mio. EUR": a German unit right before or after."""
+    before = text[max(0, start - 6):start].rstrip()
+    word = re.search(r"(?:T|k)(?:EUR|€)$|(?:Mio|Mrd|Tsd)\.?$", before, re.IGNORECASE)
+    if word is not None and not _letter_before(text, max(0, start - 6) + word.start()):
+        return True
+    return bool(_GERMAN_UNIT.match(text[end:end + 8].lstrip()))
 
 
 def _letter_before(text: str, index: int) -> bool:
@@ -299,6 +321,26 @@ _GERMAN_WORDS = re.compile(
     r"Jahresüberschuss|Bilanz\w*|Aufwendungen|Erlöse|Personal\w*|Angaben)\b|\bT€",
     re.IGNORECASE,
 )
+
+
+_NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
+
+
+def writes_decimal_comma(text: str) -> bool:
+    """Whether a document's prose writes numbers the German way, by the numbers that read only
+    one way ("EUR 12.000.000", "2,25 %" against "1,234,567", "2.61"): then "EUR 500.000" in it is
+    half a million. No German number, no German reading."""
+    german = english = 0
+    for m in _NUMBER_TOKEN.finditer(text):
+        token = m.group(0).rstrip(".,")
+        if _DATE_LIKE.match(token):
+            continue
+        german += bool(_GERMAN_NUMBER.match(token))
+        english += bool(_ENGLISH_NUMBER.match(token))
+    return german > english
+
+
+_DATE_LIKE = re.compile(r"^\d{1,2}[./]\d{1,2}[./](?:\d{2}|\d{4})?$|^\d{4}[-/.]\d{1,2}")
 
 
 def uses_decimal_comma(cells: list[str], context: str = "") -> bool:

@@ -19,7 +19,7 @@ _RANK: dict[str, int] = {"day": 0, "month": 1, "quarter": 2, "half": 3, "year": 
 
 _MONTHS = {
     "january": 1, "jan": 1, "januar": 1, "february": 2, "feb": 2, "februar": 2, "march": 3,
-    "mar": 3, "märz": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6, "jun": 6,
+    "mar": 3, "märz": 3, "mär": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6, "jun": 6,
     "juni": 6, "july": 7, "jul": 7, "juli": 7, "august": 8, "aug": 8, "september": 9, "sep": 9,
     "sept": 9, "october": 10, "oct": 10, "oktober": 10, "okt": 10, "november": 11, "nov": 11,
     "december": 12, "dec": 12, "dezember": 12, "dez": 12,

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "named_groups"]
+__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_patterns",
+           "named_groups"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -49,11 +50,12 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("receivables", "accounts receivable", "trade receivables"),
     ("executive compensation", "summary compensation table", "named executive officers"),
     ("auditor", "independent registered public accounting firm", "statutory auditor",
-     "independent auditor", "abschlussprüfer"),
+     "independent auditor", "abschlussprüfer", "wirtschaftsprüfungsgesellschaft",
+     "wirtschaftsprüfer"),
     # a clean opinion as US, UK/IFRS and German auditors word it
     ("audit opinion", "clean opinion", "unqualified opinion", "unmodified opinion",
      "auditor's report", "true and fair view", "present fairly, in all material respects",
-     "uneingeschränkter bestätigungsvermerk"),
+     "opinion clean", "uneingeschränkter bestätigungsvermerk"),
     ("quality of earnings", "qoe", "financial due diligence", "fdd report",
      "quality of earnings report"),
     ("related party transactions", "related party", "related parties",
@@ -62,8 +64,19 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
 )
 
 
+# German declines nouns and adjectives: "des Abschlussprüfers", "einen uneingeschränkten
+# Bestätigungsvermerk" are the listed "abschlussprüfer", "uneingeschränkter bestätigungsvermerk".
+_GERMAN = re.compile(r"[äöüß]")
+_GERMAN_ENDING = r"(?:e|em|en|er|es|n|s)?"
+
+
 def _pattern(phrase: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in re.split(r"[\s\-]+", phrase.replace("’", "'")) if w]
+    words = [w for w in re.split(r"[\s\-]+", phrase.replace("’", "'")) if w]
+    if _GERMAN.search(phrase):  # a German phrase: its words in any case ending
+        words = [f"(?:{re.escape(w)}|{re.escape(re.sub(r'(?:em|en|er|es|e)$', '', w))})"
+                 f"{_GERMAN_ENDING}" for w in words]
+    else:
+        words = [re.escape(w) for w in words]
     return re.compile(r"(?<![\w&])" + r"[\s\-]+".join(words) + r"(?![\w&])", re.I)
 
 
@@ -81,6 +94,16 @@ def expansions(question: str) -> list[str]:
             out += [phrase for phrase, pattern in group
                     if not pattern.search(text) and phrase not in out]
     return out
+
+
+def group_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns of every phrase of the line item `phrase` names ("auditor" finds
+    "Abschlussprüfers"), or of the phrase alone when no group lists it."""
+    own = _pattern(phrase)
+    for group in _compiled():
+        if any(pattern.search(phrase) for _, pattern in group):
+            return tuple(pattern for _, pattern in group)
+    return (own,)
 
 
 def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]:

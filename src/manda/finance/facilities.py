@@ -51,15 +51,15 @@ class FacilityStatement:
 # A facility named in words, longest first; group names are the canonical facility.
 _NOUNS: tuple[tuple[str, str], ...] = (
     ("revolving credit facility", r"(?:multi-currency\s+)?revolving\s+(?:credit\s+)?"
-                                  r"facilit(?:y|ies)|revolv(?:er|ing\s+loans?)|\bRCF\b"),
+                                  r"facilit(?:y|ies)|revolv(?:er|ing\s+loans?)|\bRCF\b|"
+                                  r"working[\s-]+capital\s+(?:lines?|facilit(?:y|ies))|"
+                                  r"betriebsmittel(?:kredit)?linien?|betriebsmittelkredit\w*"),
     ("overdraft", r"overdrafts?(?:\s+facilit(?:y|ies))?|kontokorrent(?:kredit|linie)?\w*"),
     ("term loan", r"term\s+loans?(?:\s+facilit(?:y|ies))?|(?:senior\s+)?term\s+facilit(?:y|ies)|"
-                  r"darlehen"),
-    ("credit line", r"credit\s+lines?|lines?\s+of\s+credit|kreditlinien?|kreditrahmen|"
-                    r"betriebsmittel(?:kredit)?linien?"),
+                  r"darlehen|terminkredit\w*|tranche\s+[A-D]\b"),
+    ("credit line", r"credit\s+lines?|lines?\s+of\s+credit|kreditlinien?|kreditrahmen"),
     ("credit facility", r"credit\s+(?:facilit(?:y|ies)|agreement)|facilities\s+agreement|"
-                        r"working\s+capital\s+facilit(?:y|ies)|borrowing\s+base|"
-                        r"(?:bank\s+)?facilit(?:y|ies)"),
+                        r"borrowing\s+base|(?:bank\s+)?facilit(?:y|ies)"),
 )
 _NOUN = re.compile(
     r"(?<![\w])(?:" + "|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)) + r")(?![\w])",
@@ -148,8 +148,11 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
 _NAMES_NEXT = re.compile(r"^[^.;,]{0,25}?\b(?:under|from|on|of)\s+(?:(?:the|a|an|its|our|this|"
                          r"existing|new)\s+)*(?:[$€£]\s?\d[\d.,]*\s*(?:million|billion|"
                          r"thousand|mn|bn|[mk])?\s+|(?:USD|EUR|GBP)\s?\d[\d.,]*\s*(?:million|"
-                         r"billion|thousand|mn|bn|[mk])?\s+)?(?:committed\s+|senior\s+|secured\s+)?$",
-                         _I)
+                         r"billion|thousand|mn|bn|[mk])?\s+)?(?:committed\s+|senior\s+|secured\s+)?$"
+                         # "mit TEUR 11.000 die Tranche A und mit TEUR 3.200 die Inanspruchnahme
+                         # der Betriebsmittellinie": German names the facility after the amount
+                         r"|^\s*(?:die|der|den|das)\s+(?:(?:inanspruchnahme|ziehung|nutzung)\s+"
+                         r"(?:der|des|aus\s+der|unter\s+der)\s+)?$", _I)
 
 
 def _facility_of(text: str, amount: Amount, nouns: Sequence[re.Match[str]]

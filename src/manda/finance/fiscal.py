@@ -30,7 +30,7 @@ __all__ = [
 
 _MONTHS = {
     "january": 1, "jan": 1, "januar": 1, "february": 2, "feb": 2, "februar": 2, "march": 3,
-    "mar": 3, "märz": 3, "maerz": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6,
+    "mar": 3, "märz": 3, "mär": 3, "maerz": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6,
     "jun": 6, "juni": 6, "july": 7, "jul": 7, "juli": 7, "august": 8, "aug": 8, "september": 9,
     "sep": 9, "sept": 9, "october": 10, "oct": 10, "oktober": 10, "okt": 10, "november": 11,
     "nov": 11, "december": 12, "dec": 12, "dezember": 12, "dez": 12,
@@ -61,6 +61,13 @@ _STATEMENTS = [
     # Geschäftsjahr vom 1. Juli 2023 bis 30. Juni 2024 · Geschäftsjahr endet am 30. Juni
     re.compile(
         rf"\bGeschäftsjahr(?:es)?\b[^\n]{{0,50}}?\b(?:bis|endet\s+am|zum)\s+(?:zum\s+)?{_DAY_MONTH}",
+        re.IGNORECASE,
+    ),
+    # Geschäftsjahr 01.04.2024 – 31.03.2025 · fiscal year: 1 July 2023 - 30 June 2024 (a span)
+    re.compile(
+        rf"\b(?:Geschäftsjahr(?:es)?|GJ|(?:fiscal|financial)\s+year)\b[^\n\d]{{0,20}}"
+        rf"(?:\d{{1,2}}[./]\d{{1,2}}[./](?:\d{{2}}|\d{{4}})?|\d{{1,2}}\.?\s+{_MONTH}\s*\d{{0,4}}|"
+        rf"{_MONTH}\s+\d{{1,2}},?\s*\d{{0,4}})\s*(?:[-–—]|to|bis)\s*{_DAY_MONTH}",
         re.IGNORECASE,
     ),
     # Jahresabschluss zum 31. Dezember 2023 · balance sheet date: 30 June

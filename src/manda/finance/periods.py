@@ -27,7 +27,7 @@ __all__ = [
 _MONTHS = {
     "january": 1, "jan": 1, "januar": 1, "jänner": 1,
     "february": 2, "feb": 2, "februar": 2,
-    "march": 3, "mar": 3, "märz": 3, "maerz": 3,
+    "march": 3, "mar": 3, "märz": 3, "mär": 3, "maerz": 3,
     "april": 4, "apr": 4,
     "may": 5, "mai": 5,
     "june": 6, "jun": 6, "juni": 6,
@@ -57,6 +57,10 @@ _Y = rf"(?:(?:FY\s*)?['’]?\s*(?P<y4>{_YEAR4})|(?:FY\s*|['’]\s*)(?P<y2>\d{{2}
 _YC = rf"(?:['’]?\s*(?P<y4>{_YEAR4})|['’]?\s*(?P<y2>\d{{2}}))"  # after "3Q" / "1H"
 
 _QUARTER = [
+    # "Q4 2024-25", "Q1 GJ 2024/25", "Q3 FY 2023/24": a quarter of a split fiscal year, labelled
+    # by the year that fiscal year ends in (like "FY2024/25" → FY2025)
+    re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:FY|GJ)?\s*(?P<ya>{_YEAR4})(?:\s*[/\-–]\s*|\s)(?P<y2>\d{{2}})"
+               rf"{_E}", _FLAGS),
     re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:[-/]\s*)?(?:of\s+)?{_Y}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<n>[1-4])Q\s*{_YC}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<y4>{_YEAR4})\s*[-/ ]?\s*Q(?P<n>[1-4]){_E}", _FLAGS),
@@ -91,10 +95,14 @@ _PART_ENDED = re.compile(
 # "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
 # spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
 _SPLIT_FY = re.compile(
-    rf"{_B}(?:(?:FY|GJ|fiscal\s+year|financial\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
+    rf"{_B}(?:(?:FY|GJ|(?:fiscal|financial|full|business)\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
     rf"(?P<a>{_YEAR4}|\d{{2}})\s*[/\-–]\s*(?P<b>{_YEAR4}|\d{{2}})(?:[AEBFP])?{_E}",
     _FLAGS,
 )
+# "GJ 2024 25", "FY 2023 24": a file name's split year once its dashes became spaces.
+_SPLIT_FY_SPACED = re.compile(
+    rf"{_B}(?:FY|GJ|geschäftsjahr|(?:fiscal|financial)\s+year)\s*(?P<a>{_YEAR4})\s+"
+    rf"(?P<b>\d{{2}}){_E}", _FLAGS)
 # A month of a year: "December 2023", "Dec 2023", "Dec-23", "Dec'23" (a monthly column header).
 _MONTH_YEAR = re.compile(
     rf"{_B}(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4}){_E}"
@@ -106,6 +114,9 @@ _NUMERIC_MONTH = re.compile(
     rf"^\s*(?:(?P<y4>{_YEAR4})-(?P<m>0?[1-9]|1[0-2])|(?P<m2>0?[1-9]|1[0-2])[/.](?P<y4b>{_YEAR4}))"
     rf"\s*$"
 )
+# Only as a whole header cell: "Apr 24", "Dez 24" (a DATEV/BWA month column: month, space, a
+# two-digit year). In running text "May 24" is a day, so find_periods never reads it so.
+_MONTH_SPACE_YEAR = re.compile(rf"^\s*(?P<m>{_MONTH})\s+(?P<y2>\d{{2}})\s*$", _FLAGS)
 # "YTD Jun-24", "LTM Sep 2024", "to March 2024", "Date: March 2024": not that month's figures.
 _NOT_A_MONTH_BEFORE = re.compile(
     r"(?:\b(?:ytd|ltm|ttm|ntm|l12m|year\s+to\s+date|last\s+twelve\s+months|months?\s+to|"
@@ -215,9 +226,13 @@ def parse_date(text: str) -> date | None:
     return dates[0][0] if dates else None
 
 
-def _numbered(m: re.Match[str]) -> tuple[str, int]:
+def _numbered(m: re.Match[str]) -> tuple[str, int] | None:
     groups = m.groupdict()
     number = _ORDINALS[groups["o"].lower()] if groups.get("o") else int(groups["n"])
+    if groups.get("ya"):  # a split fiscal year: the second year must follow the first
+        first = int(groups["ya"])
+        second = first // 100 * 100 + int(groups["y2"])
+        return (str(number), second) if second == first + 1 else None
     return str(number), _year(groups.get("y4") or groups["y2"])
 
 
@@ -226,8 +241,8 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
     for prefix, patterns in (("Q", _QUARTER), ("H", _HALF)):
         for pattern in patterns:
             for m in pattern.finditer(text):
-                number, year = _numbered(m)
-                out.append((f"{prefix}{number} {year}", m.start(), m.end()))
+                if (numbered := _numbered(m)) is not None:
+                    out.append((f"{prefix}{numbered[0]} {numbered[1]}", m.start(), m.end()))
     for m in _YEAR_ENDED.finditer(text):
         out.append((f"FY{m.group(1)}", m.start(), m.end()))
     for m in _LTM.finditer(text):
@@ -243,7 +258,7 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             out.append((f"Q{(end.month - 1) // 3 + 1} {end.year}", m.start(), m.end()))
         elif end.month in (6, 12):
             out.append((f"H{end.month // 6} {end.year}", m.start(), m.end()))
-    for m in _SPLIT_FY.finditer(text):
+    for m in (*_SPLIT_FY.finditer(text), *_SPLIT_FY_SPACED.finditer(text)):
         first, second = _year(m.group("a")), _year(m.group("b"))
         if len(m.group("b")) == 2:
             second = first // 100 * 100 + int(m.group("b"))
@@ -299,11 +314,15 @@ def parse_period(text: str) -> str | None:
     A text that is only a year (a column header such as "2023", "2023A", "FY2025 Budget" or
     "Actual 2023") is an annual period, and so is a split year ("2023/24" → "FY2024", the year it
     ends in); a month ("Dec-23", "December 2023", "2023-12") is "Dec 2023"; otherwise the first
-    period found in the text is returned.
+    period found in the text is returned. A whole cell "Apr 24" / "Dez 24" is a month too (a
+    BWA's column), which running text never reads so ("May 24" there is a day).
     """
     header = _HEADER_YEAR.match(text) or _HEADER_YEAR.match(_HEADER_UNITS.sub(" ", text))
     if header is not None:
         return f"FY{header.group(1)}"
+    spaced = _MONTH_SPACE_YEAR.match(text)
+    if spaced is not None:
+        return month_period(_year(spaced.group("y2")), _month(spaced.group("m")))
     numeric = _NUMERIC_MONTH.match(text)
     if numeric is not None:
         year = int(numeric.group("y4") or numeric.group("y4b"))

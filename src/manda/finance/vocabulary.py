@@ -50,7 +50,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("cost of sales", "Cost of sales", "currency", (
         "cost of sales", "cost of revenue", "cost of revenues", "cost of goods sold", "cogs",
     ), cost=True),
-    MetricSpec("gross profit", "Gross profit", "currency", ("gross profit", "gross income")),
+    MetricSpec("gross profit", "Gross profit", "currency", ("gross profit", "gross income",
+                                                            "rohertrag", "rohergebnis")),
     MetricSpec("gross margin", "Gross margin", "percent", (
         "gross margin", "gross profit margin", "gross margin %",
     )),
@@ -62,7 +63,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("ebitda margin", "EBITDA margin", "percent", (
         "ebitda margin", "adjusted ebitda margin", "adj. ebitda margin", "ebitda margin %",
     ), family="ebitda"),
-    MetricSpec("ebit", "EBIT", "currency", ("ebit", "operating profit", "operating income")),
+    MetricSpec("ebit", "EBIT", "currency", ("ebit", "operating profit", "operating income",
+                                           "betriebsergebnis", "operatives ergebnis")),
     MetricSpec("net income", "Net income", "currency", (
         "net income", "net profit", "net earnings", "profit after tax", "net loss",
         "profit for the year", "profit for the period", "jahresüberschuss",
@@ -74,7 +76,7 @@ METRICS: tuple[MetricSpec, ...] = (
     ), cost=True),
     MetricSpec("personnel costs", "Personnel costs", "currency", (
         "personnel costs", "personnel expenses", "employee costs", "employee expenses",
-        "staff costs", "wages and salaries", "payroll",
+        "staff costs", "wages and salaries", "payroll", "personalaufwand", "personalkosten",
     ), cost=True),
     MetricSpec("sales and marketing", "Sales and marketing expenses", "currency", (
         "sales and marketing", "sales & marketing", "s&m",
@@ -86,13 +88,15 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("free cash flow", "Free cash flow", "currency", ("free cash flow", "fcf")),
     MetricSpec("cash", "Cash", "currency", (
         "cash", "cash and cash equivalents", "cash balance", "cash position", "cash at bank",
-        "liquid funds",
+        "liquid funds", "liquide mittel", "kassenbestand", "flüssige mittel",
     ), stock=True),
     MetricSpec("net cash", "Net cash", "currency", ("net cash", "net cash position"),
                family="debt", stock=True),
     MetricSpec("debt", "Debt", "currency", (
         "debt", "total debt", "gross debt", "financial debt", "borrowings", "bank loans",
         "financial liabilities", "term loan", "term loans", "bank debt", "loan",
+        "verbindlichkeiten gegenüber kreditinstituten", "bankverbindlichkeiten",
+        "finanzverbindlichkeiten",
     ), family="debt", stock=True),
     # A facility's size and what is left undrawn are not debt (`manda.finance.facilities`).
     MetricSpec("facility limit", "Facility limit", "currency", (
@@ -109,10 +113,13 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("revolver", "Revolver drawn", "currency", (
         "revolver", "revolver drawn", "drawn on the revolver", "revolving credit facility",
         "revolving facility", "revolving loans", "revolving credit", "rcf", "rcf drawn",
+        "working capital line", "working-capital line", "working capital facility",
+        "betriebsmittellinie", "betriebsmittelkredit", "betriebsmittelkreditlinie",
     ), family="debt", stock=True, cost=True),  # a net-debt table shows it as (500)
     # a credit agreement's wording: "Consolidated Total Debt less unrestricted cash of $25.9m"
     MetricSpec("net debt", "Net debt", "currency", (
-        "net debt", "net financial debt", *(
+        "net debt", "net financial debt", "nettofinanzverschuldung", "nettofinanzverbindlichkeiten",
+        "net financial indebtedness", *(
             f"{debt} {less} {cash}" for debt in ("debt", "total debt", "funded debt")
             for less in ("less", "minus", "net of")
             for cash in ("cash", "unrestricted cash", "cash and cash equivalents"))),

@@ -26,8 +26,14 @@ _VERB = re.compile(
 _DOCUMENT = re.compile(
     r"(?<![\w])(?:report|accounts|financial\s+statements|statements|version|draft|edition|"
     r"forecast|budget|plan|presentation|deck|memorandum|memo|document|schedule|model|"
-    r"filing|release|letter|minutes|summary|cim|teaser|update|jahresabschluss|bericht)s?(?![\w])",
+    r"filing|release|letter|minutes|summary|cim|teaser|update|jahresabschluss|bericht|bwa|"
+    r"auswertung|monatsbericht|quartalsbericht|hochrechnung|präsentation)s?(?![\w])",
     _I)
+# German puts the verb last: "das in der BWA März 2025 ausgewiesene EBITDA … ist zu korrigieren",
+# "der im Monatsbericht genannte Umsatz wird berichtigt": the document is named before the verb.
+_VERB_LAST = re.compile(
+    r"(?<![\w])(?:ist|sind|wird|werden|wurde|wurden)\s+(?:hiermit\s+|daher\s+|damit\s+)?"
+    r"(?:zu\s+korrigieren|zu\s+berichtigen|korrigiert|berichtigt)(?![\w])", _I)
 # "the Q4 trading update circulated on 12 April 2024 overstated revenue": the document that was
 # wrong is named before the verb that says so.
 _MISSTATED = re.compile(r"(?<![\w])(?:overstated|understated|misstated|(?:was|were)\s+"
@@ -61,6 +67,9 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
             verb = _VERB.search(sentence)
             if verb is None and (stated := _misstated(sentence, section.location,
                                                        context_year)) is not None:
+                found.append(stated)
+                break
+            if verb is None and (stated := _verb_last(sentence, section.location)) is not None:
                 found.append(stated)
                 break
             if verb is None or len(sentence) > 400:
@@ -115,6 +124,23 @@ def _misstated(sentence: str, location: Location, context_year: int | None
         sentence=sentence[:300], location=location,
         target_start=dates[0].span.start if dates else None,
         target_end=dates[0].span.end if dates else None, target_words=words[-12:])
+
+
+def _verb_last(sentence: str, location: Location) -> CorrectionStatement | None:
+    """"Das in der BWA März 2025 ausgewiesene EBITDA … ist zu korrigieren": a document named
+    before a German verb that says its figure is corrected. Named by its words only: the month
+    beside it ("BWA März 2025") is the period it reports, not the day it was issued."""
+    verb = _VERB_LAST.search(sentence)
+    if verb is None or len(sentence) > 400:
+        return None
+    before = sentence[max(0, verb.start() - 2 * _WINDOW):verb.start()]
+    target = _DOCUMENT.search(before)
+    if target is None or _SELF.search(before) or _OUTLOOK.match(target.group(0)):
+        return None
+    words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}|\d{4}", before[target.start():].lower())
+             if w not in _STOP]
+    return CorrectionStatement(sentence=sentence[:300], location=location, target_start=None,
+                               target_end=None, target_words=words[:12])
 
 
 def _words(document: Document) -> set[str]:

@@ -162,6 +162,10 @@ _SIGNALS: dict[DocumentRole, list[_Signal]] = {
     R.CONTRACT: [
         _opening(3.0, "agreement", "contract", "contracts", "material contracts", "key contracts",
                  "customer contracts", "supplier contracts", "vertrag", "verträge"),
+        # delivered to the lenders under a facility agreement, read with it (covenant tests)
+        _opening(3.0, "compliance certificate", "covenant certificate",
+                 "covenant compliance certificate", "covenant-bescheinigung",
+                 "covenantbescheinigung"),
         _text(3.0, "this agreement", "by and between", "in witness whereof", "hereinafter",
               "whereas", "entered into as of", "the parties agree", "now, therefore",
               "dieser vertrag", "zwischen", "vertragsparteien", cap=3),

@@ -1,14 +1,16 @@
 """Writes the sample data rooms (TargetCo, Northwind, Pennine) shipped with Manda, and the
-evaluation-only rooms (Tidewater), reproducibly."""
+evaluation-only rooms (Tidewater, Rheintal), reproducibly."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from manda.sample import pennine, pennine_facts, pennine_text, tidewater_facts
+from manda.sample import pennine, pennine_facts, pennine_text, rheintal_facts, tidewater_facts
 from manda.sample.facts import FILES, NORTHWIND, TARGETCO, SampleFile
 from manda.sample.northwind import write_northwind
 from manda.sample.pennine_facts import PENNINE
+from manda.sample.rheintal import write_rheintal
+from manda.sample.rheintal_facts import RHEINTAL
 from manda.sample.targetco_office import write_office_files
 from manda.sample.targetco_reports import write_reports
 from manda.sample.targetco_sheets import write_sheets
@@ -19,9 +21,9 @@ from manda.sample.tidewater_facts import TIDEWATER
 SAMPLE_DEALS = (TARGETCO, NORTHWIND, PENNINE)
 # Rooms the evals read but the demo does not ship: written in a style the answering code was not
 # tuned on, so held-out cases on them measure generalisation (see evals/dataset.yaml).
-EVAL_ONLY_DEALS = (TIDEWATER,)
+EVAL_ONLY_DEALS = (TIDEWATER, RHEINTAL)
 ALL_FILES: tuple[SampleFile, ...] = (*FILES, *pennine_facts.FILES)
-EVAL_ONLY_FILES: tuple[SampleFile, ...] = tidewater_facts.FILES
+EVAL_ONLY_FILES: tuple[SampleFile, ...] = (*tidewater_facts.FILES, *rheintal_facts.FILES)
 
 
 def generate_sample_rooms(dest: Path) -> dict[str, Path]:
@@ -55,7 +57,8 @@ def generate_eval_rooms(dest: Path) -> dict[str, Path]:
     extra = {deal: dest / deal for deal in EVAL_ONLY_DEALS}
     for folder in extra.values():
         folder.mkdir(parents=True, exist_ok=True)
-    _check_against_facts(extra, write_tidewater(extra[TIDEWATER]), EVAL_ONLY_FILES)
+    written = [*write_tidewater(extra[TIDEWATER]), *write_rheintal(extra[RHEINTAL])]
+    _check_against_facts(extra, written, EVAL_ONLY_FILES)
     return rooms | extra
 
 
@@ -68,6 +71,7 @@ def _check_against_facts(rooms: dict[str, Path], written: list[Path],
         extra = sorted(p.name for p in set(written) - expected)
         raise RuntimeError(
             f"sample room out of step with the ground truth (manda.sample.facts.FILES, "
-            f"manda.sample.pennine_facts.FILES, manda.sample.tidewater_facts.FILES): missing "
+            f"manda.sample.pennine_facts.FILES, manda.sample.tidewater_facts.FILES, "
+            f"manda.sample.rheintal_facts.FILES): missing "
             f"{missing}, unlisted {extra}; update the file lists or the writers"
         )

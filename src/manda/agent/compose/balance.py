@@ -20,7 +20,7 @@ from manda.agent.grounding import cite
 from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
 from manda.agent.unusual import TOPICS, sentences, trim
-from manda.finance.amounts import find_amounts, format_amount
+from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
@@ -280,7 +280,34 @@ def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
         said.append(f"{show(line.drawn)} is drawn on the {line.name} of {show(line.limit)}"
                     f"{f' {when}' if when else ''}; headroom {line.headroom} "
                     f"{cite_findings(line.used, evidence)}")
+        for other in _other_drawn(evidence, line):
+            doc = evidence.documents.get(other.document_id)
+            said.append(f"the documents disagree on what is drawn {period_phrase(other.period)}"
+                        f": {doc.filename if doc else 'another document'} gives {show(other)} "
+                        f"{cite_findings([other], evidence)}")
     return "; ".join(said) + "."
+
+
+def _other_drawn(evidence: Evidence, line: FacilityLine) -> list[Finding]:
+    """What other documents say is drawn on the same facility at the same date, where it is not
+    the same figure: a balance-sheet line ("Betriebsmittellinie (Inanspruchnahme)", "Revolver
+    drawn") states the drawings of a revolving facility as the sentence's facility does."""
+    from manda.agent.selection import findings_for
+
+    drawn = line.drawn
+    if drawn is None or drawn.value is None:
+        return []
+    same = [f for f in findings_for(evidence, "debt") if f.entity == line.name]
+    if line.name == "revolving credit facility":
+        same += findings_for(evidence, "revolver")
+    out: list[Finding] = []
+    for f in same:
+        if (f.period == drawn.period and f.value is not None
+                and f.document_id != drawn.document_id
+                and not same_amount(abs(f.value), abs(drawn.value))
+                and all(f.document_id != o.document_id for o in out)):
+            out.append(f)
+    return out
 
 
 def facility_sentence(ask: Ask, evidence: Evidence) -> str | None:
@@ -411,10 +438,15 @@ _PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]
 # fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
 _STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
                    r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
-_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above", _F)
+# German puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum), "… 1,5 : 1
+# nicht unterschreiten" (a minimum); a level that steps down names the later one last.
+_LIMIT_AFTER = re.compile(
+    r"(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
+    r"(?P<dir>nicht\s+(?:überschreiten|übersteigen|unterschreiten))", _F)
+_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above|unterschreiten", _F)
 _RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
-                    r"fixed charge|cash ?flow cover|ebitda|verschuldungsgrad|zinsdeckung\w*)\b",
-                    _F)
+                    r"fixed charge|cash ?flow cover|ebitda|\w*verschuldungsgrad|"
+                    r"\w*zinsdeckung\w*)\b", _F)
 _TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
                      r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
 _COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
@@ -442,6 +474,14 @@ def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Coven
         for sentence in sentences(hit.text):
             if not _usable(sentence) or not (_RATIO.search(sentence)
                                               or "covenant" in sentence.lower()):
+                continue
+            if (german := _german_limit(sentence)) is not None:
+                name, level, minimum, stated = german
+                key = _RATIO.search(name)
+                slot = (key.group(0).lower() if key else name.lower()).replace(
+                    "net debt", "leverage")
+                found.setdefault(slot, Covenant(name[:1].upper() + name[1:], minimum, level,
+                                                stated, evidence.hit_source(hit)))
                 continue
             for clause in re.split(r";|\.\s", sentence):
                 clause = _as_limit(clause)
@@ -475,6 +515,27 @@ def _as_limit(clause: str) -> str:
                        f"{'exceed' if 'exceed' in p['verb'] else 'be less than'}", clause)
 
 
+def _german_limit(sentence: str) -> tuple[str, float, bool, str] | None:
+    """"(1) Nettoverschuldungsgrad: Das Verhältnis … darf zu Stichtagen bis 31. Dezember 2024
+    3,00 : 1,00 und zu jedem späteren Stichtag 2,75 : 1,00 nicht überschreiten": the covenant
+    (named before the colon, else by its ratio word), the level in force (stated last before the
+    verb), whether it is a minimum, and the words that state it."""
+    m = _LIMIT_AFTER.search(sentence)
+    if m is None:
+        return None
+    head = re.match(r"^\s*(?:\(?\d+\)\s*)?(?P<name>[^:]{3,60}):", sentence)
+    name = head.group("name").strip() if head and _RATIO.search(head.group("name")) else None
+    ratio = _RATIO.search(sentence[:m.start()])
+    if name is None and ratio is None:
+        return None
+    earlier = list(re.finditer(r"\d+(?:[.,]\d+)?\s?:\s?1(?:[.,]0+)?", sentence[:m.start()]))
+    stated = m.group(0)
+    if earlier:
+        stated = f"{stated} (earlier {earlier[-1].group(0)})"
+    return (name or ratio.group(0), _number(m.group("value")),  # type: ignore[union-attr]
+            bool(_MINIMUM.search(m.group("dir"))), stated)
+
+
 def _covenant_name(before: str) -> str:
     """"The credit agreement requires a total net leverage ratio of" → "total net leverage
     ratio"; "Financial covenants, tested quarterly: leverage (net debt to EBITDA)" → "leverage
@@ -499,6 +560,8 @@ def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Cove
             if (not (_usable(sentence) or _is_table_row(sentence))
                     or word.group(0).lower() not in sentence.lower()):
                 continue
+            if _german_limit(sentence) is not None:
+                continue  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
             sentence = _as_limit(sentence)
             limits = {m.start("value") for m in (*_LIMIT.finditer(sentence),
                                                  *_STEP.finditer(sentence))}

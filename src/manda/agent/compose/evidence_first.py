@@ -7,6 +7,8 @@ threshold, with what was searched and the offer to add the question to the Q&A l
 
 from __future__ import annotations
 
+import re
+
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -25,8 +27,10 @@ NOT_FOUND_WHY = "no passage retrieved speaks to it closely enough to answer."
 
 
 def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
-           why: str = NOT_FOUND_WHY, must: str | None = None, limit: int = 3) -> Draft:
-    """The best one to `limit` passages, quoted and cited; "not found" below the threshold."""
+           why: str = NOT_FOUND_WHY, must: str | None = None, limit: int = 3,
+           prefer: re.Pattern[str] | None = None) -> Draft:
+    """The best one to `limit` passages, quoted and cited; "not found" below the threshold.
+    `prefer`: among the passages that answer, those it matches lead (a firm named in its role)."""
     ranked = rank(evidence, ask.question)
     if must:  # a named entity: sentences of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
@@ -37,6 +41,8 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
+    if prefer is not None and (preferred := [p for p in ranked if prefer.search(p.text)]):
+        ranked = [*preferred, *(p for p in ranked if p not in preferred)]
     lead = best(ranked, limit=limit)
     first = lead[0]
     lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]

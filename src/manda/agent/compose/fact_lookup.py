@@ -50,6 +50,7 @@ from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan, sentences
 from manda.finance.amounts import same_amount
+from manda.finance.equivalents import group_patterns, named_groups
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
 from manda.ingest.extract.names import ORG
@@ -386,17 +387,44 @@ def _matches(finding: Finding, entity: str) -> bool:
     return wanted in blob or (len(wanted.split()[0]) > 3 and wanted.split()[0] in blob)
 
 
+_LEGAL_FORM = r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|KG|Co|SE|S\.?A|N\.?V|B\.?V)\b\.?"
+
+
 def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     """Who holds the role asked; when nobody does, say so and name who is there instead."""
     draft = role_holder(ask, evidence, role) or _role_as_finding(ask, evidence, role)
     if draft is not None:
         draft.text = with_assumption(ask.assumption, draft.text)
         return draft
-    if any(role.lower() in h.text.lower() for h in evidence.hits):
-        # an organisation in the role ("the auditor", "the lender"): the passage that names it
-        draft = evidence_first.answer(ask, evidence, category="General", must=role, limit=1,
-                                      why=f"no passage names the {role} closely enough.")
-        return draft if draft.offer_qa else _named_holder(draft, evidence, role)
+    # an organisation in the role ("the auditor", "the lender"), in the documents' words ("des
+    # Abschlussprüfers", "Wirtschaftsprüfungsgesellschaft"): the passage that names it, and the
+    # next best when the question also asks about something else ("… and is the opinion clean?")
+    patterns = group_patterns(role.lower())
+    named = {m.group(0) for h in evidence.hits for p in patterns if (m := p.search(h.text))}
+    if named:
+        why = f"no passage names the {role} closely enough."
+        # the passage where a firm's legal name carries the role ("… GmbH
+        # Wirtschaftsprüfungsgesellschaft", "… LLP, independent auditors") names who holds it
+        firm = re.compile(rf"{_LEGAL_FORM}[\s,&]+(?:[\w&.]+[\s,]+){{0,2}}?(?:"
+                          + "|".join(p.pattern for p in patterns) + ")", re.I)
+        also = [own for own, _ in named_groups(ask.question)
+                if not any(p.search(own) for p in patterns)]
+        if not also:
+            draft = evidence_first.answer(ask, evidence, category="General",
+                                          must=" ".join(named), limit=1, why=why, prefer=firm)
+            return draft if draft.offer_qa else _named_holder(draft, evidence, role)
+        # two questions in one: each part answered from its own best passage
+        who = evidence_first.answer(replace(ask, question=f"Who is the {role}?"), evidence,
+                                    category="General", must=" ".join(named), limit=1, why=why,
+                                    prefer=firm)
+        if not who.offer_qa:
+            who = _named_holder(who, evidence, role)
+        rest = evidence_first.answer(replace(ask, question=also[0]), evidence, limit=1)
+        if who.offer_qa or rest.offer_qa or rest.text == who.text:
+            return who if not who.offer_qa else evidence_first.answer(
+                ask, evidence, category="General", must=" ".join(named), limit=2, why=why)
+        who.text = f"{who.text}\n{rest.text}"
+        return who
     named: dict[str, Finding] = {}
     for f in people(evidence):
         title = role_of(f) or ""

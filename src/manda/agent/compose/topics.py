@@ -143,7 +143,9 @@ def _lines_with_sources(items: Sequence[tuple[str, Sequence[Source]]]) -> list[s
     return [f"- {text} {cite(list(sources))}".rstrip() for text, sources in items]
 
 
-_TOTAL = re.compile(r"^\s*(?:total|sum|gesamt|summe|grand total)\b", _F)
+# a total row, however its language orders it: "Total", "Summe", "Stammkapital gesamt"
+_TOTAL = re.compile(r"^\s*(?:total|sum|gesamt(?:summe|betrag)?|summe|grand total)\b|"
+                    r"\b(?:gesamt|insgesamt|total)\s*$", _F)
 
 
 # ---------------------------------------------------------------- ownership
@@ -293,7 +295,7 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
         classes = [] if table.has_header(_CLASS_HEADER) else _class_columns(table)
         if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
-        rows = [r for r in table.rows if not _TOTAL.match(r.label) and r.cells]
+        rows = [r for r in table.rows if not _TOTAL.search(r.label) and r.cells]
         if not rows:
             continue
         source = evidence.hit_source(hit)
@@ -447,7 +449,7 @@ def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
             continue
         for row in table.rows:
             title = row.get(_TITLE_HEADER)
-            if title and row.label and not _TOTAL.match(row.label):
+            if title and row.label and not _TOTAL.search(row.label):
                 out.append((row.label, title[1], evidence.hit_source(hit)))
     return out
 

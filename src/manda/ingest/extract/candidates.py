@@ -55,6 +55,7 @@ class SectionView:
     periodic: bool = False  # a periodic report: its title period applies to what it states
     caption: str = ""  # a table section's caption: the lines just before it (title, unit line)
     fiscal_year_end: FiscalYearEnd | None = None  # the company's, when the room states it
+    decimal_comma: bool = False  # the document writes numbers the German way ("EUR 500.000")
     signed: str | None = None  # "as of 2023-03-14": the date an agreement says it is dated
 
     @property

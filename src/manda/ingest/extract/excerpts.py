@@ -34,6 +34,10 @@ _ABBREVIATIONS = {
     "z.b", "u.a", "gmbh", "s.a", "b.v", "n.v", "plc", "mn", "bn", "m", "k", "est",
 }
 _BREAK = re.compile(r"[.!?;](?=\s+[\"“(\[]?[A-Z0-9€£$•\-–])")
+# "am 18. Juni 2025", "vom 1. April": a German day is written with a dot, which ends no sentence.
+_GERMAN_DAY = re.compile(
+    r"\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|"
+    r"Dezember|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sep|Okt|Nov|Dez)\b\.?")
 _BULLET = re.compile(r"^\s*(?:[•▪◦·\-–*\uf0b7\uf0a7]|\d+[.)])\s+")
 
 
@@ -87,6 +91,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         for m in _BREAK.finditer(text, lstart, lend):
             word = re.search(r"([\w.]+)$", text[cut : m.start()])
             if word and word.group(1).lower().rstrip(".") in _ABBREVIATIONS:
+                continue
+            if (word and word.group(1).isdigit() and len(word.group(1)) <= 2
+                    and text[m.start()] == "." and _GERMAN_DAY.match(text, m.end())):
                 continue
             out.append((cut, m.end()))
             cut = m.end()

@@ -43,6 +43,9 @@ ROLE = (
     r"|President|Co-?[Ff]ounder|Founder|Board\s+Member|Member\s+of\s+the\s+(?:Management|"
     r"Supervisory|Executive|Advisory)\s+Board|Finance\s+Director|Financial\s+Controller"
     r"|Controller|Managing\s+Partner|Partner|Owner|Prokurist(?:in)?)"
+    # "Geschäftsführerin Finanzen", "Managing Director (CFO)": the remit that says which one
+    r"(?:\s+(?:für\s+)?Finanzen|\s*\((?:CEO|CFO|COO|CTO|Finanzen|Vorsitzende[rn]?(?:\s+der\s+"
+    r"Geschäftsführung)?)\))?"
 )
 """A role: "Chief Financial Officer", "CFO", "Managing Director", "Head of Sales", "Founder"."""
 
@@ -83,6 +86,9 @@ _NOT_NAME_TEXT = """
     second third fourth quarter year years month months week fiscal full half interim
     draft final confidential strictly private public information memorandum request list
     data room due diligence please provide deal project target co
+    gesellschaft organe geschäftsführung geschäftsführer gesellschafter vorsitzender anhang
+    bilanz jahresabschluss lagebericht finanzen umsatz vertrag kunden liste stand bericht
+    aufsichtsrat beirat prokura prokurist mitarbeiter angaben konzern unternehmen
 """
 _NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
 

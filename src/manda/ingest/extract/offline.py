@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from manda.finance.amounts import currency_from_text, scale_from_text
+from manda.finance.amounts import currency_from_text, scale_from_text, writes_decimal_comma
 from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
@@ -110,6 +110,8 @@ def _views(document: Document, parsed: ParsedDocument,
             break
     hint = _target_hint(document, parsed)
     fiscal_year_end = _fiscal_year_end(document, parsed)
+    decimal_comma = writes_decimal_comma("\n".join(s.text for s in parsed.sections
+                                                    if not s.table))
     doc_scale = _stated_scale(parsed)
     signed = signed_on("\n".join(s.text for s in parsed.sections[:2])[:1500])
     views: list[SectionView] = []
@@ -141,6 +143,7 @@ def _views(document: Document, parsed: ParsedDocument,
             periodic=profile.kind in _PERIODIC,
             caption=caption,
             fiscal_year_end=fiscal_year_end,
+            decimal_comma=decimal_comma,
             signed=signed,
         ))
     return views

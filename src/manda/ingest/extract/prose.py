@@ -96,6 +96,13 @@ _SUPERSEDED_VALUE = re.compile(
     r"not)\s+$",
     re.IGNORECASE,
 )
+# German names the wrong figure before the verb that corrects it: "das … EBITDA von 4.870 TEUR
+# ist zu korrigieren", "der Umsatz von EUR 5,0 Mio. wird berichtigt".
+_SUPERSEDED_AFTER = re.compile(
+    r"\s*(?:\([^)]{0,40}\)\s*)?(?:ist|sind|wird|werden|wurde|wurden)\s+(?:hiermit\s+|daher\s+)?"
+    r"(?:zu\s+korrigieren|zu\s+berichtigen|korrigiert|berichtigt)\b",
+    re.IGNORECASE,
+)
 _A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
 _QUARTER_WORDS = re.compile(r"\b(?:quarter|quarterly|qtr)\b", re.IGNORECASE)
@@ -566,7 +573,7 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
     claim the same number twice. Sentences that instruct an assistant are never read.
     """
     text = view.text
-    amounts = find_amounts(text)
+    amounts = find_amounts(text, decimal_comma=view.decimal_comma)
     if not amounts:
         return [], set()
     periods = find_periods(text)
@@ -593,7 +600,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                     out.append(candidate)
                     used.add(amount.start)
                 continue
-            if _NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead):
+            if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
+                    or _SUPERSEDED_AFTER.match(text, amount.end, span[1])):
                 continue
             if _bare_figures_line(text, amount, amounts):
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from manda.finance.amounts import (
     Amount,
@@ -19,8 +20,8 @@ from manda.finance.amounts import (
     scale_from_text,
     uses_decimal_comma,
 )
-from manda.finance.fiscal import fiscal_period_of_column
-from manda.finance.periods import parse_period
+from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
+from manda.finance.periods import parse_period, period_end
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
@@ -31,7 +32,12 @@ from manda.models import FindingKind, Location, LocationKind, Nature
 
 __all__ = ["table_candidates", "text_table_candidates"]
 
-_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt|summe|grand\s+total|all)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt(?:summe|betrag)?|summe|grand\s+total|all)\b|"
+                    r"\b(?:gesamt|insgesamt)\s*$", re.IGNORECASE)
+# A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
+_CUMULATIVE_HEADER = re.compile(
+    r"^\s*(?:kumuliert|kum\.|kumulativ|total|gesamt|summe|sum|full[\s-]+year|year\s+total)"
+    r"(?:\s+(?:GJ|FY|year|jahr))?\s*$", re.IGNORECASE)
 _FORECAST_HEADER = re.compile(
     r"(?:\b(?:19|20)\d{2}\s*[EBFP]\b|\b(?:budget|forecast|plan|projected|projection|outlook|"
     r"estimate|est\.?|fcst|bp)\b)",
@@ -71,8 +77,10 @@ _AS_OF = re.compile(r"\bas\s+(?:of|at)\b|\bdate\b|\bstand\b|\bstichtag\b", re.IG
 _ROLE_HEADER = re.compile(r"\b(?:role|title|position|function|job|responsibilit(?:y|ies))\b",
                           re.IGNORECASE)
 _NAME_HEADER = re.compile(r"\b(?:name|person|executive|manager)\b", re.IGNORECASE)
-_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b", re.IGNORECASE)
-_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent", re.IGNORECASE)
+_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b|\bkunden?\b|\bkundenname\b",
+                              re.IGNORECASE)
+_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent|\bumsatzanteil\b|\banteil\b",
+                           re.IGNORECASE)
 _PARTY_HEADER = re.compile(r"\b(?:counterparty|counter-party|party|supplier|lender|vendor|"
                            r"partner|licensor|licensee|landlord)\b", re.IGNORECASE)
 _CONTRACT_HEADER = re.compile(r"\b(?:contract|agreement)\b", re.IGNORECASE)
@@ -418,7 +426,7 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     period = cell.period
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
-        ("total", "yes" if _TOTAL.match(cell.row_header) else ""),
+        ("total", "yes" if _TOTAL.search(cell.row_header) else ""),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
     ) if text}
     return Candidate(
@@ -454,6 +462,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         if period is not None:
             above = " ".join(row[c] for row in rows[:header] if c < len(row))
             columns[c] = (period, _says_forecast(f"{cell} {above}", view.forecast))
+    _label_year_total(rows[header], columns, view.fiscal_year_end)
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
     # total row states it for the company.
@@ -465,7 +474,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         label_col = next((i for i in range(first) if row[i].strip()), None)
         if label_col is None:
             continue
-        if breakdown and not _TOTAL.match(row[label_col]):
+        if breakdown and not _TOTAL.search(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
         for c, (period, forecast) in columns.items():
@@ -479,6 +488,31 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             if found is not None:
                 out.append(found)
     return out
+
+
+def _label_year_total(header: Sequence[str], columns: dict[int, tuple[str, bool]],
+                      fiscal_year_end: FiscalYearEnd | None) -> None:
+    """A total column ("kumuliert", "Total") after twelve consecutive month columns is the
+    fiscal year when they end with its last month (a BWA's "Apr 24 … Mär 25 | kumuliert"), else
+    the twelve months to the last one (LTM)."""
+    months = sorted(c for c, (period, _) in columns.items() if _MONTH_PERIOD.match(period))
+    if len(months) != 12 or len(months) != len(columns):
+        return
+    ends = [period_end(columns[c][0]) for c in months]
+    steps = [(b.year * 12 + b.month) - (a.year * 12 + a.month)
+             for a, b in pairwise(ends) if a and b]
+    last = ends[-1]
+    if last is None or steps != [1] * 11:
+        return
+    year_end = (fiscal_year_end or CALENDAR_YEAR).month == last.month
+    for c in range(months[-1] + 1, len(header)):
+        if _CUMULATIVE_HEADER.match(header[c]):
+            columns[c] = (f"FY{last.year}" if year_end else f"LTM {columns[months[-1]][0]}",
+                          columns[months[-1]][1])
+            return
+
+
+_MONTH_PERIOD = re.compile(r"^[A-Z][a-z]{2} \d{4}$")
 
 
 def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
@@ -542,7 +576,7 @@ def _reads_as_stakes(rows: Sequence[Sequence[str]], data: list[int], col: int,
 def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
     return [
         r for r in range(header + 1, len(rows))
-        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.match(rows[r][col])
+        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.search(rows[r][col])
     ]
 
 
@@ -674,6 +708,11 @@ def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
     return out
 
 
+# "Other customers", "All other", "Übrige Kunden", "Sonstige": the rest, not one customer
+_REST_OF_CUSTOMERS = re.compile(r"^\s*(?:all\s+)?(?:other|rest|übrige|sonstige|andere|restliche)",
+                                re.IGNORECASE)
+
+
 def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
     header = _header_row(rows, _CUSTOMER_HEADER)
@@ -690,7 +729,8 @@ def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
         amount = parse_cell(_cell(rows, r, share_col))
         located = grid.locate(r)
         span = located.cells.get(share_col)
-        if (is_placeholder(name) or name.lower().startswith(("other", "rest")) or amount is None
+        if (is_placeholder(name) or _REST_OF_CUSTOMERS.match(name) or _TOTAL.search(name)
+                or amount is None
                 or span is None or amount.currency is not None):
             continue
         fraction = amount.unit is None and abs(amount.value) <= 1.0
