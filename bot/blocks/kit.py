@@ -118,6 +118,22 @@ def fallback(text: str) -> str:
     return cut(text.strip() or " ", FALLBACK_LIMIT)
 
 
+def blocks_text(blocks: Sequence[Block]) -> str:
+    """What the blocks say in words (headers, sections, markdown, context), one line a block:
+    a message's notification text when it has none of its own."""
+    lines: list[str] = []
+    for block in blocks:
+        text = block.get("text")
+        if isinstance(text, dict):
+            text = text.get("text")
+        if isinstance(text, str) and text.strip():
+            lines.append(text.strip())
+        elif block.get("type") == "context":
+            lines += [e["text"] for e in block.get("elements", [])
+                      if isinstance(e, dict) and isinstance(e.get("text"), str)]
+    return "\n".join(lines)
+
+
 def paginate(
     body: Sequence[Block], footer: Sequence[Block] = (), limit: int = MAX_BLOCKS
 ) -> list[list[Block]]:

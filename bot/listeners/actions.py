@@ -22,7 +22,18 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
 from bot.blocks.ingest import recount_review
-from bot.blocks.kit import Block, SlackMessage, context, cut, mark_done, mrkdwn, replace_block, who
+from bot.blocks.kit import (
+    Block,
+    SlackMessage,
+    blocks_text,
+    context,
+    cut,
+    fallback,
+    mark_done,
+    mrkdwn,
+    replace_block,
+    who,
+)
 from bot.blocks.messages import render_error
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import added_confirmation, added_note
@@ -184,7 +195,9 @@ async def edit_message(
             await client.chat_update(
                 channel=click.channel,
                 ts=message["ts"],
-                text=text or message.get("text") or " ",
+                # Slack wants words for notifications and screen readers: a message without
+                # its own says what its blocks say (https://docs.slack.dev/reference/methods/chat.update)
+                text=text or (message.get("text") or "").strip() or fallback(blocks_text(updated)),
                 blocks=updated,
             )
         except SlackApiError as exc:

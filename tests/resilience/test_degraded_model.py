@@ -42,7 +42,7 @@ def settings(home: Path, server: FakeAnthropicServer, **extra: object) -> Settin
     values: dict[str, object] = {
         "MANDA_HOME": home, "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": server.base_url, "MANDA_MODEL_MAX_RETRIES": 0,
-        "MANDA_CLAUDE_MODEL": "claude-sonnet-4-5", **extra,
+        "MANDA_CLAUDE_MODEL": "claude-sonnet-4-6", **extra,
     }
     return Settings(**values)  # type: ignore[arg-type]
 
@@ -81,7 +81,7 @@ async def test_an_overloaded_model_gives_offline_answers_then_its_breaker_opens(
         clock.now += breaker.reset_timeout  # a trial call is let through, succeeds, closes it
         back = await app.answers.ask(DEAL, QUESTION, conversation_id="c-back")
         assert back.answer == GOOD and back.notices == []
-        assert back.model == "claude:claude-sonnet-4-5"
+        assert back.model == "claude:claude-sonnet-4-6"
         assert breaker.state is BreakerState.CLOSED
 
 
