@@ -67,15 +67,15 @@ async def test_a_model_answer_logs_its_tokens_and_their_cost(
         server.script(text_reply(good, usage={"input_tokens": 12_000, "output_tokens": 400}))
         settings = Settings(MANDA_HOME=home_copy, ANTHROPIC_API_KEY="test-key",
                             ANTHROPIC_BASE_URL=server.base_url, MANDA_MODEL_MAX_RETRIES=0,
-                            MANDA_CLAUDE_MODEL="claude-sonnet-4-5")
+                            MANDA_CLAUDE_MODEL="claude-sonnet-4-6")
         async with Manda(settings) as app:
             answer = await app.answers.ask("targetco", "What was Q3 2024 EBITDA?",
                                            conversation_id=THREAD)
     assert answer.answer == good
     [record] = [r for r in json_lines(stream) if r.get("event") == "answer"]
     assert record["conversation_id"] == THREAD
-    assert record["answered_by"] == "claude:claude-sonnet-4-5"
+    assert record["answered_by"] == "claude:claude-sonnet-4-6"
     assert (record["model"], record["input_tokens"], record["output_tokens"]) == (
-        "claude-sonnet-4-5", 12_000, 400)
+        "claude-sonnet-4-6", 12_000, 400)
     assert record["estimated_cost_usd"] == pytest.approx(12_000 * 3e-6 + 400 * 15e-6)
     assert record["grounded"] is True and record["tool_calls"] == []
