@@ -8,7 +8,7 @@ period, with no correction between them, are both shown. Pure functions of the e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
@@ -232,10 +232,14 @@ def read_fact(
     *,
     entity: str | None = None,
     nature: Nature | None = None,
+    documents: Collection[str] | None = None,
 ) -> Reading | None:
-    """The most recent authoritative value of `subject` for `period`, with its caveats."""
+    """The most recent authoritative value of `subject` for `period`, with its caveats
+    (`documents`: as stated in those documents only)."""
     pool = [f for f in findings_for(evidence, subject, entity=entity) if f.value is not None]
     pool = [f for f in pool if f.period == period] if period else pool
+    if documents is not None:
+        pool = [f for f in pool if f.document_id in documents]
     if nature is not None:
         pool = [f for f in pool if f.nature is nature] or pool
     if not pool:

@@ -213,11 +213,15 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
                        if same_quarter_last_year(p) in stated), period)
     prior = same_quarter_last_year(period)
     new = read_fact(evidence, base, period, entity=ask.entity, nature=Nature.ACTUAL)
-    old = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL) \
-        if prior else None
     label = subject_label(base) or base
     if new is None:
         return None
+    # the year before as the same documents state it (a statement's comparative column), else
+    # wherever the room states it: two documents' figures may be of different scopes
+    old = (read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL,
+                     documents={f.document_id for f in new.findings})
+           or read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL)
+           ) if prior else None
     if old is None or not old.primary.value:
         text = (f"The room states {in_text(label)} for {period_name(period)} but not for "
                 f"{period_name(prior) if prior else 'the year before'}, so its growth cannot be "

@@ -1,0 +1,26 @@
+"""A computed growth rate compares two years as one document states them (its comparative
+column) before reaching for the year before in another document, whose scope may differ."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from manda.app import Manda
+from manda.config import Settings
+
+
+async def test_growth_takes_the_year_before_from_the_same_statement(tmp_path: Path) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "Audited_Accounts_2024.md").write_text(
+        "# Audited financial statements 2024\n\nFiscal year ended December 31, 2024.\n\n"
+        "| € million | 2024 | 2023 |\n|---|---|---|\n| Revenue | 110.0 | 95.0 |\n")
+    (room / "Management_Accounts_2025.md").write_text(
+        "# Management accounts 2025 (continuing operations)\n\n"
+        "| € million | 2025 | 2024 |\n|---|---|---|\n| Revenue | 120.0 | 100.0 |\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("deal", [room])
+        answer = (await app.answers.ask("deal", "How fast is revenue growing?")).answer
+    first = answer.splitlines()[0]
+    assert "grew 20.0% in FY2025 (computed)" in first, answer
+    assert "Management_Accounts_2025.md" in first and "Audited_Accounts" not in first, answer
