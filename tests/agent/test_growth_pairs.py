@@ -24,3 +24,17 @@ async def test_growth_takes_the_year_before_from_the_same_statement(tmp_path: Pa
     first = answer.splitlines()[0]
     assert "grew 20.0% in FY2025 (computed)" in first, answer
     assert "Management_Accounts_2025.md" in first and "Audited_Accounts" not in first, answer
+
+
+async def test_no_growth_is_computed_against_a_figure_of_another_order(tmp_path: Path) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "Group_Accounts_2024.md").write_text(
+        "# Group accounts 2024\n\n| € million | 2024 |\n|---|---|\n| Revenue | 391.0 |\n")
+    (room / "Subsidiary_Report_2025.md").write_text(
+        "# Subsidiary report 2025\n\n| € million | 2025 |\n|---|---|\n| Revenue | 4.4 |\n")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("deal", [room])
+        answer = (await app.answers.ask("deal", "How fast is revenue growing?")).answer
+    assert "fell 98.9%" not in answer and "(computed)" not in answer, answer
+    assert "is of another order" in answer and "cannot be computed" in answer, answer

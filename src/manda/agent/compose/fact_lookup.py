@@ -50,6 +50,7 @@ from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan, sentences
 from manda.finance.amounts import same_amount
+from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns, named_groups
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
@@ -218,14 +219,23 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
         return None
     # the year before as the same documents state it (a statement's comparative column), else
     # wherever the room states it: two documents' figures may be of different scopes
-    old = (read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL,
-                     documents={f.document_id for f in new.findings})
-           or read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL)
-           ) if prior else None
+    old = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL,
+                    documents={f.document_id for f in new.findings}) if prior else None
+    elsewhere = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL) \
+        if prior and old is None else None
+    unlike = None  # another document's figure of another order: another scope, not a year before
+    if elsewhere is not None:
+        if comparable(new.primary.value, elsewhere.primary.value, new.primary.unit,
+                      elsewhere.primary.unit):
+            old = elsewhere
+        else:
+            unlike = elsewhere
     if old is None or not old.primary.value:
+        why = (f" ({show(unlike.primary)} {cite_findings([unlike.primary], evidence)} is of "
+               "another order: another scope or company)" if unlike is not None else "")
         text = (f"The room states {in_text(label)} for {period_name(period)} but not for "
-                f"{period_name(prior) if prior else 'the year before'}, so its growth cannot be "
-                f"computed. {describe_reading(new, evidence)}")
+                f"{period_name(prior) if prior else 'the year before'}{why}, so its growth "
+                f"cannot be computed. {describe_reading(new, evidence)}")
         return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings)
     rate = ((new.primary.value or 0.0) - old.primary.value) / abs(old.primary.value) * 100
     verb = "grew" if rate >= 0 else "fell"
