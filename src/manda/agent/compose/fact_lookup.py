@@ -219,17 +219,18 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
         return None
     # the year before as the same documents state it (a statement's comparative column), else
     # wherever the room states it: two documents' figures may be of different scopes
-    old = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL,
-                    documents={f.document_id for f in new.findings}) if prior else None
-    elsewhere = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL) \
-        if prior and old is None else None
-    unlike = None  # another document's figure of another order: another scope, not a year before
-    if elsewhere is not None:
-        if comparable(new.primary.value, elsewhere.primary.value, new.primary.unit,
-                      elsewhere.primary.unit):
-            old = elsewhere
-        else:
-            unlike = elsewhere
+    old = unlike = None  # `unlike`: a figure of another order, another scope, not a year before
+    if prior:
+        for documents in ({new.primary.document_id}, None):
+            found = read_fact(evidence, base, prior, entity=ask.entity, nature=Nature.ACTUAL,
+                              documents=documents)
+            if found is None:
+                continue
+            if comparable(new.primary.value, found.primary.value, new.primary.unit,
+                          found.primary.unit):
+                old = found
+                break
+            unlike = unlike or found
     if old is None or not old.primary.value:
         why = (f" ({show(unlike.primary)} {cite_findings([unlike.primary], evidence)} is of "
                "another order: another scope or company)" if unlike is not None else "")
