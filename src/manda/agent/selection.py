@@ -62,14 +62,19 @@ def show(finding: Finding) -> str:
     text = (finding.value_text or "").strip()
     marks = ("€", "£", "$", "EUR", "GBP", "USD", "CHF", "%", "x")
     if text and any(m in text for m in marks) and not _scale_left_out(text, finding.value):
-        return _english_digits(text) if _written_the_german_way(text) else text
+        if not _written_the_german_way(text):
+            return text
+        if finding.value is not None and finding.unit not in ("%", "x"):
+            return format_amount(finding.value, finding.unit)  # as the other figures beside it
+        return _english_digits(text)
     if finding.value is None:
         return text
     return format_amount(finding.value, finding.unit)
 
 
 # "4.620 TEUR", "2,75", "T€ 1.234,5": an English reader takes "4.620" for 4.62 — such wording is
-# shown with its separators the English way ("4,620 TEUR"), its unit and precision kept
+# shown as Manda formats an amount ("€4.62M", like the figures beside it), a ratio or a
+# percentage with its separators turned ("2.75 : 1.00", "31.6%") to keep its precision
 _GERMAN_UNIT_WORD = re.compile(r"\b(?:T|k)(?:EUR|€)|T€|\b(?:Tsd|Mio|Mrd)\b", re.IGNORECASE)
 _ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
 _GERMAN_DIGITS = re.compile(r"\d,\d{1,2}(?![\d])|\d\.\d{3}(?!\d)")
