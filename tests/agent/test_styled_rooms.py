@@ -243,8 +243,8 @@ def test_german_bank_debt_rows_and_the_loan_terms(ask: Ask) -> None:
      "| Revolving credit facility | $10.0 million at 2023-12-31 | $3.5 million at 2023-12-31 | "
      "$6.5M (computed) |"),
     (DE, "How much of the credit line is drawn?",
-     "| Credit line | EUR 2,0 Mio. at 2023-12-31 | EUR 0,8 Mio. at 2023-12-31 | "
-     "€1.2M (computed) |"),
+     # German wording ("EUR 0,8 Mio.") shown as amounts are formatted, like the headroom beside
+     "| Credit line | €2M at 2023-12-31 | €800k at 2023-12-31 | €1.2M (computed) |"),
 ])
 def test_a_facility_limit_is_shown_beside_what_is_drawn(
         ask: Ask, deal: str, question: str, row: str) -> None:
@@ -273,7 +273,8 @@ def test_last_year_is_the_latest_full_year_the_room_reports(ask: Ask) -> None:
      "$3.5 million is drawn on the revolving credit facility of $10.0 million as of 31 December "
      "2023; headroom $6.5M (computed)"),
     (DE, "Wie viel ist von der Kreditlinie in Anspruch genommen?",
-     "EUR 0,8 Mio. is drawn on the credit line of EUR 2,0 Mio."),
+     "€800k is drawn on the credit line of €2M as of 31 December 2023; headroom €1.2M "
+     "(computed)"),
     (US, "What's the top line growth?", "Revenue grew 22.3% in FY2023 (computed)"),
 ])
 def test_the_first_line_is_the_figure_asked(ask: Ask, deal: str, question: str,
