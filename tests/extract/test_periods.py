@@ -97,3 +97,13 @@ def test_an_ltm_period_ends_with_its_month() -> None:
     assert period_end("LTM Mar 2025") == period_end("Mar 2025")
     order = ["Apr 2025", "LTM Mar 2025", "Dec 2024"]
     assert sorted(order, key=period_sort_key) == ["Dec 2024", "LTM Mar 2025", "Apr 2025"]
+
+
+def test_months_are_one_kind_of_period_whatever_their_names() -> None:
+    """A series compares like with like: every month with months (was: "May" and "Mar" one kind,
+    "Jan" another, by their first letters), quarters with quarters, years with years."""
+    from manda.finance.periods import period_kind
+
+    assert {period_kind(p) for p in ("Apr 2024", "May 2024", "Jan 2025", "Mar 2025")} == {"month"}
+    assert [period_kind(p) for p in ("FY2025", "Q1 FY2025", "Q3 2024", "H1 2024",
+                                     "LTM Mar 2025")] == ["FY", "Q", "Q", "H", "LTM"]

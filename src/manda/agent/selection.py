@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from manda.agent.evidence import Evidence
 from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.compare import comparable
-from manda.finance.periods import period_sort_key, year_of
+from manda.finance.periods import period_kind, period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingStatus, Nature
@@ -348,7 +348,7 @@ def same_kind_periods(readings: Sequence[Reading]) -> list[Reading]:
     """The readings of the most frequent period kind (quarters with quarters, years with years)."""
     kinds: dict[str, list[Reading]] = {}
     for reading in readings:
-        kinds.setdefault((reading.period or "?")[:2].rstrip("0123456789 "), []).append(reading)
+        kinds.setdefault(period_kind(reading.period), []).append(reading)
     if not kinds:
         return []
     return max(kinds.values(), key=lambda rs: (len(rs), year_of(rs[-1].period) or 0))

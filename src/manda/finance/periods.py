@@ -354,6 +354,15 @@ def month_period(year: int, month: int) -> str:
     return f"{_MONTH_ABBREVIATIONS[month - 1]} {year}"
 
 
+def period_kind(period: str | None) -> str:
+    """What kind of period: "month" for "Mar 2025", else its letters ("FY", "Q", "H", "LTM")."""
+    if not period:
+        return "?"
+    if _M_RE.match(period):
+        return "month"
+    return period[:3].rstrip("0123456789 ") or "?"
+
+
 def _month_of(period: str) -> tuple[int, int] | None:
     m = _M_RE.match(period)
     return (int(m.group(2)), _MONTH_ABBREVIATIONS.index(m.group(1)) + 1) if m else None

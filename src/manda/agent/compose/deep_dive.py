@@ -36,6 +36,17 @@ _EARNINGS = {"ebitda", "adjusted ebitda", "ebit", "net income", "operating expen
              "ebitda margin", "one-time charges"}
 
 
+def _lead(label: str, first: Reading, last: Reading, evidence: Evidence) -> str:
+    """"Revenue rose 20.0% from €3M in Apr 2024 to €3.6M in Mar 2025 (sources: …)."."""
+    a, b = last.primary.value or 0.0, first.primary.value or 0.0
+    verb = "rose" if a > b else "fell" if a < b else "was unchanged"
+    by = (f" {abs(a - b) / abs(b) * 100:.1f}%" if b and a != b and last.primary.unit != "%"
+          else "")
+    return (f"{label} {verb}{by} from {show(first.primary)} in {first.period} to "
+            f"{show(last.primary)} in {last.period} "
+            f"{cite_findings([first.primary, last.primary], evidence)}.")
+
+
 def change(new: Reading, old: Reading) -> str:
     """"+€0.5M (+10.6%)": variance in absolute and % terms, from two stated values."""
     a, b = new.primary.value or 0.0, old.primary.value or 0.0
@@ -121,6 +132,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     label = readings[0].label if readings else forecasts[0].label
     parts: list[str] = []
     if readings:
+        if len(readings) >= 2:  # the answer first: where the series went, then the table
+            parts += [_lead(label, readings[0], readings[-1], evidence), ""]
         parts += [f"**{label} by period**", *table(readings, evidence, label)]
         others = [r for r in actuals if r not in readings]
         if others:
