@@ -26,5 +26,6 @@ async def test_a_monthly_series_is_led_by_where_it_went(tmp_path: Path) -> None:
     first = answer.splitlines()[0]
     assert first.startswith("Revenue rose 20.0% from €1M in Jan 2025 to €1.2M in May 2025"), answer
     assert "Monthly_Report.md" in first, answer
+    # every month in the table, not only those sharing their first letters
     for month in ("Jan 2025", "Feb 2025", "Mar 2025", "Apr 2025", "May 2025"):
-        assert f"| {month} |" in answer, answer  # every month in the table, not those sharing letters
+        assert f"| {month} |" in answer, answer
