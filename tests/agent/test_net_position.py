@@ -5,17 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manda.app import Manda
-from manda.config import Settings
+from written_room import answer_from
 
 
 async def _answer(tmp_path: Path, text: str) -> str:
-    room = tmp_path / "room"
-    room.mkdir(parents=True)
-    (room / "Statement.md").write_text(text)
-    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
-        await app.ingest.ingest("deal", [room])
-        return (await app.answers.ask("deal", "What's net debt?")).answer
+    return await answer_from(tmp_path, {"Statement.md": text}, "What's net debt?")
 
 
 async def test_a_bracketed_net_debt_with_more_cash_than_debt_is_net_cash(tmp_path: Path) -> None:

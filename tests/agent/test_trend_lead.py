@@ -5,17 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manda.app import Manda
-from manda.config import Settings
+from written_room import answer_from
 
 
 async def _trend(tmp_path: Path, text: str) -> str:
-    room = tmp_path / "room"
-    room.mkdir()
-    (room / "Monthly_Report.md").write_text(text)
-    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
-        await app.ingest.ingest("deal", [room])
-        return (await app.answers.ask("deal", "What's the revenue trend?")).answer
+    return await answer_from(tmp_path, {"Monthly_Report.md": text}, "What's the revenue trend?")
 
 
 async def test_a_monthly_series_is_led_by_where_it_went(tmp_path: Path) -> None:
