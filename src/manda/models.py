@@ -409,6 +409,9 @@ class IngestReport(_Model):
     deal_id: str
     ingested: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
+    # passages of unchanged documents embedded again: they had no vector for the embedder now
+    # configured (its model or precision changed since they were ingested)
+    embedded_again: int = 0
     skipped: list[SkippedFile] = Field(default_factory=list)
     findings: int = 0
     auto_approved: int = 0

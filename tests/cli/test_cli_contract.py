@@ -185,3 +185,26 @@ async def test_switching_the_embedder_is_reported_then_reindexed(
     async with Manda(Settings()) as app:
         assert await app.search.search("targetco", "Q3 revenue")
         assert app.search.last.dense and not app.search.last.notices
+
+
+async def test_ingesting_an_unchanged_room_after_a_switch_embeds_it_for_the_new_embedder(
+    home_copy: Path, sample_rooms: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Files skipped as unchanged still get vectors for the embedder now configured: running the
+    demo or `manda ingest` again after an upgrade leaves no deal on keywords only."""
+    monkeypatch.setenv("MANDA_HOME", str(home_copy))
+    monkeypatch.setenv("MANDA_OFFLINE_EMBEDDER", "fp32")
+    room = str(sample_rooms["targetco"])
+    code, out, _ = await asyncio.to_thread(run, capsys, "ingest", "--deal", "targetco", room)
+    assert code == 0 and "0 ingested, 16 unchanged" in out
+    assert "passages of unchanged documents embedded for the current embedder" in out
+    code, out, _ = await asyncio.to_thread(run, capsys, "ingest", "--deal", "targetco", room)
+    assert code == 0 and "embedded for the current embedder" not in out  # nothing left
+
+    from manda.app import Manda
+    from manda.config import Settings
+
+    async with Manda(Settings()) as app:
+        assert await app.search.search("targetco", "Q3 revenue")
+        assert app.search.last.dense and not app.search.last.notices

@@ -71,6 +71,9 @@ def print_report(report: IngestReport) -> None:
         f"{report.pending_review} waiting for review; {report.superseded} superseded by a "
         f"corrected version; {report.contradictions} conflicts in the deal"
     )
+    if report.embedded_again:
+        out.print(f"{report.embedded_again} passages of unchanged documents embedded for the "
+                  "current embedder (they were indexed by another)")
     for skipped in report.skipped:
         out.print(f"[yellow]skipped[/] {skipped.filename}: {skipped.reason}")
 

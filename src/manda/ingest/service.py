@@ -235,6 +235,14 @@ class IngestService:
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
             await self._relate(deal_id, report, set(documents.values()))
+            if report.unchanged:  # a file skipped as unchanged may predate today's embedder
+                report.embedded_again = await self.reindex(deal_id)
+                if report.embedded_again:
+                    log.warning(
+                        "deal %s: embedded %d passages of unchanged documents again for %s "
+                        "(they had no vector for it)", deal_id, report.embedded_again,
+                        self._embedder.id if self._embedder else "-",
+                    )
         report.seconds = round(time.perf_counter() - started, 3)
         log.info(
             "ingested deal=%s files=%d unchanged=%d skipped=%d findings=%d in %.2fs",
