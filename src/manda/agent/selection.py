@@ -12,7 +12,13 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
-from manda.finance.amounts import find_amounts, format_amount, same_amount
+from manda.finance.amounts import (
+    find_amounts,
+    format_amount,
+    misread_in_english,
+    same_amount,
+    with_english_separators,
+)
 from manda.finance.compare import comparable
 from manda.finance.periods import period_kind, period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
@@ -62,42 +68,16 @@ def show(finding: Finding) -> str:
     text = (finding.value_text or "").strip()
     marks = ("€", "£", "$", "EUR", "GBP", "USD", "CHF", "%", "x")
     if text and any(m in text for m in marks) and not _scale_left_out(text, finding.value):
-        if not _written_the_german_way(text):
+        if not misread_in_english(text):
             return text
+        # written the German way: an amount as the figures beside it are formatted ("€4.62M"),
+        # a ratio or percentage with its separators turned, to keep its precision
         if finding.value is not None and finding.unit not in ("%", "x"):
-            return format_amount(finding.value, finding.unit)  # as the other figures beside it
-        return _english_digits(text)
+            return format_amount(finding.value, finding.unit)
+        return with_english_separators(text)
     if finding.value is None:
         return text
     return format_amount(finding.value, finding.unit)
-
-
-# "4.620 TEUR", "2,75", "T€ 1.234,5": an English reader takes "4.620" for 4.62 — such wording is
-# shown as Manda formats an amount ("€4.62M", like the figures beside it), a ratio or a
-# percentage with its separators turned ("2.75 : 1.00", "31.6%") to keep its precision
-_GERMAN_UNIT_WORD = re.compile(r"\b(?:T|k)(?:EUR|€)|T€|\b(?:Tsd|Mio|Mrd)\b", re.IGNORECASE)
-_ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
-_GERMAN_DIGITS = re.compile(r"\d,\d{1,2}(?![\d])|\d\.\d{3}(?!\d)")
-
-
-def _written_the_german_way(text: str) -> bool:
-    if _GERMAN_UNIT_WORD.search(text):
-        return True
-    if _ENGLISH_GROUPING.search(text):
-        return False  # "$1,234.567": read as written
-    if "%" in text:
-        return bool(re.search(r"\d,\d", text))  # "31,6 %", but "4.125%" as written
-    return bool(_GERMAN_DIGITS.search(text))
-
-
-_GERMAN_NUMBER = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")
-
-
-def _english_digits(text: str) -> str:
-    """"4.620 TEUR" -> "4,620 TEUR", "2,75 : 1,00" -> "2.75 : 1.00", "31,6 %" -> "31.6%"."""
-    english = _GERMAN_NUMBER.sub(
-        lambda m: m.group(0).translate(str.maketrans({".": ",", ",": "."})), text)
-    return re.sub(r"(\d)\s+%", r"\1%", english)
 
 
 def _scale_left_out(text: str, value: float | None) -> bool:

@@ -19,11 +19,13 @@ __all__ = [
     "currency_from_text",
     "find_amounts",
     "format_amount",
+    "misread_in_english",
     "parse_cell",
     "parse_number",
     "same_amount",
     "scale_from_text",
     "uses_decimal_comma",
+    "with_english_separators",
     "writes_decimal_comma",
 ]
 
@@ -151,7 +153,8 @@ _POST_THOUSANDS = re.compile(
     r"\s?(?:T|k)(?P<cur>EUR|USD|GBP|CHF|€)(?![\w])|\s?(?:Tsd\.?|Tausend)\s?(?P<cur2>EUR|€)(?![\w])")
 # A unit only German writing uses: the number beside it reads the German way ("TEUR 3.200" is
 # three thousand two hundred thousand euros, not 3.2).
-_GERMAN_UNIT = re.compile(r"^(?:T|k)(?:EUR|€)|^(?:Mio|Mrd|Tsd)\.?", re.IGNORECASE)
+_GERMAN_UNITS = r"(?:T|k)(?:EUR|€)|(?:Mio|Mrd|Tsd)\.?"
+_GERMAN_UNIT = re.compile(rf"^(?:{_GERMAN_UNITS})", re.IGNORECASE)
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
 _PEOPLE = re.compile(
@@ -324,6 +327,32 @@ _GERMAN_WORDS = re.compile(
 
 
 _NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
+
+
+# How an English reader sees a figure's wording: "4.620 TEUR" reads as 4.62 thousand, "2,75"
+# as 275; "$1,234.567" and "4.125%" read as written.
+_GERMAN_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_GERMAN_UNITS})", re.IGNORECASE)
+_ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
+_GERMAN_DIGITS = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
+_GERMAN_WRITTEN = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")
+
+
+def misread_in_english(text: str) -> bool:
+    """Whether a figure's wording is German and an English reader could misread it."""
+    if _GERMAN_UNIT_ANYWHERE.search(text):
+        return True
+    if _ENGLISH_GROUPING.search(text):
+        return False
+    if "%" in text:
+        return bool(re.search(r"\d,\d", text))  # "31,6 %", but "4.125%" as written
+    return bool(_GERMAN_DIGITS.search(text))
+
+
+def with_english_separators(text: str) -> str:
+    """"4.620 TEUR" -> "4,620 TEUR", "2,75 : 1,00" -> "2.75 : 1.00", "31,6 %" -> "31.6%"."""
+    english = _GERMAN_WRITTEN.sub(
+        lambda m: m.group(0).translate(str.maketrans({".": ",", ",": "."})), text)
+    return re.sub(r"(\d)\s+%", r"\1%", english)
 
 
 def writes_decimal_comma(text: str) -> bool:
