@@ -134,7 +134,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if readings:
         if len(readings) >= 2:  # the answer first: where the series went, then the table
             parts += [_lead(label, readings[0], readings[-1], evidence), ""]
-        parts += [f"**{label} by period**", *table(readings, evidence, label)]
+        parts += [f"**{label} by period**", "", *table(readings, evidence, label)]
         others = [r for r in actuals if r not in readings]
         if others:
             parts.append("Other periods: " + "; ".join(
