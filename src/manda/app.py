@@ -327,7 +327,7 @@ class Manda:
             )
         return AnswerService(
             AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model,
-                         lock=conversation_lock(self.memory)),
+                         lock=conversation_lock(self.memory), embedder=self.embedder),
             metrics=self.metrics,
         )
 

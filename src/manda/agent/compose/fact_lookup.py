@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date, timedelta
 
-from manda.agent.compose import evidence_first
+from manda.agent.compose import evidence_first, passages
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -79,7 +79,13 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does
         return evidence_first.answer(ask, evidence)
     if ask.subject:
-        return _metric(ask, evidence)
+        growth = _growth(ask, evidence)
+        if growth is not None:
+            return growth
+        draft = _metric(ask, evidence)
+        if passages.stands(draft, ask, evidence):
+            return draft
+        return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
 
 
@@ -119,9 +125,6 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     label = subject_label(ask.subject) or ask.subject
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
-    growth = _growth(ask, evidence)
-    if growth is not None:
-        return growth
     if not pool:
         topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
         if topical is not None:
