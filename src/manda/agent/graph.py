@@ -193,13 +193,20 @@ def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
     wanted = name_words(entity)
     if not wanted or len("".join(wanted)) < 3:
         return None
-    n = len(wanted)
-    named = frozenset(
-        d.id for d in evidence.documents.values()
-        if any(words[i:i + n] == wanted
-               for words in (name_words(d.filename), name_words(d.path or ""))
-               for i in range(len(words) - n + 1)))
-    return named if named and len(named) < len(evidence.documents) else None
+    # "Microsoft Cloud": a business named after its company is that company's (its leading
+    # words name the files)
+    for n in range(len(wanted), 0, -1):
+        lead = wanted[:n]
+        if len("".join(lead)) < 3:
+            break
+        named = frozenset(
+            d.id for d in evidence.documents.values()
+            if any(words[i:i + n] == lead
+                   for words in (name_words(d.filename), name_words(d.path or ""))
+                   for i in range(len(words) - n + 1)))
+        if named:
+            return named if len(named) < len(evidence.documents) else None
+    return None
 
 
 def name_words(text: str) -> list[str]:

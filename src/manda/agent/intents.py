@@ -121,7 +121,8 @@ _ANSWER_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     ("reason", re.compile(
         r"^\s*why\b|\bwhat (?:drove|drives|caused|causes|explains|is driving|were the drivers|"
         r"are the drivers)\b|\breasons? (?:for|behind)\b|"
-        r"\bhow (?:is|are|does|do|did) [\w'’ ]{1,40}?\b(?:mitigat\w*|respond\w*|address\w*|offset\w*|manag\w*)\b", _F)),
+        r"\bhow (?:is|are|does|do|did) [\w'’ ]{1,40}?\b(?:mitigat\w*|respond\w*|address\w*|"
+        r"offset\w*|manag\w*)\b", _F)),
     ("ranking", re.compile(
         r"\bwhich\b[^?]{0,80}?\b(?:best|worst|most|least|largest|biggest|smallest|highest|"
         r"lowest|fastest|slowest|strongest|weakest)\b|\brank(?:ed|ing)?\b", _F)),

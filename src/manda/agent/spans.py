@@ -43,7 +43,8 @@ from manda.finance.periods import find_dates, find_periods, parse_period, year_o
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.injection import looks_like_instruction
 
-__all__ = ["Span", "best_spans", "fiscal_year_of", "rank_spans", "statement_row"]
+__all__ = ["Span", "best_spans", "fiscal_year_of", "rank_spans", "statement_row",
+           "statement_rows"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -364,3 +365,9 @@ def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:
         if all(span.text != s.text for s in out):
             out.append(span)
     return out
+
+
+def statement_rows(evidence: Evidence) -> list[Span]:
+    """Every statement row of the passages retrieved (line items across periods), unscored."""
+    return [s for s in _candidates(evidence).spans
+            if s.row is not None and statement_row(s.row)]

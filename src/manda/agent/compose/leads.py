@@ -62,7 +62,7 @@ def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | Non
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
     if ask.period and (y := year_of(ask.period)) is not None:
         asked.add(y)
-    dated = [(fy, f) for f in figures if (fy := _fiscal_year(f.column)) is not None]
+    dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
     for fy, figure in dated:
         if fy in asked:
             return figure
@@ -73,16 +73,17 @@ def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | Non
     return figures[0]
 
 
-def _fiscal_year(header: str) -> int | None:
+def fiscal_year(header: str) -> int | None:
+    """The fiscal year a column header names (a date by its company's year naming)."""
     day = column_date(header)
     return fiscal_year_of(day) if day is not None else column_year(header)
 
 
 def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figure | None:
-    year = _fiscal_year(chosen.column)
+    year = fiscal_year(chosen.column)
     if year is None:
         return None
-    return next((f for f in figures if _fiscal_year(f.column) == year - 1
+    return next((f for f in figures if fiscal_year(f.column) == year - 1
                  and f.column != chosen.column), None)
 
 
@@ -104,12 +105,20 @@ def when(span: Span, figure: Figure, evidence: Evidence) -> str:
     if end is None or (end.month == 12 and end.day >= 28):
         return f"in {year}"
     if fiscal_year_of(end) != end.year:  # a retail year: fiscal 2025 ends early in 2026
+        if end.year == year + 1:
+            return f"in fiscal {year} (the year ended {_day(end)})"
         return f"in fiscal {year} (the year ending {end.strftime('%B')} {year + 1})"
+    if end.year == year:
+        return f"in fiscal {year} (the year ended {_day(end)})"
     return f"in fiscal {year} (the year ending {end.strftime('%B')} {year})"
 
 
 def _year_end_of(span: Span, evidence: Evidence) -> date | None:
-    """The document's year end: as its own passage dates it, else as the room learned it."""
+    """The document's year end: as its passages date their columns (the latest such date),
+    else as the room learned it."""
+    dated = [d for d in _same_document(span, evidence) if d is not None]
+    if dated:
+        return max(dated)
     doc = evidence.documents.get(span.source.document_id)
     if doc is not None and doc.fiscal_year_end:
         month, day = (int(x) for x in doc.fiscal_year_end.strip("-").split("-"))
@@ -118,6 +127,21 @@ def _year_end_of(span: Span, evidence: Evidence) -> date | None:
             return span.year_end
         return date(2001, month, day)
     return span.year_end
+
+
+def _same_document(span: Span, evidence: Evidence) -> list[date | None]:
+    from manda.agent.spans import _year_end
+
+    doc = evidence.documents.get(span.source.document_id)
+    month = int(doc.fiscal_year_end.strip("-").split("-")[0]) if doc and doc.fiscal_year_end \
+        else None
+    out = []
+    for hit in evidence.hits:
+        if hit.document_id == span.source.document_id:
+            end = _year_end(hit.text)
+            if end is not None and (month is None or abs(end.month - month) in (0, 1, 11)):
+                out.append(end)
+    return out
 
 
 def _day(day: date) -> str:
