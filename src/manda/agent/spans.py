@@ -226,7 +226,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence, *,
     latest_doc = _latest_documents(evidence)
     ranked: list[Span] = []
     for span, name, stems in zip(pool.spans, pool.names, pool.stems, strict=True):
-        where = span.row.label if span.row is not None else span.text
+        where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         for own, patterns in said_otherwise:
             if any(p.search(where) for p in patterns):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 
 from manda.finance.amounts import currency_from_text, parse_cell, scale_from_text
 from manda.finance.periods import find_dates
@@ -86,12 +87,17 @@ class Figure:
                                                  else f"{self.unit} ")
         for factor, word in ((1e9, "billion"), (1e6, "million")):
             if magnitude >= factor:
-                digits = f"{magnitude / factor:,.2f}"
+                digits = f"{_half_up(magnitude / factor):,.2f}"
                 digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
                 number = f"{sign}{symbol}{digits} {word}"
                 return f"{number} shares" if self.unit == "shares" else number
         number = f"{sign}{symbol}{_trim(magnitude, 2)}"
         return f"{number} shares" if self.unit == "shares" else number
+
+
+def _half_up(value: float) -> Decimal:
+    """Two decimals rounded as a person rounds: 12.715 → 12.72."""
+    return Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def _trim(value: float, decimals: int) -> str:
