@@ -46,6 +46,16 @@ def _metrics(scored: list[tuple[float, bool]], threshold: float) -> tuple[float,
     return correct / len(scored), recall, precision
 
 
+def _sweep(scored: list[tuple[float, bool]]) -> None:
+    """One line per threshold: accuracy, recall of answerable, precision of "not found"."""
+    print("threshold | accuracy | recall of answerable | precision of not-found")
+    best = max(THRESHOLDS, key=lambda t: (_metrics(scored, t)[0], _metrics(scored, t)[1]))
+    for t in THRESHOLDS:
+        acc, recall, precision = _metrics(scored, t)
+        mark = (" <- best" if t == best else "") + (" <- in use" if t == NOT_FOUND_BELOW else "")
+        print(f"{t:9.2f} | {acc:8.0%} | {recall:20.0%} | {precision:22.0%}{mark}")
+
+
 async def main() -> None:
     cases = yaml.safe_load(DATASET.read_text(encoding="utf-8"))["cases"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,12 +82,7 @@ async def main() -> None:
                                  f"{'answerable' if case['answerable'] else 'not in the room'})")
     print(f"{len(cases)} labelled questions "
           f"({sum(1 for _, label in scored if label)} answerable)")
-    print("threshold | accuracy | recall of answerable | precision of not-found")
-    best = max(THRESHOLDS, key=lambda t: (_metrics(scored, t)[0], _metrics(scored, t)[1]))
-    for t in THRESHOLDS:
-        acc, recall, precision = _metrics(scored, t)
-        mark = (" <- best" if t == best else "") + (" <- in use" if t == NOT_FOUND_BELOW else "")
-        print(f"{t:9.2f} | {acc:8.0%} | {recall:20.0%} | {precision:22.0%}{mark}")
+    _sweep(scored)
     print(f"end to end: {outcomes['answered']} answered, {outcomes['not found']} not found; "
           f"{len(wrong)} against the label")
     print("\n".join(wrong))
@@ -110,12 +115,7 @@ async def filings(keep: Path | None) -> None:
                 scored.append((span_confidence(rank_spans(frame, evidence)), label))
     print(f"filings: {len(asks)} labelled questions ({sum(1 for _, a in asks if a)} answerable,"
           " the dev split)")
-    print("threshold | accuracy | recall of answerable | precision of not-found")
-    best = max(THRESHOLDS, key=lambda t: (_metrics(scored, t)[0], _metrics(scored, t)[1]))
-    for t in THRESHOLDS:
-        acc, recall, precision = _metrics(scored, t)
-        mark = (" <- best" if t == best else "") + (" <- in use" if t == NOT_FOUND_BELOW else "")
-        print(f"{t:9.2f} | {acc:8.0%} | {recall:20.0%} | {precision:22.0%}{mark}")
+    _sweep(scored)
 
 
 if __name__ == "__main__":
