@@ -137,3 +137,39 @@ def test_the_frame_reads_the_kind_of_answer_asked() -> None:
     assert read_question("Which segment grew most in 2025?").answer_kind == "ranking"
     assert read_question("How much inventory did the company carry?").answer_kind == "figure"
     assert read_question("What was diluted EPS?").line_items == ("EPS",)
+
+
+CATEGORIES = "\n".join([
+    "The following table shows net sales by category for 2025 and 2024 (dollars in millions):",
+    "2025 Change 2024",
+    "iPhone $209,586 4% $201,183",
+    "2025 | change | 2024",
+    "Mac | 2025: 33,708 | change: 12% | 2024: 29,984",
+    "Wearables | 2025: 35,686 | change: (4)% | 2024: 37,005",
+    "Services (1) 109,158 14% 96,169",
+    "2025 | change | 2024",
+    "Total net sales | 2025: $416,161 | change: 6% | 2024: $391,035",
+])
+
+
+def test_which_category_grew_most_is_ranked_from_its_table_totals_left_out() -> None:
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    ask = _ask("Which product category grew most in fiscal 2025?")
+    draft = ranking_answer(ask, _evidence(CATEGORIES))
+    assert draft is not None
+    lead, ranked = draft.text.splitlines()
+    assert lead.startswith("Services +13.5% ($109.16 billion against $96.17 billion) ranks "
+                           "first by growth in fiscal 2025"), lead
+    assert ranked.index("Mac") < ranked.index("iPhone") < ranked.index("Wearables")
+    assert "Total" not in ranked
+    worst = ranking_answer(_ask("Which product category performed worst in fiscal 2025?"),
+                           _evidence(CATEGORIES))
+    assert worst is not None and worst.text.startswith("Wearables -3.6%")
+
+
+def test_a_business_of_the_company_is_not_its_whole_revenue() -> None:
+    """A row whose text lost its column gaps is still a row of the table beside it."""
+    ranked = rank_spans(read_question("What were services net sales in fiscal 2025?"),
+                        _evidence(CATEGORIES))
+    assert ranked[0].row is not None and ranked[0].row.label == "Services"

@@ -188,9 +188,15 @@ def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
 def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
     """The documents named after the company `entity` ("Apple" → Apple_10-K_FY2025.pdf), when
     the room also holds other documents; None for a person's name or a name no file carries."""
-    if not company_like(entity):
-        return None
     wanted = name_words(entity)
+    if not company_like(entity):
+        # "Microsoft Cloud" (a business of the company whose files the room holds) scopes to
+        # its first word's files; a person's name, or words a file name carries, never does
+        files = {w for d in evidence.documents.values()
+                 for w in (*name_words(d.filename), *name_words(d.path or ""))}
+        if len(wanted) < 2 or len(wanted[0]) < 4 or any(w in files for w in wanted[1:]):
+            return None
+        wanted = wanted[:1]
     if not wanted or len("".join(wanted)) < 3:
         return None
     # "Microsoft Cloud": a business named after its company is that company's (its leading

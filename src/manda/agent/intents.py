@@ -136,6 +136,22 @@ _ANSWER_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
 )
 
 
+# How a ranking question ranks: by growth ("grew most", "performed best") or by size ("largest"),
+# and which end leads ("worst", "declined most", "smallest": the bottom).
+_RANK_BY_SIZE = re.compile(r"\b(?:largest|biggest|smallest|highest|lowest|most revenue|"
+                           r"most sales|most profitable|most of)\b", _F)
+_RANK_FROM_BOTTOM = re.compile(r"\b(?:worst|weakest|least|smallest|lowest|slowest|declined? "
+                               r"(?:the )?most|fell (?:the )?most|shr[ai]nk\w* (?:the )?most)\b",
+                               _F)
+
+
+def ranking_of(text: str) -> tuple[Literal["growth", "size"], bool]:
+    """By what a ranking question ranks, and whether the top (True) or the bottom leads."""
+    by: Literal["growth", "size"] = "size" if _RANK_BY_SIZE.search(text) and not re.search(
+        r"\bgr[eo]w\w*|\bincreas\w*|\bdeclin\w*|\bperform\w*", text, _F) else "growth"
+    return by, not _RANK_FROM_BOTTOM.search(text)
+
+
 def answer_kind(text: str, subjects: tuple[str, ...], line_items: tuple[str, ...] = ()
                 ) -> AnswerKind | None:
     """The kind of answer the question's form asks for; a metric or line item asked with

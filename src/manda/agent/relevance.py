@@ -56,6 +56,7 @@ _FORM = {
     # how a figure is asked for, not which: "how much inventory did it carry", "did it record"
     "carry", "carried", "generate", "generated", "record", "recorded", "bring", "brought",
     "book", "booked", "post", "posted", "report", "reported", "end", "ending", "ended",
+    "fast", "quickly",  # "how fast did it grow": the rate is asked, not speed
     # the form of a question asked in German: "Wer ist der Abschlussprüfer?"
     "wer", "wie", "welche", "welcher", "welches", "wann", "warum", "ist", "sind", "war",
     "waren", "gibt", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und",
@@ -146,6 +147,12 @@ def term_in(term: str, stems: set[str]) -> bool:
 
 
 OFF_TOPIC = _OFF_TOPIC
+_CHANGE_GROUPS = {n for n, g in enumerate(_CONCEPTS) if g[0] in ("decline", "increase")}
+
+
+def says_change(term: str) -> bool:
+    """The term says a change ("grow", "shrink", "decline"), not what changed."""
+    return _group_of(term) in _CHANGE_GROUPS
 
 
 def names_topic(term: str) -> bool:

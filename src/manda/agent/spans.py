@@ -24,6 +24,7 @@ from manda.agent.relevance import (
     content_terms,
     names_topic,
     period_words,
+    says_change,
     stems_of,
     term_in,
 )
@@ -140,7 +141,8 @@ def _candidates(evidence: Evidence) -> _Pool:
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
         tables = read_tables(hit.text)
-        row_lines = {row.line for t in tables for row in t.rows}
+        recovered = _rows_without_gaps(lines, tables)
+        row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
         for table in tables:
@@ -180,8 +182,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
                                currency=currency, flow=flow, year_end=year_end))
-        pool.names.append(stems_of(f"{group} {row.label}"))
-        pool.stems.append(stems_of(f"{group} {text}"))
+        # the table's caption ("net sales by category") names what its rows measure: it counts
+        # with a row whose own label answers part of the question ("Services")
+        pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
+        pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
 
 
 def statement_row(row: Row) -> bool:
@@ -190,6 +194,38 @@ def statement_row(row: Row) -> bool:
     headers = [h for h in row.cells if h]
     dated = [h for h in headers if column_year(h) is not None or parse_period(h) is not None]
     return bool(headers) and len(dated) * 2 >= len(headers)
+
+
+_CELL = r"(?:\$?\(?[\d,]+(?:\.\d+)?\)?%?|—%?|–)"
+_GAPLESS = re.compile(
+    rf"^(?P<label>[A-Za-z][^$\d|]*?)\s+(?P<cells>{_CELL}(?:\s+{_CELL})+)$")
+
+
+_FOOTNOTE = re.compile(r"^([A-Za-z][^$\d|(]*?)\s*\(\d\)\s")
+
+
+def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
+    """Rows whose text lost its column gaps ("iPhone $209,586 4% $201,183 —% $200,583" right
+    above "2025 | change | 2024 | change 2 | 2023"): read into the table beside them when they
+    have one figure per column. Returns the lines so read."""
+    read: set[str] = set()
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        bare = _FOOTNOTE.sub(r"\1 ", line)  # "Services (1) 109,158 …": the note is no figure
+        m = _GAPLESS.match(bare) if "|" not in line else None
+        if m is None:
+            continue
+        cells = m.group("cells").split()
+        near = " ".join(lines[max(0, i - 3):i + 4])
+        for table in tables:
+            header = [h for h in table.header if h]
+            if len(header) == len(cells) and all(h in near for h in header):
+                label = m.group("label").strip()
+                table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
+                                      line=line))
+                read.add(line)
+                break
+    return read
 
 
 def _year_end(text: str) -> date | None:
@@ -241,6 +277,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence, *,
                 loose, matched = matched, set()  # only its heading speaks to the question
             # a row's other cells (its headers) count for half
             loose |= {t for t in terms if term_in(t, stems)} - matched
+            if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
+                matched |= {t for t in terms if says_change(t)}  # its change column says it
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -344,7 +382,9 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS
         return KIND_FIT if _CAUSAL.search(text) else 0.0
     if kind == "rate":
-        return KIND_FIT if _PERCENT.search(text) else (-KIND_MISS / 2)
+        if span.row is not None and _PERCENT.search(text):
+            return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
+        return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date, timedelta
 
-from manda.agent.compose import computed, evidence_first, passages
+from manda.agent.compose import computed, evidence_first, passages, ranking
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -82,13 +82,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
         # metric's own figure does not answer; the sentence stating the share does
         return evidence_first.answer(ask, evidence)
+    if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
+        return ranked
     if (computed_draft := _computed(ask, evidence)) is not None:
         return computed_draft
     if ask.subject:
-        growth = _growth(ask, evidence)
-        if growth is not None:
-            return growth
-        draft = _metric(ask, evidence)
+        draft = _growth(ask, evidence) or _metric(ask, evidence)
         if passages.stands(draft, ask, evidence):
             return draft
         return evidence_first.answer(ask, evidence, category="Financial")

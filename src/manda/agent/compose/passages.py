@@ -75,7 +75,13 @@ def _states(span: Span, finding: Finding) -> bool:
 def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     """A finding whose place no span holds stands when its own words name everything the best
     span answers of the question (so a coarser line item does not stand for a finer one)."""
-    from manda.agent.relevance import content_terms, period_words, stems_of, term_in
+    from manda.agent.relevance import (
+        content_terms,
+        period_words,
+        says_change,
+        stems_of,
+        term_in,
+    )
 
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
@@ -83,7 +89,8 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
     asked = [t for t in content_terms(ask.question) if term_in(t, best)
-             and t not in period_words(ask.question) and t not in _FORM_OF_PERIOD]
+             and t not in period_words(ask.question) and t not in _FORM_OF_PERIOD
+             and not says_change(t)]
     return all(term_in(t, own) for t in asked)
 
 
