@@ -21,7 +21,8 @@ __all__ = ["Figure", "StatementScale", "column_date", "column_year", "read_figur
 
 # a caption line that announces the figures' unit: "(In millions, except per share data)",
 # "(dollars in thousands)", "(in millions)"
-_UNIT_LINE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in)\s+(?:millions|thousands|billions)\b",
+_UNIT_LINE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in)\s+(?:millions|thousands|billions)\b|"
+                        r"\((?:\$\s*|dollars\s+)?(?:in\s+)?(?:millions|thousands|billions)\b",
                         re.IGNORECASE)
 _PER_SHARE = re.compile(r"per[\s-]share|\beps\b|earnings per|dividends? declared per",
                         re.IGNORECASE)
