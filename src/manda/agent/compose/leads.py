@@ -16,7 +16,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, fiscal_year_of, statement_row
 from manda.finance.figures import Figure, column_date, column_year
-from manda.finance.periods import year_of
+from manda.finance.periods import parse_period, year_of
 
 
 def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]:
@@ -90,6 +90,9 @@ def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figur
 def when(span: Span, figure: Figure, evidence: Evidence) -> str:
     """The figure's period in words: "in fiscal 2025 (the year ended 27 September 2025)",
     "at 31 December 2025", "in 2025"."""
+    part = parse_period(figure.column)
+    if part is not None and not part.startswith(("FY", "as of")):
+        return f"in {part}"  # a quarter, a half, a month: as the column names it
     day = column_date(figure.column)
     if day is not None:
         fiscal = fiscal_year_of(day)

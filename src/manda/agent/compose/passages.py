@@ -85,12 +85,18 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
 
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
+    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
+    if spec is not None and not any(
+            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
+            for s in spec.synonyms):
+        return True  # the best span is about something else ("profit before tax"): no finer
+        # statement of this metric stands against the finding
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
     asked = [t for t in content_terms(ask.question) if term_in(t, best)
              and t not in period_words(ask.question) and t not in _FORM_OF_PERIOD
-             and not says_change(t)]
+             and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
     return all(term_in(t, own) for t in asked)
 
 
