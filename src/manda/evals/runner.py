@@ -42,8 +42,10 @@ NEW_ROOM_TAG = "new-room"
 NEW_ROOM_FLOOR = 0.94
 # Rooms whose mechanisms are still being built (issue 24) have their own ratchet, set at the score
 # their cases got when they first ran and raised as it rises, until it reaches NEW_ROOM_FLOOR and
-# the room leaves this table. They are not counted in the "all new rooms together" floor.
-NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.0, "sorelle": 0.0, "segura": 0.0}
+# the room leaves this table. They are not counted in the "all new rooms together" floor. First
+# run (offline): Halyard, a SaaS room, 54.5% (18/33 checks, 5/18 cases); Sorelle, in French,
+# 33.3% (10/30, 1/18); Segura, in Spanish, 32.1% (9/28, 1/16).
+NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.54, "sorelle": 0.33, "segura": 0.32}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
