@@ -30,32 +30,30 @@ def write_scanned_pdf(path: Path, pages: Sequence[Sequence[str]], *, dpi: int = 
     for index in range(len(pages)):
         bitmap = document[index].render(scale=dpi / 72, grayscale=True).to_pil()
         images.append((bitmap.tobytes(), bitmap.size))
-    path.write_bytes(_image_pdf(images))
+    path.write_bytes(image_pages_pdf(images, range(len(images))))
 
 
-def _image_pdf(images: Sequence[tuple[bytes, tuple[int, int]]]) -> bytes:
-    """A PDF of A4 pages, page N drawing greyscale image N; written by hand for stable bytes."""
+def image_pages_pdf(images: Sequence[tuple[bytes, tuple[int, int]]],
+                    pages: Sequence[int]) -> bytes:
+    """A PDF of A4 pages, page N drawing greyscale image `pages[N]` and nothing else; written by
+    hand for stable bytes, and cheap for many pages that share one image."""
     content = b"q 595.28 0 0 841.89 0 0 cm /Im0 Do Q"
-    count = len(images)
-    # Objects: 1 catalog, 2 pages, then per page: image, content stream, page.
-    page_ids = [5 + 3 * i for i in range(count)]
+    first_image, first_page = 4, 4 + len(images)
+    kids = " ".join(f"{first_page + i} 0 R" for i in range(len(pages)))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Count {count} /Kids [{' '.join(f'{p} 0 R' for p in page_ids)}] >>"
-        .encode(),
+        f"<< /Type /Pages /Count {len(pages)} /Kids [{kids}] >>".encode(),
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
     ]
-    for index, (gray, (width, height)) in enumerate(images):
+    for gray, (width, height) in images:
         image = zlib.compress(gray, 6)
-        image_id, content_id = 3 + 3 * index, 4 + 3 * index
-        objects += [
+        objects.append(
             b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
             b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream"
-            % (width, height, len(image), image),
-            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] "
-            b"/Resources << /XObject << /Im0 %d 0 R >> >> /Contents %d 0 R >>"
-            % (image_id, content_id),
-        ]
+            % (width, height, len(image), image))
+    objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] "
+                b"/Resources << /XObject << /Im0 %d 0 R >> >> /Contents 3 0 R >>"
+                % (first_image + index) for index in pages]
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

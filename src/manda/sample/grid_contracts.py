@@ -11,9 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from docx import Document
-
-from manda.sample._office import save_office_file
+from manda.sample._docx import write_sectioned_docx
 from manda.sample._paths import room_folder
 from manda.sample._pdf import PdfMeta, para, write_pdf
 from manda.sample._scan import write_scanned_pdf
@@ -75,11 +73,5 @@ def _numbered_pdf(contract: Contract, path: Path) -> None:
 
 
 def _docx(contract: Contract, path: Path) -> None:
-    document = Document()
-    document.add_heading(contract.title, level=0)
-    document.add_paragraph(contract.preamble)
-    for heading, clauses in contract.sections:
-        document.add_heading(heading, level=1)
-        for clause in clauses:
-            document.add_paragraph(clause)
-    save_office_file(document, path, issued=contract.issued, author=TARGET, title=contract.title)
+    write_sectioned_docx(path, contract.title, contract.preamble, contract.sections,
+                         issued=contract.issued, author=TARGET, title=contract.title)

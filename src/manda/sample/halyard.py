@@ -9,22 +9,20 @@ truth: `manda.sample.halyard_facts`; evaluation-only, so the demo does not get s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 
-from docx import Document
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 from pptx import Presentation
-from pptx.presentation import Presentation as PptxPresentation
-from pptx.util import Pt
 
 from manda.sample._csv import csv_text
+from manda.sample._docx import write_sectioned_docx
 from manda.sample._office import save_office_file
 from manda.sample._paths import room_folder
-from manda.sample._pdf import PdfMeta, para, spacer, table, write_pdf
-from manda.sample._sheets import BOLD, header, number_format, title
+from manda.sample._pdf import company_meta, para, spacer, table, write_pdf
+from manda.sample._sheets import BOLD, header, number_format, request_list, title
+from manda.sample._slides import bullet_slide
 from manda.sample._xlsx import save_workbook
 from manda.sample.halyard_facts import (
     AUDIT,
@@ -92,11 +90,6 @@ def write_halyard(room: Path) -> list[Path]:
         _cap_table(room_folder(room, F_CORPORATE) / CAP_TABLE),
         _tracker(room_folder(room, F_PROCESS) / TRACKER),
     ]
-
-
-def _meta(name: str, issued: date, author: str = COMPANY) -> PdfMeta:
-    return PdfMeta(title=name, author=author, subject=name, issued=issued,
-                   footer=f"{COMPANY} — {name}")
 
 
 def _k(amount: int) -> str:
@@ -170,8 +163,8 @@ def _audit(path: Path) -> Path:
                  "participating preference capped at 3.0x."),
         ],
     ]
-    write_pdf(path, pages, _meta("Annual Report and Financial Statements FY25",
-                                 date(2025, 4, 30), AUDITOR_FIRM))
+    write_pdf(path, pages, company_meta(COMPANY, "Annual Report and Financial Statements FY25",
+                                        date(2025, 4, 30), AUDITOR_FIRM))
     return path
 
 
@@ -270,35 +263,20 @@ def _arr_bridge(ws: Worksheet) -> None:
 # ---------------------------------------------------------------- board deck and e-mail
 
 
-def _slide(prs: PptxPresentation, heading: str, lines: Sequence[str],
-           notes: str | None = None) -> None:
-    slide = prs.slides.add_slide(prs.slide_layouts[1])
-    slide.shapes.title.text = heading
-    body = slide.placeholders[1].text_frame
-    body.text = lines[0]
-    for line in lines[1:]:
-        body.add_paragraph().text = line
-    for paragraph in body.paragraphs:
-        for run in paragraph.runs:
-            run.font.size = Pt(18)
-    if notes:
-        slide.notes_slide.notes_text_frame.text = notes
-
-
 def _board_deck(path: Path) -> Path:
     prs = Presentation()
     cover = prs.slides.add_slide(prs.slide_layouts[0])
     cover.shapes.title.text = "Halyard Analytics — Board Meeting, 20 February 2025"
     cover.placeholders[1].text = ("FY25 preliminary results (year ended 31 January 2025) · "
                                   "Confidential")
-    _slide(prs, "FY25 at a glance", [
+    bullet_slide(prs, "FY25 at a glance", [
         "Closing ARR US$32.6m, up 30.4% year on year (31 January 2024: US$25.0m)",
         "Revenue US$28.8m, up 31.5% (FY24: US$21.9m)",
         "Bookings (TCV) US$41.3m",
         "Gross margin 79.0% (preliminary)",
         "268 customers · 212 employees",
-    ], notes="Gross margin is preliminary until the hosting-cost allocation is reviewed.")
-    _slide(prs, "ARR, revenue and bookings", [
+    ], notes="Gross margin is preliminary until the hosting-cost allocation is reviewed.", size=18)
+    bullet_slide(prs, "ARR, revenue and bookings", [
         "ARR: annualised value of subscription contracts live on the last day of the period — "
         "US$32.6m at 31 January 2025",
         "Revenue: subscription and services revenue recognised in the period under IFRS 15 — "
@@ -306,22 +284,22 @@ def _board_deck(path: Path) -> Path:
         "Bookings: total contract value signed in the period, including multi-year terms and "
         "services — US$41.3m for FY25",
     ], notes="Bookings exceed ARR because multi-year contracts are booked at full contract "
-             "value; revenue lags ARR because subscriptions are recognised ratably.")
-    _slide(prs, "Retention, twelve months to 31 January 2025", [
+             "value; revenue lags ARR because subscriptions are recognised ratably.", size=18)
+    bullet_slide(prs, "Retention, twelve months to 31 January 2025", [
         "Net revenue retention 108%",
         "Gross revenue retention 91%",
         "Logo churn 7.5% (18 of the 240 customers at 1 February 2024)",
-    ])
-    _slide(prs, "Leadership team", [
+    ], size=18)
+    bullet_slide(prs, "Leadership team", [
         "Aoife Brennan — Chief Executive Officer, co-founder",
         "Declan Moran — Chief Technology Officer, co-founder",
         "Nuala Kinsella — Chief Financial Officer (joined September 2024)",
         "Tom Hennessy — Chief Revenue Officer",
-    ])
-    _slide(prs, "FY26 budget", [
+    ], size=18)
+    bullet_slide(prs, "FY26 budget", [
         "Target closing ARR US$42.0m at 31 January 2026",
         "Target revenue US$37.5m",
-    ], notes="Budget approved by the board on 20 February 2025; a plan, not an actual.")
+    ], notes="Budget approved by the board on 20 February 2025; a plan, not an actual.", size=18)
     save_office_file(prs, path, issued=date(2025, 2, 20), author=COMPANY,
                      title="Board Deck — FY25 Preliminary Results")
     return path
@@ -377,10 +355,6 @@ def _customers(path: Path) -> Path:
 
 
 def _legal_summary(path: Path) -> Path:
-    document = Document()
-    document.add_heading("Project Gannet — Legal and Compliance Summary", level=0)
-    document.add_paragraph("Prepared by Carrow Whelan LLP, Dublin, for the Company · 3 March "
-                           "2025 · privileged and confidential")
     sections = {
         "Corporate": [
             f"{COMPANY} is a private company limited by shares incorporated in Ireland "
@@ -429,23 +403,17 @@ def _legal_summary(path: Path) -> Path:
             "must be prepaid in full on a change of control, with a prepayment fee of 2.0%.",
         ],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2025, 3, 3), author="Carrow Whelan LLP",
-                     title="Legal and Compliance Summary")
-    return path
+    return write_sectioned_docx(
+        path, "Project Gannet — Legal and Compliance Summary",
+        "Prepared by Carrow Whelan LLP, Dublin, for the Company · 3 March 2025 · privileged and "
+        "confidential", sections.items(), issued=date(2025, 3, 3), author="Carrow Whelan LLP",
+        title="Legal and Compliance Summary")
 
 
 # ---------------------------------------------------------------- venture debt
 
 
 def _loan_agreement(path: Path) -> Path:
-    document = Document()
-    document.add_heading("LOAN AND SECURITY AGREEMENT", level=0)
-    document.add_paragraph(
-        f"dated 15 May 2024 between {COMPANY} (the Borrower) and {LENDER} (the Lender).")
     sections = {
         "1. Definitions": [
             "\u201cARR\u201d means the annualised value of the Borrower's subscription "
@@ -485,13 +453,11 @@ def _loan_agreement(path: Path) -> Path:
         ],
         "14. Governing Law": ["This Agreement is governed by the laws of Ireland."],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2024, 5, 15), author="Harbourline Capital",
-                     title="Loan and Security Agreement")
-    return path
+    return write_sectioned_docx(
+        path, "LOAN AND SECURITY AGREEMENT",
+        f"dated 15 May 2024 between {COMPANY} (the Borrower) and {LENDER} (the Lender).",
+        sections.items(), issued=date(2024, 5, 15), author="Harbourline Capital",
+        title="Loan and Security Agreement")
 
 
 def _compliance(path: Path) -> Path:
@@ -510,7 +476,8 @@ def _compliance(path: Path) -> Path:
              "Default is continuing."),
         para("Nuala Kinsella, Chief Financial Officer"),
     ]]
-    write_pdf(path, pages, _meta("Compliance Certificate January 2025", date(2025, 2, 18)))
+    write_pdf(path, pages,
+              company_meta(COMPANY, "Compliance Certificate January 2025", date(2025, 2, 18)))
     return path
 
 
@@ -572,14 +539,9 @@ def _tracker(path: Path) -> Path:
     ws.title = "Tracker"
     title(ws, "Project Gannet — Information Request Tracker",
           "Buyer: Corriemore Growth IV, L.P. · updated 20 March 2025")
-    header(ws, 4, ["#", "Workstream", "Request", "Priority", "Status", "Seller comment"])
-    comments = {"3.2": "Articles to follow after the board meeting",
-                "4.2": "Being compiled by counsel", "1.4": "Cohorts being rebuilt"}
-    for row, item in enumerate(IRL_ITEMS, start=5):
-        for col, value in enumerate((item.ref, item.category, item.request, item.priority,
-                                     item.status, comments.get(item.ref, "")), start=1):
-            ws.cell(row=row, column=col, value=value)
-    ws.column_dimensions["C"].width = 70
+    request_list(ws, ["#", "Workstream", "Request", "Priority", "Status", "Seller comment"],
+                 IRL_ITEMS, {"3.2": "Articles to follow after the board meeting",
+                             "4.2": "Being compiled by counsel", "1.4": "Cohorts being rebuilt"})
     save_workbook(workbook, path, issued=date(2025, 3, 20), author="Corriemore Growth")
     return path
 

@@ -14,14 +14,13 @@ import io
 from datetime import date
 from pathlib import Path
 
-from docx import Document
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from manda.sample._office import save_office_file
+from manda.sample._docx import write_sectioned_docx
 from manda.sample._paths import room_folder
-from manda.sample._pdf import PdfMeta, bullets, para, spacer, table, write_pdf
-from manda.sample._sheets import BOLD, header, number_format, title
+from manda.sample._pdf import bullets, company_meta, para, spacer, table, write_pdf
+from manda.sample._sheets import BOLD, header, number_format, request_list, title
 from manda.sample._xlsx import save_workbook
 from manda.sample.segura_facts import (
     AGENT,
@@ -81,11 +80,6 @@ def write_segura(room: Path) -> list[Path]:
         _informe_legal(room_folder(room, F_LEGAL) / INFORME_LEGAL),
         _peticiones(room_folder(room, F_PETICIONES) / PETICIONES),
     ]
-
-
-def _meta(name: str, issued: date, author: str = COMPANY) -> PdfMeta:
-    return PdfMeta(title=name, author=author, subject=name, issued=issued,
-                   footer=f"{COMPANY} — {name}")
 
 
 # ---------------------------------------------------------------- cuentas anuales
@@ -151,7 +145,8 @@ def _cuentas(path: Path) -> Path:
             ]),
         ],
     ]
-    write_pdf(path, pages, _meta("Cuentas anuales 2025", date(2026, 3, 27), AUDITOR_NAME))
+    write_pdf(path, pages,
+              company_meta(COMPANY, "Cuentas anuales 2025", date(2026, 3, 27), AUDITOR_NAME))
     return path
 
 
@@ -239,7 +234,7 @@ def _socios(path: Path) -> Path:
         para("Certifica D. Javier Pérez Lorca, Consejero Delegado — Murcia, 15 de enero de "
              "2026"),
     ]]
-    write_pdf(path, pages, _meta("Libro registro de socios", date(2026, 1, 15)))
+    write_pdf(path, pages, company_meta(COMPANY, "Libro registro de socios", date(2026, 1, 15)))
     return path
 
 
@@ -247,12 +242,6 @@ def _socios(path: Path) -> Path:
 
 
 def _prestamo(path: Path) -> Path:
-    document = Document()
-    document.add_heading("CONTRATO DE PRÉSTAMO SINDICADO", level=0)
-    document.add_paragraph(
-        f"En Murcia, a 28 de junio de 2023, entre {COMPANY}, como Acreditada, {AGENT}, como "
-        "Banco Agente, y Caja Rural del Sureste y Banco Atlántico Mediterráneo, S.A., como "
-        "Entidades Acreditantes.")
     sections = {
         "Cláusula 1. Definiciones": [
             "«EBITDA» significa el resultado de explotación más la amortización del "
@@ -293,13 +282,13 @@ def _prestamo(path: Path) -> Path:
             "los juzgados y tribunales de Madrid capital.",
         ],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2023, 6, 28), author="Banco Levantino",
-                     title="Contrato de préstamo sindicado")
-    return path
+    preamble = (f"En Murcia, a 28 de junio de 2023, entre {COMPANY}, como Acreditada, {AGENT}, "
+                "como Banco Agente, y Caja Rural del Sureste y Banco Atlántico Mediterráneo, "
+                "S.A., como Entidades Acreditantes.")
+    return write_sectioned_docx(
+        path, "CONTRATO DE PRÉSTAMO SINDICADO", preamble, sections.items(),
+        issued=date(2023, 6, 28), author="Banco Levantino",
+        title="Contrato de préstamo sindicado")
 
 
 def _certificado(path: Path) -> Path:
@@ -319,7 +308,8 @@ def _certificado(path: Path) -> Path:
              "euros, según las cuentas anuales auditadas del ejercicio 2025."),
         para("Murcia, 31 de marzo de 2026 — D. Javier Pérez Lorca, Consejero Delegado"),
     ]]
-    write_pdf(path, pages, _meta("Certificado de cumplimiento de ratios", date(2026, 3, 31)))
+    write_pdf(path, pages,
+              company_meta(COMPANY, "Certificado de cumplimiento de ratios", date(2026, 3, 31)))
     return path
 
 
@@ -344,10 +334,6 @@ def _clientes(path: Path) -> Path:
 
 
 def _informe_legal(path: Path) -> Path:
-    document = Document()
-    document.add_heading("Proyecto Almendro — Informe de due diligence legal", level=0)
-    document.add_paragraph("Bufete Carrasco & Medina Abogados, Madrid · 20 de abril de 2026 · "
-                           "confidencial")
     sections = {
         "1. Información societaria": [
             f"{COMPANY} es una sociedad de responsabilidad limitada con domicilio en Murcia y un "
@@ -373,14 +359,11 @@ def _informe_legal(path: Path) -> Path:
             "(cláusula 20).",
         ],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2026, 4, 20),
-                     author="Bufete Carrasco & Medina Abogados",
-                     title="Informe de due diligence legal")
-    return path
+    preamble = "Bufete Carrasco & Medina Abogados, Madrid · 20 de abril de 2026 · confidencial"
+    return write_sectioned_docx(
+        path, "Proyecto Almendro — Informe de due diligence legal", preamble, sections.items(),
+        issued=date(2026, 4, 20), author="Bufete Carrasco & Medina Abogados",
+        title="Informe de due diligence legal")
 
 
 # ---------------------------------------------------------------- lista de peticiones
@@ -392,13 +375,8 @@ def _peticiones(path: Path) -> Path:
     ws.title = "Peticiones"
     title(ws, "Proyecto Almendro — Lista de peticiones de información",
           "Comprador: Meseta Partners Capital · actualizada a 22 de abril de 2026")
-    header(ws, 4, ["Ref.", "Área", "Documentación solicitada", "Prioridad", "Estado",
-                   "Observaciones"])
-    remarks = {"FIN-3": "Pendiente de la asesoría fiscal", "SEG-1": "Se solicitó al corredor"}
-    for row, item in enumerate(IRL_ITEMS, start=5):
-        for col, value in enumerate((item.ref, item.category, item.request, item.priority,
-                                     item.status, remarks.get(item.ref, "")), start=1):
-            ws.cell(row=row, column=col, value=value)
-    ws.column_dimensions["C"].width = 70
+    request_list(ws, ["Ref.", "Área", "Documentación solicitada", "Prioridad", "Estado",
+                      "Observaciones"], IRL_ITEMS,
+                 {"FIN-3": "Pendiente de la asesoría fiscal", "SEG-1": "Se solicitó al corredor"})
     save_workbook(workbook, path, issued=date(2026, 4, 22), author="Meseta Partners Capital")
     return path

@@ -13,17 +13,16 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from docx import Document
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 from pptx import Presentation
-from pptx.presentation import Presentation as PptxPresentation
-from pptx.util import Inches, Pt
 
+from manda.sample._docx import write_sectioned_docx
 from manda.sample._office import save_office_file
 from manda.sample._paths import room_folder
-from manda.sample._pdf import PdfMeta, para, spacer, table, write_pdf
-from manda.sample._sheets import BOLD, header, number_format, title
+from manda.sample._pdf import company_meta, para, spacer, table, write_pdf
+from manda.sample._sheets import BOLD, header, number_format, request_list, title
+from manda.sample._slides import bullet_slide, table_slide
 from manda.sample._xlsx import save_workbook
 from manda.sample.sorelle_facts import (
     AGENT,
@@ -83,11 +82,6 @@ def write_sorelle(room: Path) -> list[Path]:
         _note_juridique(room_folder(room, F_JURIDIQUE) / NOTE_JURIDIQUE),
         _demandes(room_folder(room, F_DD) / DEMANDES),
     ]
-
-
-def _meta(name: str, issued: date, author: str = COMPANY) -> PdfMeta:
-    return PdfMeta(title=name, author=author, subject=name, issued=issued,
-                   footer=f"{COMPANY} — {name}")
 
 
 def _signed(amount: float) -> str:
@@ -153,7 +147,8 @@ def _comptes(path: Path) -> Path:
                  "société Emballix Distribution (voir la note juridique)."),
         ],
     ]
-    write_pdf(path, pages, _meta("Comptes annuels 2024/2025", date(2025, 12, 12), AUDITOR_NAME))
+    write_pdf(path, pages,
+              company_meta(COMPANY, "Comptes annuels 2024/2025", date(2025, 12, 12), AUDITOR_NAME))
     return path
 
 
@@ -229,43 +224,26 @@ def _dette(ws: Worksheet) -> None:
 # ---------------------------------------------------------------- présentation
 
 
-def _slide(prs: PptxPresentation, heading: str, lines: Sequence[str]) -> None:
-    slide = prs.slides.add_slide(prs.slide_layouts[1])
-    slide.shapes.title.text = heading
-    body = slide.placeholders[1].text_frame
-    body.text = lines[0]
-    for line in lines[1:]:
-        body.add_paragraph().text = line
-
-
 def _presentation(path: Path) -> Path:
     prs = Presentation()
     cover = prs.slides.add_slide(prs.slide_layouts[0])
     cover.shapes.title.text = "Sorelle Conditionnement — Présentation de la société"
     cover.placeholders[1].text = "Projet Mistral · novembre 2025 · strictement confidentiel"
-    _slide(prs, "L'entreprise en bref", [
+    bullet_slide(prs, "L'entreprise en bref", [
         "Emballages en carton ondulé et barquettes pour l'agroalimentaire",
         "Usine de Villefranche-sur-Saône (Rhône), 189 salariés",
         f"Chiffre d'affaires {fr(CA_K)}{NBSP}K€ sur l'exercice clos le 30 septembre 2025",
     ])
-    _slide(prs, "Équipe de direction", [
+    bullet_slide(prs, "Équipe de direction", [
         "Hélène Sorelle — Présidente",
         "Marc Guérin — Directeur général",
         "Claire Vasseur — Directrice administrative et financière",
         "Julien Ferrand — Directeur industriel",
     ])
-    slide = prs.slides.add_slide(prs.slide_layouts[5])
-    slide.shapes.title.text = "Nos 10 premiers clients (exercice 2024/2025)"
     rows = [["Client", "Secteur", "CA 2024/25 (K€)", "% du CA"]]
     rows += [[name, sector, fr(revenue), f"{fr(share)}{PCT}"]
              for (name, sector, share), revenue in zip(CLIENTS, CLIENT_CA_K, strict=True)]
-    shape = slide.shapes.add_table(len(rows), 4, Inches(0.4), Inches(1.5), Inches(9.2),
-                                   Inches(4.6))
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            cell = shape.table.cell(r, c)
-            cell.text = value
-            cell.text_frame.paragraphs[0].runs[0].font.size = Pt(12)
+    table_slide(prs, "Nos 10 premiers clients (exercice 2024/2025)", rows)
     save_office_file(prs, path, issued=date(2025, 11, 5), author=COMPANY,
                      title="Présentation de la société — Projet Mistral")
     return path
@@ -306,12 +284,6 @@ def _capitalisation(path: Path) -> Path:
 
 
 def _credit(path: Path) -> Path:
-    document = Document()
-    document.add_heading("CONTRAT DE CRÉDITS SYNDIQUÉS", level=0)
-    document.add_paragraph(
-        f"en date du 20 mars 2023 entre {COMPANY}, en qualité d'Emprunteur, {AGENT}, en "
-        "qualité d'Arrangeur et d'Agent, et la Banque Populaire du Beaujolais et la Caisse "
-        "d'Épargne Loire-Dauphiné, en qualité de Prêteurs.")
     sections = {
         "Article 1 – Définitions": [
             "« EBE » désigne l'excédent brut d'exploitation de l'Emprunteur sur douze mois "
@@ -354,13 +326,13 @@ def _credit(path: Path) -> Path:
             "contrat relève de la compétence exclusive du tribunal de commerce de Lyon.",
         ],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2023, 3, 20), author="Cabinet Royer Faure",
-                     title="Contrat de crédits syndiqués")
-    return path
+    preamble = (f"en date du 20 mars 2023 entre {COMPANY}, en qualité d'Emprunteur, {AGENT}, "
+                "en qualité d'Arrangeur et d'Agent, et la Banque Populaire du Beaujolais et la "
+                "Caisse d'Épargne Loire-Dauphiné, en qualité de Prêteurs.")
+    return write_sectioned_docx(
+        path, "CONTRAT DE CRÉDITS SYNDIQUÉS", preamble, sections.items(),
+        issued=date(2023, 3, 20), author="Cabinet Royer Faure",
+        title="Contrat de crédits syndiqués")
 
 
 def _attestation(path: Path) -> Path:
@@ -380,7 +352,8 @@ def _attestation(path: Path) -> Path:
         para("Lyon, le 15 décembre 2025 — Claire Vasseur, Directrice administrative et "
              "financière"),
     ]]
-    write_pdf(path, pages, _meta("Attestation de respect des ratios", date(2025, 12, 15)))
+    write_pdf(path, pages,
+              company_meta(COMPANY, "Attestation de respect des ratios", date(2025, 12, 15)))
     return path
 
 
@@ -388,10 +361,6 @@ def _attestation(path: Path) -> Path:
 
 
 def _note_juridique(path: Path) -> Path:
-    document = Document()
-    document.add_heading("Projet Mistral — Note de synthèse juridique", level=0)
-    document.add_paragraph("Cabinet Delorme Vidal Avocats, Lyon · 8 janvier 2026 · "
-                           "confidentiel")
     sections = {
         "Présentation de la société": [
             f"{COMPANY} est une société par actions simplifiée au capital de 2 000 000 €, "
@@ -429,13 +398,11 @@ def _note_juridique(path: Path) -> Path:
             "Contrôle (article 12.3).",
         ],
     }
-    for heading, paragraphs in sections.items():
-        document.add_heading(heading, level=1)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    save_office_file(document, path, issued=date(2026, 1, 8),
-                     author="Cabinet Delorme Vidal Avocats", title="Note de synthèse juridique")
-    return path
+    preamble = "Cabinet Delorme Vidal Avocats, Lyon · 8 janvier 2026 · confidentiel"
+    return write_sectioned_docx(
+        path, "Projet Mistral — Note de synthèse juridique", preamble, sections.items(),
+        issued=date(2026, 1, 8), author="Cabinet Delorme Vidal Avocats",
+        title="Note de synthèse juridique")
 
 
 # ---------------------------------------------------------------- liste de demandes
@@ -447,14 +414,9 @@ def _demandes(path: Path) -> Path:
     ws.title = "Demandes"
     title(ws, "Projet Mistral — Liste de demandes d'informations",
           "Acquéreur : Vellave Capital Partenaires · mise à jour du 12 janvier 2026")
-    header(ws, 4, ["N°", "Thème", "Document demandé", "Priorité", "Statut",
-                   "Commentaire vendeur"])
-    comments = {"FIN-03": "Transmission prévue après la clôture fiscale",
-                "JUR-02": "Statuts en cours de mise à jour"}
-    for row, item in enumerate(IRL_ITEMS, start=5):
-        for col, value in enumerate((item.ref, item.category, item.request, item.priority,
-                                     item.status, comments.get(item.ref, "")), start=1):
-            ws.cell(row=row, column=col, value=value)
-    ws.column_dimensions["C"].width = 70
+    request_list(ws, ["N°", "Thème", "Document demandé", "Priorité", "Statut",
+                      "Commentaire vendeur"], IRL_ITEMS,
+                 {"FIN-03": "Transmission prévue après la clôture fiscale",
+                  "JUR-02": "Statuts en cours de mise à jour"})
     save_workbook(workbook, path, issued=date(2026, 1, 12), author="Vellave Capital Partenaires")
     return path
