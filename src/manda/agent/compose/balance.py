@@ -19,12 +19,13 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
-from manda.agent.unusual import TOPICS, sentences, trim
+from manda.agent.unusual import sentences, trim
 from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.models import Finding, SearchHit
+from manda.vocabulary import topic
 
 _F = re.IGNORECASE
 
@@ -615,7 +616,7 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     proposals = []
     offer = False
     if missing_result and not compliance:
-        question = next(t.question for t in TOPICS if t.key == "covenant")
+        question = topic("covenants").question
         parts += ["", f"No test result is stated for every covenant. {qa_offer()} "
                   f"(“{question}”)"]
         proposals.append(qa_action(question, COVENANTS.category))
