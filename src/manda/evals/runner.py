@@ -44,8 +44,9 @@ NEW_ROOM_FLOOR = 0.94
 # their cases got when they first ran and raised as it rises, until it reaches NEW_ROOM_FLOOR and
 # the room leaves this table. They are not counted in the "all new rooms together" floor. First
 # run (offline): Halyard, a SaaS room, 54.5% (18/33 checks, 5/18 cases); Sorelle, in French,
-# 33.3% (10/30, 1/18); Segura, in Spanish, 32.1% (9/28, 1/16).
-NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.54, "sorelle": 0.33, "segura": 0.32}
+# 33.3% (10/30, 1/18); Segura, in Spanish, 32.1% (9/28, 1/16). With the vocabulary table of main
+# 31ba815: 57.6% (19/33), 36.7% (11/30), 32.1% (9/28); per case: evals/first_runs/issue24_rooms.md.
+NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.57, "sorelle": 0.36, "segura": 0.32}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
