@@ -8,7 +8,7 @@ import pytest
 from manda.agent.redflags import SEVERITY
 from manda.agent.topics import SHAPES, shape_for
 from manda.agent.unusual import TOPICS
-from manda.finance.vocabulary import canonical_subject
+from manda.finance.vocabulary import canonical_subject, line_item_of
 from manda.models import DocumentRole
 from manda.vocabulary import cues, topic, topics, vocabulary
 from manda.vocabulary.load import _check, _parse
@@ -99,3 +99,22 @@ def test_a_language_file_naming_an_unknown_topic_is_refused_with_its_file() -> N
 def test_a_named_cue_set_missing_from_english_is_an_error() -> None:
     with pytest.raises(KeyError, match=r"en\.yaml"):
         vocabulary().cues("no such cue set")
+
+
+@pytest.mark.parametrize(("label", "subject"), [
+    ("Trade debtors", "trade receivables"),
+    ("Créances clients", "trade receivables"),
+    ("Forderungen aus Lieferungen und Leistungen", "trade receivables"),
+    ("Creditors: trade and other payables", "trade payables"),
+    ("Stocks", "inventory"),
+])
+def test_a_statement_line_is_known_in_every_language_and_is_no_metric(label: str,
+                                                                      subject: str) -> None:
+    item = line_item_of(label)
+    assert item is not None and item.subject == subject and not item.metric
+    # the longest wording wins: "créances clients" is no customer count
+    assert canonical_subject(label) is None
+
+
+def test_stock_options_are_no_inventory() -> None:
+    assert line_item_of("Stock options") is None

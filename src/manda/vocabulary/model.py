@@ -51,6 +51,8 @@ class LineItemRow(_File):
     family: str = ""
     stock: bool = False
     cost: bool = False
+    metric: bool = True
+    sheet: bool = False
 
 
 class LineItemTable(_File):
@@ -165,6 +167,8 @@ class LineItem:
     family: str = ""
     stock: bool = False
     cost: bool = False
+    metric: bool = True  # extracted as findings; else only read where a statement names it
+    sheet: bool = False  # a balance-sheet line
 
     @property
     def group(self) -> str:
