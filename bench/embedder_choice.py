@@ -49,6 +49,7 @@ from _probe import (
     measure,
     render_filing,
 )
+from embed_bench import chunk_texts, cpu, resident_mb
 
 from manda.app import Manda
 from manda.config import Settings
@@ -220,19 +221,6 @@ async def retrieval(which: str, variants: list[Variant], cache: Path) -> None:
                       + f" | {whole.at(5):.3f} ({whole.at(10):.3f}) |")
 
 
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def resident_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 async def cost_of(variant: Variant, texts: list[str], cache: Path) -> dict[str, object]:
     """One variant's load time, speed and memory, in this process (a fresh one per variant)."""
     before, started, used = resident_mb(), time.perf_counter(), cpu()
@@ -270,8 +258,6 @@ def package_mb(model: str) -> str:
 
 
 def costs(variants: list[Variant], count: int, cache: Path) -> None:
-    from embed_bench import chunk_texts
-
     texts = chunk_texts(count)
     corpus = cache / "embedder-choice-texts.json"
     corpus.write_text(json.dumps(texts), encoding="utf-8")
