@@ -1,7 +1,10 @@
 """Cut parsed sections into retrievable chunks that never cross a section, so locations stay exact.
 
-Deterministic: the same ParsedDocument always gives the same chunks and ids. Text is split at
-paragraph, then line, then sentence, then word boundaries, with a small overlap between
+A chunk never crosses a heading either: a section holding several (a PDF page) is cut first where
+its heading path changes, and each chunk keeps the path it stands under (`Chunk.heading_path`;
+the path is not indexed: on the filings probe adding it to the context line lowered held-out
+recall). Deterministic: the same ParsedDocument always gives the same chunks and ids. Text is
+split at paragraph, then line, then sentence, then word boundaries, with a small overlap between
 neighbours; tables are split by rows with their context (notes and header) repeated on top, and
 so are tables a page holds as ` | ` lines.
 Each chunk starts with a context line (`[Q3_Report.pdf p.2] Annual report · cash flow statement`)

@@ -116,11 +116,13 @@ def _title(line: str, *, continued: bool = False) -> tuple[str, int] | None:
 
 
 def is_caps(text: str) -> bool:
+    """A line in capitals: "BOARD MINUTES", "1. ATTENDEES"."""
     letters = [ch for ch in text if ch.isalpha()]
     return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
 def is_title_case(text: str, max_words: int = 6) -> bool:
+    """A short line whose words start in capitals, small words apart: "Cash Position"."""
     words = [w for w in re.split(r"\s+", text.rstrip(":")) if w]
     if not words or len(words) > max_words:
         return False

@@ -77,9 +77,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
     metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
-    place_headings(sections, [
-        page_headings(s.text, None if s.location.ocr else f) for s, f in zip(sections, fonts,
-                                                                             strict=True)])
+    marks = [page_headings(s.text, None if s.location.ocr else f)  # a scan's fonts are unknown
+             for s, f in zip(sections, fonts, strict=True)]
+    place_headings(sections, marks)
     return ParsedDocument(
         filename=filename,
         file_type="pdf",
