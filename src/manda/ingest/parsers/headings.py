@@ -14,17 +14,17 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from manda.ingest.parsers.layout import CAPTION_LINES, caption_heading, has_amount, is_title_line
-from manda.models import HeadingPath, Section
-
-# Words that number a heading ("Item 7A.", "Note 5", "Teil II"). They belong in the language
-# vocabulary files once those exist (issue 24); until then this is their one place.
-HEADING_NUMBER_WORDS = (
-    "part", "item", "section", "article", "note", "schedule", "annex", "appendix", "exhibit",
-    "teil", "abschnitt", "anlage", "anhang", "ziffer",
+from manda.ingest.parsers.layout import (
+    CAPTION_LINES,
+    caption_heading,
+    has_amount,
+    is_title_line,
+    without_column_headers,
 )
-_OUTER_WORDS = frozenset({"part", "teil"})  # they number whole parts, above items and sections
+from manda.models import HeadingPath, Section
+from manda.vocabulary import vocabulary
 
 MAX_TITLE_CHARS = 120
 MAX_TITLE_WORDS = 16
@@ -33,12 +33,20 @@ FURNITURE_PAGES = 3  # a title on at least this many pages (and a third of them)
 
 _SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or",
                           "the", "to", "vs", "with", "&", "-", "–", "—"})
-_NUMBER = (r"(?:(?P<word>" + "|".join(HEADING_NUMBER_WORDS) + r")\s+)?"
-           r"(?P<number>\d{1,2}[A-Z]?(?:\.\d{1,2})*|(?<=\s)[IVX]{1,4})[.):]?")
-_NUMBERED = re.compile(rf"^{_NUMBER}(?:\s+(?P<title>\S.*))?$", re.IGNORECASE)
-_NUMBER_CELL = re.compile(rf"^{_NUMBER} \| (?P<title>[^|]+)$", re.IGNORECASE)
-_TOC_LEADER = re.compile(r"(?:\.{3,}|…)\s*\d{1,4}$")  # "Risk Factors ....... 12"
 _TABLE_ROW = " | "
+
+
+@cache
+def _numbering() -> tuple[re.Pattern[str], re.Pattern[str], frozenset[str]]:
+    """(a numbered heading, a number and its title in two cells, the words of outermost parts),
+    from the words every language numbers headings with (`heading_numbers` in the vocabulary:
+    "Item 7A.", "Note 5", "Teil II")."""
+    words = vocabulary().words("heading_numbers")
+    number = (r"(?:(?P<word>" + "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+              + r")\s+)?(?P<number>\d{1,2}[A-Z]?(?:\.\d{1,2})*|(?<=\s)[IVX]{1,4})[.):]?")
+    return (re.compile(rf"^{number}(?:\s+(?P<title>\S.*))?$", re.IGNORECASE),
+            re.compile(rf"^{number} \| (?P<title>[^|]+)$", re.IGNORECASE),
+            vocabulary().words("heading_parts"))
 
 
 @dataclass(frozen=True)
@@ -94,25 +102,31 @@ def page_fonts(lines: Sequence[DrawnLine]) -> PageFonts:
 def _title(line: str, *, continued: bool = False) -> tuple[str, int] | None:
     """(title, numbering depth) when `line` can be a heading: short, no amounts, no sentence.
     A `continued` line (the second line of a heading) may start in lower case."""
+    numbered_line, number_cell, outer = _numbering()
     text = " ".join(line.split())
-    if m := _NUMBER_CELL.match(text):  # "3.2   Litigation": the layout's gap became a cell
+    if m := number_cell.match(text):  # "3.2   Litigation": the layout's gap became a cell
         text = f"{text[: m.start('title')].rstrip(' |')} {m.group('title')}"
     if (not text or len(text) > MAX_TITLE_CHARS or len(text.split()) > MAX_TITLE_WORDS
-            or _TABLE_ROW in text or text.endswith((".", ",", ";", ":")) or _TOC_LEADER.search(text)
+            or _TABLE_ROW in text or text.endswith((".", ",", ";", ":")) or _contents_line(text)
             or not (continued or text[0].isupper() or text[0].isdigit() or text[0] in "(§")):
         return None
-    numbered = _NUMBERED.match(text)
+    numbered = numbered_line.match(text)
     word = (numbered.group("word") or "").lower() if numbered else ""
     rest = (numbered.group("title") or "") if numbered else text
     if has_amount(rest) or sum(ch.isalpha() for ch in rest or word) < 2:
         return None
     if not numbered:
         return text, 1
-    if word in _OUTER_WORDS:
+    if word in outer:  # a part numbers items and sections, above them
         return text, 0
     if not rest and not word:
         return None  # a number alone
     return text, numbered.group("number").count(".") + 1
+
+
+def _contents_line(text: str) -> bool:
+    """"Risk Factors ....... 12": a table of contents' line, leaders and a page number."""
+    return text.rstrip("0123456789 ").endswith(("...", "…")) and text[-1:].isdigit()
 
 
 def is_caps(text: str) -> bool:
@@ -149,7 +163,7 @@ def _plain_heading(lines: Sequence[str], i: int) -> tuple[str, int] | None:
     if found is None or not _stands_alone(lines, i):
         return None
     text, depth = found
-    numbered = _NUMBERED.match(text)
+    numbered = _numbering()[0].match(text)
     if numbered:
         title = numbered.group("title") or ""
         if title and not (is_caps(title) or is_title_case(title, MAX_TITLE_WORDS)):
@@ -188,13 +202,11 @@ def page_headings(text: str, fonts: PageFonts | None) -> list[HeadingMark]:
     return _joined(found)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
 def _same_line(text: str) -> str:
     """A line as drawn and as written (column gaps made ` | `, control characters dropped)
     compare equal."""
-    return " ".join(_CONTROL.sub("", text).replace(" | ", " ").split())
+    printable = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
+    return " ".join(printable.replace(" | ", " ").split())
 
 
 @dataclass(frozen=True)
@@ -235,7 +247,8 @@ def _joined(found: Sequence[_Found | None]) -> list[HeadingMark]:
 
 
 def _furniture_key(text: str) -> str:
-    return " ".join(re.sub(r"\d+", "", text.lower()).split())
+    """A line without its numbers: "Page 3 of 12" and "Page 4 of 12" are one running line."""
+    return " ".join("".join(ch for ch in text.lower() if not ch.isdigit()).split())
 
 
 def running_lines(pages: Sequence[str]) -> set[str]:
@@ -289,9 +302,6 @@ def _furniture_joins_what_follows(lines: Sequence[str], paths: list[HeadingPath]
 
 
 TABLE_GAP = 3  # a table goes on after this many short lines (a sub-heading: "Investing activities")
-_PERIOD_TAIL = re.compile(
-    r"(?:(?:^|\s+)(?:(?:FY\s?)?['’]?(?:19|20)\d\d[A-Z]?(?:\([a-z]\))?|Change|\$|%|Q[1-4]))+\s*$",
-    re.IGNORECASE)
 
 
 def captioned_tables(lines: Sequence[str], furniture: set[str] = frozenset()
@@ -314,7 +324,7 @@ def captioned_tables(lines: Sequence[str], furniture: set[str] = frozenset()
             line = lines[k].strip()
             if line and _furniture_key(line) in furniture:
                 break
-            title = _PERIOD_TAIL.sub("", line).strip()
+            title = without_column_headers(line)
             if line and not title:
                 k -= 1  # the years over the columns: part of the table's header
                 continue

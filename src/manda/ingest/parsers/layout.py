@@ -164,13 +164,15 @@ def caption_of(text: str) -> str:
     return "\n".join(caption)
 
 
-_AMOUNT = re.compile(r"[€$£]\s?\d|\d\s?%|\d{1,3}(?:[,.]\d{3})+|\d+[.,]\d+"
-                     r"|\b\d{3,}\b(?<!\b(?:19|20)\d\d)")  # a year is no amount
-
-
 def has_amount(text: str) -> bool:
-    """An amount, a percentage or a long number (a year or a day of a date is none)."""
-    return bool(_AMOUNT.search(text))
+    """An amount, a percentage or a long number: a figure (`is_figure`) other than a small
+    count ("31 March", "Note 5"); a year is none."""
+    for token in text.replace("(", " ").replace(")", " ").split():
+        token = token.rstrip(",;:")
+        if is_figure(token) and (sum(ch.isdigit() for ch in token) >= 3
+                                 or not token.isdigit()):
+            return True
+    return False
 
 
 def is_title_line(line: str) -> bool:
@@ -179,6 +181,16 @@ def is_title_line(line: str) -> bool:
     line = line.strip()
     return (0 < len(line) <= CAPTION_CHARS and " | " not in line and not has_amount(line)
             and not line.endswith((".", ":", ";", ",")))
+
+
+def without_column_headers(line: str) -> str:
+    """A caption line without the column headers set at its end: "(millions) 2025 2024" is
+    "(millions)"; a line of years alone is ""."""
+    tokens = line.split()
+    while tokens and (_HEADER_WORDS.fullmatch(tokens[-1].rstrip("*")) or tokens[-1] in "$%"
+                      or _HEADER_WORDS.fullmatch(tokens[-1].split("(")[0])):
+        tokens.pop()
+    return " ".join(tokens)
 
 
 def caption_heading(lines: Sequence[str]) -> str:

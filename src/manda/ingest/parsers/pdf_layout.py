@@ -11,14 +11,13 @@ public way (headings are then found by their numbering and capitals alone).
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from manda.ingest.parsers.headings import DrawnLine, PageFonts, page_fonts
 
 log = logging.getLogger(__name__)
 
-_BOLD = re.compile(r"bold|black|heavy|demi|semibd", re.IGNORECASE)
+_BOLD = ("bold", "black", "heavy", "demi", "semibd")  # in a font's name or weight
 _FORCE_BOLD = 1 << 18  # FontDescriptor /Flags, PDF 32000-1 table 123
 SCALE_WEIGHT = 1.25  # pypdf's defaults for layout mode
 FONT_HEIGHT_WEIGHT = 1
@@ -88,5 +87,6 @@ def _is_bold(font: Any) -> bool:
     descriptor = getattr(font, "font_descriptor", None)
     weight = str(getattr(descriptor, "weight", "") or "")
     flags = int(getattr(descriptor, "flags", 0) or 0)
-    return bool(_BOLD.search(getattr(font, "name", "") or "") or _BOLD.search(weight)
+    named = f"{getattr(font, 'name', '') or ''} {weight}".lower()
+    return bool(any(word in named for word in _BOLD)
                 or (weight.isdigit() and int(weight) >= 600) or flags & _FORCE_BOLD)
