@@ -153,6 +153,8 @@ async def test_chunks_round_trip_in_order(
     document = make.document(deal_id)
     other = make.document(deal_id, "Other.pdf")
     chunks = make.chunks(document, ["first passage", "second passage", "third passage"])
+    chunks[1].heading_path = ("3 Legal", "3.2 Litigation — “pending” claims")
+    chunks[2].heading_path = ("Consolidated Statements of Operations (in millions)",)
     await graph.add_chunks(deal_id, list(reversed(chunks)))
     await graph.add_chunks(deal_id, make.chunks(other, ["elsewhere"]))
 
@@ -335,7 +337,8 @@ async def test_finding_round_trip_and_idempotent_add(
 ) -> None:
     document = make.document(deal_id)
     chunk = make.chunk(document, "Revenue for Q3 2024 was €5.2M.")
-    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH")
+    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH",
+                           heading_path=("Quarterly report", "Highlights"))
     await graph.add_findings([finding])
     await graph.add_findings([finding])
 
@@ -385,6 +388,32 @@ async def test_finding_status_changes_are_read_back_everywhere(
 
     with pytest.raises(FindingNotFoundError):
         await graph.set_finding_status(deal_id, make.id("f"), FindingStatus.APPROVED)
+
+
+async def test_heading_paths_are_set_on_chunks_and_their_findings_alone(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """What a document stored before heading paths were kept gets when it is read again."""
+    document = make.document(deal_id)
+    claim, other = make.chunks(document, ["A former distributor claims EUR 2.3M.", "Leases"])
+    await graph.add_chunks(deal_id, [claim, other])
+    decided = make.finding(document, chunk=claim, status=FindingStatus.APPROVED)
+    elsewhere = make.finding(document, chunk=other)
+    await graph.add_findings([decided, elsewhere])
+
+    path = ("Legal summary", "Litigation")
+    await graph.set_heading_paths(deal_id, {claim.id: path, "unknown_c0001": ("x",)})
+
+    [stored, untouched] = await graph.list_chunks(deal_id, document.id)
+    assert stored.model_dump() == claim.model_copy(update={"heading_path": path}).model_dump()
+    assert untouched.model_dump() == other.model_dump()
+    got = await graph.get_finding(deal_id, decided.id)
+    assert got is not None
+    assert got.model_dump() == decided.model_copy(update={"heading_path": path}).model_dump()
+    assert (await graph.get_finding(deal_id, elsewhere.id)) == elsewhere
+    assert [h.id for h in await graph.fulltext_search(deal_id, "distributor", 5)] == [claim.id]
+    await graph.set_heading_paths(deal_id, {claim.id: ()})
+    assert (await graph.get_chunks(deal_id, [claim.id]))[0].heading_path == ()
 
 
 async def test_findings_for_chunks(

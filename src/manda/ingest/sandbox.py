@@ -86,6 +86,7 @@ def read_file(
             "draft": document.draft or profile.draft,
             "metadata": parsed.metadata,
             "corrections": find_correction_statements(parsed),
+            "headings_read": True,
         }
     )
     chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id,

@@ -26,6 +26,7 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
 from manda.finance.fiscal import CALENDAR_YEAR
+from manda.ingest.chunking import stored_heading_paths
 from manda.ingest.decisions import STATUS_OF, carried_decisions
 from manda.ingest.expand import Expander, RoomFile, collect
 from manda.ingest.extract.profile import DocumentProfile
@@ -347,8 +348,7 @@ class IngestService:
             report.skipped.append(SkippedFile(filename=label, reason=opened.error))
             return None
         if opened.existing is not None:
-            if opened.existing.role is DocumentRole.OTHER:
-                await self._refresh_role(opened.existing, file.path, file.filename)
+            await self._refresh(opened.existing, file.path, file.filename)
             report.unchanged.append(label)
             return opened.existing.id
         document = opened.document
@@ -371,16 +371,29 @@ class IngestService:
             return None
         return document.id
 
-    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
-        """A document ingested before roles were read gets its role, without re-extraction."""
-        try:  # read in the sandbox like any file: the same limits hold
-            reading = await self._sandbox.read(path, name, document, None)
-        except UnreadableFileError:
+    async def _refresh(self, document: Document, path: Path, name: str) -> None:
+        """A document stored by an earlier version gets what that version did not read, without
+        re-extraction: its role (read before roles were), its passages' heading paths (stored
+        before those were kept). Done once: the document then says so."""
+        role_unknown = document.role is DocumentRole.OTHER
+        if not role_unknown and document.headings_read:
             return
-        profile = reading.profile
-        if profile.role is not DocumentRole.OTHER:
-            await self._graph.upsert_document(document.model_copy(update={
-                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
+        try:  # read in the sandbox like any file: the same limits hold
+            reading: FileReading | None = await self._sandbox.read(path, name, document, None)
+        except UnreadableFileError:
+            reading = None
+        update: dict[str, object] = {}
+        if reading is not None and role_unknown and reading.profile.role is not DocumentRole.OTHER:
+            update |= {"role": reading.profile.role,
+                       "is_irl": document.is_irl or reading.profile.is_irl}
+        if not document.headings_read:
+            if reading is not None:
+                stored = await self._graph.list_chunks(document.deal_id, document.id)
+                await self._graph.set_heading_paths(
+                    document.deal_id, stored_heading_paths(stored, reading.parsed))
+            update["headings_read"] = True
+        if update:
+            await self._graph.upsert_document(document.model_copy(update=update))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""

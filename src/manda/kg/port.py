@@ -12,7 +12,7 @@ may touch is visible in its signature and a fake for its tests implements only t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -27,6 +27,7 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -101,6 +102,12 @@ class Corpus(Protocol):
         ...
 
     async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None: ...
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        """Set each chunk's heading path (by chunk id) and the same on the findings extracted
+        from it, changing nothing else; unknown ids are ignored (a document stored before
+        heading paths were kept gets them this way)."""
+        ...
+
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
     async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
     async def add_vectors(

@@ -88,10 +88,13 @@ def _parsed(mail: Email, filename: str, file_type: str) -> ParsedDocument:
     ]
     if mail.attachments:
         headers.append("Attachments: " + ", ".join(a.filename for a in mail.attachments))
-    sections = [Section(text="\n".join(headers), location=Location.for_section(HEADER_SECTION))]
+    path = (mail.subject,) if mail.subject else ()  # an e-mail's text stands under its subject
+    sections = [Section(text="\n".join(headers), location=Location.for_section(HEADER_SECTION),
+                        heading_path=path)]
     body = clean_block(mail.body)
     if body:
-        sections.append(Section(text=body, location=Location.for_section(BODY_SECTION)))
+        sections.append(Section(text=body, location=Location.for_section(BODY_SECTION),
+                                heading_path=path))
     return ParsedDocument(
         filename=filename,
         file_type=file_type,

@@ -142,6 +142,17 @@ MATCH (doc:Document {deal_id: $deal_id, id: row.document_id})
 MERGE (chunk)-[:PART_OF]->(doc)
 """
 
+# A chunk's heading path (a list of strings, outermost first) and the same on its findings.
+SET_HEADING_PATHS = """
+UNWIND $rows AS row
+MATCH (chunk:Chunk {deal_id: $deal_id, id: row.chunk_id})
+SET chunk.heading_path = row.heading_path
+WITH row
+MATCH (finding:Finding {deal_id: $deal_id, chunk_id: row.chunk_id})
+WHERE NOT finding:Placeholder
+SET finding.heading_path = row.heading_path
+"""
+
 # UNWIND keeps the caller's order and lets each lookup use the (deal_id, id) key.
 GET_CHUNKS = """
 UNWIND $chunk_ids AS chunk_id
