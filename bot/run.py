@@ -3,11 +3,13 @@
 Both transports dispatch through `measured_dispatch`: every request is counted, its ack timed,
 and handled in its conversation's log context. In HTTP mode Slack's signature is verified before
 anything reads the body (an unsigned body is never parsed or logged), and a signed request seen
-before within Slack's 5-minute window (a replay) is acknowledged and dropped. An Events API
-event is acknowledged as soon as its signature is checked and dispatched after, as a job (its ack
-carries nothing); commands and interactions, whose ack may carry a reply, are dispatched before
-their ack. `/healthz` is a readiness probe that says only ready or not (200 / 503; `manda
-doctor` gives the details); `/metrics` is Prometheus text.
+before within Slack's 5-minute window (a replay) is acknowledged and dropped. What a body is
+(an event, a command or an interaction) is judged from the signed body alone, never from the
+unsigned Content-Type header, and Bolt is handed the body with the type it was judged to have. An
+Events API event is acknowledged as soon as its signature is checked and dispatched after, as a
+job (its ack carries nothing); commands and interactions, whose ack may carry a reply, are
+dispatched before their ack. `/healthz` is a readiness probe that says only ready or not
+(200 / 503; `manda doctor` gives the details); `/metrics` is Prometheus text.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.adapter.socket_mode.async_internals import send_async_response
 from slack_bolt.adapter.socket_mode.internals import build_headers
@@ -89,25 +91,30 @@ def web_app(bot: MandaBot) -> web.Application:
             deps.metrics.record_slack_event(UNVERIFIED, "rejected")  # its type is in the body
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=401, text="invalid request")
-        # Commands and interactions carry no id to de-duplicate by; events (JSON) have event_id,
-        # handled (and counted) by the middleware.
-        replayable = request.content_type != "application/json"
-        if replayable and await _replayed(deps, request_digest(timestamp, signature)):
+        # What the body is decides everything after the signature, never the Content-Type
+        # header, which Slack does not sign: an Events API event (a JSON object with an
+        # event_id) is de-duplicated by that id by the middleware; every other signed body
+        # (commands, interactions) by its signature, as a replay.
+        body_kind = kind_of(body)
+        if body_kind != EVENT and await _replayed(deps, request_digest(timestamp, signature)):
             log.warning("refused a replayed signed request (same signature within 5 minutes)")
             deps.metrics.record_duplicate_event()
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
-        if not replayable and _event_callback(body):
+        headers = bolt_headers(request.headers, body_kind)
+        if body_kind == EVENT:
             # An event's ack carries nothing (Slack wants a 200 within 3 s), so it is sent before
             # any work: even Bolt's request is built after it, then de-duplication and listeners
             # run, as a job. https://docs.slack.dev/apis/events-api/using-http-request-urls
             deps.jobs.spawn(
-                _dispatch_acked(bot, body, request.query_string, request.headers),
-                name="slack event",
+                _dispatch_acked(bot, body, request.query_string, headers), name="slack event"
             )
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
-        bolt_request = await to_bolt_request(request)
+        bolt_request = AsyncBoltRequest(
+            body=body.decode("utf-8", "replace"), query=request.query_string,
+            headers=headers,  # type: ignore[arg-type]
+        )
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
 
@@ -137,13 +144,32 @@ def web_app(bot: MandaBot) -> web.Application:
     return app
 
 
-def _event_callback(body: bytes) -> bool:
-    """An Events API event (not a url_verification, whose ack must carry the challenge)."""
+EVENT, JSON_BODY, FORM = "event", "json", "form"
+_BOLT_TYPES = {EVENT: "application/json", JSON_BODY: "application/json",
+               FORM: "application/x-www-form-urlencoded"}
+
+
+def kind_of(body: bytes) -> str:
+    """What a signed body is, read from the body alone: an Events API event (a JSON object of
+    type event_callback with an event_id), another JSON object (url_verification), or a form
+    (a command, or an interaction's `payload=`)."""
     try:
         data = json.loads(body)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "event_callback"
+        return FORM
+    if not isinstance(data, dict):
+        return FORM
+    event_id = data.get("event_id")
+    if data.get("type") == "event_callback" and isinstance(event_id, str) and event_id:
+        return EVENT
+    return JSON_BODY
+
+
+def bolt_headers(headers: Mapping[str, str], body_kind: str) -> dict[str, str]:
+    """The request's headers with the Content-Type its body really has: Bolt chooses how to
+    parse a body from that header, so it reads the body as it was judged here."""
+    kept = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+    return {**kept, "Content-Type": _BOLT_TYPES[body_kind]}
 
 
 async def _dispatch_acked(
