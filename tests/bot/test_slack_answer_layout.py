@@ -93,7 +93,7 @@ async def test_red_flags_lead_and_show_more_after_a_restart(app: Manda, fake: Fa
 async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: FakeSlack) -> None:
     note = b"# Falcon litigation memo\n\nA former supplier claims damages of EUR 2.4 million.\n"
     async with running_world(app, fake) as world:
-        await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+        await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
         await world.settle()
         upload = await world.fake.upload(world.alice, world.lobby, [("Falcon_Memo.md", note)])
         await world.settle()
