@@ -55,7 +55,8 @@ def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--status-port",
         type=int,
         metavar="P",
-        help="also serve on 127.0.0.1:P, this process alone (/healthz, /metrics of each worker: "
+        help="also serve on 127.0.0.1:P, this process alone (/healthz, and /metrics with no "
+        "token, of each worker: "
         "with --workers N, worker i on P+i)",
     )
     p.set_defaults(handler=serve)

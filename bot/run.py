@@ -9,7 +9,9 @@ unsigned Content-Type header, and Bolt is handed the body with the type it was j
 Events API event is acknowledged as soon as its signature is checked and dispatched after, as a
 job (its ack carries nothing); commands and interactions, whose ack may carry a reply, are
 dispatched before their ack. `/healthz` is a readiness probe that says only ready or not
-(200 / 503; `manda doctor` gives the details); `/metrics` is Prometheus text.
+(200 / 503; `manda doctor` gives the details); `/metrics` is Prometheus text, served on the
+127.0.0.1 status port (`--status-port`) and on the Slack port only to `Authorization: Bearer
+<MANDA_METRICS_TOKEN>` (never to an unauthenticated caller of the public port).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import hmac
 import json
 import logging
 import signal
@@ -68,9 +71,15 @@ def request_digest(timestamp: str, signature: str) -> str:
     return hashlib.sha256(f"{timestamp}:{signature}".encode()).hexdigest()
 
 
-def web_app(bot: MandaBot) -> web.Application:
-    """Slack's request URL (events, commands and interactivity), readiness and metrics."""
+def web_app(bot: MandaBot, *, status: bool = False) -> web.Application:
+    """Slack's request URL (events, commands and interactivity), readiness and metrics.
+
+    `status`: the app of the 127.0.0.1 status port, whose `/metrics` needs no token; on the
+    public port `/metrics` answers only `Authorization: Bearer <MANDA_METRICS_TOKEN>`, and is not
+    there at all without that setting.
+    """
     deps = bot.deps
+    metrics_token = Settings.secret(deps.settings.metrics_token)
     verifier = SignatureVerifier(Settings.secret(deps.settings.slack_signing_secret) or "")
 
     async def events(request: web.Request) -> web.Response:
@@ -130,18 +139,25 @@ def web_app(bot: MandaBot) -> web.Application:
         )
 
     async def metrics(request: web.Request) -> web.Response:
+        if not status and not _bearer_matches(request, metrics_token or ""):
+            return web.Response(status=401, text="a bearer token is required",
+                                headers={"WWW-Authenticate": "Bearer"})
         body, content_type = deps.metrics.render()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
     app = web.Application(client_max_size=MAX_BODY_BYTES)
-    app.add_routes(
-        [
-            web.post(EVENTS_PATH, events),
-            web.get(HEALTH_PATH, healthz),
-            web.get(METRICS_PATH, metrics),
-        ]
-    )
+    routes = [web.post(EVENTS_PATH, events), web.get(HEALTH_PATH, healthz)]
+    if status or metrics_token:
+        routes.append(web.get(METRICS_PATH, metrics))
+    app.add_routes(routes)
     return app
+
+
+def _bearer_matches(request: web.Request, token: str) -> bool:
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    )
 
 
 EVENT, JSON_BODY, FORM = "event", "json", "form"
@@ -201,23 +217,26 @@ async def http_server(
     `reuse_port`: the port is shared with other processes that set it too (SO_REUSEPORT; the
     kernel spreads new connections over them: `manda serve --workers N`). `status_port`: the same
     endpoints on a port of this process alone, on 127.0.0.1, so each of several processes sharing
-    a port can be probed and scraped on its own (`/healthz`, `/metrics`).
+    a port can be probed and scraped on its own (`/healthz`, and `/metrics` with no token).
     """
     runner = web.AppRunner(web_app(bot), access_log=None)
+    status = web.AppRunner(web_app(bot, status=True), access_log=None)
     await runner.setup()
+    await status.setup()
     try:
         site = web.TCPSite(
             runner, host, port, backlog=LISTEN_BACKLOG, reuse_port=reuse_port or None
         )
         await site.start()
         if status_port is not None:
-            await web.TCPSite(runner, "127.0.0.1", status_port, backlog=LISTEN_BACKLOG).start()
+            await web.TCPSite(status, "127.0.0.1", status_port, backlog=LISTEN_BACKLOG).start()
         bound = runner.addresses[0][1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         yield f"http://{shown}:{bound}{EVENTS_PATH}"
     finally:
         await bot.drain()
         await bot.deps.aclose()
+        await status.cleanup()
         await runner.cleanup()
 
 
@@ -323,7 +342,9 @@ async def serve(
                     bot, host=host, port=port, reuse_port=reuse_port, status_port=status_port
                 ) as url:
                     log.warning(
-                        "Manda listens for Slack on %s (/healthz, /metrics); Ctrl-C stops it.", url
+                        "Manda listens for Slack on %s (/healthz%s); Ctrl-C stops it.", url,
+                        "" if status_port is None else
+                        f"; /metrics on 127.0.0.1:{status_port}",
                     )
                     await stop.wait()
         finally:

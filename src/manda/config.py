@@ -95,6 +95,9 @@ class Settings(BaseSettings):
     slack_api_url: str | None = Field(default=None, alias="SLACK_API_URL")
     approver_user_ids: str = Field(default="", alias="MANDA_APPROVERS")
     deal_admin_user_ids: str = Field(default="", alias="MANDA_DEAL_ADMINS")
+    # `/metrics` on the public port only for `Authorization: Bearer <this>` (else only on the
+    # 127.0.0.1 status port, `manda serve --status-port`)
+    metrics_token: SecretStr | None = Field(default=None, alias="MANDA_METRICS_TOKEN")
 
     log_level: str = Field(default="INFO", alias="MANDA_LOG_LEVEL")
 
