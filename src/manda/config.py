@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     # time or memory bound; for debugging only)
     ingest_timeout_seconds: float = Field(default=300.0, alias="MANDA_INGEST_TIMEOUT")
     ingest_memory_mb: int = Field(default=2048, alias="MANDA_INGEST_MEMORY_MB")
+    # a whole upload: seconds of reading (wall or CPU, the larger, per file), and reader processes
+    max_upload_seconds: float = Field(default=1800.0, alias="MANDA_MAX_UPLOAD_SECONDS", gt=0)
+    ingest_readers: int = Field(default=2, alias="MANDA_INGEST_READERS", ge=1)
     ingest_isolation: Literal["process", "thread"] = Field(
         default="process", alias="MANDA_INGEST_ISOLATION"
     )
