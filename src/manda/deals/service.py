@@ -33,6 +33,7 @@ from manda.models import (
     Deal,
     Document,
     DocumentRole,
+    DocumentStatus,
     Finding,
     FindingStatus,
     IngestReport,
@@ -391,21 +392,25 @@ class DealService:
 
     async def document_links(self, deal_id: str) -> dict[str, str]:
         """File name (and room path) → where people open the file in the chat tool it was
-        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it."""
+        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it;
+        only documents that were ingested (completed) are linked."""
         links: dict[str, str] = {}
         for d in await self._graph.list_documents(deal_id):
-            if link := d.metadata.get(DOCUMENT_LINK):
+            if d.status is DocumentStatus.COMPLETED and (link := d.metadata.get(DOCUMENT_LINK)):
                 links[d.filename] = link
                 if d.path:
                     links[d.path] = link
         return links
 
     async def link_documents(self, deal_id: str, links: Mapping[str, str]) -> int:
-        """Keep where each named file (as shared) can be opened; returns how many were linked."""
+        """Keep where each shared file can be opened, keyed by its content (sha256): only the
+        document whose content it is, once ingested, is linked — a refused file named like a
+        real report links nothing. Returns how many documents were linked."""
         linked = 0
         for d in await self._graph.list_documents(deal_id):
-            link = links.get(d.filename) or (links.get(d.path) if d.path else None)
-            if link and d.metadata.get(DOCUMENT_LINK) != link:
+            link = links.get(d.content_hash)
+            if (link and d.status is DocumentStatus.COMPLETED
+                    and d.metadata.get(DOCUMENT_LINK) != link):
                 await self._graph.upsert_document(
                     d.model_copy(update={"metadata": {**d.metadata, DOCUMENT_LINK: link}}))
                 linked += 1
