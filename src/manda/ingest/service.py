@@ -506,7 +506,8 @@ class IngestService:
         longer states goes, with the relations that named it, and a person's decision on what
         it still states (the same finding id) is kept over the pipeline's."""
         deal_id = document.deal_id
-        earlier = {f.id for f in await self._graph.list_findings(deal_id, document_id=document.id)}
+        earlier = {f.id for f in await self._graph.list_findings(
+            deal_id, document_id=document.id, unfinished=True)}
         if not earlier:
             return findings
         stated = {f.id for f in findings}
