@@ -57,10 +57,14 @@ def drop_invisible(text: str) -> str:
     return text.translate(_DROPPED)
 
 
+TAG_TEXT = {c: chr(c - 0xE0000) for c in range(0xE0020, 0xE007F)}  # ASCII hidden as tags
+
+
 def matching_form(text: str) -> str:
-    """The form patterns are matched in: invisible characters dropped, NFKC, look-alike letters
-    of other scripts read as Latin. For matching only: never shown, never stored."""
-    folded = unicodedata.normalize("NFKC", drop_invisible(text))
+    """The form patterns are matched in: ASCII hidden in tag characters read out, invisible
+    characters dropped, NFKC, look-alike letters of other scripts read as Latin. For matching
+    only: never shown, never stored."""
+    folded = unicodedata.normalize("NFKC", drop_invisible(text.translate(TAG_TEXT)))
     if folded.isascii():
         return folded
     return folded.translate(_latin_look_alikes())
@@ -81,5 +85,6 @@ def _latin_look_alikes() -> dict[int, str]:
         latin = [h["c"] for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii()
                  and h["c"].isalnum()]
         if latin:
-            table[ord(character)] = latin[0]
+            # Unicode draws I, l and 1 alike (its skeleton is "l"): a capital reads as I
+            table[ord(character)] = "I" if latin[0] == "l" and character.isupper() else latin[0]
     return table
