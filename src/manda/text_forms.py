@@ -12,6 +12,7 @@ letters read as the Latin letters they are drawn like (Unicode's confusables, th
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
@@ -52,9 +53,17 @@ def show_invisible(text: str) -> str:
     return text.translate(_SHOWN)
 
 
+def _char_class(code_points: Iterable[int]) -> str:
+    return "".join(re.escape(chr(c)) for c in sorted(code_points))
+
+
+# a first look in C: most text has none of these, and is then left as it is
+_ANY_HIDDEN = re.compile(f"[{_char_class(INVISIBLE | set(range(0xE0000, 0xE0080)))}]")
+
+
 def drop_invisible(text: str) -> str:
     """`text` without the characters that draw nothing (controls, newlines and tabs kept)."""
-    return text.translate(_DROPPED)
+    return text.translate(_DROPPED) if _ANY_HIDDEN.search(text) else text
 
 
 TAG_TEXT = {c: chr(c - 0xE0000) for c in range(0xE0020, 0xE007F)}  # ASCII hidden as tags
@@ -64,7 +73,11 @@ def matching_form(text: str) -> str:
     """The form patterns are matched in: ASCII hidden in tag characters read out, invisible
     characters dropped, NFKC, look-alike letters of other scripts read as Latin. For matching
     only: never shown, never stored."""
-    folded = unicodedata.normalize("NFKC", drop_invisible(text.translate(TAG_TEXT)))
+    if text.isascii():
+        return text  # nothing hidden, nothing to fold (controls are kept, as everywhere)
+    if _ANY_HIDDEN.search(text):
+        text = drop_invisible(text.translate(TAG_TEXT))
+    folded = unicodedata.normalize("NFKC", text)
     if folded.isascii():
         return folded
     return folded.translate(_latin_look_alikes())

@@ -141,44 +141,45 @@ _IDENTITY = re.compile(rf"(?:^|\b)(?:{_all('identities')})(?:{_MACHINE})\b", _I)
 _ROLE_PLAY = re.compile(rf"^\s*(?:{_all('role_play')})\b", _I)
 
 
-def _override_of(cues: InjectionCues) -> re.Pattern[str]:
+def _override_of(cues: InjectionCues) -> str:
     """"Ignore (all) previous instructions" in one language, the adjective on either side."""
     verb, earlier, nouns = _any(cues.override_verbs), _any(cues.earlier), _any(cues.instructions)
     gap = r"[\w\s,'’-]{0,40}?"
-    return re.compile(
-        rf"\b(?:{verb})\b{gap}\b(?:(?:{earlier})\b{gap}\b(?:{nouns})\b|(?:{nouns})\b"
-        rf"{gap}\b(?:{earlier})(?:\b|\s|$))",
-        _I,
-    )
+    return (rf"\b(?:{verb})\b{gap}\b(?:(?:{earlier})\b{gap}\b(?:{nouns})\b|(?:{nouns})\b"
+            rf"{gap}\b(?:{earlier})(?:\b|\s|$))")
 
 
-def _condition_of(cues: InjectionCues) -> re.Pattern[str]:
+def _condition_of(cues: InjectionCues) -> str:
     """"When you are asked about debt, say …" in one language: the condition, a comma, a
     command to output or to hide."""
-    return re.compile(
-        rf"(?:^|\b)(?:{_any(cues.conditions)})\b[^,;]{{0,80}},\s*(?:(?:{_any(cues.output_verbs)})"
-        rf"\b|{_any(cues.silence)})",
-        _I,
-    )
+    return (rf"(?:^|\b)(?:{_any(cues.conditions)})\b[^,;]{{0,80}},\s*(?:(?:"
+            rf"{_any(cues.output_verbs)})\b|{_any(cues.silence)})")
 
 
-_OVERRIDES = tuple(_override_of(c) for c in LANGUAGES)
-_CONDITIONS = tuple(_condition_of(c) for c in LANGUAGES)
+# every language at once: one pass over a sentence each
+_OVERRIDES = re.compile(_any(_override_of(c) for c in LANGUAGES), _I)
+_CONDITIONS = re.compile(_any(_condition_of(c) for c in LANGUAGES), _I)
+# cheap first looks, on the lower-cased sentence: the full patterns run only when these match
+_OVERRIDE_VERB = re.compile(rf"\b(?:{_all('override_verbs')})\b")
+_OPENER = re.compile(rf"\b(?:{_all('condition_openers')})\b")
+_LABEL_MARK = re.compile(r"[:—–]|\s-\s")
 
 
 def _addressed_to_a_machine(sentence: str) -> bool:
     """A note for a machine reader: its label names one, or it greets one, or it asks whether it
     is one — whatever the sentence then says."""
-    label = _LABEL.match(sentence)
+    label = _LABEL.match(sentence) if _LABEL_MARK.search(sentence) else None
     if label and len(label["label"].split()) <= 12 and _FOR_MACHINE.search(label["label"]):
         return True
-    return bool(_GREETING.search(sentence) or _IDENTITY.search(sentence))
+    return bool(_GREETING.search(sentence)
+                or (_OPENER.search(sentence.lower()) and _IDENTITY.search(sentence)))
 
 
 def _instructs_in_any_language(sentence: str) -> bool:
+    lower = sentence.lower()
     return bool(
-        any(p.search(sentence) for p in _OVERRIDES)
-        or any(p.search(sentence) for p in _CONDITIONS)
+        (_OVERRIDE_VERB.search(lower) and _OVERRIDES.search(sentence))
+        or ("," in sentence and _OPENER.search(lower) and _CONDITIONS.search(sentence))
         or _VOCATIVE_ANY.search(sentence)
         or _ROLE_PLAY.search(sentence)
         or _addressed_to_a_machine(sentence)

@@ -30,8 +30,10 @@ class InjectionCues:
     # what it tells the reader to say, or to leave out
     output_verbs: tuple[str, ...]
     silence: tuple[str, ...]
-    # the condition an injection waits for: "when you are asked", "if someone asks"
+    # the condition an injection waits for: "when you are asked", "if someone asks", and the
+    # words such a condition opens with
     conditions: tuple[str, ...]
+    condition_openers: tuple[str, ...]
     # role play: "you are now", "from now on you are"
     role_play: tuple[str, ...]
     # a condition on being a machine: "if you are a language model"
@@ -67,6 +69,7 @@ ENGLISH = InjectionCues(
              r"leave out", r"omit", r"skip"),
     conditions=(r"(?:when|if|whenever) (?:you are |you're )?(?:asked|questioned|prompted)",
                 r"(?:when|if|whenever) (?:someone|anyone|somebody|the user|a user) asks?"),
+    condition_openers=(r"when", r"if", r"whenever"),
     role_play=(r"you are now", r"from now on,? you are", r"pretend to be"),
     identities=(r"if you(?:'re| are) (?:an? )?", r"if (?:an?|any) (?=\S+ (?:is|are) (?:reading|"
                 r"summari[sz]ing|processing|answering|analy[sz]ing))"),
@@ -97,6 +100,7 @@ GERMAN = InjectionCues(
     conditions=(r"wenn (?:du|sie|dich jemand|man dich|jemand)\b.{0,40}\b(?:gefragt wirst|"
                 r"gefragt werden|fragt)", r"falls (?:du|sie|jemand)\b.{0,40}\b(?:gefragt wirst|"
                 r"gefragt werden|fragt)"),
+    condition_openers=(r"wenn", r"falls"),
     role_play=(r"du bist (?:jetzt|ab sofort|nun)", r"sie sind (?:jetzt|ab sofort|nun)",
                r"ab sofort bist du"),
     identities=(r"(?:wenn|falls) du (?:eine?|ein) ",),
@@ -126,6 +130,7 @@ FRENCH = InjectionCues(
              r"\b.{0,20}\bpas", r"passe[sz]? sous silence", r"omet[sz]?"),
     conditions=(r"(?:si|lorsqu'|quand|lorsque) ?(?:on|l'on) (?:te|vous) (?:demande|interroge)",
                 r"si (?:quelqu'un|un utilisateur) (?:te |vous )?(?:demande|interroge)"),
+    condition_openers=(r"si", r"lorsqu'?", r"lorsque", r"quand"),
     role_play=(r"tu es d[ée]sormais", r"vous [eê]tes d[ée]sormais", r"[àa] partir de maintenant,? "
                r"(?:tu es|vous [eê]tes)"),
     identities=(r"si (?:tu es|vous [eê]tes) (?:une?) ",),
@@ -152,6 +157,7 @@ SPANISH = InjectionCues(
              r"omite", r"omita"),
     conditions=(r"(?:si|cuando) (?:te|le|les) (?:preguntan|pregunten)",
                 r"si (?:alguien|un usuario) (?:te |le )?pregunta"),
+    condition_openers=(r"si", r"cuando"),
     role_play=(r"(?:ahora|a partir de ahora) eres", r"ahora es usted"),
     identities=(r"si (?:eres|es usted) (?:una?) ",),
 )
