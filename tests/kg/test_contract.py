@@ -702,10 +702,10 @@ async def test_nothing_from_another_deal_is_ever_returned(
     assert untouched is not None and untouched.status is FindingStatus.PENDING
 
 
-async def test_a_document_is_searched_only_once_its_ingestion_completed(
+async def half_and_done(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
-) -> None:
-    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+) -> tuple[Document, Document, Chunk, Chunk]:
+    """A document left `running` by a crash and a completed one, a chunk each."""
     await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
     half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
     done = make.document(deal_id, "Done.pdf")
@@ -714,6 +714,14 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
     [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
     await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    return half, done, half_chunk, done_chunk
+
+
+async def test_a_document_is_searched_only_once_its_ingestion_completed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+    half, _, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
     await graph.add_vectors(deal_id, "emb-a", [half_chunk.id, done_chunk.id], make.vectors(E1, E12))
 
     async def found() -> tuple[set[str], set[str]]:
@@ -734,14 +742,7 @@ async def test_findings_of_an_unfinished_document_are_never_read(
 ) -> None:
     """Issue 26, item 15: a crash after a document's findings were stored, before it was
     `completed`, left them cited and queued for review, even once marked failed."""
-    await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
-    half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
-    done = make.document(deal_id, "Done.pdf")
-    for document in (half, done):
-        await graph.upsert_document(document)
-    [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
-    [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
-    await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    half, done, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
     stray = make.finding(half, chunk=half_chunk, subject="zorblax")
     kept = make.finding(done, chunk=done_chunk, subject="revenue")
     await graph.add_findings([stray, kept])
