@@ -120,21 +120,19 @@ _ROLE_TAG = re.compile(
 )
 # the label before a colon or dash: who the note is for
 _LABEL = re.compile(r"^\s*(?P<label>[^:\n—–]{1,100}?)\s*(?::|—|–|\s-\s)", _I)
-_NOTE_NOUNS = (r"instructions?|note|message|hinweis|nachricht|anweisungen?|consignes?|"
-               r"instrucciones|mensaje|nota")
 _FOR_MACHINE = re.compile(
-    rf"(?:^|\b)(?:{_MACHINE})(?:\s+(?:{_NOTE_NOUNS}))?(?:\s+(?:reading|answering|processing|"
-    rf"summari[sz]ing|reviewing|analy[sz]ing)\b.*)?\s*$|{_ANSWERER}",
+    rf"(?:^|\b)(?:{_MACHINE})(?:\s+(?:{_all('note_nouns')}))?(?:\s+(?:{_all('reading_verbs')})"
+    rf"\b.*)?\s*$|{_ANSWERER}",
     _I,
 )
 _GREETING = re.compile(
-    rf"^\s*(?:{_all('greetings')})\s*,?\s+(?:the\s+|die\s+|le\s+|la\s+|l'|el\s+)?"
+    rf"^\s*(?:{_all('greetings')})\s*,?\s+(?:(?:{_all('articles')})\s*)?"
     rf"(?:{_MACHINE})\b\s*[,:!—–]",
     _I,
 )
 _VOCATIVE_ANY = re.compile(
-    rf"^\s*(?:{_MACHINE})\s*[,—:–-]+\s*(?:please\s+|bitte\s+|s'il (?:te|vous) pla[iî]t,?\s+|"
-    rf"por favor,?\s+)?(?:(?:{_OUTPUT_ANY})\b|{_SILENCE_ANY})",
+    rf"^\s*(?:{_MACHINE})\s*[,—:–-]+\s*(?:(?:{_all('please')})\s+)?"
+    rf"(?:(?:{_OUTPUT_ANY})\b|{_SILENCE_ANY})",
     _I,
 )
 _IDENTITY = re.compile(rf"(?:^|\b)(?:{_all('identities')})(?:{_MACHINE})\b", _I)

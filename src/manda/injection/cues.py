@@ -38,6 +38,12 @@ class InjectionCues:
     role_play: tuple[str, ...]
     # a condition on being a machine: "if you are a language model"
     identities: tuple[str, ...] = ()
+    # what a note calls itself after its addressee ("AI instructions:"), what a machine does
+    # while it reads ("the model reading this:"), articles before an addressee, and "please"
+    note_nouns: tuple[str, ...] = ()
+    reading_verbs: tuple[str, ...] = ()
+    articles: tuple[str, ...] = ()
+    please: tuple[str, ...] = ()
 
 
 ENGLISH = InjectionCues(
@@ -73,6 +79,11 @@ ENGLISH = InjectionCues(
     role_play=(r"you are now", r"from now on,? you are", r"pretend to be"),
     identities=(r"if you(?:'re| are) (?:an? )?", r"if (?:an?|any) (?=\S+ (?:is|are) (?:reading|"
                 r"summari[sz]ing|processing|answering|analy[sz]ing))"),
+    note_nouns=(r"instructions?", r"note", r"message"),
+    reading_verbs=(r"reading", r"answering", r"processing", r"summari[sz]ing", r"reviewing",
+                   r"analy[sz]ing"),
+    articles=(r"the",),
+    please=(r"please",),
 )
 
 GERMAN = InjectionCues(
@@ -104,6 +115,9 @@ GERMAN = InjectionCues(
     role_play=(r"du bist (?:jetzt|ab sofort|nun)", r"sie sind (?:jetzt|ab sofort|nun)",
                r"ab sofort bist du"),
     identities=(r"(?:wenn|falls) du (?:eine?|ein) ",),
+    note_nouns=(r"hinweis", r"nachricht", r"anweisungen?"),
+    articles=(r"die", r"das", r"den"),
+    please=(r"bitte",),
 )
 
 FRENCH = InjectionCues(
@@ -134,6 +148,9 @@ FRENCH = InjectionCues(
     role_play=(r"tu es d[ée]sormais", r"vous [eê]tes d[ée]sormais", r"[àa] partir de maintenant,? "
                r"(?:tu es|vous [eê]tes)"),
     identities=(r"si (?:tu es|vous [eê]tes) (?:une?) ",),
+    note_nouns=(r"consignes?", r"message"),
+    articles=(r"le", r"la", r"l'"),
+    please=(r"s'il (?:te|vous) pla[iî]t,?",),
 )
 
 SPANISH = InjectionCues(
@@ -160,6 +177,9 @@ SPANISH = InjectionCues(
     condition_openers=(r"si", r"cuando"),
     role_play=(r"(?:ahora|a partir de ahora) eres", r"ahora es usted"),
     identities=(r"si (?:eres|es usted) (?:una?) ",),
+    note_nouns=(r"instrucciones", r"mensaje", r"nota"),
+    articles=(r"el", r"la"),
+    please=(r"por favor,?",),
 )
 
 LANGUAGES: tuple[InjectionCues, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH)
