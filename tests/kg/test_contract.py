@@ -731,10 +731,10 @@ async def test_nothing_from_another_deal_is_ever_returned(
     assert untouched is not None and untouched.status is FindingStatus.PENDING
 
 
-async def test_a_document_is_searched_only_once_its_ingestion_completed(
+async def half_and_done(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
-) -> None:
-    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+) -> tuple[Document, Document, Chunk, Chunk]:
+    """A document left `running` by a crash and a completed one, a chunk each."""
     await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
     half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
     done = make.document(deal_id, "Done.pdf")
@@ -743,6 +743,14 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
     [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
     await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    return half, done, half_chunk, done_chunk
+
+
+async def test_a_document_is_searched_only_once_its_ingestion_completed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+    half, _, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
     await graph.add_vectors(deal_id, "emb-a", [half_chunk.id, done_chunk.id], make.vectors(E1, E12))
 
     async def found() -> tuple[set[str], set[str]]:
@@ -756,3 +764,38 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
     both = {half_chunk.id, done_chunk.id}
     assert await found() == (both, both)
+
+
+async def test_findings_of_an_unfinished_document_are_never_read(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """Issue 26, item 15: a crash after a document's findings were stored, before it was
+    `completed`, left them cited and queued for review, even once marked failed."""
+    half, done, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
+    stray = make.finding(half, chunk=half_chunk, subject="zorblax")
+    kept = make.finding(done, chunk=done_chunk, subject="revenue")
+    await graph.add_findings([stray, kept])
+    conflict = make.relation(deal_id, RelationType.CONTRADICTS, stray.id, kept.id, "999 vs 5")
+    await graph.add_relations([conflict])
+
+    async def read() -> tuple[object, ...]:
+        return (
+            {f.id for f in await graph.list_findings(deal_id)},
+            {f.id for f in await graph.list_findings(deal_id, status=FindingStatus.PENDING)},
+            await graph.get_finding(deal_id, stray.id) is not None,
+            await graph.finding_subjects(deal_id),
+            {f.id for f in await graph.findings_for_chunks(deal_id, [half_chunk.id,
+                                                                     done_chunk.id])},
+            len(await graph.list_relations(deal_id)),
+        )
+
+    hidden = ({kept.id}, {kept.id}, False, ["revenue"], {kept.id}, 0)
+    assert await read() == hidden
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.FAILED, "interrupted")
+    assert await read() == hidden
+    # ingestion, reading the document again, still sees its earlier findings
+    assert {f.id for f in await graph.list_findings(deal_id, document_id=half.id,
+                                                    unfinished=True)} == {stray.id}
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
+    assert await read() == ({stray.id, kept.id}, {stray.id, kept.id}, True,
+                            ["revenue", "zorblax"], {stray.id, kept.id}, 1)

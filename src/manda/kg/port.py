@@ -149,7 +149,11 @@ class Findings(Protocol):
     contradicts, supports)."""
 
     async def add_findings(self, findings: Sequence[Finding]) -> None: ...
-    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None: ...
+    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        """The finding, unless its document's ingestion has not completed (every read of
+        findings and their relations leaves those out: they are never evidence)."""
+        ...
+
     async def list_findings(
         self,
         deal_id: str,
@@ -157,7 +161,11 @@ class Findings(Protocol):
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
-    ) -> list[Finding]: ...
+        unfinished: bool = False,
+    ) -> list[Finding]:
+        """Findings of completed documents; `unfinished` also those of documents still being
+        ingested or failed (for ingestion, which keeps decisions on a document read again)."""
+        ...
     async def finding_subjects(self, deal_id: str) -> list[str]:
         """The distinct subjects of the deal's findings, sorted: work that relates findings
         of one subject at a time holds one subject's findings, not the deal's."""

@@ -46,6 +46,10 @@ class ParseLimits:
     max_page_text_operators: int = 50_000  # text-showing operators on one PDF page
     max_seconds: float = 300.0
     max_memory_mb: int = 2048
+    # a whole upload (batch): seconds of reading, each task counting the larger of its wall and
+    # CPU time; and how many reader processes this process runs (so deals do not wait in line)
+    max_upload_seconds: float = 1800.0
+    max_readers: int = 2
     # archives (ZIP exports) and e-mail attachments, per ingestion batch
     max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
     max_archive_files: int = 10_000
@@ -68,6 +72,8 @@ class ParseLimits:
             max_xml_part_bytes=int(settings.max_xml_part_mb * MB),
             max_seconds=settings.ingest_timeout_seconds,
             max_memory_mb=settings.ingest_memory_mb,
+            max_upload_seconds=settings.max_upload_seconds,
+            max_readers=settings.ingest_readers,
             max_archive_depth=settings.max_archive_depth,
             max_archive_files=settings.max_archive_files,
             max_archive_bytes=int(settings.max_archive_mb * MB),
@@ -85,6 +91,7 @@ LIMIT_SETTINGS = {
     "max_xml_part_bytes": "MANDA_MAX_XML_PART_MB",
     "max_seconds": "MANDA_INGEST_TIMEOUT",
     "max_memory_mb": "MANDA_INGEST_MEMORY_MB",
+    "max_upload_seconds": "MANDA_MAX_UPLOAD_SECONDS",
 }
 
 
@@ -96,6 +103,14 @@ def over_limit(filename: str, what: str, limit: str, setting: str | None) -> Unr
         else "; split it into smaller files"
     )
     return unreadable(filename, f"{what}, over the {limit} limit{raise_it}")
+
+
+def out_of_memory(limits: ParseLimits) -> str:
+    """Why a file that ran out of memory was refused, naming the setting that bounds it."""
+    return (
+        f"needed more than {limits.max_memory_mb:,} MB of memory to read, over the limit; "
+        f"split it, or raise {LIMIT_SETTINGS['max_memory_mb']} if it is genuine"
+    )
 
 
 def check_count(filename: str, count: int, limit: int, noun: str, key: str) -> None:

@@ -195,9 +195,10 @@ class EmbeddedKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         return await self._db.read(
-            finding_sql.list_findings, deal_id, status, subject, document_id
+            finding_sql.list_findings, deal_id, status, subject, document_id, unfinished
         )
 
     async def finding_subjects(self, deal_id: str) -> list[str]:

@@ -247,9 +247,15 @@ MATCH (chunk:Chunk {deal_id: row.deal_id, id: row.chunk_id})
 MERGE (finding)-[:EXTRACTED_FROM]->(chunk)
 """
 
+# Reads of findings leave out those of a document whose ingestion has not completed (a crash
+# after its findings were stored): they are never evidence nor queued for review.
 GET_FINDING = """
 MATCH (finding:Finding {deal_id: $deal_id, id: $finding_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 """
 
@@ -259,6 +265,10 @@ WHERE NOT finding:Placeholder
   AND ($status IS NULL OR finding.status = $status)
   AND ($subject IS NULL OR finding.subject = $subject)
   AND ($document_id IS NULL OR finding.document_id = $document_id)
+  AND ($unfinished OR NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  })
 RETURN properties(finding) AS props
 ORDER BY finding.created_at, finding.id
 """
@@ -266,6 +276,10 @@ ORDER BY finding.created_at, finding.id
 FINDING_SUBJECTS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN DISTINCT finding.subject AS subject
 ORDER BY subject
 """
@@ -273,6 +287,10 @@ ORDER BY subject
 FINDINGS_FOR_CHUNKS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE finding.chunk_id IN $chunk_ids AND NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 ORDER BY finding.chunk_id, finding.created_at, finding.id
 """
@@ -365,6 +383,10 @@ MATCH (source:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
   AND NOT (source:Finding AND (source.status = 'rejected' OR target.status = 'rejected'))
+  AND NOT (source:Finding AND EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id})
+    WHERE doc.id IN [source.document_id, target.document_id] AND doc.status <> 'completed'
+  })
 RETURN type(rel) AS type,
        source.id AS source_id,
        target.id AS target_id,

@@ -435,12 +435,14 @@ class Neo4jKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         params = {
             "deal_id": deal_id,
             "status": FindingStatus(status).value if status is not None else None,
             "subject": subject,
             "document_id": document_id,
+            "unfinished": unfinished,
         }
         rows = await self._run(cypher.LIST_FINDINGS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
