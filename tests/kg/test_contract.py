@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
@@ -314,6 +315,23 @@ async def test_two_embedders_never_mix(
     assert {h.id for h in b_hits} <= {two, three}
     assert await graph.vector_search(deal_id, "emb-none", make.unit(*E1), 5) == []
     assert await graph.embedded_chunk_ids(deal_id, "emb-none") == set()
+
+
+async def test_a_chunk_s_stored_vector_is_read_back_in_its_embedder_s_space(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["one", "two", "three"])
+    await graph.add_chunks(deal_id, chunks)
+    one, two, three = (c.id for c in chunks)
+    await graph.add_vectors(deal_id, "emb-a", [one, two], make.vectors(E1, E2))
+    await graph.add_vectors(deal_id, "emb-b", [two], make.vectors(E1))
+
+    read = await graph.chunk_vectors(deal_id, "emb-a", [one, two, three])
+    assert set(read) == {one, two}  # three was never embedded
+    assert float(np.dot(read[one], make.unit(*E1))) > 0.99
+    assert float(np.dot(read[two], make.unit(*E2))) > 0.99
+    assert set(await graph.chunk_vectors(deal_id, "emb-b", [one, two])) == {two}
+    assert await graph.chunk_vectors(deal_id, "emb-a", []) == {}
 
 
 async def test_vectors_of_another_dimension_for_the_same_embedder_are_refused(

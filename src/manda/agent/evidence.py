@@ -123,6 +123,9 @@ class Evidence:
     # how close in meaning each candidate span is to the question (cosine by the deal's
     # embedder, `manda.agent.meaning`), by the span's text; empty when nothing weighed them
     meaning: dict[str, float] = field(default_factory=dict)
+    # the deal topics each retrieved passage is about by its meaning (its stored vector against
+    # each topic's prototype, `manda.agent.meaning.weigh_topics`), by chunk id
+    topics_by_meaning: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     def fiscal_year_end(self) -> FiscalYearEnd | None:

@@ -39,7 +39,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.intents import company_like, read_question
-from manda.agent.meaning import weigh
+from manda.agent.meaning import weigh, weigh_topics
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
     LIMIT_NOTE,
@@ -260,6 +260,7 @@ async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]
     if ctx.embedder is not None:  # the leading spans weighed by meaning, for the composer
         ask = state["ask"]
         await weigh(ask.frame, state["evidence"], ctx.embedder, question=ask.question)
+        await weigh_topics(state["deal_id"], state["evidence"], ctx.graph, ctx.embedder)
     return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
             "iterations": state.get("iterations", 0) + 1, "loop_done": True}
 

@@ -18,6 +18,7 @@ from typing import Any
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
+from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
@@ -604,6 +605,8 @@ class ToolBox:
         """Each red-flag topic searched once; its best statement, most serious first."""
         for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+        if self._ctx.embedder is not None:  # passages known by their meaning too
+            await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]

@@ -119,6 +119,13 @@ class Corpus(Protocol):
 
     async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]: ...
 
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        """The stored vectors of these chunks in one embedder's space (chunks it never embedded
+        are left out): what a passage means, read without embedding it again."""
+        ...
+
 
 @runtime_checkable
 class Search(Protocol):

@@ -25,6 +25,7 @@ from manda.kg.embedded.vectors import (
     VectorCache,
     as_matrix,
     embedded_chunk_ids,
+    read_vectors,
     write_vectors,
 )
 from manda.kg.port import Capabilities, ScoredId, check_replacing
@@ -155,6 +156,13 @@ class EmbeddedKnowledgeGraph:
 
     async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]:
         return await self._db.read(embedded_chunk_ids, deal_id, embedder_id)
+
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        if not chunk_ids:
+            return {}
+        return await self._db.read(read_vectors, deal_id, embedder_id, chunk_ids)
 
     async def vector_search(
         self, deal_id: str, embedder_id: str, query: np.ndarray, k: int

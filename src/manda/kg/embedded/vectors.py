@@ -149,6 +149,21 @@ def write_vectors(
     )
 
 
+def read_vectors(conn: sqlite3.Connection, deal_id: str, embedder_id: str,
+                 chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    ids = list(dict.fromkeys(chunk_ids))
+    for start in range(0, len(ids), 500):  # SQLite's bound-parameter limit
+        batch = ids[start:start + 500]
+        marks = ",".join("?" * len(batch))
+        rows = conn.execute(
+            f"SELECT chunk_id, vector FROM chunk_vectors WHERE deal_id = ? AND embedder_id = ? "
+            f"AND chunk_id IN ({marks})", (deal_id, embedder_id, *batch))
+        for chunk_id, blob in rows:
+            out[chunk_id] = np.frombuffer(blob, dtype=np.float32)
+    return out
+
+
 def embedded_chunk_ids(conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> set[str]:
     rows = conn.execute(
         "SELECT chunk_id FROM chunk_vectors WHERE deal_id = ? AND embedder_id = ?",

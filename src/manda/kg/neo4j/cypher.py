@@ -187,6 +187,13 @@ MATCH (vec:ChunkVector {deal_id: $deal_id, embedder_id: $embedder_id})
 RETURN vec.chunk_id AS chunk_id
 """
 
+# The stored vectors of some chunks, read from the embedder's own property (a key as a parameter).
+CHUNK_VECTORS = """
+MATCH (vec:ChunkVector {deal_id: $deal_id, embedder_id: $embedder_id})
+WHERE vec.chunk_id IN $chunk_ids
+RETURN vec.chunk_id AS chunk_id, vec[$property] AS vector
+"""
+
 # A vector index spans every deal and cannot filter while it searches (Neo4j 5), so the caller asks
 # for `$candidates` > k neighbours, keeps those of the deal, and asks again with more candidates
 # while fewer than k survived, the index still had more to give (`returned = $candidates`) and the

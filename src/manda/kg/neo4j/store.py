@@ -313,6 +313,18 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.EMBEDDED_CHUNK_IDS, params, write=False)
         return {row["chunk_id"] for row in rows}
 
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        if not chunk_ids:
+            return {}
+        params = {"deal_id": deal_id, "embedder_id": embedder_id,
+                  "chunk_ids": list(dict.fromkeys(chunk_ids)),
+                  "property": cypher.vector_space(embedder_id).property_key}
+        rows = await self._run(cypher.CHUNK_VECTORS, params, write=False)
+        return {row["chunk_id"]: np.asarray(row["vector"], dtype=np.float32)
+                for row in rows if row["vector"] is not None}
+
     async def vector_search(
         self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
     ) -> list[ScoredId]:
