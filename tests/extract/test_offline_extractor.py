@@ -15,6 +15,7 @@ from manda.models import (
     Chunk,
     Confidence,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     FindingStatus,
@@ -25,6 +26,7 @@ from manda.models import (
     Section,
 )
 
+R = DocumentRole
 DEAL = "falcon"
 
 
@@ -142,7 +144,7 @@ def test_formal_statement_in_a_quarterly_report_is_high(quarterly) -> None:
     assert stated.location == Location.for_page(1)
     assert stated.nature is Nature.ACTUAL
     assert stated.doc_date == date(2024, 10, 15)
-    assert stated.attributes["doc_kind"] == "quarterly_report"
+    assert stated.attributes["doc_role"] == "management_accounts"
 
 
 def test_headcount_as_of_a_date(quarterly) -> None:
@@ -343,27 +345,49 @@ def test_a_request_list_states_no_facts() -> None:
 
 
 @pytest.mark.parametrize(
-    ("filename", "kind", "authoritative"),
+    ("filename", "opening", "role", "authoritative"),
     [
-        ("TargetCo_Q3_2024_Report.pdf", "quarterly_report", True),
-        ("TargetCo_Annual_Report_2023.pdf", "annual_report", True),
-        ("TargetCo_Financials.xlsx", "financials", True),
-        ("TargetCo_Cap_Table.csv", "cap_table", True),
-        ("TargetCo_Management_Presentation.pptx", "presentation", False),
-        ("TargetCo_Forecast_2025_v2.xlsx", "forecast", False),
-        ("TargetCo_Legal_Summary.docx", "legal", False),
-        ("TargetCo_Board_Minutes_2024-09.txt", "minutes", False),
-        ("TargetCo_IRL.xlsx", "irl", False),
-        ("notes.docx", "minutes", False),
-        ("random.docx", "other", False),
+        ("TargetCo_Q3_2024_Report.pdf", "Quarterly report Q3 2024\nUnaudited management accounts",
+         R.MANAGEMENT_ACCOUNTS, True),
+        ("TargetCo_Annual_Report_2023.pdf", "Annual report 2023\nIndependent auditor's report\n"
+         "We have audited the financial statements", R.AUDITED_STATEMENTS, True),
+        ("Comptes_2024.pdf", "Comptes annuels de l'exercice clos le 30 septembre 2024\nRapport "
+         "du commissaire aux comptes sur les comptes annuels", R.AUDITED_STATEMENTS, True),
+        ("TargetCo_Management_Presentation.pptx", "Management presentation\nInvestment "
+         "highlights", R.PRESENTATION, False),
+        ("TargetCo_Forecast_2025_v2.xlsx", "Forecast 2025\nKey assumptions", R.BUDGET_FORECAST,
+         False),
+        ("TargetCo_Legal_Summary.docx", "Legal due diligence summary\nLitigation: one claim "
+         "is pending before the court", R.LEGAL_MEMO, False),
+        ("TargetCo_Board_Minutes_2024-09.txt", "Minutes of the board meeting\nIt was resolved "
+         "unanimously", R.BOARD_MINUTES, False),
+        ("random.docx", "x", R.OTHER, False),
+        # the name alone decides nothing: a "report" that says nothing is no report
+        ("TargetCo_Q3_2024_Report.pdf", "x", R.OTHER, False),
     ],
 )
-def test_classify_document(filename: str, kind: str, authoritative: bool) -> None:
+def test_a_document_is_worth_what_its_role_makes_it(filename: str, opening: str,
+                                                    role: DocumentRole,
+                                                    authoritative: bool) -> None:
     parsed = ParsedDocument(filename=filename, file_type=filename.rsplit(".", 1)[1],
-                            sections=[Section(text="x", location=Location.for_page(1))], units=1)
+                            sections=[Section(text=opening, location=Location.for_page(1))],
+                            units=1)
     profile = classify_document(filename, parsed)
-    assert (profile.kind, profile.authoritative) == (kind, authoritative)
-    assert profile.is_irl == (kind == "irl")
+    assert (profile.role, profile.authoritative) == (role, authoritative)
+    assert profile.is_irl is False
+
+
+def test_a_request_list_is_no_evidence_whatever_its_name() -> None:
+    rows = [["Réf", "Catégorie", "Demande", "Priorité", "Statut"],
+            ["F-01", "Finance", "Comptes annuels certifiés des deux derniers exercices", "Haute",
+             "Reçu"],
+            ["F-02", "Finance", "Reporting mensuel de l'exercice en cours", "Haute", "En attente"],
+            ["J-01", "Juridique", "Table de capitalisation à jour", "Haute", "En attente"]]
+    parsed = ParsedDocument(filename="Liste.xlsx", file_type="xlsx", units=1, sections=[
+        Section(text=table_text(rows), location=Location.for_cell("Demandes", "A1"),
+                table=rows)])
+    profile = classify_document("Liste.xlsx", parsed)
+    assert profile.is_irl and profile.role is R.IRL and profile.kind.authority < 0.5
 
 
 def test_a_draft_is_never_authoritative() -> None:

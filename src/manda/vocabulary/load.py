@@ -14,10 +14,13 @@ from pydantic import ValidationError
 from manda.models import DocumentRole
 from manda.vocabulary.cues import Cues, cues
 from manda.vocabulary.model import (
+    DocumentKind,
     LanguageFile,
     LineItem,
     LineItemTable,
+    RoleTable,
     RoleWords,
+    Signal,
     Topic,
     TopicTable,
     TopicWords,
@@ -58,6 +61,11 @@ class Vocabulary:
     flag_kinds: dict[str, int]  # red flags that are no topic, by severity
     line_items: tuple[LineItem, ...]
     languages: dict[str, LanguageFile]
+    document_kinds: dict[DocumentRole, DocumentKind]  # roles.yaml's order
+
+    def document_kind(self, role: DocumentRole) -> DocumentKind:
+        """What a document of the role is worth and how every language names it."""
+        return self.document_kinds[role]
 
     def topic(self, key: str) -> Topic:
         for topic in self.topics:
@@ -107,7 +115,8 @@ def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
 
 @cache
 def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
-    roles = dict.fromkeys(r for lang in vocabulary.languages.values() for r in lang.document_roles)
+    roles = dict.fromkeys(r for lang in vocabulary.languages.values()
+                          for r, words in lang.document_roles.items() if words.asked)
     return tuple(
         (role, cues(p for lang in vocabulary.languages.values()
                     for p in lang.document_roles.get(role, RoleWords()).asked))
@@ -153,6 +162,40 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
 
 
+def _check_roles(table: RoleTable, languages: dict[str, LanguageFile]) -> None:
+    named = [row.role for row in table.roles]
+    if missing := [r.value for r in DocumentRole if r not in named]:
+        raise VocabularyError(f"manda/vocabulary/roles.yaml: roles {missing} have no row")
+    if len(set(named)) != len(named):
+        raise VocabularyError("manda/vocabulary/roles.yaml names a role twice")
+    signals = {row.role: set(row.signals) for row in table.roles}
+    for lang in languages.values():
+        for role, words in lang.document_roles.items():
+            if unknown := set(words.signals) - signals[role]:
+                raise VocabularyError(
+                    f"manda/vocabulary/languages/{lang.code}.yaml: document_roles.{role.value} "
+                    f"gives words for signals {sorted(unknown)} that roles.yaml does not weigh")
+
+
+def _document_kinds(table: RoleTable, languages: dict[str, LanguageFile]
+                    ) -> dict[DocumentRole, DocumentKind]:
+    out: dict[DocumentRole, DocumentKind] = {}
+    for row in table.roles:
+        words = [lang.document_roles.get(row.role, RoleWords()) for lang in languages.values()]
+        signals = tuple(
+            Signal(key=key, where=signal.where, weight=signal.weight, cap=signal.cap,
+                   cues=cues(p for w in words for p in w.signals.get(key, ())))
+            for key, signal in row.signals.items())
+        out[row.role] = DocumentKind(
+            role=row.role, authority=row.authority, authoritative=row.authoritative,
+            periodic=row.periodic, forecast=row.forecast, request_list=row.request_list,
+            as_of=row.as_of, signals=tuple(s for s in signals if s.cues),
+            names=cues(p for w in words for p in w.names),
+            requested=cues(p for w in words for p in w.requested),
+            asked=cues(p for w in words for p in w.asked))
+    return out
+
+
 def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
     words = {code: lang.topics.get(row.key, TopicWords()) for code, lang in languages.items()}
 
@@ -173,8 +216,10 @@ def load() -> Vocabulary:
     """The vocabulary, read once a process."""
     table: TopicTable = _parse(TopicTable, "topics.yaml")
     items: LineItemTable = _parse(LineItemTable, "line_items.yaml")
+    roles: RoleTable = _parse(RoleTable, "roles.yaml")
     languages = _languages()
     _check(table, items, languages)
+    _check_roles(roles, languages)
     line_items = tuple(
         LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
                  stock=row.stock, cost=row.cost,
@@ -186,4 +231,5 @@ def load() -> Vocabulary:
         flag_kinds={row.key: row.severity for row in table.red_flag_kinds},
         line_items=line_items,
         languages=languages,
+        document_kinds=_document_kinds(roles, languages),
     )

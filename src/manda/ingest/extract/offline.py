@@ -29,6 +29,7 @@ from manda.ingest.parsers.layout import caption_of, is_caption_line
 from manda.models import (
     Chunk,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     LocationKind,
@@ -61,7 +62,6 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_PERIODIC: frozenset[str] = frozenset({"annual_report", "quarterly_report", "financials"})
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 
 
@@ -72,11 +72,11 @@ def _document_period(document: Document, parsed: ParsedDocument,
     opening = "\n".join(parsed.sections[0].text.split("\n")[:6]) if parsed.sections else ""
     for source in (stem, parsed.title or "", opening):
         periods = [p for p, _, _ in find_periods(source)]
-        if profile.kind != "cap_table":
+        if not profile.kind.as_of:
             periods = [p for p in periods if not p.startswith("as of")]
         if periods:
             return periods[0]
-    if profile.kind == "annual_report":
+    if profile.role is DocumentRole.AUDITED_STATEMENTS:
         year = _YEAR.search(f"{stem} {parsed.title or ''}")
         if year is not None:
             return f"FY{year.group(1)}"
@@ -123,7 +123,7 @@ def _views(document: Document, parsed: ParsedDocument,
             heading = f"{section.location.label} {heading}"
         heading_periods = [
             p for p, _, _ in find_periods(heading[:160])
-            if profile.kind == "cap_table" or not p.startswith("as of")
+            if profile.kind.as_of or not p.startswith("as of")
         ]
         head = " ".join(section.text.split("\n", 2)[:2])
         views.append(SectionView(
@@ -140,7 +140,7 @@ def _views(document: Document, parsed: ParsedDocument,
                 else doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
-            periodic=profile.kind in _PERIODIC,
+            periodic=profile.kind.periodic,
             caption=caption,
             fiscal_year_end=fiscal_year_end,
             decimal_comma=decimal_comma,
