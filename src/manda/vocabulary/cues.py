@@ -108,6 +108,11 @@ class Cues:
     def __or__(self, other: Cues) -> Cues:
         return cues((*self.phrases, *other.phrases))
 
+    def then(self, tail: str) -> re.Pattern[str]:
+        """The cue words followed by a structural pattern written as it must match (a capitalised
+        name, a number): "against" + a name is a party. Compiled once for the same phrases."""
+        return _then(self.phrases, tail)
+
 
 @cache
 def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
@@ -115,6 +120,11 @@ def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
     ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
     body = "|".join(f"(?:{compile_phrase(p)})" for p in ordered) or r"(?!x)x"
     return re.compile(body, re.IGNORECASE)
+
+
+@cache
+def _then(phrases: tuple[str, ...], tail: str) -> re.Pattern[str]:
+    return re.compile(f"(?i:{_compiled(phrases).pattern}){tail}")
 
 
 def cues(phrases: Iterable[str]) -> Cues:

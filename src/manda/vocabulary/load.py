@@ -15,6 +15,8 @@ from manda.models import DocumentRole
 from manda.vocabulary.cues import Cues, cues
 from manda.vocabulary.model import (
     DocumentKind,
+    EventKind,
+    EventTable,
     LanguageFile,
     LineItem,
     LineItemTable,
@@ -62,6 +64,7 @@ class Vocabulary:
     line_items: tuple[LineItem, ...]
     languages: dict[str, LanguageFile]
     document_kinds: dict[DocumentRole, DocumentKind]  # roles.yaml's order
+    events: tuple[EventKind, ...]  # events.yaml's order
 
     def document_kind(self, role: DocumentRole) -> DocumentKind:
         """What a document of the role is worth and how every language names it."""
@@ -196,6 +199,39 @@ def _document_kinds(table: RoleTable, languages: dict[str, LanguageFile]
     return out
 
 
+def _events(table: EventTable, topics: tuple[Topic, ...], languages: dict[str, LanguageFile]
+            ) -> tuple[EventKind, ...]:
+    by_key = {t.key: t for t in topics}
+    kinds = {row.kind for row in table.events}
+    for lang in languages.values():
+        if unknown := set(lang.events) - kinds:
+            raise VocabularyError(f"manda/vocabulary/languages/{lang.code}.yaml: events "
+                                  f"{sorted(unknown)} are no kinds of events.yaml")
+    out: list[EventKind] = []
+    for row in table.events:
+        where = f"manda/vocabulary/events.yaml: {row.kind!r}"
+        topic = by_key.get(row.topic) if row.topic else None
+        if row.topic and topic is None:
+            raise VocabularyError(f"{where} names topic {row.topic!r}, no row of topics.yaml")
+        category = row.category or (topic.timeline[0] if topic and topic.timeline else None)
+        if category is None:
+            raise VocabularyError(f"{where} needs a category (its topic has no timeline one)")
+        if unknown := [c for c in row.context if c not in languages["en"].cues]:
+            raise VocabularyError(f"{where}: context {unknown} are no cue sets of en.yaml")
+        words = cues(w for lang in languages.values() for w in lang.events.get(row.kind, ()))
+        if not words:
+            raise VocabularyError(f"{where} has no trigger words in languages/en.yaml (events:)")
+        context = cues(p for lang in languages.values() for name in row.context
+                       for p in lang.cues.get(name, ()))
+        if topic is not None:
+            context = topic.terms | context
+        out.append(EventKind(
+            kind=row.kind, label=row.label, category=category, words=words,
+            context=None if row.anywhere else context, person=row.person, future=row.future,
+            spans=row.spans))
+    return tuple(out)
+
+
 def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
     words = {code: lang.topics.get(row.key, TopicWords()) for code, lang in languages.items()}
 
@@ -217,6 +253,7 @@ def load() -> Vocabulary:
     table: TopicTable = _parse(TopicTable, "topics.yaml")
     items: LineItemTable = _parse(LineItemTable, "line_items.yaml")
     roles: RoleTable = _parse(RoleTable, "roles.yaml")
+    events: EventTable = _parse(EventTable, "events.yaml")
     languages = _languages()
     _check(table, items, languages)
     _check_roles(roles, languages)
@@ -226,10 +263,12 @@ def load() -> Vocabulary:
                  synonyms=tuple(dict.fromkeys(s for lang in languages.values()
                                               for s in lang.line_items.get(row.subject, ()))))
         for row in items.line_items)
+    topics = tuple(_topic(row, languages) for row in table.topics)
     return Vocabulary(
-        topics=tuple(_topic(row, languages) for row in table.topics),
+        topics=topics,
         flag_kinds={row.key: row.severity for row in table.red_flag_kinds},
         line_items=line_items,
         languages=languages,
         document_kinds=_document_kinds(roles, languages),
+        events=_events(events, topics, languages),
     )

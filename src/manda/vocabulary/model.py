@@ -103,6 +103,27 @@ class RoleTable(_File):
     roles: tuple[RoleRow, ...]
 
 
+Precision = Literal["day", "month", "quarter", "half", "year"]
+
+
+class EventRow(_File):
+    """One row of events.yaml: a kind of dated event the timeline reads from passages."""
+
+    kind: str
+    label: str
+    topic: str | None = None  # its category and context come from the topic
+    category: str | None = None
+    context: tuple[str, ...] = ()  # named cue sets that also say what the sentence is about
+    anywhere: bool = False  # needs no context
+    person: bool = False  # a person's name also says it
+    future: bool = False
+    spans: tuple[Precision, ...] = ("day", "month", "quarter", "half", "year")
+
+
+class EventTable(_File):
+    events: tuple[EventRow, ...]
+
+
 class RoleWords(_File):
     """One language's words for a document role."""
 
@@ -123,6 +144,7 @@ class LanguageFile(_File):
     line_items: dict[str, tuple[str, ...]] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
+    events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
 
 
 # ---------------------------------------------------------------- as the code reads them
@@ -216,6 +238,21 @@ class DocumentKind:
     names: Cues  # in a file name
     requested: Cues  # in a request of an IRL
     asked: Cues  # in a question
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """A kind of dated event: the words that make a nearby date one, and what the sentence must
+    be about (its topic's terms and named cue sets; a person's name where `person`)."""
+
+    kind: str
+    label: str
+    category: str
+    words: Cues
+    context: Cues | None  # None: anywhere
+    person: bool
+    future: bool
+    spans: tuple[Precision, ...]
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 
+from manda.vocabulary import vocabulary
+
 __all__ = [
     "NAME",
     "ORG",
     "ROLE",
     "best_name",
+    "find_courts",
     "find_orgs",
     "find_roles",
     "is_person_name",
@@ -129,6 +132,37 @@ def find_orgs(text: str) -> list[tuple[str, int, int]]:
             start, name = start + lead.end(), name[lead.end() :]
         if re.match(rf"[{_UP}]", name):
             out.append((name.rstrip(",."), start, start + len(name.rstrip(",."))))
+    return out
+
+
+_COURTS = vocabulary().cues("courts")
+_PLACE_LINK = vocabulary().cues("place_link")  # "High Court of Justice", "tribunal de Lyon"
+_PLACE = re.compile(rf"[ \t]+(?:[{_UP}][\w\-]+|[IVX]+\b)")  # "Munich", "München I"
+_LINK = re.compile(r"[ \t]+([\w'’]+)")
+
+
+def _place_after(text: str, end: int, words: int = 2) -> int:
+    """Where a court's name ends once the place that follows it is read ("Munich", "of
+    Justice", "de Lyon", "München I"): at most `words` places, each after a linking word."""
+    for _ in range(words):
+        link = _LINK.match(text, end)
+        at = link.end() if link is not None and _PLACE_LINK.fullmatch(link.group(1)) else end
+        place = _PLACE.match(text, at)
+        if place is None:
+            break
+        end = place.end()
+    return end
+
+
+def find_courts(text: str) -> list[tuple[str, int, int]]:
+    """Courts and arbitral bodies named in `text`, with the place that follows their name:
+    "Regional Court Munich", "High Court of Justice", "Landgericht München I", "ICC"."""
+    out: list[tuple[str, int, int]] = []
+    for m in _COURTS.finditer(text):
+        end = _place_after(text, m.end())
+        if _PLACE_LINK.fullmatch(m.group(0).split()[-1]) and end == m.end():
+            continue  # "court of" with no place is no court's name
+        out.append((text[m.start():end], m.start(), end))
     return out
 
 
