@@ -411,3 +411,39 @@ def test_a_draft_is_never_authoritative() -> None:
 )
 def test_canonical_subject(text: str, subject: str | None) -> None:
     assert canonical_subject(text) == subject
+
+
+LEGAL_FR = """Litiges
+Distrib Sud SARL, ancien distributeur de la Société, a assigné la Société le 12/06/2024 devant \
+le tribunal de commerce de Lyon. Elle réclame 2,3 M€ de dommages et intérêts. La procédure est \
+en cours ; l'audience est fixée au 15/01/2025.
+
+Contrats significatifs
+Le contrat de distribution avec Alpha Froid SAS, signé le 01/03/2021, contient une clause de \
+changement de contrôle : Alpha Froid SAS peut résilier le contrat en cas de changement de \
+contrôle."""
+
+
+def test_litigation_and_contracts_read_in_french() -> None:
+    findings, _, _ = extract(
+        "Memo_juridique.docx", [Section(text=LEGAL_FR, location=Location.for_section("Juridique"))],
+        file_type="docx", title="Mémo juridique")
+    claim = only(findings, kind=FindingKind.LITIGATION)
+    assert claim.entity == "Distrib Sud SARL"
+    assert (claim.value, claim.unit) == (2_300_000.0, "EUR")
+    assert claim.attributes["status"] == "pending"
+    assert claim.attributes["court"] == "tribunal de commerce de Lyon"
+    contract = only(findings, kind=FindingKind.CONTRACT)
+    assert contract.entity == "Alpha Froid SAS"
+    assert contract.attributes["change_of_control"] == "yes"
+    assert "peut résilier" in contract.attributes["termination"]
+
+
+def test_a_claim_by_a_dismissed_employee_is_pending_not_dismissed() -> None:
+    text = ("Employment claims\nA dismissed employee, Mark Evans, filed a claim against the "
+            "Company in the Employment Tribunal seeking damages of GBP 180,000. The claim is "
+            "pending.")
+    findings, _, _ = extract("Legal_memo.docx", [Section(
+        text=text, location=Location.for_section("Legal"))], file_type="docx")
+    claim = only(findings, kind=FindingKind.LITIGATION)
+    assert claim.attributes["status"] == "pending"

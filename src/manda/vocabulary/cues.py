@@ -113,6 +113,11 @@ class Cues:
         name, a number): "against" + a name is a party. Compiled once for the same phrases."""
         return _then(self.phrases, tail)
 
+    def after(self, head: str) -> re.Pattern[str]:
+        """A structural pattern written as it must match, followed by the cue words: a name
+        and then "has filed" is a claimant."""
+        return _after(self.phrases, head)
+
 
 @cache
 def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
@@ -125,6 +130,11 @@ def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
 @cache
 def _then(phrases: tuple[str, ...], tail: str) -> re.Pattern[str]:
     return re.compile(f"(?i:{_compiled(phrases).pattern}){tail}")
+
+
+@cache
+def _after(phrases: tuple[str, ...], head: str) -> re.Pattern[str]:
+    return re.compile(f"{head}(?i:{_compiled(phrases).pattern})")
 
 
 def cues(phrases: Iterable[str]) -> Cues:

@@ -89,6 +89,11 @@ class Vocabulary:
         return frozenset(w.lower() for lang in self.languages.values()
                          for w in lang.cues.get(name, ()))
 
+    def key_dates(self) -> tuple[tuple[str, Cues], ...]:
+        """What a date in a legal text dates ("closing", "expiry" …) and the words before it
+        that say so, in every language (`key_dates:`; English's order)."""
+        return _key_dates(self)
+
     def search(self, name: str) -> str:
         """A named passage search, in English (`searches:` in en.yaml)."""
         return self.languages["en"].searches[name]
@@ -114,6 +119,13 @@ def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
     if name not in vocabulary.languages["en"].cues:
         raise KeyError(f"no cue set {name!r} in manda/vocabulary/languages/en.yaml (cues:)")
     return cues(phrases)
+
+
+@cache
+def _key_dates(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
+    return tuple((event, cues(p for lang in vocabulary.languages.values()
+                              for p in lang.key_dates.get(event, ())))
+                 for event in vocabulary.languages["en"].key_dates)
 
 
 @cache
@@ -163,6 +175,8 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
                                   f"line_items.yaml")
         if unknown := set(lang.cues) - set(en.cues):
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+        if unknown := set(lang.key_dates) - set(en.key_dates):
+            raise VocabularyError(f"{where}: key dates {sorted(unknown)} are not in en.yaml")
 
 
 def _check_roles(table: RoleTable, languages: dict[str, LanguageFile]) -> None:

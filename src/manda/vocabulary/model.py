@@ -145,6 +145,7 @@ class LanguageFile(_File):
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
+    key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
 
 
 # ---------------------------------------------------------------- as the code reads them
