@@ -447,3 +447,26 @@ def test_a_claim_by_a_dismissed_employee_is_pending_not_dismissed() -> None:
         text=text, location=Location.for_section("Legal"))], file_type="docx")
     claim = only(findings, kind=FindingKind.LITIGATION)
     assert claim.attributes["status"] == "pending"
+
+
+def test_a_french_cap_table_and_customer_list_are_read_by_their_headers() -> None:
+    rows = [["Actionnaire", "Catégorie", "Nombre d'actions", "% du capital"],
+            ["Holding Fondateurs SAS", "Actions ordinaires", "600 000", "60,0 %"],
+            ["Fonds Capital Croissance", "Actions de préférence", "300 000", "30,0 %"],
+            ["Marie Dupont", "Actions ordinaires", "100 000", "10,0 %"],
+            ["Total", "", "1 000 000", "100,0 %"]]
+    findings, _, _ = extract("Table_capitalisation.csv", [Section(
+        text=table_text(rows, ["Table de capitalisation au 30/06/2024"]),
+        location=Location.for_cell("Feuil1", "A1"), table=rows)], file_type="csv")
+    stakes = {f.entity: (f.value, f.attributes["class"]) for f in findings
+              if f.kind is FindingKind.OWNERSHIP}
+    assert stakes == {"Holding Fondateurs SAS": (60.0, "Actions ordinaires"),
+                      "Fonds Capital Croissance": (30.0, "Actions de préférence"),
+                      "Marie Dupont": (10.0, "Actions ordinaires")}  # the total is no holder
+    rows = [["Client", "CA 2024 (K€)", "Part du CA"], ["Alpha Froid SAS", "4 210", "23,5 %"],
+            ["Beta Logistique", "2 100", "11,7 %"], ["Autres clients", "11 600", "64,8 %"]]
+    findings, _, _ = extract("Clients.csv", [Section(
+        text=table_text(rows, ["Principaux clients"]), location=Location.for_cell("Feuil1", "A1"),
+        table=rows)], file_type="csv")
+    shares = {f.entity: f.value for f in findings if f.kind is FindingKind.CUSTOMER}
+    assert shares == {"Alpha Froid SAS": 23.5, "Beta Logistique": 11.7}  # the rest is no customer

@@ -99,6 +99,16 @@ class Cues:
     def found(self, text: str) -> bool:
         return self.search(text) is not None
 
+    def begins(self, text: str) -> bool:
+        """The text starts with one of the cues: "Total revenue", "Other customers"."""
+        start = len(text) - len(text.lstrip())
+        return bool(self.phrases) and self.pattern.match(text, start) is not None
+
+    def ends(self, text: str) -> bool:
+        """The text ends with one of the cues: "Umsatz gesamt"."""
+        end = len(text.rstrip())
+        return any(m.end() == end for m in self.finditer(text))
+
     def count(self, text: str) -> int:
         return sum(1 for _ in self.finditer(text))
 
