@@ -12,12 +12,14 @@ from functools import cache, lru_cache
 from manda.vocabulary import vocabulary
 from manda.vocabulary.model import LineItem, UnitKind
 
-__all__ = ["METRICS", "MetricSpec", "UnitKind", "canonical_subject", "find_subjects",
-           "metric_spec"]
+__all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "canonical_subject",
+           "find_line_items", "find_subjects", "line_item_of", "metric_spec"]
 
 MetricSpec = LineItem  # a metric's spec is its line item in the deal vocabulary
-METRICS: tuple[MetricSpec, ...] = vocabulary().line_items
+LINE_ITEMS: tuple[LineItem, ...] = vocabulary().line_items
+METRICS: tuple[MetricSpec, ...] = tuple(m for m in LINE_ITEMS if m.metric)
 _BY_SUBJECT = {m.subject: m for m in METRICS}
+_LINES = {m.subject: m for m in LINE_ITEMS}
 
 
 def metric_spec(subject: str) -> MetricSpec | None:
@@ -29,14 +31,14 @@ def metric_spec(subject: str) -> MetricSpec | None:
 def _matcher() -> re.Pattern[str]:
     from manda.vocabulary import cues
 
-    return cues(s for m in METRICS for s in m.synonyms).pattern
+    return cues(s for m in LINE_ITEMS for s in m.synonyms).pattern
 
 
 @cache
 def _subject_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
     from manda.vocabulary import cues
 
-    return tuple((m.subject, cues(m.synonyms).pattern) for m in METRICS)
+    return tuple((m.subject, cues(m.synonyms).pattern) for m in LINE_ITEMS)
 
 
 @lru_cache(maxsize=4096)
@@ -48,14 +50,28 @@ def _subject_of(wording: str) -> str | None:
     return None
 
 
-def find_subjects(text: str) -> list[tuple[str, int, int]]:
-    """Every metric named in `text`: (canonical subject, start, end), longest name first wins."""
+def find_line_items(text: str) -> list[tuple[str, int, int]]:
+    """Every line item named in `text`, metrics and statement lines alike: (subject, start,
+    end), the longest wording first ("créances clients" is trade receivables, not clients)."""
     out: list[tuple[str, int, int]] = []
     for m in _matcher().finditer(text):
         subject = _subject_of(" ".join(m.group(0).lower().split()))
         if subject is not None:
             out.append((subject, m.start(), m.end()))
     return out
+
+
+def find_subjects(text: str) -> list[tuple[str, int, int]]:
+    """Every metric named in `text`: (canonical subject, start, end), longest name first wins."""
+    return [found for found in find_line_items(text) if found[0] in _BY_SUBJECT]
+
+
+def line_item_of(label: str) -> LineItem | None:
+    """The line item a row label starts with ("Trade debtors" → trade receivables)."""
+    found = find_line_items(label)
+    if not found or label[:found[0][1]].strip(" -–•*:0123456789.()"):
+        return None
+    return _LINES[found[0][0]]
 
 
 def canonical_subject(text: str) -> str | None:

@@ -273,7 +273,7 @@ def load() -> Vocabulary:
     _check_roles(roles, languages)
     line_items = tuple(
         LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
-                 stock=row.stock, cost=row.cost,
+                 stock=row.stock, cost=row.cost, metric=row.metric, sheet=row.sheet,
                  synonyms=tuple(dict.fromkeys(s for lang in languages.values()
                                               for s in lang.line_items.get(row.subject, ()))))
         for row in items.line_items)

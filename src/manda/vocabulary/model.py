@@ -51,6 +51,8 @@ class LineItemRow(_File):
     family: str = ""
     stock: bool = False
     cost: bool = False
+    metric: bool = True
+    sheet: bool = False
 
 
 class LineItemTable(_File):
@@ -133,6 +135,21 @@ class RoleWords(_File):
     requested: tuple[str, ...] = ()  # a request (an IRL row) naming a document of the role
 
 
+class NumberWords(_File):
+    """How a language writes amounts: its separators, scale words and currency words."""
+
+    decimal: str = "."  # the decimal separator of the language's own writing
+    # a word right after a number that multiplies it ("5.2 million", "3,4 Mio.", "1,2 Md")
+    multipliers: dict[int, tuple[str, ...]] = {}
+    # a unit after a number meaning thousands of a currency ("4.620 TEUR", "5 200 K€")
+    thousands_of_currency: tuple[str, ...] = ()
+    # words of a unit line announcing the scale of a table's plain numbers ("in thousands")
+    scales: dict[int, tuple[str, ...]] = {}
+    currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
+    # a word right before a number that makes it a reference ("p. 12", "note 4", "IFRS 15")
+    references: tuple[str, ...] = ()
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -146,6 +163,7 @@ class LanguageFile(_File):
     document_roles: dict[DocumentRole, RoleWords] = {}
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
     key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
+    numbers: NumberWords = NumberWords()
 
 
 # ---------------------------------------------------------------- as the code reads them
@@ -267,6 +285,8 @@ class LineItem:
     family: str = ""
     stock: bool = False
     cost: bool = False
+    metric: bool = True  # extracted as findings; else only read where a statement names it
+    sheet: bool = False  # a balance-sheet line
 
     @property
     def group(self) -> str:
