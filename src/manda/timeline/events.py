@@ -41,11 +41,13 @@ class Trigger:
     future: bool = False  # the event may lie ahead (an expiry, a maturity, a hearing)
     spans: tuple[Precision, ...] = _ALL_SPANS
 
-    def about(self, text: str) -> bool:
-        """Whether the sentence (with its heading) is about this kind's subject."""
+    def about(self, text: str, before: str = "") -> bool:
+        """Whether the sentence (with its heading) is about this kind's subject; a person may be
+        named in the sentence before ("Rhys Morgan — Engineering Director. Joined in 2012")."""
         if self.context is None:
             return True
-        return self.context.found(text) or (self.person and re.search(NAME, text) is not None)
+        named = self.person and re.search(NAME, f"{before}\n{text}") is not None
+        return self.context.found(text) or named
 
 
 TRIGGERS: tuple[Trigger, ...] = tuple(
@@ -151,7 +153,8 @@ def _actors(window: str, sentence: str) -> list[str]:
 
 
 def _pick_trigger(
-    sentence: str, offset: int, mention: DateMention, previous_end: int, context: str
+    sentence: str, offset: int, mention: DateMention, previous_end: int, context: str,
+    before: str = "",
 ) -> tuple[Trigger, int, int] | None:
     """The trigger nearest the date: before it in its clause, or just after a leading date."""
     local_start, local_end = mention.start - offset, mention.end - offset
@@ -159,7 +162,7 @@ def _pick_trigger(
     for order, trigger in enumerate(TRIGGERS):
         if mention.span.precision not in trigger.spans:
             continue
-        if not trigger.about(context):
+        if not trigger.about(context, before):
             continue
         for m in trigger.words.finditer(sentence):
             if m.end() <= local_start and m.start() >= previous_end - offset:
@@ -214,7 +217,8 @@ def events_in_text(
         earlier = " ".join(text[ps:pe] for ps, pe in sentences[max(0, index - 2):index])
         for mention in mentions:
             absolute = DateMention(mention.span, mention.start + s, mention.end + s)
-            picked = _pick_trigger(sentence, s, absolute, previous_end, context)
+            picked = _pick_trigger(sentence, s, absolute, previous_end, context,
+                                   text[sentences[index - 1][0]:s] if index else "")
             window = text[previous_end:absolute.end]
             previous_end = absolute.end
             if picked is None:

@@ -238,7 +238,7 @@ def _events(table: EventTable, topics: tuple[Topic, ...], languages: dict[str, L
         context = cues(p for lang in languages.values() for name in row.context
                        for p in lang.cues.get(name, ()))
         if topic is not None:
-            context = topic.terms | context
+            context = getattr(topic, row.about) | context
         out.append(EventKind(
             kind=row.kind, label=row.label, category=category, words=words,
             context=None if row.anywhere else context, person=row.person, future=row.future,

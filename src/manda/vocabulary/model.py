@@ -114,6 +114,7 @@ class EventRow(_File):
     kind: str
     label: str
     topic: str | None = None  # its category and context come from the topic
+    about: Literal["terms", "stated"] = "terms"  # which of the topic's words say it
     category: str | None = None
     context: tuple[str, ...] = ()  # named cue sets that also say what the sentence is about
     anywhere: bool = False  # needs no context

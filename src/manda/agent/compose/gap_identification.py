@@ -32,6 +32,7 @@ def render(coverage: Coverage, *, category: str | None = None) -> list[str]:
             else:
                 why = (f"marked “{entry.item.status}” in the IRL, but no document in the room "
                        "provides it" if entry.status_mismatch else "no document in the room")
+            if not entry.covered:
                 lines.append(f"❌ {entry.item.title} — {why}")
         lines.append("")
     return lines
