@@ -470,3 +470,15 @@ def test_a_french_cap_table_and_customer_list_are_read_by_their_headers() -> Non
         table=rows)], file_type="csv")
     shares = {f.entity: f.value for f in findings if f.kind is FindingKind.CUSTOMER}
     assert shares == {"Alpha Froid SAS": 23.5, "Beta Logistique": 11.7}  # the rest is no customer
+
+
+def test_people_and_their_roles_are_read_in_french() -> None:
+    text = ("Équipe de direction\nJean Martin est le président de la Société depuis 2015.\n"
+            "Marie Dupont — Directrice financière. Elle a rejoint la Société en 2019.\n"
+            "Paul Roux, DAF adjoint, rapporte à Marie Dupont.")
+    findings, _, _ = extract("Organigramme.docx", [Section(
+        text=text, location=Location.for_section("Direction"))], file_type="docx")
+    roles = {f.entity: f.attributes["role"] for f in findings if f.kind is FindingKind.PERSON}
+    assert roles["Jean Martin"] == "président"
+    assert roles["Marie Dupont"] == "Directrice financière"
+    assert roles["Paul Roux"] == "DAF"

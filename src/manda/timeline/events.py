@@ -61,7 +61,7 @@ CORRECTION_ISSUED = Trigger("correction", "report", "Correction issued", cues(()
 """A newer version or a stated correction replacing another document (from SUPERSEDES)."""
 
 _NAMED = r"[A-Z][\w&'’.\-]*(?:\s+(?:[A-Z][\w&'’.\-]*|&|of|and))*"
-_PARTY = _WORDS.cues("party_preposition").then(rf"\s+(?P<n>{_NAMED})")
+_PARTY = _WORDS.cues("party_preposition").around(tail=rf"\s+(?P<n>{_NAMED})")
 _BEFORE_PAREN = re.compile(rf"(?P<n>{_NAMED})\s*\((?:[^)]*?)$")
 _OBJECTS = _WORDS.cues("event_objects")
 _WORDS_BEFORE = re.compile(r"(?:[\w\-]+\s){0,3}$")  # an object's qualifiers: "master services"

@@ -118,15 +118,12 @@ class Cues:
     def __or__(self, other: Cues) -> Cues:
         return cues((*self.phrases, *other.phrases))
 
-    def then(self, tail: str) -> re.Pattern[str]:
-        """The cue words followed by a structural pattern written as it must match (a capitalised
-        name, a number): "against" + a name is a party. Compiled once for the same phrases."""
-        return _then(self.phrases, tail)
-
-    def after(self, head: str) -> re.Pattern[str]:
-        """A structural pattern written as it must match, followed by the cue words: a name
-        and then "has filed" is a claimant."""
-        return _after(self.phrases, head)
+    def around(self, head: str = "", tail: str = "") -> re.Pattern[str]:
+        """The cue words between structural patterns written as they must match (a capitalised
+        name, a number, the end of the text): "against" + a name is a party, a name + "has
+        filed" a claimant. The words read case-insensitively; compiled once for the same
+        phrases and patterns."""
+        return _around(self.phrases, head, tail)
 
 
 @cache
@@ -138,13 +135,8 @@ def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @cache
-def _then(phrases: tuple[str, ...], tail: str) -> re.Pattern[str]:
-    return re.compile(f"(?i:{_compiled(phrases).pattern}){tail}")
-
-
-@cache
-def _after(phrases: tuple[str, ...], head: str) -> re.Pattern[str]:
-    return re.compile(f"{head}(?i:{_compiled(phrases).pattern})")
+def _around(phrases: tuple[str, ...], head: str, tail: str) -> re.Pattern[str]:
+    return re.compile(f"{head}(?i:{_compiled(phrases).pattern}){tail}")
 
 
 def cues(phrases: Iterable[str]) -> Cues:

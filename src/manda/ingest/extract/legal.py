@@ -38,16 +38,16 @@ _REFERS_BACK = re.compile(
     r"^(?:It|The\s+(?:agreement|contract)|This|Such|Under\s+(?:the|this|it))\b"
 )
 _COC = topic("change_of_control").terms
-_TERMINATION = _WORDS.cues("termination_right").then(r"[^.;\n]{0,140}")
+_TERMINATION = _WORDS.cues("termination_right").around(tail=r"[^.;\n]{0,140}")
 # a sentence about a dispute, and a heading over a section of them
 _LITIGATION = cues(p for t in _LITIGATION_TOPICS for p in (*t.terms.phrases, *t.stated.phrases))
 _LITIGATION_HEADING = cues(p for t in _LITIGATION_TOPICS for p in t.terms.phrases)
 _PARTY = rf"(?:{ORG}|{NAME}|[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){{0,3}})"
 _CLAIMANT = [
-    _WORDS.cues("claim_verbs").after(rf"(?P<c>{_PARTY})(?:,\s[^,]{{1,60}},)?\s+"),
-    _WORDS.cues("claim_by").then(rf"\s+(?P<c>{_PARTY})"),
-    _WORDS.cues("claimant_words").then(rf"[,:]?\s+(?P<c>{_PARTY})"),
-    _WORDS.cues("claim_nouns").then(rf"\s+(?P<c>{_PARTY})"),
+    _WORDS.cues("claim_verbs").around(head=rf"(?P<c>{_PARTY})(?:,\s[^,]{{1,60}},)?\s+"),
+    _WORDS.cues("claim_by").around(tail=rf"\s+(?P<c>{_PARTY})"),
+    _WORDS.cues("claimant_words").around(tail=rf"[,:]?\s+(?P<c>{_PARTY})"),
+    _WORDS.cues("claim_nouns").around(tail=rf"\s+(?P<c>{_PARTY})"),
 ]
 # where a dispute stands, tried in this order ("pending" before "dismissed")
 _STATUS = [(_WORDS.cues(f"litigation_{status}"), status)
@@ -56,7 +56,7 @@ _CLAIM_WORDS = _WORDS.cues("claim_amount")
 _PRONOUNS = _WORDS.cues("pronouns")
 _KEY_DATES = _WORDS.key_dates()
 _FOUNDED = dict(_KEY_DATES)["founded"]
-_FOUNDED_YEAR = _FOUNDED.then(r"\s+(?:[^\W\d]+\s+){0,2}?(?P<y>(?:19|20)\d{2})\b")
+_FOUNDED_YEAR = _FOUNDED.around(tail=r"\s+(?:[^\W\d]+\s+){0,2}?(?P<y>(?:19|20)\d{2})\b")
 
 
 def _is_target(name: str, view: SectionView) -> bool:

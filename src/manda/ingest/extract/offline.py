@@ -35,23 +35,18 @@ from manda.models import (
     LocationKind,
     ParsedDocument,
 )
+from manda.vocabulary import vocabulary
 
 __all__ = ["OfflineExtractor", "build_finding"]
 
-_PEOPLE_WORDS = re.compile(
-    r"\b(?:management|team|bios?|biograph\w*|leadership|board|people|key\s+personnel|"
-    r"executives?|officers|directors|org(?:anisation|anization)?\s*chart|founders?)\b",
-    re.IGNORECASE,
-)
+_WORDS = vocabulary()
+# a title or heading over people: every name under it is a person worth a finding
+_PEOPLE_WORDS = _WORDS.cues("people_context")
+# "Globex GmbH (the "Company")", "Exemple SAS (ci-après la « Société »)": the target, defined
 _DEFINED_TARGET = re.compile(
-    rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:the\s+)?[\"“']?(?:Company|Target)[\"”']?\s*\)"
-)
-_GENERIC_TOKENS = {
-    "q1", "q2", "q3", "q4", "h1", "h2", "fy", "legal", "management", "cap", "annual", "quarterly",
-    "report", "draft", "final", "board", "minutes", "forecast", "budget", "presentation", "the",
-    "project", "deal", "data", "room", "irl", "customer", "customers", "contract", "contracts",
-    "financials", "financial", "pnl", "p&l", "summary", "bios", "team", "kpis", "kpi",
-}
+    rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:(?i:{_WORDS.cues('target_article').pattern.pattern})"
+    rf"\s*)*[\"“'«„]?\s*(?i:{_WORDS.cues('target_names').pattern.pattern})\s*[\"”“'»]?\s*\)")
+_GENERIC_TOKENS = _WORDS.words("generic_file_words")  # a file name's words that name no company
 _REQUIRES_ENTITY = {FindingKind.PERSON, FindingKind.OWNERSHIP, FindingKind.CUSTOMER}
 
 
