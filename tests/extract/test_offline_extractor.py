@@ -482,3 +482,12 @@ def test_people_and_their_roles_are_read_in_french() -> None:
     assert roles["Jean Martin"] == "président"
     assert roles["Marie Dupont"] == "Directrice financière"
     assert roles["Paul Roux"] == "DAF"
+
+
+def test_a_customer_share_stated_in_french_prose() -> None:
+    text = ("Clients\nAlpha Froid SAS représente environ 23,5 % du chiffre d'affaires de "
+            "l'exercice 2024. Le contrat cadre court jusqu'en 2027.")
+    findings, _, _ = extract("Presentation.docx", [Section(
+        text=text, location=Location.for_section("Société"))], file_type="docx")
+    share = only(findings, kind=FindingKind.CUSTOMER)
+    assert (share.entity, share.value, share.unit) == ("Alpha Froid SAS", 23.5, "%")

@@ -192,3 +192,11 @@ def test_an_event_kind_of_no_events_row_is_refused_with_its_file() -> None:
     with pytest.raises(ValueError, match=r"languages/xx\.yaml.*claim fild"):
         _events(_parse(EventTable, "events.yaml"), v.topics,
                 {"en": v.languages["en"], "xx": bad})
+
+
+def test_an_optional_word_of_more_than_one_word_is_refused() -> None:
+    from manda.vocabulary.cues import check_phrase
+
+    check_phrase("'[the] board of directors'".strip("'"))
+    with pytest.raises(ValueError, match=r"one word in brackets"):
+        check_phrase("détient [une participation de]")

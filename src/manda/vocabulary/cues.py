@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Cues", "compile_phrase", "cues"]
+__all__ = ["Cues", "check_phrase", "compile_phrase", "cues"]
 
 _GAP = r"[\s\-]+"
 _NUMBER = r"\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?"
@@ -39,6 +39,16 @@ def _word(token: str) -> str:
         text = re.sub(r"['’]", "['’]", re.escape(stem)).replace(r"\#", _NUMBER)
         alternatives.append(text + (r"\w*" if star else ""))
     return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+
+def check_phrase(phrase: str) -> None:
+    """Refuses a phrase the syntax cannot read: an optional `[…]` spans one word only."""
+    if phrase.strip().startswith("re:"):
+        return
+    for token in phrase.split():
+        if token.startswith("[") != token.endswith("]") or token.count("[") > 1:
+            raise ValueError(f"cue {phrase!r}: an optional word is one word in brackets "
+                             f"('[the] board', '[a] [stake]'), not {token!r}")
 
 
 def compile_phrase(phrase: str) -> str:

@@ -3,6 +3,7 @@ language belonging to a known topic, line item or cue set)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -12,7 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from manda.models import DocumentRole
-from manda.vocabulary.cues import Cues, cues
+from manda.vocabulary.cues import Cues, check_phrase, cues
 from manda.vocabulary.model import (
     DocumentKind,
     EventKind,
@@ -155,6 +156,19 @@ def _languages() -> dict[str, LanguageFile]:
     return {"en": out.pop("en"), **out}
 
 
+def _phrases(lang: LanguageFile) -> Iterator[str]:
+    """Every cue phrase of a language file (not its labels, queries or number words)."""
+    for words in lang.topics.values():
+        yield from (*words.asked, *words.terms, *words.stated, *words.prefer)
+    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates):
+        for phrases in group.values():
+            yield from phrases
+    for role in lang.document_roles.values():
+        yield from (*role.asked, *role.names, *role.requested)
+        for phrases in role.signals.values():
+            yield from phrases
+
+
 def _check(table: TopicTable, items: LineItemTable, languages: dict[str, LanguageFile]) -> None:
     keys = [t.key for t in table.topics]
     if len(set(keys)) != len(keys):
@@ -177,6 +191,11 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
         if unknown := set(lang.key_dates) - set(en.key_dates):
             raise VocabularyError(f"{where}: key dates {sorted(unknown)} are not in en.yaml")
+        for phrase in _phrases(lang):
+            try:
+                check_phrase(phrase)
+            except ValueError as exc:
+                raise VocabularyError(f"{where}: {exc}") from None
 
 
 def _check_roles(table: RoleTable, languages: dict[str, LanguageFile]) -> None:

@@ -56,29 +56,18 @@ _DATED = re.compile(r"\b(?:dated(?:\s+as\s+of)?|effective(?:\s+as\s+of)?|entered
 # "… as of June 30, 2025." closing a sentence dates every balance it lists
 _CLOSING_DATE = re.compile(r"^(?:as\s+(?:of|at)|at)\b", re.IGNORECASE)
 _GROWTH = _WORDS.cues("growth_words")
-_SHARE_OF_REVENUE = re.compile(
-    r"^\s+of\s+(?:total\s+|group\s+|our\s+|its\s+|annual\s+|the\s+(?:company['’]s\s+|group['’]s\s+)?)?"
-    r"(?:revenue|revenues|sales|turnover)\b",
-    re.IGNORECASE,
-)
-_SHARE_VERB = re.compile(
-    r"\b(?:accounts?\s+for|accounted\s+for|represents?|represented|contributes?|contributed|"
-    r"makes?\s+up|made\s+up|generates?|generated|is|was|at)\s+(?:approximately\s+|about\s+|"
-    r"around\s+|roughly\s+|c\.\s*|ca\.\s*|some\s+|over\s+|nearly\s+)?$",
-    re.IGNORECASE,
-)
+# "23.5% of total revenue", "23,5 % du chiffre d'affaires": a share of revenue
+_OF_REVENUE = _WORDS.cues("of_revenue")
+_SHARE_OF_REVENUE = _OF_REVENUE.around(head=r"\s+")
+_APPROXIMATELY = rf"(?:(?i:{_WORDS.cues('approximately').pattern.pattern})\s*)?"
+# "Globex accounts for about", "Alpha représente environ": the verb before a customer's share
+_SHARE_VERB = _WORDS.cues("share_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
+_STRONG_SHARE_VERB = _WORDS.cues("strong_share_verbs")  # says it without "of revenue" after
 _TOP_N = re.compile(r"\btop[\s-]*(\d+|ten|five|three|twenty)\s+customers?\b", re.IGNORECASE)
 _LARGEST = _WORDS.cues("largest_customer")
-_OWN_VERB = re.compile(
-    r"\b(?:holds?|held|owns?|owned|controls?|has)\s+(?:a\s+|an\s+)?(?:(?:stake|interest|"
-    r"shareholding)\s+of\s+)?(?:approximately\s+|about\s+|around\s+)?$",
-    re.IGNORECASE,
-)
-_OWN_OBJECT = re.compile(
-    r"^\s*(?:of\s+(?:the\s+)?(?:shares|share\s+capital|equity|company|issued\s+shares|"
-    r"voting\s+rights)|stake|equity\s+stake|shareholding|interest|ownership)",
-    re.IGNORECASE,
-)
+# "Anna Schmidt holds", "la Holding détient", "die Holding hält": a holder before a stake
+_OWN_VERB = _WORDS.cues("own_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
+_OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der Anteile"
 _NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
@@ -437,10 +426,10 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
                if v.amount.end <= amount.start and (v.amount.unit or v.amount.currency)]
     lead_start = max([sentence.span[0], *earlier])
     lead = text[lead_start : amount.start]
-    of_revenue = bool(_SHARE_OF_REVENUE.match(text[amount.end : sentence.span[1]]))
+    of_revenue = bool(_SHARE_OF_REVENUE.match(text, amount.end, sentence.span[1]))
     if not of_revenue and not (
-        _SHARE_VERB.search(lead) and re.search(r"\baccounts?\s+for\b|\brepresents?\b", lead)
-        and re.search(r"\bof\s+(?:total\s+)?(?:revenue|sales)\b", sentence.paragraph)
+        _SHARE_VERB.search(lead) and _STRONG_SHARE_VERB.found(lead)
+        and _OF_REVENUE.found(sentence.paragraph)
     ):
         return None
     entity: tuple[str, int, int] | None = None
@@ -495,7 +484,7 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
 def _ownership(sentence: _Sentence, value: _Value) -> Candidate | None:
     amount = value.amount
     text = sentence.view.text
-    if amount.unit != "%" or not _OWN_OBJECT.match(text[amount.end : sentence.span[1]]):
+    if amount.unit != "%" or not _OWN_OBJECT.begins(text[amount.end : sentence.span[1]]):
         return None
     verb = _OWN_VERB.search(text[sentence.span[0] : amount.start])
     if verb is None:
