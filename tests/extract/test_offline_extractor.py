@@ -387,7 +387,7 @@ def test_a_request_list_is_no_evidence_whatever_its_name() -> None:
         Section(text=table_text(rows), location=Location.for_cell("Demandes", "A1"),
                 table=rows)])
     profile = classify_document("Liste.xlsx", parsed)
-    assert profile.is_irl and profile.role is R.IRL and profile.kind.authority < 0.5
+    assert profile.is_irl and profile.role is R.IRL and profile.spec.authority < 0.5
 
 
 def test_a_draft_is_never_authoritative() -> None:

@@ -159,7 +159,7 @@ def test_every_document_role_is_one_row_of_the_classification() -> None:
     from manda.vocabulary.load import _check_roles
     from manda.vocabulary.model import RoleTable
 
-    kinds = vocabulary().document_kinds
+    kinds = vocabulary().role_specs
     assert set(kinds) == set(DocumentRole)
     worth = {role: kinds[role].authority for role in kinds}
     assert (worth[DocumentRole.AUDITED_STATEMENTS] > worth[DocumentRole.MANAGEMENT_ACCOUNTS]
@@ -175,7 +175,7 @@ def test_every_document_role_is_one_row_of_the_classification() -> None:
 
 
 def test_french_documents_are_named_by_their_roles_words() -> None:
-    kinds = vocabulary().document_kinds
+    kinds = vocabulary().role_specs
     requested = {role for role, k in kinds.items()
                  if k.requested.found("Table de capitalisation à jour")}
     assert requested == {DocumentRole.CAP_TABLE}

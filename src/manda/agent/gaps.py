@@ -265,7 +265,7 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
 def _roles_named(request: str) -> list[DocumentRole]:
     """A request that names a kind of document ("Jahresabschlüsse", "table de capitalisation")
     is provided by a document of that role."""
-    return [k.role for k in _WORDS.document_kinds.values() if k.requested.found(request)]
+    return [k.role for k in _WORDS.role_specs.values() if k.requested.found(request)]
 
 
 _LETTERS = re.compile(r"[^\W\d_][\w&\-]{3,}")

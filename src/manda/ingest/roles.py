@@ -20,7 +20,7 @@ from pathlib import PurePath
 from manda.ingest.parsers.layout import table_shape
 from manda.models import DocumentRole, ParsedDocument, Section
 from manda.vocabulary import Cues, vocabulary
-from manda.vocabulary.model import DocumentKind, Signal
+from manda.vocabulary.model import RoleSpec, Signal
 
 __all__ = ["RoleVerdict", "classify_role", "header_cells"]
 
@@ -44,9 +44,9 @@ _MAIL_SUBJECT = _WORDS.cues("mail_subject")
 
 
 @cache
-def _kinds() -> tuple[DocumentKind, ...]:
+def _kinds() -> tuple[RoleSpec, ...]:
     """Every role that content can show (roles.yaml's order breaks ties)."""
-    return tuple(k for k in _WORDS.document_kinds.values() if k.role is not R.OTHER)
+    return tuple(k for k in _WORDS.role_specs.values() if k.role is not R.OTHER)
 
 
 @dataclass(frozen=True)

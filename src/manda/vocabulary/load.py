@@ -15,12 +15,12 @@ from pydantic import ValidationError
 from manda.models import DocumentRole
 from manda.vocabulary.cues import Cues, check_phrase, cues
 from manda.vocabulary.model import (
-    DocumentKind,
     EventKind,
     EventTable,
     LanguageFile,
     LineItem,
     LineItemTable,
+    RoleSpec,
     RoleTable,
     RoleWords,
     Signal,
@@ -64,12 +64,12 @@ class Vocabulary:
     flag_kinds: dict[str, int]  # red flags that are no topic, by severity
     line_items: tuple[LineItem, ...]
     languages: dict[str, LanguageFile]
-    document_kinds: dict[DocumentRole, DocumentKind]  # roles.yaml's order
+    role_specs: dict[DocumentRole, RoleSpec]  # roles.yaml's order
     events: tuple[EventKind, ...]  # events.yaml's order
 
-    def document_kind(self, role: DocumentRole) -> DocumentKind:
+    def role_spec(self, role: DocumentRole) -> RoleSpec:
         """What a document of the role is worth and how every language names it."""
-        return self.document_kinds[role]
+        return self.role_specs[role]
 
     def topic(self, key: str) -> Topic:
         for topic in self.topics:
@@ -213,16 +213,16 @@ def _check_roles(table: RoleTable, languages: dict[str, LanguageFile]) -> None:
                     f"gives words for signals {sorted(unknown)} that roles.yaml does not weigh")
 
 
-def _document_kinds(table: RoleTable, languages: dict[str, LanguageFile]
-                    ) -> dict[DocumentRole, DocumentKind]:
-    out: dict[DocumentRole, DocumentKind] = {}
+def _role_specs(table: RoleTable, languages: dict[str, LanguageFile]
+                    ) -> dict[DocumentRole, RoleSpec]:
+    out: dict[DocumentRole, RoleSpec] = {}
     for row in table.roles:
         words = [lang.document_roles.get(row.role, RoleWords()) for lang in languages.values()]
         signals = tuple(
             Signal(key=key, where=signal.where, weight=signal.weight, cap=signal.cap,
                    cues=cues(p for w in words for p in w.signals.get(key, ())))
             for key, signal in row.signals.items())
-        out[row.role] = DocumentKind(
+        out[row.role] = RoleSpec(
             role=row.role, authority=row.authority, authoritative=row.authoritative,
             periodic=row.periodic, forecast=row.forecast, request_list=row.request_list,
             as_of=row.as_of, signals=tuple(s for s in signals if s.cues),
@@ -302,6 +302,6 @@ def load() -> Vocabulary:
         flag_kinds={row.key: row.severity for row in table.red_flag_kinds},
         line_items=line_items,
         languages=languages,
-        document_kinds=_document_kinds(roles, languages),
+        role_specs=_role_specs(roles, languages),
         events=_events(events, topics, languages),
     )

@@ -243,7 +243,7 @@ class Signal:
 
 
 @dataclass(frozen=True)
-class DocumentKind:
+class RoleSpec:
     """What a document is to a deal team (its role), what that makes it worth, and how each
     language names it: the one document classification (roles.yaml and the language files)."""
 

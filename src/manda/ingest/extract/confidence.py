@@ -59,7 +59,7 @@ def score(
     profile: DocumentProfile, evidence: Evidence, *, nature: Nature = Nature.ACTUAL
 ) -> float:
     """The confidence score of a statement of `evidence` type in a document of `profile`."""
-    value = min(profile.kind.authority, _EVIDENCE_CAP[evidence])
+    value = min(profile.spec.authority, _EVIDENCE_CAP[evidence])
     if evidence == "narrative":
         value -= 0.05
     if profile.draft:

@@ -67,7 +67,7 @@ def _document_period(document: Document, parsed: ParsedDocument,
     opening = "\n".join(parsed.sections[0].text.split("\n")[:6]) if parsed.sections else ""
     for source in (stem, parsed.title or "", opening):
         periods = [p for p, _, _ in find_periods(source)]
-        if not profile.kind.as_of:
+        if not profile.spec.as_of:
             periods = [p for p in periods if not p.startswith("as of")]
         if periods:
             return periods[0]
@@ -118,7 +118,7 @@ def _views(document: Document, parsed: ParsedDocument,
             heading = f"{section.location.label} {heading}"
         heading_periods = [
             p for p, _, _ in find_periods(heading[:160])
-            if profile.kind.as_of or not p.startswith("as of")
+            if profile.spec.as_of or not p.startswith("as of")
         ]
         head = " ".join(section.text.split("\n", 2)[:2])
         views.append(SectionView(
@@ -135,7 +135,7 @@ def _views(document: Document, parsed: ParsedDocument,
                 else doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
-            periodic=profile.kind.periodic,
+            periodic=profile.spec.periodic,
             caption=caption,
             fiscal_year_end=fiscal_year_end,
             decimal_comma=decimal_comma,

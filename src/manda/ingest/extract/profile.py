@@ -16,7 +16,7 @@ from pathlib import PurePath
 from manda.ingest.roles import classify_role
 from manda.models import DocumentRole, ParsedDocument
 from manda.vocabulary import vocabulary
-from manda.vocabulary.model import DocumentKind
+from manda.vocabulary.model import RoleSpec
 
 __all__ = ["DocumentProfile", "classify_document"]
 
@@ -35,21 +35,21 @@ class DocumentProfile:
     certified: bool = False  # its opening says it is audited, signed or final
 
     @property
-    def kind(self) -> DocumentKind:
+    def spec(self) -> RoleSpec:
         """What the role makes it worth (roles.yaml)."""
-        return _WORDS.document_kind(self.role)
+        return _WORDS.role_spec(self.role)
 
     @property
     def authoritative(self) -> bool:
-        return self.kind.authoritative and not self.draft
+        return self.spec.authoritative and not self.draft
 
     @property
     def is_irl(self) -> bool:
-        return self.kind.request_list
+        return self.spec.request_list
 
     @property
     def is_forecast(self) -> bool:
-        return self.kind.forecast
+        return self.spec.forecast
 
 
 def _opening(parsed: ParsedDocument, limit: int = 1500) -> str:
