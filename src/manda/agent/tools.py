@@ -35,6 +35,7 @@ from manda.models import (
     LocationKind,
     RelationType,
     SearchHit,
+    heading_trail,
 )
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 from manda.vocabulary import vocabulary
@@ -63,6 +64,9 @@ def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[st
 
 
 _S = {"type": "string"}
+# findings a search shows the model at most (a metric across five companies' filings can match
+# hundreds; the passages' own and the period's come first)
+SHOWN_FINDINGS = 30
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "query_knowledge_base",
@@ -160,7 +164,8 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
-    """Passages as quoted data, each with its source and its document's role."""
+    """Passages as quoted data, each with its source, its document's role and the headings it
+    stands under."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
@@ -169,11 +174,24 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
         role = roles.get(hit.document_id)
         kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
+        under = f' under="{under_attribute(hit.heading_path)}"' if hit.heading_path else ""
         parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{flag}>\n'
+            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{under}{flag}>\n'
             f"{quote(hit.text)}\n</excerpt>"
         )
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+
+
+UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
+UNDER_CHARS = 60  # each at most this long
+
+
+def under_attribute(path: Sequence[str]) -> str:
+    """`Litigation › Pending claims`: the innermost headings of a passage, short and safe inside
+    an attribute (document text: no quotes or tags)."""
+    shown = [" ".join(title.split()) for title in path[-UNDER_HEADINGS:]]
+    shown = [t if len(t) <= UNDER_CHARS else t[: UNDER_CHARS - 1] + "…" for t in shown]
+    return re.sub(r'[<>"]', "'", heading_trail(tuple(shown)))
 
 
 def render_finding(finding: Finding, evidence: Evidence) -> str:
@@ -307,6 +325,10 @@ class ToolBox:
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
+        if len(shown) > SHOWN_FINDINGS:  # the passages' own first, then the period asked
+            shown.sort(key=lambda f: (f.chunk_id not in chunk_ids,
+                                      period is not None and f.period != period))
+            shown = shown[:SHOWN_FINDINGS]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)
@@ -334,7 +356,7 @@ class ToolBox:
                                        c.ordinal))
             extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
                                 location=c.location, text=shown_text(c), score=0.0,
-                                via=["role"])
+                                heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
@@ -530,7 +552,8 @@ class ToolBox:
             ids = {d.filename: d.id for d in self._evidence.documents.values()}
             self._evidence.dated = [
                 Source(document=c.document, document_id=ids.get(c.document, c.document),
-                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id)
+                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id,
+                       heading_path=tuple(c.heading_path))
                 for e in timeline.events for c in e.citations
             ]
             self._evidence.note_search("the deal timeline")

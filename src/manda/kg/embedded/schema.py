@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped
+SCHEMA_VERSION = 4  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped; 4: heading paths
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     section      INTEGER NOT NULL,
     location     TEXT NOT NULL,
     text         TEXT NOT NULL,
+    heading_path TEXT NOT NULL DEFAULT '[]',  -- JSON list, outermost heading first
     UNIQUE (deal_id, id)
 );
 CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (deal_id, document_id, ordinal);
@@ -237,6 +238,16 @@ INSERT INTO keyword_changes (deal_id, chunk_rowid, generation)
 """
 
 
+# A home made before chunks kept their heading path gains the column; its chunks stand under no
+# heading until their document is read again (`IngestService`, on the next ingestion of the
+# room). Detected by the missing column, whatever the version number says.
+TO_HEADING_PATHS = "ALTER TABLE chunks ADD COLUMN heading_path TEXT NOT NULL DEFAULT '[]'"
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
+
+
 def apply_schema(conn: sqlite3.Connection) -> None:
     """Create every missing table, index and trigger, then migrate older homes, in one short
     write transaction.
@@ -256,6 +267,8 @@ def apply_schema(conn: sqlite3.Connection) -> None:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone():
                 for statement in statements(FROM_FTS5):
                     conn.execute(statement)
+            if not _has_column(conn, "chunks", "heading_path"):
+                conn.execute(TO_HEADING_PATHS)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except BaseException:
         conn.execute("ROLLBACK")
