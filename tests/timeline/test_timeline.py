@@ -190,3 +190,43 @@ async def test_sample_deal_timeline_lists_litigation_contracts_financing(app) ->
     assert not any(c.document.endswith("IRL.xlsx") for e in timeline.events for c in e.citations)
     # excerpts are what a person reads: never the indexed context line chunking puts on top
     assert not any(c.excerpt.startswith("[") for e in timeline.events for c in e.citations)
+
+
+def test_a_french_room_has_its_events_in_its_own_words() -> None:
+    """Trigger words and the topics' terms are read in every language of the vocabulary."""
+    passages, documents = _room(
+        ("Memo_juridique.docx", date(2024, 9, 1), [
+            ("Litiges", "Un ancien distributeur, Distrib Sud SARL, a assigné la Société devant "
+                        "le tribunal de commerce de Lyon le 12/06/2024 et réclame 2,3 M€ de "
+                        "dommages et intérêts."),
+            ("Immobilier", "Le bail commercial des locaux de Lyon expire le 31/12/2028."),
+            ("Financement", "Le contrat de crédit syndiqué arrive à échéance le 30/09/2029."),
+        ]),
+        ("Organigramme.docx", date(2024, 9, 1), [
+            ("Direction", "Marie Dupont a été nommée directrice financière le 01/03/2022."),
+        ]),
+    )
+    events = {e.kind: e for e in build_timeline("deal", passages, documents).events}
+    claim = events["claim filed"]
+    assert (claim.category, claim.date) == ("litigation", "2024-06-12")
+    assert "tribunal de commerce de Lyon" in claim.actors
+    assert (events["lease expires"].category, events["lease expires"].date) == (
+        "lease", "2028-12-31")
+    assert (events["loan matures"].category, events["loan matures"].date) == (
+        "financing", "2029-09-30")
+    assert "Marie Dupont" in events["appointed"].actors
+
+
+def test_an_event_kind_takes_its_category_and_context_from_its_topic() -> None:
+    from manda.timeline.events import TRIGGERS
+    from manda.timeline.model import CATEGORIES
+    from manda.vocabulary import topic, topics
+
+    assert all(set(t.timeline) <= set(CATEGORIES) for t in topics())
+    by_kind = {t.kind: t for t in TRIGGERS}
+    assert by_kind["claim filed"].category == topic("litigation").timeline[0]
+    assert set(topic("litigation").terms.phrases) <= set(by_kind["claim filed"].context.phrases)
+    assert set(topic("debt").terms.phrases) <= set(by_kind["loan matures"].context.phrases)
+    assert all(t.category in CATEGORIES for t in TRIGGERS)
+    for t in (t for t in TRIGGERS if t.context is not None):
+        assert t.words and t.context, t.kind

@@ -22,7 +22,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from manda.ingest.decisions import HELD
 from manda.ingest.extract import Extractor, run_extractor
-from manda.ingest.extract.confidence import ceiling_for
+from manda.ingest.extract.confidence import ceiling_for, recorded_role
 from manda.ingest.extract.dedupe import is_placeholder
 from manda.ingest.extract.excerpts import MAX_EXCERPT, MIN_EXCERPT, excerpt_span, find_verbatim
 from manda.models import (
@@ -30,6 +30,7 @@ from manda.models import (
     Chunk,
     Confidence,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     FindingStatus,
@@ -233,7 +234,8 @@ class ReviewOutcome:
 def _why_approved(finding: Finding) -> str:
     evidence = {"table": "a table cell", "statement": "a formal statement"}.get(
         finding.attributes.get("evidence", ""), "a statement")
-    kind = finding.attributes.get("doc_kind", "document").replace("_", " ")
+    role = recorded_role(finding.attributes)
+    kind = role.label if role is not None and role is not DocumentRole.OTHER else "document"
     return (f"high confidence: {evidence} in a {kind}; all fields a {finding.kind.value} needs "
             "are present; the excerpt quotes the value")
 

@@ -96,9 +96,7 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
     audited = document.role is DocumentRole.AUDITED_STATEMENTS and not document.draft
     if audited or profile.certified:
         return None
-    kind = profile.kind.replace("_", " ") if document.role is DocumentRole.OTHER else (
-        document.role.value.replace("_", " ")
-    )
+    kind = "document" if document.role is DocumentRole.OTHER else document.role.label
     draft = "draft " if document.draft else ""
     return (
         f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "

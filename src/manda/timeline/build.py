@@ -265,9 +265,7 @@ def _corrections(
         stated = next((c for c in newer.corrections if c.sentence in rel.reason), None)
         if stated is not None:
             excerpt = stated.sentence[:MAX_EXCERPT]
-        corrected = stated is not None or any(
-            m in {"corrected", "correction", "restated", "amended"}
-            for m in version_info(newer.filename).markers)
+        corrected = stated is not None or version_info(newer.filename).is_correction
         label = "Correction issued" if corrected else "Revised version issued"
         citation = (EventCitation(document=newer.filename, location=stated.location.label,
                                   page=stated.location.page, excerpt=excerpt)

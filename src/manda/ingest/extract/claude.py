@@ -282,7 +282,7 @@ class ClaudeExtractor:
         name = _attr(document.filename)
         fiscal = (f' fiscal_year_end="{FiscalYearEnd.from_iso(document.fiscal_year_end)}"'
                   if document.fiscal_year_end else "")
-        parts = [f'<document name="{name}" kind="{profile.kind}" role="{profile.role.value}"'
+        parts = [f'<document name="{name}" role="{profile.role.value}"'
                  f'{fiscal}{draft}{dated}>']
         for index in batch:
             section = parsed.sections[index]
