@@ -13,10 +13,11 @@ real-filings probe, judged on its held-out half (figures in the README).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -34,7 +35,7 @@ from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, DocumentStatus, FindingStatus, RelationType, SearchHit
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -200,12 +201,14 @@ class HybridSearch:
         bm25_ids: set[str] = set()
         channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
         lists: list[list[ScoredId]] = []
+        shown = max(k * 4, self._pool) if distinct else max(k, self._pool // 2)
         for text in queries:
             dense, bm25 = await self._candidates(deal_id, text)
             dense_ids.update(h.id for h in dense)
             bm25_ids.update(h.id for h in bm25)
             # The findings channel takes part in either fusion (weight 0 turns it off in both).
-            facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
+            facts = (await self._fact_matches(deal_id, text, [*dense, *bm25], shown)
+                     if self._weights.facts else [])
             stats.facts += len(facts)
             for name, found in (("vector", dense), ("bm25", bm25), ("findings", facts)):
                 for h in found:
@@ -216,21 +219,22 @@ class HybridSearch:
             else:
                 lists.append(fuse(dense, bm25, self._weights, facts))
         fused = lists[0] if len(lists) == 1 else merge_sub_queries(lists)
-        head = fused[: max(k * 4, self._pool)] if distinct else fused[: max(k, self._pool // 2)]
+        head = fused[:shown]
         if self._expand_graph:
             head = await self._expand(deal_id, head, shown=k)
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
+        names = await self._graph.document_names(deal_id)
         if self._routing is not None:
             head = self._route(query, head, chunks)
             if self._routing.document > 0:
-                head = await self._route_documents(deal_id, query, head, chunks)
+                head = self._route_documents(query, head, chunks, names)
         siblings: dict[str, list[Chunk]] = {}
         if distinct and self._sibling_weight > 0:
             head = aggregate_locations(head, chunks, self._sibling_weight)
         if distinct:
             siblings = location_groups(head, chunks)
             head = distinct_locations(head, chunks)
-        hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
+        hits = await self._hydrate(deal_id, head, chunks, names, dense_ids, bm25_ids)
         hits = [h.model_copy(update={"channel_scores": channels[h.chunk_id]})
                 if h.chunk_id in channels else h for h in hits]
         if siblings:  # a merged location shows every retrieved passage of it, in reading order
@@ -265,12 +269,12 @@ class HybridSearch:
                   for h in head]
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
-    async def _route_documents(
-        self, deal_id: str, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+    def _route_documents(
+        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk], names: dict[str, str]
     ) -> list[ScoredId]:
         """Lift the passages of the documents whose names the question uses."""
         assert self._routing is not None
-        named = named_documents(query, await self._graph.list_documents(deal_id))
+        named = named_documents(query, names)
         if not named:
             return head
         bonus = self._routing.document
@@ -328,27 +332,22 @@ class HybridSearch:
         if notice not in self.last.notices:
             self.last.notices.append(notice)
 
-    async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
-        """Passages holding findings on the subject and period the question names."""
+    async def _fact_matches(self, deal_id: str, query: str, found: Sequence[ScoredId],
+                            shown: int) -> list[ScoredId]:
+        """Passages holding findings on the subject and period the question names: those the
+        other channels `found`, and the `shown` strongest of the rest — all a head of `shown`
+        passages can take from this channel, whose other passages score alike and below them
+        (the store reads no more: a line item restated on every page of a 100,000-page room has
+        ~150,000 findings)."""
         named = query
         if self._expand_vocabulary:
             named = "; ".join([query, *expansions(query)])
-        subjects = {subject for subject, _, _ in find_subjects(named)}
+        subjects = sorted({subject for subject, _, _ in find_subjects(named)})
         if not subjects:
             return []
-        periods = {period for period, _, _ in find_periods(query)}
-        best: dict[str, float] = {}
-        for subject in sorted(subjects):
-            for finding in await self._graph.list_findings(deal_id, subject=subject):
-                if finding.chunk_id is None or finding.status is FindingStatus.REJECTED:
-                    continue
-                if periods and finding.period not in periods:
-                    continue
-                score = finding.confidence
-                if finding.status is FindingStatus.SUPERSEDED:
-                    score *= 0.5  # graph expansion brings the correction next to it
-                best[finding.chunk_id] = max(best.get(finding.chunk_id, 0.0), score)
-        return [ScoredId(cid, score) for cid, score in best.items()]
+        periods = sorted({period for period, _, _ in find_periods(query)})
+        return await self._graph.fact_chunks(deal_id, subjects, periods,
+                                             among=[h.id for h in found], limit=shown)
 
     async def _expand(self, deal_id: str, head: list[ScoredId], *, shown: int) -> list[ScoredId]:
         """Bring successors of superseded findings and both sides of conflicts into the results.
@@ -394,10 +393,12 @@ class HybridSearch:
         deal_id: str,
         ranked: list[ScoredId],
         chunks: dict[str, Chunk],
+        names: dict[str, str],
         dense_ids: set[str],
         bm25_ids: set[str],
     ) -> list[SearchHit]:
-        doc_names: dict[str, str | None] = {}
+        # completed documents by name (`names`); any other is looked at alone (rarely any)
+        doc_names: dict[str, str | None] = dict(names)
         hits: list[SearchHit] = []
         for h in ranked:
             chunk = chunks.get(h.id)
@@ -478,31 +479,40 @@ def _name_words(text: str) -> set[str]:
             if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
 
 
-def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
-    """The ids of the documents the question names best, by their distinctive name words.
+def named_documents(question: str, names: Mapping[str, str]) -> set[str]:
+    """The ids of the documents the question names best, by the distinctive words of their file
+    names (`names`: file name by document id).
 
     A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
     one names that one strongly (weight log(n / df)). The documents with the highest total win;
     none when the question uses no distinctive name word.
     """
-    if len(documents) < 2:
+    if len(names) < 2:
         return set()
-    words = {d.id: _name_words(d.filename) | _name_words(getattr(d, "title", None) or "")
-             for d in documents}
     asked = _name_words(question)
-    df: dict[str, int] = {}
-    for names in words.values():
-        for word in names:
-            df[word] = df.get(word, 0) + 1
-    n = len(documents)
+    words, df = _name_index(tuple(sorted(names.items())))
+    n = len(names)
     # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
-    score = {doc_id: sum(math.log(n / df[w]) for w in names & asked if df[w] < n)
-             if any(not w.isdigit() and df[w] < n for w in names & asked) else 0.0
-             for doc_id, names in words.items()}
+    score = {doc_id: sum(math.log(n / df[w]) for w in found & asked if df[w] < n)
+             if any(not w.isdigit() and df[w] < n for w in found & asked) else 0.0
+             for doc_id, found in words.items()}
     best = max(score.values())
     if best <= 0:
         return set()
     return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
+
+
+@functools.lru_cache(maxsize=8)
+def _name_index(names: tuple[tuple[str, str], ...]
+                ) -> tuple[dict[str, set[str]], dict[str, int]]:
+    """The name words of each document and in how many names each word is, kept for the deal's
+    current set of files (a room of thousands is split into words once, not every question)."""
+    words = {doc_id: _name_words(filename) for doc_id, filename in names}
+    df: dict[str, int] = {}
+    for found in words.values():
+        for word in found:
+            df[word] = df.get(word, 0) + 1
+    return words, df
 
 
 def location_key(chunk: Chunk) -> tuple[str, str, str]:

@@ -83,6 +83,12 @@ def list_documents(conn: sqlite3.Connection, deal_id: str) -> list[Document]:
     return [Document.model_validate_json(data) for (data,) in rows]
 
 
+def document_names(conn: sqlite3.Connection, deal_id: str) -> dict[str, str]:
+    rows = conn.execute("SELECT id, filename FROM documents WHERE deal_id = ? AND status = ?",
+                        (deal_id, DocumentStatus.COMPLETED.value))
+    return dict(rows.fetchall())
+
+
 def set_document_status(
     conn: sqlite3.Connection,
     deal_id: str,

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped
+# 3: keyword search on tantivy (`keyword.py`), FTS5 dropped; 4: findings' `fact_score`
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -154,6 +155,7 @@ CREATE TABLE IF NOT EXISTS findings (
     chunk_id     TEXT,
     created_at   TEXT NOT NULL,
     data         TEXT NOT NULL,
+    fact_score   REAL GENERATED ALWAYS AS (FACT_SCORE) VIRTUAL,
     PRIMARY KEY (deal_id, id)
 );
 CREATE INDEX IF NOT EXISTS findings_by_status ON findings (deal_id, status);
@@ -202,6 +204,22 @@ CREATE TABLE IF NOT EXISTS channel_bindings (
     deal_id      TEXT NOT NULL
 );
 """
+
+
+# What a finding adds to retrieval's findings channel for its passage (`findings.fact_chunks`):
+# its confidence, half when superseded, nothing when rejected or without a passage. A generated
+# column kept in step with the status column by SQLite itself, indexed in the order the channel
+# reads it: a subject's strongest passages first.
+FACT_SCORE = (
+    "CASE WHEN chunk_id IS NULL OR status = 'rejected' THEN NULL "
+    "WHEN status = 'superseded' THEN 0.5 * json_extract(data, '$.confidence') "
+    "ELSE json_extract(data, '$.confidence') END"
+)
+DDL = DDL.replace("FACT_SCORE", FACT_SCORE)
+FACT_INDEX = (
+    "CREATE INDEX IF NOT EXISTS findings_by_fact ON findings "
+    "(deal_id, subject, fact_score DESC, chunk_id) WHERE fact_score IS NOT NULL"
+)
 
 
 def configure(conn: sqlite3.Connection) -> None:
@@ -256,6 +274,11 @@ def apply_schema(conn: sqlite3.Connection) -> None:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone():
                 for statement in statements(FROM_FTS5):
                     conn.execute(statement)
+            columns = {row[1] for row in conn.execute("PRAGMA table_xinfo(findings)")}
+            if "fact_score" not in columns:  # a home made before schema version 4
+                conn.execute("ALTER TABLE findings ADD COLUMN fact_score REAL "
+                             f"GENERATED ALWAYS AS ({FACT_SCORE}) VIRTUAL")
+            conn.execute(FACT_INDEX)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except BaseException:
         conn.execute("ROLLBACK")
