@@ -25,8 +25,8 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 
 async def test_the_tools_are_the_specified_ones() -> None:
     assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
-                          "find_gaps", "get_timeline", "validate_finding", "suggest_questions",
-                          "add_to_qa", "topic_brief")
+                          "find_gaps", "get_timeline", "red_flags", "validate_finding",
+                          "suggest_questions", "add_to_qa", "topic_brief")
 
 
 def test_the_offline_plan_calls_only_specified_tools() -> None:

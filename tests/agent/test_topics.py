@@ -12,6 +12,7 @@ from manda.agent.tables import read_tables, rows_naming
 from manda.agent.topics import OVERVIEW, OWNERSHIP, PNL, asked_role, shape_for
 from manda.finance.compare import comparable
 from manda.models import Location, SearchHit
+from manda.vocabulary import topic
 
 
 def hit(text: str, document: str = "memo.md", chunk: str = "c1") -> SearchHit:
@@ -52,8 +53,9 @@ def test_roles_match_in_any_spelling_and_never_across(stated: str, asked: str,
 def test_topic_questions_are_recognised_in_other_phrasings() -> None:
     assert shape_for("Who are the stockholders?") is OWNERSHIP
     assert shape_for("Who owns Thistle Software Ltd?") is OWNERSHIP
-    assert shape_for("Who owns the IP?") is None  # the owner of an asset, not of the company
-    assert shape_for("What is the ownership of the source code?") is None
+    # the owner of an asset, not of the company: the IP topic, not ownership
+    assert shape_for("Who owns the IP?") is topic("ip_and_open_source")
+    assert shape_for("What is the ownership of the source code?") is topic("ip_and_open_source")
     assert shape_for("Show me the register of members") is OWNERSHIP
     assert shape_for("Walk me through the statement of operations") is PNL
     assert shape_for("What does the business do?") is OVERVIEW

@@ -30,18 +30,18 @@ def test_footnotes_are_numbered_by_first_use_and_each_place_listed_once() -> Non
 
 def test_red_flags_are_ordered_by_severity_each_once() -> None:
     found = [RedFlag("forecast_revision", "Forecast revised", "revised", "r1"),
-             RedFlag("one_time", "One-time charge", "one-time", "o1"),
+             RedFlag("one_time_items", "One-time charge", "one-time", "o1"),
              RedFlag("conflict", "Conflicting figures", "conflict", "c1"),
-             RedFlag("key_person", "Key-person dependency", "founder", "k1"),
-             RedFlag("covenant", "Covenant", "3.0x", "v1"),
-             RedFlag("concentration", "Customer concentration", "38%", "n1", "38%"),
+             RedFlag("key_people", "Key-person dependency", "founder", "k1"),
+             RedFlag("covenants", "Covenant", "3.0x", "v1"),
+             RedFlag("customer_concentration", "Customer concentration", "38%", "n1", "38%"),
              RedFlag("change_of_control", "Change of control", "CoC", "x1"),
              RedFlag("litigation", "Litigation", "claim", "l1", "EUR 1.2 million"),
-             RedFlag("one_time", "One-time charge", "a settlement", "L1  ")]  # found twice
+             RedFlag("one_time_items", "One-time charge", "a settlement", "L1  ")]  # found twice
     flags = ordered(found)
-    assert [f.kind for f in flags] == ["litigation", "change_of_control", "concentration",
-                                       "covenant", "key_person", "conflict", "one_time",
-                                       "forecast_revision"]
+    assert [f.kind for f in flags] == ["litigation", "change_of_control",
+                                       "customer_concentration", "covenants", "key_people",
+                                       "conflict", "one_time_items", "forecast_revision"]
     assert flags[0].line == "- **Litigation, One-time charge**: claim"  # once, naming both
     assert lead(flags) == ("**8 red flags**, most serious first: litigation (EUR 1.2 million), "
                            "a change-of-control clause and customer concentration (38%).")

@@ -176,4 +176,4 @@ def test_a_german_customer_list_and_change_of_control() -> None:
     assert _REST_OF_CUSTOMERS.match("Übrige Kunden") and _REST_OF_CUSTOMERS.match("All other")
     assert not _REST_OF_CUSTOMERS.match("Hoffmann Landtechnik AG")
     coc = next(t for t in TOPICS if t.key == "change_of_control")
-    assert coc.cue.search("… oder (c) ein Kontrollwechsel eintritt")
+    assert coc.stated.search("… oder (c) ein Kontrollwechsel eintritt")

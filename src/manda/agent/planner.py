@@ -18,6 +18,7 @@ from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
 from manda.llm.port import ToolCall
+from manda.vocabulary import topic
 
 PROFILE_SUBJECTS = ("revenue, ebitda, gross margin, net income, arr, net revenue retention, cash, "
                     "debt, headcount, customer concentration")
@@ -27,13 +28,6 @@ _EARNINGS = {"ebitda", "adjusted ebitda", "ebit", "net income"}
 def _call(n: int, name: str, **arguments: object) -> ToolCall:
     return ToolCall(id=f"plan_{n}", name=name,
                     arguments={k: v for k, v in arguments.items() if v not in (None, "")})
-
-
-def _topic_queries(limit: int) -> list[str]:
-    """The unusual-item topics as at most `limit` searches (topics merged when over)."""
-    queries = [t.query for t in TOPICS]
-    merged = [" ".join(queries[i::limit]) for i in range(limit)]
-    return [q for q in merged if q]
 
 
 class OfflineComposer:
@@ -80,26 +74,24 @@ class OfflineComposer:
                          _call(2, "query_knowledge_base", query=about, k=8),
                          _call(3, "detect_contradictions", subject=ask.subject)]
                 calls += [_call(4 + n, "query_knowledge_base", query=t.query, k=6)
-                          for n, t in enumerate(x for x in TOPICS if x.asked.search(ask.question))]
+                          for n, t in enumerate(x for x in TOPICS if x.terms.search(ask.question))]
             case Intent.DUE_DILIGENCE:
-                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps")]
-                calls += [_call(3 + i, "query_knowledge_base", query=q, k=10)
-                          for i, q in enumerate(_topic_queries(max(1, max_calls - 3)))]
-                calls.append(_call(9, "get_timeline", upcoming_only=True))
+                calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps"),
+                         _call(3, "red_flags"), _call(9, "get_timeline", upcoming_only=True)]
             case Intent.SYNTHESIS:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,
                           subject=subjects or PROFILE_SUBJECTS),
                     _call(2, "detect_contradictions"),
                     _call(3, "find_gaps"),
-                    _call(4, "query_knowledge_base", query=" ".join(_topic_queries(1))),
+                    _call(4, "red_flags"),
                 ]
             case Intent.EXPLORATION:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,
                           subject="revenue, ebitda, headcount"),
                     _call(2, "detect_contradictions"),
-                    _call(3, "query_knowledge_base", query=" ".join(_topic_queries(1))),
+                    _call(3, "red_flags"),
                 ]
             case Intent.DEEP_DIVE:
                 calls = [
@@ -108,7 +100,8 @@ class OfflineComposer:
                     _call(2, "detect_contradictions", subject=ask.subject),
                 ]
                 if ask.subject in _EARNINGS:
-                    calls.append(_call(3, "query_knowledge_base", query=TOPICS[0].query))
+                    calls.append(_call(3, "query_knowledge_base",
+                                       query=topic("one_time_items").query))
             case Intent.COMPARISON:
                 calls = [
                     _call(1, "query_knowledge_base", query=ask.question,
@@ -141,8 +134,8 @@ class OfflineComposer:
         elif ask.entity:
             calls.append(_call(2, "query_knowledge_base", query=ask.entity, k=6,
                                subject="person" if not ask.subject else ""))
-        for n, topic in enumerate(t for t in TOPICS if t.asked.search(ask.question)):
-            calls.append(_call(3 + n, "query_knowledge_base", query=topic.query, k=6))
+        for n, item in enumerate(t for t in TOPICS if t.terms.search(ask.question)):
+            calls.append(_call(3 + n, "query_knowledge_base", query=item.query, k=6))
         if ASKS_YEAR_END.search(ask.question):  # the sentences that state the year end
             calls.append(_call(8, "query_knowledge_base", k=6,
                                query="fiscal year ended year ending financial year to"))

@@ -12,35 +12,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from manda.finance.amounts import find_amounts
+from manda.vocabulary import vocabulary
 
-# Most serious first. Keys of `manda.agent.unusual.TOPICS` and the kinds of relation a report
-# lists; anything not named here comes after all of these, in the order it was found.
-SEVERITY: tuple[str, ...] = (
-    "litigation",
-    "change_of_control",
-    "concentration",
-    "covenant",
-    "key_person",
-    "conflict",
-    "restatement",
-    "one_time",
-    "forecast_revision",
-    "instruction",
-)
-
+# Most serious first: the deal topics' severities and the kinds of relation a report lists
+# (`manda/vocabulary/topics.yaml`); anything not named there comes after all of these, in the
+# order it was found.
+SEVERITY: tuple[str, ...] = vocabulary().severity_order()
 # How the lead names a kind of flag ("litigation (EUR 1.2 million)").
-LEAD_NAMES: dict[str, str] = {
-    "litigation": "litigation",
-    "change_of_control": "a change-of-control clause",
-    "concentration": "customer concentration",
-    "covenant": "a financial covenant",
-    "key_person": "key-person dependency",
-    "conflict": "conflicting figures",
-    "restatement": "a restated figure",
-    "one_time": "a one-time charge",
-    "forecast_revision": "a revised forecast",
-    "instruction": "text addressed to AI assistants",
-}
+LEAD_NAMES: dict[str, str] = {kind: vocabulary().flag_lead(kind) for kind in SEVERITY}
 LEAD_FLAGS = 3
 
 
@@ -96,7 +75,7 @@ def headline_amount(statement: str) -> str | None:
 
 # The kinds whose statement's first amount is the one a reader wants in the lead (the claim,
 # the share of revenue, the charge); a covenant's or a clause's figures are not headlines.
-_AMOUNT_KINDS = ("litigation", "concentration", "one_time")
+_AMOUNT_KINDS = tuple(t.key for t in vocabulary().topics if t.amount_leads)
 
 
 def lead(flags: Sequence[RedFlag]) -> str:

@@ -128,6 +128,14 @@ def _names_topic(stem: str) -> bool:
     return stem == noun or (len(stem) >= 5 and stem[:5] == noun[:5])
 
 
+def coverage(text: str, terms: Sequence[str]) -> float:
+    """The share of `terms` (stems from `content_terms`) a text says, in any of their wordings."""
+    if not terms:
+        return 1.0
+    have = _stems(text)
+    return sum(1 for t in terms if _matches(t, have)) / len(terms)
+
+
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text)}
 

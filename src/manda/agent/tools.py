@@ -21,7 +21,7 @@ from manda.agent.gaps import assess_coverage
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
-from manda.agent.unusual import scan
+from manda.agent.unusual import TOPICS, scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
@@ -37,12 +37,14 @@ from manda.models import (
     SearchHit,
 )
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
+from manda.vocabulary import vocabulary
 
 MAX_PASSAGE_CHARS = 1_500
 ROLE_DOCS = 4  # documents of a favoured role whose passages are read beyond the search
 ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures on their slides
 ROLE_CHUNKS = 4  # passages read per such document
 SCOPE_DEPTH = 3  # a question about one company of several: its passages among 3× as many
+RED_FLAG_K = 4  # passages read per red-flag topic
 
 
 def parse_roles(text: str) -> list[DocumentRole]:
@@ -106,6 +108,15 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                  "upcoming_only": {"type": "boolean"}}),
     ),
     ToolSpec(
+        "red_flags",
+        "Scan the data room for red flags: every red-flag topic of the deal vocabulary "
+        "(litigation, change of control, customer concentration, covenants, data protection, "
+        "open-source licences, key people …) is searched, and each topic's best statement is "
+        "returned, most serious first, with its source. Use it for 'what are the risks / red "
+        "flags' questions instead of searching topic by topic; it costs one tool call.",
+        _schema({}),
+    ),
+    ToolSpec(
         "validate_finding",
         "Check one finding: its excerpt, status, source document and what supports, corrects or "
         "contradicts it.",
@@ -128,11 +139,11 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "topic_brief",
         "The structured answer to a topic question, built from document roles, findings and "
-        "table rows with a source per line: ownership (cap table: holders, classes, %), "
-        "management (people, roles, key roles missing), overview (what the company does, size, "
-        "customers), pnl (periods as columns, margins, reported vs adjusted), litigation "
-        "(parties, amount, court, status), contracts (counterparty, change of control). Run "
-        "it before answering such a question; cite the sources it gives.",
+        "table rows with a source per line (a cap table with classes and %, people with roles "
+        "and the key roles missing, periods as columns with margins, claims with parties, "
+        "amount, court and status; other topics: their best statements with their places). "
+        "Topics: " + "; ".join(f"{s.key} ({s.label.lower()})" for s in SHAPES) + ". Run it "
+        "before answering such a question; cite the sources it gives.",
         _schema({"topic": {"type": "string", "enum": [s.key for s in SHAPES]},
                  "question": _S}, ["topic"]),
     ),
@@ -566,6 +577,15 @@ class ToolBox:
         )
 
     # ---- questions for the target
+    async def red_flags(self, args: dict[str, Any]) -> str:
+        """Each red-flag topic searched once; its best statement, most serious first."""
+        for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
+            await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+        lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
+                 f"(source: {item.source.document}, {item.source.location})"
+                 for item in scan(self._evidence)]
+        return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
+
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()
         proposals: list[SuggestedAction] = []

@@ -13,75 +13,12 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.finance.amounts import find_amounts
 from manda.injection import looks_like_instruction
+from manda.vocabulary import Topic, topics, vocabulary
 
-
-@dataclass(frozen=True)
-class Topic:
-    key: str
-    label: str
-    cue: re.Pattern[str]
-    prefer: re.Pattern[str]  # wording that makes a sentence the better statement of the item
-    query: str  # what the due-diligence plan searches for
-    category: str  # Q&A category
-    question: str
-    asked: re.Pattern[str]  # how a question names the topic
-
-
-_F = re.IGNORECASE
-TOPICS: tuple[Topic, ...] = (
-    Topic("one_time", "One-time charge",
-          re.compile(r"\bone[\s-]time\b|\bnon[\s-]recurring\b|\brestructuring charge\b|"
-                     r"\bexceptional (?:item|cost|charge)s?\b", _F),
-          re.compile(r"\bcharge of\b|\brestructuring\b", _F),
-          "one-time non-recurring restructuring charge", "Financial",
-          "Please detail all one-time and non-recurring items of the last three years.",
-          re.compile(r"\bone[\s-]?(?:time|off)\b|\bnon[\s-]recurring\b|\brestructuring\b|"
-                     r"\bexceptional\b|\bextraordinary\b", _F)),
-    Topic("litigation", "Litigation",
-          re.compile(r"\blitigation\b|\bclaim against\b|\bfiled a claim\b|\blawsuit\b|"
-                     r"\bseeks damages\b|\bdamages of\b|\bcourt\b", _F),
-          re.compile(r"\bdamages\b|\bclaim\b", _F),
-          "pending litigation claim court damages", "Legal",
-          "Please provide the status, amount claimed and provisioning of all pending litigation.",
-          re.compile(r"\blitigation\b|\blawsuits?\b|\bclaims?\b|\bsued\b|\bcourt\b|"
-                     r"\bdisputes?\b|\blegal proceedings\b", _F)),
-    Topic("concentration", "Customer concentration",
-          re.compile(r"\b\d+(?:\.\d+)?\s?%\s+of\s+(?:total\s+|group\s+)?revenue\b|"
-                     r"\blargest customer\b|\bcustomer concentration\b|\baccounts for \d+", _F),
-          re.compile(r"%", _F),
-          "customer concentration largest customer share of revenue", "Commercial",
-          "Please provide revenue by customer and the contract terms of the largest customers.",
-          re.compile(r"\bconcentration\b|\b(?:largest|biggest|top|main|key) customers?\b|"
-                     r"\bdependen\w*\b", _F)),
-    Topic("change_of_control", "Change of control",
-          re.compile(r"\bchange[\s-]of[\s-]control\b|\bkontrollwechsel\w*\b", _F),
-          re.compile(r"\bmay terminate\b|\bterminat|\bkündig", _F),
-          "change of control clause termination", "Legal",
-          "Please list every contract with a change-of-control clause and its consequences.",
-          re.compile(r"\bchange[\s-]of[\s-]control\b|\bcoc\b|\bkontrollwechsel\w*\b", _F)),
-    Topic("covenant", "Covenant",
-          re.compile(r"\bcovenants?\b", _F),
-          re.compile(r"\bmust not exceed\b|\b\d+(?:\.\d+)?x\b", _F),
-          "financial covenant leverage net debt EBITDA", "Financial",
-          "Please provide the covenant compliance certificates for the last four test dates.",
-          re.compile(r"\bcovenants?\b", _F)),
-    Topic("key_person", "Key-person dependency",
-          re.compile(r"\bkey[\s-](?:person|man|people|individuals?)\b|\bsuccession\b|"
-                     r"\bsingle point of failure\b|\b(?:depend\w*|reliant|relies|reliance) "
-                     r"(?:heavily |largely |entirely )?(?:up)?on (?:the |its |our |a few |one )?"
-                     r"(?:founders?|ceo|chief \w+ officer|managing director|owners?|"
-                     r"individuals?|personal relationships?|key (?:staff|employees|managers?))\b|"
-                     r"\bpersonal relationships?\b", _F),
-          re.compile(r"\bfounder\b|\bceo\b|\brelationships?\b|\bleav\w+|\bno (?:successor|"
-                     r"deputy)\b", _F),
-          "key person dependency founder relationships succession retention", "HR",
-          "Which customer relationships and know-how depend on individual managers, and what "
-          "succession, retention and non-compete arrangements exist?",
-          re.compile(r"\bkey[\s-]?(?:person|man|people)\b|\bsuccession\b|\bdependen\w* on "
-                     r"(?:the )?(?:founder|ceo|management|key|individuals?)\b|\bbus factor\b",
-                     _F)),
-)
-_NEGATIVE = re.compile(r"\bcontains? no\b|\bno further\b|\bnone\b|^\s*no\b|\bnot expected\b", _F)
+# Every topic a red flag can come from (`manda.vocabulary`: its `stated` and `prefer` words).
+TOPICS: tuple[Topic, ...] = tuple(sorted((t for t in topics() if t.is_red_flag),
+                                          key=lambda t: t.severity or 0))
+_NEGATIVE = vocabulary().cues("negation")
 # A German day ends with a dot ("bis 31. Dezember 2024") and ends no sentence.
 _SENTENCE = re.compile(
     r"(?<=[.!?])(?!(?<=\d\.)\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|"
@@ -174,13 +111,13 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
         candidates += [(s, source) for s in sentences(finding.excerpt)]
     items: list[UnusualItem] = []
     for topic in TOPICS:
-        if about is None and topic.key == "concentration" and (
+        if about is None and topic.key == "customer_concentration" and (
                 stated := _concentration(evidence)) is not None:
             items.append(UnusualItem(topic, *stated))
             continue
         matching = [
             (s, src) for s, src in candidates
-            if topic.cue.search(s) and not _NEGATIVE.search(s) and not looks_like_instruction(s)
+            if topic.stated.search(s) and not _NEGATIVE.search(s) and not looks_like_instruction(s)
             and not _heading(s) and (about is None or about in s.lower())
         ]
         if not matching:

@@ -195,7 +195,7 @@ def _people(evidence: Evidence) -> tuple[list[Bullet], list[str]]:
 
 
 def _risks(evidence: Evidence) -> list[Bullet]:
-    return [Bullet(text=f"{item.topic.label}: {item.statement}",
+    return [Bullet(text=f"{item.topic.flag_label}: {item.statement}",
                    citations=[cite_source(item.source)])
             for item in scan(evidence) if item.topic.key in _RISK_TOPICS]
 

@@ -19,12 +19,14 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.tables import Row, Table
 from manda.agent.topics import COVENANTS, DEBT
-from manda.agent.unusual import TOPICS, sentences, trim
+from manda.agent.unusual import sentences, trim
 from manda.finance.amounts import find_amounts, format_amount, same_amount
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
+from manda.finance.vocabulary import line_item_of
 from manda.injection import looks_like_instruction
 from manda.models import Finding, SearchHit
+from manda.vocabulary import topic
 
 _F = re.IGNORECASE
 
@@ -37,19 +39,6 @@ _TERMS_ASKED = re.compile(r"\bterms?\b(?!\s+(?:loans?|facilit|debt|sheet))|\bcon
                           r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
                           r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
 _WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
-# The trade working capital lines of a balance sheet, as UK, US and German statements name them.
-_INVENTORY = re.compile(r"^\s*(?:stocks?|inventor(?:y|ies)|vorräte)\b", _F)
-_RECEIVABLES = re.compile(r"^\s*(?:(?:trade )?debtors|(?:trade |accounts )?receivables?|"
-                          r"accounts receivable|forderungen aus lieferungen)", _F)
-_PAYABLES = re.compile(r"^\s*(?:(?:trade )?creditors(?::? trade)?|(?:trade |accounts )payables?|"
-                       r"accounts payable|verbindlichkeiten aus lieferungen)", _F)
-_SHEET_ROW = re.compile(
-    r"\b(?:cash|bank|debtors?|receivables?|creditors?|payables?|stocks?|inventor\w+|loans?|"
-    r"borrowings?|overdrafts?|debt|fixed assets|property|plant|intangible|goodwill|net assets|"
-    r"total assets|current assets|total liabilities|current liabilities|equity|shareholders'? "
-    r"funds|share capital|retained earnings|profit and loss account|provisions?|lease "
-    r"liabilit\w+|accruals|deferred|forderungen|verbindlichkeiten|kassenbestand|guthaben|"
-    r"eigenkapital|rückstellungen|vorräte|anlagevermögen|sachanlagen)\b", _F)
 _DEBT_ROW = re.compile(
     r"\b(?:loans?|borrowings?|overdrafts?|debt|notes payable|senior notes|bonds?|facilit\w+|"
     r"revolv\w*|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
@@ -64,6 +53,17 @@ _LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Cr
                      r"\b(?:from|with|by) [A-Z][\w&'-]+(?: [A-Z][\w&'-]+)* (?:plc|AG|SE|N\.A\.)\b")
 _SCALE = re.compile(r"000|thousand|million|\bm\b|\bmn\b|\bk\b|teur|tsd|mio", _F)
 _TOTAL = re.compile(r"^\s*(?:total|net|sum)\b", _F)
+
+
+def _line(label: str) -> str | None:
+    item = line_item_of(label)
+    return item.subject if item is not None else None
+
+
+def _sheet_row(label: str) -> bool:
+    """A row a balance sheet shows: any of its lines, or a debt or cash line."""
+    item = line_item_of(label)
+    return (item is not None and (item.sheet or item.stock)) or bool(_DEBT_ROW.search(label))
 
 
 def _usable(sentence: str) -> bool:
@@ -134,9 +134,10 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts: list[str] = []
     shown: set[tuple[str, ...]] = set()
     tables = sorted(_tables(hits), key=lambda th: -sum(
-        1 for r in th[0].rows if (_SHEET_ROW if whole else _DEBT_ROW).search(r.label)))
+        1 for r in th[0].rows if (_sheet_row(r.label) if whole else _DEBT_ROW.search(r.label))))
     for table, hit in tables:
-        rows = [r for r in table.rows if (_SHEET_ROW if whole else _DEBT_ROW).search(r.label)]
+        rows = [r for r in table.rows
+                if (_sheet_row(r.label) if whole else _DEBT_ROW.search(r.label))]
         if len(rows) < (3 if whole else 2):
             continue
         if whole:
@@ -360,9 +361,10 @@ def working_capital_sentence(ask: Ask, evidence: Evidence,
     if not _WORKING_CAPITAL_ASKED.search(ask.question):
         return None
     for table, hit in _tables(hits):
-        lines = {name: next((r for r in table.rows if pattern.match(r.label)), None)
-                 for name, pattern in (("inventory", _INVENTORY), ("receivables", _RECEIVABLES),
-                                       ("payables", _PAYABLES))}
+        lines = {name: next((r for r in table.rows if _line(r.label) == subject), None)
+                 for name, subject in (("inventory", "inventory"),
+                                       ("receivables", "trade receivables"),
+                                       ("payables", "trade payables"))}
         if lines["receivables"] is None or lines["payables"] is None:
             continue
         said = []
@@ -615,7 +617,7 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     proposals = []
     offer = False
     if missing_result and not compliance:
-        question = next(t.question for t in TOPICS if t.key == "covenant")
+        question = topic("covenants").question
         parts += ["", f"No test result is stated for every covenant. {qa_offer()} "
                   f"(“{question}”)"]
         proposals.append(qa_action(question, COVENANTS.category))

@@ -108,7 +108,7 @@ def anomaly_lines(ask: Ask, readings: Sequence[Reading], evidence: Evidence,
             lines.append(line + ".")
     if ask.subject in _EARNINGS or ask.subject is None:
         for item in scan(evidence):
-            if item.topic.key == "one_time":
+            if item.topic.key == "one_time_items":
                 lines.append(f"- One-time item: {item.statement} {cite([item.source])}")
     for r in [*readings, *others]:
         for sentence in (correction_sentence(r, evidence), conflict_sentence(r, evidence)):

@@ -33,9 +33,10 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.selection import findings_for, show, subject_base
 from manda.agent.topics import CUSTOMERS, KEY_PEOPLE
-from manda.agent.unusual import TOPICS, sentences, trim
+from manda.agent.unusual import sentences, trim
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingKind
+from manda.vocabulary import topic
 
 _F = re.IGNORECASE
 _CUSTOMER_HEADER = re.compile(r"customer|client|account|kunde|debtor", _F)
@@ -152,14 +153,14 @@ def _protections(evidence: Evidence, customer: str) -> list[str]:
 
 # ---------------------------------------------------------------- key people
 
-_DEPENDENCY = next(t for t in TOPICS if t.key == "key_person")
+_DEPENDENCY = topic("key_people")
 
 
 def key_people(ask: Ask, evidence: Evidence) -> Draft | None:
     statements: list[tuple[str, Source]] = []
     for hit in _role_hits(evidence, KEY_PEOPLE.roles):
         for s in sentences(hit.text):
-            if ("|" in s or looks_like_instruction(s) or not _DEPENDENCY.cue.search(s)
+            if ("|" in s or looks_like_instruction(s) or not _DEPENDENCY.stated.search(s)
                     or any(s == t for t, _ in statements)):
                 continue
             statements.append((trim(s, 300), evidence.hit_source(hit)))

@@ -142,13 +142,13 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
     if shaped is not None:
         return shaped
     about = " ".join(focus)
-    asked = [t for t in TOPICS if t.asked.search(ask.question)]
+    asked = [t for t in TOPICS if t.terms.search(ask.question)]
     parts: list[str] = []
     rests: list[Finding] = []
     questions: list[tuple[str, str]] = []
     for item in scan(evidence):
         if item.topic in asked:
-            parts.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
+            parts.append(f"- **{item.topic.flag_label}**: {item.statement} {cite([item.source])}")
             questions.append((item.topic.question, item.topic.category))
     subjects = set(ask.frame.subjects)
     for reading, line in [*contradictions(evidence), *corrections(evidence)]:
@@ -186,14 +186,15 @@ def _topic_first(ask: Ask, evidence: Evidence) -> Draft | None:
     draft = topics.compose(ask, evidence, shape)
     if draft is None:
         return None
-    asked = [t for t in TOPICS if t.asked.search(ask.question)]
+    asked = [t for t in TOPICS if t.terms.search(ask.question)]
     flagged: list[str] = []
     questions: list[tuple[str, str]] = []
     for item in scan(evidence):
         if item.topic in asked:
             questions.append((item.topic.question, item.topic.category))
             if item.statement not in draft.text and cite([item.source]) not in draft.text:
-                flagged.append(f"- **{item.topic.label}**: {item.statement} {cite([item.source])}")
+                flagged.append(f"- **{item.topic.flag_label}**: {item.statement} "
+                               f"{cite([item.source])}")
     subjects = set(ask.frame.subjects)
     rests = list(draft.rests_on)
     for reading, line in [*contradictions(evidence), *corrections(evidence)]:
@@ -240,7 +241,7 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
         flags.append(RedFlag(kind, f"{title}, {label}", _body(line), f"{kind} {label}"))
         rests.append(reading.primary)
     for item in scan(evidence):
-        flags.append(RedFlag(item.topic.key, item.topic.label,
+        flags.append(RedFlag(item.topic.key, item.topic.flag_label,
                              f"{item.statement} {cite([item.source])}", item.statement,
                              headline_amount(item.statement)))
         questions.append((item.topic.question, item.topic.category))

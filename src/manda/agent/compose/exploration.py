@@ -80,7 +80,7 @@ def _offers(evidence: Evidence) -> list[str]:
                           "corrected it.")
     offers = list(dict.fromkeys(offers))[:3]
     for item in scan(evidence)[:3]:
-        offers.append(f"- “Tell me about {in_text(item.topic.label)}.”")
+        offers.append(f"- “Tell me about {in_text(item.topic.flag_label)}.”")
     offers.append("- “What are the red flags?” (`/manda redflags`) or “What is missing from "
                   "the IRL?” (`/manda gaps`)")
     return offers

@@ -334,7 +334,7 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
         stated = _year_end(ask, evidence)
         if stated is not None:
             return stated
-    asked = [t for t in TOPICS if t.asked.search(question)]
+    asked = [t for t in TOPICS if t.terms.search(question)]
     if asked:
         topical = _asked_topics(ask, evidence)
         if topical is not None:
@@ -384,7 +384,7 @@ def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:
 
 def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
     """Litigation, covenants, change of control…: the best statement of each topic asked."""
-    asked = [t for t in TOPICS if t.asked.search(ask.question)]
+    asked = [t for t in TOPICS if t.terms.search(ask.question)]
     items = [i for i in scan(evidence) if i.topic in asked]
     if ask.entity:  # "the Globex contract": the statement about Globex, not another one
         key = ask.entity.split()[0].lower()
@@ -392,7 +392,7 @@ def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
         items = named or items
     if not items:
         return None
-    lines = [f"{i.topic.label}: {i.statement} {cite([i.source])}" for i in items]
+    lines = [f"{i.topic.flag_label}: {i.statement} {cite([i.source])}" for i in items]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
 
 

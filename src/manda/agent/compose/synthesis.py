@@ -83,7 +83,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         if forecast is not None:
             outlook.append(reading_line(forecast, evidence))
             rests.append(forecast.primary)
-    risks = [f"- {i.topic.label}: {i.statement} {cite([i.source])}" for i in scan(evidence)]
+    risks = [f"- {i.topic.flag_label}: {i.statement} {cite([i.source])}" for i in scan(evidence)]
     if not lines and not outlook and not risks:
         return no_data(ask, evidence, why="no extracted figures match it.", category="Financial")
     parts = ["**Key figures (most recent actuals)**", *lines]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from manda.agent.compose.common import (
     Ask,
@@ -18,12 +19,14 @@ from manda.agent.compose.common import (
     cite_findings,
     describe_reading,
     is_request_list,
+    no_data,
     qa_action,
     qa_offer,
     with_assumption,
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
+from manda.agent.relevance import candidates, content_terms, coverage
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -39,18 +42,12 @@ from manda.agent.selection import (
 from manda.agent.tables import Table, read_tables, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
-    COVENANTS,
-    CUSTOMERS,
-    DEBT,
-    KEY_PEOPLE,
     KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
-    OVERVIEW,
     OWNERSHIP,
     PAY,
     PAY_HEADER,
-    PNL,
     ROLE_WORDS,
     Shape,
 )
@@ -61,6 +58,7 @@ from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import find_subjects
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, FindingStatus, Nature, SearchHit
+from manda.vocabulary import vocabulary
 
 _F = re.IGNORECASE
 
@@ -71,18 +69,22 @@ def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
     from manda.agent.compose.dependence import customers, key_people
 
     builders = {
-        DEBT.key: debt,
-        COVENANTS.key: covenants,
-        CUSTOMERS.key: customers,
-        KEY_PEOPLE.key: key_people,
-        OWNERSHIP.key: ownership,
-        MANAGEMENT.key: management,
-        OVERVIEW.key: overview,
-        PNL.key: pnl,
-        LITIGATION.key: litigation,
-        CONTRACTS.key: contracts,
+        "debt": debt,
+        "covenants": covenants,
+        "customers": customers,
+        "key_people": key_people,
+        "ownership": ownership,
+        "management": management,
+        "overview": overview,
+        "pnl": pnl,
+        "litigation": litigation,
+        "contracts": contracts,
+        "evidence": lambda ask, evidence: topic_statements(ask, evidence, shape),
     }
-    draft = builders[shape.key](ask, evidence)
+    if shape.composer not in builders:
+        raise KeyError(f"topic {shape.key!r} names composer {shape.composer!r}, which "
+                       f"manda.agent.compose.topics does not have (topics.yaml)")
+    draft = builders[shape.composer](ask, evidence)
     if draft is not None:
         _lead_with_the_figure(ask, evidence, draft)
     if draft is not None and ask.assumption:
@@ -681,7 +683,7 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
         if reading is not None:  # with its correction or conflict, said where it is stated
             figures.append(reading_line(reading, evidence))
             rests.append(reading.primary)
-    customers = [i for i in scan(evidence) if i.topic.key == "concentration"]
+    customers = [i for i in scan(evidence) if i.topic.key == "customer_concentration"]
     if not what and not figures:
         return None
     parts: list[str] = []
@@ -993,3 +995,52 @@ def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
     return Draft(text="\n".join(["Material contracts in the documents:", *lines]),
                  proposals=approvals(list(by_subject.values())),
                  rests_on=list(by_subject.values()))
+
+
+# ---------------------------------------------------------------- any other topic
+
+_STATEMENTS = 4
+_PHRASE_WORD = re.compile(r"[^\W\d_][\w'’&-]*")
+
+
+@lru_cache(maxsize=64)
+def _own_words(shape: Shape) -> frozenset[str]:
+    """Every word of a topic's cues, in every language: what a question about it may say
+    without asking for anything more specific."""
+    phrases = (*shape.asked.phrases, *shape.terms.phrases, *shape.stated.phrases,
+               *shape.prefer.phrases)
+    words = " ".join(p for p in phrases if not p.startswith("re:")).replace("|", " ")
+    return frozenset(content_terms(" ".join(_PHRASE_WORD.findall(words.replace("*", "")))))
+
+
+def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
+    """A topic with no shape of its own (data protection, open source, tax …): its best
+    statements and table rows in the room, each with its place; what the question asks beyond
+    the topic ("R&D tax credits") must be in them, else it was not found."""
+    own = _own_words(wanted)
+    named = set(content_terms(" ".join([ask.entity or "", *vocabulary().words("aspects")])))
+    focus = [t for t in content_terms(ask.question)
+             if t not in named and not any(t[:5] == w[:5] for w in own if len(w) >= 4)
+             and t not in own]
+    scored: list[tuple[float, int, str, Source]] = []
+    for n, (sentence, source, _row) in enumerate(candidates(evidence)):
+        stated = wanted.stated.found(sentence)
+        if not (stated or wanted.terms.found(sentence)):
+            continue
+        doc = evidence.documents.get(source.document_id)
+        score = 3 * stated + wanted.prefer.count(sentence) + bool(find_amounts(sentence)) \
+            + (doc is not None and doc.role in wanted.roles) + 4 * coverage(sentence, focus)
+        scored.append((-score, n, trim(sentence), source))
+    scored.sort()
+    said = [s for s in scored if coverage(s[2], focus) >= 0.5]
+    if not said:
+        what = ", ".join(focus) if focus else wanted.label_in().lower()
+        return no_data(ask, evidence, category=wanted.category,
+                       why=f"no passage on {wanted.label_in().lower()} speaks of {what}.",
+                       closest=[(sentence, source) for _, _, sentence, source in scored[:2]])
+    lines: list[str] = []
+    for _, _, sentence, source in said[:_STATEMENTS]:
+        lines.append(f"- {sentence} {cite([source])}")
+    head = f"{wanted.label_in()} in the documents:"
+    return Draft(text="\n".join([head, *lines]),
+                 proposals=[qa_action(wanted.question, wanted.category)])

@@ -1,0 +1,123 @@
+"""Cue phrases, as the vocabulary files write them, compiled once into one matcher per cue set.
+
+A cue is a phrase matched as whole words, case-insensitively:
+
+- words separated by spaces: ``change of control`` (a space also matches a dash or a run of
+  spaces: "change-of-control");
+- ``word*``: any ending ("litigat*" is litigation, litigated, litigating);
+- ``a|b``: either word in that place ("claim|claims against");
+- ``[word]``: an optional word ("[the] board of directors");
+- ``~``: any one to three words ("depend* on ~ customer*");
+- ``#``: a number ("#% of revenue", "# % of revenue");
+- a last word ``!a|b``: not followed by it ("management !accounts|report");
+- ``re:…``: a regular expression, for the rare cue a phrase cannot say.
+
+This is the only place where cue phrases become patterns: everything that reads topics,
+intents, roles or line items asks a `Cues` object, never a regex of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = ["Cues", "compile_phrase", "cues"]
+
+_GAP = r"[\s\-]+"
+_NUMBER = r"\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?"
+_ANY_WORDS = r"(?:[^\s.?!;]+\s+){0,2}[^\s.?!;]+"
+
+
+def _word(token: str) -> str:
+    """One word of a phrase: literal text, `*` for any ending, `a|b` for either."""
+    alternatives = []
+    for option in token.split("|"):
+        stem, star = (option[:-1], True) if option.endswith("*") and len(option) > 1 \
+            else (option, False)
+        text = re.sub(r"['’]", "['’]", re.escape(stem)).replace(r"\#", _NUMBER)
+        alternatives.append(text + (r"\w*" if star else ""))
+    return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+
+def compile_phrase(phrase: str) -> str:
+    """The pattern of one cue phrase: whole words where it begins and ends with a word."""
+    phrase = phrase.strip()
+    if phrase.startswith("re:"):  # its own boundaries, where it wants them
+        return "(?:" + phrase[3:].strip() + ")"
+    tokens = [t for t in re.split(r"\s+|(?<=\w)-(?=\w)", phrase) if t]
+    negative = ""
+    if tokens and tokens[-1].startswith("!") and len(tokens) > 1:
+        negative = f"(?!{_GAP}(?:" + "|".join(
+            _word(w) for w in tokens.pop()[1:].split("|")) + r")(?![\w]))"
+    pieces: list[tuple[str, bool]] = []  # (pattern, optional)
+    for token in tokens:
+        if token == "~":
+            pieces.append((_ANY_WORDS, False))
+        elif token.startswith("[") and token.endswith("]") and len(token) > 2:
+            pieces.append((_word(token[1:-1]), True))
+        else:
+            pieces.append((_word(token), False))
+    out, gap_needed = "", False
+    for pattern, optional in pieces:
+        if optional and not out:
+            out = f"(?:{pattern}{_GAP})?"  # a leading optional word brings its own gap
+        elif optional:
+            out += f"(?:{_GAP}{pattern})?"
+        else:
+            out += (_GAP if gap_needed else "") + pattern
+            gap_needed = True
+    start = r"(?<![\w])" if re.match(r"[\w\[#~]", phrase) else ""
+    end = r"(?![\w])" if re.search(r"[\w\]*#~]$", phrase.split(" !")[0]) else ""
+    return start + out + negative + end
+
+
+@dataclass(frozen=True)
+class Cues:
+    """A set of cue phrases and the one pattern they compile to."""
+
+    phrases: tuple[str, ...]
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use, once for the same phrases."""
+        return _compiled(self.phrases)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.phrases else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.phrases else iter(())
+
+    def findall(self, text: str) -> list[str]:
+        return [m.group(0) for m in self.finditer(text)]
+
+    def fullmatch(self, text: str) -> bool:
+        return bool(self.phrases) and self.pattern.fullmatch(text.strip()) is not None
+
+    def found(self, text: str) -> bool:
+        return self.search(text) is not None
+
+    def count(self, text: str) -> int:
+        return sum(1 for _ in self.finditer(text))
+
+    def __bool__(self) -> bool:
+        return bool(self.phrases)
+
+    def __or__(self, other: Cues) -> Cues:
+        return cues((*self.phrases, *other.phrases))
+
+
+@cache
+def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    # longest first, so "net revenue retention" wins over "net revenue" at the same place
+    ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
+    body = "|".join(f"(?:{compile_phrase(p)})" for p in ordered) or r"(?!x)x"
+    return re.compile(body, re.IGNORECASE)
+
+
+def cues(phrases: Iterable[str]) -> Cues:
+    """The cue set of these phrases (compiled once for the same phrases)."""
+    unique = tuple(dict.fromkeys(p.strip() for p in phrases if p and p.strip()))
+    return Cues(unique)

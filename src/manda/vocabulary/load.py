@@ -1,0 +1,189 @@
+"""Reads the vocabulary files once and checks they agree (every topic named, every word of a
+language belonging to a known topic, line item or cue set)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from manda.models import DocumentRole
+from manda.vocabulary.cues import Cues, cues
+from manda.vocabulary.model import (
+    LanguageFile,
+    LineItem,
+    LineItemTable,
+    RoleWords,
+    Topic,
+    TopicTable,
+    TopicWords,
+)
+
+__all__ = ["Vocabulary", "VocabularyError", "load"]
+
+_PACKAGE = "manda.vocabulary"
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, ten times faster
+
+
+class VocabularyError(ValueError):
+    """A vocabulary file that does not read, or disagrees with the others."""
+
+
+def _read(name: str) -> Any:
+    path = resources.files(_PACKAGE).joinpath(name)
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    except yaml.YAMLError as exc:
+        raise VocabularyError(f"manda/vocabulary/{name} is not valid YAML: {exc}") from exc
+
+
+def _parse(model: type[Any], name: str) -> Any:
+    try:
+        return model.model_validate(_read(name))
+    except ValidationError as exc:
+        raise VocabularyError(f"manda/vocabulary/{name}: {exc}") from exc
+
+
+@dataclass(frozen=True, eq=False)  # one a process: hashed by identity
+class Vocabulary:
+    """Everything the product knows of a deal's words: topics, line items, languages."""
+
+    topics: tuple[Topic, ...]
+    flag_kinds: dict[str, int]  # red flags that are no topic, by severity
+    line_items: tuple[LineItem, ...]
+    languages: dict[str, LanguageFile]
+
+    def topic(self, key: str) -> Topic:
+        for topic in self.topics:
+            if topic.key == key:
+                return topic
+        raise KeyError(f"no deal topic {key!r} in manda/vocabulary/topics.yaml")
+
+    def cues(self, name: str) -> Cues:
+        """A named cue set, in every language that gives it."""
+        return _cue_set(self, name)
+
+    def role_cues(self) -> tuple[tuple[DocumentRole, Cues], ...]:
+        """How a question names where its answer lives, by document role (English's order)."""
+        return _role_cues(self)
+
+    def words(self, name: str) -> frozenset[str]:
+        """A named word list (no cue syntax), in every language, lower-cased."""
+        return frozenset(w.lower() for lang in self.languages.values()
+                         for w in lang.cues.get(name, ()))
+
+    def search(self, name: str) -> str:
+        """A named passage search, in English (`searches:` in en.yaml)."""
+        return self.languages["en"].searches[name]
+
+    def flag_lead(self, kind: str) -> str:
+        """How a red-flag lead names a kind of flag ("litigation", "conflicting figures")."""
+        for topic in self.topics:
+            if topic.key == kind:
+                return topic.lead
+        return self.languages["en"].red_flags.get(kind, kind.replace("_", " "))
+
+    def severity_order(self) -> tuple[str, ...]:
+        """Every red-flag kind, most serious first (topics before other kinds of equal rank)."""
+        ranked = [(t.severity, 0, n, t.key) for n, t in enumerate(self.topics)
+                  if t.severity is not None]
+        ranked += [(sev, 1, n, key) for n, (key, sev) in enumerate(self.flag_kinds.items())]
+        return tuple(key for *_, key in sorted(ranked))
+
+
+@cache
+def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
+    phrases = [p for lang in vocabulary.languages.values() for p in lang.cues.get(name, ())]
+    if name not in vocabulary.languages["en"].cues:
+        raise KeyError(f"no cue set {name!r} in manda/vocabulary/languages/en.yaml (cues:)")
+    return cues(phrases)
+
+
+@cache
+def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
+    roles = dict.fromkeys(r for lang in vocabulary.languages.values() for r in lang.document_roles)
+    return tuple(
+        (role, cues(p for lang in vocabulary.languages.values()
+                    for p in lang.document_roles.get(role, RoleWords()).asked))
+        for role in roles)
+
+
+def _languages() -> dict[str, LanguageFile]:
+    folder = resources.files(_PACKAGE).joinpath("languages")
+    out: dict[str, LanguageFile] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            lang = _parse(LanguageFile, f"languages/{entry.name}")
+            if entry.name != f"{lang.code}.yaml":
+                raise VocabularyError(f"manda/vocabulary/languages/{entry.name} says code "
+                                      f"{lang.code!r}: name the file {lang.code}.yaml")
+            out[lang.code] = lang
+    if "en" not in out:
+        raise VocabularyError("manda/vocabulary/languages/en.yaml is missing: English is the "
+                              "language every other one falls back to")
+    # English first: a word missing elsewhere is read in English
+    return {"en": out.pop("en"), **out}
+
+
+def _check(table: TopicTable, items: LineItemTable, languages: dict[str, LanguageFile]) -> None:
+    keys = [t.key for t in table.topics]
+    if len(set(keys)) != len(keys):
+        raise VocabularyError("manda/vocabulary/topics.yaml names a topic twice")
+    subjects = {i.subject for i in items.line_items}
+    en = languages["en"]
+    for key in keys:
+        words = en.topics.get(key)
+        if words is None or not (words.label and words.query and words.question):
+            raise VocabularyError(f"languages/en.yaml: topic {key!r} needs a label, a query and "
+                                  f"a question (topics.yaml names it)")
+    for lang in languages.values():
+        where = f"manda/vocabulary/languages/{lang.code}.yaml"
+        if unknown := set(lang.topics) - set(keys):
+            raise VocabularyError(f"{where}: {sorted(unknown)} are no topics of topics.yaml")
+        if unknown := set(lang.line_items) - subjects:
+            raise VocabularyError(f"{where}: {sorted(unknown)} are no line items of "
+                                  f"line_items.yaml")
+        if unknown := set(lang.cues) - set(en.cues):
+            raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+
+
+def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
+    words = {code: lang.topics.get(row.key, TopicWords()) for code, lang in languages.items()}
+
+    def joined(name: str) -> Cues:
+        return cues(p for w in words.values() for p in getattr(w, name))
+
+    return Topic(
+        key=row.key, roles=row.roles, subjects=row.subjects, category=row.qa_category,
+        severity=row.severity, amount_leads=row.amount_leads, timeline=row.timeline,
+        composer=row.composer, of_metrics=row.of_metrics, asked=joined("asked"),
+        terms=joined("terms"), stated=joined("stated"), prefer=joined("prefer"),
+        words={code: w for code, w in words.items() if w != TopicWords() or code == "en"},
+    )
+
+
+@cache
+def load() -> Vocabulary:
+    """The vocabulary, read once a process."""
+    table: TopicTable = _parse(TopicTable, "topics.yaml")
+    items: LineItemTable = _parse(LineItemTable, "line_items.yaml")
+    languages = _languages()
+    _check(table, items, languages)
+    line_items = tuple(
+        LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
+                 stock=row.stock, cost=row.cost, metric=row.metric, sheet=row.sheet,
+                 synonyms=tuple(dict.fromkeys(s for lang in languages.values()
+                                              for s in lang.line_items.get(row.subject, ()))))
+        for row in items.line_items)
+    return Vocabulary(
+        topics=tuple(_topic(row, languages) for row in table.topics),
+        flag_kinds={row.key: row.severity for row in table.red_flag_kinds},
+        line_items=line_items,
+        languages=languages,
+    )

@@ -1,0 +1,189 @@
+"""The vocabulary's shapes: a deal topic, a line item and one language's words, as read once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from manda.models import DocumentRole
+from manda.vocabulary.cues import Cues
+
+UnitKind = Literal["currency", "percent", "count", "ratio"]
+
+
+class _File(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- as the files write them
+
+
+class TopicRow(_File):
+    """One row of topics.yaml: where a topic lives and how each consumer treats it."""
+
+    key: str
+    roles: tuple[DocumentRole, ...] = ()
+    subjects: tuple[str, ...] = ()
+    qa_category: str = "General"
+    severity: int | None = None
+    amount_leads: bool = False
+    timeline: tuple[str, ...] = ()
+    composer: str | None = None
+    of_metrics: bool = False
+
+
+class FlagKindRow(_File):
+    key: str
+    severity: int
+
+
+class TopicTable(_File):
+    topics: tuple[TopicRow, ...]
+    red_flag_kinds: tuple[FlagKindRow, ...] = ()
+
+
+class LineItemRow(_File):
+    subject: str
+    label: str
+    unit: UnitKind
+    family: str = ""
+    stock: bool = False
+    cost: bool = False
+    metric: bool = True
+    sheet: bool = False
+
+
+class LineItemTable(_File):
+    line_items: tuple[LineItemRow, ...]
+
+
+class TopicWords(_File):
+    """One language's words for one topic (every field optional outside English)."""
+
+    label: str = ""
+    flag: str = ""
+    lead: str = ""
+    asked: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
+    prefer: tuple[str, ...] = ()
+    query: str = ""
+    question: str = ""
+
+
+class RoleWords(_File):
+    """One language's words for a document role."""
+
+    asked: tuple[str, ...] = ()  # a question whose answer lives in documents of the role
+
+
+class NumberWords(_File):
+    """How a language writes amounts: its separators, scale words and currency words."""
+
+    decimal: str = "."  # the decimal separator of the language's own writing
+    # a word right after a number that multiplies it ("5.2 million", "3,4 Mio.", "1,2 Md")
+    multipliers: dict[int, tuple[str, ...]] = {}
+    # a unit after a number meaning thousands of a currency ("4.620 TEUR", "5 200 K€")
+    thousands_of_currency: tuple[str, ...] = ()
+    # words of a unit line announcing the scale of a table's plain numbers ("in thousands")
+    scales: dict[int, tuple[str, ...]] = {}
+    currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
+
+
+class LanguageFile(_File):
+    """One languages/<code>.yaml."""
+
+    code: str = Field(pattern=r"^[a-z]{2}$")
+    name: str
+    topics: dict[str, TopicWords] = {}
+    red_flags: dict[str, str] = {}
+    searches: dict[str, str] = {}  # named passage searches of mechanisms that are no topic
+    line_items: dict[str, tuple[str, ...]] = {}
+    cues: dict[str, tuple[str, ...]] = {}
+    document_roles: dict[DocumentRole, RoleWords] = {}
+    numbers: NumberWords = NumberWords()
+
+
+# ---------------------------------------------------------------- as the code reads them
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A deal topic, with its words in every language the product reads."""
+
+    key: str
+    roles: tuple[DocumentRole, ...]
+    subjects: tuple[str, ...]
+    category: str  # the Q&A category
+    severity: int | None  # red flags: 1 is the most serious; None: no red flag
+    amount_leads: bool
+    timeline: tuple[str, ...]
+    composer: str | None
+    of_metrics: bool
+    asked: Cues  # a question about it
+    terms: Cues  # its own words: a question or passage that uses them touches it
+    stated: Cues  # a sentence that states an item of it
+    prefer: Cues  # wording that makes such a sentence the better statement
+    words: dict[str, TopicWords] = field(compare=False, repr=False)  # by language code
+
+    def _word(self, name: str, language: str) -> str:
+        own = getattr(self.words.get(language), name, "") if language in self.words else ""
+        return own or getattr(self.words["en"], name)
+
+    def label_in(self, language: str = "en") -> str:
+        return self._word("label", language)
+
+    def query_in(self, language: str = "en") -> str:
+        return self._word("query", language)
+
+    def question_in(self, language: str = "en") -> str:
+        return self._word("question", language)
+
+    @property
+    def label(self) -> str:
+        return self.label_in()
+
+    @property
+    def flag_label(self) -> str:
+        return self._word("flag", "en") or self.label
+
+    @property
+    def lead(self) -> str:
+        return self._word("lead", "en") or self.label.lower()
+
+    @property
+    def query(self) -> str:
+        return self.query_in()
+
+    def queries(self, languages: tuple[str, ...] = ("en",)) -> str:
+        """The passage search for it in the languages a room is written in."""
+        return " ".join(dict.fromkeys(self.query_in(code) for code in languages or ("en",)))
+
+    @property
+    def question(self) -> str:
+        return self.question_in()
+
+    @property
+    def is_red_flag(self) -> bool:
+        return self.severity is not None
+
+
+@dataclass(frozen=True)
+class LineItem:
+    """A metric: its canonical subject, how to name it, what kind of number it takes."""
+
+    subject: str
+    label: str
+    unit_kind: UnitKind
+    synonyms: tuple[str, ...]  # every language's wordings
+    family: str = ""
+    stock: bool = False
+    cost: bool = False
+    metric: bool = True  # extracted as findings; else only read where a statement names it
+    sheet: bool = False  # a balance-sheet line
+
+    @property
+    def group(self) -> str:
+        return self.family or self.subject

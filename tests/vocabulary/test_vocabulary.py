@@ -1,0 +1,150 @@
+"""The deal vocabulary as data: the cue syntax, the files agreeing with each other, and one table
+of topics read by red flags, topic answers and the tools alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.agent.redflags import SEVERITY
+from manda.agent.topics import SHAPES, shape_for
+from manda.agent.unusual import TOPICS
+from manda.finance.amounts import find_amounts, parse_number, scale_from_text
+from manda.finance.vocabulary import canonical_subject, line_item_of
+from manda.models import DocumentRole
+from manda.vocabulary import cues, topic, topics, vocabulary
+from manda.vocabulary.load import _check, _parse
+from manda.vocabulary.model import LanguageFile, LineItemTable, TopicTable
+
+
+@pytest.mark.parametrize(("phrase", "text", "found"), [
+    ("change of control", "a change-of-control clause", "change-of-control"),
+    ("litigat*", "pending litigation", "litigation"),
+    ("claim|claims against", "two claims against the company", "claims against"),
+    ("[the] board of directors", "the board of directors met", "the board of directors"),
+    ("[the] board of directors", "board of directors", "board of directors"),
+    ("depend* on ~ customer*", "depends on a few large customers",
+     "depends on a few large customers"),
+    ("#% of [total] revenue", "accounts for 23.5% of total revenue", "23.5% of total revenue"),
+    ("auditor's report", "the auditor’s report", "auditor’s report"),
+    ("management !accounts|report", "the management team", "management"),
+])
+def test_a_cue_phrase_matches_whole_words_in_its_variants(phrase: str, text: str,
+                                                         found: str) -> None:
+    m = cues([phrase]).search(text)
+    assert m is not None and m.group(0) == found
+
+
+@pytest.mark.parametrize(("phrase", "text"), [
+    ("management !accounts|report", "the management accounts"),
+    ("claim", "reclaimed VAT"),  # whole words only
+    ("tax", "taxonomy"),
+    ("depend* on ~ customer*", "depends on it. Customers"),  # not across a sentence
+])
+def test_a_cue_phrase_does_not_match_inside_other_words(phrase: str, text: str) -> None:
+    assert cues([phrase]).search(text) is None
+
+
+def test_every_topic_has_its_english_words_and_valid_roles() -> None:
+    for t in topics():
+        assert t.label and t.query and t.question, t.key
+        assert all(isinstance(r, DocumentRole) for r in t.roles)
+        if t.is_red_flag:
+            assert t.stated, f"red-flag topic {t.key} states nothing"
+
+
+def test_the_issue_topics_are_in_the_table() -> None:
+    keys = {t.key for t in topics()}
+    assert {"litigation", "employment_claims", "change_of_control", "customer_concentration",
+            "supplier_concentration", "covenants", "debt", "key_people", "ownership",
+            "management", "working_capital", "one_time_items", "tax", "environment",
+            "data_protection", "ip_and_open_source", "insurance", "leases", "related_parties",
+            "revenue_recognition"} <= keys
+
+
+def test_red_flags_topic_answers_and_tools_read_the_same_table() -> None:
+    flagged = {t.key for t in topics() if t.is_red_flag}
+    assert {t.key for t in TOPICS} == flagged
+    assert flagged <= set(SEVERITY)
+    assert SEVERITY[0] == "litigation"  # what can kill a deal comes first
+    assert {t.key for t in SHAPES} == {t.key for t in topics() if t.composer}
+
+
+def test_a_claim_in_other_words_is_litigation_wherever_it_is_read() -> None:
+    """The issue's own sentence: no "seeks damages", no "filed a claim"."""
+    sentence = ("A former distributor claims EUR 2.3M in damages for early termination of its "
+                "distribution agreement.")
+    assert topic("litigation").stated.found(sentence)
+
+
+def test_questions_about_new_topics_find_their_topic() -> None:
+    assert shape_for("Was there a GDPR incident?") is topic("data_protection")
+    assert shape_for("Do they use any AGPL components?") is topic("ip_and_open_source")
+    assert shape_for("Any open employment tribunal claims?") is topic("employment_claims")
+
+
+def test_line_items_are_read_in_every_language_of_the_files() -> None:
+    assert canonical_subject("Umsatzerlöse") == "revenue"
+    assert canonical_subject("Net sales") == "revenue"
+    assert canonical_subject("Consolidated Total Debt less unrestricted cash") == "net debt"
+
+
+def test_a_language_file_naming_an_unknown_topic_is_refused_with_its_file() -> None:
+    v = vocabulary()
+    table = _parse(TopicTable, "topics.yaml")
+    items = _parse(LineItemTable, "line_items.yaml")
+    bad = LanguageFile(code="xx", name="Test", topics={"litigaton": {}})
+    with pytest.raises(ValueError, match=r"languages/xx\.yaml.*litigaton"):
+        _check(table, items, {"en": v.languages["en"], "xx": bad})
+
+
+def test_a_named_cue_set_missing_from_english_is_an_error() -> None:
+    with pytest.raises(KeyError, match=r"en\.yaml"):
+        vocabulary().cues("no such cue set")
+
+
+@pytest.mark.parametrize(("label", "subject"), [
+    ("Trade debtors", "trade receivables"),
+    ("Créances clients", "trade receivables"),
+    ("Forderungen aus Lieferungen und Leistungen", "trade receivables"),
+    ("Creditors: trade and other payables", "trade payables"),
+    ("Stocks", "inventory"),
+])
+def test_a_statement_line_is_known_in_every_language_and_is_no_metric(label: str,
+                                                                      subject: str) -> None:
+    item = line_item_of(label)
+    assert item is not None and item.subject == subject and not item.metric
+    # the longest wording wins: "créances clients" is no customer count
+    assert canonical_subject(label) is None
+
+
+def test_stock_options_are_no_inventory() -> None:
+    assert line_item_of("Stock options") is None
+
+
+@pytest.mark.parametrize(("text", "value", "currency"), [
+    ("Le chiffre d'affaires s'établit à 12 345 K€", 12_345_000, "EUR"),
+    ("EBE de 2 468,3 K€", 2_468_300, "EUR"),
+    ("1,2 Md€", 1_200_000_000, "EUR"),
+    ("3,4 millions d'euros", 3_400_000, "EUR"),
+    ("4.620 TEUR", 4_620_000, "EUR"),
+    ("12,5 Tsd. €", 12_500, "EUR"),
+    ("EUR 2.3M", 2_300_000, "EUR"),
+])
+def test_amounts_are_read_with_every_language_s_units(text: str, value: float,
+                                                      currency: str) -> None:
+    [amount] = find_amounts(text)
+    assert amount.value == value and amount.currency == currency
+    assert text.endswith(amount.text)
+
+
+def test_space_grouped_thousands_join_only_beside_a_unit() -> None:
+    assert [a.value for a in find_amounts("in Q3 2024 5 200")] == [5, 200]
+    assert parse_number("12 345") == 12_345 and parse_number("2024 2023") is None
+
+
+@pytest.mark.parametrize(("line", "scale"), [
+    ("(en milliers d'euros)", 1e3), ("en K€", 1e3), ("Montants en millions d'euros", 1e6),
+    ("Angaben in Tausend EUR", 1e3), ("(in millions, except per share data)", 1e6),
+])
+def test_a_unit_line_s_scale_is_read_in_every_language(line: str, scale: float) -> None:
+    assert scale_from_text(line) == scale
