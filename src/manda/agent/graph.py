@@ -283,7 +283,7 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
                     exc.message, exc.request_id or "unknown")
         return _answer_offline(state, REQUEST_NOTICE.format(reason=exc.reason))
     except TimeoutError:
-        log.warning("model turns took over %.0f s, answering offline", limits.model_seconds)
+        log.warning("model turns took over %g s, answering offline", limits.model_seconds)
         return _answer_offline(state, TIMEOUT_NOTICE.format(seconds=limits.model_seconds))
     usage.add(turn.usage)
     streamed = state.get("streamed", False) or (sink is not None and bool(turn.text))
