@@ -5,14 +5,16 @@
 
 `--rooms` (the default, 10,000 and 100,000 pages): the generated room of `ingest_bench.py`
 ingested through Manda with the configured embedder (its vectors, its findings: ~100k at 10,000
-pages), and a 100,000-page room of ten copies of it (~1M findings; copied in SQL, since ingesting
-it here would take most of a day: `_ingested.py`). Each room is searched through the app's own
-`HybridSearch` in two fresh processes one after the other — the first builds and saves the
-deal's keyword and IVF indexes, the second is a restarted worker that loads them — each timing
-its first search with where the time went (store calls, the query embedding), then every
-question `--rounds` times. Every search checks that each channel took part: no vectors for the
-configured embedder, or a metric question without the findings channel, stops the bench with an
-error instead of timing a search that left a channel out.
+pages), and a 100,000-page room of ten copies of it (~1M findings; copied in SQL, since
+ingesting it here would take most of a day: `_ingested.py`). Each room is searched through the
+app's own `HybridSearch` in three fresh processes one after the other — the first builds and
+saves the deal's keyword index and its vectors (IVF index or exact matrix), the second is a
+restarted process that loads them (as `manda search` would), the third also warms the deal first
+as `manda serve` does at start — each timing its first search with where the time went (store
+calls, the query embedding), then every question `--rounds` times. Every search checks that each
+channel took part: no vectors for the configured embedder, or a metric question without the
+findings channel, stops the bench with an error instead of timing a search that left a channel
+out.
 
 Goals (issue 27): p95 < 150 ms at 100k findings and < 300 ms at 1M, for every question; the
 first search of a restarted worker < 300 ms at 100k. The load average is printed beside each
@@ -246,7 +248,7 @@ CALLS = ("fulltext_search", "vector_search", "list_findings", "fact_chunks",
          "get_document", "get_finding", "warm_search")
 
 
-async def measure_room(home: Path, label: str, rounds: int) -> None:
+async def measure_room(home: Path, label: str, rounds: int, warm: bool = False) -> None:
     """One process's searches of the room in `home`: its first (where the time went), then
     every question `rounds` times, p50/p95 each."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -264,6 +266,12 @@ async def measure_room(home: Path, label: str, rounds: int) -> None:
             if hasattr(app.graph, name):
                 clock.wrap(app.graph, name, name)
         clock.wrap(app.embedder, "embed", "embed query")
+        if warm:  # as `manda serve` does for every linked deal when it starts
+            started = time.perf_counter()
+            await app.search.warm(DEAL)
+            print(f"  {label}: warmed in {time.perf_counter() - started:.2f} s (as `manda "
+                  "serve` does at start)", flush=True)
+            clock.seconds.clear()
         started = time.perf_counter()
         await app.search.search(DEAL, QUERIES[0], k=8)
         first = time.perf_counter() - started
@@ -305,9 +313,10 @@ def rooms(pages: list[int], keep: Path, rounds: int) -> None:
         print(f"{n['pages']:,} pages: {n['chunks']:,} chunks, {n['findings']:,} findings, "
               f"{n['vectors']:,} vectors" + (f" (goal p95 < {goal:.0f} ms)" if goal else ""),
               flush=True)
-        for label in ("first process", "restarted process"):
+        for label, extra in (("first process", []), ("restarted process", []),
+                             ("restarted, warmed", ["--warm"])):
             subprocess.run([sys.executable, __file__, "--measure", str(home), "--label", label,
-                            "--rounds", str(rounds)], check=True)
+                            "--rounds", str(rounds), *extra], check=True)
 
 
 async def main(sizes: list[int], engines: list[str], keep: Path | None) -> None:
@@ -330,9 +339,10 @@ if __name__ == "__main__":
                         "and reuse it on later runs (rooms default to /tmp/manda-search-bench)")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--label", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--warm", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure is not None:
-        asyncio.run(measure_room(args.measure, args.label, args.rounds))
+        asyncio.run(measure_room(args.measure, args.label, args.rounds, args.warm))
     elif args.sizes:
         asyncio.run(main(args.sizes, args.engines, args.keep))
     else:

@@ -12,7 +12,7 @@ may touch is visible in its signature and a fake for its tests implements only t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -94,11 +94,12 @@ class Corpus(Protocol):
     async def get_document(self, deal_id: str, document_id: str) -> Document | None: ...
     async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None: ...
     async def list_documents(self, deal_id: str) -> list[Document]: ...
-    async def document_names(self, deal_id: str) -> dict[str, str]:
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
         """The file name of each document whose ingestion completed, by its id, read without
         the documents themselves: search reads it on every question (the names a question may
         use, the names its passages are shown with), and a room of thousands of files must not
-        be read whole each time."""
+        be read whole each time. A store may hand out the same (read-only) mapping for as long
+        as those documents do not change."""
         ...
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None

@@ -13,7 +13,7 @@ real-filings probe, judged on its held-out half (figures in the README).
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import logging
 import math
 import re
@@ -175,9 +175,11 @@ class HybridSearch:
 
     async def warm(self, deal_id: str) -> None:
         """Open the deal's indexes (keyword, and this embedder's vectors) before its first
-        question, so nobody waits for them."""
+        question, and read a question once (the vocabulary's patterns compile on first use:
+        most of a second), so nobody waits for either."""
         embedder_id = self._embedder.id if self._embedder is not None else ""
         await self._graph.warm_search(deal_id, embedder_id)
+        await asyncio.to_thread(read_a_question)
 
     async def search(
         self, deal_id: str, query: str, k: int = 8, *, distinct: bool = True
@@ -270,7 +272,8 @@ class HybridSearch:
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
     def _route_documents(
-        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk], names: dict[str, str]
+        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk],
+        names: Mapping[str, str],
     ) -> list[ScoredId]:
         """Lift the passages of the documents whose names the question uses."""
         assert self._routing is not None
@@ -393,7 +396,7 @@ class HybridSearch:
         deal_id: str,
         ranked: list[ScoredId],
         chunks: dict[str, Chunk],
-        names: dict[str, str],
+        names: Mapping[str, str],
         dense_ids: set[str],
         bm25_ids: set[str],
     ) -> list[SearchHit]:
@@ -447,6 +450,20 @@ class HybridSearch:
         ]
 
 
+def read_a_question(question: str = "What was the gross margin trend of Q3 2024 revenue and "
+                                     "capex in the FY2024 cash flow statement?") -> None:
+    """Read a question the way search does, for its side effects only: every pattern of the
+    vocabulary, line items and statements compiled and cached before the first real one."""
+    sub_queries(question)
+    named = "; ".join([question, *expansions(question)])
+    find_subjects(named)
+    find_periods(question)
+    question_statements(question)
+    asked_line_items(question)
+    implied_items(question)
+    line_item_matcher(list(asked_line_items(question)))("Revenue 5,200")
+
+
 def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
     """One list from the question's and its sub-queries' fused lists.
 
@@ -489,30 +506,48 @@ def named_documents(question: str, names: Mapping[str, str]) -> set[str]:
     """
     if len(names) < 2:
         return set()
+    index = NameIndex.of(names)
     asked = _name_words(question)
-    words, df = _name_index(tuple(sorted(names.items())))
     n = len(names)
+    distinctive = {w for w in asked if 0 < index.df.get(w, 0) < n}
     # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
-    score = {doc_id: sum(math.log(n / df[w]) for w in found & asked if df[w] < n)
-             if any(not w.isdigit() and df[w] < n for w in found & asked) else 0.0
-             for doc_id, found in words.items()}
-    best = max(score.values())
-    if best <= 0:
+    if not any(not w.isdigit() for w in distinctive):
         return set()
+    candidates = {doc_id for w in distinctive if not w.isdigit() for doc_id in index.holders[w]}
+    score = {doc_id: sum(math.log(n / index.df[w]) for w in index.words[doc_id] & distinctive)
+             for doc_id in candidates}
+    best = max(score.values())
     return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
 
 
-@functools.lru_cache(maxsize=8)
-def _name_index(names: tuple[tuple[str, str], ...]
-                ) -> tuple[dict[str, set[str]], dict[str, int]]:
-    """The name words of each document and in how many names each word is, kept for the deal's
-    current set of files (a room of thousands is split into words once, not every question)."""
-    words = {doc_id: _name_words(filename) for doc_id, filename in names}
-    df: dict[str, int] = {}
-    for found in words.values():
-        for word in found:
-            df[word] = df.get(word, 0) + 1
-    return words, df
+@dataclass(frozen=True)
+class NameIndex:
+    """The name words of a deal's documents: each one's words, in how many names each word is,
+    and which documents hold it — built once for a set of names, not on every question."""
+
+    words: dict[str, set[str]]
+    df: dict[str, int]
+    holders: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, names: Mapping[str, str]) -> NameIndex:
+        kept = _NAME_INDEXES.get(id(names))
+        if kept is not None and kept[0] is names:  # a store hands out one mapping until its
+            return kept[1]                          # documents change
+        words = {doc_id: _name_words(filename) for doc_id, filename in names.items()}
+        holders: dict[str, list[str]] = {}
+        for doc_id, found in words.items():
+            for word in found:
+                holders.setdefault(word, []).append(doc_id)
+        index = cls(words, {w: len(ids) for w, ids in holders.items()}, holders)
+        _NAME_INDEXES[id(names)] = (names, index)  # kept alive here, so its id stays its own
+        while len(_NAME_INDEXES) > NAME_INDEXES_KEPT:
+            del _NAME_INDEXES[next(iter(_NAME_INDEXES))]
+        return index
+
+
+NAME_INDEXES_KEPT = 16  # deals whose name indexes one process keeps
+_NAME_INDEXES: dict[int, tuple[Mapping[str, str], NameIndex]] = {}
 
 
 def location_key(chunk: Chunk) -> tuple[str, str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -77,6 +77,7 @@ class EmbeddedKnowledgeGraph:
             keyword_on_disk and keyword_files.SUPPORTED
         ) else None
         self._keywords = KeywordIndexes(self.keyword_dir)
+        self._names = records.DocumentNames()
 
     async def start(self) -> None:
         await self._db.open()
@@ -114,8 +115,8 @@ class EmbeddedKnowledgeGraph:
     async def list_documents(self, deal_id: str) -> list[Document]:
         return await self._db.read(records.list_documents, deal_id)
 
-    async def document_names(self, deal_id: str) -> dict[str, str]:
-        return await self._db.read(records.document_names, deal_id)
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        return await self._db.read(self._names.read, deal_id)
 
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None

@@ -224,7 +224,7 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.LIST_DOCUMENTS, {"deal_id": deal_id}, write=False)
         return [from_props(Document, row["props"]) for row in rows]
 
-    async def document_names(self, deal_id: str) -> dict[str, str]:
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
         rows = await self._run(cypher.DOCUMENT_NAMES, {"deal_id": deal_id}, write=False)
         return {row["id"]: row["filename"] for row in rows}
 
