@@ -204,13 +204,12 @@ class HybridSearch:
         channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
         lists: list[list[ScoredId]] = []
         shown = max(k * 4, self._pool) if distinct else max(k, self._pool // 2)
-        for text in queries:
-            dense, bm25 = await self._candidates(deal_id, text)
+        # the question and its sub-queries at once: one's embedding runs while another's
+        # keyword and findings reads do (results are fused in the questions' order below)
+        found = await asyncio.gather(*(self._channels(deal_id, text, shown) for text in queries))
+        for dense, bm25, facts in found:
             dense_ids.update(h.id for h in dense)
             bm25_ids.update(h.id for h in bm25)
-            # The findings channel takes part in either fusion (weight 0 turns it off in both).
-            facts = (await self._fact_matches(deal_id, text, [*dense, *bm25], shown)
-                     if self._weights.facts else [])
             stats.facts += len(facts)
             for name, found in (("vector", dense), ("bm25", bm25), ("findings", facts)):
                 for h in found:
@@ -288,6 +287,15 @@ class HybridSearch:
             for h in head
         ]
         return sorted(routed, key=lambda h: (-h.score, h.id))
+
+    async def _channels(self, deal_id: str, text: str, shown: int
+                        ) -> tuple[list[ScoredId], list[ScoredId], list[ScoredId]]:
+        """Dense, keyword and findings candidates of one question or sub-query."""
+        dense, bm25 = await self._candidates(deal_id, text)
+        # The findings channel takes part in either fusion (weight 0 turns it off in both).
+        facts = (await self._fact_matches(deal_id, text, [*dense, *bm25], shown)
+                 if self._weights.facts else [])
+        return dense, bm25, facts
 
     async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
         keywords = query
