@@ -19,7 +19,6 @@ import os
 import subprocess
 import sys
 import typing
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -47,19 +46,6 @@ from manda.testing.anthropic_server import (
 
 GOOD = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 QUESTION = "What was revenue in Q3 2023?"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
-@pytest.fixture
-async def client(server: FakeAnthropicServer) -> AsyncIterator[anthropic.AsyncAnthropic]:
-    sdk = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
-    yield sdk
-    await sdk.close()
 
 
 def agent(room: Room, client: anthropic.AsyncAnthropic, limits: Limits | None = None

@@ -9,7 +9,6 @@ overloaded stream (retried once first). Each against the local Messages API with
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 
 import anthropic
 import pytest
@@ -30,20 +29,6 @@ from manda.testing.anthropic_server import (
 GOOD = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 QUESTION = "What was revenue in Q3 2023?"
 FINDINGS = "€4.7M"  # the offline composer's answer states the finding
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
-@pytest.fixture
-async def client(server: FakeAnthropicServer) -> AsyncIterator[anthropic.AsyncAnthropic]:
-    sdk = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url, max_retries=0,
-                                   timeout=10.0)
-    yield sdk
-    await sdk.close()
 
 
 def agent(room: Room, client: anthropic.AsyncAnthropic, limits: Limits | None = None

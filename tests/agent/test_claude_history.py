@@ -7,7 +7,6 @@ re-prompt that loses a tool call, or sends an answer turn after a `tool_result`,
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
@@ -26,19 +25,6 @@ from manda.testing.anthropic_server import (
 GOOD = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 BAD = f"Revenue was €9.9M in Q3 2023 (source: {Q3}, p.1)."
 QUESTION = "What was revenue in Q3 2023?"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
-@pytest.fixture
-async def client(server: FakeAnthropicServer) -> AsyncIterator[anthropic.AsyncAnthropic]:
-    sdk = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
-    yield sdk
-    await sdk.close()
 
 
 def agent(room: Room, client: anthropic.AsyncAnthropic) -> AnswerService:

@@ -14,7 +14,6 @@ Pages under https://platform.claude.com/docs/en/:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
@@ -32,19 +31,6 @@ FIRST = "Revenue was €4.7M in Q3 2023 "
 REST = f"(source: {Q3}, p.1)."
 GOOD = FIRST + REST
 QUESTION = "What was revenue in Q3 2023?"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
-@pytest.fixture
-async def client(server: FakeAnthropicServer) -> AsyncIterator[anthropic.AsyncAnthropic]:
-    sdk = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
-    yield sdk
-    await sdk.close()
 
 
 def agent(room: Room, client: anthropic.AsyncAnthropic, limits: Limits | None = None,
