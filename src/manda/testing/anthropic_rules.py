@@ -1,6 +1,7 @@
 """What the Messages API refuses with 400 `invalid_request_error`, for the local Messages API.
 
-Each rule is the current default model's (Claude Sonnet 5.5), with the page that states it; the
+Each rule is the current models' (the default, Claude Sonnet 5.5, for an id no family table
+knows), with the page that states it; the
 messages are the API's where a real one is known (quoted from error reports), else a plain
 paraphrase that names the field. `refusal(body)` is the first rule a request body breaks.
 """
@@ -8,6 +9,8 @@ paraphrase that names the field. `refusal(body)` is the first rule a request bod
 from __future__ import annotations
 
 from typing import Any
+
+from manda.llm.calls import traits_of
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
@@ -81,21 +84,26 @@ def _prefill(body: dict[str, Any]) -> str | None:
 
 
 def _thinking(body: dict[str, Any]) -> str | None:
-    """Claude Sonnet 5.5 takes `adaptive` and `between_tools`; `disabled` and a budget are refused
+    """Each model takes its own `thinking` types (`manda.llm.calls.MODEL_TRAITS`, from each
+    family's page; `scripts/live-check.sh` compares it with the real model's capabilities): Claude
+    Sonnet 5.5 takes `adaptive` and `between_tools`, and refuses `disabled` and a budget
     (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5#turn-off-up-front-thinking)."""
     thinking = body.get("thinking")
     if thinking is None:
         return None
     kind = thinking.get("type") if isinstance(thinking, dict) else None
-    if kind == "disabled":
-        return ('"thinking.type.disabled" is not supported for this model. Use '
-                '"thinking.type.between_tools" to turn off up-front thinking.')
-    if kind == "enabled":
-        return ('"thinking.type.enabled" is not supported for this model. Use '
-                '"thinking.type.adaptive" and "output_config.effort" to control thinking '
-                "behavior.")
-    if kind not in ("adaptive", "between_tools"):
+    accepted = traits_of(str(body.get("model") or "")).thinking
+    if kind not in ("adaptive", "between_tools", "disabled", "enabled"):
         return f"thinking.type: Input tag '{kind}' does not match any of the expected tags"
+    if kind not in accepted:
+        if kind == "disabled" and "between_tools" in accepted:
+            return ('"thinking.type.disabled" is not supported for this model. Use '
+                    '"thinking.type.between_tools" to turn off up-front thinking.')
+        if kind == "enabled" and "adaptive" in accepted:
+            return ('"thinking.type.enabled" is not supported for this model. Use '
+                    '"thinking.type.adaptive" and "output_config.effort" to control thinking '
+                    "behavior.")
+        return f'"thinking.type.{kind}" is not supported for this model.'
     effort = (body.get("output_config") or {}).get("effort")
     if kind == "between_tools" and effort in ("xhigh", "max"):
         return (f'"thinking.type.between_tools" is not supported with effort "{effort}": use '
@@ -110,6 +118,8 @@ def _effort(body: dict[str, Any]) -> str | None:
     if config is None:
         return None
     effort = config.get("effort") if isinstance(config, dict) else None
+    if effort is not None and not traits_of(str(body.get("model") or "")).effort:
+        return "output_config.effort: this model does not support the effort parameter"
     if effort is not None and effort not in EFFORTS:
         return (f"output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or "
                 f"'max' (got {effort!r})")
