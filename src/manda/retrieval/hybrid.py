@@ -175,11 +175,13 @@ class HybridSearch:
 
     async def warm(self, deal_id: str) -> None:
         """Open the deal's indexes (keyword, and this embedder's vectors) before its first
-        question, and read a question once (the vocabulary's patterns compile on first use:
-        most of a second), so nobody waits for either."""
+        question, read a question once (the vocabulary's patterns compile on first use: most of
+        a second) and embed one, so nobody waits for any of it."""
         embedder_id = self._embedder.id if self._embedder is not None else ""
         await self._graph.warm_search(deal_id, embedder_id)
         await asyncio.to_thread(read_a_question)
+        if self._embedder is not None:  # its first run sets up what later runs reuse
+            await self._embedder.embed(["What was revenue last quarter?"], "query")
 
     async def search(
         self, deal_id: str, query: str, k: int = 8, *, distinct: bool = True
