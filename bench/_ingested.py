@@ -121,6 +121,16 @@ def replicate(source: Path, dest: Path, copies: int) -> None:
     print(f"{copies}× room written in {time.perf_counter() - started:,.0f} s", flush=True)
 
 
+def embedder_ids(home: Path) -> list[str]:
+    """The embedders whose vectors the room in `home` holds."""
+    conn = sqlite3.connect(home / "manda.db")
+    try:
+        return [row[0] for row in conn.execute(
+            "SELECT DISTINCT embedder_id FROM chunk_vectors WHERE deal_id = ?", (DEAL,))]
+    finally:
+        conn.close()
+
+
 def counts(home: Path) -> dict[str, int]:
     """Pages, chunks, findings and vectors of the room in `home`."""
     conn = sqlite3.connect(home / "manda.db")

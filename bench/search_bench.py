@@ -304,10 +304,21 @@ async def measure_room(home: Path, label: str, rounds: int, warm: bool = False) 
 
 def rooms(pages: list[int], keep: Path, rounds: int) -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from _ingested import counts, ingested_home
+    from _ingested import counts, embedder_ids, ingested_home
 
+    from manda.app import choose_embeddings
+    from manda.config import Settings
+
+    configured = choose_embeddings(Settings())[0].id
     for size in pages:
         home = ingested_home(keep, size)
+        held = embedder_ids(home)
+        if configured not in held:
+            raise ChannelMissing(
+                f"search_bench: {home} holds vectors under {', '.join(held) or 'no embedder'}, "
+                f"not under the configured {configured}: its searches would run without the "
+                "dense channel. Set the embedder it was ingested with (MANDA_OFFLINE_MODEL, "
+                "MANDA_OFFLINE_EMBEDDER) or give a fresh --keep")
         n = counts(home)
         goal = ROOM_GOALS.get(size)
         print(f"{n['pages']:,} pages: {n['chunks']:,} chunks, {n['findings']:,} findings, "
