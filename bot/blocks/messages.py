@@ -31,7 +31,8 @@ def render_unbound(where: str = "This channel") -> SlackMessage:
     """How to link a conversation to a deal; never which deals exist (they are confidential)."""
     text = (
         f"{where} is not linked to a deal yet, so I can't answer from any documents here. "
-        "Run `/manda deal <id>` here to link it to your deal (ask your deal team for its id)."
+        "Run `/manda deal <id>` here to link it to your deal (ask your deal team for its id), "
+        "or `/manda deal new <id>` to start a new deal."
     )
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
@@ -44,7 +45,10 @@ def render_binding(current: str | None) -> SlackMessage:
             "`/manda unlink` unlinks it."
         )
     else:
-        text = "This channel is not linked to a deal. Link it with `/manda deal <id>`."
+        text = (
+            "This channel is not linked to a deal. Link it with `/manda deal <id>`, or start a "
+            "new deal with `/manda deal new <id>`."
+        )
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
 
@@ -73,7 +77,13 @@ def render_unbound_announcement(deal_id: str, user: str) -> SlackMessage:
 
 NEXT_STEP = {
     Refusal.NOT_ADMIN: "Ask one of the deal admins to do it.",
-    Refusal.NOT_A_MEMBER: "Ask someone in the deal's channel to run the command here.",
+    Refusal.NOT_LINKABLE: (
+        "Ask someone in the deal's channel to run the command here, or start a new deal with "
+        "`/manda deal new <id>`."
+    ),
+    Refusal.NAME_TAKEN: "Choose another id for the new deal.",
+    Refusal.NEW_IN_DIRECT: "Run `/manda deal new <id>` in the deal team's channel.",
+    Refusal.NOT_A_MEMBER: "Ask someone in this channel to run the command.",
     Refusal.ALREADY_LINKED: "`/manda deal` shows the link; `/manda unlink` removes it first.",
     Refusal.NOT_LINKED: "`/manda deal <id>` links it.",
 }

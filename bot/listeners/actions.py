@@ -144,17 +144,17 @@ async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
 
 
 async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id: str) -> bool:
-    """The one gate every button passes: same workspace, and a person of the deal.
+    """The one gate every button passes: a person of the deal.
 
-    A message button acts only on the deal its channel (in this workspace) is bound to; a Home
-    button only for someone the Home tab would show the deal to (a member of one of its channels
-    in this workspace, or an approver): a forged Home payload gets no further.
+    A message button acts only on the deal its channel is bound to; a Home button only for
+    someone the Home tab would show the deal to (a member of one of its channels, whatever their
+    workspace, or an approver): a forged Home payload gets no further.
     """
     if click.channel is None or click.in_home:
         visible = await deps.deals.visible_deals(
             click.user,
             workspace=workspace_key(click.team),
-            membership=SlackMembership(client, team=click.team),
+            membership=SlackMembership(client),
         )
         if deal_id in visible:
             return True
@@ -265,8 +265,7 @@ async def may_decide(
     allowed = await deps.deals.may_decide(
         deal_id,
         click.user,
-        workspace=workspace_key(click.team),
-        membership=SlackMembership(client, team=click.team),
+        membership=SlackMembership(client),
         channel_key=channel_key(click.team, where) if where else None,
     )
     if not allowed:

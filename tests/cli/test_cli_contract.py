@@ -27,9 +27,11 @@ def test_search_json_shape(
     results = json.loads(out)["results"]
     assert len(results) == 3
     for r in results:
-        assert set(r) == {"document", "location", "page", "text", "score"}
+        assert set(r) == {"document", "location", "page", "heading_path", "text", "score"}
         assert isinstance(r["document"], str) and isinstance(r["score"], float)
+        assert all(isinstance(h, str) for h in r["heading_path"])
         assert r["page"] is None or isinstance(r["page"], int)
+    assert any(r["heading_path"] for r in results)  # the sample's reports have headings
 
 
 def test_unknown_deal_is_a_clear_error(

@@ -166,6 +166,8 @@ async def test_chunks_round_trip_in_order(
     document = make.document(deal_id)
     other = make.document(deal_id, "Other.pdf")
     chunks = make.chunks(document, ["first passage", "second passage", "third passage"])
+    chunks[1].heading_path = ("3 Legal", "3.2 Litigation — “pending” claims")
+    chunks[2].heading_path = ("Consolidated Statements of Operations (in millions)",)
     await graph.add_chunks(deal_id, list(reversed(chunks)))
     await graph.add_chunks(deal_id, make.chunks(other, ["elsewhere"]))
 
@@ -348,7 +350,8 @@ async def test_finding_round_trip_and_idempotent_add(
 ) -> None:
     document = make.document(deal_id)
     chunk = make.chunk(document, "Revenue for Q3 2024 was €5.2M.")
-    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH")
+    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH",
+                           heading_path=("Quarterly report", "Highlights"))
     await graph.add_findings([finding])
     await graph.add_findings([finding])
 
@@ -398,6 +401,32 @@ async def test_finding_status_changes_are_read_back_everywhere(
 
     with pytest.raises(FindingNotFoundError):
         await graph.set_finding_status(deal_id, make.id("f"), FindingStatus.APPROVED)
+
+
+async def test_heading_paths_are_set_on_chunks_and_their_findings_alone(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """What a document stored before heading paths were kept gets when it is read again."""
+    document = make.document(deal_id)
+    claim, other = make.chunks(document, ["A former distributor claims EUR 2.3M.", "Leases"])
+    await graph.add_chunks(deal_id, [claim, other])
+    decided = make.finding(document, chunk=claim, status=FindingStatus.APPROVED)
+    elsewhere = make.finding(document, chunk=other)
+    await graph.add_findings([decided, elsewhere])
+
+    path = ("Legal summary", "Litigation")
+    await graph.set_heading_paths(deal_id, {claim.id: path, "unknown_c0001": ("x",)})
+
+    [stored, untouched] = await graph.list_chunks(deal_id, document.id)
+    assert stored.model_dump() == claim.model_copy(update={"heading_path": path}).model_dump()
+    assert untouched.model_dump() == other.model_dump()
+    got = await graph.get_finding(deal_id, decided.id)
+    assert got is not None
+    assert got.model_dump() == decided.model_copy(update={"heading_path": path}).model_dump()
+    assert (await graph.get_finding(deal_id, elsewhere.id)) == elsewhere
+    assert [h.id for h in await graph.fulltext_search(deal_id, "distributor", 5)] == [claim.id]
+    await graph.set_heading_paths(deal_id, {claim.id: ()})
+    assert (await graph.get_chunks(deal_id, [claim.id]))[0].heading_path == ()
 
 
 async def test_findings_for_chunks(
@@ -750,10 +779,10 @@ async def test_nothing_from_another_deal_is_ever_returned(
     assert untouched is not None and untouched.status is FindingStatus.PENDING
 
 
-async def test_a_document_is_searched_only_once_its_ingestion_completed(
+async def half_and_done(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
-) -> None:
-    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+) -> tuple[Document, Document, Chunk, Chunk]:
+    """A document left `running` by a crash and a completed one, a chunk each."""
     await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
     half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
     done = make.document(deal_id, "Done.pdf")
@@ -762,6 +791,14 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
     [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
     await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    return half, done, half_chunk, done_chunk
+
+
+async def test_a_document_is_searched_only_once_its_ingestion_completed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+    half, _, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
     await graph.add_vectors(deal_id, "emb-a", [half_chunk.id, done_chunk.id], make.vectors(E1, E12))
 
     async def found() -> tuple[set[str], set[str]]:
@@ -775,3 +812,38 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
     both = {half_chunk.id, done_chunk.id}
     assert await found() == (both, both)
+
+
+async def test_findings_of_an_unfinished_document_are_never_read(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """Issue 26, item 15: a crash after a document's findings were stored, before it was
+    `completed`, left them cited and queued for review, even once marked failed."""
+    half, done, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
+    stray = make.finding(half, chunk=half_chunk, subject="zorblax")
+    kept = make.finding(done, chunk=done_chunk, subject="revenue")
+    await graph.add_findings([stray, kept])
+    conflict = make.relation(deal_id, RelationType.CONTRADICTS, stray.id, kept.id, "999 vs 5")
+    await graph.add_relations([conflict])
+
+    async def read() -> tuple[object, ...]:
+        return (
+            {f.id for f in await graph.list_findings(deal_id)},
+            {f.id for f in await graph.list_findings(deal_id, status=FindingStatus.PENDING)},
+            await graph.get_finding(deal_id, stray.id) is not None,
+            await graph.finding_subjects(deal_id),
+            {f.id for f in await graph.findings_for_chunks(deal_id, [half_chunk.id,
+                                                                     done_chunk.id])},
+            len(await graph.list_relations(deal_id)),
+        )
+
+    hidden = ({kept.id}, {kept.id}, False, ["revenue"], {kept.id}, 0)
+    assert await read() == hidden
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.FAILED, "interrupted")
+    assert await read() == hidden
+    # ingestion, reading the document again, still sees its earlier findings
+    assert {f.id for f in await graph.list_findings(deal_id, document_id=half.id,
+                                                    unfinished=True)} == {stray.id}
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
+    assert await read() == ({stray.id, kept.id}, {stray.id, kept.id}, True,
+                            ["revenue", "zorblax"], {stray.id, kept.id}, 1)

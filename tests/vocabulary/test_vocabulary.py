@@ -153,3 +153,22 @@ def test_a_unit_line_s_scale_is_read_in_every_language(line: str, scale: float) 
 def test_an_accounting_standard_s_number_is_a_reference_not_an_amount() -> None:
     assert [a.text for a in find_amounts("IFRS 15 — US$28.8m")] == ["US$28.8m"]
     assert [a.text for a in find_amounts("under ASC 606 revenue of $5M")] == ["$5M"]
+
+
+def test_a_claim_under_a_litigation_heading_is_a_red_flag_whatever_its_words() -> None:
+    """The issue's case: no cue word in the sentence, the heading says what it is about."""
+    from manda.agent.evidence import Evidence
+    from manda.agent.unusual import scan
+    from manda.models import Location, SearchHit
+
+    text = ("A former reseller alleges breach of its agreement and wants USD 1.8M for the "
+            "early termination. The matter was filed in March 2025 and is pending.")
+    hit = SearchHit(chunk_id="c1", document_id="d1", document="Legal summary.docx",
+                    location=Location.for_section("Litigation"), text=text, score=1.0,
+                    heading_path=("Legal due diligence", "Litigation"))
+    items = scan(Evidence(documents={}, hits=[hit]))
+    assert [i.topic.key for i in items] == ["litigation"]
+    assert items[0].statement.startswith("A former reseller alleges")
+    # the same sentence under another heading is no red flag
+    elsewhere = hit.model_copy(update={"heading_path": ("Commercial", "Resellers")})
+    assert scan(Evidence(documents={}, hits=[elsewhere])) == []

@@ -16,7 +16,15 @@ from typing import Any, Protocol
 
 from manda.answers import Citation, SuggestedAction
 from manda.finance.fiscal import FiscalYearEnd
-from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
+from manda.models import (
+    Document,
+    Finding,
+    FindingStatus,
+    HeadingPath,
+    Relation,
+    RelationType,
+    SearchHit,
+)
 
 _SPACE = re.compile(r"\s+")
 _PAGE = re.compile(r"^(?:p|pp|page|pg)\.?\s*(\d+)$", re.IGNORECASE)
@@ -48,6 +56,7 @@ class Source:
     excerpt: str
     chunk_id: str | None = None
     finding_id: str | None = None
+    heading_path: HeadingPath = ()  # the headings the excerpt stands under
 
     @property
     def key(self) -> tuple[str, str]:
@@ -244,6 +253,7 @@ class Evidence:
             excerpt=finding.excerpt,
             chunk_id=finding.chunk_id,
             finding_id=finding.id,
+            heading_path=finding.heading_path,
         )
 
     def hit_source(self, hit: SearchHit) -> Source:
@@ -254,6 +264,7 @@ class Evidence:
             page=hit.location.page,
             excerpt=hit.text,
             chunk_id=hit.chunk_id,
+            heading_path=hit.heading_path,
         )
 
     def sources(self) -> list[Source]:

@@ -196,7 +196,7 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
     seen: set[str] = set()
     for hit in hits:
         source = Source(hit.document, hit.document_id, hit.location.label, hit.location.page,
-                        hit.text, hit.chunk_id)
+                        hit.text, hit.chunk_id, heading_path=hit.heading_path)
         lines = hit.text.splitlines()
         header = _header_names(lines)
         keyed = {k for line in lines for k in _row_fields(line, None)[1]}
@@ -289,7 +289,8 @@ def _has_phrase(text: str, phrase: str) -> bool:
 def _chunk_hit(chunk: Chunk, filename: str) -> SearchHit:
     return SearchHit(
         chunk_id=chunk.id, document_id=chunk.document_id, document=filename,
-        location=chunk.location, text=chunk.text, score=0.0, via=["checklist"],
+        location=chunk.location, text=chunk.text, score=0.0, heading_path=chunk.heading_path,
+        via=["checklist"],
     )
 
 

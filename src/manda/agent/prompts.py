@@ -64,8 +64,10 @@ headroom; customers with their share of revenue and the top ones together; who t
 depends on, in which role; claimant, amount, court and status of each case. A \
 question about one role is answered with that role's holder only, never another person. \
 Excerpts carry their document's role (role="cap_table", role="employee_census" …): prefer the \
-role that holds the answer. Forecast vs actual: the forecast or budget and the actual for the \
-same period from the documents that state each, with the variance.
+role that holds the answer; and the headings they stand under (under="Litigation › Pending \
+claims"): a sentence means what its heading makes it. Forecast vs actual: the forecast or \
+budget and the actual for the same period from the documents that state each, with the \
+variance.
 """
 
 

@@ -35,6 +35,7 @@ from manda.models import (
     LocationKind,
     RelationType,
     SearchHit,
+    heading_trail,
 )
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 from manda.vocabulary import vocabulary
@@ -163,7 +164,8 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
-    """Passages as quoted data, each with its source and its document's role."""
+    """Passages as quoted data, each with its source, its document's role and the headings it
+    stands under."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
@@ -172,11 +174,24 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
         role = roles.get(hit.document_id)
         kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
+        under = f' under="{under_attribute(hit.heading_path)}"' if hit.heading_path else ""
         parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{flag}>\n'
+            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{under}{flag}>\n'
             f"{quote(hit.text)}\n</excerpt>"
         )
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+
+
+UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
+UNDER_CHARS = 60  # each at most this long
+
+
+def under_attribute(path: Sequence[str]) -> str:
+    """`Litigation › Pending claims`: the innermost headings of a passage, short and safe inside
+    an attribute (document text: no quotes or tags)."""
+    shown = [" ".join(title.split()) for title in path[-UNDER_HEADINGS:]]
+    shown = [t if len(t) <= UNDER_CHARS else t[: UNDER_CHARS - 1] + "…" for t in shown]
+    return re.sub(r'[<>"]', "'", heading_trail(tuple(shown)))
 
 
 def render_finding(finding: Finding, evidence: Evidence) -> str:
@@ -341,7 +356,7 @@ class ToolBox:
                                        c.ordinal))
             extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
                                 location=c.location, text=shown_text(c), score=0.0,
-                                via=["role"])
+                                heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
@@ -537,7 +552,8 @@ class ToolBox:
             ids = {d.filename: d.id for d in self._evidence.documents.values()}
             self._evidence.dated = [
                 Source(document=c.document, document_id=ids.get(c.document, c.document),
-                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id)
+                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id,
+                       heading_path=tuple(c.heading_path))
                 for e in timeline.events for c in e.citations
             ]
             self._evidence.note_search("the deal timeline")

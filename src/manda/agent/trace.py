@@ -194,7 +194,8 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         tool_calls=recorder.tool_calls,
         searched=list(evidence.searched),
         passages=[
-            TracePassage(document=h.document, location=h.location.label, score=h.score,
+            TracePassage(document=h.document, location=h.location.label,
+                         heading_path=list(h.heading_path), score=h.score,
                          channels=list(h.via), channel_scores=dict(h.channel_scores),
                          cited=h.chunk_id in cited or (h.document, h.location.label)
                          in cited_places,

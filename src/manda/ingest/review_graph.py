@@ -20,6 +20,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from manda.ingest.decisions import HELD
 from manda.ingest.extract import Extractor, run_extractor
 from manda.ingest.extract.confidence import ceiling_for
 from manda.ingest.extract.dedupe import is_placeholder
@@ -243,11 +244,15 @@ def decide(
     """Promote valid HIGH findings (with an audit entry); queue everything else for a person.
 
     `hold` says why none of this batch may be promoted however sure it is (a dropped document
-    that is not audited, signed or final): each valid finding then waits with that reason."""
+    that is not audited, signed or final): each valid finding then waits with that reason; a
+    finding's own `HELD` attribute does the same for it alone (its passage addresses an
+    assistant)."""
     findings: list[Finding] = []
     audit: list[AuditEntry] = []
+    batch_hold = hold
     for item in items:
         finding = item.finding
+        hold = finding.attributes.get(HELD) or batch_hold
         if finding.status is not FindingStatus.PENDING:
             findings.append(finding)  # already decided by someone; the pipeline never overrides
             continue

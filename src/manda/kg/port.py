@@ -27,6 +27,7 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -108,6 +109,12 @@ class Corpus(Protocol):
         ...
 
     async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None: ...
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        """Set each chunk's heading path (by chunk id) and the same on the findings extracted
+        from it, changing nothing else; unknown ids are ignored (a document stored before
+        heading paths were kept gets them this way)."""
+        ...
+
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
     async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
     async def add_vectors(
@@ -149,7 +156,11 @@ class Findings(Protocol):
     contradicts, supports)."""
 
     async def add_findings(self, findings: Sequence[Finding]) -> None: ...
-    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None: ...
+    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        """The finding, unless its document's ingestion has not completed (every read of
+        findings and their relations leaves those out: they are never evidence)."""
+        ...
+
     async def list_findings(
         self,
         deal_id: str,
@@ -157,7 +168,11 @@ class Findings(Protocol):
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
-    ) -> list[Finding]: ...
+        unfinished: bool = False,
+    ) -> list[Finding]:
+        """Findings of completed documents; `unfinished` also those of documents still being
+        ingested or failed (for ingestion, which keeps decisions on a document read again)."""
+        ...
     async def finding_subjects(self, deal_id: str) -> list[str]:
         """The distinct subjects of the deal's findings, sorted: work that relates findings
         of one subject at a time holds one subject's findings, not the deal's."""

@@ -436,6 +436,7 @@ class HybridSearch:
                     location=chunk.location,
                     text=shown_text(chunk),
                     score=round(h.score, 6),
+                    heading_path=chunk.heading_path,
                     via=via or ["graph"],
                 )
             )

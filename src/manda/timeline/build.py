@@ -21,7 +21,15 @@ from manda.ingest.extract.dedupe import EntityResolver
 from manda.ingest.extract.excerpts import MAX_EXCERPT, excerpt_span
 from manda.ingest.extract.names import find_orgs, is_person_name
 from manda.ingest.versions import version_info
-from manda.models import Chunk, Document, DocumentRole, DocumentStatus, Relation, RelationType
+from manda.models import (
+    Chunk,
+    Document,
+    DocumentRole,
+    DocumentStatus,
+    Relation,
+    RelationType,
+    heading_trail,
+)
 from manda.timeline.events import (
     CORRECTION_ISSUED,
     DOCUMENT_DATED,
@@ -94,12 +102,16 @@ class _Event:
 
 
 def _heading(chunk: Chunk) -> str:
-    return chunk.location.label if chunk.location.kind.value == "section" else ""
+    """What the passage stands under: its heading path (`Legal summary › Litigation`), else a
+    section's own label."""
+    return heading_trail(chunk.heading_path) or (
+        chunk.location.label if chunk.location.kind.value == "section" else "")
 
 
 def _citation(document: Document, chunk: Chunk, excerpt: str) -> EventCitation:
     return EventCitation(document=document.filename, location=chunk.location.label,
-                         page=chunk.location.page, excerpt=excerpt, chunk_id=chunk.id)
+                         page=chunk.location.page, heading_path=list(chunk.heading_path),
+                         excerpt=excerpt, chunk_id=chunk.id)
 
 
 def _same_event(a: _Event, b: _Event) -> bool:

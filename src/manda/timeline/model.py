@@ -27,6 +27,7 @@ class EventCitation(BaseModel):
     document: str
     location: str
     page: int | None = None
+    heading_path: list[str] = []  # the headings the passage stands under, outermost first
     excerpt: str
     chunk_id: str | None = None
 

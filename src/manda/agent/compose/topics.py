@@ -45,6 +45,7 @@ from manda.agent.topics import (
     KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
+    OVERVIEW,
     OWNERSHIP,
     PAY,
     PAY_HEADER,
@@ -52,7 +53,7 @@ from manda.agent.topics import (
     Shape,
 )
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import body, scan, sentences, trim
+from manda.agent.unusual import body, scan, sentences, trim, under_topic
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import find_subjects
@@ -663,6 +664,8 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
                 continue
             score = len(_BUSINESS.findall(sentence)) * 2 + (2 if hit.document_id in role_docs
                                                              else 0) - rank // 4
+            if OVERVIEW.terms.found(" ".join(hit.heading_path)):
+                score += 4  # it stands under "Business overview", "About us", "Unternehmensprofil"
             if score >= 4:
                 described.append((score, trim(sentence, 240), evidence.hit_source(hit)))
     described.sort(key=lambda t: -t[0])
@@ -1025,11 +1028,13 @@ def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
     scored: list[tuple[float, int, str, Source]] = []
     for n, (sentence, source, _row) in enumerate(candidates(evidence)):
         stated = wanted.stated.found(sentence)
-        if not (stated or wanted.terms.found(sentence)):
+        under = under_topic(wanted, source.heading_path)
+        if not (stated or under or wanted.terms.found(sentence)):
             continue
         doc = evidence.documents.get(source.document_id)
-        score = 3 * stated + wanted.prefer.count(sentence) + bool(find_amounts(sentence)) \
-            + (doc is not None and doc.role in wanted.roles) + 4 * coverage(sentence, focus)
+        score = 3 * stated + 2 * under + wanted.prefer.count(sentence) \
+            + bool(find_amounts(sentence)) + (doc is not None and doc.role in wanted.roles) \
+            + 4 * coverage(sentence, focus)
         scored.append((-score, n, trim(sentence), source))
     scored.sort()
     said = [s for s in scored if coverage(s[2], focus) >= 0.5]

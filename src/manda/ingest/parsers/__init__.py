@@ -15,6 +15,7 @@ from manda.ingest.parsers.base import (
     ParseLimits,
     check_count,
     first_title_line,
+    out_of_memory,
     short_detail,
     unreadable,
 )
@@ -80,8 +81,7 @@ def parse_file(
     except UnreadableFileError:
         raise
     except MemoryError:
-        raise unreadable(name, "is too large to read in memory; split it into smaller files")\
-            from None
+        raise unreadable(name, out_of_memory(limits)) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
         raise unreadable(name, f"is corrupt: damaged container ({short_detail(exc)})") from exc
     except Exception as exc:  # every library fails differently on damaged files

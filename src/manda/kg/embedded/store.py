@@ -36,6 +36,7 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -132,6 +133,12 @@ class EmbeddedKnowledgeGraph:
         for start in range(0, len(chunks), WRITE_BATCH):
             await self._db.write(records.add_chunks, chunks[start : start + WRITE_BATCH])
 
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        items = list(paths.items())
+        for start in range(0, len(items), WRITE_BATCH):
+            await self._db.write(records.set_heading_paths, deal_id,
+                                 dict(items[start : start + WRITE_BATCH]))
+
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         return await self._db.read(records.get_chunks, deal_id, chunk_ids)
 
@@ -192,9 +199,10 @@ class EmbeddedKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         return await self._db.read(
-            finding_sql.list_findings, deal_id, status, subject, document_id
+            finding_sql.list_findings, deal_id, status, subject, document_id, unfinished
         )
 
     async def finding_subjects(self, deal_id: str) -> list[str]:

@@ -148,6 +148,17 @@ MATCH (doc:Document {deal_id: $deal_id, id: row.document_id})
 MERGE (chunk)-[:PART_OF]->(doc)
 """
 
+# A chunk's heading path (a list of strings, outermost first) and the same on its findings.
+SET_HEADING_PATHS = """
+UNWIND $rows AS row
+MATCH (chunk:Chunk {deal_id: $deal_id, id: row.chunk_id})
+SET chunk.heading_path = row.heading_path
+WITH row
+MATCH (finding:Finding {deal_id: $deal_id, chunk_id: row.chunk_id})
+WHERE NOT finding:Placeholder
+SET finding.heading_path = row.heading_path
+"""
+
 # UNWIND keeps the caller's order and lets each lookup use the (deal_id, id) key.
 GET_CHUNKS = """
 UNWIND $chunk_ids AS chunk_id
@@ -242,9 +253,15 @@ MATCH (chunk:Chunk {deal_id: row.deal_id, id: row.chunk_id})
 MERGE (finding)-[:EXTRACTED_FROM]->(chunk)
 """
 
+# Reads of findings leave out those of a document whose ingestion has not completed (a crash
+# after its findings were stored): they are never evidence nor queued for review.
 GET_FINDING = """
 MATCH (finding:Finding {deal_id: $deal_id, id: $finding_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 """
 
@@ -254,6 +271,10 @@ WHERE NOT finding:Placeholder
   AND ($status IS NULL OR finding.status = $status)
   AND ($subject IS NULL OR finding.subject = $subject)
   AND ($document_id IS NULL OR finding.document_id = $document_id)
+  AND ($unfinished OR NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  })
 RETURN properties(finding) AS props
 ORDER BY finding.created_at, finding.id
 """
@@ -261,6 +282,10 @@ ORDER BY finding.created_at, finding.id
 FINDING_SUBJECTS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN DISTINCT finding.subject AS subject
 ORDER BY subject
 """
@@ -268,6 +293,10 @@ ORDER BY subject
 FINDINGS_FOR_CHUNKS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE finding.chunk_id IN $chunk_ids AND NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 ORDER BY finding.chunk_id, finding.created_at, finding.id
 """
@@ -381,6 +410,10 @@ MATCH (source:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
   AND NOT (source:Finding AND (source.status = 'rejected' OR target.status = 'rejected'))
+  AND NOT (source:Finding AND EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id})
+    WHERE doc.id IN [source.document_id, target.document_id] AND doc.status <> 'completed'
+  })
 RETURN type(rel) AS type,
        source.id AS source_id,
        target.id AS target_id,

@@ -44,6 +44,7 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -254,6 +255,13 @@ class Neo4jKnowledgeGraph:
         for batch in _batches(rows):
             await self._run(cypher.ADD_CHUNKS, {"deal_id": deal_id, "rows": batch}, write=True)
 
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        rows = [{"chunk_id": chunk_id, "heading_path": list(path)}
+                for chunk_id, path in paths.items()]
+        for batch in _batches(rows):
+            await self._run(cypher.SET_HEADING_PATHS, {"deal_id": deal_id, "rows": batch},
+                            write=True)
+
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
         if not wanted:
@@ -431,12 +439,14 @@ class Neo4jKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         params = {
             "deal_id": deal_id,
             "status": FindingStatus(status).value if status is not None else None,
             "subject": subject,
             "document_id": document_id,
+            "unfinished": unfinished,
         }
         rows = await self._run(cypher.LIST_FINDINGS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
