@@ -239,11 +239,14 @@ def choose_extractor(
 ) -> tuple[Extractor, AdapterChoice]:
     choice = extractor_choice(settings, client)
     if client is not None:
+        from manda.ingest.extract.batches import SqliteBatchLedger
         from manda.ingest.extract.claude import ClaudeExtractor
 
         extractor = ClaudeExtractor(
             client=client,
             model=settings.claude_model,
+            # a document tried again resumes at its first unfinished batch (no re-billing)
+            ledger=SqliteBatchLedger(settings.home_dir / "extraction-batches.db"),
             # its own breaker: a dense data room must not open the one answers go through
             **_guards(guards, INGESTION_CLAUDE),
         )

@@ -27,12 +27,6 @@ from manda.testing.anthropic_server import (
 GOOD = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
 def claude(server: FakeAnthropicServer, *, retries: int = 0, timeout: float = 10.0
            ) -> tuple[ClaudeChatModel, anthropic.AsyncAnthropic]:
     client = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url,

@@ -90,7 +90,7 @@ async def test_stated_correction_supersedes_figures_instead_of_conflicting(tmp_p
         assert old and all(f.status is FindingStatus.SUPERSEDED for f in old)
         timeline = await timeline_for_deal(app.graph, "acme")
     (issued,) = [e for e in timeline.events if e.kind == "correction"]
-    assert issued.date == "2024-04-20" and issued.title.startswith("Correction issued")
+    assert issued.label == "2024-04-20" and issued.title.startswith("Correction issued")
     assert "corrects the FY2023 EBITDA" in issued.citations[0].excerpt
 
 

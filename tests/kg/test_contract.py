@@ -124,6 +124,19 @@ async def test_documents_upsert_is_idempotent_and_replaces(
     assert dumps(await graph.list_documents(deal_id)) == dumps([updated, second])
 
 
+async def test_document_names_are_the_completed_documents_file_names(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    done = make.document(deal_id, "Q3_Report.pdf")
+    reading = make.document(deal_id, "Board_Pack.pdf", status=DocumentStatus.RUNNING)
+    for document in (done, reading):
+        await graph.upsert_document(document)
+    assert await graph.document_names(deal_id) == {done.id: "Q3_Report.pdf"}
+    await graph.set_document_status(deal_id, reading.id, DocumentStatus.COMPLETED)
+    assert await graph.document_names(deal_id) == {done.id: "Q3_Report.pdf",
+                                                   reading.id: "Board_Pack.pdf"}
+
+
 async def test_document_status_and_error(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:
@@ -450,6 +463,41 @@ async def test_findings_for_chunks(
     assert dumps(found) == dumps([on_first, also_first])
     assert {f.id for f in await graph.findings_for_chunks(deal_id, [second.id])} == {on_second.id}
     assert await graph.findings_for_chunks(deal_id, []) == []
+
+
+async def test_fact_chunks_scores_passages_by_their_best_finding_and_reads_only_a_few(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """Retrieval's findings channel: every passage the other channels found that holds a
+    finding on the subject (and period), and the `limit` strongest of the rest, ties by id."""
+    document = make.document(deal_id)
+    chunks = make.chunks(document, [f"page {n}" for n in range(6)])
+    await graph.add_chunks(deal_id, chunks)
+    a, b, c, d, e, f = chunks
+    await graph.add_findings([
+        make.finding(document, chunk=a, confidence=0.6),
+        make.finding(document, chunk=a, confidence=0.9),  # a's best counts
+        make.finding(document, chunk=b, confidence=0.8),
+        make.finding(document, chunk=c, confidence=0.8),
+        make.finding(document, chunk=d, confidence=0.9, status=FindingStatus.SUPERSEDED),
+        make.finding(document, chunk=e, confidence=0.95, status=FindingStatus.REJECTED),
+        make.finding(document, chunk=f, confidence=0.99, period="Q4 2024"),
+        make.finding(document, chunk=f, confidence=0.99, subject="ebitda"),
+        make.finding(document, confidence=0.99),  # no passage
+    ])
+
+    def scored(found: list[ScoredId]) -> list[tuple[str, float]]:
+        return [(h.id, round(h.score, 3)) for h in found]
+
+    got = await graph.fact_chunks(deal_id, ["revenue"], ["Q3 2024"], limit=10)
+    assert scored(got) == sorted([(a.id, 0.9), (b.id, 0.8), (c.id, 0.8), (d.id, 0.45)],
+                                 key=lambda x: (-x[1], x[0]))
+    top = await graph.fact_chunks(deal_id, ["revenue"], ["Q3 2024"], among=[d.id], limit=2)
+    assert scored(top) == sorted([(a.id, 0.9), (min(b.id, c.id), 0.8), (d.id, 0.45)],
+                                 key=lambda x: (-x[1], x[0]))
+    any_period = await graph.fact_chunks(deal_id, ["revenue", "ebitda"], limit=1)
+    assert scored(any_period) == [(f.id, 0.99)]
+    assert await graph.fact_chunks(deal_id, [], limit=5) == []
 
 
 # ---------------------------------------------------------------- relations

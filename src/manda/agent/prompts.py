@@ -131,6 +131,16 @@ def reprompt_message(errors: Sequence[str]) -> str:
     )
 
 
+# A reply cut off by the output limit is continued, never asked again: what was already written
+# (and streamed to the thread) stands. The current models take no assistant prefill, so the cut
+# turn is followed by this user turn (https://platform.claude.com/docs/en/build-with-claude/
+# handling-stop-reasons#max-tokens).
+CONTINUE_MESSAGE = (
+    "Your reply was cut off by the output limit. Continue it exactly where it stopped, "
+    "mid-sentence if need be: do not repeat anything already written and do not start over."
+)
+
+
 LIMIT_NOTE = {
     "tool_calls": "the limit of {n} tool calls per question was reached",
     "iterations": "the limit of {n} model turns per question was reached",

@@ -240,7 +240,7 @@ def render_left_out_events(events: Sequence[TimelineEvent], as_of: date | None) 
     """The dated events an "as of" kept out of the timeline, so the model can say so."""
     if not events or as_of is None:
         return ""
-    lines = [f"{e.date} [{e.category}] {e.title}" for e in events[:20]]
+    lines = [f"{e.label} [{e.category}] {e.title}" for e in events[:20]]
     more = [f"... and {len(events) - 20} more"] if len(events) > 20 else []
     return (f"\n<left_out reason=\"as of {as_of:%-d %B %Y}: events after that date\">\n"
             + "\n".join(quote(x) for x in [*lines, *more]) + "\n</left_out>")
@@ -571,7 +571,7 @@ class ToolBox:
             source = e.citations[0]
             marks = " UPCOMING" if e.upcoming else ""
             marks += f" DATE CONFLICT: {e.conflict_note or ''}" if e.conflict else ""
-            lines.append(f"{e.date} [{e.category}] {e.title}{marks} "
+            lines.append(f"{e.label} [{e.category}] {e.title}{marks} "
                          f"(source: {source.document}, {source.location})")
         return ("<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
                 + render_left_out_events(self._evidence.timeline_left_out, timeline.as_of))

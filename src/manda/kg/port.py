@@ -95,6 +95,13 @@ class Corpus(Protocol):
     async def get_document(self, deal_id: str, document_id: str) -> Document | None: ...
     async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None: ...
     async def list_documents(self, deal_id: str) -> list[Document]: ...
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        """The file name of each document whose ingestion completed, by its id, read without
+        the documents themselves: search reads it on every question (the names a question may
+        use, the names its passages are shown with), and a room of thousands of files must not
+        be read whole each time. A store may hand out the same (read-only) mapping for as long
+        as those documents do not change."""
+        ...
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
     ) -> None:
@@ -180,6 +187,22 @@ class Findings(Protocol):
     async def findings_for_chunks(
         self, deal_id: str, chunk_ids: Sequence[str]
     ) -> list[Finding]: ...
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        """The passages holding a finding on one of `subjects` (of one of `periods`, when
+        given), each scored by its best such finding's confidence — half for a superseded one, a
+        rejected one never — for retrieval's findings channel: every passage of `among` (those
+        the other channels found) that holds one, and the `limit` best of the rest, ties by
+        passage id. Never the whole subject: a line item restated on every page of a large room
+        holds hundreds of thousands of findings."""
+        ...
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus
     ) -> None:

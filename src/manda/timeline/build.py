@@ -78,7 +78,7 @@ class TimelineFilter:
             return False
         if self.start and event.end_date < self.start:
             return False
-        return not (self.end and event.start_date > self.end)
+        return not (self.end and event.date > self.end)
 
 
 def room_year_end(documents: Sequence[Document], texts: Iterable[str]) -> tuple[int, int]:
@@ -201,7 +201,7 @@ def build_timeline(
     out = [_public(e, as_of) for e in events]
     if where is not None:
         out = [e for e in out if where.keeps(e)]
-    out.sort(key=lambda e: (e.start_date, e.end_date, CATEGORIES.index(e.category), e.title))
+    out.sort(key=lambda e: (e.date, e.end_date, CATEGORIES.index(e.category), e.title))
     return Timeline(deal_id=deal_id, as_of=as_of, events=out)
 
 
@@ -308,8 +308,9 @@ def _public(event: _Event, as_of: date | None) -> TimelineEvent:
         and as_of < event.span.end and event.span.start <= as_of + timedelta(days=UPCOMING_DAYS)
     )
     return TimelineEvent(
-        date=event.span.label, start_date=event.span.start, end_date=event.span.end,
-        precision=event.span.precision, category=trigger.category, kind=trigger.kind,
+        label=event.span.label, date=event.span.start, end_date=event.span.end,
+        precision="fiscal_year" if event.span.fiscal else event.span.precision,
+        category=trigger.category, kind=trigger.kind,
         title=event.title, actors=event.actors, citations=event.citations,
         conflict=bool(event.conflict_with),
         conflict_note="; ".join(event.conflict_with) or None,
@@ -336,11 +337,11 @@ def position_at(timeline: Timeline, as_of: date, stated_on: Mapping[str, date | 
         scheduled = event.kind in _MAY_LIE_AHEAD and any(
             (when := stated_on.get(c.document)) is not None and when <= as_of
             for c in event.citations)
-        if event.start_date > as_of and not scheduled:
+        if event.date > as_of and not scheduled:
             left_out.append(event)
             continue
         upcoming = (event.kind in _MAY_LIE_AHEAD and as_of < event.end_date
-                    and event.start_date <= as_of + timedelta(days=UPCOMING_DAYS))
+                    and event.date <= as_of + timedelta(days=UPCOMING_DAYS))
         kept.append(event.model_copy(update={"upcoming": upcoming}))
     return timeline.model_copy(update={"as_of": as_of, "events": kept}), left_out
 

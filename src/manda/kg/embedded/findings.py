@@ -90,6 +90,53 @@ def finding_subjects(conn: sqlite3.Connection, deal_id: str) -> list[str]:
     return [subject for (subject,) in rows]
 
 
+def fact_chunks(
+    conn: sqlite3.Connection,
+    deal_id: str,
+    subjects: Sequence[str],
+    periods: Sequence[str],
+    among: Sequence[str],
+    limit: int,
+) -> list[tuple[str, float]]:
+    """Retrieval's findings channel (`Findings.fact_chunks`) on the `fact_score` column: the
+    passages of `among` by their own findings, then each subject's strongest passages read in
+    the order of the `findings_by_fact` index until `limit` distinct ones (no sort, no scan of
+    the subject)."""
+    subjects = list(dict.fromkeys(subjects))
+    if not subjects:
+        return []
+    period_sql = f" AND period IN ({marks(len(periods))})" if periods else ""
+    best: dict[str, float] = {}
+    for batch in batched(list(dict.fromkeys(among))):
+        rows = conn.execute(
+            f"SELECT chunk_id, MAX(fact_score) FROM findings WHERE deal_id = ? "
+            f"AND chunk_id IN ({marks(len(batch))}) AND subject IN ({marks(len(subjects))})"
+            f"{period_sql} AND fact_score IS NOT NULL GROUP BY chunk_id",
+            (deal_id, *batch, *subjects, *periods),
+        ).fetchall()
+        best.update({chunk_id: score for chunk_id, score in rows})
+    wanted = set(best)
+    strongest: dict[str, float] = {}
+    for subject in subjects:
+        cursor = conn.execute(
+            f"SELECT chunk_id, fact_score FROM findings INDEXED BY findings_by_fact "
+            f"WHERE deal_id = ? AND subject = ?{period_sql} AND fact_score IS NOT NULL "
+            "ORDER BY fact_score DESC, chunk_id",
+            (deal_id, subject, *periods),
+        )
+        seen: set[str] = set()
+        for chunk_id, score in cursor:
+            if chunk_id in wanted or chunk_id in seen:
+                continue
+            seen.add(chunk_id)
+            strongest[chunk_id] = max(strongest.get(chunk_id, 0.0), score)
+            if len(seen) >= limit:
+                break
+        cursor.close()
+    rest = sorted(strongest.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return sorted([*best.items(), *rest], key=lambda kv: (-kv[1], kv[0]))
+
+
 def findings_for_chunks(
     conn: sqlite3.Connection, deal_id: str, chunk_ids: Sequence[str]
 ) -> list[Finding]:
@@ -184,12 +231,13 @@ def list_relations(
     if ids is None:
         rows = conn.execute(base, params).fetchall()
     else:
+        # one query per end, each on its own index: `source_id IN … OR target_id IN …` made
+        # SQLite scan the deal's relations (93,780 SUPPORTS in a 10,000-page room)
         for batch in batched(list(dict.fromkeys(ids))):
-            held = marks(len(batch))
-            rows += conn.execute(
-                f"{base} AND (source_id IN ({held}) OR target_id IN ({held}))",
-                (*params, *batch, *batch),
-            ).fetchall()
+            for end in ("source_id", "target_id"):
+                rows += conn.execute(
+                    f"{base} AND {end} IN ({marks(len(batch))})", (*params, *batch)
+                ).fetchall()
     found = {row[0]: row[1:] for row in rows}
     return [
         Relation(deal_id=d, type=RelationType(t), source_id=s, target_id=g, between=b, reason=r)

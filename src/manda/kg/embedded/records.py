@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from manda.errors import MandaError
 from manda.kg.embedded.sql import batched, marks, sortable
@@ -82,6 +83,32 @@ def list_documents(conn: sqlite3.Connection, deal_id: str) -> list[Document]:
         (deal_id,),
     ).fetchall()
     return [Document.model_validate_json(data) for (data,) in rows]
+
+
+class DocumentNames:
+    """The completed documents' names of each deal, read again only when they changed.
+
+    Search reads them on every question; a 100,000-page room has ~5,000 files. A light read
+    (their count, rowids and latest ingestion, on the deal's primary-key range) tells whether
+    the kept mapping still stands; the same mapping object is handed out until it does not.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple[object, ...], Mapping[str, str]]] = {}
+
+    def read(self, conn: sqlite3.Connection, deal_id: str) -> Mapping[str, str]:
+        completed = DocumentStatus.COMPLETED.value
+        state = tuple(conn.execute(
+            "SELECT count(*), total(rowid), max(ingested_at) FROM documents "
+            "WHERE deal_id = ? AND status = ?", (deal_id, completed)).fetchone())
+        kept = self._kept.get(deal_id)
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        rows = conn.execute("SELECT id, filename FROM documents WHERE deal_id = ? AND status = ?",
+                            (deal_id, completed)).fetchall()
+        names: Mapping[str, str] = MappingProxyType(dict(rows))
+        self._kept[deal_id] = (state, names)
+        return names
 
 
 def set_document_status(

@@ -79,6 +79,7 @@ class EmbeddedKnowledgeGraph:
             keyword_on_disk and keyword_files.SUPPORTED
         ) else None
         self._keywords = KeywordIndexes(self.keyword_dir)
+        self._names = records.DocumentNames()
 
     async def start(self) -> None:
         await self._db.open()
@@ -115,6 +116,9 @@ class EmbeddedKnowledgeGraph:
 
     async def list_documents(self, deal_id: str) -> list[Document]:
         return await self._db.read(records.list_documents, deal_id)
+
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        return await self._db.read(self._names.read, deal_id)
 
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
@@ -214,6 +218,19 @@ class EmbeddedKnowledgeGraph:
 
     async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]:
         return await self._db.read(finding_sql.findings_for_chunks, deal_id, chunk_ids)
+
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        rows = await self._db.read(finding_sql.fact_chunks, deal_id, list(subjects),
+                                   list(periods), list(among), limit)
+        return [ScoredId(chunk_id, score) for chunk_id, score in rows]
 
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus

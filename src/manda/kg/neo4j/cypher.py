@@ -124,6 +124,12 @@ RETURN properties(doc) AS props
 ORDER BY doc.filename, doc.id
 """
 
+DOCUMENT_NAMES = """
+MATCH (doc:Document {deal_id: $deal_id})
+WHERE NOT doc:Placeholder AND doc.status = 'completed'
+RETURN doc.id AS id, doc.filename AS filename
+"""
+
 SET_DOCUMENT_STATUS = """
 MATCH (doc:Document {deal_id: $deal_id, id: $document_id})
 WHERE NOT doc:Placeholder
@@ -300,6 +306,27 @@ WHERE finding.chunk_id IN $chunk_ids AND NOT finding:Placeholder
   }
 RETURN properties(finding) AS props
 ORDER BY finding.chunk_id, finding.created_at, finding.id
+"""
+
+# Retrieval's findings channel (`Findings.fact_chunks`): a passage scored by its best finding on
+# the subjects (and periods) asked, a superseded one at half its confidence, a rejected one never.
+# Read twice: for the passages the other channels found, and the strongest of the rest.
+FACT_CHUNKS = """
+MATCH (finding:Finding {deal_id: $deal_id})
+WHERE NOT finding:Placeholder
+  AND finding.subject IN $subjects
+  AND finding.chunk_id IS NOT NULL
+  AND finding.status <> 'rejected'
+  AND (size($periods) = 0 OR finding.period IN $periods)
+  AND ($among IS NULL OR finding.chunk_id IN $among)
+WITH finding.chunk_id AS chunk_id,
+     CASE WHEN finding.status = 'superseded' THEN 0.5 * finding.confidence
+          ELSE finding.confidence END AS score
+ORDER BY score DESC
+WITH chunk_id, collect(score)[0] AS score
+RETURN chunk_id, score
+ORDER BY score DESC, chunk_id
+LIMIT $limit
 """
 
 SET_FINDING_STATUS = """

@@ -225,6 +225,10 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.LIST_DOCUMENTS, {"deal_id": deal_id}, write=False)
         return [from_props(Document, row["props"]) for row in rows]
 
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        rows = await self._run(cypher.DOCUMENT_NAMES, {"deal_id": deal_id}, write=False)
+        return {row["id"]: row["filename"] for row in rows}
+
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
     ) -> None:
@@ -470,6 +474,34 @@ class Neo4jKnowledgeGraph:
         params = {"deal_id": deal_id, "chunk_ids": wanted}
         rows = await self._run(cypher.FINDINGS_FOR_CHUNKS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
+
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        if not subjects:
+            return []
+        wanted = list(dict.fromkeys(among))
+        params: dict[str, Any] = {"deal_id": deal_id, "subjects": list(dict.fromkeys(subjects)),
+                                  "periods": list(periods)}
+        best: dict[str, float] = {}
+        if wanted:
+            rows = await self._run(cypher.FACT_CHUNKS,
+                                   {**params, "among": wanted, "limit": len(wanted)},
+                                   write=False)
+            best = {row["chunk_id"]: float(row["score"]) for row in rows}
+        rows = await self._run(cypher.FACT_CHUNKS,
+                               {**params, "among": None, "limit": limit + len(best)},
+                               write=False)
+        rest = [(row["chunk_id"], float(row["score"])) for row in rows
+                if row["chunk_id"] not in best][:limit]
+        ranked = sorted([*best.items(), *rest], key=lambda kv: (-kv[1], kv[0]))
+        return [ScoredId(chunk_id, score) for chunk_id, score in ranked]
 
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus
