@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["COMPLIANCE", "CovenantLevel", "levels_stated", "names_a_covenant",
-           "speaks_of_tests", "stated_result", "test_dates"]
+           "speaks_of_tests", "stated_result", "when_tested"]
 
 _F = re.IGNORECASE
 
@@ -73,7 +73,7 @@ def speaks_of_tests(sentence: str) -> bool:
     return _TEST_WORDS.search(sentence) is not None
 
 
-def test_dates(sentence: str) -> str | None:
+def when_tested(sentence: str) -> str | None:
     """When the covenants are tested, as the sentence says it ("tested quarterly")."""
     m = _TESTED.search(sentence)
     return m.group(0) if m else None

@@ -36,7 +36,7 @@ from manda.finance.covenants import (
     levels_stated,
     speaks_of_tests,
     stated_result,
-    test_dates,
+    when_tested,
 )
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
@@ -488,7 +488,7 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
             lines.append(f"| {c.name} | {limit} | {value:g}x | {verdict} | "
                          f"{cite([where, source])} |")
     tested = next(((when, evidence.hit_source(h)) for h in hits for s in sentences(h.text)
-                   if _usable(s) and (when := test_dates(s))), None)
+                   if _usable(s) and (when := when_tested(s))), None)
     parts = ["Financial covenants in the documents:", "", *lines] if lines else \
         ["The documents mention the covenants without stating their levels:"]
     if tested is not None:
