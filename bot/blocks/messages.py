@@ -9,10 +9,12 @@ from bot.blocks.mrkdwn import escape, plain
 from bot.commands import help_lines
 from manda.deals import Binding, BindingRefusedError, Refusal
 from manda.errors import MandaError
+from manda.ingest.parsers.formats import readable_formats
 from manda.models import Document, DocumentRole, DocumentStatus
 
 HELP_TITLE = "*Manda* answers from this channel's deal documents, with sources."
-HELP_FOOTER = "Drop files in a deal channel to ingest them."
+HELP_FOOTER = (f"Drop files in a deal channel to ingest them: {readable_formats()}, or a whole "
+               "data room as a ZIP export.")
 
 DOCS_PAGE = 40
 

@@ -79,6 +79,7 @@ class TraceNumber(BaseModel):
     text: str
     source: str | None = None  # "file, location"
     how: str = "stated"  # stated in the source | derived from stated numbers | not grounded
+    inputs: list[str] = Field(default_factory=list)  # derived: the stated numbers it comes from
 
 
 class AnswerTrace(BaseModel):
@@ -228,7 +229,7 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
     if trace.numbers:
         sections.append(("Grounding", [
             f"{n.text} → {n.source}" if n.source else f"{n.text} → {n.how}"
-            for n in trace.numbers]))
+            + (f" from {', '.join(n.inputs)}" if n.inputs else "") for n in trace.numbers]))
     steps = []
     for s in trace.steps:
         used = _tokens(s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens)

@@ -54,7 +54,7 @@ from manda.agent.state import AnswerState
 from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.trace import timed, tool_call
-from manda.agent.validate import GateResult, Requirements, run_gate
+from manda.agent.validate import GateResult, Requirements, number_sources, run_gate
 from manda.answers import (
     Caution,
     Citation,
@@ -433,8 +433,8 @@ def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, 
         return {"constraint_checks": [], "cautions": cautions}
     evidence = state["evidence"]
     said = [c.text for c in cautions]
-    checks = evaluate_constraints(gate.text, constraints, cited_facts(gate.text, evidence),
-                                  notes=said)
+    checks = evaluate_constraints(gate.text, constraints,
+                                  cited_facts(gate.text, evidence, gate.numbers), notes=said)
     broken = [c for c in checks if c.instruction]
     model = state.get("origin") == "model"
     if broken and model and not state.get("constraints_sent_back"):
@@ -444,10 +444,13 @@ def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, 
     text = gate.text
     if broken and model:  # the second attempt: the mechanical forms, then the cautions
         text = conform_text(text, constraints, evidence)
-        checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
+        gate.numbers = number_sources(text, evidence)  # restated amounts are read once more
+        checks = evaluate_constraints(text, constraints,
+                                      cited_facts(text, evidence, gate.numbers), notes=said)
     cautions += [*note_unmet(checks), *_still_applying(state)]
     said = [c.text for c in cautions]
-    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
+    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence, gate.numbers),
+                                  notes=said)
     ask = state["ask"]
     if (out_of_reach := unanswerable(evidence, constraints, subject=ask.subject,
                                      period=ask.period)) is not None:

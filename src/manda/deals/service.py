@@ -23,7 +23,7 @@ from manda.deals.access import (
     in_workspace,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.finance.amounts import Amount, find_amounts, format_amount, same_amount
+from manda.finance.amounts import format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -610,14 +610,13 @@ class DealService:
             for a in answer.suggested_actions
             if a.type == "approve_finding" and a.finding_id
         ]
-        stated = find_amounts(answer.answer)
         pending: list[Finding] = []
         for finding_id in dict.fromkeys(wanted):
             finding = await self._graph.get_finding(deal_id, finding_id)
             if (
                 finding is not None
                 and finding.status is FindingStatus.PENDING
-                and _stated_in(finding, answer.answer, stated)
+                and _stated_in(finding, answer)
             ):
                 pending.append(finding)
         if not pending:
@@ -731,12 +730,15 @@ def _role_words(document: Document) -> str:
     return "document" if not document.authoritative else "financial report"
 
 
-def _stated_in(finding: Finding, text: str, amounts: Sequence[Amount]) -> bool:
-    """Whether an answer states this finding: its amount (however written), or its words."""
+def _stated_in(finding: Finding, answer: Answer) -> bool:
+    """Whether an answer states this finding: its figure among the answer's numbers (however
+    written, `Answer.numbers`), or its words."""
     if finding.value is not None:
-        return any(same_amount(a.value, finding.value) for a in amounts)
+        value = finding.value
+        return any(same_amount(n.value, value) or (n.source and n.source.finding_id == finding.id)
+                   for n in answer.numbers)
     said = (finding.value_text or finding.entity or "").strip().lower()
-    return bool(said) and said in text.lower()
+    return bool(said) and said in answer.answer.lower()
 
 
 def _shown(finding: Finding) -> str:

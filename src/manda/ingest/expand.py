@@ -27,11 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from manda.ingest.parsers.base import ParseLimits, human_size, short_detail
-from manda.ingest.parsers.detect import extension_of
+from manda.ingest.parsers.formats import format_of
 from manda.models import Document, SkippedFile
 
-ARCHIVE_TYPES = frozenset({"zip"})
-EMAIL_TYPES = frozenset({"eml", "msg"})
 NAMED_SKIPS = 20  # past this many members over the file limit, one line counts the rest
 RATIO_MIN_BYTES = 10 * 2**20  # a member this large expanding > MAX_RATIO times is a bomb
 MAX_RATIO = 200
@@ -142,7 +140,8 @@ class ExpansionBudget:
 
 def needs_opening(file: RoomFile) -> bool:
     """An archive or an e-mail: what the expander opens (in the reader process)."""
-    return extension_of(file.name) in ARCHIVE_TYPES | EMAIL_TYPES
+    found = format_of(file.name)
+    return found is not None and found.holds is not None
 
 
 class Expander:
@@ -176,14 +175,14 @@ class Expander:
         self, file: RoomFile, depth: int, budget: ExpansionBudget, out: list[RoomFile],
         skipped: list[SkippedFile],
     ) -> None:
-        kind = extension_of(file.name)
+        found = format_of(file.name)  # what a file holds is opened by its name's format
         try:
-            if kind in ARCHIVE_TYPES:
+            if found is not None and found.holds == "files":
                 self._open_archive(file, depth + 1, budget, out, skipped)
                 return
             out.append(file)
-            if kind in EMAIL_TYPES:
-                self._open_attachments(file, kind, depth + 1, budget, out, skipped)
+            if found is not None and found.holds == "attachments":
+                self._open_attachments(file, found.type, depth + 1, budget, out, skipped)
         except OSError as exc:  # the file system refused a name or a write: this file only
             skipped.append(SkippedFile(filename=file.name, reason=(
                 f"could not be unpacked here ({short_detail(exc)}); the rest was ingested"

@@ -16,10 +16,6 @@ if TYPE_CHECKING:
 
 MB = 2**20
 
-SUPPORTED_TYPES = ("pdf", "xlsx", "xls", "docx", "pptx", "csv", "md", "txt", "eml", "msg")
-# What a person may upload: the types above, and ZIP archives of them (a data-room export).
-SUPPORTED_LIST = ", ".join((*SUPPORTED_TYPES, "zip"))
-
 # Where a section has no heading of its own (text before the first heading).
 START_OF_DOCUMENT = "start of document"
 
