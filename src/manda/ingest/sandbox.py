@@ -94,6 +94,14 @@ def read_file(
     return FileReading(parsed, document, chunks, candidates, profile)
 
 
+def parse_only(
+    path: Path, name: str, document: Document | None, limits: ParseLimits, extractor: None
+) -> ParsedDocument:
+    """Only the file's sections (a Q&A log read for its rows, not as a document of the room)."""
+    del document, extractor
+    return parse_file(path, limits=limits, filename=name)
+
+
 def can_run_sandboxed(extractor: object) -> bool:
     return bool(getattr(extractor, "sandboxed", False))
 
@@ -117,12 +125,18 @@ class Sandbox:
             return await asyncio.to_thread(
                 read_file, path, name, document, self._limits, inside  # type: ignore[arg-type]
             )
-        return await asyncio.to_thread(self._in_process, path, name, document, inside)
+        return await asyncio.to_thread(self._in_process, read_file, path, name, document, inside)
+
+    async def parse(self, path: Path, name: str) -> ParsedDocument:
+        """The file's sections only, read within the same bounds."""
+        if self._isolation == "thread":
+            return await asyncio.to_thread(parse_only, path, name, None, self._limits, None)
+        return await asyncio.to_thread(self._in_process, parse_only, path, name, None, None)
 
     def _in_process(
-        self, path: Path, name: str, document: Document, extractor: object
-    ) -> FileReading:
-        status, value = _WORKER.run((path, name, document, self._limits, extractor), name,
+        self, task: Any, path: Path, name: str, document: Document | None, extractor: object
+    ) -> Any:
+        status, value = _WORKER.run((task, path, name, document, self._limits, extractor), name,
                                     self._limits)
         if status == "ok":
             return value  # type: ignore[no-any-return]
@@ -242,14 +256,14 @@ def _serve(conn: Connection) -> None:
     base, hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            path, name, document, limits, extractor = conn.recv()
+            task, path, name, document, limits, extractor = conn.recv()
         except (EOFError, OSError):
             return
         peak_before = _vm_peak()
         cap = _limit_memory(limits.max_memory_mb, hard)
         result: tuple[str, Any]
         try:
-            result = ("ok", read_file(path, name, document, limits, extractor))
+            result = ("ok", task(path, name, document, limits, extractor))
         except UnreadableFileError as exc:
             result = ("unreadable", exc.reason)
         except MemoryError:
