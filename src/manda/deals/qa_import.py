@@ -130,6 +130,28 @@ class QAImport:
                 names.setdefault(change.other_source.rsplit(", ", 1)[0])
         return list(names)
 
+    def to_json(self) -> dict[str, object]:
+        """The stable shape `manda qa import --json` prints."""
+        return {
+            "deal_id": self.deal_id, "file": self.filename, "file_id": self.file_id,
+            "summary": self.headline(), "columns": self.columns,
+            "answered": [{"number": a.number, "question": a.question, "answer": a.answer,
+                          "source": a.citation, "follow_up": a.follow_up,
+                          "why_follow_up": a.why_follow_up or None, "new": a.changed}
+                         for a in self.answered],
+            "added": [{"number": q.number, "question": q.question} for q in self.added],
+            "unsure": [{"row": u.row, "question": u.question, "candidate": u.candidate,
+                        "candidate_question": u.candidate_question} for u in self.unsure],
+            "contradicts": [{"number": n, "label": c.label, "period": c.period,
+                             "answer": c.here, "room": c.there, "source": c.other_source}
+                            for n, changes in sorted(self.conflicts.items()) for c in changes],
+            "unanswered": self.unanswered,
+            "irl_coverage": {"before": list(self.coverage[0]), "after": list(self.coverage[1])},
+            "open_questions": {"before": self.open_questions[0],
+                               "after": self.open_questions[1]},
+            "pending_review": self.report.pending_review if self.report else 0,
+        }
+
     def headline(self) -> str:
         """"12 answered, 3 need a follow-up, 1 contradicts TargetCo_Q3_2024_Report.pdf"."""
         parts = [f"{len(self.changed)} answered"]
@@ -294,6 +316,11 @@ class QAImporter:
         marker = self._folder / deal_id / f"{file_id}.name"
         return marker.read_text(encoding="utf-8") if marker.is_file() else file_id
 
+    @staticmethod
+    async def file_id(path: Path) -> str:
+        """A file's id among imports: its content's hash (the same file is the same import)."""
+        return (await _sha(path))[:16]
+
     async def read(self, path: Path, name: str) -> QALog | None:
         """The file's Q&A rows, read by the bounded reader; None when it is no Q&A file."""
         return read_qa_log(await self._ingest.parse(path, name))
@@ -323,7 +350,7 @@ class QAImporter:
     ) -> tuple[QAImport, list[Statement]]:
         """Place every answer of the file and apply it to the Q&A list; the answers to keep
         as documents are returned for the caller to ingest (with the deal's relations)."""
-        file_id = (await _sha(path))[:16]
+        file_id = await self.file_id(path)
         log = log or await self.read(path, name)
         if log is None:
             raise NotAQALogError(name)

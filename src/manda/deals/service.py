@@ -63,6 +63,7 @@ from manda.models import (
     Deal,
     Document,
     DocumentRole,
+    DocumentStatus,
     Finding,
     FindingStatus,
     IngestReport,
@@ -72,6 +73,7 @@ from manda.models import (
     RelationType,
     ReviewDecision,
     ReviewDecisionKind,
+    SearchHit,
     stable_id,
     utcnow,
 )
@@ -79,9 +81,11 @@ from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 from manda.traces import AnswerTrace
 
 if TYPE_CHECKING:  # types only: ingestion and jobs (LangGraph, parsers) load when first used
+    from manda.deals.actions import DealActions
     from manda.deals.workflows import DealWorkflows, WorkflowStep
     from manda.ingest.service import IngestService, Progress
     from manda.jobs import IngestJob, JobService
+    from manda.memory.locks import EventGate
 
 log = logging.getLogger(__name__)
 
@@ -252,8 +256,10 @@ class DealService:
         settings: Settings,
         workflows: Callable[[], DealWorkflows] | None = None,
         traces: TraceStore | None = None,
+        gate: EventGate | None = None,
     ) -> None:
         self._graph = graph
+        self._gate = gate  # one worker of several posts a channel's digest of a day
         self._traces = traces
         self._review = review
         self._qa = qa
@@ -713,6 +719,32 @@ class DealService:
                 return True
         return False
 
+    async def actions_for(
+        self, deal_id: str, teller: Teller, *, said: str, workspace: str,
+        membership: Membership, channel_key: str | None = None, owner: str | None = None,
+        conversation: str | None = None,
+    ) -> DealActions:
+        """The deal operations `teller` may run from where they asked (for Claude's tools and a
+        "note:" mention), refusing each with the reason when they may not act on the deal."""
+        allowed = await self.may_act(deal_id, teller.user, workspace=workspace,
+                                     membership=membership, channel_key=channel_key)
+        from manda.deals.actions import DealActions
+
+        refusal = None if allowed else (
+            f"{teller.name} may not change what Manda knows about {deal_id} from here: only "
+            "members of the deal's channel can (or the people in MANDA_APPROVERS).")
+        return DealActions(self, deal_id, teller, said, owner=owner, conversation=conversation,
+                           refusal=refusal)
+
+    def terminal_actions(self, deal_id: str, teller: Teller, *, said: str,
+                         conversation: str | None = None) -> DealActions:
+        """The same operations for the person at a terminal (`manda ask`, `manda chat`): they
+        run Manda on the deal's own machine, as `manda review` trusts them to."""
+        from manda.deals.actions import DealActions
+
+        return DealActions(self, deal_id, teller, said, owner=teller.user,
+                           conversation=conversation)
+
     async def note(self, deal_id: str, text: str, *, teller: Teller) -> NoteResult:
         """Keep a fact told in a thread (`update_knowledge_base`): a finding whose source is the
         conversation (who, when, the message's link), waiting for review, compared with the
@@ -740,6 +772,20 @@ class DealService:
                               f"{statement.name}: {told}")
         return NoteResult(name=statement.name, text=told, findings=findings,
                           conflicts=conflicts, unchanged=not report.ingested)
+
+    async def passages(self, deal_id: str, name: str) -> list[SearchHit]:
+        """The passages of the document called `name`, as a search would return them (what an
+        answer may cite after a note was kept)."""
+        from manda.ingest.chunking import shown_text  # the parsers load only when used
+
+        hits: list[SearchHit] = []
+        for doc in await self.documents(deal_id):
+            if doc.filename == name and doc.status is DocumentStatus.COMPLETED:
+                hits += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
+                                   location=c.location, text=shown_text(c), score=1.0,
+                                   via=["told"])
+                         for c in await self._graph.list_chunks(deal_id, doc.id)]
+        return hits
 
     async def link_entities(self, deal_id: str, names: Sequence[str], *, by: str) -> EntityLink:
         """The team says these names are one entity (`update_knowledge_graph`): a question
@@ -881,6 +927,13 @@ class DealService:
         result.since_reason = f"since {since:%-d %b %Y %H:%M} UTC"
         return result
 
+    async def claim_digest(self, setting: DigestSetting, day: date) -> bool:
+        """True for the one caller (of every worker) who posts this channel's digest of `day`."""
+        if self._gate is None:
+            return True
+        key = f"digest:{setting.channel_key}:{day.isoformat()}"
+        return await self._gate.first_time(key, 3 * 24 * 3600)
+
     async def digest_done(self, setting: DigestSetting, day: date, *, posted: str | None
                           ) -> None:
         """The day's digest is done: posted (with its headline) or nothing changed."""
@@ -894,7 +947,7 @@ class DealService:
 
     async def import_answers(
         self, deal_id: str, path: Path, *, by: str, name: str | None = None,
-        log: QALog | None = None,
+        log: QALog | None = None, placed: Mapping[int, int] | None = None,
     ) -> QAImport:
         """Read the seller's answered Q&A file (XLSX or CSV, any layout) into the deal: answers
         placed on their questions (unsure ones left for a person), kept as `qa_response`
@@ -903,6 +956,12 @@ class DealService:
         the open questions before and after. The same file twice changes nothing."""
         await self.require(deal_id)
         name = name or path.name
+        if placed:  # rows a person placed before the import (`--match 7=12`), kept as choices
+            file_id = await self._qa_files.file_id(path)
+            for row, number in placed.items():
+                if number != NEW:
+                    await self._qa.find(deal_id, str(number))
+                await self._qa_files.place(deal_id, file_id, row, number, by=by)
         coverage_before, open_before = await self._coverage(deal_id)
         result, statements = await self._qa_files.run(deal_id, path, name=name, by=by, log=log)
         report = (await self._ingest.ingest_statements(deal_id, statements) if statements
