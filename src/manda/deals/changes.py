@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 from manda.finance.amounts import format_amount, same_amount
 from manda.ingest.relations import CONFLICT_FOUND, CONFLICT_RESOLVED
-from manda.kg.port import KnowledgeGraph
+from manda.kg.port import Corpus, Findings, QAList, ReviewLog
 from manda.models import (
     AuditEntry,
     Document,
@@ -35,6 +35,11 @@ SEVERITY: dict[ChangeKind, int] = {
     "document": 6, "told": 7, "rejected": 8, "approved": 9, "irl": 10,
 }
 PIPELINE = "pipeline"
+
+
+class ChangeStore(Corpus, Findings, ReviewLog, QAList, Protocol):
+    """The roles "what changed" reads: documents and passages, findings and their relations, the
+    audit log and the Q&A list."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ class _Deal:
         return {d.id: d.filename for d in self.documents}
 
 
-async def _read(graph: KnowledgeGraph, deal_id: str) -> _Deal:
+async def _read(graph: ChangeStore, deal_id: str) -> _Deal:
     documents = [d for d in await graph.list_documents(deal_id)
                  if d.status is DocumentStatus.COMPLETED]
     return _Deal(
@@ -146,7 +151,7 @@ def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> lis
     return items
 
 
-async def _relations(graph: KnowledgeGraph, deal_id: str, deal: _Deal, since: datetime
+async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datetime
                      ) -> tuple[list[ChangeItem], dict[str, str]]:
     """Restated figures from documents new since then, and documents they replaced."""
     new = {d.id: d for d in deal.documents if d.ingested_at > since}
@@ -246,7 +251,7 @@ def _answers(deal: _Deal, since: datetime) -> list[ChangeItem]:
     return list(reversed(items))
 
 
-async def _red_flags(graph: KnowledgeGraph, deal_id: str, deal: _Deal, since: datetime
+async def _red_flags(graph: ChangeStore, deal_id: str, deal: _Deal, since: datetime
                      ) -> list[ChangeItem]:
     """Red-flag topics the new documents state that the room did not before."""
     from manda.agent.evidence import Evidence  # the red-flag rules live with the agent
@@ -277,22 +282,23 @@ async def _red_flags(graph: KnowledgeGraph, deal_id: str, deal: _Deal, since: da
             for key, (text, source) in raised.items() if key not in before]
 
 
-async def _coverage(graph: KnowledgeGraph, deal_id: str, deal: _Deal, since: datetime
+async def _coverage(graph: ChangeStore, deal_id: str, deal: _Deal, since: datetime
                     ) -> tuple[tuple[int, int], tuple[int, int]]:
     from manda.agent.evidence import Evidence
     from manda.agent.gaps import assess_coverage
 
     before_docs = {d.id: d for d in deal.documents if d.ingested_at <= since}
-    now = await assess_coverage(graph, deal_id, Evidence(documents={d.id: d for d in
-                                                                    deal.documents}))
+    every = Evidence(documents={d.id: d for d in deal.documents})
+    now = await assess_coverage(graph, deal_id, every)  # type: ignore[arg-type]
     if not before_docs:
         return (0, now.total), (now.covered, now.total)
-    was = await assess_coverage(graph, deal_id, Evidence(documents=before_docs))
+    was = await assess_coverage(graph, deal_id,  # type: ignore[arg-type]
+                                Evidence(documents=before_docs))
     return (was.covered, was.total), (now.covered, now.total)
 
 
 async def changes_since(
-    graph: KnowledgeGraph, deal_id: str, since: datetime, until: datetime, *,
+    graph: ChangeStore, deal_id: str, since: datetime, until: datetime, *,
     coverage: bool = True,
 ) -> DealChanges:
     """Everything that changed in the deal after `since`, most serious first (then newest)."""

@@ -25,6 +25,7 @@ from manda.errors import MandaError
 from manda.hitl.qa import QAService, category_of
 from manda.hitl.qa_log import QALog, QALogRow, read_qa_log
 from manda.ingest.statements import Statement
+from manda.kg.port import ReviewLog
 from manda.models import AuditEntry, DocumentRole, IngestReport, QAItem, stable_id, utcnow
 from manda.private import private_dir
 from manda.vocabulary import vocabulary
@@ -222,16 +223,14 @@ def place_of(row: QALogRow) -> str:
 
 
 def answer_statement(item: QAItem, row: QALogRow, filename: str) -> Statement:
-    """The seller's answer as a statement kept like a document: the question and the answer
-    searched together, only the answer's figures taken as the seller's."""
+    """The seller's answer as a statement kept like a document: what it says is the answer
+    (quoted, read for figures); its question is searched with it, never quoted as its words."""
     name = f"Q&A #{item.number}"
     place = place_of(row)
-    category = f" — {item.category}" if item.category else ""
-    text = (f"{name}{category}\nQuestion:\n{item.question}\n\n"
-            f"Answer ({place}):\n{row.answer.strip()}")
     return Statement(
         name=name,
-        text=text,
+        text=row.answer.strip(),
+        context=f"{item.category} question: {item.question}",
         role=DocumentRole.QA_RESPONSE,
         place=place,
         hold=f"{name} is the seller's answer ({filename}), not a document of the room: its "
@@ -240,7 +239,6 @@ def answer_statement(item: QAItem, row: QALogRow, filename: str) -> Statement:
         metadata={"question": item.question, "qa_number": str(item.number),
                   "answered_by": row.answered_by or SELLER, "from_file": filename,
                   **({"file_row": str(row.row)} if row.row else {})},
-        figures_from=row.answer,
     )
 
 
@@ -288,7 +286,7 @@ class _Placing:
 class QAImporter:
     """Reads answered Q&A files into a deal (one per `DealService`)."""
 
-    def __init__(self, *, qa: QAService, ingest: IngestService, graph: object,
+    def __init__(self, *, qa: QAService, ingest: IngestService, graph: ReviewLog,
                  home: Path) -> None:
         self._qa = qa
         self._ingest = ingest
@@ -328,7 +326,7 @@ class QAImporter:
     async def chosen(self, deal_id: str, file_id: str) -> dict[int, int]:
         """The rows of a file people placed by hand (the audit log keeps each choice)."""
         placed: dict[int, int] = {}
-        for entry in await self._graph.list_audit(deal_id):  # type: ignore[attr-defined]
+        for entry in await self._graph.list_audit(deal_id):
             if entry.action == MATCHED and entry.subject_id == file_id:
                 row, _, number = entry.detail.partition(" → ")
                 if row.startswith("row ") and row[4:].isdigit():
@@ -339,7 +337,7 @@ class QAImporter:
                     ) -> None:
         """A person's choice for an unsure answer: question `number` of the list, or NEW."""
         target = "new" if number == NEW else f"Q{number}"
-        await self._graph.append_audit(AuditEntry(  # type: ignore[attr-defined]
+        await self._graph.append_audit(AuditEntry(
             id=stable_id("a", deal_id, MATCHED, file_id, row),
             deal_id=deal_id, action=MATCHED, subject_id=file_id, by=by, at=utcnow(),
             detail=f"row {row} → {target}",

@@ -57,7 +57,7 @@ from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService, category_of
 from manda.hitl.qa_log import QALog
 from manda.hitl.review import ReviewService
-from manda.kg.port import ChannelBindings, Corpus, Findings, ReviewLog
+from manda.kg.port import ChannelBindings, Corpus, Findings, QAList, ReviewLog
 from manda.models import (
     AuditEntry,
     Deal,
@@ -231,7 +231,7 @@ class DocumentChanges:
 MAIN_FIGURES = 6  # per document in a summary
 
 
-class DealStore(Corpus, Findings, ReviewLog, ChannelBindings, Protocol):
+class DealStore(Corpus, Findings, ReviewLog, QAList, ChannelBindings, Protocol):
     """The roles the deal operations read directly (search and the Q&A list are reached through
     the services over them)."""
 
@@ -887,7 +887,7 @@ class DealService:
             since, reason = seen, f"since you last asked ({seen:%-d %b %Y %H:%M} UTC)"
         if since is None:
             since, reason = now - DEFAULT_WINDOW, "in the last 7 days"
-        result = await changes_since(self._graph, deal_id, since, now,  # type: ignore[arg-type]
+        result = await changes_since(self._graph, deal_id, since, now,
                                      coverage=coverage)
         result.since_reason = reason
         if remember and viewer is not None:
@@ -923,7 +923,7 @@ class DealService:
     async def digest(self, setting: DigestSetting, now: datetime) -> DealChanges:
         """What the channel's next digest reports: changes since its last post."""
         since = last_posted(await self._graph.list_audit(setting.deal_id), setting)
-        result = await changes_since(self._graph, setting.deal_id, since, now)  # type: ignore[arg-type]
+        result = await changes_since(self._graph, setting.deal_id, since, now)
         result.since_reason = f"since {since:%-d %b %Y %H:%M} UTC"
         return result
 

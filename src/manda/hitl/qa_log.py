@@ -121,13 +121,12 @@ def _row_numbers(section: Section) -> list[int]:
             match = re.search(r"(\d+)$", refs[0]) if refs else None
             numbers.append(int(match.group(1)) if match else 0)
         return numbers
-    label = section.location.label
-    match = re.fullmatch(r"rows? (\d+)(?:-(\d+))?", label)
-    first = int(match.group(1)) if match else 1
-    if section.location.kind is not LocationKind.ROW:
-        first = 1
-    # the header row precedes the block; the block's rows follow one another
-    return [max(first - 1, 1)] + [first + i for i in range(len(table) - 1)]
+    match = re.fullmatch(r"rows? (\d+)(?:-(\d+))?", section.location.label)
+    data = len(table) - 1
+    last = int(match.group(2) or match.group(1)) if match else data + 1
+    # a block's rows follow one another up to its last (the label may start at a title line)
+    first = last - data + 1
+    return [max(first - 1, 1)] + [first + i for i in range(data)]
 
 
 def _sheets(parsed: ParsedDocument) -> list[_Sheet]:

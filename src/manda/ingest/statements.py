@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
 
-from manda.ingest.chunking import chunk_document
+from manda.ingest.chunking import chunk_document, context_line
 from manda.ingest.versions import version_info
 from manda.models import (
     Chunk,
@@ -46,11 +46,14 @@ class Statement:
     metadata: dict[str, str] = field(default_factory=dict)
     # only figures stated in this part count as the statement's (the answer, not the question)
     figures_from: str | None = None
+    # searched with it but not part of what it says (the question an answer answers): indexed
+    # on each passage's context line, never shown, quoted or read for figures
+    context: str = ""
 
     @property
     def content_hash(self) -> str:
         """Its identity: the same statement kept twice is one document."""
-        body = "\x1f".join((self.role.value, self.name, self.place, self.text))
+        body = "\x1f".join((self.role.value, self.name, self.place, self.context, self.text))
         return hashlib.sha256(body.encode()).hexdigest()
 
     def document(self, deal_id: str) -> Document:
@@ -86,8 +89,19 @@ class Statement:
         )
 
     def chunks(self, document: Document, parsed: ParsedDocument) -> list[Chunk]:
-        return chunk_document(parsed, deal_id=document.deal_id, document_id=document.id,
-                              role=self.role.value)
+        chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id,
+                                role=self.role.value)
+        about = " ".join(self.context.split())
+        if not about:
+            return chunks
+        out = []
+        for chunk in chunks:
+            head = context_line(chunk)
+            if head is not None:
+                body = chunk.text[len(head) + 1:]
+                chunk = chunk.model_copy(update={"text": f"{head} · {about}\n{body}"})
+            out.append(chunk)
+        return out
 
     def own_figures(self, candidates: Sequence[Finding]) -> list[Finding]:
         """The candidates the statement's own part states (a figure only the question quotes is
