@@ -160,9 +160,11 @@ class QAImport:
             verb = "needs" if len(self.follow_ups) == 1 else "need"
             parts.append(f"{len(self.follow_ups)} {verb} a follow-up")
         if self.conflicts:
+            named = self.contradicted
+            others = (f" (and {len(named) - 1} other document{'s' if len(named) > 2 else ''})"
+                      if len(named) > 1 else "")
             parts.append(f"{len(self.conflicts)} contradict"
-                         f"{'s' if len(self.conflicts) == 1 else ''} "
-                         + ", ".join(self.contradicted))
+                         f"{'s' if len(self.conflicts) == 1 else ''} {named[0]}{others}")
         if self.added:
             parts.append(f"{len(self.added)} new question{'s' if len(self.added) != 1 else ''}"
                          " added")

@@ -967,11 +967,14 @@ class DealService:
         report = (await self._ingest.ingest_statements(deal_id, statements) if statements
                   else IngestReport(deal_id=deal_id))
         result.report = report
+        authority = {d.filename: (not d.authoritative, d.draft, d.role is DocumentRole.OTHER)
+                     for d in await self.documents(deal_id)}
         for change in await self.what_changed(deal_id, report.ingested):
             conflicts = [c for c in change.changes if c.kind == "conflicts with"]
             number = change.filename.removeprefix("Q&A #")
-            if conflicts and number.isdigit():
-                result.conflicts[int(number)] = conflicts
+            if conflicts and number.isdigit():  # the most authoritative document named first
+                result.conflicts[int(number)] = sorted(conflicts, key=lambda c: authority.get(
+                    c.other_source.rsplit(", ", 1)[0], (True, True, True)))
         coverage_after, open_after = await self._coverage(deal_id)
         result.coverage = (coverage_before, coverage_after)
         result.open_questions = (open_before, open_after)
