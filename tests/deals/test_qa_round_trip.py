@@ -167,7 +167,7 @@ async def test_a_file_that_is_not_a_q_and_a_list_is_refused_with_what_to_do(
 ) -> None:
     path = tmp_path / "budget.csv"
     path.write_text("Line,2024,2025\nRevenue,20,22\n", encoding="utf-8")
-    with pytest.raises(NotAQALogError, match="budget.csv has no Q&A columns") as raised:
+    with pytest.raises(NotAQALogError, match=r"budget\.csv has no Q&A columns") as raised:
         await app.deals.import_answers(DEAL, path, by="U1")
     assert "manda ingest" in (raised.value.hint or "")
 

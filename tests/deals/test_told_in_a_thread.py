@@ -37,7 +37,8 @@ class Members:
     ("note: management said Q4 revenue will land at €5.5M",
      "management said Q4 revenue will land at €5.5M"),
     ("FYI the CFO expects 120 employees by June", "the CFO expects 120 employees by June"),
-    ("Zur Info: Der Umsatz im Q4 liegt bei 5,5 Mio. EUR", "Der Umsatz im Q4 liegt bei 5,5 Mio. EUR"),
+    ("Zur Info: Der Umsatz im Q4 liegt bei 5,5 Mio. EUR",
+     "Der Umsatz im Q4 liegt bei 5,5 Mio. EUR"),
     ("Pour info : le CA du T4 sera de 5,5 M€", "le CA du T4 sera de 5,5 M€"),
     ("What did management say about Q4?", None),
     ("Can you note the Q4 figure?", None),  # a question that mentions a note is a question
