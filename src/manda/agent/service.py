@@ -75,7 +75,7 @@ class AnswerService:
                 "sink": on_text,
                 "usage": usage,
                 "trace": recorder,
-                "actions": actions,
+                "knowledge_actions": actions,
             }
             final: dict[str, Any] = await self._graph.ainvoke(
                 state, context=self._context, config={"recursion_limit": RECURSION_LIMIT}

@@ -27,7 +27,7 @@ class AnswerState(TypedDict, total=False):
     sink: TextSink | None
     trace: TraceRecorder  # what the answer's trace needs from the run (`manda.agent.trace`)
     # the asking person's deal operations (Claude's tools that change what the deal knows)
-    actions: KnowledgeActions | None
+    knowledge_actions: KnowledgeActions | None
     # read and resolved
     conversation: Conversation
     question_read: str  # the question without its instructions: what is read and searched

@@ -669,8 +669,11 @@ class ToolBox:
         return self._actions
 
     def _took(self, acted: Acted) -> str:
-        """An action's result for the model; what it noted becomes citable evidence."""
+        """An action's result for the model; what it noted becomes citable evidence (whatever
+        company the question was read as being about: it is what the person just said)."""
         if acted.hits:
+            if self._evidence.scope is not None:
+                self._evidence.scope |= {h.document_id for h in acted.hits}
             self._evidence.add_hits(acted.hits)
         if acted.findings:
             self._evidence.add_findings(acted.findings)
