@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
-from manda.finance.periods import find_periods
+from manda.finance.periods import LINK_BEFORE, MONTH_WORDS, find_periods
 from manda.vocabulary import vocabulary
 from manda.vocabulary.model import NumberWords
 
@@ -201,12 +201,10 @@ _REFERENCE = re.compile(
     r"\.?|[§#])\s*$",
     re.IGNORECASE,
 )
-_MONTH_WORDS = (
-    r"january|february|march|april|june|july|august|september|october|november|december|"
-    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-_MONTH_AFTER = re.compile(rf"\s*(?:st|nd|rd|th)?\.?\s+(?:{_MONTH_WORDS})\b", re.IGNORECASE)
-_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s+$", re.IGNORECASE)
+# A day's number before a month ("15 March", "31 de diciembre") or after it is no amount.
+_MONTH_AFTER = re.compile(rf"\s*(?:st|nd|rd|th)?\.?\s+{LINK_BEFORE}(?:{MONTH_WORDS})\b",
+                          re.IGNORECASE)
+_MONTH_BEFORE = re.compile(rf"\b(?:{MONTH_WORDS})\.?\s+$", re.IGNORECASE)
 
 
 def _currency_code(token: str) -> str:

@@ -90,6 +90,13 @@ class Vocabulary:
         return frozenset(w.lower() for lang in self.languages.values()
                          for w in lang.cues.get(name, ()))
 
+    def month(self, word: str) -> int | None:
+        """The month a word names, in any language ("Sept", "März", "juillet")."""
+        return _month_words(self).get(word.strip(".").lower())
+
+    def month_names(self) -> frozenset[str]:
+        return frozenset(_month_words(self))
+
     def key_dates(self) -> tuple[tuple[str, Cues], ...]:
         """What a date in a legal text dates ("closing", "expiry" …) and the words before it
         that say so, in every language (`key_dates:`; English's order)."""
@@ -137,6 +144,12 @@ def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
         (role, cues(p for lang in vocabulary.languages.values()
                     for p in lang.document_roles.get(role, RoleWords()).asked))
         for role in roles)
+
+
+@cache
+def _month_words(vocabulary: Vocabulary) -> dict[str, int]:
+    return {word.lower(): number for lang in vocabulary.languages.values()
+            for number, words in lang.months.items() for word in words}
 
 
 def _languages() -> dict[str, LanguageFile]:
@@ -189,6 +202,8 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
                                   f"line_items.yaml")
         if unknown := set(lang.cues) - set(en.cues):
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+        if bad := [m for m in lang.months if not 1 <= m <= 12]:
+            raise VocabularyError(f"{where}: months {bad} are not 1 to 12")
         if unknown := set(lang.key_dates) - set(en.key_dates):
             raise VocabularyError(f"{where}: key dates {sorted(unknown)} are not in en.yaml")
         for phrase in _phrases(lang):

@@ -165,6 +165,8 @@ class LanguageFile(_File):
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
     key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
     numbers: NumberWords = NumberWords()
+    # month names by number, as documents, headers and questions write them
+    months: dict[int, tuple[str, ...]] = {}
 
 
 # ---------------------------------------------------------------- as the code reads them
