@@ -17,7 +17,7 @@ from manda.agent.intents import QuestionFrame
 from manda.agent.spans import rank_spans
 from manda.embed.port import Embedder
 from manda.embed.prototypes import TextVectors
-from manda.kg.port import KnowledgeGraph
+from manda.kg.port import Corpus
 from manda.vocabulary import Topic, topics
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def prototype(topic: Topic) -> str:
     return f"{topic.label}: {topic.query}"
 
 
-async def weigh_topics(deal_id: str, evidence: Evidence, graph: KnowledgeGraph,
+async def weigh_topics(deal_id: str, evidence: Evidence, graph: Corpus,
                        embedder: Embedder) -> None:
     """Fill `evidence.topics_by_meaning` for the passages not weighed yet, from the vectors the
     store already holds (nothing is embedded again but the topics' prototypes, once)."""

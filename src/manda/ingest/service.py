@@ -225,6 +225,10 @@ class IngestService:
         # other deals' uploads never wait behind it
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def _deal_lock(self, deal_id: str) -> asyncio.Lock:
+        """The deal's batch lock: one batch (or statement, or re-check) of a deal at a time."""
+        return self._locks.setdefault(deal_id, asyncio.Lock())
+
     async def ingest(
         self,
         deal_id: str,
@@ -245,7 +249,7 @@ class IngestService:
             await self.recover_interrupted()
         files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
-        async with self._locks.setdefault(deal_id, asyncio.Lock()):
+        async with self._deal_lock(deal_id):
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
             budget = ReadingBudget(self._limits.max_upload_seconds)
@@ -325,7 +329,7 @@ class IngestService:
         kept before (same name, place and text) is `unchanged`."""
         started = time.perf_counter()
         report = IngestReport(deal_id=deal_id)
-        async with self._lock:
+        async with self._deal_lock(deal_id):
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
             batch: set[str] = set()
@@ -348,7 +352,7 @@ class IngestService:
         and conflicts again: what `trigger_analysis` runs."""
         report = IngestReport(deal_id=deal_id)
         started = time.perf_counter()
-        async with self._lock:
+        async with self._deal_lock(deal_id):
             batch: set[str] = set()
             if document_id is not None:
                 document = await self._graph.get_document(deal_id, document_id)
