@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "agent"))
 
-from gate_corpus import BAD, GOOD, measure  # noqa: E402
-from room import open_room  # noqa: E402
+from gate_corpus import BAD, GOOD, measure
+from room import open_room
 
 
 async def main() -> None:
