@@ -559,7 +559,7 @@ async def test_a_version_3_home_gains_heading_paths_and_keeps_everything_it_held
     finally:
         await graph.aclose()
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
 
 
 def test_every_question_builds_a_query_tantivy_runs() -> None:

@@ -217,12 +217,12 @@ def test_a_french_room_has_its_events_in_its_own_words() -> None:
     )
     events = {e.kind: e for e in build_timeline("deal", passages, documents).events}
     claim = events["claim filed"]
-    assert (claim.category, claim.date) == ("litigation", "2024-06-12")
+    assert (claim.category, claim.date) == ("litigation", date(2024, 6, 12))
     assert "tribunal de commerce de Lyon" in claim.actors
     assert (events["lease expires"].category, events["lease expires"].date) == (
-        "lease", "2028-12-31")
+        "lease", date(2028, 12, 31))
     assert (events["loan matures"].category, events["loan matures"].date) == (
-        "financing", "2029-09-30")
+        "financing", date(2029, 9, 30))
     assert "Marie Dupont" in events["appointed"].actors
 
 

@@ -28,7 +28,7 @@ from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
-from manda.agent.unusual import TOPICS, scan
+from manda.agent.unusual import TOPICS, led_by_findings, scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
@@ -686,10 +686,22 @@ class ToolBox:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
         if self._ctx.embedder is not None:  # passages known by their meaning too
             await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
+        await self._read_all_of(led_by_findings())
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]
         return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
+
+    async def _read_all_of(self, subjects: Sequence[str]) -> None:
+        """Every current finding of these subjects (and their per-entity forms, "customer
+        concentration:vantor logistics") joins the evidence."""
+        wanted = {subject_base(s) for s in subjects}
+        graph = self._ctx.graph
+        for subject in await graph.finding_subjects(self._deal):
+            if subject_base(subject) in wanted:
+                found = await graph.list_findings(self._deal, subject=subject)
+                self._evidence.add_findings(
+                    f for f in found if f.status in (FindingStatus.APPROVED, FindingStatus.PENDING))
 
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()
