@@ -37,6 +37,7 @@ from manda.agent.constraints import (
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
+from manda.agent.evidence_ids import IdStream, expand_ids, valid_ids
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.intents import company_like, read_question
@@ -279,13 +280,16 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         for role, text in history(state["conversation"].messages, limits.history_messages):
             messages.append(ChatMessage(role=role, text=text))  # type: ignore[arg-type]
         messages.append(ChatMessage(role="user", text=question_message(
-            state["ask"], state["context_text"], state.get("constraints"))))
+            state["ask"], state["context_text"], state.get("constraints"),
+            budget=_budget_left(state, ctx))))
     iterations = state.get("iterations", 0)
     if iterations >= limits.max_iterations:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
     usage = state["usage"]
     # a reply the gate sent back was streamed already: its rewrite is laid out whole at the end
     sink = None if state.get("reprompts") and state.get("streamed") else state.get("sink")
+    if sink is not None:  # the person reads citations in the house format as they stream
+        sink = IdStream(sink, state["evidence"])
     cap = answer_tokens(state, limits)
     loop = asyncio.get_running_loop()
     deadline = state.get("model_deadline") or loop.time() + limits.model_seconds
@@ -310,6 +314,8 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         log.info("model turn ended with %s", turn.stop_reason)
         return {"messages": messages, "streamed": streamed, "model_deadline": deadline,
                 **stopped}
+    if isinstance(sink, IdStream):
+        await sink.flush()
     if not turn.tool_calls:
         text = ((state.get("partial_text") or "") + turn.written).strip()
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
@@ -328,11 +334,13 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
                          "found, and say what could not be checked.", is_error=True))
             continue
         used += 1
-        results.append(await box.run(call))
+        results.append(await box.run_for_model(call))
     # verbatim (thinking blocks go back as they came), and its tool results right after it:
     # every tool_use is answered in the very next message, or the API refuses the history
     messages.append(turn.as_message())
-    messages.append(ChatMessage(role="user", tool_results=results))
+    left = max(0, limits.max_tool_calls - used)
+    messages.append(ChatMessage(role="user", tool_results=results, text=(
+        f"TOOL BUDGET: {left} remaining." + ("" if left else " Answer now with what was found."))))
     update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
                               "tool_calls_used": used, "loop_done": False, "streamed": streamed,
                               "partial_text": "", "model_deadline": deadline}
@@ -372,11 +380,13 @@ async def compose(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[st
         text = resolution.clarification or "Which period do you mean?"
         return {"draft": Draft(text=text), "text": text, "origin": "clarification"}
     if not state.get("use_offline") and state.get("origin") == "model" and state.get("text"):
+        # the model cites by id: its ids become the house citations before anything reads them
+        text, unknown = expand_ids(state["text"], state["evidence"])
         # the model reads the findings' periods as Manda spells them: the same labels apply
-        text = label_fiscal_parts(state["text"], state["evidence"].fiscal_year_end())
+        text = label_fiscal_parts(text, state["evidence"].fiscal_year_end())
         text += _limit_line(state, ctx)
         draft = Draft(text=text, proposals=list(state["evidence"].proposals))
-        return {"draft": draft, "text": text, "origin": "model"}
+        return {"draft": draft, "text": text, "origin": "model", "unknown_ids": unknown}
     draft = _offline.compose(state["ask"], state["evidence"])
     # "Q2 2025" of a June year end is written "Q2 FY2025" (text and tables alike)
     draft.text = label_fiscal_parts(draft.text, state["evidence"].fiscal_year_end())
@@ -406,13 +416,17 @@ def _requirements(state: AnswerState) -> Requirements:
         and state.get("origin") == "model"
         and any(p.type == "add_to_qa" for p in state["evidence"].proposals)
     )
-    return Requirements(assumption=ask.assumption, offer_qa=offer)
+    proposed = any(p.type == "add_to_qa" for p in [*draft.proposals,
+                                                    *state["evidence"].proposals])
+    return Requirements(assumption=ask.assumption, offer_qa=offer, qa_proposed=proposed,
+                        question=state["question"], model=state.get("origin") == "model")
 
 
 async def validate(state: AnswerState) -> dict[str, Any]:
     if state.get("origin") == "clarification":
         return {"gate": GateResult(text=state["text"])}
-    gate = run_gate(state["text"], state["evidence"], _requirements(state))
+    gate = run_gate(state["text"], state["evidence"], _requirements(state),
+                    state.get("unknown_ids") or ())
     if gate.dropped:
         log.info("dropped %d unretrieved reference(s): %s", len(gate.dropped),
                  [f"{r.document} {r.location}" for r in gate.dropped])
@@ -483,14 +497,26 @@ def after_validate(state: AnswerState, runtime: Runtime[AgentContext]
     return "fallback"
 
 
-async def reprompt(state: AnswerState) -> dict[str, Any]:
-    """Send the answer back with what the gate found, and go round the tool loop again: the
-    model may search before it rewrites, and every tool call of its reply is run and answered."""
+async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Send the answer back with what the gate found, the references it dropped and the ids
+    the model may cite, and go round the tool loop again: the model may search before it
+    rewrites (while tool budget remains), and every tool call of its reply is run and
+    answered."""
+    ctx = _ctx(runtime)
     messages = list(state["messages"])
     messages.append(state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"]))
-    messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
+    gate = state["gate"]
+    messages.append(ChatMessage(role="user", text=reprompt_message(
+        gate.errors, dropped=[f"{r.document} {r.location}".strip() for r in gate.dropped],
+        unknown=[u.ident for u in state.get("unknown_ids") or ()],
+        valid=valid_ids(state["evidence"]), budget=_budget_left(state, ctx))))
     return {"messages": messages, "reprompts": state.get("reprompts", 0) + 1,
-            "loop_done": False, "answer_turn": None, "partial_text": "", "continuations": 0}
+            "loop_done": False, "answer_turn": None, "partial_text": "", "continuations": 0,
+            "unknown_ids": []}
+
+
+def _budget_left(state: AnswerState, ctx: AgentContext) -> int:
+    return max(0, ctx.limits.max_tool_calls - state.get("tool_calls_used", 0))
 
 
 async def fallback(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:

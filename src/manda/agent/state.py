@@ -8,6 +8,7 @@ from manda.agent.actions import KnowledgeActions
 from manda.agent.compose import Ask, Draft
 from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
+from manda.agent.evidence_ids import UnknownId
 from manda.agent.followups import Resolution
 from manda.agent.intents import QuestionFrame
 from manda.agent.trace import TraceRecorder
@@ -57,6 +58,7 @@ class AnswerState(TypedDict, total=False):
     draft: Draft
     origin: TextOrigin
     text: str
+    unknown_ids: list[UnknownId]  # evidence ids the model cited that it was never given
     gate: GateResult
     reprompts: int
     streamed: bool
