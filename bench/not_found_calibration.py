@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from manda.agent.evidence import Evidence
-from manda.agent.relevance import NOT_FOUND_BELOW, confidence, rank
+from manda.agent.relevance import NOT_FOUND_BELOW, confidence, question_terms, rank
 from manda.app import Manda
 from manda.config import Settings
 from manda.sample import generate_sample_rooms
@@ -51,7 +51,8 @@ async def main() -> None:
                 deal = case.get("deal", "targetco")
                 docs = {d.id: d for d in await app.graph.list_documents(deal)}
                 hits = await app.search.search(deal, case["ask"], 8)
-                value = confidence(rank(Evidence(hits=hits, documents=docs), case["ask"]))
+                value = confidence(rank(Evidence(hits=hits, documents=docs),
+                                        question_terms(case["ask"])))
                 scored.append((value, bool(case["answerable"])))
                 answer = await app.answers.ask(deal, case["ask"])
                 said = "found nothing that answers this" not in answer.answer

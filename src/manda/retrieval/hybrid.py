@@ -15,27 +15,21 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
-from manda.finance.equivalents import asked_line_items, expansions
-from manda.finance.periods import find_periods
 from manda.finance.statements import (
     StatementKind,
-    implied_items,
     line_item_matcher,
-    question_statements,
 )
-from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
-from manda.retrieval.compound import sub_queries
+from manda.retrieval.query import SearchQuery, name_words, read_query
 
 log = logging.getLogger(__name__)
 
@@ -192,10 +186,11 @@ class HybridSearch:
             raise ValueError("k must be at least 1")
         stats = SearchStats()
         self._last.set(stats)
-        queries = [query]
+        reading = read_query(query)  # the query read once: this search reads nothing else of it
+        queries = [reading]
         if self._split_compound:
-            stats.sub_queries = sub_queries(query)
-            queries += stats.sub_queries
+            stats.sub_queries = list(reading.sub_queries)
+            queries += [read_query(q) for q in reading.sub_queries]
         dense_ids: set[str] = set()
         bm25_ids: set[str] = set()
         channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
@@ -221,9 +216,9 @@ class HybridSearch:
             head = await self._expand(deal_id, head, shown=k)
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
         if self._routing is not None:
-            head = self._route(query, head, chunks)
+            head = self._route(reading, head, chunks)
             if self._routing.document > 0:
-                head = await self._route_documents(deal_id, query, head, chunks)
+                head = await self._route_documents(deal_id, reading, head, chunks)
         siblings: dict[str, list[Chunk]] = {}
         if distinct and self._sibling_weight > 0:
             head = aggregate_locations(head, chunks, self._sibling_weight)
@@ -242,12 +237,12 @@ class HybridSearch:
         return hits[:k]
 
     def _route(
-        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+        self, query: SearchQuery, head: list[ScoredId], chunks: dict[str, Chunk]
     ) -> list[ScoredId]:
         """Lift the pages labelled (at ingestion) as the statement the question needs."""
         assert self._routing is not None
-        wanted, named = question_statements(query)
-        items = list(dict.fromkeys([*asked_line_items(query), *implied_items(query)]))
+        wanted, named = query.statements, query.statement_named
+        items = list(query.line_items)
         self.last.statements = [str(kind) for kind in wanted]
         bonus = self._routing.named if named else self._routing.implied
         row_bonus = self._routing.line_item if items else 0.0
@@ -266,11 +261,11 @@ class HybridSearch:
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
     async def _route_documents(
-        self, deal_id: str, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+        self, deal_id: str, query: SearchQuery, head: list[ScoredId], chunks: dict[str, Chunk]
     ) -> list[ScoredId]:
         """Lift the passages of the documents whose names the question uses."""
         assert self._routing is not None
-        named = named_documents(query, await self._graph.list_documents(deal_id))
+        named = named_documents(query.name_words, await self._graph.list_documents(deal_id))
         if not named:
             return head
         bonus = self._routing.document
@@ -282,15 +277,16 @@ class HybridSearch:
         ]
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
-    async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
-        keywords = query
+    async def _candidates(self, deal_id: str, query: SearchQuery
+                          ) -> tuple[list[ScoredId], list[ScoredId]]:
+        keywords = query.text
         if self._expand_vocabulary:
-            keywords = " ".join([query, *(f'"{phrase}"' for phrase in expansions(query))])
+            keywords = " ".join([query.text, *(f'"{phrase}"' for phrase in query.expansions)])
         bm25 = await self._graph.fulltext_search(deal_id, keywords, self._pool)
         dense: list[ScoredId] = []
         if self._embedder is not None:
             try:
-                vector = (await self._embedder.embed([query], "query"))[0]
+                vector = (await self._embedder.embed([query.text], "query"))[0]
                 dense = await self._graph.vector_search(
                     deal_id, self._embedder.id, vector, self._pool
                 )
@@ -328,15 +324,12 @@ class HybridSearch:
         if notice not in self.last.notices:
             self.last.notices.append(notice)
 
-    async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
+    async def _fact_matches(self, deal_id: str, query: SearchQuery) -> list[ScoredId]:
         """Passages holding findings on the subject and period the question names."""
-        named = query
-        if self._expand_vocabulary:
-            named = "; ".join([query, *expansions(query)])
-        subjects = {subject for subject, _, _ in find_subjects(named)}
+        subjects = query.expanded_subjects if self._expand_vocabulary else query.subjects
         if not subjects:
             return []
-        periods = {period for period, _, _ in find_periods(query)}
+        periods = query.periods
         best: dict[str, float] = {}
         for subject in sorted(subjects):
             for finding in await self._graph.list_findings(deal_id, subject=subject):
@@ -465,20 +458,7 @@ def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
     return [ScoredId(cid, s) for cid, s in sorted(best.items(), key=lambda x: (-x[1], x[0]))]
 
 
-_NAME_WORD = re.compile(r"[a-z]+|\d+")
-_GENERIC_NAME_WORDS = frozenset({"pdf", "xlsx", "xls", "docx", "doc", "pptx", "csv", "md", "txt",
-                                 "the", "and", "of", "inc", "corp", "corporation", "com", "ltd",
-                                 "llc", "plc", "fy", "q", "k", "v"})
-
-
-def _name_words(text: str) -> set[str]:
-    """Words of a file name or title, split at case, digit and punctuation ("FY2025" → fy, 2025)."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
-    return {w for w in _NAME_WORD.findall(spaced.lower())
-            if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
-
-
-def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
+def named_documents(asked: frozenset[str], documents: Sequence[Document]) -> set[str]:
     """The ids of the documents the question names best, by their distinctive name words.
 
     A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
@@ -487,9 +467,8 @@ def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
     """
     if len(documents) < 2:
         return set()
-    words = {d.id: _name_words(d.filename) | _name_words(getattr(d, "title", None) or "")
+    words = {d.id: name_words(d.filename) | name_words(getattr(d, "title", None) or "")
              for d in documents}
-    asked = _name_words(question)
     df: dict[str, int] = {}
     for names in words.values():
         for word in names:
