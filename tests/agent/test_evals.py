@@ -16,9 +16,11 @@ from manda.app import Manda
 from manda.evals.runner import (
     HELD_OUT_FLOOR,
     NEW_ROOM_FLOOR,
+    NEW_ROOM_FLOORS,
     PASS_THRESHOLD,
     EvalReport,
     load_dataset,
+    new_room_floor,
     run_evals,
     write_report,
 )
@@ -49,7 +51,8 @@ def test_the_dataset_covers_the_behaviour_spec() -> None:
     assert {"fact_lookup", "deep_dive", "due_diligence", "comparison", "synthesis",
             "gap_identification", "exploration", "clarification"} <= intents
     assert any(len(c.turns) > 1 for c in cases)
-    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater", "rheintal"}
+    assert {c.deal for c in cases} == {"targetco", "northwind", "pennine", "tidewater", "rheintal",
+                                       "halyard", "sorelle", "segura"}
 
 
 def test_every_constraint_kind_is_evaluated_end_to_end() -> None:
@@ -79,6 +82,14 @@ def test_a_third_of_the_cases_are_held_out_and_cover_the_analyst_topics() -> Non
     assert topics <= {c.id.split("-", 2)[2] for c in held_out}
 
 
+def test_a_room_with_a_floor_of_its_own_is_a_new_room_below_the_common_floor() -> None:
+    """Rooms whose mechanisms are being built ratchet on their own floor until they reach the
+    common one, then leave the table."""
+    assert set(NEW_ROOM_FLOORS) <= set(EVAL_ONLY_DEALS)
+    assert all(0.0 <= floor < NEW_ROOM_FLOOR for floor in NEW_ROOM_FLOORS.values())
+    assert new_room_floor("tidewater") == NEW_ROOM_FLOOR
+
+
 def test_a_broken_dataset_says_which_case(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("cases:\n  - id: X-1\n    title: no question\n", encoding="utf-8")
@@ -100,10 +111,11 @@ async def test_offline_evals_pass(app: Manda, tmp_path: Path) -> None:
     assert report.dev.score >= PASS_THRESHOLD, failures(report.dev)
     assert report.held_out.score >= HELD_OUT_FLOOR, failures(report.held_out)
     assert report.new_room.cases and all(c.held_out for c in report.new_room.cases)
-    assert report.new_room.score >= NEW_ROOM_FLOOR, failures(report.new_room)
+    settled = report.settled_new_rooms
+    assert settled.cases and settled.score >= NEW_ROOM_FLOOR, failures(settled)
     assert set(report.new_rooms) == set(EVAL_ONLY_DEALS)  # each new room scored apart
     for deal, room in report.new_rooms.items():
-        assert room.score >= NEW_ROOM_FLOOR, (deal, failures(room))
+        assert room.score >= new_room_floor(deal), (deal, failures(room))
     assert report.passes_new_room_floor()
     assert report.mode == "offline" and report.input_tokens == 0
     text = markdown.read_text(encoding="utf-8")

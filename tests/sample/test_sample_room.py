@@ -18,7 +18,15 @@ from docx.table import Table as DocxTable
 from docx.text.paragraph import Paragraph
 from pypdf import PasswordType, PdfReader
 
-from manda.sample import generate_sample_rooms, pennine_facts, rheintal_facts, tidewater_facts
+from manda.sample import (
+    generate_sample_rooms,
+    halyard_facts,
+    pennine_facts,
+    rheintal_facts,
+    segura_facts,
+    sorelle_facts,
+    tidewater_facts,
+)
 from manda.sample.__main__ import main
 from manda.sample._pdfcrypt import PdfLayoutError, encrypt_pdf
 from manda.sample._xlsx import formula_values
@@ -43,15 +51,21 @@ from manda.sample.generate import (
     SAMPLE_DEALS,
     generate_eval_rooms,
 )
+from manda.sample.halyard_facts import HALYARD
 from manda.sample.pennine_facts import PENNINE
 from manda.sample.rheintal_facts import RHEINTAL
+from manda.sample.segura_facts import SEGURA
+from manda.sample.sorelle_facts import SORELLE
 from manda.sample.targetco_reports import OWNER_PASSWORD
 from manda.sample.tidewater_facts import TIDEWATER
 
-ALL_FACTS = (*FACTS, *pennine_facts.FACTS, *tidewater_facts.FACTS, *rheintal_facts.FACTS)
+EVAL_ROOMS = (tidewater_facts, rheintal_facts, halyard_facts, sorelle_facts, segura_facts)
+ALL_FACTS = (*FACTS, *pennine_facts.FACTS, *(fact for room in EVAL_ROOMS for fact in room.FACTS))
 ALL_TERMS = {**DISTINCTIVE_TERMS, PENNINE: pennine_facts.DISTINCTIVE_TERMS,
              TIDEWATER: tidewater_facts.DISTINCTIVE_TERMS,
-             RHEINTAL: rheintal_facts.DISTINCTIVE_TERMS}
+             RHEINTAL: rheintal_facts.DISTINCTIVE_TERMS,
+             HALYARD: halyard_facts.DISTINCTIVE_TERMS, SORELLE: sorelle_facts.DISTINCTIVE_TERMS,
+             SEGURA: segura_facts.DISTINCTIVE_TERMS}
 _PATHS = {(f.deal, f.name): f.path for f in (*ALL_FILES, *EVAL_ONLY_FILES)}
 
 
@@ -206,7 +220,8 @@ def _all_text(path: Path) -> str:
 
 def test_every_deal_is_written_with_the_listed_files(rooms: dict[str, Path]) -> None:
     assert set(SAMPLE_DEALS) == {TARGETCO, NORTHWIND, PENNINE}
-    assert set(rooms) == {*SAMPLE_DEALS, *EVAL_ONLY_DEALS} == {*SAMPLE_DEALS, TIDEWATER, RHEINTAL}
+    assert set(rooms) == {*SAMPLE_DEALS, *EVAL_ONLY_DEALS} == {
+        *SAMPLE_DEALS, TIDEWATER, RHEINTAL, HALYARD, SORELLE, SEGURA}
     for deal, folder in rooms.items():
         assert folder.name == deal
         on_disk = sorted(p.relative_to(folder).as_posix() for p in _room_files(folder))
@@ -290,8 +305,7 @@ def test_every_fact_and_trap_points_at_a_file_of_its_deal() -> None:
     names = {(f.deal, f.name) for f in files}
     assert len(names) == len(files)  # file names are unique within a deal, folders aside
     assert all((fact.deal, fact.file) in names for fact in ALL_FACTS)
-    for trap in (*TRAPS, *pennine_facts.TRAPS, *tidewater_facts.TRAPS,
-                 *rheintal_facts.TRAPS):
+    for trap in (*TRAPS, *pennine_facts.TRAPS, *(t for room in EVAL_ROOMS for t in room.TRAPS)):
         assert all((trap.deal, name) in names for name in trap.files)
         assert all(fact in ALL_FACTS for fact in trap.facts)
 

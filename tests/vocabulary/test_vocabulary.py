@@ -8,6 +8,7 @@ import pytest
 from manda.agent.redflags import SEVERITY
 from manda.agent.topics import SHAPES, shape_for
 from manda.agent.unusual import TOPICS
+from manda.finance.amounts import find_amounts, parse_number, scale_from_text
 from manda.finance.vocabulary import canonical_subject, line_item_of
 from manda.models import DocumentRole
 from manda.vocabulary import cues, topic, topics, vocabulary
@@ -118,3 +119,37 @@ def test_a_statement_line_is_known_in_every_language_and_is_no_metric(label: str
 
 def test_stock_options_are_no_inventory() -> None:
     assert line_item_of("Stock options") is None
+
+
+@pytest.mark.parametrize(("text", "value", "currency"), [
+    ("Le chiffre d'affaires s'établit à 12 345 K€", 12_345_000, "EUR"),
+    ("EBE de 2 468,3 K€", 2_468_300, "EUR"),
+    ("1,2 Md€", 1_200_000_000, "EUR"),
+    ("3,4 millions d'euros", 3_400_000, "EUR"),
+    ("4.620 TEUR", 4_620_000, "EUR"),
+    ("12,5 Tsd. €", 12_500, "EUR"),
+    ("EUR 2.3M", 2_300_000, "EUR"),
+])
+def test_amounts_are_read_with_every_language_s_units(text: str, value: float,
+                                                      currency: str) -> None:
+    [amount] = find_amounts(text)
+    assert amount.value == value and amount.currency == currency
+    assert text.endswith(amount.text)
+
+
+def test_space_grouped_thousands_join_only_beside_a_unit() -> None:
+    assert [a.value for a in find_amounts("in Q3 2024 5 200")] == [5, 200]
+    assert parse_number("12 345") == 12_345 and parse_number("2024 2023") is None
+
+
+@pytest.mark.parametrize(("line", "scale"), [
+    ("(en milliers d'euros)", 1e3), ("en K€", 1e3), ("Montants en millions d'euros", 1e6),
+    ("Angaben in Tausend EUR", 1e3), ("(in millions, except per share data)", 1e6),
+])
+def test_a_unit_line_s_scale_is_read_in_every_language(line: str, scale: float) -> None:
+    assert scale_from_text(line) == scale
+
+
+def test_an_accounting_standard_s_number_is_a_reference_not_an_amount() -> None:
+    assert [a.text for a in find_amounts("IFRS 15 — US$28.8m")] == ["US$28.8m"]
+    assert [a.text for a in find_amounts("under ASC 606 revenue of $5M")] == ["$5M"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import currency_from_text, find_amounts, scale_from_text
 from manda.finance.dates import find_date_mentions
 from manda.finance.periods import period_end
 from manda.models import Document, DocumentRole, Finding, Nature
@@ -138,20 +138,21 @@ _ORDER = (ConstraintKind.QUOTE_EXACT, ConstraintKind.MIN_SOURCES,
 _DAY = re.compile(r"\s+(\d{1,2}(?:st|nd|rd|th|\.)?\s+[^\W\d_]+\.?\s+\d{4}|[^\W\d_]+\.?\s+"
                   r"\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{4})")
 _LEAD_MARK = re.compile(r"(?:,\s*|;\s*|\s-\s)$")
-_SCALES = (("unit_billion", 1e9), ("unit_million", 1e6), ("unit_thousand", 1e3))
-_CURRENCIES = (("currency_eur", "EUR"), ("currency_usd", "USD"), ("currency_gbp", "GBP"),
-               ("currency_chf", "CHF"))
-
-
 def _unit_words(currency: str | None, scale: float | None) -> str:
     scale_word = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(scale or 0.0, "")
     return " ".join(w for w in (currency or "", scale_word) if w) or "the requested unit"
 
 
 def _units(text: str) -> tuple[str | None, float | None]:
-    currency = next((code for name, code in _CURRENCIES if _WORDS.cues(name).found(text)), None)
-    scale = next((value for name, value in _SCALES if _WORDS.cues(name).found(text)), None)
-    return currency, scale
+    """The currency and scale a text names ("in € millions", "€5.2M"), in any language's words
+    (`manda.finance.amounts`: how each language writes amounts)."""
+    scale = scale_from_text(text)
+    if scale == 1.0:  # no unit line's words: the multiplier written after the number ("5.2M")
+        after = re.search(r"\d\s*([^\W\d_]+)", text)
+        scale = next((float(factor) for lang in _WORDS.languages.values()
+                      for factor, words in lang.numbers.multipliers.items()
+                      if after and after.group(1) in words), None)
+    return currency_from_text(text), scale
 
 
 def _with_lead(text: str, start: int) -> int:

@@ -40,8 +40,23 @@ NEW_ROOM_TAG = "new-room"
 # they exposed were fixed, 100% since. Rheintal (a German GmbH): 74.1% (20/27) when its cases
 # first ran; 100% (27/27) after. The floor holds for every new room and for them together.
 NEW_ROOM_FLOOR = 0.94
+# Rooms whose mechanisms are still being built (issue 24) have their own ratchet, set at the score
+# their cases got when they first ran and raised as it rises, until it reaches NEW_ROOM_FLOOR and
+# the room leaves this table. They are not counted in the "all new rooms together" floor. First
+# run (offline): Halyard, a SaaS room, 54.5% (18/33 checks, 5/18 cases); Sorelle, in French,
+# 33.3% (10/30, 1/18); Segura, in Spanish, 32.1% (9/28, 1/16). With the vocabulary table of main
+# 31ba815: 57.6% (19/33), 36.7% (11/30), 32.1% (9/28); per case: evals/first_runs/issue24_rooms.md.
+# Each language's amount units as data (8a2539e): Sorelle 40.0% (12/30). Standards before a
+# number are references ("IFRS 15") and SaaS line items (GRR, logo churn, bookings): Halyard 60.6%.
+NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.60, "sorelle": 0.40, "segura": 0.32}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
+
+
+def new_room_floor(deal: str) -> float:
+    """The held-out floor of a new room: its own while its mechanisms are built, else the
+    common one."""
+    return NEW_ROOM_FLOORS.get(deal, NEW_ROOM_FLOOR)
 
 
 class _Ingest(Protocol):
@@ -127,9 +142,11 @@ class EvalReport:
         return self.passed_checks / total if total else 0.0
 
     def passes_new_room_floor(self) -> bool:
-        """Every new room at or above NEW_ROOM_FLOOR, and all of them together."""
-        parts = [self.new_room, *self.new_rooms.values()]
-        return all(p.score >= NEW_ROOM_FLOOR for p in parts if p.cases)
+        """Every new room at or above its floor, and the settled ones together at
+        NEW_ROOM_FLOOR."""
+        settled = self.settled_new_rooms
+        return all(part.score >= new_room_floor(deal) for deal, part in self.new_rooms.items()
+                   ) and (not settled.cases or settled.score >= NEW_ROOM_FLOOR)
 
     def subset(self, *, held_out: bool, new_room: bool = False) -> EvalReport:
         """The dev cases (`held_out=False`), the held-out cases on the established rooms, or
@@ -150,6 +167,13 @@ class EvalReport:
     @property
     def new_room(self) -> EvalReport:
         return self.subset(held_out=True, new_room=True)
+
+    @property
+    def settled_new_rooms(self) -> EvalReport:
+        """The new rooms' held-out cases, less those of rooms with a floor of their own."""
+        return EvalReport(self.dataset, self.mode,
+                          [c for c in self.new_room.cases if c.deal not in NEW_ROOM_FLOORS],
+                          self.seconds, self.budget_tokens)
 
     @property
     def new_rooms(self) -> dict[str, EvalReport]:

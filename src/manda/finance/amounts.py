@@ -9,10 +9,13 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from manda.finance.periods import find_periods
+from manda.vocabulary import vocabulary
+from manda.vocabulary.model import NumberWords
 
 __all__ = [
     "Amount",
@@ -111,6 +114,9 @@ def _decimal(text: str) -> Decimal | None:
         return None
 
 
+_CELL_GROUPS = re.compile(r"(?<=\d) (?=\d{3}(?!\d))")
+
+
 def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
     """A bare number such as "5,200", "1.234,5", "(1,200)" or "-3.5"; None if not one number."""
     s = text.strip()
@@ -119,6 +125,7 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
         s, negative = s[1:-1].strip(), True
     if s[:1] in "-−–" and len(s) > 1:
         s, negative = s[1:].strip(), True
+    s = _CELL_GROUPS.sub("\u00a0", s)  # "12 345" in a cell is one number (or none)
     if not s or not _CORE.fullmatch(s):
         return None
     value = _parse_core(s, decimal_comma)
@@ -129,12 +136,45 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
 
 # ---------------------------------------------------------------- around a number
 
+def _number_words() -> list[NumberWords]:
+    return [lang.numbers for lang in vocabulary().languages.values()]
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    """Words as one alternation, longest first, each as written (case matters: "M" vs "m")."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+def _currency_of(unit: str) -> str:
+    """The currency a unit such as "TEUR", "K€" or "TCHF" is of."""
+    for code in ("EUR", "USD", "GBP", "CHF"):
+        if unit.upper().endswith(code):
+            return code
+    return _CODES.get(unit[-1:], "EUR")
+
+
+# A word after a number that multiplies it, in every language the vocabulary reads.
+_MULTIPLIER_WORDS = [w for lang in _number_words() for ws in lang.multipliers.values() for w in ws]
 _MULTIPLIERS: dict[str, int] = {
-    "k": 10**3, "thousand": 10**3, "thousands": 10**3, "tsd": 10**3,
-    "m": 10**6, "mn": 10**6, "mm": 10**6, "million": 10**6, "millions": 10**6, "mio": 10**6,
-    "mill": 10**6,
-    "b": 10**9, "bn": 10**9, "billion": 10**9, "billions": 10**9, "mrd": 10**9,
-}
+    w.lower().rstrip("."): factor for lang in _number_words()
+    for factor, words in lang.multipliers.items() for w in words}
+# Thousands of a currency after the number ("4.620 TEUR", "3.200 T€", "5 200 K€").
+_THOUSANDS_UNITS: dict[str, str] = {
+    w: _currency_of(w) for lang in _number_words() for w in lang.thousands_of_currency}
+# Units only decimal-comma writing uses: the number beside it reads that way ("TEUR 3.200" is
+# three thousand two hundred thousand euros, not 3.2).
+_ENGLISH_UNITS = {w.lower() for ws in vocabulary().languages["en"].numbers.multipliers.values()
+                  for w in ws}
+_COMMA_UNITS = _alternatives(
+    w for lang in _number_words() if lang.decimal == ","
+    for w in (*lang.thousands_of_currency,
+              *(m for ms in lang.multipliers.values() for m in ms))
+    if w.lower().rstrip(".") not in _ENGLISH_UNITS)
+_COMMA_UNIT = re.compile(rf"^(?:{_COMMA_UNITS})(?![\w])", re.IGNORECASE)
+_COMMA_UNIT_BEFORE = re.compile(rf"(?:{_COMMA_UNITS})$", re.IGNORECASE)
+_CURRENCY_WORDS: dict[str, str] = {
+    w.lower(): code for lang in _number_words()
+    for code, words in lang.currencies.items() for w in words}
 # A minus sign counts only when attached ("-€0.3M"); "Revenue – €5.2M" uses a dash as punctuation.
 _PREFIX = re.compile(
     r"(?:(?<![\w])(?P<neg>[-−–]))?"
@@ -142,28 +182,21 @@ _PREFIX = re.compile(
     r"\s?(?P<neg2>[-−–](?=\d))?$"
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
-_MULT_RE = re.compile(
-    r"(?P<sp>\s?)(?P<mult>thousands?|tsd\.?|k|K|mn|mm|MM|m|M|millions?|Mio\.?|mio\.?|Mill\.?|"
-    r"bn|b|B|billions?|Mrd\.?|mrd\.?)(?![\w])"
-)
-_POST_CURRENCY = re.compile(r"\s?(?P<cur>EUR|USD|GBP|CHF|€|£|\$|euros?\b|Euros?\b)")
-# "4.620 TEUR", "3.200 T€", "12,5 Tsd. €", "1.540 kEUR": thousands of a currency after the
-# number, written the way German accounts write them.
-_POST_THOUSANDS = re.compile(
-    r"\s?(?:T|k)(?P<cur>EUR|USD|GBP|CHF|€)(?![\w])|\s?(?:Tsd\.?|Tausend)\s?(?P<cur2>EUR|€)(?![\w])")
-# A unit only German writing uses: the number beside it reads the German way ("TEUR 3.200" is
-# three thousand two hundred thousand euros, not 3.2).
-_GERMAN_UNITS = r"(?:T|k)(?:EUR|€)|(?:Mio|Mrd|Tsd)\.?"
-_GERMAN_UNIT = re.compile(rf"^(?:{_GERMAN_UNITS})", re.IGNORECASE)
+_MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{_alternatives(_MULTIPLIER_WORDS)})(?![\w])")
+_POST_CURRENCY = re.compile(
+    rf"\s?(?P<cur>EUR|USD|GBP|CHF|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
+    re.IGNORECASE)
+_POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{_alternatives(_THOUSANDS_UNITS)})(?![\w])")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
 _PEOPLE = re.compile(
     r"\s(?:full[\s-]time\s+)?(?:employees|FTEs?|people|staff|heads|workers|members\s+of\s+staff)\b"
 )
+# A word right before a number that makes it a reference, not an amount ("p. 12", "note 4",
+# "IFRS 15", "Anhang 3", "article 7"), in every language the vocabulary reads.
 _REFERENCE = re.compile(
-    r"(?:\b(?:p|pp|page|pages|slide|slides|note|notes|section|sections|art|article|clause|row|no|"
-    r"nr|number|item|tab|chapter|appendix|annex|schedule|exhibit|figure|fig|table|version|v|"
-    r"step|level|tier|series|round|phase)\.?|[§#])\s*$",
+    rf"(?:(?<![\w])(?:{_alternatives(w for lang in _number_words() for w in lang.references)})"
+    r"\.?|[§#])\s*$",
     re.IGNORECASE,
 )
 _MONTH_WORDS = (
@@ -179,7 +212,8 @@ def _currency_code(token: str) -> str:
     for code in ("EUR", "USD", "GBP", "CHF"):
         if token.endswith(code):
             return code
-    return _CODES.get(token.lower(), _CODES.get(token[-1:], "EUR"))
+    low = token.lower()
+    return _CODES.get(low) or _CURRENCY_WORDS.get(low) or _CODES.get(token[-1:], "EUR")
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
@@ -197,6 +231,8 @@ def find_amounts(
     "note 4") are not amounts; a number that reads two ways ("1.234" vs "1,234") is taken the
     English way, and "1.234,5" is German only because it cannot be anything else.
     """
+    written = text
+    text = _join_spaced_groups(text)  # same length: spans hold for both
     masked = _masked_spans(text)  # non-overlapping, in order: looked up by bisection
     starts = [s for s, _ in masked]
     found: list[Amount] = []
@@ -207,8 +243,25 @@ def find_amounts(
         amount = _read_amount(text, start, end, scale=scale, currency=currency,
                               decimal_comma=decimal_comma)
         if amount is not None:
-            found.append(amount)
+            found.append(replace(amount, text=written[amount.start:amount.end]))
     return found
+
+
+# "12 345 K€", "1 234,5 M€", "€ 12 345": thousands grouped by plain spaces, as French writes
+# them, read as one number where a unit or currency stands beside it (a bare "2023 1 200" is
+# not joined).
+_UNIT_AFTER = (rf"\s?(?:%|€|£|\$|EUR|USD|GBP|CHF|{_alternatives(_THOUSANDS_UNITS)}"
+               rf"|{_alternatives(_MULTIPLIER_WORDS)}|{_alternatives(_CURRENCY_WORDS)})(?![\w])")
+_SPACED_GROUPS = re.compile(
+    rf"(?<![\d.,])\d{{1,3}}(?: \d{{3}})+(?:,\d+)?(?={_UNIT_AFTER})"
+    r"|(?:(?<=€ )|(?<=£ )|(?<=\$ )|(?<=EUR )|(?<=USD )|(?<=GBP )|(?<=CHF ))"
+    r"\d{1,3}(?: \d{3})+(?:,\d+)?(?![\d.])")
+
+
+def _join_spaced_groups(text: str) -> str:
+    if " " not in text:
+        return text
+    return _SPACED_GROUPS.sub(lambda m: m.group(0).replace(" ", "\u00a0"), text)
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -224,7 +277,7 @@ def _read_amount(
     text: str, start: int, end: int, *, scale: float, currency: str | None,
     decimal_comma: bool = False,
 ) -> Amount | None:
-    if not decimal_comma and _german_unit_beside(text, start, end):
+    if not decimal_comma and _comma_unit_beside(text, start, end):
         decimal_comma = True
     core = _parse_core(text[start:end], decimal_comma)
     if core is None:
@@ -256,11 +309,11 @@ def _read_amount(
     else:
         if mult == 1 and cur is None and (th := _POST_THOUSANDS.match(text, pos)) is not None:
             mult, pos = 1000, th.end()
-            cur = _currency_code(th.group("cur") or th.group("cur2"))
+            cur = _THOUSANDS_UNITS[th.group("unit")]
         if mult == 1 and (mm := _MULT_RE.match(text, pos)) is not None:
             word = mm.group("mult").rstrip(".")
             if not (mm.group("sp") and word in {"b", "B"}):  # "5 B" is a footnote, "5B" is not
-                mult, pos = _MULTIPLIERS[word.lower()], mm.end()
+                mult, pos = _MULTIPLIERS[word.lower().rstrip(".")], mm.end()
         if cur is None and (post := _POST_CURRENCY.match(text, pos)) is not None:
             cur, pos = _currency_code(post.group("cur")), post.end()
         if cur is None and (people := _PEOPLE.match(text, pos)) is not None:
@@ -284,13 +337,14 @@ def _read_amount(
     )
 
 
-def _german_unit_beside(text: str, start: int, end: int) -> bool:
-    """"TEUR 3.200", "4.620 TEUR", "2,0 Mio. EUR": a German unit right before or after."""
+def _comma_unit_beside(text: str, start: int, end: int) -> bool:
+    """"TEUR 3.200", "4.620 TEUR", "2,0 Mio. EUR", "5 200 K€": a unit only decimal-comma
+    writing uses, right before or after."""
     before = text[max(0, start - 6):start].rstrip()
-    word = re.search(r"(?:T|k)(?:EUR|€)$|(?:Mio|Mrd|Tsd)\.?$", before, re.IGNORECASE)
+    word = _COMMA_UNIT_BEFORE.search(before)
     if word is not None and not _letter_before(text, max(0, start - 6) + word.start()):
         return True
-    return bool(_GERMAN_UNIT.match(text[end:end + 8].lstrip()))
+    return bool(_COMMA_UNIT.match(text[end:end + 8].lstrip()))
 
 
 def _letter_before(text: str, index: int) -> bool:
@@ -315,15 +369,10 @@ def parse_cell(text: str, *, scale: float = 1.0, currency: str | None = None,
 
 # Only cells that read one way vote: "1.234.567", "1.234,5", "3,5" vs "1,234,567", "1,234.5", "3.5";
 # "38.410" and "46,700" read both ways and do not.
-_GERMAN_NUMBER = re.compile(
+_COMMA_NUMBER = re.compile(
     r"^[(\-−–]?(?:\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?:\.\d{3})+,\d+|\d+,(?:\d{1,2}|\d{4,}))\)?%?$")
 _ENGLISH_NUMBER = re.compile(
     r"^[(\-−–]?(?:\d{1,3}(?:,\d{3}){2,}|\d{1,3}(?:,\d{3})+\.\d+|\d+\.(?:\d{1,2}|\d{4,}))\)?%?$")
-_GERMAN_WORDS = re.compile(
-    r"\b(?:TEUR|Tsd|Tausend|Mio|Mrd|Umsatz\w*|Gesamt|Summe|Vorjahr|Geschäftsjahr|Ergebnis|"
-    r"Jahresüberschuss|Bilanz\w*|Aufwendungen|Erlöse|Personal\w*|Angaben)\b|\bT€",
-    re.IGNORECASE,
-)
 
 
 _NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
@@ -331,26 +380,26 @@ _NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
 
 # How an English reader sees a figure's wording: "4.620 TEUR" reads as 4.62 thousand, "2,75"
 # as 275; "$1,234.567" and "4.125%" read as written.
-_GERMAN_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_GERMAN_UNITS})", re.IGNORECASE)
+_COMMA_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_COMMA_UNITS})", re.IGNORECASE)
 _ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
-_GERMAN_DIGITS = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
-_GERMAN_WRITTEN = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")
+_COMMA_DIGITS = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
+_COMMA_WRITTEN = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")
 
 
 def misread_in_english(text: str) -> bool:
     """Whether a figure's wording is German and an English reader could misread it."""
-    if _GERMAN_UNIT_ANYWHERE.search(text):
+    if _COMMA_UNIT_ANYWHERE.search(text):
         return True
     if _ENGLISH_GROUPING.search(text):
         return False
     if "%" in text:
         return bool(re.search(r"\d,\d", text))  # "31,6 %", but "4.125%" as written
-    return bool(_GERMAN_DIGITS.search(text))
+    return bool(_COMMA_DIGITS.search(text))
 
 
 def with_english_separators(text: str) -> str:
     """"4.620 TEUR" -> "4,620 TEUR", "2,75 : 1,00" -> "2.75 : 1.00", "31,6 %" -> "31.6%"."""
-    english = _GERMAN_WRITTEN.sub(
+    english = _COMMA_WRITTEN.sub(
         lambda m: m.group(0).translate(str.maketrans({".": ",", ",": "."})), text)
     return re.sub(r"(\d)\s+%", r"\1%", english)
 
@@ -359,14 +408,14 @@ def writes_decimal_comma(text: str) -> bool:
     """Whether a document's prose writes numbers the German way, by the numbers that read only
     one way ("EUR 12.000.000", "2,25 %" against "1,234,567", "2.61"): then "EUR 500.000" in it is
     half a million. No German number, no German reading."""
-    german = english = 0
+    comma = english = 0
     for m in _NUMBER_TOKEN.finditer(text):
         token = m.group(0).rstrip(".,")
         if _DATE_LIKE.match(token):
             continue
-        german += bool(_GERMAN_NUMBER.match(token))
+        comma += bool(_COMMA_NUMBER.match(token))
         english += bool(_ENGLISH_NUMBER.match(token))
-    return german > english
+    return comma > english
 
 
 _DATE_LIKE = re.compile(r"^\d{1,2}[./]\d{1,2}[./](?:\d{2}|\d{4})?$|^\d{4}[-/.]\d{1,2}")
@@ -378,14 +427,14 @@ def uses_decimal_comma(cells: list[str], context: str = "") -> bool:
     Cells that read only one way vote ("1.234.567", "3,5" vs "1,234,567", "3.5"); with no clear
     vote, German words in the table or its caption ("TEUR", "Umsatzerlöse") decide.
     """
-    german = english = 0
+    comma = english = 0
     for cell in cells:
         text = cell.strip().replace(" ", "")
-        german += bool(_GERMAN_NUMBER.match(text))
+        comma += bool(_COMMA_NUMBER.match(text))
         english += bool(_ENGLISH_NUMBER.match(text))
-    if german != english:
-        return german > english
-    return bool(_GERMAN_WORDS.search(" ".join([context, *cells[:40]])))
+    if comma != english:
+        return comma > english
+    return vocabulary().cues("decimal_comma_words").found(" ".join([context, *cells[:40]]))
 
 
 # ---------------------------------------------------------------- comparing and showing
@@ -429,24 +478,25 @@ def format_amount(value: float, currency: str | None) -> str:
 # ---------------------------------------------------------------- unit lines
 
 _CUR = r"(?:US\$|€|£|\$|\bEUR|\bUSD|\bGBP|\bCHF)"
+def _scale_words(factor: int) -> str:
+    words = [w for lang in _number_words() for w in lang.scales.get(factor, ())]
+    return rf"|(?<![\w])(?:en\s+|in\s+)?(?:{_alternatives(words)})(?![\w])" if words else ""
+
+
+# The structural ways a unit line says its scale (symbols, '000, ISO codes); the words of every
+# language come from the vocabulary ("in thousands", "in Tausend", "en milliers d'euros").
 _SCALES: list[tuple[float, re.Pattern[str]]] = [
-    (1e9, re.compile(
-        r"\b(?:in\s+)?(?:EUR|USD|GBP|CHF|€|£|\$)?\s?(?:billions?|bn|Mrd\.?|Milliarden)(?![\w])",
-        re.IGNORECASE,
-    )),
+    (1e9, re.compile(r"(?!x)x" + _scale_words(10**9), re.IGNORECASE)),
     (1e6, re.compile(
-        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:millions?|Millionen|Mio\.?|mn)(?![\w])"
-        rf"|{_CUR}\s?['’]?(?:m|mm|mn)(?![\w])|\b(?:m|M)(?:EUR|USD|GBP|CHF)\b|\bm€"
-        r"|\bin\s+m\b)",
-        re.IGNORECASE,
+        rf"{_CUR}\s?['’]?(?:m|mm|mn)(?![\w])|\b(?:m|M)(?:EUR|USD|GBP|CHF)\b|\bm€|\bin\s+m\b"
+        + _scale_words(10**6), re.IGNORECASE,
     )),
     (1e3, re.compile(
-        r"(?:\b(?:in\s+)?(?:EUR|USD|GBP|CHF)?\s?(?:thousands?|Tausend|tsd\.?)(?![\w])"
-        r"|['’]000s?\b|\(000s?\)"
+        r"['’]000s?\b|\(000s?\)"
         rf"|{_CUR}\s?k(?![\w])|{_CUR}\s?['’]?000s?(?![\d,.])"
         r"|(?<![\d.,'’])\b000s?\s?(?:EUR|USD|GBP|CHF|€|£|\$)"
         r"|(?<![\d.,'’])\b000s\b|\bin\s+000s?\b"
-        r"|\b(?:k|T)(?:EUR|USD|GBP|CHF)\b|\b(?:k|T)€)",
+        r"|\b(?:k|T)(?:EUR|USD|GBP|CHF)\b|\b(?:k|T)€" + _scale_words(10**3),
         re.IGNORECASE,
     )),
 ]
@@ -469,12 +519,10 @@ def scale_from_text(text: str) -> float:
 
 
 _CURRENCY_ANY = re.compile(
-    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\beuros?\b"
-    r"|\b(?:U\.?S\.?\s+)?dollars?\b|\bpounds?(?:\s+sterling)?\b|\bsterling\b"
-    r"|\bswiss\s+francs?\b)",
+    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\b(?:U\.?S\.?\s+)?dollars?\b"
+    rf"|(?<![\w])(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
     re.IGNORECASE,
 )
-_CURRENCY_WORDS = {"dollar": "USD", "pound": "GBP", "sterling": "GBP", "swiss": "CHF"}
 
 
 def currency_from_text(text: str) -> str | None:
@@ -483,7 +531,8 @@ def currency_from_text(text: str) -> str | None:
     if m is None:
         return None
     word = m.group(0).lower()
-    for stem, code in _CURRENCY_WORDS.items():
-        if stem in word:
-            return code
+    if word in _CURRENCY_WORDS:
+        return _CURRENCY_WORDS[word]
+    if "dollar" in word:
+        return "USD"
     return (m.group(1) or "").upper() or _currency_code(m.group(0))

@@ -121,3 +121,9 @@ def write_pdf(path: Path, pages: Sequence[Page], meta: PdfMeta,
     if owner_password is not None:
         data = encrypt_pdf(data, owner_password=owner_password)
     path.write_bytes(data)
+
+
+def company_meta(company: str, title: str, issued: date, author: str | None = None) -> PdfMeta:
+    """A company document's properties, with its name and the title in every page's footer."""
+    return PdfMeta(title=title, author=author or company, subject=title, issued=issued,
+                   footer=f"{company} — {title}")

@@ -38,6 +38,7 @@ TrapKind = Literal[
     "irl_status_mismatch",  # the IRL says "Provided" but nothing in the room provides it
     "red_flag",  # a risk a due-diligence review must surface
     "deal_isolation",  # facts of one deal must never appear in another
+    "not_a_conflict",  # figures that look alike but measure different things (a % and a count)
 ]
 
 

@@ -9,11 +9,10 @@ from pathlib import Path
 from docx import Document
 from docx.document import Document as DocxDocument
 from pptx import Presentation
-from pptx.presentation import Presentation as PptxPresentation
-from pptx.slide import Slide
 from pptx.util import Inches, Pt
 
 from manda.sample._office import save_office_file
+from manda.sample._slides import bullet_slide
 
 AUTHOR = "TargetCo GmbH"
 
@@ -30,43 +29,30 @@ def write_office_files(folder: Path) -> list[Path]:
 # ---------------------------------------------------------------- presentation
 
 
-def _bullet_slide(prs: PptxPresentation, title: str, lines: Sequence[str],
-                  notes: str | None = None) -> Slide:
-    slide = prs.slides.add_slide(prs.slide_layouts[1])
-    slide.shapes.title.text = title
-    body = slide.placeholders[1].text_frame
-    body.text = lines[0]
-    for line in lines[1:]:
-        body.add_paragraph().text = line
-    if notes:
-        slide.notes_slide.notes_text_frame.text = notes
-    return slide
-
-
 def _presentation(path: Path) -> Path:
     prs = Presentation()
     title = prs.slides.add_slide(prs.slide_layouts[0])
     title.shapes.title.text = "TargetCo GmbH — Management Presentation"
     title.placeholders[1].text = "Date: 8 October 2024 · Strictly confidential"
 
-    _bullet_slide(prs, "Highlights", [
+    bullet_slide(prs, "Highlights", [
         "Q3 2024 revenue €5.0M",
         "ARR €19.8M as of 30 September 2024",
         "Net revenue retention 112%",
         "156 employees",
     ], notes="Q3 figure is preliminary management estimate; the reviewed figures follow in the "
              "Q3 2024 quarterly report.")
-    _bullet_slide(prs, "Growth", [
+    bullet_slide(prs, "Growth", [
         "FY2023 revenue €18.4M, up 18% on FY2022 (€15.6M)",
         "ARR up 17% year on year (30 September 2023: €16.9M)",
         "Gross margin consistently around 70%",
     ], notes="FY2023 figures are taken from the audited annual report.")
-    _bullet_slide(prs, "Customers", [
+    bullet_slide(prs, "Customers", [
         "Over 180 customers in the DACH region",
         "Globex AG: 38% of revenue",
         "Top 3 customers: 61% of revenue",
     ], notes="The Globex AG master agreement runs until February 2027.")
-    _bullet_slide(prs, "Team", [
+    bullet_slide(prs, "Team", [
         "Anna Schmidt — Chief Executive Officer (founder)",
         "Thomas Müller — Chief Financial Officer",
         "Lena Fischer — Chief Technology Officer",
@@ -93,7 +79,7 @@ def _presentation(path: Path) -> Path:
         "restructuring charge of €0.4M."
     )
 
-    _bullet_slide(prs, "Outlook", [
+    bullet_slide(prs, "Outlook", [
         "FY2025 revenue target €22.5M (revised September 2024)",
         "FY2025 EBITDA target €4.2M",
     ], notes="Targets follow the revised forecast (v2) of September 2024.")

@@ -95,8 +95,8 @@ class Vocabulary:
         word = word.strip().lower()
         if word.isdigit():
             return int(word)
-        return next((lang.numbers[word] for lang in self.languages.values()
-                     if word in lang.numbers), None)
+        return next((lang.number_words[word] for lang in self.languages.values()
+                     if word in lang.number_words), None)
 
     def month(self, word: str) -> int | None:
         """The month a word names, in any language ("Sept", "März", "juillet")."""

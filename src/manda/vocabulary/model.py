@@ -79,6 +79,21 @@ class RoleWords(_File):
     asked: tuple[str, ...] = ()  # a question whose answer lives in documents of the role
 
 
+class NumberWords(_File):
+    """How a language writes amounts: its separators, scale words and currency words."""
+
+    decimal: str = "."  # the decimal separator of the language's own writing
+    # a word right after a number that multiplies it ("5.2 million", "3,4 Mio.", "1,2 Md")
+    multipliers: dict[int, tuple[str, ...]] = {}
+    # a unit after a number meaning thousands of a currency ("4.620 TEUR", "5 200 K€")
+    thousands_of_currency: tuple[str, ...] = ()
+    # words of a unit line announcing the scale of a table's plain numbers ("in thousands")
+    scales: dict[int, tuple[str, ...]] = {}
+    currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
+    # a word right before a number that makes it a reference ("p. 12", "note 4", "IFRS 15")
+    references: tuple[str, ...] = ()
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -90,9 +105,10 @@ class LanguageFile(_File):
     line_items: dict[str, tuple[str, ...]] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
+    numbers: NumberWords = NumberWords()
     # reading a question: number words ("three" → 3), month names by number, the words that ask
     # for an event of a kind ("when does … expire")
-    numbers: dict[str, int] = {}
+    number_words: dict[str, int] = {}
     months: dict[int, tuple[str, ...]] = {}
     event_kinds: dict[str, tuple[str, ...]] = {}
     # writing an answer: the composers' sentences, `{name}` for what they fill in
