@@ -89,10 +89,8 @@ def question_message(ask: Ask, context_text: str, constraints: Constraints | Non
     shape = topic_shape(ask)
     if shape is not None:
         reading.append(f"topic: {shape.key} (call topic_brief)")
-    if ask.language != "en":
-        name = vocabulary().languages[ask.language].name
-        reading.append(f"language: {name} (answer in {name}; figures as the documents write "
-                       "them)")
+    language = vocabulary().languages[ask.language].name
+    reading.append(f"language: {language} (answer in it; figures as the documents write them)")
     lines = [f"Question: {ask.frame.text}",
              "How the question was read: " + "; ".join(reading)]
     if ask.assumption:
