@@ -142,3 +142,12 @@ async def test_a_french_risk_question_leads_with_its_red_flags_in_french(tmp_pat
     answer = await answer_from(tmp_path, ROOM, "Quels sont les signaux d'alerte ?")
     assert "du plus grave au moins grave" in answer and "un litige" in answer
     assert "2,3 M€" in answer  # the figure as the document writes it
+
+
+def test_a_search_with_the_question_s_text_takes_the_frame_s_reading() -> None:
+    """Retrieval reads a query once, kept by its text: the frame read it first."""
+    from manda.retrieval.query import read_query
+
+    frame = read_question("What were revenue and net income in 2023?")
+    assert frame.search is read_query(frame.text)
+    assert frame.search.sub_queries and {"revenue", "net income"} <= frame.search.subjects
