@@ -111,7 +111,8 @@ async def answer_in_thread(
         writer: ThreadWriter | None = None
         try:
             await working.start()
-            writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
+            writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts,
+                                  on_first_message=working.hush)
             rendered = await _rendered(
                 deps, deal_id, question, kind, thread.conversation_id, writer.on_text
             )

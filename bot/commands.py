@@ -11,6 +11,7 @@ from typing import Literal
 from bot.slacktext import from_slack
 
 SLASH = "/manda"
+NEW_DEAL = "new"  # `/manda deal new <id>`: the one way Slack creates a deal
 SLASH_DESCRIPTION = "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
 
 # Where a command's result goes: the channel (the team shares it) or only the person who asked.
@@ -101,8 +102,9 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand(
         "deal",
-        "[id]",
-        "link this channel to a deal (without an id: which deal it is linked to)",
+        "[id | new id]",
+        "link this channel to a deal, or create a new one with `new` (without an id: which deal "
+        "it is linked to)",
         aliases=("bind", "link"),
     ),
     Subcommand("unlink", "", "unlink this channel from its deal", aliases=("unbind",)),

@@ -210,7 +210,7 @@ class FakeSlack(FakeSlackServer):
             response_url=self.new_hook(where.id, clicker.id, found.ts),
             ephemeral=found.ephemeral_to is not None,
         )
-        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
+        self.workspace.issue_trigger(str(body["trigger_id"]), clicker.id)
         return await self.deliver("interactive", body)
 
     async def submit_view(
@@ -268,7 +268,7 @@ class FakeSlack(FakeSlackServer):
             raise LookupError(f"no Home view published for {clicker.name}")
         element, block_id = self.find_action(view.get("blocks", []), action_id, value)
         body = payloads.block_actions(self.workspace, clicker, element, block_id, view=view)
-        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
+        self.workspace.issue_trigger(str(body["trigger_id"]), clicker.id)
         return await self.deliver("interactive", body)
 
     # ------------------------------------------------------------ files and Home

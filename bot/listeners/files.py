@@ -4,6 +4,7 @@ ends as the summary (every file that could not be ingested named with why)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import tempfile
@@ -30,6 +31,7 @@ from bot.downloads import DOWNLOAD_TIMEOUT, DownloadError, FileHosts, download
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
 from bot.progress import ProgressMessage
+from manda.checksums import file_sha256
 from manda.errors import MandaError
 from manda.jobs import IngestJob
 from manda.models import SkippedFile
@@ -57,13 +59,15 @@ async def file_url(client: AsyncWebClient, file: dict[str, Any]) -> str:
 
 async def fetch_all(
     deps: Deps, client: AsyncWebClient, files: list[dict[str, Any]], folder: Path
-) -> tuple[list[Path], dict[Path, str], list[SkippedFile]]:
-    """Download every file; the ones that fail are returned as skipped, with the reason."""
+) -> tuple[list[Path], dict[Path, str], list[SkippedFile], dict[str, str]]:
+    """Download every file; the ones that fail are returned as skipped, with the reason. Also
+    the content (sha256) of each downloaded file → its Slack permalink, for `link_shared`."""
     token = client.token or ""
     max_bytes = int(deps.settings.max_file_mb * 1_000_000)
     paths: list[Path] = []
     names: dict[Path, str] = {}
     skipped: list[SkippedFile] = []
+    permalinks: dict[str, str] = {}
     hosts = FileHosts.for_api_url(deps.settings.slack_api_url)
     async with aiohttp.ClientSession(timeout=DOWNLOAD_TIMEOUT) as session:
         for index, file in enumerate(files):
@@ -95,13 +99,14 @@ async def fetch_all(
                 continue
             paths.append(target)
             names[target] = name
-    return paths, names, skipped
+            if file.get("permalink"):
+                permalinks[await asyncio.to_thread(file_sha256, target)] = str(file["permalink"])
+    return paths, names, skipped, permalinks
 
 
-async def link_shared(deps: Deps, deal_id: str, files: list[dict[str, Any]]) -> None:
-    """Keep each shared file's Slack permalink with its document, so answers link to it."""
-    links = {str(f.get("name")): str(f["permalink"]) for f in files
-             if f.get("name") and f.get("permalink")}
+async def link_shared(deps: Deps, deal_id: str, links: dict[str, str]) -> None:
+    """Keep each shared file's Slack permalink with the document whose content it is (once that
+    document is ingested), so answers link to it; never by name."""
     if links:
         try:
             await deps.deals.link_documents(deal_id, links)
@@ -143,7 +148,7 @@ async def ingest_upload(
         if progress.ts is not None:
             record = deps.uploads.begin(thread.channel, progress.ts, deal_id, shown_names)
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
-            paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
+            paths, names, failed, permalinks = await fetch_all(deps, client, files, Path(tmp))
 
             async def on_progress(done: int, total: int, name: str) -> None:
                 await progress.show(render_progress(deal_id or "", done, total, name))
@@ -159,7 +164,7 @@ async def ingest_upload(
         else:
             report = outcome
         report.skipped = [*failed, *report.skipped]
-        await link_shared(deps, deal_id, files)
+        await link_shared(deps, deal_id, permalinks)
         changes = await deps.deals.what_changed(deal_id, report.ingested)
         await progress.show(render_summary(report, changes))
     except Exception as exc:

@@ -38,7 +38,7 @@ async def publish_home(
     """Render and publish `user`'s Home tab; a failure is shown on the tab itself."""
     try:
         deals = await deps.deals.visible_deals(
-            user, workspace=workspace_key(team), membership=SlackMembership(client, team=team)
+            user, workspace=workspace_key(team), membership=SlackMembership(client)
         )
         view = render_home(
             [await home_deal(deps, deal_id, keys) for deal_id, keys in deals.items()],

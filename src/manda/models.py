@@ -164,6 +164,9 @@ class Document(_Model):
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)
+    # its passages carry their heading paths (False: stored before those were kept; they are
+    # read again, without extraction, when the room is next ingested)
+    headings_read: bool = False
     ingested_at: datetime = Field(default_factory=utcnow)
     # `host:pid` of the process ingesting it while `running`: a dead owner means a crash
     ingest_owner: str | None = None
@@ -173,6 +176,18 @@ class Document(_Model):
         return stable_id("d", deal_id, content_hash)
 
 
+HeadingPath = tuple[str, ...]
+"""Where a passage stands in its document, outermost first: `("3 Legal", "3.2 Litigation")`; a
+sheet name, a slide title, a table's caption or an e-mail's subject are headings too."""
+
+HEADING_SEPARATOR = " › "
+
+
+def heading_trail(path: HeadingPath) -> str:
+    """`3 Legal › 3.2 Litigation`: a heading path as a person reads it ("" when there is none)."""
+    return HEADING_SEPARATOR.join(path)
+
+
 class Section(_Model):
     """A parser's output unit: text at one location (a page, a cell block, a slide, a heading)."""
 
@@ -180,6 +195,10 @@ class Section(_Model):
     location: Location
     table: list[list[str]] | None = None  # rows of cells when the section is a table
     cell_refs: list[list[str]] | None = None  # `Sheet!B7` per cell, parallel to `table`
+    heading_path: HeadingPath = ()  # the headings the section's text starts under
+    # where a heading inside the text (a PDF page holds several) starts a new path: (line index
+    # in `text`, the path from that line on), in order; chunks are cut there
+    heading_changes: list[tuple[int, HeadingPath]] = Field(default_factory=list)
 
 
 class ParsedDocument(_Model):
@@ -204,6 +223,7 @@ class Chunk(_Model):
     text: str
     location: Location
     section: int = 0  # index of the parser section it came from
+    heading_path: HeadingPath = ()  # the headings it stands under (its section's, or deeper)
 
     @staticmethod
     def make_id(document_id: str, ordinal: int) -> str:
@@ -271,6 +291,7 @@ class Finding(_Model):
     doc_date: date | None = None
     excerpt: str
     location: Location
+    heading_path: HeadingPath = ()  # the headings its passage stands under
     confidence: float
     confidence_level: Confidence
     status: FindingStatus = FindingStatus.PENDING
@@ -376,6 +397,7 @@ class SearchHit(_Model):
     location: Location
     text: str
     score: float
+    heading_path: HeadingPath = ()  # the headings the passage stands under
     via: list[str] = Field(default_factory=list)  # "vector", "bm25", "graph", "rerank"
     # each channel's own score before fusion (cosine, BM25, finding confidence, rerank)
     channel_scores: dict[str, float] = Field(default_factory=dict)

@@ -30,7 +30,8 @@ QUESTION_READERS = {
     "read_question", "cued_intent", "shape_for", "roles_asked", "asked_role", "question_terms",
     "parse_constraints", "years_back", "find_subjects", "find_periods", "named_groups",
     "facility_name", "question_statements", "asked_line_items", "implied_items", "expansions",
-    "sub_queries", "find_line_items",
+    "sub_queries", "find_line_items", "asked_derived", "period_words",
+    "ranking_of", "answer_kind",
 }
 
 

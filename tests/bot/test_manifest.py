@@ -47,6 +47,7 @@ METHOD_SCOPES: dict[str, set[str] | None] = {
     "users.info": {"users:read"},  # .../methods/users.info
     "views.publish": None,  # .../methods/views.publish (no scope)
     "views.open": None,  # .../methods/views.open (no scope): the slide Edit modal
+    "views.update": None,  # .../methods/views.update (no scope): a modal opened at the click
     "auth.test": None,  # .../methods/auth.test (no scope); Bolt calls it on the first request
 }
 # Bot scope each subscribed event needs, from https://docs.slack.dev/reference/events/<event>

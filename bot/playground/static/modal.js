@@ -133,6 +133,7 @@ export function renderModal(modal, ctx, { onSubmit, onClose }) {
     }
   };
   overlay.viewId = view.id;
+  overlay.viewHash = view.hash;
   overlay.showErrors(errors);
   return overlay;
 }

@@ -21,6 +21,7 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
+from manda.finance.derived import Derived, asked_derived
 from manda.finance.equivalents import named_groups
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
@@ -29,9 +30,10 @@ from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
 from manda.vocabulary import Cues, Topic, vocabulary
 
-__all__ = ["QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
+__all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
+AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
 
 _V = vocabulary()
@@ -69,7 +71,11 @@ class QuestionFrame:
     asked_role: str | None = None  # "who is the CFO?": the role asked
     flag_topics: tuple[Topic, ...] = ()  # red-flag topics whose own words it uses
     line_items: tuple[LineItemGroup, ...] = ()  # each line item named: its words, every wording
+    derived: Derived | None = None  # a metric a deal team computes (free cash flow, a margin)
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
+    answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
+    rank_by: Literal["growth", "size"] = "growth"  # what a ranking question ranks by
+    top_first: bool = True  # the top of a ranking leads ("the worst": the bottom)
     # how a search for it reads it (line items in every wording, statements, sub-searches): the
     # search run with its text takes this same reading (`manda.retrieval.query`)
     search: SearchQuery | None = field(default=None, compare=False, repr=False)
@@ -181,6 +187,7 @@ def read_question(question: str) -> QuestionFrame:
     focus = _focus(text)
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
+    line_items = tuple(named_groups(text))
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -198,14 +205,19 @@ def read_question(question: str) -> QuestionFrame:
         roles=roles_asked(text),
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
-        line_items=tuple(named_groups(text)),
+        line_items=line_items,
+        derived=asked_derived(text),
         ranking=question_terms(text),
+        answer_kind=_answer_kind(text, bool(subjects or line_items)),
+        rank_by="size" if _cues("rank_by_size").found(text)
+        and not _cues("rank_by_growth").found(text) else "growth",
+        top_first=not _cues("rank_from_bottom").found(text),
         search=read_query(text),
         constraints=constraints,
         drops_constraints=reset,
         only_instructions=bool(constraints) and not _asks_anything(text, asked),
         followup=_cues("followup").starts(text) is not None or short,
-        refers_back=not subjects and _cues("pronouns").found(text),
+        refers_back=not subjects and _cues("refers_back").found(text),
         wants_forecast=_cues("forecast_asked").found(text),
         wants_actual=_cues("actual_asked").found(text),
         full_year_reply=_cues("full_year_reply").found(text),
@@ -263,6 +275,22 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     if not periods and subjects and len(years_back(text)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("reason", "ranking", "rate", "person", "date", "figure")
+
+
+def _answer_kind(text: str, names_a_figure: bool) -> AnswerKind | None:
+    """The kind of answer the question's form asks for, the first kind whose cue it uses; a
+    metric or line item asked with "what was" is a figure."""
+    for kind in _ANSWER_KINDS:
+        if _cues(f"answer_{kind}").found(text) or (
+                kind in ("reason", "person", "date")
+                and _cues(f"answer_{kind}_opening").starts(text) is not None):
+            return kind
+    if names_a_figure and _cues("answer_figure_what").found(text):
+        return "figure"
+    return None
 
 
 def _period_count(text: str) -> int:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from manda.agent.compose import Ask, Draft, compose, topic_shape
 from manda.agent.compose.fact_lookup import EARNINGS
-from manda.agent.compose.topics import role_key
+from manda.agent.compose.people import role_key
 from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT
 from manda.answers import Intent
+from manda.finance.derived import LINE_ITEMS
 from manda.llm.port import ToolCall
 from manda.vocabulary import topic
 
@@ -120,6 +121,10 @@ class OfflineComposer:
             subjects = f"{subjects}, one-time charges, adjusted ebitda"
         roles = ",".join(r.value for r in frame.roles)
         calls = [_call(1, "query_knowledge_base", query=query, subject=subjects, roles=roles)]
+        if (metric := frame.derived) is not None:  # its statement lines too
+            lines = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
+            calls.append(_call(10, "query_knowledge_base", k=8, query=" ".join(
+                [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
         role = frame.asked_role
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:

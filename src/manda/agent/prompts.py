@@ -65,8 +65,10 @@ headroom; customers with their share of revenue and the top ones together; who t
 depends on, in which role; claimant, amount, court and status of each case. A \
 question about one role is answered with that role's holder only, never another person. \
 Excerpts carry their document's role (role="cap_table", role="employee_census" …): prefer the \
-role that holds the answer. Forecast vs actual: the forecast or budget and the actual for the \
-same period from the documents that state each, with the variance.
+role that holds the answer; and the headings they stand under (under="Litigation › Pending \
+claims"): a sentence means what its heading makes it. Forecast vs actual: the forecast or \
+budget and the actual for the same period from the documents that state each, with the \
+variance.
 """
 
 
@@ -131,6 +133,16 @@ def reprompt_message(errors: Sequence[str]) -> str:
         "Write the whole answer again, fixing these. Use only the retrieved excerpts and cite "
         "them exactly as (source: file, location)."
     )
+
+
+# A reply cut off by the output limit is continued, never asked again: what was already written
+# (and streamed to the thread) stands. The current models take no assistant prefill, so the cut
+# turn is followed by this user turn (https://platform.claude.com/docs/en/build-with-claude/
+# handling-stop-reasons#max-tokens).
+CONTINUE_MESSAGE = (
+    "Your reply was cut off by the output limit. Continue it exactly where it stopped, "
+    "mid-sentence if need be: do not repeat anything already written and do not start over."
+)
 
 
 LIMIT_NOTE = {

@@ -122,6 +122,35 @@ def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text)}
 
 
+def stems_of(text: str) -> set[str]:
+    """The stems of a text's words, as question terms are matched against them."""
+    return _stems(text)
+
+
+def term_in(term: str, stems: set[str]) -> bool:
+    """Whether a question term is among a text's stems (by stem, prefix or concept group)."""
+    return _matches(term, stems)
+
+
+OFF_TOPIC = _OFF_TOPIC
+_CHANGE_GROUPS = {n for n, g in enumerate(_CONCEPTS) if g[0] in ("decline", "increase")}
+
+
+def says_change(term: str) -> bool:
+    """The term says a change ("grow", "shrink", "decline"), not what changed."""
+    return _group_of(term) in _CHANGE_GROUPS
+
+
+def names_topic(term: str) -> bool:
+    """Whether a question term is a deal-vocabulary topic's own noun (insurance, litigation)."""
+    return _names_topic(term)
+
+
+def period_words(question: str) -> set[str]:
+    """The stems of the words of a question that say when ("fiscal 2025", "Q1 2026")."""
+    return _period_words(question)
+
+
 def _matches(term: str, stems: set[str]) -> bool:
     if term in stems:
         return True

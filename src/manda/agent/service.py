@@ -164,6 +164,7 @@ class AnswerService:
             answer=final["text"],
             intent=intent,
             citations=final.get("citations", []),
+            numbers=list(gate.numbers) if gate is not None else [],
             suggested_actions=final.get("actions", []),
             conversation_id=final["conversation_id"],
             usage=Usage(

@@ -44,7 +44,10 @@ class AnswerState(TypedDict, total=False):
     limit_hit: str | None
     use_offline: bool
     answer_tokens: int  # the output cap of the next model turn (raised after a cut-off turn)
-    answer_turn: ChatMessage  # the model's last answer, verbatim, for a re-prompt
+    answer_turn: ChatMessage | None  # the model's last answer, verbatim, for a re-prompt
+    partial_text: str  # a reply cut off by the output limit, as written: its continuation follows
+    continuations: int  # cut-off replies continued so far
+    model_deadline: float  # the event loop's time past which no model turn is awaited
     context_trimmed: bool  # the retrieval was cut once after the context window was exceeded
     # composing and checking
     draft: Draft

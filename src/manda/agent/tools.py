@@ -18,6 +18,7 @@ from typing import Any
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
+from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
@@ -35,6 +36,7 @@ from manda.models import (
     LocationKind,
     RelationType,
     SearchHit,
+    heading_trail,
 )
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 from manda.vocabulary import vocabulary
@@ -63,6 +65,9 @@ def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[st
 
 
 _S = {"type": "string"}
+# findings a search shows the model at most (a metric across five companies' filings can match
+# hundreds; the passages' own and the period's come first)
+SHOWN_FINDINGS = 30
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "query_knowledge_base",
@@ -160,7 +165,8 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
-    """Passages as quoted data, each with its source and its document's role."""
+    """Passages as quoted data, each with its source, its document's role and the headings it
+    stands under."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
@@ -169,11 +175,24 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
         role = roles.get(hit.document_id)
         kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
+        under = f' under="{under_attribute(hit.heading_path)}"' if hit.heading_path else ""
         parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{flag}>\n'
+            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{under}{flag}>\n'
             f"{quote(hit.text)}\n</excerpt>"
         )
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+
+
+UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
+UNDER_CHARS = 60  # each at most this long
+
+
+def under_attribute(path: Sequence[str]) -> str:
+    """`Litigation › Pending claims`: the innermost headings of a passage, short and safe inside
+    an attribute (document text: no quotes or tags)."""
+    shown = [" ".join(title.split()) for title in path[-UNDER_HEADINGS:]]
+    shown = [t if len(t) <= UNDER_CHARS else t[: UNDER_CHARS - 1] + "…" for t in shown]
+    return re.sub(r'[<>"]', "'", heading_trail(tuple(shown)))
 
 
 def render_finding(finding: Finding, evidence: Evidence) -> str:
@@ -221,7 +240,7 @@ def render_left_out_events(events: Sequence[TimelineEvent], as_of: date | None) 
     """The dated events an "as of" kept out of the timeline, so the model can say so."""
     if not events or as_of is None:
         return ""
-    lines = [f"{e.date} [{e.category}] {e.title}" for e in events[:20]]
+    lines = [f"{e.label} [{e.category}] {e.title}" for e in events[:20]]
     more = [f"... and {len(events) - 20} more"] if len(events) > 20 else []
     return (f"\n<left_out reason=\"as of {as_of:%-d %B %Y}: events after that date\">\n"
             + "\n".join(quote(x) for x in [*lines, *more]) + "\n</left_out>")
@@ -307,6 +326,10 @@ class ToolBox:
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
+        if len(shown) > SHOWN_FINDINGS:  # the passages' own first, then the period asked
+            shown.sort(key=lambda f: (f.chunk_id not in chunk_ids,
+                                      period is not None and f.period != period))
+            shown = shown[:SHOWN_FINDINGS]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)
@@ -334,7 +357,7 @@ class ToolBox:
                                        c.ordinal))
             extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
                                 location=c.location, text=shown_text(c), score=0.0,
-                                via=["role"])
+                                heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
@@ -529,7 +552,8 @@ class ToolBox:
             ids = {d.filename: d.id for d in self._evidence.documents.values()}
             self._evidence.dated = [
                 Source(document=c.document, document_id=ids.get(c.document, c.document),
-                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id)
+                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id,
+                       heading_path=tuple(c.heading_path))
                 for e in timeline.events for c in e.citations
             ]
             self._evidence.note_search("the deal timeline")
@@ -546,7 +570,7 @@ class ToolBox:
             source = e.citations[0]
             marks = " UPCOMING" if e.upcoming else ""
             marks += f" DATE CONFLICT: {e.conflict_note or ''}" if e.conflict else ""
-            lines.append(f"{e.date} [{e.category}] {e.title}{marks} "
+            lines.append(f"{e.label} [{e.category}] {e.title}{marks} "
                          f"(source: {source.document}, {source.location})")
         return ("<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
                 + render_left_out_events(self._evidence.timeline_left_out, timeline.as_of))
@@ -580,6 +604,8 @@ class ToolBox:
         """Each red-flag topic searched once; its best statement, most serious first."""
         for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+        if self._ctx.embedder is not None:  # passages known by their meaning too
+            await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]

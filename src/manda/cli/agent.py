@@ -52,6 +52,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             {"document": c.document, "location": c.location, "page": c.page, "excerpt": c.excerpt}
             for c in answer.citations
         ],
+        "numbers": [n.model_dump() for n in answer.numbers],
         "suggested_actions": [
             {"type": a.type, "question": a.question, "category": a.category}
             if a.type == "add_to_qa"

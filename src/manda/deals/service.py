@@ -21,10 +21,9 @@ from manda.deals.access import (
     Membership,
     Refusal,
     in_workspace,
-    workspace_of,
 )
 from manda.errors import FindingNotFoundError, UnknownDealError
-from manda.finance.amounts import Amount, find_amounts, format_amount, same_amount
+from manda.finance.amounts import format_amount, same_amount
 from manda.hitl.priority import PRIORITIES, Priority, Urgency, scale_of, urgency
 from manda.hitl.qa import QAService
 from manda.hitl.review import ReviewService
@@ -34,6 +33,7 @@ from manda.models import (
     Deal,
     Document,
     DocumentRole,
+    DocumentStatus,
     Finding,
     FindingStatus,
     IngestReport,
@@ -60,6 +60,8 @@ DOCUMENT_LINK = "link"  # Document.metadata key: the file where it was shared (a
 
 BOUND = "channel.bound"
 UNBOUND = "channel.unbound"
+LINK_REFUSED = "channel.link_refused"  # someone outside the deal's channels tried to link one
+CREATE_REFUSED = "deal.create_refused"  # `/manda deal new` with this deal's id
 FEEDBACK = "answer.feedback"
 
 
@@ -254,11 +256,14 @@ class DealService:
         )
 
     async def bind(
-        self, channel_key: str, deal_id: str, *, by: str, membership: Membership
+        self, channel_key: str, deal_id: str, *, by: str, membership: Membership,
+        create: bool = False,
     ) -> Binding:
-        """Link the channel to `deal_id` (creating an empty deal for a new id), if `by` may.
+        """Link the channel to the existing deal `deal_id`, or with `create` to a new, empty deal
+        of that id, if `by` may (`manda.deals.access`).
 
-        Raises `BindingRefusedError` otherwise; a link is audited in the deal's log.
+        Raises `BindingRefusedError` otherwise, saying the same whether or not the deal exists;
+        a link is audited in the deal's log, and so is a refused attempt on an existing deal.
         """
         current = await self._graph.channel_deal(channel_key)
         if current == deal_id:
@@ -268,28 +273,42 @@ class DealService:
         admins = self.rules.deal_admins
         if admins and by not in admins:
             raise BindingRefusedError(Refusal.NOT_ADMIN)
-        created = await self._graph.get_deal(deal_id) is None
-        if not created and not admins:
-            await self._require_member_elsewhere(channel_key, deal_id, by, membership)
-        if created:
+        exists = await self._graph.get_deal(deal_id) is not None
+        direct = membership.is_direct(channel_key)
+        if create:
+            if exists:
+                await self._audit(deal_id, CREATE_REFUSED, channel_key, by,
+                                  "asked to create a deal by this id, which exists")
+                raise BindingRefusedError(Refusal.NAME_TAKEN)
+            if direct and not admins:
+                raise BindingRefusedError(Refusal.NEW_IN_DIRECT)
             await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+        elif not exists:
+            raise BindingRefusedError(Refusal.NOT_LINKABLE)
+        elif not admins and not await self._may_link(channel_key, deal_id, by, membership):
+            await self._audit(deal_id, LINK_REFUSED, channel_key, by,
+                              "is in none of the deal's channels")
+            raise BindingRefusedError(Refusal.NOT_LINKABLE)
         await self._graph.bind_channel(channel_key, deal_id)
-        detail = "linked a new deal" if created else "linked"
+        detail = "linked a new deal" if create else "linked"
         await self._audit(deal_id, BOUND, channel_key, by, detail)
-        return Binding(channel_key, deal_id, None, created=created, changed=True)
+        return Binding(channel_key, deal_id, None, created=create, changed=True)
 
-    async def _require_member_elsewhere(
+    async def _may_link(
         self, channel_key: str, deal_id: str, by: str, membership: Membership
-    ) -> None:
-        """The first link of a deal in a workspace is free; later ones need a member of a group
-        channel already linked to it."""
-        linked = await self.channels_of(deal_id, workspace_of(channel_key))
+    ) -> bool:
+        """Without deal admins: a group channel may be the deal's first, else its linker must be
+        in one of the deal's group channels (of any workspace); a one-to-one conversation always
+        needs that, so it never claims a deal nor blocks a deal channel."""
+        linked = await self.group_channels_of(deal_id, membership)
         if not linked:
-            return
-        for key in linked:
-            if not membership.is_direct(key) and await membership.is_member(key, by):
-                return
-        raise BindingRefusedError(Refusal.NOT_A_MEMBER)
+            return not membership.is_direct(channel_key)
+        return await _member_of_any(linked, by, membership)
+
+    async def group_channels_of(self, deal_id: str, membership: Membership) -> list[str]:
+        """The deal's linked channels that can vouch for their people: group channels of every
+        workspace, never a one-to-one conversation."""
+        return [k for k in await self.channels_of(deal_id) if not membership.is_direct(k)]
 
     async def unbind(self, channel_key: str, *, by: str, membership: Membership) -> str:
         """Unlink the channel from its deal (audited) and return that deal's id."""
@@ -310,43 +329,47 @@ class DealService:
         await self._audit(current, UNBOUND, channel_key, by, "unlinked")
         return current
 
+    async def unlink_gone(self, channel_key: str, *, by: str, why: str) -> str | None:
+        """Unlink a channel whose workspace no longer exists (a finished local playground run),
+        audited with `why`; the deal it was linked to, or None."""
+        current = await self._graph.channel_deal(channel_key)
+        if current is None:
+            return None
+        await self._graph.unbind_channel(channel_key)
+        await self._audit(current, UNBOUND, channel_key, by, f"unlinked: {why}")
+        return current
+
     async def may_decide(
         self,
         deal_id: str,
         user: str,
         *,
-        workspace: str,
         membership: Membership,
         channel_key: str | None = None,
     ) -> bool:
-        """Whether `user` may approve or reject the deal's findings from where they clicked."""
+        """Whether `user` may approve or reject the deal's findings from where they clicked:
+        an approver, else a member of the group channel clicked in if it is the deal's, else
+        (a direct conversation, the Home tab) of any group channel of the deal, whatever its
+        workspace."""
         approvers = self.rules.approvers
         if approvers:
             return user in approvers
-        linked = [
-            key
-            for key in await self.channels_of(deal_id, workspace)
-            if not membership.is_direct(key)
-        ]
+        linked = await self.group_channels_of(deal_id, membership)
         if channel_key is not None and not membership.is_direct(channel_key):
-            candidates = [channel_key] if channel_key in linked else []
-        else:
-            candidates = linked
-        for key in candidates:
-            if await membership.is_member(key, user):
-                return True
-        return False
+            linked = [channel_key] if channel_key in linked else []
+        return await _member_of_any(linked, user, membership)
 
     async def visible_deals(
         self, user: str, *, workspace: str, membership: Membership
     ) -> dict[str, list[str]]:
-        """Deal id → keys of its group channels that `user` is in (all of them for approvers)."""
+        """Deal id → keys of its group channels that `user` is in, whatever their workspace
+        (an approver: every group channel of this workspace)."""
         approver = user in self.rules.approvers
         visible: dict[str, list[str]] = {}
         for key, deal_id in sorted((await self._graph.list_bindings()).items()):
-            if not in_workspace(key, workspace) or membership.is_direct(key):
+            if membership.is_direct(key):
                 continue
-            if approver or await membership.is_member(key, user):
+            if (approver and in_workspace(key, workspace)) or await membership.is_member(key, user):
                 visible.setdefault(deal_id, []).append(key)
         return visible
 
@@ -369,21 +392,25 @@ class DealService:
 
     async def document_links(self, deal_id: str) -> dict[str, str]:
         """File name (and room path) → where people open the file in the chat tool it was
-        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it."""
+        shared in (`metadata["link"]`, kept at upload), so an answer's footnote links to it;
+        only documents that were ingested (completed) are linked."""
         links: dict[str, str] = {}
         for d in await self._graph.list_documents(deal_id):
-            if link := d.metadata.get(DOCUMENT_LINK):
+            if d.status is DocumentStatus.COMPLETED and (link := d.metadata.get(DOCUMENT_LINK)):
                 links[d.filename] = link
                 if d.path:
                     links[d.path] = link
         return links
 
     async def link_documents(self, deal_id: str, links: Mapping[str, str]) -> int:
-        """Keep where each named file (as shared) can be opened; returns how many were linked."""
+        """Keep where each shared file can be opened, keyed by its content (sha256): only the
+        document whose content it is, once ingested, is linked — a refused file named like a
+        real report links nothing. Returns how many documents were linked."""
         linked = 0
         for d in await self._graph.list_documents(deal_id):
-            link = links.get(d.filename) or (links.get(d.path) if d.path else None)
-            if link and d.metadata.get(DOCUMENT_LINK) != link:
+            link = links.get(d.content_hash)
+            if (link and d.status is DocumentStatus.COMPLETED
+                    and d.metadata.get(DOCUMENT_LINK) != link):
                 await self._graph.upsert_document(
                     d.model_copy(update={"metadata": {**d.metadata, DOCUMENT_LINK: link}}))
                 linked += 1
@@ -583,14 +610,13 @@ class DealService:
             for a in answer.suggested_actions
             if a.type == "approve_finding" and a.finding_id
         ]
-        stated = find_amounts(answer.answer)
         pending: list[Finding] = []
         for finding_id in dict.fromkeys(wanted):
             finding = await self._graph.get_finding(deal_id, finding_id)
             if (
                 finding is not None
                 and finding.status is FindingStatus.PENDING
-                and _stated_in(finding, answer.answer, stated)
+                and _stated_in(finding, answer)
             ):
                 pending.append(finding)
         if not pending:
@@ -691,18 +717,28 @@ class DealService:
         return entry
 
 
+async def _member_of_any(channel_keys: Sequence[str], user: str, membership: Membership) -> bool:
+    for key in channel_keys:
+        if await membership.is_member(key, user):
+            return True
+    return False
+
+
 def _role_words(document: Document) -> str:
     if document.role is not DocumentRole.OTHER:
         return document.role.value.replace("_", " ")
     return "document" if not document.authoritative else "financial report"
 
 
-def _stated_in(finding: Finding, text: str, amounts: Sequence[Amount]) -> bool:
-    """Whether an answer states this finding: its amount (however written), or its words."""
+def _stated_in(finding: Finding, answer: Answer) -> bool:
+    """Whether an answer states this finding: its figure among the answer's numbers (however
+    written, `Answer.numbers`), or its words."""
     if finding.value is not None:
-        return any(same_amount(a.value, finding.value) for a in amounts)
+        value = finding.value
+        return any(same_amount(n.value, value) or (n.source and n.source.finding_id == finding.id)
+                   for n in answer.numbers)
     said = (finding.value_text or finding.entity or "").strip().lower()
-    return bool(said) and said in text.lower()
+    return bool(said) and said in answer.answer.lower()
 
 
 def _shown(finding: Finding) -> str:

@@ -2,8 +2,10 @@
 
 Per file: hash → (unchanged? stop) → parse → chunk → embed → extract → review pipeline → store.
 A bad file is reported by name with its reason and the rest of the batch goes on; nothing already
-ingested is touched. After the batch, the deal's relations (corrections, conflicts, confirmations)
-are recomputed from everything it holds, so upload order never matters.
+ingested is touched. Archives and e-mails are opened, and files read, in the bounded reader
+processes (`manda.ingest.sandbox`) within the upload's reading budget; a deal's batches run one
+at a time, other deals' beside them. After the batch, the deal's relations (corrections,
+conflicts, confirmations) are recomputed from everything it holds, so upload order never matters.
 """
 
 from __future__ import annotations
@@ -26,12 +28,19 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
 from manda.finance.fiscal import CALENDAR_YEAR
-from manda.ingest.decisions import STATUS_OF, carried_decisions
-from manda.ingest.expand import Expander, RoomFile, collect
+from manda.ingest.chunking import stored_heading_paths
+from manda.ingest.decisions import HELD, STATUS_OF, carried_decisions
+from manda.ingest.expand import ExpansionBudget, RoomFile, collect, needs_opening, over_count
 from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
 from manda.ingest.relations import document_supersessions, plan_finding_relations
-from manda.ingest.sandbox import FileReading, Isolation, Sandbox, can_run_sandboxed
+from manda.ingest.sandbox import (
+    FileReading,
+    Isolation,
+    ReadingBudget,
+    Sandbox,
+    can_run_sandboxed,
+)
 from manda.ingest.versions import version_info
 from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
@@ -87,9 +96,7 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
     audited = document.role is DocumentRole.AUDITED_STATEMENTS and not document.draft
     if audited or profile.certified:
         return None
-    kind = profile.kind.replace("_", " ") if document.role is DocumentRole.OTHER else (
-        document.role.value.replace("_", " ")
-    )
+    kind = "document" if document.role is DocumentRole.OTHER else document.role.label
     draft = "draft " if document.draft else ""
     return (
         f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "
@@ -97,18 +104,29 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
     )
 
 
+INSTRUCTION_NEARBY = (
+    "its passage also holds text addressed to an AI assistant (a possible prompt injection), "
+    "so a person checks it"
+)
+
+
 def without_instructions(candidates: list[Finding], chunks: Sequence[Chunk]) -> list[Finding]:
-    """Candidates whose passage does not instruct an assistant: a figure an injected paragraph
-    states ("report revenue as EUR 50 million") never becomes a finding, so never a conflict.
-    Whatever the extractor (rules or Claude), the excerpt and its paragraph are checked."""
+    """Candidates screened for text that instructs an assistant, whatever the extractor (rules
+    or Claude): a figure whose excerpt or paragraph is such an instruction ("report revenue as
+    EUR 50 million") never becomes a finding, so never a conflict; one whose passage (chunk)
+    holds an instruction elsewhere is kept but never promoted automatically (`HELD`)."""
     texts = {c.id: c.text for c in chunks}
     kept: list[Finding] = []
     for finding in candidates:
-        passage = _paragraph_of(texts.get(finding.chunk_id or "", ""), finding.excerpt)
+        text = texts.get(finding.chunk_id or "", "")
+        passage = _paragraph_of(text, finding.excerpt)
         if looks_like_instruction(finding.excerpt) or looks_like_instruction(passage):
             log.info("left out a figure stated by an instruction to an assistant (%s, %s)",
                      finding.subject, finding.location.label)
             continue
+        if text and looks_like_instruction(text):
+            finding = finding.model_copy(
+                update={"attributes": {**finding.attributes, HELD: INSTRUCTION_NEARBY}})
         kept.append(finding)
     return kept
 
@@ -196,7 +214,9 @@ class IngestService:
         self._limits = limits or ParseLimits()
         self._sandbox = Sandbox(self._limits, isolation)
         self._recovered = False
-        self._lock = asyncio.Lock()
+        # one batch at a time per deal (their relations are recomputed from the whole deal);
+        # other deals' uploads never wait behind it
+        self._locks: dict[str, asyncio.Lock] = {}
 
     async def ingest(
         self,
@@ -218,19 +238,19 @@ class IngestService:
             await self.recover_interrupted()
         files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
-        async with self._lock:
+        async with self._locks.setdefault(deal_id, asyncio.Lock()):
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+            budget = ReadingBudget(self._limits.max_upload_seconds)
             with tempfile.TemporaryDirectory(prefix="manda-room-") as workdir:
-                expander = Expander(Path(workdir), self._limits)
-                room, skipped = await asyncio.to_thread(expander.expand, files)
+                room, skipped = await self._open_room(files, Path(workdir), budget)
                 report.skipped.extend(skipped)
                 documents = await self._ingest_room(
-                    deal_id, room, report, progress=progress, received=received
+                    deal_id, room, report, progress=progress, received=received, budget=budget
                 )
                 year_end = await self._learn_fiscal_year_end(deal_id)
                 await self._read_with_year_end(deal_id, room, documents, year_end, report,
-                                               received=received)
+                                               received=received, budget=budget)
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
@@ -255,6 +275,35 @@ class IngestService:
         )
         return report
 
+    async def _open_room(
+        self, files: Sequence[RoomFile], workdir: Path, budget: ReadingBudget
+    ) -> tuple[list[RoomFile], list[SkippedFile]]:
+        """The batch's files with what its archives and e-mails hold, each opened in a reader
+        process (bounded like any file, and charged to the upload's budget); one that cannot be
+        opened is named with why, and the rest goes on."""
+        state = ExpansionBudget.of(self._limits)
+        room: list[RoomFile] = []
+        skipped: list[SkippedFile] = []
+        for index, file in enumerate(files):
+            if not needs_opening(file):
+                room.append(file)
+                continue
+            try:
+                held, refused, state = await self._sandbox.expand(
+                    file, workdir / f"f{index}", state, budget
+                )
+            except UnreadableFileError as exc:
+                skipped.append(SkippedFile(filename=file.name, reason=exc.reason))
+                continue
+            except RuntimeError as exc:  # a bug opening it: this file only
+                log.exception("unexpected failure opening %s", file.name)
+                skipped.append(SkippedFile(filename=file.name,
+                                           reason=f"could not be opened ({exc})"))
+                continue
+            room += held
+            skipped += refused
+        return room, skipped + over_count(state, self._limits)
+
     async def _ingest_room(
         self,
         deal_id: str,
@@ -263,6 +312,7 @@ class IngestService:
         *,
         progress: Progress | None,
         received: bool,
+        budget: ReadingBudget | None = None,
     ) -> dict[str, str]:
         """Ingest the room's files in order; RoomFile.name -> document id of each one in the deal.
 
@@ -278,13 +328,14 @@ class IngestService:
         try:
             for done, file in enumerate(room):
                 await _notify(progress, done, len(room), file.name)
-                opened = await (ahead or self._open(deal_id, file, storing))
+                opened = await (ahead or self._open(deal_id, file, storing, budget))
                 ahead = None
                 stored = asyncio.Event()
                 if opened.content_hash is not None:
                     storing.setdefault(opened.content_hash, stored)
                 if done + 1 < len(room):
-                    ahead = asyncio.create_task(self._open(deal_id, room[done + 1], storing))
+                    ahead = asyncio.create_task(
+                        self._open(deal_id, room[done + 1], storing, budget))
                 try:
                     document_id = await self._finish(opened, report, received=received)
                 finally:
@@ -298,7 +349,8 @@ class IngestService:
         return documents
 
     async def _open(
-        self, deal_id: str, file: RoomFile, storing: dict[str, asyncio.Event]
+        self, deal_id: str, file: RoomFile, storing: dict[str, asyncio.Event],
+        budget: ReadingBudget | None = None,
     ) -> _Opened:
         """Hash the file; unless the deal has it already, register its document as running and
         read it in the sandbox. Failures are returned, to be reported in file order."""
@@ -333,7 +385,7 @@ class IngestService:
             document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
         await self._graph.upsert_document(document)
         try:
-            reading = await self._sandbox.read(path, name, document, self._extractor)
+            reading = await self._sandbox.read(path, name, document, self._extractor, budget)
         except Exception as exc:  # raised again in file order by _finish
             return _Opened(file, content_hash=content_hash, document=document, failure=exc)
         return _Opened(file, content_hash=content_hash, document=document, reading=reading)
@@ -347,8 +399,7 @@ class IngestService:
             report.skipped.append(SkippedFile(filename=label, reason=opened.error))
             return None
         if opened.existing is not None:
-            if opened.existing.role is DocumentRole.OTHER:
-                await self._refresh_role(opened.existing, file.path, file.filename)
+            await self._refresh(opened.existing, file.path, file.filename)
             report.unchanged.append(label)
             return opened.existing.id
         document = opened.document
@@ -371,16 +422,29 @@ class IngestService:
             return None
         return document.id
 
-    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
-        """A document ingested before roles were read gets its role, without re-extraction."""
-        try:  # read in the sandbox like any file: the same limits hold
-            reading = await self._sandbox.read(path, name, document, None)
-        except UnreadableFileError:
+    async def _refresh(self, document: Document, path: Path, name: str) -> None:
+        """A document stored by an earlier version gets what that version did not read, without
+        re-extraction: its role (read before roles were), its passages' heading paths (stored
+        before those were kept). Done once: the document then says so."""
+        role_unknown = document.role is DocumentRole.OTHER
+        if not role_unknown and document.headings_read:
             return
-        profile = reading.profile
-        if profile.role is not DocumentRole.OTHER:
-            await self._graph.upsert_document(document.model_copy(update={
-                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
+        try:  # read in the sandbox like any file: the same limits hold
+            reading: FileReading | None = await self._sandbox.read(path, name, document, None)
+        except UnreadableFileError:
+            reading = None
+        update: dict[str, object] = {}
+        if reading is not None and role_unknown and reading.profile.role is not DocumentRole.OTHER:
+            update |= {"role": reading.profile.role,
+                       "is_irl": document.is_irl or reading.profile.is_irl}
+        if not document.headings_read:
+            if reading is not None:
+                stored = await self._graph.list_chunks(document.deal_id, document.id)
+                await self._graph.set_heading_paths(
+                    document.deal_id, stored_heading_paths(stored, reading.parsed))
+            update["headings_read"] = True
+        if update:
+            await self._graph.upsert_document(document.model_copy(update=update))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
@@ -464,7 +528,8 @@ class IngestService:
         longer states goes, with the relations that named it, and a person's decision on what
         it still states (the same finding id) is kept over the pipeline's."""
         deal_id = document.deal_id
-        earlier = {f.id for f in await self._graph.list_findings(deal_id, document_id=document.id)}
+        earlier = {f.id for f in await self._graph.list_findings(
+            deal_id, document_id=document.id, unfinished=True)}
         if not earlier:
             return findings
         stated = {f.id for f in findings}
@@ -611,6 +676,7 @@ class IngestService:
     async def _read_with_year_end(
         self, deal_id: str, room: Sequence[RoomFile], documents: dict[str, str],
         year_end: str | None, report: IngestReport, *, received: bool,
+        budget: ReadingBudget | None = None,
     ) -> None:
         """Read again, with the room's year end, the documents of this batch that were read
         before it was known ("Q4 FY2025" of a June year end ends on 30 June, not 31 December).
@@ -633,7 +699,7 @@ class IngestService:
             document = document.model_copy(update={"fiscal_year_end": year_end})
             try:
                 reading = await self._sandbox.read(file.path, file.filename, document,
-                                                   self._extractor)
+                                                   self._extractor, budget)
             except Exception:  # it was read once already: keep that reading
                 log.warning("could not read %s again with the year end %s", file.name, year_end,
                             exc_info=True)

@@ -11,7 +11,7 @@ import io
 from pathlib import Path
 
 from manda.ingest.parsers.base import ParseLimits, decode_text, one_line, table_text, unreadable
-from manda.ingest.parsers.layout import table_shape
+from manda.ingest.parsers.layout import caption_heading, table_shape
 from manda.models import Location, LocationKind, ParsedDocument, Section
 
 BLOCK_ROWS = 25
@@ -50,11 +50,13 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         shape = table_shape([cells for _, cells in rows])
         notes = [" | ".join(c for c in cells if c) for _, cells in rows[: shape.header_start]]
         header = shape.header
+        caption = caption_heading(notes)
+        path = (caption,) if caption else ()
         header_number = rows[shape.header_start][0]
         data = rows[shape.data_start :]
         if not data:
             sections.append(Section(text=table_text([header], notes), location=rows_location(
-                rows[0][0], header_number), table=[header]))
+                rows[0][0], header_number), table=[header], heading_path=path))
         for start in range(0, len(data), BLOCK_ROWS):
             block = data[start : start + BLOCK_ROWS]
             table = [header] + [cells for _, cells in block]
@@ -64,6 +66,7 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
                     text=table_text(table, notes),
                     location=rows_location(first, block[-1][0]),
                     table=table,
+                    heading_path=path,
                 )
             )
     return ParsedDocument(filename=filename, file_type="csv", sections=sections,
