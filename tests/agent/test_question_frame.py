@@ -151,3 +151,13 @@ def test_a_search_with_the_question_s_text_takes_the_frame_s_reading() -> None:
     frame = read_question("What were revenue and net income in 2023?")
     assert frame.search is read_query(frame.text)
     assert frame.search.sub_queries and {"revenue", "net income"} <= frame.search.subjects
+
+
+def test_a_ranking_question_says_by_what_it_ranks_and_which_end_leads() -> None:
+    """Read once into the frame from the rank_* cue sets (was a regex in the ranking composer)."""
+    largest = read_question("Which segment was the largest in 2025?")
+    assert (largest.answer_kind, largest.rank_by, largest.top_first) == ("ranking", "size", True)
+    worst = read_question("Which category declined the most in fiscal 2025?")
+    assert (worst.answer_kind, worst.rank_by, worst.top_first) == ("ranking", "growth", False)
+    grew = read_question("Which of the largest segments grew most?")
+    assert (grew.rank_by, grew.top_first) == ("growth", True)  # growth spoken of: by growth
