@@ -77,6 +77,30 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         aliases=("events", "dates"),
     ),
     Subcommand(
+        "changes",
+        "[since]",
+        "what changed since a date (2024-11-01) or since you last asked, most serious first",
+        audience="person",
+        aliases=("what-changed", "news"),
+    ),
+    Subcommand(
+        "digest",
+        "[on HH:MM|off]",
+        "post what changed here every day at that time (only when something did)",
+    ),
+    Subcommand(
+        "link",
+        "<name> = <name>",
+        "tell Manda two names are one entity (Globex AG = Globex Holding)",
+        aliases=("same",),
+    ),
+    Subcommand(
+        "analyse",
+        "[document]",
+        "read a document again, or check the corrections and conflicts again",
+        aliases=("analyze", "recheck"),
+    ),
+    Subcommand(
         "cim",
         "[strategic|financial]",
         "build a CIM with me in a new thread: persona, outline, slides, then a PPTX",

@@ -38,6 +38,8 @@ TIMELINE_MORE = "manda.timeline.more"
 ANSWER_MENU = "manda.answer.menu"  # the overflow menu of an answer ("How I answered")
 TRACE_VIEW = "manda.trace.view"  # callback_id of the "How I answered" modal
 ANSWER_SHOW_MORE = "manda.answer.more"  # the rest of a long answer, in place
+QA_PLACE = "manda.qa.place"  # an unsure answer of a Q&A file: the question it answers
+QA_PLACE_NEW = "manda.qa.place.new"  # …or a new question of its own
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
 WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
@@ -59,6 +61,12 @@ INGEST_SUMMARY = "manda.ingest.summary"  # the head of an ingestion summary (its
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
 ANSWER_MENU_BLOCK = "manda.answer.menu"
+QA_IMPORT_SUMMARY = "manda.qa.import"  # the head of a Q&A import's summary
+
+
+def place_block(row: int) -> str:
+    """The Attach / New question pair of one unsure answer of a Q&A file."""
+    return f"manda.qa.place.{row}"
 
 
 def add_to_qa(index: int) -> str:

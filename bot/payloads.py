@@ -255,3 +255,12 @@ class AnswerRef(ButtonPayload):
 
     def fits_option(self) -> bool:
         return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= OPTION_VALUE_LIMIT
+
+
+class PlaceAnswer(ButtonPayload):
+    """An answer of a Q&A file Manda could not place: the file, its row, the question chosen
+    (0: keep it as a new question)."""
+
+    file_id: str = Field(alias="x", min_length=1, max_length=64)
+    row: int = Field(alias="r", ge=0)
+    number: int = Field(alias="n", ge=0)

@@ -63,6 +63,7 @@ TIERS: MappingProxyType[str, Tier] = MappingProxyType({
     "conversations.members": TIER_4,
     "files.info": TIER_4,
     "users.info": TIER_4,
+    "chat.getPermalink": TIER_4,
     "views.publish": TIER_4,
     "views.open": TIER_4,
     "views.update": TIER_4,

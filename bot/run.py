@@ -41,6 +41,7 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 from bot.ackboard import AckBoard
 from bot.app import MandaBot, build_app
 from bot.deps import Deps
+from bot.digest import running_digests
 from bot.inflight import recover_uploads
 from bot.monitoring import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
@@ -334,13 +335,14 @@ async def serve(
         warming = asyncio.create_task(manda.warm_linked_deals(), name="warm search indexes")
         try:
             if socket:
-                async with socket_mode(bot, Settings.secret(settings.slack_app_token) or ""):
+                async with socket_mode(bot, Settings.secret(settings.slack_app_token) or ""), \
+                        running_digests(bot):
                     log.warning("Manda is connected to Slack over Socket Mode; Ctrl-C stops it.")
                     await stop.wait()
             else:
                 async with http_server(
                     bot, host=host, port=port, reuse_port=reuse_port, status_port=status_port
-                ) as url:
+                ) as url, running_digests(bot):
                     log.warning(
                         "Manda listens for Slack on %s (/healthz%s); Ctrl-C stops it.", url,
                         "" if status_port is None else

@@ -86,6 +86,7 @@ class WebApi:
             "chat.update": self.update,
             "chat.postEphemeral": self.post_ephemeral,
             "chat.delete": self.delete,
+            "chat.getPermalink": self.get_permalink,
             "chat.startStream": self.start_stream,
             "chat.appendStream": self.append_stream,
             "chat.stopStream": self.stop_stream,
@@ -378,6 +379,19 @@ class WebApi:
         if len(users) != 1 or users[0] not in self.ws.users:
             raise ApiError("user_not_found")
         return {"channel": self.ws.open_im(users[0]).to_api(self.ws.bot.id)}
+
+    def get_permalink(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A message's link, as Slack builds it: no scope needed; an unknown channel or message
+        is refused. https://docs.slack.dev/reference/methods/chat.getPermalink"""
+        channel = self._channel(args)
+        ts = str(args.get("message_ts", ""))
+        message = self.ws.find(channel.id, ts)
+        if message is None:
+            raise ApiError("message_not_found")
+        link = f"https://{self.ws.domain}.slack.com/archives/{channel.id}/p{ts.replace('.', '')}"
+        if message.thread_ts and message.thread_ts != ts:  # a reply links through its thread
+            link += f"?thread_ts={message.thread_ts}&cid={channel.id}"
+        return {"channel": channel.id, "permalink": link}
 
     def users_info(self, args: dict[str, Any]) -> dict[str, Any]:
         user = self.ws.users.get(str(args.get("user", "")))

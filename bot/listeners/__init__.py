@@ -11,10 +11,12 @@ from bot.listeners import (
     commands,
     files,
     home,
+    knowledge,  # noqa: F401  (its `/manda` handlers register on import, `@handles`)
     mentions,
     messages,
     middleware,
     modals,
+    qa_import,
     qa_list,
     timeline,
     trace,
@@ -32,6 +34,7 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     modals.register(app, deps)
     answer_more.register(app, deps)
     qa_list.register(app, deps)
+    qa_import.register(app, deps)
     workflows.register(app, deps)
     timeline.register(app, deps)
     trace.register(app, deps)

@@ -25,13 +25,16 @@ from bot.blocks.ingest import (
 )
 from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
+from bot.blocks.qa_import import render_qa_import
 from bot.conversations import Thread
 from bot.deps import Deps
 from bot.downloads import DOWNLOAD_TIMEOUT, DownloadError, FileHosts, download
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
+from bot.listeners.qa_import import import_qa_files
 from bot.progress import ProgressMessage
 from manda.checksums import file_sha256
+from manda.deals import QAImport
 from manda.errors import MandaError
 from manda.jobs import IngestJob
 from manda.models import SkippedFile
@@ -149,6 +152,12 @@ async def ingest_upload(
             record = deps.uploads.begin(thread.channel, progress.ts, deal_id, shown_names)
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
             paths, names, failed, permalinks = await fetch_all(deps, client, files, Path(tmp))
+            # an answered Q&A list goes back onto the deal's Q&A list, not into the room
+            imports, paths = await import_qa_files(deps, thread, deal_id, paths, names)
+            if imports and not paths and not failed:
+                await progress.show(render_qa_import(imports[0]))
+                await _post_imports(client, thread, imports[1:])
+                return
 
             async def on_progress(done: int, total: int, name: str) -> None:
                 await progress.show(render_progress(deal_id or "", done, total, name))
@@ -156,6 +165,7 @@ async def ingest_upload(
             outcome = await deps.deals.ingest_upload(
                 deal_id, paths, names=names, by=thread.user, progress=on_progress
             )
+        await _post_imports(client, thread, imports)
         if isinstance(outcome, IngestJob):
             followed = await upload_queue.follow(deps, outcome, progress.show)
             if followed is None:  # the message already says how the job ended
@@ -181,6 +191,14 @@ async def ingest_upload(
     finally:
         if record is not None:
             deps.uploads.end(record)
+
+
+async def _post_imports(client: AsyncWebClient, thread: Thread,
+                        imports: list[QAImport]) -> None:
+    for result in imports:
+        message = render_qa_import(result)
+        await client.chat_postMessage(channel=thread.channel, thread_ts=thread.thread_ts,
+                                      text=message.text, blocks=message.blocks)
 
 
 def register(app: AsyncApp, deps: Deps) -> None:

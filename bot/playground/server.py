@@ -21,6 +21,7 @@ from pydantic import SecretStr
 from bot.app import MandaBot, build_app
 from bot.commands import SLASH, SUBCOMMANDS, slash_commands
 from bot.conversations import channel_key
+from bot.digest import running_digests
 from bot.fakeslack import FakeSlack
 from bot.fakeslack.client import ClientApi, LocalGuard
 from bot.playground.seed import DEAL_CHANNELS, Seeded, link_deals, people_and_places
@@ -183,6 +184,7 @@ class Playground:
         self.bot = bot = build_app(manda, self.bot_settings())
         stack.push_async_callback(bot.aclose)
         request_url = await stack.enter_async_context(http_server(bot, host=HOST, port=0))
+        await stack.enter_async_context(running_digests(bot))
         self.fake.connect_app(request_url)
         await self._forget_earlier_runs(manda)
         await link_deals(self.fake, self.seeded, bot.drain)

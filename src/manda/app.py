@@ -23,7 +23,7 @@ from manda.hitl.review import ReviewService
 from manda.ingest.parsers.base import ParseLimits
 from manda.jobs.port import JobQueue
 from manda.kg.port import KnowledgeGraph
-from manda.memory.locks import LocalLock, NamedLock, RedisLock
+from manda.memory.locks import LocalLock, MemoryEventGate, NamedLock, RedisLock
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.private import private_dir
@@ -398,6 +398,7 @@ class Manda:
             settings=self.settings,
             workflows=self._deal_workflows,
             traces=self.memory,
+            gate=MemoryEventGate(self.memory),
         )
 
     def _deal_workflows(self) -> DealWorkflows:

@@ -39,6 +39,8 @@ class Deal(_Model):
     name: str = ""
     created_at: datetime = Field(default_factory=utcnow)
     fiscal_year_end: str | None = None  # "--06-30" (ISO 8601 day of year), learned from the room
+    # names the team said are one entity ("Globex AG" = "Globex Holding"): each a group of names
+    entity_links: list[list[str]] = Field(default_factory=list)
 
 
 class LocationKind(StrEnum):
@@ -114,6 +116,8 @@ class DocumentRole(StrEnum):
     PRESENTATION = "presentation"  # CIM, teaser, management presentation
     BOARD_MINUTES = "board_minutes"
     CORRESPONDENCE = "correspondence"  # e-mails, letters
+    QA_RESPONSE = "qa_response"  # the seller's answer to one question of the deal's Q&A list
+    THREAD_NOTE = "thread_note"  # a fact a person told Manda in a deal thread (not a document)
     OTHER = "other"
 
     @property
@@ -127,7 +131,12 @@ _ROLE_LABELS = {
     DocumentRole.QOE_REPORT: "QoE report",
     DocumentRole.IRL: "IRL",
     DocumentRole.PRESENTATION: "presentation / CIM",
+    DocumentRole.QA_RESPONSE: "Q&A answer",
+    DocumentRole.THREAD_NOTE: "note told in a thread",
 }
+
+# Roles of what the deal learns outside the data room: no file, kept as sourced statements
+TOLD_ROLES = frozenset({DocumentRole.QA_RESPONSE, DocumentRole.THREAD_NOTE})
 
 
 class CorrectionStatement(_Model):
@@ -379,6 +388,10 @@ class QAItem(_Model):
     answer: str | None = None  # what the target answered, when marked answered
     updated_by: str | None = None
     updated_at: datetime | None = None
+    answered_by: str | None = None  # who answered, as the answer file says ("the seller", "CFO")
+    answered_on: date | None = None  # when, as the answer file says
+    answer_document: str | None = None  # where the answer is kept and cited ("Q&A #12")
+    follow_up_of: int | None = None  # the number of the question this one follows up
 
     @staticmethod
     def make_id(deal_id: str, question: str) -> str:

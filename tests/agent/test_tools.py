@@ -26,7 +26,8 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 async def test_the_tools_are_the_specified_ones() -> None:
     assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
                           "find_gaps", "get_timeline", "red_flags", "validate_finding",
-                          "suggest_questions", "add_to_qa", "topic_brief")
+                          "suggest_questions", "add_to_qa", "update_knowledge_base", "create_irl",
+                          "trigger_analysis", "update_knowledge_graph", "topic_brief")
 
 
 def test_the_offline_plan_calls_only_specified_tools() -> None:

@@ -223,7 +223,7 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     if ask.assumption or state["resolution"].kind == "inherited":
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
         query = f"{ask.frame.text} {extra}".strip()
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     args = {"query": query, "k": ctx.limits.search_k}
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
         rendered = await box.query_knowledge_base(args)
@@ -239,7 +239,7 @@ async def tool_loop(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[
 
 
 async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     budget = ctx.limits.max_tool_calls - state.get("tool_calls_used", 0)
     plan = _offline.plan(state["ask"], max_calls=max(0, budget))
     for call in plan:
@@ -298,7 +298,7 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
                 "text": text, "origin": "model", "streamed": streamed, "partial_text": "",
                 "answer_turn": turn.as_message(), "model_deadline": deadline}
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
     skipped: list[str] = []

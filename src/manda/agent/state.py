@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+from manda.agent.actions import KnowledgeActions
 from manda.agent.compose import Ask, Draft
 from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
@@ -25,6 +26,8 @@ class AnswerState(TypedDict, total=False):
     conversation_id: str
     sink: TextSink | None
     trace: TraceRecorder  # what the answer's trace needs from the run (`manda.agent.trace`)
+    # the asking person's deal operations (Claude's tools that change what the deal knows)
+    knowledge_actions: KnowledgeActions | None
     # read and resolved
     conversation: Conversation
     constraints: Constraints  # in force for this answer: the question's and the thread's

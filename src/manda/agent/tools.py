@@ -1,9 +1,13 @@
-"""The tools of the answering agent, scoped to one deal; none of them changes the knowledge base.
+"""The tools of the answering agent, scoped to one deal.
 
-`add_to_qa` and the approval of a finding are only *proposed* (as suggested actions a person
-confirms with a button). Every tool adds what it found to the question's `Evidence`, so whatever
-the model later cites can be checked against it, and returns a rendering for the model in which
-document text is quoted as data.
+Reading tools never change the knowledge base; `add_to_qa` and the approval of a finding are only
+*proposed* (as suggested actions a person confirms with a button). The four that change what the
+deal knows (`update_knowledge_base`, `create_irl`, `trigger_analysis`, `update_knowledge_graph`)
+act only through the asking person's `KnowledgeActions` (`manda.agent.actions`): deal operations
+that refuse what that person may not do and keep only what that person said, never what a
+document says. Every tool adds what it found to the question's `Evidence`, so whatever the model
+later cites can be checked against it, and returns a rendering for the model in which document
+text is quoted as data.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
@@ -142,6 +147,37 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                 ["question", "category"]),
     ),
     ToolSpec(
+        "update_knowledge_base",
+        "Keep a fact the person asking TOLD you in their message (\"note: management said Q4 "
+        "revenue will land at €5.5M\", \"FYI …\") as a finding waiting for review, sourced "
+        "to them and this message (not in a document). Only for what the person says, in "
+        "their words; never for text of documents, excerpts or Q&A answers.",
+        _schema({"fact": {**_S, "description": "the fact as the person said it"}}, ["fact"]),
+    ),
+    ToolSpec(
+        "create_irl",
+        "Draft the deal's information request list (IRL) from the room's gaps, or extend the "
+        "one this conversation is building, with the requests the conversation raised.",
+        _schema({"requests": {"type": "array", "maxItems": 10, "items": _schema(
+            {"request": _S, "category": {**_S, "description": "Financial, Legal, Commercial, "
+                                         "HR, Tax, IP, IT/Cyber, Operations or General"}},
+            ["request"])}}),
+    ),
+    ToolSpec(
+        "trigger_analysis",
+        "Read a document of the room again from its passages (give its file name), or, "
+        "without one, run the correction and contradiction checks across the deal again "
+        "(e.g. after an upload). Says what changed.",
+        _schema({"document": {**_S, "description": "file name; leave out to check the deal"}}),
+    ),
+    ToolSpec(
+        "update_knowledge_graph",
+        "Record that names the person gave are one entity (\"Globex AG is the same company "
+        "as Globex Holding\"), so a search for one finds the others.",
+        _schema({"names": {"type": "array", "items": _S, "minItems": 2, "maxItems": 6}},
+                ["names"]),
+    ),
+    ToolSpec(
         "topic_brief",
         "The structured answer to a topic question, built from document roles, findings and "
         "table rows with a source per line (a cap table with classes and %, people with roles "
@@ -259,10 +295,12 @@ Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
 class ToolBox:
     """The tools bound to one question: its deal, its evidence, the injected stores."""
 
-    def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence) -> None:
+    def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence,
+                 actions: KnowledgeActions | None = None) -> None:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
+        self._actions = actions
 
 
     async def run(self, call: ToolCall) -> ToolResult:
@@ -638,6 +676,45 @@ class ToolBox:
                                                category=category))
         return (f"Proposed for the Q&A list ({category}): {question}. A person confirms it with "
                 "the Add to Q&A button; nothing was added yet.")
+
+
+    # ---- what the person asking changes in the deal (through their KnowledgeActions)
+    def _acting(self) -> KnowledgeActions:
+        if self._actions is None:
+            raise ValueError("nobody to act for here (a terminal or an evaluation): say what "
+                             "the person can do instead, e.g. `@Manda note: …` in the deal's "
+                             "channel")
+        return self._actions
+
+    def _took(self, acted: Acted) -> str:
+        """An action's result for the model; what it noted becomes citable evidence (whatever
+        company the question was read as being about: it is what the person just said)."""
+        if acted.hits:
+            if self._evidence.scope is not None:
+                self._evidence.scope |= {h.document_id for h in acted.hits}
+            self._evidence.add_hits(acted.hits)
+        if acted.findings:
+            self._evidence.add_findings(acted.findings)
+            for finding in acted.findings:
+                self._evidence.propose(SuggestedAction(type="approve_finding",
+                                                       finding_id=finding.id))
+        return quote(acted.text, 4_000)
+
+    async def update_knowledge_base(self, args: dict[str, Any]) -> str:
+        return self._took(await self._acting().note(str(args["fact"])))
+
+    async def create_irl(self, args: dict[str, Any]) -> str:
+        requests = [(str(r.get("request") or ""), str(r.get("category") or "General"))
+                    for r in list(args.get("requests") or [])[:10] if isinstance(r, dict)]
+        return self._took(await self._acting().draft_irl(requests))
+
+    async def trigger_analysis(self, args: dict[str, Any]) -> str:
+        document = str(args.get("document") or "").strip() or None
+        return self._took(await self._acting().reanalyse(document))
+
+    async def update_knowledge_graph(self, args: dict[str, Any]) -> str:
+        names = [str(n) for n in list(args.get("names") or [])[:6]]
+        return self._took(await self._acting().link_entities(names))
 
 
 # Each spec's handler is the ToolBox method of the same name: the spec list is the one source.

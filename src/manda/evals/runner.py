@@ -74,11 +74,30 @@ class _Answers(Protocol):
                   ) -> Answer: ...
 
 
+class _Deals(Protocol):
+    async def import_answers(self, deal_id: str, path: Path, *, by: str) -> Any: ...
+    async def note(self, deal_id: str, text: str, *, teller: Any) -> Any: ...
+
+
 class EvalApp(Protocol):
-    """What the runner needs from the app: ingestion and the answering service."""
+    """What the runner needs from the app: ingestion, the answering service, and the deal
+    operations a case's `told` steps run (what the deal learned outside its room)."""
 
     ingest: _Ingest
     answers: _Answers
+    deals: _Deals
+
+
+@dataclass(frozen=True)
+class Told:
+    """Something the deal learns outside its room before a case is asked: the seller's
+    answered Q&A file (`qa_file`, relative to the dataset) or a fact told in a thread (`note`,
+    by `by` on the day `at`)."""
+
+    qa_file: Path | None = None
+    note: str | None = None
+    by: str = "Ana"
+    on: str = "2024-11-03"
 
 
 @dataclass(frozen=True)
@@ -95,6 +114,7 @@ class Case:
     turns: tuple[Turn, ...]
     tags: tuple[str, ...] = ()
     held_out: bool = False
+    told: tuple[Told, ...] = ()
 
 
 @dataclass
@@ -292,11 +312,40 @@ def load_dataset(path: Path) -> list[Case]:
         held_out = raw.get("held_out", False)
         if not isinstance(held_out, bool):
             raise ValueError(f"{path}: case {case_id}: held_out must be true or false")
+        told = tuple(_told(path, case_id, step) for step in raw.get("told", ()))
         cases.append(Case(case_id, str(raw.get("title", "")), str(raw.get("deal", default_deal)),
-                          turns, tuple(raw.get("tags", ())), held_out))
+                          turns, tuple(raw.get("tags", ())), held_out, told))
     if not cases:
         raise ValueError(f"{path}: no cases")
     return cases
+
+
+def _told(dataset: Path, case_id: str, step: Any) -> Told:
+    if not isinstance(step, dict) or not ({"qa_file", "note"} & set(step)):
+        raise ValueError(f"{dataset}: case {case_id}: each `told` step is {{qa_file: …}} or "
+                         "{note: …, by: …, at: YYYY-MM-DD}")
+    if "qa_file" in step:
+        found = dataset.parent / str(step["qa_file"])
+        if not found.is_file():
+            raise ValueError(f"{dataset}: case {case_id}: no Q&A file {found}")
+        return Told(qa_file=found)
+    return Told(note=str(step["note"]), by=str(step.get("by", "Ana")),
+                on=str(step.get("at", "2024-11-03")))
+
+
+async def tell(app: EvalApp, deal: str, told: Sequence[Told]) -> None:
+    """What a case's deal learned outside its room, before the case is asked."""
+    from datetime import UTC, datetime
+
+    from manda.deals import Teller
+
+    for step in told:
+        if step.qa_file is not None:
+            await app.deals.import_answers(deal, step.qa_file, by="eval")
+        elif step.note:
+            at = datetime.fromisoformat(step.on).replace(hour=10, tzinfo=UTC)
+            await app.deals.note(deal, step.note, teller=Teller(user=f"eval:{step.by}",
+                                                               name=step.by, at=at))
 
 
 async def ingest_sample(app: EvalApp, root: Path) -> dict[str, Path]:
@@ -333,6 +382,12 @@ async def run_evals(
             result.skipped = f"token budget of {budget_tokens} reached"
             continue
         conversation = f"eval:{case.id}:{int(time.time() * 1000)}"
+        try:
+            await tell(app, case.deal, case.told)
+        except Exception as exc:  # a setup that fails fails its case, and the run goes on
+            result.turns.append(TurnResult("", "", "", [CheckResult("told", False, str(exc))],
+                                           error=f"{type(exc).__name__}: {exc}"))
+            continue
         for turn in case.turns:
             turn_result = await _run_turn(app, case.deal, turn, conversation)
             result.turns.append(turn_result)

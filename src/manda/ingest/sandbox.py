@@ -105,6 +105,11 @@ def read_file(
     return FileReading(parsed, document, chunks, candidates, profile)
 
 
+def parse_only(path: Path, name: str, limits: ParseLimits) -> ParsedDocument:
+    """Only the file's sections (a Q&A log read for its rows, not as a document of the room)."""
+    return parse_file(path, limits=limits, filename=name)
+
+
 def can_run_sandboxed(extractor: object) -> bool:
     return bool(getattr(extractor, "sandboxed", False))
 
@@ -153,6 +158,11 @@ class Sandbox:
             read_file, (path, name, document, self._limits, inside), name, budget
         )
         return reading
+
+    async def parse(self, path: Path, name: str) -> ParsedDocument:
+        """The file's sections only, read within the same bounds."""
+        parsed: ParsedDocument = await self._run(parse_only, (path, name, self._limits), name, None)
+        return parsed
 
     async def expand(
         self, file: RoomFile, workdir: Path, state: ExpansionBudget,

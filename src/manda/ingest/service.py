@@ -28,12 +28,17 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
 from manda.finance.fiscal import CALENDAR_YEAR
-from manda.ingest.chunking import stored_heading_paths
+from manda.ingest.chunking import shown_text, stored_heading_paths
 from manda.ingest.decisions import HELD, STATUS_OF, carried_decisions
 from manda.ingest.expand import ExpansionBudget, RoomFile, collect, needs_opening, over_count
 from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
-from manda.ingest.relations import document_supersessions, plan_finding_relations
+from manda.ingest.relations import (
+    CONFLICT_FOUND,
+    CONFLICT_RESOLVED,
+    document_supersessions,
+    plan_finding_relations,
+)
 from manda.ingest.sandbox import (
     FileReading,
     Isolation,
@@ -41,6 +46,7 @@ from manda.ingest.sandbox import (
     Sandbox,
     can_run_sandboxed,
 )
+from manda.ingest.statements import Statement
 from manda.ingest.versions import version_info
 from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
@@ -59,6 +65,7 @@ from manda.models import (
     ParsedDocument,
     Relation,
     RelationType,
+    Section,
     SkippedFile,
     stable_id,
 )
@@ -218,6 +225,10 @@ class IngestService:
         # other deals' uploads never wait behind it
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def _deal_lock(self, deal_id: str) -> asyncio.Lock:
+        """The deal's batch lock: one batch (or statement, or re-check) of a deal at a time."""
+        return self._locks.setdefault(deal_id, asyncio.Lock())
+
     async def ingest(
         self,
         deal_id: str,
@@ -238,7 +249,7 @@ class IngestService:
             await self.recover_interrupted()
         files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
-        async with self._locks.setdefault(deal_id, asyncio.Lock()):
+        async with self._deal_lock(deal_id):
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
             budget = ReadingBudget(self._limits.max_upload_seconds)
@@ -303,6 +314,110 @@ class IngestService:
             room += held
             skipped += refused
         return room, skipped + over_count(state, self._limits)
+
+    async def parse(self, path: Path, name: str) -> ParsedDocument:
+        """A file's sections, read by the bounded reader like any file (a Q&A log is read for
+        its rows before anything is stored)."""
+        return await self._sandbox.parse(path, name)
+
+    async def ingest_statements(
+        self, deal_id: str, statements: Sequence[Statement]
+    ) -> IngestReport:
+        """Keep what the deal learned outside its room (`manda.ingest.statements`): each
+        statement a document of its role, searched, cited and read for figures, which wait for
+        a person; the deal's corrections and conflicts are then computed again. A statement
+        kept before (same name, place and text) is `unchanged`."""
+        started = time.perf_counter()
+        report = IngestReport(deal_id=deal_id)
+        async with self._deal_lock(deal_id):
+            if await self._graph.get_deal(deal_id) is None:
+                await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+            batch: set[str] = set()
+            for statement in statements:
+                existing = await self._graph.find_document_by_hash(
+                    deal_id, statement.content_hash)
+                if existing is not None and existing.status is DocumentStatus.COMPLETED:
+                    report.unchanged.append(statement.name)
+                    continue
+                batch.add(await self._store_statement(deal_id, statement, report))
+            if batch:
+                await self._relate(deal_id, report, batch)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    async def recheck(self, deal_id: str, document_id: str | None = None) -> IngestReport:
+        """Read a document again from its stored passages (what the current extractor finds
+        there that was not found before joins it, waiting for a person; nothing it was read for
+        goes, since its passages lack the file's layout), then compute the deal's corrections
+        and conflicts again: what `trigger_analysis` runs."""
+        report = IngestReport(deal_id=deal_id)
+        started = time.perf_counter()
+        async with self._deal_lock(deal_id):
+            batch: set[str] = set()
+            if document_id is not None:
+                document = await self._graph.get_document(deal_id, document_id)
+                if document is None:
+                    raise UnreadableFileError(document_id, "is not a document of this deal")
+                await self._read_passages(document, report)
+                batch.add(document.id)
+            await self._relate(deal_id, report, batch)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    async def _read_passages(self, document: Document, report: IngestReport) -> None:
+        chunks = await self._graph.list_chunks(document.deal_id, document.id)
+        parsed = ParsedDocument(
+            filename=document.filename, file_type=document.file_type, units=document.units,
+            sections=[Section(text=shown_text(c), location=c.location) for c in chunks],
+            doc_date=document.doc_date, metadata=document.metadata)
+        known = await self._graph.list_findings(document.deal_id, document_id=document.id)
+        facts = {(f.subject, f.period, f.value, f.entity) for f in known}
+        ids = {f.id for f in known}
+        fresh = [f for f in await self._extract(document, parsed, chunks)
+                 if f.id not in ids and (f.subject, f.period, f.value, f.entity) not in facts]
+        hold = (f"{document.filename} was read again from its stored passages: what it adds "
+                "waits for a person")
+        outcome = await _review(document.deal_id, fresh, chunks, hold)
+        await self._graph.add_findings(outcome.findings)
+        for entry in outcome.audit:
+            await self._graph.append_audit(entry)
+        report.ingested.append(document.filename)
+        report.findings += len(outcome.findings)
+        report.pending_review += len(outcome.findings)
+
+    async def _store_statement(
+        self, deal_id: str, statement: Statement, report: IngestReport
+    ) -> str:
+        document = statement.document(deal_id)
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.fiscal_year_end:
+            document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
+        parsed = statement.parsed()
+        chunks = statement.chunks(document, parsed)
+        await self._graph.upsert_document(document)
+        await self._graph.add_chunks(deal_id, chunks)
+        _, candidates = await asyncio.gather(
+            self._embed(deal_id, chunks), self._extract(document, parsed, chunks))
+        # an excerpt re-cut by the review is cut from the statement's words, not the context
+        # line chunking put on top ("thread note")
+        spoken = [c.model_copy(update={"text": shown_text(c)}) for c in chunks]
+        outcome = await _review(deal_id, statement.own_figures(candidates), spoken,
+                                statement.hold)
+        # a statement's figures wait because of where they come from (its excerpt is all it says)
+        told = [f.model_copy(update={"attributes": {**f.attributes,
+                                                    "review_reason": statement.hold}})
+                for f in outcome.findings]
+        findings = await self._read_again(document, told)
+        await self._graph.add_findings(findings)
+        for entry in outcome.audit:
+            await self._graph.append_audit(entry)
+        await self._graph.set_document_status(deal_id, document.id, DocumentStatus.COMPLETED)
+        report.ingested.append(statement.name)
+        report.pages += 1
+        report.findings += len(findings)
+        report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in findings)
+        report.pending_review += sum(f.status is FindingStatus.PENDING for f in findings)
+        return document.id
 
     async def _ingest_room(
         self,
@@ -749,6 +864,9 @@ class IngestService:
         relations: list[Relation] = list(between_documents)
         superseded: list[str] = []
         contradictions = 0
+        before = {_pair(r): r for r in await self._graph.list_relations(
+            deal_id, type=RelationType.CONTRADICTS) if r.between == "finding"}
+        labels: dict[str, str] = {}  # finding id -> "Revenue Q3 2024", for the conflicts' history
         for subject in await self._graph.finding_subjects(deal_id):
             findings = await self._carry_decisions(
                 deal_id, between_documents,
@@ -757,6 +875,8 @@ class IngestService:
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
             by_id = {f.id: f for f in findings}
+            labels.update((f.id, f"{f.label} {f.period}".strip()) for f in findings
+                          if f.status is not FindingStatus.REJECTED)
             contradictions += sum(
                 1 for r in plan.relations if r.type is RelationType.CONTRADICTS and all(
                     by_id[i].status is not FindingStatus.REJECTED
@@ -766,6 +886,26 @@ class IngestService:
         await self._graph.replace_relations(deal_id, relations, types=PLANNED_RELATIONS)
         await self._mark_superseded(deal_id, superseded, report)
         report.contradictions = contradictions
+        await self._log_conflicts(deal_id, before, relations, labels)
+
+    async def _log_conflicts(
+        self, deal_id: str, before: Mapping[frozenset[str], Relation],
+        relations: Sequence[Relation], labels: Mapping[str, str],
+    ) -> None:
+        """Conflicts that appeared or went in this batch, in the audit log, so "what changed"
+        can say so later (`manda.deals.changes`)."""
+        # a conflict with a rejected side does not count (stores leave it out of every read)
+        after = {_pair(r): r for r in relations
+                 if r.type is RelationType.CONTRADICTS and r.between == "finding"
+                 and r.source_id in labels and r.target_id in labels}
+        for pair, relation in after.items():
+            if pair not in before:
+                await self._graph.append_audit(_conflict_entry(
+                    deal_id, CONFLICT_FOUND, relation, labels))
+        for pair, relation in before.items():
+            if pair not in after:
+                await self._graph.append_audit(_conflict_entry(
+                    deal_id, CONFLICT_RESOLVED, relation, labels))
 
     async def _mark_superseded(
         self, deal_id: str, finding_ids: Sequence[str], report: IngestReport
@@ -783,6 +923,22 @@ class IngestService:
                 )
             )
             report.superseded += 1
+
+
+def _pair(relation: Relation) -> frozenset[str]:
+    return frozenset((relation.source_id, relation.target_id))
+
+
+def _conflict_entry(deal_id: str, action: str, relation: Relation,
+                    labels: Mapping[str, str]) -> AuditEntry:
+    """"Revenue Q3 2024: TargetCo_Q3_2024_Report.pdf says €5.2M, Q&A #1 says €5.6M"."""
+    label = labels.get(relation.source_id) or labels.get(relation.target_id) or ""
+    at = time.time_ns()
+    return AuditEntry(
+        id=stable_id("a", deal_id, action, relation.source_id, relation.target_id, at),
+        deal_id=deal_id, action=action, subject_id=f"{relation.source_id}|{relation.target_id}",
+        by="pipeline", detail=f"{label}: {relation.reason}" if label else relation.reason,
+    )
 
 
 def distinct_names(paths: Sequence[str]) -> list[str]:

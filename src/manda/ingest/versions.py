@@ -66,9 +66,19 @@ def _last_marker(stem: str) -> tuple[re.Match[str], int] | None:
     return None
 
 
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}")
+
+
+def _stem(filename: str) -> str:
+    """The name without its extension; a name without one ("Q&A #2.3.1", a statement Manda was
+    told) keeps its dots, so "2.3.1" and "2.3.2" stay two documents."""
+    path = PurePath(filename)
+    return path.stem if _EXTENSION.fullmatch(path.suffix) else path.name
+
+
 def version_info(filename: str) -> VersionInfo:
     """Strip version markers from the end of the stem, repeatedly: `x_v2_FINAL` -> `x`."""
-    stem = PurePath(filename).stem
+    stem = _stem(filename)
     rank = 0
     markers: list[str] = []
     while (found := _last_marker(stem)) is not None:

@@ -30,6 +30,7 @@ from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.retrieval.aliases import with_aliases
 from manda.retrieval.query import SearchQuery, name_words, read_query
 
 log = logging.getLogger(__name__)
@@ -189,6 +190,9 @@ class HybridSearch:
             return []
         if k < 1:
             raise ValueError("k must be at least 1")
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.entity_links:  # names the team said are one entity
+            query = with_aliases(query, deal.entity_links)
         stats = SearchStats()
         self._last.set(stats)
         reading = read_query(query)  # the query read once: this search reads nothing else of it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from pathlib import Path
 
 from manda.ingest.parsers.base import ParseLimits, decode_text, one_line, table_text, unreadable
@@ -73,11 +74,34 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
                           units=len(sections))
 
 
+DELIMITERS = ",;\t|"
+
+
 def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     sample = text[:SNIFF_CHARS]
     if len(text) > SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rfind("\n")]
     try:
-        return csv.Sniffer().sniff(sample, delimiters=",;\t|")
+        sniffed: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample,
+                                                                      delimiters=DELIMITERS)
     except csv.Error:
-        return csv.excel
+        sniffed = csv.excel
+    # The sniffer can take a comma inside the text of a ";" file for its delimiter (a title line
+    # above the table, answers written in sentences): the delimiter that splits the most lines
+    # into the same number of fields wins, the sniffer's choice on a tie.
+    best = max(DELIMITERS, key=lambda d: (_regular_lines(sample, d), d == sniffed.delimiter))
+    if best == sniffed.delimiter or _regular_lines(sample, best) <= _regular_lines(
+            sample, sniffed.delimiter):
+        return sniffed
+    return type("Sniffed", (csv.excel,), {"delimiter": best})
+
+
+def _regular_lines(sample: str, delimiter: str) -> int:
+    """Lines that `delimiter` splits into the sample's most common number of fields (> 1)."""
+    try:
+        counts = Counter(len(r) for r in csv.reader(io.StringIO(sample, newline=""),
+                                                    delimiter=delimiter) if any(r))
+    except csv.Error:
+        return 0
+    widths = [(n, w) for w, n in counts.items() if w > 1]
+    return max(widths)[0] if widths else 0

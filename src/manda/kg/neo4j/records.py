@@ -20,7 +20,7 @@ from pydantic import BaseModel
 M = TypeVar("M", bound=BaseModel)
 
 # Fields that hold a nested structure, stored as JSON text.
-JSON_FIELDS = frozenset({"location", "attributes", "corrections", "metadata"})
+JSON_FIELDS = frozenset({"location", "attributes", "corrections", "metadata", "entity_links"})
 
 
 def to_props(model: BaseModel, *, exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
