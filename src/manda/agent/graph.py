@@ -1,6 +1,6 @@
 """The answering agent as a LangGraph StateGraph, built by a factory; dependencies come per run.
 
-load_context → read_constraints → detect_intent → resolve_followup → retrieve → tool_loop
+load_context → read_question → resolve_followup → retrieve → tool_loop
 (bounded) → compose → apply_constraints → validate (the gate, constraints included) ⇄ reprompt /
 fallback → ground → save_context. With no model, the tool loop runs the deterministic plan for the
 intent and the offline composer writes the answer; Claude chooses its own tools. Either way the
@@ -32,15 +32,14 @@ from manda.agent.constraints import (
     ConstraintCheck,
     Constraints,
     evaluate_constraints,
-    parse_constraints,
 )
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
 from manda.agent.evidence_ids import IdStream, expand_ids, valid_ids
 from manda.agent.followups import resolve
+from manda.agent.frame import company_like, read_question
 from manda.agent.grounding import ground as ground_citations
-from manda.agent.intents import company_like, read_question
 from manda.agent.meaning import weigh, weigh_topics
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
@@ -117,43 +116,28 @@ async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
             "use_offline": ctx.model is None, "streamed": False, "messages": []}
 
 
-async def read_constraints(state: AnswerState) -> dict[str, Any]:
-    """The question's instructions as constraints, joined to those the thread carries; what is
-    read and searched is the question without them ("in one sentence" is no search term)."""
-    question, own, reset = parse_constraints(state["question"])
+async def read(state: AnswerState) -> dict[str, Any]:
+    """The question read once into its frame: its instructions as constraints, joined to those
+    the thread carries; what is read and searched is the question without them ("in one
+    sentence" is no search term), or the thread's last question when it asks nothing else
+    ("Now in a table.")."""
+    frame = read_question(state["question"])
     stored = Constraints.from_json(state["conversation"].context.constraints)
-    constraints = stored.then(own, reset=reset)
-    if own and not _asks_anything(question, state["question"]):
-        question = _previous_question(state["conversation"]) or question  # "Now in a table."
+    constraints = stored.then(frame.constraints, reset=frame.drops_constraints)
+    if frame.only_instructions and (previous := _previous_question(state["conversation"])):
+        frame = read_question(previous).with_instructions_of(frame)
     admission = Admission(constraints)
     if admission:
         state["evidence"].admission = admission
-    return {"constraints": constraints, "question_read": question,
+    return {"constraints": constraints, "frame": frame,
             "constraints_carried": [c for c in constraints.items if c in stored.items]}
-
-
-_FILLER = frozenset({"now", "again", "please", "same", "it", "that", "this", "answer", "the",
-                     "and", "but", "then", "ok", "okay", "thanks", "do", "can", "you", "redo", "so",
-                     "give", "me", "show", "one", "question"})
-
-
-def _asks_anything(question: str, original: str) -> bool:
-    """Whether anything is left of the question once its instructions are taken out
-    (`parse_constraints` hands back the whole question when nothing is)."""
-    if question == original:
-        return False
-    return any(w not in _FILLER for w in re.findall(r"[a-z0-9€£$]+", question.lower()))
 
 
 def _previous_question(conversation: Conversation) -> str | None:
     for message in reversed(conversation.messages):
         if message.role == "user":
-            return parse_constraints(message.text)[0]
+            return message.text
     return None
-
-
-async def detect_intent(state: AnswerState) -> dict[str, Any]:
-    return {"frame": read_question(state.get("question_read") or state["question"])}
 
 
 async def resolve_followup(state: AnswerState) -> dict[str, Any]:
@@ -170,7 +154,6 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
-        question=state.get("question_read") or state["question"],
         intent=resolution.intent,
         frame=frame,
         subject=resolution.subject,
@@ -237,10 +220,10 @@ def after_resolve(state: AnswerState) -> Literal["retrieve", "compose"]:
 async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     ctx = _ctx(runtime)
     ask = state["ask"]
-    query = ask.question
+    query = ask.frame.text
     if ask.assumption or state["resolution"].kind == "inherited":
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
-        query = f"{ask.question} {extra}".strip()
+        query = f"{ask.frame.text} {extra}".strip()
     box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     args = {"query": query, "k": ctx.limits.search_k}
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
@@ -266,7 +249,7 @@ async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]
             log.warning("offline plan step %s failed: %s", call.name, result.content)
     if ctx.embedder is not None:  # the leading spans weighed by meaning, for the composer
         ask = state["ask"]
-        await weigh(ask.frame, state["evidence"], ctx.embedder, question=ask.question)
+        await weigh(ask.frame, state["evidence"], ctx.embedder)
         await weigh_topics(state["deal_id"], state["evidence"], ctx.graph, ctx.embedder)
     return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
             "iterations": state.get("iterations", 0) + 1, "loop_done": True}
@@ -637,8 +620,7 @@ def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
     graph = TimedStateGraph(AnswerState, context_schema=AgentContext)
     graph.add_node("load_context", load_context)
-    graph.add_node("read_constraints", read_constraints)
-    graph.add_node("detect_intent", detect_intent)
+    graph.add_node("read_question", read)
     graph.add_node("resolve_followup", resolve_followup)
     graph.add_node("retrieve", retrieve)
     graph.add_node("tool_loop", tool_loop)
@@ -650,9 +632,8 @@ def build_answer_graph() -> CompiledStateGraph:
     graph.add_node("ground", ground)
     graph.add_node("save_context", save_context)
     graph.add_edge(START, "load_context")
-    graph.add_edge("load_context", "read_constraints")
-    graph.add_edge("read_constraints", "detect_intent")
-    graph.add_edge("detect_intent", "resolve_followup")
+    graph.add_edge("load_context", "read_question")
+    graph.add_edge("read_question", "resolve_followup")
     graph.add_conditional_edges("resolve_followup", after_resolve)
     graph.add_edge("retrieve", "tool_loop")
     graph.add_conditional_edges("tool_loop", after_tools)

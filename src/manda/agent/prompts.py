@@ -8,6 +8,7 @@ from manda.agent.compose import Ask, topic_shape
 from manda.agent.constraints import Constraints
 from manda.answers import Intent
 from manda.memory.port import Message
+from manda.vocabulary import vocabulary
 
 SYSTEM = """You are Manda, a due-diligence analyst for a deal team. You answer questions about \
 one deal's data room, using only what the tools and the excerpts below return.
@@ -106,7 +107,10 @@ def question_message(ask: Ask, context_text: str, constraints: Constraints | Non
     shape = topic_shape(ask)
     if shape is not None:
         reading.append(f"topic: {shape.key} (call topic_brief)")
-    lines = [f"Question: {ask.question}", "How the question was read: " + "; ".join(reading)]
+    language = vocabulary().languages[ask.language].name
+    reading.append(f"language: {language} (answer in it; figures as the documents write them)")
+    lines = [f"Question: {ask.frame.text}",
+             "How the question was read: " + "; ".join(reading)]
     if ask.assumption:
         lines.append(
             f"This is a follow-up. Begin the answer with \"{ask.assumption}, …\" so the team "

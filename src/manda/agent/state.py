@@ -10,7 +10,7 @@ from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
 from manda.agent.evidence_ids import UnknownId
 from manda.agent.followups import Resolution
-from manda.agent.intents import QuestionFrame
+from manda.agent.frame import QuestionFrame
 from manda.agent.trace import TraceRecorder
 from manda.agent.validate import GateResult
 from manda.answers import Caution, Citation, SuggestedAction
@@ -31,11 +31,10 @@ class AnswerState(TypedDict, total=False):
     knowledge_actions: KnowledgeActions | None
     # read and resolved
     conversation: Conversation
-    question_read: str  # the question without its instructions: what is read and searched
     constraints: Constraints  # in force for this answer: the question's and the thread's
     constraints_carried: list[Constraint]  # of those, the ones an earlier question stated
     memory_down: bool  # the conversation memory could not be read: answered without it
-    frame: QuestionFrame
+    frame: QuestionFrame  # the question read once: what is searched, planned and composed
     resolution: Resolution
     ask: Ask
     # retrieved

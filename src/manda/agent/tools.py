@@ -433,7 +433,7 @@ class ToolBox:
         """A topic shape composed from what the room holds, for the model to answer from."""
         from manda.agent.compose.common import Ask
         from manda.agent.compose.topics import compose as compose_topic
-        from manda.agent.intents import read_question
+        from manda.agent.frame import read_question
 
         key = str(args["topic"]).strip().lower()
         shape = next((s for s in SHAPES if s.key == key), None)
@@ -444,8 +444,7 @@ class ToolBox:
         await self.query_knowledge_base({"query": shape.query, "roles": roles, "k": 8,
                                          "subject": ", ".join(shape.subjects)})
         frame = read_question(question)
-        ask = Ask(question=question, intent=frame.intent, frame=frame, subject=frame.subject,
-                  period=frame.period)
+        ask = Ask(intent=frame.intent, frame=frame, subject=frame.subject, period=frame.period)
         draft = compose_topic(ask, self._evidence, shape)
         if draft is None:
             return (f"<topic_brief topic=\"{key}\">nothing in this room: no document of role "
