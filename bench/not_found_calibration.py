@@ -24,7 +24,7 @@ import yaml
 
 from manda.agent.compose.evidence_first import span_confidence
 from manda.agent.evidence import Evidence
-from manda.agent.intents import read_question
+from manda.agent.frame import read_question
 from manda.agent.relevance import NOT_FOUND_BELOW
 from manda.agent.spans import rank_spans
 from manda.app import Manda

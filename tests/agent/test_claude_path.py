@@ -138,7 +138,7 @@ async def test_an_ungrounded_number_is_sent_back_once(agent: AnswerService,
     answer = await agent.ask(DEAL, "What was revenue in Q3 2023?")
     assert answer.answer == GOOD and answer.model == "claude:claude-test"
     retry = server.requests[1].last_user_text
-    assert "The number €9.9M does not appear in any cited excerpt" in retry
+    assert f"The number €9.9M is not stated at {Q3}, p.1, the place cited beside it" in retry
 
 
 async def test_three_failed_retries_fall_back(room: Room, server: FakeAnthropicServer) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from manda.agent.evidence import Evidence
 from manda.agent.graph import company_documents, name_words
-from manda.agent.relevance import confidence, rank
+from manda.agent.relevance import confidence, question_terms, rank
 from manda.app import Manda
 from manda.config import Settings
 from manda.models import Document, DocumentStatus, Location, SearchHit
@@ -49,8 +49,9 @@ def test_the_scoped_company_name_is_not_a_word_its_documents_must_repeat() -> No
     plain = Evidence(documents={doc.id: doc}, hits=[hit])
     scoped = Evidence(documents={doc.id: doc}, hits=[hit], scope=frozenset({doc.id}),
                       scope_words=frozenset({"northbeam"}))
-    assert confidence(rank(scoped, question)) > confidence(rank(plain, question))
-    assert confidence(rank(scoped, question)) == 1.0
+    asked = question_terms(question)
+    assert confidence(rank(scoped, asked)) > confidence(rank(plain, asked))
+    assert confidence(rank(scoped, asked)) == 1.0
 
 
 async def test_a_question_naming_one_company_is_answered_from_its_documents(

@@ -55,8 +55,9 @@ def test_the_same_amount_written_differently_is_grounded(evidence: Evidence, sta
 
 def test_a_number_no_cited_excerpt_states_is_an_error(evidence: Evidence) -> None:
     gate = run_gate(f"Q3 2024 revenue was €50M (source: {Q3}, p.1).", evidence, Requirements())
-    assert gate.errors == ["The number €50M does not appear in any cited excerpt. Use only "
-                           "numbers from the retrieved passages and cite where each one is."]
+    assert gate.errors == [f"The number €50M is not stated at {Q3}, p.1, the place cited beside "
+                           "it. Cite the excerpt that states it, or show the working of a figure "
+                           "you computed with its inputs and their sources."]
     uncited = run_gate("Q3 2024 revenue was €5.2M.", evidence, Requirements())
     assert "cites no source" in uncited.errors[0]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from manda.agent.followups import resolve
-from manda.agent.intents import read_question
+from manda.agent.frame import read_question
 from manda.answers import Intent
 from manda.memory.port import ResolvedContext
 
@@ -109,11 +109,11 @@ def test_the_model_is_told_how_to_read_last_year() -> None:
     from manda.agent.prompts import question_message
 
     frame = read_question("What did revenue do last year vs the year before?")
-    ask = Ask(question=frame.text, intent=frame.intent, frame=frame, subject=frame.subject)
+    ask = Ask(intent=frame.intent, frame=frame, subject=frame.subject)
     message = question_message(ask, "(no passages)")
     assert "full years counted back (the latest, 1 before it)" in message
     assert "never a quarter or the calendar" in message
     plain = read_question("What was revenue in Q3 2024?")
     assert "counted back" not in question_message(
-        Ask(question=plain.text, intent=plain.intent, frame=plain, subject=plain.subject,
+        Ask(intent=plain.intent, frame=plain, subject=plain.subject,
             period=plain.period), "(no passages)")

@@ -9,7 +9,7 @@ from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import answer as computed_answer
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.evidence import Evidence
-from manda.agent.intents import read_question
+from manda.agent.frame import read_question
 from manda.agent.spans import fiscal_year_of, rank_spans
 from manda.finance.derived import asked_derived
 from manda.finance.figures import read_figure, statement_scale
@@ -57,9 +57,7 @@ def _evidence(*texts: str, doc: Document = DOC) -> Evidence:
 
 
 def _ask(question: str) -> Ask:
-    frame = read_question(question)
-    return Ask(question=question, intent=frame.intent, frame=frame, subject=frame.subject,
-               period=frame.period)
+    return Ask.of(read_question(question))
 
 
 def test_a_figure_keeps_its_statements_scale_and_sign() -> None:
@@ -115,7 +113,7 @@ def test_a_why_question_leads_with_the_reason_not_a_figure() -> None:
 
 def test_free_cash_flow_is_computed_with_its_working_and_each_input_cited() -> None:
     ask = _ask("What was free cash flow in fiscal 2025?")
-    assert asked_derived(ask.question) is not None
+    assert ask.frame.derived is not None
     draft = computed_answer(ask, _evidence(CASH_FLOW))
     assert draft is not None
     lead, working = draft.text.splitlines()
@@ -136,7 +134,7 @@ def test_the_frame_reads_the_kind_of_answer_asked() -> None:
     assert read_question("How fast did Mac sales grow in fiscal 2025?").answer_kind == "rate"
     assert read_question("Which segment grew most in 2025?").answer_kind == "ranking"
     assert read_question("How much inventory did the company carry?").answer_kind == "figure"
-    assert read_question("What was diluted EPS?").line_items == ("EPS",)
+    assert [own for own, _ in read_question("What was diluted EPS?").line_items] == ["EPS"]
 
 
 CATEGORIES = "\n".join([

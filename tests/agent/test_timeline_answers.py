@@ -4,7 +4,7 @@ each event cited; upcoming events join the red flags."""
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask
-from manda.agent.intents import detect_intent, read_question
+from manda.agent.frame import read_question
 from manda.agent.planner import OfflineComposer
 from manda.agent.tools import TOOL_NAMES
 from manda.app import Manda
@@ -43,8 +43,7 @@ def test_the_offline_plan_asks_the_timeline_for_dates_only() -> None:
     planner = OfflineComposer()
 
     def tools(question: str) -> list[str]:
-        intent, _ = detect_intent(question)
-        ask = Ask(question=question, intent=intent, frame=read_question(question))
+        ask = Ask.of(read_question(question))
         return [c.name for c in planner.plan(ask, max_calls=6)]
 
     assert "get_timeline" in TOOL_NAMES

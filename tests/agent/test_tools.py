@@ -149,7 +149,7 @@ async def test_roles_are_favoured_and_shown_to_the_model(room: Room) -> None:
     out = await box.query_knowledge_base({"query": "covenant term loan",
                                           "roles": "legal memo, nonsense"})
     assert evidence.hits[0].document == LEGAL  # the legal memo's passages come first
-    assert f'<excerpt source="{LEGAL}, ' in out and 'role="legal_memo"' in out
+    assert f'file="{LEGAL}"' in out and 'role="legal_memo"' in out and '<excerpt id="S' in out
     info = await box.get_document_info({"document": LEGAL})
     assert '"role": "legal_memo"' in info
 

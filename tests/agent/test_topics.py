@@ -7,7 +7,7 @@ import pytest
 
 from manda.agent.compose.people import holds_role
 from manda.agent.evidence import Evidence
-from manda.agent.relevance import confidence, content_terms, rank
+from manda.agent.relevance import confidence, content_terms, question_terms, rank
 from manda.agent.tables import read_tables, rows_naming
 from manda.agent.topics import OVERVIEW, OWNERSHIP, PNL, asked_role, shape_for
 from manda.finance.compare import comparable
@@ -69,10 +69,10 @@ def test_confidence_comes_from_meaning_words_not_the_question_form() -> None:
         hit("Revenue grew 12% in FY2023 on new subscription customers.", chunk="c2"),
     ])
     assert content_terms("What price did the buyer offer?") == ["price", "buyer", "offer"]
-    ranked = rank(evidence, "What price did the buyer offer?")
+    ranked = rank(evidence, question_terms("What price did the buyer offer?"))
     assert ranked[0].text.startswith("Bluepeak confirms")
     assert confidence(ranked) >= 0.45
-    assert confidence(rank(evidence, "Does the company have D&O insurance?")) == 0.0
+    assert confidence(rank(evidence, question_terms("Does the company have D&O insurance?"))) == 0.0
 
 
 def test_values_two_orders_of_magnitude_apart_or_in_other_units_do_not_conflict() -> None:

@@ -14,7 +14,7 @@ from manda.llm.claude import ClaudeChatModel
 from manda.testing.anthropic_server import FakeAnthropicServer, text_reply, tool_reply
 from manda.traces import trace_sections
 
-NODES = ["load_context", "read_constraints", "detect_intent", "resolve_followup", "retrieve",
+NODES = ["load_context", "read_question", "resolve_followup", "retrieve",
          "tool_loop", "compose", "apply_constraints", "validate", "ground", "save_context"]
 
 

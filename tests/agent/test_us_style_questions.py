@@ -3,9 +3,7 @@ them (the end-to-end checks are the `US-*` dev cases in evals/dataset.yaml)."""
 
 from __future__ import annotations
 
-from manda.agent.compose import asks_adjustments
-from manda.agent.compose.fact_lookup import ASKS_YEAR_END
-from manda.agent.intents import read_question
+from manda.agent.frame import read_question
 from manda.agent.tables import read_tables
 from manda.finance.vocabulary import canonical_subject
 
@@ -36,12 +34,12 @@ def test_group_headings_inside_a_register_do_not_split_it() -> None:
 
 
 def test_banker_phrasings_of_the_year_end_and_the_adjustments() -> None:
-    assert ASKS_YEAR_END.search("When is their fiscal year end?")
-    assert ASKS_YEAR_END.search("When does the company's financial year end?")
-    assert not ASKS_YEAR_END.search("What was revenue at the year end?")
-    assert asks_adjustments("Walk me through the QoE adjustments")
-    assert asks_adjustments("What are the EBITDA add-backs?")
-    assert not asks_adjustments("What was adjusted EBITDA in FY2025?")
+    assert read_question("When is their fiscal year end?").year_end
+    assert read_question("When does the company's financial year end?").year_end
+    assert not read_question("What was revenue at the year end?").year_end
+    assert read_question("Walk me through the QoE adjustments").adjustments
+    assert read_question("What are the EBITDA add-backs?").adjustments
+    assert not read_question("What was adjusted EBITDA in FY2025?").adjustments
 
 
 def test_revolver_and_deferred_tax_lines_keep_their_own_meaning() -> None:

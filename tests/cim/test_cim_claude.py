@@ -103,12 +103,12 @@ async def test_an_invented_number_is_sent_back_once_then_removed(
     back = server.requests[1].body["messages"]
     result = back[-1]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
-    assert f"The number {INVENTED} does not appear in any cited excerpt" in result["content"]
+    assert f"The number {INVENTED} is not stated at " in result["content"]
     assert back[1]["role"] == "assistant" and back[1]["content"][0]["type"] == "tool_use"
     assert not any(INVENTED in b.text for b in draft.bullets)
     assert len(draft.bullets) == len(first["bullets"]) - 1  # type: ignore[arg-type]
     removed = [n for n in draft.notes if n.startswith("Removed from Claude's draft")]
-    assert len(removed) == 1 and INVENTED in removed[0] and "cited excerpt" in removed[0]
+    assert len(removed) == 1 and INVENTED in removed[0] and "Cite the excerpt" in removed[0]
     assert INVENTED not in text.split("_Note:")[0]  # only the note names it, never a bullet
 
 

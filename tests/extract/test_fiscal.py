@@ -207,3 +207,22 @@ def test_a_fiscal_quarter_is_written_as_the_fiscal_years() -> None:
         "Revenue was $11.4M in Q1 FY2025 (source: Pack Q1 2025.xlsx, Quarterly!C6); the "
         "report says “Q1 2025 was strong”.")
     assert label_fiscal_parts(text, None) == text
+
+
+def test_a_month_column_under_a_quarter_band_is_the_month() -> None:
+    """A sheet's quarter band over month-end dates is read as one header ("Q1 FY25 2024-02-29"):
+    each column is its month, for a flow and for a balance, never the quarter's end."""
+    january = FiscalYearEnd(1, 31)
+    assert fiscal_period_of_column("Q1 FY25 2024-02-29", january, flow=True) == "Feb 2024"
+    assert fiscal_period_of_column("Q4 FY25 2025-01-31", january, flow=False) == "Jan 2025"
+    assert fiscal_period_of_column("H1 2024 2024-03-01", None, flow=True) == "Mar 2024"
+    # a year's band over its year end, and a quarter named with a day inside it, stay as they were
+    assert fiscal_period_of_column("FY2024 31.12.2024", None, flow=True) == "FY2024"
+    assert fiscal_period_of_column("Q2 2024 15 May 2024", None, flow=True) == "Q2 2024"
+
+
+def test_net_new_arr_is_its_own_line_item_not_the_arr() -> None:
+    from manda.finance.vocabulary import canonical_subject
+
+    assert canonical_subject("Net new ARR") == "net new arr"
+    assert canonical_subject("Ending ARR") == "arr"

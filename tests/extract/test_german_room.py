@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from manda.agent.intents import read_question
+from manda.agent.frame import read_question
 from manda.app import Manda
 from manda.config import Settings
 from manda.finance.amounts import find_amounts, writes_decimal_comma

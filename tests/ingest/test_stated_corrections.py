@@ -126,3 +126,36 @@ def test_a_french_correction_email_names_the_reporting_it_replaces() -> None:
     assert resolve_correction_target(stated, newer, [reporting, budget, newer]) is reporting
     agrees = "L'EBE de mars 2025 concorde avec le reporting qui remplace le projet du 14/04/2025."
     assert not find_correction_statements(_parsed(agrees, date(2025, 4, 22)))
+
+
+def test_a_corrected_figure_that_names_the_wrong_one_names_its_document_after_it() -> None:
+    """"The corrected X is A, not the B of the deck of DATE": a correction of a figure, however
+    far the document is named after the verb; "the corrected report" stays a document."""
+    said = ("The corrected FY2024 EBITDA margin is 18.2% (EBITDA of EUR 4.1m on revenue of "
+            "EUR 22.5m), not the 19.6% presented in the management presentation of 4 March 2025.")
+    (statement,) = find_correction_statements(_parsed(said, date(2025, 3, 20)))
+    assert statement.target_start == date(2025, 3, 4)
+    adjective = "Please find attached the corrected report, which the board approved."
+    assert not find_correction_statements(_parsed(adjective, date(2025, 3, 20)))
+
+
+async def test_the_wrong_figure_a_correction_names_is_superseded_not_found_again(
+        tmp_path: Path) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "Board pack February 2025.md").write_text(
+        "# Board pack\n\nDate: 12 February 2025\n\n"
+        "Preliminary results: gross margin for FY2024 was 74.0%.\n", encoding="utf-8")
+    (room / "RE FY24 gross margin.md").write_text(
+        "# RE: FY24 gross margin\n\nDate: 1 March 2025\n\n"
+        "The corrected FY2024 gross margin is 71.5% (hosting costs moved to cost of sales), not "
+        "the 74.0% shown as preliminary in the board pack of 12 February 2025.\n",
+        encoding="utf-8")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("acme", [room])
+        docs = {d.id: d.filename for d in await app.graph.list_documents("acme")}
+        margins = {(docs[f.document_id], f.value, f.status is FindingStatus.SUPERSEDED)
+                   for f in await app.graph.list_findings("acme", subject="gross margin")}
+        assert await app.graph.list_relations("acme", type=RelationType.CONTRADICTS) == []
+    assert margins == {("RE FY24 gross margin.md", 71.5, False),
+                       ("Board pack February 2025.md", 74.0, True)}

@@ -28,6 +28,7 @@ from manda.retrieval.hybrid import (
     merge_sub_queries,
     shown_text,
 )
+from manda.retrieval.query import read_query
 
 INCOME = """CONSOLIDATED STATEMENTS OF OPERATIONS (In millions, except per share amounts)
 Total net sales 416,161 391,035 | Cost of sales 220,960 210,352 | Gross margin 195,201
@@ -108,9 +109,9 @@ def test_a_passage_stating_the_asked_line_item_is_lifted() -> None:
     chunks = {"prose": chunk("prose", PROSE, Location.for_page(20)),
               "rows": chunk("rows", CASH_FLOW_ROWS, Location.for_page(35))}
     head = [ScoredId("prose", 1.0), ScoredId("rows", 0.95)]
-    routed = search._route("How much did inventories change?", head, chunks)
+    routed = search._route(read_query("How much did inventories change?"), head, chunks)
     assert [h.id for h in routed] == ["rows", "prose"]
-    assert search._route("Who is the auditor?", head, chunks) == head
+    assert search._route(read_query("Who is the auditor?"), head, chunks) == head
 
 
 def test_a_location_is_ranked_by_its_best_chunk_unless_siblings_are_weighed() -> None:

@@ -194,12 +194,20 @@ def test_an_event_kind_of_no_events_row_is_refused_with_its_file() -> None:
                 {"en": v.languages["en"], "xx": bad})
 
 
-def test_an_optional_word_of_more_than_one_word_is_refused() -> None:
+def test_optional_words_are_read_together_and_a_broken_bracket_is_refused() -> None:
+    """'[une participation de]' is those words together or none (never a word alone); a
+    bracket that does not close, or opens inside another, cannot be read and is refused."""
     from manda.vocabulary.cues import check_phrase
 
-    check_phrase("'[the] board of directors'".strip("'"))
-    with pytest.raises(ValueError, match=r"one word in brackets"):
-        check_phrase("détient [une participation de]")
+    check_phrase("[the] board of directors")
+    check_phrase("détient [une participation de] #%")
+    holds = cues(["détient [une participation de] #%"])
+    assert holds.found("détient une participation de 12 %") is False  # "# %" is another cue
+    assert holds.found("détient une participation de 12%") and holds.found("détient 12%")
+    assert not holds.found("détient participation 12%")
+    for broken in ("détient [une participation", "détient [une [participation]]"):
+        with pytest.raises(ValueError, match=r"one pair of brackets"):
+            check_phrase(broken)
 
 
 def test_a_claim_under_a_litigation_heading_is_a_red_flag_whatever_its_words() -> None:

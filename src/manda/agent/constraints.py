@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import currency_from_text, find_amounts, scale_from_text
 from manda.finance.dates import find_date_mentions
 from manda.finance.periods import period_end
 from manda.models import Document, DocumentRole, Finding, Nature
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "Admission",
@@ -34,7 +35,6 @@ __all__ = [
 ]
 
 _I = re.IGNORECASE
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a second": 2}
 
 
 class ConstraintKind(StrEnum):
@@ -129,99 +129,73 @@ class Constraints:
 
 # ---------------------------------------------------------------- parsing
 
-_LEAD = r"(?:please\s+|and\s+|,\s*|;\s*|\s-\s)?"
-_PATTERNS: list[tuple[ConstraintKind, re.Pattern[str]]] = [
-    # Only the instruction is taken out: "quote the exact change-of-control clause" still
-    # searches for the change-of-control clause.
-    (ConstraintKind.QUOTE_EXACT, re.compile(
-        _LEAD + r"(?:(?:give|show|tell)\s+me\s+|what\s+is\s+|what's\s+)?(?:the\s+)?(?:exact|"
-        r"precise|verbatim|actual)\s+(?:wording|words|language|text)(?:\s+(?:of|in|from))?"
-        r"|(?:^\s*|(?<=[.?!;:,\-—])\s*|\b(?:please|and|also|then|just)\s+)quote(?:\s+(?:me|it|them|this|that))?(?:\s+(?:the|its))?(?:\s+(?:exact|precise|full|relevant))?"
-        r"(?:\s+(?:wording|words|language|text)(?:\s+(?:of|in|from))?)?"
-        r"|" + _LEAD + r"(?:verbatim|word\s+for\s+word)", _I)),
-    (ConstraintKind.MIN_SOURCES, re.compile(
-        _LEAD + r"(?:use|using|with|from|cite|citing|based\s+on|confirm(?:ed)?\s+by|backed\s+by)"
-        r"\s+(?:at\s+least\s+)?(?P<n>\d+|one|two|three|four|five)\s+(?:or\s+more\s+)?"
-        r"(?:different\s+|separate\s+|independent\s+)?(?:sources|documents|files)"
-        r"|" + _LEAD + r"(?:cross[-\s]?check(?:ed)?|corroborate[d]?)\s+(?:it\s+)?(?:with|against|"
-        r"in)\s+(?P<second>a\s+second|another)\s+(?:source|document)", _I)),
-    (ConstraintKind.AUTHORITATIVE_ONLY, re.compile(
-        _LEAD + r"(?:(?:use\s+|using\s+|from\s+|based\s+on\s+)?only\s+(?:use\s+|from\s+|on\s+)?"
-        r"(?:the\s+)?(?:audited|final|signed|official|authoritative)(?:\s+(?:or|and|/)\s+"
-        r"(?:audited|final|signed|official))?\s*(?:documents|figures|numbers|accounts|statements|"
-        r"sources|versions|reports|data)?|(?:no|exclude|excluding|ignore|ignoring|without)\s+"
-        r"(?:the\s+)?(?:drafts?|preliminary\s+(?:figures|numbers|documents|estimates)))", _I)),
-    (ConstraintKind.TABLE, re.compile(
-        _LEAD + r"(?:(?:answer|show|give|present|put|lay)\s+(?:it\s+|this\s+|them\s+|me\s+)?"
-        r"(?:out\s+)?)?(?:in|as)\s+a\s+table|" + _LEAD + r"tabulate(?:\s+it|\s+them)?|"
-        r"" + _LEAD + r"in\s+table\s+form(?:at)?", _I)),
-    (ConstraintKind.ONE_SENTENCE, re.compile(
-        _LEAD + r"(?:(?:answer|reply|respond|summari[sz]e|explain|tell\s+me)\s+)?(?:it\s+)?"
-        r"in\s+(?:one|a\s+single|a)\s+(?:short\s+)?(?:sentence|line)|" + _LEAD +
-        r"one[-\s](?:sentence|line)\s+(?:answer|summary)(?:\s+only)?", _I)),
-    (ConstraintKind.AS_OF, re.compile(
-        _LEAD + r"as\s+(?:of|at)\s+(?P<date>(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+\.?"
-        r"\s+\d{4}|[A-Za-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|"
-        r"\d{1,2}[./]\d{1,2}[./]\d{4}))", _I)),
-    (ConstraintKind.EXCLUDE_FORECASTS, re.compile(
-        _LEAD + r"(?:(?:exclude|excluding|ignore|ignoring|without|no|leave\s+out|not\s+the)\s+"
-        r"(?:the\s+|any\s+)?(?:forecasts?|budgets?|projections?|plans?|targets?)(?:\s+(?:or|and|"
-        r"/)\s+(?:forecasts?|budgets?|projections?|plans?))?|actuals?\s+only|only\s+actuals?)",
-        _I)),
-    (ConstraintKind.UNITS, re.compile(
-        _LEAD + r"(?:(?:show|give|express|state)\s+(?:it\s+|them\s+|all\s+amounts\s+|amounts\s+)?)?"
-        r"in\s+(?P<unit>(?:[€$£]|EUR|USD|GBP|CHF|euros?|dollars?|pounds?)\s*"
-        r"(?:millions?|mn|m|thousands?|k|'000|000s?|billions?|bn)|(?:millions?|thousands?|"
-        r"billions?)\s+(?:of\s+)?(?:[€$£]|EUR|USD|GBP|CHF|euros?|dollars?|pounds?))(?![\w])", _I)),
-]
-_RESET = re.compile(r"\b(?:ignore|drop|forget|clear|remove)\s+(?:the\s+|my\s+|all\s+|those\s+|"
-                    r"that\s+|this\s+)?(?:earlier\s+|previous\s+|last\s+|above\s+)?"
-                    r"(?:constraints?|instructions?|format(?:ting)?|rules?)\b|\bany\s+format\b",
-                    _I)
-_CURRENCY = {"€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "$": "USD", "usd": "USD",
-             "dollar": "USD", "dollars": "USD", "£": "GBP", "gbp": "GBP", "pound": "GBP",
-             "pounds": "GBP", "chf": "CHF"}
-
-
+# Each instruction's words are data (`constraint_*` cue sets of every language file); a day
+# ("30 June 2024", "June 30, 2024", "2024-06-30", "30.06.2024") is a shape, not words.
+_WORDS = vocabulary()
+_ORDER = (ConstraintKind.QUOTE_EXACT, ConstraintKind.MIN_SOURCES,
+          ConstraintKind.AUTHORITATIVE_ONLY, ConstraintKind.TABLE, ConstraintKind.ONE_SENTENCE,
+          ConstraintKind.AS_OF, ConstraintKind.EXCLUDE_FORECASTS, ConstraintKind.UNITS)
+_DAY = re.compile(r"\s+(\d{1,2}(?:st|nd|rd|th|\.)?\s+[^\W\d_]+\.?\s+\d{4}|[^\W\d_]+\.?\s+"
+                  r"\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{4})")
+_LEAD_MARK = re.compile(r"(?:,\s*|;\s*|\s-\s)$")
 def _unit_words(currency: str | None, scale: float | None) -> str:
     scale_word = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(scale or 0.0, "")
     return " ".join(w for w in (currency or "", scale_word) if w) or "the requested unit"
 
 
 def _units(text: str) -> tuple[str | None, float | None]:
-    lowered = text.lower()
-    currency = next((code for word, code in _CURRENCY.items()
-                     if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", lowered)), None)
-    if re.search(r"billion|bn", lowered):
-        scale = 1e9
-    elif re.search(r"million|mn|(?<![a-z])m(?![a-z])", lowered):
-        scale = 1e6
-    elif re.search(r"thousand|k\b|'000|000s?", lowered):
-        scale = 1e3
-    else:
-        scale = None
-    return currency, scale
+    """The currency and scale a text names ("in € millions", "€5.2M"), in any language's words
+    (`manda.finance.amounts`: how each language writes amounts)."""
+    scale = scale_from_text(text)
+    if scale == 1.0:  # no unit line's words: the multiplier written after the number ("5.2M")
+        after = re.search(r"\d\s*([^\W\d_]+)", text)
+        scale = next((float(factor) for lang in _WORDS.languages.values()
+                      for factor, words in lang.numbers.multipliers.items()
+                      if after and after.group(1) in words), None)
+    return currency_from_text(text), scale
 
 
-def _constraint(kind: ConstraintKind, m: re.Match[str]) -> Constraint | None:
-    phrase = " ".join(m.group(0).strip(" ,;-").split())
-    if kind is ConstraintKind.MIN_SOURCES:
-        raw = (m.groupdict().get("n") or m.groupdict().get("second") or "2").lower()
-        count = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 2)
-        return Constraint(kind, phrase, count=max(count, 1))
+def _with_lead(text: str, start: int) -> int:
+    """Where an instruction begins with the word or mark that leads it ("please", ", ")."""
+    before = text[:start]
+    if mark := _LEAD_MARK.search(before):
+        return mark.start()
+    words = before.rstrip()
+    for lead in _WORDS.cues("constraint_lead").finditer(words):
+        if lead.end() == len(words):
+            return lead.start()
+    return start
+
+
+def _constraint(kind: ConstraintKind, text: str, start: int, end: int
+                ) -> tuple[Constraint, int] | None:
+    """The constraint a cue states, and where its words end (an "as of" takes its date)."""
     if kind is ConstraintKind.AS_OF:
-        mentions = find_date_mentions(m.group("date"))
+        day = _DAY.match(text, end)
+        if day is None:
+            return None
+        mentions = find_date_mentions(day.group(1))
         if not mentions or mentions[0].span.precision != "day":
             return None
-        return Constraint(kind, phrase, as_of=mentions[0].span.start)
+        end = day.end()
+        return Constraint(kind, _phrase(text, start, end), as_of=mentions[0].span.start), end
+    phrase = _phrase(text, start, end)
+    if kind is ConstraintKind.MIN_SOURCES:
+        words = re.findall(r"[^\W_]+", text[start:end].lower())
+        count = next((n for w in words if (n := _WORDS.number(w))), 2)
+        return Constraint(kind, phrase, count=max(count, 1)), end
     if kind is ConstraintKind.UNITS:
-        currency, scale = _units(m.group("unit"))
-        return Constraint(kind, phrase, currency=currency, scale=scale)
+        currency, scale = _units(text[start:end])
+        return Constraint(kind, phrase, currency=currency, scale=scale), end
     if kind is ConstraintKind.AUTHORITATIVE_ONLY:
-        words = phrase.lower()
-        strict = "audited" in words and not re.search(r"final|signed|official|draft|prelim", words)
-        return Constraint(kind, phrase, audited=strict)
-    return Constraint(kind, phrase)
+        strict = _WORDS.cues("constraint_audited").found(phrase) \
+            and not _WORDS.cues("constraint_not_only_audited").found(phrase)
+        return Constraint(kind, phrase, audited=strict), end
+    return Constraint(kind, phrase), end
+
+
+def _phrase(text: str, start: int, end: int) -> str:
+    return " ".join(text[start:end].strip(" ,;-").split())
 
 
 def parse_constraints(question: str) -> tuple[str, Constraints, bool]:
@@ -229,15 +203,16 @@ def parse_constraints(question: str) -> tuple[str, Constraints, bool]:
     question asked to drop the thread's earlier constraints."""
     found: list[Constraint] = []
     spans: list[tuple[int, int]] = []
-    for kind, pattern in _PATTERNS:
-        for m in pattern.finditer(question):
-            if any(s < m.end() and m.start() < e for s, e in spans):
+    for kind in _ORDER:
+        for m in _WORDS.cues(f"constraint_{kind.value}").finditer(question):
+            start = _with_lead(question, m.start())
+            if any(s < m.end() and start < e for s, e in spans):
                 continue
-            constraint = _constraint(kind, m)
-            if constraint is not None and all(c.kind is not kind for c in found):
-                found.append(constraint)
-                spans.append((m.start(), m.end()))
-    reset_match = _RESET.search(question)
+            read = _constraint(kind, question, start, m.end())
+            if read is not None and all(c.kind is not kind for c in found):
+                found.append(read[0])
+                spans.append((start, read[1]))
+    reset_match = _WORDS.cues("constraints_reset").search(question)
     if reset_match:
         spans.append((reset_match.start(), reset_match.end()))
     cleaned = question

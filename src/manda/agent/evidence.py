@@ -73,6 +73,38 @@ class Source:
         )
 
 
+@dataclass
+class EvidenceIds:
+    """The ids of one question's citable places, stable for the whole question."""
+
+    by_id: dict[str, Source] = field(default_factory=dict)
+    _by_place: dict[tuple[str, ...], str] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)  # ids whose metadata the model has seen
+
+    def mint(self, source: Source) -> str:
+        key = _place_key(source)
+        known = self._by_place.get(key)
+        if known is not None:
+            return known
+        ident = f"S{len(self.by_id) + 1}"
+        self.by_id[ident] = source
+        self._by_place[key] = ident
+        return ident
+
+    def valid(self) -> list[str]:
+        return list(self.by_id)
+
+
+def _place_key(source: Source) -> tuple[str, ...]:
+    """A finding, a passage or a place: one id each (a place's findings share its passage's
+    location, yet each is its own statement)."""
+    if source.finding_id:
+        return ("finding", source.finding_id)
+    if source.chunk_id:
+        return ("chunk", source.chunk_id)
+    return ("place", *source.key)
+
+
 class Admits(Protocol):
     """The question's admissibility rules (`manda.agent.constraints.Admission`)."""
 
@@ -126,6 +158,11 @@ class Evidence:
     # the deal topics each retrieved passage is about by its meaning (its stored vector against
     # each topic's prototype, `manda.agent.meaning.weigh_topics`), by chunk id
     topics_by_meaning: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the short ids (`S3`) the model cites places by (`manda.agent.evidence_ids`)
+    ids: EvidenceIds = field(default_factory=EvidenceIds)
+    # the later versions that supersede a document, by document id (file names)
+    superseded_by: dict[str, list[str]] = field(default_factory=dict)
+    versions_read: bool = False  # `superseded_by` was read from the deal's relations
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     def fiscal_year_end(self) -> FiscalYearEnd | None:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from manda.agent.intents import QuestionFrame
+from manda.agent.frame import QuestionFrame
 from manda.answers import Intent
 from manda.finance.periods import previous_period, same_quarter_last_year, year_of
 from manda.memory.port import ResolvedContext

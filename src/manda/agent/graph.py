@@ -1,6 +1,6 @@
 """The answering agent as a LangGraph StateGraph, built by a factory; dependencies come per run.
 
-load_context → read_constraints → detect_intent → resolve_followup → retrieve → tool_loop
+load_context → read_question → resolve_followup → retrieve → tool_loop
 (bounded) → compose → apply_constraints → validate (the gate, constraints included) ⇄ reprompt /
 fallback → ground → save_context. With no model, the tool loop runs the deterministic plan for the
 intent and the offline composer writes the answer; Claude chooses its own tools. Either way the
@@ -32,14 +32,14 @@ from manda.agent.constraints import (
     ConstraintCheck,
     Constraints,
     evaluate_constraints,
-    parse_constraints,
 )
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
+from manda.agent.evidence_ids import IdStream, expand_ids, valid_ids
 from manda.agent.followups import resolve
+from manda.agent.frame import company_like, read_question
 from manda.agent.grounding import ground as ground_citations
-from manda.agent.intents import company_like, read_question
 from manda.agent.meaning import weigh, weigh_topics
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
@@ -116,43 +116,28 @@ async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
             "use_offline": ctx.model is None, "streamed": False, "messages": []}
 
 
-async def read_constraints(state: AnswerState) -> dict[str, Any]:
-    """The question's instructions as constraints, joined to those the thread carries; what is
-    read and searched is the question without them ("in one sentence" is no search term)."""
-    question, own, reset = parse_constraints(state["question"])
+async def read(state: AnswerState) -> dict[str, Any]:
+    """The question read once into its frame: its instructions as constraints, joined to those
+    the thread carries; what is read and searched is the question without them ("in one
+    sentence" is no search term), or the thread's last question when it asks nothing else
+    ("Now in a table.")."""
+    frame = read_question(state["question"])
     stored = Constraints.from_json(state["conversation"].context.constraints)
-    constraints = stored.then(own, reset=reset)
-    if own and not _asks_anything(question, state["question"]):
-        question = _previous_question(state["conversation"]) or question  # "Now in a table."
+    constraints = stored.then(frame.constraints, reset=frame.drops_constraints)
+    if frame.only_instructions and (previous := _previous_question(state["conversation"])):
+        frame = read_question(previous).with_instructions_of(frame)
     admission = Admission(constraints)
     if admission:
         state["evidence"].admission = admission
-    return {"constraints": constraints, "question_read": question,
+    return {"constraints": constraints, "frame": frame,
             "constraints_carried": [c for c in constraints.items if c in stored.items]}
-
-
-_FILLER = frozenset({"now", "again", "please", "same", "it", "that", "this", "answer", "the",
-                     "and", "but", "then", "ok", "okay", "thanks", "do", "can", "you", "redo", "so",
-                     "give", "me", "show", "one", "question"})
-
-
-def _asks_anything(question: str, original: str) -> bool:
-    """Whether anything is left of the question once its instructions are taken out
-    (`parse_constraints` hands back the whole question when nothing is)."""
-    if question == original:
-        return False
-    return any(w not in _FILLER for w in re.findall(r"[a-z0-9€£$]+", question.lower()))
 
 
 def _previous_question(conversation: Conversation) -> str | None:
     for message in reversed(conversation.messages):
         if message.role == "user":
-            return parse_constraints(message.text)[0]
+            return message.text
     return None
-
-
-async def detect_intent(state: AnswerState) -> dict[str, Any]:
-    return {"frame": read_question(state.get("question_read") or state["question"])}
 
 
 async def resolve_followup(state: AnswerState) -> dict[str, Any]:
@@ -169,7 +154,6 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
-        question=state.get("question_read") or state["question"],
         intent=resolution.intent,
         frame=frame,
         subject=resolution.subject,
@@ -236,10 +220,10 @@ def after_resolve(state: AnswerState) -> Literal["retrieve", "compose"]:
 async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     ctx = _ctx(runtime)
     ask = state["ask"]
-    query = ask.question
+    query = ask.frame.text
     if ask.assumption or state["resolution"].kind == "inherited":
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
-        query = f"{ask.question} {extra}".strip()
+        query = f"{ask.frame.text} {extra}".strip()
     box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     args = {"query": query, "k": ctx.limits.search_k}
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
@@ -265,7 +249,7 @@ async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]
             log.warning("offline plan step %s failed: %s", call.name, result.content)
     if ctx.embedder is not None:  # the leading spans weighed by meaning, for the composer
         ask = state["ask"]
-        await weigh(ask.frame, state["evidence"], ctx.embedder, question=ask.question)
+        await weigh(ask.frame, state["evidence"], ctx.embedder)
         await weigh_topics(state["deal_id"], state["evidence"], ctx.graph, ctx.embedder)
     return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
             "iterations": state.get("iterations", 0) + 1, "loop_done": True}
@@ -279,13 +263,16 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         for role, text in history(state["conversation"].messages, limits.history_messages):
             messages.append(ChatMessage(role=role, text=text))  # type: ignore[arg-type]
         messages.append(ChatMessage(role="user", text=question_message(
-            state["ask"], state["context_text"], state.get("constraints"))))
+            state["ask"], state["context_text"], state.get("constraints"),
+            budget=_budget_left(state, ctx))))
     iterations = state.get("iterations", 0)
     if iterations >= limits.max_iterations:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
     usage = state["usage"]
     # a reply the gate sent back was streamed already: its rewrite is laid out whole at the end
     sink = None if state.get("reprompts") and state.get("streamed") else state.get("sink")
+    if sink is not None:  # the person reads citations in the house format as they stream
+        sink = IdStream(sink, state["evidence"])
     cap = answer_tokens(state, limits)
     loop = asyncio.get_running_loop()
     deadline = state.get("model_deadline") or loop.time() + limits.model_seconds
@@ -310,6 +297,8 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         log.info("model turn ended with %s", turn.stop_reason)
         return {"messages": messages, "streamed": streamed, "model_deadline": deadline,
                 **stopped}
+    if isinstance(sink, IdStream):
+        await sink.flush()
     if not turn.tool_calls:
         text = ((state.get("partial_text") or "") + turn.written).strip()
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
@@ -328,11 +317,13 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
                          "found, and say what could not be checked.", is_error=True))
             continue
         used += 1
-        results.append(await box.run(call))
+        results.append(await box.run_for_model(call))
     # verbatim (thinking blocks go back as they came), and its tool results right after it:
     # every tool_use is answered in the very next message, or the API refuses the history
     messages.append(turn.as_message())
-    messages.append(ChatMessage(role="user", tool_results=results))
+    left = max(0, limits.max_tool_calls - used)
+    messages.append(ChatMessage(role="user", tool_results=results, text=(
+        f"TOOL BUDGET: {left} remaining." + ("" if left else " Answer now with what was found."))))
     update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
                               "tool_calls_used": used, "loop_done": False, "streamed": streamed,
                               "partial_text": "", "model_deadline": deadline}
@@ -372,11 +363,13 @@ async def compose(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[st
         text = resolution.clarification or "Which period do you mean?"
         return {"draft": Draft(text=text), "text": text, "origin": "clarification"}
     if not state.get("use_offline") and state.get("origin") == "model" and state.get("text"):
+        # the model cites by id: its ids become the house citations before anything reads them
+        text, unknown = expand_ids(state["text"], state["evidence"])
         # the model reads the findings' periods as Manda spells them: the same labels apply
-        text = label_fiscal_parts(state["text"], state["evidence"].fiscal_year_end())
+        text = label_fiscal_parts(text, state["evidence"].fiscal_year_end())
         text += _limit_line(state, ctx)
         draft = Draft(text=text, proposals=list(state["evidence"].proposals))
-        return {"draft": draft, "text": text, "origin": "model"}
+        return {"draft": draft, "text": text, "origin": "model", "unknown_ids": unknown}
     draft = _offline.compose(state["ask"], state["evidence"])
     # "Q2 2025" of a June year end is written "Q2 FY2025" (text and tables alike)
     draft.text = label_fiscal_parts(draft.text, state["evidence"].fiscal_year_end())
@@ -406,13 +399,17 @@ def _requirements(state: AnswerState) -> Requirements:
         and state.get("origin") == "model"
         and any(p.type == "add_to_qa" for p in state["evidence"].proposals)
     )
-    return Requirements(assumption=ask.assumption, offer_qa=offer)
+    proposed = any(p.type == "add_to_qa" for p in [*draft.proposals,
+                                                    *state["evidence"].proposals])
+    return Requirements(assumption=ask.assumption, offer_qa=offer, qa_proposed=proposed,
+                        question=state["question"], model=state.get("origin") == "model")
 
 
 async def validate(state: AnswerState) -> dict[str, Any]:
     if state.get("origin") == "clarification":
         return {"gate": GateResult(text=state["text"])}
-    gate = run_gate(state["text"], state["evidence"], _requirements(state))
+    gate = run_gate(state["text"], state["evidence"], _requirements(state),
+                    state.get("unknown_ids") or ())
     if gate.dropped:
         log.info("dropped %d unretrieved reference(s): %s", len(gate.dropped),
                  [f"{r.document} {r.location}" for r in gate.dropped])
@@ -483,14 +480,26 @@ def after_validate(state: AnswerState, runtime: Runtime[AgentContext]
     return "fallback"
 
 
-async def reprompt(state: AnswerState) -> dict[str, Any]:
-    """Send the answer back with what the gate found, and go round the tool loop again: the
-    model may search before it rewrites, and every tool call of its reply is run and answered."""
+async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Send the answer back with what the gate found, the references it dropped and the ids
+    the model may cite, and go round the tool loop again: the model may search before it
+    rewrites (while tool budget remains), and every tool call of its reply is run and
+    answered."""
+    ctx = _ctx(runtime)
     messages = list(state["messages"])
     messages.append(state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"]))
-    messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
+    gate = state["gate"]
+    messages.append(ChatMessage(role="user", text=reprompt_message(
+        gate.errors, dropped=[f"{r.document} {r.location}".strip() for r in gate.dropped],
+        unknown=[u.ident for u in state.get("unknown_ids") or ()],
+        valid=valid_ids(state["evidence"]), budget=_budget_left(state, ctx))))
     return {"messages": messages, "reprompts": state.get("reprompts", 0) + 1,
-            "loop_done": False, "answer_turn": None, "partial_text": "", "continuations": 0}
+            "loop_done": False, "answer_turn": None, "partial_text": "", "continuations": 0,
+            "unknown_ids": []}
+
+
+def _budget_left(state: AnswerState, ctx: AgentContext) -> int:
+    return max(0, ctx.limits.max_tool_calls - state.get("tool_calls_used", 0))
 
 
 async def fallback(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -611,8 +620,7 @@ def build_answer_graph() -> CompiledStateGraph:
     """A fresh compiled graph; run it with `context=AgentContext(...)`."""
     graph = TimedStateGraph(AnswerState, context_schema=AgentContext)
     graph.add_node("load_context", load_context)
-    graph.add_node("read_constraints", read_constraints)
-    graph.add_node("detect_intent", detect_intent)
+    graph.add_node("read_question", read)
     graph.add_node("resolve_followup", resolve_followup)
     graph.add_node("retrieve", retrieve)
     graph.add_node("tool_loop", tool_loop)
@@ -624,9 +632,8 @@ def build_answer_graph() -> CompiledStateGraph:
     graph.add_node("ground", ground)
     graph.add_node("save_context", save_context)
     graph.add_edge(START, "load_context")
-    graph.add_edge("load_context", "read_constraints")
-    graph.add_edge("read_constraints", "detect_intent")
-    graph.add_edge("detect_intent", "resolve_followup")
+    graph.add_edge("load_context", "read_question")
+    graph.add_edge("read_question", "resolve_followup")
     graph.add_conditional_edges("resolve_followup", after_resolve)
     graph.add_edge("retrieve", "tool_loop")
     graph.add_conditional_edges("tool_loop", after_tools)

@@ -22,6 +22,7 @@ _FILE_LIKE = re.compile(
     r"[\w][\w\-.()&+ ]*?\.(?:pdf|xlsx|xlsm|xls|docx|doc|pptx|ppt|csv|txt|md|eml|msg)\b",
     re.IGNORECASE,
 )
+_GAP_BEFORE_STOP = re.compile(r"[ \t]+(?=[.,;:])")
 _CELL = re.compile(r"^(?P<sheet>.+)!(?P<col>[a-z]+)(?P<row>\d+)$")
 _RANGE = re.compile(r"^(?P<sheet>.+)!(?P<c1>[a-z]+)(?P<r1>\d+):(?P<c2>[a-z]+)(?P<r2>\d+)$")
 
@@ -165,9 +166,10 @@ def drop_unretrieved(text: str, evidence: Evidence) -> tuple[str, list[Reference
         replacement = cite(good)
         out.append(f" {replacement}" if replacement else "")
         cursor = marker.end
+        if not replacement and (gap := _GAP_BEFORE_STOP.match(text, cursor)):
+            cursor = gap.end()  # "claim (source: gone) ." reads "claim." (only there)
     out.append(text[cursor:])
-    cleaned = "".join(out)
-    return re.sub(r"[ \t]+([.,;:])", r"\1", cleaned), dropped
+    return "".join(out), dropped
 
 
 def cited_sources(text: str, evidence: Evidence) -> list[Source]:

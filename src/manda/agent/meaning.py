@@ -13,7 +13,7 @@ import logging
 import numpy as np
 
 from manda.agent.evidence import Evidence
-from manda.agent.intents import QuestionFrame
+from manda.agent.frame import QuestionFrame
 from manda.agent.spans import rank_spans
 from manda.embed.port import Embedder
 from manda.embed.prototypes import TextVectors
@@ -26,15 +26,14 @@ WEIGHED = 24  # spans embedded per question
 FLOOR = 0.2  # a cosine below this says nothing of meaning (unrelated texts score about this)
 
 
-async def weigh(frame: QuestionFrame, evidence: Evidence, embedder: Embedder,
-                question: str | None = None) -> None:
+async def weigh(frame: QuestionFrame, evidence: Evidence, embedder: Embedder) -> None:
     """Fill `evidence.meaning` for the leading spans; a failing embedder leaves it empty."""
-    ranked = rank_spans(frame, evidence, question=question)
+    ranked = rank_spans(frame, evidence)
     texts = list(dict.fromkeys(s.text for s in ranked))[:WEIGHED]
     if not texts:
         return
     try:
-        query = await embedder.embed([question or frame.text], "query")
+        query = await embedder.embed([frame.text], "query")
         vectors = await embedder.embed(texts, "document")
     except Exception as exc:  # answered by words alone, as without an embedder
         log.warning("embedder %s unavailable for weighing spans: %s",

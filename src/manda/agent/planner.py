@@ -7,18 +7,13 @@ agent falls back to when Claude is unavailable or cannot pass the validation gat
 
 from __future__ import annotations
 
-from manda.agent.compose import Ask, Draft, asks_adjustments, compose, topic_shape
-from manda.agent.compose.digest import asks_digest
-from manda.agent.compose.due_diligence import focus_words
-from manda.agent.compose.fact_lookup import ASKS_YEAR_END, EARNINGS
+from manda.agent.compose import Ask, Draft, compose, topic_shape
+from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.people import role_key
-from manda.agent.compose.timeline import asks_timeline
-from manda.agent.compose.topics import asks_pay
 from manda.agent.evidence import Evidence
-from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
-from manda.agent.unusual import TOPICS
+from manda.agent.topics import MANAGEMENT
 from manda.answers import Intent
-from manda.finance.derived import LINE_ITEMS, asked_derived
+from manda.finance.derived import LINE_ITEMS
 from manda.llm.port import ToolCall
 from manda.vocabulary import topic
 
@@ -38,17 +33,18 @@ class OfflineComposer:
     name = "offline"
 
     def plan(self, ask: Ask, *, max_calls: int) -> list[ToolCall]:
-        subjects = ", ".join(ask.frame.subjects) or ask.subject or ""
+        frame = ask.frame
+        subjects = ", ".join(frame.subjects) or ask.subject or ""
         calls: list[ToolCall]
-        if asks_digest(ask.question):  # what a meeting covered: every item of its minutes
-            roles = ",".join(r.value for r in roles_asked(ask.question)) or "board_minutes"
-            return [_call(1, "query_knowledge_base", query=ask.question, roles=roles, k=12),
+        if frame.digest:  # what a meeting covered: every item of its minutes
+            roles = ",".join(r.value for r in frame.roles) or "board_minutes"
+            return [_call(1, "query_knowledge_base", query=frame.text, roles=roles, k=12),
                     _call(2, "query_knowledge_base", roles=roles, k=12,
                           query="minutes of the meeting items discussed decided approved")
                     ][:max_calls]
-        if asks_adjustments(ask.question):  # the QoE's bridge: both EBITDAs and the report
+        if frame.adjustments:  # the QoE's bridge: both EBITDAs and the report
             return [
-                _call(1, "query_knowledge_base", query=ask.question, roles="qoe_report",
+                _call(1, "query_knowledge_base", query=frame.text, roles="qoe_report",
                       subject="ebitda, adjusted ebitda, one-time charges", k=8),
                 _call(2, "query_knowledge_base", roles="qoe_report", k=8,
                       query="adjusted EBITDA reported EBITDA adjustments normalisation bridge"),
@@ -58,31 +54,30 @@ class OfflineComposer:
         if shape is not None:  # a topic question reads the documents of the roles that hold it
             roles = ",".join(r.value for r in shape.roles)
             calls = [
-                _call(1, "query_knowledge_base", query=ask.question, roles=roles,
+                _call(1, "query_knowledge_base", query=frame.text, roles=roles,
                       subject=", ".join(shape.subjects), k=8),
                 _call(2, "query_knowledge_base", query=shape.query, roles=roles, k=8),
                 _call(3, "detect_contradictions"),
             ]
-            if asks_timeline(ask.question):  # "when does the loan mature?": the dated events too
+            if frame.timeline:  # "when does the loan mature?": the dated events too
                 calls = [*calls[: max_calls - 1], _call(0, "get_timeline")]
             return calls[:max_calls]
         match ask.intent:
             case Intent.GAP_IDENTIFICATION:
                 calls = [_call(1, "find_gaps")]
-            case Intent.DUE_DILIGENCE if focus_words(ask.question):
-                about = " ".join(focus_words(ask.question))
-                calls = [_call(1, "query_knowledge_base", query=ask.question, k=10,
+            case Intent.DUE_DILIGENCE if frame.focus:
+                calls = [_call(1, "query_knowledge_base", query=frame.text, k=10,
                                subject=subjects),
-                         _call(2, "query_knowledge_base", query=about, k=8),
+                         _call(2, "query_knowledge_base", query=" ".join(frame.focus), k=8),
                          _call(3, "detect_contradictions", subject=ask.subject)]
                 calls += [_call(4 + n, "query_knowledge_base", query=t.query, k=6)
-                          for n, t in enumerate(x for x in TOPICS if x.terms.search(ask.question))]
+                          for n, t in enumerate(frame.flag_topics)]
             case Intent.DUE_DILIGENCE:
                 calls = [_call(1, "detect_contradictions"), _call(2, "find_gaps"),
                          _call(3, "red_flags"), _call(9, "get_timeline", upcoming_only=True)]
             case Intent.SYNTHESIS:
                 calls = [
-                    _call(1, "query_knowledge_base", query=ask.question,
+                    _call(1, "query_knowledge_base", query=frame.text,
                           subject=subjects or PROFILE_SUBJECTS),
                     _call(2, "detect_contradictions"),
                     _call(3, "find_gaps"),
@@ -90,14 +85,14 @@ class OfflineComposer:
                 ]
             case Intent.EXPLORATION:
                 calls = [
-                    _call(1, "query_knowledge_base", query=ask.question,
+                    _call(1, "query_knowledge_base", query=frame.text,
                           subject="revenue, ebitda, headcount"),
                     _call(2, "detect_contradictions"),
                     _call(3, "red_flags"),
                 ]
             case Intent.DEEP_DIVE:
                 calls = [
-                    _call(1, "query_knowledge_base", query=ask.question, subject=subjects,
+                    _call(1, "query_knowledge_base", query=frame.text, subject=subjects,
                           k=10),
                     _call(2, "detect_contradictions", subject=ask.subject),
                 ]
@@ -106,7 +101,7 @@ class OfflineComposer:
                                        query=topic("one_time_items").query))
             case Intent.COMPARISON:
                 calls = [
-                    _call(1, "query_knowledge_base", query=ask.question,
+                    _call(1, "query_knowledge_base", query=frame.text,
                           subject=subjects or "revenue, ebitda"),
                     _call(2, "detect_contradictions", subject=ask.subject),
                 ]
@@ -114,35 +109,36 @@ class OfflineComposer:
                 calls = []
             case _:
                 calls = self._lookup_plan(ask, subjects)
-        if asks_timeline(ask.question) and ask.intent is not Intent.DUE_DILIGENCE:
+        if frame.timeline and ask.intent is not Intent.DUE_DILIGENCE:
             # the usual searches keep their budget; the dated events come after them
             calls = [*calls[: max_calls - 1], _call(0, "get_timeline")]
         return calls[:max_calls]
 
     def _lookup_plan(self, ask: Ask, subjects: str) -> list[ToolCall]:
-        query = " ".join(filter(None, [ask.question, ask.period or ""]))
+        frame = ask.frame
+        query = " ".join(filter(None, [frame.text, ask.period or ""]))
         if ask.subject in EARNINGS:  # a one-time charge changes how earnings read
             subjects = f"{subjects}, one-time charges, adjusted ebitda"
-        roles = ",".join(r.value for r in roles_asked(ask.question))
+        roles = ",".join(r.value for r in frame.roles)
         calls = [_call(1, "query_knowledge_base", query=query, subject=subjects, roles=roles)]
-        if (metric := asked_derived(ask.question)) is not None:  # its statement lines too
+        if (metric := frame.derived) is not None:  # its statement lines too
             lines = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
             calls.append(_call(10, "query_knowledge_base", k=8, query=" ".join(
                 [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
-        role = asked_role(ask.question)
+        role = frame.asked_role
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:
             calls.append(_call(2, "query_knowledge_base", query=f"{role} {role_key(role)}",
                                subject="person", roles=people_roles, k=6))
-        elif ask.entity and asks_pay(ask.question):
+        elif ask.entity and frame.pay:
             calls.append(_call(2, "query_knowledge_base", query=f"{ask.entity} salary pay",
                                roles=people_roles, k=6))
         elif ask.entity:
             calls.append(_call(2, "query_knowledge_base", query=ask.entity, k=6,
                                subject="person" if not ask.subject else ""))
-        for n, item in enumerate(t for t in TOPICS if t.terms.search(ask.question)):
+        for n, item in enumerate(frame.flag_topics):
             calls.append(_call(3 + n, "query_knowledge_base", query=item.query, k=6))
-        if ASKS_YEAR_END.search(ask.question):  # the sentences that state the year end
+        if frame.year_end:  # the sentences that state the year end
             calls.append(_call(8, "query_knowledge_base", k=6,
                                query="fiscal year ended year ending financial year to"))
         if ask.subject:

@@ -18,8 +18,6 @@ from manda.vocabulary import vocabulary
 # (`manda/vocabulary/topics.yaml`); anything not named there comes after all of these, in the
 # order it was found.
 SEVERITY: tuple[str, ...] = vocabulary().severity_order()
-# How the lead names a kind of flag ("litigation (EUR 1.2 million)").
-LEAD_NAMES: dict[str, str] = {kind: vocabulary().flag_lead(kind) for kind in SEVERITY}
 LEAD_FLAGS = 3
 
 
@@ -78,19 +76,23 @@ def headline_amount(statement: str) -> str | None:
 _AMOUNT_KINDS = tuple(t.key for t in vocabulary().topics if t.amount_leads)
 
 
-def lead(flags: Sequence[RedFlag]) -> str:
-    """One line that answers "what are the red flags?": how many, and the most serious by name."""
+def lead(flags: Sequence[RedFlag], language: str = "en") -> str:
+    """One line that answers "what are the red flags?": how many, and the most serious by name,
+    in the question's language where the vocabulary has the words (amounts as written)."""
     if not flags:
         return ""
+    words = vocabulary()
     every = sorted(((kind, flag) for flag in flags for kind in flag.kinds),
                    key=lambda pair: severity(pair[0]))
     named: list[str] = []
     for kind, flag in every:
-        name = LEAD_NAMES.get(kind, kind.replace("_", " "))
+        name = words.flag_lead(kind, language)
         if any(n.startswith(name) for n in named) or len(named) == LEAD_FLAGS:
             continue
         amount = flag.headline_amount if kind in _AMOUNT_KINDS else None
         named.append(f"{name} ({amount})" if amount else name)
-    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
-    count = f"{len(flags)} red flag{'' if len(flags) == 1 else 's'}"
-    return f"**{count}**, most serious first: {listed}."
+    listed = named[0] if len(named) == 1 else words.answer(
+        "listed_and", language, first=", ".join(named[:-1]), last=named[-1])
+    count = words.answer("red_flag_count" if len(flags) == 1 else "red_flags_count", language,
+                         count=len(flags))
+    return words.answer("red_flags_lead", language, count=count, listed=listed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from manda.agent.evidence import Evidence, Source
@@ -23,6 +23,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_groups
 from manda.finance.periods import find_periods
 from manda.injection import looks_like_instruction
+from manda.vocabulary import vocabulary
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
 # not) over the sample room: accuracy peaks at 96% on the plateau 0.40-0.45 (0.50: 89%, 0.30:
@@ -35,33 +36,10 @@ _TITLE_PENALTY = 0.2
 _OFF_TOPIC = 0.5  # a passage that misses the question's vocabulary topic counts at most half
 
 _WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-']*", re.IGNORECASE)
-_AMOUNT_ASKED = re.compile(r"\bhow much\b|\bprice\b|\bcost\b|\bvalue\b|\bvaluation\b|\bworth\b|"
-                           r"\bamount\b|\bpaid\b|\bpay\b|\bfee\b|\boffer(?:ed)?\b|"
-                           r"\bconsideration\b|\bsalary\b|\bhow many\b|\bhow large\b|\bsize\b",
-                           re.IGNORECASE)
-# Words that carry the question's form, not its topic.
-_FORM = {
-    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "does", "did", "do",
-    "is", "are", "was", "were", "has", "have", "had", "the", "a", "an", "of", "in", "on", "for",
-    "to", "and", "or", "any", "there", "tell", "me", "about", "company", "companies", "business",
-    "target", "its", "their", "they", "it", "this", "that", "we", "our", "us", "much", "many",
-    "please", "give", "show", "list", "can", "could", "would", "should", "be", "been", "with",
-    "from", "by", "at", "as", "know", "current", "currently", "main", "key",
-    "mostly", "mainly", "primarily", "big", "so",
-    # where it is said, not what: "what did the minutes say about …"
-    "say", "said", "says", "mention", "mentions", "mentioned", "state", "states", "stated",
-    "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
-    # how it came about, not what: "what terms were agreed with …", "what was discussed"
-    "agree", "agreed", "discuss", "discussed", "being",
-    # how a figure is asked for, not which: "how much inventory did it carry", "did it record"
-    "carry", "carried", "generate", "generated", "record", "recorded", "bring", "brought",
-    "book", "booked", "post", "posted", "report", "reported", "end", "ending", "ended",
-    "fast", "quickly",  # "how fast did it grow": the rate is asked, not speed
-    # the form of a question asked in German: "Wer ist der Abschlussprüfer?"
-    "wer", "wie", "welche", "welcher", "welches", "wann", "warum", "ist", "sind", "war",
-    "waren", "gibt", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und",
-    "oder", "für", "von", "mit", "hoch", "viel", "uns",
-}
+_WORDS = vocabulary()
+_AMOUNT_ASKED = _WORDS.cues("amount_asked")
+# Words that carry the question's form, not its topic, in every language.
+_FORM = _WORDS.words("form_words")
 
 
 def _stem(word: str) -> str:
@@ -218,18 +196,42 @@ def candidates(evidence: Evidence) -> list[tuple[str, Source, bool]]:
     return out
 
 
-def rank(evidence: Evidence, question: str) -> list[Passage]:
-    """Every sentence and row of the evidence, best answer to `question` first."""
+@dataclass(frozen=True)
+class QuestionTerms:
+    """What a passage must say to answer a question: its content words (stems), those that say
+    when, whether it asks for an amount, and the line items it names in every wording."""
+
+    terms: tuple[str, ...] = ()
+    when: frozenset[str] = frozenset()
+    wants_amount: bool = False
+    said_otherwise: tuple[tuple[frozenset[str], tuple[re.Pattern[str], ...]], ...] = \
+        field(default=(), compare=False)
+
+
+def question_terms(question: str) -> QuestionTerms:
+    """The question read for ranking passages (done once, by the question frame)."""
+    terms = content_terms(question)
+    return QuestionTerms(
+        terms=tuple(terms),
+        # when it happened ("in fiscal 2025", "Q1 2026") narrows which passage, it is not what
+        # is asked: a passage need not repeat it to answer (the period is read apart)
+        when=frozenset(t for t in terms if t in _period_words(question)),
+        wants_amount=_AMOUNT_ASKED.found(question),
+        # a passage in another wording of a line item the question names ("true and fair view"
+        # for "audit opinion", "purchases of property and equipment" for "capex") covers them
+        said_otherwise=tuple((frozenset(content_terms(own)) & frozenset(terms), patterns)
+                             for own, patterns in named_groups(question)),
+    )
+
+
+def rank(evidence: Evidence, asked: QuestionTerms) -> list[Passage]:
+    """Every sentence and row of the evidence, best answer to the question first."""
     # the company a scoped question names is where to look, not a word its documents repeat
     # (a filing says "the Company", not "Apple")
-    terms = [t for t in content_terms(question)
-             if re.sub(r"'s?$", "", t) not in evidence.scope_words]
+    terms = [t for t in asked.terms if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
-    # when it happened ("in fiscal 2025", "Q1 2026") narrows which passage, it is not what is
-    # asked: a passage need not repeat it to answer (the period is read apart), it only ranks
-    # those that do first
-    when = {t for t in terms if t in _period_words(question)}
+    when = {t for t in terms if t in asked.when}
     core = [t for t in terms if t not in when] or terms
     pool = candidates(evidence)
     if not pool:
@@ -241,14 +243,11 @@ def rank(evidence: Evidence, question: str) -> list[Passage]:
         df = sum(1 for s in stems if _matches(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     total = sum(weight[t] for t in core)
-    wants_amount = bool(_AMOUNT_ASKED.search(question))
+    wants_amount = asked.wants_amount
     # A question about a thing the deal vocabulary names (insurance, litigation, a lease) is
     # answered only by a passage about it: rare side words ("cover") do not make up for it.
     topics = [t for t in terms if _names_topic(t)]
-    # a passage in another wording of a line item the question names ("true and fair view" for
-    # "audit opinion", "purchases of property and equipment" for "capex") covers those words
-    said_otherwise = [(set(content_terms(own)) & set(terms), patterns)
-                      for own, patterns in named_groups(question)]
+    said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     ranked: list[Passage] = []
     for (text, source, is_row), have in zip(pool, stems, strict=True):
         matched = {t for t in terms if _matches(t, have)}

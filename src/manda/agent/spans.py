@@ -18,20 +18,11 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from manda.agent.evidence import Evidence, Source
-from manda.agent.intents import QuestionFrame
-from manda.agent.relevance import (
-    OFF_TOPIC,
-    content_terms,
-    names_topic,
-    period_words,
-    says_change,
-    stems_of,
-    term_in,
-)
+from manda.agent.frame import QuestionFrame
+from manda.agent.relevance import OFF_TOPIC, names_topic, says_change, stems_of, term_in
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
 from manda.finance.amounts import find_amounts
-from manda.finance.equivalents import named_groups
 from manda.finance.figures import (
     Figure,
     StatementScale,
@@ -234,15 +225,14 @@ def _year_end(text: str) -> date | None:
     return max(dates) if dates else None
 
 
-def rank_spans(frame: QuestionFrame, evidence: Evidence, *,
-               question: str | None = None) -> list[Span]:
-    """Every sentence and row of the evidence, best answer to the question first."""
-    text = question or frame.text
-    terms = [t for t in content_terms(text)
-             if re.sub(r"'s?$", "", t) not in evidence.scope_words]
+def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
+    """Every sentence and row of the evidence, best answer to the question first (its words
+    as the frame read them for ranking: `QuestionFrame.ranking`)."""
+    asked = frame.ranking
+    terms = [t for t in asked.terms if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
-    when = {t for t in terms if t in period_words(text) or t in _PERIOD_FORM}
+    when = {t for t in terms if t in asked.when or t in _PERIOD_FORM}
     core = [t for t in terms if t not in when] or terms
     pool = _candidates(evidence)
     if not pool.spans:
@@ -253,8 +243,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence, *,
         df = sum(1 for s in pool.stems if term_in(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     total = sum(weight[t] for t in core)
-    said_otherwise = [(set(content_terms(own)) & set(terms), patterns)
-                      for own, patterns in named_groups(text)]
+    said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
     parts = {p for p in frame.periods if _PART.match(p)}

@@ -8,8 +8,9 @@ from manda.agent.actions import KnowledgeActions
 from manda.agent.compose import Ask, Draft
 from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
+from manda.agent.evidence_ids import UnknownId
 from manda.agent.followups import Resolution
-from manda.agent.intents import QuestionFrame
+from manda.agent.frame import QuestionFrame
 from manda.agent.trace import TraceRecorder
 from manda.agent.validate import GateResult
 from manda.answers import Caution, Citation, SuggestedAction
@@ -30,11 +31,10 @@ class AnswerState(TypedDict, total=False):
     knowledge_actions: KnowledgeActions | None
     # read and resolved
     conversation: Conversation
-    question_read: str  # the question without its instructions: what is read and searched
     constraints: Constraints  # in force for this answer: the question's and the thread's
     constraints_carried: list[Constraint]  # of those, the ones an earlier question stated
     memory_down: bool  # the conversation memory could not be read: answered without it
-    frame: QuestionFrame
+    frame: QuestionFrame  # the question read once: what is searched, planned and composed
     resolution: Resolution
     ask: Ask
     # retrieved
@@ -57,6 +57,7 @@ class AnswerState(TypedDict, total=False):
     draft: Draft
     origin: TextOrigin
     text: str
+    unknown_ids: list[UnknownId]  # evidence ids the model cited that it was never given
     gate: GateResult
     reprompts: int
     streamed: bool

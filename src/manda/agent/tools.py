@@ -22,12 +22,13 @@ from typing import Any
 from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
+from manda.agent.evidence_ids import attributes, id_of, legend, to_ids
 from manda.agent.gaps import assess_coverage
 from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
-from manda.agent.unusual import TOPICS, scan
+from manda.agent.unusual import TOPICS, led_by_findings, scan
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
@@ -200,22 +201,28 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
     return cleaned
 
 
-def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
+def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None,
+                    evidence: Evidence | None = None) -> str:
     """Passages as quoted data, each with its source, its document's role and the headings it
-    stands under."""
+    stands under; with `evidence`, each carries its id and its document's date and status
+    (`<excerpt id="S3" file=… loc=… dated=… status="final, audited" superseded_by=…>`)."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
     roles = roles or {}
     for hit in hits:
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
-        role = roles.get(hit.document_id)
-        kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
         under = f' under="{under_attribute(hit.heading_path)}"' if hit.heading_path else ""
-        parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{under}{flag}>\n'
-            f"{quote(hit.text)}\n</excerpt>"
-        )
+        if evidence is not None:
+            source = evidence.hit_source(hit)
+            ident = id_of(source, evidence)
+            evidence.ids.shown.add(ident)
+            head = f'id="{ident}" {attributes(source, evidence)}'
+        else:
+            role = roles.get(hit.document_id)
+            kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
+            head = f'source="{hit.document}, {hit.location.label}"{kind}'
+        parts.append(f"<excerpt {head}{under}{flag}>\n{quote(hit.text)}\n</excerpt>")
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
 
 
@@ -232,32 +239,42 @@ def under_attribute(path: Sequence[str]) -> str:
 
 
 def render_finding(finding: Finding, evidence: Evidence) -> str:
-    source = f"{evidence.filename(finding.document_id)}, {finding.location.label}"
-    bits = [f"[{finding.id}] {finding.label}"]
+    """One finding as a line the model cites by id: its value, nature and review status, and
+    the ids of what corrects, is corrected by or conflicts with it."""
+    ident = id_of(evidence.finding_source(finding), evidence)
+    bits = [f"[{ident}] {finding.label}"]
     if finding.period:
         bits.append(finding.period)
     value = show(finding)
     if value:
         bits.append(f"= {value}")
-    bits.append(f"({finding.nature.value}; status {finding.status.value}; source: {source})")
+    bits.append(f"({finding.nature.value}; review {finding.status.value})")
     newer = evidence.successor(finding.id)
     if newer is not None:
-        bits.append(f"CORRECTED by {newer.id} in {evidence.filename(newer.document_id)}")
+        bits.append(f"CORRECTED by [{id_of(evidence.finding_source(newer), evidence)}] "
+                    f"({show(newer)})")
     older = evidence.predecessor(finding.id)
     if older is not None:
-        bits.append(f"corrects {older.id} ({show(older)}) in "
-                    f"{evidence.filename(older.document_id)}")
+        bits.append(f"corrects [{id_of(evidence.finding_source(older), evidence)}] "
+                    f"({show(older)})")
     for other in evidence.conflicts_of(finding.id):
-        bits.append(f"CONFLICTS with {other.id} ({show(other)}) in "
-                    f"{evidence.filename(other.document_id)}")
+        bits.append(f"CONFLICTS with [{id_of(evidence.finding_source(other), evidence)}] "
+                    f"({show(other)})")
     return " ".join(bits)
 
 
 def render_findings(findings: Sequence[Finding], evidence: Evidence) -> str:
     if not findings:
         return "<findings>none</findings>"
-    lines = [render_finding(f, evidence) for f in findings[:40]]
-    return "<findings>\n" + "\n".join(quote(line) for line in lines) + "\n</findings>"
+    lines = [quote(render_finding(f, evidence)) for f in findings[:40]]
+    return "<findings>\n" + "\n".join(lines) + "\n</findings>" + unshown_legend(evidence)
+
+
+def unshown_legend(evidence: Evidence) -> str:
+    """The metadata of every id minted but not yet shown to the model."""
+    fresh = [i for i in evidence.ids.by_id if i not in evidence.ids.shown]
+    evidence.ids.shown.update(fresh)
+    return legend(fresh, evidence)
 
 
 def render_excluded(excluded: Sequence[Excluded]) -> str:
@@ -309,6 +326,15 @@ class ToolBox:
             result = await self._run(call)
             done(result.content, result.is_error)
         return result
+
+    async def run_for_model(self, call: ToolCall) -> ToolResult:
+        """`run`, with every place its result cites written as an evidence id, and the
+        metadata of the ids it shows for the first time."""
+        result = await self.run(call)
+        if result.is_error:
+            return result
+        content = to_ids(result.content, self._evidence) + unshown_legend(self._evidence)
+        return ToolResult(result.call_id, content)
 
     async def _run(self, call: ToolCall) -> ToolResult:
         handler = _HANDLERS.get(call.name)
@@ -369,7 +395,9 @@ class ToolBox:
                                       period is not None and f.period != period))
             shown = shown[:SHOWN_FINDINGS]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
-        return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
+        await self.read_versions()
+        return (render_passages(hits, roles_of, self._evidence) + "\n"
+                + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)
                                    if i >= left_out or e.document in dropped]))
 
@@ -405,7 +433,7 @@ class ToolBox:
         """A topic shape composed from what the room holds, for the model to answer from."""
         from manda.agent.compose.common import Ask
         from manda.agent.compose.topics import compose as compose_topic
-        from manda.agent.intents import read_question
+        from manda.agent.frame import read_question
 
         key = str(args["topic"]).strip().lower()
         shape = next((s for s in SHAPES if s.key == key), None)
@@ -416,8 +444,7 @@ class ToolBox:
         await self.query_knowledge_base({"query": shape.query, "roles": roles, "k": 8,
                                          "subject": ", ".join(shape.subjects)})
         frame = read_question(question)
-        ask = Ask(question=question, intent=frame.intent, frame=frame, subject=frame.subject,
-                  period=frame.period)
+        ask = Ask(intent=frame.intent, frame=frame, subject=frame.subject, period=frame.period)
         draft = compose_topic(ask, self._evidence, shape)
         if draft is None:
             return (f"<topic_brief topic=\"{key}\">nothing in this room: no document of role "
@@ -475,6 +502,19 @@ class ToolBox:
         if not self._evidence.documents:
             docs = await self._ctx.graph.list_documents(self._deal)
             self._evidence.documents = {d.id: d for d in docs}
+
+    async def read_versions(self) -> None:
+        """Which documents later versions supersede, read once a question."""
+        if self._evidence.versions_read:
+            return
+        self._evidence.versions_read = True
+        for rel in await self._ctx.graph.list_relations(self._deal,
+                                                        type=RelationType.SUPERSEDES):
+            if rel.between == "document":
+                newer = self._evidence.filename(rel.source_id)
+                kept = self._evidence.superseded_by.setdefault(rel.target_id, [])
+                if newer not in kept:
+                    kept.append(newer)
 
     # ---- documents
     async def get_document_info(self, args: dict[str, Any]) -> str:
@@ -645,10 +685,22 @@ class ToolBox:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
         if self._ctx.embedder is not None:  # passages known by their meaning too
             await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
+        await self._read_all_of(led_by_findings())
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]
         return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
+
+    async def _read_all_of(self, subjects: Sequence[str]) -> None:
+        """Every current finding of these subjects (and their per-entity forms, "customer
+        concentration:vantor logistics") joins the evidence."""
+        wanted = {subject_base(s) for s in subjects}
+        graph = self._ctx.graph
+        for subject in await graph.finding_subjects(self._deal):
+            if subject_base(subject) in wanted:
+                found = await graph.list_findings(self._deal, subject=subject)
+                self._evidence.add_findings(
+                    f for f in found if f.status in (FindingStatus.APPROVED, FindingStatus.PENDING))
 
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()

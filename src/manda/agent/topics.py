@@ -36,6 +36,7 @@ PAY = _WORDS.cues("pay")  # a named person's pay: a census or payroll row
 PAY_HEADER = _WORDS.cues("pay_header")
 ROLE_WORDS = _WORDS.cues("role_titles")  # a role held by someone
 _ROLE_ASK = _WORDS.cues("role_question")
+_ROLE_TAIL = _WORDS.cues("role_tail")
 # Key roles a management team is expected to have, with every way a document writes them.
 KEY_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("CEO", _WORDS.cues("key_role_ceo").pattern),
@@ -67,7 +68,10 @@ def asked_role(question: str) -> str | None:
     role = m.group(0).strip()
     if role.lower() == "audits":  # "who audits the company?" asks for its auditor
         return "auditor"
-    return re.sub(r"\s+(?:and|or|at|in|for|of the company)$", "", role, flags=re.IGNORECASE)
+    for tail in _ROLE_TAIL.finditer(role):  # "Head of Sales and": the joining word goes
+        if tail.end() == len(role) and tail.start() > 0 and role[tail.start() - 1].isspace():
+            return role[:tail.start()].rstrip()
+    return role
 
 
 def roles_asked(question: str) -> tuple[DocumentRole, ...]:

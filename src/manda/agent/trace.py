@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from manda.agent.evidence import Evidence
-from manda.agent.intents import intent_with_reason
 from manda.agent.validate import GateResult
 from manda.answers import Answer, AnswerNumber
 from manda.llm.port import TokenUsage
@@ -163,8 +162,8 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
     evidence: Evidence = final["evidence"]
     resolution = final["resolution"]
     frame = final["frame"]
-    # the question as read: without the instructions a constraint took out of it
-    _, _, why = intent_with_reason(final.get("question_read") or final["question"])
+    # the question as read (without the instructions a constraint took out of it), once
+    why = frame.intent_reason
     if resolution.kind == "clarify":
         why = "the follow-up could mean two periods, so Manda asks which"
     elif resolution.intent != frame.intent:

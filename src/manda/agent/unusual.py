@@ -113,7 +113,7 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
     items: list[UnusualItem] = []
     meant = evidence.topics_by_meaning
     for topic in TOPICS:
-        if about is None and topic.key == "customer_concentration" and (
+        if about is None and topic.key == CONCENTRATION and (
                 stated := _concentration(evidence)) is not None:
             items.append(UnusualItem(topic, *stated))
             continue
@@ -145,6 +145,15 @@ def under_topic(topic: Topic, heading_path: Sequence[str]) -> bool:
 def _heading(sentence: str) -> bool:
     """"Litigation" or "3. Litigation" alone is where an item is, not what it says."""
     return len(sentence) < 30 and not find_amounts(sentence) and not sentence.rstrip().endswith(".")
+
+
+CONCENTRATION = "customer_concentration"  # its flag is the largest share among its findings
+
+
+def led_by_findings() -> tuple[str, ...]:
+    """The finding subjects a red flag is read from (the largest customer's share): the scan
+    needs all of them, not only those the searches happened to bring."""
+    return next((t.subjects for t in TOPICS if t.key == CONCENTRATION), ())
 
 
 def _concentration(evidence: Evidence) -> tuple[str, Source] | None:

@@ -18,6 +18,8 @@ from itertools import combinations, permutations
 from typing import Any
 
 from manda.agent.evidence import Evidence, Source
+from manda.agent.evidence_ids import UnknownId
+from manda.agent.facts import check_counts, check_names, check_periods
 from manda.agent.grounding import (
     Reference,
     cited_sources,
@@ -31,35 +33,18 @@ from manda.finance.amounts import Amount, find_amounts, format_amount, scale_fro
 from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
 from manda.models import Finding, Nature
+from manda.vocabulary import Cues, vocabulary
 
-_CONFIDENCE = re.compile(
-    r"\b(?:confidence|confident|certainty|likelihood|probability)\b"
-    r"|\b(?:HIGH|MEDIUM|LOW)\s+(?:confidence|certainty)\b"
-    r"|\bscore[sd]?\s*(?:of\s*)?[:=]?\s*0?\.\d",
-    re.IGNORECASE,
-)
-_CORRECTION_WORDS = re.compile(
-    r"\b(?:correct(?:ed|ion|s)?|restat\w*|supersed\w*|revis\w*|replac\w*|amend\w*|updated)\b",
-    re.IGNORECASE,
-)
-_CONFLICT_WORDS = re.compile(
-    r"\b(?:conflict\w*|contradict\w*|differ\w*|inconsisten\w*|discrepan\w*|does not match|"
-    r"do not match|disagree\w*|whereas)\b",
-    re.IGNORECASE,
-)
-_FORECAST_WORDS = re.compile(
-    r"\b(?:forecast\w*|budget\w*|projection\w*|projected|plan(?:ned)?|targets?|expected|"
-    r"guidance|outlook)\b",
-    re.IGNORECASE,
-)
-_DONT_KNOW = re.compile(
-    r"\b(?:i don'?t know|i do not know|no information|could(?: not|n'?t) find|not available|"
-    r"no data|nothing (?:in|about))\b",
-    re.IGNORECASE,
-)
-_SEARCHED = re.compile(r"\b(?:searched|looked (?:at|in|for|through)|checked|reviewed)\b",
-                       re.IGNORECASE)
-_QA_OFFER = re.compile(r"\bQ&A\b|\bquestion list\b", re.IGNORECASE)
+_SCORE_NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*%|(?<![\d.,])0?[.,]\d+\b|\b0\b|\b1(?:[.,]0+)?\b")
+_SCORE = re.compile(r"\bscore[sd]?\s*(?:of\s*)?[:=]?\s*0?\.\d", re.IGNORECASE)
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"|«[^»]*»|„[^“”]*[“”]|'[^'\n]{12,}'")
+_SCORE_REACH = 30  # characters between a confidence word and its number or level
+
+
+def _cues(name: str) -> Cues:
+    return vocabulary().cues(name)
+
+
 _META = re.compile(
     r"^\s*(?:here(?:'s| is| are)\b|below\b|sure\b|certainly\b|great question|good question|"
     r"let me\b|i(?:'ll| will| have|'ve| looked| searched)\b|based on (?:the|my) (?:search|"
@@ -75,6 +60,11 @@ class Requirements:
 
     assumption: str | None = None  # "For Q3 2024": an inherited period must be stated
     offer_qa: bool = False  # no-data answers, gaps and red flags offer the Q&A list
+    qa_proposed: bool = False  # the answer's actions carry an add-to-Q&A proposal already
+    question: str = ""  # as asked: a name it gives may be repeated
+    # a model wrote it: each fact is checked against the place cited beside it (the offline
+    # composer writes only what it read at the places it cites)
+    model: bool = False
 
 
 @dataclass
@@ -216,6 +206,14 @@ def _derived(amount: Amount, grounded: list[Amount], *, computed: bool = False
                 return (a, b)
         elif _kind(amount) == _kind(a) and _close(abs(amount.value), abs(a.value - b.value)):
             return (a, b)
+    if (inputs := _multiple_or_growth(amount, numbers)) is not None:
+        return inputs
+    if _kind(amount) == "number":  # a total of figures stated beside it
+        for size in range(2, min(len(numbers), _SUM_TERMS) + 1):
+            for terms in combinations(numbers, size):
+                total = sum(t.value for t in terms)
+                if total and close_to_shown(amount, total):
+                    return terms
     if computed and _kind(amount) == "number":
         # a sum less a third, said to be computed: stocks + debtors − creditors; exact to the
         # digits shown, so that many numbers do not make any number derivable
@@ -243,6 +241,27 @@ def _derived(amount: Amount, grounded: list[Amount], *, computed: bool = False
     return None
 
 
+_SUM_TERMS = 4  # a total of at most this many stated figures
+_CAGR_YEARS = range(2, 11)
+
+
+def _multiple_or_growth(amount: Amount, numbers: list[Amount]) -> tuple[Amount, ...] | None:
+    """A multiple of two stated figures (net debt / EBITDA = 1.4x), or the compound annual
+    growth between them over 2-10 years (a CAGR)."""
+    for a, b in permutations(numbers, 2):
+        if not b.value or not a.value:
+            continue
+        if amount.unit == "x" and abs(abs(a.value / b.value) - abs(amount.value)) <= max(
+                0.051, 0.006 * abs(amount.value)):
+            return (a, b)
+        if amount.unit == "%" and a.value / b.value > 0:
+            for years in _CAGR_YEARS:
+                cagr = ((a.value / b.value) ** (1 / years) - 1) * 100
+                if abs(abs(cagr) - abs(amount.value)) <= 0.051 + 0.006 * abs(cagr):
+                    return (a, b)
+    return None
+
+
 def without_file_names(text: str, evidence: Evidence) -> str:
     """A file name ("4.3 Budget FY2024.md", "2.1.1 Annual report.pdf") names a document; the
     numbers in it are no claim to ground."""
@@ -265,45 +284,76 @@ def check_numbers(text: str, evidence: Evidence,
         shown = ", ".join(n.text for n in numbers[:4])
         return [f"The answer states {shown} but cites no source. Cite the retrieved place "
                 "of every number as (source: file, location)."]
-    return [f"The number {n.text} does not appear in any cited excerpt. Use only numbers "
-            "from the retrieved passages and cite where each one is."
-            for n in numbers if not n.grounded]
+    errors = []
+    beside_of = {a.text: near for a, near, _, _ in _stated(text, evidence) if near}
+    for n in numbers:
+        if n.grounded:
+            continue
+        beside = beside_of.get(n.text)
+        if beside:
+            where = "; ".join(f"{s.document}, {s.location}" for s in beside)
+            errors.append(f"The number {n.text} is not stated at {where}, the place cited "
+                          "beside it. Cite the excerpt that states it, or show the working "
+                          "of a figure you computed with its inputs and their sources.")
+        else:
+            errors.append(f"The number {n.text} does not appear in any cited excerpt. Use "
+                          "only numbers from the retrieved passages and cite where each one "
+                          "is.")
+    return errors
 
 
 def number_sources(text: str, evidence: Evidence) -> list[AnswerNumber]:
-    """Each number of `text` the gate checks (`is_claim`), with the cited place that states it:
-    the marker that follows a number is tried first, then every place the answer cites. A number
-    no cited place states is computed when it follows from the stated ones (`_derived`; a sum
-    less a third only where its line says it is computed), else it is not grounded. Stated
+    """Each number of `text` the gate checks (`is_claim`), with the cited place that states it.
+    A number with a citation beside it is grounded by that citation only (a figure of another
+    place or period is no support); one without is grounded by any place the answer cites. A
+    number no such place states is computed when it follows from numbers stated in its own
+    paragraph (`_derived`: its working is shown there), else it is not grounded. Stated
     numbers come first, in the answer's order, then the others."""
+    out, _ = _placed(text, evidence)
+    return out
+
+
+def _placed(text: str, evidence: Evidence, *, beside_only: bool = False
+            ) -> tuple[list[AnswerNumber], list[tuple[Amount, Source]]]:
+    """`number_sources`, and each stated amount with the place that grounds it; with
+    `beside_only`, a number with a citation beside it is grounded by that citation alone and
+    a computed one only by numbers of its own paragraph."""
     cited = cited_sources(text, evidence)
     values = {s.key: _excerpt_values(s, evidence) for s in cited}
+    for source in (s for m in find_markers(text, evidence) for r in m.references
+                   if (s := r.source) is not None and s.key not in values):
+        values[source.key] = _excerpt_values(source, evidence)
     out: list[AnswerNumber] = []
-    grounded: list[Amount] = []
-    unplaced: list[tuple[Amount, bool]] = []
-    for amount, near, computed in _stated(text, evidence):
-        source = next((s for s in [*near, *cited]
+    grounded: list[tuple[Amount, int]] = []
+    placed: list[tuple[Amount, Source]] = []
+    unplaced: list[tuple[Amount, bool, int]] = []
+    for amount, near, computed, paragraph in _stated(text, evidence):
+        places = (near or cited) if beside_only else [*near, *cited]
+        source = next((s for s in places
                        if any(_matches(amount, v) for v in values.get(s.key, []))), None)
         if source is None:
-            unplaced.append((amount, computed))
+            unplaced.append((amount, computed, paragraph))
             continue
-        grounded.append(amount)
+        grounded.append((amount, paragraph))
+        placed.append((amount, source))
         finding = next((v.finding_id for v in values[source.key]
                         if v.finding_id and _matches(amount, v)), source.finding_id)
         out.append(_number(amount, source=NumberSource(
             document=source.document, location=source.location, finding_id=finding)))
-    for amount, computed in unplaced:
-        inputs = _derived(amount, grounded, computed=computed)
+    for amount, computed, paragraph in unplaced:
+        inputs = _derived(amount, [a for a, p in grounded if p == paragraph or not beside_only],
+                          computed=computed)
         out.append(_number(amount, computed=inputs is not None,
                            inputs=[a.text for a in inputs or ()]))
-    return out
+    return out, placed
 
 
-def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], bool]]:
+def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], bool, int]]:
     """Each claim of `text` (file names and markers left out), the places the marker after it
-    cites, and whether its line says it is computed."""
+    cites, whether its line says it is computed, and the paragraph it stands in."""
     lines = text.split("\n")
-    out: list[tuple[Amount, list[Source], bool]] = []
+    paragraph_of = _paragraphs(lines)
+    out: list[tuple[Amount, list[Source], bool, int]] = []
     cursor = 0
     segments = [(m.start, m.end, [r.source for r in m.references if r.source is not None])
                 for m in find_markers(text, evidence)]
@@ -313,8 +363,23 @@ def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], b
         body = without_file_names(strip_markers(text[cursor:start]), evidence)
         cursor = end
         for amount in (a for a in find_amounts(body) if is_claim(a)):
-            line = strip_markers(lines[first_line + body.count("\n", 0, amount.start)])
-            out.append((amount, near, "computed" in line.lower()))
+            at = first_line + body.count("\n", 0, amount.start)
+            line = strip_markers(lines[at])
+            out.append((amount, near, bool(_COMPUTED.search(line)), paragraph_of[at]))
+    return out
+
+
+_COMPUTED = re.compile(r"computed|calculated|derived|=|÷|/|\bcalcul|\berrechnet|\bberechnet",
+                       re.IGNORECASE)
+
+
+def _paragraphs(lines: Sequence[str]) -> list[int]:
+    """The paragraph (blank-line separated block) of each line."""
+    out, n = [], 0
+    for line in lines:
+        if not line.strip():
+            n += 1
+        out.append(n)
     return out
 
 
@@ -374,7 +439,8 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
         newer = evidence.successor(finding.id)
         if newer is not None and not _same_value(newer, finding):
             latest = evidence.latest(finding)
-            if not _CORRECTION_WORDS.search(text) or all(f.id != latest.id for f in mentioned):
+            told = _cues("answer_correction").search(text)
+            if not told or all(f.id != latest.id for f in mentioned):
                 errors.append(
                     f"{_shown(finding)} ({source}) was corrected to {_shown(latest)} in "
                     f"{evidence.filename(latest.document_id)}. Give the corrected value and say "
@@ -382,7 +448,7 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
                 )
         older = evidence.predecessor(finding.id)
         if older is not None and not _same_value(older, finding) and (
-            not _CORRECTION_WORDS.search(text)
+            not _cues("answer_correction").search(text)
         ):
             errors.append(
                 f"{_shown(finding)} in {source} corrects {_shown(older)} in "
@@ -400,8 +466,8 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
                      and _same_value(f, other)}
             other_shown = any(_kind(a) == _kind_of(other) and _close(abs(a.value),
                               abs(other.value or 0.0)) for a in find_amounts(strip_markers(text)))
-            if (not other_shown or not any(n in lowered for n in named)
-                    or not _CONFLICT_WORDS.search(text)):
+            # structural: both values with both sources say it in any language
+            if not other_shown or not any(n in lowered for n in named):
                 errors.append(
                     f"{source} says {_shown(finding)} and {other_file} says {_shown(other)} for "
                     f"{finding.label} {finding.period or ''}. Show both values with both sources "
@@ -412,7 +478,7 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
             and f.period == finding.period and _same_value(f, finding) for f in mentioned
         )
         if (finding.nature is Nature.FORECAST and not stated_as_actual
-                and not _FORECAST_WORDS.search(text)):
+                and not _cues("answer_forecast").search(text)):
             errors.append(
                 f"{_shown(finding)} for {finding.label} {finding.period or ''} is a forecast "
                 f"({source}). Label it as a forecast."
@@ -436,18 +502,21 @@ def _same_value(a: Finding, b: Finding) -> bool:
 # ---------------------------------------------------------------- wording
 
 
-def check_wording(text: str, required: Requirements) -> list[str]:
+def check_wording(text: str, required: Requirements, evidence: Evidence | None = None
+                  ) -> list[str]:
+    """Confidence scores, bare "I don't know", the Q&A offer and chatter, read with the
+    words of every language the vocabulary files hold."""
     errors: list[str] = []
-    if _CONFIDENCE.search(strip_markers(text)):
+    if confidence_score(text, evidence):
         errors.append(
             "Do not state confidence scores or certainty. Say instead where the figure comes "
             "from: a draft, an audited report, a forecast, or a later correction."
         )
-    if _DONT_KNOW.search(text) and not _SEARCHED.search(text):
+    if _cues("no_information").search(text) and _bare(text, required):
         errors.append(
             "Never only say that you do not know: say what you searched and why nothing fits."
         )
-    if required.offer_qa and not _QA_OFFER.search(text):
+    if required.offer_qa and not required.qa_proposed and not _cues("qa_offer").search(text):
         errors.append("Offer to add the open question(s) to the deal's Q&A list.")
     lines = [line for line in text.splitlines() if line.strip()]
     meta = [line for line in lines[:3] if _META.match(line)]
@@ -456,13 +525,66 @@ def check_wording(text: str, required: Requirements) -> list[str]:
     return errors
 
 
-def run_gate(text: str, evidence: Evidence, required: Requirements) -> GateResult:
+def _bare(text: str, required: Requirements) -> bool:
+    """A no-data answer that says nothing more: one sentence, no offer, nothing searched."""
+    sentences = [s for s in re.split(r"(?<=[.!?…])\s+|\n+", strip_markers(text).strip())
+                 if len(s.split()) > 2]
+    offered = required.qa_proposed or bool(_cues("qa_offer").search(text))
+    return len(sentences) < 2 and not offered
+
+
+def confidence_score(text: str, evidence: Evidence | None = None) -> bool:
+    """A confidence word with a number or a level beside it, outside quotations and not as a
+    retrieved document words it ("the probability of an adverse outcome is remote")."""
+    body = _QUOTED.sub(" ", strip_markers(text))
+    if _SCORE.search(body):
+        return True
+    said = " ".join(s.excerpt for s in evidence.sources()).lower() if evidence else ""
+    for m in _cues("confidence_words").finditer(body):
+        window = body[max(0, m.start() - _SCORE_REACH):m.end() + _SCORE_REACH]
+        if not (_SCORE_NUMBER.search(window) or _cues("confidence_levels").search(window)):
+            continue
+        phrase = " ".join(re.findall(r"[^\W_]+", body[m.start():].lower())[:4])
+        if said and phrase in " ".join(re.findall(r"[^\W_]+", said)):
+            continue  # the document's own words, reported
+        return True
+    return False
+
+
+def run_gate(text: str, evidence: Evidence, required: Requirements,
+             unknown: Sequence[UnknownId] = ()) -> GateResult:
     """Drop unretrieved references, map each number to its source (`GateResult.numbers`), then
-    check numbers, disclosures and wording."""
+    check numbers, periods, names and counts against the places cited beside them, then
+    disclosures and wording. `unknown`: evidence ids the answer cited that it was never given."""
+    strict = required.model
+    orphaned = _orphaned_claims(text, evidence) if strict else []
     cleaned, dropped = drop_unretrieved(text, evidence)
     result = GateResult(text=cleaned.strip(), dropped=dropped)
-    result.numbers = number_sources(result.text, evidence)
+    result.numbers, placed = _placed(result.text, evidence, beside_only=strict)
+    result.errors += [
+        f"[{u.ident}] is no evidence id you were given, so “{u.claim}” has no source. Cite "
+        "the id of the excerpt that states it, or leave the claim out." for u in unknown]
+    result.errors += orphaned
     result.errors += check_numbers(result.text, evidence, result.numbers)
+    if strict:
+        result.errors += check_periods(result.text, evidence,
+                                       [(a.text, a.value, s) for a, s in placed])
+        result.errors += check_names(result.text, evidence, required.question)
+        result.errors += check_counts(result.text, evidence)
     result.errors += check_disclosures(result.text, evidence, required)
-    result.errors += check_wording(result.text, required)
+    result.errors += check_wording(result.text, required, evidence)
     return result
+
+
+def _orphaned_claims(text: str, evidence: Evidence) -> list[str]:
+    """Claims whose every reference was never retrieved: dropping the references would leave
+    them standing without a source."""
+    errors = []
+    for marker in find_markers(text, evidence):
+        if marker.references and all(r.source is None for r in marker.references):
+            begin = max(text.rfind(". ", 0, marker.start), text.rfind("\n", 0, marker.start))
+            claim = text[begin + 1:marker.start].strip(" .")
+            refs = "; ".join(f"{r.document} {r.location}".strip() for r in marker.references)
+            errors.append(f"{refs} was never returned to you, so “{claim}” has no source. "
+                          "Cite the id of an excerpt that states it, or leave the claim out.")
+    return errors

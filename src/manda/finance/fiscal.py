@@ -230,6 +230,8 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if ranged is not None:
         return ranged
     period = parse_period(header)
+    if (stacked := _month_under_band(header, period)) is not None:
+        return stacked
     if period is None or not flow or not period.startswith("as of"):
         return period
     dates = find_dates(header)
@@ -241,6 +243,20 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
         return month_period(day.year, day.month)
     return period
+
+
+_PART_OF_YEAR = re.compile(r"^[QH][1-4] ")
+
+
+def _month_under_band(header: str, period: str | None) -> str | None:
+    """A month column under a quarter's or half's band ("Q1 FY25" over "2024-02-29", read as
+    one header): the month whose first or last day the column names, not the quarter."""
+    dates = find_dates(header)
+    if period is None or not _PART_OF_YEAR.match(period) or len(dates) != 1:
+        return None
+    day = dates[0][0]
+    last = calendar.monthrange(day.year, day.month)[1]
+    return month_period(day.year, day.month) if day.day in (1, last) else None
 
 
 # Manda's own spelling of a part of a year ("Q2 2025", "H1 2025"), not inside a word or a label

@@ -34,6 +34,8 @@ _NOT_ABOUT_A_DOCUMENT = _WORDS.cues("not_a_document")
 _SELF = _WORDS.cues("self_reference")
 _STOP = _WORDS.words("reference_stop_words")
 _WINDOW = 90
+# the wrong figure a correction replaces, named: "not the 79.0%", "instead of EUR 4.1m"
+_WRONG_FIGURE = _WORDS.cues("superseded_before").around(tail=r"\s+[(]?[-−]?[$€£]?\s?\d")
 _NAMED_WITHIN = 4  # "the Q4 trading update": a definite article at most three words before
 # "the corrected annual report": the participle names a document, it does not correct one; and a
 # sentence that agrees with a document confirms it.
@@ -47,10 +49,17 @@ def _target_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
-def _adjectival(before: str) -> bool:
-    """An article right before the verb: "the corrected report" names a corrected document."""
+_ADJECTIVE_OF = 3  # "the corrected annual report": a document word within three words of the verb
+
+
+def _adjectival(before: str, after: str) -> bool:
+    """An article right before the verb and a document word right after it: "the corrected
+    report" names a corrected document. "The corrected gross margin is 77.4%, not the 79.0% of
+    the board deck" corrects a figure of another document."""
     words = before.split()
-    return bool(words) and _ARTICLE.fullmatch(words[-1])
+    if not (words and _ARTICLE.fullmatch(words[-1])):
+        return False
+    return _DOCUMENT.search(" ".join(after.split()[:_ADJECTIVE_OF])) is not None
 
 
 def _named(before: str) -> bool:
@@ -76,10 +85,16 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
                 break
             if verb is None or len(sentence) > 400:
                 continue
-            if _adjectival(sentence[:verb.start()]) or _AGREES.search(sentence[:verb.start()]):
+            if _adjectival(sentence[:verb.start()], sentence[verb.end():]) or _AGREES.search(
+                    sentence[:verb.start()]):
                 continue
             after = sentence[verb.end():verb.end() + _WINDOW]
             target = _DOCUMENT.search(after)
+            if target is None and _WRONG_FIGURE.search(sentence[verb.end():]):
+                # "… is 77.4% (gross profit of …), not the 79.0% shown in the board deck of 20
+                # February": a sentence that names the wrong figure names its document after it
+                after = sentence[verb.end():]
+                target = _DOCUMENT.search(after)
             if target is None or _NOT_ABOUT_A_DOCUMENT.search(after[:target.start()]):
                 continue
             if _SELF.search(after[:target.end()]) and not _SELF.search(sentence[:verb.start()]):

@@ -8,9 +8,8 @@ and swaps in one metric; `HybridSearch` runs them all and fuses the lists.
 
 from __future__ import annotations
 
-import re
-
 from manda.finance.vocabulary import find_subjects, metric_spec
+from manda.vocabulary import vocabulary
 
 __all__ = ["COMPONENTS", "sub_queries"]
 
@@ -24,9 +23,7 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "leverage": ("net debt", "ebitda"),
     "working capital": ("current assets", "current liabilities"),
 }
-_TREND = re.compile(
-    r"\b(?:improv|declin|grow|grew|trend|chang|increas|decreas|over the (?:last|past)|compared|"
-    r"versus|vs\.?|year[- ]over[- ]year|yoy)\w*", re.I)
+_TREND = vocabulary().cues("trend_asked")  # a trend or a comparison, in any language
 MAX_SUB_QUERIES = 4
 
 
@@ -45,7 +42,7 @@ def sub_queries(question: str) -> list[str]:
         out += [f"{question[start:end]} {rest}" for _, start, end in found]
     for subject, _, _ in found:
         parts = COMPONENTS.get(subject)
-        if parts and (len(found) > 1 or _TREND.search(question) or subject not in _STATED):
+        if parts and (len(found) > 1 or _TREND.found(question) or subject not in _STATED):
             out += [f"{part} {rest}" for part in parts]
     return list(dict.fromkeys(q.strip() for q in out if q.strip()))[:MAX_SUB_QUERIES]
 

@@ -16,28 +16,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
-from manda.finance.equivalents import asked_line_items, expansions
-from manda.finance.periods import find_periods
 from manda.finance.statements import (
     StatementKind,
-    implied_items,
     line_item_matcher,
-    question_statements,
 )
-from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, DocumentStatus, FindingStatus, RelationType, SearchHit
 from manda.retrieval.aliases import with_aliases
-from manda.retrieval.compound import sub_queries
+from manda.retrieval.query import SearchQuery, name_words, read_query
 
 log = logging.getLogger(__name__)
 
@@ -201,10 +195,11 @@ class HybridSearch:
             query = with_aliases(query, deal.entity_links)
         stats = SearchStats()
         self._last.set(stats)
-        queries = [query]
+        reading = read_query(query)  # the query read once: this search reads nothing else of it
+        queries = [reading]
         if self._split_compound:
-            stats.sub_queries = sub_queries(query)
-            queries += stats.sub_queries
+            stats.sub_queries = list(reading.sub_queries)
+            queries += [read_query(q) for q in reading.sub_queries]
         dense_ids: set[str] = set()
         bm25_ids: set[str] = set()
         channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
@@ -212,7 +207,7 @@ class HybridSearch:
         shown = max(k * 4, self._pool) if distinct else max(k, self._pool // 2)
         # the question and its sub-queries at once: one's embedding runs while another's
         # keyword and findings reads do (results are fused in the questions' order below)
-        found = await asyncio.gather(*(self._channels(deal_id, text, shown) for text in queries))
+        found = await asyncio.gather(*(self._channels(deal_id, q, shown) for q in queries))
         for dense, bm25, facts in found:
             dense_ids.update(h.id for h in dense)
             bm25_ids.update(h.id for h in bm25)
@@ -232,9 +227,9 @@ class HybridSearch:
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
         names = await self._graph.document_names(deal_id)
         if self._routing is not None:
-            head = self._route(query, head, chunks)
+            head = self._route(reading, head, chunks)
             if self._routing.document > 0:
-                head = self._route_documents(query, head, chunks, names)
+                head = self._route_documents(reading, head, chunks, names)
         siblings: dict[str, list[Chunk]] = {}
         if distinct and self._sibling_weight > 0:
             head = aggregate_locations(head, chunks, self._sibling_weight)
@@ -253,12 +248,12 @@ class HybridSearch:
         return hits[:k]
 
     def _route(
-        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+        self, query: SearchQuery, head: list[ScoredId], chunks: dict[str, Chunk]
     ) -> list[ScoredId]:
         """Lift the pages labelled (at ingestion) as the statement the question needs."""
         assert self._routing is not None
-        wanted, named = question_statements(query)
-        items = list(dict.fromkeys([*asked_line_items(query), *implied_items(query)]))
+        wanted, named = query.statements, query.statement_named
+        items = list(query.line_items)
         self.last.statements = [str(kind) for kind in wanted]
         bonus = self._routing.named if named else self._routing.implied
         row_bonus = self._routing.line_item if items else 0.0
@@ -277,12 +272,12 @@ class HybridSearch:
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
     def _route_documents(
-        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk],
+        self, query: SearchQuery, head: list[ScoredId], chunks: dict[str, Chunk],
         names: Mapping[str, str],
     ) -> list[ScoredId]:
         """Lift the passages of the documents whose names the question uses."""
         assert self._routing is not None
-        named = named_documents(query, names)
+        named = named_documents(query.name_words, names)
         if not named:
             return head
         bonus = self._routing.document
@@ -294,24 +289,25 @@ class HybridSearch:
         ]
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
-    async def _channels(self, deal_id: str, text: str, shown: int
+    async def _channels(self, deal_id: str, query: SearchQuery, shown: int
                         ) -> tuple[list[ScoredId], list[ScoredId], list[ScoredId]]:
         """Dense, keyword and findings candidates of one question or sub-query."""
-        dense, bm25 = await self._candidates(deal_id, text)
+        dense, bm25 = await self._candidates(deal_id, query)
         # The findings channel takes part in either fusion (weight 0 turns it off in both).
-        facts = (await self._fact_matches(deal_id, text, [*dense, *bm25], shown)
+        facts = (await self._fact_matches(deal_id, query, [*dense, *bm25], shown)
                  if self._weights.facts else [])
         return dense, bm25, facts
 
-    async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
-        keywords = query
+    async def _candidates(self, deal_id: str, query: SearchQuery
+                          ) -> tuple[list[ScoredId], list[ScoredId]]:
+        keywords = query.text
         if self._expand_vocabulary:
-            keywords = " ".join([query, *(f'"{phrase}"' for phrase in expansions(query))])
+            keywords = " ".join([query.text, *(f'"{phrase}"' for phrase in query.expansions)])
         bm25 = await self._graph.fulltext_search(deal_id, keywords, self._pool)
         dense: list[ScoredId] = []
         if self._embedder is not None:
             try:
-                vector = (await self._embedder.embed([query], "query"))[0]
+                vector = (await self._embedder.embed([query.text], "query"))[0]
                 dense = await self._graph.vector_search(
                     deal_id, self._embedder.id, vector, self._pool
                 )
@@ -349,21 +345,17 @@ class HybridSearch:
         if notice not in self.last.notices:
             self.last.notices.append(notice)
 
-    async def _fact_matches(self, deal_id: str, query: str, found: Sequence[ScoredId],
+    async def _fact_matches(self, deal_id: str, query: SearchQuery, found: Sequence[ScoredId],
                             shown: int) -> list[ScoredId]:
         """Passages holding findings on the subject and period the question names: those the
         other channels `found`, and the `shown` strongest of the rest — all a head of `shown`
         passages can take from this channel, whose other passages score alike and below them
         (the store reads no more: a line item restated on every page of a 100,000-page room has
         ~150,000 findings)."""
-        named = query
-        if self._expand_vocabulary:
-            named = "; ".join([query, *expansions(query)])
-        subjects = sorted({subject for subject, _, _ in find_subjects(named)})
+        subjects = sorted(query.expanded_subjects if self._expand_vocabulary else query.subjects)
         if not subjects:
             return []
-        periods = sorted({period for period, _, _ in find_periods(query)})
-        return await self._graph.fact_chunks(deal_id, subjects, periods,
+        return await self._graph.fact_chunks(deal_id, subjects, sorted(query.periods),
                                              among=[h.id for h in found], limit=shown)
 
     async def _expand(self, deal_id: str, head: list[ScoredId], *, shown: int) -> list[ScoredId]:
@@ -469,14 +461,8 @@ def read_a_question(question: str = "What was the gross margin trend of Q3 2024 
                                      "capex in the FY2024 cash flow statement?") -> None:
     """Read a question the way search does, for its side effects only: every pattern of the
     vocabulary, line items and statements compiled and cached before the first real one."""
-    sub_queries(question)
-    named = "; ".join([question, *expansions(question)])
-    find_subjects(named)
-    find_periods(question)
-    question_statements(question)
-    asked_line_items(question)
-    implied_items(question)
-    line_item_matcher(list(asked_line_items(question)))("Revenue 5,200")
+    reading = read_query(question)
+    line_item_matcher(list(reading.line_items))("Revenue 5,200")
 
 
 def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
@@ -498,22 +484,9 @@ def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
     return [ScoredId(cid, s) for cid, s in sorted(best.items(), key=lambda x: (-x[1], x[0]))]
 
 
-_NAME_WORD = re.compile(r"[a-z]+|\d+")
-_GENERIC_NAME_WORDS = frozenset({"pdf", "xlsx", "xls", "docx", "doc", "pptx", "csv", "md", "txt",
-                                 "the", "and", "of", "inc", "corp", "corporation", "com", "ltd",
-                                 "llc", "plc", "fy", "q", "k", "v"})
-
-
-def _name_words(text: str) -> set[str]:
-    """Words of a file name or title, split at case, digit and punctuation ("FY2025" → fy, 2025)."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
-    return {w for w in _NAME_WORD.findall(spaced.lower())
-            if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
-
-
-def named_documents(question: str, names: Mapping[str, str]) -> set[str]:
+def named_documents(asked: frozenset[str], names: Mapping[str, str]) -> set[str]:
     """The ids of the documents the question names best, by the distinctive words of their file
-    names (`names`: file name by document id).
+    names (`asked`: the question's name words; `names`: file name by document id).
 
     A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
     one names that one strongly (weight log(n / df)). The documents with the highest total win;
@@ -522,7 +495,6 @@ def named_documents(question: str, names: Mapping[str, str]) -> set[str]:
     if len(names) < 2:
         return set()
     index = NameIndex.of(names)
-    asked = _name_words(question)
     n = len(names)
     distinctive = {w for w in asked if 0 < index.df.get(w, 0) < n}
     # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
@@ -549,7 +521,7 @@ class NameIndex:
         kept = _NAME_INDEXES.get(id(names))
         if kept is not None and kept[0] is names:  # a store hands out one mapping until its
             return kept[1]                          # documents change
-        words = {doc_id: _name_words(filename) for doc_id, filename in names.items()}
+        words = {doc_id: name_words(filename) for doc_id, filename in names.items()}
         holders: dict[str, list[str]] = {}
         for doc_id, found in words.items():
             for word in found:

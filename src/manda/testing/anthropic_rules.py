@@ -40,8 +40,9 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _pairing(body: dict[str, Any]) -> str | None:
-    """Every `tool_use` is answered by a `tool_result` in the very next (user) message, and a
-    `tool_result` answers a `tool_use` of the message just before it
+    """Every `tool_use` is answered by a `tool_result` in the very next (user) message, a
+    `tool_result` answers a `tool_use` of the message just before it, and a message's tool
+    results come before any text in it
     (https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks)."""
     messages = body.get("messages") or []
     for i, message in enumerate(messages):
@@ -51,6 +52,12 @@ def _pairing(body: dict[str, Any]) -> str | None:
             if i > 0 and messages[i - 1].get("role") == "assistant":
                 asked = {b.get("id") for b in _blocks(messages[i - 1])
                          if b.get("type") == "tool_use"}
+            kinds = [b.get("type") for b in blocks]
+            last = max((n for n, k in enumerate(kinds) if k == "tool_result"), default=-1)
+            if any(k != "tool_result" for k in kinds[:last]):
+                # text may follow a message's tool results, never come before or between them
+                return (f"messages.{i}: `tool_result` blocks must come FIRST in the content "
+                        "array; any text must come after all tool results.")
             for j, block in enumerate(blocks):
                 if block.get("type") == "tool_result" and block.get("tool_use_id") not in asked:
                     return (f"messages.{i}.content.{j}: unexpected `tool_use_id` found in "

@@ -6,8 +6,9 @@ A cue is a phrase matched as whole words, case-insensitively:
   spaces: "change-of-control");
 - ``word*``: any ending ("litigat*" is litigation, litigated, litigating);
 - ``a|b``: either word in that place ("claim|claims against");
-- ``[word]``: an optional word ("[the] board of directors");
-- ``~``: any one to three words ("depend* on ~ customer*");
+- ``[word]``: an optional word ("[the] board of directors"), or words ("[at least] two");
+- ``~``: any one to three words ("depend* on ~ customer*"); ``[~]``: none to three words;
+- ``...``: any words of the same sentence, or none ("what did ... discuss*");
 - ``#``: a number ("#% of revenue", "# % of revenue");
 - a last word ``!a|b``: not followed by it ("management !accounts|report");
 - ``re:…``: a regular expression, for the rare cue a phrase cannot say.
@@ -28,6 +29,9 @@ __all__ = ["Cues", "check_phrase", "compile_phrase", "cues"]
 _GAP = r"[\s\-]+"
 _NUMBER = r"\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?"
 _ANY_WORDS = r"(?:[^\s.?!;]+\s+){0,2}[^\s.?!;]+"
+# words that bring their own gap after them (so that none at all leaves a single gap)
+_SOME_WORDS = r"(?:[^\s.?!;]+[\s\-]+){0,3}"
+_SENTENCE_WORDS = r"(?:[^.?!;]*?[\s\-'’])?"  # an elision ("l'EBITDA") ends one too
 
 
 def _word(token: str) -> str:
@@ -42,13 +46,15 @@ def _word(token: str) -> str:
 
 
 def check_phrase(phrase: str) -> None:
-    """Refuses a phrase the syntax cannot read: an optional `[…]` spans one word only."""
+    """Refuses a phrase the syntax cannot read: an optional `[…]` closes before the next one
+    opens, and no bracket stands alone."""
     if phrase.strip().startswith("re:"):
         return
-    for token in phrase.split():
-        if token.startswith("[") != token.endswith("]") or token.count("[") > 1:
-            raise ValueError(f"cue {phrase!r}: an optional word is one word in brackets "
-                             f"('[the] board', '[a] [stake]'), not {token!r}")
+    for chunk in re.findall(r"\[[^\]]*\]?|[^\s\[]+", phrase):
+        inside = chunk[1:-1] if chunk.startswith("[") else chunk
+        if (chunk.startswith("[") and not chunk.endswith("]")) or "[" in inside or "]" in inside:
+            raise ValueError(f"cue {phrase!r}: an optional word or words stand in one pair of "
+                             f"brackets ('[the] board', '[at least] two'), not {chunk!r}")
 
 
 def compile_phrase(phrase: str) -> str:
@@ -56,24 +62,32 @@ def compile_phrase(phrase: str) -> str:
     phrase = phrase.strip()
     if phrase.startswith("re:"):  # its own boundaries, where it wants them
         return "(?:" + phrase[3:].strip() + ")"
-    tokens = [t for t in re.split(r"\s+|(?<=\w)-(?=\w)", phrase) if t]
+    tokens = [t for chunk in re.findall(r"\[[^\]]*\]|[^\s\[]+", phrase)
+              for t in ([chunk] if chunk.startswith("[") else re.split(r"(?<=\w)-(?=\w)", chunk))
+              if t]
     negative = ""
     if tokens and tokens[-1].startswith("!") and len(tokens) > 1:
         negative = f"(?!{_GAP}(?:" + "|".join(
             _word(w) for w in tokens.pop()[1:].split("|")) + r")(?![\w]))"
-    pieces: list[tuple[str, bool]] = []  # (pattern, optional)
+    pieces: list[tuple[str, str]] = []  # (pattern, "word" | "optional" | "span")
     for token in tokens:
         if token == "~":
-            pieces.append((_ANY_WORDS, False))
+            pieces.append((_ANY_WORDS, "word"))
+        elif token in ("[~]", "..."):
+            pieces.append((_SOME_WORDS if token == "[~]" else _SENTENCE_WORDS, "span"))
         elif token.startswith("[") and token.endswith("]") and len(token) > 2:
-            pieces.append((_word(token[1:-1]), True))
+            words = token[1:-1].split()  # "[at least]": the words together, or none of them
+            pieces.append((_GAP.join(_word(w) for w in words), "optional"))
         else:
-            pieces.append((_word(token), False))
+            pieces.append((_word(token), "word"))
     out, gap_needed = "", False
-    for pattern, optional in pieces:
-        if optional and not out:
-            out = f"(?:{pattern}{_GAP})?"  # a leading optional word brings its own gap
-        elif optional:
+    for pattern, kind in pieces:
+        if kind == "span":  # its words bring their gaps: "did ... discuss" is "did discuss" too
+            out += (_GAP if gap_needed else "") + pattern
+            gap_needed = False
+        elif kind == "optional" and not gap_needed:
+            out += f"(?:{pattern}{_GAP})?"  # a leading optional word brings its own gap
+        elif kind == "optional":
             out += f"(?:{_GAP}{pattern})?"
         else:
             out += (_GAP if gap_needed else "") + pattern
@@ -102,6 +116,13 @@ class Cues:
 
     def findall(self, text: str) -> list[str]:
         return [m.group(0) for m in self.finditer(text)]
+
+    def starts(self, text: str) -> re.Match[str] | None:
+        """A cue that opens the text ("And EBITDA?", "What about last year?")."""
+        stripped = text.lstrip()
+        if not self.phrases:
+            return None
+        return self.pattern.match(stripped)
 
     def fullmatch(self, text: str) -> bool:
         return bool(self.phrases) and self.pattern.fullmatch(text.strip()) is not None

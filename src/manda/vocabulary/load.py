@@ -3,6 +3,7 @@ language belonging to a known topic, line item or cue set)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -90,6 +91,25 @@ class Vocabulary:
         return frozenset(w.lower() for lang in self.languages.values()
                          for w in lang.cues.get(name, ()))
 
+    def phrases(self, name: str) -> tuple[str, ...]:
+        """A named cue set's phrases as written, in every language (case kept)."""
+        _cue_set(self, name)  # a name English does not give is an error
+        return tuple(dict.fromkeys(p for lang in self.languages.values()
+                                   for p in lang.cues.get(name, ())))
+
+    def language_of(self, text: str) -> str:
+        """The language a question is written in: the one whose question and stop words it
+        uses most ("Quel est le chiffre d'affaires ?" is French); English when none leads."""
+        return _language_of(self, text)
+
+    def number(self, word: str) -> int | None:
+        """A number written as a word or in digits, in any language ("three", "drei", "3")."""
+        word = word.strip().lower()
+        if word.isdigit():
+            return int(word)
+        return next((lang.number_words[word] for lang in self.languages.values()
+                     if word in lang.number_words), None)
+
     def month(self, word: str) -> int | None:
         """The month a word names, in any language ("Sept", "März", "juillet")."""
         return _month_words(self).get(word.strip(".").lower())
@@ -97,6 +117,20 @@ class Vocabulary:
     def month_names(self) -> frozenset[str]:
         return frozenset(_month_words(self))
 
+    def event_kinds(self) -> tuple[tuple[str, Cues], ...]:
+        """The words that ask for events of each kind ("expire", "matur"), in every language."""
+        return _event_kinds(self)
+
+    def answer(self, key: str, language: str = "en", **values: object) -> str:
+        """A composer's sentence in `language`, English where that language lacks it."""
+        own = self.languages.get(language)
+        template = own.answers.get(key) if own is not None else None
+        if template is None:
+            template = self.languages["en"].answers.get(key)
+        if template is None:
+            raise KeyError(f"no answer wording {key!r} in manda/vocabulary/languages/en.yaml "
+                           "(answers:)")
+        return template.format(**values) if values else template
     def key_dates(self) -> tuple[tuple[str, Cues], ...]:
         """What a date in a legal text dates ("closing", "expiry" …) and the words before it
         that say so, in every language (`key_dates:`; English's order)."""
@@ -106,12 +140,14 @@ class Vocabulary:
         """A named passage search, in English (`searches:` in en.yaml)."""
         return self.languages["en"].searches[name]
 
-    def flag_lead(self, kind: str) -> str:
-        """How a red-flag lead names a kind of flag ("litigation", "conflicting figures")."""
+    def flag_lead(self, kind: str, language: str = "en") -> str:
+        """How a red-flag lead names a kind of flag ("litigation", "conflicting figures"), in
+        `language` where its file gives it, else in English."""
         for topic in self.topics:
             if topic.key == kind:
-                return topic.lead
-        return self.languages["en"].red_flags.get(kind, kind.replace("_", " "))
+                return topic.lead_in(language)
+        own = self.languages[language].red_flags if language in self.languages else {}
+        return own.get(kind) or self.languages["en"].red_flags.get(kind, kind.replace("_", " "))
 
     def severity_order(self) -> tuple[str, ...]:
         """Every red-flag kind, most serious first (topics before other kinds of equal rank)."""
@@ -146,10 +182,38 @@ def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
         for role in roles)
 
 
+_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+@cache
+def _function_words(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
+    return {code: frozenset(w.lower() for name in ("question_words", "stop_words")
+                            for w in lang.cues.get(name, ()))
+            for code, lang in vocabulary.languages.items()}
+
+
+def _language_of(vocabulary: Vocabulary, text: str) -> str:
+    tokens = _TOKEN.findall(text.lower())
+    scores = {code: sum(1 for t in tokens if t in words)
+              for code, words in _function_words(vocabulary).items()}
+    best = max(scores.values(), default=0)
+    if best == 0 or scores.get("en", 0) == best:
+        return "en"
+    return next(code for code, score in scores.items() if score == best)
+
+
 @cache
 def _month_words(vocabulary: Vocabulary) -> dict[str, int]:
     return {word.lower(): number for lang in vocabulary.languages.values()
             for number, words in lang.months.items() for word in words}
+
+
+@cache
+def _event_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
+    kinds = dict.fromkeys(k for lang in vocabulary.languages.values() for k in lang.event_kinds)
+    return tuple((kind, cues(p for lang in vocabulary.languages.values()
+                             for p in lang.event_kinds.get(kind, ())))
+                 for kind in kinds)
 
 
 def _languages() -> dict[str, LanguageFile]:
@@ -173,7 +237,7 @@ def _phrases(lang: LanguageFile) -> Iterator[str]:
     """Every cue phrase of a language file (not its labels, queries or number words)."""
     for words in lang.topics.values():
         yield from (*words.asked, *words.terms, *words.stated, *words.prefer)
-    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates):
+    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates, lang.event_kinds):
         for phrases in group.values():
             yield from phrases
     for role in lang.document_roles.values():
@@ -202,6 +266,10 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
                                   f"line_items.yaml")
         if unknown := set(lang.cues) - set(en.cues):
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+        if unknown := set(lang.answers) - set(en.answers):
+            raise VocabularyError(f"{where}: answer wordings {sorted(unknown)} are not in en.yaml")
+        if unknown := set(lang.event_kinds) - set(en.event_kinds):
+            raise VocabularyError(f"{where}: event kinds {sorted(unknown)} are not in en.yaml")
         if bad := [m for m in lang.months if not 1 <= m <= 12]:
             raise VocabularyError(f"{where}: months {bad} are not 1 to 12")
         if unknown := set(lang.key_dates) - set(en.key_dates):

@@ -165,8 +165,13 @@ class LanguageFile(_File):
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
     key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
     numbers: NumberWords = NumberWords()
-    # month names by number, as documents, headers and questions write them
+    # reading a question: number words ("three" → 3), month names by number, the words that ask
+    # for an event of a kind ("when does … expire")
+    number_words: dict[str, int] = {}
     months: dict[int, tuple[str, ...]] = {}
+    event_kinds: dict[str, tuple[str, ...]] = {}
+    # writing an answer: the composers' sentences, `{name}` for what they fill in
+    answers: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------- as the code reads them
@@ -214,6 +219,14 @@ class Topic:
 
     @property
     def lead(self) -> str:
+        return self.lead_in()
+
+    def lead_in(self, language: str = "en") -> str:
+        """How a red-flag lead names it: in `language` where its file gives a lead, else in
+        English."""
+        own = self.words.get(language)
+        if own is not None and own.lead:
+            return own.lead
         return self._word("lead", "en") or self.label.lower()
 
     @property

@@ -8,8 +8,6 @@ answers everything else.
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose import (
     comparison,
     deep_dive,
@@ -24,10 +22,10 @@ from manda.agent.compose import (
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape, shape_for
+from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape
 from manda.answers import Intent
 
-__all__ = ["Ask", "Draft", "asks_adjustments", "compose", "topic_shape"]
+__all__ = ["Ask", "Draft", "compose", "topic_shape"]
 
 _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLORATION)
 # A risk question about one of these ("any covenant issues?", "litigation risks?") is answered
@@ -35,22 +33,9 @@ _SHAPED = (Intent.FACT_LOOKUP, Intent.DEEP_DIVE, Intent.SYNTHESIS, Intent.EXPLOR
 _RISK_SHAPES = (COVENANTS.key, LITIGATION.key)
 
 
-# "What are the QoE adjustments?", "the add-backs", "the EBITDA bridge": reported to adjusted
-_ADJUSTMENTS = re.compile(
-    r"\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda|normali[sz]\w*)\b[^?.]{0,40}\badjustments?\b|"
-    r"\badjustments?\b[^?.]{0,40}\b(?:qoe|quality[\s-]of[\s-]earnings|ebitda)\b|"
-    r"\badd[\s-]?backs?\b|\bebitda bridge\b|\bbridge (?:from|between) (?:reported|"
-    r"statutory)\b", re.IGNORECASE)
-
-
-def asks_adjustments(question: str) -> bool:
-    """The question asks for the adjustments from reported to adjusted EBITDA."""
-    return _ADJUSTMENTS.search(question) is not None
-
-
 def topic_shape(ask: Ask) -> Shape | None:
     """The topic shape that answers `ask`, if the question is a topic question."""
-    shape = shape_for(ask.question)
+    shape = ask.frame.topic
     if shape is None:
         return None
     if ask.intent not in _SHAPED and not (ask.intent is Intent.DUE_DILIGENCE
@@ -67,14 +52,14 @@ def topic_shape(ask: Ask) -> Shape | None:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     """The answer in the shape the intent calls for, from extracted values and passages only."""
-    if evidence.timeline is not None and timeline.asks_timeline(ask.question):
+    if evidence.timeline is not None and ask.frame.timeline:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return dated
     listed = digest.answer(ask, evidence)  # "what did the board discuss in September?"
     if listed is not None:
         return listed
-    if asks_adjustments(ask.question):  # the QoE's bridge from reported to adjusted
+    if ask.frame.adjustments:  # the QoE's bridge from reported to adjusted
         draft = topics.reported_vs_adjusted(ask, evidence)
         if draft is not None:
             return draft

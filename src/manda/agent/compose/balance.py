@@ -38,7 +38,7 @@ from manda.finance.covenants import (
     stated_result,
     when_tested,
 )
-from manda.finance.facilities import DRAWABLE, facility_name
+from manda.finance.facilities import DRAWABLE
 from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import line_item_of
 from manda.injection import looks_like_instruction
@@ -47,15 +47,6 @@ from manda.vocabulary import topic
 
 _F = re.IGNORECASE
 
-_SHEET_ASKED = re.compile(r"\bbalance sheets?\b|\bfinancial position\b|\bbilanz\b|"
-                          r"\bcapital structure\b|\bworking capital\b|\bnet current assets\b|"
-                          r"\bnwc\b", _F)
-# "terms", not the "term" of "term loan"
-_TERMS_ASKED = re.compile(r"\bterms?\b(?!\s+(?:loans?|facilit|debt|sheet))|\bconditions\b|"
-                          r"\bmatur\w+|\binterest (?:rate|margin)\b|"
-                          r"\bpricing\b|\blenders?\b|\bsecured\b|\bsecurity\b|\brepay\w*|"
-                          r"\bamorti[sz]\w*|\bkonditionen\b|\blaufzeit\b", _F)
-_WORKING_CAPITAL_ASKED = re.compile(r"\bworking capital\b|\bnwc\b|\bnet current assets\b", _F)
 _DEBT_ROW = re.compile(
     r"\b(?:loans?|borrowings?|overdrafts?|debt|notes payable|senior notes|bonds?|facilit\w+|"
     r"revolv\w*|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
@@ -124,7 +115,7 @@ def _statements(evidence: Evidence, hits: Sequence[SearchHit], pattern: re.Patte
 
 def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     hits = role_hits(evidence, DEBT.roles)
-    whole = _SHEET_ASKED.search(ask.question) is not None
+    whole = ask.frame.whole_sheet
     parts: list[str] = []
     shown: set[tuple[str, ...]] = set()
     tables = sorted(tables_of(hits), key=lambda th: -sum(
@@ -149,7 +140,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     if facilities:
         section = ["", "**Facilities, lenders and maturities**",
                    *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
-        if _TERMS_ASKED.search(ask.question):
+        if ask.frame.facility_terms:
             # "what are the terms of the term loan?": the terms are the answer, balances after
             first, *rest = facilities
             section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
@@ -170,7 +161,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += _differences(evidence, "\n".join(parts))
     title = "Balance sheet" if whole else "Cash and debt"
     lead = f"{title}, as the documents state it (figures in the units each table gives):"
-    if facilities and _TERMS_ASKED.search(ask.question):
+    if facilities and ask.frame.facility_terms:
         return Draft(text="\n".join(parts).strip())
     drawing = (drawing_sentence(ask, evidence) or facility_sentence(ask, evidence)
                or working_capital_sentence(ask, evidence, hits))
@@ -249,11 +240,6 @@ def facility_table(evidence: Evidence) -> list[str]:
     return rows
 
 
-_DRAWING_ASKED = re.compile(r"\bdrawn\b|\bdraw(?:n|ings?)?\s?down\b|\bheadroom\b|\bundrawn\b|"
-                            r"\bavailab\w+\b|\butili[sz]\w*\b|\bhow much (?:is )?left\b|"
-                            r"\bin anspruch genommen\b|\bausgenutzt\b", _F)
-
-
 def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
     """"How much is drawn on the revolver?": the facility asked (or every drawable one), what
     is drawn of its limit and what is left, as the answer's first line."""
@@ -261,9 +247,9 @@ def drawing_sentence(ask: Ask, evidence: Evidence) -> str | None:
     from manda.agent.selection import show
     from manda.agent.translate import period_phrase
 
-    if not _DRAWING_ASKED.search(ask.question):
+    if not ask.frame.drawing:
         return None
-    asked = facility_name(ask.question)
+    asked = ask.frame.facility
     lines = [line for line in facility_lines(evidence)
              if (line.name == asked if asked else line.name in DRAWABLE) and line.drawn]
     if not lines:
@@ -312,7 +298,7 @@ def facility_sentence(ask: Ask, evidence: Evidence) -> str | None:
     from manda.agent.selection import show
     from manda.agent.translate import period_phrase
 
-    asked = facility_name(ask.question)
+    asked = ask.frame.facility
     lines = [line for line in facility_lines(evidence) if line.name == asked]
     if asked is None or not lines:
         return None
@@ -352,7 +338,7 @@ def working_capital_sentence(ask: Ask, evidence: Evidence,
                              hits: Sequence[SearchHit]) -> str | None:
     """"What's the working capital position?" with no stated figure: stocks + debtors − trade
     creditors of the balance sheet, per column, computed and said to be, in its units."""
-    if not _WORKING_CAPITAL_ASKED.search(ask.question):
+    if not ask.frame.working_capital:
         return None
     for table, hit in tables_of(hits):
         lines = {name: next((r for r in table.rows if _line(r.label) == subject), None)
@@ -500,7 +486,8 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     offer = False
     if missing_result and not compliance:
         question = topic("covenants").question
-        parts += ["", f"No test result is stated for every covenant. {qa_offer()} "
+        parts += ["", "No test result is stated for every covenant. "
+                  f"{qa_offer(language=ask.language)} "
                   f"(“{question}”)"]
         proposals.append(qa_action(question, COVENANTS.category))
         offer = True

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence, Source
+from manda.agent.frame import QuestionFrame
 from manda.agent.grounding import cite
-from manda.agent.intents import QuestionFrame
 from manda.agent.selection import Reading, show, subject_base
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.topics import Shape
@@ -22,19 +22,30 @@ from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
+from manda.vocabulary import vocabulary
 
 
 @dataclass(frozen=True)
 class Ask:
-    """The question as the composer answers it: read, and resolved against the conversation."""
+    """The question as the composer answers it: its frame (read once, `manda.agent.frame`), and
+    what the conversation resolved it to. Composers never read the question's text again."""
 
-    question: str
     intent: Intent
     frame: QuestionFrame
     subject: str | None = None
     period: str | None = None
     entity: str | None = None
     assumption: str | None = None  # "For Q3 2024"
+
+    @classmethod
+    def of(cls, frame: QuestionFrame) -> Ask:
+        """A question asked on its own (no conversation before it)."""
+        return cls(intent=frame.intent, frame=frame, subject=frame.subject, period=frame.period,
+                   entity=frame.entity)
+
+    @property
+    def language(self) -> str:
+        return self.frame.language
 
 
 @dataclass
@@ -196,10 +207,12 @@ def qa_action(question: str, category: str) -> SuggestedAction:
     return SuggestedAction(type="add_to_qa", question=question, category=category)
 
 
-def qa_offer(count: int = 1) -> str:
+def qa_offer(count: int = 1, language: str = "en") -> str:
+    """The offer to add the open question(s) to the deal's Q&A list, in the question's
+    language."""
     if count == 1:
-        return "Shall I add this question to the Q&A list?"
-    return f"Shall I add these {count} questions to the Q&A list?"
+        return vocabulary().answer("offer_qa", language)
+    return vocabulary().answer("offer_qa_many", language, count=count)
 
 
 # ---------------------------------------------------------------- passages
@@ -359,31 +372,34 @@ def mentions(evidence: Evidence, name: str) -> bool:
 
 
 def searched_phrase(evidence: Evidence, ask: Ask) -> str:
+    """"I searched the 12 documents of this deal's data room (…)", in the question's language."""
     docs = len(evidence.documents)
-    asked = " ".join(ask.question.lower().split())
-    searched = [s for s in evidence.searched[:4]
-                if " ".join(s.strip('"“”').lower().split()) != asked]
-    room = f"the {docs} documents of this deal's data room" if docs else "this deal's data room"
+    words = vocabulary()
     # the question itself is quoted once, in the Q&A offer; other searches are named here
-    return f"I searched {room} ({'; '.join(searched)})" if searched else f"I searched {room}"
+    searched = [s for s in evidence.searched[:4] if not ask.frame.is_itself(s)]
+    room = words.answer("searched_room", ask.language, count=docs) if docs else \
+        words.answer("searched_deal", ask.language)
+    return f"{room} ({'; '.join(searched)})" if searched else room
 
 
 def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General",
             question: str | None = None, closest: Sequence[tuple[str, Source]] = ()) -> Draft:
     """Never a bare "I don't know": what was searched, why nothing fits, and the Q&A offer."""
-    lines = [f"{searched_phrase(evidence, ask)} and found nothing that answers this: {why}"]
+    words, language = vocabulary(), ask.language
+    lines = [words.answer("found_nothing", language, searched=searched_phrase(evidence, ask),
+                          why=why)]
     for sentence, source in closest[:2]:
-        lines.append(f"- Closest passage: “{sentence}” {cite([source])}")
+        lines.append(words.answer("closest_passage", language, sentence=sentence,
+                                  cite=cite([source])))
     requested = requested_in_irl(evidence, [t for t in ask.frame.terms if len(t) > 3])
     if requested is not None:
         row, source = requested
-        ref = row.split(" | ")[0]
-        lines.append(f"- The IRL already requests it ({ref}) {cite([source])}; no document in "
-                     "the room answers it yet.")
-    q = question or ask.question.strip()
+        lines.append(words.answer("already_requested", language, ref=row.split(" | ")[0],
+                                  cite=cite([source])))
+    q = question or ask.frame.qa_question
     if not q.endswith("?"):
         q = q.rstrip(".") + "?"
-    lines.append(f"{qa_offer()} (“{q}”)")
+    lines.append(f"{qa_offer(language=language)} (“{q}”)")
     return Draft(text="\n".join(lines), proposals=[qa_action(q, category)], offer_qa=True)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -34,14 +32,11 @@ from manda.models import Nature
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
 
 
-_REPORTED = re.compile(r"\b(?:reported|statutory|unadjusted|as reported)\b", re.IGNORECASE)
-
-
-def _reported_vs_adjusted(subjects: list[str], question: str) -> bool:
+def _reported_vs_adjusted(subjects: list[str], ask: Ask) -> bool:
     """"Adjusted EBITDA against reported EBITDA": the same metric before and after adjustments
     ("reported and adjusted EBITDA" names the metric once)."""
     return any(s.startswith("adjusted ") and (s.removeprefix("adjusted ") in subjects
-                                              or _REPORTED.search(question))
+                                              or ask.frame.reported)
                for s in subjects)
 
 
@@ -86,15 +81,15 @@ def periods_of_key(period: str) -> tuple:
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     subjects = _subjects(ask)
-    if _reported_vs_adjusted(subjects, ask.question):  # one metric on two definitions
+    if _reported_vs_adjusted(subjects, ask):  # one metric on two definitions
         from manda.agent.compose.topics import reported_vs_adjusted
 
         draft = reported_vs_adjusted(ask, evidence)
         if draft is not None:
             return draft
-    if ask.frame.wants_forecast and not _VERSIONS.search(ask.question):
+    if ask.frame.wants_forecast and not ask.frame.versions:
         draft = _forecast_vs_actual(ask, evidence, subjects)
-        if draft.rests_on or ask.frame.wants_actual or _AGAINST_RESULTS.search(ask.question):
+        if draft.rests_on or ask.frame.wants_actual or ask.frame.against_results:
             return draft
     if ask.frame.wants_forecast and len(ask.frame.periods) < 2:
         return _forecast_versions(ask, evidence, subjects)
@@ -150,13 +145,6 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
-
-
-# "the two forecasts", "v1 vs v2", "how was the budget revised": versions, not results.
-_VERSIONS = re.compile(r"\b(?:two|both|versions?|revis\w*|earlier|previous|original|updated|"
-                       r"re-?forecasts?|v\d)\b", re.IGNORECASE)
-_AGAINST_RESULTS = re.compile(r"\b(?:results?|came in|outturn|delivered|performance)\b",
-                              re.IGNORECASE)
 
 
 def _both_periods(evidence: Evidence, subject: str) -> list[str]:

@@ -16,7 +16,7 @@ from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, statement_rows
-from manda.finance.derived import Derived, asked_derived, line_item_of
+from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 
@@ -30,7 +30,7 @@ _READABLE = {"operating cash flow": "operating cash flow", "capex": "capital exp
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The computed metric the question asks for, from one document's rows, or None."""
-    metric = asked_derived(ask.question)
+    metric = ask.frame.derived
     if metric is None:
         return None
     inputs = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]

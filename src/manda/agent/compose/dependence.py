@@ -183,7 +183,7 @@ def key_people(ask: Ask, evidence: Evidence) -> Draft | None:
     if members and missing:
         parts += ["", f"**Key roles no document names**: {' or '.join(missing)}."]
     question = _DEPENDENCY.question
-    parts += ["", f"{qa_offer()} (“{question}”)"]
+    parts += ["", f"{qa_offer(language=ask.language)} (“{question}”)"]
     return Draft(text="\n".join(parts).strip(), proposals=[qa_action(question, "HR")],
                  offer_qa=True)
 

@@ -13,58 +13,25 @@ import re
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import content_terms
-from manda.agent.topics import roles_asked
 from manda.agent.unusual import sentences, trim
 from manda.models import Document, DocumentRole, SearchHit
 
 _F = re.IGNORECASE
-_ASKED = re.compile(
-    r"\bwhat (?:did|was|were|has|have)\b[^?]*\b(?:discuss\w*|cover\w*|decid\w*|agree\w*|"
-    r"approv\w*|resolv\w*|talk\w* about|on the agenda)\b|\bagenda\b|"
-    r"\bsummari[sz]e (?:the )?(?:latest |last )?(?:board )?(?:minutes|meeting)\b|"
-    r"\bwhat happened at the (?:last |latest )?(?:board|meeting)\b", _F)
-# Words of the question that name the meeting, not a topic in it.
-_MEETING = {"board", "minut", "meeting", "discuss", "discussed", "cover", "covered", "decid",
-            "decided", "agre", "agreed", "approv", "approved", "resolv", "talk", "agenda",
-            "summari", "summariz", "summaris", "happen", "happened", "last", "latest", "month",
-            "director", "directors", "shareholder", "shareholders"}
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")
 _SKIP_BODY = re.compile(r"^\s*(?:none|n/?a|nothing)\b", _F)
 # The meeting's own housekeeping: no item of substance.
 _FORMALITY = re.compile(r"\b(?:opened|closed) the meeting\b|\bwas quorate\b|\bno apologies\b",
                         _F)
-_DECISIONS_ASKED = re.compile(r"\b(?:decid\w*|decisions?|agree\w*|approv\w*|resolv\w*|"
-                              r"resolutions?)\b", _F)
 _DECISION = re.compile(r"\b(?:approved|resolved|agreed|decided|asked|instructed|appointed|"
                        r"authori[sz]ed|mandated|rejected|deferred)\b", _F)
 
 
-def asks_digest(question: str) -> bool:
-    return _ASKED.search(question) is not None and not _topic_words(question)
-
-
-def _topic_words(question: str) -> list[str]:
-    months = {m[:3] for m in _MONTHS}
-    return [t for t in content_terms(question)
-            if not any(t.startswith(w) or w.startswith(t) for w in _MEETING)
-            and t[:3] not in months and not t.isdigit()]
-
-
-def _month_asked(question: str) -> int | None:
-    low = question.lower()
-    return next((n for n, m in enumerate(_MONTHS, 1) if re.search(rf"\b{m[:3]}\w*\b", low)),
-                None)
-
-
 def _document(ask: Ask, evidence: Evidence) -> Document | None:
-    roles = roles_asked(ask.question) or (DocumentRole.BOARD_MINUTES,)
+    roles = ask.frame.roles or (DocumentRole.BOARD_MINUTES,)
     held = {h.document_id for h in evidence.hits}
     docs = [d for d in evidence.documents.values() if d.role in roles and d.id in held]
     if not docs:
         return None
-    month = _month_asked(ask.question)
+    month = ask.frame.month
     dated = [d for _, d in sorted(((d.doc_date.toordinal() if d.doc_date else 0, d)
                                    for d in docs), key=lambda t: t[0])]
     if month is not None:
@@ -86,12 +53,12 @@ def _body(hit: SearchHit) -> str:
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The sections of the meeting or document asked, in order, or None when it is not held."""
-    if not asks_digest(ask.question):
+    if not ask.frame.digest:
         return None
     doc = _document(ask, evidence)
     if doc is None:
         return None
-    decisions = _DECISIONS_ASKED.search(ask.question) is not None
+    decisions = ask.frame.decisions
     hits: dict[str, SearchHit] = {}
     for h in evidence.hits:
         if h.document_id == doc.id:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -18,7 +16,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.gaps import Coverage
 from manda.agent.grounding import cite
 from manda.agent.redflags import RedFlag, headline_amount, lead, ordered
-from manda.agent.relevance import NOT_FOUND_BELOW, best, confidence, content_terms, rank
+from manda.agent.relevance import NOT_FOUND_BELOW, best, confidence, rank
 from manda.agent.selection import (
     Reading,
     in_text,
@@ -28,10 +26,10 @@ from manda.agent.selection import (
     subject_base,
     subject_label,
 )
-from manda.agent.topics import shape_for
 from manda.agent.translate import document_basis, period_name
-from manda.agent.unusual import TOPICS, instructions_in, scan
+from manda.agent.unusual import instructions_in, scan
 from manda.models import Finding, RelationType
+from manda.vocabulary import vocabulary
 
 MAX_GAPS_LISTED = 8
 
@@ -113,36 +111,20 @@ def gap_lines(coverage: Coverage | None) -> tuple[list[str], list[tuple[str, str
     return lines, questions
 
 
-# Words that ask for risks in general; anything else in a risk question is its focus.
-_GENERIC = re.compile(
-    r"^(?:red|flags?|risks?|risky|concerns?|concerned|issues?|problems?|worr\w*|watch|outs?|"
-    r"due|diligence|unusual|anomal\w*|inconsisten\w*|contradict\w*|conflicts?|discrepanc\w*|"
-    r"deal|breakers?|corrections?|restat\w*|exposures?|liabilit\w*|look|out|major|biggest|"
-    r"top|material|significant|potential|transaction|acquisition|here|all|identify|flag|"
-    r"see|find|found|spot|note|aware|need|things?|items?|points?|areas?|summar\w*|list|"
-    r"overall|main|key|there|should|would|could|might|may|any|adequate\w*|against)$", re.I)
-
-
-def focus_words(question: str) -> list[str]:
-    """What a risk question is about beyond risk in general ("cyber insurance", "Globex")."""
-    return [w for w in re.findall(r"[A-Za-zÀ-ÿ0-9][\w&\-]+", question)
-            if content_terms(w) and not _GENERIC.match(w)]
-
-
 def compose(ask: Ask, evidence: Evidence) -> Draft:
-    focus = focus_words(ask.question)
+    focus = ask.frame.focus
     if focus:
         return _focused(ask, evidence, focus)
     return _report(ask, evidence)
 
 
-def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
+def _focused(ask: Ask, evidence: Evidence, focus: tuple[str, ...]) -> Draft:
     """A risk question about one thing: what the room says on it, or "not found" and Q&A."""
     shaped = _topic_first(ask, evidence)
     if shaped is not None:
         return shaped
     about = " ".join(focus)
-    asked = [t for t in TOPICS if t.terms.search(ask.question)]
+    asked = ask.frame.flag_topics
     parts: list[str] = []
     rests: list[Finding] = []
     questions: list[tuple[str, str]] = []
@@ -155,7 +137,7 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
         if subject_base(reading.subject) in subjects:
             parts.append(line)
             rests.append(reading.primary)
-    ranked = rank(evidence, about)
+    ranked = rank(evidence, ask.frame.focus_ranking)
     if confidence(ranked) >= NOT_FOUND_BELOW:
         shown = {line.split(" (source")[0] for line in parts}
         for passage in best(ranked, limit=3):
@@ -166,10 +148,10 @@ def _focused(ask: Ask, evidence: Evidence, focus: list[str]) -> Draft:
         category = asked[0].category if asked else "General"
         return no_data(ask, evidence, category=category,
                        why=f"no document in the room addresses {about}.")
-    q = ask.question.strip()
-    questions = questions or [(q if q.endswith("?") else q.rstrip(".") + "?", "General")]
+    questions = questions or [(ask.frame.qa_question, "General")]
     unique = list(dict.fromkeys(questions))
-    text = "\n".join([f"On {about}, the documents say:", *parts, "", qa_offer(len(unique))])
+    text = "\n".join([f"On {about}, the documents say:", *parts, "",
+                      qa_offer(len(unique), ask.language)])
     return Draft(text=text, proposals=[qa_action(qq, c) for qq, c in unique] + approvals(rests),
                  offer_qa=True, rests_on=rests)
 
@@ -180,13 +162,13 @@ def _topic_first(ask: Ask, evidence: Evidence) -> Draft | None:
     instead of a list of statements about it."""
     from manda.agent.compose import topics
 
-    shape = shape_for(ask.question)
+    shape = ask.frame.topic
     if shape is None or (ask.frame.subjects and not shape.of_metrics):
         return None
     draft = topics.compose(ask, evidence, shape)
     if draft is None:
         return None
-    asked = [t for t in TOPICS if t.terms.search(ask.question)]
+    asked = ask.frame.flag_topics
     flagged: list[str] = []
     questions: list[tuple[str, str]] = []
     for item in scan(evidence):
@@ -206,7 +188,7 @@ def _topic_first(ask: Ask, evidence: Evidence) -> Draft | None:
         parts += ["", "**Flagged**", *flagged]
     unique = list(dict.fromkeys(questions))
     if unique:
-        parts += ["", qa_offer(len(unique))]
+        parts += ["", qa_offer(len(unique), ask.language)]
     return Draft(text="\n".join(parts),
                  proposals=[*draft.proposals, *(qa_action(q, c) for q, c in unique)],
                  offer_qa=bool(unique) or draft.offer_qa, rests_on=rests)
@@ -255,23 +237,24 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
 
 
 def _report(ask: Ask, evidence: Evidence) -> Draft:
+    words = vocabulary()
     flags, rests, questions = red_flags(evidence)
     parts: list[str] = []
     if flags:
-        parts += [lead(flags), "", "**Red flags, most serious first**",
+        parts += [lead(flags, ask.language), "", words.answer("red_flags_heading", ask.language),
                   *[f.line for f in flags], ""]
 
     ahead = upcoming_lines(evidence)
     if ahead:
         as_of = getattr(evidence.timeline, "as_of", None)
         when = f" of {as_of:%-d %B %Y}" if as_of else ""
-        parts += [f"**Coming up within 12 months{when}**", *ahead, ""]
+        parts += [words.answer("coming_up_heading", ask.language, when=when), *ahead, ""]
 
     lines, gap_questions = gap_lines(evidence.coverage)  # type: ignore[arg-type]
     if lines:
         if not flags:
-            parts += ["No red flags in the documents; what the room is missing follows.", ""]
-        parts += ["**Gaps**", *lines, ""]
+            parts += [words.answer("no_red_flags", ask.language), ""]
+        parts += [words.answer("gaps_heading", ask.language), *lines, ""]
         questions += gap_questions
 
     if not parts:
@@ -285,7 +268,7 @@ def _report(ask: Ask, evidence: Evidence) -> Draft:
             offer_qa=True,
         )
     unique: list[tuple[str, str]] = list(dict.fromkeys(questions))
-    parts.append(qa_offer(len(unique)))
+    parts.append(qa_offer(len(unique), ask.language))
     proposals = [qa_action(q, c) for q, c in unique] + approvals(rests)
     return Draft(text="\n".join(parts).strip(), proposals=proposals, offer_qa=True,
                  rests_on=rests)

@@ -22,19 +22,18 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW
 from manda.agent.spans import Span, best_spans, rank_spans
-from manda.agent.topics import roles_asked
 from manda.agent.unusual import sentences
-
-NOT_FOUND_WHY = "no passage retrieved speaks to it closely enough to answer."
+from manda.vocabulary import vocabulary
 
 
 def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
-           why: str = NOT_FOUND_WHY, must: str | None = None, limit: int = 3,
+           why: str | None = None, must: str | None = None, limit: int = 3,
            prefer: re.Pattern[str] | None = None) -> Draft:
     """The best span, leading, and up to `limit` - 1 runners-up, quoted and cited; "not found"
     only below the threshold. `prefer`: among the spans that answer, those it matches lead (a
     firm named in its role)."""
-    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    why = why or vocabulary().answer("not_found_why", ask.language)
+    ranked = rank_spans(ask.frame, evidence)
     if must:  # a named entity: spans of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
         ranked = [s for s in ranked
@@ -58,7 +57,7 @@ def span_confidence(ranked: list[Span]) -> float:
 def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     """The room holds documents of the kind that answers this (minutes, a budget, a lease
     schedule): show what they say closest to it, never "not found", and offer Q&A."""
-    roles = roles_asked(ask.question)
+    roles = ask.frame.roles
     wanted = {d.id for d in evidence.documents.values() if d.role in roles}
     if not wanted:
         return None
@@ -72,11 +71,10 @@ def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Dr
     if not near:
         return None
     kind = evidence.documents[near[0].source.document_id].role.value.replace("_", " ")
-    lines = [f"No passage answers this directly; the closest is in {near[0].source.document} "
-             f"({kind}):"]
+    lines = [vocabulary().answer("closest_in_role", ask.language,
+                                 document=near[0].source.document, kind=kind)]
     lines += [f"- “{p.text}” {cite([p.source])}" for p in near[:2]]
-    q = ask.question.strip()
-    q = q if q.endswith("?") else q.rstrip(".") + "?"
-    lines.append(f"{qa_offer()} (“{q}”)")
+    q = ask.frame.qa_question
+    lines.append(f"{qa_offer(language=ask.language)} (“{q}”)")
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)),
                  proposals=[qa_action(q, "General")], offer_qa=True)

@@ -23,7 +23,7 @@ from manda.agent.compose.common import (
     with_assumption,
 )
 from manda.agent.compose.people import people, person_name, role_holder, role_of
-from manda.agent.compose.topics import asks_pay, person_pay
+from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW
@@ -42,29 +42,24 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.spans import Span, rank_spans
-from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import TOPICS, scan, sentences
+from manda.agent.unusual import scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
-from manda.finance.derived import asked_derived
-from manda.finance.equivalents import group_patterns, named_groups
+from manda.finance.equivalents import group_patterns
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject
 from manda.ingest.extract.names import ORG
 from manda.models import Finding, Nature
 
-_ASKS_ROLE = re.compile(r"\b(?:role|title|position|job|who is|who's|what does .* do)\b",
-                        re.IGNORECASE)
-
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
-    role = asked_role(ask.question)
+    role = ask.frame.asked_role
     if role is not None and (not ask.entity or ask.entity.lower() in role.lower()
                              or ask.entity.split()[0].lower() in role.lower()):
         return _who_has_role(ask, evidence, role)
-    if ask.entity and asks_pay(ask.question) and not ask.subject:
+    if ask.entity and ask.frame.pay and not ask.subject:
         return _pay(ask, evidence)
     if ask.entity and not mentions(evidence, ask.entity):
         return no_data(
@@ -72,7 +67,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             why=f"no document of this deal mentions {ask.entity}.",
             category="General",
         )
-    if ask.subject and ASKS_SHARE.search(ask.question) and not _percent_findings(ask, evidence):
+    if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
         # metric's own figure does not answer; the sentence stating the share does
         return evidence_first.answer(ask, evidence)
@@ -92,14 +87,14 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     """A metric a deal team computes (free cash flow, EBITDA, a margin) that no finding holds:
     quoted where a document states it, else computed from its statement lines with the
     working shown."""
-    metric = asked_derived(ask.question)
+    metric = ask.frame.derived
     if metric is None:
         return None
     subject = canonical_subject(metric.name)
     if subject is not None and any(f.value is not None for f in findings_for(
             evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it
-    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    ranked = rank_spans(ask.frame, evidence)
     if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(ranked[0], metric.asked):
         return evidence_first.answer(ask, evidence, category="Financial")
     return computed.answer(ask, evidence)
@@ -109,10 +104,6 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
     text = (span.row.label if span.row is not None else span.text).lower()
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
         span.figures() if span.row is not None else find_amounts(span.text))
-
-
-ASKS_SHARE = re.compile(r"\b(?:what|which) (?:share|proportion|portion|percentage|part|fraction) "
-                        r"of\b|\bhow much of\b|\bwhat percent(?:age)? of\b", re.IGNORECASE)
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
@@ -209,8 +200,6 @@ def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
     return Draft(text=text, proposals=approvals(found), rests_on=found)
 
 
-_GROWTH = re.compile(r"\bgrow(?:th|ing|n|s)?\b|\bgrew\b|\by-?o-?y\b|\byear[\s-](?:on|over)[\s-]"
-                     r"year\b|\bwachstum\b|\bgewachsen\b", re.IGNORECASE)
 _GROWTH_OF = {"revenue growth": "revenue"}
 _FLOWS = {"revenue", "gross profit", "ebitda", "adjusted ebitda", "ebit", "net income"}
 
@@ -220,7 +209,7 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
     period a year before, computed from the two stated figures (a stated growth rate first)."""
     subject = subject_base(ask.subject or "")
     base = _GROWTH_OF.get(subject) or (subject if subject in _FLOWS else None)
-    if base is None or (subject == base and not _GROWTH.search(ask.question)):
+    if base is None or (subject == base and not ask.frame.growth):
         return None
     if subject != base and [f for f in findings_for(evidence, subject) if f.value is not None]:
         return None  # a document states the growth rate: the lookup answers with it
@@ -318,7 +307,7 @@ def _no_full_year(ask: Ask, evidence: Evidence, label: str, pool: list[Finding])
     request = f"Please provide {in_text(label)} for the last full financial year."
     text = (f"The room states {in_text(label)} for {', '.join(periods[-4:])} only, not for a "
             f"full year, so “last year” is not stated. The latest: "
-            f"{describe_reading(latest, evidence)}\n\n{qa_offer()}")
+            f"{describe_reading(latest, evidence)}\n\n{qa_offer(language=ask.language)}")
     return Draft(text=text, proposals=[qa_action(request, "Financial"),
                                        *approvals([latest.primary])],
                  offer_qa=True, rests_on=latest.findings)
@@ -350,16 +339,15 @@ def _from_passages(ask: Ask, evidence: Evidence, why: str) -> Draft:
 
 
 def _topic(ask: Ask, evidence: Evidence) -> Draft:
-    question = ask.question
     if ask.entity:
         person = [f for f in people(evidence) if _matches(f, ask.entity)]
-        if person or _ASKS_ROLE.search(question):
+        if person or ask.frame.person_role:
             return _person(ask, evidence, person)
-    if ASKS_YEAR_END.search(question):
+    if ask.frame.year_end:
         stated = _year_end(ask, evidence)
         if stated is not None:
             return stated
-    asked = [t for t in TOPICS if t.terms.search(question)]
+    asked = ask.frame.flag_topics
     if asked:
         topical = _asked_topics(ask, evidence)
         if topical is not None:
@@ -371,12 +359,6 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
             return _entity_facts(ask, evidence, entity_findings)
     category = asked[0].category if asked else "General"
     return evidence_first.answer(ask, evidence, category=category, must=ask.entity)
-
-
-ASKS_YEAR_END = re.compile(
-    r"\b(?:fiscal|financial|accounting|business|company's|their|its) year[\s-]?ends?\b|"
-    r"\byear[\s-]end (?:date|day)\b|\bwhen (?:does|is) (?:the |its |their )?(?:fiscal |financial )?"
-    r"year (?:end|close)\b|\bfiscal year (?:run|start)s?\b", re.IGNORECASE)
 
 
 def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -409,7 +391,7 @@ def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:
 
 def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
     """Litigation, covenants, change of control…: the best statement of each topic asked."""
-    asked = [t for t in TOPICS if t.terms.search(ask.question)]
+    asked = ask.frame.flag_topics
     items = [i for i in scan(evidence) if i.topic in asked]
     if ask.entity:  # "the Globex contract": the statement about Globex, not another one
         key = ask.entity.split()[0].lower()
@@ -447,19 +429,21 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
         # Wirtschaftsprüfungsgesellschaft", "… LLP, independent auditors") names who holds it
         firm = re.compile(rf"{_LEGAL_FORM}[\s,&]+(?:[\w&.]+[\s,]+){{0,2}}?(?:"
                           + "|".join(p.pattern for p in patterns) + ")", re.I)
-        also = [own for own, _ in named_groups(ask.question)
+        also = [own for own, _ in ask.frame.line_items
                 if not any(p.search(own) for p in patterns)]
         if not also:
             draft = evidence_first.answer(ask, evidence, category="General",
                                           must=" ".join(named), limit=1, why=why, prefer=firm)
             return draft if draft.offer_qa else _named_holder(draft, evidence, role)
         # two questions in one: each part answered from its own best passage
-        who = evidence_first.answer(replace(ask, question=f"Who is the {role}?"), evidence,
+        who = evidence_first.answer(replace(ask, frame=ask.frame.about(f"Who is the {role}?")),
+                                    evidence,
                                     category="General", must=" ".join(named), limit=1, why=why,
                                     prefer=firm)
         if not who.offer_qa:
             who = _named_holder(who, evidence, role)
-        rest = evidence_first.answer(replace(ask, question=also[0]), evidence, limit=1)
+        rest = evidence_first.answer(replace(ask, frame=ask.frame.about(also[0])), evidence,
+                                     limit=1)
         if who.offer_qa or rest.offer_qa or rest.text == who.text:
             return who if not who.offer_qa else evidence_first.answer(
                 ask, evidence, category="General", must=" ".join(named), limit=2, why=why)
@@ -478,7 +462,7 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
     listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
               for n, f in list(named.items())[:6]]
     text = "\n".join([f"The documents name no {role}; the people they name with a role:",
-                      *listed, f"{qa_offer()} (“{question}”)"])
+                      *listed, f"{qa_offer(language=ask.language)} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)
 

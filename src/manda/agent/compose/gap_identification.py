@@ -6,6 +6,7 @@ import re
 
 from manda.agent.compose.common import Ask, Draft, qa_action
 from manda.agent.evidence import Evidence
+from manda.agent.frame import QuestionFrame
 from manda.agent.gaps import Coverage
 from manda.agent.grounding import cite
 
@@ -38,13 +39,11 @@ def render(coverage: Coverage, *, category: str | None = None) -> list[str]:
     return lines
 
 
-def asked_category(question: str, coverage: Coverage) -> str | None:
+def asked_category(frame: QuestionFrame, coverage: Coverage) -> str | None:
     """A category the question names ("What is missing in IT/Cyber?" → "IT/Cyber")."""
-    lowered = question.lower()
     for name in coverage.by_category():
-        parts = [p for p in re.split(r"[/\s,&]+", name.lower()) if len(p) > 1]
-        if name.lower() in lowered or any(re.search(rf"\b{re.escape(p)}\b", lowered)
-                                          for p in parts if p not in {"it"}):
+        parts = [p for p in re.split(r"[/\s,&]+", name) if len(p) > 1]
+        if frame.says(name, whole=False) or any(frame.says(p) for p in parts):
             return name
     return None
 
@@ -59,7 +58,7 @@ def compose(ask: Ask, evidence: Evidence, category: str | None = None) -> Draft:
                                  "with the status of each item.", "General")],
             offer_qa=True,
         )
-    category = category or asked_category(ask.question, coverage)
+    category = category or asked_category(ask.frame, coverage)
     if coverage.origin == "irl":
         head = (f"IRL coverage: {coverage.covered}/{coverage.total} requests covered by documents "
                 f"in the room {cite(coverage.irl_sources)}".rstrip())  # every range it lists

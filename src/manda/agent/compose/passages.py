@@ -14,7 +14,7 @@ import re
 
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.relevance import NOT_FOUND_BELOW, says_change, stems_of, term_in
 from manda.agent.spans import Span, rank_spans
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.vocabulary import metric_spec
@@ -26,7 +26,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     does not while a span answers; a figure does not when what it was read from names less of
     the question than the best span (a coarser line item: "net sales" for "AWS net sales"), or
     states a change by that amount where the level is asked."""
-    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    ranked = rank_spans(ask.frame, evidence)
     if not ranked or ranked[0].words < NOT_FOUND_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
     if draft.offer_qa:
@@ -75,14 +75,6 @@ def _states(span: Span, finding: Finding) -> bool:
 def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     """A finding whose place no span holds stands when its own words name everything the best
     span answers of the question (so a coarser line item does not stand for a finer one)."""
-    from manda.agent.relevance import (
-        content_terms,
-        period_words,
-        says_change,
-        stems_of,
-        term_in,
-    )
-
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
@@ -94,8 +86,8 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
-    asked = [t for t in content_terms(ask.question) if term_in(t, best)
-             and t not in period_words(ask.question) and t not in _FORM_OF_PERIOD
+    asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
+             and t not in ask.frame.ranking.when and t not in _FORM_OF_PERIOD
              and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
     return all(term_in(t, own) for t in asked)
 

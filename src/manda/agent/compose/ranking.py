@@ -14,7 +14,6 @@ from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, pick_figure, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.intents import ranking_of
 from manda.agent.spans import Span, rank_spans, statement_row
 from manda.finance.figures import Figure
 
@@ -24,7 +23,7 @@ _TOTAL = re.compile(r"^\s*(?:total|consolidated|net sales$|all other)\b", re.IGN
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The ranking the question asks for, or None when no table of several line items has it."""
-    ranked = [s for s in rank_spans(ask.frame, evidence, question=ask.question)
+    ranked = [s for s in rank_spans(ask.frame, evidence)
               if s.row is not None and statement_row(s.row)]
     for top in ranked[:5]:
         rows = _siblings(top, ranked)
@@ -49,7 +48,7 @@ def _siblings(top: Span, spans: list[Span]) -> list[Span]:
 
 
 def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | None, float]] | None:
-    by, top_first = ranking_of(ask.question)
+    by, top_first = ask.frame.rank_by, ask.frame.top_first
     out: list[tuple[Span, Figure, Figure | None, float]] = []
     for span in rows:
         figures = [f for f in span.figures() if f.unit != "%" and not f.none]
@@ -74,7 +73,7 @@ def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | Non
 
 def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
           evidence: Evidence) -> str:
-    by, top_first = ranking_of(ask.question)
+    by, top_first = ask.frame.rank_by, ask.frame.top_first
     first_span, first, _, _ = lines[0]
     period = when(first_span, first, evidence)
     sources = cite(list({s.source.key: s.source for s, _, _, _ in lines}.values()))

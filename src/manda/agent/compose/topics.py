@@ -63,7 +63,6 @@ from manda.agent.topics import (
     MANAGEMENT,
     OVERVIEW,
     OWNERSHIP,
-    PAY,
     PAY_HEADER,
     Shape,
 )
@@ -71,7 +70,6 @@ from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import scan, sentences, trim, under_topic
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
-from manda.finance.vocabulary import find_subjects
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, Nature, SearchHit
 from manda.vocabulary import vocabulary
@@ -105,18 +103,10 @@ def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
     return draft
 
 
-_ONE_FIGURE = re.compile(r"^\s*(?:how (?:much|many|big|large)|what(?:'s| is| was| were| are)"
-                         r"(?: the)?(?: current| latest| total)? (?!\w+ (?:look|like)))", _F)
-
-
 def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
     """"How much cash is on the balance sheet?": the figure asked for is the first line, the
     topic's table after it as context."""
-    cue = _ONE_FIGURE.search(ask.question)
-    if len(ask.frame.subjects) != 1 or cue is None:
-        return
-    named = [start for _, start, _ in find_subjects(ask.question)]
-    if not any(ask.question[cue.end():start].strip() == "" for start in named):
+    if len(ask.frame.subjects) != 1 or not ask.frame.one_figure:
         return  # "what are the terms of the term loan?" asks for terms, not a figure
     subject = ask.frame.subjects[0]
     pool = [f for f in findings_for(evidence, subject, entity=ask.entity) if f.value is not None]
@@ -151,8 +141,7 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
              if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
     ledgers = [f for f in found if role_rank(evidence, f, OWNERSHIP) == 0]
     has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
-    if (has_ledger and not ledgers) or _asked_class(ask.question) or _ASKS_RIGHTS.search(
-            ask.question):
+    if (has_ledger and not ledgers) or ask.frame.share_class or ask.frame.class_rights:
         table = _ownership_from_tables(ask, evidence)  # the register itself, with its classes
         if table is not None:
             return table
@@ -218,16 +207,7 @@ def _class_columns(table: Table) -> list[str]:
     return out
 
 
-def _asked_class(question: str) -> str | None:
-    """The share class a question names ("Who holds the B Ordinary shares?"), if any."""
-    m = re.search(r"\b((?:class |series )?[a-z]? ?(?:ordinary|preference|preferred|common|growth|"
-                  r"deferred)|class [a-z]|series [a-z]\d?)\s+(?:shares|stock)\b", question, _F)
-    return m.group(1).strip() if m else None
-
-
 # What each class carries beyond its shares: asked for, the register's own columns are shown.
-_ASKS_RIGHTS = re.compile(r"\bliquidation\b|\bpreference (?:stack|amounts?)\b|\bissue price\b|"
-                          r"\bconversion (?:price|ratio)\b|\bparticipat\w+\b", _F)
 _RIGHTS_COLUMN = re.compile(r"liquidation|preference|issue price|conversion|participat|seniority",
                             _F)
 
@@ -275,8 +255,8 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
             continue
         source = evidence.hit_source(hit)
         sources = [evidence.hit_source(h) for h in pieces]
-        extra = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)] if _ASKS_RIGHTS.search(
-            ask.question) else []
+        extra = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)] \
+            if ask.frame.class_rights else []
         lines = ["| Holder | Class | Shares | Ownership |" + "".join(f" {h} |" for h in extra),
                  "|---|---|---|---|" + "---|" * len(extra)]
         total = 0.0
@@ -300,7 +280,7 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
         stated = next((c for c in table.caption if _AS_OF.search(c)), None)
         when = f" as of {as_of[1]}" if as_of else (f" ({stated})" if stated else "")
         head = f"Ownership{when}, from {source.document} {cite(sources)}:"
-        wanted = _asked_class(ask.question)
+        wanted = ask.frame.share_class
         lead: list[str] = []
         if wanted:
             match = [h for h in by_class if wanted.lower() in h.lower()]
@@ -346,7 +326,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     if missing:
         what = " or ".join(missing)
         parts += ["", f"**Key roles not filled in the documents**: no {what} is named. "
-                  f"{qa_offer()}"]
+                  f"{qa_offer(language=ask.language)}"]
         question = (f"Who holds the {what} role (or its equivalent), since when, and if vacant, "
                     "how is it covered?")
         proposals.insert(0, qa_action(question, MANAGEMENT.category))
@@ -382,10 +362,6 @@ def _grouped(value: str) -> str:
 
 
 _SCALE_OR_CURRENCY = re.compile(r"thousand|000|€|\$|£|eur|usd|gbp|chf|million", _F)
-
-
-def asks_pay(question: str) -> bool:
-    return PAY.search(question) is not None
 
 
 # ---------------------------------------------------------------- business overview
@@ -772,7 +748,7 @@ def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
     the topic ("R&D tax credits") must be in them, else it was not found."""
     own = _own_words(wanted)
     named = set(content_terms(" ".join([ask.entity or "", *vocabulary().words("aspects")])))
-    focus = [t for t in content_terms(ask.question)
+    focus = [t for t in ask.frame.ranking.terms
              if t not in named and not any(t[:5] == w[:5] for w in own if len(w) >= 4)
              and t not in own]
     scored: list[tuple[float, int, str, Source]] = []

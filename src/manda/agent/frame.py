@@ -1,0 +1,496 @@
+"""The question frame: everything a question asks, read once from its words.
+
+Its intent (and why), topic, subjects, periods, roles, entity, constraints and language, and one
+field for each thing a composer or the planner needs to know of it ("asks for the QoE
+adjustments", "asks when something expires"). The words are data, one file a language
+(`manda/vocabulary/languages/*.yaml`); this is the only module that reads a question's text.
+Retrieval, the planner and every composer take the frame (a test holds them to it).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Literal
+
+from manda.agent.constraints import Constraints, parse_constraints
+from manda.agent.intents import cued_intent
+from manda.agent.relevance import QuestionTerms, content_terms, question_terms
+from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
+from manda.agent.unusual import TOPICS
+from manda.answers import Intent
+from manda.finance.derived import Derived, asked_derived
+from manda.finance.equivalents import named_groups
+from manda.finance.facilities import facility_name
+from manda.finance.periods import find_periods
+from manda.finance.vocabulary import find_subjects
+from manda.models import DocumentRole
+from manda.retrieval.query import SearchQuery, read_query
+from manda.vocabulary import Cues, Topic, vocabulary
+
+__all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
+
+Relative = Literal["last_year", "previous_period", "same_period_last_year"]
+AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date"]
+LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
+
+_V = vocabulary()
+
+
+def _cues(name: str) -> Cues:
+    return _V.cues(name)
+
+
+_QUESTION_WORDS = _V.words("question_words")
+_STOP = _QUESTION_WORDS | _V.words("stop_words")
+_RELATIVE: tuple[tuple[Relative, Cues], ...] = tuple(
+    (name, _cues(f"relative_{name}"))
+    for name in ("same_period_last_year", "previous_period", "last_year"))
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    """What a question asks for, read without looking at any data."""
+
+    text: str  # the question as read: without its instructions ("in a table")
+    intent: Intent
+    explicit_intent: bool  # a cue named the intent; False when fact_lookup is the default
+    intent_reason: str = ""  # why, in words, for the answer's trace
+    language: str = "en"  # the language it is written in (an answer's wording follows it)
+    topic: Topic | None = None  # the deal topic answered in a shape of its own
+    subjects: tuple[str, ...] = ()
+    periods: tuple[str, ...] = ()
+    partial_period: str | None = None  # "Q3" with no year: the data decides which year
+    relative: Relative | None = None
+    years_back: tuple[int, ...] = ()  # full years counted back from the room's latest one
+    entity: str | None = None
+    terms: tuple[str, ...] = ()  # content words, for topics that are not metrics
+    roles: tuple[DocumentRole, ...] = ()  # the document roles its answer lives in
+    asked_role: str | None = None  # "who is the CFO?": the role asked
+    flag_topics: tuple[Topic, ...] = ()  # red-flag topics whose own words it uses
+    line_items: tuple[LineItemGroup, ...] = ()  # each line item named: its words, every wording
+    derived: Derived | None = None  # a metric a deal team computes (free cash flow, a margin)
+    ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
+    answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
+    rank_by: Literal["growth", "size"] = "growth"  # what a ranking question ranks by
+    top_first: bool = True  # the top of a ranking leads ("the worst": the bottom)
+    # how a search for it reads it (line items in every wording, statements, sub-searches): the
+    # search run with its text takes this same reading (`manda.retrieval.query`)
+    search: SearchQuery | None = field(default=None, compare=False, repr=False)
+    constraints: Constraints = field(default_factory=Constraints)  # its instructions
+    drops_constraints: bool = False  # "ignore the earlier instructions"
+    only_instructions: bool = False  # "Now in a table.": nothing asked but the instructions
+    followup: bool = False  # phrased as a continuation: "And EBITDA?", "What about last year?"
+    refers_back: bool = False  # a pronoun and no subject of its own: "Why did it drop?"
+    wants_forecast: bool = False
+    wants_actual: bool = False
+    full_year_reply: bool = False
+    same_quarter_reply: bool = False
+    words: int = 0
+    # what a composer or the planner asks of it, one field a question
+    adjustments: bool = False  # the QoE's bridge from reported to adjusted EBITDA
+    digest: bool = False  # what a meeting covered, with no topic of its own
+    month: int | None = None  # the month it names (a meeting's)
+    decisions: bool = False  # what was decided
+    timeline: bool = False  # dates of events: "when … expire", "coming up", "the timeline"
+    ahead: bool = False  # what is coming up
+    horizon_days: float | None = None  # "in the next 6 months"
+    years: tuple[int, ...] = ()  # calendar years it names
+    event_kinds: tuple[str, ...] = ()  # the kinds of event asked ("expire", "matur")
+    event_words: tuple[str, ...] = ()  # words that may name an event's party ("Globex")
+    pay: bool = False  # a named person's pay
+    person_role: bool = False  # a named person's role
+    year_end: bool = False  # when the fiscal year ends
+    share_of: bool = False  # a proportion of the metric ("what share of sales …")
+    one_figure: bool = False  # one figure asked outright ("How much cash …?")
+    share_class: str | None = None  # the share class named ("B Ordinary")
+    class_rights: bool = False  # liquidation preferences, issue prices …
+    growth: bool = False
+    whole_sheet: bool = False  # the balance sheet, not the debt alone
+    facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
+    drawing: bool = False  # how much of a facility is drawn or left
+    working_capital: bool = False
+    facility: str | None = None  # the facility it names ("the revolver")
+    reported: bool = False  # the reported figure, against the adjusted one
+    versions: bool = False  # versions of a forecast, not results
+    against_results: bool = False  # a forecast against what came in
+    focus: tuple[str, ...] = ()  # what a risk question is about beyond risk in general
+    focus_ranking: QuestionTerms = field(default_factory=QuestionTerms)
+
+    @property
+    def subject(self) -> str | None:
+        return self.subjects[0] if self.subjects else None
+
+    @property
+    def period(self) -> str | None:
+        return self.periods[0] if self.periods else None
+
+    @property
+    def qa_question(self) -> str:
+        """The question as a Q&A request: as asked, ending in a question mark."""
+        q = self.text.strip()
+        return q if q.endswith("?") else q.rstrip(".") + "?"
+
+    def says(self, phrase: str, *, whole: bool = True) -> bool:
+        """Whether the question uses `phrase` (a phrase the room brings, such as an IRL
+        category), as whole words or (`whole=False`) anywhere; a stop word ("it") says nothing."""
+        phrase = phrase.strip()
+        if not phrase or phrase.lower() in _STOP:
+            return False
+        if not whole:
+            return phrase.lower() in self.text.lower()
+        return re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", self.text, re.I) is not None
+
+    def is_itself(self, search: str) -> bool:
+        """Whether a search run is this question's own text (not to be listed as a search)."""
+        return " ".join(search.strip('"“”').lower().split()) == " ".join(self.text.lower().split())
+
+    def about(self, part: str) -> QuestionFrame:
+        """The question narrowed to a part it asks ("Who is the auditor?", "audit opinion"),
+        read as a question of its own in the same language."""
+        return replace(read_question(part), language=self.language)
+
+    def with_instructions_of(self, other: QuestionFrame) -> QuestionFrame:
+        """This question read with another one's instructions ("Now in a table." after it)."""
+        return replace(self, constraints=other.constraints,
+                       drops_constraints=other.drops_constraints)
+
+
+def read_question(question: str) -> QuestionFrame:
+    """Everything the agent reads from the question text alone."""
+    asked = " ".join(question.split())
+    cleaned, constraints, reset = parse_constraints(asked)
+    text = " ".join(cleaned.split())
+    subjects = _unique(s for s, _, _ in find_subjects(text))
+    periods = _periods(text)
+    entity = _entity(text)
+    intent, explicit, why = _intent(text, subjects, periods, entity)
+    partial = None
+    if (ltm := _cues("ltm").search(text)) and not any(p.startswith("LTM ") for p in periods):
+        # "LTM EBITDA as of March?": the twelve months to the latest March the data has
+        month = _ltm_month(text, ltm.end())
+        if any(_M_PERIOD.match(p) for p in periods):  # "as of March 2025": LTM Mar 2025
+            periods = tuple(f"LTM {p}" if _M_PERIOD.match(p) else p for p in periods)
+        elif not periods:
+            partial = f"LTM {calendar.month_abbr[month]}" if month else "LTM"
+    elif not periods and (m := _PARTIAL_PERIOD.search(text)):
+        partial = m.group(1).upper()
+    relative = next((name for name, cue in _RELATIVE if cue.found(text)), None)
+    counted = years_back(text) if not periods and partial is None \
+        and relative != "same_period_last_year" else ()
+    words = len(re.findall(r"[\w€£$%.]+", text))
+    opener = text.split()[0].lower().strip("?,.!") if text.split() else ""
+    short = 0 < words <= 3 and not explicit and opener not in _QUESTION_WORDS
+    topic = shape_for(text)
+    focus = _focus(text)
+    ahead = _cues("ahead_asked").found(text)
+    event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
+    line_items = tuple(named_groups(text))
+    return QuestionFrame(
+        text=text,
+        intent=intent,
+        explicit_intent=explicit,
+        intent_reason=why,
+        language=_V.language_of(text),
+        topic=topic,
+        subjects=subjects,
+        periods=periods,
+        partial_period=partial,
+        relative=relative,
+        years_back=counted,
+        entity=entity,
+        terms=_terms(text),
+        roles=roles_asked(text),
+        asked_role=asked_role(text),
+        flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
+        line_items=line_items,
+        derived=asked_derived(text),
+        ranking=question_terms(text),
+        answer_kind=_answer_kind(text, bool(subjects or line_items)),
+        rank_by="size" if _cues("rank_by_size").found(text)
+        and not _cues("rank_by_growth").found(text) else "growth",
+        top_first=not _cues("rank_from_bottom").found(text),
+        search=read_query(text),
+        constraints=constraints,
+        drops_constraints=reset,
+        only_instructions=bool(constraints) and not _asks_anything(text, asked),
+        followup=_cues("followup").starts(text) is not None or short,
+        refers_back=not subjects and _cues("refers_back").found(text),
+        wants_forecast=_cues("forecast_asked").found(text),
+        wants_actual=_cues("actual_asked").found(text),
+        full_year_reply=_cues("full_year_reply").found(text),
+        same_quarter_reply=_cues("same_quarter_reply").found(text),
+        words=words,
+        adjustments=_cues("adjustments_asked").found(text),
+        digest=_cues("digest_asked").found(text) and not _topic_words(text),
+        month=_month(text),
+        decisions=_cues("decisions_asked").found(text),
+        timeline=(ahead and _cues("dated_events").found(text)) or _cues("when_asked").found(text)
+        or _cues("history_asked").found(text),
+        ahead=ahead,
+        horizon_days=_horizon_days(text),
+        years=tuple(int(y) for y in _YEAR.findall(text)),
+        event_kinds=event_kinds,
+        event_words=_event_words(text),
+        pay=PAY.found(text),
+        person_role=_cues("person_role_asked").found(text),
+        year_end=_cues("year_end_asked").found(text),
+        share_of=_cues("share_asked").found(text),
+        one_figure=_one_figure(text),
+        share_class=_share_class(text),
+        class_rights=_cues("class_rights_asked").found(text),
+        growth=_cues("growth_asked").found(text),
+        whole_sheet=_cues("sheet_asked").found(text),
+        facility_terms=_cues("facility_terms_asked").found(text),
+        drawing=_cues("drawing_asked").found(text),
+        working_capital=_cues("working_capital_asked").found(text),
+        facility=facility_name(text),
+        reported=_cues("reported_asked").found(text),
+        versions=_cues("versions_asked").found(text),
+        against_results=_cues("results_asked").found(text),
+        focus=focus,
+        focus_ranking=question_terms(" ".join(focus)),
+    )
+
+
+# ---------------------------------------------------------------- intent
+
+
+def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
+            entity: str | None) -> tuple[Intent, bool, str]:
+    """The intent, whether a cue named it (else the default lookup), and why in words."""
+    cued = cued_intent(text, periods=_period_count(text))
+    if cued is not None:
+        intent, cue = cued
+        return intent, True, f'the question says "{cue}"'
+    if (profile := _profile(text)) and company_like(entity) and not subjects:
+        # "Tell me about Globex": all the room says of it
+        return Intent.SYNTHESIS, True, f'a profile of a name is asked for ("{profile}")'
+    if found := OVERVIEW.asked.search(text):  # "Tell me about the company": to explore
+        return Intent.EXPLORATION, True, f'an overview is asked for ("{found.group(0)}")'
+    if len(periods) >= 2 and subjects and _cues("period_joiners").found(text):
+        return Intent.COMPARISON, True, f"two periods ({', '.join(periods[:2])}) of one subject"
+    if not periods and subjects and len(years_back(text)) >= 2:
+        return Intent.COMPARISON, True, "two or more full years counted back from the latest"
+    return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("reason", "ranking", "rate", "person", "date", "figure")
+
+
+def _answer_kind(text: str, names_a_figure: bool) -> AnswerKind | None:
+    """The kind of answer the question's form asks for, the first kind whose cue it uses; a
+    metric or line item asked with "what was" is a figure."""
+    for kind in _ANSWER_KINDS:
+        if _cues(f"answer_{kind}").found(text) or (
+                kind in ("reason", "person", "date")
+                and _cues(f"answer_{kind}_opening").starts(text) is not None):
+            return kind
+    if names_a_figure and _cues("answer_figure_what").found(text):
+        return "figure"
+    return None
+
+
+def _period_count(text: str) -> int:
+    """"Q3 against Q3 last year", "FY2024 against FY2023": how many periods it names."""
+    named = len(find_periods(text, bare_years=True))
+    partial = len(re.findall(r"(?<![\w])[QH][1-4](?![\w])", text, re.I))
+    return named + partial + any(cue.found(text) for _, cue in _RELATIVE)
+
+
+def _profile(text: str) -> str | None:
+    """"Tell me about …", "background on …"; "who is …" of a company ("… GmbH")."""
+    if found := _cues("profile").search(text):
+        return found.group(0)
+    who = _cues("profile_who").search(text)
+    if who is not None and any(w.strip(".,?!") in _LEGAL_FORMS for w in text[who.end():].split()):
+        return who.group(0)
+    return None
+
+
+_LEGAL_FORMS = frozenset(_V.phrases("legal_forms"))
+_COMPANY_WORDS = _LEGAL_FORMS | frozenset(_V.phrases("company_words"))
+
+
+def company_like(name: str | None) -> bool:
+    """A company ("Globex", "Vertex Distribution GmbH"), not a person's name ("Anna Schmidt",
+    whose question goes to the person: role, background, stake)."""
+    if not name:
+        return False
+    words = name.split()
+    return len(words) == 1 or any(w.strip(".,") in _COMPANY_WORDS for w in words)
+
+
+# ---------------------------------------------------------------- periods
+
+
+_PARTIAL_PERIOD = re.compile(r"(?<![\w])([QH][1-4])(?![\w'’])(?!\s*[-/']?\s*\d)", re.I)
+_M_PERIOD = re.compile(r"^[A-Z][a-z]{2} \d{4}$")  # a month period as Manda writes it
+_YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
+
+
+def _periods(text: str) -> tuple[str, ...]:
+    """The periods it names; a bare year counts after the words that make it one ("in 2023",
+    "en 2023")."""
+    found = [(p, start) for p, start, _ in find_periods(text, bare_years=True)]
+    for lead in _cues("year_lead").finditer(text):
+        m = re.match(r"\s+((?:19|20)\d{2})(?![\w/\-–])", text[lead.end():])
+        if m:
+            found.append((f"FY{m.group(1)}", lead.end() + m.start(1)))
+    return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
+
+
+def years_back(text: str) -> tuple[int, ...]:
+    """Full years a question counts back from the room's latest one: "last year" (1), "the
+    year before" (2 beside "last year", else 1), "the past three years" (1, 2, 3)."""
+    found: set[int] = set()
+    if m := _cues("years_counted").search(text):
+        count = next((n for w in m.group(0).split() if (n := _V.number(w))), 0)
+        found.update(range(1, count + 1))
+    if _cues("year_before_last").found(text):
+        found.add(2)
+    last = _cues("last_year").found(text)
+    if last:
+        found.add(1)
+    if _cues("prior_year").found(text):
+        found.add(2 if last else 1)
+    return tuple(sorted(found))
+
+
+def _ltm_month(text: str, start: int) -> int | None:
+    """The month the twelve months run to: "LTM EBITDA as of March" (within a few words)."""
+    window = re.split(r"[?.]", text[start:], maxsplit=1)[0][:60]
+    for to in _cues("ltm_to").finditer(window):
+        if to.start() > 40:
+            break
+        following = window[to.end():].split()
+        if following and (month := _V.month(following[0].strip(",;:"))):
+            return month
+    return None
+
+
+def _month(text: str) -> int | None:
+    """The month it names ("in September", "im März"), if any."""
+    return next((m for w in re.findall(r"[^\W\d_]+", text) if (m := _V.month(w))), None)
+
+
+def _horizon_days(text: str) -> float | None:
+    """How far ahead "the next 6 months" looks, in days; None when it names no span."""
+    for name, days in (("horizon_months", 30.5), ("horizon_quarters", 91.5),
+                       ("horizon_years", 365.25)):
+        if m := _cues(name).search(text):
+            count = next((n for w in m.group(0).split() if (n := _V.number(w))), 1)
+            return days * count
+    return None
+
+
+# ---------------------------------------------------------------- names and words
+
+
+_TOPIC_WORDS = re.compile(r"[A-Za-zÀ-ÿ][\w\-]+")
+_MONTH_NAMES = _V.month_names()
+_DEAL_SHORTHAND = _V.words("deal_shorthand")
+_DETERMINERS = _V.words("determiners")
+
+
+@cache
+def _name_pattern() -> re.Pattern[str]:
+    forms = "|".join(re.escape(f) for f in sorted(_LEGAL_FORMS, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])([A-ZÀ-Þ][\w&.\-]*(?:\s+(?:[A-ZÀ-Þ][\w&.\-]*|{forms}))*)")
+
+
+def _entity(text: str) -> str | None:
+    """A proper name in the question ("Globex", "Markus Weber"), if any."""
+    for m in _name_pattern().finditer(text):
+        name = m.group(1).strip(" .?!,")
+        first = re.sub(r"['’]s$", "", name.split()[0].lower())
+        before = text[:m.start()].split()
+        if (first in _STOP and first not in _QUESTION_WORDS and m.start() > 0
+                and " " not in name and text[m.end():m.end() + 2] in ("'s", "’s")
+                and not (before and before[-1].lower() in _DETERMINERS)):
+            return name  # "Target's sales" (not "the Company's"): a capitalised possessive
+            # in mid-question is a name, even one that is also a common word
+        if first in _STOP:
+            rest = name.split()[1:]
+            if not rest:
+                continue
+            name = " ".join(rest)
+        if name.isupper() and len(name) <= 6:  # EBITDA, ARR, IRL, CEO
+            continue
+        if ROLE_WORDS.fullmatch(name):  # "Geschäftsführer": German capitalises every noun
+            continue
+        if name.lower() in _DEAL_SHORTHAND:  # QoE, CapEx, PnL: shorthand, not a name
+            continue
+        if find_subjects(name) or find_periods(name) or name.lower() in _MONTH_NAMES:
+            continue  # "February" alone is a month the period reading handles, not a name
+        return re.sub(r"['’]s$", "", name)
+    return None
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    words = [w.lower().strip("-") for w in _TOPIC_WORDS.findall(text)]
+    return _unique(w for w in words if w not in _STOP and len(w) > 2)
+
+
+def _asks_anything(cleaned: str, asked: str) -> bool:
+    """Whether anything is left of the question once its instructions are taken out
+    (`parse_constraints` hands back the whole question when nothing is)."""
+    if cleaned == asked:
+        return False
+    filler = _V.words("instruction_filler")
+    return any(w not in filler for w in re.findall(r"[^\W_]+|[€£$]", cleaned.lower()))
+
+
+def _topic_words(text: str) -> list[str]:
+    """The words of a question about a meeting that name a topic in it, not the meeting."""
+    meeting = _V.words("meeting_words")
+    return [t for t in content_terms(text)
+            if not any(t.startswith(w) or w.startswith(t) for w in meeting)
+            and not any(m.startswith(t) for m in _MONTH_NAMES if len(t) >= 3)
+            and not t.isdigit()]
+
+
+def _focus(text: str) -> tuple[str, ...]:
+    """What a risk question is about beyond risk in general ("cyber insurance", "Globex")."""
+    generic = _cues("risk_words")
+    return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ0-9][\w&\-]+", text)
+                 if content_terms(w) and not generic.fullmatch(w))
+
+
+def _event_words(text: str) -> tuple[str, ...]:
+    """Words that may name an event's party or thing ("Globex", "Vertex", a lender)."""
+    own = _V.words("timeline_words")
+    return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ][\w&.-]{2,}", text)
+                 if w.lower() not in _STOP and w.lower() not in own)
+
+
+def _one_figure(text: str) -> bool:
+    """"How much cash is there?", "What is the revenue?": a figure asked outright, its metric
+    named right after the asking words ("what are the terms of the term loan?" is not)."""
+    cue = _cues("one_figure_asked").starts(text)
+    if cue is None:
+        return False
+    start = len(text) - len(text.lstrip()) + cue.end()
+    for _, begin, end in find_subjects(text):
+        if text[start:begin].strip() == "":
+            return _cues("looks_asked").starts(text[end:]) is None
+    return False
+
+
+def _share_class(text: str) -> str | None:
+    """The share class a question names ("Who holds the B Ordinary shares?"), if any."""
+    m = _cues("share_class_asked").search(text)
+    if m is None:
+        return None
+    shares = _V.words("share_words")
+    return " ".join(w for w in m.group(0).split() if w.lower() not in shares).strip() or None
+
+
+def _unique(items: object) -> tuple[str, ...]:
+    seen: list[str] = []
+    for item in items:  # type: ignore[attr-defined]
+        if item not in seen:
+            seen.append(item)
+    return tuple(seen)

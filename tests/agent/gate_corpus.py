@@ -1,0 +1,149 @@
+"""Two small corpora for the validation gate, over the hand-built deal of `room.py`.
+
+GOOD answers are right and must pass: the seed's own phrasings (the no-data answer, a quoted
+"probability of an adverse outcome"), answers in French and German, and figures the answer
+computed with their working (a sum, a margin, a multiple, a CAGR). BAD answers each state one
+wrong fact beside a real citation and must be caught: a swapped period, a wrong or invented
+entity, an invented count or court, a figure of another place, a claim whose only reference was
+never retrieved, a confidence score, a margin without its working. Written from the room's
+documents (the ground truth), never tuned to the gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from room import (
+    ANNUAL,
+    ANNUAL_FIX,
+    BIOS,
+    DEAL,
+    DECK,
+    FORECAST,
+    FORECAST_V2,
+    LEGAL,
+    Q3,
+    Room,
+)
+
+from manda.agent.context import AgentContext
+from manda.agent.evidence import Evidence
+from manda.agent.tools import ToolBox
+from manda.agent.validate import GateResult, Requirements, run_gate
+
+CEO = "Anna Schmidt — Chief Executive Officer"
+
+GOOD: dict[str, str] = {
+    "seed no-data answer": (
+        "I couldn't find information about pension obligations in the uploaded documents. "
+        "The IRL lists the actuarial report as an open request, and no document of the room "
+        "covers it. Would you like me to add this to the Q&A list?"),
+    "quoted probability of an adverse outcome": (
+        f"Vertex Distribution GmbH claims damages of EUR 1.2 million before the Regional Court "
+        f"Munich (source: {LEGAL}, Litigation). The summary gives no \"probability of an "
+        f"adverse outcome\"; no provision has been recognised (source: {LEGAL}, Litigation)."),
+    "French, with the conflict and a computed margin": (
+        f"Le chiffre d'affaires du T3 2024 s'élève à 5,2 M€ (source: {Q3}, p.1) ; la "
+        f"présentation de la direction indique 5,0 M€ (source: {DECK}, slide 2) : les deux "
+        "documents divergent.\n\n"
+        f"La marge d'EBITDA est de 21,2 % : EBITDA de 1,1 M€ (source: {Q3}, p.1) / chiffre "
+        "d'affaires de 5,2 M€."),
+    "German, with the conflict": (
+        f"Der Umsatz im Q3 2024 betrug 5,2 Mio. € (source: {Q3}, p.1); die "
+        f"Managementpräsentation nennt 5,0 Mio. € (source: {DECK}, slide 2) – die Angaben "
+        "widersprechen sich."),
+    "a sum of two periods": (
+        f"EBITDA for Q2 and Q3 2024 totalled €1.7M: EUR 0.6 million in Q2 2024 (source: {Q3}, "
+        f"p.2) and €1.1M in Q3 2024 (source: {Q3}, p.1)."),
+    "a computed leverage": (
+        f"The term loan is EUR 4.0 million (source: {LEGAL}, Financing). FY2023 EBITDA was EUR "
+        f"2.9 million (source: {ANNUAL_FIX}, p.1), corrected from EUR 3.1 million (source: "
+        f"{ANNUAL}, p.1). Debt / EBITDA is about 1.4x against the 3.0x covenant (source: "
+        f"{LEGAL}, Financing)."),
+    "a CAGR to a forecast": (
+        f"FY2023 revenue was EUR 18.4 million (source: {ANNUAL_FIX}, p.1). The revised FY2025 "
+        f"forecast is EUR 22.5 million (source: {FORECAST_V2}, Forecast 2025!F7), corrected "
+        f"from EUR 24.0 million (source: {FORECAST}, Forecast 2025!F7): a forecast growth of "
+        "10.6% a year."),
+    "a person and her role": (
+        f"Anna Schmidt founded Acme in 2015 and is its Chief Executive Officer (source: {BIOS}, "
+        f"{CEO})."),
+    "a claim with its court": (
+        f"Vertex Distribution GmbH filed a claim against Acme on 2024-05-14 before the Regional "
+        f"Court Munich, seeking damages of EUR 1.2 million (source: {LEGAL}, Litigation)."),
+    "a customer and a notice period": (
+        f"Globex AG is the largest customer with 38% of revenue and may terminate on a change "
+        f"of control with 90 days' notice (source: {LEGAL}, Material Contracts)."),
+}
+
+BAD: dict[str, str] = {
+    "swapped period (revenue)": f"Revenue was €4.7M in Q3 2024 (source: {Q3}, p.1).",
+    "swapped period (EBITDA)": f"EBITDA was €0.75M in Q3 2024 (source: {Q3}, p.1).",
+    "swapped period, in French": (
+        f"Le chiffre d'affaires du Q3 2024 était de 4,7 M€ (source: {Q3}, p.1)."),
+    "invented entity": (
+        f"Initech AG is the largest customer with 38% of revenue (source: {LEGAL}, Material "
+        "Contracts)."),
+    "wrong entity": (
+        f"Vertex Distribution GmbH is the largest customer with 38% of revenue (source: "
+        f"{LEGAL}, Material Contracts)."),
+    "invented count": (
+        f"Acme faces 3 pending claims, led by Vertex Distribution GmbH (source: {LEGAL}, "
+        "Litigation)."),
+    "invented court": (
+        f"Vertex Distribution GmbH filed a claim before the Commercial Court Hamburg (source: "
+        f"{LEGAL}, Litigation)."),
+    "invented person": f"The CFO is Thomas Berger (source: {BIOS}, Markus Weber).",
+    "a figure of another place": f"Q3 2024 EBITDA was €1.1M (source: {Q3}, p.2).",
+    "a claim on a reference never retrieved": (
+        "Acme has no pending litigation (source: Board_Pack_Final.pdf, p.9)."),
+    "a confidence score": (
+        f"EBITDA was €1.1M in Q3 2024 (source: {Q3}, p.1), with 92% confidence."),
+    "a margin without its working": f"The Q3 2024 EBITDA margin was 30% (source: {Q3}, p.1).",
+}
+
+
+async def corpus_evidence(room: Room) -> Evidence:
+    """What the questions behind the corpora retrieve."""
+    ctx = AgentContext(graph=room.graph, search=room.search, memory=room.memory)
+    found = Evidence(documents={d.id: d for d in await room.graph.list_documents(DEAL)})
+    box = ToolBox(ctx, DEAL, found)
+    for args in (
+        {"query": "Q3 2024 revenue EBITDA", "subject": "revenue, ebitda"},
+        {"query": "FY2023 EBITDA revenue annual report", "subject": "ebitda, revenue"},
+        {"query": "forecast FY2025 revenue", "subject": "revenue", "period": "FY2025"},
+        {"query": "litigation claim court Vertex"},
+        {"query": "largest customer change of control Globex"},
+        {"query": "term loan covenant net debt"},
+        {"query": "management team CEO Anna Schmidt Markus Weber"},
+        {"query": "Q2 2024 revenue EBITDA income statement"},
+        {"query": "pension obligations actuarial report IRL"},
+    ):
+        await box.query_knowledge_base(args)
+    return found
+
+
+@dataclass
+class Scores:
+    false_rejections: dict[str, list[str]]  # good answers the gate refused, with its errors
+    missed: list[str]  # bad answers it let through
+
+    @property
+    def false_rejection_rate(self) -> float:
+        return len(self.false_rejections) / len(GOOD)
+
+    @property
+    def catch_rate(self) -> float:
+        return 1 - len(self.missed) / len(BAD)
+
+
+def gate(text: str, evidence: Evidence) -> GateResult:
+    return run_gate(text, evidence, Requirements(model=True))
+
+
+async def measure(room: Room) -> Scores:
+    evidence = await corpus_evidence(room)
+    rejected = {name: result.errors for name, text in GOOD.items()
+                if not (result := gate(text, evidence)).ok}
+    missed = [name for name, text in BAD.items() if gate(text, evidence).ok]
+    return Scores(rejected, missed)

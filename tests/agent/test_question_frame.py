@@ -1,0 +1,163 @@
+"""A question is read once, into its frame, in the language it is asked in (English, German or
+French): its form words are never subjects or names, its intent and periods are read from each
+language's words, and an answer's own wording follows the question's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from written_room import answer_from
+
+from manda.agent.compose.common import Ask, qa_offer
+from manda.agent.frame import read_question
+from manda.agent.redflags import RedFlag, lead
+from manda.answers import Intent
+from manda.vocabulary import vocabulary
+
+
+@pytest.mark.parametrize(("question", "language"), [
+    ("What was revenue in FY2024?", "en"),
+    ("Quel est le chiffre d'affaires ?", "fr"),
+    ("Qui est le directeur financier ?", "fr"),
+    ("Combien de salariés la société emploie-t-elle ?", "fr"),
+    ("Wie hoch war der Umsatz im Geschäftsjahr 2024?", "de"),
+    ("Wer sind die Geschäftsführer?", "de"),
+    ("EBITDA?", "en"),  # no form word of any language: English, the fallback
+])
+def test_a_question_s_language_is_read_from_its_words(question: str, language: str) -> None:
+    assert read_question(question).language == language
+
+
+@pytest.mark.parametrize("question", [
+    "Quel est le chiffre d'affaires ?", "Quelle est la dette nette ?", "Quels sont les risques ?",
+    "Quelles sont les échéances ?", "Qui détient la société ?", "Combien de salariés ?",
+    "Comment évolue la marge brute ?", "Pourquoi l'EBE a-t-il baissé ?",
+    "Est-ce que la société a des litiges ?", "Où est situé le siège ?",
+])
+def test_french_question_words_are_never_a_name(question: str) -> None:
+    """"Quel est le chiffre d'affaires ?" was read with "Quel" as the company asked about."""
+    frame = read_question(question)
+    assert frame.entity is None
+    assert not {"quel", "quelle", "quels", "quelles", "qui", "combien", "comment", "pourquoi",
+                "est", "que", "les", "des"} & set(frame.terms)
+
+
+def test_a_french_question_names_its_metric_period_and_role() -> None:
+    revenue = read_question("Quel était le chiffre d'affaires en 2023 ?")
+    assert (revenue.subjects, revenue.periods) == (("revenue",), ("FY2023",))
+    assert revenue.one_figure  # "quel était le …": the figure, asked outright
+    assert read_question("Qui est le directeur financier ?").asked_role == "directeur financier"
+    assert read_question("Et l'EBITDA ?").followup
+    assert read_question("L'EBE sur les trois derniers exercices").years_back == (1, 2, 3)
+    assert read_question("Et l'année dernière ?").relative == "last_year"
+    assert read_question("EBE des 12 derniers mois à fin mars ?").partial_period == "LTM Mar"
+
+
+@pytest.mark.parametrize(("question", "intent"), [
+    ("Comparez le chiffre d'affaires 2023 et 2024", Intent.COMPARISON),
+    ("Quel est l'écart entre le budget et le réalisé ?", Intent.COMPARISON),
+    ("Faites une synthèse de la situation financière", Intent.SYNTHESIS),
+    ("Un résumé du dossier, s'il vous plaît", Intent.SYNTHESIS),
+    ("Quels sont les risques ?", Intent.DUE_DILIGENCE),
+    ("Quels sont les points d'attention ?", Intent.DUE_DILIGENCE),
+    ("Quels documents sont manquants ?", Intent.GAP_IDENTIFICATION),
+    ("Qu'est-ce qui est en attente sur la liste de demandes ?", Intent.GAP_IDENTIFICATION),
+    ("Détaillez l'évolution de l'EBITDA", Intent.DEEP_DIVE),
+    ("Wie war die Entwicklung des Umsatzes?", Intent.DEEP_DIVE),
+    ("Welche Risiken gibt es?", Intent.DUE_DILIGENCE),
+    ("Umsatz 2023 im Vergleich zu 2024", Intent.COMPARISON),
+    ("Quel est le chiffre d'affaires ?", Intent.FACT_LOOKUP),
+])
+def test_intents_are_read_in_french_and_german(question: str, intent: Intent) -> None:
+    frame = read_question(question)
+    assert frame.intent is intent, frame.intent_reason
+
+
+def test_what_a_composer_asks_of_the_question_is_a_field_of_its_frame() -> None:
+    """One field for each former `asks_*` helper, in every language that gives its words."""
+    assert read_question("Quels sont les retraitements de l'EBITDA ?").adjustments
+    assert read_question("Welche Bereinigungen des EBITDA gibt es?").adjustments
+    assert read_question("Quand le bail expire-t-il ?").timeline
+    assert read_question("Quelle est la date de clôture de l'exercice ?").year_end
+    assert read_question("Quelle part du chiffre d'affaires vient du premier client ?").share_of
+    pay = read_question("Quel est le salaire de Marie Dupont ?")
+    assert pay.pay and pay.entity == "Marie Dupont"
+    september = read_question("What did the board discuss in September?")
+    assert september.digest and september.month == 9
+    assert read_question("Qu'a décidé le conseil en mars ?").month == 3
+
+
+def test_a_question_s_instructions_are_read_in_its_language() -> None:
+    frame = read_question("Quel était le chiffre d'affaires 2023, sous forme de tableau ?")
+    assert [c.kind.value for c in frame.constraints.items] == ["table"]
+    assert frame.text == "Quel était le chiffre d'affaires 2023?"
+    german = read_question("Wie hoch war der Umsatz? Bitte in Tausend EUR.")
+    units = german.constraints.items[0]
+    assert (units.currency, units.scale) == ("EUR", 1e3)
+    assert read_question("Maintenant sous forme de tableau.").only_instructions
+
+
+def test_the_answer_wording_follows_the_question_s_language() -> None:
+    french = Ask.of(read_question("Quel est le chiffre d'affaires ?"))
+    assert qa_offer(language=french.language) == "Dois-je ajouter cette question à la liste Q&A ?"
+    assert qa_offer(3, "de") == "Soll ich diese 3 Fragen in die Q&A-Liste aufnehmen?"
+    assert qa_offer(language="es") == "Shall I add this question to the Q&A list?"  # fallback
+    flags = [RedFlag("litigation", "Litigation", "…", "a", headline_amount="EUR 2.3M"),
+             RedFlag("customer_concentration", "Customer concentration", "…", "b")]
+    assert lead(flags, "fr") == ("**2 signaux d'alerte**, du plus grave au moins grave : un "
+                                 "litige (EUR 2.3M) et une concentration clients.")
+    assert lead(flags).startswith("**2 red flags**, most serious first: litigation (EUR 2.3M)")
+
+
+def test_every_language_gives_the_question_words_it_is_detected_by() -> None:
+    fr = vocabulary().languages["fr"].cues
+    french = {w.lower() for w in (*fr["question_words"], *fr["stop_words"])}
+    assert {"quel", "quelle", "quels", "quelles", "qui", "combien", "comment", "quand", "où",
+            "pourquoi", "est", "ce", "que", "le", "la", "les", "du", "de", "des"} <= french
+    for lang in vocabulary().languages.values():
+        assert lang.cues.get("question_words"), f"{lang.code}.yaml gives no question words"
+
+
+ROOM = {
+    "Note_juridique.md": (
+        "# Note juridique\n\n## Litiges\n\nUn ancien distributeur réclame 2,3 M€ de dommages et "
+        "intérêts devant le tribunal de commerce pour la rupture de son contrat ; la procédure "
+        "est en cours.\n\n## Baux\n\nLe siège est loué à Lyon jusqu'en 2029.\n"),
+    "Presentation.md": (
+        "# Présentation de la société\n\nLa société conçoit des capteurs industriels et les "
+        "vend en France et en Allemagne.\n"),
+}
+
+
+async def test_a_french_question_is_answered_in_french_where_the_wording_is_data(
+        tmp_path: Path) -> None:
+    answer = await answer_from(tmp_path, ROOM, "Quelle est la couverture d'assurance cyber ?")
+    assert "J'ai cherché" in answer
+    assert "Dois-je ajouter cette question à la liste Q&A ?" in answer
+    assert "Shall I add" not in answer and "mentions Quel" not in answer
+
+
+async def test_a_french_risk_question_leads_with_its_red_flags_in_french(tmp_path: Path) -> None:
+    answer = await answer_from(tmp_path, ROOM, "Quels sont les signaux d'alerte ?")
+    assert "du plus grave au moins grave" in answer and "un litige" in answer
+    assert "2,3 M€" in answer  # the figure as the document writes it
+
+
+def test_a_search_with_the_question_s_text_takes_the_frame_s_reading() -> None:
+    """Retrieval reads a query once, kept by its text: the frame read it first."""
+    from manda.retrieval.query import read_query
+
+    frame = read_question("What were revenue and net income in 2023?")
+    assert frame.search is read_query(frame.text)
+    assert frame.search.sub_queries and {"revenue", "net income"} <= frame.search.subjects
+
+
+def test_a_ranking_question_says_by_what_it_ranks_and_which_end_leads() -> None:
+    """Read once into the frame from the rank_* cue sets (was a regex in the ranking composer)."""
+    largest = read_question("Which segment was the largest in 2025?")
+    assert (largest.answer_kind, largest.rank_by, largest.top_first) == ("ranking", "size", True)
+    worst = read_question("Which category declined the most in fiscal 2025?")
+    assert (worst.answer_kind, worst.rank_by, worst.top_first) == ("ranking", "growth", False)
+    grew = read_question("Which of the largest segments grew most?")
+    assert (grew.rank_by, grew.top_first) == ("growth", True)  # growth spoken of: by growth
