@@ -113,11 +113,16 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
     return found
 
 
+_YEAR = re.compile(r"\d{2,4}")
+
+
 def _own_dates(text: str, start: int, context_year: int | None) -> list[DateMention]:
     """The dates after a document word that may be its own: a day first ("le reporting de mars
-    2025 diffusé le 14/04/2025" was issued on the 14th, about March), else a month."""
+    2025 diffusé le 14/04/2025" was issued on the 14th, about March), else a month with its year
+    (a month alone, "el informe mensual de diciembre", is the period it reports)."""
     dates = [m for m in find_date_mentions(text, context_year=context_year)
-             if m.span.precision in ("day", "month") and m.start >= start]
+             if m.start >= start and (m.span.precision == "day" or (
+                 m.span.precision == "month" and _YEAR.search(text, m.start, m.end)))]
     return sorted(dates, key=lambda m: m.span.precision != "day")
 
 
