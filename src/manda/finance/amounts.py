@@ -380,7 +380,7 @@ _NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
 
 # How an English reader sees a figure's wording: "4.620 TEUR" reads as 4.62 thousand, "2,75"
 # as 275; "$1,234.567" and "4.125%" read as written.
-_COMMA_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_COMMA_UNITS})", re.IGNORECASE)
+_COMMA_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_COMMA_UNITS})(?![^\W\d_])", re.IGNORECASE)
 _ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
 _COMMA_DIGITS = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
 _COMMA_WRITTEN = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")
