@@ -92,6 +92,43 @@ class NumberWords(_File):
     currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
 
 
+class GridColumnWords(_File):
+    """One language's words for a review-grid column (see `grid:` in en.yaml)."""
+
+    label: str = ""
+    names: tuple[str, ...] = ()
+    describe: str = ""
+    headings: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
+    negated: tuple[str, ...] = ()
+    summary: str = ""
+    searched: str = ""
+    question: str = ""
+    flag: str = ""
+
+
+class DocumentKindWords(_File):
+    """One language's words for a kind of document a grid is asked of."""
+
+    label: str = ""
+    plural: str = ""
+    names: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()
+    parties: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+
+
+class GridWords(_File):
+    """One language's words for the review grid: columns, document kinds, and what cells read."""
+
+    columns: dict[str, GridColumnWords] = {}
+    kinds: dict[str, DocumentKindWords] = {}
+    words: dict[str, tuple[str, ...]] = {}  # named cue sets ("dated", "notice", "consent" …)
+    units: dict[str, tuple[str, ...]] = {}  # days, weeks, months, years
+    numbers: dict[int, tuple[str, ...]] = {}  # numbers written as words
+    jurisdictions: dict[str, tuple[str, ...]] = {}  # a law's place -> the words naming it
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -104,6 +141,7 @@ class LanguageFile(_File):
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
     numbers: NumberWords = NumberWords()
+    grid: GridWords = GridWords()
 
 
 # ---------------------------------------------------------------- as the code reads them

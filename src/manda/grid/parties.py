@@ -1,0 +1,112 @@
+"""Who signed a document: the parties its opening names, each with the term the document calls
+it by ("Hallam Water Services Ltd … (the Buyer)", "Kessler Gusstechnik GmbH … (nachfolgend
+Lieferant)"), and which of them is the target the deal is about."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from manda.grid.passages import DocumentText, Passage
+from manda.ingest.extract.dedupe import canonical_entity
+from manda.ingest.extract.names import find_orgs, is_person_name
+
+__all__ = ["Party", "parties_of", "target_of"]
+
+_PAREN = re.compile(r"\((?P<inner>[^()]{1,80})\)")
+# What a defined term's parenthesis says before the term ("the", "hereinafter", "nachfolgend",
+# "ci-après", "le"): articles and pointers, in the languages contracts are written in.
+_TERM_LEAD = re.compile(
+    r"^(?:(?:hereinafter|hereafter|together|each|both|(?:im\s+)?folgenden?|nachfolgend|"
+    r"ci-après|ci-apres|dénommée?s?|désignée?s?|referred\s+to\s+as|called|the|le|la|les|"
+    r"der|die|das)\s+|(?:l'|l’|„|\"|“|”|')\s*)+", re.IGNORECASE)
+_ROLE_AFTER_NAME = re.compile(r"\s+(?:as|als|en\s+qualité\s+de)\s+[\w\s]{2,30}$", re.IGNORECASE)
+_NAME_WORDS = re.compile(r"[A-ZÄÖÜÉÈ][\w'’\-]+(?:\s+[A-ZÄÖÜÉÈ][\w'’\-]+){1,3}")
+
+
+@dataclass(frozen=True)
+class Party:
+    """A party as the document's opening names it."""
+
+    name: str
+    term: str  # the defined term it is called by ("Buyer", "Lieferant", "Cordova")
+    passage: Passage
+    start: int  # where its name begins in the passage's text
+    end: int  # where its defined term's parenthesis closes
+
+    @property
+    def quote(self) -> str:
+        return self.passage.text[self.start:self.end]
+
+    @property
+    def key(self) -> str:
+        return canonical_entity(self.name, "organisation").replace(" ", "")
+
+
+def _term(inner: str) -> str | None:
+    """The defined term in a parenthesis, or None when it is no term (a number, an address)."""
+    text = _TERM_LEAD.sub("", inner.strip()).strip(" „\"“”'")
+    if not text or any(c.isdigit() for c in text) or len(text.split()) > 4:
+        return None
+    return text if text[0].isupper() else None
+
+
+def _name_in(segment: str) -> tuple[str, int] | None:
+    """The party's name in the words before its defined term: an organisation with its legal
+    form, else a person's name; with where it starts."""
+    orgs = find_orgs(segment)
+    if orgs:
+        name, start, end = orgs[0]
+        if segment[end:end + 1] == "." and segment[end + 1:end + 2] in (",", " ", ";", ")") \
+                and not segment[end + 1:].strip().startswith(tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")):
+            name += "."  # "Cordova Irrigation Inc.", "Pellworth Industrial B.V."
+        return name, start
+    trimmed = _ROLE_AFTER_NAME.sub("", segment)
+    for found in reversed(list(_NAME_WORDS.finditer(trimmed))):
+        if is_person_name(found.group(0)):
+            return found.group(0), found.start()
+    return None
+
+
+def _opening(text: DocumentText) -> list[Passage]:
+    opening = [p for p in text.passages if p.preamble]
+    return opening or text.passages[:2]
+
+
+def parties_of(text: DocumentText) -> list[Party]:
+    """The parties the document's opening names with a defined term, in order."""
+    found: list[Party] = []
+    for passage in _opening(text):
+        boundary = 0
+        for paren in _PAREN.finditer(passage.text):
+            term = _term(paren.group("inner"))
+            if term is None:
+                continue
+            begins = boundary
+            named = _name_in(passage.text[begins:paren.start()])
+            boundary = paren.end()
+            if named is None:
+                continue
+            name, at = named
+            found.append(Party(name, term, passage, begins + at, paren.end()))
+    return found
+
+
+def target_of(deal_id: str, documents: Iterable[Sequence[Party]]) -> set[str]:
+    """The keys of the target's names: the party named in most of the documents (in at least two
+    and more than half), else among the parties the one the deal is named after."""
+    counts: Counter[str] = Counter()
+    total = 0
+    for parties in documents:
+        total += 1
+        counts.update({p.key for p in parties})
+    if not counts:
+        return set()
+    top, seen = counts.most_common(1)[0]
+    if seen >= 2 and seen * 2 > total:
+        return {top}
+    wanted = deal_id.lower().replace("-", "").replace("_", "")
+    named = {key for key in counts if wanted and wanted in key}
+    return named or ({top} if seen >= 2 else set())
