@@ -148,3 +148,8 @@ def test_space_grouped_thousands_join_only_beside_a_unit() -> None:
 ])
 def test_a_unit_line_s_scale_is_read_in_every_language(line: str, scale: float) -> None:
     assert scale_from_text(line) == scale
+
+
+def test_an_accounting_standard_s_number_is_a_reference_not_an_amount() -> None:
+    assert [a.text for a in find_amounts("IFRS 15 — US$28.8m")] == ["US$28.8m"]
+    assert [a.text for a in find_amounts("under ASC 606 revenue of $5M")] == ["$5M"]

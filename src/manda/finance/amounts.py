@@ -192,10 +192,11 @@ _TIMES = re.compile(r"[x×](?![\w])")
 _PEOPLE = re.compile(
     r"\s(?:full[\s-]time\s+)?(?:employees|FTEs?|people|staff|heads|workers|members\s+of\s+staff)\b"
 )
+# A word right before a number that makes it a reference, not an amount ("p. 12", "note 4",
+# "IFRS 15", "Anhang 3", "article 7"), in every language the vocabulary reads.
 _REFERENCE = re.compile(
-    r"(?:\b(?:p|pp|page|pages|slide|slides|note|notes|section|sections|art|article|clause|row|no|"
-    r"nr|number|item|tab|chapter|appendix|annex|schedule|exhibit|figure|fig|table|version|v|"
-    r"step|level|tier|series|round|phase)\.?|[§#])\s*$",
+    rf"(?:(?<![\w])(?:{_alternatives(w for lang in _number_words() for w in lang.references)})"
+    r"\.?|[§#])\s*$",
     re.IGNORECASE,
 )
 _MONTH_WORDS = (

@@ -90,6 +90,8 @@ class NumberWords(_File):
     # words of a unit line announcing the scale of a table's plain numbers ("in thousands")
     scales: dict[int, tuple[str, ...]] = {}
     currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
+    # a word right before a number that makes it a reference ("p. 12", "note 4", "IFRS 15")
+    references: tuple[str, ...] = ()
 
 
 class GridColumnWords(_File):
