@@ -412,6 +412,7 @@ class GridCell(_Model):
     searched: str = ""  # for "not stated": what was searched, where
     reason: str = ""  # for "unreadable" and "unsupported": why
     finding_id: str | None = None
+    usage: dict[str, int] = Field(default_factory=dict)  # the reading's tokens (on one cell)
     computed_at: datetime = Field(default_factory=utcnow)
 
     @property
@@ -452,6 +453,10 @@ class GridRun(_Model):
     columns: list[GridColumn]
     document_ids: list[str]
     reader: str
+    title: str = ""  # what the rows are, for a person: "customer contracts"
+    target: list[str] = Field(default_factory=list)  # the target's party keys
+    kinds: dict[str, str] = Field(default_factory=dict)  # document id -> document kind
+    amends: dict[str, str] = Field(default_factory=dict)  # amendment's id -> amended document's
     requested_by: str = ""
     status: GridRunStatus = GridRunStatus.RUNNING
     jobs: dict[str, str] = Field(default_factory=dict)  # document id -> job id (queued reading)

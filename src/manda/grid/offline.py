@@ -28,14 +28,13 @@ from manda.grid.values import (
     jurisdiction_of,
     money_in,
     notice_in,
-    shown_duration,
-    shown_money,
+    shown_of,
 )
 from manda.models import CellStatus, Document, GridCell, GridColumn
 from manda.vocabulary.cues import Cues
 from manda.vocabulary.grid import GridColumnSpec, GridVocabulary, grid_vocabulary
 
-__all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence"]
+__all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence", "made_on"]
 
 READER = "offline-2"
 MEANING_FLOOR = 0.35  # a passage this close in meaning to a column is read even without its words
@@ -112,6 +111,7 @@ class OfflineReader:
     """Reads grid cells from a document's words (the default, with no model configured)."""
 
     name = READER
+    concurrency = 2  # documents at once: the work is this machine's
 
     def __init__(self, *, embedder: Embedder | None = None) -> None:
         self._embedder = embedder
@@ -221,9 +221,15 @@ def _party(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) -
     return Found(party.name, party.name, party.quote, party.passage, detail=party.term)
 
 
-def _opening_date(reading: Reading) -> tuple[date, Passage, int, int] | None:
+def made_on(text: DocumentText) -> date | None:
+    """The date a document is made on, as its opening states it."""
+    found = _opening_date(text)
+    return found[0] if found else None
+
+
+def _opening_date(text: DocumentText) -> tuple[date, Passage, int, int] | None:
     dated = grid_vocabulary().words("dated")
-    opening = [p for p in reading.text.passages if p.preamble] or reading.text.passages[:2]
+    opening = [p for p in text.passages if p.preamble] or text.passages[:2]
     first: tuple[date, Passage, int, int] | None = None
     for passage in opening:
         for when, start, end in dates_in(passage.text):
@@ -235,7 +241,7 @@ def _opening_date(reading: Reading) -> tuple[date, Passage, int, int] | None:
 
 
 def _date(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) -> Found | None:
-    found = _opening_date(reading)
+    found = _opening_date(reading.text)
     if found is None:
         return None
     when, passage, start, end = found
@@ -243,7 +249,8 @@ def _date(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) ->
     if end - begin > 140:
         cue = grid_vocabulary().words("dated").search(passage.text, max(begin, start - 60), start)
         begin = cue.start() if cue else max(begin, start - 40)
-    return Found(when.isoformat(), f"{when:%-d %B %Y}", passage.text[begin:end], passage)
+    return Found(when.isoformat(), shown_of("date", when.isoformat()), passage.text[begin:end],
+                 passage)
 
 
 def _date_after(cues: Cues, text: str, reach: int = 40) -> date | None:
@@ -256,8 +263,7 @@ def _date_after(cues: Cues, text: str, reach: int = 40) -> date | None:
 def _term(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) -> Found | None:
     g = grid_vocabulary()
     renewal = g.column("renewal")
-    made = _opening_date(reading)
-    made_on = made[0] if made else None
+    made = made_on(reading.text)
 
     def read(s: Sentence) -> Found | None:
         if renewal.stated.found(s.text) and not g.words("until").found(s.text):
@@ -265,20 +271,19 @@ def _term(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) ->
         start = _date_after(g.words("start"), s.text)
         value: dict[str, str | float | bool]
         if g.words("indefinite").found(s.text):
-            return Found("indefinite", "Indefinite (until terminated)", s.text, s.passage)
+            return Found("indefinite", shown_of("term", "indefinite"), s.text, s.passage)
         until = _date_after(g.words("until"), s.text, 30)
         notice = notice_in(s.text)
         spans = [d for d in durations_in(s.text) if d.months and d != notice]
         if until is not None:
-            value, shown = {"until": until.isoformat()}, f"Until {until:%-d %B %Y}"
+            value = {"until": until.isoformat()}
         elif spans:
-            value, shown = {"months": spans[0].months or 0}, shown_duration(spans[0].normal)
+            value = {"months": spans[0].months or 0}
         else:
             return None
-        if start is not None and start != made_on:
+        if start is not None and start != made:
             value["start"] = start.isoformat()
-            shown += f" from {start:%-d %B %Y}"
-        return Found(value, shown, s.text, s.passage)
+        return Found(value, shown_of("term", value), s.text, s.passage)
 
     return _first([c for c in candidates if not c.passage.preamble], read)
 
@@ -288,7 +293,7 @@ def _renewal(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence])
 
     def read(s: Sentence) -> Found | None:
         if spec.negated.found(s.text):
-            return Found(False, "No (excluded)", s.text, s.passage)
+            return Found(False, shown_of("renewal", False), s.text, s.passage)
         if not spec.stated.found(s.text):
             return None
         notice = notice_in(s.text)
@@ -305,11 +310,7 @@ def _renewal(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence])
                 value["option"] = who
         if notice is not None:
             value["notice"] = notice.normal
-        kind = "Automatic" if value["automatic"] else f"Option ({value.get('option', 'a party')})"
-        shown = f"{kind}, {shown_duration(periods[0].normal)}"
-        if notice is not None:
-            shown += f"; {notice.normal} notice"
-        return Found(value, shown, s.text, s.passage)
+        return Found(value, shown_of("renewal", value), s.text, s.passage)
 
     return _first(candidates, read)
 
@@ -350,10 +351,8 @@ def _termination(reading: Reading, spec: GridColumnSpec,
         if who:
             value["by"] = who
         value["notice"] = notice.normal if notice is not None else "none"
-        by = {"either": "either party", "target": "the target",
-              "counterparty": "the counterparty"}.get(who or "", "a party")
-        shown = f"Yes, {by}" + (f", {notice.normal} notice" if notice is not None else "")
-        return Found(value, shown, s.text, s.passage, detail=_detail(s.text))
+        return Found(value, shown_of("termination", value), s.text, s.passage,
+                     detail=_detail(s.text))
 
     return _first(pool, read)
 
@@ -430,7 +429,7 @@ def _amount(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) 
             return None
         first = money[0]
         value = {"amount": first.value, "unit": first.currency or ""}
-        return Found(value, shown_money(first.value, first.currency or ""), s.text, s.passage)
+        return Found(value, shown_of("amount", value), s.text, s.passage)
 
     return _first(candidates, read)
 

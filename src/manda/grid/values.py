@@ -15,8 +15,8 @@ from manda.finance.periods import find_dates
 from manda.vocabulary.cues import Cues, compile_phrase
 from manda.vocabulary.grid import grid_vocabulary
 
-__all__ = ["Duration", "cap_of", "dates_in", "durations_in", "jurisdiction_of", "money_in",
-           "notice_in", "shown_duration"]
+__all__ = ["Cap", "Duration", "cap_of", "dates_in", "durations_in", "jurisdiction_of", "money_in",
+           "notice_in", "shown_duration", "shown_of"]
 
 
 @dataclass(frozen=True)
@@ -195,3 +195,44 @@ def jurisdiction_words(place: str) -> Cues | None:
         if known == place:
             return words
     return None
+
+
+_WHO = {"either": "either party", "target": "the target", "counterparty": "the counterparty"}
+
+
+def shown_of(kind: str, value: object) -> str:
+    """A normalised value as a person reads it in the grid ("Yes", "36 months (3 years)",
+    "Automatic, 12 months; 90 days notice", "GBP 2,000,000", "Until 31 March 2028")."""
+    if value is True:
+        return "Yes"
+    if value is False:
+        return "No (excluded)" if kind == "renewal" else "No"
+    if kind == "date" and isinstance(value, str):
+        try:
+            return f"{date.fromisoformat(value):%-d %B %Y}"
+        except ValueError:
+            return value
+    if not isinstance(value, dict):
+        return "Indefinite (until terminated)" if value == "indefinite" else str(value)
+    if kind == "term":
+        text = (f"Until {date.fromisoformat(str(value['until'])):%-d %B %Y}" if "until" in value
+                else shown_duration(f"{int(float(value.get('months', 0)))} months"))
+        if "start" in value:
+            text += f" from {date.fromisoformat(str(value['start'])):%-d %B %Y}"
+        return text
+    if kind == "renewal":
+        who = "Automatic" if value.get("automatic") else \
+            f"Option ({_WHO.get(str(value.get('option')), 'a party')})"
+        months = int(float(value.get("period_months", 0)))
+        text = f"{who}, {shown_duration(f'{months} months')}"
+        return text + (f"; {value['notice']} notice" if value.get("notice") else "")
+    if kind == "termination":
+        by = _WHO.get(str(value.get("by")), "a party")
+        notice = value.get("notice")
+        return f"Yes, {by}" + (f", {notice} notice" if notice and notice != "none" else
+                               ", no notice" if notice == "none" else "")
+    if kind in ("cap", "amount"):
+        amount, unit = float(value.get("amount", 0)), str(value.get("unit", ""))
+        per = f" per {value['per']}" if value.get("per") else ""
+        return Cap(amount, unit, None, "").shown + per
+    return str(value)
