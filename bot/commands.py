@@ -76,6 +76,13 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         aliases=("events", "dates"),
     ),
     Subcommand(
+        "grid",
+        "",
+        "a review grid: the same questions across every contract of a kind, cited cell by "
+        "cell, as a table and an Excel file",
+        aliases=("matrix",),
+    ),
+    Subcommand(
         "cim",
         "[strategic|financial]",
         "build a CIM with me in a new thread: persona, outline, slides, then a PPTX",

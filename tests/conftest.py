@@ -13,7 +13,7 @@ from manda.app import Manda
 from manda.config import Settings
 from manda.sample import generate_sample_rooms
 
-pytest_plugins = ["fixtures.redis_server"]
+pytest_plugins = ["fixtures.redis_server", "fixtures.grid_room"]
 
 _ENV = (
     "NEO4J_URI",

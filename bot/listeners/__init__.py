@@ -10,6 +10,7 @@ from bot.listeners import (
     answer_more,
     commands,
     files,
+    grid,
     home,
     mentions,
     messages,
@@ -35,4 +36,5 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     workflows.register(app, deps)
     timeline.register(app, deps)
     trace.register(app, deps)
+    grid.register(app, deps)
     home.register(app, deps)

@@ -874,9 +874,12 @@ def _column_keys(grid: Grid, column: str | None) -> list[str]:
     """The grid's column keys `column` names (its key or name; every column when None)."""
     if column is None:
         return [c.key for c in grid.columns]
+    from manda.grid.columns import parse_columns
+
     wanted = " ".join(column.lower().split())
+    named = {c.key for c in parse_columns(column)}  # any of its names, in any language
     for c in grid.columns:
-        if wanted in (c.key.lower(), c.name.lower(), c.wording):
+        if wanted in (c.key.lower(), c.name.lower(), c.wording) or c.key in named:
             return [c.key]
     raise MandaError(f"The grid has no column “{column}”.",
                      hint="Its columns: " + ", ".join(c.name for c in grid.columns) + ".")

@@ -55,6 +55,10 @@ def kind_of(p: Profile, target: set[str]) -> str | None:
     """The kind of contract a document is, or None when it is no contract at all."""
     kinds = _kinds()
     title = p.title
+    if not p.text:  # not read (a scan with OCR off): its name and folder may still say
+        return next((k.key for k in kinds.values() if k.titles.found(title) or (
+            k.folders and k.folders.search(str(PurePosixPath(p.document.path or "").parent)))),
+            CONTRACT)
     others = [party.term for party in p.parties if party.key not in target]
     ours = [party.term for party in p.parties if party.key in target]
     for key in ("lease", "employment", "loan"):
@@ -99,8 +103,9 @@ def known_selection(selection: GridSelection) -> None:
 
 def matches_selection(document: Document, selection: GridSelection,
                       kind: str | None) -> bool:
-    """Whether a completed document is in the selection (kind or role, folder, name pattern)."""
-    if document.status is not DocumentStatus.COMPLETED:
+    """Whether a document is in the selection (kind or role, folder, name pattern): one read,
+    or one that could not be read (the grid names it with the reason)."""
+    if document.status not in (DocumentStatus.COMPLETED, DocumentStatus.FAILED):
         return False
     place = document.path or document.filename
     if selection.folder:

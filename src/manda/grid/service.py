@@ -36,6 +36,7 @@ from manda.models import (
     Chunk,
     Confidence,
     Document,
+    DocumentStatus,
     Finding,
     FindingKind,
     FindingStatus,
@@ -146,6 +147,10 @@ class GridService:
         document = await self._graph.get_document(deal_id, document_id)
         if document is None:
             raise MandaError(f"Document {document_id} is no longer in deal {deal_id}.")
+        if document.status is DocumentStatus.FAILED:
+            await self._unreadable(run, document_id, f"it could not be ingested: "
+                                   f"{document.error or 'no reason was recorded'}")
+            return 0
         chunks = await self._graph.list_chunks(deal_id, document_id)
         text = read_document(chunks)
         g = grid_vocabulary()
