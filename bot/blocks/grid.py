@@ -28,7 +28,7 @@ TABLE_ROWS = 100  # the header row and 99 documents
 TABLE_CELLS = 20  # the document and 19 columns
 FIRST_SCREEN_ROWS = 10
 CELL_CHARS = 60
-DOCUMENT_CHARS = 48
+DOCUMENT_CHARS = 64
 OWN_MAX = 2000
 MENU_REVIEW, MENU_FLAG, MENU_ASK = "review", "flag", "ask"
 
@@ -203,7 +203,7 @@ def render_grid(grid: Grid, *, by: str, expanded: bool = False,
             option("Ask the seller where silent…", f"{MENU_ASK}|{grid.run.id}"),
         ]})
     blocks.append(actions(ids.GRID_ACTIONS, elements))
-    return SlackMessage(fallback(grid.summary), blocks)
+    return SlackMessage(fallback(grid.summary + state), blocks)
 
 
 # ---------------------------------------------------------------- review and columns

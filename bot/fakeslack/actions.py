@@ -382,7 +382,9 @@ def _left_empty(
 
 def _element_state(element: Mapping[str, Any], entered: Any) -> dict[str, Any]:
     kind = element.get("type")
-    options = {str(o.get("value")): o for o in element.get("options", [])}
+    every = [*element.get("options", []),
+             *(o for g in element.get("option_groups") or [] for o in g.get("options", []))]
+    options = {str(o.get("value")): o for o in every}
     if kind == "checkboxes":
         if entered is _UNSET:
             chosen = list(element.get("initial_options") or [])

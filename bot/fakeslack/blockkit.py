@@ -251,11 +251,32 @@ def _check_table(block: dict[str, Any], where: str) -> list[str]:
 
 
 def _check_options(element: dict[str, Any], where: str) -> list[str]:
-    """Option lists: how many an element holds, and each option's text and value."""
+    """Option lists: how many an element holds, and each option's text and value. A select
+    takes `options` or `option_groups` (each a label and its options), never both
+    (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element)."""
     limit = OPTIONS.get(str(element.get("type")))
     if limit is None:
         return []
-    options = element.get("options") or []
+    groups = element.get("option_groups")
+    if groups is not None and element.get("type") in ("static_select", "multi_static_select"):
+        if "options" in element:
+            return [f"[ERROR] options and option_groups cannot both be given "
+                    f"[json-pointer:{where}]"]
+        if not isinstance(groups, list) or not groups or len(groups) > limit:
+            return [f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/option_groups]"]
+        errors: list[str] = []
+        for g, group in enumerate(groups):
+            at = f"{where}/option_groups/{g}"
+            errors += _text_object(group.get("label") if isinstance(group, dict) else None,
+                                   OPTION_TEXT, f"{at}/label")
+            errors += _option_list(group.get("options") if isinstance(group, dict) else None,
+                                   limit, at)
+        return errors
+    return _option_list(element.get("options"), limit, where)
+
+
+def _option_list(options: Any, limit: int, where: str) -> list[str]:
+    options = options or []
     errors = []
     if not options or len(options) > limit:
         errors.append(f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/options]")

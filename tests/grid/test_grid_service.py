@@ -187,3 +187,16 @@ async def test_a_column_goes_to_red_flags_and_its_silences_to_the_seller(
                and "most-favoured-nation" in q.question for q in questions)
     again = await deals.grid_questions(DEAL, run.id, "most favoured nation", by="dan")
     assert not any(fresh for _, fresh in again)  # each question once
+
+
+async def test_red_flags_list_the_cells_taken_from_a_grid_with_their_quotes(
+        grid_app: Manda) -> None:
+    deals = grid_app.deals
+    run = await deals.start_grid(DEAL, parse_columns("exclusivity"), by="a",
+                                 kind="supplier_contract", queue=False)
+    await deals.run_grid(run)
+    await deals.grid_red_flags(DEAL, run.id, "exclusivity", by="dan")
+    answer = await grid_app.answers.red_flags(DEAL)
+    assert "Exclusive Supply Agreement - Marsden Polymers Ltd.pdf: Yes — “1.1 Fernhill shall " \
+           "purchase all of its requirements" in answer.answer
+    assert any(c.document.startswith("Exclusive Supply Agreement") for c in answer.citations)

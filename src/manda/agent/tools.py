@@ -31,6 +31,7 @@ from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import (
     DocumentRole,
     Finding,
+    FindingKind,
     FindingStatus,
     LocationKind,
     RelationType,
@@ -581,10 +582,21 @@ class ToolBox:
         """Each red-flag topic searched once; its best statement, most serious first."""
         for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+        taken = await self._taken_from_grids()
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]
+        lines += [f"- {f.label}: \"{quote(f.excerpt, 300)}\" (source: "
+                  f"{self._evidence.filename(f.document_id)}, {f.location.label})"
+                  for f in taken]
         return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
+
+    async def _taken_from_grids(self) -> list[Finding]:
+        """The cells a person took from a review grid's column as red flags (`red_flag`)."""
+        taken = [f for f in await self._ctx.graph.list_findings(self._deal)
+                 if f.kind is FindingKind.CLAUSE and f.attributes.get("red_flag")]
+        self._evidence.add_findings(taken)
+        return [f for f in taken if f.id in self._evidence.findings]
 
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()
