@@ -100,7 +100,7 @@ async def test_the_model_being_down_leaves_the_document_to_be_read_again(
                                          queue=False)
         grid = await app.deals.run_grid(run)
         [(name, why)] = grid.unreadable
-        assert name.startswith("Lease - Unit 7")
+        assert name.startswith("Property/Lease - Unit 7")
         assert "unavailable" in why and "overloaded" in why
         server.respond_with(GridClaude(TRUTH))
         again = await app.deals.run_grid(await app.deals.start_grid(
