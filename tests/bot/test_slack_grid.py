@@ -137,3 +137,43 @@ async def test_no_column_keeps_the_modal_open_and_an_unlinked_channel_is_told(
     assert world.eve.id not in world.ws.modals
     [told] = world.ws.ephemerals(world.eve.id, world.lobby.id)
     assert "not linked to a deal" in told.all_text()
+
+
+def test_a_grid_larger_than_slacks_table_is_cut_to_it_and_says_so() -> None:
+    from bot.blocks.grid import render_grid
+    from bot.fakeslack.blockkit import validate_blocks
+    from manda.grid.view import Grid, GridRow
+    from manda.models import (
+        CellStatus,
+        Document,
+        GridCell,
+        GridColumn,
+        GridRun,
+        GridSelection,
+        Location,
+    )
+
+    columns = [GridColumn(key=f"q{i}", name=f"Question {i}", standard=False) for i in range(25)]
+    run = GridRun(id="grid-big", deal_id="d", selection=GridSelection(kind="contract"),
+                  columns=columns, document_ids=[f"doc{i}" for i in range(150)], reader="x",
+                  title="contracts")
+    rows = [GridRow(document=Document(id=f"doc{i}", deal_id="d", filename=f"Contract {i}.pdf",
+                                      content_hash=str(i), file_type="pdf", size_bytes=1,
+                                      version_family=str(i)),
+                    kind="contract",
+                    cells={c.key: GridCell(deal_id="d", document_id=f"doc{i}", column=c.key,
+                                           wording=c.wording, reader="x",
+                                           status=CellStatus.STATED, value="v" * 90,
+                                           shown="v" * 90, quote="q", location=Location.for_page(1))
+                           for c in columns})
+            for i in range(150)]
+    grid = Grid(run=run, rows=rows, done=150)
+    for expanded, shown in ((False, 10), (True, 99)):
+        message = render_grid(grid, by="U1", expanded=expanded)
+        assert validate_blocks(message.blocks) == []
+        [table] = [b for b in message.blocks if b["type"] == "table"]
+        assert len(table["rows"]) == 1 + shown and len(table["rows"][0]) == 20
+        text = " ".join(b["elements"][0]["text"] for b in message.blocks
+                        if b["type"] == "context")
+        assert "6 more columns are in the XLSX" in text
+        assert ("every row is in the XLSX" in text) is expanded

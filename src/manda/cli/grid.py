@@ -21,6 +21,7 @@ from rich.table import Table
 
 from manda.cli._common import print_json, running
 from manda.config import Settings
+from manda.errors import MandaError
 from manda.models import GridColumn, GridRunStatus, ReviewDecisionKind
 
 out = Console()
@@ -33,7 +34,7 @@ CELL_CHARS = 38
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("grid", help="a review grid: the same questions across every document "
                                     "of a kind, each cell cited (XLSX with --out)")
-    p.add_argument("--deal", required=True)
+    p.add_argument("--deal", help="the deal (required)")
     p.add_argument("--role", dest="kind",
                    help="kind of document: contract, customer_contract, supplier_contract, "
                         "lease, employment, loan, or a document role (default: contract)")
@@ -93,6 +94,10 @@ def default_columns(kind: str | None) -> list[GridColumn]:
 
 
 async def grid(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.deal:
+        raise MandaError("manda grid needs the deal.",
+                         hint='For example: manda grid --deal falcon --role customer_contract '
+                              '--columns "counterparty, term, change of control"')
     async with running(settings, workflows=False) as app:
         deals = app.deals
         columns = deals.grid_columns(args.columns) if args.columns else default_columns(
