@@ -260,7 +260,9 @@ class FakeSlack(FakeSlackServer):
             problems = validate_modal(update) if isinstance(update, dict) else ["no view"]
             if problems:
                 raise AssertionError(f"Slack would refuse the updated view: {problems}")
-            self.workspace.show_modal(who.id, {**update, "id": view.get("id")})
+            # the same view (its id), other content: Slack gives it a new `hash`
+            self.workspace.show_modal(who.id, {**update, "id": view.get("id"),
+                                               "hash": self.workspace.new_id("H")})
         else:
             self.workspace.show_modal(who.id, None)
         return delivery

@@ -530,7 +530,8 @@ class WebApi:
         errors = validate_modal(view)
         if errors:
             raise ApiError("invalid_arguments", response_metadata={"messages": errors})
-        opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
-                  "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id}
+        opened = {**view, "id": self.ws.new_id("V"), "hash": self.ws.new_id("H"),
+                  "team_id": self.ws.team_id, "app_id": self.ws.app_id,
+                  "bot_id": self.ws.bot.bot_id}
         self.ws.show_modal(user, opened)
         return {"view": opened}

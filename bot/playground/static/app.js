@@ -577,7 +577,7 @@ function renderModalLayer() {
     root.replaceChildren();
     return;
   }
-  if (shown && shown.viewId === S.modal.view.id) {
+  if (shown && shown.viewId === S.modal.view.id && shown.viewHash === S.modal.view.hash) {
     shown.showErrors(S.modal.errors); // the same modal, kept open with the app's errors
     return;
   }

@@ -10,6 +10,7 @@ is the vocabulary's (`grid:` in languages/*.yaml); the shapes of values are `man
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -36,7 +37,7 @@ from manda.vocabulary.grid import GridColumnSpec, GridVocabulary, grid_vocabular
 
 __all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence", "made_on"]
 
-READER = "offline-2"
+READER = "offline-4"  # bumped when reading changes: cells kept by an older reader are read again
 MEANING_FLOOR = 0.35  # a passage this close in meaning to a column is read even without its words
 QUESTION_FLOOR = 0.45  # a question in plain words is answered above this (meaning and words)
 DETAIL_CHARS = 160
@@ -206,8 +207,13 @@ def _first(candidates: Sequence[Sentence],
     return None
 
 
+_CLAUSE_NUMBER = re.compile(
+    r"^(?:§\s*\d+\s*)?(?:\(\w{1,4}\)|\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.)\s+")
+
+
 def _detail(sentence: str) -> str:
-    text = " ".join(sentence.split())
+    """A sentence as a cell shows it: without its clause number, cut to a line or two."""
+    text = _CLAUSE_NUMBER.sub("", " ".join(sentence.split()))
     return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 1].rsplit(" ", 1)[0] + "…"
 
 
@@ -470,9 +476,13 @@ def _question(reading: Reading, column: GridColumn) -> Found | None:
     best: tuple[float, Passage, str] | None = None
     for passage in reading.text.passages:
         close = float(meaning[passage.index]) if meaning is not None else 0.0
+        headed = coverage(passage.heading, terms) if terms and passage.heading else 0.0
         for sentence in passage.sentence_texts():
             words = coverage(f"{passage.heading} {sentence}", terms) if terms else 0.0
-            score = 0.6 * close + 0.4 * words if meaning is not None else words
+            # the clause headed by the question's words states it; one elsewhere may only
+            # mention it ("terminate … if it fails to meet the minimum purchase commitment")
+            score = (0.45 * close + 0.25 * words + 0.3 * headed if meaning is not None
+                     else 0.6 * words + 0.4 * headed)
             if best is None or score > best[0]:
                 best = (score, passage, sentence)
     if best is None or best[0] < QUESTION_FLOOR:
