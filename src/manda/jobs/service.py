@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from manda.errors import BackendUnavailableError, MandaError
 from manda.jobs.model import GridTask, IngestJob, JobStatus
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from manda.observability.metrics import Metrics
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Upload = tuple[str, bytes | Path]
 """A file received by a front end: the name a person knows it by, and its bytes or a local copy."""
@@ -307,13 +309,35 @@ class JobService:
 
     async def _ingest_job(self, job: IngestJob) -> IngestJob:
         names = {Path(path): name for path, name in job.display_names.items()}
+        report = await self._attempt(job, self._ingest.ingest(
+            job.deal_id,
+            [Path(p) for p in job.paths],
+            display_names=names or None,
+            received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
+        ))
+        if isinstance(report, IngestJob):
+            return report
+        log.info("job %s completed: %d ingested, %d unchanged, %d skipped", job.id,
+                 len(report.ingested), len(report.unchanged), len(report.skipped))
+        return job.completed(report, self._clock())
+
+    async def _grid_job(self, job: IngestJob) -> IngestJob:
+        assert job.grid is not None
+        if self._grid is None:
+            return job.failed("this worker does not read review grids (built without them)",
+                              self._clock())
+        read = await self._attempt(job, self._grid(job.deal_id, job.grid.run_id,
+                                                   job.grid.document_id))
+        if isinstance(read, IngestJob):
+            return read
+        log.info("grid job %s: %d cell(s) read of %s", job.id, read, job.grid.document_id)
+        return job.completed(IngestReport(deal_id=job.deal_id), self._clock())
+
+    async def _attempt(self, job: IngestJob, work: Awaitable[T]) -> T | IngestJob:
+        """What `work` returns, or the job as it stands after it failed: pending again when
+        its backend was down (until the retry policy gives up), failed otherwise."""
         try:
-            report = await self._ingest.ingest(
-                job.deal_id,
-                [Path(p) for p in job.paths],
-                display_names=names or None,
-                received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
-            )
+            return await work
         except BackendUnavailableError as exc:
             later = self.retry.next_try(job, str(exc), self._clock())
             if later.status is JobStatus.FAILED:
@@ -332,30 +356,6 @@ class JobService:
                 "the details",
                 self._clock(),
             )
-        log.info("job %s completed: %d ingested, %d unchanged, %d skipped", job.id,
-                 len(report.ingested), len(report.unchanged), len(report.skipped))
-        return job.completed(report, self._clock())
-
-    async def _grid_job(self, job: IngestJob) -> IngestJob:
-        assert job.grid is not None
-        if self._grid is None:
-            return job.failed("this worker does not read review grids (built without them)",
-                              self._clock())
-        try:
-            read = await self._grid(job.deal_id, job.grid.run_id, job.grid.document_id)
-        except BackendUnavailableError as exc:
-            later = self.retry.next_try(job, str(exc), self._clock())
-            log.warning("grid job %s: %s; %s", job.id, exc, later.status.value)
-            return later
-        except MandaError as exc:
-            log.warning("grid job %s failed: %s", job.id, exc)
-            return job.failed(str(exc), self._clock())
-        except Exception as exc:  # a bug: say so, keep the worker alive
-            log.exception("grid job %s failed unexpectedly", job.id)
-            return job.failed(f"could not be read ({type(exc).__name__}: {exc}); the worker's "
-                              "log has the details", self._clock())
-        log.info("grid job %s: %d cell(s) read of %s", job.id, read, job.grid.document_id)
-        return job.completed(IngestReport(deal_id=job.deal_id), self._clock())
 
     def _count(self, job: IngestJob) -> None:
         if self._metrics is None or job.report is None:
