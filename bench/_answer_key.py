@@ -118,6 +118,8 @@ class Score:
     cites_page: bool  # … at an evidence page (or the document, where citations have no page)
     not_found: bool  # the answer says nothing answers it
     first: str
+    wrong_figure: bool = False  # the lead states a figure, and not the one asked for
+
 
     @property
     def right(self) -> bool:
@@ -138,4 +140,22 @@ def score(key: Key, split: str, answer: Answer) -> Score:
         cites_page=any(c.page is None or c.page in key.pages for c in on_document),
         not_found=says_not_found(text),
         first=lead,
+        wrong_figure=states_wrong_figure(lead, key),
     )
+
+
+def states_wrong_figure(lead: str, key: Key) -> bool:
+    """The lead gives figures for a question whose answer is a figure, and none of them is it:
+    a wrong amount stated for the metric asked ("Revenue was $4.4 billion" for AWS revenue, a
+    quoted sentence whose only figure is another one). A lead that states no figure, or states
+    the right one beside others (the prior year, the change), is not wrong."""
+    if not key.facts or not any(_is_figure(alt) for alt in key.facts[0]):
+        return False
+    said = find_amounts(lead)
+    if not said or states_fact(lead, key.facts[0]):
+        return False
+    return not any(states(a.text, alt) for a in said for alts in key.facts for alt in alts)
+
+
+def _is_figure(alternative: str) -> bool:
+    return len(find_amounts(alternative)) == 1

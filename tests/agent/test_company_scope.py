@@ -83,3 +83,11 @@ def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:
     assert show(finding(416_161_000_000, "$416,161")) == "$416.16bn"  # "(in millions)" table
     assert show(finding(5_200_000, "$5.2M")) == "$5.2M"  # the document's own wording
     assert show(finding(1_790, "$1,790")) == "$1,790"
+
+
+def test_a_business_named_after_its_company_scopes_to_that_companys_files() -> None:
+    docs = [_doc("Microsoft_10-K_FY2023.pdf"), _doc("Apple_10-K_FY2023.pdf"),
+            _doc("CV.pdf", path="3 People/Markus Weber/CV.pdf")]
+    evidence = Evidence(documents={d.id: d for d in docs})
+    assert company_documents("Microsoft Cloud", evidence) == {docs[0].id}
+    assert company_documents("Markus Weber", evidence) is None  # the person's own folder

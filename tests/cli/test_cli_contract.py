@@ -161,11 +161,11 @@ async def test_switching_the_embedder_is_reported_then_reindexed(
     from manda.config import Settings
 
     monkeypatch.setenv("MANDA_HOME", str(home_copy))
-    monkeypatch.setenv("MANDA_OFFLINE_EMBEDDER", "fp32")
+    monkeypatch.setenv("MANDA_OFFLINE_MODEL", "minilm")  # the home was embedded by the default
     index = {c.port: c for c in await run_checks(Settings())}["index"]
     assert index.ok and index.adapter == "incomplete"
     assert "targetco:" in index.warning and "manda reindex" in index.warning
-    assert "minilm-l6-v2-int8" in index.warning
+    assert "minilm-l6-v2-q8" in index.warning
 
     from manda.app import Manda
 
@@ -175,7 +175,7 @@ async def test_switching_the_embedder_is_reported_then_reindexed(
         assert any("no index for this deal" in n for n in app.search.last.notices)
 
     code, out, _ = await asyncio.to_thread(run, capsys, "reindex", "--deal", "targetco")
-    assert code == 0 and "chunks embedded for minilm-l6-v2-int8" in out
+    assert code == 0 and "chunks embedded for minilm-l6-v2-q8" in out
     added = int(out.split("targetco: ")[1].split()[0])
     assert added > 0
     code, out, _ = await asyncio.to_thread(run, capsys, "reindex", "--deal", "targetco")
@@ -194,7 +194,7 @@ async def test_ingesting_an_unchanged_room_after_a_switch_embeds_it_for_the_new_
     """Files skipped as unchanged still get vectors for the embedder now configured: running the
     demo or `manda ingest` again after an upgrade leaves no deal on keywords only."""
     monkeypatch.setenv("MANDA_HOME", str(home_copy))
-    monkeypatch.setenv("MANDA_OFFLINE_EMBEDDER", "fp32")
+    monkeypatch.setenv("MANDA_OFFLINE_MODEL", "minilm")
     room = str(sample_rooms["targetco"])
     code, out, _ = await asyncio.to_thread(run, capsys, "ingest", "--deal", "targetco", room)
     assert code == 0 and "0 ingested, 16 unchanged" in out

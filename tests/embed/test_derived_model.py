@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -11,9 +12,11 @@ import pytest
 from manda.embed import quantize
 from manda.embed.offline import MODEL_SHA256, OfflineEmbedder
 
+MiniLM = partial(OfflineEmbedder, model="minilm")
+
 
 async def test_derived_once_then_loaded_from_the_cache(tmp_path: Path) -> None:
-    first = OfflineEmbedder(cache_dir=tmp_path)
+    first = MiniLM(cache_dir=tmp_path)
     await first.start()
     derived = quantize.derived_path(tmp_path, MODEL_SHA256)
     assert first.model_file == derived and derived.is_file()
@@ -21,7 +24,7 @@ async def test_derived_once_then_loaded_from_the_cache(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".build-")] == []
     built_at = derived.stat().st_mtime_ns
 
-    second = OfflineEmbedder(cache_dir=tmp_path)
+    second = MiniLM(cache_dir=tmp_path)
     texts, reference = quantize.probes()
     vectors = await second.embed(texts, "document")
     assert derived.stat().st_mtime_ns == built_at  # loaded, not derived again
@@ -29,11 +32,11 @@ async def test_derived_once_then_loaded_from_the_cache(tmp_path: Path) -> None:
 
 
 async def test_a_damaged_cached_model_is_derived_again(tmp_path: Path) -> None:
-    await OfflineEmbedder(cache_dir=tmp_path).start()
+    await MiniLM(cache_dir=tmp_path).start()
     derived = quantize.derived_path(tmp_path, MODEL_SHA256)
     derived.write_bytes(derived.read_bytes()[: 1 << 20])  # cut short, as by a full disk
 
-    again = OfflineEmbedder(cache_dir=tmp_path)
+    again = MiniLM(cache_dir=tmp_path)
     await again.start()
     assert quantize.file_sha256(derived) == derived.with_suffix(".sha256").read_text().strip()
     assert (await again.embed(["Revenue grew 8%."], "query")).shape == (1, 384)
@@ -51,7 +54,7 @@ async def test_a_model_that_embeds_differently_is_never_published(
     cache = tmp_path / "cache"
 
     with pytest.raises(quantize.DerivedModelError, match="embeds differently") as raised:
-        await OfflineEmbedder(cache_dir=cache).start()
+        await MiniLM(cache_dir=cache).start()
     assert "MANDA_OFFLINE_EMBEDDER=fp32" in raised.value.hint
     assert not quantize.derived_path(cache, MODEL_SHA256).exists()
     assert list(cache.iterdir()) == []  # the candidate was removed with its work folder
@@ -61,5 +64,5 @@ async def test_an_unwritable_cache_says_where_and_what_to_do(tmp_path: Path) -> 
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     with pytest.raises(quantize.DerivedModelError, match="Cannot write") as raised:
-        await OfflineEmbedder(cache_dir=blocked / "models").start()
+        await MiniLM(cache_dir=blocked / "models").start()
     assert "MANDA_MODEL_CACHE" in raised.value.hint

@@ -1,4 +1,4 @@
-"""The offline embedder runs the real MiniLM model (int8 by default), near sentence-transformers."""
+"""The offline MiniLM model (int8 by default) runs the real file, near sentence-transformers."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import asyncio
 import json
 import shutil
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -16,25 +17,26 @@ from manda.embed.offline import MODEL_SHA256, ModelFileError, OfflineEmbedder, P
 from manda.embed.port import Embedder
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
+MiniLM = partial(OfflineEmbedder, model="minilm")
 
 
 @pytest.fixture(scope="module")
 def embedder() -> Iterator[OfflineEmbedder]:
-    started = OfflineEmbedder()
+    started = MiniLM()
     asyncio.run(started.start())
     yield started
     asyncio.run(started.aclose())
 
 
 def test_it_is_an_embedder_of_its_own_vector_space() -> None:
-    embedder = OfflineEmbedder()
+    embedder = MiniLM()
     assert isinstance(embedder, Embedder)
     assert embedder.id == "minilm-l6-v2-q8" and embedder.precision == "q8"
     assert embedder.dimension == 384
     # the pinned file as it is keeps the index id its vectors always had
-    assert OfflineEmbedder(precision="fp32").id == "minilm-l6-v2-int8"
+    assert MiniLM(precision="fp32").id == "minilm-l6-v2-int8"
     with pytest.raises(ValueError, match="one text a run"):
-        OfflineEmbedder(batch_size=8)
+        MiniLM(batch_size=8)
 
 
 def test_the_pinned_checksum_is_the_installed_packages() -> None:
@@ -72,7 +74,7 @@ async def test_a_vector_depends_on_its_text_only(embedder: OfflineEmbedder) -> N
     """q8 quantises a run's activations with one scale: each text runs alone, so the company it
     is embedded in (order, neighbours, lanes) never changes its vector."""
     texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
-    one_lane = OfflineEmbedder(intra_op_threads=2, parallel_runs=1)
+    one_lane = MiniLM(intra_op_threads=2, parallel_runs=1)
     await one_lane.start()
 
     together = await embedder.embed(texts, "document")
@@ -86,8 +88,8 @@ async def test_a_vector_depends_on_its_text_only(embedder: OfflineEmbedder) -> N
 async def test_fp32_batches_do_not_change_a_vector() -> None:
     texts = [f"Clause {i}: the seller indemnifies the buyer for {'tax ' * i}" for i in range(70)]
     # the fp32 defaults beside the ones before them: batches of 32, one run on two threads
-    small = OfflineEmbedder(precision="fp32")
-    large = OfflineEmbedder(precision="fp32", batch_size=32, intra_op_threads=2, parallel_runs=1)
+    small = MiniLM(precision="fp32")
+    large = MiniLM(precision="fp32", batch_size=32, intra_op_threads=2, parallel_runs=1)
 
     together = await small.embed(texts, "document")
     batched = await large.embed(texts, "document")
@@ -113,7 +115,7 @@ async def test_it_matches_the_sentence_transformers_model(
     precision: Precision, closeness: float
 ) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    embedder = OfflineEmbedder(precision=precision)  # embed() before start() starts it
+    embedder = MiniLM(precision=precision)  # embed() before start() starts it
 
     vectors = await embedder.embed(reference["queries"], "document")
     centroid = vectors.mean(axis=0)
@@ -130,7 +132,7 @@ async def test_a_tampered_model_file_is_refused_with_a_fix(tmp_path: Path) -> No
         byte = f.read(1)
         f.seek(1000)
         f.write(bytes([byte[0] ^ 0xFF]))
-    embedder = OfflineEmbedder(model_path=tampered)
+    embedder = MiniLM(model_path=tampered)
 
     with pytest.raises(ModelFileError) as raised:
         await embedder.start()
@@ -144,7 +146,7 @@ async def test_a_tampered_model_file_is_refused_with_a_fix(tmp_path: Path) -> No
 async def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere" / "model.onnx"
     with pytest.raises(ModelFileError, match="does not exist") as raised:
-        await OfflineEmbedder(model_path=missing).embed(["x"], "document")
+        await MiniLM(model_path=missing).embed(["x"], "document")
     assert str(missing) in str(raised.value)
 
 
@@ -153,7 +155,7 @@ async def test_windows_embed_the_whole_chunk_and_keep_their_own_index_id() -> No
     head = "The company designs and sells phones and computers. " * 30  # far past 128 pieces
     texts = [head + "Capital expenditures rose to fund new data centers.",
              head + "Litigation with a former supplier was settled in June."]
-    truncated, windowed = OfflineEmbedder(), OfflineEmbedder(max_windows=4)
+    truncated, windowed = MiniLM(), MiniLM(max_windows=4)
     try:
         same = await truncated.embed(texts, "document")
         differ = await windowed.embed(texts, "document")

@@ -98,3 +98,15 @@ def test_an_answer_is_right_when_its_first_line_states_the_fact_and_it_cites_the
     missing = key.score(entry, "dev", _answer(
         "I searched the 6 documents and found nothing that answers this.", ("Other.pdf", 24)))
     assert missing.not_found and not missing.cites_document and not missing.in_answer
+
+
+def test_a_lead_stating_another_figure_for_the_metric_is_counted_wrong() -> None:
+    answer_key = _load("_answer_key")
+    key = answer_key.Key("q", "Filing.pdf", (24,), (("128,725", "$128.7 billion"),))
+    wrong = answer_key.states_wrong_figure
+    assert wrong("Revenue was $4.4 billion in FY2025 (source: Filing.pdf, p.24).", key)
+    assert not wrong("AWS was $128.73 billion in 2025, against $107.56 billion in 2024.", key)
+    assert not wrong("Filing.pdf states: “AWS sales grew in 2025.” (source: Filing.pdf, p.24)",
+                     key)  # no figure stated: not a wrong one
+    words = answer_key.Key("w", "Filing.pdf", (3,), (("channel inventory",),))
+    assert not wrong("Revenue fell 25% in FY2023.", words)  # the answer asked is no figure

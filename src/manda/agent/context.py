@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from manda.agent.degraded import OncePerConversation
+from manda.embed.port import Embedder
 from manda.kg.port import KnowledgeGraph
 from manda.llm.port import ChatModel
 from manda.memory.locks import LocalLock, NamedLock
@@ -80,3 +81,5 @@ class AgentContext:
     clock: Callable[[], datetime] = utcnow
     memory_told: OncePerConversation = field(default_factory=OncePerConversation)
     lock: NamedLock = field(default_factory=LocalLock)
+    # the deal's embedder, to weigh the leading spans by meaning (`manda.agent.meaning`)
+    embedder: Embedder | None = None

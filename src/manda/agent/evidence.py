@@ -111,6 +111,9 @@ class Evidence:
     # What qualifies a figure where it stands but is said beside it (a slide's speaker notes:
     # "Q3 is a preliminary estimate"), by (document id, location label); read, never cited.
     annotations: dict[tuple[str, str], str] = field(default_factory=dict)
+    # how close in meaning each candidate span is to the question (cosine by the deal's
+    # embedder, `manda.agent.meaning`), by the span's text; empty when nothing weighed them
+    meaning: dict[str, float] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     def fiscal_year_end(self) -> FiscalYearEnd | None:

@@ -39,6 +39,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.intents import company_like, read_question
+from manda.agent.meaning import weigh
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
     LIMIT_NOTE,
@@ -187,18 +188,31 @@ def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
 def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
     """The documents named after the company `entity` ("Apple" → Apple_10-K_FY2025.pdf), when
     the room also holds other documents; None for a person's name or a name no file carries."""
-    if not company_like(entity):
-        return None
     wanted = name_words(entity)
+    if not company_like(entity):
+        # "Microsoft Cloud" (a business of the company whose files the room holds) scopes to
+        # its first word's files; a person's name, or words a file name carries, never does
+        files = {w for d in evidence.documents.values()
+                 for w in (*name_words(d.filename), *name_words(d.path or ""))}
+        if len(wanted) < 2 or len(wanted[0]) < 4 or any(w in files for w in wanted[1:]):
+            return None
+        wanted = wanted[:1]
     if not wanted or len("".join(wanted)) < 3:
         return None
-    n = len(wanted)
-    named = frozenset(
-        d.id for d in evidence.documents.values()
-        if any(words[i:i + n] == wanted
-               for words in (name_words(d.filename), name_words(d.path or ""))
-               for i in range(len(words) - n + 1)))
-    return named if named and len(named) < len(evidence.documents) else None
+    # "Microsoft Cloud": a business named after its company is that company's (its leading
+    # words name the files)
+    for n in range(len(wanted), 0, -1):
+        lead = wanted[:n]
+        if len("".join(lead)) < 3:
+            break
+        named = frozenset(
+            d.id for d in evidence.documents.values()
+            if any(words[i:i + n] == lead
+                   for words in (name_words(d.filename), name_words(d.path or ""))
+                   for i in range(len(words) - n + 1)))
+        if named:
+            return named if len(named) < len(evidence.documents) else None
+    return None
 
 
 def name_words(text: str) -> list[str]:
@@ -243,6 +257,9 @@ async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]
         result = await box.run(call)
         if result.is_error:
             log.warning("offline plan step %s failed: %s", call.name, result.content)
+    if ctx.embedder is not None:  # the leading spans weighed by meaning, for the composer
+        ask = state["ask"]
+        await weigh(ask.frame, state["evidence"], ctx.embedder, question=ask.question)
     return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
             "iterations": state.get("iterations", 0) + 1, "loop_done": True}
 

@@ -13,10 +13,12 @@ from typing import Literal
 
 from manda.agent.topics import OVERVIEW, ROLE_WORDS
 from manda.answers import Intent
+from manda.finance.equivalents import named_groups
 from manda.finance.periods import LTM_WORDS, find_periods
 from manda.finance.vocabulary import find_subjects
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
+AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date"]
 
 _F = re.IGNORECASE
 
@@ -112,6 +114,56 @@ _SAME_QUARTER_REPLY = re.compile(r"\b(?:same quarter|the quarter|quarter|same ha
 _FORECAST = re.compile(r"\b(?:forecasts?|projected|projections?|budget(?:ed)?|plan(?:ned)?|"
                        r"outlook|guidance|expected|expect)\b", _F)
 _ACTUAL = re.compile(r"\b(?:actuals?|achieved|realised|realized|reported|audited)\b", _F)
+# What kind of answer the question's form asks for, first match wins: a reason ("why", "what
+# drove"), a ranking ("which segment grew most"), a rate ("how fast", "what margin"), a figure
+# ("how much", "what was <a metric>"), a person ("who"), a date ("when", "since when").
+_ANSWER_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
+    ("reason", re.compile(
+        r"^\s*why\b|\bwhat (?:drove|drives|caused|causes|explains|is driving|were the drivers|"
+        r"are the drivers)\b|\breasons? (?:for|behind)\b|"
+        r"\bhow (?:is|are|does|do|did) [\w'’ ]{1,40}?\b(?:mitigat\w*|respond\w*|address\w*|"
+        r"offset\w*|manag\w*)\b", _F)),
+    ("ranking", re.compile(
+        r"\bwhich\b[^?]{0,80}?\b(?:best|worst|most|least|largest|biggest|smallest|highest|"
+        r"lowest|fastest|slowest|strongest|weakest)\b|\brank(?:ed|ing)?\b", _F)),
+    ("rate", re.compile(
+        r"\bhow fast\b|\bgrowth rate\b|\bwhat (?:percentage|percent)\b|\b(?:margin|rate)s?\b(?!\s+"
+        r"(?:of|on) (?:the )?(?:debt|notes))|\bhow (?:did|does|has) [\w'’ ]{1,40}?\b(?:grow|grew|"
+        r"decline|change|develop)\w*", _F)),
+    ("person", re.compile(r"^\s*who\b|\bwho (?:is|are|was|runs|leads|heads)\b", _F)),
+    ("date", re.compile(r"^\s*when\b|\bsince when\b", _F)),
+    ("figure", re.compile(r"\bhow (?:much|many|big|large)\b|\bwhat (?:amount|size)\b", _F)),
+)
+
+
+# How a ranking question ranks: by growth ("grew most", "performed best") or by size ("largest"),
+# and which end leads ("worst", "declined most", "smallest": the bottom).
+_RANK_BY_SIZE = re.compile(r"\b(?:largest|biggest|smallest|highest|lowest|most revenue|"
+                           r"most sales|most profitable|most of)\b", _F)
+_RANK_FROM_BOTTOM = re.compile(r"\b(?:worst|weakest|least|smallest|lowest|slowest|declined? "
+                               r"(?:the )?most|fell (?:the )?most|shr[ai]nk\w* (?:the )?most)\b",
+                               _F)
+
+
+def ranking_of(text: str) -> tuple[Literal["growth", "size"], bool]:
+    """By what a ranking question ranks, and whether the top (True) or the bottom leads."""
+    by: Literal["growth", "size"] = "size" if _RANK_BY_SIZE.search(text) and not re.search(
+        r"\bgr[eo]w\w*|\bincreas\w*|\bdeclin\w*|\bperform\w*", text, _F) else "growth"
+    return by, not _RANK_FROM_BOTTOM.search(text)
+
+
+def answer_kind(text: str, subjects: tuple[str, ...], line_items: tuple[str, ...] = ()
+                ) -> AnswerKind | None:
+    """The kind of answer the question's form asks for; a metric or line item asked with
+    "what was" is a figure."""
+    for kind, pattern in _ANSWER_KINDS:
+        if pattern.search(text):
+            return kind
+    if (subjects or line_items) and re.search(r"\bwhat(?:'s| (?:was|were|is|are))\b", text, _F):
+        return "figure"
+    return None
+
+
 _QUESTION_WORDS = {
     "what", "who", "how", "when", "where", "which", "why", "is", "are", "was", "were", "do",
     "does", "did", "can", "could", "should", "and", "tell", "give", "show", "list", "compare",
@@ -156,6 +208,10 @@ class QuestionFrame:
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = field(default=0)
+    answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
+    # the statement line items it names, in its own words ("diluted EPS", "capex"), as
+    # `manda.finance.equivalents` lists them
+    line_items: tuple[str, ...] = ()
 
     @property
     def subject(self) -> str | None:
@@ -248,6 +304,7 @@ def read_question(question: str) -> QuestionFrame:
     counted = years_back(text) if not periods and partial is None \
         and relative != "same_period_last_year" else ()
     words = len(re.findall(r"[\w€£$%.]+", text))
+    items = tuple(own for own, _ in named_groups(text))
     opener = text.split()[0].lower().strip("?,.!") if text.split() else ""
     short = 0 < words <= 3 and not explicit and opener not in _QUESTION_WORDS - {"and", "also"}
     followup = bool(_FOLLOWUP.search(text)) or short
@@ -270,6 +327,8 @@ def read_question(question: str) -> QuestionFrame:
         full_year_reply=bool(_FULL_YEAR_REPLY.search(text)),
         same_quarter_reply=bool(_SAME_QUARTER_REPLY.search(text)),
         words=words,
+        answer_kind=answer_kind(text, subjects, items),
+        line_items=items,
     )
 
 

@@ -17,6 +17,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
+from manda.finance.derived import LINE_ITEMS, asked_derived
 from manda.llm.port import ToolCall
 from manda.vocabulary import topic
 
@@ -123,6 +124,10 @@ class OfflineComposer:
             subjects = f"{subjects}, one-time charges, adjusted ebitda"
         roles = ",".join(r.value for r in roles_asked(ask.question))
         calls = [_call(1, "query_knowledge_base", query=query, subject=subjects, roles=roles)]
+        if (metric := asked_derived(ask.question)) is not None:  # its statement lines too
+            lines = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
+            calls.append(_call(10, "query_knowledge_base", k=8, query=" ".join(
+                [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
         role = asked_role(ask.question)
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:

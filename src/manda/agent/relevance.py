@@ -53,6 +53,10 @@ _FORM = {
     "minutes", "memo", "memorandum", "deck", "presentation", "teaser", "document", "documents",
     # how it came about, not what: "what terms were agreed with …", "what was discussed"
     "agree", "agreed", "discuss", "discussed", "being",
+    # how a figure is asked for, not which: "how much inventory did it carry", "did it record"
+    "carry", "carried", "generate", "generated", "record", "recorded", "bring", "brought",
+    "book", "booked", "post", "posted", "report", "reported", "end", "ending", "ended",
+    "fast", "quickly",  # "how fast did it grow": the rate is asked, not speed
     # the form of a question asked in German: "Wer ist der Abschlussprüfer?"
     "wer", "wie", "welche", "welcher", "welches", "wann", "warum", "ist", "sind", "war",
     "waren", "gibt", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und",
@@ -138,6 +142,35 @@ def coverage(text: str, terms: Sequence[str]) -> float:
 
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text)}
+
+
+def stems_of(text: str) -> set[str]:
+    """The stems of a text's words, as question terms are matched against them."""
+    return _stems(text)
+
+
+def term_in(term: str, stems: set[str]) -> bool:
+    """Whether a question term is among a text's stems (by stem, prefix or concept group)."""
+    return _matches(term, stems)
+
+
+OFF_TOPIC = _OFF_TOPIC
+_CHANGE_GROUPS = {n for n, g in enumerate(_CONCEPTS) if g[0] in ("decline", "increase")}
+
+
+def says_change(term: str) -> bool:
+    """The term says a change ("grow", "shrink", "decline"), not what changed."""
+    return _group_of(term) in _CHANGE_GROUPS
+
+
+def names_topic(term: str) -> bool:
+    """Whether a question term is a deal-vocabulary topic's own noun (insurance, litigation)."""
+    return _names_topic(term)
+
+
+def period_words(question: str) -> set[str]:
+    """The stems of the words of a question that say when ("fiscal 2025", "Q1 2026")."""
+    return _period_words(question)
 
 
 def _matches(term: str, stems: set[str]) -> bool:

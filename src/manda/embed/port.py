@@ -1,4 +1,4 @@
-"""Embedding and rerank ports: the offline MiniLM embedder by default, Voyage when configured."""
+"""Embedding and rerank ports: the offline embedder by default, Voyage when configured."""
 
 from __future__ import annotations
 

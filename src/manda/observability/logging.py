@@ -171,8 +171,10 @@ PRICES: Mapping[str, Price] = MappingProxyType(
         "claude-opus-4-1": Price(15.0, 75.0),
         "offline": Price(0.0, 0.0),
         "voyage-3.5": Price(0.06),  # embeddings: input tokens only
-        "minilm-l6-v2-q8": Price(0.0),  # the offline embedder (default)
-        "minilm-l6-v2-int8": Price(0.0),  # the offline embedder, fp32 products
+        "multilingual-e5-small-q8": Price(0.0),  # the offline embedder (default model)
+        "multilingual-e5-small-fp32": Price(0.0),
+        "minilm-l6-v2-q8": Price(0.0),  # the offline English-only model
+        "minilm-l6-v2-int8": Price(0.0),  # the offline English-only model, fp32 products
     }
 )
 

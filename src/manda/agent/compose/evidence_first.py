@@ -17,9 +17,11 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
+from manda.agent.compose.leads import lead_lines
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import NOT_FOUND_BELOW, Passage, best, confidence, rank
+from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.spans import Span, best_spans, rank_spans
 from manda.agent.topics import roles_asked
 from manda.agent.unusual import sentences
 
@@ -29,28 +31,31 @@ NOT_FOUND_WHY = "no passage retrieved speaks to it closely enough to answer."
 def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
            why: str = NOT_FOUND_WHY, must: str | None = None, limit: int = 3,
            prefer: re.Pattern[str] | None = None) -> Draft:
-    """The best one to `limit` passages, quoted and cited; "not found" below the threshold.
-    `prefer`: among the passages that answer, those it matches lead (a firm named in its role)."""
-    ranked = rank(evidence, ask.question)
-    if must:  # a named entity: sentences of passages that name it (the next sentence may not)
+    """The best span, leading, and up to `limit` - 1 runners-up, quoted and cited; "not found"
+    only below the threshold. `prefer`: among the spans that answer, those it matches lead (a
+    firm named in its role)."""
+    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    if must:  # a named entity: spans of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
-        ranked = [p for p in ranked
-                  if any(w in p.text.lower() or w in p.source.excerpt.lower() for w in words)]
-    if confidence(ranked) < NOT_FOUND_BELOW:
+        ranked = [s for s in ranked
+                  if any(w in s.text.lower() or w in s.source.excerpt.lower() for w in words)]
+    if span_confidence(ranked) < NOT_FOUND_BELOW:
         closest = _from_role_documents(ask, evidence, ranked)
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
-    if prefer is not None and (preferred := [p for p in ranked if prefer.search(p.text)]):
-        ranked = [*preferred, *(p for p in ranked if p not in preferred)]
-    lead = best(ranked, limit=limit)
-    first = lead[0]
-    lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]
-    lines += [f"- {p.source.document}: “{p.text}” {cite([p.source])}" for p in lead[1:]]
-    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+    if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
+        ranked = [*preferred, *(s for s in ranked if s not in preferred)]
+    lead = best_spans(ranked, limit=limit)
+    return Draft(text=with_assumption(ask.assumption, "\n".join(lead_lines(lead, ask, evidence))))
 
 
-def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Passage]) -> Draft | None:
+def span_confidence(ranked: list[Span]) -> float:
+    """How sure retrieval is that a span answers: the best coverage of the question's words."""
+    return max((s.words for s in ranked), default=0.0)
+
+
+def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     """The room holds documents of the kind that answers this (minutes, a budget, a lease
     schedule): show what they say closest to it, never "not found", and offer Q&A."""
     roles = roles_asked(ask.question)
@@ -62,7 +67,7 @@ def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Passage]) ->
         hits = [h for h in evidence.hits if h.document_id in wanted]
         if not hits:
             return None
-        near = [Passage(s, evidence.hit_source(hits[0]), False, 0.0)
+        near = [Span(s, evidence.hit_source(hits[0]))
                 for s in sentences(hits[0].text)[:2] if len(s) > 20]
     if not near:
         return None

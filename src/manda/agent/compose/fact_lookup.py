@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date, timedelta
 
-from manda.agent.compose import evidence_first
+from manda.agent.compose import computed, evidence_first, passages, ranking
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -32,6 +32,7 @@ from manda.agent.compose.topics import (
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
+from manda.agent.relevance import NOT_FOUND_BELOW
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -46,14 +47,17 @@ from manda.agent.selection import (
     subject_base,
     subject_label,
 )
+from manda.agent.spans import Span, rank_spans
 from manda.agent.topics import asked_role
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import TOPICS, scan, sentences
-from manda.finance.amounts import same_amount
+from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
+from manda.finance.derived import asked_derived
 from manda.finance.equivalents import group_patterns, named_groups
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
+from manda.finance.vocabulary import canonical_subject
 from manda.ingest.extract.names import ORG
 from manda.models import Finding, Nature
 
@@ -78,9 +82,39 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
         # metric's own figure does not answer; the sentence stating the share does
         return evidence_first.answer(ask, evidence)
+    if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
+        return ranked
+    if (computed_draft := _computed(ask, evidence)) is not None:
+        return computed_draft
     if ask.subject:
-        return _metric(ask, evidence)
+        draft = _growth(ask, evidence) or _metric(ask, evidence)
+        if passages.stands(draft, ask, evidence):
+            return draft
+        return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
+
+
+def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
+    """A metric a deal team computes (free cash flow, EBITDA, a margin) that no finding holds:
+    quoted where a document states it, else computed from its statement lines with the
+    working shown."""
+    metric = asked_derived(ask.question)
+    if metric is None:
+        return None
+    subject = canonical_subject(metric.name)
+    if subject is not None and any(f.value is not None for f in findings_for(
+            evidence, subject, entity=ask.entity)):
+        return None  # the room states it: the metric answer reads it
+    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(ranked[0], metric.asked):
+        return evidence_first.answer(ask, evidence, category="Financial")
+    return computed.answer(ask, evidence)
+
+
+def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
+    text = (span.row.label if span.row is not None else span.text).lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
+        span.figures() if span.row is not None else find_amounts(span.text))
 
 
 ASKS_SHARE = re.compile(r"\b(?:what|which) (?:share|proportion|portion|percentage|part|fraction) "
@@ -119,9 +153,6 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     label = subject_label(ask.subject) or ask.subject
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
-    growth = _growth(ask, evidence)
-    if growth is not None:
-        return growth
     if not pool:
         topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
         if topical is not None:

@@ -1,0 +1,144 @@
+"""Computed answers with their working: free cash flow, EBITDA, margins, working capital, DSO.
+
+Each input is a statement row of the passages retrieved (`manda.finance.derived` names the rows
+as filings write them), all from one document and one fiscal year, each figure at its
+statement's scale and cited; the answer leads with the result and shows the formula in one line.
+A metric the documents state themselves is quoted instead (`evidence_first`), never recomputed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.leads import fiscal_year, when
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.spans import Span, statement_rows
+from manda.finance.derived import Derived, asked_derived, line_item_of
+from manda.finance.figures import Figure
+from manda.finance.periods import year_of
+
+COMPUTED = "computed, not stated in the documents"
+_READABLE = {"operating cash flow": "operating cash flow", "capex": "capital expenditures",
+             "operating income": "operating income", "d&a": "depreciation and amortisation",
+             "revenue": "revenue", "net income": "net income", "gross profit": "gross profit",
+             "current assets": "current assets", "current liabilities": "current liabilities",
+             "receivables": "receivables"}
+
+
+def answer(ask: Ask, evidence: Evidence) -> Draft | None:
+    """The computed metric the question asks for, from one document's rows, or None."""
+    metric = asked_derived(ask.question)
+    if metric is None:
+        return None
+    inputs = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
+    rows = statement_rows(evidence)
+    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    choices: list[tuple[tuple[int, str], int, dict[str, tuple[Span, Figure]]]] = []
+    for doc_id in dict.fromkeys(s.source.document_id for s in rows):
+        own = [s for s in rows if s.source.document_id == doc_id]
+        picked = _inputs(own, inputs)
+        if picked is None:
+            continue
+        years = set.intersection(*(_years(span) for span in picked.values()))
+        year = max(asked & years) if asked & years else (
+            None if asked else max(years, default=None))
+        if year is None:
+            continue
+        figures = {item: (span, fig) for item, span in picked.items()
+                   if (fig := _figure(span, year)) is not None}
+        if len(figures) == len(inputs):
+            doc = evidence.documents.get(doc_id)
+            dated = (doc.doc_date.isoformat() if doc and doc.doc_date else "", doc_id)
+            choices.append(((year, dated[0]), year, figures))
+    if not choices:
+        return None
+    _, year, figures = max(choices, key=lambda c: c[0])
+    return Draft(text=with_assumption(ask.assumption, _working(metric, figures, evidence)))
+
+
+def _inputs(rows: Sequence[Span], inputs: Sequence[str]) -> dict[str, Span] | None:
+    picked: dict[str, Span] = {}
+    for item in inputs:
+        scored = [(line_item_of(s.row.label if s.row else "", item), i, s)
+                  for i, s in enumerate(rows)]
+        best = max(((n, -i, s) for n, i, s in scored if n), default=None, key=lambda t: t[:2])
+        if best is None:
+            return None
+        picked[item] = best[2]
+    return picked
+
+
+def _years(span: Span) -> set[int]:
+    return {y for f in span.figures() if not f.none and (y := fiscal_year(f.column)) is not None
+            and f.unit != "%"}
+
+
+def _figure(span: Span, year: int) -> Figure | None:
+    return next((f for f in span.figures() if f.unit != "%" and not f.none
+                 and fiscal_year(f.column) == year), None)
+
+
+def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
+             evidence: Evidence) -> str:
+    value = sum(abs(figures[i][1].value or 0.0) for i in metric.plus)
+    value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
+    lead_span, lead_fig = figures[metric.plus[0]]
+    period = when(lead_span, lead_fig, evidence)
+    parts = [f"{_READABLE[i]} {_shown(figures[i][1])} {cite([figures[i][0].source])}"
+             for i in [*metric.plus, *metric.minus]]
+    signs = " + ".join(parts[:len(metric.plus)])
+    if metric.minus:
+        signs += " − " + " − ".join(parts[len(metric.plus):])
+    if metric.over is None:
+        result = Figure("", value, lead_fig.unit or "USD", lead_fig.column).shown()
+        return (f"{_capital(metric.name)} was {result} {period} ({COMPUTED}): {signs}.\n"
+                + _formula(metric, figures, value))
+    base_span, base = figures[metric.over]
+    ratio = value / abs(base.value or 1.0) * metric.times
+    shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else f"{ratio:.0f} days"
+    over = f"{_READABLE[metric.over]} {_shown(base)} {cite([base_span.source])}"
+    inner = signs if len(parts) > 1 else parts[0]
+    days = " × 365" if metric.times == 365 else ""
+    return (f"{_capital(metric.name)} was {shown} {period} ({COMPUTED}): ({inner}) ÷ {over}"
+            f"{days}.\n" + _formula(metric, figures, value))
+
+
+def _capital(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def _shown(figure: Figure) -> str:
+    return Figure(figure.written, abs(figure.value or 0.0), figure.unit, figure.column).shown()
+
+
+def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: float) -> str:
+    """The formula in one line, in the statement's own figures ("111,482 − 12,715 = 98,767")."""
+    def written(item: str) -> str:
+        return figures[item][1].written.replace("$", "").strip("()")
+
+    terms = " + ".join(written(i) for i in metric.plus)
+    if metric.minus:
+        terms += " − " + " − ".join(written(i) for i in metric.minus)
+    names = " + ".join(_READABLE[i] for i in metric.plus)
+    if metric.minus:
+        names += " − " + " − ".join(_READABLE[i] for i in metric.minus)
+    if metric.over:
+        names = f"({names}) ÷ {_READABLE[metric.over]}" + (" × 365" if metric.times == 365
+                                                          else "")
+        terms = f"({terms}) ÷ {written(metric.over)}" + (" × 365" if metric.times == 365
+                                                        else "")
+    line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
+    unit = _UNIT.search(line)
+    result = (f"{value:,.0f}" if metric.over is None
+              else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
+    if metric.over is None:
+        scale = next((s.scale.factor for s, _ in figures.values() if s.scale), 1.0) or 1.0
+        result = f"{value / scale:,.0f}"
+    return (f"Working: {metric.name} = {names} = {terms} = {result}"
+            + (f" ({unit.group(0).strip('() ')})" if unit else "") + ".")
+
+
+_UNIT = re.compile(r"[\w$ ]*\bin (?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)

@@ -1,0 +1,151 @@
+"""How the best span leads an answer: a row's figure stated for the period asked, a sentence quoted.
+
+A table row leads with its line item, the figure of the period asked (else the latest) at its
+statement's scale, the period in the company's own fiscal terms ("fiscal 2025, the year ended
+31 January 2026"), and the year before beside it; the row follows as the statement writes it.
+A sentence is quoted as it stands. Runners-up follow, each with its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from manda.agent.compose.common import Ask
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.spans import Span, fiscal_year_of, statement_row
+from manda.finance.figures import Figure, column_date, column_year
+from manda.finance.periods import parse_period, year_of
+
+
+def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]:
+    """The lead span's line(s) and one line per runner-up."""
+    if not spans:
+        return []
+    first = spans[0]
+    lines = row_lead(first, ask, evidence) if first.is_row else None
+    if lines is None:
+        lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]
+    lines += [f"- {s.source.document}: “{s.text}” {cite([s.source])}" for s in spans[1:]]
+    return lines
+
+
+def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
+    """"Net sales — Services was $109.16 billion in fiscal 2025 (the year ended 27 September
+    2025), against $96.17 billion in fiscal 2024 (source: …)." and the row as stated."""
+    if span.row is None or not statement_row(span.row):
+        return None  # a record (a lease, a person) is quoted as it stands
+    figures = [f for f in span.figures() if "change" not in f.column.lower()]
+    if not figures:
+        return None
+    chosen = pick_figure(figures, ask, span)
+    if chosen is None:
+        return None
+    text = f"{span.name()} was {chosen.shown()} {when(span, chosen, evidence)}"
+    prior = _year_before(figures, chosen, span)
+    if prior is not None:
+        text += f", against {prior.shown()} {when(span, prior, evidence)}"
+    change = next((f for f in span.figures() if "change" in f.column.lower() and not f.none
+                   and f.unit == "%"), None)
+    if change is not None and prior is not None:
+        text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
+    text += f" {cite([span.source])}."
+    stated = f"As stated: “{span.text}”"
+    if span.scale is not None and span.scale.line:
+        stated += f" {span.scale.line}"
+    return [text, stated]
+
+
+def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
+    """The figure of the year asked, else of the latest year the row states, else the first."""
+    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    if ask.period and (y := year_of(ask.period)) is not None:
+        asked.add(y)
+    dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
+    for fy, figure in dated:
+        if fy in asked:
+            return figure
+    if asked and dated:
+        return None  # the row states other years only: not the figure asked for
+    if dated:
+        return max(dated, key=lambda t: t[0])[1]
+    return figures[0]
+
+
+def fiscal_year(header: str) -> int | None:
+    """The fiscal year a column header names (a date by its company's year naming)."""
+    day = column_date(header)
+    return fiscal_year_of(day) if day is not None else column_year(header)
+
+
+def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figure | None:
+    year = fiscal_year(chosen.column)
+    if year is None:
+        return None
+    return next((f for f in figures if fiscal_year(f.column) == year - 1
+                 and f.column != chosen.column), None)
+
+
+def when(span: Span, figure: Figure, evidence: Evidence) -> str:
+    """The figure's period in words: "in fiscal 2025 (the year ended 27 September 2025)",
+    "at 31 December 2025", "in 2025"."""
+    part = parse_period(figure.column)
+    if part is not None and not part.startswith(("FY", "as of")):
+        return f"in {part}"  # a quarter, a half, a month: as the column names it
+    day = column_date(figure.column)
+    if day is not None:
+        fiscal = fiscal_year_of(day)
+        if not span.flow:
+            return f"at {_day(day)}"
+        if day.month == 12 and day.day == 31:
+            return f"in {day.year}"
+        return f"in fiscal {fiscal} (the year ended {_day(day)})"
+    year = column_year(figure.column)
+    if year is None:
+        return f"({figure.column})"
+    end = _year_end_of(span, evidence)
+    if end is None or (end.month == 12 and end.day >= 28):
+        return f"in {year}"
+    if fiscal_year_of(end) != end.year:  # a retail year: fiscal 2025 ends early in 2026
+        if end.year == year + 1:
+            return f"in fiscal {year} (the year ended {_day(end)})"
+        return f"in fiscal {year} (the year ending {end.strftime('%B')} {year + 1})"
+    if end.year == year:
+        return f"in fiscal {year} (the year ended {_day(end)})"
+    return f"in fiscal {year} (the year ending {end.strftime('%B')} {year})"
+
+
+def _year_end_of(span: Span, evidence: Evidence) -> date | None:
+    """The document's year end: as its passages date their columns (the latest such date),
+    else as the room learned it."""
+    dated = [d for d in _same_document(span, evidence) if d is not None]
+    if dated:
+        return max(dated)
+    doc = evidence.documents.get(span.source.document_id)
+    if doc is not None and doc.fiscal_year_end:
+        month, day = (int(x) for x in doc.fiscal_year_end.strip("-").split("-"))
+        if span.year_end is not None and span.year_end.month in (month, month % 12 + 1,
+                                                                  (month - 2) % 12 + 1):
+            return span.year_end
+        return date(2001, month, day)
+    return span.year_end
+
+
+def _same_document(span: Span, evidence: Evidence) -> list[date | None]:
+    from manda.agent.spans import _year_end
+
+    doc = evidence.documents.get(span.source.document_id)
+    month = int(doc.fiscal_year_end.strip("-").split("-")[0]) if doc and doc.fiscal_year_end \
+        else None
+    out = []
+    for hit in evidence.hits:
+        if hit.document_id == span.source.document_id:
+            end = _year_end(hit.text)
+            if end is not None and (month is None or abs(end.month - month) in (0, 1, 11)):
+                out.append(end)
+    return out
+
+
+def _day(day: date) -> str:
+    return f"{day.day} {day:%B %Y}"

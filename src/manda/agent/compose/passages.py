@@ -1,0 +1,103 @@
+"""The bar a composed answer must clear against what the passages themselves say best.
+
+A metric answer composed from extracted findings stands when the span that states its figure is
+about as good an answer to the question as the best span of the passages (`manda.agent.spans`):
+"Revenue was $4.4 billion" from "changes in exchange rates increased net sales by $4.4 billion"
+is a change, not the level; "Revenue was $416.2 billion" from "Total net sales" names less than
+the row "Services | 2025: 109,158" for "What was services revenue?". Below the bar the best span
+leads instead (`evidence_first`). A "not found" never stands while a span answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.evidence import Evidence
+from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.spans import Span, rank_spans
+from manda.finance.amounts import find_amounts, same_amount
+from manda.finance.vocabulary import metric_spec
+from manda.models import Finding
+
+
+def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
+    """Whether the composed `draft` stands against the best span of the passages: a "not found"
+    does not while a span answers; a figure does not when what it was read from names less of
+    the question than the best span (a coarser line item: "net sales" for "AWS net sales"), or
+    states a change by that amount where the level is asked."""
+    ranked = rank_spans(ask.frame, evidence, question=ask.question)
+    if not ranked or ranked[0].words < NOT_FOUND_BELOW:
+        return True  # no span answers better: the composed answer (or its "not found") stands
+    if draft.offer_qa:
+        # "not found" while a span answers, unless the question's own rules ("no forecasts",
+        # "only audited") are what kept the figure out
+        return evidence.admission is not None
+    if not draft.rests_on:
+        return True
+    finding = draft.rests_on[0]
+    if _a_change(finding) and ask.frame.answer_kind != "rate":
+        return False
+    top = ranked[0]
+    if any(_states(s, finding) for s in ranked[:1]):
+        return True
+    return _names_all(finding, top, ask)
+
+
+_CHANGE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|reduced|raised|lowered|"
+                     r"impacted|improved|boosted|changed?)\b[^.;]{0,80}?\bby\s*$", re.IGNORECASE)
+
+
+def _a_change(finding: Finding) -> bool:
+    """"Changes in exchange rates increased net sales by $4.4 billion": the figure is a change,
+    not the line item's level."""
+    written = (finding.value_text or "").strip()
+    at = finding.excerpt.find(written) if written else -1
+    return at > 0 and bool(_CHANGE.search(finding.excerpt[:at]))
+
+
+def _states(span: Span, finding: Finding) -> bool:
+    """The span is where the finding was read, and states its figure."""
+    if span.source.document_id != finding.document_id or (
+            finding.location.page is not None and span.source.page != finding.location.page):
+        return False
+    if finding.value is None:
+        return False
+    if span.row is not None and any(f.value is not None and same_amount(f.value, finding.value)
+                                    for f in span.figures()):
+        return True
+    written = (finding.value_text or "").strip()
+    if written and written in span.text:
+        return True
+    return any(same_amount(a.value, finding.value) for a in find_amounts(span.text))
+
+
+def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
+    """A finding whose place no span holds stands when its own words name everything the best
+    span answers of the question (so a coarser line item does not stand for a finer one)."""
+    from manda.agent.relevance import (
+        content_terms,
+        period_words,
+        says_change,
+        stems_of,
+        term_in,
+    )
+
+    spec = metric_spec(finding.subject)
+    named = " ".join(spec.synonyms) if spec is not None else ""
+    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
+    if spec is not None and not any(
+            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
+            for s in spec.synonyms):
+        return True  # the best span is about something else ("profit before tax"): no finer
+        # statement of this metric stands against the finding
+    own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
+                                          str(finding.attributes.get("row", "")), named])))
+    best = stems_of(top.row.label if top.row is not None else top.text)
+    asked = [t for t in content_terms(ask.question) if term_in(t, best)
+             and t not in period_words(ask.question) and t not in _FORM_OF_PERIOD
+             and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
+    return all(term_in(t, own) for t in asked)
+
+
+_FORM_OF_PERIOD = {"year", "quarter", "fiscal", "month", "period"}

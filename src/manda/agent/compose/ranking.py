@@ -1,0 +1,92 @@
+"""Rankings: "which segment grew most", "which category performed best", "which is largest".
+
+Answered from the segment or category table of the passages: the table whose row best answers
+the question (`manda.agent.spans`), its line items (totals left out) ranked by growth between
+the fiscal year asked (else the latest) and the year before, or by size, with each figure and
+the period, and the table cited.
+"""
+
+from __future__ import annotations
+
+import re
+
+from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.leads import fiscal_year, pick_figure, when
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.intents import ranking_of
+from manda.agent.spans import Span, rank_spans, statement_row
+from manda.finance.figures import Figure
+
+MIN_ROWS = 2
+_TOTAL = re.compile(r"^\s*(?:total|consolidated|net sales$|all other)\b", re.IGNORECASE)
+
+
+def answer(ask: Ask, evidence: Evidence) -> Draft | None:
+    """The ranking the question asks for, or None when no table of several line items has it."""
+    ranked = [s for s in rank_spans(ask.frame, evidence, question=ask.question)
+              if s.row is not None and statement_row(s.row)]
+    for top in ranked[:5]:
+        rows = _siblings(top, ranked)
+        lines = _ranked(rows, ask)
+        if lines is not None:
+            return Draft(text=with_assumption(ask.assumption, _text(lines, ask, evidence)))
+    return None
+
+
+def _siblings(top: Span, spans: list[Span]) -> list[Span]:
+    """The line items of `top`'s table: same passage, same columns, no totals."""
+    columns = set(top.row.cells) if top.row is not None else set()
+    out: list[Span] = []
+    for span in spans:
+        if span.row is None or span.source.chunk_id != top.source.chunk_id:
+            continue
+        if set(span.row.cells) != columns or _TOTAL.match(span.row.label):
+            continue
+        if all(span.row.label != s.row.label for s in out if s.row is not None):
+            out.append(span)
+    return out
+
+
+def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | None, float]] | None:
+    by, top_first = ranking_of(ask.question)
+    out: list[tuple[Span, Figure, Figure | None, float]] = []
+    for span in rows:
+        figures = [f for f in span.figures() if f.unit != "%" and not f.none]
+        chosen = pick_figure(figures, ask, span) if figures else None
+        if chosen is None or chosen.value is None:
+            continue
+        year = fiscal_year(chosen.column)
+        prior = next((f for f in figures if year is not None
+                      and fiscal_year(f.column) == year - 1), None)
+        if by == "growth":
+            if prior is None or not prior.value:
+                continue
+            measure = (chosen.value - prior.value) / abs(prior.value) * 100
+        else:
+            measure = chosen.value
+        out.append((span, chosen, prior, measure))
+    if len(out) < MIN_ROWS:
+        return None
+    out.sort(key=lambda t: t[3], reverse=top_first)
+    return out
+
+
+def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
+          evidence: Evidence) -> str:
+    by, top_first = ranking_of(ask.question)
+    first_span, first, _, _ = lines[0]
+    period = when(first_span, first, evidence)
+    sources = cite(list({s.source.key: s.source for s, _, _, _ in lines}.values()))
+    items = []
+    for span, figure, prior, measure in lines:
+        label = span.row.label if span.row is not None else ""
+        if by == "growth" and prior is not None:
+            items.append(f"{label} {measure:+.1f}% ({figure.shown()} against {prior.shown()})")
+        else:
+            items.append(f"{label} {figure.shown()}")
+    how = "growth" if by == "growth" else "size"
+    place = "first" if top_first else "last"
+    lead = f"{items[0]} ranks {place} by {how} {period} {sources}."
+    ranked = "; ".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
+    return f"{lead}\nRanked ({'highest' if top_first else 'lowest'} first): {ranked}."

@@ -1,0 +1,413 @@
+"""The span of the retrieved passages that best answers a question: a sentence or a table row.
+
+Every sentence and every table row of the passages retrieved is scored against the question
+frame: the share of the question's words it covers (a row by its own label and the heading it
+stands under, so "Diluted" under "Earnings per share:" is diluted EPS), whether it has the period
+asked (a row a column of that year, a document of a year that can state it), whether it has the
+kind of answer asked (a reason for "why", a figure for "how much", a rate for "how fast"), and
+by meaning where the deal's embedder has weighed it (`Evidence.meaning`). The best span leads an
+answer that no composed shape gives; its coverage is the confidence the not-found gate reads.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from manda.agent.evidence import Evidence, Source
+from manda.agent.intents import QuestionFrame
+from manda.agent.relevance import (
+    OFF_TOPIC,
+    content_terms,
+    names_topic,
+    period_words,
+    says_change,
+    stems_of,
+    term_in,
+)
+from manda.agent.tables import Row, Table, read_tables
+from manda.agent.unusual import body, sentences, trim
+from manda.finance.amounts import find_amounts
+from manda.finance.equivalents import named_groups
+from manda.finance.figures import (
+    Figure,
+    StatementScale,
+    column_date,
+    column_year,
+    read_figure,
+    statement_scale,
+)
+from manda.finance.periods import find_dates, find_periods, parse_period, year_of
+from manda.finance.vocabulary import canonical_subject, metric_spec
+from manda.injection import looks_like_instruction
+
+__all__ = ["Span", "best_spans", "fiscal_year_of", "rank_spans", "statement_row",
+           "statement_rows"]
+
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
+_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
+_CAUSAL = re.compile(r"\b(?:due (?:primarily |mainly |largely )?to|driven by|primarily (?:due|"
+                     r"from|as a result|reflect)|as a result of|because|reflect(?:s|ed|ing)?|"
+                     r"offset by|attributable to|result(?:ed|ing)? from|impact(?:s|ed)? of|"
+                     r"caused by|owing to|led by|through)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
+_WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
+_FLOW = re.compile(r"\b(?:years?|months|quarters?|periods?) ended\b|\bfiscal years?\b",
+                   re.IGNORECASE)
+_PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
+# words that say when, even with no year: "at year end", "this quarter", "fiscal"
+_PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annually"}
+# weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
+WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
+KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
+SUBJECT_MISS = 0.3
+
+
+@dataclass(frozen=True)
+class Span:
+    """One sentence or table row of a retrieved passage, scored for the question."""
+
+    text: str  # the sentence, or the row with its headers, as quoted
+    source: Source
+    row: Row | None = None
+    group: str = ""  # the heading a row stands under: "Net sales:", "Earnings per share:"
+    scale: StatementScale | None = None
+    currency: str | None = None  # a row's table's currency ("$" in any of its cells)
+    flow: bool = True  # a row of figures over a period (else balances at a date)
+    words: float = 0.0  # the idf-weighted share of the question's words it covers
+    score: float = 0.0  # words plus the fits: how well it answers
+    year_end: date | None = None  # the document's fiscal year end, as its columns date it
+    extra: dict[str, float] = field(default_factory=dict, compare=False)
+
+    @property
+    def is_row(self) -> bool:
+        return self.row is not None
+
+    def name(self) -> str:
+        """The row's line item with its heading: "Services" under "Net sales:" is
+        "Net sales — Services"."""
+        if self.row is None:
+            return ""
+        label = self.row.label.strip().rstrip(":")
+        group = self.group.strip().rstrip(":")
+        if group and len(label.split()) <= 3 and group.lower() not in label.lower():
+            return f"{group} — {label}"
+        return label
+
+    def figures(self) -> list[Figure]:
+        """The row's figures, each at its statement's scale, in column order."""
+        if self.row is None:
+            return []
+        scale = self.scale or StatementScale("", 1.0, None, False, None)
+        out = []
+        label = f"{self.group} {self.row.label}"
+        for column, cell in self.row.cells.items():
+            figure = read_figure(cell, column, label, scale, table_currency=self.currency)
+            if figure is not None:
+                out.append(figure)
+        return out
+
+
+def fiscal_year_of(day: date) -> int:
+    """The fiscal year a year end names: a year that ends in January or the first days of
+    February (a retail calendar) is named by the calendar year it starts in ("fiscal 2022" is
+    the year ended 28 January 2023); any other by the year it ends in."""
+    if day.month == 1 or (day.month == 2 and day.day <= 7):
+        return day.year - 1
+    return day.year
+
+
+@dataclass
+class _Pool:
+    spans: list[Span]
+    names: list[set[str]]  # stems of a row's label and heading (a sentence: its own)
+    stems: list[set[str]]  # stems of all its text
+
+
+def _candidates(evidence: Evidence) -> _Pool:
+    pool = _Pool([], [], [])
+    page_lines: dict[tuple[str, int | None], list[str]] = {}
+    for hit in evidence.hits:
+        page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
+            body(hit.text).splitlines())
+    for hit in evidence.hits:
+        doc = evidence.documents.get(hit.document_id)
+        if doc is not None and doc.is_irl:
+            continue
+        source = evidence.hit_source(hit)
+        lines = body(hit.text).splitlines()
+        tables = read_tables(hit.text)
+        recovered = _rows_without_gaps(lines, tables)
+        row_lines = {row.line for t in tables for row in t.rows} | recovered
+        header_lines = {" | ".join(t.header) for t in tables}
+        year_end = _year_end(hit.text)
+        for table in tables:
+            _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
+                      source, year_end)
+        for sentence in sentences(hit.text):
+            if sentence in row_lines or sentence in header_lines or "|" in sentence:
+                continue
+            if len(sentence) < 20 or looks_like_instruction(sentence):
+                continue
+            stems = stems_of(sentence)
+            pool.spans.append(Span(trim(sentence, 320), source, year_end=year_end))
+            pool.names.append(stems)
+            pool.stems.append(stems)
+    return pool
+
+
+def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
+              year_end: date | None) -> None:
+    first = table.rows[0].line if table.rows else ""
+    at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
+    above = [line.strip() for line in lines[:at] if "|" not in line]
+    scale = statement_scale(above)
+    if not scale.line:
+        scale = statement_scale([line.strip() for line in page if "|" not in line])
+    caption = [c for c in table.caption if c]
+    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
+    # a statement puts "$" on its first and total rows only: every row of it is in dollars
+    currency = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
+        "$" in line for line in lines) else None
+    flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
+        column_date(h) for h in table.header)
+    for row in table.rows:
+        if not row.cells:
+            continue
+        text = row.render()
+        shown = f"{text} ({group.rstrip(':')})" if group else text
+        pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
+                               currency=currency, flow=flow, year_end=year_end))
+        # the table's caption ("net sales by category") names what its rows measure: it counts
+        # with a row whose own label answers part of the question ("Services")
+        pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
+        pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
+
+
+def statement_row(row: Row) -> bool:
+    """A line item across periods (its columns are years or dates), not a record whose cells
+    are its attributes (a lease: landlord, expiry, rent)."""
+    headers = [h for h in row.cells if h]
+    dated = [h for h in headers if column_year(h) is not None or parse_period(h) is not None]
+    return bool(headers) and len(dated) * 2 >= len(headers)
+
+
+_CELL = r"(?:\$?\(?[\d,]+(?:\.\d+)?\)?%?|—%?|–)"
+_GAPLESS = re.compile(
+    rf"^(?P<label>[A-Za-z][^$\d|]*?)\s+(?P<cells>{_CELL}(?:\s+{_CELL})+)$")
+
+
+_FOOTNOTE = re.compile(r"^([A-Za-z][^$\d|(]*?)\s*\(\d\)\s")
+
+
+def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
+    """Rows whose text lost its column gaps ("iPhone $209,586 4% $201,183 —% $200,583" right
+    above "2025 | change | 2024 | change 2 | 2023"): read into the table beside them when they
+    have one figure per column. Returns the lines so read."""
+    read: set[str] = set()
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        bare = _FOOTNOTE.sub(r"\1 ", line)  # "Services (1) 109,158 …": the note is no figure
+        m = _GAPLESS.match(bare) if "|" not in line else None
+        if m is None:
+            continue
+        cells = m.group("cells").split()
+        near = " ".join(lines[max(0, i - 3):i + 4])
+        for table in tables:
+            header = [h for h in table.header if h]
+            if len(header) == len(cells) and all(h in near for h in header):
+                label = m.group("label").strip()
+                table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
+                                      line=line))
+                read.add(line)
+                break
+    return read
+
+
+def _year_end(text: str) -> date | None:
+    """The latest year end a passage's columns are dated by, if any."""
+    dates = [d for d, _, _ in find_dates(text.replace(",2", ", 2"))]
+    return max(dates) if dates else None
+
+
+def rank_spans(frame: QuestionFrame, evidence: Evidence, *,
+               question: str | None = None) -> list[Span]:
+    """Every sentence and row of the evidence, best answer to the question first."""
+    text = question or frame.text
+    terms = [t for t in content_terms(text)
+             if re.sub(r"'s?$", "", t) not in evidence.scope_words]
+    if not terms:
+        return []
+    when = {t for t in terms if t in period_words(text) or t in _PERIOD_FORM}
+    core = [t for t in terms if t not in when] or terms
+    pool = _candidates(evidence)
+    if not pool.spans:
+        return []
+    n = len(pool.spans)
+    weight = {}
+    for term in terms:
+        df = sum(1 for s in pool.stems if term_in(term, s))
+        weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
+    total = sum(weight[t] for t in core)
+    said_otherwise = [(set(content_terms(own)) & set(terms), patterns)
+                      for own, patterns in named_groups(text)]
+    topics = [t for t in terms if names_topic(t)]
+    years = _asked_years(frame)
+    parts = {p for p in frame.periods if _PART.match(p)}
+    exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
+    latest_doc = _latest_documents(evidence)
+    ranked: list[Span] = []
+    for span, name, stems in zip(pool.spans, pool.names, pool.stems, strict=True):
+        where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        matched = {t for t in terms if term_in(t, name)}
+        for own, patterns in said_otherwise:
+            if any(p.search(where) for p in patterns):
+                matched |= own
+        loose: set[str] = set()
+        if span.row is not None and not statement_row(span.row):
+            matched |= {t for t in terms if term_in(t, stems)}  # a record: every cell speaks
+        elif span.row is not None:
+            label = stems_of(span.row.label)
+            if not any(term_in(t, label) for t in core) and not any(
+                    p.search(span.row.label) for _, ps in said_otherwise for p in ps):
+                loose, matched = matched, set()  # only its heading speaks to the question
+            # a row's other cells (its headers) count for half
+            loose |= {t for t in terms if term_in(t, stems)} - matched
+            if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
+                matched |= {t for t in terms if says_change(t)}  # its change column says it
+        covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
+            weight[t] for t in loose if t in core)
+        if not covered:
+            continue
+        words = min(1.0, covered / total)
+        if topics and not any(t in matched or t in loose for t in topics):
+            words *= OFF_TOPIC  # about insurance only if it speaks of insurance
+        score = WORDS * words
+        if span.row is not None:
+            extra = [w for w in _WORD.findall(f"{span.group} {span.row.label}")
+                     if len(w) > 3 and not any(term_in(t, stems_of(w)) for t in terms)]
+            score -= EXTRA_WORD * min(len(extra), 5)
+        elif _TITLE.match(span.text) or span.text.rstrip().endswith(":"):
+            score -= 0.2 + words / 2  # a heading names what follows it, it does not answer
+        score += _period_fit(span, years, evidence, latest_doc, parts, exact)
+        if span.row is not None and frame.subjects:
+            own = canonical_subject(span.row.label)
+            if own is not None and not _same_metric(own, frame.subjects):
+                score -= SUBJECT_MISS  # "Cost of sales" is not sales
+        score += _kind_fit(span, frame)
+        score += MEANING * evidence.meaning.get(span.text, 0.0)
+        if when:
+            score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
+        score += min(len(span.text), 200) / 4000  # a full sentence over a fragment
+        ranked.append(_with(span, words=round(words, 4), score=round(score, 4)))
+    ranked.sort(key=lambda s: -s.score)
+    return ranked
+
+
+def _with(span: Span, **changes: float) -> Span:
+    from dataclasses import replace
+
+    return replace(span, **changes)  # type: ignore[arg-type]
+
+
+def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
+    """The row's metric is one asked, or of its family ("adjusted EBITDA" for EBITDA)."""
+    spec = metric_spec(subject)
+    groups = {spec.group if spec else subject}
+    wanted = {(m.group if (m := metric_spec(a)) else a) for a in asked}
+    return subject in asked or bool(groups & wanted)
+
+
+def _asked_years(frame: QuestionFrame) -> set[int]:
+    years = {y for p in frame.periods if (y := year_of(p)) is not None}
+    return years
+
+
+def _latest_documents(evidence: Evidence) -> set[str]:
+    """The newest document of each company scope (by its date): where a question that names no
+    period is answered."""
+    dated = [(d.doc_date, d.id) for d in evidence.documents.values() if d.doc_date]
+    if not dated:
+        return set()
+    newest = max(d for d, _ in dated)
+    return {i for d, i in dated if d == newest}
+
+
+def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str],
+                asked_parts: set[str], exact: set[str] = frozenset()) -> float:  # type: ignore[assignment]
+    doc = evidence.documents.get(span.source.document_id)
+    doc_year = doc.doc_date.year if doc is not None and doc.doc_date else None
+    if not years:
+        return OWN_YEAR if span.source.document_id in latest else 0.0
+    fit = 0.0
+    if doc_year is not None and max(years) > doc_year + 1:
+        fit -= OLD_DOCUMENT  # a filing of 2023 cannot state 2025
+    if span.row is not None:
+        stated = {fy for h in span.row.cells if (fy := _column_fiscal_year(h)) is not None}
+        if stated and not stated & years:
+            fit -= PERIOD_MISS
+        elif stated & years:
+            fit += PERIOD_FIT
+        if exact and any(parse_period(h) in exact for h in span.row.cells):
+            fit += PERIOD_FIT  # a column of the very period asked: "Mar-25" for March 2025
+    else:
+        said = {int(m) for m in re.findall(r"(?<!\d)((?:19|20)\d{2})(?!\d)", span.text)}
+        parts = {p for p, _, _ in find_periods(span.text) if _PART.match(p)}
+        if asked_parts and parts and not parts & asked_parts:
+            fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
+        elif said & years and (not asked_parts or parts & asked_parts):
+            fit += PERIOD_FIT
+    if doc_year is not None and doc is not None and doc.doc_date is not None and any(
+            fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
+        fit += OWN_YEAR  # one company's filings told apart by the year each reports
+    return fit
+
+
+def _column_fiscal_year(header: str) -> int | None:
+    day = column_date(header)
+    if day is not None:
+        return fiscal_year_of(day)
+    return column_year(header)
+
+
+def _kind_fit(span: Span, frame: QuestionFrame) -> float:
+    kind = frame.answer_kind
+    text = span.text
+    if kind == "reason":
+        if span.row is not None:
+            return -KIND_MISS
+        return KIND_FIT if _CAUSAL.search(text) else 0.0
+    if kind == "rate":
+        if span.row is not None and _PERCENT.search(text):
+            return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
+        return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
+    if kind == "figure":
+        if span.row is not None and any(not f.none for f in span.figures()):
+            return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
+        return KIND_FIT if find_amounts(text) else -KIND_MISS
+    if kind == "person":
+        return KIND_FIT / 2 if _NAME.search(text) else 0.0
+    if kind == "date":
+        return KIND_FIT / 2 if re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text) else 0.0
+    return 0.0
+
+
+def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:
+    """The lead and its runners-up: distinct texts, best first."""
+    out: list[Span] = []
+    for span in ranked:
+        if len(out) >= limit:
+            break
+        if all(span.text != s.text for s in out):
+            out.append(span)
+    return out
+
+
+def statement_rows(evidence: Evidence) -> list[Span]:
+    """Every statement row of the passages retrieved (line items across periods), unscored."""
+    return [s for s in _candidates(evidence).spans
+            if s.row is not None and statement_row(s.row)]

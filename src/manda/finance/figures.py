@@ -1,0 +1,149 @@
+"""A statement row's figures as the statement means them: its caption's scale, signs and blanks.
+
+"(In millions, except number of shares, which are reflected in thousands, and per-share amounts)"
+above a statement makes `416,161` $416.2 billion, `$7.46` of a per-share row $7.46, and
+`15,004,697` of a shares row 15.0 billion shares. Parentheses are negative, an em dash is "none"
+(not zero), and a stated amount never reads as 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from manda.finance.amounts import currency_from_text, parse_cell, scale_from_text
+from manda.finance.periods import find_dates
+
+__all__ = ["Figure", "StatementScale", "column_date", "column_year", "read_figure",
+           "statement_scale"]
+
+# a caption line that announces the figures' unit: "(In millions, except per share data)",
+# "(dollars in thousands)", "(in millions)"
+_UNIT_LINE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in)\s+(?:millions|thousands|billions)\b|"
+                        r"\((?:\$\s*|dollars\s+)?(?:in\s+)?(?:millions|thousands|billions)\b",
+                        re.IGNORECASE)
+_PER_SHARE = re.compile(r"per[\s-]share|\beps\b|earnings per|dividends? declared per",
+                        re.IGNORECASE)
+_SHARES = re.compile(r"\bshares\b|\bshare count\b", re.IGNORECASE)
+_SHARES_SCALE = re.compile(r"shares[^.;)]{0,60}?\b(?:in|reflected in)\s+(thousands|millions)",
+                           re.IGNORECASE)
+_COUNT_ROW = re.compile(r"\b(?:shares|employees|team members|stores|units|vehicles|"
+                        r"deliveries|customers|headcount|square feet|locations)\b",
+                        re.IGNORECASE)
+_NONE = {"—", "–", "-", "—%", "n/a", "nm", "*"}
+_SCALE_WORDS = {"thousands": 1e3, "millions": 1e6}
+_YEAR = re.compile(r"(?<!\d)(19|20)\d{2}(?!\d)")
+
+
+@dataclass(frozen=True)
+class StatementScale:
+    """What a statement's caption says of its figures."""
+
+    line: str  # the caption line as written ("" when none was found)
+    factor: float  # 1e6 for "in millions"
+    currency: str | None
+    per_share_excepted: bool  # "except per share data": per-share rows are as written
+    shares_factor: float | None  # "shares in thousands": a shares row's own scale
+
+
+def statement_scale(lines: list[str]) -> StatementScale:
+    """The unit line nearest the end of `lines` (the lines above a table), read."""
+    for line in reversed(lines):
+        if len(line) < 200 and _UNIT_LINE.search(line):
+            shares = _SHARES_SCALE.search(line)
+            return StatementScale(
+                line=line.strip(),
+                factor=scale_from_text(line),
+                currency=currency_from_text(line),
+                per_share_excepted=bool(re.search(r"except", line, re.IGNORECASE)),
+                shares_factor=_SCALE_WORDS[shares.group(1).lower()] if shares else None,
+            )
+    return StatementScale("", 1.0, None, False, None)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One cell of a statement row, read."""
+
+    written: str  # as the cell states it: "(1,337)", "$7.46", "—"
+    value: float | None  # in units (dollars, shares, percent points); None for "none"
+    unit: str | None  # "USD", "%", "shares" or None for a plain count
+    column: str  # the column header: "2025", "September 27,2025"
+
+    @property
+    def none(self) -> bool:
+        return self.value is None
+
+    def shown(self) -> str:
+        """How a deal team reads it: "$416.2 billion", "(4)%" as "-4%", "none" for a dash."""
+        if self.value is None:
+            return "none"
+        if self.unit == "%":
+            return f"{_trim(self.value, 1)}%"
+        magnitude = abs(self.value)
+        sign = "-" if self.value < 0 else ""
+        symbol = "$" if self.unit == "USD" else ("" if self.unit in (None, "shares")
+                                                 else f"{self.unit} ")
+        for factor, word in ((1e9, "billion"), (1e6, "million")):
+            if magnitude >= factor:
+                digits = f"{_half_up(magnitude / factor):,.2f}"
+                digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
+                number = f"{sign}{symbol}{digits} {word}"
+                return f"{number} shares" if self.unit == "shares" else number
+        number = f"{sign}{symbol}{_trim(magnitude, 2)}"
+        return f"{number} shares" if self.unit == "shares" else number
+
+
+def _half_up(value: float) -> Decimal:
+    """Two decimals rounded as a person rounds: 12.715 → 12.72."""
+    return Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _trim(value: float, decimals: int) -> str:
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
+                table_currency: str | None = None) -> Figure | None:
+    """The cell's figure at the statement's scale, or None when the cell is no figure."""
+    text = cell.strip()
+    if not text:
+        return None
+    if text in _NONE or text.replace(" ", "") in _NONE:
+        return Figure(text, None, None, column)
+    percent = text.endswith("%") or text.endswith("%)")
+    amount = parse_cell(text.replace("%", "").replace("$", "").strip())
+    if amount is None:
+        return None
+    value = amount.value
+    if percent:
+        return Figure(text, value, "%", column)
+    shares = bool(_SHARES.search(label))  # "Shares used in computing earnings per share"
+    per_share = bool(_PER_SHARE.search(label)) and not shares
+    if per_share:
+        factor = 1.0 if scale.per_share_excepted or "." in text else scale.factor
+    elif shares:
+        factor = scale.shares_factor or scale.factor
+    else:
+        factor = scale.factor
+    currency = None if shares or (_COUNT_ROW.search(label) and not per_share) else (
+        "USD" if "$" in text else (scale.currency or table_currency))
+    unit = "shares" if shares else currency
+    scaled = value * factor
+    if scaled == 0 and re.search(r"[1-9]", text):
+        scaled = value  # a stated amount never reads as zero
+    return Figure(text, scaled, unit, column)
+
+
+def column_year(header: str) -> int | None:
+    """The year a column header names: "2025", "September 27,2025", "Dec. 31, 2024"."""
+    years = [int(m.group(0)) for m in _YEAR.finditer(header)]
+    return years[-1] if years else None
+
+
+def column_date(header: str) -> date | None:
+    dates = find_dates(header.replace(",2", ", 2"))
+    return dates[-1][0] if dates else None
