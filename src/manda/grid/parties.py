@@ -76,7 +76,20 @@ def _opening(text: DocumentText) -> list[Passage]:
 
 
 def parties_of(text: DocumentText) -> list[Party]:
-    """The parties the document's opening names with a defined term, in order."""
+    """The parties the document's opening names with a defined term, in order; where it gives
+    none ("between Alder Foods Ltd and Birch Retail plc"), the organisations it names."""
+    return _defined(text) or _named(text)
+
+
+def _named(text: DocumentText) -> list[Party]:
+    for passage in _opening(text):
+        orgs = find_orgs(passage.text)
+        if len(orgs) >= 2:
+            return [Party(name, "", passage, start, end) for name, start, end in orgs]
+    return []
+
+
+def _defined(text: DocumentText) -> list[Party]:
     found: list[Party] = []
     for passage in _opening(text):
         boundary = 0
