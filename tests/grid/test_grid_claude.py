@@ -25,6 +25,7 @@ from manda.testing.grid_claude import GridClaude
 KEY = "test-key"
 DEAL = "fernhill"
 TRUTH = load_truth(Path(__file__).parents[2] / "evals" / "grid" / "dev.yaml")
+UNIT_7 = "Lease - Unit 7*"  # the scanned lease, one of the dev set's leases
 
 
 def claude_settings(home: Path, server: FakeAnthropicServer, **extra: str) -> Settings:
@@ -60,7 +61,7 @@ async def test_each_document_is_one_cached_request_and_the_dev_set_reads_right(
     assert sorted(reader.documents) == sorted(r["file"] for r in TRUTH.rows)  # one a document
     # each misquoted governing law was sent back once, as the call's error result
     sent_back = [r for r in asked if len(r.body["messages"]) == 3]
-    assert len(sent_back) == 12
+    assert len(sent_back) == len(TRUTH.rows)
     result = sent_back[0].body["messages"][2]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
     assert "does not stand in the document" in result["content"]
@@ -74,7 +75,7 @@ async def test_each_document_is_one_cached_request_and_the_dev_set_reads_right(
     reads = [r for r in firsts if "cache_control" in r.body["system"][0]]
     assert len(reads) == len(firsts)
     assert grid.spend.cache_read_tokens > grid.spend.cache_write_tokens > 0
-    assert grid.spend.documents_read == 12 and grid.spend.cost_usd is not None
+    assert grid.spend.documents_read == len(TRUTH.rows) and grid.spend.cost_usd is not None
     assert grid.run.reader == f"claude:{app.settings.claude_model}"
 
 
@@ -83,7 +84,7 @@ async def test_a_reply_without_the_call_is_asked_again(grid_home_copy: Path) -> 
     async with FakeAnthropicServer(api_key=KEY, handler=reader) as server, Manda(
             claude_settings(grid_home_copy, server)) as app:
         run = await app.deals.start_grid(DEAL, parse_columns("governing law"), by="t",
-                                         kind="lease", queue=False)
+                                         kind="lease", pattern=UNIT_7, queue=False)
         grid = await app.deals.run_grid(run)
     [row] = grid.rows
     assert row.cells["governing_law"].value == "England and Wales"
@@ -97,14 +98,14 @@ async def test_the_model_being_down_leaves_the_document_to_be_read_again(
             claude_settings(grid_home_copy, server)) as app:
         server.respond_with(lambda request: overloaded())
         run = await app.deals.start_grid(DEAL, parse_columns("term"), by="t", kind="lease",
-                                         queue=False)
+                                         pattern=UNIT_7, queue=False)
         grid = await app.deals.run_grid(run)
         [(name, why)] = grid.unreadable
         assert name.startswith("Property/Lease - Unit 7")
         assert "unavailable" in why and "overloaded" in why
         server.respond_with(GridClaude(TRUTH))
         again = await app.deals.run_grid(await app.deals.start_grid(
-            DEAL, parse_columns("term"), by="t", kind="lease", queue=False))
+            DEAL, parse_columns("term"), by="t", kind="lease", pattern=UNIT_7, queue=False))
         assert again.rows[0].cells["term"].status is CellStatus.STATED
 
 

@@ -121,6 +121,35 @@ def test_a_page_is_read_back_as_clauses_with_their_places() -> None:
     assert target_of("alder", [parties, other]) == {"alderfoods"}
 
 
+@pytest.mark.parametrize(("opening", "named"), [
+    ("ENTRE LES SOUSSIGNÉS :\n\nHydro Services Rhône SAS, société par actions simplifiée, "
+     "ci-après dénommée « le Prestataire », ET Fernhill Components Ltd, ci-après dénommée "
+     "« le Client ».",
+     [("Hydro Services Rhône SAS", "Prestataire"), ("Fernhill Components Ltd", "Client")]),
+    ("This Agreement is made between Oldcastle Water Authority, hereinafter referred to as "
+     "\"the Customer\", and Fernhill Components Ltd (the Supplier).",
+     [("Oldcastle Water Authority", "Customer"), ("Fernhill Components Ltd", "Supplier")]),
+    ("Zwischen der Kessler Gusstechnik GmbH, Duisburg, nachfolgend „Lieferant“, und der "
+     "Fernhill Components Ltd (im Folgenden der Besteller).",
+     [("Kessler Gusstechnik GmbH", "Lieferant"), ("Fernhill Components Ltd", "Besteller")]),
+])
+def test_a_partys_defined_term_after_the_words_pointing_to_it(
+        opening: str, named: list[tuple[str, str]]) -> None:
+    text = read_document([_chunk(0, opening)])
+    assert [(p.name, p.term) for p in parties_of(text)] == named
+
+
+def test_a_cap_in_multiples_of_the_charges_in_three_languages() -> None:
+    for sentence, language in [
+            ("liability shall not exceed twice the Charges paid in the Contract Year", "en"),
+            ("Die Haftung ist auf das Doppelte der im Vertragsjahr gezahlten Vergütung begrenzt.",
+             "de"),
+            ("La responsabilité est limitée à deux fois les sommes versées par année.", "fr")]:
+        cap = cap_of(sentence, language=language)
+        assert cap is not None and cap.value["amount"] == 200.0, sentence
+        assert cap.value["unit"] == "% of annual charges"
+
+
 def test_the_gate_refuses_what_the_quote_does_not_say() -> None:
     text = read_document([_chunk(0, PAGE)])
     column = parse_columns("termination for convenience")[0]

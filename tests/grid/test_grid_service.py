@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from fixtures.grid_room import dev_rows, saying_yes, stated
 
 from manda.app import Manda
 from manda.config import Settings
@@ -20,6 +21,8 @@ from manda.grid.service import GridService
 from manda.models import CellStatus, FindingStatus, GridCell, GridColumn, ReviewDecisionKind
 
 DEAL = "fernhill"
+CUSTOMER = len(dev_rows("customer_contract"))  # the dev set's customer contracts
+SUPPLIER = len(dev_rows("supplier_contract"))
 
 
 class CountingReader:
@@ -49,18 +52,18 @@ async def test_asking_again_reads_nothing_and_a_new_column_reads_only_itself(
     first = await deals.start_grid(DEAL, parse_columns("term, governing law"), by="a",
                                    kind="customer_contract", queue=False)
     await deals.run_grid(first)
-    assert len(counting.read_documents) == 5
+    assert len(counting.read_documents) == CUSTOMER
 
     again = await deals.start_grid(DEAL, parse_columns("governing law, term"), by="b",
                                    kind="customer_contract", queue=False)
     grid = await deals.run_grid(again)
-    assert len(counting.read_documents) == 5  # every cell was kept: nothing read again
+    assert len(counting.read_documents) == CUSTOMER  # every cell kept: nothing read again
     assert grid.finished and grid.spend.documents_read == 0
 
     wider = await deals.start_grid(DEAL, parse_columns("term, exclusivity"), by="c",
                                    kind="customer_contract", queue=False)
     grid = await deals.run_grid(wider)
-    assert len(counting.read_documents) == 10  # each read once more, for exclusivity only
+    assert len(counting.read_documents) == 2 * CUSTOMER  # each once more, for exclusivity
     assert {c.column for row in grid.rows for c in row.cells.values()} == {"term",
                                                                             "exclusivity"}
 
@@ -71,7 +74,7 @@ async def test_a_new_document_alone_is_read_when_the_grid_is_asked_again(
     deals = grid_app.deals
     await deals.run_grid(await deals.start_grid(DEAL, parse_columns("governing law"), by="a",
                                                 kind="supplier_contract", queue=False))
-    assert len(counting.read_documents) == 3
+    assert len(counting.read_documents) == SUPPLIER
     copy = tmp_path / "Rahmenliefervertrag - Kessler Gusstechnik GmbH (signed).pdf"
     shutil.copyfile(grid_written["D05"], copy)
     with copy.open("ab") as more:  # the same contract, other bytes: a document of its own
@@ -79,8 +82,8 @@ async def test_a_new_document_alone_is_read_when_the_grid_is_asked_again(
     await grid_app.ingest.ingest(DEAL, [copy], display_names={copy: copy.name})
     grid = await deals.run_grid(await deals.start_grid(
         DEAL, parse_columns("governing law"), by="a", kind="supplier_contract", queue=False))
-    assert counting.read_documents[3:] == [copy.name]
-    assert len(grid.rows) == 4
+    assert counting.read_documents[SUPPLIER:] == [copy.name]
+    assert len(grid.rows) == SUPPLIER + 1
 
 
 async def test_a_cancelled_grid_stops_between_documents_and_keeps_what_it_read(
@@ -111,14 +114,14 @@ async def test_a_job_per_document_survives_a_worker_that_stops(grid_app: Manda) 
     deals = grid_app.deals
     run = await deals.start_grid(DEAL, parse_columns("counterparty, governing law"), by="bob",
                                  kind="customer_contract", queue=True)
-    assert len(run.jobs) == 5
+    assert len(run.jobs) == CUSTOMER
     grid = await deals.grid(DEAL, run.id)
     assert grid.done == 0 and not grid.finished
 
     lost = await grid_app.job_queue.claim("worker-that-dies", wait=0.0, ttl=0.05)
     assert lost is not None and lost.grid is not None and lost.grid.run_id == run.id
     await asyncio.sleep(0.2)  # its heartbeat lapses: the next worker gives the job back first
-    assert await grid_app.jobs.run_worker(asyncio.Event(), once=True) == 5
+    assert await grid_app.jobs.run_worker(asyncio.Event(), once=True) == CUSTOMER
 
     grid = await deals.grid(DEAL, run.id)
     assert grid.finished and grid.run.status.value == "completed"
@@ -175,13 +178,15 @@ async def test_a_column_goes_to_red_flags_and_its_silences_to_the_seller(
     grid = await deals.run_grid(run)
     flagged = await deals.grid_red_flags(DEAL, run.id, "change of control", by="dan")
     yes = [r for r in grid.rows if r.cells["change_of_control"].value is True]
-    assert len(flagged) == len(yes) == 6
+    assert len(flagged) == len(yes) == len(saying_yes(dev_rows(), "change_of_control"))
     assert {f.attributes["red_flag"] for f in flagged} == {"change_of_control"}
 
     added = await deals.grid_questions(DEAL, run.id, "most favoured nation", by="dan")
     silent = [r for r in grid.rows
               if r.cells["most_favoured_nation"].status is CellStatus.NOT_STATED]
-    assert len(added) == len(silent) == 9 and all(fresh for _, fresh in added)
+    assert len(added) == len(silent) == len(dev_rows()) - len(stated(dev_rows(),
+                                                                     "most_favoured_nation"))
+    assert all(fresh for _, fresh in added)
     questions = await deals.questions(DEAL)
     assert any("Revolving Facility Agreement - Northgate Bank plc.docx" in q.question
                and "most-favoured-nation" in q.question for q in questions)

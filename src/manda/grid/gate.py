@@ -9,9 +9,17 @@ The place (page, clause, heading) is taken from where the quote stands, not from
 
 from __future__ import annotations
 
+import re
+
 from manda.finance.amounts import find_amounts, same_amount
-from manda.grid.passages import DocumentText, normalised
-from manda.grid.values import dates_in, durations_in, jurisdiction_words, money_in
+from manda.grid.passages import DocumentText
+from manda.grid.values import (
+    dates_in,
+    durations_in,
+    jurisdiction_words,
+    money_in,
+    multiple_in,
+)
 from manda.models import CellStatus, GridCell, GridColumn
 from manda.vocabulary.grid import GridColumnSpec, grid_vocabulary
 
@@ -55,8 +63,8 @@ def _problem(cell: GridCell, spec: GridColumnSpec, heading: str, language: str) 
     quote, value = cell.quote, cell.value
     kind = spec.type
     if kind == "party":
-        words = set(normalised(str(value)).lower().replace(".", "").split())
-        have = set(normalised(quote).lower().replace(".", "").replace(",", " ").split())
+        words = set(re.findall(r"\w+", str(value).lower()))
+        have = set(re.findall(r"\w+", quote.lower()))
         return None if words and words <= have else f"“{value}” is not named in its quote"
     if kind == "date":
         found = {d.isoformat() for d, _, _ in dates_in(quote)}
@@ -95,6 +103,8 @@ def _problem(cell: GridCell, spec: GridColumnSpec, heading: str, language: str) 
         said = [a.value for a in money_in(quote, language=language)]
         said += [a.value for a in find_amounts(quote) if a.unit == "%"]
         said += [float(m) for m in _months_in(quote)]
+        if times := multiple_in(quote):  # "twice the Charges": 200% of them
+            said.append(100.0 * times)
         if value.get("unit") == "% of annual charges" and amount == 100:
             return None  # "limited to the fees paid in that year": all of a year's charges
         return None if any(same_amount(amount, s) for s in said) else \

@@ -37,7 +37,7 @@ from manda.vocabulary.grid import GridColumnSpec, GridVocabulary, grid_vocabular
 
 __all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence", "made_on"]
 
-READER = "offline-5"  # bumped when reading changes: cells kept by an older reader are read again
+READER = "offline-6"  # bumped when reading changes: cells kept by an older reader are read again
 MEANING_FLOOR = 0.35  # a passage this close in meaning to a column is read even without its words
 QUESTION_FLOOR = 0.45  # a question in plain words is answered above this (meaning and words)
 DETAIL_CHARS = 160
@@ -253,7 +253,8 @@ def _date(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) ->
     when, passage, start, end = found
     begin = max((s for s, e in passage.sentences if s <= start), default=0)
     if end - begin > 140:
-        cue = grid_vocabulary().words("dated").search(passage.text, max(begin, start - 60), start)
+        cue = grid_vocabulary().words("dated").pattern.search(passage.text, max(begin, start - 60),
+                                                              start)
         begin = cue.start() if cue else max(begin, start - 40)
     return Found(when.isoformat(), shown_of("date", when.isoformat()), passage.text[begin:end],
                  passage)
@@ -281,6 +282,10 @@ def _term(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) ->
         until = _date_after(g.words("until"), s.text, 30)
         notice = notice_in(s.text)
         spans = [d for d in durations_in(s.text) if d.months and d != notice]
+        dates = [d for d, _, _ in dates_in(s.text) if d not in (made, start)]
+        if until is None and not spans and len(dates) == 1 and (
+                spec.stated.found(s.text) or spec.headings.found(s.passage.heading)):
+            until = dates[0]  # "repay the Loan in full on the Final Repayment Date, being …"
         if until is not None:
             value = {"until": until.isoformat()}
         elif spans:
@@ -306,6 +311,9 @@ def _renewal(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence])
         periods = [d for d in durations_in(s.text) if d.months and d != notice]
         if not periods:
             return None
+        if notice is None:  # "… (Option). Die Option ist spätestens sechs Monate vor Ablauf …"
+            notice = next((n for other in s.passage.sentence_texts() if other != s.text
+                           and (n := notice_in(other)) is not None), None)
         value: dict[str, str | float | bool] = {"automatic": True,
                                                 "period_months": periods[0].months or 0}
         option = g.words("renewal_option").search(s.text)
@@ -343,6 +351,9 @@ def _termination(reading: Reading, spec: GridColumnSpec,
     pool = [*candidates, *(e for e in extra if e.text not in seen)]
 
     def read(s: Sentence) -> Found | None:
+        if spec.negated.found(s.text):  # "Buyer may not terminate this Agreement for convenience"
+            return Found(False, shown_of("termination", False), s.text, s.passage,
+                         detail=_detail(s.text))
         explicit = spec.stated.found(s.text)
         verb = g.words("terminate").search(s.text)
         notice = notice_in(s.text)
@@ -372,11 +383,12 @@ def _rule(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) ->
     same = [c for c in said if c.passage.heading == best.passage.heading
             and c.passage.location == best.passage.location]
     same.sort(key=lambda c: (c.passage.index, c.passage.text.find(c.text)))
-    rules = list(dict.fromkeys(r for r in (_assignment_rule(reading, c.text, g) for c in same[:3])
-                               if r))
+    read = [(c, _assignment_rule(reading, c.text, g)) for c in same[:3]]
+    rules = list(dict.fromkeys(rule for _, rule in read if rule))
     if not rules:
         return None
-    first = same[0]
+    # the quote is the operative rule: the first with a consent in it, else the first rule
+    first = next((c for c, rule in read if "consent" in rule), next(c for c, r in read if r))
     return Found("; ".join(rules), "; ".join(rules), first.text, first.passage,
                  detail=_detail(" ".join(c.text for c in same[:3])))
 
@@ -388,6 +400,9 @@ def _assignment_rule(reading: Reading, sentence: str, g: GridVocabulary) -> str:
     if g.words("group").found(sentence) and not g.words("prohibited").found(
             sentence[: verb.start()] if verb else ""):
         return f"{who}: free to its group"
+    before = sentence[: verb.start()] if verb else ""
+    if g.words("without_consent").found(sentence) and not g.words("prohibited").found(before):
+        return f"{who}: free, without consent"  # "may assign … without the consent of …"
     if g.words("consent").found(sentence):
         rule = f"{who}: consent required"
         if g.words("successor").found(sentence):

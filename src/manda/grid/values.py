@@ -16,7 +16,7 @@ from manda.vocabulary.cues import Cues, compile_phrase
 from manda.vocabulary.grid import grid_vocabulary
 
 __all__ = ["Cap", "Duration", "cap_of", "dates_in", "durations_in", "jurisdiction_of", "money_in",
-           "notice_in", "shown_duration", "shown_of"]
+           "multiple_in", "notice_in", "shown_duration", "shown_of"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,10 @@ def _duration_pattern() -> re.Pattern[str]:
     words = sorted(g.numbers, key=len, reverse=True)
     number = "|".join([r"\d{1,4}", *(compile_phrase(w) for w in words)])
     units = "|".join(f"(?P<{unit}>{g.units[unit].pattern.pattern})" for unit in g.units)
+    fillers = g.words("duration_fillers").pattern.pattern
     return re.compile(
         rf"(?<![\w.,])(?P<num>{number})(?:\s*\((?P<digits>\d{{1,4}})\))?"
-        rf"(?:\s+(?:further|calendar|business|full|weitere|weiteren|successive|consecutive))?"
-        rf"[\s\-]+(?:{units})",
+        rf"(?:\s+(?:{fillers}))?[\s\-]+(?:{units})",
         re.IGNORECASE)
 
 
@@ -84,16 +84,25 @@ def durations_in(text: str) -> list[Duration]:
     return out
 
 
+def multiple_in(text: str) -> int | None:
+    """How many times a sentence multiplies what it measures by ("twice the Charges": 2)."""
+    return next((times for times, words in grid_vocabulary().multiples.items()
+                 if words.found(text)), None)
+
+
 def notice_in(text: str) -> Duration | None:
-    """The notice period a sentence gives: the duration nearest a notice word."""
-    notice = grid_vocabulary().words("notice")
-    marks = [m.start() for m in notice.finditer(text)]
+    """The notice period a sentence gives: the duration nearest a notice word ("90 days'
+    notice", "no later than six months before"), by the gap between them."""
+    marks = [(m.start(), m.end()) for m in grid_vocabulary().words("notice").finditer(text)]
     found = durations_in(text)
-    if not found:
+    if not found or not marks:
         return None
-    if not marks:
-        return None
-    return min(found, key=lambda d: min(abs(d.start - at) for at in marks))
+
+    def gap(d: Duration) -> int:
+        return min(start - d.end if d.end <= start else d.start - end if d.start >= end else 0
+                   for start, end in marks)
+
+    return min(found, key=gap)
 
 
 def dates_in(text: str) -> list[tuple[date, int, int]]:
@@ -150,6 +159,8 @@ def cap_of(sentence: str, *, language: str = "en") -> Cap | None:
     charges = g.words("charges")
     if not charges.found(sentence):
         return None
+    if times := multiple_in(sentence):  # "twice the Charges paid in the preceding Contract Year"
+        return Cap(100.0 * times, "% of annual charges", per, sentence)
     for amount in find_amounts(sentence):
         if amount.unit == "%":
             return Cap(amount.value, "% of annual charges", per, amount.text)

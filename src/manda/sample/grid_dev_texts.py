@@ -1,15 +1,17 @@
 """The review grid's development contracts (issue 28), as data: the set the grid is built on.
 
-Twenty-two contracts of one target, Fernhill Components Ltd (a Sheffield maker of pump parts), in the
-layouts a data room mixes: numbered clauses in a PDF, headings in Word (no clause numbers), a
-scanned lease with no text layer, a German Rahmenliefervertrag (§ paragraphs), a French contrat de
-distribution, and a deed of variation that replaces terms of an earlier agreement. Their wording
-varies on purpose: a change of control said as "comes under the control of" or "gains control",
-a termination for convenience said as "end this agreement at any time, without giving a reason",
-exclusivity without the word "exclusive", amounts that are no liability cap beside ones that are.
+Twenty-two contracts of one target, Fernhill Components Ltd (a Sheffield maker of pump parts),
+in the layouts a data room mixes: numbered clauses in a PDF, headings in Word (no clause
+numbers), a scanned lease with no text layer, a German Rahmenliefervertrag (§ paragraphs), a
+French contrat de distribution, and a deed of variation that replaces terms of an earlier
+agreement. Their wording varies on purpose: a change of control said as "comes under the
+control of" or "gains control", a termination for convenience said as "end this agreement at
+any time, without giving a reason", exclusivity without the word "exclusive", amounts that are
+no liability cap beside ones that are.
 Their ground truth is `evals/grid/dev.yaml` (the held-out set's schema), written with these texts
-before any grid code existed; `manda.sample.grid_dev` writes them. The held-out set is another
-company's (`grid_contract_texts`), never read while the grid is built.
+(D01-D12 before any grid code existed, D13-D22 before the grid ran on them);
+`manda.sample.grid_dev` writes them. The held-out set is another company's
+(`grid_contract_texts`), never read while the grid is built.
 """
 
 from __future__ import annotations

@@ -126,6 +126,7 @@ class GridVocabulary:
     _words: dict[str, Cues]
     units: dict[str, Cues]  # days, weeks, months, years
     numbers: dict[str, int]  # a number written as a word, lower-cased -> its value
+    multiples: dict[int, Cues]  # how many times -> the words saying it ("twice", "le double")
     jurisdictions: tuple[tuple[str, Cues], ...]  # a law's place and the words naming it
     languages: dict[str, Cues]  # every grid word of one language: which one a document is in
     decimal_comma: frozenset[str]  # the languages that write "1.234,5"
@@ -200,6 +201,9 @@ def grid_vocabulary() -> GridVocabulary:
                for unit in DURATION_UNITS},
         numbers={word.lower(): value for lang in languages.values()
                  for value, words in lang.grid.numbers.items() for word in words},
+        multiples={times: _merged(languages, lambda g, t=times: g.multiples.get(t, ()))
+                   for times in sorted({t for lang in languages.values()
+                                        for t in lang.grid.multiples})},
         jurisdictions=tuple(
             (place, _merged(languages, lambda g, p=place: g.jurisdictions.get(p, ())))
             for place in dict.fromkeys(p for lang in languages.values()
@@ -210,10 +214,15 @@ def grid_vocabulary() -> GridVocabulary:
     )
 
 
+# word sets of short, common words ("the", "and", "als"): they would outweigh a document's
+# contract words when telling its language
+_SHARED = frozenset({"articles", "joining", "acting_as"})
+
+
 def _all_words(grid: GridWords) -> list[str]:
     """A language's own grid words (names of columns and kinds aside: people type English)."""
     words = [w for c in grid.columns.values() for w in (*c.stated, *c.negated, *c.headings)]
-    words += [w for ws in grid.words.values() for w in ws]
+    words += [w for name, ws in grid.words.items() if name not in _SHARED for w in ws]
     words += [w for ws in grid.units.values() for w in ws]
     return [w for w in words if not w.startswith("re:")]
 

@@ -128,6 +128,7 @@ class GridWords(_File):
     words: dict[str, tuple[str, ...]] = {}  # named cue sets ("dated", "notice", "consent" …)
     units: dict[str, tuple[str, ...]] = {}  # days, weeks, months, years
     numbers: dict[int, tuple[str, ...]] = {}  # numbers written as words
+    multiples: dict[int, tuple[str, ...]] = {}  # "twice", "das Doppelte": how many times
     jurisdictions: dict[str, tuple[str, ...]] = {}  # a law's place -> the words naming it
 
 
