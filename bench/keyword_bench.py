@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ingest_bench import export_revision
-from search_bench import EMBEDDER_ID, QUERIES, build
+from search_bench import QUERIES, build
 
 GOALS = {100_000: 17.5, 1_000_000: 59.4}  # steady-state hybrid p50 before this change (ms)
 SEARCHES = 60
@@ -127,13 +127,14 @@ async def prepare(folder: Path, size: int) -> Path:
     path = folder / "bench.db"
     graph = EmbeddedKnowledgeGraph(path, keyword_on_disk=False)
     await graph.start()
+    embedder = OfflineEmbedder()  # its id and dimension only: no model is loaded
     if not (await graph.list_deals()):
         started = time.perf_counter()
-        await build(graph, size, OfflineEmbedder.dimension)
+        await build(graph, size, embedder)
         print(f"{size:>9,} chunks: store built in {time.perf_counter() - started:6.1f} s "
               f"(load {os.getloadavg()[0]:.1f})", flush=True)
     query = np.ones(OfflineEmbedder.dimension, dtype=np.float32)
-    await graph.vector_search("bench", EMBEDDER_ID, query, 5)  # the IVF index trained and saved
+    await graph.vector_search("bench", embedder.id, query, 5)  # the IVF index trained and saved
     await graph.aclose()
     shutil.rmtree(folder / "keyword-index", ignore_errors=True)
     return path

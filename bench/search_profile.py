@@ -46,7 +46,7 @@ async def main(chunks: int, queries: int, keep: Path | None, label: str = "this 
         await graph.start()
         await embedder.start()
         if fresh:
-            await build(graph, chunks, embedder.dimension)
+            await build(graph, chunks, embedder)
         search = HybridSearch(graph=graph, embedder=embedder, expand_graph=True)
         await search.search("bench", "warm up", k=5)
         clock = StageClock()

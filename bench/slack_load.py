@@ -74,6 +74,7 @@ from manda.sample import generate_sample_rooms
 ROOT = Path(__file__).resolve().parents[1]
 DEAL = "targetco"
 QUESTION = "What was Q3 2024 revenue?"
+METRICS_TOKEN = "bench-scraper"  # this run's bots serve /metrics to it on every port
 READY_SECONDS = 120.0
 ANSWER_SECONDS = 600.0  # every wait has a deadline: a lost answer is named, never waited for
 IDLE_SECONDS = 60.0
@@ -118,7 +119,10 @@ class BotProcess:
         return f"{self.base}/slack/events"
 
     async def get(self, path: str) -> tuple[int, str]:
-        async with aiohttp.ClientSession() as session, session.get(self.base + path) as response:
+        headers = {"Authorization": f"Bearer {METRICS_TOKEN}"}  # /metrics off the status port
+        async with aiohttp.ClientSession() as session, session.get(
+            self.base + path, headers=headers
+        ) as response:
             return response.status, await response.text()
 
     async def health(self) -> dict[str, Any] | None:
@@ -150,6 +154,7 @@ async def running_bot(
         "SLACK_SIGNING_SECRET": fake.signing_secret,
         "SLACK_API_URL": fake.api_url,
         "MANDA_LOG_LEVEL": "WARNING",
+        "MANDA_METRICS_TOKEN": METRICS_TOKEN,
         **env,
     }
     if code != ROOT:  # that revision's `manda` and `bot` before this checkout's

@@ -21,16 +21,20 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks.answer import RenderedAnswer, render_answer
 from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_error, render_help, render_notice, render_unbound
+from bot.blocks.told import render_told
 from bot.conversations import Thread, conversation_id
 from bot.deps import Deps
 from bot.replies import ThreadWriter, Working
+from bot.told import LazyActions, actions_of
+from manda.agent.actions import KnowledgeActions
 from manda.agent.service import AnswerService
 from manda.answers import Answer
+from manda.deals import note_text
 
 log = logging.getLogger(__name__)
 
 OnText = Callable[[str], Awaitable[None]]
-Run = Callable[[AnswerService, str, str, str, OnText], Awaitable[Answer]]
+Run = Callable[[AnswerService, str, str, str, OnText, KnowledgeActions | None], Awaitable[Answer]]
 Tell = Callable[[SlackMessage], Awaitable[None]]
 
 NOT_IN_CHANNEL = (
@@ -52,19 +56,19 @@ class AnswerKind:
 Kind = Literal["ask", "gaps", "redflags"]
 KINDS: dict[Kind, AnswerKind] = {
     "ask": AnswerKind(
-        run=lambda a, deal, q, conv, on_text: a.ask(
-            deal, q, conversation_id=conv, on_text=on_text
+        run=lambda a, deal, q, conv, on_text, acts: a.ask(
+            deal, q, conversation_id=conv, on_text=on_text, actions=acts
         ),
         doing="answer that",
         title="<@{user}> asked: “{question}”",
     ),
     "gaps": AnswerKind(
-        run=lambda a, deal, q, conv, on_text: a.gaps(deal, conversation_id=conv),
+        run=lambda a, deal, q, conv, on_text, acts: a.gaps(deal, conversation_id=conv),
         doing="check the data room for gaps",
         title="Gaps in the data room of *{deal}*, for <@{user}>",
     ),
     "redflags": AnswerKind(
-        run=lambda a, deal, q, conv, on_text: a.red_flags(deal, conversation_id=conv),
+        run=lambda a, deal, q, conv, on_text, acts: a.red_flags(deal, conversation_id=conv),
         doing="scan the deal for red flags",
         title="Red flags in *{deal}*, for <@{user}>",
     ),
@@ -72,11 +76,13 @@ KINDS: dict[Kind, AnswerKind] = {
 
 
 async def _rendered(
-    deps: Deps, deal_id: str, question: str, kind: Kind, conversation: str, on_text: OnText
+    deps: Deps, deal_id: str, question: str, kind: Kind, conversation: str, on_text: OnText,
+    actions: KnowledgeActions | None = None,
 ) -> RenderedAnswer:
     """Run the agent (within `answer_timeout`) and lay its answer out for Slack."""
     async with asyncio.timeout(deps.answer_timeout):
-        answer = await KINDS[kind].run(deps.answers, deal_id, question, conversation, on_text)
+        answer = await KINDS[kind].run(deps.answers, deal_id, question, conversation, on_text,
+                                       actions)
     evidence = await deps.deals.pending_behind(deal_id, answer)
     return render_answer(
         answer,
@@ -100,6 +106,7 @@ async def answer_in_thread(
     question: str,
     *,
     kind: Kind = "ask",
+    actions: KnowledgeActions | None = None,
 ) -> None:
     """Answer `question` (or run gaps / red flags) for `deal_id` in `thread`, whatever happens.
 
@@ -111,9 +118,10 @@ async def answer_in_thread(
         writer: ThreadWriter | None = None
         try:
             await working.start()
-            writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts)
+            writer = ThreadWriter(client, thread, placeholder_ts=working.placeholder_ts,
+                                  on_first_message=working.hush)
             rendered = await _rendered(
-                deps, deal_id, question, kind, thread.conversation_id, writer.on_text
+                deps, deal_id, question, kind, thread.conversation_id, writer.on_text, actions
             )
             await writer.finish(rendered)
             await deps.conversations.remember(thread.conversation_id, deal_id)
@@ -188,8 +196,12 @@ async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, ques
             reply = render_help(
                 "Ask me a question about the deal, e.g. `@Manda What was Q3 revenue?`"
             )
+        elif note_text(question) is not None:  # "note: …", "FYI …": told, not asked
+            await tell_in_thread(deps, client, thread, deal_id, question)
+            return
         else:
-            await answer_in_thread(deps, client, thread, deal_id, question)
+            actions = LazyActions(deps, client, thread, deal_id, question)
+            await answer_in_thread(deps, client, thread, deal_id, question, actions=actions)
             return
         await client.chat_postMessage(
             channel=thread.channel, thread_ts=thread.thread_ts, text=reply.text, blocks=reply.blocks
@@ -197,6 +209,20 @@ async def ask_in_thread(deps: Deps, client: AsyncWebClient, thread: Thread, ques
     except Exception as exc:
         log.exception("handling a question in %s failed", thread.conversation_id)
         await ThreadWriter(client, thread, stream=False).fail(render_error(exc, "answer that"))
+
+
+async def tell_in_thread(
+    deps: Deps, client: AsyncWebClient, thread: Thread, deal_id: str, message: str
+) -> None:
+    """A message that tells Manda a fact ("@Manda note: …"): kept as a finding sourced to the
+    person and the message, waiting for review (or two names linked), said in the thread."""
+    actions = await actions_of(deps, client, thread, deal_id, message)
+    told = await actions.from_message(message)
+    if told is None:
+        return
+    reply = render_told(told, deal_id, thread.user)
+    await client.chat_postMessage(channel=thread.channel, thread_ts=thread.thread_ts,
+                                  text=reply.text, blocks=reply.blocks)
 
 
 async def follow_up(deps: Deps, client: AsyncWebClient, thread: Thread, question: str) -> None:

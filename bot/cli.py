@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from manda import cli as domain_cli
 from manda.config import Settings
@@ -54,7 +55,8 @@ def register_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--status-port",
         type=int,
         metavar="P",
-        help="also serve on 127.0.0.1:P, this process alone (/healthz, /metrics of each worker: "
+        help="also serve on 127.0.0.1:P, this process alone (/healthz, and /metrics with no "
+        "token, of each worker: "
         "with --workers N, worker i on P+i)",
     )
     p.set_defaults(handler=serve)
@@ -113,13 +115,19 @@ def register_playground(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "--port", type=int, default=8765, help="page port on 127.0.0.1 (default 8765; 0: any free)"
     )
     p.add_argument("--no-open", action="store_true", help="do not open a browser")
+    p.add_argument(
+        "--home", type=Path, default=None,
+        help="the playground's data (default: MANDA_HOME/playground, never MANDA_HOME itself)",
+    )
     p.set_defaults(handler=playground)
 
 
 async def playground(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.playground.run import run_playground  # Slack is imported only when the bot runs
+    from bot.playground.run import playground_settings, run_playground  # Slack: when it runs
 
-    await run_playground(settings, port=args.port, open_browser=not args.no_open)
+    await run_playground(
+        playground_settings(settings, args.home), port=args.port, open_browser=not args.no_open
+    )
     return 0
 
 

@@ -11,6 +11,7 @@ from typing import Literal
 from bot.slacktext import from_slack
 
 SLASH = "/manda"
+NEW_DEAL = "new"  # `/manda deal new <id>`: the one way Slack creates a deal
 SLASH_DESCRIPTION = "Ask Manda, or see gaps, red flags, the Q&A list, the review queue, documents"
 
 # Where a command's result goes: the channel (the team shares it) or only the person who asked.
@@ -83,6 +84,30 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         aliases=("matrix",),
     ),
     Subcommand(
+        "changes",
+        "[since]",
+        "what changed since a date (2024-11-01) or since you last asked, most serious first",
+        audience="person",
+        aliases=("what-changed", "news"),
+    ),
+    Subcommand(
+        "digest",
+        "[on HH:MM|off]",
+        "post what changed here every day at that time (only when something did)",
+    ),
+    Subcommand(
+        "link",
+        "<name> = <name>",
+        "tell Manda two names are one entity (Globex AG = Globex Holding)",
+        aliases=("same",),
+    ),
+    Subcommand(
+        "analyse",
+        "[document]",
+        "read a document again, or check the corrections and conflicts again",
+        aliases=("analyze", "recheck"),
+    ),
+    Subcommand(
         "cim",
         "[strategic|financial]",
         "build a CIM with me in a new thread: persona, outline, slides, then a PPTX",
@@ -108,8 +133,9 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand(
         "deal",
-        "[id]",
-        "link this channel to a deal (without an id: which deal it is linked to)",
+        "[id | new id]",
+        "link this channel to a deal, or create a new one with `new` (without an id: which deal "
+        "it is linked to)",
         aliases=("bind", "link"),
     ),
     Subcommand("unlink", "", "unlink this channel from its deal", aliases=("unbind",)),

@@ -43,6 +43,13 @@ class Thread:
     user: str
     message_ts: str | None = None
     channel_type: str = "channel"  # channel, group, im, mpim
+    user_team: str | None = None  # the asker's own team: another one in a Slack Connect channel
+
+    @property
+    def recipient_team(self) -> str:
+        """The team of the person an answer is streamed to (`chat.startStream` wants theirs,
+        not the installing workspace's)."""
+        return self.user_team or self.team
 
     @property
     def conversation_id(self) -> str:

@@ -52,6 +52,8 @@ GRID_COLUMN_VIEW = "manda.grid.column"  # callback_id: a column for red flags or
 GRID_COLUMN = "manda.grid.column.pick"  # block and action id
 GRID_DOCUMENT = "manda.grid.document.pick"  # block and action id
 GRID_DECISION = "manda.grid.decision"  # block and action id: approve / reject
+QA_PLACE = "manda.qa.place"  # an unsure answer of a Q&A file: the question it answers
+QA_PLACE_NEW = "manda.qa.place.new"  # …or a new question of its own
 
 ADD_TO_QA_ANY = re.compile(rf"^{re.escape(ADD_TO_QA)}(\.\d+)?$")
 WF_PERSONA_ANY = re.compile(rf"^{re.escape(WF_PERSONA)}(\.\w+)?$")
@@ -75,6 +77,12 @@ TIMELINE_ACTIONS = "manda.timeline.actions"
 ANSWER_MENU_BLOCK = "manda.answer.menu"
 GRID_TABLE = "manda.grid.table"
 GRID_ACTIONS = "manda.grid.actions"
+QA_IMPORT_SUMMARY = "manda.qa.import"  # the head of a Q&A import's summary
+
+
+def place_block(row: int) -> str:
+    """The Attach / New question pair of one unsure answer of a Q&A file."""
+    return f"manda.qa.place.{row}"
 
 
 def add_to_qa(index: int) -> str:

@@ -287,3 +287,12 @@ class GridModal(Origin):
             return cls.model_validate_json(value or "")
         except (ValidationError, ValueError) as exc:
             raise StaleButtonError() from exc
+
+
+class PlaceAnswer(ButtonPayload):
+    """An answer of a Q&A file Manda could not place: the file, its row, the question chosen
+    (0: keep it as a new question)."""
+
+    file_id: str = Field(alias="x", min_length=1, max_length=64)
+    row: int = Field(alias="r", ge=0)
+    number: int = Field(alias="n", ge=0)

@@ -33,11 +33,15 @@ def is_deal_channel(channel: str) -> bool:
 
 class SlackMembership:
     """Channel members as Slack lists them (`conversations.members`), asked once per channel
-    for the life of this object (one click, one command)."""
+    for the life of this object (one click, one command).
 
-    def __init__(self, client: AsyncWebClient, *, team: str) -> None:
+    A channel of another workspace is asked too: with an organisation-wide install or a shared
+    (Slack Connect) channel, channel ids are the organisation's and the members listed include
+    people of every workspace in it; a channel this token cannot read counts nobody in it.
+    """
+
+    def __init__(self, client: AsyncWebClient) -> None:
         self._client = client
-        self._team = team
         self._members: dict[str, set[str]] = {}
 
     def is_direct(self, channel_key: str) -> bool:
@@ -46,8 +50,8 @@ class SlackMembership:
 
     async def is_member(self, channel_key: str, user: str) -> bool:
         parsed = parse_channel_key(channel_key)
-        if parsed is None or parsed[0] != self._team:
-            return False  # another front end or workspace: this client cannot tell
+        if parsed is None:
+            return False  # another front end's channel: Slack cannot tell
         channel = parsed[1]
         if channel not in self._members:
             try:

@@ -43,9 +43,19 @@ TIER_2, TIER_3, TIER_4 = Tier(20, 3), Tier(50, 8), Tier(100, 15)
 # more than 1 allowed" (https://api.slack.com/methods/chat.postMessage#rate_limiting); the burst's
 # size is not documented, so a few messages go at once and then one a second, per channel.
 POST_MESSAGE = Tier(60, 3)
-PER_CHANNEL = frozenset({"chat.postMessage"})  # methods whose budget is per channel
+# assistant.threads.setStatus: "Special rate limits apply" (its page, which names no figure);
+# kept like chat.postMessage, about one a second per channel.
+SET_STATUS = POST_MESSAGE
+PER_CHANNEL = frozenset({"chat.postMessage", "assistant.threads.setStatus"})  # budget per channel
 TIERS: MappingProxyType[str, Tier] = MappingProxyType({
     "chat.postMessage": POST_MESSAGE,
+    # the answer's stream: appendStream is Tier 4 and stopStream Tier 2 on their pages
+    # (https://docs.slack.dev/reference/methods/chat.appendStream, …/chat.stopStream);
+    # startStream's page gives none we could read, so it keeps the stricter tier of its pair
+    "chat.startStream": TIER_2,
+    "chat.appendStream": TIER_4,
+    "chat.stopStream": TIER_2,
+    "assistant.threads.setStatus": SET_STATUS,
     "chat.update": TIER_3,
     "chat.delete": TIER_3,
     "conversations.info": TIER_3,
@@ -53,8 +63,10 @@ TIERS: MappingProxyType[str, Tier] = MappingProxyType({
     "conversations.members": TIER_4,
     "files.info": TIER_4,
     "users.info": TIER_4,
+    "chat.getPermalink": TIER_4,
     "views.publish": TIER_4,
     "views.open": TIER_4,
+    "views.update": TIER_4,
 })
 
 

@@ -1,7 +1,10 @@
 """Writing into a Slack thread while Manda works: the "working" sign, streaming, final render.
 
 The working sign is `assistant.threads.setStatus` where the workspace has it, else a reaction on
-the question, else a placeholder the answer replaces. Text streams with `chat.startStream` /
+the question, else a placeholder the answer replaces. Slack removes a status after two minutes
+without a message (https://docs.slack.dev/reference/methods/assistant.threads.setStatus), so a
+long answer sets it again every `STATUS_REFRESH_SECONDS` until its first words reach the thread.
+Text streams with `chat.startStream` /
 `appendStream` as the answer's first screen, laid out as it will stay (footnotes, no more than one
 screen), and `chat.stopStream` finishes it with the blocks that go under it (footnotes, Show more,
 buttons): the message is never rewritten, so it neither reflows nor shows "(edited)".
@@ -12,8 +15,10 @@ https://docs.slack.dev/reference/methods/chat.stopStream
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Literal
 
 from slack_sdk.errors import SlackApiError
@@ -31,27 +36,37 @@ LOADING = ["Searching the data room…", "Checking sources…", "Writing the ans
 PLACEHOLDER = "⏳ Reading the deal's documents…"
 WORKING_REACTION = "eyes"
 STREAM_FLUSH = 240  # characters buffered before each chat.appendStream
+STATUS_REFRESH_SECONDS = 90.0  # well inside Slack's two minutes
 
 
 class Working:
     """Shows that Manda is on it, the best way the workspace allows, and takes the sign down."""
 
-    def __init__(self, client: AsyncWebClient, thread: Thread) -> None:
+    def __init__(self, client: AsyncWebClient, thread: Thread, *,
+                 refresh_seconds: float = STATUS_REFRESH_SECONDS) -> None:
         self._client = client
         self._thread = thread
+        self._refresh_seconds = refresh_seconds
+        self._refresher: asyncio.Task[None] | None = None
         self.mode: Literal["status", "reaction", "placeholder", "none"] = "none"
         self.placeholder_ts: str | None = None
+
+    async def _set_status(self) -> None:
+        t = self._thread
+        await self._client.assistant_threads_setStatus(
+            channel_id=t.channel,
+            thread_ts=t.thread_ts,
+            status=STATUS_TEXT,
+            loading_messages=LOADING,
+        )
 
     async def start(self) -> None:
         t = self._thread
         try:
-            await self._client.assistant_threads_setStatus(
-                channel_id=t.channel,
-                thread_ts=t.thread_ts,
-                status=STATUS_TEXT,
-                loading_messages=LOADING,
-            )
+            await self._set_status()
             self.mode = "status"
+            self._refresher = asyncio.create_task(self._keep_status(),
+                                                  name=f"status {t.conversation_id}")
             return
         except SlackApiError as exc:
             log.debug("setStatus unavailable (%s); falling back", exc.response.get("error"))
@@ -75,7 +90,25 @@ class Working:
         self.placeholder_ts = reply["ts"]
         self.mode = "placeholder"
 
+    async def _keep_status(self) -> None:
+        """Set the status again before Slack drops it, until the answer speaks or is done."""
+        while True:
+            await asyncio.sleep(self._refresh_seconds)
+            try:
+                await self._set_status()
+            except SlackApiError as exc:
+                log.debug("status not refreshed (%s)", exc.response.get("error"))
+                return
+
+    def hush(self) -> None:
+        """The answer's first message is in the thread (Slack clears the status on a reply):
+        no more refreshing."""
+        if self._refresher is not None:
+            self._refresher.cancel()
+            self._refresher = None
+
     async def stop(self) -> None:
+        self.hush()
         t = self._thread
         with contextlib.suppress(SlackApiError):
             if self.mode == "status":
@@ -99,9 +132,12 @@ class ThreadWriter:
         *,
         placeholder_ts: str | None = None,
         stream: bool = True,
+        on_first_message: Callable[[], None] | None = None,
     ) -> None:
+        """`on_first_message` is told when the answer's first message reaches the thread."""
         self._client = client
         self._thread = thread
+        self._on_first_message = on_first_message
         self._placeholder_ts = placeholder_ts
         self._stream = stream and placeholder_ts is None
         self._stream_ts: str | None = None
@@ -135,7 +171,7 @@ class ThreadWriter:
                 thread_ts=t.thread_ts,
                 markdown_text=text,
                 recipient_user_id=None if t.is_dm else t.user,
-                recipient_team_id=None if t.is_dm else t.team,
+                recipient_team_id=None if t.is_dm else t.recipient_team,
             )
         except SlackApiError as exc:
             log.info(
@@ -146,7 +182,13 @@ class ThreadWriter:
             return False
         self._stream_ts = started["ts"]
         self._sent = text
+        self._spoke()
         return True
+
+    def _spoke(self) -> None:
+        if self._on_first_message is not None:
+            self._on_first_message()
+            self._on_first_message = None
 
     async def _append(self, text: str) -> None:
         if self._stream_ts is None:
@@ -192,6 +234,7 @@ class ThreadWriter:
             text=message.text,
             blocks=message.blocks,
         )
+        self._spoke()
         self.posted.append(reply["ts"])
 
     async def finish(self, answer: RenderedAnswer) -> None:

@@ -3,11 +3,15 @@
 Both transports dispatch through `measured_dispatch`: every request is counted, its ack timed,
 and handled in its conversation's log context. In HTTP mode Slack's signature is verified before
 anything reads the body (an unsigned body is never parsed or logged), and a signed request seen
-before within Slack's 5-minute window (a replay) is acknowledged and dropped. An Events API
-event is acknowledged as soon as its signature is checked and dispatched after, as a job (its ack
-carries nothing); commands and interactions, whose ack may carry a reply, are dispatched before
-their ack. `/healthz` is a readiness probe that says only ready or not (200 / 503; `manda
-doctor` gives the details); `/metrics` is Prometheus text.
+before within Slack's 5-minute window (a replay) is acknowledged and dropped. What a body is
+(an event, a command or an interaction) is judged from the signed body alone, never from the
+unsigned Content-Type header, and Bolt is handed the body with the type it was judged to have. An
+Events API event is acknowledged as soon as its signature is checked and dispatched after, as a
+job (its ack carries nothing); commands and interactions, whose ack may carry a reply, are
+dispatched before their ack. `/healthz` is a readiness probe that says only ready or not
+(200 / 503; `manda doctor` gives the details); `/metrics` is Prometheus text, served on the
+127.0.0.1 status port (`--status-port`) and on the Slack port only to `Authorization: Bearer
+<MANDA_METRICS_TOKEN>` (never to an unauthenticated caller of the public port).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import hmac
 import json
 import logging
 import signal
@@ -24,7 +29,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.adapter.socket_mode.async_internals import send_async_response
 from slack_bolt.adapter.socket_mode.internals import build_headers
@@ -36,6 +41,7 @@ from slack_sdk.socket_mode.request import SocketModeRequest
 from bot.ackboard import AckBoard
 from bot.app import MandaBot, build_app
 from bot.deps import Deps
+from bot.digest import running_digests
 from bot.inflight import recover_uploads
 from bot.monitoring import measured_dispatch, readiness, serve_logging
 from manda.app import Manda
@@ -66,9 +72,15 @@ def request_digest(timestamp: str, signature: str) -> str:
     return hashlib.sha256(f"{timestamp}:{signature}".encode()).hexdigest()
 
 
-def web_app(bot: MandaBot) -> web.Application:
-    """Slack's request URL (events, commands and interactivity), readiness and metrics."""
+def web_app(bot: MandaBot, *, status: bool = False) -> web.Application:
+    """Slack's request URL (events, commands and interactivity), readiness and metrics.
+
+    `status`: the app of the 127.0.0.1 status port, whose `/metrics` needs no token; on the
+    public port `/metrics` answers only `Authorization: Bearer <MANDA_METRICS_TOKEN>`, and is not
+    there at all without that setting.
+    """
     deps = bot.deps
+    metrics_token = Settings.secret(deps.settings.metrics_token)
     verifier = SignatureVerifier(Settings.secret(deps.settings.slack_signing_secret) or "")
 
     async def events(request: web.Request) -> web.Response:
@@ -89,25 +101,30 @@ def web_app(bot: MandaBot) -> web.Application:
             deps.metrics.record_slack_event(UNVERIFIED, "rejected")  # its type is in the body
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=401, text="invalid request")
-        # Commands and interactions carry no id to de-duplicate by; events (JSON) have event_id,
-        # handled (and counted) by the middleware.
-        replayable = request.content_type != "application/json"
-        if replayable and await _replayed(deps, request_digest(timestamp, signature)):
+        # What the body is decides everything after the signature, never the Content-Type
+        # header, which Slack does not sign: an Events API event (a JSON object with an
+        # event_id) is de-duplicated by that id by the middleware; every other signed body
+        # (commands, interactions) by its signature, as a replay.
+        body_kind = kind_of(body)
+        if body_kind != EVENT and await _replayed(deps, request_digest(timestamp, signature)):
             log.warning("refused a replayed signed request (same signature within 5 minutes)")
             deps.metrics.record_duplicate_event()
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
-        if not replayable and _event_callback(body):
+        headers = bolt_headers(request.headers, body_kind)
+        if body_kind == EVENT:
             # An event's ack carries nothing (Slack wants a 200 within 3 s), so it is sent before
             # any work: even Bolt's request is built after it, then de-duplication and listeners
             # run, as a job. https://docs.slack.dev/apis/events-api/using-http-request-urls
             deps.jobs.spawn(
-                _dispatch_acked(bot, body, request.query_string, request.headers),
-                name="slack event",
+                _dispatch_acked(bot, body, request.query_string, headers), name="slack event"
             )
             deps.metrics.record_slack_ack(time.perf_counter() - received)
             return web.Response(status=200, text="")
-        bolt_request = await to_bolt_request(request)
+        bolt_request = AsyncBoltRequest(
+            body=body.decode("utf-8", "replace"), query=request.query_string,
+            headers=headers,  # type: ignore[arg-type]
+        )
         response = await measured_dispatch(bot.bolt, bolt_request, deps.metrics, received)
         return await to_aiohttp_response(response)
 
@@ -123,27 +140,53 @@ def web_app(bot: MandaBot) -> web.Application:
         )
 
     async def metrics(request: web.Request) -> web.Response:
+        if not status and not _bearer_matches(request, metrics_token or ""):
+            return web.Response(status=401, text="a bearer token is required",
+                                headers={"WWW-Authenticate": "Bearer"})
         body, content_type = deps.metrics.render()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
     app = web.Application(client_max_size=MAX_BODY_BYTES)
-    app.add_routes(
-        [
-            web.post(EVENTS_PATH, events),
-            web.get(HEALTH_PATH, healthz),
-            web.get(METRICS_PATH, metrics),
-        ]
-    )
+    routes = [web.post(EVENTS_PATH, events), web.get(HEALTH_PATH, healthz)]
+    if status or metrics_token:
+        routes.append(web.get(METRICS_PATH, metrics))
+    app.add_routes(routes)
     return app
 
 
-def _event_callback(body: bytes) -> bool:
-    """An Events API event (not a url_verification, whose ack must carry the challenge)."""
+def _bearer_matches(request: web.Request, token: str) -> bool:
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    )
+
+
+EVENT, JSON_BODY, FORM = "event", "json", "form"
+_BOLT_TYPES = {EVENT: "application/json", JSON_BODY: "application/json",
+               FORM: "application/x-www-form-urlencoded"}
+
+
+def kind_of(body: bytes) -> str:
+    """What a signed body is, read from the body alone: an Events API event (a JSON object of
+    type event_callback with an event_id), another JSON object (url_verification), or a form
+    (a command, or an interaction's `payload=`)."""
     try:
         data = json.loads(body)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "event_callback"
+        return FORM
+    if not isinstance(data, dict):
+        return FORM
+    event_id = data.get("event_id")
+    if data.get("type") == "event_callback" and isinstance(event_id, str) and event_id:
+        return EVENT
+    return JSON_BODY
+
+
+def bolt_headers(headers: Mapping[str, str], body_kind: str) -> dict[str, str]:
+    """The request's headers with the Content-Type its body really has: Bolt chooses how to
+    parse a body from that header, so it reads the body as it was judged here."""
+    kept = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+    return {**kept, "Content-Type": _BOLT_TYPES[body_kind]}
 
 
 async def _dispatch_acked(
@@ -175,23 +218,26 @@ async def http_server(
     `reuse_port`: the port is shared with other processes that set it too (SO_REUSEPORT; the
     kernel spreads new connections over them: `manda serve --workers N`). `status_port`: the same
     endpoints on a port of this process alone, on 127.0.0.1, so each of several processes sharing
-    a port can be probed and scraped on its own (`/healthz`, `/metrics`).
+    a port can be probed and scraped on its own (`/healthz`, and `/metrics` with no token).
     """
     runner = web.AppRunner(web_app(bot), access_log=None)
+    status = web.AppRunner(web_app(bot, status=True), access_log=None)
     await runner.setup()
+    await status.setup()
     try:
         site = web.TCPSite(
             runner, host, port, backlog=LISTEN_BACKLOG, reuse_port=reuse_port or None
         )
         await site.start()
         if status_port is not None:
-            await web.TCPSite(runner, "127.0.0.1", status_port, backlog=LISTEN_BACKLOG).start()
+            await web.TCPSite(status, "127.0.0.1", status_port, backlog=LISTEN_BACKLOG).start()
         bound = runner.addresses[0][1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         yield f"http://{shown}:{bound}{EVENTS_PATH}"
     finally:
         await bot.drain()
         await bot.deps.aclose()
+        await status.cleanup()
         await runner.cleanup()
 
 
@@ -289,15 +335,18 @@ async def serve(
         warming = asyncio.create_task(manda.warm_linked_deals(), name="warm search indexes")
         try:
             if socket:
-                async with socket_mode(bot, Settings.secret(settings.slack_app_token) or ""):
+                async with socket_mode(bot, Settings.secret(settings.slack_app_token) or ""), \
+                        running_digests(bot):
                     log.warning("Manda is connected to Slack over Socket Mode; Ctrl-C stops it.")
                     await stop.wait()
             else:
                 async with http_server(
                     bot, host=host, port=port, reuse_port=reuse_port, status_port=status_port
-                ) as url:
+                ) as url, running_digests(bot):
                     log.warning(
-                        "Manda listens for Slack on %s (/healthz, /metrics); Ctrl-C stops it.", url
+                        "Manda listens for Slack on %s (/healthz%s); Ctrl-C stops it.", url,
+                        "" if status_port is None else
+                        f"; /metrics on 127.0.0.1:{status_port}",
                     )
                     await stop.wait()
         finally:

@@ -217,7 +217,8 @@ class GuardedWebClient(AsyncWebClient):
     ) -> AsyncSlackResponse:
         if self.limiter is not None:
             params = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
-            channel = params.get("channel") if isinstance(params, dict) else None
+            channel = (params.get("channel") or params.get("channel_id")
+                       if isinstance(params, dict) else None)
             await self.limiter.acquire(api_method, channel, team=self.team)
         try:
             return await self.breaker.call(super().api_call, api_method, **kwargs)

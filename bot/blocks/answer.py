@@ -21,7 +21,7 @@ from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.trace import answer_menu
 from bot.payloads import Decision, Feedback, ShowMore, SuggestedQuestions, Suggestion
 from manda.answers import Answer, Caution, Citation
-from manda.finance.amounts import find_amounts, format_amount
+from manda.finance.amounts import shown_as_written
 from manda.models import Finding, Nature
 
 MAX_SOURCES = 40  # four context blocks
@@ -94,14 +94,8 @@ APPROVAL_MEANS = (  # what approval changes: agent.selection._authority, cim.dra
 
 def figure_line(finding: Finding, document: str | None) -> str:
     """What a pending finding says, in full: subject, value with its unit, period and source."""
-    written = (finding.value_text or "").strip()
     if finding.value is not None and finding.unit:
-        stated = find_amounts(written)
-        if stated and (stated[0].currency or stated[0].unit):
-            value = written  # as the document writes it, with its unit ("€5.0M", "19%")
-        else:  # "22,500" in a table in EUR thousands: the amount it stands for, then as written
-            value = format_amount(finding.value, finding.unit)
-            value += f" (as written: {written})" if written else ""
+        value = shown_as_written(finding.value, finding.unit, (finding.value_text or "").strip())
     else:
         value = (finding.value_text or "").strip() or "no figure"
         if finding.value is not None:

@@ -1,4 +1,5 @@
-"""Manda's App Home: the deals a person can see, their review queue and their Q&A list."""
+"""Manda's App Home: the deals a person can see, what changed in each since they last asked,
+their review queue and their Q&A list."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.blocks.changes import change_lines
 from bot.blocks.kit import MAX_VIEW_BLOCKS, Block, context, cut, divider, header, section
 from bot.blocks.mrkdwn import escape
 from bot.blocks.qa import qa_line
 from bot.blocks.review import render_finding
+from manda.deals import DealChanges
 from manda.models import Finding, QAItem
 
 FINDINGS_PER_DEAL = 5
+CHANGES_PER_DEAL = 5
 QA_PER_DEAL = 5
 
 
@@ -26,6 +30,7 @@ class HomeDeal:
     pending: Sequence[Finding] = field(default_factory=list)
     qa_items: Sequence[QAItem] = field(default_factory=list)
     document_names: Mapping[str, str] = field(default_factory=dict)
+    changes: DealChanges | None = None  # since the person last asked
 
 
 def _deal_blocks(deal: HomeDeal) -> list[Block]:
@@ -41,6 +46,12 @@ def _deal_blocks(deal: HomeDeal) -> list[Block]:
             ]
         ),
     ]
+    if deal.changes:
+        blocks.append(section(f"*What changed* {escape(deal.changes.since_reason)}: "
+                              f"{escape(deal.changes.headline())}"[:2900]))
+        blocks.append(section(cut(change_lines(deal.changes, CHANGES_PER_DEAL))))
+    elif deal.changes is not None:
+        blocks.append(context([f"Nothing changed {escape(deal.changes.since_reason)}."]))
     if deal.pending:
         blocks.append(section(f"*Review queue of {escape(deal.deal_id)}*"))
         for finding in deal.pending[:FINDINGS_PER_DEAL]:

@@ -129,11 +129,11 @@ def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()
             context(["Fix or replace these files and drop them here again; the rest is in."])
         )
     if report.pending_review:
-        blocks.append(_review_actions(report.deal_id, report.pending_review))
+        blocks.append(review_actions(report.deal_id, report.pending_review))
     return SlackMessage(text=fallback(head), blocks=blocks)
 
 
-def _review_actions(deal_id: str, waiting: int) -> Block:
+def review_actions(deal_id: str, waiting: int) -> Block:
     return actions(ids.INGEST_ACTIONS, [button(
         f"Review {plural(waiting, 'finding')}", ids.OPEN_REVIEW,
         OpenReview(d=deal_id, n=waiting).encode(), style="primary")])
@@ -162,7 +162,7 @@ def recount_review(blocks: Sequence[Block], deal_id: str, change: int) -> list[B
     if not now:
         return rest
     where = at if at is not None else len(rest)
-    return [*rest[:where], _review_actions(deal_id, now), *rest[where:]]
+    return [*rest[:where], review_actions(deal_id, now), *rest[where:]]
 
 
 def render_ingest_failure(deal_id: str, reason: str) -> SlackMessage:

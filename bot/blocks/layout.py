@@ -16,7 +16,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.blocks.mrkdwn import escape, markdown_safe
+from bot.blocks.mrkdwn import escape
+from bot.blocks.safe_markdown import markdown_safe
 from manda.agent.grounding import footnoted
 
 FIRST_SCREEN_CHARS = 1000  # about what a thread pane shows without scrolling
@@ -50,7 +51,7 @@ class Layout:
 
     def notes_for(self, text: str) -> list[Footnote]:
         """The footnotes `text` refers to (numbers are in order of first use, so a prefix)."""
-        used = {int(n) for n in re.findall(r"\[(\d+)\]", text)}
+        used = {int(n) for n in re.findall(r"\\?\[(\d+)\\?\]", text)}  # escaped or not
         return [n for n in self.notes if n.number in used]
 
 

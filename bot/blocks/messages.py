@@ -9,10 +9,12 @@ from bot.blocks.mrkdwn import escape, plain
 from bot.commands import help_lines
 from manda.deals import Binding, BindingRefusedError, Refusal
 from manda.errors import MandaError
+from manda.ingest.parsers.formats import readable_formats
 from manda.models import Document, DocumentRole, DocumentStatus
 
 HELP_TITLE = "*Manda* answers from this channel's deal documents, with sources."
-HELP_FOOTER = "Drop files in a deal channel to ingest them."
+HELP_FOOTER = (f"Drop files in a deal channel to ingest them: {readable_formats()}, or a whole "
+               "data room as a ZIP export.")
 
 DOCS_PAGE = 40
 
@@ -31,7 +33,8 @@ def render_unbound(where: str = "This channel") -> SlackMessage:
     """How to link a conversation to a deal; never which deals exist (they are confidential)."""
     text = (
         f"{where} is not linked to a deal yet, so I can't answer from any documents here. "
-        "Run `/manda deal <id>` here to link it to your deal (ask your deal team for its id)."
+        "Run `/manda deal <id>` here to link it to your deal (ask your deal team for its id), "
+        "or `/manda deal new <id>` to start a new deal."
     )
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
@@ -44,7 +47,10 @@ def render_binding(current: str | None) -> SlackMessage:
             "`/manda unlink` unlinks it."
         )
     else:
-        text = "This channel is not linked to a deal. Link it with `/manda deal <id>`."
+        text = (
+            "This channel is not linked to a deal. Link it with `/manda deal <id>`, or start a "
+            "new deal with `/manda deal new <id>`."
+        )
     return SlackMessage(text=fallback(text), blocks=[section(text)])
 
 
@@ -73,7 +79,13 @@ def render_unbound_announcement(deal_id: str, user: str) -> SlackMessage:
 
 NEXT_STEP = {
     Refusal.NOT_ADMIN: "Ask one of the deal admins to do it.",
-    Refusal.NOT_A_MEMBER: "Ask someone in the deal's channel to run the command here.",
+    Refusal.NOT_LINKABLE: (
+        "Ask someone in the deal's channel to run the command here, or start a new deal with "
+        "`/manda deal new <id>`."
+    ),
+    Refusal.NAME_TAKEN: "Choose another id for the new deal.",
+    Refusal.NEW_IN_DIRECT: "Run `/manda deal new <id>` in the deal team's channel.",
+    Refusal.NOT_A_MEMBER: "Ask someone in this channel to run the command.",
     Refusal.ALREADY_LINKED: "`/manda deal` shows the link; `/manda unlink` removes it first.",
     Refusal.NOT_LINKED: "`/manda deal <id>` links it.",
 }

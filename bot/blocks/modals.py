@@ -155,3 +155,24 @@ def render_reason_modal(
             },
         ],
     )
+
+
+def render_loading_modal(title: str) -> Block:
+    """What opens the moment a button that asks first is clicked: the trigger_id lives 3 s, so
+    the modal is opened at once and its content follows by `views.update`."""
+    return {
+        "type": "modal",
+        "title": _plain(cut(title, TITLE)),
+        "close": _plain("Cancel"),
+        "blocks": [context(["⏳ Loading…"])],
+    }
+
+
+def render_notice_modal(title: str, text: str) -> Block:
+    """An opened modal that cannot go on (not allowed, gone, failed): what happened, and Close."""
+    return {
+        "type": "modal",
+        "title": _plain(cut(title, TITLE)),
+        "close": _plain("Close"),
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": cut(text, 3000)}}],
+    }

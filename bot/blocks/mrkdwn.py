@@ -2,15 +2,19 @@
 
 Answer text is built from document content, so it is escaped (`&`, `<`, `>`) before any Slack
 syntax is added, and Markdown links are shown as `label (url)`: a document cannot ping
-`<!channel>`, mention anyone or put a clickable link under innocent words. This is the one place
-Slack text is escaped on the way out; `bot.slacktext` is the one place it is unescaped on the way
-in. GitHub-style tables become aligned monospace text, since mrkdwn has no tables.
+`<!channel>`, mention anyone or put a clickable link under innocent words (mrkdwn links need `<`,
+which is always escaped; Markdown for `markdown_text` is made safe by a CommonMark parser in
+`bot.blocks.safe_markdown`). This is the one place Slack text is escaped on the way out;
+`bot.slacktext` is the one place it is unescaped on the way in. GitHub-style tables become
+aligned monospace text, since mrkdwn has no tables.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from manda.text_forms import show_invisible
 
 SECTION_LIMIT = 3000  # characters of text in one section block
 CONTEXT_LIMIT = 2000  # characters we allow in one context element (Slack's hard limit is 3000)
@@ -27,18 +31,11 @@ _ITALIC_STAR = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 
 
-# Control characters (newline and tab kept) and the bidi controls that can make `exe.pdf` of
-# `\u202efdp.exe`; each becomes a visible replacement mark so a renamed file cannot hide.
-_HIDDEN = {
-    **{c: "\ufffd" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)] if chr(c) not in "\n\t"},
-    **{c: "\ufffd" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F)]},
-    **{c: "\ufffd" for c in range(0x2066, 0x206A)},
-}
-
-
 def neutralise(text: str) -> str:
-    """Text with control and bidi-override characters replaced by a visible mark."""
-    return text.translate(_HIDDEN)
+    """Text with every character that draws nothing or reorders text shown as a visible mark:
+    controls, bidi overrides (`exe.pdf` of `\u202efdp.exe`), zero-width characters, soft
+    hyphens, tag characters (`manda.text_forms`), so a renamed file cannot hide."""
+    return show_invisible(text)
 
 
 def escape(text: str) -> str:
@@ -46,26 +43,10 @@ def escape(text: str) -> str:
     return neutralise(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-_OPEN_LINK = re.compile(r"\[[^\]\n]*(\](\([^)\s]*)?)?$")
-
-
 def shown_link(label: str, url: str) -> str:
     """A Markdown link as text a person can read: the URL stays visible, nothing is clickable."""
     label = label.strip()
     return url if label in (url, url.split("://", 1)[-1]) else f"{label} ({url})"
-
-
-def markdown_safe(markdown: str) -> str:
-    """Markdown for `markdown_text` (streaming): links shown as text, Slack's `<…>` escaped."""
-    return escape(_LINK.sub(lambda m: shown_link(m.group(1), m.group(2)), markdown))
-
-
-def stream_ready(buffer: str) -> tuple[str, str]:
-    """(the part of streamed text safe to send now, the tail held back while a link may be open)."""
-    start = buffer.rfind("[")
-    if start != -1 and _OPEN_LINK.match(buffer, start):
-        return markdown_safe(buffer[:start]), buffer[start:]
-    return markdown_safe(buffer), ""
 
 
 def plain(text: str, limit: int) -> str:

@@ -20,7 +20,7 @@ def event_line(event: TimelineEvent) -> str:
     source = event.citations[0] if event.citations else None
     where = f" · _{escape(source.document)}, {escape(source.location)}_" if source else ""
     more = f" (+{len(event.citations) - 1})" if len(event.citations) > 1 else ""
-    line = f"{marks}*{escape(event.date)}* · {escape(plain(event.title, 160))}{where}{more}"
+    line = f"{marks}*{escape(event.label)}* · {escape(plain(event.title, 160))}{where}{more}"
     if event.conflict and event.conflict_note:
         line += f"\n      ⚠️ _{escape(plain(event.conflict_note, 200))}_"
     return line

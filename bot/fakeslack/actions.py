@@ -140,7 +140,7 @@ class FakeSlack(FakeSlackServer):
         author, where = self.user(user), self.channel(channel)
         response_url = self.new_hook(where.id, author.id)
         form = payloads.slash_command(self.workspace, author, where, command, text, response_url)
-        self.workspace.triggers[str(form["trigger_id"])] = author.id  # a command may open a modal
+        self.workspace.issue_trigger(str(form["trigger_id"]), author.id)  # it may open a modal
         delivery = await self.deliver("slash_commands", form)
         self._show_ack(delivery, where.id, author.id)
         return delivery
@@ -212,7 +212,7 @@ class FakeSlack(FakeSlackServer):
             response_url=self.new_hook(where.id, clicker.id, found.ts),
             ephemeral=found.ephemeral_to is not None,
         )
-        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
+        self.workspace.issue_trigger(str(body["trigger_id"]), clicker.id)
         return await self.deliver("interactive", body)
 
     async def submit_view(
@@ -281,7 +281,7 @@ class FakeSlack(FakeSlackServer):
             raise LookupError(f"no Home view published for {clicker.name}")
         element, block_id = self.find_action(view.get("blocks", []), action_id, value)
         body = payloads.block_actions(self.workspace, clicker, element, block_id, view=view)
-        self.workspace.triggers[str(body["trigger_id"])] = clicker.id
+        self.workspace.issue_trigger(str(body["trigger_id"]), clicker.id)
         return await self.deliver("interactive", body)
 
     # ------------------------------------------------------------ files and Home

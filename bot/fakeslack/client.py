@@ -4,14 +4,16 @@ A small JSON API turns what the person does (post, mention, run a command, click
 Home) into the requests Slack sends the app — signed, over HTTP or Socket Mode — and a stream of
 server-sent events shows the workspace as it changes. The page never reaches the app another way.
 
-Only loopback Host and Origin headers are served (no DNS rebinding, no cross-site use), and every
-action needs a header that a cross-site form cannot send.
+Only loopback Host and same-origin Origin headers are served (no DNS rebinding, no cross-site
+use), every action needs a header that a cross-site form cannot send, and with a key (the
+playground's) only a browser that opened this run's printed address is served (`LocalGuard`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import re
@@ -47,27 +49,97 @@ def refuse(status: int, error: str, detail: str) -> web.Response:
     return web.json_response({"ok": False, "error": error, "detail": detail}, status=status)
 
 
-def loopback_only(handler: Handler) -> Handler:
-    """Serve `handler` only to pages of this machine: loopback Host and Origin, and for changes,
-    the client header (a cross-site request cannot set it without a preflight we never answer)."""
+class LocalGuard:
+    """Serves a handler only to pages of this machine and, with a `key`, of this run.
 
-    async def guarded(request: web.Request) -> web.StreamResponse:
-        if request.url.host not in LOOPBACK:
+    - Host: a loopback name with this server's own port (no DNS rebinding, no other server's
+      pages);
+    - Origin, when sent: this very origin (`http://127.0.0.1:<port>`), never another port,
+      site or a `null` origin;
+    - changes: the client header, which a cross-site form cannot send without a preflight we
+      never answer;
+    - with a key (the playground's per-run secret): the key in this run's cookie, which the
+      entry page sets from the address `manda playground` printed (`/?key=…`), so another user
+      of the machine, who can reach 127.0.0.1 but never saw the address, is refused.
+    """
+
+    def __init__(self, key: str | None = None) -> None:
+        self.key = key
+
+    @staticmethod
+    def cookie_name(port: int) -> str:
+        # cookies are not kept apart by port: each playground run names its own
+        return f"manda_playground_{port}"
+
+    def __call__(self, handler: Handler) -> Handler:
+        async def guarded(request: web.Request) -> web.StreamResponse:
+            refusal = self.refusal(request)
+            if refusal is not None:
+                return refusal
+            if self.key is not None and not self._has_key(request):
+                return refuse(
+                    403, "no_key",
+                    "open the address `manda playground` printed: it carries this run's key",
+                )
+            return await handler(request)
+
+        return guarded
+
+    def entry(self, handler: Handler) -> Handler:
+        """The page's own address: `/?key=…` is exchanged for this run's cookie, and the key
+        leaves the address bar (a redirect to `/`)."""
+
+        async def entered(request: web.Request) -> web.StreamResponse:
+            refusal = self.refusal(request)
+            if refusal is not None:
+                return refusal
+            offered = request.query.get("key")
+            if self.key is not None and offered is not None:
+                if not hmac.compare_digest(offered.encode(), self.key.encode()):
+                    return refuse(403, "wrong_key", "that is not this run's key")
+                response = web.Response(status=303, headers={"Location": "/"})
+                response.set_cookie(
+                    self.cookie_name(_own_port(request)), self.key, httponly=True,
+                    samesite="Strict", path="/",
+                )
+                return response
+            return await self(handler)(request)
+
+        return entered
+
+    def refusal(self, request: web.Request) -> web.Response | None:
+        port = _own_port(request)
+        host, _, host_port = request.host.rpartition(":")
+        if host.strip("[]") not in LOOPBACK or host_port != str(port):
             return refuse(
                 403,
                 "not_loopback",
-                "The local Slack is served on 127.0.0.1 only; open it at http://127.0.0.1.",
+                f"The local Slack is served on 127.0.0.1 only; open it at "
+                f"http://127.0.0.1:{port}.",
             )
         origin = request.headers.get("Origin")
-        if origin and origin != "null" and urlsplit(origin).hostname not in LOOPBACK:
+        if origin is not None and not _same_origin(origin, port):
             return refuse(403, "cross_origin", f"requests from {origin} are refused")
         if request.method != "GET" and request.headers.get(CLIENT_HEADER) != "1":
             return refuse(
                 403, "missing_client_header", f"send the {CLIENT_HEADER}: 1 header with actions"
             )
-        return await handler(request)
+        return None
 
-    return guarded
+    def _has_key(self, request: web.Request) -> bool:
+        given = request.cookies.get(self.cookie_name(_own_port(request)), "")
+        return bool(self.key) and hmac.compare_digest(given.encode(), (self.key or "").encode())
+
+
+def _own_port(request: web.Request) -> int:
+    """The port this request reached (the server's own socket, not what the client claims)."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    return int(sockname[1]) if sockname else -1
+
+
+def _same_origin(origin: str, port: int) -> bool:
+    parts = urlsplit(origin)
+    return parts.scheme == "http" and parts.hostname in LOOPBACK and parts.port == port
 
 
 def escape(text: str) -> str:
@@ -92,8 +164,10 @@ class ClientApi:
         workspace_name: str = "Local Slack",
         start_channel: str | None = None,
         prefix: str = "/client",
+        guard: LocalGuard | None = None,
     ) -> None:
         self.fake = fake
+        self.guard = guard or LocalGuard()
         self.viewer = viewer
         self.commands = tuple(commands)
         self.command_hints = dict(command_hints or {})  # shown beside each command as it is typed
@@ -111,17 +185,17 @@ class ClientApi:
         return self.fake.workspace
 
     def routes(self) -> list[web.AbstractRouteDef]:
-        api = f"{self.prefix}/api"
+        api, guard = f"{self.prefix}/api", self.guard
         return [
-            web.get(f"{api}/state", loopback_only(self._state)),
-            web.get(f"{api}/events", loopback_only(self._events)),
-            web.post(f"{api}/messages", loopback_only(self._send)),
-            web.post(f"{api}/click", loopback_only(self._click)),
-            web.post(f"{api}/files", loopback_only(self._upload)),
-            web.post(f"{api}/home", loopback_only(self._open_home)),
-            web.post(f"{api}/view", loopback_only(self._submit_view)),
-            web.post(f"{api}/view/close", loopback_only(self._close_view)),
-            web.get(f"{api}/files/{{file_id}}/{{name}}", loopback_only(self._file)),
+            web.get(f"{api}/state", guard(self._state)),
+            web.get(f"{api}/events", guard(self._events)),
+            web.post(f"{api}/messages", guard(self._send)),
+            web.post(f"{api}/click", guard(self._click)),
+            web.post(f"{api}/files", guard(self._upload)),
+            web.post(f"{api}/home", guard(self._open_home)),
+            web.post(f"{api}/view", guard(self._submit_view)),
+            web.post(f"{api}/view/close", guard(self._close_view)),
+            web.get(f"{api}/files/{{file_id}}/{{name}}", guard(self._file)),
         ]
 
     def close(self) -> None:

@@ -62,6 +62,11 @@ def message_event(
         "blocks": _rich_text(message.text),
     }
     author = ws.users.get(message.user or "")
+    if author is not None:
+        # whose team the author is in: another organisation's, in a Slack Connect channel
+        # (the reference payload `events_api_message_channel_thread.json` carries both)
+        event["user_team"] = author.team_id
+        event["source_team"] = author.team_id
     if author is not None and author.is_bot:
         event["bot_id"] = author.bot_id
     else:
@@ -95,6 +100,9 @@ def app_mention_event(ws: Workspace, message: Message) -> dict[str, Any]:
     if message.thread_ts:
         event["thread_ts"] = message.thread_ts
     author = ws.users.get(message.user or "")
+    if author is not None:
+        event["user_team"] = author.team_id
+        event["source_team"] = author.team_id
     if author is not None and author.is_bot:
         event["bot_id"] = author.bot_id
     return event

@@ -198,6 +198,11 @@ class Call:
     error: str | None = None
 
 
+# assistant.threads.setStatus: "A two minute timeout applies, which will cause the status to be
+# removed if no message has been sent" (https://docs.slack.dev/reference/methods/assistant.threads.setStatus)
+STATUS_SECONDS = 120.0
+
+
 class Workspace:
     """One Slack workspace with its bot user. Not thread-safe: used from one event loop."""
 
@@ -211,11 +216,18 @@ class Workspace:
         self.files: dict[str, StoredFile] = {}
         self.calls: list[Call] = []
         self.statuses: dict[tuple[str, str], str] = {}  # (channel, thread_ts) -> status text
+        self.status_times: dict[tuple[str, str], float] = {}  # when each was set (clock)
         self.status_history: list[tuple[str, str, str]] = []
         self.home_views: dict[str, dict[str, Any]] = {}  # user id -> published view
         self.modals: dict[str, dict[str, Any]] = {}  # user id -> the modal open for them
         self.modal_errors: dict[str, dict[str, str]] = {}  # user id -> {block_id: error}
         self.triggers: dict[str, str] = {}  # trigger_id of a click -> who clicked
+        self.trigger_times: dict[str, float] = {}  # trigger_id -> when Slack issued it (clock)
+        self.used_triggers: set[str] = set()
+        # Slack's clock, for how old a trigger_id is: real time plus `latency` of every call made
+        # so far, so a test can say "conversations.members takes 2 s" without waiting 2 s
+        self.latency: dict[str, float] = {}
+        self._simulated = 0.0
         self.downloads: list[tuple[str, bool]] = []  # (file id, authorised)
         self._ids = itertools.count(1)
         self._ts = itertools.count(1)
@@ -262,12 +274,15 @@ class Workspace:
 
     # ------------------------------------------------------------ people and places
 
-    def add_user(self, name: str, *, real_name: str | None = None, is_bot: bool = False) -> User:
+    def add_user(self, name: str, *, real_name: str | None = None, is_bot: bool = False,
+                 team_id: str | None = None) -> User:
+        """A person of this workspace, or with `team_id` of another organisation's, as in a
+        Slack Connect channel."""
         user = User(
             id=self.new_id("U"),
             name=name,
             real_name=real_name or name.title(),
-            team_id=self.team_id,
+            team_id=team_id or self.team_id,
             is_bot=is_bot,
             bot_id=self.new_id("B") if is_bot else None,
         )
@@ -414,8 +429,10 @@ class Workspace:
     def set_status(self, channel: str, thread_ts: str, status: str) -> None:
         if status:
             self.statuses[(channel, thread_ts)] = status
+            self.status_times[(channel, thread_ts)] = self.clock()
         else:
             self.statuses.pop((channel, thread_ts), None)
+            self.status_times.pop((channel, thread_ts), None)
         self.status_history.append((channel, thread_ts, status))
         self.changed("status", (channel, thread_ts, status))
 
@@ -444,6 +461,27 @@ class Workspace:
         self.files[stored.id] = stored
         self.changed("file", stored)
         return stored
+
+    def clock(self) -> float:
+        """Slack's time: monotonic, plus every simulated `latency` spent so far."""
+        return time.monotonic() + self._simulated
+
+    def issue_trigger(self, trigger_id: str, user: str) -> None:
+        """A click's (or command's) trigger_id, valid for `TRIGGER_SECONDS` from now."""
+        self.triggers[trigger_id] = user
+        self.trigger_times[trigger_id] = self.clock()
+
+    def spend(self, method: str) -> None:
+        """A call of `method` takes its simulated latency of Slack's clock."""
+        self.advance(self.latency.get(method, 0.0))
+
+    def advance(self, seconds: float) -> None:
+        """Move Slack's clock on (a trigger ages, a status left alone expires)."""
+        self._simulated += seconds
+        now = self.clock()
+        for key, at in list(self.status_times.items()):
+            if now - at > STATUS_SECONDS and key in self.statuses:
+                self.set_status(*key, "")  # "a two minute timeout applies" without a message
 
     def record(self, method: str, args: dict[str, Any], ok: bool, error: str | None = None) -> Call:
         call = Call(seq=len(self.calls) + 1, method=method, args=args, ok=ok, error=error)

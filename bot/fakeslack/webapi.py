@@ -51,6 +51,9 @@ class ApiError(Exception):
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+TRIGGER_SECONDS = 3.0  # a trigger_id opens a modal within this long of the click
+
+
 def _blocks_arg(args: dict[str, Any], key: str = "blocks") -> list[dict[str, Any]] | None:
     value = args.get(key)
     if value is None or value == "":
@@ -89,6 +92,7 @@ class WebApi:
             "chat.update": self.update,
             "chat.postEphemeral": self.post_ephemeral,
             "chat.delete": self.delete,
+            "chat.getPermalink": self.get_permalink,
             "chat.startStream": self.start_stream,
             "chat.appendStream": self.append_stream,
             "chat.stopStream": self.stop_stream,
@@ -106,11 +110,13 @@ class WebApi:
             "reactions.remove": self.reactions_remove,
             "views.publish": self.views_publish,
             "views.open": self.views_open,
+            "views.update": self.views_update,
         }
 
     # ------------------------------------------------------------ dispatch
 
     def call(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
+        self.ws.spend(method)
         try:
             result = self._dispatch(method, args, token)
         except ApiError as exc:
@@ -286,6 +292,14 @@ class WebApi:
                     "messages": ["recipient_user_id and recipient_team_id are required in channels"]
                 },
             )
+        recipient = self.ws.users.get(str(args.get("recipient_user_id") or ""))
+        if channel.kind != "im" and recipient is not None \
+                and args.get("recipient_team_id") != recipient.team_id:
+            # "The encoded ID of the team the user receiving the streaming text belongs to":
+            # another organisation's in a Slack Connect channel
+            # (https://docs.slack.dev/reference/methods/chat.startStream)
+            raise ApiError("invalid_arguments", response_metadata={
+                "messages": ["recipient_team_id is not the team of recipient_user_id"]})
         thread_ts = self._thread(channel, args["thread_ts"])
         text = str(args.get("markdown_text") or "")
         message = self.ws.add_message(
@@ -374,6 +388,19 @@ class WebApi:
         if len(users) != 1 or users[0] not in self.ws.users:
             raise ApiError("user_not_found")
         return {"channel": self.ws.open_im(users[0]).to_api(self.ws.bot.id)}
+
+    def get_permalink(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A message's link, as Slack builds it: no scope needed; an unknown channel or message
+        is refused. https://docs.slack.dev/reference/methods/chat.getPermalink"""
+        channel = self._channel(args)
+        ts = str(args.get("message_ts", ""))
+        message = self.ws.find(channel.id, ts)
+        if message is None:
+            raise ApiError("message_not_found")
+        link = f"https://{self.ws.domain}.slack.com/archives/{channel.id}/p{ts.replace('.', '')}"
+        if message.thread_ts and message.thread_ts != ts:  # a reply links through its thread
+            link += f"?thread_ts={message.thread_ts}&cid={channel.id}"
+        return {"channel": channel.id, "permalink": link}
 
     def users_info(self, args: dict[str, Any]) -> dict[str, Any]:
         user = self.ws.users.get(str(args.get("user", "")))
@@ -516,12 +543,46 @@ class WebApi:
     def views_open(self, args: dict[str, Any]) -> dict[str, Any]:
         """A modal opened with a click's trigger_id; kept for `FakeSlack.submit_view`.
 
-        https://docs.slack.dev/reference/methods/views.open
+        A trigger_id is good once, within 3 seconds of the click (`expired_trigger_id` after,
+        `exchanged_trigger_id` the second time): https://docs.slack.dev/reference/methods/views.open,
+        https://docs.slack.dev/surfaces/modals#opening_modals.
         """
         trigger = str(args.get("trigger_id", ""))
-        user = self.ws.triggers.pop(trigger, None)
+        if trigger in self.ws.used_triggers:
+            raise ApiError("exchanged_trigger_id")
+        user = self.ws.triggers.get(trigger)
         if user is None:
             raise ApiError("invalid_trigger_id")
+        if self.ws.clock() - self.ws.trigger_times.get(trigger, 0.0) > TRIGGER_SECONDS:
+            raise ApiError("expired_trigger_id")
+        view = self._modal_view(args)
+        self.ws.triggers.pop(trigger)
+        self.ws.used_triggers.add(trigger)
+        opened = {**view, "id": self.ws.new_id("V"), "team_id": self.ws.team_id,
+                  "app_id": self.ws.app_id, "bot_id": self.ws.bot.bot_id,
+                  "hash": self.ws.new_id("H")}
+        self.ws.show_modal(user, opened)
+        return {"view": opened}
+
+    def views_update(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Replace an open modal's content by its `view_id` (no trigger needed); a `hash` that
+        is not the view's current one is refused, as Slack guards against races
+        (https://docs.slack.dev/reference/methods/views.update)."""
+        view_id = str(args.get("view_id") or "")
+        owner = next((user for user, open_ in self.ws.modals.items()
+                      if open_.get("id") == view_id), None)
+        if owner is None:
+            raise ApiError("not_found")
+        current = self.ws.modals[owner]
+        if args.get("hash") and args["hash"] != current.get("hash"):
+            raise ApiError("hash_conflict")
+        view = self._modal_view(args)
+        updated = {**view, "id": view_id, "team_id": self.ws.team_id, "app_id": self.ws.app_id,
+                   "bot_id": self.ws.bot.bot_id, "hash": self.ws.new_id("H")}
+        self.ws.show_modal(owner, updated)
+        return {"view": updated}
+
+    def _modal_view(self, args: dict[str, Any]) -> dict[str, Any]:
         view = args.get("view")
         if isinstance(view, str):
             view = json.loads(view)
@@ -530,8 +591,4 @@ class WebApi:
         errors = validate_modal(view)
         if errors:
             raise ApiError("invalid_arguments", response_metadata={"messages": errors})
-        opened = {**view, "id": self.ws.new_id("V"), "hash": self.ws.new_id("H"),
-                  "team_id": self.ws.team_id, "app_id": self.ws.app_id,
-                  "bot_id": self.ws.bot.bot_id}
-        self.ws.show_modal(user, opened)
-        return {"view": opened}
+        return view

@@ -12,10 +12,12 @@ from bot.listeners import (
     files,
     grid,
     home,
+    knowledge,  # noqa: F401  (its `/manda` handlers register on import, `@handles`)
     mentions,
     messages,
     middleware,
     modals,
+    qa_import,
     qa_list,
     timeline,
     trace,
@@ -33,6 +35,7 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     modals.register(app, deps)
     answer_more.register(app, deps)
     qa_list.register(app, deps)
+    qa_import.register(app, deps)
     workflows.register(app, deps)
     timeline.register(app, deps)
     trace.register(app, deps)

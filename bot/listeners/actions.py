@@ -48,6 +48,7 @@ from bot.conversations import channel_key, conversation_id, workspace_key
 from bot.deps import Deps
 from bot.listeners.common import team_of
 from bot.listeners.home import publish_home
+from bot.opened_modal import OpenedModal
 from bot.payloads import AddToQA, Decision, Feedback, OpenReview, Undo
 from bot.permissions import SlackMembership
 from manda.deals import PRIORITIES, ReviewFilter
@@ -63,6 +64,7 @@ class Click:
 
     body: dict[str, Any]
     respond: AsyncRespond | None = None
+    modal: OpenedModal | None = None  # the loading modal a button that asks first opened
 
     @property
     def action(self) -> dict[str, Any]:
@@ -109,8 +111,11 @@ class Click:
 
 
 async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
-    """A note only the clicker sees, through the click's response_url (which also reaches people
-    who are not members of the channel), else as an ephemeral message."""
+    """A note only the clicker sees: in the modal the click opened, when it is still loading;
+    else through the click's response_url (which also reaches people who are not members of the
+    channel), else as an ephemeral message."""
+    if click.modal is not None and click.modal.open_ and await click.modal.say(text):
+        return
     blocks = [{"type": "section", "text": mrkdwn(cut(text))}]
     if click.respond is not None and click.body.get("response_url"):
         try:
@@ -139,17 +144,17 @@ async def tell(client: AsyncWebClient, click: Click, text: str) -> None:
 
 
 async def belongs_here(deps: Deps, client: AsyncWebClient, click: Click, deal_id: str) -> bool:
-    """The one gate every button passes: same workspace, and a person of the deal.
+    """The one gate every button passes: a person of the deal.
 
-    A message button acts only on the deal its channel (in this workspace) is bound to; a Home
-    button only for someone the Home tab would show the deal to (a member of one of its channels
-    in this workspace, or an approver): a forged Home payload gets no further.
+    A message button acts only on the deal its channel is bound to; a Home button only for
+    someone the Home tab would show the deal to (a member of one of its channels, whatever their
+    workspace, or an approver): a forged Home payload gets no further.
     """
     if click.channel is None or click.in_home:
         visible = await deps.deals.visible_deals(
             click.user,
             workspace=workspace_key(click.team),
-            membership=SlackMembership(client, team=click.team),
+            membership=SlackMembership(client),
         )
         if deal_id in visible:
             return True
@@ -260,8 +265,7 @@ async def may_decide(
     allowed = await deps.deals.may_decide(
         deal_id,
         click.user,
-        workspace=workspace_key(click.team),
-        membership=SlackMembership(client, team=click.team),
+        membership=SlackMembership(client),
         channel_key=channel_key(click.team, where) if where else None,
     )
     if not allowed:
@@ -370,6 +374,8 @@ async def undo(deps: Deps, client: AsyncWebClient, click: Click) -> None:
 
 
 async def tell_anywhere(deps: Deps, client: AsyncWebClient, click: Click, text: str) -> None:
+    if click.modal is not None and click.modal.open_ and await click.modal.say(text):
+        return
     if click.in_home:
         await publish_home(deps, client, click.team, click.user, notice=text)
     else:
@@ -474,6 +480,26 @@ def listener(deps: Deps, work: Work, doing: str) -> Callable[..., Awaitable[None
     ) -> None:
         await ack()
         click = Click(body, respond)
+        deps.jobs.spawn(
+            _run(deps, client, click, work(deps, client, click), doing),
+            name=f"click {click.action.get('action_id')}",
+        )
+
+    return on_click
+
+
+def modal_listener(deps: Deps, work: Work, doing: str, title: str
+                   ) -> Callable[..., Awaitable[None]]:
+    """A Bolt action listener for a button that asks first: ack, open the modal's loading view
+    with the click's trigger_id at once (it lives 3 s), then fill it in from a job
+    (`bot.opened_modal`)."""
+
+    async def on_click(
+        ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond
+    ) -> None:
+        await ack()
+        modal = await OpenedModal.open(client, body.get("trigger_id"), title)
+        click = Click(body, respond, modal=modal)
         deps.jobs.spawn(
             _run(deps, client, click, work(deps, client, click), doing),
             name=f"click {click.action.get('action_id')}",

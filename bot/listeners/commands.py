@@ -34,7 +34,7 @@ from bot.blocks.messages import (
 from bot.blocks.mrkdwn import escape, plain
 from bot.blocks.qa import render_qa_list
 from bot.blocks.review import QUEUE_PAGE, render_review_queue
-from bot.commands import BY_NAME, SHORTCUTS, SLASH, SUBCOMMANDS, parse
+from bot.commands import BY_NAME, NEW_DEAL, SHORTCUTS, SLASH, SUBCOMMANDS, parse
 from bot.conversations import DEAL_ID, channel_key
 from bot.deps import Deps
 from bot.listeners.qa_list import share_export
@@ -257,14 +257,18 @@ async def docs(
 async def deal(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
-    """Without an id: this channel's link only. With one: link it, announced in the channel."""
+    """Without an id: this channel's link only. With one: link it to that existing deal; with
+    `new <id>`: create the deal and link it. A link is announced in the channel."""
     key = _channel_key(command)
     if not rest:
         await _say(respond, render_binding(await deps.deals.deal_of(key)))
         return
-    membership = SlackMembership(client, team=command["team_id"])
+    deal_id, create = deal_request(rest)
+    membership = SlackMembership(client)
     try:
-        binding = await deps.deals.bind(key, rest, by=command["user_id"], membership=membership)
+        binding = await deps.deals.bind(
+            key, deal_id, by=command["user_id"], membership=membership, create=create
+        )
     except BindingRefusedError as refused:
         await _say(respond, render_refusal(refused))
         return
@@ -279,7 +283,7 @@ async def deal(
 async def unlink(
     deps: Deps, client: AsyncWebClient, respond: AsyncRespond, command: Command, rest: str
 ) -> None:
-    membership = SlackMembership(client, team=command["team_id"])
+    membership = SlackMembership(client)
     try:
         deal_id = await deps.deals.unbind(
             _channel_key(command), by=command["user_id"], membership=membership
@@ -335,12 +339,27 @@ def _ack_now(sub: str, rest: str) -> SlackMessage | None:
     spec = BY_NAME[sub]
     if spec.needs_args and not rest:
         return render_notice(f"Add {spec.args} after the command: {spec.usage}.")
-    if sub == "deal" and rest and not DEAL_ID.match(rest):
-        return render_notice(
-            f"`{escape(plain(rest, 80))}` is not a deal id: use lower-case letters, "
-            "digits, `-` and `_` (for example `/manda deal falcon`)."
-        )
+    if sub == "deal" and rest:
+        deal_id, create = deal_request(rest)
+        if create and not deal_id:
+            return render_notice(
+                f"Add the new deal's id: `{SLASH} deal {NEW_DEAL} <id>` (for example "
+                f"`{SLASH} deal {NEW_DEAL} falcon`)."
+            )
+        if not DEAL_ID.match(deal_id):
+            return render_notice(
+                f"`{escape(plain(deal_id, 80))}` is not a deal id: use lower-case letters, "
+                f"digits, `-` and `_` (for example `{SLASH} deal falcon`)."
+            )
     return None
+
+
+def deal_request(rest: str) -> tuple[str, bool]:
+    """`/manda deal <id>` links an existing deal; `/manda deal new <id>` creates one."""
+    first, _, after = rest.strip().partition(" ")
+    if first.lower() == NEW_DEAL:
+        return after.strip(), True
+    return rest.strip(), False
 
 
 def register(app: AsyncApp, deps: Deps) -> None:

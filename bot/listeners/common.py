@@ -33,6 +33,7 @@ def thread_of(event: dict[str, Any], team: str) -> Thread:
         user=event.get("user", ""),
         message_ts=event["ts"],
         channel_type=channel_type(event),
+        user_team=event.get("user_team") or event.get("team") or None,
     )
 
 

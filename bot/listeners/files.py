@@ -4,6 +4,7 @@ ends as the summary (every file that could not be ingested named with why)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import tempfile
@@ -24,12 +25,16 @@ from bot.blocks.ingest import (
 )
 from bot.blocks.kit import SlackMessage
 from bot.blocks.messages import render_unbound
+from bot.blocks.qa_import import render_qa_import
 from bot.conversations import Thread
 from bot.deps import Deps
 from bot.downloads import DOWNLOAD_TIMEOUT, DownloadError, FileHosts, download
 from bot.listeners import upload_queue
 from bot.listeners.common import from_a_bot, team_of, thread_of
+from bot.listeners.qa_import import import_qa_files
 from bot.progress import ProgressMessage
+from manda.checksums import file_sha256
+from manda.deals import QAImport
 from manda.errors import MandaError
 from manda.jobs import IngestJob
 from manda.models import SkippedFile
@@ -57,13 +62,15 @@ async def file_url(client: AsyncWebClient, file: dict[str, Any]) -> str:
 
 async def fetch_all(
     deps: Deps, client: AsyncWebClient, files: list[dict[str, Any]], folder: Path
-) -> tuple[list[Path], dict[Path, str], list[SkippedFile]]:
-    """Download every file; the ones that fail are returned as skipped, with the reason."""
+) -> tuple[list[Path], dict[Path, str], list[SkippedFile], dict[str, str]]:
+    """Download every file; the ones that fail are returned as skipped, with the reason. Also
+    the content (sha256) of each downloaded file → its Slack permalink, for `link_shared`."""
     token = client.token or ""
     max_bytes = int(deps.settings.max_file_mb * 1_000_000)
     paths: list[Path] = []
     names: dict[Path, str] = {}
     skipped: list[SkippedFile] = []
+    permalinks: dict[str, str] = {}
     hosts = FileHosts.for_api_url(deps.settings.slack_api_url)
     async with aiohttp.ClientSession(timeout=DOWNLOAD_TIMEOUT) as session:
         for index, file in enumerate(files):
@@ -95,13 +102,14 @@ async def fetch_all(
                 continue
             paths.append(target)
             names[target] = name
-    return paths, names, skipped
+            if file.get("permalink"):
+                permalinks[await asyncio.to_thread(file_sha256, target)] = str(file["permalink"])
+    return paths, names, skipped, permalinks
 
 
-async def link_shared(deps: Deps, deal_id: str, files: list[dict[str, Any]]) -> None:
-    """Keep each shared file's Slack permalink with its document, so answers link to it."""
-    links = {str(f.get("name")): str(f["permalink"]) for f in files
-             if f.get("name") and f.get("permalink")}
+async def link_shared(deps: Deps, deal_id: str, links: dict[str, str]) -> None:
+    """Keep each shared file's Slack permalink with the document whose content it is (once that
+    document is ingested), so answers link to it; never by name."""
     if links:
         try:
             await deps.deals.link_documents(deal_id, links)
@@ -143,7 +151,13 @@ async def ingest_upload(
         if progress.ts is not None:
             record = deps.uploads.begin(thread.channel, progress.ts, deal_id, shown_names)
         with tempfile.TemporaryDirectory(prefix="manda-upload-") as tmp:
-            paths, names, failed = await fetch_all(deps, client, files, Path(tmp))
+            paths, names, failed, permalinks = await fetch_all(deps, client, files, Path(tmp))
+            # an answered Q&A list goes back onto the deal's Q&A list, not into the room
+            imports, paths = await import_qa_files(deps, thread, deal_id, paths, names)
+            if imports and not paths and not failed:
+                await progress.show(render_qa_import(imports[0]))
+                await _post_imports(client, thread, imports[1:])
+                return
 
             async def on_progress(done: int, total: int, name: str) -> None:
                 await progress.show(render_progress(deal_id or "", done, total, name))
@@ -151,6 +165,7 @@ async def ingest_upload(
             outcome = await deps.deals.ingest_upload(
                 deal_id, paths, names=names, by=thread.user, progress=on_progress
             )
+        await _post_imports(client, thread, imports)
         if isinstance(outcome, IngestJob):
             followed = await upload_queue.follow(deps, outcome, progress.show)
             if followed is None:  # the message already says how the job ended
@@ -159,7 +174,7 @@ async def ingest_upload(
         else:
             report = outcome
         report.skipped = [*failed, *report.skipped]
-        await link_shared(deps, deal_id, files)
+        await link_shared(deps, deal_id, permalinks)
         changes = await deps.deals.what_changed(deal_id, report.ingested)
         await progress.show(render_summary(report, changes))
     except Exception as exc:
@@ -176,6 +191,14 @@ async def ingest_upload(
     finally:
         if record is not None:
             deps.uploads.end(record)
+
+
+async def _post_imports(client: AsyncWebClient, thread: Thread,
+                        imports: list[QAImport]) -> None:
+    for result in imports:
+        message = render_qa_import(result)
+        await client.chat_postMessage(channel=thread.channel, thread_ts=thread.thread_ts,
+                                      text=message.text, blocks=message.blocks)
 
 
 def register(app: AsyncApp, deps: Deps) -> None:

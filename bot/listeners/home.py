@@ -19,9 +19,13 @@ from bot.permissions import SlackMembership
 log = logging.getLogger(__name__)
 
 
-async def home_deal(deps: Deps, deal_id: str, channel_keys: list[str]) -> HomeDeal:
+async def home_deal(deps: Deps, deal_id: str, channel_keys: list[str],
+                    viewer: str | None = None) -> HomeDeal:
     overview = await deps.deals.overview(deal_id)
     channels = [parsed[1] for k in channel_keys if (parsed := parse_channel_key(k))]
+    # what changed since the person last asked (`/manda changes`); looking is not asking
+    changes = (await deps.deals.changes(deal_id, viewer=viewer, remember=False, coverage=False)
+               if viewer is not None else None)
     return HomeDeal(
         deal_id=deal_id,
         channels=channels,
@@ -29,6 +33,7 @@ async def home_deal(deps: Deps, deal_id: str, channel_keys: list[str]) -> HomeDe
         pending=overview.pending,
         qa_items=overview.qa_items,
         document_names=overview.document_names,
+        changes=changes,
     )
 
 
@@ -38,10 +43,10 @@ async def publish_home(
     """Render and publish `user`'s Home tab; a failure is shown on the tab itself."""
     try:
         deals = await deps.deals.visible_deals(
-            user, workspace=workspace_key(team), membership=SlackMembership(client, team=team)
+            user, workspace=workspace_key(team), membership=SlackMembership(client)
         )
         view = render_home(
-            [await home_deal(deps, deal_id, keys) for deal_id, keys in deals.items()],
+            [await home_deal(deps, deal_id, keys, user) for deal_id, keys in deals.items()],
             notice=notice,
         )
     except Exception as exc:

@@ -1,11 +1,11 @@
 """Actions that ask first, in a modal: "Add to Q&A…" (which suggested questions, as worded and
-classified there), Reject (why) and 👎 (what was wrong).
-
-A click opens the modal at once with its trigger_id (valid for 3 s); the modal's private_metadata
-names the deal and the message it came from. A submission is checked before it is acked — a
-modal with nothing ticked, or a ticked question left empty, stays open with the error under the
-field (`response_action: errors`) — then recorded in a job, as every click is: the thread says
-what was added, the decided pair or the 👎 becomes a note.
+classified there), Reject (why) and 👎 (what was wrong). A click opens the modal's loading view
+at once with its trigger_id (valid for 3 s), within the ack path, and its content replaces it by
+`views.update` when the checks behind it are done (`bot.opened_modal`); the modal's
+private_metadata names the deal and the message it came from. A submission is checked before it
+is acked — a modal with nothing ticked, or a ticked question left empty, stays open with the
+error under the field (`response_action: errors`) — then recorded in a job, as every click is:
+the thread says what was added, the decided pair or the 👎 becomes a note.
 https://docs.slack.dev/surfaces/modals#handling_submissions
 """
 
@@ -32,8 +32,8 @@ from bot.listeners.actions import (
     decide,
     edit_message,
     feedback,
-    listener,
     may_decide,
+    modal_listener,
     tell_anywhere,
 )
 from bot.listeners.home import publish_home
@@ -63,9 +63,13 @@ def _origin(click: Click) -> dict[str, str | None]:
 
 
 async def _open(deps: Deps, client: AsyncWebClient, click: Click, view: Block) -> None:
+    """Fill the modal the click opened (its loading view) with `view`."""
     if click.message is not None and click.channel is not None:
         deps.edits.seen(click.channel, click.message["ts"], click.message.get("blocks", []))
-    await client.views_open(trigger_id=click.body["trigger_id"], view=view)
+    if click.modal is None:  # a click that did not come through `modal_listener`
+        await client.views_open(trigger_id=click.body["trigger_id"], view=view)
+        return
+    await click.modal.show(view)
 
 
 def _submitted_click(
@@ -339,8 +343,12 @@ def _on_submit(deps: Deps, submission: Submission) -> Callable[..., Awaitable[No
 
 
 def register(app: AsyncApp, deps: Deps) -> None:
-    app.action(ids.QA_OPEN)(listener(deps, open_qa, "open the Add to Q&A form"))
-    app.action(ids.REJECT_FINDING)(listener(deps, ask_reject, "ask why to reject this finding"))
-    app.action(ids.FEEDBACK_DOWN)(listener(deps, ask_feedback, "ask what was wrong"))
+    app.action(ids.QA_OPEN)(modal_listener(deps, open_qa, "open the Add to Q&A form",
+                                           "Add to Q&A"))
+    app.action(ids.REJECT_FINDING)(modal_listener(deps, ask_reject,
+                                                  "ask why to reject this finding",
+                                                  "Reject finding"))
+    app.action(ids.FEEDBACK_DOWN)(modal_listener(deps, ask_feedback, "ask what was wrong",
+                                                 "What was wrong?"))
     for callback_id, submission in SUBMISSIONS.items():
         app.view(callback_id)(_on_submit(deps, submission))

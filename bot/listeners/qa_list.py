@@ -7,12 +7,10 @@ through Slack's external upload flow (`bot.fileupload`).
 
 from __future__ import annotations
 
-import re
 import tempfile
 from pathlib import Path
 
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
@@ -23,23 +21,7 @@ from bot.deps import Deps
 from bot.fileupload import SharedFile, upload_to_thread
 from bot.listeners.actions import Click, belongs_here, listener, tell
 from bot.payloads import QAChange, QAExport
-
-_SLACK_USER = re.compile(r"^[UW][A-Z0-9]{2,}$")
-
-
-async def people_names(client: AsyncWebClient, ids_: set[str]) -> dict[str, str]:
-    """Slack user ids as the names people know (users.info); an id Slack won't name stays."""
-    names: dict[str, str] = {}
-    for user in sorted(i for i in ids_ if _SLACK_USER.match(i)):
-        try:
-            found = (await client.users_info(user=user))["user"]
-        except SlackApiError:
-            continue
-        profile = found.get("profile") or {}
-        names[user] = str(
-            profile.get("real_name") or found.get("real_name") or found.get("name") or user
-        )
-    return names
+from bot.people import people_names
 
 
 async def share_export(

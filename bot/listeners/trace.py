@@ -6,9 +6,9 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ids
-from bot.blocks.trace import render_trace_modal, trace_gone_text
+from bot.blocks.trace import HOW_I_ANSWERED, render_trace_modal, trace_gone_text
 from bot.deps import Deps
-from bot.listeners.actions import Click, belongs_here, listener, tell
+from bot.listeners.actions import Click, belongs_here, modal_listener, tell
 from bot.payloads import AnswerRef
 
 
@@ -22,8 +22,11 @@ async def how_i_answered(deps: Deps, client: AsyncWebClient, click: Click) -> No
     if trace is None:
         await tell(client, click, trace_gone_text())
         return
-    await client.views_open(trigger_id=click.body["trigger_id"], view=render_trace_modal(trace))
+    assert click.modal is not None  # opened by `modal_listener` as the menu was chosen
+    await click.modal.show(render_trace_modal(trace))
 
 
 def register(app: AsyncApp, deps: Deps) -> None:
-    app.action(ids.ANSWER_MENU)(listener(deps, how_i_answered, "show how this answer was reached"))
+    app.action(ids.ANSWER_MENU)(modal_listener(deps, how_i_answered,
+                                               "show how this answer was reached",
+                                               HOW_I_ANSWERED))

@@ -31,7 +31,7 @@ from bot.blocks.workflows import (
 from bot.conversations import Thread, conversation_id
 from bot.deps import Deps
 from bot.fileupload import upload_to_thread
-from bot.listeners.actions import Click, belongs_here, listener
+from bot.listeners.actions import Click, belongs_here, listener, modal_listener
 from bot.listeners.commands import Command, _bound_deal, _post, _say, handles
 from bot.listeners.common import team_of
 from bot.payloads import WorkflowAction
@@ -205,8 +205,8 @@ async def open_edit(deps: Deps, client: AsyncWebClient, click: Click) -> None:
     where = f"{click.channel}|{click.thread_ts}"
     value = WorkflowAction(deal_id=payload.deal_id, workflow=payload.workflow,
                            message=where).encode()
-    await client.views_open(trigger_id=click.body["trigger_id"],
-                            view=render_edit_modal(value, title))
+    assert click.modal is not None  # opened by `modal_listener` as Edit was clicked
+    await click.modal.show(render_edit_modal(value, title))
 
 
 def _edit_submitted(deps: Deps) -> Any:
@@ -240,6 +240,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
     for action_id in (ids.WF_PERSONA_ANY, ids.WF_APPROVE, ids.WF_REGENERATE, ids.WF_EXPORT,
                       ids.WF_ATTACH_QA):
         app.action(action_id)(listener(deps, press, "move the workflow on"))
-    app.action(ids.WF_EDIT)(listener(deps, open_edit, "open the slide editor"))
+    app.action(ids.WF_EDIT)(modal_listener(deps, open_edit, "open the slide editor",
+                                           "Edit slide"))
     app.view(ids.WF_EDIT_VIEW)(_edit_submitted(deps))
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import webbrowser
+from pathlib import Path
 
 from rich.console import Console
 
@@ -23,6 +24,16 @@ GUIDE = """You are "you" in a local Slack workspace. #deal-targetco, #deal-north
 The page reaches the real Manda bot only through Slack's own protocols: signed
 events, commands and button clicks to its HTTP endpoint; Web API calls back.
 Data: {home} · Ctrl-C stops it."""
+
+
+PLAYGROUND_HOME = "playground"  # under MANDA_HOME: the playground's own data
+
+
+def playground_settings(settings: Settings, home: Path | None = None) -> Settings:
+    """The playground's settings: a home of its own (`MANDA_HOME/playground`, or `home`), so a
+    page anyone on this machine might reach never drives the deals of the real home."""
+    chosen = home if home is not None else settings.home_dir / PLAYGROUND_HOME
+    return settings.model_copy(update={"home": chosen.expanduser()})
 
 
 async def run_playground(

@@ -2,7 +2,10 @@
 
 The page reaches the bot only the way Slack does: the browser calls the fake's client API, and
 the fake sends the app signed Events API, slash-command and interactivity requests; the app
-answers through the fake's Web API. Everything listens on 127.0.0.1 only.
+answers through the fake's Web API. Everything listens on 127.0.0.1 only, and the page and its
+API are served only to the browser that opened the address printed for this run: it carries a
+secret key, exchanged for a cookie (`LocalGuard`), so another user of the machine cannot drive
+the bot.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pydantic import SecretStr
 from bot.app import MandaBot, build_app
 from bot.commands import SLASH, SUBCOMMANDS, slash_commands
 from bot.conversations import channel_key
+from bot.digest import running_digests
 from bot.fakeslack import FakeSlack
-from bot.fakeslack.client import ClientApi, loopback_only
+from bot.fakeslack.client import ClientApi, LocalGuard
 from bot.playground.seed import DEAL_CHANNELS, Seeded, link_deals, people_and_places
 from bot.run import http_server
 from manda.app import Manda
@@ -29,6 +33,7 @@ from manda.errors import MandaError
 from manda.models import IngestReport
 
 DEFAULT_PORT = 8765
+TEAM_PREFIX = "TPLAY"  # the team ids of the playground's workspaces, a new one each run
 HOST = "127.0.0.1"
 COMMAND_HINTS = slash_commands()  # from the bot's command table (manifest.yml is tested to match)
 START_CHANNEL = "deal-targetco"
@@ -53,8 +58,8 @@ def command_examples(deal_id: str) -> list[str]:
     return examples + [c.shortcut for c in SUBCOMMANDS if c.shortcut]
 
 
-def page_routes(folder: Path = STATIC) -> list[web.AbstractRouteDef]:
-    """The page (index.html) and its assets, for loopback visitors only."""
+def page_routes(guard: LocalGuard, folder: Path = STATIC) -> list[web.AbstractRouteDef]:
+    """The page (index.html) and its assets, for the visitors `guard` lets in."""
 
     async def asset(name: str) -> web.Response:
         path = folder / name
@@ -74,8 +79,8 @@ def page_routes(folder: Path = STATIC) -> list[web.AbstractRouteDef]:
         return await asset(request.match_info["name"])
 
     return [
-        web.get("/", loopback_only(index)),
-        web.get("/static/{name}", loopback_only(static)),
+        web.get("/", guard.entry(index)),
+        web.get("/static/{name}", guard(static)),
     ]
 
 
@@ -107,9 +112,11 @@ class Playground:
             signing_secret=secrets.token_hex(32),
             # A new workspace each run: links made in an earlier run (say #general to a deal)
             # are keyed by another team, so every run starts as the banner describes it.
-            team_id=f"TPLAY{secrets.token_hex(4).upper()}",
+            team_id=f"{TEAM_PREFIX}{secrets.token_hex(4).upper()}",
         )
         self.seeded: Seeded = people_and_places(self.fake)
+        self.key = secrets.token_urlsafe(32)  # this run's: in the printed address only
+        self.guard = LocalGuard(self.key)
         self.client = ClientApi(
             self.fake,
             self.seeded.you,
@@ -118,16 +125,28 @@ class Playground:
             command_examples=command_examples(next(iter(DEAL_CHANNELS.values()))),
             workspace_name="Manda playground",
             start_channel=self.seeded.channels[START_CHANNEL].id,
+            guard=self.guard,
         )
-        self.fake.mount([*self.client.routes(), *page_routes()])
+        self.fake.mount([*self.client.routes(), *page_routes(self.guard)])
         self.manda: Manda | None = None
         self.bot: MandaBot | None = None
         self.reports: list[IngestReport] = []
         self._stack = contextlib.AsyncExitStack()
 
     @property
-    def url(self) -> str:
+    def address(self) -> str:
+        """Where the playground listens (refused without this run's key)."""
         return f"http://{HOST}:{self.fake.port}/"
+
+    @property
+    def url(self) -> str:
+        """The address to open: it carries this run's key, which the page keeps as a cookie."""
+        return f"{self.address}?key={self.key}"
+
+    @property
+    def cookie(self) -> dict[str, str]:
+        """The cookie a browser holds once it opened `url` (for scripts and tests)."""
+        return {LocalGuard.cookie_name(self.fake.port): self.key}
 
     def bot_settings(self) -> Settings:
         """Manda's settings with Slack pointed at the fake (a real workspace is never used)."""
@@ -165,7 +184,9 @@ class Playground:
         self.bot = bot = build_app(manda, self.bot_settings())
         stack.push_async_callback(bot.aclose)
         request_url = await stack.enter_async_context(http_server(bot, host=HOST, port=0))
+        await stack.enter_async_context(running_digests(bot))
         self.fake.connect_app(request_url)
+        await self._forget_earlier_runs(manda)
         await link_deals(self.fake, self.seeded, bot.drain)
         await self._check_links(manda)
 
@@ -177,6 +198,17 @@ class Playground:
                 f"{self.settings.home_dir} — about a minute…"
             )
         self.reports = await ingest_sample_rooms(manda, self.settings, only_missing=True)
+
+    async def _forget_earlier_runs(self, manda: Manda) -> None:
+        """Each run is a new workspace: the channels earlier runs linked belong to workspaces
+        that are gone, and would hold the sample deals against this run's channels."""
+        team = self.fake.workspace.team_id
+        for deal_id in DEAL_CHANNELS.values():
+            for key in await manda.deals.channels_of(deal_id):
+                team_of_key = key.split(":")[1] if key.count(":") >= 2 else ""
+                if team_of_key.startswith(TEAM_PREFIX) and team_of_key != team:
+                    await manda.deals.unlink_gone(key, by="playground",
+                                                  why="an earlier playground run's workspace")
 
     async def _check_links(self, manda: Manda) -> None:
         team = self.fake.workspace.team_id

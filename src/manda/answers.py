@@ -56,6 +56,33 @@ class Citation(BaseModel):
     finding_id: str | None = None
 
 
+class NumberSource(BaseModel):
+    """The cited place whose excerpt, or the finding extracted there, states a number."""
+
+    document: str
+    location: str
+    finding_id: str | None = None
+
+
+class AnswerNumber(BaseModel):
+    """A number the answer states, as the validation gate read it (amounts, rates and ratios;
+    small counts such as "3 of 5 items" are Manda's own arithmetic and not listed): as written,
+    its value and unit, and where it comes from, or what the answer computed it from."""
+
+    text: str  # as the answer writes it: "€5.2M"
+    value: float  # normalised as `Finding.value`: 5_200_000.0
+    currency: str | None = None  # ISO code: "EUR"
+    unit: str | None = None  # "%", "x", "people"
+    source: NumberSource | None = None  # where it is stated; None when computed or ungrounded
+    computed: bool = False  # a difference, change, ratio or sum of numbers the answer states
+    inputs: list[str] = Field(default_factory=list)  # those numbers, as the answer writes them
+
+    @property
+    def grounded(self) -> bool:
+        """Stated in a cited place, or computed from numbers that are."""
+        return self.source is not None or self.computed
+
+
 class SuggestedAction(BaseModel):
     """Something a person may confirm with one click; the agent only proposes."""
 
@@ -81,6 +108,9 @@ class Answer(BaseModel):
     answer: str
     intent: Intent
     citations: list[Citation] = Field(default_factory=list)
+    # each number the answer states, mapped to its source by the validation gate: the bot, the
+    # deal service and the trace read it here instead of parsing `answer` again
+    numbers: list[AnswerNumber] = Field(default_factory=list)
     suggested_actions: list[SuggestedAction] = Field(default_factory=list)
     conversation_id: str
     usage: Usage = Field(default_factory=Usage)

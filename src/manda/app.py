@@ -23,7 +23,7 @@ from manda.hitl.review import ReviewService
 from manda.ingest.parsers.base import ParseLimits
 from manda.jobs.port import JobQueue
 from manda.kg.port import KnowledgeGraph
-from manda.memory.locks import LocalLock, NamedLock, RedisLock
+from manda.memory.locks import LocalLock, MemoryEventGate, NamedLock, RedisLock
 from manda.memory.port import ConversationMemory
 from manda.observability.metrics import Metrics
 from manda.private import private_dir
@@ -241,11 +241,14 @@ def choose_extractor(
 ) -> tuple[Extractor, AdapterChoice]:
     choice = extractor_choice(settings, client)
     if client is not None:
+        from manda.ingest.extract.batches import SqliteBatchLedger
         from manda.ingest.extract.claude import ClaudeExtractor
 
         extractor = ClaudeExtractor(
             client=client,
             model=settings.claude_model,
+            # a document tried again resumes at its first unfinished batch (no re-billing)
+            ledger=SqliteBatchLedger(settings.home_dir / "extraction-batches.db"),
             # its own breaker: a dense data room must not open the one answers go through
             **_guards(guards, INGESTION_CLAUDE),
         )
@@ -422,6 +425,7 @@ class Manda:
             workflows=self._deal_workflows,
             traces=self.memory,
             grid=lambda: self.grid,
+            gate=MemoryEventGate(self.memory),
         )
 
     def _deal_workflows(self) -> DealWorkflows:

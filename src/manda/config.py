@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     # time or memory bound; for debugging only)
     ingest_timeout_seconds: float = Field(default=300.0, alias="MANDA_INGEST_TIMEOUT")
     ingest_memory_mb: int = Field(default=2048, alias="MANDA_INGEST_MEMORY_MB")
+    # a whole upload: seconds of reading (wall or CPU, the larger, per file), and reader processes
+    max_upload_seconds: float = Field(default=1800.0, alias="MANDA_MAX_UPLOAD_SECONDS", gt=0)
+    ingest_readers: int = Field(default=2, alias="MANDA_INGEST_READERS", ge=1)
     ingest_isolation: Literal["process", "thread"] = Field(
         default="process", alias="MANDA_INGEST_ISOLATION"
     )
@@ -105,6 +108,9 @@ class Settings(BaseSettings):
     slack_api_url: str | None = Field(default=None, alias="SLACK_API_URL")
     approver_user_ids: str = Field(default="", alias="MANDA_APPROVERS")
     deal_admin_user_ids: str = Field(default="", alias="MANDA_DEAL_ADMINS")
+    # `/metrics` on the public port only for `Authorization: Bearer <this>` (else only on the
+    # 127.0.0.1 status port, `manda serve --status-port`)
+    metrics_token: SecretStr | None = Field(default=None, alias="MANDA_METRICS_TOKEN")
 
     log_level: str = Field(default="INFO", alias="MANDA_LOG_LEVEL")
 

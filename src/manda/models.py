@@ -40,6 +40,8 @@ class Deal(_Model):
     name: str = ""
     created_at: datetime = Field(default_factory=utcnow)
     fiscal_year_end: str | None = None  # "--06-30" (ISO 8601 day of year), learned from the room
+    # names the team said are one entity ("Globex AG" = "Globex Holding"): each a group of names
+    entity_links: list[list[str]] = Field(default_factory=list)
 
 
 class LocationKind(StrEnum):
@@ -115,6 +117,8 @@ class DocumentRole(StrEnum):
     PRESENTATION = "presentation"  # CIM, teaser, management presentation
     BOARD_MINUTES = "board_minutes"
     CORRESPONDENCE = "correspondence"  # e-mails, letters
+    QA_RESPONSE = "qa_response"  # the seller's answer to one question of the deal's Q&A list
+    THREAD_NOTE = "thread_note"  # a fact a person told Manda in a deal thread (not a document)
     OTHER = "other"
 
     @property
@@ -128,7 +132,12 @@ _ROLE_LABELS = {
     DocumentRole.QOE_REPORT: "QoE report",
     DocumentRole.IRL: "IRL",
     DocumentRole.PRESENTATION: "presentation / CIM",
+    DocumentRole.QA_RESPONSE: "Q&A answer",
+    DocumentRole.THREAD_NOTE: "note told in a thread",
 }
+
+# Roles of what the deal learns outside the data room: no file, kept as sourced statements
+TOLD_ROLES = frozenset({DocumentRole.QA_RESPONSE, DocumentRole.THREAD_NOTE})
 
 
 class CorrectionStatement(_Model):
@@ -165,6 +174,9 @@ class Document(_Model):
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)
+    # its passages carry their heading paths (False: stored before those were kept; they are
+    # read again, without extraction, when the room is next ingested)
+    headings_read: bool = False
     ingested_at: datetime = Field(default_factory=utcnow)
     # `host:pid` of the process ingesting it while `running`: a dead owner means a crash
     ingest_owner: str | None = None
@@ -174,6 +186,18 @@ class Document(_Model):
         return stable_id("d", deal_id, content_hash)
 
 
+HeadingPath = tuple[str, ...]
+"""Where a passage stands in its document, outermost first: `("3 Legal", "3.2 Litigation")`; a
+sheet name, a slide title, a table's caption or an e-mail's subject are headings too."""
+
+HEADING_SEPARATOR = " › "
+
+
+def heading_trail(path: HeadingPath) -> str:
+    """`3 Legal › 3.2 Litigation`: a heading path as a person reads it ("" when there is none)."""
+    return HEADING_SEPARATOR.join(path)
+
+
 class Section(_Model):
     """A parser's output unit: text at one location (a page, a cell block, a slide, a heading)."""
 
@@ -181,6 +205,10 @@ class Section(_Model):
     location: Location
     table: list[list[str]] | None = None  # rows of cells when the section is a table
     cell_refs: list[list[str]] | None = None  # `Sheet!B7` per cell, parallel to `table`
+    heading_path: HeadingPath = ()  # the headings the section's text starts under
+    # where a heading inside the text (a PDF page holds several) starts a new path: (line index
+    # in `text`, the path from that line on), in order; chunks are cut there
+    heading_changes: list[tuple[int, HeadingPath]] = Field(default_factory=list)
 
 
 class ParsedDocument(_Model):
@@ -205,6 +233,7 @@ class Chunk(_Model):
     text: str
     location: Location
     section: int = 0  # index of the parser section it came from
+    heading_path: HeadingPath = ()  # the headings it stands under (its section's, or deeper)
 
     @staticmethod
     def make_id(document_id: str, ordinal: int) -> str:
@@ -273,6 +302,7 @@ class Finding(_Model):
     doc_date: date | None = None
     excerpt: str
     location: Location
+    heading_path: HeadingPath = ()  # the headings its passage stands under
     confidence: float
     confidence_level: Confidence
     status: FindingStatus = FindingStatus.PENDING
@@ -360,6 +390,10 @@ class QAItem(_Model):
     answer: str | None = None  # what the target answered, when marked answered
     updated_by: str | None = None
     updated_at: datetime | None = None
+    answered_by: str | None = None  # who answered, as the answer file says ("the seller", "CFO")
+    answered_on: date | None = None  # when, as the answer file says
+    answer_document: str | None = None  # where the answer is kept and cited ("Q&A #12")
+    follow_up_of: int | None = None  # the number of the question this one follows up
 
     @staticmethod
     def make_id(deal_id: str, question: str) -> str:
@@ -483,6 +517,7 @@ class SearchHit(_Model):
     location: Location
     text: str
     score: float
+    heading_path: HeadingPath = ()  # the headings the passage stands under
     via: list[str] = Field(default_factory=list)  # "vector", "bm25", "graph", "rerank"
     # each channel's own score before fusion (cosine, BM25, finding confidence, rerank)
     channel_scores: dict[str, float] = Field(default_factory=dict)

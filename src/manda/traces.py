@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from manda.models import heading_trail
+
 MAX_TRACE_BYTES = 48_000  # one stored trace, as JSON
 MAX_TRACES = 20  # traces kept per conversation (the latest answers)
 EXCERPT_CHARS = 160
@@ -47,6 +49,7 @@ class TracePassage(BaseModel):
 
     document: str
     location: str
+    heading_path: list[str] = Field(default_factory=list)  # the headings it stands under
     score: float
     channels: list[str] = Field(default_factory=list)  # vector, bm25, graph, rerank, role
     channel_scores: dict[str, float] = Field(default_factory=dict)  # each before fusion
@@ -76,6 +79,7 @@ class TraceNumber(BaseModel):
     text: str
     source: str | None = None  # "file, location"
     how: str = "stated"  # stated in the source | derived from stated numbers | not grounded
+    inputs: list[str] = Field(default_factory=list)  # derived: the stated numbers it comes from
 
 
 class AnswerTrace(BaseModel):
@@ -171,6 +175,11 @@ def _cost(cost: float | None) -> str:
     return "price unknown" if cost is None else f"${cost:.4f}"
 
 
+def _under(passage: TracePassage) -> str:
+    """` (under Legal summary › Litigation)`, or nothing when it stands under no heading."""
+    return f" (under {heading_trail(tuple(passage.heading_path))})" if passage.heading_path else ""
+
+
 def _channel_scores(passage: TracePassage) -> str:
     if not passage.channel_scores:
         return ""
@@ -206,7 +215,8 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
             for c in trace.tool_calls]))
     if trace.passages:
         sections.append(("Passages", [
-            f"{'✓ cited ' if p.cited else ''}{p.document}, {p.location} — score {p.score:.3f} "
+            f"{'✓ cited ' if p.cited else ''}{p.document}, {p.location}{_under(p)} — score "
+            f"{p.score:.3f} "
             f"via {' + '.join(p.channels) or 'unknown'}{_channel_scores(p)}"
             for p in trace.passages]))
     checks = [f"{'passed' if c.ok else 'failed'}: {c.name}"
@@ -219,7 +229,7 @@ def trace_sections(trace: AnswerTrace) -> list[tuple[str, list[str]]]:
     if trace.numbers:
         sections.append(("Grounding", [
             f"{n.text} → {n.source}" if n.source else f"{n.text} → {n.how}"
-            for n in trace.numbers]))
+            + (f" from {', '.join(n.inputs)}" if n.inputs else "") for n in trace.numbers]))
     steps = []
     for s in trace.steps:
         used = _tokens(s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens)

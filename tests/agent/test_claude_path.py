@@ -27,12 +27,6 @@ from manda.testing.anthropic_server import (
 GOOD = f"Revenue was €4.7M in Q3 2023 (source: {Q3}, p.1)."
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer(api_key="test-key") as fake:
-        yield fake
-
-
 def claude(server: FakeAnthropicServer, *, retries: int = 0, timeout: float = 10.0
            ) -> tuple[ClaudeChatModel, anthropic.AsyncAnthropic]:
     client = anthropic.AsyncAnthropic(api_key="test-key", base_url=server.base_url,
@@ -223,3 +217,29 @@ async def test_add_to_qa_only_proposes(agent: AnswerService, server: FakeAnthrop
     told = tool_results(server.requests[1])[0]["content"]
     assert told.startswith("Proposed for the Q&A list (Financial)")
     assert "nothing was added yet" in told
+
+
+async def test_claudes_answer_carries_its_numbers_and_their_sources(
+        agent: AnswerService, server: FakeAnthropicServer) -> None:
+    """The gate's map of each number to its source is part of the answer (`Answer.numbers`)."""
+    server.script(text_reply(f"EBITDA was €1.1M in Q3 2024 against €0.75M in Q3 2023 (source: "
+                             f"{Q3}, p.1), an increase of €0.35M."))
+    answer = await agent.ask(DEAL, "How did Q3 EBITDA change?")
+    assert answer.model == "claude:claude-test" and answer.grounded
+    shown = {n.text: n for n in answer.numbers}
+    assert set(shown) == {"€1.1M", "€0.75M", "€0.35M"}
+    stated = shown["€1.1M"]
+    assert (stated.value, stated.currency, stated.computed) == (1_100_000, "EUR", False)
+    assert stated.source is not None and (stated.source.document, stated.source.location) == (
+        Q3, "p.1")
+    change = shown["€0.35M"]
+    assert change.computed and change.source is None
+    assert sorted(change.inputs) == ["€0.75M", "€1.1M"]
+
+
+async def test_the_offline_answer_carries_its_numbers_too(service: AnswerService) -> None:
+    answer = await service.ask(DEAL, "What was revenue in Q3 2023?")
+    assert answer.model == "offline"
+    [revenue] = [n for n in answer.numbers if n.text == "€4.7M"]
+    assert revenue.source is not None and revenue.source.document == Q3
+    assert revenue.source.finding_id is not None and revenue.grounded

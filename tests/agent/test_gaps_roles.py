@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from manda.agent.evidence import Evidence
-from manda.agent.gaps import assess_coverage, irl_items
+from manda.agent.evidence import Evidence, Source
+from manda.agent.gaps import ItemCoverage, assess_coverage, irl_items
 from manda.app import Manda
 from manda.config import Settings
 from manda.ingest.parsers.base import table_text
@@ -83,3 +83,64 @@ def test_irl_rows_of_any_column_layout(rows: list[list[str]],
                     location=Location.for_cell("Sheet1", "A1:D2"), text=text, score=0.0)
     [item] = irl_items([hit])
     assert (item.ref, item.category, item.item, item.priority, item.status) == expected
+
+
+async def test_a_french_request_list_is_read_with_its_own_status_column(tmp_path: Path) -> None:
+    """Issue 24: a French room's documents cover its requests (roles and topics in French), and
+    the list's own Statut column decides: "En attente" is a gap whatever the room holds."""
+    room = tmp_path / "salle"
+    room.mkdir()
+    (room / "Liste.csv").write_text(
+        "Réf;Catégorie;Demande;Priorité;Statut\n"
+        "F-01;Finance;Comptes annuels certifiés des deux derniers exercices;Haute;Reçu\n"
+        "F-02;Finance;Reporting mensuel de l'exercice en cours;Haute;En attente\n"
+        "J-01;Juridique;Table de capitalisation à jour;Haute;Reçu\n"
+        "J-02;Juridique;Liste des litiges en cours;Moyenne;Reçu\n"
+        "J-03;Juridique;Polices d'assurance et sinistralité;Moyenne;Reçu\n",
+        encoding="utf-8")
+    (room / "Doc_1.md").write_text(
+        "# Comptes annuels de l'exercice clos le 30 septembre 2024\n\n"
+        "## Rapport du commissaire aux comptes sur les comptes annuels\n\n"
+        "Nous certifions que les comptes annuels sont réguliers et sincères et donnent une image "
+        "fidèle du résultat des opérations de l'exercice écoulé.\n\n## Bilan\n\n"
+        "Le total du bilan s'élève à 12 400 K€.\n", encoding="utf-8")
+    (room / "Doc_2.csv").write_text(
+        "Actionnaire;Catégorie;Nombre d'actions;% du capital\n"
+        "Holding Fondateurs SAS;Actions ordinaires;600 000;60,0 %\n"
+        "Fonds Croissance;Actions de préférence;400 000;40,0 %\n", encoding="utf-8")
+    (room / "Doc_3.md").write_text(
+        "# Reporting mensuel — octobre 2024\n\nNon audité.\n\n"
+        "Le chiffre d'affaires d'octobre 2024 s'élève à 1 210 K€.\n", encoding="utf-8")
+    (room / "Doc_4.md").write_text(
+        "# Mémo juridique — due diligence juridique\n\n## Litiges\n\n"
+        "Un ancien distributeur a assigné la Société devant le tribunal de commerce de Lyon et "
+        "réclame 2,3 M€ de dommages et intérêts. La procédure est en cours.\n",
+        encoding="utf-8")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("faucon", [room])
+        coverage = await assess_coverage(app.graph, "faucon", Evidence())
+    assert coverage.origin == "irl" and coverage.irl_document == "Liste.csv"
+    by_ref = {e.item.ref: e for e in coverage.items}
+    docs = {ref: [s.document for s in e.covered_by] for ref, e in by_ref.items()}
+    assert docs["F-01"] == ["Doc_1.md"] and by_ref["F-01"].covered
+    assert docs["J-01"] == ["Doc_2.csv"] and by_ref["J-01"].covered
+    assert docs["J-02"] == ["Doc_4.md"] and by_ref["J-02"].covered
+    # the reporting is in the room, but the list says it is still awaited
+    assert docs["F-02"] == ["Doc_3.md"] and by_ref["F-02"].outstanding
+    assert not by_ref["F-02"].covered
+    # marked received, and nothing provides it
+    assert not by_ref["J-03"].covered and by_ref["J-03"].status_mismatch
+    assert coverage.covered == 3
+
+
+def test_an_outstanding_request_is_a_gap_even_where_the_room_seems_to_answer_it() -> None:
+    rows = [["Ref", "Request", "Status"], ["1.1", "Audited accounts FY2023", "Outstanding"],
+            ["1.2", "Cap table", "Provided"], ["1.3", "Board minutes", "Offen"]]
+    text = "[request_list.xlsx Sheet1!A1:C4]\n" + table_text(rows)
+    hit = SearchHit(chunk_id="c1", document_id="d1", document="request_list.xlsx",
+                    location=Location.for_cell("Sheet1", "A1:C4"), text=text, score=0.0)
+    found = Source("AR_2023.pdf", "d2", "p.1", 1, "Independent auditor's report", "c2")
+    audited, cap, minutes = (ItemCoverage(item, [found]) for item in irl_items([hit]))
+    assert audited.outstanding and not audited.covered
+    assert cap.covered and not cap.outstanding
+    assert minutes.outstanding and not minutes.covered

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent.compose.topics import holds_role
+from manda.agent.compose.people import holds_role
 from manda.agent.evidence import Evidence
 from manda.agent.relevance import confidence, content_terms, rank
 from manda.agent.tables import read_tables, rows_naming

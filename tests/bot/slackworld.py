@@ -58,6 +58,15 @@ class SlackWorld:
     def text_of(self, message: Message) -> str:
         return message.all_text()
 
+    def modal_notice(self, user: User) -> str | None:
+        """What the modal open for `user` says, when it is a notice with nothing to submit (the
+        click's modal opens at once; a refusal then replaces its loading view); None else."""
+        modal = self.ws.modals.get(user.id)
+        if modal is None or "submit" in modal or modal.get("callback_id"):
+            return None
+        return " ".join(b["text"]["text"] for b in modal.get("blocks", [])
+                        if b.get("type") == "section")
+
 
 @asynccontextmanager
 async def running_world(

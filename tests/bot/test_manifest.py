@@ -46,7 +46,9 @@ METHOD_SCOPES: dict[str, set[str] | None] = {
     "conversations.members": {"channels:read", "groups:read"},  # .../methods/conversations.members
     "users.info": {"users:read"},  # .../methods/users.info
     "views.publish": None,  # .../methods/views.publish (no scope)
+    "chat.getPermalink": None,  # .../methods/chat.getPermalink (no scope): a told fact's link
     "views.open": None,  # .../methods/views.open (no scope): the slide Edit modal
+    "views.update": None,  # .../methods/views.update (no scope): a modal opened at the click
     "auth.test": None,  # .../methods/auth.test (no scope); Bolt calls it on the first request
 }
 # Bot scope each subscribed event needs, from https://docs.slack.dev/reference/events/<event>

@@ -4,6 +4,7 @@ serious first, and the rest behind "Show more" — which still works after the b
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from slackworld import running_world
 
@@ -93,7 +94,7 @@ async def test_red_flags_lead_and_show_more_after_a_restart(app: Manda, fake: Fa
 async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: FakeSlack) -> None:
     note = b"# Falcon litigation memo\n\nA former supplier claims damages of EUR 2.4 million.\n"
     async with running_world(app, fake) as world:
-        await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+        await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
         await world.settle()
         upload = await world.fake.upload(world.alice, world.lobby, [("Falcon_Memo.md", note)])
         await world.settle()
@@ -105,6 +106,37 @@ async def test_a_footnote_links_to_the_file_shared_in_slack(app: Manda, fake: Fa
         await world.settle()
         [answer] = world.replies(world.lobby, question.ts)
         assert f"[1] <{permalink}|Falcon_Memo.md>" in answer.all_text()
+
+
+async def test_a_refused_file_named_like_a_report_is_never_linked(
+    app: Manda, fake: FakeSlack, tmp_path: Path
+) -> None:
+    """Issue 26, item 14: a junk file named like a real report was refused, yet footnotes then
+    linked to it (links were kept by file name). Links are kept by content, for ingested
+    documents only."""
+    note = b"# Falcon litigation memo\n\nA former supplier claims damages of EUR 2.4 million.\n"
+    memo = tmp_path / "Falcon_Memo.md"
+    memo.write_bytes(note)
+    async with running_world(app, fake) as world:
+        await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
+        await world.settle()
+        await world.manda.deals.ingest("falcon", [memo])  # the real memo, from a terminal
+        junk = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8  # refused: not Markdown at all
+        upload = await world.fake.upload(world.alice, world.lobby, [("Falcon_Memo.md", junk)])
+        await world.settle()
+        [shared] = [world.ws.files[f] for f in upload.files]
+        permalink = shared.to_api(world.fake.base_url, world.ws.team_id)["permalink"]
+        assert await world.manda.deals.document_links("falcon") == {}
+        question = await world.fake.mention(world.alice, world.lobby, "What damages are claimed?")
+        await world.settle()
+        [answer] = world.replies(world.lobby, question.ts)
+        assert "[1] " in answer.all_text() and permalink not in answer.all_text()
+        # the same content shared again is the document: now it is linked
+        again = await world.fake.upload(world.alice, world.lobby, [("Memo copy.md", note)])
+        await world.settle()
+        [copy] = [world.ws.files[f] for f in again.files]
+        link = copy.to_api(world.fake.base_url, world.ws.team_id)["permalink"]
+        assert await world.manda.deals.document_links("falcon") == {"Falcon_Memo.md": link}
 
 
 def test_cautions_are_a_context_block_under_the_text_and_never_read_from_it() -> None:

@@ -47,7 +47,7 @@ async def test_deal_shows_the_link_only_then_links_and_unlinks_the_channel(
     assert await world.manda.graph.channel_deal(lobby) == "northwind"
 
     # never moved silently: the refusal names no deal, and nothing changes
-    await world.fake.slash(world.bob, world.lobby, "/manda", "deal falcon")
+    await world.fake.slash(world.bob, world.lobby, "/manda", "deal new falcon")
     await world.settle()
     refusal = ephemerals(world, world.bob.id, world.lobby.id)[-1]
     assert "already linked" in refusal and "/manda unlink" in refusal
@@ -57,7 +57,7 @@ async def test_deal_shows_the_link_only_then_links_and_unlinks_the_channel(
 
     await world.fake.slash(world.bob, world.lobby, "/manda", "unlink")
     await world.settle()
-    await world.fake.slash(world.bob, world.lobby, "/manda", "deal falcon")
+    await world.fake.slash(world.bob, world.lobby, "/manda", "deal new falcon")
     await world.settle()
     unlinked, relinked = (m.all_text() for m in root_messages(world, world.lobby.id)[-2:])
     assert f"<@{world.bob.id}> unlinked this channel from deal *northwind*" in unlinked

@@ -6,21 +6,31 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import socket
 import stat
 import time
 from pathlib import Path
 
 import aiohttp
 import pytest
-from slackworld import SlackWorld
+import yaml
+from pydantic import SecretStr
+from slackworld import SlackWorld, bot_settings, running_world
 
 import bot.cli
 from bot import ids
-from bot.fakeslack import payloads
+from bot.app import build_app
+from bot.fakeslack import FakeSlack, payloads
 from bot.fakeslack.signing import signed_headers
 from bot.payloads import AddToQA
+from bot.run import http_server
 from manda.app import Manda
 from manda.config import Settings
+
+
+async def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as resp:
+        return resp.status, await resp.text()
 
 
 async def post(url: str, body: str, headers: dict[str, str]) -> tuple[int, str]:
@@ -118,3 +128,40 @@ def test_serve_listens_on_loopback_unless_told() -> None:
     assert root.parse_args(["serve", "--host", "0.0.0.0"]).host == "0.0.0.0"
     dockerfile = (Path(__file__).parents[2] / "Dockerfile").read_text()
     assert '"serve", "--host", "0.0.0.0"' in dockerfile
+
+
+async def test_metrics_are_not_served_to_strangers_on_the_slack_port(
+    app: Manda, fake: FakeSlack
+) -> None:
+    """Issue 26, item 6: `/metrics` was open on the events port, published on every interface."""
+    async with running_world(app, fake) as world:
+        url = world.fake.request_url
+        assert url is not None
+        status, _ = await get(url.replace("/slack/events", "/metrics"))
+        assert status == 404  # no token configured: the public port has no /metrics at all
+    async with running_world(app, fake, metrics_token=SecretStr("s3cret")) as world:
+        url = (world.fake.request_url or "").replace("/slack/events", "/metrics")
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret"},
+                        {"Authorization": "Basic s3cret"}):
+            assert (await get(url, headers))[0] == 401, headers
+        status, text = await get(url, {"Authorization": "Bearer s3cret"})
+        assert status == 200 and "manda_slack_events_total" in text
+
+
+async def test_the_status_port_serves_metrics_on_127_0_0_1_only(
+    app: Manda, fake: FakeSlack
+) -> None:
+    bot = build_app(app, bot_settings(app, fake))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        status_port = probe.getsockname()[1]
+    async with http_server(bot, host="127.0.0.1", port=0, status_port=status_port):
+        status, text = await get(f"http://127.0.0.1:{status_port}/metrics")
+        assert status == 200 and "manda_slack_ack_latency_seconds" in text
+
+
+def test_compose_publishes_the_slack_port_on_loopback_only() -> None:
+    compose = yaml.safe_load((Path(__file__).parents[2] / "docker-compose.yml").read_text())
+    for name, service in compose["services"].items():
+        for published in service.get("ports", []):
+            assert str(published).startswith("127.0.0.1:"), (name, published)

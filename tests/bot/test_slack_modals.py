@@ -158,13 +158,16 @@ async def test_reject_asks_why_and_keeps_the_reason(world: SlackWorld) -> None:
     assert updated is not None and f"Rejected by <@{world.alice.id}>" in updated.all_text()
 
 
-async def test_someone_outside_the_deal_gets_no_reject_modal(world: SlackWorld) -> None:
+async def test_someone_outside_the_deal_gets_no_reject_form(world: SlackWorld) -> None:
+    # the modal opens at the click (its trigger lives 3 s), before anyone could check who clicked:
+    # the check's answer replaces its loading view, with nothing to submit
     answer = await ask(world, "What was Q3 2024 revenue?")
     [value] = decision_values(answer)
     await world.fake.click(world.eve, answer, ids.REJECT_FINDING, value=value)
     await world.settle()
-    assert world.eve.id not in world.ws.modals
-    told = " ".join(m.all_text() for m in world.ws.ephemerals(world.eve.id))
+    modal = world.ws.modals[world.eve.id]
+    assert "submit" not in modal and "callback_id" not in modal
+    told = " ".join(b["text"]["text"] for b in modal["blocks"] if b.get("type") == "section")
     assert "can reject its findings, so nothing was recorded" in told
 
 
@@ -208,3 +211,39 @@ async def test_reject_from_the_home_tab_asks_why_then_refreshes_home(world: Slac
     decision = await world.manda.graph.get_decision("targetco", finding_id)
     assert decision is not None and decision.reason == "Duplicate"
     assert finding_id not in str(world.ws.home_views[world.alice.id]["blocks"])
+
+
+# https://docs.slack.dev/reference/methods/views.open: a trigger_id is exchanged once, within 3
+# seconds of the click (`expired_trigger_id`, `exchanged_trigger_id`). The fake keeps Slack's
+# clock; `latency` makes a method take that long of it without the test waiting.
+def test_the_fake_refuses_a_trigger_older_than_three_seconds(world: SlackWorld) -> None:
+    ws, api = world.ws, world.fake.api
+    view = {"type": "modal", "title": {"type": "plain_text", "text": "T"},
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x"}}]}
+    token = world.fake.bot_token
+    ws.issue_trigger("1.2.fresh", world.alice.id)
+    assert api.call("views.open", {"trigger_id": "1.2.fresh", "view": view}, token)["ok"]
+    again = api.call("views.open", {"trigger_id": "1.2.fresh", "view": view}, token)
+    assert again["error"] == "exchanged_trigger_id"
+    ws.issue_trigger("1.2.stale", world.alice.id)
+    ws.latency["users.info"] = 3.2
+    api.call("users.info", {"user": world.alice.id}, token)
+    late = api.call("views.open", {"trigger_id": "1.2.stale", "view": view}, token)
+    assert late["error"] == "expired_trigger_id"
+
+
+async def test_modals_open_at_the_click_though_the_checks_behind_them_are_slow(
+        world: SlackWorld) -> None:
+    # Reject… checks who may decide (conversations.members) before its form exists; with that
+    # check taking 3.5 s of Slack's time, a views.open made after it finds its trigger expired.
+    answer = await ask(world, "What was Q3 2024 revenue?")
+    [value] = decision_values(answer)
+    world.ws.latency["conversations.members"] = 3.5
+    await world.fake.click(world.alice, answer, ids.REJECT_FINDING, value=value)
+    await world.settle()
+    assert world.ws.calls_to("views.open", ok=False) == []
+    assert world.ws.modals[world.alice.id]["callback_id"] == ids.REJECT_VIEW
+    opened, = world.ws.calls_to("views.open", ok=True)
+    members = world.ws.calls_to("conversations.members")
+    assert members and opened.seq < members[0].seq  # opened before the slow check ran
+    assert world.ws.calls_to("views.update", ok=True)

@@ -16,6 +16,7 @@ import aiohttp
 import pytest
 from fixtures.redis_server import RedisServer
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
 from slackworld import SlackWorld, bot_settings, running_world
 
 from bot.app import build_app
@@ -36,9 +37,12 @@ def url_of(world: SlackWorld, path: str) -> str:
     return world.fake.request_url.replace("/slack/events", path)
 
 
-async def get(url: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
+async def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as response:
         return response.status, await response.text()
+
+
+METRICS_TOKEN = "scraper-token"
 
 
 def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -54,7 +58,14 @@ def value(found: dict[tuple[str, frozenset[tuple[str, str]]], float], metric: st
     return found.get((metric, frozenset(labels.items())))
 
 
-async def test_metrics_count_events_outcomes_acks_and_duplicates(world: SlackWorld) -> None:
+async def test_metrics_count_events_outcomes_acks_and_duplicates(
+    app: Manda, fake: FakeSlack
+) -> None:
+    async with running_world(app, fake, metrics_token=SecretStr(METRICS_TOKEN)) as world:
+        await count_events_outcomes_acks_and_duplicates(world)
+
+
+async def count_events_outcomes_acks_and_duplicates(world: SlackWorld) -> None:
     question = await world.fake.mention(world.alice, world.deal, QUESTION)
     mention = next(d for d in world.fake.deliveries if d.payload["event"]["type"] == "app_mention")
     await world.fake.redeliver(mention, retry_num=1)
@@ -65,7 +76,8 @@ async def test_metrics_count_events_outcomes_acks_and_duplicates(world: SlackWor
     await world.settle()
     assert forged.status == 401 and len(world.replies(world.deal, question.ts)) == 1
 
-    status, text = await get(url_of(world, "/metrics"))
+    status, text = await get(url_of(world, "/metrics"),
+                             {"Authorization": f"Bearer {METRICS_TOKEN}"})
     assert status == 200
     found = samples(text)
     events = "manda_slack_events_total"

@@ -10,7 +10,8 @@ from slackworld import SlackWorld
 
 from bot import ids
 from bot.blocks.kit import section
-from bot.blocks.mrkdwn import escape, markdown_safe, stream_ready, to_mrkdwn
+from bot.blocks.mrkdwn import escape, plain, to_mrkdwn
+from bot.blocks.safe_markdown import markdown_safe
 from bot.fakeslack.client import escape as typed_in_slack
 from bot.payloads import SuggestedQuestions
 from bot.slacktext import from_slack
@@ -45,12 +46,50 @@ def test_document_links_are_shown_not_clickable_in_every_channel_of_output() -> 
     assert section("see https://evil.example")["text"]["verbatim"] is True
 
 
-def test_a_streamed_link_is_held_back_until_it_is_complete() -> None:
-    ready, held = stream_ready("Revenue grew. See [verify](https://evil.exa")
-    assert ready == "Revenue grew. See " and held == "[verify](https://evil.exa"
-    ready, held = stream_ready(held + "mple/x) now")
-    assert ready == "verify (https://evil.example/x) now" and held == ""
-    assert stream_ready("footnote [1] then text") == ("footnote [1] then text", "")
+# Issue 26, item 11: forms of a link that the regex let through into `markdown_text`.
+LINK_VARIANTS = {
+    "a space after (": "[verify]( https://evil.example/a)",
+    "an upper-case scheme": "[verify](HTTPS://evil.example/b)",
+    "a title": '[verify](https://evil.example/c "Your bank")',
+    "nested brackets": "[verify [now]](https://evil.example/d)",
+    "a label over two lines": "[verify\nyour account](https://evil.example/e)",
+    "a reference link": "[verify][r]\n\n[r]: https://evil.example/f",
+    "a collapsed reference": "[verify][]\n\n[verify]: https://evil.example/g",
+    "a shortcut reference": "[verify]\n\n[verify]: https://evil.example/h",
+    "mailto": "[write to us](mailto:phish@evil.example)",
+    "slack://": "[open](slack://open?team=T1)",
+    "javascript:": "[run](javascript:alert(1))",
+    "an image": "![logo](https://evil.example/i.png)",
+    "angle brackets": "[verify](<https://evil.example/j k>)",
+    "a definition in a quote": "[verify][q]\n\n> [q]: https://evil.example/k",
+    "a link in a list": "- [verify](https://evil.example/l)\n- two",
+    "a link in a table": "| a | b |\n|---|---|\n| [verify](https://evil.example/m) | 2 |",
+    "an autolink": "<https://evil.example/n>",
+    "raw HTML": '<a href="https://evil.example/o">verify</a>',
+}
+
+
+def test_no_form_of_a_link_survives_in_markdown_text() -> None:
+    from markdown_it import MarkdownIt
+
+    commonmark = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    commonmark.validateLink = lambda url: True
+    for form, doc in LINK_VARIANTS.items():
+        safe = markdown_safe(f"Revenue was EUR 5.2M [1].\n\n{doc}\n\nEBITDA was EUR 1.1M [2].")
+        tokens = commonmark.parse(safe)
+        found = [t.type for b in tokens for t in (b.children or []) if t.type in (
+            "link_open", "image")] + [t.type for t in tokens if t.type == "html_block"]
+        assert found == [], (form, safe)
+        assert "Revenue was EUR 5.2M [1]." in safe and "EBITDA was EUR 1.1M [2]." in safe
+
+
+def test_a_link_is_shown_as_its_label_and_address() -> None:
+    assert markdown_safe("See [the report](HTTPS://evil.example/x \"t\") now") == (
+        "See the report (HTTPS://evil.example/x) now")
+    assert markdown_safe("Mail [us](mailto:a@b.example)") == "Mail us (mailto:a@b.example)"
+    # text without links is kept as written (escaped for Slack)
+    kept = "## Revenue\n\n| Q | EUR |\n|---|---|\n| Q3 | 5.2 |\n\n* P&L [1]"
+    assert markdown_safe(kept) == kept.replace("&", "&amp;")
 
 
 def test_file_names_with_control_and_bidi_characters_are_neutralised() -> None:
@@ -58,6 +97,34 @@ def test_file_names_with_control_and_bidi_characters_are_neutralised() -> None:
     shown = escape(name)
     assert "\u202e" not in shown and "\x07" not in shown and "\x1b" not in shown
     assert shown.count("\ufffd") == 3
+
+
+# Issue 26, item 13: characters that draw nothing made two file names look alike.
+INVISIBLE = {
+    "zero-width space": "\u200b", "zero-width non-joiner": "\u200c", "zero-width joiner": "\u200d",
+    "word joiner": "\u2060", "byte-order mark": "\ufeff", "soft hyphen": "\u00ad",
+    "tag letter A": "\U000e0041", "cancel tag": "\U000e007f", "invisible times": "\u2062",
+    "Hangul filler": "\u3164", "combining grapheme joiner": "\u034f",
+}
+
+
+def test_invisible_characters_are_shown_in_names_and_text() -> None:
+    real = "TargetCo_Q3_Report.pdf"
+    for what, hidden in INVISIBLE.items():
+        twin = real.replace("Q3", f"Q{hidden}3")
+        for shown in (escape(twin), plain(twin, 100), markdown_safe(twin)):
+            assert shown != real and hidden not in shown, what
+            assert "\ufffd" in shown, what
+
+
+def test_every_format_character_of_this_python_is_shown() -> None:
+    import unicodedata
+
+    from manda.text_forms import show_invisible
+
+    missing = [hex(c) for c in range(0x110000)
+               if unicodedata.category(chr(c)) == "Cf" and show_invisible(chr(c)) == chr(c)]
+    assert missing == [], "update manda.text_forms.FORMAT_RANGES for this Unicode version"
 
 
 async def test_r_and_d_reaches_the_domain_and_the_qa_list_unescaped(world: SlackWorld) -> None:

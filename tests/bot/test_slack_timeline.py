@@ -18,7 +18,7 @@ async def test_the_timeline_pages_with_show_more(world: SlackWorld) -> None:
     [first] = [m for m in world.ws.bot_messages(world.deal.id) if "Timeline of" in m.all_text()]
     text = first.all_text()
     assert f"events 1–{PAGE} of {len(events)}" in text
-    assert f"*{events[0].date}* · {events[0].title.split(' — ')[0]}" in text
+    assert f"*{events[0].label}* · {events[0].title.split(' — ')[0]}" in text
     assert events[0].citations[0].document in text
     assert f"{len(every) - len(events)} documents' own dates not listed" in text
 
@@ -28,7 +28,7 @@ async def test_the_timeline_pages_with_show_more(world: SlackWorld) -> None:
     assert f"events {PAGE + 1}–" in more.all_text()
     upcoming = [e for e in events if e.upcoming]
     assert upcoming and all(
-        f"⏳ *{e.date}*" in text + more.all_text() for e in upcoming
+        f"⏳ *{e.label}*" in text + more.all_text() for e in upcoming
     ), "upcoming events are marked"
 
 

@@ -16,7 +16,7 @@ async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
     world: SlackWorld, sample_rooms: dict[str, Path]
 ) -> None:
     world.bot.deps.progress_interval = 0.0  # every state it went through, not one a second
-    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
     await world.settle()
     good = [
         sample_rooms["northwind"] / "Northwind_Q3_2024_Report.pdf",
@@ -79,7 +79,7 @@ async def test_a_data_room_zip_dropped_in_the_channel_is_ingested_member_by_memb
 ) -> None:
     from fixtures.rooms import vdr_export
 
-    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
     await world.settle()
     export = vdr_export(tmp_path / "Falcon_VDR.zip", tmp_path / "scratch")
     upload = await world.fake.upload(world.alice, world.lobby, [(export.name, export.read_bytes())])

@@ -35,7 +35,7 @@ async def queued_world(app: Manda, fake: FakeSlack) -> AsyncIterator[SlackWorld]
 
 
 async def bind_lobby(world: SlackWorld) -> None:
-    await world.fake.slash(world.alice, world.lobby, "/manda", "deal falcon")
+    await world.fake.slash(world.alice, world.lobby, "/manda", "deal new falcon")
     await world.settle()
 
 

@@ -12,6 +12,7 @@ from manda.cim.claude import ClaudeDrafter
 from manda.cim.model import CimProject, SlideDraft
 from manda.cli.doctor import run_checks
 from manda.config import Settings
+from manda.llm.calls import SLIDE
 from manda.testing.anthropic_server import (
     FakeAnthropicServer,
     RecordedRequest,
@@ -160,7 +161,8 @@ async def test_a_turn_without_the_tool_call_is_asked_once_for_it(
 async def test_max_tokens_is_asked_again_with_more_then_falls_back(
         claude_app: Manda, server: FakeAnthropicServer) -> None:
     # https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons: max_tokens
-    # means the (tool) output is incomplete; raise max_tokens and ask again.
+    # means the (tool) output is incomplete; raise max_tokens and ask again. Each cap is the
+    # slide's output plus the room Claude thinks in first (thinking counts toward max_tokens).
     cut = Reply(content=[{"type": "tool_use", "name": "write_slide",
                           "input": {"title": "Exec", "bullets": []}}], stop_reason="max_tokens")
     writer = SlideWriter()
@@ -168,7 +170,8 @@ async def test_max_tokens_is_asked_again_with_more_then_falls_back(
     server.script(cut)
     _, draft, _ = await first_slide(claude_app)
     caps = [r.body["max_tokens"] for r in server.requests]
-    assert caps == [4096, 8192] and draft.drafted_by == "claude:claude-test"
+    assert caps == [SLIDE.max_tokens(4096), SLIDE.max_tokens(8192)]
+    assert draft.drafted_by == "claude:claude-test"
     assert len(draft.bullets) >= 3
 
     server.requests.clear()
@@ -176,7 +179,8 @@ async def test_max_tokens_is_asked_again_with_more_then_falls_back(
     wid = WorkflowId("cim", "targetco", "U1", "test:claude")
     reply = await claude_app.cim.send(wid, "regenerate")
     draft = reply.project.drafts[reply.project.outline[0].id]
-    assert [r.body["max_tokens"] for r in server.requests] == [4096, 8192, 16384]
+    assert [r.body["max_tokens"] for r in server.requests] == [
+        SLIDE.max_tokens(n) for n in (4096, 8192, 16384)]
     assert draft.drafted_by == "extractive" and draft.bullets
     assert draft.notice is not None and "did not fit 16384 output tokens" in draft.notice
     assert draft.notice in reply.text

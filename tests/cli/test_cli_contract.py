@@ -27,9 +27,11 @@ def test_search_json_shape(
     results = json.loads(out)["results"]
     assert len(results) == 3
     for r in results:
-        assert set(r) == {"document", "location", "page", "text", "score"}
+        assert set(r) == {"document", "location", "page", "heading_path", "text", "score"}
         assert isinstance(r["document"], str) and isinstance(r["score"], float)
+        assert all(isinstance(h, str) for h in r["heading_path"])
         assert r["page"] is None or isinstance(r["page"], int)
+    assert any(r["heading_path"] for r in results)  # the sample's reports have headings
 
 
 def test_unknown_deal_is_a_clear_error(
@@ -110,14 +112,18 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
                        "What was Q3 2024 revenue?")
     assert code == 0
     shown = json.loads(out)
-    assert {"answer", "intent", "citations", "suggested_actions", "conversation_id",
+    assert {"answer", "intent", "citations", "numbers", "suggested_actions", "conversation_id",
             "answer_id", "usage", "constraints", "constraint_checks", "cautions",
             "trace"} == set(shown)
+    revenue = next(n for n in shown["numbers"] if n["text"] == "€5.2M")
+    assert revenue["value"] == 5_200_000 and revenue["currency"] == "EUR"
+    assert revenue["source"]["document"] == "TargetCo_Q3_2024_Report.pdf"
+    assert revenue["source"]["location"] == "p.1" and not revenue["computed"]
     trace = shown["trace"]
     assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
     assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
-    assert {"text": "€5.2M", "source": "TargetCo_Q3_2024_Report.pdf, p.1", "how": "stated"} \
-        in trace["numbers"]
+    assert {"text": "€5.2M", "source": "TargetCo_Q3_2024_Report.pdf, p.1", "how": "stated",
+            "inputs": []} in trace["numbers"]
 
     code, out, _ = run(capsys, "ask", "--deal", "targetco", "--trace", "--conversation", "cli:t1",
                        "And EBITDA?")

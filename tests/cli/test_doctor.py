@@ -112,3 +112,34 @@ async def test_doctor_says_where_the_keyword_indexes_are_saved_and_their_state(
         assert "falcon up to date" in check.detail
     finally:
         await graph.aclose()
+
+
+def test_doctor_wraps_what_matters_instead_of_cutting_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Piped (as here) or in an 80-column terminal, a model id, a path and a hint are printed
+    whole, wrapped between words; `--json` gives the same checks to scripts."""
+    import json
+
+    from manda.cli import main
+
+    home = tmp_path / "a-deal-team-home-folder-whose-name-is-longer-than-any-table-cell-allows"
+    model = "claude-nonexistent-model-id-for-the-doctor-test"
+    monkeypatch.setenv("MANDA_HOME", str(home))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("MANDA_CLAUDE_MODEL", model)
+    monkeypatch.setenv("MANDA_MODEL_MAX_RETRIES", "0")
+    assert main(["doctor"]) == 1  # the model cannot be reached
+    printed = capsys.readouterr().out
+    assert "…" not in printed
+    assert model in printed and str(home) in printed  # whole, each on one line
+    assert "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and MANDA_CLAUDE_MODEL" in " ".join(
+        printed.split())
+
+    assert main(["doctor", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["home"] == str(home) and report["ok"] is False
+    checks = {c["port"]: c for c in report["checks"]}
+    assert checks["model"]["detail"] == model and not checks["model"]["ok"]
+    assert set(checks["graph"]) == {"port", "adapter", "detail", "ok", "problem", "warning"}

@@ -10,6 +10,7 @@ import anthropic
 import pytest
 
 from manda.ingest.chunking import chunk_document
+from manda.ingest.extract.batches import SqliteBatchLedger
 from manda.ingest.extract.claude import (
     RECORD_FINDINGS_TOOL,
     ClaudeExtractionError,
@@ -29,6 +30,7 @@ from manda.models import (
 )
 from manda.testing.anthropic_server import (
     FakeAnthropicServer,
+    Fault,
     RecordedRequest,
     Reply,
     error_reply,
@@ -323,3 +325,33 @@ async def test_the_cache_holds_the_system_prompt_and_tool_across_batches(server,
     assert len(server.requests) > 1
     assert server.requests[0].body["system"][-1]["cache_control"] == {"type": "ephemeral"}
     assert extractor.usage.cache_read_tokens > 0  # batches after the first read the prefix
+
+
+async def test_a_failed_document_resumes_at_its_first_unfinished_batch(server, client,
+                                                                      tmp_path) -> None:
+    # A 529 late in a long document used to fail it, and the job's next attempt re-sent (and
+    # re-billed) every batch. Finished batches are kept (here in the SQLite ledger a second
+    # worker shares) and only the rest are asked again.
+    down = {"on": True}
+
+    def answer(request: RecordedRequest) -> Reply | Fault:
+        (section,) = sections_asked(request)
+        if section == 2 and down["on"]:
+            return overloaded()
+        return tool_reply("record_findings", {"findings": [item(section=section)]})
+
+    server.respond_with(answer)
+    ledger = tmp_path / "extraction-batches.db"
+    first = ClaudeExtractor(client=client, model=MODEL, max_chars_per_request=300,
+                            ledger=SqliteBatchLedger(ledger))
+    with pytest.raises(ClaudeExtractionError):
+        await run(client, long_report(), first)
+    assert [sections_asked(r) for r in server.requests] == [[0], [1], [2], [2], [2]]
+
+    server.requests.clear()
+    down["on"] = False
+    again = ClaudeExtractor(client=client, model=MODEL, max_chars_per_request=300,
+                            ledger=SqliteBatchLedger(ledger))
+    findings, _, _ = await run(client, long_report(), again)
+    assert [sections_asked(r) for r in server.requests] == [[2], [3]]  # nothing paid twice
+    assert again.last.resumed == 2 and len(findings) == 4

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from manda.agent.compose.balance import _german_limit
 from manda.agent.intents import read_question
 from manda.app import Manda
 from manda.config import Settings
 from manda.finance.amounts import find_amounts, writes_decimal_comma
+from manda.finance.covenants import levels_stated
 from manda.finance.equivalents import group_patterns
 from manda.finance.facilities import FacilityRole, facility_roles
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
@@ -81,10 +81,11 @@ def test_a_german_covenant_limit_and_the_level_in_force() -> None:
     sentence = ("(1) Nettoverschuldungsgrad: Das Verhältnis der Nettofinanzverbindlichkeiten zum "
                 "EBITDA darf zu Stichtagen bis einschließlich 31. Dezember 2024 3,00 : 1,00 und zu "
                 "jedem späteren Stichtag 2,75 : 1,00 nicht überschreiten.")
-    name, level, minimum, stated = _german_limit(sentence) or ("", 0.0, True, "")
-    assert (name, level, minimum) == ("Nettoverschuldungsgrad", 2.75, False)
-    assert "earlier 3,00" in stated
-    assert _german_limit("Die Eigenkapitalquote beträgt 31,6 %.") is None
+    [covenant] = levels_stated(sentence)
+    assert (covenant.name, covenant.level, covenant.minimum) == (
+        "Nettoverschuldungsgrad", 2.75, False)
+    assert covenant.key == "nettoverschuldungsgrad" and "earlier 3,00" in covenant.stated
+    assert levels_stated("Die Eigenkapitalquote beträgt 31,6 %.") == []
 
 
 def test_the_audit_firm_and_opinion_in_german_inflections() -> None:
@@ -150,7 +151,7 @@ def test_a_file_name_split_year_and_german_management_words() -> None:
 
 
 def test_german_requests_name_their_documents_and_german_totals_end_a_label() -> None:
-    from manda.agent.compose.topics import _TOTAL
+    from manda.agent.compose.common import TOTAL_ROW
     from manda.agent.gaps import _roles_named
     from manda.agent.tables import read_tables
     from manda.models import DocumentRole as R
@@ -161,7 +162,8 @@ def test_german_requests_name_their_documents_and_german_totals_end_a_label() ->
         R.MANAGEMENT_ACCOUNTS]
     assert _roles_named("Aktuelle Gesellschafterliste") == [R.CAP_TABLE]
     assert _roles_named("Mitarbeiterliste mit Vergütung") == [R.EMPLOYEE_CENSUS]
-    assert _TOTAL.search("Stammkapital gesamt") and not _TOTAL.search("Gesamtkostenverfahren x")
+    assert TOTAL_ROW.search("Stammkapital gesamt") and not TOTAL_ROW.search(
+        "Gesamtkostenverfahren x")
     (table,) = read_tables("31.03.2025 | 31.03.2024\nVorräte | 31.03.2025: 6.900 | "
                            "31.03.2024: 6.300")
     assert table.header == ["", "31.03.2025", "31.03.2024"]
@@ -173,7 +175,7 @@ def test_a_german_customer_list_and_change_of_control() -> None:
     from manda.ingest.extract.tables import _CUSTOMER_HEADER, _REST_OF_CUSTOMERS, _SHARE_HEADER
 
     assert _CUSTOMER_HEADER.search("Kunde") and _SHARE_HEADER.search("Umsatzanteil")
-    assert _REST_OF_CUSTOMERS.match("Übrige Kunden") and _REST_OF_CUSTOMERS.match("All other")
-    assert not _REST_OF_CUSTOMERS.match("Hoffmann Landtechnik AG")
+    assert _REST_OF_CUSTOMERS.begins("Übrige Kunden") and _REST_OF_CUSTOMERS.begins("All other")
+    assert not _REST_OF_CUSTOMERS.begins("Hoffmann Landtechnik AG")
     coc = next(t for t in TOPICS if t.key == "change_of_control")
     assert coc.stated.search("… oder (c) ein Kontrollwechsel eintritt")

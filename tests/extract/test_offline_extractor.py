@@ -15,6 +15,7 @@ from manda.models import (
     Chunk,
     Confidence,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     FindingStatus,
@@ -25,6 +26,7 @@ from manda.models import (
     Section,
 )
 
+R = DocumentRole
 DEAL = "falcon"
 
 
@@ -142,7 +144,7 @@ def test_formal_statement_in_a_quarterly_report_is_high(quarterly) -> None:
     assert stated.location == Location.for_page(1)
     assert stated.nature is Nature.ACTUAL
     assert stated.doc_date == date(2024, 10, 15)
-    assert stated.attributes["doc_kind"] == "quarterly_report"
+    assert stated.attributes["doc_role"] == "management_accounts"
 
 
 def test_headcount_as_of_a_date(quarterly) -> None:
@@ -343,27 +345,49 @@ def test_a_request_list_states_no_facts() -> None:
 
 
 @pytest.mark.parametrize(
-    ("filename", "kind", "authoritative"),
+    ("filename", "opening", "role", "authoritative"),
     [
-        ("TargetCo_Q3_2024_Report.pdf", "quarterly_report", True),
-        ("TargetCo_Annual_Report_2023.pdf", "annual_report", True),
-        ("TargetCo_Financials.xlsx", "financials", True),
-        ("TargetCo_Cap_Table.csv", "cap_table", True),
-        ("TargetCo_Management_Presentation.pptx", "presentation", False),
-        ("TargetCo_Forecast_2025_v2.xlsx", "forecast", False),
-        ("TargetCo_Legal_Summary.docx", "legal", False),
-        ("TargetCo_Board_Minutes_2024-09.txt", "minutes", False),
-        ("TargetCo_IRL.xlsx", "irl", False),
-        ("notes.docx", "minutes", False),
-        ("random.docx", "other", False),
+        ("TargetCo_Q3_2024_Report.pdf", "Quarterly report Q3 2024\nUnaudited management accounts",
+         R.MANAGEMENT_ACCOUNTS, True),
+        ("TargetCo_Annual_Report_2023.pdf", "Annual report 2023\nIndependent auditor's report\n"
+         "We have audited the financial statements", R.AUDITED_STATEMENTS, True),
+        ("Comptes_2024.pdf", "Comptes annuels de l'exercice clos le 30 septembre 2024\nRapport "
+         "du commissaire aux comptes sur les comptes annuels", R.AUDITED_STATEMENTS, True),
+        ("TargetCo_Management_Presentation.pptx", "Management presentation\nInvestment "
+         "highlights", R.PRESENTATION, False),
+        ("TargetCo_Forecast_2025_v2.xlsx", "Forecast 2025\nKey assumptions", R.BUDGET_FORECAST,
+         False),
+        ("TargetCo_Legal_Summary.docx", "Legal due diligence summary\nLitigation: one claim "
+         "is pending before the court", R.LEGAL_MEMO, False),
+        ("TargetCo_Board_Minutes_2024-09.txt", "Minutes of the board meeting\nIt was resolved "
+         "unanimously", R.BOARD_MINUTES, False),
+        ("random.docx", "x", R.OTHER, False),
+        # the name alone decides nothing: a "report" that says nothing is no report
+        ("TargetCo_Q3_2024_Report.pdf", "x", R.OTHER, False),
     ],
 )
-def test_classify_document(filename: str, kind: str, authoritative: bool) -> None:
+def test_a_document_is_worth_what_its_role_makes_it(filename: str, opening: str,
+                                                    role: DocumentRole,
+                                                    authoritative: bool) -> None:
     parsed = ParsedDocument(filename=filename, file_type=filename.rsplit(".", 1)[1],
-                            sections=[Section(text="x", location=Location.for_page(1))], units=1)
+                            sections=[Section(text=opening, location=Location.for_page(1))],
+                            units=1)
     profile = classify_document(filename, parsed)
-    assert (profile.kind, profile.authoritative) == (kind, authoritative)
-    assert profile.is_irl == (kind == "irl")
+    assert (profile.role, profile.authoritative) == (role, authoritative)
+    assert profile.is_irl is False
+
+
+def test_a_request_list_is_no_evidence_whatever_its_name() -> None:
+    rows = [["Réf", "Catégorie", "Demande", "Priorité", "Statut"],
+            ["F-01", "Finance", "Comptes annuels certifiés des deux derniers exercices", "Haute",
+             "Reçu"],
+            ["F-02", "Finance", "Reporting mensuel de l'exercice en cours", "Haute", "En attente"],
+            ["J-01", "Juridique", "Table de capitalisation à jour", "Haute", "En attente"]]
+    parsed = ParsedDocument(filename="Liste.xlsx", file_type="xlsx", units=1, sections=[
+        Section(text=table_text(rows), location=Location.for_cell("Demandes", "A1"),
+                table=rows)])
+    profile = classify_document("Liste.xlsx", parsed)
+    assert profile.is_irl and profile.role is R.IRL and profile.spec.authority < 0.5
 
 
 def test_a_draft_is_never_authoritative() -> None:
@@ -387,3 +411,83 @@ def test_a_draft_is_never_authoritative() -> None:
 )
 def test_canonical_subject(text: str, subject: str | None) -> None:
     assert canonical_subject(text) == subject
+
+
+LEGAL_FR = """Litiges
+Distrib Sud SARL, ancien distributeur de la Société, a assigné la Société le 12/06/2024 devant \
+le tribunal de commerce de Lyon. Elle réclame 2,3 M€ de dommages et intérêts. La procédure est \
+en cours ; l'audience est fixée au 15/01/2025.
+
+Contrats significatifs
+Le contrat de distribution avec Alpha Froid SAS, signé le 01/03/2021, contient une clause de \
+changement de contrôle : Alpha Froid SAS peut résilier le contrat en cas de changement de \
+contrôle."""
+
+
+def test_litigation_and_contracts_read_in_french() -> None:
+    findings, _, _ = extract(
+        "Memo_juridique.docx", [Section(text=LEGAL_FR, location=Location.for_section("Juridique"))],
+        file_type="docx", title="Mémo juridique")
+    claim = only(findings, kind=FindingKind.LITIGATION)
+    assert claim.entity == "Distrib Sud SARL"
+    assert (claim.value, claim.unit) == (2_300_000.0, "EUR")
+    assert claim.attributes["status"] == "pending"
+    assert claim.attributes["court"] == "tribunal de commerce de Lyon"
+    contract = only(findings, kind=FindingKind.CONTRACT)
+    assert contract.entity == "Alpha Froid SAS"
+    assert contract.attributes["change_of_control"] == "yes"
+    assert "peut résilier" in contract.attributes["termination"]
+
+
+def test_a_claim_by_a_dismissed_employee_is_pending_not_dismissed() -> None:
+    text = ("Employment claims\nA dismissed employee, Mark Evans, filed a claim against the "
+            "Company in the Employment Tribunal seeking damages of GBP 180,000. The claim is "
+            "pending.")
+    findings, _, _ = extract("Legal_memo.docx", [Section(
+        text=text, location=Location.for_section("Legal"))], file_type="docx")
+    claim = only(findings, kind=FindingKind.LITIGATION)
+    assert claim.attributes["status"] == "pending"
+
+
+def test_a_french_cap_table_and_customer_list_are_read_by_their_headers() -> None:
+    rows = [["Actionnaire", "Catégorie", "Nombre d'actions", "% du capital"],
+            ["Holding Fondateurs SAS", "Actions ordinaires", "600 000", "60,0 %"],
+            ["Fonds Capital Croissance", "Actions de préférence", "300 000", "30,0 %"],
+            ["Marie Dupont", "Actions ordinaires", "100 000", "10,0 %"],
+            ["Total", "", "1 000 000", "100,0 %"]]
+    findings, _, _ = extract("Table_capitalisation.csv", [Section(
+        text=table_text(rows, ["Table de capitalisation au 30/06/2024"]),
+        location=Location.for_cell("Feuil1", "A1"), table=rows)], file_type="csv")
+    stakes = {f.entity: (f.value, f.attributes["class"]) for f in findings
+              if f.kind is FindingKind.OWNERSHIP}
+    assert stakes == {"Holding Fondateurs SAS": (60.0, "Actions ordinaires"),
+                      "Fonds Capital Croissance": (30.0, "Actions de préférence"),
+                      "Marie Dupont": (10.0, "Actions ordinaires")}  # the total is no holder
+    rows = [["Client", "CA 2024 (K€)", "Part du CA"], ["Alpha Froid SAS", "4 210", "23,5 %"],
+            ["Beta Logistique", "2 100", "11,7 %"], ["Autres clients", "11 600", "64,8 %"]]
+    findings, _, _ = extract("Clients.csv", [Section(
+        text=table_text(rows, ["Principaux clients"]), location=Location.for_cell("Feuil1", "A1"),
+        table=rows)], file_type="csv")
+    shares = {f.entity: f.value for f in findings if f.kind is FindingKind.CUSTOMER}
+    assert shares == {"Alpha Froid SAS": 23.5, "Beta Logistique": 11.7}  # the rest is no customer
+
+
+def test_people_and_their_roles_are_read_in_french() -> None:
+    text = ("Équipe de direction\nJean Martin est le président de la Société depuis 2015.\n"
+            "Marie Dupont — Directrice financière. Elle a rejoint la Société en 2019.\n"
+            "Paul Roux, DAF adjoint, rapporte à Marie Dupont.")
+    findings, _, _ = extract("Organigramme.docx", [Section(
+        text=text, location=Location.for_section("Direction"))], file_type="docx")
+    roles = {f.entity: f.attributes["role"] for f in findings if f.kind is FindingKind.PERSON}
+    assert roles["Jean Martin"] == "président"
+    assert roles["Marie Dupont"] == "Directrice financière"
+    assert roles["Paul Roux"] == "DAF"
+
+
+def test_a_customer_share_stated_in_french_prose() -> None:
+    text = ("Clients\nAlpha Froid SAS représente environ 23,5 % du chiffre d'affaires de "
+            "l'exercice 2024. Le contrat cadre court jusqu'en 2027.")
+    findings, _, _ = extract("Presentation.docx", [Section(
+        text=text, location=Location.for_section("Société"))], file_type="docx")
+    share = only(findings, kind=FindingKind.CUSTOMER)
+    assert (share.entity, share.value, share.unit) == ("Alpha Froid SAS", 23.5, "%")

@@ -44,7 +44,7 @@ def finding(**overrides: Any) -> Finding:
         "location": Location.for_page(1),
         "confidence": 0.9,
         "confidence_level": Confidence.HIGH,
-        "attributes": {"doc_kind": "quarterly_report", "evidence": "statement", "draft": "no"},
+        "attributes": {"doc_role": "management_accounts", "evidence": "statement", "draft": "no"},
     }
     base.update(overrides)
     return Finding(**base)
@@ -63,7 +63,7 @@ async def test_a_high_complete_finding_is_approved_with_an_audit_entry() -> None
 
 async def test_low_confidence_waits_for_a_person_with_high_priority() -> None:
     low = finding(confidence=0.4, confidence_level=Confidence.LOW,
-                  attributes={"doc_kind": "minutes", "evidence": "statement", "draft": "no"})
+                  attributes={"doc_role": "board_minutes", "evidence": "statement", "draft": "no"})
     outcome = await run_review_pipeline([low], deal_id=DEAL)
     [pending] = outcome.findings
     assert pending.status is FindingStatus.PENDING
@@ -73,7 +73,7 @@ async def test_low_confidence_waits_for_a_person_with_high_priority() -> None:
 
 async def test_medium_confidence_waits_with_normal_priority() -> None:
     medium = finding(confidence=0.7, confidence_level=Confidence.MEDIUM,
-                     attributes={"doc_kind": "presentation", "evidence": "statement",
+                     attributes={"doc_role": "presentation", "evidence": "statement",
                                  "draft": "no"})
     outcome = await run_review_pipeline([medium], deal_id=DEAL)
     assert [(f.status, f.review_priority) for f in outcome.findings] == [
@@ -82,7 +82,7 @@ async def test_medium_confidence_waits_with_normal_priority() -> None:
 
 
 async def test_confidence_above_its_evidence_is_lowered_and_not_promoted() -> None:
-    overclaimed = finding(attributes={"doc_kind": "presentation", "evidence": "statement",
+    overclaimed = finding(attributes={"doc_role": "presentation", "evidence": "statement",
                                       "draft": "no"})
     outcome = await run_review_pipeline([overclaimed], deal_id=DEAL)
     [result] = outcome.findings
@@ -90,6 +90,14 @@ async def test_confidence_above_its_evidence_is_lowered_and_not_promoted() -> No
     assert result.confidence_level is Confidence.MEDIUM
     assert result.status is FindingStatus.PENDING
     assert outcome.audit == []
+
+
+async def test_a_finding_stored_with_a_former_kind_of_document_keeps_its_ceiling() -> None:
+    """Findings stored before the one document classification name a kind, not a role."""
+    stored = finding(attributes={"doc_kind": "presentation", "evidence": "statement",
+                                 "draft": "no"})
+    [result] = (await run_review_pipeline([stored], deal_id=DEAL)).findings
+    assert result.confidence == 0.7 and result.status is FindingStatus.PENDING
 
 
 async def test_a_long_excerpt_is_trimmed_around_its_value_then_promoted() -> None:
@@ -150,8 +158,8 @@ async def test_a_person_without_a_role_is_not_complete() -> None:
     person = finding(kind=FindingKind.PERSON, subject="person:markus weber", label="Markus Weber",
                      period=None, value=None, unit=None, value_text=None, entity="Markus Weber",
                      excerpt="Markus Weber joined TargetCo in March 2019 and leads projects.",
-                     attributes={"role": "", "doc_kind": "annual_report", "evidence": "statement",
-                                 "draft": "no"})
+                     attributes={"role": "", "doc_role": "audited_statements",
+                                 "evidence": "statement", "draft": "no"})
     outcome = await run_review_pipeline([person], deal_id=DEAL)
     assert outcome.findings[0].status is FindingStatus.PENDING
     assert "needs role" in outcome.findings[0].attributes["review_reason"]

@@ -81,3 +81,53 @@ async def test_a_document_cut_short_by_sigkill_is_never_cited(
         answer = await app.answers.ask("targetco", "What was Zorblax licence revenue in FY2024?")
         assert "987" not in answer.answer
         assert MEMO not in {c.document for c in answer.citations}
+
+
+async def test_findings_stored_before_a_crash_are_never_evidence_nor_queued(
+    home_copy: Path,
+) -> None:
+    """Issue 26, item 15: the crash came after the document's findings were stored and before
+    it was marked `completed`; recovery marked it failed, yet its finding was cited and queued."""
+    from manda.errors import FindingNotFoundError
+    from manda.models import (
+        Chunk,
+        Confidence,
+        Document,
+        Finding,
+        FindingKind,
+        Location,
+        ReviewDecisionKind,
+    )
+
+    async with Manda(Settings(MANDA_HOME=home_copy)) as app:
+        memo = Document(
+            id="d_crashed", deal_id="targetco", filename=MEMO, content_hash="crashed",
+            file_type="txt", size_bytes=len(FACT), version_family="zorblax licence memo",
+            status=DocumentStatus.RUNNING, ingest_owner="elsewhere:1",
+        )
+        await app.graph.upsert_document(memo)
+        chunk = Chunk(id="d_crashed_c0", deal_id="targetco", document_id=memo.id, ordinal=0,
+                      text=FACT, location=Location.for_section("memo"))
+        await app.graph.add_chunks("targetco", [chunk])
+        finding = Finding(
+            id="f_crashed", deal_id="targetco", document_id=memo.id, chunk_id=chunk.id,
+            kind=FindingKind.METRIC, subject="zorblax licence revenue",
+            label="Zorblax licence revenue", period="FY2024",
+            value=987_000_000.0, unit="EUR", excerpt=FACT, location=chunk.location,
+            confidence=0.95, confidence_level=Confidence.HIGH,
+        )
+        await app.graph.add_findings([finding])
+        await app.graph.set_document_status("targetco", memo.id, DocumentStatus.FAILED,
+                                            INTERRUPTED)  # what recovery does
+
+        queue = await app.deals.review_page("targetco")
+        assert finding.id not in {f.id for f in queue.findings}
+        assert finding.id not in {f.id for f in await app.deals.findings("targetco")}
+        answer = await app.answers.ask("targetco", "What was Zorblax licence revenue in FY2024?")
+        assert "987" not in answer.answer and MEMO not in {c.document for c in answer.citations}
+        try:
+            await app.deals.decide("targetco", finding.id, ReviewDecisionKind.APPROVE, by="U1")
+        except FindingNotFoundError:
+            pass
+        else:
+            raise AssertionError("a finding of a failed document was approved")

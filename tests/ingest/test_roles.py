@@ -165,6 +165,65 @@ LEASES_DE = _table([["Standort", "Vermieter", "Fläche (m²)", "Miete p.a. (EUR)
                     ["München", "Immo AG", "1.200", "240.000", "31.12.2028"]],
                    notes=["Übersicht Mietverträge"])
 
+# A French room (issue 24: its accounts, management accounts, cap table and request list were
+# all classed "other").
+FR_AUDITED = _prose(
+    "Société Exemple SAS\nComptes annuels de l'exercice clos le 30 septembre 2024",
+    "Bilan actif (en K€)\nK€ | 30/09/2024 | 30/09/2023\nDisponibilités | 1 240,5 | 980,0",
+    "Rapport du commissaire aux comptes sur les comptes annuels\nNous certifions que les "
+    "comptes annuels sont, au regard des règles et principes comptables français, réguliers et "
+    "sincères et donnent une image fidèle du résultat des opérations de l'exercice écoulé.")
+FR_REPORTING = _table(
+    [["K€", "Réel oct.", "Budget oct.", "Écart", "Cumul réel"],
+     ["Chiffre d'affaires", "1 210,4", "1 150,0", "60,4", "1 210,4"],
+     ["Marge brute", "480,1", "470,0", "10,1", "480,1"],
+     ["EBE", "120,3", "110,0", "10,3", "120,3"]],
+    notes=["Reporting mensuel — octobre 2024", "Non audité"])
+FR_CAP_TABLE = _table(
+    [["Actionnaire", "Catégorie", "Nombre d'actions", "% du capital", "% des droits de vote"],
+     ["Holding Fondateurs SAS", "Actions ordinaires", "600 000", "60,0 %", "60,0 %"],
+     ["Fonds Capital Croissance", "Actions de préférence", "300 000", "30,0 %", "30,0 %"],
+     ["BSPCE (dilution)", "BSPCE", "100 000", "10,0 %", "10,0 %"]],
+    notes=["Table de capitalisation au 30 juin 2024"], file_type="csv")
+FR_REQUEST_LIST = _table(
+    [["Réf", "Catégorie", "Demande", "Priorité", "Statut"],
+     ["F-01", "Finance", "Comptes annuels certifiés des deux derniers exercices", "Haute",
+      "Reçu"],
+     ["F-02", "Finance", "Reporting mensuel de l'exercice en cours", "Haute", "En attente"],
+     ["J-01", "Juridique", "Liste des litiges en cours", "Moyenne", "En attente"]])
+FR_LOAN = _prose(
+    "CONTRAT DE CRÉDIT SYNDIQUÉ\nENTRE LES SOUSSIGNÉS : Société Exemple SAS, ci-après dénommée "
+    "l'« Emprunteur », d'une part, et Banque du Nord, ci-après dénommée l'« Agent », d'autre "
+    "part.\nIL A ÉTÉ CONVENU CE QUI SUIT :",
+    "Article 12 — Droit applicable. Le présent contrat est soumis au droit français. "
+    "Article 13 — Résiliation.", file_type="docx")
+FR_MINUTES = _prose(
+    "Procès-verbal des délibérations du conseil d'administration du 12 mars 2024\nÉtaient "
+    "présents : M. Martin (président de séance), Mme Durand",
+    "Ordre du jour : approbation du budget 2025. Après délibération, le conseil "
+    "d'administration adopte à l'unanimité la résolution suivante.", file_type="docx")
+FR_CENSUS = _table(
+    [["Matricule", "Nom", "Poste", "Date d'entrée", "Type de contrat", "Salaire annuel brut"],
+     ["001", "Marie Dupont", "Comptable", "01/03/2019", "CDI", "42 000"],
+     ["002", "Jean Martin", "Commercial", "15/07/2020", "CDI", "38 500"],
+     ["003", "Luc Bernard", "Ingénieur", "04/01/2021", "CDI", "51 000"],
+     ["004", "Anne Petit", "Assistante", "12/09/2022", "CDD", "29 000"],
+     ["005", "Paul Roux", "Technicien", "01/02/2023", "CDI", "33 000"]],
+    notes=["Registre du personnel au 30 septembre 2024"], file_type="csv")
+FR_LEGAL_MEMO = _prose(
+    "Mémo juridique — due diligence juridique\nStrictement confidentiel.",
+    "Un ancien distributeur a assigné la Société devant le tribunal de commerce de Lyon et "
+    "réclame 2,3 M€ de dommages et intérêts. La procédure est en cours.", file_type="docx")
+FR_LEASES = _table(
+    [["Site", "Bailleur", "Surface (m²)", "Loyer annuel (K€)", "Échéance du bail"],
+     ["Lyon", "Foncière Rhône", "1 200", "240", "31/12/2028"],
+     ["Paris", "SCI Opéra", "800", "310", "30/06/2027"]],
+    notes=["État des baux commerciaux"])
+FR_PRESENTATION = _prose(
+    "Présentation de la société — Projet Faucon",
+    "Chiffres clés et faits marquants\nLeader français de la logistique du froid ; "
+    "positionnement premium ; stratégie de croissance à l'international.", file_type="pdf")
+
 
 @pytest.mark.parametrize(
     ("parsed", "role"),
@@ -191,6 +250,16 @@ LEASES_DE = _table([["Standort", "Vermieter", "Fläche (m²)", "Miete p.a. (EUR)
         (REPLY_WITHOUT_HEADERS, R.CORRESPONDENCE),
         (SHAREHOLDER_RESOLUTIONS_DE, R.BOARD_MINUTES),
         (LEASES_DE, R.LEASE_SCHEDULE),
+        (FR_AUDITED, R.AUDITED_STATEMENTS),
+        (FR_REPORTING, R.MANAGEMENT_ACCOUNTS),
+        (FR_CAP_TABLE, R.CAP_TABLE),
+        (FR_REQUEST_LIST, R.IRL),
+        (FR_LOAN, R.CONTRACT),
+        (FR_MINUTES, R.BOARD_MINUTES),
+        (FR_CENSUS, R.EMPLOYEE_CENSUS),
+        (FR_LEGAL_MEMO, R.LEGAL_MEMO),
+        (FR_LEASES, R.LEASE_SCHEDULE),
+        (FR_PRESENTATION, R.PRESENTATION),
     ],
     ids=lambda v: v.value if isinstance(v, DocumentRole) else "",
 )

@@ -165,7 +165,7 @@ async def test_the_email_is_on_the_deal_timeline_at_its_date(
 
     app, _ = ingested
     timeline = await timeline_for_deal(app.graph, "falcon")
-    sent = [e for e in timeline.events if e.start_date == date(2024, 5, 14)]
+    sent = [e for e in timeline.events if e.date == date(2024, 5, 14)]
     assert sent and any(
         c.document == "3.1 Revised offer.eml" for e in sent for c in e.citations
     )

@@ -90,7 +90,7 @@ async def test_stated_correction_supersedes_figures_instead_of_conflicting(tmp_p
         assert old and all(f.status is FindingStatus.SUPERSEDED for f in old)
         timeline = await timeline_for_deal(app.graph, "acme")
     (issued,) = [e for e in timeline.events if e.kind == "correction"]
-    assert issued.date == "2024-04-20" and issued.title.startswith("Correction issued")
+    assert issued.label == "2024-04-20" and issued.title.startswith("Correction issued")
     assert "corrects the FY2023 EBITDA" in issued.citations[0].excerpt
 
 
@@ -108,3 +108,21 @@ def test_a_dated_document_said_to_have_overstated_a_figure_is_corrected() -> Non
                       "The auditors found that inventory was overstated.",
                       "The trading update overstated revenue."):
         assert not find_correction_statements(_parsed(judgement, date(2024, 5, 21))), judgement
+
+
+def test_a_french_correction_email_names_the_reporting_it_replaces() -> None:
+    """"Annule et remplace", "est corrigé": a French correction is read like an English one."""
+    mail = ("Objet : Rectificatif EBE mars 2025\nBonjour,\nLe présent courriel annule et remplace "
+            "le reporting mensuel de mars 2025 diffusé le 14/04/2025.\nCordialement,")
+    (statement,) = find_correction_statements(_parsed(mail, date(2025, 4, 22)))
+    assert statement.target_start == date(2025, 4, 14)
+    assert {"reporting", "mensuel", "mars", "2025"} <= set(statement.target_words)
+    passive = "L'EBE figurant dans le reporting mensuel de mars 2025 est corrigé à 1 180 K€."
+    (stated,) = find_correction_statements(_parsed(passive, date(2025, 4, 22)))
+    assert {"reporting", "mars"} <= set(stated.target_words)
+    reporting = _doc(1, "Reporting_mensuel_mars_2025.xlsx", None)
+    budget = _doc(2, "Budget_2025.xlsx", None)
+    newer = _doc(0, "Rectificatif.eml", date(2025, 4, 22))
+    assert resolve_correction_target(stated, newer, [reporting, budget, newer]) is reporting
+    agrees = "L'EBE de mars 2025 concorde avec le reporting qui remplace le projet du 14/04/2025."
+    assert not find_correction_statements(_parsed(agrees, date(2025, 4, 22)))

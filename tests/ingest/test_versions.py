@@ -19,6 +19,11 @@ from manda.ingest.versions import supersedes, version_info
         ("Memo (1).docx", "Memo.docx"),
         ("Q3 report.pdf", "Q3 report draft.pdf"),
         ("budget-v10.xlsx", "budget-v9.xlsx"),
+        # German and French markers are vocabulary words like the English ones
+        ("Jahresabschluss_2024_korrigiert.pdf", "Jahresabschluss_2024.pdf"),
+        ("Comptes_annuels_2024_version_définitive.pdf", "Comptes_annuels_2024_projet.pdf"),
+        ("Reporting_mars_2025_rectifié.xlsx", "Reporting_mars_2025.xlsx"),
+        ("Contrat_de_credit_V2.docx", "Contrat_de_credit_projet.docx"),
     ],
 )
 def test_later_versions_supersede_earlier_ones(newer: str, older: str) -> None:
@@ -42,3 +47,12 @@ def test_family_ignores_case_separators_and_file_type() -> None:
         version_info("TargetCo Annual-Report 2023.pdf").family
         == version_info("targetco_annual_report_2023_CORRECTED.docx").family
     )
+
+
+def test_a_draft_and_a_correction_are_named_in_every_language() -> None:
+    assert version_info("Comptes_annuels_2024_projet.pdf").is_draft
+    assert version_info("Planung_2025_Entwurf.xlsx").is_draft
+    assert version_info("Reporting_mars_2025_rectifié.xlsx").is_correction
+    assert not version_info("Projet_Faucon_IM.pdf").is_draft  # a deal's code name, not a draft
+    assert version_info("Projet_Faucon_IM.pdf").family == "projet_faucon_im"
+    assert version_info("Report_v1.2.3.pdf").rank == 0  # no version number of ours

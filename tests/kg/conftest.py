@@ -151,7 +151,8 @@ class ModelFactory:
         values.update(fields)
         return Document.model_validate(values)
 
-    def chunk(self, document: Document, text: str, ordinal: int | None = None) -> Chunk:
+    def chunk(self, document: Document, text: str, ordinal: int | None = None,
+              heading_path: tuple[str, ...] = ()) -> Chunk:
         ordinal = self._next() if ordinal is None else ordinal
         return Chunk(
             id=Chunk.make_id(document.id, ordinal),
@@ -161,6 +162,7 @@ class ModelFactory:
             text=text,
             location=Location.for_page(ordinal + 1),
             section=ordinal,
+            heading_path=heading_path,
         )
 
     def chunks(self, document: Document, texts: Sequence[str]) -> list[Chunk]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
@@ -130,6 +131,19 @@ async def test_documents_upsert_is_idempotent_and_replaces(
     assert dumps(await graph.list_documents(deal_id)) == dumps([updated, second])
 
 
+async def test_document_names_are_the_completed_documents_file_names(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    done = make.document(deal_id, "Q3_Report.pdf")
+    reading = make.document(deal_id, "Board_Pack.pdf", status=DocumentStatus.RUNNING)
+    for document in (done, reading):
+        await graph.upsert_document(document)
+    assert await graph.document_names(deal_id) == {done.id: "Q3_Report.pdf"}
+    await graph.set_document_status(deal_id, reading.id, DocumentStatus.COMPLETED)
+    assert await graph.document_names(deal_id) == {done.id: "Q3_Report.pdf",
+                                                   reading.id: "Board_Pack.pdf"}
+
+
 async def test_document_status_and_error(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:
@@ -160,6 +174,8 @@ async def test_chunks_round_trip_in_order(
     document = make.document(deal_id)
     other = make.document(deal_id, "Other.pdf")
     chunks = make.chunks(document, ["first passage", "second passage", "third passage"])
+    chunks[1].heading_path = ("3 Legal", "3.2 Litigation — “pending” claims")
+    chunks[2].heading_path = ("Consolidated Statements of Operations (in millions)",)
     await graph.add_chunks(deal_id, list(reversed(chunks)))
     await graph.add_chunks(deal_id, make.chunks(other, ["elsewhere"]))
 
@@ -321,6 +337,23 @@ async def test_two_embedders_never_mix(
     assert await graph.embedded_chunk_ids(deal_id, "emb-none") == set()
 
 
+async def test_a_chunk_s_stored_vector_is_read_back_in_its_embedder_s_space(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(make.document(deal_id), ["one", "two", "three"])
+    await graph.add_chunks(deal_id, chunks)
+    one, two, three = (c.id for c in chunks)
+    await graph.add_vectors(deal_id, "emb-a", [one, two], make.vectors(E1, E2))
+    await graph.add_vectors(deal_id, "emb-b", [two], make.vectors(E1))
+
+    read = await graph.chunk_vectors(deal_id, "emb-a", [one, two, three])
+    assert set(read) == {one, two}  # three was never embedded
+    assert float(np.dot(read[one], make.unit(*E1))) > 0.99
+    assert float(np.dot(read[two], make.unit(*E2))) > 0.99
+    assert set(await graph.chunk_vectors(deal_id, "emb-b", [one, two])) == {two}
+    assert await graph.chunk_vectors(deal_id, "emb-a", []) == {}
+
+
 async def test_vectors_of_another_dimension_for_the_same_embedder_are_refused(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:
@@ -342,7 +375,8 @@ async def test_finding_round_trip_and_idempotent_add(
 ) -> None:
     document = make.document(deal_id)
     chunk = make.chunk(document, "Revenue for Q3 2024 was €5.2M.")
-    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH")
+    finding = make.finding(document, chunk=chunk, entity="Falcon GmbH",
+                           heading_path=("Quarterly report", "Highlights"))
     await graph.add_findings([finding])
     await graph.add_findings([finding])
 
@@ -394,6 +428,32 @@ async def test_finding_status_changes_are_read_back_everywhere(
         await graph.set_finding_status(deal_id, make.id("f"), FindingStatus.APPROVED)
 
 
+async def test_heading_paths_are_set_on_chunks_and_their_findings_alone(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """What a document stored before heading paths were kept gets when it is read again."""
+    document = make.document(deal_id)
+    claim, other = make.chunks(document, ["A former distributor claims EUR 2.3M.", "Leases"])
+    await graph.add_chunks(deal_id, [claim, other])
+    decided = make.finding(document, chunk=claim, status=FindingStatus.APPROVED)
+    elsewhere = make.finding(document, chunk=other)
+    await graph.add_findings([decided, elsewhere])
+
+    path = ("Legal summary", "Litigation")
+    await graph.set_heading_paths(deal_id, {claim.id: path, "unknown_c0001": ("x",)})
+
+    [stored, untouched] = await graph.list_chunks(deal_id, document.id)
+    assert stored.model_dump() == claim.model_copy(update={"heading_path": path}).model_dump()
+    assert untouched.model_dump() == other.model_dump()
+    got = await graph.get_finding(deal_id, decided.id)
+    assert got is not None
+    assert got.model_dump() == decided.model_copy(update={"heading_path": path}).model_dump()
+    assert (await graph.get_finding(deal_id, elsewhere.id)) == elsewhere
+    assert [h.id for h in await graph.fulltext_search(deal_id, "distributor", 5)] == [claim.id]
+    await graph.set_heading_paths(deal_id, {claim.id: ()})
+    assert (await graph.get_chunks(deal_id, [claim.id]))[0].heading_path == ()
+
+
 async def test_findings_for_chunks(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
 ) -> None:
@@ -410,6 +470,41 @@ async def test_findings_for_chunks(
     assert dumps(found) == dumps([on_first, also_first])
     assert {f.id for f in await graph.findings_for_chunks(deal_id, [second.id])} == {on_second.id}
     assert await graph.findings_for_chunks(deal_id, []) == []
+
+
+async def test_fact_chunks_scores_passages_by_their_best_finding_and_reads_only_a_few(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """Retrieval's findings channel: every passage the other channels found that holds a
+    finding on the subject (and period), and the `limit` strongest of the rest, ties by id."""
+    document = make.document(deal_id)
+    chunks = make.chunks(document, [f"page {n}" for n in range(6)])
+    await graph.add_chunks(deal_id, chunks)
+    a, b, c, d, e, f = chunks
+    await graph.add_findings([
+        make.finding(document, chunk=a, confidence=0.6),
+        make.finding(document, chunk=a, confidence=0.9),  # a's best counts
+        make.finding(document, chunk=b, confidence=0.8),
+        make.finding(document, chunk=c, confidence=0.8),
+        make.finding(document, chunk=d, confidence=0.9, status=FindingStatus.SUPERSEDED),
+        make.finding(document, chunk=e, confidence=0.95, status=FindingStatus.REJECTED),
+        make.finding(document, chunk=f, confidence=0.99, period="Q4 2024"),
+        make.finding(document, chunk=f, confidence=0.99, subject="ebitda"),
+        make.finding(document, confidence=0.99),  # no passage
+    ])
+
+    def scored(found: list[ScoredId]) -> list[tuple[str, float]]:
+        return [(h.id, round(h.score, 3)) for h in found]
+
+    got = await graph.fact_chunks(deal_id, ["revenue"], ["Q3 2024"], limit=10)
+    assert scored(got) == sorted([(a.id, 0.9), (b.id, 0.8), (c.id, 0.8), (d.id, 0.45)],
+                                 key=lambda x: (-x[1], x[0]))
+    top = await graph.fact_chunks(deal_id, ["revenue"], ["Q3 2024"], among=[d.id], limit=2)
+    assert scored(top) == sorted([(a.id, 0.9), (min(b.id, c.id), 0.8), (d.id, 0.45)],
+                                 key=lambda x: (-x[1], x[0]))
+    any_period = await graph.fact_chunks(deal_id, ["revenue", "ebitda"], limit=1)
+    assert scored(any_period) == [(f.id, 0.99)]
+    assert await graph.fact_chunks(deal_id, [], limit=5) == []
 
 
 # ---------------------------------------------------------------- relations
@@ -758,10 +853,10 @@ async def test_nothing_from_another_deal_is_ever_returned(
     assert untouched is not None and untouched.status is FindingStatus.PENDING
 
 
-async def test_a_document_is_searched_only_once_its_ingestion_completed(
+async def half_and_done(
     graph: KnowledgeGraph, make: ModelFactory, deal_id: str
-) -> None:
-    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+) -> tuple[Document, Document, Chunk, Chunk]:
+    """A document left `running` by a crash and a completed one, a chunk each."""
     await graph.upsert_deal(Deal(id=deal_id, name=deal_id))
     half = make.document(deal_id, "Half.pdf", status=DocumentStatus.RUNNING)
     done = make.document(deal_id, "Done.pdf")
@@ -770,6 +865,14 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     [half_chunk] = make.chunks(half, ["zorblax revenue was 999"])
     [done_chunk] = make.chunks(done, ["zorblax revenue was 5"])
     await graph.add_chunks(deal_id, [half_chunk, done_chunk])
+    return half, done, half_chunk, done_chunk
+
+
+async def test_a_document_is_searched_only_once_its_ingestion_completed(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """A crash mid-ingestion leaves chunks of a `running` document: never an answer's source."""
+    half, _, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
     await graph.add_vectors(deal_id, "emb-a", [half_chunk.id, done_chunk.id], make.vectors(E1, E12))
 
     async def found() -> tuple[set[str], set[str]]:
@@ -783,3 +886,38 @@ async def test_a_document_is_searched_only_once_its_ingestion_completed(
     await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
     both = {half_chunk.id, done_chunk.id}
     assert await found() == (both, both)
+
+
+async def test_findings_of_an_unfinished_document_are_never_read(
+    graph: KnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    """Issue 26, item 15: a crash after a document's findings were stored, before it was
+    `completed`, left them cited and queued for review, even once marked failed."""
+    half, done, half_chunk, done_chunk = await half_and_done(graph, make, deal_id)
+    stray = make.finding(half, chunk=half_chunk, subject="zorblax")
+    kept = make.finding(done, chunk=done_chunk, subject="revenue")
+    await graph.add_findings([stray, kept])
+    conflict = make.relation(deal_id, RelationType.CONTRADICTS, stray.id, kept.id, "999 vs 5")
+    await graph.add_relations([conflict])
+
+    async def read() -> tuple[object, ...]:
+        return (
+            {f.id for f in await graph.list_findings(deal_id)},
+            {f.id for f in await graph.list_findings(deal_id, status=FindingStatus.PENDING)},
+            await graph.get_finding(deal_id, stray.id) is not None,
+            await graph.finding_subjects(deal_id),
+            {f.id for f in await graph.findings_for_chunks(deal_id, [half_chunk.id,
+                                                                     done_chunk.id])},
+            len(await graph.list_relations(deal_id)),
+        )
+
+    hidden = ({kept.id}, {kept.id}, False, ["revenue"], {kept.id}, 0)
+    assert await read() == hidden
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.FAILED, "interrupted")
+    assert await read() == hidden
+    # ingestion, reading the document again, still sees its earlier findings
+    assert {f.id for f in await graph.list_findings(deal_id, document_id=half.id,
+                                                    unfinished=True)} == {stray.id}
+    await graph.set_document_status(deal_id, half.id, DocumentStatus.COMPLETED)
+    assert await read() == ({stray.id, kept.id}, {stray.id, kept.id}, True,
+                            ["revenue", "zorblax"], {stray.id, kept.id}, 1)

@@ -5,6 +5,7 @@ and turns any question into a valid query."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 import string
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 from manda.errors import BackendUnavailableError
-from manda.kg.embedded import EmbeddedKnowledgeGraph, keyword
+from manda.kg.embedded import EmbeddedKnowledgeGraph, keyword, schema
 from manda.kg.embedded.fulltext import match_expression
 from manda.kg.embedded.schema import SCHEMA_VERSION, apply_schema
 from manda.kg.port import Capabilities
@@ -514,6 +515,51 @@ async def test_an_existing_version_1_home_moves_from_fts5_to_the_keyword_index(
         names = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert not {"chunks_fts", "chunks_fts_insert"} & names
+
+
+async def test_a_version_3_home_gains_heading_paths_and_keeps_everything_it_held(
+    db_path: Path, make: ModelFactory, deal_id: str
+) -> None:
+    """A home written before heading paths were kept (schema 3: the chunks table without the
+    column, findings' JSON without the field) opens, reads and searches as before."""
+    db_path.parent.mkdir(parents=True)
+    document = make.document(deal_id)
+    [chunk] = make.chunks(document, ["Vertex Distribution claims EUR 2.3M in damages."])
+    finding = make.finding(document, chunk=chunk, status=FindingStatus.APPROVED)
+    version_3 = schema.DDL.replace(
+        "    heading_path TEXT NOT NULL DEFAULT '[]',  -- JSON list, outermost heading first\n", "")
+    assert version_3 != schema.DDL
+    with sqlite3.connect(db_path) as old:
+        for statement in schema.statements(version_3):
+            old.execute(statement)
+        old.execute("PRAGMA user_version = 3")
+        old.execute(
+            "INSERT INTO chunks (deal_id, id, document_id, ordinal, section, location, text) "
+            "VALUES (?, ?, ?, 0, 0, ?, ?)",
+            (deal_id, chunk.id, document.id, chunk.location.model_dump_json(), chunk.text))
+        old_json = finding.model_dump(mode="json", exclude={"heading_path"})
+        old.execute(
+            "INSERT INTO findings (deal_id, id, status, subject, period, document_id, chunk_id, "
+            "created_at, data) VALUES (?, ?, 'approved', 'revenue', 'Q3 2024', ?, ?, ?, ?)",
+            (deal_id, finding.id, document.id, chunk.id, "2024-10-01", json.dumps(old_json)))
+    graph = EmbeddedKnowledgeGraph(db_path)
+    await graph.start()
+    try:
+        assert (await graph.get_chunks(deal_id, [chunk.id]))[0].model_dump() == chunk.model_dump()
+        assert await graph.get_finding(deal_id, finding.id) == finding
+        assert [h.id for h in await graph.fulltext_search(deal_id, "damages", 5)] == [chunk.id]
+        await graph.set_heading_paths(deal_id, {chunk.id: ("Legal summary", "Litigation")})
+        [got] = await graph.findings_for_chunks(deal_id, [chunk.id])
+        assert got.heading_path == ("Legal summary", "Litigation")
+        assert got.status is FindingStatus.APPROVED
+        later = make.chunk(document, "written after", ordinal=1, heading_path=("Leases",))
+        await graph.add_chunks(deal_id, [later])
+        assert [c.heading_path for c in await graph.list_chunks(deal_id, document.id)] == [
+            ("Legal summary", "Litigation"), ("Leases",)]
+    finally:
+        await graph.aclose()
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
 
 
 def test_every_question_builds_a_query_tantivy_runs() -> None:

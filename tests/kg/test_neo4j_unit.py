@@ -125,6 +125,7 @@ def chunk(ordinal: int = 0, text: str = "Q3 2024 revenue was €5.2M.") -> Chunk
         ordinal=ordinal,
         text=text,
         location=Location.for_page(ordinal + 1),
+        heading_path=("Annual report", "Litigation"),
     )
 
 
@@ -145,6 +146,7 @@ def finding(**fields: Any) -> Finding:
         "doc_date": date(2024, 10, 15),
         "excerpt": "Q3 2024 revenue was €5.2M",
         "location": Location.for_cell("P&L", "B7"),
+        "heading_path": ("Annual report", "Litigation"),
         "confidence": 0.92,
         "confidence_level": Confidence.HIGH,
         "created_at": AT,
@@ -283,7 +285,24 @@ async def test_writes_send_neo4j_storable_properties(
     assert (finding_row["deal_id"], finding_row["chunk_id"]) == (DEAL, chunk().id)
     storable = (str, int, float, bool, datetime, date, type(None))
     for props in (doc_call.params["props"], rows[0]["props"], finding_row["props"]):
-        assert all(isinstance(value, storable) for value in props.values()), props
+        assert all(isinstance(value, storable) or (  # or a homogeneous list of strings
+            isinstance(value, list) and all(isinstance(v, str) for v in value))
+            for value in props.values()), props
+    assert rows[0]["props"]["heading_path"] == ["Annual report", "Litigation"]
+    assert finding_row["props"]["heading_path"] == ["Annual report", "Litigation"]
+
+
+async def test_heading_paths_are_set_on_chunks_and_their_findings(
+    store: Neo4jKnowledgeGraph, executor: RecordingExecutor
+) -> None:
+    await store.set_heading_paths(DEAL, {chunk(0).id: ("Legal", "Litigation"), chunk(1).id: ()})
+
+    [call] = executor.sent(cypher.SET_HEADING_PATHS)
+    assert call.write and call.params["deal_id"] == DEAL
+    assert call.params["rows"] == [
+        {"chunk_id": chunk(0).id, "heading_path": ["Legal", "Litigation"]},
+        {"chunk_id": chunk(1).id, "heading_path": []},
+    ]
 
 
 async def test_chunks_of_another_deal_are_refused(store: Neo4jKnowledgeGraph) -> None:

@@ -22,7 +22,7 @@ async def local_page() -> AsyncIterator[tuple[FakeSlack, User, Channel]]:
     you = fake.workspace.add_user("you", real_name="You")
     deal = fake.workspace.add_channel("deal-x", members=[you.id])
     client = ClientApi(fake, you, commands=["/manda"], start_channel=deal.id)
-    fake.mount([*client.routes(), *page_routes()])
+    fake.mount([*client.routes(), *page_routes(client.guard)])
     async with fake:
         yield fake, you, deal
 

@@ -268,7 +268,8 @@ async def test_only_pages_of_this_machine_may_act(local: Local) -> None:
     rebound = {"Host": f"evil.example:{local.fake.port}"}
     async with local.http.get(local.url("state"), headers=rebound) as resp:
         assert resp.status == 403 and (await resp.json())["error"] == "not_loopback"
-    async with local.http.get(local.url("state"), headers={"Host": "localhost"}) as resp:
+    async with local.http.get(local.url("state"),
+                              headers={"Host": f"localhost:{local.fake.port}"}) as resp:
         assert resp.status == 200
     assert local.app.received == []  # nothing refused reached the app
     secret = next(c for c in local.fake.workspace.channels.values() if c.name == "secret")

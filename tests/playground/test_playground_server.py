@@ -18,7 +18,7 @@ from bot.commands import SUBCOMMANDS, slash_commands
 from bot.conversations import channel_key
 from bot.fakeslack import FakeSlack
 from bot.playground import Playground
-from bot.playground.run import HEADLINE, run_playground
+from bot.playground.run import HEADLINE, playground_settings, run_playground
 from bot.playground.seed import DEAL_CHANNELS
 from manda import cli as domain_cli
 from manda.app import Manda
@@ -72,19 +72,71 @@ async def test_everything_listens_on_127_0_0_1_only(playground: Playground) -> N
 
 
 async def test_the_page_and_its_assets(playground: Playground) -> None:
-    async with aiohttp.ClientSession() as http:
-        async with http.get(playground.url) as resp:
+    async with aiohttp.ClientSession(cookies=playground.cookie) as http:
+        async with http.get(playground.address) as resp:
             page = await resp.text()
             assert resp.status == 200 and resp.content_type == "text/html"
         assert "Local playground — no Slack account involved" in page
         for asset, kind in [("app.js", "text/javascript"), ("playground.css", "text/css")]:
-            async with http.get(f"{playground.url}static/{asset}") as resp:
+            async with http.get(f"{playground.address}static/{asset}") as resp:
                 assert resp.status == 200 and resp.content_type == kind
-        async with http.get(f"{playground.url}static/..%2Fserver.py") as resp:
+        async with http.get(f"{playground.address}static/..%2Fserver.py") as resp:
             assert resp.status == 404
         headers = {"Host": f"rebound.example:{playground.fake.port}"}
-        async with http.get(playground.url, headers=headers) as resp:
+        async with http.get(playground.address, headers=headers) as resp:
             assert resp.status == 403
+
+
+async def test_only_the_browser_that_opened_this_runs_address_is_served(
+    playground: Playground,
+) -> None:
+    """Issue 26, item 5: any local user could drive the playground through /client/api."""
+    address, api = playground.address, f"{playground.address}client/api"
+    message = {"channel": playground.seeded.channels["deal-targetco"].id, "text": "hi"}
+    action = {"X-Slack-Client": "1"}
+    before = len(playground.fake.deliveries)
+    async with aiohttp.ClientSession() as stranger:  # another user of the machine: no key
+        for url in (address, f"{address}static/app.js", f"{api}/state", f"{api}/events"):
+            async with stranger.get(url) as resp:
+                assert resp.status == 403, url
+        async with stranger.post(f"{api}/messages", json=message, headers=action) as resp:
+            assert resp.status == 403 and (await resp.json())["error"] == "no_key"
+        async with stranger.get(f"{address}?key=guessed", allow_redirects=False) as resp:
+            assert resp.status == 403
+        async with stranger.get(f"{api}/state?key={playground.key}") as resp:
+            assert resp.status == 403  # the key opens the page only, never an API call
+    assert len(playground.fake.deliveries) == before  # nothing reached the bot
+
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
+        async with browser.get(playground.url, allow_redirects=False) as resp:
+            assert resp.status == 303 and resp.headers["Location"] == "/"
+            cookie = resp.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        async with browser.get(playground.url) as resp:  # then the page, with the cookie
+            assert resp.status == 200 and str(resp.url) == address
+        async with browser.get(f"{api}/state") as resp:
+            assert resp.status == 200
+        own = f"http://127.0.0.1:{playground.fake.port}"
+        for origin in ("http://127.0.0.1:1", "http://localhost:9", "null", "http://evil.example"):
+            async with browser.post(f"{api}/messages", json=message,
+                                    headers={**action, "Origin": origin}) as resp:
+                assert resp.status == 403, origin
+        elsewhere = {"Host": f"127.0.0.1:{playground.fake.port + 1}"}
+        async with browser.get(f"{api}/state", headers=elsewhere) as resp:
+            assert resp.status == 403
+        async with browser.post(f"{api}/messages", json=message,
+                                headers={**action, "Origin": own}) as resp:
+            assert resp.status == 200
+
+
+def test_the_playground_has_a_home_of_its_own(tmp_path: Path) -> None:
+    real = Settings(MANDA_HOME=tmp_path / "real")
+    assert playground_settings(real).home_dir == tmp_path / "real" / "playground"
+    chosen = playground_settings(real, tmp_path / "elsewhere").home_dir
+    assert chosen == tmp_path / "elsewhere"
+    parser = domain_cli.build_parser(bot_cli.REGISTRARS)
+    assert parser.parse_args(["playground"]).home is None
+    assert parser.parse_args(["playground", "--home", "x"]).home == Path("x")
 
 
 async def test_a_busy_port_is_reported_with_what_to_do(home_copy: Path) -> None:
@@ -119,6 +171,6 @@ async def test_the_command_prints_where_to_open_it_and_stops(home_copy: Path) ->
     await run_playground(settings, port=0, open_browser=False, out=out, stop=stop)
     printed = out.file.getvalue()  # type: ignore[attr-defined]
     assert HEADLINE in printed
-    assert re.search(r"Open http://127\.0\.0\.1:\d+/ in your browser", printed)
+    assert re.search(r"Open http://127\.0\.0\.1:\d+/\?key=[\w-]{40,} in your browser", printed)
     assert "@Manda What was Q3 2024 revenue?" in printed
     assert printed.rstrip().endswith("Stopping the playground…")

@@ -63,8 +63,17 @@ def test_fiscal_year_follows_the_rooms_year_end() -> None:
     )
     timeline = build_timeline("deal", passages, documents)
     (forecast,) = [e for e in timeline.events if e.category == "forecast"]
-    assert (forecast.date, forecast.start_date, forecast.end_date) == (
+    assert (forecast.label, forecast.date, forecast.end_date) == (
         "FY2025", date(2024, 7, 1), date(2025, 6, 30))
+    # `manda timeline --json`: `date` is always ISO 8601 (events sort and parse by it); a fiscal
+    # year is its span with `precision: fiscal_year`, the room's own label beside it
+    shape = timeline.json_shape()
+    (fiscal,) = [e for e in shape["events"] if e["category"] == "forecast"]  # type: ignore[union-attr]
+    assert {k: fiscal[k] for k in ("date", "end_date", "precision", "label")} == {
+        "date": "2024-07-01", "end_date": "2025-06-30", "precision": "fiscal_year",
+        "label": "FY2025"}
+    dates = [date.fromisoformat(e["date"]) for e in shape["events"]]  # type: ignore[union-attr]
+    assert dates == sorted(dates)
 
 
 def test_one_event_two_sources_and_a_date_conflict_is_flagged() -> None:
@@ -87,16 +96,16 @@ def test_one_event_two_sources_and_a_date_conflict_is_flagged() -> None:
     )
     events = build_timeline("deal", passages, documents).events
     (expiry,) = [e for e in events if e.kind == "contract expires"]
-    assert expiry.date == "2025-12-31" and expiry.change_of_control
+    assert expiry.label == "2025-12-31" and expiry.change_of_control
     assert {c.document for c in expiry.citations} == {"Legal_DD_Report.docx",
                                                       "Contract_Summary.xlsx"}
     assert all(50 <= len(c.excerpt) <= 200 for c in expiry.citations)
     assert expiry.upcoming  # within 12 months of the room's newest document (2025-02-01)
     signed = [e for e in events if e.kind == "contract signed"]
     assert len(signed) == 2 and all(e.conflict for e in signed)
-    assert {e.date for e in signed} == {"2020-01-05", "2021-03"}
+    assert {e.label for e in signed} == {"2020-01-05", "2021-03"}
     (lease,) = [e for e in events if e.kind == "lease expires"]
-    assert lease.category == "lease" and lease.date == "2026-04-30" and not lease.upcoming
+    assert lease.category == "lease" and lease.label == "2026-04-30" and not lease.upcoming
 
 
 def test_actors_are_one_entity_across_spellings_and_courts_are_actors() -> None:
@@ -116,7 +125,7 @@ def test_actors_are_one_entity_across_spellings_and_courts_are_actors() -> None:
     assert "Brightline Logistics Ltd" in filed.actors
     assert any("High Court" in a for a in filed.actors)
     (hearing,) = [e for e in events if e.kind == "hearing"]
-    assert hearing.upcoming and hearing.date == "2024-09-09"
+    assert hearing.upcoming and hearing.label == "2024-09-09"
 
 
 def test_no_trigger_no_event_and_unreasonable_dates_are_dropped() -> None:
@@ -145,7 +154,7 @@ def test_filters_by_dates_and_category() -> None:
     )
     timeline = build_timeline("deal", passages, documents,
                               where=TimelineFilter(start=date(2025, 1, 1), category="financing"))
-    assert [(e.kind, e.date) for e in timeline.events] == [("loan matures", "2026-03-03")]
+    assert [(e.kind, e.label) for e in timeline.events] == [("loan matures", "2026-03-03")]
 
 
 def test_the_position_at_a_date_keeps_what_was_known_then() -> None:
@@ -179,14 +188,54 @@ async def test_sample_deal_timeline_lists_litigation_contracts_financing(app) ->
     from manda.timeline import timeline_for_deal
 
     timeline = await timeline_for_deal(app.graph, "targetco")
-    by_kind = {(e.kind, e.date): e for e in timeline.events}
+    by_kind = {(e.kind, e.label): e for e in timeline.events}
     assert ("claim filed", "2024-05-14") in by_kind
     expiry = by_kind[("contract expires", "2027-02-28")]
     assert expiry.change_of_control and "Globex AG" in expiry.actors
     assert ("loan matures", "2027-06-30") in by_kind
     assert by_kind[("hearing", "2024-12-12")].upcoming
-    dates = [e.start_date for e in timeline.events]
+    dates = [e.date for e in timeline.events]
     assert dates == sorted(dates)
     assert not any(c.document.endswith("IRL.xlsx") for e in timeline.events for c in e.citations)
     # excerpts are what a person reads: never the indexed context line chunking puts on top
     assert not any(c.excerpt.startswith("[") for e in timeline.events for c in e.citations)
+
+
+def test_a_french_room_has_its_events_in_its_own_words() -> None:
+    """Trigger words and the topics' terms are read in every language of the vocabulary."""
+    passages, documents = _room(
+        ("Memo_juridique.docx", date(2024, 9, 1), [
+            ("Litiges", "Un ancien distributeur, Distrib Sud SARL, a assigné la Société devant "
+                        "le tribunal de commerce de Lyon le 12/06/2024 et réclame 2,3 M€ de "
+                        "dommages et intérêts."),
+            ("Immobilier", "Le bail commercial des locaux de Lyon expire le 31/12/2028."),
+            ("Financement", "Le contrat de crédit syndiqué arrive à échéance le 30/09/2029."),
+        ]),
+        ("Organigramme.docx", date(2024, 9, 1), [
+            ("Direction", "Marie Dupont a été nommée directrice financière le 01/03/2022."),
+        ]),
+    )
+    events = {e.kind: e for e in build_timeline("deal", passages, documents).events}
+    claim = events["claim filed"]
+    assert (claim.category, claim.date) == ("litigation", "2024-06-12")
+    assert "tribunal de commerce de Lyon" in claim.actors
+    assert (events["lease expires"].category, events["lease expires"].date) == (
+        "lease", "2028-12-31")
+    assert (events["loan matures"].category, events["loan matures"].date) == (
+        "financing", "2029-09-30")
+    assert "Marie Dupont" in events["appointed"].actors
+
+
+def test_an_event_kind_takes_its_category_and_context_from_its_topic() -> None:
+    from manda.timeline.events import TRIGGERS
+    from manda.timeline.model import CATEGORIES
+    from manda.vocabulary import topic, topics
+
+    assert all(set(t.timeline) <= set(CATEGORIES) for t in topics())
+    by_kind = {t.kind: t for t in TRIGGERS}
+    assert by_kind["claim filed"].category == topic("litigation").timeline[0]
+    assert set(topic("litigation").terms.phrases) <= set(by_kind["claim filed"].context.phrases)
+    assert set(topic("debt").terms.phrases) <= set(by_kind["loan matures"].context.phrases)
+    assert all(t.category in CATEGORIES for t in TRIGGERS)
+    for t in (t for t in TRIGGERS if t.context is not None):
+        assert t.words and t.context, t.kind

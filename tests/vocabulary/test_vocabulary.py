@@ -153,3 +153,69 @@ def test_a_unit_line_s_scale_is_read_in_every_language(line: str, scale: float) 
 def test_an_accounting_standard_s_number_is_a_reference_not_an_amount() -> None:
     assert [a.text for a in find_amounts("IFRS 15 — US$28.8m")] == ["US$28.8m"]
     assert [a.text for a in find_amounts("under ASC 606 revenue of $5M")] == ["$5M"]
+
+
+def test_every_document_role_is_one_row_of_the_classification() -> None:
+    from manda.vocabulary.load import _check_roles
+    from manda.vocabulary.model import RoleTable
+
+    kinds = vocabulary().role_specs
+    assert set(kinds) == set(DocumentRole)
+    worth = {role: kinds[role].authority for role in kinds}
+    assert (worth[DocumentRole.AUDITED_STATEMENTS] > worth[DocumentRole.MANAGEMENT_ACCOUNTS]
+            > worth[DocumentRole.PRESENTATION] > worth[DocumentRole.BOARD_MINUTES]
+            > worth[DocumentRole.IRL])
+    assert kinds[DocumentRole.IRL].request_list and kinds[DocumentRole.BUDGET_FORECAST].forecast
+    # every language's role words name a signal roles.yaml weighs
+    table = _parse(RoleTable, "roles.yaml")
+    bad = LanguageFile(code="xx", name="Test", document_roles={
+        "cap_table": {"signals": {"holders": ["actionnaire"]}}})
+    with pytest.raises(ValueError, match=r"languages/xx\.yaml.*cap_table.*holders"):
+        _check_roles(table, {"en": vocabulary().languages["en"], "xx": bad})
+
+
+def test_french_documents_are_named_by_their_roles_words() -> None:
+    kinds = vocabulary().role_specs
+    requested = {role for role, k in kinds.items()
+                 if k.requested.found("Table de capitalisation à jour")}
+    assert requested == {DocumentRole.CAP_TABLE}
+    assert kinds[DocumentRole.AUDITED_STATEMENTS].requested.found("Comptes annuels 2024")
+    assert kinds[DocumentRole.MANAGEMENT_ACCOUNTS].requested.found("Monatliche BWA")
+
+
+def test_an_event_kind_of_no_events_row_is_refused_with_its_file() -> None:
+    from manda.vocabulary.load import _events
+    from manda.vocabulary.model import EventTable
+
+    v = vocabulary()
+    bad = LanguageFile(code="xx", name="Test", events={"claim fild": ["déposée"]})
+    with pytest.raises(ValueError, match=r"languages/xx\.yaml.*claim fild"):
+        _events(_parse(EventTable, "events.yaml"), v.topics,
+                {"en": v.languages["en"], "xx": bad})
+
+
+def test_an_optional_word_of_more_than_one_word_is_refused() -> None:
+    from manda.vocabulary.cues import check_phrase
+
+    check_phrase("'[the] board of directors'".strip("'"))
+    with pytest.raises(ValueError, match=r"one word in brackets"):
+        check_phrase("détient [une participation de]")
+
+
+def test_a_claim_under_a_litigation_heading_is_a_red_flag_whatever_its_words() -> None:
+    """The issue's case: no cue word in the sentence, the heading says what it is about."""
+    from manda.agent.evidence import Evidence
+    from manda.agent.unusual import scan
+    from manda.models import Location, SearchHit
+
+    text = ("A former reseller alleges breach of its agreement and wants USD 1.8M for the "
+            "early termination. The matter was filed in March 2025 and is pending.")
+    hit = SearchHit(chunk_id="c1", document_id="d1", document="Legal summary.docx",
+                    location=Location.for_section("Litigation"), text=text, score=1.0,
+                    heading_path=("Legal due diligence", "Litigation"))
+    items = scan(Evidence(documents={}, hits=[hit]))
+    assert [i.topic.key for i in items] == ["litigation"]
+    assert items[0].statement.startswith("A former reseller alleges")
+    # the same sentence under another heading is no red flag
+    elsewhere = hit.model_copy(update={"heading_path": ("Commercial", "Resellers")})
+    assert scan(Evidence(documents={}, hits=[elsewhere])) == []

@@ -577,8 +577,9 @@ function renderModalLayer() {
     root.replaceChildren();
     return;
   }
+  // the same view, kept open with the app's errors; a views.update (a new hash) is drawn again
   if (shown && shown.viewId === S.modal.view.id && shown.viewHash === S.modal.view.hash) {
-    shown.showErrors(S.modal.errors); // the same modal, kept open with the app's errors
+    shown.showErrors(S.modal.errors);
     return;
   }
   root.replaceChildren(renderModal(S.modal, ctx(), {

@@ -173,6 +173,7 @@ function mdInline(text, ctx) {
   return withSlots((keep) => {
     let s = String(text);
     s = s.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${esc(decode(code))}</code>`));
+    s = s.replace(/\\([[\]\\|])/g, (_, c) => keep(esc(c))); // CommonMark's escaped brackets
     s = s.replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (whole, label, url) => {
       const safe = safeUrl(url);
       return safe ? keep(`<a href="${esc(safe)}" target="_blank" rel="noopener noreferrer">${esc(label)}</a>`) : whole;

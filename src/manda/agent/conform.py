@@ -26,7 +26,7 @@ from manda.agent.grounding import cite, cited_sources, strip_markers
 from manda.agent.selection import show, subject_base
 from manda.agent.translate import document_basis
 from manda.agent.unusual import sentences
-from manda.answers import Caution, caution
+from manda.answers import AnswerNumber, Caution, caution
 from manda.finance.amounts import CURRENCY_SYMBOLS, find_amounts
 from manda.injection import looks_like_instruction
 from manda.models import Finding
@@ -47,19 +47,19 @@ _QA = re.compile(r"\bQ&A\b")
 # ---------------------------------------------------------------- what was cited
 
 
-def cited_facts(text: str, evidence: Evidence) -> CitedFacts:
-    """The documents, stated findings and excerpts an answer's markers point to."""
+def cited_facts(text: str, evidence: Evidence, numbers: Sequence[AnswerNumber]) -> CitedFacts:
+    """The documents, stated findings and excerpts an answer's markers point to; `numbers` is
+    the text's map of numbers to sources (`GateResult.numbers`)."""
     sources = cited_sources(text, evidence)
     index = evidence.source_index()
     documents = [d for s in sources if (d := evidence.documents.get(s.document_id))]
     excerpts = [e for s in sources for e in [s.excerpt, *(x.excerpt for x in index.get(s.key,
                                                                                       []))]]
-    stated = find_amounts(strip_markers(text))
     keys = {s.key for s in sources}
     pool = [*evidence.usable_findings(), *(x.finding for x in evidence.excluded if x.finding)]
     findings = [
         f for f in pool if f.value is not None and evidence.finding_source(f).key in keys
-        and any(abs(a.value - f.value) <= 0.011 * abs(f.value) for a in stated)
+        and any(abs(n.value - f.value) <= 0.011 * abs(f.value) for n in numbers)
     ]
     return CitedFacts(documents=list({d.id: d for d in documents}.values()),
                       findings=list({f.id: f for f in findings}.values()),
@@ -128,7 +128,8 @@ def with_quote(text: str, evidence: Evidence, rests_on: Sequence[Finding],
     """The document's own wording, verbatim in quotation marks with its place, unless the answer
     already quotes a cited passage."""
     quote_only = Constraints(items=(Constraint(K.QUOTE_EXACT, "quote"),))
-    if not check_constraints(text, quote_only, cited_facts(text, evidence)):
+    # a quote is checked against the cited excerpts alone: no figure of the draft is needed
+    if not check_constraints(text, quote_only, cited_facts(text, evidence, ())):
         return text
     found = _wording(evidence, rests_on, terms, cited_sources(text, evidence))
     if found is None:

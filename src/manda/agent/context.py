@@ -28,9 +28,10 @@ class PassageSearch(Protocol):
     async def search(self, deal_id: str, query: str, k: int = 8) -> list[SearchHit]: ...
 
 
-# Output tokens a model turn may use, by the answer shape of the intent (thinking, when the model
-# thinks, counts against the same cap). A turn cut off at its cap is asked again with twice as many,
-# up to `Limits.max_answer_tokens`.
+# Tokens the reply of a model turn may use, by the answer shape of the intent. The room the model
+# thinks in comes on top (`manda.llm.calls.ANSWER`: thinking counts toward `max_tokens`). A reply
+# cut off at its cap is continued (`Limits.max_continuations`); a turn cut off before it wrote a
+# word is asked again with twice the cap, up to `Limits.max_answer_tokens`.
 ANSWER_TOKENS: Mapping[str, int] = MappingProxyType({
     "fact_lookup": 2048,  # one sourced sentence
     "clarification": 1024,
@@ -55,6 +56,10 @@ class Limits:
     history_messages: int = 10
     answer_tokens: Mapping[str, int] = field(default_factory=lambda: ANSWER_TOKENS)
     max_answer_tokens: int = 16384
+    max_continuations: int = 2  # a reply cut off by its cap is continued this many times
+    # Seconds every model turn of one answer may take together; past them the findings answer
+    # (well inside the Slack bot's own `ANSWER_TIMEOUT`, so a slow model never becomes an error).
+    model_seconds: float = 150.0
 
     def tokens_for(self, intent: str) -> int:
         """The output cap of a turn answering `intent` (the largest shape's for an unknown one)."""

@@ -16,7 +16,15 @@ from typing import Any, Protocol
 
 from manda.answers import Citation, SuggestedAction
 from manda.finance.fiscal import FiscalYearEnd
-from manda.models import Document, Finding, FindingStatus, Relation, RelationType, SearchHit
+from manda.models import (
+    Document,
+    Finding,
+    FindingStatus,
+    HeadingPath,
+    Relation,
+    RelationType,
+    SearchHit,
+)
 
 _SPACE = re.compile(r"\s+")
 _PAGE = re.compile(r"^(?:p|pp|page|pg)\.?\s*(\d+)$", re.IGNORECASE)
@@ -48,6 +56,7 @@ class Source:
     excerpt: str
     chunk_id: str | None = None
     finding_id: str | None = None
+    heading_path: HeadingPath = ()  # the headings the excerpt stands under
 
     @property
     def key(self) -> tuple[str, str]:
@@ -114,6 +123,9 @@ class Evidence:
     # how close in meaning each candidate span is to the question (cosine by the deal's
     # embedder, `manda.agent.meaning`), by the span's text; empty when nothing weighed them
     meaning: dict[str, float] = field(default_factory=dict)
+    # the deal topics each retrieved passage is about by its meaning (its stored vector against
+    # each topic's prototype, `manda.agent.meaning.weigh_topics`), by chunk id
+    topics_by_meaning: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
 
     def fiscal_year_end(self) -> FiscalYearEnd | None:
@@ -244,6 +256,7 @@ class Evidence:
             excerpt=finding.excerpt,
             chunk_id=finding.chunk_id,
             finding_id=finding.id,
+            heading_path=finding.heading_path,
         )
 
     def hit_source(self, hit: SearchHit) -> Source:
@@ -254,6 +267,7 @@ class Evidence:
             page=hit.location.page,
             excerpt=hit.text,
             chunk_id=hit.chunk_id,
+            heading_path=hit.heading_path,
         )
 
     def sources(self) -> list[Source]:

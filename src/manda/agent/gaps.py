@@ -5,7 +5,10 @@ its columns: Ref / Request / Status, Category / Item / Priority …); otherwise 
 checklist shipped in `checklist.yaml`. An item counts as covered only when a document of the room
 (not the IRL itself) provides it — by its role (a cap table covers "cap table") or by what it
 states — never by a mere mention ("tax returns will be uploaded"): an IRL row marked "Provided"
-with nothing behind it is still a gap, and is reported as one.
+with nothing behind it is still a gap, and is reported as one; a row the IRL marks outstanding
+("Open", "Offen", "En attente") is a gap whatever the room seems to hold. The words — column
+names, statuses, evidence by deal topic, documents named by role — are the vocabulary's, in
+every language it reads.
 """
 
 from __future__ import annotations
@@ -23,13 +26,12 @@ from manda.agent.evidence import Evidence, Source
 from manda.ingest.chunking import shown_text
 from manda.kg.port import KnowledgeGraph
 from manda.models import Chunk, Document, DocumentRole, SearchHit
+from manda.vocabulary import Cues, Topic, cues, topic, vocabulary
 
-_GENERIC = {
-    "and", "the", "of", "for", "with", "from", "by", "incl", "including", "latest", "last",
-    "all", "any", "other", "list", "lists", "report", "reports", "agreements", "agreement",
-    "documents", "document", "details", "copies", "copy", "information", "provide", "please",
-    "months", "years", "year", "current", "key", "main", "relevant", "overview", "their", "its",
-}
+_WORDS = vocabulary()
+_FILLER = _WORDS.words("request_filler")  # words of a request that name nothing in particular
+_OUTSTANDING = _WORDS.cues("request_outstanding")  # an IRL's status: still open
+_PROVIDED = _WORDS.cues("request_provided")  # an IRL's status: answered
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class ChecklistItem:
 
     category: str
     item: str
-    evidence: tuple[str, ...]
+    evidence: tuple[str, ...]  # cue phrases (manda.vocabulary.cues)
     question: str
     match: tuple[str, ...] = ()
     strict: bool = False  # evidence is loose words: two of them must appear together
@@ -48,6 +50,7 @@ class ChecklistItem:
     source: Source | None = None  # the IRL row it came from
     provided_by: tuple[DocumentRole, ...] = ()  # a document of this role is the item itself
     found_in: tuple[DocumentRole, ...] = ()  # documents of these roles state it in their content
+    topic: str | None = None  # the deal topic it is about (topics.yaml)
 
     @property
     def title(self) -> str:
@@ -60,14 +63,20 @@ class ItemCoverage:
     covered_by: list[Source] = field(default_factory=list)
 
     @property
+    def outstanding(self) -> bool:
+        """The IRL itself says the request is still open ("Outstanding", "Offen", "En attente"):
+        a gap, whatever documents of the room seem to answer it (`covered_by`)."""
+        return bool(self.item.status) and _OUTSTANDING.found(self.item.status or "")
+
+    @property
     def covered(self) -> bool:
-        return bool(self.covered_by)
+        return bool(self.covered_by) and not self.outstanding
 
     @property
     def status_mismatch(self) -> bool:
         """The IRL calls it provided, but nothing in the room provides it."""
-        status = (self.item.status or "").lower()
-        return not self.covered and status in {"provided", "received", "done", "complete", "yes"}
+        status = self.item.status or ""
+        return not self.covered_by and not self.outstanding and _PROVIDED.found(status)
 
 
 @dataclass
@@ -99,6 +108,23 @@ class Coverage:
 # ---------------------------------------------------------------- the checklists
 
 
+_CUE_SYNTAX = set("*|[]~#!")
+
+
+def _plural(phrase: str) -> str:
+    """A checklist phrase as a cue that also reads its plural ("tax return" → "tax returns")."""
+    last = phrase.split()[-1] if phrase.split() else ""
+    if _CUE_SYNTAX & set(phrase) or phrase.startswith("re:") or not last.isalpha():
+        return phrase
+    return f"{phrase.rsplit(' ', 1)[0]} {last}|{last}s" if " " in phrase else f"{last}|{last}s"
+
+
+def _topic_words(t: Topic) -> tuple[str, ...]:
+    """What shows a topic in a document, in every language: what states an item of it, else its
+    own terms."""
+    return (t.stated or t.terms).phrases
+
+
 @cache
 def default_checklist() -> tuple[ChecklistItem, ...]:
     """The shipped checklist: Financial, Tax, Legal, Commercial, HR, IP, IT/Cyber."""
@@ -107,33 +133,35 @@ def default_checklist() -> tuple[ChecklistItem, ...]:
     items: list[ChecklistItem] = []
     for category in data["categories"]:
         for entry in category["items"]:
+            about = topic(entry["topic"]) if entry.get("topic") else None
+            own = [_plural(p) for p in entry["evidence"]]
             items.append(
                 ChecklistItem(
                     category=category["name"],
                     item=entry["item"],
-                    evidence=tuple(entry["evidence"]),
+                    evidence=tuple(dict.fromkeys(
+                        [*own, *(_topic_words(about) if about else ())])),
                     question=entry["question"],
-                    match=tuple(entry.get("match", ())),
+                    match=tuple(_plural(p) for p in entry.get("match", ())),
                     provided_by=tuple(DocumentRole(r) for r in entry.get("provided_by", ())),
                     found_in=tuple(DocumentRole(r) for r in entry.get("found_in", ())),
+                    topic=about.key if about else None,
                 )
             )
     return tuple(items)
 
 
-_CATEGORY_KEYS = re.compile(r"categor|area|workstream|section|topic|stream|kategorie|bereich",
-                            re.IGNORECASE)
+# A request list's columns, whatever their names ("Request", "Anforderung", "Demande" …).
+_CATEGORY_KEYS = _WORDS.cues("irl_category_column")
 # Ranked: a "Request" column names the request even where an "Item" or "Document" column exists.
 _REQUEST_KEYS = (
-    re.compile(r"request|requested|anforderung", re.IGNORECASE),
-    re.compile(r"description|question|requirement|information|beschreibung|unterlage",
-               re.IGNORECASE),
-    re.compile(r"document|item", re.IGNORECASE),
+    _WORDS.cues("irl_request_column"),
+    _WORDS.cues("irl_description_column"),
+    _WORDS.cues("irl_item_column"),
 )
-_REF_KEYS = re.compile(r"^(?:ref\.?|reference|no\.?|nr\.?|#|id|item\s+no\.?|number|index)$",
-                       re.IGNORECASE)
-_STATUS_KEYS = re.compile(r"status|state|provided|received", re.IGNORECASE)
-_PRIORITY_KEYS = re.compile(r"priority|prio|importance", re.IGNORECASE)
+_REF_KEYS = _WORDS.cues("irl_ref_column")  # the whole column name
+_STATUS_KEYS = _WORDS.cues("irl_status_column")
+_PRIORITY_KEYS = _WORDS.cues("irl_priority_column")
 _REF_VALUE = re.compile(r"^[A-Z]{0,4}[\s\-.]?\d+(?:[.\-]\d+)*[a-z]?$", re.IGNORECASE)
 
 
@@ -165,14 +193,14 @@ def _row_fields(line: str, first_column: str | None) -> tuple[str | None, dict[s
     return first, fields
 
 
-def _pick(fields: dict[str, str], pattern: re.Pattern[str]) -> str | None:
-    return next((v for k, v in fields.items() if pattern.search(k) and v), None)
+def _pick(fields: dict[str, str], column: Cues) -> str | None:
+    return next((v for k, v in fields.items() if column.search(k) and v), None)
 
 
 def _request(fields: dict[str, str]) -> str | None:
-    for pattern in _REQUEST_KEYS:
+    for column in _REQUEST_KEYS:
         found = next((v for k, v in fields.items()
-                      if pattern.search(k) and not _REF_KEYS.match(k) and v
+                      if column.search(k) and not _REF_KEYS.fullmatch(k) and v
                       and not _REF_VALUE.match(v)), None)
         if found:
             return found
@@ -180,7 +208,7 @@ def _request(fields: dict[str, str]) -> str | None:
 
 
 def _ref(first: str | None, first_column: str | None, fields: dict[str, str]) -> str | None:
-    named = next((v for k, v in fields.items() if _REF_KEYS.match(k) and v), None)
+    named = next((v for k, v in fields.items() if _REF_KEYS.fullmatch(k) and v), None)
     if named:
         return named
     if first is not None and first_column is None and _REF_VALUE.match(first):
@@ -196,7 +224,7 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
     seen: set[str] = set()
     for hit in hits:
         source = Source(hit.document, hit.document_id, hit.location.label, hit.location.page,
-                        hit.text, hit.chunk_id)
+                        hit.text, hit.chunk_id, heading_path=hit.heading_path)
         lines = hit.text.splitlines()
         header = _header_names(lines)
         keyed = {k for line in lines for k in _row_fields(line, None)[1]}
@@ -212,6 +240,8 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
             seen.add(request.lower())
             lowered = request.lower()
             borrowed = [d for d in defaults if any(_has_phrase(lowered, m) for m in d.match)]
+            if not borrowed:  # named in another language: by the topic it is about
+                borrowed = [d for d in defaults if d.topic and topic(d.topic).terms.found(request)]
             evidence = tuple(dict.fromkeys(p for d in borrowed for p in d.evidence))
             items.append(
                 ChecklistItem(
@@ -232,55 +262,22 @@ def irl_items(hits: Sequence[SearchHit]) -> list[ChecklistItem]:
     return items
 
 
-# A request that names a kind of document is provided by a document of that role.
-_ROLE_WORDS: tuple[tuple[DocumentRole, re.Pattern[str]], ...] = tuple(
-    (role, re.compile(r"(?<![\w])(?:" + words + r")(?![\w])", re.IGNORECASE))
-    for role, words in (
-        # German requests name the same kinds of document, declined: "Jahresabschlüsse",
-        # "Monatliche BWA", "aktuelle Gesellschafterliste", "Mitarbeiterliste"
-        (DocumentRole.AUDITED_STATEMENTS, r"audited|annual accounts|statutory accounts|"
-                                          r"jahresabschl(?:uss|üsse)\w*|geprüfte\w* abschl\w*"),
-        (DocumentRole.MANAGEMENT_ACCOUNTS, r"management accounts|monthly accounts|"
-                                           r"management reports?|monthly reports?|bwa|"
-                                           r"betriebswirtschaftliche\w* auswertung\w*|"
-                                           r"monatsberichte?|monatsabschl(?:uss|üsse)\w*"),
-        (DocumentRole.BUDGET_FORECAST, r"budgets?|forecasts?|business plan|projections|"
-                                       r"planung\w*|hochrechnung\w*|businessplan\w*"),
-        (DocumentRole.QOE_REPORT, r"quality of earnings|qoe|financial due diligence report"),
-        (DocumentRole.CAP_TABLE, r"cap table|capitali[sz]ation table|shareholder register|"
-                                 r"register of (?:members|shareholders)|gesellschafterliste\w*|"
-                                 r"aktienregister\w*"),
-        (DocumentRole.MANAGEMENT_BIOS, r"org(?:ani[sz]ation)? chart|management bios|"
-                                       r"biographies|cvs of management"),
-        (DocumentRole.EMPLOYEE_CENSUS, r"employee census|census|employee list|staff list|"
-                                       r"mitarbeiterliste\w*|personalliste\w*"),
-        (DocumentRole.LEASE_SCHEDULE, r"lease schedule|schedule of leases|leases|property leases|"
-                                      r"mietvertragsübersicht\w*|mietvertr(?:ag|äge)\w*|"
-                                      r"miet- und pachtvertr(?:ag|äge)\w*"),
-        (DocumentRole.BOARD_MINUTES, r"board minutes|minutes of (?:the )?board|"
-                                     r"protokoll\w*"),
-        (DocumentRole.PRESENTATION, r"management presentation|information memorandum|cim|teaser"),
-    )
-)
-
-
 def _roles_named(request: str) -> list[DocumentRole]:
-    return [role for role, pattern in _ROLE_WORDS if pattern.search(request)]
+    """A request that names a kind of document ("Jahresabschlüsse", "table de capitalisation")
+    is provided by a document of that role."""
+    return [k.role for k in _WORDS.role_specs.values() if k.requested.found(request)]
+
+
+_LETTERS = re.compile(r"[^\W\d_][\w&\-]{3,}")
 
 
 def _distinctive_words(request: str) -> tuple[str, ...]:
-    words = re.findall(r"[a-z][a-z&\-]{3,}", request.lower())
-    return tuple(w for w in words if w not in _GENERIC)
-
-
-@cache
-def _phrase_re(phrase: str) -> re.Pattern[str]:
-    parts = [re.escape(p) for p in re.split(r"[\s\-]+", phrase.strip())]
-    return re.compile(r"(?<![\w])" + r"[\s\-]+".join(parts) + r"s?(?![\w])", re.IGNORECASE)
+    words = _LETTERS.findall(request.lower())
+    return tuple(w for w in words if w not in _FILLER)
 
 
 def _has_phrase(text: str, phrase: str) -> bool:
-    return bool(_phrase_re(phrase).search(text))
+    return cues([phrase]).found(text)
 
 
 # ---------------------------------------------------------------- assessing coverage
@@ -289,7 +286,8 @@ def _has_phrase(text: str, phrase: str) -> bool:
 def _chunk_hit(chunk: Chunk, filename: str) -> SearchHit:
     return SearchHit(
         chunk_id=chunk.id, document_id=chunk.document_id, document=filename,
-        location=chunk.location, text=chunk.text, score=0.0, via=["checklist"],
+        location=chunk.location, text=chunk.text, score=0.0, heading_path=chunk.heading_path,
+        via=["checklist"],
     )
 
 
@@ -299,14 +297,7 @@ def _filename_words(filename: str) -> str:
 
 
 # A sentence that asks for a document or promises it does not provide it.
-_NOT_PROVIDED = re.compile(
-    r"\b(?:will|shall|to)\s+(?:be\s+)?(?:provided|uploaded|delivered|made\s+available|shared|"
-    r"sent|supplied|added|followed?)\b|\bto\s+follow\b|\b(?:is|are|remains?)\s+"
-    r"(?:outstanding|pending|missing|not\s+(?:yet\s+)?(?:available|provided|received))\b|"
-    r"\b(?:has|have)\s+not\s+(?:yet\s+)?been\b|\b(?:please\s+provide|we\s+request|"
-    r"requested|awaiting|not\s+yet\s+(?:available|provided|received|uploaded))\b",
-    re.IGNORECASE,
-)
+_NOT_PROVIDED = _WORDS.cues("not_provided")
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 
 
@@ -317,7 +308,7 @@ def _shows(item: ChecklistItem, text: str) -> bool:
     if item.strict and item.evidence:
         present = sum(1 for w in item.evidence if _has_phrase(statements, w))
         return present >= min(2, len(item.evidence))
-    return any(_has_phrase(statements, p) for p in item.evidence)
+    return cues(item.evidence).found(statements)
 
 
 def _about(document: Document, hit: SearchHit) -> str:

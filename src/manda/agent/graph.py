@@ -9,6 +9,7 @@ same constraints, gate and grounding decide what reaches a person.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from dataclasses import replace
@@ -39,7 +40,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.followups import resolve
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.intents import company_like, read_question
-from manda.agent.meaning import weigh
+from manda.agent.meaning import weigh, weigh_topics
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
     LIMIT_NOTE,
@@ -53,7 +54,7 @@ from manda.agent.state import AnswerState
 from manda.agent.stops import after_stop, answer_tokens
 from manda.agent.tools import TOOL_SPECS, ToolBox
 from manda.agent.trace import timed, tool_call
-from manda.agent.validate import GateResult, Requirements, run_gate
+from manda.agent.validate import GateResult, Requirements, number_sources, run_gate
 from manda.answers import (
     Caution,
     Citation,
@@ -63,7 +64,8 @@ from manda.answers import (
 )
 from manda.errors import BackendUnavailableError
 from manda.finance.fiscal import label_fiscal_parts
-from manda.llm.port import ChatMessage, ModelUnavailableError, ToolResult
+from manda.llm.calls import ANSWER
+from manda.llm.port import ChatMessage, ModelRequestError, ModelUnavailableError, ToolResult
 from manda.memory.locks import LockNotAcquiredError
 from manda.memory.port import Conversation, Message, ResolvedContext
 from manda.models import FindingStatus
@@ -71,6 +73,9 @@ from manda.models import FindingStatus
 log = logging.getLogger(__name__)
 
 UNAVAILABLE_NOTICE = "The model is unavailable; answered from the extracted findings."
+REQUEST_NOTICE = "{reason}; answered from the extracted findings (`manda doctor` checks the model)."
+TIMEOUT_NOTICE = ("The model took longer than {seconds:g} s; answered from the extracted "
+                  "findings.")
 REJECTED_NOTICE = ("The model's answer did not pass the source checks; answered from the "
                    "extracted findings.")
 EXCERPT_CHARS = 400
@@ -107,6 +112,7 @@ async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
     return {"conversation": conversation, "evidence": evidence, "notices": notices,
             "memory_down": memory_down,
             "tool_calls_used": 0, "iterations": 0, "reprompts": 0, "limit_hit": None,
+            "continuations": 0, "partial_text": "",
             "use_offline": ctx.model is None, "streamed": False, "messages": []}
 
 
@@ -234,7 +240,7 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     if ask.assumption or state["resolution"].kind == "inherited":
         extra = " ".join(filter(None, [subject_label(ask.subject), ask.period, ask.entity]))
         query = f"{ask.question} {extra}".strip()
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     args = {"query": query, "k": ctx.limits.search_k}
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
         rendered = await box.query_knowledge_base(args)
@@ -250,7 +256,7 @@ async def tool_loop(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[
 
 
 async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     budget = ctx.limits.max_tool_calls - state.get("tool_calls_used", 0)
     plan = _offline.plan(state["ask"], max_calls=max(0, budget))
     for call in plan:
@@ -260,6 +266,7 @@ async def _offline_plan(state: AnswerState, ctx: AgentContext) -> dict[str, Any]
     if ctx.embedder is not None:  # the leading spans weighed by meaning, for the composer
         ask = state["ask"]
         await weigh(ask.frame, state["evidence"], ctx.embedder, question=ask.question)
+        await weigh_topics(state["deal_id"], state["evidence"], ctx.graph, ctx.embedder)
     return {"tool_calls_used": state.get("tool_calls_used", 0) + len(plan),
             "iterations": state.get("iterations", 0) + 1, "loop_done": True}
 
@@ -277,26 +284,38 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
     if iterations >= limits.max_iterations:
         return {"loop_done": True, "limit_hit": "iterations", "use_offline": True}
     usage = state["usage"]
-    sink = state.get("sink")
+    # a reply the gate sent back was streamed already: its rewrite is laid out whole at the end
+    sink = None if state.get("reprompts") and state.get("streamed") else state.get("sink")
     cap = answer_tokens(state, limits)
+    loop = asyncio.get_running_loop()
+    deadline = state.get("model_deadline") or loop.time() + limits.model_seconds
     try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink,
-                                       max_tokens=cap)
+        async with asyncio.timeout_at(deadline):
+            turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=sink,
+                                           max_tokens=cap, call=ANSWER)
     except ModelUnavailableError as exc:
         log.warning("model unavailable, answering offline: %s", exc)
-        return {"loop_done": True, "use_offline": True,
-                "notices": [*state["notices"], UNAVAILABLE_NOTICE]}
+        return _answer_offline(state, UNAVAILABLE_NOTICE)
+    except ModelRequestError as exc:
+        log.warning("model refused the request, answering offline: %s (request id %s)",
+                    exc.message, exc.request_id or "unknown")
+        return _answer_offline(state, REQUEST_NOTICE.format(reason=exc.reason))
+    except TimeoutError:
+        log.warning("model turns took over %g s, answering offline", limits.model_seconds)
+        return _answer_offline(state, TIMEOUT_NOTICE.format(seconds=limits.model_seconds))
     usage.add(turn.usage)
     streamed = state.get("streamed", False) or (sink is not None and bool(turn.text))
-    stopped = after_stop(turn, state, limits, cap)
+    stopped = after_stop(turn, state, limits, cap, messages)
     if stopped is not None:  # cut off, refused or too long: never acted upon
         log.info("model turn ended with %s", turn.stop_reason)
-        return {"messages": messages, "streamed": streamed, **stopped}
+        return {"messages": messages, "streamed": streamed, "model_deadline": deadline,
+                **stopped}
     if not turn.tool_calls:
+        text = ((state.get("partial_text") or "") + turn.written).strip()
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
-                "text": turn.text, "origin": "model", "streamed": streamed,
-                "answer_turn": turn.as_message()}
-    box = ToolBox(ctx, state["deal_id"], state["evidence"])
+                "text": text, "origin": "model", "streamed": streamed, "partial_text": "",
+                "answer_turn": turn.as_message(), "model_deadline": deadline}
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
     skipped: list[str] = []
@@ -310,14 +329,23 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
             continue
         used += 1
         results.append(await box.run(call))
-    messages.append(turn.as_message())  # verbatim: thinking blocks go back as they came
+    # verbatim (thinking blocks go back as they came), and its tool results right after it:
+    # every tool_use is answered in the very next message, or the API refuses the history
+    messages.append(turn.as_message())
     messages.append(ChatMessage(role="user", tool_results=results))
     update: dict[str, Any] = {"messages": messages, "iterations": iterations + 1,
-                              "tool_calls_used": used, "loop_done": False, "streamed": streamed}
+                              "tool_calls_used": used, "loop_done": False, "streamed": streamed,
+                              "partial_text": "", "model_deadline": deadline}
     if skipped:
         update["limit_hit"] = "tool_calls"
         state["evidence"].missing.extend(skipped)
     return update
+
+
+def _answer_offline(state: AnswerState, notice: str) -> dict[str, Any]:
+    """The findings answer instead of the model's, with one line on why."""
+    return {"loop_done": True, "use_offline": True, "origin": "offline", "text": "",
+            "notices": [*state["notices"], notice]}
 
 
 def after_tools(state: AnswerState) -> Literal["tool_loop", "compose"]:
@@ -405,8 +433,8 @@ def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, 
         return {"constraint_checks": [], "cautions": cautions}
     evidence = state["evidence"]
     said = [c.text for c in cautions]
-    checks = evaluate_constraints(gate.text, constraints, cited_facts(gate.text, evidence),
-                                  notes=said)
+    checks = evaluate_constraints(gate.text, constraints,
+                                  cited_facts(gate.text, evidence, gate.numbers), notes=said)
     broken = [c for c in checks if c.instruction]
     model = state.get("origin") == "model"
     if broken and model and not state.get("constraints_sent_back"):
@@ -416,10 +444,13 @@ def check_answer_constraints(state: AnswerState, gate: GateResult) -> dict[str, 
     text = gate.text
     if broken and model:  # the second attempt: the mechanical forms, then the cautions
         text = conform_text(text, constraints, evidence)
-        checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
+        gate.numbers = number_sources(text, evidence)  # restated amounts are read once more
+        checks = evaluate_constraints(text, constraints,
+                                      cited_facts(text, evidence, gate.numbers), notes=said)
     cautions += [*note_unmet(checks), *_still_applying(state)]
     said = [c.text for c in cautions]
-    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence), notes=said)
+    checks = evaluate_constraints(text, constraints, cited_facts(text, evidence, gate.numbers),
+                                  notes=said)
     ask = state["ask"]
     if (out_of_reach := unanswerable(evidence, constraints, subject=ask.subject,
                                      period=ask.period)) is not None:
@@ -452,36 +483,14 @@ def after_validate(state: AnswerState, runtime: Runtime[AgentContext]
     return "fallback"
 
 
-async def reprompt(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    ctx = _ctx(runtime)
-    assert ctx.model is not None
+async def reprompt(state: AnswerState) -> dict[str, Any]:
+    """Send the answer back with what the gate found, and go round the tool loop again: the
+    model may search before it rewrites, and every tool call of its reply is run and answered."""
     messages = list(state["messages"])
-    answered = state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"])
-    messages.append(answered)
+    messages.append(state.get("answer_turn") or ChatMessage(role="assistant", text=state["text"]))
     messages.append(ChatMessage(role="user", text=reprompt_message(state["gate"].errors)))
-    attempts = state.get("reprompts", 0) + 1
-    cap = answer_tokens(state, ctx.limits)
-    try:
-        turn = await ctx.model.respond(SYSTEM, messages, TOOL_SPECS, on_text=state.get("sink"),
-                                       max_tokens=cap)
-    except ModelUnavailableError:
-        return {"reprompts": attempts, "use_offline": True, "origin": "offline",
-                "notices": [*state["notices"], UNAVAILABLE_NOTICE], "text": ""}
-    state["usage"].add(turn.usage)
-    if after_stop(turn, state, ctx.limits, ctx.limits.max_answer_tokens) is not None:
-        log.info("re-prompted turn ended with %s; answering from the findings", turn.stop_reason)
-        return {"reprompts": attempts, "use_offline": True, "origin": "offline", "text": ""}
-    if turn.tool_calls:  # no more tools now: keep the history valid and count the attempt
-        messages.append(turn.as_message())
-        messages.append(ChatMessage(role="user", tool_results=[
-            ToolResult(c.id, "No more tool calls: write the answer now.", is_error=True)
-            for c in turn.tool_calls]))
-    return {"messages": messages, "reprompts": attempts, "text": turn.text or state["text"],
-            "origin": "model", "answer_turn": turn.as_message() if turn.text else answered}
-
-
-def after_reprompt(state: AnswerState) -> Literal["validate", "fallback"]:
-    return "fallback" if state.get("use_offline") else "validate"
+    return {"messages": messages, "reprompts": state.get("reprompts", 0) + 1,
+            "loop_done": False, "answer_turn": None, "partial_text": "", "continuations": 0}
 
 
 async def fallback(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -624,7 +633,7 @@ def build_answer_graph() -> CompiledStateGraph:
     graph.add_edge("compose", "apply_constraints")
     graph.add_edge("apply_constraints", "validate")
     graph.add_conditional_edges("validate", after_validate)
-    graph.add_conditional_edges("reprompt", after_reprompt)
+    graph.add_edge("reprompt", "tool_loop")
     graph.add_edge("fallback", "apply_constraints")
     graph.add_edge("ground", "save_context")
     graph.add_edge("save_context", END)

@@ -11,8 +11,9 @@ from manda.agent.compose import Ask, Draft, asks_adjustments, compose, topic_sha
 from manda.agent.compose.digest import asks_digest
 from manda.agent.compose.due_diligence import focus_words
 from manda.agent.compose.fact_lookup import ASKS_YEAR_END, EARNINGS
+from manda.agent.compose.people import role_key
 from manda.agent.compose.timeline import asks_timeline
-from manda.agent.compose.topics import asks_pay, role_key
+from manda.agent.compose.topics import asks_pay
 from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT, asked_role, roles_asked
 from manda.agent.unusual import TOPICS

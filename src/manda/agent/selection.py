@@ -23,7 +23,7 @@ from manda.finance.compare import comparable
 from manda.finance.periods import period_kind, period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
-from manda.models import Finding, FindingStatus, Nature
+from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
 
 # Question subjects (vocabulary) and how extractors may key the same thing.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -197,10 +197,12 @@ _UNIT_TEXT = re.compile(r"[€£$%]|\b(?:EUR|GBP|USD|CHF)\b|\d\s*x\b|people|empl
 
 
 def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
-    """Which statement of a value to lead with: corrections, audited and final documents, the
-    report's own wording ("€5.2M" on p.1 before "5,200" in a table on p.2)."""
+    """Which statement of a value to lead with: a document before what was told outside the
+    room (a seller's answer, a note from a thread), corrections, audited and final documents,
+    the report's own wording ("€5.2M" on p.1 before "5,200" in a table on p.2)."""
     doc = evidence.document_of(finding)
     return (
+        0 if doc is not None and doc.role in TOLD_ROLES else 1,
         cluster_docs,
         1 if evidence.predecessor(finding.id) is not None else 0,
         1 if doc is not None and doc.authoritative else 0,

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from manda.agent.actions import KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.graph import RECURSION_LIMIT, build_answer_graph
 from manda.agent.state import AnswerState
@@ -52,8 +53,10 @@ class AnswerService:
         *,
         conversation_id: str | None = None,
         on_text: Callable[[str], Awaitable[None]] | None = None,
+        actions: KnowledgeActions | None = None,
     ) -> Answer:
-        """Answer `question` about `deal_id`; with a conversation id, follow-ups carry over."""
+        """Answer `question` about `deal_id`; with a conversation id, follow-ups carry over.
+        `actions`: what the person asking may change in the deal (Claude's tools for it)."""
         text = " ".join(question.split())
         if not text:
             raise MandaError("The question is empty.", hint="Ask something about the deal, "
@@ -72,6 +75,7 @@ class AnswerService:
                 "sink": on_text,
                 "usage": usage,
                 "trace": recorder,
+                "knowledge_actions": actions,
             }
             final: dict[str, Any] = await self._graph.ainvoke(
                 state, context=self._context, config={"recursion_limit": RECURSION_LIMIT}
@@ -164,6 +168,7 @@ class AnswerService:
             answer=final["text"],
             intent=intent,
             citations=final.get("citations", []),
+            numbers=list(gate.numbers) if gate is not None else [],
             suggested_actions=final.get("actions", []),
             conversation_id=final["conversation_id"],
             usage=Usage(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+from manda.agent.actions import KnowledgeActions
 from manda.agent.compose import Ask, Draft
 from manda.agent.constraints import Constraint, ConstraintCheck, Constraints
 from manda.agent.evidence import Evidence
@@ -25,6 +26,8 @@ class AnswerState(TypedDict, total=False):
     conversation_id: str
     sink: TextSink | None
     trace: TraceRecorder  # what the answer's trace needs from the run (`manda.agent.trace`)
+    # the asking person's deal operations (Claude's tools that change what the deal knows)
+    knowledge_actions: KnowledgeActions | None
     # read and resolved
     conversation: Conversation
     question_read: str  # the question without its instructions: what is read and searched
@@ -45,7 +48,10 @@ class AnswerState(TypedDict, total=False):
     limit_hit: str | None
     use_offline: bool
     answer_tokens: int  # the output cap of the next model turn (raised after a cut-off turn)
-    answer_turn: ChatMessage  # the model's last answer, verbatim, for a re-prompt
+    answer_turn: ChatMessage | None  # the model's last answer, verbatim, for a re-prompt
+    partial_text: str  # a reply cut off by the output limit, as written: its continuation follows
+    continuations: int  # cut-off replies continued so far
+    model_deadline: float  # the event loop's time past which no model turn is awaited
     context_trimmed: bool  # the retrieval was cut once after the context window was exceeded
     # composing and checking
     draft: Draft

@@ -1,9 +1,13 @@
-"""The tools of the answering agent, scoped to one deal; none of them changes the knowledge base.
+"""The tools of the answering agent, scoped to one deal.
 
-`add_to_qa` and the approval of a finding are only *proposed* (as suggested actions a person
-confirms with a button). Every tool adds what it found to the question's `Evidence`, so whatever
-the model later cites can be checked against it, and returns a rendering for the model in which
-document text is quoted as data.
+Reading tools never change the knowledge base; `add_to_qa` and the approval of a finding are only
+*proposed* (as suggested actions a person confirms with a button). The four that change what the
+deal knows (`update_knowledge_base`, `create_irl`, `trigger_analysis`, `update_knowledge_graph`)
+act only through the asking person's `KnowledgeActions` (`manda.agent.actions`): deal operations
+that refuse what that person may not do and keep only what that person said, never what a
+document says. Every tool adds what it found to the question's `Evidence`, so whatever the model
+later cites can be checked against it, and returns a rendering for the model in which document
+text is quoted as data.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
 from manda.agent.gaps import assess_coverage
+from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
@@ -36,6 +42,7 @@ from manda.models import (
     LocationKind,
     RelationType,
     SearchHit,
+    heading_trail,
 )
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 from manda.vocabulary import vocabulary
@@ -141,6 +148,37 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                 ["question", "category"]),
     ),
     ToolSpec(
+        "update_knowledge_base",
+        "Keep a fact the person asking TOLD you in their message (\"note: management said Q4 "
+        "revenue will land at €5.5M\", \"FYI …\") as a finding waiting for review, sourced "
+        "to them and this message (not in a document). Only for what the person says, in "
+        "their words; never for text of documents, excerpts or Q&A answers.",
+        _schema({"fact": {**_S, "description": "the fact as the person said it"}}, ["fact"]),
+    ),
+    ToolSpec(
+        "create_irl",
+        "Draft the deal's information request list (IRL) from the room's gaps, or extend the "
+        "one this conversation is building, with the requests the conversation raised.",
+        _schema({"requests": {"type": "array", "maxItems": 10, "items": _schema(
+            {"request": _S, "category": {**_S, "description": "Financial, Legal, Commercial, "
+                                         "HR, Tax, IP, IT/Cyber, Operations or General"}},
+            ["request"])}}),
+    ),
+    ToolSpec(
+        "trigger_analysis",
+        "Read a document of the room again from its passages (give its file name), or, "
+        "without one, run the correction and contradiction checks across the deal again "
+        "(e.g. after an upload). Says what changed.",
+        _schema({"document": {**_S, "description": "file name; leave out to check the deal"}}),
+    ),
+    ToolSpec(
+        "update_knowledge_graph",
+        "Record that names the person gave are one entity (\"Globex AG is the same company "
+        "as Globex Holding\"), so a search for one finds the others.",
+        _schema({"names": {"type": "array", "items": _S, "minItems": 2, "maxItems": 6}},
+                ["names"]),
+    ),
+    ToolSpec(
         "topic_brief",
         "The structured answer to a topic question, built from document roles, findings and "
         "table rows with a source per line (a cap table with classes and %, people with roles "
@@ -164,7 +202,8 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None) -> str:
-    """Passages as quoted data, each with its source and its document's role."""
+    """Passages as quoted data, each with its source, its document's role and the headings it
+    stands under."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
@@ -173,11 +212,24 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
         role = roles.get(hit.document_id)
         kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
+        under = f' under="{under_attribute(hit.heading_path)}"' if hit.heading_path else ""
         parts.append(
-            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{flag}>\n'
+            f'<excerpt source="{hit.document}, {hit.location.label}"{kind}{under}{flag}>\n'
             f"{quote(hit.text)}\n</excerpt>"
         )
     return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+
+
+UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
+UNDER_CHARS = 60  # each at most this long
+
+
+def under_attribute(path: Sequence[str]) -> str:
+    """`Litigation › Pending claims`: the innermost headings of a passage, short and safe inside
+    an attribute (document text: no quotes or tags)."""
+    shown = [" ".join(title.split()) for title in path[-UNDER_HEADINGS:]]
+    shown = [t if len(t) <= UNDER_CHARS else t[: UNDER_CHARS - 1] + "…" for t in shown]
+    return re.sub(r'[<>"]', "'", heading_trail(tuple(shown)))
 
 
 def render_finding(finding: Finding, evidence: Evidence) -> str:
@@ -225,7 +277,7 @@ def render_left_out_events(events: Sequence[TimelineEvent], as_of: date | None) 
     """The dated events an "as of" kept out of the timeline, so the model can say so."""
     if not events or as_of is None:
         return ""
-    lines = [f"{e.date} [{e.category}] {e.title}" for e in events[:20]]
+    lines = [f"{e.label} [{e.category}] {e.title}" for e in events[:20]]
     more = [f"... and {len(events) - 20} more"] if len(events) > 20 else []
     return (f"\n<left_out reason=\"as of {as_of:%-d %B %Y}: events after that date\">\n"
             + "\n".join(quote(x) for x in [*lines, *more]) + "\n</left_out>")
@@ -244,10 +296,12 @@ Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
 class ToolBox:
     """The tools bound to one question: its deal, its evidence, the injected stores."""
 
-    def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence) -> None:
+    def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence,
+                 actions: KnowledgeActions | None = None) -> None:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
+        self._actions = actions
 
 
     async def run(self, call: ToolCall) -> ToolResult:
@@ -342,7 +396,7 @@ class ToolBox:
                                        c.ordinal))
             extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
                                 location=c.location, text=shown_text(c), score=0.0,
-                                via=["role"])
+                                heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
@@ -538,7 +592,8 @@ class ToolBox:
             ids = {d.filename: d.id for d in self._evidence.documents.values()}
             self._evidence.dated = [
                 Source(document=c.document, document_id=ids.get(c.document, c.document),
-                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id)
+                       location=c.location, page=c.page, excerpt=c.excerpt, chunk_id=c.chunk_id,
+                       heading_path=tuple(c.heading_path))
                 for e in timeline.events for c in e.citations
             ]
             self._evidence.note_search("the deal timeline")
@@ -555,7 +610,7 @@ class ToolBox:
             source = e.citations[0]
             marks = " UPCOMING" if e.upcoming else ""
             marks += f" DATE CONFLICT: {e.conflict_note or ''}" if e.conflict else ""
-            lines.append(f"{e.date} [{e.category}] {e.title}{marks} "
+            lines.append(f"{e.label} [{e.category}] {e.title}{marks} "
                          f"(source: {source.document}, {source.location})")
         return ("<timeline>\n" + "\n".join(quote(x) for x in lines) + "\n</timeline>"
                 + render_left_out_events(self._evidence.timeline_left_out, timeline.as_of))
@@ -589,6 +644,8 @@ class ToolBox:
         """Each red-flag topic searched once; its best statement, most serious first."""
         for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
             await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+        if self._ctx.embedder is not None:  # passages known by their meaning too
+            await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         taken = await self._taken_from_grids()
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
@@ -632,6 +689,45 @@ class ToolBox:
                                                category=category))
         return (f"Proposed for the Q&A list ({category}): {question}. A person confirms it with "
                 "the Add to Q&A button; nothing was added yet.")
+
+
+    # ---- what the person asking changes in the deal (through their KnowledgeActions)
+    def _acting(self) -> KnowledgeActions:
+        if self._actions is None:
+            raise ValueError("nobody to act for here (a terminal or an evaluation): say what "
+                             "the person can do instead, e.g. `@Manda note: …` in the deal's "
+                             "channel")
+        return self._actions
+
+    def _took(self, acted: Acted) -> str:
+        """An action's result for the model; what it noted becomes citable evidence (whatever
+        company the question was read as being about: it is what the person just said)."""
+        if acted.hits:
+            if self._evidence.scope is not None:
+                self._evidence.scope |= {h.document_id for h in acted.hits}
+            self._evidence.add_hits(acted.hits)
+        if acted.findings:
+            self._evidence.add_findings(acted.findings)
+            for finding in acted.findings:
+                self._evidence.propose(SuggestedAction(type="approve_finding",
+                                                       finding_id=finding.id))
+        return quote(acted.text, 4_000)
+
+    async def update_knowledge_base(self, args: dict[str, Any]) -> str:
+        return self._took(await self._acting().note(str(args["fact"])))
+
+    async def create_irl(self, args: dict[str, Any]) -> str:
+        requests = [(str(r.get("request") or ""), str(r.get("category") or "General"))
+                    for r in list(args.get("requests") or [])[:10] if isinstance(r, dict)]
+        return self._took(await self._acting().draft_irl(requests))
+
+    async def trigger_analysis(self, args: dict[str, Any]) -> str:
+        document = str(args.get("document") or "").strip() or None
+        return self._took(await self._acting().reanalyse(document))
+
+    async def update_knowledge_graph(self, args: dict[str, Any]) -> str:
+        names = [str(n) for n in list(args.get("names") or [])[:6]]
+        return self._took(await self._acting().link_entities(names))
 
 
 # Each spec's handler is the ToolBox method of the same name: the spec list is the one source.

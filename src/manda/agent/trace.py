@@ -18,8 +18,8 @@ from typing import Any
 
 from manda.agent.evidence import Evidence
 from manda.agent.intents import intent_with_reason
-from manda.agent.validate import GateResult, number_sources
-from manda.answers import Answer
+from manda.agent.validate import GateResult
+from manda.answers import Answer, AnswerNumber
 from manda.llm.port import TokenUsage
 from manda.traces import (
     AnswerTrace,
@@ -194,7 +194,8 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         tool_calls=recorder.tool_calls,
         searched=list(evidence.searched),
         passages=[
-            TracePassage(document=h.document, location=h.location.label, score=h.score,
+            TracePassage(document=h.document, location=h.location.label,
+                         heading_path=list(h.heading_path), score=h.score,
                          channels=list(h.via), channel_scores=dict(h.channel_scores),
                          cited=h.chunk_id in cited or (h.document, h.location.label)
                          in cited_places,
@@ -206,10 +207,7 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         cautions=[c.text for c in answer.cautions],
         dropped_references=[f"{r.document}, {r.location}" for g in recorder.gates
                             for r in g.result.dropped],
-        numbers=[TraceNumber(text=n.text, how=n.how,
-                             source=f"{n.source.document}, {n.source.location}"
-                             if n.source else None)
-                 for n in number_sources(answer.answer, evidence)],
+        numbers=[_traced(n) for n in answer.numbers],
         steps=steps,
         notices=list(answer.notices),
         input_tokens=total.input_tokens,
@@ -219,6 +217,16 @@ def build_trace(final: Mapping[str, Any], recorder: TraceRecorder, answer: Answe
         cost_usd=price(total),
         latency_ms=answer.usage.latency_ms,
     )
+
+
+def _traced(number: AnswerNumber) -> TraceNumber:
+    """A number of the answer as its trace shows it: where it is stated, or how it was got."""
+    if number.source is not None:
+        return TraceNumber(text=number.text, how="stated",
+                           source=f"{number.source.document}, {number.source.location}")
+    if number.computed:
+        return TraceNumber(text=number.text, how="derived", inputs=list(number.inputs))
+    return TraceNumber(text=number.text, how="not grounded")
 
 
 def _priced(step: TraceStep, price: Callable[[TokenUsage], float | None]) -> TraceStep:

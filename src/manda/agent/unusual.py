@@ -8,6 +8,7 @@ retrieval returned; nothing is inferred beyond what a document says.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manda.agent.evidence import Evidence, Source
@@ -84,7 +85,7 @@ def trim(sentence: str, limit: int = _MAX) -> str:
 
 
 def _score(topic: Topic, sentence: str) -> int:
-    score = 0
+    score = 3 if topic.stated.search(sentence) else 0  # says it in the topic's own words
     if find_amounts(sentence):
         score += 2
     if topic.prefer.search(sentence):
@@ -110,6 +111,7 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
         source = evidence.finding_source(finding)
         candidates += [(s, source) for s in sentences(finding.excerpt)]
     items: list[UnusualItem] = []
+    meant = evidence.topics_by_meaning
     for topic in TOPICS:
         if about is None and topic.key == "customer_concentration" and (
                 stated := _concentration(evidence)) is not None:
@@ -117,7 +119,11 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
             continue
         matching = [
             (s, src) for s, src in candidates
-            if topic.stated.search(s) and not _NEGATIVE.search(s) and not looks_like_instruction(s)
+            if (topic.stated.search(s)
+                or (under_topic(topic, src.heading_path)
+                    and (topic.prefer.search(s) or (topic.amount_leads and find_amounts(s))))
+                or (topic.key in meant.get(src.chunk_id or "", ()) and topic.prefer.search(s)))
+            and not _NEGATIVE.search(s) and not looks_like_instruction(s)
             and not _heading(s) and (about is None or about in s.lower())
         ]
         if not matching:
@@ -127,6 +133,13 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
         sentence, source = ranked[0][1]
         items.append(UnusualItem(topic, trim(sentence), source))
     return items
+
+
+def under_topic(topic: Topic, heading_path: Sequence[str]) -> bool:
+    """A passage standing under a heading that names the topic ("Litigation", "Litiges",
+    "Data protection"): what it says is about the topic, whatever its own words."""
+    trail = " › ".join(heading_path)
+    return bool(trail) and (topic.asked.found(trail) or topic.terms.found(trail))
 
 
 def _heading(sentence: str) -> bool:

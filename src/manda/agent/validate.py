@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, permutations
+from typing import Any
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import (
@@ -24,6 +26,7 @@ from manda.agent.grounding import (
     strip_markers,
 )
 from manda.agent.selection import is_correction_statement
+from manda.answers import AnswerNumber, NumberSource
 from manda.finance.amounts import Amount, find_amounts, format_amount, scale_from_text
 from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
@@ -79,6 +82,7 @@ class GateResult:
     text: str  # the answer with unretrieved references removed
     errors: list[str] = field(default_factory=list)
     dropped: list[Reference] = field(default_factory=list)
+    numbers: list[AnswerNumber] = field(default_factory=list)  # `text`'s numbers and sources
 
     @property
     def ok(self) -> bool:
@@ -107,6 +111,7 @@ class _Value:
     value: float
     kind: str
     currency: str | None
+    finding_id: str | None = None  # the finding whose value it is (else read in the excerpt)
 
 
 def _without_instructions(text: str) -> str:
@@ -129,7 +134,7 @@ def _excerpt_values(source: Source, evidence: Evidence) -> list[_Value]:
         if f is not None and f.value is not None:
             kind = f.unit if f.unit in {"%", "x"} else "number"
             currency = f.unit if f.unit and f.unit.isupper() and len(f.unit) == 3 else None
-            values.append(_Value(f.value, kind, currency))
+            values.append(_Value(f.value, kind, currency, finding_id))
     return values
 
 
@@ -193,52 +198,49 @@ def _matches(amount: Amount, value: _Value) -> bool:
     return close_to_shown(amount, value.value)
 
 
-def _derived(amount: Amount, grounded: list[Amount], *, computed: bool = False) -> bool:
-    """A difference, a % change or a ratio (a margin) between two grounded numbers."""
+def _derived(amount: Amount, grounded: list[Amount], *, computed: bool = False
+             ) -> tuple[Amount, ...] | None:
+    """The grounded numbers `amount` is computed from, when it is a difference, a % change or a
+    ratio (a margin) of two, a sum less a third (said to be computed), a total of stated shares
+    or a percentage-point change; None when it is none of these."""
     numbers = [a for a in grounded if _kind(a) == "number"]
     multiples = [a for a in grounded if _kind(a) == "x"]  # covenant level and test result
     for a, b in [*permutations(numbers, 2), *permutations(multiples, 2)]:
         if amount.unit == "%" and b.value:
             change = (a.value - b.value) / abs(b.value) * 100
             if abs(abs(change) - abs(amount.value)) <= 0.051 + 0.006 * abs(change):
-                return True
+                return (a, b)
             ratio = a.value / b.value * 100  # EBITDA / revenue: a margin the answer computed
             if abs(ratio) <= 100 and abs(abs(ratio) - abs(amount.value)) <= 0.051 + 0.006 * abs(
                     ratio):
-                return True
+                return (a, b)
         elif _kind(amount) == _kind(a) and _close(abs(amount.value), abs(a.value - b.value)):
-            return True
+            return (a, b)
     if computed and _kind(amount) == "number":
         # a sum less a third, said to be computed: stocks + debtors − creditors; exact to the
         # digits shown, so that many numbers do not make any number derivable
         for a, b in combinations(numbers, 2):
             target = abs(a.value) + abs(b.value)
-            if any(abs(abs(amount.value) - (target - abs(c.value))) <= _rounding(
-                    amount.value, target - abs(c.value))
-                   for c in numbers if c is not a and c is not b):
-                return True
+            for c in numbers:
+                if c is not a and c is not b and abs(abs(amount.value) - (
+                        target - abs(c.value))) <= _rounding(amount.value, target - abs(c.value)):
+                    return (a, b, c)
     percents = [a for a in grounded if a.unit == "%"]
     if amount.unit == "%" and len(percents) >= 2 and abs(
             sum(p.value for p in percents) - amount.value) <= 0.15:
-        return True  # the total of the stakes the answer lists ("add up to 100%")
+        return tuple(percents)  # the total of the stakes the answer lists ("add up to 100%")
     if amount.unit == "%":  # the top N together ("the top 3 customers: 39%"); a share
-        for largest in (sorted((p.value for p in percents), reverse=True),  # stated twice
-                        sorted({p.value for p in percents}, reverse=True)):  # counts once
-            if any(abs(sum(largest[:k]) - amount.value) <= 0.15
-                   for k in range(2, len(largest) + 1)):
-                return True
+        by_size = sorted(percents, key=lambda p: -p.value)
+        once = list({p.value: p for p in reversed(by_size)}.values())[::-1]
+        for largest in (by_size, once):  # stated twice counts twice, or once
+            for k in range(2, len(largest) + 1):
+                if abs(sum(p.value for p in largest[:k]) - amount.value) <= 0.15:
+                    return tuple(largest[:k])
     if amount.unit == "%":  # percentage-point change, e.g. gross margin 70% -> 71%
         for a, b in permutations(percents, 2):
             if abs(abs(a.value - b.value) - abs(amount.value)) <= 0.051:
-                return True
-    return False
-
-
-def _said_computed(text: str, amount: Amount) -> bool:
-    """The line that states `amount` says it is computed."""
-    start = text.rfind("\n", 0, amount.start) + 1
-    end = text.find("\n", amount.end)
-    return "computed" in text[start : end if end != -1 else len(text)].lower()
+                return (a, b)
+    return None
 
 
 def without_file_names(text: str, evidence: Evidence) -> str:
@@ -252,29 +254,73 @@ def without_file_names(text: str, evidence: Evidence) -> str:
     return text
 
 
-def check_numbers(text: str, evidence: Evidence) -> list[str]:
-    """Numbers the answer states that no cited excerpt supports."""
-    cited = cited_sources(text, evidence)
-    body = without_file_names(strip_markers(text), evidence)
-    stated = [a for a in find_amounts(body) if is_claim(a)]
-    if not stated:
+def check_numbers(text: str, evidence: Evidence,
+                  numbers: Sequence[AnswerNumber] | None = None) -> list[str]:
+    """Numbers the answer states that no cited excerpt supports (`numbers`: the text's map,
+    when already read)."""
+    numbers = number_sources(text, evidence) if numbers is None else numbers
+    if not numbers:
         return []
-    if not cited:
-        shown = ", ".join(a.text for a in stated[:4])
+    if not any(n.source for n in numbers) and not cited_sources(text, evidence):
+        shown = ", ".join(n.text for n in numbers[:4])
         return [f"The answer states {shown} but cites no source. Cite the retrieved place "
                 "of every number as (source: file, location)."]
-    values = [v for s in cited for v in _excerpt_values(s, evidence)]
-    grounded = [a for a in stated if any(_matches(a, v) for v in values)]
-    errors = []
-    for amount in stated:
-        if amount in grounded or _derived(amount, grounded,
-                                          computed=_said_computed(body, amount)):
-            continue
-        errors.append(
-            f"The number {amount.text} does not appear in any cited excerpt. Use only numbers "
+    return [f"The number {n.text} does not appear in any cited excerpt. Use only numbers "
             "from the retrieved passages and cite where each one is."
-        )
-    return errors
+            for n in numbers if not n.grounded]
+
+
+def number_sources(text: str, evidence: Evidence) -> list[AnswerNumber]:
+    """Each number of `text` the gate checks (`is_claim`), with the cited place that states it:
+    the marker that follows a number is tried first, then every place the answer cites. A number
+    no cited place states is computed when it follows from the stated ones (`_derived`; a sum
+    less a third only where its line says it is computed), else it is not grounded. Stated
+    numbers come first, in the answer's order, then the others."""
+    cited = cited_sources(text, evidence)
+    values = {s.key: _excerpt_values(s, evidence) for s in cited}
+    out: list[AnswerNumber] = []
+    grounded: list[Amount] = []
+    unplaced: list[tuple[Amount, bool]] = []
+    for amount, near, computed in _stated(text, evidence):
+        source = next((s for s in [*near, *cited]
+                       if any(_matches(amount, v) for v in values.get(s.key, []))), None)
+        if source is None:
+            unplaced.append((amount, computed))
+            continue
+        grounded.append(amount)
+        finding = next((v.finding_id for v in values[source.key]
+                        if v.finding_id and _matches(amount, v)), source.finding_id)
+        out.append(_number(amount, source=NumberSource(
+            document=source.document, location=source.location, finding_id=finding)))
+    for amount, computed in unplaced:
+        inputs = _derived(amount, grounded, computed=computed)
+        out.append(_number(amount, computed=inputs is not None,
+                           inputs=[a.text for a in inputs or ()]))
+    return out
+
+
+def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], bool]]:
+    """Each claim of `text` (file names and markers left out), the places the marker after it
+    cites, and whether its line says it is computed."""
+    lines = text.split("\n")
+    out: list[tuple[Amount, list[Source], bool]] = []
+    cursor = 0
+    segments = [(m.start, m.end, [r.source for r in m.references if r.source is not None])
+                for m in find_markers(text, evidence)]
+    segments.append((len(text), len(text), []))
+    for start, end, near in segments:
+        first_line = text.count("\n", 0, cursor)
+        body = without_file_names(strip_markers(text[cursor:start]), evidence)
+        cursor = end
+        for amount in (a for a in find_amounts(body) if is_claim(a)):
+            line = strip_markers(lines[first_line + body.count("\n", 0, amount.start)])
+            out.append((amount, near, "computed" in line.lower()))
+    return out
+
+
+def _number(amount: Amount, **how: Any) -> AnswerNumber:
+    return AnswerNumber(text=amount.text, value=amount.value, currency=amount.currency,
+                        unit=amount.unit, **how)
 
 
 # ---------------------------------------------------------------- disclosures
@@ -411,51 +457,12 @@ def check_wording(text: str, required: Requirements) -> list[str]:
 
 
 def run_gate(text: str, evidence: Evidence, required: Requirements) -> GateResult:
-    """Drop unretrieved references, then check numbers, disclosures and wording."""
+    """Drop unretrieved references, map each number to its source (`GateResult.numbers`), then
+    check numbers, disclosures and wording."""
     cleaned, dropped = drop_unretrieved(text, evidence)
     result = GateResult(text=cleaned.strip(), dropped=dropped)
-    result.errors += check_numbers(result.text, evidence)
+    result.numbers = number_sources(result.text, evidence)
+    result.errors += check_numbers(result.text, evidence, result.numbers)
     result.errors += check_disclosures(result.text, evidence, required)
     result.errors += check_wording(result.text, required)
     return result
-
-
-# ---------------------------------------------------------------- for the answer's trace
-
-
-@dataclass(frozen=True)
-class NumberSource:
-    """A number the answer states, and the cited place whose excerpt states it."""
-
-    text: str
-    source: Source | None
-    how: str  # "stated", "derived" (from stated numbers) or "not grounded"
-
-
-def number_sources(text: str, evidence: Evidence) -> list[NumberSource]:
-    """Each checked number of `text` with its source, by the rules `check_numbers` applies: the
-    marker that follows a number is tried first, then every place the answer cites."""
-    cited = cited_sources(text, evidence)
-    values = {s.key: _excerpt_values(s, evidence) for s in cited}
-    out: list[NumberSource] = []
-    grounded: list[Amount] = []
-    unplaced: list[Amount] = []
-    cursor = 0
-    segments = [(m.end, [r.source for r in m.references if r.source is not None], m.start)
-                for m in find_markers(text, evidence)]
-    segments.append((len(text), [], len(text)))
-    for end, near, start in segments:
-        body = without_file_names(strip_markers(text[cursor:start]), evidence)
-        cursor = end
-        for amount in (a for a in find_amounts(body) if is_claim(a)):
-            source = next((s for s in [*near, *cited]
-                           if any(_matches(amount, v) for v in values.get(s.key, []))), None)
-            if source is None:
-                unplaced.append(amount)
-                continue
-            grounded.append(amount)
-            out.append(NumberSource(amount.text, source, "stated"))
-    for amount in unplaced:
-        how = "derived" if _derived(amount, grounded) else "not grounded"
-        out.append(NumberSource(amount.text, None, how))
-    return out

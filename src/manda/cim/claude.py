@@ -34,6 +34,7 @@ from manda.cim.drafting import (
 from manda.cim.gate import Line, line_problems, superseded_values
 from manda.cim.model import Bullet, BuyerPersona, FigureRow, OutlineSection, SlideDraft
 from manda.cim.prompts import SYSTEM, WRITE_SLIDE, Catalogue, send_back_message, slide_request
+from manda.llm.calls import SLIDE
 from manda.llm.port import (
     CONTEXT_WINDOW_EXCEEDED,
     MAX_TOKENS,
@@ -51,7 +52,9 @@ __all__ = ["ClaudeDrafter", "DraftReport"]
 
 log = logging.getLogger(__name__)
 
-SLIDE_TOKENS = 4096  # a slide's tool call is short; a cut-off one is asked again with more
+# A slide's tool call is short; the room Claude thinks in first comes on top (`calls.SLIDE`). A
+# cut-off call cannot be continued (its input may stop mid-argument): it is asked again with more.
+SLIDE_TOKENS = 4096
 
 
 class _Ids(BaseModel):
@@ -158,7 +161,7 @@ class ClaudeDrafter:
         while True:
             try:
                 turn = await self._model.respond(SYSTEM, messages, [WRITE_SLIDE],
-                                                 max_tokens=cap)
+                                                 max_tokens=cap, call=SLIDE)
             except ModelUnavailableError as exc:
                 raise _Fallback(f"Claude was unavailable ({exc.reason}); this slide is drafted "
                                 "from the extracted findings — say *regenerate* to try again"

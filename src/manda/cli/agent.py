@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -16,6 +17,10 @@ from manda.answers import Answer
 from manda.cli._common import print_json, require_deal, running
 from manda.config import Settings
 from manda.traces import AnswerTrace, trace_sections
+
+if TYPE_CHECKING:
+    from manda.app import Manda
+    from manda.deals.actions import DealActions
 
 out = Console()
 
@@ -55,6 +60,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             {"document": c.document, "location": c.location, "page": c.page, "excerpt": c.excerpt}
             for c in answer.citations
         ],
+        "numbers": [n.model_dump() for n in answer.numbers],
         "suggested_actions": [
             {"type": a.type, "question": a.question, "category": a.category}
             if a.type == "add_to_qa"
@@ -104,11 +110,37 @@ def render(answer: Answer) -> None:
         out.print(f"[dim]Q&A suggestion: {actions[0].question}[/]")
 
 
+def _actions(app: Manda, deal_id: str, said: str, conversation: str | None) -> DealActions:
+    """What the person at the terminal may change in the deal (Claude's tools for it)."""
+    from manda.cli.knowledge import who_runs
+    from manda.deals import Teller
+
+    me = who_runs()
+    teller = Teller(user=me, name=me, at=datetime.now(UTC), where=conversation or "cli")
+    return app.deals.terminal_actions(deal_id, teller, said=said, conversation=conversation)
+
+
+async def _told(app: Manda, deal_id: str, said: str) -> bool:
+    """A "note: …" / "FYI …" message is told, not asked: kept, and said so."""
+    from manda.deals import note_text
+
+    if note_text(said) is None:
+        return False
+    told = await _actions(app, deal_id, said, None).from_message(said)
+    if told is not None:
+        out.print(escape(told.acted.text), highlight=False)
+    return told is not None
+
+
 async def ask(args: argparse.Namespace, settings: Settings) -> int:
     question = " ".join(args.question)
     async with running(settings) as app:
         await require_deal(app, args.deal)
-        answer = await app.answers.ask(args.deal, question, conversation_id=args.conversation)
+        if await _told(app, args.deal, question):
+            return 0
+        answer = await app.answers.ask(
+            args.deal, question, conversation_id=args.conversation,
+            actions=_actions(app, args.deal, question, args.conversation))
         trace = None
         if args.json or args.trace:
             trace = await app.deals.trace(args.deal, answer.conversation_id, answer.answer_id)
@@ -150,7 +182,11 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
                     render_trace(await app.deals.trace(args.deal, last.conversation_id,
                                                        last.answer_id))
                 continue
-            answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
+            if await _told(app, args.deal, question):
+                continue
+            answer = await app.answers.ask(
+                args.deal, question, conversation_id=conversation,
+                actions=_actions(app, args.deal, question, conversation))
             conversation, last = answer.conversation_id, answer
             out.print("[bold]manda>[/]")
             render(answer)

@@ -33,7 +33,7 @@ EXAMPLE_QUESTIONS = (
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("demo", help="ingest the sample data room and answer example questions")
-    p.add_argument("--deal", default="targetco", help="sample deal to ask about")
+    p.add_argument("--deal", help="sample deal to ask about (default: the demo's own)")
     p.set_defaults(handler=demo)
 
 
@@ -96,14 +96,17 @@ async def demo(args: argparse.Namespace, settings: Settings) -> int:
             title="Manda demo",
         )
     )
+    from manda.sample.generate import DEMO_DEAL
+
+    deal = args.deal or DEMO_DEAL
     async with running(settings) as app:
         for report in await ingest_sample_rooms(app, settings):
             print_report(report)
-        await print_corrections_and_conflicts(app, args.deal)
-        conversation = f"demo:{args.deal}"
+        await print_corrections_and_conflicts(app, deal)
+        conversation = f"demo:{deal}"
         for question in EXAMPLE_QUESTIONS:
             out.print(f"\n[bold cyan]> {question}[/]")
-            answer = await app.answers.ask(args.deal, question, conversation_id=conversation)
+            answer = await app.answers.ask(deal, question, conversation_id=conversation)
             render_answer(answer)
-    out.print('\nNext: `manda chat --deal targetco`, or `manda search --deal targetco "revenue"`.')
+    out.print(f'\nNext: `manda chat --deal {deal}`, or `manda search --deal {deal} "revenue"`.')
     return 0

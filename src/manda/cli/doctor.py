@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import textwrap
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from manda.cli._common import print_json
 from manda.config import DEFAULT_CLAUDE_MODEL, Settings
 from manda.errors import MandaError
 
@@ -37,6 +40,9 @@ class Check:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("doctor", help="show which adapters are active and whether they work")
+    p.add_argument("--json", action="store_true",
+                   help="print the checks as JSON (home, ok, and port/adapter/detail/ok/problem/"
+                        "warning for each)")
     p.set_defaults(handler=doctor)
 
 
@@ -294,15 +300,54 @@ def _access_check(settings: Settings) -> Check:
     )
 
 
+TABLE_WIDTH = 140  # narrower (an 80-column terminal, a pipe): one block per port instead
+
+
 async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     checks = await run_checks(settings)
-    table = Table("port", "adapter", "detail", "status")
-    for c in checks:
-        status = f"[red]{c.problem}[/]" if not c.ok else "[green]ok[/]"
-        if c.ok and c.warning:
-            status = f"[yellow]warning: {c.warning}[/]"
-        table.add_row(c.port, c.adapter, c.detail, status)
-    out.print(table)
-    out.print(f"MANDA_HOME: {settings.home_dir}")
     failing = [c for c in checks if not c.ok and c.port != "slack"]
+    if getattr(args, "json", False):
+        print_json({"home": str(settings.home_dir), "ok": not failing,
+                    "checks": [asdict(c) for c in checks]})
+    elif out.width >= TABLE_WIDTH:
+        _print_table(checks)
+        out.print(f"MANDA_HOME: {settings.home_dir}", overflow="ignore", crop=False)
+    else:
+        _print_blocks(checks, out.width)
+        print(f"MANDA_HOME: {settings.home_dir}")
     return 1 if failing else 0
+
+
+def _status(c: Check) -> str:
+    if not c.ok:
+        return c.problem
+    return f"warning: {c.warning}" if c.warning else "ok"
+
+
+def _print_table(checks: list[Check]) -> None:
+    """A wide terminal: one row per port; a cell too long for its column folds onto the next
+    line (never cut with an ellipsis)."""
+    table = Table()
+    for name in ("port", "adapter", "detail", "status"):
+        table.add_column(name, overflow="fold")
+    for c in checks:
+        colour = "red" if not c.ok else "yellow" if c.warning else "green"
+        table.add_row(c.port, c.adapter, c.detail, f"[{colour}]{escape(_status(c))}[/]")
+    out.print(table)
+
+
+def _print_blocks(checks: list[Check], width: int) -> None:
+    """A narrow terminal or a pipe: a line per port, its detail and status wrapped between
+    words under it. A model id, a path or a URL is never broken or cut: a line runs past the
+    width rather than split one."""
+    def wrapped(text: str) -> str:
+        return textwrap.fill(text, width=max(40, width), initial_indent="    ",
+                             subsequent_indent="    ", break_long_words=False,
+                             break_on_hyphens=False)
+
+    for c in checks:
+        mark = "FAIL" if not c.ok else "warn" if c.warning else "ok"
+        print(f"{c.port:<11} {c.adapter} [{mark}]")
+        print(wrapped(c.detail))
+        if mark != "ok":
+            print(wrapped(_status(c)))

@@ -108,6 +108,7 @@ def hit_json(hit: SearchHit) -> dict[str, Any]:
         "document": hit.document,
         "location": hit.location.label,
         "page": hit.location.page,
+        "heading_path": list(hit.heading_path),
         "text": hit.text,
         "score": hit.score,
     }

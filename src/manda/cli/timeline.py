@@ -61,6 +61,6 @@ async def timeline(args: argparse.Namespace, settings: Settings) -> int:
         )
         first = event.citations[0]
         more = f" (+{len(event.citations) - 1})" if len(event.citations) > 1 else ""
-        table.add_row(event.date, event.title + flags, f"{first.document}, {first.location}{more}")
+        table.add_row(event.label, event.title + flags, f"{first.document}, {first.location}{more}")
     out.print(table)
     return 0

@@ -1,14 +1,22 @@
 """Who may link a channel to a deal, unlink it, or decide a deal's findings: the deal's
 confidentiality rules, in one place, whichever front end (Slack, a terminal) asks.
 
-A channel key is `{front end}:{workspace}:{channel}` (for Slack `slack:T123:C456`); rules about
-"other channels" look only at channels of the same workspace. Whether a person is in a channel is
-asked of the front end through `Membership`, so the rules never know Slack.
+A channel key is `{front end}:{workspace}:{channel}` (for Slack `slack:T123:C456`). Membership
+is always asked of the deal's own linked channels, whatever workspace the person or the channel
+belongs to: an organisation-wide install or a shared (Slack Connect) channel brings people of
+other workspaces, and a workspace of one's own is no claim on anyone's deal. Whether a person is
+in a channel is asked of the front end through `Membership`, so the rules never know Slack.
 
+- Deals are created only on purpose: `/manda deal new <id>` or a terminal (`manda ingest`).
+  Linking by id never creates one, and a refused link says the same whether the deal exists or
+  not (a channel that is not linked never learns which deals exist).
 - With deal admins configured (`MANDA_DEAL_ADMINS`), only they link, unlink or create deals.
-- Without them, a deal no channel of the workspace is linked to may be linked once by anyone (the
-  first link, as when a deal team sets up its channel); any further link needs a member of a group
-  channel already linked to it; a new deal id creates an empty deal.
+- Without them, a deal no group channel is linked to may be linked once by anyone (the first
+  link, as when a deal team sets up its channel); any further link needs a member of a group
+  channel already linked to it.
+- A one-to-one conversation with Manda vouches for nobody and blocks nobody: it may be linked
+  only by someone who is in one of the deal's group channels (or by an admin), never to a new
+  deal, and it never counts as a channel of the deal for anyone else.
 - A channel linked to one deal is never silently moved: it is unlinked first (by an admin, or
   without admins by a member of that channel; a one-to-one conversation by its person).
 - Findings are decided by approvers (`MANDA_APPROVERS`) when configured; else by members of the
@@ -43,11 +51,12 @@ class Membership(Protocol):
     """What the front end knows about its channels' people (the Slack adapter asks Slack)."""
 
     def is_direct(self, channel_key: str) -> bool:
-        """A one-to-one conversation with Manda: anyone can link one, so it vouches for nobody."""
+        """A one-to-one conversation with Manda: anyone has one, so it vouches for nobody."""
         ...
 
     async def is_member(self, channel_key: str, user: str) -> bool:
-        """Whether `user` is in that channel (False when the front end cannot tell)."""
+        """Whether `user` is in that channel, whatever workspace either belongs to (False when
+        the front end cannot tell)."""
         ...
 
 
@@ -55,7 +64,12 @@ class Refusal(StrEnum):
     """Why a link or unlink was refused; the front end words it without naming any deal."""
 
     NOT_ADMIN = "not_admin"  # deal admins are configured and this person is not one
-    NOT_A_MEMBER = "not_a_member"  # the deal is linked elsewhere and this person is in none
+    # no deal by that id, or one linked to group channels this person is in none of: one reply
+    # for both, so a refusal never tells whether a deal exists
+    NOT_LINKABLE = "not_linkable"
+    NAME_TAKEN = "name_taken"  # `/manda deal new` with the id of an existing deal
+    NEW_IN_DIRECT = "new_in_direct"  # a new deal is created in its deal channel, not a DM
+    NOT_A_MEMBER = "not_a_member"  # unlinking a channel this person is not in
     ALREADY_LINKED = "already_linked"  # the channel is linked to another deal: unlink first
     NOT_LINKED = "not_linked"  # nothing to unlink
 
@@ -70,15 +84,25 @@ class BindingRefusedError(MandaError):
 
 _REFUSALS = {
     Refusal.NOT_ADMIN: "Only the deal admins can link or unlink channels and create deals.",
-    Refusal.NOT_A_MEMBER: (
-        "That deal is already linked to channels you are not in, so this channel was not linked."
+    Refusal.NOT_LINKABLE: (
+        "I can't link this conversation to that deal: there is no deal by that id, or it is "
+        "linked to channels you are not in. Nothing was changed."
     ),
+    Refusal.NAME_TAKEN: "That id cannot be used for a new deal; nothing was created.",
+    Refusal.NEW_IN_DIRECT: "A new deal is created in its deal channel, not here.",
+    Refusal.NOT_A_MEMBER: "You are not in this channel, so it was not unlinked.",
     Refusal.ALREADY_LINKED: "This channel is already linked to a deal; nothing was changed.",
     Refusal.NOT_LINKED: "This channel is not linked to a deal; nothing was changed.",
 }
 _HINTS = {
     Refusal.NOT_ADMIN: "Ask one of the deal admins (MANDA_DEAL_ADMINS) to do it.",
-    Refusal.NOT_A_MEMBER: "Ask someone in the deal's channel to link this one.",
+    Refusal.NOT_LINKABLE: (
+        "Ask someone in the deal's channel to link this one, or create a new deal with "
+        "`/manda deal new <id>`."
+    ),
+    Refusal.NAME_TAKEN: "Choose another id for the new deal.",
+    Refusal.NEW_IN_DIRECT: "Run `/manda deal new <id>` in the deal team's channel.",
+    Refusal.NOT_A_MEMBER: "Ask someone in this channel to unlink it.",
     Refusal.ALREADY_LINKED: "Unlink it first, then link it to the other deal.",
     Refusal.NOT_LINKED: "",
 }

@@ -24,6 +24,10 @@ import yaml
 from manda.answers import Answer
 from manda.evals.checks import CheckResult, read_as_shown, run_checks
 from manda.models import IngestReport
+from manda.sample.facts import TARGETCO
+from manda.sample.halyard_facts import HALYARD
+from manda.sample.segura_facts import SEGURA
+from manda.sample.sorelle_facts import SORELLE
 
 DEFAULT_DATASET = Path("evals/dataset.yaml")
 DEFAULT_BUDGET_TOKENS = 50_000
@@ -50,7 +54,7 @@ NEW_ROOM_FLOOR = 0.94
 # number are references ("IFRS 15") and SaaS line items (GRR, logo churn, bookings): Halyard 60.6%.
 # The filings answers (best span leads, figures with their scale) and the multilingual embedder:
 # Halyard 63.6% (21/33), Sorelle 46.7% (14/30).
-NEW_ROOM_FLOORS: dict[str, float] = {"halyard": 0.63, "sorelle": 0.46, "segura": 0.32}
+NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.63, SORELLE: 0.46, SEGURA: 0.32}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
@@ -70,11 +74,30 @@ class _Answers(Protocol):
                   ) -> Answer: ...
 
 
+class _Deals(Protocol):
+    async def import_answers(self, deal_id: str, path: Path, *, by: str) -> Any: ...
+    async def note(self, deal_id: str, text: str, *, teller: Any) -> Any: ...
+
+
 class EvalApp(Protocol):
-    """What the runner needs from the app: ingestion and the answering service."""
+    """What the runner needs from the app: ingestion, the answering service, and the deal
+    operations a case's `told` steps run (what the deal learned outside its room)."""
 
     ingest: _Ingest
     answers: _Answers
+    deals: _Deals
+
+
+@dataclass(frozen=True)
+class Told:
+    """Something the deal learns outside its room before a case is asked: the seller's
+    answered Q&A file (`qa_file`, relative to the dataset) or a fact told in a thread (`note`,
+    by `by` on the day `at`)."""
+
+    qa_file: Path | None = None
+    note: str | None = None
+    by: str = "Ana"
+    on: str = "2024-11-03"
 
 
 @dataclass(frozen=True)
@@ -91,6 +114,7 @@ class Case:
     turns: tuple[Turn, ...]
     tags: tuple[str, ...] = ()
     held_out: bool = False
+    told: tuple[Told, ...] = ()
 
 
 @dataclass
@@ -271,7 +295,7 @@ class EvalReport:
 def load_dataset(path: Path) -> list[Case]:
     """Read and validate the dataset; a mistake names the case and what is wrong with it."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    default_deal = data.get("deal", "targetco")
+    default_deal = data.get("deal", TARGETCO)
     cases: list[Case] = []
     seen: set[str] = set()
     for raw in data.get("cases", []):
@@ -288,11 +312,40 @@ def load_dataset(path: Path) -> list[Case]:
         held_out = raw.get("held_out", False)
         if not isinstance(held_out, bool):
             raise ValueError(f"{path}: case {case_id}: held_out must be true or false")
+        told = tuple(_told(path, case_id, step) for step in raw.get("told", ()))
         cases.append(Case(case_id, str(raw.get("title", "")), str(raw.get("deal", default_deal)),
-                          turns, tuple(raw.get("tags", ())), held_out))
+                          turns, tuple(raw.get("tags", ())), held_out, told))
     if not cases:
         raise ValueError(f"{path}: no cases")
     return cases
+
+
+def _told(dataset: Path, case_id: str, step: Any) -> Told:
+    if not isinstance(step, dict) or not ({"qa_file", "note"} & set(step)):
+        raise ValueError(f"{dataset}: case {case_id}: each `told` step is {{qa_file: …}} or "
+                         "{note: …, by: …, at: YYYY-MM-DD}")
+    if "qa_file" in step:
+        found = dataset.parent / str(step["qa_file"])
+        if not found.is_file():
+            raise ValueError(f"{dataset}: case {case_id}: no Q&A file {found}")
+        return Told(qa_file=found)
+    return Told(note=str(step["note"]), by=str(step.get("by", "Ana")),
+                on=str(step.get("at", "2024-11-03")))
+
+
+async def tell(app: EvalApp, deal: str, told: Sequence[Told]) -> None:
+    """What a case's deal learned outside its room, before the case is asked."""
+    from datetime import UTC, datetime
+
+    from manda.deals import Teller
+
+    for step in told:
+        if step.qa_file is not None:
+            await app.deals.import_answers(deal, step.qa_file, by="eval")
+        elif step.note:
+            at = datetime.fromisoformat(step.on).replace(hour=10, tzinfo=UTC)
+            await app.deals.note(deal, step.note, teller=Teller(user=f"eval:{step.by}",
+                                                               name=step.by, at=at))
 
 
 async def ingest_sample(app: EvalApp, root: Path) -> dict[str, Path]:
@@ -329,6 +382,12 @@ async def run_evals(
             result.skipped = f"token budget of {budget_tokens} reached"
             continue
         conversation = f"eval:{case.id}:{int(time.time() * 1000)}"
+        try:
+            await tell(app, case.deal, case.told)
+        except Exception as exc:  # a setup that fails fails its case, and the run goes on
+            result.turns.append(TurnResult("", "", "", [CheckResult("told", False, str(exc))],
+                                           error=f"{type(exc).__name__}: {exc}"))
+            continue
         for turn in case.turns:
             turn_result = await _run_turn(app, case.deal, turn, conversation)
             result.turns.append(turn_result)

@@ -8,7 +8,9 @@ from pathlib import Path
 from manda.exports.xlsx import write_table
 from manda.models import QAItem
 
-HEADERS = ("No.", "Question", "Category", "Priority", "Status", "Source", "Asked by", "Date")
+# The seller fills in the last three; `manda qa import` reads the file back by these headers.
+HEADERS = ("No.", "Question", "Category", "Priority", "Status", "Source", "Asked by",
+           "Date asked", "Answer", "Answered by", "Answer date")
 
 
 def qa_rows(items: Sequence[QAItem], people: Mapping[str, str] | None = None) -> list[list[object]]:
@@ -17,13 +19,16 @@ def qa_rows(items: Sequence[QAItem], people: Mapping[str, str] | None = None) ->
     return [
         [
             item.number or None,
-            item.question + (f"\nAnswer: {item.answer}" if item.answer else ""),
+            item.question,
             item.category,
             item.priority.value,
             item.status,
             item.source or "",
             names.get(item.created_by, item.created_by),
             item.created_at.date(),
+            item.answer or "",
+            item.answered_by or "",
+            item.answered_on,
         ]
         for item in items
     ]

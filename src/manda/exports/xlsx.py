@@ -1,11 +1,11 @@
 """One table as an Excel sheet a banker can send: bold frozen header, widths that fit, wrapped.
 
 Every text cell is written as text, never as a formula: its words come from people and
-documents (a Q&A question reworded to `=HYPERLINK(…)`, a contract's clause), and a seller opening
-the sheet, or saving it as CSV for another tool, must not run them. As OWASP's CSV-injection
-guidance says (https://owasp.org/www-community/attacks/CSV_Injection), a text that begins with
-`=`, `+`, `-`, `@`, a tab or a carriage return — also after leading spaces or as a full-width
-form — gets a leading apostrophe, and the cell's type is set to text.
+documents (a Q&A question reworded to `=HYPERLINK(…)`, an IRL request, a contract's clause),
+and a seller opening the sheet, or saving it as CSV for another tool, must not run them. As
+OWASP's CSV-injection guidance says (https://owasp.org/www-community/attacks/CSV_Injection), a
+text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return — also after leading spaces
+or as a full-width form — gets a leading apostrophe, and the cell's type is set to text.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ __all__ = [
     "parse_number",
     "same_amount",
     "scale_from_text",
+    "shown_as_written",
     "uses_decimal_comma",
     "with_english_separators",
     "writes_decimal_comma",
@@ -473,6 +474,17 @@ def format_amount(value: float, currency: str | None) -> str:
         return f"{sign}{number}"
     symbol = CURRENCY_SYMBOLS.get(currency)
     return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
+
+
+def shown_as_written(value: float, unit: str, written: str) -> str:
+    """A figure as a person reads it: as the document writes it when that carries its unit
+    ("€5.0M", "19%"); else the amount it stands for, then as written ("€22.5M (as written:
+    22,500)" from a table in EUR thousands)."""
+    stated = find_amounts(written)
+    if stated and (stated[0].currency or stated[0].unit):
+        return written
+    shown = format_amount(value, unit)
+    return f"{shown} (as written: {written})" if written else shown
 
 
 # ---------------------------------------------------------------- unit lines

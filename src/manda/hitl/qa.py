@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Protocol
+from datetime import date, datetime
+from typing import Literal, Protocol
 
 from manda.errors import MandaError
 from manda.kg.port import QAList, ReviewLog
@@ -58,6 +58,7 @@ class QAService:
         priority: QAPriority = QAPriority.MEDIUM,
         finding_id: str | None = None,
         source: str | None = None,
+        follow_up_of: int | None = None,
     ) -> tuple[QAItem, bool]:
         """Return the item and whether it was newly added."""
         question = " ".join(question.split())
@@ -72,6 +73,7 @@ class QAService:
             source=source,
             created_by=by,
             number=await self._next_number(deal_id, existing),
+            follow_up_of=follow_up_of,
         )
         created = await self._graph.add_qa_item(item)
         if not created:
@@ -108,6 +110,36 @@ class QAService:
         await self._replace(item)
         await self._log(item, "qa.answered", by, answer or "marked answered")
         return item
+
+    async def record_answer(
+        self,
+        deal_id: str,
+        ref: str,
+        *,
+        by: str,
+        answer: str,
+        answered_by: str | None = None,
+        answered_on: date | None = None,
+        document: str | None = None,
+        status: Literal["answered", "closed"] = "answered",
+    ) -> tuple[QAItem, bool]:
+        """The seller's answer read from an answered Q&A file (`closed` when a follow-up question
+        carries it on); the item, and whether anything changed (the same file read twice
+        changes nothing)."""
+        item = await self.find(deal_id, ref)
+        answer = " ".join(answer.split())
+        update = {"status": status, "answer": answer or item.answer,
+                  "answered_by": answered_by or item.answered_by,
+                  "answered_on": answered_on or item.answered_on,
+                  "answer_document": document or item.answer_document}
+        if all(getattr(item, k) == v for k, v in update.items()):
+            return item, False
+        item = item.model_copy(update={**update, "updated_by": by, "updated_at": utcnow()})
+        await self._replace(item)
+        who = f" by {answered_by}" if answered_by else ""
+        await self._log(item, "qa.answered", by, f"{answer or 'answered'}{who}"
+                        + (" (needs a follow-up)" if status == "closed" else ""))
+        return item, True
 
     async def edit(
         self,

@@ -15,45 +15,47 @@ from manda.finance.dates import find_date_mentions
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.versions import version_info
 from manda.models import CorrectionStatement, Document, Location, ParsedDocument
+from manda.vocabulary import vocabulary
 
 __all__ = ["find_correction_statements", "resolve_correction_target"]
 
-_I = re.IGNORECASE
-_VERB = re.compile(
-    r"(?<![\w])(?:correct(?:s|ed|ing)?|correction\s+(?:of|to)|restat(?:es|ed|ing|ement\s+of)|"
-    r"replac(?:es|ed|ing)|supersed(?:es|ed|ing)|amend(?:s|ed|ing)|revis(?:es|ed|ion\s+of|ing)|"
-    r"updat(?:es|ed|ing)|berichtigt|ersetzt)(?![\w])", _I)
-_DOCUMENT = re.compile(
-    r"(?<![\w])(?:report|accounts|financial\s+statements|statements|version|draft|edition|"
-    r"forecast|budget|plan|presentation|deck|memorandum|memo|document|schedule|model|"
-    r"filing|release|letter|minutes|summary|cim|teaser|update|jahresabschluss|bericht|bwa|"
-    r"auswertung|monatsbericht|quartalsbericht|hochrechnung|präsentation)s?(?![\w])",
-    _I)
-# German puts the verb last: "das in der BWA März 2025 ausgewiesene EBITDA … ist zu korrigieren",
-# "der im Monatsbericht genannte Umsatz wird berichtigt": the document is named before the verb.
-_VERB_LAST = re.compile(
-    r"(?<![\w])(?:ist|sind|wird|werden|wurde|wurden)\s+(?:hiermit\s+|daher\s+|damit\s+)?"
-    r"(?:zu\s+korrigieren|zu\s+berichtigen|korrigiert|berichtigt)(?![\w])", _I)
+_WORDS = vocabulary()
+_VERB = _WORDS.cues("correction_verb")  # "corrects", "restated", "annule et remplace"
+# A document named before the verb: "das in der BWA März 2025 ausgewiesene EBITDA … ist zu
+# korrigieren", "l'EBE du reporting de mars est corrigé".
+_VERB_LAST = _WORDS.cues("correction_verb_last")
 # "the Q4 trading update circulated on 12 April 2024 overstated revenue": the document that was
 # wrong is named before the verb that says so.
-_MISSTATED = re.compile(r"(?<![\w])(?:overstated|understated|misstated|(?:was|were)\s+"
-                        r"(?:wrong|incorrect|in\s+error))(?![\w])", _I)
-_OUTLOOK = re.compile(r"(?:forecast|budget|plan)", _I)
-_NAMED = re.compile(r"(?<![\w])(?:the|our|its)\s+(?:[\w\-]+\s+){0,3}?$", _I)
-_NOT_ABOUT_A_DOCUMENT = re.compile(
-    r"(?<![\w])(?:system|software|policy|process|machine|equipment|roof|server|erp|platform|"
-    r"customer|supplier|employee|manager)s?(?![\w])", _I)
-_SELF = re.compile(r"(?<![\w])(?:this|the\s+present|the\s+attached|our)\s+(?:version|"
-                   r"document|report|edition|deck|presentation|forecast)(?![\w])", _I)
-_STOP = {"the", "of", "and", "in", "on", "for", "to", "a", "an", "dated", "this", "that", "as",
-         "stated", "version", "document", "which", "was", "were", "is", "are", "previously",
-         "by", "with", "from", "its", "our", "all", "at", "issued", "published"}
+_MISSTATED = _WORDS.cues("misstated")
+_DOCUMENT = _WORDS.cues("correction_document")
+_OUTLOOK = _WORDS.cues("outlook_document")
+_DEFINITE = _WORDS.cues("definite_article")
+_NOT_ABOUT_A_DOCUMENT = _WORDS.cues("not_a_document")
+_SELF = _WORDS.cues("self_reference")
+_STOP = _WORDS.words("reference_stop_words")
 _WINDOW = 90
+_NAMED_WITHIN = 4  # "the Q4 trading update": a definite article at most three words before
 # "the corrected annual report": the participle names a document, it does not correct one; and a
 # sentence that agrees with a document confirms it.
-_ADJECTIVAL = re.compile(r"(?:^|\s)(?:the|a|an|its|our|their|that|this)\s+$", _I)
-_AGREES = re.compile(r"(?<![\w])(?:agrees?|agreed|consistent|in line|matches|reconciles?|"
-                     r"ties? (?:out|to|with)|stimmt)(?![\w])", _I)
+_ARTICLE = _WORDS.cues("article")
+_AGREES = _WORDS.cues("agrees")
+_WORD = re.compile(r"[^\W\d_]{3,}|\d{4}")
+
+
+def _target_words(text: str) -> list[str]:
+    """The words that may name a document: a year, or a word of three letters or more."""
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+def _adjectival(before: str) -> bool:
+    """An article right before the verb: "the corrected report" names a corrected document."""
+    words = before.split()
+    return bool(words) and _ARTICLE.fullmatch(words[-1])
+
+
+def _named(before: str) -> bool:
+    """A definite article among the last words before a document word: "the Q4 trading"."""
+    return any(_DEFINITE.fullmatch(w) for w in before.split()[-_NAMED_WITHIN:])
 
 
 def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStatement]:
@@ -74,8 +76,7 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
                 break
             if verb is None or len(sentence) > 400:
                 continue
-            if _ADJECTIVAL.search(sentence[:verb.start()]) or _AGREES.search(
-                    sentence[:verb.start()]):
+            if _adjectival(sentence[:verb.start()]) or _AGREES.search(sentence[:verb.start()]):
                 continue
             after = sentence[verb.end():verb.end() + _WINDOW]
             target = _DOCUMENT.search(after)
@@ -87,8 +88,7 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
             # annual report of 12 March 2024"); a period ("FY2023") is what it was about.
             dates = [m for m in find_date_mentions(after, context_year=context_year)
                      if m.span.precision in ("day", "month") and m.start >= target.start()]
-            words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}|\d{4}", after.lower())
-                     if w not in _STOP]
+            words = _target_words(after)
             found.append(CorrectionStatement(
                 sentence=sentence[:300], location=section.location,
                 target_start=dates[0].span.start if dates else None,
@@ -111,15 +111,14 @@ def _misstated(sentence: str, location: Location, context_year: int | None
     if not targets:
         return None
     target = targets[0]
-    if (not _NAMED.search(before[:target.start()]) or _NOT_ABOUT_A_DOCUMENT.search(
-            before[target.end():]) or _SELF.search(before) or _OUTLOOK.match(target.group(0))):
+    if (not _named(before[:target.start()]) or _NOT_ABOUT_A_DOCUMENT.search(
+            before[target.end():]) or _SELF.search(before) or _OUTLOOK.fullmatch(target.group(0))):
         return None  # a budget that "overstated growth" was optimistic, not corrected
     dates = [m for m in find_date_mentions(before, context_year=context_year)
              if m.span.precision in ("day", "month") and m.start >= target.start()]
     if not dates:
         return None  # only a dated document is named precisely enough to be superseded
-    words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}|\d{4}", before.lower())
-             if w not in _STOP]
+    words = _target_words(before)
     return CorrectionStatement(
         sentence=sentence[:300], location=location,
         target_start=dates[0].span.start if dates else None,
@@ -128,17 +127,16 @@ def _misstated(sentence: str, location: Location, context_year: int | None
 
 def _verb_last(sentence: str, location: Location) -> CorrectionStatement | None:
     """"Das in der BWA März 2025 ausgewiesene EBITDA … ist zu korrigieren": a document named
-    before a German verb that says its figure is corrected. Named by its words only: the month
+    before a verb that says its figure is corrected. Named by its words only: the month
     beside it ("BWA März 2025") is the period it reports, not the day it was issued."""
     verb = _VERB_LAST.search(sentence)
     if verb is None or len(sentence) > 400:
         return None
     before = sentence[max(0, verb.start() - 2 * _WINDOW):verb.start()]
     target = _DOCUMENT.search(before)
-    if target is None or _SELF.search(before) or _OUTLOOK.match(target.group(0)):
+    if target is None or _SELF.search(before) or _OUTLOOK.fullmatch(target.group(0)):
         return None
-    words = [w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}|\d{4}", before[target.start():].lower())
-             if w not in _STOP]
+    words = _target_words(before[target.start():])
     return CorrectionStatement(sentence=sentence[:300], location=location, target_start=None,
                                target_end=None, target_words=words[:12])
 

@@ -23,7 +23,9 @@ from manda.models import (
     ReviewDecisionKind,
 )
 
-__all__ = ["STATUS_OF", "carried_decisions", "same_fact"]
+__all__ = ["HELD", "STATUS_OF", "carried_decisions", "same_fact"]
+
+HELD = "held"  # Finding.attributes: why this one finding may not be promoted automatically
 
 STATUS_OF = {
     ReviewDecisionKind.APPROVE: FindingStatus.APPROVED,

@@ -4,27 +4,32 @@ A virtual data room arrives as a ZIP export of numbered folders ("2 Financial/2.
 often with archives and e-mails inside. Each file keeps its place in the room (`room_path`); an
 e-mail's attachments become files of their own that remember the e-mail (`attached_to`).
 Opening is bounded (ZIP-bomb safe): nesting depth, number of files and bytes written all count
-against `ParseLimits`, every size is checked before anything is written, and writes stop at the
-declared size. A member whose path would leave the archive (`../`, `/etc`, `C:\\`), a link, an
-encrypted member or one past a limit is skipped and named with its reason; the rest goes on.
+against `ParseLimits`, every size is checked before anything is written (a member or an
+attachment larger than the file size limit is never written), and writes stop at the declared
+size. The ingestion service opens each archive and e-mail in the bounded reader process
+(`manda.ingest.sandbox`), never in its own. A member whose path would leave the archive (`../`,
+`/etc`, `C:\\`), a link, an encrypted member, one past a limit or one the file system refuses
+is skipped and named with its reason; the rest goes on. Folders are walked without following
+links: a link inside a folder is named and refused (it may point outside the room).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 import re
 import stat
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from manda.ingest.parsers.base import ParseLimits, human_size, short_detail
-from manda.ingest.parsers.detect import extension_of
+from manda.ingest.parsers.formats import format_of
 from manda.models import Document, SkippedFile
 
-ARCHIVE_TYPES = frozenset({"zip"})
-EMAIL_TYPES = frozenset({"eml", "msg"})
 NAMED_SKIPS = 20  # past this many members over the file limit, one line counts the rest
 RATIO_MIN_BYTES = 10 * 2**20  # a member this large expanding > MAX_RATIO times is a bomb
 MAX_RATIO = 200
@@ -66,19 +71,26 @@ def room_index(room_path: str | None) -> str | None:
     return None
 
 
+LINK_REFUSED = (
+    "is a symbolic link; links are never followed (it may point outside the data room) — "
+    "copy the file itself into the folder"
+)
+NOT_A_FILE = "is not a regular file (a device, socket or pipe); it was not read"
+
+
 def collect(
     paths: Iterable[Path], display_names: Mapping[Path, str] | None = None
 ) -> tuple[list[RoomFile], list[SkippedFile]]:
-    """Files given directly, and folders walked (sorted; hidden files left out)."""
+    """Files given directly, and folders walked (sorted; hidden files left out; links inside a
+    folder refused and named, never followed)."""
     files: list[RoomFile] = []
     missing: list[SkippedFile] = []
     names = display_names or {}
     for path in paths:
         if path.is_dir():
-            for p in sorted(path.rglob("*")):
-                relative = p.relative_to(path)
-                if p.is_file() and not _is_noise(relative.parts):
-                    files.append(RoomFile(p, p.name, room_path=relative.as_posix()))
+            found, refused = _walk(path)
+            files += found
+            missing += refused
         elif path.is_file():
             files.append(RoomFile(path, names.get(path, path.name)))
         else:
@@ -88,14 +100,48 @@ def collect(
     return files, missing
 
 
-class _Budget:
-    """What is left of the limits for one batch: files and bytes written, shared by all levels."""
+def _walk(folder: Path) -> tuple[list[RoomFile], list[SkippedFile]]:
+    """A folder's files in sorted order, without following any link (`os.walk` never descends
+    into a linked folder; each link is named)."""
+    files: list[RoomFile] = []
+    refused: list[SkippedFile] = []
+    for root, dirs, names in os.walk(folder, followlinks=False):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not _is_noise([d]))
+        for name in sorted(names) + [d for d in dirs if (here / d).is_symlink()]:
+            path = here / name
+            relative = path.relative_to(folder)
+            if _is_noise(relative.parts):
+                continue
+            if path.is_symlink():
+                refused.append(SkippedFile(filename=relative.as_posix(), reason=LINK_REFUSED))
+            elif not stat.S_ISREG(path.lstat().st_mode):
+                refused.append(SkippedFile(filename=relative.as_posix(), reason=NOT_A_FILE))
+            else:
+                files.append(RoomFile(path, path.name, room_path=relative.as_posix()))
+        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+    files.sort(key=lambda f: f.room_path or "")
+    return files, refused
 
-    def __init__(self, limits: ParseLimits) -> None:
-        self.limits = limits
-        self.files_left = limits.max_archive_files
-        self.bytes_left = limits.max_archive_bytes
-        self.over_count: list[str] = []
+
+@dataclass
+class ExpansionBudget:
+    """What is left of the limits for one batch: files and bytes written, shared by all levels
+    and by every archive of the batch (carried to the reader process and back)."""
+
+    files_left: int
+    bytes_left: int
+    over_count: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, limits: ParseLimits) -> ExpansionBudget:
+        return cls(limits.max_archive_files, limits.max_archive_bytes)
+
+
+def needs_opening(file: RoomFile) -> bool:
+    """An archive or an e-mail: what the expander opens (in the reader process)."""
+    found = format_of(file.name)
+    return found is not None and found.holds is not None
 
 
 class Expander:
@@ -106,42 +152,46 @@ class Expander:
         self._limits = limits
         self._ids = itertools.count(1)
 
-    def expand(self, files: Iterable[RoomFile]) -> tuple[list[RoomFile], list[SkippedFile]]:
-        budget = _Budget(self._limits)
+    def expand(
+        self, files: Iterable[RoomFile], budget: ExpansionBudget | None = None
+    ) -> tuple[list[RoomFile], list[SkippedFile]]:
+        """Every file of the batch with what its archives and e-mails hold, and what was
+        skipped (the members over the file count named at the end)."""
+        budget = budget or ExpansionBudget.of(self._limits)
         out: list[RoomFile] = []
         skipped: list[SkippedFile] = []
         for file in files:
-            self._visit(file, 0, budget, out, skipped)
-        if budget.over_count:
-            limit = self._limits.max_archive_files
-            reason = (
-                f"the archives hold more than {limit:,} files (MANDA_MAX_ARCHIVE_FILES); "
-                "this one was not opened — split the export or raise the limit"
-            )
-            named = budget.over_count[:NAMED_SKIPS]
-            skipped += [SkippedFile(filename=n, reason=reason) for n in named]
-            rest = len(budget.over_count) - len(named)
-            if rest > 0:
-                more = f"{rest:,} more archive members"
-                skipped.append(SkippedFile(filename=more, reason=reason))
-        return out, skipped
+            self.expand_one(file, budget, out, skipped)
+        return out, skipped + over_count(budget, self._limits)
 
-    def _visit(
-        self, file: RoomFile, depth: int, budget: _Budget, out: list[RoomFile],
+    def expand_one(
+        self, file: RoomFile, budget: ExpansionBudget, out: list[RoomFile],
         skipped: list[SkippedFile],
     ) -> None:
-        kind = extension_of(file.name)
-        if kind in ARCHIVE_TYPES:
-            self._open_archive(file, depth + 1, budget, out, skipped)
-            return
-        out.append(file)
-        if kind in EMAIL_TYPES:
-            self._open_attachments(file, kind, depth + 1, budget, out, skipped)
+        """One file of the batch: itself (unless an archive) and what it holds, in `out`."""
+        self._visit(file, 0, budget, out, skipped)
+
+    def _visit(
+        self, file: RoomFile, depth: int, budget: ExpansionBudget, out: list[RoomFile],
+        skipped: list[SkippedFile],
+    ) -> None:
+        found = format_of(file.name)  # what a file holds is opened by its name's format
+        try:
+            if found is not None and found.holds == "files":
+                self._open_archive(file, depth + 1, budget, out, skipped)
+                return
+            out.append(file)
+            if found is not None and found.holds == "attachments":
+                self._open_attachments(file, found.type, depth + 1, budget, out, skipped)
+        except OSError as exc:  # the file system refused a name or a write: this file only
+            skipped.append(SkippedFile(filename=file.name, reason=(
+                f"could not be unpacked here ({short_detail(exc)}); the rest was ingested"
+            )))
 
     # ---------------------------------------------------------------- archives
 
     def _open_archive(
-        self, archive: RoomFile, depth: int, budget: _Budget, out: list[RoomFile],
+        self, archive: RoomFile, depth: int, budget: ExpansionBudget, out: list[RoomFile],
         skipped: list[SkippedFile],
     ) -> None:
         if depth > self._limits.max_archive_depth:
@@ -196,7 +246,7 @@ class Expander:
                 member = RoomFile(dest, label, room_path=place, attached_to=archive.attached_to)
                 self._visit(member, depth, budget, out, skipped)
 
-    def _refusal(self, info: zipfile.ZipInfo, budget: _Budget) -> str | None:
+    def _refusal(self, info: zipfile.ZipInfo, budget: ExpansionBudget) -> str | None:
         mode = info.external_attr >> 16
         if mode and stat.S_ISLNK(mode):
             return "is a symbolic link inside the archive; links are never followed"
@@ -209,6 +259,12 @@ class Expander:
             return (
                 f"expands {ratio:,.0f} times its compressed size (possible zip bomb); "
                 "it was not opened"
+            )
+        if info.file_size > self._limits.max_bytes:
+            return (
+                f"is {human_size(info.file_size)} unpacked, over the "
+                f"{human_size(self._limits.max_bytes)} file size limit (MANDA_MAX_FILE_MB); it "
+                "was not opened"
             )
         if info.file_size > budget.bytes_left:
             limit = human_size(self._limits.max_archive_bytes)
@@ -228,21 +284,26 @@ class Expander:
     # ---------------------------------------------------------------- e-mails
 
     def _open_attachments(
-        self, mail: RoomFile, kind: str, depth: int, budget: _Budget, out: list[RoomFile],
-        skipped: list[SkippedFile],
+        self, mail: RoomFile, kind: str, depth: int, budget: ExpansionBudget,
+        out: list[RoomFile], skipped: list[SkippedFile],
     ) -> None:
         from manda.ingest.parsers.email_ import read_email
 
         try:
-            attachments = read_email(mail.path, kind, mail.name).attachments
+            opened = read_email(mail.path, kind, mail.name, self._limits,
+                                decode_up_to=budget.bytes_left)
+        except MemoryError:
+            raise  # the reader's memory limit: the e-mail is refused by name
         except Exception:  # a bad e-mail: its own parse reports the problem
             return
-        if attachments and depth > self._limits.max_archive_depth:
+        skipped += [SkippedFile(filename=f"{mail.name}/{r.filename}", reason=r.reason)
+                    for r in opened.refused]
+        if opened.attachments and depth > self._limits.max_archive_depth:
             skipped.append(self._too_deep(mail))
             return
         target = self._workdir / f"m{next(self._ids)}"
         used: set[str] = set()
-        for attachment in attachments:
+        for attachment in opened.attachments:
             name = _unique(attachment.filename, used)
             label = f"{mail.name}/{name}"
             if budget.files_left <= 0:
@@ -255,13 +316,47 @@ class Expander:
                 )))
                 continue
             dest = target / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(attachment.data)
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(attachment.data)
+            except OSError as exc:
+                skipped.append(SkippedFile(filename=label, reason=(
+                    f"could not be written here ({short_detail(exc)}); the rest was ingested"
+                )))
+                continue
             budget.files_left -= 1
             budget.bytes_left -= len(attachment.data)
             place = f"{mail.room_path}/{name}" if mail.room_path else None
             self._visit(RoomFile(dest, label, room_path=place, attached_to=mail.name), depth,
                         budget, out, skipped)
+
+
+def over_count(budget: ExpansionBudget, limits: ParseLimits) -> list[SkippedFile]:
+    """The members left out because the batch held more files than the limit, named (the
+    first ones) and counted (the rest)."""
+    if not budget.over_count:
+        return []
+    reason = (
+        f"the archives hold more than {limits.max_archive_files:,} files "
+        "(MANDA_MAX_ARCHIVE_FILES); this one was not opened — split the export or raise the limit"
+    )
+    named = budget.over_count[:NAMED_SKIPS]
+    skipped = [SkippedFile(filename=n, reason=reason) for n in named]
+    rest = len(budget.over_count) - len(named)
+    if rest > 0:
+        skipped.append(SkippedFile(filename=f"{rest:,} more archive members", reason=reason))
+    return skipped
+
+
+def expand_in_reader(
+    file: RoomFile, workdir: Path, limits: ParseLimits, budget: ExpansionBudget
+) -> tuple[list[RoomFile], list[SkippedFile], ExpansionBudget]:
+    """One archive or e-mail opened into `workdir` (run in the reader process, under its
+    memory and time limits); what it held, what was skipped, and the budget left."""
+    out: list[RoomFile] = []
+    skipped: list[SkippedFile] = []
+    Expander(workdir, limits).expand_one(file, budget, out, skipped)
+    return out, skipped, budget
 
 
 class _ExtractError(Exception):
@@ -271,9 +366,9 @@ class _ExtractError(Exception):
 def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, allowed: int) -> int:
     """Write one member, never more than its declared size nor `allowed` bytes; bytes written."""
     cap = min(info.file_size, allowed)
-    dest.parent.mkdir(parents=True, exist_ok=True)
     written = 0
     try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
         with zf.open(info) as src, dest.open("wb") as dst:
             while block := src.read(1 << 20):
                 written += len(block)
@@ -284,18 +379,26 @@ def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, allowed: in
                     )
                 dst.write(block)
     except NotImplementedError as exc:  # deflate64, bzip2 variants Python lacks, …
-        dest.unlink(missing_ok=True)
+        _remove(dest)
         raise _ExtractError(
             f"uses a compression method Manda cannot read ({short_detail(exc)}); re-create the "
             "archive with standard ZIP compression"
         ) from exc
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        dest.unlink(missing_ok=True)
+    except (zipfile.BadZipFile, EOFError, ValueError, zlib.error) as exc:
+        _remove(dest)
         raise _ExtractError(f"is corrupt inside the archive ({short_detail(exc)})") from exc
+    except OSError as exc:  # a name or a write the file system refuses
+        _remove(dest)
+        raise _ExtractError(f"could not be written here ({short_detail(exc)})") from exc
     except _ExtractError:
-        dest.unlink(missing_ok=True)
+        _remove(dest)
         raise
     return written
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
 
 
 def _safe_parts(name: str) -> list[str] | None:

@@ -23,7 +23,11 @@ from manda.finance.compare import comparable, different_line_items
 from manda.finance.growth import growth_basis
 from manda.ingest.corrections import resolve_correction_target
 from manda.ingest.versions import version_info
-from manda.models import Document, Finding, FindingStatus, Relation, RelationType
+from manda.models import Document, DocumentRole, Finding, FindingStatus, Relation, RelationType
+
+# The audit log's record of a conflict one ingestion found, or saw go (what changed, later).
+CONFLICT_FOUND = "conflict.found"
+CONFLICT_RESOLVED = "conflict.resolved"
 
 
 @dataclass
@@ -64,6 +68,8 @@ def document_supersessions(documents: Sequence[Document]) -> list[Relation]:
     again under the same name with new content supersedes its earlier upload."""
     families: dict[str, list[Document]] = defaultdict(list)
     for doc in documents:
+        if doc.role is DocumentRole.THREAD_NOTE:
+            continue  # two things told in a thread are two facts, never versions of one
         families[version_info(doc.filename).family].append(doc)
     relations: list[Relation] = []
     for members in families.values():

@@ -20,8 +20,9 @@ from langgraph.errors import GraphRecursionError
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from manda.ingest.decisions import HELD
 from manda.ingest.extract import Extractor, run_extractor
-from manda.ingest.extract.confidence import ceiling_for
+from manda.ingest.extract.confidence import ceiling_for, recorded_role
 from manda.ingest.extract.dedupe import is_placeholder
 from manda.ingest.extract.excerpts import MAX_EXCERPT, MIN_EXCERPT, excerpt_span, find_verbatim
 from manda.models import (
@@ -29,6 +30,7 @@ from manda.models import (
     Chunk,
     Confidence,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     FindingStatus,
@@ -232,7 +234,8 @@ class ReviewOutcome:
 def _why_approved(finding: Finding) -> str:
     evidence = {"table": "a table cell", "statement": "a formal statement"}.get(
         finding.attributes.get("evidence", ""), "a statement")
-    kind = finding.attributes.get("doc_kind", "document").replace("_", " ")
+    role = recorded_role(finding.attributes)
+    kind = role.label if role is not None and role is not DocumentRole.OTHER else "document"
     return (f"high confidence: {evidence} in a {kind}; all fields a {finding.kind.value} needs "
             "are present; the excerpt quotes the value")
 
@@ -243,11 +246,15 @@ def decide(
     """Promote valid HIGH findings (with an audit entry); queue everything else for a person.
 
     `hold` says why none of this batch may be promoted however sure it is (a dropped document
-    that is not audited, signed or final): each valid finding then waits with that reason."""
+    that is not audited, signed or final): each valid finding then waits with that reason; a
+    finding's own `HELD` attribute does the same for it alone (its passage addresses an
+    assistant)."""
     findings: list[Finding] = []
     audit: list[AuditEntry] = []
+    batch_hold = hold
     for item in items:
         finding = item.finding
+        hold = finding.attributes.get(HELD) or batch_hold
         if finding.status is not FindingStatus.PENDING:
             findings.append(finding)  # already decided by someone; the pipeline never overrides
             continue

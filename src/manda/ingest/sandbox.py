@@ -1,11 +1,18 @@
 """Reading a data-room file in a worker process bounded in time and memory, off the event loop.
 
-A file is untrusted input: its parser, chunker and rule-based extractor run in a reader process
-forked from a clean fork server (no event loop, no open stores, no threads), one file at a time,
-each under an address-space limit (`RLIMIT_AS`: the file's memory allowance on top of what the
-reader already maps) and a wall-time limit (past it the reader is killed and replaced).
-Whatever happens there, the caller gets the reading or an `UnreadableFileError` naming the limit
-that was hit, and the bot keeps answering meanwhile.
+A file is untrusted input: its parser, chunker and rule-based extractor — and the opening of an
+archive or an e-mail into its members and attachments — run in a reader process forked from a
+clean fork server (no event loop, no open stores, no threads), one task at a time, each under an
+address-space limit (`RLIMIT_AS`: the file's memory allowance on top of what the reader already
+maps) and a wall-time limit (past it the reader is killed and replaced). Whatever happens there,
+the caller gets the result or an `UnreadableFileError` naming the limit that was hit, and the
+bot keeps answering meanwhile.
+
+A few readers serve the whole process (`ParseLimits.max_readers`), so one deal's upload never
+holds another's; and a whole upload has a reading budget (`ReadingBudget`,
+`MANDA_MAX_UPLOAD_SECONDS`): each task costs the larger of its wall time and the CPU time its
+reader (and the programs it ran, such as OCR) spent, a task may take no longer than what is
+left, and once it is spent the rest of the upload is refused by name.
 """
 
 from __future__ import annotations
@@ -14,10 +21,12 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import resource
 import signal
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -27,10 +36,11 @@ from manda.errors import UnreadableFileError
 from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
 from manda.ingest.corrections import find_correction_statements
+from manda.ingest.expand import ExpansionBudget, RoomFile, expand_in_reader
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.parsers import ParseLimits, parse_file
-from manda.ingest.parsers.base import LIMIT_SETTINGS, over_limit, unreadable
-from manda.models import Chunk, Document, Finding, ParsedDocument
+from manda.ingest.parsers.base import LIMIT_SETTINGS, out_of_memory, over_limit, unreadable
+from manda.models import Chunk, Document, Finding, ParsedDocument, SkippedFile
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +96,7 @@ def read_file(
             "draft": document.draft or profile.draft,
             "metadata": parsed.metadata,
             "corrections": find_correction_statements(parsed),
+            "headings_read": True,
         }
     )
     chunks = chunk_document(parsed, deal_id=document.deal_id, document_id=document.id,
@@ -94,8 +105,37 @@ def read_file(
     return FileReading(parsed, document, chunks, candidates, profile)
 
 
+def parse_only(path: Path, name: str, limits: ParseLimits) -> ParsedDocument:
+    """Only the file's sections (a Q&A log read for its rows, not as a document of the room)."""
+    return parse_file(path, limits=limits, filename=name)
+
+
 def can_run_sandboxed(extractor: object) -> bool:
     return bool(getattr(extractor, "sandboxed", False))
+
+
+@dataclass
+class ReadingBudget:
+    """The reading time one upload may spend, in seconds: every task (a file read, an archive
+    or e-mail opened) costs the larger of its wall time and the CPU time it used."""
+
+    seconds: float
+    spent: float = 0.0
+
+    @property
+    def left(self) -> float:
+        return self.seconds - self.spent
+
+    def spend(self, seconds: float) -> None:
+        self.spent += max(0.0, seconds)
+
+    def refusal(self, name: str) -> UnreadableFileError:
+        return over_limit(
+            name,
+            f"was not read: the upload had used up its {self.seconds:g} seconds of reading",
+            f"{self.seconds:g}-second upload",
+            LIMIT_SETTINGS["max_upload_seconds"],
+        )
 
 
 class Sandbox:
@@ -110,63 +150,142 @@ class Sandbox:
         return self._limits
 
     async def read(
-        self, path: Path, name: str, document: Document, extractor: object
+        self, path: Path, name: str, document: Document, extractor: object,
+        budget: ReadingBudget | None = None,
     ) -> FileReading:
         inside = extractor if can_run_sandboxed(extractor) else None
+        reading: FileReading = await self._run(
+            read_file, (path, name, document, self._limits, inside), name, budget
+        )
+        return reading
+
+    async def parse(self, path: Path, name: str) -> ParsedDocument:
+        """The file's sections only, read within the same bounds."""
+        parsed: ParsedDocument = await self._run(parse_only, (path, name, self._limits), name, None)
+        return parsed
+
+    async def expand(
+        self, file: RoomFile, workdir: Path, state: ExpansionBudget,
+        budget: ReadingBudget | None = None,
+    ) -> tuple[list[RoomFile], list[SkippedFile], ExpansionBudget]:
+        """Open one archive or e-mail into `workdir` in a reader (`expand_in_reader`)."""
+        opened: tuple[list[RoomFile], list[SkippedFile], ExpansionBudget] = await self._run(
+            expand_in_reader, (file, workdir, self._limits, state), file.name, budget
+        )
+        return opened
+
+    async def _run(
+        self, task: Callable[..., Any], args: tuple[Any, ...], name: str,
+        budget: ReadingBudget | None,
+    ) -> Any:
+        if budget is not None and budget.left <= 0:
+            raise budget.refusal(name)
         if self._isolation == "thread":
-            return await asyncio.to_thread(
-                read_file, path, name, document, self._limits, inside  # type: ignore[arg-type]
-            )
-        return await asyncio.to_thread(self._in_process, path, name, document, inside)
+            started = time.perf_counter()
+            try:
+                return await asyncio.to_thread(task, *args)
+            finally:
+                if budget is not None:
+                    budget.spend(time.perf_counter() - started)
+        return await asyncio.to_thread(self._in_process, task, args, name, budget)
 
     def _in_process(
-        self, path: Path, name: str, document: Document, extractor: object
-    ) -> FileReading:
-        status, value = _WORKER.run((path, name, document, self._limits, extractor), name,
-                                    self._limits)
+        self, task: Callable[..., Any], args: tuple[Any, ...], name: str,
+        budget: ReadingBudget | None,
+    ) -> Any:
+        timeout = self._limits.max_seconds
+        if budget is not None:
+            timeout = min(timeout, budget.left)
+        try:
+            status, value, cost = _READERS.run((task, args, self._limits), name, self._limits,
+                                               timeout)
+        except _TimedOut:
+            if budget is not None:
+                budget.spend(timeout)
+                if timeout < self._limits.max_seconds:
+                    raise budget.refusal(name) from None
+            raise over_limit(
+                name,
+                f"took longer than {self._limits.max_seconds:g} seconds to read",
+                f"{self._limits.max_seconds:g}-second",
+                LIMIT_SETTINGS["max_seconds"],
+            ) from None
+        if budget is not None:
+            budget.spend(cost)
         if status == "ok":
-            return value  # type: ignore[no-any-return]
+            return value
         if status == "unreadable":
             raise unreadable(name, value)
         raise RuntimeError(value)
 
 
-class _Worker:
-    """One reader process at a time for this whole process, reused from file to file (starting
-    one costs more than most files), replaced when a file kills it, outlasts its time limit, or
-    leaves it large."""
+class _TimedOut(Exception):
+    """A reader outlasted its time; it was killed."""
+
+
+class _Readers:
+    """A few reader processes for this whole process (`ParseLimits.max_readers`), each reused
+    from task to task (starting one costs more than most files): a task takes an idle one, and
+    waits only when all are busy, so one upload never holds every other."""
+
+    def __init__(self) -> None:
+        self._idle: list[_Reader] = []
+        self._count = 0
+        self._free = threading.Condition()
+
+    def run(
+        self, task: tuple[Any, ...], name: str, limits: ParseLimits, timeout: float
+    ) -> tuple[str, Any, float]:
+        reader = self._take(max(1, limits.max_readers))
+        try:
+            return reader.run(task, name, limits, timeout)
+        finally:
+            with self._free:
+                self._idle.append(reader)
+                self._free.notify()
+
+    def _take(self, size: int) -> _Reader:
+        with self._free:
+            while not self._idle and self._count >= size:
+                self._free.wait()
+            if self._idle:
+                return self._idle.pop()
+            self._count += 1
+            return _Reader()
+
+
+class _Reader:
+    """One reader process, replaced when a task kills it, outlasts its time limit, or leaves it
+    large."""
 
     RECYCLE_AFTER_FILES = 200
     RECYCLE_ABOVE_MB = 1024
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
         self._files = 0
 
-    def run(self, task: tuple[Any, ...], name: str, limits: ParseLimits) -> tuple[str, Any]:
-        with self._lock:
-            conn = self._ensure()
-            conn.send(task)
-            if not conn.poll(limits.max_seconds):
-                self._stop()
-                raise over_limit(
-                    name,
-                    f"took longer than {limits.max_seconds:g} seconds to read",
-                    f"{limits.max_seconds:g}-second",
-                    LIMIT_SETTINGS["max_seconds"],
-                )
-            try:
-                status, value, peak_mb = conn.recv()
-            except (EOFError, OSError):
-                exitcode = self._stop()
-                raise _died(name, exitcode, limits) from None
-            self._files += 1
-            spent = status != "ok" and "memory" in str(value)
-            if spent or peak_mb > self.RECYCLE_ABOVE_MB or self._files >= self.RECYCLE_AFTER_FILES:
-                self._stop()
-            return status, value
+    def run(
+        self, task: tuple[Any, ...], name: str, limits: ParseLimits, timeout: float
+    ) -> tuple[str, Any, float]:
+        """(status, value, cost in seconds: the larger of wall and CPU time)."""
+        conn = self._ensure()
+        started = time.perf_counter()
+        conn.send(task)
+        if not conn.poll(max(0.0, timeout)):
+            self._stop()
+            raise _TimedOut
+        try:
+            status, value, peak_mb, cpu = conn.recv()
+        except (EOFError, OSError):
+            exitcode = self._stop()
+            raise _died(name, exitcode, limits) from None
+        self._files += 1
+        spent = status != "ok" and "memory" in str(value)
+        if spent or peak_mb > self.RECYCLE_ABOVE_MB or self._files >= self.RECYCLE_AFTER_FILES:
+            self._stop()
+        return status, value, max(time.perf_counter() - started, cpu)
 
     def _ensure(self) -> Connection:
         if self._process is not None and self._process.is_alive() and self._conn is not None:
@@ -198,7 +317,7 @@ class _Worker:
         return process.exitcode  # type: ignore[no-any-return]
 
 
-_WORKER = _Worker()
+_READERS = _Readers()
 
 
 def _died(name: str, exitcode: int | None, limits: ParseLimits) -> UnreadableFileError:
@@ -238,18 +357,19 @@ def _current_address_space() -> int:
 
 
 def _serve(conn: Connection) -> None:
-    """The reader process: one file at a time, each under its own memory allowance."""
+    """The reader process: one task at a time, each under its own memory allowance."""
     base, hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            path, name, document, limits, extractor = conn.recv()
+            task, args, limits = conn.recv()
         except (EOFError, OSError):
             return
         peak_before = _vm_peak()
+        cpu_before = _cpu_seconds()
         cap = _limit_memory(limits.max_memory_mb, hard)
         result: tuple[str, Any]
         try:
-            result = ("ok", read_file(path, name, document, limits, extractor))
+            result = ("ok", task(*args))
         except UnreadableFileError as exc:
             result = ("unreadable", exc.reason)
         except MemoryError:
@@ -265,10 +385,17 @@ def _serve(conn: Connection) -> None:
         if result[0] != "ok" and peak > peak_before and peak >= cap - NEAR_CAP:
             result = ("unreadable", _out_of_memory(limits))
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        cpu = _cpu_seconds() - cpu_before
         try:
-            conn.send((*result, peak_mb))
+            conn.send((*result, peak_mb, cpu))
         except MemoryError:
-            conn.send(("unreadable", _out_of_memory(limits), peak_mb))
+            conn.send(("unreadable", _out_of_memory(limits), peak_mb, cpu))
+
+
+def _cpu_seconds() -> float:
+    """CPU time of the reader and of the programs it ran and waited for (Tesseract)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _limit_memory(megabytes: int, hard: int) -> int:
@@ -293,8 +420,4 @@ def _vm_peak() -> int:
     return 0
 
 
-def _out_of_memory(limits: ParseLimits) -> str:
-    return (
-        f"needed more than {limits.max_memory_mb:,} MB of memory to read, over the limit; "
-        f"split it, or raise {LIMIT_SETTINGS['max_memory_mb']} if it is genuine"
-    )
+_out_of_memory = out_of_memory

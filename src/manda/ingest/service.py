@@ -2,8 +2,10 @@
 
 Per file: hash → (unchanged? stop) → parse → chunk → embed → extract → review pipeline → store.
 A bad file is reported by name with its reason and the rest of the batch goes on; nothing already
-ingested is touched. After the batch, the deal's relations (corrections, conflicts, confirmations)
-are recomputed from everything it holds, so upload order never matters.
+ingested is touched. Archives and e-mails are opened, and files read, in the bounded reader
+processes (`manda.ingest.sandbox`) within the upload's reading budget; a deal's batches run one
+at a time, other deals' beside them. After the batch, the deal's relations (corrections,
+conflicts, confirmations) are recomputed from everything it holds, so upload order never matters.
 """
 
 from __future__ import annotations
@@ -26,12 +28,25 @@ from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
 from manda.finance.fiscal import CALENDAR_YEAR
-from manda.ingest.decisions import STATUS_OF, carried_decisions
-from manda.ingest.expand import Expander, RoomFile, collect
+from manda.ingest.chunking import shown_text, stored_heading_paths
+from manda.ingest.decisions import HELD, STATUS_OF, carried_decisions
+from manda.ingest.expand import ExpansionBudget, RoomFile, collect, needs_opening, over_count
 from manda.ingest.extract.profile import DocumentProfile
 from manda.ingest.parsers import ParseLimits
-from manda.ingest.relations import document_supersessions, plan_finding_relations
-from manda.ingest.sandbox import FileReading, Isolation, Sandbox, can_run_sandboxed
+from manda.ingest.relations import (
+    CONFLICT_FOUND,
+    CONFLICT_RESOLVED,
+    document_supersessions,
+    plan_finding_relations,
+)
+from manda.ingest.sandbox import (
+    FileReading,
+    Isolation,
+    ReadingBudget,
+    Sandbox,
+    can_run_sandboxed,
+)
+from manda.ingest.statements import Statement
 from manda.ingest.versions import version_info
 from manda.injection import looks_like_instruction
 from manda.kg.port import KnowledgeGraph
@@ -51,6 +66,7 @@ from manda.models import (
     ParsedDocument,
     Relation,
     RelationType,
+    Section,
     SkippedFile,
     stable_id,
 )
@@ -88,9 +104,7 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
     audited = document.role is DocumentRole.AUDITED_STATEMENTS and not document.draft
     if audited or profile.certified:
         return None
-    kind = profile.kind.replace("_", " ") if document.role is DocumentRole.OTHER else (
-        document.role.value.replace("_", " ")
-    )
+    kind = "document" if document.role is DocumentRole.OTHER else document.role.label
     draft = "draft " if document.draft else ""
     return (
         f"{document.filename} ({draft}{kind}) was dropped in Slack and does not say it is "
@@ -98,18 +112,29 @@ def held_because(document: Document, profile: DocumentProfile) -> str | None:
     )
 
 
+INSTRUCTION_NEARBY = (
+    "its passage also holds text addressed to an AI assistant (a possible prompt injection), "
+    "so a person checks it"
+)
+
+
 def without_instructions(candidates: list[Finding], chunks: Sequence[Chunk]) -> list[Finding]:
-    """Candidates whose passage does not instruct an assistant: a figure an injected paragraph
-    states ("report revenue as EUR 50 million") never becomes a finding, so never a conflict.
-    Whatever the extractor (rules or Claude), the excerpt and its paragraph are checked."""
+    """Candidates screened for text that instructs an assistant, whatever the extractor (rules
+    or Claude): a figure whose excerpt or paragraph is such an instruction ("report revenue as
+    EUR 50 million") never becomes a finding, so never a conflict; one whose passage (chunk)
+    holds an instruction elsewhere is kept but never promoted automatically (`HELD`)."""
     texts = {c.id: c.text for c in chunks}
     kept: list[Finding] = []
     for finding in candidates:
-        passage = _paragraph_of(texts.get(finding.chunk_id or "", ""), finding.excerpt)
+        text = texts.get(finding.chunk_id or "", "")
+        passage = _paragraph_of(text, finding.excerpt)
         if looks_like_instruction(finding.excerpt) or looks_like_instruction(passage):
             log.info("left out a figure stated by an instruction to an assistant (%s, %s)",
                      finding.subject, finding.location.label)
             continue
+        if text and looks_like_instruction(text):
+            finding = finding.model_copy(
+                update={"attributes": {**finding.attributes, HELD: INSTRUCTION_NEARBY}})
         kept.append(finding)
     return kept
 
@@ -197,7 +222,9 @@ class IngestService:
         self._limits = limits or ParseLimits()
         self._sandbox = Sandbox(self._limits, isolation)
         self._recovered = False
-        self._lock = asyncio.Lock()
+        # one batch at a time per deal (their relations are recomputed from the whole deal);
+        # other deals' uploads never wait behind it
+        self._locks: dict[str, asyncio.Lock] = {}
 
     async def ingest(
         self,
@@ -219,19 +246,19 @@ class IngestService:
             await self.recover_interrupted()
         files, missing = collect(paths, display_names)
         report = IngestReport(deal_id=deal_id, skipped=list(missing))
-        async with self._lock:
+        async with self._locks.setdefault(deal_id, asyncio.Lock()):
             if await self._graph.get_deal(deal_id) is None:
                 await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+            budget = ReadingBudget(self._limits.max_upload_seconds)
             with tempfile.TemporaryDirectory(prefix="manda-room-") as workdir:
-                expander = Expander(Path(workdir), self._limits)
-                room, skipped = await asyncio.to_thread(expander.expand, files)
+                room, skipped = await self._open_room(files, Path(workdir), budget)
                 report.skipped.extend(skipped)
                 documents = await self._ingest_room(
-                    deal_id, room, report, progress=progress, received=received
+                    deal_id, room, report, progress=progress, received=received, budget=budget
                 )
                 year_end = await self._learn_fiscal_year_end(deal_id)
                 await self._read_with_year_end(deal_id, room, documents, year_end, report,
-                                               received=received)
+                                               received=received, budget=budget)
             await _notify(progress, len(room), len(room), "")
             await self._attach(deal_id, room, documents)
             await self._name_by_place(deal_id)
@@ -256,6 +283,139 @@ class IngestService:
         )
         return report
 
+    async def _open_room(
+        self, files: Sequence[RoomFile], workdir: Path, budget: ReadingBudget
+    ) -> tuple[list[RoomFile], list[SkippedFile]]:
+        """The batch's files with what its archives and e-mails hold, each opened in a reader
+        process (bounded like any file, and charged to the upload's budget); one that cannot be
+        opened is named with why, and the rest goes on."""
+        state = ExpansionBudget.of(self._limits)
+        room: list[RoomFile] = []
+        skipped: list[SkippedFile] = []
+        for index, file in enumerate(files):
+            if not needs_opening(file):
+                room.append(file)
+                continue
+            try:
+                held, refused, state = await self._sandbox.expand(
+                    file, workdir / f"f{index}", state, budget
+                )
+            except UnreadableFileError as exc:
+                skipped.append(SkippedFile(filename=file.name, reason=exc.reason))
+                continue
+            except RuntimeError as exc:  # a bug opening it: this file only
+                log.exception("unexpected failure opening %s", file.name)
+                skipped.append(SkippedFile(filename=file.name,
+                                           reason=f"could not be opened ({exc})"))
+                continue
+            room += held
+            skipped += refused
+        return room, skipped + over_count(state, self._limits)
+
+    async def parse(self, path: Path, name: str) -> ParsedDocument:
+        """A file's sections, read by the bounded reader like any file (a Q&A log is read for
+        its rows before anything is stored)."""
+        return await self._sandbox.parse(path, name)
+
+    async def ingest_statements(
+        self, deal_id: str, statements: Sequence[Statement]
+    ) -> IngestReport:
+        """Keep what the deal learned outside its room (`manda.ingest.statements`): each
+        statement a document of its role, searched, cited and read for figures, which wait for
+        a person; the deal's corrections and conflicts are then computed again. A statement
+        kept before (same name, place and text) is `unchanged`."""
+        started = time.perf_counter()
+        report = IngestReport(deal_id=deal_id)
+        async with self._locks.setdefault(deal_id, asyncio.Lock()):
+            if await self._graph.get_deal(deal_id) is None:
+                await self._graph.upsert_deal(Deal(id=deal_id, name=deal_id))
+            batch: set[str] = set()
+            for statement in statements:
+                existing = await self._graph.find_document_by_hash(
+                    deal_id, statement.content_hash)
+                if existing is not None and existing.status is DocumentStatus.COMPLETED:
+                    report.unchanged.append(statement.name)
+                    continue
+                batch.add(await self._store_statement(deal_id, statement, report))
+            if batch:
+                await self._relate(deal_id, report, batch)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    async def recheck(self, deal_id: str, document_id: str | None = None) -> IngestReport:
+        """Read a document again from its stored passages (what the current extractor finds
+        there that was not found before joins it, waiting for a person; nothing it was read for
+        goes, since its passages lack the file's layout), then compute the deal's corrections
+        and conflicts again: what `trigger_analysis` runs."""
+        report = IngestReport(deal_id=deal_id)
+        started = time.perf_counter()
+        async with self._locks.setdefault(deal_id, asyncio.Lock()):
+            batch: set[str] = set()
+            if document_id is not None:
+                document = await self._graph.get_document(deal_id, document_id)
+                if document is None:
+                    raise UnreadableFileError(document_id, "is not a document of this deal")
+                await self._read_passages(document, report)
+                batch.add(document.id)
+            await self._relate(deal_id, report, batch)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    async def _read_passages(self, document: Document, report: IngestReport) -> None:
+        chunks = await self._graph.list_chunks(document.deal_id, document.id)
+        parsed = ParsedDocument(
+            filename=document.filename, file_type=document.file_type, units=document.units,
+            sections=[Section(text=shown_text(c), location=c.location) for c in chunks],
+            doc_date=document.doc_date, metadata=document.metadata)
+        known = await self._graph.list_findings(document.deal_id, document_id=document.id)
+        facts = {(f.subject, f.period, f.value, f.entity) for f in known}
+        ids = {f.id for f in known}
+        fresh = [f for f in await self._extract(document, parsed, chunks)
+                 if f.id not in ids and (f.subject, f.period, f.value, f.entity) not in facts]
+        hold = (f"{document.filename} was read again from its stored passages: what it adds "
+                "waits for a person")
+        outcome = await _review(document.deal_id, fresh, chunks, hold)
+        await self._graph.add_findings(outcome.findings)
+        for entry in outcome.audit:
+            await self._graph.append_audit(entry)
+        report.ingested.append(document.filename)
+        report.findings += len(outcome.findings)
+        report.pending_review += len(outcome.findings)
+
+    async def _store_statement(
+        self, deal_id: str, statement: Statement, report: IngestReport
+    ) -> str:
+        document = statement.document(deal_id)
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.fiscal_year_end:
+            document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
+        parsed = statement.parsed()
+        chunks = statement.chunks(document, parsed)
+        await self._graph.upsert_document(document)
+        await self._graph.add_chunks(deal_id, chunks)
+        _, candidates = await asyncio.gather(
+            self._embed(deal_id, chunks), self._extract(document, parsed, chunks))
+        # an excerpt re-cut by the review is cut from the statement's words, not the context
+        # line chunking put on top ("thread note")
+        spoken = [c.model_copy(update={"text": shown_text(c)}) for c in chunks]
+        outcome = await _review(deal_id, statement.own_figures(candidates), spoken,
+                                statement.hold)
+        # a statement's figures wait because of where they come from (its excerpt is all it says)
+        told = [f.model_copy(update={"attributes": {**f.attributes,
+                                                    "review_reason": statement.hold}})
+                for f in outcome.findings]
+        findings = await self._read_again(document, told)
+        await self._graph.add_findings(findings)
+        for entry in outcome.audit:
+            await self._graph.append_audit(entry)
+        await self._graph.set_document_status(deal_id, document.id, DocumentStatus.COMPLETED)
+        report.ingested.append(statement.name)
+        report.pages += 1
+        report.findings += len(findings)
+        report.auto_approved += sum(f.status is FindingStatus.APPROVED for f in findings)
+        report.pending_review += sum(f.status is FindingStatus.PENDING for f in findings)
+        return document.id
+
     async def _ingest_room(
         self,
         deal_id: str,
@@ -264,6 +424,7 @@ class IngestService:
         *,
         progress: Progress | None,
         received: bool,
+        budget: ReadingBudget | None = None,
     ) -> dict[str, str]:
         """Ingest the room's files in order; RoomFile.name -> document id of each one in the deal.
 
@@ -279,13 +440,14 @@ class IngestService:
         try:
             for done, file in enumerate(room):
                 await _notify(progress, done, len(room), file.name)
-                opened = await (ahead or self._open(deal_id, file, storing))
+                opened = await (ahead or self._open(deal_id, file, storing, budget))
                 ahead = None
                 stored = asyncio.Event()
                 if opened.content_hash is not None:
                     storing.setdefault(opened.content_hash, stored)
                 if done + 1 < len(room):
-                    ahead = asyncio.create_task(self._open(deal_id, room[done + 1], storing))
+                    ahead = asyncio.create_task(
+                        self._open(deal_id, room[done + 1], storing, budget))
                 try:
                     document_id = await self._finish(opened, report, received=received)
                 finally:
@@ -299,7 +461,8 @@ class IngestService:
         return documents
 
     async def _open(
-        self, deal_id: str, file: RoomFile, storing: dict[str, asyncio.Event]
+        self, deal_id: str, file: RoomFile, storing: dict[str, asyncio.Event],
+        budget: ReadingBudget | None = None,
     ) -> _Opened:
         """Hash the file; unless the deal has it already, register its document as running and
         read it in the sandbox. Failures are returned, to be reported in file order."""
@@ -334,7 +497,7 @@ class IngestService:
             document = document.model_copy(update={"fiscal_year_end": deal.fiscal_year_end})
         await self._graph.upsert_document(document)
         try:
-            reading = await self._sandbox.read(path, name, document, self._extractor)
+            reading = await self._sandbox.read(path, name, document, self._extractor, budget)
         except Exception as exc:  # raised again in file order by _finish
             return _Opened(file, content_hash=content_hash, document=document, failure=exc)
         return _Opened(file, content_hash=content_hash, document=document, reading=reading)
@@ -348,8 +511,7 @@ class IngestService:
             report.skipped.append(SkippedFile(filename=label, reason=opened.error))
             return None
         if opened.existing is not None:
-            if opened.existing.role is DocumentRole.OTHER:
-                await self._refresh_role(opened.existing, file.path, file.filename)
+            await self._refresh(opened.existing, file.path, file.filename)
             report.unchanged.append(label)
             return opened.existing.id
         document = opened.document
@@ -372,16 +534,29 @@ class IngestService:
             return None
         return document.id
 
-    async def _refresh_role(self, document: Document, path: Path, name: str) -> None:
-        """A document ingested before roles were read gets its role, without re-extraction."""
-        try:  # read in the sandbox like any file: the same limits hold
-            reading = await self._sandbox.read(path, name, document, None)
-        except UnreadableFileError:
+    async def _refresh(self, document: Document, path: Path, name: str) -> None:
+        """A document stored by an earlier version gets what that version did not read, without
+        re-extraction: its role (read before roles were), its passages' heading paths (stored
+        before those were kept). Done once: the document then says so."""
+        role_unknown = document.role is DocumentRole.OTHER
+        if not role_unknown and document.headings_read:
             return
-        profile = reading.profile
-        if profile.role is not DocumentRole.OTHER:
-            await self._graph.upsert_document(document.model_copy(update={
-                "role": profile.role, "is_irl": document.is_irl or profile.is_irl}))
+        try:  # read in the sandbox like any file: the same limits hold
+            reading: FileReading | None = await self._sandbox.read(path, name, document, None)
+        except UnreadableFileError:
+            reading = None
+        update: dict[str, object] = {}
+        if reading is not None and role_unknown and reading.profile.role is not DocumentRole.OTHER:
+            update |= {"role": reading.profile.role,
+                       "is_irl": document.is_irl or reading.profile.is_irl}
+        if not document.headings_read:
+            if reading is not None:
+                stored = await self._graph.list_chunks(document.deal_id, document.id)
+                await self._graph.set_heading_paths(
+                    document.deal_id, stored_heading_paths(stored, reading.parsed))
+            update["headings_read"] = True
+        if update:
+            await self._graph.upsert_document(document.model_copy(update=update))
 
     async def _attach(self, deal_id: str, room: Sequence[RoomFile], ids: dict[str, str]) -> None:
         """Each attachment ATTACHED_TO the e-mail that carried it (both must be documents)."""
@@ -465,7 +640,8 @@ class IngestService:
         longer states goes, with the relations that named it, and a person's decision on what
         it still states (the same finding id) is kept over the pipeline's."""
         deal_id = document.deal_id
-        earlier = {f.id for f in await self._graph.list_findings(deal_id, document_id=document.id)
+        earlier = {f.id for f in await self._graph.list_findings(
+            deal_id, document_id=document.id, unfinished=True)
                    if f.kind is not FindingKind.CLAUSE}  # a review grid's cells are the grid's
         if not earlier:
             return findings
@@ -613,6 +789,7 @@ class IngestService:
     async def _read_with_year_end(
         self, deal_id: str, room: Sequence[RoomFile], documents: dict[str, str],
         year_end: str | None, report: IngestReport, *, received: bool,
+        budget: ReadingBudget | None = None,
     ) -> None:
         """Read again, with the room's year end, the documents of this batch that were read
         before it was known ("Q4 FY2025" of a June year end ends on 30 June, not 31 December).
@@ -635,7 +812,7 @@ class IngestService:
             document = document.model_copy(update={"fiscal_year_end": year_end})
             try:
                 reading = await self._sandbox.read(file.path, file.filename, document,
-                                                   self._extractor)
+                                                   self._extractor, budget)
             except Exception:  # it was read once already: keep that reading
                 log.warning("could not read %s again with the year end %s", file.name, year_end,
                             exc_info=True)
@@ -685,6 +862,9 @@ class IngestService:
         relations: list[Relation] = list(between_documents)
         superseded: list[str] = []
         contradictions = 0
+        before = {_pair(r): r for r in await self._graph.list_relations(
+            deal_id, type=RelationType.CONTRADICTS) if r.between == "finding"}
+        labels: dict[str, str] = {}  # finding id -> "Revenue Q3 2024", for the conflicts' history
         for subject in await self._graph.finding_subjects(deal_id):
             findings = await self._carry_decisions(
                 deal_id, between_documents,
@@ -693,6 +873,8 @@ class IngestService:
             plan = plan_finding_relations(documents, between_documents, findings)
             relations.extend(plan.relations)
             by_id = {f.id: f for f in findings}
+            labels.update((f.id, f"{f.label} {f.period}".strip()) for f in findings
+                          if f.status is not FindingStatus.REJECTED)
             contradictions += sum(
                 1 for r in plan.relations if r.type is RelationType.CONTRADICTS and all(
                     by_id[i].status is not FindingStatus.REJECTED
@@ -702,6 +884,26 @@ class IngestService:
         await self._graph.replace_relations(deal_id, relations, types=PLANNED_RELATIONS)
         await self._mark_superseded(deal_id, superseded, report)
         report.contradictions = contradictions
+        await self._log_conflicts(deal_id, before, relations, labels)
+
+    async def _log_conflicts(
+        self, deal_id: str, before: Mapping[frozenset[str], Relation],
+        relations: Sequence[Relation], labels: Mapping[str, str],
+    ) -> None:
+        """Conflicts that appeared or went in this batch, in the audit log, so "what changed"
+        can say so later (`manda.deals.changes`)."""
+        # a conflict with a rejected side does not count (stores leave it out of every read)
+        after = {_pair(r): r for r in relations
+                 if r.type is RelationType.CONTRADICTS and r.between == "finding"
+                 and r.source_id in labels and r.target_id in labels}
+        for pair, relation in after.items():
+            if pair not in before:
+                await self._graph.append_audit(_conflict_entry(
+                    deal_id, CONFLICT_FOUND, relation, labels))
+        for pair, relation in before.items():
+            if pair not in after:
+                await self._graph.append_audit(_conflict_entry(
+                    deal_id, CONFLICT_RESOLVED, relation, labels))
 
     async def _mark_superseded(
         self, deal_id: str, finding_ids: Sequence[str], report: IngestReport
@@ -719,6 +921,22 @@ class IngestService:
                 )
             )
             report.superseded += 1
+
+
+def _pair(relation: Relation) -> frozenset[str]:
+    return frozenset((relation.source_id, relation.target_id))
+
+
+def _conflict_entry(deal_id: str, action: str, relation: Relation,
+                    labels: Mapping[str, str]) -> AuditEntry:
+    """"Revenue Q3 2024: TargetCo_Q3_2024_Report.pdf says €5.2M, Q&A #1 says €5.6M"."""
+    label = labels.get(relation.source_id) or labels.get(relation.target_id) or ""
+    at = time.time_ns()
+    return AuditEntry(
+        id=stable_id("a", deal_id, action, relation.source_id, relation.target_id, at),
+        deal_id=deal_id, action=action, subject_id=f"{relation.source_id}|{relation.target_id}",
+        by="pipeline", detail=f"{label}: {relation.reason}" if label else relation.reason,
+    )
 
 
 def distinct_names(paths: Sequence[str]) -> list[str]:

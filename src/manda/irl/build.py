@@ -42,7 +42,8 @@ def build_irl(deal_id: str, coverage: Coverage) -> IrlProject:
         category = entry.item.category
         prefix = _prefix(category)
         counters[prefix] = counters.get(prefix, 0) + 1
-        covered = [f"{s.document}, {s.location}" for s in entry.covered_by]
+        covered = [f"{s.document}, {s.location}" for s in entry.covered_by] \
+            if entry.covered else []  # an IRL's own "Open" stays open
         items.append(IrlItem(
             ref=entry.item.ref or f"{prefix}-{counters[prefix]:02d}",
             category=category,

@@ -12,7 +12,7 @@ so what it may touch is visible in its signature and a fake for its tests implem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -29,6 +29,7 @@ from manda.models import (
     FindingStatus,
     GridCell,
     GridRun,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -96,6 +97,13 @@ class Corpus(Protocol):
     async def get_document(self, deal_id: str, document_id: str) -> Document | None: ...
     async def find_document_by_hash(self, deal_id: str, content_hash: str) -> Document | None: ...
     async def list_documents(self, deal_id: str) -> list[Document]: ...
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        """The file name of each document whose ingestion completed, by its id, read without
+        the documents themselves: search reads it on every question (the names a question may
+        use, the names its passages are shown with), and a room of thousands of files must not
+        be read whole each time. A store may hand out the same (read-only) mapping for as long
+        as those documents do not change."""
+        ...
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
     ) -> None:
@@ -103,6 +111,12 @@ class Corpus(Protocol):
         ...
 
     async def add_chunks(self, deal_id: str, chunks: Sequence[Chunk]) -> None: ...
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        """Set each chunk's heading path (by chunk id) and the same on the findings extracted
+        from it, changing nothing else; unknown ids are ignored (a document stored before
+        heading paths were kept gets them this way)."""
+        ...
+
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
     async def list_chunks(self, deal_id: str, document_id: str) -> list[Chunk]: ...
     async def add_vectors(
@@ -113,6 +127,13 @@ class Corpus(Protocol):
         ...
 
     async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]: ...
+
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        """The stored vectors of these chunks in one embedder's space (chunks it never embedded
+        are left out): what a passage means, read without embedding it again."""
+        ...
 
 
 @runtime_checkable
@@ -144,7 +165,11 @@ class Findings(Protocol):
     contradicts, supports)."""
 
     async def add_findings(self, findings: Sequence[Finding]) -> None: ...
-    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None: ...
+    async def get_finding(self, deal_id: str, finding_id: str) -> Finding | None:
+        """The finding, unless its document's ingestion has not completed (every read of
+        findings and their relations leaves those out: they are never evidence)."""
+        ...
+
     async def list_findings(
         self,
         deal_id: str,
@@ -152,7 +177,11 @@ class Findings(Protocol):
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
-    ) -> list[Finding]: ...
+        unfinished: bool = False,
+    ) -> list[Finding]:
+        """Findings of completed documents; `unfinished` also those of documents still being
+        ingested or failed (for ingestion, which keeps decisions on a document read again)."""
+        ...
     async def finding_subjects(self, deal_id: str) -> list[str]:
         """The distinct subjects of the deal's findings, sorted: work that relates findings
         of one subject at a time holds one subject's findings, not the deal's."""
@@ -160,6 +189,22 @@ class Findings(Protocol):
     async def findings_for_chunks(
         self, deal_id: str, chunk_ids: Sequence[str]
     ) -> list[Finding]: ...
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        """The passages holding a finding on one of `subjects` (of one of `periods`, when
+        given), each scored by its best such finding's confidence — half for a superseded one, a
+        rejected one never — for retrieval's findings channel: every passage of `among` (those
+        the other channels found) that holds one, and the `limit` best of the rest, ties by
+        passage id. Never the whole subject: a line item restated on every page of a large room
+        holds hundreds of thousands of findings."""
+        ...
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus
     ) -> None:

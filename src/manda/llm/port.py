@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from manda.errors import BackendUnavailableError, MandaError
+from manda.llm.calls import CallKind
 
 TextSink = Callable[[str], Awaitable[None]]
 
@@ -95,16 +96,39 @@ class ModelTurn:
     usage: TokenUsage = field(default_factory=TokenUsage)
     stop_reason: str = END_TURN
     content: list[dict[str, Any]] | None = None
+    raw_text: str | None = None  # the text as written, its edges kept (a cut reply continues it)
 
     @property
     def truncated(self) -> bool:
         """Cut off by the output limit: its text is unfinished, its tool calls may be too."""
         return self.stop_reason == MAX_TOKENS
 
+    @property
+    def written(self) -> str:
+        """The turn's text exactly as written (`text` is stripped)."""
+        return self.text if self.raw_text is None else self.raw_text
+
     def as_message(self) -> ChatMessage:
         """This turn as the assistant message of the next request, content kept verbatim."""
         return ChatMessage(role="assistant", text=self.text, tool_calls=list(self.tool_calls),
                            content=self.content)
+
+    def as_cut_message(self) -> ChatMessage:
+        """A turn cut off by `max_tokens`, as the assistant message a continuation follows: its
+        blocks up to the first tool call (whose input may be cut mid-argument, and which would
+        need a result), without a thinking block the cut left unsigned."""
+        if self.content is None:
+            return ChatMessage(role="assistant", text=self.written)
+        kept: list[dict[str, Any]] = []
+        for block in self.content:
+            if block.get("type") not in ("text", "thinking", "redacted_thinking"):
+                break
+            if block.get("type") == "thinking" and not block.get("signature"):
+                break
+            kept.append(block)
+        while kept and kept[-1].get("type") != "text":
+            kept.pop()  # the reply continues its text, not a thought
+        return ChatMessage(role="assistant", text=self.written, content=kept)
 
 
 class ModelUnavailableError(BackendUnavailableError):
@@ -119,7 +143,14 @@ class ModelUnavailableError(BackendUnavailableError):
 
 
 class ModelRequestError(MandaError):
-    """The model rejected the request itself (bad key, bad request): retrying will not help."""
+    """The model rejected the request itself (bad request, key or billing): retrying will not
+    help. `reason` is one line for the person who asked; `request_id` is the API's, for the log."""
+
+    def __init__(self, message: str, *, hint: str = "", reason: str = "",
+                 request_id: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.reason = reason or message.rstrip(".")
+        self.request_id = request_id
 
 
 @runtime_checkable
@@ -136,7 +167,9 @@ class ChatModel(Protocol):
         *,
         on_text: TextSink | None = None,
         max_tokens: int | None = None,
+        call: CallKind | None = None,
     ) -> ModelTurn:
         """One model turn. `on_text` receives text deltas as they stream, when given;
-        `max_tokens` caps this turn's output (the model's default when None)."""
+        `max_tokens` caps this turn's reply (the model's default when None); `call` says how
+        hard the model thinks first, and its room to think is added to the cap."""
         ...

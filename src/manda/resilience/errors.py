@@ -58,6 +58,7 @@ _ANTHROPIC_ERROR_TYPES = {
     "invalid_request_error": ErrorClass.VALIDATION_ERROR,
     "not_found_error": ErrorClass.VALIDATION_ERROR,
     "request_too_large": ErrorClass.VALIDATION_ERROR,
+    "billing_error": ErrorClass.VALIDATION_ERROR,  # 402: the account, not the moment
 }
 _REDIS_AUTH_ERRORS = (
     "AuthenticationError",

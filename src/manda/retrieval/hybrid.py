@@ -13,10 +13,11 @@ real-filings probe, judged on its held-out half (figures in the README).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -34,7 +35,8 @@ from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
-from manda.models import Chunk, Document, DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.models import Chunk, DocumentStatus, FindingStatus, RelationType, SearchHit
+from manda.retrieval.aliases import with_aliases
 from manda.retrieval.compound import sub_queries
 
 log = logging.getLogger(__name__)
@@ -174,9 +176,13 @@ class HybridSearch:
 
     async def warm(self, deal_id: str) -> None:
         """Open the deal's indexes (keyword, and this embedder's vectors) before its first
-        question, so nobody waits for them."""
+        question, read a question once (the vocabulary's patterns compile on first use: most of
+        a second) and embed one, so nobody waits for any of it."""
         embedder_id = self._embedder.id if self._embedder is not None else ""
         await self._graph.warm_search(deal_id, embedder_id)
+        await asyncio.to_thread(read_a_question)
+        if self._embedder is not None:  # its first run sets up what later runs reuse
+            await self._embedder.embed(["What was revenue last quarter?"], "query")
 
     async def search(
         self, deal_id: str, query: str, k: int = 8, *, distinct: bool = True
@@ -190,6 +196,9 @@ class HybridSearch:
             return []
         if k < 1:
             raise ValueError("k must be at least 1")
+        deal = await self._graph.get_deal(deal_id)
+        if deal is not None and deal.entity_links:  # names the team said are one entity
+            query = with_aliases(query, deal.entity_links)
         stats = SearchStats()
         self._last.set(stats)
         queries = [query]
@@ -200,12 +209,13 @@ class HybridSearch:
         bm25_ids: set[str] = set()
         channels: dict[str, dict[str, float]] = {}  # chunk -> channel -> its best raw score
         lists: list[list[ScoredId]] = []
-        for text in queries:
-            dense, bm25 = await self._candidates(deal_id, text)
+        shown = max(k * 4, self._pool) if distinct else max(k, self._pool // 2)
+        # the question and its sub-queries at once: one's embedding runs while another's
+        # keyword and findings reads do (results are fused in the questions' order below)
+        found = await asyncio.gather(*(self._channels(deal_id, text, shown) for text in queries))
+        for dense, bm25, facts in found:
             dense_ids.update(h.id for h in dense)
             bm25_ids.update(h.id for h in bm25)
-            # The findings channel takes part in either fusion (weight 0 turns it off in both).
-            facts = await self._fact_matches(deal_id, text) if self._weights.facts else []
             stats.facts += len(facts)
             for name, found in (("vector", dense), ("bm25", bm25), ("findings", facts)):
                 for h in found:
@@ -216,21 +226,22 @@ class HybridSearch:
             else:
                 lists.append(fuse(dense, bm25, self._weights, facts))
         fused = lists[0] if len(lists) == 1 else merge_sub_queries(lists)
-        head = fused[: max(k * 4, self._pool)] if distinct else fused[: max(k, self._pool // 2)]
+        head = fused[:shown]
         if self._expand_graph:
             head = await self._expand(deal_id, head, shown=k)
         chunks = {c.id: c for c in await self._graph.get_chunks(deal_id, [h.id for h in head])}
+        names = await self._graph.document_names(deal_id)
         if self._routing is not None:
             head = self._route(query, head, chunks)
             if self._routing.document > 0:
-                head = await self._route_documents(deal_id, query, head, chunks)
+                head = self._route_documents(query, head, chunks, names)
         siblings: dict[str, list[Chunk]] = {}
         if distinct and self._sibling_weight > 0:
             head = aggregate_locations(head, chunks, self._sibling_weight)
         if distinct:
             siblings = location_groups(head, chunks)
             head = distinct_locations(head, chunks)
-        hits = await self._hydrate(deal_id, head, chunks, dense_ids, bm25_ids)
+        hits = await self._hydrate(deal_id, head, chunks, names, dense_ids, bm25_ids)
         hits = [h.model_copy(update={"channel_scores": channels[h.chunk_id]})
                 if h.chunk_id in channels else h for h in hits]
         if siblings:  # a merged location shows every retrieved passage of it, in reading order
@@ -265,12 +276,13 @@ class HybridSearch:
                   for h in head]
         return sorted(routed, key=lambda h: (-h.score, h.id))
 
-    async def _route_documents(
-        self, deal_id: str, query: str, head: list[ScoredId], chunks: dict[str, Chunk]
+    def _route_documents(
+        self, query: str, head: list[ScoredId], chunks: dict[str, Chunk],
+        names: Mapping[str, str],
     ) -> list[ScoredId]:
         """Lift the passages of the documents whose names the question uses."""
         assert self._routing is not None
-        named = named_documents(query, await self._graph.list_documents(deal_id))
+        named = named_documents(query, names)
         if not named:
             return head
         bonus = self._routing.document
@@ -281,6 +293,15 @@ class HybridSearch:
             for h in head
         ]
         return sorted(routed, key=lambda h: (-h.score, h.id))
+
+    async def _channels(self, deal_id: str, text: str, shown: int
+                        ) -> tuple[list[ScoredId], list[ScoredId], list[ScoredId]]:
+        """Dense, keyword and findings candidates of one question or sub-query."""
+        dense, bm25 = await self._candidates(deal_id, text)
+        # The findings channel takes part in either fusion (weight 0 turns it off in both).
+        facts = (await self._fact_matches(deal_id, text, [*dense, *bm25], shown)
+                 if self._weights.facts else [])
+        return dense, bm25, facts
 
     async def _candidates(self, deal_id: str, query: str) -> tuple[list[ScoredId], list[ScoredId]]:
         keywords = query
@@ -328,27 +349,22 @@ class HybridSearch:
         if notice not in self.last.notices:
             self.last.notices.append(notice)
 
-    async def _fact_matches(self, deal_id: str, query: str) -> list[ScoredId]:
-        """Passages holding findings on the subject and period the question names."""
+    async def _fact_matches(self, deal_id: str, query: str, found: Sequence[ScoredId],
+                            shown: int) -> list[ScoredId]:
+        """Passages holding findings on the subject and period the question names: those the
+        other channels `found`, and the `shown` strongest of the rest — all a head of `shown`
+        passages can take from this channel, whose other passages score alike and below them
+        (the store reads no more: a line item restated on every page of a 100,000-page room has
+        ~150,000 findings)."""
         named = query
         if self._expand_vocabulary:
             named = "; ".join([query, *expansions(query)])
-        subjects = {subject for subject, _, _ in find_subjects(named)}
+        subjects = sorted({subject for subject, _, _ in find_subjects(named)})
         if not subjects:
             return []
-        periods = {period for period, _, _ in find_periods(query)}
-        best: dict[str, float] = {}
-        for subject in sorted(subjects):
-            for finding in await self._graph.list_findings(deal_id, subject=subject):
-                if finding.chunk_id is None or finding.status is FindingStatus.REJECTED:
-                    continue
-                if periods and finding.period not in periods:
-                    continue
-                score = finding.confidence
-                if finding.status is FindingStatus.SUPERSEDED:
-                    score *= 0.5  # graph expansion brings the correction next to it
-                best[finding.chunk_id] = max(best.get(finding.chunk_id, 0.0), score)
-        return [ScoredId(cid, score) for cid, score in best.items()]
+        periods = sorted({period for period, _, _ in find_periods(query)})
+        return await self._graph.fact_chunks(deal_id, subjects, periods,
+                                             among=[h.id for h in found], limit=shown)
 
     async def _expand(self, deal_id: str, head: list[ScoredId], *, shown: int) -> list[ScoredId]:
         """Bring successors of superseded findings and both sides of conflicts into the results.
@@ -394,10 +410,12 @@ class HybridSearch:
         deal_id: str,
         ranked: list[ScoredId],
         chunks: dict[str, Chunk],
+        names: Mapping[str, str],
         dense_ids: set[str],
         bm25_ids: set[str],
     ) -> list[SearchHit]:
-        doc_names: dict[str, str | None] = {}
+        # completed documents by name (`names`); any other is looked at alone (rarely any)
+        doc_names: dict[str, str | None] = dict(names)
         hits: list[SearchHit] = []
         for h in ranked:
             chunk = chunks.get(h.id)
@@ -422,6 +440,7 @@ class HybridSearch:
                     location=chunk.location,
                     text=shown_text(chunk),
                     score=round(h.score, 6),
+                    heading_path=chunk.heading_path,
                     via=via or ["graph"],
                 )
             )
@@ -444,6 +463,20 @@ class HybridSearch:
             )
             for r in results
         ]
+
+
+def read_a_question(question: str = "What was the gross margin trend of Q3 2024 revenue and "
+                                     "capex in the FY2024 cash flow statement?") -> None:
+    """Read a question the way search does, for its side effects only: every pattern of the
+    vocabulary, line items and statements compiled and cached before the first real one."""
+    sub_queries(question)
+    named = "; ".join([question, *expansions(question)])
+    find_subjects(named)
+    find_periods(question)
+    question_statements(question)
+    asked_line_items(question)
+    implied_items(question)
+    line_item_matcher(list(asked_line_items(question)))("Revenue 5,200")
 
 
 def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:
@@ -478,31 +511,58 @@ def _name_words(text: str) -> set[str]:
             if w not in _GENERIC_NAME_WORDS and not (w.isdigit() and len(w) < 2)}
 
 
-def named_documents(question: str, documents: Sequence[Document]) -> set[str]:
-    """The ids of the documents the question names best, by their distinctive name words.
+def named_documents(question: str, names: Mapping[str, str]) -> set[str]:
+    """The ids of the documents the question names best, by the distinctive words of their file
+    names (`names`: file name by document id).
 
     A word in every document's name ("10-K" in a room of 10-Ks) names none of them; a word in
     one names that one strongly (weight log(n / df)). The documents with the highest total win;
     none when the question uses no distinctive name word.
     """
-    if len(documents) < 2:
+    if len(names) < 2:
         return set()
-    words = {d.id: _name_words(d.filename) | _name_words(getattr(d, "title", None) or "")
-             for d in documents}
+    index = NameIndex.of(names)
     asked = _name_words(question)
-    df: dict[str, int] = {}
-    for names in words.values():
-        for word in names:
-            df[word] = df.get(word, 0) + 1
-    n = len(documents)
+    n = len(names)
+    distinctive = {w for w in asked if 0 < index.df.get(w, 0) < n}
     # A year or number alone ("FY2023") is a period, not a name: it only adds to a named word.
-    score = {doc_id: sum(math.log(n / df[w]) for w in names & asked if df[w] < n)
-             if any(not w.isdigit() and df[w] < n for w in names & asked) else 0.0
-             for doc_id, names in words.items()}
-    best = max(score.values())
-    if best <= 0:
+    if not any(not w.isdigit() for w in distinctive):
         return set()
+    candidates = {doc_id for w in distinctive if not w.isdigit() for doc_id in index.holders[w]}
+    score = {doc_id: sum(math.log(n / index.df[w]) for w in index.words[doc_id] & distinctive)
+             for doc_id in candidates}
+    best = max(score.values())
     return {doc_id for doc_id, value in score.items() if value >= best - 1e-9}
+
+
+@dataclass(frozen=True)
+class NameIndex:
+    """The name words of a deal's documents: each one's words, in how many names each word is,
+    and which documents hold it — built once for a set of names, not on every question."""
+
+    words: dict[str, set[str]]
+    df: dict[str, int]
+    holders: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, names: Mapping[str, str]) -> NameIndex:
+        kept = _NAME_INDEXES.get(id(names))
+        if kept is not None and kept[0] is names:  # a store hands out one mapping until its
+            return kept[1]                          # documents change
+        words = {doc_id: _name_words(filename) for doc_id, filename in names.items()}
+        holders: dict[str, list[str]] = {}
+        for doc_id, found in words.items():
+            for word in found:
+                holders.setdefault(word, []).append(doc_id)
+        index = cls(words, {w: len(ids) for w, ids in holders.items()}, holders)
+        _NAME_INDEXES[id(names)] = (names, index)  # kept alive here, so its id stays its own
+        while len(_NAME_INDEXES) > NAME_INDEXES_KEPT:
+            del _NAME_INDEXES[next(iter(_NAME_INDEXES))]
+        return index
+
+
+NAME_INDEXES_KEPT = 16  # deals whose name indexes one process keeps
+_NAME_INDEXES: dict[int, tuple[Mapping[str, str], NameIndex]] = {}
 
 
 def location_key(chunk: Chunk) -> tuple[str, str, str]:

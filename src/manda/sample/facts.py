@@ -25,6 +25,8 @@ from typing import Literal
 
 TARGETCO = "targetco"
 NORTHWIND = "northwind"
+TARGETCO_COMPANY = "TargetCo GmbH"  # the company each room is about, as its documents name it
+NORTHWIND_COMPANY = "Northwind Logistics Ltd"
 
 Nature = Literal["actual", "forecast"]
 TrapKind = Literal[

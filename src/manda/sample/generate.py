@@ -15,7 +15,14 @@ from manda.sample import (
     sorelle_facts,
     tidewater_facts,
 )
-from manda.sample.facts import FILES, NORTHWIND, TARGETCO, SampleFile
+from manda.sample.facts import (
+    FILES,
+    NORTHWIND,
+    NORTHWIND_COMPANY,
+    TARGETCO,
+    TARGETCO_COMPANY,
+    SampleFile,
+)
 from manda.sample.halyard import write_halyard
 from manda.sample.halyard_facts import HALYARD
 from manda.sample.northwind import write_northwind
@@ -37,6 +44,14 @@ SAMPLE_DEALS = (TARGETCO, NORTHWIND, PENNINE)
 # Rooms the evals read but the demo does not ship: written in a style the answering code was not
 # tuned on, so held-out cases on them measure generalisation (see evals/dataset.yaml).
 EVAL_ONLY_DEALS = (TIDEWATER, RHEINTAL, HALYARD, SORELLE, SEGURA)
+DEMO_DEAL = TARGETCO  # the deal `manda demo` asks about
+# The company each room is about, as its documents name it. Product code names none of these
+# rooms (a test keeps it so): what it needs of them it takes from here.
+COMPANIES: dict[str, str] = {
+    TARGETCO: TARGETCO_COMPANY, NORTHWIND: NORTHWIND_COMPANY, PENNINE: pennine_facts.COMPANY,
+    TIDEWATER: tidewater_facts.COMPANY, RHEINTAL: rheintal_facts.COMPANY,
+    HALYARD: halyard_facts.COMPANY, SORELLE: sorelle_facts.COMPANY, SEGURA: segura_facts.COMPANY,
+}
 ALL_FILES: tuple[SampleFile, ...] = (*FILES, *pennine_facts.FILES)
 EVAL_ONLY_FILES: tuple[SampleFile, ...] = (
     *tidewater_facts.FILES, *rheintal_facts.FILES, *halyard_facts.FILES, *sorelle_facts.FILES,

@@ -13,8 +13,9 @@ from manda.sample._csv import csv_text
 from manda.sample._office import save_office_file
 from manda.sample._pdf import PdfMeta, bullets, para, spacer, table, write_pdf
 from manda.sample._xlsx import save_workbook
+from manda.sample.facts import NORTHWIND_COMPANY
 
-COMPANY = "Northwind Logistics Ltd"
+COMPANY = NORTHWIND_COMPANY
 
 
 def write_northwind(folder: Path) -> list[Path]:

@@ -13,8 +13,9 @@ from pptx.util import Inches, Pt
 
 from manda.sample._office import save_office_file
 from manda.sample._slides import bullet_slide
+from manda.sample.facts import TARGETCO_COMPANY
 
-AUTHOR = "TargetCo GmbH"
+AUTHOR = TARGETCO_COMPANY
 
 
 def write_office_files(folder: Path) -> list[Path]:

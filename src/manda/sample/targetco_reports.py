@@ -8,6 +8,7 @@ from pathlib import Path
 from reportlab.platypus import Table
 
 from manda.sample._pdf import Page, PdfMeta, bullets, para, spacer, table, write_pdf
+from manda.sample.facts import TARGETCO_COMPANY
 from manda.sample.targetco_figures import (
     ASSET_LINES,
     BALANCE_SHEET,
@@ -22,7 +23,7 @@ from manda.sample.targetco_figures import (
     total,
 )
 
-COMPANY = "TargetCo GmbH"
+COMPANY = TARGETCO_COMPANY
 AUDITOR = "Kessler Hartmann Audit GmbH"
 # Real filings are often locked for editing but open to anyone; the owner password is public
 # sample data.

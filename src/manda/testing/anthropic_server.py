@@ -29,6 +29,17 @@ breakpoints is refused: 400 "A maximum of 4 blocks with cache_control may be pro
 
 Errors use the API's body, `{"type": "error", "error": {"type": "overloaded_error", ...}}`, with
 the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `retry-after`).
+
+It refuses what the current models refuse, with the API's 400 `invalid_request_error`
+(`anthropic_rules.py` beside this module names each rule's page): a `tool_use` not answered by a
+`tool_result` in the very next message, a `tool_result` whose call is not in the message before
+it, a conversation ending on an assistant turn (no prefill), `thinking` of a type the current
+Sonnet does not take (`disabled`, `enabled` with a budget), `between_tools` at `xhigh`/`max`
+effort, an unknown effort level and a forced `tool_choice`. Thinking is modelled as documented
+too: a reply's `thinking_tokens` are spent before its text and count toward `max_tokens` (none
+with `between_tools`, which turns up-front thinking off), so a cap too small for both cuts the
+reply (`stop_reason: max_tokens`); the thinking block comes back with its text omitted and a
+signature, the current models' default display.
 """
 
 from __future__ import annotations
@@ -46,6 +57,8 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from manda.testing.anthropic_rules import refusal, thinks_first
+
 __all__ = [
     "FakeAnthropicServer",
     "Fault",
@@ -57,7 +70,9 @@ __all__ = [
     "model_info",
     "overloaded",
     "rate_limited",
+    "refusal",
     "text_reply",
+    "thinks_first",
     "tool_reply",
 ]
 
@@ -135,8 +150,10 @@ class Reply:
 
     `stop_reason` defaults to "tool_use" when a block is a tool call, else "end_turn"; `usage`
     defaults to an estimate from the request and the content. `stream_error` makes a streamed
-    answer fail after message_start with an `error` event (as the API does when overloaded
-    mid-stream); `delay` holds the answer back that many seconds (for client timeouts).
+    answer fail with an `error` event after `stream_error_after` text deltas (0: right after
+    message_start), as the API does when it is overloaded mid-stream; `delay` holds the answer
+    back that many seconds (for client timeouts). `thinking_tokens` is what the model thinks
+    before it writes, when the request lets it think first.
     """
 
     content: list[dict[str, Any]]
@@ -145,6 +162,8 @@ class Reply:
     model: str | None = None
     delay: float = 0.0
     stream_error: Fault | None = None
+    stream_error_after: int = 0
+    thinking_tokens: int = 0
 
 
 @dataclass
@@ -327,6 +346,10 @@ class FakeAnthropicServer:
         if missing:
             return Fault(400, "invalid_request_error", f"{missing[0]}: Field required",
                          should_retry=False)
+        if request.path == "/v1/messages":
+            refused = refusal(body)
+            if refused is not None:
+                return Fault(400, "invalid_request_error", refused, should_retry=False)
         marked = sum(1 for _, breakpoint in _prompt_parts(body) if breakpoint)
         if marked > MAX_CACHE_BREAKPOINTS:
             return Fault(400, "invalid_request_error",
@@ -383,7 +406,8 @@ class FakeAnthropicServer:
             return self._error(answer)
         message = self._message(recorded, answer)
         if recorded.stream:
-            return await self._stream(request, message, answer.stream_error)
+            return await self._stream(request, message, answer.stream_error,
+                                      answer.stream_error_after)
         return web.json_response(message, headers={"request-id": self._request_id()})
 
     def _message(self, request: RecordedRequest, reply: Reply) -> dict[str, Any]:
@@ -394,10 +418,16 @@ class FakeAnthropicServer:
                 block.setdefault("id", f"toolu_fake_{next(self._ids):06d}")
                 block.setdefault("input", {})
             content.append(block)
+        stop = reply.stop_reason
+        thought = reply.thinking_tokens if thinks_first(request.body) else 0
+        if thought:
+            content, cut = _after_thinking(content, thought, int(request.body["max_tokens"]),
+                                           signature=f"sig_fake_{next(self._ids):06d}")
+            stop = "max_tokens" if cut else stop
         has_tool = any(b.get("type") == "tool_use" for b in content)
         usage = reply.usage or {
             **self._cached_input(request.body),
-            "output_tokens": fake_token_count(json.dumps(content)),
+            "output_tokens": thought + fake_token_count(json.dumps(content)),
         }
         return {
             "id": f"msg_fake_{next(self._ids):06d}",
@@ -405,7 +435,7 @@ class FakeAnthropicServer:
             "role": "assistant",
             "model": reply.model or request.model or "claude-fake",
             "content": content,
-            "stop_reason": reply.stop_reason or ("tool_use" if has_tool else "end_turn"),
+            "stop_reason": stop or ("tool_use" if has_tool else "end_turn"),
             "stop_sequence": None,
             "usage": usage,
         }
@@ -435,7 +465,7 @@ class FakeAnthropicServer:
                 "cache_read_input_tokens": read, "cache_creation_input_tokens": written}
 
     async def _stream(self, request: web.Request, message: dict[str, Any],
-                      error: Fault | None) -> web.StreamResponse:
+                      error: Fault | None, error_after: int = 0) -> web.StreamResponse:
         response = web.StreamResponse(
             status=200,
             headers={"content-type": "text/event-stream", "cache-control": "no-cache",
@@ -447,12 +477,14 @@ class FakeAnthropicServer:
                  "usage": {**usage, "output_tokens": 1}}
         await _event(response, "message_start", {"type": "message_start", "message": start})
         await _event(response, "ping", {"type": "ping"})
+        budget = [error_after] if error is not None else None
+        for index, block in enumerate(message["content"]):
+            if not await self._stream_block(response, index, block, budget):
+                break
         if error is not None:
             await _event(response, "error", error.body(self._request_id()))
             await response.write_eof()
             return response
-        for index, block in enumerate(message["content"]):
-            await self._stream_block(response, index, block)
         await _event(response, "message_delta", {
             "type": "message_delta",
             "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
@@ -463,8 +495,10 @@ class FakeAnthropicServer:
         return response
 
     @staticmethod
-    async def _stream_block(response: web.StreamResponse, index: int,
-                            block: dict[str, Any]) -> None:
+    async def _stream_block(response: web.StreamResponse, index: int, block: dict[str, Any],
+                            budget: list[int] | None = None) -> bool:
+        """Stream one content block; with a `budget` of text deltas, stop once it is spent (an
+        error comes next) and say False."""
         if block.get("type") == "tool_use":
             opening = {**block, "input": {}}
             raw = json.dumps(block.get("input", {}))
@@ -478,16 +512,48 @@ class FakeAnthropicServer:
             deltas = [{"type": "text_delta", "text": piece} for piece in pieces if piece]
         elif block.get("type") == "thinking":
             opening = {"type": "thinking", "thinking": "", "signature": ""}
-            deltas = [{"type": "thinking_delta", "thinking": block.get("thinking", "")},
-                      {"type": "signature_delta", "signature": block.get("signature", "")}]
+            deltas = [{"type": "thinking_delta", "thinking": block.get("thinking", "")}]
+            if block.get("signature"):
+                deltas.append({"type": "signature_delta", "signature": block["signature"]})
         else:
             opening, deltas = block, []
+        if budget is not None and budget[0] <= 0:
+            return False
         await _event(response, "content_block_start",
                      {"type": "content_block_start", "index": index, "content_block": opening})
         for delta in deltas:
+            if budget is not None and delta["type"] == "text_delta":
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
             await _event(response, "content_block_delta",
                          {"type": "content_block_delta", "index": index, "delta": delta})
         await _event(response, "content_block_stop", {"type": "content_block_stop", "index": index})
+        return True
+
+
+def _after_thinking(content: list[dict[str, Any]], thought: int, cap: int, *,
+                    signature: str) -> tuple[list[dict[str, Any]], bool]:
+    """The reply as the model writes it after thinking `thought` tokens within `cap`: a thinking
+    block first (its text omitted, signed), then what fits of the content; True when cut."""
+    if thought >= cap:  # the cap ran out mid-thought: no signature, no reply
+        return [{"type": "thinking", "thinking": "", "signature": ""}], True
+    left = cap - thought
+    kept: list[dict[str, Any]] = [{"type": "thinking", "thinking": "", "signature": signature}]
+    for block in content:
+        if block.get("type") == "text":
+            tokens = fake_token_count(block.get("text", ""))
+            if tokens > left:
+                kept.append({**block, "text": block["text"][: left * 4]})
+                return kept, True
+            left -= tokens
+        elif block.get("type") == "tool_use":
+            tokens = fake_token_count(json.dumps(block.get("input", {})))
+            if tokens > left:
+                return kept, True
+            left -= tokens
+        kept.append(block)
+    return kept, False
 
 
 def model_info(model_id: str, *, lifecycle: str = "active",

@@ -21,7 +21,15 @@ from manda.ingest.extract.dedupe import EntityResolver
 from manda.ingest.extract.excerpts import MAX_EXCERPT, excerpt_span
 from manda.ingest.extract.names import find_orgs, is_person_name
 from manda.ingest.versions import version_info
-from manda.models import Chunk, Document, DocumentRole, DocumentStatus, Relation, RelationType
+from manda.models import (
+    Chunk,
+    Document,
+    DocumentRole,
+    DocumentStatus,
+    Relation,
+    RelationType,
+    heading_trail,
+)
 from manda.timeline.events import (
     CORRECTION_ISSUED,
     DOCUMENT_DATED,
@@ -70,7 +78,7 @@ class TimelineFilter:
             return False
         if self.start and event.end_date < self.start:
             return False
-        return not (self.end and event.start_date > self.end)
+        return not (self.end and event.date > self.end)
 
 
 def room_year_end(documents: Sequence[Document], texts: Iterable[str]) -> tuple[int, int]:
@@ -94,12 +102,16 @@ class _Event:
 
 
 def _heading(chunk: Chunk) -> str:
-    return chunk.location.label if chunk.location.kind.value == "section" else ""
+    """What the passage stands under: its heading path (`Legal summary › Litigation`), else a
+    section's own label."""
+    return heading_trail(chunk.heading_path) or (
+        chunk.location.label if chunk.location.kind.value == "section" else "")
 
 
 def _citation(document: Document, chunk: Chunk, excerpt: str) -> EventCitation:
     return EventCitation(document=document.filename, location=chunk.location.label,
-                         page=chunk.location.page, excerpt=excerpt, chunk_id=chunk.id)
+                         page=chunk.location.page, heading_path=list(chunk.heading_path),
+                         excerpt=excerpt, chunk_id=chunk.id)
 
 
 def _same_event(a: _Event, b: _Event) -> bool:
@@ -189,7 +201,7 @@ def build_timeline(
     out = [_public(e, as_of) for e in events]
     if where is not None:
         out = [e for e in out if where.keeps(e)]
-    out.sort(key=lambda e: (e.start_date, e.end_date, CATEGORIES.index(e.category), e.title))
+    out.sort(key=lambda e: (e.date, e.end_date, CATEGORIES.index(e.category), e.title))
     return Timeline(deal_id=deal_id, as_of=as_of, events=out)
 
 
@@ -253,9 +265,7 @@ def _corrections(
         stated = next((c for c in newer.corrections if c.sentence in rel.reason), None)
         if stated is not None:
             excerpt = stated.sentence[:MAX_EXCERPT]
-        corrected = stated is not None or any(
-            m in {"corrected", "correction", "restated", "amended"}
-            for m in version_info(newer.filename).markers)
+        corrected = stated is not None or version_info(newer.filename).is_correction
         label = "Correction issued" if corrected else "Revised version issued"
         citation = (EventCitation(document=newer.filename, location=stated.location.label,
                                   page=stated.location.page, excerpt=excerpt)
@@ -298,8 +308,9 @@ def _public(event: _Event, as_of: date | None) -> TimelineEvent:
         and as_of < event.span.end and event.span.start <= as_of + timedelta(days=UPCOMING_DAYS)
     )
     return TimelineEvent(
-        date=event.span.label, start_date=event.span.start, end_date=event.span.end,
-        precision=event.span.precision, category=trigger.category, kind=trigger.kind,
+        label=event.span.label, date=event.span.start, end_date=event.span.end,
+        precision="fiscal_year" if event.span.fiscal else event.span.precision,
+        category=trigger.category, kind=trigger.kind,
         title=event.title, actors=event.actors, citations=event.citations,
         conflict=bool(event.conflict_with),
         conflict_note="; ".join(event.conflict_with) or None,
@@ -326,11 +337,11 @@ def position_at(timeline: Timeline, as_of: date, stated_on: Mapping[str, date | 
         scheduled = event.kind in _MAY_LIE_AHEAD and any(
             (when := stated_on.get(c.document)) is not None and when <= as_of
             for c in event.citations)
-        if event.start_date > as_of and not scheduled:
+        if event.date > as_of and not scheduled:
             left_out.append(event)
             continue
         upcoming = (event.kind in _MAY_LIE_AHEAD and as_of < event.end_date
-                    and event.start_date <= as_of + timedelta(days=UPCOMING_DAYS))
+                    and event.date <= as_of + timedelta(days=UPCOMING_DAYS))
         kept.append(event.model_copy(update={"upcoming": upcoming}))
     return timeline.model_copy(update={"as_of": as_of, "events": kept}), left_out
 

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from manda.finance.dates import Precision
+
+# how precisely the room dates it: a day, month, quarter, half, calendar year, or the company's
+# fiscal year (from `date` to `end_date`, whatever its year end)
+EventPrecision = Precision | Literal["fiscal_year"]
 
 CATEGORIES = (
     "incorporation", "acquisition", "disposal", "financing", "contract", "litigation",
@@ -22,6 +27,7 @@ class EventCitation(BaseModel):
     document: str
     location: str
     page: int | None = None
+    heading_path: list[str] = []  # the headings the passage stands under, outermost first
     excerpt: str
     chunk_id: str | None = None
 
@@ -31,10 +37,10 @@ class TimelineEvent(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    date: str  # `2024-06-14`, `2024-06`, `2024-Q3`, `2024-H1`, `2024` or `FY2024`
-    start_date: date
-    end_date: date
-    precision: Precision
+    label: str  # as a deal team writes it: `2024-06-14`, `2024-06`, `2024-Q3`, `2024-H1`, `FY2024`
+    date: date  # the first day it can mean (ISO 8601 in JSON): events sort by it
+    end_date: date  # the last day it can mean
+    precision: EventPrecision
     category: str
     kind: str  # "claim filed", "contract expires", "loan matures", …
     title: str

@@ -2,8 +2,10 @@
 
 `topics.yaml` names each deal topic (litigation, covenants, data protection …) with the roles
 where it lives, its Q&A category, red-flag severity, timeline categories and composer;
-`line_items.yaml` names each metric; `languages/<code>.yaml` holds every word of one language.
-Red flags, the timeline, topic answers, gaps, retrieval and Claude's tools all read them here.
+`line_items.yaml` names each metric; `roles.yaml` is the one classification of documents (what
+each role is worth, how its signals are weighed); `events.yaml` the kinds of dated event the
+timeline reads; `languages/<code>.yaml` holds every word of one language. Red flags, the
+timeline, topic answers, gaps, retrieval, ingestion's readers and Claude's tools read them here.
 """
 
 from manda.vocabulary.cues import Cues, cues

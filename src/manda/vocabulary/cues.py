@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Cues", "compile_phrase", "cues"]
+__all__ = ["Cues", "check_phrase", "compile_phrase", "cues"]
 
 _GAP = r"[\s\-]+"
 _NUMBER = r"\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?"
@@ -39,6 +39,16 @@ def _word(token: str) -> str:
         text = re.sub(r"['’]", "['’]", re.escape(stem)).replace(r"\#", _NUMBER)
         alternatives.append(text + (r"\w*" if star else ""))
     return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+
+def check_phrase(phrase: str) -> None:
+    """Refuses a phrase the syntax cannot read: an optional `[…]` spans one word only."""
+    if phrase.strip().startswith("re:"):
+        return
+    for token in phrase.split():
+        if token.startswith("[") != token.endswith("]") or token.count("[") > 1:
+            raise ValueError(f"cue {phrase!r}: an optional word is one word in brackets "
+                             f"('[the] board', '[a] [stake]'), not {token!r}")
 
 
 def compile_phrase(phrase: str) -> str:
@@ -99,6 +109,16 @@ class Cues:
     def found(self, text: str) -> bool:
         return self.search(text) is not None
 
+    def begins(self, text: str) -> bool:
+        """The text starts with one of the cues: "Total revenue", "Other customers"."""
+        start = len(text) - len(text.lstrip())
+        return bool(self.phrases) and self.pattern.match(text, start) is not None
+
+    def ends(self, text: str) -> bool:
+        """The text ends with one of the cues: "Umsatz gesamt"."""
+        end = len(text.rstrip())
+        return any(m.end() == end for m in self.finditer(text))
+
     def count(self, text: str) -> int:
         return sum(1 for _ in self.finditer(text))
 
@@ -108,6 +128,13 @@ class Cues:
     def __or__(self, other: Cues) -> Cues:
         return cues((*self.phrases, *other.phrases))
 
+    def around(self, head: str = "", tail: str = "") -> re.Pattern[str]:
+        """The cue words between structural patterns written as they must match (a capitalised
+        name, a number, the end of the text): "against" + a name is a party, a name + "has
+        filed" a claimant. The words read case-insensitively; compiled once for the same
+        phrases and patterns."""
+        return _around(self.phrases, head, tail)
+
 
 @cache
 def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
@@ -115,6 +142,11 @@ def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
     ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
     body = "|".join(f"(?:{compile_phrase(p)})" for p in ordered) or r"(?!x)x"
     return re.compile(body, re.IGNORECASE)
+
+
+@cache
+def _around(phrases: tuple[str, ...], head: str, tail: str) -> re.Pattern[str]:
+    return re.compile(f"{head}(?i:{_compiled(phrases).pattern}){tail}")
 
 
 def cues(phrases: Iterable[str]) -> Cues:

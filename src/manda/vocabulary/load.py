@@ -3,6 +3,7 @@ language belonging to a known topic, line item or cue set)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -12,12 +13,17 @@ import yaml
 from pydantic import ValidationError
 
 from manda.models import DocumentRole
-from manda.vocabulary.cues import Cues, cues
+from manda.vocabulary.cues import Cues, check_phrase, cues
 from manda.vocabulary.model import (
+    EventKind,
+    EventTable,
     LanguageFile,
     LineItem,
     LineItemTable,
+    RoleSpec,
+    RoleTable,
     RoleWords,
+    Signal,
     Topic,
     TopicTable,
     TopicWords,
@@ -58,6 +64,12 @@ class Vocabulary:
     flag_kinds: dict[str, int]  # red flags that are no topic, by severity
     line_items: tuple[LineItem, ...]
     languages: dict[str, LanguageFile]
+    role_specs: dict[DocumentRole, RoleSpec]  # roles.yaml's order
+    events: tuple[EventKind, ...]  # events.yaml's order
+
+    def role_spec(self, role: DocumentRole) -> RoleSpec:
+        """What a document of the role is worth and how every language names it."""
+        return self.role_specs[role]
 
     def topic(self, key: str) -> Topic:
         for topic in self.topics:
@@ -77,6 +89,11 @@ class Vocabulary:
         """A named word list (no cue syntax), in every language, lower-cased."""
         return frozenset(w.lower() for lang in self.languages.values()
                          for w in lang.cues.get(name, ()))
+
+    def key_dates(self) -> tuple[tuple[str, Cues], ...]:
+        """What a date in a legal text dates ("closing", "expiry" …) and the words before it
+        that say so, in every language (`key_dates:`; English's order)."""
+        return _key_dates(self)
 
     def search(self, name: str) -> str:
         """A named passage search, in English (`searches:` in en.yaml)."""
@@ -106,8 +123,16 @@ def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
 
 
 @cache
+def _key_dates(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
+    return tuple((event, cues(p for lang in vocabulary.languages.values()
+                              for p in lang.key_dates.get(event, ())))
+                 for event in vocabulary.languages["en"].key_dates)
+
+
+@cache
 def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
-    roles = dict.fromkeys(r for lang in vocabulary.languages.values() for r in lang.document_roles)
+    roles = dict.fromkeys(r for lang in vocabulary.languages.values()
+                          for r, words in lang.document_roles.items() if words.asked)
     return tuple(
         (role, cues(p for lang in vocabulary.languages.values()
                     for p in lang.document_roles.get(role, RoleWords()).asked))
@@ -131,6 +156,19 @@ def _languages() -> dict[str, LanguageFile]:
     return {"en": out.pop("en"), **out}
 
 
+def _phrases(lang: LanguageFile) -> Iterator[str]:
+    """Every cue phrase of a language file (not its labels, queries or number words)."""
+    for words in lang.topics.values():
+        yield from (*words.asked, *words.terms, *words.stated, *words.prefer)
+    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates):
+        for phrases in group.values():
+            yield from phrases
+    for role in lang.document_roles.values():
+        yield from (*role.asked, *role.names, *role.requested)
+        for phrases in role.signals.values():
+            yield from phrases
+
+
 def _check(table: TopicTable, items: LineItemTable, languages: dict[str, LanguageFile]) -> None:
     keys = [t.key for t in table.topics]
     if len(set(keys)) != len(keys):
@@ -151,6 +189,80 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
                                   f"line_items.yaml")
         if unknown := set(lang.cues) - set(en.cues):
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+        if unknown := set(lang.key_dates) - set(en.key_dates):
+            raise VocabularyError(f"{where}: key dates {sorted(unknown)} are not in en.yaml")
+        for phrase in _phrases(lang):
+            try:
+                check_phrase(phrase)
+            except ValueError as exc:
+                raise VocabularyError(f"{where}: {exc}") from None
+
+
+def _check_roles(table: RoleTable, languages: dict[str, LanguageFile]) -> None:
+    named = [row.role for row in table.roles]
+    if missing := [r.value for r in DocumentRole if r not in named]:
+        raise VocabularyError(f"manda/vocabulary/roles.yaml: roles {missing} have no row")
+    if len(set(named)) != len(named):
+        raise VocabularyError("manda/vocabulary/roles.yaml names a role twice")
+    signals = {row.role: set(row.signals) for row in table.roles}
+    for lang in languages.values():
+        for role, words in lang.document_roles.items():
+            if unknown := set(words.signals) - signals[role]:
+                raise VocabularyError(
+                    f"manda/vocabulary/languages/{lang.code}.yaml: document_roles.{role.value} "
+                    f"gives words for signals {sorted(unknown)} that roles.yaml does not weigh")
+
+
+def _role_specs(table: RoleTable, languages: dict[str, LanguageFile]
+                    ) -> dict[DocumentRole, RoleSpec]:
+    out: dict[DocumentRole, RoleSpec] = {}
+    for row in table.roles:
+        words = [lang.document_roles.get(row.role, RoleWords()) for lang in languages.values()]
+        signals = tuple(
+            Signal(key=key, where=signal.where, weight=signal.weight, cap=signal.cap,
+                   cues=cues(p for w in words for p in w.signals.get(key, ())))
+            for key, signal in row.signals.items())
+        out[row.role] = RoleSpec(
+            role=row.role, authority=row.authority, authoritative=row.authoritative,
+            periodic=row.periodic, forecast=row.forecast, request_list=row.request_list,
+            as_of=row.as_of, signals=tuple(s for s in signals if s.cues),
+            names=cues(p for w in words for p in w.names),
+            requested=cues(p for w in words for p in w.requested),
+            asked=cues(p for w in words for p in w.asked))
+    return out
+
+
+def _events(table: EventTable, topics: tuple[Topic, ...], languages: dict[str, LanguageFile]
+            ) -> tuple[EventKind, ...]:
+    by_key = {t.key: t for t in topics}
+    kinds = {row.kind for row in table.events}
+    for lang in languages.values():
+        if unknown := set(lang.events) - kinds:
+            raise VocabularyError(f"manda/vocabulary/languages/{lang.code}.yaml: events "
+                                  f"{sorted(unknown)} are no kinds of events.yaml")
+    out: list[EventKind] = []
+    for row in table.events:
+        where = f"manda/vocabulary/events.yaml: {row.kind!r}"
+        topic = by_key.get(row.topic) if row.topic else None
+        if row.topic and topic is None:
+            raise VocabularyError(f"{where} names topic {row.topic!r}, no row of topics.yaml")
+        category = row.category or (topic.timeline[0] if topic and topic.timeline else None)
+        if category is None:
+            raise VocabularyError(f"{where} needs a category (its topic has no timeline one)")
+        if unknown := [c for c in row.context if c not in languages["en"].cues]:
+            raise VocabularyError(f"{where}: context {unknown} are no cue sets of en.yaml")
+        words = cues(w for lang in languages.values() for w in lang.events.get(row.kind, ()))
+        if not words:
+            raise VocabularyError(f"{where} has no trigger words in languages/en.yaml (events:)")
+        context = cues(p for lang in languages.values() for name in row.context
+                       for p in lang.cues.get(name, ()))
+        if topic is not None:
+            context = getattr(topic, row.about) | context
+        out.append(EventKind(
+            kind=row.kind, label=row.label, category=category, words=words,
+            context=None if row.anywhere else context, person=row.person, future=row.future,
+            spans=row.spans))
+    return tuple(out)
 
 
 def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
@@ -173,17 +285,23 @@ def load() -> Vocabulary:
     """The vocabulary, read once a process."""
     table: TopicTable = _parse(TopicTable, "topics.yaml")
     items: LineItemTable = _parse(LineItemTable, "line_items.yaml")
+    roles: RoleTable = _parse(RoleTable, "roles.yaml")
+    events: EventTable = _parse(EventTable, "events.yaml")
     languages = _languages()
     _check(table, items, languages)
+    _check_roles(roles, languages)
     line_items = tuple(
         LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
                  stock=row.stock, cost=row.cost, metric=row.metric, sheet=row.sheet,
                  synonyms=tuple(dict.fromkeys(s for lang in languages.values()
                                               for s in lang.line_items.get(row.subject, ()))))
         for row in items.line_items)
+    topics = tuple(_topic(row, languages) for row in table.topics)
     return Vocabulary(
-        topics=tuple(_topic(row, languages) for row in table.topics),
+        topics=topics,
         flag_kinds={row.key: row.severity for row in table.red_flag_kinds},
         line_items=line_items,
         languages=languages,
+        role_specs=_role_specs(roles, languages),
+        events=_events(events, topics, languages),
     )

@@ -73,10 +73,67 @@ class TopicWords(_File):
     question: str = ""
 
 
+SignalPlace = Literal["text", "opening", "header", "field", "greeting"]
+
+
+class RoleSignal(_File):
+    """How much one kind of evidence counts towards a role (its words are in the language files).
+
+    `where`: text (the body), opening (title and first lines), header (a table's header cells),
+    field (a line that starts with the word and a colon: "From:", "Objet :"), greeting (a short
+    line that starts with the word and ends with a comma: "Dear Anna,")."""
+
+    where: SignalPlace = "text"
+    weight: float
+    cap: int = 3  # counted at most this many times
+
+
+class RoleRow(_File):
+    """One row of roles.yaml: what a document of the role is worth and how it is read."""
+
+    role: DocumentRole
+    authority: float = Field(ge=0, le=1)  # the confidence a formal statement in it can reach
+    authoritative: bool = False  # its figures are the reference (unless it is a draft)
+    periodic: bool = False  # it reports periods (a year, a quarter, a month)
+    forecast: bool = False  # its figures are plans, not actuals
+    request_list: bool = False  # it asks for documents (the IRL): a checklist, not evidence
+    as_of: bool = False  # its figures hold on a day (a cap table), not over a period
+    signals: dict[str, RoleSignal] = {}
+
+
+class RoleTable(_File):
+    roles: tuple[RoleRow, ...]
+
+
+Precision = Literal["day", "month", "quarter", "half", "year"]
+
+
+class EventRow(_File):
+    """One row of events.yaml: a kind of dated event the timeline reads from passages."""
+
+    kind: str
+    label: str
+    topic: str | None = None  # its category and context come from the topic
+    about: Literal["terms", "stated"] = "terms"  # which of the topic's words say it
+    category: str | None = None
+    context: tuple[str, ...] = ()  # named cue sets that also say what the sentence is about
+    anywhere: bool = False  # needs no context
+    person: bool = False  # a person's name also says it
+    future: bool = False
+    spans: tuple[Precision, ...] = ("day", "month", "quarter", "half", "year")
+
+
+class EventTable(_File):
+    events: tuple[EventRow, ...]
+
+
 class RoleWords(_File):
     """One language's words for a document role."""
 
     asked: tuple[str, ...] = ()  # a question whose answer lives in documents of the role
+    signals: dict[str, tuple[str, ...]] = {}  # cue phrases by signal of roles.yaml
+    names: tuple[str, ...] = ()  # a file name that hints at the role (a weak tie-breaker)
+    requested: tuple[str, ...] = ()  # a request (an IRL row) naming a document of the role
 
 
 class NumberWords(_File):
@@ -143,6 +200,8 @@ class LanguageFile(_File):
     line_items: dict[str, tuple[str, ...]] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
+    events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
+    key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
     numbers: NumberWords = NumberWords()
     grid: GridWords = GridWords()
 
@@ -209,6 +268,50 @@ class Topic:
     @property
     def is_red_flag(self) -> bool:
         return self.severity is not None
+
+
+@dataclass(frozen=True)
+class Signal:
+    """A role's weighted, capped count of cue phrases in one place of a document."""
+
+    key: str
+    where: SignalPlace
+    weight: float
+    cap: int
+    cues: Cues
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    """What a document is to a deal team (its role), what that makes it worth, and how each
+    language names it: the one document classification (roles.yaml and the language files)."""
+
+    role: DocumentRole
+    authority: float
+    authoritative: bool
+    periodic: bool
+    forecast: bool
+    request_list: bool
+    as_of: bool
+    signals: tuple[Signal, ...]
+    names: Cues  # in a file name
+    requested: Cues  # in a request of an IRL
+    asked: Cues  # in a question
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """A kind of dated event: the words that make a nearby date one, and what the sentence must
+    be about (its topic's terms and named cue sets; a person's name where `person`)."""
+
+    kind: str
+    label: str
+    category: str
+    words: Cues
+    context: Cues | None  # None: anywhere
+    person: bool
+    future: bool
+    spans: tuple[Precision, ...]
 
 
 @dataclass(frozen=True)

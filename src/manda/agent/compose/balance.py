@@ -4,7 +4,8 @@ the sentences that state facilities, lenders, maturities, covenant levels and te
 Nothing here knows a room's wording: a balance sheet is a table whose rows are balance-sheet line
 items (UK, US or German style), a facility is a sentence about loans, lenders and maturities, a
 covenant is a ratio with a limit ("not more than 2.50x", "must not exceed 3.0x", "mindestens
-4,0x"). Each builder returns None when the room holds nothing for it.
+4,0x"; its grammar is `manda.finance.covenants`, beside the facilities'). Each builder returns
+None when the room holds nothing for it.
 """
 
 from __future__ import annotations
@@ -13,14 +14,30 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from manda.agent.compose.common import Ask, Draft, qa_action, qa_offer
-from manda.agent.compose.topics import _role_hits, _tables
+from manda.agent.compose.common import (
+    Ask,
+    Draft,
+    qa_action,
+    qa_offer,
+    render_rows,
+    role_hits,
+    scale_note,
+    tables_of,
+)
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.tables import Row, Table
+from manda.agent.tables import Table
 from manda.agent.topics import COVENANTS, DEBT
 from manda.agent.unusual import sentences, trim
 from manda.finance.amounts import find_amounts, format_amount, same_amount
+from manda.finance.covenants import (
+    COMPLIANCE,
+    CovenantLevel,
+    levels_stated,
+    speaks_of_tests,
+    stated_result,
+    when_tested,
+)
 from manda.finance.facilities import DRAWABLE, facility_name
 from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import line_item_of
@@ -51,7 +68,6 @@ _FACILITY = re.compile(
 _LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Credit|Finance|"
                      r"Lending)(?: (?:plc|AG|SE|Ltd|LLP|N\.A\.|Inc\.?|eG|GmbH))?\b|"
                      r"\b(?:from|with|by) [A-Z][\w&'-]+(?: [A-Z][\w&'-]+)* (?:plc|AG|SE|N\.A\.)\b")
-_SCALE = re.compile(r"000|thousand|million|\bm\b|\bmn\b|\bk\b|teur|tsd|mio", _F)
 _TOTAL = re.compile(r"^\s*(?:total|net|sum)\b", _F)
 
 
@@ -70,31 +86,9 @@ def _usable(sentence: str) -> bool:
     return "|" not in sentence and len(sentence) > 30 and not looks_like_instruction(sentence)
 
 
-def _scale_note(table: Table) -> str:
-    """What the figures are in, as the document says it ("All amounts in £000.")."""
-    for line in [*table.caption, table.header[0] if table.header else ""]:
-        if _SCALE.search(line) and len(line) < 80:
-            return line.strip().rstrip(".")
-    return ""
-
-
-def render_rows(table: Table, rows: Sequence[Row], source: Source) -> list[str]:
-    """Rows as a markdown table under their own column headers, the source on the heading."""
-    columns = [h for h in table.header[1:] if any(r.cells.get(h, "").strip() for r in rows)]
-    if not columns:
-        return [f"- {r.render()} {cite([source])}" for r in rows]
-    first = table.header[0] if table.header and not _SCALE.fullmatch(table.header[0]) else ""
-    lines = [f"| {first or 'Line'} | " + " | ".join(columns) + " |",
-             "|---|" + "---|" * len(columns)]
-    for r in rows:
-        lines.append(f"| {r.label} | " + " | ".join(r.cells.get(h, "—") or "—" for h in columns)
-                     + " |")
-    return lines
-
-
 def _heading(evidence: Evidence, hit: SearchHit, table: Table) -> str:
     source = evidence.hit_source(hit)
-    scale = _scale_note(table)
+    scale = scale_note(table)
     return f"**{source.document}**" + (f" — {scale}" if scale else "") + f" {cite([source])}"
 
 
@@ -129,11 +123,11 @@ def _statements(evidence: Evidence, hits: Sequence[SearchHit], pattern: re.Patte
 
 
 def debt(ask: Ask, evidence: Evidence) -> Draft | None:
-    hits = _role_hits(evidence, DEBT.roles)
+    hits = role_hits(evidence, DEBT.roles)
     whole = _SHEET_ASKED.search(ask.question) is not None
     parts: list[str] = []
     shown: set[tuple[str, ...]] = set()
-    tables = sorted(_tables(hits), key=lambda th: -sum(
+    tables = sorted(tables_of(hits), key=lambda th: -sum(
         1 for r in th[0].rows if (_sheet_row(r.label) if whole else _DEBT_ROW.search(r.label))))
     for table, hit in tables:
         rows = [r for r in table.rows
@@ -360,7 +354,7 @@ def working_capital_sentence(ask: Ask, evidence: Evidence,
     creditors of the balance sheet, per column, computed and said to be, in its units."""
     if not _WORKING_CAPITAL_ASKED.search(ask.question):
         return None
-    for table, hit in _tables(hits):
+    for table, hit in tables_of(hits):
         lines = {name: next((r for r in table.rows if _line(r.label) == subject), None)
                  for name, subject in (("inventory", "inventory"),
                                        ("receivables", "trade receivables"),
@@ -378,7 +372,7 @@ def working_capital_sentence(ask: Ask, evidence: Evidence,
         if not said:
             continue
         parts = [r.label for r in lines.values() if r is not None]
-        units = _scale_note(table)
+        units = scale_note(table)
         return (f"Trade working capital (computed; the documents give no figure of their own) "
                 f"— {'; '.join(said)}"
                 + (f" ({units.rstrip('.')})" if units else "")
@@ -426,151 +420,38 @@ def _differences(evidence: Evidence, text: str) -> list[str]:
 
 # ---------------------------------------------------------------- covenants
 
-_LIMIT = re.compile(
-    r"(?P<dir>not (?:be )?more than|must not exceed|shall not exceed|may not exceed|not (?:to )?"
-    r"exceed|no (?:more|greater) than|at most|a maximum of|maximum(?: of)?|max\.?|below|"
-    r"not (?:be )?less than|no less than|at least|a minimum of|minimum(?: of)?|min\.?|"
-    r"höchstens|mindestens|maximal|above)"
-    r"\s*(?:of\s*)?(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
-# US credit agreements: "the Borrower shall not permit the Total Net Leverage Ratio, as of the
-# last day of any fiscal quarter, to exceed 3.50:1.00" says "the ratio shall not exceed 3.50:1.00".
-_PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]+?)\s*(?:,[^,;]*,)?"
-                     r"\s*to\s+(?P<verb>exceed|be\s+less\s+than)\b", _F)
-# "3.50:1.00 for fiscal quarters ending on or before December 31, 2024, and 3.00:1.00 for each
-# fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
-_STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
-                   r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
-# German puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum), "… 1,5 : 1
-# nicht unterschreiten" (a minimum); a level that steps down names the later one last.
-_LIMIT_AFTER = re.compile(
-    r"(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
-    r"(?P<dir>nicht\s+(?:überschreiten|übersteigen|unterschreiten))", _F)
-_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above|unterschreiten", _F)
-_RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
-                    r"fixed charge|cash ?flow cover|ebitda|\w*verschuldungsgrad|"
-                    r"\w*zinsdeckung\w*)\b", _F)
-_TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
-                     r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
-_COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
-                         r"waiver|waived|headroom|reset)\b", _F)
-_RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?:x\b|:\s?1(?:\.0+)?(?![\d.]))", _F)
-
 
 @dataclass(frozen=True)
 class Covenant:
-    name: str
-    minimum: bool
-    level: float
-    stated: str
+    """A covenant level a retrieved passage states (`manda.finance.covenants`), and where."""
+
+    terms: CovenantLevel
     source: Source
 
 
-def _number(text: str) -> float:
-    return float(text.replace(",", "."))
-
-
 def covenant_levels(evidence: Evidence, hits: Sequence[SearchHit]) -> list[Covenant]:
-    """Each covenant a sentence states with its limit: name, direction, level, source."""
+    """Each covenant the passages state with its limit, once per ratio: the first place that
+    states it."""
     found: dict[str, Covenant] = {}
     for hit in hits:
         for sentence in sentences(hit.text):
-            if not _usable(sentence) or not (_RATIO.search(sentence)
-                                              or "covenant" in sentence.lower()):
+            if not _usable(sentence):
                 continue
-            if (german := _german_limit(sentence)) is not None:
-                name, level, minimum, stated = german
-                key = _RATIO.search(name)
-                slot = (key.group(0).lower() if key else name.lower()).replace(
-                    "net debt", "leverage")
-                found.setdefault(slot, Covenant(name[:1].upper() + name[1:], minimum, level,
-                                                stated, evidence.hit_source(hit)))
-                continue
-            for clause in re.split(r";|\.\s", sentence):
-                clause = _as_limit(clause)
-                start = 0
-                for m in _LIMIT.finditer(clause):
-                    before, start = clause[start:m.start()], m.end()
-                    name = _covenant_name(before)
-                    if not _RATIO.search(name):
-                        continue
-                    key = (_RATIO.search(name).group(0).lower()  # type: ignore[union-attr]
-                           .replace("gearing", "leverage").replace("net debt", "leverage"))
-                    if key not in found:
-                        level, stated = _number(m.group("value")), m.group(0)
-                        if (step := _STEP.search(clause, m.end())) is not None:
-                            level = _number(step.group("value"))
-                            stated = f"{step.group(0)} (earlier {m.group('value')})"
-                        found[key] = Covenant(name[:1].upper() + name[1:], bool(
-                            _MINIMUM.search(m.group("dir"))), level, stated,
-                            evidence.hit_source(hit))
+            for level in levels_stated(sentence):
+                found.setdefault(level.key, Covenant(level, evidence.hit_source(hit)))
     return list(found.values())
 
 
-_LEAD_IN = re.compile(r"^.*?\b(?:requires?|required|maintains?|covenants?|tests?|and|be)\b:?\s*"
-                      r"(?:that\s+)?(?:(?:a|an|the|its)\s+)?", _F)
-
-
-def _as_limit(clause: str) -> str:
-    """"The Borrower shall not permit the ratio … to exceed 3.50:1.00" → "the ratio shall not
-    exceed 3.50:1.00"."""
-    return _PERMIT.sub(lambda p: f"{p['name']} shall not "
-                       f"{'exceed' if 'exceed' in p['verb'] else 'be less than'}", clause)
-
-
-def _german_limit(sentence: str) -> tuple[str, float, bool, str] | None:
-    """"(1) Nettoverschuldungsgrad: Das Verhältnis … darf zu Stichtagen bis 31. Dezember 2024
-    3,00 : 1,00 und zu jedem späteren Stichtag 2,75 : 1,00 nicht überschreiten": the covenant
-    (named before the colon, else by its ratio word), the level in force (stated last before the
-    verb), whether it is a minimum, and the words that state it."""
-    m = _LIMIT_AFTER.search(sentence)
-    if m is None:
-        return None
-    head = re.match(r"^\s*(?:\(?\d+\)\s*)?(?P<name>[^:]{3,60}):", sentence)
-    name = head.group("name").strip() if head and _RATIO.search(head.group("name")) else None
-    ratio = _RATIO.search(sentence[:m.start()])
-    if name is None and ratio is None:
-        return None
-    earlier = list(re.finditer(r"\d+(?:[.,]\d+)?\s?:\s?1(?:[.,]0+)?", sentence[:m.start()]))
-    stated = m.group(0)
-    if earlier:
-        stated = f"{stated} (earlier {earlier[-1].group(0)})"
-    return (name or ratio.group(0), _number(m.group("value")),  # type: ignore[union-attr]
-            bool(_MINIMUM.search(m.group("dir"))), stated)
-
-
-def _covenant_name(before: str) -> str:
-    """"The credit agreement requires a total net leverage ratio of" → "total net leverage
-    ratio"; "Financial covenants, tested quarterly: leverage (net debt to EBITDA)" → "leverage
-    (net debt to EBITDA)"."""
-    name = before.split(":")[-1].split(",")[-1]
-    while (cut := _LEAD_IN.sub("", name, count=1)) != name and _RATIO.search(cut):
-        name = cut
-    name = re.sub(r"^\W*(?:(?:the|a|an|that)\s+)*", "", name)
-    return re.sub(r"\s+(?:must|shall|may|is|be|to|of|at)$", "", name.strip()).strip(" -–")
-
-
-def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: Covenant
+def _latest_result(evidence: Evidence, hits: Sequence[SearchHit], covenant: CovenantLevel
                    ) -> tuple[float, str, Source] | None:
     """A stated test result for the covenant's ratio ("leverage … was 1.18x at 31 March 2024")."""
-    word = _RATIO.search(covenant.name)
-    if word is None:
-        return None
     for hit in hits:
         for sentence in sentences(hit.text):
             # a compliance certificate's table row ("Leverage | not more than 3.00:1.00 |
             # 2.91:1.00") states a result as well as a sentence does
-            if (not (_usable(sentence) or _is_table_row(sentence))
-                    or word.group(0).lower() not in sentence.lower()):
+            if not (_usable(sentence) or _is_table_row(sentence)):
                 continue
-            if _german_limit(sentence) is not None:
-                continue  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
-            sentence = _as_limit(sentence)
-            limits = {m.start("value") for m in (*_LIMIT.finditer(sentence),
-                                                 *_STEP.finditer(sentence))}
-            for m in _RESULT.finditer(sentence):
-                value = _number(m.group("value"))
-                if m.start("value") in limits or abs(value - covenant.level) < 1e-9:
-                    continue
+            if (value := stated_result(sentence, covenant)) is not None:
                 return value, trim(sentence, 240), evidence.hit_source(hit)
     return None
 
@@ -580,10 +461,10 @@ def _is_table_row(line: str) -> bool:
 
 
 def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
-    hits = _role_hits(evidence, COVENANTS.roles)
+    hits = role_hits(evidence, COVENANTS.roles)
     levels = covenant_levels(evidence, hits)
-    compliance = [s for s in _statements(evidence, hits, _COMPLIANCE, least=1)
-                  if re.search(r"covenant|leverage|interest cover|test", s.text, _F)][:2]
+    compliance = [s for s in _statements(evidence, hits, COMPLIANCE, least=1)
+                  if speaks_of_tests(s.text)][:2]
     if not levels and not compliance:
         return None
     lines: list[str] = []
@@ -591,12 +472,13 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     if levels:
         lines += ["| Covenant | Limit | Latest stated | Headroom | Source |",
                   "|---|---|---|---|---|"]
-        for c in levels:
+        for covenant in levels:
+            c, where = covenant.terms, covenant.source
             result = _latest_result(evidence, hits, c)
             limit = c.stated if c.stated[:1].isalpha() or ":" in c.stated else f"{c.level:g}x"
             if result is None:
                 missing_result = True
-                lines.append(f"| {c.name} | {limit} | not stated | — | {cite([c.source])} |")
+                lines.append(f"| {c.name} | {limit} | not stated | — | {cite([where])} |")
                 continue
             value, _, source = result
             room = value - c.level if c.minimum else c.level - value
@@ -604,9 +486,9 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
             verdict = (f"{room:.2f}x ({share:.0f}% of the limit, computed)" if room >= 0
                        else f"breached by {abs(room):.2f}x (computed)")
             lines.append(f"| {c.name} | {limit} | {value:g}x | {verdict} | "
-                         f"{cite([c.source, source])} |")
-    tested = next(((m.group(0), evidence.hit_source(h)) for h in hits for s in sentences(h.text)
-                   if _usable(s) and (m := _TESTED.search(s))), None)
+                         f"{cite([where, source])} |")
+    tested = next(((when, evidence.hit_source(h)) for h in hits for s in sentences(h.text)
+                   if _usable(s) and (when := when_tested(s))), None)
     parts = ["Financial covenants in the documents:", "", *lines] if lines else \
         ["The documents mention the covenants without stating their levels:"]
     if tested is not None:

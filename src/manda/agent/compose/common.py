@@ -14,11 +14,14 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.intents import QuestionFrame
 from manda.agent.selection import Reading, show, subject_base
+from manda.agent.tables import Row, Table, read_tables
+from manda.agent.topics import Shape
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
 from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
+from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
-from manda.models import Finding, FindingStatus, SearchHit
+from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,76 @@ def is_request_list(evidence: Evidence, document_id: str) -> bool:
     """The IRL asks for things; it is never evidence that they exist."""
     doc = evidence.documents.get(document_id)
     return doc is not None and doc.is_irl
+
+
+def current(findings: Sequence[Finding], evidence: Evidence) -> list[Finding]:
+    """Findings not replaced by a correction."""
+    return [f for f in findings if f.status is not FindingStatus.SUPERSEDED
+            and evidence.successor(f.id) is None]
+
+
+def largest_shares(found: Sequence[Finding]) -> tuple[str, list[Finding]]:
+    """The document stating the most holders (of shares, of revenue), and its latest statement
+    per holder, largest first: one register or customer list, never a mix of two."""
+    by_doc: dict[str, list[Finding]] = {}
+    for f in found:
+        by_doc.setdefault(f.document_id, []).append(f)
+    doc_id = max(by_doc, key=lambda d: (len({x.subject for x in by_doc[d]}),
+                                        max(period_sort_key(x.period) for x in by_doc[d])))
+    latest: dict[str, Finding] = {}
+    for f in sorted(by_doc[doc_id], key=lambda x: period_sort_key(x.period)):
+        latest[f.subject] = f
+    return doc_id, sorted(latest.values(), key=lambda f: -(f.value or 0.0))
+
+
+def role_rank(evidence: Evidence, finding: Finding, shape: Shape) -> int:
+    """0 for a document of the shape's first role, 1 for its second …; after all of them, the
+    rest (so sorting on it puts the documents that hold the topic first)."""
+    doc = evidence.documents.get(finding.document_id)
+    if doc is None or doc.role not in shape.roles:
+        return len(shape.roles)
+    return shape.roles.index(doc.role)
+
+
+def role_hits(evidence: Evidence, roles: Sequence[DocumentRole]) -> list[SearchHit]:
+    """Retrieved passages of documents in `roles` (first), then the rest; never the IRL."""
+    wanted = [h for h in evidence.hits if (doc := evidence.documents.get(h.document_id))
+              is not None and doc.role in roles]
+    rest = [h for h in evidence.hits if h not in wanted]
+    return [h for h in [*wanted, *rest] if not is_request_list(evidence, h.document_id)]
+
+
+def tables_of(hits: Sequence[SearchHit]) -> list[tuple[Table, SearchHit]]:
+    """Each table the passages hold, with the passage it stands in."""
+    return [(t, h) for h in hits for t in read_tables(h.text)]
+
+
+# a total row, however its language orders it: "Total", "Summe", "Stammkapital gesamt"
+TOTAL_ROW = re.compile(r"^\s*(?:total|sum|gesamt(?:summe|betrag)?|summe|grand total)\b|"
+                       r"\b(?:gesamt|insgesamt|total)\s*$", re.IGNORECASE)
+_SCALE = re.compile(r"000|thousand|million|\bm\b|\bmn\b|\bk\b|teur|tsd|mio", re.IGNORECASE)
+
+
+def scale_note(table: Table) -> str:
+    """What the figures are in, as the document says it ("All amounts in £000.")."""
+    for line in [*table.caption, table.header[0] if table.header else ""]:
+        if _SCALE.search(line) and len(line) < 80:
+            return line.strip().rstrip(".")
+    return ""
+
+
+def render_rows(table: Table, rows: Sequence[Row], source: Source) -> list[str]:
+    """Rows as a markdown table under their own column headers, the source on the heading."""
+    columns = [h for h in table.header[1:] if any(r.cells.get(h, "").strip() for r in rows)]
+    if not columns:
+        return [f"- {r.render()} {cite([source])}" for r in rows]
+    first = table.header[0] if table.header and not _SCALE.fullmatch(table.header[0]) else ""
+    lines = [f"| {first or 'Line'} | " + " | ".join(columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for r in rows:
+        lines.append(f"| {r.label} | " + " | ".join(r.cells.get(h, "—") or "—" for h in columns)
+                     + " |")
+    return lines
 
 
 def requested_in_irl(evidence: Evidence, terms: Sequence[str]) -> tuple[str, Source] | None:

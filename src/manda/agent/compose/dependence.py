@@ -17,18 +17,16 @@ from manda.agent.compose.common import (
     Draft,
     approvals,
     cite_findings,
+    current,
+    largest_shares,
     qa_action,
     qa_offer,
+    render_rows,
+    role_hits,
     searched_phrase,
+    tables_of,
 )
-from manda.agent.compose.topics import (
-    _current,
-    _role_hits,
-    _tables,
-    largest_shares,
-    missing_key_roles,
-    team_members,
-)
+from manda.agent.compose.people import missing_key_roles, team_members
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.selection import findings_for, show, subject_base
@@ -49,7 +47,7 @@ _WORDS = {"two": 2, "three": 3, "five": 5, "ten": 10}
 
 
 def _shares(evidence: Evidence) -> list[Finding]:
-    return [f for f in _current(findings_for(evidence, "customer concentration"), evidence)
+    return [f for f in current(findings_for(evidence, "customer concentration"), evidence)
             if f.value is not None and f.unit == "%" and 0 < (f.value or 0) <= 100]
 
 
@@ -97,9 +95,7 @@ def _one_per_scope(found: Sequence[Finding]) -> list[Finding]:
 
 def _from_tables(evidence: Evidence) -> list[str] | None:
     """A customer table (customer column, a share or revenue column) as the document lays it."""
-    from manda.agent.compose.balance import render_rows
-
-    for table, hit in _tables(_role_hits(evidence, CUSTOMERS.roles)):
+    for table, hit in tables_of(role_hits(evidence, CUSTOMERS.roles)):
         if not (table.has_header(_CUSTOMER_HEADER) and table.has_header(_SHARE_HEADER)):
             continue
         rows = [r for r in table.rows if not re.match(r"^\s*(?:total|other|sum)\b", r.label, _F)]
@@ -133,7 +129,7 @@ def _concentration_statement(evidence: Evidence, top: Finding | None) -> tuple[s
 def _protections(evidence: Evidence, customer: str) -> list[str]:
     """The largest customer's contract: term, change of control, termination."""
     key = customer.split()[0].lower()
-    contracts = [f for f in _current(evidence.usable_findings(), evidence)
+    contracts = [f for f in current(evidence.usable_findings(), evidence)
                  if (f.kind is FindingKind.CONTRACT or subject_base(f.subject) == "contract")
                  and key in (f.entity or f.subject).lower()]
     contracts.sort(key=lambda f: -sum(1 for v in f.attributes.values() if str(v).strip()))
@@ -158,7 +154,7 @@ _DEPENDENCY = topic("key_people")
 
 def key_people(ask: Ask, evidence: Evidence) -> Draft | None:
     statements: list[tuple[str, Source]] = []
-    for hit in _role_hits(evidence, KEY_PEOPLE.roles):
+    for hit in role_hits(evidence, KEY_PEOPLE.roles):
         for s in sentences(hit.text):
             if ("|" in s or looks_like_instruction(s) or not _DEPENDENCY.stated.search(s)
                     or any(s == t for t, _ in statements)):
@@ -195,7 +191,7 @@ def key_people(ask: Ask, evidence: Evidence) -> Draft | None:
 def _stakes(evidence: Evidence) -> dict[str, Finding]:
     """A person's % stake from the cap table, by lower-case name."""
     out: dict[str, Finding] = {}
-    for f in _current(findings_for(evidence, "ownership"), evidence):
+    for f in current(findings_for(evidence, "ownership"), evidence):
         doc = evidence.documents.get(f.document_id)
         if (f.unit == "%" and f.value is not None and 0 < f.value <= 100 and doc is not None
                 and doc.role.value == "cap_table" and f.entity):

@@ -22,14 +22,8 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
-from manda.agent.compose.topics import (
-    asks_pay,
-    people,
-    person_name,
-    person_pay,
-    role_holder,
-    role_of,
-)
+from manda.agent.compose.people import people, person_name, role_holder, role_of
+from manda.agent.compose.topics import asks_pay, person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW

@@ -26,9 +26,13 @@ def render(coverage: Coverage, *, category: str | None = None) -> list[str]:
         for entry in entries:
             if entry.covered:
                 lines.append(f"✅ {entry.item.title} — {_where(entry.covered_by)}")
+            elif entry.outstanding:
+                why = f"marked “{entry.item.status}” in the IRL" + (
+                    f"; {_where(entry.covered_by)} may answer it" if entry.covered_by else "")
             else:
                 why = (f"marked “{entry.item.status}” in the IRL, but no document in the room "
                        "provides it" if entry.status_mismatch else "no document in the room")
+            if not entry.covered:
                 lines.append(f"❌ {entry.item.title} — {why}")
         lines.append("")
     return lines

@@ -80,13 +80,13 @@ def select(question: str, timeline: Timeline, *, asked_as_of: bool = False
     if _AHEAD.search(question) and timeline.as_of is not None:
         horizon = _horizon(question, timeline.as_of)
         ahead = [e for e in (named or events) if e.end_date >= timeline.as_of
-                 and (e.start_date <= horizon if horizon else e.upcoming)]
+                 and (e.date <= horizon if horizon else e.upcoming)]
         until = f" to {horizon:%-d %B %Y}" if horizon else " (the next 12 months)"
         whose = "the question's as-of date" if asked_as_of else "the deal's as-of date"
         return (f"Coming up after {timeline.as_of:%-d %B %Y}, {whose}{until}:", ahead)
     if years := _YEAR.findall(question):
         wanted = {int(y) for y in years}
-        dated = [e for e in (named or events) if e.start_date.year in wanted
+        dated = [e for e in (named or events) if e.date.year in wanted
                  or e.end_date.year in wanted]
         return f"Dated events in {', '.join(sorted(years))}:", dated
     if named:
@@ -103,7 +103,7 @@ def _line(event: TimelineEvent) -> str:
     if event.conflict:
         note = f": {event.conflict_note}" if event.conflict_note else ""
         flag += f" — ⚠️ the sources give different dates{note}"
-    return f"- **{event.date}** — {event.title}{flag} {cite(sources)}"
+    return f"- **{event.label}** — {event.title}{flag} {cite(sources)}"
 
 
 RED_FLAG_CATEGORIES = ("contract", "financing", "litigation", "lease")
@@ -139,7 +139,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft | None:
         lines.append(f"- … and {len(events) - MAX_EVENTS} more (`/manda timeline` lists all).")
     cautions = []
     if later and as_of is not None:
-        shown = "; ".join(f"{e.date} {e.title}" for e in later[:4])
+        shown = "; ".join(f"{e.label} {e.title}" for e in later[:4])
         more = f" and {len(later) - 4} more" if len(later) > 4 else ""
         cautions.append(caution("left_out", f"“as of {as_of:%-d %B %Y}”: {len(later)} later "
                                 f"event{'s' if len(later) != 1 else ''} ({shown}{more})."))
@@ -152,6 +152,6 @@ def _left_out(question: str, evidence: Evidence, timeline: Timeline) -> list[Tim
         return []
     as_of = timeline.as_of
     events = [e if as_of is None else e.model_copy(update={"upcoming": (
-        as_of < e.end_date and e.start_date <= as_of + timedelta(days=365))})
+        as_of < e.end_date and e.date <= as_of + timedelta(days=365))})
         for e in evidence.timeline_left_out]
     return select(question, timeline.model_copy(update={"events": events}))[1]

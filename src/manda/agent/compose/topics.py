@@ -1,6 +1,8 @@
-"""Topic shapes: ownership, management team, a person's role or pay, business overview, P&L,
-litigation and material contracts, each built from findings and table rows with a source per line
-(balance sheet and debt, covenants, customers and key people live in `balance` and `dependence`).
+"""Topic shapes: ownership, management team, a person's pay, business overview, P&L, litigation
+and material contracts, each built from findings and table rows with a source per line; `compose`
+answers a topic with the composer its row of the topic table names (balance sheet and debt,
+covenants, customers and key people live in `balance` and `dependence`, who holds which role in
+`people`).
 
 Every function returns None when the room holds nothing for its shape, so the caller falls back to
 the evidence-first answer (and, with low retrieval confidence, to "not found").
@@ -12,17 +14,32 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from manda.agent.compose.balance import covenants, debt
 from manda.agent.compose.common import (
+    TOTAL_ROW,
     Ask,
     Draft,
     approvals,
     cite_findings,
+    current,
     describe_reading,
     is_request_list,
+    largest_shares,
     no_data,
     qa_action,
     qa_offer,
+    render_rows,
+    role_hits,
+    role_rank,
+    tables_of,
     with_assumption,
+)
+from manda.agent.compose.dependence import customers, key_people
+from manda.agent.compose.people import (
+    TITLE_HEADER,
+    missing_key_roles,
+    person_background,
+    team_members,
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
@@ -39,25 +56,24 @@ from manda.agent.selection import (
     show,
     subject_base,
 )
-from manda.agent.tables import Table, read_tables, rows_naming
+from manda.agent.tables import Table, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
-    KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
+    OVERVIEW,
     OWNERSHIP,
     PAY,
     PAY_HEADER,
-    ROLE_WORDS,
     Shape,
 )
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import body, scan, sentences, trim
+from manda.agent.unusual import scan, sentences, trim, under_topic
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import find_subjects
 from manda.injection import looks_like_instruction
-from manda.models import DocumentRole, Finding, FindingKind, FindingStatus, Nature, SearchHit
+from manda.models import DocumentRole, Finding, FindingKind, Nature, SearchHit
 from manda.vocabulary import vocabulary
 
 _F = re.IGNORECASE
@@ -65,9 +81,6 @@ _F = re.IGNORECASE
 
 def compose(ask: Ask, evidence: Evidence, shape: Shape) -> Draft | None:
     """The shape's answer, or None when the room holds nothing for it."""
-    from manda.agent.compose.balance import covenants, debt
-    from manda.agent.compose.dependence import customers, key_people
-
     builders = {
         "debt": debt,
         "covenants": covenants,
@@ -120,34 +133,8 @@ def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
     draft.proposals = [*approvals([reading.primary]), *draft.proposals]
 
 
-# ---------------------------------------------------------------- shared helpers
-
-
-def _current(findings: Sequence[Finding], evidence: Evidence) -> list[Finding]:
-    """Findings not replaced by a correction."""
-    return [f for f in findings if f.status is not FindingStatus.SUPERSEDED
-            and evidence.successor(f.id) is None]
-
-
-def _role_hits(evidence: Evidence, roles: Sequence[DocumentRole]) -> list[SearchHit]:
-    """Retrieved passages of documents in `roles` (first), then the rest; never the IRL."""
-    wanted = [h for h in evidence.hits if (doc := evidence.documents.get(h.document_id))
-              is not None and doc.role in roles]
-    rest = [h for h in evidence.hits if h not in wanted]
-    return [h for h in [*wanted, *rest] if not is_request_list(evidence, h.document_id)]
-
-
-def _tables(hits: Sequence[SearchHit]) -> list[tuple[Table, SearchHit]]:
-    return [(t, h) for h in hits for t in read_tables(h.text)]
-
-
 def _lines_with_sources(items: Sequence[tuple[str, Sequence[Source]]]) -> list[str]:
     return [f"- {text} {cite(list(sources))}".rstrip() for text, sources in items]
-
-
-# a total row, however its language orders it: "Total", "Summe", "Stammkapital gesamt"
-_TOTAL = re.compile(r"^\s*(?:total|sum|gesamt(?:summe|betrag)?|summe|grand total)\b|"
-                    r"\b(?:gesamt|insgesamt|total)\s*$", _F)
 
 
 # ---------------------------------------------------------------- ownership
@@ -160,9 +147,9 @@ _AS_OF = re.compile(r"as of|as at|date|stand|stichtag", _F)
 
 
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
-    found = [f for f in _current(findings_for(evidence, "ownership"), evidence)
+    found = [f for f in current(findings_for(evidence, "ownership"), evidence)
              if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
-    ledgers = [f for f in found if _from_roles(evidence, f, OWNERSHIP) == 0]
+    ledgers = [f for f in found if role_rank(evidence, f, OWNERSHIP) == 0]
     has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
     if (has_ledger and not ledgers) or _asked_class(ask.question) or _ASKS_RIGHTS.search(
             ask.question):
@@ -174,20 +161,6 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
             1, len({f.document_id for f in found})):
         return _ownership_from_findings(evidence, found)
     return _ownership_from_tables(ask, evidence)
-
-
-def largest_shares(found: Sequence[Finding]) -> tuple[str, list[Finding]]:
-    """The document stating the most holders (of shares, of revenue), and its latest statement
-    per holder, largest first: one register or customer list, never a mix of two."""
-    by_doc: dict[str, list[Finding]] = {}
-    for f in found:
-        by_doc.setdefault(f.document_id, []).append(f)
-    doc_id = max(by_doc, key=lambda d: (len({x.subject for x in by_doc[d]}),
-                                        max(period_sort_key(x.period) for x in by_doc[d])))
-    latest: dict[str, Finding] = {}
-    for f in sorted(by_doc[doc_id], key=lambda x: period_sort_key(x.period)):
-        latest[f.subject] = f
-    return doc_id, sorted(latest.values(), key=lambda f: -(f.value or 0.0))
 
 
 def _ownership_from_findings(evidence: Evidence, found: list[Finding]) -> Draft:
@@ -270,7 +243,7 @@ def _whole_registers(hits: Sequence[SearchHit]
     register is indexed in pieces) joined back into one table, in sheet order, with every
     passage it came from."""
     pieces: dict[tuple[str, tuple[str, ...]], list[tuple[Table, SearchHit]]] = {}
-    for table, hit in _tables(hits):
+    for table, hit in tables_of(hits):
         pieces.setdefault((hit.document_id, tuple(table.header)), []).append((table, hit))
     out: list[tuple[Table, SearchHit, list[SearchHit]]] = []
     for parts in pieces.values():
@@ -290,14 +263,14 @@ def _first_row(label: str) -> int:
 
 
 def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
-    for table, hit, pieces in _whole_registers(_role_hits(evidence, OWNERSHIP.roles)):
+    for table, hit, pieces in _whole_registers(role_hits(evidence, OWNERSHIP.roles)):
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
         # a register with a "Class" column names each row's class; columns are not classes
         classes = [] if table.has_header(_CLASS_HEADER) else _class_columns(table)
         if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
-        rows = [r for r in table.rows if not _TOTAL.search(r.label) and r.cells]
+        rows = [r for r in table.rows if not TOTAL_ROW.search(r.label) and r.cells]
         if not rows:
             continue
         source = evidence.hit_source(hit)
@@ -349,200 +322,7 @@ def _statements_in(hit: SearchHit) -> list[str]:
             and not looks_like_instruction(s)]
 
 
-# ---------------------------------------------------------------- people
-
-_ROLE_ALIASES = {
-    "ceo": "chief executive officer", "cfo": "chief financial officer",
-    "coo": "chief operating officer", "cto": "chief technology officer",
-    "cro": "chief revenue officer", "cmo": "chief marketing officer",
-    "cpo": "chief product officer", "cio": "chief information officer",
-    "chro": "chief human resources officer", "cco": "chief commercial officer",
-    "md": "managing director", "gm": "general manager", "vp": "vice president",
-    "chairman": "chair", "chairwoman": "chair", "chairperson": "chair",
-}
-_TITLE_HEADER = re.compile(r"role|title|position|function|job|designation|funktion", _F)
-_BACKGROUND = re.compile(r"\b(?:joined|previously|prior to|before (?:joining|that)|former|"
-                         r"founded|co-founded|years? (?:of experience|at)|degree|graduated|"
-                         r"mba|phd|worked|spent|served|appointed|since)\b", _F)
-
-
-_FILLER = {"of", "the", "for", "and", "&"}
-
-
-def role_key(text: str) -> str:
-    """A role in one spelling: "CFO" = "Chief Financial Officer"; "VP, Sales" = "VP of Sales"."""
-    words = re.sub(r"[^\w&\s]", " ", text.lower()).split()
-    expanded = " ".join(_ROLE_ALIASES.get(w, w) for w in words if w not in _FILLER)
-    return " ".join(w for w in expanded.split() if w not in _FILLER)
-
-
-def holds_role(role: str | None, wanted: str) -> bool:
-    """Does a stated role (“Chief Financial Officer & Co-founder”) name the wanted one? A key
-    role counts under its equivalents: a Finance Director is the CFO, a Geschäftsführer the CEO."""
-    if not role:
-        return False
-    have, want = role_key(role), role_key(wanted)
-    if not want:
-        return False
-    if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
-        return True
-    for _, pattern in KEY_ROLES:
-        if _whole(pattern, wanted) or _whole(pattern, want):
-            return pattern.search(role) is not None
-    return False
-
-
-def _whole(pattern: re.Pattern[str], text: str) -> bool:
-    """The pattern names all of `text` ("finance director"), not a part ("vice president …")."""
-    m = pattern.search(text)
-    return m is not None and len(m.group(0).strip()) >= len(text.strip()) - 1
-
-
-def people(evidence: Evidence) -> list[Finding]:
-    return [f for f in _current(evidence.usable_findings(), evidence)
-            if f.kind is FindingKind.PERSON or f.subject.startswith("person:")]
-
-
-def role_of(finding: Finding) -> str | None:
-    for key in ("role", "title", "position"):
-        if finding.attributes.get(key):
-            return finding.attributes[key]
-    text = (finding.value_text or "").strip()
-    if text:
-        return text
-    _, sep, tail = finding.label.partition(" — ")
-    return tail.strip() if sep and tail.strip() else None
-
-
-def person_name(finding: Finding) -> str:
-    if finding.entity:
-        return finding.entity
-    return finding.label.split(" — ")[0].split(" - ")[0]
-
-
-def _team(evidence: Evidence) -> dict[str, list[Finding]]:
-    """People by name, each with the statements of them (those with a role first)."""
-    team: dict[str, list[Finding]] = {}
-    for f in people(evidence):
-        team.setdefault(f.subject, []).append(f)
-    for found in team.values():  # the fullest statement first, from a bio or a presentation
-        found.sort(key=lambda f: (role_of(f) is None, _from_roles(evidence, f, MANAGEMENT),
-                                  -len(role_of(f) or ""), evidence.filename(f.document_id)))
-    return team
-
-
-def _from_roles(evidence: Evidence, finding: Finding, shape: Shape) -> int:
-    """0 for a document of the shape's first role, 1 for its second …; after all of them, the
-    rest (so sorting on it puts the documents that hold the topic first)."""
-    doc = evidence.documents.get(finding.document_id)
-    if doc is None or doc.role not in shape.roles:
-        return len(shape.roles)
-    return shape.roles.index(doc.role)
-
-
-def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
-    """(name, role, source) from tables with a name column and a role/title column."""
-    out: list[tuple[str, str, Source]] = []
-    for table, hit in _tables(_role_hits(evidence, MANAGEMENT.roles)):
-        doc = evidence.documents.get(hit.document_id)
-        if doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS:
-            continue  # a census lists everyone; the team is in bios and presentations
-        if not table.has_header(_TITLE_HEADER):
-            continue
-        for row in table.rows:
-            title = row.get(_TITLE_HEADER)
-            if title and row.label and not _TOTAL.search(row.label):
-                out.append((row.label, title[1], evidence.hit_source(hit)))
-    return out
-
-
-def _background(evidence: Evidence, name: str) -> tuple[str, Source] | None:
-    last = name.split()[-1].lower() if name.split() else ""
-    best: tuple[int, str, Source] | None = None
-    for hit in _role_hits(evidence, (DocumentRole.MANAGEMENT_BIOS,)):
-        for sentence in sentences(hit.text):
-            lowered = sentence.lower()
-            if last not in lowered or "|" in sentence or looks_like_instruction(sentence):
-                continue
-            score = len(_BACKGROUND.findall(sentence))
-            if score and (best is None or score > best[0]):
-                best = (score, trim(sentence, 200), evidence.hit_source(hit))
-    return (best[1], best[2]) if best else None
-
-
-_SENIOR = re.compile(r"\b(?:chief|head|director|vp|vice president|president|managing|founder|"
-                     r"officer|partner|general counsel|geschäftsführ\w*|vorstand|prokurist|"
-                     r"c[a-z]{1,2}o)\b", _F)
-
-
-def _in_team(evidence: Evidence, found: list[Finding], role: str | None) -> bool:
-    """A census lists every employee: from it, only senior roles join the management team."""
-    if any(_from_roles(evidence, f, MANAGEMENT) < 2 or not _from_census(evidence, f)
-           for f in found):
-        return True
-    return bool(role and _SENIOR.search(role))
-
-
-def _from_census(evidence: Evidence, finding: Finding) -> bool:
-    doc = evidence.documents.get(finding.document_id)
-    return doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS
-
-
-Member = tuple[str, str | None, list[Source], list[Finding]]
-
-
-def team_members(evidence: Evidence) -> list[Member]:
-    """The management team: (name, role, sources, findings) from bios, decks and senior rows."""
-    team = _team(evidence)
-    members: list[Member] = []
-    for found in team.values():
-        name = person_name(found[0])
-        role = next((r for f in found if (r := role_of(f))), None)
-        if not _in_team(evidence, found, role):
-            continue
-        docs: list[Finding] = []
-        for f in found:
-            if f.document_id not in {d.document_id for d in docs}:
-                docs.append(f)
-        members.append((name, role, [evidence.finding_source(f) for f in docs[:2]], found))
-    known = {m[0].lower() for m in members}
-    for name, role, source in [*_table_people(evidence), *_line_people(evidence)]:
-        if name.lower() not in known:
-            known.add(name.lower())
-            members.append((name, role, [source], []))
-    return members
-
-
-_PERSON = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){1,3})"
-_NAME_ROLE = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<name>{_PERSON})\s*(?:—|–|-|:|,|\|)\s*"
-                        r"(?P<role>[^.;|]{3,60}?)\s*$", _F)
-_ROLE_NAME = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<role>[^.;:|]{{3,60}}?)\s*:\s*(?P<name>{_PERSON})"
-                        r"\.?\s*$", _F)
-
-
-def _line_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
-    """(name, role, source) from "Name — Role" headings of bios and organisation slides (and
-    "Role: Name" lines), wherever the extractor did not take them as people."""
-    out: list[tuple[str, str, Source]] = []
-    for hit in _role_hits(evidence, MANAGEMENT.roles):
-        doc = evidence.documents.get(hit.document_id)
-        if doc is None or doc.role not in MANAGEMENT.roles or (
-                doc.role is DocumentRole.EMPLOYEE_CENSUS):
-            continue
-        for line in body(hit.text).splitlines():
-            m = _NAME_ROLE.match(line) or _ROLE_NAME.match(line)
-            if m is None or looks_like_instruction(line):
-                continue
-            role = m.group("role").strip()
-            if _SENIOR.search(role) or ROLE_WORDS.fullmatch(role):
-                out.append((m.group("name").strip(), role, evidence.hit_source(hit)))
-    return out
-
-
-def missing_key_roles(members: Sequence[Member]) -> list[str]:
-    """The key roles (CEO, CFO and their equivalents) no member holds."""
-    return [label for label, pattern in KEY_ROLES
-            if not any(role and pattern.search(role) for _, role, _, _ in members)]
+# ---------------------------------------------------------------- management
 
 
 def management(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -552,7 +332,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     lines: list[str] = []
     for name, role, sources, _ in members:
         extra = ""
-        background = _background(evidence, name)
+        background = person_background(evidence, name)
         if background is not None:
             sentence, source = background
             extra = f"; {sentence}"
@@ -575,33 +355,6 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
                  rests_on=[f for *_, found in members for f in found[:1]])
 
 
-def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
-    """Who holds one named role; never someone holding another role."""
-    for found in _team(evidence).values():
-        match = [f for f in found if holds_role(role_of(f), wanted)]
-        if match:
-            best = match[0]
-            text = (f"{person_name(best)} is the {role_of(best)} "
-                    f"{cite_findings(match[:2], evidence)}.")
-            background = _background(evidence, person_name(best))
-            if background is not None:
-                text += f" Background: “{background[0]}” {cite([background[1]])}"
-            return Draft(text=text, proposals=approvals([best]), rests_on=[best])
-    for name, role, source in _table_people(evidence):
-        if holds_role(role, wanted):
-            return Draft(text=f"{name} is the {role} {cite([source])}.")
-    for table, hit in _tables(evidence.hits):  # a census row with a title column
-        if not table.has_header(_TITLE_HEADER):
-            continue
-        for row in table.rows:
-            title = row.get(_TITLE_HEADER)
-            if title and holds_role(title[1], wanted):
-                source = evidence.hit_source(hit)
-                return Draft(text=f"{row.label} is the {title[1]} ({row.render()}) "
-                                  f"{cite([source])}.")
-    return None
-
-
 def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
     """A named person's pay, read from the row that names them, with its column header."""
     assert ask.entity is not None
@@ -613,7 +366,7 @@ def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
                 continue
             source = evidence.hit_source(hit)
             stated = "; ".join(f"{h}: {_grouped(v)}" for h, v in pay)
-            title = row.get(_TITLE_HEADER)
+            title = row.get(TITLE_HEADER)
             name = next((v for v in [row.label, *row.cells.values()]
                          if ask.entity.split()[-1].lower() in v.lower()), row.label)
             who = name + (f" ({title[1]})" if title else "")
@@ -653,16 +406,18 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
     described: list[tuple[int, str, Source]] = []
     preferred = (DocumentRole.PRESENTATION, DocumentRole.AUDITED_STATEMENTS,
                  DocumentRole.MANAGEMENT_ACCOUNTS)
-    role_docs = {h.document_id for h in _role_hits(evidence, preferred)
+    role_docs = {h.document_id for h in role_hits(evidence, preferred)
                  if (d := evidence.documents.get(h.document_id)) is not None
                  and d.role in preferred}
-    for rank, hit in enumerate(_role_hits(evidence, preferred)):
+    for rank, hit in enumerate(role_hits(evidence, preferred)):
         for sentence in sentences(hit.text):
             if ("|" in sentence or len(sentence) < 40 or looks_like_instruction(sentence)
                     or _PRONOUN_LED.match(sentence)):
                 continue
             score = len(_BUSINESS.findall(sentence)) * 2 + (2 if hit.document_id in role_docs
                                                              else 0) - rank // 4
+            if OVERVIEW.terms.found(" ".join(hit.heading_path)):
+                score += 4  # it stands under "Business overview", "About us", "Unternehmensprofil"
             if score >= 4:
                 described.append((score, trim(sentence, 240), evidence.hit_source(hit)))
     described.sort(key=lambda t: -t[0])
@@ -887,9 +642,7 @@ def _bridge_label(finding: Finding) -> str:
 def _bridge_table(evidence: Evidence) -> list[str]:
     """The bridge as the document lays it out: the rows between reported and adjusted EBITDA,
     under their own column headers."""
-    from manda.agent.compose.balance import render_rows
-
-    for table, hit in _tables(_role_hits(evidence, (DocumentRole.QOE_REPORT,))):
+    for table, hit in tables_of(role_hits(evidence, (DocumentRole.QOE_REPORT,))):
         labels = [r.label for r in table.rows]
         start = next((i for i, t in enumerate(labels) if _REPORTED_ROW.search(t)), None)
         end = next((i for i, t in enumerate(labels) if _ADJUSTED_ROW.search(t)), None)
@@ -905,12 +658,12 @@ def _bridge_table(evidence: Evidence) -> list[str]:
 
 
 def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
-    cases = _current([f for f in evidence.usable_findings()
+    cases = current([f for f in evidence.usable_findings()
                       if f.kind is FindingKind.LITIGATION
                       or subject_base(f.subject) == "litigation"], evidence)
     lines: list[str] = []
     seen: set[str] = set()
-    ordered = sorted(cases, key=lambda f: (_from_roles(evidence, f, LITIGATION),
+    ordered = sorted(cases, key=lambda f: (role_rank(evidence, f, LITIGATION),
                                            -sum(1 for v in f.attributes.values() if v.strip())))
     for case in ordered:
         if case.subject in seen:
@@ -971,13 +724,13 @@ def _statement_about(evidence: Evidence, finding: Finding, party: str
 
 
 def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
-    found = _current([f for f in evidence.usable_findings()
+    found = current([f for f in evidence.usable_findings()
                       if f.kind is FindingKind.CONTRACT
                       or subject_base(f.subject) == "contract"], evidence)
     if not found:
         return None
     by_subject: dict[str, Finding] = {}
-    for f in sorted(found, key=lambda f: (_from_roles(evidence, f, CONTRACTS),
+    for f in sorted(found, key=lambda f: (role_rank(evidence, f, CONTRACTS),
                                           f.attributes.get("change_of_control") != "yes",
                                           -sum(1 for v in f.attributes.values() if v.strip()))):
         by_subject.setdefault(f.subject, f)
@@ -1025,11 +778,13 @@ def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
     scored: list[tuple[float, int, str, Source]] = []
     for n, (sentence, source, _row) in enumerate(candidates(evidence)):
         stated = wanted.stated.found(sentence)
-        if not (stated or wanted.terms.found(sentence)):
+        under = under_topic(wanted, source.heading_path)
+        if not (stated or under or wanted.terms.found(sentence)):
             continue
         doc = evidence.documents.get(source.document_id)
-        score = 3 * stated + wanted.prefer.count(sentence) + bool(find_amounts(sentence)) \
-            + (doc is not None and doc.role in wanted.roles) + 4 * coverage(sentence, focus)
+        score = 3 * stated + 2 * under + wanted.prefer.count(sentence) \
+            + bool(find_amounts(sentence)) + (doc is not None and doc.role in wanted.roles) \
+            + 4 * coverage(sentence, focus)
         scored.append((-score, n, trim(sentence), source))
     scored.sort()
     said = [s for s in scored if coverage(s[2], focus) >= 0.5]

@@ -18,7 +18,7 @@ __all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "says_forecast"]
 FORECAST_WORDS = re.compile(
     r"\b(?:forecasts?|forecasted|budget(?:ed)?|plan(?:ned)?|projected|projections?|outlook|"
     r"guidance|expected|expects?|expecting|anticipated?|targeted|estimated?|"
-    r"we\s+aim|will\s+(?:reach|grow|be|increase|exceed))\b",
+    r"we\s+aim|will\s+(?:reach|grow|be|increase|exceed|land|come\s+in))\b",
     re.IGNORECASE,
 )
 # "above budget", "ahead of plan", "than expected": a comparison with a plan is still an actual.

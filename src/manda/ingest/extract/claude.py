@@ -5,6 +5,11 @@ Claude reads each section with its location label and must answer by calling `re
 pydantic, every excerpt must be found verbatim in the section it names (else the item is
 dropped), values are re-read from the stated text, locations come from the parser, and the
 confidence can never exceed what the document's kind allows (`confidence.py`).
+
+Each batch is one request with no up-front thinking at high effort (`manda.llm.calls.EXTRACTION`),
+so its whole cap goes to the findings. A batch whose answer is complete is kept in the batch
+ledger (`batches.py`) at once: when a later batch fails and the document is tried again, the
+finished batches are read back and only the rest are sent (and billed).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import canonical_subject, metric_spec
+from manda.ingest.extract.batches import BatchLedger, MemoryBatchLedger, batch_key
 from manda.ingest.extract.confidence import Evidence, provenance_attributes, score
 from manda.ingest.extract.dedupe import (
     canonical_entity,
@@ -35,7 +41,8 @@ from manda.ingest.extract.excerpts import chunk_for, find_verbatim
 from manda.ingest.extract.finding import pending_finding
 from manda.ingest.extract.profile import DocumentProfile, classify_document
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.llm.claude import EPHEMERAL, stream_message, usage_of
+from manda.llm.calls import EXTRACTION
+from manda.llm.claude import EPHEMERAL, request_id_of, stream_message, usage_of
 from manda.llm.port import (
     CONTEXT_WINDOW_EXCEEDED,
     MAX_TOKENS,
@@ -215,6 +222,7 @@ class ExtractionReport:
     requests: int = 0
     usage: TokenUsage = field(default_factory=TokenUsage)
     dropped: list[str] = field(default_factory=list)
+    resumed: int = 0  # batches read back from the ledger instead of asked again
 
 
 class ClaudeExtractor:
@@ -222,13 +230,17 @@ class ClaudeExtractor:
 
     id = "claude"
 
-    def __init__(self, *, client: anthropic.AsyncAnthropic, model: str, max_tokens: int = 8192,
+    def __init__(self, *, client: anthropic.AsyncAnthropic, model: str, max_tokens: int = 16384,
                  max_chars_per_request: int = 60_000, breaker: CircuitBreaker | None = None,
-                 on_error: Callable[[BaseException], object] | None = None) -> None:
-        """`breaker` guards every request (the app's own breaker for ingestion, apart from the
-        chat model's, so a dense data room never opens the breaker answers go through);
-        `on_error` sees each failed request (e.g. metrics)."""
+                 on_error: Callable[[BaseException], object] | None = None,
+                 ledger: BatchLedger | None = None) -> None:
+        """`max_tokens` is a batch's cap (no thinking comes before the findings); `breaker`
+        guards every request (the app's own breaker for ingestion, apart from the chat model's,
+        so a dense data room never opens the breaker answers go through); `on_error` sees each
+        failed request (e.g. metrics); `ledger` keeps finished batches (the process's memory
+        when not given)."""
         self._client = client
+        self._ledger: BatchLedger = ledger if ledger is not None else MemoryBatchLedger()
         self._breaker = breaker
         self._on_error = on_error
         self._model = model
@@ -252,8 +264,9 @@ class ClaudeExtractor:
                 finding = self._finding(document, parsed, profile, by_section, item)
                 if finding is not None and finding.id not in findings:
                     findings[finding.id] = finding
-        log.info("claude extracted %d findings from %s in %d requests (%d items dropped)",
-                 len(findings), document.filename, self.last.requests, len(self.last.dropped))
+        log.info("claude extracted %d findings from %s in %d requests (%d batches resumed, %d "
+                 "items dropped)", len(findings), document.filename, self.last.requests,
+                 self.last.resumed, len(self.last.dropped))
         return unify_entities(merge_person_findings(list(findings.values())))
 
     # ------------------------------------------------------------ the request
@@ -282,7 +295,7 @@ class ClaudeExtractor:
         name = _attr(document.filename)
         fiscal = (f' fiscal_year_end="{FiscalYearEnd.from_iso(document.fiscal_year_end)}"'
                   if document.fiscal_year_end else "")
-        parts = [f'<document name="{name}" kind="{profile.kind}" role="{profile.role.value}"'
+        parts = [f'<document name="{name}" role="{profile.role.value}"'
                  f'{fiscal}{draft}{dated}>']
         for index in batch:
             section = parsed.sections[index]
@@ -300,7 +313,20 @@ class ClaudeExtractor:
         halves and each asked again (a single section is asked once more with a larger cap),
         so a dense batch never loses the findings past the cut."""
         cap = max_tokens or self._max_tokens
-        message = await self._send(document, self._request(document, parsed, profile, batch, cap))
+        request = self._request(document, parsed, profile, batch, cap)
+        key = batch_key(request)
+        kept = await self._ledger.finished(key)
+        if kept is not None:
+            self.last.resumed += 1
+            return [ToolFinding.model_validate(item) for item in kept]
+        items = await self._asked(document, parsed, profile, batch, cap, request)
+        await self._ledger.record(key, [i.model_dump(mode="json") for i in items])
+        return items
+
+    async def _asked(self, document: Document, parsed: ParsedDocument, profile: DocumentProfile,
+                     batch: Sequence[int], cap: int, request: dict[str, Any]
+                     ) -> list[ToolFinding]:
+        message = await self._send(document, request)
         self._count(message)
         stop = str(message.stop_reason or "")
         if stop == MAX_TOKENS:
@@ -331,7 +357,8 @@ class ClaudeExtractor:
         # the system prompt asks for the one tool call, and a turn without it records nothing.
         return {
             "model": self._model,
-            "max_tokens": cap,
+            "max_tokens": EXTRACTION.max_tokens(cap),
+            **EXTRACTION.request_fields(self._model),
             "system": [{"type": "text", "text": SYSTEM_PROMPT, "cache_control": EPHEMERAL}],
             "tools": [RECORD_FINDINGS_TOOL],
             "tool_choice": {"type": "auto"},
@@ -357,10 +384,15 @@ class ClaudeExtractor:
         """By the error's class (its type, also for an `error` event inside the stream)."""
         if classify(exc) in (ErrorClass.VALIDATION_ERROR, ErrorClass.AUTHENTICATION_ERROR):
             status = getattr(exc, "status_code", None)
+            request_id = request_id_of(exc)
+            log.warning("Claude rejected the extraction request for %s (HTTP %s; request id %s)",
+                        document.filename, status, request_id or "unknown")
             return ModelRequestError(
                 f"Claude rejected the extraction request for {document.filename} "
                 f"(HTTP {status}: {_api_message(exc)}).",
-                hint="Check ANTHROPIC_API_KEY and MANDA_CLAUDE_MODEL; retrying will not help.",
+                hint="Check ANTHROPIC_API_KEY, MANDA_CLAUDE_MODEL and the account's billing; "
+                     "retrying will not help.",
+                request_id=request_id,
             )
         return ClaudeExtractionError(document.filename, _describe(exc, self._client))
 

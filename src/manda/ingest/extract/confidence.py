@@ -1,10 +1,11 @@
 """The confidence rubric: how much a finding is worth given where and how it was stated.
 
-HIGH (≥ 0.8) is a formal statement in an authoritative document (audited, annual or quarterly
-report, a financial-statements table, the cap table); MEDIUM (0.5–0.8) a presentation, summary or
-forecast; LOW (< 0.5) narrative, a single passing mention, notes or minutes. A draft, a forecast
-or an incomplete statement can never rise above what its evidence allows; the review pipeline
-checks findings against the same ceiling (`ceiling_for`).
+HIGH (≥ 0.8) is a formal statement in an authoritative document (audited statements, management
+accounts, the cap table); MEDIUM (0.5–0.8) a presentation, summary or forecast; LOW (< 0.5)
+narrative, a single passing mention, notes or minutes. Each document role's authority is in
+`manda/vocabulary/roles.yaml`. A draft, a forecast or an incomplete statement can never rise above
+what its evidence allows; the review pipeline checks findings against the same ceiling
+(`ceiling_for`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from manda.ingest.extract.profile import DocumentKind, DocumentProfile
-from manda.models import Finding, Nature
+from manda.ingest.extract.profile import DocumentProfile
+from manda.models import DocumentRole, Finding, Nature
 
 __all__ = [
     "Evidence",
     "ceiling_for",
     "provenance_attributes",
+    "recorded_role",
     "score",
 ]
 
@@ -27,17 +29,19 @@ Evidence = Literal["table", "statement", "narrative", "mention"]
 "Name — Role" line); narrative: prose that needs context to read (period from the heading or
 the file); mention: something named without the facts that make it usable (a person, no role)."""
 
-BASE: dict[DocumentKind, float] = {
-    "annual_report": 0.92,
-    "quarterly_report": 0.9,
-    "financials": 0.88,
-    "cap_table": 0.88,
-    "presentation": 0.7,
-    "legal": 0.68,
-    "forecast": 0.65,
-    "other": 0.6,
-    "minutes": 0.4,
-    "irl": 0.3,
+# Findings stored before the one document classification recorded a kind of document; each
+# reads as the role that now stands for it.
+_FORMER_KINDS: dict[str, DocumentRole] = {
+    "annual_report": DocumentRole.AUDITED_STATEMENTS,
+    "quarterly_report": DocumentRole.MANAGEMENT_ACCOUNTS,
+    "financials": DocumentRole.MANAGEMENT_ACCOUNTS,
+    "cap_table": DocumentRole.CAP_TABLE,
+    "presentation": DocumentRole.PRESENTATION,
+    "legal": DocumentRole.LEGAL_MEMO,
+    "forecast": DocumentRole.BUDGET_FORECAST,
+    "other": DocumentRole.OTHER,
+    "minutes": DocumentRole.BOARD_MINUTES,
+    "irl": DocumentRole.IRL,
 }
 _EVIDENCE_CAP: dict[Evidence, float] = {
     "table": 1.0,
@@ -55,7 +59,7 @@ def score(
     profile: DocumentProfile, evidence: Evidence, *, nature: Nature = Nature.ACTUAL
 ) -> float:
     """The confidence score of a statement of `evidence` type in a document of `profile`."""
-    value = min(BASE[profile.kind], _EVIDENCE_CAP[evidence])
+    value = min(profile.spec.authority, _EVIDENCE_CAP[evidence])
     if evidence == "narrative":
         value -= 0.05
     if profile.draft:
@@ -68,18 +72,22 @@ def score(
 def provenance_attributes(profile: DocumentProfile, evidence: Evidence) -> dict[str, str]:
     """What a finding records about its evidence, so a validator can re-derive its ceiling."""
     draft = "yes" if profile.draft else "no"
-    return {"doc_kind": profile.kind, "evidence": evidence, "draft": draft}
+    return {"doc_role": profile.role.value, "evidence": evidence, "draft": draft}
+
+
+def recorded_role(attributes: Mapping[str, str]) -> DocumentRole | None:
+    """The role of the document a finding was stated in, as the finding recorded it."""
+    if (role := attributes.get("doc_role")) in DocumentRole.__members__.values():
+        return DocumentRole(role)
+    return _FORMER_KINDS.get(attributes.get("doc_kind", ""))
 
 
 def ceiling_for(finding: Finding) -> float:
     """The highest confidence the finding's recorded evidence allows (`provenance_attributes`)."""
     attrs: Mapping[str, str] = finding.attributes
-    kind = attrs.get("doc_kind")
+    role = recorded_role(attrs)
     evidence = attrs.get("evidence")
-    if kind not in BASE or evidence not in _EVIDENCE_CAP:
+    if role is None or evidence not in _EVIDENCE_CAP:
         return UNKNOWN_CAP
-    profile = DocumentProfile(
-        authoritative=False, draft=attrs.get("draft") == "yes", is_irl=kind == "irl",
-        kind=kind,  # type: ignore[arg-type]
-    )
+    profile = DocumentProfile(role=role, draft=attrs.get("draft") == "yes")
     return score(profile, evidence, nature=finding.nature)  # type: ignore[arg-type]

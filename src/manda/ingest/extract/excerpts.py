@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from manda.models import Chunk
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "MAX_EXCERPT",
@@ -27,17 +28,11 @@ __all__ = [
 MIN_EXCERPT = 50
 MAX_EXCERPT = 200
 
-_ABBREVIATIONS = {
-    "mio", "mrd", "dr", "mr", "mrs", "ms", "prof", "inc", "ltd", "co", "no", "nr", "approx", "ca",
-    "e.g", "i.e", "vs", "sept", "sep", "oct", "nov", "dec", "jan", "feb", "mar", "apr", "jun",
-    "jul", "aug", "corp", "st", "p", "pp", "art", "fig", "etc", "incl", "excl", "resp", "bzw",
-    "z.b", "u.a", "gmbh", "s.a", "b.v", "n.v", "plc", "mn", "bn", "m", "k", "est",
-}
+_WORDS = vocabulary()
+_ABBREVIATIONS = _WORDS.words("abbreviations")  # a dot after them ends no sentence
 _BREAK = re.compile(r"[.!?;](?=\s+[\"“(\[]?[A-Z0-9€£$•\-–])")
-# "am 18. Juni 2025", "vom 1. April": a German day is written with a dot, which ends no sentence.
-_GERMAN_DAY = re.compile(
-    r"\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|"
-    r"Dezember|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sep|Okt|Nov|Dez)\b\.?")
+# "am 18. Juni 2025", "vom 1. April": a day written with a dot before its month ends no sentence.
+_DAY_MONTH = _WORDS.cues("day_dot_months").around(head=r"\s+", tail=r"\.?")
 _BULLET = re.compile(r"^\s*(?:[•▪◦·\-–*\uf0b7\uf0a7]|\d+[.)])\s+")
 
 
@@ -93,7 +88,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             if word and word.group(1).lower().rstrip(".") in _ABBREVIATIONS:
                 continue
             if (word and word.group(1).isdigit() and len(word.group(1)) <= 2
-                    and text[m.start()] == "." and _GERMAN_DAY.match(text, m.end())):
+                    and text[m.start()] == "." and _DAY_MONTH.match(text, m.end())):
                 continue
             out.append((cut, m.end()))
             cut = m.end()

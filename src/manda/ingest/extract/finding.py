@@ -19,7 +19,8 @@ def pending_finding(document: Document, *, kind: FindingKind, subject: str, labe
                     value_text: str | None, entity: str | None, attributes: dict[str, str],
                     nature: Nature, excerpt: str, location: Location, chunk: Chunk | None,
                     confidence: float, extractor: str) -> Finding:
-    """A Finding awaiting review, its id stable over document, location, subject, period, value."""
+    """A Finding awaiting review, its id stable over document, location, subject, period, value;
+    it stands under its passage's headings."""
     return Finding(
         id=Finding.make_id(document.deal_id, document.id, location.label, subject, period, value),
         deal_id=document.deal_id,
@@ -38,6 +39,7 @@ def pending_finding(document: Document, *, kind: FindingKind, subject: str, labe
         doc_date=document.doc_date,
         excerpt=excerpt,
         location=location,
+        heading_path=chunk.heading_path if chunk is not None else (),
         confidence=confidence,
         confidence_level=Confidence.from_score(confidence),
         status=FindingStatus.PENDING,

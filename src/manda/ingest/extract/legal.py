@@ -15,20 +15,21 @@ from manda.finance.periods import find_dates, find_periods
 from manda.ingest.extract.candidates import Candidate, SectionView
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.excerpts import sentence_spans
-from manda.ingest.extract.names import NAME, ORG, find_orgs, is_person_name
+from manda.ingest.extract.names import NAME, ORG, find_courts, find_orgs, is_person_name
 from manda.models import FindingKind
+from manda.vocabulary import cues, topic, vocabulary
 
 __all__ = ["legal_candidates"]
 
-_CONTRACT = re.compile(
-    r"\b(?:(?:[A-Z][\w\-]+\s+){0,3}(?:Agreement|Contract)|agreements?|contracts?|MSA|SLA|"
-    r"licen[cs]e\s+agreement|lease|framework\s+agreement)\b"
-)
+_WORDS = vocabulary()
+_LITIGATION_TOPICS = (topic("litigation"), topic("employment_claims"))
+_CONTRACT = topic("contracts").terms | _WORDS.cues("contract_names")
 _CONTRACT_NAME = re.compile(
     r"\b(?!(?:The|This|That|Its|An?|Such|Each|Any|All|No|These|Those)\b)[A-Z][\w\-]*"
     r"(?:\s+[\w\-]+){0,3}?\s+(?:[Aa]greements?|[Cc]ontracts?)\b|\bMSA\b"
 )
-_COC_NEGATED = re.compile(r"\b(?:no|not|without|none|neither|nor)\b[^.;]{0,25}$", re.IGNORECASE)
+_DENIES = _WORDS.cues("denies")
+_DENIAL_REACH = 30  # "contains no change-of-control clause"
 _WITH_PARTIES = re.compile(
     r"\bwith\s+(?P<a>[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){0,2})(?:\s*\([^)]*\))?"
     r"(?:\s+and\s+(?P<b>[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){0,2}))?"
@@ -36,66 +37,26 @@ _WITH_PARTIES = re.compile(
 _REFERS_BACK = re.compile(
     r"^(?:It|The\s+(?:agreement|contract)|This|Such|Under\s+(?:the|this|it))\b"
 )
-_COC = re.compile(r"\bchange[\s-]+(?:of|in)[\s-]+control\b|\bCoC\b", re.IGNORECASE)
-_TERMINATION = re.compile(
-    r"\b(?:(?:may|can|could|might|is\s+entitled\s+to|are\s+entitled\s+to|has\s+the\s+right\s+to|"
-    r"right\s+to)\s+terminate|termination\s+rights?|terminable|entitles?\s+\w+\s+to\s+terminate)"
-    r"[^.;\n]{0,140}",
-    re.IGNORECASE,
-)
-_LITIGATION = re.compile(
-    r"\b(?:litigation|lawsuits?|law\s+suits?|legal\s+proceedings|proceedings|court|arbitration|"
-    r"claims?|claimed|claimant|plaintiff|sued|suing|disputes?|complaint|damages|"
-    r"action\s+(?:filed|brought))\b",
-    re.IGNORECASE,
-)
-_LITIGATION_HEADING = re.compile(
-    r"\b(?:litigation|disputes?|legal\s+proceedings|claims|lawsuits?)\b", re.IGNORECASE
-)
+_COC = topic("change_of_control").terms
+_TERMINATION = _WORDS.cues("termination_right").around(tail=r"[^.;\n]{0,140}")
+# a sentence about a dispute, and a heading over a section of them
+_LITIGATION = cues(p for t in _LITIGATION_TOPICS for p in (*t.terms.phrases, *t.stated.phrases))
+_LITIGATION_HEADING = cues(p for t in _LITIGATION_TOPICS for p in t.terms.phrases)
 _PARTY = rf"(?:{ORG}|{NAME}|[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){{0,3}})"
 _CLAIMANT = [
-    re.compile(rf"(?P<c>{_PARTY})(?:,\s[^,]{{1,60}},)?\s+(?:has\s+|have\s+|had\s+)?(?:filed|"
-               rf"brought|initiated|commenced|raised|asserted|lodged|submitted|sued|is\s+suing|"
-               rf"claims|alleges)"),
-    re.compile(rf"(?:filed|brought|initiated|commenced|raised|asserted|lodged)\s+by\s+"
-               rf"(?P<c>{_PARTY})"),
-    re.compile(rf"(?:claimant|plaintiff)s?[,:]?\s+(?P<c>{_PARTY})", re.IGNORECASE),
-    re.compile(rf"(?:claim|lawsuit|action|proceedings|complaint|suit)\s+(?:from|by|of)\s+"
-               rf"(?P<c>{_PARTY})"),
+    _WORDS.cues("claim_verbs").around(head=rf"(?P<c>{_PARTY})(?:,\s[^,]{{1,60}},)?\s+"),
+    _WORDS.cues("claim_by").around(tail=rf"\s+(?P<c>{_PARTY})"),
+    _WORDS.cues("claimant_words").around(tail=rf"[,:]?\s+(?P<c>{_PARTY})"),
+    _WORDS.cues("claim_nouns").around(tail=rf"\s+(?P<c>{_PARTY})"),
 ]
-_COURT = re.compile(
-    r"(?:(?:Higher\s+)?(?:Regional|District|High|Commercial|Labou?r|Federal|Supreme|County|"
-    r"Civil|Administrative)\s+Court(?:\s+(?:of\s+)?(?:Justice\s+)?[A-Z][\w\-]+(?:\s+[IVX]+)?)?"
-    r"|Landgericht\s+[A-ZÄÖÜ][\wäöü]+(?:\s+[IVX]+)?|Arbeitsgericht\s+[A-ZÄÖÜ][\wäöü]+"
-    r"|(?:ICC|DIS|LCIA|SCC|Swiss\s+Chambers)\s+arbitration|court\s+of\s+[A-Z][\w\-]+)"
-)
-_STATUS = [
-    (re.compile(r"\b(?:pending|ongoing|open|not\s+yet\s+(?:been\s+)?(?:decided|resolved|"
-                r"concluded)|awaiting|outstanding|unresolved)\b", re.IGNORECASE), "pending"),
-    (re.compile(r"\bsettled\b|\bsettlement\s+was\s+reached\b", re.IGNORECASE), "settled"),
-    (re.compile(r"\bdismissed\b|\bwithdrawn\b", re.IGNORECASE), "dismissed"),
-    (re.compile(r"\b(?:closed|concluded|resolved|judgment\s+was)\b", re.IGNORECASE), "closed"),
-]
-_CLAIM_WORDS = re.compile(
-    r"\b(?:claim\w*|damages|seek\w*|sum|amount|value|dispute|compensation|payment)\b",
-    re.IGNORECASE,
-)
-_KEY_DATES = [
-    (re.compile(r"\b(?:closing|completion)\b", re.IGNORECASE), "closing"),
-    (re.compile(r"\bsign(?:ing|ed)\b", re.IGNORECASE), "signing"),
-    (re.compile(r"\b(?:expir\w+|terminat\w+\s+on|ends?\s+on|(?:runs?|running)\s+until|"
-                r"term\s+ends|valid\s+until|until)\b", re.IGNORECASE), "expiry"),
-    (re.compile(r"\b(?:filed|lodged)\b", re.IGNORECASE), "filing"),
-    (re.compile(r"\b(?:renew\w*)\b", re.IGNORECASE), "renewal"),
-    (re.compile(r"\b(?:matur\w+|repayable|due\s+on)\b", re.IGNORECASE), "maturity"),
-    (re.compile(r"\b(?:hearing|trial)\b", re.IGNORECASE), "hearing"),
-    (re.compile(r"\b(?:founded|incorporated|established)\b", re.IGNORECASE), "founded"),
-    (re.compile(r"\b(?:effective|commence\w*|starts?\s+on)\b", re.IGNORECASE), "effective"),
-    (re.compile(r"\b(?:deadline|long[\s-]?stop)\b", re.IGNORECASE), "deadline"),
-]
-_FOUNDED_YEAR = re.compile(
-    r"\b(?:founded|incorporated|established)\s+in\s+(?P<y>(?:19|20)\d{2})\b", re.IGNORECASE
-)
+# where a dispute stands, tried in this order ("pending" before "dismissed")
+_STATUS = [(_WORDS.cues(f"litigation_{status}"), status)
+           for status in ("pending", "settled", "dismissed", "closed")]
+_CLAIM_WORDS = _WORDS.cues("claim_amount")
+_PRONOUNS = _WORDS.cues("pronouns")
+_KEY_DATES = _WORDS.key_dates()
+_FOUNDED = dict(_KEY_DATES)["founded"]
+_FOUNDED_YEAR = _FOUNDED.around(tail=r"\s+(?:[^\W\d]+\s+){0,2}?(?P<y>(?:19|20)\d{2})\b")
 
 
 def _is_target(name: str, view: SectionView) -> bool:
@@ -216,7 +177,7 @@ def _contract_facts(matter: _Matter, sentence: str, s: int) -> None:
         matter.facts["contract"] = name.group(0)
         matter.spans["contract"] = (s + name.start(), s + name.end())
     if (coc := _COC.search(sentence)) and "change_of_control" not in matter.facts:
-        if _COC_NEGATED.search(sentence[: coc.start()]):
+        if _DENIES.search(sentence[max(0, coc.start() - _DENIAL_REACH): coc.start()]):
             matter.facts["change_of_control"] = "no"
         else:
             matter.facts["change_of_control"] = "yes"
@@ -231,7 +192,7 @@ def _claimant(sentence: str, offset: int, view: SectionView) -> tuple[str, int, 
         for m in pattern.finditer(sentence):
             name = m.group("c").strip()
             name = re.sub(r"^(?:The|A|An)\s+", "", name)
-            if is_placeholder(name) or _is_target(name, view):
+            if is_placeholder(name) or _is_target(name, view) or _PRONOUNS.fullmatch(name):
                 continue
             if not (find_orgs(name) or is_person_name(name) or name[:1].isupper()):
                 continue
@@ -268,8 +229,8 @@ def _litigation(view: SectionView, spans: list[tuple[int, int]], used: set[int]
                     current.amount = (a.value, a.currency, a.text, a.start + s, a.end + s)
                     current.spans["amount"] = (a.start + s, a.end + s)
                     break
-        if "court" not in current.facts and (court := _COURT.search(sentence)):
-            current.facts["court"] = court.group(0)
+        if "court" not in current.facts and (courts := find_courts(sentence)):
+            current.facts["court"] = courts[0][0]
         for pattern, status in _STATUS:
             if "status" not in current.facts and pattern.search(sentence):
                 current.facts["status"] = status
@@ -323,7 +284,7 @@ def _key_dates(view: SectionView, spans: list[tuple[int, int]],
         used: set[int] = set()
         parties = _parties(text, s, e, view, known) or _named_with(text, s, e, view)
         name = parties[0][0] if parties else None
-        for pattern, event in _KEY_DATES:
+        for event, pattern in _KEY_DATES:
             for hit in pattern.finditer(sentence):
                 after = [d for d in dates if d[1] >= hit.end() and d[1] - hit.end() <= 25
                          and d[1] not in used]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 
+from manda.vocabulary import vocabulary
+
 __all__ = [
     "NAME",
     "ORG",
     "ROLE",
     "best_name",
+    "find_courts",
     "find_orgs",
     "find_roles",
     "is_person_name",
@@ -32,17 +35,21 @@ NAME = (
 """A person's name: "Thomas Müller", "Dr. Anna-Lena Weber", "Jan van der Berg"."""
 
 _C_ROLE = r"Chief\s+(?:[A-Z][a-z]+\s+){1,3}Officer"
+# Titles a language writes beside a name, as they are written in any case ("Geschäftsführerin",
+# "directrice financière", "DAF"): the vocabulary's `titles`, beside the English grammar below.
+_TITLES = vocabulary().cues("person_titles").pattern.pattern
 ROLE = (
     r"(?:(?:Co-?[Ff]ounder|Founder)(?:\s*(?:and|&|,)\s*)?)?"
     r"(?:" + _C_ROLE + r"|CEO|CFO|COO|CTO|CRO|CMO|CPO|CIO|CHRO|CCO|CDO|CSO"
-    r"|Managing\s+Director|Geschäftsführer(?:in)?|General\s+Manager|General\s+Counsel"
+    r"|(?i:" + _TITLES + r")"
+    r"|Managing\s+Director|General\s+Manager|General\s+Counsel"
     r"|Company\s+Secretary|Chair(?:man|woman|person)?(?:\s+of\s+the\s+(?:Supervisory\s+|Advisory\s+)?"
     r"Board)?|(?:Non-[Ee]xecutive\s+|Executive\s+|Independent\s+)?Director(?:\s+of\s+[A-Z]\w+"
     r"(?:\s+(?:and|&)\s+[A-Z]\w+)?)?|(?:Senior\s+|Executive\s+)?Vice\s+President(?:,?\s+[A-Z]\w+)?"
     r"|(?:S|E)?VP\s+[A-Z]\w+(?:\s+[A-Z]\w+)?|Head\s+of\s+[A-Z]\w+(?:\s+(?:and|&)\s+[A-Z]\w+)?"
     r"|President|Co-?[Ff]ounder|Founder|Board\s+Member|Member\s+of\s+the\s+(?:Management|"
     r"Supervisory|Executive|Advisory)\s+Board|Finance\s+Director|Financial\s+Controller"
-    r"|Controller|Managing\s+Partner|Partner|Owner|Prokurist(?:in)?)"
+    r"|Controller|Managing\s+Partner|Partner|Owner)"
     # "Geschäftsführerin Finanzen", "Managing Director (CFO)": the remit that says which one
     r"(?:\s+(?:für\s+)?Finanzen|\s*\((?:CEO|CFO|COO|CTO|Finanzen|Vorsitzende[rn]?(?:\s+der\s+"
     r"Geschäftsführung)?)\))?"
@@ -62,35 +69,9 @@ _ORG_RE = re.compile(ORG)
 _ROLE_RE = re.compile(ROLE)
 _NAME_RE = re.compile(rf"^{NAME}$")
 
-# Capitalised words that start headings and titles, never names.
-_NOT_NAME_TEXT = """
-    the a an our their his her its this that these those and or of for in on at to with by from
-    key pending management team board executive summary overview biographies bios biography
-    profile profiles background experience education career leadership senior financial
-    highlights legal litigation contracts contract material revenue report quarterly annual
-    company group customer customers dates date risk risks notes note section appendix table
-    contents introduction conclusion operations sales marketing technology product products
-    people human resources supervisory advisory members member directors director officers
-    officer chief head vice president founder partner investor investors shareholder
-    shareholders cap share shares total business plan forecast budget presentation market
-    strategy outlook agreement services service master change control court regional district
-    high higher federal supreme munich berlin frankfurt hamburg london paris zurich vienna
-    germany europe limited holding holdings capital ventures fund funds ag gmbh ltd inc plc
-    january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 h1 h2 fy ebitda
-    target seller buyer purchaser employees employee staff headcount net gross adjusted
-    other key facts summary terms term termination clause clauses claim claims claimant
-    defendant status amount value cash debt equity bank loan facility finance accounting
-    audit auditor tax legal counsel general secretary consolidated statement statements
-    income balance sheet profit loss cost costs expenses margin growth new next last first
-    second third fourth quarter year years month months week fiscal full half interim
-    draft final confidential strictly private public information memorandum request list
-    data room due diligence please provide deal project target co
-    gesellschaft organe geschäftsführung geschäftsführer gesellschafter vorsitzender anhang
-    bilanz jahresabschluss lagebericht finanzen umsatz vertrag kunden liste stand bericht
-    aufsichtsrat beirat prokura prokurist mitarbeiter angaben konzern unternehmen
-"""
-_NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
+# Capitalised words that start headings and titles, never names ("Key Dates", "Pending
+# Litigation", "Bilan Actif"): the vocabulary's `not_name_words`, in every language.
+_NOT_NAME_WORDS = vocabulary().words("not_name_words")
 
 
 def is_person_name(text: str) -> bool:
@@ -129,6 +110,37 @@ def find_orgs(text: str) -> list[tuple[str, int, int]]:
             start, name = start + lead.end(), name[lead.end() :]
         if re.match(rf"[{_UP}]", name):
             out.append((name.rstrip(",."), start, start + len(name.rstrip(",."))))
+    return out
+
+
+_COURTS = vocabulary().cues("courts")
+_PLACE_LINK = vocabulary().cues("place_link")  # "High Court of Justice", "tribunal de Lyon"
+_PLACE = re.compile(rf"[ \t]+(?:[{_UP}][\w\-]+|[IVX]+\b)")  # "Munich", "München I"
+_LINK = re.compile(r"[ \t]+([\w'’]+)")
+
+
+def _place_after(text: str, end: int, words: int = 2) -> int:
+    """Where a court's name ends once the place that follows it is read ("Munich", "of
+    Justice", "de Lyon", "München I"): at most `words` places, each after a linking word."""
+    for _ in range(words):
+        link = _LINK.match(text, end)
+        at = link.end() if link is not None and _PLACE_LINK.fullmatch(link.group(1)) else end
+        place = _PLACE.match(text, at)
+        if place is None:
+            break
+        end = place.end()
+    return end
+
+
+def find_courts(text: str) -> list[tuple[str, int, int]]:
+    """Courts and arbitral bodies named in `text`, with the place that follows their name:
+    "Regional Court Munich", "High Court of Justice", "Landgericht München I", "ICC"."""
+    out: list[tuple[str, int, int]] = []
+    for m in _COURTS.finditer(text):
+        end = _place_after(text, m.end())
+        if _PLACE_LINK.fullmatch(m.group(0).split()[-1]) and end == m.end():
+            continue  # "court of" with no place is no court's name
+        out.append((text[m.start():end], m.start(), end))
     return out
 
 

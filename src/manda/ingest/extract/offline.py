@@ -29,28 +29,24 @@ from manda.ingest.parsers.layout import caption_of, is_caption_line
 from manda.models import (
     Chunk,
     Document,
+    DocumentRole,
     Finding,
     FindingKind,
     LocationKind,
     ParsedDocument,
 )
+from manda.vocabulary import vocabulary
 
 __all__ = ["OfflineExtractor", "build_finding"]
 
-_PEOPLE_WORDS = re.compile(
-    r"\b(?:management|team|bios?|biograph\w*|leadership|board|people|key\s+personnel|"
-    r"executives?|officers|directors|org(?:anisation|anization)?\s*chart|founders?)\b",
-    re.IGNORECASE,
-)
+_WORDS = vocabulary()
+# a title or heading over people: every name under it is a person worth a finding
+_PEOPLE_WORDS = _WORDS.cues("people_context")
+# "Globex GmbH (the "Company")", "Exemple SAS (ci-après la « Société »)": the target, defined
 _DEFINED_TARGET = re.compile(
-    rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:the\s+)?[\"“']?(?:Company|Target)[\"”']?\s*\)"
-)
-_GENERIC_TOKENS = {
-    "q1", "q2", "q3", "q4", "h1", "h2", "fy", "legal", "management", "cap", "annual", "quarterly",
-    "report", "draft", "final", "board", "minutes", "forecast", "budget", "presentation", "the",
-    "project", "deal", "data", "room", "irl", "customer", "customers", "contract", "contracts",
-    "financials", "financial", "pnl", "p&l", "summary", "bios", "team", "kpis", "kpi",
-}
+    rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:(?i:{_WORDS.cues('target_article').pattern.pattern})"
+    rf"\s*)*[\"“'«„]?\s*(?i:{_WORDS.cues('target_names').pattern.pattern})\s*[\"”“'»]?\s*\)")
+_GENERIC_TOKENS = _WORDS.words("generic_file_words")  # a file name's words that name no company
 _REQUIRES_ENTITY = {FindingKind.PERSON, FindingKind.OWNERSHIP, FindingKind.CUSTOMER}
 
 
@@ -61,7 +57,6 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_PERIODIC: frozenset[str] = frozenset({"annual_report", "quarterly_report", "financials"})
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 
 
@@ -72,11 +67,11 @@ def _document_period(document: Document, parsed: ParsedDocument,
     opening = "\n".join(parsed.sections[0].text.split("\n")[:6]) if parsed.sections else ""
     for source in (stem, parsed.title or "", opening):
         periods = [p for p, _, _ in find_periods(source)]
-        if profile.kind != "cap_table":
+        if not profile.spec.as_of:
             periods = [p for p in periods if not p.startswith("as of")]
         if periods:
             return periods[0]
-    if profile.kind == "annual_report":
+    if profile.role is DocumentRole.AUDITED_STATEMENTS:
         year = _YEAR.search(f"{stem} {parsed.title or ''}")
         if year is not None:
             return f"FY{year.group(1)}"
@@ -123,7 +118,7 @@ def _views(document: Document, parsed: ParsedDocument,
             heading = f"{section.location.label} {heading}"
         heading_periods = [
             p for p, _, _ in find_periods(heading[:160])
-            if profile.kind == "cap_table" or not p.startswith("as of")
+            if profile.spec.as_of or not p.startswith("as of")
         ]
         head = " ".join(section.text.split("\n", 2)[:2])
         views.append(SectionView(
@@ -140,7 +135,7 @@ def _views(document: Document, parsed: ParsedDocument,
                 else doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
-            periodic=profile.kind in _PERIODIC,
+            periodic=profile.spec.periodic,
             caption=caption,
             fiscal_year_end=fiscal_year_end,
             decimal_comma=decimal_comma,

@@ -14,33 +14,33 @@ from manda.ingest.extract.dedupe import canonical_entity
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.extract.names import NAME, ROLE, best_name, is_person_name, strip_title
 from manda.models import FindingKind, LocationKind
+from manda.vocabulary import vocabulary
 
 __all__ = ["people_candidates"]
 
+_WORDS = vocabulary()
 _SEP = r"\s*(?:—|–|-|,|:|\|)\s*"
+# "our", "the new", "its interim" before a role; "Globex's" too
+_ARTICLES = rf"(?:(?:(?i:{_WORDS.cues('role_articles').pattern.pattern})|[A-Z]\w+['’]s)\s+){{0,2}}"
+_DEFINITE = rf"(?:(?i:{_WORDS.cues('definite_article').pattern.pattern})\s+)?"  # "the", "our"
+_HOLDS = _WORDS.cues("holds_role")  # "is", "serves as", "was appointed", "a été nommée"
 _PATTERNS: list[tuple[re.Pattern[str], Evidence]] = [
-    (re.compile(rf"(?P<name>{NAME}){_SEP}(?:the\s+|our\s+)?(?P<role>{ROLE})"), "statement"),
+    (re.compile(rf"(?P<name>{NAME}){_SEP}{_DEFINITE}(?P<role>{ROLE})"), "statement"),
     (re.compile(rf"(?P<name>{NAME})\s*\(\s*(?P<role>{ROLE})\s*\)"), "statement"),
     (re.compile(rf"(?P<role>{ROLE})\s*(?::|—|–|\|)\s*(?P<name>{NAME})"), "statement"),
-    (re.compile(
-        rf"(?P<name>{NAME})\s+(?:is|was|serves\s+as|has\s+served\s+as|has\s+been|acts\s+as|"
-        rf"became|joined(?:\s+[\w\-]+){{0,4}}?\s+as|(?:was|is|has\s+been)\s+appointed(?:\s+as)?)"
-        rf"\s+(?:(?:our|the|its|a|an|[A-Z]\w+['’]s)\s+)?(?:new\s+|current\s+|interim\s+)?"
-        rf"(?P<role>{ROLE})"
-    ), "narrative"),
-    (re.compile(rf"\b(?:[Oo]ur|[Tt]he|[Ii]ts)\s+(?P<role>{ROLE}),?\s+(?P<name>{NAME})"),
+    (_HOLDS.around(head=rf"(?P<name>{NAME})\s+", tail=rf"\s+{_ARTICLES}(?P<role>{ROLE})"),
+     "narrative"),
+    (_WORDS.cues("definite_article").around(tail=rf"\s+(?P<role>{ROLE}),?\s+(?P<name>{NAME})"),
      "narrative"),
 ]
-_PRONOUN_ROLE = re.compile(
-    rf"(?m)(?:\b(?:He|She|They)\b|^\s*[A-Z]\w+)\s+(?:is|was|has\s+been|serves\s+as|acts\s+as|became|"
-    rf"joined(?:\s+[\w\-]+){{0,4}}?\s+as|(?:was|is|has\s+been)\s+appointed(?:\s+as)?)\s+"
-    rf"(?:(?:our|the|its|a|an)\s+)?(?:new\s+|current\s+|interim\s+)?(?P<role>{ROLE})"
-)
+# "He has been CFO since 2019", "Elle est directrice financière": a role after a pronoun or a
+# line's first name
+_PRONOUN_ROLE = _HOLDS.around(
+    head=rf"(?m)(?:(?<![\w])(?i:{_WORDS.cues('pronouns').pattern.pattern})|^\s*[A-Z]\w+)\s+",
+    tail=rf"\s+{_ARTICLES}(?P<role>{ROLE})")
 _LEADING_ROLE = re.compile(rf"^\s*(?:[-–—•,:]\s*)?(?P<role>{ROLE})\b")
-_BIO_VERB = re.compile(
-    rf"^(?P<name>{NAME})\s+(?:joined|has|is|was|leads|led|oversees|brings|holds|previously|"
-    rf"spent|studied|started|founded|co-founded|worked|works|manages|heads|began)\b"
-)
+# a name at the start of a biography: "Sarah Connor joined in 2018"
+_BIO_VERB = _WORDS.cues("bio_verbs").around(head=rf"^(?P<name>{NAME})\s+")
 _NAME_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:\-–—]?\s*$")
 
 

@@ -26,12 +26,15 @@ from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
 from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
+from manda.vocabulary import vocabulary
 
 T = TypeVar("T")
 
 __all__ = ["as_of_for_stock", "prose_candidates", "signed_on"]
 
 Period = tuple[str, int, int]
+
+_WORDS = vocabulary()
 
 _MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
 _BOUND_AFTER = re.compile(r"^\s+(?:(?:in|for|during|at|by|of|per)\s+)?$", re.IGNORECASE)
@@ -52,30 +55,19 @@ _DATED = re.compile(r"\b(?:dated(?:\s+as\s+of)?|effective(?:\s+as\s+of)?|entered
                     r"\s+on)\s*$", re.IGNORECASE)
 # "… as of June 30, 2025." closing a sentence dates every balance it lists
 _CLOSING_DATE = re.compile(r"^(?:as\s+(?:of|at)|at)\b", re.IGNORECASE)
-_GROWTH = re.compile(r"\b(?:grew|growth|grow|increase[ds]?|rose|up|expanded)\b", re.IGNORECASE)
-_SHARE_OF_REVENUE = re.compile(
-    r"^\s+of\s+(?:total\s+|group\s+|our\s+|its\s+|annual\s+|the\s+(?:company['’]s\s+|group['’]s\s+)?)?"
-    r"(?:revenue|revenues|sales|turnover)\b",
-    re.IGNORECASE,
-)
-_SHARE_VERB = re.compile(
-    r"\b(?:accounts?\s+for|accounted\s+for|represents?|represented|contributes?|contributed|"
-    r"makes?\s+up|made\s+up|generates?|generated|is|was|at)\s+(?:approximately\s+|about\s+|"
-    r"around\s+|roughly\s+|c\.\s*|ca\.\s*|some\s+|over\s+|nearly\s+)?$",
-    re.IGNORECASE,
-)
+_GROWTH = _WORDS.cues("growth_words")
+# "23.5% of total revenue", "23,5 % du chiffre d'affaires": a share of revenue
+_OF_REVENUE = _WORDS.cues("of_revenue")
+_SHARE_OF_REVENUE = _OF_REVENUE.around(head=r"\s+")
+_APPROXIMATELY = rf"(?:(?i:{_WORDS.cues('approximately').pattern.pattern})\s*)?"
+# "Globex accounts for about", "Alpha représente environ": the verb before a customer's share
+_SHARE_VERB = _WORDS.cues("share_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
+_STRONG_SHARE_VERB = _WORDS.cues("strong_share_verbs")  # says it without "of revenue" after
 _TOP_N = re.compile(r"\btop[\s-]*(\d+|ten|five|three|twenty)\s+customers?\b", re.IGNORECASE)
-_LARGEST = re.compile(r"\b(?:largest|biggest|top|single\s+largest)\s+customer\b", re.IGNORECASE)
-_OWN_VERB = re.compile(
-    r"\b(?:holds?|held|owns?|owned|controls?|has)\s+(?:a\s+|an\s+)?(?:(?:stake|interest|"
-    r"shareholding)\s+of\s+)?(?:approximately\s+|about\s+|around\s+)?$",
-    re.IGNORECASE,
-)
-_OWN_OBJECT = re.compile(
-    r"^\s*(?:of\s+(?:the\s+)?(?:shares|share\s+capital|equity|company|issued\s+shares|"
-    r"voting\s+rights)|stake|equity\s+stake|shareholding|interest|ownership)",
-    re.IGNORECASE,
-)
+_LARGEST = _WORDS.cues("largest_customer")
+# "Anna Schmidt holds", "la Holding détient", "die Holding hält": a holder before a stake
+_OWN_VERB = _WORDS.cues("own_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
+_OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der Anteile"
 _NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
@@ -84,34 +76,20 @@ _COUNT_ENDS = re.compile(
     r"across|people|employees|ftes?|heads)\b)",
     re.IGNORECASE,
 )
-_NOT_A_VALUE = re.compile(
-    r"(?:\btop[\s-]*|\b(?:not\s+exceed|exceeds?|maximum(?:\s+of)?|max\.?|at\s+most|"
-    r"cap(?:ped)?\s+(?:at|of)|limit(?:ed)?\s+(?:to|of)|threshold(?:\s+of)?|at\s+least|"
-    r"minimum(?:\s+of)?|min\.?|more\s+than|less\s+than|below|above)\s+)$",
-    re.IGNORECASE,
-)
-_SUPERSEDED_VALUE = re.compile(
-    r"\b(?:misstated|previously\s+reported|incorrectly|erroneously|wrongly|reported)\s+"
-    r"(?:stated\s+|shown\s+|given\s+)?(?:as|at)\s+$|\b(?:instead\s+of|rather\s+than|"
-    r"not)\s+$",
-    re.IGNORECASE,
-)
-# German names the wrong figure before the verb that corrects it: "das … EBITDA von 4.870 TEUR
-# ist zu korrigieren", "der Umsatz von EUR 5,0 Mio. wird berichtigt".
-_SUPERSEDED_AFTER = re.compile(
-    r"\s*(?:\([^)]{0,40}\)\s*)?(?:ist|sind|wird|werden|wurde|wurden)\s+(?:hiermit\s+|daher\s+)?"
-    r"(?:zu\s+korrigieren|zu\s+berichtigen|korrigiert|berichtigt)\b",
-    re.IGNORECASE,
-)
+# A limit, not a value: "must not exceed 3.0x", "at least EUR 2m", "top 10"
+_NOT_A_VALUE = _WORDS.cues("limit_words").around(tail=r"[\s-]*$")
+# A figure named as the wrong one: "previously reported as EUR 5.2m", "instead of 4.1"
+_SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
+# A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
+# 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
+_SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
 _A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
-_QUARTER_WORDS = re.compile(r"\b(?:quarter|quarterly|qtr)\b", re.IGNORECASE)
-_HALF_WORDS = re.compile(r"\b(?:half[\s-]year|half-yearly|semi-annual)\b", re.IGNORECASE)
-_MONTH_WORDS = re.compile(r"\b(?:month|monthly|weekly|daily|per\s+day)\b", re.IGNORECASE)
-_FORECAST_HEADING = re.compile(
-    r"^(?:outlook|forecast|budget|guidance|projections?|plan|business\s+plan|targets?)\b",
-    re.IGNORECASE,
-)
+# a sentence that speaks of another granularity than the period it would borrow
+_QUARTER_WORDS = _WORDS.cues("quarter_words")
+_HALF_WORDS = _WORDS.cues("half_year_words")
+_MONTH_WORDS = _WORDS.cues("month_words")
+_FORECAST_HEADING = _WORDS.cues("forecast_heading")
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
 
 
@@ -448,10 +426,10 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
                if v.amount.end <= amount.start and (v.amount.unit or v.amount.currency)]
     lead_start = max([sentence.span[0], *earlier])
     lead = text[lead_start : amount.start]
-    of_revenue = bool(_SHARE_OF_REVENUE.match(text[amount.end : sentence.span[1]]))
+    of_revenue = bool(_SHARE_OF_REVENUE.match(text, amount.end, sentence.span[1]))
     if not of_revenue and not (
-        _SHARE_VERB.search(lead) and re.search(r"\baccounts?\s+for\b|\brepresents?\b", lead)
-        and re.search(r"\bof\s+(?:total\s+)?(?:revenue|sales)\b", sentence.paragraph)
+        _SHARE_VERB.search(lead) and _STRONG_SHARE_VERB.found(lead)
+        and _OF_REVENUE.found(sentence.paragraph)
     ):
         return None
     entity: tuple[str, int, int] | None = None
@@ -506,7 +484,7 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
 def _ownership(sentence: _Sentence, value: _Value) -> Candidate | None:
     amount = value.amount
     text = sentence.view.text
-    if amount.unit != "%" or not _OWN_OBJECT.match(text[amount.end : sentence.span[1]]):
+    if amount.unit != "%" or not _OWN_OBJECT.begins(text[amount.end : sentence.span[1]]):
         return None
     verb = _OWN_VERB.search(text[sentence.span[0] : amount.start])
     if verb is None:
@@ -546,7 +524,7 @@ def _forecast_headings(text: str) -> list[tuple[int, bool]]:
             0 < len(words) <= 6 and not stripped.endswith((".", ",", ";", ":"))
             and " | " not in stripped and not re.search(r"[€£$%\d]", stripped)
         ):
-            out.append((pos, bool(_FORECAST_HEADING.match(stripped))))
+            out.append((pos, _FORECAST_HEADING.begins(stripped)))
         pos += len(line) + 1
     return out
 

@@ -29,23 +29,22 @@ from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
 from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
+from manda.vocabulary import Cues, topic, vocabulary
 
 __all__ = ["table_candidates", "text_table_candidates"]
 
-_TOTAL = re.compile(r"^\s*(?:total|sum|subtotal|gesamt(?:summe|betrag)?|summe|grand\s+total|all)\b|"
-                    r"\b(?:gesamt|insgesamt)\s*$", re.IGNORECASE)
+_WORDS = vocabulary()
+_TOTAL_START = _WORDS.cues("total_row_start")  # "Total revenue", "Summe"
+_TOTAL_END = _WORDS.cues("total_row_end")  # "Umsatz gesamt"
 # A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
-_CUMULATIVE_HEADER = re.compile(
-    r"^\s*(?:kumuliert|kum\.|kumulativ|total|gesamt|summe|sum|full[\s-]+year|year\s+total)"
-    r"(?:\s+(?:GJ|FY|year|jahr))?\s*$", re.IGNORECASE)
-_FORECAST_HEADER = re.compile(
-    r"(?:\b(?:19|20)\d{2}\s*[EBFP]\b|\b(?:budget|forecast|plan|projected|projection|outlook|"
-    r"estimate|est\.?|fcst|bp)\b)",
-    re.IGNORECASE,
-)
+_CUMULATIVE_HEADER = _WORDS.cues("cumulative_column")
+_FORECAST_HEADER = _WORDS.cues("forecast_column")
 # "Actual", "Act.", "Ist", "2023A": a column of actuals, even in a budget workbook.
-_ACTUAL_HEADER = re.compile(r"\b(?:actuals?|act\.?|ist|outturn|reported|audited)(?![\w])"
-                            r"|\b(?:19|20)\d{2}\s?A\b", re.IGNORECASE)
+_ACTUAL_HEADER = _WORDS.cues("actuals_column")
+
+
+def _is_total(label: str) -> bool:
+    return _TOTAL_START.begins(label) or _TOTAL_END.ends(label)
 
 
 def _says_forecast(header: str, default: bool) -> bool:
@@ -55,39 +54,28 @@ def _says_forecast(header: str, default: bool) -> bool:
     return default or bool(_FORECAST_HEADER.search(header))
 
 
-_HOLDER = re.compile(r"\b(?:shareholder|holder|investor|owner|gesellschafter|name)s?\b",
-                     re.IGNORECASE)
-_SHARES = re.compile(r"\b(?:shares|no\.?\s+of\s+shares|number\s+of\s+shares|units|anteile|"
-                     r"stock)\b|#\s*shares", re.IGNORECASE)
-_PCT = re.compile(r"%|\b(?:ownership|percent|percentage|stake|share\s+of\s+capital|"
-                  r"beteiligung|fully\s+diluted)\b", re.IGNORECASE)
+_HOLDER = _WORDS.cues("holder_column")
+_SHARES = _WORDS.cues("shares_column")
+_PCT = _WORDS.cues("stake_column")
 # A header naming a percentage outright ("% fully diluted", "Stake") beats one that only
 # qualifies a count ("Total (fully diluted)").
-_PCT_NAMED = re.compile(r"%|\b(?:ownership|percent|percentage|stake|share\s+of\s+capital|"
-                        r"beteiligung)\b", re.IGNORECASE)
+_PCT_NAMED = _WORDS.cues("stake_named")
 # A "%" column is a stake when its header says so, or says nothing but "%": "Employer pension
 # (%)" in an employee census is a rate, not a holding.
-_STAKE_WORDS = re.compile(r"\b(?:ownership|owned|percent|percentage|stake|capital|equity|"
-                          r"holding|shareholding|diluted|voting|beteiligung|anteil)\b",
-                          re.IGNORECASE)
+_STAKE_WORDS = _WORDS.cues("stake_words")
 _BARE_PCT = re.compile(r"^[\s()%]*$")
 MAX_STAKES_TOTAL = 100.5  # stakes of one register add up to 100% at most (rounding aside)
-_CLASS = re.compile(r"\b(?:class|share\s+class|type)\b", re.IGNORECASE)
-_AS_OF = re.compile(r"\bas\s+(?:of|at)\b|\bdate\b|\bstand\b|\bstichtag\b", re.IGNORECASE)
-_ROLE_HEADER = re.compile(r"\b(?:role|title|position|function|job|responsibilit(?:y|ies))\b",
-                          re.IGNORECASE)
-_NAME_HEADER = re.compile(r"\b(?:name|person|executive|manager)\b", re.IGNORECASE)
-_CUSTOMER_HEADER = re.compile(r"\b(?:customer|client|account)s?\b|\bkunden?\b|\bkundenname\b",
-                              re.IGNORECASE)
-_SHARE_HEADER = re.compile(r"%|\bshare\b|\bof\s+revenue\b|\bpercent|\bumsatzanteil\b|\banteil\b",
-                           re.IGNORECASE)
-_PARTY_HEADER = re.compile(r"\b(?:counterparty|counter-party|party|supplier|lender|vendor|"
-                           r"partner|licensor|licensee|landlord)\b", re.IGNORECASE)
-_CONTRACT_HEADER = re.compile(r"\b(?:contract|agreement)\b", re.IGNORECASE)
-_COC_HEADER = re.compile(r"\bchange[\s-]+(?:of|in)[\s-]+control\b|\bCoC\b", re.IGNORECASE)
-_TERM_HEADER = re.compile(r"\b(?:term|duration|expiry|expires|end\s+date|until)\b", re.IGNORECASE)
-_VALUE_HEADER = re.compile(r"\b(?:value|annual\s+value|contract\s+value|acv|tcv|amount)\b",
-                           re.IGNORECASE)
+_CLASS = _WORDS.cues("class_column")
+_AS_OF = _WORDS.cues("as_of_column")
+_ROLE_HEADER = _WORDS.cues("role_column")
+_NAME_HEADER = _WORDS.cues("name_column")
+_CUSTOMER_HEADER = _WORDS.cues("customer_column")
+_SHARE_HEADER = _WORDS.cues("share_of_revenue_column")
+_PARTY_HEADER = _WORDS.cues("party_column")
+_CONTRACT_HEADER = _WORDS.cues("contract_column")
+_COC_HEADER = topic("change_of_control").terms
+_TERM_HEADER = _WORDS.cues("term_column")
+_VALUE_HEADER = _WORDS.cues("value_column")
 _PAREN_NOTE = re.compile(r"\s*\(([^)]*)\)\s*$")
 
 
@@ -200,7 +188,7 @@ def _period_of(cell: str, view: SectionView) -> str | None:
     return fiscal_period_of_column(cell, view.fiscal_year_end, flow=True) if cell.strip() else None
 
 
-def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = None,
+def _header_row(rows: Sequence[Sequence[str]], test: Cues | None = None,
                 view: SectionView | None = None) -> int | None:
     for r, row in enumerate(rows[:6]):
         if test is None:
@@ -214,7 +202,7 @@ def _header_row(rows: Sequence[Sequence[str]], test: re.Pattern[str] | None = No
     return None
 
 
-def _column(header: Sequence[str], pattern: re.Pattern[str], skip: set[int]) -> int | None:
+def _column(header: Sequence[str], pattern: Cues, skip: set[int]) -> int | None:
     for c, cell in enumerate(header):
         if c not in skip and pattern.search(cell):
             return c
@@ -426,7 +414,7 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     period = cell.period
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
-        ("total", "yes" if _TOTAL.search(cell.row_header) else ""),
+        ("total", "yes" if _is_total(cell.row_header) else ""),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
     ) if text}
     return Candidate(
@@ -474,7 +462,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         label_col = next((i for i in range(first) if row[i].strip()), None)
         if label_col is None:
             continue
-        if breakdown and not _TOTAL.search(row[label_col]):
+        if breakdown and not _is_total(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
         for c, (period, forecast) in columns.items():
@@ -506,7 +494,7 @@ def _label_year_total(header: Sequence[str], columns: dict[int, tuple[str, bool]
         return
     year_end = (fiscal_year_end or CALENDAR_YEAR).month == last.month
     for c in range(months[-1] + 1, len(header)):
-        if _CUMULATIVE_HEADER.match(header[c]):
+        if _CUMULATIVE_HEADER.fullmatch(header[c]):
             columns[c] = (f"FY{last.year}" if year_end else f"LTM {columns[months[-1]][0]}",
                           columns[months[-1]][1])
             return
@@ -576,7 +564,7 @@ def _reads_as_stakes(rows: Sequence[Sequence[str]], data: list[int], col: int,
 def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
     return [
         r for r in range(header + 1, len(rows))
-        if col < len(rows[r]) and rows[r][col].strip() and not _TOTAL.search(rows[r][col])
+        if col < len(rows[r]) and rows[r][col].strip() and not _is_total(rows[r][col])
     ]
 
 
@@ -686,8 +674,7 @@ def _people_table(view: SectionView, grid: _Grid, context: str) -> list[Candidat
     return out
 
 
-_PAY_HEADER = re.compile(r"\b(?:salary|salaries|pay|compensation|remuneration|wage|gehalt|"
-                         r"vergütung|total\s+cash|base)\b", re.IGNORECASE)
+_PAY_HEADER = _WORDS.cues("pay_header")  # the one list of pay columns, the agent's too
 
 
 def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
@@ -709,8 +696,7 @@ def _other_columns(header: Sequence[str], row: Sequence[str], skip: set[int]
 
 
 # "Other customers", "All other", "Übrige Kunden", "Sonstige": the rest, not one customer
-_REST_OF_CUSTOMERS = re.compile(r"^\s*(?:all\s+)?(?:other|rest|übrige|sonstige|andere|restliche)",
-                                re.IGNORECASE)
+_REST_OF_CUSTOMERS = _WORDS.cues("rest_of_customers")
 
 
 def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
@@ -729,7 +715,7 @@ def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
         amount = parse_cell(_cell(rows, r, share_col))
         located = grid.locate(r)
         span = located.cells.get(share_col)
-        if (is_placeholder(name) or _REST_OF_CUSTOMERS.match(name) or _TOTAL.search(name)
+        if (is_placeholder(name) or _REST_OF_CUSTOMERS.begins(name) or _is_total(name)
                 or amount is None
                 or span is None or amount.currency is not None):
             continue

@@ -11,15 +11,16 @@ from pathlib import Path
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers.base import (
     DEFAULT_LIMITS,
-    SUPPORTED_TYPES,
     ParseLimits,
     check_count,
     first_title_line,
+    out_of_memory,
     short_detail,
     unreadable,
 )
 from manda.ingest.parsers.dates import detect_document_date
 from manda.ingest.parsers.detect import detect_file_type
+from manda.ingest.parsers.formats import BY_TYPE, SUPPORTED_TYPES
 from manda.models import ParsedDocument
 
 __all__ = [
@@ -35,32 +36,15 @@ log = logging.getLogger(__name__)
 
 Parser = Callable[[Path, str, ParseLimits], ParsedDocument]
 
-# type -> (module, function); a parser's libraries load the first time a file of its type comes.
-_PARSERS: dict[str, tuple[str, str]] = {
-    "pdf": ("pdf", "parse_pdf"),
-    "xlsx": ("xlsx", "parse_xlsx"),
-    "xls": ("xls", "parse_xls"),
-    "eml": ("email_", "parse_eml"),
-    "msg": ("email_", "parse_msg"),
-    "docx": ("docx", "parse_docx"),
-    "pptx": ("pptx", "parse_pptx"),
-    "csv": ("csv_", "parse_csv"),
-    "md": ("text", "parse_markdown"),
-    "txt": ("text", "parse_text"),
-}
-
-
 def parser_for(file_type: str) -> Parser:
-    module, function = _PARSERS[file_type]
+    """The reader of a type (`formats.FORMATS`); its libraries load the first time a file of
+    its type comes."""
+    reader = BY_TYPE[file_type].reader
+    if reader is None:
+        raise KeyError(f"{file_type} files are opened into their files, never read")
+    module, function = reader
     parser: Parser = getattr(importlib.import_module(f"{__name__}.{module}"), function)
     return parser
-
-_NOTHING_TO_READ = {
-    "pdf": "contains no readable text, not even by OCR of its pages; ask for a text PDF or the "
-    "source document",
-    "xlsx": "contains no data: every sheet is empty; check that the right file was uploaded",
-    "pptx": "contains no readable text on any slide (images are not OCR'd yet)",
-}
 
 
 def parse_file(
@@ -80,8 +64,7 @@ def parse_file(
     except UnreadableFileError:
         raise
     except MemoryError:
-        raise unreadable(name, "is too large to read in memory; split it into smaller files")\
-            from None
+        raise unreadable(name, out_of_memory(limits)) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
         raise unreadable(name, f"is corrupt: damaged container ({short_detail(exc)})") from exc
     except Exception as exc:  # every library fails differently on damaged files
@@ -91,8 +74,7 @@ def parse_file(
     characters = sum(len(section.text) for section in parsed.sections)
     check_count(name, characters, limits.max_characters, "characters", "max_characters")
     if not any(section.text.strip() for section in parsed.sections):
-        nothing = "contains no readable text; check that the right file was uploaded"
-        raise unreadable(name, _NOTHING_TO_READ.get(file_type, nothing))
+        raise unreadable(name, BY_TYPE[file_type].empty)
     if not parsed.title:
         parsed.title = _title_from_text(parsed)
     parsed.doc_date = parsed.doc_date or detect_document_date(parsed)  # an e-mail's own Date

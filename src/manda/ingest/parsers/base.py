@@ -8,17 +8,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
-from manda.ingest.parsers.layout import table_shape
-from manda.models import Location, Section
+from manda.ingest.parsers.layout import caption_heading, table_shape
+from manda.models import HeadingPath, Location, Section
 
 if TYPE_CHECKING:
     from manda.config import Settings
 
 MB = 2**20
-
-SUPPORTED_TYPES = ("pdf", "xlsx", "xls", "docx", "pptx", "csv", "md", "txt", "eml", "msg")
-# What a person may upload: the types above, and ZIP archives of them (a data-room export).
-SUPPORTED_LIST = ", ".join((*SUPPORTED_TYPES, "zip"))
 
 # Where a section has no heading of its own (text before the first heading).
 START_OF_DOCUMENT = "start of document"
@@ -46,6 +42,10 @@ class ParseLimits:
     max_page_text_operators: int = 50_000  # text-showing operators on one PDF page
     max_seconds: float = 300.0
     max_memory_mb: int = 2048
+    # a whole upload (batch): seconds of reading, each task counting the larger of its wall and
+    # CPU time; and how many reader processes this process runs (so deals do not wait in line)
+    max_upload_seconds: float = 1800.0
+    max_readers: int = 2
     # archives (ZIP exports) and e-mail attachments, per ingestion batch
     max_archive_depth: int = 3  # a ZIP in a ZIP in a ZIP; deeper ones are skipped
     max_archive_files: int = 10_000
@@ -68,6 +68,8 @@ class ParseLimits:
             max_xml_part_bytes=int(settings.max_xml_part_mb * MB),
             max_seconds=settings.ingest_timeout_seconds,
             max_memory_mb=settings.ingest_memory_mb,
+            max_upload_seconds=settings.max_upload_seconds,
+            max_readers=settings.ingest_readers,
             max_archive_depth=settings.max_archive_depth,
             max_archive_files=settings.max_archive_files,
             max_archive_bytes=int(settings.max_archive_mb * MB),
@@ -85,6 +87,7 @@ LIMIT_SETTINGS = {
     "max_xml_part_bytes": "MANDA_MAX_XML_PART_MB",
     "max_seconds": "MANDA_INGEST_TIMEOUT",
     "max_memory_mb": "MANDA_INGEST_MEMORY_MB",
+    "max_upload_seconds": "MANDA_MAX_UPLOAD_SECONDS",
 }
 
 
@@ -96,6 +99,14 @@ def over_limit(filename: str, what: str, limit: str, setting: str | None) -> Unr
         else "; split it into smaller files"
     )
     return unreadable(filename, f"{what}, over the {limit} limit{raise_it}")
+
+
+def out_of_memory(limits: ParseLimits) -> str:
+    """Why a file that ran out of memory was refused, naming the setting that bounds it."""
+    return (
+        f"needed more than {limits.max_memory_mb:,} MB of memory to read, over the limit; "
+        f"split it, or raise {LIMIT_SETTINGS['max_memory_mb']} if it is genuine"
+    )
 
 
 def check_count(filename: str, count: int, limit: int, noun: str, key: str) -> None:
@@ -290,7 +301,7 @@ def first_title_line(text: str) -> str | None:
 # ---------------------------------------------------------------- heading outlines
 
 
-def heading_labels(paths: Sequence[tuple[str, ...]]) -> list[str]:
+def heading_labels(paths: Sequence[HeadingPath]) -> list[str]:
     """`Legal Summary > Litigation` per heading path.
 
     When every section sits under one and the same top heading (a document whose first heading
@@ -315,14 +326,23 @@ class Outline:
 
     stack: list[tuple[int, str]] = field(default_factory=list)
     buffer: list[str] = field(default_factory=list)
-    entries: list[tuple[tuple[str, ...], int | None, str, list[list[str]] | None]] = field(
+    # (path, table number under it, text, table rows, table caption)
+    entries: list[tuple[HeadingPath, int | None, str, list[list[str]] | None, str]] = field(
         default_factory=list
     )
-    tables_under: dict[tuple[str, ...], int] = field(default_factory=dict)
+    tables_under: dict[HeadingPath, int] = field(default_factory=dict)
+    title: str | None = None  # the document's title (a Word "Title"), outermost in every path
 
     @property
-    def path(self) -> tuple[str, ...]:
+    def path(self) -> HeadingPath:
         return tuple(text for _, text in self.stack)
+
+    def titled(self, text: str) -> None:
+        """A title line, kept as text where it stands; the first, before any heading, is the
+        document's title."""
+        if self.title is None and not self.stack and not self.entries:
+            self.title = one_line(text)
+        self.line(text)
 
     def heading(self, level: int, text: str) -> None:
         self.flush()
@@ -335,28 +355,37 @@ class Outline:
         self.buffer.append(text)
 
     def table(self, rows: list[list[str]]) -> None:
-        """A table is a section of its own, numbered under its heading: `Litigation (table 2)`."""
+        """A table is a section of its own, numbered under its heading: `Litigation (table 2)`,
+        standing under its caption too (the line just above it, else a title row of its own)."""
+        above = [line for line in self.buffer if line.strip()][-1:]
+        if self.stack and above == [self.stack[-1][1]]:
+            above = []  # the heading itself: the table stands under it already
         self.flush()
         path = self.path
         self.tables_under[path] = self.tables_under.get(path, 0) + 1
         notes, table = shaped_table(rows)
-        self.entries.append((path, self.tables_under[path], table_text(table, notes), table))
+        caption = caption_heading(above) or caption_heading(notes)
+        self.entries.append((path, self.tables_under[path], table_text(table, notes), table,
+                             caption))
 
     def flush(self) -> None:
         text = clean_block("\n".join(self.buffer))
         heading_only = bool(self.stack) and text == self.stack[-1][1]
         if text and not heading_only:
-            self.entries.append((self.path, None, text, None))
+            self.entries.append((self.path, None, text, None, ""))
         self.buffer = []
 
     def sections(self) -> list[Section]:
         self.flush()
-        labels = heading_labels([path for path, _, _, _ in self.entries])
+        labels = heading_labels([path for path, _, _, _, _ in self.entries])
         out: list[Section] = []
-        for label, (_, table_no, text, rows) in zip(labels, self.entries, strict=True):
+        for label, (path, table_no, text, rows, caption) in zip(labels, self.entries,
+                                                                 strict=True):
             if table_no is not None:
                 label = f"{label} (table {table_no})"
-            out.append(Section(text=text, location=Location.for_section(label), table=rows))
+            path = (self.title, *path) if self.title else path
+            out.append(Section(text=text, location=Location.for_section(label), table=rows,
+                               heading_path=(*path, caption) if caption else path))
         return out
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from pathlib import Path
 
 from manda.ingest.parsers.base import ParseLimits, decode_text, one_line, table_text, unreadable
-from manda.ingest.parsers.layout import table_shape
+from manda.ingest.parsers.layout import caption_heading, table_shape
 from manda.models import Location, LocationKind, ParsedDocument, Section
 
 BLOCK_ROWS = 25
@@ -50,11 +51,13 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         shape = table_shape([cells for _, cells in rows])
         notes = [" | ".join(c for c in cells if c) for _, cells in rows[: shape.header_start]]
         header = shape.header
+        caption = caption_heading(notes)
+        path = (caption,) if caption else ()
         header_number = rows[shape.header_start][0]
         data = rows[shape.data_start :]
         if not data:
             sections.append(Section(text=table_text([header], notes), location=rows_location(
-                rows[0][0], header_number), table=[header]))
+                rows[0][0], header_number), table=[header], heading_path=path))
         for start in range(0, len(data), BLOCK_ROWS):
             block = data[start : start + BLOCK_ROWS]
             table = [header] + [cells for _, cells in block]
@@ -64,10 +67,14 @@ def parse_csv(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
                     text=table_text(table, notes),
                     location=rows_location(first, block[-1][0]),
                     table=table,
+                    heading_path=path,
                 )
             )
     return ParsedDocument(filename=filename, file_type="csv", sections=sections,
                           units=len(sections))
+
+
+DELIMITERS = ",;\t|"
 
 
 def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
@@ -75,6 +82,26 @@ def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     if len(text) > SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rfind("\n")]
     try:
-        return csv.Sniffer().sniff(sample, delimiters=",;\t|")
+        sniffed: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample,
+                                                                      delimiters=DELIMITERS)
     except csv.Error:
-        return csv.excel
+        sniffed = csv.excel
+    # The sniffer can take a comma inside the text of a ";" file for its delimiter (a title line
+    # above the table, answers written in sentences): the delimiter that splits the most lines
+    # into the same number of fields wins, the sniffer's choice on a tie.
+    best = max(DELIMITERS, key=lambda d: (_regular_lines(sample, d), d == sniffed.delimiter))
+    if best == sniffed.delimiter or _regular_lines(sample, best) <= _regular_lines(
+            sample, sniffed.delimiter):
+        return sniffed
+    return type("Sniffed", (csv.excel,), {"delimiter": best})
+
+
+def _regular_lines(sample: str, delimiter: str) -> int:
+    """Lines that `delimiter` splits into the sample's most common number of fields (> 1)."""
+    try:
+        counts = Counter(len(r) for r in csv.reader(io.StringIO(sample, newline=""),
+                                                    delimiter=delimiter) if any(r))
+    except csv.Error:
+        return 0
+    widths = [(n, w) for w, n in counts.items() if w > 1]
+    return max(widths)[0] if widths else 0

@@ -14,51 +14,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from manda.ingest.parsers.base import (
-    SUPPORTED_LIST,
     ParseLimits,
     human_size,
     over_limit,
     short_detail,
     unreadable,
 )
+from manda.ingest.parsers.formats import BY_EXTENSION, BY_TYPE, FORMATS, SUPPORTED_LIST, Format
 
 HEAD_BYTES = 64 * 1024
 # A member this large that inflates more than MAX_RATIO times is not a real document part.
 RATIO_MIN_BYTES = 10 * 2**20
 MAX_RATIO = 200
 
-_EXTENSIONS = {
-    "pdf": "pdf",
-    "xlsx": "xlsx",
-    "xlsm": "xlsx",
-    "docx": "docx",
-    "pptx": "pptx",
-    "pptm": "pptx",
-    "csv": "csv",
-    "tsv": "csv",
-    "md": "md",
-    "markdown": "md",
-    "txt": "txt",
-    "text": "txt",
-    "xls": "xls",
-    "eml": "eml",
-    "msg": "msg",
-}
-_TEXT_TYPES = {"csv", "md", "txt", "eml"}
 _ZIP = "a ZIP archive"
-_TEXT = "text"  # content kind for any plain text; the extension says which of _TEXT_TYPES
-_WHAT_WE_EXPECTED = {
-    "pdf": "PDF",
-    "xlsx": "Excel workbook",
-    "docx": "Word document",
-    "pptx": "PowerPoint deck",
-    "csv": "CSV file",
-    "md": "Markdown file",
-    "txt": "text file",
-    "xls": "Excel 97-2003 workbook",
-    "eml": "e-mail (.eml)",
-    "msg": "Outlook e-mail (.msg)",
-}
+_TEXT = "text"  # content kind for any plain text; the extension says which text format
 # Legacy binary formats with no maintained pure-Python reader: named, with what to do instead.
 _LEGACY_UNREADABLE = {
     "WordDocument": ("a legacy Word 97-2003 document (.doc)", "docx"),
@@ -93,6 +63,17 @@ class _Content:
     what: str
 
 
+_SNIFFED: dict[str, tuple[Format, ...]] = {
+    kind: tuple(f for f in FORMATS if f.sniff == kind and f.reader is not None)
+    for kind in ("magic", "office", "ole2")
+}
+
+
+def _a(name: str) -> str:
+    """"an Excel workbook", "a PDF": a format's name as what a file is."""
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+
+
 def extension_of(filename: str) -> str:
     return Path(filename.strip()).suffix.lower().lstrip(".")
 
@@ -125,13 +106,20 @@ def detect_file_type(path: Path, filename: str, limits: ParseLimits) -> str:
     return _decide(filename, ext, content)
 
 
+def _readable(ext: str) -> Format | None:
+    """The format a file of this extension is read as (an archive is opened, never read)."""
+    found = BY_EXTENSION.get(ext)
+    return found if found is not None and found.reader is not None else None
+
+
 def _decide(filename: str, ext: str, content: _Content) -> str:
-    expected = _EXTENSIONS.get(ext)
+    named = _readable(ext)
+    expected = named.type if named is not None else None
     if content.kind is not None and content.kind != _TEXT:
         return content.kind  # a real PDF/Office file: the bytes win over the name
     if content.kind == _TEXT:
-        if expected in _TEXT_TYPES:
-            return expected
+        if named is not None and named.sniff == "text":
+            return named.type
         if not ext:
             return "txt"
         if expected is not None:
@@ -151,7 +139,7 @@ def _decide(filename: str, ext: str, content: _Content) -> str:
 def _mismatch(filename: str, ext: str, expected: str, what: str) -> Exception:
     return unreadable(
         filename,
-        f"is named .{ext} but is {what}; upload the original {_WHAT_WE_EXPECTED[expected]} instead",
+        f"is named .{ext} but is {what}; upload the original {BY_TYPE[expected].name} instead",
     )
 
 
@@ -164,8 +152,9 @@ def _classify(path: Path, head: bytes, filename: str, ext: str, limits: ParseLim
         return _inspect_zip(path, filename, ext, limits)
     if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return _ole2_kind(path, filename, ext)
-    if b"%PDF-" in head[:1024]:  # the spec tolerates a little junk before the header
-        return _Content("pdf", "a PDF")
+    for fmt in _SNIFFED["magic"]:  # the spec tolerates a little junk before a PDF's header
+        if fmt.magic in head[:1024]:
+            return _Content(fmt.type, _a(fmt.name))
     for offset, magic, what in _BINARY_SIGNATURES:
         if head[offset : offset + len(magic)] == magic:
             return _Content(None, what)
@@ -197,7 +186,8 @@ def _classify_text(head: bytes, ext: str) -> _Content:
     if start.startswith(b"{\\rtf"):
         return _Content(None, "an RTF document")
     html = start.startswith((b"<!doctype html", b"<html"))
-    if html and ext not in ("txt", "md", "markdown", "text"):
+    named = BY_EXTENSION.get(ext)
+    if html and (named is None or named.type not in ("txt", "md")):  # .txt/.md may hold HTML
         return _Content(None, "an HTML web page")
     return _Content(_TEXT, "plain text")
 
@@ -207,7 +197,8 @@ def _inspect_zip(path: Path, filename: str, ext: str, limits: ParseLimits) -> _C
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        container = f".{ext}" if ext in ("docx", "xlsx", "xlsm", "pptx", "pptm") else "ZIP"
+        named = BY_EXTENSION.get(ext)
+        container = f".{ext}" if named is not None and named.sniff == "office" else "ZIP"
         reason = f"is corrupt: damaged {container} container ({short_detail(exc)})"
         raise unreadable(filename, reason) from exc
     with zf:
@@ -233,7 +224,7 @@ def _inspect_zip(path: Path, filename: str, ext: str, limits: ParseLimits) -> _C
         names = {info.filename for info in infos}
         try:
             kind = _zip_kind(zf, names)
-            if kind.kind in ("docx", "pptx", "xlsx"):
+            if kind.kind is not None and BY_TYPE[kind.kind].sniff == "office":
                 _check_xml_parts(zf, infos, filename, limits)
             return kind
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError) as exc:
@@ -285,14 +276,12 @@ def _zip_kind(zf: zipfile.ZipFile, names: set[str]) -> _Content:
         with zf.open("[Content_Types].xml") as part:
             content_types = part.read(2**20).decode("utf-8", "replace")
         macro = "macroEnabled" in content_types
-        if any(n.startswith("word/") for n in names):
-            if macro:
+        for fmt in _SNIFFED["office"]:
+            if not any(n.startswith(fmt.part) for n in names):
+                continue
+            if macro and fmt.type == "docx":  # macros run in Word; .xlsm and .pptm are read
                 return _Content(None, "a macro-enabled Word document (.docm)")
-            return _Content("docx", "a Word document")
-        if any(n.startswith("xl/") for n in names):
-            return _Content("xlsx", "an Excel workbook")
-        if any(n.startswith("ppt/") for n in names):
-            return _Content("pptx", "a PowerPoint deck")
+            return _Content(fmt.type, _a(fmt.name))
         return _Content(None, "an Office package of an unknown kind")
     if "mimetype" in names:
         with zf.open("mimetype") as part:
@@ -315,10 +304,10 @@ def _ole2_kind(path: Path, filename: str, ext: str) -> _Content:
     streams = _ole2_streams(path, filename)
     if "EncryptedPackage" in streams:
         raise unreadable(filename, _PROTECTED)
-    if any(name.startswith("__substg1.0_") for name in streams):
-        return _Content("msg", "an Outlook e-mail")
-    if "Workbook" in streams or "Book" in streams:
-        return _Content("xls", "an Excel 97-2003 workbook")
+    # an e-mail's container also holds its attachments' streams: it is named before them
+    for fmt in sorted(_SNIFFED["ole2"], key=lambda f: f.holds is None):
+        if any(_stream_named(name, wanted) for name in streams for wanted in fmt.streams):
+            return _Content(fmt.type, _a(fmt.name))
     for stream, (what, modern) in _LEGACY_UNREADABLE.items():
         if stream in streams:
             raise unreadable(
@@ -331,6 +320,11 @@ def _ole2_kind(path: Path, filename: str, ext: str) -> _Content:
         "is in the legacy Office 97-2003 format; open it in Office, save it as .docx, .xlsx or "
         ".pptx and upload again",
     )
+
+
+def _stream_named(name: str, wanted: str) -> bool:
+    """A stream name as a format's row gives it: whole, or a prefix when it ends in "_"."""
+    return name.startswith(wanted) if wanted.endswith("_") else name == wanted
 
 
 def _ole2_streams(path: Path, filename: str) -> set[str]:

@@ -44,7 +44,7 @@ def parse_docx(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument
         level = _heading_level(Paragraph(element, document))
         if level == 0:  # a Title paragraph: the document's name, kept as text too
             title_style = title_style or one_line(text)
-            outline.line(text)
+            outline.titled(text)
         elif level is not None:
             first_heading = first_heading or one_line(text)
             outline.heading(level, one_line(text))

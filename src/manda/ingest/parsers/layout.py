@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["TableShape", "caption_of", "is_caption_line", "is_figure", "table_shape",
-           "text_table_blocks"]
+__all__ = ["TableShape", "caption_heading", "caption_of", "has_amount", "is_caption_line",
+           "is_figure", "is_title_line", "table_shape", "text_table_blocks"]
 
 SCAN_ROWS = 50  # a header further down than this is not looked for
 MAX_HEADER_ROWS = 3
@@ -162,6 +162,50 @@ def caption_of(text: str) -> str:
             break
         caption.insert(0, line)
     return "\n".join(caption)
+
+
+def has_amount(text: str) -> bool:
+    """An amount, a percentage or a long number: a figure (`is_figure`) other than a small
+    count ("31 March", "Note 5"); a year is none."""
+    for token in text.replace("(", " ").replace(")", " ").split():
+        token = token.rstrip(",;:")
+        if is_figure(token) and (sum(ch.isdigit() for ch in token) >= 3
+                                 or not token.isdigit()):
+            return True
+    return False
+
+
+def is_title_line(line: str) -> bool:
+    """A caption or heading line: short, no amounts, not a table row, not a sentence that leads
+    into what follows ("… as follows:") — dates may stand in it ("as at 31 March 2024")."""
+    line = line.strip()
+    return (0 < len(line) <= CAPTION_CHARS and " | " not in line and not has_amount(line)
+            and not line.endswith((".", ":", ";", ",")))
+
+
+def without_column_headers(line: str) -> str:
+    """A caption line without the column headers set at its end: "(millions) 2025 2024" is
+    "(millions)"; a line of years alone is ""."""
+    tokens = line.split()
+    while tokens and (_HEADER_WORDS.fullmatch(tokens[-1].rstrip("*")) or tokens[-1] in "$%"
+                      or _HEADER_WORDS.fullmatch(tokens[-1].split("(")[0])):
+        tokens.pop()
+    return " ".join(tokens)
+
+
+def caption_heading(lines: Sequence[str]) -> str:
+    """A table's caption lines as the one heading it stands under: `Consolidated Statements of
+    Operations (in millions, except per share data)`; "" when no line reads as a caption."""
+    kept = [" ".join(line.split()) for line in lines if is_title_line(line)]
+    heading = ""
+    for line in kept:
+        if not heading:
+            heading = line
+        elif line.startswith("("):
+            heading = f"{heading} {line}"
+        else:
+            heading = f"{heading} — {line}"
+    return heading
 
 
 @dataclass(frozen=True)

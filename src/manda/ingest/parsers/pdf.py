@@ -1,5 +1,8 @@
 """PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels.
 
+Each page knows the heading path it starts under and where a heading on it starts another
+(`manda.ingest.parsers.headings`: headings found by font size and weight, numbering and place).
+
 A page with no text layer (a scan) is read by OCR (`manda.ingest.ocr`) and cited as `p.N, OCR`;
 at most `ocr_max_pages` pages per document, each within `ocr_page_timeout` seconds. What OCR did
 (engine, pages read, pages left, mean confidence) is kept in the document's metadata.
@@ -25,6 +28,8 @@ from manda.ingest.parsers.base import (
     spaced_statement_rows,
     unreadable,
 )
+from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
+from manda.ingest.parsers.pdf_layout import drawn_page
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -54,21 +59,27 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     except _BROKEN as exc:
         raise _corrupt(filename, exc) from exc
     sections: list[Section] = []
+    fonts: list[PageFonts | None] = []
     failures = 0
     characters = 0
     for number, page in enumerate(pages, start=1):
         _check_content_size(page, filename, number, limits)
-        text = _page_text(page, filename, number)
-        if text is None:
+        read = _page_text(page, filename, number)
+        if read is None:
             failures += 1
-            text = ""
+            read = "", None
+        text, page_fonts = read
         characters += len(text)
         check_count(filename, characters, limits.max_characters, "characters", "max_characters")
         sections.append(Section(text=text, location=Location.for_page(number)))
+        fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
     metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
+    marks = [page_headings(s.text, None if s.location.ocr else f)  # a scan's fonts are unknown
+             for s, f in zip(sections, fonts, strict=True)]
+    place_headings(sections, marks)
     return ParsedDocument(
         filename=filename,
         file_type="pdf",
@@ -193,11 +204,17 @@ def _check_content_size(page: object, filename: str, number: int, limits: ParseL
         )
 
 
-def _page_text(page: object, filename: str, number: int) -> str | None:
-    """The page's text in layout order; runs of 3+ spaces (table columns) become ` | `, and
-    table rows are written with their column headers."""
+def _page_text(page: object, filename: str, number: int) -> tuple[str, PageFonts | None] | None:
+    """The page's text in layout order, and what its layout says about its lines' fonts; runs
+    of 3+ spaces (table columns) become ` | `, and table rows are written with their column
+    headers."""
+    fonts: PageFonts | None = None
     try:
-        raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
+        drawn = drawn_page(page)
+        if drawn is None:
+            raw = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
+        else:
+            raw, fonts = drawn
     except Exception:  # layout mode trips on some fonts; plain mode is the fallback
         try:
             raw = page.extract_text()  # type: ignore[attr-defined]
@@ -211,7 +228,7 @@ def _page_text(page: object, filename: str, number: int) -> str | None:
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return label_text_tables(spaced_statement_rows(clean_block("\n".join(kept))))
+    return label_text_tables(spaced_statement_rows(clean_block("\n".join(kept)))), fonts
 
 
 Span = tuple[int, int, str]  # where a cell starts and ends on its layout line, and its text

@@ -42,11 +42,13 @@ def parse_pptx(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument
             if title_shape is not None and shape.shape_id == title_shape.shape_id:
                 continue
             lines.extend(_shape_lines(shape, filename, number))
+        path = (title,) if title else ()  # the notes stand under their slide's title too
         sections.append(Section(text=clean_block("\n".join(lines)),
-                                location=Location.for_slide(number)))
+                                location=Location.for_slide(number), heading_path=path))
         notes = _notes(slide)
         if notes:
-            sections.append(Section(text=notes, location=Location.for_slide(number, notes=True)))
+            sections.append(Section(text=notes, location=Location.for_slide(number, notes=True),
+                                    heading_path=path))
     core_title = (deck.core_properties.title or "").strip()
     return ParsedDocument(
         filename=filename,

@@ -19,6 +19,7 @@ from manda.ingest.parsers.base import (
     first_title_line,
     normalise_newlines,
 )
+from manda.ingest.parsers.headings import is_caps, is_title_case
 from manda.models import Location, LocationKind, ParsedDocument, Section
 
 GROUP_CHARS = 1_000  # paragraphs are grouped up to about this size when there are no headings
@@ -27,8 +28,6 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)[.)]?[ \t]+(\S.*)$")
-_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to",
-                "vs", "with", "&", "-", "–"}
 
 
 def parse_markdown(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
@@ -122,22 +121,10 @@ def _heading_level(line: str) -> int | None:
     numbered = _NUMBERED.match(text)
     if numbered:
         title = numbered.group(2)
-        if _is_caps(title) or _is_title_case(title):
+        if is_caps(title) or is_title_case(title):
             return numbered.group(1).count(".") + 1
         return None
-    return 1 if _is_caps(text) else None
-
-
-def _is_caps(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
-
-
-def _is_title_case(text: str) -> bool:
-    words = [w for w in re.split(r"\s+", text.rstrip(":")) if w]
-    if not words or len(words) > 6:
-        return False
-    return all(w[0].isupper() or not w[0].isalpha() or w.lower() in _SMALL_WORDS for w in words)
+    return 1 if is_caps(text) else None
 
 
 def _by_headings(lines: list[str], levels: dict[int, int]) -> list[Section]:

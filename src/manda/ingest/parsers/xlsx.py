@@ -18,7 +18,7 @@ from openpyxl.utils import get_column_letter
 
 from manda.ingest.parsers.base import ParseLimits, check_count, table_text, unreadable
 from manda.ingest.parsers.formulas import CellRange, FormulaError, evaluate
-from manda.ingest.parsers.layout import SCAN_ROWS, table_shape
+from manda.ingest.parsers.layout import SCAN_ROWS, caption_heading, table_shape
 from manda.ingest.parsers.numfmt import display_value
 from manda.models import Location, ParsedDocument, Section
 
@@ -214,6 +214,8 @@ def _sections(sheet: _Sheet) -> list[Section]:
     header_refs = _refs(sheet.title, header_row, span)
     data_rows = indexes[shape.data_start :] or [header_row]
     sections: list[Section] = []
+    caption = caption_heading(notes)
+    path = (sheet.title, caption) if caption else (sheet.title,)
     used = {c for r in indexes for c in sheet.rows[r]}  # notes may sit outside the table's columns
     first_col, last_col = get_column_letter(min(used)), get_column_letter(max(used))
     for start in range(0, len(data_rows), BLOCK_ROWS):
@@ -231,6 +233,7 @@ def _sections(sheet: _Sheet) -> list[Section]:
                 location=Location.for_cell(sheet.title, cell_range),
                 table=table,
                 cell_refs=refs,
+                heading_path=path,
             )
         )
     return sections

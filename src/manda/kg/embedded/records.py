@@ -7,12 +7,14 @@ trip returns exactly what was stored.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from manda.errors import MandaError
 from manda.kg.embedded.sql import batched, marks, sortable
-from manda.models import Chunk, Deal, Document, DocumentStatus, Location
+from manda.models import Chunk, Deal, Document, DocumentStatus, HeadingPath, Location
 
 # ---------------------------------------------------------------- deals
 
@@ -83,6 +85,32 @@ def list_documents(conn: sqlite3.Connection, deal_id: str) -> list[Document]:
     return [Document.model_validate_json(data) for (data,) in rows]
 
 
+class DocumentNames:
+    """The completed documents' names of each deal, read again only when they changed.
+
+    Search reads them on every question; a 100,000-page room has ~5,000 files. A light read
+    (their count, rowids and latest ingestion, on the deal's primary-key range) tells whether
+    the kept mapping still stands; the same mapping object is handed out until it does not.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple[object, ...], Mapping[str, str]]] = {}
+
+    def read(self, conn: sqlite3.Connection, deal_id: str) -> Mapping[str, str]:
+        completed = DocumentStatus.COMPLETED.value
+        state = tuple(conn.execute(
+            "SELECT count(*), total(rowid), max(ingested_at) FROM documents "
+            "WHERE deal_id = ? AND status = ?", (deal_id, completed)).fetchone())
+        kept = self._kept.get(deal_id)
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        rows = conn.execute("SELECT id, filename FROM documents WHERE deal_id = ? AND status = ?",
+                            (deal_id, completed)).fetchall()
+        names: Mapping[str, str] = MappingProxyType(dict(rows))
+        self._kept[deal_id] = (state, names)
+        return names
+
+
 def set_document_status(
     conn: sqlite3.Connection,
     deal_id: str,
@@ -104,37 +132,62 @@ def set_document_status(
 
 # ---------------------------------------------------------------- chunks
 
-_CHUNK_COLUMNS = "id, deal_id, document_id, ordinal, section, location, text"
+_CHUNK_COLUMNS = "id, deal_id, document_id, ordinal, section, location, text, heading_path"
 
 
 def add_chunks(conn: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
     # The WHERE clause skips rows that did not change, so re-ingesting leaves the keyword index
-    # alone (the update trigger logs only rows it updates).
+    # alone (the update trigger logs only rows it updates); a new heading path alone is written
+    # by the second statement, which the keyword index does not watch.
+    rows = [
+        (
+            c.id,
+            c.deal_id,
+            c.document_id,
+            c.ordinal,
+            c.section,
+            c.location.model_dump_json(),
+            c.text,
+            _heading_json(c.heading_path),
+        )
+        for c in chunks
+    ]
     conn.executemany(
-        f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (deal_id, id) DO UPDATE SET document_id = excluded.document_id, "
         "ordinal = excluded.ordinal, section = excluded.section, "
         "location = excluded.location, text = excluded.text "
         "WHERE chunks.text IS NOT excluded.text OR chunks.location IS NOT excluded.location "
         "OR chunks.ordinal IS NOT excluded.ordinal OR chunks.section IS NOT excluded.section "
         "OR chunks.document_id IS NOT excluded.document_id",
-        [
-            (
-                c.id,
-                c.deal_id,
-                c.document_id,
-                c.ordinal,
-                c.section,
-                c.location.model_dump_json(),
-                c.text,
-            )
-            for c in chunks
-        ],
+        rows,
     )
+    conn.executemany(_SET_CHUNK_PATH, [(path, c.deal_id, c.id)
+                                       for c, (*_, path) in zip(chunks, rows, strict=True)])
 
 
-def _chunk(row: tuple[str, str, str, int, int, str, str]) -> Chunk:
-    chunk_id, deal_id, document_id, ordinal, section, location, text = row
+_SET_CHUNK_PATH = ("UPDATE chunks SET heading_path = ?1 WHERE deal_id = ?2 AND id = ?3 "
+                   "AND heading_path IS NOT ?1")
+
+
+def set_heading_paths(conn: sqlite3.Connection, deal_id: str,
+                      paths: Mapping[str, HeadingPath]) -> None:
+    """Each chunk's heading path, and the same for the findings extracted from it; rows whose
+    path is already right are not written."""
+    rows = [(_heading_json(path), deal_id, chunk_id) for chunk_id, path in paths.items()]
+    conn.executemany(_SET_CHUNK_PATH, rows)
+    conn.executemany(
+        "UPDATE findings SET data = json_set(data, '$.heading_path', json(?1)) "
+        "WHERE deal_id = ?2 AND chunk_id = ?3 "
+        "AND json_extract(data, '$.heading_path') IS NOT json(?1)", rows)
+
+
+def _heading_json(path: HeadingPath) -> str:
+    return json.dumps(list(path), ensure_ascii=False, separators=(",", ":"))
+
+
+def _chunk(row: tuple[str, str, str, int, int, str, str, str]) -> Chunk:
+    chunk_id, deal_id, document_id, ordinal, section, location, text, heading_path = row
     return Chunk(
         id=chunk_id,
         deal_id=deal_id,
@@ -143,6 +196,7 @@ def _chunk(row: tuple[str, str, str, int, int, str, str]) -> Chunk:
         section=section,
         location=Location.model_validate_json(location),
         text=text,
+        heading_path=tuple(json.loads(heading_path)),
     )
 
 

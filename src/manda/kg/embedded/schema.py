@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3  # 3: keyword search on tantivy (`keyword.py`), FTS5 dropped
+# 3: keyword search on tantivy (`keyword.py`), FTS5 dropped; 4: heading paths; 5: findings'
+# `fact_score`
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 5_000
 
 PRAGMAS = (
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS documents (
     PRIMARY KEY (deal_id, id)
 );
 CREATE INDEX IF NOT EXISTS documents_by_hash ON documents (deal_id, content_hash);
+CREATE INDEX IF NOT EXISTS documents_by_status ON documents (deal_id, status);
 
 CREATE TABLE IF NOT EXISTS chunks (
     deal_id      TEXT NOT NULL,
@@ -56,6 +59,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     section      INTEGER NOT NULL,
     location     TEXT NOT NULL,
     text         TEXT NOT NULL,
+    heading_path TEXT NOT NULL DEFAULT '[]',  -- JSON list, outermost heading first
     UNIQUE (deal_id, id)
 );
 CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (deal_id, document_id, ordinal);
@@ -154,6 +158,7 @@ CREATE TABLE IF NOT EXISTS findings (
     chunk_id     TEXT,
     created_at   TEXT NOT NULL,
     data         TEXT NOT NULL,
+    fact_score   REAL GENERATED ALWAYS AS (FACT_SCORE) VIRTUAL,
     PRIMARY KEY (deal_id, id)
 );
 CREATE INDEX IF NOT EXISTS findings_by_status ON findings (deal_id, status);
@@ -204,6 +209,22 @@ CREATE TABLE IF NOT EXISTS channel_bindings (
 """
 
 
+# What a finding adds to retrieval's findings channel for its passage (`findings.fact_chunks`):
+# its confidence, half when superseded, nothing when rejected or without a passage. A generated
+# column kept in step with the status column by SQLite itself, indexed in the order the channel
+# reads it: a subject's strongest passages first.
+FACT_SCORE = (
+    "CASE WHEN chunk_id IS NULL OR status = 'rejected' THEN NULL "
+    "WHEN status = 'superseded' THEN 0.5 * json_extract(data, '$.confidence') "
+    "ELSE json_extract(data, '$.confidence') END"
+)
+DDL = DDL.replace("FACT_SCORE", FACT_SCORE)
+FACT_INDEX = (
+    "CREATE INDEX IF NOT EXISTS findings_by_fact ON findings "
+    "(deal_id, subject, fact_score DESC, chunk_id) WHERE fact_score IS NOT NULL"
+)
+
+
 def configure(conn: sqlite3.Connection) -> None:
     """Set the per-connection pragmas: WAL, a busy timeout, foreign keys."""
     for pragma in PRAGMAS:
@@ -237,6 +258,17 @@ INSERT INTO keyword_changes (deal_id, chunk_rowid, generation)
 """
 
 
+# A home made before chunks kept their heading path gains the column; its chunks stand under no
+# heading until their document is read again (`IngestService`, on the next ingestion of the
+# room). Detected by the missing column, whatever the version number says.
+TO_HEADING_PATHS = "ALTER TABLE chunks ADD COLUMN heading_path TEXT NOT NULL DEFAULT '[]'"
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    # table_xinfo: generated columns too (table_info leaves them out)
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_xinfo({table})"))
+
+
 def apply_schema(conn: sqlite3.Connection) -> None:
     """Create every missing table, index and trigger, then migrate older homes, in one short
     write transaction.
@@ -256,6 +288,12 @@ def apply_schema(conn: sqlite3.Connection) -> None:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").fetchone():
                 for statement in statements(FROM_FTS5):
                     conn.execute(statement)
+            if not _has_column(conn, "chunks", "heading_path"):
+                conn.execute(TO_HEADING_PATHS)
+            if not _has_column(conn, "findings", "fact_score"):  # made before version 5
+                conn.execute("ALTER TABLE findings ADD COLUMN fact_score REAL "
+                             f"GENERATED ALWAYS AS ({FACT_SCORE}) VIRTUAL")
+            conn.execute(FACT_INDEX)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from manda.kg.embedded.vectors import (
     VectorCache,
     as_matrix,
     embedded_chunk_ids,
+    read_vectors,
     write_vectors,
 )
 from manda.kg.port import Capabilities, ScoredId, check_replacing
@@ -38,6 +39,7 @@ from manda.models import (
     FindingStatus,
     GridCell,
     GridRun,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -79,6 +81,7 @@ class EmbeddedKnowledgeGraph:
             keyword_on_disk and keyword_files.SUPPORTED
         ) else None
         self._keywords = KeywordIndexes(self.keyword_dir)
+        self._names = records.DocumentNames()
 
     async def start(self) -> None:
         await self._db.open()
@@ -117,6 +120,9 @@ class EmbeddedKnowledgeGraph:
     async def list_documents(self, deal_id: str) -> list[Document]:
         return await self._db.read(records.list_documents, deal_id)
 
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        return await self._db.read(self._names.read, deal_id)
+
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
     ) -> None:
@@ -130,6 +136,12 @@ class EmbeddedKnowledgeGraph:
             raise ValueError(f"Chunks {strangers[:5]} belong to another deal than '{deal_id}'.")
         for start in range(0, len(chunks), WRITE_BATCH):
             await self._db.write(records.add_chunks, chunks[start : start + WRITE_BATCH])
+
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        items = list(paths.items())
+        for start in range(0, len(items), WRITE_BATCH):
+            await self._db.write(records.set_heading_paths, deal_id,
+                                 dict(items[start : start + WRITE_BATCH]))
 
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         return await self._db.read(records.get_chunks, deal_id, chunk_ids)
@@ -151,6 +163,13 @@ class EmbeddedKnowledgeGraph:
 
     async def embedded_chunk_ids(self, deal_id: str, embedder_id: str) -> set[str]:
         return await self._db.read(embedded_chunk_ids, deal_id, embedder_id)
+
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        if not chunk_ids:
+            return {}
+        return await self._db.read(read_vectors, deal_id, embedder_id, chunk_ids)
 
     async def vector_search(
         self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
@@ -191,9 +210,10 @@ class EmbeddedKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         return await self._db.read(
-            finding_sql.list_findings, deal_id, status, subject, document_id
+            finding_sql.list_findings, deal_id, status, subject, document_id, unfinished
         )
 
     async def finding_subjects(self, deal_id: str) -> list[str]:
@@ -201,6 +221,19 @@ class EmbeddedKnowledgeGraph:
 
     async def findings_for_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Finding]:
         return await self._db.read(finding_sql.findings_for_chunks, deal_id, chunk_ids)
+
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        rows = await self._db.read(finding_sql.fact_chunks, deal_id, list(subjects),
+                                   list(periods), list(among), limit)
+        return [ScoredId(chunk_id, score) for chunk_id, score in rows]
 
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus

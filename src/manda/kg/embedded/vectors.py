@@ -12,6 +12,7 @@ since, so vectors written or removed by another process are seen on the next sea
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 
-from manda.kg.embedded import ivf
+from manda.kg.embedded import exact_files, ivf
 from manda.kg.embedded.records import existing_chunk_ids
 from manda.kg.embedded.sql import batched, marks
 from manda.kg.port import ScoredId
@@ -59,6 +60,16 @@ class DenseOptions:
         return label, f"{above}{where}", missing
 
 
+@functools.cache
+def _one_blas_thread() -> None:
+    """The exact product on one BLAS thread, process-wide, once: OpenBLAS's threads spin on a
+    busy 2-core machine (20,000 × 384 at load 14: 71 ms on its threads, 16.5 ms on one), as
+    faiss's do (`ivf.py`); one query's product is too small to share."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def unfinished_chunks(conn: sqlite3.Connection, deal_id: str) -> dict[int, str]:
     """{rowid: chunk id} of the chunks of documents whose ingestion has not completed: never
     searched (usually none)."""
@@ -82,6 +93,8 @@ class _Space:
     ids: list[str] = field(default_factory=list)
     row_of: dict[str, int] = field(default_factory=dict)
     matrix: np.ndarray = field(default_factory=lambda: np.empty((0, 0), dtype=np.float32))
+    saved_generation: int = 0  # of the snapshot on disk it matches (`exact_files`), 0: none
+    changed_since_save: int = 0  # rows read from SQLite since that snapshot
 
 
 def as_matrix(chunk_ids: Sequence[str], vectors: np.ndarray) -> np.ndarray:
@@ -149,6 +162,21 @@ def write_vectors(
     )
 
 
+def read_vectors(conn: sqlite3.Connection, deal_id: str, embedder_id: str,
+                 chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    ids = list(dict.fromkeys(chunk_ids))
+    for start in range(0, len(ids), 500):  # SQLite's bound-parameter limit
+        batch = ids[start:start + 500]
+        marks = ",".join("?" * len(batch))
+        rows = conn.execute(
+            f"SELECT chunk_id, vector FROM chunk_vectors WHERE deal_id = ? AND embedder_id = ? "
+            f"AND chunk_id IN ({marks})", (deal_id, embedder_id, *batch))
+        for chunk_id, blob in rows:
+            out[chunk_id] = np.frombuffer(blob, dtype=np.float32)
+    return out
+
+
 def embedded_chunk_ids(conn: sqlite3.Connection, deal_id: str, embedder_id: str) -> set[str]:
     rows = conn.execute(
         "SELECT chunk_id FROM chunk_vectors WHERE deal_id = ? AND embedder_id = ?",
@@ -204,6 +232,7 @@ class VectorCache:
                                      hidden)
         if not space.ids:
             return []
+        _one_blas_thread()
         scores = space.matrix @ normalised(vector)
         hidden_ids = set(hidden.values())
         n = len(space.ids)
@@ -293,6 +322,8 @@ class VectorCache:
             if rows > 0 and (engine == "ivf" or rows >= threshold):
                 return self._approximate_space(conn, deal_id, embedder_id, dim, generation, rows)
         if space is None:
+            space = self._saved_exact(conn, deal_id, embedder_id, dim, generation)
+        if space is None:
             space = _Space(dim=dim, matrix=np.empty((0, dim), dtype=np.float32))
         self._load_since(conn, deal_id, embedder_id, space)
         space.generation = generation
@@ -301,7 +332,37 @@ class VectorCache:
             return self._approximate_space(
                 conn, deal_id, embedder_id, dim, generation, len(space.ids)
             )
+        self._maybe_save_exact(conn, deal_id, embedder_id, space)
         return space
+
+    def _saved_exact(
+        self, conn: sqlite3.Connection, deal_id: str, embedder_id: str, dim: int, generation: int
+    ) -> _Space | None:
+        """The space as saved by a process before (memory-mapped), unless rows left it since."""
+        folder = self._folder(conn)
+        found = exact_files.load(folder, deal_id, embedder_id, dim, generation) if folder else None
+        if found is None:
+            return None
+        saved, ids, matrix = found
+        if _has_removals(conn, deal_id, embedder_id, saved):
+            return None  # rows left the space after it was saved: read it whole
+        return _Space(dim=dim, generation=saved, ids=ids, matrix=matrix,
+                      row_of={chunk_id: row for row, chunk_id in enumerate(ids)},
+                      saved_generation=saved)
+
+    def _maybe_save_exact(
+        self, conn: sqlite3.Connection, deal_id: str, embedder_id: str, space: _Space
+    ) -> None:
+        folder = self._folder(conn)
+        rows = len(space.ids)
+        if folder is None or rows < exact_files.MIN_ROWS:
+            return
+        if space.saved_generation and space.changed_since_save < exact_files.SAVE_SHARE * rows:
+            return
+        if exact_files.save(folder, deal_id, embedder_id, space.generation, space.ids,
+                            space.matrix):
+            space.saved_generation = space.generation
+            space.changed_since_save = 0
 
     def _approximate_space(
         self,
@@ -356,6 +417,7 @@ class VectorCache:
         while rows := cursor.fetchmany(ivf.LOAD_BATCH):
             loaded = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
             loaded = loaded.reshape(len(rows), space.dim)
+            space.changed_since_save += len(rows)
             fresh: list[int] = []
             for position, (chunk_id, _) in enumerate(rows):
                 existing = space.row_of.get(chunk_id)
@@ -364,6 +426,8 @@ class VectorCache:
                     space.ids.append(chunk_id)
                     fresh.append(position)
                 else:  # rewritten (a chunk id appears once per load: it is the primary key)
+                    if not space.matrix.flags.writeable:  # the saved snapshot, mapped
+                        space.matrix = np.array(space.matrix)
                     space.matrix[existing] = loaded[position]
             if fresh:
                 parts.append(loaded[fresh] if len(fresh) < len(rows) else loaded.copy())

@@ -126,6 +126,12 @@ RETURN properties(doc) AS props
 ORDER BY doc.filename, doc.id
 """
 
+DOCUMENT_NAMES = """
+MATCH (doc:Document {deal_id: $deal_id})
+WHERE NOT doc:Placeholder AND doc.status = 'completed'
+RETURN doc.id AS id, doc.filename AS filename
+"""
+
 SET_DOCUMENT_STATUS = """
 MATCH (doc:Document {deal_id: $deal_id, id: $document_id})
 WHERE NOT doc:Placeholder
@@ -142,6 +148,17 @@ SET chunk += row.props
 WITH chunk, row
 MATCH (doc:Document {deal_id: $deal_id, id: row.document_id})
 MERGE (chunk)-[:PART_OF]->(doc)
+"""
+
+# A chunk's heading path (a list of strings, outermost first) and the same on its findings.
+SET_HEADING_PATHS = """
+UNWIND $rows AS row
+MATCH (chunk:Chunk {deal_id: $deal_id, id: row.chunk_id})
+SET chunk.heading_path = row.heading_path
+WITH row
+MATCH (finding:Finding {deal_id: $deal_id, chunk_id: row.chunk_id})
+WHERE NOT finding:Placeholder
+SET finding.heading_path = row.heading_path
 """
 
 # UNWIND keeps the caller's order and lets each lookup use the (deal_id, id) key.
@@ -176,6 +193,13 @@ RETURN row.chunk_id AS chunk_id
 EMBEDDED_CHUNK_IDS = """
 MATCH (vec:ChunkVector {deal_id: $deal_id, embedder_id: $embedder_id})
 RETURN vec.chunk_id AS chunk_id
+"""
+
+# The stored vectors of some chunks, read from the embedder's own property (a key as a parameter).
+CHUNK_VECTORS = """
+MATCH (vec:ChunkVector {deal_id: $deal_id, embedder_id: $embedder_id})
+WHERE vec.chunk_id IN $chunk_ids
+RETURN vec.chunk_id AS chunk_id, vec[$property] AS vector
 """
 
 # A vector index spans every deal and cannot filter while it searches (Neo4j 5), so the caller asks
@@ -238,9 +262,15 @@ MATCH (chunk:Chunk {deal_id: row.deal_id, id: row.chunk_id})
 MERGE (finding)-[:EXTRACTED_FROM]->(chunk)
 """
 
+# Reads of findings leave out those of a document whose ingestion has not completed (a crash
+# after its findings were stored): they are never evidence nor queued for review.
 GET_FINDING = """
 MATCH (finding:Finding {deal_id: $deal_id, id: $finding_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 """
 
@@ -250,6 +280,10 @@ WHERE NOT finding:Placeholder
   AND ($status IS NULL OR finding.status = $status)
   AND ($subject IS NULL OR finding.subject = $subject)
   AND ($document_id IS NULL OR finding.document_id = $document_id)
+  AND ($unfinished OR NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  })
 RETURN properties(finding) AS props
 ORDER BY finding.created_at, finding.id
 """
@@ -257,6 +291,10 @@ ORDER BY finding.created_at, finding.id
 FINDING_SUBJECTS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN DISTINCT finding.subject AS subject
 ORDER BY subject
 """
@@ -264,8 +302,33 @@ ORDER BY subject
 FINDINGS_FOR_CHUNKS = """
 MATCH (finding:Finding {deal_id: $deal_id})
 WHERE finding.chunk_id IN $chunk_ids AND NOT finding:Placeholder
+  AND NOT EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id, id: finding.document_id})
+    WHERE doc.status <> 'completed'
+  }
 RETURN properties(finding) AS props
 ORDER BY finding.chunk_id, finding.created_at, finding.id
+"""
+
+# Retrieval's findings channel (`Findings.fact_chunks`): a passage scored by its best finding on
+# the subjects (and periods) asked, a superseded one at half its confidence, a rejected one never.
+# Read twice: for the passages the other channels found, and the strongest of the rest.
+FACT_CHUNKS = """
+MATCH (finding:Finding {deal_id: $deal_id})
+WHERE NOT finding:Placeholder
+  AND finding.subject IN $subjects
+  AND finding.chunk_id IS NOT NULL
+  AND finding.status <> 'rejected'
+  AND (size($periods) = 0 OR finding.period IN $periods)
+  AND ($among IS NULL OR finding.chunk_id IN $among)
+WITH finding.chunk_id AS chunk_id,
+     CASE WHEN finding.status = 'superseded' THEN 0.5 * finding.confidence
+          ELSE finding.confidence END AS score
+ORDER BY score DESC
+WITH chunk_id, collect(score)[0] AS score
+RETURN chunk_id, score
+ORDER BY score DESC, chunk_id
+LIMIT $limit
 """
 
 SET_FINDING_STATUS = """
@@ -356,6 +419,10 @@ MATCH (source:Finding|Document {deal_id: $deal_id})
 WHERE ($type IS NULL OR type(rel) = $type)
   AND ($ids IS NULL OR source.id IN $ids OR target.id IN $ids)
   AND NOT (source:Finding AND (source.status = 'rejected' OR target.status = 'rejected'))
+  AND NOT (source:Finding AND EXISTS {
+    MATCH (doc:Document {deal_id: $deal_id})
+    WHERE doc.id IN [source.document_id, target.document_id] AND doc.status <> 'completed'
+  })
 RETURN type(rel) AS type,
        source.id AS source_id,
        target.id AS target_id,

@@ -4,6 +4,7 @@ Neo4j properties hold scalars, temporal values and flat lists only, so:
 - enums are stored as their values, dates and datetimes as native Neo4j temporal values (they
   sort correctly in `ORDER BY`), and `None` is simply absent (`SET n += {k: null}` removes `k`);
 - nested fields (`location`, `attributes`, `metadata`) are stored as JSON strings and parsed back;
+  a flat tuple of strings (`heading_path`) is a native list property, so Cypher can match in it;
 - on the way back, the driver's `neo4j.time` values become `datetime`/`date` again, and keys
   that are not fields of the model (such as the store's own markers) are ignored.
 """
@@ -19,7 +20,7 @@ from pydantic import BaseModel
 M = TypeVar("M", bound=BaseModel)
 
 # Fields that hold a nested structure, stored as JSON text.
-JSON_FIELDS = frozenset({"location", "attributes", "corrections", "metadata"})
+JSON_FIELDS = frozenset({"location", "attributes", "corrections", "metadata", "entity_links"})
 
 
 def to_props(model: BaseModel, *, exclude: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -34,6 +35,8 @@ def to_props(model: BaseModel, *, exclude: frozenset[str] = frozenset()) -> dict
             props[name] = json.dumps(as_json[name], sort_keys=True, ensure_ascii=False)
         elif isinstance(value, Enum):
             props[name] = value.value
+        elif isinstance(value, tuple):
+            props[name] = list(value)
         else:
             props[name] = value
     return props

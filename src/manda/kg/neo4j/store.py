@@ -46,6 +46,7 @@ from manda.models import (
     FindingStatus,
     GridCell,
     GridRun,
+    HeadingPath,
     QAItem,
     Relation,
     RelationType,
@@ -226,6 +227,10 @@ class Neo4jKnowledgeGraph:
         rows = await self._run(cypher.LIST_DOCUMENTS, {"deal_id": deal_id}, write=False)
         return [from_props(Document, row["props"]) for row in rows]
 
+    async def document_names(self, deal_id: str) -> Mapping[str, str]:
+        rows = await self._run(cypher.DOCUMENT_NAMES, {"deal_id": deal_id}, write=False)
+        return {row["id"]: row["filename"] for row in rows}
+
     async def set_document_status(
         self, deal_id: str, document_id: str, status: DocumentStatus, error: str | None = None
     ) -> None:
@@ -251,6 +256,13 @@ class Neo4jKnowledgeGraph:
         ]
         for batch in _batches(rows):
             await self._run(cypher.ADD_CHUNKS, {"deal_id": deal_id, "rows": batch}, write=True)
+
+    async def set_heading_paths(self, deal_id: str, paths: Mapping[str, HeadingPath]) -> None:
+        rows = [{"chunk_id": chunk_id, "heading_path": list(path)}
+                for chunk_id, path in paths.items()]
+        for batch in _batches(rows):
+            await self._run(cypher.SET_HEADING_PATHS, {"deal_id": deal_id, "rows": batch},
+                            write=True)
 
     async def get_chunks(self, deal_id: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
@@ -306,6 +318,18 @@ class Neo4jKnowledgeGraph:
         params = {"deal_id": deal_id, "embedder_id": embedder_id}
         rows = await self._run(cypher.EMBEDDED_CHUNK_IDS, params, write=False)
         return {row["chunk_id"] for row in rows}
+
+    async def chunk_vectors(
+        self, deal_id: str, embedder_id: str, chunk_ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        if not chunk_ids:
+            return {}
+        params = {"deal_id": deal_id, "embedder_id": embedder_id,
+                  "chunk_ids": list(dict.fromkeys(chunk_ids)),
+                  "property": cypher.vector_space(embedder_id).property_key}
+        rows = await self._run(cypher.CHUNK_VECTORS, params, write=False)
+        return {row["chunk_id"]: np.asarray(row["vector"], dtype=np.float32)
+                for row in rows if row["vector"] is not None}
 
     async def vector_search(
         self, deal_id: str, embedder_id: str, query: np.ndarray, k: int
@@ -429,12 +453,14 @@ class Neo4jKnowledgeGraph:
         status: FindingStatus | None = None,
         subject: str | None = None,
         document_id: str | None = None,
+        unfinished: bool = False,
     ) -> list[Finding]:
         params = {
             "deal_id": deal_id,
             "status": FindingStatus(status).value if status is not None else None,
             "subject": subject,
             "document_id": document_id,
+            "unfinished": unfinished,
         }
         rows = await self._run(cypher.LIST_FINDINGS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
@@ -450,6 +476,34 @@ class Neo4jKnowledgeGraph:
         params = {"deal_id": deal_id, "chunk_ids": wanted}
         rows = await self._run(cypher.FINDINGS_FOR_CHUNKS, params, write=False)
         return [from_props(Finding, row["props"]) for row in rows]
+
+    async def fact_chunks(
+        self,
+        deal_id: str,
+        subjects: Sequence[str],
+        periods: Sequence[str] = (),
+        *,
+        among: Sequence[str] = (),
+        limit: int = 60,
+    ) -> list[ScoredId]:
+        if not subjects:
+            return []
+        wanted = list(dict.fromkeys(among))
+        params: dict[str, Any] = {"deal_id": deal_id, "subjects": list(dict.fromkeys(subjects)),
+                                  "periods": list(periods)}
+        best: dict[str, float] = {}
+        if wanted:
+            rows = await self._run(cypher.FACT_CHUNKS,
+                                   {**params, "among": wanted, "limit": len(wanted)},
+                                   write=False)
+            best = {row["chunk_id"]: float(row["score"]) for row in rows}
+        rows = await self._run(cypher.FACT_CHUNKS,
+                               {**params, "among": None, "limit": limit + len(best)},
+                               write=False)
+        rest = [(row["chunk_id"], float(row["score"])) for row in rows
+                if row["chunk_id"] not in best][:limit]
+        ranked = sorted([*best.items(), *rest], key=lambda kv: (-kv[1], kv[0]))
+        return [ScoredId(chunk_id, score) for chunk_id, score in ranked]
 
     async def set_finding_status(
         self, deal_id: str, finding_id: str, status: FindingStatus

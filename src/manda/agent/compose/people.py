@@ -1,0 +1,244 @@
+"""The deal's people as the documents name them: who, in which role, the management team (from
+bios, decks, team tables and "Name — Role" lines, a census's senior rows only), and the key roles
+nobody holds. Read by the management and key-people answers and by the question planner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from manda.agent.compose.common import (
+    TOTAL_ROW,
+    Ask,
+    Draft,
+    approvals,
+    cite_findings,
+    current,
+    role_hits,
+    role_rank,
+    tables_of,
+)
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite
+from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_WORDS
+from manda.agent.unusual import body, sentences, trim
+from manda.injection import looks_like_instruction
+from manda.models import DocumentRole, Finding, FindingKind
+
+_F = re.IGNORECASE
+
+_ROLE_ALIASES = {
+    "ceo": "chief executive officer", "cfo": "chief financial officer",
+    "coo": "chief operating officer", "cto": "chief technology officer",
+    "cro": "chief revenue officer", "cmo": "chief marketing officer",
+    "cpo": "chief product officer", "cio": "chief information officer",
+    "chro": "chief human resources officer", "cco": "chief commercial officer",
+    "md": "managing director", "gm": "general manager", "vp": "vice president",
+    "chairman": "chair", "chairwoman": "chair", "chairperson": "chair",
+}
+# a column that states a role
+TITLE_HEADER = re.compile(r"role|title|position|function|job|designation|funktion", _F)
+
+
+_FILLER = {"of", "the", "for", "and", "&"}
+
+
+def role_key(text: str) -> str:
+    """A role in one spelling: "CFO" = "Chief Financial Officer"; "VP, Sales" = "VP of Sales"."""
+    words = re.sub(r"[^\w&\s]", " ", text.lower()).split()
+    expanded = " ".join(_ROLE_ALIASES.get(w, w) for w in words if w not in _FILLER)
+    return " ".join(w for w in expanded.split() if w not in _FILLER)
+
+
+def holds_role(role: str | None, wanted: str) -> bool:
+    """Does a stated role (“Chief Financial Officer & Co-founder”) name the wanted one? A key
+    role counts under its equivalents: a Finance Director is the CFO, a Geschäftsführer the CEO."""
+    if not role:
+        return False
+    have, want = role_key(role), role_key(wanted)
+    if not want:
+        return False
+    if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
+        return True
+    for _, pattern in KEY_ROLES:
+        if _whole(pattern, wanted) or _whole(pattern, want):
+            return pattern.search(role) is not None
+    return False
+
+
+def _whole(pattern: re.Pattern[str], text: str) -> bool:
+    """The pattern names all of `text` ("finance director"), not a part ("vice president …")."""
+    m = pattern.search(text)
+    return m is not None and len(m.group(0).strip()) >= len(text.strip()) - 1
+
+
+def people(evidence: Evidence) -> list[Finding]:
+    return [f for f in current(evidence.usable_findings(), evidence)
+            if f.kind is FindingKind.PERSON or f.subject.startswith("person:")]
+
+
+def role_of(finding: Finding) -> str | None:
+    for key in ("role", "title", "position"):
+        if finding.attributes.get(key):
+            return finding.attributes[key]
+    text = (finding.value_text or "").strip()
+    if text:
+        return text
+    _, sep, tail = finding.label.partition(" — ")
+    return tail.strip() if sep and tail.strip() else None
+
+
+def person_name(finding: Finding) -> str:
+    if finding.entity:
+        return finding.entity
+    return finding.label.split(" — ")[0].split(" - ")[0]
+
+
+def _team(evidence: Evidence) -> dict[str, list[Finding]]:
+    """People by name, each with the statements of them (those with a role first)."""
+    team: dict[str, list[Finding]] = {}
+    for f in people(evidence):
+        team.setdefault(f.subject, []).append(f)
+    for found in team.values():  # the fullest statement first, from a bio or a presentation
+        found.sort(key=lambda f: (role_of(f) is None, role_rank(evidence, f, MANAGEMENT),
+                                  -len(role_of(f) or ""), evidence.filename(f.document_id)))
+    return team
+
+
+def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
+    """(name, role, source) from tables with a name column and a role/title column."""
+    out: list[tuple[str, str, Source]] = []
+    for table, hit in tables_of(role_hits(evidence, MANAGEMENT.roles)):
+        doc = evidence.documents.get(hit.document_id)
+        if doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS:
+            continue  # a census lists everyone; the team is in bios and presentations
+        if not table.has_header(TITLE_HEADER):
+            continue
+        for row in table.rows:
+            title = row.get(TITLE_HEADER)
+            if title and row.label and not TOTAL_ROW.search(row.label):
+                out.append((row.label, title[1], evidence.hit_source(hit)))
+    return out
+
+
+_SENIOR = re.compile(r"\b(?:chief|head|director|vp|vice president|president|managing|founder|"
+                     r"officer|partner|general counsel|geschäftsführ\w*|vorstand|prokurist|"
+                     r"c[a-z]{1,2}o)\b", _F)
+
+
+def _in_team(evidence: Evidence, found: list[Finding], role: str | None) -> bool:
+    """A census lists every employee: from it, only senior roles join the management team."""
+    if any(role_rank(evidence, f, MANAGEMENT) < 2 or not _from_census(evidence, f)
+           for f in found):
+        return True
+    return bool(role and _SENIOR.search(role))
+
+
+def _from_census(evidence: Evidence, finding: Finding) -> bool:
+    doc = evidence.documents.get(finding.document_id)
+    return doc is not None and doc.role is DocumentRole.EMPLOYEE_CENSUS
+
+
+Member = tuple[str, str | None, list[Source], list[Finding]]
+
+
+def team_members(evidence: Evidence) -> list[Member]:
+    """The management team: (name, role, sources, findings) from bios, decks and senior rows."""
+    team = _team(evidence)
+    members: list[Member] = []
+    for found in team.values():
+        name = person_name(found[0])
+        role = next((r for f in found if (r := role_of(f))), None)
+        if not _in_team(evidence, found, role):
+            continue
+        docs: list[Finding] = []
+        for f in found:
+            if f.document_id not in {d.document_id for d in docs}:
+                docs.append(f)
+        members.append((name, role, [evidence.finding_source(f) for f in docs[:2]], found))
+    known = {m[0].lower() for m in members}
+    for name, role, source in [*_table_people(evidence), *_line_people(evidence)]:
+        if name.lower() not in known:
+            known.add(name.lower())
+            members.append((name, role, [source], []))
+    return members
+
+
+_PERSON = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){1,3})"
+_NAME_ROLE = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<name>{_PERSON})\s*(?:—|–|-|:|,|\|)\s*"
+                        r"(?P<role>[^.;|]{3,60}?)\s*$", _F)
+_ROLE_NAME = re.compile(rf"^\s*(?:[-•*]\s*)?(?P<role>[^.;:|]{{3,60}}?)\s*:\s*(?P<name>{_PERSON})"
+                        r"\.?\s*$", _F)
+
+
+def _line_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
+    """(name, role, source) from "Name — Role" headings of bios and organisation slides (and
+    "Role: Name" lines), wherever the extractor did not take them as people."""
+    out: list[tuple[str, str, Source]] = []
+    for hit in role_hits(evidence, MANAGEMENT.roles):
+        doc = evidence.documents.get(hit.document_id)
+        if doc is None or doc.role not in MANAGEMENT.roles or (
+                doc.role is DocumentRole.EMPLOYEE_CENSUS):
+            continue
+        for line in body(hit.text).splitlines():
+            m = _NAME_ROLE.match(line) or _ROLE_NAME.match(line)
+            if m is None or looks_like_instruction(line):
+                continue
+            role = m.group("role").strip()
+            if _SENIOR.search(role) or ROLE_WORDS.fullmatch(role):
+                out.append((m.group("name").strip(), role, evidence.hit_source(hit)))
+    return out
+
+
+def missing_key_roles(members: Sequence[Member]) -> list[str]:
+    """The key roles (CEO, CFO and their equivalents) no member holds."""
+    return [label for label, pattern in KEY_ROLES
+            if not any(role and pattern.search(role) for _, role, _, _ in members)]
+
+
+_BACKGROUND = re.compile(r"\b(?:joined|previously|prior to|before (?:joining|that)|former|"
+                         r"founded|co-founded|years? (?:of experience|at)|degree|graduated|"
+                         r"mba|phd|worked|spent|served|appointed|since)\b", _F)
+
+
+def person_background(evidence: Evidence, name: str) -> tuple[str, Source] | None:
+    """The bio sentence that says most of where a person comes from (joined, previously …)."""
+    last = name.split()[-1].lower() if name.split() else ""
+    best: tuple[int, str, Source] | None = None
+    for hit in role_hits(evidence, (DocumentRole.MANAGEMENT_BIOS,)):
+        for sentence in sentences(hit.text):
+            lowered = sentence.lower()
+            if last not in lowered or "|" in sentence or looks_like_instruction(sentence):
+                continue
+            score = len(_BACKGROUND.findall(sentence))
+            if score and (best is None or score > best[0]):
+                best = (score, trim(sentence, 200), evidence.hit_source(hit))
+    return (best[1], best[2]) if best else None
+
+
+def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
+    """Who holds one named role; never someone holding another role."""
+    for found in _team(evidence).values():
+        match = [f for f in found if holds_role(role_of(f), wanted)]
+        if match:
+            best = match[0]
+            text = (f"{person_name(best)} is the {role_of(best)} "
+                    f"{cite_findings(match[:2], evidence)}.")
+            background = person_background(evidence, person_name(best))
+            if background is not None:
+                text += f" Background: “{background[0]}” {cite([background[1]])}"
+            return Draft(text=text, proposals=approvals([best]), rests_on=[best])
+    for name, role, source in _table_people(evidence):
+        if holds_role(role, wanted):
+            return Draft(text=f"{name} is the {role} {cite([source])}.")
+    for table, hit in tables_of(evidence.hits):  # a census row with a title column
+        if not table.has_header(TITLE_HEADER):
+            continue
+        for row in table.rows:
+            title = row.get(TITLE_HEADER)
+            if title and holds_role(title[1], wanted):
+                source = evidence.hit_source(hit)
+                return Draft(text=f"{row.label} is the {title[1]} ({row.render()}) "
+                                  f"{cite([source])}.")
+    return None
