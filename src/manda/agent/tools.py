@@ -38,6 +38,7 @@ from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import (
     DocumentRole,
     Finding,
+    FindingKind,
     FindingStatus,
     LocationKind,
     RelationType,
@@ -686,9 +687,13 @@ class ToolBox:
         if self._ctx.embedder is not None:  # passages known by their meaning too
             await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         await self._read_all_of(led_by_findings())
+        taken = await self._taken_from_grids()
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]
+        lines += [f"- {f.label}: \"{quote(f.excerpt, 300)}\" (source: "
+                  f"{self._evidence.filename(f.document_id)}, {f.location.label})"
+                  for f in taken]
         return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
 
     async def _read_all_of(self, subjects: Sequence[str]) -> None:
@@ -701,6 +706,13 @@ class ToolBox:
                 found = await graph.list_findings(self._deal, subject=subject)
                 self._evidence.add_findings(
                     f for f in found if f.status in (FindingStatus.APPROVED, FindingStatus.PENDING))
+
+    async def _taken_from_grids(self) -> list[Finding]:
+        """The cells a person took from a review grid's column as red flags (`red_flag`)."""
+        taken = [f for f in await self._ctx.graph.list_findings(self._deal)
+                 if f.kind is FindingKind.CLAUSE and f.attributes.get("red_flag")]
+        self._evidence.add_findings(taken)
+        return [f for f in taken if f.id in self._evidence.findings]
 
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()

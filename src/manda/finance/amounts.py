@@ -185,7 +185,7 @@ _PREFIX = re.compile(
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
 _MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{_alternatives(_MULTIPLIER_WORDS)})(?![\w])")
 _POST_CURRENCY = re.compile(
-    rf"\s?(?P<cur>EUR|USD|GBP|CHF|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
+    rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
     re.IGNORECASE)
 _POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{_alternatives(_THOUSANDS_UNITS)})(?![\w])")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)

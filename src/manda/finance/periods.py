@@ -37,6 +37,10 @@ _MONTHS = {
     "october": 10, "oct": 10, "oktober": 10, "okt": 10,
     "november": 11, "nov": 11,
     "december": 12, "dec": 12, "dezember": 12, "dez": 12,
+    # French, as contracts and filings write them ("conclu le 5 avril 2023")
+    "janvier": 1, "février": 2, "fevrier": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7,
+    "août": 8, "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12,
+    "decembre": 12,
 }
 _MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORDINALS = {
@@ -148,7 +152,8 @@ _FY = [
 ]
 _DATES = [
     # 30 September 2024, 30th Sept. 2024, 30 Sep, 2024
-    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+({_MONTH})\s*,?\s*({_YEAR4}){_E}", _FLAGS),
+    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s+({_MONTH})\s*,?\s*({_YEAR4}){_E}",
+               _FLAGS),
     # September 30, 2024
     re.compile(rf"{_B}({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*({_YEAR4}){_E}", _FLAGS),
     # 2024-09-30
