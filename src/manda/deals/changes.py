@@ -132,7 +132,8 @@ async def _read(graph: ChangeStore, deal_id: str) -> _Deal:
     )
 
 
-def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> list[ChangeItem]:
+def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, Document]
+               ) -> list[ChangeItem]:
     items = []
     for doc in deal.documents:
         if doc.ingested_at <= since or doc.role is DocumentRole.QA_RESPONSE:
@@ -141,9 +142,11 @@ def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> lis
             said = doc.metadata.get("told_by", "someone")
             items.append(ChangeItem("told", f"{doc.filename}: fact noted from {said} "
                                     "(waits for review)", doc.filename, doc.ingested_at))
-        elif doc.id in replaced:
-            items.append(ChangeItem("replaced", f"{doc.filename} replaces {replaced[doc.id]}",
-                                    doc.filename, doc.ingested_at))
+        elif (older := replaced.get(doc.id)) is not None:
+            text = (f"{doc.filename}: a new version replaces the one added "
+                    f"{older.ingested_at:%-d %b %Y}" if older.filename == doc.filename
+                    else f"{doc.filename} replaces {older.filename}")
+            items.append(ChangeItem("replaced", text, doc.filename, doc.ingested_at))
         else:
             role = doc.role.label if doc.role is not DocumentRole.OTHER else "document"
             items.append(ChangeItem("document", f"{doc.filename} ({role}) added",
@@ -152,16 +155,17 @@ def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> lis
 
 
 async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datetime
-                     ) -> tuple[list[ChangeItem], dict[str, str]]:
+                     ) -> tuple[list[ChangeItem], dict[str, Document]]:
     """Restated figures from documents new since then, and documents they replaced."""
     new = {d.id: d for d in deal.documents if d.ingested_at > since}
     names = deal.names
     items: list[ChangeItem] = []
-    replaced: dict[str, str] = {}
+    replaced: dict[str, Document] = {}
+    every = {d.id: d for d in deal.documents}
     for rel in await graph.list_relations(deal_id, type=RelationType.SUPERSEDES):
         if rel.between == "document":
-            if rel.source_id in new and rel.target_id in names:
-                replaced[rel.source_id] = names[rel.target_id]
+            if rel.source_id in new and rel.target_id in every:
+                replaced[rel.source_id] = every[rel.target_id]
             continue
         newer, older = deal.findings.get(rel.source_id), deal.findings.get(rel.target_id)
         if newer is None or older is None or newer.document_id not in new:
@@ -184,14 +188,20 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
             last[entry.subject_id] = entry
     groups: dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, list[Finding]]]]
     groups = {}
+    known: set[tuple[str, frozenset[str]]] = set()  # disagreements open before `since`
     for pair, entry in last.items():
-        if entry.at <= since:
-            continue
         sides = [deal.findings[i] for i in pair.split("|") if i in deal.findings]
         kind: ChangeKind = "conflict" if entry.action == CONFLICT_FOUND else "resolved"
         label = entry.detail.split(": ", 1)[0] if ": " in entry.detail else ""
         values = frozenset(shown(f) for f in sides) if len(sides) == 2 else frozenset({pair})
+        if entry.at <= since:
+            if kind == "conflict":
+                known.add((label, values))
+            continue
         groups.setdefault((kind, label, values), []).append((entry, sides))
+    # a new document siding with one figure of a disagreement already open is no new conflict
+    groups = {key: members for key, members in groups.items()
+              if key[0] != "conflict" or key[1:] not in known}
     items = []
     for (kind, label, _), members in groups.items():
         at = max(e.at for e, _ in members)
