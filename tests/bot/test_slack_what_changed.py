@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 
+from fixtures.qa_answers import ANSWERS, QUESTIONS
 from slackworld import SlackWorld
 
 from bot import ids
@@ -15,22 +16,6 @@ from bot.fakeslack import Message
 from manda.models import utcnow
 
 DEAL = "targetco"
-QUESTIONS = [
-    ("What was revenue in Q3 2024?", "Financial"),
-    ("Please provide the signed customer contracts for the top 5 customers", "Legal"),
-    ("Is the company party to any pending litigation?", "Legal"),
-]
-# A VDR's log in another layout: German headers, ';' between columns, the id column last.
-ANSWERS = (
-    "Frage;Antwort des Verkäufers;Beantwortet von;Datum;Nr.\n"
-    "What was revenue in Q3 2024?;Q3 2024 revenue was EUR 5.6 million (management accounts).;"
-    "CFO;04.11.2024;1\n"
-    "Please provide the signed customer contracts for the top 5 customers;Will be provided in "
-    "phase 2.;Legal;04.11.2024;2\n"
-    "Is the company party to any pending litigation?;Only the Vertex Distribution claim of "
-    "EUR 1.2 million, pending before the Munich Regional Court.;Legal;05.11.2024;3\n"
-    "What was Q3 revenue?;Growth came from new logos in the DACH region.;CFO;05.11.2024;\n"
-).encode()
 
 
 def ephemerals(world: SlackWorld, user_id: str, channel_id: str) -> list[str]:
@@ -58,7 +43,7 @@ async def test_an_answered_q_and_a_file_dropped_in_the_channel_is_imported_once(
     text = summary.all_text()
     assert ("📥 *targetco*: the Q&A answers of `Falcon_QA_log.csv` — 3 answered, 1 needs a "
             "follow-up, 1 contradicts TargetCo_Q3_2024_Report.pdf") in text
-    assert "1 to place" in text
+    assert "1 answer to place on its question" in text
     assert "*Q2* Please provide the signed customer contracts" in text and "follow-up *Q4*" in text
     assert "is *€5.6M* in the answer, *€5.2M* in TargetCo_Q3_2024_Report.pdf" in text
     assert "Row 5: “What was Q3 revenue?”" in text and "Is it *Q1*" in text

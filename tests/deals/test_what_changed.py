@@ -131,6 +131,13 @@ async def test_what_changed_between_two_ingests_a_day_apart(app: Manda, tmp_path
     assert now == was + 1 and irl.text == f"IRL coverage {was}/{total} → {now}/{total}"
     assert changes.headline().startswith("2 new conflicts, 1 restated figure, 1 new red flag,")
 
+    # The sample room's corrected annual report, from the start: one restatement, said once
+    # with every place of both versions stating it.
+    whole = await app.deals.changes(DEAL, since=first_day - timedelta(days=7), remember=False)
+    ebitda = [i for i in whole.items if i.kind == "restated" and i.text.startswith("EBITDA FY2023")]
+    assert [i.text for i in ebitda] == ["EBITDA FY2023 restated from €3.1M to €2.9M"]
+    assert ebitda[0].source.startswith("TargetCo_Annual_Report_2023_CORRECTED.pdf, p.")
+
     # Nothing happened since the second day: nothing to say.
     assert not await app.deals.changes(DEAL, since=utcnow(), remember=False)
 

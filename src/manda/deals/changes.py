@@ -159,7 +159,7 @@ async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datet
     """Restated figures from documents new since then, and documents they replaced."""
     new = {d.id: d for d in deal.documents if d.ingested_at > since}
     names = deal.names
-    items: list[ChangeItem] = []
+    restated: dict[tuple[str, ...], tuple[dict[str, None], dict[str, None], datetime]] = {}
     replaced: dict[str, Document] = {}
     every = {d.id: d for d in deal.documents}
     for rel in await graph.list_relations(deal_id, type=RelationType.SUPERSEDES):
@@ -172,10 +172,15 @@ async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datet
             continue
         if same_amount(newer.value or 0.0, older.value or 0.0):
             continue
-        items.append(ChangeItem(
-            "restated", f"{_label(newer)} restated from {shown(older)} to {shown(newer)}",
-            f"{_where(newer, names)} (was {_where(older, names)})",
-            new[newer.document_id].ingested_at))
+        # one restatement said once, however many places of the two versions state it
+        key = (_label(newer), shown(older), shown(newer), names.get(newer.document_id, "?"),
+               names.get(older.document_id, "?"))
+        now, was, _ = restated.setdefault(key, ({}, {}, new[newer.document_id].ingested_at))
+        now[newer.location.label] = None
+        was[older.location.label] = None
+    items = [ChangeItem("restated", f"{label} restated from {before} to {after}",
+                        f"{doc}, {', '.join(now)} (was {old_doc}, {', '.join(was)})", at)
+             for (label, before, after, doc, old_doc), (now, was, at) in restated.items()]
     return items, replaced
 
 
