@@ -141,3 +141,27 @@ async def test_the_daily_digest_is_kept_refused_to_outsiders_and_posted_once_a_d
     assert await deals.digest_setting(DEAL, key) is None
     assert "turned the daily digest of *targetco* off" in world.ws.bot_messages(
         world.deal.id)[-1].all_text()
+
+
+async def test_a_fact_told_in_the_thread_is_noted_and_shows_in_what_changed(
+    world: SlackWorld,
+) -> None:
+    await world.fake.slash(world.bob, world.deal, "/manda", "changes")  # bob has caught up
+    await world.settle()
+    said = await world.fake.mention(
+        world.alice, world.deal, "note: management said Q4 2024 revenue will land at €5.5M")
+    await world.settle()
+    [noted] = world.replies(world.deal, said.ts)
+    text = noted.all_text()
+    assert text.startswith("📝 Noted, as told by Alice on ") and "(not in a document)" in text
+    assert {b["action_id"] for b in buttons(noted)} >= {ids.APPROVE_FINDING}
+    told = [f for f in await world.manda.graph.list_findings(DEAL, subject="revenue")
+            if f.period == "Q4 2024"]
+    assert [(f.value, f.status.value) for f in told] == [(5_500_000.0, "pending")]
+
+    await world.fake.slash(world.bob, world.deal, "/manda", "changes")
+    await world.settle()
+    changes = ephemerals(world, world.bob.id, world.deal.id)[-1]
+    assert changes.startswith("*What changed in targetco* since you last asked")
+    assert "📝 *Told in a thread*: told by Alice on " in changes
+    assert "fact noted from Alice (waits for review)" in changes
