@@ -5,6 +5,7 @@ first. Screenshots go to test-artifacts/playground/changes-*.png."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from bot.playground import Playground
 
 
 async def test_the_import_summary_and_what_changed_in_the_browser(
-    playground: Playground, browser: Any, artifacts: Path
+    playground: Playground, open_page: Callable[..., Awaitable[tuple[Any, list[str]]]],
+    artifacts: Path,
 ) -> None:
     from playwright.async_api import expect
 
@@ -23,17 +25,12 @@ async def test_the_import_summary_and_what_changed_in_the_browser(
     for text, category in QUESTIONS:
         await manda.deals.add_question("targetco", text, by="U_ANALYST", category=category)
 
-    expect.set_options(timeout=30_000)
-    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = await open_page(height=1000)
 
     async def shot(name: str) -> None:
         await page.mouse.move(1, 1)
         await page.screenshot(path=str(artifacts / f"changes-{name}.png"))
 
-    await page.goto(playground.url)
-    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
     channel = page.locator("#messages")
     thread = page.locator("#thread")
 
