@@ -184,6 +184,40 @@ async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datet
     return items, replaced
 
 
+_Groups = dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, list[Finding]]]]
+
+
+def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]]:
+    """Conflicts (new or resolved) of one line item that share a figure are one, that figure
+    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"); with the
+    shared figure of each merged one."""
+    sharing: dict[tuple[ChangeKind, str, str], list[tuple[ChangeKind, str, frozenset[str]]]] = {}
+    for key in groups:
+        kind, label, values = key
+        if len(values) == 2:
+            for value in sorted(values):
+                sharing.setdefault((kind, label, value), []).append(key)
+    merged: _Groups = {}
+    leads: dict[tuple, str] = {}
+    taken: set[tuple[ChangeKind, str, frozenset[str]]] = set()
+    def found(key: tuple[ChangeKind, str, frozenset[str]]) -> float:
+        return max(entry.at for entry, _ in groups[key]).timestamp()
+
+    # the figure shared most leads; between equals, the one whose conflicts are all newest
+    order = sorted(sharing.items(), key=lambda kv: (-len(kv[1]), -min(map(found, kv[1]))))
+    for (kind, label, value), keys in order:
+        keys = [k for k in keys if k not in taken]
+        if len(keys) < 2:
+            continue
+        taken.update(keys)
+        key: tuple[ChangeKind, str, frozenset[str]] = (
+            kind, label, frozenset().union(*(k[2] for k in keys)))
+        merged[key] = [m for k in keys for m in groups[k]]
+        leads[key] = value
+    merged.update((key, members) for key, members in groups.items() if key not in taken)
+    return merged, leads
+
+
 def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
     """Conflicts each ingestion found or saw go (the pipeline's own entries in the log), as
     they stand now: one figure against the others it disagrees with, said once."""
@@ -191,8 +225,7 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
     for entry in deal.audit:
         if entry.action in (CONFLICT_FOUND, CONFLICT_RESOLVED):
             last[entry.subject_id] = entry
-    groups: dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, list[Finding]]]]
-    groups = {}
+    groups: _Groups = {}
     known: set[tuple[str, frozenset[str]]] = set()  # disagreements open before `since`
     for pair, entry in last.items():
         sides = [deal.findings[i] for i in pair.split("|") if i in deal.findings]
@@ -205,10 +238,11 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
             continue
         groups.setdefault((kind, label, values), []).append((entry, sides))
     # a new document siding with one figure of a disagreement already open is no new conflict
-    groups = {key: members for key, members in groups.items()
-              if key[0] != "conflict" or key[1:] not in known}
+    groups, leads = _one_figure_against_many({
+        key: members for key, members in groups.items()
+        if key[0] != "conflict" or key[1:] not in known})
     items = []
-    for (kind, label, _), members in groups.items():
+    for (kind, label, values), members in groups.items():
         at = max(e.at for e, _ in members)
         sides = [f for _, pair in members for f in pair]
         if len(sides) < 2 * len(members):  # a side no longer held: say what the log said
@@ -218,8 +252,13 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
             by_value: dict[str, dict[str, None]] = {}
             for f in sides:
                 by_value.setdefault(shown(f), {})[deal.names.get(f.document_id, "?")] = None
-            text = f"{label}: " + " against ".join(
-                f"{value} ({', '.join(names)})" for value, names in by_value.items())
+            said = {value: f"{value} ({', '.join(names)})" for value, names in by_value.items()}
+            lead = leads.get((kind, label, values))
+            if lead in said:  # the one figure first, the others it disagrees with after it
+                others = [s for value, s in said.items() if value != lead]
+                text = f"{label}: {said[lead]} against " + " and ".join(others)
+            else:
+                text = f"{label}: " + " against ".join(said.values())
             source = " · ".join(dict.fromkeys(_where(f, deal.names) for f in sides))
         if kind == "resolved":
             text = f"no longer in conflict — {text}"
