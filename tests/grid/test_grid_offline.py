@@ -59,3 +59,20 @@ async def test_a_silent_document_says_what_was_searched(grid_app: Manda) -> None
         cell = row.cells["exclusivity"]
         assert cell.status is CellStatus.NOT_STATED
         assert cell.searched.startswith("searched ") and "exclusiv" in cell.searched
+
+
+async def test_a_question_in_plain_words_is_answered_only_where_a_clause_speaks_to_it(
+        grid_app: Manda) -> None:
+    """Meaning alone is no answer: with a multilingual embedder every clause of a contract is
+    close to any question about it, so the sentence (with its heading) must carry the question's
+    own words. The distributor's minimum-purchase clause answers; the termination clause that
+    only mentions it does not, nor does any clause of the contracts that have none."""
+    columns = parse_columns("Is there a minimum purchase commitment?")
+    run = await grid_app.deals.start_grid(DEAL, columns, by="test", kind="customer_contract",
+                                          queue=False)
+    grid = await grid_app.deals.run_grid(run)
+    answered = {row.document.filename: row.cells[columns[0].key] for row in grid.rows}
+    [stated] = [name for name, cell in answered.items() if cell.status is CellStatus.STATED]
+    assert "Pellworth" in stated and answered[stated].quote.startswith("5.1 ")
+    assert all(cell.status is CellStatus.NOT_STATED
+               for name, cell in answered.items() if name != stated)

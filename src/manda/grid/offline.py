@@ -37,9 +37,10 @@ from manda.vocabulary.grid import GridColumnSpec, GridVocabulary, grid_vocabular
 
 __all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence", "made_on"]
 
-READER = "offline-6"  # bumped when reading changes: cells kept by an older reader are read again
+READER = "offline-7"  # bumped when reading changes: cells kept by an older reader are read again
 MEANING_FLOOR = 0.35  # a passage this close in meaning to a column is read even without its words
 QUESTION_FLOOR = 0.45  # a question in plain words is answered above this (meaning and words)
+WORDS_FLOOR = 0.5  # ... by a sentence (with its heading) that has half its content words at least
 DETAIL_CHARS = 160
 
 
@@ -494,6 +495,8 @@ def _question(reading: Reading, column: GridColumn) -> Found | None:
         headed = coverage(passage.heading, terms) if terms and passage.heading else 0.0
         for sentence in passage.sentence_texts():
             words = coverage(f"{passage.heading} {sentence}", terms) if terms else 0.0
+            if terms and words < WORDS_FLOOR:
+                continue  # meaning alone is no answer: a termination clause is near any clause
             # the clause headed by the question's words states it; one elsewhere may only
             # mention it ("terminate … if it fails to meet the minimum purchase commitment")
             score = (0.45 * close + 0.25 * words + 0.3 * headed if meaning is not None
