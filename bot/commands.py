@@ -77,6 +77,13 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         aliases=("events", "dates"),
     ),
     Subcommand(
+        "grid",
+        "",
+        "a review grid: the same questions across every contract of a kind, cited cell by "
+        "cell, as a table and an Excel file",
+        aliases=("matrix",),
+    ),
+    Subcommand(
         "changes",
         "[since]",
         "what changed since a date (2024-11-01) or since you last asked, most serious first",

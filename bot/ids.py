@@ -38,6 +38,20 @@ TIMELINE_MORE = "manda.timeline.more"
 ANSWER_MENU = "manda.answer.menu"  # the overflow menu of an answer ("How I answered")
 TRACE_VIEW = "manda.trace.view"  # callback_id of the "How I answered" modal
 ANSWER_SHOW_MORE = "manda.answer.more"  # the rest of a long answer, in place
+# the review grid (`/manda grid`)
+GRID_PICK_VIEW = "manda.grid.pick"  # callback_id: the documents and the saved column set
+GRID_COLUMNS_VIEW = "manda.grid.columns"  # callback_id: the columns, pre-ticked, and own ones
+GRID_DOCUMENTS = "manda.grid.documents"  # block and action id: a kind or a folder
+GRID_SET = "manda.grid.set"  # block and action id: the saved column set
+GRID_OWN = "manda.grid.own"  # block and action id: the person's own columns, one a line
+GRID_SHOW_MORE = "manda.grid.more"  # every row of the table, in place
+GRID_CANCEL = "manda.grid.cancel"
+GRID_MENU = "manda.grid.menu"  # overflow: review cells, red flags, ask the seller
+GRID_REVIEW_VIEW = "manda.grid.review"  # callback_id: approve or reject cells
+GRID_COLUMN_VIEW = "manda.grid.column"  # callback_id: a column for red flags or the seller
+GRID_COLUMN = "manda.grid.column.pick"  # block and action id
+GRID_DOCUMENT = "manda.grid.document.pick"  # block and action id
+GRID_DECISION = "manda.grid.decision"  # block and action id: approve / reject
 QA_PLACE = "manda.qa.place"  # an unsure answer of a Q&A file: the question it answers
 QA_PLACE_NEW = "manda.qa.place.new"  # …or a new question of its own
 
@@ -61,6 +75,8 @@ INGEST_SUMMARY = "manda.ingest.summary"  # the head of an ingestion summary (its
 WF_ACTIONS = "manda.wf.actions"
 TIMELINE_ACTIONS = "manda.timeline.actions"
 ANSWER_MENU_BLOCK = "manda.answer.menu"
+GRID_TABLE = "manda.grid.table"
+GRID_ACTIONS = "manda.grid.actions"
 QA_IMPORT_SUMMARY = "manda.qa.import"  # the head of a Q&A import's summary
 
 
@@ -97,3 +113,8 @@ def decision_block(finding_id: str) -> str:
 def undone_block(finding_id: str) -> str:
     """The note above a finding's Approve / Reject pair offered again after an undo."""
     return f"manda.undone.{finding_id}"
+
+
+def grid_pick(group: int) -> str:
+    """Block and action id of the grid's `group`-th column checkbox group (from 1)."""
+    return f"manda.grid.pick.{group}"

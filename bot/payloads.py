@@ -257,6 +257,38 @@ class AnswerRef(ButtonPayload):
         return len(self.model_dump_json(by_alias=True, exclude_none=True)) <= OPTION_VALUE_LIMIT
 
 
+class GridAction(ButtonPayload):
+    """A button of a grid's message: the deal and the grid run."""
+
+    run_id: str = Field(alias="r", min_length=1)
+
+
+class GridModal(Origin):
+    """A grid modal's private_metadata: the deal, where the command or click came from, the
+    grid (for review and column modals) and, after the first step, what was picked in it."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
+
+    deal_id: str = Field(alias="d", min_length=1)
+    run_id: str | None = Field(default=None, alias="r")
+    documents: str | None = Field(default=None, alias="w")  # "kind:lease" / "folder:Leases"
+    purpose: str | None = Field(default=None, alias="p")  # "flag" / "ask" for a column modal
+    team: str | None = Field(default=None, alias="tm")
+
+    def encode(self) -> str:
+        value = self.model_dump_json(by_alias=True, exclude_none=True)
+        if len(value) > METADATA_LIMIT:
+            raise ValueError(f"GridModal is {len(value)} characters; limit {METADATA_LIMIT}")
+        return value
+
+    @classmethod
+    def decode(cls, value: str | None) -> GridModal:
+        try:
+            return cls.model_validate_json(value or "")
+        except (ValidationError, ValueError) as exc:
+            raise StaleButtonError() from exc
+
+
 class PlaceAnswer(ButtonPayload):
     """An answer of a Q&A file Manda could not place: the file, its row, the question chosen
     (0: keep it as a new question)."""

@@ -91,7 +91,7 @@ class ProgressMessage:
         if self.ts is None:
             reply = await self._client.chat_postMessage(
                 channel=self._thread.channel,
-                thread_ts=self._thread.thread_ts,
+                thread_ts=self._thread.thread_ts or None,  # "": a message of its own
                 text=message.text,
                 blocks=message.blocks,
             )

@@ -50,7 +50,7 @@ async def actions_of(deps: Deps, client: AsyncWebClient, thread: Thread, deal_id
     return await deps.deals.actions_for(
         deal_id, await teller_of(client, thread), said=said,
         workspace=workspace_key(thread.team),
-        membership=SlackMembership(client, team=thread.team), channel_key=thread.channel_key,
+        membership=SlackMembership(client), channel_key=thread.channel_key,
         owner=thread.channel, conversation=thread.conversation_id)
 
 

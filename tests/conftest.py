@@ -12,8 +12,9 @@ import pytest
 from manda.app import Manda
 from manda.config import Settings
 from manda.sample import generate_sample_rooms
+from manda.sample.grid_dev import DEV_DEAL
 
-pytest_plugins = ["fixtures.redis_server"]
+pytest_plugins = ["fixtures.redis_server", "fixtures.grid_room"]
 
 _ENV = (
     "NEO4J_URI",
@@ -48,13 +49,16 @@ def offline_settings(home: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[str, Path]) -> Path:
-    """A MANDA_HOME holding both sample deals, ingested once; tests get copies of it."""
+def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[str, Path],
+                  grid_written: dict[str, Path]) -> Path:
+    """A MANDA_HOME holding the sample deals and the grid's dev contracts (deal `fernhill`),
+    ingested once; tests get copies of it."""
     home = tmp_path_factory.mktemp("ingested-home")
+    rooms = {**sample_rooms, DEV_DEAL: next(iter(grid_written.values())).parents[1]}
 
     async def ingest_all() -> None:
         async with Manda(offline_settings(home)) as app:
-            for deal_id, folder in sample_rooms.items():
+            for deal_id, folder in rooms.items():
                 await app.ingest.ingest(deal_id, [folder])
 
     asyncio.run(ingest_all())

@@ -88,7 +88,10 @@ def render_qa_import(result: QAImport, *, by: str | None = None) -> SlackMessage
                                    f"`manda qa import --deal {deal} FILE --match ROW=N`."]))
     (was, total), (now, _) = result.coverage
     opened, still = result.open_questions
-    facts = [f"IRL coverage {was}/{total} → {now}/{total}", f"open questions {opened} → {still}"]
+    facts = [f"IRL coverage {was}/{total} → {now}/{total}" if now != was
+             else f"IRL coverage unchanged ({now}/{total})",
+             f"open questions {opened} → {still}" if still != opened
+             else f"open questions unchanged ({still})"]
     if result.unanswered:
         facts.append(f"{plural(result.unanswered, 'question')} of the file still unanswered")
     facts.append("figures from the answers wait for review; each answer is cited as "

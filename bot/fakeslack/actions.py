@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.fakeslack import payloads
+from bot.fakeslack.blockkit import validate_modal
 from bot.fakeslack.server import Delivery, FakeSlackServer
 from bot.fakeslack.state import Channel, Message, User
 
@@ -139,6 +140,7 @@ class FakeSlack(FakeSlackServer):
         author, where = self.user(user), self.channel(channel)
         response_url = self.new_hook(where.id, author.id)
         form = payloads.slash_command(self.workspace, author, where, command, text, response_url)
+        self.workspace.issue_trigger(str(form["trigger_id"]), author.id)  # it may open a modal
         delivery = await self.deliver("slash_commands", form)
         self._show_ack(delivery, where.id, author.id)
         return delivery
@@ -221,9 +223,12 @@ class FakeSlack(FakeSlackServer):
         values of checkboxes. Inputs left out keep their initial values, as in Slack.
 
         An ack with `response_action: errors` keeps the modal open (its errors in
-        `Workspace.modal_errors`), as Slack shows them under the fields. An input block is
-        required unless `optional`: left empty, Slack's client keeps the modal open with "This
-        field is required" and sends the app nothing (the delivery's status is 0).
+        `Workspace.modal_errors`), as Slack shows them under the fields; one with
+        `response_action: update` shows its `view` in place of the submitted one (checked as
+        views.open checks a view: https://docs.slack.dev/surfaces/modals#updating_response).
+        An input block is required unless `optional`: left empty, Slack's client keeps the
+        modal open with "This field is required" and sends the app nothing (the delivery's
+        status is 0).
         https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload
         https://docs.slack.dev/reference/block-kit/blocks/input-block
         """
@@ -250,6 +255,14 @@ class FakeSlack(FakeSlackServer):
         data = delivery.json or {}
         if delivery.status == 200 and data.get("response_action") == "errors":
             self.workspace.show_modal(who.id, view, errors=dict(data.get("errors") or {}))
+        elif delivery.status == 200 and data.get("response_action") == "update":
+            update = data.get("view")
+            problems = validate_modal(update) if isinstance(update, dict) else ["no view"]
+            if problems:
+                raise AssertionError(f"Slack would refuse the updated view: {problems}")
+            # the same view (its id), other content: Slack gives it a new `hash`
+            self.workspace.show_modal(who.id, {**update, "id": view.get("id"),
+                                               "hash": self.workspace.new_id("H")})
         else:
             self.workspace.show_modal(who.id, None)
         return delivery
@@ -371,7 +384,9 @@ def _left_empty(
 
 def _element_state(element: Mapping[str, Any], entered: Any) -> dict[str, Any]:
     kind = element.get("type")
-    options = {str(o.get("value")): o for o in element.get("options", [])}
+    every = [*element.get("options", []),
+             *(o for g in element.get("option_groups") or [] for o in g.get("options", []))]
+    options = {str(o.get("value")): o for o in every}
     if kind == "checkboxes":
         if entered is _UNSET:
             chosen = list(element.get("initial_options") or [])

@@ -33,6 +33,13 @@ VIEW_TITLE = 24  # a modal's title, submit and close texts
 PRIVATE_METADATA = 3000
 CALLBACK_ID = 255
 INPUT_LABEL = 2000
+# https://docs.slack.dev/reference/block-kit/blocks/table-block: at most 100 rows of at most 20
+# cells (raw_text or rich_text), at most 20 column settings; one table a message (Slack answers
+# `invalid_attachments` with `only_one_table_allowed` for a second one)
+TABLE_ROWS = 100
+TABLE_CELLS = 20
+TABLE_COLUMN_SETTINGS = 20
+TABLE_ALIGN = ("left", "center", "right")
 OPTIONS = {"checkboxes": 10, "radio_buttons": 10, "static_select": 100,
            "multi_static_select": 100}  # https://docs.slack.dev/reference/block-kit/block-elements
 OPTION_TEXT = 75
@@ -200,15 +207,76 @@ def _check_block(block: dict[str, Any], where: str) -> list[str]:
             errors += _check_options(element, f"{where}/element")
     elif kind == "markdown":
         errors += _too_long(block.get("text"), MARKDOWN_TEXT, f"{where}/text")
+    elif kind == "table":
+        errors += _check_table(block, where)
+    return errors
+
+
+def tables_in(blocks: Any) -> int:
+    """How many table blocks a message holds (Slack takes one)."""
+    return sum(1 for b in blocks or [] if isinstance(b, dict) and b.get("type") == "table")
+
+
+def _check_table(block: dict[str, Any], where: str) -> list[str]:
+    rows = block.get("rows")
+    if not isinstance(rows, list) or not rows or len(rows) > TABLE_ROWS:
+        return [f"[ERROR] must have 1 to {TABLE_ROWS} items [json-pointer:{where}/rows]"]
+    errors: list[str] = []
+    for r, row in enumerate(rows):
+        at = f"{where}/rows/{r}"
+        if not isinstance(row, list) or not row or len(row) > TABLE_CELLS:
+            errors.append(f"[ERROR] must have 1 to {TABLE_CELLS} items [json-pointer:{at}]")
+            continue
+        for c, cell in enumerate(row):
+            kind = cell.get("type") if isinstance(cell, dict) else None
+            if kind == "raw_text":
+                errors += _too_long(cell.get("text"), MESSAGE_TEXT, f"{at}/{c}/text")
+            elif kind == "rich_text":
+                if not isinstance(cell.get("elements"), list) or not cell["elements"]:
+                    errors.append(f"[ERROR] must provide elements [json-pointer:{at}/{c}]")
+            else:
+                errors.append(f"[ERROR] a table cell must be raw_text or rich_text "
+                              f"[json-pointer:{at}/{c}/type]")
+    settings = block.get("column_settings", [])
+    if not isinstance(settings, list) or len(settings) > TABLE_COLUMN_SETTINGS:
+        errors.append(f"[ERROR] no more than {TABLE_COLUMN_SETTINGS} items allowed "
+                      f"[json-pointer:{where}/column_settings]")
+    else:
+        for c, setting in enumerate(settings):
+            if not isinstance(setting, dict) or setting.get("align", "left") not in TABLE_ALIGN \
+                    or not isinstance(setting.get("is_wrapped", False), bool):
+                errors.append(f"[ERROR] invalid column setting "
+                              f"[json-pointer:{where}/column_settings/{c}]")
     return errors
 
 
 def _check_options(element: dict[str, Any], where: str) -> list[str]:
-    """Option lists: how many an element holds, and each option's text and value."""
+    """Option lists: how many an element holds, and each option's text and value. A select
+    takes `options` or `option_groups` (each a label and its options), never both
+    (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element)."""
     limit = OPTIONS.get(str(element.get("type")))
     if limit is None:
         return []
-    options = element.get("options") or []
+    groups = element.get("option_groups")
+    if groups is not None and element.get("type") in ("static_select", "multi_static_select"):
+        if "options" in element:
+            return [f"[ERROR] options and option_groups cannot both be given "
+                    f"[json-pointer:{where}]"]
+        if not isinstance(groups, list) or not groups or len(groups) > limit:
+            return [f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/option_groups]"]
+        errors: list[str] = []
+        for g, group in enumerate(groups):
+            at = f"{where}/option_groups/{g}"
+            errors += _text_object(group.get("label") if isinstance(group, dict) else None,
+                                   OPTION_TEXT, f"{at}/label")
+            errors += _option_list(group.get("options") if isinstance(group, dict) else None,
+                                   limit, at)
+        return errors
+    return _option_list(element.get("options"), limit, where)
+
+
+def _option_list(options: Any, limit: int, where: str) -> list[str]:
+    options = options or []
     errors = []
     if not options or len(options) > limit:
         errors.append(f"[ERROR] must have 1 to {limit} items [json-pointer:{where}/options]")

@@ -12,7 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fakeslack.blockkit import MAX_VIEW_BLOCKS, MESSAGE_TEXT, validate_blocks, validate_modal
+from bot.fakeslack.blockkit import (
+    MAX_VIEW_BLOCKS,
+    MESSAGE_TEXT,
+    tables_in,
+    validate_blocks,
+    validate_modal,
+)
 from bot.fakeslack.state import Channel, Message, Workspace
 
 
@@ -166,6 +172,9 @@ class WebApi:
             errors = validate_blocks(blocks)
             if errors:
                 raise ApiError("invalid_blocks", response_metadata={"messages": errors})
+            if tables_in(blocks) > 1:  # one table a message: the table block reference
+                raise ApiError("invalid_attachments",
+                               response_metadata={"messages": ["only_one_table_allowed"]})
         return (None if text is None else str(text)), blocks
 
     def _thread(self, channel: Channel, thread_ts: Any) -> str | None:

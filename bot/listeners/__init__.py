@@ -10,6 +10,7 @@ from bot.listeners import (
     answer_more,
     commands,
     files,
+    grid,
     home,
     knowledge,  # noqa: F401  (its `/manda` handlers register on import, `@handles`)
     mentions,
@@ -38,4 +39,5 @@ def register_all(app: AsyncApp, deps: Deps) -> None:
     workflows.register(app, deps)
     timeline.register(app, deps)
     trace.register(app, deps)
+    grid.register(app, deps)
     home.register(app, deps)

@@ -86,6 +86,21 @@ async def _bound_deal(deps: Deps, respond: AsyncRespond, command: Command) -> st
 
 
 HANDLERS: dict[str, Job] = {}
+# Commands whose answer is a modal, opened with the command's trigger_id in the ack path.
+ModalOpener = Callable[[Deps, AsyncWebClient, AsyncRespond, Command], Awaitable[None]]
+MODALS: dict[str, ModalOpener] = {}
+
+
+def opens_modal(name: str) -> Callable[[ModalOpener], ModalOpener]:
+    """Make the decorated function open the command's modal, inside the ack path."""
+    if name not in BY_NAME:
+        raise KeyError(f"`/manda {name}` is not in bot.commands.SUBCOMMANDS; add its row first")
+
+    def register(opener: ModalOpener) -> ModalOpener:
+        MODALS[name] = opener
+        return opener
+
+    return register
 
 
 def handles(name: str) -> Callable[[Job], Job]:
@@ -310,7 +325,7 @@ async def _run(
 
 
 def _missing_handlers() -> list[str]:
-    return [c.name for c in SUBCOMMANDS if c.name not in HANDLERS]
+    return [c.name for c in SUBCOMMANDS if c.name not in HANDLERS and c.name not in MODALS]
 
 
 def _ack_now(sub: str, rest: str) -> SlackMessage | None:
@@ -369,6 +384,13 @@ def register(app: AsyncApp, deps: Deps) -> None:
             await ack(text=reply.text, blocks=reply.blocks)
             return
         await ack()
+        if sub in MODALS:  # its trigger_id lives 3 s: the modal opens here, in the ack path
+            try:
+                await MODALS[sub](deps, client, respond, command)
+            except Exception as exc:
+                log.exception("/manda %s could not open its modal", sub)
+                await _say(respond, render_error(exc, f"run `{SLASH} {sub}`"))
+            return
         start(sub, client, respond, command, rest)
 
     def shortcut_of(name: str) -> Callable[..., Awaitable[None]]:

@@ -34,7 +34,7 @@ async def _may_act(deps: Deps, client: AsyncWebClient, respond: AsyncRespond, co
                    deal_id: str) -> bool:
     allowed = await deps.deals.may_act(
         deal_id, command["user_id"], workspace=workspace_key(command["team_id"]),
-        membership=SlackMembership(client, team=command["team_id"]),
+        membership=SlackMembership(client),
         channel_key=_channel_key(command))
     if not allowed:
         await _say(respond, render_notice(

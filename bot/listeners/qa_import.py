@@ -43,7 +43,7 @@ async def place(deps: Deps, client: AsyncWebClient, click: Click) -> None:
         return
     if click.channel is not None and not await deps.deals.may_act(
             payload.deal_id, click.user, workspace=workspace_key(click.team),
-            membership=SlackMembership(client, team=click.team)):
+            membership=SlackMembership(client)):
         await tell(client, click, "Only members of the deal's channel can place answers; "
                                   "nothing was changed.")
         return

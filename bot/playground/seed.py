@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from bot.fakeslack import Channel, FakeSlack, User
 
 DEAL_CHANNELS = {"deal-targetco": "targetco", "deal-northwind": "northwind",
-                 "deal-pennine": "pennine"}
+                 "deal-pennine": "pennine", "deal-fernhill": "fernhill"}
 TEAMMATES = (("priya", "Priya Shah"), ("marcus", "Marcus Lee"))
 TOPICS = {
     "deal-targetco": "Due diligence on TargetCo — its data room is indexed; ask @Manda",
     "deal-northwind": "Due diligence on Northwind — its data room is indexed; ask @Manda",
     "deal-pennine": "Project Kestrel: Pennine Precision Engineering (UK, FY to 31 March) — "
                     "ask @Manda",
+    "deal-fernhill": "Fernhill Components: its contracts (customers, suppliers, a lease, "
+                     "employment, banking) — try /manda grid",
     "general": "Firm-wide chatter — not linked to any deal",
 }
 GREETINGS = {

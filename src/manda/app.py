@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the heavy services (LangGraph, parsers, Claude) load on fir
     from manda.cim.service import CimService
     from manda.deals import DealService
     from manda.deals.workflows import DealWorkflows
+    from manda.grid.service import GridService
     from manda.ingest.service import Extractor, IngestService
     from manda.irl.service import IrlService
     from manda.jobs.service import JobService
@@ -73,6 +74,7 @@ class Guards:
 NO_GUARDS: dict[str, Any] = {}
 CHAT_CLAUDE = "Claude"
 INGESTION_CLAUDE = "Claude (ingestion)"
+GRID_CLAUDE = "Claude (grid)"
 
 
 def _guards(guards: Guards | None, service: str) -> dict[str, Any]:
@@ -291,6 +293,11 @@ class Manda:
             if self.anthropic is not None
             else AdapterChoice("cim", "extractive",
                                "slides from findings and passages (ANTHROPIC_API_KEY not set)"),
+            AdapterChoice("grid", "claude", f"{settings.claude_model}, one request a document, "
+                          f"{settings.grid_concurrency} at once, quotes checked")
+            if self.anthropic is not None
+            else AdapterChoice("grid", "offline", "clauses read by headings, cues and meaning "
+                               "(ANTHROPIC_API_KEY not set)"),
         ]
         self.search = HybridSearch(graph=self.graph, embedder=self.embedder, reranker=self.reranker)
         self.job_queue, jobs_choice = choose_job_queue(settings, guards)
@@ -382,7 +389,26 @@ class Manda:
             uploads_dir=self.settings.home_dir / "uploads",
             retry=RetryPolicy(max_attempts=self.settings.job_max_attempts),
             metrics=self.metrics,
+            grid=lambda deal, run, document: self.grid.read_document(deal, run, document),
         )
+
+    @cached_property
+    def grid(self) -> GridService:
+        """The review grid: Claude reads each document when configured, else the offline
+        reader (clauses by headings, cues and the embedder's meaning)."""
+        from manda.grid.offline import OfflineReader
+        from manda.grid.service import GridService
+
+        if self.anthropic is None:
+            return GridService(graph=self.graph, reader=OfflineReader(embedder=self.embedder))
+        from manda.grid.claude import ClaudeGridReader
+        from manda.llm.claude import ClaudeChatModel
+
+        model = ClaudeChatModel(client=self.anthropic, model=self.settings.claude_model,
+                                **self._guards(GRID_CLAUDE))
+        reader = ClaudeGridReader(model=model, concurrency=self.settings.grid_concurrency,
+                                  requests_per_minute=self.settings.grid_requests_per_minute)
+        return GridService(graph=self.graph, reader=reader, model=self.settings.claude_model)
 
     @cached_property
     def deals(self) -> DealService:
@@ -398,6 +424,7 @@ class Manda:
             settings=self.settings,
             workflows=self._deal_workflows,
             traces=self.memory,
+            grid=lambda: self.grid,
             gate=MemoryEventGate(self.memory),
         )
 

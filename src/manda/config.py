@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     claude_model: str = Field(default=DEFAULT_CLAUDE_MODEL, alias="MANDA_CLAUDE_MODEL")
     model_timeout_seconds: float = Field(default=60.0, alias="MANDA_MODEL_TIMEOUT")
     model_max_retries: int = Field(default=3, alias="MANDA_MODEL_MAX_RETRIES")
+    # the review grid with Claude: documents read at once, and requests a minute at most (the
+    # account's rate budget; unset: only the SDK's waits after a 429)
+    grid_concurrency: int = Field(default=4, alias="MANDA_GRID_CONCURRENCY", ge=1, le=32)
+    grid_requests_per_minute: int | None = Field(default=None, alias="MANDA_GRID_RPM", ge=1)
     # a queued ingestion job whose backend stays down is tried this many times, then `failed`
     job_max_attempts: int = Field(default=6, alias="MANDA_JOB_MAX_ATTEMPTS", ge=1)
     # finished (completed or failed) jobs are forgotten after this many seconds

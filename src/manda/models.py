@@ -7,6 +7,7 @@ adapter is one of these. They carry no behaviour beyond small, obvious helpers.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Literal
@@ -252,6 +253,7 @@ class FindingKind(StrEnum):
     DATE = "date"
     CUSTOMER = "customer"
     FACT = "fact"
+    CLAUSE = "clause"  # one cell of a review grid: what a document states on one column
 
 
 class Confidence(StrEnum):
@@ -396,6 +398,111 @@ class QAItem(_Model):
     @staticmethod
     def make_id(deal_id: str, question: str) -> str:
         return stable_id("q", deal_id, " ".join(question.lower().split()))
+
+
+# ---------------------------------------------------------------- the review grid
+
+
+class GridColumn(_Model):
+    """One question of a review grid: a standard column of the vocabulary (`key` is its key) or
+    a question in plain words (`key` is `q_<hash of its wording>`), and the type of its cells."""
+
+    key: str
+    name: str  # as the person asked for it ("change of control", "Is there a rent review?")
+    type: str = "text"  # manda.vocabulary.grid.ColumnType
+    standard: bool = False
+
+    @property
+    def wording(self) -> str:
+        """What a cell is computed for: the standard column, or the question's words."""
+        return self.key if self.standard else " ".join(self.name.lower().split())
+
+
+class CellStatus(StrEnum):
+    STATED = "stated"  # the document states it: value, quote and place
+    NOT_STATED = "not_stated"  # it is silent; `searched` says what was looked for
+    UNREADABLE = "unreadable"  # the document could not be read; `reason` says why
+    UNSUPPORTED = "unsupported"  # an answer whose quote did not support it (the gate's refusal)
+
+
+class GridCell(_Model):
+    """What one document says on one column, computed once per (document version, column
+    wording, reader) and kept; a stated cell is also a finding (`finding_id`) for review."""
+
+    deal_id: str
+    document_id: str
+    column: str  # GridColumn.key
+    wording: str  # GridColumn.wording
+    reader: str  # "offline-1", "claude:claude-sonnet-5-5"
+    status: CellStatus
+    value: str | bool | float | dict[str, str | float | bool] | None = None  # normalised
+    shown: str = ""  # the value as a person reads it ("Yes", "36 months", "GBP 2,000,000")
+    detail: str = ""  # what goes with it: a consequence, a scope, who may and on what notice
+    quote: str = ""
+    location: Location | None = None
+    clause: str | None = None  # "12.2", "§ 12 (3)"
+    heading: str = ""  # the heading the quote stands under
+    amending: bool = False  # the quote replaces part of an earlier document (an amendment)
+    searched: str = ""  # for "not stated": what was searched, where
+    reason: str = ""  # for "unreadable" and "unsupported": why
+    finding_id: str | None = None
+    usage: dict[str, int] = Field(default_factory=dict)  # the reading's tokens (on one cell)
+    computed_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def place(self) -> str:
+        """`p.2, clause 12.2`, `Termination`, `p.1, OCR`: where a person finds the quote."""
+        label = self.location.label if self.location is not None else ""
+        if self.clause and self.clause not in label:
+            return f"{label}, clause {self.clause}" if label else f"clause {self.clause}"
+        return label
+
+    @staticmethod
+    def key_of(document_id: str, wording: str, reader: str) -> str:
+        return stable_id("gc", document_id, wording, reader)
+
+
+class GridRunStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+
+
+class GridSelection(_Model):
+    """Which documents a grid is asked of: a kind (`customer_contract`, `lease`, `contract`) or
+    a document role, a folder of the room, a file-name pattern; each narrows the others."""
+
+    kind: str | None = None
+    folder: str | None = None
+    pattern: str | None = None
+
+
+class GridRun(_Model):
+    """One grid asked of a deal: its documents and columns, who asked, how far it is, what it
+    cost. Cells are kept apart (`GridCell`), so a run is light and a re-run reuses them."""
+
+    id: str
+    deal_id: str
+    selection: GridSelection
+    columns: list[GridColumn]
+    document_ids: list[str]
+    reader: str
+    title: str = ""  # what the rows are, for a person: "customer contracts"
+    target: list[str] = Field(default_factory=list)  # the target's party keys
+    kinds: dict[str, str] = Field(default_factory=dict)  # document id -> document kind
+    amends: dict[str, str] = Field(default_factory=dict)  # amendment's id -> amended document's
+    requested_by: str = ""
+    status: GridRunStatus = GridRunStatus.RUNNING
+    jobs: dict[str, str] = Field(default_factory=dict)  # document id -> job id (queued reading)
+    usage: dict[str, int] = Field(default_factory=dict)  # tokens by kind, over its documents
+    cost_usd: float | None = None
+    cancelled_by: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+
+    @staticmethod
+    def new_id() -> str:
+        return f"grid-{uuid.uuid4().hex[:12]}"
 
 
 # ---------------------------------------------------------------- retrieval

@@ -6,7 +6,7 @@ import ast
 import gc
 from pathlib import Path
 
-from room import ANNUAL_FIX, BIOS, DEAL, DECK, LEGAL, Q3, Room
+from room import ANNUAL, ANNUAL_FIX, BIOS, DEAL, DECK, LEGAL, Q3, Room
 
 from manda.agent import planner
 from manda.agent.context import AgentContext
@@ -24,7 +24,8 @@ async def toolbox(room: Room) -> tuple[ToolBox, Evidence]:
 
 
 async def test_the_tools_are_the_specified_ones() -> None:
-    assert TOOL_NAMES == ("query_knowledge_base", "get_document_info", "detect_contradictions",
+    assert TOOL_NAMES == ("query_knowledge_base", "list_documents", "get_document_info",
+                          "detect_contradictions",
                           "find_gaps", "get_timeline", "red_flags", "validate_finding",
                           "suggest_questions", "add_to_qa", "update_knowledge_base", "create_irl",
                           "trigger_analysis", "update_knowledge_graph", "topic_brief")
@@ -206,3 +207,20 @@ async def test_the_timeline_tool_keeps_to_the_questions_as_of_date(room: Room) -
     cited = {(s.document, s.location) for s in evidence.dated}
     kept = {(c.document, c.location) for e in evidence.timeline.events for c in e.citations}
     assert cited == kept
+
+
+async def test_list_documents_is_the_room_s_inventory_with_dates_status_and_versions(
+        room: Room) -> None:
+    """"What do we have?" is answered from the room itself: every document, its role, date,
+    status and the version that supersedes it (issue 30, item 6)."""
+    box, evidence = await toolbox(room)
+    listed = await box.list_documents({})
+    documents = list(evidence.documents.values())
+    assert listed.startswith(f"{len(documents)} document(s):")
+    assert all(d.filename in listed for d in documents)
+    [line] = [x for x in listed.splitlines() if x.startswith(f"- {ANNUAL} ")]
+    assert line.endswith(f"superseded by {ANNUAL_FIX}")
+    role = next(d.role for d in documents if d.filename == ANNUAL).value
+    one = await box.list_documents({"role": role, "limit": 1})
+    assert f"of role {role}" in one.splitlines()[0]
+    assert len([x for x in one.splitlines() if x.startswith("- ")]) == 1

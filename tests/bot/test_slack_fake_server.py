@@ -277,3 +277,28 @@ async def test_a_response_url_takes_five_posts_within_thirty_minutes(
         async with http.post(late, json={"text": "too late"}) as response:
             assert response.status == 404
         assert ws.calls_to("response_url", ok=False)[-1].error == "expired_url"
+
+
+async def test_table_blocks_are_held_to_the_block_kit_reference(fake: FakeSlack) -> None:
+    """https://docs.slack.dev/reference/block-kit/blocks/table-block: at most 100 rows of at
+    most 20 raw_text or rich_text cells, at most 20 column settings, one table a message."""
+    channel = fake.workspace.add_channel("deal-x")
+    client = client_for(fake)
+
+    def table(rows: int, cells: int, **extra: object) -> dict[str, object]:
+        row = [{"type": "raw_text", "text": "x"}] * cells
+        return {"type": "table", "rows": [row] * rows, **extra}
+
+    await client.chat_postMessage(channel=channel.id, text="t", blocks=[table(100, 20)])
+    for refused in (table(101, 2), table(2, 21), table(0, 1),
+                    table(1, 1, column_settings=[{"is_wrapped": True}] * 21),
+                    table(1, 1, column_settings=[{"align": "middle"}]),
+                    {"type": "table", "rows": [[{"type": "raw_text", "text": ""}]]},
+                    {"type": "table", "rows": [[{"type": "mrkdwn", "text": "x"}]]}):
+        assert await error_of(client.chat_postMessage(
+            channel=channel.id, text="t", blocks=[refused])) == "invalid_blocks"
+    with pytest.raises(SlackApiError) as caught:
+        await client.chat_postMessage(channel=channel.id, text="t",
+                                      blocks=[table(2, 2), table(2, 2)])
+    assert caught.value.response["error"] == "invalid_attachments"
+    assert caught.value.response["response_metadata"]["messages"] == ["only_one_table_allowed"]

@@ -17,12 +17,19 @@ import pytest
 from manda.errors import AlreadyDecidedError, FindingNotFoundError, MandaError
 from manda.kg.port import ROLES, Capabilities, KnowledgeGraph, ScoredId
 from manda.models import (
+    CellStatus,
     Chunk,
     Deal,
     Document,
     DocumentStatus,
     Finding,
     FindingStatus,
+    GridCell,
+    GridColumn,
+    GridRun,
+    GridRunStatus,
+    GridSelection,
+    Location,
     RelationType,
     ReviewDecisionKind,
 )
@@ -726,6 +733,55 @@ async def test_channel_bindings(graph: KnowledgeGraph, make: ModelFactory, deal_
     assert await graph.channel_deal(channel) is None
     bindings = await graph.list_bindings()
     assert channel not in bindings and bindings[other_channel] == deal_id
+
+
+# ---------------------------------------------------------------- the review grid
+
+
+def _cell(deal: str, document: str, wording: str, reader: str = "offline-2",
+          shown: str = "Yes") -> GridCell:
+    return GridCell(deal_id=deal, document_id=document, column=wording, wording=wording,
+                    reader=reader, status=CellStatus.STATED, value={"months": 36.0},
+                    shown=shown, quote="for an initial term of 36 months",
+                    location=Location.for_page(2), clause="2.1")
+
+
+async def test_grid_cells_are_kept_per_document_wording_and_reader(
+    graph: KnowledgeGraph, deal_id: str, other_deal_id: str
+) -> None:
+    await graph.put_grid_cells([_cell(deal_id, "d1", "term"), _cell(deal_id, "d2", "term"),
+                                _cell(deal_id, "d1", "renewal"),
+                                _cell(deal_id, "d1", "term", reader="claude:x"),
+                                _cell(other_deal_id, "d1", "term")])
+    await graph.put_grid_cells([_cell(deal_id, "d1", "term", shown="36 months")])  # replaces
+
+    found = await graph.grid_cells(deal_id, ["d1", "d2"], ["term"], "offline-2")
+    assert sorted((c.document_id, c.shown) for c in found) == [("d1", "36 months"),
+                                                               ("d2", "Yes")]
+    assert found[0].model_dump() in [_cell(deal_id, "d1", "term", shown="36 months").model_dump()
+                                     | {"computed_at": c.computed_at} for c in found]
+    assert await graph.grid_cells(deal_id, ["d3"], ["term"], "offline-2") == []
+    assert [c.reader for c in await graph.grid_cells(deal_id, ["d1"], ["term"], "claude:x")] == [
+        "claude:x"]
+
+
+async def test_grid_runs_round_trip_newest_first(
+    graph: KnowledgeGraph, deal_id: str, other_deal_id: str
+) -> None:
+    columns = [GridColumn(key="term", name="Term", type="term", standard=True)]
+    first = GridRun(id="grid-1", deal_id=deal_id, selection=GridSelection(kind="lease"),
+                    columns=columns, document_ids=["d1"], reader="offline-2")
+    second = first.model_copy(update={"id": "grid-2",
+                                      "created_at": first.created_at + timedelta(seconds=1)})
+    for run in (first, second, first.model_copy(update={"deal_id": other_deal_id})):
+        await graph.put_grid_run(run)
+    done = first.model_copy(update={"status": GridRunStatus.COMPLETED, "usage": {"input": 5}})
+    await graph.put_grid_run(done)
+
+    assert dumps([await graph.get_grid_run(deal_id, "grid-1")]) == dumps([done])
+    assert await graph.get_grid_run(deal_id, "grid-9") is None
+    assert [r.id for r in await graph.list_grid_runs(deal_id)] == ["grid-2", "grid-1"]
+    assert [r.id for r in await graph.list_grid_runs(deal_id, limit=1)] == ["grid-2"]
 
 
 # ---------------------------------------------------------------- deal isolation

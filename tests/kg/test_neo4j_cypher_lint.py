@@ -76,6 +76,7 @@ def vocabulary() -> dict[str, Any]:
     keys = {field for model in models for field in model.model_fields}
     # Keys of the store's own nodes and relationships, and of the `$rows` maps it UNWINDs.
     keys |= {"embedder_id", "chunk_id", "channel_key", "reason", "source_id", "target_id"}
+    keys |= {"wording", "reader", "data"}  # the review grid's cells and runs (bodies as JSON)
     keys |= {cypher.vector_space(e).property_key for e, _ in SAMPLE_EMBEDDERS}
     return {
         "labels": list(cypher.LABELS),

@@ -31,7 +31,8 @@ async def test_the_workspace_is_seeded_through_slack(playground: Playground) -> 
     ws, manda = playground.fake.workspace, playground.manda
     assert manda is not None
     names = {c.name: c for c in ws.channels.values() if c.kind != "im"}
-    assert set(names) == {"general", "deal-targetco", "deal-northwind", "deal-pennine"}
+    assert set(names) == {"general", "deal-targetco", "deal-northwind", "deal-pennine",
+                          "deal-fernhill"}
     for name, deal_id in DEAL_CHANNELS.items():
         channel = names[name]
         assert await manda.graph.channel_deal(channel_key(ws.team_id, channel.id)) == deal_id
@@ -39,7 +40,8 @@ async def test_the_workspace_is_seeded_through_slack(playground: Playground) -> 
         assert f"linked this channel to deal *{deal_id}*" in linked.text
     assert await manda.graph.channel_deal(channel_key(ws.team_id, names["general"].id)) is None
     commands = [d.payload for d in playground.fake.deliveries if d.kind == "slash_commands"]
-    assert [c["text"] for c in commands] == ["deal targetco", "deal northwind", "deal pennine"]
+    assert [c["text"] for c in commands] == ["deal targetco", "deal northwind", "deal pennine",
+                                             "deal fernhill"]
     you = playground.seeded.you
     assert playground.seeded.dm.kind == "im" and you.id in playground.seeded.dm.members
     assert all(you.id in c.members and ws.bot.id in c.members for c in names.values())

@@ -4,27 +4,22 @@ issue names, and every ground-truth quote stands verbatim at its place in its do
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import docx
 import pytest
-import yaml
+from fixtures.contract_sets import NOT_STATED, cells, check_quote, norm, truth
 from pypdf import PdfReader
 
-from manda.sample.grid_contract_texts import CONTRACTS, Contract
+from manda.sample.grid_contract_texts import CONTRACTS
 from manda.sample.grid_contracts import GRID_DEAL, generate_grid_contracts, scanned_pages
 
 TRUTH = Path(__file__).parents[2] / "evals" / "grid" / "contracts.yaml"
-NOT_STATED = "not stated"
 
 
-@cache
 def _truth() -> dict[str, Any]:
-    return yaml.safe_load(TRUTH.read_text(encoding="utf-8"))
+    return truth(TRUTH)
 
 
 def _rows() -> list[dict[str, Any]]:
@@ -32,7 +27,7 @@ def _rows() -> list[dict[str, Any]]:
 
 
 def _cells() -> list[tuple[str, str, dict[str, Any]]]:
-    return [(row["id"], column, cell) for row in _rows() for column, cell in row["cells"].items()]
+    return cells(TRUTH)
 
 
 _BY_ID = {c.id: c for c in CONTRACTS}
@@ -41,34 +36,6 @@ _BY_ID = {c.id: c for c in CONTRACTS}
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return generate_grid_contracts(tmp_path_factory.mktemp("grid"))
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-@cache
-def _pdf_page(path: Path, number: int) -> str:
-    return _norm(PdfReader(path).pages[number - 1].extract_text())
-
-
-@cache
-def _docx_sections(path: Path) -> dict[str, str]:
-    sections: dict[str, list[str]] = {}
-    current = ""
-    for paragraph in docx.Document(str(path)).paragraphs:
-        if paragraph.style is not None and paragraph.style.name.startswith(("Heading", "Title")):
-            current = paragraph.text
-        sections.setdefault(current, []).append(paragraph.text)
-    return {heading: _norm(" ".join(lines)) for heading, lines in sections.items()}
-
-
-def _text_at(contract: Contract, path: Path, location: str) -> str:
-    if contract.layout == "scanned_pdf":
-        return _norm(" ".join(scanned_pages(contract)[int(location.removeprefix("p.")) - 1]))
-    if contract.layout == "numbered_pdf":
-        return _pdf_page(path, int(location.removeprefix("p.")))
-    return _docx_sections(path)[location]
 
 
 def test_the_set_covers_the_kinds_layouts_and_languages_the_issue_names(
@@ -107,18 +74,7 @@ def test_every_row_fills_every_standard_column() -> None:
                               if cell["value"] != NOT_STATED])
 def test_every_quote_stands_verbatim_at_its_location(written: dict[str, Path], contract_id: str,
                                                      column: str, cell: dict[str, Any]) -> None:
-    contract = _BY_ID[contract_id]
-    assert _norm(cell["quote"]) in _text_at(contract, written[contract_id], cell["location"])
-    if clause := cell.get("clause"):
-        assert any(_norm(cell["quote"]) in _norm(text) for text in _clause(contract, clause))
-
-
-def _clause(contract: Contract, number: str) -> list[str]:
-    """The paragraphs numbered `number`: `14.1` or, in a German contract, `§ 12 (3)`."""
-    german = re.fullmatch(r"(§ \d+) (\(\d+\))", number)
-    return [text for heading, clauses in contract.sections for text in clauses
-            if (german and heading.startswith(german[1] + " ") and text.startswith(german[2]))
-            or (not german and text.startswith(number + " "))]
+    check_quote(_BY_ID[contract_id], written[contract_id], cell)
 
 
 def test_an_amendment_names_what_it_supersedes() -> None:
@@ -145,9 +101,9 @@ def test_ocr_reads_the_scanned_quotes_back_verbatim(written: dict[str, Path]) ->
 
     [scan] = [c for c in CONTRACTS if c.layout == "scanned_pdf"]
     parsed = parse_file(written[scan.id])
-    text = _norm(" ".join(section.text for section in parsed.sections))
+    text = norm(" ".join(section.text for section in parsed.sections))
     quotes = [cell["quote"] for i, _, cell in _cells() if i == scan.id and "quote" in cell]
-    assert quotes and all(_norm(quote) in text for quote in quotes)
+    assert quotes and all(norm(quote) in text for quote in quotes)
 
 
 def test_generation_is_byte_reproducible(written: dict[str, Path], tmp_path: Path) -> None:

@@ -40,11 +40,21 @@ function inputElement(element, ctx) {
     const select = document.createElement("select");
     select.id = id;
     select.className = "modal-select";
-    for (const option of element.options || []) {
-      const choice = document.createElement("option");
-      choice.value = optionValue(option);
-      choice.textContent = option.text?.text ?? choice.value;
-      select.appendChild(choice);
+    const addOptions = (parent, options) => {
+      for (const option of options || []) {
+        const choice = document.createElement("option");
+        choice.value = optionValue(option);
+        choice.textContent = option.text?.text ?? choice.value;
+        if (option.description?.text) choice.title = option.description.text;
+        parent.appendChild(choice);
+      }
+    };
+    addOptions(select, element.options);
+    for (const group of element.option_groups || []) {  // a select's options in labelled groups
+      const optgroup = document.createElement("optgroup");
+      optgroup.label = group.label?.text ?? "";
+      addOptions(optgroup, group.options);
+      select.appendChild(optgroup);
     }
     if (element.initial_option) select.value = optionValue(element.initial_option);
     return [select, () => select.value || null];
@@ -133,7 +143,7 @@ export function renderModal(modal, ctx, { onSubmit, onClose }) {
     }
   };
   overlay.viewId = view.id;
-  overlay.viewHash = view.hash;
+  overlay.viewHash = view.hash; // a view updated in place (response_action: update) is new content
   overlay.showErrors(errors);
   return overlay;
 }

@@ -22,7 +22,7 @@ from typing import Any
 from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
-from manda.agent.evidence_ids import attributes, id_of, legend, to_ids
+from manda.agent.evidence_ids import attributes, document_status, id_of, legend, to_ids
 from manda.agent.gaps import assess_coverage
 from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
@@ -38,6 +38,7 @@ from manda.llm.port import ToolCall, ToolResult, ToolSpec
 from manda.models import (
     DocumentRole,
     Finding,
+    FindingKind,
     FindingStatus,
     LocationKind,
     RelationType,
@@ -53,6 +54,7 @@ ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures 
 ROLE_CHUNKS = 4  # passages read per such document
 SCOPE_DEPTH = 3  # a question about one company of several: its passages among 3× as many
 RED_FLAG_K = 4  # passages read per red-flag topic
+LIST_LIMIT = 60  # documents listed by list_documents unless asked for more
 
 
 def parse_roles(text: str) -> list[DocumentRole]:
@@ -86,6 +88,19 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                  "roles": {**_S, "description": "favour documents of these roles, separated by "
                            "commas: " + ", ".join(r.value for r in DocumentRole)},
                  "k": {"type": "integer", "minimum": 1, "maximum": 12}}, ["query"]),
+    ),
+    ToolSpec(
+        "list_documents",
+        "The data room's inventory: every document with its place in the room, role, date, "
+        "status (draft, final, final and audited, forecast) and the later version that "
+        "supersedes it. Use it for \"what do we have?\", a count of documents, or to see which "
+        "version is current before quoting a figure; not for what a document says (use "
+        "query_knowledge_base). Returns one line per document, at most `limit` (default 60), "
+        "and how many more there are.",
+        _schema({"role": {"type": "string", "enum": [r.value for r in DocumentRole],
+                          "description": "only documents of this role"},
+                 "limit": {"type": "integer", "minimum": 1, "maximum": 200,
+                           "description": "at most this many lines (default 60)"}}),
     ),
     ToolSpec(
         "get_document_info",
@@ -517,6 +532,29 @@ class ToolBox:
                     kept.append(newer)
 
     # ---- documents
+    async def list_documents(self, args: dict[str, Any]) -> str:
+        await self.ensure_documents()
+        await self.read_versions()
+        role = DocumentRole(args["role"]) if args.get("role") else None
+        limit = int(args.get("limit") or LIST_LIMIT)
+        documents = sorted((d for d in self._evidence.documents.values()
+                            if role is None or d.role is role),
+                           key=lambda d: (d.path or d.filename).lower())
+        lines = []
+        for doc in documents[:limit]:
+            bits = [doc.path or doc.filename, doc.role.value,
+                    doc.doc_date.isoformat() if doc.doc_date else "undated",
+                    document_status(doc)]
+            if newer := self._evidence.superseded_by.get(doc.id):
+                bits.append("superseded by " + ", ".join(newer))
+            if doc.is_irl:
+                bits.append("the information request list")
+            lines.append("- " + " · ".join(bits))
+        more = len(documents) - len(lines)
+        self._evidence.note_search("the data room's inventory")
+        head = f"{len(documents)} document(s)" + (f" of role {role.value}" if role else "")
+        return "\n".join([head + ":", *lines, *([f"... and {more} more"] if more > 0 else [])])
+
     async def get_document_info(self, args: dict[str, Any]) -> str:
         await self.ensure_documents()
         wanted = str(args["document"]).strip().lower()
@@ -686,9 +724,13 @@ class ToolBox:
         if self._ctx.embedder is not None:  # passages known by their meaning too
             await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         await self._read_all_of(led_by_findings())
+        taken = await self._taken_from_grids()
         lines = [f"- {item.topic.flag_label}: \"{quote(item.statement, 300)}\" "
                  f"(source: {item.source.document}, {item.source.location})"
                  for item in scan(self._evidence)]
+        lines += [f"- {f.label}: \"{quote(f.excerpt, 300)}\" (source: "
+                  f"{self._evidence.filename(f.document_id)}, {f.location.label})"
+                  for f in taken]
         return "Red flags, most serious first:\n" + ("\n".join(lines) or "none found")
 
     async def _read_all_of(self, subjects: Sequence[str]) -> None:
@@ -701,6 +743,13 @@ class ToolBox:
                 found = await graph.list_findings(self._deal, subject=subject)
                 self._evidence.add_findings(
                     f for f in found if f.status in (FindingStatus.APPROVED, FindingStatus.PENDING))
+
+    async def _taken_from_grids(self) -> list[Finding]:
+        """The cells a person took from a review grid's column as red flags (`red_flag`)."""
+        taken = [f for f in await self._ctx.graph.list_findings(self._deal)
+                 if f.kind is FindingKind.CLAUSE and f.attributes.get("red_flag")]
+        self._evidence.add_findings(taken)
+        return [f for f in taken if f.id in self._evidence.findings]
 
     async def suggest_questions(self, args: dict[str, Any]) -> str:
         topic = str(args.get("topic") or "").lower()

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from manda.cli import agent, cim, demo, doctor, jobs, kb, knowledge, qa, timeline
+from manda.cli import agent, cim, demo, doctor, grid, jobs, kb, knowledge, qa, timeline
 from manda.config import Settings
 from manda.errors import MandaError
 
@@ -35,6 +35,7 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     knowledge.register(sub)
     cim.register(sub)
     cim.register_irl(sub)
+    grid.register(sub)
     for register in extra:
         register(sub)
     return parser

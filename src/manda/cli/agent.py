@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--dataset", type=Path, help="YAML dataset (default: evals/dataset.yaml)")
     p.add_argument("--live", action="store_true", help="use Claude/Voyage when keys are set")
     p.add_argument("--report", type=Path, help="write the report here (.md and .json)")
+    p.add_argument("--grid", choices=["dev", "held-out", "all"],
+                   help="the review grid's eval instead: per-column precision and recall of "
+                        "cells on the dev contracts, the held-out ones, or both (apart)")
     p.set_defaults(handler=evaluate)
 
 
@@ -190,7 +193,29 @@ async def chat(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def evaluate_grid(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from manda.evals.grid import run_grid_evals
+
+    names = ["dev", "held-out"] if args.grid == "all" else [args.grid]
+    update: dict[str, Any] = {"neo4j_uri": None, "redis_url": None}
+    if not args.live:  # offline runs never call a paid API, whatever is configured
+        update |= {"anthropic_api_key": None, "voyage_api_key": None}
+    report = await run_grid_evals(names, settings.model_copy(update=update))
+    for line in report.lines():
+        out.print(escape(line), highlight=False)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        path = args.report.with_suffix(".json")
+        path.write_text(json.dumps([s.as_json() for s in report.sets], indent=2), "utf-8")
+        out.print(f"report written to {path}")
+    return 0
+
+
 async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    if args.grid:
+        return await evaluate_grid(args, settings)
     from manda.evals.runner import (
         DEFAULT_DATASET,
         HELD_OUT_FLOOR,

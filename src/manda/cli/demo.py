@@ -75,8 +75,11 @@ async def ingest_sample_rooms(
     """Write the sample data rooms under MANDA_HOME and ingest them, one report per deal
     ingested; with `only_missing`, deals that already hold documents are left as they are."""
     from manda.sample import generate_sample_rooms  # reportlab & co. only when the demo runs
+    from manda.sample.grid_dev import DEV_DEAL, generate_grid_dev_contracts
 
     rooms = generate_sample_rooms(sample_folder(settings))
+    contracts = generate_grid_dev_contracts(sample_folder(settings))  # a room for `manda grid`
+    rooms[DEV_DEAL] = next(iter(contracts.values())).parents[1]
     reports = []
     for deal_id, folder in rooms.items():
         if only_missing and await app.deals.documents(deal_id):

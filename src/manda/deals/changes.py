@@ -132,7 +132,8 @@ async def _read(graph: ChangeStore, deal_id: str) -> _Deal:
     )
 
 
-def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> list[ChangeItem]:
+def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, Document]
+               ) -> list[ChangeItem]:
     items = []
     for doc in deal.documents:
         if doc.ingested_at <= since or doc.role is DocumentRole.QA_RESPONSE:
@@ -141,9 +142,11 @@ def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> lis
             said = doc.metadata.get("told_by", "someone")
             items.append(ChangeItem("told", f"{doc.filename}: fact noted from {said} "
                                     "(waits for review)", doc.filename, doc.ingested_at))
-        elif doc.id in replaced:
-            items.append(ChangeItem("replaced", f"{doc.filename} replaces {replaced[doc.id]}",
-                                    doc.filename, doc.ingested_at))
+        elif (older := replaced.get(doc.id)) is not None:
+            text = (f"{doc.filename}: a new version replaces the one added "
+                    f"{older.ingested_at:%-d %b %Y}" if older.filename == doc.filename
+                    else f"{doc.filename} replaces {older.filename}")
+            items.append(ChangeItem("replaced", text, doc.filename, doc.ingested_at))
         else:
             role = doc.role.label if doc.role is not DocumentRole.OTHER else "document"
             items.append(ChangeItem("document", f"{doc.filename} ({role}) added",
@@ -152,27 +155,67 @@ def _documents(deal: _Deal, since: datetime, replaced: Mapping[str, str]) -> lis
 
 
 async def _relations(graph: ChangeStore, deal_id: str, deal: _Deal, since: datetime
-                     ) -> tuple[list[ChangeItem], dict[str, str]]:
+                     ) -> tuple[list[ChangeItem], dict[str, Document]]:
     """Restated figures from documents new since then, and documents they replaced."""
     new = {d.id: d for d in deal.documents if d.ingested_at > since}
     names = deal.names
-    items: list[ChangeItem] = []
-    replaced: dict[str, str] = {}
+    restated: dict[tuple[str, ...], tuple[dict[str, None], dict[str, None], datetime]] = {}
+    replaced: dict[str, Document] = {}
+    every = {d.id: d for d in deal.documents}
     for rel in await graph.list_relations(deal_id, type=RelationType.SUPERSEDES):
         if rel.between == "document":
-            if rel.source_id in new and rel.target_id in names:
-                replaced[rel.source_id] = names[rel.target_id]
+            if rel.source_id in new and rel.target_id in every:
+                replaced[rel.source_id] = every[rel.target_id]
             continue
         newer, older = deal.findings.get(rel.source_id), deal.findings.get(rel.target_id)
         if newer is None or older is None or newer.document_id not in new:
             continue
         if same_amount(newer.value or 0.0, older.value or 0.0):
             continue
-        items.append(ChangeItem(
-            "restated", f"{_label(newer)} restated from {shown(older)} to {shown(newer)}",
-            f"{_where(newer, names)} (was {_where(older, names)})",
-            new[newer.document_id].ingested_at))
+        # one restatement said once, however many places of the two versions state it
+        key = (_label(newer), shown(older), shown(newer), names.get(newer.document_id, "?"),
+               names.get(older.document_id, "?"))
+        now, was, _ = restated.setdefault(key, ({}, {}, new[newer.document_id].ingested_at))
+        now[newer.location.label] = None
+        was[older.location.label] = None
+    items = [ChangeItem("restated", f"{label} restated from {before} to {after}",
+                        f"{doc}, {', '.join(now)} (was {old_doc}, {', '.join(was)})", at)
+             for (label, before, after, doc, old_doc), (now, was, at) in restated.items()]
     return items, replaced
+
+
+_Groups = dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, list[Finding]]]]
+
+
+def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]]:
+    """Conflicts (new or resolved) of one line item that share a figure are one, that figure
+    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"); with the
+    shared figure of each merged one."""
+    sharing: dict[tuple[ChangeKind, str, str], list[tuple[ChangeKind, str, frozenset[str]]]] = {}
+    for key in groups:
+        kind, label, values = key
+        if len(values) == 2:
+            for value in sorted(values):
+                sharing.setdefault((kind, label, value), []).append(key)
+    merged: _Groups = {}
+    leads: dict[tuple, str] = {}
+    taken: set[tuple[ChangeKind, str, frozenset[str]]] = set()
+    def found(key: tuple[ChangeKind, str, frozenset[str]]) -> float:
+        return max(entry.at for entry, _ in groups[key]).timestamp()
+
+    # the figure shared most leads; between equals, the one whose conflicts are all newest
+    order = sorted(sharing.items(), key=lambda kv: (-len(kv[1]), -min(map(found, kv[1]))))
+    for (kind, label, value), keys in order:
+        keys = [k for k in keys if k not in taken]
+        if len(keys) < 2:
+            continue
+        taken.update(keys)
+        key: tuple[ChangeKind, str, frozenset[str]] = (
+            kind, label, frozenset().union(*(k[2] for k in keys)))
+        merged[key] = [m for k in keys for m in groups[k]]
+        leads[key] = value
+    merged.update((key, members) for key, members in groups.items() if key not in taken)
+    return merged, leads
 
 
 def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
@@ -182,18 +225,24 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
     for entry in deal.audit:
         if entry.action in (CONFLICT_FOUND, CONFLICT_RESOLVED):
             last[entry.subject_id] = entry
-    groups: dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, list[Finding]]]]
-    groups = {}
+    groups: _Groups = {}
+    known: set[tuple[str, frozenset[str]]] = set()  # disagreements open before `since`
     for pair, entry in last.items():
-        if entry.at <= since:
-            continue
         sides = [deal.findings[i] for i in pair.split("|") if i in deal.findings]
         kind: ChangeKind = "conflict" if entry.action == CONFLICT_FOUND else "resolved"
         label = entry.detail.split(": ", 1)[0] if ": " in entry.detail else ""
         values = frozenset(shown(f) for f in sides) if len(sides) == 2 else frozenset({pair})
+        if entry.at <= since:
+            if kind == "conflict":
+                known.add((label, values))
+            continue
         groups.setdefault((kind, label, values), []).append((entry, sides))
+    # a new document siding with one figure of a disagreement already open is no new conflict
+    groups, leads = _one_figure_against_many({
+        key: members for key, members in groups.items()
+        if key[0] != "conflict" or key[1:] not in known})
     items = []
-    for (kind, label, _), members in groups.items():
+    for (kind, label, values), members in groups.items():
         at = max(e.at for e, _ in members)
         sides = [f for _, pair in members for f in pair]
         if len(sides) < 2 * len(members):  # a side no longer held: say what the log said
@@ -203,8 +252,13 @@ def _conflicts(deal: _Deal, since: datetime) -> list[ChangeItem]:
             by_value: dict[str, dict[str, None]] = {}
             for f in sides:
                 by_value.setdefault(shown(f), {})[deal.names.get(f.document_id, "?")] = None
-            text = f"{label}: " + " against ".join(
-                f"{value} ({', '.join(names)})" for value, names in by_value.items())
+            said = {value: f"{value} ({', '.join(names)})" for value, names in by_value.items()}
+            lead = leads.get((kind, label, values))
+            if lead in said:  # the one figure first, the others it disagrees with after it
+                others = [s for value, s in said.items() if value != lead]
+                text = f"{label}: {said[lead]} against " + " and ".join(others)
+            else:
+                text = f"{label}: " + " against ".join(said.values())
             source = " · ".join(dict.fromkeys(_where(f, deal.names) for f in sides))
         if kind == "resolved":
             text = f"no longer in conflict — {text}"

@@ -169,7 +169,9 @@ class QAImport:
             parts.append(f"{len(self.added)} new question{'s' if len(self.added) != 1 else ''}"
                          " added")
         if self.unsure:
-            parts.append(f"{len(self.unsure)} to place")
+            many = len(self.unsure) != 1
+            parts.append(f"{len(self.unsure)} answer{'s' if many else ''} to place on "
+                         f"{'their questions' if many else 'its question'}")
         unchanged = len(self.answered) - len(self.changed)
         if unchanged and not self.changed:
             return f"nothing new: the {unchanged} answer{'s' if unchanged != 1 else ''} of this "\

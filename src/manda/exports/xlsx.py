@@ -1,11 +1,11 @@
 """One table as an Excel sheet a banker can send: bold frozen header, widths that fit, wrapped.
 
 Every text cell is written as text, never as a formula: its words come from people and
-documents (a Q&A question reworded to `=HYPERLINK(…)`, an IRL request), and a seller opening the
-sheet, or saving it as CSV for another tool, must not run them. As OWASP's CSV-injection guidance
-says (https://owasp.org/www-community/attacks/CSV_Injection), a text that begins with `=`, `+`,
-`-`, `@`, a tab or a carriage return — also after leading spaces or as a full-width form — gets a
-leading apostrophe, and the cell's type is set to text.
+documents (a Q&A question reworded to `=HYPERLINK(…)`, an IRL request, a contract's clause),
+and a seller opening the sheet, or saving it as CSV for another tool, must not run them. As
+OWASP's CSV-injection guidance says (https://owasp.org/www-community/attacks/CSV_Injection), a
+text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return — also after leading spaces
+or as a full-width form — gets a leading apostrophe, and the cell's type is set to text.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 
-__all__ = ["as_text", "write_table"]
+__all__ = ["as_text", "text_cell", "write_table"]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # OWASP: what a spreadsheet may evaluate
 
@@ -45,10 +47,7 @@ def write_table(
         cell.alignment = Alignment(vertical="center")
     for r, row in enumerate(rows, start=start + 1):
         for col, value in enumerate(row, start=1):
-            cell = ws.cell(row=r, column=col, value=as_text(value) if isinstance(value, str)
-                           else value)
-            if isinstance(value, str):
-                cell.data_type = "s"  # text, whatever openpyxl would have made of it
+            cell = text_cell(ws, r, col, value)
             cell.alignment = Alignment(wrap_text=True, vertical="top")
     for col, name in enumerate(headers, start=1):
         longest = max([len(str(name))] + [len(str(row[col - 1] or "")) for row in rows])
@@ -67,3 +66,12 @@ def as_text(value: str) -> str:
         return f"'{value}"
     first = unicodedata.normalize("NFKC", value.lstrip(" \n\u3000"))[:1]
     return f"'{value}" if first and first in FORMULA_STARTS else value
+
+
+def text_cell(ws: Worksheet, row: int, column: int, value: object) -> Cell:
+    """Write `value` at (row, column): text always as text (see `as_text`), numbers as numbers."""
+    cell = ws.cell(row=row, column=column, value=as_text(value) if isinstance(value, str)
+                   else value)
+    if isinstance(value, str):
+        cell.data_type = "s"  # text, whatever openpyxl would have made of it
+    return cell

@@ -145,7 +145,7 @@ _FY = [
 ]
 _DATES = [
     # 30 September 2024, 30th Sept. 2024, 30 Sep, 2024
-    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{LINK_BEFORE}({_MONTH}){LINK_AFTER}\s*,?\s*"
+    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s+{LINK_BEFORE}({_MONTH}){LINK_AFTER}\s*,?\s*"
                rf"({_YEAR4}){_E}", _FLAGS),
     # September 30, 2024
     re.compile(rf"{_B}({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*({_YEAR4}){_E}", _FLAGS),

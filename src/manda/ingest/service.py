@@ -60,6 +60,7 @@ from manda.models import (
     DocumentRole,
     DocumentStatus,
     Finding,
+    FindingKind,
     FindingStatus,
     IngestReport,
     ParsedDocument,
@@ -644,7 +645,8 @@ class IngestService:
         it still states (the same finding id) is kept over the pipeline's."""
         deal_id = document.deal_id
         earlier = {f.id for f in await self._graph.list_findings(
-            deal_id, document_id=document.id, unfinished=True)}
+            deal_id, document_id=document.id, unfinished=True)
+                   if f.kind is not FindingKind.CLAUSE}  # a review grid's cells are the grid's
         if not earlier:
             return findings
         stated = {f.id for f in findings}

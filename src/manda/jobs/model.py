@@ -1,4 +1,5 @@
-"""An ingestion job: which files go into which deal, who asked, and how far the work has come."""
+"""A job a worker takes from the queue: ingesting files into a deal, or reading one document of
+a review grid; who asked, and how far the work has come."""
 
 from __future__ import annotations
 
@@ -18,8 +19,17 @@ class JobStatus(StrEnum):
     FAILED = "failed"  # cannot succeed by waiting (a bug, a refused request); `error` says why
 
 
+class GridTask(BaseModel):
+    """One document of a review grid to read (`manda.grid`): the grid run and the document."""
+
+    run_id: str
+    document_id: str
+    document: str = ""  # its name, for people reading the job list
+
+
 class IngestJob(BaseModel):
-    """One batch of data-room files to ingest into one deal, as the queue stores it.
+    """One batch of data-room files to ingest into one deal, or (with `grid`) one document of a
+    review grid to read, as the queue stores it.
 
     `paths` are absolute; `display_names` maps a stored path to the name a person knows the file
     by (an upload is stored under MANDA_HOME/uploads under another name). `attempts` counts the
@@ -42,6 +52,7 @@ class IngestJob(BaseModel):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     not_before: datetime | None = None
+    grid: GridTask | None = None
 
     @staticmethod
     def new_id() -> str:
@@ -85,6 +96,10 @@ class IngestJob(BaseModel):
     def summary(self) -> str:
         """One line for a person: where the job stands and what it did."""
         files = f"{len(self.paths)} file{'s' if len(self.paths) != 1 else ''}"
+        if self.grid is not None:
+            files = f"grid {self.grid.run_id}: {self.grid.document or self.grid.document_id}"
+            if self.status is JobStatus.COMPLETED:
+                return f"{files}: read"
         if self.status is JobStatus.COMPLETED and self.report is not None:
             r = self.report
             findings = f"{r.findings} finding{'s' if r.findings != 1 else ''}"

@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from manda.errors import BackendUnavailableError, MandaError
-from manda.jobs.model import IngestJob, JobStatus
+from manda.jobs.model import GridTask, IngestJob, JobStatus
 from manda.jobs.port import JobQueue
 from manda.jobs.waiting import until_available
 from manda.models import IngestReport, utcnow
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from manda.observability.metrics import Metrics
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Upload = tuple[str, bytes | Path]
 """A file received by a front end: the name a person knows it by, and its bytes or a local copy."""
@@ -53,6 +55,10 @@ class Ingestor(Protocol):
         display_names: dict[Path, str] | None = None,
         received: bool = False,
     ) -> Awaitable[IngestReport]: ...
+
+
+GridWork = Callable[[str, str, str], Awaitable[int]]
+"""What a grid job runs: `manda.grid.service.GridService.read_document(deal, run, document)`."""
 
 
 @dataclass(frozen=True)
@@ -112,9 +118,12 @@ class JobService:
         worker_id: str | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], datetime] = utcnow,
+        grid: GridWork | None = None,
     ) -> None:
+        """`grid` reads a review grid's document (jobs of `submit_grid`)."""
         self.queue = queue
         self._ingest = ingest
+        self._grid = grid
         self.uploads_dir = uploads_dir
         self.retry = retry or RetryPolicy()
         self.heartbeat_seconds = heartbeat_seconds
@@ -182,6 +191,22 @@ class JobService:
         log.info("queued job %s: %d upload(s) for deal %s by %s", job.id, len(stored), deal_id,
                  requested_by or "someone")
         return job
+
+    async def submit_grid(self, deal_id: str, run_id: str, documents: Mapping[str, str], *,
+                          requested_by: str = "") -> dict[str, str]:
+        """Queue one job per document of a review grid (`{document id: name}`); their job ids
+        by document id. A worker that stops mid-grid leaves the rest queued."""
+        now = self._clock()
+        jobs: dict[str, str] = {}
+        for document_id, name in documents.items():
+            job = IngestJob(id=IngestJob.new_id(), deal_id=deal_id, paths=[],
+                            requested_by=requested_by, created_at=now, updated_at=now,
+                            grid=GridTask(run_id=run_id, document_id=document_id,
+                                          document=name))
+            await self.queue.submit(job)
+            jobs[document_id] = job.id
+        log.info("queued %d grid job(s) of %s for deal %s", len(jobs), run_id, deal_id)
+        return jobs
 
     # ---------------------------------------------------------------- looking up
 
@@ -262,6 +287,8 @@ class JobService:
                 done = job.failed(self.retry.given_up(
                     job.attempts - 1, f"{job.error or 'its worker stopped answering'}."),
                     self._clock())
+            elif job.grid is not None:
+                done = await self._grid_job(job)
             else:
                 done = await self._ingest_job(job)
             try:
@@ -282,13 +309,35 @@ class JobService:
 
     async def _ingest_job(self, job: IngestJob) -> IngestJob:
         names = {Path(path): name for path, name in job.display_names.items()}
+        report = await self._attempt(job, self._ingest.ingest(
+            job.deal_id,
+            [Path(p) for p in job.paths],
+            display_names=names or None,
+            received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
+        ))
+        if isinstance(report, IngestJob):
+            return report
+        log.info("job %s completed: %d ingested, %d unchanged, %d skipped", job.id,
+                 len(report.ingested), len(report.unchanged), len(report.skipped))
+        return job.completed(report, self._clock())
+
+    async def _grid_job(self, job: IngestJob) -> IngestJob:
+        assert job.grid is not None
+        if self._grid is None:
+            return job.failed("this worker does not read review grids (built without them)",
+                              self._clock())
+        read = await self._attempt(job, self._grid(job.deal_id, job.grid.run_id,
+                                                   job.grid.document_id))
+        if isinstance(read, IngestJob):
+            return read
+        log.info("grid job %s: %d cell(s) read of %s", job.id, read, job.grid.document_id)
+        return job.completed(IngestReport(deal_id=job.deal_id), self._clock())
+
+    async def _attempt(self, job: IngestJob, work: Awaitable[T]) -> T | IngestJob:
+        """What `work` returns, or the job as it stands after it failed: pending again when
+        its backend was down (until the retry policy gives up), failed otherwise."""
         try:
-            report = await self._ingest.ingest(
-                job.deal_id,
-                [Path(p) for p in job.paths],
-                display_names=names or None,
-                received=bool(job.upload_dir),  # files a person dropped, not a folder on disk
-            )
+            return await work
         except BackendUnavailableError as exc:
             later = self.retry.next_try(job, str(exc), self._clock())
             if later.status is JobStatus.FAILED:
@@ -307,9 +356,6 @@ class JobService:
                 "the details",
                 self._clock(),
             )
-        log.info("job %s completed: %d ingested, %d unchanged, %d skipped", job.id,
-                 len(report.ingested), len(report.unchanged), len(report.skipped))
-        return job.completed(report, self._clock())
 
     def _count(self, job: IngestJob) -> None:
         if self._metrics is None or job.report is None:

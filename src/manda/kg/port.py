@@ -6,8 +6,8 @@ Two adapters implement it: `manda.kg.embedded` (SQLite + tantivy BM25 + numpy, t
 nothing ever crosses deals.
 
 The port is the union of narrow roles, one per concern (`Corpus`, `Search`, `Findings`,
-`ReviewLog`, `QAList`, `ChannelBindings`): a consumer is typed on the roles it uses, so what it
-may touch is visible in its signature and a fake for its tests implements only those.
+`ReviewLog`, `QAList`, `GridCells`, `ChannelBindings`): a consumer is typed on the roles it uses,
+so what it may touch is visible in its signature and a fake for its tests implements only those.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    GridCell,
+    GridRun,
     HeadingPath,
     QAItem,
     Relation,
@@ -278,6 +280,32 @@ class QAList(Protocol):
 
 
 @runtime_checkable
+class GridCells(Protocol):
+    """The review grid's cells, kept per (document version, column wording, reader) so a grid
+    asked again reads only new documents, and its runs (what was asked, how far it came)."""
+
+    async def put_grid_cells(self, cells: Sequence[GridCell]) -> None:
+        """Store each cell over the one with its (deal, document, wording, reader)."""
+        ...
+
+    async def grid_cells(
+        self, deal_id: str, document_ids: Sequence[str], wordings: Sequence[str], reader: str
+    ) -> list[GridCell]:
+        """The kept cells of these documents for these column wordings, read by `reader`."""
+        ...
+
+    async def put_grid_run(self, run: GridRun) -> None:
+        """Store `run` over the one with its (deal, id)."""
+        ...
+
+    async def get_grid_run(self, deal_id: str, run_id: str) -> GridRun | None: ...
+
+    async def list_grid_runs(self, deal_id: str, *, limit: int = 20) -> list[GridRun]:
+        """The deal's grid runs, newest first."""
+        ...
+
+
+@runtime_checkable
 class ChannelBindings(Protocol):
     """Which deal a front end's channel is linked to (`slack:T1:C2` → `falcon`)."""
 
@@ -292,7 +320,8 @@ class ChannelBindings(Protocol):
 
 @runtime_checkable
 class KnowledgeGraph(
-    StoreLifecycle, Corpus, Search, Findings, ReviewLog, QAList, ChannelBindings, Protocol
+    StoreLifecycle, Corpus, Search, Findings, ReviewLog, QAList, GridCells, ChannelBindings,
+    Protocol,
 ):
     """Every role at once: what an adapter implements and the contract suite checks."""
 
@@ -304,5 +333,6 @@ ROLES: tuple[type, ...] = (
     Findings,
     ReviewLog,
     QAList,
+    GridCells,
     ChannelBindings,
 )

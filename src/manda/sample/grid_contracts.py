@@ -27,15 +27,21 @@ def generate_grid_contracts(dest: Path) -> dict[str, Path]:
     room = Path(dest) / GRID_DEAL
     written: dict[str, Path] = {}
     for contract in CONTRACTS:
-        path = room_folder(room, contract.folder) / contract.name
-        if contract.layout == "numbered_pdf":
-            _numbered_pdf(contract, path)
-        elif contract.layout == "docx_headings":
-            _docx(contract, path)
-        else:
-            write_scanned_pdf(path, scanned_pages(contract))
-        written[contract.id] = path
+        written[contract.id] = write_contract(room, contract, author=TARGET)
     return written
+
+
+def write_contract(room: Path, contract: Contract, *, author: str) -> Path:
+    """Write one contract in its layout at `room/<folder>/<name>`; `author` is the company whose
+    document properties it carries. Any sample contract set (the grid's dev room too) uses it."""
+    path = room_folder(room, contract.folder) / contract.name
+    if contract.layout == "numbered_pdf":
+        _numbered_pdf(contract, path, author)
+    elif contract.layout == "docx_headings":
+        _docx(contract, path, author)
+    else:
+        write_scanned_pdf(path, scanned_pages(contract))
+    return path
 
 
 def pages_of(contract: Contract) -> list[list[tuple[str, tuple[str, ...]]]]:
@@ -59,7 +65,7 @@ def scanned_pages(contract: Contract) -> list[list[str]]:
     return [lines[start:start + SCAN_LINES] for start in range(0, len(lines), SCAN_LINES)]
 
 
-def _numbered_pdf(contract: Contract, path: Path) -> None:
+def _numbered_pdf(contract: Contract, path: Path, author: str) -> None:
     pages = []
     for number, sections in enumerate(pages_of(contract)):
         flow = [para(contract.title, "Title"), para(contract.preamble)] if number == 0 else []
@@ -67,11 +73,11 @@ def _numbered_pdf(contract: Contract, path: Path) -> None:
             flow.append(para(heading, "Heading2"))
             flow += [para(clause) for clause in clauses]
         pages.append(flow)
-    write_pdf(path, pages, PdfMeta(title=contract.title, author=TARGET, subject=contract.title,
+    write_pdf(path, pages, PdfMeta(title=contract.title, author=author, subject=contract.title,
                                    issued=contract.issued,
                                    footer=f"{contract.title} — strictly confidential"))
 
 
-def _docx(contract: Contract, path: Path) -> None:
+def _docx(contract: Contract, path: Path, author: str) -> None:
     write_sectioned_docx(path, contract.title, contract.preamble, contract.sections,
-                         issued=contract.issued, author=TARGET, title=contract.title)
+                         issued=contract.issued, author=author, title=contract.title)

@@ -54,7 +54,7 @@ def _pairing(body: dict[str, Any]) -> str | None:
                          if b.get("type") == "tool_use"}
             kinds = [b.get("type") for b in blocks]
             last = max((n for n, k in enumerate(kinds) if k == "tool_result"), default=-1)
-            if any(k != "tool_result" for k in kinds[:last]):
+            if last >= 0 and any(k != "tool_result" for k in kinds[:last]):
                 # text may follow a message's tool results, never come before or between them
                 return (f"messages.{i}: `tool_result` blocks must come FIRST in the content "
                         "array; any text must come after all tool results.")

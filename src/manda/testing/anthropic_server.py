@@ -22,7 +22,10 @@ Prompt caching is modelled as documented
 (https://platform.claude.com/docs/en/build-with-claude/prompt-caching): the prefix up to each
 `cache_control` breakpoint (tools, then system, then messages; the markers themselves aside) is
 written on first sight and read by a later request that begins with it, and `usage` says so in
-`cache_creation_input_tokens` / `cache_read_input_tokens`, apart from `input_tokens`.
+`cache_creation_input_tokens` / `cache_read_input_tokens`, apart from `input_tokens`. As there, a
+prefix shorter than the model's minimum cacheable length (`MIN_CACHE_TOKENS`, 1,024 tokens for
+the Sonnet and Opus 5 models) is not cached at all, silently, and a request with more than four
+breakpoints is refused: 400 "A maximum of 4 blocks with cache_control may be provided. Found 5."
 
 Errors use the API's body, `{"type": "error", "error": {"type": "overloaded_error", ...}}`, with
 the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `retry-after`).
@@ -72,6 +75,24 @@ __all__ = [
     "thinks_first",
     "tool_reply",
 ]
+
+
+MAX_CACHE_BREAKPOINTS = 4
+# The shortest prefix each model caches (prompt-caching page, "Cache limitations"); by id prefix,
+# longest first; any other model 1,024.
+MIN_CACHE_TOKENS: dict[str, int] = {
+    "claude-opus-4-5": 4096, "claude-opus-4-6": 4096, "claude-haiku-4-5": 4096,
+    "claude-sonnet-4-6": 2048, "claude-3-5-haiku": 2048, "claude-3-haiku": 2048,
+}
+DEFAULT_MIN_CACHE_TOKENS = 1024
+
+
+def min_cache_tokens(model: str | None) -> int:
+    """The shortest prefix `model` writes to the prompt cache."""
+    for prefix in sorted(MIN_CACHE_TOKENS, key=len, reverse=True):
+        if (model or "").startswith(prefix):
+            return MIN_CACHE_TOKENS[prefix]
+    return DEFAULT_MIN_CACHE_TOKENS
 
 
 def fake_token_count(text: str) -> int:
@@ -329,6 +350,11 @@ class FakeAnthropicServer:
             refused = refusal(body)
             if refused is not None:
                 return Fault(400, "invalid_request_error", refused, should_retry=False)
+        marked = sum(1 for _, breakpoint in _prompt_parts(body) if breakpoint)
+        if marked > MAX_CACHE_BREAKPOINTS:
+            return Fault(400, "invalid_request_error",
+                         f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be "
+                         f"provided. Found {marked}.", should_retry=False)
         return None
 
     def _error(self, fault: Fault) -> web.Response:
@@ -420,12 +446,15 @@ class FakeAnthropicServer:
         total = fake_token_count("".join(text for text, _ in parts))
         read = written = 0
         prefix = ""
+        shortest = min_cache_tokens(body.get("model"))
         for text, breakpoint in parts:
             prefix += text
             if not breakpoint:
                 continue
             digest = hashlib.sha256(prefix.encode()).hexdigest()
             tokens = fake_token_count(prefix)
+            if tokens < shortest:  # too short to cache: processed at full price, silently
+                continue
             if digest in self._cache:
                 read = max(read, tokens)
             else:

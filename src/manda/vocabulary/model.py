@@ -151,6 +151,44 @@ class NumberWords(_File):
     references: tuple[str, ...] = ()
 
 
+class GridColumnWords(_File):
+    """One language's words for a review-grid column (see `grid:` in en.yaml)."""
+
+    label: str = ""
+    names: tuple[str, ...] = ()
+    describe: str = ""
+    headings: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
+    negated: tuple[str, ...] = ()
+    summary: str = ""
+    searched: str = ""
+    question: str = ""
+    flag: str = ""
+
+
+class DocumentKindWords(_File):
+    """One language's words for a kind of document a grid is asked of."""
+
+    label: str = ""
+    plural: str = ""
+    names: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()
+    parties: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+
+
+class GridWords(_File):
+    """One language's words for the review grid: columns, document kinds, and what cells read."""
+
+    columns: dict[str, GridColumnWords] = {}
+    kinds: dict[str, DocumentKindWords] = {}
+    words: dict[str, tuple[str, ...]] = {}  # named cue sets ("dated", "notice", "consent" …)
+    units: dict[str, tuple[str, ...]] = {}  # days, weeks, months, years
+    numbers: dict[int, tuple[str, ...]] = {}  # numbers written as words
+    multiples: dict[int, tuple[str, ...]] = {}  # "twice", "das Doppelte": how many times
+    jurisdictions: dict[str, tuple[str, ...]] = {}  # a law's place -> the words naming it
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -172,6 +210,7 @@ class LanguageFile(_File):
     event_kinds: dict[str, tuple[str, ...]] = {}
     # writing an answer: the composers' sentences, `{name}` for what they fill in
     answers: dict[str, str] = {}
+    grid: GridWords = GridWords()
 
 
 # ---------------------------------------------------------------- as the code reads them

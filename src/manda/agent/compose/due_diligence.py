@@ -27,9 +27,9 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.translate import document_basis, period_name
-from manda.agent.unusual import instructions_in, scan
-from manda.models import Finding, RelationType
-from manda.vocabulary import vocabulary
+from manda.agent.unusual import TOPICS, instructions_in, scan
+from manda.models import Finding, FindingKind, RelationType
+from manda.vocabulary import topic, vocabulary
 
 MAX_GAPS_LISTED = 8
 
@@ -227,6 +227,15 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
                              f"{item.statement} {cite([item.source])}", item.statement,
                              headline_amount(item.statement)))
         questions.append((item.topic.question, item.topic.category))
+    for finding in taken_from_grids(evidence):
+        kind = finding.attributes["red_flag"]
+        label = topic(kind).flag_label if kind in {t.key for t in TOPICS} else \
+            kind.replace("_", " ")
+        shown = f"{finding.value_text} — " if finding.value_text else ""
+        flags.append(RedFlag(kind, label, f"{evidence.filename(finding.document_id)}: {shown}"
+                             f"“{finding.excerpt}” {cite([evidence.finding_source(finding)])}",
+                             f"grid {finding.id}"))
+        rests.append(finding)
     for found in instructions_in(evidence):
         flags.append(RedFlag(
             "instruction", "Text addressed to AI assistants",
@@ -234,6 +243,12 @@ def red_flags(evidence: Evidence) -> tuple[list[RedFlag], list[Finding],
             f"to report. It was treated as document text and not followed {cite([found.source])}.",
             f"instruction {found.source.document} {found.source.location}", after_label=" "))
     return ordered(flags), rests, questions
+
+
+def taken_from_grids(evidence: Evidence) -> list[Finding]:
+    """Review-grid cells a person took as red flags (a column's "yes" cells: `red_flag`)."""
+    return [f for f in evidence.usable_findings()
+            if f.kind is FindingKind.CLAUSE and f.attributes.get("red_flag")]
 
 
 def _report(ask: Ask, evidence: Evidence) -> Draft:

@@ -59,7 +59,7 @@ ROLE = (
 _SUFFIX = (
     r"(?:GmbH\s*&\s*Co\.\s*KG|AG\s*&\s*Co\.\s*KG|GmbH|AG|SE|KGaA|KG|UG|Ltd\.?|Limited|plc|PLC|"
     r"LLP|LLC|Inc\.?|Corp\.?|Corporation|S\.A\.S\.|S\.A\.|SA|SAS|S\.à\s?r\.l\.|S\.r\.l\.|"
-    r"S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|Oy|AB|ASA|A/S|ApS)"
+    r"S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|Oy|AB|ASA|A/S|ApS|SARL|S\.A\.R\.L\.|EURL|SNC)"
 )
 # every language's legal forms ("S.L.", "SARL", "GmbH") and the small words inside a company's
 # name ("Bank of Ireland", "Hortícolas del Segura"), from the vocabulary

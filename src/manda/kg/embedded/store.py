@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from manda.kg.embedded import findings as finding_sql
-from manda.kg.embedded import hitl, keyword_files, records
+from manda.kg.embedded import grid, hitl, keyword_files, records
 from manda.kg.embedded.keyword import KeywordIndexes
 from manda.kg.embedded.runner import SqliteRunner
 from manda.kg.embedded.vectors import (
@@ -37,6 +37,8 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    GridCell,
+    GridRun,
     HeadingPath,
     QAItem,
     Relation,
@@ -83,6 +85,7 @@ class EmbeddedKnowledgeGraph:
 
     async def start(self) -> None:
         await self._db.open()
+        await self._db.write(grid.create_tables)
 
     async def aclose(self) -> None:
         await self._db.close()
@@ -293,6 +296,28 @@ class EmbeddedKnowledgeGraph:
 
     async def remove_qa_item(self, deal_id: str, item_id: str) -> bool:
         return await self._db.write(hitl.remove_qa_item, deal_id, item_id)
+
+    # ---------------------------------------------------------------- the review grid
+
+    async def put_grid_cells(self, cells: Sequence[GridCell]) -> None:
+        for start in range(0, len(cells), WRITE_BATCH):
+            await self._db.write(grid.put_cells, cells[start:start + WRITE_BATCH])
+
+    async def grid_cells(
+        self, deal_id: str, document_ids: Sequence[str], wordings: Sequence[str], reader: str
+    ) -> list[GridCell]:
+        return await self._db.read(grid.cells, deal_id, document_ids, wordings, reader)
+
+    async def put_grid_run(self, run: GridRun) -> None:
+        await self._db.write(grid.put_run, run)
+
+    async def get_grid_run(self, deal_id: str, run_id: str) -> GridRun | None:
+        return await self._db.read(grid.get_run, deal_id, run_id)
+
+    async def list_grid_runs(self, deal_id: str, *, limit: int = 20) -> list[GridRun]:
+        return await self._db.read(grid.list_runs, deal_id, limit)
+
+    # ---------------------------------------------------------------- channels
 
     async def bind_channel(self, channel_key: str, deal_id: str) -> None:
         await self._db.write(hitl.bind_channel, channel_key, deal_id)

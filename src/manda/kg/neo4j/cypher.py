@@ -39,6 +39,8 @@ LABELS: tuple[str, ...] = (
     "Decision",
     "AuditEntry",
     "QAItem",
+    "GridCell",
+    "GridRun",
     "ChannelBinding",
 )
 RELATIONSHIP_TYPES: tuple[str, ...] = (
@@ -491,6 +493,39 @@ REMOVE_QA_ITEM = """
 MATCH (item:QAItem {deal_id: $deal_id, id: $item_id})
 DETACH DELETE item
 RETURN count(*) AS removed
+"""
+
+# ---------------------------------------------------------------- the review grid
+# Cells and runs are kept as JSON bodies (`data`): they are read whole, by their keys.
+
+PUT_GRID_CELLS = """
+UNWIND $rows AS row
+MERGE (cell:GridCell {deal_id: row.deal_id, document_id: row.document_id,
+                      wording: row.wording, reader: row.reader})
+SET cell.data = row.data
+"""
+
+GRID_CELLS = """
+MATCH (cell:GridCell {deal_id: $deal_id, reader: $reader})
+WHERE cell.document_id IN $document_ids AND cell.wording IN $wordings
+RETURN cell.data AS data
+"""
+
+PUT_GRID_RUN = """
+MERGE (run:GridRun {deal_id: $deal_id, id: $run_id})
+SET run.created_at = $created_at, run.data = $data
+"""
+
+GET_GRID_RUN = """
+MATCH (run:GridRun {deal_id: $deal_id, id: $run_id})
+RETURN run.data AS data
+"""
+
+LIST_GRID_RUNS = """
+MATCH (run:GridRun {deal_id: $deal_id})
+RETURN run.data AS data
+ORDER BY run.created_at DESC, run.id DESC
+LIMIT $limit
 """
 
 # ---------------------------------------------------------------- channel bindings

@@ -38,6 +38,10 @@ CONSTRAINTS: tuple[str, ...] = (
     "FOR (n:AuditEntry) REQUIRE (n.deal_id, n.id) IS UNIQUE",
     "CREATE CONSTRAINT qa_item_key IF NOT EXISTS "
     "FOR (n:QAItem) REQUIRE (n.deal_id, n.id) IS UNIQUE",
+    "CREATE CONSTRAINT grid_cell_key IF NOT EXISTS "
+    "FOR (n:GridCell) REQUIRE (n.deal_id, n.document_id, n.wording, n.reader) IS UNIQUE",
+    "CREATE CONSTRAINT grid_run_key IF NOT EXISTS "
+    "FOR (n:GridRun) REQUIRE (n.deal_id, n.id) IS UNIQUE",
     "CREATE CONSTRAINT channel_binding_key IF NOT EXISTS "
     "FOR (n:ChannelBinding) REQUIRE n.channel_key IS UNIQUE",
 )

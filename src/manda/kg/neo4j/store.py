@@ -44,6 +44,8 @@ from manda.models import (
     DocumentStatus,
     Finding,
     FindingStatus,
+    GridCell,
+    GridRun,
     HeadingPath,
     QAItem,
     Relation,
@@ -629,6 +631,36 @@ class Neo4jKnowledgeGraph:
         params = {"deal_id": deal_id, "item_id": item_id}
         rows = await self._run(cypher.REMOVE_QA_ITEM, params, write=True)
         return bool(rows and rows[0]["removed"])
+
+    async def put_grid_cells(self, cells: Sequence[GridCell]) -> None:
+        rows = [{"deal_id": c.deal_id, "document_id": c.document_id, "wording": c.wording,
+                 "reader": c.reader, "data": c.model_dump_json()} for c in cells]
+        for start in range(0, len(rows), 1000):
+            await self._run(cypher.PUT_GRID_CELLS, {"rows": rows[start:start + 1000]},
+                            write=True)
+
+    async def grid_cells(
+        self, deal_id: str, document_ids: Sequence[str], wordings: Sequence[str], reader: str
+    ) -> list[GridCell]:
+        params = {"deal_id": deal_id, "document_ids": list(document_ids),
+                  "wordings": list(wordings), "reader": reader}
+        rows = await self._run(cypher.GRID_CELLS, params, write=False)
+        return [GridCell.model_validate_json(row["data"]) for row in rows]
+
+    async def put_grid_run(self, run: GridRun) -> None:
+        params = {"deal_id": run.deal_id, "run_id": run.id,
+                  "created_at": run.created_at.isoformat(), "data": run.model_dump_json()}
+        await self._run(cypher.PUT_GRID_RUN, params, write=True)
+
+    async def get_grid_run(self, deal_id: str, run_id: str) -> GridRun | None:
+        rows = await self._run(cypher.GET_GRID_RUN, {"deal_id": deal_id, "run_id": run_id},
+                               write=False)
+        return GridRun.model_validate_json(rows[0]["data"]) if rows else None
+
+    async def list_grid_runs(self, deal_id: str, *, limit: int = 20) -> list[GridRun]:
+        rows = await self._run(cypher.LIST_GRID_RUNS, {"deal_id": deal_id, "limit": limit},
+                               write=False)
+        return [GridRun.model_validate_json(row["data"]) for row in rows]
 
     async def bind_channel(self, channel_key: str, deal_id: str) -> None:
         params = {"channel_key": channel_key, "deal_id": deal_id}

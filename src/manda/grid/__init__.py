@@ -1,0 +1,1 @@
+"""The review grid: one set of questions across every document of a kind, cited cell by cell."""
