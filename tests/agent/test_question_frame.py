@@ -102,7 +102,8 @@ def test_the_answer_wording_follows_the_question_s_language() -> None:
     french = Ask.of(read_question("Quel est le chiffre d'affaires ?"))
     assert qa_offer(language=french.language) == "Dois-je ajouter cette question à la liste Q&A ?"
     assert qa_offer(3, "de") == "Soll ich diese 3 Fragen in die Q&A-Liste aufnehmen?"
-    assert qa_offer(language="es") == "Shall I add this question to the Q&A list?"  # fallback
+    assert qa_offer(language="es") == "¿Añado esta pregunta a la lista de Q&A?"
+    assert qa_offer(language="nl") == "Shall I add this question to the Q&A list?"  # fallback
     flags = [RedFlag("litigation", "Litigation", "…", "a", headline_amount="EUR 2.3M"),
              RedFlag("customer_concentration", "Customer concentration", "…", "b")]
     assert lead(flags, "fr") == ("**2 signaux d'alerte**, du plus grave au moins grave : un "

@@ -157,3 +157,14 @@ def test_table_cells() -> None:
     assert parse_number("-3.5") == -3.5
     stated = parse_cell("€5.2M")
     assert stated is not None and stated.value == 5_200_000.0
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("a payment of 5,000 euros", 5_000.0),
+    ("un montant de 5 000 euros", 5_000.0),
+    ("por importe de 15.000.000 euros", 15_000_000.0),
+])
+def test_a_currency_word_after_the_number_is_no_iso_code(text: str, value: float) -> None:
+    # "euros" starts with "EUR": the code is a whole word, the word is the currency
+    found = one(text)
+    assert (found.value, found.currency) == (value, "EUR")

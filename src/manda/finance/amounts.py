@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
-from manda.finance.periods import find_periods
+from manda.finance.periods import LINK_BEFORE, MONTH_WORDS, find_periods
 from manda.vocabulary import vocabulary
 from manda.vocabulary.model import NumberWords
 
@@ -184,6 +184,7 @@ _PREFIX = re.compile(
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
 _MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{_alternatives(_MULTIPLIER_WORDS)})(?![\w])")
+# An ISO code is a whole word: "5.000 euros" is in euros, not "EUR" and a stray "os".
 _POST_CURRENCY = re.compile(
     rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
     re.IGNORECASE)
@@ -200,12 +201,10 @@ _REFERENCE = re.compile(
     r"\.?|[§#])\s*$",
     re.IGNORECASE,
 )
-_MONTH_WORDS = (
-    r"january|february|march|april|june|july|august|september|october|november|december|"
-    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-_MONTH_AFTER = re.compile(rf"\s*(?:st|nd|rd|th)?\.?\s+(?:{_MONTH_WORDS})\b", re.IGNORECASE)
-_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s+$", re.IGNORECASE)
+# A day's number before a month ("15 March", "31 de diciembre") or after it is no amount.
+_MONTH_AFTER = re.compile(rf"\s*(?:st|nd|rd|th)?\.?\s+{LINK_BEFORE}(?:{MONTH_WORDS})\b",
+                          re.IGNORECASE)
+_MONTH_BEFORE = re.compile(rf"\b(?:{MONTH_WORDS})\.?\s+$", re.IGNORECASE)
 
 
 def _currency_code(token: str) -> str:
@@ -381,7 +380,7 @@ _NUMBER_TOKEN = re.compile(r"(?<![\w.,])[(\-−–]?\d[\d.,]*\d%?\)?(?![\w])")
 
 # How an English reader sees a figure's wording: "4.620 TEUR" reads as 4.62 thousand, "2,75"
 # as 275; "$1,234.567" and "4.125%" read as written.
-_COMMA_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_COMMA_UNITS})", re.IGNORECASE)
+_COMMA_UNIT_ANYWHERE = re.compile(rf"(?<![A-Za-z])(?:{_COMMA_UNITS})(?![^\W\d_])", re.IGNORECASE)
 _ENGLISH_GROUPING = re.compile(r"\d,\d{3}(?!\d)")
 _COMMA_DIGITS = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3}(?!\d)")
 _COMMA_WRITTEN = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?(?!\d)|\d+,\d+")

@@ -13,17 +13,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from manda.vocabulary import vocabulary
+
 __all__ = ["COMPLIANCE", "CovenantLevel", "levels_stated", "names_a_covenant",
            "speaks_of_tests", "stated_result", "when_tested"]
 
 _F = re.IGNORECASE
 
+_V = vocabulary()
+# How every language states a covenant's level (cue sets of the language files): the words
+# before the number that make it a ceiling or a floor ("must not exceed", "no superior a",
+# "höchstens"), the verbs after it where a language puts them last ("nicht überschreiten"), the
+# ratios a covenant tests, the words of a covenant test and of meeting one.
+_CEILING = _V.cues("covenant_ceiling")
+_FLOOR = _V.cues("covenant_floor")
+_CEILING_AFTER = _V.cues("covenant_ceiling_after")
+_FLOOR_AFTER = _V.cues("covenant_floor_after")
+_RATIO = _V.cues("covenant_ratios").pattern
+_TEST_WORDS = _V.cues("covenant_tests").pattern
+COMPLIANCE = _V.cues("covenant_compliance").pattern
+_LEVEL = r"(?P<value>\d+(?:[.,]\d+)?)"
 _LIMIT = re.compile(
-    r"(?P<dir>not (?:be )?more than|must not exceed|shall not exceed|may not exceed|not (?:to )?"
-    r"exceed|no (?:more|greater) than|at most|a maximum of|maximum(?: of)?|max\.?|below|"
-    r"not (?:be )?less than|no less than|at least|a minimum of|minimum(?: of)?|min\.?|"
-    r"höchstens|mindestens|maximal|above)"
-    r"\s*(?:of\s*)?(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
+    rf"(?P<dir>{(_CEILING | _FLOOR).pattern.pattern})\s*{_LEVEL}"
+    r"\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
 # US credit agreements: "the Borrower shall not permit the Total Net Leverage Ratio, as of the
 # last day of any fiscal quarter, to exceed 3.50:1.00" says "the ratio shall not exceed 3.50:1.00".
 _PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]+?)\s*(?:,[^,;]*,)?"
@@ -32,21 +44,13 @@ _PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]
 # fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
 _STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
                    r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
-# German puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum), "… 1,5 : 1
-# nicht unterschreiten" (a minimum); a level that steps down names the later one last.
+# A language that puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum),
+# "… 1,5 : 1 nicht unterschreiten" (a minimum); a level that steps down names the later one last.
 _LIMIT_AFTER = re.compile(
-    r"(?P<value>\d+(?:[.,]\d+)?)\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
-    r"(?P<dir>nicht\s+(?:überschreiten|übersteigen|unterschreiten))", _F)
-_MINIMUM = re.compile(r"less than|at least|minimum|min\.?$|mindestens|above|unterschreiten", _F)
-_RATIO = re.compile(r"\b(?:leverage|net debt|gearing|interest cover\w*|debt service|dscr|"
-                    r"fixed charge|cash ?flow cover|ebitda|\w*verschuldungsgrad|"
-                    r"\w*zinsdeckung\w*)\b", _F)
+    rf"{_LEVEL}\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
+    rf"(?P<dir>{(_CEILING_AFTER | _FLOOR_AFTER).pattern.pattern})", _F)
 _TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
                      r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
-# the words of a sentence about meeting a covenant: complied, breach, waiver, headroom
-COMPLIANCE = re.compile(r"\b(?:complied|compliance|comfortably met|been met|in breach|breach\w*|"
-                        r"waiver|waived|headroom|reset)\b", _F)
-_TEST_WORDS = re.compile(r"covenant|leverage|interest cover|test", _F)
 _RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?:x\b|:\s?1(?:\.0+)?(?![\d.]))", _F)
 _LEAD_IN = re.compile(r"^.*?\b(?:requires?|required|maintains?|covenants?|tests?|and|be)\b:?\s*"
                       r"(?:that\s+)?(?:(?:a|an|the|its)\s+)?", _F)
@@ -61,6 +65,11 @@ class CovenantLevel:
     minimum: bool  # a floor (interest cover of at least 4.0x), else a ceiling
     level: float  # the limit in force
     stated: str  # the words that state it: "not more than 2.50x"
+
+
+def _is_floor(words: str) -> bool:
+    """The words that state a level make it a floor ("at least", "no inferior a")."""
+    return _FLOOR.fullmatch(words) or _FLOOR_AFTER.fullmatch(words)
 
 
 def names_a_covenant(sentence: str) -> bool:
@@ -104,8 +113,8 @@ def levels_stated(sentence: str) -> list[CovenantLevel]:
             if (step := _STEP.search(clause, m.end())) is not None:
                 level = _number(step.group("value"))
                 stated = f"{step.group(0)} (earlier {m.group('value')})"
-            found.append(CovenantLevel(key, _capitalised(name), bool(_MINIMUM.search(
-                m.group("dir"))), level, stated))
+            found.append(CovenantLevel(key, _capitalised(name), _is_floor(m.group("dir")), level,
+                                       stated))
     return found
 
 
@@ -161,7 +170,7 @@ def _german_limit(sentence: str) -> tuple[str, float, bool, str] | None:
     if earlier:
         stated = f"{stated} (earlier {earlier[-1].group(0)})"
     return (name or ratio.group(0), _number(m.group("value")),  # type: ignore[union-attr]
-            bool(_MINIMUM.search(m.group("dir"))), stated)
+            _is_floor(m.group("dir")), stated)
 
 
 def _covenant_name(before: str) -> str:

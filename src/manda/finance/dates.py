@@ -10,26 +10,19 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from manda.finance.periods import find_dates, find_periods
+from manda.finance.periods import LINK_AFTER, MONTH, MONTHS, find_dates, find_periods
 
 __all__ = ["DateMention", "DateSpan", "Precision", "find_date_mentions", "fiscal_year_span"]
 
 Precision = Literal["day", "month", "quarter", "half", "year"]
 _RANK: dict[str, int] = {"day": 0, "month": 1, "quarter": 2, "half": 3, "year": 4}
 
-_MONTHS = {
-    "january": 1, "jan": 1, "januar": 1, "february": 2, "feb": 2, "februar": 2, "march": 3,
-    "mar": 3, "märz": 3, "mär": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6, "jun": 6,
-    "juni": 6, "july": 7, "jul": 7, "juli": 7, "august": 8, "aug": 8, "september": 9, "sep": 9,
-    "sept": 9, "october": 10, "oct": 10, "oktober": 10, "okt": 10, "november": 11, "nov": 11,
-    "december": 12, "dec": 12, "dezember": 12, "dez": 12,
-}
-_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = MONTH
 _YEAR = r"(?:19|20)\d{2}"
 _I = re.IGNORECASE
 _MODIFIER = r"(?P<mod>early|beginning\s+of|start\s+of|mid|mid-|middle\s+of|late|end\s+of)"
-_MONTH_YEAR = re.compile(rf"(?<![\w]){_MODIFIER}?\s*-?\s*(?P<m>{_MONTH})\s*(?P<y>{_YEAR})?(?![\w])",
-                         _I)
+_MONTH_YEAR = re.compile(
+    rf"(?<![\w]){_MODIFIER}?\s*-?\s*(?P<m>{_MONTH})(?:{LINK_AFTER}\s*(?P<y>{_YEAR}))?(?![\w])", _I)
 _MOD_YEAR = re.compile(rf"(?<![\w]){_MODIFIER}\s*-?\s*(?P<y>{_YEAR})(?![\w])", _I)
 # A bare year is a date only where the words make it one: "in 2023", "since 2015", "Joined: 2019".
 _BARE_YEAR = re.compile(
@@ -153,7 +146,7 @@ def find_date_mentions(
         if year is None or (m.group("y") is None and len(m.group("m").rstrip(".")) < 4
                             and m.group("mod") is None):
             continue  # "Mar" alone is too often not a month
-        start, end = _month_part(year, _MONTHS[m.group("m").lower().rstrip(".")], m.group("mod"))
+        start, end = _month_part(year, MONTHS[m.group("m").lower().rstrip(".")], m.group("mod"))
         add(DateSpan(start, end, "month"), m.start(), m.end())
     for period, s, e in find_periods(text):
         span = _period_span(period, year_end)

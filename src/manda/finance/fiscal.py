@@ -16,7 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from manda.finance.periods import find_dates, month_period, parse_period, period_end
+from manda.finance.periods import (
+    LINK_BEFORE,
+    MONTH,
+    MONTHS,
+    find_dates,
+    month_period,
+    parse_period,
+    period_end,
+)
 
 __all__ = [
     "CALENDAR_YEAR",
@@ -28,17 +36,10 @@ __all__ = [
     "month_range_period",
 ]
 
-_MONTHS = {
-    "january": 1, "jan": 1, "januar": 1, "february": 2, "feb": 2, "februar": 2, "march": 3,
-    "mar": 3, "märz": 3, "mär": 3, "maerz": 3, "april": 4, "apr": 4, "may": 5, "mai": 5, "june": 6,
-    "jun": 6, "juni": 6, "july": 7, "jul": 7, "juli": 7, "august": 8, "aug": 8, "september": 9,
-    "sep": 9, "sept": 9, "october": 10, "oct": 10, "oktober": 10, "okt": 10, "november": 11,
-    "nov": 11, "december": 12, "dec": 12, "dezember": 12, "dez": 12,
-}
-_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = MONTH
 # A day and a month, either order, year optional: "30 June", "June 30", "30.06.", "31/03".
 _DAY_MONTH = (
-    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?P<m1>{_MONTH})"
+    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{LINK_BEFORE}(?P<m1>{_MONTH})"
     rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d3>\d{{1,2}})[./](?P<m3>\d{{1,2}})[./]?)"
 )
@@ -139,9 +140,9 @@ def _day_month(m: re.Match[str]) -> tuple[int, int] | None:
     g = m.groupdict()
     try:
         if g.get("d1"):
-            day, month = int(g["d1"]), _MONTHS[g["m1"].lower().rstrip(".")]
+            day, month = int(g["d1"]), MONTHS[g["m1"].lower().rstrip(".")]
         elif g.get("d2"):
-            day, month = int(g["d2"]), _MONTHS[g["m2"].lower().rstrip(".")]
+            day, month = int(g["d2"]), MONTHS[g["m2"].lower().rstrip(".")]
         else:
             day, month = int(g["d3"]), int(g["m3"])
         date(2000, month, day)  # 29 February is a valid year end in a leap year
@@ -160,7 +161,7 @@ def year_end_statements(text: str) -> list[FiscalYearEnd]:
                                                                     m.start()]):
                 found.append((m.start(), FiscalYearEnd(*day_month)))
     for m in _FIRST_QUARTER.finditer(text):
-        last = (_MONTHS[m.group("m").lower().rstrip(".")] - 2) % 12 + 1
+        last = (MONTHS[m.group("m").lower().rstrip(".")] - 2) % 12 + 1
         found.append((m.start(), FiscalYearEnd(last, calendar.monthrange(2001, last)[1])))
     return [fye for _, fye in sorted(found, key=lambda t: t[0])]
 
@@ -191,8 +192,8 @@ def month_range_period(text: str, fiscal_year_end: FiscalYearEnd | None = None) 
     m = _MONTH_RANGE.search(text)
     if m is None:
         return None
-    first = _MONTHS[m.group("m1").lower().rstrip(".")]
-    last = _MONTHS[m.group("m2").lower().rstrip(".")]
+    first = MONTHS[m.group("m1").lower().rstrip(".")]
+    last = MONTHS[m.group("m2").lower().rstrip(".")]
     year = int(m.group("y")) if len(m.group("y")) == 4 else 2000 + int(m.group("y"))
     length = (last - first) % 12 + 1
     if m.group("y1"):  # "Apr 2024–Mar 2025": both years stated, so the span may be a year

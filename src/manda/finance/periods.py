@@ -11,6 +11,8 @@ import calendar
 import re
 from datetime import date
 
+from manda.vocabulary import vocabulary
+
 __all__ = [
     "find_dates",
     "find_periods",
@@ -24,25 +26,16 @@ __all__ = [
     "year_of",
 ]
 
-_MONTHS = {
-    "january": 1, "jan": 1, "januar": 1, "jänner": 1,
-    "february": 2, "feb": 2, "februar": 2,
-    "march": 3, "mar": 3, "märz": 3, "mär": 3, "maerz": 3,
-    "april": 4, "apr": 4,
-    "may": 5, "mai": 5,
-    "june": 6, "jun": 6, "juni": 6,
-    "july": 7, "jul": 7, "juli": 7,
-    "august": 8, "aug": 8,
-    "september": 9, "sep": 9, "sept": 9,
-    "october": 10, "oct": 10, "oktober": 10, "okt": 10,
-    "november": 11, "nov": 11,
-    "december": 12, "dec": 12, "dezember": 12, "dez": 12,
-    # French, as contracts and filings write them ("conclu le 5 avril 2023")
-    "janvier": 1, "février": 2, "fevrier": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7,
-    "août": 8, "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12,
-    "decembre": 12,
-}
-_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# Month names in every language the vocabulary reads ("March", "Mär", "juillet", "dic").
+MONTHS: dict[str, int] = {w: m for w in vocabulary().month_names() if (m := vocabulary().month(w))}
+MONTH_WORDS = "|".join(re.escape(w) for w in sorted(MONTHS, key=len, reverse=True))
+MONTH = rf"(?:{MONTH_WORDS})\.?"
+_MONTH = MONTH
+# A word between a day, its month and its year ("30th of June", "31 de diciembre de 2025").
+DATE_LINK = "|".join(re.escape(w) for w in sorted(vocabulary().words("date_link"), key=len,
+                                                   reverse=True)) or r"(?!x)x"
+LINK_BEFORE = rf"(?:(?:{DATE_LINK})\s+)?"  # before a month or a year
+LINK_AFTER = rf"(?:\s+(?:{DATE_LINK}))?"  # after a day or a month
 _ORDINALS = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
 }
@@ -109,7 +102,7 @@ _SPLIT_FY_SPACED = re.compile(
     rf"(?P<b>\d{{2}}){_E}", _FLAGS)
 # A month of a year: "December 2023", "Dec 2023", "Dec-23", "Dec'23" (a monthly column header).
 _MONTH_YEAR = re.compile(
-    rf"{_B}(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4}){_E}"
+    rf"{_B}(?P<m>{_MONTH}){LINK_AFTER}\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4}){_E}"
     rf"|{_B}(?P<m2>{_MONTH})\s*[-/'’]\s*(?P<y2>\d{{2}}){_E}",
     _FLAGS,
 )
@@ -152,8 +145,8 @@ _FY = [
 ]
 _DATES = [
     # 30 September 2024, 30th Sept. 2024, 30 Sep, 2024
-    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s+({_MONTH})\s*,?\s*({_YEAR4}){_E}",
-               _FLAGS),
+    re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s+{LINK_BEFORE}({_MONTH}){LINK_AFTER}\s*,?\s*"
+               rf"({_YEAR4}){_E}", _FLAGS),
     # September 30, 2024
     re.compile(rf"{_B}({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*({_YEAR4}){_E}", _FLAGS),
     # 2024-09-30
@@ -190,7 +183,7 @@ def _year(text: str) -> int:
 
 
 def _month(text: str) -> int:
-    return _MONTHS[text.lower().rstrip(".")]
+    return MONTHS[text.lower().rstrip(".")]
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -253,7 +246,7 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
     for m in _LTM.finditer(text):
         name = next(m.group(g) for g in ("m", "m2", "m3", "m4") if m.group(g))
         year = next(m.group(g) for g in ("y4", "y2", "y4c", "y4d") if m.group(g))
-        month = _MONTHS[name.lower().rstrip(".")]
+        month = MONTHS[name.lower().rstrip(".")]
         out.append((f"LTM {month_period(_year(year), month)}", m.start(), m.end()))
     for m in _PART_ENDED.finditer(text):
         end = parse_date(m.group("date"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from manda.finance.dates import find_date_mentions
+from manda.finance.dates import DateMention, find_date_mentions
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.versions import version_info
 from manda.models import CorrectionStatement, Document, Location, ParsedDocument
@@ -101,8 +101,7 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
                 continue  # "restated in this report" points at itself, not at another document
             # The replaced document's own date: a day or month after the document word ("the
             # annual report of 12 March 2024"); a period ("FY2023") is what it was about.
-            dates = [m for m in find_date_mentions(after, context_year=context_year)
-                     if m.span.precision in ("day", "month") and m.start >= target.start()]
+            dates = _own_dates(after, target.start(), context_year)
             words = _target_words(after)
             found.append(CorrectionStatement(
                 sentence=sentence[:300], location=section.location,
@@ -112,6 +111,19 @@ def find_correction_statements(parsed: ParsedDocument) -> list[CorrectionStateme
             ))
             break  # one statement per section is enough to name what it replaces
     return found
+
+
+_YEAR = re.compile(r"\d{2,4}")
+
+
+def _own_dates(text: str, start: int, context_year: int | None) -> list[DateMention]:
+    """The dates after a document word that may be its own: a day first ("le reporting de mars
+    2025 diffusé le 14/04/2025" was issued on the 14th, about March), else a month with its year
+    (a month alone, "el informe mensual de diciembre", is the period it reports)."""
+    dates = [m for m in find_date_mentions(text, context_year=context_year)
+             if m.start >= start and (m.span.precision == "day" or (
+                 m.span.precision == "month" and _YEAR.search(text, m.start, m.end)))]
+    return sorted(dates, key=lambda m: m.span.precision != "day")
 
 
 def _misstated(sentence: str, location: Location, context_year: int | None
@@ -129,8 +141,7 @@ def _misstated(sentence: str, location: Location, context_year: int | None
     if (not _named(before[:target.start()]) or _NOT_ABOUT_A_DOCUMENT.search(
             before[target.end():]) or _SELF.search(before) or _OUTLOOK.fullmatch(target.group(0))):
         return None  # a budget that "overstated growth" was optimistic, not corrected
-    dates = [m for m in find_date_mentions(before, context_year=context_year)
-             if m.span.precision in ("day", "month") and m.start >= target.start()]
+    dates = _own_dates(before, target.start(), context_year)
     if not dates:
         return None  # only a dated document is named precisely enough to be superseded
     words = _target_words(before)

@@ -61,8 +61,15 @@ _SUFFIX = (
     r"LLP|LLC|Inc\.?|Corp\.?|Corporation|S\.A\.S\.|S\.A\.|SA|SAS|S\.à\s?r\.l\.|S\.r\.l\.|"
     r"S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|Oy|AB|ASA|A/S|ApS|SARL|S\.A\.R\.L\.|EURL|SNC)"
 )
-_ORG_WORD = rf"(?:[{_UP}][\w&'’\-]*|[{_UP}]\.|&|of|and|für|und)"
-ORG = rf"(?:[{_UP}][\w&'’\-]*)(?:[ \t]+{_ORG_WORD}){{0,4}}?[ \t]+{_SUFFIX}(?![\w])"
+# every language's legal forms ("S.L.", "SARL", "GmbH") and the small words inside a company's
+# name ("Bank of Ireland", "Hortícolas del Segura"), from the vocabulary
+_FORMS = "|".join(re.escape(f) for f in sorted(vocabulary().phrases("legal_forms"), key=len,
+                                               reverse=True))
+_SUFFIX = rf"(?:{_SUFFIX}|{_FORMS})"
+_LINKS = "|".join(re.escape(w) for w in sorted(vocabulary().words("name_links"), key=len,
+                                               reverse=True))
+_ORG_WORD = rf"(?:[{_UP}][\w&'’\-]*|[{_UP}]\.|&|für|und|{_LINKS})"
+ORG = rf"(?:[{_UP}][\w&'’\-]*)(?:[ \t]+{_ORG_WORD}){{0,4}}?,?[ \t]+{_SUFFIX}(?![\w])"
 """An organisation with its legal form: "Globex AG", "Initech Holdings Ltd", "Acme S.A."."""
 
 _ORG_RE = re.compile(ORG)

@@ -14,28 +14,24 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from manda.finance.periods import LINK_AFTER, LINK_BEFORE, MONTH_WORDS, MONTHS
 from manda.models import ParsedDocument
 
 HEAD_CHARS = 3_000
 
-_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-    "oct": 10, "nov": 11, "dec": 12,
-}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = rf"(?P<month>{MONTH_WORDS})\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d{2})"
 
 _FULL_DATES = [
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),  # 15 October 2024
+    re.compile(rf"\b{_DAY}\s+{LINK_BEFORE}{_MONTH}{LINK_AFTER},?\s+{_YEAR}\b",  # 15 October 2024
+               re.IGNORECASE),
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),  # October 15, 2024
     re.compile(r"\b(?P<year>(?:19|20)\d{2})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),  # 2024-09-30
     re.compile(r"\b(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>(?:19|20)\d{2})\b"),  # 30.09.2024
     re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>(?:19|20)\d{2})\b"),  # 31/12/2024
 ]
-_MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+{_YEAR}\b", re.IGNORECASE)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}{LINK_AFTER}\s+{_YEAR}\b", re.IGNORECASE)
 _LABEL = re.compile(
     r"\b(?:date[d]?|as\s+(?:of|at)|effective(?:\s+date)?|report\s+date|prepared\s+on)\b\s*[:\-–]?\s*",
     re.IGNORECASE,
@@ -110,7 +106,7 @@ def _month_year(text: str, *, anchored: bool) -> date | None:
     for match in _MONTH_YEAR.finditer(text):
         if anchored and match.start() > 0:
             return None
-        month = _MONTHS[match.group("month").lower()]
+        month = MONTHS[match.group("month").lower()]
         return date(int(match.group("year")), month, 1)
     return None
 
@@ -119,7 +115,7 @@ def _to_date(match: re.Match[str]) -> date | None:
     groups = match.groupdict()
     year = int(groups["year"])
     if groups.get("month"):
-        month = _MONTHS[groups["month"].lower()]
+        month = MONTHS[groups["month"].lower()]
         day = int(groups["day"])
     elif groups.get("mnum"):
         month, day = int(groups["mnum"]), int(groups["day"])
