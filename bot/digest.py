@@ -45,7 +45,7 @@ async def post_due_digests(deps: Deps, client: AsyncWebClient, now: datetime) ->
             else:
                 headline = changes.headline()
                 posted += 1
-        await deps.deals.digest_done(setting, day, posted=headline)
+        await deps.deals.digest_done(setting, day, posted=headline, until=now)
     return posted
 
 

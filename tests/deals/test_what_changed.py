@@ -187,7 +187,8 @@ async def test_the_daily_digest_posts_only_when_something_changed_once_a_day(
         for due, day in await deals.due_digests(now):
             assert await deals.claim_digest(due, day)
             changes = await deals.digest(due, now)
-            await deals.digest_done(due, day, posted=changes.headline() if changes else None)
+            await deals.digest_done(due, day, posted=changes.headline() if changes else None,
+                                    until=now)
             if changes:
                 posted.append(changes)
         return posted
@@ -206,3 +207,26 @@ async def test_the_daily_digest_posts_only_when_something_changed_once_a_day(
     await deals.set_digest(DEAL, CHANNEL, None, by="U1")
     assert await deals.digest_setting(DEAL, CHANNEL) is None
     assert await deals.due_digests(morning(3)) == []
+
+
+async def test_a_change_made_while_a_digest_is_posted_is_in_the_next_one(
+    app: Manda, tmp_path: Path
+) -> None:
+    """A digest is recorded at the end of what it reported, not when its post returned: a
+    finding decided in between (Slack was slow) is reported the next day, not lost."""
+    room = tmp_path / "room"
+    room.mkdir()
+    deals = app.deals
+    await deals.bind(CHANNEL, DEAL, by="U1", membership=Members())
+    await _first_ingest(app, room)
+    setting = await deals.set_digest(DEAL, CHANNEL, "00:00", by="U1", zone="UTC")
+    assert setting is not None
+    reported_until = utcnow()
+    first = await deals.digest(setting, reported_until)
+    pending = [f for f in await app.graph.list_findings(DEAL, status=FindingStatus.PENDING)
+               if f.value is not None]
+    await deals.decide(DEAL, pending[0].id, ReviewDecisionKind.APPROVE, by="U1")  # meanwhile
+    await deals.digest_done(setting, reported_until.date(),
+                            posted=first.headline() if first else None, until=reported_until)
+    later = await deals.digest(setting, utcnow() + timedelta(days=1))
+    assert "approved" in _kinds(later)

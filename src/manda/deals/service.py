@@ -1128,14 +1128,16 @@ class DealService:
         key = f"digest:{setting.channel_key}:{day.isoformat()}"
         return await self._gate.first_time(key, 3 * 24 * 3600)
 
-    async def digest_done(self, setting: DigestSetting, day: date, *, posted: str | None
-                          ) -> None:
-        """The day's digest is done: posted (with its headline) or nothing changed."""
+    async def digest_done(self, setting: DigestSetting, day: date, *, posted: str | None,
+                          until: datetime | None = None) -> None:
+        """The day's digest is done: posted (with its headline) or nothing changed. It is
+        recorded at `until`, the end of what it reported (the `now` given to `digest`), so a
+        change made while it was being posted is in the next one."""
         detail = f"{day.isoformat()} " + (f"posted: {posted}" if posted else "nothing changed")
         await self._graph.append_audit(AuditEntry(
             id=stable_id("a", setting.deal_id, DIGEST_DONE, setting.channel_key, day),
             deal_id=setting.deal_id, action=DIGEST_DONE, subject_id=setting.channel_key,
-            by="digest", at=utcnow(), detail=detail))
+            by="digest", at=until or utcnow(), detail=detail))
 
     # ---------------------------------------------------------------- the Q&A round trip
 
