@@ -66,8 +66,12 @@ _SUFFIX = (
 _FORMS = "|".join(re.escape(f) for f in sorted(vocabulary().phrases("legal_forms"), key=len,
                                                reverse=True))
 _SUFFIX = rf"(?:{_SUFFIX}|{_FORMS})"
-_LINKS = "|".join(re.escape(w) for w in sorted(vocabulary().words("name_links"), key=len,
-                                               reverse=True))
+# a word that is also an article ("der", "des") is no link: "Zwischen der Kessler GmbH" names
+# Kessler, not "Zwischen der Kessler"
+_ARTICLES = {w.lower() for w in vocabulary().words("article")}
+_LINKS = "|".join(re.escape(w) for w in sorted(
+    (w for w in vocabulary().words("name_links") if w.lower() not in _ARTICLES),
+    key=len, reverse=True))
 _ORG_WORD = rf"(?:[{_UP}][\w&'’\-]*|[{_UP}]\.|&|für|und|{_LINKS})"
 ORG = rf"(?:[{_UP}][\w&'’\-]*)(?:[ \t]+{_ORG_WORD}){{0,4}}?,?[ \t]+{_SUFFIX}(?![\w])"
 """An organisation with its legal form: "Globex AG", "Initech Holdings Ltd", "Acme S.A."."""
