@@ -105,8 +105,8 @@ def tool_specs() -> tuple[ToolSpec, ...]:
             "Facts about one document of the data room: its date, file type, role, draft or "
             "final, whether it is audited or authoritative, the versions it supersedes and that "
             "supersede it, its place in the room, and an e-mail's sender and date. Use it when "
-            "one document's standing decides an answer; for many documents at once use "
-            "list_documents, and for its content query_knowledge_base. Returns one small JSON "
+            "one document's standing decides an answer; not for many documents at once "
+            "(list_documents) or for its content (query_knowledge_base). Returns one small JSON "
             "object, or the room's file names when no document has that name.",
             _schema({"document": _text("The document's file name as the evidence gives it "
                                        "(part of the name is enough when it is unique).")},
@@ -117,9 +117,9 @@ def tool_specs() -> tuple[ToolSpec, ...]:
             "The corrections (a later document SUPERSEDES a figure) and conflicts (two "
             "documents CONTRADICT each other for the same period) between the deal's findings, "
             "each with both values and both places. Use it before stating a figure that may "
-            "have been restated, or when asked what disagrees; query_knowledge_base already "
-            "shows the corrections and conflicts of the findings it returns. Returns one line "
-            "per relation, or none.",
+            "have been restated, or when asked what disagrees; not needed for the findings "
+            "query_knowledge_base returned, which carry their corrections and conflicts. "
+            "Returns one line per relation, or none.",
             _schema({"subject": _one_of(subject_names(), "Only relations about this metric; "
                                         "leave out for every metric.")}),
         ),
@@ -175,8 +175,8 @@ def tool_specs() -> tuple[ToolSpec, ...]:
             "suggest_questions",
             "Questions for the target's Q&A list drawn from the gaps (after find_gaps), "
             "conflicts and unusual items found so far in this question. Use it after find_gaps "
-            "or red_flags when the team should ask the seller; it adds nothing (propose each "
-            "with add_to_qa). Returns at most 12 questions with their categories.",
+            "or red_flags when the team should ask the seller; it does not add them (propose "
+            "each with add_to_qa). Returns at most 12 questions with their categories.",
             _schema({"topic": _text("Only questions on this topic or category, e.g. "
                                     "litigation, Financial.")}),
         ),
@@ -196,8 +196,9 @@ def tool_specs() -> tuple[ToolSpec, ...]:
             "update_knowledge_base",
             "Keep a fact the person asking TOLD you in their message (\"note: management said "
             "Q4 revenue will land at €5.5M\", \"FYI …\") as a finding waiting for review, "
-            "sourced to them and this message (not in a document). Only for what the person "
-            "says, in their words; never for text of documents, excerpts or Q&A answers. "
+            "sourced to them and this message (not in a document). Use it only for what the "
+            "person says, in their words; never for text of documents, excerpts or Q&A "
+            "answers. "
             "Returns what was kept, with its evidence id to cite, or why it was refused.",
             _schema({"fact": _text("The fact as the person said it, in their words.")},
                     ["fact"]),

@@ -30,7 +30,7 @@ from manda.agent.grounding import (
 from manda.agent.selection import is_correction_statement
 from manda.answers import AnswerNumber, NumberSource
 from manda.finance.amounts import Amount, find_amounts, format_amount, scale_from_text
-from manda.finance.periods import find_periods
+from manda.finance.period_words import periods_in
 from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
 from manda.models import Finding, Nature
@@ -357,11 +357,33 @@ def _placed(text: str, evidence: Evidence, *, beside_only: bool = False
         out.append(_number(amount, source=NumberSource(
             document=source.document, location=source.location, finding_id=finding)))
     for amount, computed, paragraph in unplaced:
+        again = _repeated(amount, [(a, s) for (a, p), (_, s) in zip(grounded, placed,
+                                                                     strict=True)
+                                   if p == paragraph or not beside_only])
+        if again is not None:  # "4,0 / 2,9": the working repeats figures stated and cited
+            out.append(_number(amount, source=NumberSource(document=again.document,
+                                                           location=again.location)))
+            continue
         inputs = _derived(amount, [a for a, p in grounded if p == paragraph or not beside_only],
                           computed=computed)
         out.append(_number(amount, computed=inputs is not None,
                            inputs=[a.text for a in inputs or ()]))
     return out, placed
+
+
+def _repeated(amount: Amount, grounded: Sequence[tuple[Amount, Source]]) -> Source | None:
+    """The place of a grounded figure that a bare number repeats with its digits as written
+    ("4,0" of "4,0 M€" in the working "4,0 / 2,9"): no unit or currency of its own, the same
+    digits at the figure's scale."""
+    if amount.currency or amount.unit or not amount.value:
+        return None
+    for figure, source in grounded:
+        if figure.unit in ("%", "x"):
+            continue
+        for scale in (1.0, 1e3, 1e6, 1e9):
+            if math.isclose(abs(figure.value), abs(amount.value) * scale, rel_tol=1e-9):
+                return source
+    return None
 
 
 def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], bool, int]]:
@@ -414,11 +436,13 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     amounts = find_amounts(body)
     candidates: list[tuple[Finding, list[Amount]]] = []
     compact = re.sub(r"\s+", "", body).lower()
+    named = {p.lower() for p, _, _ in periods_in(body)}  # "T3 2024" names Q3 2024
     for finding in evidence.usable_findings():
         if finding.value is None:
             continue
         period = (finding.period or "").lower()
-        if period and not period.startswith("as of") and period.replace(" ", "") not in compact:
+        if (period and not period.startswith("as of") and period.replace(" ", "") not in compact
+                and period not in named):
             continue  # a figure of a period the answer never names is not what it states
         spec = metric_spec(finding.subject)
         names = {finding.subject, finding.label.lower()}
@@ -509,7 +533,7 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
 
 
 def _periods(text: str) -> list[str]:
-    return [p for p, _, _ in find_periods(text, bare_years=True)]
+    return [p for p, _, _ in periods_in(text, bare_years=True)]
 
 
 def names_period(text: str, assumption: str) -> bool:
