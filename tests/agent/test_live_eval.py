@@ -151,3 +151,18 @@ async def test_a_budget_large_enough_runs_every_case(live: LiveApp, tmp_path: Pa
     report = await run_evals(live, dataset(tmp_path), live=True, budget_tokens=1_000_000)
     assert report.stopped is None and not any(c.skipped for c in report.cases)
     assert [c.id for c in report.cases if c.passed] == ["L-01", "L-05", "L-02", "L-04"]
+
+
+def test_the_cli_refuses_a_live_run_without_a_key_and_a_budget_without_live(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from manda.cli import main
+
+    monkeypatch.setenv("MANDA_HOME", str(tmp_path))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["eval", "--live", "--token-budget", "1000"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "manda eval --live: ANTHROPIC_API_KEY is not set" in said and "without --live" in said
+    assert main(["eval", "--token-budget", "1000"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "--token-budget limits a --live run's tokens" in said
