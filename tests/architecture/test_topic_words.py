@@ -15,10 +15,6 @@ from manda.vocabulary import vocabulary
 
 # Modules left holding topic words in a regex, each a known debt with the words it spells.
 STILL_IN_CODE: dict[str, set[str]] = {
-    "agent/compose/balance.py": {"credit line", "darlehen", "net cash", "term loan"},
-    "agent/compose/dependence.py": {"concentration"},
-    "agent/compose/people.py": {"vorstand"},
-    "agent/compose/topics.py": {"fully diluted"},
     "finance/facilities.py": {"headroom"},
 }
 # where words are data or sample rooms' text, not rules

@@ -35,6 +35,7 @@ from manda.models import (
     LocationKind,
     ParsedDocument,
 )
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 __all__ = ["OfflineExtractor", "build_finding"]
@@ -57,7 +58,6 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 
 
 def _document_period(document: Document, parsed: ParsedDocument,
@@ -72,7 +72,7 @@ def _document_period(document: Document, parsed: ParsedDocument,
         if periods:
             return periods[0]
     if profile.role is DocumentRole.AUDITED_STATEMENTS:
-        year = _YEAR.search(f"{stem} {parsed.title or ''}")
+        year = YEAR.search(f"{stem} {parsed.title or ''}")
         if year is not None:
             return f"FY{year.group(1)}"
     return None

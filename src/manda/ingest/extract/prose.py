@@ -26,6 +26,7 @@ from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
 from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 T = TypeVar("T")
@@ -83,7 +84,6 @@ _SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
 # A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
 # 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
 _SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
-_A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
 # a sentence that speaks of another granularity than the period it would borrow
 _QUARTER_WORDS = _WORDS.cues("quarter_words")
@@ -205,7 +205,7 @@ class _Sentence:
         inside = [a for a in inside if a.end <= end]
         self.values = _values(view.text, inside)
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
-        if not self.periods and self.values and _A_YEAR.search(self.text):
+        if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
