@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
-           "is_heading_line", "is_table_rule", "letter_words", "without_possessive", "words"]
+           "is_heading_line", "is_table_rule", "letter_words", "name_words", "without_possessive",
+           "words"]
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters only: "Sept" of "Sept2024"
@@ -27,6 +28,7 @@ NOTE_LINE = re.compile(r"^_.+_$")
 HEADING_LINE = re.compile(r"\*\*[^*]+\*\*:?|#+ .*")
 SOURCE_NOTE = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", re.IGNORECASE)
 _RULE_CELL = re.compile(r":?-+:?")
+_NAME_BREAK = re.compile(r"[_\-.]+")  # what a file name writes between its words
 
 
 def words(text: str) -> list[str]:
@@ -47,6 +49,12 @@ def is_heading_line(line: str) -> bool:
 def is_table_rule(cells: list[str]) -> bool:
     """The cells of a Markdown table's rule line (`|---|:--:|`)."""
     return all(_RULE_CELL.fullmatch(c) for c in cells if c)
+
+
+def name_words(name: str) -> str:
+    """A file name or title with its separators read as spaces: "Mgmt_Accounts-Q3" → "Mgmt
+    Accounts Q3"."""
+    return _NAME_BREAK.sub(" ", name)
 
 
 def without_possessive(name: str) -> str:
