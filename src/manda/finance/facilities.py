@@ -54,9 +54,8 @@ _WORDS = vocabulary()
 
 
 def _slot(name: str) -> str:
-    """One cue set of the vocabulary as a slot of a sentence's grammar (its words, in every
-    language that gives them, each with its own word boundaries)."""
-    return f"(?:{_WORDS.cues(name).pattern.pattern})"
+    """One cue set of the vocabulary as a slot of a sentence's grammar."""
+    return _WORDS.cues(name).slot
 
 
 # A facility named in words (`facility_*` cue sets); group names are the canonical facility.

@@ -25,6 +25,7 @@ from manda.finance.periods import (
     parse_period,
     period_end,
 )
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "CALENDAR_YEAR",
@@ -78,7 +79,7 @@ _STATEMENTS = [
 
 # "LTM Mar-25 = twelve months to March 31, 2025": a definition of a trailing window, however
 # it is punctuated, which can end in any month.
-_TRAILING = re.compile(r"\b(?:LTM|TTM|L12M|NTM|last|trailing|latest|rolling)\b[^.;\n]{0,20}$",
+_TRAILING = re.compile(rf"{vocabulary().cues('trailing_window').slot}[^.;\n]{{0,20}}$",
                        re.IGNORECASE)
 # "Q1 FY25 = Jul–Sep 2024", "Q1 FY2025 (July to September 2024)": the first quarter of a fiscal
 # year begins the month after the year end.
@@ -238,13 +239,15 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if not dates:
         return period
     day = dates[0][0]
-    if fye.is_year_end(day) or re.search(r"\byear\b|\bjahr\b|\b12\s+months\b", header, re.I):
+    if fye.is_year_end(day) or _YEAR_HEADER.found(header):
         return f"FY{fye.fiscal_year_of(day)}"
     if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
         return month_period(day.year, day.month)
     return period
 
 
+# a column header that names a whole year ("Year to 31 March 2024", "Jahr")
+_YEAR_HEADER = vocabulary().cues("year_header")
 _PART_OF_YEAR = re.compile(r"^[QH][1-4] ")
 
 
