@@ -21,17 +21,9 @@ TOPICS: tuple[Topic, ...] = tuple(sorted((t for t in topics() if t.is_red_flag),
                                           key=lambda t: t.severity or 0))
 _NEGATIVE = vocabulary().cues("negation")
 
-
-def _dotted_months() -> str:
-    """The month names of the languages that write a day with a dot ("bis 31. Dezember 2024"):
-    that dot ends no sentence."""
-    names = {w for lang in vocabulary().languages.values() if lang.numbers.day_dot
-             for words in lang.months.values() for w in words}
-    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or r"(?!x)x"
-
-
-_SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{_dotted_months()})\b)\s+"
-                       r"(?=[A-Z0-9\"“(])|\n+")
+# A day written with a dot ("bis 31. Dezember 2024", `day_dot_months`) ends no sentence.
+_SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_dot_months').slot}))"
+                       r"\s+(?=[A-Z0-9\"“(])|\n+")
 _MAX = 260
 
 

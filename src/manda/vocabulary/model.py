@@ -149,8 +149,6 @@ class NumberWords(_File):
     currencies: dict[str, tuple[str, ...]] = {}  # ISO code -> words ("euros", "d'euros")
     # a word right before a number that makes it a reference ("p. 12", "note 4", "IFRS 15")
     references: tuple[str, ...] = ()
-    # a day is written with a dot before its month ("31. Dezember"): the dot ends no sentence
-    day_dot: bool = False
 
 
 class InjectionWords(_File):
