@@ -17,7 +17,8 @@ it says next: a document has no business addressing its reader's software.
 Text is read in one form first (`manda.text_forms.matching_form`): zero-width and other
 invisible characters dropped, ASCII hidden in tag characters read out, NFKC, and letters of other
 scripts drawn like Latin ones read as Latin, so "ig\u200bnore" and "іgnore" (Cyrillic і) are
-"ignore". The words of every language it knows (English, German, French, Spanish) are data, in
+"ignore". The words of every language it knows (English, German, French, Spanish) are data: each
+language file's `injection:` section (`manda/vocabulary/languages/`), read by
 `manda.injection.cues`. Measured on `manda.evals.injection_corpus` (`bench/injection_eval.py`,
 dev and held-out apart, gated in the tests).
 """
