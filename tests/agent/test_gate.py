@@ -141,3 +141,16 @@ def test_a_covenant_headroom_is_derived_from_the_two_stated_multiples() -> None:
     headroom, share = find_amounts("headroom 1.32x (53% of the limit)")
     assert _derived(headroom, grounded) and _derived(share, grounded)
     assert not _derived(find_amounts("2.00x")[0], grounded)
+
+
+def test_a_period_in_a_file_name_is_no_period_the_answer_states(evidence: Evidence) -> None:
+    """"Trading update Q3 2024.md" names a document: an answer quoting it states no Q3 2024
+    figure, so Q3 2024's conflict is not its to disclose (Pennine's FY revenue answer was sent
+    back for a quarter it never stated)."""
+    named = next(iter(evidence.documents.values())).model_copy(
+        update={"id": "d_named", "filename": "Trading update Q3 2024.md"})
+    evidence.documents[named.id] = named
+    text = f"Revenue was €5.2M, as Trading update Q3 2024.md also shows (source: {Q3}, p.1)."
+    assert not [e for e in run_gate(text, evidence, Requirements()).errors if "conflict" in e]
+    stated = f"Revenue was €5.2M in Q3 2024 (source: {Q3}, p.1)."
+    assert [e for e in run_gate(stated, evidence, Requirements()).errors if "conflict" in e]

@@ -436,8 +436,10 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     lowered = body.lower()
     amounts = find_amounts(body)
     candidates: list[tuple[Finding, list[Amount]]] = []
-    compact = re.sub(r"\s+", "", body).lower()
-    named = {p.lower() for p, _, _ in periods_in(body)}  # "T3 2024" names Q3 2024
+    # a period in a file name ("Trading update Q4 FY2024.md") is no period the answer states
+    prose = without_file_names(body, evidence)
+    compact = re.sub(r"\s+", "", prose).lower()
+    named = {p.lower() for p, _, _ in periods_in(prose)}  # "T3 2024" names Q3 2024
     for finding in evidence.usable_findings():
         if finding.value is None:
             continue
