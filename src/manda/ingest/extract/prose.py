@@ -83,6 +83,10 @@ _SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
 # A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
 # 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
 _SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
+# "US$1.65 million is professional services revenue": a part of the metric named after the
+# amount (qualifying words before the metric's own name), not the metric itself
+_PART_VERB = _WORDS.cues("part_copula").around(head=r"\s+")
+_QUALIFIER = re.compile(r"\s+(?:[^\W\d][\w-]*\s+){1,3}")
 _A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
 # a sentence that speaks of another granularity than the period it would borrow
@@ -334,6 +338,15 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
     return None
 
 
+def _a_named_part(text: str, amount: Amount, subjects: Sequence[tuple[str, int, int]]) -> bool:
+    """The amount is a part of a metric the words after it name ("… is subscription revenue"),
+    so it is neither the metric's total nor the metric named before it."""
+    verb = _PART_VERB.match(text, amount.end)
+    return verb is not None and any(
+        _QUALIFIER.fullmatch(text, verb.end(), start) for _, start, _ in subjects
+        if start > verb.end())
+
+
 def _nature(sentence: _Sentence) -> Nature:
     return Nature.FORECAST if sentence.forecast else Nature.ACTUAL
 
@@ -581,7 +594,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
             if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
                     or _SUPERSEDED_AFTER.match(text, amount.end, span[1])):
                 continue
-            if _bare_figures_line(text, amount, amounts):
+            if _bare_figures_line(text, amount, amounts) or _a_named_part(text, amount,
+                                                                         sentence.subjects):
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:

@@ -1,0 +1,31 @@
+"""A question naming several metrics gets each of them, one cited line each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from written_room import answer_from
+
+STATEMENTS = (
+    "# Annual report FY2025\n\n## Statement of profit or loss\n\n"
+    "| US$'000 | FY2025 | FY2024 |\n|---|---|---|\n"
+    "| Revenue | 28,800 | 21,900 |\n| Gross profit | 22,300 | 16,600 |\n"
+    "| Operating loss | (6,600) | (7,900) |\n\n"
+    "## KPIs\n\nNet revenue retention was 108% in FY2025. Gross revenue retention was 91% in "
+    "FY2025.\n")
+
+
+async def test_each_metric_asked_is_answered_with_its_source(tmp_path: Path) -> None:
+    answer = await answer_from(tmp_path, {"Annual_Report_FY25.md": STATEMENTS},
+                               "What were FY25 revenue, gross profit and operating loss?")
+    lines = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert len(lines) == 3, answer
+    for figure, line in zip(("28.8", "22.3", "6.6"), lines, strict=True):
+        assert figure in line and "Annual_Report_FY25.md" in line, answer
+
+
+async def test_a_metric_the_room_lacks_is_said_to_be_missing(tmp_path: Path) -> None:
+    answer = await answer_from(tmp_path, {"Annual_Report_FY25.md": STATEMENTS},
+                               "What are net retention, gross retention and logo churn?")
+    assert "108%" in answer and "91%" in answer, answer
+    assert "No document states logo churn" in answer, answer
