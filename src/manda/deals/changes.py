@@ -189,8 +189,9 @@ _Groups = dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, li
 
 def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]]:
     """Conflicts (new or resolved) of one line item that share a figure are one, that figure
-    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"); with the
-    shared figure of each merged one."""
+    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"), and a
+    conflict between figures that line already lists joins it; with the shared figure of each
+    merged one."""
     sharing: dict[tuple[ChangeKind, str, str], list[tuple[ChangeKind, str, frozenset[str]]]] = {}
     for key in groups:
         kind, label, values = key
@@ -214,7 +215,13 @@ def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]
             kind, label, frozenset().union(*(k[2] for k in keys)))
         merged[key] = [m for k in keys for m in groups[k]]
         leads[key] = value
-    merged.update((key, members) for key, members in groups.items() if key not in taken)
+    for key, members in groups.items():
+        if key in taken:
+            continue
+        kind, label, values = key
+        # "€5.2M against €5M" is already said by "€5.6M against €5.2M and €5M": one line
+        wider = next((k for k in merged if k[:2] == (kind, label) and values <= k[2]), None)
+        merged.setdefault(wider or key, []).extend(members)
     return merged, leads
 
 
