@@ -423,10 +423,10 @@ def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:
 def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
     """Litigation, covenants, change of control…: the best statement of each topic asked."""
     asked = ask.frame.flag_topics
-    items = [i for i in scan(evidence) if i.topic in asked]
+    items = [i for i in scan(evidence, every=True) if i.topic in asked]
     if ask.entity:  # "the Globex contract": the statement about Globex, not another one
         key = ask.entity.split()[0].lower()
-        named = [i for i in scan(evidence, about=key) if i.topic in asked]
+        named = [i for i in scan(evidence, about=key, every=True) if i.topic in asked]
         items = named or items
     if not items:
         return None

@@ -642,10 +642,11 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
     ordered = sorted(cases, key=lambda f: (role_rank(evidence, f, LITIGATION),
                                            -sum(1 for v in f.attributes.values() if v.strip())))
     for case in ordered:
-        if case.subject in seen:
+        # a case is its claimant and claim: two unnamed claims under one heading are two cases
+        if _case_key(case) in seen:
             continue
-        seen.add(case.subject)
-        same = [f for f in ordered if f.subject == case.subject]
+        seen.add(_case_key(case))
+        same = [f for f in ordered if _case_key(f) == _case_key(case)]
         party = case.entity or case.label
         bits = []
         if case.value is not None:
@@ -674,6 +675,13 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 
+def _case_key(case: Finding) -> tuple[str, str]:
+    """One case however many documents state it: its subject, else its claim's amount."""
+    if ":" in case.subject or case.entity:
+        return case.subject, ""
+    return case.subject, f"{case.value}{case.unit}" if case.value is not None else case.label
+
+
 _CASE_STATE = re.compile(r"\b(?:status|stage|trial|hearing|disclosure|settle\w*|provision\w*|"
                          r"appeal\w*|judg\w+|defen[cd]\w*|outcome|likely|expected|court|"
                          r"damages|claim(?:ed|s)?|listed|mediation|verhandlung|vergleich)\b", _F)
@@ -682,8 +690,11 @@ _CASE_STATE = re.compile(r"\b(?:status|stage|trial|hearing|disclosure|settle\w*|
 def _statement_about(evidence: Evidence, finding: Finding, party: str
                      ) -> tuple[str, Source] | None:
     """The sentences of the retrieved passage that describe a case (claimant, court, status)."""
-    key = (party.split() or [""])[0].lower()
-    for hit in evidence.hits:
+    # a claim with no claimant named is found by its amount, in its own passage first
+    key = (party.split() or [""])[0].lower() if finding.entity or not finding.value_text \
+        else finding.value_text.lower()
+    own_first = sorted(evidence.hits, key=lambda h: h.chunk_id != finding.chunk_id)
+    for hit in own_first:
         if hit.chunk_id != finding.chunk_id and hit.document_id != finding.document_id:
             continue
         said = [s for s in sentences(hit.text) if len(s) > 30 and "|" not in s
