@@ -29,3 +29,14 @@ async def test_a_metric_the_room_lacks_is_said_to_be_missing(tmp_path: Path) -> 
                                "What are net retention, gross retention and logo churn?")
     assert "108%" in answer and "91%" in answer, answer
     assert "No document states logo churn" in answer, answer
+
+
+async def test_a_balance_asked_for_a_month_is_the_balance_at_its_end(tmp_path: Path) -> None:
+    """ARR is a balance: "at the end of October 2024" reads the column dated 31 October."""
+    answer = await answer_from(tmp_path, {"KPI_Pack.md": (
+        "# Monthly KPIs\n\nUS$ thousands\n\n"
+        "| Metric | 2024-09-30 | 2024-10-31 | 2024-11-30 |\n|---|---|---|---|\n"
+        "| ARR | 29,100 | 29,800 | 30,700 |\n")},
+        "What was ARR at the end of October 2024?")
+    assert "29.8" in answer.splitlines()[0], answer
+    assert "30.7" not in answer, answer
