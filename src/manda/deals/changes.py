@@ -76,21 +76,36 @@ class DealChanges:
 
     def headline(self) -> str:
         """"2 new conflicts, 1 restated figure, 3 new documents, 2 answers" (or nothing)."""
-        words = {"conflict": ("new conflict", "new conflicts"),
-                 "restated": ("restated figure", "restated figures"),
-                 "red_flag": ("new red flag", "new red flags"),
-                 "resolved": ("conflict resolved", "conflicts resolved"),
-                 "replaced": ("document replaced", "documents replaced"),
-                 "answered": ("Q&A answer", "Q&A answers"),
-                 "document": ("new document", "new documents"),
-                 "told": ("fact told in a thread", "facts told in threads"),
-                 "rejected": ("finding rejected", "findings rejected"),
-                 "approved": ("finding approved", "findings approved")}
-        parts = [f"{n} {words[k][n != 1]}" for k in words if (n := self.count(k))]  # type: ignore[index]
+        parts = [said] if (said := counted(self.items)) else []
         if self.count("irl") and self.coverage is not None:
             (was, total), (now, _) = self.coverage
             parts.append(f"IRL coverage {was}/{total} → {now}/{total}")
         return ", ".join(parts) or "nothing changed"
+
+
+_COUNTED: dict[ChangeKind, tuple[str, str]] = {
+    "conflict": ("new conflict", "new conflicts"),
+    "restated": ("restated figure", "restated figures"),
+    "red_flag": ("new red flag", "new red flags"),
+    "resolved": ("conflict resolved", "conflicts resolved"),
+    "replaced": ("document replaced", "documents replaced"),
+    "answered": ("Q&A answer", "Q&A answers"),
+    "document": ("new document", "new documents"),
+    "told": ("fact told in a thread", "facts told in threads"),
+    "rejected": ("finding rejected", "findings rejected"),
+    "approved": ("finding approved", "findings approved"),
+}
+
+
+def counted(items: Sequence[ChangeItem]) -> str:
+    """"1 new conflict, 14 new documents": changes counted by kind, most serious first (the
+    IRL's coverage is said with its figures, not counted)."""
+    parts = []
+    for kind, (one, many) in _COUNTED.items():
+        n = sum(1 for i in items if i.kind == kind)
+        if n:
+            parts.append(f"{n} {one if n == 1 else many}")
+    return ", ".join(parts)
 
 
 def shown(finding: Finding) -> str:
