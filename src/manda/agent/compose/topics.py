@@ -141,6 +141,8 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
              if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
     ledgers = [f for f in found if role_rank(evidence, f, OWNERSHIP) == 0]
     has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
+    if ask.frame.class_rights and (rights := _rights_table(evidence)) is not None:
+        return rights  # "the liquidation preferences": the table of each class's rights
     if (has_ledger and not ledgers) or ask.frame.share_class or ask.frame.class_rights:
         table = _ownership_from_tables(ask, evidence)  # the register itself, with its classes
         if table is not None:
@@ -292,6 +294,29 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
         tail = _sum_note(total) if total else ""
         text = "\n".join([*lead, head, "", *lines, "", tail,
                           *[f"{n} {cite([source])}" for n in notes[:2]]])
+        return Draft(text=text.strip())
+    return None
+
+
+def _rights_table(evidence: Evidence) -> Draft | None:
+    """A table of what each share class carries (issue price, preference, participation,
+    seniority), as the document states it, with the sentences written under it."""
+    for table, hit, pieces in _whole_registers(role_hits(evidence, OWNERSHIP.roles)):
+        rights = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)]
+        if len(rights) < 2 or not table.has_header(_CLASS):
+            continue
+        columns = [h for h in table.header[1:] if h]
+        lines = ["| " + " | ".join([table.header[0] or "Class", *columns]) + " |",
+                 "|---|" + "---|" * len(columns)]
+        lines += ["| " + " | ".join([row.label, *(row.cells.get(h, "").strip() or "—"
+                                                 for h in columns)]) + " |"
+                  for row in table.rows if row.cells]
+        sources = [evidence.hit_source(h) for h in pieces]
+        caption = next((c for c in reversed(table.caption) if c.strip()), "Share class rights")
+        notes = [f"{n} {cite(sources[:1])}" for n in _statements_in(hit)
+                 if _CLASS_COLUMN.search(n) or _RIGHTS_COLUMN.search(n)][:2]
+        text = "\n".join([f"{caption}, from {sources[0].document} {cite(sources)}:", "",
+                          *lines, "", *notes])
         return Draft(text=text.strip())
     return None
 
