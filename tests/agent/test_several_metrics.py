@@ -40,3 +40,15 @@ async def test_a_balance_asked_for_a_month_is_the_balance_at_its_end(tmp_path: P
         "What was ARR at the end of October 2024?")
     assert "29.8" in answer.splitlines()[0], answer
     assert "30.7" not in answer, answer
+
+
+async def test_a_bridge_is_the_table_that_moves_the_metric_in_the_period_asked(
+        tmp_path: Path) -> None:
+    answer = await answer_from(tmp_path, {"KPI_Pack.md": (
+        "# ARR bridge\n\nUS$ thousands\n\n"
+        "| US$k | Q1 FY25 | Q2 FY25 | FY2025 |\n|---|---|---|---|\n"
+        "| Opening ARR | 25,000 | 26,300 | 25,000 |\n| New logo ARR | 1,200 | 1,300 | 2,500 |\n"
+        "| Churn | (650) | (500) | (1,150) |\n| Closing ARR | 26,300 | 27,100 | 27,100 |\n")},
+        "Walk me through the FY2025 ARR bridge")
+    assert "| Opening ARR | 25,000 |" in answer and "| Churn | (1,150) |" in answer, answer
+    assert "| Closing ARR | 27,100 |" in answer and "26,300" not in answer, answer

@@ -32,6 +32,7 @@ from manda.agent.compose.common import (
     role_hits,
     role_rank,
     tables_of,
+    whole_tables,
     with_assumption,
 )
 from manda.agent.compose.dependence import customers, key_people
@@ -219,33 +220,10 @@ def _nonzero(value: str) -> bool:
     return bool(amounts) and any(a.value for a in amounts)
 
 
-def _whole_registers(hits: Sequence[SearchHit]
-                     ) -> list[tuple[Table, SearchHit, list[SearchHit]]]:
-    """Tables of the passages, with the passages of one sheet that repeat its header (a long
-    register is indexed in pieces) joined back into one table, in sheet order, with every
-    passage it came from."""
-    pieces: dict[tuple[str, tuple[str, ...]], list[tuple[Table, SearchHit]]] = {}
-    for table, hit in tables_of(hits):
-        pieces.setdefault((hit.document_id, tuple(table.header)), []).append((table, hit))
-    out: list[tuple[Table, SearchHit, list[SearchHit]]] = []
-    for parts in pieces.values():
-        parts.sort(key=lambda th: _first_row(th[1].location.label))
-        whole = Table(list(parts[0][0].header), [], list(parts[0][0].caption))
-        for table, _ in parts:
-            seen = {r.line for r in whole.rows}
-            whole.rows += [r for r in table.rows if r.line not in seen]
-        out.append((whole, parts[0][1], [h for _, h in parts]))
-    return out
-
-
-def _first_row(label: str) -> int:
-    """`Cap Table!A13:G18` → 13: where a sheet passage starts (0 when not a cell range)."""
-    m = re.search(r"![A-Z]{1,3}(\d+)", label)
-    return int(m.group(1)) if m else 0
 
 
 def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
-    for table, hit, pieces in _whole_registers(role_hits(evidence, OWNERSHIP.roles)):
+    for table, hit, pieces in whole_tables(role_hits(evidence, OWNERSHIP.roles)):
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
         # a register with a "Class" column names each row's class; columns are not classes
@@ -301,7 +279,7 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
 def _rights_table(evidence: Evidence) -> Draft | None:
     """A table of what each share class carries (issue price, preference, participation,
     seniority), as the document states it, with the sentences written under it."""
-    for table, hit, pieces in _whole_registers(role_hits(evidence, OWNERSHIP.roles)):
+    for table, hit, pieces in whole_tables(role_hits(evidence, OWNERSHIP.roles)):
         rights = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)]
         if len(rights) < 2 or not table.has_header(_CLASS):
             continue
