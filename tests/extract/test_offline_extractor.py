@@ -515,3 +515,14 @@ def test_an_operating_loss_is_the_operating_result() -> None:
     ])
     assert only(findings, subject="ebit", period="FY2025").value == -6_600_000.0
     assert only(findings, subject="net income", period="FY2025").value == -7_800_000.0
+
+
+def test_a_date_labelling_a_comparative_dates_no_other_amount() -> None:
+    """"Closing ARR US$32.6m, up 30.4% (31 January 2024: US$25.0m)": the date is the
+    comparative's label; the closing figure is not of that date."""
+    findings, _, _ = extract("Board deck.pdf", [Section(
+        text="FY25 at a glance\nClosing ARR US$32.6m, up 30.4% year on year "
+             "(31 January 2024: US$25.0m)", location=Location.for_page(2))])
+    arr = {f.value: f.period for f in findings if f.subject == "arr"}
+    assert arr[25_000_000.0] == "as of 2024-01-31"
+    assert arr[32_600_000.0] != "as of 2024-01-31"

@@ -41,6 +41,7 @@ _BOUND_AFTER = re.compile(r"^\s+(?:(?:in|for|during|at|by|of|per)\s+)?$", re.IGN
 # "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
 _BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
                          r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
+_LABELS = re.compile(r"^\s*[:=]\s*$")
 _BOUND_BEFORE = re.compile(r"^\s*[:=]\s*$|^\s*(?:was|were|of|at|reached|stood\s+at)\s+$",
                            re.IGNORECASE)
 _EVENT_GAP = re.compile(
@@ -223,6 +224,9 @@ class _Sentence:
         """Periods written right next to an amount: "€4.6M in Q3 2023", "Q3 2023: €4.6M"."""
         text = self.view.text
         bound: dict[int, Period] = {}
+        # "(31 January 2024: US$25.0m)": a date that labels its own amount, a comparative's,
+        # dates no other amount of the sentence
+        self.labels: set[int] = set()
         for v in self.values:
             a = v.amount
             for p in self.periods:
@@ -233,6 +237,8 @@ class _Sentence:
                     break
                 if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
                     bound[a.start] = p
+                    if _LABELS.match(text[p[2] : a.start]):
+                        self.labels.add(p[1])
                     break
         return bound
 
@@ -247,7 +253,7 @@ class _Sentence:
         if amount.start in self.bound:
             return self.bound[amount.start]
         taken = {p[1] for key, p in self.bound.items()
-                 if key != amount.start and not p[0].startswith("as of")}
+                 if key != amount.start and (not p[0].startswith("as of") or p[1] in self.labels)}
         text = self.view.text
         free = [p for p in self.periods if p[1] not in taken
                 and not _DATED.search(text[max(0, p[1] - 30) : p[1]])]
