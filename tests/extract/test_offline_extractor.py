@@ -526,3 +526,14 @@ def test_a_date_labelling_a_comparative_dates_no_other_amount() -> None:
     arr = {f.value: f.period for f in findings if f.subject == "arr"}
     assert arr[25_000_000.0] == "as of 2024-01-31"
     assert arr[32_600_000.0] != "as of 2024-01-31"
+
+
+def test_a_balance_bridge_opens_at_the_period_start_and_its_movements_are_no_balance() -> None:
+    rows = [["US$k", "Q1 2025", "Q2 2025"], ["Opening ARR", "25,000", "26,300"],
+            ["New logo ARR", "1,200", "1,300"], ["Closing ARR", "26,300", "27,600"]]
+    findings, _, _ = extract("KPI.xlsx", [Section(
+        text=table_text(rows, ["ARR bridge", "US$ thousands"]),
+        location=Location.for_cell("ARR Bridge", "A1:C4"), table=rows)], file_type="xlsx")
+    arr = sorted((f.period, f.value) for f in findings if f.subject == "arr")
+    assert arr == [("as of 2024-12-31", 25_000_000.0), ("as of 2025-03-31", 26_300_000.0),
+                   ("as of 2025-06-30", 27_600_000.0)]
