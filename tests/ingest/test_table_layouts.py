@@ -255,3 +255,21 @@ def test_a_second_table_under_its_own_title_is_a_table_of_its_own(tmp_path: Path
     second = parsed.sections[1].table
     assert second is not None and second[0][:3] == ["Class", "Shares", "Original issue price"]
     assert "Participation: Non-participating" in parsed.sections[1].text
+
+
+def test_a_figure_computed_from_its_formula_says_so(tmp_path: Path) -> None:
+    """A workbook saved without results (openpyxl writes none): the total Manda computes from
+    `=SUM(B3:B4)` is a finding marked with the formula it came from; a typed figure is not."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "P&L"
+    ws.append(["EUR thousands", "FY2024"])
+    ws.append(["Revenue", 5_000])
+    ws.append(["Cost of sales", -3_000])
+    ws.append(["Gross profit", "=SUM(B2:B3)"])
+    path = tmp_path / "Model.xlsx"
+    wb.save(path)
+    findings = {f.subject: f for f in _findings(parse_file(path))}
+    assert findings["gross profit"].value == 2_000_000
+    assert findings["gross profit"].attributes["computed_from"] == "=SUM(B2:B3)"
+    assert "computed_from" not in findings["revenue"].attributes

@@ -421,9 +421,14 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
             return None
         if _OPENING_ROW.begins(cell.row_header):
             period = previous_period(period) or period
+    refs = grid.refs
+    ref = refs[cell.r][cell.c] if refs and cell.r < len(refs) and cell.c < len(refs[cell.r]) \
+        else ""
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
         ("total", "yes" if _is_total(cell.row_header) else ""),
+        # a value the workbook saved without its result: computed here from its formula
+        ("computed_from", view.section.computed.get(ref, "")),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
     ) if text}
     return Candidate(

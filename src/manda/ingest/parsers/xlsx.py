@@ -40,6 +40,7 @@ class _Sheet:
     rows: dict[int, dict[int, object]] = field(default_factory=dict)  # row -> column -> value
     formats: dict[tuple[int, int], str] = field(default_factory=dict)  # non-General formats
     pending: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> format
+    computed: dict[tuple[int, int], str] = field(default_factory=dict)  # evaluated: formula
     cells: int = 0  # non-empty cells read
 
 
@@ -164,6 +165,7 @@ class _Evaluator:
         self._active.add(key)
         try:
             result: object = evaluate(formula.text, lambda rng: self._cells(sheet, rng))
+            sheet.computed[(r, c)] = formula.text
             fmt = sheet.pending.get((r, c))
             if fmt and fmt != "General":
                 sheet.formats[(r, c)] = fmt
@@ -211,7 +213,7 @@ def _sections(sheet: _Sheet) -> list[Section]:
     out: list[Section] = []
     for begin, end in zip(starts, [*starts[1:], len(indexes)], strict=True):
         part = _Sheet(sheet.title, {r: sheet.rows[r] for r in indexes[begin:end]},
-                      sheet.formats, sheet.pending, sheet.cells)
+                      sheet.formats, sheet.pending, sheet.cells, sheet.computed)
         out += _table_sections(part)
     return out
 
@@ -261,6 +263,8 @@ def _table_sections(sheet: _Sheet) -> list[Section]:
                 table=table,
                 cell_refs=refs,
                 heading_path=path,
+                computed={f"{sheet.title}!{get_column_letter(c)}{r}": formula
+                          for (r, c), formula in sheet.computed.items() if r in block},
             )
         )
     return sections
