@@ -11,7 +11,7 @@ from manda.agent.grounding import cite
 from manda.agent.tables import Table
 from manda.agent.topics import PNL
 from manda.finance.equivalents import group_patterns
-from manda.finance.periods import find_periods
+from manda.finance.periods import parse_period
 from manda.vocabulary import vocabulary
 
 _V = vocabulary()
@@ -57,7 +57,7 @@ def _columns(table: Table, period: str | None) -> list[str]:
     """The column of the period asked (the FY25 column of a bridge by quarter), else all."""
     headers = [h for h in table.header[1:] if h]
     if period is not None:
-        asked = [h for h in headers if any(p == period for p, _, _ in find_periods(h)[:1])]
+        asked = [h for h in headers if parse_period(h) == period]
         if asked:
             return asked
     return headers
