@@ -213,7 +213,8 @@ def _sections(sheet: _Sheet) -> list[Section]:
     out: list[Section] = []
     for begin, end in zip(starts, [*starts[1:], len(indexes)], strict=True):
         part = _Sheet(sheet.title, {r: sheet.rows[r] for r in indexes[begin:end]},
-                      sheet.formats, sheet.pending, sheet.cells, sheet.computed)
+                      formats=sheet.formats, pending=sheet.pending, computed=sheet.computed,
+                      cells=sheet.cells)
         out += _table_sections(part)
     return out
 
