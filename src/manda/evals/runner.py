@@ -61,7 +61,10 @@ NEW_ROOM_FLOOR = 0.94
 # (18/30). A correction that names the wrong figure supersedes it: Halyard 66.7% (22/33).
 # Spanish added as a vocabulary file (es24; with months, covenant words and legal forms moved
 # to the language files): Segura 82.1% (23/28), Sorelle 70.0% (21/30).
-NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.66, SORELLE: 0.69, SEGURA: 0.82}
+# saas24 (each metric a question names, balances at a period's end, every statement of a topic,
+# each claim, stated covenant and class-rights tables, a sheet's second table, bridges):
+# Halyard 87.9% (29/33) on a full eval whose cap table failed to parse (fixed after it).
+NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.87, SORELLE: 0.69, SEGURA: 0.82}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
