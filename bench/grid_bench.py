@@ -1,6 +1,6 @@
 """The review grid's speed offline and its tokens with Claude: figures, not a test.
 
-Offline: the dev contracts (22 documents, numbered PDFs, Word, a scan read by OCR, German and
+Offline: the dev contracts (26 documents, numbered PDFs, Word, a scan read by OCR, German and
 French) ingested into a scratch home, then a grid of every standard column read cold (documents
 a minute, with and without the embedder's meaning channel), and asked again (every cell kept:
 nothing read). `--copies N` puts N copies of the room in the deal (each file made distinct) for a

@@ -126,7 +126,8 @@ async def test_a_grids_cells_are_reviewed_and_a_column_taken_further_from_its_me
     assert any(f"took {flagged} documents with *change of control* as red flags" in n
                for n in notes)
     silent = len(CUSTOMER) - approved
-    assert any(f"added {silent} question on *change of control* to the Q&A list" in n
+    questions = "question" if silent == 1 else "questions"
+    assert any(f"added {silent} {questions} on *change of control* to the Q&A list" in n
                for n in notes), notes
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from manda.evals.grid_truth import matches
 from manda.grid.columns import parse_columns
 from manda.grid.gate import ground
+from manda.grid.offline import OfflineReader, Reading
 from manda.grid.parties import parties_of, target_of
 from manda.grid.passages import read_document
 from manda.grid.values import cap_of, durations_in, jurisdiction_of, notice_in, shown_of
-from manda.models import CellStatus, Chunk, GridCell, Location
+from manda.models import CellStatus, Chunk, Document, GridCell, Location
 from manda.vocabulary.grid import grid_vocabulary
 
 
@@ -180,3 +182,68 @@ def test_the_vocabulary_gives_every_column_its_words_and_every_set_known_columns
         assert column.label and column.describe and column.question_for("X.pdf")
     assert g.language_of("Der Vertrag hat eine feste Laufzeit von 24 Monaten; Kündigungsfrist "
                          "drei Monate") == "de"
+
+
+LOAN = """FACILITY AGREEMENT
+
+THIS AGREEMENT is dated 1 March 2024 BETWEEN (1) Alder Foods Ltd (the Borrower); and (2) Rowan
+Bank plc (the Lender).
+
+4. Prepayment
+
+4.1 The Borrower may, if it gives the Lender not less than three Business Days' notice, prepay
+the whole of the Loan.
+4.2 The Lender may cancel the Facility if the Borrower fails to pay any amount when due.
+
+5. Extension
+
+5.1 The parties may extend the Final Repayment Date by twelve months by mutual agreement.
+
+6. Pricing
+
+6.1 No most-favoured lender pricing applies."""
+
+
+def test_classes_of_wording_a_loan_writes_its_rights_in() -> None:
+    """A right to end whose only condition is giving notice, held by the party named first; an
+    extension only both parties may agree; business days kept apart; a column ruled out."""
+    text = read_document([_chunk(0, LOAN)])
+    parties = parties_of(text)
+    document = Document(id="d", deal_id="x", filename="Facility.pdf", content_hash="h",
+                        file_type="pdf", size_bytes=1, version_family="facility")
+    reading = Reading("x", document, text, parties, target_of("alder", [parties, parties[:1]]))
+    reader = OfflineReader()
+    read = {key: reader.cell(reading, parse_columns(key)[0]) for key in (
+        "termination for convenience", "renewal", "most favoured nation")}
+    assert read["termination for convenience"].value == {
+        "terminable": True, "by": "target", "notice": "3 business days"}
+    assert read["renewal"].value == {"automatic": False, "period_months": 12, "option": "mutual"}
+    assert shown_of("renewal", read["renewal"].value) == \
+        "Option (both parties, by agreement), 12 months"
+    assert read["most favoured nation"].value is False
+
+
+@pytest.mark.parametrize(("text", "normal"), [
+    ("not less than five Business Days' prior notice", "5 business days"),
+    ("mit einer Frist von zehn Werktagen", "10 business days"),
+    ("verlängert sich um jeweils ein weiteres Jahr", "12 months"),
+    ("on 30 days' written notice", "30 days"),
+])
+def test_business_days_stay_business_days_and_a_further_year_is_read(text: str,
+                                                                     normal: str) -> None:
+    assert [d.normal for d in durations_in(text)] == [normal]
+
+
+@pytest.mark.parametrize(("truth", "grid", "same"), [
+    ("both parties by mutual written agreement", "mutual", True),
+    ("either party", "either", True),
+    ("counterparty", "either", False),
+    ("both parties by mutual written agreement", "either", False),
+])
+def test_an_options_holder_written_in_words_is_scored_by_who_holds_it(truth: str, grid: str,
+                                                                      same: bool) -> None:
+    cell = GridCell(deal_id="x", document_id="d", column="renewal", wording="renewal",
+                    reader="test", status=CellStatus.STATED, quote="",
+                    value={"automatic": False, "period_months": 24, "option": grid})
+    want = {"value": {"automatic": False, "period_months": 24, "option": truth}}
+    assert matches("renewal", want, cell) is same

@@ -32,7 +32,7 @@ def test_the_set_covers_the_layouts_languages_and_kinds(written: dict[str, Path]
     assert {row["role"] for row in rows} == {
         "customer_contract", "supplier_contract", "lease", "employment", "loan"}
     assert {c.layout for c in DEV_CONTRACTS} == {"numbered_pdf", "docx_headings", "scanned_pdf"}
-    assert {"de", "fr"} <= {row["language"] for row in rows} and len(rows) == 22
+    assert {"de", "fr"} <= {row["language"] for row in rows} and len(rows) == 26
     for row in rows:
         assert row["file"] == _BY_ID[row["id"]].path
         assert written[row["id"]].relative_to(written[row["id"]].parents[1]).as_posix() == \

@@ -93,6 +93,17 @@ def _duration(text: Any) -> tuple[int, str] | None:
     return count, unit
 
 
+def _holder(option: Any) -> str:
+    """Who holds a renewal option, as a truth may write it in words: "both parties by mutual
+    written agreement" is the grid's `mutual` (no one party's choice), "either party" `either`."""
+    text = _name(str(option or ""))
+    if text in ("target", "counterparty", "either", "mutual"):
+        return text
+    if re.search(r"\b(?:mutual|both parties|agreement of the parties)\b", text):
+        return "mutual"
+    return "either" if re.search(r"\b(?:either|each) party\b", text) else text
+
+
 def _cap_key(value: Mapping[str, Any]) -> tuple[float, str]:
     amount, unit = float(value.get("amount", 0)), str(value.get("unit", ""))
     if unit == "months of charges":
@@ -136,7 +147,7 @@ def matches(column: str, truth: Mapping[str, Any], cell: GridCell) -> bool:
         if "notice" in want:
             same = same and _duration(got.get("notice")) == _duration(want["notice"])
         if "option" in want:
-            same = same and got.get("option") == want["option"]
+            same = same and _holder(got.get("option")) == _holder(want["option"])
         return same
     if column == "termination_for_convenience":
         if want is False:

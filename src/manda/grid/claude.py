@@ -148,7 +148,7 @@ def _cells(reading: Reading, columns: Sequence[GridColumn], arguments: Mapping[s
     return out
 
 
-_DURATION = re.compile(r"(\d+)\s*(day|week|month|year)s?", re.IGNORECASE)
+_DURATION = re.compile(r"(\d+)\s*(business\s+day|day|week|month|year)s?", re.IGNORECASE)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _AMOUNT = re.compile(r"([\d.,]+)\s*([A-Z]{3})\b")
 
@@ -171,7 +171,7 @@ def _notice(text: str) -> str | None:
     found = _DURATION.search(after)
     if found is None:
         return None
-    count, unit = int(found.group(1)), found.group(2).lower()
+    count, unit = int(found.group(1)), " ".join(found.group(2).lower().split())
     if unit == "year":
         count, unit = count * 12, "month"
     return f"{count} {unit}{'s' if count != 1 else ''}"
@@ -217,7 +217,7 @@ def parse_value(kind: str, raw: str) -> Any:
             return None
         renewal: dict[str, Any] = {"automatic": not low.startswith("option"),
                                    "period_months": months}
-        who = re.search(r"option\s*\((target|counterparty|either)\)", low)
+        who = re.search(r"option\s*\((target|counterparty|either|mutual)\)", low)
         if who:
             renewal["option"] = who.group(1)
         if (notice := _notice(low)) is not None:

@@ -37,7 +37,7 @@ from manda.vocabulary.grid import GridColumnSpec, GridVocabulary, grid_vocabular
 
 __all__ = ["READER", "Found", "OfflineReader", "Reading", "Sentence", "made_on"]
 
-READER = "offline-7"  # bumped when reading changes: cells kept by an older reader are read again
+READER = "offline-8"  # bumped when reading changes: cells kept by an older reader are read again
 MEANING_FLOOR = 0.35  # a passage this close in meaning to a column is read even without its words
 QUESTION_FLOOR = 0.45  # a question in plain words is answered above this (meaning and words)
 WORDS_FLOOR = 0.5  # ... by a sentence (with its heading) that has half its content words at least
@@ -71,22 +71,32 @@ class Reading:
         if g.words("either_party").found(words):
             return "either"
         lowered = words.lower()
+        named: list[tuple[int, Party]] = []  # the party named first is the one who may
         for party in self.parties:
             names = (party.term.lower(), party.name.lower(), party.name.split()[0].lower())
-            if any(name and _word_in(name, lowered) for name in names):
-                return "target" if party.key in self.target else "counterparty"
-        return None
+            at = [i for name in names if name and (i := _word_at(name, lowered)) >= 0]
+            if at:
+                named.append((min(at), party))
+        if not named:
+            return None
+        first = min(named, key=lambda n: n[0])[1]
+        return "target" if first.key in self.target else "counterparty"
 
 
-def _word_in(name: str, text: str) -> bool:
+def _word_at(name: str, text: str) -> int:
+    """Where `name` first stands as whole words in `text` (-1 when it does not)."""
     at = text.find(name)
     while at >= 0:
         before = text[at - 1] if at else " "
         after = text[at + len(name)] if at + len(name) < len(text) else " "
         if not before.isalnum() and not after.isalnum():
-            return True
+            return at
         at = text.find(name, at + 1)
-    return False
+    return -1
+
+
+def _word_in(name: str, text: str) -> bool:
+    return _word_at(name, text) >= 0
 
 
 @dataclass(frozen=True)
@@ -318,7 +328,10 @@ def _renewal(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence])
         value: dict[str, str | float | bool] = {"automatic": True,
                                                 "period_months": periods[0].months or 0}
         option = g.words("renewal_option").search(s.text)
-        if option is not None:
+        if g.words("mutual_agreement").found(s.text):  # only if both parties agree: no option
+            value["automatic"] = False
+            value["option"] = "mutual"
+        elif option is not None:
             value["automatic"] = False
             who = reading.side_of(s.text[: option.start()])
             if who:
@@ -360,7 +373,7 @@ def _termination(reading: Reading, spec: GridColumnSpec,
         notice = notice_in(s.text)
         if renewal.stated.found(s.text) or verb is None:
             return None
-        if g.words("condition").found(s.text) and not explicit:
+        if _conditional(s.text) and not explicit:
             return None
         if not explicit and notice is None:
             return None
@@ -373,6 +386,18 @@ def _termination(reading: Reading, spec: GridColumnSpec,
                      detail=_detail(s.text))
 
     return _first(pool, read)
+
+
+def _conditional(sentence: str) -> bool:
+    """Whether a right to end depends on an event ("if the other party commits a breach"): a
+    condition that is only the giving of notice ("if it gives … five Business Days' notice")
+    makes none."""
+    condition = grid_vocabulary().words("condition")
+    for cue in condition.finditer(sentence):
+        clause = re.split(r"[,;:]", sentence[cue.start():], maxsplit=1)[0]
+        if notice_in(clause) is None or condition.found(clause[cue.end() - cue.start():]):
+            return True
+    return False
 
 
 def _rule(reading: Reading, spec: GridColumnSpec, candidates: list[Sentence]) -> Found | None:

@@ -47,15 +47,17 @@ How values are written (the grid normalises them for Excel filters):
 on another day than the document's own date.
 - a renewal: "automatic, 12 months, notice 90 days" for a renewal that happens unless someone \
 stops it; "option (counterparty), 36 months, notice 120 days" when one party may choose to \
-renew (target or counterparty, the target being the company the deal is about); "excluded" \
+renew (target or counterparty, the target being the company the deal is about), "option \
+(mutual), 12 months" when it extends only if both parties agree; "excluded" \
 when the document rules renewal out (a lease contracted out of security of tenure, "shall not be \
 renewed").
 - yes or no: "yes" when the document provides it, "no" when it says it does not apply (a change \
 of control "shall not affect this agreement", a "non-exclusive" licence).
 - a termination for convenience (without cause, at will, a tenant's break option, an employment \
-ended on notice; never a termination for breach, insolvency or a change of control): "yes, by \
-target|counterparty|either, notice 90 days" (or "notice none"), or "no" when the document rules \
-it out.
+ended on notice, a borrower's voluntary prepayment of the loan or cancellation of the facility; \
+never a termination for breach, insolvency or a change of control): "yes, by \
+target|counterparty|either, notice 90 days" (or "notice none", or "notice 5 business days"), or \
+"no" when the document rules it out.
 - an amount: "5000000 USD" (digits, then the ISO currency code), as the document states it.
 - a liability cap: an amount as above, or "150% of annual charges", or "12 months of charges" \
 (the charges paid in the months before the claim); add ", per claim" or ", per year" when the \

@@ -27,6 +27,7 @@ class Duration:
     unit: str  # days, weeks, months, years
     start: int
     end: int
+    business: bool = False  # business (working) days, not calendar days
 
     @property
     def months(self) -> int | None:
@@ -40,7 +41,7 @@ class Duration:
         if self.unit == "years":
             return f"{self.count * 12} months"
         unit = self.unit if self.count != 1 else self.unit[:-1]
-        return f"{self.count} {unit}"
+        return f"{self.count} business {unit}" if self.business else f"{self.count} {unit}"
 
     @property
     def days(self) -> int:
@@ -70,9 +71,11 @@ def _duration_pattern() -> re.Pattern[str]:
 
 
 def durations_in(text: str) -> list[Duration]:
-    """Every duration in `text`: "36 months", "ninety (90) days", "24 Monaten", "quatre ans"."""
+    """Every duration in `text`: "36 months", "ninety (90) days", "24 Monaten", "quatre ans",
+    "five Business Days" (kept apart from calendar days)."""
     out: list[Duration] = []
-    numbers = grid_vocabulary().numbers
+    g = grid_vocabulary()
+    numbers, business = g.numbers, g.words("business_days")
     for m in _duration_pattern().finditer(text):
         raw = (m.group("digits") or m.group("num")).lower()
         count = int(raw) if raw.isdigit() else numbers.get(" ".join(raw.split()))
@@ -80,7 +83,8 @@ def durations_in(text: str) -> list[Duration]:
             count = next((v for w, v in numbers.items() if " ".join(w.split()) == raw), None)
         unit = next(u for u in ("days", "weeks", "months", "years") if m.group(u))
         if count:
-            out.append(Duration(count, unit, m.start(), m.end()))
+            out.append(Duration(count, unit, m.start(), m.end(),
+                                business=unit == "days" and business.found(m.group(0))))
     return out
 
 
@@ -208,7 +212,8 @@ def jurisdiction_words(place: str) -> Cues | None:
     return None
 
 
-_WHO = {"either": "either party", "target": "the target", "counterparty": "the counterparty"}
+_WHO = {"either": "either party", "target": "the target", "counterparty": "the counterparty",
+        "mutual": "both parties, by agreement"}
 
 
 def shown_of(kind: str, value: object) -> str:

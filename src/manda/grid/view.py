@@ -151,7 +151,7 @@ def _notice_days(cell: GridCell) -> int | None:
     notice = cell.value.get("notice") if isinstance(cell.value, dict) else None
     if not notice or notice == "none":
         return 0 if notice == "none" else None
-    count, _, unit = str(notice).partition(" ")
+    count, _, unit = str(notice).replace(" business ", " ").partition(" ")
     if not count.isdigit():
         return None
     unit = unit if unit.endswith("s") else unit + "s"

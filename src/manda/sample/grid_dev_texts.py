@@ -1,6 +1,6 @@
 """The review grid's development contracts (issue 28), as data: the set the grid is built on.
 
-Twenty-two contracts of one target, Fernhill Components Ltd (a Sheffield maker of pump parts),
+Twenty-six contracts of one target, Fernhill Components Ltd (a Sheffield maker of pump parts),
 in the layouts a data room mixes: numbered clauses in a PDF, headings in Word (no clause
 numbers), a scanned lease with no text layer, a German Rahmenliefervertrag (§ paragraphs), a
 French contrat de distribution, and a deed of variation that replaces terms of an earlier
@@ -9,7 +9,7 @@ control of" or "gains control", a termination for convenience said as "end this 
 any time, without giving a reason", exclusivity without the word "exclusive", amounts that are
 no liability cap beside ones that are.
 Their ground truth is `evals/grid/dev.yaml` (the held-out set's schema), written with these texts
-(D01-D12 before any grid code existed, D13-D22 before the grid ran on them);
+(D01-D12 before any grid code existed, D13-D22 and D23-D26 before the grid ran on them);
 `manda.sample.grid_dev` writes them. The held-out set is another company's
 (`grid_contract_texts`), never read while the grid is built.
 """
@@ -1040,8 +1040,168 @@ FERNHILL_HOLDING = Contract(
     ),
 )
 
+CALDER_VALLEY = Contract(
+    id="D23",
+    folder=F_CUSTOMERS,
+    name="Component Supply Agreement - Calder Valley Pumps Ltd.docx",
+    layout="docx_headings",
+    language="en",
+    issued=date(2023, 5, 2),
+    title="Component Supply Agreement",
+    preamble=(
+        "This Component Supply Agreement is made on 2 May 2023 between Calder Valley Pumps Ltd, "
+        "a company registered in England with number 04418822 (the Customer), and Fernhill "
+        "Components Ltd (the Supplier)."
+    ),
+    sections=(
+        ("Supply", (
+            "The Supplier shall make and deliver the impellers described in Schedule 1 against "
+            "the Customer's call-off orders.",
+            "During the Term the Supplier shall supply no other manufacturer of domestic water "
+            "pumps in the United Kingdom with the impellers described in Schedule 1.",
+        )),
+        ("Term", (
+            "This Agreement runs for three years from the date of this Agreement.",
+            "The Term may be extended by a further period of twelve months if both parties so "
+            "agree in writing before it ends.",
+        )),
+        ("Prices", (
+            "The prices in Schedule 2 are fixed for the first year of the Term. The Customer is "
+            "not entitled to most favoured customer pricing.",
+        )),
+        ("Ownership of the Supplier", (
+            "The Customer shall not be entitled to terminate this Agreement by reason only of a "
+            "change in the ownership or control of the Supplier.",
+        )),
+        ("Ending the Agreement", (
+            "Neither party has any right to end this Agreement for convenience before the end of "
+            "the Term.",
+            "Either party may terminate this Agreement with immediate effect if the other commits "
+            "a material breach of it that is not remedied within 30 days of notice.",
+        )),
+        ("Liability", (
+            "The Supplier's total liability under this Agreement shall not exceed GBP 750,000.",
+        )),
+        ("Assignment", (
+            "Neither party may assign this Agreement without the prior written consent of the "
+            "other.",
+        )),
+        ("Governing law", (
+            "This Agreement is governed by the law of England and Wales.",
+        )),
+    ),
+)
+
+ALPENQUELL = Contract(
+    id="D24",
+    folder=F_CUSTOMERS,
+    name="Vertriebsvertrag - Alpenquell Pumpen GmbH.pdf",
+    layout="numbered_pdf",
+    language="de",
+    issued=date(2023, 6, 12),
+    title="VERTRIEBSVERTRAG",
+    preamble=(
+        "zwischen der Fernhill Components Ltd, Sheffield, Vereinigtes Königreich (nachfolgend "
+        "Lieferant), und der Alpenquell Pumpen GmbH, Innsbruck, Österreich (nachfolgend "
+        "Händler), geschlossen am 12. Juni 2023."
+    ),
+    sections=(
+        ("§ 2 Vertrieb", (
+            "(1) Der Lieferant verkauft die Vertragsprodukte während der Vertragslaufzeit an "
+            "keinen anderen Händler in Österreich.",
+        )),
+        ("§ 4 Preise", (
+            "(1) Es gelten die Preise der Anlage 2.",
+            "(2) Eine Meistbegünstigung des Händlers ist ausgeschlossen.",
+        )),
+        ("§ 8 Laufzeit", (
+            "(1) Der Vertrag tritt am 1. Juli 2023 in Kraft und hat eine Laufzeit von zwei "
+            "Jahren.",
+            "(2) Er verlängert sich automatisch um jeweils ein weiteres Jahr, sofern er nicht "
+            "spätestens drei Monate vor Ablauf von einer Partei gekündigt wird.",
+            "(3) Eine ordentliche Kündigung während der Laufzeit ist ausgeschlossen.",
+        )),
+        ("§ 10 Übertragung", (
+            "(1) Keine Partei darf diesen Vertrag ohne schriftliche Zustimmung der anderen Partei "
+            "übertragen.",
+        )),
+        ("§ 12 Schlussbestimmungen", (
+            "(1) Es gilt österreichisches Recht.",
+        )),
+    ),
+)
+
+BRENNAN = Contract(
+    id="D25",
+    folder=F_PEOPLE,
+    name="Employment Contract - Production Supervisor.pdf",
+    layout="numbered_pdf",
+    language="en",
+    issued=date(2023, 8, 21),
+    title="CONTRACT OF EMPLOYMENT",
+    preamble=(
+        "Contract of employment, dated 21 August 2023, between Fernhill Components Ltd (the "
+        "Company) and Aisling Brennan (the Employee)."
+    ),
+    sections=(
+        ("1. Employment", (
+            "1.1 You will work as Production Supervisor at the Sheffield site from 4 September "
+            "2023.",
+            "1.2 You are employed on a permanent, full-time basis.",
+        )),
+        ("3. Pay", (
+            "3.1 Your salary is GBP 41,500 per year, paid monthly in arrears.",
+        )),
+        ("5. Notice", (
+            "5.1 Either party may end the employment by giving the other four weeks' written "
+            "notice.",
+        )),
+        ("8. Governing law", (
+            "8.1 This contract is governed by the law of Northern Ireland.",
+        )),
+    ),
+)
+
+PENNINE_VALLEY = Contract(
+    id="D26",
+    folder=F_FINANCE,
+    name="Revolving Credit Facility - Pennine Valley Bank plc.pdf",
+    layout="numbered_pdf",
+    language="en",
+    issued=date(2024, 2, 19),
+    title="REVOLVING CREDIT FACILITY AGREEMENT",
+    preamble=(
+        "THIS AGREEMENT is dated 19 February 2024 and made between: (1) FERNHILL COMPONENTS LTD "
+        "as borrower (the Borrower); and (2) PENNINE VALLEY BANK PLC as lender (the Bank)."
+    ),
+    sections=(
+        ("1. The Facility", (
+            "1.1 The Bank makes available to the Borrower a revolving credit facility of GBP "
+            "1,500,000.",
+        )),
+        ("2. Availability", (
+            "2.1 The Facility is available until 19 February 2027.",
+        )),
+        ("4. Cancellation", (
+            "4.1 The Borrower may cancel the Facility and repay all outstanding Loans at any "
+            "time without penalty.",
+        )),
+        ("7. Change of control", (
+            "7.1 If a change of control of the Borrower occurs, the Bank may cancel the Facility "
+            "by notice to the Borrower.",
+        )),
+        ("9. Transfers", (
+            "9.1 The Borrower may not assign any of its rights under this Agreement.",
+        )),
+        ("10. Governing law", (
+            "10.1 This Agreement is governed by the law of England and Wales.",
+        )),
+    ),
+)
+
 DEV_CONTRACTS: tuple[Contract, ...] = (
     HALLAM, CORDOVA, PELLWORTH, HALLAM_VARIATION, KESSLER, TALLIS, BRIGHTSIDE, ODUYA, WIECZOREK,
     NORTHGATE, AQUITAINE, MARSDEN, GREYWELL, HOLT_MERCER, TINSLEY, RAMAN, ASHCOMBE, OLDCASTLE,
-    RHEINHAFEN, HYDRO_RHONE, PENNOCK, FERNHILL_HOLDING,
+    RHEINHAFEN, HYDRO_RHONE, PENNOCK, FERNHILL_HOLDING, CALDER_VALLEY, ALPENQUELL, BRENNAN,
+    PENNINE_VALLEY,
 )
