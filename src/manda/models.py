@@ -205,6 +205,8 @@ class Section(_Model):
     location: Location
     table: list[list[str]] | None = None  # rows of cells when the section is a table
     cell_refs: list[list[str]] | None = None  # `Sheet!B7` per cell, parallel to `table`
+    # cells saved without a result whose value Manda computed from their formula: ref → formula
+    computed: dict[str, str] = Field(default_factory=dict)
     heading_path: HeadingPath = ()  # the headings the section's text starts under
     # where a heading inside the text (a PDF page holds several) starts a new path: (line index
     # in `text`, the path from that line on), in order; chunks are cut there

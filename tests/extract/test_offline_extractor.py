@@ -491,3 +491,49 @@ def test_a_customer_share_stated_in_french_prose() -> None:
         text=text, location=Location.for_section("Société"))], file_type="docx")
     share = only(findings, kind=FindingKind.CUSTOMER)
     assert (share.entity, share.value, share.unit) == ("Alpha Froid SAS", 23.5, "%")
+
+
+def test_a_part_named_after_its_amount_is_not_the_metric() -> None:
+    """"US$1.65 million is professional services revenue" is a part of revenue: neither the
+    year's revenue nor a conflict with it; the statement's own total is."""
+    findings, _, _ = extract("FY25_Annual_Report.pdf", [
+        Section(text="Note 3 — Revenue\nRevenue of US$27.15 million is subscription revenue "
+                     "recognised ratably, and US$1.65 million is professional services revenue "
+                     "recognised as delivered. Revenue for FY2025 was US$28.8 million.",
+                location=Location.for_page(2)),
+    ])
+    revenue = [f.value for f in findings if f.subject == "revenue"]
+    assert revenue == [28_800_000.0]
+
+
+def test_an_operating_loss_is_the_operating_result() -> None:
+    findings, _, _ = extract("FY25_Annual_Report.pdf", [
+        Section(text="Statement of profit or loss\nUS$'000 | FY2025 | FY2024\n"
+                     "Revenue | 28,800 | 21,900\nOperating loss | (6,600) | (7,900)\n"
+                     "Loss for the year | (7,800) | (8,400)",
+                location=Location.for_page(2)),
+    ])
+    assert only(findings, subject="ebit", period="FY2025").value == -6_600_000.0
+    assert only(findings, subject="net income", period="FY2025").value == -7_800_000.0
+
+
+def test_a_date_labelling_a_comparative_dates_no_other_amount() -> None:
+    """"Closing ARR US$32.6m, up 30.4% (31 January 2024: US$25.0m)": the date is the
+    comparative's label; the closing figure is not of that date."""
+    findings, _, _ = extract("Board deck.pdf", [Section(
+        text="FY25 at a glance\nClosing ARR US$32.6m, up 30.4% year on year "
+             "(31 January 2024: US$25.0m)", location=Location.for_page(2))])
+    arr = {f.value: f.period for f in findings if f.subject == "arr"}
+    assert arr[25_000_000.0] == "as of 2024-01-31"
+    assert arr[32_600_000.0] != "as of 2024-01-31"
+
+
+def test_a_balance_bridge_opens_at_the_period_start_and_its_movements_are_no_balance() -> None:
+    rows = [["US$k", "Q1 2025", "Q2 2025"], ["Opening ARR", "25,000", "26,300"],
+            ["New logo ARR", "1,200", "1,300"], ["Closing ARR", "26,300", "27,600"]]
+    findings, _, _ = extract("KPI.xlsx", [Section(
+        text=table_text(rows, ["ARR bridge", "US$ thousands"]),
+        location=Location.for_cell("ARR Bridge", "A1:C4"), table=rows)], file_type="xlsx")
+    arr = sorted((f.period, f.value) for f in findings if f.subject == "arr")
+    assert arr == [("as of 2024-12-31", 25_000_000.0), ("as of 2025-03-31", 26_300_000.0),
+                   ("as of 2025-06-30", 27_600_000.0)]

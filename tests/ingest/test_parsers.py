@@ -226,6 +226,9 @@ def test_xlsx_formulas_without_cached_values_are_evaluated_or_kept_as_text(
     assert rows["Revenue YTD"][1] == "14,700"  # =SUM(B5:D5)
     assert rows["Gross margin"][1:] == ["38%", "38%", "38%"]  # =D7/D5 with a 0% format
     assert rows["Headcount (from HR)"][1].startswith("=VLOOKUP(")
+    # each value Manda computed is marked with its formula; a cached or unevaluated one is not
+    assert block.computed["P&L!B9"] == "=SUM(B5:D5)"
+    assert not any(f.startswith("=VLOOKUP(") for f in block.computed.values())
 
 
 def test_xlsx_cached_formula_values_win_over_evaluation(tmp_path: Path) -> None:
@@ -242,6 +245,7 @@ def test_xlsx_cached_formula_values_win_over_evaluation(tmp_path: Path) -> None:
     rows = {row[0]: row for row in block.table or []}
 
     assert rows["Revenue YTD"][1] == "99,999"
+    assert "P&L!B9" not in block.computed
 
 
 def test_xlsx_long_sheets_are_split_in_blocks_with_the_header_repeated(tmp_path: Path) -> None:

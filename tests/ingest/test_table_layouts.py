@@ -232,3 +232,44 @@ def test_a_line_of_bare_figures_under_a_chart_is_no_statement_of_one_year(
     revenue = [(f.period, f.value) for f in _findings(parse_file(path)) if f.subject == "revenue"]
     assert all(v not in (107.4, 162_560, 162_560_000_000) for _, v in revenue)
     assert ("FY2025", 104_800_000_000) in revenue
+
+
+def test_a_second_table_under_its_own_title_is_a_table_of_its_own(tmp_path: Path) -> None:
+    """A cap table with a liquidation-preference block below it: after a blank row, the block's
+    title alone on a row and its own header row start a table with that header and title."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Cap Table"
+    ws.append(["Shareholder", "Ordinary", "Series A Preferred", "Fully diluted %"])
+    ws.append(["Founder", 4_200_000, None, "60.00%"])
+    ws.append(["Fund I", None, 2_800_000, "40.00%"])
+    ws.append([])
+    ws.append(["Liquidation preferences"])
+    ws.append(["Class", "Shares", "Original issue price", "Participation", "Preference amount"])
+    ws.append(["Series A Preferred", 2_800_000, 1.5, "Non-participating", 4_200_000])
+    path = tmp_path / "Cap Table.xlsx"
+    wb.save(path)
+    parsed = parse_file(path)
+    assert [s.heading_path for s in parsed.sections] == [
+        ("Cap Table",), ("Cap Table", "Liquidation preferences")]
+    second = parsed.sections[1].table
+    assert second is not None and second[0][:3] == ["Class", "Shares", "Original issue price"]
+    assert "Participation: Non-participating" in parsed.sections[1].text
+
+
+def test_a_figure_computed_from_its_formula_says_so(tmp_path: Path) -> None:
+    """A workbook saved without results (openpyxl writes none): the total Manda computes from
+    `=SUM(B3:B4)` is a finding marked with the formula it came from; a typed figure is not."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "P&L"
+    ws.append(["EUR thousands", "FY2024"])
+    ws.append(["Revenue", 5_000])
+    ws.append(["Cost of sales", -3_000])
+    ws.append(["Gross profit", "=SUM(B2:B3)"])
+    path = tmp_path / "Model.xlsx"
+    wb.save(path)
+    findings = {f.subject: f for f in _findings(parse_file(path))}
+    assert findings["gross profit"].value == 2_000_000
+    assert findings["gross profit"].attributes["computed_from"] == "=SUM(B2:B3)"
+    assert "computed_from" not in findings["revenue"].attributes

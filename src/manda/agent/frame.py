@@ -92,6 +92,7 @@ class QuestionFrame:
     words: int = 0
     # what a composer or the planner asks of it, one field a question
     adjustments: bool = False  # the QoE's bridge from reported to adjusted EBITDA
+    bridge: bool = False  # a metric's movement from opening to closing ("the ARR bridge")
     digest: bool = False  # what a meeting covered, with no topic of its own
     month: int | None = None  # the month it names (a meeting's)
     decisions: bool = False  # what was decided
@@ -225,6 +226,7 @@ def read_question(question: str) -> QuestionFrame:
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,
         adjustments=_cues("adjustments_asked").found(text),
+        bridge=_cues("bridge_asked").found(text),
         digest=_cues("digest_asked").found(text) and not _topic_words(text),
         month=_month(text),
         decisions=_cues("decisions_asked").found(text),

@@ -20,7 +20,7 @@ from manda.finance.amounts import (
     with_english_separators,
 )
 from manda.finance.compare import comparable
-from manda.finance.periods import period_kind, period_sort_key, year_of
+from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
@@ -251,7 +251,12 @@ def read_fact(
     """The most recent authoritative value of `subject` for `period`, with its caveats
     (`documents`: as stated in those documents only)."""
     pool = [f for f in findings_for(evidence, subject, entity=entity) if f.value is not None]
-    pool = [f for f in pool if f.period == period] if period else pool
+    if period:
+        # a balance (ARR, cash) asked for a period is the balance at its end: "October 2024"
+        # and "FY2025" are read "as of 2024-10-31" and "as of" the fiscal year's last day
+        at_end = balance_date(subject, period, evidence)
+        pool = [f for f in pool if f.period == period] or [
+            f for f in pool if at_end is not None and f.period == at_end]
     if documents is not None:
         pool = [f for f in pool if f.document_id in documents]
     if nature is not None:
@@ -299,6 +304,17 @@ def read_fact(
             sorted(old, key=lambda f: _authority(f, evidence, 0), reverse=True)
             or restated),
     )
+
+
+def balance_date(subject: str, period: str, evidence: Evidence) -> str | None:
+    """"as of" the last day of `period` for a balance (a stock metric), at the room's fiscal
+    year end; None for a flow, or a period already a date."""
+    spec = metric_spec(subject)
+    if spec is None or not spec.stock or period.startswith("as of"):
+        return None
+    fye = evidence.fiscal_year_end()
+    end = period_end(period, fye.key if fye else None)
+    return f"as of {end.isoformat()}" if end else None
 
 
 def one_per_document(findings: Sequence[Finding]) -> list[Finding]:

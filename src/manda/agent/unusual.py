@@ -97,9 +97,15 @@ def _score(topic: Topic, sentence: str) -> int:
     return score
 
 
-def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
+EVERY_AT_MOST = 4  # statements of one topic a question about it is given
+
+
+def scan(evidence: Evidence, *, about: str | None = None, every: bool = False
+         ) -> list[UnusualItem]:
     """At most one item per topic, the best-stated one, from findings' excerpts and passages;
-    with `about`, only statements that name it."""
+    with `about`, only statements that name it. With `every` (a question about the topic), each
+    statement that says it in the topic's own words, best first: a change of control in a
+    customer contract and another in the loan are two answers, not one."""
     candidates: list[tuple[str, Source]] = []  # passages first: ties go to complete sentences
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
@@ -132,7 +138,25 @@ def scan(evidence: Evidence, *, about: str | None = None) -> list[UnusualItem]:
             -_score(topic, item[1][0]), abs(len(item[1][0]) - 160), item[0]))
         sentence, source = ranked[0][1]
         items.append(UnusualItem(topic, trim(sentence), source))
+        if every:
+            items += _others(topic, [m for _, m in ranked[1:]], sentence)
     return items
+
+
+def _others(topic: Topic, ranked: Sequence[tuple[str, Source]], first: str
+            ) -> list[UnusualItem]:
+    """The statements after the best one that also say the topic in its own words, each once."""
+    seen = {" ".join(first.lower().split())}
+    out: list[UnusualItem] = []
+    for sentence, source in ranked:
+        key = " ".join(sentence.lower().split())
+        if key in seen or not topic.stated.search(sentence) or _score(topic, sentence) < 3:
+            continue
+        seen.add(key)
+        out.append(UnusualItem(topic, trim(sentence), source))
+        if len(out) + 1 >= EVERY_AT_MOST:
+            break
+    return out
 
 
 def under_topic(topic: Topic, heading_path: Sequence[str]) -> bool:

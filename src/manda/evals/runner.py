@@ -28,7 +28,6 @@ from manda.answers import Answer
 from manda.evals.checks import CheckResult, read_as_shown, run_checks
 from manda.models import IngestReport
 from manda.sample.facts import TARGETCO
-from manda.sample.halyard_facts import HALYARD
 from manda.sample.segura_facts import SEGURA
 from manda.sample.sorelle_facts import SORELLE
 
@@ -61,7 +60,11 @@ NEW_ROOM_FLOOR = 0.94
 # (18/30). A correction that names the wrong figure supersedes it: Halyard 66.7% (22/33).
 # Spanish added as a vocabulary file (es24; with months, covenant words and legal forms moved
 # to the language files): Segura 82.1% (23/28), Sorelle 70.0% (21/30).
-NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.66, SORELLE: 0.69, SEGURA: 0.82}
+# saas24 (each metric a question names, balances at a period's end, every statement of a topic,
+# each claim, stated covenant and class-rights tables, a sheet's second table, bridges):
+# Halyard 87.9% (29/33) on a full eval whose cap table failed to parse, then 100% (33/33) after
+# the fix: Halyard reached NEW_ROOM_FLOOR and left this table (held with Tidewater and Rheintal).
+NEW_ROOM_FLOORS: dict[str, float] = {SORELLE: 0.69, SEGURA: 0.82}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 

@@ -9,6 +9,7 @@ answers everything else.
 from __future__ import annotations
 
 from manda.agent.compose import (
+    bridge,
     comparison,
     deep_dive,
     digest,
@@ -63,6 +64,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         draft = topics.reported_vs_adjusted(ask, evidence)
         if draft is not None:
             return draft
+    if ask.frame.bridge and (moved := bridge.answer(ask, evidence)) is not None:
+        return moved  # "walk me through the ARR bridge": the table that moves it, as stated
     shape = topic_shape(ask)
     if shape is not None:
         draft = topics.compose(ask, evidence, shape)

@@ -437,12 +437,39 @@ def _is_table_row(line: str) -> bool:
     return line.count("|") >= 2 and not looks_like_instruction(line)
 
 
+_COVENANT_COLUMN = vocabulary().cues("covenant_column")
+_TEST_COLUMN = vocabulary().cues("covenant_test_columns")
+
+
+def stated_covenant_tables(evidence: Evidence, hits: Sequence[SearchHit]) -> list[str]:
+    """Each table that states the covenants with their tests (a compliance certificate's
+    "Covenant | Requirement | Actual | Headroom"), as the document states it, with its place."""
+    out: list[str] = []
+    for table, hit in tables_of(hits):
+        tests = [h for h in table.header[1:] if _TEST_COLUMN.found(h)]
+        if not (table.header and _COVENANT_COLUMN.begins(table.header[0]) and tests):
+            continue
+        lines = ["| " + " | ".join([table.header[0], *tests]) + " |",
+                 "|---|" + "---|" * len(tests)]
+        lines += ["| " + " | ".join([row.label, *(row.cells.get(h, "").strip() or "—"
+                                                 for h in tests)]) + " |"
+                  for row in table.rows if row.cells]
+        # the lines above it (a PDF wraps them), joined: "To Harbourline … under clause 9 …"
+        caption = " ".join(" ".join(table.caption).split())
+        caption = caption if 20 < len(caption) <= 240 else ""
+        head = f"As stated in {evidence.hit_source(hit).document}"
+        out.append("\n".join([f"{head}{f' ({caption})' if caption else ''} "
+                              f"{cite([evidence.hit_source(hit)])}:", "", *lines]))
+    return list(dict.fromkeys(out))
+
+
 def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     hits = role_hits(evidence, COVENANTS.roles)
     levels = covenant_levels(evidence, hits)
     compliance = [s for s in _statements(evidence, hits, COMPLIANCE, least=1)
                   if speaks_of_tests(s.text)][:2]
-    if not levels and not compliance:
+    stated = stated_covenant_tables(evidence, hits)
+    if not levels and not compliance and not stated:
         return None
     lines: list[str] = []
     missing_result = False
@@ -466,8 +493,12 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
                          f"{cite([where, source])} |")
     tested = next(((when, evidence.hit_source(h)) for h in hits for s in sentences(h.text)
                    if _usable(s) and (when := when_tested(s))), None)
-    parts = ["Financial covenants in the documents:", "", *lines] if lines else \
-        ["The documents mention the covenants without stating their levels:"]
+    if lines or stated:
+        parts = ["Financial covenants in the documents:", "", *lines]
+        for table in stated:
+            parts += ["", table] if parts[-1] else [table]
+    else:
+        parts = ["The documents mention the covenants without stating their levels:"]
     if tested is not None:
         parts += ["", f"Test dates: {tested[0]} {cite([tested[1]])}."]
     if compliance:
@@ -475,7 +506,7 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
                   *[f"- “{s.text}” {cite([s.source])}" for s in compliance]]
     proposals = []
     offer = False
-    if missing_result and not compliance:
+    if missing_result and not compliance and not stated:
         question = topic("covenants").question
         parts += ["", "No test result is stated for every covenant. "
                   f"{qa_offer(language=ask.language)} "

@@ -314,6 +314,31 @@ def tables_of(hits: Sequence[SearchHit]) -> list[tuple[Table, SearchHit]]:
     return [(t, h) for h in hits for t in read_tables(h.text)]
 
 
+def whole_tables(hits: Sequence[SearchHit]
+                     ) -> list[tuple[Table, SearchHit, list[SearchHit]]]:
+    """Tables of the passages, with the passages of one sheet that repeat its header (a long
+    register is indexed in pieces) joined back into one table, in sheet order, with every
+    passage it came from."""
+    pieces: dict[tuple[str, tuple[str, ...]], list[tuple[Table, SearchHit]]] = {}
+    for table, hit in tables_of(hits):
+        pieces.setdefault((hit.document_id, tuple(table.header)), []).append((table, hit))
+    out: list[tuple[Table, SearchHit, list[SearchHit]]] = []
+    for parts in pieces.values():
+        parts.sort(key=lambda th: first_row(th[1].location.label))
+        whole = Table(list(parts[0][0].header), [], list(parts[0][0].caption))
+        for table, _ in parts:
+            seen = {r.line for r in whole.rows}
+            whole.rows += [r for r in table.rows if r.line not in seen]
+        out.append((whole, parts[0][1], [h for _, h in parts]))
+    return out
+
+
+def first_row(label: str) -> int:
+    """`Cap Table!A13:G18` → 13: where a sheet passage starts (0 when not a cell range)."""
+    m = re.search(r"![A-Z]{1,3}(\d+)", label)
+    return int(m.group(1)) if m else 0
+
+
 # a total row, however its language orders it: "Total", "Summe", "Stammkapital gesamt"
 TOTAL_ROW = re.compile(r"^\s*(?:total|sum|gesamt(?:summe|betrag)?|summe|grand total)\b|"
                        r"\b(?:gesamt|insgesamt|total)\s*$", re.IGNORECASE)

@@ -75,6 +75,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return ranked
     if (computed_draft := _computed(ask, evidence)) is not None:
         return computed_draft
+    if ask.subject and (several := _several(ask, evidence)) is not None:
+        return several
     if ask.subject:
         draft = _growth(ask, evidence) or _metric(ask, evidence)
         if passages.stands(draft, ask, evidence):
@@ -112,6 +114,35 @@ def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
 
 
 # ---------------------------------------------------------------- metrics
+
+
+def _several(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"What were revenue, gross profit and operating loss?": each metric the question names,
+    one cited line each; a metric the room does not state is said to be missing. None when the
+    question names one metric, or the room states fewer than two of those it names."""
+    subjects = list(ask.frame.subjects)
+    if len(subjects) < 2:
+        return None
+    parts: list[Draft] = []
+    missing: list[str] = []
+    for subject in subjects:
+        one = replace(ask, subject=subject, assumption=None)
+        if not any(f.value is not None for f in findings_for(evidence, subject,
+                                                               entity=ask.entity)):
+            missing.append(in_text(subject_label(subject) or subject))
+            continue
+        parts.append(_growth(one, evidence) or _metric(one, evidence))
+    if len(parts) < 2:
+        return None
+    lines = [f"- {p.text}" for p in parts]
+    if missing:
+        lines.append(f"- No document states {' or '.join(missing)}"
+                     + (f" for {period_name(ask.period)}." if ask.period else "."))
+    text = with_assumption(ask.assumption, "\n".join(lines))
+    return Draft(text=text, proposals=[a for p in parts for a in p.proposals],
+                 offer_qa=any(p.offer_qa for p in parts),
+                 rests_on=[f for p in parts for f in p.rests_on],
+                 cautions=[c for p in parts for c in p.cautions])
 
 
 def _other_nature(ask: Ask, evidence: Evidence, reading: Reading) -> str:
@@ -392,10 +423,10 @@ def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:
 def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
     """Litigation, covenants, change of control…: the best statement of each topic asked."""
     asked = ask.frame.flag_topics
-    items = [i for i in scan(evidence) if i.topic in asked]
+    items = [i for i in scan(evidence, every=True) if i.topic in asked]
     if ask.entity:  # "the Globex contract": the statement about Globex, not another one
         key = ask.entity.split()[0].lower()
-        named = [i for i in scan(evidence, about=key) if i.topic in asked]
+        named = [i for i in scan(evidence, about=key, every=True) if i.topic in asked]
         items = named or items
     if not items:
         return None

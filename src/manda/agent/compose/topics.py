@@ -32,6 +32,7 @@ from manda.agent.compose.common import (
     role_hits,
     role_rank,
     tables_of,
+    whole_tables,
     with_assumption,
 )
 from manda.agent.compose.dependence import customers, key_people
@@ -145,6 +146,8 @@ def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
              if f.value is not None and f.unit in (None, "%") and 0 < (f.value or 0.0) <= 100]
     ledgers = [f for f in found if role_rank(evidence, f, OWNERSHIP) == 0]
     has_ledger = any(d.role is DocumentRole.CAP_TABLE for d in evidence.documents.values())
+    if ask.frame.class_rights and (rights := _rights_table(evidence)) is not None:
+        return rights  # "the liquidation preferences": the table of each class's rights
     if (has_ledger and not ledgers) or ask.frame.share_class or ask.frame.class_rights:
         table = _ownership_from_tables(ask, evidence)  # the register itself, with its classes
         if table is not None:
@@ -217,33 +220,10 @@ def _nonzero(value: str) -> bool:
     return bool(amounts) and any(a.value for a in amounts)
 
 
-def _whole_registers(hits: Sequence[SearchHit]
-                     ) -> list[tuple[Table, SearchHit, list[SearchHit]]]:
-    """Tables of the passages, with the passages of one sheet that repeat its header (a long
-    register is indexed in pieces) joined back into one table, in sheet order, with every
-    passage it came from."""
-    pieces: dict[tuple[str, tuple[str, ...]], list[tuple[Table, SearchHit]]] = {}
-    for table, hit in tables_of(hits):
-        pieces.setdefault((hit.document_id, tuple(table.header)), []).append((table, hit))
-    out: list[tuple[Table, SearchHit, list[SearchHit]]] = []
-    for parts in pieces.values():
-        parts.sort(key=lambda th: _first_row(th[1].location.label))
-        whole = Table(list(parts[0][0].header), [], list(parts[0][0].caption))
-        for table, _ in parts:
-            seen = {r.line for r in whole.rows}
-            whole.rows += [r for r in table.rows if r.line not in seen]
-        out.append((whole, parts[0][1], [h for _, h in parts]))
-    return out
-
-
-def _first_row(label: str) -> int:
-    """`Cap Table!A13:G18` → 13: where a sheet passage starts (0 when not a cell range)."""
-    m = re.search(r"![A-Z]{1,3}(\d+)", label)
-    return int(m.group(1)) if m else 0
 
 
 def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
-    for table, hit, pieces in _whole_registers(role_hits(evidence, OWNERSHIP.roles)):
+    for table, hit, pieces in whole_tables(role_hits(evidence, OWNERSHIP.roles)):
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
         # a register with a "Class" column names each row's class; columns are not classes
@@ -293,6 +273,29 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
         tail = _sum_note(total) if total else ""
         text = "\n".join([*lead, head, "", *lines, "", tail,
                           *[f"{n} {cite([source])}" for n in notes[:2]]])
+        return Draft(text=text.strip())
+    return None
+
+
+def _rights_table(evidence: Evidence) -> Draft | None:
+    """A table of what each share class carries (issue price, preference, participation,
+    seniority), as the document states it, with the sentences written under it."""
+    for table, hit, pieces in whole_tables(role_hits(evidence, OWNERSHIP.roles)):
+        rights = [h for h in table.header[1:] if _RIGHTS_COLUMN.search(h)]
+        if len(rights) < 2 or not table.has_header(_CLASS):
+            continue
+        columns = [h for h in table.header[1:] if h]
+        lines = ["| " + " | ".join([table.header[0] or "Class", *columns]) + " |",
+                 "|---|" + "---|" * len(columns)]
+        lines += ["| " + " | ".join([row.label, *(row.cells.get(h, "").strip() or "—"
+                                                 for h in columns)]) + " |"
+                  for row in table.rows if row.cells]
+        sources = [evidence.hit_source(h) for h in pieces]
+        caption = next((c for c in reversed(table.caption) if c.strip()), "Share class rights")
+        notes = [f"{n} {cite(sources[:1])}" for n in _statements_in(hit)
+                 if _CLASS_COLUMN.search(n) or _RIGHTS_COLUMN.search(n)][:2]
+        text = "\n".join([f"{caption}, from {sources[0].document} {cite(sources)}:", "",
+                          *lines, "", *notes])
         return Draft(text=text.strip())
     return None
 
@@ -638,10 +641,11 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
     ordered = sorted(cases, key=lambda f: (role_rank(evidence, f, LITIGATION),
                                            -sum(1 for v in f.attributes.values() if v.strip())))
     for case in ordered:
-        if case.subject in seen:
+        # a case is its claimant and claim: two unnamed claims under one heading are two cases
+        if _case_key(case) in seen:
             continue
-        seen.add(case.subject)
-        same = [f for f in ordered if f.subject == case.subject]
+        seen.add(_case_key(case))
+        same = [f for f in ordered if _case_key(f) == _case_key(case)]
         party = case.entity or case.label
         bits = []
         if case.value is not None:
@@ -670,14 +674,24 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 
+def _case_key(case: Finding) -> tuple[str, str]:
+    """One case however many documents state it: its subject, else its claim's amount."""
+    if ":" in case.subject or case.entity:
+        return case.subject, ""
+    return case.subject, f"{case.value}{case.unit}" if case.value is not None else case.label
+
+
 _CASE_STATE = _WORDS.cues("case_state")
 
 
 def _statement_about(evidence: Evidence, finding: Finding, party: str
                      ) -> tuple[str, Source] | None:
     """The sentences of the retrieved passage that describe a case (claimant, court, status)."""
-    key = (party.split() or [""])[0].lower()
-    for hit in evidence.hits:
+    # a claim with no claimant named is found by its amount, in its own passage first
+    key = (party.split() or [""])[0].lower() if finding.entity or not finding.value_text \
+        else finding.value_text.lower()
+    own_first = sorted(evidence.hits, key=lambda h: h.chunk_id != finding.chunk_id)
+    for hit in own_first:
         if hit.chunk_id != finding.chunk_id and hit.document_id != finding.document_id:
             continue
         said = [s for s in sentences(hit.text) if len(s) > 30 and "|" not in s

@@ -34,6 +34,7 @@ from manda.models import (
     FindingKind,
     LocationKind,
     ParsedDocument,
+    Section,
 )
 from manda.text import YEAR, name_words
 from manda.vocabulary import vocabulary
@@ -43,12 +44,22 @@ __all__ = ["OfflineExtractor", "build_finding"]
 _WORDS = vocabulary()
 # a title or heading over people: every name under it is a person worth a finding
 _PEOPLE_WORDS = _WORDS.cues("people_context")
+_FORECAST_SECTION = _WORDS.cues("forecast_section")
+_NOT_PLANS_ALONE = (_WORDS.cues("actuals_column"), _WORDS.cues("plan_compared"))
 # "Globex GmbH (the "Company")", "Exemple SAS (ci-après la « Société »)": the target, defined
 _DEFINED_TARGET = re.compile(
     rf"(?P<name>{ORG}|[A-Z][\w&\-]+)\s*\(\s*(?:(?i:{_WORDS.cues('target_article').pattern.pattern})"
     rf"\s*)*[\"“'«„]?\s*(?i:{_WORDS.cues('target_names').pattern.pattern})\s*[\"”“'»]?\s*\)")
 _GENERIC_TOKENS = _WORDS.words("generic_file_words")  # a file name's words that name no company
 _REQUIRES_ENTITY = {FindingKind.PERSON, FindingKind.OWNERSHIP, FindingKind.CUSTOMER}
+
+
+def _headed_as_plans(section: Section) -> bool:
+    """The section stands under a heading of plans ("FY26 budget", "Outlook"), its innermost
+    one, that neither names actuals nor sets the plan against them ("Budget vs actual")."""
+    heading = section.heading_path[-1] if section.heading_path else ""
+    return _FORECAST_SECTION.found(heading) and not any(c.found(heading)
+                                                          for c in _NOT_PLANS_ALONE)
 
 
 def _first_line(text: str) -> str:
@@ -128,7 +139,7 @@ def _views(document: Document, parsed: ParsedDocument,
             period_source="heading" if heading_periods else ("document" if doc_period else ""),
             forecast=profile.is_forecast or (
                 bool(section.table) and says_forecast(section.location.label)
-            ),
+            ) or _headed_as_plans(section),
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
             scale=scale_from_text(head) if scale_from_text(head) != 1.0 else (
                 scale_from_text(parsed.title or "") if scale_from_text(parsed.title or "") != 1.0

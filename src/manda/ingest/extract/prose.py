@@ -43,6 +43,7 @@ _BOUND_AFTER = re.compile(rf"^\s+(?:{_WORDS.cues('period_after_amount').slot}\s+
 # "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
 _BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
                          r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
+_LABELS = re.compile(r"^\s*[:=]\s*$")
 _BOUND_BEFORE = re.compile(rf"^\s*[:=]\s*$|^\s*{_WORDS.cues('amount_after_period').slot}\s+$",
                            re.IGNORECASE)
 # a date of an event between an amount and its date ("£5m maturing on 30 June 2027")
@@ -77,6 +78,10 @@ _SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
 # A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
 # 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
 _SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
+# "US$1.65 million is professional services revenue": a part of the metric named after the
+# amount (qualifying words before the metric's own name), not the metric itself
+_PART_VERB = _WORDS.cues("part_copula").around(head=r"\s+")
+_QUALIFIER = re.compile(r"\s+(?:[^\W\d][\w-]*\s+){1,3}")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
 # a sentence that speaks of another granularity than the period it would borrow
 _QUARTER_WORDS = _WORDS.cues("quarter_words")
@@ -212,6 +217,9 @@ class _Sentence:
         """Periods written right next to an amount: "€4.6M in Q3 2023", "Q3 2023: €4.6M"."""
         text = self.view.text
         bound: dict[int, Period] = {}
+        # "(31 January 2024: US$25.0m)": a date that labels its own amount, a comparative's,
+        # dates no other amount of the sentence
+        self.labels: set[int] = set()
         for v in self.values:
             a = v.amount
             for p in self.periods:
@@ -222,6 +230,8 @@ class _Sentence:
                     break
                 if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
                     bound[a.start] = p
+                    if _LABELS.match(text[p[2] : a.start]):
+                        self.labels.add(p[1])
                     break
         return bound
 
@@ -236,7 +246,7 @@ class _Sentence:
         if amount.start in self.bound:
             return self.bound[amount.start]
         taken = {p[1] for key, p in self.bound.items()
-                 if key != amount.start and not p[0].startswith("as of")}
+                 if key != amount.start and (not p[0].startswith("as of") or p[1] in self.labels)}
         text = self.view.text
         free = [p for p in self.periods if p[1] not in taken
                 and not _DATED.search(text[max(0, p[1] - 30) : p[1]])]
@@ -325,6 +335,15 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
         if prior and _GROWTH.search(text[prior[-1][2] : amount.start]):
             return ("revenue growth", prior[-1][1], prior[-1][2])
     return None
+
+
+def _a_named_part(text: str, amount: Amount, subjects: Sequence[tuple[str, int, int]]) -> bool:
+    """The amount is a part of a metric the words after it name ("… is subscription revenue"),
+    so it is neither the metric's total nor the metric named before it."""
+    verb = _PART_VERB.match(text, amount.end)
+    return verb is not None and any(
+        _QUALIFIER.fullmatch(text, verb.end(), start) for _, start, _ in subjects
+        if start > verb.end())
 
 
 def _nature(sentence: _Sentence) -> Nature:
@@ -574,7 +593,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
             if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
                     or _SUPERSEDED_AFTER.match(text, amount.end, span[1])):
                 continue
-            if _bare_figures_line(text, amount, amounts):
+            if _bare_figures_line(text, amount, amounts) or _a_named_part(text, amount,
+                                                                         sentence.subjects):
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:

@@ -21,7 +21,7 @@ from manda.finance.amounts import (
     uses_decimal_comma,
 )
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
-from manda.finance.periods import parse_period, period_end
+from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
@@ -35,6 +35,8 @@ __all__ = ["table_candidates", "text_table_candidates"]
 
 _WORDS = vocabulary()
 _TOTAL_START = _WORDS.cues("total_row_start")  # "Total revenue", "Summe"
+_OPENING_ROW = _WORDS.cues("opening_row")  # "Opening ARR": the balance at the period's start
+_MOVEMENT_ROW = _WORDS.cues("movement_row")  # "New logo ARR": a flow of the balance
 _TOTAL_END = _WORDS.cues("total_row_end")  # "Umsatz gesamt"
 # A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
 _CUMULATIVE_HEADER = _WORDS.cues("cumulative_column")
@@ -412,9 +414,21 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
     period = cell.period
+    if cell.spec.stock and period:
+        # a balance's bridge: its opening line stands at the period's start (the end of the
+        # period before); its movement lines ("New logo ARR") are flows, not the balance
+        if _MOVEMENT_ROW.begins(cell.row_header):
+            return None
+        if _OPENING_ROW.begins(cell.row_header):
+            period = previous_period(period) or period
+    refs = grid.refs
+    ref = refs[cell.r][cell.c] if refs and cell.r < len(refs) and cell.c < len(refs[cell.r]) \
+        else ""
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
         ("total", "yes" if _is_total(cell.row_header) else ""),
+        # a value the workbook saved without its result: computed here from its formula
+        ("computed_from", view.section.computed.get(ref, "")),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
     ) if text}
     return Candidate(

@@ -18,7 +18,7 @@ from openpyxl.utils import get_column_letter
 
 from manda.ingest.parsers.base import ParseLimits, check_count, table_text, unreadable
 from manda.ingest.parsers.formulas import CellRange, FormulaError, evaluate
-from manda.ingest.parsers.layout import SCAN_ROWS, caption_heading, table_shape
+from manda.ingest.parsers.layout import SCAN_ROWS, caption_heading, is_figure, table_shape
 from manda.ingest.parsers.numfmt import display_value
 from manda.models import Location, ParsedDocument, Section
 
@@ -40,6 +40,7 @@ class _Sheet:
     rows: dict[int, dict[int, object]] = field(default_factory=dict)  # row -> column -> value
     formats: dict[tuple[int, int], str] = field(default_factory=dict)  # non-General formats
     pending: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> format
+    computed: dict[tuple[int, int], str] = field(default_factory=dict)  # evaluated: formula
     cells: int = 0  # non-empty cells read
 
 
@@ -164,6 +165,7 @@ class _Evaluator:
         self._active.add(key)
         try:
             result: object = evaluate(formula.text, lambda rng: self._cells(sheet, rng))
+            sheet.computed[(r, c)] = formula.text
             fmt = sheet.pending.get((r, c))
             if fmt and fmt != "General":
                 sheet.formats[(r, c)] = fmt
@@ -200,8 +202,36 @@ class _Evaluator:
 
 
 def _sections(sheet: _Sheet) -> list[Section]:
+    """The sheet's tables as sections; a second table below the first (a blank row, its title
+    alone on a row, then its own header row) is a table of its own, under its title."""
     if not sheet.rows:
         return []
+    indexes = list(sheet.rows)
+    starts = [0, *(i for i in range(2, len(indexes) - 1) if _starts_a_table(sheet, indexes, i))]
+    if len(starts) == 1:
+        return _table_sections(sheet)
+    out: list[Section] = []
+    for begin, end in zip(starts, [*starts[1:], len(indexes)], strict=True):
+        part = _Sheet(sheet.title, {r: sheet.rows[r] for r in indexes[begin:end]},
+                      formats=sheet.formats, pending=sheet.pending, computed=sheet.computed,
+                      cells=sheet.cells)
+        out += _table_sections(part)
+    return out
+
+
+def _starts_a_table(sheet: _Sheet, indexes: list[int], i: int) -> bool:
+    """Row `indexes[i]` is a title alone after a blank row, over a header row of labels."""
+    row, before = indexes[i], indexes[i - 1]
+    cells = [v for v in sheet.rows[row].values() if v not in (None, "")]
+    if row - before < 2 or len(cells) != 1 or not isinstance(cells[0], str):
+        return False
+    nxt = sheet.rows[indexes[i + 1]]
+    labels = [v for v in nxt.values() if v not in (None, "")]
+    return indexes[i + 1] == row + 1 and len(labels) >= 3 and all(
+        isinstance(v, str) and not is_figure(v) for v in labels)
+
+
+def _table_sections(sheet: _Sheet) -> list[Section]:
     indexes = list(sheet.rows)
     columns = sorted({c for r in indexes for c in sheet.rows[r]})
     span = list(range(columns[0], columns[-1] + 1))
@@ -234,6 +264,8 @@ def _sections(sheet: _Sheet) -> list[Section]:
                 table=table,
                 cell_refs=refs,
                 heading_path=path,
+                computed={f"{sheet.title}!{get_column_letter(c)}{r}": formula
+                          for (r, c), formula in sheet.computed.items() if r in block},
             )
         )
     return sections
