@@ -25,6 +25,7 @@ from manda.finance.periods import (
     parse_period,
     period_end,
 )
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "CALENDAR_YEAR",
@@ -73,6 +74,9 @@ _STATEMENTS = [
     ),
     # Jahresabschluss zum 31. Dezember 2023 · balance sheet date: 30 June
     re.compile(rf"\b(?:Jahresabschluss|Konzernabschluss)\s+zum\s+{_DAY_MONTH}", re.IGNORECASE),
+    # every language's words before the year's last day: "exercice clos le 30 septembre 2025",
+    # "ejercicio terminado el 31 de diciembre de 2025" (year_end_lead in the language files)
+    vocabulary().cues("year_end_lead").around(tail=rf"(?i:\s*:?\s*{_DAY_MONTH})"),
 ]
 
 

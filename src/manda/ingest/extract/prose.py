@@ -124,7 +124,7 @@ def _compatible(spec: MetricSpec, amount: Amount) -> bool:
     if spec.unit_kind == "ratio":
         return amount.unit == "x"
     if amount.unit == "people":
-        return spec.subject == "headcount"
+        return spec.group == "headcount"
     return (
         amount.unit is None and amount.currency is None and amount.value == int(amount.value)
         and amount.value >= 0 and not _MULTIPLIER.search(amount.text)
@@ -296,10 +296,15 @@ _ASIDE = re.compile(
 )
 
 
+def _group(subject: str) -> str:
+    spec = metric_spec(subject)
+    return spec.group if spec is not None else subject
+
+
 def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text: str,
                  bound: bool = False) -> tuple[str, int, int] | None:
     if amount.unit == "people":
-        near = [s for s in subjects if s[0] == "headcount"]
+        near = [s for s in subjects if (spec := metric_spec(s[0])) and spec.group == "headcount"]
         return near[0] if near else ("headcount", amount.start, amount.end)
     fitting = [
         s for s in subjects
@@ -326,7 +331,11 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
     limit = 3 if bare_count else 40
     after = [s for s in fitting if s[1] >= amount.end and s[1] - amount.end <= limit]
     if after:
-        return after[0]
+        # "Effectif moyen de l'exercice : 186 salariés": the noun after a count names what is
+        # counted; the metric of its family named just before is what the count states
+        kin = [s for s in fitting if s[2] <= amount.start and amount.start - s[2] <= reach
+               and _group(s[0]) == _group(after[0][0])]
+        return kin[-1] if kin else after[0]
     if amount.unit == "%":
         prior = [s for s in subjects if s[2] <= amount.start and s[0] == "revenue"]
         if prior and _GROWTH.search(text[prior[-1][2] : amount.start]):
@@ -361,7 +370,7 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
     if spec.unit_kind == "currency":
         unit = amount.currency or sentence.view.currency
     elif spec.unit_kind == "count":
-        unit = "people" if spec.subject == "headcount" else None
+        unit = "people" if spec.group == "headcount" else None
     else:
         unit = _UNIT_BY_KIND[spec.unit_kind]
     return Candidate(
