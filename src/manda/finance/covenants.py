@@ -126,8 +126,7 @@ def levels_stated(sentence: str) -> list[CovenantLevel]:
                     found[-1] = replace(last, level=_number(value),
                                         stated=f"{m.group(0)} (earlier {last.stated})")
                 continue
-            key = ratio.group(0).lower().replace("gearing", "leverage").replace("net debt",
-                                                                                "leverage")
+            key = _key(ratio.group(0))
             level, stated = _number(value), m.group(0)
             if (step := _STEP.search(clause, m.end())) is not None:
                 level = _number(step.group("value"))
@@ -144,6 +143,10 @@ def stated_result(sentence: str, covenant: CovenantLevel) -> float | None:
     word = _RATIO.search(covenant.name)
     if word is None or word.group(0).lower() not in sentence.lower():
         return None
+    if "|" in sentence:  # a certificate's row states the result of the ratio its label names
+        label = _RATIO.search(sentence.split("|")[0])
+        if label is None or _key(label.group(0)) != _key(word.group(0)):
+            return None
     if _german_limit(sentence) is not None:
         return None  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
     sentence = _as_limit(sentence)
@@ -167,6 +170,11 @@ def _bare_ratio(text: str, start: int) -> bool:
     first = found[0]
     return first.currency is None and first.unit in (None, "x") and same_amount(
         first.value, _number(text[start:start + first.end].split()[0]))
+
+
+def _key(ratio: str) -> str:
+    """One key per covenant however it is named ("net debt" and "gearing" are leverage)."""
+    return ratio.lower().replace("gearing", "leverage").replace("net debt", "leverage")
 
 
 def _number(text: str) -> float:
