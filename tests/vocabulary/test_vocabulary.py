@@ -227,3 +227,13 @@ def test_a_claim_under_a_litigation_heading_is_a_red_flag_whatever_its_words() -
     # the same sentence under another heading is no red flag
     elsewhere = hit.model_copy(update={"heading_path": ("Commercial", "Resellers")})
     assert scan(Evidence(documents={}, hits=[elsewhere])) == []
+
+
+def test_a_label_names_its_metric_outside_its_gloss() -> None:
+    from manda.finance.vocabulary import canonical_subject
+
+    assert canonical_subject("Taux d'EBE (EBE / chiffre d'affaires)") == "ebitda margin"
+    assert canonical_subject("Excédent brut d'exploitation (EBE)") == "ebitda"
+    assert canonical_subject("Effectif moyen de l'exercice") == "average headcount"
+    assert canonical_subject("La plantilla media del ejercicio") == "average headcount"
+    assert canonical_subject("Effectif fin de mois (ETP)") == "headcount"
