@@ -12,12 +12,13 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import TypeVar
 
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
-from manda.finance.periods import find_periods, period_end
+from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import Evidence
@@ -209,6 +210,10 @@ class _Sentence:
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
+        if not self.periods and self.values and view.period is None and view.issued:
+            self.periods = [p for p in _months_before(self.text, start, view.issued)
+                            if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
+                                   for s in self.subjects)]  # "la cifra de negocios de diciembre"
         self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()
@@ -294,6 +299,23 @@ _ASIDE = re.compile(
     r",\s*(?:excluding|including|before|after|net\s+of|adjusted\s+for|ex\.|incl\.|which|"
     r"i\.e\.|e\.g\.|driven\s+by|due\s+to|reflecting)\b[^,]*,"
 )
+
+
+def _months_before(text: str, offset: int, issued: date) -> list[Period]:
+    """"La cifra de negocios de diciembre queda corregida en 5.190" in an e-mail of 10 February
+    2026: a month named without its year, in a dated document that reports on no period of its
+    own, is the latest such month up to the document's date (December 2025)."""
+    out: list[Period] = []
+    for m in _MONTH_NAME.finditer(text):
+        if _A_YEAR.match(text[m.end():m.end() + 12].lstrip(" ,.'’-de")):
+            continue  # "diciembre de 2025" is a period of its own
+        month = MONTHS[m.group(0).lower().rstrip(".")]
+        year = issued.year if month <= issued.month else issued.year - 1
+        out.append((month_period(year, month), m.start() + offset, m.end() + offset))
+    return out
+
+
+_MONTH_NAME = re.compile(rf"(?<![\w]){MONTH}(?![\w])", re.IGNORECASE)
 
 
 def _group(subject: str) -> str:
