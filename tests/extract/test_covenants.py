@@ -64,6 +64,12 @@ def test_a_certificate_cell_states_the_result_of_the_ratio_its_row_names() -> No
                          cover) is None
     assert stated_result("EBITDA / Gastos Financieros | no inferior a 4,00x | 6,32x",
                          cover) == 6.32
+    [german] = levels_stated("(1) Nettoverschuldungsgrad: Das Verhältnis der "
+                             "Nettofinanzverbindlichkeiten zum EBITDA darf 2,75 : 1,00 nicht "
+                             "überschreiten.")
+    # the label's gloss names it in the agreement's language
+    assert stated_result("Net Leverage (Nettoverschuldungsgrad) | not more than 2.75:1.00 | "
+                         "2.61:1.00", german) == 2.61
 
 
 def test_a_level_without_its_unit_is_no_amount() -> None:

@@ -143,10 +143,8 @@ def stated_result(sentence: str, covenant: CovenantLevel) -> float | None:
     word = _RATIO.search(covenant.name)
     if word is None or word.group(0).lower() not in sentence.lower():
         return None
-    if "|" in sentence:  # a certificate's row states the result of the ratio its label names
-        label = _RATIO.search(sentence.split("|")[0])
-        if label is None or _key(label.group(0)) != _key(word.group(0)):
-            return None
+    if "|" in sentence and _key(word.group(0)) not in _row_ratios(sentence.split("|")[0]):
+        return None  # a certificate's row states the result of the ratio its label names
     if _german_limit(sentence) is not None:
         return None  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
     sentence = _as_limit(sentence)
@@ -170,6 +168,14 @@ def _bare_ratio(text: str, start: int) -> bool:
     first = found[0]
     return first.currency is None and first.unit in (None, "x") and same_amount(
         first.value, _number(text[start:start + first.end].split()[0]))
+
+
+def _row_ratios(label: str) -> set[str]:
+    """The ratio a row's label names first ("Deuda Financiera Neta / EBITDA" is leverage, not
+    EBITDA), and the ones its gloss names ("Net Leverage (Nettoverschuldungsgrad)")."""
+    first = _RATIO.search(re.sub(r"\([^()]*\)", " ", label))
+    glossed = [m.group(0) for g in re.findall(r"\(([^()]*)\)", label) for m in _RATIO.finditer(g)]
+    return {_key(w) for w in ([first.group(0)] if first else []) + glossed}
 
 
 def _key(ratio: str) -> str:
