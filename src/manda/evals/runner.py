@@ -59,9 +59,9 @@ NEW_ROOM_FLOOR = 0.94
 # Spanish added as a vocabulary file (es24; with months, covenant words and legal forms moved
 # to the language files): Segura 82.1% (23/28), Sorelle 70.0% (21/30). A caption's scale, a
 # fiscal year end and a covenant's level (a stepped one too) read in every language's words, a
-# metric asked with its margin, the covenant red flag's headroom (fr24): Sorelle 93.3% (28/30),
-# Segura 85.7% (24/28).
-NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.66, SORELLE: 0.93, SEGURA: 0.85}
+# metric asked with its margin, the covenant red flag's headroom, a month named without its
+# year in a dated e-mail (fr24): Sorelle 93.3% (28/30), Segura 89.3% (25/28).
+NEW_ROOM_FLOORS: dict[str, float] = {HALYARD: 0.66, SORELLE: 0.93, SEGURA: 0.89}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
