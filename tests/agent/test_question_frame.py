@@ -162,3 +162,17 @@ def test_a_ranking_question_says_by_what_it_ranks_and_which_end_leads() -> None:
     assert (worst.answer_kind, worst.rank_by, worst.top_first) == ("ranking", "growth", False)
     grew = read_question("Which of the largest segments grew most?")
     assert (grew.rank_by, grew.top_first) == ("growth", True)  # growth spoken of: by growth
+
+
+@pytest.mark.parametrize("question", [
+    "¿Cuál fue el EBITDA de 2025 y su margen?",
+    "What was EBITDA and its margin in FY2025?",
+    "Quel est l'EBE de l'exercice et le taux d'EBE ?",
+])
+def test_a_metric_and_its_margin_are_both_asked(question: str) -> None:
+    assert read_question(question).subjects[:2] == ("ebitda", "ebitda margin")
+
+
+def test_a_tax_credit_is_no_credit_facility() -> None:
+    assert read_question("Quel est le montant du crédit d'impôt recherche ?").subjects == ()
+    assert read_question("Quel est le montant du crédit ?").subjects == ("facility limit",)

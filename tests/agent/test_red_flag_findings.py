@@ -44,3 +44,31 @@ async def test_the_largest_customer_is_the_largest_of_every_share_found(tmp_path
     assert len(stored) >= len(names)
     assert {f.id for f in stored} <= set(evidence.findings)
     assert "Arcadia Freight Inc. accounts for 14.1%" in report
+
+
+def test_the_covenant_flag_is_the_tested_covenant_closest_to_its_limit() -> None:
+    from datetime import date
+
+    from manda.agent.unusual import scan
+    from manda.models import Document, DocumentStatus, Location, SearchHit
+
+    doc = Document(id="d1", deal_id="d", filename="Crédit.docx", content_hash="h",
+                   file_type="docx", size_bytes=1, version_family="f",
+                   status=DocumentStatus.COMPLETED, doc_date=date(2025, 12, 15))
+    texts = [
+        "L'Emprunteur s'engage à ce que (a) le Ratio de Levier soit inférieur ou égal à 3,00 à "
+        "chaque Date de Test jusqu'au 30 septembre 2024 inclus, puis inférieur ou égal à 2,75 à "
+        "chaque Date de Test ultérieure ; (b) le DSCR soit supérieur ou égal à 1,20.",
+        "Ratio | Seuil contractuel | Niveau constaté\n"
+        "Ratio de Levier (Dette Nette / EBE) | Seuil contractuel: inférieur ou égal à 2,75 | "
+        "Niveau constaté: 2,54\nDSCR | Seuil contractuel: supérieur ou égal à 1,20 | "
+        "Niveau constaté: 1,46",
+    ]
+    hits = [SearchHit(chunk_id=f"c{i}", document_id=doc.id, document=doc.filename, text=text,
+                      location=Location.for_page(1 + i), score=1.0)
+            for i, text in enumerate(texts)]
+    [flag] = [i for i in scan(Evidence(documents={doc.id: doc}, hits=hits))
+              if i.topic.key == "covenants"]
+    # the stepped level in force (2.75, not 3.00) against the certificate's 2.54
+    assert "2.54x against a maximum of 2.75x" in flag.statement
+    assert "headroom 0.21x" in flag.statement

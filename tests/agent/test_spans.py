@@ -171,3 +171,19 @@ def test_a_business_of_the_company_is_not_its_whole_revenue() -> None:
     ranked = rank_spans(read_question("What were services net sales in fiscal 2025?"),
                         _evidence(CATEGORIES))
     assert ranked[0].row is not None and ranked[0].row.label == "Services"
+
+
+BILAN = "\n".join([
+    "Bilan au 30 septembre 2025", "en milliers d'euros (K€)",
+    "K€ | 30/09/2025 | 30/09/2024",
+    "Créances clients | 30/09/2025: 9 874,1 | 30/09/2024: 9 102,6",
+])
+
+
+def test_a_french_caption_gives_the_rows_their_scale_and_currency() -> None:
+    scale = statement_scale(BILAN.splitlines()[:2])
+    assert (scale.factor, scale.currency) == (1000.0, "EUR")
+    figure = read_figure("9 874,1", "30/09/2025", "Créances clients", scale)
+    assert figure is not None and figure.shown() == "EUR 9.87 million"
+    # the corner cell says it where no caption does
+    assert statement_scale(["K€"]).factor == 1000.0

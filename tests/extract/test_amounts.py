@@ -13,6 +13,7 @@ from manda.finance.amounts import (
     parse_number,
     same_amount,
     scale_from_text,
+    unit_line_scale,
 )
 
 
@@ -168,3 +169,24 @@ def test_a_currency_word_after_the_number_is_no_iso_code(text: str, value: float
     # "euros" starts with "EUR": the code is a whole word, the word is the currency
     found = one(text)
     assert (found.value, found.currency) == (value, "EUR")
+
+
+@pytest.mark.parametrize(
+    ("text", "scale"),
+    [
+        ("en milliers d'euros (K€)", 1e3),
+        ("Exercices de douze mois clos le 30 septembre · en milliers d'euros (K€)", 1e3),
+        ("K€", 1e3),
+        ("en miles de euros", 1e3),
+        ("in Tausend EUR", 1e3),
+        ("(In millions, except per share data)", 1e6),
+        ("Amounts in EUR thousands", 1e3),
+        # a figure's own scale, or a word, announces no unit for a table
+        ("Chiffre d'affaires 41 862,4 K€ sur l'exercice", 1.0),
+        ("Revenue was $5 million", 1.0),
+        ("5,2 millones de euros", 1.0),
+        ("The company has thousands of customers", 1.0),
+    ],
+)
+def test_a_unit_line_in_any_language(text: str, scale: float) -> None:
+    assert unit_line_scale(text) == scale

@@ -41,6 +41,9 @@ MARCH = FiscalYearEnd(3, 31)
         ("Das Geschäftsjahr der Gesellschaft läuft vom 1. Juli bis 30. Juni.", JUNE),
         ("Jahresabschluss zum 31. Dezember 2023", FiscalYearEnd(12, 31)),
         ("Fiscal year ending September 30, 2024", FiscalYearEnd(9, 30)),
+        ("Comptes annuels de l'exercice clos le 30 septembre 2025", FiscalYearEnd(9, 30)),
+        ("Cuentas anuales del ejercicio terminado el 31 de diciembre de 2025",
+         FiscalYearEnd(12, 31)),
     ],
 )
 def test_the_year_end_is_learned_from_how_documents_state_it(text: str,

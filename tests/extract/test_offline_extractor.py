@@ -537,3 +537,22 @@ def test_a_balance_bridge_opens_at_the_period_start_and_its_movements_are_no_bal
     arr = sorted((f.period, f.value) for f in findings if f.subject == "arr")
     assert arr == [("as of 2024-12-31", 25_000_000.0), ("as of 2025-03-31", 26_300_000.0),
                    ("as of 2025-06-30", 27_600_000.0)]
+
+
+def test_a_month_without_its_year_in_a_dated_e_mail_is_the_latest_such_month() -> None:
+    # the e-mail is dated 15 October 2024 (extract's doc_date): "September" is September 2024,
+    # "December" the December before it
+    findings, _, _ = extract("RE revenue.eml", [Section(
+        text="Hello,\n\nSeptember revenue is corrected to EUR 5.1 million after the credit notes. "
+             "December revenue was EUR 4.2 million.\n",
+        location=Location.for_page(1))], file_type="eml")
+    assert only(findings, subject="revenue", value=5_100_000).period == "Sep 2024"
+    assert only(findings, subject="revenue", value=4_200_000).period == "Dec 2023"
+
+
+def test_the_average_headcount_is_no_headcount_at_the_year_end() -> None:
+    findings, _, _ = extract("Comptes annuels.pdf", [Section(
+        text="Comptes annuels de l'exercice clos le 30 septembre 2024\n\nActivité : la société "
+             "fabrique des emballages. Effectif moyen de l'exercice : 186\nsalariés.\n",
+        location=Location.for_page(1))])
+    assert only(findings, value=186).subject == "average headcount"

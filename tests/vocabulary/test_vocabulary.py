@@ -227,3 +227,27 @@ def test_a_claim_under_a_litigation_heading_is_a_red_flag_whatever_its_words() -
     # the same sentence under another heading is no red flag
     elsewhere = hit.model_copy(update={"heading_path": ("Commercial", "Resellers")})
     assert scan(Evidence(documents={}, hits=[elsewhere])) == []
+
+
+def test_a_label_names_its_metric_outside_its_gloss() -> None:
+    from manda.finance.vocabulary import canonical_subject
+
+    assert canonical_subject("Taux d'EBE (EBE / chiffre d'affaires)") == "ebitda margin"
+    assert canonical_subject("Excédent brut d'exploitation (EBE)") == "ebitda"
+    assert canonical_subject("Effectif moyen de l'exercice") == "average headcount"
+    assert canonical_subject("La plantilla media del ejercicio") == "average headcount"
+    assert canonical_subject("Effectif fin de mois (ETP)") == "headcount"
+
+
+def test_a_key_written_twice_in_a_vocabulary_file_is_refused() -> None:
+    """YAML keeps the last of two equal keys silently: two branches each adding `year_end_lead`
+    to en.yaml lost one's words. The loader refuses, naming the key and both lines."""
+    import yaml
+
+    from manda.vocabulary.load import _LOADER
+
+    text = "cues:\n  year_end_lead: [a]\n  other: [b]\n  year_end_lead: [c]\n"
+    with pytest.raises(yaml.YAMLError, match=r"'year_end_lead' is written twice \(first at line 2"):
+        yaml.load(text, Loader=_LOADER)
+    assert yaml.load("cues:\n  a: [x]\nanswers:\n  a: y\n", Loader=_LOADER) == {
+        "cues": {"a": ["x"]}, "answers": {"a": "y"}}  # the same key in two mappings is fine

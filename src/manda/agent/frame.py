@@ -25,7 +25,7 @@ from manda.finance.derived import Derived, asked_derived
 from manda.finance.equivalents import named_groups
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
-from manda.finance.vocabulary import find_subjects
+from manda.finance.vocabulary import find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
 from manda.text import letter_words, without_possessive
@@ -165,7 +165,7 @@ def read_question(question: str) -> QuestionFrame:
     asked = " ".join(question.split())
     cleaned, constraints, reset = parse_constraints(asked)
     text = " ".join(cleaned.split())
-    subjects = _unique(s for s, _, _ in find_subjects(text))
+    subjects = _own_margin(text, _unique(s for s, _, _ in find_subjects(text)))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -259,6 +259,16 @@ def read_question(question: str) -> QuestionFrame:
 
 
 # ---------------------------------------------------------------- intent
+
+
+def _own_margin(text: str, subjects: tuple[str, ...]) -> tuple[str, ...]:
+    """"EBITDA and its margin": the margin of the metric named before it, when it has one."""
+    if not subjects or not _cues("own_margin").found(text):
+        return subjects
+    margin = f"{subjects[0]} margin"
+    if margin in subjects or metric_spec(margin) is None:
+        return subjects
+    return (*subjects, margin)
 
 
 def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],

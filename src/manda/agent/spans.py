@@ -160,6 +160,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     scale = statement_scale(above)
     if not scale.line:
         scale = statement_scale([line.strip() for line in page if "|" not in line])
+    if not scale.line and table.header:  # the corner cell states it: "K€", "TEUR", "$000"
+        scale = statement_scale(table.header[:1])
     caption = [c for c in table.caption if c]
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # a statement puts "$" on its first and total rows only: every row of it is in dollars

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from manda.agent.evidence import Evidence, Source
 from manda.finance.amounts import find_amounts
+from manda.finance.covenants import CovenantLevel, levels_stated, stated_result
 from manda.injection import looks_like_instruction
 from manda.vocabulary import Topic, topics, vocabulary
 
@@ -123,6 +124,10 @@ def scan(evidence: Evidence, *, about: str | None = None, every: bool = False
                 stated := _concentration(evidence)) is not None:
             items.append(UnusualItem(topic, *stated))
             continue
+        if about is None and topic.key == COVENANTS and (
+                stated := _covenant_headroom(evidence)) is not None:
+            items.append(UnusualItem(topic, *stated))
+            continue
         matching = [
             (s, src) for s, src in candidates
             if (topic.stated.search(s)
@@ -192,6 +197,35 @@ def _concentration(evidence: Evidence) -> tuple[str, Source] | None:
     largest = best_of([f for f in shares if f.value == top], evidence)
     return (f"{largest.entity} accounts for {show(largest)} of revenue, the largest customer",
             evidence.finding_source(largest))
+
+
+COVENANTS = "covenants"  # its flag is the covenant with the least headroom a test result shows
+
+
+def _covenant_headroom(evidence: Evidence) -> tuple[str, Source] | None:
+    """The tested covenant closest to its limit: the level in force (a stepped level's later
+    one) against the latest stated result, with the headroom computed; None when no result is
+    stated for a covenant the passages set."""
+    said = [(s, evidence.hit_source(hit)) for hit in evidence.hits for s in sentences(hit.text)]
+    levels: dict[str, tuple[CovenantLevel, Source]] = {}
+    for sentence, source in said:
+        if "|" not in sentence and not looks_like_instruction(sentence):
+            for level in levels_stated(sentence):
+                levels.setdefault(level.key, (level, source))
+    closest: tuple[float, str, Source] | None = None
+    for level, _ in levels.values():
+        result = next(((v, src) for s, src in said
+                       if (v := stated_result(s, level)) is not None), None)
+        if result is None or not level.level:
+            continue
+        value, source = result
+        room = value - level.level if level.minimum else level.level - value
+        bound = "minimum" if level.minimum else "maximum"
+        text = (f"{level.name}: {value:g}x against a {bound} of {level.level:g}x, headroom "
+                f"{room:.2f}x ({abs(room) / level.level * 100:.0f}% of the limit, computed)")
+        if closest is None or room / level.level < closest[0]:
+            closest = (room / level.level, text, source)
+    return (closest[1], closest[2]) if closest is not None else None
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,10 @@ NEW_ROOM_FLOOR = 0.94
 # each claim, stated covenant and class-rights tables, a sheet's second table, bridges):
 # Halyard 87.9% (29/33) on a full eval whose cap table failed to parse, then 100% (33/33) after
 # the fix: Halyard reached NEW_ROOM_FLOOR and left this table (held with Tidewater and Rheintal).
-NEW_ROOM_FLOORS: dict[str, float] = {SORELLE: 0.69, SEGURA: 0.82}
+# A caption's scale, a fiscal year end and a covenant's level (a stepped one too) read in every
+# language's words, a metric asked with its margin, the covenant red flag's headroom, a month
+# named without its year in a dated e-mail (fr24): Sorelle 93.3% (28/30), Segura 89.3% (25/28).
+NEW_ROOM_FLOORS: dict[str, float] = {SORELLE: 0.93, SEGURA: 0.89}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 

@@ -529,6 +529,30 @@ def scale_from_text(text: str) -> float:
     return best[1] if best else 1.0
 
 
+def unit_line_scale(text: str) -> float:
+    """The multiplier `text` announces for figures written elsewhere (a caption: "en milliers
+    d'euros (K€)", "in Tausend EUR", "(in millions)"), 1.0 when it names none or when its scale
+    only belongs to a figure of its own ("5 millions d'euros", "€2.0M")."""
+    best: tuple[int, float] | None = None
+    for factor, pattern in _SCALES:
+        for m in pattern.finditer(text):
+            before = text[: m.start()]
+            if _FIGURE_BEFORE.search(before):
+                continue  # "41 862,4 K€": the scale of that figure, not of a table
+            word = _WORD_BEFORE.search(before)
+            if (word and m.group(0)[:3].lower().strip() not in ("in", "en")
+                    and currency_from_text(word.group(1)) is None):
+                continue  # "has thousands of customers": a word, not a unit ("EUR thousands" is)
+            if best is None or m.start() < best[0]:
+                best = (m.start(), factor)
+            break
+    return best[1] if best else 1.0
+
+
+_FIGURE_BEFORE = re.compile(r"\d[\d\s\u00a0\u202f.,]*$")
+_WORD_BEFORE = re.compile(r"(\w+)\s*$")
+
+
 _CURRENCY_ANY = re.compile(
     r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\b(?:U\.?S\.?\s+)?dollars?\b"
     rf"|(?<![\w])(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",

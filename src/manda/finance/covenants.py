@@ -11,8 +11,9 @@ covenants out with their sources is the agent's (`manda.agent.compose.balance`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from manda.finance.amounts import find_amounts, same_amount
 from manda.vocabulary import vocabulary
 
 __all__ = ["COMPLIANCE", "CovenantLevel", "levels_stated", "names_a_covenant",
@@ -33,9 +34,14 @@ _RATIO = _V.cues("covenant_ratios").pattern
 _TEST_WORDS = _V.cues("covenant_tests").pattern
 COMPLIANCE = _V.cues("covenant_compliance").pattern
 _LEVEL = r"(?P<value>\d+(?:[.,]\d+)?)"
+# The unit may go unsaid where the level is written with its decimals ("inférieur ou égal à
+# 2,75"): a ratio, as long as no currency, scale or other unit follows it.
 _LIMIT = re.compile(
-    rf"(?P<dir>{(_CEILING | _FLOOR).pattern.pattern})\s*{_LEVEL}"
-    r"\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
+    rf"(?P<dir>{(_CEILING | _FLOOR).pattern.pattern})\s*(?:{_LEVEL}"
+    r"\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)|(?P<bare>\d+[.,]\d+)(?!\d|[.,]\d))", _F)
+_STEP_WORDS = _V.cues("covenant_step")
+_DETERMINERS = "|".join(re.escape(w) + (r"\b" if w[-1:].isalpha() else "")
+                        for w in sorted(_V.words("determiners"), key=len, reverse=True))
 # US credit agreements: "the Borrower shall not permit the Total Net Leverage Ratio, as of the
 # last day of any fiscal quarter, to exceed 3.50:1.00" says "the ratio shall not exceed 3.50:1.00".
 _PERMIT_CEILING = _V.cues("covenant_permit_ceiling")
@@ -62,6 +68,10 @@ _LEAD_IN = re.compile(rf"^.*?{_V.cues('covenant_name_lead').slot}:?\s*"
 _NAME_ARTICLES = re.compile(rf"^\W*(?:{_V.cues('covenant_name_article').slot}\s+)*")
 _NAME_TAIL = re.compile(rf"\s+{_V.cues('covenant_name_tail').slot}$")
 _COVENANT = _V.words("covenant_word")  # inside any word: "Covenant_Certificate.md"
+# a compliance certificate's cell states a ratio with its decimals and no unit: "| 2,54",
+# "| Niveau constaté: 2,54" (a cell written with its column's header)
+_CELL_RESULT = re.compile(
+    r"\|\s*(?:[^|:]{1,40}:\s*)?(?P<value>\d+[.,]\d+)\s*(?:x\s*)?(?=\||$)", _F)
 
 
 @dataclass(frozen=True)
@@ -111,17 +121,25 @@ def levels_stated(sentence: str) -> list[CovenantLevel]:
         clause = _as_limit(clause)
         start = 0
         for m in _LIMIT.finditer(clause):
+            if m.group("bare") and not _bare_ratio(clause, m.start("bare")):
+                continue
             before, start = clause[start:m.start()], m.end()
+            value = m.group("value") or m.group("bare")
             name = _covenant_name(before)
             ratio = _RATIO.search(name)
             if ratio is None:
+                if found and _STEP_WORDS.found(before):
+                    # "3,00 … jusqu'au 30 septembre 2024 inclus, puis 2,75 à chaque Date de Test
+                    # ultérieure": the same covenant's later level, the one in force
+                    last = found[-1]
+                    found[-1] = replace(last, level=_number(value),
+                                        stated=f"{m.group(0)} (earlier {last.stated})")
                 continue
-            key = ratio.group(0).lower().replace("gearing", "leverage").replace("net debt",
-                                                                                "leverage")
-            level, stated = _number(m.group("value")), m.group(0)
+            key = _key(ratio.group(0))
+            level, stated = _number(value), m.group(0)
             if (step := _STEP.search(clause, m.end())) is not None:
                 level = _number(step.group("value"))
-                stated = f"{step.group(0)} (earlier {m.group('value')})"
+                stated = f"{step.group(0)} (earlier {value})"
             found.append(CovenantLevel(key, _capitalised(name), _is_floor(m.group("dir")), level,
                                        stated))
     return found
@@ -134,16 +152,44 @@ def stated_result(sentence: str, covenant: CovenantLevel) -> float | None:
     word = _RATIO.search(covenant.name)
     if word is None or word.group(0).lower() not in sentence.lower():
         return None
+    if "|" in sentence and _key(word.group(0)) not in _row_ratios(sentence.split("|")[0]):
+        return None  # a certificate's row states the result of the ratio its label names
     if _limit_stated_after(sentence) is not None:
         return None  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
     sentence = _as_limit(sentence)
-    limits = {m.start("value") for m in (*_LIMIT.finditer(sentence), *_STEP.finditer(sentence))}
-    for m in _RESULT.finditer(sentence):
+    limits = {m.start("value") if m.group("value") else m.start("bare")
+              for m in _LIMIT.finditer(sentence)} | {m.start("value")
+                                                      for m in _STEP.finditer(sentence)}
+    for m in (*_RESULT.finditer(sentence), *_CELL_RESULT.finditer(sentence)):
         value = _number(m.group("value"))
         if m.start("value") in limits or abs(value - covenant.level) < 1e-9:
             continue
         return value
     return None
+
+
+def _bare_ratio(text: str, start: int) -> bool:
+    """A level written without its unit is a ratio unless the words after it make it an amount
+    or another unit ("2.5 million euros", "2,5 M€", "30 %")."""
+    found = find_amounts(text[start:start + 40])
+    if not found or found[0].start != 0:
+        return True
+    first = found[0]
+    return first.currency is None and first.unit in (None, "x") and same_amount(
+        first.value, _number(text[start:start + first.end].split()[0]))
+
+
+def _row_ratios(label: str) -> set[str]:
+    """The ratio a row's label names first ("Deuda Financiera Neta / EBITDA" is leverage, not
+    EBITDA), and the ones its gloss names ("Net Leverage (Nettoverschuldungsgrad)")."""
+    first = _RATIO.search(re.sub(r"\([^()]*\)", " ", label))
+    glossed = [m.group(0) for g in re.findall(r"\(([^()]*)\)", label) for m in _RATIO.finditer(g)]
+    return {_key(w) for w in ([first.group(0)] if first else []) + glossed}
+
+
+def _key(ratio: str) -> str:
+    """One key per covenant however it is named ("net debt" and "gearing" are leverage)."""
+    return ratio.lower().replace("gearing", "leverage").replace("net debt", "leverage")
 
 
 def _number(text: str) -> float:
@@ -190,5 +236,7 @@ def _covenant_name(before: str) -> str:
     name = before.split(":")[-1].split(",")[-1]
     while (cut := _LEAD_IN.sub("", name, count=1)) != name and _RATIO.search(cut):
         name = cut
+    name = re.split(r"\(\w\)\s*", name)[-1]  # "… s'engage à ce que (a) le Ratio de Levier"
     name = _NAME_ARTICLES.sub("", name)
+    name = re.sub(rf"^(?:(?:{_DETERMINERS})\s*)+", "", name, flags=_F)
     return _NAME_TAIL.sub("", name.strip()).strip(" -–")

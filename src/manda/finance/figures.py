@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from manda.finance.amounts import currency_from_text, parse_cell, scale_from_text
+from manda.finance.amounts import (
+    currency_from_text,
+    parse_cell,
+    scale_from_text,
+    unit_line_scale,
+)
 from manda.finance.periods import find_dates
 from manda.text import YEAR
 
@@ -51,7 +56,7 @@ class StatementScale:
 def statement_scale(lines: list[str]) -> StatementScale:
     """The unit line nearest the end of `lines` (the lines above a table), read."""
     for line in reversed(lines):
-        if len(line) < 200 and _UNIT_LINE.search(line):
+        if len(line) < 200 and (_UNIT_LINE.search(line) or unit_line_scale(line) != 1.0):
             shares = _SHARES_SCALE.search(line)
             return StatementScale(
                 line=line.strip(),

@@ -79,9 +79,16 @@ def canonical_subject(text: str) -> str | None:
     ebitda".
 
     The longest synonym wins ("net revenue retention" over "net revenue", "cost of sales" over
-    "sales"); None if the text names no known metric.
+    "sales"), named outside a parenthesised gloss when it can; None if the text names no known
+    metric.
     """
-    found = find_subjects(text)
+    outside = _GLOSS.sub(" ", text)
+    found = (find_subjects(outside) if outside != text else []) or find_subjects(text)
     if not found:
         return None
     return max(found, key=lambda t: (t[2] - t[1], -t[1]))[0]
+
+
+# a label's parenthesised gloss defines it ("Taux d'EBE (EBE / chiffre d'affaires)"): the label
+# names its metric outside it when it can
+_GLOSS = re.compile(r"\([^()]*\)")

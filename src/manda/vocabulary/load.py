@@ -35,7 +35,27 @@ __all__ = ["Vocabulary", "VocabularyError", "load"]
 _PACKAGE = "manda.vocabulary"
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, ten times faster
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, ten times faster
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
+    """YAML's safe loader, refusing a key written twice in one mapping: YAML keeps the last
+    silently, so a second `year_end_lead:` would drop the first one's words."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Mark] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping", node.start_mark,
+                    f"the key {key!r} is written twice (first at line "
+                    f"{seen[key].line + 1}); merge the two into one", key_node.start_mark)
+            seen[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
+
+_LOADER = _Loader
 
 
 class VocabularyError(ValueError):

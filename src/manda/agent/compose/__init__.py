@@ -40,7 +40,11 @@ def topic_shape(ask: Ask) -> Shape | None:
     if shape is None:
         return None
     if ask.intent not in _SHAPED and not (ask.intent is Intent.DUE_DILIGENCE
-                                          and shape.key in _RISK_SHAPES):
+                                          and shape.key in _RISK_SHAPES) and not (
+            # "leverage against the covenant": a ratio compared with its level, which the
+            # covenant shape states with the headroom, not two periods of one figure
+            ask.intent is Intent.COMPARISON and shape.key == COVENANTS.key
+            and len(ask.frame.periods) < 2):
         return None
     if ask.frame.subjects and not shape.of_metrics:
         return None  # "management's EBITDA estimate" is an EBITDA question

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
@@ -57,6 +58,7 @@ class SectionView:
     fiscal_year_end: FiscalYearEnd | None = None  # the company's, when the room states it
     decimal_comma: bool = False  # the document writes numbers the German way ("EUR 500.000")
     signed: str | None = None  # "as of 2023-03-14": the date an agreement says it is dated
+    issued: date | None = None  # the document's own date (a letter's, an e-mail's)
 
     @property
     def text(self) -> str:

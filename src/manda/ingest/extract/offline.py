@@ -151,6 +151,7 @@ def _views(document: Document, parsed: ParsedDocument,
             fiscal_year_end=fiscal_year_end,
             decimal_comma=decimal_comma,
             signed=signed,
+            issued=document.doc_date,
         ))
     return views
 

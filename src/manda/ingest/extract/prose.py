@@ -12,12 +12,13 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import TypeVar
 
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
-from manda.finance.periods import find_periods, period_end
+from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
 from manda.ingest.extract.confidence import Evidence
@@ -122,7 +123,7 @@ def _compatible(spec: MetricSpec, amount: Amount) -> bool:
     if spec.unit_kind == "ratio":
         return amount.unit == "x"
     if amount.unit == "people":
-        return spec.subject == "headcount"
+        return spec.group == "headcount"
     return (
         amount.unit is None and amount.currency is None and amount.value == int(amount.value)
         and amount.value >= 0 and not _MULTIPLIER.search(amount.text)
@@ -207,6 +208,10 @@ class _Sentence:
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
+        if not self.periods and self.values and view.period is None and view.issued:
+            self.periods = [p for p in _months_before(self.text, start, view.issued)
+                            if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
+                                   for s in self.subjects)]  # "la cifra de negocios de diciembre"
         self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()
@@ -299,10 +304,32 @@ _ASIDE = re.compile(
 )
 
 
+def _months_before(text: str, offset: int, issued: date) -> list[Period]:
+    """"La cifra de negocios de diciembre queda corregida en 5.190" in an e-mail of 10 February
+    2026: a month named without its year, in a dated document that reports on no period of its
+    own, is the latest such month up to the document's date (December 2025)."""
+    out: list[Period] = []
+    for m in _MONTH_NAME.finditer(text):
+        if YEAR.match(text[m.end():m.end() + 12].lstrip(" ,.'’-de")):
+            continue  # "diciembre de 2025" is a period of its own
+        month = MONTHS[m.group(0).lower().rstrip(".")]
+        year = issued.year if month <= issued.month else issued.year - 1
+        out.append((month_period(year, month), m.start() + offset, m.end() + offset))
+    return out
+
+
+_MONTH_NAME = re.compile(rf"(?<![\w]){MONTH}(?![\w])", re.IGNORECASE)
+
+
+def _group(subject: str) -> str:
+    spec = metric_spec(subject)
+    return spec.group if spec is not None else subject
+
+
 def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text: str,
                  bound: bool = False) -> tuple[str, int, int] | None:
     if amount.unit == "people":
-        near = [s for s in subjects if s[0] == "headcount"]
+        near = [s for s in subjects if (spec := metric_spec(s[0])) and spec.group == "headcount"]
         return near[0] if near else ("headcount", amount.start, amount.end)
     fitting = [
         s for s in subjects
@@ -329,7 +356,11 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
     limit = 3 if bare_count else 40
     after = [s for s in fitting if s[1] >= amount.end and s[1] - amount.end <= limit]
     if after:
-        return after[0]
+        # "Effectif moyen de l'exercice : 186 salariés": the noun after a count names what is
+        # counted; the metric of its family named just before is what the count states
+        kin = [s for s in fitting if s[2] <= amount.start and amount.start - s[2] <= reach
+               and _group(s[0]) == _group(after[0][0])]
+        return kin[-1] if kin else after[0]
     if amount.unit == "%":
         prior = [s for s in subjects if s[2] <= amount.start and s[0] == "revenue"]
         if prior and _GROWTH.search(text[prior[-1][2] : amount.start]):
@@ -373,7 +404,7 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
     if spec.unit_kind == "currency":
         unit = amount.currency or sentence.view.currency
     elif spec.unit_kind == "count":
-        unit = "people" if spec.subject == "headcount" else None
+        unit = "people" if spec.group == "headcount" else None
     else:
         unit = _UNIT_BY_KIND[spec.unit_kind]
     return Candidate(

@@ -370,7 +370,7 @@ def _value(spec: MetricSpec, cell: str, scale: float, currency: str | None,
         return (amount, "x") if amount.unit in (None, "x") else None
     if amount.unit not in (None, "people"):
         return None
-    return amount, "people" if spec.subject == "headcount" else None
+    return amount, "people" if spec.group == "headcount" else None
 
 
 def _kind(spec: MetricSpec) -> FindingKind:
