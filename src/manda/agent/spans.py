@@ -34,9 +34,10 @@ from manda.finance.figures import (
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.injection import looks_like_instruction
+from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "best_spans", "fiscal_year_of", "rank_spans", "statement_row",
-           "statement_rows"]
+__all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "rank_spans",
+           "statement_row", "statement_rows"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -377,12 +378,33 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
+        if find_amounts(text) and _asks_balance(frame) and a_movement(text):
+            return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         return KIND_FIT if find_amounts(text) else -KIND_MISS
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
         return KIND_FIT / 2 if re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text) else 0.0
     return 0.0
+
+
+def fits_kind(span: Span, frame: QuestionFrame) -> bool:
+    """The span is the kind of answer the question asks for (a figure, a rate, a name, a year)."""
+    return _kind_fit(span, frame) > 0
+
+
+_MOVEMENT = vocabulary().cues("balance_movement")
+
+
+def a_movement(text: str) -> bool:
+    """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
+    return _MOVEMENT.search(text) is not None
+
+
+def _asks_balance(frame: QuestionFrame) -> bool:
+    """The question asks for a balance (debt, cash), not a flow."""
+    return any((spec := metric_spec(s)) is not None and (spec.stock or spec.sheet)
+               for s in frame.subjects)
 
 
 def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:

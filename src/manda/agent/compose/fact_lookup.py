@@ -251,7 +251,8 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
         text = (f"The room states {in_text(label)} for {period_name(period)} but not for "
                 f"{period_name(prior) if prior else 'the year before'}{why}, so its growth "
                 f"cannot be computed. {describe_reading(new, evidence)}")
-        return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings)
+        return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings,
+                     short=True)
     rate = ((new.primary.value or 0.0) - old.primary.value) / abs(old.primary.value) * 100
     verb = "grew" if rate >= 0 else "fell"
     text = (f"{label} {verb} {abs(rate):.1f}% {period_phrase(period)} (computed): "

@@ -8,13 +8,16 @@ A sentence is quoted as it stands. Runners-up follow, each with its place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
-from manda.agent.compose.common import Ask
+from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.spans import Span, fiscal_year_of, statement_row
+from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans, statement_row
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import parse_period, year_of
 
@@ -36,7 +39,7 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     2025), against $96.17 billion in fiscal 2024 (source: …)." and the row as stated."""
     if span.row is None or not statement_row(span.row):
         return None  # a record (a lease, a person) is quoted as it stands
-    figures = [f for f in span.figures() if "change" not in f.column.lower()]
+    figures = [f for f in span.figures() if not a_change_column(f.column)]
     if not figures:
         return None
     chosen = pick_figure(figures, ask, span)
@@ -46,7 +49,7 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     prior = _year_before(figures, chosen, span)
     if prior is not None:
         text += f", against {prior.shown()} {when(span, prior, evidence)}"
-    change = next((f for f in span.figures() if "change" in f.column.lower() and not f.none
+    change = next((f for f in span.figures() if a_change_column(f.column) and not f.none
                    and f.unit == "%"), None)
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
@@ -55,6 +58,15 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+_TWO_YEARS = re.compile(r"(?:19|20)\d{2}\W*(?:/|vs\.?|versus|against|over)\W*(?:19|20)\d{2}",
+                        re.IGNORECASE)
+
+
+def a_change_column(header: str) -> bool:
+    """A column of changes: "change", "% change", "2025/2024", "2025 vs 2024"."""
+    return "change" in header.lower() or _TWO_YEARS.search(header) is not None
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
@@ -149,3 +161,24 @@ def _same_document(span: Span, evidence: Evidence) -> list[date | None]:
 
 def _day(day: date) -> str:
     return f"{day.day} {day:%B %Y}"
+
+
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
+
+
+def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """A listing (a topic's statements, the deal's key dates, the management team) answering a
+    question that asks for one thing (a figure, a rate, a date, a person, a reason): the span
+    that best answers it leads, above the listing, when it is confident and of the kind asked
+    and the listing's own first line does not already state it."""
+    if ask.frame.answer_kind not in LISTED_KINDS:
+        return draft
+    ranked = rank_spans(ask.frame, evidence)
+    if not ranked or ranked[0].words < NOT_FOUND_BELOW or not fits_kind(ranked[0], ask.frame):
+        return draft
+    top = ranked[0]
+    first = next((line for line in draft.text.splitlines() if line.strip()), "")
+    if top.text[:60] in first:
+        return draft
+    lead = lead_lines([top], ask, evidence)[0]
+    return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")
