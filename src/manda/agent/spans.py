@@ -269,6 +269,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
                 matched |= {t for t in terms if says_change(t)}  # its change column says it
+        elif frame.answer_kind in ("figure", "rate") and (cause := _CAUSAL.search(span.text)):
+            # "Operating expenses increased 21% driven by investments in Azure" states no
+            # figure of Azure: words after the cause count for half
+            head = stems_of(span.text[:cause.start()])
+            loose = {t for t in matched if not term_in(t, head)}
+            matched -= loose
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -377,6 +383,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
+            if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
+                return -KIND_MISS  # the sales mix in percent for "what were the sales"
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
         if find_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
@@ -399,6 +407,13 @@ _MOVEMENT = vocabulary().cues("balance_movement")
 def a_movement(text: str) -> bool:
     """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
     return _MOVEMENT.search(text) is not None
+
+
+def _asks_amount(frame: QuestionFrame) -> bool:
+    """The question asks for an amount of money (sales, debt), not a share or a rate."""
+    return frame.answer_kind == "figure" and any(
+        (spec := metric_spec(s)) is not None and spec.unit_kind == "currency"
+        for s in frame.subjects)
 
 
 def _asks_balance(frame: QuestionFrame) -> bool:
