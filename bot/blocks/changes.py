@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.blocks.kit import Block, SlackMessage, context, fallback, section, sections, who
 from bot.blocks.mrkdwn import escape, plain
-from manda.deals import ChangeItem, DealChanges
+from manda.deals import ChangeItem, DealChanges, counted
 
 MAX_ITEMS = 25  # listed one by one; the rest are counted
 MARK = {"conflict": "⚠️", "restated": "✏️", "red_flag": "🚩", "resolved": "✅", "replaced": "🔁",
@@ -25,9 +25,10 @@ def change_line(item: ChangeItem) -> str:
 
 def change_lines(changes: DealChanges, limit: int = MAX_ITEMS) -> str:
     lines = [change_line(i) for i in changes.items[:limit]]
-    if len(changes.items) > limit:
-        lines.append(f"… and {len(changes.items) - limit} more (`manda changes --deal "
-                     f"{escape(changes.deal_id)}` lists every one)")
+    rest = changes.items[limit:]
+    if rest:  # the least serious, counted: a shorter window lists them one by one
+        lines.append(f"… and {len(rest)} more: {escape(counted(rest)) or 'IRL coverage'} "
+                     "(`/manda changes 2024-11-01` lists the changes since a date)")
     return "\n".join(lines)
 
 

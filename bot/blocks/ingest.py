@@ -114,9 +114,11 @@ def render_summary(report: IngestReport, changes: Sequence[DocumentChanges] = ()
         )
     lines.append(
         f"{report.findings} new finding{'s' if report.findings != 1 else ''}: "
-        f"{report.auto_approved} approved automatically, {report.pending_review} need review"
+        f"{report.auto_approved} approved automatically, {report.pending_review} "
+        f"need{'s' if report.pending_review == 1 else ''} review"
         + (f"; {report.superseded} superseded by a corrected version" if report.superseded else "")
-        + (f"; {report.contradictions} conflicts in the deal" if report.contradictions else "")
+        + (f"; {report.contradictions} conflict{'s' if report.contradictions != 1 else ''} in "
+           "the deal" if report.contradictions else "")
         + "."
     )
     blocks: list[Block] = [{**section(cut("\n".join(lines))), "block_id": ids.INGEST_SUMMARY}]

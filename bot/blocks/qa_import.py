@@ -4,6 +4,8 @@ place for sure, each with a button for the question it answers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import ids
 from bot.blocks.ingest import review_actions
 from bot.blocks.kit import (
@@ -54,9 +56,10 @@ def _conflicts(result: QAImport) -> str:
 
 
 def unsure_blocks(deal_id: str, file_id: str, unsure: UnsureMatch) -> list[Block]:
+    shortened = replace(unsure, candidate_question=plain(unsure.candidate_question, 300))
     text = (f"❓ Row {unsure.row}: “{escape(plain(unsure.question, 300))}” → "
             f"“{escape(plain(unsure.answer, 300))}”\nIs it *Q{unsure.candidate}* "
-            f"“{escape(plain(unsure.candidate_question, 300))}”?")
+            f"{escape(shortened.quoted_candidate())}")
     attach = PlaceAnswer(d=deal_id, x=file_id, r=unsure.row, n=unsure.candidate).encode()
     apart = PlaceAnswer(d=deal_id, x=file_id, r=unsure.row, n=NEW_QUESTION).encode()
     return [section(text[:2900]), actions(ids.place_block(unsure.row), [

@@ -144,3 +144,27 @@ def test_an_outstanding_request_is_a_gap_even_where_the_room_seems_to_answer_it(
     assert audited.outstanding and not audited.covered
     assert cap.covered and not cap.outstanding
     assert minutes.outstanding and not minutes.covered
+
+
+async def test_a_request_names_the_document_to_open_first(tmp_path: Path) -> None:
+    """Of the documents that cover a request, the final version of its own role comes first,
+    whatever their file names: the line names what a reviewer should open."""
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "Request_list.csv").write_text(
+        "Ref,Request,Status\nF-01,Audited financial statements FY2023,Provided\n")
+    accounts = ("# {title}\n\n## Independent auditor's report\n\nIn our opinion the financial "
+                "statements give a true and fair view of the state of the company's affairs as "
+                "at 31 December 2023.\n\n## Balance sheet\n\nTotal assets were EUR 12.4 million."
+                "\n")
+    (room / "A_Accounts_2023.md").write_text(
+        accounts.format(title="DRAFT — Annual financial statements 2023 — for discussion only"))
+    (room / "B_Accounts_2023.md").write_text(
+        accounts.format(title="Annual financial statements 2023 (audited)"))
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("kestrel", [room])
+        documents = {d.filename: d for d in await app.graph.list_documents("kestrel")}
+        coverage = await assess_coverage(app.graph, "kestrel", Evidence())
+    assert documents["A_Accounts_2023.md"].draft and not documents["B_Accounts_2023.md"].draft
+    [entry] = coverage.items
+    assert [s.document for s in entry.covered_by] == ["B_Accounts_2023.md", "A_Accounts_2023.md"]

@@ -9,6 +9,7 @@ import pytest
 
 from bot import ids
 from bot.blocks.answer import render_answer
+from bot.blocks.changes import render_changes
 from bot.blocks.home import HomeDeal, render_home
 from bot.blocks.ingest import recount_review, render_summary
 from bot.blocks.kit import mark_done
@@ -28,7 +29,7 @@ from bot.payloads import (
     Undo,
 )
 from manda.answers import Answer, Citation, Intent, SuggestedAction
-from manda.deals import ReviewPage, Urgency
+from manda.deals import ChangeItem, DealChanges, ReviewPage, Urgency
 from manda.models import (
     CarriedDecision,
     Confidence,
@@ -362,3 +363,19 @@ def test_home_and_qa_list_stay_within_limits() -> None:
     assert "Not shown for lack of room" in str(
         view["blocks"]
     ) and "Only members can approve." in str(view["blocks"])
+
+
+def test_what_changed_beyond_the_first_screen_is_counted_by_kind_in_slack_terms() -> None:
+    """`/manda changes` lists the most serious 25 and counts the rest by kind, pointing to a
+    Slack command (a deal team in Slack has no terminal)."""
+    at = datetime(2024, 11, 5, tzinfo=UTC)
+    items = ([ChangeItem("conflict", f"Revenue Q{n % 4 + 1} 2024: €5.2M against €5M",
+                         "Report.pdf, p.1", at) for n in range(20)]
+             + [ChangeItem("document", f"Doc_{n}.pdf (contract) added", f"Doc_{n}.pdf", at)
+                for n in range(14)]
+             + [ChangeItem("approved", "EBITDA 2023: €3M", "Report.pdf, p.2", at, by="U1")])
+    message = render_changes(DealChanges("targetco", at, at, items, since_reason="since 1 Nov"))
+    validate_blocks(message.blocks)
+    text = " ".join(b["text"]["text"] for b in message.blocks if b["type"] == "section")
+    assert "… and 10 more: 9 new documents, 1 finding approved (`/manda changes 2024-11-01`" in text
+    assert "manda changes --deal" not in text

@@ -39,7 +39,8 @@ async def test_an_upload_with_a_bad_file_is_ingested_and_summarised(
     assert {p.name for p in good} <= documents
 
     pending = await world.manda.review.queue("falcon")
-    assert pending and f"{len(pending)} need review" in summary
+    verb = "needs" if len(pending) == 1 else "need"
+    assert pending and f"{len(pending)} {verb} review" in summary
     await world.fake.click(
         world.alice, progress, ids.OPEN_REVIEW,
         value=OpenReview(d="falcon", n=len(pending)).encode(),  # the button keeps its count

@@ -47,6 +47,7 @@ async def test_an_answered_q_and_a_file_dropped_in_the_channel_is_imported_once(
     assert "*Q2* Please provide the signed customer contracts" in text and "follow-up *Q4*" in text
     assert "is *€5.6M* in the answer, *€5.2M* in TargetCo_Q3_2024_Report.pdf" in text
     assert "Row 5: “What was Q3 revenue?”" in text and "Is it *Q1*" in text
+    assert "?”?" not in text  # the quoted question ends the sentence with its own mark
     assert {b["action_id"] for b in buttons(summary)} >= {ids.QA_PLACE, ids.QA_PLACE_NEW}
     assert "IRL coverage unchanged (" in text and "open questions 3 → 1" in text
 

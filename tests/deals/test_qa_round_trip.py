@@ -13,7 +13,7 @@ from openpyxl import Workbook, load_workbook
 from manda.app import Manda
 from manda.config import Settings
 from manda.deals import NEW_QUESTION
-from manda.deals.qa_import import NotAQALogError
+from manda.deals.qa_import import NotAQALogError, UnsureMatch
 from manda.errors import UnreadableFileError
 from manda.models import DocumentRole, FindingStatus
 
@@ -200,3 +200,12 @@ async def test_a_workbook_is_read_within_the_bounded_reader(home_copy: Path,
     async with Manda(settings) as app:
         with pytest.raises(UnreadableFileError, match="MANDA_MAX_CELLS"):
             await app.deals.import_answers(DEAL, tmp_path / "big.xlsx", by="U1")
+
+
+def test_the_unsure_prompt_asks_with_one_question_mark() -> None:
+    def prompt(candidate: str) -> str:
+        return UnsureMatch(row=5, question="q", answer="a", candidate=1,
+                           candidate_question=candidate).quoted_candidate()
+
+    assert prompt("What was Q3 revenue? ") == "“What was Q3 revenue?”"
+    assert prompt("Please provide the signed contracts") == "“Please provide the signed contracts”?"

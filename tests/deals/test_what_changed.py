@@ -144,6 +144,10 @@ async def test_what_changed_between_two_ingests_a_day_apart(app: Manda, tmp_path
     ebitda = [i for i in whole.items if i.kind == "restated" and i.text.startswith("EBITDA FY2023")]
     assert [i.text for i in ebitda] == ["EBITDA FY2023 restated from €3.1M to €2.9M"]
     assert ebitda[0].source.startswith("TargetCo_Annual_Report_2023_CORRECTED.pdf, p.")
+    # Three figures of one line item disagree pairwise: one line, each figure said once.
+    revenue = [i.text for i in whole.items
+               if i.kind == "conflict" and i.text.startswith("Revenue Q3 2024:")]
+    assert len(revenue) == 1 and revenue[0].count("€5M (") == 1, revenue
 
     # Nothing happened since the second day: nothing to say.
     assert not await app.deals.changes(DEAL, since=utcnow(), remember=False)

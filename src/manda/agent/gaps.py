@@ -320,24 +320,33 @@ def _about(document: Document, hit: SearchHit) -> str:
 
 def _covering(item: ChecklistItem, room: Sequence[tuple[Document, list[SearchHit]]]
               ) -> list[SearchHit]:
-    """The first passage of each document that provides the item, if any.
+    """The first passage of each document that provides the item, if any, best first.
 
     A document of a role that is the item provides it outright; one of a role that states such
     things provides it when a passage states it; any other only when a passage is about it.
+    Documents of the item's own role come first, then final before draft, the newest and the
+    latest version first: the line names what a reviewer should open.
     """
-    found: list[SearchHit] = []
+    found: list[tuple[Document, SearchHit]] = []
     for document, hits in room:
         if not hits:
             continue
         if document.role in item.provided_by:
-            found.append(next((h for h in hits if _shows(item, h.text)), hits[0]))
+            found.append((document, next((h for h in hits if _shows(item, h.text)), hits[0])))
             continue
         stated = document.role in item.found_in
         for hit in hits:
             if _shows(item, hit.text if stated else _about(document, hit)):
-                found.append(hit)
+                found.append((document, hit))
                 break
-    return found
+
+    def best_first(pair: tuple[Document, SearchHit]) -> tuple[bool, bool, bool, int, int]:
+        document = pair[0]
+        dated = document.doc_date.toordinal() if document.doc_date else 0
+        return (document.role not in item.provided_by, not document.authoritative,
+                document.draft, -dated, -document.version_rank)
+
+    return [hit for _, hit in sorted(found, key=best_first)]
 
 
 def _latest_irl(documents: Sequence[Document]) -> Document | None:

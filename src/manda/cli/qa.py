@@ -108,7 +108,7 @@ async def import_answers(args: argparse.Namespace, settings: Settings) -> int:
         while result.unsure and not args.json and sys.stdin.isatty():
             unsure = result.unsure[0]
             out.print(f"\nRow {unsure.row}: “{unsure.question}” → “{unsure.answer[:200]}”\n"
-                      f"Is it Q{unsure.candidate} “{unsure.candidate_question}”? "
+                      f"Is it Q{unsure.candidate} {unsure.quoted_candidate()} "
                       "[y]es / [n]ew question / [s]kip the rest: ", end="")
             reply = input().strip().lower()[:1]
             if reply not in ("y", "n"):

@@ -1,7 +1,7 @@
 """Deal operations shared by every front end (Slack, the CLI), with the rules of who may do what."""
 
 from manda.deals.access import AccessRules, BindingRefusedError, Membership, Refusal, workspace_of
-from manda.deals.changes import ChangeItem, DealChanges
+from manda.deals.changes import ChangeItem, DealChanges, counted
 from manda.deals.conversations import ConversationService
 from manda.deals.digest import DigestSetting
 from manda.deals.entities import EntityLink, linked_names
@@ -52,6 +52,7 @@ __all__ = [
     "UnsureMatch",
     "Urgency",
     "category_of",
+    "counted",
     "linked_names",
     "note_text",
     "workspace_of",

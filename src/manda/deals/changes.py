@@ -76,21 +76,36 @@ class DealChanges:
 
     def headline(self) -> str:
         """"2 new conflicts, 1 restated figure, 3 new documents, 2 answers" (or nothing)."""
-        words = {"conflict": ("new conflict", "new conflicts"),
-                 "restated": ("restated figure", "restated figures"),
-                 "red_flag": ("new red flag", "new red flags"),
-                 "resolved": ("conflict resolved", "conflicts resolved"),
-                 "replaced": ("document replaced", "documents replaced"),
-                 "answered": ("Q&A answer", "Q&A answers"),
-                 "document": ("new document", "new documents"),
-                 "told": ("fact told in a thread", "facts told in threads"),
-                 "rejected": ("finding rejected", "findings rejected"),
-                 "approved": ("finding approved", "findings approved")}
-        parts = [f"{n} {words[k][n != 1]}" for k in words if (n := self.count(k))]  # type: ignore[index]
+        parts = [said] if (said := counted(self.items)) else []
         if self.count("irl") and self.coverage is not None:
             (was, total), (now, _) = self.coverage
             parts.append(f"IRL coverage {was}/{total} → {now}/{total}")
         return ", ".join(parts) or "nothing changed"
+
+
+_COUNTED: dict[ChangeKind, tuple[str, str]] = {
+    "conflict": ("new conflict", "new conflicts"),
+    "restated": ("restated figure", "restated figures"),
+    "red_flag": ("new red flag", "new red flags"),
+    "resolved": ("conflict resolved", "conflicts resolved"),
+    "replaced": ("document replaced", "documents replaced"),
+    "answered": ("Q&A answer", "Q&A answers"),
+    "document": ("new document", "new documents"),
+    "told": ("fact told in a thread", "facts told in threads"),
+    "rejected": ("finding rejected", "findings rejected"),
+    "approved": ("finding approved", "findings approved"),
+}
+
+
+def counted(items: Sequence[ChangeItem]) -> str:
+    """"1 new conflict, 14 new documents": changes counted by kind, most serious first (the
+    IRL's coverage is said with its figures, not counted)."""
+    parts = []
+    for kind, (one, many) in _COUNTED.items():
+        n = sum(1 for i in items if i.kind == kind)
+        if n:
+            parts.append(f"{n} {one if n == 1 else many}")
+    return ", ".join(parts)
 
 
 def shown(finding: Finding) -> str:
@@ -189,8 +204,9 @@ _Groups = dict[tuple[ChangeKind, str, frozenset[str]], list[tuple[AuditEntry, li
 
 def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]]:
     """Conflicts (new or resolved) of one line item that share a figure are one, that figure
-    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"); with the
-    shared figure of each merged one."""
+    against the others ("€5.9M (Legal_Update.md) against €5.2M (…) and €5M (…)"), and a
+    conflict between figures that line already lists joins it; with the shared figure of each
+    merged one."""
     sharing: dict[tuple[ChangeKind, str, str], list[tuple[ChangeKind, str, frozenset[str]]]] = {}
     for key in groups:
         kind, label, values = key
@@ -214,7 +230,13 @@ def _one_figure_against_many(groups: _Groups) -> tuple[_Groups, dict[tuple, str]
             kind, label, frozenset().union(*(k[2] for k in keys)))
         merged[key] = [m for k in keys for m in groups[k]]
         leads[key] = value
-    merged.update((key, members) for key, members in groups.items() if key not in taken)
+    for key, members in groups.items():
+        if key in taken:
+            continue
+        kind, label, values = key
+        # "€5.2M against €5M" is already said by "€5.6M against €5.2M and €5M": one line
+        wider = next((k for k in merged if k[:2] == (kind, label) and values <= k[2]), None)
+        merged.setdefault(wider or key, []).extend(members)
     return merged, leads
 
 

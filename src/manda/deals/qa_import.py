@@ -96,6 +96,12 @@ class UnsureMatch:
     candidate: int  # the list's question it may be
     candidate_question: str
 
+    def quoted_candidate(self) -> str:
+        """The candidate question in quotes, ending the sentence that asks about it: one
+        question mark, not "“…?”?"."""
+        question = self.candidate_question.strip()
+        return f"“{question}”" if question.endswith(("?", "!", ".")) else f"“{question}”?"
+
 
 @dataclass
 class QAImport:
