@@ -405,9 +405,14 @@ def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 def _matches(finding: Finding, entity: str) -> bool:
+    """The finding is of the person asked: the whole name, else the surname ("Jeff Bezos" is
+    "Jeffrey P. Bezos"); a first name alone names nobody ("Brian Cornell" is not "Brian T.
+    Olsavsky")."""
     wanted = entity.lower()
     blob = " ".join(filter(None, [finding.entity, finding.subject, finding.label])).lower()
-    return wanted in blob or (len(wanted.split()[0]) > 3 and wanted.split()[0] in blob)
+    surname = wanted.split()[-1] if wanted.split() else ""
+    return wanted in blob or (len(surname) > 2 and re.search(
+        rf"(?<!\w){re.escape(surname)}(?!\w)", blob) is not None)
 
 
 _LEGAL_FORM = r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|KG|Co|SE|S\.?A|N\.?V|B\.?V)\b\.?"
