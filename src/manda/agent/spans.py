@@ -126,6 +126,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
             body(hit.text).splitlines())
+    scales = _document_scales(page_lines)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
@@ -139,7 +140,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         year_end = _year_end(hit.text)
         for table in tables:
             _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
-                      source, year_end)
+                      source, year_end, scales.get(hit.document_id))
         for sentence in sentences(hit.text):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -152,19 +153,35 @@ def _candidates(evidence: Evidence) -> _Pool:
     return pool
 
 
+def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
+                     ) -> dict[str, StatementScale]:
+    """Each document's one statement scale, where every unit line of its passages retrieved
+    agrees ("(millions)" on each of Target's statements): a statement page whose own caption
+    was cut off is read at it, never at face value ("$14,326" for $14.3 billion)."""
+    found: dict[str, list[StatementScale]] = {}
+    for (doc_id, _), lines in page_lines.items():
+        for line in lines:
+            if "|" not in line and (scale := statement_scale([line.strip()])).line:
+                found.setdefault(doc_id, []).append(scale)
+    return {doc_id: scales[0] for doc_id, scales in found.items()
+            if len({s.factor for s in scales}) == 1 and scales[0].factor != 1.0}
+
+
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
-              year_end: date | None) -> None:
+              year_end: date | None, document_scale: StatementScale | None = None) -> None:
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
     scale = statement_scale(above)
     if not scale.line:
         scale = statement_scale([line.strip() for line in page if "|" not in line])
-    caption = [c for c in table.caption if c]
-    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # a statement puts "$" on its first and total rows only: every row of it is in dollars
     currency = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
         "$" in line for line in lines) else None
+    if not scale.line and document_scale is not None and currency is not None:
+        scale = document_scale
+    caption = [c for c in table.caption if c]
+    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
         column_date(h) for h in table.header)
     for row in table.rows:
