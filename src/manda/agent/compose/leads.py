@@ -8,7 +8,6 @@ A sentence is quoted as it stands. Runners-up follow, each with its place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
@@ -66,13 +65,9 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     return [text, stated]
 
 
-_TWO_YEARS = re.compile(r"(?:19|20)\d{2}\W*(?:/|vs\.?|versus|against|over)\W*(?:19|20)\d{2}",
-                        re.IGNORECASE)
-
-
 def a_change_column(header: str) -> bool:
     """A column of changes: "change", "% change", "2025/2024", "2025 vs 2024"."""
-    return "change" in header.lower() or _TWO_YEARS.search(header) is not None
+    return vocabulary().cues("change_column").found(header)
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:

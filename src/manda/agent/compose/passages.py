@@ -19,6 +19,7 @@ from manda.agent.spans import Span, a_movement, fits_kind, rank_spans
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.vocabulary import metric_spec
 from manda.models import Finding
+from manda.vocabulary import vocabulary
 
 
 def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
@@ -55,8 +56,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
 
 
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure
-_CHANGED = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|dropped|climbed)\s*$",
-                      re.IGNORECASE)
+_CHANGED = vocabulary().cues("change_verb_before_figure")
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|reduced|raised|lowered|"
                      r"impacted|improved|boosted|changed?)\b[^.;]{0,80}?\bby\s*$", re.IGNORECASE)
@@ -70,7 +70,7 @@ def _a_change(finding: Finding) -> bool:
     at = finding.excerpt.find(written) if written else -1
     if at < 0:
         return False
-    if at > 0 and (_CHANGE.search(finding.excerpt[:at]) or _CHANGED.search(finding.excerpt[:at])):
+    if at > 0 and (_CHANGE.search(finding.excerpt[:at]) or _CHANGED.ends(finding.excerpt[:at])):
         return True
     spec = metric_spec(finding.subject)
     if spec is None or not (spec.stock or spec.sheet):
