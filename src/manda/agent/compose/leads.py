@@ -196,7 +196,7 @@ def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
         return draft
     top = ranked[0]
     first = next((line for line in draft.text.splitlines() if line.strip()), "")
-    if top.text[:60] in first:
-        return draft
+    if top.text[:60] in first or fits_kind(Span(first, top.source), ask.frame):
+        return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
     lead = lead_lines([top], ask, evidence)[0]
     return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")
