@@ -61,9 +61,10 @@ def scripted_model(request: RecordedRequest) -> Reply:
     asked = request.last_user_text
     question = asked.split("\n", 1)[0].removeprefix("Question: ").strip()
     reading = dict(_READING.findall(asked))
+    metric = reading.get("metric")
     calls: list[dict[str, Any]] = [{
         "type": "tool_use", "name": "query_knowledge_base",
-        "input": {k: v for k, v in {"query": question, "subject": reading.get("metric"),
+        "input": {k: v for k, v in {"query": question, "subject": [metric] if metric else None,
                                     "period": reading.get("period")}.items() if v}}]
     if topic := _TOPIC.search(asked):  # "topic: pnl (call topic_brief)", as the prompt says
         calls.append({"type": "tool_use", "name": "topic_brief",

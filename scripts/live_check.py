@@ -11,6 +11,10 @@ only when its service is configured, else it is listed as skipped with the varia
   one line why (2); a time budget too short answered from the findings (3); an extraction asked
   again resumes from its kept batches with no request (5). An `overloaded_error` inside a stream
   (4) cannot be provoked: the retry is tested against the local Messages API.
+- The live eval (issue 30, `ANTHROPIC_API_KEY`): `manda eval --live --token-budget N` (N from
+  `MANDA_LIVE_EVAL_TOKENS`, default 200000) over the dev and held-out cases of every room and
+  language, taken in turns so a budget spent part-way still reaches each; it prints each case
+  right or wrong with its tokens, each room's tokens, and where the budget stopped it.
 - Slack (`SLACK_BOT_TOKEN`, `MANDA_LIVE_CHANNEL` — a channel the bot is in — and
   `MANDA_LIVE_USER`, a member of it): a thread's working status, then a stream addressed to the
   member's own team (`users.info`), appended to and stopped with blocks (7). A modal opened
@@ -261,6 +265,45 @@ async def slack_checks() -> list[Outcome]:
     return outcomes
 
 
+# ---------------------------------------------------------------- the live eval
+
+EVAL_TOKENS = 200_000
+
+
+async def live_eval(home: Path) -> str:
+    """`manda eval --live` within a token budget: a measurement, passed when it ran."""
+    import json
+    import subprocess
+
+    budget = int(os.environ.get("MANDA_LIVE_EVAL_TOKENS") or EVAL_TOKENS)
+    report = home / "live-eval.md"
+    manda = Path(sys.executable).parent / "manda"
+    command = [str(manda), "eval", "--live", "--token-budget", str(budget),
+               "--report", str(report)]
+    env = {**os.environ, "MANDA_HOME": str(home / "eval-home")}
+    started = time.perf_counter()
+    done = await asyncio.to_thread(subprocess.run, command, env=env, capture_output=True,
+                                   text=True, check=False)
+    seconds = time.perf_counter() - started
+    as_json = report.with_suffix(".json")
+    tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+    assert as_json.is_file(), f"exit {done.returncode}, no report: {' | '.join(tail)}"
+    data = json.loads(as_json.read_text(encoding="utf-8"))
+    for case in data["cases"]:
+        tokens = sum(t["input_tokens"] + t["output_tokens"] for t in case["turns"])
+        mark = "skip" if case["skipped"] else ("right" if case["passed"] else "WRONG")
+        split = "held-out" if case["held_out"] else "dev"
+        print(f"  {case['id']:<12} {case['deal']:<12} {split:<8} {mark:<5} {tokens:>7} tokens")
+    for deal, row in data["by_deal"].items():
+        say(f"room {deal}:", right=f"{row['cases_passed']}/{row['cases_run']}",
+            not_run=row["cases_skipped"], tokens=row["tokens"])
+    if data["stopped"]:
+        print(f"  stopped: {data['stopped']}")
+    return (f"dev {data['dev']['score']:.1%}, held-out {data['held_out']['score']:.1%}, "
+            f"{data['tokens']['input'] + data['tokens']['output']} tokens of {budget}, "
+            f"{seconds:.0f} s; report {report} (kept only while the run lasts)")
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -271,10 +314,14 @@ async def main() -> int:
         if os.environ.get("ANTHROPIC_API_KEY"):
             ran = True
             outcomes += await claude_checks(Path(tmp))
+            outcomes.append(await run_check("eval", "manda eval --live",
+                                            lambda: live_eval(Path(tmp))))
         else:
-            print("ANTHROPIC_API_KEY is not set: the Claude checks (items 1-5) are skipped.",
-                  file=sys.stderr)
+            print("ANTHROPIC_API_KEY is not set: the Claude checks (items 1-5) and the live "
+                  "eval (`manda eval --live --token-budget N`) are skipped.", file=sys.stderr)
             outcomes.append(Outcome("1-5", "Claude", "skip", "ANTHROPIC_API_KEY is not set"))
+            outcomes.append(Outcome("eval", "manda eval --live", "skip",
+                                    "ANTHROPIC_API_KEY is not set"))
     slack_vars = ("SLACK_BOT_TOKEN", "MANDA_LIVE_CHANNEL", "MANDA_LIVE_USER")
     missing = [name for name in slack_vars if not os.environ.get(name)]
     if missing:

@@ -238,7 +238,8 @@ def test_the_live_check_says_what_it_skips_without_keys(tmp_path: Path) -> None:
         done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
                               timeout=120, check=False)
         assert done.returncode == 2, done.stderr  # nothing could be checked
-        assert "ANTHROPIC_API_KEY is not set: the Claude checks (items 1-5) are skipped" \
-            in done.stderr
+        assert ("ANTHROPIC_API_KEY is not set: the Claude checks (items 1-5) and the live eval "
+                "(`manda eval --live --token-budget N`) are skipped") in done.stderr
+        assert "eval  skip    manda eval --live — ANTHROPIC_API_KEY is not set" in done.stdout
         assert "SLACK_BOT_TOKEN, MANDA_LIVE_CHANNEL, MANDA_LIVE_USER not set" in done.stderr
         assert "skip" in done.stdout

@@ -7,6 +7,7 @@ re-prompt that loses a tool call, or sends an answer turn after a `tool_result`,
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import anthropic
@@ -80,7 +81,13 @@ async def test_a_reprompt_answered_with_text_and_a_search_runs_the_search(
     assert "Let me check" not in answer.answer
     third = server.requests[2]
     (result,) = [r for r in results_of(third) if r["tool_use_id"] == "toolu_again"]
-    assert not result.get("is_error") and "€4.7M" in result["content"]  # the search really ran
+    # the search really ran: it found the Q3 passage again, and names it by the id it was given
+    # with the question instead of sending it twice
+    given = re.search(rf'<excerpt id="(S\d+)" file="{re.escape(Q3)}" loc="p\.1"',
+                      server.requests[0].last_user_text)
+    again = re.search(r'<already_given ids="([^"]+)"', result["content"])
+    assert not result.get("is_error") and given and again
+    assert given.group(1) in again.group(1).split(", ")
     assert [role for role, _ in roles_and_blocks(third)][-4:] == [
         "assistant", "user", "assistant", "user"]
 

@@ -67,7 +67,10 @@ async def test_a_tool_turn_then_a_cited_answer(agent: AnswerService,
     assert "<document_excerpts>" in first.last_user_text
     assert "Intent: fact_lookup" in first.last_user_text
     results = tool_results(second)
-    assert len(results) == 1 and "Revenue of €5.2M" in results[0]["content"]
+    # the passage the first search gave is not sent again: the result names its id
+    assert "Revenue of €5.2M" in first.last_user_text
+    assert len(results) == 1 and "Revenue of €5.2M" not in results[0]["content"]
+    assert "<already_given ids=" in results[0]["content"]
 
 
 async def test_streamed_text_reaches_the_caller(agent: AnswerService,

@@ -104,7 +104,14 @@ async def test_a_superseded_value_must_be_named_as_corrected(room: Room) -> None
 def test_required_disclosures(evidence: Evidence) -> None:
     followup = run_gate(f"EBITDA was €1.1M (source: {Q3}, p.1).", evidence,
                         Requirements(assumption="For Q3 2024"))
-    assert any("For Q3 2024" in e for e in followup.errors)
+    assert any("period you assumed (Q3 2024)" in e for e in followup.errors)
+    # named in the answer's own language, the assumed period is stated
+    for said in ("Pour le T3 2024, l'EBITDA s'élève à 1,1 M€", "En el tercer trimestre de 2024, "
+                 "el EBITDA fue de 1,1 M€", "Im 3. Quartal 2024 betrug das EBITDA 1,1 Mio. €",
+                 "For Q3 2024, EBITDA was €1.1M"):
+        stated = run_gate(f"{said} (source: {Q3}, p.1).", evidence,
+                          Requirements(assumption="For Q3 2024"))
+        assert not any("period you assumed" in e for e in stated.errors), (said, stated.errors)
     bare = run_gate("I don't know.", evidence, Requirements())
     assert any("say what you searched" in e for e in bare.errors)
     no_offer = run_gate("I searched the room and found nothing.", evidence,

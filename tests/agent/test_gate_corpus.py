@@ -27,8 +27,15 @@ async def test_each_wrong_answer_is_caught_for_its_own_fault(room: Room) -> None
         "a claim on a reference never retrieved": "Board_Pack_Final.pdf p.9 was never returned",
         "a confidence score": "confidence",
         "a margin without its working": "The number 30% is not stated",
+        "swapped period, in Spanish": "is Revenue for Q3 2023",
+        "wrong entity, in French": "“Vertex Distribution GmbH” is not named",
+        "invented count, in Spanish": "does not state 3",
+        "invented court, in French": "Tribunal de commerce de Paris",
+        "follow-up without its period": "naming the period you assumed (Q3 2024)",
+        "French follow-up without its period": "naming the period you assumed (Q3 2024)",
     }
     for name, words in reason.items():
-        errors = gate(BAD[name], evidence).errors
+        errors = gate(BAD[name], evidence, name).errors
         assert any(words in e for e in errors), (name, errors)
-    assert len(GOOD) >= 10 and len(BAD) >= 10
+    assert len(GOOD) >= 20 and len(BAD) >= 18
+    assert set(reason) == set(BAD) - {"swapped period (EBITDA)"}

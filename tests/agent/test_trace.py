@@ -10,6 +10,7 @@ import pytest
 from room import DEAL, DECK, OTHER, Q3, Room
 
 from manda.agent.service import AnswerService
+from manda.agent.validate import LOOSER_OFFLINE
 from manda.llm.claude import ClaudeChatModel
 from manda.testing.anthropic_server import FakeAnthropicServer, text_reply, tool_reply
 from manda.traces import trace_sections
@@ -43,6 +44,9 @@ async def test_an_offline_answer_keeps_its_trace(service: AnswerService) -> None
     assert all(p.channel_scores["bm25"] > 0 for p in trace.passages if "bm25" in p.channels)
     # the gate passed, and every number stated points at the excerpt that states it
     assert [c.ok for c in trace.checks] == [True]
+    # the checks only a model's answer goes through are named (validate.LOOSER_OFFLINE)
+    assert trace.checks[0].details == ["checked for a model's answer only: "
+                                       + ", ".join(LOOSER_OFFLINE)]
     assert ("€5.2M", f"{Q3}, p.1", "stated") in {(n.text, n.source, n.how) for n in trace.numbers}
     assert ("€5.0M", f"{DECK}, slide 2") in {(n.text, n.source) for n in trace.numbers}
     # every node timed; offline costs nothing

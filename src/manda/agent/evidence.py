@@ -80,6 +80,9 @@ class EvidenceIds:
     by_id: dict[str, Source] = field(default_factory=dict)
     _by_place: dict[tuple[str, ...], str] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)  # ids whose metadata the model has seen
+    # ids whose passage or finding line was sent to the model whole: a later search that finds
+    # them again names them instead of sending them twice
+    given: set[str] = field(default_factory=set)
 
     def mint(self, source: Source) -> str:
         key = _place_key(source)
@@ -141,7 +144,9 @@ class Evidence:
     timeline_left_out: list[Any] = field(default_factory=list)
     dated: list[Source] = field(default_factory=list)  # where the timeline's events are said
     catalog: dict[str, Finding] | None = None  # every finding of the deal, read once if needed
-    queries: set[tuple[str, int]] = field(default_factory=set)  # searches already run
+    # searches already run, by (query, k), with the passages each found: a repeated search is
+    # answered from here, never run (or sent) again
+    queries: dict[tuple[str, int], list[SearchHit]] = field(default_factory=dict)
     tool_calls: list[str] = field(default_factory=list)  # tools run, by name (for the answer log)
     admission: Admits | None = None  # "only audited", "as of", "no forecasts": what may be used
     excluded: list[Excluded] = field(default_factory=list)  # what those rules kept out

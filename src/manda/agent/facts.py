@@ -17,7 +17,7 @@ from functools import cache
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import find_markers, strip_markers
-from manda.finance.periods import find_periods
+from manda.finance.period_words import periods_in
 from manda.models import Finding
 from manda.vocabulary import vocabulary
 
@@ -78,7 +78,7 @@ def check_periods(text: str, evidence: Evidence, grounded: Sequence[tuple[str, f
         sentence = _sentence_of(text, stated)
         if sentence is None:
             continue
-        named = {p for p, _, _ in find_periods(strip_markers(sentence), bare_years=False)}
+        named = {p for p, _, _ in periods_in(strip_markers(sentence))}  # in any language
         if not named:
             continue
         at_place = _findings_at(place, evidence)
@@ -164,6 +164,12 @@ def _names(sentence: str) -> list[str]:
     out = []
     for m in _name_pattern().finditer(body):
         name = m.group(0)
+        if re.match(r"\s?\d", body[m.end():]):
+            # a word right before a number is its currency or unit ("The EUR 3.1 million"),
+            # never part of a name
+            name = name.rsplit(None, 1)[0] if " " in name else ""
+            if not _name_pattern().fullmatch(name):
+                continue
         opening = not body[:m.start()].strip(" *_#>-–•:\t\"“„«")
         if opening and not _FORM.search(name):
             # the first word opens the sentence: the rest may still be a name ("Initech AG",

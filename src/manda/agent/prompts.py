@@ -113,8 +113,8 @@ def question_message(ask: Ask, context_text: str, constraints: Constraints | Non
              "How the question was read: " + "; ".join(reading)]
     if ask.assumption:
         lines.append(
-            f"This is a follow-up. Begin the answer with \"{ask.assumption}, …\" so the team "
-            "sees the period you assumed."
+            f"This is a follow-up. Begin the answer by naming the period you assumed, in the "
+            f"answer's language (in English: \"{ask.assumption}, …\"), so the team sees it."
         )
     if constraints:
         lines.append("Constraints on the answer (checked before it is sent; passages and dated "

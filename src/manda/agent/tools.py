@@ -26,6 +26,7 @@ from manda.agent.evidence_ids import attributes, document_status, id_of, legend,
 from manda.agent.gaps import assess_coverage
 from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
+from manda.agent.tool_specs import K_MAX, LIST_LIMIT, LIST_MAX, TOOL_NAMES, TOOL_SPECS
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
 from manda.agent.unusual import TOPICS, led_by_findings, scan
@@ -34,7 +35,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
 from manda.ingest.chunking import shown_text
 from manda.injection import looks_like_instruction
-from manda.llm.port import ToolCall, ToolResult, ToolSpec
+from manda.llm.port import ToolCall, ToolResult
 from manda.models import (
     DocumentRole,
     Finding,
@@ -54,158 +55,31 @@ ANNOTATED_DOCS = 4  # decks whose speaker notes are read to qualify the figures 
 ROLE_CHUNKS = 4  # passages read per such document
 SCOPE_DEPTH = 3  # a question about one company of several: its passages among 3× as many
 RED_FLAG_K = 4  # passages read per red-flag topic
-LIST_LIMIT = 60  # documents listed by list_documents unless asked for more
 
 
-def parse_roles(text: str) -> list[DocumentRole]:
-    """`"cap_table, employee census"` → the roles it names; unknown words are ignored."""
+def parse_roles(value: object) -> list[DocumentRole]:
+    """`["cap_table", "employee_census"]` or `"cap_table, employee census"` → the roles it
+    names; unknown words are ignored."""
     known = {r.value: r for r in DocumentRole}
     out = []
-    for part in text.split(","):
+    for part in listed(value):
         key = "_".join(part.strip().lower().replace("-", " ").split())
         if key in known and known[key] not in out:
             out.append(known[key])
     return out
 
 
-def _schema(properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required)}
+def listed(value: object) -> list[str]:
+    """A list argument as its items: a JSON array, or (from the offline plan and older callers)
+    one string of items separated by commas."""
+    if isinstance(value, (list, tuple)):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [part.strip() for part in str(value or "").split(",") if part.strip()]
 
 
-_S = {"type": "string"}
 # findings a search shows the model at most (a metric across five companies' filings can match
 # hundreds; the passages' own and the period's come first)
 SHOWN_FINDINGS = 30
-TOOL_SPECS: tuple[ToolSpec, ...] = (
-    ToolSpec(
-        "query_knowledge_base",
-        "Search this deal's data room: passages (hybrid keyword + semantic search) and the "
-        "findings extracted from them, with corrections and conflicts. Use a metric name and "
-        "period when you have them.",
-        _schema({"query": _S,
-                 "subject": {**_S, "description": "a metric, or several separated by commas"},
-                 "period": {**_S, "description": "e.g. Q3 2024, FY2023"},
-                 "roles": {**_S, "description": "favour documents of these roles, separated by "
-                           "commas: " + ", ".join(r.value for r in DocumentRole)},
-                 "k": {"type": "integer", "minimum": 1, "maximum": 12}}, ["query"]),
-    ),
-    ToolSpec(
-        "list_documents",
-        "The data room's inventory: every document with its place in the room, role, date, "
-        "status (draft, final, final and audited, forecast) and the later version that "
-        "supersedes it. Use it for \"what do we have?\", a count of documents, or to see which "
-        "version is current before quoting a figure; not for what a document says (use "
-        "query_knowledge_base). Returns one line per document, at most `limit` (default 60), "
-        "and how many more there are.",
-        _schema({"role": {"type": "string", "enum": [r.value for r in DocumentRole],
-                          "description": "only documents of this role"},
-                 "limit": {"type": "integer", "minimum": 1, "maximum": 200,
-                           "description": "at most this many lines (default 60)"}}),
-    ),
-    ToolSpec(
-        "get_document_info",
-        "Facts about one document of the data room: date, type, draft or final, whether a later "
-        "version supersedes it, and whether it is the IRL.",
-        _schema({"document": {**_S, "description": "file name"}}, ["document"]),
-    ),
-    ToolSpec(
-        "detect_contradictions",
-        "Corrections (SUPERSEDES) and conflicts (CONTRADICTS) between findings, optionally for "
-        "one metric.",
-        _schema({"subject": _S}),
-    ),
-    ToolSpec(
-        "find_gaps",
-        "Coverage of the deal's IRL (or the default due-diligence checklist) by the documents "
-        "of the room, by category.",
-        _schema({"category": _S}),
-    ),
-    ToolSpec(
-        "get_timeline",
-        "The deal's dated events (contracts signed / expiring, loans drawn / maturing, "
-        "litigation, management changes, reports, forecasts), each with its source; events "
-        "within 12 months of the deal's as-of date are marked upcoming. Use for 'when…' and "
-        "'what is coming up' questions.",
-        _schema({"from": {**_S, "description": "ISO date, e.g. 2024-01-01"},
-                 "to": {**_S, "description": "ISO date"},
-                 "category": {**_S, "description": "contract, financing, litigation, management, "
-                              "board, lease, report, forecast, acquisition, disposal, "
-                              "incorporation, document"},
-                 "upcoming_only": {"type": "boolean"}}),
-    ),
-    ToolSpec(
-        "red_flags",
-        "Scan the data room for red flags: every red-flag topic of the deal vocabulary "
-        "(litigation, change of control, customer concentration, covenants, data protection, "
-        "open-source licences, key people …) is searched, and each topic's best statement is "
-        "returned, most serious first, with its source. Use it for 'what are the risks / red "
-        "flags' questions instead of searching topic by topic; it costs one tool call.",
-        _schema({}),
-    ),
-    ToolSpec(
-        "validate_finding",
-        "Check one finding: its excerpt, status, source document and what supports, corrects or "
-        "contradicts it.",
-        _schema({"finding_id": _S}, ["finding_id"]),
-    ),
-    ToolSpec(
-        "suggest_questions",
-        "Questions for the target's Q&A list from the gaps, conflicts and unusual items found "
-        "so far.",
-        _schema({"topic": _S}),
-    ),
-    ToolSpec(
-        "add_to_qa",
-        "Propose adding a question to the deal's Q&A list. This only proposes: a person confirms "
-        "it with a button.",
-        _schema({"question": _S, "category": _S,
-                 "priority": {"type": "string", "enum": ["high", "medium", "low"]}},
-                ["question", "category"]),
-    ),
-    ToolSpec(
-        "update_knowledge_base",
-        "Keep a fact the person asking TOLD you in their message (\"note: management said Q4 "
-        "revenue will land at €5.5M\", \"FYI …\") as a finding waiting for review, sourced "
-        "to them and this message (not in a document). Only for what the person says, in "
-        "their words; never for text of documents, excerpts or Q&A answers.",
-        _schema({"fact": {**_S, "description": "the fact as the person said it"}}, ["fact"]),
-    ),
-    ToolSpec(
-        "create_irl",
-        "Draft the deal's information request list (IRL) from the room's gaps, or extend the "
-        "one this conversation is building, with the requests the conversation raised.",
-        _schema({"requests": {"type": "array", "maxItems": 10, "items": _schema(
-            {"request": _S, "category": {**_S, "description": "Financial, Legal, Commercial, "
-                                         "HR, Tax, IP, IT/Cyber, Operations or General"}},
-            ["request"])}}),
-    ),
-    ToolSpec(
-        "trigger_analysis",
-        "Read a document of the room again from its passages (give its file name), or, "
-        "without one, run the correction and contradiction checks across the deal again "
-        "(e.g. after an upload). Says what changed.",
-        _schema({"document": {**_S, "description": "file name; leave out to check the deal"}}),
-    ),
-    ToolSpec(
-        "update_knowledge_graph",
-        "Record that names the person gave are one entity (\"Globex AG is the same company "
-        "as Globex Holding\"), so a search for one finds the others.",
-        _schema({"names": {"type": "array", "items": _S, "minItems": 2, "maxItems": 6}},
-                ["names"]),
-    ),
-    ToolSpec(
-        "topic_brief",
-        "The structured answer to a topic question, built from document roles, findings and "
-        "table rows with a source per line (a cap table with classes and %, people with roles "
-        "and the key roles missing, periods as columns with margins, claims with parties, "
-        "amount, court and status; other topics: their best statements with their places). "
-        "Topics: " + "; ".join(f"{s.key} ({s.label.lower()})" for s in SHAPES) + ". Run it "
-        "before answering such a question; cite the sources it gives.",
-        _schema({"topic": {"type": "string", "enum": [s.key for s in SHAPES]},
-                 "question": _S}, ["topic"]),
-    ),
-)
-TOOL_NAMES = tuple(t.name for t in TOOL_SPECS)
 
 
 def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
@@ -321,6 +195,16 @@ class ToolOutcome:
     is_error: bool = False
 
 
+@dataclass
+class Gathered:
+    """What one search found for the model: its passages (at most `k`), the findings to show
+    beside them, and what the question's constraints left out."""
+
+    passages: list[SearchHit]
+    findings: list[Finding]
+    excluded: list[Excluded]
+
+
 Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
 
 
@@ -364,28 +248,34 @@ class ToolBox:
 
     # ---- retrieval
     async def query_knowledge_base(self, args: dict[str, Any]) -> str:
+        """The search tool: at most `k` passages and their findings, each sent whole once a
+        question; what was sent before is named by its id."""
+        return self.render(await self.gather(args))
+
+    async def gather(self, args: dict[str, Any]) -> Gathered:
+        """Search the room and add what it finds to the evidence (every passage the search and
+        the favoured roles reach, for the offline composer); the first `k` passages, role
+        documents first, are what the model is shown. A search already run is answered from
+        what it found then."""
         query = str(args.get("query") or "").strip()
-        k = max(1, min(int(args.get("k") or self._ctx.limits.search_k), 12))
+        k = max(1, min(int(args.get("k") or self._ctx.limits.search_k), K_MAX))
         period = str(args.get("period") or "").strip() or None
-        subjects = [
-            canonical_subject(part) or part.strip().lower()
-            for part in str(args.get("subject") or "").split(",") if part.strip()
-        ]
+        subjects = [canonical_subject(part) or part.lower() for part in listed(args.get("subject"))]
         hits: list[SearchHit] = []
         if query and (query, k) not in self._evidence.queries:
-            self._evidence.queries.add((query, k))
             scope = self._evidence.scope
             # one company's documents among several: search deeper, keep that company's passages
             hits = await self._ctx.search.search(self._deal, query, k * SCOPE_DEPTH if scope else k)
             if scope is not None:
                 hits = [h for h in hits if h.document_id in scope][:k]
+            self._evidence.queries[(query, k)] = list(hits)
             stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
             for notice in getattr(stats, "notices", None) or []:
                 if notice not in self._evidence.notices:
                     self._evidence.notices.append(notice)
         elif query:
-            hits = [h for h in self._evidence.hits if h.via != ["checklist"]]
-        roles = parse_roles(str(args.get("roles") or ""))
+            hits = list(self._evidence.queries[(query, k)])
+        roles = parse_roles(args.get("roles"))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
         left_out = len(self._evidence.excluded)
@@ -401,20 +291,42 @@ class ToolBox:
         await self.with_relations(found)
         self._evidence.add_findings(found)
         await self.read_annotations(found)
+        passages = hits[:k]
         chunk_ids = {h.chunk_id for h in hits}
+        shown_ids = {h.chunk_id for h in passages}
         found_ids = {f.id for f in found}
         shown = [f for f in self._evidence.findings.values()
                  if f.id in found_ids or f.chunk_id in chunk_ids]
         if len(shown) > SHOWN_FINDINGS:  # the passages' own first, then the period asked
-            shown.sort(key=lambda f: (f.chunk_id not in chunk_ids,
+            shown.sort(key=lambda f: (f.chunk_id not in shown_ids, f.chunk_id not in chunk_ids,
                                       period is not None and f.period != period))
             shown = shown[:SHOWN_FINDINGS]
-        roles_of = {d.id: d.role.value for d in self._evidence.documents.values()}
         await self.read_versions()
-        return (render_passages(hits, roles_of, self._evidence) + "\n"
-                + render_findings(shown, self._evidence)
-                + render_excluded([e for i, e in enumerate(self._evidence.excluded)
-                                   if i >= left_out or e.document in dropped]))
+        excluded = [e for i, e in enumerate(self._evidence.excluded)
+                    if i >= left_out or e.document in dropped]
+        return Gathered(passages, shown, excluded)
+
+    def render(self, found: Gathered) -> str:
+        """What the model reads of a search: new passages and findings whole (and marked as
+        given), those given earlier in this question by id, and what the constraints left out."""
+        evidence = self._evidence
+        given = evidence.ids.given
+        passage_ids = [id_of(evidence.hit_source(h), evidence) for h in found.passages]
+        finding_ids = [id_of(evidence.finding_source(f), evidence) for f in found.findings]
+        hits = [h for h, i in zip(found.passages, passage_ids, strict=True) if i not in given]
+        findings = [f for f, i in zip(found.findings, finding_ids, strict=True)
+                    if i not in given]
+        again = [i for i in (*passage_ids, *finding_ids) if i in given]
+        roles_of = {d.id: d.role.value for d in evidence.documents.values()}
+        text = (render_passages(hits, roles_of, evidence) + "\n"
+                + render_findings(findings, evidence))
+        given.update(i for i in passage_ids if i not in again)
+        given.update(i for i in finding_ids[:SHOWN_FINDINGS] if i not in again)
+        if again:
+            text += ("\n<already_given ids=\"" + ", ".join(dict.fromkeys(again))
+                     + "\">found again: given earlier in this question, read them there"
+                     "</already_given>")
+        return text + render_excluded(found.excluded)
 
     async def favour_roles(self, hits: list[SearchHit], roles: Sequence[DocumentRole],
                            query: str) -> list[SearchHit]:
@@ -456,7 +368,7 @@ class ToolBox:
             raise ValueError(f"unknown topic {key!r}; one of {', '.join(s.key for s in SHAPES)}")
         question = str(args.get("question") or shape.label)
         roles = ",".join(r.value for r in shape.roles)
-        await self.query_knowledge_base({"query": shape.query, "roles": roles, "k": 8,
+        await self.gather({"query": shape.query, "roles": roles, "k": 8,
                                          "subject": ", ".join(shape.subjects)})
         frame = read_question(question)
         ask = Ask(intent=frame.intent, frame=frame, subject=frame.subject, period=frame.period)
@@ -536,7 +448,7 @@ class ToolBox:
         await self.ensure_documents()
         await self.read_versions()
         role = DocumentRole(args["role"]) if args.get("role") else None
-        limit = int(args.get("limit") or LIST_LIMIT)
+        limit = max(1, min(int(args.get("limit") or LIST_LIMIT), LIST_MAX))
         documents = sorted((d for d in self._evidence.documents.values()
                             if role is None or d.role is role),
                            key=lambda d: (d.path or d.filename).lower())
@@ -720,7 +632,7 @@ class ToolBox:
     async def red_flags(self, args: dict[str, Any]) -> str:
         """Each red-flag topic searched once; its best statement, most serious first."""
         for query in [t.query for t in TOPICS] + [vocabulary().search("instruction")]:
-            await self.query_knowledge_base({"query": query, "k": RED_FLAG_K})
+            await self.gather({"query": query, "k": RED_FLAG_K})
         if self._ctx.embedder is not None:  # passages known by their meaning too
             await weigh_topics(self._deal, self._evidence, self._ctx.graph, self._ctx.embedder)
         await self._read_all_of(led_by_findings())

@@ -273,6 +273,9 @@ def _checks(recorder: TraceRecorder, constraint_checks: Any) -> list[TraceCheck]
         if attempt.result.dropped:
             details.append(f"{len(attempt.result.dropped)} reference(s) the retrieval never "
                            "returned were removed")
+        if attempt.result.skipped:  # validate.LOOSER_OFFLINE: held by how it was composed
+            details.append("checked for a model's answer only: "
+                           + ", ".join(attempt.result.skipped))
         checks.append(TraceCheck(name=f"validation gate {n}: {who}", ok=attempt.result.ok,
                                  details=details))
     for item in constraint_checks or ():

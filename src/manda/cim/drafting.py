@@ -229,11 +229,10 @@ async def gather_evidence(ctx: AgentContext, deal_id: str, section: OutlineSecti
     evidence = Evidence(documents={d.id: d for d in documents})
     box = ToolBox(ctx, deal_id, evidence)
     subjects = section_subjects(section)
-    await box.query_knowledge_base({"query": section.query, "subject": ",".join(subjects),
-                                    "k": 8})
+    await box.gather({"query": section.query, "subject": list(subjects), "k": 8})
     if section.topic == "risks":
         for topic in TOPICS:
-            await box.query_knowledge_base({"query": topic.query, "k": 4})
+            await box.gather({"query": topic.query, "k": 4})
     return evidence
 
 

@@ -43,7 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("eval", help="run the answer evals on the sample deal")
     p.add_argument("--dataset", type=Path, help="YAML dataset (default: evals/dataset.yaml)")
-    p.add_argument("--live", action="store_true", help="use Claude/Voyage when keys are set")
+    p.add_argument("--live", action="store_true",
+                   help="answer with Claude (needs ANTHROPIC_API_KEY; Voyage when its key is "
+                        "set): cases in turns from every room's dev and held-out sets")
+    p.add_argument("--token-budget", type=int, metavar="N",
+                   help="with --live: stop starting cases once N tokens are used, and say so "
+                        "in the report (default 50000)")
+    p.add_argument("--only", nargs="+", metavar="ID", help="only these case ids")
     p.add_argument("--report", type=Path, help="write the report here (.md and .json)")
     p.add_argument("--grid", choices=["dev", "held-out", "all"],
                    help="the review grid's eval instead: per-column precision and recall of "
@@ -217,6 +223,7 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
     if args.grid:
         return await evaluate_grid(args, settings)
     from manda.evals.runner import (
+        DEFAULT_BUDGET_TOKENS,
         DEFAULT_DATASET,
         HELD_OUT_FLOOR,
         PASS_THRESHOLD,
@@ -225,6 +232,16 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
         write_report,
     )
 
+    if args.token_budget is not None and not args.live:
+        out.print("[red]manda eval: --token-budget limits a --live run's tokens;[/] an offline "
+                  "run spends none. Add --live (with ANTHROPIC_API_KEY set) or leave it out.")
+        return 2
+    if args.live and settings.anthropic_api_key is None:
+        out.print("[red]manda eval --live: ANTHROPIC_API_KEY is not set,[/] so Claude cannot "
+                  "answer. Export it (see .env.example), or run `manda eval` without --live "
+                  "for the offline answers.")
+        return 2
+    budget = DEFAULT_BUDGET_TOKENS if args.token_budget is None else args.token_budget
     with tempfile.TemporaryDirectory(prefix="manda-eval-") as tmp:
         home = Path(tmp)
         update: dict[str, Any] = {"home": home / "home", "neo4j_uri": None, "redis_url": None}
@@ -233,7 +250,8 @@ async def evaluate(args: argparse.Namespace, settings: Settings) -> int:
         eval_settings = settings.model_copy(update=update)
         async with running(eval_settings) as app:
             await ingest_sample(app, home / "rooms")
-            report = await run_evals(app, args.dataset or DEFAULT_DATASET, live=args.live)
+            report = await run_evals(app, args.dataset or DEFAULT_DATASET, live=args.live,
+                                     budget_tokens=budget, only=args.only or ())
     out.print(report.to_markdown())
     if args.report:
         md, js = write_report(report, args.report)

@@ -6,8 +6,11 @@ questions nobody tuned it for. `manda eval` runs both; the test suite runs them 
 when the dev score is below 90% or the held-out score falls below its floor. Each case gets a fresh
 conversation; a case with `turns` is a conversation. The runner takes an already-started app with
 `.ingest` (to ingest the sample data room) and `.answers` (the `AnswerService`), so it measures
-exactly what the CLI and the bot run. `--live` (Claude and Voyage when their keys are set) stops
-starting new cases once the run has used its token budget, and reports tokens and estimated cost.
+exactly what the CLI and the bot run. `--live` (Claude and Voyage when their keys are set) takes
+the cases in turns from each room's dev and held-out sets, so a budget spent part-way still
+measures every room and language, stops starting new cases once the run has used its token
+budget (`--token-budget`), and reports right or wrong and tokens per case, tokens by room, where
+it stopped, and the estimated cost.
 """
 
 from __future__ import annotations
@@ -144,6 +147,10 @@ class CaseResult:
     deal: str = ""
 
     @property
+    def tokens(self) -> int:
+        return sum(t.input_tokens + t.output_tokens for t in self.turns)
+
+    @property
     def passed(self) -> bool:
         return self.skipped is None and all(
             c.passed for t in self.turns for c in t.checks) and all(
@@ -157,6 +164,7 @@ class EvalReport:
     cases: list[CaseResult]
     seconds: float
     budget_tokens: int | None = None
+    stopped: str | None = None  # why a live run stopped starting cases (its token budget)
 
     @property
     def checks(self) -> list[CheckResult]:
@@ -213,6 +221,17 @@ class EvalReport:
                                  [c for c in self.new_room.cases if c.deal == deal],
                                  self.seconds, self.budget_tokens) for deal in deals}
 
+    def by_deal(self) -> dict[str, dict[str, int]]:
+        """Each room's cases right, run and not run, and the tokens they used."""
+        out: dict[str, dict[str, int]] = {}
+        for case in self.cases:
+            row = out.setdefault(case.deal, {"cases_passed": 0, "cases_run": 0,
+                                             "cases_skipped": 0, "tokens": 0})
+            row["cases_skipped" if case.skipped else "cases_run"] += 1
+            row["cases_passed"] += case.passed
+            row["tokens"] += case.tokens
+        return out
+
     def _summary(self) -> dict[str, Any]:
         return {"score": round(self.score, 4), "checks_passed": self.passed_checks,
                 "checks_total": len(self.checks),
@@ -249,6 +268,8 @@ class EvalReport:
                                           for deal, part in self.new_rooms.items()},
             "tokens": {"input": self.input_tokens, "output": self.output_tokens,
                        "budget": self.budget_tokens},
+            "stopped": self.stopped,
+            "by_deal": self.by_deal(),
             "estimated_cost_usd": self.estimated_cost_usd,
             "seconds": round(self.seconds, 2),
             "cases": [
@@ -278,10 +299,14 @@ class EvalReport:
             f"- Tokens: {self.input_tokens} in, {self.output_tokens} out"
             + (f" (budget {self.budget_tokens})" if self.budget_tokens else "")
             + f"; estimated cost ${self.estimated_cost_usd:.4f}",
+            *([f"- **Stopped**: {self.stopped}"] if self.stopped else []),
+            *(f"- Room {deal}: {row['cases_passed']}/{row['cases_run']} cases right, "
+              f"{row['cases_skipped']} not run; {row['tokens']} tokens"
+              for deal, row in self.by_deal().items() if self.mode == "live"),
             f"- Time: {self.seconds:.1f} s",
             "",
-            "| Case | Result | Checks | Failed checks |",
-            "|---|---|---|---|",
+            "| Case | Result | Checks | Tokens | Failed checks |",
+            "|---|---|---|---|---|",
         ]
         for case in self.cases:
             checks = [c for t in case.turns for c in t.checks]
@@ -292,7 +317,8 @@ class EvalReport:
             held = " (held-out, new room)" if case.new_room else (
                 " (held-out)" if case.held_out else "")
             lines.append(f"| {case.id} {case.title}{held} | {result} | "
-                         f"{sum(c.passed for c in checks)}/{len(checks)} | {detail} |")
+                         f"{sum(c.passed for c in checks)}/{len(checks)} | {case.tokens} | "
+                         f"{detail} |")
         return "\n".join(lines) + "\n"
 
 
@@ -375,15 +401,22 @@ async def run_evals(
     cases = load_dataset(dataset)
     if only:
         cases = [c for c in cases if c.id in set(only)]
+    if live:  # a budget spent part-way still reaches every room and both sets
+        cases = in_turns(cases)
     started = time.perf_counter()
     results: list[CaseResult] = []
     used = 0
+    stopped = None
     for case in cases:
         result = CaseResult(case.id, case.title, held_out=case.held_out,
                             new_room=case.held_out and NEW_ROOM_TAG in case.tags, deal=case.deal)
         results.append(result)
         if live and used >= budget_tokens:
             result.skipped = f"token budget of {budget_tokens} reached"
+            if stopped is None:
+                ran = len(results) - 1
+                stopped = (f"token budget of {budget_tokens} reached ({used} tokens used) after "
+                           f"{ran} of {len(cases)} cases; the rest were not run")
             continue
         conversation = f"eval:{case.id}:{int(time.time() * 1000)}"
         try:
@@ -402,7 +435,22 @@ async def run_evals(
         cases=results,
         seconds=time.perf_counter() - started,
         budget_tokens=budget_tokens if live else None,
+        stopped=stopped,
     )
+
+
+def in_turns(cases: Sequence[Case]) -> list[Case]:
+    """The cases taken in turns from each (room, dev or held-out) group, each group in its own
+    order: the first cases a budget reaches cover every room and language, both sets. A case
+    whose deal keeps what an earlier one told (`told:`) stays after it (its group's order)."""
+    groups: dict[tuple[str, bool], list[Case]] = {}
+    for case in cases:
+        groups.setdefault((case.deal, case.held_out), []).append(case)
+    queues = list(groups.values())
+    out: list[Case] = []
+    for n in range(max((len(q) for q in queues), default=0)):
+        out += [q[n] for q in queues if n < len(q)]
+    return out
 
 
 async def _run_turn(app: EvalApp, deal: str, turn: Turn, conversation: str) -> TurnResult:

@@ -8,6 +8,7 @@ paraphrase that names the field. `refusal(body)` is the first rule a request bod
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from manda.llm.calls import traits_of
@@ -17,7 +18,7 @@ EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 def refusal(body: dict[str, Any]) -> str | None:
     """The message of the 400 a `POST /v1/messages` body earns, or None when it is accepted."""
-    for rule in (_pairing, _prefill, _thinking, _effort, _tool_choice):
+    for rule in (_tools, _pairing, _prefill, _thinking, _effort, _tool_choice):
         problem = rule(body)
         if problem is not None:
             return problem
@@ -37,6 +38,44 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [b for b in content or [] if isinstance(b, dict)]
+
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+
+
+def _tools(body: dict[str, Any]) -> str | None:
+    """A user-defined tool has a `name` matching ^[a-zA-Z0-9_-]{1,128}$, unique among the tools,
+    and an `input_schema` that is a JSON Schema object
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools#specifying-client-tools),
+    valid under JSON Schema draft 2020-12: an `enum` that is no array, a `type` no JSON type, or
+    the older tuple form of `items` is refused with the message below (quoted from
+    https://github.com/acomagu/vscode-as-mcp-server/issues/6)."""
+    from jsonschema import Draft202012Validator  # a dev dependency: only tests run this server
+    from jsonschema.exceptions import SchemaError
+
+    seen: set[str] = set()
+    for n, tool in enumerate(body.get("tools") or []):
+        if not isinstance(tool, dict) or tool.get("type", "custom") != "custom":
+            continue  # Anthropic's own tools (bash, web search …) are declared by their type
+        name = tool.get("name")
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            return (f"tools.{n}.custom.name: String should match pattern "
+                    f"'^[a-zA-Z0-9_-]{{1,128}}$' (got {name!r})")
+        if name in seen:
+            return "tools: Tool names must be unique."
+        seen.add(name)
+        schema = tool.get("input_schema")
+        if not isinstance(schema, dict):
+            return f"tools.{n}.custom.input_schema: Field required"
+        if schema.get("type") != "object":
+            return f"tools.{n}.custom.input_schema.type: Input should be 'object'"
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError:
+            return (f"tools.{n}.custom.input_schema: JSON schema is invalid. It must match JSON "
+                    "Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more "
+                    "about tool use at https://docs.anthropic.com/en/docs/tool-use.")
+    return None
 
 
 def _pairing(body: dict[str, Any]) -> str | None:

@@ -31,7 +31,9 @@ Errors use the API's body, `{"type": "error", "error": {"type": "overloaded_erro
 the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `retry-after`).
 
 It refuses what the current models refuse, with the API's 400 `invalid_request_error`
-(`anthropic_rules.py` beside this module names each rule's page): a `tool_use` not answered by a
+(`anthropic_rules.py` beside this module names each rule's page): a tool whose name breaks the
+API's pattern or repeats another's, or whose `input_schema` is no JSON Schema 2020-12 object; a
+`tool_use` not answered by a
 `tool_result` in the very next message, a `tool_result` whose call is not in the message before
 it, a conversation ending on an assistant turn (no prefill), `thinking` of a type the current
 Sonnet does not take (`disabled`, `enabled` with a budget), `between_tools` at `xhigh`/`max`

@@ -189,6 +189,17 @@ class GridWords(_File):
     jurisdictions: dict[str, tuple[str, ...]] = {}  # a law's place -> the words naming it
 
 
+class PeriodWords(_File):
+    """How a language writes a reporting period, read into Manda's labels (Q3 2024, H1 2024,
+    FY2023). Each form is a pattern: `{n}` the quarter's or half's number, `{nth}` one of
+    `ordinals`, `{year}` a four-digit year; words in [brackets] may be left out."""
+
+    quarters: tuple[str, ...] = ()  # "T{n} {year}", "{nth} trimestre [de] {year}"
+    halves: tuple[str, ...] = ()  # "S{n} {year}", "{nth} semestre [de] {year}"
+    years: tuple[str, ...] = ()  # "exercice {year}", "ejercicio {year}"
+    ordinals: dict[str, int] = {}  # premier: 1, troisième: 3, tercer: 3
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -203,6 +214,7 @@ class LanguageFile(_File):
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
     key_dates: dict[str, tuple[str, ...]] = {}  # a legal text's dates, by what they date
     numbers: NumberWords = NumberWords()
+    periods: PeriodWords = PeriodWords()
     # reading a question: number words ("three" → 3), month names by number, the words that ask
     # for an event of a kind ("when does … expire")
     number_words: dict[str, int] = {}
