@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from test_spans import _evidence as _passages
+
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import _matches
@@ -22,7 +24,6 @@ from manda.models import (
     Finding,
     FindingKind,
     Location,
-    SearchHit,
 )
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
@@ -31,10 +32,7 @@ DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", fi
 
 
 def _evidence(*texts: str) -> Evidence:
-    hits = [SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
-                      location=Location.for_page(10 + i), score=1.0)
-            for i, text in enumerate(texts)]
-    return Evidence(documents={DOC.id: DOC}, hits=hits)
+    return _passages(*texts, doc=DOC)
 
 
 def _ask(question: str) -> Ask:
