@@ -32,4 +32,7 @@ if command -v npm >/dev/null 2>&1 && [ -f tests/kg/cypher_lint/package-lock.json
 fi
 
 .venv/bin/ruff check src bot tests evals bench scripts
-exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# On every core (pytest-xdist), each test file whole on one worker: a module's fixtures (a room
+# ingested and asked once) run once; rooms shared by many files are built once for all workers
+# (tests/fixtures/shared.py). `-n 0` runs in this process.
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile "$@"

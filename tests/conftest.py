@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from fixtures.shared import built_once
 
 from manda.app import Manda
 from manda.config import Settings
@@ -40,8 +41,8 @@ def _no_outside_configuration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 @pytest.fixture(scope="session")
 def sample_rooms(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The shipped sample data rooms (TargetCo and Northwind), generated once per session."""
-    return generate_sample_rooms(tmp_path_factory.mktemp("sample-rooms"))
+    """The shipped sample data rooms (TargetCo, Northwind, Pennine), generated once per run."""
+    return built_once(tmp_path_factory, "sample-rooms", generate_sample_rooms)[1]
 
 
 def offline_settings(home: Path) -> Settings:
@@ -52,9 +53,13 @@ def offline_settings(home: Path) -> Settings:
 def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[str, Path],
                   grid_written: dict[str, Path]) -> Path:
     """A MANDA_HOME holding the sample deals and the grid's dev contracts (deal `fernhill`),
-    ingested once; tests get copies of it."""
-    home = tmp_path_factory.mktemp("ingested-home")
+    ingested once per run; tests get copies of it."""
     rooms = {**sample_rooms, DEV_DEAL: next(iter(grid_written.values())).parents[1]}
+    return built_once(tmp_path_factory, "ingested-home", lambda home: ingest_rooms(home, rooms))[0]
+
+
+def ingest_rooms(home: Path, rooms: dict[str, Path]) -> None:
+    """Ingest each `{deal: folder}` into the (offline) home."""
 
     async def ingest_all() -> None:
         async with Manda(offline_settings(home)) as app:
@@ -62,7 +67,6 @@ def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[s
                 await app.ingest.ingest(deal_id, [folder])
 
     asyncio.run(ingest_all())
-    return home
 
 
 @pytest.fixture

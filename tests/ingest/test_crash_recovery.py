@@ -45,7 +45,9 @@ async def test_a_document_cut_short_by_sigkill_is_never_cited(
 ) -> None:
     memo = tmp_path / MEMO
     filler = "The licensing programme is described in the appendix of the memo. " * 12
-    memo.write_text("\n\n".join(f"{FACT}{filler}" for _ in range(1500)))  # ~1.5 MB of prose
+    # ~0.3 MB of prose, 300 chunks: storing its chunks comes seconds before the document is
+    # completed (its findings are extracted and stored after), so the kill lands in between
+    memo.write_text("\n\n".join(f"{FACT}{filler}" for _ in range(300)))
     env = {**os.environ, "MANDA_HOME": str(home_copy)}
     code = "import sys; from manda.cli import main; sys.exit(main(sys.argv[1:]))"
     process = subprocess.Popen(

@@ -30,13 +30,12 @@ from manda.answers import AnswerNumber, Caution, caution
 from manda.finance.amounts import CURRENCY_SYMBOLS, find_amounts
 from manda.injection import looks_like_instruction
 from manda.models import Finding
+from manda.text import NOTE_LINE, SOURCE_NOTE, TABLE_LINE, is_heading_line, is_table_rule
 
 K = ConstraintKind
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(*_])")
 _CAVEAT = re.compile(r"\b(?:correct\w*|restat\w*|supersed\w*|revis\w*|conflict\w*|differ\w*|"
                      r"forecast\w*|budget\w*|Q&A)\b", re.IGNORECASE)
-_TABLE_LINE = re.compile(r"^\s*\|.+\|\s*$")
-_NOTE_LINE = re.compile(r"^_.+_$")
 _QUOTED_SPAN = re.compile(r"[“\"][^”\"]*[”\"]")
 _SCALE_SUFFIX = {1e3: "k", 1e6: "M", 1e9: "bn"}
 _MIN_QUOTE = 24
@@ -256,8 +255,7 @@ def in_units(text: str, constraint: Constraint) -> str:
     if constraint.scale is None:
         return text
     protected = [(m.start(), m.end()) for m in _QUOTED_SPAN.finditer(text)]
-    protected += [(m.start(), m.end()) for m in re.finditer(r"\((?:sources?|see)\s*:[^)]*\)",
-                                                             text, re.IGNORECASE)]
+    protected += [(m.start(), m.end()) for m in SOURCE_NOTE.finditer(text)]
     out, last = [], 0
     for amount in find_amounts(text):
         if (amount.currency is None or amount.unit in {"%", "x", "people", "shares"}
@@ -288,7 +286,7 @@ def as_table(text: str, evidence: Evidence, rests_on: Sequence[Finding] = ()) ->
     """The answer as a Markdown table: one row per figure it rests on (with its source and
     basis), or one row per statement; the caveats stay under the table."""
     body, notes = _split_notes(text)
-    if sum(1 for line in body.splitlines() if _TABLE_LINE.match(line)) >= 3:
+    if sum(1 for line in body.splitlines() if TABLE_LINE.match(line)) >= 3:
         return text
     unique = list({f.id: f for f in rests_on}.values())
     valued = [f for f in unique if f.value is not None or f.value_text]
@@ -354,9 +352,9 @@ def _units_of(body: str) -> list[tuple[str, str]]:
     header_seen = False
     for raw in body.splitlines():
         line = raw.strip()
-        if _TABLE_LINE.match(line):
+        if TABLE_LINE.match(line):
             cells = [c.strip() for c in line.strip("|").split("|")]
-            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+            if is_table_rule(cells):
                 continue
             if not header_seen:
                 header_seen = True  # the header row names the columns
@@ -366,7 +364,7 @@ def _units_of(body: str) -> list[tuple[str, str]]:
             out.append(("item", ", ".join(words) + (f" {marker[0]}" if marker else "")))
             continue
         header_seen = False
-        if not line or re.fullmatch(r"\*\*[^*]+\*\*:?|#+ .*", line):
+        if not line or is_heading_line(line):
             continue
         if _BULLET.match(line):
             out.append(("item", _BULLET.sub("", line).strip()))
@@ -380,7 +378,7 @@ def _statements(body: str) -> list[str]:
     out: list[str] = []
     for line in body.splitlines():
         line = _BULLET.sub("", line.strip()).strip()
-        if not line or re.fullmatch(r"\*\*[^*]+\*\*:?|#+ .*", line):
+        if not line or is_heading_line(line):
             continue
         out += _sentences(line)
     return out
@@ -411,7 +409,7 @@ def _split_notes(text: str) -> tuple[str, str]:
     """The answer and its italic notes (limits, what was left out), apart."""
     body, notes = [], []
     for line in text.splitlines():
-        (notes if _NOTE_LINE.match(line.strip()) else body).append(line)
+        (notes if NOTE_LINE.match(line.strip()) else body).append(line)
     return "\n".join(body).strip(), "\n".join(notes).strip()
 
 

@@ -20,6 +20,8 @@ from manda.finance.amounts import currency_from_text, find_amounts, scale_from_t
 from manda.finance.dates import find_date_mentions
 from manda.finance.periods import period_end
 from manda.models import Document, DocumentRole, Finding, Nature
+from manda.text import NOTE_LINE, SOURCE_NOTE, TABLE_LINE
+from manda.text import words as text_words
 from manda.vocabulary import vocabulary
 
 __all__ = [
@@ -181,7 +183,7 @@ def _constraint(kind: ConstraintKind, text: str, start: int, end: int
         return Constraint(kind, _phrase(text, start, end), as_of=mentions[0].span.start), end
     phrase = _phrase(text, start, end)
     if kind is ConstraintKind.MIN_SOURCES:
-        words = re.findall(r"[^\W_]+", text[start:end].lower())
+        words = text_words(text[start:end].lower())
         count = next((n for w in words if (n := _WORDS.number(w))), 2)
         return Constraint(kind, phrase, count=max(count, 1)), end
     if kind is ConstraintKind.UNITS:
@@ -320,10 +322,7 @@ class ConstraintCheck:
 _CANNOT = re.compile(r"\b(?:not met|cannot|can't|could not|only one|only \w+ documents?|"
                      r"no (?:audited|final|signed)|none of the)\b", _I)
 _QUOTED = re.compile(r"[\"“„«]([^\"”“«»]{12,})[\"”»“]|^>\s?(.{12,})$", re.MULTILINE)
-_TABLE_ROW = re.compile(r"^\s*\|.+\|\s*$", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
-_NOTE = re.compile(r"^_.+_$")
-_SOURCE_TAIL = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", _I)
 
 
 def _norm(text: str) -> str:
@@ -332,8 +331,8 @@ def _norm(text: str) -> str:
 
 def _body_sentences(text: str) -> int:
     """Sentences of the answer itself: its notes (italic lines under it) are not counted."""
-    text = "\n".join(line for line in text.splitlines() if not _NOTE.match(line.strip()))
-    body = _SOURCE_TAIL.sub("", text)
+    text = "\n".join(line for line in text.splitlines() if not NOTE_LINE.match(line.strip()))
+    body = SOURCE_NOTE.sub("", text)
     body = re.sub(r"\b(?:p|pp|e\.g|i\.e|vs|no|approx|ca)\.", "", body, flags=_I)
     body = re.sub(r"\d\.\d", "0", body)
     return len([s for s in _SENTENCE_END.split(body.strip()) if s.strip()])
@@ -398,7 +397,7 @@ def _broken(text: str, c: Constraint, cited: CitedFacts) -> tuple[str, str]:
             return (stated, f"The question asks for {c.describe()}; the answer cites {count}. "
                             "Cite more documents, or say that only that many state it.")
     elif c.kind is ConstraintKind.TABLE:
-        if len(_TABLE_ROW.findall(text)) < 3:
+        if sum(1 for line in text.splitlines() if TABLE_LINE.match(line)) < 3:
             return ("the answer is not a table", "Answer in a Markdown table, as the question "
                                                  "asks.")
     elif c.kind is ConstraintKind.ONE_SENTENCE:
@@ -427,7 +426,7 @@ def _broken(text: str, c: Constraint, cited: CitedFacts) -> tuple[str, str]:
             return (f"the answer rests on a forecast ({_files(forecast)})",
                     "Leave out forecasts and budgets; use actual figures only.")
     elif c.kind is ConstraintKind.UNITS:
-        body = _SOURCE_TAIL.sub("", text)
+        body = SOURCE_NOTE.sub("", text)
         wrong = _unit_errors(body, c)
         if wrong:
             other = sorted({a.currency for a in find_amounts(body) if a.text in wrong

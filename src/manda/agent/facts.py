@@ -19,6 +19,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import find_markers, strip_markers
 from manda.finance.period_words import periods_in
 from manda.models import Finding
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 _NAME_WORD = r"(?:[A-ZÀ-Ý][a-zà-ÿß'’\-]+|[A-Z][A-Za-z]*[A-Z][A-Za-z]*)"  # Vertex, GmbH, AG
@@ -195,7 +196,7 @@ def _courts(sentence: str) -> list[str]:
 
 def _all_words_in(name: str, said: str) -> bool:
     """Every word of a name is said there ("Court Munich" of "Regional Court Munich")."""
-    words = [w for w in re.findall(r"[^\W\d_]+", name) if w not in vocabulary().words(
+    words = [w for w in letter_words(name) if w not in vocabulary().words(
         "name_links")]
     return bool(words) and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", said) for w in words)
 

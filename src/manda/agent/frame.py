@@ -28,6 +28,7 @@ from manda.finance.periods import find_periods
 from manda.finance.vocabulary import find_subjects
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
+from manda.text import letter_words, without_possessive
 from manda.vocabulary import Cues, Topic, vocabulary
 
 __all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
@@ -373,7 +374,7 @@ def _ltm_month(text: str, start: int) -> int | None:
 
 def _month(text: str) -> int | None:
     """The month it names ("in September", "im März"), if any."""
-    return next((m for w in re.findall(r"[^\W\d_]+", text) if (m := _V.month(w))), None)
+    return next((m for w in letter_words(text) if (m := _V.month(w))), None)
 
 
 def _horizon_days(text: str) -> float | None:
@@ -405,7 +406,7 @@ def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     for m in _name_pattern().finditer(text):
         name = m.group(1).strip(" .?!,")
-        first = re.sub(r"['’]s$", "", name.split()[0].lower())
+        first = without_possessive(name.split()[0].lower())
         before = text[:m.start()].split()
         if (first in _STOP and first not in _QUESTION_WORDS and m.start() > 0
                 and " " not in name and text[m.end():m.end() + 2] in ("'s", "’s")
@@ -425,7 +426,7 @@ def _entity(text: str) -> str | None:
             continue
         if find_subjects(name) or find_periods(name) or name.lower() in _MONTH_NAMES:
             continue  # "February" alone is a month the period reading handles, not a name
-        return re.sub(r"['’]s$", "", name)
+        return without_possessive(name)
     return None
 
 

@@ -26,6 +26,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.ingest.chunking import shown_text
 from manda.kg.port import KnowledgeGraph
 from manda.models import Chunk, Document, DocumentRole, SearchHit
+from manda.text import name_words
 from manda.vocabulary import Cues, Topic, cues, topic, vocabulary
 
 _WORDS = vocabulary()
@@ -293,7 +294,7 @@ def _chunk_hit(chunk: Chunk, filename: str) -> SearchHit:
 
 def _filename_words(filename: str) -> str:
     stem = filename.rsplit(".", 1)[0]
-    return re.sub(r"[_\-.]+", " ", stem)
+    return name_words(stem)
 
 
 # A sentence that asks for a document or promises it does not provide it.

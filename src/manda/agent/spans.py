@@ -34,6 +34,7 @@ from manda.finance.figures import (
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.injection import looks_like_instruction
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "rank_spans",
@@ -368,7 +369,7 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         if exact and any(parse_period(h) in exact for h in span.row.cells):
             fit += PERIOD_FIT  # a column of the very period asked: "Mar-25" for March 2025
     else:
-        said = {int(m) for m in re.findall(r"(?<!\d)((?:19|20)\d{2})(?!\d)", span.text)}
+        said = {int(m) for m in YEAR.findall(span.text)}
         parts = {p for p, _, _ in find_periods(span.text) if _PART.match(p)}
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
@@ -409,7 +410,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
-        return KIND_FIT / 2 if re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", text) else 0.0
+        return KIND_FIT / 2 if YEAR.search(text) else 0.0
     return 0.0
 
 

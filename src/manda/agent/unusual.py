@@ -20,10 +20,10 @@ from manda.vocabulary import Topic, topics, vocabulary
 TOPICS: tuple[Topic, ...] = tuple(sorted((t for t in topics() if t.is_red_flag),
                                           key=lambda t: t.severity or 0))
 _NEGATIVE = vocabulary().cues("negation")
-# A German day ends with a dot ("bis 31. Dezember 2024") and ends no sentence.
-_SENTENCE = re.compile(
-    r"(?<=[.!?])(?!(?<=\d\.)\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|"
-    r"September|Oktober|November|Dezember)\b)\s+(?=[A-Z0-9\"“(])|\n+")
+
+# A day written with a dot ("bis 31. Dezember 2024", `day_dot_months`) ends no sentence.
+_SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_dot_months').slot}))"
+                       r"\s+(?=[A-Z0-9\"“(])|\n+")
 _MAX = 260
 
 

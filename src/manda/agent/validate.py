@@ -34,6 +34,7 @@ from manda.finance.period_words import periods_in
 from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
 from manda.models import Finding, Nature
+from manda.text import words
 from manda.vocabulary import Cues, vocabulary
 
 _SCORE_NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*%|(?<![\d.,])0?[.,]\d+\b|\b0\b|\b1(?:[.,]0+)?\b")
@@ -602,8 +603,8 @@ def confidence_score(text: str, evidence: Evidence | None = None) -> bool:
         window = body[max(0, m.start() - _SCORE_REACH):m.end() + _SCORE_REACH]
         if not (_SCORE_NUMBER.search(window) or _cues("confidence_levels").search(window)):
             continue
-        phrase = " ".join(re.findall(r"[^\W_]+", body[m.start():].lower())[:4])
-        if said and phrase in " ".join(re.findall(r"[^\W_]+", said)):
+        phrase = " ".join(words(body[m.start():].lower())[:4])
+        if said and phrase in " ".join(words(said)):
             continue  # the document's own words, reported
         return True
     return False

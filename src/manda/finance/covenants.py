@@ -38,22 +38,30 @@ _LIMIT = re.compile(
     r"\s?(?P<unit>x|times|%|:\s?1(?:\.0+)?)", _F)
 # US credit agreements: "the Borrower shall not permit the Total Net Leverage Ratio, as of the
 # last day of any fiscal quarter, to exceed 3.50:1.00" says "the ratio shall not exceed 3.50:1.00".
-_PERMIT = re.compile(r"^.*?\b(?:shall|will|must)\s+not\s+permit\s+(?P<name>[^,;]+?)\s*(?:,[^,;]*,)?"
-                     r"\s*to\s+(?P<verb>exceed|be\s+less\s+than)\b", _F)
+_PERMIT_CEILING = _V.cues("covenant_permit_ceiling")
+_PERMIT_FLOOR = _V.cues("covenant_permit_floor")
+_PERMIT = re.compile(rf"^.*?{_V.cues('covenant_permit').slot}\s+(?P<name>[^,;]+?)\s*"
+                     rf"(?:,[^,;]*,)?\s*(?P<verb>{(_PERMIT_CEILING | _PERMIT_FLOOR).slot})", _F)
 # "3.50:1.00 for fiscal quarters ending on or before December 31, 2024, and 3.00:1.00 for each
 # fiscal quarter ending thereafter": a level that steps down; the one now in force is the last.
-_STEP = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+(?:for|in respect"
-                   r" of|as of)\s+(?:each|any|all|every)?\s*[^.;]{0,60}?\bthereafter\b", _F)
+_STEP = re.compile(rf"(?P<value>\d+(?:[.,]\d+)?)\s?(?::\s?1(?:\.0+)?|x|times)\s+"
+                   rf"{_V.cues('covenant_step_for').slot}\s+(?:{_V.cues('covenant_step_each').slot})?"
+                   rf"\s*[^.;]{{0,60}}?{_V.cues('covenant_step_later').slot}", _F)
 # A language that puts the verb last: "darf … 2,75 : 1,00 nicht überschreiten" (a maximum),
 # "… 1,5 : 1 nicht unterschreiten" (a minimum); a level that steps down names the later one last.
 _LIMIT_AFTER = re.compile(
     rf"{_LEVEL}\s?(?P<unit>x|%|:\s?1(?:[.,]0+)?)\s+"
     rf"(?P<dir>{(_CEILING_AFTER | _FLOOR_AFTER).pattern.pattern})", _F)
-_TESTED = re.compile(r"\btested\s+(?:(?:on a )?(?:quarterly|monthly|semi-annually|half[- ]yearly|"
-                     r"annually|yearly)(?: basis)?|(?:on|at|each|every)\s+[^,.;]{3,60})", _F)
+_TESTED = re.compile(rf"{_V.cues('covenant_tested').slot}\s+(?:"
+                     rf"{_V.cues('covenant_test_frequency').slot}|"
+                     rf"{_V.cues('covenant_tested_on').slot}\s+[^,.;]{{3,60}})", _F)
 _RESULT = re.compile(r"(?P<value>\d+(?:[.,]\d+)?)\s?(?:x\b|:\s?1(?:\.0+)?(?![\d.]))", _F)
-_LEAD_IN = re.compile(r"^.*?\b(?:requires?|required|maintains?|covenants?|tests?|and|be)\b:?\s*"
-                      r"(?:that\s+)?(?:(?:a|an|the|its)\s+)?", _F)
+_LEAD_IN = re.compile(rf"^.*?{_V.cues('covenant_name_lead').slot}:?\s*"
+                      rf"(?:{_V.cues('covenant_name_article').slot}\s+){{0,2}}", _F)
+# lower-case only: "The Borrower" stays a name's first word
+_NAME_ARTICLES = re.compile(rf"^\W*(?:{_V.cues('covenant_name_article').slot}\s+)*")
+_NAME_TAIL = re.compile(rf"\s+{_V.cues('covenant_name_tail').slot}$")
+_COVENANT = _V.words("covenant_word")  # inside any word: "Covenant_Certificate.md"
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,8 @@ def _is_floor(words: str) -> bool:
 
 def names_a_covenant(sentence: str) -> bool:
     """The sentence names a covenant ratio or a covenant."""
-    return bool(_RATIO.search(sentence)) or "covenant" in sentence.lower()
+    lower = sentence.lower()
+    return bool(_RATIO.search(sentence)) or any(w in lower for w in _COVENANT)
 
 
 def speaks_of_tests(sentence: str) -> bool:
@@ -92,8 +101,8 @@ def levels_stated(sentence: str) -> list[CovenantLevel]:
     """Each covenant the sentence states with its limit, in the order it states them."""
     if not names_a_covenant(sentence):
         return []
-    if (german := _german_limit(sentence)) is not None:
-        name, level, minimum, stated = german
+    if (after := _limit_stated_after(sentence)) is not None:
+        name, level, minimum, stated = after
         ratio = _RATIO.search(name)
         key = (ratio.group(0).lower() if ratio else name.lower()).replace("net debt", "leverage")
         return [CovenantLevel(key, _capitalised(name), minimum, level, stated)]
@@ -125,7 +134,7 @@ def stated_result(sentence: str, covenant: CovenantLevel) -> float | None:
     word = _RATIO.search(covenant.name)
     if word is None or word.group(0).lower() not in sentence.lower():
         return None
-    if _german_limit(sentence) is not None:
+    if _limit_stated_after(sentence) is not None:
         return None  # "… 3,00 : 1,00 und … 2,75 : 1,00 nicht überschreiten": levels only
     sentence = _as_limit(sentence)
     limits = {m.start("value") for m in (*_LIMIT.finditer(sentence), *_STEP.finditer(sentence))}
@@ -148,11 +157,12 @@ def _capitalised(name: str) -> str:
 def _as_limit(clause: str) -> str:
     """"The Borrower shall not permit the ratio … to exceed 3.50:1.00" → "the ratio shall not
     exceed 3.50:1.00"."""
-    return _PERMIT.sub(lambda p: f"{p['name']} shall not "
-                       f"{'exceed' if 'exceed' in p['verb'] else 'be less than'}", clause)
+    return _PERMIT.sub(lambda p: f"{p['name']} " + _V.phrases(
+        "covenant_restated_floor" if _PERMIT_FLOOR.fullmatch(p["verb"])
+        else "covenant_restated_ceiling")[0], clause)
 
 
-def _german_limit(sentence: str) -> tuple[str, float, bool, str] | None:
+def _limit_stated_after(sentence: str) -> tuple[str, float, bool, str] | None:
     """"(1) Nettoverschuldungsgrad: Das Verhältnis … darf zu Stichtagen bis 31. Dezember 2024
     3,00 : 1,00 und zu jedem späteren Stichtag 2,75 : 1,00 nicht überschreiten": the covenant
     (named before the colon, else by its ratio word), the level in force (stated last before the
@@ -180,5 +190,5 @@ def _covenant_name(before: str) -> str:
     name = before.split(":")[-1].split(",")[-1]
     while (cut := _LEAD_IN.sub("", name, count=1)) != name and _RATIO.search(cut):
         name = cut
-    name = re.sub(r"^\W*(?:(?:the|a|an|that)\s+)*", "", name)
-    return re.sub(r"\s+(?:must|shall|may|is|be|to|of|at)$", "", name.strip()).strip(" -–")
+    name = _NAME_ARTICLES.sub("", name)
+    return _NAME_TAIL.sub("", name.strip()).strip(" -–")

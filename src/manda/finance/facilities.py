@@ -4,7 +4,8 @@
 Credit Agreement were $50.0 million, of which $12.0 million was outstanding", "die Kreditlinie
 über EUR 2,0 Mio. war mit EUR 0,8 Mio. in Anspruch genommen": the limit (commitment, size) is not
 debt, the drawn (outstanding, borrowed) amount is, and headroom (undrawn, available) is neither.
-`facility_roles` reads which an amount is from the words around it, in English and German.
+`facility_roles` reads which an amount is from the words around it: the grammar is here, its
+words (`facility_*` cue sets) in each language file.
 
 A term loan is drawn in full when it is made, so "a term loan of £5.0m" is debt — unless the
 sentence goes on to say how much of it is outstanding ("£5.0m, £4.5m outstanding"), or calls the
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from manda.finance.amounts import Amount
+from manda.vocabulary import vocabulary
 
 __all__ = ["DRAWABLE", "FacilityRole", "FacilityStatement", "facility_name", "facility_roles"]
 
@@ -48,55 +50,47 @@ class FacilityStatement:
         return self.facility in DRAWABLE
 
 
-# A facility named in words, longest first; group names are the canonical facility.
+_WORDS = vocabulary()
+
+
+def _slot(name: str) -> str:
+    """One cue set of the vocabulary as a slot of a sentence's grammar."""
+    return _WORDS.cues(name).slot
+
+
+# A facility named in words (`facility_*` cue sets); group names are the canonical facility.
 _NOUNS: tuple[tuple[str, str], ...] = (
-    ("revolving credit facility", r"(?:multi-currency\s+)?revolving\s+(?:credit\s+)?"
-                                  r"facilit(?:y|ies)|revolv(?:er|ing\s+loans?)|\bRCF\b|"
-                                  r"working[\s-]+capital\s+(?:lines?|facilit(?:y|ies))|"
-                                  r"betriebsmittel(?:kredit)?linien?|betriebsmittelkredit\w*"),
-    ("overdraft", r"overdrafts?(?:\s+facilit(?:y|ies))?|kontokorrent(?:kredit|linie)?\w*"),
-    ("term loan", r"term\s+loans?(?:\s+facilit(?:y|ies))?|(?:senior\s+)?term\s+facilit(?:y|ies)|"
-                  r"darlehen|terminkredit\w*|tranche\s+[A-D]\b"),
-    ("credit line", r"credit\s+lines?|lines?\s+of\s+credit|kreditlinien?|kreditrahmen"),
-    ("credit facility", r"credit\s+(?:facilit(?:y|ies)|agreement)|facilities\s+agreement|"
-                        r"borrowing\s+base|(?:bank\s+)?facilit(?:y|ies)"),
+    ("revolving credit facility", _slot("facility_revolver")),
+    ("overdraft", _slot("facility_overdraft")),
+    ("term loan", _slot("facility_term_loan")),
+    ("credit line", _slot("facility_credit_line")),
+    ("credit facility", _slot("facility_credit")),
 )
-_NOUN = re.compile(
-    r"(?<![\w])(?:" + "|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)) + r")(?![\w])",
-    _I)
+_NOUN = re.compile("|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)), _I)
 # Sized at signing and used as needed: the limit and the drawn amount differ.
 DRAWABLE = {"revolving credit facility", "overdraft", "credit line", "credit facility"}
 
-_DRAWN_WORDS = (r"drawn(?:\s+down)?|outstanding|borrowed|utili[sz]ed|used|in\s+anspruch\s+"
-                r"genommen|ausgenutzt|valutiert")
-_DRAWN_AFTER = re.compile(
-    rf"^\s*(?:was|were|is|are|had\s+been|has\s+been|have\s+been|remained|remains)?\s*"
-    rf"(?:{_DRAWN_WORDS})\b", _I)
-_DRAWN_BEFORE = re.compile(
-    r"(?:\b(?:drawn|outstanding|borrowed|utili[sz]ed)\s+(?:amounts?|balances?|borrowings?|"
-    r"principal(?:\s+amount)?)?\s*(?:of|were|was|totall?ing|amounted\s+to|stood\s+at|at|:)|\bdrawings\s+"
-    r"(?:of|were|was|totall?ing|:)|\bmit)\s*$", _I)
-_HEADROOM_AFTER = re.compile(
-    r"^\s*(?:was|were|is|are|remained|remains)?\s*(?:undrawn|available|unused|unutili[sz]ed|"
-    r"ungenutzt|frei\s+verfügbar)\b", _I)
-_HEADROOM_BEFORE = re.compile(
-    r"\b(?:undrawn|headroom|unused|unutili[sz]ed|available|availability|ungenutzt\w*|"
-    r"freie?r?\s+linie)\b[^.;,]{0,60}?(?:of|was|were|is|are|:|von|totall?ing)?\s*$", _I)
-_LIMIT_BEFORE = re.compile(
-    r"\b(?:limits?|size|commitments?|committed\s+(?:amount|facilities)|maximum\s+(?:amount|"
-    r"principal)|capacity|total\s+facilities|rahmen|höhe)\b[^.;]{0,40}?(?:of|was|were|is|are|"
-    r"totall?ing|amounted\s+to|amounts?\s+to|:|über|von)\s*(?:up\s+to\s+|bis\s+zu\s+)?$", _I)
-_SIZED = re.compile(
-    r"(?:of|for|totall?ing|amounting\s+to|in\s+the\s+amount\s+of|über|in\s+höhe\s+von|von)\s+"
-    r"(?:up\s+to\s+|bis\s+zu\s+)?$", _I)
-_SIZE_AFTER = re.compile(
-    rf"^\s*(?:committed\s+|senior\s+|secured\s+|unsecured\s+)?(?:{_NOUN.pattern})", _I)
+# The grammar of a facility's sentence, its words from the vocabulary: "(was) drawn", "drawn
+# amounts of", "undrawn … of", "a limit of (up to)", "of (up to)", "principal amount of".
+_AUX, _DRAWN, _UP_TO_WORDS = (_slot("facility_auxiliary"), _slot("facility_drawn"),
+                              _slot("facility_up_to"))
+_DRAWN_AFTER = re.compile(rf"^\s*{_AUX}?\s*{_DRAWN}", _I)
+_DRAWN_BEFORE = re.compile(rf"(?:{_slot('facility_drawn_lead')}\s*"
+                           rf"(?:{_slot('facility_amount_link')}|:)|"
+                           rf"{_slot('facility_drawn_marker')})\s*$", _I)
+_HEADROOM_AFTER = re.compile(rf"^\s*{_AUX}?\s*{_slot('facility_headroom')}", _I)
+_HEADROOM_BEFORE = re.compile(rf"{_slot('facility_headroom_lead')}[^.;,]{{0,60}}?"
+                              rf"(?:{_slot('facility_headroom_link')}|:)?\s*$", _I)
+_LIMIT_BEFORE = re.compile(rf"{_slot('facility_limit_lead')}[^.;]{{0,40}}?"
+                           rf"(?:{_slot('facility_limit_link')}|:)\s*(?:{_UP_TO_WORDS}\s+)?$", _I)
+_SIZED = re.compile(rf"{_slot('facility_size_link')}\s+(?:{_UP_TO_WORDS}\s+)?$", _I)
+_SIZE_AFTER = re.compile(rf"^\s*(?:{_slot('facility_qualifier')}\s+)?(?:{_NOUN.pattern})", _I)
 # "an aggregate principal amount of $30,000,000", "not to exceed $10,000,000": what a lender
 # commits, read before any "available" further back ("during the Availability Period in …")
-_PRINCIPAL_BEFORE = re.compile(
-    r"(?:\b(?:(?:original|aggregate|initial|total|maximum)\s+)?(?:principal|face)\s+amounts?"
-    r"(?:\s+(?:of|not\s+to\s+exceed|up\s+to))+|\bnot\s+to\s+exceed)\s*$", _I)
-_UP_TO = re.compile(r"\b(?:up\s+to|bis\s+zu)\s*$", _I)
+_PRINCIPAL_BEFORE = re.compile(rf"(?:{_slot('facility_principal')}(?:\s+"
+                               rf"{_slot('facility_principal_link')})+|"
+                               rf"{_slot('facility_principal_cap')})\s*$", _I)
+_UP_TO = re.compile(rf"{_UP_TO_WORDS}\s*$", _I)
 
 
 def facility_name(text: str) -> str | None:
@@ -144,15 +138,13 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
     return out
 
 
-# "… drawn under the $10.0 million revolving credit facility": the facility may carry its size
-_NAMES_NEXT = re.compile(r"^[^.;,]{0,25}?\b(?:under|from|on|of)\s+(?:(?:the|a|an|its|our|this|"
-                         r"existing|new)\s+)*(?:[$€£]\s?\d[\d.,]*\s*(?:million|billion|"
-                         r"thousand|mn|bn|[mk])?\s+|(?:USD|EUR|GBP)\s?\d[\d.,]*\s*(?:million|"
-                         r"billion|thousand|mn|bn|[mk])?\s+)?(?:committed\s+|senior\s+|secured\s+)?$"
-                         # "mit TEUR 11.000 die Tranche A und mit TEUR 3.200 die Inanspruchnahme
-                         # der Betriebsmittellinie": German names the facility after the amount
-                         r"|^\s*(?:die|der|den|das)\s+(?:(?:inanspruchnahme|ziehung|nutzung)\s+"
-                         r"(?:der|des|aus\s+der|unter\s+der)\s+)?$", _I)
+# "… drawn under the $10.0 million revolving credit facility": the facility may carry its size;
+# "mit TEUR 11.000 die Tranche A": a language that names the facility after the amount
+_NAMES_NEXT = re.compile(
+    rf"^[^.;,]{{0,25}}?{_slot('facility_under')}\s+(?:{_slot('facility_article')}\s+)*"
+    rf"(?:[$€£]\s?\d[\d.,]*\s*(?:million|billion|thousand|mn|bn|[mk])?\s+|"
+    rf"(?:USD|EUR|GBP)\s?\d[\d.,]*\s*(?:million|billion|thousand|mn|bn|[mk])?\s+)?"
+    rf"(?:{_slot('facility_qualifier')}\s+)?$|^\s*{_slot('facility_named_after')}\s+$", _I)
 
 
 def _facility_of(text: str, amount: Amount, nouns: Sequence[re.Match[str]]
@@ -186,8 +178,7 @@ def _role(lead: str, tail: str, between: str | None) -> FacilityRole | None:
     return None
 
 
-_DRAWN_UNDER = re.compile(rf"^\s*(?:was\s+|were\s+|is\s+)?(?:{_DRAWN_WORDS})\s+(?:under|from|on)\b",
-                          _I)
+_DRAWN_UNDER = re.compile(rf"^\s*(?:{_AUX}\s+)?{_DRAWN}\s+{_slot('facility_under')}", _I)
 
 
 def _drawn_follows(text: str, amount: Amount, later: Sequence[Amount],

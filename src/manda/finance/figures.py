@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from manda.finance.amounts import currency_from_text, parse_cell, scale_from_text
 from manda.finance.periods import find_dates
+from manda.text import YEAR
 
 __all__ = ["Figure", "StatementScale", "column_date", "column_year", "read_figure",
            "statement_scale"]
@@ -34,7 +35,6 @@ _COUNT_ROW = re.compile(r"\b(?:shares|employees|team members|stores|units|vehicl
                         re.IGNORECASE)
 _NONE = {"—", "–", "-", "—%", "n/a", "nm", "*"}
 _SCALE_WORDS = {"thousands": 1e3, "millions": 1e6}
-_YEAR = re.compile(r"(?<!\d)(19|20)\d{2}(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
 
 def column_year(header: str) -> int | None:
     """The year a column header names: "2025", "September 27,2025", "Dec. 31, 2024"."""
-    years = [int(m.group(0)) for m in _YEAR.finditer(header)]
+    years = [int(m.group(0)) for m in YEAR.finditer(header)]
     return years[-1] if years else None
 
 

@@ -25,6 +25,7 @@ from manda.finance.periods import (
     parse_period,
     period_end,
 )
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "CALENDAR_YEAR",
@@ -43,42 +44,35 @@ _DAY_MONTH = (
     rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d3>\d{{1,2}})[./](?P<m3>\d{{1,2}})[./]?)"
 )
+_V = vocabulary()
+# a fiscal year named in words or by its abbreviation ("fiscal year", "Geschäftsjahres", "GJ")
+_FISCAL_YEAR = "(?:{}|{})".format(
+    "|".join(rf"\b{re.escape(w)}\b" for w in _V.words("fiscal_year_abbreviations")),
+    _V.cues("fiscal_year_words").slot)
+# a span's first day: "1. Juli 2023", "1 July 2023", "July 1, 2023", "01.04.2024"
+_FIRST_DAY = (rf"(?:\d{{1,2}}[./]\d{{1,2}}[./](?:\d{{2}}|\d{{4}})?|"
+              rf"\d{{1,2}}\.?\s+{_MONTH}\s*\d{{0,4}}|{_MONTH}\s+\d{{1,2}},?\s*\d{{0,4}})")
+# How each language states its year end (`year_end_*` cue sets); a statement a trailing window
+# leads ("the last twelve months to 30 September") is no year end (`_TRAILING`).
 _STATEMENTS = [
-    # year ended 30 June 2024 · financial year ending 31 March · fiscal year end: 30 September
-    re.compile(
-        rf"\b(?:(?:fiscal|financial|business|accounting)\s+)?year(?:s)?\s*[-\s]?end(?:ed|ing|s)?"
-        rf"\s*(?:on|:|is|of)?\s*{_DAY_MONTH}",
-        re.IGNORECASE,
-    ),
-    # twelve months ended 31 March 2024 · 12 months to 30 June; "the last twelve months to 30
-    # September" is a trailing window (LTM), which ends any month, not a year end
-    re.compile(rf"(?<!last\s)(?<!trailing\s)(?<!latest\s)\b(?:twelve|12)\s+months\s+"
-               rf"(?:ended|ending|to)\s+{_DAY_MONTH}", re.IGNORECASE),
+    # year ended 30 June 2024 · financial year ending 31 March · Jahresabschluss zum 31. Dezember
+    re.compile(rf"{_V.cues('year_end_lead').slot}\s*:?\s*{_DAY_MONTH}", re.IGNORECASE),
+    # twelve months ended 31 March 2024 · 12 months to 30 June
+    re.compile(rf"{_V.cues('year_end_months').slot}\s+{_DAY_MONTH}", re.IGNORECASE),
     # FY to 31 March · FY ending June 30 · financial year to 31 March · year to 31 March 2024
-    re.compile(
-        rf"\b(?:FY|(?:fiscal|financial)\s+year|year)\s+(?:to|ending|ended)\s+{_DAY_MONTH}",
-        re.IGNORECASE,
-    ),
+    re.compile(rf"{_V.cues('year_end_to').slot}\s+{_DAY_MONTH}", re.IGNORECASE),
     # Geschäftsjahr vom 1. Juli 2023 bis 30. Juni 2024 · Geschäftsjahr endet am 30. Juni
-    re.compile(
-        rf"\bGeschäftsjahr(?:es)?\b[^\n]{{0,50}}?\b(?:bis|endet\s+am|zum)\s+(?:zum\s+)?{_DAY_MONTH}",
-        re.IGNORECASE,
-    ),
+    re.compile(rf"{_FISCAL_YEAR}[^\n]{{0,50}}?{_V.cues('year_end_link').slot}\s+{_DAY_MONTH}",
+               re.IGNORECASE),
     # Geschäftsjahr 01.04.2024 – 31.03.2025 · fiscal year: 1 July 2023 - 30 June 2024 (a span)
-    re.compile(
-        rf"\b(?:Geschäftsjahr(?:es)?|GJ|(?:fiscal|financial)\s+year)\b[^\n\d]{{0,20}}"
-        rf"(?:\d{{1,2}}[./]\d{{1,2}}[./](?:\d{{2}}|\d{{4}})?|\d{{1,2}}\.?\s+{_MONTH}\s*\d{{0,4}}|"
-        rf"{_MONTH}\s+\d{{1,2}},?\s*\d{{0,4}})\s*(?:[-–—]|to|bis)\s*{_DAY_MONTH}",
-        re.IGNORECASE,
-    ),
-    # Jahresabschluss zum 31. Dezember 2023 · balance sheet date: 30 June
-    re.compile(rf"\b(?:Jahresabschluss|Konzernabschluss)\s+zum\s+{_DAY_MONTH}", re.IGNORECASE),
+    re.compile(rf"{_FISCAL_YEAR}[^\n\d]{{0,20}}{_FIRST_DAY}\s*(?:[-–—]|"
+               rf"{_V.cues('range_to').slot})\s*{_DAY_MONTH}", re.IGNORECASE),
 ]
 
 
 # "LTM Mar-25 = twelve months to March 31, 2025": a definition of a trailing window, however
 # it is punctuated, which can end in any month.
-_TRAILING = re.compile(r"\b(?:LTM|TTM|L12M|NTM|last|trailing|latest|rolling)\b[^.;\n]{0,20}$",
+_TRAILING = re.compile(rf"{vocabulary().cues('trailing_window').slot}[^.;\n]{{0,20}}$",
                        re.IGNORECASE)
 # "Q1 FY25 = Jul–Sep 2024", "Q1 FY2025 (July to September 2024)": the first quarter of a fiscal
 # year begins the month after the year end.
@@ -238,13 +232,15 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
     if not dates:
         return period
     day = dates[0][0]
-    if fye.is_year_end(day) or re.search(r"\byear\b|\bjahr\b|\b12\s+months\b", header, re.I):
+    if fye.is_year_end(day) or _YEAR_HEADER.found(header):
         return f"FY{fye.fiscal_year_of(day)}"
     if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
         return month_period(day.year, day.month)
     return period
 
 
+# a column header that names a whole year ("Year to 31 March 2024", "Jahr")
+_YEAR_HEADER = vocabulary().cues("year_header")
 _PART_OF_YEAR = re.compile(r"^[QH][1-4] ")
 
 

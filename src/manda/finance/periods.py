@@ -91,14 +91,19 @@ _PART_ENDED = re.compile(
 )
 # "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
 # spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
+# "FY", "GJ" (written against the year: "FY2024"), or a fiscal year in words
+_FISCAL_YEAR = "(?:{}|{})".format(
+    "|".join(re.escape(w) for w in sorted(vocabulary().words("fiscal_year_abbreviations"),
+                                          key=len, reverse=True)),
+    vocabulary().cues("fiscal_year_words").slot)
 _SPLIT_FY = re.compile(
-    rf"{_B}(?:(?:FY|GJ|(?:fiscal|financial|full|business)\s+year|geschäftsjahr)\s*{_APOS}\s*)?"
+    rf"{_B}(?:{_FISCAL_YEAR}\s*{_APOS}\s*)?"
     rf"(?P<a>{_YEAR4}|\d{{2}})\s*[/\-–]\s*(?P<b>{_YEAR4}|\d{{2}})(?:[AEBFP])?{_E}",
     _FLAGS,
 )
 # "GJ 2024 25", "FY 2023 24": a file name's split year once its dashes became spaces.
 _SPLIT_FY_SPACED = re.compile(
-    rf"{_B}(?:FY|GJ|geschäftsjahr|(?:fiscal|financial)\s+year)\s*(?P<a>{_YEAR4})\s+"
+    rf"{_B}{_FISCAL_YEAR}\s*(?P<a>{_YEAR4})\s+"
     rf"(?P<b>\d{{2}}){_E}", _FLAGS)
 # A month of a year: "December 2023", "Dec 2023", "Dec-23", "Dec'23" (a monthly column header).
 _MONTH_YEAR = re.compile(
@@ -116,11 +121,7 @@ _NUMERIC_MONTH = re.compile(
 _MONTH_SPACE_YEAR = re.compile(rf"^\s*(?P<m>{_MONTH})\s+(?P<y2>\d{{2}})\s*$", _FLAGS)
 # "YTD Jun-24", "LTM Sep 2024", "to March 2024", "Date: March 2024": not that month's figures.
 _NOT_A_MONTH_BEFORE = re.compile(
-    r"(?:\b(?:ytd|ltm|ttm|ntm|l12m|year\s+to\s+date|last\s+twelve\s+months|months?\s+to|"
-    r"to|until|till|through|since|from|dated|date|updated|prepared|version|stand|bis|seit)\s*:?|"
-    r"[-–—]|\d+\s*m)\s*$",
-    _FLAGS,
-)
+    rf"(?:{vocabulary().cues('not_a_month_before').slot}\s*:?|[-–—]|\d+\s*m)\s*$", _FLAGS)
 # "LTM Mar-25", "TTM to March 31, 2025", "last twelve months ended 31 March 2025": the twelve
 # months that end with a month, normalised "LTM Mar 2025" (any month can end one).
 LTM_WORDS = r"(?:LTM|TTM|L12M|(?:last|trailing|latest)\s+(?:twelve|12)\s+months)"
@@ -154,11 +155,8 @@ _DATES = [
     # 30.09.2024, 30/09/2024 (day first, as European data rooms write it)
     re.compile(rf"{_B}(\d{{1,2}})([./])(\d{{1,2}})\2({_YEAR4}){_E}"),
 ]
-_AS_OF = re.compile(r"\b(?:as\s+(?:of|at)|at|on|per|stand(?:\s+per)?|stichtag)\s*:?\s*$", _FLAGS)
-_ANNUAL_WORDS = re.compile(
-    r"\b(?:annual|full[\s-]year|fiscal|financial\s+year|for\s+the\s+year|yearly|per\s+year)\b",
-    _FLAGS,
-)
+_AS_OF = re.compile(rf"{vocabulary().cues('as_of_lead').slot}\s*:?\s*$", _FLAGS)
+_ANNUAL_WORDS = vocabulary().cues("annual_words")
 _HEADER_WORDS = (r"(?:[AEBFP]|actual|actuals|act\.?|budget|bud\.?|forecast|fcst|fc|plan|outlook|"
                  r"projected|est\.?|estimate|restated|audited|unaudited|reported|ist|soll|"
                  r"geschäftsjahr|gj|year|jahr)")

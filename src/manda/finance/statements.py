@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from manda.text import letter_words
+
 __all__ = [
     "StatementKind",
     "implied_items",
@@ -160,7 +162,6 @@ _ROW = re.compile(
     rf"(?:[ \t]+(?:{_FIGURE}|[—–-]|%))*[ \t]*")
 _LABEL = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\d$()]{1,120}?)[ \t:]*")
 _LONE_FIGURE = re.compile(rf"[ \t]*{_FIGURE}[ \t]*")
-_WORD = re.compile(r"[^\W\d_]+")
 _ROW_STOP = frozenset({"of", "and", "the", "for", "to", "in", "on", "by", "from", "net", "total",
                        "a", "an", "at", "or"})
 _ROW_SLACK = 2  # a row label may say at most this many times the line item's meaning words
@@ -168,7 +169,7 @@ _ROW_SLACK = 2  # a row label may say at most this many times the line item's me
 
 def _row_words(text: str) -> list[str]:
     words = []
-    for word in _WORD.findall(text.lower().replace("’", "'")):
+    for word in letter_words(text.lower().replace("’", "'")):
         if word in _ROW_STOP:
             continue
         if word.endswith("ies") and len(word) > 4:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from manda.finance.statements import page_statements
 from manda.ingest.parsers.layout import text_table_blocks
 from manda.models import Chunk, HeadingPath, Location, LocationKind, ParsedDocument, Section
+from manda.text import words
 
 DEFAULT_PREFIX = "[{filename} {location}]"
 MIN_BODY_CHARS = 200  # a long prefix never squeezes the body below this
@@ -367,7 +368,7 @@ def _context(parsed: ParsedDocument, section: Section, role: str | None) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+", text.lower())
+    return words(text.lower())
 
 
 def _short(text: str, limit: int) -> str:

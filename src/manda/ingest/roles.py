@@ -19,6 +19,7 @@ from pathlib import PurePath
 
 from manda.ingest.parsers.layout import table_shape
 from manda.models import DocumentRole, ParsedDocument, Section
+from manda.text import name_words
 from manda.vocabulary import Cues, vocabulary
 from manda.vocabulary.model import RoleSpec, Signal
 
@@ -150,7 +151,7 @@ def _scores(parsed: ParsedDocument, filename: str) -> dict[DocumentRole, tuple[f
     headers = header_cells(parsed)
     places = {"text": [body], "opening": [opening], "header": headers, "field": [body],
               "greeting": [body]}
-    stem = re.sub(r"[_\-.]+", " ", PurePath(filename).stem)
+    stem = name_words(PurePath(filename).stem)
     out: dict[DocumentRole, tuple[float, list[str]]] = {}
     for kind in _kinds():
         score = 0.0

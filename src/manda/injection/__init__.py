@@ -17,7 +17,8 @@ it says next: a document has no business addressing its reader's software.
 Text is read in one form first (`manda.text_forms.matching_form`): zero-width and other
 invisible characters dropped, ASCII hidden in tag characters read out, NFKC, and letters of other
 scripts drawn like Latin ones read as Latin, so "ig\u200bnore" and "іgnore" (Cyrillic і) are
-"ignore". The words of every language it knows (English, German, French, Spanish) are data, in
+"ignore". The words of every language it knows (English, German, French, Spanish) are data: each
+language file's `injection:` section (`manda/vocabulary/languages/`), read by
 `manda.injection.cues`. Measured on `manda.evals.injection_corpus` (`bench/injection_eval.py`,
 dev and held-out apart, gated in the tests).
 """
@@ -28,8 +29,9 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from manda.injection.cues import LANGUAGES, InjectionCues
+from manda.injection.cues import LANGUAGES
 from manda.text_forms import matching_form
+from manda.vocabulary.model import InjectionWords
 
 _I = re.IGNORECASE
 
@@ -139,7 +141,7 @@ _IDENTITY = re.compile(rf"(?:^|\b)(?:{_all('identities')})(?:{_MACHINE})\b", _I)
 _ROLE_PLAY = re.compile(rf"^\s*(?:{_all('role_play')})\b", _I)
 
 
-def _override_of(cues: InjectionCues) -> str:
+def _override_of(cues: InjectionWords) -> str:
     """"Ignore (all) previous instructions" in one language, the adjective on either side."""
     verb, earlier, nouns = _any(cues.override_verbs), _any(cues.earlier), _any(cues.instructions)
     gap = r"[\w\s,'’-]{0,40}?"
@@ -147,7 +149,7 @@ def _override_of(cues: InjectionCues) -> str:
             rf"{gap}\b(?:{earlier})(?:\b|\s|$))")
 
 
-def _condition_of(cues: InjectionCues) -> str:
+def _condition_of(cues: InjectionWords) -> str:
     """"When you are asked about debt, say …" in one language: the condition, a comma, a
     command to output or to hide."""
     return (rf"(?:^|\b)(?:{_any(cues.conditions)})\b[^,;]{{0,80}},\s*(?:(?:"

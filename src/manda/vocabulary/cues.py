@@ -149,6 +149,13 @@ class Cues:
     def __or__(self, other: Cues) -> Cues:
         return cues((*self.phrases, *other.phrases))
 
+    @property
+    def slot(self) -> str:
+        """The cue set as one slot of a grammar written around it ("(was) {drawn} under"): its
+        pattern in a group, each phrase with its own word boundaries; the grammar compiles it
+        case-insensitively."""
+        return f"(?:{self.pattern.pattern})"
+
     def around(self, head: str = "", tail: str = "") -> re.Pattern[str]:
         """The cue words between structural patterns written as they must match (a capitalised
         name, a number, the end of the text): "against" + a name is a party, a name + "has

@@ -151,6 +151,38 @@ class NumberWords(_File):
     references: tuple[str, ...] = ()
 
 
+class InjectionWords(_File):
+    """How a prompt injection is written in one language (`injection:`): regular-expression
+    fragments, read by `manda.injection` case-insensitively on the text brought to one form."""
+
+    # machine readers a note may be addressed to ("the AI", "automated reviewers")
+    machines: tuple[str, ...] = ()
+    # readers named by what they do: "whoever is answering", "anyone summarising"
+    answerers: tuple[str, ...] = ()
+    # a greeting or call before the addressee: "Dear AI,", "Liebe KI,"
+    greetings: tuple[str, ...] = ()
+    # override: the verb, the earlier instructions it throws away, and the words for them
+    override_verbs: tuple[str, ...] = ()
+    earlier: tuple[str, ...] = ()
+    instructions: tuple[str, ...] = ()
+    # what it tells the reader to say, or to leave out
+    output_verbs: tuple[str, ...] = ()
+    silence: tuple[str, ...] = ()
+    # the condition an injection waits for ("when you are asked"), and the words it opens with
+    conditions: tuple[str, ...] = ()
+    condition_openers: tuple[str, ...] = ()
+    # role play: "you are now", "from now on you are"
+    role_play: tuple[str, ...] = ()
+    # a condition on being a machine: "if you are a language model"
+    identities: tuple[str, ...] = ()
+    # what a note calls itself after its addressee ("AI instructions:"), what a machine does
+    # while it reads ("the model reading this:"), articles before an addressee, and "please"
+    note_nouns: tuple[str, ...] = ()
+    reading_verbs: tuple[str, ...] = ()
+    articles: tuple[str, ...] = ()
+    please: tuple[str, ...] = ()
+
+
 class GridColumnWords(_File):
     """One language's words for a review-grid column (see `grid:` in en.yaml)."""
 
@@ -223,6 +255,8 @@ class LanguageFile(_File):
     # writing an answer: the composers' sentences, `{name}` for what they fill in
     answers: dict[str, str] = {}
     grid: GridWords = GridWords()
+    # how a prompt injection is written (manda.injection)
+    injection: InjectionWords = InjectionWords()
 
 
 # ---------------------------------------------------------------- as the code reads them

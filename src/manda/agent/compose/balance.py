@@ -43,23 +43,14 @@ from manda.finance.periods import period_sort_key
 from manda.finance.vocabulary import line_item_of
 from manda.injection import looks_like_instruction
 from manda.models import Finding, SearchHit
-from manda.vocabulary import topic
+from manda.vocabulary import topic, vocabulary
 
-_F = re.IGNORECASE
-
-_DEBT_ROW = re.compile(
-    r"\b(?:loans?|borrowings?|overdrafts?|debt|notes payable|senior notes|bonds?|facilit\w+|"
-    r"revolv\w*|rcf|credit line|lease liabilit\w+|cash|net debt|net cash|leverage|darlehen|"
-    r"verbindlichkeiten gegen\w* kreditinstitut\w*|guthaben bei kreditinstitut\w*|"
-    r"kassenbestand|liquide mittel)\b", _F)
-_FACILITY = re.compile(
-    r"\b(?:facilit(?:y|ies)|term loan|loan|revolv\w*|rcf|overdraft|lenders?|banks?|borrow\w*|"
-    r"matur\w+|repay\w*|repaid|instalments?|drawn|undrawn|interest at|margin|secured|"
-    r"notes due|bonds?|euribor|sonia|sofr|libor|darlehen|kredit\w*)\b", _F)
+_WORDS = vocabulary()
+_DEBT_ROW = _WORDS.cues("debt_row")
+_FACILITY = _WORDS.cues("facility_sentence").pattern
 _LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Credit|Finance|"
                      r"Lending)(?: (?:plc|AG|SE|Ltd|LLP|N\.A\.|Inc\.?|eG|GmbH))?\b|"
                      r"\b(?:from|with|by) [A-Z][\w&'-]+(?: [A-Z][\w&'-]+)* (?:plc|AG|SE|N\.A\.)\b")
-_TOTAL = re.compile(r"^\s*(?:total|net|sum)\b", _F)
 
 
 def _line(label: str) -> str | None:
@@ -150,7 +141,7 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
             parts = [*section, "", "**Cash and debt**", *parts]
         else:
             parts = [*parts, *section]
-    covenant = next((s for s in _statements(evidence, hits, re.compile(r"\bcovenants?\b", _F),
+    covenant = next((s for s in _statements(evidence, hits, topic("covenants").terms.pattern,
                                             least=1)
                      if s.text not in {f.text for f in facilities}), None)
     if covenant is not None and parts:

@@ -9,7 +9,6 @@ nothing for it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from manda.agent.compose.common import (
@@ -34,12 +33,15 @@ from manda.agent.topics import CUSTOMERS, KEY_PEOPLE
 from manda.agent.unusual import sentences, trim
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingKind
-from manda.vocabulary import topic
+from manda.vocabulary import topic, vocabulary
 
-_F = re.IGNORECASE
-_CUSTOMER_HEADER = re.compile(r"customer|client|account|kunde|debtor", _F)
-_SHARE_HEADER = re.compile(r"%|share|percent|anteil|revenue|sales|annual value|umsatz", _F)
-_TOP = re.compile(r"\btop\s*(\d+|two|three|five|ten)\b", _F)
+_WORDS = vocabulary()
+_CUSTOMER_HEADER = _WORDS.cues("customer_header").pattern
+_SHARE_HEADER = _WORDS.cues("customer_share_header").pattern
+_TOP = _WORDS.cues("top_group")
+_REST_ROW = _WORDS.cues("customer_rest_row")
+_CUSTOMER_SENTENCE = _WORDS.cues("customer_sentence")
+_CONCENTRATION_SENTENCE = _WORDS.cues("concentration_sentence")
 _WORDS = {"two": 2, "three": 3, "five": 5, "ten": 10}
 
 
@@ -98,7 +100,7 @@ def _from_tables(evidence: Evidence) -> list[str] | None:
     for table, hit in tables_of(role_hits(evidence, CUSTOMERS.roles)):
         if not (table.has_header(_CUSTOMER_HEADER) and table.has_header(_SHARE_HEADER)):
             continue
-        rows = [r for r in table.rows if not re.match(r"^\s*(?:total|other|sum)\b", r.label, _F)]
+        rows = [r for r in table.rows if not _REST_ROW.begins(r.label)]
         if rows:
             source = evidence.hit_source(hit)
             return [f"Customers as {source.document} lists them {cite([source])}:", "",
@@ -117,10 +119,10 @@ def _concentration_statement(evidence: Evidence, top: Finding | None) -> tuple[s
         for s in sentences(hit.text):
             if "|" in s or looks_like_instruction(s) or "%" not in s:
                 continue
-            if not re.search(r"customer|client|revenue|concentration", s, _F):
+            if not _CUSTOMER_SENTENCE.found(s):
                 continue
-            score = (2 if key and key in s.lower() else 0) + len(re.findall(r"%", s))
-            score += 2 if re.search(r"concentration|largest|top", s, _F) else 0
+            score = (2 if key and key in s.lower() else 0) + s.count("%")
+            score += 2 if _CONCENTRATION_SENTENCE.found(s) else 0
             if best is None or score > best[0]:
                 best = (score, trim(s, 260), evidence.hit_source(hit))
     return (best[1], best[2]) if best and best[0] >= 3 else None

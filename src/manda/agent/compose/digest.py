@@ -15,14 +15,13 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.unusual import sentences, trim
 from manda.models import Document, DocumentRole, SearchHit
+from manda.vocabulary import vocabulary
 
-_F = re.IGNORECASE
-_SKIP_BODY = re.compile(r"^\s*(?:none|n/?a|nothing)\b", _F)
+_WORDS = vocabulary()
+_SKIP_BODY = _WORDS.cues("minutes_empty_item")
 # The meeting's own housekeeping: no item of substance.
-_FORMALITY = re.compile(r"\b(?:opened|closed) the meeting\b|\bwas quorate\b|\bno apologies\b",
-                        _F)
-_DECISION = re.compile(r"\b(?:approved|resolved|agreed|decided|asked|instructed|appointed|"
-                       r"authori[sz]ed|mandated|rejected|deferred)\b", _F)
+_FORMALITY = _WORDS.cues("minutes_formality")
+_DECISION = _WORDS.cues("minutes_decision")
 
 
 def _document(ask: Ask, evidence: Evidence) -> Document | None:
@@ -66,7 +65,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     lines: list[str] = []
     for label, hit in sorted(hits.items(), key=lambda t: _order(t[0])):
         written = sentences(_body(hit))
-        if not written or _SKIP_BODY.match(written[0]) or not re.match(r"\s*\d", label):
+        if not written or _SKIP_BODY.begins(written[0]) or not re.match(r"\s*\d", label):
             continue
         said = [s for s in written if len(s) > 15 and not _FORMALITY.search(s)]
         if not said:

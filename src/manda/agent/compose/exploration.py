@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose.common import Ask, Draft, cite_findings
 from manda.agent.compose.synthesis import latest
 from manda.agent.evidence import Evidence
@@ -11,26 +9,30 @@ from manda.agent.selection import in_text, show
 from manda.agent.translate import dated, period_phrase
 from manda.agent.unusual import scan
 from manda.models import Document, RelationType
+from manda.text import name_words
+from manda.vocabulary import Cues, vocabulary
 
-_GROUPS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Information request list", re.compile(r"\birl\b|request", re.IGNORECASE)),
-    ("Financial reports", re.compile(r"report|annual|quarter|q[1-4]", re.IGNORECASE)),
-    ("Forecasts and budgets", re.compile(r"forecast|budget|plan", re.IGNORECASE)),
-    ("Management accounts", re.compile(r"financials|accounts|p&l|balance", re.IGNORECASE)),
-    ("Presentations", re.compile(r"presentation|deck|memorandum", re.IGNORECASE)),
-    ("Legal and corporate", re.compile(r"legal|contract|cap[ _]table|minutes|articles",
-                                       re.IGNORECASE)),
-    ("People", re.compile(r"bios|headcount|team|hr|employee", re.IGNORECASE)),
-    ("Commercial", re.compile(r"commercial|customer|sales|market", re.IGNORECASE)),
-)
+_WORDS = vocabulary()
+# the room's groups of documents, each with the words of a file name that put a file in it
+_GROUPS: tuple[tuple[str, Cues], ...] = tuple((name, _WORDS.cues(key)) for name, key in (
+    ("Information request list", "file_request_list"),
+    ("Financial reports", "file_financial_report"),
+    ("Forecasts and budgets", "file_forecast"),
+    ("Management accounts", "file_management_accounts"),
+    ("Presentations", "file_presentation"),
+    ("Legal and corporate", "file_legal"),
+    ("People", "file_people"),
+    ("Commercial", "file_commercial"),
+))
 
 
 def group_of(document: Document) -> str:
     if document.is_irl:
         return "Information request list"
-    for name, pattern in _GROUPS:
-        if pattern.search(document.filename):
-            return name
+    name = name_words(document.filename)
+    for group, words in _GROUPS:
+        if words.found(name):
+            return group
     return "Other documents"
 
 

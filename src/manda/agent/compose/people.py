@@ -25,6 +25,7 @@ from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_WORDS
 from manda.agent.unusual import body, sentences, trim
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind
+from manda.vocabulary import vocabulary
 
 _F = re.IGNORECASE
 
@@ -38,7 +39,7 @@ _ROLE_ALIASES = {
     "chairman": "chair", "chairwoman": "chair", "chairperson": "chair",
 }
 # a column that states a role
-TITLE_HEADER = re.compile(r"role|title|position|function|job|designation|funktion", _F)
+TITLE_HEADER = vocabulary().cues("title_header").pattern
 
 
 _FILLER = {"of", "the", "for", "and", "&"}
@@ -122,9 +123,7 @@ def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
     return out
 
 
-_SENIOR = re.compile(r"\b(?:chief|head|director|vp|vice president|president|managing|founder|"
-                     r"officer|partner|general counsel|geschäftsführ\w*|vorstand|prokurist|"
-                     r"c[a-z]{1,2}o)\b", _F)
+_SENIOR = vocabulary().cues("senior_role")
 
 
 def _in_team(evidence: Evidence, found: list[Finding], role: str | None) -> bool:
@@ -197,9 +196,7 @@ def missing_key_roles(members: Sequence[Member]) -> list[str]:
             if not any(role and pattern.search(role) for _, role, _, _ in members)]
 
 
-_BACKGROUND = re.compile(r"\b(?:joined|previously|prior to|before (?:joining|that)|former|"
-                         r"founded|co-founded|years? (?:of experience|at)|degree|graduated|"
-                         r"mba|phd|worked|spent|served|appointed|since)\b", _F)
+_BACKGROUND = vocabulary().cues("person_background")
 
 
 def person_background(evidence: Evidence, name: str) -> tuple[str, Source] | None:
@@ -211,7 +208,7 @@ def person_background(evidence: Evidence, name: str) -> tuple[str, Source] | Non
             lowered = sentence.lower()
             if last not in lowered or "|" in sentence or looks_like_instruction(sentence):
                 continue
-            score = len(_BACKGROUND.findall(sentence))
+            score = _BACKGROUND.count(sentence)
             if score and (best is None or score > best[0]):
                 best = (score, trim(sentence, 200), evidence.hit_source(hit))
     return (best[1], best[2]) if best else None

@@ -129,11 +129,15 @@ def _lines_with_sources(items: Sequence[tuple[str, Sequence[Source]]]) -> list[s
 
 # ---------------------------------------------------------------- ownership
 
-_HOLDER = re.compile(r"holder|shareholder|investor|owner|member|name|gesellschafter|partner", _F)
-_PCT = re.compile(r"%|percent|ownership|stake|holding|beteiligung|fully diluted", _F)
-_CLASS = re.compile(r"class|type|series|gattung|kind", _F)
-_SHARES = re.compile(r"shares|units|stock|anteile|number|no\.", _F)
-_AS_OF = re.compile(r"as of|as at|date|stand|stichtag", _F)
+_WORDS = vocabulary()
+# a register's columns, as the vocabulary names them in every language
+_HOLDER = _WORDS.cues("cap_holder_header").pattern
+_PCT_STRICT = _WORDS.cues("cap_percent_header").pattern
+_PCT = (_WORDS.cues("cap_percent_header") | _WORDS.cues("cap_stake_header")).pattern
+_CLASS = _WORDS.cues("cap_class_header").pattern
+_SHARES = _WORDS.cues("cap_shares_header").pattern
+_SHARES_TOTAL = _WORDS.cues("cap_total_header").pattern
+_AS_OF = _WORDS.cues("as_of_header").pattern
 
 
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -186,12 +190,9 @@ def _number(text: str | None) -> str:
         return text
 
 
-_PCT_STRICT = re.compile(r"%|percent|prozent", _F)
-_CLASS_HEADER = re.compile(r"^\s*(?:share |stock )?class(?: of shares)?\s*$", _F)
-_CLASS_COLUMN = re.compile(r"\b(?:ordinary|preference|preferred|common|growth|deferred|class|"
-                           r"series|options?|warrants?|stammaktien|vorzugsaktien|"
-                           r"geschäftsanteile)\b", _F)
-_NOT_CLASS = re.compile(r"total|%|percent|fully diluted|date|as of|nominal", _F)
+_CLASS_HEADER = _WORDS.cues("cap_class_column_header")
+_CLASS_COLUMN = _WORDS.cues("cap_class_column")
+_NOT_CLASS = _WORDS.cues("cap_not_class_column")
 
 
 def _class_columns(table: Table) -> list[str]:
@@ -208,8 +209,7 @@ def _class_columns(table: Table) -> list[str]:
 
 
 # What each class carries beyond its shares: asked for, the register's own columns are shown.
-_RIGHTS_COLUMN = re.compile(r"liquidation|preference|issue price|conversion|participat|seniority",
-                            _F)
+_RIGHTS_COLUMN = _WORDS.cues("cap_rights_column")
 
 
 def _nonzero(value: str) -> bool:
@@ -247,7 +247,8 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
         if not (table.has_header(_PCT) or table.has_header(_SHARES)):
             continue
         # a register with a "Class" column names each row's class; columns are not classes
-        classes = [] if table.has_header(_CLASS_HEADER) else _class_columns(table)
+        classes = [] if any(_CLASS_HEADER.fullmatch(h) for h in table.header) \
+            else _class_columns(table)
         if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
         rows = [r for r in table.rows if not TOTAL_ROW.search(r.label) and r.cells]
@@ -265,7 +266,7 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
             pct = row.get(_PCT_STRICT, _PCT)
             held = [(h, row.cells[h]) for h in classes if _nonzero(row.cells.get(h, ""))]
             cls = row.get(_CLASS) if not classes else None
-            shares = row.get(_SHARES, re.compile(r"total|fully diluted", _F))
+            shares = row.get(_SHARES, _SHARES_TOTAL)
             if pct and (amounts := find_amounts(pct[1])):
                 total += amounts[0].value
             kind = "; ".join(f"{h}: {v}" for h, v in held) if held else (cls[1] if cls else "—")
@@ -361,19 +362,13 @@ def _grouped(value: str) -> str:
     return f"{int(value):,}" if value.strip().isdigit() and len(value.strip()) > 4 else value
 
 
-_SCALE_OR_CURRENCY = re.compile(r"thousand|000|€|\$|£|eur|usd|gbp|chf|million", _F)
+_SCALE_OR_CURRENCY = _WORDS.cues("scale_or_currency")
 
 
 # ---------------------------------------------------------------- business overview
 
-_BUSINESS = re.compile(
-    r"\b(?:provides?|provider|sells?|offers?|develops?|operates?|manufactur\w+|platform|"
-    r"software|services?|products?|solutions?|customers?|clients?|headquarter\w*|based in|"
-    r"founded|employees|markets?|subscription|recurring|serves?|leading|specialis\w+|"
-    r"speciali[sz]\w+|distribut\w+)\b", _F)
-
-
-_PRONOUN_LED = re.compile(r"^(?:she|he|they|it|this|these|we|his|her)\b", _F)
+_BUSINESS = _WORDS.cues("business_description")
+_PRONOUN_LED = _WORDS.cues("pronoun_lead")
 
 
 def overview(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -388,9 +383,9 @@ def overview(ask: Ask, evidence: Evidence) -> Draft | None:
     for rank, hit in enumerate(role_hits(evidence, preferred)):
         for sentence in sentences(hit.text):
             if ("|" in sentence or len(sentence) < 40 or looks_like_instruction(sentence)
-                    or _PRONOUN_LED.match(sentence)):
+                    or _PRONOUN_LED.begins(sentence)):
                 continue
-            score = len(_BUSINESS.findall(sentence)) * 2 + (2 if hit.document_id in role_docs
+            score = _BUSINESS.count(sentence) * 2 + (2 if hit.document_id in role_docs
                                                              else 0) - rank // 4
             if OVERVIEW.terms.found(" ".join(hit.heading_path)):
                 score += 4  # it stands under "Business overview", "About us", "Unternehmensprofil"
@@ -607,8 +602,8 @@ def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
                  rests_on=rests)
 
 
-_REPORTED_ROW = re.compile(r"\b(?:reported|statutory|unadjusted)\b.*\bebitda\b|^\s*ebitda\s*$", _F)
-_ADJUSTED_ROW = re.compile(r"\b(?:adjusted|normali[sz]ed|underlying|pro forma)\b.*\bebitda\b", _F)
+_REPORTED_ROW = _WORDS.cues("ebitda_reported_row")
+_ADJUSTED_ROW = _WORDS.cues("ebitda_adjusted_row")
 
 
 def _bridge_label(finding: Finding) -> str:
@@ -620,7 +615,8 @@ def _bridge_table(evidence: Evidence) -> list[str]:
     under their own column headers."""
     for table, hit in tables_of(role_hits(evidence, (DocumentRole.QOE_REPORT,))):
         labels = [r.label for r in table.rows]
-        start = next((i for i, t in enumerate(labels) if _REPORTED_ROW.search(t)), None)
+        start = next((i for i, t in enumerate(labels) if _REPORTED_ROW.found(t)
+                      or t.strip().lower() == "ebitda"), None)
         end = next((i for i, t in enumerate(labels) if _ADJUSTED_ROW.search(t)), None)
         if start is None or end is None or end - start < 2:
             continue
@@ -674,9 +670,7 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 
-_CASE_STATE = re.compile(r"\b(?:status|stage|trial|hearing|disclosure|settle\w*|provision\w*|"
-                         r"appeal\w*|judg\w+|defen[cd]\w*|outcome|likely|expected|court|"
-                         r"damages|claim(?:ed|s)?|listed|mediation|verhandlung|vergleich)\b", _F)
+_CASE_STATE = _WORDS.cues("case_state")
 
 
 def _statement_about(evidence: Evidence, finding: Finding, party: str
@@ -693,7 +687,7 @@ def _statement_about(evidence: Evidence, finding: Finding, party: str
             continue
         # the sentence naming the party, then the ones that say where the case stands
         rest = sorted(range(start + 1, len(said)), key=lambda i: (
-            -len(_CASE_STATE.findall(said[i])), i))[:2]
+            -_CASE_STATE.count(said[i]), i))[:2]
         text = " ".join(said[i] for i in [start, *sorted(rest)])
         return trim(text, 420), evidence.hit_source(hit)
     return None

@@ -106,9 +106,15 @@ def best_name(text: str) -> tuple[str, int] | None:
     return None
 
 
+# "Dr. Anna Weber"; "The Globex Corporation", "with Initech GmbH": words before a name
+_HONORIFICS = re.compile(rf"^(?:{vocabulary().cues('honorifics').slot}\.?\s+)+", re.IGNORECASE)
+_ORG_LEAD = re.compile(rf"{vocabulary().cues('org_lead').slot}\s+", re.IGNORECASE)
+_NAME_LEAD = re.compile(rf"{vocabulary().cues('name_lead').slot}\s+", re.IGNORECASE)
+
+
 def strip_title(name: str) -> str:
     """ "Dr. Anna Weber" → "Anna Weber"."""
-    return re.sub(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)+", "", name.strip())
+    return _HONORIFICS.sub("", name.strip())
 
 
 def find_orgs(text: str) -> list[tuple[str, int, int]]:
@@ -116,7 +122,7 @@ def find_orgs(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     for m in _ORG_RE.finditer(text):
         start, name = m.start(), m.group(0)
-        lead = re.match(r"(?:The|A|An|Our|With|And|By|From|Against|To)\s+", name)
+        lead = _ORG_LEAD.match(name)
         if lead:
             start, name = start + lead.end(), name[lead.end() :]
         if re.match(rf"[{_UP}]", name):
@@ -169,7 +175,7 @@ def org_before(text: str, pos: int) -> tuple[str, int, int] | None:
     if m is None:
         return None
     name = m.group(1)
-    lead = re.match(r"(?:The|A|An|Our|Its|Their)\s+", name)
+    lead = _NAME_LEAD.match(name)
     offset = max(0, pos - 80) + m.start(1)
     if lead:
         name, offset = name[lead.end() :], offset + lead.end()

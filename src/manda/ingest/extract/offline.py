@@ -35,6 +35,7 @@ from manda.models import (
     LocationKind,
     ParsedDocument,
 )
+from manda.text import YEAR, name_words
 from manda.vocabulary import vocabulary
 
 __all__ = ["OfflineExtractor", "build_finding"]
@@ -57,13 +58,12 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 
 
 def _document_period(document: Document, parsed: ParsedDocument,
                      profile: DocumentProfile) -> str | None:
     """The period a document reports on, from its name, title or title block."""
-    stem = re.sub(r"[_\-.]+", " ", PurePath(document.filename).stem)
+    stem = name_words(PurePath(document.filename).stem)
     opening = "\n".join(parsed.sections[0].text.split("\n")[:6]) if parsed.sections else ""
     for source in (stem, parsed.title or "", opening):
         periods = [p for p, _, _ in find_periods(source)]
@@ -72,7 +72,7 @@ def _document_period(document: Document, parsed: ParsedDocument,
         if periods:
             return periods[0]
     if profile.role is DocumentRole.AUDITED_STATEMENTS:
-        year = _YEAR.search(f"{stem} {parsed.title or ''}")
+        year = YEAR.search(f"{stem} {parsed.title or ''}")
         if year is not None:
             return f"FY{year.group(1)}"
     return None
@@ -97,7 +97,7 @@ def _views(document: Document, parsed: ParsedDocument,
            profile: DocumentProfile) -> list[SectionView]:
     doc_period = _document_period(document, parsed, profile)
     title = f"{PurePath(document.filename).stem} {parsed.title or ''}"
-    people_doc = bool(_PEOPLE_WORDS.search(re.sub(r"[_\-.]+", " ", title)))
+    people_doc = bool(_PEOPLE_WORDS.search(name_words(title)))
     doc_currency = None
     for section in parsed.sections:
         doc_currency = currency_from_text(section.text)

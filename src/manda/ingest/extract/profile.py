@@ -9,12 +9,12 @@ coverage against rather than a source of facts.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from manda.ingest.roles import classify_role
 from manda.models import DocumentRole, ParsedDocument
+from manda.text import name_words
 from manda.vocabulary import vocabulary
 from manda.vocabulary.model import RoleSpec
 
@@ -60,7 +60,7 @@ def _opening(parsed: ParsedDocument, limit: int = 1500) -> str:
 def classify_document(filename: str, parsed: ParsedDocument) -> DocumentProfile:
     """The role read from the content, and whether the name, title or opening says draft, or
     audited, signed or final."""
-    name = re.sub(r"[_\-.]+", " ", PurePath(filename).stem)
+    name = name_words(PurePath(filename).stem)
     opening = _opening(parsed)
     draft = bool(_DRAFT_MARK.search(name) or _DRAFT_STAMP.search(opening)
                  or (parsed.title and _DRAFT_MARK.search(parsed.title)))

@@ -26,6 +26,7 @@ from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
 from manda.ingest.extract.names import find_orgs, is_person_name, org_before, strip_title
 from manda.injection import looks_like_instruction
 from manda.models import FindingKind, Nature
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 T = TypeVar("T")
@@ -37,24 +38,20 @@ Period = tuple[str, int, int]
 _WORDS = vocabulary()
 
 _MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
-_BOUND_AFTER = re.compile(r"^\s+(?:(?:in|for|during|at|by|of|per)\s+)?$", re.IGNORECASE)
+# "£4.5m in 2024", "revenue was £4.5m": the words that bind an amount to the period beside it
+_BOUND_AFTER = re.compile(rf"^\s+(?:{_WORDS.cues('period_after_amount').slot}\s+)?$", re.IGNORECASE)
 # "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
 _BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
                          r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
-_BOUND_BEFORE = re.compile(r"^\s*[:=]\s*$|^\s*(?:was|were|of|at|reached|stood\s+at)\s+$",
+_BOUND_BEFORE = re.compile(rf"^\s*[:=]\s*$|^\s*{_WORDS.cues('amount_after_period').slot}\s+$",
                            re.IGNORECASE)
-_EVENT_GAP = re.compile(
-    r"\b(?:matur\w*|until|expir\w*|due|sign\w*|since|from|start\w*|hearing|runs?|running|"
-    r"through|drawn|founded|renew\w*)\b",
-    re.IGNORECASE,
-)
+# a date of an event between an amount and its date ("£5m maturing on 30 June 2027")
+_EVENT_GAP = _WORDS.cues("event_before_date")
 # "the Credit Agreement dated March 14, 2023": when a document was signed, not a date a balance
 # stood at
-_DATED = re.compile(r"\b(?:dated(?:\s+as\s+of)?|effective(?:\s+as\s+of)?|entered\s+into\s+"
-                    r"(?:on|as\s+of)|signed\s+on|executed\s+on|amended(?:\s+and\s+restated)?"
-                    r"\s+on)\s*$", re.IGNORECASE)
+_DATED = _WORDS.cues("signed_on").around(tail=r"\s*$")
 # "… as of June 30, 2025." closing a sentence dates every balance it lists
-_CLOSING_DATE = re.compile(r"^(?:as\s+(?:of|at)|at)\b", re.IGNORECASE)
+_CLOSING_DATE = _WORDS.cues("closing_date_lead")
 _GROWTH = _WORDS.cues("growth_words")
 # "23.5% of total revenue", "23,5 % du chiffre d'affaires": a share of revenue
 _OF_REVENUE = _WORDS.cues("of_revenue")
@@ -71,11 +68,8 @@ _OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der 
 _NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
-_COUNT_ENDS = re.compile(
-    r"^\s*(?:$|[.,;:)\]|]|(?:as|at|in|on|by|and|for|per|compared|versus|vs|from|up|down|"
-    r"across|people|employees|ftes?|heads)\b)",
-    re.IGNORECASE,
-)
+_COUNT_ENDS = re.compile(rf"^\s*(?:$|[.,;:)\]|]|{_WORDS.cues('count_ends').slot})",
+                         re.IGNORECASE)
 # A limit, not a value: "must not exceed 3.0x", "at least EUR 2m", "top 10"
 _NOT_A_VALUE = _WORDS.cues("limit_words").around(tail=r"[\s-]*$")
 # A figure named as the wrong one: "previously reported as EUR 5.2m", "instead of 4.1"
@@ -83,7 +77,6 @@ _SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
 # A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
 # 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
 _SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
-_A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _RANGE_GAP = re.compile(r"^\s*(?:[-–—]|to)\s*$", re.IGNORECASE)
 # a sentence that speaks of another granularity than the period it would borrow
 _QUARTER_WORDS = _WORDS.cues("quarter_words")
@@ -205,7 +198,7 @@ class _Sentence:
         inside = [a for a in inside if a.end <= end]
         self.values = _values(view.text, inside)
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
-        if not self.periods and self.values and _A_YEAR.search(self.text):
+        if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
@@ -258,7 +251,7 @@ class _Sentence:
         if after:
             return after[0]
         closing = [p for p in free if p[1] >= amount.end and p[0].startswith("as of")
-                   and _CLOSING_DATE.match(text[p[1] : p[2]])
+                   and _CLOSING_DATE.pattern.match(text[p[1] : p[2]])
                    and not text[p[2] : self.span[1]].strip(" .;)")]
         return closing[0] if closing else None
 

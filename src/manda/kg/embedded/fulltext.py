@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 
+from manda.text import words
+
 MAX_TERMS = 32
 MAX_PHRASES = 24
 
 # Letters and digits only; everything else (punctuation, operators, quotes, `_`) separates
 # tokens, as FTS5's unicode61 tokenizer does.
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _QUOTED = re.compile(r'"([^"]*)"')
 
 _STOP_WORDS_TEXT = """
@@ -36,7 +37,7 @@ STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 
 def query_terms(question: str) -> list[str]:
     """The distinct lower-case terms worth searching for, in the order they were written."""
-    tokens = [t.lower() for t in _TOKEN.findall(question)]
+    tokens = [t.lower() for t in words(question)]
     terms = [t for t in tokens if t not in STOP_WORDS] or tokens  # "IT?" still searches "it"
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 
@@ -45,7 +46,7 @@ def query_phrases(question: str) -> list[str]:
     """The distinct multi-word phrases written in double quotes, as space-joined tokens."""
     phrases = []
     for quoted in _QUOTED.findall(question):
-        tokens = [t.lower() for t in _TOKEN.findall(quoted)]
+        tokens = [t.lower() for t in words(quoted)]
         if len(tokens) > 1:
             phrases.append(" ".join(tokens))
     return list(dict.fromkeys(phrases))[:MAX_PHRASES]

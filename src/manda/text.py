@@ -1,0 +1,62 @@
+"""The shapes of plain text every reader shares: words, years, and the lines of an answer.
+
+One definition each, imported by the question reader, the composers, the checks of an answer and
+ingestion alike, so that "a word" or "a year" means the same thing everywhere. Words of a
+language are not here (they live in `manda.vocabulary`), only shapes no language owns.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
+           "is_heading_line", "is_table_rule", "letter_words", "name_words", "without_possessive",
+           "words"]
+
+_WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
+_LETTERS = re.compile(r"[^\W\d_]+")  # letters only: "Sept" of "Sept2024"
+
+# a year of this century or the last, not part of a longer number: "2024", "FY2024"
+YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+# "Kessler's", "the company’s": the ending of a name that owns something
+POSSESSIVE = re.compile(r"['’]s$")
+
+# The lines of a Markdown answer: a table row, a note in italics, a heading ("**Debt**:", "# Debt"),
+# and the source marker written after a statement ("(source: …)", "(see: …)").
+TABLE_LINE = re.compile(r"^\s*\|.+\|\s*$")
+NOTE_LINE = re.compile(r"^_.+_$")
+HEADING_LINE = re.compile(r"\*\*[^*]+\*\*:?|#+ .*")
+SOURCE_NOTE = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", re.IGNORECASE)
+_RULE_CELL = re.compile(r":?-+:?")
+_NAME_BREAK = re.compile(r"[_\-.]+")  # what a file name writes between its words
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, letters and digits, as written."""
+    return _WORD.findall(text)
+
+
+def letter_words(text: str) -> list[str]:
+    """The runs of letters of a text, as written (digits and signs split them)."""
+    return _LETTERS.findall(text)
+
+
+def is_heading_line(line: str) -> bool:
+    """A whole line that is a heading of an answer: "**Covenants**:", "## Debt"."""
+    return HEADING_LINE.fullmatch(line) is not None
+
+
+def is_table_rule(cells: list[str]) -> bool:
+    """The cells of a Markdown table's rule line (`|---|:--:|`)."""
+    return all(_RULE_CELL.fullmatch(c) for c in cells if c)
+
+
+def name_words(name: str) -> str:
+    """A file name or title with its separators read as spaces: "Mgmt_Accounts-Q3" → "Mgmt
+    Accounts Q3"."""
+    return _NAME_BREAK.sub(" ", name)
+
+
+def without_possessive(name: str) -> str:
+    """A name without its possessive ending: "Kessler's" → "Kessler"."""
+    return POSSESSIVE.sub("", name)
