@@ -147,10 +147,13 @@ def score(key: Key, split: str, answer: Answer) -> Score:
 def states_wrong_figure(lead: str, key: Key) -> bool:
     """The lead gives figures for a question whose answer is a figure, and none of them is it:
     a wrong amount stated for the metric asked ("Revenue was $4.4 billion" for AWS revenue, a
-    quoted sentence whose only figure is another one). A lead that states no figure, or states
-    the right one beside others (the prior year, the change), is not wrong."""
+    quoted sentence whose only figure is another one). A lead that states no figure, states
+    the right one beside others (the prior year, the change), or says nothing answers (its
+    count of documents searched is no figure of the metric), is not wrong."""
     if not key.facts or not any(_is_figure(alt) for alt in key.facts[0]):
         return False
+    if says_not_found(lead):
+        return False  # "I searched the 6 documents …": a count of what was searched
     said = find_amounts(lead)
     if not said or states_fact(lead, key.facts[0]):
         return False

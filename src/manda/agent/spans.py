@@ -35,9 +35,10 @@ from manda.finance.periods import find_dates, find_periods, parse_period, year_o
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR
+from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "best_spans", "fiscal_year_of", "rank_spans", "statement_row",
-           "statement_rows"]
+__all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "rank_spans",
+           "statement_row", "statement_rows"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -126,6 +127,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
             body(hit.text).splitlines())
+    scales = _document_scales(page_lines)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
@@ -139,7 +141,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         year_end = _year_end(hit.text)
         for table in tables:
             _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
-                      source, year_end)
+                      source, year_end, scales.get(hit.document_id))
         for sentence in sentences(hit.text):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -152,8 +154,22 @@ def _candidates(evidence: Evidence) -> _Pool:
     return pool
 
 
+def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
+                     ) -> dict[str, StatementScale]:
+    """Each document's one statement scale, where every unit line of its passages retrieved
+    agrees ("(millions)" on each of Target's statements): a statement page whose own caption
+    was cut off is read at it, never at face value ("$14,326" for $14.3 billion)."""
+    found: dict[str, list[StatementScale]] = {}
+    for (doc_id, _), lines in page_lines.items():
+        for line in lines:
+            if "|" not in line and (scale := statement_scale([line.strip()])).line:
+                found.setdefault(doc_id, []).append(scale)
+    return {doc_id: scales[0] for doc_id, scales in found.items()
+            if len({s.factor for s in scales}) == 1 and scales[0].factor != 1.0}
+
+
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
-              year_end: date | None) -> None:
+              year_end: date | None, document_scale: StatementScale | None = None) -> None:
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -162,11 +178,13 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         scale = statement_scale([line.strip() for line in page if "|" not in line])
     if not scale.line and table.header:  # the corner cell states it: "K€", "TEUR", "$000"
         scale = statement_scale(table.header[:1])
-    caption = [c for c in table.caption if c]
-    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # a statement puts "$" on its first and total rows only: every row of it is in dollars
     currency = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
         "$" in line for line in lines) else None
+    if not scale.line and document_scale is not None and currency is not None:
+        scale = document_scale
+    caption = [c for c in table.caption if c]
+    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
         column_date(h) for h in table.header)
     for row in table.rows:
@@ -271,6 +289,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
                 matched |= {t for t in terms if says_change(t)}  # its change column says it
+        elif frame.answer_kind in ("figure", "rate") and (cause := _CAUSAL.search(span.text)):
+            # "Operating expenses increased 21% driven by investments in Azure" states no
+            # figure of Azure: words after the cause count for half
+            head = stems_of(span.text[:cause.start()])
+            loose = {t for t in matched if not term_in(t, head)}
+            matched -= loose
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -379,13 +403,43 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
+            if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
+                return -KIND_MISS  # the sales mix in percent for "what were the sales"
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
+        if find_amounts(text) and _asks_balance(frame) and a_movement(text):
+            return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         return KIND_FIT if find_amounts(text) else -KIND_MISS
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
         return KIND_FIT / 2 if YEAR.search(text) else 0.0
     return 0.0
+
+
+def fits_kind(span: Span, frame: QuestionFrame) -> bool:
+    """The span is the kind of answer the question asks for (a figure, a rate, a name, a year)."""
+    return _kind_fit(span, frame) > 0
+
+
+_MOVEMENT = vocabulary().cues("balance_movement")
+
+
+def a_movement(text: str) -> bool:
+    """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
+    return _MOVEMENT.search(text) is not None
+
+
+def _asks_amount(frame: QuestionFrame) -> bool:
+    """The question asks for an amount of money (sales, debt), not a share or a rate."""
+    return frame.answer_kind == "figure" and any(
+        (spec := metric_spec(s)) is not None and spec.unit_kind == "currency"
+        for s in frame.subjects)
+
+
+def _asks_balance(frame: QuestionFrame) -> bool:
+    """The question asks for a balance (debt, cash), not a flow."""
+    return any((spec := metric_spec(s)) is not None and (spec.stock or spec.sheet)
+               for s in frame.subjects)
 
 
 def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:

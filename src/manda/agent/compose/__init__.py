@@ -22,6 +22,7 @@ from manda.agent.compose import (
     topics,
 )
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.leads import led_by_best_span
 from manda.agent.evidence import Evidence
 from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape
 from manda.answers import Intent
@@ -60,7 +61,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if evidence.timeline is not None and ask.frame.timeline:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
-            return dated
+            return led_by_best_span(dated, ask, evidence)
     listed = digest.answer(ask, evidence)  # "what did the board discuss in September?"
     if listed is not None:
         return listed
@@ -74,12 +75,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if shape is not None:
         draft = topics.compose(ask, evidence, shape)
         if draft is not None:
-            return draft
+            return led_by_best_span(draft, ask, evidence)
     match ask.intent:
         case Intent.DEEP_DIVE:
             return deep_dive.compose(ask, evidence)
         case Intent.DUE_DILIGENCE:
-            return due_diligence.compose(ask, evidence)
+            return led_by_best_span(due_diligence.compose(ask, evidence), ask, evidence)
         case Intent.COMPARISON:
             return comparison.compose(ask, evidence)
         case Intent.SYNTHESIS:

@@ -57,6 +57,7 @@ class Draft:
     offer_qa: bool = False
     rests_on: list[Finding] = field(default_factory=list)
     cautions: list[Caution] = field(default_factory=list)  # kept apart from `text`
+    short: bool = False  # it says what it could not answer ("its growth cannot be computed")
 
 
 def sources_of(findings: Sequence[Finding], evidence: Evidence) -> list[Source]:

@@ -19,8 +19,8 @@ from manda.agent.spans import Span, statement_rows
 from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
+from manda.vocabulary import vocabulary
 
-COMPUTED = "computed, not stated in the documents"
 _READABLE = {"operating cash flow": "operating cash flow", "capex": "capital expenditures",
              "operating income": "operating income", "d&a": "depreciation and amortisation",
              "revenue": "revenue", "net income": "net income", "gross profit": "gross profit",
@@ -56,7 +56,8 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     if not choices:
         return None
     _, year, figures = max(choices, key=lambda c: c[0])
-    return Draft(text=with_assumption(ask.assumption, _working(metric, figures, evidence)))
+    return Draft(text=with_assumption(ask.assumption,
+                                      _working(metric, figures, evidence, ask.language)))
 
 
 def _inputs(rows: Sequence[Span], inputs: Sequence[str]) -> dict[str, Span] | None:
@@ -82,11 +83,13 @@ def _figure(span: Span, year: int) -> Figure | None:
 
 
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
-             evidence: Evidence) -> str:
+             evidence: Evidence, language: str = "en") -> str:
+    words = vocabulary()
+    computed = words.answer("computed_note", language)
     value = sum(abs(figures[i][1].value or 0.0) for i in metric.plus)
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
-    period = when(lead_span, lead_fig, evidence)
+    period = when(lead_span, lead_fig, evidence, language)
     parts = [f"{_READABLE[i]} {_shown(figures[i][1])} {cite([figures[i][0].source])}"
              for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
@@ -94,16 +97,19 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         signs += " − " + " − ".join(parts[len(metric.plus):])
     if metric.over is None:
         result = Figure("", value, lead_fig.unit or "USD", lead_fig.column).shown()
-        return (f"{_capital(metric.name)} was {result} {period} ({COMPUTED}): {signs}.\n"
-                + _formula(metric, figures, value))
+        return (words.answer("computed_result", language, metric=_capital(metric.name),
+                             result=result, period=period, note=computed, working=signs)
+                + "\n" + _formula(metric, figures, value, language))
     base_span, base = figures[metric.over]
     ratio = value / abs(base.value or 1.0) * metric.times
     shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else f"{ratio:.0f} days"
     over = f"{_READABLE[metric.over]} {_shown(base)} {cite([base_span.source])}"
     inner = signs if len(parts) > 1 else parts[0]
     days = " × 365" if metric.times == 365 else ""
-    return (f"{_capital(metric.name)} was {shown} {period} ({COMPUTED}): ({inner}) ÷ {over}"
-            f"{days}.\n" + _formula(metric, figures, value))
+    return (words.answer("computed_result", language, metric=_capital(metric.name),
+                         result=shown, period=period, note=computed,
+                         working=f"({inner}) ÷ {over}{days}")
+            + "\n" + _formula(metric, figures, value, language))
 
 
 def _capital(name: str) -> str:
@@ -114,7 +120,8 @@ def _shown(figure: Figure) -> str:
     return Figure(figure.written, abs(figure.value or 0.0), figure.unit, figure.column).shown()
 
 
-def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: float) -> str:
+def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: float,
+             language: str = "en") -> str:
     """The formula in one line, in the statement's own figures ("111,482 − 12,715 = 98,767")."""
     def written(item: str) -> str:
         return figures[item][1].written.replace("$", "").strip("()")
@@ -137,8 +144,9 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     if metric.over is None:
         scale = next((s.scale.factor for s, _ in figures.values() if s.scale), 1.0) or 1.0
         result = f"{value / scale:,.0f}"
-    return (f"Working: {metric.name} = {names} = {terms} = {result}"
-            + (f" ({unit.group(0).strip('() ')})" if unit else "") + ".")
+    return vocabulary().answer("computed_working", language, metric=metric.name, names=names,
+                               terms=terms, result=result,
+                               unit=f" ({unit.group(0).strip('() ')})" if unit else "")
 
 
 _UNIT = re.compile(r"[\w$ ]*\bin (?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)

@@ -20,8 +20,8 @@ from manda.agent.compose.common import (
 from manda.agent.compose.leads import lead_lines
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import NOT_FOUND_BELOW
-from manda.agent.spans import Span, best_spans, rank_spans
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
+from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
 from manda.vocabulary import vocabulary
 
@@ -39,7 +39,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         ranked = [s for s in ranked
                   if any(w in s.text.lower() or w in s.source.excerpt.lower() for w in words)]
     if span_confidence(ranked) < NOT_FOUND_BELOW:
-        closest = _from_role_documents(ask, evidence, ranked)
+        closest = _from_role_documents(ask, evidence, ranked) or _closest(ask, evidence, ranked)
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
@@ -52,6 +52,22 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
 def span_confidence(ranked: list[Span]) -> float:
     """How sure retrieval is that a span answers: the best coverage of the question's words."""
     return max((s.words for s in ranked), default=0.0)
+
+
+def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
+    """Below the bar, a span close to it and of the kind asked (a figure for "how much") leads
+    as the closest passage, its runners-up after it, and the Q&A offer: not "not found" while
+    the evidence may be in hand."""
+    if span_confidence(ranked) < CLOSE_BELOW or not fits_kind(ranked[0], ask.frame):
+        return None
+    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence)
+    lines = [lead]
+    if others:
+        lines += [vocabulary().answer("closest_span", ask.language), *others]
+    q = ask.frame.qa_question
+    lines.append(f"{qa_offer(language=ask.language)} (“{q}”)")
+    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)),
+                 proposals=[qa_action(q, "General")], offer_qa=True)
 
 
 def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:

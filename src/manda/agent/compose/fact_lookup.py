@@ -282,7 +282,8 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
         text = (f"The room states {in_text(label)} for {period_name(period)} but not for "
                 f"{period_name(prior) if prior else 'the year before'}{why}, so its growth "
                 f"cannot be computed. {describe_reading(new, evidence)}")
-        return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings)
+        return Draft(text=text, proposals=approvals([new.primary]), rests_on=new.findings,
+                     short=True)
     rate = ((new.primary.value or 0.0) - old.primary.value) / abs(old.primary.value) * 100
     verb = "grew" if rate >= 0 else "fell"
     text = (f"{label} {verb} {abs(rate):.1f}% {period_phrase(period)} (computed): "
@@ -435,9 +436,14 @@ def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 def _matches(finding: Finding, entity: str) -> bool:
+    """The finding is of the person asked: the whole name, else the surname ("Jeff Bezos" is
+    "Jeffrey P. Bezos"); a first name alone names nobody ("Brian Cornell" is not "Brian T.
+    Olsavsky")."""
     wanted = entity.lower()
     blob = " ".join(filter(None, [finding.entity, finding.subject, finding.label])).lower()
-    return wanted in blob or (len(wanted.split()[0]) > 3 and wanted.split()[0] in blob)
+    surname = wanted.split()[-1] if wanted.split() else ""
+    return wanted in blob or (len(surname) > 2 and re.search(
+        rf"(?<!\w){re.escape(surname)}(?!\w)", blob) is not None)
 
 
 _LEGAL_FORM = r"\b(?:AG|GmbH|Ltd|plc|Inc|LLC|LLP|KG|Co|SE|S\.?A|N\.?V|B\.?V)\b\.?"

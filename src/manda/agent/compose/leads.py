@@ -9,25 +9,30 @@ A sentence is quoted as it stands. Runners-up follow, each with its place.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
-from manda.agent.compose.common import Ask
+from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.spans import Span, fiscal_year_of, statement_row
+from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans, statement_row
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import parse_period, year_of
+from manda.vocabulary import vocabulary
 
 
 def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]:
     """The lead span's line(s) and one line per runner-up."""
     if not spans:
         return []
-    first = spans[0]
+    first, words = spans[0], vocabulary()
     lines = row_lead(first, ask, evidence) if first.is_row else None
     if lines is None:
-        lines = [f"{first.source.document} states: “{first.text}” {cite([first.source])}"]
-    lines += [f"- {s.source.document}: “{s.text}” {cite([s.source])}" for s in spans[1:]]
+        lines = [words.answer("span_states", ask.language, document=first.source.document,
+                              text=first.text, cite=cite([first.source]))]
+    lines += [words.answer("span_runner_up", ask.language, document=s.source.document,
+                           text=s.text, cite=cite([s.source])) for s in spans[1:]]
     return lines
 
 
@@ -36,25 +41,33 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     2025), against $96.17 billion in fiscal 2024 (source: …)." and the row as stated."""
     if span.row is None or not statement_row(span.row):
         return None  # a record (a lease, a person) is quoted as it stands
-    figures = [f for f in span.figures() if "change" not in f.column.lower()]
+    figures = [f for f in span.figures() if not a_change_column(f.column)]
     if not figures:
         return None
     chosen = pick_figure(figures, ask, span)
     if chosen is None:
         return None
-    text = f"{span.name()} was {chosen.shown()} {when(span, chosen, evidence)}"
+    words, language = vocabulary(), ask.language
+    text = words.answer("row_figure", language, item=span.name(), figure=chosen.shown(),
+                        when=when(span, chosen, evidence, language))
     prior = _year_before(figures, chosen, span)
     if prior is not None:
-        text += f", against {prior.shown()} {when(span, prior, evidence)}"
-    change = next((f for f in span.figures() if "change" in f.column.lower() and not f.none
+        text += words.answer("row_against", language, figure=prior.shown(),
+                             when=when(span, prior, evidence, language))
+    change = next((f for f in span.figures() if a_change_column(f.column) and not f.none
                    and f.unit == "%"), None)
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
     text += f" {cite([span.source])}."
-    stated = f"As stated: “{span.text}”"
+    stated = words.answer("row_as_stated", language, text=span.text)
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def a_change_column(header: str) -> bool:
+    """A column of changes: "change", "% change", "2025/2024", "2025 vs 2024"."""
+    return vocabulary().cues("change_column").found(header)
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
@@ -87,33 +100,40 @@ def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figur
                  and f.column != chosen.column), None)
 
 
-def when(span: Span, figure: Figure, evidence: Evidence) -> str:
+def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -> str:
     """The figure's period in words: "in fiscal 2025 (the year ended 27 September 2025)",
     "at 31 December 2025", "in 2025"."""
+    words = vocabulary()
+
+    def say(key: str, **values: object) -> str:
+        return words.answer(key, language, **values)
+
     part = parse_period(figure.column)
     if part is not None and not part.startswith(("FY", "as of")):
-        return f"in {part}"  # a quarter, a half, a month: as the column names it
+        return say("period_in", period=part)  # a quarter, a half, a month: as the column says
     day = column_date(figure.column)
     if day is not None:
         fiscal = fiscal_year_of(day)
         if not span.flow:
-            return f"at {_day(day)}"
+            return say("period_at", day=_day(day, language))
         if day.month == 12 and day.day == 31:
-            return f"in {day.year}"
-        return f"in fiscal {fiscal} (the year ended {_day(day)})"
+            return say("period_in", period=day.year)
+        return say("fiscal_year_ended", year=fiscal, day=_day(day, language))
     year = column_year(figure.column)
     if year is None:
-        return f"({figure.column})"
+        return say("period_column", column=figure.column)
     end = _year_end_of(span, evidence)
     if end is None or (end.month == 12 and end.day >= 28):
-        return f"in {year}"
+        return say("period_in", period=year)
     if fiscal_year_of(end) != end.year:  # a retail year: fiscal 2025 ends early in 2026
         if end.year == year + 1:
-            return f"in fiscal {year} (the year ended {_day(end)})"
-        return f"in fiscal {year} (the year ending {end.strftime('%B')} {year + 1})"
+            return say("fiscal_year_ended", year=year, day=_day(end, language))
+        return say("fiscal_year_ending", year=year, month=_month(end.month, language),
+                   end_year=year + 1)
     if end.year == year:
-        return f"in fiscal {year} (the year ended {_day(end)})"
-    return f"in fiscal {year} (the year ending {end.strftime('%B')} {year})"
+        return say("fiscal_year_ended", year=year, day=_day(end, language))
+    return say("fiscal_year_ending", year=year, month=_month(end.month, language),
+               end_year=year)
 
 
 def _year_end_of(span: Span, evidence: Evidence) -> date | None:
@@ -147,5 +167,36 @@ def _same_document(span: Span, evidence: Evidence) -> list[date | None]:
     return out
 
 
-def _day(day: date) -> str:
-    return f"{day.day} {day:%B %Y}"
+def _day(day: date, language: str = "en") -> str:
+    return vocabulary().answer("day", language, day=day.day, month=_month(day.month, language),
+                               year=day.year)
+
+
+def _month(number: int, language: str) -> str:
+    """A month's name in the answer's language (its language file's first word for it)."""
+    languages = vocabulary().languages
+    own = languages.get(language)
+    names = (own.months.get(number) if own is not None else None) or \
+        languages["en"].months[number]
+    return names[0].capitalize()
+
+
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
+
+
+def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """A listing (a topic's statements, the deal's key dates, the management team) answering a
+    question that asks for one thing (a figure, a rate, a date, a person, a reason): the span
+    that best answers it leads, above the listing, when it is confident and of the kind asked
+    and the listing's own first line does not already state it."""
+    if ask.frame.answer_kind not in LISTED_KINDS:
+        return draft
+    ranked = rank_spans(ask.frame, evidence)
+    if not ranked or ranked[0].words < NOT_FOUND_BELOW or not fits_kind(ranked[0], ask.frame):
+        return draft
+    top = ranked[0]
+    first = next((line for line in draft.text.splitlines() if line.strip()), "")
+    if top.text[:60] in first or fits_kind(Span(first, top.source), ask.frame):
+        return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
+    lead = lead_lines([top], ask, evidence)[0]
+    return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")

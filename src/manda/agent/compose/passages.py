@@ -14,11 +14,12 @@ import re
 
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.relevance import NOT_FOUND_BELOW, says_change, stems_of, term_in
-from manda.agent.spans import Span, rank_spans
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, says_change, stems_of, term_in
+from manda.agent.spans import Span, a_movement, fits_kind, rank_spans
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.vocabulary import metric_spec
 from manda.models import Finding
+from manda.vocabulary import vocabulary
 
 
 def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
@@ -27,33 +28,62 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     the question than the best span (a coarser line item: "net sales" for "AWS net sales"), or
     states a change by that amount where the level is asked."""
     ranked = rank_spans(ask.frame, evidence)
-    if not ranked or ranked[0].words < NOT_FOUND_BELOW:
+    if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
+    if ranked[0].words < NOT_FOUND_BELOW:
+        # a span close to it only: the composed figure stands unless it is a change by that
+        # amount where the level is asked
+        return not (draft.rests_on and _a_change(draft.rests_on[0])
+                    and ask.frame.answer_kind != "rate")
     if draft.offer_qa:
         # "not found" while a span answers, unless the question's own rules ("no forecasts",
         # "only audited") are what kept the figure out
         return evidence.admission is not None
+    if draft.short:
+        return False  # "its growth cannot be computed" while a span states it
     if not draft.rests_on:
         return True
     finding = draft.rests_on[0]
     if _a_change(finding) and ask.frame.answer_kind != "rate":
         return False
     top = ranked[0]
+    if ask.frame.answer_kind == "rate" and not _PERCENT.search(draft.text) and fits_kind(
+            top, ask.frame):
+        return False  # a rate asked ("how did they change?"), the draft gives none, a span does
     if any(_states(s, finding) for s in ranked[:1]):
         return True
     return _names_all(finding, top, ask)
 
 
+# "Operating income increased $4.5 billion or 15%": the verb right before the figure
+_CHANGED = vocabulary().cues("change_verb_before_figure")
+_PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|reduced|raised|lowered|"
                      r"impacted|improved|boosted|changed?)\b[^.;]{0,80}?\bby\s*$", re.IGNORECASE)
 
 
 def _a_change(finding: Finding) -> bool:
     """"Changes in exchange rates increased net sales by $4.4 billion": the figure is a change,
-    not the line item's level."""
+    not the line item's level; so is a balance's movement beside its figure ("proceeds from
+    long-term debt of $5.1 billion", "a $3.93 billion increase in proceeds from debt")."""
     written = (finding.value_text or "").strip()
     at = finding.excerpt.find(written) if written else -1
-    return at > 0 and bool(_CHANGE.search(finding.excerpt[:at]))
+    if at < 0:
+        return False
+    if at > 0 and (_CHANGE.search(finding.excerpt[:at]) or _CHANGED.ends(finding.excerpt[:at])):
+        return True
+    spec = metric_spec(finding.subject)
+    if spec is None or not (spec.stock or spec.sheet):
+        return False
+    clause = _clause(finding.excerpt, at, at + len(written))
+    return a_movement(clause)
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The words around a figure within its clause (to the sentence's or a semicolon's edge)."""
+    before = re.split(r"[.;:]\s", text[:start])[-1][-120:]
+    after = re.split(r"[.;:]\s", text[end:])[0][:40]
+    return f"{before} {text[start:end]} {after}"
 
 
 def _states(span: Span, finding: Finding) -> bool:

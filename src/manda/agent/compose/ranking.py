@@ -16,6 +16,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
 from manda.finance.figures import Figure
+from manda.vocabulary import vocabulary
 
 MIN_ROWS = 2
 _TOTAL = re.compile(r"^\s*(?:total|consolidated|net sales$|all other)\b", re.IGNORECASE)
@@ -74,18 +75,24 @@ def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | Non
 def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
           evidence: Evidence) -> str:
     by, top_first = ask.frame.rank_by, ask.frame.top_first
+    words, language = vocabulary(), ask.language
     first_span, first, _, _ = lines[0]
-    period = when(first_span, first, evidence)
+    period = when(first_span, first, evidence, language)
     sources = cite(list({s.source.key: s.source for s, _, _, _ in lines}.values()))
     items = []
     for span, figure, prior, measure in lines:
         label = span.row.label if span.row is not None else ""
         if by == "growth" and prior is not None:
-            items.append(f"{label} {measure:+.1f}% ({figure.shown()} against {prior.shown()})")
+            items.append(words.answer("ranking_growth_item", language, item=label,
+                                      change=f"{measure:+.1f}%", figure=figure.shown(),
+                                      prior=prior.shown()))
         else:
-            items.append(f"{label} {figure.shown()}")
+            items.append(words.answer("ranking_size_item", language, item=label,
+                                      figure=figure.shown()))
     how = "growth" if by == "growth" else "size"
     place = "first" if top_first else "last"
-    lead = f"{items[0]} ranks {place} by {how} {period} {sources}."
+    lead = words.answer(f"ranks_{place}_by_{how}", language, item=items[0], period=period,
+                        cite=sources)
     ranked = "; ".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
-    return f"{lead}\nRanked ({'highest' if top_first else 'lowest'} first): {ranked}."
+    order = "ranked_highest_first" if top_first else "ranked_lowest_first"
+    return f"{lead}\n{words.answer(order, language, ranked=ranked)}"

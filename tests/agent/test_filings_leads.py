@@ -1,0 +1,146 @@
+"""How the best span leads on real-filing shapes (issue 25): a balance's movement is no level,
+the cause's words count for half, a rate asked needs a rate, a cut-off caption's scale, a change
+column named by two years, a close span below the bar, a person by surname. None of it knows a
+company or a filing: the passages below are written for the tests."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from test_spans import _evidence as _passages
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.fact_lookup import _matches
+from manda.agent.compose.leads import a_change_column, led_by_best_span, row_lead
+from manda.agent.compose.passages import _a_change
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import a_movement, rank_spans
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2025, 12, 31), fiscal_year_end="--12-31")
+
+
+def _evidence(*texts: str) -> Evidence:
+    return _passages(*texts, doc=DOC)
+
+
+def _ask(question: str) -> Ask:
+    return Ask.of(read_question(question))
+
+
+def _finding(subject: str, value: float, written: str, excerpt: str) -> Finding:
+    return Finding(id=f"f-{subject}-{value}", deal_id="d", document_id=DOC.id,
+                   kind=FindingKind.METRIC, subject=subject, label=subject.title(), value=value,
+                   value_text=written, excerpt=excerpt, location=Location.for_page(10),
+                   confidence=0.9, confidence_level=Confidence.HIGH)
+
+
+def test_a_balances_movement_is_no_level_of_it() -> None:
+    proceeds = _finding("debt", 5.1e9, "$5.1 billion",
+                        "Cash inflows resulted from proceeds from long-term debt of $5.1 billion.")
+    increase = _finding("debt", 3.93e9, "$3.93 billion",
+                        "The change was due to a $3.93 billion increase in proceeds from debt.")
+    level = _finding("debt", 65.6e9, "$65.6 billion",
+                     "Our long-term debt was $65.6 billion as of December 31, 2025.")
+    assert _a_change(proceeds) and _a_change(increase)
+    assert not _a_change(level)
+    raised = _finding("ebit", 4.5e9, "$4.5 billion", "Operating income increased $4.5 billion.")
+    assert _a_change(raised)
+    assert a_movement("repayments of notes") and not a_movement("long-term debt outstanding")
+
+
+def test_the_level_leads_over_the_movement_for_a_balance_asked() -> None:
+    evidence = _evidence(
+        "Cash inflows from financing activities resulted from proceeds from long-term debt of "
+        "$5.1 billion in 2025.",
+        "Our long-term debt was $65.6 billion as of December 31, 2025.")
+    ask = _ask("How much long-term debt did the company have at the end of 2025?")
+    assert "$65.6 billion" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_words_after_the_cause_count_for_half_when_a_rate_is_asked() -> None:
+    evidence = _evidence(
+        "Operating expenses increased $4.2 billion or 21% driven by investments in Azure.",
+        "Azure revenue increased 29% driven by consumption-based services.")
+    ask = _ask("How fast is Azure growing?")
+    assert "29%" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_row_of_percentages_is_no_amount() -> None:
+    evidence = _evidence("\n".join([
+        "Net Sales:", "Year Ended December 31, | 2024 | 2025",
+        "North America | 2024: $387,497 | 2025: $426,305",
+        "Net Sales Mix:", "Year Ended December 31, | 2024 | 2025",
+        "North America | 2024: 61% | 2025: 59%"]))
+    ask = _ask("What were North America segment sales in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "426,305" in top.text
+
+
+def test_a_cut_off_caption_takes_the_documents_one_scale() -> None:
+    evidence = _evidence(
+        "CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
+        "Net sales | 2025: $104,780 | 2024: $106,566",
+        "January 31, 2026 | February 1, 2025\n"
+        "Long-term debt and other borrowings | January 31, 2026: $14,326 | "
+        "February 1, 2025: 14,304")
+    ask = _ask("What is the long-term debt?")
+    top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None
+               and "Long-term debt" in s.row.label)
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$14.33 billion" in lines[0]
+
+
+def test_a_change_column_named_by_two_years_gives_the_rows_change() -> None:
+    assert a_change_column("2025/2024") and a_change_column("% change")
+    assert not a_change_column("2025")
+    evidence = _evidence("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n"
+                         "2025 | 2024 | 2025/2024\n"
+                         "Net sales | 2025: $104,780 | 2024: $106,566 | 2025/2024: (1.7)%")
+    ask = _ask("What were net sales in 2025 and how did they change?")
+    top = rank_spans(ask.frame, evidence)[0]
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$104.78 billion" in lines[0] and "-1.7%" in lines[0]
+
+
+def test_a_listing_is_led_by_the_span_that_answers_one_figure() -> None:
+    evidence = _evidence("\n".join([
+        "Provision for income taxes, effective tax rate and statutory rate were as follows:",
+        "2025 | 2024", "Effective tax rate | 2025: 15.6% | 2024: 24.1%"]))
+    ask = _ask("What was the effective tax rate in 2025?")
+    listing = Draft(text="Tax in the documents:\n- a passage (source: Annual.pdf, p.10)")
+    led = led_by_best_span(listing, ask, evidence)
+    assert "15.6%" in led.text.splitlines()[0]
+    assert led.text.endswith(listing.text)
+    broad = _ask("Tell me about tax")
+    assert led_by_best_span(listing, broad, evidence) is listing
+
+
+def test_a_close_span_of_the_kind_asked_leads_instead_of_not_found() -> None:
+    evidence = _evidence("\n".join([
+        "Revenues (in millions)", "Year Ended December 31, | 2023 | 2022",
+        "Automotive sales | 2023: 78,509 | 2022: 67,210",
+        "Automotive regulatory credits | 2023: 1,790 | 2022: 1,776"]))
+    ask = _ask("How much did the company make from selling regulatory credits in 2023?")
+    draft = evidence_answer(ask, evidence)
+    assert "1.79 billion" in draft.text.splitlines()[0]
+    assert "found nothing" not in draft.text and draft.offer_qa
+
+
+def test_a_person_is_matched_by_surname_never_by_first_name_alone() -> None:
+    cfo = _finding("person", 0.0, "", "Brian T. Olsavsky, Senior Vice President and CFO")
+    cfo = cfo.model_copy(update={"entity": "Brian T. Olsavsky", "label": "Brian T. Olsavsky"})
+    chair = cfo.model_copy(update={"entity": "Jeffrey P. Bezos", "label": "Jeffrey P. Bezos"})
+    assert not _matches(cfo, "Brian Cornell")
+    assert _matches(chair, "Jeff Bezos")
