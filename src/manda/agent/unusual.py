@@ -25,6 +25,9 @@ _NEGATIVE = vocabulary().cues("negation")
 # A day written with a dot ("bis 31. Dezember 2024", `day_dot_months`) ends no sentence.
 _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_dot_months').slot}))"
                        r"\s+(?=[A-Z0-9\"“(])|\n+")
+# "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
+_ABBREVIATIONS = vocabulary().words("abbreviations")
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
 _MAX = 260
 
 
@@ -64,10 +67,23 @@ def unwrap(text: str) -> str:
     return "\n".join(out)
 
 
+def _split(text: str) -> list[str]:
+    """The text cut at each sentence break but one after an abbreviation on the same line."""
+    parts: list[str] = []
+    cut = 0
+    for m in _SENTENCE.finditer(text):
+        last = _LAST_WORD.search(text, cut, m.start())
+        if "\n" not in m.group(0) and last and last.group(1).lower() in _ABBREVIATIONS:
+            continue
+        parts.append(text[cut : m.start()])
+        cut = m.end()
+    return [*parts, text[cut:]]
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of a passage; one that starts with "It …" keeps the sentence it refers to."""
     out: list[str] = []
-    for part in _SENTENCE.split(unwrap(body(text))):
+    for part in _split(unwrap(body(text))):
         part = part.strip(" -•*\t")
         if not part:
             continue

@@ -43,7 +43,7 @@ from manda.agent.selection import (
 )
 from manda.agent.spans import Span, rank_spans
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import scan, sentences
+from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns
@@ -51,7 +51,7 @@ from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject
 from manda.ingest.extract.names import ORG
-from manda.models import Finding, Nature
+from manda.models import Finding, FindingKind, Nature
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
@@ -431,8 +431,29 @@ def _asked_topics(ask: Ask, evidence: Evidence) -> Draft | None:
         items = named or items
     if not items:
         return None
-    lines = [f"{i.topic.flag_label}: {i.statement} {cite([i.source])}" for i in items]
+    lines = []
+    for i in items:
+        party = _party_unnamed(i, evidence)
+        label = f"{i.topic.flag_label} ({party})" if party else i.topic.flag_label
+        lines.append(f"{label}: {i.statement} {cite([i.source])}")
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+
+
+def _party_unnamed(item: UnusualItem, evidence: Evidence) -> str | None:
+    """The counterparty of the contract a statement is about, where the statement does not name
+    it: "En cas de changement de contrôle …, le Client pourra résilier le contrat-cadre" is the
+    contract with Laiteries du Vercors that the sentence before names, as its finding knows."""
+    said = " ".join(item.statement.rstrip(" …").split()).lower()
+    for f in evidence.usable_findings():
+        if not (f.kind is FindingKind.CONTRACT and f.entity
+                and f.document_id == item.source.document_id
+                and f.entity.lower() not in said):
+            continue
+        # the finding's excerpt is a window: it holds the statement's start, or ends inside it
+        excerpt = " ".join(f.excerpt.split()).lower()
+        if said[:30] in excerpt or excerpt[-30:] in said:
+            return f.entity
+    return None
 
 
 def _matches(finding: Finding, entity: str) -> bool:

@@ -30,9 +30,17 @@ _CONTRACT_NAME = re.compile(
 )
 _DENIES = _WORDS.cues("denies")
 _DENIAL_REACH = 30  # "contains no change-of-control clause"
+# "with Initech and Umbrella", "conclu avec Laiteries du Vercors": the counterparties after the
+# language's "with" (`contract_with`), each of capitalised words and the small words inside a
+# name (`name_links`), two joined by `party_and`
+_AND = _WORDS.cues("party_and")
+_NAME_LINKS = "|".join(re.escape(w) for w in sorted(
+    (w for w in _WORDS.words("name_links") if w.isalpha() and not _AND.fullmatch(w)),
+    key=len, reverse=True))
+_PARTY = rf"[A-Z][\w&\-]+(?:\s+(?:(?:{_NAME_LINKS})\s+)?[A-Z][\w&\-]+){{0,2}}"
 _WITH_PARTIES = re.compile(
-    r"\bwith\s+(?P<a>[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){0,2})(?:\s*\([^)]*\))?"
-    r"(?:\s+and\s+(?P<b>[A-Z][\w&\-]+(?:\s+[A-Z][\w&\-]+){0,2}))?"
+    rf"(?i:\b{_WORDS.cues('contract_with').slot})\s+(?P<a>{_PARTY})(?:\s*\([^)]*\))?"
+    rf"(?:\s+(?i:{_AND.slot})\s+(?P<b>{_PARTY}))?"
 )
 _REFERS_BACK = re.compile(
     r"^(?:It|The\s+(?:agreement|contract)|This|Such|Under\s+(?:the|this|it))\b"
