@@ -133,3 +133,25 @@ def test_a_table_row_and_a_sentence_on_the_same_balance_keep_the_facility() -> N
     findings, _, _ = extract("Accounts.pdf", parsed)
     debt = [f for f in findings if f.subject == "debt" and f.value == 8_000_000]
     assert [(f.entity, f.period) for f in debt] == [("term loan", "as of 2024-12-31")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a French crédit syndiqué: each crédit's principal, the revolver's drawn amount
+    ("Les Prêteurs consentent : (a) un prêt amortissable d'un montant maximum en principal de "
+     "12 000 000 € ; (b) un crédit renouvelable d'un montant maximum en principal de "
+     "3 000 000 €.",
+     [("12 000 000 €", "facility limit", "term loan"),
+      ("3 000 000 €", "facility limit", "revolving credit facility")]),
+    ("dont prêt 7 500,0 K€ et crédit renouvelable tiré à hauteur de 900,0 K€.",
+     [("900,0 K€", "drawn", "revolving credit facility")]),
+    # a Spanish préstamo sindicado: its tramos, and a línea de crédito renovable
+    ("Los bancos conceden una financiación por importe máximo de 20.000.000 euros: (a) Tramo A, "
+     "préstamo amortizable, por importe de 14.000.000 euros; (b) Tramo B, línea de crédito "
+     "renovable, por importe de 6.000.000 euros.",
+     [("20.000.000 euros", "facility limit", "term loan"),
+      ("14.000.000 euros", "drawn", "term loan"),
+      ("6.000.000 euros", "facility limit", "revolving credit facility")]),
+])
+def test_french_and_spanish_facilities_read_in_their_own_words(
+        text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert roles(text) == expected

@@ -556,3 +556,18 @@ def test_the_average_headcount_is_no_headcount_at_the_year_end() -> None:
              "fabrique des emballages. Effectif moyen de l'exercice : 186\nsalariés.\n",
         location=Location.for_page(1))])
     assert only(findings, value=186).subject == "average headcount"
+
+
+def test_a_contract_named_in_french_keeps_its_counterparty_for_the_clause_that_follows() -> None:
+    """"conclu avec Fromageries du Jura" names the counterparty the next sentence's change of
+    control is about; "article L. 233-3" ends no sentence."""
+    text = ("Contrats significatifs\nLe contrat-cadre conclu avec Fromageries du Jura, premier "
+            "client, court jusqu'au 30 juin 2028. En cas de changement de contrôle au sens de "
+            "l'article L. 233-3 du Code de commerce, le Client pourra résilier le contrat-cadre "
+            "moyennant un préavis de deux mois.")
+    findings, _, _ = extract("Note juridique.docx", [
+        Section(text=text, location=Location.for_section("Contrats significatifs"))],
+        file_type="docx")
+    contract = only(findings, kind=FindingKind.CONTRACT)
+    assert contract.entity == "Fromageries du Jura"
+    assert contract.attributes["change_of_control"] == "yes"
