@@ -49,7 +49,7 @@ from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns
 from manda.finance.fiscal import FiscalYearEnd, year_end_statements
 from manda.finance.periods import same_quarter_last_year
-from manda.finance.vocabulary import canonical_subject
+from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.names import ORG
 from manda.models import Finding, FindingKind, Nature
 
@@ -80,9 +80,29 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.subject:
         draft = _growth(ask, evidence) or _metric(ask, evidence)
         if passages.stands(draft, ask, evidence):
-            return draft
+            return _with_kin(draft, ask, evidence)
         return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
+
+
+def _with_kin(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """"EBITDA and the EBITDA margin", "NRR, GRR and logo churn": each other line item of the
+    same family the question names is answered after the first, each from its own findings."""
+    first = metric_spec(ask.subject or "")
+    if first is None or not first.family or draft.offer_qa:
+        return draft
+    for subject in ask.frame.subjects:
+        spec = metric_spec(subject)
+        if subject == ask.subject or spec is None or spec.family != first.family:
+            continue
+        kin = _metric(replace(ask, subject=subject), evidence)
+        if kin.offer_qa or not kin.rests_on:
+            continue
+        draft = replace(draft, text=f"{draft.text}\n\n{kin.text}",
+                        proposals=[*draft.proposals, *kin.proposals],
+                        rests_on=[*draft.rests_on, *kin.rests_on],
+                        cautions=[*draft.cautions, *kin.cautions])
+    return draft
 
 
 def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
