@@ -27,7 +27,6 @@ _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_d
                        r"\s+(?=[A-Z0-9\"“(])|\n+")
 # "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
 _ABBREVIATIONS = vocabulary().words("abbreviations")
-_LAST_WORD = re.compile(r"([\w.]+)\.$")
 _MAX = 260
 
 
@@ -72,8 +71,9 @@ def _split(text: str) -> list[str]:
     parts: list[str] = []
     cut = 0
     for m in _SENTENCE.finditer(text):
-        last = _LAST_WORD.search(text, cut, m.start())
-        if "\n" not in m.group(0) and last and last.group(1).lower() in _ABBREVIATIONS:
+        before = text[cut : m.start()].split()
+        last = before[-1].lstrip("([\"“«'").lower() if before else ""
+        if "\n" not in m.group(0) and last.endswith(".") and last[:-1] in _ABBREVIATIONS:
             continue
         parts.append(text[cut : m.start()])
         cut = m.end()
