@@ -436,7 +436,11 @@ def _facility(sentence: _Sentence, value: _Value, statement: FacilityStatement
               ) -> Candidate | None:
     """A facility's limit, drawn amount or headroom: the drawn amount is debt of that facility
     (its own fact, beside the total), the others are not debt at all."""
-    subject = (_FACILITY_SUBJECT[statement.role], *statement.named_at)
+    # what is drawn on a revolver is the balance line a table calls "RCF drawn" ("revolver"),
+    # so a sentence and a table stating it for the same date agree or conflict
+    revolver = (statement.role is FacilityRole.DRAWN
+                and statement.facility == "revolving credit facility")
+    subject = ("revolver" if revolver else _FACILITY_SUBJECT[statement.role], *statement.named_at)
     candidate = _metric(sentence, value, subject)
     if candidate is None:
         return None
@@ -450,7 +454,7 @@ def _facility(sentence: _Sentence, value: _Value, statement: FacilityStatement
         elif candidate.period is None and sentence.view.signed:
             candidate.period = sentence.view.signed
             candidate.evidence = "narrative"
-    candidate.entity = name
+    candidate.entity = None if revolver else name
     what = _FACILITY_LABEL[statement.role]
     if statement.role is FacilityRole.LIMIT and not statement.drawable:
         # a term loan's size when it was made
