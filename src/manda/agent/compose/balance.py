@@ -199,8 +199,11 @@ def facility_lines(evidence: Evidence) -> list[FacilityLine]:
         assert limit is not None
         drawn_all = [f for f in findings_for(evidence, "debt") if f.entity == name
                      and f.value is not None]
-        if name == "revolving credit facility":  # what is drawn on it is the revolver line
-            drawn_all += [f for f in findings_for(evidence, "revolver") if f.value is not None]
+        if name == "revolving credit facility":  # what is drawn on it is the revolver line,
+            # the facility's own sentence first
+            lines_drawn = [f for f in findings_for(evidence, "revolver") if f.value is not None]
+            drawn_all += ([f for f in lines_drawn if f.attributes.get("facility") == name]
+                          or lines_drawn)
         drawn = latest([f for f in drawn_all if f.period == limit.period]) or latest(drawn_all)
         stated = latest([f for f in findings_for(evidence, "facility headroom")
                          if f.entity == name and f.value is not None])
