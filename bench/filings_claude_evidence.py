@@ -5,7 +5,8 @@ against the local Messages API (`manda.testing.anthropic_server`). Its scripted 
 the system prompt directs: on the first turn it calls `query_knowledge_base` with the question
 and the metric and period Manda read (and `topic_brief` too for a topic question), then answers
 from what it was given. For each question the script records whether the evidence page (the
-`<excerpt source="File.pdf, p.N">` of a page the answer key names) is in what the model read,
+`<excerpt id="S3" file="File.pdf" loc="p.N" …>` of a page the answer key names) is in what the
+model read,
 whether the evidence snippet itself is, and the input tokens that took (the fake's tokenizer:
 about four characters a token; the final turn carries everything read before it). Dev and
 held-out apart. Run: `.venv/bin/python bench/filings_claude_evidence.py [--keep DIR] [--misses]`.
@@ -43,7 +44,12 @@ from manda.testing.anthropic_server import (
 )
 
 GOALS = {"evidence_read": 0.95, "tokens": 12_000}  # held-out, see README
-_EXCERPT = re.compile(r'<excerpt source="([^"]+), ([^"]+)"')
+# an excerpt as `tools.render_passages` writes it: with its evidence id, file and place
+_EXCERPT = re.compile(r'<excerpt id="([^"]+)" file="([^"]+)" loc="([^"]+)"')
+
+
+class NotMeasuring(SystemExit):
+    """The excerpts the model read no longer parse: the bench would report 0 and mean nothing."""
 _READING = re.compile(r"\b(metric|period): ([^;\n|]+)")
 _TOPIC = re.compile(r"\btopic: (\w+) \(call topic_brief\)")
 
@@ -56,7 +62,7 @@ def scripted_model(request: RecordedRequest) -> Reply:
                                                   for b in m["content"]) for m in messages):
         read = _read_text(request)
         first = _EXCERPT.search(read.split("</document_excerpts>", 1)[-1]) or _EXCERPT.search(read)
-        cite = f" (source: {first.group(1)}, {first.group(2)})" if first else ""
+        cite = f" [{first.group(1)}]" if first else ""  # cited by id, as the prompt asks
         return text_reply(f"From the excerpts returned{cite}.")
     asked = request.last_user_text
     question = asked.split("\n", 1)[0].removeprefix("Question: ").strip()
@@ -124,7 +130,12 @@ async def run(root: Path, split: str | None) -> list[Read]:
             await service.ask(FILINGS_DEAL, q["question"])
             requests = server.requests[before:]
             read = "\n".join(_read_text(r) for r in requests)
-            places = {(d, loc) for d, loc in _EXCERPT.findall(read)}
+            places = {(d, loc) for _, d, loc in _EXCERPT.findall(read)}
+            if "<excerpt " in read and not places:
+                raise NotMeasuring(
+                    f"{q['id']}: the model read excerpts, but none matches the format this bench "
+                    "parses (bench/filings_claude_evidence.py _EXCERPT); update it to what "
+                    "manda.agent.tools.render_passages writes, or every figure below is 0")
             k = key[q["id"]]
             out.append(Read(
                 id=q["id"], split=q["split"],
