@@ -28,8 +28,6 @@ from manda.answers import Answer
 from manda.evals.checks import CheckResult, read_as_shown, run_checks
 from manda.models import IngestReport
 from manda.sample.facts import TARGETCO
-from manda.sample.segura_facts import SEGURA
-from manda.sample.sorelle_facts import SORELLE
 
 DEFAULT_DATASET = Path("evals/dataset.yaml")
 DEFAULT_BUDGET_TOKENS = 50_000
@@ -67,7 +65,11 @@ NEW_ROOM_FLOOR = 0.94
 # A caption's scale, a fiscal year end and a covenant's level (a stepped one too) read in every
 # language's words, a metric asked with its margin, the covenant red flag's headroom, a month
 # named without its year in a dated e-mail (fr24): Sorelle 93.3% (28/30), Segura 89.3% (25/28).
-NEW_ROOM_FLOORS: dict[str, float] = {SORELLE: 0.93, SEGURA: 0.89}
+# The French and Spanish facility words, a contract's counterparty in each language's 'with',
+# a statement past an abbreviation's dot, a revolver's drawn amount as the revolver line
+# (debt24): Sorelle 100% (30/30), Segura 96.4% (27/28): both reached NEW_ROOM_FLOOR and left
+# this table.
+NEW_ROOM_FLOORS: dict[str, float] = {}
 # Estimated USD per million tokens (Claude Sonnet list prices); used only for the report.
 PRICE_PER_MTOK = {"input": 3.0, "output": 15.0}
 
