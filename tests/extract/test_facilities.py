@@ -100,8 +100,9 @@ def test_a_balance_is_dated_where_it_stood_not_when_the_agreement_was_signed() -
                  "£8.0m outstanding under the term loan and £1.0m drawn under the £3.0m revolving "
                  "credit facility as at 31 December 2024.")
     assert ("debt", "term loan", 8_000_000, "as of 2024-12-31") in read
-    assert ("debt", "revolving credit facility", 1_000_000, "as of 2024-12-31") in read
-    assert not [r for r in read if r[3] == "as of 2022-05-02" and r[0] == "debt"]
+    # what is drawn on a revolver is the revolver line, as a table's "RCF drawn" row
+    assert ("revolver", None, 1_000_000, "as of 2024-12-31") in read
+    assert not [r for r in read if r[3] == "as of 2022-05-02" and r[0] in ("debt", "revolver")]
 
 
 def test_a_term_loans_original_principal_is_its_size_at_signing() -> None:
