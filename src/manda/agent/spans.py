@@ -66,6 +66,9 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
+_LIST_ASKED = vocabulary().cues("answer_list_opening")
+_ENUMERATION = vocabulary().cues("enumeration")
+_AUXILIARY = vocabulary().cues("question_auxiliary")
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     for term in terms:
         df = sum(1 for s in pool.stems if term_in(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
+    if _asks_list(frame) and (verb := _verb_of(frame.text, core)) is not None:
+        weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     topics = [t for t in terms if names_topic(t)]
@@ -332,7 +337,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     latest_doc = _latest_documents(evidence)
     # a factual question: a conditional or hedged sentence does not answer it (a question that
     # asks about risks, or in the hedge's own words, is answered by them)
-    hedged = not _HEDGED.search(frame.text) and not _RISK_ASKED.search(frame.text)
+    hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
+                  or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
     ranked: list[Span] = []
     for span, name, stems in zip(pool.spans, pool.names, pool.stems, strict=True):
@@ -511,7 +517,27 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
         return KIND_FIT / 2 if YEAR.search(text) else 0.0
+    if _asks_list(frame) and span.row is None:
+        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
+        return KIND_FIT if _ENUMERATION.search(text) and text.count(",") >= 2 else 0.0
     return 0.0
+
+
+def _verb_of(question: str, core: Sequence[str]) -> str | None:
+    """The question's own verb: its last word, where an auxiliary ("does", "did") stands
+    before it ("What services does Amazon offer?")."""
+    aux = _AUXILIARY.search(question)
+    last = _WORD.findall(question[aux.end():]) if aux is not None else []
+    if len(last) < 2:
+        return None
+    return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
+
+
+def _asks_list(frame: QuestionFrame) -> bool:
+    """"Which iPhone models …", "What advertising services …": the things of a kind, not one
+    figure, rate, date or name."""
+    return frame.answer_kind is None and not frame.subjects and \
+        _LIST_ASKED.starts(frame.text) is not None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:
