@@ -130,10 +130,11 @@ class _Pool:
     spans: list[Span]
     names: list[set[str]]  # stems of a row's label and heading (a sentence: its own)
     stems: list[set[str]]  # stems of all its text
+    under: list[set[str]] = field(default_factory=list)  # a sentence's heading's stems
 
 
 def _candidates(evidence: Evidence) -> _Pool:
-    pool = _Pool([], [], [])
+    pool = _Pool([], [], [], [])
     page_lines: dict[tuple[str, int | None], list[str]] = {}
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
@@ -153,7 +154,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         for table in tables:
             _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
                       source, year_end, scales.get(hit.document_id))
-        for sentence in _sentences(hit.text):
+        for sentence, heading in _sentences(hit.text):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -162,24 +163,25 @@ def _candidates(evidence: Evidence) -> _Pool:
             pool.spans.append(Span(trim(sentence, 320), source, year_end=year_end))
             pool.names.append(stems)
             pool.stems.append(stems)
+            pool.under.append(stems_of(heading))
     return pool
 
 
-def _sentences(text: str) -> list[str]:
-    """The passage's sentences, each heading line apart (a page header, "Capital Allocation"
-    above its paragraph is no part of the paragraph's first sentence), and each lead-in that
-    ends in a colon also with the short lines it introduces ("our credit ratings were as
-    follows:" with "Long-term debt A2 A A")."""
-    blocks: list[list[str]] = [[]]
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """The passage's sentences, each with the heading it stands under: each heading line
+    apart (a page header, "Capital Allocation" above its paragraph is no part of the
+    paragraph's first sentence), and each lead-in that ends in a colon also with the short
+    lines it introduces ("our credit ratings were as follows:" with "Long-term debt A2 A A")."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in body(text).splitlines():
-        if heading_shaped(line):
-            blocks += [[line.strip()], []]
+        if _heading_shaped(line):
+            blocks += [("", [line.strip()]), (line.strip(), [])]
         else:
-            blocks[-1].append(line)
-    out: list[str] = []
-    for block in blocks:
-        out += sentences("\n".join(block)) if block else []
-    for i, sentence in enumerate(list(out)):
+            blocks[-1][1].append(line)
+    pairs = [(s, heading) for heading, block in blocks if block
+             for s in sentences("\n".join(block))]
+    out = [s for s, _ in pairs]
+    for i, (sentence, heading) in enumerate(list(pairs)):
         if not sentence.rstrip().endswith(":"):
             continue
         listed = [sentence]
@@ -192,11 +194,11 @@ def _sentences(text: str) -> list[str]:
             if sum(map(len, listed)) > 300:
                 break
         if len(listed) > 1:
-            out.append(" ".join(listed))
-    return out
+            pairs.append((" ".join(listed), heading))
+    return pairs
 
 
-def heading_shaped(line: str) -> bool:
+def _heading_shaped(line: str) -> bool:
     """A line shaped as a heading or a page header: a few words, nearly all capitalised, with
     no sentence's ending ("MANAGEMENT'S DISCUSSION AND ANALYSIS", "Liquidity and Capital
     Resources", "Table of Contents")."""
@@ -261,6 +263,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
         pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
+        pool.under.append(set())
 
 
 def statement_row(row: Row) -> bool:
@@ -341,7 +344,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
     ranked: list[Span] = []
-    for span, name, stems in zip(pool.spans, pool.names, pool.stems, strict=True):
+    for span, name, stems, under in zip(pool.spans, pool.names, pool.stems, pool.under,
+                                        strict=True):
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         for own, patterns in said_otherwise:
@@ -368,6 +372,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose = {t for t in matched if not term_in(t, head)} - own
                 matched -= loose
             matched |= own  # the company's own filing speaks of it without naming it
+            # the heading it stands under ("Capital Allocation") speaks of it for half
+            loose |= {t for t in terms if term_in(t, under)} - matched
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -537,7 +543,7 @@ def _asks_list(frame: QuestionFrame) -> bool:
     """"Which iPhone models …", "What advertising services …": the things of a kind, not one
     figure, rate, date or name."""
     return frame.answer_kind is None and not frame.subjects and \
-        _LIST_ASKED.starts(frame.text) is not None
+        not _HEDGED.search(frame.text) and _LIST_ASKED.starts(frame.text) is not None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:
