@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from itertools import pairwise
 
 from manda.agent.evidence import Evidence, Source
@@ -413,8 +414,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
 def _named_by_document(span: Span, core: Sequence[str]) -> set[str]:
     """The question's words that name the span's document's company ("Amazon" in
     "Amazon_10-K_FY2025.pdf"): said by every sentence of that document."""
-    names = stems_of(" ".join(letter_words(span.source.document)))
+    names = _stems_of_word(" ".join(letter_words(span.source.document)))
     return {t for t in core if t.isalpha() and term_in(t, names)}
+
+
+@lru_cache(maxsize=1 << 16)
+def _stems_of_word(word: str) -> set[str]:
+    """A word's stems, once per word (a span's words are read side by side for each pair)."""
+    return stems_of(word)  # never changed by its readers
 
 
 def _question_pairs(question: str, core: Sequence[str]) -> list[tuple[str, str]]:
@@ -428,7 +435,7 @@ def _phrase_share(pairs: list[tuple[str, str]], text: str) -> float:
     """The share of the question's side-by-side terms a span says side by side too."""
     if not pairs:
         return 0.0
-    stems = [stems_of(w) for w in _WORD.findall(text)]
+    stems = [_stems_of_word(w.lower()) for w in _WORD.findall(text)]
     said = sum(1 for a, b in pairs if any(
         term_in(a, x) and term_in(b, y) for x, y in pairwise(stems)))
     return said / len(pairs)
