@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = ["Cues", "check_phrase", "compile_phrase", "cues"]
 
@@ -109,7 +109,9 @@ class Cues:
         return _compiled(self.phrases)
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.pattern.search(text) if self.phrases else None
+        """The first cue in the text; the same text asked of the same cues again (a deal's
+        sentences read for every red flag, every question) is answered from memory."""
+        return _search(self.pattern, text) if self.phrases else None
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.pattern.finditer(text) if self.phrases else iter(())
@@ -170,6 +172,11 @@ def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
     ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
     body = "|".join(f"(?:{compile_phrase(p)})" for p in ordered) or r"(?!x)x"
     return re.compile(body, re.IGNORECASE)
+
+
+@lru_cache(maxsize=1 << 16)
+def _search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    return pattern.search(text)
 
 
 @cache
