@@ -18,6 +18,7 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.model import NumberWords
 
 __all__ = [
+    "MULTIPLIER",
     "Amount",
     "currency_from_text",
     "find_amounts",
@@ -183,7 +184,10 @@ _PREFIX = re.compile(
     r"\s?(?P<neg2>[-−–](?=\d))?$"
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
-_MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{_alternatives(_MULTIPLIER_WORDS)})(?![\w])")
+# the multiplier words as one alternation ("million", "Mio.", "Md"), for grammars written around
+# an amount
+MULTIPLIER = _alternatives(_MULTIPLIER_WORDS)
+_MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{MULTIPLIER})(?![\w])")
 # An ISO code is a whole word: "5.000 euros" is in euros, not "EUR" and a stray "os".
 _POST_CURRENCY = re.compile(
     rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",

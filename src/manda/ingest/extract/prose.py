@@ -62,12 +62,11 @@ _APPROXIMATELY = rf"(?:(?i:{_WORDS.cues('approximately').pattern.pattern})\s*)?"
 # "Globex accounts for about", "Alpha représente environ": the verb before a customer's share
 _SHARE_VERB = _WORDS.cues("share_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
 _STRONG_SHARE_VERB = _WORDS.cues("strong_share_verbs")  # says it without "of revenue" after
-_TOP_N = re.compile(r"\btop[\s-]*(\d+|ten|five|three|twenty)\s+customers?\b", re.IGNORECASE)
+_TOP_N = _WORDS.cues("top_customers")  # "top 10 customers", "les dix premiers clients"
 _LARGEST = _WORDS.cues("largest_customer")
 # "Anna Schmidt holds", "la Holding détient", "die Holding hält": a holder before a stake
 _OWN_VERB = _WORDS.cues("own_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
 _OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der Anteile"
-_NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
 _COUNT_ENDS = re.compile(rf"^\s*(?:$|[.,;:)\]|]|{_WORDS.cues('count_ends').slot})",
@@ -298,10 +297,8 @@ class _Sentence:
         return period, "narrative", 0.03
 
 
-_ASIDE = re.compile(
-    r",\s*(?:excluding|including|before|after|net\s+of|adjusted\s+for|ex\.|incl\.|which|"
-    r"i\.e\.|e\.g\.|driven\s+by|due\s+to|reflecting)\b[^,]*,"
-)
+# ", excluding one-off costs,": an aside whose words belong to no amount after it
+_ASIDE = _WORDS.cues("aside_openers").around(head=r",\s*", tail=r"[^,]*,")
 
 
 def _months_before(text: str, offset: int, issued: date) -> list[Period]:
@@ -502,7 +499,8 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
     if entity is not None:
         key, label = canonical_entity(entity[0], "organisation"), f"{entity[0]} share of revenue"
     elif top is not None:
-        n = _NUMBER_WORDS.get(top.group(1).lower(), top.group(1))
+        n = next((str(n) for word in top.group(0).replace("-", " ").split()
+                  if (n := _WORDS.number(word)) is not None), top.group(0))
         key, label = f"top {n}", f"Top {n} customers' share of revenue"
         attributes["scope"] = f"top {n} customers"
     else:
