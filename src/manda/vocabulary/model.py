@@ -181,6 +181,29 @@ class InjectionWords(_File):
     reading_verbs: tuple[str, ...] = ()
     articles: tuple[str, ...] = ()
     please: tuple[str, ...] = ()
+    # the first look over the whole text and each sentence (manda.injection's first round):
+    # a wider override, one order only ("forget … the … rules")
+    wide_override_verbs: tuple[str, ...] = ()
+    wide_earlier: tuple[str, ...] = ()
+    wide_instructions: tuple[str, ...] = ()
+    # a role's name as a label opening a line ("System:", "[assistant] ->"), as a Markdown
+    # heading ("### Instruction") and as a tag ("<system>", "[admin]")
+    role_labels: tuple[str, ...] = ()
+    heading_labels: tuple[str, ...] = ()
+    role_tags: tuple[str, ...] = ()
+    # who a sentence speaks to ("the model", "you must", "when asked"): whole fragments
+    addressees: tuple[str, ...] = ()
+    # what it tells the addressee to output ("reply only", "do not mention"): whole fragments
+    commands: tuple[str, ...] = ()
+    # a figure it wants changed: the verb, the figure, the word before the new value
+    figure_verbs: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    figure_links: tuple[str, ...] = ()
+    # "Bot, tell …": the assistant named, then the verb it is told
+    vocatives: tuple[str, ...] = ()
+    vocative_verbs: tuple[str, ...] = ()
+    # a sentence that opens with a bare verb of instruction
+    imperatives: tuple[str, ...] = ()
 
 
 class GridColumnWords(_File):
