@@ -246,13 +246,25 @@ class GridWords(_File):
 
 class PeriodWords(_File):
     """How a language writes a reporting period, read into Manda's labels (Q3 2024, H1 2024,
-    FY2023). Each form is a pattern: `{n}` the quarter's or half's number, `{nth}` one of
-    `ordinals`, `{year}` a four-digit year; words in [brackets] may be left out."""
+    FY2023, LTM Mar 2025) by `manda.finance.periods`. Each form is written as the language
+    writes it (`manda.finance.period_forms`): `{n}` the quarter's or half's number, `{nth}` one
+    of `ordinals`, `{year}` a four-digit year, `{yy}` an apostrophe and two digits, `{date}` a
+    calendar date, `{month}` a month of a year; `a|b` either word, [words] may be left out."""
 
     quarters: tuple[str, ...] = ()  # "T{n} {year}", "{nth} trimestre [de] {year}"
     halves: tuple[str, ...] = ()  # "S{n} {year}", "{nth} semestre [de] {year}"
     years: tuple[str, ...] = ()  # "exercice {year}", "ejercicio {year}"
+    # a year, quarter or half named by the day it ends: "exercice clos le {date}" is FY of the
+    # date's year, "quarter ended {date}" its quarter, "six months ended {date}" H1 or H2
+    year_ended: tuple[str, ...] = ()
+    quarter_ended: tuple[str, ...] = ()
+    half_ended: tuple[str, ...] = ()
+    trailing: tuple[str, ...] = ()  # the twelve months to a month: "LTM {month}"
     ordinals: dict[str, int] = {}  # premier: 1, troisième: 3, tercer: 3
+    # words beside a year in a column header that keep it a year ("Actual 2023", "Ist 2024")
+    header_words: tuple[str, ...] = ()
+    # words before a bare year that make it the year's figures, in annual text ("in 2023")
+    bare_year_leads: tuple[str, ...] = ()
 
 
 class LanguageFile(_File):
