@@ -404,12 +404,16 @@ def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], b
         for amount in (a for a in find_amounts(body) if is_claim(a)):
             at = first_line + body.count("\n", 0, amount.start)
             line = strip_markers(lines[at])
-            out.append((amount, near, bool(_COMPUTED.search(line)), paragraph_of[at]))
+            out.append((amount, near, _computed(line), paragraph_of[at]))
     return out
 
 
-_COMPUTED = re.compile(r"computed|calculated|derived|=|÷|/|\bcalcul|\berrechnet|\bberechnet",
-                       re.IGNORECASE)
+_COMPUTED = vocabulary().cues("computed_words")  # "calculated", "calculé", "berechnet"
+
+
+def _computed(line: str) -> bool:
+    """A line that works its figure out: its words say so, or it shows the sum ("=", "÷", "/")."""
+    return any(sign in line for sign in "=÷/") or _COMPUTED.found(line)
 
 
 def _paragraphs(lines: Sequence[str]) -> list[int]:

@@ -24,6 +24,7 @@ __all__ = [
     "find_amounts",
     "format_amount",
     "misread_in_english",
+    "multiplied",
     "parse_cell",
     "parse_number",
     "same_amount",
@@ -188,6 +189,12 @@ _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
 # an amount
 MULTIPLIER = _alternatives(_MULTIPLIER_WORDS)
 _MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{MULTIPLIER})(?![\w])")
+_MULTIPLIED = re.compile(rf"\d\s?(?:{MULTIPLIER})(?![^\W\d_])")
+
+
+def multiplied(text: str) -> bool:
+    """An amount written with its multiplier ("£4.5m", "3,4 Mio.", "1.2 billion", "5 M€")."""
+    return _MULTIPLIED.search(text) is not None
 # An ISO code is a whole word: "5.000 euros" is in euros, not "EUR" and a stray "os".
 _POST_CURRENCY = re.compile(
     rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
-from manda.finance.amounts import Amount, find_amounts
+from manda.finance.amounts import Amount, find_amounts, multiplied
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
@@ -38,12 +38,17 @@ Period = tuple[str, int, int]
 
 _WORDS = vocabulary()
 
-_MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
 # "£4.5m in 2024", "revenue was £4.5m": the words that bind an amount to the period beside it
 _BOUND_AFTER = re.compile(rf"^\s+(?:{_WORDS.cues('period_after_amount').slot}\s+)?$", re.IGNORECASE)
 # "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
-_BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
-                         r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
+_BALANCE_AT = _WORDS.cues("balance_at")
+
+
+def _balance_at(gap: str) -> bool:
+    """"£4.5m outstanding at 31 March 2024": between the amount and its date, a balance's words."""
+    return bool(gap[:1].isspace() and gap[-1:].isspace() and _BALANCE_AT.fullmatch(gap))
+
+
 _LABELS = re.compile(r"^\s*[:=]\s*$")
 _BOUND_BEFORE = re.compile(rf"^\s*[:=]\s*$|^\s*{_WORDS.cues('amount_after_period').slot}\s+$",
                            re.IGNORECASE)
@@ -115,7 +120,7 @@ def as_of_for_stock(spec: MetricSpec, period: str | None,
 def _compatible(spec: MetricSpec, amount: Amount) -> bool:
     if spec.unit_kind == "currency":
         return amount.unit is None and (
-            amount.currency is not None or bool(_MULTIPLIER.search(amount.text))
+            amount.currency is not None or multiplied(amount.text)
         )
     if spec.unit_kind == "percent":
         return amount.unit == "%"
@@ -125,7 +130,7 @@ def _compatible(spec: MetricSpec, amount: Amount) -> bool:
         return spec.group == "headcount"
     return (
         amount.unit is None and amount.currency is None and amount.value == int(amount.value)
-        and amount.value >= 0 and not _MULTIPLIER.search(amount.text)
+        and amount.value >= 0 and not multiplied(amount.text)
     )
 
 
@@ -144,7 +149,7 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
         return None
     if not (a.unit == b.unit or (a.unit is None and b.unit == "%" and a.currency is None)):
         return None
-    if _MULTIPLIER.search(a.text) or b.unit == "%" or not _MULTIPLIER.search(b.text):
+    if multiplied(a.text) or b.unit == "%" or not multiplied(b.text):
         low = a.value
     else:
         low = a.value * _scale_of(b)
@@ -229,7 +234,7 @@ class _Sentence:
             for p in self.periods:
                 if p[1] >= a.end and (
                         (p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]))
-                        or _BALANCE_AT.match(text[a.end : p[1]])):
+                        or _balance_at(text[a.end : p[1]])):
                     bound[a.start] = p
                     break
                 if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
@@ -333,7 +338,7 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
         if (spec := metric_spec(s[0])) is not None and _compatible(spec, amount)
     ]
     bare_count = (
-        amount.unit is None and amount.currency is None and not _MULTIPLIER.search(amount.text)
+        amount.unit is None and amount.currency is None and not multiplied(amount.text)
     )
     reach = 90 if bound else 30
     lead_start = min((s[1] for s in subjects), default=amount.start)
