@@ -212,10 +212,14 @@ class _Sentence:
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
-        if not self.periods and self.values and view.period is None and view.issued:
-            self.periods = [p for p in _months_before(self.text, start, view.issued)
-                            if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
-                                   for s in self.subjects)]  # "la cifra de negocios de diciembre"
+        if self.values and view.period is None and view.issued:
+            # "la cifra de negocios de diciembre …, y la del ejercicio 2025": a month named
+            # beside its subject, even where the sentence states other periods too
+            months = [p for p in _months_before(self.text, start, view.issued)
+                      if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
+                             for s in self.subjects)
+                      and not any(q[1] < p[2] and p[1] < q[2] for q in self.periods)]
+            self.periods = sorted([*self.periods, *months], key=_start)
         self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()
