@@ -292,6 +292,10 @@ class LanguageFile(_File):
     grid: GridWords = GridWords()
     # how a prompt injection is written (manda.injection)
     injection: InjectionWords = InjectionWords()
+    # reading a question's words (manda.agent.relevance): the endings a word is stemmed of, and
+    # the words a deal team uses for the same thing, by concept (its key is its own noun)
+    stem_suffixes: tuple[str, ...] = ()
+    concepts: dict[str, tuple[str, ...]] = {}
 
 
 # ---------------------------------------------------------------- as the code reads them
