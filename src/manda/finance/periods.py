@@ -219,8 +219,8 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             for m in pattern.finditer(text):
                 if (numbered := _numbered(m)) is not None:
                     out.append((f"{prefix}{numbered[0]} {numbered[1]}", m.start(), m.end()))
-    if any(c.isdigit() for c in text):  # every form in words names a year or a date
-        for m in _FORMS.pattern.finditer(text):
+    for low, high in _year_windows(text):  # every form in words names a year, read near it
+        for m in _FORMS.pattern.finditer(text, low, high):
             if (label := _form_label(*_FORMS.read(m))) is not None:
                 out.append((label, m.start(), m.end()))
     for m in (*_SPLIT_FY.finditer(text), *_SPLIT_FY_SPACED.finditer(text)):
@@ -242,6 +242,24 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
         if prefix is not None:
             start = max(0, start - 20) + prefix.start()
         out.append((f"as of {d.isoformat()}", start, end))
+    return out
+
+
+# A year as the forms in words write it ("2024", "’24", "Mar-25"), and how far a form reaches
+# before and after it ("the last twelve months ended as of 31 December 2024")
+_YEAR_ANCHOR = re.compile(rf"{_YEAR4}|['’\-/]\s*\d{{2}}(?!\d)")
+_BEFORE_YEAR, _AFTER_YEAR = 90, 40
+
+
+def _year_windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of `text` around its years, merged where they overlap."""
+    out: list[tuple[int, int]] = []
+    for m in _YEAR_ANCHOR.finditer(text):
+        low, high = max(0, m.start() - _BEFORE_YEAR), min(len(text), m.end() + _AFTER_YEAR)
+        if out and low <= out[-1][1]:
+            out[-1] = (out[-1][0], high)
+        else:
+            out.append((low, high))
     return out
 
 
