@@ -353,7 +353,7 @@ _SCALE_WORDS = frozenset({"000"} | {
 def scale_note(table: Table) -> str:
     """What the figures are in, as the document says it ("All amounts in £000.")."""
     for line in [*table.caption, table.header[0] if table.header else ""]:
-        if len(line) < 80 and scale_from_text(line) != 1.0:
+        if len(line) < 80 and scale_from_text(line.strip().rstrip(".")) != 1.0:
             return line.strip().rstrip(".")
     return ""
 
