@@ -10,9 +10,9 @@ from pathlib import Path
 import manda
 
 BEFORE_ISSUE_24 = 497
-# measured on main after words24, saas24, fr24 and filings25 merged (2026-11-28); lower it
-# when the count falls
-CEILING = 235
+# measured on the words branch (2026-11-28: 235 → 221, a language's words moved to its file);
+# lower it when the count falls
+CEILING = 221
 _CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
 
 

@@ -151,9 +151,9 @@ def test_a_file_name_split_year_and_german_management_words() -> None:
 
 
 def test_german_requests_name_their_documents_and_german_totals_end_a_label() -> None:
-    from manda.agent.compose.common import TOTAL_ROW
     from manda.agent.gaps import _roles_named
     from manda.agent.tables import read_tables
+    from manda.ingest.extract.tables import is_total_row
     from manda.models import DocumentRole as R
 
     assert _roles_named("Jahresabschlüsse der letzten zwei Geschäftsjahre") == [
@@ -162,8 +162,7 @@ def test_german_requests_name_their_documents_and_german_totals_end_a_label() ->
         R.MANAGEMENT_ACCOUNTS]
     assert _roles_named("Aktuelle Gesellschafterliste") == [R.CAP_TABLE]
     assert _roles_named("Mitarbeiterliste mit Vergütung") == [R.EMPLOYEE_CENSUS]
-    assert TOTAL_ROW.search("Stammkapital gesamt") and not TOTAL_ROW.search(
-        "Gesamtkostenverfahren x")
+    assert is_total_row("Stammkapital gesamt") and not is_total_row("Gesamtkostenverfahren x")
     (table,) = read_tables("31.03.2025 | 31.03.2024\nVorräte | 31.03.2025: 6.900 | "
                            "31.03.2024: 6.300")
     assert table.header == ["", "31.03.2025", "31.03.2024"]

@@ -17,7 +17,7 @@ from functools import cache
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import find_markers, strip_markers
-from manda.finance.period_words import periods_in
+from manda.finance.periods import find_periods
 from manda.models import Finding
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
@@ -79,7 +79,7 @@ def check_periods(text: str, evidence: Evidence, grounded: Sequence[tuple[str, f
         sentence = _sentence_of(text, stated)
         if sentence is None:
             continue
-        named = {p for p, _, _ in periods_in(strip_markers(sentence))}  # in any language
+        named = {p for p, _, _ in find_periods(strip_markers(sentence))}  # in any language
         if not named:
             continue
         at_place = _findings_at(place, evidence)

@@ -44,12 +44,14 @@ _WORDS = vocabulary()
 _AMOUNT_ASKED = _WORDS.cues("amount_asked")
 # Words that carry the question's form, not its topic, in every language.
 _FORM = _WORDS.words("form_words")
+# a word's endings, tried in order (`stem_suffixes` of every language file, the longest first)
+_SUFFIXES = tuple(dict.fromkeys(
+    s for lang in _WORDS.languages.values() for s in lang.stem_suffixes))
 
 
 def _stem(word: str) -> str:
     word = word.lower().strip("-'")
-    for suffix in ("ations", "ation", "ances", "ance", "ings", "ing", "ies", "ied", "ers", "er",
-                   "ed", "es", "s", "y"):
+    for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
@@ -68,27 +70,12 @@ def content_terms(question: str) -> list[str]:
     return out
 
 
-# Words a deal team uses for the same thing; a question word matches any of its group. (With an
-# embedder, the dense channel of the search carries the rest of the meaning.)
-_CONCEPTS: tuple[tuple[str, ...], ...] = (
-    ("price", "offer", "consideration", "valuation", "bid", "purchase price", "enterprise value"),
-    ("buyer", "bidder", "acquirer", "purchaser", "investor"),
-    ("salary", "pay", "compensation", "remuneration", "wage", "earn", "bonus"),
-    ("owner", "own", "shareholder", "stockholder", "holder", "member", "equity"),
-    ("litigation", "lawsuit", "claim", "complaint", "proceeding", "dispute", "court", "sue"),
-    ("insurance", "insured", "insurer", "policy"),  # not "cover(age)": "interest cover", "covers"
-    ("employee", "staff", "headcount", "personnel", "people", "fte", "workforce"),
-    ("customer", "client", "account"),
-    ("supplier", "vendor", "provider"),
-    ("auditor", "audit", "audited"),
-    ("headquarter", "based", "office", "located", "location"),
-    ("debt", "loan", "borrowing", "facility", "financing"),
-    ("lease", "rent", "premise", "property"),
-    # how a banker asks about spending and direction, as a filing's narrative says it
-    ("spend", "spending", "spent", "expense", "expenditure"),
-    ("decline", "decrease", "shrink", "fall", "drop", "lower", "weakness"),
-    ("increase", "rise", "grow", "growth", "higher"),
-)
+# Words a deal team uses for the same thing, by concept (`concepts:` of every language file,
+# English's order); a question word matches any of its group, the first word is the concept's noun.
+_CONCEPTS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(dict.fromkeys((key, *(w for lang in _WORDS.languages.values()
+                                for w in lang.concepts.get(key, ())))))
+    for key in _WORDS.languages["en"].concepts)
 _GROUP: dict[str, int] = {}
 for _n, _group in enumerate(_CONCEPTS):
     for _word in _group:
@@ -137,7 +124,7 @@ def term_in(term: str, stems: set[str]) -> bool:
 
 
 OFF_TOPIC = _OFF_TOPIC
-_CHANGE_GROUPS = {n for n, g in enumerate(_CONCEPTS) if g[0] in ("decline", "increase")}
+_CHANGE_GROUPS = {n for n, g in enumerate(_CONCEPTS) if g[0] in ("decline", "increase")}  # keys
 
 
 def says_change(term: str) -> bool:

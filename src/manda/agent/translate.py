@@ -12,13 +12,18 @@ from datetime import date
 from manda.agent.evidence import Evidence
 from manda.finance.periods import period_end
 from manda.models import Document, Finding
+from manda.vocabulary import vocabulary
 
 _AS_OF = re.compile(r"^as of (\d{4})-(\d{2})-(\d{2})$")
-_PRELIMINARY = re.compile(r"\b(?:preliminary|estimate[ds]?|unaudited|unreviewed|provisional)\b",
-                          re.IGNORECASE)
-_AUDITED = re.compile(r"(?<!not )(?<!un)\baudited\b(?! by)|\bunqualified opinion\b",
-                      re.IGNORECASE)
-_REVIEWED = re.compile(r"\breviewed\b", re.IGNORECASE)
+_WORDS = vocabulary()
+_PRELIMINARY = _WORDS.cues("basis_preliminary")  # "preliminary", "vorläufig", "provisoire"
+_AUDITED = _WORDS.cues("basis_audited")  # "audited", "testiert", "opinion sans réserve"
+_NOT = _WORDS.cues("basis_not")  # "not audited", "nicht geprüft", "non audités"
+_REVIEWED = _WORDS.cues("basis_reviewed")
+
+
+def _audited(text: str) -> bool:
+    return any(not _NOT.ends(text[: m.start()]) for m in _AUDITED.finditer(text))
 
 
 def day(value: date) -> str:
@@ -59,8 +64,8 @@ def document_basis(finding: Finding, evidence: Evidence) -> str:
         words.append(f"a draft {dated(doc)}".strip())
     elif any(_PRELIMINARY.search(t) for t in texts):
         words.append("a preliminary estimate")
-    elif any(_AUDITED.search(t) for t in texts[:1]) or (
-        doc is not None and doc.authoritative and any(_AUDITED.search(t) for t in texts)
+    elif any(_audited(t) for t in texts[:1]) or (
+        doc is not None and doc.authoritative and any(_audited(t) for t in texts)
     ):
         words.append("audited")
     elif any(_REVIEWED.search(t) for t in texts):

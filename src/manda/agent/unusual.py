@@ -37,8 +37,7 @@ class UnusualItem:
     source: Source
 
 
-_PRONOUN_START = re.compile(r"^(?:it|this|they|these|such|the claim|the agreement)\b",
-                            re.IGNORECASE)
+_PRONOUN_START = vocabulary().cues("points_back")  # "It was filed …", "Cette réclamation …"
 
 
 _CHUNK_HEAD = re.compile(r"^\[[^\]\n]*\]\s*\n")
@@ -87,7 +86,7 @@ def sentences(text: str) -> list[str]:
         part = part.strip(" -•*\t")
         if not part:
             continue
-        if out and _PRONOUN_START.match(part) and len(out[-1]) + len(part) < 2 * _MAX:
+        if out and _PRONOUN_START.begins(part) and len(out[-1]) + len(part) < 2 * _MAX:
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)

@@ -30,7 +30,7 @@ from manda.agent.grounding import (
 from manda.agent.selection import is_correction_statement
 from manda.answers import AnswerNumber, NumberSource
 from manda.finance.amounts import Amount, find_amounts, format_amount, scale_from_text
-from manda.finance.period_words import periods_in
+from manda.finance.periods import find_periods
 from manda.finance.vocabulary import metric_spec
 from manda.injection import instruction_sentences
 from manda.models import Finding, Nature
@@ -404,12 +404,16 @@ def _stated(text: str, evidence: Evidence) -> list[tuple[Amount, list[Source], b
         for amount in (a for a in find_amounts(body) if is_claim(a)):
             at = first_line + body.count("\n", 0, amount.start)
             line = strip_markers(lines[at])
-            out.append((amount, near, bool(_COMPUTED.search(line)), paragraph_of[at]))
+            out.append((amount, near, _computed(line), paragraph_of[at]))
     return out
 
 
-_COMPUTED = re.compile(r"computed|calculated|derived|=|÷|/|\bcalcul|\berrechnet|\bberechnet",
-                       re.IGNORECASE)
+_COMPUTED = vocabulary().cues("computed_words")  # "calculated", "calculé", "berechnet"
+
+
+def _computed(line: str) -> bool:
+    """A line that works its figure out: its words say so, or it shows the sum ("=", "÷", "/")."""
+    return any(sign in line for sign in "=÷/") or _COMPUTED.found(line)
 
 
 def _paragraphs(lines: Sequence[str]) -> list[int]:
@@ -439,7 +443,7 @@ def _mentioned(text: str, evidence: Evidence) -> list[Finding]:
     # a period in a file name ("Trading update Q4 FY2024.md") is no period the answer states
     prose = without_file_names(body, evidence)
     compact = re.sub(r"\s+", "", prose).lower()
-    named = {p.lower() for p, _, _ in periods_in(prose)}  # "T3 2024" names Q3 2024
+    named = {p.lower() for p, _, _ in find_periods(prose)}  # "T3 2024" names Q3 2024
     for finding in evidence.usable_findings():
         if finding.value is None:
             continue
@@ -536,7 +540,7 @@ def check_disclosures(text: str, evidence: Evidence, required: Requirements) -> 
 
 
 def _periods(text: str) -> list[str]:
-    return [p for p, _, _ in periods_in(text, bare_years=True)]
+    return [p for p, _, _ in find_periods(text, bare_years=True)]
 
 
 def names_period(text: str, assumption: str) -> bool:

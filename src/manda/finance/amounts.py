@@ -18,11 +18,13 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.model import NumberWords
 
 __all__ = [
+    "MULTIPLIER",
     "Amount",
     "currency_from_text",
     "find_amounts",
     "format_amount",
     "misread_in_english",
+    "multiplied",
     "parse_cell",
     "parse_number",
     "same_amount",
@@ -183,7 +185,16 @@ _PREFIX = re.compile(
     r"\s?(?P<neg2>[-−–](?=\d))?$"
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
-_MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{_alternatives(_MULTIPLIER_WORDS)})(?![\w])")
+# the multiplier words as one alternation ("million", "Mio.", "Md"), for grammars written around
+# an amount
+MULTIPLIER = _alternatives(_MULTIPLIER_WORDS)
+_MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{MULTIPLIER})(?![\w])")
+_MULTIPLIED = re.compile(rf"\d\s?(?:{MULTIPLIER})(?![^\W\d_])")
+
+
+def multiplied(text: str) -> bool:
+    """An amount written with its multiplier ("£4.5m", "3,4 Mio.", "1.2 billion", "5 M€")."""
+    return _MULTIPLIED.search(text) is not None
 # An ISO code is a whole word: "5.000 euros" is in euros, not "EUR" and a stray "os".
 _POST_CURRENCY = re.compile(
     rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",

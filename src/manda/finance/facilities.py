@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from manda.finance.amounts import Amount
+from manda.finance.amounts import MULTIPLIER, Amount
 from manda.vocabulary import vocabulary
 
 __all__ = ["DRAWABLE", "FacilityRole", "FacilityStatement", "facility_name", "facility_roles"]
@@ -142,8 +142,7 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
 # "mit TEUR 11.000 die Tranche A": a language that names the facility after the amount
 _NAMES_NEXT = re.compile(
     rf"^[^.;,]{{0,25}}?{_slot('facility_under')}\s+(?:{_slot('facility_article')}\s+)*"
-    rf"(?:[$€£]\s?\d[\d.,]*\s*(?:million|billion|thousand|mn|bn|[mk])?\s+|"
-    rf"(?:USD|EUR|GBP)\s?\d[\d.,]*\s*(?:million|billion|thousand|mn|bn|[mk])?\s+)?"
+    rf"(?:(?:[$€£]|USD|EUR|GBP)\s?\d[\d.,]*\s*(?:(?:{MULTIPLIER})(?!\w))?\s+)?"
     rf"(?:{_slot('facility_qualifier')}\s+)?$|^\s*{_slot('facility_named_after')}\s+$", _I)
 
 

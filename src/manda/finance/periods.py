@@ -2,6 +2,11 @@
 
 Documents say "third quarter of 2024", "3Q24", "Q3'24" or "30.09.2024"; findings, follow-up
 questions ("What about last year?") and conflict checks all need the same period to compare equal.
+This is the one period reader: ingestion, questions and the answer gate read through it. Written
+notation (Q3 2024, 3Q24, H1, FY24, 2023/24, dates, month columns) is read here; how each language
+writes a period in words ("third quarter of 2024", "T3 2024", "exercice clos le 30 septembre
+2023", "1. Quartal 2024", "ejercicio 2023") and month names come from the language files
+(`periods:`, `months:`, read by `manda.finance.period_forms`).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import calendar
 import re
 from datetime import date
 
+from manda.finance.period_forms import FormReader, ordinals
 from manda.vocabulary import vocabulary
 
 __all__ = [
@@ -36,17 +42,17 @@ DATE_LINK = "|".join(re.escape(w) for w in sorted(vocabulary().words("date_link"
                                                    reverse=True)) or r"(?!x)x"
 LINK_BEFORE = rf"(?:(?:{DATE_LINK})\s+)?"  # before a month or a year
 LINK_AFTER = rf"(?:\s+(?:{DATE_LINK}))?"  # after a day or a month
-_ORDINALS = {
-    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-}
-_ORD = "(?:" + "|".join(_ORDINALS) + ")"
 _YEAR4 = r"(?:19|20)\d{2}"
+_ORDINAL_WORDS = ordinals()
 _YEAR = rf"(?:{_YEAR4}|\d{{2}})"
 _APOS = r"['’]?"
 _B = r"(?<![\w])"  # left word boundary that also works before digits
 _E = r"(?![\w])"
 
 _FLAGS = re.IGNORECASE
+# "FY", "GJ": a fiscal year's abbreviation, written against its year ("FY2024", "GJ 2024")
+_FY_ABBREVIATION = "|".join(re.escape(w) for w in sorted(
+    vocabulary().phrases("fiscal_year_abbreviations"), key=len, reverse=True))
 
 # Each pattern yields (normalised period) through a builder; order matters only for ties.
 # A two-digit year needs an apostrophe or "FY" ("Q3'24", "Q3 FY24"): "Q3 12%" is no period.
@@ -56,39 +62,29 @@ _YC = rf"(?:['’]?\s*(?P<y4>{_YEAR4})|['’]?\s*(?P<y2>\d{{2}}))"  # after "3Q"
 _QUARTER = [
     # "Q4 2024-25", "Q1 GJ 2024/25", "Q3 FY 2023/24": a quarter of a split fiscal year, labelled
     # by the year that fiscal year ends in (like "FY2024/25" → FY2025)
-    re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:FY|GJ)?\s*(?P<ya>{_YEAR4})(?:\s*[/\-–]\s*|\s)(?P<y2>\d{{2}})"
+    re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:{_FY_ABBREVIATION})?\s*(?P<ya>{_YEAR4})(?:\s*[/\-–]\s*|\s)(?P<y2>\d{{2}})"
                rf"{_E}", _FLAGS),
     re.compile(rf"{_B}Q(?P<n>[1-4])\s*(?:[-/]\s*)?(?:of\s+)?{_Y}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<n>[1-4])Q\s*{_YC}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<y4>{_YEAR4})\s*[-/ ]?\s*Q(?P<n>[1-4]){_E}", _FLAGS),
-    re.compile(
-        rf"{_B}(?P<o>{_ORD})\s+(?:fiscal\s+|financial\s+)?quarter\s*(?:of\s+|,\s*)?"
-        rf"(?:fiscal\s+|FY\s*)?(?P<y4>{_YEAR4}){_E}",
-        _FLAGS,
-    ),
 ]
 _HALF = [
     re.compile(rf"{_B}H(?P<n>[12])\s*(?:[-/]\s*)?{_Y}{_E}", _FLAGS),
     re.compile(rf"{_B}(?P<n>[12])H\s*{_YC}{_E}", _FLAGS),
-    re.compile(
-        rf"{_B}(?P<o>first|second|1st|2nd)\s+half(?:[\s-]+year)?\s*(?:of\s+|,\s*)?"
-        rf"(?:fiscal\s+|FY\s*)?(?P<y4>{_YEAR4}){_E}",
-        _FLAGS,
-    ),
 ]
-_YEAR_ENDED = re.compile(
-    rf"{_B}(?:fiscal\s+|financial\s+)?year\s+end(?:ed|ing)\s+(?:on\s+)?"
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s*,?\s*|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*|"
-    rf"\d{{1,2}}[./]\d{{1,2}}[./])({_YEAR4}){_E}",
-    _FLAGS,
-)
-_PART_ENDED = re.compile(
-    rf"{_B}(?P<kind>quarter|three\s+months|3\s+months|half[\s-]year|six\s+months|6\s+months)"
-    rf"\s+end(?:ed|ing)\s+(?:on\s+)?(?P<date>\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH}\s*,?\s*"
-    rf"{_YEAR4}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*{_YEAR4}|\d{{1,2}}[./]\d{{1,2}}[./]"
-    rf"{_YEAR4}|{_YEAR4}-\d{{2}}-\d{{2}}){_E}",
-    _FLAGS,
-)
+# A calendar date and a month of a year, as the language files' forms place them ("exercice
+# clos le {date}", "LTM {month}")
+_DATE_TEXT = (
+    rf"\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+{LINK_BEFORE}{_MONTH}{LINK_AFTER}\s*,?\s*{_YEAR4}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*{_YEAR4}|\d{{1,2}}[./]\d{{1,2}}[./]{_YEAR4}"
+    rf"|{_YEAR4}-\d{{2}}-\d{{2}}")
+_MONTH_TEXT = (rf"{_DATE_TEXT}|{_MONTH}{LINK_AFTER}\s*(?:[-/'’]\s*)?{_YEAR4}"
+               rf"|{_MONTH}\s*[-/'’]\s*\d{{2}}")
+# Every language's periods in words ("third quarter of 2024", "exercice clos le 30 septembre
+# 2023", "1. Quartal 2024", "últimos doce meses a marzo de 2025"): `periods:` in each file.
+_FORMS = FormReader.compile({
+    "{n}": "[1-4]", "{year}": _YEAR4, "{yy}": r"['’]\s*\d{2}", "{date}": _DATE_TEXT,
+    "{month}": _MONTH_TEXT})
 # "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
 # spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
 # "FY", "GJ" (written against the year: "FY2024"), or a fiscal year in words
@@ -122,28 +118,9 @@ _MONTH_SPACE_YEAR = re.compile(rf"^\s*(?P<m>{_MONTH})\s+(?P<y2>\d{{2}})\s*$", _F
 # "YTD Jun-24", "LTM Sep 2024", "to March 2024", "Date: March 2024": not that month's figures.
 _NOT_A_MONTH_BEFORE = re.compile(
     rf"(?:{vocabulary().cues('not_a_month_before').slot}\s*:?|[-–—]|\d+\s*m)\s*$", _FLAGS)
-# "LTM Mar-25", "TTM to March 31, 2025", "last twelve months ended 31 March 2025": the twelve
-# months that end with a month, normalised "LTM Mar 2025" (any month can end one).
-LTM_WORDS = r"(?:LTM|TTM|L12M|(?:last|trailing|latest)\s+(?:twelve|12)\s+months)"
-_LTM = re.compile(
-    rf"{_B}{LTM_WORDS}\s*(?:to|ending|ended|as\s+(?:of|at)|at|through)?\s*:?\s*"
-    rf"(?:(?P<m>{_MONTH})\s*(?:[-/'’]\s*)?(?P<y4>{_YEAR4})|(?P<m2>{_MONTH})\s*[-/'’]\s*"
-    rf"(?P<y2>\d{{2}})|(?P<m3>{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*(?P<y4c>{_YEAR4})|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\.?\s+(?P<m4>{_MONTH})\s*,?\s*(?P<y4d>{_YEAR4})){_E}",
-    _FLAGS,
-)
 _MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                         "Nov", "Dec")
-_FY = [
-    re.compile(rf"{_B}FY\s*{_APOS}\s*({_YEAR})(?:[AEBFP])?{_E}", _FLAGS),
-    re.compile(
-        rf"{_B}(?:fiscal|financial|full|business)(?:[\s-]+year)?\s+(?:of\s+)?({_YEAR4}){_E}", _FLAGS
-    ),
-    # "fiscal '25", "financial year ’24": a two-digit year needs its apostrophe here
-    re.compile(rf"{_B}(?:fiscal|financial)(?:[\s-]+year)?\s*['’]\s*(\d{{2}}){_E}", _FLAGS),
-    re.compile(rf"{_B}(?:the\s+)?year\s+({_YEAR4}){_E}", _FLAGS),
-    re.compile(rf"{_B}GJ\s*({_YEAR4}){_E}", _FLAGS),  # Geschäftsjahr
-]
+_FY = re.compile(rf"{_B}(?:{_FY_ABBREVIATION})\s*{_APOS}\s*({_YEAR})(?:[AEBFP])?{_E}", _FLAGS)
 _DATES = [
     # 30 September 2024, 30th Sept. 2024, 30 Sep, 2024
     re.compile(rf"{_B}(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s+{LINK_BEFORE}({_MONTH}){LINK_AFTER}\s*,?\s*"
@@ -157,9 +134,9 @@ _DATES = [
 ]
 _AS_OF = re.compile(rf"{vocabulary().cues('as_of_lead').slot}\s*:?\s*$", _FLAGS)
 _ANNUAL_WORDS = vocabulary().cues("annual_words")
-_HEADER_WORDS = (r"(?:[AEBFP]|actual|actuals|act\.?|budget|bud\.?|forecast|fcst|fc|plan|outlook|"
-                 r"projected|est\.?|estimate|restated|audited|unaudited|reported|ist|soll|"
-                 r"geschäftsjahr|gj|year|jahr)")
+_HEADER_WORDS = "(?:[AEBFP]|(?:{})\\.?)".format("|".join(re.escape(w) for w in sorted(
+    {w for lang in vocabulary().languages.values() for w in lang.periods.header_words},
+    key=len, reverse=True)))
 _HEADER_YEAR = re.compile(
     rf"^\s*(?:{_HEADER_WORDS}\s+)?(?:FY\s*)?{_APOS}({_YEAR4})\s*(?:{_HEADER_WORDS})?\s*$",
     _FLAGS,
@@ -170,7 +147,10 @@ _HEADER_UNITS = re.compile(
     r"TEUR|kEUR|T€|k€|m€|Mio\.?\s?(?:€|EUR)?|['’]000s?)\s*\)?(?![\w])",
     _FLAGS,
 )
-_BARE_YEAR = re.compile(rf"{_B}(?:in|for|during)\s+({_YEAR4}){_E}", _FLAGS)
+_BARE_YEAR_LEAD = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(
+    {w for lang in vocabulary().languages.values() for w in lang.periods.bare_year_leads},
+    key=len, reverse=True))
+_BARE_YEAR = re.compile(rf"{_B}(?:{_BARE_YEAR_LEAD})\s+({_YEAR4}){_E}", _FLAGS)
 
 
 def _year(text: str) -> int:
@@ -224,7 +204,7 @@ def parse_date(text: str) -> date | None:
 
 def _numbered(m: re.Match[str]) -> tuple[str, int] | None:
     groups = m.groupdict()
-    number = _ORDINALS[groups["o"].lower()] if groups.get("o") else int(groups["n"])
+    number = int(groups["n"])
     if groups.get("ya"):  # a split fiscal year: the second year must follow the first
         first = int(groups["ya"])
         second = first // 100 * 100 + int(groups["y2"])
@@ -239,30 +219,18 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             for m in pattern.finditer(text):
                 if (numbered := _numbered(m)) is not None:
                     out.append((f"{prefix}{numbered[0]} {numbered[1]}", m.start(), m.end()))
-    for m in _YEAR_ENDED.finditer(text):
-        out.append((f"FY{m.group(1)}", m.start(), m.end()))
-    for m in _LTM.finditer(text):
-        name = next(m.group(g) for g in ("m", "m2", "m3", "m4") if m.group(g))
-        year = next(m.group(g) for g in ("y4", "y2", "y4c", "y4d") if m.group(g))
-        month = MONTHS[name.lower().rstrip(".")]
-        out.append((f"LTM {month_period(_year(year), month)}", m.start(), m.end()))
-    for m in _PART_ENDED.finditer(text):
-        end = parse_date(m.group("date"))
-        if end is None:
-            continue
-        if m.group("kind").lower().startswith(("quarter", "three", "3")):
-            out.append((f"Q{(end.month - 1) // 3 + 1} {end.year}", m.start(), m.end()))
-        elif end.month in (6, 12):
-            out.append((f"H{end.month // 6} {end.year}", m.start(), m.end()))
+    for low, high in _year_windows(text):  # every form in words names a year, read near it
+        for m in _FORMS.pattern.finditer(text, low, high):
+            if (label := _form_label(*_FORMS.read(m))) is not None:
+                out.append((label, m.start(), m.end()))
     for m in (*_SPLIT_FY.finditer(text), *_SPLIT_FY_SPACED.finditer(text)):
         first, second = _year(m.group("a")), _year(m.group("b"))
         if len(m.group("b")) == 2:
             second = first // 100 * 100 + int(m.group("b"))
         if second == first + 1 and (len(m.group("a")) == 4 or m.group(0)[:1].isalpha()):
             out.append((f"FY{second}", m.start(), m.end()))
-    for pattern in _FY:
-        for m in pattern.finditer(text):
-            out.append((f"FY{_year(m.group(1))}", m.start(), m.end()))
+    for m in _FY.finditer(text):
+        out.append((f"FY{_year(m.group(1))}", m.start(), m.end()))
     for m in _MONTH_YEAR.finditer(text):
         if _NOT_A_MONTH_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
             continue
@@ -275,6 +243,57 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
             start = max(0, start - 20) + prefix.start()
         out.append((f"as of {d.isoformat()}", start, end))
     return out
+
+
+# A year as the forms in words write it ("2024", "’24", "Mar-25"), and how far a form reaches
+# before and after it ("the last twelve months ended as of 31 December 2024")
+_YEAR_ANCHOR = re.compile(rf"{_YEAR4}|['’\-/]\s*\d{{2}}(?!\d)")
+_BEFORE_YEAR, _AFTER_YEAR = 90, 40
+
+
+def _year_windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of `text` around its years, merged where they overlap."""
+    out: list[tuple[int, int]] = []
+    for m in _YEAR_ANCHOR.finditer(text):
+        low, high = max(0, m.start() - _BEFORE_YEAR), min(len(text), m.end() + _AFTER_YEAR)
+        if out and low <= out[-1][1]:
+            out[-1] = (out[-1][0], high)
+        else:
+            out.append((low, high))
+    return out
+
+
+def _form_label(kind: str, values: dict[str, str]) -> str | None:
+    """The label a language file's form reads: "third quarter of 2024" → "Q3 2024", "exercice
+    clos le 30 septembre 2023" → "FY2023", "LTM March 2025" → "LTM Mar 2025"."""
+    if kind in ("quarters", "halves", "years"):
+        year = values.get("year") or str(_year(values.get("yy", "").strip("'’ \t")))
+        if kind == "years":
+            return f"FY{year}"
+        n = int(values["n"]) if "n" in values else _ORDINAL_WORDS.get(values.get("nth", "").lower())
+        last = 4 if kind == "quarters" else 2
+        return f"{'Q' if kind == 'quarters' else 'H'}{n} {year}" if n and 1 <= n <= last else None
+    if kind == "trailing":
+        month = _month_of_text(values["month"])
+        return f"LTM {month_period(*month)}" if month else None
+    end = parse_date(values["date"])
+    if end is None:
+        return None
+    if kind == "year_ended":
+        return f"FY{end.year}"
+    if kind == "quarter_ended":
+        return f"Q{(end.month - 1) // 3 + 1} {end.year}"
+    return f"H{end.month // 6} {end.year}" if end.month in (6, 12) else None
+
+
+def _month_of_text(text: str) -> tuple[int, int] | None:
+    """(year, month) of "31 March 2025", "March 2025" or "Mar-25"."""
+    if (day := parse_date(text)) is not None:
+        return day.year, day.month
+    m = _MONTH_YEAR.search(text)
+    if m is None:
+        return None
+    return _year(m.group("y4") or m.group("y2")), _month(m.group("m") or m.group("m2"))
 
 
 def _non_overlapping(items: list[tuple[object, int, int]]) -> list:  # type: ignore[type-arg]

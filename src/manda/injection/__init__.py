@@ -35,71 +35,6 @@ from manda.vocabulary.model import InjectionWords
 
 _I = re.IGNORECASE
 
-# "ignore / disregard … previous instructions", "forget everything above"
-_OVERRIDE = re.compile(
-    r"\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon|discard)\b"
-    r"[\w\s,'’-]{0,40}?\b(?:previous|prior|above|earlier|preceding|former|original|all|any|"
-    r"everything|your|the)\b[\w\s,'’-]{0,30}?\b(?:instructions?|prompts?|rules?|guidance|"
-    r"directions?|directives?|context|guardrails?|constraints?|polic(?:y|ies)|above|"
-    r"said|told|programming|system\s+message)\b",
-    _I,
-)
-# a role label at the start of a line or sentence: "System:", "### Instruction", "<|im_start|>"
-_ROLE_LABEL = re.compile(
-    r"(?:^|[\n.!?]\s*)(?:\[?(?:system|assistant|ai|llm|model|chatbot|bot|instructions?|admin|"
-    r"developer)\]?\s*(?::|-{1,2}>|—)|#{2,}\s*(?:system|instructions?|response)\b|<\|im_start\|>|"
-    r"\[/?INST\]|<<SYS>>)",
-    _I,
-)
-# who the sentence speaks to
-_ADDRESSEE = re.compile(
-    r"\b(?:assistants?|ai|llms?|language\s+models?|chat\s*bots?|bots?|gpt|claude|"
-    r"copilot|the\s+model|this\s+model|summari[sz]ers?|reviewing\s+(?:system|tool|software))\b"
-    r"|\ba\.i\.(?=\s|$)"
-    r"|\bnote\s+to\s+(?:the\s+)?(?:ai|reader\s+bot|model|system)\b"
-    r"|^\s*you\s+(?:are|must|should|will|shall|have\s+to|need\s+to)\b"
-    r"|\b(?:when|if|whenever)\s+(?:you\s+are\s+)?(?:asked|questioned|queried|prompted|summari[sz]ing|"
-    r"answering|generating|writing\s+(?:a|the)\s+(?:summary|answer|report))\b"
-    r"|\b(?:when|if|whenever)\s+(?:someone|anyone|somebody|the\s+user|a\s+user|the\s+analyst|"
-    r"people)\s+asks?\b",
-    _I,
-)
-# what it tells the assistant to do with its output
-_OUTPUT = re.compile(
-    r"\b(?:reply|respond|answer|output|print|return|say|state|write|tell\s+(?:the\s+)?(?:user|"
-    r"analyst|reader|them)|report|present|summari[sz]e|conclude)\b[\w\s,'’-]{0,25}?"
-    r"\b(?:only|that|with|as|exactly|verbatim|instead|the\s+following)\b"
-    r"|\b(?:do\s+not|don'?t|never|must\s+not)\s+(?:mention|disclose|reveal|cite|report|flag|"
-    r"include|show|tell|say)\b"
-    r"|\b(?:pretend|act\s+as|roleplay|role-play|you\s+are\s+now|from\s+now\s+on)\b"
-    r"|\bsystem\s+prompt\b",
-    _I,
-)
-# a figure it wants changed: "report revenue as EUR 50 million", "treat EBITDA as 9.1m"
-_FIGURE = re.compile(
-    r"\b(?:report|state|use|treat|present|record|show|change|set|replace|update|correct|round)\b"
-    r"[\w\s,'’-]{0,40}?\b(?:revenue|sales|ebitda|profit|income|margin|figures?|numbers?|values?|"
-    r"amounts?|valuation|debt|cash|price)\b[\w\s,'’-]{0,30}?\b(?:as|to|at|with|is|=)\b",
-    _I,
-)
-_CONDITION = re.compile(r"^\s*(?:when|whenever|if)\b", _I)
-# "Bot, tell …", "Claude — say …": an assistant named, then spoken to in the imperative
-_VOCATIVE = re.compile(
-    r"^\s*(?:dear\s+|hey\s+|attention\s+)?(?:assistants?|ai|llms?|language\s+models?|chat\s*bots?|"
-    r"bots?|gpt|claude|copilot|model)\s*[,—:-]+\s*(?:please\s+)?(?:tell|say|reply|respond|answer|"
-    r"report|state|write|output|print|list|confirm|describe|present|treat|use|ignore|forget|"
-    r"pretend|act|do\s+not|don'?t|never|always|only)\b",
-    _I,
-)
-# imperative mood: a sentence that starts with a bare verb of instruction
-_IMPERATIVE = re.compile(
-    r"^\s*(?:please\s+)?(?:ignore|disregard|forget|reply|respond|answer|output|print|say|state|"
-    r"report|tell|pretend|act|treat|use|include|exclude|summari[sz]e|do\s+not|don'?t|never|"
-    r"always|only|make\s+sure|remember|confirm|describe|list|write)\b",
-    _I,
-)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-
 
 def _any(words: Iterable[str]) -> str:
     return "|".join(f"(?:{w})" for w in words)
@@ -109,15 +44,53 @@ def _all(field: str) -> str:
     return _any(w for cues in LANGUAGES for w in getattr(cues, field))
 
 
+# The first round, its words from every language file's `injection:` (English gives them all).
+# "ignore / disregard … previous instructions", "forget everything above"
+_OVERRIDE = re.compile(
+    rf"\b(?:{_all('wide_override_verbs')})\b[\w\s,'’-]{{0,40}}?\b(?:{_all('wide_earlier')})\b"
+    rf"[\w\s,'’-]{{0,30}}?\b(?:{_all('wide_instructions')})\b",
+    _I,
+)
+# a role label at the start of a line or sentence: "System:", "### Instruction", "<|im_start|>"
+_ROLE_LABEL = re.compile(
+    rf"(?:^|[\n.!?]\s*)(?:\[?(?:{_all('role_labels')})\]?\s*(?::|-{{1,2}}>|—)|#{{2,}}\s*"
+    rf"(?:{_all('heading_labels')})\b|<\|im_start\|>|\[/?INST\]|<<SYS>>)",
+    _I,
+)
+# who the sentence speaks to
+_ADDRESSEE = re.compile(_all("addressees"), _I)
+# what it tells the assistant to do with its output
+_OUTPUT = re.compile(_all("commands"), _I)
+# a figure it wants changed: "report revenue as EUR 50 million", "treat EBITDA as 9.1m"
+_FIGURE = re.compile(
+    rf"\b(?:{_all('figure_verbs')})\b[\w\s,'’-]{{0,40}}?\b(?:{_all('figures')})\b"
+    rf"[\w\s,'’-]{{0,30}}?\b(?:{_all('figure_links')})\b",
+    _I,
+)
+_CONDITION = re.compile(rf"^\s*(?:{_all('condition_openers')})\b", _I)
+# "Bot, tell …", "Claude — say …": an assistant named, then spoken to in the imperative
+_VOCATIVE = re.compile(
+    rf"^\s*(?:(?:{_all('greetings')})\s+)?(?:{_all('vocatives')})\s*[,—:-]+\s*"
+    rf"(?:(?:{_all('please')})\s+)?(?:{_all('vocative_verbs')})\b",
+    _I,
+)
+# imperative mood: a sentence that starts with a bare verb of instruction
+_IMPERATIVE = re.compile(
+    rf"^\s*(?:(?:{_all('please')})\s+)?(?:{_all('imperatives')})\b",
+    _I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 _MACHINE = _all("machines")
 _ANSWERER = _all("answerers")
 _OUTPUT_ANY = _all("output_verbs")
 _SILENCE_ANY = _all("silence")
 # a role tag opening a line or sentence: <system>, </instructions>, <|system|>, [system], [admin]
+_TAG = _all("role_tags")
 _ROLE_TAG = re.compile(
-    r"(?:^|[\n.!?]\s*)\s*(?:<\s*/?\s*(?:system|assistant|instructions?|admin|developer|"
-    r"im_start|im_end)\b[^>\n]{0,40}>|<\|\s*(?:system|assistant|im_start|im_end)[^|>\n]{0,20}"
-    r"\|>|\[\s*/?\s*(?:system|instructions?|admin|developer)\b[^\]\n]{0,60}\])",
+    rf"(?:^|[\n.!?]\s*)\s*(?:<\s*/?\s*(?:{_TAG}|im_start|im_end)\b[^>\n]{{0,40}}>|<\|\s*"
+    rf"(?:{_TAG}|im_start|im_end)[^|>\n]{{0,20}}\|>|\[\s*/?\s*(?:{_TAG})\b[^\]\n]{{0,60}}\])",
     _I,
 )
 # the label before a colon or dash: who the note is for

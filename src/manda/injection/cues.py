@@ -2,9 +2,10 @@
 `injection:` section (`manda/vocabulary/languages/<code>.yaml`). The detector (`manda.injection`)
 builds its patterns from them; a new language is one more file.
 
-English is also read by the detector's first-round patterns; these words carry what is shared by
-every language: who an injection speaks to, how it overrides earlier instructions, what it tells
-the reader to output or hide, and the condition it waits for.
+The detector reads in two rounds, both from these words: a first look (a wide override, role
+labels and tags, an addressee followed by a command or a figure to change), and then what is
+shared by every language: who an injection speaks to, how it overrides earlier instructions,
+what it tells the reader to output or hide, and the condition it waits for.
 """
 
 from __future__ import annotations

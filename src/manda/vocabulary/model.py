@@ -181,6 +181,29 @@ class InjectionWords(_File):
     reading_verbs: tuple[str, ...] = ()
     articles: tuple[str, ...] = ()
     please: tuple[str, ...] = ()
+    # the first look over the whole text and each sentence (manda.injection's first round):
+    # a wider override, one order only ("forget … the … rules")
+    wide_override_verbs: tuple[str, ...] = ()
+    wide_earlier: tuple[str, ...] = ()
+    wide_instructions: tuple[str, ...] = ()
+    # a role's name as a label opening a line ("System:", "[assistant] ->"), as a Markdown
+    # heading ("### Instruction") and as a tag ("<system>", "[admin]")
+    role_labels: tuple[str, ...] = ()
+    heading_labels: tuple[str, ...] = ()
+    role_tags: tuple[str, ...] = ()
+    # who a sentence speaks to ("the model", "you must", "when asked"): whole fragments
+    addressees: tuple[str, ...] = ()
+    # what it tells the addressee to output ("reply only", "do not mention"): whole fragments
+    commands: tuple[str, ...] = ()
+    # a figure it wants changed: the verb, the figure, the word before the new value
+    figure_verbs: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    figure_links: tuple[str, ...] = ()
+    # "Bot, tell …": the assistant named, then the verb it is told
+    vocatives: tuple[str, ...] = ()
+    vocative_verbs: tuple[str, ...] = ()
+    # a sentence that opens with a bare verb of instruction
+    imperatives: tuple[str, ...] = ()
 
 
 class GridColumnWords(_File):
@@ -223,13 +246,25 @@ class GridWords(_File):
 
 class PeriodWords(_File):
     """How a language writes a reporting period, read into Manda's labels (Q3 2024, H1 2024,
-    FY2023). Each form is a pattern: `{n}` the quarter's or half's number, `{nth}` one of
-    `ordinals`, `{year}` a four-digit year; words in [brackets] may be left out."""
+    FY2023, LTM Mar 2025) by `manda.finance.periods`. Each form is written as the language
+    writes it (`manda.finance.period_forms`): `{n}` the quarter's or half's number, `{nth}` one
+    of `ordinals`, `{year}` a four-digit year, `{yy}` an apostrophe and two digits, `{date}` a
+    calendar date, `{month}` a month of a year; `a|b` either word, [words] may be left out."""
 
     quarters: tuple[str, ...] = ()  # "T{n} {year}", "{nth} trimestre [de] {year}"
     halves: tuple[str, ...] = ()  # "S{n} {year}", "{nth} semestre [de] {year}"
     years: tuple[str, ...] = ()  # "exercice {year}", "ejercicio {year}"
+    # a year, quarter or half named by the day it ends: "exercice clos le {date}" is FY of the
+    # date's year, "quarter ended {date}" its quarter, "six months ended {date}" H1 or H2
+    year_ended: tuple[str, ...] = ()
+    quarter_ended: tuple[str, ...] = ()
+    half_ended: tuple[str, ...] = ()
+    trailing: tuple[str, ...] = ()  # the twelve months to a month: "LTM {month}"
     ordinals: dict[str, int] = {}  # premier: 1, troisième: 3, tercer: 3
+    # words beside a year in a column header that keep it a year ("Actual 2023", "Ist 2024")
+    header_words: tuple[str, ...] = ()
+    # words before a bare year that make it the year's figures, in annual text ("in 2023")
+    bare_year_leads: tuple[str, ...] = ()
 
 
 class LanguageFile(_File):
@@ -257,6 +292,10 @@ class LanguageFile(_File):
     grid: GridWords = GridWords()
     # how a prompt injection is written (manda.injection)
     injection: InjectionWords = InjectionWords()
+    # reading a question's words (manda.agent.relevance): the endings a word is stemmed of, and
+    # the words a deal team uses for the same thing, by concept (its key is its own noun)
+    stem_suffixes: tuple[str, ...] = ()
+    concepts: dict[str, tuple[str, ...]] = {}
 
 
 # ---------------------------------------------------------------- as the code reads them

@@ -48,9 +48,20 @@ from manda.vocabulary import topic, vocabulary
 _WORDS = vocabulary()
 _DEBT_ROW = _WORDS.cues("debt_row")
 _FACILITY = _WORDS.cues("facility_sentence").pattern
-_LENDER = re.compile(r"\b(?:[A-Z][\w&'-]+ )+(?:Bank|Banking|Sparkasse|Capital|Credit|Finance|"
-                     r"Lending)(?: (?:plc|AG|SE|Ltd|LLP|N\.A\.|Inc\.?|eG|GmbH))?\b|"
-                     r"\b(?:from|with|by) [A-Z][\w&'-]+(?: [A-Z][\w&'-]+)* (?:plc|AG|SE|N\.A\.)\b")
+
+
+def _written(name: str) -> str:
+    """A named word list as one alternation, longest first, case as written."""
+    return "|".join(re.escape(w) for w in sorted(_WORDS.phrases(name), key=len, reverse=True))
+
+
+# a lender by its name ("Barclays Bank plc", "Banque Populaire", "from Lloyds plc")
+_NAME = r"[A-ZÀ-Ý][\w&'-]+"
+_FORM = rf"(?:{_written('legal_forms')})(?!\w)"
+_LENDER = re.compile(
+    rf"\b(?:{_NAME} )+(?:{_written('lender_after')})(?!\w)(?: {_FORM})?"
+    rf"|\b(?:{_written('lender_before')})(?: {_NAME})+"
+    rf"|{_WORDS.cues('lender_lead').slot} {_NAME}(?: {_NAME})* {_FORM}")
 
 
 def _line(label: str) -> str | None:

@@ -19,6 +19,7 @@ from manda.agent.topics import Shape
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
 from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
+from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
@@ -340,16 +341,19 @@ def first_row(label: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-# a total row, however its language orders it: "Total", "Summe", "Stammkapital gesamt"
-TOTAL_ROW = re.compile(r"^\s*(?:total|sum|gesamt(?:summe|betrag)?|summe|grand total)\b|"
-                       r"\b(?:gesamt|insgesamt|total)\s*$", re.IGNORECASE)
-_SCALE = re.compile(r"000|thousand|million|\bm\b|\bmn\b|\bk\b|teur|tsd|mio", re.IGNORECASE)
+
+
+# a first header cell that only names the scale ("000", "TEUR", "k€"), in every language
+_SCALE_WORDS = frozenset({"000"} | {
+    w.lower() for lang in vocabulary().languages.values()
+    for words in (*lang.numbers.multipliers.values(), *lang.numbers.scales.values(),
+                  lang.numbers.thousands_of_currency) for w in words})
 
 
 def scale_note(table: Table) -> str:
     """What the figures are in, as the document says it ("All amounts in £000.")."""
     for line in [*table.caption, table.header[0] if table.header else ""]:
-        if _SCALE.search(line) and len(line) < 80:
+        if len(line) < 80 and scale_from_text(line.strip().rstrip(".")) != 1.0:
             return line.strip().rstrip(".")
     return ""
 
@@ -359,7 +363,8 @@ def render_rows(table: Table, rows: Sequence[Row], source: Source) -> list[str]:
     columns = [h for h in table.header[1:] if any(r.cells.get(h, "").strip() for r in rows)]
     if not columns:
         return [f"- {r.render()} {cite([source])}" for r in rows]
-    first = table.header[0] if table.header and not _SCALE.fullmatch(table.header[0]) else ""
+    first = table.header[0] if table.header else ""
+    first = "" if first.strip().lower() in _SCALE_WORDS else first
     lines = [f"| {first or 'Line'} | " + " | ".join(columns) + " |",
              "|---|" + "---|" * len(columns)]
     for r in rows:

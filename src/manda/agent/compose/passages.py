@@ -58,8 +58,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure
 _CHANGED = vocabulary().cues("change_verb_before_figure")
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\b(?:increased|decreased|rose|fell|grew|declined|reduced|raised|lowered|"
-                     r"impacted|improved|boosted|changed?)\b[^.;]{0,80}?\bby\s*$", re.IGNORECASE)
+_CHANGE = vocabulary().cues("change_by")  # "increased net sales by", "a progressé de"
 
 
 def _a_change(finding: Finding) -> bool:
@@ -70,7 +69,7 @@ def _a_change(finding: Finding) -> bool:
     at = finding.excerpt.find(written) if written else -1
     if at < 0:
         return False
-    if at > 0 and (_CHANGE.search(finding.excerpt[:at]) or _CHANGED.ends(finding.excerpt[:at])):
+    if at > 0 and (_CHANGE.ends(finding.excerpt[:at]) or _CHANGED.ends(finding.excerpt[:at])):
         return True
     spec = metric_spec(finding.subject)
     if spec is None or not (spec.stock or spec.sheet):

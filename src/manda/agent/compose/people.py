@@ -9,7 +9,6 @@ import re
 from collections.abc import Sequence
 
 from manda.agent.compose.common import (
-    TOTAL_ROW,
     Ask,
     Draft,
     approvals,
@@ -23,6 +22,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_WORDS
 from manda.agent.unusual import body, sentences, trim
+from manda.ingest.extract.tables import is_total_row
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind
 from manda.vocabulary import vocabulary
@@ -118,7 +118,7 @@ def _table_people(evidence: Evidence) -> list[tuple[str, str, Source]]:
             continue
         for row in table.rows:
             title = row.get(TITLE_HEADER)
-            if title and row.label and not TOTAL_ROW.search(row.label):
+            if title and row.label and not is_total_row(row.label):
                 out.append((row.label, title[1], evidence.hit_source(hit)))
     return out
 

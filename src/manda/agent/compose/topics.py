@@ -16,7 +16,6 @@ from functools import lru_cache
 
 from manda.agent.compose.balance import covenants, debt
 from manda.agent.compose.common import (
-    TOTAL_ROW,
     Ask,
     Draft,
     approvals,
@@ -71,6 +70,7 @@ from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import scan, sentences, trim, under_topic
 from manda.finance.amounts import find_amounts, format_amount
 from manda.finance.periods import period_sort_key
+from manda.ingest.extract.tables import is_total_row
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, Nature, SearchHit
 from manda.vocabulary import vocabulary
@@ -231,7 +231,7 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
             else _class_columns(table)
         if not (table.has_header(_HOLDER) or table.has_header(_CLASS) or classes):
             continue
-        rows = [r for r in table.rows if not TOTAL_ROW.search(r.label) and r.cells]
+        rows = [r for r in table.rows if not is_total_row(r.label) and r.cells]
         if not rows:
             continue
         source = evidence.hit_source(hit)

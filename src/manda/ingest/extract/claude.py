@@ -15,7 +15,6 @@ finished batches are read back and only the rest are sent (and billed).
 from __future__ import annotations
 
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ import anthropic
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from manda.errors import BackendUnavailableError
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import find_amounts, multiplied
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import parse_period
 from manda.finance.vocabulary import canonical_subject, metric_spec
@@ -190,7 +189,6 @@ class ToolFinding(BaseModel):
     attributes: list[_Attribute]
 
 
-_MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
 _MODEL_SCORE = {Confidence.HIGH: 0.85, Confidence.MEDIUM: 0.65, Confidence.LOW: 0.35}
 _UNITS = {"€": "EUR", "eur": "EUR", "euro": "EUR", "£": "GBP", "gbp": "GBP", "$": "USD",
           "usd": "USD", "chf": "CHF", "%": "%", "percent": "%", "x": "x", "people": "people",
@@ -491,7 +489,7 @@ def _value(item: ToolFinding) -> tuple[float | None, str | None]:
     amounts = find_amounts(item.value_text) if item.value_text else []
     if len(amounts) == 1:
         amount = amounts[0]
-        self_scaled = amount.currency or amount.unit or _MULTIPLIER.search(amount.text)
+        self_scaled = amount.currency or amount.unit or multiplied(amount.text)
         if self_scaled:
             return amount.value, amount.currency or amount.unit or unit
     return item.value, unit

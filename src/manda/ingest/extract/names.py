@@ -38,6 +38,7 @@ _C_ROLE = r"Chief\s+(?:[A-Z][a-z]+\s+){1,3}Officer"
 # Titles a language writes beside a name, as they are written in any case ("Geschäftsführerin",
 # "directrice financière", "DAF"): the vocabulary's `titles`, beside the English grammar below.
 _TITLES = vocabulary().cues("person_titles").pattern.pattern
+_REMITS = vocabulary().cues("role_remits").pattern.pattern  # "Finanzen", "Vorsitzender"
 ROLE = (
     r"(?:(?:Co-?[Ff]ounder|Founder)(?:\s*(?:and|&|,)\s*)?)?"
     r"(?:" + _C_ROLE + r"|CEO|CFO|COO|CTO|CRO|CMO|CPO|CIO|CHRO|CCO|CDO|CSO"
@@ -51,8 +52,7 @@ ROLE = (
     r"Supervisory|Executive|Advisory)\s+Board|Finance\s+Director|Financial\s+Controller"
     r"|Controller|Managing\s+Partner|Partner|Owner)"
     # "Geschäftsführerin Finanzen", "Managing Director (CFO)": the remit that says which one
-    r"(?:\s+(?:für\s+)?Finanzen|\s*\((?:CEO|CFO|COO|CTO|Finanzen|Vorsitzende[rn]?(?:\s+der\s+"
-    r"Geschäftsführung)?)\))?"
+    r"(?:\s+(?i:" + _REMITS + r")|\s*\((?:CEO|CFO|COO|CTO|(?i:" + _REMITS + r"))\))?"
 )
 """A role: "Chief Financial Officer", "CFO", "Managing Director", "Head of Sales", "Founder"."""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
-from manda.finance.amounts import Amount, find_amounts
+from manda.finance.amounts import Amount, find_amounts, multiplied
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
@@ -38,12 +38,17 @@ Period = tuple[str, int, int]
 
 _WORDS = vocabulary()
 
-_MULTIPLIER = re.compile(r"\d\s?(?:[kKmMbB]\b|mn|bn|million|thousand|Mio|Mrd|tsd)")
 # "£4.5m in 2024", "revenue was £4.5m": the words that bind an amount to the period beside it
 _BOUND_AFTER = re.compile(rf"^\s+(?:{_WORDS.cues('period_after_amount').slot}\s+)?$", re.IGNORECASE)
 # "£4.5m outstanding at 31 March 2024": a balance and the date it stood at.
-_BALANCE_AT = re.compile(r"^\s+(?:was\s+|were\s+)?(?:outstanding|drawn|undrawn|available|"
-                         r"utili[sz]ed)\s+(?:(?:at|as\s+at|as\s+of|on)\s+)?$", re.IGNORECASE)
+_BALANCE_AT = _WORDS.cues("balance_at")
+
+
+def _balance_at(gap: str) -> bool:
+    """"£4.5m outstanding at 31 March 2024": between the amount and its date, a balance's words."""
+    return bool(gap[:1].isspace() and gap[-1:].isspace() and _BALANCE_AT.fullmatch(gap))
+
+
 _LABELS = re.compile(r"^\s*[:=]\s*$")
 _BOUND_BEFORE = re.compile(rf"^\s*[:=]\s*$|^\s*{_WORDS.cues('amount_after_period').slot}\s+$",
                            re.IGNORECASE)
@@ -62,12 +67,11 @@ _APPROXIMATELY = rf"(?:(?i:{_WORDS.cues('approximately').pattern.pattern})\s*)?"
 # "Globex accounts for about", "Alpha représente environ": the verb before a customer's share
 _SHARE_VERB = _WORDS.cues("share_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
 _STRONG_SHARE_VERB = _WORDS.cues("strong_share_verbs")  # says it without "of revenue" after
-_TOP_N = re.compile(r"\btop[\s-]*(\d+|ten|five|three|twenty)\s+customers?\b", re.IGNORECASE)
+_TOP_N = _WORDS.cues("top_customers")  # "top 10 customers", "les dix premiers clients"
 _LARGEST = _WORDS.cues("largest_customer")
 # "Anna Schmidt holds", "la Holding détient", "die Holding hält": a holder before a stake
 _OWN_VERB = _WORDS.cues("own_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
 _OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der Anteile"
-_NUMBER_WORDS = {"ten": "10", "five": "5", "three": "3", "twenty": "20"}
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
 _COUNT_ENDS = re.compile(rf"^\s*(?:$|[.,;:)\]|]|{_WORDS.cues('count_ends').slot})",
@@ -116,7 +120,7 @@ def as_of_for_stock(spec: MetricSpec, period: str | None,
 def _compatible(spec: MetricSpec, amount: Amount) -> bool:
     if spec.unit_kind == "currency":
         return amount.unit is None and (
-            amount.currency is not None or bool(_MULTIPLIER.search(amount.text))
+            amount.currency is not None or multiplied(amount.text)
         )
     if spec.unit_kind == "percent":
         return amount.unit == "%"
@@ -126,7 +130,7 @@ def _compatible(spec: MetricSpec, amount: Amount) -> bool:
         return spec.group == "headcount"
     return (
         amount.unit is None and amount.currency is None and amount.value == int(amount.value)
-        and amount.value >= 0 and not _MULTIPLIER.search(amount.text)
+        and amount.value >= 0 and not multiplied(amount.text)
     )
 
 
@@ -145,7 +149,7 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
         return None
     if not (a.unit == b.unit or (a.unit is None and b.unit == "%" and a.currency is None)):
         return None
-    if _MULTIPLIER.search(a.text) or b.unit == "%" or not _MULTIPLIER.search(b.text):
+    if multiplied(a.text) or b.unit == "%" or not multiplied(b.text):
         low = a.value
     else:
         low = a.value * _scale_of(b)
@@ -208,10 +212,14 @@ class _Sentence:
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
-        if not self.periods and self.values and view.period is None and view.issued:
-            self.periods = [p for p in _months_before(self.text, start, view.issued)
-                            if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
-                                   for s in self.subjects)]  # "la cifra de negocios de diciembre"
+        if self.values and view.period is None and view.issued:
+            # "la cifra de negocios de diciembre …, y la del ejercicio 2025": a month named
+            # beside its subject, even where the sentence states other periods too
+            months = [p for p in _months_before(self.text, start, view.issued)
+                      if any(-15 <= p[1] - s[2] <= 15 or 0 <= s[1] - p[2] <= 15
+                             for s in self.subjects)
+                      and not any(q[1] < p[2] and p[1] < q[2] for q in self.periods)]
+            self.periods = sorted([*self.periods, *months], key=_start)
         self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()
@@ -230,7 +238,7 @@ class _Sentence:
             for p in self.periods:
                 if p[1] >= a.end and (
                         (p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]))
-                        or _BALANCE_AT.match(text[a.end : p[1]])):
+                        or _balance_at(text[a.end : p[1]])):
                     bound[a.start] = p
                     break
                 if p[2] <= a.start and _BOUND_BEFORE.match(text[p[2] : a.start]):
@@ -298,10 +306,8 @@ class _Sentence:
         return period, "narrative", 0.03
 
 
-_ASIDE = re.compile(
-    r",\s*(?:excluding|including|before|after|net\s+of|adjusted\s+for|ex\.|incl\.|which|"
-    r"i\.e\.|e\.g\.|driven\s+by|due\s+to|reflecting)\b[^,]*,"
-)
+# ", excluding one-off costs,": an aside whose words belong to no amount after it
+_ASIDE = _WORDS.cues("aside_openers").around(head=r",\s*", tail=r"[^,]*,")
 
 
 def _months_before(text: str, offset: int, issued: date) -> list[Period]:
@@ -336,7 +342,7 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
         if (spec := metric_spec(s[0])) is not None and _compatible(spec, amount)
     ]
     bare_count = (
-        amount.unit is None and amount.currency is None and not _MULTIPLIER.search(amount.text)
+        amount.unit is None and amount.currency is None and not multiplied(amount.text)
     )
     reach = 90 if bound else 30
     lead_start = min((s[1] for s in subjects), default=amount.start)
@@ -502,7 +508,8 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
     if entity is not None:
         key, label = canonical_entity(entity[0], "organisation"), f"{entity[0]} share of revenue"
     elif top is not None:
-        n = _NUMBER_WORDS.get(top.group(1).lower(), top.group(1))
+        n = next((str(n) for word in top.group(0).replace("-", " ").split()
+                  if (n := _WORDS.number(word)) is not None), top.group(0))
         key, label = f"top {n}", f"Top {n} customers' share of revenue"
         attributes["scope"] = f"top {n} customers"
     else:

@@ -31,7 +31,7 @@ from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
 from manda.models import FindingKind, Location, LocationKind, Nature
 from manda.vocabulary import Cues, topic, vocabulary
 
-__all__ = ["table_candidates", "text_table_candidates"]
+__all__ = ["is_total_row", "table_candidates", "text_table_candidates"]
 
 _WORDS = vocabulary()
 _TOTAL_START = _WORDS.cues("total_row_start")  # "Total revenue", "Summe"
@@ -45,7 +45,9 @@ _FORECAST_HEADER = _WORDS.cues("forecast_column")
 _ACTUAL_HEADER = _WORDS.cues("actuals_column")
 
 
-def _is_total(label: str) -> bool:
+def is_total_row(label: str) -> bool:
+    """A row that adds up the rows above it, however its language orders it: "Total",
+    "Summe", "Stammkapital gesamt"."""
     return _TOTAL_START.begins(label) or _TOTAL_END.ends(label)
 
 
@@ -426,7 +428,7 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         else ""
     attributes = {key: _one_line(text) for key, text in (
         ("row", cell.row_header), ("column", cell.column_header),
-        ("total", "yes" if _is_total(cell.row_header) else ""),
+        ("total", "yes" if is_total_row(cell.row_header) else ""),
         # a value the workbook saved without its result: computed here from its formula
         ("computed_from", view.section.computed.get(ref, "")),
         ("scale", f"{scale:g}" if cell.spec.unit_kind == "currency" and scale != 1.0 else ""),
@@ -476,7 +478,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         label_col = next((i for i in range(first) if row[i].strip()), None)
         if label_col is None:
             continue
-        if breakdown and not _is_total(row[label_col]):
+        if breakdown and not is_total_row(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
         for c, (period, forecast) in columns.items():
@@ -578,7 +580,7 @@ def _reads_as_stakes(rows: Sequence[Sequence[str]], data: list[int], col: int,
 def _data_rows(rows: Sequence[Sequence[str]], header: int, col: int) -> list[int]:
     return [
         r for r in range(header + 1, len(rows))
-        if col < len(rows[r]) and rows[r][col].strip() and not _is_total(rows[r][col])
+        if col < len(rows[r]) and rows[r][col].strip() and not is_total_row(rows[r][col])
     ]
 
 
@@ -729,7 +731,7 @@ def _customer_table(view: SectionView, grid: _Grid, context: str) -> list[Candid
         amount = parse_cell(_cell(rows, r, share_col))
         located = grid.locate(r)
         span = located.cells.get(share_col)
-        if (is_placeholder(name) or _REST_OF_CUSTOMERS.begins(name) or _is_total(name)
+        if (is_placeholder(name) or _REST_OF_CUSTOMERS.begins(name) or is_total_row(name)
                 or amount is None
                 or span is None or amount.currency is not None):
             continue

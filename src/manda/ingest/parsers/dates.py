@@ -16,6 +16,7 @@ from datetime import date
 
 from manda.finance.periods import LINK_AFTER, LINK_BEFORE, MONTH_WORDS, MONTHS
 from manda.models import ParsedDocument
+from manda.vocabulary import vocabulary
 
 HEAD_CHARS = 3_000
 
@@ -73,8 +74,7 @@ def _head_text(parsed: ParsedDocument) -> tuple[str, str]:
 # "for the quarter ended March 31, 2025 … April 18, 2025": a date that ends the period a document
 # covers is not the day it was written, when the opening text gives another.
 _NEAR_PERIOD_END_DAYS = 366  # a report is written within a year of the period it covers
-_PERIOD_END_BEFORE = re.compile(r"\b(?:ended|ending|through|year[\s-]end)\s*(?:on\s+)?$",
-                                re.IGNORECASE)
+_PERIOD_END_BEFORE = vocabulary().cues("period_end_before")  # "ended", "clos le", "zum"
 
 
 def _first_full_date(text: str, *, anchored: bool) -> date | None:
@@ -87,7 +87,7 @@ def _first_full_date(text: str, *, anchored: bool) -> date | None:
             found = _to_date(match)
             if found is None:
                 continue
-            if not anchored and _PERIOD_END_BEFORE.search(text[max(0, match.start() - 20):
+            if not anchored and _PERIOD_END_BEFORE.ends(text[max(0, match.start() - 20):
                                                                match.start()]):
                 if period_end is None or match.start() < period_end[0]:
                     period_end = (match.start(), found)
