@@ -85,3 +85,30 @@ async def test_a_german_claim_is_closest_to_the_litigation_prototype() -> None:
     assert scores.shape == (2, 2)
     assert scores[0].argmax() == 0 and scores[1].argmax() == 1
     await embedder.aclose()
+
+
+async def test_a_bounded_cache_lets_go_of_the_texts_held_longest() -> None:
+    embedder = CountingEmbedder("fake-8")
+    cache = TextVectors(limit=2)
+    await cache.vectors(embedder, ["litigation", "tax"])
+    again = await cache.vectors(embedder, ["covenants", "litigation"], "document")
+    assert cache.cached("fake-8") == 2  # "litigation" and "tax" as queries went first
+    await cache.vectors(embedder, ["litigation"], "document")  # still held: not embedded again
+    assert embedder.calls[-1] == (["covenants", "litigation"], "document")
+    assert again.shape == (2, 8)
+
+
+async def test_a_caller_waiting_for_anothers_text_gets_its_failure() -> None:
+    class Failing(CountingEmbedder):
+        async def embed(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
+            self.calls.append((list(texts), input_type))
+            await asyncio.sleep(0)
+            raise ConnectionError("embedding service unreachable")
+
+    embedder, cache = Failing("fake-8"), TextVectors()
+    results = await asyncio.gather(*(cache.vectors(embedder, ["tax"]) for _ in range(3)),
+                                   return_exceptions=True)
+    assert all(isinstance(r, ConnectionError) for r in results)
+    assert len(embedder.calls) == 1  # one call, its failure shared by the callers waiting on it
+    assert cache.cached("fake-8") == 0
+    assert await cache.vectors(CountingEmbedder("fake-8"), ["tax"]) is not None  # asked again

@@ -23,6 +23,9 @@ from manda.vocabulary import Topic, topics
 log = logging.getLogger(__name__)
 
 WEIGHED = 40  # spans embedded per question
+# The spans and questions weighed lately, by embedder: a deal's questions weigh the same spans
+# again and again, and each is embedded once (8,192 vectors: ~13 MB at 384 dimensions).
+_WEIGHED = TextVectors(limit=8192)
 FLOOR = 0.2  # a cosine below this says nothing of meaning (unrelated texts score about this)
 
 
@@ -33,8 +36,8 @@ async def weigh(frame: QuestionFrame, evidence: Evidence, embedder: Embedder) ->
     if not texts:
         return
     try:
-        query = await embedder.embed([frame.text], "query")
-        vectors = await embedder.embed(texts, "document")
+        query = await _WEIGHED.vectors(embedder, [frame.text], "query")
+        vectors = await _WEIGHED.vectors(embedder, texts, "document")
     except Exception as exc:  # answered by words alone, as without an embedder
         log.warning("embedder %s unavailable for weighing spans: %s",
                     getattr(embedder, "id", "?"), exc)

@@ -18,33 +18,59 @@ from manda.embed.port import Embedder, InputType
 
 
 class TextVectors:
-    """A cache of fixed texts' vectors, by (embedder id, input type, text).
+    """A cache of texts' vectors, by (embedder id, input type, text).
 
     `input_type` defaults to "query": a prototype describes what is looked for, as a question
     does, and is compared with passages embedded as documents (E5 reads "query: " before it).
+    `limit` bounds a cache of texts that are not fixed (the spans a question weighs): past it,
+    the texts held longest are let go first.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         self._vectors: dict[tuple[str, InputType, str], np.ndarray] = {}
-        self._lock = asyncio.Lock()
+        self._limit = limit
+        self._pending: dict[tuple[str, InputType, str], asyncio.Future[np.ndarray]] = {}
 
     async def vectors(
         self, embedder: Embedder, texts: Sequence[str], input_type: InputType = "query"
     ) -> np.ndarray:
-        """Unit vectors of `texts` ([len(texts), dimension], read-only), embedded at most once."""
+        """Vectors of `texts` ([len(texts), dimension], read-only), each embedded once."""
         if not texts:
             return np.empty((0, embedder.dimension), dtype=np.float32)
-        async with self._lock:  # two callers asking at once embed a text once, not twice
-            missing = list(dict.fromkeys(
-                t for t in texts if (embedder.id, input_type, t) not in self._vectors
-            ))
-            if missing:
-                found = await embedder.embed(missing, input_type)
-                for text, vector in zip(missing, found, strict=True):
-                    vector = np.array(vector, dtype=np.float32)
-                    vector.setflags(write=False)
-                    self._vectors[(embedder.id, input_type, text)] = vector
-        out = np.stack([self._vectors[(embedder.id, input_type, t)] for t in texts])
+        key = embedder.id, input_type
+        held = {t: self._vectors.get((*key, t)) for t in texts}
+        # a text another caller is embedding right now is awaited, not embedded again; the
+        # rest is embedded here in one call, without holding up callers asking other texts
+        waiting = {t: self._pending[(*key, t)] for t, v in held.items()
+                   if v is None and (*key, t) in self._pending}
+        mine = [t for t, v in held.items() if v is None and t not in waiting]
+        if mine:
+            loop = asyncio.get_running_loop()
+            futures = {t: loop.create_future() for t in mine}
+            self._pending.update({(*key, t): f for t, f in futures.items()})
+            try:
+                found = await embedder.embed(mine, input_type)
+            except BaseException as exc:
+                failed = exc if isinstance(exc, Exception) else RuntimeError(
+                    f"embedding was cancelled by the caller that asked first: {exc!r}")
+                for future in futures.values():
+                    future.set_exception(failed)
+                    future.exception()  # read here: a text nobody else waited for is not logged
+                raise
+            finally:
+                for t in mine:
+                    self._pending.pop((*key, t), None)
+            for text, vector in zip(mine, found, strict=True):
+                vector = np.array(vector, dtype=np.float32)
+                vector.setflags(write=False)
+                self._vectors[(*key, text)] = held[text] = vector
+                futures[text].set_result(vector)
+        for text, future in waiting.items():
+            held[text] = await future
+        out = np.stack([held[t] for t in texts])
+        if self._limit is not None:  # the texts held longest go first
+            for old in list(self._vectors)[:max(0, len(self._vectors) - self._limit)]:
+                del self._vectors[old]
         out.setflags(write=False)
         return out
 
