@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from fixtures.schedule import LAST, LONGEST_FIRST
 from fixtures.shared import built_once
 
 from manda.app import Manda
@@ -16,6 +17,7 @@ from manda.sample import generate_sample_rooms
 from manda.sample.grid_dev import DEV_DEAL
 
 pytest_plugins = ["fixtures.redis_server", "fixtures.grid_room"]
+
 
 _ENV = (
     "NEO4J_URI",
@@ -29,6 +31,20 @@ _ENV = (
     "SLACK_APP_TOKEN",
     "SLACK_API_URL",
 )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Longest files first, `LAST` last, the rest in collection order (each file's tests keep
+    their order: only whole files move)."""
+    root = config.rootpath
+
+    def rank(item: pytest.Item) -> int:
+        path = item.path.relative_to(root).as_posix()
+        if path in LAST:
+            return len(LONGEST_FIRST) + 1
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True)

@@ -5,13 +5,11 @@ newest room's) falls below its measured floor (a ratchet)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from eval_parts import DATASET, PARTS, answers_for, joined_report
 
-from manda.agent.context import AgentContext
-from manda.agent.service import AnswerService
 from manda.app import Manda
 from manda.evals.runner import (
     HELD_OUT_FLOOR,
@@ -24,22 +22,7 @@ from manda.evals.runner import (
     run_evals,
     write_report,
 )
-from manda.ingest.service import IngestService
-from manda.sample.generate import EVAL_ONLY_DEALS, generate_eval_rooms
-
-DATASET = Path(__file__).parents[2] / "evals" / "dataset.yaml"
-
-
-@dataclass
-class EvalApp:
-    ingest: IngestService
-    answers: AnswerService
-
-
-def answers_for(app: Manda) -> EvalApp:
-    service = getattr(app, "answers", None) or AnswerService(
-        AgentContext(graph=app.graph, search=app.search, memory=app.memory))
-    return EvalApp(ingest=app.ingest, answers=service)
+from manda.sample.generate import EVAL_ONLY_DEALS
 
 
 def test_the_dataset_covers_the_behaviour_spec() -> None:
@@ -97,11 +80,19 @@ def test_a_broken_dataset_says_which_case(tmp_path: Path) -> None:
         load_dataset(bad)
 
 
-async def test_offline_evals_pass(app: Manda, tmp_path: Path) -> None:
-    rooms = generate_eval_rooms(tmp_path / "rooms")  # the evaluation-only rooms join the sample
-    for deal in EVAL_ONLY_DEALS:
-        await app.ingest.ingest(deal, [rooms[deal]])
-    report = await run_evals(answers_for(app), DATASET)
+def test_the_parts_ask_every_room_once() -> None:
+    """The offline evals are asked in parts (`eval_parts.py`), each with a test file of its own."""
+    deals = [deal for part in PARTS.values() for deal in part]
+    assert sorted(deals) == sorted({c.deal for c in load_dataset(DATASET)})
+    here = Path(__file__).parent
+    assert {p.name for p in here.glob("test_evals_*.py")} == {f"test_evals_{part}.py"
+                                                              for part in PARTS}
+
+
+def test_offline_evals_pass(tmp_path_factory: pytest.TempPathFactory, ingested_home: Path,
+                            tmp_path: Path) -> None:
+    # the sample and evaluation-only rooms, asked part by part (each part once per run)
+    report = joined_report(tmp_path_factory, ingested_home)
     markdown, as_json = write_report(report, tmp_path / "report.md")
 
     def failures(part: EvalReport) -> list[tuple[str, list[tuple[str, str]]]]:
