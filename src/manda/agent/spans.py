@@ -19,10 +19,18 @@ from datetime import date
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
-from manda.agent.relevance import OFF_TOPIC, names_topic, says_change, stems_of, term_in
+from manda.agent.relevance import (
+    OFF_TOPIC,
+    content_terms,
+    names_topic,
+    says_change,
+    stems_of,
+    term_in,
+)
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
 from manda.finance.amounts import find_amounts
+from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
     StatementScale,
@@ -32,7 +40,7 @@ from manda.finance.figures import (
     statement_scale,
 )
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
-from manda.finance.vocabulary import canonical_subject, metric_spec
+from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
@@ -57,7 +65,7 @@ _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annua
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
-SUBJECT_MISS = 0.3
+SUBJECT_MISS, ITEM_FIT = 0.3, 0.25
 
 
 @dataclass(frozen=True)
@@ -134,15 +142,18 @@ def _candidates(evidence: Evidence) -> _Pool:
             continue
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
-        tables = read_tables(hit.text)
+        stacked, consumed = _stacked_tables(lines, page_lines[(hit.document_id,
+                                                               hit.location.page)])
+        tables = read_tables(hit.text) + stacked
         recovered = _rows_without_gaps(lines, tables)
         row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
         for table in tables:
             _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
-                      source, year_end, scales.get(hit.document_id))
-        for sentence in sentences(hit.text):
+                      source, year_end, None if table in stacked else scales.get(hit.document_id))
+        prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
+        for sentence in sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -240,6 +251,74 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
     return read
 
 
+_LONE_CELL = re.compile(r"^-?\$?\(?-?[\d,]+(?:\.\d+)?\)?%?$|^\$?[—–]$")
+
+
+def _column_header(line: str) -> bool:
+    """A line that is one column's header and nothing else: "2023-09-30", "2025"."""
+    text = line.strip()
+    if not text or len(text) > 20:
+        return False
+    return bool(re.fullmatch(r"(?:FY\s?)?(?:19|20)\d{2}", text)) or (
+        column_date(text) is not None and not re.search(r"[a-z]{2,}\s+[a-z]{2,}\s", text))
+
+
+def _stacked_tables(lines: list[str], page: list[str]) -> tuple[list[Table], set[int]]:
+    """A statement extracted one cell per line ("Total Assets" / "352583000000.0" /
+    "352755000000.0" under "2023-09-30" / "2022-09-24"): its rows read back under the column
+    headers listed above them (in this passage, else on its page), each label followed by one
+    figure per column; a label with no figures heads the rows below it. Returns the tables and
+    the indices of the lines they took, which no sentence runs through."""
+    header = _stacked_header(lines) or _stacked_header(page)
+    if not header:
+        return [], set()
+    tables: list[Table] = []
+    consumed: set[int] = set()
+    current: Table | None = None
+    i = 0
+    while i < len(lines):
+        label = lines[i].strip()
+        run = 0
+        while i + 1 + run < len(lines) and _LONE_CELL.match(lines[i + 1 + run].strip()):
+            run += 1
+        if not label or _LONE_CELL.match(label) or label in header:
+            i += 1
+            continue
+        if run == 0 and label.endswith(":") and len(label) < 80 and _stacked_follows(lines, i):
+            current = Table(header=list(header), caption=[label])
+            tables.append(current)
+            consumed.add(i)
+        elif run == len(header):
+            if current is None:
+                current = Table(header=list(header))
+                tables.append(current)
+            cells = [lines[i + 1 + k].strip() for k in range(run)]
+            current.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
+                                    line=label))
+            consumed |= set(range(i, i + 1 + run))
+        elif run:
+            consumed |= set(range(i, i + 1 + run))  # a row short of its columns: not read
+        i += 1 + run
+    return [t for t in tables if t.rows], consumed
+
+
+def _stacked_header(lines: list[str]) -> list[str]:
+    """Two or more column headers on lines of their own, one after another."""
+    for i in range(len(lines)):
+        run = 0
+        while i + run < len(lines) and _column_header(lines[i + run]):
+            run += 1
+        if run >= 2:
+            return [lines[i + k].strip() for k in range(run)]
+    return []
+
+
+def _stacked_follows(lines: list[str], i: int) -> bool:
+    """The next non-empty line after `i` is a label with figures under it."""
+    rest = [line.strip() for line in lines[i + 1:i + 4] if line.strip()]
+    return len(rest) >= 2 and not _LONE_CELL.match(rest[0]) and bool(_LONE_CELL.match(rest[1]))
+
+
 def _year_end(text: str) -> date | None:
     """The latest year end a passage's columns are dated by, if any."""
     dates = [d for d, _, _ in find_dates(text.replace(",2", ", 2"))]
@@ -265,6 +344,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    items = [(frozenset(content_terms(own)) & set(terms), patterns)
+             for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
+        else []
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
     parts = {p for p in frame.periods if _PART.match(p)}
@@ -295,6 +377,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             head = stems_of(span.text[:cause.start()])
             loose = {t for t in matched if not term_in(t, head)}
             matched -= loose
+        if items and _states_figure(span):
+            named = _names_item(span, items)
+            if named:
+                matched |= {t for own, _ in items for t in own}
+            else:  # "Share-based compensation" shares a word with "share repurchases" only
+                matched -= {t for own, _ in items for t in own}
+                loose -= {t for own, _ in items for t in own}
+        else:
+            named = False
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -315,6 +406,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if own is not None and not _same_metric(own, frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales
         score += _kind_fit(span, frame)
+        if named:  # a figure of the very line item asked, in any of its wordings: the
+            # statement's own row first, where a sentence may state a variant of it
+            score += ITEM_FIT if span.row is not None and statement_row(span.row) \
+                else ITEM_FIT / 2
         score += MEANING * evidence.meaning.get(span.text, 0.0)
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
@@ -414,6 +509,28 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "date":
         return KIND_FIT / 2 if YEAR.search(text) else 0.0
     return 0.0
+
+
+def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
+                ) -> bool:
+    """The span names a line item asked, in any of its wordings: a sentence anywhere in it, a
+    row by its own label, or by its heading when the heading is that line item ("Net sales:")
+    and the label names none of its own ("iPhone")."""
+    patterns = [p for _, ps in items for p in ps]
+    if span.row is None:
+        return any(p.search(span.text) for p in patterns)
+    if any(p.search(span.row.label) for p in patterns):
+        return not a_movement(span.row.label)  # "Repayments of long-term debt" is no debt
+    heading = span.group.strip().rstrip(":").strip()
+    return bool(heading) and any(p.fullmatch(heading) for p in patterns) and not (
+        find_line_items(span.row.label) or named_groups(span.row.label))
+
+
+def _states_figure(span: Span) -> bool:
+    """A row with a figure in it, or a sentence that states an amount."""
+    if span.row is not None:
+        return any(not f.none for f in span.figures())
+    return bool(find_amounts(span.text))
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

@@ -52,18 +52,43 @@ def body(text: str) -> str:
 _LIST_START = re.compile(r"^\s*(?:[-•*#|]|\d+[.)]\s)")
 
 
+# a figure cell of a table whose column gaps were lost: "$29,046", "(408)", "3.73%", "$—"
+_CELL = r"(?:\$?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?|\$?\(?\d+(?:\.\d+)?\)?%?|\$?[—–]%?)"
+_ONE_CELL = re.compile(rf"^{_CELL}$")
+_ENDS_IN_FIGURE = re.compile(rf"(?:^|\s){_CELL}\s*$")
+
+
 def unwrap(text: str) -> str:
-    """Join prose lines a text file wrapped mid-sentence; keep short lines (slides, lists)."""
+    """Join prose lines a text file wrapped mid-sentence; keep short lines (slides, lists) and a
+    table's rows ("Money market funds $29,046 $— $29,046"), which no sentence runs through."""
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
         prev = out[-1] if out else ""
         if (len(prev) >= 50 and prev.rstrip()[-1:] not in ".!?:;|" and line.strip()
-                and not _LIST_START.match(line) and "|" not in prev):
+                and not _LIST_START.match(line) and "|" not in prev
+                and not _table_break(prev, line)):
             out[-1] = f"{prev.rstrip()} {line.strip()}"
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _figure_row(line: str) -> bool:
+    """A line ending in a run of figure cells: two with digits, or three of any ("—" too)."""
+    run = []
+    for token in reversed(line.split()):
+        if not _ONE_CELL.match(token):
+            break
+        run.append(token)
+    return len(run) >= 3 or sum(1 for t in run if any(c.isdigit() for c in t)) >= 2
+
+
+def _table_break(prev: str, line: str) -> bool:
+    """A row of figures on either side, or a total's figure before a line that starts anew."""
+    if _figure_row(prev) or _figure_row(line):
+        return True
+    return bool(_ENDS_IN_FIGURE.search(prev)) and line.strip()[:1].isupper()
 
 
 def _split(text: str) -> list[str]:

@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 __all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_patterns",
-           "named_groups"]
+           "named_groups", "named_items"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -36,7 +36,8 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("ebitda", "earnings before interest, taxes, depreciation and amortization"),
     ("buybacks", "buyback", "buy back", "bought back", "share repurchases", "stock repurchases",
      "share repurchase", "stock repurchase", "repurchases of common stock",
-     "common stock repurchased", "repurchased", "repurchases"),
+     "common stock repurchased", "repurchased", "repurchases", "repurchase", "repurchase of stock",
+     "repurchase of common stock", "repurchase shares"),
     ("dividends", "dividends paid", "dividends declared", "cash dividends"),
     ("stock-based compensation", "share-based compensation", "stock compensation", "sbc"),
     ("headcount", "employees", "full-time employees", "workforce"),
@@ -136,3 +137,27 @@ def expand_query(question: str) -> str:
     """The question followed by the equivalents of what it names ("capex" → "… purchases of …")."""
     extra = expansions(question)
     return f"{question} {' '.join(extra)}" if extra else question
+
+
+@cache
+def named_items(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
+    """Every line item the question names, as `named_groups` gives them, and besides them each
+    statement line of the deal vocabulary (line_items.yaml: "total assets", "trade payables")
+    no group here covers: its words in the question and the patterns of all its wordings."""
+    from manda.finance.vocabulary import LINE_ITEMS, find_line_items
+
+    groups = named_groups(question)
+    covered = [p for _, patterns in groups for p in patterns]
+    by_subject = {item.subject: item for item in LINE_ITEMS}
+    for subject, start, end in find_line_items(question):
+        own, item = question[start:end], by_subject[subject]
+        if any(p.search(own) for p in covered) or item.unit_kind != "currency":
+            continue
+        if len(own.split()) < 2 and own.lower() != item.label.lower():
+            continue  # "stock" may be inventory or shares: only "inventory" names it alone
+        patterns = tuple(_pattern(w) for w in by_subject[subject].synonyms)
+        groups.append((own, patterns))
+        covered += patterns
+    # "cash" inside "operating cash flow" is no line item of its own
+    return tuple((own, patterns) for own, patterns in groups
+                 if not any(own.lower() in other.lower() and own != other for other, _ in groups))

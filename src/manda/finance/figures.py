@@ -93,17 +93,20 @@ class Figure:
                                                  else f"{self.unit} ")
         for factor, word in ((1e9, "billion"), (1e6, "million")):
             if magnitude >= factor:
-                digits = f"{_half_up(magnitude / factor):,.2f}"
-                digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
+                if factor == 1e9 and magnitude >= 1e10:  # $416.2 billion, $65.6 billion
+                    digits = f"{_half_up(magnitude / factor, '0.1'):,.1f}"
+                else:
+                    digits = f"{_half_up(magnitude / factor):,.2f}"
+                    digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
                 number = f"{sign}{symbol}{digits} {word}"
                 return f"{number} shares" if self.unit == "shares" else number
         number = f"{sign}{symbol}{_trim(magnitude, 2)}"
         return f"{number} shares" if self.unit == "shares" else number
 
 
-def _half_up(value: float) -> Decimal:
-    """Two decimals rounded as a person rounds: 12.715 → 12.72."""
-    return Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+def _half_up(value: float, places: str = "0.01") -> Decimal:
+    """Rounded as a person rounds: 12.715 → 12.72."""
+    return Decimal(repr(value)).quantize(Decimal(places), rounding=ROUND_HALF_UP)
 
 
 def _trim(value: float, decimals: int) -> str:
