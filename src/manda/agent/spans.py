@@ -65,7 +65,7 @@ _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annua
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
-SUBJECT_MISS, ITEM_FIT = 0.3, 0.25
+SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 
 
 @dataclass(frozen=True)
@@ -406,6 +406,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if own is not None and not _same_metric(own, frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales
         score += _kind_fit(span, frame)
+        if span.row is None and _FORECAST.found(span.text) and find_amounts(span.text):
+            if frame.wants_forecast:
+                score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
+            elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
+                score -= FORECAST_FIT  # a forecast is no actual: "we expect capex of $5 billion"
         if named:  # a figure of the very line item asked, in any of its wordings: the
             # statement's own row first, where a sentence may state a variant of it
             score += ITEM_FIT if span.row is not None and statement_row(span.row) \
@@ -515,14 +520,15 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
                 ) -> bool:
     """The span names a line item asked, in any of its wordings: a sentence anywhere in it, a
     row by its own label, or by its heading when the heading is that line item ("Net sales:")
-    and the label names none of its own ("iPhone")."""
+    and the label is a short part of it that names no line item of its own ("iPhone")."""
     patterns = [p for _, ps in items for p in ps]
     if span.row is None:
         return any(p.search(span.text) for p in patterns)
     if any(p.search(span.row.label) for p in patterns):
         return not a_movement(span.row.label)  # "Repayments of long-term debt" is no debt
     heading = span.group.strip().rstrip(":").strip()
-    return bool(heading) and any(p.fullmatch(heading) for p in patterns) and not (
+    return bool(heading) and len(span.row.label.split()) <= 3 and any(
+        p.fullmatch(heading) for p in patterns) and not (
         find_line_items(span.row.label) or named_groups(span.row.label))
 
 
@@ -539,6 +545,7 @@ def fits_kind(span: Span, frame: QuestionFrame) -> bool:
 
 
 _MOVEMENT = vocabulary().cues("balance_movement")
+_FORECAST = vocabulary().cues("forecast_stated")  # a sentence that states a forecast
 
 
 def a_movement(text: str) -> bool:
