@@ -35,7 +35,9 @@ from manda.finance.figures import (
     Figure,
     StatementScale,
     column_date,
+    column_header_line,
     column_year,
+    lone_cell,
     read_figure,
     statement_scale,
 )
@@ -251,18 +253,6 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
     return read
 
 
-_LONE_CELL = re.compile(r"^-?\$?\(?-?[\d,]+(?:\.\d+)?\)?%?$|^\$?[—–]$")
-
-
-def _column_header(line: str) -> bool:
-    """A line that is one column's header and nothing else: "2023-09-30", "2025"."""
-    text = line.strip()
-    if not text or len(text) > 20:
-        return False
-    return bool(re.fullmatch(r"(?:FY\s?)?(?:19|20)\d{2}", text)) or (
-        column_date(text) is not None and not re.search(r"[a-z]{2,}\s+[a-z]{2,}\s", text))
-
-
 def _stacked_tables(lines: list[str], page: list[str]) -> tuple[list[Table], set[int]]:
     """A statement extracted one cell per line ("Total Assets" / "352583000000.0" /
     "352755000000.0" under "2023-09-30" / "2022-09-24"): its rows read back under the column
@@ -279,9 +269,9 @@ def _stacked_tables(lines: list[str], page: list[str]) -> tuple[list[Table], set
     while i < len(lines):
         label = lines[i].strip()
         run = 0
-        while i + 1 + run < len(lines) and _LONE_CELL.match(lines[i + 1 + run].strip()):
+        while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
             run += 1
-        if not label or _LONE_CELL.match(label) or label in header:
+        if not label or lone_cell(label) or label in header:
             i += 1
             continue
         if run == 0 and label.endswith(":") and len(label) < 80 and _stacked_follows(lines, i):
@@ -306,7 +296,7 @@ def _stacked_header(lines: list[str]) -> list[str]:
     """Two or more column headers on lines of their own, one after another."""
     for i in range(len(lines)):
         run = 0
-        while i + run < len(lines) and _column_header(lines[i + run]):
+        while i + run < len(lines) and column_header_line(lines[i + run]):
             run += 1
         if run >= 2:
             return [lines[i + k].strip() for k in range(run)]
@@ -316,7 +306,7 @@ def _stacked_header(lines: list[str]) -> list[str]:
 def _stacked_follows(lines: list[str], i: int) -> bool:
     """The next non-empty line after `i` is a label with figures under it."""
     rest = [line.strip() for line in lines[i + 1:i + 4] if line.strip()]
-    return len(rest) >= 2 and not _LONE_CELL.match(rest[0]) and bool(_LONE_CELL.match(rest[1]))
+    return len(rest) >= 2 and not lone_cell(rest[0]) and lone_cell(rest[1])
 
 
 def _year_end(text: str) -> date | None:
@@ -347,6 +337,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
              for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
         else []
+    # the question asks for a part of the line item ("services net sales") its table states
+    part_asked = bool(items) and any(
+        s.row is not None and statement_row(s.row) and _part_of_item(s, items, core)
+        and not _names_item(s, items) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
     parts = {p for p in frame.periods if _PART.match(p)}
@@ -381,7 +375,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             named = _names_item(span, items)
             if named:
                 matched |= {t for own, _ in items for t in own}
-            else:  # "Share-based compensation" shares a word with "share repurchases" only
+            elif not _part_of_item(span, items, core):
+                # "Share-based compensation" shares a word with "share repurchases" only
                 matched -= {t for own, _ in items for t in own}
                 loose -= {t for own, _ in items for t in own}
         else:
@@ -411,7 +406,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
                 score -= FORECAST_FIT  # a forecast is no actual: "we expect capex of $5 billion"
-        if named:  # a figure of the very line item asked, in any of its wordings: the
+        if named and not part_asked:  # a figure of the very line item asked, in any of its wordings: the
             # statement's own row first, where a sentence may state a variant of it
             score += ITEM_FIT if span.row is not None and statement_row(span.row) \
                 else ITEM_FIT / 2
@@ -530,6 +525,17 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
     return bool(heading) and len(span.row.label.split()) <= 3 and any(
         p.fullmatch(heading) for p in patterns) and not (
         find_line_items(span.row.label) or named_groups(span.row.label))
+
+
+def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
+                  core: list[str]) -> bool:
+    """A row of the part asked ("Services" for "services net sales"): its own label says the
+    question's other words, its table (the caption) the line item."""
+    if span.row is None:
+        return False
+    item_words = {t for own, _ in items for t in own}
+    label = stems_of(span.row.label)
+    return any(term_in(t, label) for t in core if t not in item_words)
 
 
 def _states_figure(span: Span) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.finance.amounts import find_amounts
 from manda.finance.covenants import CovenantLevel, levels_stated, stated_result
+from manda.finance.figures import ends_in_figure, figure_row
 from manda.injection import looks_like_instruction
 from manda.vocabulary import Topic, topics, vocabulary
 
@@ -52,12 +53,6 @@ def body(text: str) -> str:
 _LIST_START = re.compile(r"^\s*(?:[-•*#|]|\d+[.)]\s)")
 
 
-# a figure cell of a table whose column gaps were lost: "$29,046", "(408)", "3.73%", "$—"
-_CELL = r"(?:\$?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?|\$?\(?\d+(?:\.\d+)?\)?%?|\$?[—–]%?)"
-_ONE_CELL = re.compile(rf"^{_CELL}$")
-_ENDS_IN_FIGURE = re.compile(rf"(?:^|\s){_CELL}\s*$")
-
-
 def unwrap(text: str) -> str:
     """Join prose lines a text file wrapped mid-sentence; keep short lines (slides, lists) and a
     table's rows ("Money market funds $29,046 $— $29,046"), which no sentence runs through."""
@@ -74,21 +69,11 @@ def unwrap(text: str) -> str:
     return "\n".join(out)
 
 
-def _figure_row(line: str) -> bool:
-    """A line ending in a run of figure cells: two with digits, or three of any ("—" too)."""
-    run = []
-    for token in reversed(line.split()):
-        if not _ONE_CELL.match(token):
-            break
-        run.append(token)
-    return len(run) >= 3 or sum(1 for t in run if any(c.isdigit() for c in t)) >= 2
-
-
 def _table_break(prev: str, line: str) -> bool:
     """A row of figures on either side, or a total's figure before a line that starts anew."""
-    if _figure_row(prev) or _figure_row(line):
+    if figure_row(prev) or figure_row(line):
         return True
-    return bool(_ENDS_IN_FIGURE.search(prev)) and line.strip()[:1].isupper()
+    return ends_in_figure(prev) and line.strip()[:1].isupper()
 
 
 def _split(text: str) -> list[str]:
