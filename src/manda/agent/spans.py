@@ -406,8 +406,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
                 score -= FORECAST_FIT  # a forecast is no actual: "we expect capex of $5 billion"
-        if named and not part_asked:  # a figure of the very line item asked, in any of its wordings: the
-            # statement's own row first, where a sentence may state a variant of it
+        if named and not part_asked:
+            # a figure of the very line item asked, in any of its wordings: the statement's own
+            # row first, where a sentence may state a variant of it
             score += ITEM_FIT if span.row is not None and statement_row(span.row) \
                 else ITEM_FIT / 2
         score += MEANING * evidence.meaning.get(span.text, 0.0)
