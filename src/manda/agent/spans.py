@@ -85,6 +85,7 @@ class Span:
     score: float = 0.0  # words plus the fits: how well it answers
     year_end: date | None = None  # the document's fiscal year end, as its columns date it
     extra: dict[str, float] = field(default_factory=dict, compare=False)
+    caption: str = field(default="", compare=False)  # a row's table's caption lines
 
     @property
     def is_row(self) -> bool:
@@ -97,7 +98,8 @@ class Span:
             return ""
         label = self.row.label.strip().rstrip(":")
         group = self.group.strip().rstrip(":")
-        if group and len(label.split()) <= 3 and group.lower() not in label.lower():
+        if group and len(label.split()) <= 3 and group.lower() not in label.lower() and not (
+                find_line_items(label) or named_groups(label)):  # "Long-term debt" is its own
             return f"{group} — {label}"
         return label
 
@@ -206,7 +208,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
-                               currency=currency, flow=flow, year_end=year_end))
+                               currency=currency, flow=flow, year_end=year_end,
+                               caption=" ".join(caption)))
         # the table's caption ("net sales by category") names what its rows measure: it counts
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
@@ -338,9 +341,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
              for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
         else []
     # the question asks for a part of the line item ("services net sales") its table states
-    part_asked = bool(items) and any(
-        s.row is not None and statement_row(s.row) and _part_of_item(s, items, core)
-        and not _names_item(s, items) for s in pool.spans)
+    part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
     parts = {p for p in frame.periods if _PART.match(p)}
@@ -371,12 +372,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             head = stems_of(span.text[:cause.start()])
             loose = {t for t in matched if not term_in(t, head)}
             matched -= loose
+        part = bool(items) and _part_of_item(span, items, core)
         if items and _states_figure(span):
-            named = _names_item(span, items)
+            named = part or _names_item(span, items)
             if named:
                 matched |= {t for own, _ in items for t in own}
-            elif not _part_of_item(span, items, core):
-                # "Share-based compensation" shares a word with "share repurchases" only
+            else:  # "Share-based compensation" shares a word with "share repurchases" only
                 matched -= {t for own, _ in items for t in own}
                 loose -= {t for own, _ in items for t in own}
         else:
@@ -406,7 +407,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
                 score -= FORECAST_FIT  # a forecast is no actual: "we expect capex of $5 billion"
-        if named and not part_asked:
+        if named and (part or not part_asked):  # the part asked, not the item's total
             # a figure of the very line item asked, in any of its wordings: the statement's own
             # row first, where a sentence may state a variant of it
             score += ITEM_FIT if span.row is not None and statement_row(span.row) \
@@ -530,9 +531,14 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
                   core: list[str]) -> bool:
-    """A row of the part asked ("Services" for "services net sales"): its own label says the
-    question's other words, its table (the caption) the line item."""
-    if span.row is None:
+    """A statement row of the part asked ("Services" for "services net sales"): its own label
+    says the question's other words and names no line item of its own, its heading or its
+    table's caption ("net sales by category") names the line item."""
+    if span.row is None or not statement_row(span.row):
+        return False
+    if find_line_items(span.row.label) or named_groups(span.row.label):
+        return False
+    if not any(p.search(f"{span.group} {span.caption}") for _, ps in items for p in ps):
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
