@@ -122,3 +122,23 @@ def test_a_retail_fiscal_year_is_said_as_the_year_it_ends() -> None:
     assert lines is not None
     assert "in fiscal 2025 (the year ended 31 January 2026)" in lines[0], lines[0]
     assert "-408.0 million" in lines[0]  # parentheses are negative
+
+
+def test_a_share_of_the_total_is_computed_from_the_part_and_total_rows_with_its_working() -> None:
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "The following table shows net sales by category (dollars in millions):",
+        "2025 | 2024",
+        "iPhone | 2025: $209,586 | 2024: $201,183",
+        "Services | 2025: 109,158 | 2024: 96,169",
+        "Total net sales | 2025: $416,161 | 2024: $391,035",
+    ]))
+    draft = compose(Ask.of(read_question("What share of net sales came from Services in 2025?")),
+                    evidence)
+    first, working = draft.text.splitlines()[:2]
+    assert first.startswith("Services's share of total net sales was 26.2% in fiscal 2025 (the "
+                            "year ending September 2025)"), first
+    assert "Services $109.2 billion (source: Filing.pdf, p.10)" in first
+    assert working == ("Working: Services's share of total net sales = Services ÷ total net sales"
+                       " = 109,158 ÷ 416,161 = 0.262 (dollars in millions)."), working
