@@ -58,8 +58,12 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     if not choices:
         return None
     _, year, figures = max(choices, key=lambda c: c[0])
-    return Draft(text=with_assumption(ask.assumption,
-                                      _working(metric, figures, evidence, ask.language)))
+    text = _working(metric, figures, evidence, ask.language)
+    if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
+                                             for s, _ in figures.values()):
+        # no caption read says "in millions": the figures stand as the statement writes them
+        text += " " + vocabulary().answer("scale_unread", ask.language)
+    return Draft(text=with_assumption(ask.assumption, text))
 
 
 def _inputs(rows: Sequence[Span], inputs: Sequence[str]) -> dict[str, Span] | None:
