@@ -142,3 +142,22 @@ def test_a_share_of_the_total_is_computed_from_the_part_and_total_rows_with_its_
     assert "Services $109.2 billion (source: Filing.pdf, p.10)" in first
     assert working == ("Working: Services's share of total net sales = Services ÷ total net sales"
                        " = 109,158 ÷ 416,161 = 0.262 (dollars in millions)."), working
+
+
+def test_a_passage_cut_below_its_headers_takes_the_filings_headers_of_as_many_columns() -> None:
+    cash_flow = "\n".join(["Consolidated Statements of Cash Flows", "label", "2023-12-31",
+                           "2022-12-31", "2021-12-31", "Depreciation, amortization and impairment",
+                           "4667000000.0", "3747000000.0", "2911000000.0",
+                           "Net cash provided by operating activities", "13256000000.0",
+                           "14724000000.0", "11497000000.0"])
+    cut = "\n".join(["Total revenues", "96773000000.0", "81462000000.0", "53823000000.0",
+                     "Gross profit", "17660000000.0", "20853000000.0", "13606000000.0",
+                     "Operating Income", "8891000000.0", "13656000000.0", "6523000000.0",
+                     "Net income", "14997000000.0", "12583000000.0", "5644000000.0"])
+    ask = Ask.of(read_question("What was EBITDA in 2023?"))
+    from manda.agent.compose.computed import answer as computed_answer
+
+    draft = computed_answer(ask, _evidence(cash_flow, cut))
+    assert draft is not None
+    assert draft.text.startswith("EBITDA was $13.6 billion in 2023 (computed"), draft.text
+    assert "operating income 8.89 billion (source: Filing.pdf, p.11)" in draft.text

@@ -42,6 +42,7 @@ from manda.finance.figures import (
     statement_scale,
 )
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
+from manda.finance.statements import StatementKind, page_statements
 from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR
@@ -140,6 +141,10 @@ def _candidates(evidence: Evidence) -> _Pool:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
             body(hit.text).splitlines())
     scales = _document_scales(page_lines)
+    headers: dict[str, list[list[str]]] = {}  # each document's stacked column headers
+    for (doc_id, _), page in page_lines.items():
+        if found := _stacked_header(page):
+            headers.setdefault(doc_id, []).append(found)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
@@ -147,15 +152,21 @@ def _candidates(evidence: Evidence) -> _Pool:
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
         stacked, consumed = _stacked_tables(lines, page_lines[(hit.document_id,
-                                                               hit.location.page)])
+                                                               hit.location.page)],
+                                            headers.get(hit.document_id, []))
         tables = read_tables(hit.text) + stacked
         recovered = _rows_without_gaps(lines, tables)
         row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
+        page = page_lines[(hit.document_id, hit.location.page)]
         for table in tables:
-            _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
-                      source, year_end, None if table in stacked else scales.get(hit.document_id))
+            if table in stacked:  # dated columns: over a period on a P&L or cash-flow page
+                over_period = bool({StatementKind.INCOME, StatementKind.CASH_FLOW}
+                                   & set(page_statements("\n".join(page))))
+                _add_rows(pool, table, lines, page, source, year_end, None, flow=over_period)
+            else:
+                _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id))
         prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
         for sentence in sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
@@ -184,7 +195,8 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
-              year_end: date | None, document_scale: StatementScale | None = None) -> None:
+              year_end: date | None, document_scale: StatementScale | None = None,
+              flow: bool | None = None) -> None:
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -200,8 +212,9 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         scale = document_scale
     caption = [c for c in table.caption if c]
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
-    flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
-        column_date(h) for h in table.header)
+    if flow is None:
+        flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
+            column_date(h) for h in table.header)
     for row in table.rows:
         if not row.cells:
             continue
@@ -256,13 +269,14 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
     return read
 
 
-def _stacked_tables(lines: list[str], page: list[str]) -> tuple[list[Table], set[int]]:
+def _stacked_tables(lines: list[str], page: list[str], others: Sequence[list[str]] = ()
+                    ) -> tuple[list[Table], set[int]]:
     """A statement extracted one cell per line ("Total Assets" / "352583000000.0" /
     "352755000000.0" under "2023-09-30" / "2022-09-24"): its rows read back under the column
     headers listed above them (in this passage, else on its page), each label followed by one
     figure per column; a label with no figures heads the rows below it. Returns the tables and
     the indices of the lines they took, which no sentence runs through."""
-    header = _stacked_header(lines) or _stacked_header(page)
+    header = _stacked_header(lines) or _stacked_header(page) or _fitting_header(lines, others)
     if not header:
         return [], set()
     tables: list[Table] = []
@@ -293,6 +307,22 @@ def _stacked_tables(lines: list[str], page: list[str]) -> tuple[list[Table], set
             consumed |= set(range(i, i + 1 + run))  # a row short of its columns: not read
         i += 1 + run
     return [t for t in tables if t.rows], consumed
+
+
+def _fitting_header(lines: list[str], others: Sequence[list[str]]) -> list[str]:
+    """A passage cut below its statement's headers: the headers another statement of the same
+    filing lists, of as many columns as most of its rows have figures (a filing's statements
+    share their years), when at least two rows fit them."""
+    runs: list[int] = []
+    for i, line in enumerate(lines):
+        if line.strip() and not lone_cell(line):
+            run = 0
+            while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
+                run += 1
+            if run:
+                runs.append(run)
+    best = max(((runs.count(len(h)), h) for h in others), default=(0, []), key=lambda t: t[0])
+    return best[1] if best[0] >= 2 else []
 
 
 def _stacked_header(lines: list[str]) -> list[str]:

@@ -60,7 +60,8 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     _, year, figures = max(choices, key=lambda c: c[0])
     text = _working(metric, figures, evidence, ask.language)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
-                                             for s, _ in figures.values()):
+                                             for s, _ in figures.values()) and not any(
+            abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
         # no caption read says "in millions": the figures stand as the statement writes them
         text += " " + vocabulary().answer("scale_unread", ask.language)
     return Draft(text=with_assumption(ask.assumption, text))
