@@ -187,3 +187,39 @@ def test_a_french_caption_gives_the_rows_their_scale_and_currency() -> None:
     assert figure is not None and figure.shown() == "EUR 9.87 million"
     # the corner cell says it where no caption does
     assert statement_scale(["K€"]).factor == 1000.0
+
+
+def test_a_hedged_sentence_does_not_lead_a_factual_answer() -> None:
+    # risk-factor wording repeats the question's words but states no fact
+    text = ("If adoption by our team members is slower than expected, our results could be "
+            "adversely affected.\nAs of January 31, 2026, we employed approximately 415,000 "
+            "full-time, part-time and seasonal team members.\n"
+            "Each of the agencies reviews its rating periodically, and there is no guarantee "
+            "our current credit ratings will remain the same.\n"
+            "As of January 31, 2026, our credit ratings were as follows:\n"
+            "Credit Ratings Moody's S&P Fitch\nLong-term debt A2 A A\n")
+    count = rank_spans(read_question("How many team members does the company have?"),
+                       _evidence(text))[0]
+    assert "415,000" in count.text, count.text
+    ratings = rank_spans(read_question("What are the company's credit ratings?"),
+                         _evidence(text))[0]
+    assert "A2" in ratings.text, ratings.text  # the lead-in read with the list it introduces
+    risks = rank_spans(read_question("What could happen if our credit ratings were lowered?"),
+                       _evidence(text))[0]
+    assert "no guarantee" in risks.text, risks.text  # asked in the hedge's own words
+
+
+def test_a_table_of_contents_or_an_exhibit_entry_does_not_lead() -> None:
+    text = ("MANAGEMENT'S DISCUSSION AND ANALYSIS Table of Contents\n"
+            "Liquidity and Capital Resources\nCapital Allocation\n"
+            "We follow a disciplined approach to capital allocation based on the following "
+            "priorities: first, we fully invest in opportunities to grow our business.\n"
+            "3.1 Amended and Restated Articles of Incorporation (filed as Exhibit (3)A to the "
+            "Current Report on Form 8-K, and incorporated herein by reference).\n"
+            "The company was incorporated in Minnesota in 1902.\n")
+    priorities = rank_spans(read_question("What are the capital allocation priorities?"),
+                            _evidence(text))[0]
+    assert priorities.text.startswith("We follow"), priorities.text  # the headings apart
+    founded = rank_spans(read_question("When and where was the company incorporated?"),
+                         _evidence(text))[0]
+    assert "Minnesota in 1902" in founded.text, founded.text

@@ -22,7 +22,7 @@ from manda.vocabulary import Topic, topics
 
 log = logging.getLogger(__name__)
 
-WEIGHED = 24  # spans embedded per question
+WEIGHED = 40  # spans embedded per question
 FLOOR = 0.2  # a cosine below this says nothing of meaning (unrelated texts score about this)
 
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
+from itertools import pairwise
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
@@ -45,7 +47,7 @@ from manda.finance.periods import find_dates, find_periods, parse_period, year_o
 from manda.finance.statements import StatementKind, page_statements
 from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
-from manda.text import YEAR
+from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "rank_spans",
@@ -69,6 +71,16 @@ _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annua
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
 SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
+# a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
+# exhibit index's entry, a run of headings: none states the fact asked; the question's own words
+# side by side in a span ("credit ratings", "team members") say it speaks of the very thing
+HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
+_HEDGED = vocabulary().cues("hedged_statement")
+_EXHIBIT = vocabulary().cues("exhibit_entry")
+_RISK_ASKED = vocabulary().cues("intent_due_diligence")
+_LIST_ASKED = vocabulary().cues("answer_list_opening")
+_ENUMERATION = vocabulary().cues("enumeration")
+_AUXILIARY = vocabulary().cues("question_auxiliary")
 
 
 @dataclass(frozen=True)
@@ -132,10 +144,11 @@ class _Pool:
     spans: list[Span]
     names: list[set[str]]  # stems of a row's label and heading (a sentence: its own)
     stems: list[set[str]]  # stems of all its text
+    under: list[set[str]] = field(default_factory=list)  # a sentence's heading's stems
 
 
 def _candidates(evidence: Evidence) -> _Pool:
-    pool = _Pool([], [], [])
+    pool = _Pool([], [], [], [])
     page_lines: dict[tuple[str, int | None], list[str]] = {}
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
@@ -168,7 +181,7 @@ def _candidates(evidence: Evidence) -> _Pool:
             else:
                 _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id))
         prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
-        for sentence in sentences(prose):
+        for sentence, heading in _sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -177,7 +190,60 @@ def _candidates(evidence: Evidence) -> _Pool:
             pool.spans.append(Span(trim(sentence, 320), source, year_end=year_end))
             pool.names.append(stems)
             pool.stems.append(stems)
+            pool.under.append(stems_of(heading))
     return pool
+
+
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """The passage's sentences, each with the heading it stands under: each heading line
+    apart (a page header, "Capital Allocation" above its paragraph is no part of the
+    paragraph's first sentence), and each lead-in that ends in a colon also with the short
+    lines it introduces ("our credit ratings were as follows:" with "Long-term debt A2 A A")."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
+    for line in body(text).splitlines():
+        if _heading_shaped(line):
+            blocks += [("", [line.strip()]), (line.strip(), [])]
+        else:
+            blocks[-1][1].append(line)
+    pairs = [(s, heading) for heading, block in blocks if block
+             for s in sentences("\n".join(block))]
+    out = [s for s, _ in pairs]
+    for i, (sentence, heading) in enumerate(list(pairs)):
+        if not sentence.rstrip().endswith(":"):
+            continue
+        listed = [sentence]
+        for nxt in out[i + 1:i + 6]:
+            if len(nxt) > 80 and nxt.rstrip().endswith("."):
+                break  # a sentence of its own, not an item of the list
+            if any(a.currency or abs(a.value or 0) >= 100 for a in find_amounts(nxt)):
+                break  # a table of figures: read as its rows
+            listed.append(nxt)
+            if sum(map(len, listed)) > 300:
+                break
+        if len(listed) > 1:
+            pairs.append((" ".join(listed), heading))
+    return pairs
+
+
+def _heading_shaped(line: str) -> bool:
+    """A line shaped as a heading or a page header: a few words, nearly all capitalised, with
+    no sentence's ending ("MANAGEMENT'S DISCUSSION AND ANALYSIS", "Liquidity and Capital
+    Resources", "Table of Contents")."""
+    words = line.split()
+    if not 1 <= len(words) <= 12 or line.rstrip()[-1:] in ".!?;:,)":
+        return False
+    long = [w for w in words if len(w) > 3 and any(c.isalpha() for c in w)]
+    capital = [w for w in long if w[0].isupper()]
+    return bool(long) and len(capital) >= 0.8 * len(long)
+
+
+def _states_nothing(text: str) -> bool:
+    """A run of headings (a table of contents, a page header) or an exhibit index's entry:
+    read by its shape, it names other places and states no fact."""
+    if _EXHIBIT.search(text):
+        return True
+    words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
+    return len(words) >= 8 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
 
 
 def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
@@ -227,6 +293,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
         pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
+        pool.under.append(set())
 
 
 def statement_row(row: Row) -> bool:
@@ -365,6 +432,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     for term in terms:
         df = sum(1 for s in pool.stems if term_in(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
+    if _asks_list(frame) and (verb := _verb_of(frame.text, core)) is not None:
+        weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
@@ -377,8 +446,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     parts = {p for p in frame.periods if _PART.match(p)}
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
+    # a factual question: a conditional or hedged sentence does not answer it (a question that
+    # asks about risks, or in the hedge's own words, is answered by them)
+    hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
+                  or frame.wants_forecast)  # a forecast asked is stated as one
+    pairs = _question_pairs(frame.text, core)
     ranked: list[Span] = []
-    for span, name, stems in zip(pool.spans, pool.names, pool.stems, strict=True):
+    for span, name, stems, under in zip(pool.spans, pool.names, pool.stems, pool.under,
+                                        strict=True):
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         for own, patterns in said_otherwise:
@@ -396,12 +471,17 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
                 matched |= {t for t in terms if says_change(t)}  # its change column says it
-        elif frame.answer_kind in ("figure", "rate") and (cause := _CAUSAL.search(span.text)):
-            # "Operating expenses increased 21% driven by investments in Azure" states no
-            # figure of Azure: words after the cause count for half
-            head = stems_of(span.text[:cause.start()])
-            loose = {t for t in matched if not term_in(t, head)}
-            matched -= loose
+        else:
+            own = _named_by_document(span, core) if matched else set()
+            if frame.answer_kind in ("figure", "rate") and (cause := _CAUSAL.search(span.text)):
+                # "Operating expenses increased 21% driven by investments in Azure" states no
+                # figure of Azure: words after the cause count for half
+                head = stems_of(span.text[:cause.start()])
+                loose = {t for t in matched if not term_in(t, head)} - own
+                matched -= loose
+            matched |= own  # the company's own filing speaks of it without naming it
+            # the heading it stands under ("Capital Allocation") speaks of it for half
+            loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
         if items and _states_figure(span):
             named = part or _names_item(span, items)
@@ -426,6 +506,13 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= EXTRA_WORD * min(len(extra), 5)
         elif _TITLE.match(span.text) or span.text.rstrip().endswith(":"):
             score -= 0.2 + words / 2  # a heading names what follows it, it does not answer
+        elif _states_nothing(span.text):
+            score -= NO_STATEMENT * words
+        else:
+            if hedged and _HEDGED.search(span.text):
+                score -= HEDGED
+        if not frame.subjects:  # a metric asked is answered by its row or figure
+            score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact)
         if span.row is not None and frame.subjects:
             own = canonical_subject(span.row.label)
@@ -449,6 +536,36 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         ranked.append(_with(span, words=round(words, 4), score=round(score, 4)))
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _named_by_document(span: Span, core: Sequence[str]) -> set[str]:
+    """The question's words that name the span's document's company ("Amazon" in
+    "Amazon_10-K_FY2025.pdf"): said by every sentence of that document."""
+    names = _stems_of_word(" ".join(letter_words(span.source.document)))
+    return {t for t in core if t.isalpha() and term_in(t, names)}
+
+
+@lru_cache(maxsize=1 << 16)
+def _stems_of_word(word: str) -> set[str]:
+    """A word's stems, once per word (a span's words are read side by side for each pair)."""
+    return stems_of(word)  # never changed by its readers
+
+
+def _question_pairs(question: str, core: Sequence[str]) -> list[tuple[str, str]]:
+    """The question's terms that stand side by side in it: "credit ratings", "team members"."""
+    found = [next((t for t in core if term_in(t, stems_of(w))), None)
+             for w in _WORD.findall(question)]
+    return [(a, b) for a, b in pairwise(found) if a and b and a != b]
+
+
+def _phrase_share(pairs: list[tuple[str, str]], text: str) -> float:
+    """The share of the question's side-by-side terms a span says side by side too."""
+    if not pairs:
+        return 0.0
+    stems = [_stems_of_word(w.lower()) for w in _WORD.findall(text)]
+    said = sum(1 for a, b in pairs if any(
+        term_in(a, x) and term_in(b, y) for x, y in pairwise(stems)))
+    return said / len(pairs)
 
 
 def _with(span: Span, **changes: float) -> Span:
@@ -540,6 +657,9 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
         return KIND_FIT / 2 if YEAR.search(text) else 0.0
+    if _asks_list(frame) and span.row is None:
+        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
+        return KIND_FIT if _ENUMERATION.search(text) and text.count(",") >= 2 else 0.0
     return 0.0
 
 
@@ -580,6 +700,23 @@ def _states_figure(span: Span) -> bool:
     if span.row is not None:
         return any(not f.none for f in span.figures())
     return bool(find_amounts(span.text))
+
+
+def _verb_of(question: str, core: Sequence[str]) -> str | None:
+    """The question's own verb: its last word, where an auxiliary ("does", "did") stands
+    before it ("What services does Amazon offer?")."""
+    aux = _AUXILIARY.search(question)
+    last = _WORD.findall(question[aux.end():]) if aux is not None else []
+    if len(last) < 2:
+        return None
+    return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
+
+
+def _asks_list(frame: QuestionFrame) -> bool:
+    """"Which iPhone models …", "What advertising services …": the things of a kind, not one
+    figure, rate, date or name."""
+    return frame.answer_kind is None and not frame.subjects and \
+        not _HEDGED.search(frame.text) and _LIST_ASKED.starts(frame.text) is not None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:
