@@ -22,7 +22,7 @@ from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_aske
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived
-from manda.finance.equivalents import named_groups
+from manda.finance.equivalents import named_groups, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
 from manda.finance.vocabulary import find_subjects, metric_spec
@@ -210,7 +210,7 @@ def read_question(question: str) -> QuestionFrame:
         line_items=line_items,
         derived=asked_derived(text),
         ranking=question_terms(text),
-        answer_kind=_answer_kind(text, bool(subjects or line_items)),
+        answer_kind=_answer_kind(text, bool(subjects or named_items(text))),
         rank_by="size" if _cues("rank_by_size").found(text)
         and not _cues("rank_by_growth").found(text) else "growth",
         top_first=not _cues("rank_from_bottom").found(text),

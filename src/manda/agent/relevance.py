@@ -145,6 +145,8 @@ def period_words(question: str) -> set[str]:
 def _matches(term: str, stems: set[str]) -> bool:
     if term in stems:
         return True
+    if len(term) >= 4 and term.endswith("e") and term[:-1] in stems:
+        return True  # "share" and "shares" (stemmed "shar"): one word
     if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
         return True
     group = _group_of(term)

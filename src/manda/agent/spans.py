@@ -21,20 +21,31 @@ from itertools import pairwise
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
-from manda.agent.relevance import OFF_TOPIC, names_topic, says_change, stems_of, term_in
+from manda.agent.relevance import (
+    OFF_TOPIC,
+    content_terms,
+    names_topic,
+    says_change,
+    stems_of,
+    term_in,
+)
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
 from manda.finance.amounts import find_amounts
+from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
     StatementScale,
     column_date,
+    column_header_line,
     column_year,
+    lone_cell,
     read_figure,
     statement_scale,
 )
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
-from manda.finance.vocabulary import canonical_subject, metric_spec
+from manda.finance.statements import StatementKind, page_statements
+from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
@@ -59,7 +70,7 @@ _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annua
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
-SUBJECT_MISS = 0.3
+SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
@@ -87,6 +98,7 @@ class Span:
     score: float = 0.0  # words plus the fits: how well it answers
     year_end: date | None = None  # the document's fiscal year end, as its columns date it
     extra: dict[str, float] = field(default_factory=dict, compare=False)
+    caption: str = field(default="", compare=False)  # a row's table's caption lines
 
     @property
     def is_row(self) -> bool:
@@ -99,7 +111,8 @@ class Span:
             return ""
         label = self.row.label.strip().rstrip(":")
         group = self.group.strip().rstrip(":")
-        if group and len(label.split()) <= 3 and group.lower() not in label.lower():
+        if group and len(label.split()) <= 3 and group.lower() not in label.lower() and not (
+                find_line_items(label) or named_groups(label)):  # "Long-term debt" is its own
             return f"{group} — {label}"
         return label
 
@@ -141,21 +154,34 @@ def _candidates(evidence: Evidence) -> _Pool:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
             body(hit.text).splitlines())
     scales = _document_scales(page_lines)
+    headers: dict[str, list[list[str]]] = {}  # each document's stacked column headers
+    for (doc_id, _), page in page_lines.items():
+        if found := _stacked_header(page):
+            headers.setdefault(doc_id, []).append(found)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
-        tables = read_tables(hit.text)
+        stacked, consumed = _stacked_tables(lines, page_lines[(hit.document_id,
+                                                               hit.location.page)],
+                                            headers.get(hit.document_id, []))
+        tables = read_tables(hit.text) + stacked
         recovered = _rows_without_gaps(lines, tables)
         row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
+        page = page_lines[(hit.document_id, hit.location.page)]
         for table in tables:
-            _add_rows(pool, table, lines, page_lines[(hit.document_id, hit.location.page)],
-                      source, year_end, scales.get(hit.document_id))
-        for sentence, heading in _sentences(hit.text):
+            if table in stacked:  # dated columns: over a period on a P&L or cash-flow page
+                over_period = bool({StatementKind.INCOME, StatementKind.CASH_FLOW}
+                                   & set(page_statements("\n".join(page))))
+                _add_rows(pool, table, lines, page, source, year_end, None, flow=over_period)
+            else:
+                _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id))
+        prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
+        for sentence, heading in _sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -235,7 +261,8 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
-              year_end: date | None, document_scale: StatementScale | None = None) -> None:
+              year_end: date | None, document_scale: StatementScale | None = None,
+              flow: bool | None = None) -> None:
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -251,15 +278,17 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         scale = document_scale
     caption = [c for c in table.caption if c]
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
-    flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
-        column_date(h) for h in table.header)
+    if flow is None:
+        flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
+            column_date(h) for h in table.header)
     for row in table.rows:
         if not row.cells:
             continue
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
-                               currency=currency, flow=flow, year_end=year_end))
+                               currency=currency, flow=flow, year_end=year_end,
+                               caption=" ".join(caption)))
         # the table's caption ("net sales by category") names what its rows measure: it counts
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
@@ -307,6 +336,79 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
     return read
 
 
+def _stacked_tables(lines: list[str], page: list[str], others: Sequence[list[str]] = ()
+                    ) -> tuple[list[Table], set[int]]:
+    """A statement extracted one cell per line ("Total Assets" / "352583000000.0" /
+    "352755000000.0" under "2023-09-30" / "2022-09-24"): its rows read back under the column
+    headers listed above them (in this passage, else on its page), each label followed by one
+    figure per column; a label with no figures heads the rows below it. Returns the tables and
+    the indices of the lines they took, which no sentence runs through."""
+    header = _stacked_header(lines) or _stacked_header(page) or _fitting_header(lines, others)
+    if not header:
+        return [], set()
+    tables: list[Table] = []
+    consumed: set[int] = set()
+    current: Table | None = None
+    i = 0
+    while i < len(lines):
+        label = lines[i].strip()
+        run = 0
+        while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
+            run += 1
+        if not label or lone_cell(label) or label in header:
+            i += 1
+            continue
+        if run == 0 and label.endswith(":") and len(label) < 80 and _stacked_follows(lines, i):
+            current = Table(header=list(header), caption=[label])
+            tables.append(current)
+            consumed.add(i)
+        elif run == len(header):
+            if current is None:
+                current = Table(header=list(header))
+                tables.append(current)
+            cells = [lines[i + 1 + k].strip() for k in range(run)]
+            current.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
+                                    line=label))
+            consumed |= set(range(i, i + 1 + run))
+        elif run:
+            consumed |= set(range(i, i + 1 + run))  # a row short of its columns: not read
+        i += 1 + run
+    return [t for t in tables if t.rows], consumed
+
+
+def _fitting_header(lines: list[str], others: Sequence[list[str]]) -> list[str]:
+    """A passage cut below its statement's headers: the headers another statement of the same
+    filing lists, of as many columns as most of its rows have figures (a filing's statements
+    share their years), when at least two rows fit them."""
+    runs: list[int] = []
+    for i, line in enumerate(lines):
+        if line.strip() and not lone_cell(line):
+            run = 0
+            while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
+                run += 1
+            if run:
+                runs.append(run)
+    best = max(((runs.count(len(h)), h) for h in others), default=(0, []), key=lambda t: t[0])
+    return best[1] if best[0] >= 2 else []
+
+
+def _stacked_header(lines: list[str]) -> list[str]:
+    """Two or more column headers on lines of their own, one after another."""
+    for i in range(len(lines)):
+        run = 0
+        while i + run < len(lines) and column_header_line(lines[i + run]):
+            run += 1
+        if run >= 2:
+            return [lines[i + k].strip() for k in range(run)]
+    return []
+
+
+def _stacked_follows(lines: list[str], i: int) -> bool:
+    """The next non-empty line after `i` is a label with figures under it."""
+    rest = [line.strip() for line in lines[i + 1:i + 4] if line.strip()]
+    return len(rest) >= 2 and not lone_cell(rest[0]) and lone_cell(rest[1])
+
+
 def _year_end(text: str) -> date | None:
     """The latest year end a passage's columns are dated by, if any."""
     dates = [d for d, _, _ in find_dates(text.replace(",2", ", 2"))]
@@ -334,6 +436,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    items = [(frozenset(content_terms(own)) & set(terms), patterns)
+             for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
+        else []
+    # the question asks for a part of the line item ("services net sales") its table states
+    part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
     parts = {p for p in frame.periods if _PART.match(p)}
@@ -375,6 +482,16 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
+        part = bool(items) and _part_of_item(span, items, core)
+        if items and _states_figure(span):
+            named = part or _names_item(span, items)
+            if named:
+                matched |= {t for own, _ in items for t in own}
+            else:  # "Share-based compensation" shares a word with "share repurchases" only
+                matched -= {t for own, _ in items for t in own}
+                loose -= {t for own, _ in items for t in own}
+        else:
+            named = False
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -402,6 +519,16 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if own is not None and not _same_metric(own, frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales
         score += _kind_fit(span, frame)
+        if span.row is None and _FORECAST.found(span.text) and find_amounts(span.text):
+            if frame.wants_forecast:
+                score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
+            elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
+                score -= FORECAST_FIT  # a forecast is no actual: "we expect capex of $5 billion"
+        if named and (part or not part_asked):  # the part asked, not the item's total
+            # a figure of the very line item asked, in any of its wordings: the statement's own
+            # row first, where a sentence may state a variant of it
+            score += ITEM_FIT if span.row is not None and statement_row(span.row) \
+                else ITEM_FIT / 2
         score += MEANING * evidence.meaning.get(span.text, 0.0)
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
@@ -536,6 +663,45 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     return 0.0
 
 
+def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
+                ) -> bool:
+    """The span names a line item asked, in any of its wordings: a sentence anywhere in it, a
+    row by its own label, or by its heading when the heading is that line item ("Net sales:")
+    and the label is a short part of it that names no line item of its own ("iPhone")."""
+    patterns = [p for _, ps in items for p in ps]
+    if span.row is None:
+        return any(p.search(span.text) for p in patterns)
+    if any(p.search(span.row.label) for p in patterns):
+        return not a_movement(span.row.label)  # "Repayments of long-term debt" is no debt
+    heading = span.group.strip().rstrip(":").strip()
+    return bool(heading) and len(span.row.label.split()) <= 3 and any(
+        p.fullmatch(heading) for p in patterns) and not (
+        find_line_items(span.row.label) or named_groups(span.row.label))
+
+
+def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
+                  core: list[str]) -> bool:
+    """A statement row of the part asked ("Services" for "services net sales"): its own label
+    says the question's other words and names no line item of its own, its heading or its
+    table's caption ("net sales by category") names the line item."""
+    if span.row is None or not statement_row(span.row):
+        return False
+    if find_line_items(span.row.label) or named_groups(span.row.label):
+        return False
+    if not any(p.search(f"{span.group} {span.caption}") for _, ps in items for p in ps):
+        return False
+    item_words = {t for own, _ in items for t in own}
+    label = stems_of(span.row.label)
+    return any(term_in(t, label) for t in core if t not in item_words)
+
+
+def _states_figure(span: Span) -> bool:
+    """A row with a figure in it, or a sentence that states an amount."""
+    if span.row is not None:
+        return any(not f.none for f in span.figures())
+    return bool(find_amounts(span.text))
+
+
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
     """The question's own verb: its last word, where an auxiliary ("does", "did") stands
     before it ("What services does Amazon offer?")."""
@@ -559,6 +725,7 @@ def fits_kind(span: Span, frame: QuestionFrame) -> bool:
 
 
 _MOVEMENT = vocabulary().cues("balance_movement")
+_FORECAST = vocabulary().cues("forecast_stated")  # a sentence that states a forecast
 
 
 def a_movement(text: str) -> bool:

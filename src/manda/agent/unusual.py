@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.finance.amounts import find_amounts
 from manda.finance.covenants import CovenantLevel, levels_stated, stated_result
+from manda.finance.figures import ends_in_figure, figure_row
 from manda.injection import looks_like_instruction
 from manda.vocabulary import Topic, topics, vocabulary
 
@@ -52,17 +53,26 @@ _LIST_START = re.compile(r"^\s*(?:[-•*#|]|\d+[.)]\s)")
 
 
 def unwrap(text: str) -> str:
-    """Join prose lines a text file wrapped mid-sentence; keep short lines (slides, lists)."""
+    """Join prose lines a text file wrapped mid-sentence; keep short lines (slides, lists) and a
+    table's rows ("Money market funds $29,046 $— $29,046"), which no sentence runs through."""
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
         prev = out[-1] if out else ""
         if (len(prev) >= 50 and prev.rstrip()[-1:] not in ".!?:;|" and line.strip()
-                and not _LIST_START.match(line) and "|" not in prev):
+                and not _LIST_START.match(line) and "|" not in prev
+                and not _table_break(prev, line)):
             out[-1] = f"{prev.rstrip()} {line.strip()}"
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _table_break(prev: str, line: str) -> bool:
+    """A row of figures on either side, or a total's figure before a line that starts anew."""
+    if figure_row(prev) or figure_row(line):
+        return True
+    return ends_in_figure(prev) and line.strip()[:1].isupper()
 
 
 def _split(text: str) -> list[str]:

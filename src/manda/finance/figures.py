@@ -22,8 +22,8 @@ from manda.finance.amounts import (
 from manda.finance.periods import find_dates
 from manda.text import YEAR
 
-__all__ = ["Figure", "StatementScale", "column_date", "column_year", "read_figure",
-           "statement_scale"]
+__all__ = ["Figure", "StatementScale", "column_date", "column_header_line", "column_year",
+           "ends_in_figure", "figure_row", "lone_cell", "read_figure", "statement_scale"]
 
 # a caption line that announces the figures' unit: "(In millions, except per share data)",
 # "(dollars in thousands)", "(in millions)"
@@ -93,17 +93,20 @@ class Figure:
                                                  else f"{self.unit} ")
         for factor, word in ((1e9, "billion"), (1e6, "million")):
             if magnitude >= factor:
-                digits = f"{_half_up(magnitude / factor):,.2f}"
-                digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
+                if factor == 1e9 and magnitude >= 1e10:  # $416.2 billion, $65.6 billion
+                    digits = f"{_half_up(magnitude / factor, '0.1'):,.1f}"
+                else:
+                    digits = f"{_half_up(magnitude / factor):,.2f}"
+                    digits = digits[:-1] if digits.endswith("0") else digits  # 307.00 → 307.0
                 number = f"{sign}{symbol}{digits} {word}"
                 return f"{number} shares" if self.unit == "shares" else number
         number = f"{sign}{symbol}{_trim(magnitude, 2)}"
         return f"{number} shares" if self.unit == "shares" else number
 
 
-def _half_up(value: float) -> Decimal:
-    """Two decimals rounded as a person rounds: 12.715 → 12.72."""
-    return Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+def _half_up(value: float, places: str = "0.01") -> Decimal:
+    """Rounded as a person rounds: 12.715 → 12.72."""
+    return Decimal(repr(value)).quantize(Decimal(places), rounding=ROUND_HALF_UP)
 
 
 def _trim(value: float, decimals: int) -> str:
@@ -152,3 +155,40 @@ def column_year(header: str) -> int | None:
 def column_date(header: str) -> date | None:
     dates = find_dates(header.replace(",2", ", 2"))
     return dates[-1][0] if dates else None
+
+
+# a figure cell of a table whose column gaps were lost: "$29,046", "(408)", "3.73%", "$—"
+_CELL = r"(?:-?\$?\(?-?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?|-?\$?\(?-?\d+(?:\.\d+)?\)?%?|\$?[—–]%?)"
+_ONE_CELL = re.compile(rf"^{_CELL}$")
+_ENDS_IN_CELL = re.compile(rf"(?:^|\s){_CELL}\s*$")
+_YEAR_HEADER = re.compile(r"(?:FY\s?)?(?:19|20)\d{2}")
+
+
+def lone_cell(text: str) -> bool:
+    """The text is one figure cell and nothing else: "352583000000.0", "(408)", "—"."""
+    return bool(_ONE_CELL.match(text.strip()))
+
+
+def ends_in_figure(line: str) -> bool:
+    """The line's last word is a figure cell: "… securities $106,493"."""
+    return bool(_ENDS_IN_CELL.search(line))
+
+
+def figure_row(line: str) -> bool:
+    """A line ending in a run of figure cells (a table row that lost its column gaps): two with
+    digits, or three of any ("—" too): "Money market funds $29,046 $— $29,046"."""
+    run = []
+    for token in reversed(line.split()):
+        if not _ONE_CELL.match(token):
+            break
+        run.append(token)
+    return len(run) >= 3 or sum(1 for t in run if any(c.isdigit() for c in t)) >= 2
+
+
+def column_header_line(line: str) -> bool:
+    """A line that is one column's header and nothing else: "2023-09-30", "2025", "FY2024"."""
+    text = line.strip()
+    if not text or len(text) > 20:
+        return False
+    return bool(_YEAR_HEADER.fullmatch(text)) or (
+        column_date(text) is not None and sum(c.isalpha() for c in text) <= 9)

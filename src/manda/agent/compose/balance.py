@@ -166,10 +166,22 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     if facilities and ask.frame.facility_terms:
         return Draft(text="\n".join(parts).strip())
     drawing = (drawing_sentence(ask, evidence) or facility_sentence(ask, evidence)
-               or working_capital_sentence(ask, evidence, hits))
+               or working_capital_sentence(ask, evidence, hits)
+               or _computed_working_capital(ask, evidence))
     if drawing is not None:
         lead = f"{drawing}\n\n{lead}"
     return Draft(text="\n".join([lead, *parts]).strip())
+
+
+def _computed_working_capital(ask: Ask, evidence: Evidence) -> str | None:
+    """"What was working capital?" of a filing: current assets less current liabilities of its
+    balance sheet, for the year asked, each input cited and the working shown."""
+    if not ask.frame.working_capital or ask.frame.derived is None:
+        return None
+    from manda.agent.compose import computed
+
+    draft = computed.answer(ask, evidence)
+    return draft.text if draft is not None else None
 
 
 def _one_per_document(statements: Sequence[_Statement]) -> list[_Statement]:

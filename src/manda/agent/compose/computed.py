@@ -15,7 +15,9 @@ from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
+from manda.agent.relevance import stems_of, term_in
 from manda.agent.spans import Span, statement_rows
+from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
@@ -56,8 +58,13 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     if not choices:
         return None
     _, year, figures = max(choices, key=lambda c: c[0])
-    return Draft(text=with_assumption(ask.assumption,
-                                      _working(metric, figures, evidence, ask.language)))
+    text = _working(metric, figures, evidence, ask.language)
+    if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
+                                             for s, _ in figures.values()) and not any(
+            abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
+        # no caption read says "in millions": the figures stand as the statement writes them
+        text += " " + vocabulary().answer("scale_unread", ask.language)
+    return Draft(text=with_assumption(ask.assumption, text))
 
 
 def _inputs(rows: Sequence[Span], inputs: Sequence[str]) -> dict[str, Span] | None:
@@ -150,3 +157,74 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
 
 
 _UNIT = re.compile(r"[\w$ ]*\bin (?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+
+
+def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"What share of net sales came from Services?": the part's row over the line item's total
+    row of the same table, for the year asked, each cited and the working in one line; None
+    when no table retrieved states both."""
+    subject = ask.subject
+    if subject is None or subject not in ITEM_LABELS:
+        return None
+    part_terms = _part_terms(ask, evidence, subject)
+    if not part_terms:
+        return None
+    rows = [s for s in statement_rows(evidence) if s.row is not None]
+    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    best: tuple[tuple[int, int], Span, Figure, Span, Figure] | None = None
+    for total in rows:
+        specific = line_item_of(total.row.label, subject) if total.row else 0
+        if not specific:
+            continue
+        for part in rows:
+            if (part.source.document_id, part.source.location) != (
+                    total.source.document_id, total.source.location) or part.row is None or \
+                    line_item_of(
+                    part.row.label, subject):
+                continue
+            label = stems_of(part.row.label)
+            if not any(term_in(t, label) for t in part_terms):
+                continue
+            years = _years(part) & _years(total)
+            year = max(asked & years) if asked & years else (
+                None if asked else max(years, default=None))
+            if year is None:
+                continue
+            shown, whole = _figure(part, year), _figure(total, year)
+            if shown is None or whole is None or not whole.value or shown.unit != whole.unit:
+                continue
+            if best is None or (year, specific) > best[0]:
+                best = ((year, specific), part, shown, total, whole)
+    if best is None:
+        return None
+    _, part, shown, total, whole = best
+    assert part.row is not None and total.row is not None
+    words, language = vocabulary(), ask.language
+    ratio = abs(shown.value or 0.0) / abs(whole.value or 1.0)
+    name, of = part.row.label.strip().rstrip(":"), total.row.label.strip().rstrip(":")
+    metric = words.answer("share_of_total", language, part=name, total=of.lower())
+    working = (f"{name} {_shown(shown)} {cite([part.source])} ÷ {of.lower()} {_shown(whole)} "
+               f"{cite([total.source])}")
+    line = part.scale.line if part.scale is not None else ""
+    unit = _UNIT.search(line)
+    formula = words.answer(
+        "computed_working", language, metric=metric, names=f"{name} ÷ {of.lower()}",
+        terms=f"{shown.written.replace('$', '').strip('()')} ÷ "
+              f"{whole.written.replace('$', '').strip('()')}",
+        result=f"{ratio:.3f}", unit=f" ({unit.group(0).strip('() ')})" if unit else "")
+    text = words.answer("computed_result", language, metric=metric if metric[1:2].isupper()
+                        else _capital(metric),
+                        result=f"{ratio * 100:.1f}%", period=when(part, shown, evidence, language),
+                        note=words.answer("computed_note", language), working=working)
+    return Draft(text=with_assumption(ask.assumption, f"{text}\n{formula}"))
+
+
+def _part_terms(ask: Ask, evidence: Evidence, subject: str) -> list[str]:
+    """The question's words that may name the part ("Services"): not the line item's, not the
+    period's, not the company's (a row of another unit, "Percentage of total net sales" or
+    "Shares used", is no part of an amount)."""
+    asked = ask.frame.ranking
+    item = stems_of(" ".join(ITEM_LABELS[subject]))
+    return [t for t in asked.terms if t not in asked.when and not term_in(t, item)
+            and t.removesuffix("'s").removesuffix("'") not in evidence.scope_words
+            and not t.isdigit()]

@@ -69,8 +69,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         )
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
-        # metric's own figure does not answer; the sentence stating the share does
-        return evidence_first.answer(ask, evidence)
+        # metric's own figure does not answer; the sentence stating the share does, else the
+        # part's row over the total's, computed with its working
+        ranked = rank_spans(ask.frame, evidence)
+        if ranked and ranked[0].words >= NOT_FOUND_BELOW and "%" in ranked[0].text:
+            return evidence_first.answer(ask, evidence)
+        return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
     if (computed_draft := _computed(ask, evidence)) is not None:

@@ -18,7 +18,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW
 from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans, statement_row
 from manda.finance.figures import Figure, column_date, column_year
-from manda.finance.periods import parse_period, year_of
+from manda.finance.periods import find_dates, parse_period, year_of
 from manda.vocabulary import vocabulary
 
 
@@ -122,49 +122,51 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     year = column_year(figure.column)
     if year is None:
         return say("period_column", column=figure.column)
-    end = _year_end_of(span, evidence)
-    if end is None or (end.month == 12 and end.day >= 28):
+    month_day = _fiscal_year_end(span, evidence)
+    if month_day is None or month_day >= (12, 28):
         return say("period_in", period=year)
-    if fiscal_year_of(end) != end.year:  # a retail year: fiscal 2025 ends early in 2026
-        if end.year == year + 1:
-            return say("fiscal_year_ended", year=year, day=_day(end, language))
-        return say("fiscal_year_ending", year=year, month=_month(end.month, language),
-                   end_year=year + 1)
-    if end.year == year:
-        return say("fiscal_year_ended", year=year, day=_day(end, language))
-    return say("fiscal_year_ending", year=year, month=_month(end.month, language),
-               end_year=year)
+    stated = _stated_year_ends(span, evidence, month_day).get(year)
+    if stated is not None:
+        return say("fiscal_year_ended", year=year, day=_day(stated, language))
+    # a retail year ends early the next year: fiscal 2025 is the year ending January 2026
+    ends = year + 1 if fiscal_year_of(date(2001, *month_day)) != 2001 else year
+    return say("fiscal_year_ending", year=year, month=_month(month_day[0], language),
+               end_year=ends)
 
 
-def _year_end_of(span: Span, evidence: Evidence) -> date | None:
-    """The document's year end: as its passages date their columns (the latest such date),
-    else as the room learned it."""
-    dated = [d for d in _same_document(span, evidence) if d is not None]
-    if dated:
-        return max(dated)
+def _fiscal_year_end(span: Span, evidence: Evidence) -> tuple[int, int] | None:
+    """The (month, day) the document's fiscal year ends on, as the room learned it, else as
+    its columns date it."""
     doc = evidence.documents.get(span.source.document_id)
     if doc is not None and doc.fiscal_year_end:
         month, day = (int(x) for x in doc.fiscal_year_end.strip("-").split("-"))
-        if span.year_end is not None and span.year_end.month in (month, month % 12 + 1,
-                                                                  (month - 2) % 12 + 1):
-            return span.year_end
-        return date(2001, month, day)
-    return span.year_end
+        return month, day
+    if span.year_end is not None:
+        return span.year_end.month, span.year_end.day
+    return None
 
 
-def _same_document(span: Span, evidence: Evidence) -> list[date | None]:
-    from manda.agent.spans import _year_end
+_NEAR_DAYS = 10  # a 52/53-week year ends within a week of its usual day
 
-    doc = evidence.documents.get(span.source.document_id)
-    month = int(doc.fiscal_year_end.strip("-").split("-")[0]) if doc and doc.fiscal_year_end \
-        else None
-    out = []
+
+def _stated_year_ends(span: Span, evidence: Evidence, month_day: tuple[int, int]
+                      ) -> dict[int, date]:
+    """The year ends the document's passages state, by the fiscal year each ends ("January 31,
+    2026" ends Target's fiscal 2025): dates within days of its usual year end only, so a
+    filing's signature date or a dividend's payment date is no year end."""
+    out: dict[int, tuple[int, date]] = {}
     for hit in evidence.hits:
-        if hit.document_id == span.source.document_id:
-            end = _year_end(hit.text)
-            if end is not None and (month is None or abs(end.month - month) in (0, 1, 11)):
-                out.append(end)
-    return out
+        if hit.document_id != span.source.document_id:
+            continue
+        for day, _, _ in find_dates(hit.text.replace(",2", ", 2")):
+            usual = date(day.year, *month_day) if month_day != (2, 29) else date(day.year, 3, 1)
+            gap = min(abs((day - usual.replace(year=y)).days)
+                      for y in (day.year - 1, day.year, day.year + 1))
+            if gap <= _NEAR_DAYS:
+                fiscal = fiscal_year_of(day)
+                if fiscal not in out or gap < out[fiscal][0]:
+                    out[fiscal] = (gap, day)
+    return {fiscal: day for fiscal, (_, day) in out.items()}
 
 
 def _day(day: date, language: str = "en") -> str:

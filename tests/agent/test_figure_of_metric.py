@@ -1,0 +1,163 @@
+"""The figure of the metric asked (issue 25): a statement's own row, not a row or sentence that
+only shares a word with it; a statement extracted one cell per line read as rows; a table's
+lines kept out of the sentences around them; a forecast never an actual; a retail fiscal year
+said as the year it ends. None of it knows a company or a filing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.agent.compose.common import Ask
+from manda.agent.compose.leads import row_lead
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
+from manda.agent.unusual import sentences
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+DOC = Document(id="d1", deal_id="d", filename="Filing.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2023, 9, 30), fiscal_year_end="--09-30")
+RETAIL = DOC.model_copy(update={"id": "d2", "filename": "Retail.pdf",
+                                "doc_date": date(2026, 1, 31), "fiscal_year_end": "--02-01"})
+
+# a balance sheet whose extraction put every cell on a line of its own
+ONE_CELL_PER_LINE = "\n".join([
+    "Consolidated Balance Sheets", "label", "2023-09-30", "2022-09-24",
+    "Current assets:", "Cash and Cash Equivalents", "29965000000.0", "23646000000.0",
+    "Level 2 - Corporate debt securities", "58243000000.0", "70427000000.0",
+    "Total Non Current Assets", "209017000000.0", "217350000000.0",
+    "Total Assets", "352583000000.0", "352755000000.0",
+    "Retained Earnings", "-214000000.0", "-3068000000.0",
+])
+
+
+def _evidence(*texts: str, doc: Document = DOC) -> Evidence:
+    hits = [SearchHit(chunk_id=f"c{i}", document_id=doc.id, document=doc.filename, text=text,
+                      location=Location.for_page(10 + i), score=1.0)
+            for i, text in enumerate(texts)]
+    return Evidence(documents={doc.id: doc}, hits=hits)
+
+
+def test_a_statement_with_one_cell_per_line_is_read_as_rows_under_its_dated_columns() -> None:
+    ask = Ask.of(read_question("What were total assets at the end of fiscal 2023?"))
+    evidence = _evidence(ONE_CELL_PER_LINE)
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Total Assets", top.text
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None
+    assert lines[0].startswith("Total Assets was 352.6 billion at 30 September 2023"), lines[0]
+    negative = next(s for s in rank_spans(read_question("What were retained earnings?"),
+                                          evidence) if s.row is not None)
+    assert negative.figures()[0].value == -214000000.0  # a minus sign is kept
+
+
+def test_a_tables_lines_are_no_part_of_the_sentence_after_them() -> None:
+    page = "\n".join([
+        "2026 2027 2028 Thereafter Total Estimated Fair Value as of December 31, 2025",
+        "Money market funds $29,046 $— $— $— $29,046 $29,777",
+        "Corporate debt securities 63,890 2,867 2,008 423 69,579 69,585",
+        "Cash equivalents and marketable debt securities $106,493",
+        "As of December 31, 2025, we had long-term debt with a face value of $68.8 billion,",
+        "including the current portion, primarily consisting of fixed rate senior notes.",
+        "Our lease liabilities were $87.3 billion. Our long-term debt was $52.6 billion and $65.6",
+        "billion as of December 31, 2024 and 2025. See Note 4 — Leases and Note 6 —",
+        "Debt for additional information.",
+    ])
+    said = sentences(page)
+    assert ("As of December 31, 2025, we had long-term debt with a face value of $68.8 billion, "
+            "including the current portion, primarily consisting of fixed rate senior notes."
+            ) in said
+    assert "Money market funds $29,046 $— $— $— $29,046 $29,777" in said
+    # a sentence wrapped after a figure ("$65.6" / "billion as of …") still reads as one
+    assert any(s.startswith("Our long-term debt was $52.6 billion and $65.6 billion as of")
+               for s in said), said
+
+
+def test_a_figure_that_only_shares_a_word_with_the_line_item_asked_is_no_answer() -> None:
+    evidence = _evidence("\n".join([
+        "Share-based compensation expense recognized in SG&A Expenses was $282 million, $307 "
+        "million, and $255 million in 2025, 2024, and 2023, respectively.",
+        "During 2025 and 2024, we deployed $0.4 billion and $1.0 billion to repurchase shares.",
+    ]))
+    top = rank_spans(read_question("How much did the company spend on share repurchases in "
+                                   "2025?"), evidence)[0]
+    assert "repurchase shares" in top.text, top.text
+
+
+def test_the_statements_row_of_the_line_item_leads_over_a_note_that_names_it() -> None:
+    evidence = _evidence(
+        "(in millions)\n2024 | 2025\nTotal current liabilities | 2024: 179,433 | 2025: 196,135\n"
+        "Long-term debt | 2024: 52,623 | 2025: 65,648\n"
+        "Repayments of long-term debt | 2024: (9,182) | 2025: (5,021)",
+        "Interest expense was $2.4 billion and $2.3 billion in 2024 and 2025 and was primarily "
+        "related to debt and finance leases.")
+    ranked = rank_spans(read_question("How much long-term debt was there at the end of 2025?"),
+                        evidence)
+    assert ranked[0].row is not None and ranked[0].row.label == "Long-term debt", ranked[0].text
+
+
+def test_a_forecast_leads_a_guidance_question_and_never_an_actual() -> None:
+    evidence = _evidence("\n".join([
+        "Net sales are expected to be between $173.5 billion and $178.5 billion in the first "
+        "quarter of 2026.",
+        "Net sales were $716.9 billion in 2025, compared with $638.0 billion in 2024.",
+    ]))
+    guidance = rank_spans(read_question("What net sales guidance was given for Q1 2026?"),
+                          evidence)[0]
+    assert "expected to be between" in guidance.text, guidance.text
+    actual = rank_spans(read_question("What were net sales in 2025?"), evidence)[0]
+    assert "were $716.9 billion" in actual.text, actual.text
+
+
+def test_a_retail_fiscal_year_is_said_as_the_year_it_ends() -> None:
+    evidence = _evidence(
+        "Consolidated Statements of Cash Flows\n(millions)\n2025 | 2024\n"
+        "Repurchase of stock | 2025: (408) | 2024: (1,007)",
+        "As of January 31, 2026 and February 1, 2025, we held $5.0 billion of cash.",
+        doc=RETAIL)
+    ask = Ask.of(read_question("How much was spent on share repurchases in 2025?"))
+    top = rank_spans(ask.frame, evidence)[0]
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None
+    assert "in fiscal 2025 (the year ended 31 January 2026)" in lines[0], lines[0]
+    assert "-408.0 million" in lines[0]  # parentheses are negative
+
+
+def test_a_share_of_the_total_is_computed_from_the_part_and_total_rows_with_its_working() -> None:
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "The following table shows net sales by category (dollars in millions):",
+        "2025 | 2024",
+        "iPhone | 2025: $209,586 | 2024: $201,183",
+        "Services | 2025: 109,158 | 2024: 96,169",
+        "Total net sales | 2025: $416,161 | 2024: $391,035",
+    ]))
+    draft = compose(Ask.of(read_question("What share of net sales came from Services in 2025?")),
+                    evidence)
+    first, working = draft.text.splitlines()[:2]
+    assert first.startswith("Services's share of total net sales was 26.2% in fiscal 2025 (the "
+                            "year ending September 2025)"), first
+    assert "Services $109.2 billion (source: Filing.pdf, p.10)" in first
+    assert working == ("Working: Services's share of total net sales = Services ÷ total net sales"
+                       " = 109,158 ÷ 416,161 = 0.262 (dollars in millions)."), working
+
+
+def test_a_passage_cut_below_its_headers_takes_the_filings_headers_of_as_many_columns() -> None:
+    cash_flow = "\n".join(["Consolidated Statements of Cash Flows", "label", "2023-12-31",
+                           "2022-12-31", "2021-12-31", "Depreciation, amortization and impairment",
+                           "4667000000.0", "3747000000.0", "2911000000.0",
+                           "Net cash provided by operating activities", "13256000000.0",
+                           "14724000000.0", "11497000000.0"])
+    cut = "\n".join(["Total revenues", "96773000000.0", "81462000000.0", "53823000000.0",
+                     "Gross profit", "17660000000.0", "20853000000.0", "13606000000.0",
+                     "Operating Income", "8891000000.0", "13656000000.0", "6523000000.0",
+                     "Net income", "14997000000.0", "12583000000.0", "5644000000.0"])
+    ask = Ask.of(read_question("What was EBITDA in 2023?"))
+    from manda.agent.compose.computed import answer as computed_answer
+
+    draft = computed_answer(ask, _evidence(cash_flow, cut))
+    assert draft is not None
+    assert draft.text.startswith("EBITDA was $13.6 billion in 2023 (computed"), draft.text
+    assert "operating income 8.89 billion (source: Filing.pdf, p.11)" in draft.text
