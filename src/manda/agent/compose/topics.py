@@ -38,6 +38,8 @@ from manda.agent.compose.common import (
 from manda.agent.compose.dependence import customers, key_people
 from manda.agent.compose.people import (
     TITLE_HEADER,
+    holder,
+    holder_line,
     missing_key_roles,
     person_background,
     team_members,
@@ -60,6 +62,7 @@ from manda.agent.selection import (
 from manda.agent.tables import Table, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
+    KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
     OVERVIEW,
@@ -139,6 +142,7 @@ _CLASS = _WORDS.cues("cap_class_header").pattern
 _SHARES = _WORDS.cues("cap_shares_header").pattern
 _SHARES_TOTAL = _WORDS.cues("cap_total_header").pattern
 _AS_OF = _WORDS.cues("as_of_header").pattern
+_RUNS = _WORDS.cues("runs_company")  # "who runs Globex?"
 
 
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -317,7 +321,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     for name, role, sources, _ in members:
         extra = ""
         background = person_background(evidence, name)
-        if background is not None:
+        if background is not None and _adds_to(background[0], name, role):
             sentence, source = background
             extra = f"; {sentence}"
             sources = [*sources, source]
@@ -325,6 +329,9 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         lines.append(f"- **{name}** — {title}{extra} {cite(sources)}")
     missing = missing_key_roles(members)
     parts = [f"The documents name {len(members)} people in the management team:", *lines]
+    # "who runs Globex?": its chief executive first, and since when if the documents say
+    if _RUNS.search(ask.frame.text) and (chief := holder(evidence, KEY_ROLES[0][0])):
+        parts.insert(0, holder_line(evidence, chief))
     proposals = approvals([f for *_, found in members for f in found[:1]])
     offer = False
     if missing:
@@ -337,6 +344,15 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         offer = True
     return Draft(text="\n".join(parts), proposals=proposals, offer_qa=offer,
                  rests_on=[f for *_, found in members for f in found[:1]])
+
+
+def _adds_to(sentence: str, name: str, role: str | None) -> bool:
+    """A background sentence says more than the name and role beside it ("… since July 2021,
+    CEO Amazon Web Services from April 2016 …"), not just them again (an officers table's row)."""
+    rest = sentence.replace(role or "\0", " ")
+    for word in name.split():
+        rest = rest.replace(word, " ")
+    return len(" ".join(rest.split())) >= 40
 
 
 def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
