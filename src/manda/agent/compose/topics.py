@@ -142,7 +142,6 @@ _CLASS = _WORDS.cues("cap_class_header").pattern
 _SHARES = _WORDS.cues("cap_shares_header").pattern
 _SHARES_TOTAL = _WORDS.cues("cap_total_header").pattern
 _AS_OF = _WORDS.cues("as_of_header").pattern
-_RUNS = _WORDS.cues("runs_company")  # "who runs Globex?"
 
 
 def ownership(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -330,7 +329,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     missing = missing_key_roles(members)
     parts = [f"The documents name {len(members)} people in the management team:", *lines]
     # "who runs Globex?": its chief executive first, and since when if the documents say
-    if _RUNS.search(ask.frame.text) and (chief := holder(evidence, KEY_ROLES[0][0])):
+    if ask.frame.runs_company and (chief := holder(evidence, KEY_ROLES[0][0])):
         parts.insert(0, holder_line(evidence, chief))
     proposals = approvals([f for *_, found in members for f in found[:1]])
     offer = False
