@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.blocks.mrkdwn import CONTEXT_LIMIT, SECTION_LIMIT, escape, plain, split_mrkdwn
+from manda.text import count_of
 
 Block = dict[str, Any]
 
@@ -38,7 +39,7 @@ def who(by: str) -> str:
 
 def plural(count: int, noun: str) -> str:
     """`1 file`, `3 files`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    return count_of(count, noun)
 
 
 def when(at: datetime) -> str:

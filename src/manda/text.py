@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
-           "is_heading_line", "is_table_rule", "letter_words", "name_words", "without_possessive",
-           "words"]
+           "count_of", "is_heading_line", "is_table_rule", "letter_words", "name_words",
+           "without_possessive", "words"]
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters only: "Sept" of "Sept2024"
@@ -60,3 +60,9 @@ def name_words(name: str) -> str:
 def without_possessive(name: str) -> str:
     """A name without its possessive ending: "Kessler's" → "Kessler"."""
     return POSSESSIVE.sub("", name)
+
+
+def count_of(count: int, one: str, many: str | None = None) -> str:
+    """`1 document`, `8 documents`: a count with its noun in the number it takes (`many` where
+    the plural is not the noun and an s: `1 entry`, `2 entries`)."""
+    return f"{count} {one if count == 1 else many or one + 's'}"

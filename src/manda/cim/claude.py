@@ -47,6 +47,7 @@ from manda.llm.port import (
     TokenUsage,
     ToolResult,
 )
+from manda.text import count_of
 
 __all__ = ["ClaudeDrafter", "DraftReport"]
 
@@ -242,8 +243,8 @@ class ClaudeDrafter:
             notes.append(f"Removed from Claude's draft, not supported by its sources: "
                          f"{line.kind} “{line.text}” ({'; '.join(slide.problems[id(line)])})")
         if len(bullets) < MIN_BULLETS:
-            notes.append(f"Only {len(bullets)} supported statement(s) on this topic; consider "
-                         "merging this section or asking the seller.")
+            notes.append(f"Only {count_of(len(bullets), 'supported statement')} on this topic; "
+                         "consider merging this section or asking the seller.")
         title = slide.title.text.strip() if slide.title and id(slide.title) not in gone else ""
         draft = SlideDraft(section_id=section.id, title=title or section.title, bullets=bullets,
                            figures=figures, notes=list(dict.fromkeys(notes)),

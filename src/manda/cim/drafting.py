@@ -30,6 +30,7 @@ from manda.cim.model import (
 from manda.finance.amounts import find_amounts, same_amount, scale_from_text
 from manda.injection import looks_like_instruction
 from manda.models import Finding, FindingKind, FindingStatus, Nature
+from manda.text import count_of
 
 __all__ = [
     "ExtractiveDrafter",
@@ -282,8 +283,9 @@ def extractive_slide(evidence: Evidence, section: OutlineSection, *,
     draft = SlideDraft(section_id=section.id, title=slide_title or section.title,
                        bullets=bullets, figures=figures, notes=list(dict.fromkeys(notes)))
     if len(draft.bullets) < MIN_BULLETS:
-        draft.notes.append(f"Only {len(draft.bullets)} statement(s) on this topic were found in "
-                           "the room; consider merging this section or asking the seller.")
+        found = count_of(len(draft.bullets), "statement")
+        draft.notes.append(f"Only {found} on this topic found in the room; consider merging this "
+                           "section or asking the seller.")
     return ground_slide(draft)
 
 
@@ -366,5 +368,6 @@ def ground_slide(draft: SlideDraft) -> SlideDraft:
     dropped = len(draft.bullets) - len(kept) + len(draft.figures) - len(rows)
     notes = list(draft.notes)
     if dropped:
-        notes.append(f"{dropped} line(s) removed: a number in them is not in any cited source.")
+        notes.append(f"{count_of(dropped, 'line')} removed: a number in them is not in any "
+                     "cited source.")
     return draft.model_copy(update={"bullets": kept, "figures": rows, "notes": notes})

@@ -21,6 +21,7 @@ from manda.cim.drafting import ExtractiveDrafter
 from manda.cim.model import CimProject
 from manda.cim.outline import render_outline
 from manda.cim.port import SlideDrafter
+from manda.text import count_of
 from manda.workflows.graph import build_step_graph
 
 __all__ = ["CimState", "build_cim_graph", "render_slide"]
@@ -89,7 +90,7 @@ def _status(project: CimProject) -> str:
         return (f"Outline for a {project.persona.describe() if project.persona else 'buyer'}, "
                 f"{len(project.outline)} sections, not drafted yet.")
     if project.phase in {"done", "cancelled"}:
-        return f"This CIM is {project.phase}; {approved} section(s) were approved."
+        return f"This CIM is {project.phase}; {count_of(approved, 'section')} approved."
     return (f"Section {project.current + 1} of {len(project.outline)} "
             f"({project.outline[project.current].title}); {approved} approved so far.")
 
@@ -147,7 +148,7 @@ async def _handle(ctx: CimContext, project: CimProject, message: str
         return project, render_outline(project.outline) + "\nSay *go* when the outline is right."
     if _EXPORT.match(message):
         return project.model_copy(update={"phase": "export"}), (
-            f"Ready to export {len(project.approved())} approved section(s).")
+            f"Ready to export {count_of(len(project.approved()), 'approved section')}.")
     if m := _SECTION.match(message):
         project = await _generate(ctx, project, int(m.group(1)) - 1)
         return project, render_slide(project, project.current)

@@ -23,6 +23,7 @@ from manda.cli._common import print_json, running
 from manda.config import Settings
 from manda.errors import MandaError
 from manda.models import GridColumn, GridRunStatus, ReviewDecisionKind
+from manda.text import count_of
 
 out = Console()
 err = Console(stderr=True)
@@ -198,7 +199,7 @@ async def decide(args: argparse.Namespace, settings: Settings) -> int:
 async def flag(args: argparse.Namespace, settings: Settings) -> int:
     async with running(settings, workflows=False) as app:
         flagged = await app.deals.grid_red_flags(args.deal, args.grid, args.column, by=args.by)
-    out.print(f"{len(flagged)} document(s) taken as red flags on {args.column}: "
+    out.print(f"{count_of(len(flagged), 'document')} taken as red flags on {args.column}: "
               "`manda ask --deal D 'What are the red flags?'` lists them.")
     return 0
 

@@ -84,6 +84,7 @@ from manda.models import (
     stable_id,
     utcnow,
 )
+from manda.text import count_of
 from manda.timeline import Timeline, TimelineFilter, timeline_for_deal
 from manda.traces import AnswerTrace
 
@@ -1062,7 +1063,7 @@ class DealService:
                 step = await flows.send(step.workflow,
                                         f"add: {wording} ({category_of(category)})")
         await self._audit(deal_id, IRL_DRAFTED, conversation, by,
-                          f"{len(requests)} request(s) from the conversation")
+                          f"{count_of(len(requests), 'request')} from the conversation")
         return step
 
     # ---------------------------------------------------------------- what changed

@@ -10,6 +10,7 @@ from typing import Any
 
 from manda.grid.values import Duration
 from manda.models import CellStatus, Document, FindingStatus, GridCell, GridColumn, GridRun
+from manda.text import count_of
 from manda.vocabulary.grid import grid_vocabulary
 
 __all__ = ["Grid", "GridRow", "GridSpend", "Successor", "summary_line"]
@@ -67,10 +68,11 @@ class GridSpend:
                 + self.cache_write_tokens)
 
     def line(self) -> str:
+        read = count_of(self.documents_read, "document")
         if not self.tokens:
-            return f"{self.documents_read} document(s) read, no model tokens (read offline)"
+            return f"{read} read, no model tokens (read offline)"
         cost = f", ~${self.cost_usd:.4f}" if self.cost_usd is not None else ""
-        return (f"{self.documents_read} document(s) read: {self.input_tokens:,} input tokens, "
+        return (f"{read} read: {self.input_tokens:,} input tokens, "
                 f"{self.output_tokens:,} output, {self.cache_read_tokens:,} read from the "
                 f"prompt cache, {self.cache_write_tokens:,} written to it{cost}")
 
