@@ -269,6 +269,18 @@ def holder_line(evidence: Evidence, match: list[Finding]) -> str:
            f"{cite_findings(match[:2], evidence)}."
 
 
+def adds_to(sentence: str, name: str, role: str | None) -> bool:
+    """A background sentence says more than the name and role beside it ("… since July 2021,
+    CEO Amazon Web Services from April 2016 …"), not just them again (an officers table's row:
+    "Jim Lee Executive Vice President and Chief Financial Officer since September 2024.")."""
+    if not role or role not in sentence:
+        return True
+    rest = sentence.replace(role, " ")
+    for word in name.split():
+        rest = rest.replace(word, " ")
+    return len(" ".join(rest.split())) >= 30
+
+
 def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
     """Who holds one named role; never someone holding another role."""
     match = holder(evidence, wanted)
@@ -276,7 +288,7 @@ def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
         best = match[0]
         text = holder_line(evidence, match)
         background = person_background(evidence, person_name(best))
-        if background is not None:
+        if background is not None and adds_to(background[0], person_name(best), role_of(best)):
             text += f" Background: “{background[0]}” {cite([background[1]])}"
         return Draft(text=text, proposals=approvals([best]), rests_on=[best])
     for name, role, source in _table_people(evidence):

@@ -38,6 +38,7 @@ from manda.agent.compose.common import (
 from manda.agent.compose.dependence import customers, key_people
 from manda.agent.compose.people import (
     TITLE_HEADER,
+    adds_to,
     holder,
     holder_line,
     missing_key_roles,
@@ -320,7 +321,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     for name, role, sources, _ in members:
         extra = ""
         background = person_background(evidence, name)
-        if background is not None and _adds_to(background[0], name, role):
+        if background is not None and adds_to(background[0], name, role):
             sentence, source = background
             extra = f"; {sentence}"
             sources = [*sources, source]
@@ -343,15 +344,6 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         offer = True
     return Draft(text="\n".join(parts), proposals=proposals, offer_qa=offer,
                  rests_on=[f for *_, found in members for f in found[:1]])
-
-
-def _adds_to(sentence: str, name: str, role: str | None) -> bool:
-    """A background sentence says more than the name and role beside it ("… since July 2021,
-    CEO Amazon Web Services from April 2016 …"), not just them again (an officers table's row)."""
-    rest = sentence.replace(role or "\0", " ")
-    for word in name.split():
-        rest = rest.replace(word, " ")
-    return len(" ".join(rest.split())) >= 40
 
 
 def person_pay(ask: Ask, evidence: Evidence) -> Draft | None:
