@@ -87,3 +87,12 @@ def test_a_divisions_chief_executive_is_not_the_companys() -> None:
     assert _of_a_division("Chief Executive Officer, Europe", "CEO")
     assert not _of_a_division("President and Chief Executive Officer", "CEO")
     assert not _of_a_division("CEO", "CEO")
+
+
+def test_an_appointment_names_the_person_the_role_and_when_it_takes_effect() -> None:
+    findings, _, _ = extract("Board_Minutes.pdf", [Section(
+        text="Minutes\nThe Board appointed Mark Poole as Chief Operating Officer effective "
+             "January 1, 2025.\n", location=Location.for_page(1))])
+    poole = next(f for f in findings if f.entity == "Mark Poole")
+    assert (poole.attributes["role"], poole.attributes["since"]) == ("Chief Operating Officer",
+                                                                     "January 1, 2025")

@@ -39,6 +39,10 @@ _PATTERNS: list[tuple[re.Pattern[str], Evidence]] = [
      "narrative"),
     (_WORDS.cues("definite_article").around(tail=rf"\s+(?P<role>{ROLE}),?\s+(?P<name>{NAME})"),
      "narrative"),
+    # "The Board appointed Mark Poole as Chief Operating Officer effective January 1, 2025"
+    (_WORDS.cues("appoints").around(
+        tail=rf"[ \t]+(?P<name>{NAME})[ \t]+(?i:{_WORDS.cues('role_as').pattern.pattern})[ \t]+"
+             rf"{_ARTICLES}(?P<role>{ROLE})"), "narrative"),
 ]
 # "He has been CFO since 2019", "Elle est directrice financière": a role after a pronoun or a
 # line's first name
