@@ -35,6 +35,7 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     (UK, "What was EBITDA last year?"),
     (US, "How much is drawn on the revolver?"), (US, "What's the top line growth?"),
     (DE, "Wie viel ist von der Kreditlinie in Anspruch genommen?"),
+    (US, "Who runs the company?"),
 )
 
 
@@ -95,6 +96,13 @@ def test_management_lists_people_and_says_the_cfo_is_missing(ask: Ask) -> None:
     assert "ten years at Oracle" in text  # background, from the bios
     assert any(a.type == "add_to_qa" for a in answer.suggested_actions)
     assert "revenue" not in text.lower()  # people, not key financial figures
+
+
+def test_who_runs_the_company_leads_with_its_chief_executive_then_the_team(ask: Ask) -> None:
+    text = ask(US, "Who runs the company?").answer
+    assert text.splitlines()[0].startswith("Jane Doe is the Chief Executive Officer"), text
+    for person in ("Kim Lee", "Raj Patel"):
+        assert person in text
 
 
 def test_a_team_with_a_finance_director_has_no_missing_cfo(ask: Ask) -> None:

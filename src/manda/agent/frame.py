@@ -104,6 +104,7 @@ class QuestionFrame:
     event_words: tuple[str, ...] = ()  # words that may name an event's party ("Globex")
     pay: bool = False  # a named person's pay
     person_role: bool = False  # a named person's role
+    runs_company: bool = False  # "who runs Globex?": the chief executive leads the team
     year_end: bool = False  # when the fiscal year ends
     share_of: bool = False  # a proportion of the metric ("what share of sales …")
     one_figure: bool = False  # one figure asked outright ("How much cash …?")
@@ -239,6 +240,7 @@ def read_question(question: str) -> QuestionFrame:
         event_words=_event_words(text),
         pay=PAY.found(text),
         person_role=_cues("person_role_asked").found(text),
+        runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(text),
         share_of=_cues("share_asked").found(text),
         one_figure=_one_figure(text),

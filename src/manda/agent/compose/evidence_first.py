@@ -23,6 +23,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
+from manda.finance.amounts import find_amounts
 from manda.vocabulary import vocabulary
 
 
@@ -58,7 +59,7 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     """Below the bar, a span close to it and of the kind asked (a figure for "how much") leads
     as the closest passage, its runners-up after it, and the Q&A offer: not "not found" while
     the evidence may be in hand."""
-    if span_confidence(ranked) < CLOSE_BELOW or not fits_kind(ranked[0], ask.frame):
+    if span_confidence(ranked) < CLOSE_BELOW or not _of_kind(ranked[0], ask):
         return None
     lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence)
     lines = [lead]
@@ -68,6 +69,14 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     lines.append(f"{qa_offer(language=ask.language)} (“{q}”)")
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)),
                  proposals=[qa_action(q, "General")], offer_qa=True)
+
+
+def _of_kind(span: Span, ask: Ask) -> bool:
+    """The span is the kind of answer asked; a question whose form names no kind but whose words
+    ask for an amount ("what is the deal value of …", "the purchase price") wants one stated."""
+    if ask.frame.answer_kind is None and ask.frame.ranking.wants_amount:
+        return bool(find_amounts(span.text))
+    return fits_kind(span, ask.frame)
 
 
 def _from_role_documents(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:

@@ -22,7 +22,14 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
-from manda.agent.compose.people import people, person_name, role_holder, role_of
+from manda.agent.compose.people import (
+    current_first,
+    holds_as,
+    people,
+    person_name,
+    role_holder,
+    role_of,
+)
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
@@ -597,13 +604,13 @@ def _pay(ask: Ask, evidence: Evidence) -> Draft:
 
 def _person(ask: Ask, evidence: Evidence, person: list[Finding]) -> Draft:
     assert ask.entity is not None
-    with_role = [f for f in person if role_of(f)]
+    with_role = current_first(person)
     if with_role:
         best = with_role[0]
         return Draft(
             text=with_assumption(
                 ask.assumption,
-                f"{person_name(best)} is {role_of(best)} {cite_findings([best], evidence)}."),
+                f"{person_name(best)} {holds_as(best)} {cite_findings([best], evidence)}."),
             proposals=approvals([best]), rests_on=[best],
         )
     closest = best_sentences(evidence, [*ask.entity.split(), *ask.frame.terms], limit=2,

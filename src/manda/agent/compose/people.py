@@ -90,6 +90,30 @@ def role_of(finding: Finding) -> str | None:
     return tail.strip() if sep and tail.strip() else None
 
 
+def since_of(finding: Finding) -> str | None:
+    """When the person's stated role began ("July 2021"), as the document states it."""
+    return finding.attributes.get("since") or None
+
+
+def _since_key(finding: Finding) -> tuple[int, int]:
+    words = (since_of(finding) or "").replace(",", " ").split()
+    year = next((int(w) for w in words if w.isdigit() and len(w) == 4), 0)
+    return year, next((m for w in words if (m := vocabulary().month(w))), 0)
+
+
+def current_first(found: Sequence[Finding]) -> list[Finding]:
+    """A person's statements with a role, the role held now first: the latest stated start
+    ("Executive Chair since February 2026" before "Chair since 2014"), else as they came."""
+    return sorted((f for f in found if role_of(f)), key=_since_key, reverse=True)
+
+
+def holds_as(finding: Finding, article: str = "") -> str:
+    """ "is CFO", or "has been Executive Chair since February 2026" when the start is stated;
+    `article` ("the") goes before the role."""
+    role, since = f"{article} {role_of(finding)}".strip(), since_of(finding)
+    return f"has been {role} since {since}" if since else f"is {role}"
+
+
 def person_name(finding: Finding) -> str:
     if finding.entity:
         return finding.entity
@@ -214,18 +238,59 @@ def person_background(evidence: Evidence, name: str) -> tuple[str, Source] | Non
     return (best[1], best[2]) if best else None
 
 
+def _of_a_division(role: str | None, wanted: str) -> bool:
+    """ "CEO Amazon Web Services", "Chief Executive Officer, Europe": the role asked, of a part of
+    the company (words follow it), not of the company."""
+    if not role:
+        return False
+    have, want = role_key(role), role_key(wanted)
+    at = have.find(want) if want else -1
+    if at >= 0:
+        return bool(have[at + len(want):].strip())
+    for _, pattern in KEY_ROLES:
+        if _whole(pattern, wanted) or _whole(pattern, want):
+            m = pattern.search(role)
+            return m is not None and bool(role[m.end():].strip(" ,.;&"))
+    return False
+
+
+def holder(evidence: Evidence, wanted: str) -> list[Finding]:
+    """The statements of the person who holds `wanted`, the one saying it held now first; the
+    company's holder comes before a division's ("CEO Amazon Web Services")."""
+    holders = [match for found in _team(evidence).values()
+               if (match := [f for f in current_first(found) if holds_role(role_of(f), wanted)])]
+    holders.sort(key=lambda match: _of_a_division(role_of(match[0]), wanted))
+    return holders[0] if holders else []
+
+
+def holder_line(evidence: Evidence, match: list[Finding]) -> str:
+    """ "Andrew R. Jassy has been the President and Chief Executive Officer since July 2021 (…)"."""
+    return f"{person_name(match[0])} {holds_as(match[0], 'the')} " \
+           f"{cite_findings(match[:2], evidence)}."
+
+
+def adds_to(sentence: str, name: str, role: str | None) -> bool:
+    """A background sentence says more than the name and role beside it ("… since July 2021,
+    CEO Amazon Web Services from April 2016 …"), not just them again (an officers table's row:
+    "Jim Lee Executive Vice President and Chief Financial Officer since September 2024.")."""
+    if not role or role not in sentence:
+        return True
+    rest = sentence.replace(role, " ")
+    for word in name.split():
+        rest = rest.replace(word, " ")
+    return len(" ".join(rest.split())) >= 30
+
+
 def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
     """Who holds one named role; never someone holding another role."""
-    for found in _team(evidence).values():
-        match = [f for f in found if holds_role(role_of(f), wanted)]
-        if match:
-            best = match[0]
-            text = (f"{person_name(best)} is the {role_of(best)} "
-                    f"{cite_findings(match[:2], evidence)}.")
-            background = person_background(evidence, person_name(best))
-            if background is not None:
-                text += f" Background: “{background[0]}” {cite([background[1]])}"
-            return Draft(text=text, proposals=approvals([best]), rests_on=[best])
+    match = holder(evidence, wanted)
+    if match:
+        best = match[0]
+        text = holder_line(evidence, match)
+        background = person_background(evidence, person_name(best))
+        if background is not None and adds_to(background[0], person_name(best), role_of(best)):
+            text += f" Background: “{background[0]}” {cite([background[1]])}"
+        return Draft(text=text, proposals=approvals([best]), rests_on=[best])
     for name, role, source in _table_people(evidence):
         if holds_role(role, wanted):
             return Draft(text=f"{name} is the {role} {cite([source])}.")

@@ -37,6 +37,9 @@ from manda.agent.compose.common import (
 from manda.agent.compose.dependence import customers, key_people
 from manda.agent.compose.people import (
     TITLE_HEADER,
+    adds_to,
+    holder,
+    holder_line,
     missing_key_roles,
     person_background,
     team_members,
@@ -59,6 +62,7 @@ from manda.agent.selection import (
 from manda.agent.tables import Table, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
+    KEY_ROLES,
     LITIGATION,
     MANAGEMENT,
     OVERVIEW,
@@ -317,7 +321,7 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
     for name, role, sources, _ in members:
         extra = ""
         background = person_background(evidence, name)
-        if background is not None:
+        if background is not None and adds_to(background[0], name, role):
             sentence, source = background
             extra = f"; {sentence}"
             sources = [*sources, source]
@@ -325,6 +329,9 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         lines.append(f"- **{name}** — {title}{extra} {cite(sources)}")
     missing = missing_key_roles(members)
     parts = [f"The documents name {len(members)} people in the management team:", *lines]
+    # "who runs Globex?": its chief executive first, and since when if the documents say
+    if ask.frame.runs_company and (chief := holder(evidence, KEY_ROLES[0][0])):
+        parts.insert(0, holder_line(evidence, chief))
     proposals = approvals([f for *_, found in members for f in found[:1]])
     offer = False
     if missing:

@@ -175,8 +175,10 @@ def unify_entities(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
-def _person_rank(f: Finding) -> tuple[int, float, int]:
-    return (1 if f.attributes.get("role") else 0, f.confidence, -len(f.label))
+def _person_rank(f: Finding) -> tuple[int, int, float, int]:
+    """A stated role first, then one stated with when it began ("since July 2021")."""
+    return (1 if f.attributes.get("role") else 0, 1 if f.attributes.get("since") else 0,
+            f.confidence, -len(f.label))
 
 
 def merge_person_findings(findings: Sequence[Finding]) -> list[Finding]:

@@ -13,6 +13,13 @@ from manda.ingest.extract.confidence import Evidence
 from manda.ingest.extract.dedupe import canonical_entity
 from manda.ingest.extract.excerpts import sentence_spans
 from manda.ingest.extract.names import NAME, ROLE, best_name, is_person_name, strip_title
+from manda.ingest.extract.officers import (
+    Officer,
+    honorific_roles,
+    role_extent,
+    role_period,
+    roster_rows,
+)
 from manda.models import FindingKind, LocationKind
 from manda.vocabulary import vocabulary
 
@@ -32,6 +39,10 @@ _PATTERNS: list[tuple[re.Pattern[str], Evidence]] = [
      "narrative"),
     (_WORDS.cues("definite_article").around(tail=rf"\s+(?P<role>{ROLE}),?\s+(?P<name>{NAME})"),
      "narrative"),
+    # "The Board appointed Mark Poole as Chief Operating Officer effective January 1, 2025"
+    (_WORDS.cues("appoints").around(
+        tail=rf"[ \t]+(?P<name>{NAME})[ \t]+(?i:{_WORDS.cues('role_as').pattern.pattern})[ \t]+"
+             rf"{_ARTICLES}(?P<role>{ROLE})"), "narrative"),
 ]
 # "He has been CFO since 2019", "Elle est directrice financière": a role after a pronoun or a
 # line's first name
@@ -46,8 +57,9 @@ _NAME_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:\-–—]?\s*$")
 
 def _candidate(view: SectionView, name: str, name_span: tuple[int, int], role: str,
                role_span: tuple[int, int] | None, bounds: tuple[int, int] | None,
-               evidence: Evidence) -> Candidate:
+               evidence: Evidence, since: str | None = None) -> Candidate:
     name = strip_title(name)
+    attributes = {"role": role, **({"since": since} if since else {})}
     return Candidate(
         kind=FindingKind.PERSON,
         subject=f"person:{canonical_entity(name, 'person')}",
@@ -58,7 +70,7 @@ def _candidate(view: SectionView, name: str, name_span: tuple[int, int], role: s
         anchor=role_span,
         evidence=evidence if role else "mention",
         entity=name,
-        attributes={"role": role},
+        attributes=attributes,
     )
 
 
@@ -91,6 +103,11 @@ def people_candidates(view: SectionView) -> list[Candidate]:
     out: list[Candidate] = []
     claimed: set[str] = set()
     taken: list[tuple[int, int]] = []
+    for o in _officers(text, spans):
+        taken.append(o.name_span)
+        claimed.add(canonical_entity(strip_title(o.name), "person"))
+        out.append(_candidate(view, o.name, o.name_span, o.role, o.role_span, o.bounds,
+                              "statement", since=o.since))
     for pattern, evidence in _PATTERNS:
         for m in pattern.finditer(text):
             name, start = m.group("name"), m.start("name")
@@ -104,12 +121,33 @@ def people_candidates(view: SectionView) -> list[Candidate]:
                 continue
             taken.append(span)
             claimed.add(canonical_entity(strip_title(name), "person"))
-            out.append(_candidate(view, name, span, m.group("role"),
-                                  (m.start("role"), m.end("role")),
-                                  _sentence_of(spans, span[0]), evidence))
+            role_end = role_extent(text, m.start("role"), m.end("role"))
+            out.append(_candidate(view, name, span, text[m.start("role"):role_end],
+                                  (m.start("role"), role_end),
+                                  _sentence_of(spans, span[0]), evidence,
+                                  since=role_period(text, role_end).since))
     if view.people_context:
         out.extend(_unroled(view, spans, claimed, taken))
     return out
+
+
+def _officers(text: str, spans: list[tuple[int, int]]) -> list[Officer]:
+    """Each officer's role held now, once: from an officers table's row, and from "Mr. Jassy
+    has served as … since July 2021" when it states the same role (or the table none), which
+    adds when the role began."""
+    rows = roster_rows(text)
+    known = {r.name.split()[-1].lower(): r.name for r in rows}
+    for line in text.split("\n"):  # a bio's heading names the person its sentences call "Ms. X"
+        m = _NAME_LINE.match(line.strip().rstrip("."))
+        if m is not None and is_person_name(strip_title(m.group("name"))):
+            known.setdefault(m.group("name").split()[-1].lower(), strip_title(m.group("name")))
+    told = {o.name: o for o in honorific_roles(text, spans, known)}
+    out: list[Officer] = []
+    for row in rows:
+        said = told.pop(row.name, None)
+        same = said is not None and said.role.lower() == row.role.lower()
+        out.append(said if same and said.since and not row.since else row)
+    return [*out, *told.values()]
 
 
 def _unroled(view: SectionView, spans: list[tuple[int, int]], claimed: set[str],
