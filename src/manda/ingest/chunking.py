@@ -6,7 +6,9 @@ the path is not indexed: on the filings probe adding it to the context line lowe
 recall). Deterministic: the same ParsedDocument always gives the same chunks and ids. Text is
 split at paragraph, then line, then sentence, then word boundaries, with a small overlap between
 neighbours; tables are split by rows with their context (notes and header) repeated on top, and
-so are tables a page holds as ` | ` lines.
+so are tables a page holds as ` | ` lines. A statement page's unit line ("(In millions, except per
+share data)", "en milliers d'euros") is carried on top of every chunk of figures cut below it that
+does not hold it, so a row read from any of them keeps its scale (`unit_lines`).
 Each chunk starts with a context line (`[Q3_Report.pdf p.2] Annual report · cash flow statement`)
 so BM25 and vectors see which file, place, document role and kind of page it comes from: a passage
 that only says "it increased 8%" is still found by the statement or document it sits in. The
@@ -19,6 +21,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from manda.finance.figures import statement_scale
 from manda.finance.statements import page_statements
 from manda.ingest.parsers.layout import text_table_blocks
 from manda.models import Chunk, HeadingPath, Location, LocationKind, ParsedDocument, Section
@@ -62,8 +65,14 @@ def chunk_document(
         budget = max(
             max_chars - len(_head(prefix, parsed, section.location, context)) - 1, MIN_BODY_CHARS
         )
+        units = unit_lines(section.text)
+        if units and (len(section.text.strip()) > budget or section.heading_changes):
+            # room for the unit line a piece cut below it carries on top
+            budget = max(budget - max(len(line) + 1 for _, line in units), MIN_BODY_CHARS)
+        cursor = 0
         for path, part in heading_blocks(section):
-            for location, body in split_section(part, budget=budget, overlap=overlap):
+            for location, piece in split_section(part, budget=budget, overlap=overlap):
+                body, cursor = _with_unit_line(piece, section.text, units, cursor)
                 head = _head(prefix, parsed, location, context)
                 ordinal = len(chunks)
                 chunks.append(
@@ -79,6 +88,37 @@ def chunk_document(
                     )
                 )
     return chunks
+
+
+def unit_lines(text: str) -> list[tuple[int, str]]:
+    """(offset, line) of each line of a section that announces its figures' unit: "(In millions,
+    except per share data)", "(en milliers d'euros)", "in Mio. EUR"."""
+    found: list[tuple[int, str]] = []
+    at = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and " | " not in line and statement_scale([stripped]).line:
+            found.append((at, stripped))
+        at += len(line) + 1
+    return found
+
+
+def _with_unit_line(piece: str, text: str, units: Sequence[tuple[int, str]], cursor: int
+                    ) -> tuple[str, int]:
+    """The piece with the unit line that stands above it in its section on top, when it holds
+    figures and no unit line of its own; and where in the section it ends (the next piece's
+    search starts there: pieces come in order)."""
+    if not units:
+        return piece, cursor
+    last = piece.rstrip().rsplit("\n", 1)[-1].strip()
+    end = text.find(last, cursor) if last else -1
+    if end == -1:
+        return piece, cursor
+    above = [line for at, line in units if at < end]
+    if not above or not any(c.isdigit() for c in piece) or any(
+            line in piece for _, line in units):
+        return piece, end
+    return f"{above[-1]}\n{piece}", end
 
 
 def heading_blocks(section: Section) -> list[tuple[HeadingPath, Section]]:
