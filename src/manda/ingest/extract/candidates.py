@@ -14,7 +14,7 @@ from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
 from manda.models import FindingKind, Location, Nature, Section
 
-__all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "says_forecast"]
+__all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "compared_with", "says_forecast"]
 
 FORECAST_WORDS = re.compile(
     r"\b(?:forecasts?|forecasted|budget(?:ed)?|plan(?:ned)?|projected|projections?|outlook|"
@@ -38,6 +38,12 @@ def says_forecast(text: str) -> bool:
     """True when a sentence or header speaks about the future rather than reports the past."""
     hits = [*FORECAST_WORDS.finditer(text), *_TARGET_WORD.finditer(text)]
     return any(not _COMPARED.search(text[max(0, m.start() - 25) : m.start()]) for m in hits)
+
+
+def compared_with(before: str) -> bool:
+    """The words right before a figure set it up as a comparison ("compared with $18.4 billion",
+    "above budget"): what it is compared with is a result, whatever the sentence forecasts."""
+    return _COMPARED.search(before) is not None
 
 
 @dataclass

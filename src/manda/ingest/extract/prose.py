@@ -20,7 +20,7 @@ from manda.finance.facilities import FacilityRole, FacilityStatement, facility_r
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
-from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.candidates import Candidate, SectionView, compared_with, says_forecast
 from manda.ingest.extract.confidence import Evidence
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.excerpts import paragraph_spans, sentence_spans
@@ -220,7 +220,8 @@ class _Sentence:
                              for s in self.subjects)
                       and not any(q[1] < p[2] and p[1] < q[2] for q in self.periods)]
             self.periods = sorted([*self.periods, *months], key=_start)
-        self.forecast = view.forecast or forecast_heading or says_forecast(self.text)
+        self.planned = view.forecast or forecast_heading  # the whole section is plans
+        self.forecast = self.planned or says_forecast(self.text)
         self.bound = self._bind()
         self.inherited: set[str] = set()
         self.undated: set[str] = set()  # subjects already given an amount without a period
@@ -383,8 +384,24 @@ def _a_named_part(text: str, amount: Amount, subjects: Sequence[tuple[str, int, 
         if start > verb.end())
 
 
-def _nature(sentence: _Sentence) -> Nature:
-    return Nature.FORECAST if sentence.forecast else Nature.ACTUAL
+def _nature(sentence: _Sentence, amount: Amount) -> Nature:
+    """A forecast when the section is one of plans, or the forecast's words govern the amount:
+    they stand before it in its sentence ("net sales are expected to be between $173.5 billion
+    and …") or after it in its own clause ("capex of $5 billion is expected"). An amount stated
+    as a result in a sentence that goes on to a plan ("capital expenditures were $77.7 billion,
+    which we expect to increase") is an actual."""
+    if sentence.planned:
+        return Nature.FORECAST
+    text = sentence.view.text
+    start, end = sentence.span
+    if not sentence.forecast or compared_with(text[start:amount.start]):
+        return Nature.ACTUAL  # "…, compared with $18.4 billion in the first quarter"
+    clause_end = _CLAUSE_END.search(text, amount.end, end)
+    governed = text[start:clause_end.start() if clause_end else end]
+    return Nature.FORECAST if says_forecast(governed) else Nature.ACTUAL
+
+
+_CLAUSE_END = re.compile(r"[,;:]\s|\s[–—-]\s|\(")
 
 
 def _range_attributes(value: _Value) -> dict[str, str]:
@@ -427,7 +444,7 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
         unit=unit,
         value_text=amount.text,
         attributes=_range_attributes(value),
-        nature=_nature(sentence),
+        nature=_nature(sentence, amount),
         penalty=penalty,
     )
 
@@ -530,7 +547,7 @@ def _customer_share(sentence: _Sentence, value: _Value) -> Candidate | None:
         value_text=amount.text,
         entity=entity[0] if entity else None,
         attributes=attributes,
-        nature=_nature(sentence),
+        nature=_nature(sentence, amount),
         penalty=penalty,
     )
 

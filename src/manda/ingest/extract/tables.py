@@ -36,6 +36,8 @@ __all__ = ["is_total_row", "table_candidates", "text_table_candidates"]
 _WORDS = vocabulary()
 _TOTAL_START = _WORDS.cues("total_row_start")  # "Total revenue", "Summe"
 _OPENING_ROW = _WORDS.cues("opening_row")  # "Opening ARR": the balance at the period's start
+# "Cash, beginning of period", "Balances at beginning of year": the same, said after the item
+_OPENING_BALANCE = _WORDS.cues("opening_balance")
 _MOVEMENT_ROW = _WORDS.cues("movement_row")  # "New logo ARR": a flow of the balance
 _TOTAL_END = _WORDS.cues("total_row_end")  # "Umsatz gesamt"
 # A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
@@ -421,7 +423,7 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         # period before); its movement lines ("New logo ARR") are flows, not the balance
         if _MOVEMENT_ROW.begins(cell.row_header):
             return None
-        if _OPENING_ROW.begins(cell.row_header):
+        if _OPENING_ROW.begins(cell.row_header) or _OPENING_BALANCE.search(cell.row_header):
             period = previous_period(period) or period
     refs = grid.refs
     ref = refs[cell.r][cell.c] if refs and cell.r < len(refs) and cell.c < len(refs[cell.r]) \

@@ -1,0 +1,61 @@
+"""What a filing's sentence or statement row states, as a finding (issue 25): an amount stated as
+a result in a sentence that goes on to a plan is an actual; a forecast's words make a forecast
+only of the amounts they govern; a roll-forward's opening line of a year is the balance at the
+year before's end. Invented companies, currencies and wordings."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.ingest.chunking import chunk_document
+from manda.ingest.extract.offline import OfflineExtractor
+from manda.models import Document, Finding, Location, Nature, ParsedDocument, Section
+
+DEAL = "d"
+
+
+def _findings(filename: str, *texts: str) -> list[Finding]:
+    sections = [Section(text=t, location=Location.for_page(i + 1)) for i, t in enumerate(texts)]
+    parsed = ParsedDocument(filename=filename, file_type="pdf", sections=sections,
+                            units=len(sections), doc_date=date(2025, 2, 20))
+    doc = Document(id=Document.make_id(DEAL, filename), deal_id=DEAL, filename=filename,
+                   content_hash=filename, file_type="pdf", size_bytes=1,
+                   version_family=filename.lower(), doc_date=parsed.doc_date)
+    chunks = chunk_document(parsed, deal_id=DEAL, document_id=doc.id)
+    return OfflineExtractor().extract(doc, parsed, chunks)
+
+
+def _of(findings: list[Finding], value: float) -> Finding:
+    found = [f for f in findings if f.value == value]
+    assert found, [(f.subject, f.value, f.period) for f in findings]
+    return found[0]
+
+
+def test_a_result_in_a_sentence_that_goes_on_to_a_plan_is_an_actual() -> None:
+    findings = _findings(
+        "Harbourline_Annual_Report_2024.pdf",
+        "Liquidity\nCapital expenditures were $42.1 million in 2024, which we expect to "
+        "increase to support our new terminals.\nRevenue is expected to be between €410 million "
+        "and €430 million in 2025, compared with €395 million in 2024.\nWe expect capital "
+        "expenditures in 2025 of approximately $60 million.")
+    assert _of(findings, 42_100_000.0).nature is Nature.ACTUAL
+    assert _of(findings, 60_000_000.0).nature is Nature.FORECAST
+    assert _of(findings, 395_000_000.0).nature is Nature.ACTUAL  # what the outlook compares with
+    assert all(f.nature is Nature.FORECAST for f in findings
+               if f.value in (410_000_000.0, 420_000_000.0, 430_000_000.0))
+
+
+def test_an_opening_line_said_after_its_item_is_the_balance_at_the_year_befores_end() -> None:
+    page = "\n".join([
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS", "(in millions)", "2023 | 2024",
+        "Net cash provided by operating activities | 2023: $812 | 2024: $905",
+        "Net increase in cash and cash equivalents | 2023: 313 | 2024: 363",
+        "Cash and cash equivalents, beginning of year | 2023: 1,204 | 2024: 1,517",
+        "Cash and cash equivalents, end of year | 2023: $1,517 | 2024: $1,880",
+    ])
+    findings = [f for f in _findings("Corvel_Freight_10-K_2024.pdf", page)
+                if f.subject == "cash"]
+    by_period = {f.period: f.value for f in findings}
+    assert by_period.get("as of 2024-12-31") == 1_880_000_000.0, by_period
+    assert by_period.get("as of 2023-12-31") == 1_517_000_000.0, by_period
+    assert by_period.get("as of 2022-12-31") == 1_204_000_000.0, by_period  # the year before
