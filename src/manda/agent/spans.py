@@ -32,7 +32,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
 from manda.finance.amounts import find_amounts
-from manda.finance.equivalents import named_groups, named_items
+from manda.finance.equivalents import asked_line_items, named_groups, named_items
 from manda.finance.figures import (
     Figure,
     StatementScale,
@@ -50,8 +50,8 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "rank_spans",
-           "statement_row", "statement_rows"]
+__all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
+           "rank_spans", "statement_row", "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -71,6 +71,10 @@ _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annua
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
 SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
+# a balance at the other end of its period than asked ("Cash, beginning of period" for the cash
+# at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
+# the total where the whole is
+SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
@@ -436,6 +440,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    # a line item's other wordings say what the question's words of it say ("capital
+    # expenditures" is the "spend" of "how much did they spend on capex"): a span in one of them
+    # covers those words too, as a sentence in that wording would
+    said_by_item = {t for t in terms if term_in(t, stems_of(" ".join(
+        asked_line_items(frame.text))))} if said_otherwise else set()
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
              for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
         else []
@@ -451,14 +460,24 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
+    opening_asked = balance_side(frame.text, row=True) == "opening"
+    item_words = {t for own, _ in items for t in own}
+    # the words that name a part of the line item asked ("North America" of operating income),
+    # where a row of the passages says them by its label or heading; a question that names
+    # none asks for the whole
+    labels = [stems_of(f"{s.group} {s.row.label}") if s.row is not None and items else set()
+              for s in pool.spans]
+    qualifiers = {t for t in core if t not in item_words and any(
+        term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
+        if span.row is not None and not _totals(span.row.label))}
     ranked: list[Span] = []
-    for span, name, stems, under in zip(pool.spans, pool.names, pool.stems, pool.under,
-                                        strict=True):
+    for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
+                                                     pool.under, labels, strict=True):
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         for own, patterns in said_otherwise:
             if any(p.search(where) for p in patterns):
-                matched |= own
+                matched |= own | said_by_item
         loose: set[str] = set()
         if span.row is not None and not statement_row(span.row):
             matched |= {t for t in terms if term_in(t, stems)}  # a record: every cell speaks
@@ -519,7 +538,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if own is not None and not _same_metric(own, frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales
         score += _kind_fit(span, frame)
-        if span.row is None and _FORECAST.found(span.text) and find_amounts(span.text):
+        if span.row is None and states_forecast(span.text):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
@@ -529,6 +548,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # row first, where a sentence may state a variant of it
             score += ITEM_FIT if span.row is not None and statement_row(span.row) \
                 else ITEM_FIT / 2
+        if _states_figure(span):
+            side = balance_side(where, row=span.row is not None)
+            if side == ("closing" if opening_asked else "opening"):
+                score -= SIDE_MISS  # the balance at the other end of the period
+        if named and span.row is not None and _totals(span.row.label):
+            if not (part_asked or qualifiers):
+                score += TOTAL_FIT  # the whole asked: its total row
+            elif not any(term_in(t, label_stems) for t in qualifiers):
+                score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
         score += MEANING * evidence.meaning.get(span.text, 0.0)
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
@@ -725,7 +753,30 @@ def fits_kind(span: Span, frame: QuestionFrame) -> bool:
 
 
 _MOVEMENT = vocabulary().cues("balance_movement")
+_OPENING = vocabulary().cues("opening_balance")
+_CLOSING = vocabulary().cues("closing_balance")
+_TOTAL_START = vocabulary().cues("total_row_start")
+_TOTAL_END = vocabulary().cues("total_row_end")
+
+
+def balance_side(text: str, *, row: bool) -> str | None:
+    """"opening" or "closing" when the text says which end of its period a balance stands at
+    ("Cash, beginning of period", "Balance at end of year", "solde de clôture"), else None. A
+    sentence says it in more than a word ("the closing of the acquisition" is no balance)."""
+    sides = [side for side, cues in (("opening", _OPENING), ("closing", _CLOSING))
+             if any(row or " " in m.group(0).strip() for m in cues.finditer(text))]
+    return sides[0] if len(sides) == 1 else None
+
+
+def _totals(label: str) -> bool:
+    """A row that adds up the rows above it: "Total net sales", "Consolidated", "Summe"."""
+    return _TOTAL_START.begins(label) or _TOTAL_END.ends(label)
 _FORECAST = vocabulary().cues("forecast_stated")  # a sentence that states a forecast
+
+
+def states_forecast(text: str) -> bool:
+    """A sentence that states a forecast with a figure ("we expect capex of $5 billion")."""
+    return _FORECAST.found(text) and bool(find_amounts(text))
 
 
 def a_movement(text: str) -> bool:

@@ -15,10 +15,18 @@ import re
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, says_change, stems_of, term_in
-from manda.agent.spans import Span, a_movement, fits_kind, rank_spans
+from manda.agent.spans import (
+    Span,
+    a_movement,
+    fiscal_year_of,
+    fits_kind,
+    rank_spans,
+    states_forecast,
+)
 from manda.finance.amounts import find_amounts, same_amount
+from manda.finance.periods import year_of
 from manda.finance.vocabulary import metric_spec
-from manda.models import Finding
+from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
 
@@ -28,6 +36,9 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     the question than the best span (a coarser line item: "net sales" for "AWS net sales"), or
     states a change by that amount where the level is asked."""
     ranked = rank_spans(ask.frame, evidence)
+    if ranked and draft.rests_on and max(s.words for s in ranked) >= CLOSE_BELOW and \
+            _forecast_over_actual(draft.rests_on[0], ranked[0], ask, evidence):
+        return False  # the passages state the result the forecast was made for
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
     if ranked[0].words < NOT_FOUND_BELOW:
@@ -59,6 +70,24 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
 _CHANGED = vocabulary().cues("change_verb_before_figure")
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
 _CHANGE = vocabulary().cues("change_by")  # "increased net sales by", "a progressé de"
+
+
+def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evidence) -> bool:
+    """A forecast read for a question about results, where the best span states the figure
+    as a result ("Purchases of property and equipment" for "capex in 2024", not "we expect
+    capex of $60 million in 2024") in a document that covers the period asked: the actual
+    leads. A forecast stands where guidance is asked or the period is still ahead of every
+    document that could state it."""
+    if finding.nature is not Nature.FORECAST or ask.frame.wants_forecast:
+        return False
+    if not fits_kind(top, ask.frame) or (top.row is None and states_forecast(top.text)):
+        return False
+    years = {y for p in ask.frame.periods if (y := year_of(p)) is not None} or (
+        {y} if finding.period and (y := year_of(finding.period)) is not None else set())
+    doc = evidence.documents.get(top.source.document_id)
+    if doc is None or doc.doc_date is None:
+        return not years
+    return all(fiscal_year_of(doc.doc_date) >= y for y in years)
 
 
 def _a_change(finding: Finding) -> bool:

@@ -1,0 +1,73 @@
+"""A forecast answers a question about results only where no document states the result
+(issue 25): capex of a completed year is the cash-flow statement's line, not last year's plan for
+it; a forecast still answers when guidance is asked or the year is ahead of every document.
+Invented company, currency and wording."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.agent.compose import fact_lookup
+from manda.agent.compose.common import Ask
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+    Nature,
+    SearchHit,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Ostara_Annual_Report_2024.pdf",
+               content_hash="h", file_type="pdf", size_bytes=1, version_family="f",
+               status=DocumentStatus.COMPLETED, doc_date=date(2024, 12, 31),
+               fiscal_year_end="--12-31")
+
+CASH_FLOW = "\n".join([
+    "CONSOLIDATED STATEMENT OF CASH FLOWS", "(in millions of euros)", "2023 | 2024",
+    "Net cash from operating activities | 2023: 312.4 | 2024: 355.0",
+    "Purchases of property, plant and equipment | 2023: (41.2) | 2024: (52.7)",
+    "Net cash used in investing activities | 2023: (60.3) | 2024: (71.9)",
+])
+PLAN_2024 = ("Outlook. We expect capital expenditures of approximately €60 million in 2024, "
+             "mainly for the new plant in Porto.")
+PLAN_2025 = "Looking ahead, we expect capital expenditures of around €75 million in 2025."
+
+
+def _evidence(*plans: tuple[str, str, float]) -> Evidence:
+    hits = [SearchHit(chunk_id="c0", document_id=DOC.id, document=DOC.filename, text=CASH_FLOW,
+                      location=Location.for_page(60), score=1.0)]
+    findings = {}
+    for i, (text, period, value) in enumerate(plans):
+        hits.append(SearchHit(chunk_id=f"c{i + 1}", document_id=DOC.id, document=DOC.filename,
+                              text=text, location=Location.for_page(20 + i), score=1.0))
+        findings[f"f{i}"] = Finding(
+            id=f"f{i}", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+            subject="capex", label="Capex", value=value, value_text=f"€{value / 1e6:g} million",
+            excerpt=text, location=Location.for_page(20 + i), period=period,
+            nature=Nature.FORECAST, confidence=0.9, confidence_level=Confidence.HIGH)
+    return Evidence(documents={DOC.id: DOC}, hits=hits, findings=findings)
+
+
+def _first_line(question: str, evidence: Evidence) -> str:
+    return fact_lookup.compose(Ask.of(read_question(question)), evidence).text.splitlines()[0]
+
+
+def test_capex_of_a_completed_year_is_the_cash_flow_line_not_the_plan_for_it() -> None:
+    evidence = _evidence((PLAN_2024, "FY2024", 60e6))
+    for question in ("What were capital expenditures in 2024?",
+                     "How much did the company spend on capex in 2024?"):
+        first = _first_line(question, evidence)
+        assert "52.7 million" in first and "forecast" not in first, (question, first)
+
+
+def test_a_forecast_answers_when_guidance_is_asked_or_the_year_is_ahead() -> None:
+    assert "60 million" in _first_line("What capex is expected for 2024?",
+                                       _evidence((PLAN_2024, "FY2024", 60e6)))
+    first = _first_line("What will capital expenditures be in 2025?",
+                        _evidence((PLAN_2025, "FY2025", 75e6)))
+    assert "75 million" in first and "forecast" in first, first
