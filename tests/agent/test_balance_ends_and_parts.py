@@ -103,3 +103,10 @@ def test_a_part_asked_is_read_from_its_row_and_the_whole_from_the_total() -> Non
 
 def _ask(question: str) -> Ask:
     return Ask.of(read_question(question))
+
+
+def test_the_answer_names_the_part_and_the_period() -> None:
+    draft = evidence_answer(_ask("What was Rail Signalling revenue in 2024?"),
+                            _evidence(SEGMENTS))
+    first = draft.text.splitlines()[0]
+    assert first.startswith("Revenue — Rail Signalling was $903.0 million in 2024"), first

@@ -115,6 +115,11 @@ class Span:
             return ""
         label = self.row.label.strip().rstrip(":")
         group = self.group.strip().rstrip(":")
+        if len(group.split()) > 4 and (named := find_line_items(group)):
+            # a lead-in ("Operating income by segment is as follows (in millions):") is named
+            # by the line item it introduces
+            group = group[named[0][1]:named[0][2]]
+            group = group[:1].upper() + group[1:]
         if group and len(label.split()) <= 3 and group.lower() not in label.lower() and not (
                 find_line_items(label) or named_groups(label)):  # "Long-term debt" is its own
             return f"{group} — {label}"
