@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from manda.finance.amounts import scale_from_text
 from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
+from manda.ingest.parsers.layout import is_note_line
 from manda.models import FindingKind, Location, Nature, Section
 
 __all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "compared_with", "says_forecast"]
@@ -44,6 +46,17 @@ def compared_with(before: str) -> bool:
     """The words right before a figure set it up as a comparison ("compared with $18.4 billion",
     "above budget"): what it is compared with is a result, whatever the sentence forecasts."""
     return _COMPARED.search(before) is not None
+
+
+def unit_line_scale_of(text: str) -> float:
+    """The scale the first unit line among `text`'s lines announces ("(in millions)",
+    "USD 000s"); a line that states a figure ("sales grew by $4.9 billion") is no unit line."""
+    for line in text.split("\n"):
+        if is_note_line(line):
+            scale = scale_from_text(line)
+            if scale != 1.0:
+                return scale
+    return 1.0
 
 
 @dataclass
