@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from manda.finance.figures import statement_scale
 from manda.finance.statements import page_statements
-from manda.ingest.parsers.layout import text_table_blocks
+from manda.ingest.parsers.layout import is_note_line, text_table_blocks
 from manda.models import Chunk, HeadingPath, Location, LocationKind, ParsedDocument, Section
 from manda.text import words
 
@@ -92,12 +92,13 @@ def chunk_document(
 
 def unit_lines(text: str) -> list[tuple[int, str]]:
     """(offset, line) of each line of a section that announces its figures' unit: "(In millions,
-    except per share data)", "(en milliers d'euros)", "in Mio. EUR"."""
+    except per share data)", "(en milliers d'euros)", "in Mio. EUR"; a line that states a
+    figure ("sales grew by $4.9 billion") announces none."""
     found: list[tuple[int, str]] = []
     at = 0
     for line in text.split("\n"):
         stripped = line.strip()
-        if stripped and " | " not in line and statement_scale([stripped]).line:
+        if is_note_line(stripped) and statement_scale([stripped]).line:
             found.append((at, stripped))
         at += len(line) + 1
     return found
