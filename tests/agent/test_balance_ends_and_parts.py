@@ -110,3 +110,11 @@ def test_the_answer_names_the_part_and_the_period() -> None:
                             _evidence(SEGMENTS))
     first = draft.text.splitlines()[0]
     assert first.startswith("Revenue — Rail Signalling was $903.0 million in 2024"), first
+
+
+def test_each_part_a_question_names_is_answered() -> None:
+    draft = evidence_answer(_ask("What were Marine Systems and Aviation Services revenue in "
+                                 "2024?"), _evidence(SEGMENTS))
+    lines = draft.text.splitlines()
+    assert "Marine Systems" in lines[0] or "Aviation Services" in lines[0], lines
+    assert "$1.39 billion" in draft.text and "$611.0 million" in draft.text, draft.text

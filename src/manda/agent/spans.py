@@ -103,6 +103,9 @@ class Span:
     year_end: date | None = None  # the document's fiscal year end, as its columns date it
     extra: dict[str, float] = field(default_factory=dict, compare=False)
     caption: str = field(default="", compare=False)  # a row's table's caption lines
+    # the question's words naming a part of the line item asked that the row's label says
+    # ("north", "america" of "North America and International segment sales")
+    parts: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -566,7 +569,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
         score += min(len(span.text), 200) / 4000  # a full sentence over a fragment
-        ranked.append(_with(span, words=round(words, 4), score=round(score, 4)))
+        said = frozenset(t for t in qualifiers if term_in(t, label_stems)) if named else frozenset()
+        ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said))
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -803,14 +807,26 @@ def _asks_balance(frame: QuestionFrame) -> bool:
 
 
 def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:
-    """The lead and its runners-up: distinct texts, best first."""
+    """The lead and its runners-up: distinct texts, best first. Where the question names
+    several parts ("North America and International segment sales") and the lead's row says
+    one, the best row of each other part follows it."""
     out: list[Span] = []
+    said = set(ranked[0].parts) if ranked else set()
+    if said:
+        for span in ranked[1:_PART_REACH]:
+            if span.parts and not span.parts & said and len(out) + 2 <= limit:
+                out.append(span)
+                said |= span.parts
+    out = [*ranked[:1], *out] if out else []
     for span in ranked:
         if len(out) >= limit:
             break
         if all(span.text != s.text for s in out):
             out.append(span)
     return out
+
+
+_PART_REACH = 12  # how far down the ranking another part's row is looked for
 
 
 def statement_rows(evidence: Evidence) -> list[Span]:

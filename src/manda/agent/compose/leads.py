@@ -31,9 +31,16 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]
     if lines is None:
         lines = [words.answer("span_states", ask.language, document=first.source.document,
                               text=first.text, cite=cite([first.source]))]
-    lines += [words.answer("span_runner_up", ask.language, document=s.source.document,
-                           text=s.text, cite=cite([s.source])) for s in spans[1:]]
-    return lines
+    parts: list[str] = []  # another part the question names, said as the lead is
+    for s in spans[1:]:
+        said = row_lead(s, ask, evidence) if first.parts and s.parts and not (
+            s.parts & first.parts) else None
+        if said is not None:
+            parts.append(said[0])
+        else:
+            lines.append(words.answer("span_runner_up", ask.language, document=s.source.document,
+                                      text=s.text, cite=cite([s.source])))
+    return [*lines[:1], *parts, *lines[1:]]
 
 
 def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
