@@ -1,11 +1,11 @@
 """A forecast answers a question about results only where no document states the result
 (issue 25): capex of a completed year is the cash-flow statement's line, not last year's plan for
 it; a forecast still answers when guidance is asked or the year is ahead of every document.
-Invented company, currency and wording."""
+Invented company, currency and wording (the company of test_balance_ends_and_parts)."""
 
 from __future__ import annotations
 
-from datetime import date
+from test_balance_ends_and_parts import DOC
 
 from manda.agent.compose import fact_lookup
 from manda.agent.compose.common import Ask
@@ -13,19 +13,12 @@ from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.models import (
     Confidence,
-    Document,
-    DocumentStatus,
     Finding,
     FindingKind,
     Location,
     Nature,
     SearchHit,
 )
-
-DOC = Document(id="d1", deal_id="d", filename="Ostara_Annual_Report_2024.pdf",
-               content_hash="h", file_type="pdf", size_bytes=1, version_family="f",
-               status=DocumentStatus.COMPLETED, doc_date=date(2024, 12, 31),
-               fiscal_year_end="--12-31")
 
 CASH_FLOW = "\n".join([
     "CONSOLIDATED STATEMENT OF CASH FLOWS", "(in millions of euros)", "2023 | 2024",
