@@ -396,12 +396,12 @@ def _nature(sentence: _Sentence, amount: Amount) -> Nature:
     start, end = sentence.span
     if not sentence.forecast or compared_with(text[start:amount.start]):
         return Nature.ACTUAL  # "…, compared with $18.4 billion in the first quarter"
-    clause_end = _CLAUSE_END.search(text, amount.end, end)
-    governed = text[start:clause_end.start() if clause_end else end]
+    ends = [at for mark in _CLAUSE_ENDS if (at := text.find(mark, amount.end, end)) != -1]
+    governed = text[start:min(ends, default=end)]
     return Nature.FORECAST if says_forecast(governed) else Nature.ACTUAL
 
 
-_CLAUSE_END = re.compile(r"[,;:]\s|\s[–—-]\s|\(")
+_CLAUSE_ENDS = (", ", "; ", ": ", " – ", " — ", " - ", "(")  # where a clause ends
 
 
 def _range_attributes(value: _Value) -> dict[str, str]:
