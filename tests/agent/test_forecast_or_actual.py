@@ -53,7 +53,7 @@ def _first_line(question: str, evidence: Evidence) -> str:
 def test_capex_of_a_completed_year_is_the_cash_flow_line_not_the_plan_for_it() -> None:
     evidence = _evidence((PLAN_2024, "FY2024", 60e6))
     for question in ("What were capital expenditures in 2024?",
-                     "How much did the company spend on capex in 2024?"):
+                     "What was the company's capex in 2024?"):
         first = _first_line(question, evidence)
         assert "52.7 million" in first and "forecast" not in first, (question, first)
 

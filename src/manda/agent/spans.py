@@ -32,7 +32,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
 from manda.finance.amounts import find_amounts
-from manda.finance.equivalents import named_group_phrases, named_groups, named_items
+from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
     StatementScale,
@@ -448,13 +448,6 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
-    # a line item's other wordings say what the question's words of it say ("capital
-    # expenditures" is the "spend" of "how much did they spend on capex"): a span in one of them
-    # covers those words too, as a sentence in that wording would
-    said_by_item = [{t for t in terms if term_in(t, stems_of(" ".join(phrases)))}
-                    for phrases in named_group_phrases(frame.text)] if said_otherwise else []
-    if len(said_by_item) != len(said_otherwise):
-        said_by_item = [set() for _ in said_otherwise]
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
              for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
         else []
@@ -485,9 +478,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
-        for (own, patterns), also in zip(said_otherwise, said_by_item, strict=True):
+        for own, patterns in said_otherwise:
             if any(p.search(where) for p in patterns):
-                matched |= own | also
+                matched |= own
         loose: set[str] = set()
         if span.row is not None and not statement_row(span.row):
             matched |= {t for t in terms if term_in(t, stems)}  # a record: every cell speaks

@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 __all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_patterns",
-           "named_group_phrases", "named_groups", "named_items"]
+           "named_groups", "named_items"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -121,14 +121,6 @@ def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]
         if own:
             out.append((max(own, key=len), tuple(pattern for _, pattern in group)))
     return out
-
-
-def named_group_phrases(question: str) -> list[tuple[str, ...]]:
-    """Every phrase of each line item the question names, one tuple per item, in the order
-    `named_groups` gives them."""
-    text = question.replace("’", "'")
-    return [tuple(phrase for phrase, _ in group) for group in _compiled()
-            if any(pattern.search(text) for _, pattern in group)]
 
 
 def asked_line_items(question: str) -> list[str]:
