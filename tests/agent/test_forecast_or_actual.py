@@ -5,6 +5,8 @@ Invented company, currency and wording (the company of test_balance_ends_and_par
 
 from __future__ import annotations
 
+from datetime import date
+
 from test_balance_ends_and_parts import DOC
 
 from manda.agent.compose import fact_lookup
@@ -64,3 +66,11 @@ def test_a_forecast_answers_when_guidance_is_asked_or_the_year_is_ahead() -> Non
     first = _first_line("What will capital expenditures be in 2025?",
                         _evidence((PLAN_2025, "FY2025", 75e6)))
     assert "75 million" in first and "forecast" in first, first
+
+
+def test_a_forecast_of_the_year_stands_where_the_documents_are_of_part_of_it() -> None:
+    quarter = DOC.model_copy(update={"doc_date": date(2024, 9, 30)})  # a Q3 report
+    evidence = _evidence((PLAN_2024, "FY2024", 60e6))
+    evidence.documents = {quarter.id: quarter}
+    first = _first_line("What were capital expenditures in 2024?", evidence)
+    assert "60 million" in first and "forecast" in first, first

@@ -11,6 +11,7 @@ leads instead (`evidence_first`). A "not found" never stands while a span answer
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
@@ -87,7 +88,19 @@ def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evide
     doc = evidence.documents.get(top.source.document_id)
     if doc is None or doc.doc_date is None:
         return not years
-    return all(fiscal_year_of(doc.doc_date) >= y for y in years)
+    return all(_covers(doc.doc_date, doc.fiscal_year_end, y) for y in years)
+
+
+def _covers(day: date, year_end: str | None, year: int) -> bool:
+    """A document of `day` can state fiscal `year`'s result: it is of a later fiscal year, or
+    dated at that year's end (within a week: 52/53-week years); a third-quarter report is not."""
+    fiscal = fiscal_year_of(day)
+    if fiscal != year:
+        return fiscal > year
+    month, dd = (int(year_end[2:4]), int(year_end[5:7])) if year_end and len(year_end) == 7 \
+        else (12, 31)
+    end_year = year + 1 if fiscal_year_of(date(year, month, min(dd, 28))) < year else year
+    return day >= date(end_year, month, min(dd, 28)) - timedelta(days=7)
 
 
 def _a_change(finding: Finding) -> bool:
