@@ -12,6 +12,7 @@ import numpy as np
 
 from manda.checksums import file_sha256
 from manda.embed import e5_source, quantize
+from manda.embed.loaded import LOADED, LoadedModel
 from manda.embed.port import InputType
 from manda.errors import MandaError
 
@@ -105,7 +106,8 @@ class OfflineEmbedder:
     (MiniLM about 0.2 CPU-seconds, E5 about 1, most of it its 250,000-piece tokenizer) after
     checking the pinned file's sha256 and derives into `cache_dir` the first time what it runs
     (MiniLM `q8` ~3 s; E5 its ONNX file and tokenizer, ~10 CPU-seconds: `manda.embed.quantize`,
-    `manda.embed.e5_source`); `embed()` before
+    `manda.embed.e5_source`), once per process: embedders on the same unchanged files share
+    one loaded model (`manda.embed.loaded`); `embed()` before
     `start()` starts it on first use. Inference runs in worker threads so the event loop keeps
     serving.
     """
@@ -219,18 +221,30 @@ class OfflineEmbedder:
         return [(rows, self._embed_batch([texts[i] for i in rows])) for rows in batches]
 
     def _load(self) -> None:
-        if self.model.name == "minilm":
-            path, tokenizer = self._load_minilm()
-        else:
-            path, tokenizer = self._load_e5()
-        session = self._session_of(path)
-        self._input_names = frozenset(i.name for i in session.get_inputs())
-        self._tokenizer = tokenizer
-        self._session = session
-        self.model_file = path
+        """Run the model this process already loaded from the same files, else load it
+        (`manda.embed.loaded`)."""
+        key = (self.model.name, self.precision, self._model_path, self._tokenizer_path,
+               self._cache_dir, self._max_tokens, self._max_windows, self._intra_op_threads,
+               self._spinning)
+        loaded = LOADED.get(key, self._load_files)
+        self._input_names = loaded.input_names
+        self._tokenizer = loaded.tokenizer
+        self._session = loaded.session
+        self.model_file = loaded.model_file
 
-    def _load_minilm(self) -> tuple[Path, Tokenizer]:
-        source = self._model_path or _default_model_path()
+    def _load_files(self) -> LoadedModel:
+        if self.model.name == "minilm":
+            source = self._model_path or _default_model_path()
+            path, tokenizer = self._load_minilm(source)
+            read_from: tuple[Path, ...] = (source, self._tokenizer_path, path)
+        else:
+            path, tokenizer, tokenizer_file = self._load_e5()
+            read_from = (path, tokenizer_file)
+        session = self._session_of(path)
+        names = frozenset(i.name for i in session.get_inputs())
+        return LoadedModel(session, tokenizer, names, path, read_from)
+
+    def _load_minilm(self, source: Path) -> tuple[Path, Tokenizer]:
         self._verify(source)
         if not self._tokenizer_path.is_file():
             raise ModelFileError(
@@ -241,7 +255,7 @@ class OfflineEmbedder:
         path = source if self.precision == "fp32" else self._derived(source, tokenizer)
         return path, tokenizer
 
-    def _load_e5(self) -> tuple[Path, Tokenizer]:
+    def _load_e5(self) -> tuple[Path, Tokenizer, Path]:
         cache_dir = self._cache_dir or quantize.default_cache_dir()
         found = e5_source.cached(cache_dir, self.precision)
         if found is None:
@@ -252,7 +266,7 @@ class OfflineEmbedder:
 
             found = e5_source.derive(cache_dir, self.precision, self._model_path, check)
         model_file, tokenizer_file = found
-        return model_file, self._windowed(tokenizer_file)
+        return model_file, self._windowed(tokenizer_file), tokenizer_file
 
     def _windowed(self, tokenizer_file: Path) -> Tokenizer:
         from tokenizers import Tokenizer
