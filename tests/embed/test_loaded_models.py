@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from manda.embed.loaded import LOADED, LoadedModel, LoadedModels
 from manda.embed.offline import OfflineEmbedder
@@ -80,3 +81,26 @@ async def test_embedders_on_the_same_files_share_one_model_and_embed_alike() -> 
     finally:
         await second.aclose()
         await windowed.aclose()
+
+
+async def test_a_query_is_embedded_once_and_each_caller_gets_its_own_copy() -> None:
+    LOADED.clear()
+    embedder = OfflineEmbedder()
+    try:
+        asked = ["What was Q3 2024 revenue?", "Who are the largest customers?"]
+        first = await embedder.embed([asked[0], asked[1], asked[0]], "query")
+        np.testing.assert_array_equal(first[0], first[2])
+        first[0] *= 0  # a caller's array is its own
+        again = await embedder.embed(asked, "query")
+        assert np.linalg.norm(again[0]) == pytest.approx(1.0, abs=1e-5)
+        LOADED.clear()  # a model loaded afresh embeds the queries anew: the same vectors
+        fresh = OfflineEmbedder()
+        try:
+            np.testing.assert_array_equal(await fresh.embed(asked, "query"), again)
+        finally:
+            await fresh.aclose()
+        # a passage is embedded as a passage, never answered from the queries' vectors
+        passage = await embedder.embed([asked[0]], "document")
+        assert float(passage[0] @ again[0]) < 0.999
+    finally:
+        await embedder.aclose()

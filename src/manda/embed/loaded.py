@@ -20,9 +20,11 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -34,6 +36,37 @@ CAPACITY = 4
 FileStamp = tuple[str, int, int, int]
 
 
+QUERIES_KEPT = 4096
+"""Query vectors a loaded model keeps (`QueryVectors`): ~6 MB at 384 dimensions."""
+
+
+class QueryVectors:
+    """The vectors of the queries a loaded model embedded lately, by text, the least recently
+    used let go first. A deal's questions search the same words again and again (the red-flag
+    topics' searches, a question asked again, its sub-queries), and each is embedded once."""
+
+    def __init__(self, limit: int = QUERIES_KEPT) -> None:
+        self._limit = limit
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()  # embedders on several event loops share a model
+
+    def get(self, text: str) -> np.ndarray | None:
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        kept = np.array(vector, dtype=np.float32)
+        kept.setflags(write=False)
+        with self._lock:
+            self._vectors[text] = kept
+            self._vectors.move_to_end(text)
+            while len(self._vectors) > self._limit:
+                self._vectors.popitem(last=False)
+
+
 @dataclass(frozen=True)
 class LoadedModel:
     """What an embedder runs, and the files it was read and checked from."""
@@ -43,6 +76,7 @@ class LoadedModel:
     input_names: frozenset[str]
     model_file: Path
     read_from: tuple[Path, ...]
+    queries: QueryVectors = field(default_factory=QueryVectors)
 
 
 def _stamps(files: tuple[Path, ...]) -> tuple[FileStamp, ...] | None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from manda.checksums import file_sha256
 from manda.embed import e5_source, quantize
-from manda.embed.loaded import LOADED, LoadedModel
+from manda.embed.loaded import LOADED, LoadedModel, QueryVectors
 from manda.embed.port import InputType
 from manda.errors import MandaError
 
@@ -180,6 +180,7 @@ class OfflineEmbedder:
         self._parallel_runs = parallel_runs
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
+        self._queries: QueryVectors | None = None
         self._input_names: frozenset[str] = frozenset()
         self._start_lock = asyncio.Lock()
 
@@ -191,12 +192,29 @@ class OfflineEmbedder:
     async def aclose(self) -> None:
         self._session = None
         self._tokenizer = None
+        self._queries = None
 
     async def embed(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
         if not texts:
             return np.empty((0, self.dimension), dtype=np.float32)
         if self._session is None:
             await self.start()
+        queries = self._queries
+        if input_type != "query" or self._batch_size != 1 or queries is None:
+            return await self._embed_texts(texts, input_type)
+        # A query's vector depends on its text only (one text a run): each is embedded once
+        # while the model stays loaded (`manda.embed.loaded.QueryVectors`).
+        known = [queries.get(text) for text in texts]
+        missing = list(dict.fromkeys(t for t, v in zip(texts, known, strict=True) if v is None))
+        if missing:
+            found = await self._embed_texts(missing, input_type)
+            fresh = dict(zip(missing, found, strict=True))
+            for text, vector in fresh.items():
+                queries.put(text, vector)
+            known = [fresh[t] if v is None else v for t, v in zip(texts, known, strict=True)]
+        return np.stack(known).astype(np.float32, copy=True)
+
+    async def _embed_texts(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
         prefix = self.model.prefixes[input_type]
         if prefix:
             texts = [prefix + text for text in texts]
@@ -229,6 +247,7 @@ class OfflineEmbedder:
         loaded = LOADED.get(key, self._load_files)
         self._input_names = loaded.input_names
         self._tokenizer = loaded.tokenizer
+        self._queries = loaded.queries
         self._session = loaded.session
         self.model_file = loaded.model_file
 
