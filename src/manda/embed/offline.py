@@ -241,8 +241,9 @@ class OfflineEmbedder:
     def _load(self) -> None:
         """Run the model this process already loaded from the same files, else load it
         (`manda.embed.loaded`)."""
+        cache_dir = self._cache_dir or quantize.default_cache_dir()
         key = (self.model.name, self.precision, self._model_path, self._tokenizer_path,
-               self._cache_dir, self._max_tokens, self._max_windows, self._intra_op_threads,
+               cache_dir, self._max_tokens, self._max_windows, self._intra_op_threads,
                self._spinning)
         loaded = LOADED.get(key, self._load_files)
         self._input_names = loaded.input_names
