@@ -30,8 +30,10 @@ if TYPE_CHECKING:
     import onnxruntime
     from tokenizers import Tokenizer
 
-CAPACITY = 4
-"""Models kept loaded at once (a process runs one or two: MiniLM and E5, q8 or fp32)."""
+CAPACITY = 2
+"""Models kept loaded at once, closed or not: a process runs the configured one, and a second
+while it switches embedder (`manda reindex`). A loaded E5 `q8` holds ~400 MB (its tokenizer and
+the unpacked weights; MiniLM ~50 MB), so a model no app uses is not kept for long."""
 
 FileStamp = tuple[str, int, int, int]
 
