@@ -1,0 +1,52 @@
+"""A metric is named as the asker named it, with the verb its name takes."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.agent.compose.common import Ask, was
+from manda.agent.frame import read_question
+from manda.agent.selection import asked_label
+
+
+@pytest.mark.parametrize(("subject", "question", "wording"), [
+    ("ebit", "What was Northbeam's operating income in fiscal 2025?", "operating income"),
+    ("revenue", "What were Harbour's net sales last year?", "net sales"),
+    ("adjusted ebitda", "And the adj. EBITDA for FY24?", "adj. EBITDA"),
+    ("revenue", "What was EBITDA in 2024?", None),
+])
+def test_the_question_s_own_wording_of_a_line_item(subject: str, question: str,
+                                                   wording: str | None) -> None:
+    assert dict(read_question(question).named_as).get(subject) == wording
+
+
+@pytest.mark.parametrize(("label", "wording", "shown"), [
+    ("EBIT", "operating income", "Operating income"),
+    ("Revenue", "net sales", "Net sales"),
+    ("Adjusted EBITDA", "adj. ebitda", "Adj. EBITDA"),
+    ("EBITDA", "ebitda", "EBITDA"),  # the same name: the vocabulary's capitals stand
+    ("Revenue", None, "Revenue"),
+])
+def test_a_label_follows_the_asker_and_keeps_its_acronyms(label: str, wording: str | None,
+                                                          shown: str) -> None:
+    assert asked_label(label, wording) == shown
+
+
+@pytest.mark.parametrize(("label", "verb"), [
+    ("Revenue", "was"), ("Net sales", "were"), ("Operating expenses", "were"),
+    ("Operating loss", "was"), ("Gross margin", "was"), ("ARR", "was"), ("Net assets", "were"),
+])
+def test_the_verb_agrees_with_the_line_item(label: str, verb: str) -> None:
+    assert was(label) == verb
+
+
+@pytest.mark.parametrize(("question", "subject", "label"), [
+    ("What was Northbeam's operating income in fiscal 2025?", "ebit", "Operating income"),
+    ("What were net sales in FY2024?", "revenue", "Net sales"),
+    # how a deal team asks for a count is no name for it
+    ("How many people do they employ?", "headcount", "Headcount"),
+    # answers are worded in English: a French question's wording is not borrowed
+    ("Quel était le résultat d'exploitation en 2024 ?", "ebit", "EBIT"),
+])
+def test_an_answer_names_the_line_item_as_asked(question: str, subject: str, label: str) -> None:
+    assert Ask.of(read_question(question)).label_of(subject) == label
