@@ -14,6 +14,7 @@ import re
 
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
+from manda.agent.kinds import states_reason
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, says_change, stems_of, term_in
 from manda.agent.spans import Span, a_movement, fits_kind, rank_spans
 from manda.finance.amounts import find_amounts, same_amount
@@ -30,6 +31,9 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     ranked = rank_spans(ask.frame, evidence)
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
+    if ask.frame.answer_kind == "reason" and fits_kind(ranked[0], ask.frame) and \
+            not states_reason(draft.text):
+        return False  # a cause asked: "Revenue was $383.3 billion" is no reason, a span gives one
     if ranked[0].words < NOT_FOUND_BELOW:
         # a span close to it only: the composed figure stands unless it is a change by that
         # amount where the level is asked
