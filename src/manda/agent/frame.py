@@ -75,7 +75,7 @@ class QuestionFrame:
     derived: Derived | None = None  # a metric a deal team computes (free cash flow, a margin)
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
     answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
-    counted: tuple[str, ...] = ()  # what "how many" counts, as stems: ("team", "member")
+    counted: tuple[str, ...] = ()  # what "how many" counts, as asked: ("team", "members")
     rank_by: Literal["growth", "size"] = "growth"  # what a ranking question ranks by
     top_first: bool = True  # the top of a ranking leads ("the worst": the bottom)
     # how a search for it reads it (line items in every wording, statements, sub-searches): the
@@ -326,8 +326,8 @@ def _counted(text: str) -> tuple[str, ...]:
     for word in letter_words(text[asked.end():]):
         if word.lower() in _STOP or len(words) == 3:
             break
-        words.append(word)
-    return tuple(content_terms(" ".join(words)))
+        words.append(word.lower())
+    return tuple(words)
 
 
 def _period_count(text: str) -> int:

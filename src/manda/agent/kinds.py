@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from manda.agent.relevance import stems_of, term_in
+from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.finance.amounts import find_amounts
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["asks_change", "cause_after", "counts_people", "names_counted", "refers_to_change",
-           "states_change", "states_count", "states_place", "states_reason"]
+__all__ = ["asks_change", "cause_after", "counted_terms", "counts_people", "names_counted",
+           "refers_to_change", "states_change", "states_count", "states_place", "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
@@ -28,6 +28,9 @@ _CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a recu
 _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
 _PLACE = _V.cues("place_lead").around(tail=r"\s+(?P<name>[A-ZÀ-Þ][a-zà-ÿ]+)")
 _MONTHS = _V.month_names()
+_EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's words ("staff") match
+# a small word ends the things a count counts ("14 trucks from its depots" counts no depots)
+_ENDS = (_V.words("form_words") | _V.words("stop_words")) - _V.words("list_joiners")
 AFTER, BEFORE = 8, 4  # words about a count and the things it counts ("415,000 full-time, …")
 
 
@@ -61,10 +64,10 @@ def asks_change(word: str) -> bool:
 
 
 def states_count(text: str, counted: Sequence[str]) -> bool:
-    """A number of the very things counted stands in the text: "approximately 415,000 full-time
-    and seasonal team members" for "how many team members", "sourcing offices in 27 countries"
-    for "in how many countries"; people are counted in any of their words ("employees" for "how
-    many people"). Money, rates and years are no counts."""
+    """A number of the very things counted (the question's words for them) stands in the text:
+    "approximately 415,000 full-time and seasonal team members" for "how many team members",
+    "sourcing offices in 27 countries" for "in how many countries"; people are counted in any
+    of their words ("employees" for "how many people"). Money, rates and years are no counts."""
     if not counted:
         return False
     people = counts_people(counted)
@@ -73,24 +76,43 @@ def states_count(text: str, counted: Sequence[str]) -> bool:
             continue
         if amount.unit == "people" and people:
             return True
-        after = " ".join(letter_words(text[amount.end:amount.end + 90])[:AFTER])
+        after = " ".join(_until_small_word(letter_words(text[amount.end:amount.end + 90])[:AFTER]))
         before = " ".join(letter_words(text[max(0, amount.start - 60):amount.start])[-BEFORE:])
         if names_counted(after, counted) or names_counted(before, counted):
             return True
     return False
 
 
+def _until_small_word(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        if word.lower() in _ENDS:
+            break
+        out.append(word)
+    return out
+
+
+def counted_terms(terms: Sequence[str], counted: Sequence[str]) -> set[str]:
+    """The question's terms a count of the things counted answers: those things, and where
+    people are counted the question's other words for them ("How many associates does it
+    employ?": "employ")."""
+    own = set(content_terms(" ".join(counted)))
+    people = counts_people(counted)
+    return {t for t in terms if t in own or (people and term_in(t, _EMPLOYEE))}
+
+
 def counts_people(counted: Sequence[str]) -> bool:
-    """The things counted are people ("employees", "team members", "people", "staff")."""
-    return _PEOPLE.found(" ".join(counted)) or any(
-        term_in(t, stems_of("employee")) for t in counted)
+    """The things counted are people ("employees", "team members", "associates", "staff")."""
+    words = " ".join(counted)
+    return _PEOPLE.found(words) or any(term_in(t, _EMPLOYEE) for t in content_terms(words))
 
 
 def names_counted(words: str, counted: Sequence[str]) -> bool:
     """The words name the things counted (people in any of their words: "team members" for
     "how many employees")."""
     stems = stems_of(words)
-    return bool(counted) and (all(term_in(t, stems) for t in counted) or (
+    own = content_terms(" ".join(counted))
+    return bool(own) and (all(term_in(t, stems) for t in own) or (
         counts_people(counted) and _PEOPLE.found(words)))
 
 

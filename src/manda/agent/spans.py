@@ -24,6 +24,7 @@ from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import (
     asks_change,
     cause_after,
+    counted_terms,
     names_counted,
     refers_to_change,
     states_change,
@@ -491,6 +492,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             continue
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
+        counted = False  # a number of the very things "how many" counts
         for own, patterns in said_otherwise:
             if any(p.search(where) for p in patterns):
                 matched |= own
@@ -518,12 +520,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if changes and states_change(span.text):
                 matched |= changes
                 loose -= changes
+            if counted := bool(frame.counted) and states_count(span.text, frame.counted):
+                matched |= counted_terms(core, frame.counted)  # "23,400 associates" employed
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
         if items and _states_figure(span):
-            named = part or _names_item(span, items)
+            named = part or counted or _names_item(span, items)
             if named:
                 matched |= {t for own, _ in items for t in own}
             else:  # "Share-based compensation" shares a word with "share repurchases" only
