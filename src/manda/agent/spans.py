@@ -81,7 +81,7 @@ SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # a span that states nothing of the kind asked (no cause for "why", no count of the things "how
 # many" counts, no figure for "how much") counts its share of the question's words at 1 - ECHO
 ECHO = 0.35
-_STATED_KINDS = ("reason", "figure", "rate")
+_STATED_KINDS = ("reason", "figure", "rate", "date", "place")
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
