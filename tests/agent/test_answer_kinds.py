@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from test_spans import _evidence as _passages
+
 from manda.agent.compose.common import Ask
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.passages import stands
@@ -21,7 +23,7 @@ from manda.agent.kinds import (
     states_reason,
 )
 from manda.agent.spans import rank_spans
-from manda.models import Document, DocumentStatus, Location, SearchHit
+from manda.models import Document, DocumentStatus
 
 DOC = Document(id="d1", deal_id="d", filename="Northgate_Annual_Report.pdf", content_hash="h",
                file_type="pdf", size_bytes=1, version_family="f",
@@ -30,10 +32,7 @@ DOC = Document(id="d1", deal_id="d", filename="Northgate_Annual_Report.pdf", con
 
 
 def _evidence(*texts: str) -> Evidence:
-    hits = [SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
-                      location=Location.for_page(12 + i), score=1.0)
-            for i, text in enumerate(texts)]
-    return Evidence(documents={DOC.id: DOC}, hits=hits)
+    return _passages(*texts, doc=DOC)
 
 
 def _ask(question: str) -> Ask:
