@@ -22,7 +22,7 @@ from manda.agent.kinds import (
     states_place,
     states_reason,
 )
-from manda.agent.spans import rank_spans
+from manda.agent.spans import fits_kind, rank_spans, statement_rows
 from manda.models import Document, DocumentStatus
 
 DOC = Document(id="d1", deal_id="d", filename="Northgate_Annual_Report.pdf", content_hash="h",
@@ -174,6 +174,10 @@ def test_a_headcount_row_is_a_count_of_people() -> None:
     top = rank_spans(read_question("How many employees did the group have in 2024?"),
                      _evidence(table))[0]
     assert top.row is not None and top.row.label.startswith("Average number of employees")
+    frame = read_question("How many employees did the group have in 2024?")
+    rows = {s.row.label: s for s in statement_rows(_evidence(table)) if s.row is not None}
+    assert fits_kind(rows["Average number of employees"], frame)
+    assert not fits_kind(rows["Employee costs (£m)"], frame)  # money, not people
 
 
 def test_a_count_of_other_things_leads_with_that_count() -> None:

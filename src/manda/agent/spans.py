@@ -692,9 +692,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
     if kind == "figure" and frame.counted:  # "how many team members": a number of them
-        if span.row is not None:
-            return KIND_FIT + ROW_FIGURE if any(not f.none for f in span.figures()) and \
-                names_counted(f"{span.group} {span.row.label}", frame.counted) else -KIND_MISS
+        if span.row is not None:  # a row of the things counted, its figures no money or rate
+            counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]
+            money = statement_scale([span.row.label]).currency  # "Employee costs (£m)"
+            return KIND_FIT + ROW_FIGURE if counts and not money and names_counted(
+                f"{span.group} {span.row.label}", frame.counted) else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
