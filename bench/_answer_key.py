@@ -37,13 +37,16 @@ class Key:
     document: str
     pages: tuple[int, ...]
     facts: tuple[tuple[str, ...], ...]  # every fact, each a tuple of accepted alternatives
+    # a computed answer's formula ("operating cash flow - capex"): its first fact is the result,
+    # which no page states; the other facts are the inputs, which the evidence pages do state
+    computed: str = ""
 
 
 def load_key(path: Path = ANSWER_KEY) -> dict[str, Key]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["answers"]
     return {
         qid: Key(qid, entry["document"], tuple(entry["pages"]),
-                 tuple(tuple(alts) for alts in entry["facts"]))
+                 tuple(tuple(alts) for alts in entry["facts"]), entry.get("computed", ""))
         for qid, entry in data.items()
     }
 

@@ -1,6 +1,6 @@
 """Answers on the real SEC filings, checked against an answer key written before any was run.
 
-Ingests the six 10-K filings of evals/retrieval/ into one deal (as bench/filings_probe.py does),
+Ingests the eight 10-K filings of evals/retrieval/ into one deal (as bench/filings_probe.py does),
 asks every question through the real answering path (`AnswerService.ask`, as `manda ask` does; the
 offline composer unless keys are set) and checks each answer against
 evals/retrieval/filings_answers.json: (a) the key facts are in the answer, (b) the first one is in

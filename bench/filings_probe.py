@@ -1,6 +1,6 @@
 """Recall of the evidence page on the real-filings probe, dev and held-out halves side by side.
 
-Ingests the six SEC filings of evals/retrieval/ (five companies) into one deal in a temporary
+Ingests the eight SEC filings of evals/retrieval/ (seven companies) into one deal in a temporary
 MANDA_HOME, stores a second vector index of the same chunks made by the windowed offline embedder,
 then asks every probe question under each search setting: the baselines (plain BM25 over whole
 pages, BM25 over chunks, dense only), the previous default (no location merging, no vocabulary,

