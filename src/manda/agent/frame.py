@@ -34,7 +34,7 @@ from manda.vocabulary import Cues, Topic, vocabulary
 __all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
-AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date"]
+AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date", "place", "list"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
 
 _V = vocabulary()
@@ -77,6 +77,7 @@ class QuestionFrame:
     derived: Derived | None = None  # a metric a deal team computes (free cash flow, a margin)
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
     answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
+    counted: tuple[str, ...] = ()  # what "how many" counts, as asked: ("team", "members")
     rank_by: Literal["growth", "size"] = "growth"  # what a ranking question ranks by
     top_first: bool = True  # the top of a ranking leads ("the worst": the bottom)
     # how a search for it reads it (line items in every wording, statements, sub-searches): the
@@ -214,7 +215,8 @@ def read_question(question: str) -> QuestionFrame:
         line_items=line_items,
         derived=asked_derived(text),
         ranking=question_terms(text),
-        answer_kind=_answer_kind(text, bool(subjects or named_items(text))),
+        answer_kind=_answer_kind(text, subjects, bool(subjects or named_items(text))),
+        counted=_counted(text),
         rank_by="size" if _cues("rank_by_size").found(text)
         and not _cues("rank_by_growth").found(text) else "growth",
         top_first=not _cues("rank_from_bottom").found(text),
@@ -303,20 +305,40 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
 
 
-_ANSWER_KINDS: tuple[AnswerKind, ...] = ("reason", "ranking", "rate", "person", "date", "figure")
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("reason", "ranking", "rate", "person", "date", "place",
+                                         "figure")
+_OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why …?", "Who …?"
 
 
-def _answer_kind(text: str, names_a_figure: bool) -> AnswerKind | None:
+def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
+                 ) -> AnswerKind | None:
     """The kind of answer the question's form asks for, the first kind whose cue it uses; a
-    metric or line item asked with "what was" is a figure."""
+    metric or line item asked with "what was" is a figure; "which iPhone models", "what
+    advertising services" (no metric, no condition) the things of a kind, listed."""
     for kind in _ANSWER_KINDS:
         if _cues(f"answer_{kind}").found(text) or (
-                kind in ("reason", "person", "date")
-                and _cues(f"answer_{kind}_opening").starts(text) is not None):
+                kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
             return kind
     if names_a_figure and _cues("answer_figure_what").found(text):
         return "figure"
+    if not subjects and not _cues("hedged_statement").found(text) and \
+            _cues("answer_list_opening").starts(text) is not None:
+        return "list"
     return None
+
+
+def _counted(text: str) -> tuple[str, ...]:
+    """What "how many" counts: the content words right after it, up to the question's verb or
+    next small word ("How many team members does …" counts team members)."""
+    asked = _cues("answer_count").search(text)
+    if asked is None:
+        return ()
+    words: list[str] = []
+    for word in letter_words(text[asked.end():]):
+        if word.lower() in _STOP or len(words) == 3:
+            break
+        words.append(word.lower())
+    return tuple(words)
 
 
 def _period_count(text: str) -> int:

@@ -21,6 +21,17 @@ from itertools import pairwise
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
+from manda.agent.kinds import (
+    asks_change,
+    cause_after,
+    counted_terms,
+    names_counted,
+    refers_to_change,
+    states_change,
+    states_count,
+    states_place,
+    states_reason,
+)
 from manda.agent.relevance import (
     OFF_TOPIC,
     content_terms,
@@ -55,10 +66,6 @@ __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of",
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
-_CAUSAL = re.compile(r"\b(?:due (?:primarily |mainly |largely )?to|driven by|primarily (?:due|"
-                     r"from|as a result|reflect)|as a result of|because|reflect(?:s|ed|ing)?|"
-                     r"offset by|attributable to|result(?:ed|ing)? from|impact(?:s|ed)? of|"
-                     r"caused by|owing to|led by|through)\b", re.IGNORECASE)
 _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
@@ -75,6 +82,10 @@ SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
 # the total where the whole is
 SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
+# a span that states nothing of the kind asked (no cause for "why", no count of the things "how
+# many" counts, no figure for "how much") counts its share of the question's words at 1 - ECHO
+ECHO = 0.35
+_STATED_KINDS = ("reason", "figure", "rate", "date", "place")
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
@@ -82,7 +93,6 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
-_LIST_ASKED = vocabulary().cues("answer_list_opening")
 _ENUMERATION = vocabulary().cues("enumeration")
 _AUXILIARY = vocabulary().cues("question_auxiliary")
 
@@ -106,6 +116,9 @@ class Span:
     # the question's words naming a part of the line item asked that the row's label says
     # ("north", "america" of "North America and International segment sales")
     parts: frozenset[str] = field(default=frozenset(), compare=False)
+    # a sentence read with the one before it, which names the change it explains ("Gross
+    # margin decreased … The decrease was primarily due to …"): a cause's span only
+    joined: bool = False
 
     @property
     def is_row(self) -> bool:
@@ -193,32 +206,46 @@ def _candidates(evidence: Evidence) -> _Pool:
             else:
                 _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id))
         prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
-        for sentence, heading in _sentences(prose):
+        for sentence, heading, before in _sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
                 continue
-            stems = stems_of(sentence)
-            pool.spans.append(Span(trim(sentence, 320), source, year_end=year_end))
-            pool.names.append(stems)
-            pool.stems.append(stems)
-            pool.under.append(stems_of(heading))
+            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end), sentence,
+                          heading)
+            if before and refers_to_change(sentence) and before not in row_lines:
+                joined = f"{trim(before, 240)} {trim(sentence, 320)}"
+                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
+                              f"{before} {sentence}", heading)
     return pool
 
 
-def _sentences(text: str) -> list[tuple[str, str]]:
-    """The passage's sentences, each with the heading it stands under: each heading line
-    apart (a page header, "Capital Allocation" above its paragraph is no part of the
-    paragraph's first sentence), and each lead-in that ends in a colon also with the short
-    lines it introduces ("our credit ratings were as follows:" with "Long-term debt A2 A A")."""
+def _add_sentence(pool: _Pool, span: Span, said: str, heading: str) -> None:
+    """A sentence's span, read by all it says (its quote may be trimmed)."""
+    stems = stems_of(said)
+    pool.spans.append(span)
+    pool.names.append(stems)
+    pool.stems.append(stems)
+    pool.under.append(stems_of(heading))
+
+
+def _sentences(text: str) -> list[tuple[str, str, str]]:
+    """The passage's sentences, each with the heading it stands under and the sentence before
+    it under that heading: each heading line apart (a page header, "Capital Allocation" above
+    its paragraph is no part of the paragraph's first sentence), and each lead-in that ends in
+    a colon also with the short lines it introduces ("our credit ratings were as follows:" with
+    "Long-term debt A2 A A")."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in body(text).splitlines():
         if _heading_shaped(line):
             blocks += [("", [line.strip()]), (line.strip(), [])]
         else:
             blocks[-1][1].append(line)
-    pairs = [(s, heading) for heading, block in blocks if block
-             for s in sentences("\n".join(block))]
+    triples: list[tuple[str, str, str]] = []
+    for heading, block in blocks:
+        said = sentences("\n".join(block)) if block else []
+        triples += [(s, heading, said[i - 1] if i else "") for i, s in enumerate(said)]
+    pairs = [(s, heading) for s, heading, _ in triples]
     out = [s for s, _ in pairs]
     for i, (sentence, heading) in enumerate(list(pairs)):
         if not sentence.rstrip().endswith(":"):
@@ -233,8 +260,8 @@ def _sentences(text: str) -> list[tuple[str, str]]:
             if sum(map(len, listed)) > 300:
                 break
         if len(listed) > 1:
-            pairs.append((" ".join(listed), heading))
-    return pairs
+            triples.append((" ".join(listed), heading, ""))
+    return triples
 
 
 def _heading_shaped(line: str) -> bool:
@@ -439,12 +466,13 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     pool = _candidates(evidence)
     if not pool.spans:
         return []
-    n = len(pool.spans)
+    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True) if not span.joined]
+    n = len(alone)  # a sentence read with the one before it is counted once, as itself
     weight = {}
     for term in terms:
-        df = sum(1 for s in pool.stems if term_in(term, s))
+        df = sum(1 for s in alone if term_in(term, s))
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
-    if _asks_list(frame) and (verb := _verb_of(frame.text, core)) is not None:
+    if frame.answer_kind == "list" and (verb := _verb_of(frame.text, core)) is not None:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
@@ -473,11 +501,20 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     qualifiers = {t for t in core if t not in item_words and any(
         term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
         if span.row is not None and not _totals(span.row.label))}
+    cause_asked = frame.answer_kind == "reason"
+    # "why did margins compress?": the question's verb of change is how it asks, and any change
+    # a span states answers it ("gross margin decreased"), whichever word it takes
+    changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
+               | {t for t in core if says_change(t)}) & set(core) \
+        if frame.answer_kind in ("reason", "rate") else set()
     ranked: list[Span] = []
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
+        if span.joined and not cause_asked:
+            continue
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
+        counted = False  # a number of the very things "how many" counts
         for own, patterns in said_otherwise:
             if any(p.search(where) for p in patterns):
                 matched |= own
@@ -495,18 +532,24 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 matched |= {t for t in terms if says_change(t)}  # its change column says it
         else:
             own = _named_by_document(span, core) if matched else set()
-            if frame.answer_kind in ("figure", "rate") and (cause := _CAUSAL.search(span.text)):
+            if frame.answer_kind in ("figure", "rate", "reason") and (
+                    cause := cause_after(span.text)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
-                # figure of Azure: words after the cause count for half
+                # figure of Azure, nor why Azure grew: words after the cause count for half
                 head = stems_of(span.text[:cause.start()])
                 loose = {t for t in matched if not term_in(t, head)} - own
                 matched -= loose
+            if changes and states_change(span.text):
+                matched |= changes
+                loose -= changes
+            if counted := bool(frame.counted) and states_count(span.text, frame.counted):
+                matched |= counted_terms(core, frame.counted)  # "23,400 associates" employed
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
         if items and _states_figure(span):
-            named = part or _names_item(span, items)
+            named = part or counted or _names_item(span, items)
             if named:
                 matched |= {t for own, _ in items for t in own}
             else:  # "Share-based compensation" shares a word with "share repurchases" only
@@ -540,7 +583,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             own = canonical_subject(span.row.label)
             if own is not None and not _same_metric(own, frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales
-        score += _kind_fit(span, frame)
+        fit = _kind_fit(span, frame)
+        score += fit
+        if fit <= 0 and frame.answer_kind in _STATED_KINDS:
+            score -= ECHO * words  # it echoes the question and states nothing of the kind asked
         if span.row is None and states_forecast(span.text):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
@@ -672,11 +718,18 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "reason":
         if span.row is not None:
             return -KIND_MISS
-        return KIND_FIT if _CAUSAL.search(text) else 0.0
+        return KIND_FIT if states_reason(text) else 0.0
     if kind == "rate":
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
+    if kind == "figure" and frame.counted:  # "how many team members": a number of them
+        if span.row is not None:  # a row of the things counted, its figures no money or rate
+            counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]
+            money = statement_scale([span.row.label]).currency  # "Employee costs (£m)"
+            return KIND_FIT + ROW_FIGURE if counts and not money and names_counted(
+                f"{span.group} {span.row.label}", frame.counted) else -KIND_MISS
+        return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
             if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
@@ -684,12 +737,15 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
         if find_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
-        return KIND_FIT if find_amounts(text) else -KIND_MISS
+        # "approximately thirty percent of our sales" states a share in words
+        return KIND_FIT if find_amounts(text) or _PERCENT.search(text) else -KIND_MISS
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
         return KIND_FIT / 2 if YEAR.search(text) else 0.0
-    if _asks_list(frame) and span.row is None:
+    if kind == "place":
+        return KIND_FIT / 2 if states_place(text) else 0.0
+    if kind == "list" and span.row is None:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
         return KIND_FIT if _ENUMERATION.search(text) and text.count(",") >= 2 else 0.0
     return 0.0
@@ -742,13 +798,6 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
     if len(last) < 2:
         return None
     return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
-
-
-def _asks_list(frame: QuestionFrame) -> bool:
-    """"Which iPhone models …", "What advertising services …": the things of a kind, not one
-    figure, rate, date or name."""
-    return frame.answer_kind is None and not frame.subjects and \
-        not _HEDGED.search(frame.text) and _LIST_ASKED.starts(frame.text) is not None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

@@ -72,9 +72,10 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
 
 
 def _of_kind(span: Span, ask: Ask) -> bool:
-    """The span is the kind of answer asked; a question whose form names no kind but whose words
-    ask for an amount ("what is the deal value of …", "the purchase price") wants one stated."""
-    if ask.frame.answer_kind is None and ask.frame.ranking.wants_amount:
+    """The span is the kind of answer asked; a question whose form names no kind (or things of a
+    kind) but whose words ask for an amount ("what is the deal value of …", "what charges were
+    recorded") wants one stated."""
+    if ask.frame.answer_kind in (None, "list") and ask.frame.ranking.wants_amount:
         return bool(find_amounts(span.text))
     return fits_kind(span, ask.frame)
 

@@ -1,0 +1,122 @@
+"""Whether a sentence states something of the kind of answer a question asks for.
+
+The kind is read once from the question (`QuestionFrame.answer_kind`, and `counted` for "how
+many"): a reason for "why" and "what drove", a count of the very things "how many" counts, a
+place for "where". A sentence that repeats the question's words but states nothing of that kind
+does not answer it. The words that carry each kind (causal connectives, the nouns people are
+counted in, the words before a place, a change stated) are vocabulary, one list a language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from manda.agent.relevance import content_terms, stems_of, term_in
+from manda.finance.amounts import find_amounts
+from manda.text import letter_words
+from manda.vocabulary import vocabulary
+
+__all__ = ["asks_change", "cause_after", "counted_terms", "counts_people", "names_counted",
+           "refers_to_change", "states_change", "states_count", "states_place", "states_reason"]
+
+_V = vocabulary()
+_CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
+_FORWARD = _V.cues("causal_forward")  # "accounted for", "contributed to", "a pesé sur"
+_REFERRED = _V.cues("change_referred")  # "The decrease was …", "Cette hausse …"
+_CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a reculé"
+_PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
+_PLACE = _V.cues("place_lead").around(tail=r"\s+(?P<name>[A-ZÀ-Þ][a-zà-ÿ]+)")
+_MONTHS = _V.month_names()
+_EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's words ("staff") match
+# a small word ends the things a count counts ("14 trucks from its depots" counts no depots)
+_ENDS = (_V.words("form_words") | _V.words("stop_words")) - _V.words("list_joiners")
+AFTER, BEFORE = 8, 4  # words about a count and the things it counts ("415,000 full-time, …")
+
+
+def states_reason(text: str) -> bool:
+    """The text gives a cause: after what it moved ("due primarily to", "driven by") or before
+    it ("the weakness in foreign currencies accounted for the decrease")."""
+    return _CAUSAL.search(text) is not None or _FORWARD.search(text) is not None
+
+
+def cause_after(text: str) -> re.Match[str] | None:
+    """The connective after which the text gives a cause ("Net sales decreased due to …"): what
+    moved stands before it."""
+    return _CAUSAL.search(text)
+
+
+def refers_to_change(text: str) -> bool:
+    """The sentence opens by pointing back at a change the sentence before states ("The
+    decrease was primarily due to …"): what changed is named there, not here."""
+    return _REFERRED.begins(text)
+
+
+def states_change(text: str) -> bool:
+    """The text states that something moved, in either direction ("decreased", "compressed")."""
+    return _CHANGE.found(text)
+
+
+def asks_change(word: str) -> bool:
+    """A question's word says a change ("compress", "jump"): how a why-question asks about the
+    change, which any change stated answers, whichever word it takes."""
+    return _CHANGE.fullmatch(word)
+
+
+def states_count(text: str, counted: Sequence[str]) -> bool:
+    """A number of the very things counted (the question's words for them) stands in the text:
+    "approximately 415,000 full-time and seasonal team members" for "how many team members",
+    "sourcing offices in 27 countries" for "in how many countries"; people are counted in any
+    of their words ("employees" for "how many people"). Money, rates and years are no counts."""
+    if not counted:
+        return False
+    people = counts_people(counted)
+    for amount in find_amounts(text):
+        if amount.currency or amount.unit not in (None, "people") or amount.value < 1:
+            continue
+        if amount.unit == "people" and people:
+            return True
+        after = " ".join(_until_small_word(letter_words(text[amount.end:amount.end + 90])[:AFTER]))
+        before = " ".join(letter_words(text[max(0, amount.start - 60):amount.start])[-BEFORE:])
+        if names_counted(after, counted) or names_counted(before, counted):
+            return True
+    return False
+
+
+def _until_small_word(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        if word.lower() in _ENDS:
+            break
+        out.append(word)
+    return out
+
+
+def counted_terms(terms: Sequence[str], counted: Sequence[str]) -> set[str]:
+    """The question's terms a count of the things counted answers: those things, and where
+    people are counted the question's other words for them ("How many associates does it
+    employ?": "employ")."""
+    own = set(content_terms(" ".join(counted)))
+    people = counts_people(counted)
+    return {t for t in terms if t in own or (people and term_in(t, _EMPLOYEE))}
+
+
+def counts_people(counted: Sequence[str]) -> bool:
+    """The things counted are people ("employees", "team members", "associates", "staff")."""
+    words = " ".join(counted)
+    return _PEOPLE.found(words) or any(term_in(t, _EMPLOYEE) for t in content_terms(words))
+
+
+def names_counted(words: str, counted: Sequence[str]) -> bool:
+    """The words name the things counted (people in any of their words: "team members" for
+    "how many employees")."""
+    stems = stems_of(words)
+    own = content_terms(" ".join(counted))
+    return bool(own) and (all(term_in(t, stems) for t in own) or (
+        counts_people(counted) and _PEOPLE.found(words)))
+
+
+def states_place(text: str) -> bool:
+    """A place is named after a word that places something ("incorporated in Minnesota",
+    "headquartered in Seattle"), not a month ("in January")."""
+    return any(m.group("name").lower() not in _MONTHS for m in _PLACE.finditer(text))
