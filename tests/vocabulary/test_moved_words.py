@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from manda.finance.amounts import find_amounts
+from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
 
 
@@ -19,3 +21,18 @@ def test_a_column_header_s_unit_beside_its_year(header: str, period: str) -> Non
 
 def test_a_word_ending_on_a_unit_is_no_unit() -> None:
     assert parse_period("2024 Am") is None  # "m" ends a word here: no "2024 A" in £m
+
+
+@pytest.mark.parametrize(("one", "several"), [
+    ("An overdraft of £5.0m at 31 March 2024.", "Overdrafts of £5.0m at 31 March 2024."),
+    ("Eine Kreditlinie von EUR 5,0 Mio. zum 31.12.2023.",
+     "Kreditlinien von EUR 5,0 Mio. zum 31.12.2023."),
+    ("Un découvert bancaire de 5,0 M€ au 31 décembre 2023.",
+     "Découverts bancaires de 5,0 M€ au 31 décembre 2023."),
+    ("Un descubierto de 5,0 millones de euros al 31 de diciembre de 2023.",
+     "Descubiertos de 5,0 millones de euros al 31 de diciembre de 2023.")])
+def test_a_facility_named_in_the_plural_is_a_balance_of_several(one: str, several: str) -> None:
+    def roles(text: str) -> list[str]:
+        return [f.role.value for f in facility_roles(text, 0, len(text), find_amounts(text))]
+    assert roles(one) == ["facility limit"]  # one facility, sized
+    assert roles(several) == []  # several facilities' balance: no one facility's size
