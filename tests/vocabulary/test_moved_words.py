@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from manda.agent import spans
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
@@ -36,3 +37,14 @@ def test_a_facility_named_in_the_plural_is_a_balance_of_several(one: str, severa
         return [f.role.value for f in facility_roles(text, 0, len(text), find_amounts(text))]
     assert roles(one) == ["facility limit"]  # one facility, sized
     assert roles(several) == []  # several facilities' balance: no one facility's size
+
+
+@pytest.mark.parametrize(("caption", "flow"), [
+    ("Consolidated Statements of Operations (in millions) Years Ended December 31,", True),
+    ("Consolidated Balance Sheets (in millions) December 31,", False),
+    ("Gewinn- und Verlustrechnung für die Zeit vom 1. Januar bis 31. Dezember 2023", True),
+    ("Compte de résultat de l'exercice clos le 30 septembre 2024", True),
+    ("Cuenta de pérdidas y ganancias del ejercicio terminado el 31 de diciembre de 2023", True),
+    ("Balance al 31 de diciembre de 2023", False)])
+def test_a_caption_says_its_figures_run_over_a_period(caption: str, flow: bool) -> None:
+    assert spans._FLOW.found(caption) is flow

@@ -62,8 +62,7 @@ _CAUSAL = re.compile(r"\b(?:due (?:primarily |mainly |largely )?to|driven by|pri
 _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
-_FLOW = re.compile(r"\b(?:years?|months|quarters?|periods?) ended\b|\bfiscal years?\b",
-                   re.IGNORECASE)
+_FLOW = vocabulary().cues("flow_caption")  # "Years Ended December 31", "exercice clos le"
 _PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
 # words that say when, even with no year: "at year end", "this quarter", "fiscal"
 _PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annually"}
