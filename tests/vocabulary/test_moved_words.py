@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from manda.agent import spans
+from manda.agent.relevance import PERIOD_FORMS, content_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
@@ -48,3 +49,15 @@ def test_a_facility_named_in_the_plural_is_a_balance_of_several(one: str, severa
     ("Balance al 31 de diciembre de 2023", False)])
 def test_a_caption_says_its_figures_run_over_a_period(caption: str, flow: bool) -> None:
     assert spans._FLOW.found(caption) is flow
+
+
+@pytest.mark.parametrize(("question", "when"), [
+    ("What was revenue this quarter?", "quarter"),
+    ("Wie hoch war der Umsatz im Geschäftsjahr?", "Geschäftsjahr"),
+    ("Quel est le chiffre d'affaires annuel ?", "annuel"),
+    ("¿Cuál fue la cifra de negocios del ejercicio?", "ejercicio")])
+def test_a_word_that_says_when_is_no_word_of_what_is_asked(question: str, when: str) -> None:
+    (stem,) = content_terms(when)
+    assert stem in content_terms(question)
+    assert stem in PERIOD_FORMS
+    assert not set(content_terms(question.replace(when, ""))) & PERIOD_FORMS

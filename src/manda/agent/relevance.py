@@ -57,6 +57,10 @@ def _stem(word: str) -> str:
     return word
 
 
+# the stems of the words that say when, even with no year ("year", "quarter", "annual", "exercice")
+PERIOD_FORMS = frozenset(_stem(w) for w in _WORDS.words("period_form_words"))
+
+
 def content_terms(question: str) -> list[str]:
     """The question's topic words, stemmed, without the words of its form."""
     out: list[str] = []

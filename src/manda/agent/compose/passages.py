@@ -14,7 +14,14 @@ import re
 
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, says_change, stems_of, term_in
+from manda.agent.relevance import (
+    CLOSE_BELOW,
+    NOT_FOUND_BELOW,
+    PERIOD_FORMS,
+    says_change,
+    stems_of,
+    term_in,
+)
 from manda.agent.spans import Span, a_movement, fits_kind, rank_spans
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.vocabulary import metric_spec
@@ -116,9 +123,7 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
-             and t not in ask.frame.ranking.when and t not in _FORM_OF_PERIOD
+             and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
     return all(term_in(t, own) for t in asked)
 
-
-_FORM_OF_PERIOD = {"year", "quarter", "fiscal", "month", "period"}
