@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from manda.agent import spans
-from manda.agent.relevance import PERIOD_FORMS, content_terms
+from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
@@ -61,3 +61,13 @@ def test_a_word_that_says_when_is_no_word_of_what_is_asked(question: str, when: 
     assert stem in content_terms(question)
     assert stem in PERIOD_FORMS
     assert not set(content_terms(question.replace(when, ""))) & PERIOD_FORMS
+
+
+@pytest.mark.parametrize(("question", "fiscal"), [
+    ("What was revenue in fiscal 2024?", "fiscal"),
+    ("Wie hoch war der Umsatz im Geschäftsjahr 2024?", "Geschäftsjahr"),
+    ("Quel est le chiffre d'affaires pour exercice 2024 ?", "exercice"),
+    ("¿Cuál fue la cifra de negocios del ejercicio 2024?", "ejercicio")])
+def test_a_fiscal_year_s_word_beside_its_year_says_when(question: str, fiscal: str) -> None:
+    (stem,) = content_terms(fiscal)
+    assert stem in question_terms(question).when
