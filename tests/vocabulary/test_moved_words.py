@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from manda.agent import spans
+from manda.agent.compose import ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
@@ -71,3 +72,13 @@ def test_a_word_that_says_when_is_no_word_of_what_is_asked(question: str, when: 
 def test_a_fiscal_year_s_word_beside_its_year_says_when(question: str, fiscal: str) -> None:
     (stem,) = content_terms(fiscal)
     assert stem in question_terms(question).when
+
+
+@pytest.mark.parametrize(("label", "total"), [
+    ("Total net sales", True), ("Consolidated", True), ("Net sales", True), ("Services", False),
+    ("Summe", True), ("Konzern", True), ("Region Nord", False),
+    ("Sous-total", True), ("Chiffre d'affaires", True), ("Services numériques", False),
+    ("Total general", True), ("Consolidado", True), ("Importe neto de la cifra de negocios", True),
+    ("Península Ibérica", False)])
+def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> None:
+    assert ranking._a_total(label) is total
