@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from manda.agent import spans
-from manda.agent.compose import ranking
+from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
@@ -82,3 +82,14 @@ def test_a_fiscal_year_s_word_beside_its_year_says_when(question: str, fiscal: s
     ("Península Ibérica", False)])
 def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> None:
     assert ranking._a_total(label) is total
+
+
+@pytest.mark.parametrize(("line", "unit"), [
+    ("CONSOLIDATED STATEMENTS OF OPERATIONS (In millions, except per share amounts)",
+     "In millions, except per share amounts"),
+    ("Konzernbilanz (in Tausend EUR)", "in Tausend EUR"),
+    ("Compte de résultat (en milliers d'euros)", "en milliers d'euros"),
+    ("Cuenta de pérdidas y ganancias (en miles de euros)", "en miles de euros"),
+    ("Income statement 2024", "")])
+def test_a_computed_figure_names_its_statement_s_unit(line: str, unit: str) -> None:
+    assert computed._unit(line) == unit

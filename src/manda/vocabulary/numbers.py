@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from manda.vocabulary.cues import Cues, cues
 from manda.vocabulary.load import load
 from manda.vocabulary.model import NumberWords
 
 __all__ = ["CODES", "CURRENCY_WORDS", "MULTIPLIER", "MULTIPLIERS", "MULTIPLIER_WORDS",
-           "THOUSANDS_UNITS", "alternatives", "currency_of", "number_words", "unit_lead"]
+           "THOUSANDS_UNITS", "alternatives", "currency_of", "number_words", "scale_phrases",
+           "unit_lead"]
 
 # currency symbols and ISO codes: notation, the same in every language
 CODES = {
@@ -63,3 +65,10 @@ def unit_lead() -> str:
     """The words before a unit, as one alternation ("in thousands", "en milliers d'euros")."""
     return "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(
         load().words("unit_lead"), key=len, reverse=True))
+
+
+def scale_phrases() -> Cues:
+    """A unit line's scale as words: the word before a unit and a scale word of any language
+    ("in millions", "en milliers d'euros", "in Tausend", "en miles de euros")."""
+    return cues(f"{lead} {word}" for lead in load().phrases("unit_lead")
+                for lang in number_words() for words in lang.scales.values() for word in words)
