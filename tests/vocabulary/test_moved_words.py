@@ -93,3 +93,10 @@ def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> Non
     ("Income statement 2024", "")])
 def test_a_computed_figure_names_its_statement_s_unit(line: str, unit: str) -> None:
     assert computed._unit(line) == unit
+
+
+@pytest.mark.parametrize("text", ["a team of 120 full-time employees", "45 Mitarbeiter",
+                                  "186 salariés", "30 empleados"])
+def test_a_number_of_people_is_a_headcount(text: str) -> None:
+    (amount,) = find_amounts(text)
+    assert (amount.unit, amount.currency) == ("people", None)

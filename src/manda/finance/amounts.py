@@ -174,9 +174,7 @@ _POST_CURRENCY = re.compile(
 _POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{alternatives(THOUSANDS_UNITS)})(?![\w])")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
-_PEOPLE = re.compile(
-    r"\s(?:full[\s-]time\s+)?(?:employees|FTEs?|people|staff|heads|workers|members\s+of\s+staff)\b"
-)
+_PEOPLE = vocabulary().cues("people_counted")  # "120 employees", "186 salariés", "45 Mitarbeiter"
 # A word right before a number that makes it a reference, not an amount ("p. 12", "note 4",
 # "IFRS 15", "Anhang 3", "article 7"), in every language the vocabulary reads.
 _REFERENCE = re.compile(
@@ -299,7 +297,8 @@ def _read_amount(
                 mult, pos = MULTIPLIERS[word.lower().rstrip(".")], mm.end()
         if cur is None and (post := _POST_CURRENCY.match(text, pos)) is not None:
             cur, pos = _currency_code(post.group("cur")), post.end()
-        if cur is None and (people := _PEOPLE.match(text, pos)) is not None:
+        if cur is None and text[pos:pos + 1].isspace() and (
+                people := _PEOPLE.pattern.match(text, pos + 1)) is not None:
             unit, pos = "people", people.end()
     if pos < len(text) and (text[pos].isalnum() or text[pos] == "_"):
         return None  # "3rd", "10am", "3Q24", "5kg"
