@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent import spans
+from manda.agent import selection, spans
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
@@ -100,3 +100,10 @@ def test_a_computed_figure_names_its_statement_s_unit(line: str, unit: str) -> N
 def test_a_number_of_people_is_a_headcount(text: str) -> None:
     (amount,) = find_amounts(text)
     assert (amount.unit, amount.currency) == ("people", None)
+
+
+@pytest.mark.parametrize(("value", "with_unit"), [
+    ("€5.2M", True), ("120 employees", True), ("5,200", False), ("4.620 TEUR", True),
+    ("45 Mitarbeiter", True), ("186 salariés", True), ("1 234", False), ("30 empleados", True)])
+def test_a_value_written_with_its_unit_leads(value: str, with_unit: bool) -> None:
+    assert selection._with_unit(value) is with_unit

@@ -193,7 +193,10 @@ class Reading:
         return [self.primary, *self.support, *self.conflicts, *self.corrected_from]
 
 
-_UNIT_TEXT = re.compile(r"[€£$%]|\b(?:EUR|GBP|USD|CHF)\b|\d\s*x\b|people|employees")
+def _with_unit(value_text: str) -> bool:
+    """The value as written carries its unit: a currency, a percentage, a multiple or the people
+    it counts ("€5.2M", "19%", "3.0x", "120 employees", "186 salariés"), not a bare "5,200"."""
+    return any(a.currency or a.unit for a in find_amounts(value_text))
 
 
 def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
@@ -209,7 +212,7 @@ def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple
         0 if doc is not None and doc.draft else 1,
         1 if finding.status is FindingStatus.APPROVED else 0,
         finding.location.kind.value == "page",
-        1 if _UNIT_TEXT.search(finding.value_text or "") else 0,
+        1 if _with_unit(finding.value_text or "") else 0,
         -(finding.location.page or 0),
         doc.doc_date.toordinal() if doc is not None and doc.doc_date else 0,
     )
