@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent import selection, spans
+from manda.agent import conform, selection, spans
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
@@ -107,3 +107,12 @@ def test_a_number_of_people_is_a_headcount(text: str) -> None:
     ("45 Mitarbeiter", True), ("186 salariés", True), ("1 234", False), ("30 empleados", True)])
 def test_a_value_written_with_its_unit_leads(value: str, with_unit: bool) -> None:
     assert selection._with_unit(value) is with_unit
+
+
+@pytest.mark.parametrize(("line", "caveat"), [
+    ("The March report was later restated.", True), ("Revenue rose in the year.", False),
+    ("Der Wert weicht vom Budget ab.", True), ("Ce chiffre est contradictoire avec le reporting.",
+                                                True),
+    ("Es una previsión, no un dato real.", True)])
+def test_a_line_that_qualifies_an_answer_s_lead(line: str, caveat: bool) -> None:
+    assert conform._CAVEAT.found(line) is caveat
