@@ -116,3 +116,12 @@ def test_a_value_written_with_its_unit_leads(value: str, with_unit: bool) -> Non
     ("Es una previsión, no un dato real.", True)])
 def test_a_line_that_qualifies_an_answer_s_lead(line: str, caveat: bool) -> None:
     assert conform._CAVEAT.found(line) is caveat
+
+
+@pytest.mark.parametrize(("excerpt", "correction"), [
+    ("Q4 revenue was misstated as EUR 3.1 million.", True), ("Revenue was EUR 3.1 million.", False),
+    ("Das EBITDA wurde berichtigt und beträgt 4,2 Mio. EUR.", True),
+    ("Le chiffre d'affaires précédemment publié était de 12,4 M€.", True),
+    ("La cifra de negocios fue reexpresada a 8,1 millones de euros.", True)])
+def test_a_sentence_that_reports_a_correction(excerpt: str, correction: bool) -> None:
+    assert selection._CORRECTION_TEXT.found(excerpt) is correction

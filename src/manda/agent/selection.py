@@ -24,6 +24,7 @@ from manda.finance.periods import period_end, period_kind, period_sort_key, year
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
+from manda.vocabulary import vocabulary
 
 # Question subjects (vocabulary) and how extractors may key the same thing.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -35,10 +36,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
-_CORRECTION_TEXT = re.compile(
-    r"\b(?:misstated|corrected|correction|restated|previously reported|revised|replaces)\b",
-    re.IGNORECASE,
-)
+_CORRECTION_TEXT = vocabulary().cues("correction_stated")  # "misstated", "rectifié", "berichtigt"
 
 
 def subject_base(subject: str) -> str:
@@ -225,7 +223,7 @@ def best_of(findings: Sequence[Finding], evidence: Evidence) -> Finding:
 
 def is_correction_statement(finding: Finding) -> bool:
     """A sentence that reports a correction ("was misstated as EUR 3.1 million")."""
-    return bool(_CORRECTION_TEXT.search(finding.excerpt))
+    return _CORRECTION_TEXT.found(finding.excerpt)
 
 
 def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:
