@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent import conform, selection, spans
+from manda.agent import conform, selection, spans, validate
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
@@ -125,3 +125,11 @@ def test_a_line_that_qualifies_an_answer_s_lead(line: str, caveat: bool) -> None
     ("La cifra de negocios fue reexpresada a 8,1 millones de euros.", True)])
 def test_a_sentence_that_reports_a_correction(excerpt: str, correction: bool) -> None:
     assert selection._CORRECTION_TEXT.found(excerpt) is correction
+
+
+@pytest.mark.parametrize(("line", "preamble"), [
+    ("Here is what the documents say:", True), ("Revenue was €5.2M in FY2024.", False),
+    ("Hier ist die Antwort:", True), ("Voici ce que disent les documents :", True),
+    ("He buscado en los 8 documentos.", True), ("La cifra de negocios fue 8,1 M€.", False)])
+def test_a_line_that_talks_about_the_answer_before_giving_it(line: str, preamble: bool) -> None:
+    assert validate._META.begins(line) is preamble
