@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent import conform, selection, spans, validate
+from manda.agent import conform, constraints, selection, spans, validate
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
@@ -133,3 +133,11 @@ def test_a_sentence_that_reports_a_correction(excerpt: str, correction: bool) ->
     ("He buscado en los 8 documentos.", True), ("La cifra de negocios fue 8,1 M€.", False)])
 def test_a_line_that_talks_about_the_answer_before_giving_it(line: str, preamble: bool) -> None:
     assert validate._META.begins(line) is preamble
+
+
+@pytest.mark.parametrize(("said", "not_met"), [
+    ("Only one document states this figure.", True), ("Three documents state it.", False),
+    ("Nur ein Dokument nennt diese Zahl.", True), ("Une seule source donne ce chiffre.", True),
+    ("Ninguna de las cuentas auditadas recoge esta cifra.", True)])
+def test_an_answer_that_says_a_constraint_is_not_met(said: str, not_met: bool) -> None:
+    assert constraints._CANNOT.found(said) is not_met
