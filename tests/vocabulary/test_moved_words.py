@@ -141,3 +141,13 @@ def test_a_line_that_talks_about_the_answer_before_giving_it(line: str, preamble
     ("Ninguna de las cuentas auditadas recoge esta cifra.", True)])
 def test_an_answer_that_says_a_constraint_is_not_met(said: str, not_met: bool) -> None:
     assert constraints._CANNOT.found(said) is not_met
+
+
+@pytest.mark.parametrize(("sentence", "cause"), [
+    ("Operating expenses increased 21% driven by investments in Azure.", "driven by"),
+    ("Der Umsatz stieg aufgrund höherer Preise.", "aufgrund"),
+    ("Le chiffre d'affaires progresse en raison de la hausse des volumes.", "en raison de"),
+    ("Las ventas crecieron debido al aumento de precios.", "debido al")])
+def test_the_words_that_give_a_cause(sentence: str, cause: str) -> None:
+    found = spans._CAUSAL.search(sentence)
+    assert found is not None and found.group(0) == cause

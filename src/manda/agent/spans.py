@@ -56,10 +56,7 @@ __all__ = ["Span", "a_movement", "best_spans", "fiscal_year_of", "fits_kind", "r
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
-_CAUSAL = re.compile(r"\b(?:due (?:primarily |mainly |largely )?to|driven by|primarily (?:due|"
-                     r"from|as a result|reflect)|as a result of|because|reflect(?:s|ed|ing)?|"
-                     r"offset by|attributable to|result(?:ed|ing)? from|impact(?:s|ed)? of|"
-                     r"caused by|owing to|led by|through)\b", re.IGNORECASE)
+_CAUSAL = vocabulary().cues("causal_words")  # "driven by", "en raison de", "aufgrund"
 _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
