@@ -273,3 +273,24 @@ def test_a_figure_computed_from_its_formula_says_so(tmp_path: Path) -> None:
     assert findings["gross profit"].value == 2_000_000
     assert findings["gross profit"].attributes["computed_from"] == "=SUM(B2:B3)"
     assert "computed_from" not in findings["revenue"].attributes
+
+
+def test_a_figure_in_the_prose_above_is_no_unit_line_for_the_table(tmp_path: Path) -> None:
+    """"… increased sales by $4.9 billion" on the page's first lines does not make a table
+    captioned "(in millions)" a table of billions."""
+    path = tmp_path / "Northbeam_10-K_2025.pdf"
+    _plain_text_pdf(path, [
+        "Currency movements increased International net sales by $4.9 billion in 2025.",
+        "Cloud sales increased 20% in 2025, compared to the prior year.",
+        "Operating Expenses",
+        "Information about operating expenses is as follows (in millions):",
+        "Year Ended December 31,",
+        "2024 2025",
+        "Cost of sales $326,288 $356,414",
+        "Fulfillment 98,505 109,074",
+        "Total operating expenses $569,366 $636,949",
+    ])
+    findings = _findings(parse_file(path))
+    costs = {f.period: f.value for f in findings if f.subject == "cost of sales"}
+    assert costs["FY2025"] == 356_414_000_000
+    assert all(f.value is None or f.value < 1e12 for f in findings)

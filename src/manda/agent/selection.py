@@ -55,6 +55,18 @@ def subject_label(subject: str | None) -> str | None:
     return spec.label if spec else subject_base(subject).capitalize()
 
 
+def asked_label(label: str, wording: str | None) -> str:
+    """A metric named as the question names it: "Operating income" when asked so, not the
+    vocabulary's "EBIT"; the label's acronyms keep their capitals ("adj. EBITDA")."""
+    if not wording or wording.lower() == label.lower():
+        return label
+    capitals = {token.lower(): token for token in label.split() if token.isupper()}
+    words = [capitals.get(token.lower(), token) for token in wording.split()]
+    first = words[0]
+    words[0] = first if first.isupper() else first[:1].upper() + first[1:]
+    return " ".join(words)
+
+
 def in_text(label: str) -> str:
     """A metric's name inside a sentence: "revenue", but "EBITDA" and "ARR" stay as they are."""
     first = label.split()[0] if label.split() else label

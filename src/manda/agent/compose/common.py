@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
 from manda.agent.grounding import cite
-from manda.agent.selection import Reading, show, subject_base
+from manda.agent.selection import Reading, asked_label, show, subject_base, subject_label
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.topics import Shape
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
@@ -21,6 +21,7 @@ from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
+from manda.finance.vocabulary import wording_of
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 from manda.vocabulary import vocabulary
@@ -47,6 +48,13 @@ class Ask:
     @property
     def language(self) -> str:
         return self.frame.language
+
+    def label_of(self, subject: str) -> str:
+        """A metric's name as the question names it ("Operating income", not the vocabulary's
+        "EBIT"); answers are worded in English, so only an English question's wording counts."""
+        label = subject_label(subject) or subject
+        return asked_label(label, wording_of(subject, self.frame.text)) \
+            if self.language == "en" else label
 
 
 @dataclass
@@ -77,6 +85,13 @@ def with_assumption(assumption: str | None, sentence: str) -> str:
         else f"{assumption}, {sentence}"
 
 
+def was(label: str) -> str:
+    """The verb a line item takes: "Revenue was", "Net sales were", "Operating loss was"."""
+    last = label.split()[-1] if label.split() else ""
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and not last.isupper()
+    return "were" if plural else "was"
+
+
 def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = True) -> str:
     """"Revenue was €5.2M in Q3 2024 (sources: …)." or the forecast wording."""
     primary = reading.primary
@@ -90,10 +105,10 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
     draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
     position = net_position(reading, evidence)
     if position is None:
-        return f"{reading.label} was {show(primary)}{when}{draft} {where}."
+        return f"{reading.label} {was(reading.label)} {show(primary)}{when}{draft} {where}."
     where = cite_findings([primary, *reading.support, *position.compared], evidence)
-    return (f"{reading.label} was {show(position.stated)}{when}{draft}{position.words} "
-            f"{where}.")
+    return (f"{reading.label} {was(reading.label)} {show(position.stated)}{when}{draft}"
+            f"{position.words} {where}.")
 
 
 @dataclass(frozen=True)

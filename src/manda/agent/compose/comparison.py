@@ -114,7 +114,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     for subject in subjects:
         readings = [read_fact(evidence, subject, p, entity=ask.entity, nature=Nature.ACTUAL)
                     for p in periods]
-        label = subject_label(subject) or subject
+        label = ask.label_of(subject)
         cells = [show(r.primary) if r else "not stated" for r in readings]
         first, last = readings[0], readings[-1]
         if first is not None and last is not None:
@@ -176,7 +176,7 @@ def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dr
         actual = read_fact(evidence, subject, period, nature=Nature.ACTUAL)
         if plan is None or actual is None or not plan.is_forecast or actual.is_forecast:
             continue
-        label = subject_label(subject) or subject
+        label = ask.label_of(subject)
         variance = change(actual, plan)
         absolute, _, pct = variance.partition(" (")
         rows.append(f"| {label} | {period_name(period)} | {show(plan.primary)} | "
@@ -224,7 +224,7 @@ def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dra
         reading = read_fact(evidence, subject, period, nature=Nature.FORECAST) if period else None
         if reading is None or not reading.is_forecast:
             continue
-        label = subject_label(subject) or subject
+        label = ask.label_of(subject)
         if reading.corrected_from:
             old = reading.corrected_from[0]
             old_reading = Reading(subject, label, period, old)

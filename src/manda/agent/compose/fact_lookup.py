@@ -197,7 +197,7 @@ def _other_nature(ask: Ask, evidence: Evidence, reading: Reading) -> str:
 
 def _metric(ask: Ask, evidence: Evidence) -> Draft:
     assert ask.subject is not None
-    label = subject_label(ask.subject) or ask.subject
+    label = ask.label_of(ask.subject)
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
     if not pool:
@@ -222,6 +222,7 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
         if counted is not None:
             ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
+    reading = replace(reading, label=label)
     text = describe_reading(reading, evidence, ask.assumption)
     for extra in (_other_nature(ask, evidence, reading), _one_time_note(evidence, reading)):
         if extra:

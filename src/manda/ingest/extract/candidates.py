@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from manda.finance.amounts import scale_from_text
 from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
+from manda.ingest.parsers.layout import is_note_line
 from manda.models import FindingKind, Location, Nature, Section
 
 __all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "says_forecast"]
@@ -38,6 +40,17 @@ def says_forecast(text: str) -> bool:
     """True when a sentence or header speaks about the future rather than reports the past."""
     hits = [*FORECAST_WORDS.finditer(text), *_TARGET_WORD.finditer(text)]
     return any(not _COMPARED.search(text[max(0, m.start() - 25) : m.start()]) for m in hits)
+
+
+def unit_line_scale_of(text: str) -> float:
+    """The scale the first unit line among `text`'s lines announces ("(in millions)",
+    "USD 000s"); a line that states a figure ("sales grew by $4.9 billion") is no unit line."""
+    for line in text.split("\n"):
+        if is_note_line(line):
+            scale = scale_from_text(line)
+            if scale != 1.0:
+                return scale
+    return 1.0
 
 
 @dataclass

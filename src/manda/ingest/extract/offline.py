@@ -14,7 +14,12 @@ from pathlib import PurePath
 from manda.finance.amounts import currency_from_text, scale_from_text, writes_decimal_comma
 from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.finance.periods import find_periods
-from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.candidates import (
+    Candidate,
+    SectionView,
+    says_forecast,
+    unit_line_scale_of,
+)
 from manda.ingest.extract.confidence import provenance_attributes, score
 from manda.ingest.extract.dedupe import is_placeholder, merge_person_findings, unify_entities
 from manda.ingest.extract.excerpts import ChunkLocator, excerpt_span
@@ -141,9 +146,8 @@ def _views(document: Document, parsed: ParsedDocument,
                 bool(section.table) and says_forecast(section.location.label)
             ) or _headed_as_plans(section),
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
-            scale=scale_from_text(head) if scale_from_text(head) != 1.0 else (
-                scale_from_text(parsed.title or "") if scale_from_text(parsed.title or "") != 1.0
-                else doc_scale),
+            scale=_scale_of("\n".join(section.text.split("\n", 2)[:2]), parsed.title or "",
+                            doc_scale),
             currency=currency_from_text(head) or doc_currency,
             target_hint=hint,
             periodic=profile.spec.periodic,
@@ -154,6 +158,15 @@ def _views(document: Document, parsed: ParsedDocument,
             issued=document.doc_date,
         ))
     return views
+
+
+def _scale_of(first_lines: str, title: str, doc_scale: float) -> float:
+    """A section's scale: a unit line among its first lines, else the title's, else the
+    document's. A figure stated in those lines ("sales grew by $4.9 billion") is no unit line."""
+    for scale in (unit_line_scale_of(first_lines), scale_from_text(title)):
+        if scale != 1.0:
+            return scale
+    return doc_scale
 
 
 _UNIT_STATEMENT = re.compile(

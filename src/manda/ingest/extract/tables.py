@@ -23,7 +23,12 @@ from manda.finance.amounts import (
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
 from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
-from manda.ingest.extract.candidates import Candidate, SectionView, says_forecast
+from manda.ingest.extract.candidates import (
+    Candidate,
+    SectionView,
+    says_forecast,
+    unit_line_scale_of,
+)
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
@@ -342,9 +347,9 @@ def _units(view: SectionView, grid: _Grid, header: int, context: str
     top = max(header, shape.data_start - 1)
     corner = rows[header][0] if rows[header] else ""
     head = " ".join(" ".join(row) for row in rows[: top + 1])
-    notes = " ".join(view.text.split("\n", 3)[:3])
+    notes = "\n".join(view.text.split("\n", 3)[:3])  # its unit lines, not its sentences
     for source in (corner, head, grid.caption, notes, view.section.location.label, context):
-        scale = scale_from_text(source)
+        scale = unit_line_scale_of(source) if source is notes else scale_from_text(source)
         if scale != 1.0:
             return scale, (currency_from_text(source) or currency_from_text(head)
                            or currency_from_text(grid.caption) or currency_from_text(context)

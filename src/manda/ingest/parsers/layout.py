@@ -143,6 +143,7 @@ def fold_header(block: Sequence[Sequence[str]], width: int) -> list[str]:
 
 CAPTION_LINES = 3
 CAPTION_CHARS = 120
+DATE_LINES = 2  # header lines of dates a caption may stand above
 _NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
 
 
@@ -153,15 +154,30 @@ def is_caption_line(line: str) -> bool:
         ch.isdigit() for ch in _NOT_FIGURES.sub("", line)) and " | " not in line
 
 
+def is_note_line(line: str) -> bool:
+    """A short line that states no figure: a title, a unit or period note ("£000 · financial
+    year to 31 March"), not a sentence stating an amount ("sales grew by $4.9 billion")."""
+    line = line.strip()
+    return (0 < len(line) <= CAPTION_CHARS and " | " not in line
+            and not has_amount(_NOT_FIGURES.sub("", line)))
+
+
 def caption_of(text: str) -> str:
     """The caption lines at the end of `text` (the lines just above a table), top to bottom."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     caption: list[str] = []
-    for line in reversed(lines[-CAPTION_LINES:]):
-        if not is_caption_line(line):
+    dates = 0  # "Year Ended December 31," between the unit line and the table: looked past
+    for line in reversed(lines[-(CAPTION_LINES + DATE_LINES):]):
+        if is_caption_line(line):
+            caption.insert(0, line)
+        elif dates < DATE_LINES and is_note_line(line):  # days and years, no figure
+            dates += 1
+        else:
             break
-        caption.insert(0, line)
+        if len(caption) == CAPTION_LINES:
+            break
     return "\n".join(caption)
+
 
 
 def has_amount(text: str) -> bool:

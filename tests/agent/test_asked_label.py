@@ -1,0 +1,40 @@
+"""A metric is named as the asker named it, with the verb its name takes."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.agent.compose.common import was
+from manda.agent.selection import asked_label
+from manda.finance.vocabulary import wording_of
+
+
+@pytest.mark.parametrize(("subject", "question", "wording"), [
+    ("ebit", "What was Northbeam's operating income in fiscal 2025?", "operating income"),
+    ("revenue", "What were Harbour's net sales last year?", "net sales"),
+    ("adjusted ebitda", "And the adj. EBITDA for FY24?", "adj. EBITDA"),
+    ("revenue", "What was EBITDA in 2024?", None),
+])
+def test_the_question_s_own_wording_of_a_line_item(subject: str, question: str,
+                                                   wording: str | None) -> None:
+    assert wording_of(subject, question) == wording
+
+
+@pytest.mark.parametrize(("label", "wording", "shown"), [
+    ("EBIT", "operating income", "Operating income"),
+    ("Revenue", "net sales", "Net sales"),
+    ("Adjusted EBITDA", "adj. ebitda", "Adj. EBITDA"),
+    ("EBITDA", "ebitda", "EBITDA"),  # the same name: the vocabulary's capitals stand
+    ("Revenue", None, "Revenue"),
+])
+def test_a_label_follows_the_asker_and_keeps_its_acronyms(label: str, wording: str | None,
+                                                          shown: str) -> None:
+    assert asked_label(label, wording) == shown
+
+
+@pytest.mark.parametrize(("label", "verb"), [
+    ("Revenue", "was"), ("Net sales", "were"), ("Operating expenses", "were"),
+    ("Operating loss", "was"), ("Gross margin", "was"), ("ARR", "was"), ("Net assets", "were"),
+])
+def test_the_verb_agrees_with_the_line_item(label: str, verb: str) -> None:
+    assert was(label) == verb
