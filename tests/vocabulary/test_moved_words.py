@@ -11,6 +11,7 @@ from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
+from manda.ingest.extract.dedupe import canonical_entity
 
 
 @pytest.mark.parametrize(("header", "period"), [
@@ -151,3 +152,11 @@ def test_an_answer_that_says_a_constraint_is_not_met(said: str, not_met: bool) -
 def test_the_words_that_give_a_cause(sentence: str, cause: str) -> None:
     found = spans._CAUSAL.search(sentence)
     assert found is not None and found.group(0) == cause
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("Prof. Dr. Anna Weber", "anna weber"), ("Herr Dipl.-Ing. Hans Bauer", "hans bauer"),
+    ("Mme Claire Vasseur", "claire vasseur"), ("Sra. Marta Ibáñez", "marta ibanez"),
+    ("Drake Smith", "drake smith")])
+def test_a_person_s_titles_are_no_part_of_their_name(name: str, key: str) -> None:
+    assert canonical_entity(name, "person") == key
