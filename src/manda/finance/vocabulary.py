@@ -13,7 +13,8 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.model import LineItem, UnitKind
 
 __all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "canonical_subject",
-           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "wording_of"]
+           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "only_a_line_item",
+           "wording_of"]
 
 MetricSpec = LineItem  # a metric's spec is its line item in the deal vocabulary
 LINE_ITEMS: tuple[LineItem, ...] = vocabulary().line_items
@@ -73,6 +74,13 @@ def wording_of(subject: str, text: str) -> str | None:
         if found == subject:
             return text[start:end]
     return None
+
+
+def only_a_line_item(label: str) -> bool:
+    """The whole label is one line item's wording ("Net sales", "Chiffre d'affaires"): in a table
+    that breaks the line item down, its total row."""
+    name = label.strip().rstrip(":")
+    return any(start == 0 and end == len(name) for _, start, end in find_line_items(name))
 
 
 def line_item_of(label: str) -> LineItem | None:

@@ -14,7 +14,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
 from manda.finance.figures import Figure
-from manda.finance.vocabulary import find_line_items
+from manda.finance.vocabulary import only_a_line_item
 from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
@@ -53,8 +53,7 @@ def _a_total(label: str) -> bool:
     "Sous-total"), the whole group's ("Consolidated"), or only the line item the table breaks
     down ("Net sales", "Chiffre d'affaires")."""
     name = label.strip().rstrip(":")
-    return is_total_row(name) or _CONSOLIDATED.begins(name) or any(
-        start == 0 and end == len(name) for _, start, end in find_line_items(name))
+    return is_total_row(name) or _CONSOLIDATED.begins(name) or only_a_line_item(name)
 
 
 def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | None, float]] | None:
