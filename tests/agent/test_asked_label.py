@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from manda.agent.compose.common import was
+from manda.agent.compose.common import Ask, was
+from manda.agent.frame import read_question
 from manda.agent.selection import asked_label
 from manda.finance.vocabulary import wording_of
 
@@ -38,3 +39,15 @@ def test_a_label_follows_the_asker_and_keeps_its_acronyms(label: str, wording: s
 ])
 def test_the_verb_agrees_with_the_line_item(label: str, verb: str) -> None:
     assert was(label) == verb
+
+
+@pytest.mark.parametrize(("question", "subject", "label"), [
+    ("What was Northbeam's operating income in fiscal 2025?", "ebit", "Operating income"),
+    ("What were net sales in FY2024?", "revenue", "Net sales"),
+    # how a deal team asks for a count is no name for it
+    ("How many people do they employ?", "headcount", "Headcount"),
+    # answers are worded in English: a French question's wording is not borrowed
+    ("Quel était le résultat d'exploitation en 2024 ?", "ebit", "EBIT"),
+])
+def test_an_answer_names_the_line_item_as_asked(question: str, subject: str, label: str) -> None:
+    assert Ask.of(read_question(question)).label_of(subject) == label

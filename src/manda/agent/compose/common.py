@@ -21,7 +21,7 @@ from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
-from manda.finance.vocabulary import wording_of
+from manda.finance.vocabulary import metric_spec, wording_of
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 from manda.vocabulary import vocabulary
@@ -50,11 +50,15 @@ class Ask:
         return self.frame.language
 
     def label_of(self, subject: str) -> str:
-        """A metric's name as the question names it ("Operating income", not the vocabulary's
-        "EBIT"); answers are worded in English, so only an English question's wording counts."""
+        """A statement line's name as the question names it ("Operating income", not the
+        vocabulary's "EBIT"). Answers are worded in English, so only an English question's
+        wording counts, and only for amounts and rates: a count's synonyms include how a deal
+        team asks for it ("do they employ"), which is no name."""
         label = subject_label(subject) or subject
-        return asked_label(label, wording_of(subject, self.frame.text)) \
-            if self.language == "en" else label
+        spec = metric_spec(subject)
+        if self.language != "en" or spec is None or spec.unit_kind not in ("currency", "percent"):
+            return label
+        return asked_label(label, wording_of(subject, self.frame.text))
 
 
 @dataclass
