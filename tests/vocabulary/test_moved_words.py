@@ -54,7 +54,7 @@ def test_a_caption_says_its_figures_run_over_a_period(caption: str, flow: bool) 
 
 
 @pytest.mark.parametrize(("question", "when"), [
-    ("What was revenue this quarter?", "quarter"),
+    ("What was annual revenue?", "annual"),
     ("Wie hoch war der Umsatz im Geschäftsjahr?", "Geschäftsjahr"),
     ("Quel est le chiffre d'affaires annuel ?", "annuel"),
     ("¿Cuál fue la cifra de negocios del ejercicio?", "ejercicio")])
@@ -63,6 +63,12 @@ def test_a_word_that_says_when_is_no_word_of_what_is_asked(question: str, when: 
     assert stem in content_terms(question)
     assert stem in PERIOD_FORMS
     assert not set(content_terms(question.replace(when, ""))) & PERIOD_FORMS
+
+
+def test_a_quarter_asked_for_is_what_is_asked() -> None:
+    (quarter,) = content_terms("quarter")
+    assert quarter in content_terms("Which quarter is seasonally strongest?")
+    assert quarter not in PERIOD_FORMS
 
 
 @pytest.mark.parametrize(("question", "fiscal"), [
