@@ -51,6 +51,9 @@ def build_app(
             hint="Copy the Bot User OAuth Token (xoxb-…) from the app's OAuth page.",
         )
     bolt = AsyncApp(
+        # named, so Bolt does not read the caller's file name off `inspect.stack()` (which reads
+        # the source of every frame on the stack: ~40 ms an app under pytest)
+        name="manda",
         client=client,
         signing_secret=Settings.secret(settings.slack_signing_secret) or "",
         # Listeners only ack and start a tracked job, so running them before the HTTP response

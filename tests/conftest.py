@@ -75,12 +75,16 @@ def ingested_home(tmp_path_factory: pytest.TempPathFactory, sample_rooms: dict[s
 
 
 def ingest_rooms(home: Path, rooms: dict[str, Path]) -> None:
-    """Ingest each `{deal: folder}` into the (offline) home."""
+    """Ingest each `{deal: folder}` into the (offline) home, then open each deal's search
+    indexes as `manda serve` does before a first question: the keyword indexes are saved in
+    the home, so a copy's first search opens them instead of building them again."""
 
     async def ingest_all() -> None:
         async with Manda(offline_settings(home)) as app:
             for deal_id, folder in rooms.items():
                 await app.ingest.ingest(deal_id, [folder])
+            for deal_id in rooms:
+                await app.search.warm(deal_id)
 
     asyncio.run(ingest_all())
 

@@ -7,7 +7,6 @@ import pytest
 from manda.agent.compose.common import Ask, was
 from manda.agent.frame import read_question
 from manda.agent.selection import asked_label
-from manda.finance.vocabulary import wording_of
 
 
 @pytest.mark.parametrize(("subject", "question", "wording"), [
@@ -18,7 +17,7 @@ from manda.finance.vocabulary import wording_of
 ])
 def test_the_question_s_own_wording_of_a_line_item(subject: str, question: str,
                                                    wording: str | None) -> None:
-    assert wording_of(subject, question) == wording
+    assert dict(read_question(question).named_as).get(subject) == wording
 
 
 @pytest.mark.parametrize(("label", "wording", "shown"), [

@@ -13,6 +13,7 @@ import pytest
 from manda.finance.dates import find_date_mentions
 from manda.models import Chunk, Document, DocumentStatus, Location
 from manda.timeline import TimelineFilter, build_timeline, position_at
+from manda.timeline.events import events_in_text
 
 
 def _room(*docs: tuple[str, date | None, list[tuple[str, str]]]) -> tuple[list, list]:
@@ -199,6 +200,38 @@ async def test_sample_deal_timeline_lists_litigation_contracts_financing(app) ->
     assert not any(c.document.endswith("IRL.xlsx") for e in timeline.events for c in e.citations)
     # excerpts are what a person reads: never the indexed context line chunking puts on top
     assert not any(c.excerpt.startswith("[") for e in timeline.events for c in e.citations)
+
+
+def test_a_passage_read_again_gives_the_same_events_each_caller_its_own() -> None:
+    text = ("The supply agreement with Acme Widgets Inc. was signed on January 5, 2020 and "
+            "expires on December 31, 2025.")
+    first = events_in_text(text, context_year=2025, heading="Material contracts")
+    first[0].actors.append("Someone Else")  # the timeline merges into what it was given
+    first[0].change_of_control = True
+    again = events_in_text(text, context_year=2025, heading="Material contracts")
+    assert [e.title for e in again] == [e.title for e in first]
+    assert "Someone Else" not in again[0].actors and not again[0].change_of_control
+    # the year a passage is read in is part of what it says: another year, another reading
+    undated = "The lease expires on 30 April."
+    assert [e.span.label for e in events_in_text(undated, context_year=2024)] != \
+        [e.span.label for e in events_in_text(undated, context_year=2026)]
+
+
+async def test_a_document_ingested_after_a_timeline_was_built_is_in_the_next_one(
+    app, tmp_path
+) -> None:
+    from manda.timeline import timeline_for_deal
+
+    before = await timeline_for_deal(app.graph, "targetco")
+    assert not any("Harbour Freight" in " ".join(e.actors) for e in before.events)
+    memo = tmp_path / "Harbour_Freight_Agreement_2024.md"
+    memo.write_text("# Harbour Freight agreement\n\nThe logistics agreement with Harbour "
+                    "Freight Ltd was signed on 3 June 2024 and expires on 30 June 2029.\n")
+    await app.ingest.ingest("targetco", [memo])
+    after = await timeline_for_deal(app.graph, "targetco")
+    added = [e for e in after.events if "Harbour Freight" in " ".join(e.actors)]
+    assert {e.label for e in added} >= {"2024-06-03", "2029-06-30"}
+    assert len(after.events) > len(before.events)
 
 
 def test_a_french_room_has_its_events_in_its_own_words() -> None:

@@ -25,7 +25,7 @@ from manda.finance.derived import Derived, asked_derived
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
-from manda.finance.vocabulary import find_subjects, metric_spec
+from manda.finance.vocabulary import find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
 from manda.text import letter_words, without_possessive
@@ -63,6 +63,8 @@ class QuestionFrame:
     language: str = "en"  # the language it is written in (an answer's wording follows it)
     topic: Topic | None = None  # the deal topic answered in a shape of its own
     subjects: tuple[str, ...] = ()
+    # each line item as the question writes it ("operating income" for `ebit`), first wording
+    named_as: tuple[tuple[str, str], ...] = ()
     periods: tuple[str, ...] = ()
     partial_period: str | None = None  # "Q3" with no year: the data decides which year
     relative: Relative | None = None
@@ -200,6 +202,7 @@ def read_question(question: str) -> QuestionFrame:
         language=_V.language_of(text),
         topic=topic,
         subjects=subjects,
+        named_as=_named_as(text),
         periods=periods,
         partial_period=partial,
         relative=relative,
@@ -262,6 +265,14 @@ def read_question(question: str) -> QuestionFrame:
 
 
 # ---------------------------------------------------------------- intent
+
+
+def _named_as(text: str) -> tuple[tuple[str, str], ...]:
+    """(subject, its wording as written) for each line item the question names, first one."""
+    found: dict[str, str] = {}
+    for subject, start, end in sorted(find_line_items(text), key=lambda t: t[1]):
+        found.setdefault(subject, text[start:end])
+    return tuple(found.items())
 
 
 def _own_margin(text: str, subjects: tuple[str, ...]) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from manda.checksums import file_sha256
 from manda.embed import e5_source, quantize
+from manda.embed.loaded import LOADED, LoadedModel, QueryVectors
 from manda.embed.port import InputType
 from manda.errors import MandaError
 
@@ -105,7 +106,8 @@ class OfflineEmbedder:
     (MiniLM about 0.2 CPU-seconds, E5 about 1, most of it its 250,000-piece tokenizer) after
     checking the pinned file's sha256 and derives into `cache_dir` the first time what it runs
     (MiniLM `q8` ~3 s; E5 its ONNX file and tokenizer, ~10 CPU-seconds: `manda.embed.quantize`,
-    `manda.embed.e5_source`); `embed()` before
+    `manda.embed.e5_source`), once per process: embedders on the same unchanged files share
+    one loaded model (`manda.embed.loaded`); `embed()` before
     `start()` starts it on first use. Inference runs in worker threads so the event loop keeps
     serving.
     """
@@ -178,6 +180,7 @@ class OfflineEmbedder:
         self._parallel_runs = parallel_runs
         self._session: onnxruntime.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
+        self._queries: QueryVectors | None = None
         self._input_names: frozenset[str] = frozenset()
         self._start_lock = asyncio.Lock()
 
@@ -189,12 +192,29 @@ class OfflineEmbedder:
     async def aclose(self) -> None:
         self._session = None
         self._tokenizer = None
+        self._queries = None
 
     async def embed(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
         if not texts:
             return np.empty((0, self.dimension), dtype=np.float32)
         if self._session is None:
             await self.start()
+        queries = self._queries
+        if input_type != "query" or self._batch_size != 1 or queries is None:
+            return await self._embed_texts(texts, input_type)
+        # A query's vector depends on its text only (one text a run): each is embedded once
+        # while the model stays loaded (`manda.embed.loaded.QueryVectors`).
+        known = [queries.get(text) for text in texts]
+        missing = list(dict.fromkeys(t for t, v in zip(texts, known, strict=True) if v is None))
+        if missing:
+            found = await self._embed_texts(missing, input_type)
+            fresh = dict(zip(missing, found, strict=True))
+            for text, vector in fresh.items():
+                queries.put(text, vector)
+            known = [fresh[t] if v is None else v for t, v in zip(texts, known, strict=True)]
+        return np.stack(known).astype(np.float32, copy=True)
+
+    async def _embed_texts(self, texts: Sequence[str], input_type: InputType) -> np.ndarray:
         prefix = self.model.prefixes[input_type]
         if prefix:
             texts = [prefix + text for text in texts]
@@ -219,18 +239,32 @@ class OfflineEmbedder:
         return [(rows, self._embed_batch([texts[i] for i in rows])) for rows in batches]
 
     def _load(self) -> None:
-        if self.model.name == "minilm":
-            path, tokenizer = self._load_minilm()
-        else:
-            path, tokenizer = self._load_e5()
-        session = self._session_of(path)
-        self._input_names = frozenset(i.name for i in session.get_inputs())
-        self._tokenizer = tokenizer
-        self._session = session
-        self.model_file = path
+        """Run the model this process already loaded from the same files, else load it
+        (`manda.embed.loaded`)."""
+        cache_dir = self._cache_dir or quantize.default_cache_dir()
+        key = (self.model.name, self.precision, self._model_path, self._tokenizer_path,
+               cache_dir, self._max_tokens, self._max_windows, self._intra_op_threads,
+               self._spinning)
+        loaded = LOADED.get(key, self._load_files)
+        self._input_names = loaded.input_names
+        self._tokenizer = loaded.tokenizer
+        self._queries = loaded.queries
+        self._session = loaded.session
+        self.model_file = loaded.model_file
 
-    def _load_minilm(self) -> tuple[Path, Tokenizer]:
-        source = self._model_path or _default_model_path()
+    def _load_files(self) -> LoadedModel:
+        if self.model.name == "minilm":
+            source = self._model_path or _default_model_path()
+            path, tokenizer = self._load_minilm(source)
+            read_from: tuple[Path, ...] = (source, self._tokenizer_path, path)
+        else:
+            path, tokenizer, tokenizer_file = self._load_e5()
+            read_from = (path, tokenizer_file)
+        session = self._session_of(path)
+        names = frozenset(i.name for i in session.get_inputs())
+        return LoadedModel(session, tokenizer, names, path, read_from)
+
+    def _load_minilm(self, source: Path) -> tuple[Path, Tokenizer]:
         self._verify(source)
         if not self._tokenizer_path.is_file():
             raise ModelFileError(
@@ -241,7 +275,7 @@ class OfflineEmbedder:
         path = source if self.precision == "fp32" else self._derived(source, tokenizer)
         return path, tokenizer
 
-    def _load_e5(self) -> tuple[Path, Tokenizer]:
+    def _load_e5(self) -> tuple[Path, Tokenizer, Path]:
         cache_dir = self._cache_dir or quantize.default_cache_dir()
         found = e5_source.cached(cache_dir, self.precision)
         if found is None:
@@ -252,7 +286,7 @@ class OfflineEmbedder:
 
             found = e5_source.derive(cache_dir, self.precision, self._model_path, check)
         model_file, tokenizer_file = found
-        return model_file, self._windowed(tokenizer_file)
+        return model_file, self._windowed(tokenizer_file), tokenizer_file
 
     def _windowed(self, tokenizer_file: Path) -> Tokenizer:
         from tokenizers import Tokenizer

@@ -13,8 +13,7 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.model import LineItem, UnitKind
 
 __all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "canonical_subject",
-           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "only_a_line_item",
-           "wording_of"]
+           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "only_a_line_item"]
 
 MetricSpec = LineItem  # a metric's spec is its line item in the deal vocabulary
 LINE_ITEMS: tuple[LineItem, ...] = vocabulary().line_items
@@ -65,15 +64,6 @@ def find_line_items(text: str) -> list[tuple[str, int, int]]:
 def find_subjects(text: str) -> list[tuple[str, int, int]]:
     """Every metric named in `text`: (canonical subject, start, end), longest name first wins."""
     return [found for found in find_line_items(text) if found[0] in _BY_SUBJECT]
-
-
-def wording_of(subject: str, text: str) -> str | None:
-    """How `text` names the line item `subject`, as written ("operating income" for `ebit`);
-    None when it does not name it."""
-    for found, start, end in find_line_items(text):
-        if found == subject:
-            return text[start:end]
-    return None
 
 
 def only_a_line_item(label: str) -> bool:

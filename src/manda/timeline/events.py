@@ -9,7 +9,8 @@ trigger's subject (a claim, a loan, an agreement). No trigger, no event: nothing
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from manda.finance.dates import DateMention, DateSpan, find_date_mentions
 from manda.ingest.extract.dedupe import is_placeholder
@@ -200,11 +201,27 @@ def _title(trigger: Trigger, actors: list[str], obj: str, roles: list[str]) -> s
     return f"{trigger.label} — {who}" if who else trigger.label
 
 
+READ_PASSAGES_KEPT = 8192
+"""Passages whose events are kept read (`_read_events`): a deal's timeline is built for each
+question that asks for it, from the same passages until a document is ingested."""
+
+
 def events_in_text(
     text: str, *, context_year: int | None = None, year_end: tuple[int, int] = (12, 31),
     heading: str = "",
 ) -> list[EventCandidate]:
-    """Every dated event stated in `text` (one passage), in reading order."""
+    """Every dated event stated in `text` (one passage), in reading order.
+
+    A passage is read once for the same words, year and heading (the key is the text itself,
+    so a passage ingested or changed since is read anew); each call gets its own copies, which
+    the timeline merges into."""
+    return [replace(c, actors=list(c.actors), notes=list(c.notes))
+            for c in _read_events(text, context_year, year_end, heading)]
+
+
+@lru_cache(maxsize=READ_PASSAGES_KEPT)
+def _read_events(text: str, context_year: int | None, year_end: tuple[int, int],
+                 heading: str) -> tuple[EventCandidate, ...]:
     out: list[EventCandidate] = []
     sentences = sentence_spans(text)
     for index, (s, e) in enumerate(sentences):
@@ -248,4 +265,4 @@ def events_in_text(
                 excerpt=" ".join(text[xs:xe].split()), change_of_control=coc,
                 object_phrase=obj,
             ))
-    return out
+    return tuple(out)

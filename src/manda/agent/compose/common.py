@@ -21,7 +21,7 @@ from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
-from manda.finance.vocabulary import metric_spec, wording_of
+from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 from manda.vocabulary import vocabulary
@@ -58,7 +58,7 @@ class Ask:
         spec = metric_spec(subject)
         if self.language != "en" or spec is None or spec.unit_kind not in ("currency", "percent"):
             return label
-        return asked_label(label, wording_of(subject, self.frame.text))
+        return asked_label(label, dict(self.frame.named_as).get(subject))
 
 
 @dataclass
