@@ -176,3 +176,35 @@ def test_a_metric_and_its_margin_are_both_asked(question: str) -> None:
 def test_a_tax_credit_is_no_credit_facility() -> None:
     assert read_question("Quel est le montant du crédit d'impôt recherche ?").subjects == ()
     assert read_question("Quel est le montant du crédit ?").subjects == ("facility limit",)
+
+
+@pytest.mark.parametrize("question", [
+    "Wer leitet die Kessler GmbH?", "wer leitet das Unternehmen?", "Qui dirige Kessler SAS ?",
+    "qui dirige la societe ?", "¿Quién dirige Kessler S.L.?", "Quien dirige la empresa?",
+    "Who runs Kessler GmbH?"])
+def test_who_runs_the_company_asks_for_its_management_in_any_case_and_accent(
+        question: str) -> None:
+    frame = read_question(question)
+    assert frame.runs_company
+    assert frame.topic is not None and frame.topic.key == "management"
+
+
+def test_an_abbreviation_s_letters_say_no_language() -> None:
+    assert read_question("¿Quién dirige Kessler S.L.?").language == "es"  # not French "l'", "s'"
+
+
+KESSLER = {  # the deal "kessler": its files named by what they are, not by the company
+    "Managementpräsentation.md": "# Management\n\n| Name | Funktion |\n|---|---|\n"
+    "| Anna Weber | Chief Executive Officer |\n| Tom Berg | Chief Financial Officer |\n",
+    "Jahresabschluss 2024.md": "# Kessler Antriebe GmbH: Jahresabschluss 2024\n\nDie "
+    "Umsatzerlöse stiegen um 4 %.\n\n## Organe\n\nGeschäftsführerin: Anna Weber\n",
+}
+
+
+@pytest.mark.parametrize("question", [
+    "Who runs Kessler Antriebe GmbH?", "Wer leitet die Kessler Antriebe GmbH?",
+    "Qui dirige Kessler Antriebe GmbH ?", "¿Quien dirige Kessler Antriebe GmbH?"])
+async def test_the_company_named_in_full_is_the_deal_whose_team_is_asked(
+        tmp_path: Path, question: str) -> None:
+    answer = await answer_from(tmp_path, KESSLER, question, deal="kessler")
+    assert "Anna Weber" in answer.splitlines()[0]

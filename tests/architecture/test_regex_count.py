@@ -10,9 +10,9 @@ from pathlib import Path
 import manda
 
 BEFORE_ISSUE_24 = 497
-# measured on the words branch (2026-11-28: 235 → 221, a language's words moved to its file);
-# lower it when the count falls
-CEILING = 221
+# measured on the words branch (2026-11-28: 235 → 221 → 212, a language's words moved to its
+# file); lower it when the count falls
+CEILING = 212
 _CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
 
 

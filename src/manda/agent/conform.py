@@ -31,11 +31,14 @@ from manda.finance.amounts import CURRENCY_SYMBOLS, find_amounts
 from manda.injection import looks_like_instruction
 from manda.models import Finding
 from manda.text import NOTE_LINE, SOURCE_NOTE, TABLE_LINE, is_heading_line, is_table_rule
+from manda.vocabulary import vocabulary
 
 K = ConstraintKind
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(*_])")
-_CAVEAT = re.compile(r"\b(?:correct\w*|restat\w*|supersed\w*|revis\w*|conflict\w*|differ\w*|"
-                     r"forecast\w*|budget\w*|Q&A)\b", re.IGNORECASE)
+# a line of an answer that qualifies its lead: a correction, a conflict, a forecast or the Q&A
+# offer, in the answer's language ("restated", "contradictoire", "Prognose", "Q&A")
+_CAVEAT = (vocabulary().cues("answer_correction") | vocabulary().cues("answer_conflict")
+           | vocabulary().cues("answer_forecast") | vocabulary().cues("qa_offer"))
 _QUOTED_SPAN = re.compile(r"[“\"][^”\"]*[”\"]")
 _SCALE_SUFFIX = {1e3: "k", 1e6: "M", 1e9: "bn"}
 _MIN_QUOTE = 24

@@ -319,8 +319,7 @@ class ConstraintCheck:
                 "met": self.met, "disclosed": self.disclosed, "reason": self.reason}
 
 
-_CANNOT = re.compile(r"\b(?:not met|cannot|can't|could not|only one|only \w+ documents?|"
-                     r"no (?:audited|final|signed)|none of the)\b", _I)
+_CANNOT = vocabulary().cues("constraint_not_met")  # "only one document", "une seule source"
 _QUOTED = re.compile(r"[\"“„«]([^\"”“«»]{12,})[\"”»“]|^>\s?(.{12,})$", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
@@ -359,7 +358,7 @@ def evaluate_constraints(
         reason, instruction = _broken(text, c, cited)
         if not instruction:
             checks.append(ConstraintCheck(c, met=True))
-        elif named and _CANNOT.search(said):
+        elif named and _CANNOT.found(said):
             checks.append(ConstraintCheck(c, met=False, reason=reason, disclosed=True))
         else:
             checks.append(ConstraintCheck(c, met=False, reason=reason, instruction=instruction))

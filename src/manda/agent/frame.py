@@ -41,7 +41,8 @@ _V = vocabulary()
 
 
 def _cues(name: str) -> Cues:
-    return _V.cues(name)
+    """A named cue set as a question is typed: an accent may be left out ("Quien dirige …")."""
+    return _V.cues(name).accents_optional()
 
 
 _QUESTION_WORDS = _V.words("question_words")

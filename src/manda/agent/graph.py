@@ -169,10 +169,13 @@ def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
     key = re.sub(r"[^a-z0-9]", "", entity.lower())
     if not key:
         return False
-    if key == re.sub(r"[^a-z0-9]", "", deal_id.lower()):
+    # a company by its full name: "Rheintal Antriebstechnik GmbH" is the deal "rheintal"
+    first = re.sub(r"[^a-z0-9]", "", entity.split()[0].lower()) if company_like(entity) else ""
+    keys = {key} | ({first} if len(first) >= 4 else set())
+    if re.sub(r"[^a-z0-9]", "", deal_id.lower()) in keys:
         return True
     names = [re.sub(r"[^a-z0-9]", "", d.filename.lower()) for d in evidence.documents.values()]
-    return bool(names) and sum(key in n for n in names) * 2 > len(names)
+    return bool(names) and any(sum(k in n for n in names) * 2 > len(names) for k in keys)
 
 
 def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:

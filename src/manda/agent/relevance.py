@@ -57,6 +57,11 @@ def _stem(word: str) -> str:
     return word
 
 
+# the stems of the words that say when, even with no year ("year", "quarter", "annual", "exercice")
+PERIOD_FORMS = frozenset(_stem(w) for w in _WORDS.words("period_form_words"))
+_FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal", "exercice"
+
+
 def content_terms(question: str) -> list[str]:
     """The question's topic words, stemmed, without the words of its form."""
     out: list[str] = []
@@ -273,7 +278,7 @@ def _period_words(question: str) -> set[str]:
     for _, start, end in find_periods(question, bare_years=True):
         words.update(content_terms(question[start:end]))
     if words:
-        words.update({"fiscal", "financial"})
+        words.update(_FISCAL)
     return words
 
 

@@ -24,6 +24,7 @@ from manda.finance.periods import period_end, period_kind, period_sort_key, year
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
+from manda.vocabulary import vocabulary
 
 # Question subjects (vocabulary) and how extractors may key the same thing.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -35,10 +36,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
-_CORRECTION_TEXT = re.compile(
-    r"\b(?:misstated|corrected|correction|restated|previously reported|revised|replaces)\b",
-    re.IGNORECASE,
-)
+_CORRECTION_TEXT = vocabulary().cues("correction_stated")  # "misstated", "rectifié", "berichtigt"
 
 
 def subject_base(subject: str) -> str:
@@ -205,7 +203,10 @@ class Reading:
         return [self.primary, *self.support, *self.conflicts, *self.corrected_from]
 
 
-_UNIT_TEXT = re.compile(r"[€£$%]|\b(?:EUR|GBP|USD|CHF)\b|\d\s*x\b|people|employees")
+def _with_unit(value_text: str) -> bool:
+    """The value as written carries its unit: a currency, a percentage, a multiple or the people
+    it counts ("€5.2M", "19%", "3.0x", "120 employees", "186 salariés"), not a bare "5,200"."""
+    return any(a.currency or a.unit for a in find_amounts(value_text))
 
 
 def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
@@ -221,7 +222,7 @@ def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple
         0 if doc is not None and doc.draft else 1,
         1 if finding.status is FindingStatus.APPROVED else 0,
         finding.location.kind.value == "page",
-        1 if _UNIT_TEXT.search(finding.value_text or "") else 0,
+        1 if _with_unit(finding.value_text or "") else 0,
         -(finding.location.page or 0),
         doc.doc_date.toordinal() if doc is not None and doc.doc_date else 0,
     )
@@ -234,7 +235,7 @@ def best_of(findings: Sequence[Finding], evidence: Evidence) -> Finding:
 
 def is_correction_statement(finding: Finding) -> bool:
     """A sentence that reports a correction ("was misstated as EUR 3.1 million")."""
-    return bool(_CORRECTION_TEXT.search(finding.excerpt))
+    return _CORRECTION_TEXT.found(finding.excerpt)
 
 
 def _clusters(findings: Sequence[Finding]) -> list[list[Finding]]:

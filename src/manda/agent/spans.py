@@ -34,6 +34,7 @@ from manda.agent.kinds import (
 )
 from manda.agent.relevance import (
     OFF_TOPIC,
+    PERIOD_FORMS,
     content_terms,
     names_topic,
     says_change,
@@ -69,11 +70,8 @@ _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
 _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
-_FLOW = re.compile(r"\b(?:years?|months|quarters?|periods?) ended\b|\bfiscal years?\b",
-                   re.IGNORECASE)
+_FLOW = vocabulary().cues("flow_caption")  # "Years Ended December 31", "exercice clos le"
 _PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
-# words that say when, even with no year: "at year end", "this quarter", "fiscal"
-_PERIOD_FORM = {"year", "quarter", "fiscal", "month", "period", "annual", "annually"}
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
@@ -461,7 +459,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     terms = [t for t in asked.terms if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
-    when = {t for t in terms if t in asked.when or t in _PERIOD_FORM}
+    when = {t for t in terms if t in asked.when or t in PERIOD_FORMS}
     core = [t for t in terms if t not in when] or terms
     pool = _candidates(evidence)
     if not pool.spans:

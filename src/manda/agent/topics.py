@@ -55,7 +55,12 @@ def shape_for(question: str) -> Shape | None:
                     and facility_name(question) is not None:
                 return DEBT  # "headroom on the RCF" is what is left to draw, not a test
             return shape
+    if _RUNS_COMPANY.search(question):  # "Wer leitet die Kessler GmbH?", "Quien dirige …?"
+        return MANAGEMENT
     return None
+
+
+_RUNS_COMPANY = _WORDS.cues("runs_company").accents_optional()
 
 
 def asked_role(question: str) -> str | None:

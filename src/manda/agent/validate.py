@@ -47,12 +47,7 @@ def _cues(name: str) -> Cues:
     return vocabulary().cues(name)
 
 
-_META = re.compile(
-    r"^\s*(?:here(?:'s| is| are)\b|below\b|sure\b|certainly\b|great question|good question|"
-    r"let me\b|i(?:'ll| will| have|'ve| looked| searched)\b|based on (?:the|my) (?:search|"
-    r"documents|data)\b|to answer\b)",
-    re.IGNORECASE,
-)
+_META = _cues("answer_preamble")  # "Here is …", "Voici …", "I searched …", "He buscado …"
 _SMALL_COUNT = 100
 
 
@@ -584,7 +579,7 @@ def check_wording(text: str, required: Requirements, evidence: Evidence | None =
     if required.offer_qa and not required.qa_proposed and not _cues("qa_offer").search(text):
         errors.append("Offer to add the open question(s) to the deal's Q&A list.")
     lines = [line for line in text.splitlines() if line.strip()]
-    meta = [line for line in lines[:3] if _META.match(line)]
+    meta = [line for line in lines[:3] if _META.begins(line)]
     if len(meta) > 1:
         errors.append("Use at most one short orienting line before the content.")
     return errors

@@ -9,13 +9,22 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from manda.finance.periods import LINK_BEFORE, MONTH_WORDS, find_periods
 from manda.vocabulary import vocabulary
-from manda.vocabulary.model import NumberWords
+from manda.vocabulary.numbers import (
+    CODES,
+    CURRENCY_WORDS,
+    MULTIPLIER,
+    MULTIPLIER_WORDS,
+    MULTIPLIERS,
+    THOUSANDS_UNITS,
+    alternatives,
+    number_words,
+    unit_lead,
+)
 
 __all__ = [
     "MULTIPLIER",
@@ -36,12 +45,6 @@ __all__ = [
 ]
 
 CURRENCY_SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
-_CODES = {
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
-    "£": "GBP", "gbp": "GBP",
-    "$": "USD", "us$": "USD", "usd": "USD",
-    "chf": "CHF",
-}
 
 
 @dataclass(frozen=True)
@@ -139,45 +142,17 @@ def parse_number(text: str, *, decimal_comma: bool = False) -> float | None:
 
 # ---------------------------------------------------------------- around a number
 
-def _number_words() -> list[NumberWords]:
-    return [lang.numbers for lang in vocabulary().languages.values()]
-
-
-def _alternatives(words: Iterable[str]) -> str:
-    """Words as one alternation, longest first, each as written (case matters: "M" vs "m")."""
-    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
-
-
-def _currency_of(unit: str) -> str:
-    """The currency a unit such as "TEUR", "K€" or "TCHF" is of."""
-    for code in ("EUR", "USD", "GBP", "CHF"):
-        if unit.upper().endswith(code):
-            return code
-    return _CODES.get(unit[-1:], "EUR")
-
-
-# A word after a number that multiplies it, in every language the vocabulary reads.
-_MULTIPLIER_WORDS = [w for lang in _number_words() for ws in lang.multipliers.values() for w in ws]
-_MULTIPLIERS: dict[str, int] = {
-    w.lower().rstrip("."): factor for lang in _number_words()
-    for factor, words in lang.multipliers.items() for w in words}
-# Thousands of a currency after the number ("4.620 TEUR", "3.200 T€", "5 200 K€").
-_THOUSANDS_UNITS: dict[str, str] = {
-    w: _currency_of(w) for lang in _number_words() for w in lang.thousands_of_currency}
 # Units only decimal-comma writing uses: the number beside it reads that way ("TEUR 3.200" is
 # three thousand two hundred thousand euros, not 3.2).
 _ENGLISH_UNITS = {w.lower() for ws in vocabulary().languages["en"].numbers.multipliers.values()
                   for w in ws}
-_COMMA_UNITS = _alternatives(
-    w for lang in _number_words() if lang.decimal == ","
+_COMMA_UNITS = alternatives(
+    w for lang in number_words() if lang.decimal == ","
     for w in (*lang.thousands_of_currency,
               *(m for ms in lang.multipliers.values() for m in ms))
     if w.lower().rstrip(".") not in _ENGLISH_UNITS)
 _COMMA_UNIT = re.compile(rf"^(?:{_COMMA_UNITS})(?![\w])", re.IGNORECASE)
 _COMMA_UNIT_BEFORE = re.compile(rf"(?:{_COMMA_UNITS})$", re.IGNORECASE)
-_CURRENCY_WORDS: dict[str, str] = {
-    w.lower(): code for lang in _number_words()
-    for code, words in lang.currencies.items() for w in words}
 # A minus sign counts only when attached ("-€0.3M"); "Revenue – €5.2M" uses a dash as punctuation.
 _PREFIX = re.compile(
     r"(?:(?<![\w])(?P<neg>[-−–]))?"
@@ -185,9 +160,6 @@ _PREFIX = re.compile(
     r"\s?(?P<neg2>[-−–](?=\d))?$"
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
-# the multiplier words as one alternation ("million", "Mio.", "Md"), for grammars written around
-# an amount
-MULTIPLIER = _alternatives(_MULTIPLIER_WORDS)
 _MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{MULTIPLIER})(?![\w])")
 _MULTIPLIED = re.compile(rf"\d\s?(?:{MULTIPLIER})(?![^\W\d_])")
 
@@ -197,18 +169,16 @@ def multiplied(text: str) -> bool:
     return _MULTIPLIED.search(text) is not None
 # An ISO code is a whole word: "5.000 euros" is in euros, not "EUR" and a stray "os".
 _POST_CURRENCY = re.compile(
-    rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
+    rf"\s?(?P<cur>(?:EUR|USD|GBP|CHF)(?![\w])|€|£|\$|(?:{alternatives(CURRENCY_WORDS)})(?![\w]))",
     re.IGNORECASE)
-_POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{_alternatives(_THOUSANDS_UNITS)})(?![\w])")
+_POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{alternatives(THOUSANDS_UNITS)})(?![\w])")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
-_PEOPLE = re.compile(
-    r"\s(?:full[\s-]time\s+)?(?:employees|FTEs?|people|staff|heads|workers|members\s+of\s+staff)\b"
-)
+_PEOPLE = vocabulary().cues("people_counted")  # "120 employees", "186 salariés", "45 Mitarbeiter"
 # A word right before a number that makes it a reference, not an amount ("p. 12", "note 4",
 # "IFRS 15", "Anhang 3", "article 7"), in every language the vocabulary reads.
 _REFERENCE = re.compile(
-    rf"(?:(?<![\w])(?:{_alternatives(w for lang in _number_words() for w in lang.references)})"
+    rf"(?:(?<![\w])(?:{alternatives(w for lang in number_words() for w in lang.references)})"
     r"\.?|[§#])\s*$",
     re.IGNORECASE,
 )
@@ -224,7 +194,7 @@ def _currency_code(token: str) -> str:
         if token.endswith(code):
             return code
     low = token.lower()
-    return _CODES.get(low) or _CURRENCY_WORDS.get(low) or _CODES.get(token[-1:], "EUR")
+    return CODES.get(low) or CURRENCY_WORDS.get(low) or CODES.get(token[-1:], "EUR")
 
 
 def _masked_spans(text: str) -> list[tuple[int, int]]:
@@ -261,8 +231,8 @@ def find_amounts(
 # "12 345 K€", "1 234,5 M€", "€ 12 345": thousands grouped by plain spaces, as French writes
 # them, read as one number where a unit or currency stands beside it (a bare "2023 1 200" is
 # not joined).
-_UNIT_AFTER = (rf"\s?(?:%|€|£|\$|EUR|USD|GBP|CHF|{_alternatives(_THOUSANDS_UNITS)}"
-               rf"|{_alternatives(_MULTIPLIER_WORDS)}|{_alternatives(_CURRENCY_WORDS)})(?![\w])")
+_UNIT_AFTER = (rf"\s?(?:%|€|£|\$|EUR|USD|GBP|CHF|{alternatives(THOUSANDS_UNITS)}"
+               rf"|{alternatives(MULTIPLIER_WORDS)}|{alternatives(CURRENCY_WORDS)})(?![\w])")
 _SPACED_GROUPS = re.compile(
     rf"(?<![\d.,])\d{{1,3}}(?: \d{{3}})+(?:,\d+)?(?={_UNIT_AFTER})"
     r"|(?:(?<=€ )|(?<=£ )|(?<=\$ )|(?<=EUR )|(?<=USD )|(?<=GBP )|(?<=CHF ))"
@@ -301,7 +271,7 @@ def _read_amount(
         cur = _currency_code(prefix.group("cur"))
         negative = bool(prefix.group("neg") or prefix.group("neg2"))
         pmult = (prefix.group("pmult") or prefix.group("smult") or "").strip().rstrip(".")
-        value_mult = _MULTIPLIERS[pmult.lower().replace("t", "k")] if pmult else 1
+        value_mult = MULTIPLIERS[pmult.lower().replace("t", "k")] if pmult else 1
     else:
         if start > 0 and (text[start - 1].isalpha() or text[start - 1] in "_"):
             return None  # "Q3", "B15", "FY24", "H1"
@@ -320,14 +290,15 @@ def _read_amount(
     else:
         if mult == 1 and cur is None and (th := _POST_THOUSANDS.match(text, pos)) is not None:
             mult, pos = 1000, th.end()
-            cur = _THOUSANDS_UNITS[th.group("unit")]
+            cur = THOUSANDS_UNITS[th.group("unit")]
         if mult == 1 and (mm := _MULT_RE.match(text, pos)) is not None:
             word = mm.group("mult").rstrip(".")
             if not (mm.group("sp") and word in {"b", "B"}):  # "5 B" is a footnote, "5B" is not
-                mult, pos = _MULTIPLIERS[word.lower().rstrip(".")], mm.end()
+                mult, pos = MULTIPLIERS[word.lower().rstrip(".")], mm.end()
         if cur is None and (post := _POST_CURRENCY.match(text, pos)) is not None:
             cur, pos = _currency_code(post.group("cur")), post.end()
-        if cur is None and (people := _PEOPLE.match(text, pos)) is not None:
+        if cur is None and text[pos:pos + 1].isspace() and (
+                people := _PEOPLE.pattern.match(text, pos + 1)) is not None:
             unit, pos = "people", people.end()
     if pos < len(text) and (text[pos].isalnum() or text[pos] == "_"):
         return None  # "3rd", "10am", "3Q24", "5kg"
@@ -501,8 +472,8 @@ def shown_as_written(value: float, unit: str, written: str) -> str:
 
 _CUR = r"(?:US\$|€|£|\$|\bEUR|\bUSD|\bGBP|\bCHF)"
 def _scale_words(factor: int) -> str:
-    words = [w for lang in _number_words() for w in lang.scales.get(factor, ())]
-    return rf"|(?<![\w])(?:en\s+|in\s+)?(?:{_alternatives(words)})(?![\w])" if words else ""
+    words = [w for lang in number_words() for w in lang.scales.get(factor, ())]
+    return rf"|(?<![\w])(?:(?:{unit_lead()})\s+)?(?:{alternatives(words)})(?![\w])" if words else ""
 
 
 # The structural ways a unit line says its scale (symbols, '000, ISO codes); the words of every
@@ -566,7 +537,7 @@ _WORD_BEFORE = re.compile(r"(\w+)\s*$")
 
 _CURRENCY_ANY = re.compile(
     r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\b(?:U\.?S\.?\s+)?dollars?\b"
-    rf"|(?<![\w])(?:{_alternatives(_CURRENCY_WORDS)})(?![\w]))",
+    rf"|(?<![\w])(?:{alternatives(CURRENCY_WORDS)})(?![\w]))",
     re.IGNORECASE,
 )
 
@@ -577,8 +548,8 @@ def currency_from_text(text: str) -> str | None:
     if m is None:
         return None
     word = m.group(0).lower()
-    if word in _CURRENCY_WORDS:
-        return _CURRENCY_WORDS[word]
+    if word in CURRENCY_WORDS:
+        return CURRENCY_WORDS[word]
     if "dollar" in word:
         return "USD"
     return (m.group(1) or "").upper() or _currency_code(m.group(0))

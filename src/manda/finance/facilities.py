@@ -67,6 +67,8 @@ _NOUNS: tuple[tuple[str, str], ...] = (
     ("credit facility", _slot("facility_credit")),
 )
 _NOUN = re.compile("|".join(f"(?P<n{i}>{p})" for i, (_, p) in enumerate(_NOUNS)), _I)
+# a plural noun's endings, in every language ("overdrafts", "Kreditlinien", "découverts")
+_PLURAL = tuple(dict.fromkeys(e for lang in _WORDS.languages.values() for e in lang.plural_endings))
 # Sized at signing and used as needed: the limit and the drawn amount differ.
 DRAWABLE = {"revolving credit facility", "overdraft", "credit line", "credit facility"}
 
@@ -123,7 +125,7 @@ def facility_roles(text: str, start: int, end: int, amounts: Sequence[Amount]
             continue
         # "a revolving credit facility of £1.5m" sizes one facility; "overdrafts of £5.0m" is
         # a balance
-        one = not re.search(r"(?:s|ies|en)$", noun.group(0), _I) or noun.group(0).isupper()
+        one = not noun.group(0).lower().endswith(_PLURAL) or noun.group(0).isupper()
         between = (text[noun.end() : amount.start]
                    if noun.end() <= amount.start and one else None)
         role = _role(lead, tail, between)

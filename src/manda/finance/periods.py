@@ -18,6 +18,7 @@ from datetime import date
 
 from manda.finance.period_forms import FormReader, ordinals
 from manda.vocabulary import vocabulary
+from manda.vocabulary.numbers import MULTIPLIER, THOUSANDS_UNITS, alternatives, unit_lead
 
 __all__ = [
     "find_dates",
@@ -141,10 +142,14 @@ _HEADER_YEAR = re.compile(
     rf"^\s*(?:{_HEADER_WORDS}\s+)?(?:FY\s*)?{_APOS}({_YEAR4})\s*(?:{_HEADER_WORDS})?\s*$",
     _FLAGS,
 )
-# Units a column header may carry beside its period: "2024 £m", "FY24 ($000)", "Ist 2024 TEUR".
+# Units a column header may carry beside its period: "2024 £m", "FY24 ($000)", "Ist 2024 TEUR",
+# "2024 (en K€)": a currency's sign or code with a multiplier, thousands of a currency, a
+# multiplier and its currency, '000; their words from every language's `numbers:`.
+_HEADER_CURRENCY = r"(?:US\$|€|£|\$|EUR|USD|GBP|CHF)"
 _HEADER_UNITS = re.compile(
-    r"\(?\s*(?:in\s+)?(?:(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|mm|mn|m|k|bn)?|"
-    r"TEUR|kEUR|T€|k€|m€|Mio\.?\s?(?:€|EUR)?|['’]000s?)\s*\)?(?![\w])",
+    rf"(?<![^\W\d_])\(?\s*(?:(?:{unit_lead()})\s+)?(?:{_HEADER_CURRENCY}\s?['’]?(?:000s?|{MULTIPLIER})?|"
+    rf"{alternatives(THOUSANDS_UNITS)}|(?:{MULTIPLIER})\.?\s?{_HEADER_CURRENCY}?|['’]000s?)"
+    r"\s*\)?(?![\w])",
     _FLAGS,
 )
 _BARE_YEAR_LEAD = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(

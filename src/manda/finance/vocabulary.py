@@ -13,7 +13,7 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.model import LineItem, UnitKind
 
 __all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "canonical_subject",
-           "find_line_items", "find_subjects", "line_item_of", "metric_spec"]
+           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "only_a_line_item"]
 
 MetricSpec = LineItem  # a metric's spec is its line item in the deal vocabulary
 LINE_ITEMS: tuple[LineItem, ...] = vocabulary().line_items
@@ -64,6 +64,13 @@ def find_line_items(text: str) -> list[tuple[str, int, int]]:
 def find_subjects(text: str) -> list[tuple[str, int, int]]:
     """Every metric named in `text`: (canonical subject, start, end), longest name first wins."""
     return [found for found in find_line_items(text) if found[0] in _BY_SUBJECT]
+
+
+def only_a_line_item(label: str) -> bool:
+    """The whole label is one line item's wording ("Net sales", "Chiffre d'affaires"): in a table
+    that breaks the line item down, its total row."""
+    name = label.strip().rstrip(":")
+    return any(start == 0 and end == len(name) for _, start, end in find_line_items(name))
 
 
 def line_item_of(label: str) -> LineItem | None:

@@ -20,8 +20,9 @@ intents, roles or line items asks a `Cues` object, never a regex of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 __all__ = ["Cues", "check_phrase", "compile_phrase", "cues"]
@@ -34,13 +35,25 @@ _SOME_WORDS = r"(?:[^\s.?!;]+[\s\-]+){0,3}"
 _SENTENCE_WORDS = r"(?:[^.?!;]*?[\s\-'’])?"  # an elision ("l'EBITDA") ends one too
 
 
-def _word(token: str) -> str:
-    """One word of a phrase: literal text, `*` for any ending, `a|b` for either."""
+def _accent_optional(text: str) -> str:
+    """Literal text whose accented letters may be typed without their accent ("quién" reads
+    "quien" too, "société" "societe")."""
+    out = []
+    for char in text:
+        base = unicodedata.normalize("NFD", char)[0]
+        out.append(f"[{char}{base}]" if base != char and base.isascii() else char)
+    return "".join(out)
+
+
+def _word(token: str, loose: bool = False) -> str:
+    """One word of a phrase: literal text, `*` for any ending, `a|b` for either; `loose`: its
+    accents optional."""
     alternatives = []
     for option in token.split("|"):
         stem, star = (option[:-1], True) if option.endswith("*") and len(option) > 1 \
             else (option, False)
         text = re.sub(r"['’]", "['’]", re.escape(stem)).replace(r"\#", _NUMBER)
+        text = _accent_optional(text) if loose else text
         alternatives.append(text + (r"\w*" if star else ""))
     return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
 
@@ -57,8 +70,9 @@ def check_phrase(phrase: str) -> None:
                              f"brackets ('[the] board', '[at least] two'), not {chunk!r}")
 
 
-def compile_phrase(phrase: str) -> str:
-    """The pattern of one cue phrase: whole words where it begins and ends with a word."""
+def compile_phrase(phrase: str, loose: bool = False) -> str:
+    """The pattern of one cue phrase: whole words where it begins and ends with a word (`loose`:
+    an accented letter may be typed without its accent)."""
     phrase = phrase.strip()
     if phrase.startswith("re:"):  # its own boundaries, where it wants them
         return "(?:" + phrase[3:].strip() + ")"
@@ -68,7 +82,7 @@ def compile_phrase(phrase: str) -> str:
     negative = ""
     if tokens and tokens[-1].startswith("!") and len(tokens) > 1:
         negative = f"(?!{_GAP}(?:" + "|".join(
-            _word(w) for w in tokens.pop()[1:].split("|")) + r")(?![\w]))"
+            _word(w, loose) for w in tokens.pop()[1:].split("|")) + r")(?![\w]))"
     pieces: list[tuple[str, str]] = []  # (pattern, "word" | "optional" | "span")
     for token in tokens:
         if token == "~":
@@ -77,9 +91,9 @@ def compile_phrase(phrase: str) -> str:
             pieces.append((_SOME_WORDS if token == "[~]" else _SENTENCE_WORDS, "span"))
         elif token.startswith("[") and token.endswith("]") and len(token) > 2:
             words = token[1:-1].split()  # "[at least]": the words together, or none of them
-            pieces.append((_GAP.join(_word(w) for w in words), "optional"))
+            pieces.append((_GAP.join(_word(w, loose) for w in words), "optional"))
         else:
-            pieces.append((_word(token), "word"))
+            pieces.append((_word(token, loose), "word"))
     out, gap_needed = "", False
     for pattern, kind in pieces:
         if kind == "span":  # its words bring their gaps: "did ... discuss" is "did discuss" too
@@ -102,11 +116,17 @@ class Cues:
     """A set of cue phrases and the one pattern they compile to."""
 
     phrases: tuple[str, ...]
+    loose: bool = False  # an accented letter may be typed without its accent
 
     @property
     def pattern(self) -> re.Pattern[str]:
         """Compiled on first use, once for the same phrases."""
-        return _compiled(self.phrases)
+        return _compiled(self.phrases, self.loose)
+
+    def accents_optional(self) -> Cues:
+        """The same cues read as people type a question: an accented letter may be typed
+        without its accent ("quien dirige" for "quién dirige", "Qui dirige la societe")."""
+        return replace(self, loose=True)
 
     def search(self, text: str) -> re.Match[str] | None:
         """The first cue in the text; the same text asked of the same cues again (a deal's
@@ -149,7 +169,7 @@ class Cues:
         return bool(self.phrases)
 
     def __or__(self, other: Cues) -> Cues:
-        return cues((*self.phrases, *other.phrases))
+        return replace(cues((*self.phrases, *other.phrases)), loose=self.loose or other.loose)
 
     @property
     def slot(self) -> str:
@@ -167,10 +187,10 @@ class Cues:
 
 
 @cache
-def _compiled(phrases: tuple[str, ...]) -> re.Pattern[str]:
+def _compiled(phrases: tuple[str, ...], loose: bool = False) -> re.Pattern[str]:
     # longest first, so "net revenue retention" wins over "net revenue" at the same place
     ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
-    body = "|".join(f"(?:{compile_phrase(p)})" for p in ordered) or r"(?!x)x"
+    body = "|".join(f"(?:{compile_phrase(p, loose)})" for p in ordered) or r"(?!x)x"
     return re.compile(body, re.IGNORECASE)
 
 

@@ -202,7 +202,8 @@ def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
         for role in roles)
 
 
-_TOKEN = re.compile(r"[^\W\d_]+")
+# a word; a letter followed by a dot is an abbreviation's ("S.L.", "U.S."), no word of a language
+_TOKEN = re.compile(r"[^\W\d_]{2,}|[^\W\d_](?!\.)")
 
 
 @cache

@@ -296,6 +296,9 @@ class LanguageFile(_File):
     # the words a deal team uses for the same thing, by concept (its key is its own noun)
     stem_suffixes: tuple[str, ...] = ()
     concepts: dict[str, tuple[str, ...]] = {}
+    # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
+    # named in the plural is a balance of several, not one facility sized
+    plural_endings: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- as the code reads them

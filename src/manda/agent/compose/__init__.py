@@ -24,6 +24,7 @@ from manda.agent.compose import (
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.leads import led_by_best_span
 from manda.agent.evidence import Evidence
+from manda.agent.frame import company_like
 from manda.agent.topics import COVENANTS, LITIGATION, MANAGEMENT, OVERVIEW, Shape
 from manda.answers import Intent
 
@@ -51,8 +52,9 @@ def topic_shape(ask: Ask) -> Shape | None:
         return None  # "management's EBITDA estimate" is an EBITDA question
     if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:
         return None  # "overview of the data room" is about the room
-    if shape is MANAGEMENT and ask.entity:
-        return None  # a named person's question goes to the person
+    if shape is MANAGEMENT and ask.entity and not company_like(ask.entity):
+        return None  # a named person's question goes to the person ("who runs Kessler GmbH?"
+        # names the company whose team it asks for)
     return shape
 
 

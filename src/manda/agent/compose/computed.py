@@ -8,7 +8,6 @@ A metric the documents state themselves is quoted instead (`evidence_first`), ne
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
@@ -22,6 +21,7 @@ from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.vocabulary import vocabulary
+from manda.vocabulary.numbers import scale_phrases
 
 _READABLE = {"operating cash flow": "operating cash flow", "capex": "capital expenditures",
              "operating income": "operating income", "d&a": "depreciation and amortisation",
@@ -145,7 +145,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
         terms = f"({terms}) ÷ {written(metric.over)}" + (" × 365" if metric.times == 365
                                                         else "")
     line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
-    unit = _UNIT.search(line)
+    unit = _unit(line)
     result = (f"{value:,.0f}" if metric.over is None
               else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
     if metric.over is None:
@@ -153,10 +153,23 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
         result = f"{value / scale:,.0f}"
     return vocabulary().answer("computed_working", language, metric=metric.name, names=names,
                                terms=terms, result=result,
-                               unit=f" ({unit.group(0).strip('() ')})" if unit else "")
+                               unit=f" ({unit})" if unit else "")
 
 
-_UNIT = re.compile(r"[\w$ ]*\bin (?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+_SCALE = scale_phrases()  # "in millions", "en milliers d'euros", "in Tausend"
+
+
+def _unit(line: str) -> str:
+    """A statement's unit as its unit line words it ("(In millions, except per share amounts)"
+    gives "In millions, except per share amounts"); "" when the line states no scale in words."""
+    found = _SCALE.search(line)
+    if found is None:
+        return ""
+    start = found.start()
+    while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_$ "):
+        start -= 1
+    end = line.find(")", found.end())
+    return line[start:end if end >= 0 else len(line)].strip("() ")
 
 
 def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -206,12 +219,12 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     working = (f"{name} {_shown(shown)} {cite([part.source])} ÷ {of.lower()} {_shown(whole)} "
                f"{cite([total.source])}")
     line = part.scale.line if part.scale is not None else ""
-    unit = _UNIT.search(line)
+    unit = _unit(line)
     formula = words.answer(
         "computed_working", language, metric=metric, names=f"{name} ÷ {of.lower()}",
         terms=f"{shown.written.replace('$', '').strip('()')} ÷ "
               f"{whole.written.replace('$', '').strip('()')}",
-        result=f"{ratio:.3f}", unit=f" ({unit.group(0).strip('() ')})" if unit else "")
+        result=f"{ratio:.3f}", unit=f" ({unit})" if unit else "")
     text = words.answer("computed_result", language, metric=metric if metric[1:2].isupper()
                         else _capital(metric),
                         result=f"{ratio * 100:.1f}%", period=when(part, shown, evidence, language),

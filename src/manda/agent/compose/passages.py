@@ -16,7 +16,14 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.evidence import Evidence
 from manda.agent.kinds import states_reason
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, says_change, stems_of, term_in
+from manda.agent.relevance import (
+    CLOSE_BELOW,
+    NOT_FOUND_BELOW,
+    PERIOD_FORMS,
+    says_change,
+    stems_of,
+    term_in,
+)
 from manda.agent.spans import (
     Span,
     a_movement,
@@ -162,9 +169,7 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
-             and t not in ask.frame.ranking.when and t not in _FORM_OF_PERIOD
+             and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
     return all(term_in(t, own) for t in asked)
 
-
-_FORM_OF_PERIOD = {"year", "quarter", "fiscal", "month", "period"}

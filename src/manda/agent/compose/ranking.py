@@ -8,18 +8,18 @@ the period, and the table cited.
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, pick_figure, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
 from manda.finance.figures import Figure
+from manda.finance.vocabulary import only_a_line_item
+from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
 MIN_ROWS = 2
-_TOTAL = re.compile(r"^\s*(?:total|consolidated|net sales$|all other)\b", re.IGNORECASE)
+_CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
 
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -41,11 +41,19 @@ def _siblings(top: Span, spans: list[Span]) -> list[Span]:
     for span in spans:
         if span.row is None or span.source.chunk_id != top.source.chunk_id:
             continue
-        if set(span.row.cells) != columns or _TOTAL.match(span.row.label):
+        if set(span.row.cells) != columns or _a_total(span.row.label):
             continue
         if all(span.row.label != s.row.label for s in out if s.row is not None):
             out.append(span)
     return out
+
+
+def _a_total(label: str) -> bool:
+    """A row that adds its siblings up: a total's words ("Total", "All other", "Summe",
+    "Sous-total"), the whole group's ("Consolidated"), or only the line item the table breaks
+    down ("Net sales", "Chiffre d'affaires")."""
+    name = label.strip().rstrip(":")
+    return is_total_row(name) or _CONSOLIDATED.begins(name) or only_a_line_item(name)
 
 
 def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | None, float]] | None:

@@ -14,6 +14,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from manda.models import Finding, FindingKind
+from manda.vocabulary import vocabulary
 
 __all__ = [
     "EntityResolver",
@@ -29,9 +30,8 @@ EntityType = Literal["person", "organisation"]
 
 _TRANSLITERATE = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe",
                                 "å": "aa", "œ": "oe", "ł": "l", "đ": "d"})
-_TITLES = re.compile(
-    r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame|herr|frau|dipl\.?-?\w*|mag|ing)\.?\s+)+", re.IGNORECASE
-)
+# a person's titles before the name, in every language ("Dr. Prof.", "Herr Dipl.-Ing.", "Mme")
+_TITLES = vocabulary().cues("honorifics").around(head=r"^(?:", tail=r"\.?\s+)+")
 _LEGAL_SUFFIXES = (
     r"gmbh\s*&\s*co\.?\s*kg(?:aa)?", r"ag\s*&\s*co\.?\s*kg", r"gmbh", r"ag", r"se", r"kg", r"kgaa",
     r"ug", r"ohg", r"e\.?\s?v", r"ltd", r"limited", r"plc", r"llp", r"llc", r"lp", r"inc",

@@ -1,0 +1,168 @@
+"""The last word lists of a language that lived in code, read from the language files once: each
+reads one case in English as before, and one in French, German and Spanish."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.agent import conform, constraints, kinds, selection, spans, validate
+from manda.agent.compose import computed, ranking
+from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
+from manda.finance.amounts import find_amounts
+from manda.finance.facilities import facility_roles
+from manda.finance.periods import parse_period
+from manda.ingest.extract.dedupe import canonical_entity
+
+
+@pytest.mark.parametrize(("header", "period"), [
+    ("2024 £m", "FY2024"), ("FY24 ($000)", "FY2024"), ("2023 (in millions)", "FY2023"),
+    ("Ist 2024 TEUR", "FY2024"), ("2024 in Mio. €", "FY2024"),
+    ("2024 (en K€)", "FY2024"), ("2023 en milliers", "FY2023"),
+    ("2024 (en miles)", "FY2024"), ("2025 en millones", "FY2025")])
+def test_a_column_header_s_unit_beside_its_year(header: str, period: str) -> None:
+    assert parse_period(header) == period
+
+
+def test_a_word_ending_on_a_unit_is_no_unit() -> None:
+    assert parse_period("2024 Am") is None  # "m" ends a word here: no "2024 A" in £m
+
+
+@pytest.mark.parametrize(("one", "several"), [
+    ("An overdraft of £5.0m at 31 March 2024.", "Overdrafts of £5.0m at 31 March 2024."),
+    ("Eine Kreditlinie von EUR 5,0 Mio. zum 31.12.2023.",
+     "Kreditlinien von EUR 5,0 Mio. zum 31.12.2023."),
+    ("Un découvert bancaire de 5,0 M€ au 31 décembre 2023.",
+     "Découverts bancaires de 5,0 M€ au 31 décembre 2023."),
+    ("Un descubierto de 5,0 millones de euros al 31 de diciembre de 2023.",
+     "Descubiertos de 5,0 millones de euros al 31 de diciembre de 2023.")])
+def test_a_facility_named_in_the_plural_is_a_balance_of_several(one: str, several: str) -> None:
+    def roles(text: str) -> list[str]:
+        return [f.role.value for f in facility_roles(text, 0, len(text), find_amounts(text))]
+    assert roles(one) == ["facility limit"]  # one facility, sized
+    assert roles(several) == []  # several facilities' balance: no one facility's size
+
+
+@pytest.mark.parametrize(("caption", "flow"), [
+    ("Consolidated Statements of Operations (in millions) Years Ended December 31,", True),
+    ("Consolidated Balance Sheets (in millions) December 31,", False),
+    ("Gewinn- und Verlustrechnung für die Zeit vom 1. Januar bis 31. Dezember 2023", True),
+    ("Compte de résultat de l'exercice clos le 30 septembre 2024", True),
+    ("Cuenta de pérdidas y ganancias del ejercicio terminado el 31 de diciembre de 2023", True),
+    ("Balance al 31 de diciembre de 2023", False)])
+def test_a_caption_says_its_figures_run_over_a_period(caption: str, flow: bool) -> None:
+    assert spans._FLOW.found(caption) is flow
+
+
+@pytest.mark.parametrize(("question", "when"), [
+    ("What was annual revenue?", "annual"),
+    ("Wie hoch war der Umsatz im Geschäftsjahr?", "Geschäftsjahr"),
+    ("Quel est le chiffre d'affaires annuel ?", "annuel"),
+    ("¿Cuál fue la cifra de negocios del ejercicio?", "ejercicio")])
+def test_a_word_that_says_when_is_no_word_of_what_is_asked(question: str, when: str) -> None:
+    (stem,) = content_terms(when)
+    assert stem in content_terms(question)
+    assert stem in PERIOD_FORMS
+    assert not set(content_terms(question.replace(when, ""))) & PERIOD_FORMS
+
+
+def test_a_quarter_asked_for_is_what_is_asked() -> None:
+    (quarter,) = content_terms("quarter")
+    assert quarter in content_terms("Which quarter is seasonally strongest?")
+    assert quarter not in PERIOD_FORMS
+
+
+@pytest.mark.parametrize(("question", "fiscal"), [
+    ("What was revenue in fiscal 2024?", "fiscal"),
+    ("Wie hoch war der Umsatz im Geschäftsjahr 2024?", "Geschäftsjahr"),
+    ("Quel est le chiffre d'affaires pour exercice 2024 ?", "exercice"),
+    ("¿Cuál fue la cifra de negocios del ejercicio 2024?", "ejercicio")])
+def test_a_fiscal_year_s_word_beside_its_year_says_when(question: str, fiscal: str) -> None:
+    (stem,) = content_terms(fiscal)
+    assert stem in question_terms(question).when
+
+
+@pytest.mark.parametrize(("label", "total"), [
+    ("Total net sales", True), ("Consolidated", True), ("Net sales", True), ("Services", False),
+    ("Summe", True), ("Konzern", True), ("Region Nord", False),
+    ("Sous-total", True), ("Chiffre d'affaires", True), ("Services numériques", False),
+    ("Total general", True), ("Consolidado", True), ("Importe neto de la cifra de negocios", True),
+    ("Península Ibérica", False)])
+def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> None:
+    assert ranking._a_total(label) is total
+
+
+@pytest.mark.parametrize(("line", "unit"), [
+    ("CONSOLIDATED STATEMENTS OF OPERATIONS (In millions, except per share amounts)",
+     "In millions, except per share amounts"),
+    ("Konzernbilanz (in Tausend EUR)", "in Tausend EUR"),
+    ("Compte de résultat (en milliers d'euros)", "en milliers d'euros"),
+    ("Cuenta de pérdidas y ganancias (en miles de euros)", "en miles de euros"),
+    ("Income statement 2024", "")])
+def test_a_computed_figure_names_its_statement_s_unit(line: str, unit: str) -> None:
+    assert computed._unit(line) == unit
+
+
+@pytest.mark.parametrize("text", ["a team of 120 full-time employees", "45 Mitarbeiter",
+                                  "186 salariés", "30 empleados"])
+def test_a_number_of_people_is_a_headcount(text: str) -> None:
+    (amount,) = find_amounts(text)
+    assert (amount.unit, amount.currency) == ("people", None)
+
+
+@pytest.mark.parametrize(("value", "with_unit"), [
+    ("€5.2M", True), ("120 employees", True), ("5,200", False), ("4.620 TEUR", True),
+    ("45 Mitarbeiter", True), ("186 salariés", True), ("1 234", False), ("30 empleados", True)])
+def test_a_value_written_with_its_unit_leads(value: str, with_unit: bool) -> None:
+    assert selection._with_unit(value) is with_unit
+
+
+@pytest.mark.parametrize(("line", "caveat"), [
+    ("The March report was later restated.", True), ("Revenue rose in the year.", False),
+    ("Der Wert weicht vom Budget ab.", True), ("Ce chiffre est contradictoire avec le reporting.",
+                                                True),
+    ("Es una previsión, no un dato real.", True)])
+def test_a_line_that_qualifies_an_answer_s_lead(line: str, caveat: bool) -> None:
+    assert conform._CAVEAT.found(line) is caveat
+
+
+@pytest.mark.parametrize(("excerpt", "correction"), [
+    ("Q4 revenue was misstated as EUR 3.1 million.", True), ("Revenue was EUR 3.1 million.", False),
+    ("Das EBITDA wurde berichtigt und beträgt 4,2 Mio. EUR.", True),
+    ("Le chiffre d'affaires précédemment publié était de 12,4 M€.", True),
+    ("La cifra de negocios fue reexpresada a 8,1 millones de euros.", True)])
+def test_a_sentence_that_reports_a_correction(excerpt: str, correction: bool) -> None:
+    assert selection._CORRECTION_TEXT.found(excerpt) is correction
+
+
+@pytest.mark.parametrize(("line", "preamble"), [
+    ("Here is what the documents say:", True), ("Revenue was €5.2M in FY2024.", False),
+    ("Hier ist die Antwort:", True), ("Voici ce que disent les documents :", True),
+    ("He buscado en los 8 documentos.", True), ("La cifra de negocios fue 8,1 M€.", False)])
+def test_a_line_that_talks_about_the_answer_before_giving_it(line: str, preamble: bool) -> None:
+    assert validate._META.begins(line) is preamble
+
+
+@pytest.mark.parametrize(("said", "not_met"), [
+    ("Only one document states this figure.", True), ("Three documents state it.", False),
+    ("Nur ein Dokument nennt diese Zahl.", True), ("Une seule source donne ce chiffre.", True),
+    ("Ninguna de las cuentas auditadas recoge esta cifra.", True)])
+def test_an_answer_that_says_a_constraint_is_not_met(said: str, not_met: bool) -> None:
+    assert constraints._CANNOT.found(said) is not_met
+
+
+@pytest.mark.parametrize(("sentence", "cause"), [
+    ("Operating expenses increased 21% driven by investments in Azure.", "driven by"),
+    ("Der Umsatz stieg aufgrund höherer Preise.", "aufgrund"),
+    ("Le chiffre d'affaires progresse en raison de la hausse des volumes.", "en raison de"),
+    ("Las ventas crecieron debido al aumento de precios.", "debido al")])
+def test_the_words_that_give_a_cause(sentence: str, cause: str) -> None:
+    found = kinds._CAUSAL.search(sentence)
+    assert found is not None and found.group(0) == cause
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("Prof. Dr. Anna Weber", "anna weber"), ("Herr Dipl.-Ing. Hans Bauer", "hans bauer"),
+    ("Mme Claire Vasseur", "claire vasseur"), ("Sra. Marta Ibáñez", "marta ibanez"),
+    ("Drake Smith", "drake smith")])
+def test_a_person_s_titles_are_no_part_of_their_name(name: str, key: str) -> None:
+    assert canonical_entity(name, "person") == key
