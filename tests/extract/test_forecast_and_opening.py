@@ -59,3 +59,16 @@ def test_an_opening_line_said_after_its_item_is_the_balance_at_the_year_befores_
     assert by_period.get("as of 2024-12-31") == 1_880_000_000.0, by_period
     assert by_period.get("as of 2023-12-31") == 1_517_000_000.0, by_period
     assert by_period.get("as of 2022-12-31") == 1_204_000_000.0, by_period  # the year before
+
+
+
+def test_what_a_receipt_came_from_is_no_line_item_of_its_own() -> None:
+    """"Proceeds from sales … of $5.4 billion" is a cash receipt, not revenue of $5.4 billion;
+    the revenue the same page states is still read."""
+    findings = _findings(
+        "Northgate_10-K_2021.pdf",
+        "Total revenue was $3.2 billion in 2021, an increase of 36% year-over-year.\n"
+        "Cash provided by investing activities included proceeds from sales and maturities of "
+        "marketable securities of $5.4 billion in 2020.")
+    revenue = {f.value for f in findings if f.subject == "revenue"}
+    assert 3_200_000_000.0 in revenue and 5_400_000_000.0 not in revenue

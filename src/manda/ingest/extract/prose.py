@@ -93,6 +93,9 @@ _QUARTER_WORDS = _WORDS.cues("quarter_words")
 _HALF_WORDS = _WORDS.cues("half_year_words")
 _MONTH_WORDS = _WORDS.cues("month_words")
 _FORECAST_HEADING = _WORDS.cues("forecast_heading")
+# "proceeds from sales and maturities of marketable securities of $5.4 billion": the line item
+# named right after these words is what a cash receipt or a gain came from, not that line item
+_RECEIPT_OF = _WORDS.cues("receipt_of").around(tail=r"\s*$")
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
 
 
@@ -626,7 +629,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
     if not amounts:
         return [], set()
     periods = find_periods(text)
-    subjects = find_subjects(text)
+    subjects = [s for s in find_subjects(text)
+                if not _RECEIPT_OF.search(text[max(0, s[1] - 40) : s[1]])]
     headings = _forecast_headings(text)
     paragraphs = paragraph_spans(text)
     injected = [p for p in paragraphs if looks_like_instruction(text[p[0] : p[1]])]
