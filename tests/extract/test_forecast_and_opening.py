@@ -72,3 +72,17 @@ def test_what_a_receipt_came_from_is_no_line_item_of_its_own() -> None:
         "marketable securities of $5.4 billion in 2020.")
     revenue = {f.value for f in findings if f.subject == "revenue"}
     assert 3_200_000_000.0 in revenue and 5_400_000_000.0 not in revenue
+
+
+def test_the_date_a_loan_falls_due_does_not_date_its_amount() -> None:
+    """"… a $1.1 billion tranche with a maturity date of February 25, 2027, and a $1.5 billion
+    tranche …": 2027 is when the first tranche falls due, not when the second stood at $1.5B."""
+    findings = _findings(
+        "Northgate_10-K_2021.pdf",
+        "In February 2021, we refinanced our senior secured term loans. The $2.6 billion is "
+        "comprised of (i) a $1.1 billion tranche with a maturity date of February 25, 2027, "
+        "replacing the 2016 Senior Secured Term Loan, and (ii) a $1.5 billion tranche with a "
+        "maturity date of April 4, 2025, replacing the 2018 Senior Secured Term Loan.")
+    dated = {(f.value, f.period) for f in findings if f.subject == "debt"}
+    assert dated and not any(period and ("2027" in period or "2025" in period)
+                             for _, period in dated), dated

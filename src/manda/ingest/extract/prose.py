@@ -57,6 +57,9 @@ _EVENT_GAP = _WORDS.cues("event_before_date")
 # "the Credit Agreement dated March 14, 2023": when a document was signed, not a date a balance
 # stood at
 _DATED = _WORDS.cues("signed_on").around(tail=r"\s*$")
+# "a $1.5 billion tranche with a maturity date of April 4, 2025": when it falls due, not the
+# date its amount stood at
+_FALLS_DUE = _WORDS.cues("falls_due_on").around(tail=r"\s*$")
 # "… as of June 30, 2025." closing a sentence dates every balance it lists
 _CLOSING_DATE = _WORDS.cues("closing_date_lead")
 _GROWTH = _WORDS.cues("growth_words")
@@ -266,7 +269,8 @@ class _Sentence:
                  if key != amount.start and (not p[0].startswith("as of") or p[1] in self.labels)}
         text = self.view.text
         free = [p for p in self.periods if p[1] not in taken
-                and not _DATED.search(text[max(0, p[1] - 30) : p[1]])]
+                and not _DATED.search(text[max(0, p[1] - 30) : p[1]])
+                and not _FALLS_DUE.search(text[max(0, p[1] - 30) : p[1]])]
         before = [p for p in free if p[2] <= amount.start]
         if before:
             return before[-1]
