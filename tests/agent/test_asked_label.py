@@ -1,12 +1,14 @@
-"""A metric is named as the asker named it, with the verb its name takes."""
+"""A metric is named as the asker named it, with the verb its name takes; a count is the whole's."""
 
 from __future__ import annotations
 
 import pytest
 
 from manda.agent.compose.common import Ask, was
+from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.selection import asked_label
+from manda.agent.selection import asked_label, read_fact
+from manda.models import Confidence, Document, Finding, FindingKind, Location
 
 
 @pytest.mark.parametrize(("subject", "question", "wording"), [
@@ -50,3 +52,22 @@ def test_the_verb_agrees_with_the_line_item(label: str, verb: str) -> None:
 ])
 def test_an_answer_names_the_line_item_as_asked(question: str, subject: str, label: str) -> None:
     assert Ask.of(read_question(question)).label_of(subject) == label
+
+
+def test_of_the_headcounts_one_document_states_for_a_date_the_company_s_is_the_largest() -> None:
+    """"With over 300 employees, our care team …" on p.10 and "we had 4,453 employees" on p.12:
+    the team is part of the company, so the company's headcount is the larger count."""
+    doc = Document(id="d_10k", deal_id="d", filename="Northgate_10-K_2021.pdf", content_hash="h",
+                   file_type="pdf", size_bytes=1, version_family="10k")
+    evidence = Evidence(documents={doc.id: doc})
+
+    def count(value: float, page: int) -> Finding:
+        return Finding(id=f"f_{page}", deal_id="d", document_id=doc.id, kind=FindingKind.METRIC,
+                       subject="headcount", label="Headcount", period="as of 2021-12-31",
+                       value=value, unit="people", value_text=f"{value:,.0f} employees",
+                       excerpt="employees", location=Location.for_page(page), confidence=0.6,
+                       confidence_level=Confidence.MEDIUM)
+
+    evidence.add_findings([count(300, 10), count(4_453, 12)])
+    reading = read_fact(evidence, "headcount", "as of 2021-12-31")
+    assert reading is not None and reading.primary.value == 4_453

@@ -221,11 +221,20 @@ def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple
         1 if doc is not None and doc.authoritative else 0,
         0 if doc is not None and doc.draft else 1,
         1 if finding.status is FindingStatus.APPROVED else 0,
+        _whole_count(finding),
         finding.location.kind.value == "page",
         1 if _with_unit(finding.value_text or "") else 0,
         -(finding.location.page or 0),
         doc.doc_date.toordinal() if doc is not None and doc.doc_date else 0,
     )
+
+
+def _whole_count(finding: Finding) -> float:
+    """A count at a date (headcount, customers): of the counts one document states for that date,
+    the largest is the company's; the others count a part of it (a team, a site, a country)."""
+    spec = metric_spec(subject_base(finding.subject))
+    return finding.value or 0.0 if spec is not None and spec.unit_kind == "count" and spec.stock \
+        else 0.0
 
 
 def best_of(findings: Sequence[Finding], evidence: Evidence) -> Finding:
