@@ -112,8 +112,8 @@ async def test_opening_an_email_is_held_to_the_readers_memory_allowance(tmp_path
 async def test_an_upload_past_its_reading_budget_is_refused_by_name(tmp_path: Path) -> None:
     room = tmp_path / "room"
     room.mkdir()
-    for n in range(3):
-        (room / f"Note {n}.md").write_bytes(NOTE)
+    for n in range(3):  # three different notes: a copy of one already read is not read again
+        (room / f"Note {n}.md").write_bytes(NOTE + f"Note {n}.\n".encode())
     async with manda(tmp_path / "home", MANDA_MAX_UPLOAD_SECONDS=1e-6) as app:
         report = await app.ingest.ingest("falcon", [room])
     # the first read may be answered within its microsecond; whatever it cost, nothing is left
