@@ -233,8 +233,8 @@ def _whole_count(finding: Finding) -> float:
     """A count at a date (headcount, customers): of the counts one document states for that date,
     the largest is the company's; the others count a part of it (a team, a site, a country)."""
     spec = metric_spec(subject_base(finding.subject))
-    return finding.value or 0.0 if spec is not None and spec.unit_kind == "count" and spec.stock \
-        else 0.0
+    counted = spec is not None and spec.unit_kind == "count" and spec.stock
+    return (finding.value or 0.0) if counted else 0.0
 
 
 def best_of(findings: Sequence[Finding], evidence: Evidence) -> Finding:

@@ -48,7 +48,7 @@ def compared_with(before: str) -> bool:
     return _COMPARED.search(before) is not None
 
 
-def unit_line_scale_of(text: str) -> float:
+def scale_of_note_lines(text: str) -> float:
     """The scale the first unit line among `text`'s lines announces ("(in millions)",
     "USD 000s"); a line that states a figure ("sales grew by $4.9 billion") is no unit line."""
     for line in text.split("\n"):

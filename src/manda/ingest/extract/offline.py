@@ -18,7 +18,7 @@ from manda.ingest.extract.candidates import (
     Candidate,
     SectionView,
     says_forecast,
-    unit_line_scale_of,
+    scale_of_note_lines,
 )
 from manda.ingest.extract.confidence import provenance_attributes, score
 from manda.ingest.extract.dedupe import is_placeholder, merge_person_findings, unify_entities
@@ -163,7 +163,7 @@ def _views(document: Document, parsed: ParsedDocument,
 def _scale_of(first_lines: str, title: str, doc_scale: float) -> float:
     """A section's scale: a unit line among its first lines, else the title's, else the
     document's. A figure stated in those lines ("sales grew by $4.9 billion") is no unit line."""
-    for scale in (unit_line_scale_of(first_lines), scale_from_text(title)):
+    for scale in (scale_of_note_lines(first_lines), scale_from_text(title)):
         if scale != 1.0:
             return scale
     return doc_scale

@@ -27,7 +27,7 @@ from manda.ingest.extract.candidates import (
     Candidate,
     SectionView,
     says_forecast,
-    unit_line_scale_of,
+    scale_of_note_lines,
 )
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
@@ -351,7 +351,7 @@ def _units(view: SectionView, grid: _Grid, header: int, context: str
     head = " ".join(" ".join(row) for row in rows[: top + 1])
     notes = "\n".join(view.text.split("\n", 3)[:3])  # its unit lines, not its sentences
     for source in (corner, head, grid.caption, notes, view.section.location.label, context):
-        scale = unit_line_scale_of(source) if source is notes else scale_from_text(source)
+        scale = scale_of_note_lines(source) if source is notes else scale_from_text(source)
         if scale != 1.0:
             return scale, (currency_from_text(source) or currency_from_text(head)
                            or currency_from_text(grid.caption) or currency_from_text(context)
