@@ -7,7 +7,7 @@ import pytest
 from manda.agent.compose.common import Ask, was
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.selection import asked_label, read_fact
+from manda.agent.selection import asked_label, read_fact, shown_as_named
 from manda.models import Confidence, Document, Finding, FindingKind, Location
 
 
@@ -71,3 +71,30 @@ def test_of_the_headcounts_one_document_states_for_a_date_the_company_s_is_the_l
     evidence.add_findings([count(300, 10), count(4_453, 12)])
     reading = read_fact(evidence, "headcount", "as of 2021-12-31")
     assert reading is not None and reading.primary.value == 4_453
+
+
+def _income(value: float, value_text: str, subject: str = "net income") -> Finding:
+    return Finding(id="f_1", deal_id="d", document_id="d_ar", kind=FindingKind.METRIC,
+                   subject=subject, label="Net income", period="FY2024", value=value,
+                   unit="USD", value_text=value_text, excerpt="net loss",
+                   location=Location.for_page(4), confidence=0.6,
+                   confidence_level=Confidence.MEDIUM)
+
+
+@pytest.mark.parametrize(("question", "finding", "shown"), [
+    # asked for the loss: its size, in the words asked
+    ("What was Harbour Ferries' net loss in 2024?", _income(-18.4e6, "$18.4 million"),
+     "$18.4 million"),
+    ("What was Harbour Ferries' net loss in 2024?", _income(-70_115_000, "$ (70,115)"),
+     "$70.11M"),
+    # asked for the income of a loss-making company: a negative figure, said to be a loss
+    ("What was Harbour Ferries' net income in 2024?", _income(-18.4e6, "$18.4 million"),
+     "-$18.4 million (a net loss)"),
+    ("What was the operating income?", _income(-2.1e6, "€(2.1)M", "ebit"),
+     "€(2.1)M (an operating loss)"),
+    ("What was Harbour Ferries' net income in 2024?", _income(5.2e6, "$5.2 million"),
+     "$5.2 million"),
+])
+def test_a_loss_is_named_as_asked(question: str, finding: Finding, shown: str) -> None:
+    ask = Ask.of(read_question(question))
+    assert shown_as_named(finding, ask.label_of(finding.subject)) == shown

@@ -21,6 +21,7 @@ from manda.finance.amounts import (
 )
 from manda.finance.compare import comparable
 from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
+from manda.finance.signs import loss_wording, names_a_loss
 from manda.finance.vocabulary import metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
@@ -36,6 +37,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+_ENGLISH_ITEMS = vocabulary().languages["en"].line_items  # answers are worded in English
 _CORRECTION_TEXT = vocabulary().cues("correction_stated")  # "misstated", "rectifié", "berichtigt"
 
 
@@ -88,6 +90,28 @@ def show(finding: Finding) -> str:
     if finding.value is None:
         return text
     return format_amount(finding.value, finding.unit)
+
+
+def shown_as_named(finding: Finding, label: str) -> str:
+    """The figure in the words the question names it by. A loss is a negative income: asked for
+    the "Net loss", its size ("Net loss was $1.0 billion"); asked for the income of a loss, the
+    negative figure and what it is ("Net income was -$1.0 billion (a net loss)")."""
+    text = show(finding)
+    value = finding.value
+    if value is None or value >= 0 or finding.unit in ("%", "x", "people", "shares"):
+        return text
+    written = find_amounts(text)
+    signed = len(written) == 1 and written[0].value < 0
+    if names_a_loss(label):
+        return format_amount(-value, finding.unit) if signed else text
+    shown = text if signed else f"-{text}"
+    english = _ENGLISH_ITEMS.get(finding.subject.split(":", 1)[0], ())
+    wording = loss_wording(w for w in english if "|" not in w)
+    if wording is None:
+        return shown
+    if wording.split()[-1] not in ("loss", "deficit"):
+        return f"{shown} ({wording})"  # "(net cash used in operating activities)"
+    return f"{shown} ({'an' if wording[:1] in 'aeiou' else 'a'} {wording})"
 
 
 def _scale_left_out(text: str, value: float | None) -> bool:

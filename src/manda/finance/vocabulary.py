@@ -90,7 +90,10 @@ def canonical_subject(text: str) -> str | None:
     metric.
     """
     outside = _GLOSS.sub(" ", text)
-    found = (find_subjects(outside) if outside != text else []) or find_subjects(text)
+    # a label that names a statement line outside its gloss is that line, even one that is no
+    # metric ("Net cash provided by (used in) investing activities" is no net cash)
+    named = find_line_items(outside) if outside != text else []
+    found = [f for f in named if f[0] in _BY_SUBJECT] if named else find_subjects(text)
     if not found:
         return None
     return max(found, key=lambda t: (t[2] - t[1], -t[1]))[0]

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import QuestionFrame
 from manda.agent.grounding import cite
-from manda.agent.selection import Reading, asked_label, show, subject_base, subject_label
+from manda.agent.selection import (
+    Reading,
+    asked_label,
+    show,
+    shown_as_named,
+    subject_base,
+    subject_label,
+)
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.topics import Shape
 from manda.agent.translate import age_note, dated, document_basis, period_name, period_phrase
@@ -103,13 +110,15 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
     when = f" {period_phrase(reading.period)}" if with_period and reading.period else ""
     if reading.is_forecast:
         period = f" for {period_name(reading.period)}" if with_period and reading.period else ""
-        return (f"{reading.label} is forecast at {show(primary)}{period} {where} — this is a "
+        return (f"{reading.label} is forecast at {shown_as_named(primary, reading.label)}{period} "
+                f"{where} — this is a "
                 "forecast, not an actual result.")
     doc = evidence.document_of(primary)
     draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
     position = net_position(reading, evidence)
     if position is None:
-        return f"{reading.label} {was(reading.label)} {show(primary)}{when}{draft} {where}."
+        return (f"{reading.label} {was(reading.label)} {shown_as_named(primary, reading.label)}"
+                f"{when}{draft} {where}.")
     where = cite_findings([primary, *reading.support, *position.compared], evidence)
     return (f"{reading.label} {was(reading.label)} {show(position.stated)}{when}{draft}"
             f"{position.words} {where}.")

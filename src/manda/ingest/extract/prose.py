@@ -19,6 +19,7 @@ from manda.finance.amounts import Amount, find_amounts, multiplied
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
+from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, compared_with, says_forecast
 from manda.ingest.extract.confidence import Evidence
@@ -447,13 +448,21 @@ def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
         anchor=(subject[1], subject[2]),
         evidence=evidence,
         period=as_of_for_stock(spec, period, sentence.view.fiscal_year_end),
-        value=abs(amount.value) if spec.cost else amount.value,
+        value=abs(amount.value) if spec.cost else _signed(spec, amount, sentence, subject),
         unit=unit,
         value_text=amount.text,
         attributes=_range_attributes(value),
         nature=_nature(sentence, amount),
         penalty=penalty,
     )
+
+
+def _signed(spec: MetricSpec, amount: Amount, sentence: _Sentence,
+            subject: tuple[str, int, int]) -> float:
+    """"a net loss of $1.0 billion": an amount of a line named by its loss is a negative one."""
+    if spec.unit_kind != "currency":
+        return amount.value
+    return signed_as_named(amount.value, sentence.view.text[subject[1]:subject[2]])
 
 
 _FACILITY_SUBJECT = {FacilityRole.LIMIT: "facility limit", FacilityRole.DRAWN: "debt",

@@ -22,6 +22,7 @@ from manda.finance.amounts import (
 )
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
 from manda.finance.periods import parse_period, period_end, previous_period
+from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import (
     Candidate,
@@ -329,6 +330,9 @@ def text_table_candidates(view: SectionView, context: str
     return out, spans
 
 
+_SCHEDULE_BUCKET = _WORDS.cues("schedule_bucket")
+
+
 def _caption_above(text: str, start: int) -> str:
     return caption_of(text[:start])
 
@@ -422,6 +426,10 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         return None
     amount, unit = value
     stated = abs(amount.value) if cell.spec.cost else amount.value
+    if cell.spec.unit_kind == "currency" and not cell.spec.cost:
+        # "Net loss | (1,009)" and "Net loss | 1,009" both state a negative income
+        others = [a.value for x in grid.rows[cell.r] if (a := parse_cell(x)) is not None]
+        stated = signed_as_named(stated, cell.unit_text or cell.row_header, others)
     period = cell.period
     if cell.spec.stock and period:
         # a balance's bridge: its opening line stands at the period's start (the end of the
@@ -461,8 +469,20 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
     )
 
 
+def _is_schedule(rows: Sequence[Sequence[str]]) -> bool:
+    """A schedule of amounts falling due ("2026 | 27", "2027 | 30", "Thereafter | 8,830", or
+    "Less than 1 year | 1-3 years | More than 5 years" across): its periods are when each amount
+    falls due, and no cell is a balance or a result of that period."""
+    axis = [row[0] for row in rows[1:] if row] + [cell for row in rows[:2] for cell in row]
+    # "Thereafter (1)": the bucket before its footnote
+    return any(_SCHEDULE_BUCKET.fullmatch(cell.split("(")[0].strip(" :*.,"))
+               for cell in axis if cell.strip())
+
+
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
+    if _is_schedule(rows):
+        return []
     header = _header_row(rows, view=view)
     if header is None:
         return _transposed(view, grid, context) or _kpi_table(view, grid, context)
