@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.finance.amounts import find_amounts, parse_cell
+from manda.finance.amounts import currency_of_document, find_amounts, parse_cell
 from manda.finance.signs import names_a_loss, signed_as_named
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
@@ -142,3 +142,22 @@ def test_a_currency_before_parentheses_in_a_sentence_is_negative() -> None:
     assert (amount.value, amount.currency) == (-312_000_000, "USD")
     [aside] = find_amounts("a term loan ($5 million) was repaid")
     assert aside.value == 5_000_000
+
+
+def test_a_figure_named_after_a_nearer_amount_is_not_the_metric() -> None:
+    """"fines of up to €20 million or 4% of total worldwide revenue": the revenue is the 4%'s."""
+    found = _findings("Harbour Ferries could face fines of up to €20 million or 4% of total "
+                      "worldwide revenue in 2024.")
+    assert not [f for f in found if f.subject == "revenue"]
+
+
+def test_a_document_s_currency_is_the_one_its_figures_use_not_a_stray_word() -> None:
+    assert currency_of_document([
+        "Under the GDPR, fines reach €20 million.",
+        "Revenue was $412.8 million, up from $377.1 million; net loss was $70.1 million.",
+        "Cash of $96.2 million and $12.0 million of restricted cash.",
+    ]) == "USD"
+    found = _findings("Regulation in Europe\nOur euro-denominated notes are hedged.\n"
+                      " | 2024 | 2023\nRevenue | 412.8 | 377.1\n\n"
+                      "Revenue grew to $412.8 million from $377.1 million.")
+    assert {f.unit for f in found if f.subject == "revenue"} <= {None, "USD"}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
@@ -30,6 +32,7 @@ __all__ = [
     "MULTIPLIER",
     "Amount",
     "currency_from_text",
+    "currency_of_document",
     "find_amounts",
     "format_amount",
     "misread_in_english",
@@ -558,11 +561,24 @@ _FIGURE_BEFORE = re.compile(r"\d[\d\s\u00a0\u202f.,]*$")
 _WORD_BEFORE = re.compile(r"(\w+)\s*$")
 
 
+# a currency's word that qualifies another ("euro-denominated notes", "dollar-based pricing")
+# names no unit
 _CURRENCY_ANY = re.compile(
-    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b|\b(?:U\.?S\.?\s+)?dollars?\b"
-    rf"|(?<![\w])(?:{alternatives(CURRENCY_WORDS)})(?![\w]))",
+    r"(?:US\$|€|£|\$|\b(?:k|T|m|M)?(EUR|USD|GBP|CHF)(?:m|k)?\b"
+    r"|\b(?:U\.?S\.?\s+)?dollars?\b(?!-\w)"
+    rf"|(?<![\w])(?:{alternatives(CURRENCY_WORDS)})(?![\w]|-\w))",
     re.IGNORECASE,
 )
+
+
+def currency_of_document(texts: Iterable[str]) -> str | None:
+    """The currency a document states its figures in: the one its texts name most ("$" on every
+    page of a US filing), not the first stray word ("fines of up to €20 million" on page 41)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(code for m in _CURRENCY_ANY.finditer(text)
+                      if (code := currency_from_text(m.group(0))))
+    return counts.most_common(1)[0][0] if counts else None
 
 
 def currency_from_text(text: str) -> str | None:

@@ -11,7 +11,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from manda.finance.amounts import currency_from_text, scale_from_text, writes_decimal_comma
+from manda.finance.amounts import (
+    currency_from_text,
+    currency_of_document,
+    scale_from_text,
+    writes_decimal_comma,
+)
 from manda.finance.fiscal import FiscalYearEnd, learn_fiscal_year_end
 from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import (
@@ -114,11 +119,7 @@ def _views(document: Document, parsed: ParsedDocument,
     doc_period = _document_period(document, parsed, profile)
     title = f"{PurePath(document.filename).stem} {parsed.title or ''}"
     people_doc = bool(_PEOPLE_WORDS.search(name_words(title)))
-    doc_currency = None
-    for section in parsed.sections:
-        doc_currency = currency_from_text(section.text)
-        if doc_currency:
-            break
+    doc_currency = currency_of_document(section.text for section in parsed.sections)
     hint = _target_hint(document, parsed)
     fiscal_year_end = _fiscal_year_end(document, parsed)
     decimal_comma = writes_decimal_comma("\n".join(s.text for s in parsed.sections
@@ -148,7 +149,9 @@ def _views(document: Document, parsed: ParsedDocument,
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
             scale=_scale_of("\n".join(section.text.split("\n", 2)[:2]), parsed.title or "",
                             doc_scale),
-            currency=currency_from_text(head) or doc_currency,
+            # a section's own currency is what its unit line says ("(in millions of euros)"),
+            # not a stray word of its opening sentence
+            currency=(scale_from_text(head) != 1.0 and currency_from_text(head)) or doc_currency,
             target_hint=hint,
             periodic=profile.spec.periodic,
             caption=caption,

@@ -369,7 +369,10 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
     if before:
         return before[-1]
     limit = 3 if bare_count else 40
-    after = [s for s in fitting if s[1] >= amount.end and s[1] - amount.end <= limit]
+    # "fines of up to €20 million or 4% of total revenue": a metric named after a nearer amount
+    # is that amount's
+    after = [s for s in fitting if s[1] >= amount.end and s[1] - amount.end <= limit
+             and not find_amounts(text[amount.end:s[1]])]
     if after:
         # "Effectif moyen de l'exercice : 186 salariés": the noun after a count names what is
         # counted; the metric of its family named just before is what the count states
