@@ -161,3 +161,14 @@ def test_a_document_s_currency_is_the_one_its_figures_use_not_a_stray_word() -> 
                       " | 2024 | 2023\nRevenue | 412.8 | 377.1\n\n"
                       "Revenue grew to $412.8 million from $377.1 million.")
     assert {f.unit for f in found if f.subject == "revenue"} <= {None, "USD"}
+
+
+def test_a_schedule_written_as_text_states_no_balance() -> None:
+    """A maturity table a PDF left as flowing text: its years are when each amount falls due."""
+    found = _findings(
+        "The future principal payments on our borrowings as of December 31, 2024 are as "
+        "follows (in millions): Year Ending December 31, 2025 $ 35 2026 40 2027 1,250 "
+        "Thereafter 2,900 Total $ 4,225\n\n"
+        "As of December 31, 2024, total borrowings were $4.2 billion.")
+    assert {(f.period, f.value) for f in found if f.subject == "debt"} == {
+        ("as of 2024-12-31", 4_200_000_000)}

@@ -101,6 +101,7 @@ _FORECAST_HEADING = _WORDS.cues("forecast_heading")
 # named right after these words is what a cash receipt or a gain came from, not that line item
 _RECEIPT_OF = _WORDS.cues("receipt_of").around(tail=r"\s*$")
 _UNIT_BY_KIND = {"percent": "%", "ratio": "x"}
+_SCHEDULE = _WORDS.cues("schedule_bucket")
 
 
 def signed_on(text: str) -> str | None:
@@ -227,6 +228,9 @@ class _Sentence:
                              for s in self.subjects)
                       and not any(q[1] < p[2] and p[1] < q[2] for q in self.periods)]
             self.periods = sorted([*self.periods, *months], key=_start)
+        # "2022 $ 27 2023 27 … Thereafter 4,231": a schedule's amounts fall due in its years, no
+        # balance stood at them
+        self.schedule = len(self.values) >= 3 and _SCHEDULE.found(self.text)
         self.planned = view.forecast or forecast_heading  # the whole section is plans
         self.forecast = self.planned or says_forecast(self.text)
         self.bound = self._bind()
@@ -424,7 +428,7 @@ def _range_attributes(value: _Value) -> dict[str, str]:
 def _metric(sentence: _Sentence, value: _Value, subject: tuple[str, int, int]
             ) -> Candidate | None:
     spec = metric_spec(subject[0])
-    if spec is None:
+    if spec is None or (spec.stock and sentence.schedule):
         return None
     amount = value.amount
     dated = sentence.period(amount, f"{spec.subject}@{subject[1]}")
