@@ -161,3 +161,22 @@ def test_a_passage_cut_below_its_headers_takes_the_filings_headers_of_as_many_co
     assert draft is not None
     assert draft.text.startswith("EBITDA was $13.6 billion in 2023 (computed"), draft.text
     assert "operating income 8.89 billion (source: Filing.pdf, p.11)" in draft.text
+
+
+def test_a_loss_row_leads_with_the_size_of_the_loss() -> None:
+    """A statement one cell per line, its signs set apart ("$ (70,115)"): asked for the net loss,
+    the answer says the loss ($70.12 million), not a net loss of -$70.12 million."""
+    statement = "\n".join([
+        "Consolidated Statements of Operations",
+        "(in thousands)",
+        "2023", "2022",
+        "Revenue", "$ 412,800", "$ 377,050",
+        "Net loss", "$ (70,115)", "$ (94,212)",
+    ])
+    ask = Ask.of(read_question("What was the net loss in fiscal 2023?"))
+    evidence = _evidence(statement)
+    top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
+    assert top.row is not None and top.row.label == "Net loss", top.text
+    assert top.figures()[0].value == -70_115_000
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$70.12 million" in lines[0] and "-$" not in lines[0], lines

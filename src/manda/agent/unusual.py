@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.finance.amounts import find_amounts
 from manda.finance.covenants import CovenantLevel, levels_stated, stated_result
-from manda.finance.figures import ends_in_figure, figure_row
+from manda.finance.figures import ends_in_figure, figure_row, joined_signs
 from manda.injection import looks_like_instruction
 from manda.vocabulary import Topic, topics, vocabulary
 
@@ -45,8 +45,9 @@ _CHUNK_HEAD = re.compile(r"^\[[^\]\n]*\]\s*\n")
 
 
 def body(text: str) -> str:
-    """A passage without the `[file location]` line the chunker puts in front of it."""
-    return _CHUNK_HEAD.sub("", text, count=1)
+    """A passage without the `[file location]` line the chunker puts in front of it, its
+    figures' currency signs joined to them ("$ (1,009,359)" reads as one figure)."""
+    return joined_signs(_CHUNK_HEAD.sub("", text, count=1))
 
 
 _LIST_START = re.compile(r"^\s*(?:[-•*#|]|\d+[.)]\s)")

@@ -23,7 +23,8 @@ from manda.finance.periods import find_dates
 from manda.text import YEAR
 
 __all__ = ["Figure", "StatementScale", "column_date", "column_header_line", "column_year",
-           "ends_in_figure", "figure_row", "lone_cell", "read_figure", "statement_scale"]
+           "ends_in_figure", "figure_row", "joined_signs", "lone_cell", "read_figure",
+           "statement_scale"]
 
 # a caption line that announces the figures' unit: "(In millions, except per share data)",
 # "(dollars in thousands)", "(in millions)"
@@ -120,7 +121,7 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
     text = cell.strip()
     if not text:
         return None
-    if text in _NONE or text.replace(" ", "") in _NONE:
+    if text in _NONE or text.replace(" ", "").lstrip("$€£") in _NONE:  # "$ —" is none too
         return Figure(text, None, None, column)
     percent = text.endswith("%") or text.endswith("%)")
     amount = parse_cell(text.replace("%", "").replace("$", "").strip())
@@ -162,6 +163,16 @@ _CELL = r"(?:-?\$?\(?-?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?|-?\$?\(?-?\d+(?:\.\d+)?
 _ONE_CELL = re.compile(rf"^{_CELL}$")
 _ENDS_IN_CELL = re.compile(rf"(?:^|\s){_CELL}\s*$")
 _YEAR_HEADER = re.compile(r"(?:FY\s?)?(?:19|20)\d{2}")
+
+
+# "$ (1,009,359)", "$ 27", "$ —": a statement's currency sign set apart from its figure
+_SPACED_SIGN = re.compile(r"(?<![\w$€£])([$€£])[ \t]+(?=[(\d—–])")
+
+
+def joined_signs(text: str) -> str:
+    """A statement's figures with their currency signs joined to them ("$ (1,009,359)" is
+    "$(1,009,359)", "$ —" is "$—"), so each reads as one figure cell."""
+    return _SPACED_SIGN.sub(r"\1", text)
 
 
 def lone_cell(text: str) -> bool:

@@ -19,6 +19,7 @@ from manda.agent.relevance import NOT_FOUND_BELOW
 from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans, statement_row
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import find_dates, parse_period, year_of
+from manda.finance.signs import names_a_loss
 from manda.vocabulary import vocabulary
 
 
@@ -54,12 +55,12 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     chosen = pick_figure(figures, ask, span)
     if chosen is None:
         return None
-    words, language = vocabulary(), ask.language
-    text = words.answer("row_figure", language, item=span.name(), figure=chosen.shown(),
+    words, language, item = vocabulary(), ask.language, span.name()
+    text = words.answer("row_figure", language, item=item, figure=as_named(chosen, item),
                         when=when(span, chosen, evidence, language))
     prior = _year_before(figures, chosen, span)
     if prior is not None:
-        text += words.answer("row_against", language, figure=prior.shown(),
+        text += words.answer("row_against", language, figure=as_named(prior, item),
                              when=when(span, prior, evidence, language))
     change = next((f for f in span.figures() if a_change_column(f.column) and not f.none
                    and f.unit == "%"), None)
@@ -70,6 +71,14 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def as_named(figure: Figure, item: str) -> str:
+    """A row's figure in its line's words: a "Net loss" row's (1,009,359) is a net loss of
+    $1.01 billion, not a net loss of -$1.01 billion."""
+    if figure.value is not None and figure.value < 0 and names_a_loss(item):
+        return replace(figure, value=-figure.value).shown()
+    return figure.shown()
 
 
 def a_change_column(header: str) -> bool:
