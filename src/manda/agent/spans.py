@@ -555,6 +555,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose -= {t for own, _ in items for t in own}
         else:
             named = False
+        loose -= matched  # a word said in full is not said again for half
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
