@@ -180,3 +180,17 @@ def test_a_loss_row_leads_with_the_size_of_the_loss() -> None:
     assert top.figures()[0].value == -70_115_000
     lines = row_lead(top, ask, evidence)
     assert lines is not None and "$70.12 million" in lines[0] and "-$" not in lines[0], lines
+
+
+def test_a_word_a_span_says_in_full_is_not_counted_again_for_half() -> None:
+    """A line item named in a sentence (in full) and by its heading (for half) is said once:
+    the proceeds sentence does not cover the whole of a question about the debt balance."""
+    evidence = _evidence(
+        "Financing Activities\nCash inflows from financing activities resulted from proceeds "
+        "from long-term debt of $5.1 billion in 2025.",
+        "As of December 31, 2025, the company had debt outstanding of $41.2 billion.")
+    ranked = rank_spans(read_question(
+        "How much long-term debt did the company have at the end of 2025?"), evidence)
+    proceeds = next(s for s in ranked if s.text.startswith("Cash inflows"))
+    assert proceeds.words < 1.0, proceeds.words
+    assert ranked[0].text.startswith("As of December 31, 2025"), ranked[0].text
