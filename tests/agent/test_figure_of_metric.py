@@ -121,7 +121,8 @@ def test_a_retail_fiscal_year_is_said_as_the_year_it_ends() -> None:
     lines = row_lead(top, ask, evidence)
     assert lines is not None
     assert "in fiscal 2025 (the year ended 31 January 2026)" in lines[0], lines[0]
-    assert "-408.0 million" in lines[0]  # parentheses are negative
+    # parentheses are negative; the statement prints no "$", the filing states its figures in it
+    assert "-$408.0 million" in lines[0], lines[0]
 
 
 def test_a_share_of_the_total_is_computed_from_the_part_and_total_rows_with_its_working() -> None:
@@ -194,3 +195,17 @@ def test_a_word_a_span_says_in_full_is_not_counted_again_for_half() -> None:
     proceeds = next(s for s in ranked if s.text.startswith("Cash inflows"))
     assert proceeds.words < 1.0, proceeds.words
     assert ranked[0].text.startswith("As of December 31, 2025"), ranked[0].text
+
+
+def test_a_statement_that_prints_no_currency_is_in_the_document_s() -> None:
+    """A euro filing's statement "(in thousands)" with bare figures: its rows are in euros, the
+    currency the filing's figures are stated in, not in no currency and not in dollars."""
+    evidence = _evidence(
+        "Consolidated income statement\n(in thousands)\n2024 | 2023\n"
+        "Revenue | 2024: 48,600 | 2023: 42,300",
+        "Revenue grew to €48.6 million, and EBITDA reached €9.1 million; a US customer paid "
+        "in dollars.")
+    ask = Ask.of(read_question("What was revenue in 2024?"))
+    top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "EUR 48.6 million" in lines[0], lines

@@ -43,7 +43,7 @@ from manda.agent.relevance import (
 )
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import currency_of_document, find_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
@@ -178,6 +178,12 @@ def _candidates(evidence: Evidence) -> _Pool:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
             body(hit.text).splitlines())
     scales = _document_scales(page_lines)
+    # the currency each document states its figures in: a statement that prints no "$" of its
+    # own ("(in millions)" over "2,857") is in it
+    currencies: dict[str, str | None] = {}
+    for (doc_id, _), page in page_lines.items():
+        currencies.setdefault(doc_id, None)
+        currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
     headers: dict[str, list[list[str]]] = {}  # each document's stacked column headers
     for (doc_id, _), page in page_lines.items():
         if found := _stacked_header(page):
@@ -201,9 +207,11 @@ def _candidates(evidence: Evidence) -> _Pool:
             if table in stacked:  # dated columns: over a period on a P&L or cash-flow page
                 over_period = bool({StatementKind.INCOME, StatementKind.CASH_FLOW}
                                    & set(page_statements("\n".join(page))))
-                _add_rows(pool, table, lines, page, source, year_end, None, flow=over_period)
+                _add_rows(pool, table, lines, page, source, year_end, None, flow=over_period,
+                          currency=currencies.get(hit.document_id))
             else:
-                _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id))
+                _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
+                          currency=currencies.get(hit.document_id))
         prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
         for sentence, heading, before in _sentences(prose):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
@@ -300,7 +308,9 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
-              flow: bool | None = None) -> None:
+              flow: bool | None = None, currency: str | None = None) -> None:
+    """A table's rows as spans, each read at its statement's scale and currency (a statement
+    that prints no "$" of its own, but states a scale, is in the document's `currency`)."""
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -310,10 +320,11 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     if not scale.line and table.header:  # the corner cell states it: "K€", "TEUR", "$000"
         scale = statement_scale(table.header[:1])
     # a statement puts "$" on its first and total rows only: every row of it is in dollars
-    currency = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
+    printed = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
         "$" in line for line in lines) else None
-    if not scale.line and document_scale is not None and currency is not None:
+    if not scale.line and document_scale is not None and printed is not None:
         scale = document_scale
+    currency = printed or (currency if scale.factor != 1.0 else None)
     caption = [c for c in table.caption if c]
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     if flow is None:
