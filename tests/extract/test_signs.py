@@ -172,3 +172,19 @@ def test_a_schedule_written_as_text_states_no_balance() -> None:
         "As of December 31, 2024, total borrowings were $4.2 billion.")
     assert {(f.period, f.value) for f in found if f.subject == "debt"} == {
         ("as of 2024-12-31", 4_200_000_000)}
+
+
+def test_a_p_and_l_row_is_no_balance_and_a_per_share_row_no_total() -> None:
+    """"Loss on extinguishment of debt" on a P&L is no debt; "Net loss per share" is no net
+    loss."""
+    found = _findings(
+        "Statements of operations\n(in thousands)\n | 2023 | 2022\n"
+        "Revenue | 412,800 | 377,050\nCost of revenue | (200,000) | (190,000)\n"
+        "Gross profit | 212,800 | 187,050\nResearch and development | 50,000 | 40,000\n"
+        "Loss from operations | (61,310) | (88,400)\n"
+        "Loss on extinguishment of debt | (1,200) | —\n"
+        "Net loss | (5,000) | 2,000\n"
+        "Net loss per share, basic and diluted | (0.50) | 0.20\n")
+    assert not [f for f in found if f.subject == "debt"]
+    # a loss row whose years carry both signs keeps each
+    assert _values(found, "net income") == {"FY2023": -5_000_000, "FY2022": 2_000_000}

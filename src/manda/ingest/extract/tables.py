@@ -23,6 +23,7 @@ from manda.finance.amounts import (
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
 from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.signs import signed_as_named
+from manda.finance.statements import StatementKind, page_statements
 from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
 from manda.ingest.extract.candidates import (
     Candidate,
@@ -331,6 +332,7 @@ def text_table_candidates(view: SectionView, context: str
 
 
 _SCHEDULE_BUCKET = _WORDS.cues("schedule_bucket")
+_PER_SHARE = _WORDS.cues("per_share_line")
 
 
 def _caption_above(text: str, start: int) -> str:
@@ -479,6 +481,14 @@ def _is_schedule(rows: Sequence[Sequence[str]]) -> bool:
                for cell in axis if cell.strip())
 
 
+def _flow_statement(rows: Sequence[Sequence[str]]) -> bool:
+    """The table is a P&L or a cash-flow statement by the lines it states, and no balance
+    sheet."""
+    kinds = set(page_statements("\n".join(row[0] for row in rows if row)))
+    return bool(kinds & {StatementKind.INCOME, StatementKind.CASH_FLOW}) \
+        and StatementKind.BALANCE not in kinds
+
+
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
     if _is_schedule(rows):
@@ -499,6 +509,9 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
     # total row states it for the company.
     by_column = {c: metric_spec(canonical_subject(rows[header][c]) or "") for c in columns}
     breakdown = any(spec is not None for spec in by_column.values())
+    # a row of a P&L or cash-flow statement is a flow over its period ("Loss on extinguishment
+    # of debt", "Repayments of term loan"): never the balance of a line it names
+    flows = _flow_statement(rows)
     out: list[Candidate] = []
     for r in range(header + 1, len(rows)):
         row = rows[r]
@@ -508,6 +521,9 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         if breakdown and not is_total_row(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
+        if row_spec is not None and ((flows and row_spec.stock) or (
+                row_spec.unit_kind == "currency" and _PER_SHARE.found(row[label_col]))):
+            continue  # "Net loss per share": one share's amount, not the line's
         for c, (period, forecast) in columns.items():
             spec = by_column[c] if breakdown else row_spec
             if spec is None or c >= len(row) or not row[c].strip():
