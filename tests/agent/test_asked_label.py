@@ -90,8 +90,8 @@ def _income(value: float, value_text: str, subject: str = "net income") -> Findi
     # asked for the income of a loss-making company: a negative figure, said to be a loss
     ("What was Harbour Ferries' net income in 2024?", _income(-18.4e6, "$18.4 million"),
      "-$18.4 million (a net loss)"),
-    ("What was the operating income?", _income(-2.1e6, "€(2.1)M", "ebit"),
-     "€(2.1)M (an operating loss)"),
+    ("What was the operating income?", _income(-2.1e6, "$2.1M", "ebit"),
+     "-$2.1M (an operating loss)"),
     ("What was Harbour Ferries' net income in 2024?", _income(5.2e6, "$5.2 million"),
      "$5.2 million"),
 ])

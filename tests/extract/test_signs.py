@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from manda.finance.amounts import currency_of_document, find_amounts, parse_cell
+from manda.finance.amounts import currency_of_document, parse_cell
 from manda.finance.signs import names_a_loss, signed_as_named
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
@@ -135,13 +135,6 @@ def test_spaced_and_parenthesised_signs(cell: str, value: float, currency: str |
 @pytest.mark.parametrize("cell", ["—", "$ —", "–"])
 def test_an_em_dash_is_no_figure_not_zero(cell: str) -> None:
     assert parse_cell(cell, scale=1e3) is None
-
-
-def test_a_currency_before_parentheses_in_a_sentence_is_negative() -> None:
-    [amount] = find_amounts("Adjusted EBITDA was $(312) million in 2024.")
-    assert (amount.value, amount.currency) == (-312_000_000, "USD")
-    [aside] = find_amounts("a term loan ($5 million) was repaid")
-    assert aside.value == 5_000_000
 
 
 def test_a_figure_named_after_a_nearer_amount_is_not_the_metric() -> None:

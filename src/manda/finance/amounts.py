@@ -163,12 +163,6 @@ _PREFIX = re.compile(
     r"\s?(?P<neg2>[-−–](?=\d))?$"
 )
 _BARE_NEGATIVE = re.compile(r"(?:(?<=[\s(\[:=])|^)[-−–]$")
-# "$ (1,009,359)", "$(774) million", "€ (3,4) Mio.": a currency before a parenthesised figure,
-# the accountants' negative
-_PAREN_PREFIX = re.compile(
-    r"(?P<cur>US\$|€|£|\$|(?P<pmult>T|k|M|Mio\.?\s?)?(?:EUR|USD|GBP|CHF)|(?P<smult>T|k)€)"
-    r"\s?\(\s?$"
-)
 _MULT_RE = re.compile(rf"(?P<sp>\s?)(?P<mult>{MULTIPLIER})(?![\w])")
 _MULTIPLIED = re.compile(rf"\d\s?(?:{MULTIPLIER})(?![^\W\d_])")
 
@@ -274,14 +268,11 @@ def _read_amount(
         return None
     before = text[max(0, start - 12) : start]
     begin, cur, negative, value_mult = start, None, False, 1
-    closing = _closing_paren(text, end)
-    prefix = _PAREN_PREFIX.search(before) if closing else None
-    if prefix is None:
-        closing, prefix = 0, _PREFIX.search(before)
+    prefix = _PREFIX.search(before)
     if prefix is not None and not _letter_before(text, start - len(before) + prefix.start()):
         begin = start - (len(before) - prefix.start())
         cur = _currency_code(prefix.group("cur"))
-        negative = bool(closing or prefix.group("neg") or prefix.group("neg2"))
+        negative = bool(prefix.group("neg") or prefix.group("neg2"))
         pmult = (prefix.group("pmult") or prefix.group("smult") or "").strip().rstrip(".")
         value_mult = MULTIPLIERS[pmult.lower().replace("t", "k")] if pmult else 1
     else:
@@ -294,7 +285,7 @@ def _read_amount(
     if _MONTH_BEFORE.search(text[max(0, begin - 12) : begin]) or _MONTH_AFTER.match(text, end):
         return None
 
-    pos, unit, mult = closing or end, None, value_mult
+    pos, unit, mult = end, None, value_mult
     if (pct := _PERCENT.match(text, pos)) is not None:
         unit, pos = "%", pct.end()
     elif (times := _TIMES.match(text, pos)) is not None:
@@ -331,12 +322,6 @@ def _read_amount(
     )
 
 
-def _closing_paren(text: str, end: int) -> int:
-    """Where a parenthesised figure's ")" ends, right after its digits (0 if none)."""
-    at = end + (1 if text[end:end + 1] == " " else 0)
-    return at + 1 if text[at:at + 1] == ")" else 0
-
-
 def _comma_unit_beside(text: str, start: int, end: int) -> bool:
     """"TEUR 3.200", "4.620 TEUR", "2,0 Mio. EUR", "5 200 K€": a unit only decimal-comma
     writing uses, right before or after."""
@@ -364,15 +349,18 @@ def parse_cell(text: str, *, scale: float = 1.0, currency: str | None = None,
     amounts = find_amounts(stripped, scale=scale, currency=currency, decimal_comma=decimal_comma)
     if len(amounts) == 1 and len(amounts[0].text) >= len(stripped) - 2:
         return amounts[0]
-    if (inside := _PAREN_UNIT.fullmatch(stripped)) is not None:  # "(1.7)%", "(3.2) M€"
-        found = parse_cell(inside.group(1) + inside.group(2), scale=scale, currency=currency,
+    if (inside := _PAREN_CELL.fullmatch(stripped)) is not None:
+        # the accountants' negative around a figure with its unit: "$ (1,009,359)", "(1.7)%",
+        # "€ (3,4) Mio.", "$(1.0) billion"
+        head, figure, tail = inside.group(1), inside.group(2), inside.group(3) or ""
+        found = parse_cell(f"{head}{figure}{tail}", scale=scale, currency=currency,
                            decimal_comma=decimal_comma)
         if found is not None and found.value > 0:
             return replace(found, value=-found.value, text=stripped, end=len(stripped))
     return None
 
 
-_PAREN_UNIT = re.compile(r"\((\d[\d.,\s]*)\)(\s?\S{1,6})")
+_PAREN_CELL = re.compile(r"([^\d()]{0,6}?)\s?\((\d[\d.,\s]*)\)(\s?[^\d()]{1,8})?")
 
 
 # Only cells that read one way vote: "1.234.567", "1.234,5", "3,5" vs "1,234,567", "1,234.5", "3.5";
