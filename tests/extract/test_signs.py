@@ -181,3 +181,9 @@ def test_a_p_and_l_row_is_no_balance_and_a_per_share_row_no_total() -> None:
     assert not [f for f in found if f.subject == "debt"]
     # a loss row whose years carry both signs keeps each
     assert _values(found, "net income") == {"FY2023": -5_000_000, "FY2022": 2_000_000}
+
+
+def test_a_balance_with_the_part_due_after_a_year_is_still_the_balance() -> None:
+    found = _findings("Deferred income was €8.2 million at 31 March 2025 (31 March 2024: "
+                      "€7.1 million), of which €0.9 million falls due after more than one year.")
+    assert 8_200_000 in {f.value for f in found if f.subject == "deferred revenue"}

@@ -228,9 +228,12 @@ class _Sentence:
                              for s in self.subjects)
                       and not any(q[1] < p[2] and p[1] < q[2] for q in self.periods)]
             self.periods = sorted([*self.periods, *months], key=_start)
-        # "2022 $ 27 2023 27 … Thereafter 4,231": a schedule's amounts fall due in its years, no
-        # balance stood at them
-        self.schedule = len(self.values) >= 3 and _SCHEDULE.found(self.text)
+        # "2022 $ 27 2023 27 … Thereafter 4,231": a schedule's amounts fall due in its years (three
+        # or more, and a bucket after them), no balance stood at them; "US$14.9 million at 31
+        # January 2025 (2024: US$11.2 million), of which US$1.66 million falls due after more
+        # than one year" is a balance and its split
+        self.schedule = (len(self.values) >= 3 and len(set(YEAR.findall(self.text))) >= 3
+                         and _SCHEDULE.found(self.text))
         self.planned = view.forecast or forecast_heading  # the whole section is plans
         self.forecast = self.planned or says_forecast(self.text)
         self.bound = self._bind()
