@@ -61,6 +61,14 @@ $ 312 $ 355 14 % Parking
 120 98 (18) % Total
 $ 432 $ 453 5 % Tolls grew on higher traffic."""
 
+# The first row's label names a year of its own.
+INTEREST = """Year Ended September 30,
+2024
+2023 2022 Coupon interest on the 2029 Debentures
+$ 8,100 $ 7,950 $ — Amortization of issuance costs
+1,200 1,150 — Interest expense
+$ 9,300 $ 9,100 $ — Interest rose on the new debentures."""
+
 LAID_OUT = """ACME GROCERS
 (in millions)
 Year Ended December 31,
@@ -116,6 +124,14 @@ def test_a_change_column_is_named_a_change_not_a_period() -> None:
     assert "2022 | 2023 | % change" in rows.split("\n")
     assert _row(rows, "Parking") == "Parking | 2022: 120 | 2023: 98 | % change: (18)%"
     assert _row(rows, "Total") == "Total | 2022: $432 | 2023: $453 | % change: 5%"
+
+
+def test_a_year_in_a_label_is_not_a_column() -> None:
+    rows = flowed_rows(INTEREST)
+    assert _row(rows, "Coupon interest on the 2029 Debentures") == (
+        "Coupon interest on the 2029 Debentures | 2024: $8,100 | 2023: $7,950 | 2022: —")
+    assert _row(rows, "Interest expense") == (
+        "Interest expense | 2024: $9,300 | 2023: $9,100 | 2022: —")
 
 
 def test_a_laid_out_statement_and_prose_dashes_are_left_as_they_are() -> None:

@@ -304,6 +304,7 @@ def _blocks(tokens: list[_Token]) -> list[list[_Run]]:
 
 # a year, also one of two glued together ("20212020")
 _YEAR = re.compile(r"(?:(?<!\d)|(?<=(?:19|20)\d\d))((?:19|20)\d\d)(?=(?:19|20)\d\d(?!\d)|(?!\d))")
+_IN_WORDS = re.compile(r"[a-z] $")
 _PAREN = re.compile(r"\([^()]{3,200}\)")
 HEADER_GAP_WORDS = 4  # words between two parts of one header ("As of", "Year Ended")
 HEADER_LINES = 8  # how far above its first row a table's header is looked for
@@ -339,6 +340,8 @@ def _header_parts(text: str) -> list[_Part]:
             parts.append(_Part(a, b, "period", day))
             taken.append((a, b))
     for m in _YEAR.finditer(text):
+        if _IN_WORDS.search(text[: m.start(1)]):
+            continue  # "related to the 2025 Notes": a year of a label, not a column
         if free(m.start(1), m.end(1)):
             parts.append(_Part(m.start(1), m.end(1), "period", m.group(1)))
             taken.append((m.start(1), m.end(1)))
@@ -396,6 +399,9 @@ def _header(text: str, before: int, floor: int, width: int) -> _Header | None:
     periods = len(names)
     if not names or len(names) > width or len(names) + changes < width:
         return None
+    years = [int(_YEAR.findall(name)[-1]) for name in names]
+    if len(set(years)) < len(years) or years not in (sorted(years), sorted(years, reverse=True)):
+        return None  # columns of one table run one way in time
     change_names = ["% change" if "%" in window else "change"]
     while len(names) < width:
         name, n = change_names[0], 2
