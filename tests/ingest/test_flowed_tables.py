@@ -17,14 +17,9 @@ from manda.app import Manda
 from manda.config import Settings
 from manda.finance.figures import read_figure, statement_scale
 from manda.ingest.parsers.base import ParseLimits
-from manda.ingest.parsers.flowed import (
-    cuts_words,
-    document_words,
-    flowed_pages,
-    flowed_rows,
-    mend_words,
-)
+from manda.ingest.parsers.flowed import flowed_pages, flowed_rows
 from manda.ingest.parsers.pdf import parse_pdf
+from manda.ingest.parsers.textruns import cuts_words, document_words, mend_words
 
 # A statement of operations, years descending, in thousands; each label ends its line and its
 # figures start the next one, followed by the next label.

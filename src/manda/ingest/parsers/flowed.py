@@ -1,178 +1,41 @@
-"""Statements a PDF prints as flowing text, put back into rows; words its line ends cut or glued,
-mended from the document's own vocabulary.
+"""Statements a PDF prints as flowing text, put back into rows.
 
 Some PDFs (filings printed from HTML by a generator that writes one text run per cell) keep no
 table layout at all: each row's label stands on one line and its figures start the next, which
 then runs on into the next row's label ("Goodwill\\n6,109 8,420 Other assets\\n124 397 Total
 assets"). Every extraction mode reads them the same way, because that is how the page places
-them. The same printers cut words where a text run ended ("cur\\nrent portion") and glue others
-("equityAccounts", "assets1,215").
+them. The same printers cut and glue words (`manda.ingest.parsers.textruns` mends them first).
 
-- `mend_words` joins a cut word where the joined word stands elsewhere in the document and a
-  half does not (or far more rarely), and splits a glued one where both parts do; only in a
-  document whose line ends cut words often (`cuts_words`), so well-laid documents read as they
-  did.
-- `flowed_rows` finds runs of the page where a label is followed by N figures (N the same over
+`flowed_rows` finds runs of the page where a label is followed by N figures (N the same over
   the run, at least 2) and then by the next label, and writes them as labelled rows under the
   column periods of the header above (`Goodwill | December 31, 2020: 6,109 | December 31, 2021:
   8,420`): the shape `base.spaced_statement_rows` writes, so statement readers, the unit caption
   and the columns work unchanged downstream. Columns the header names as changes ("2020 to 2021
-  % Change") are written as change columns, never as a period's figure.
+  % Change") are written as change columns, never as a period's figure. Only a document that
+flows many rows in whole tables (`flowing_rows`) is rewritten, so laid-out documents read as
+before.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from manda.finance.amounts import unit_line_scale
+from manda.finance.figures import lone_cell
 from manda.finance.periods import find_dates
 from manda.ingest.parsers.base import row_line
+from manda.ingest.parsers.textruns import cuts_words, document_words, mend_words, pieces
+from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["cuts_words", "document_words", "flowed_pages", "flowed_rows", "flowing_rows",
-           "mend_words"]
-
-_WORD = re.compile(r"[A-Za-z]+")
-_TAIL = re.compile(r"([A-Za-z]+)$")  # the letters a line ends in
-# the lower-case letters a line starts with, and what stays with them ("f-use", "ckholders'")
-_HEAD = re.compile(r"^([a-z]+)(?:[-'’][A-Za-z]*)*[),.;:]*")
-GLUED = 20  # two words stand this many times more often apart than glued: a glued pair
-RARER = 8  # a half standing this many times less often than the joined word does not count
-KNOWN = 2  # a word stands in the document when it is read this often away from line ends
-# a document cuts words at line ends when this share of its lines ends in a cut word
-CUT_SHARE = 0.01
-MIN_CUTS = 10
-
-
-def document_words(pages: Sequence[str]) -> Counter[str]:
-    """How often each word (lower-cased letters) stands inside a line, away from its ends, where
-    no printer cuts it."""
-    counts: Counter[str] = Counter()
-    for page in pages:
-        for line in page.split("\n"):
-            for word in _WORD.findall(line)[1:-1]:
-                counts[word.lower()] += 1
-    return counts
-
-
-def _joins(before: str, after: str, words: Counter[str]) -> bool:
-    """`before` ends and `after` starts one word cut in two ("ref" + "lected")."""
-    joined = words[(before + after).lower()]
-    if not joined:
-        return False
-    rarer = min(words[before.lower()], words[after.lower()])
-    return rarer * RARER <= joined
-
-
-def _cut_at(line: str, following: str, words: Counter[str]) -> re.Match[str] | None:
-    """The head of `following` that finishes the word `line` ends in, if the two are one word."""
-    tail = _TAIL.search(line)
-    head = _HEAD.match(following)
-    if tail is None or head is None:
-        return None
-    return head if _joins(tail.group(1), head.group(1), words) else None
-
-
-def cuts_words(pages: Sequence[str], words: Counter[str]) -> bool:
-    """The document's line ends cut words often: it was printed in text runs, not lines."""
-    cuts = lines = 0
-    for page in pages:
-        rows = page.split("\n")
-        lines += len(rows)
-        cuts += sum(1 for a, b in pairwise(rows) if _cut_at(a, b, words))
-    return cuts >= MIN_CUTS and cuts >= CUT_SHARE * lines
-
-
-_GLUED_CASE = re.compile(r"\b([A-Za-z]*[a-z]{2})([A-Z][a-z]{2,})\b")  # "equityAccounts"
-_GLUED_FIGURE = re.compile(r"(?<![\w$])([A-Za-z]*[a-z]{2})(?=[$(]?\d|\$)")  # "assets1,215"
-_GLUED_LOWER = re.compile(r"\b[a-z]{5,}\b")  # "overthe", "measuresand"
-_PIECE = re.compile(r"[A-Za-z]+|[^A-Za-z]+")
-_GLUED_STOP = re.compile(r"(?<=[a-z]{2}[.;:])(?=[A-Z][a-z]{2,})")  # "any.For more"
-_GLUED_PAREN = re.compile(r"\)(?=[A-Z][a-z]{2,})")  # "(Note 15)Redeemable"
-_GLUED_WORD = re.compile(r"(?<=\d)([a-z]{3,})\b")  # "1,849,794and"
-
-
-def _stands(word: str, words: Counter[str]) -> bool:
-    return words[word.lower()] >= KNOWN
-
-
-def _unglue(line: str, words: Counter[str]) -> str:
-    """A line with words a text run cut within the line joined ("int angible") and glued words
-    parted where both parts stand as words and the glued form does not: a lower-to-upper join
-    starts a new line ("equity\\nAccounts payable"), two lower-case words get a space
-    ("overthe"), and so does a word glued to a figure ("assets 1,215", "1,849,794 and")."""
-    def case(m: re.Match[str]) -> str:
-        left, right = m.group(1), m.group(2)
-        if _stands(left, words) and _stands(right, words) and not _stands(left + right, words):
-            return f"{left}\n{right}"
-        return m.group(0)
-
-    def figure(m: re.Match[str]) -> str:
-        word = m.group(1)
-        return f"{word} " if _stands(word, words) else word
-
-    def after(m: re.Match[str]) -> str:
-        word = m.group(1)
-        return f" {word}" if _stands(word, words) else word
-
-    def glued(m: re.Match[str]) -> str:
-        word = m.group(0)
-        parts = [(min(words[word[:i]], words[word[i:]]), i) for i in range(2, len(word) - 1)]
-        best, at = max(parts, default=(0, 0))
-        if best >= KNOWN and best >= GLUED * words[word]:
-            return f"{word[:at]} {word[at:]}"
-        return word
-
-    line = _joined_runs(line, words)
-    line = _GLUED_PAREN.sub(")\n", line)
-    line = _GLUED_STOP.sub(" ", line)
-    line = _GLUED_CASE.sub(case, line)
-    line = _GLUED_LOWER.sub(glued, line)
-    line = _GLUED_FIGURE.sub(figure, line)
-    return _GLUED_WORD.sub(after, line)
-
-
-def _joined_runs(line: str, words: Counter[str]) -> str:
-    """The line with each word a text run cut in two within it made whole ("int angible")."""
-    pieces = _PIECE.findall(line)
-    out: list[str] = []
-    i = 0
-    while i < len(pieces):
-        piece = pieces[i]
-        while (i + 2 < len(pieces) and piece[:1].isalpha() and pieces[i + 1] == " "
-               and pieces[i + 2][:1].islower() and _joins(piece, pieces[i + 2], words)):
-            piece += pieces[i + 2]
-            i += 2
-        out.append(piece)
-        i += 1
-    return "".join(out)
-
-
-def mend_words(text: str, words: Counter[str]) -> str:
-    """The page with each word cut at a line end made whole on the line it starts on, and glued
-    words parted (see `_unglue`)."""
-    lines = text.split("\n")
-    out: list[str] = []
-    for line in lines:
-        if out and (head := _cut_at(out[-1], line, words)):
-            out[-1] += head.group(0)
-            line = line[head.end():].lstrip()
-            if not line:
-                continue
-        out.append(line)
-    return "\n".join(_unglue(line, words) for line in out)
-
+__all__ = ["flowed_pages", "flowed_rows", "flowing_rows"]
 
 # ---------------------------------------------------------------- rows
 
 
-_CELL = re.compile(r"^\$?\(?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?$|^\$?[—–]%?$")
-_PART = re.compile(r"(?<=[A-Za-z)])(?=[$(]?\d)|(?<=[A-Za-z])(?=[$—–])|(?<=[—–\d)])(?=[A-Z])")
-_YEAR_CELL = re.compile(r"^(?:19|20)\d\d$")
+_DASHES = "—–"
 MAX_LABEL_WORDS = 40
 MIN_ROWS = 2  # a flowed table of one row is read only where its row stands alone (`_alone`)
 MIN_TABLE_ROWS = 3
@@ -188,31 +51,54 @@ class _Token:
     cell: bool = False
 
 
+def _year(text: str) -> bool:
+    return YEAR.fullmatch(text) is not None
+
+
+def _cell(text: str) -> bool:
+    return text != "$" and lone_cell(text)
+
+
+def _cuts(word: str) -> list[int]:
+    """Where a word glued to a figure parts: "taxes$", "securities4", "15)Redeemable", "—Total"."""
+    out = []
+    for i in range(1, len(word)):
+        a, b, c = word[i - 1], word[i], word[i + 1 : i + 2]
+        letter_a = a.isascii() and a.isalpha()
+        if ((letter_a or a == ")") and (b.isdigit() or (b in "$(" and c.isdigit()))) \
+                or (letter_a and (b == "$" or b in _DASHES)) \
+                or ((a in _DASHES or a.isdigit() or a == ")") and b.isascii() and b.isupper()):
+            out.append(i)
+    return out
+
+
 def _tokens(text: str) -> list[_Token]:
     """The page's words and figure cells in order: "$ 5,647" and "(31.5) %" are one cell each,
     and a figure glued to a word ("taxes$ (192)", "securities4") stands apart."""
     raw: list[_Token] = []
     offset = 0
     for number, line in enumerate(text.split("\n")):
-        for m in re.finditer(r"\S+", line):
-            start = offset + m.start()
-            cut = [0, *(p.start() for p in _PART.finditer(m.group())), len(m.group())]
-            for a, b in pairwise(cut):
-                if b > a:
-                    raw.append(_Token(m.group()[a:b], number, start + a, start + b))
+        at = 0
+        for word in line.split(" "):
+            if word:
+                start = offset + at
+                cut = [0, *_cuts(word), len(word)]
+                raw += [_Token(word[a:b], number, start + a, start + b)
+                        for a, b in pairwise(cut)]
+            at += len(word) + 1
         offset += len(line) + 1
     tokens: list[_Token] = []
     for token in raw:
         last = tokens[-1] if tokens else None
         if (last is not None and last.line == token.line and last.text == "$"
-                and _CELL.match("$" + token.text)):
+                and _cell("$" + token.text)):
             last.text, last.end = "$" + token.text, token.end
         elif (last is not None and last.line == token.line and token.text == "%" and last.cell
               and not last.text.endswith("%")):
             last.text, last.end = last.text + "%", token.end
         else:
             tokens.append(token)
-        tokens[-1].cell = bool(_CELL.match(tokens[-1].text)) and tokens[-1].text != "$"
+        tokens[-1].cell = _cell(tokens[-1].text)
     return tokens
 
 
@@ -227,7 +113,7 @@ class _Run:
 
 def _written(cell: str) -> str:
     """A cell as statements write it: "$—" is a dash (none), "$ (192)" is "$(192)"."""
-    return cell.replace("$", "") if re.search(r"[—–]", cell) else cell
+    return cell.replace("$", "") if any(c in _DASHES for c in cell) else cell
 
 
 def _runs(tokens: list[_Token]) -> list[_Run]:
@@ -244,10 +130,10 @@ def _runs(tokens: list[_Token]) -> list[_Run]:
         while j + 1 < len(tokens) and tokens[j + 1].cell and tokens[j + 1].line == tokens[i].line:
             j += 1
         end = j
-        if (_YEAR_CELL.match(tokens[j].text) and j + 1 < len(tokens)
+        if (_year(tokens[j].text) and j + 1 < len(tokens)
                 and tokens[j + 1].line == tokens[j].line):
             end = j - 1
-        if end > i and not all(_YEAR_CELL.match(t.text) for t in tokens[i : end + 1]):
+        if end > i and not all(_year(t.text) for t in tokens[i : end + 1]):
             runs.append(_Run(i, end))
         i = j + 1
     return runs
@@ -273,10 +159,20 @@ def _label_between(tokens: list[_Token], start: int, end: int) -> bool:
     words = tokens[start:end]
     if not words or len(words) > MAX_LABEL_WORDS:
         return False
-    if sum(1 for t in words if _YEAR_CELL.match(t.text)) >= 2:
+    if sum(1 for t in words if _year(t.text)) >= 2:
         return False
     text = " ".join(t.text for t in words)
-    return bool(re.search(r"[A-Za-z]", text)) and not re.search(r"[a-z]{2}\. [A-Z]", text)
+    return any(c.isalpha() for c in text) and not _sentence_end(text)
+
+
+def _sentence_end(text: str) -> bool:
+    """The text ends a sentence and starts another ("… in the year. We"): prose, not a label."""
+    at = text.find(". ")
+    while at >= 0:
+        if text[max(0, at - 2) : at].islower() and text[at + 2 : at + 3].isupper():
+            return True
+        at = text.find(". ", at + 1)
+    return False
 
 
 def _width(run: _Run) -> int:
@@ -302,10 +198,7 @@ def _blocks(tokens: list[_Token]) -> list[list[_Run]]:
 # ---------------------------------------------------------------- the header above
 
 
-# a year, also one of two glued together ("20212020")
-_YEAR = re.compile(r"(?:(?<!\d)|(?<=(?:19|20)\d\d))((?:19|20)\d\d)(?=(?:19|20)\d\d(?!\d)|(?!\d))")
-_IN_WORDS = re.compile(r"[a-z] $")
-_PAREN = re.compile(r"\([^()]{3,200}\)")
+MAX_CAPTION = 200
 HEADER_GAP_WORDS = 4  # words between two parts of one header ("As of", "Year Ended")
 HEADER_LINES = 8  # how far above its first row a table's header is looked for
 
@@ -326,35 +219,59 @@ def _header_parts(text: str) -> list[_Part]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in _PAREN.finditer(text):
-        if unit_line_scale(m.group()) != 1.0:
-            parts.append(_Part(m.start(), m.end(), "caption", " ".join(m.group().split())))
-            taken.append((m.start(), m.end()))
+    for a, b in _parentheses(text):
+        if unit_line_scale(text[a:b]) != 1.0:
+            parts.append(_Part(a, b, "caption", " ".join(text[a:b].split())))
+            taken.append((a, b))
     changes = vocabulary().cues("change_column")
     for m in changes.finditer(text):
         if free(m.start(), m.end()):
             parts.append(_Part(m.start(), m.end(), "change", m.group()))
             taken.append((m.start(), m.end()))
-    for day, (a, b) in _dates(text):
-        if free(a, b):
-            parts.append(_Part(a, b, "period", day))
+    for _, a, b in find_dates(text):
+        written = text[a:b]
+        if "\n" not in written and any(c.isalpha() for c in written) and free(a, b):
+            parts.append(_Part(a, b, "period", " ".join(written.split())))
             taken.append((a, b))
-    for m in _YEAR.finditer(text):
-        if _IN_WORDS.search(text[: m.start(1)]):
+    for a, b in _years(text):
+        if text[:a].endswith(" ") and text[max(0, a - 2) : a - 1].islower():
             continue  # "related to the 2025 Notes": a year of a label, not a column
-        if free(m.start(1), m.end(1)):
-            parts.append(_Part(m.start(1), m.end(1), "period", m.group(1)))
-            taken.append((m.start(1), m.end(1)))
+        if free(a, b):
+            parts.append(_Part(a, b, "period", text[a:b]))
+            taken.append((a, b))
     return sorted(parts, key=lambda p: p.start)
 
 
-def _dates(text: str) -> list[tuple[str, tuple[int, int]]]:
-    """Full dates a header names ("December 31, 2021"), as written, and where."""
+def _parentheses(text: str) -> list[tuple[int, int]]:
+    """Where each parenthesis of a few words opens and closes (nothing nested)."""
     found = []
-    for m in re.finditer(r"[A-Z][a-z]{2,8}\.? \d{1,2}, ?(?:19|20)\d\d", text):
-        if find_dates(m.group()):
-            found.append((" ".join(m.group().split()), (m.start(), m.end())))
+    start = text.find("(")
+    while start >= 0:
+        end = text.find(")", start)
+        if end < 0:
+            break
+        inner = text[start + 1 : end]
+        if "(" not in inner and 3 <= len(inner) <= MAX_CAPTION:
+            found.append((start, end + 1))
+        start = text.find("(", start + 1)
     return found
+
+
+def _years(text: str) -> list[tuple[int, int]]:
+    """Where each year is, also each of two glued together ("20212020")."""
+    found = []
+    at = 0
+    for piece in pieces(text):
+        if piece.isdigit() and len(piece) in (4, 8):
+            halves = [piece[i : i + 4] for i in range(0, len(piece), 4)]
+            if all(_year(h) for h in halves):
+                found += [(at + 4 * i, at + 4 * i + 4) for i in range(len(halves))]
+        at += len(piece)
+    return found
+
+
+def _digits(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 @dataclass(frozen=True)
@@ -382,11 +299,10 @@ def _header(text: str, before: int, floor: int, width: int) -> _Header | None:
     for part in reversed(parts):
         gap_end = chosen[0].start if chosen else len(window)
         gap = window[part.end : gap_end]
-        if len(_WORD.findall(gap)) > (HEADER_GAP_WORDS if chosen else MAX_LABEL_WORDS):
+        if len(letter_words(gap)) > (HEADER_GAP_WORDS if chosen else MAX_LABEL_WORDS):
             break  # the last part may stand above the first row's label and a sub-heading
         if (part.kind == "change" and chosen and chosen[0].kind == "change"
-                and not _WORD.findall(gap) and re.search(r"\d", part.text)
-                and not re.search(r"\d", chosen[0].text)):
+                and not letter_words(gap) and _digits(part.text) and not _digits(chosen[0].text)):
             # "2020 to 2021 % Change": one column, named twice
             chosen[0] = _Part(part.start, chosen[0].end, "change", window[part.start:chosen[0].end])
             continue
@@ -399,7 +315,7 @@ def _header(text: str, before: int, floor: int, width: int) -> _Header | None:
     periods = len(names)
     if not names or len(names) > width or len(names) + changes < width:
         return None
-    years = [int(_YEAR.findall(name)[-1]) for name in names]
+    years = [int(YEAR.findall(name)[-1]) for name in names]
     if len(set(years)) < len(years) or years not in (sorted(years), sorted(years, reverse=True)):
         return None  # columns of one table run one way in time
     change_names = ["% change" if "%" in window else "change"]
