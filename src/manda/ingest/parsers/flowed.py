@@ -360,10 +360,9 @@ def flowed_rows(text: str) -> str:
         return text
     out: list[str] = []
     done = 0  # page text written so far
-    floor = 0
     for block in blocks:
         width = max(map(_width, block))
-        header = _header(text, tokens[block[0].first].start, floor, width)
+        header = _header(text, tokens[block[0].first].start, done, width)
         if header is None or (len(block) < MIN_ROWS and not _alone(block[0], tokens)):
             continue
         # the first row's label begins after the header
@@ -404,7 +403,6 @@ def flowed_rows(text: str) -> str:
         done = tokens[block[-1].last].end
         while done < len(text) and text[done] == " ":
             done += 1
-        floor = done
     out.append(text[done:])
     return "\n".join(line.rstrip() for line in "".join(out).split("\n"))
 
