@@ -64,6 +64,14 @@ $ 8,100 $ 7,950 $ — Amortization of issuance costs
 1,200 1,150 — Interest expense
 $ 9,300 $ 9,100 $ — Interest rose on the new debentures."""
 
+# A label wrapped before a name the document writes as one, and a note reference after the table.
+ATTRIBUTABLE = """Year Ended December 31,
+(In millions)
+2022 2023 Net income attributable to Corvane
+Holdings, Inc.$ (1,200) $ (900) Depreciation
+310 295 Adjusted EBITDA
+$ 410 $ 520 For more, refer to Note 4 – Leases in the notes."""
+
 LAID_OUT = """ACME GROCERS
 (in millions)
 Year Ended December 31,
@@ -127,6 +135,17 @@ def test_a_year_in_a_label_is_not_a_column() -> None:
         "Coupon interest on the 2029 Debentures | 2024: $8,100 | 2023: $7,950 | 2022: —")
     assert _row(rows, "Interest expense") == (
         "Interest expense | 2024: $9,300 | 2023: $9,100 | 2022: —")
+
+
+def test_a_label_wrapped_before_a_name_stays_one_label_and_an_en_dash_is_prose() -> None:
+    pairs = Counter({("corvane", "holdings,"): 4})
+    rows = flowed_rows(ATTRIBUTABLE, pairs)
+    assert _row(rows, "Net income attributable to Corvane Holdings, Inc.") == (
+        "Net income attributable to Corvane Holdings, Inc. | 2022: $(1,200) | 2023: $(900)")
+    assert _row(rows, "Adjusted EBITDA") == "Adjusted EBITDA | 2022: $410 | 2023: $520"
+    assert "Note 4 – Leases" in rows
+    # without the document's word pairs, a line that starts with a capital starts a label
+    assert "Holdings, Inc. | 2022: $(1,200)" in flowed_rows(ATTRIBUTABLE)
 
 
 def test_a_laid_out_statement_and_prose_dashes_are_left_as_they_are() -> None:

@@ -18,6 +18,7 @@ before.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -26,11 +27,17 @@ from manda.finance.amounts import unit_line_scale
 from manda.finance.figures import lone_cell
 from manda.finance.periods import find_dates
 from manda.ingest.parsers.base import row_line
-from manda.ingest.parsers.textruns import cuts_words, document_words, mend_words, pieces
+from manda.ingest.parsers.textruns import (
+    KNOWN,
+    cuts_words,
+    document_words,
+    mend_words,
+    pieces,
+)
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["flowed_pages", "flowed_rows", "flowing_rows"]
+__all__ = ["flowed_pages", "flowed_rows", "flowing_rows", "word_pairs"]
 
 # ---------------------------------------------------------------- rows
 
@@ -56,17 +63,19 @@ def _year(text: str) -> bool:
 
 
 def _cell(text: str) -> bool:
-    return text != "$" and lone_cell(text)
+    """A figure cell of a flowed row; an en dash alone is prose ("Note 1 – Description")."""
+    return text != "$" and text.strip("$%") != "–" and lone_cell(text)
 
 
 def _cuts(word: str) -> list[int]:
-    """Where a word glued to a figure parts: "taxes$", "securities4", "15)Redeemable", "—Total"."""
+    """Where a word glued to a figure parts: "taxes$", "Inc.$", "securities4", "15)Redeemable",
+    "—Total"."""
     out = []
     for i in range(1, len(word)):
         a, b, c = word[i - 1], word[i], word[i + 1 : i + 2]
         letter_a = a.isascii() and a.isalpha()
         if ((letter_a or a == ")") and (b.isdigit() or (b in "$(" and c.isdigit()))) \
-                or (letter_a and (b == "$" or b in _DASHES)) \
+                or (letter_a and b in _DASHES) or (b == "$" and a != "$") \
                 or ((a in _DASHES or a.isdigit() or a == ")") and b.isascii() and b.isupper()):
             out.append(i)
     return out
@@ -333,16 +342,29 @@ def _header(text: str, before: int, floor: int, width: int) -> _Header | None:
 # ---------------------------------------------------------------- writing
 
 
-def _label_lines(words: list[_Token]) -> list[str]:
-    """A label's words, parted where a line starts with a capital (a sub-heading above it)."""
+def _label_lines(words: list[_Token], pairs: Counter[tuple[str, str]]) -> list[str]:
+    """A label's words, parted where a line starts with a capital (a sub-heading above it),
+    unless the document writes the two words around the line break together elsewhere ("Uber
+    / Technologies, Inc.")."""
     lines: list[list[str]] = []
     for k, token in enumerate(words):
-        starts = k == 0 or (token.line != words[k - 1].line and token.text[:1].isupper())
+        starts = k == 0 or (token.line != words[k - 1].line and token.text[:1].isupper()
+                            and pairs[(words[k - 1].text.lower(), token.text.lower())] < KNOWN)
         if starts:
             lines.append([token.text])
         else:
             lines[-1].append(token.text)
     return [" ".join(words) for words in lines]
+
+
+def word_pairs(pages: Sequence[str]) -> Counter[tuple[str, str]]:
+    """How often two words stand one after the other within a line (lower-cased)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for page in pages:
+        for line in page.split("\n"):
+            words = line.lower().split(" ")
+            counts.update(pairwise(words))
+    return counts
 
 
 def flowing_rows(pages: Sequence[str]) -> int:
@@ -351,9 +373,11 @@ def flowing_rows(pages: Sequence[str]) -> int:
                if len(b) >= MIN_TABLE_ROWS)
 
 
-def flowed_rows(text: str) -> str:
+def flowed_rows(text: str, pairs: Counter[tuple[str, str]] | None = None) -> str:
     """The page with each flowed table written as one labelled row per line under its header
-    (the caption on its own line above it); the rest of the page as it was."""
+    (the caption on its own line above it); the rest of the page as it was. `pairs`: the
+    document's `word_pairs`, to tell a label wrapped before a name from a sub-heading."""
+    pairs = pairs if pairs is not None else Counter()
     tokens = _tokens(text)
     blocks = _blocks(tokens)
     if not blocks:
@@ -385,7 +409,7 @@ def flowed_rows(text: str) -> str:
         pending = True
         previous = first_label
         for run in block:
-            labels = _label_lines(tokens[previous : run.first])
+            labels = _label_lines(tokens[previous : run.first], pairs)
             for sub in labels[:-1]:
                 lines.append(sub)
                 pending = True
@@ -415,4 +439,5 @@ def flowed_pages(pages: Sequence[str]) -> list[str]:
         pages = [mend_words(page, words) for page in pages]
     if flowing_rows(pages) < MIN_FLOWING_ROWS:
         return list(pages)  # a document that lays its tables out: no row of it is touched
-    return [flowed_rows(page) for page in pages]
+    pairs = word_pairs(pages)
+    return [flowed_rows(page, pairs) for page in pages]
