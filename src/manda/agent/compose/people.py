@@ -20,7 +20,7 @@ from manda.agent.compose.common import (
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_WORDS
+from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_EQUIVALENTS, ROLE_WORDS
 from manda.agent.unusual import body, sentences, trim
 from manda.ingest.extract.tables import is_total_row
 from manda.injection import looks_like_instruction
@@ -62,7 +62,7 @@ def holds_role(role: str | None, wanted: str) -> bool:
         return False
     if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
         return True
-    for _, pattern in KEY_ROLES:
+    for _, pattern in ROLE_EQUIVALENTS:
         if _whole(pattern, wanted) or _whole(pattern, want):
             return pattern.search(role) is not None
     return False
@@ -247,7 +247,7 @@ def _of_a_division(role: str | None, wanted: str) -> bool:
     at = have.find(want) if want else -1
     if at >= 0:
         return bool(have[at + len(want):].strip())
-    for _, pattern in KEY_ROLES:
+    for _, pattern in ROLE_EQUIVALENTS:
         if _whole(pattern, wanted) or _whole(pattern, want):
             m = pattern.search(role)
             return m is not None and bool(role[m.end():].strip(" ,.;&"))
