@@ -6,15 +6,19 @@ from __future__ import annotations
 import pytest
 
 from manda.agent.compose.people import holds_role, missing_key_roles
+from manda.vocabulary import vocabulary
 
 
 @pytest.mark.parametrize(("title", "role"), [
     ("Chief Financial Officer", "CFO"), ("Finance Director", "CFO"),
-    ("Finanzvorständin", "CFO"), ("Finanzvorstand", "CFO"), ("Kaufmännische Geschäftsführerin", "CFO"),
-    ("Directrice administrative et financière", "CFO"), ("Directeur administratif et financier", "CFO"),
+    ("Finanzvorständin", "CFO"), ("Finanzvorstand", "CFO"),
+    ("Kaufmännische Geschäftsführerin", "CFO"),
+    ("Directrice administrative et financière", "CFO"),
+    ("Directeur administratif et financier", "CFO"),
     ("DAF", "CFO"), ("Directrice financière", "CFO"),
     ("Directora financiera", "CFO"), ("Directora de Administración y Finanzas", "CFO"),
-    ("Chief Executive Officer", "CEO"), ("Vorstandsvorsitzende", "CEO"), ("Geschäftsführerin", "CEO"),
+    ("Chief Executive Officer", "CEO"), ("Vorstandsvorsitzende", "CEO"),
+    ("Geschäftsführerin", "CEO"),
     ("Directrice générale", "CEO"), ("Présidente", "CEO"), ("Consejera delegada", "CEO"),
     ("Presidenta ejecutiva", "CEO"),
     ("Chief Operating Officer", "COO"), ("Directrice des opérations", "COO"),
@@ -35,3 +39,17 @@ def test_another_role_is_not_the_key_role(title: str, role: str) -> None:
 def test_a_team_with_its_cfo_in_any_language_lacks_no_cfo(cfo: str) -> None:
     members = [("Anne Roux", "Directrice générale", [], []), ("Eva Lind", cfo, [], [])]
     assert missing_key_roles(members) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+@pytest.mark.parametrize("key", ["team_count", "key_roles_missing", "key_role_question",
+                                 "listed_or", "holds_role", "holds_role_since", "role_none",
+                                 "role_question"])
+def test_a_team_answer_s_framing_is_written_in_the_language_asked(language: str,
+                                                                   key: str) -> None:
+    words = vocabulary()
+    own = words.answer(key, language, count=3, what="CFO", first="CEO", last="CFO",
+                       role="CFO", since="2021")
+    assert own != words.answer(key, "en", count=3, what="CFO", first="CEO", last="CFO",
+                               role="CFO", since="2021")
+    assert key in words.languages[language].answers

@@ -263,10 +263,13 @@ def holder(evidence: Evidence, wanted: str) -> list[Finding]:
     return holders[0] if holders else []
 
 
-def holder_line(evidence: Evidence, match: list[Finding]) -> str:
-    """ "Andrew R. Jassy has been the President and Chief Executive Officer since July 2021 (…)"."""
-    return f"{person_name(match[0])} {holds_as(match[0], 'the')} " \
-           f"{cite_findings(match[:2], evidence)}."
+def holder_line(evidence: Evidence, match: list[Finding], language: str = "en") -> str:
+    """ "Andrew R. Jassy has been the President and Chief Executive Officer since July 2021 (…)",
+    in the question's language ("Klaus Brenner ist Geschäftsführer (…)")."""
+    role, since = role_of(match[0]), since_of(match[0])
+    holds = vocabulary().answer("holds_role_since" if since else "holds_role", language,
+                                role=role, since=since)
+    return f"{person_name(match[0])} {holds} {cite_findings(match[:2], evidence)}."
 
 
 def adds_to(sentence: str, name: str, role: str | None) -> bool:
@@ -286,7 +289,7 @@ def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
     match = holder(evidence, wanted)
     if match:
         best = match[0]
-        text = holder_line(evidence, match)
+        text = holder_line(evidence, match, ask.language)
         background = person_background(evidence, person_name(best))
         if background is not None and adds_to(background[0], person_name(best), role_of(best)):
             text += f" Background: “{background[0]}” {cite([background[1]])}"
