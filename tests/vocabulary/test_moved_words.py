@@ -11,6 +11,7 @@ from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
+from manda.ingest.extract.candidates import says_forecast
 from manda.ingest.extract.dedupe import canonical_entity
 
 
@@ -166,3 +167,16 @@ def test_the_words_that_give_a_cause(sentence: str, cause: str) -> None:
     ("Drake Smith", "drake smith")])
 def test_a_person_s_titles_are_no_part_of_their_name(name: str, key: str) -> None:
     assert canonical_entity(name, "person") == key
+
+
+@pytest.mark.parametrize(("sentence", "forecast"), [
+    ("FY25 budget revenue of £12.0m.", True), ("Revenue came in ahead of plan at £5.0m.", False),
+    ("The Target achieved revenue of £5.0m.", False), ("Revenue target of £5.0m.", True),
+    ("Prognose 2025: Umsatz 12,0 Mio. EUR.", True),
+    ("Der Umsatz lag mit 5,0 Mio. EUR besser als Plan.", False),
+    ("Chiffre d'affaires prévisionnel 2026 : 14,0 M€.", True),
+    ("Le chiffre d'affaires est supérieur au budget, à 5,0 M€.", False),
+    ("Presupuesto 2026: cifra de negocios de 14,0 millones de euros.", True),
+    ("Las ventas fueron superiores al presupuesto, con 5,0 millones de euros.", False)])
+def test_a_sentence_that_speaks_about_the_future(sentence: str, forecast: bool) -> None:
+    assert says_forecast(sentence) is forecast
