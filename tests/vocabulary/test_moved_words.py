@@ -13,6 +13,7 @@ from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
 from manda.ingest.extract.candidates import says_forecast
 from manda.ingest.extract.dedupe import canonical_entity
+from manda.ingest.parsers.layout import without_column_headers
 
 
 @pytest.mark.parametrize(("header", "period"), [
@@ -180,3 +181,12 @@ def test_a_person_s_titles_are_no_part_of_their_name(name: str, key: str) -> Non
     ("Las ventas fueron superiores al presupuesto, con 5,0 millones de euros.", False)])
 def test_a_sentence_that_speaks_about_the_future(sentence: str, forecast: bool) -> None:
     assert says_forecast(sentence) is forecast
+
+
+@pytest.mark.parametrize(("line", "caption"), [
+    ("Revenue Actual Budget Var.", "Revenue"), ("(millions) 2025 2024", "(millions)"),
+    ("Umsatz Ist Plan Vorjahr", "Umsatz"), ("Chiffre d'affaires Réel Budget N-1",
+                                            "Chiffre d'affaires"),
+    ("Ventas Real Presupuesto", "Ventas"), ("Net sales by region", "Net sales by region")])
+def test_a_caption_line_without_its_column_headers(line: str, caption: str) -> None:
+    assert without_column_headers(line) == caption
