@@ -3,6 +3,8 @@ reads one case in English as before, and one in French, German and Spanish."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from manda.agent import conform, constraints, kinds, selection, spans, validate
@@ -13,7 +15,9 @@ from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
 from manda.ingest.extract.candidates import says_forecast
 from manda.ingest.extract.dedupe import canonical_entity
+from manda.ingest.parsers import detect_document_date
 from manda.ingest.parsers.layout import without_column_headers
+from manda.models import Location, ParsedDocument, Section
 
 
 @pytest.mark.parametrize(("header", "period"), [
@@ -190,3 +194,15 @@ def test_a_sentence_that_speaks_about_the_future(sentence: str, forecast: bool) 
     ("Ventas Real Presupuesto", "Ventas"), ("Net sales by region", "Net sales by region")])
 def test_a_caption_line_without_its_column_headers(line: str, caption: str) -> None:
     assert without_column_headers(line) == caption
+
+
+@pytest.mark.parametrize(("opening", "day"), [
+    ("Customer list 31 March 2025. Dated: 18 April 2025", date(2025, 4, 18)),
+    ("Kundenliste 31. März 2025. Stand: 18.04.2025", date(2025, 4, 18)),
+    ("Liste des clients 31 mars 2025. En date du 18 avril 2025", date(2025, 4, 18)),
+    ("Lista de clientes 31 de marzo de 2025. Fecha: 18 de abril de 2025", date(2025, 4, 18)),
+    ("Customer list 31 March 2025. Reviewed 18 April 2025", date(2025, 3, 31))])
+def test_a_labelled_date_is_the_document_s_own(opening: str, day: date) -> None:
+    parsed = ParsedDocument(filename="x.txt", file_type="txt", units=1,
+                            sections=[Section(text=opening, location=Location.for_page(1))])
+    assert detect_document_date(parsed) == day
