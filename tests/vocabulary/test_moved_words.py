@@ -15,7 +15,7 @@ from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
 from manda.ingest.extract.candidates import says_forecast
 from manda.ingest.extract.dedupe import canonical_entity
-from manda.ingest.parsers import detect_document_date
+from manda.ingest.parsers import base, detect_document_date
 from manda.ingest.parsers.layout import without_column_headers
 from manda.models import Location, ParsedDocument, Section
 
@@ -206,3 +206,18 @@ def test_a_labelled_date_is_the_document_s_own(opening: str, day: date) -> None:
     parsed = ParsedDocument(filename="x.txt", file_type="txt", units=1,
                             sections=[Section(text=opening, location=Location.for_page(1))])
     assert detect_document_date(parsed) == day
+
+
+@pytest.mark.parametrize(("line", "caption"), [
+    ("(dollars in millions) 2025 2024 2023", "(dollars in millions)"),
+    ("(in Tausend EUR) 2025 2024", "(in Tausend EUR)"),
+    ("(en milliers d'euros) 2025 2024", "(en milliers d'euros)"),
+    ("(en miles de euros) 2025 2024", "(en miles de euros)"),
+    ("2025 2024", "")])
+def test_a_statement_s_line_of_years_keeps_its_unit_caption(line: str, caption: str) -> None:
+    header = base._statement_header(line)
+    assert header is not None and header[0] == caption
+
+
+def test_a_bracket_naming_no_unit_is_no_caption() -> None:
+    assert base._statement_header("(Note 3) 2025 2024") is None
