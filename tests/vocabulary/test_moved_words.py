@@ -13,6 +13,7 @@ from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
 from manda.finance.periods import parse_period
+from manda.ingest.extract import offline
 from manda.ingest.extract.candidates import says_forecast
 from manda.ingest.extract.dedupe import canonical_entity
 from manda.ingest.parsers import base, detect_document_date
@@ -221,3 +222,15 @@ def test_a_statement_s_line_of_years_keeps_its_unit_caption(line: str, caption: 
 
 def test_a_bracket_naming_no_unit_is_no_caption() -> None:
     assert base._statement_header("(Note 3) 2025 2024") is None
+
+
+@pytest.mark.parametrize(("opening", "scale"), [
+    ("Management report\nAll amounts in USD thousands unless otherwise stated\nOverview", 1e3),
+    ("Lagebericht\nAlle Angaben in TEUR\nÜberblick", 1e3),
+    ("Rapport de gestion\nMontants exprimés en milliers d'euros\nSynthèse", 1e3),
+    ("Informe de gestión\nImportes expresados en miles de euros\nResumen", 1e3),
+    ("Management report\nRevenue grew in the year\nOverview", 1.0)])
+def test_a_document_s_own_unit_statement(opening: str, scale: float) -> None:
+    parsed = ParsedDocument(filename="x.txt", file_type="txt", units=1,
+                            sections=[Section(text=opening, location=Location.for_page(1))])
+    assert offline._stated_scale(parsed) == scale
