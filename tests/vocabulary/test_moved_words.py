@@ -12,6 +12,7 @@ from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
+from manda.finance.growth import growth_basis
 from manda.finance.periods import parse_period
 from manda.ingest.extract import offline
 from manda.ingest.extract.candidates import says_forecast
@@ -234,3 +235,18 @@ def test_a_document_s_own_unit_statement(opening: str, scale: float) -> None:
     parsed = ParsedDocument(filename="x.txt", file_type="txt", units=1,
                             sections=[Section(text=opening, location=Location.for_page(1))])
     assert offline._stated_scale(parsed) == scale
+
+
+@pytest.mark.parametrize(("sentence", "period", "basis"), [
+    ("Revenue grew 12% year-on-year.", "Q3 2024", "yoy"),
+    ("Revenue rose 5% compared with Q2 2024.", "Q3 2024", "pop"),
+    ("Der Umsatz stieg um 8 % gegenüber dem Vorjahr.", "FY2024", "yoy"),
+    ("Der Umsatz stieg um 3 % gegenüber dem Vorquartal.", "Q3 2024", "pop"),
+    ("Le chiffre d'affaires progresse de 8 % sur un an.", "FY2024", "yoy"),
+    ("Le chiffre d'affaires progresse de 3 % par rapport au trimestre précédent.", "Q3 2024",
+     "pop"),
+    ("Las ventas crecieron un 8 % interanual.", "FY2024", "yoy"),
+    ("Las ventas crecieron un 3 % frente al Q2 2024.", "Q3 2024", "pop"),
+    ("Revenue grew 12%.", "FY2024", "")])
+def test_what_a_growth_rate_compares_against(sentence: str, period: str, basis: str) -> None:
+    assert growth_basis(sentence, period) == basis
