@@ -12,6 +12,7 @@ from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
 from manda.finance.facilities import facility_roles
+from manda.finance.figures import read_figure, statement_scale
 from manda.finance.growth import growth_basis
 from manda.finance.periods import parse_period
 from manda.ingest.extract import offline
@@ -250,3 +251,25 @@ def test_a_document_s_own_unit_statement(opening: str, scale: float) -> None:
     ("Revenue grew 12%.", "FY2024", "")])
 def test_what_a_growth_rate_compares_against(sentence: str, period: str, basis: str) -> None:
     assert growth_basis(sentence, period) == basis
+
+
+@pytest.mark.parametrize(("caption", "factor", "excepted"), [
+    ("(In millions, except per share data)", 1e6, True), ("(dollars in thousands)", 1e3, False),
+    ("(in Millionen EUR, außer Angaben je Aktie)", 1e6, True),
+    ("(en millions d'euros, sauf données par action)", 1e6, True),
+    ("(en millones de euros, excepto datos por acción)", 1e6, True)])
+def test_a_statement_s_unit_caption_and_its_per_share_rows(caption: str, factor: float,
+                                                           excepted: bool) -> None:
+    scale = statement_scale([caption])
+    assert (scale.factor, scale.per_share_excepted) == (factor, excepted)
+    for label in ("Diluted EPS", "Ergebnis je Aktie", "Résultat par action",
+                  "Beneficio por acción"):
+        if excepted:
+            figure = read_figure("2.45", "2024", label, scale)
+            assert figure is not None and figure.value == 2.45  # as written
+
+
+@pytest.mark.parametrize("label", ["Employees", "Mitarbeiter", "Effectifs", "Empleados"])
+def test_a_row_that_counts_has_no_currency(label: str) -> None:
+    figure = read_figure("1,200", "2024", label, statement_scale(["(in EUR thousands)"]))
+    assert figure is not None and figure.unit is None
