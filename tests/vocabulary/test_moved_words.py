@@ -11,6 +11,7 @@ from manda.agent import conform, constraints, kinds, selection, spans, validate
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
 from manda.finance.amounts import find_amounts
+from manda.finance.dates import find_date_mentions
 from manda.finance.facilities import facility_roles
 from manda.finance.figures import read_figure, statement_scale
 from manda.finance.growth import growth_basis
@@ -273,3 +274,22 @@ def test_a_statement_s_unit_caption_and_its_per_share_rows(caption: str, factor:
 def test_a_row_that_counts_has_no_currency(label: str) -> None:
     figure = read_figure("1,200", "2024", label, statement_scale(["(in EUR thousands)"]))
     assert figure is not None and figure.unit is None
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    ("early December 2023", date(2023, 12, 1), date(2023, 12, 10)),
+    ("Anfang März 2024", date(2024, 3, 1), date(2024, 3, 10)),
+    ("mi-2023", date(2023, 5, 1), date(2023, 8, 31)),
+    ("a finales de 2024", date(2024, 9, 1), date(2024, 12, 31)),
+    ("since 2015", date(2015, 1, 1), date(2015, 12, 31)),
+    ("seit 2015", date(2015, 1, 1), date(2015, 12, 31)),
+    ("depuis 2015", date(2015, 1, 1), date(2015, 12, 31)),
+    ("desde 2015", date(2015, 1, 1), date(2015, 12, 31))])
+def test_a_part_of_a_month_or_year_and_a_year_that_dates(text: str, start: date,
+                                                          end: date) -> None:
+    (mention,) = find_date_mentions(text)
+    assert (mention.span.start, mention.span.end) == (start, end)
+
+
+def test_a_bare_number_like_a_year_is_no_date() -> None:
+    assert find_date_mentions("Revenue was 2015 units.") == []
