@@ -14,6 +14,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.dates import find_date_mentions
 from manda.finance.facilities import facility_roles
 from manda.finance.figures import read_figure, statement_scale
+from manda.finance.fiscal import FiscalYearEnd, month_range_period, year_end_statements
 from manda.finance.growth import growth_basis
 from manda.finance.periods import parse_period
 from manda.ingest.extract import offline
@@ -293,3 +294,18 @@ def test_a_part_of_a_month_or_year_and_a_year_that_dates(text: str, start: date,
 
 def test_a_bare_number_like_a_year_is_no_date() -> None:
     assert find_date_mentions("Revenue was 2015 units.") == []
+
+
+@pytest.mark.parametrize(("text", "period"), [
+    ("Apr–Jun 2024", "Q2 2024"), ("April through June 2024", "Q2 2024"),
+    ("April bis Juni 2024", "Q2 2024"), ("avril à juin 2024", "Q2 2024"),
+    ("abril a junio 2024", "Q2 2024")])
+def test_a_span_of_months_is_a_period(text: str, period: str) -> None:
+    assert month_range_period(text) == period
+
+
+@pytest.mark.parametrize("text", [
+    "Q1 FY25 covers July to September 2024", "Q1 FY25 umfasst Juli bis September 2024",
+    "Q1 FY25 couvre juillet à septembre 2024", "Q1 FY25 cubre julio a septiembre 2024"])
+def test_a_first_quarter_s_months_state_the_year_end(text: str) -> None:
+    assert year_end_statements(text) == [FiscalYearEnd(6, 30)]
