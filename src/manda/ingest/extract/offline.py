@@ -171,8 +171,7 @@ def _scale_of(first_lines: str, title: str, doc_scale: float) -> float:
 
 # the line of a document-wide unit statement (`unit_statement`: "All amounts in USD thousands
 # unless otherwise stated", "Alle Angaben in TEUR", "montants en milliers d'euros")
-_UNIT_STATEMENT = re.compile(rf"[^.\n]*{_WORDS.cues('unit_statement').slot}[^.\n]*",
-                             re.IGNORECASE)
+_UNIT_STATEMENT = _WORDS.cues("unit_statement").around(head=r"[^.\n]*", tail=r"[^.\n]*")
 
 
 def _stated_scale(parsed: ParsedDocument) -> float:

@@ -34,8 +34,7 @@ _FULL_DATES = [
 ]
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}{LINK_AFTER}\s+{_YEAR}\b", re.IGNORECASE)
 # the words that label a document's own date ("Date:", "as of", "Stand:", "en date du")
-_LABEL = re.compile(rf"{vocabulary().cues('document_date_label').slot}\s*[:\-–]?\s*",
-                    re.IGNORECASE)
+_LABEL = vocabulary().cues("document_date_label").around(tail=r"\s*[:\-–]?\s*")
 _FILENAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})[-_]?(\d{2})[-_]?(\d{2})(?!\d)")
 
 
