@@ -92,6 +92,7 @@ _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
+_JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
 
 
@@ -555,6 +556,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose -= {t for own, _ in items for t in own}
         else:
             named = False
+        loose -= matched  # a word said in full is not said again for half
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -745,8 +747,22 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT / 2 if states_place(text) else 0.0
     if kind == "list" and span.row is None:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
-        return KIND_FIT if _ENUMERATION.search(text) and text.count(",") >= 2 else 0.0
+        return KIND_FIT if _lists_things(text) else 0.0
+    if kind == "list" and statement_row(span.row):
+        return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
+
+
+def _lists_things(text: str) -> bool:
+    """After a word that lists ("includes", "such as"), three things or more: "A, B, C" or
+    "A, B and C"."""
+    cue = _ENUMERATION.search(text)
+    if cue is None:
+        return False
+    listed = text[cue.end():]
+    commas = listed.count(",")
+    return commas >= 2 or (commas == 1 and any(
+        w.lower() in _JOINERS for w in letter_words(listed.split(",", 1)[1])))
 
 
 def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
