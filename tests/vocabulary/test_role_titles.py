@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from manda.agent.compose.people import holds_role, missing_key_roles
-from manda.vocabulary import vocabulary
 
 
 @pytest.mark.parametrize(("title", "role"), [
@@ -40,16 +39,3 @@ def test_a_team_with_its_cfo_in_any_language_lacks_no_cfo(cfo: str) -> None:
     members = [("Anne Roux", "Directrice générale", [], []), ("Eva Lind", cfo, [], [])]
     assert missing_key_roles(members) == []  # type: ignore[arg-type]
 
-
-@pytest.mark.parametrize("language", ["de", "fr", "es"])
-@pytest.mark.parametrize("key", ["team_count", "key_roles_missing", "key_role_question",
-                                 "listed_or", "holds_role", "holds_role_since", "role_none",
-                                 "role_question"])
-def test_a_team_answer_s_framing_is_written_in_the_language_asked(language: str,
-                                                                   key: str) -> None:
-    words = vocabulary()
-    own = words.answer(key, language, count=3, what="CFO", first="CEO", last="CFO",
-                       role="CFO", since="2021")
-    assert own != words.answer(key, "en", count=3, what="CFO", first="CEO", last="CFO",
-                               role="CFO", since="2021")
-    assert key in words.languages[language].answers
