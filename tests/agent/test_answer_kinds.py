@@ -228,3 +228,17 @@ def test_a_list_asked_is_answered_by_the_things_listed_not_by_a_rows_figures() -
     top = rank_spans(read_question("What products are in the Outdoor Living segment?"),
                      evidence)[0]
     assert top.row is None and "tents, backpacks and climbing gear" in top.text, top.text
+
+
+def test_what_lists_things_is_three_named_things_or_what_follows_a_colon() -> None:
+    frame = read_question("What are the company's credit ratings?")
+    listing = {
+        "Our ratings were as follows: Moody's Baa1, S&P BBB+": True,
+        "Ratings inputs include leverage, coverage and scale.": True,
+        "Ratings inputs include leverage, coverage, scale, diversity.": True,
+        "The following table shows ratings by agency for 2025, 2024 and 2023 (in notches):": False,
+        "Ratings include outlooks.": False,
+    }
+    for text, lists in listing.items():
+        span = next(s for s in rank_spans(frame, _evidence(text)) if s.text.startswith(text[:20]))
+        assert fits_kind(span, frame) is lists, text

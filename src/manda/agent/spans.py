@@ -754,15 +754,20 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
 
 
 def _lists_things(text: str) -> bool:
-    """After a word that lists ("includes", "such as"), three things or more: "A, B, C" or
-    "A, B and C"."""
+    """After a word that lists ("includes", "such as"), three things or more ("A, B, C" or
+    "A, B and C", named in words: "2025, 2024 and 2023" lists years), or whatever follows its
+    colon ("as follows: …", a table or lines)."""
     cue = _ENUMERATION.search(text)
     if cue is None:
         return False
     listed = text[cue.end():]
-    commas = listed.count(",")
-    return commas >= 2 or (commas == 1 and any(
-        w.lower() in _JOINERS for w in letter_words(listed.split(",", 1)[1])))
+    if listed.lstrip().startswith(":") and listed.strip(" :"):
+        return True
+    parts = re.sub(r"\([^)]*\)", "", listed).split(",")  # "(dollars in millions)" names none
+    named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
+    if len(named) < 2:
+        return False
+    return len(parts) >= 3 or any(w.lower() in _JOINERS for w in letter_words(parts[-1]))
 
 
 def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
