@@ -15,6 +15,7 @@ from manda.agent.compose.common import Ask
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
 from manda.agent.unusual import sentences
 from manda.answers import Intent
 from manda.models import Document, DocumentStatus
@@ -114,3 +115,20 @@ def test_an_input_stated_for_another_year_only_is_not_used() -> None:
         "Capital expenditures were €9.5 million in 2023, mostly on the new depot.")
     assert "32.5" in compose(_ask("What was free cash flow in 2023?"), evidence).text
     assert "32.5" not in compose(_ask("What was free cash flow in 2024?"), evidence).text
+
+
+def test_a_stop_glued_after_a_year_ends_a_sentence_too() -> None:
+    said = sentences("We aim to run an all-electric fleet by the end of 2028.We believe drivers "
+                     "value it.")
+    assert said == ["We aim to run an all-electric fleet by the end of 2028.",
+                    "We believe drivers value it."]
+
+
+def test_things_listed_lead_over_a_run_of_amounts_for_a_list_question() -> None:
+    evidence = _evidence(
+        "the brands launched in 2024 were valued as follows (in thousands): (i) $1,200 for "
+        "Alder, (ii) $800 for Birch, (iii) $300 for Cedar.",
+        "In 2024, the brands we launched include Alder, Birch and Cedar, sold in all stores.")
+    ask = _ask("Which brands did Kestrel launch in 2024?")
+    assert ask.frame.answer_kind == "list"
+    assert rank_spans(ask.frame, evidence)[0].text.startswith("In 2024, the brands we launched")

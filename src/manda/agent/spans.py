@@ -88,6 +88,9 @@ _STATED_KINDS = ("reason", "figure", "rate", "date", "place")
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
 HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
+# a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
+# fragment: among spans that answer alike, a whole sentence leads
+FRAGMENT = 0.05
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
@@ -574,6 +577,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         else:
             if hedged and _HEDGED.search(span.text):
                 score -= HEDGED
+            if span.text[:1].islower():
+                score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact)
@@ -744,8 +749,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "place":
         return KIND_FIT / 2 if states_place(text) else 0.0
     if kind == "list" and span.row is None:
-        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
-        return KIND_FIT if _ENUMERATION.search(text) and text.count(",") >= 2 else 0.0
+        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
+        # amounts "as follows" is a table's figures, not things)
+        listed = _ENUMERATION.search(text) and text.count(",") >= 2
+        money = sum(1 for a in find_amounts(text) if a.currency is not None)
+        return KIND_FIT if listed and money < 2 else 0.0
     return 0.0
 
 

@@ -25,10 +25,11 @@ _NEGATIVE = vocabulary().cues("negation")
 
 # A day written with a dot ("bis 31. Dezember 2024", `day_dot_months`) ends no sentence.
 # A page extracted from a PDF may lose the space after a full stop ("… term loan and notes.Other
-# Information"): a stop glued between a lowercase word and a capitalised one ends a sentence too
-# (an initialism's dots, "U.S.", and a file's name, "report.pdf", do not).
+# Information", "by the end of 2030.We believe"): a stop glued between a lowercase word or a
+# number and a capitalised word ends a sentence too (an initialism's dots, "U.S.", and a file's
+# name, "report.pdf", do not).
 _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_dot_months').slot}))"
-                       r"\s+(?=[A-Z0-9\"“(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]{2})|\n+")
+                       r"\s+(?=[A-Z0-9\"“(])|(?<=[a-z0-9]{2}[.!?])(?=[A-Z][a-z])|\n+")
 # "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
 _ABBREVIATIONS = vocabulary().words("abbreviations")
 _MAX = 260
