@@ -9,7 +9,6 @@ the wording says was used is an outflow. All inputs come from one document and o
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from manda.agent.evidence import Evidence
@@ -22,8 +21,6 @@ from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 _OUTFLOW = vocabulary().cues("outflow_wording")  # "used in", "outflow"
-_BESIDE = re.compile(r"^[\s,:]*(?:[a-z]+\s+){0,3}$")  # "was", "of", "totaled", "amounted to"
-_BEFORE = re.compile(r"^\s*(?:[a-z]+\s+){0,2}$")  # "$298 million in purchases of …"
 
 
 def stated_inputs(evidence: Evidence, inputs: Sequence[str], asked: set[int]
@@ -78,14 +75,22 @@ def _year_of(sentence: str, after: int) -> int | None:
     return years.pop() if len(years) == 1 else None
 
 
+def _linking(gap: str, most: int, *, lead: bool = True) -> bool:
+    """A few small words between a name and its amount ("was", "of", "totaled", "amounted to",
+    "in"), after a comma or colon where the amount follows the name."""
+    words = (gap.lstrip(" ,:") if lead else gap).split()
+    return gap[-1:].isspace() and len(words) <= most and all(
+        w.isalpha() and w.islower() for w in words) if gap else False
+
+
 def _beside(sentence: str, start: int, end: int) -> Amount | None:
     """The money amount written right after the name ("… was $445 million") or right before
     it ("$298 million in purchases of …"); of one each, the one fewer words away (the one
     before on a tie: "$35 million in purchases of equipment and $45 million for …")."""
     money = [a for a in find_amounts(sentence) if a.currency is not None and a.unit is None]
     after = [(len(sentence[end:a.start].split()), a) for a in money
-             if a.start >= end and _BESIDE.match(sentence[end:a.start].lower())]
+             if a.start >= end and _linking(sentence[end:a.start], 3)]
     before = [(len(sentence[a.end:start].split()), a) for a in money
-              if a.end <= start and _BEFORE.match(sentence[a.end:start].lower())]
+              if a.end <= start and _linking(sentence[a.end:start], 2, lead=False)]
     near = [*before[-1:], *after[:1]]
     return min(near, key=lambda t: t[0])[1] if near else None
