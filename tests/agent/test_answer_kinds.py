@@ -215,3 +215,30 @@ def test_not_found_only_when_no_passage_is_close() -> None:
         _evidence("The pension deficit increased to £38 million in 2024. The increase was "
                   "primarily due to a lower discount rate."))
     assert "lower discount rate" in near.text.splitlines()[0], near.text
+
+
+def test_a_list_asked_is_answered_by_the_things_listed_not_by_a_rows_figures() -> None:
+    """"What products are in …": the sentence that lists them ("A, B and C"), not the
+    segment's row of net sales, which names the segment and lists nothing."""
+    evidence = _evidence(
+        "Segment Results\n(in millions)\n2025 | 2024\n"
+        "Outdoor Living | 2025: 4,120 | 2024: 3,870\nWorkwear | 2025: 2,310 | 2024: 2,455",
+        "Outdoor Living\nOutdoor Living includes tents, backpacks and climbing gear sold under "
+        "the Ridgeline brand.")
+    top = rank_spans(read_question("What products are in the Outdoor Living segment?"),
+                     evidence)[0]
+    assert top.row is None and "tents, backpacks and climbing gear" in top.text, top.text
+
+
+def test_what_lists_things_is_three_named_things_or_what_follows_a_colon() -> None:
+    frame = read_question("What are the company's credit ratings?")
+    listing = {
+        "Our ratings were as follows: Moody's Baa1, S&P BBB+": True,
+        "Ratings inputs include leverage, coverage and scale.": True,
+        "Ratings inputs include leverage, coverage, scale, diversity.": True,
+        "The following table shows ratings by agency for 2025, 2024 and 2023 (in notches):": False,
+        "Ratings include outlooks.": False,
+    }
+    for text, lists in listing.items():
+        span = next(s for s in rank_spans(frame, _evidence(text)) if s.text.startswith(text[:20]))
+        assert fits_kind(span, frame) is lists, text

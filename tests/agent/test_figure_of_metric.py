@@ -161,3 +161,17 @@ def test_a_passage_cut_below_its_headers_takes_the_filings_headers_of_as_many_co
     assert draft is not None
     assert draft.text.startswith("EBITDA was $13.6 billion in 2023 (computed"), draft.text
     assert "operating income 8.89 billion (source: Filing.pdf, p.11)" in draft.text
+
+
+def test_a_word_a_span_says_in_full_is_not_counted_again_for_half() -> None:
+    """A line item named in a sentence (in full) and by its heading (for half) is said once:
+    the proceeds sentence does not cover the whole of a question about the debt balance."""
+    evidence = _evidence(
+        "Financing Activities\nCash inflows from financing activities resulted from proceeds "
+        "from long-term debt of $5.1 billion in 2025.",
+        "As of December 31, 2025, the company had debt outstanding of $41.2 billion.")
+    ranked = rank_spans(read_question(
+        "How much long-term debt did the company have at the end of 2025?"), evidence)
+    proceeds = next(s for s in ranked if s.text.startswith("Cash inflows"))
+    assert proceeds.words < 1.0, proceeds.words
+    assert ranked[0].text.startswith("As of December 31, 2025"), ranked[0].text

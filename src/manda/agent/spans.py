@@ -95,6 +95,7 @@ _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
+_JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
 
 
@@ -558,6 +559,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose -= {t for own, _ in items for t in own}
         else:
             named = False
+        loose -= matched  # a word said in full is not said again for half
         covered = sum(weight[t] for t in matched if t in core) + 0.5 * sum(
             weight[t] for t in loose if t in core)
         if not covered:
@@ -751,10 +753,28 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "list" and span.row is None:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)
-        listed = _ENUMERATION.search(text) and text.count(",") >= 2
         money = sum(1 for a in find_amounts(text) if a.currency is not None)
-        return KIND_FIT if listed and money < 2 else 0.0
+        return KIND_FIT if _lists_things(text) and money < 2 else 0.0
+    if kind == "list" and statement_row(span.row):
+        return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
+
+
+def _lists_things(text: str) -> bool:
+    """After a word that lists ("includes", "such as"), three things or more ("A, B, C" or
+    "A, B and C", named in words: "2025, 2024 and 2023" lists years), or whatever follows its
+    colon ("as follows: …", a table or lines)."""
+    cue = _ENUMERATION.search(text)
+    if cue is None:
+        return False
+    listed = text[cue.end():]
+    if listed.lstrip().startswith(":") and listed.strip(" :"):
+        return True
+    parts = re.sub(r"\([^)]*\)", "", listed).split(",")  # "(dollars in millions)" names none
+    named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
+    if len(named) < 2:
+        return False
+    return len(parts) >= 3 or any(w.lower() in _JOINERS for w in letter_words(parts[-1]))
 
 
 def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
