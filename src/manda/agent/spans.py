@@ -59,7 +59,7 @@ from manda.finance.periods import find_dates, find_periods, parse_period, year_o
 from manda.finance.statements import StatementKind, page_statements
 from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
-from manda.text import YEAR, letter_words
+from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
@@ -770,7 +770,7 @@ def _lists_things(text: str) -> bool:
     listed = text[cue.end():]
     if listed.lstrip().startswith(":") and listed.strip(" :"):
         return True
-    parts = re.sub(r"\([^)]*\)", "", listed).split(",")  # "(dollars in millions)" names none
+    parts = without_asides(listed).split(",")  # "(dollars in millions)" names none
     named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
     if len(named) < 2:
         return False
