@@ -132,3 +132,17 @@ def test_things_listed_lead_over_a_run_of_amounts_for_a_list_question() -> None:
     ask = _ask("Which brands did Kestrel launch in 2024?")
     assert ask.frame.answer_kind == "list"
     assert rank_spans(ask.frame, evidence)[0].text.startswith("In 2024, the brands we launched")
+
+
+def test_a_question_that_names_its_own_formula_computes_it() -> None:
+    netted = read_question("What were current assets minus current liabilities at year end?")
+    assert netted.derived is not None and netted.derived.name == "working capital"
+    own = read_question("What was net income less revenue?").derived
+    assert own is not None and (own.plus, own.minus) == (("net income",), ("revenue",))
+    assert read_question("Is the company less profitable than last year?").derived is None
+    evidence = _evidence(
+        "Net cash provided by operating activities was €42.0 million in 2023.",
+        "Capital expenditures were €9.5 million in 2023, mostly on the new depot.")
+    draft = compose(_ask("What was operating cash flow less capital expenditures in 2023?"),
+                    evidence)
+    assert draft.text.startswith("Free cash flow was EUR 32.5 million in 2023")

@@ -21,7 +21,7 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived
+from manda.finance.derived import Derived, asked_derived, named_formula
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
@@ -231,7 +231,7 @@ def read_question(question: str) -> QuestionFrame:
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
-        derived=asked_derived(text),
+        derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
         ranking=question_terms(text),
         answer_kind=_answer_kind(text, subjects, bool(subjects or named_items(text))),
         counted=_counted(text),

@@ -9,11 +9,12 @@ current liabilities; DSO is receivables over revenue times 365. Each is one row 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-__all__ = ["DERIVED", "LINE_ITEMS", "Derived", "asked_derived", "line_item_of"]
+__all__ = ["DERIVED", "LINE_ITEMS", "Derived", "asked_derived", "line_item_of", "named_formula"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,38 @@ def asked_derived(question: str) -> Derived | None:
             if metric.name == "EBITDA" and re.search(r"adjusted\s*$|adj\.?\s*$", before):
                 return None  # adjusted EBITDA is the company's own measure, never computed
             return metric
+    return None
+
+
+def named_formula(question: str, less: Iterable[str]) -> Derived | None:
+    """A metric the question computes in its own words, "operating cash flow less capex" (each
+    side a statement line, `less` the words between them): the metric of `DERIVED` it is, else
+    one of its own. None when either side names no statement line."""
+    low = " ".join(question.lower().split())
+    for word in less:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
+            left = _line_named(low[:m.start()].rstrip(), end=True)
+            right = _line_named(low[m.end():].lstrip(), end=False)
+            if left is None or right is None or left[0] == right[0]:
+                continue
+            for metric in DERIVED:
+                if metric.plus == (left[0],) and metric.minus == (right[0],) and not metric.over:
+                    return metric
+            return Derived(f"{left[1]} less {right[1]}", (), (left[0],), (right[0],))
+    return None
+
+
+def _line_named(text: str, *, end: bool) -> tuple[str, str] | None:
+    """The statement line `text` ends (or starts) with, by its name or a label of it: its key
+    and the words naming it."""
+    names = sorted(((n, key) for key, labels in LINE_ITEMS.items() for n in (key, *labels)),
+                   key=lambda t: -len(t[0]))
+    for name, key in names:
+        at = len(text) - len(name) if end else 0
+        if text[at:at + len(name)] == name and (
+                (end and (at == 0 or not text[at - 1].isalnum()))
+                or (not end and not text[len(name):len(name) + 1].isalnum())):
+            return key, name
     return None
 
 

@@ -3,8 +3,9 @@
 "Net cash used in operating activities was $445 million for the year ended December 31, 2021"
 and "… $298 million in purchases of property and equipment" state operating cash flow and capex
 of one year: each input is the amount written right beside a line item's own name
-(`manda.finance.derived.LINE_ITEMS`), in a sentence that names one year only; an amount of cash
-the wording says was used is an outflow. All inputs come from one document and one year.
+(`manda.finance.derived.LINE_ITEMS`), for the year written after it (else the sentence's only
+year); an amount of cash the wording says was used is an outflow. All inputs come from one
+document and one year.
 """
 
 from __future__ import annotations
