@@ -1,37 +1,21 @@
 """No "found nothing" while the evidence is in hand (issue 25): a sentence a PDF's text layer
 glued to the next one is read as a sentence of its own, a question that asks two things answers
 each, and a comparison that has nothing to set side by side falls back to the passages that state
-what is asked, quoted with their place. "Found nothing" stays for a question no passage is close
-to. The passages are invented for the tests: no company or filing of the bench."""
+what is asked, quoted with their place; free cash flow is computed from the inputs the prose
+states, or from the formula the question names; a list question is led by the things listed.
+"Found nothing" stays for a question no passage is close to. The passages are invented for the
+tests: no company or filing of the bench."""
 
 from __future__ import annotations
 
-from datetime import date
-
-from test_spans import _evidence as _passages
+from test_answer_kinds import _ask, _evidence
 
 from manda.agent.compose import compose
-from manda.agent.compose.common import Ask
 from manda.agent.compose.evidence_first import answer as evidence_answer
-from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 from manda.agent.unusual import sentences
 from manda.answers import Intent
-from manda.models import Document, DocumentStatus
-
-DOC = Document(id="d1", deal_id="d", filename="Kestrel_Annual_Report_2024.pdf", content_hash="h",
-               file_type="pdf", size_bytes=1, version_family="f",
-               status=DocumentStatus.COMPLETED, doc_date=date(2024, 12, 31),
-               fiscal_year_end="--12-31")
-
-
-def _evidence(*texts: str) -> Evidence:
-    return _passages(*texts, doc=DOC)
-
-
-def _ask(question: str) -> Ask:
-    return Ask.of(read_question(question))
 
 
 def test_a_stop_glued_to_the_next_word_ends_a_sentence() -> None:
@@ -65,7 +49,7 @@ def test_each_part_of_a_two_part_question_is_answered_by_its_own_passage() -> No
     draft = evidence_answer(_ask("How many depots did Kestrel run at the end of 2024, and how "
                                  "many of them were leased?"), evidence)
     lines = draft.text.splitlines()
-    assert "214 depots" in lines[0] and "(source: Kestrel_Annual_Report_2024.pdf, p.30)" in lines[0]
+    assert "214 depots" in lines[0] and "(source: Northgate_Annual_Report.pdf, p.30)" in lines[0]
     assert "61 were leased" in lines[1] and "p.31" in lines[1]
     assert "found nothing" not in draft.text
 
@@ -104,8 +88,8 @@ def test_free_cash_flow_is_computed_from_the_inputs_its_prose_states() -> None:
                          "less capex?"), evidence)
     first, working = draft.text.splitlines()[:2]
     assert first.startswith("Free cash flow was -$155.0 million")
-    assert "-$120.0 million (source: Kestrel_Annual_Report_2024.pdf, p.30)" in first
-    assert "$35.0 million (source: Kestrel_Annual_Report_2024.pdf, p.31)" in first
+    assert "-$120.0 million (source: Northgate_Annual_Report.pdf, p.30)" in first
+    assert "$35.0 million (source: Northgate_Annual_Report.pdf, p.31)" in first
     assert "−120 million − 35 million" in working
 
 
