@@ -42,6 +42,10 @@ KEY_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("CEO", _WORDS.cues("key_role_ceo").pattern),
     ("CFO", _WORDS.cues("key_role_cfo").pattern),
 )
+# Every role read with its equivalents (a Finance Director is the CFO, a Directeur des
+# opérations the COO): the key roles and those a team may lack without a gap.
+ROLE_EQUIVALENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    *KEY_ROLES, ("COO", _WORDS.cues("key_role_coo").pattern))
 
 
 def shape_for(question: str) -> Shape | None:

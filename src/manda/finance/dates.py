@@ -11,6 +11,7 @@ from datetime import date
 from typing import Literal
 
 from manda.finance.periods import LINK_AFTER, MONTH, MONTHS, find_dates, find_periods
+from manda.vocabulary import vocabulary
 
 __all__ = ["DateMention", "DateSpan", "Precision", "find_date_mentions", "fiscal_year_span"]
 
@@ -20,16 +21,17 @@ _RANK: dict[str, int] = {"day": 0, "month": 1, "quarter": 2, "half": 3, "year": 
 _MONTH = MONTH
 _YEAR = r"(?:19|20)\d{2}"
 _I = re.IGNORECASE
-_MODIFIER = r"(?P<mod>early|beginning\s+of|start\s+of|mid|mid-|middle\s+of|late|end\s+of)"
+_V = vocabulary()
+# which part of a month or year a word names: "early", "Anfang", "début"; "mid", "Mitte",
+# "mediados de"; "late", "Ende", "fin de"
+_EARLY, _MID, _LATE = (_V.cues(f"date_part_{part}") for part in ("early", "mid", "late"))
+_MODIFIER = rf"(?P<mod>{(_EARLY | _MID | _LATE).slot})"
 _MONTH_YEAR = re.compile(
     rf"(?<![\w]){_MODIFIER}?\s*-?\s*(?P<m>{_MONTH})(?:{LINK_AFTER}\s*(?P<y>{_YEAR}))?(?![\w])", _I)
 _MOD_YEAR = re.compile(rf"(?<![\w]){_MODIFIER}\s*-?\s*(?P<y>{_YEAR})(?![\w])", _I)
 # A bare year is a date only where the words make it one: "in 2023", "since 2015", "Joined: 2019".
 _BARE_YEAR = re.compile(
-    rf"(?<![\w])(?:(?:in|since|during|from|until|till|by|through|of|joined|founded|established|"
-    rf"incorporated|signed|renewed|terminated|appointed)\s*:?\s+)(?P<y>{_YEAR})(?![\w\-/]|\.\d)",
-    _I,
-)
+    rf"(?<![\w]){_V.cues('year_date_lead').slot}\s*:?\s+(?P<y>{_YEAR})(?![\w\-/]|\.\d)", _I)
 
 
 @dataclass(frozen=True)
@@ -79,21 +81,19 @@ def _month_end(year: int, month: int) -> date:
 
 def _month_part(year: int, month: int, modifier: str | None) -> tuple[date, date]:
     last = calendar.monthrange(year, month)[1]
-    mod = (modifier or "").lower().replace("-", " ").split()
-    if not mod:
+    if not modifier:
         return date(year, month, 1), date(year, month, last)
-    if mod[0] in {"early", "beginning", "start"}:
+    if _EARLY.fullmatch(modifier):
         return date(year, month, 1), date(year, month, 10)
-    if mod[0] in {"mid", "middle"}:
+    if _MID.fullmatch(modifier):
         return date(year, month, 11), date(year, month, 20)
     return date(year, month, 21), date(year, month, last)
 
 
 def _year_part(year: int, modifier: str) -> tuple[date, date]:
-    mod = modifier.lower().replace("-", " ").split()[0]
-    if mod in {"early", "beginning", "start"}:
+    if _EARLY.fullmatch(modifier):
         return date(year, 1, 1), date(year, 4, 30)
-    if mod in {"mid", "middle"}:
+    if _MID.fullmatch(modifier):
         return date(year, 5, 1), date(year, 8, 31)
     return date(year, 9, 1), date(year, 12, 31)
 

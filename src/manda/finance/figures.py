@@ -21,25 +21,36 @@ from manda.finance.amounts import (
 )
 from manda.finance.periods import find_dates
 from manda.text import YEAR
+from manda.vocabulary import vocabulary
+from manda.vocabulary.numbers import (
+    CURRENCY_WORDS,
+    alternatives,
+    number_words,
+    scale_phrases,
+    unit_lead,
+)
 
 __all__ = ["Figure", "StatementScale", "column_date", "column_header_line", "column_year",
            "ends_in_figure", "figure_row", "lone_cell", "read_figure", "statement_scale"]
 
+_WORDS = vocabulary()
+# a scale word of any language, by its factor ("thousands": 1e3, "Millionen", "milliers")
+_SCALES = {w.lower(): float(factor) for lang in number_words()
+           for factor, words in lang.scales.items() for w in words}
 # a caption line that announces the figures' unit: "(In millions, except per share data)",
-# "(dollars in thousands)", "(in millions)"
-_UNIT_LINE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in)\s+(?:millions|thousands|billions)\b|"
-                        r"\((?:\$\s*|dollars\s+)?(?:in\s+)?(?:millions|thousands|billions)\b",
-                        re.IGNORECASE)
-_PER_SHARE = re.compile(r"per[\s-]share|\beps\b|earnings per|dividends? declared per",
-                        re.IGNORECASE)
-_SHARES = re.compile(r"\bshares\b|\bshare count\b", re.IGNORECASE)
-_SHARES_SCALE = re.compile(r"shares[^.;)]{0,60}?\b(?:in|reflected in)\s+(thousands|millions)",
-                           re.IGNORECASE)
-_COUNT_ROW = re.compile(r"\b(?:shares|employees|team members|stores|units|vehicles|"
-                        r"deliveries|customers|headcount|square feet|locations)\b",
-                        re.IGNORECASE)
+# "(dollars in thousands)", "(in millions)", "(en milliers d'euros)": a unit lead and a scale
+# word, or a scale word opening the brackets, after a currency or none
+_UNIT_LINE = re.compile(
+    rf"{scale_phrases().slot}|\((?:\$\s*|(?:{alternatives(CURRENCY_WORDS)})\s+)?"
+    rf"(?:{unit_lead()}\s+)?(?:{alternatives(_SCALES)})(?!\w)", re.IGNORECASE)
+_PER_SHARE = _WORDS.cues("per_share_row")  # "Diluted EPS", "Résultat par action"
+_SHARES = _WORDS.cues("shares_row")  # "Shares used in computing earnings per share"
+# "number of shares, which are reflected in thousands": a shares row's own scale
+_SHARES_SCALE = re.compile(rf"{_SHARES.slot}[^.;)]{{0,60}}?(?<!\w)(?:{unit_lead()})\s+"
+                           rf"(?P<scale>{alternatives(_SCALES)})(?!\w)", re.IGNORECASE)
+_COUNT_ROW = _WORDS.cues("count_row")  # a row that counts (employees, stores): no currency
+_EXCEPT = _WORDS.cues("per_share_excepted")  # "except per share data"
 _NONE = {"—", "–", "-", "—%", "n/a", "nm", "*"}
-_SCALE_WORDS = {"thousands": 1e3, "millions": 1e6}
 
 
 @dataclass(frozen=True)
@@ -62,8 +73,8 @@ def statement_scale(lines: list[str]) -> StatementScale:
                 line=line.strip(),
                 factor=scale_from_text(line),
                 currency=currency_from_text(line),
-                per_share_excepted=bool(re.search(r"except", line, re.IGNORECASE)),
-                shares_factor=_SCALE_WORDS[shares.group(1).lower()] if shares else None,
+                per_share_excepted=_EXCEPT.found(line),
+                shares_factor=_SCALES[shares.group("scale").lower()] if shares else None,
             )
     return StatementScale("", 1.0, None, False, None)
 

@@ -76,9 +76,10 @@ _TRAILING = re.compile(rf"{vocabulary().cues('trailing_window').slot}[^.;\n]{{0,
                        re.IGNORECASE)
 # "Q1 FY25 = Jul–Sep 2024", "Q1 FY2025 (July to September 2024)": the first quarter of a fiscal
 # year begins the month after the year end.
+_RANGE_TO = rf"(?:[-–—]|{_V.cues('range_to').slot})"  # "Jul–Sep", "July to September", "bis"
 _FIRST_QUARTER = re.compile(
-    rf"\bQ1\s*FY\s*['’]?\s*\d{{2,4}}\s*(?:=|:|\(|is|covers|runs)?\s*(?P<m>{_MONTH})\s*"
-    rf"(?:[-–—]|to|through)\s*{_MONTH}", re.IGNORECASE)
+    rf"\bQ1\s*FY\s*['’]?\s*\d{{2,4}}\s*(?:=|:|\(|{_V.cues('span_is').slot})?\s*"
+    rf"(?P<m>{_MONTH})\s*{_RANGE_TO}\s*{_MONTH}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def learn_fiscal_year_end(texts: Iterable[str]) -> FiscalYearEnd | None:
 
 _MONTH_RANGE = re.compile(
     rf"(?<![\w])(?P<m1>{_MONTH})\s*(?:[-'’ ]?\s*(?P<y1>(?:19|20)\d{{2}})\s*)?"
-    rf"(?:[-–—]|to|bis|through)\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
+    rf"{_RANGE_TO}\s*(?P<m2>{_MONTH})\s*[-'’ ]?\s*"
     rf"(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?![\w])",
     re.IGNORECASE,
 )

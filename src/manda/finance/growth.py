@@ -7,26 +7,19 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from manda.vocabulary import vocabulary
+
 Basis = Literal["yoy", "pop", ""]
 
-_YOY = re.compile(
-    r"year[\s-]*(?:on|over|to)[\s-]*year|\byoy\b|\by/y\b|\bvs\.?\s+(?:the\s+)?(?:prior|previous|"
-    r"last)\s+year|(?:prior|previous|last)[\s-]year\b|same\s+(?:quarter|period|month)\s+"
-    r"(?:of\s+|in\s+)?(?:the\s+)?(?:prior|previous|last)\s+year|\bannual\s+growth\b",
-    re.IGNORECASE,
-)
-_POP = re.compile(
-    r"quarter[\s-]*(?:on|over|to)[\s-]*quarter|\bqoq\b|\bq/q\b|month[\s-]*(?:on|over|to)[\s-]*"
-    r"month|\bmom\b|\bm/m\b|sequential(?:ly)?|(?:prior|previous|preceding|last)\s+(?:quarter|"
-    r"month)",
-    re.IGNORECASE,
-)
+_WORDS = vocabulary()
+# "year on year", "vs prior year", "gegenüber Vorjahr", "sur un an", "interanual"
+_YOY = _WORDS.cues("growth_year_on_year")
+# "quarter on quarter", "sequentially", "Vorquartal", "trimestre précédent"
+_POP = _WORDS.cues("growth_period_on_period")
 _QUARTER = re.compile(r"\bQ([1-4])\s*[-/]?\s*((?:19|20)\d\d)\b", re.IGNORECASE)
-_COMPARED = re.compile(
-    r"(?:vs\.?|versus|compared\s+(?:with|to)|from|over|against|relative\s+to)\s+(?:the\s+)?"
-    r"(?:level\s+of\s+)?Q([1-4])\s*[-/]?\s*((?:19|20)\d\d)",
-    re.IGNORECASE,
-)
+# "compared with Q3 2023", "gegenüber Q3 2023": the quarter a rate is measured against
+_COMPARED = _WORDS.cues("growth_compared").around(
+    tail=r"\s+[Qq]([1-4])\s*[-/]?\s*((?:19|20)\d\d)")
 
 
 _NEXT_RATE = re.compile(r"\d+(?:[.,]\d+)?\s?%")

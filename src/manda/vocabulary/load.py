@@ -29,6 +29,7 @@ from manda.vocabulary.model import (
     TopicTable,
     TopicWords,
 )
+from manda.vocabulary.plurals import with_plurals
 
 __all__ = ["Vocabulary", "VocabularyError", "load"]
 
@@ -372,8 +373,9 @@ def _events(table: EventTable, topics: tuple[Topic, ...], languages: dict[str, L
 def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
     words = {code: lang.topics.get(row.key, TopicWords()) for code, lang in languages.items()}
 
-    def joined(name: str) -> Cues:
-        return cues(p for w in words.values() for p in getattr(w, name))
+    def joined(name: str) -> Cues:  # each term with its plural, by its language's rule
+        return cues(with_plurals(p, languages[code].plural)
+                    for code, w in words.items() for p in getattr(w, name))
 
     return Topic(
         key=row.key, roles=row.roles, subjects=row.subjects, category=row.qa_category,

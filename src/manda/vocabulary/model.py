@@ -267,6 +267,17 @@ class PeriodWords(_File):
     bare_year_leads: tuple[str, ...] = ()
 
 
+class PluralRule(_File):
+    """How a term's plural is formed: the words before its first link word ("ligne de crédit":
+    `de`) take the plural, all of them ("dettes financières") or the last one ("credit lines",
+    "Kreditlinien")."""
+
+    words: Literal["all", "last"] = "last"
+    links: tuple[str, ...] = ()
+    # how a noun's ending becomes its plural's, the first that fits: "y>ies", "e>en", ">s"
+    forms: tuple[str, ...] = ()
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -299,6 +310,8 @@ class LanguageFile(_File):
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
     plural_endings: tuple[str, ...] = ()
+    # which words of a topic's term take the plural (manda.vocabulary.plurals)
+    plural: PluralRule = PluralRule()
 
 
 # ---------------------------------------------------------------- as the code reads them

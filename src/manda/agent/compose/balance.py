@@ -118,6 +118,7 @@ def _statements(evidence: Evidence, hits: Sequence[SearchHit], pattern: re.Patte
 def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     hits = role_hits(evidence, DEBT.roles)
     whole = ask.frame.whole_sheet
+    words = _WORDS
     parts: list[str] = []
     shown: set[tuple[str, ...]] = set()
     tables = sorted(tables_of(hits), key=lambda th: -sum(
@@ -149,20 +150,20 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
                        *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
             if (asked := facility_sentence(ask, evidence)) is not None:
                 section = [asked, "", *section]
-            parts = [*section, "", "**Cash and debt**", *parts]
+            parts = [*section, "", words.answer("cash_debt_heading", ask.language), *parts]
         else:
             parts = [*parts, *section]
     covenant = next((s for s in _statements(evidence, hits, topic("covenants").terms.pattern,
                                             least=1)
                      if s.text not in {f.text for f in facilities}), None)
     if covenant is not None and parts:
-        parts += ["", "**Covenants**", f"- “{covenant.text}” {cite([covenant.source])} "
-                  "(ask “What are the covenants?” for levels and headroom)"]
+        parts += ["", words.answer("covenants_heading", ask.language),
+                  f"- “{covenant.text}” {cite([covenant.source])} "
+                  f"{words.answer('covenants_ask', ask.language)}"]
     if not parts:
         return None
     parts += _differences(evidence, "\n".join(parts))
-    title = "Balance sheet" if whole else "Cash and debt"
-    lead = f"{title}, as the documents state it (figures in the units each table gives):"
+    lead = words.answer("balance_sheet_lead" if whole else "cash_debt_lead", ask.language)
     if facilities and ask.frame.facility_terms:
         return Draft(text="\n".join(parts).strip())
     drawing = (drawing_sentence(ask, evidence) or facility_sentence(ask, evidence)

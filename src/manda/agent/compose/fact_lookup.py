@@ -59,6 +59,7 @@ from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.names import ORG
 from manda.models import Finding, FindingKind, Nature
+from manda.vocabulary import vocabulary
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
@@ -545,13 +546,13 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
         have = named.get(person_name(f))
         if title and (have is None or len(title) > len(role_of(have) or "")):
             named[person_name(f)] = f
-    question = f"Who is the {role} of the company, and since when?"
+    question = vocabulary().answer("role_question", ask.language, role=role)
     if not named:
         return no_data(ask, evidence, why=f"no document names a {role}.", category="HR",
                        question=question)
     listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
               for n, f in list(named.items())[:6]]
-    text = "\n".join([f"The documents name no {role}; the people they name with a role:",
+    text = "\n".join([vocabulary().answer("role_none", ask.language, role=role),
                       *listed, f"{qa_offer(language=ask.language)} (“{question}”)"])
     return Draft(text=with_assumption(ask.assumption, text),
                  proposals=[qa_action(question, "HR")], offer_qa=True)

@@ -20,7 +20,7 @@ from manda.agent.compose.common import (
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_WORDS
+from manda.agent.topics import KEY_ROLES, MANAGEMENT, ROLE_EQUIVALENTS, ROLE_WORDS
 from manda.agent.unusual import body, sentences, trim
 from manda.ingest.extract.tables import is_total_row
 from manda.injection import looks_like_instruction
@@ -62,7 +62,7 @@ def holds_role(role: str | None, wanted: str) -> bool:
         return False
     if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", have) is not None:
         return True
-    for _, pattern in KEY_ROLES:
+    for _, pattern in ROLE_EQUIVALENTS:
         if _whole(pattern, wanted) or _whole(pattern, want):
             return pattern.search(role) is not None
     return False
@@ -247,7 +247,7 @@ def _of_a_division(role: str | None, wanted: str) -> bool:
     at = have.find(want) if want else -1
     if at >= 0:
         return bool(have[at + len(want):].strip())
-    for _, pattern in KEY_ROLES:
+    for _, pattern in ROLE_EQUIVALENTS:
         if _whole(pattern, wanted) or _whole(pattern, want):
             m = pattern.search(role)
             return m is not None and bool(role[m.end():].strip(" ,.;&"))
@@ -263,10 +263,13 @@ def holder(evidence: Evidence, wanted: str) -> list[Finding]:
     return holders[0] if holders else []
 
 
-def holder_line(evidence: Evidence, match: list[Finding]) -> str:
-    """ "Andrew R. Jassy has been the President and Chief Executive Officer since July 2021 (…)"."""
-    return f"{person_name(match[0])} {holds_as(match[0], 'the')} " \
-           f"{cite_findings(match[:2], evidence)}."
+def holder_line(evidence: Evidence, match: list[Finding], language: str = "en") -> str:
+    """ "Andrew R. Jassy has been the President and Chief Executive Officer since July 2021 (…)",
+    in the question's language ("Klaus Brenner ist Geschäftsführer (…)")."""
+    role, since = role_of(match[0]), since_of(match[0])
+    holds = vocabulary().answer("holds_role_since" if since else "holds_role", language,
+                                role=role, since=since)
+    return f"{person_name(match[0])} {holds} {cite_findings(match[:2], evidence)}."
 
 
 def adds_to(sentence: str, name: str, role: str | None) -> bool:
@@ -286,7 +289,7 @@ def role_holder(ask: Ask, evidence: Evidence, wanted: str) -> Draft | None:
     match = holder(evidence, wanted)
     if match:
         best = match[0]
-        text = holder_line(evidence, match)
+        text = holder_line(evidence, match, ask.language)
         background = person_background(evidence, person_name(best))
         if background is not None and adds_to(background[0], person_name(best), role_of(best)):
             text += f" Background: “{background[0]}” {cite([background[1]])}"

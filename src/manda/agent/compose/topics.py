@@ -328,18 +328,19 @@ def management(ask: Ask, evidence: Evidence) -> Draft | None:
         title = role or "no role stated in the documents"
         lines.append(f"- **{name}** — {title}{extra} {cite(sources)}")
     missing = missing_key_roles(members)
-    parts = [f"The documents name {len(members)} people in the management team:", *lines]
+    words, lang = vocabulary(), ask.language
+    parts = [words.answer("team_count", lang, count=len(members)), *lines]
     # "who runs Globex?": its chief executive first, and since when if the documents say
     if ask.frame.runs_company and (chief := holder(evidence, KEY_ROLES[0][0])):
-        parts.insert(0, holder_line(evidence, chief))
+        parts.insert(0, holder_line(evidence, chief, lang))
     proposals = approvals([f for *_, found in members for f in found[:1]])
     offer = False
     if missing:
-        what = " or ".join(missing)
-        parts += ["", f"**Key roles not filled in the documents**: no {what} is named. "
-                  f"{qa_offer(language=ask.language)}"]
-        question = (f"Who holds the {what} role (or its equivalent), since when, and if vacant, "
-                    "how is it covered?")
+        what = missing[0] if len(missing) == 1 else words.answer(
+            "listed_or", lang, first=", ".join(missing[:-1]), last=missing[-1])
+        parts += ["", f"{words.answer('key_roles_missing', lang, what=what)} "
+                  f"{qa_offer(language=lang)}"]
+        question = words.answer("key_role_question", lang, what=what)
         proposals.insert(0, qa_action(question, MANAGEMENT.category))
         offer = True
     return Draft(text="\n".join(parts), proposals=proposals, offer_qa=offer,

@@ -15,30 +15,34 @@ from manda.finance.fiscal import FiscalYearEnd
 from manda.ingest.extract.confidence import Evidence
 from manda.ingest.parsers.layout import is_note_line
 from manda.models import FindingKind, Location, Nature, Section
+from manda.vocabulary import vocabulary
 
 __all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "compared_with", "says_forecast"]
 
-FORECAST_WORDS = re.compile(
-    r"\b(?:forecasts?|forecasted|budget(?:ed)?|plan(?:ned)?|projected|projections?|outlook|"
-    r"guidance|expected|expects?|expecting|anticipated?|targeted|estimated?|"
-    r"we\s+aim|will\s+(?:reach|grow|be|increase|exceed|land|come\s+in))\b",
-    re.IGNORECASE,
-)
-# "above budget", "ahead of plan", "than expected": a comparison with a plan is still an actual.
-_COMPARED = re.compile(
-    r"(?:than|above|below|over|under|beat|missed|ahead\s+of|behind|in\s+line\s+with|versus|vs\.?|"
-    r"against|compared\s+(?:to|with)|relative\s+to|as)\s+(?:the\s+|our\s+|its\s+)?$",
-    re.IGNORECASE,
-)
-
-
+_WORDS = vocabulary()
+# words that speak about the future: "budget", "outlook", "will reach"; Prognose; prévisions
+FORECAST_WORDS = _WORDS.cues("forecast_words")
+# "above budget", "ahead of plan", "than expected", "über Plan", "supérieur au budget": a
+# comparison with a plan is still an actual (the comparing words end right before the plan's)
+_COMPARED = _WORDS.cues("forecast_compared").around(
+    tail=rf"\s+(?:(?i:{_WORDS.cues('definite_article').pattern.pattern})\s+)?$")
 # "target" in lower case only, and not "the target": in a data room the Target is the company.
-_TARGET_WORD = re.compile(r"(?<!the )\btarget(?:s|ed)?\b")
+_TARGET_WORD = _WORDS.cues("forecast_target")
+_TARGET_ARTICLE = _WORDS.cues("target_article")
+
+
+def _target_word(text: str) -> list[re.Match[str]]:
+    def after_article(before: str) -> bool:
+        end = len(before.rstrip())
+        return any(a.end() == end and a.group(0).islower()
+                   for a in _TARGET_ARTICLE.finditer(before))
+    return [m for m in _TARGET_WORD.finditer(text) if m.group(0).islower()
+            and not after_article(text[max(0, m.start() - 12):m.start()])]
 
 
 def says_forecast(text: str) -> bool:
     """True when a sentence or header speaks about the future rather than reports the past."""
-    hits = [*FORECAST_WORDS.finditer(text), *_TARGET_WORD.finditer(text)]
+    hits = [*FORECAST_WORDS.finditer(text), *_target_word(text)]
     return any(not _COMPARED.search(text[max(0, m.start() - 25) : m.start()]) for m in hits)
 
 

@@ -169,12 +169,9 @@ def _scale_of(first_lines: str, title: str, doc_scale: float) -> float:
     return doc_scale
 
 
-_UNIT_STATEMENT = re.compile(
-    r"[^.\n]*\b(?:amounts?|figures?|numbers?|values?|data)\b[^.\n]{0,40}\b(?:in|are)\b[^.\n]*"
-    r"|[^.\n]*\bunless\s+(?:otherwise\s+)?(?:stated|indicated|noted)\b[^.\n]*"
-    r"|[^.\n]*\b(?:alle\s+)?(?:angaben|beträge|werte)\s+in\b[^.\n]*",
-    re.IGNORECASE,
-)
+# the line of a document-wide unit statement (`unit_statement`: "All amounts in USD thousands
+# unless otherwise stated", "Alle Angaben in TEUR", "montants en milliers d'euros")
+_UNIT_STATEMENT = _WORDS.cues("unit_statement").around(head=r"[^.\n]*", tail=r"[^.\n]*")
 
 
 def _stated_scale(parsed: ParsedDocument) -> float:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers.layout import caption_heading, table_shape
 from manda.models import HeadingPath, Location, Section
+from manda.vocabulary import vocabulary
+from manda.vocabulary.numbers import CURRENCY_WORDS, alternatives, number_words
 
 if TYPE_CHECKING:
     from manda.config import Settings
@@ -395,8 +397,12 @@ class Outline:
 # "2023 2024 2025": one value per year, nothing to say which. Such rows are cut into cells and
 # written with their years, as a table with column gaps would be.
 
-_CAPTION_LEAD = re.compile(r"^\((?=[^()]*\b(?:millions?|thousands?|billions?|dollars|in)\b)"
-                           r"[^()]*\)\s*", re.IGNORECASE)
+# "(dollars in millions)", "(en milliers d'euros)": a caption in brackets naming a unit, in
+# any language's scale, currency or unit-lead words (manda.vocabulary.numbers)
+_UNIT_WORDS = alternatives([*(w for lang in number_words() for ws in lang.scales.values()
+                              for w in ws), *CURRENCY_WORDS, *vocabulary().words("unit_lead")])
+_CAPTION_LEAD = re.compile(rf"^\((?=[^()]*(?<!\w)(?:{_UNIT_WORDS})(?!\w))[^()]*\)\s*",
+                           re.IGNORECASE)
 _HEADER_CELL = re.compile(
     r"[A-Z][a-z]{2,8}\.? \d{1,2}, ?(?:19|20)\d\d"  # September 27, 2025
     r"|(?:FY ?)?(?:19|20)\d\d(?:/(?:19|20)\d\d)?(?:\([a-z]\))?"  # 2025, FY2025, 2025/2024, 2023(a)

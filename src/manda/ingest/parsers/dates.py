@@ -33,10 +33,8 @@ _FULL_DATES = [
     re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>(?:19|20)\d{2})\b"),  # 31/12/2024
 ]
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}{LINK_AFTER}\s+{_YEAR}\b", re.IGNORECASE)
-_LABEL = re.compile(
-    r"\b(?:date[d]?|as\s+(?:of|at)|effective(?:\s+date)?|report\s+date|prepared\s+on)\b\s*[:\-–]?\s*",
-    re.IGNORECASE,
-)
+# the words that label a document's own date ("Date:", "as of", "Stand:", "en date du")
+_LABEL = vocabulary().cues("document_date_label").around(tail=r"\s*[:\-–]?\s*")
 _FILENAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})[-_]?(\d{2})[-_]?(\d{2})(?!\d)")
 
 

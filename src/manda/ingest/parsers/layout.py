@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from manda.vocabulary import vocabulary
+
 __all__ = ["TableShape", "caption_heading", "caption_of", "has_amount", "is_caption_line",
            "is_figure", "is_title_line", "table_shape", "text_table_blocks"]
 
@@ -30,13 +32,12 @@ _YEAR_LABEL = re.compile(r"^\s*(?:FY\s*)?['’]?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,
                          re.IGNORECASE)
 
 
+# a column header's token: a year, a period, a unit (notation), or a column's word
+# (`column_header_words`: Actual, Budget, Var.; Ist, Vorjahr; Réel; Presupuesto)
 _HEADER_WORDS = re.compile(
-    r"(?<![\w])(?:(?:19|20)\d{2}|FY\s*['’]?(?:\d{4}|\d{2})|Q[1-4]|H[12]|actuals?|act\.?|budget|bud\.?|"
-    r"forecast|fcst|fc|plan|prior|py|cy|ytd|ltm|ttm|var\.?|variance|delta|change|%|"
-    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ist|soll|vorjahr|abw\.?|"
-    r"restated|audited|unaudited|reported|adjusted|"
-    r"(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|m|k|mm|mn)?|TEUR|kEUR|T€|['’]?000s?|"
-    r"thousands?|millions?)(?![\w])",
+    r"(?<![\w])(?:(?:19|20)\d{2}|FY\s*['’]?(?:\d{4}|\d{2})|Q[1-4]|H[12]|%|"
+    r"(?:US\$|€|£|\$|EUR|USD|GBP|CHF)\s?['’]?(?:000s?|m|k|mm|mn)?|TEUR|kEUR|T€|['’]?000s?)(?![\w])"
+    rf"|{vocabulary().cues('column_header_words').slot}",
     re.IGNORECASE,
 )
 
