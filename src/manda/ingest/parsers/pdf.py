@@ -28,6 +28,7 @@ from manda.ingest.parsers.base import (
     spaced_statement_rows,
     unreadable,
 )
+from manda.ingest.parsers.flowed import flowed_pages
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.pdf_layout import drawn_page
 from manda.models import Location, ParsedDocument, Section
@@ -75,6 +76,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
+    texts = flowed_pages([s.text for s in sections])
+    sections = [Section(text=label_text_tables(spaced_statement_rows(text)),
+                        location=s.location) for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
     metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
     marks = [page_headings(s.text, None if s.location.ocr else f)  # a scan's fonts are unknown
@@ -206,8 +210,8 @@ def _check_content_size(page: object, filename: str, number: int, limits: ParseL
 
 def _page_text(page: object, filename: str, number: int) -> tuple[str, PageFonts | None] | None:
     """The page's text in layout order, and what its layout says about its lines' fonts; runs
-    of 3+ spaces (table columns) become ` | `, and table rows are written with their column
-    headers."""
+    of 3+ spaces (table columns) become ` | ` (`parse_pdf` writes table rows with their column
+    headers once the document's flowed tables are put in rows)."""
     fonts: PageFonts | None = None
     try:
         drawn = drawn_page(page)
@@ -228,7 +232,7 @@ def _page_text(page: object, filename: str, number: int) -> tuple[str, PageFonts
         for i, line in enumerate(lines)
         if line or not (0 < i < len(lines) - 1 and " | " in lines[i - 1] and " | " in lines[i + 1])
     ]
-    return label_text_tables(spaced_statement_rows(clean_block("\n".join(kept)))), fonts
+    return clean_block("\n".join(kept)), fonts
 
 
 Span = tuple[int, int, str]  # where a cell starts and ends on its layout line, and its text

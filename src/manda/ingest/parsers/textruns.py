@@ -1,0 +1,197 @@
+"""Words a PDF's text runs cut or glued, mended from the document's own vocabulary.
+
+PDFs printed from HTML one text run per cell break lines where a run ended, not where a word did
+("Long-term debt, net of cur\\nrent portion"), and run other words together ("equityAccounts",
+"assets1,215", "overthe"). A cut word is joined where the joined word stands elsewhere in the
+document and a half does not (or far more rarely); a glued one is parted where both parts stand
+and the glued form does not. Only a document whose line ends cut words often (`cuts_words`) is
+mended, so well-laid documents read exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import groupby, pairwise
+
+__all__ = ["cuts_words", "document_words", "mend_words", "pieces"]
+
+GLUED = 20  # two words stand this many times more often apart than glued: a glued pair
+RARER = 8  # a half standing this many times less often than the joined word does not count
+KNOWN = 2  # a word stands in the document when it is read this often away from line ends
+# a document cuts words at line ends when this share of its lines ends in a cut word
+CUT_SHARE = 0.01
+MIN_CUTS = 10
+_HEAD_JOINERS = "-'’"  # "f-use", "ckholders'": what keeps a head's letters together
+_HEAD_CLOSERS = "),.;:"  # what follows a word's end without a space
+
+
+def _letter(char: str) -> bool:
+    return char.isascii() and char.isalpha()
+
+
+def _kind(char: str) -> str:
+    return "a" if _letter(char) else "d" if char.isdigit() else char
+
+
+def pieces(text: str) -> list[str]:
+    """The text as runs of letters, runs of digits and runs of any one other character."""
+    return ["".join(group) for _, group in groupby(text, key=_kind)]
+
+
+def _word(piece: str) -> bool:
+    return bool(piece) and _letter(piece[0])
+
+
+def document_words(pages: Sequence[str]) -> Counter[str]:
+    """How often each word (lower-cased letters) stands inside a line, away from its ends, where
+    no printer cuts it."""
+    counts: Counter[str] = Counter()
+    for page in pages:
+        for line in page.split("\n"):
+            for word in [p for p in pieces(line) if _word(p)][1:-1]:
+                counts[word.lower()] += 1
+    return counts
+
+
+def _joins(before: str, after: str, words: Counter[str]) -> bool:
+    """`before` ends and `after` starts one word cut in two ("ref" + "lected")."""
+    joined = words[(before + after).lower()]
+    if not joined:
+        return False
+    rarer = min(words[before.lower()], words[after.lower()])
+    return rarer * RARER <= joined
+
+
+def _cut_at(line: str, following: str, words: Counter[str]) -> int:
+    """How much of `following` finishes the word `line` ends in (0 when they are two words):
+    its lower-case letters and what stays with them ("f-use", "m)")."""
+    tail = pieces(line[-60:])[-1:] if line else []
+    head = pieces(following[:60])
+    if not tail or not _word(tail[0]) or not head or not _word(head[0]):
+        return 0
+    lower = len(head[0]) - len(head[0].lstrip("abcdefghijklmnopqrstuvwxyz"))
+    if not lower or not _joins(tail[0], head[0][:lower], words):
+        return 0
+    if lower < len(head[0]):
+        return lower  # "esYear": the word ends where the capital starts
+    size, k = lower, 1
+    while k < len(head) and head[k] in _HEAD_JOINERS:  # "f-use", "ckholders'"
+        size += len(head[k])
+        k += 1
+        if k < len(head) and _word(head[k]):
+            size += len(head[k])
+            k += 1
+    while k < len(head) and all(c in _HEAD_CLOSERS for c in head[k]):
+        size += len(head[k])
+        k += 1
+    return size
+
+
+def cuts_words(pages: Sequence[str], words: Counter[str]) -> bool:
+    """The document's line ends cut words often: it was printed in text runs, not lines."""
+    cuts = lines = 0
+    for page in pages:
+        rows = page.split("\n")
+        lines += len(rows)
+        cuts += sum(1 for a, b in pairwise(rows) if _cut_at(a, b, words))
+    return cuts >= MIN_CUTS and cuts >= CUT_SHARE * lines
+
+
+def mend_words(text: str, words: Counter[str]) -> str:
+    """The page with each word cut at a line end made whole on the line it starts on, and the
+    words of each line mended (`_mended_line`)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if out and (size := _cut_at(out[-1], line, words)):
+            out[-1] += line[:size]
+            line = line[size:].lstrip()
+            if not line:
+                continue
+        out.append(line)
+    return "\n".join(_mended_line(line, words) for line in out)
+
+
+def _stands(word: str, words: Counter[str]) -> bool:
+    return words[word.lower()] >= KNOWN
+
+
+def _lower(text: str, size: int = 1) -> bool:
+    return len(text) >= size and all(c.islower() and c.isascii() for c in text)
+
+
+def _capitalised(piece: str) -> bool:
+    """"Accounts": a capital and at least two lower-case letters."""
+    return _word(piece) and piece[0].isupper() and _lower(piece[1:], 2)
+
+
+def _opens_sentence(piece: str) -> bool:
+    """"For", "PayPal": a capital and two lower-case letters start it."""
+    return _word(piece) and piece[0].isupper() and _lower(piece[1:3], 2)
+
+
+def _mended_line(line: str, words: Counter[str]) -> str:
+    """A line with each word a text run cut within it joined ("int angible") and glued words
+    parted where both parts stand as words and the glued form does not: a lower-to-upper join
+    starts a new line ("equity\\nAccounts payable"), as does a capital after ")" ("(Note 15)
+    \\nRedeemable"); two lower-case words get a space ("overthe"), and so do a sentence glued to
+    the next ("any.For") and a word glued to a figure ("assets 1,215", "1,849,794 and")."""
+    parts = _joined(pieces(line), words)
+    out: list[str] = []
+    for k, piece in enumerate(parts):
+        before = parts[k - 1] if k else ""
+        after = parts[k + 1] if k + 1 < len(parts) else ""
+        if _word(piece):
+            piece = _parted(piece, before, after, words)
+        elif piece == ")" and _opens_sentence(after):
+            piece = ")\n"
+        elif piece in ".;:" and _word(before) and _lower(before[-2:], 2) \
+                and _opens_sentence(after):
+            piece += " "
+        out.append(piece)
+    return "".join(out)
+
+
+def _parted(word: str, before: str, after: str, words: Counter[str]) -> str:
+    """One run of letters with its glued words parted (see `_mended_line`)."""
+    digits_around = before[:1].isdigit() or after[:1].isdigit()
+    if not digits_around:
+        cap = max((i for i, c in enumerate(word) if c.isupper()), default=0)
+        left, right = word[:cap], word[cap:]
+        if cap >= 2 and _lower(left[-2:], 2) and _capitalised(right) and _stands(left, words) \
+                and _stands(right, words) and not _stands(word, words):
+            return f"{left}\n{right}"
+        if _lower(word, 5):
+            splits = [(min(words[word[:i]], words[word[i:]]), i) for i in range(2, len(word) - 1)]
+            best, at = max(splits, default=(0, 0))
+            if best >= KNOWN and best >= GLUED * words[word]:
+                return f"{word[:at]} {word[at:]}"
+        return word
+    if before[:1].isdigit() and not after[:1].isdigit() and _lower(word, 3) \
+            and _stands(word, words):
+        return f" {word}"  # "1,849,794and"
+    return word
+
+
+def _joined(parts: list[str], words: Counter[str]) -> list[str]:
+    """The pieces with each word a text run cut in two made whole ("int angible"), and a word
+    glued to the figure after it parted ("assets1,215", "taxes$")."""
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        piece = parts[i]
+        while (i + 2 < len(parts) and _word(piece) and parts[i + 1] == " "
+               and _lower(parts[i + 2][:1]) and _joins(piece, parts[i + 2], words)):
+            piece += parts[i + 2]
+            i += 2
+        before = out[-1] if out else ""
+        after = parts[i + 1] if i + 1 < len(parts) else ""
+        beyond = parts[i + 2] if i + 2 < len(parts) else ""
+        out.append(piece)
+        if (_word(piece) and _lower(piece[-2:], 2) and not before[-1:].isdigit()
+                and before[-1:] not in ("$", "_") and _stands(piece, words)
+                and (after[:1].isdigit() or after == "$"
+                     or (after == "(" and beyond[:1].isdigit()))):
+            out.append(" ")  # "assets1,215", "taxes$"
+        i += 1
+    return out
