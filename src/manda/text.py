@@ -11,7 +11,7 @@ import re
 
 __all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
            "count_of", "is_heading_line", "is_table_rule", "letter_words", "name_words",
-           "without_possessive", "words"]
+           "without_asides", "without_possessive", "words"]
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters only: "Sept" of "Sept2024"
@@ -28,7 +28,13 @@ NOTE_LINE = re.compile(r"^_.+_$")
 HEADING_LINE = re.compile(r"\*\*[^*]+\*\*:?|#+ .*")
 SOURCE_NOTE = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", re.IGNORECASE)
 _RULE_CELL = re.compile(r":?-+:?")
+_ASIDE = re.compile(r"\([^)]*\)")  # "(dollars in millions)", "(i)"
 _NAME_BREAK = re.compile(r"[_\-.]+")  # what a file name writes between its words
+
+
+def without_asides(text: str) -> str:
+    """The text without what it puts in brackets ("(dollars in millions)", "(i)")."""
+    return _ASIDE.sub("", text)
 
 
 def words(text: str) -> list[str]:

@@ -284,3 +284,20 @@ def test_a_request_list_under_any_name_is_the_irl() -> None:
 
     profile = classify_document("VDR_0.1.xlsx", IRL_CATEGORY_LAYOUT)
     assert profile.is_irl and profile.role is R.IRL
+
+
+def test_an_annual_report_is_known_by_its_title_over_its_officers_biographies() -> None:
+    """A listed company's annual report opens with its title ("FORM 10-K", "Annual Report")
+    and, in its first chapter, its officers' careers: it is the audited statements' document,
+    not a set of management bios, nor management accounts for the revenue it talks about."""
+    report = _prose(
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nAnnual report for the "
+        "fiscal year ended December 31, 2025\nHarbor Freightways, Inc.",
+        "Information about our Executive Officers\nDana Ruiz, 52, has served as Chief Executive "
+        "Officer since 2021; previously she was Chief Operating Officer. Lee Park, 47, Chief "
+        "Financial Officer since 2022, previously served as Treasurer. Omar Haddad, 55, Chief "
+        "Executive Officer of the Freight division, previously its Chief Financial Officer.",
+        "Revenue grew in every quarter; actual results may differ from our expectations, and "
+        "revenue from new lanes is uncertain.",
+    )
+    assert classify_role("report.pdf", report).role is R.AUDITED_STATEMENTS

@@ -21,7 +21,7 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived
+from manda.finance.derived import Derived, asked_derived, named_formula
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
@@ -125,6 +125,9 @@ class QuestionFrame:
     against_results: bool = False  # a forecast against what came in
     focus: tuple[str, ...] = ()  # what a risk question is about beyond risk in general
     focus_ranking: QuestionTerms = field(default_factory=QuestionTerms)
+    # the questions it joins ("How much cash …, and how much of it sits abroad?"), each as
+    # written; one part, or none, for a question that asks one thing
+    parts: tuple[str, ...] = ()
 
     @property
     def subject(self) -> str | None:
@@ -158,6 +161,20 @@ class QuestionFrame:
         """The question narrowed to a part it asks ("Who is the auditor?", "audit opinion"),
         read as a question of its own in the same language."""
         return replace(read_question(part), language=self.language)
+
+    def asked_parts(self) -> tuple[QuestionFrame, ...]:
+        """Each question it joins, read on its own; a part that points back to the first
+        ("how did that compare …") is read with the first part's words."""
+        if len(self.parts) < 2:
+            return ()
+        first = self.about(self.parts[0])
+        out = [first]
+        for part in self.parts[1:]:
+            own = self.about(part)
+            if own.refers_back or not own.terms:
+                own = self.about(f"{part} {' '.join((*first.terms, *first.periods))}")
+            out.append(own)
+        return tuple(out)
 
     def with_instructions_of(self, other: QuestionFrame) -> QuestionFrame:
         """This question read with another one's instructions ("Now in a table." after it)."""
@@ -214,7 +231,7 @@ def read_question(question: str) -> QuestionFrame:
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
-        derived=asked_derived(text),
+        derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
         ranking=question_terms(text),
         answer_kind=_answer_kind(text, subjects, bool(subjects or named_items(text))),
         counted=_counted(text),
@@ -263,6 +280,7 @@ def read_question(question: str) -> QuestionFrame:
         against_results=_cues("results_asked").found(text),
         focus=focus,
         focus_ranking=question_terms(" ".join(focus)),
+        parts=_parts(text),
     )
 
 
@@ -326,6 +344,24 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
             _cues("answer_list_opening").starts(text) is not None:
         return "list"
     return None
+
+
+def _parts(text: str) -> tuple[str, ...]:
+    """The questions a question joins: "How much cash did it hold, and how much of it sat
+    abroad?" is two; each part asks something of its own (three words at least before it)."""
+    out: list[str] = []
+    rest = text
+    while (m := _cues("second_question").search(rest)) is not None:
+        head = rest[:m.start()].strip(" ,;")
+        if len(head.split()) < 3:
+            break
+        out.append(head)
+        rest = rest[m.start():]
+        joiner = rest.split(maxsplit=1)
+        rest = joiner[1] if len(joiner) > 1 else ""
+    if not out:
+        return ()
+    return (*out, rest.strip()) if len(rest.split()) >= 3 else ()
 
 
 def _counted(text: str) -> tuple[str, ...]:

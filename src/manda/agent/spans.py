@@ -59,7 +59,7 @@ from manda.finance.periods import find_dates, find_periods, parse_period, year_o
 from manda.finance.statements import StatementKind, page_statements
 from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
-from manda.text import YEAR, letter_words
+from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
@@ -88,6 +88,9 @@ _STATED_KINDS = ("reason", "figure", "rate", "date", "place")
 # exhibit index's entry, a run of headings: none states the fact asked; the question's own words
 # side by side in a span ("credit ratings", "team members") say it speaks of the very thing
 HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
+# a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
+# fragment: among spans that answer alike, a whole sentence leads
+FRAGMENT = 0.05
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
@@ -587,6 +590,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         else:
             if hedged and _HEDGED.search(span.text):
                 score -= HEDGED
+            if span.text[:1].islower():
+                score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact)
@@ -757,8 +762,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "place":
         return KIND_FIT / 2 if states_place(text) else 0.0
     if kind == "list" and span.row is None:
-        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed
-        return KIND_FIT if _lists_things(text) else 0.0
+        # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
+        # amounts "as follows" is a table's figures, not things)
+        money = sum(1 for a in find_amounts(text) if a.currency is not None)
+        return KIND_FIT if _lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
@@ -774,7 +781,7 @@ def _lists_things(text: str) -> bool:
     listed = text[cue.end():]
     if listed.lstrip().startswith(":") and listed.strip(" :"):
         return True
-    parts = re.sub(r"\([^)]*\)", "", listed).split(",")  # "(dollars in millions)" names none
+    parts = without_asides(listed).split(",")  # "(dollars in millions)" names none
     named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
     if len(named) < 2:
         return False

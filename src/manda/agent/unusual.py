@@ -24,8 +24,12 @@ TOPICS: tuple[Topic, ...] = tuple(sorted((t for t in topics() if t.is_red_flag),
 _NEGATIVE = vocabulary().cues("negation")
 
 # A day written with a dot ("bis 31. Dezember 2024", `day_dot_months`) ends no sentence.
+# A page extracted from a PDF may lose the space after a full stop ("… term loan and notes.Other
+# Information", "by the end of 2030.We believe"): a stop glued between a lowercase word or a
+# number and a capitalised word ends a sentence too (an initialism's dots, "U.S.", and a file's
+# name, "report.pdf", do not).
 _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_dot_months').slot}))"
-                       r"\s+(?=[A-Z0-9\"“(])|\n+")
+                       r"\s+(?=[A-Z0-9\"“(])|(?<=[a-z0-9]{2}[.!?])(?=[A-Z][a-z])|\n+")
 # "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
 _ABBREVIATIONS = vocabulary().words("abbreviations")
 _MAX = 260
@@ -60,13 +64,20 @@ def unwrap(text: str) -> str:
     out: list[str] = []
     for line in lines:
         prev = out[-1] if out else ""
-        if (len(prev) >= 50 and prev.rstrip()[-1:] not in ".!?:;|" and line.strip()
-                and not _LIST_START.match(line) and "|" not in prev
+        if ((len(prev) >= 50 or _cut_word(prev, line)) and prev.rstrip()[-1:] not in ".!?:;|"
+                and line.strip() and not _LIST_START.match(line) and "|" not in prev
                 and not _table_break(prev, line)):
             out[-1] = f"{prev.rstrip()} {line.strip()}"
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _cut_word(prev: str, line: str) -> bool:
+    """A word left alone on its line, the sentence going on in lowercase on the next ("Net" /
+    "cash used in operating activities was …"), as a PDF's text layer may break a line."""
+    word = prev.strip()
+    return bool(word) and " " not in word and word[-1:].isalpha() and line.strip()[:1].islower()
 
 
 def _table_break(prev: str, line: str) -> bool:

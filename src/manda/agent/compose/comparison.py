@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from manda.agent.compose import evidence_first
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -100,12 +101,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
                        why=f"no document states {labels} for a full year, so the years asked "
                        "for cannot be counted back in this room.")
     if len(periods) < 2:
-        return no_data(
-            ask, evidence,
+        # nothing to set side by side: the passages that state what is asked lead, quoted with
+        # their place ("not found" only when none is close)
+        return evidence_first.answer(
+            ask, evidence, category="Financial",
             why="the room does not state the compared figures for two periods"
-            + (f" (only {periods[0]})." if periods else "."),
-            category="Financial",
-        )
+            + (f" (only {periods[0]})." if periods else "."))
     header = ["Metric", *periods, "Variance", "Variance %"]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     notes: list[str] = []

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, when
+from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
@@ -55,9 +56,12 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
             doc = evidence.documents.get(doc_id)
             dated = (doc.doc_date.isoformat() if doc and doc.doc_date else "", doc_id)
             choices.append(((year, dated[0]), year, figures))
-    if not choices:
+    if choices:
+        _, year, figures = max(choices, key=lambda c: c[0])
+    elif (stated := stated_inputs(evidence, inputs, asked)) is not None:
+        figures = stated  # no statement row reads: the prose states each input
+    else:
         return None
-    _, year, figures = max(choices, key=lambda c: c[0])
     text = _working(metric, figures, evidence, ask.language)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
@@ -93,12 +97,13 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
              evidence: Evidence, language: str = "en") -> str:
     words = vocabulary()
     computed = words.answer("computed_note", language)
-    value = sum(abs(figures[i][1].value or 0.0) for i in metric.plus)
+    value = _base(metric, figures) + sum(abs(figures[i][1].value or 0.0)
+                                         for i in metric.plus[1:])
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
     period = when(lead_span, lead_fig, evidence, language)
-    parts = [f"{_READABLE[i]} {_shown(figures[i][1])} {cite([figures[i][0].source])}"
-             for i in [*metric.plus, *metric.minus]]
+    parts = [f"{_READABLE[i]} {lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
+             f" {cite([figures[i][0].source])}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
     if metric.minus:
         signs += " − " + " − ".join(parts[len(metric.plus):])
@@ -119,6 +124,13 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
             + "\n" + _formula(metric, figures, value, language))
 
 
+def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
+    """The metric's first input with its sign: an operating cash outflow or an operating loss
+    stays negative; what is added to or taken from it counts by its size ("(298)" of capex is
+    $298 million spent)."""
+    return figures[metric.plus[0]][1].value or 0.0
+
+
 def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
@@ -131,7 +143,9 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
              language: str = "en") -> str:
     """The formula in one line, in the statement's own figures ("111,482 − 12,715 = 98,767")."""
     def written(item: str) -> str:
-        return figures[item][1].written.replace("$", "").strip("()")
+        said = figures[item][1].written.replace("$", "").strip("()")
+        negative = item == metric.plus[0] and (figures[item][1].value or 0.0) < 0
+        return f"−{said}" if negative else said
 
     terms = " + ".join(written(i) for i in metric.plus)
     if metric.minus:
@@ -148,7 +162,9 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     unit = _unit(line)
     result = (f"{value:,.0f}" if metric.over is None
               else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
-    if metric.over is None:
+    if metric.over is None and not any(s.is_row for s, _ in figures.values()):
+        result = Figure("", value, next(iter(figures.values()))[1].unit, "").shown()
+    elif metric.over is None:
         scale = next((s.scale.factor for s, _ in figures.values() if s.scale), 1.0) or 1.0
         result = f"{value / scale:,.0f}"
     return vocabulary().answer("computed_working", language, metric=metric.name, names=names,

@@ -39,6 +39,10 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         words = [w.lower() for w in must.split() if len(w) > 2]
         ranked = [s for s in ranked
                   if any(w in s.text.lower() or w in s.source.excerpt.lower() for w in words)]
+    parts = [rank_spans(part, evidence) for part in ask.frame.asked_parts()]
+    if span_confidence(ranked) < NOT_FOUND_BELOW and parts and \
+            span_confidence(parts[0]) >= NOT_FOUND_BELOW:
+        ranked = parts[0]  # the first thing asked is answered, whatever the rest asks
     if span_confidence(ranked) < NOT_FOUND_BELOW:
         closest = _from_role_documents(ask, evidence, ranked) or _closest(ask, evidence, ranked)
         if closest is not None:
@@ -46,8 +50,23 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         return no_data(ask, evidence, why=why, category=category)
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
-    lead = best_spans(ranked, limit=limit)
+    lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     return Draft(text=with_assumption(ask.assumption, "\n".join(lead_lines(lead, ask, evidence))))
+
+
+def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:
+    """A question that asks two things ("how much cash, and how much of it sits abroad?"):
+    the best span of each part the lead does not already state follows the lead, before the
+    runners-up, when it is close and of the kind that part asks."""
+    frames, at = ask.frame.asked_parts(), 1
+    for frame, ranked in zip(frames[1:], parts[1:], strict=True):
+        best = next((s for s in ranked[:3] if fits_kind(s, frame) or frame.answer_kind is None),
+                    None)
+        if best is None or best.words < CLOSE_BELOW or any(s.text == best.text for s in lead):
+            continue
+        lead = [*lead[:at], best, *lead[at:]][:max(limit, len(parts))]
+        at += 1
+    return lead
 
 
 def span_confidence(ranked: list[Span]) -> float:
