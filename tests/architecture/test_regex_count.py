@@ -12,8 +12,9 @@ import manda
 BEFORE_ISSUE_24 = 497
 # measured on the words branch (2026-11-28: 235 → 221 → 212, a language's words moved to its
 # file; words2, 2026-11-29: 212 → 207, the forecast, date-label and unit-statement words
-# moved, then 208 with main's spans.py); lower it when the count falls
-CEILING = 208
+# moved, then 208 with main's spans.py; 207 after the round's merges); lower it when the count
+# falls
+CEILING = 207
 _CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
 
 
