@@ -56,7 +56,7 @@ from manda.finance.figures import (
     statement_scale,
 )
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
-from manda.finance.statements import StatementKind, page_statements
+from manda.finance.statements import StatementKind, named_statements, page_statements
 from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
@@ -121,6 +121,14 @@ class Span:
     # a sentence read with the one before it, which names the change it explains ("Gross
     # margin decreased … The decrease was primarily due to …"): a cause's span only
     joined: bool = False
+    # the statements a row's page is ("balance sheet"): a row of it says the statement's name
+    statements: tuple[str, ...] = field(default=(), compare=False)
+    # the label of the last row of a row's table, where it is another row: what the table adds
+    # up to ("Adjusted EBITDA" under the items a reconciliation adds back)
+    result: str = field(default="", compare=False)
+    # a row of a line item asked that its table places in another line item asked ("Share-based
+    # payments" added back to reach underlying EBITDA): the part the question asks for
+    placed: bool = field(default=False, compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -200,7 +208,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         stacked, consumed = _stacked_tables(lines, page_lines[(hit.document_id,
                                                                hit.location.page)],
                                             headers.get(hit.document_id, []))
-        tables = read_tables(hit.text) + stacked
+        tables = _continued(read_tables(hit.text)) + stacked
         recovered = _rows_without_gaps(lines, tables)
         row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
@@ -228,6 +236,17 @@ def _candidates(evidence: Evidence) -> _Pool:
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
                               f"{before} {sentence}", heading)
     return pool
+
+
+def _continued(tables: list[Table]) -> list[Table]:
+    """A table whose caption is only a lead-in to its rows ("Adjusted to exclude the
+    following:") continues the table above it: it is read under that table's caption too
+    ("Reconciliation of operating profit to underlying EBITDA")."""
+    for before, table in pairwise(tables):
+        own = [c for c in table.caption if c]
+        if len(own) == 1 and own[0].endswith(":") and len(own[0]) < 80:
+            table.caption = [*(c for c in before.caption if c and not c.endswith(":")), *own]
+    return tables
 
 
 def _add_sentence(pool: _Pool, span: Span, said: str, heading: str) -> None:
@@ -329,6 +348,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         scale = document_scale
     currency = printed or (currency if scale.factor != 1.0 else None)
     caption = [c for c in table.caption if c]
+    statements = tuple(page_statements("\n".join(page)))
+    last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     if flow is None:
         flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
@@ -340,7 +361,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
                                currency=currency, flow=flow, year_end=year_end,
-                               caption=" ".join(caption)))
+                               caption=" ".join(caption), statements=statements,
+                               result=last if last != row.label else ""))
         # the table's caption ("net sales by category") names what its rows measure: it counts
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
@@ -517,6 +539,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     cause_asked = frame.answer_kind == "reason"
     # "why did margins compress?": the question's verb of change is how it asks, and any change
     # a span states answers it ("gross margin decreased"), whichever word it takes
+    # the statement the question names ("on the balance sheet"): every row of that statement
+    # says it, as a sentence says it by its words
+    statement_words = [(kind.value, {t for t in terms if term_in(t, stems_of(said))})
+                       for kind, said in named_statements(frame.text)]
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
@@ -535,6 +561,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.row is not None and not statement_row(span.row):
             matched |= {t for t in terms if term_in(t, stems)}  # a record: every cell speaks
         elif span.row is not None:
+            matched |= {t for kind, said in statement_words if kind in span.statements
+                        for t in said}
             label = stems_of(span.row.label)
             if not any(term_in(t, label) for t in core) and not any(
                     p.search(span.row.label) for _, ps in said_otherwise for p in ps):
@@ -561,10 +589,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
+        placed = part and len(items) > 1 and _names_item(span, items)
         if items and _states_figure(span):
             named = part or counted or _names_item(span, items)
             if named:
                 matched |= {t for own, _ in items for t in own}
+                if placed:
+                    # a line item asked, placed in another asked ("added back to reach
+                    # adjusted EBITDA"): the row's place says how the question relates them
+                    loose |= set(core) - matched
             else:  # "Share-based compensation" shares a word with "share repurchases" only
                 matched -= {t for own, _ in items for t in own}
                 loose -= {t for own, _ in items for t in own}
@@ -627,7 +660,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
         score += min(len(span.text), 200) / 4000  # a full sentence over a fragment
         said = frozenset(t for t in qualifiers if term_in(t, label_stems)) if named else frozenset()
-        ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said))
+        ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said,
+                            placed=placed))
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -807,17 +841,30 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
                   core: list[str]) -> bool:
     """A statement row of the part asked ("Services" for "services net sales"): its own label
-    says the question's other words and names no line item of its own, its heading or its
-    table's caption ("net sales by category") names the line item."""
+    says the question's other words and names no line item of its own, its heading, its table's
+    caption ("net sales by category") or its table's last row (what a reconciliation adds up
+    to) names the line item. A row that is itself a line item asked is the part where its table
+    is of another line item asked ("share-based payments" added back in the "reconciliation of
+    operating profit to underlying EBITDA"): the question names the whole to place the part."""
     if span.row is None or not statement_row(span.row):
         return False
+    own = {i for i, (_, ps) in enumerate(items) if any(p.search(span.row.label) for p in ps)}
+    if own:
+        return any(i not in own and _table_of(span, ps) for i, (_, ps) in enumerate(items))
     if find_line_items(span.row.label) or named_groups(span.row.label):
         return False
-    if not any(p.search(f"{span.group} {span.caption}") for _, ps in items for p in ps):
+    if not any(_table_of(span, ps) for _, ps in items):
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
     return any(term_in(t, label) for t in core if t not in item_words)
+
+
+def _table_of(span: Span, patterns: Sequence[re.Pattern[str]]) -> bool:
+    """The row's heading, its table's caption or its table's last row names the line item."""
+    return any(p.search(f"{span.group} {span.caption}") for p in patterns) or bool(
+        span.result and not a_movement(span.result)
+        and any(p.search(span.result) for p in patterns))
 
 
 def _states_figure(span: Span) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "StatementKind",
     "implied_items",
     "line_item_matcher",
+    "named_statements",
     "page_statements",
     "question_statements",
     "row_labels",
@@ -137,6 +138,13 @@ def page_statements(text: str) -> list[StatementKind]:
         if sum(1 for line in lines if line.search(text)) >= signature.needed:
             kinds.append(signature.kind)
     return kinds
+
+
+def named_statements(question: str) -> list[tuple[StatementKind, str]]:
+    """Each statement a question names outright, with the words it names it by ("balance
+    sheet" in "How much goodwill is on the balance sheet?")."""
+    return [(s.kind, m.group(0)) for s, _, name, _ in _COMPILED
+            if (m := name.search(question)) is not None]
 
 
 def implied_items(question: str) -> list[str]:

@@ -67,6 +67,9 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if not draft.rests_on:
         return True
     finding = draft.rests_on[0]
+    if ranked[0].placed and fits_kind(ranked[0], ask.frame) and not any(
+            _states(s, finding) for s in ranked[:1]):
+        return False  # the part asked leads, not the whole the question places it in
     if _a_change(finding) and ask.frame.answer_kind != "rate":
         return False
     top = ranked[0]
