@@ -354,9 +354,11 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     if flow is None:
         flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
             column_date(h) for h in table.header)
+    heading = group
     for row in table.rows:
         if not row.cells:
             continue
+        row, group = _unglued(row, heading)
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
@@ -368,6 +370,18 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
         pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
         pool.under.append(set())
+
+
+def _unglued(row: Row, group: str) -> tuple[Row, str]:
+    """A row whose label carries the headings it stands under, glued to it by colons
+    ("Held as current investments: Government bonds : Treasury bills"): the last part is its
+    line item, the rest its heading (a lone word before a colon, "Less: cost of sales", is
+    the row's own)."""
+    head, colon, own = row.label.rpartition(":")
+    head = " ".join(head.replace(" :", ":").split())
+    if not colon or not own.strip() or len(head.split()) < 2 or not head[:1].isalpha():
+        return row, group
+    return Row(label=own.strip(), cells=row.cells, line=row.line), f"{head}:"
 
 
 def statement_row(row: Row) -> bool:
