@@ -605,7 +605,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         part = bool(items) and _part_of_item(span, items, core)
         placed = part and len(items) > 1 and _names_item(span, items)
         if items and _states_figure(span):
-            named = part or counted or _names_item(span, items)
+            named = part or counted or _names_item(span, items) or _of_subject(span, frame)
             if named:
                 matched |= {t for own, _ in items for t in own}
                 if placed:
@@ -850,6 +850,14 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
     return bool(heading) and len(span.row.label.split()) <= 3 and any(
         p.fullmatch(heading) for p in patterns) and not (
         find_line_items(span.row.label) or named_groups(span.row.label))
+
+
+def _of_subject(span: Span, frame: QuestionFrame) -> bool:
+    """A row whose label is the line item asked in another of the deal vocabulary's wordings
+    ("Net cash applied to operating activities" for the operating cash flow)."""
+    if span.row is None or not frame.subjects or a_movement(span.row.label):
+        return False
+    return canonical_subject(span.row.label) in frame.subjects
 
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],

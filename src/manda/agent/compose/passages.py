@@ -78,7 +78,21 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # a rate asked ("how did they change?"), the draft gives none, a span does
     if any(_states(s, finding) for s in ranked[:1]):
         return True
+    if _statement_states(top, finding):
+        return False  # the statement's own row states the figure read elsewhere: it leads
     return _names_all(finding, top, ask)
+
+
+def _statement_states(span: Span, finding: Finding) -> bool:
+    """The span is a row of a primary statement (a balance sheet, a cash flow statement) of the
+    finding's document, on another page, that states the finding's figure for one of its
+    periods: the figure's own place."""
+    if span.row is None or not span.statements or finding.value is None:
+        return False
+    if span.source.document_id != finding.document_id:
+        return False
+    return any(f.value is not None and same_amount(f.value, finding.value)
+               for f in span.figures())
 
 
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure
