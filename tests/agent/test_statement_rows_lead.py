@@ -1,0 +1,156 @@
+"""When a statement's row of the line item asked is in the passages, it leads (issue 25): the
+statement the question names is said by its rows, a lead-in table continues the one above it,
+an item a reconciliation adds back is the part asked when the question names both, a label
+glued to its headings is read as its last part, a row is of the item asked in any wording of
+the deal vocabulary, and a figure read elsewhere gives way to the statement's own row. None of
+it knows a company or a filing: the passages below are written for the tests."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from test_spans import _evidence as _passages
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.passages import stands
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import _continued, _unglued, rank_spans
+from manda.agent.tables import Row, read_tables
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Report.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2024, 12, 31), fiscal_year_end="--12-31")
+
+BALANCE_SHEET = "\n".join([
+    "CONSOLIDATED BALANCE SHEETS",
+    "(in thousands)",
+    "December 31, 2023 | December 31, 2024",
+    "Inventories | December 31, 2023: 410,200 | December 31, 2024: 455,900",
+    "Total current assets | December 31, 2023: 1,220,400 | December 31, 2024: 1,301,700",
+    "Goodwill | December 31, 2023: 2,310,500 | December 31, 2024: 2,745,100",
+    "Total assets | December 31, 2023: $5,902,300 | December 31, 2024: $6,418,000",
+    "Total current liabilities | December 31, 2023: 980,100 | December 31, 2024: 1,012,600",
+    "Long-term borrowings, net of current portion | December 31, 2023: 1,150,000 | "
+    "December 31, 2024: 1,480,000",
+    "Total liabilities | December 31, 2023: 3,010,000 | December 31, 2024: 3,355,400",
+])
+
+RECONCILIATION = "\n".join([
+    "Reconciliation of operating profit to Underlying EBITDA",
+    "(in thousands)",
+    "2024 | 2023",
+    "Operating profit | 2024: $41,200 | 2023: $35,900",
+    "Add back the following items:",
+    "2024 | 2023",
+    "Depreciation of property and equipment | 2024: 12,300 | 2023: 11,800",
+    "Share-based compensation expense | 2024: 6,450 | 2023: 5,120",
+    "Restructuring costs | 2024: 2,050 | 2023: —",
+])
+
+
+def _evidence(*texts: str) -> Evidence:
+    return _passages(*texts, doc=DOC)
+
+
+def _ask(question: str) -> Ask:
+    return Ask.of(read_question(question))
+
+
+def _finding(subject: str, value: float, written: str, excerpt: str, page: int) -> Finding:
+    return Finding(id=f"f-{subject}-{value}", deal_id="d", document_id=DOC.id,
+                   kind=FindingKind.METRIC, subject=subject, label=subject.title(), value=value,
+                   value_text=written, excerpt=excerpt, location=Location.for_page(page),
+                   confidence=0.9, confidence_level=Confidence.HIGH)
+
+
+def test_the_statement_the_question_names_is_said_by_its_rows() -> None:
+    evidence = _evidence(
+        "As of December 31, 2024, we had $85 million of customer deposits included in other "
+        "liabilities on the consolidated balance sheet.",
+        BALANCE_SHEET)
+    ask = _ask("How much goodwill was on the company's balance sheet at the end of 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Goodwill"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$2.75 billion" in first and "2024" in first
+
+
+def test_a_lead_in_table_continues_the_table_above_it() -> None:
+    first, second = _continued(read_tables(RECONCILIATION))
+    assert first.caption[0].startswith("Reconciliation of operating profit")
+    assert second.caption[0] == first.caption[0]
+    assert second.caption[-1] == "Add back the following items:"
+    alone = read_tables("Segment revenue\n2024 | 2023\nRetail | 2024: 5 | 2023: 4\n"
+                        "Wholesale:\n2024 | 2023\nEurope | 2024: 3 | 2023: 2")
+    assert _continued(alone)[1].caption == ["Segment revenue", "Wholesale:"]
+
+
+def test_an_item_added_back_leads_over_the_result_the_question_places_it_in() -> None:
+    evidence = _evidence(
+        "Underlying EBITDA\n2024 | 2023\nUnderlying EBITDA | 2024: $61,990 | 2023: $52,820",
+        RECONCILIATION)
+    ask = _ask("How much share-based compensation did the group add back to arrive at "
+               "underlying EBITDA in 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Share-based compensation expense"
+    assert top.placed
+    ebitda = _finding("adjusted ebitda", 61_990_000, "$62.0 million",
+                      "Underlying EBITDA was $62.0 million in 2024.", page=3)
+    composed = Draft(text="Adjusted EBITDA was $62.0 million in 2024.", rests_on=[ebitda])
+    assert not stands(composed, ask, evidence)
+    # the result asked alone is answered by its own row
+    whole = _ask("What was underlying EBITDA in 2024?")
+    best = rank_spans(whole.frame, evidence)[0]
+    assert best.row is not None and best.row.label == "Underlying EBITDA" and not best.placed
+
+
+def test_a_label_glued_to_its_headings_is_read_as_its_last_part() -> None:
+    glued = Row(label="Held as current investments: Government bonds : Treasury bills",
+                cells={"2024": "310"}, line="")
+    row, group = _unglued(glued, "")
+    assert row.label == "Treasury bills"
+    assert group == "Held as current investments: Government bonds:"
+    less = Row(label="Less: cost of sales", cells={"2024": "(90)"}, line="")
+    assert _unglued(less, "")[0].label == "Less: cost of sales"
+    evidence = _evidence(
+        "The following table shows our investments (in thousands):\n"
+        "December 31, 2023 | December 31, 2024\n"
+        "Held as current investments: Marketable debt securities : Treasury bills | "
+        "December 31, 2023: 120,000 | December 31, 2024: 95,000",
+        BALANCE_SHEET)
+    ask = _ask("How much long-term debt did the company carry at the end of 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label.startswith("Long-term borrowings")
+
+
+def test_a_row_in_another_wording_of_the_item_asked_leads_over_its_headings() -> None:
+    evidence = _evidence(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in thousands)\n"
+        "Cash flows from operating activities\n2024 | 2023\n"
+        "Net income | 2024: $88,100 | 2023: $61,300\n"
+        "Depreciation and amortization | 2024: 40,200 | 2023: 37,700\n"
+        "Stock-based compensation | 2024: 9,900 | 2023: 8,100\n"
+        "Purchases of property and equipment | 2024: (52,000) | 2023: (47,300)\n"
+        "Cash provided by operating activities | 2024: 131,400 | 2023: 104,900\n"
+        "Cash flows from investing activities",
+        "Cash flows from operating activities")
+    ask = _ask("What was the operating cash flow in 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Cash provided by operating activities"
+    # the same figure read from a summary on another page gives way to the statement's row
+    summary = _finding("operating cash flow", 131_400_000, "$131.4 million",
+                       "Operating cash flow was $131.4 million.", page=5)
+    composed = Draft(text="Operating cash flow was $131.4 million in 2024.", rests_on=[summary])
+    assert not stands(composed, ask, evidence)
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$131.4 million" in first and "p.30" in first
