@@ -154,3 +154,21 @@ def test_a_row_in_another_wording_of_the_item_asked_leads_over_its_headings() ->
     assert not stands(composed, ask, evidence)
     first = evidence_answer(ask, evidence).text.splitlines()[0]
     assert "$131.4 million" in first and "p.30" in first
+
+
+def test_a_metrics_table_by_quarter_leads_with_the_quarter_asked() -> None:
+    evidence = _evidence(
+        "Average revenue per subscriber increased in each of the three months ended March 31, June 30, "
+        "September 30 and December 31, 2024, compared with the same periods in 2023.",
+        "\n".join([
+            "Average Revenue per Subscriber",
+            "2024 | 2023 | % change",
+            "Three Months Ended March 31 | 2024: €31.20 | 2023: €29.80 | % change: 4.7%",
+            "Three Months Ended June 30 | 2024: €32.05 | 2023: €30.10 | % change: 6.5%",
+            "Three Months Ended September 30 | 2024: €33.40 | 2023: €30.90 | % change: 8.1%",
+            "Three Months Ended December 31 | 2024: €35.75 | 2023: €32.60 | % change: 9.7%"]))
+    ask = _ask("What was the average revenue per subscriber in the third quarter of 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Three Months Ended September 30"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "Average Revenue per Subscriber" in first and "33.4" in first and "Q3 2024" in first

@@ -63,7 +63,7 @@ from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
-           "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+           "label_periods", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -146,7 +146,8 @@ class Span:
             # by the line item it introduces
             group = group[named[0][1]:named[0][2]]
             group = group[:1].upper() + group[1:]
-        if group and len(label.split()) <= 3 and group.lower() not in label.lower() and not (
+        if group and (len(label.split()) <= 3 or label_periods(self.row)) and \
+                group.lower() not in label.lower() and not (
                 find_line_items(label) or named_groups(label)):  # "Long-term debt" is its own
             return f"{group} — {label}"
         return label
@@ -359,6 +360,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         if not row.cells:
             continue
         row, group = _unglued(row, heading)
+        if not group and caption and label_periods(row):  # a metric's table by period
+            group = f"{caption[0].rstrip(':')}:"
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
@@ -382,6 +385,16 @@ def _unglued(row: Row, group: str) -> tuple[Row, str]:
     if not colon or not own.strip() or len(head.split()) < 2 or not head[:1].isalpha():
         return row, group
     return Row(label=own.strip(), cells=row.cells, line=row.line), f"{head}:"
+
+
+def label_periods(row: Row) -> set[str]:
+    """The periods a row's label names with its columns' years, where the label is a period
+    without its year ("Three Months Ended June 30" in a table of a metric by quarter, its
+    columns 2024 and 2023): Q2 2024, Q2 2023. Empty for a line item's label."""
+    if parse_period(row.label) is not None or not any(c.isdigit() for c in row.label):
+        return set()
+    return {p for h in row.cells if (y := column_year(h)) is not None
+            and (p := parse_period(f"{row.label}, {y}")) is not None}
 
 
 def statement_row(row: Row) -> bool:
@@ -578,7 +591,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             matched |= {t for kind, said in statement_words if kind in span.statements
                         for t in said}
             label = stems_of(span.row.label)
-            if not any(term_in(t, label) for t in core) and not any(
+            if not label_periods(span.row) and not any(term_in(t, label) for t in core) and not any(
                     p.search(span.row.label) for _, ps in said_otherwise for p in ps):
                 loose, matched = matched, set()  # only its heading speaks to the question
             # a row's other cells (its headers) count for half
@@ -756,6 +769,9 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT
         if exact and any(parse_period(h) in exact for h in span.row.cells):
             fit += PERIOD_FIT  # a column of the very period asked: "Mar-25" for March 2025
+        parts = label_periods(span.row)
+        if asked_parts and parts:  # "Three Months Ended June 30" under "2024": Q2 2024
+            fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
         said = {int(m) for m in YEAR.findall(span.text)}
         parts = {p for p, _, _ in find_periods(span.text) if _PART.match(p)}
@@ -847,6 +863,8 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
     if any(p.search(span.row.label) for p in patterns):
         return not a_movement(span.row.label)  # "Repayments of long-term debt" is no debt
     heading = span.group.strip().rstrip(":").strip()
+    if heading and label_periods(span.row):  # a metric's table by period: its caption names it
+        return any(p.search(heading) for p in patterns)
     return bool(heading) and len(span.row.label.split()) <= 3 and any(
         p.fullmatch(heading) for p in patterns) and not (
         find_line_items(span.row.label) or named_groups(span.row.label))

@@ -16,7 +16,14 @@ from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW
-from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans, statement_row
+from manda.agent.spans import (
+    Span,
+    fiscal_year_of,
+    fits_kind,
+    label_periods,
+    rank_spans,
+    statement_row,
+)
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import find_dates, parse_period, year_of
 from manda.finance.signs import names_a_loss
@@ -125,6 +132,10 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
         return words.answer(key, language, **values)
 
     part = parse_period(figure.column)
+    year = column_year(figure.column)
+    if span.row is not None and year is not None and label_periods(span.row):
+        # a metric's table by period: "Three Months Ended June 30" in the column "2024"
+        part = parse_period(f"{span.row.label}, {year}") or part
     if part is not None and not part.startswith(("FY", "as of")):
         return say("period_in", period=part)  # a quarter, a half, a month: as the column says
     day = column_date(figure.column)
