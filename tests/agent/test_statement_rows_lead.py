@@ -158,8 +158,8 @@ def test_a_row_in_another_wording_of_the_item_asked_leads_over_its_headings() ->
 
 def test_a_metrics_table_by_quarter_leads_with_the_quarter_asked() -> None:
     evidence = _evidence(
-        "Average revenue per subscriber increased in each of the three months ended March 31, June 30, "
-        "September 30 and December 31, 2024, compared with the same periods in 2023.",
+        "Average revenue per subscriber increased in each of the three months ended March 31, "
+        "June 30, September 30 and December 31, 2024, compared with the same periods in 2023.",
         "\n".join([
             "Average Revenue per Subscriber",
             "2024 | 2023 | % change",
