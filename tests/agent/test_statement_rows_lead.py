@@ -16,7 +16,7 @@ from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import _continued, _unglued, rank_spans
+from manda.agent.spans import _continued, _unglued, a_movement, rank_spans
 from manda.agent.tables import Row, read_tables
 from manda.models import (
     Confidence,
@@ -131,6 +131,9 @@ def test_a_label_glued_to_its_headings_is_read_as_its_last_part() -> None:
     ask = _ask("How much long-term debt did the company carry at the end of 2024?")
     top = rank_spans(ask.frame, evidence)[0]
     assert top.row is not None and top.row.label.startswith("Long-term borrowings")
+    # a repayment of the debt is a movement of it, whichever preposition it takes
+    assert a_movement("Principal repayment on term loans") and a_movement("Redemption of notes")
+    assert not a_movement("Term loans, net of current portion")
 
 
 def test_a_row_in_another_wording_of_the_item_asked_leads_over_its_headings() -> None:
