@@ -301,3 +301,12 @@ def test_an_annual_report_is_known_by_its_title_over_its_officers_biographies() 
         "revenue from new lanes is uncertain.",
     )
     assert classify_role("report.pdf", report).role is R.AUDITED_STATEMENTS
+    # its title may name the form alone ("Harbor Freightways, Inc. 10-K"), its cover no title
+    cover = (
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFor the fiscal year ended December "
+        "31, 2025\nLarge accelerated filer")
+    titled = report.model_copy(update={
+        "title": "Harbor Freightways, Inc. 10-K",
+        "sections": [report.sections[0].model_copy(update={"text": cover}),
+                     *report.sections[1:]]})
+    assert classify_role("report.pdf", titled).role is R.AUDITED_STATEMENTS
