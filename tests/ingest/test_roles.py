@@ -301,3 +301,26 @@ def test_an_annual_report_is_known_by_its_title_over_its_officers_biographies() 
         "revenue from new lanes is uncertain.",
     )
     assert classify_role("report.pdf", report).role is R.AUDITED_STATEMENTS
+    # its title may name the form alone ("Harbor Freightways, Inc. 10-K"), its cover no title
+    cover = (
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFor the fiscal year ended December "
+        "31, 2025\nLarge accelerated filer")
+    titled = report.model_copy(update={
+        "title": "Harbor Freightways, Inc. 10-K",
+        "sections": [report.sections[0].model_copy(update={"text": cover}),
+                     *report.sections[1:]]})
+    assert classify_role("report.pdf", titled).role is R.AUDITED_STATEMENTS
+
+
+def test_a_long_annual_report_is_not_decided_by_the_first_chapter_read() -> None:
+    """Only the first 40,000 characters of a long document are read: an annual report whose
+    first chapter is its officers' careers is still what its opening calls it."""
+    careers = (
+        "Dana Ruiz has served as Chief Executive Officer since 2021; previously she was Chief "
+        "Operating Officer. Lee Park, Chief Financial Officer since 2022, previously served as "
+        "Treasurer. Omar Haddad, Chief Executive Officer of Freight, previously led Sales. ")
+    lanes = "Our trucks run 4,200 lanes across 31 states and two provinces of Canada. " * 40
+    report = _prose("Harbor Freightways, Inc.\nFORM 10-K", careers, *[lanes] * 16)
+    assert classify_role("report.pdf", report).role is R.AUDITED_STATEMENTS
+    short = _prose("Harbor Freightways, Inc.\nFORM 10-K", careers, lanes)
+    assert classify_role("report.pdf", short).role is R.MANAGEMENT_BIOS  # read whole: bios

@@ -30,6 +30,7 @@ R = DocumentRole
 TEXT_LIMIT = 40_000  # characters of body read per document; the opening decides most roles
 MIN_SCORE = 3.0  # below this nothing is confident enough: the role stays `other`
 FILENAME_WEIGHT = 1.5  # a name alone never reaches MIN_SCORE
+LONG_OPENING = 2.0  # the opening's weight in a document longer than TEXT_LIMIT
 _GREETING_LENGTH = 42  # "Dear Anna," is a short line: a long one is a sentence
 
 _WORDS = vocabulary()
@@ -107,6 +108,15 @@ def _body(parsed: ParsedDocument) -> str:
     return "\n".join(out)[:TEXT_LIMIT]
 
 
+def _longer_than_read(parsed: ParsedDocument) -> bool:
+    size = 0
+    for section in parsed.sections:
+        size += len(section.text)
+        if size > TEXT_LIMIT:
+            return True
+    return False
+
+
 def _field(line: str, words: Cues) -> re.Match[str] | None:
     """"From: …", "Objet : …": a line that starts with the word and a colon."""
     start = len(line) - len(line.lstrip())
@@ -152,6 +162,9 @@ def _scores(parsed: ParsedDocument, filename: str) -> dict[DocumentRole, tuple[f
     places = {"text": [body], "opening": [opening], "header": headers, "field": [body],
               "greeting": [body]}
     stem = name_words(PurePath(filename).stem)
+    # of a document longer than the body read (an annual report of 200 pages) only the first
+    # chapter is read: what its opening calls it counts twice against that chapter's words
+    opening_weight = LONG_OPENING if _longer_than_read(parsed) else 1.0
     out: dict[DocumentRole, tuple[float, list[str]]] = {}
     for kind in _kinds():
         score = 0.0
@@ -159,7 +172,7 @@ def _scores(parsed: ParsedDocument, filename: str) -> dict[DocumentRole, tuple[f
         for signal in kind.signals:
             n, example = _count(signal, places[signal.where])
             if n:
-                score += n * signal.weight
+                score += n * signal.weight * (opening_weight if signal.where == "opening" else 1)
                 reasons.append(f"{signal.where}: {example.strip()!r}×{n}")
         if kind.names.search(stem):
             score += FILENAME_WEIGHT
