@@ -18,10 +18,8 @@ from manda.agent.unusual import body, sentences
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.derived import LINE_ITEMS
 from manda.finance.figures import Figure
+from manda.finance.signs import names_a_loss
 from manda.text import YEAR
-from manda.vocabulary import vocabulary
-
-_OUTFLOW = vocabulary().cues("outflow_wording")  # "used in", "outflow"
 
 
 def stated_inputs(evidence: Evidence, inputs: Sequence[str], asked: set[int]
@@ -61,9 +59,9 @@ def _stated(sentence: str, item: str) -> Figure | None:
         if amount is None or year is None:
             continue
         value = abs(amount.value)
-        if _OUTFLOW.found(phrase):
+        if names_a_loss(phrase):
             value = -value  # "net cash used in operating activities was $445 million"
-        return Figure(amount.text, value, amount.currency or "USD", str(year))
+        return Figure(amount.text, value, amount.currency, str(year))
     return None
 
 
