@@ -9,6 +9,7 @@ from test_filings_leads import _ask, _evidence, _finding
 
 from manda.agent.compose.common import Draft
 from manda.agent.compose.passages import _a_change, stands
+from manda.agent.spans import rank_spans
 
 INCOME = "\n".join([
     "CONSOLIDATED STATEMENTS OF OPERATIONS",
@@ -55,3 +56,23 @@ def test_a_rate_asked_is_not_answered_by_a_change_in_it() -> None:
     evidence.scope_words = frozenset({"harrowgate"})
     draft = Draft(text="Gross margin was 3% in FY2025.", rests_on=[currency])
     assert not stands(draft, _ask("What was Harrowgate's gross margin in 2025?"), evidence)
+
+
+def test_a_sentences_cash_figure_does_not_stand_against_the_rows_cash() -> None:
+    cash_rows = "\n".join([
+        "2025 | 2024",
+        "Total cash, cash equivalents and restricted cash | 2025: $3,310 | 2024: $2,950",
+        "Cash and cash equivalents | 2025: $2,875 | 2024: $2,640",
+        "Restricted cash - current | 2025: 435 | 2024: 310",
+    ])
+    evidence = _evidence(cash_rows, "Restructuring charges included $61 million of cash "
+                         "settled charges, primarily for severance.")
+    evidence.scope_words = frozenset({"harrowgate"})
+    ask = _ask("What was Harrowgate's cash and cash equivalents at the end of 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Cash and cash equivalents", top.text
+    settled = _finding("cash", 6.1e7, "$61 million", "Restructuring charges included $61 million "
+                       "of cash settled charges, primarily for severance.")
+    settled.period = "FY2025"
+    draft = Draft(text="Cash was $61 million at 31 December 2025.", rests_on=[settled])
+    assert not stands(draft, ask, evidence)

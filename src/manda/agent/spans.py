@@ -641,6 +641,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if topics and not any(t in matched or t in loose for t in topics):
             words *= OFF_TOPIC  # about insurance only if it speaks of insurance
         score = WORDS * words
+        extra: list[str] = []
         if span.row is not None:
             extra = [w for w in _WORD.findall(f"{span.group} {span.row.label}")
                      if len(w) > 3 and not any(term_in(t, stems_of(w)) for t in terms)]
@@ -683,7 +684,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
-                score += TOTAL_FIT  # the whole asked: its total row
+                # the whole asked: its total row, unless it totals more than is asked ("Total
+                # cash, cash equivalents and restricted cash" for the cash)
+                score += 0.0 if any(not _totals(w) for w in extra) else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
         score += MEANING * evidence.meaning.get(span.text, 0.0)

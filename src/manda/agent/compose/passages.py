@@ -105,12 +105,15 @@ def _statement_states(span: Span, finding: Finding) -> bool:
 
 
 def _statement_disagrees(span: Span, finding: Finding) -> bool:
-    """The span is a primary statement's own row of the finding's line item, in the finding's
-    document, and states another figure for the finding's year: a figure read from prose ("a
-    decrease to net income and diluted EPS of $3.3 billion") is some effect on the line item,
-    not the line item itself."""
-    if span.row is None or not span.statements or finding.value is None:
+    """The span is a table row of the finding's line item by its own label, in the finding's
+    document, and states another figure for the finding's year, where the finding was read from
+    a sentence (or the row is a primary statement's): the figure read from prose ("a decrease
+    to net income and diluted EPS of $3.3 billion", "$248 million of cash settled charges") is
+    some effect on the line item, not the line item itself."""
+    if span.row is None or finding.value is None:
         return False
+    if not span.statements and finding.attributes.get("row") is not None:
+        return False  # two tables' rows: neither is the statement's own
     if span.source.document_id != finding.document_id or finding.period is None:
         return False
     if canonical_subject(span.row.label) != finding.subject:
