@@ -141,12 +141,13 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += facility_table(evidence)
     facilities = _one_per_document(_statements(evidence, hits, _FACILITY, with_amount=False))[:4]
     if facilities:
-        section = ["", "**Facilities, lenders and maturities**",
+        section = ["", words.answer("facilities_heading", ask.language),
                    *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
         if ask.frame.facility_terms:
             # "what are the terms of the term loan?": the terms are the answer, balances after
             first, *rest = facilities
-            section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
+            section = [words.answer("span_states", ask.language, document=first.source.document,
+                                    text=first.text, cite=cite([first.source])),
                        *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
             if (asked := facility_sentence(ask, evidence)) is not None:
                 section = [asked, "", *section]

@@ -263,8 +263,11 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
                          + "".join(f" {row.cells.get(h, '').strip() or '—'} |" for h in extra))
         as_of = next((v for r in rows if (v := r.get(_AS_OF))), None)
         stated = next((c for c in table.caption if _AS_OF.search(c)), None)
-        when = f" as of {as_of[1]}" if as_of else (f" ({stated})" if stated else "")
-        head = f"Ownership{when}, from {source.document} {cite(sources)}:"
+        said = vocabulary()
+        when = said.answer("ownership_as_of", ask.language, day=as_of[1]) if as_of else (
+            f" ({stated})" if stated else "")
+        head = said.answer("ownership_head", ask.language, when=when, document=source.document,
+                           cite=cite(sources))
         wanted = ask.frame.share_class
         lead: list[str] = []
         if wanted:
