@@ -25,7 +25,7 @@ LANGUAGES = ("en", "de", "fr", "es")
 
 # a wording that is the same in a language by design: a bare value, a figure after its name
 _SAME_BY_DESIGN = {"period_column", "ranking_size_item", "searched_topic", "covenants_heading",
-                   "source_one", "source_many", "day", "span_runner_up"}
+                   "source_one", "source_many", "day", "span_runner_up", "topic_heading"}
 
 _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(source: a.pdf, p.2)",
            "ref": "1.2", "document": "Plan.pdf", "kind": "board minutes", "text": "T",
@@ -36,7 +36,8 @@ _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(s
            "total": "Q", "change": "+3.0%", "prior": "€3.9m", "ranked": "1. A; 2. B",
            "listed": "L", "first": "A", "last": "B", "role": "CFO", "since": "2021",
            "what": "CFO", "charge": "€0.4m", "days": 41, "query": "Umsatz", "roles": "legal",
-           "label": "litigation", "subjects": "revenue", "subject": "revenue"}
+           "label": "litigation", "subjects": "revenue", "subject": "revenue", "name": "Acme",
+           "topic": "litigation"}
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es"])
@@ -177,3 +178,23 @@ def test_a_line_items_wordings_carry_their_plurals_written_out(
     synonyms = [s for item in vocabulary().line_items for s in item.synonyms]
     assert wording in synonyms and plural in synonyms
     assert "|" not in plural  # plain wordings: readers that take them as written still can
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "findings on person"), ("de", "Befunde zu Personen"),
+    ("fr", "les données sur les personnes"), ("es", "los datos sobre personas")])
+def test_a_subject_no_topic_names_is_said_by_its_own_wording(language: str, said: str) -> None:
+    assert SearchNote("searched_findings", subjects=("person",)).said_in(language) == said
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_every_topic_heading_is_labelled_in_each_language(language: str) -> None:
+    words = vocabulary()
+    same = {"covenants", "working_capital"}  # the deal team's loanwords
+    english = [t.key for t in words.topics
+               if t.key not in same and t.label_in(language) == t.label_in("en")]
+    assert english == []
+    heading = words.answer("topic_in_documents", language,
+                           label=words.topic("litigation").label_in(language))
+    assert heading.startswith(words.topic("litigation").label_in(language))
+    assert heading != words.answer("topic_in_documents", "en", label="Litigation")

@@ -170,11 +170,15 @@ class Vocabulary:
         return key
 
     def subject_name(self, subject: str, language: str = "en") -> str:
-        """A subject (a topic's or line item's key) as `language` names it: its statement line's
-        name, the topic's label, else the line item's first wording in the language's file; the
-        key itself in English or where the language gives no word."""
+        """A subject (a topic's or line item's key) as `language` names it: its own wording
+        (`answers: subject_<key>`), its statement line's name, the topic's label, else the line
+        item's first wording in the language's file; the key itself in English or where the
+        language gives no word."""
         if language == "en" or language not in self.languages:
             return subject
+        named = self.languages[language].answers.get("subject_" + subject.replace(" ", "_"))
+        if named:  # a subject no topic or line item names ("person")
+            return named
         line = self.languages[language].statement_lines.get(subject)
         if line is not None and line.name:
             return line.name

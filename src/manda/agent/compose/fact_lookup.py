@@ -72,7 +72,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.entity and not mentions(evidence, ask.entity):
         return no_data(
             ask, evidence,
-            why=f"no document of this deal mentions {ask.entity}.",
+            why=vocabulary().answer("not_mentioned", ask.language, name=ask.entity),
             category="General",
         )
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
@@ -600,8 +600,8 @@ def _pay(ask: Ask, evidence: Evidence) -> Draft:
         return draft
     named = mentions(evidence, ask.entity)
     why = (f"{ask.entity} is named in the data room, but no retrieved table or passage states "
-           f"{ask.entity}'s pay." if named else f"no document of this deal mentions "
-           f"{ask.entity}.")
+           f"{ask.entity}'s pay." if named else
+           vocabulary().answer("not_mentioned", ask.language, name=ask.entity))
     return no_data(ask, evidence, why=why, category="HR",
                    question=f"What is {ask.entity}'s total compensation (base, bonus, benefits)?")
 
