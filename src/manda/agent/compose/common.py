@@ -464,7 +464,8 @@ def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General"
     q = question or ask.frame.qa_question
     if not q.endswith("?"):
         q = q.rstrip(".") + "?"
-    lines.append(f"{qa_offer(language=language)} (“{q}”)")
+    lines.append(f"{qa_offer(language=language)} "
+                 f"({words.answer('quoted', language, text=q)})")
     return Draft(text="\n".join(lines), proposals=[qa_action(q, category)], offer_qa=True)
 
 
