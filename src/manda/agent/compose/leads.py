@@ -158,7 +158,7 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     # a retail year ends early the next year: fiscal 2025 is the year ending January 2026
     ends = year + 1 if fiscal_year_of(date(2001, *month_day)) != 2001 else year
     return say("fiscal_year_ending", year=year, month=_month(month_day[0], language),
-               end_year=ends)
+               month_lower=_month(month_day[0], language).lower(), end_year=ends)
 
 
 def _fiscal_year_end(span: Span, evidence: Evidence) -> tuple[int, int] | None:
@@ -197,8 +197,9 @@ def _stated_year_ends(span: Span, evidence: Evidence, month_day: tuple[int, int]
 
 
 def _day(day: date, language: str = "en") -> str:
-    return vocabulary().answer("day", language, day=day.day, month=_month(day.month, language),
-                               year=day.year)
+    month = _month(day.month, language)  # French and Spanish write it in lower case
+    return vocabulary().answer("day", language, day=day.day, month=month,
+                               month_lower=month.lower(), year=day.year)
 
 
 def _month(number: int, language: str) -> str:
