@@ -29,6 +29,7 @@ from manda.agent.kinds import (
     refers_to_change,
     states_change,
     states_count,
+    states_means,
     states_place,
     states_reason,
 )
@@ -91,6 +92,7 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
+LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted (another: 320)
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
@@ -230,8 +232,10 @@ def _candidates(evidence: Evidence) -> _Pool:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
                 continue
-            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end), sentence,
-                          heading)
+            # a sentence that lists things ("our priorities: first, …; second, …; and
+            # finally, …") is quoted whole: its last item is as much the answer as its first
+            quoted = trim(sentence, LISTED_QUOTE if _lists_things(sentence) else 320)
+            _add_sentence(pool, Span(quoted, source, year_end=year_end), sentence, heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
@@ -799,6 +803,14 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:
             return -KIND_MISS
         return KIND_FIT if states_reason(text) else 0.0
+    if kind == "means":  # the actions taken, by their means, not a risk factor's condition
+        return KIND_FIT if span.row is None and states_means(text) else 0.0
+    if kind in (None, "list") and frame.ranking.wants_amount and span.row is None:
+        # "what charges did it record in Q4?": a thing recorded at an amount, the sentence that
+        # states the amount (of the quarter asked, not another quarter's charge)
+        if not any(a.currency for a in find_amounts(text)):
+            return -KIND_MISS
+        return 0.0 if _another_part(text, frame) else KIND_FIT
     if kind == "rate":
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
@@ -833,6 +845,13 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
+
+
+def _another_part(text: str, frame: QuestionFrame) -> bool:
+    """The text names a quarter or half, and not the one the question asks for."""
+    asked = {p for p in frame.periods if _PART.match(p)}
+    said = {p for p, _, _ in find_periods(text) if _PART.match(p)}
+    return bool(asked and said and not said & asked)
 
 
 def _lists_things(text: str) -> bool:
