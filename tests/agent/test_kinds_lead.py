@@ -157,3 +157,29 @@ def test_a_yes_no_question_about_a_metric_leads_with_the_figure_not_a_risk_facto
                  "not be able to sustain EBITDA profitability in future periods.",
                  "EBITDA was £4.2 million in 2024, against a loss of £1.1 million in 2023.")
     assert "£4.2 million" in lead, lead
+
+
+# ---------------------------------------------------------------- which: named across passages
+
+
+def test_a_which_list_collects_the_things_named_in_each_sentence_of_the_period() -> None:
+    answer = evidence_answer(Ask.of(read_question("Which businesses did Calder acquire in 2023?")),
+                             _evidence(
+        "On 3 March 2023, we completed the acquisition of Ostra Foods, a maker of chilled "
+        "soups, for £12 million.",
+        "If we acquire further businesses, we may not be able to integrate them successfully.",
+        "On 9 October 2023, we completed the acquisition of Brae Dairies in an all-share "
+        "transaction.",
+        "In 2021, we completed the acquisition of Lomond Bakeries.")).text
+    first = answer.splitlines()[0]
+    assert "Ostra Foods" in first and "Brae Dairies" in first, answer
+    assert "Lomond" not in first and "(source: " in first, answer  # 2021 is not the year asked
+
+
+def test_one_thing_named_is_quoted_as_its_sentence() -> None:
+    answer = evidence_answer(Ask.of(read_question("Which businesses did Calder acquire in 2023?")),
+                             _evidence(
+        "On 3 March 2023, we completed the acquisition of Ostra Foods, a maker of chilled "
+        "soups, for £12 million.",
+        "Acquired businesses are integrated into the knitwear segment.")).text
+    assert "Named in the passages" not in answer and "Ostra Foods" in answer, answer

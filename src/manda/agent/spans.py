@@ -64,7 +64,8 @@ from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
-           "label_periods", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+           "label_periods", "lists_things", "question_verb", "rank_spans", "statement_row",
+           "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -234,7 +235,7 @@ def _candidates(evidence: Evidence) -> _Pool:
                 continue
             # a sentence that lists things ("our priorities: first, …; second, …; and
             # finally, …") is quoted whole: its last item is as much the answer as its first
-            quoted = trim(sentence, LISTED_QUOTE if _lists_things(sentence) else 320)
+            quoted = trim(sentence, LISTED_QUOTE if lists_things(sentence) else 320)
             _add_sentence(pool, Span(quoted, source, year_end=year_end), sentence, heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
@@ -841,7 +842,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)
         money = sum(1 for a in find_amounts(text) if a.currency is not None)
-        return KIND_FIT if _lists_things(text) and money < 2 else 0.0
+        return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
@@ -854,7 +855,7 @@ def _another_part(text: str, frame: QuestionFrame) -> bool:
     return bool(asked and said and not said & asked)
 
 
-def _lists_things(text: str) -> bool:
+def lists_things(text: str) -> bool:
     """After a word that lists ("includes", "such as"), three things or more ("A, B, C" or
     "A, B and C", named in words: "2025, 2024 and 2023" lists years), or whatever follows its
     colon ("as follows: …", a table or lines)."""
@@ -941,6 +942,23 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
     if len(last) < 2:
         return None
     return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
+
+
+def question_verb(frame: QuestionFrame) -> str | None:
+    """The question's own verb, as one of its terms, where an auxiliary stands before it: the
+    last of the first run of its terms after the auxiliary ("acquire" of "Which businesses did
+    Uber acquire in 2021?", "sell" of "… does the group sell in Europe?")."""
+    aux = _AUXILIARY.search(frame.text)
+    if aux is None:
+        return None
+    run: list[str] = []
+    for word in _WORD.findall(frame.text[aux.end():]):
+        term = next((t for t in frame.ranking.terms if term_in(t, stems_of(word))), None)
+        if term is None and run:
+            break
+        if term is not None:
+            run.append(term)
+    return run[-1] if run else None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

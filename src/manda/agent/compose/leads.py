@@ -210,7 +210,7 @@ def _month(number: int, language: str) -> str:
     return names[0].capitalize()
 
 
-LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means")
 
 
 def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
