@@ -100,6 +100,7 @@ _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
+_RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
 
 @dataclass(frozen=True)
@@ -806,7 +807,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT if states_reason(text) else 0.0
     if kind == "means":  # the actions taken, by their means, not a risk factor's condition
         return KIND_FIT if span.row is None and states_means(text) else 0.0
-    if kind in (None, "list") and frame.ranking.wants_amount and span.row is None:
+    if kind in (None, "list") and _RECORDED.found(frame.text) and span.row is None:
         # "what charges did it record in Q4?": a thing recorded at an amount, the sentence that
         # states the amount (of the quarter asked, not another quarter's charge)
         if not any(a.currency for a in find_amounts(text)):
