@@ -93,7 +93,7 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
-LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted (another: 320)
+LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
@@ -133,6 +133,9 @@ class Span:
     # a row of a line item asked that its table places in another line item asked ("Share-based
     # payments" added back to reach underlying EBITDA): the part the question asks for
     placed: bool = field(default=False, compare=False)
+    # a sentence that lists things, up to LISTED_QUOTE characters: quoted where a list is asked
+    # (its last item is as much the answer as its first)
+    whole: str = field(default="", compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -235,9 +238,10 @@ def _candidates(evidence: Evidence) -> _Pool:
             if len(sentence) < 20 or looks_like_instruction(sentence):
                 continue
             # a sentence that lists things ("our priorities: first, …; second, …; and
-            # finally, …") is quoted whole: its last item is as much the answer as its first
-            quoted = trim(sentence, LISTED_QUOTE if lists_things(sentence) else 320)
-            _add_sentence(pool, Span(quoted, source, year_end=year_end), sentence, heading)
+            # finally, …") keeps its whole text to quote where a list is asked
+            whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
+            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end,
+                                     whole=whole), sentence, heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
