@@ -148,7 +148,13 @@ def test_a_yes_no_question_about_a_metric_asks_for_its_figure_in_each_language()
                      "War die Gruppe 2024 auf EBITDA-Basis profitabel?",
                      "Est-ce que l'EBITDA était positif en 2024 ?"):
         assert read_question(question).answer_kind == "figure", question
-    assert read_question("Is there a change of control clause?").answer_kind != "figure"
+    # whether a thing exists, or whether a figure was corrected, is no figure asked
+    for question in ("Is there a change of control clause?",
+                     "Are there any one-off items in the EBITDA?",
+                     "Was the EBITDA for 2024 corrected?"):
+        assert read_question(question).answer_kind != "figure", question
+    # a contract's provisions are its clauses, not a charge recorded at an amount
+    assert not read_question("Any change-of-control provisions?").ranking.wants_amount
 
 
 def test_a_yes_no_question_about_a_metric_leads_with_the_figure_not_a_risk_factor() -> None:

@@ -343,8 +343,9 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
             return kind
     if names_a_figure and _cues("answer_figure_what").found(text):
         return "figure"
-    if subjects and _cues("answer_yes_no_opening").starts(text) is not None:
-        return "figure"
+    if subjects and _cues("answer_yes_no_opening").starts(text) is not None and not (
+            _cues("answer_correction").found(text) or _cues("answer_conflict").found(text)):
+        return "figure"  # "Was it corrected?" asks about the correction, not the figure
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"
