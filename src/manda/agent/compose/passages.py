@@ -14,6 +14,7 @@ import re
 from datetime import date, timedelta
 
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
 from manda.agent.kinds import states_means, states_reason
 from manda.agent.relevance import (
@@ -34,7 +35,7 @@ from manda.agent.spans import (
 )
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.periods import year_of
-from manda.finance.vocabulary import metric_spec
+from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
@@ -59,7 +60,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         # a span close to it only: the composed figure stands unless it is a change by that
         # amount where the level is asked
         return not (draft.rests_on and _a_change(draft.rests_on[0])
-                    and ask.frame.answer_kind != "rate")
+                    and not _asks_change(ask))
     if draft.offer_qa:
         # "not found" while a span answers, unless the question's own rules ("no forecasts",
         # "only audited") are what kept the figure out
@@ -72,7 +73,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if ranked[0].placed and fits_kind(ranked[0], ask.frame) and not any(
             _states(s, finding) for s in ranked[:1]):
         return False  # the part asked leads, not the whole the question places it in
-    if _a_change(finding) and ask.frame.answer_kind != "rate":
+    if _a_change(finding) and not _asks_change(ask):
         return False
     top = ranked[0]
     if ask.frame.answer_kind == "rate" and not _PERCENT.search(draft.text) and fits_kind(
@@ -82,7 +83,15 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return True
     if _statement_states(top, finding):
         return False  # the statement's own row states the figure read elsewhere: it leads
+    if _statement_disagrees(top, finding):
+        return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
     return _names_all(finding, top, ask)
+
+
+def _asks_change(ask: Ask) -> bool:
+    """The question asks how much something changed ("how fast did revenue grow?"), where a
+    change is the answer; "what was the gross margin?" asks a rate, not its change."""
+    return ask.frame.answer_kind == "rate" and any(says_change(t) for t in ask.frame.ranking.terms)
 
 
 def _statement_states(span: Span, finding: Finding) -> bool:
@@ -95,6 +104,23 @@ def _statement_states(span: Span, finding: Finding) -> bool:
         return False
     return any(f.value is not None and same_amount(f.value, finding.value)
                for f in span.figures())
+
+
+def _statement_disagrees(span: Span, finding: Finding) -> bool:
+    """The span is a primary statement's own row of the finding's line item, in the finding's
+    document, and states another figure for the finding's year: a figure read from prose ("a
+    decrease to net income and diluted EPS of $3.3 billion") is some effect on the line item,
+    not the line item itself."""
+    if span.row is None or not span.statements or finding.value is None:
+        return False
+    if span.source.document_id != finding.document_id or finding.period is None:
+        return False
+    if canonical_subject(span.row.label) != finding.subject:
+        return False
+    year = year_of(finding.period)
+    stated = [f for f in span.figures() if f.value is not None and year is not None
+              and fiscal_year(f.column) == year]
+    return bool(stated) and not any(same_amount(f.value or 0.0, finding.value) for f in stated)
 
 
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure
@@ -178,17 +204,22 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     span answers of the question (so a coarser line item does not stand for a finer one)."""
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
-    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
-    if spec is not None and not any(
-            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
-            for s in spec.synonyms):
-        return True  # the best span is about something else ("profit before tax"): no finer
-        # statement of this metric stands against the finding
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
+    company = stems_of(ask.entity or "")
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-             and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
+             and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
+             and not term_in(t, company)]  # "Apple's" names the company, not a line item
+    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
+    if spec is not None and not any(
+            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
+            for s in spec.synonyms) and not (top.row is not None and fits_kind(top, ask.frame)
+                                             and not all(term_in(t, own) for t in asked)):
+        return True  # the best span is about something else ("profit before tax"): no finer
+        # statement of this metric stands against the finding; but a row that names what the
+        # question qualifies its metric by ("iPhone" of "iPhone revenue") and the finding does
+        # not is the finer statement, though its label omits the metric's own word
     return all(term_in(t, own) for t in asked)
 
