@@ -37,8 +37,9 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]
     first, words = spans[0], vocabulary()
     lines = row_lead(first, ask, evidence) if first.is_row else None
     if lines is None:
+        text = first.whole if ask.frame.answer_kind == "list" and first.whole else first.text
         lines = [words.answer("span_states", ask.language, document=first.source.document,
-                              text=first.text, cite=cite([first.source]))]
+                              text=text, cite=cite([first.source]))]
     parts: list[str] = []  # another part the question names, said as the lead is
     for s in spans[1:]:
         said = row_lead(s, ask, evidence) if first.parts and s.parts and not (
@@ -211,7 +212,7 @@ def _month(number: int, language: str) -> str:
     return names[0].capitalize()
 
 
-LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means")
 
 
 def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
-from manda.agent.kinds import states_reason
+from manda.agent.kinds import states_means, states_reason
 from manda.agent.relevance import (
     CLOSE_BELOW,
     NOT_FOUND_BELOW,
@@ -51,9 +51,11 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # the passages state the result the forecast was made for
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
-    if ask.frame.answer_kind == "reason" and fits_kind(ranked[0], ask.frame) and \
-            not states_reason(draft.text):
-        return False  # a cause asked: "Revenue was $383.3 billion" is no reason, a span gives one
+    if ask.frame.answer_kind in ("reason", "means") and fits_kind(ranked[0], ask.frame) and \
+            not (states_reason if ask.frame.answer_kind == "reason" else states_means)(draft.text):
+        # a cause or the actions taken asked: "Revenue was $383.3 billion" is neither, a span
+        # gives one
+        return False
     if ranked[0].words < NOT_FOUND_BELOW:
         # a span close to it only: the composed figure stands unless it is a change by that
         # amount where the level is asked
