@@ -696,7 +696,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
                 # cash, cash equivalents and restricted cash" for the cash)
-                score += 0.0 if any(not _totals(w) for w in extra) else TOTAL_FIT
+                more = [w for w in extra if w in span.row.label and not _totals(w)]
+                score += 0.0 if more else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
         score += MEANING * evidence.meaning.get(span.text, 0.0)
