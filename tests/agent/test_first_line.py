@@ -1,0 +1,182 @@
+"""An answer's first line is the fact asked, never a heading, a bare table header or a caption
+(issue 25): a topic's overview, the covenant template, a comparison table and a table's caption
+each give way to the sentence or row that answers a question asking one thing; a question that
+asks for the overview keeps it. The companies, passages and tables are written for the tests."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from test_spans import _evidence as _passages
+
+from manda.agent.compose import comparison
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.first_line import opens_with_heading
+from manda.agent.compose.leads import led_by_best_span
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import best_spans, captions_table, rank_spans
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+    Nature,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Halvorsen_Annual.pdf", content_hash="h",
+               file_type="pdf", size_bytes=1, version_family="f",
+               status=DocumentStatus.COMPLETED, doc_date=date(2024, 12, 31),
+               fiscal_year_end="--12-31")
+
+
+def _evidence(*texts: str) -> Evidence:
+    return _passages(*texts, doc=DOC)
+
+
+def _ask(question: str) -> Ask:
+    return Ask.of(read_question(question))
+
+
+def _first(text: str) -> str:
+    return next(line for line in text.splitlines() if line.strip())
+
+
+def test_a_heading_a_header_row_and_a_lead_in_open_no_answer() -> None:
+    assert opens_with_heading("Environmental matters in the documents:\n- a statement")
+    assert opens_with_heading("| Metric | FY2023 | FY2024 | Variance |\n|---|---|---|---|")
+    assert opens_with_heading("\n**Facilities, lenders and maturities**\n- a facility")
+    assert opens_with_heading("The documents mention the covenants without stating their "
+                              "levels:\n\n- a sentence")
+    assert not opens_with_heading("Revenue was €5.2M in Q3 2024 (source: Q3.pdf, p.1).")
+    assert not opens_with_heading("The term loan: original principal £5.0m as of 14 June 2023")
+
+
+def test_a_topic_overview_gives_way_to_the_sentence_that_answers_one_thing() -> None:
+    evidence = _evidence(
+        "In 2024 Halvorsen agreed to pay a civil penalty of NOK 48 million to settle the "
+        "emissions investigation opened by the environment agency in 2022.",
+        "Our plants hold ISO 14001 certificates and report their emissions every quarter.")
+    overview = Draft(text="Environmental matters in the documents:\n"
+                          "- Our plants hold ISO 14001 certificates (source: "
+                          "Halvorsen_Annual.pdf, p.31)")
+    ask = _ask("What penalty did Halvorsen pay to settle the emissions investigation?")
+    led = led_by_best_span(overview, ask, evidence)
+    assert "NOK 48 million" in _first(led.text)
+    assert led.text.endswith(overview.text)  # the overview follows under the fact
+    broad = _ask("What do the documents say about environmental matters?")
+    assert led_by_best_span(overview, broad, evidence) is overview
+
+
+def test_the_covenant_template_gives_way_to_the_sentence_naming_the_covenants() -> None:
+    evidence = _evidence(
+        "The revolving facility contains a minimum interest cover covenant and a maximum net "
+        "leverage covenant, both tested at each half-year end.",
+        "We were in compliance with all covenants throughout the year.")
+    template = Draft(text="The documents mention the covenants without stating their levels:\n\n"
+                          "**Compliance and headroom as stated**\n"
+                          "- “We were in compliance with all covenants throughout the year.” "
+                          "(source: Halvorsen_Annual.pdf, p.31)")
+    ask = _ask("Which covenants does the revolving facility carry?")
+    first = _first(led_by_best_span(template, ask, evidence).text)
+    assert "interest cover covenant" in first and "net leverage covenant" in first
+    assert led_by_best_span(template, _ask("What are the covenants?"), evidence) is template
+
+
+def test_the_cash_and_debt_overview_gives_way_to_the_new_facility_asked() -> None:
+    evidence = _evidence(
+        "In March 2024 Brightwell signed a new €250 million five-year term loan with a group "
+        "of four banks, maturing in March 2029.",
+        "Net debt fell to €410 million at year end.")
+    overview = Draft(text="Cash and debt, as the documents state it:\n\n"
+                          "| Line | 2024 | 2023 |\n|---|---|---|\n| Net debt | 410 | 455 |")
+    ask = _ask("What new term loan did Brightwell sign in March 2024?")
+    assert "€250 million" in _first(led_by_best_span(overview, ask, evidence).text)
+    summary = _ask("Summarise the debt")
+    assert led_by_best_span(overview, summary, evidence) is overview
+
+
+def test_a_question_in_another_language_is_led_by_its_sentence_too() -> None:
+    evidence = _evidence(
+        "En 2024, Halvorsen a versé une amende de 3 millions d'euros pour clore l'enquête "
+        "sur les émissions de son usine de Lyon.",
+        "Nos usines publient leurs émissions chaque trimestre.")
+    overview = Draft(text="Environnement dans les documents :\n- Nos usines publient leurs "
+                          "émissions (source: Halvorsen_Annual.pdf, p.31)")
+    ask = _ask("Quelle amende Halvorsen a-t-elle versée pour clore l'enquête sur les émissions ?")
+    assert "3 millions" in _first(led_by_best_span(overview, ask, evidence).text)
+
+
+def _finding(subject: str, period: str, value: float, written: str) -> Finding:
+    return Finding(id=f"f-{subject}-{period}", deal_id="d", document_id=DOC.id,
+                   kind=FindingKind.METRIC, subject=subject, label=subject.title(),
+                   value=value, value_text=written, unit="EUR", period=period,
+                   excerpt=f"{subject.title()} was {written} in {period}.",
+                   location=Location.for_page(12), confidence=0.9,
+                   confidence_level=Confidence.HIGH)
+
+
+def _with_revenue(evidence: Evidence) -> Evidence:
+    evidence.findings = {f.id: f for f in (
+        _finding("revenue", "FY2023", 812e6, "€812 million"),
+        _finding("revenue", "FY2024", 861e6, "€861 million"))}
+    return evidence
+
+
+def test_a_comparison_of_nothing_the_room_measures_shows_no_default_table() -> None:
+    evidence = _with_revenue(_evidence(
+        "We compare our total shareholder return with the STOXX Europe 600 Industrials index "
+        "and a peer group of eleven listed machinery makers.",
+        "Revenue rose to €861 million."))
+    ask = _ask("Which index does Halvorsen compare its total shareholder return against?")
+    text = comparison.compose(ask, evidence).text
+    assert "STOXX Europe 600" in _first(text)
+    assert "| Metric |" not in text  # no revenue table for a question about no revenue
+
+
+def test_a_comparison_table_is_led_by_the_change_it_shows() -> None:
+    evidence = _with_revenue(_evidence("Revenue rose to €861 million."))
+    text = comparison.compose(_ask("Compare revenue FY2023 vs FY2024"), evidence).text
+    first = _first(text)
+    assert not first.startswith("|")
+    assert "€861" in first and "€812" in first and "FY2024" in first
+    assert "| Metric |" in text  # the table follows
+    periods_only = comparison.compose(_ask("How did FY2024 go against FY2023?"), evidence).text
+    assert not _first(periods_only).startswith("|")  # the default metrics, led by a sentence
+
+
+def test_a_tables_caption_is_no_quotable_span() -> None:
+    caption = ("The following table shows net sales by product category for 2024 and 2023 (in "
+               "thousands of euros): 2024 Change 2023")
+    assert captions_table(caption)
+    assert captions_table("Revenue by region was as follows (in millions):")
+    assert captions_table("Umsatz nach Regionen (in Tausend Euro): 2024 Abweichung 2023")
+    assert not captions_table("Garden tools include hedge trimmers, leaf blowers and "
+                              "chainsaws sold under the Vireo brand.")
+    assert not captions_table("Revenue was €861 million in 2024: up 6% on 2023.")
+    evidence = _evidence(
+        caption + "\nGarden tools | 2024: 41,220 | Change: 4% | 2023: 39,630",
+        "Garden tools include hedge trimmers, leaf blowers and chainsaws.")
+    ask = _ask("What products are in the garden tools category?")
+    ranked = rank_spans(ask.frame, evidence)
+    named = next(s for s in ranked if s.text == caption)
+    assert named.score < named.words  # it names what follows it: marked down like a heading
+    assert all(s.text != caption for s in best_spans([named, *ranked]))  # never quoted
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "hedge trimmers" in first and "following table" not in first
+
+
+def test_a_forecast_against_the_actual_is_led_by_the_sentence_of_it() -> None:
+    plan = _finding("revenue", "FY2024", 840e6, "€840 million").model_copy(
+        update={"id": "f-plan", "nature": Nature.FORECAST,
+                "excerpt": "Budget 2024: revenue of €840 million."})
+    evidence = _with_revenue(_evidence("Revenue rose to €861 million."))
+    evidence.findings[plan.id] = plan
+    text = comparison.compose(_ask("How did FY2024 revenue come in against the budget?"),
+                              evidence).text
+    first = _first(text)
+    assert not first.startswith("|") and "€861" in first and "€840" in first
+    assert "| Metric |" in text
