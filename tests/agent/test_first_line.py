@@ -5,40 +5,23 @@ asks for the overview keeps it. The companies, passages and tables are written f
 
 from __future__ import annotations
 
-from datetime import date
-
-from test_spans import _evidence as _passages
+import pytest
+from test_filings_leads import DOC, _ask, _evidence
 
 from manda.agent.compose import comparison
-from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.common import Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.first_line import opens_with_heading
 from manda.agent.compose.leads import led_by_best_span
 from manda.agent.evidence import Evidence
-from manda.agent.frame import read_question
 from manda.agent.spans import best_spans, captions_table, rank_spans
 from manda.models import (
     Confidence,
-    Document,
-    DocumentStatus,
     Finding,
     FindingKind,
     Location,
     Nature,
 )
-
-DOC = Document(id="d1", deal_id="d", filename="Halvorsen_Annual.pdf", content_hash="h",
-               file_type="pdf", size_bytes=1, version_family="f",
-               status=DocumentStatus.COMPLETED, doc_date=date(2024, 12, 31),
-               fiscal_year_end="--12-31")
-
-
-def _evidence(*texts: str) -> Evidence:
-    return _passages(*texts, doc=DOC)
-
-
-def _ask(question: str) -> Ask:
-    return Ask.of(read_question(question))
 
 
 def _first(text: str) -> str:
@@ -55,59 +38,51 @@ def test_a_heading_a_header_row_and_a_lead_in_open_no_answer() -> None:
     assert not opens_with_heading("The term loan: original principal £5.0m as of 14 June 2023")
 
 
-def test_a_topic_overview_gives_way_to_the_sentence_that_answers_one_thing() -> None:
-    evidence = _evidence(
-        "In 2024 Halvorsen agreed to pay a civil penalty of NOK 48 million to settle the "
-        "emissions investigation opened by the environment agency in 2022.",
-        "Our plants hold ISO 14001 certificates and report their emissions every quarter.")
-    overview = Draft(text="Environmental matters in the documents:\n"
-                          "- Our plants hold ISO 14001 certificates (source: "
-                          "Halvorsen_Annual.pdf, p.31)")
-    ask = _ask("What penalty did Halvorsen pay to settle the emissions investigation?")
-    led = led_by_best_span(overview, ask, evidence)
-    assert "NOK 48 million" in _first(led.text)
+# (the passages, the shape's heading-first draft, a question asking one thing, what its first
+# line states, a question asking for the overview, which keeps it)
+LED = [
+    (("In 2024 Halvorsen agreed to pay a civil penalty of NOK 48 million to settle the emissions "
+      "investigation opened by the environment agency in 2022.",
+      "Our plants hold ISO 14001 certificates and report their emissions every quarter."),
+     "Environmental matters in the documents:\n- Our plants hold ISO 14001 certificates "
+     "(source: Annual.pdf, p.31)",
+     "What penalty did Halvorsen pay to settle the emissions investigation?", "NOK 48 million",
+     "What do the documents say about environmental matters?"),
+    (("The revolving facility contains a minimum interest cover covenant and a maximum net "
+      "leverage covenant, both tested at each half-year end.",
+      "We were in compliance with all covenants throughout the year."),
+     "The documents mention the covenants without stating their levels:\n\n**Compliance and "
+     "headroom as stated**\n- “We were in compliance with all covenants throughout the year.” "
+     "(source: Annual.pdf, p.31)",
+     "Which covenants does the revolving facility carry?", "net leverage covenant",
+     "What are the covenants?"),
+    (("In March 2024 Brightwell signed a new €250 million five-year term loan with a group of "
+      "four banks, maturing in March 2029.",
+      "Net debt fell to €410 million at year end."),
+     "Cash and debt, as the documents state it:\n\n| Line | 2024 | 2023 |\n|---|---|---|\n"
+     "| Net debt | 410 | 455 |",
+     "What new term loan did Brightwell sign in March 2024?", "€250 million",
+     "Summarise the debt"),
+    (("En 2024, Halvorsen a versé une amende de 3 millions d'euros pour clore l'enquête sur les "
+      "émissions de son usine de Lyon.",
+      "Nos usines publient leurs émissions chaque trimestre."),
+     "Environnement dans les documents :\n- Nos usines publient leurs émissions (source: "
+     "Annual.pdf, p.31)",
+     "Quelle amende Halvorsen a-t-elle versée pour clore l'enquête sur les émissions ?",
+     "3 millions", None),
+]
+
+
+@pytest.mark.parametrize(("passages", "heading_first", "question", "fact", "broad"), LED)
+def test_a_heading_first_shape_gives_way_to_the_span_that_answers_one_thing(
+        passages: tuple[str, ...], heading_first: str, question: str, fact: str,
+        broad: str | None) -> None:
+    evidence, overview = _evidence(*passages), Draft(text=heading_first)
+    led = led_by_best_span(overview, _ask(question), evidence)
+    assert fact in _first(led.text)
     assert led.text.endswith(overview.text)  # the overview follows under the fact
-    broad = _ask("What do the documents say about environmental matters?")
-    assert led_by_best_span(overview, broad, evidence) is overview
-
-
-def test_the_covenant_template_gives_way_to_the_sentence_naming_the_covenants() -> None:
-    evidence = _evidence(
-        "The revolving facility contains a minimum interest cover covenant and a maximum net "
-        "leverage covenant, both tested at each half-year end.",
-        "We were in compliance with all covenants throughout the year.")
-    template = Draft(text="The documents mention the covenants without stating their levels:\n\n"
-                          "**Compliance and headroom as stated**\n"
-                          "- “We were in compliance with all covenants throughout the year.” "
-                          "(source: Halvorsen_Annual.pdf, p.31)")
-    ask = _ask("Which covenants does the revolving facility carry?")
-    first = _first(led_by_best_span(template, ask, evidence).text)
-    assert "interest cover covenant" in first and "net leverage covenant" in first
-    assert led_by_best_span(template, _ask("What are the covenants?"), evidence) is template
-
-
-def test_the_cash_and_debt_overview_gives_way_to_the_new_facility_asked() -> None:
-    evidence = _evidence(
-        "In March 2024 Brightwell signed a new €250 million five-year term loan with a group "
-        "of four banks, maturing in March 2029.",
-        "Net debt fell to €410 million at year end.")
-    overview = Draft(text="Cash and debt, as the documents state it:\n\n"
-                          "| Line | 2024 | 2023 |\n|---|---|---|\n| Net debt | 410 | 455 |")
-    ask = _ask("What new term loan did Brightwell sign in March 2024?")
-    assert "€250 million" in _first(led_by_best_span(overview, ask, evidence).text)
-    summary = _ask("Summarise the debt")
-    assert led_by_best_span(overview, summary, evidence) is overview
-
-
-def test_a_question_in_another_language_is_led_by_its_sentence_too() -> None:
-    evidence = _evidence(
-        "En 2024, Halvorsen a versé une amende de 3 millions d'euros pour clore l'enquête "
-        "sur les émissions de son usine de Lyon.",
-        "Nos usines publient leurs émissions chaque trimestre.")
-    overview = Draft(text="Environnement dans les documents :\n- Nos usines publient leurs "
-                          "émissions (source: Halvorsen_Annual.pdf, p.31)")
-    ask = _ask("Quelle amende Halvorsen a-t-elle versée pour clore l'enquête sur les émissions ?")
-    assert "3 millions" in _first(led_by_best_span(overview, ask, evidence).text)
+    if broad is not None:
+        assert led_by_best_span(overview, _ask(broad), evidence) is overview
 
 
 def _finding(subject: str, period: str, value: float, written: str) -> Finding:
