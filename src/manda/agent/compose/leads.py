@@ -216,15 +216,17 @@ LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
 _STATED = ("figure", "rate", "date", "person", "reason", "place")  # a kind a span must state
 
 
-def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
+                     listing: bool = True) -> Draft:
     """A listing (a topic's statements, the deal's key dates, the management team) answering a
     question that asks for one thing (a figure, a rate, a date, a person, a reason): the span
     that best answers it leads, above the listing, when it is confident and of the kind asked
     and the listing's own first line does not already state it. A listing that opens with its
     heading ("Insurance in the documents:", a table's header row) is led so by the best span for
     any question that asks one thing, not the topic's overview; a span of another kind than
-    asked does not lead it."""
-    listed = ask.frame.answer_kind in LISTED_KINDS
+    asked does not lead it. `listing=False`: a draft of any shape, led only when its first line
+    is a heading."""
+    listed = listing and ask.frame.answer_kind in LISTED_KINDS
     if not listed and not (opens_with_heading(draft.text) and not asks_overview(ask)):
         return draft
     ranked = [s for s in rank_spans(ask.frame, evidence) if not names_a_table(s)]

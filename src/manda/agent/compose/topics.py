@@ -608,7 +608,11 @@ def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
     if bridge:  # the bridge as laid out replaces the items read one by one
         notes = [n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
         notes += ["", *bridge]
-    text = "\n".join(["Reported vs adjusted EBITDA:", "", *rows, "", *notes])
+    latest = periods[-1]  # the latest period's two figures, in a sentence, above the table
+    a, r = readings["adjusted ebitda"][latest].primary, readings["ebitda"][latest].primary
+    lead = (f"Adjusted EBITDA was {show(a)} in {period_name(latest)}, against reported EBITDA "
+            f"of {show(r)} {cite_findings([a, r], evidence)}.")
+    text = "\n".join([lead, "", "Reported vs adjusted EBITDA:", "", *rows, "", *notes])
     return Draft(text=with_assumption(ask.assumption, text), proposals=approvals(rests),
                  rests_on=rests)
 
