@@ -155,3 +155,17 @@ def test_a_forecast_against_the_actual_is_led_by_the_sentence_of_it() -> None:
     first = _first(text)
     assert not first.startswith("|") and "€861" in first and "€840" in first
     assert "| Metric |" in text
+
+
+def test_reported_against_adjusted_ebitda_is_led_by_the_latest_periods_two_figures() -> None:
+    evidence = _evidence("Underlying EBITDA excludes restructuring costs of €8 million.")
+    evidence.findings = {f.id: f for f in (
+        _finding("ebitda", "FY2024", 50e6, "€50 million"),
+        _finding("adjusted ebitda", "FY2024", 58e6, "€58 million"),
+        _finding("ebitda", "FY2023", 44e6, "€44 million"),
+        _finding("adjusted ebitda", "FY2023", 47e6, "€47 million"))}
+    text = comparison.compose(_ask("How does adjusted EBITDA compare with reported EBITDA?"),
+                              evidence).text
+    first = _first(text)
+    assert "€58 million" in first and "€50 million" in first and "FY2024" in first
+    assert "| Reported EBITDA |" in text
