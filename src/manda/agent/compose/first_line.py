@@ -24,7 +24,6 @@ __all__ = ["asks_overview", "beyond_topic", "opens_with_heading", "own_words"]
 # intents whose answer is the overview itself: a summary, the room, a deep dive, what is missing
 _OVERVIEW_INTENTS = (Intent.SYNTHESIS, Intent.EXPLORATION, Intent.DEEP_DIVE,
                      Intent.GAP_IDENTIFICATION)
-_RISK_ASKED = vocabulary().cues("intent_due_diligence")  # "red flags", "concerns", "exposure"
 _PHRASE_WORD = re.compile(r"[^\W\d_][\w'’&-]*")
 
 
@@ -66,10 +65,7 @@ def asks_overview(ask: Ask) -> bool:
     that ask for risks ("any red flags in the contracts?", "liabilities") ask for no one thing."""
     if ask.intent in _OVERVIEW_INTENTS or ask.frame.intent in _OVERVIEW_INTENTS:
         return True
-    text = ask.frame.text
-    for found in reversed(list(_RISK_ASKED.finditer(text))):
-        text = f"{text[:found.start()]} {text[found.end():]}"
-    said = set(content_terms(text))
-    asked = ask.frame.ranking
-    terms = [t.rstrip("'’") for t in asked.terms if t not in asked.when and t in said]
+    # a risk question's words beyond risk in general (its focus), else all the question's words
+    asked = ask.frame.focus_ranking if ask.frame.focus else ask.frame.ranking
+    terms = [t.rstrip("'’") for t in asked.terms if t not in asked.when]
     return not beyond_topic(terms, ask.frame.topic, ask.entity)
