@@ -37,6 +37,7 @@ from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.periods import year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 
@@ -257,11 +258,11 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
-    company = stems_of(ask.entity or "")
+    company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
-             and not term_in(t, company)]  # "Apple's" names the company, not a line item
+             and not term_in(t, company)]  # "Apple's" names the filer, not a line item
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
     if spec is not None and not any(
             re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
