@@ -62,8 +62,9 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
-           "label_periods", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+__all__ = ["Span", "a_movement", "a_portion", "asks_portion", "balance_side", "best_spans",
+           "fiscal_year_of", "fits_kind", "label_periods", "rank_spans", "statement_row",
+           "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -80,6 +81,9 @@ SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
 # the total where the whole is
 SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
+# a row of a portion of the line item ("Current portion of borrowings", "Borrowings, net of
+# current portion") where the whole outstanding is asked: as far off as a total for a part
+PORTION_MISS = TOTAL_MISS
 # a span that states nothing of the kind asked (no cause for "why", no count of the things "how
 # many" counts, no figure for "how much") counts its share of the question's words at 1 - ECHO
 ECHO = 0.35
@@ -539,8 +543,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
-             for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
-        else []
+             for own, patterns in named_items(frame.text)] \
+        if frame.answer_kind == "figure" or frame.excluded else []  # an item left out: its figure
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
@@ -616,7 +620,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
-        placed = part and len(items) > 1 and _names_item(span, items)
+        # a line item asked placed in another asked ("share-based payments" added back to reach
+        # underlying EBITDA), or any row a question says its metric leaves out ("what charge
+        # did they exclude from adjusted EBITDA?"): the row's place says how they relate
+        placed = part and ((len(items) > 1 and _names_item(span, items)) or frame.excluded)
         if items and _states_figure(span):
             named = part or counted or _names_item(span, items) or _of_subject(span, frame)
             if named:
@@ -677,6 +684,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
+        if named and span.row is not None and not part and a_portion(span.row.label) and not (
+                asks_portion(frame.text) or any(term_in(t, label_stems) for t in qualifiers)):
+            score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
                 score += TOTAL_FIT  # the whole asked: its total row
@@ -943,6 +953,20 @@ def balance_side(text: str, *, row: bool) -> str | None:
     sides = [side for side, cues in (("opening", _OPENING), ("closing", _CLOSING))
              if any(row or " " in m.group(0).strip() for m in cues.finditer(text))]
     return sides[0] if len(sides) == 1 else None
+
+
+_PORTION = vocabulary().cues("portion_row")
+
+
+def a_portion(label: str) -> bool:
+    """A row of a portion of its line item, not the whole: "Current portion of borrowings",
+    "Borrowings, net of current portion", "Non-current lease liabilities", "davon"."""
+    return _PORTION.found(label)
+
+
+def asks_portion(question: str) -> bool:
+    """The question asks for a portion itself ("the current portion of the debt")."""
+    return _PORTION.found(question)
 
 
 def _totals(label: str) -> bool:

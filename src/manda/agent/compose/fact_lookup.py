@@ -80,8 +80,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if ranked and ranked[0].words >= NOT_FOUND_BELOW and "%" in ranked[0].text:
-            return evidence_first.answer(ask, evidence)
+        if ranked and ranked[0].words >= NOT_FOUND_BELOW and _SHARE_STATED.found(ranked[0].text):
+            return evidence_first.answer(ask, evidence)  # "more than 97 percent", "thirty percent"
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
@@ -138,6 +138,9 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
     text = (span.row.label if span.row is not None else span.text).lower()
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
         span.figures() if span.row is not None else find_amounts(span.text))
+
+
+_SHARE_STATED = vocabulary().cues("share_stated")
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
