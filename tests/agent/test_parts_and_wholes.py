@@ -16,7 +16,7 @@ from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import compose
 from manda.agent.compose.passages import stands
 from manda.agent.frame import read_question
-from manda.agent.spans import a_portion, asks_portion, rank_spans
+from manda.agent.spans import a_portion, rank_spans
 
 BORROWINGS = "\n".join([
     "CONSOLIDATED BALANCE SHEETS",
@@ -74,9 +74,10 @@ def test_a_portion_alone_is_said_to_be_a_portion() -> None:
 
 
 def test_a_portion_asked_is_no_portion_missed() -> None:
-    assert asks_portion("How much non-current debt did the company have at the end of 2025?")
-    assert asks_portion("What is the current portion of its long-term debt?")
-    assert not asks_portion("How much debt did the company have at the end of 2025?")
+    assert read_question("How much non-current debt did the company have at the end of "
+                         "2025?").portion
+    assert read_question("What is the current portion of its long-term debt?").portion
+    assert not read_question("How much debt did the company have at the end of 2025?").portion
 
 
 INCOME = "\n".join([

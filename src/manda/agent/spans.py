@@ -62,9 +62,9 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "a_portion", "asks_portion", "balance_side", "best_spans",
-           "fiscal_year_of", "fits_kind", "label_periods", "rank_spans", "statement_row",
-           "statement_rows", "states_forecast"]
+__all__ = ["Span", "a_movement", "a_portion", "balance_side", "best_spans", "fiscal_year_of",
+           "fits_kind", "label_periods", "rank_spans", "statement_row", "statement_rows",
+           "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -685,7 +685,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
         if named and span.row is not None and not part and a_portion(span.row.label) and not (
-                asks_portion(frame.text) or any(term_in(t, label_stems) for t in qualifiers)):
+                frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
             score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
@@ -962,11 +962,6 @@ def a_portion(label: str) -> bool:
     """A row of a portion of its line item, not the whole: "Current portion of borrowings",
     "Borrowings, net of current portion", "Non-current lease liabilities", "davon"."""
     return _PORTION.found(label)
-
-
-def asks_portion(question: str) -> bool:
-    """The question asks for a portion itself ("the current portion of the debt")."""
-    return _PORTION.found(question)
 
 
 def _totals(label: str) -> bool:

@@ -21,7 +21,7 @@ from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
-from manda.finance.vocabulary import find_line_items
+from manda.finance.vocabulary import canonical_subject
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
 
@@ -255,7 +255,7 @@ def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
     category's row stands above "Total net sales" (a cost row below "Net sales" is none of it),
     unless its label says it is a portion ("of which", "davon")."""
     assert part.row is not None
-    if find_line_items(part.row.label):
+    if canonical_subject(part.row.label) is not None:
         return False
     return rows.index(part) < rows.index(total) or a_portion(part.row.label)
 

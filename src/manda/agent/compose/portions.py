@@ -9,27 +9,25 @@ where only one portion is in hand, the lead says it is a portion, never the whol
 
 from __future__ import annotations
 
-import re
-
 from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import unit_words
 from manda.agent.compose.leads import a_change_column, pick_figure, row_lead, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of
-from manda.agent.spans import Span, a_portion, asks_portion, statement_rows
+from manda.agent.spans import Span, a_portion, statement_rows
 from manda.finance.figures import Figure
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 _PORTION = vocabulary().cues("portion_row")
 _JOINERS = vocabulary().words("portion_joiners")
-_WORD = re.compile(r"[^\W\d_][\w'’&-]*")
 
 
 def whole_of_portions(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
     """The lead lines for a portion's row where the whole is asked: the portions added, or the
     row said as the portion it is; None where the row is no portion or a portion is asked."""
-    if span.row is None or not a_portion(span.row.label) or asks_portion(ask.frame.text):
+    if span.row is None or not a_portion(span.row.label) or ask.frame.portion:
         return None
     figures = [f for f in span.figures() if not a_change_column(f.column)]
     chosen = pick_figure(figures, ask, span) if figures else None
@@ -58,7 +56,7 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence) -> list[str] | N
 def whole_name(label: str) -> str:
     """The line item a portion's label leaves without its portion words: "Borrowings" of
     "Current portion of borrowings" and of "Borrowings, net of current portion"."""
-    words = _WORD.findall(_PORTION.pattern.sub(" ", label))
+    words = letter_words(_PORTION.pattern.sub(" ", label))
     while words and words[0].lower() in _JOINERS:
         words.pop(0)
     while words and words[-1].lower() in _JOINERS:
