@@ -156,3 +156,15 @@ def test_an_item_excluded_from_a_metric_is_its_reconciling_row_not_the_metric() 
     evidence.findings[ebitda.id] = ebitda
     first = compose(ask, evidence).text.splitlines()[0]
     assert "$37.6 million" in first and "$142.7 million" not in first, first
+
+
+def test_a_share_stated_just_below_the_best_span_still_leads() -> None:
+    evidence = _evidence(
+        INCOME,
+        "Own-label products from Harlow's design studios are sold in every Harlow store and "
+        "online, and own-label products make up a growing part of Harlow's net sales.",
+        "In 2025 own-label products came to about 40% of Harlow's net sales.")
+    draft = compose(_ask("What share of Harlow's net sales comes from own-label products?"),
+                    evidence)
+    first = draft.text.splitlines()[0]
+    assert "40%" in first and "computed" not in first, first
