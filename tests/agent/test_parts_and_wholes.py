@@ -73,10 +73,12 @@ def test_a_portion_alone_is_said_to_be_a_portion() -> None:
     assert second.startswith("That is a portion only (“current portion”)"), second
 
 
-def test_a_portion_asked_is_no_portion_missed() -> None:
+def test_a_portion_asked_or_named_is_no_portion_missed() -> None:
     assert read_question("How much non-current debt did the company have at the end of "
                          "2025?").portion
     assert read_question("What is the current portion of its long-term debt?").portion
+    assert read_question("How much long-term debt did the company carry at the end of "
+                         "2025?").portion
     assert not read_question("How much debt did the company have at the end of 2025?").portion
 
 
@@ -168,3 +170,10 @@ def test_a_share_stated_just_below_the_best_span_still_leads() -> None:
                     evidence)
     first = draft.text.splitlines()[0]
     assert "40%" in first and "computed" not in first, first
+
+
+def test_long_term_debt_asked_is_read_from_the_non_current_row() -> None:
+    evidence = _evidence(BORROWINGS)
+    top = rank_spans(read_question("How much long-term debt did the company carry at the end of "
+                                   "2025?"), evidence)[0]
+    assert top.row is not None and top.row.label == "Borrowings, net of current portion", top.text

@@ -114,8 +114,8 @@ class QuestionFrame:
     # an item the metric leaves out, asked ("what charge did they exclude from adjusted
     # EBITDA?"): its reconciliation's row answers, never the metric's own figure
     excluded: bool = False
-    # a portion itself asked ("the current portion of the debt", "non-current borrowings"):
-    # a portion's row answers it, where the whole asked is not answered by one
+    # a portion itself asked, or a line item named by one ("the current portion of the debt",
+    # "long-term debt"): a portion's row answers it, where the whole asked is not answered by one
     portion: bool = False
     one_figure: bool = False  # one figure asked outright ("How much cash …?")
     share_class: str | None = None  # the share class named ("B Ordinary")
@@ -273,7 +273,7 @@ def read_question(question: str) -> QuestionFrame:
         year_end=_cues("year_end_asked").found(text),
         share_of=_cues("share_asked").found(text),
         excluded=_cues("excluded_asked").found(text),
-        portion=_cues("portion_row").found(text),
+        portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
