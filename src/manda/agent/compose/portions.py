@@ -49,7 +49,7 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence) -> list[str] | N
             return _added(whole, first, ask, evidence)
     said = _PORTION.search(span.row.label)
     note = vocabulary().answer("portion_only", ask.language,
-                               words=said.group(0) if said else span.row.label)
+                               text=said.group(0) if said else span.row.label)
     return [lines[0], note, *lines[1:]]
 
 
