@@ -19,6 +19,7 @@ from manda.agent.compose.common import (
 )
 from manda.agent.compose.leads import lead_lines
 from manda.agent.compose.listed import named_things
+from manda.agent.compose.portions import whole_of_portions
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
@@ -53,6 +54,8 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence)
+    if lead and (whole := whole_of_portions(lead[0], ask, evidence)) is not None:
+        lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))

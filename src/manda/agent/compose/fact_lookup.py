@@ -83,8 +83,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if ranked and ranked[0].words >= NOT_FOUND_BELOW and "%" in ranked[0].text:
-            return evidence_first.answer(ask, evidence)
+        if any(s.words >= NOT_FOUND_BELOW and _SHARE_STATED.found(s.text)
+               for s in ranked[:_STATED_REACH]):
+            # a share the documents state ("more than 97 percent", "thirty percent") leads over
+            # any computed one
+            return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
@@ -141,6 +144,10 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
     text = (span.row.label if span.row is not None else span.text).lower()
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
         span.figures() if span.row is not None else find_amounts(span.text))
+
+
+_SHARE_STATED = vocabulary().cues("share_stated")
+_STATED_REACH = 3  # how far down the best spans a stated share is looked for
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:

@@ -52,6 +52,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # the passages state the result the forecast was made for
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
+    if ask.frame.excluded and draft.rests_on and ranked[0].placed:
+        return False  # what the metric leaves out is asked: its reconciling row, not its total
     if ask.frame.answer_kind in ("reason", "means") and fits_kind(ranked[0], ask.frame) and \
             not (states_reason if ask.frame.answer_kind == "reason" else states_means)(draft.text):
         # a cause or the actions taken asked: "Revenue was $383.3 billion" is neither, a span
