@@ -51,7 +51,8 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
-    return Draft(text=with_assumption(ask.assumption, "\n".join(lead_lines(lead, ask, evidence))))
+    return Draft(text=with_assumption(ask.assumption,
+                                      "\n".join(lead_lines(lead, ask, evidence, ranked))))
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:
@@ -80,7 +81,7 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     the evidence may be in hand."""
     if span_confidence(ranked) < CLOSE_BELOW or not _of_kind(ranked[0], ask):
         return None
-    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence)
+    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence, ranked)
     lines = [lead]
     if others:
         lines += [vocabulary().answer("closest_span", ask.language), *others]
