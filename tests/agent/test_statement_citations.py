@@ -169,3 +169,14 @@ def test_a_read_figure_is_cited_at_its_statement_page_first() -> None:
     sentence = value_sentence(reading, evidence)
     assert "(sources: Harrowgate_AR.pdf p.57, Harrowgate_AR.pdf p.12)" in sentence, sentence
     assert "p.19" not in sentence
+
+
+def test_a_summary_row_with_its_change_keeps_the_lead_and_cites_the_statement_first() -> None:
+    summary = ("Revenue by product line (in millions):\n2025 | change | 2024\n"
+               "Boilers | 2025: 2,418 | change: 9% | 2024: 2,219")
+    statement = ("CONSOLIDATED STATEMENTS OF OPERATIONS\n(in millions)\n2025 | 2024\n"
+                 "Boilers | 2025: 2,418 | 2024: 2,219")
+    ask = _ask("How fast did boiler sales grow in 2025?")
+    first = _first(evidence_answer(ask, _evidence(summary, statement)).text)
+    assert "(+9%)" in first, first
+    assert "(sources: Harrowgate_AR.pdf p.31, Harrowgate_AR.pdf p.30)" in first, first

@@ -253,8 +253,16 @@ def statement_lead(lead: Span, chosen: Figure, prior: Figure | None, ranked: Seq
               if s.row is None or len(figures) == 1 or not _has_year(s, figures[1])
               or _states(s, figures, own_year)]
     order = by_authority(lead, others, evidence)
-    first = order[0] if order[0].row is not None else lead
+    first = order[0]
+    if first.row is None or (_states_change(lead) and not _states_change(first)):
+        first = lead  # the statement's row leads only where it says all the lead says
     return first, cited(order)
+
+
+def _states_change(span: Span) -> bool:
+    """A row with a change column stated ("% change: 12%")."""
+    change = vocabulary().cues("change_column")
+    return any(change.found(f.column) and not f.none for f in span.figures())
 
 
 def sentence_sources(lead: Span, years: set[int], ranked: Sequence[Span],
