@@ -17,6 +17,7 @@ from manda.agent.compose.stated import (
     OTHER,
     STATEMENT,
     Stated,
+    of_another_period,
     page_role,
     same_value,
     sentence_stated,
@@ -180,3 +181,31 @@ def test_a_summary_row_with_its_change_keeps_the_lead_and_cites_the_statement_fi
     first = _first(evidence_answer(ask, _evidence(summary, statement)).text)
     assert "(+9%)" in first, first
     assert "(sources: Harrowgate_AR.pdf p.31, Harrowgate_AR.pdf p.30)" in first, first
+
+
+def _charge(fid: str, page: int, period: str, value: float, written: str, excerpt: str,
+            row: str = "") -> Finding:
+    return Finding(id=fid, deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="one-time charges", label="One-time charges", period=period,
+                   value=value, value_text=written, excerpt=excerpt,
+                   location=Location.for_page(page), confidence=0.9,
+                   confidence_level=Confidence.HIGH,
+                   attributes={"row": row, "column": period[2:]} if row else {})
+
+
+def test_a_footnotes_figure_takes_the_period_its_row_states() -> None:
+    row = _charge("r1", 44, "FY2024", 12_400_000.0, "12.4",
+                  "Integration costs | 2025: — | 2024: 12.4 | 2023: —", row="Integration costs")
+    note = _charge("n1", 44, "FY2025", 8_100_000.0, "$8.1 million",
+                   "Included in integration costs is $8.1 million of advisory fees.")
+    elsewhere = _charge("n2", 45, "FY2025", 5_000_000.0, "$5.0 million",
+                        "Included in integration costs is $5.0 million of retention awards.")
+    evidence = Evidence(documents={DOC.id: DOC}, findings={f.id: f for f in (row, note,
+                                                                               elsewhere)})
+    assert of_another_period(note, "FY2025", evidence)  # the row states none for 2025
+    assert not of_another_period(note, "FY2024", evidence)
+    assert not of_another_period(elsewhere, "FY2025", evidence)  # no row on its page
+    stated = _charge("r2", 44, "FY2025", 3_000_000.0, "3.0",
+                     "Integration costs | 2025: 3.0 | 2024: 12.4", row="Integration costs")
+    evidence.findings[stated.id] = stated
+    assert not of_another_period(note, "FY2025", evidence)  # a row that states 2025 too

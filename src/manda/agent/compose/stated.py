@@ -21,7 +21,8 @@ from manda.agent.selection import Reading, findings_for
 from manda.agent.spans import Span, fiscal_year_of, statement_row
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, find_amounts
-from manda.finance.figures import Figure, column_date, column_year
+from manda.finance.figures import Figure, StatementScale, column_date, column_year, read_figure
+from manda.finance.periods import year_of
 from manda.finance.statements import StatementKind, named_statements
 from manda.models import Finding
 from manda.text import YEAR
@@ -315,3 +316,41 @@ def finding_places(reading: Reading, evidence: Evidence) -> list[Finding]:
     order = sorted(range(len(found)), key=lambda i: (
         -roles[i], roles[i] == OTHER and i > 0 and "row" in found[i].attributes))
     return [found[i] for i in order][:MAX_PLACES]
+
+
+_AS_WRITTEN = StatementScale("", 1.0, None, False, None)
+
+
+def of_another_period(finding: Finding, period: str | None, evidence: Evidence) -> bool:
+    """A figure a sentence states beside a table row of its page that names the same thing
+    ("Included in restructuring charges is $2.0 million of severance", a footnote to
+    "Restructuring charges | 2021: — | 2020: 3.5"): a footnote's figure is of the period its
+    row states a figure for, so where the row states none for `period` (and some for
+    another) and no row of the page states one for it, the sentence's figure is not of
+    `period`, whatever its document's year."""
+    year = year_of(period) if period else None
+    if year is None or "row" in finding.attributes or finding.location.page is None:
+        return False
+    said, elsewhere = stems_of(finding.excerpt), False
+    for other in evidence.usable_findings():
+        label = other.attributes.get("row", "")
+        if not label or other.document_id != finding.document_id or \
+                other.location.page != finding.location.page or not stems_of(label) <= said:
+            continue
+        figures = [f for header, cell in _row_cells(other.excerpt)
+                   if (f := read_figure(cell, header, label, _AS_WRITTEN)) is not None]
+        asked = [f for f in figures if _fiscal_year(f.column) == year]
+        if any(not f.none for f in asked):
+            return False  # a row of its page states the period asked: the sentence may be of it
+        elsewhere = elsewhere or (bool(asked) and any(not f.none for f in figures))
+    return elsewhere
+
+
+def _row_cells(excerpt: str) -> list[tuple[str, str]]:
+    """A row finding's cells as ingestion writes them: "Label | 2021: — | 2020: 3.5"."""
+    cells = []
+    for part in excerpt.split(" | ")[1:]:
+        header, colon, cell = part.partition(": ")
+        if colon:
+            cells.append((header.strip(), cell.strip()))
+    return cells
