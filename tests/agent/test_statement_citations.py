@@ -9,7 +9,7 @@ from datetime import date
 
 from test_spans import _evidence as _passages
 
-from manda.agent.compose import ranking
+from manda.agent.compose import computed, ranking
 from manda.agent.compose.common import Ask, value_sentence
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.stated import (
@@ -209,3 +209,21 @@ def test_a_footnotes_figure_takes_the_period_its_row_states() -> None:
                      "Integration costs | 2025: 3.0 | 2024: 12.4", row="Integration costs")
     evidence.findings[stated.id] = stated
     assert not of_another_period(note, "FY2025", evidence)  # a row that states 2025 too
+
+
+def test_a_computed_inputs_summary_row_is_cited_at_its_statement_page_too() -> None:
+    summary = ("Free cash flow reconciliation (in millions):\n2024 | 2025\n"
+               "Net cash provided by operating activities | 2024: 3,318 | 2025: 3,742\n"
+               "Purchases of property and equipment | 2024: (905) | 2025: (1,127)")
+    statement = ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\n2023 | 2024 | 2025\n"
+                 "Net cash provided by operating activities | 2023: 2,960 | 2024: 3,318 | "
+                 "2025: 3,742\n"
+                 "Purchases of property and equipment | 2023: (840) | 2024: (905) | "
+                 "2025: (1,127)")
+    draft = computed.answer(_ask("What was free cash flow in 2025?"),
+                            _evidence(summary, statement))
+    assert draft is not None
+    first = _first(draft.text)
+    assert "$2.62 billion" in first, first
+    # each input: the statement's page, then the summary's beside it
+    assert first.count("(sources: Harrowgate_AR.pdf p.31, Harrowgate_AR.pdf p.30)") == 2, first

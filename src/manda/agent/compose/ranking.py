@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, pick_figure, when
-from manda.agent.compose.stated import by_authority, cited, figures_of, places_stating
-from manda.agent.evidence import Evidence, Source
+from manda.agent.compose.stated import row_sources
+from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
 from manda.finance.figures import Figure
@@ -88,7 +88,9 @@ def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
     words, language = vocabulary(), ask.language
     first_span, first, first_prior, _ = lines[0]
     period = when(first_span, first, evidence, language)
-    sources = cite(_places(first_span, first, first_prior, ranked, evidence)
+    # the first item's table and the other tables of its document stating its figures for
+    # both years (a segment note and the MD&A's segment table), a statement's or note's first
+    sources = cite(row_sources(first_span, (first, first_prior), ranked, evidence)
                    + [s.source for s, _, _, _ in lines])
     items = []
     for span, figure, prior, measure in lines:
@@ -108,14 +110,3 @@ def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
     order = "ranked_highest_first" if top_first else "ranked_lowest_first"
     return f"{lead}\n{words.answer(order, language, ranked=ranked)}"
 
-
-def _places(span: Span, figure: Figure, prior: Figure | None, ranked: list[Span],
-            evidence: Evidence) -> list[Source]:
-    """The first-ranked item's table and the other tables of its document stating its figures
-    for both years (a segment note and the MD&A's segment table), a statement's or a note's
-    page first (`compose.stated`)."""
-    figures = figures_of(span, figure, prior)
-    own_year = fiscal_year(figure.column)
-    others = [s for s in places_stating(span, figures, ranked, evidence, own_year=own_year)
-              if s.row is not None]
-    return cited(by_authority(span, others, evidence))

@@ -354,3 +354,16 @@ def _row_cells(excerpt: str) -> list[tuple[str, str]]:
         if colon:
             cells.append((header.strip(), cell.strip()))
     return cells
+
+
+def row_sources(span: Span, chosen: Sequence[Figure | None], rows: Sequence[Span],
+                evidence: Evidence, *, limit: int = MAX_PLACES) -> list[Source]:
+    """The places to cite for a row's chosen figures (a ranking's first item, a computed
+    answer's input): the row's own and the other rows of its document that state each of
+    them for its year, a statement's or a note's page first, at most `limit`."""
+    figures = figures_of(span, *chosen)
+    years = [y for s in figures for y in s.years]
+    others = [s for s in places_stating(span, figures, rows, evidence,
+                                        own_year=max(years, default=None))
+              if s.row is not None]
+    return cited(by_authority(span, others, evidence))[:limit]
