@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.relevance import stems_of
 from manda.agent.selection import Reading, findings_for
 from manda.agent.spans import Span, fiscal_year_of, statement_row
 from manda.agent.unusual import body
-from manda.finance.amounts import Amount, find_amounts
+from manda.finance.amounts import Amount, find_amounts, same_as_written
 from manda.finance.figures import Figure, StatementScale, column_date, column_year, read_figure
 from manda.finance.periods import year_of
 from manda.finance.statements import StatementKind, named_statements
@@ -101,34 +100,12 @@ def page_role(evidence: Evidence, document_id: str, page: int | None) -> int:
     return _role_of_headings(headings)
 
 
-def _significant(written: str) -> int:
-    """The significant digits of a figure as written: "$65.6 billion" 3, "(48,296)" 5."""
-    number = ""
-    for ch in written:
-        if ch.isdigit() or (number and ch in ",."):
-            number += ch
-        elif number:
-            break
-    return len("".join(c for c in number if c.isdigit()).lstrip("0"))
-
-
-def _rounded(value: float, digits: int) -> Decimal:
-    d = Decimal(repr(abs(value)))
-    if d == 0:
-        return d
-    shift = digits - d.adjusted() - 1
-    return d.scaleb(shift).quantize(Decimal(1), rounding="ROUND_HALF_UP").scaleb(-shift)
-
-
 def same_value(a: Stated, b: Stated) -> bool:
     """The same amount to the precision the less precise of the two writes it ("$65.6 billion"
     and "65,648" in millions), sign aside (a statement's parentheses, a sentence's "used in")."""
     if a.currency and b.currency and a.currency != b.currency:
         return False
-    digits = min(_significant(a.written), _significant(b.written))
-    if digits < MIN_DIGITS:
-        return False
-    return _rounded(a.value, digits) == _rounded(b.value, digits)
+    return same_as_written(a.value, a.written, b.value, b.written, least=MIN_DIGITS)
 
 
 def _fiscal_year(header: str) -> int | None:
