@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
+from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
@@ -57,7 +58,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         figures = stated  # no statement row reads: the prose states each input
     else:
         return None
-    text = _working(metric, figures, evidence, ask.language)
+    text = _working(metric, figures, evidence, ask.language, rows)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
             abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
@@ -89,8 +90,16 @@ def _figure(span: Span, year: int) -> Figure | None:
 
 
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
-             evidence: Evidence, language: str = "en") -> str:
+             evidence: Evidence, language: str = "en", rows: Sequence[Span] = ()) -> str:
     words = vocabulary()
+
+    def where(item: str) -> str:
+        """An input's citation: its statement's page first where a summary's row was read
+        (`compose.stated`), beside the row read."""
+        span, figure = figures[item]
+        return cite(row_sources(span, (figure,), rows, evidence, limit=2) if rows and
+                    span.row is not None else [span.source])
+
     computed = words.answer("computed_note", language)
     name = words.computed_name(metric.name, language)
     value = _base(metric, figures) + sum(abs(figures[i][1].value or 0.0)
@@ -100,7 +109,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
     period = when(lead_span, lead_fig, evidence, language)
     parts = [f"{_line(i, language)} "
              f"{lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
-             f" {cite([figures[i][0].source])}" for i in [*metric.plus, *metric.minus]]
+             f" {where(i)}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
     if metric.minus:
         signs += " − " + " − ".join(parts[len(metric.plus):])
@@ -109,11 +118,11 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         return (words.answer("computed_result", language, metric=_capital(name),
                              result=result, period=period, note=computed, working=signs)
                 + "\n" + _formula(metric, figures, value, language))
-    base_span, base = figures[metric.over]
+    base = figures[metric.over][1]
     ratio = value / abs(base.value or 1.0) * metric.times
     shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
         words.answer("days", language, days=f"{ratio:.0f}")
-    over = f"{_line(metric.over, language)} {_shown(base)} {cite([base_span.source])}"
+    over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
     inner = signs if len(parts) > 1 else parts[0]
     days = " × 365" if metric.times == 365 else ""
     return (words.answer("computed_result", language, metric=_capital(name),

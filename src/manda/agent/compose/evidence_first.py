@@ -53,7 +53,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
-    lines = lead_lines(lead, ask, evidence)
+    lines = lead_lines(lead, ask, evidence, ranked)
     if lead and (whole := whole_of_portions(lead[0], ask, evidence)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
@@ -87,7 +87,7 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     the evidence may be in hand."""
     if span_confidence(ranked) < CLOSE_BELOW or not _of_kind(ranked[0], ask):
         return None
-    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence)
+    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence, ranked)
     lines = [lead]
     if others:
         lines += [vocabulary().answer("closest_span", ask.language), *others]

@@ -30,6 +30,7 @@ from manda.agent.compose.people import (
     role_holder,
     role_of,
 )
+from manda.agent.compose.stated import of_another_period
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
@@ -362,7 +363,8 @@ def _one_time_note(evidence: Evidence, reading: Reading, language: str = "en") -
     if reading.subject not in EARNINGS or reading.is_forecast:
         return ""
     charges = [f for f in findings_for(evidence, "one-time charges")
-               if f.value is not None and f.period == reading.period]
+               if f.value is not None and f.period == reading.period
+               and not of_another_period(f, reading.period, evidence)]
     if not charges:
         return ""
     charge = best_of(charges, evidence)
