@@ -54,7 +54,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
-    if lead and (whole := whole_of_portions(lead[0], ask, evidence)) is not None:
+    if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]

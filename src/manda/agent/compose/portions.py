@@ -9,6 +9,8 @@ where only one portion is in hand, the lead says it is a portion, never the whol
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import unit_words
 from manda.agent.compose.leads import a_change_column, pick_figure, row_lead, when
@@ -24,14 +26,16 @@ _PORTION = vocabulary().cues("portion_row")
 _JOINERS = vocabulary().words("portion_joiners")
 
 
-def whole_of_portions(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
+def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
+                      ranked: Sequence[Span] = ()) -> list[str] | None:
     """The lead lines for a portion's row where the whole is asked: the portions added, or the
-    row said as the portion it is; None where the row is no portion or a portion is asked."""
+    row said as the portion it is; None where the row is no portion or a portion is asked
+    (`ranked`: the spans its figure's other places are cited from)."""
     if span.row is None or not a_portion(span.row.label) or ask.frame.portion:
         return None
     figures = [f for f in span.figures() if not a_change_column(f.column)]
     chosen = pick_figure(figures, ask, span) if figures else None
-    lines = row_lead(span, ask, evidence)
+    lines = row_lead(span, ask, evidence, ranked)
     if chosen is None or chosen.value is None or lines is None:
         return None
     whole = whole_name(span.row.label)
