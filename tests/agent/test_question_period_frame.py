@@ -1,7 +1,8 @@
 """A question's frame reads its period apart from what it asks: a period phrase ("at fiscal year
 end 2025", "à la clôture de l'exercice") is its period, never its subject nor its kind of answer;
 "currently" asks for the company's latest document; a metric per unit of something ("revenue
-per active rider") is that metric, not the line item its name contains.
+per active rider") is that metric, not the line item its name contains; a count ("paying
+members") is answered by its key-metrics row in its own unit, with the change asked.
 
 Every question, sentence and document here is invented (a toll-road operator, a grocer, a
 streaming service), in the four languages the vocabulary reads.
@@ -13,9 +14,12 @@ from datetime import date
 
 import pytest
 
+from manda.agent.compose import evidence_first
+from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
+from manda.ingest.parsers.flowed import flowed_rows
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 
@@ -152,3 +156,41 @@ def test_with_no_period_the_latest_document_wins_a_tie() -> None:
     evidence = _evidence((OLDER, said), (NEWER, said), scope=None, room=(OLDER, NEWER))
     ranked = rank_spans(read_question("What streaming plans does Quillstream offer?"), evidence)
     assert ranked[0].source.document_id == NEWER.id
+
+
+# ---------------------------------------------------------------- a count in its own unit
+
+
+# a streaming service's key-metrics page, flowed as its PDF prints it: dollars in the prose
+# above, the table's title run on from the sentence before it, counts in thousands by quarter
+# and the page's number after the last row
+METRICS_PAGE = """Revenue grew to $1,210.5 million in 2023, and we ended the year with $880.2
+million in cash. Paying members are the core measure of our reach. Paying Members
+2023
+2022 2022 to 2023 %
+Change
+(in thousands, except for dollar amounts and percentages)
+Three Months Ended March 31
+4,210 3,905 7.8% Three Months Ended June 30
+4,388 3,950 11.1% Three Months Ended September 30
+4,502 4,020 12.0% Three Months Ended December 31
+4,655 4,101 13.5% 41"""
+STREAMING = _doc("q", "Quillstream_annual_report_2023.pdf", date(2023, 12, 31))
+
+
+def test_a_count_asked_is_its_key_metric_row_in_its_own_unit_with_the_change() -> None:
+    page = flowed_rows(METRICS_PAGE)
+    evidence = Evidence(documents={STREAMING.id: STREAMING}, scope=frozenset({STREAMING.id}),
+                        scope_words=frozenset({"quillstream"}),
+                        hits=[SearchHit(chunk_id="c", document_id=STREAMING.id,
+                                        document=STREAMING.filename, text=page,
+                                        location=Location.for_page(41), score=1.0)])
+    frame = read_question("How many paying members did Quillstream have in Q4 2023, and how "
+                          "did that compare with a year earlier?")
+    lead = rank_spans(frame, evidence)[0]
+    assert lead.row is not None and "4,655" in lead.text
+    assert [f.unit for f in lead.figures() if f.unit != "%"] == [None, None]  # no dollars
+    first = evidence_first.answer(Ask.of(frame), evidence, category="General").text
+    first = first.splitlines()[0]
+    assert first.startswith("Paying Members")  # its title, not the sentence before it
+    assert "4.66 million" in first and "13.5%" in first and "$" not in first

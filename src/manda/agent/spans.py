@@ -361,7 +361,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
             continue
         row, group = _unglued(row, heading)
         if not group and caption and label_periods(row):  # a metric's table by period
-            group = f"{caption[0].rstrip(':')}:"
+            group = f"{_title(caption[0]).rstrip(':')}:"
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
@@ -373,6 +373,15 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
         pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
         pool.under.append(set())
+
+
+def _title(line: str) -> str:
+    """A table's title where its caption line runs on from the sentence before it ("… of our
+    platform. Active Riders"): the words after that sentence's end."""
+    head, stop, title = line.rpartition(". ")
+    if stop and head and title[:1].isupper() and len(title.split()) <= 8:
+        return title
+    return line
 
 
 def _unglued(row: Row, group: str) -> tuple[Row, str]:
