@@ -127,9 +127,10 @@ class OfflineComposer:
                 [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
         role = frame.asked_role
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
-        if role is not None:
+        if role is not None:  # where people are named, and where the question's words say
+            # the role's holder is ("who audits …?": the audited statements)
             calls.append(_call(2, "query_knowledge_base", query=f"{role} {role_key(role)}",
-                               subject="person", roles=people_roles, k=6))
+                               subject="person", roles=roles or people_roles, k=6))
         elif ask.entity and frame.pay:
             calls.append(_call(2, "query_knowledge_base", query=f"{ask.entity} salary pay",
                                roles=people_roles, k=6))

@@ -80,6 +80,8 @@ SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
 # the total where the whole is
 SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
+# a part's row ("AWS" under "Net sales") where the whole is asked and a row states the whole
+PART_MISS = 0.3
 # a span that states nothing of the kind asked (no cause for "why", no count of the things "how
 # many" counts, no figure for "how much") counts its share of the question's words at 1 - ECHO
 ECHO = 0.35
@@ -687,6 +689,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
+        if named and not (part_asked or qualifiers) and _a_part_row(span, items):
+            score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
                 score += TOTAL_FIT  # the whole asked: its total row
@@ -914,6 +918,17 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
     return any(term_in(t, label) for t in core if t not in item_words)
+
+
+def _a_part_row(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
+                ) -> bool:
+    """A statement row named as a line item asked by its heading only ("Net sales:"), its own
+    label naming a part of it ("AWS", "North America"), not a period of a metric's table."""
+    if span.row is None or not statement_row(span.row) or label_periods(span.row):
+        return False
+    if _totals(span.row.label):
+        return False
+    return not any(p.search(span.row.label) for _, ps in items for p in ps)
 
 
 def _table_of(span: Span, patterns: Sequence[re.Pattern[str]]) -> bool:

@@ -65,7 +65,10 @@ from manda.vocabulary import vocabulary
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     role = ask.frame.asked_role
     if role is not None and (not ask.entity or ask.entity.lower() in role.lower()
-                             or ask.entity.split()[0].lower() in role.lower()):
+                             or ask.entity.split()[0].lower() in role.lower()
+                             or not any(_matches(f, ask.entity) for f in people(evidence))):
+        # "who audits Globex?", "who is the CFO of Globex?": the entity is the company whose
+        # role is asked, not a person the documents name
         return _who_has_role(ask, evidence, role)
     if ask.entity and ask.frame.pay and not ask.subject:
         return _pay(ask, evidence)
@@ -568,11 +571,11 @@ def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
     if _ORG_RE.search(draft.text):
         return draft
     for hit in evidence.hits:
-        low = hit.text.lower()
-        at = low.find(role.lower())
+        text = " ".join(hit.text.split())  # "/s/ Pricewaterhouse Coopers\nLLP" as one name
+        at = text.lower().find(role.lower())
         if at < 0:
             continue
-        near = [m for m in _ORG_RE.finditer(hit.text) if abs(m.start() - at) <= _NEAR]
+        near = [m for m in _ORG_RE.finditer(text) if abs(m.start() - at) <= _NEAR]
         if near:
             firm = min(near, key=lambda m: abs(m.start() - at)).group(0)
             lead = f"The {role.lower()} is {firm} {cite([evidence.hit_source(hit)])}."

@@ -176,17 +176,22 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     span answers of the question (so a coarser line item does not stand for a finer one)."""
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
-    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
-    if spec is not None and not any(
-            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
-            for s in spec.synonyms):
-        return True  # the best span is about something else ("profit before tax"): no finer
-        # statement of this metric stands against the finding
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
+    company = stems_of(ask.entity or "")
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-             and not says_change(t) and not t.isdigit()]  # "(#112)" names no line item
+             and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
+             and not term_in(t, company)]  # "Apple's" names the company, not a line item
+    about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
+    if spec is not None and not any(
+            re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
+            for s in spec.synonyms) and not (top.row is not None and fits_kind(top, ask.frame)
+                                             and not all(term_in(t, own) for t in asked)):
+        return True  # the best span is about something else ("profit before tax"): no finer
+        # statement of this metric stands against the finding; but a row that names what the
+        # question qualifies its metric by ("iPhone" of "iPhone revenue") and the finding does
+        # not is the finer statement, though its label omits the metric's own word
     return all(term_in(t, own) for t in asked)
 

@@ -20,6 +20,12 @@ from manda.finance.derived import LINE_ITEMS
 from manda.finance.figures import Figure
 from manda.finance.signs import names_a_loss
 from manda.text import YEAR
+from manda.vocabulary import vocabulary
+
+# "decreased by $1.47 billion to $13.26 billion": a change by the first amount, to the second
+_CHANGED = vocabulary().cues("change_verb_before_figure")
+_CHANGE = vocabulary().cues("change_by")
+_TO = vocabulary().words("range_to")
 
 
 def stated_inputs(evidence: Evidence, inputs: Sequence[str], asked: set[int]
@@ -82,13 +88,28 @@ def _linking(gap: str, most: int, *, lead: bool = True) -> bool:
         w.isalpha() and w.islower() for w in words) if gap else False
 
 
+def _level(sentence: str, end: int, amount: Amount, money: Sequence[Amount]) -> Amount | None:
+    """The amount as a level: itself, unless the words before it say it is a change ("…
+    decreased by $1.47 billion to $13.26 billion"); then the level it changed to, if written
+    right after it, else none."""
+    gap = sentence[end:amount.start]
+    if not (_CHANGED.ends(gap) or _CHANGE.ends(gap)):
+        return amount
+    after = next((a for a in money if a.start >= amount.end), None)
+    if after is None:
+        return None
+    words = sentence[amount.end:after.start].split()
+    return after if len(words) == 1 and words[0].lower() in _TO else None
+
+
 def _beside(sentence: str, start: int, end: int) -> Amount | None:
     """The money amount written right after the name ("… was $445 million") or right before
     it ("$298 million in purchases of …"); of one each, the one fewer words away (the one
     before on a tie: "$35 million in purchases of equipment and $45 million for …")."""
     money = [a for a in find_amounts(sentence) if a.currency is not None and a.unit is None]
-    after = [(len(sentence[end:a.start].split()), a) for a in money
-             if a.start >= end and _linking(sentence[end:a.start], 3)]
+    after = [(len(sentence[end:a.start].split()), level) for a in money
+             if a.start >= end and _linking(sentence[end:a.start], 3)
+             and (level := _level(sentence, end, a, money)) is not None]
     before = [(len(sentence[a.end:start].split()), a) for a in money
               if a.end <= start and _linking(sentence[a.end:start], 2, lead=False)]
     near = [*before[-1:], *after[:1]]

@@ -1,0 +1,34 @@
+"""Who holds a role of the company (issue 25): "who audits Harrowgate?" and "who is Harrowgate's
+auditor?" name the firm whichever way they ask, a firm's name broken over a line is one name,
+and "which firm …" asks for a role's holder in every language. The passages are invented."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose import compose
+from manda.agent.frame import read_question
+
+REPORT = ("Report of Independent Registered Public Accounting Firm\n"
+          "In our opinion, the financial statements present fairly, in all material respects, "
+          "the financial position of the Company.management./s/ Kestrel Partners\nLLP\n"
+          "Leeds, England\nMarch 3, 2026\nWe have served as the Company's auditor since 2011.")
+
+
+def test_the_company_named_in_a_role_question_is_whose_role_it_is() -> None:
+    for question in ("Who is Harrowgate's auditor?", "Who audits Harrowgate?",
+                     "Which firm audits Harrowgate?"):
+        ask = _ask(question)
+        assert ask.frame.asked_role == "auditor", question
+        evidence = _evidence(REPORT)
+        evidence.scope_words = frozenset({"harrowgate"})  # the company asked about (the graph)
+        lead = compose(ask, evidence).text.splitlines()[0]
+        assert lead.startswith("The auditor is Kestrel Partners LLP"), (question, lead)
+
+
+def test_which_firm_asks_for_a_roles_holder_in_every_language() -> None:
+    assert read_question("Which firm audits the group?").asked_role == "auditor"
+    assert read_question("Quel cabinet est le commissaire aux comptes ?").asked_role
+    assert read_question("Welche Gesellschaft ist der Abschlussprüfer?").asked_role
+    assert read_question("¿Qué firma es el auditor?").asked_role == "auditor"
+    assert read_question("Which company has the higher revenue?").asked_role is None
