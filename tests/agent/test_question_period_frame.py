@@ -194,3 +194,13 @@ def test_a_count_asked_is_its_key_metric_row_in_its_own_unit_with_the_change() -
     first = first.splitlines()[0]
     assert first.startswith("Paying Members")  # its title, not the sentence before it
     assert "4.66 million" in first and "13.5%" in first and "$" not in first
+
+
+def test_a_period_phrase_s_words_say_when_not_what_is_asked() -> None:
+    """"at the end of 2021", "a year earlier": they narrow which passage, a passage need not
+    repeat them (a row with "2021" in another sense is not the debt asked)."""
+    frame = read_question("How much long-term debt did Halvard Tolls have at the end of 2021?")
+    assert "2021" in frame.ranking.when and "debt" not in frame.ranking.when
+    earlier = read_question("How many members did Quillstream have in Q4 2023, and how did that "
+                            "compare with a year earlier?")
+    assert "earli" in earlier.ranking.when

@@ -236,7 +236,7 @@ def read_question(question: str) -> QuestionFrame:
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
-        ranking=question_terms(text),
+        ranking=_ranking(text),
         answer_kind=_answer_kind(asking, subjects, bool(subjects or named_items(text))
                                  or _cues("per_unit").found(text)),
         counted=_counted(text),
@@ -308,17 +308,31 @@ def _beside(text: str, left: int, right: int) -> bool:
     return right >= left and len(between.split()) <= 2 and not any(c in between for c in ",;?")
 
 
-def _without_periods(text: str) -> str:
-    """The question with its period phrases blanked ("at fiscal year end 2025", "as of
-    year-end", "a year earlier"): a period is read apart, never as what is asked nor as the
-    kind of answer ("at fiscal year end" asks no year end). Positions stay where they were."""
-    spans = [(a, b) for _, a, b in (*find_periods(text, bare_years=True), *_led_years(text))]
+def _period_phrases(text: str) -> list[tuple[int, int]]:
+    """Where it names its period in words ("at fiscal year end 2025", "as of year-end", "a year
+    earlier"), beside the periods the period reader finds."""
+    spans = [(a, b) for _, a, b in _led_years(text)]
     for cue in (_cues("period_phrase"), *(c for _, c in _RELATIVE)):
         spans += [(m.start(), m.end()) for m in cue.finditer(text)]
+    return spans
+
+
+def _without_periods(text: str) -> str:
+    """The question with its periods blanked: a period is read apart, never as what is asked
+    nor as the kind of answer ("at fiscal year end" asks no year end). Positions stay."""
+    spans = [(a, b) for _, a, b in find_periods(text, bare_years=True)] + _period_phrases(text)
     out = list(text)
     for a, b in spans:
         out[a:b] = " " * (b - a)
     return "".join(out)
+
+
+def _ranking(text: str) -> QuestionTerms:
+    """How passages answer it: the words of its period phrases ("the end of", "a year
+    earlier") say when, like its periods; a passage need not repeat them."""
+    asked = question_terms(text)
+    said = set(content_terms(" ".join(text[a:b] for a, b in _period_phrases(text))))
+    return replace(asked, when=asked.when | frozenset(t for t in asked.terms if t in said))
 
 
 def _named_as(text: str) -> tuple[tuple[str, str], ...]:
