@@ -126,6 +126,32 @@ class Excluded:
     finding: Finding | None = None
 
 
+class SearchNote(str):
+    """A search run, in English words (the trace's, and the model's), that an answer says in its
+    own language: `key` names its wording in the language files (`answers:`), `values` fill it;
+    a value `subjects` is a tuple of subject keys, each said by its name in the language."""
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, key: str, **values: Any) -> SearchNote:
+        note = super().__new__(cls, _said(key, "en", values))
+        note.key, note.values = key, values
+        return note
+
+    def said_in(self, language: str) -> str:
+        return _said(self.key, language, self.values)
+
+
+def _said(key: str, language: str, values: dict[str, Any]) -> str:
+    from manda.vocabulary import vocabulary
+
+    words = vocabulary()
+    shown = {k: ", ".join(words.subject_name(s, language) for s in v) if k == "subjects" else v
+             for k, v in values.items()}
+    return words.answer(key, language, **shown)
+
+
 @dataclass
 class Evidence:
     """Everything retrieved for one question, deduplicated; the only material an answer may use."""
@@ -225,8 +251,10 @@ class Evidence:
                 self.relations.append(rel)
                 known.add((rel.type, rel.source_id, rel.target_id))
 
-    def note_search(self, what: str) -> None:
-        if what and what not in self.searched:
+    def note_search(self, key: str, **values: Any) -> None:
+        """A search run, by its wording's key in the language files (`answers:`)."""
+        what = SearchNote(key, **values)
+        if what not in self.searched:
             self.searched.append(what)
 
     def propose(self, action: SuggestedAction) -> None:

@@ -34,7 +34,8 @@ from manda.vocabulary import Cues, Topic, vocabulary
 __all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
-AnswerKind = Literal["reason", "ranking", "rate", "figure", "person", "date", "place", "list"]
+AnswerKind = Literal["reason", "means", "ranking", "rate", "figure", "person", "date", "place",
+                     "list"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
 
 _V = vocabulary()
@@ -372,22 +373,27 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
 
 
-_ANSWER_KINDS: tuple[AnswerKind, ...] = ("reason", "ranking", "rate", "person", "date", "place",
-                                         "figure")
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "ranking", "rate", "person", "date",
+                                         "place", "figure")
 _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why …?", "Who …?"
 
 
 def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
                  ) -> AnswerKind | None:
     """The kind of answer the question's form asks for, the first kind whose cue it uses; a
-    metric or line item asked with "what was" is a figure; "which iPhone models", "what
-    advertising services" (no metric, no condition) the things of a kind, listed."""
+    metric or line item asked with "what was", or in a yes/no question ("Was it profitable on
+    an adjusted EBITDA basis?"), is a figure; "which iPhone models", "what advertising
+    services" (no metric, no condition) the things of a kind, listed; "how is it mitigating
+    tariffs?" the means, the actions taken."""
     for kind in _ANSWER_KINDS:
         if _cues(f"answer_{kind}").found(text) or (
                 kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
             return kind
     if names_a_figure and _cues("answer_figure_what").found(text):
         return "figure"
+    if subjects and _cues("answer_yes_no_opening").starts(text) is not None and not (
+            _cues("answer_correction").found(text) or _cues("answer_conflict").found(text)):
+        return "figure"  # "Was it corrected?" asks about the correction, not the figure
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"

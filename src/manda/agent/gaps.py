@@ -399,10 +399,8 @@ async def assess_coverage(graph: KnowledgeGraph, deal_id: str, evidence: Evidenc
                     for h in row_hits]
         evidence.add_hits(row_hits)
         irl_sources = [evidence.hit_source(h) for h in row_hits]
-    evidence.note_search(
-        f"the {'IRL' if origin == 'irl' else 'default due-diligence checklist'} against "
-        f"{len(room)} documents"
-    )
+    evidence.note_search("searched_irl" if origin == "irl" else "searched_checklist",
+                         count=len(room))
     coverage = Coverage(
         origin=origin,
         items=entries,

@@ -40,6 +40,7 @@ from manda.agent.evidence_ids import IdStream, expand_ids, valid_ids
 from manda.agent.followups import resolve
 from manda.agent.frame import company_like, read_question
 from manda.agent.grounding import ground as ground_citations
+from manda.agent.grounding import in_language
 from manda.agent.meaning import weigh, weigh_topics
 from manda.agent.planner import OfflineComposer
 from manda.agent.prompts import (
@@ -546,10 +547,12 @@ async def ground(state: AnswerState) -> dict[str, Any]:
         if key not in keys:
             keys.add(key)
             actions.append(action)
+    if state.get("origin") == "offline":  # its markers in the question's language, last
+        text = in_language(text, state["ask"].language)
     sink = state.get("sink")
     if sink is not None and not state.get("streamed"):
         await sink(text)
-    return {"citations": citations, "actions": actions}
+    return {"citations": citations, "actions": actions, "text": text}
 
 
 async def save_context(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:

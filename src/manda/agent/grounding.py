@@ -15,9 +15,20 @@ from functools import lru_cache
 from manda.agent.evidence import Evidence, Source, normalise_file, normalise_location
 from manda.answers import Citation
 from manda.finance.amounts import find_amounts
+from manda.vocabulary import vocabulary
 
-_MARKER = re.compile(r"\s?\((?P<kw>sources?)\s*:\s*(?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)",
-                     re.IGNORECASE)
+
+def _marker_words() -> list[str]:
+    """The word a marker opens with, in every language ("source", "Quellen", "fuente"),
+    longest first: an answer's markers are written in its language and read in any."""
+    languages = vocabulary().languages.values()
+    words = {w.lower() for lang in languages
+             for key in ("source_one", "source_many") if (w := lang.answers.get(key))}
+    return sorted(words, key=len, reverse=True)
+
+
+_MARKER = re.compile(r"\s?\((?P<kw>" + "|".join(map(re.escape, _marker_words()))
+                     + r")\s*:\s*(?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)", re.IGNORECASE)
 _FILE_LIKE = re.compile(
     r"[\w][\w\-.()&+ ]*?\.(?:pdf|xlsx|xlsm|xls|docx|doc|pptx|ppt|csv|txt|md|eml|msg)\b",
     re.IGNORECASE,
@@ -54,6 +65,22 @@ def cite(sources: Sequence[Source]) -> str:
     if len(unique) == 1:
         return f"(source: {unique[0].document}, {unique[0].location})"
     return "(sources: " + ", ".join(f"{s.document} {s.location}" for s in unique) + ")"
+
+
+def in_language(text: str, language: str) -> str:
+    """`text` with each marker opening in `language`'s word ("(source: a.pdf, p.5)" reads
+    "(Quelle: a.pdf, p.5)" in German): the answer's last step, so every check before it reads
+    the house form; `find_markers` and `footnoted` read every language's."""
+    if language == "en":
+        return text
+    words = vocabulary()
+
+    def said(m: re.Match[str]) -> str:
+        many = m.group("kw").lower() == words.answer("source_many", "en").lower()
+        word = words.answer("source_many" if many else "source_one", language)
+        return m.group(0).replace(m.group("kw"), word, 1)
+
+    return _MARKER.sub(said, text)
 
 
 def _col_number(col: str) -> int:

@@ -1,10 +1,11 @@
 """Whether a sentence states something of the kind of answer a question asks for.
 
 The kind is read once from the question (`QuestionFrame.answer_kind`, and `counted` for "how
-many"): a reason for "why" and "what drove", a count of the very things "how many" counts, a
-place for "where". A sentence that repeats the question's words but states nothing of that kind
-does not answer it. The words that carry each kind (causal connectives, the nouns people are
-counted in, the words before a place, a change stated) are vocabulary, one list a language.
+many"): a reason for "why" and "what drove" (a cause or a purpose), the means for "how is it
+mitigating …", a count of the very things "how many" counts, a place for "where". A sentence
+that repeats the question's words but states nothing of that kind does not answer it. The words
+that carry each kind (causal and purpose connectives, the means of an action, the nouns people
+are counted in, the words before a place, a change stated) are vocabulary, one list a language.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 __all__ = ["asks_change", "cause_after", "counted_terms", "counts_people", "names_counted",
-           "refers_to_change", "states_change", "states_count", "states_place", "states_reason"]
+           "refers_to_change", "states_change", "states_count", "states_means", "states_place",
+           "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
 _FORWARD = _V.cues("causal_forward")  # "accounted for", "contributed to", "a pesé sur"
+_PURPOSE = _V.cues("purpose_connective")  # "in order to", "so that", "afin de", "um … zu"
+_MEANS = _V.cues("means_stated")  # "by renegotiating", "through diversification", "mediante"
+_HEDGED = _V.cues("hedged_statement")  # "if we need to", "could", "pourrait"
 _REFERRED = _V.cues("change_referred")  # "The decrease was …", "Cette hausse …"
 _CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a reculé"
 _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
@@ -36,8 +41,17 @@ AFTER, BEFORE = 8, 4  # words about a count and the things it counts ("415,000 f
 
 def states_reason(text: str) -> bool:
     """The text gives a cause: after what it moved ("due primarily to", "driven by") or before
-    it ("the weakness in foreign currencies accounted for the decrease")."""
-    return _CAUSAL.search(text) is not None or _FORWARD.search(text) is not None
+    it ("the weakness in foreign currencies accounted for the decrease"); or a purpose ("a
+    week is added every few years to realign the quarters", "afin de", "um … zu")."""
+    return _CAUSAL.search(text) is not None or _FORWARD.search(text) is not None or (
+        _PURPOSE.search(text) is not None)
+
+
+def states_means(text: str) -> bool:
+    """The text states an action by its means ("we renegotiated supplier terms and shifted
+    sourcing through diversification", "measures including …"), as a fact: a condition or a
+    possibility ("If we need to seek other suppliers …", "could") states none taken."""
+    return _MEANS.search(text) is not None and _HEDGED.search(text) is None
 
 
 def cause_after(text: str) -> re.Match[str] | None:

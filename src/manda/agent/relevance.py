@@ -41,7 +41,8 @@ _OFF_TOPIC = 0.5  # a passage that misses the question's vocabulary topic counts
 
 _WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-']*", re.IGNORECASE)
 _WORDS = vocabulary()
-_AMOUNT_ASKED = _WORDS.cues("amount_asked")
+# an amount asked: "how much", "price", or a thing recorded at one ("what charges")
+_AMOUNT_ASKED = _WORDS.cues("amount_asked") | _WORDS.cues("recorded_amount")
 # Words that carry the question's form, not its topic, in every language.
 _FORM = _WORDS.words("form_words")
 # a word's endings, tried in order (`stem_suffixes` of every language file, the longest first)

@@ -29,6 +29,7 @@ from manda.agent.kinds import (
     refers_to_change,
     states_change,
     states_count,
+    states_means,
     states_place,
     states_reason,
 )
@@ -63,7 +64,8 @@ from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
-           "label_periods", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+           "label_periods", "lists_things", "question_verb", "rank_spans", "statement_row",
+           "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -93,12 +95,14 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
+LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
+_RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,9 @@ class Span:
     # a row of a line item asked that its table places in another line item asked ("Share-based
     # payments" added back to reach underlying EBITDA): the part the question asks for
     placed: bool = field(default=False, compare=False)
+    # a sentence that lists things, up to LISTED_QUOTE characters: quoted where a list is asked
+    # (its last item is as much the answer as its first)
+    whole: str = field(default="", compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -232,8 +239,11 @@ def _candidates(evidence: Evidence) -> _Pool:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
                 continue
-            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end), sentence,
-                          heading)
+            # a sentence that lists things ("our priorities: first, …; second, …; and
+            # finally, …") keeps its whole text to quote where a list is asked
+            whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
+            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end,
+                                     whole=whole), sentence, heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
@@ -651,6 +661,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if topics and not any(t in matched or t in loose for t in topics):
             words *= OFF_TOPIC  # about insurance only if it speaks of insurance
         score = WORDS * words
+        extra: list[str] = []
         if span.row is not None:
             extra = [w for w in _WORD.findall(f"{span.group} {span.row.label}")
                      if len(w) > 3 and not any(term_in(t, stems_of(w)) for t in terms)]
@@ -693,7 +704,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
-                score += TOTAL_FIT  # the whole asked: its total row
+                # the whole asked: its total row, unless it totals more than is asked ("Total
+                # cash, cash equivalents and restricted cash" for the cash)
+                score += 0.0 if any(not _totals(w) for w in extra) else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
         score += MEANING * evidence.meaning.get(span.text, 0.0)
@@ -819,6 +832,14 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:
             return -KIND_MISS
         return KIND_FIT if states_reason(text) else 0.0
+    if kind == "means":  # the actions taken, by their means, not a risk factor's condition
+        return KIND_FIT if span.row is None and states_means(text) else 0.0
+    if kind in (None, "list") and _RECORDED.found(frame.text) and span.row is None:
+        # "what charges did it record in Q4?": a thing recorded at an amount, the sentence that
+        # states the amount (of the quarter asked, not another quarter's charge)
+        if not any(a.currency for a in find_amounts(text)):
+            return -KIND_MISS
+        return 0.0 if _another_part(text, frame) else KIND_FIT
     if kind == "rate":
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
@@ -849,13 +870,20 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)
         money = sum(1 for a in find_amounts(text) if a.currency is not None)
-        return KIND_FIT if _lists_things(text) and money < 2 else 0.0
+        return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
 
 
-def _lists_things(text: str) -> bool:
+def _another_part(text: str, frame: QuestionFrame) -> bool:
+    """The text names a quarter or half, and not the one the question asks for."""
+    asked = {p for p in frame.periods if _PART.match(p)}
+    said = {p for p, _, _ in find_periods(text) if _PART.match(p)}
+    return bool(asked and said and not said & asked)
+
+
+def lists_things(text: str) -> bool:
     """After a word that lists ("includes", "such as"), three things or more ("A, B, C" or
     "A, B and C", named in words: "2025, 2024 and 2023" lists years), or whatever follows its
     colon ("as follows: …", a table or lines)."""
@@ -953,6 +981,23 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
     if len(last) < 2:
         return None
     return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
+
+
+def question_verb(frame: QuestionFrame) -> str | None:
+    """The question's own verb, as one of its terms, where an auxiliary stands before it: the
+    last of the first run of its terms after the auxiliary ("acquire" of "Which businesses did
+    Uber acquire in 2021?", "sell" of "… does the group sell in Europe?")."""
+    aux = _AUXILIARY.search(frame.text)
+    if aux is None:
+        return None
+    run: list[str] = []
+    for word in _WORD.findall(frame.text[aux.end():]):
+        term = next((t for t in frame.ranking.terms if term_in(t, stems_of(word))), None)
+        if term is None and run:
+            break
+        if term is not None:
+            run.append(term)
+    return run[-1] if run else None
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

@@ -284,7 +284,7 @@ class ToolBox:
         hits = admitted
         self._evidence.add_hits(hits)
         if query:
-            self._evidence.note_search(f'"{query}"')
+            self._evidence.note_search("searched_query", query=query)
         found = await self._ctx.graph.findings_for_chunks(self._deal, [h.chunk_id for h in hits])
         if subjects:
             found += await self.findings_by_subject(subjects, period)
@@ -352,7 +352,7 @@ class ToolBox:
                                 location=c.location, text=shown_text(c), score=0.0,
                                 heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
-        self._evidence.note_search("documents of role " + ", ".join(r.value for r in roles))
+        self._evidence.note_search("searched_roles", roles=", ".join(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
         return [*first, *extra, *[h for h in hits if h.document_id not in wanted]]
 
@@ -376,7 +376,7 @@ class ToolBox:
         if draft is None:
             return (f"<topic_brief topic=\"{key}\">nothing in this room: no document of role "
                     f"{roles} and no findings on it</topic_brief>")
-        self._evidence.note_search(f"{shape.label.lower()} ({roles})")
+        self._evidence.note_search("searched_topic", label=shape.label.lower(), roles=roles)
         return f"<topic_brief topic=\"{key}\">\n{quote(draft.text, 8_000)}\n</topic_brief>"
 
     async def findings_by_subject(self, subjects: Sequence[str], period: str | None
@@ -386,8 +386,8 @@ class ToolBox:
             f for f in (await self.catalog()).values()
             if subject_base(f.subject) in keys and (period is None or f.period == period)
         ]
-        self._evidence.note_search(f"findings on {', '.join(subjects)}"
-                                   + (f" for {period}" if period else ""))
+        self._evidence.note_search("searched_findings_for" if period else "searched_findings",
+                                   subjects=tuple(subjects), period=period)
         return found
 
     async def catalog(self) -> dict[str, Finding]:
@@ -463,7 +463,7 @@ class ToolBox:
                 bits.append("the information request list")
             lines.append("- " + " · ".join(bits))
         more = len(documents) - len(lines)
-        self._evidence.note_search("the data room's inventory")
+        self._evidence.note_search("searched_inventory")
         head = f"{len(documents)} document(s)" + (f" of role {role.value}" if role else "")
         return "\n".join([head + ":", *lines, *([f"... and {more} more"] if more > 0 else [])])
 
@@ -499,7 +499,7 @@ class ToolBox:
             "place_in_room": doc.path,
             **({"email": doc.metadata} if doc.metadata.get("from") else {}),
         }
-        self._evidence.note_search(f"document {doc.filename}")
+        self._evidence.note_search("searched_document", document=doc.filename)
         return json.dumps(info, ensure_ascii=False)
 
     # ---- relations
@@ -533,8 +533,8 @@ class ToolBox:
         kept = [r for r in kept if r.source_id in self._evidence.findings
                 and r.target_id in self._evidence.findings]  # both sides admissible
         self._evidence.add_relations(kept)
-        self._evidence.note_search("corrections and conflicts between documents"
-                                   + (f" on {subject}" if subject else ""))
+        self._evidence.note_search("searched_relations_on" if subject else "searched_relations",
+                                   subject=subject)
         lines = []
         for rel in kept:
             a, b = self._evidence.findings[rel.source_id], self._evidence.findings[rel.target_id]
@@ -585,7 +585,7 @@ class ToolBox:
                        heading_path=tuple(c.heading_path))
                 for e in timeline.events for c in e.citations
             ]
-            self._evidence.note_search("the deal timeline")
+            self._evidence.note_search("searched_timeline")
         where = TimelineFilter(
             start=date.fromisoformat(str(args["from"])) if args.get("from") else None,
             end=date.fromisoformat(str(args["to"])) if args.get("to") else None,

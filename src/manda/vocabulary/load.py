@@ -25,11 +25,12 @@ from manda.vocabulary.model import (
     RoleTable,
     RoleWords,
     Signal,
+    StatementLineWords,
     Topic,
     TopicTable,
     TopicWords,
 )
-from manda.vocabulary.plurals import with_plurals
+from manda.vocabulary.plurals import plural_phrase, with_plurals
 
 __all__ = ["Vocabulary", "VocabularyError", "load"]
 
@@ -152,6 +153,46 @@ class Vocabulary:
             raise KeyError(f"no answer wording {key!r} in manda/vocabulary/languages/en.yaml "
                            "(answers:)")
         return template.format(**values) if values else template
+
+    def statement_lines(self) -> dict[str, tuple[str, ...]]:
+        """How statements label each line a computed metric reads, by the line's key, in every
+        language (English's order, longest label of a language first read as written)."""
+        return _statement_lines(self)
+
+    def line_name(self, key: str, language: str = "en") -> str:
+        """A statement line's name in an answer ("capital expenditures", "Investitionen"), in
+        `language` where its file gives one, else in English."""
+        for code in (language, "en"):
+            own = self.languages.get(code)
+            words = own.statement_lines.get(key) if own is not None else None
+            if words is not None and words.name:
+                return words.name
+        return key
+
+    def subject_name(self, subject: str, language: str = "en") -> str:
+        """A subject (a topic's or line item's key) as `language` names it: its own wording
+        (`answers: subject_<key>`), its statement line's name, the topic's label, else the line
+        item's first wording in the language's file; the key itself in English or where the
+        language gives no word."""
+        if language == "en" or language not in self.languages:
+            return subject
+        named = self.languages[language].answers.get("subject_" + subject.replace(" ", "_"))
+        if named:  # a subject no topic or line item names ("person")
+            return named
+        line = self.languages[language].statement_lines.get(subject)
+        if line is not None and line.name:
+            return line.name
+        for topic in self.topics:
+            if topic.key == subject and topic.key in self.languages[language].topics:
+                return topic.label_in(language)
+        own = self.languages[language].line_items.get(subject)
+        return own[0] if own else subject
+
+    def computed_name(self, name: str, language: str = "en") -> str:
+        """A computed metric's name in an answer, in `language` where its file gives one."""
+        own = self.languages.get(language)
+        return (own.computed_metrics.get(name) if own is not None else None) or name
+
     def key_dates(self) -> tuple[tuple[str, Cues], ...]:
         """What a date in a legal text dates ("closing", "expiry" …) and the words before it
         that say so, in every language (`key_dates:`; English's order)."""
@@ -184,6 +225,14 @@ def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
     if name not in vocabulary.languages["en"].cues:
         raise KeyError(f"no cue set {name!r} in manda/vocabulary/languages/en.yaml (cues:)")
     return cues(phrases)
+
+
+@cache
+def _statement_lines(vocabulary: Vocabulary) -> dict[str, tuple[str, ...]]:
+    return {key: tuple(dict.fromkeys(
+                row.lower() for lang in vocabulary.languages.values()
+                for row in lang.statement_lines.get(key, StatementLineWords()).rows))
+            for key in vocabulary.languages["en"].statement_lines}
 
 
 @cache
@@ -288,6 +337,9 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
                                   f"line_items.yaml")
         if unknown := set(lang.cues) - set(en.cues):
             raise VocabularyError(f"{where}: cue sets {sorted(unknown)} are not in en.yaml")
+        if unknown := set(lang.statement_lines) - set(en.statement_lines):
+            raise VocabularyError(f"{where}: statement lines {sorted(unknown)} are not in "
+                                  "en.yaml (statement_lines:)")
         if unknown := set(lang.answers) - set(en.answers):
             raise VocabularyError(f"{where}: answer wordings {sorted(unknown)} are not in en.yaml")
         if unknown := set(lang.event_kinds) - set(en.event_kinds):
@@ -386,6 +438,14 @@ def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
     )
 
 
+def _with_plural_wordings(subject: str, languages: dict[str, LanguageFile]) -> tuple[str, ...]:
+    """A line item's wordings in every language, each followed by its plural by its language's
+    rule ("dette financière", "dettes financières"): no file lists each plural by hand."""
+    return tuple(dict.fromkeys(
+        w for lang in languages.values() for s in lang.line_items.get(subject, ())
+        for w in (s, plural_phrase(s, lang.plural)) if w))
+
+
 @cache
 def load() -> Vocabulary:
     """The vocabulary, read once a process."""
@@ -399,8 +459,7 @@ def load() -> Vocabulary:
     line_items = tuple(
         LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
                  stock=row.stock, cost=row.cost, metric=row.metric, sheet=row.sheet,
-                 synonyms=tuple(dict.fromkeys(s for lang in languages.values()
-                                              for s in lang.line_items.get(row.subject, ()))))
+                 synonyms=_with_plural_wordings(row.subject, languages))
         for row in items.line_items)
     topics = tuple(_topic(row, languages) for row in table.topics)
     return Vocabulary(

@@ -278,6 +278,15 @@ class PluralRule(_File):
     forms: tuple[str, ...] = ()
 
 
+class StatementLineWords(_File):
+    """One language's words for a statement line a computed metric reads (`statement_lines:`):
+    how an answer names it, and how statements label its row (a label starting with one of
+    `rows` states it: "Net cash provided by operating activities", "Umsatzerlöse")."""
+
+    name: str = ""
+    rows: tuple[str, ...] = ()
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -287,6 +296,10 @@ class LanguageFile(_File):
     red_flags: dict[str, str] = {}
     searches: dict[str, str] = {}  # named passage searches of mechanisms that are no topic
     line_items: dict[str, tuple[str, ...]] = {}
+    # the statement lines computed metrics read (manda.finance.derived), by their key
+    statement_lines: dict[str, StatementLineWords] = {}
+    # a computed metric's name in an answer ("free cash flow" → "flux de trésorerie disponible")
+    computed_metrics: dict[str, str] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)

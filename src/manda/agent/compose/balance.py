@@ -141,12 +141,13 @@ def debt(ask: Ask, evidence: Evidence) -> Draft | None:
     parts += facility_table(evidence)
     facilities = _one_per_document(_statements(evidence, hits, _FACILITY, with_amount=False))[:4]
     if facilities:
-        section = ["", "**Facilities, lenders and maturities**",
+        section = ["", words.answer("facilities_heading", ask.language),
                    *[f"- “{s.text}” {cite([s.source])}" for s in facilities]]
         if ask.frame.facility_terms:
             # "what are the terms of the term loan?": the terms are the answer, balances after
             first, *rest = facilities
-            section = [f"{first.source.document} states: “{first.text}” {cite([first.source])}",
+            section = [words.answer("span_states", ask.language, document=first.source.document,
+                                    text=first.text, cite=cite([first.source])),
                        *[f"- “{s.text}” {cite([s.source])}" for s in rest]]
             if (asked := facility_sentence(ask, evidence)) is not None:
                 section = [asked, "", *section]
@@ -523,21 +524,22 @@ def covenants(ask: Ask, evidence: Evidence) -> Draft | None:
     tested = next(((when, evidence.hit_source(h)) for h in hits for s in sentences(h.text)
                    if _usable(s) and (when := when_tested(s))), None)
     if lines or stated:
-        parts = ["Financial covenants in the documents:", "", *lines]
+        parts = [_WORDS.answer("covenants_lead", ask.language), "", *lines]
         for table in stated:
             parts += ["", table] if parts[-1] else [table]
     else:
-        parts = ["The documents mention the covenants without stating their levels:"]
+        parts = [_WORDS.answer("covenants_unstated", ask.language)]
     if tested is not None:
-        parts += ["", f"Test dates: {tested[0]} {cite([tested[1]])}."]
+        parts += ["", _WORDS.answer("covenants_tested", ask.language, when=tested[0],
+                                    cite=cite([tested[1]]))]
     if compliance:
-        parts += ["", "**Compliance and headroom as stated**",
+        parts += ["", _WORDS.answer("compliance_heading", ask.language),
                   *[f"- “{s.text}” {cite([s.source])}" for s in compliance]]
     proposals = []
     offer = False
     if missing_result and not compliance and not stated:
         question = topic("covenants").question
-        parts += ["", "No test result is stated for every covenant. "
+        parts += ["", f"{_WORDS.answer('covenants_no_result', ask.language)} "
                   f"{qa_offer(language=ask.language)} "
                   f"(“{question}”)"]
         proposals.append(qa_action(question, COVENANTS.category))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from manda.agent.evidence import Evidence, Source
+from manda.agent.evidence import Evidence, SearchNote, Source
 from manda.agent.frame import QuestionFrame
 from manda.agent.grounding import cite
 from manda.agent.selection import (
@@ -435,10 +435,16 @@ def searched_phrase(evidence: Evidence, ask: Ask) -> str:
     docs = len(evidence.documents)
     words = vocabulary()
     # the question itself is quoted once, in the Q&A offer; other searches are named here
-    searched = [s for s in evidence.searched[:4] if not ask.frame.is_itself(s)]
+    searched = [said_in(s, ask.language) for s in evidence.searched[:4]
+                if not ask.frame.is_itself(s)]
     room = words.answer("searched_room", ask.language, count=docs) if docs else \
         words.answer("searched_deal", ask.language)
     return f"{room} ({'; '.join(searched)})" if searched else room
+
+
+def said_in(search: str, language: str) -> str:
+    """A search run, in the answer's language."""
+    return search.said_in(language) if isinstance(search, SearchNote) else search
 
 
 def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General",
@@ -458,7 +464,8 @@ def no_data(ask: Ask, evidence: Evidence, *, why: str, category: str = "General"
     q = question or ask.frame.qa_question
     if not q.endswith("?"):
         q = q.rstrip(".") + "?"
-    lines.append(f"{qa_offer(language=language)} (“{q}”)")
+    lines.append(f"{qa_offer(language=language)} "
+                 f"({words.answer('quoted', language, text=q)})")
     return Draft(text="\n".join(lines), proposals=[qa_action(q, category)], offer_qa=True)
 
 

@@ -24,12 +24,6 @@ from manda.finance.periods import year_of
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
 
-_READABLE = {"operating cash flow": "operating cash flow", "capex": "capital expenditures",
-             "operating income": "operating income", "d&a": "depreciation and amortisation",
-             "revenue": "revenue", "net income": "net income", "gross profit": "gross profit",
-             "current assets": "current assets", "current liabilities": "current liabilities",
-             "receivables": "receivables"}
-
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The computed metric the question asks for, from one document's rows, or None."""
@@ -97,28 +91,31 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
              evidence: Evidence, language: str = "en") -> str:
     words = vocabulary()
     computed = words.answer("computed_note", language)
+    name = words.computed_name(metric.name, language)
     value = _base(metric, figures) + sum(abs(figures[i][1].value or 0.0)
                                          for i in metric.plus[1:])
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
     period = when(lead_span, lead_fig, evidence, language)
-    parts = [f"{_READABLE[i]} {lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
+    parts = [f"{_line(i, language)} "
+             f"{lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
              f" {cite([figures[i][0].source])}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
     if metric.minus:
         signs += " − " + " − ".join(parts[len(metric.plus):])
     if metric.over is None:
         result = Figure("", value, lead_fig.unit or "USD", lead_fig.column).shown()
-        return (words.answer("computed_result", language, metric=_capital(metric.name),
+        return (words.answer("computed_result", language, metric=_capital(name),
                              result=result, period=period, note=computed, working=signs)
                 + "\n" + _formula(metric, figures, value, language))
     base_span, base = figures[metric.over]
     ratio = value / abs(base.value or 1.0) * metric.times
-    shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else f"{ratio:.0f} days"
-    over = f"{_READABLE[metric.over]} {_shown(base)} {cite([base_span.source])}"
+    shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
+        words.answer("days", language, days=f"{ratio:.0f}")
+    over = f"{_line(metric.over, language)} {_shown(base)} {cite([base_span.source])}"
     inner = signs if len(parts) > 1 else parts[0]
     days = " × 365" if metric.times == 365 else ""
-    return (words.answer("computed_result", language, metric=_capital(metric.name),
+    return (words.answer("computed_result", language, metric=_capital(name),
                          result=shown, period=period, note=computed,
                          working=f"({inner}) ÷ {over}{days}")
             + "\n" + _formula(metric, figures, value, language))
@@ -129,6 +126,11 @@ def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
     stays negative; what is added to or taken from it counts by its size ("(298)" of capex is
     $298 million spent)."""
     return figures[metric.plus[0]][1].value or 0.0
+
+
+def _line(key: str, language: str) -> str:
+    """A statement line's name in the answer's language ("capital expenditures")."""
+    return vocabulary().line_name(key, language)
 
 
 def _capital(name: str) -> str:
@@ -150,11 +152,11 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     terms = " + ".join(written(i) for i in metric.plus)
     if metric.minus:
         terms += " − " + " − ".join(written(i) for i in metric.minus)
-    names = " + ".join(_READABLE[i] for i in metric.plus)
+    names = " + ".join(_line(i, language) for i in metric.plus)
     if metric.minus:
-        names += " − " + " − ".join(_READABLE[i] for i in metric.minus)
+        names += " − " + " − ".join(_line(i, language) for i in metric.minus)
     if metric.over:
-        names = f"({names}) ÷ {_READABLE[metric.over]}" + (" × 365" if metric.times == 365
+        names = f"({names}) ÷ {_line(metric.over, language)}" + (" × 365" if metric.times == 365
                                                           else "")
         terms = f"({terms}) ÷ {written(metric.over)}" + (" × 365" if metric.times == 365
                                                         else "")
@@ -167,9 +169,10 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     elif metric.over is None:
         scale = next((s.scale.factor for s, _ in figures.values() if s.scale), 1.0) or 1.0
         result = f"{value / scale:,.0f}"
-    return vocabulary().answer("computed_working", language, metric=metric.name, names=names,
-                               terms=terms, result=result,
-                               unit=f" ({unit})" if unit else "")
+    words = vocabulary()
+    return words.answer("computed_working", language,
+                        metric=words.computed_name(metric.name, language), names=names,
+                        terms=terms, result=result, unit=f" ({unit})" if unit else "")
 
 
 _SCALE = scale_phrases()  # "in millions", "en milliers d'euros", "in Tausend"

@@ -10,6 +10,7 @@ from manda.agent.compose.common import (
     no_data,
     qa_action,
     qa_offer,
+    said_in,
 )
 from manda.agent.compose.timeline import upcoming_lines
 from manda.agent.evidence import Evidence
@@ -273,13 +274,11 @@ def _report(ask: Ask, evidence: Evidence) -> Draft:
         questions += gap_questions
 
     if not parts:
-        searched = "; ".join(evidence.searched[:5]) or "the data room"
+        searched = "; ".join(said_in(s, ask.language) for s in evidence.searched[:5]) or \
+            words.answer("searched_nothing", ask.language)
         return Draft(
-            text=(f"I searched {searched} and found no contradictions, corrections, unusual items "
-                  "or open checklist items in this deal's documents. "
-                  "Shall I add a question on undisclosed risks to the Q&A list?"),
-            proposals=[qa_action("Are there any risks, liabilities or disputes not yet "
-                                 "disclosed in the data room?", "General")],
+            text=words.answer("no_issues_found", ask.language, searched=searched),
+            proposals=[qa_action(words.answer("undisclosed_question", ask.language), "General")],
             offer_qa=True,
         )
     unique: list[tuple[str, str]] = list(dict.fromkeys(questions))

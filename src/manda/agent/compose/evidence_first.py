@@ -18,6 +18,7 @@ from manda.agent.compose.common import (
     with_assumption,
 )
 from manda.agent.compose.leads import lead_lines
+from manda.agent.compose.listed import named_things
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
@@ -51,7 +52,10 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
-    return Draft(text=with_assumption(ask.assumption, "\n".join(lead_lines(lead, ask, evidence))))
+    lines = lead_lines(lead, ask, evidence)
+    if (named := named_things(ranked, ask)) is not None:
+        lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

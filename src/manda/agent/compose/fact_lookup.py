@@ -75,7 +75,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.entity and not mentions(evidence, ask.entity):
         return no_data(
             ask, evidence,
-            why=f"no document of this deal mentions {ask.entity}.",
+            why=vocabulary().answer("not_mentioned", ask.language, name=ask.entity),
             category="General",
         )
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
@@ -228,7 +228,8 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
         return _missing_period(ask, evidence, label, pool)
     reading = replace(reading, label=label)
     text = describe_reading(reading, evidence, ask.assumption)
-    for extra in (_other_nature(ask, evidence, reading), _one_time_note(evidence, reading)):
+    for extra in (_other_nature(ask, evidence, reading),
+                  _one_time_note(evidence, reading, ask.language)):
         if extra:
             text = f"{text} {extra}"
     if counted is not None:
@@ -345,7 +346,7 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
 EARNINGS = {"ebitda", "ebit", "net income", "ebitda margin", "operating expenses"}
 
 
-def _one_time_note(evidence: Evidence, reading: Reading) -> str:
+def _one_time_note(evidence: Evidence, reading: Reading, language: str = "en") -> str:
     """Earnings that include a one-time charge say so, with the adjusted figure when stated."""
     if reading.subject not in EARNINGS or reading.is_forecast:
         return ""
@@ -354,13 +355,14 @@ def _one_time_note(evidence: Evidence, reading: Reading) -> str:
     if not charges:
         return ""
     charge = best_of(charges, evidence)
-    note = (f"This is after a one-time charge of {show(charge)} "
-            f"{cite_findings([charge], evidence)}")
+    words = vocabulary()
+    note = words.answer("one_time_charge", language, charge=show(charge),
+                        cite=cite_findings([charge], evidence))
     adjusted = read_fact(evidence, "adjusted ebitda", reading.period) \
         if reading.subject == "ebitda" else None
     if adjusted is not None:
-        note += (f"; excluding it, adjusted EBITDA was {show(adjusted.primary)} "
-                 f"{cite_findings([adjusted.primary], evidence)}")
+        note += words.answer("one_time_adjusted", language, figure=show(adjusted.primary),
+                             cite=cite_findings([adjusted.primary], evidence))
     return note + "."
 
 
@@ -601,8 +603,8 @@ def _pay(ask: Ask, evidence: Evidence) -> Draft:
         return draft
     named = mentions(evidence, ask.entity)
     why = (f"{ask.entity} is named in the data room, but no retrieved table or passage states "
-           f"{ask.entity}'s pay." if named else f"no document of this deal mentions "
-           f"{ask.entity}.")
+           f"{ask.entity}'s pay." if named else
+           vocabulary().answer("not_mentioned", ask.language, name=ask.entity))
     return no_data(ask, evidence, why=why, category="HR",
                    question=f"What is {ask.entity}'s total compensation (base, bonus, benefits)?")
 

@@ -37,8 +37,9 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]
     first, words = spans[0], vocabulary()
     lines = row_lead(first, ask, evidence) if first.is_row else None
     if lines is None:
+        text = first.whole if ask.frame.answer_kind == "list" and first.whole else first.text
         lines = [words.answer("span_states", ask.language, document=first.source.document,
-                              text=first.text, cite=cite([first.source]))]
+                              text=text, cite=cite([first.source]))]
     parts: list[str] = []  # another part the question names, said as the lead is
     for s in spans[1:]:
         said = row_lead(s, ask, evidence) if first.parts and s.parts and not (
@@ -158,7 +159,7 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     # a retail year ends early the next year: fiscal 2025 is the year ending January 2026
     ends = year + 1 if fiscal_year_of(date(2001, *month_day)) != 2001 else year
     return say("fiscal_year_ending", year=year, month=_month(month_day[0], language),
-               end_year=ends)
+               month_lower=_month(month_day[0], language).lower(), end_year=ends)
 
 
 def _fiscal_year_end(span: Span, evidence: Evidence) -> tuple[int, int] | None:
@@ -197,8 +198,9 @@ def _stated_year_ends(span: Span, evidence: Evidence, month_day: tuple[int, int]
 
 
 def _day(day: date, language: str = "en") -> str:
-    return vocabulary().answer("day", language, day=day.day, month=_month(day.month, language),
-                               year=day.year)
+    month = _month(day.month, language)  # French and Spanish write it in lower case
+    return vocabulary().answer("day", language, day=day.day, month=month,
+                               month_lower=month.lower(), year=day.year)
 
 
 def _month(number: int, language: str) -> str:
@@ -210,7 +212,7 @@ def _month(number: int, language: str) -> str:
     return names[0].capitalize()
 
 
-LISTED_KINDS = ("figure", "rate", "date", "person", "reason")
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means")
 
 
 def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:

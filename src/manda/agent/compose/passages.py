@@ -14,8 +14,9 @@ import re
 from datetime import date, timedelta
 
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
-from manda.agent.kinds import states_reason
+from manda.agent.kinds import states_means, states_reason
 from manda.agent.relevance import (
     CLOSE_BELOW,
     NOT_FOUND_BELOW,
@@ -34,7 +35,7 @@ from manda.agent.spans import (
 )
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.periods import year_of
-from manda.finance.vocabulary import metric_spec
+from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
@@ -50,14 +51,16 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # the passages state the result the forecast was made for
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
-    if ask.frame.answer_kind == "reason" and fits_kind(ranked[0], ask.frame) and \
-            not states_reason(draft.text):
-        return False  # a cause asked: "Revenue was $383.3 billion" is no reason, a span gives one
+    if ask.frame.answer_kind in ("reason", "means") and fits_kind(ranked[0], ask.frame) and \
+            not (states_reason if ask.frame.answer_kind == "reason" else states_means)(draft.text):
+        # a cause or the actions taken asked: "Revenue was $383.3 billion" is neither, a span
+        # gives one
+        return False
     if ranked[0].words < NOT_FOUND_BELOW:
         # a span close to it only: the composed figure stands unless it is a change by that
         # amount where the level is asked
         return not (draft.rests_on and _a_change(draft.rests_on[0])
-                    and ask.frame.answer_kind != "rate")
+                    and not _asks_change(ask))
     if draft.offer_qa:
         # "not found" while a span answers, unless the question's own rules ("no forecasts",
         # "only audited") are what kept the figure out
@@ -70,7 +73,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if ranked[0].placed and fits_kind(ranked[0], ask.frame) and not any(
             _states(s, finding) for s in ranked[:1]):
         return False  # the part asked leads, not the whole the question places it in
-    if _a_change(finding) and ask.frame.answer_kind != "rate":
+    if _a_change(finding) and not _asks_change(ask):
         return False
     top = ranked[0]
     if ask.frame.answer_kind == "rate" and not _PERCENT.search(draft.text) and fits_kind(
@@ -80,7 +83,15 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return True
     if _statement_states(top, finding):
         return False  # the statement's own row states the figure read elsewhere: it leads
+    if _statement_disagrees(top, finding):
+        return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
     return _names_all(finding, top, ask)
+
+
+def _asks_change(ask: Ask) -> bool:
+    """The question asks how much something changed ("how fast did revenue grow?"), where a
+    change is the answer; "what was the gross margin?" asks a rate, not its change."""
+    return ask.frame.answer_kind == "rate" and any(says_change(t) for t in ask.frame.ranking.terms)
 
 
 def _statement_states(span: Span, finding: Finding) -> bool:
@@ -93,6 +104,26 @@ def _statement_states(span: Span, finding: Finding) -> bool:
         return False
     return any(f.value is not None and same_amount(f.value, finding.value)
                for f in span.figures())
+
+
+def _statement_disagrees(span: Span, finding: Finding) -> bool:
+    """The span is a table row of the finding's line item by its own label, in the finding's
+    document, and states another figure for the finding's year, where the finding was read from
+    a sentence (or the row is a primary statement's): the figure read from prose ("a decrease
+    to net income and diluted EPS of $3.3 billion", "$248 million of cash settled charges") is
+    some effect on the line item, not the line item itself."""
+    if span.row is None or finding.value is None:
+        return False
+    if not span.statements and finding.attributes.get("row") is not None:
+        return False  # two tables' rows: neither is the statement's own
+    if span.source.document_id != finding.document_id or finding.period is None:
+        return False
+    if canonical_subject(span.row.label) != finding.subject:
+        return False
+    year = year_of(finding.period)
+    stated = [f for f in span.figures() if f.value is not None and year is not None
+              and fiscal_year(f.column) == year]
+    return bool(stated) and not any(same_amount(f.value or 0.0, finding.value) for f in stated)
 
 
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure

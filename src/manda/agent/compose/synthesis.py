@@ -19,6 +19,7 @@ from manda.agent.selection import Reading, choose_period, findings_for, read_fac
 from manda.agent.translate import period_phrase
 from manda.agent.unusual import scan
 from manda.models import Finding, Nature
+from manda.vocabulary import vocabulary
 
 # The headline metrics of a financial profile, in the order a deal team reads them.
 PROFILE: tuple[str, ...] = (
@@ -119,7 +120,8 @@ def _missing(evidence: Evidence, subjects: list[str]) -> tuple[list[str], list]:
 def _about_entity(ask: Ask, evidence: Evidence) -> Draft:
     assert ask.entity is not None
     if not mentions(evidence, ask.entity):
-        return no_data(ask, evidence, why=f"no document of this deal mentions {ask.entity}.")
+        return no_data(ask, evidence, why=vocabulary().answer("not_mentioned", ask.language,
+                                                               name=ask.entity))
     wanted = ask.entity.lower()
     facts = [f for f in evidence.usable_findings()
              if f.value is not None and f.unit

@@ -77,7 +77,7 @@ from manda.finance.periods import period_sort_key
 from manda.ingest.extract.tables import is_total_row
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingKind, Nature, SearchHit
-from manda.vocabulary import vocabulary
+from manda.vocabulary import topic, vocabulary
 
 _F = re.IGNORECASE
 
@@ -263,8 +263,11 @@ def _ownership_from_tables(ask: Ask, evidence: Evidence) -> Draft | None:
                          + "".join(f" {row.cells.get(h, '').strip() or '—'} |" for h in extra))
         as_of = next((v for r in rows if (v := r.get(_AS_OF))), None)
         stated = next((c for c in table.caption if _AS_OF.search(c)), None)
-        when = f" as of {as_of[1]}" if as_of else (f" ({stated})" if stated else "")
-        head = f"Ownership{when}, from {source.document} {cite(sources)}:"
+        said = vocabulary()
+        when = said.answer("ownership_as_of", ask.language, day=as_of[1]) if as_of else (
+            f" ({stated})" if stated else "")
+        head = said.answer("ownership_head", ask.language, when=when, document=source.document,
+                           cite=cite(sources))
         wanted = ask.frame.share_class
         lead: list[str] = []
         if wanted:
@@ -677,7 +680,9 @@ def litigation(ask: Ask, evidence: Evidence) -> Draft | None:
         if not items:
             return None
         lines = [f"- {i.statement} {cite([i.source])}" for i in items]
-    head = "Litigation in the documents:" if len(lines) > 1 else "Litigation:"
+    label = topic("litigation").label_in(ask.language)
+    head = vocabulary().answer("topic_in_documents" if len(lines) > 1 else "topic_heading",
+                               ask.language, label=label)
     return Draft(text="\n".join([head, *lines]), proposals=approvals(cases), rests_on=cases)
 
 
@@ -737,7 +742,9 @@ def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
                 bits.append(f"{key}: {f.attributes[key]}")
         lines.append(f"- **{f.entity or f.label}** — {'; '.join(bits)} "
                      f"{cite_findings([f], evidence)}")
-    return Draft(text="\n".join(["Material contracts in the documents:", *lines]),
+    head = vocabulary().answer("topic_in_documents", ask.language,
+                               label=topic("contracts").label_in(ask.language))
+    return Draft(text="\n".join([head, *lines]),
                  proposals=approvals(list(by_subject.values())),
                  rests_on=list(by_subject.values()))
 
@@ -781,13 +788,17 @@ def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
     scored.sort()
     said = [s for s in scored if coverage(s[2], focus) >= 0.5]
     if not said:
-        what = ", ".join(focus) if focus else wanted.label_in().lower()
+        label = wanted.label_in(ask.language)  # a label as its language writes it
+        label = label.lower() if ask.language == "en" else label
+        what = ", ".join(focus) if focus else label
         return no_data(ask, evidence, category=wanted.category,
-                       why=f"no passage on {wanted.label_in().lower()} speaks of {what}.",
+                       why=vocabulary().answer("not_spoken_of", ask.language, topic=label,
+                                               what=what),
                        closest=[(sentence, source) for _, _, sentence, source in scored[:2]])
     lines: list[str] = []
     for _, _, sentence, source in said[:_STATEMENTS]:
         lines.append(f"- {sentence} {cite([source])}")
-    head = f"{wanted.label_in()} in the documents:"
+    head = vocabulary().answer("topic_in_documents", ask.language,
+                               label=wanted.label_in(ask.language))
     return Draft(text="\n".join([head, *lines]),
                  proposals=[qa_action(wanted.question, wanted.category)])
