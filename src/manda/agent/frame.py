@@ -329,10 +329,13 @@ def _without_periods(text: str) -> str:
 
 
 def _ranking(text: str) -> QuestionTerms:
-    """How passages answer it: the words of its period phrases ("the end of", "a year
-    earlier") say when, like its periods; a passage need not repeat them."""
+    """How passages answer it: the words of its period phrases ("at the end of 2025", "as of
+    year-end") say when, like its periods; a passage need not repeat them. (A relative period's
+    words, "last year", stay: the answer says whether the room states that year.)"""
     asked = question_terms(text)
-    said = set(content_terms(" ".join(text[a:b] for a, b in _period_phrases(text))))
+    spans = [(a, b) for _, a, b in _led_years(text)] + [
+        (m.start(), m.end()) for m in _cues("period_phrase").finditer(text)]
+    said = set(content_terms(" ".join(text[a:b] for a, b in spans)))
     return replace(asked, when=asked.when | frozenset(t for t in asked.terms if t in said))
 
 
