@@ -153,8 +153,11 @@ async def test_due_diligence_lists_conflicts_corrections_unusual_items_gaps(
 async def test_comparison_is_a_table_with_variance(service: AnswerService) -> None:
     answer = await service.ask(DEAL, "Compare revenue Q3 2023 vs Q3 2024")
     lines = answer.answer.splitlines()
-    assert lines[0] == "| Metric | Q3 2023 | Q3 2024 | Variance | Variance % |"
-    assert lines[2] == "| Revenue | €4.7M | €5.2M | +€500k | +10.6% |"
+    # the change leads in a sentence (never a bare header row), the table follows
+    assert lines[0].startswith("Revenue was €5.2M in Q3 2024, against €4.7M in Q3 2023 "
+                               "(+€500k, +10.6%)")
+    assert lines[2] == "| Metric | Q3 2023 | Q3 2024 | Variance | Variance % |"
+    assert lines[4] == "| Revenue | €4.7M | €5.2M | +€500k | +10.6% |"
     assert answer.intent is Intent.COMPARISON
     assert_clean(answer)
 

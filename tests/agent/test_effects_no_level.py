@@ -8,7 +8,7 @@ from __future__ import annotations
 from test_filings_leads import _ask, _evidence, _finding
 
 from manda.agent.compose.common import Draft
-from manda.agent.compose.passages import _a_change, stands
+from manda.agent.compose.passages import a_change, stands
 from manda.agent.spans import rank_spans
 
 INCOME = "\n".join([
@@ -32,8 +32,8 @@ def test_an_effect_on_a_line_item_is_a_change_in_every_wording() -> None:
                         "unfavorable foreign currency impact of 3% and 3%, respectively.")
     level = _finding("net income", 1.204e9, "$1,204 million",
                      "Net income of $1,204 million was the highest in our history.")
-    assert _a_change(hit) and _a_change(currency)
-    assert not _a_change(level)
+    assert a_change(hit) and a_change(currency)
+    assert not a_change(level)
 
 
 def test_a_prose_figure_does_not_stand_against_the_statements_own_row() -> None:
@@ -76,3 +76,36 @@ def test_a_sentences_cash_figure_does_not_stand_against_the_rows_cash() -> None:
     settled.period = "FY2025"
     draft = Draft(text="Cash was $61 million at 31 December 2025.", rests_on=[settled])
     assert not stands(draft, ask, evidence)
+
+
+def test_a_part_of_the_line_item_does_not_stand_for_the_whole() -> None:
+    segments = "\n".join([
+        "Net sales:", "2024 | 2025",
+        "North Sea | 2024: 1,940 | 2025: 2,310",
+        "Consolidated | 2024: $5,060 | 2025: $5,715"])
+    evidence = _evidence(segments)
+    evidence.scope_words = frozenset({"harrowgate"})
+    ask = _ask("What was Harrowgate's revenue in 2025?")
+    product = _finding("revenue", 3.2e9, "$3,200", "Net product sales | 2025: $3,200")
+    product.attributes["row"] = "Net product sales"
+    assert not stands(Draft(text="Revenue was $3.2 billion.", rests_on=[product]), ask, evidence)
+    segment = _finding("gross margin", 61.0, "61%", "Harrow Cloud gross margin percentage "
+                       "increased 3 points to 61%.")
+    margin = _evidence("Gross margin increased $240 million or 9% driven by Harrow Cloud.")
+    margin.scope_words = frozenset({"harrowgate"})
+    assert not stands(Draft(text="Gross margin was 61%.", rests_on=[segment]),
+                      _ask("What was Harrowgate's gross margin in 2025?"), margin)
+
+
+def test_a_level_is_read_over_a_change_by_an_amount() -> None:
+    from manda.agent.compose.fact_lookup import compose as lookup
+
+    change = _finding("revenue", 4.4e8, "$440 million", "Changes in exchange rates increased "
+                      "revenue by $440 million in 2025.")
+    level = _finding("revenue", 5.715e9, "$5,715 million", "Revenue was $5,715 million in 2025.")
+    for f in (change, level):
+        f.period = "FY2025"
+    evidence = _evidence("Le chiffre d'affaires n'est pas commenté ici.")
+    evidence.findings = {f.id: f for f in (change, level)}
+    draft = lookup(_ask("Quel était le chiffre d'affaires en 2025 ?"), evidence)
+    assert "5.7" in draft.text.splitlines()[0] or "5,715" in draft.text.splitlines()[0], draft.text

@@ -13,7 +13,7 @@ from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import _matches
 from manda.agent.compose.leads import a_change_column, led_by_best_span, row_lead
-from manda.agent.compose.passages import _a_change
+from manda.agent.compose.passages import a_change
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import a_movement, rank_spans
@@ -53,10 +53,10 @@ def test_a_balances_movement_is_no_level_of_it() -> None:
                         "The change was due to a $3.93 billion increase in proceeds from debt.")
     level = _finding("debt", 65.6e9, "$65.6 billion",
                      "Our long-term debt was $65.6 billion as of December 31, 2025.")
-    assert _a_change(proceeds) and _a_change(increase)
-    assert not _a_change(level)
+    assert a_change(proceeds) and a_change(increase)
+    assert not a_change(level)
     raised = _finding("ebit", 4.5e9, "$4.5 billion", "Operating income increased $4.5 billion.")
-    assert _a_change(raised)
+    assert a_change(raised)
     assert a_movement("repayments of notes") and not a_movement("long-term debt outstanding")
 
 

@@ -32,3 +32,11 @@ def test_which_firm_asks_for_a_roles_holder_in_every_language() -> None:
     assert read_question("Welche Gesellschaft ist der Abschlussprüfer?").asked_role
     assert read_question("¿Qué firma es el auditor?").asked_role == "auditor"
     assert read_question("Which company has the higher revenue?").asked_role is None
+
+
+def test_a_company_named_after_of_is_the_entity_though_a_common_word() -> None:
+    assert read_question("Quel a été le résultat net de Target pour 2025 ?").entity == "Target"
+    assert read_question("What was the net income of Target in 2025?").entity == "Target"
+    assert read_question("Wie hoch war der Umsatz von Target?").entity == "Target"
+    assert read_question("¿Cuál fue el resultado neto de Target?").entity == "Target"
+    assert read_question("What is the net income of the target?").entity is None

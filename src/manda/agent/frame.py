@@ -544,6 +544,7 @@ _TOPIC_WORDS = re.compile(r"[A-Za-zÀ-ÿ][\w\-]+")
 _MONTH_NAMES = _V.month_names()
 _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
+_OWNER_BEFORE = _V.words("owner_before_name")
 
 
 @cache
@@ -563,6 +564,9 @@ def _entity(text: str) -> str | None:
                 and not (before and before[-1].lower() in _DETERMINERS)):
             return name  # "Target's sales" (not "the Company's"): a capitalised possessive
             # in mid-question is a name, even one that is also a common word
+        if (first in _STOP and first not in _QUESTION_WORDS and " " not in name and before
+                and before[-1].lower().replace("’", "'").split("'")[0] in _OWNER_BEFORE):
+            return name  # "le résultat net de Target", "the net income of Target"
         if first in _STOP:
             rest = name.split()[1:]
             if not rest:

@@ -8,7 +8,7 @@ period, with no correction between them, are both shown. Pure functions of the e
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from manda.agent.evidence import Evidence
@@ -293,10 +293,14 @@ def read_fact(
     entity: str | None = None,
     nature: Nature | None = None,
     documents: Collection[str] | None = None,
+    prefer: Callable[[Finding], bool] | None = None,
 ) -> Reading | None:
     """The most recent authoritative value of `subject` for `period`, with its caveats
-    (`documents`: as stated in those documents only)."""
+    (`documents`: as stated in those documents only; `prefer`: the findings read first, where
+    any is, as a level over a change by an amount)."""
     pool = [f for f in findings_for(evidence, subject, entity=entity) if f.value is not None]
+    if prefer is not None:
+        pool = [f for f in pool if prefer(f)] or pool
     if period:
         # a balance (ARR, cash) asked for a period is the balance at its end: "October 2024"
         # and "FY2025" are read "as of 2024-10-31" and "as of" the fiscal year's last day

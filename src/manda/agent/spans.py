@@ -63,9 +63,9 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "balance_side", "best_spans", "fiscal_year_of", "fits_kind",
-           "label_periods", "lists_things", "question_verb", "rank_spans", "statement_row",
-           "statement_rows", "states_forecast"]
+__all__ = ["Span", "a_movement", "balance_side", "best_spans", "captions_table", "fiscal_year_of",
+           "fits_kind", "label_periods", "lists_things", "names_a_table", "question_verb",
+           "rank_spans", "statement_row", "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -102,6 +102,9 @@ _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
+_CHANGE_COLUMN = vocabulary().cues("change_column")  # "Change", "2025/2024"
+_HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
+_MONTH_NAMES = vocabulary().month_names()
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
 
@@ -316,6 +319,33 @@ def _heading_shaped(line: str) -> bool:
     long = [w for w in words if len(w) > 3 and any(c.isalpha() for c in w)]
     capital = [w for w in long if w[0].isupper()]
     return bool(long) and len(capital) >= 0.8 * len(long)
+
+
+def captions_table(text: str) -> bool:
+    """A table's caption, not a statement: a lead-in that ends in a colon, or whose colon is
+    followed by nothing but the table's column headers ("… by category (dollars in millions):
+    2025 Change 2024 Change 2023"), or a line that gives a table's scale and states no figure
+    ("Revenue by product line (in thousands of euros)")."""
+    head, colon, tail = text.strip().rpartition(":")
+    if colon and head.strip():
+        cells = tail.replace("|", " ").split()
+        if all(_header_cell(c) for c in cells):
+            return True
+    return bool(statement_scale([text]).line) and not find_amounts(text)
+
+
+def _header_cell(word: str) -> bool:
+    """One word of a column header row: a year or date, a change column, a unit or a sign."""
+    word = word.strip(",;()")
+    return not word or word in "%$€£" or column_header_line(word) or _CHANGE_COLUMN.found(
+        word) or _HEADER_WORDS.fullmatch(word) or word.lower() in _MONTH_NAMES or (
+        word.isdigit() and len(word) <= 2)
+
+
+def names_a_table(span: Span) -> bool:
+    """A sentence that names what follows it (a heading, a table's caption or lead-in): it
+    answers nothing and never leads an answer."""
+    return span.row is None and (bool(_TITLE.match(span.text)) or captions_table(span.text))
 
 
 def _states_nothing(text: str) -> bool:
@@ -666,8 +696,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             extra = [w for w in _WORD.findall(f"{span.group} {span.row.label}")
                      if len(w) > 3 and not any(term_in(t, stems_of(w)) for t in terms)]
             score -= EXTRA_WORD * min(len(extra), 5)
-        elif _TITLE.match(span.text) or span.text.rstrip().endswith(":"):
-            score -= 0.2 + words / 2  # a heading names what follows it, it does not answer
+        elif names_a_table(span):
+            score -= 0.2 + words / 2  # a heading or caption names what follows it
         elif _states_nothing(span.text):
             score -= NO_STATEMENT * words
         else:
@@ -706,7 +736,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
                 # cash, cash equivalents and restricted cash" for the cash)
-                score += 0.0 if any(not _totals(w) for w in extra) else TOTAL_FIT
+                more = [w for w in extra if w in span.row.label and not _totals(w)]
+                score += 0.0 if more else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
         score += MEANING * evidence.meaning.get(span.text, 0.0)
@@ -1054,6 +1085,8 @@ def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:
     """The lead and its runners-up: distinct texts, best first. Where the question names
     several parts ("North America and International segment sales") and the lead's row says
     one, the best row of each other part follows it."""
+    # a heading or a table's caption names what follows it: never quoted as an answer
+    ranked = [s for s in ranked if not names_a_table(s)] or list(ranked)
     out: list[Span] = []
     said = set(ranked[0].parts) if ranked else set()
     if said:

@@ -91,5 +91,6 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             return gap_identification.compose(ask, evidence)
         case Intent.EXPLORATION:
             return exploration.compose(ask, evidence)
-        case _:
-            return fact_lookup.compose(ask, evidence)
+        case _:  # whatever shape it took, a heading never stands first for one thing asked
+            return led_by_best_span(fact_lookup.compose(ask, evidence), ask, evidence,
+                                    listing=False)

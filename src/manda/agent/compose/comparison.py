@@ -14,6 +14,7 @@ from manda.agent.compose.common import (
 )
 from manda.agent.compose.deep_dive import change
 from manda.agent.evidence import Evidence
+from manda.agent.relevance import PERIOD_FORMS, content_terms
 from manda.agent.selection import (
     CountedYears,
     Reading,
@@ -29,6 +30,7 @@ from manda.agent.selection import (
 from manda.agent.translate import dated, period_name
 from manda.finance.periods import previous_period, same_quarter_last_year
 from manda.models import Nature
+from manda.vocabulary import vocabulary
 
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
 
@@ -94,6 +96,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             return draft
     if ask.frame.wants_forecast and len(ask.frame.periods) < 2:
         return _forecast_versions(ask, evidence, subjects)
+    if not ask.frame.subjects and not ask.subject and _asks_other_things(ask):
+        # "which peer group does it compare its shareholder return with?": a table of the
+        # default metrics answers none of it; the passages that state what is asked lead
+        return evidence_first.answer(ask, evidence, category="General")
     periods = _periods(ask, evidence, subjects)
     if not periods and ask.frame.years_back and not ask.frame.periods and ask.period is None:
         labels = " or ".join(in_text(subject_label(s) or s) for s in subjects)
@@ -112,6 +118,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     notes: list[str] = []
     sources: list[str] = []
     rests = []
+    lead = ""
     for subject in subjects:
         readings = [read_fact(evidence, subject, p, entity=ask.entity, nature=Nature.ACTUAL)
                     for p in periods]
@@ -120,6 +127,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         first, last = readings[0], readings[-1]
         if first is not None and last is not None:
             variance = change(last, first)
+            lead = lead or _lead(ask, evidence, label, first, last, variance)
             absolute, _, pct = variance.partition(" (")
             cells += [absolute, pct.rstrip(")") or "n/a"]
         else:
@@ -143,9 +151,41 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     parts = [*rows, "", "Sources — " + "; ".join(sources)]
     if (counted := _counted(ask, evidence, subjects)) is not None:
         parts[len(rows):len(rows)] = ["", counted.note]
+    if lead:  # the change asked, in a sentence, above the table that shows it
+        parts = [lead, "", *parts]
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _lead(ask: Ask, evidence: Evidence, label: str, old: Reading, new: Reading,
+          variance: str) -> str:
+    """"Revenue was €5.2M in Q3 2024, against €4.7M in Q3 2023 (+€500k, +10.6%)": the first
+    metric's change, with its sources, where a bare table header would otherwise stand first."""
+    words, language = vocabulary(), ask.language
+    text = words.answer("row_figure", language, item=label, figure=show(new.primary),
+                        when=words.answer("period_in", language, period=period_name(new.period)))
+    text += words.answer("row_against", language, figure=show(old.primary),
+                         when=words.answer("period_in", language,
+                                           period=period_name(old.period)))
+    return f"{text} ({_moved(variance)}) {cite_findings([new.primary, old.primary], evidence)}."
+
+
+def _moved(variance: str) -> str:
+    """"+€500k (+10.6%)" said in one parenthesis: "+€500k, +10.6%"."""
+    absolute, _, pct = variance.partition(" (")
+    return f"{absolute}, {pct.rstrip(')')}" if pct else absolute
+
+
+_COMPARING = vocabulary().cues("intent_comparison") | vocabulary().cues("intent_comparison_weak")
+
+
+def _asks_other_things(ask: Ask) -> bool:
+    """The question names something besides periods, the company and the comparison itself
+    ("peer group", "shareholder return"), which no default metric's table answers."""
+    when = set(ask.frame.ranking.when) | PERIOD_FORMS | set(content_terms(ask.entity or ""))
+    return any(not _COMPARING.found(term) and not set(content_terms(term)) <= when
+               for term in ask.frame.terms)
 
 
 def _both_periods(evidence: Evidence, subject: str) -> list[str]:
@@ -164,6 +204,7 @@ def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dr
     sources: list[str] = []
     rests = []
     notes: list[str] = []
+    lead = ""
     for subject in subjects:
         periods = _both_periods(evidence, subject)
         if ask.period:
@@ -182,6 +223,9 @@ def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dr
         absolute, _, pct = variance.partition(" (")
         rows.append(f"| {label} | {period_name(period)} | {show(plan.primary)} | "
                     f"{show(actual.primary)} | {absolute} | {pct.rstrip(')') or 'n/a'} |")
+        lead = lead or (f"{label} was {show(actual.primary)} in {period_name(period)} against "
+                        f"a forecast of {show(plan.primary)} ({_moved(variance)}) "
+                        f"{cite_findings([actual.primary, plan.primary], evidence)}.")
         plan_doc = evidence.document_of(plan.primary)
         sources.append(
             f"{label}: forecast in {evidence.filename(plan.primary.document_id)} "
@@ -207,7 +251,7 @@ def _forecast_vs_actual(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dr
                + (f"; forecasts cover {', '.join(planned[-4:])}" if planned else "")
                + (f"; actuals cover {', '.join(done[-4:])}" if done else "") + ".")
         return no_data(ask, evidence, why=why, category="Financial")
-    text = "\n".join([*rows, "", "Sources — " + "; ".join(sources), "",
+    text = "\n".join([lead, "", *rows, "", "Sources — " + "; ".join(sources), "",
                       "Variance is actual minus forecast; the forecast is a plan, the actual "
                       "the reported result.", *notes])
     return Draft(text=text, proposals=approvals(rests), rests_on=rests)
@@ -219,6 +263,7 @@ def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dra
             "|---|---|---|---|---|---|"]
     sources: list[str] = []
     rests = []
+    lead = ""
     for subject in subjects:
         pool = [f for f in findings_for(evidence, subject) if f.nature is Nature.FORECAST]
         period = ask.period or (periods_of(pool)[-1] if pool else None)
@@ -233,6 +278,9 @@ def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dra
             absolute, _, pct = variance.partition(" (")
             rows.append(f"| {label} | {period_name(period)} | {show(old)} | "
                         f"{show(reading.primary)} | {absolute} | {pct.rstrip(')') or 'n/a'} |")
+            lead = lead or (f"The {in_text(label)} forecast for {period_name(period)} was revised "
+                            f"from {show(old)} to {show(reading.primary)} ({_moved(variance)}) "
+                            f"{cite_findings([reading.primary, old], evidence)}.")
             old_doc = evidence.document_of(old)
             new_doc = evidence.document_of(reading.primary)
             sources.append(
@@ -247,7 +295,8 @@ def _forecast_versions(ask: Ask, evidence: Evidence, subjects: list[str]) -> Dra
     if not rests:
         return no_data(ask, evidence, why="the room holds no forecast for these metrics.",
                        category="Financial")
-    text = "\n".join([*rows, "", "Sources — " + "; ".join(sources), "",
+    text = "\n".join([*([lead, ""] if lead else []), *rows, "",
+                      "Sources — " + "; ".join(sources), "",
                       "All figures are forecasts, not actuals; the revised version corrects "
                       "the earlier one."])
     return Draft(text=text, proposals=approvals(rests), rests_on=rests)

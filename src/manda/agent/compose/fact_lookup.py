@@ -221,7 +221,11 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     in_period = [f for f in pool if f.period == period]
     actual = any(f.nature is Nature.ACTUAL for f in in_period)
     wants = Nature.FORECAST if ask.frame.wants_forecast or not actual else Nature.ACTUAL
-    reading = read_fact(evidence, ask.subject, period, entity=ask.entity, nature=wants)
+    # a level asked is read from a level where any is stated, not from a change by an amount
+    # ("changes in exchange rates increased net sales by $4.4 billion")
+    level = None if passages.asks_change(ask) else (lambda f: not passages.a_change(f))
+    reading = read_fact(evidence, ask.subject, period, entity=ask.entity, nature=wants,
+                        prefer=level)
     if reading is None:
         if counted is not None:
             ask = replace(ask, period=period)

@@ -13,14 +13,16 @@ from dataclasses import replace
 from datetime import date
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.first_line import asks_overview, opens_with_heading
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
 from manda.agent.spans import (
     Span,
     fiscal_year_of,
     fits_kind,
     label_periods,
+    names_a_table,
     rank_spans,
     statement_row,
 )
@@ -213,21 +215,32 @@ def _month(number: int, language: str) -> str:
 
 
 LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means")
+_STATED = (*LISTED_KINDS, "place")  # a kind a span must state to lead
 
 
-def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
+                     listing: bool = True) -> Draft:
     """A listing (a topic's statements, the deal's key dates, the management team) answering a
     question that asks for one thing (a figure, a rate, a date, a person, a reason): the span
     that best answers it leads, above the listing, when it is confident and of the kind asked
-    and the listing's own first line does not already state it."""
-    if ask.frame.answer_kind not in LISTED_KINDS:
+    and the listing's own first line does not already state it. A listing that opens with its
+    heading ("Insurance in the documents:", a table's header row) is led so by the best span for
+    any question that asks one thing, not the topic's overview; a span of another kind than
+    asked does not lead it. `listing=False`: a draft of any shape, led only when its first line
+    is a heading."""
+    listed = listing and ask.frame.answer_kind in LISTED_KINDS
+    if not listed and not (opens_with_heading(draft.text) and not asks_overview(ask)):
         return draft
-    ranked = rank_spans(ask.frame, evidence)
-    if not ranked or ranked[0].words < NOT_FOUND_BELOW or not fits_kind(ranked[0], ask.frame):
+    ranked = [s for s in rank_spans(ask.frame, evidence) if not names_a_table(s)]
+    # a heading says nothing, so a span close to the bar (as the closest passage would lead a
+    # plain answer) says more than it
+    if not ranked or ranked[0].words < (NOT_FOUND_BELOW if listed else CLOSE_BELOW):
         return draft
     top = ranked[0]
+    if ask.frame.answer_kind in _STATED and not fits_kind(top, ask.frame):
+        return draft
     first = next((line for line in draft.text.splitlines() if line.strip()), "")
-    if top.text[:60] in first or fits_kind(Span(first, top.source), ask.frame):
+    if top.text[:60] in first or (listed and fits_kind(Span(first, top.source), ask.frame)):
         return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
     lead = lead_lines([top], ask, evidence)[0]
     return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")

@@ -59,8 +59,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if ranked[0].words < NOT_FOUND_BELOW:
         # a span close to it only: the composed figure stands unless it is a change by that
         # amount where the level is asked
-        return not (draft.rests_on and _a_change(draft.rests_on[0])
-                    and not _asks_change(ask))
+        return not (draft.rests_on and a_change(draft.rests_on[0])
+                    and not asks_change(ask))
     if draft.offer_qa:
         # "not found" while a span answers, unless the question's own rules ("no forecasts",
         # "only audited") are what kept the figure out
@@ -73,7 +73,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if ranked[0].placed and fits_kind(ranked[0], ask.frame) and not any(
             _states(s, finding) for s in ranked[:1]):
         return False  # the part asked leads, not the whole the question places it in
-    if _a_change(finding) and not _asks_change(ask):
+    if a_change(finding) and not asks_change(ask):
         return False
     top = ranked[0]
     if ask.frame.answer_kind == "rate" and not _PERCENT.search(draft.text) and fits_kind(
@@ -83,12 +83,14 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return True
     if _statement_states(top, finding):
         return False  # the statement's own row states the figure read elsewhere: it leads
+    if _names_a_part(finding, top, ask):
+        return False  # "Net product sales" read as revenue, where the company's revenue is asked
     if _statement_disagrees(top, finding):
         return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
     return _names_all(finding, top, ask)
 
 
-def _asks_change(ask: Ask) -> bool:
+def asks_change(ask: Ask) -> bool:
     """The question asks how much something changed ("how fast did revenue grow?"), where a
     change is the answer; "what was the gross margin?" asks a rate, not its change."""
     return ask.frame.answer_kind == "rate" and any(says_change(t) for t in ask.frame.ranking.terms)
@@ -106,14 +108,59 @@ def _statement_states(span: Span, finding: Finding) -> bool:
                for f in span.figures())
 
 
+def _names_a_part(finding: Finding, top: Span, ask: Ask) -> bool:
+    """The finding was read from a row whose label names more than its line item and the
+    question ("Net product sales" for revenue: a part of it), where the best span's row names
+    none of those words: the part does not stand for the whole asked."""
+    spec = metric_spec(finding.subject)
+    if spec is None:
+        return False
+    named = stems_of(" ".join(spec.synonyms))
+    asked = set(ask.frame.ranking.terms)
+    row = str(finding.attributes.get("row") or "")
+    if row:
+        words = [w for w in (part.strip("(),.:;—–-") for part in row.split())
+                 if len(w) >= 4 and w.isalpha()]
+    else:  # a sentence: the proper name right before the line item ("Microsoft Cloud gross
+        # margin", "Delivery Gross Bookings") names the part it is of
+        words = [w for w in _named_before(finding.excerpt, spec.synonyms)
+                 if w.lower() not in {n.lower() for n in (ask.entity or "").split()}]
+    more = [w for w in words
+            if not term_in(w.lower(), named) and not any(term_in(t, stems_of(w)) for t in asked)
+            and not _TOTAL_START.found(w) and not _TOTAL_END.found(w)]
+    best = stems_of(f"{top.group} {top.row.label}" if top.row is not None
+                    else " ".join(_named_before(top.text, spec.synonyms)))
+    return bool(more) and not any(term_in(w.lower(), best) for w in more)
+
+
+_TOTAL_START = vocabulary().cues("total_row_start")
+_TOTAL_END = vocabulary().cues("total_row_end")
+
+
+def _named_before(excerpt: str, synonyms: tuple[str, ...]) -> list[str]:
+    """The capitalised words right before the first wording of the line item in a sentence,
+    not opening it: "Microsoft Cloud" of "Microsoft Cloud gross margin percentage …"."""
+    low = excerpt.lower()
+    hits = [(at, s) for s in synonyms if (at := low.find(s.lower())) > 0]
+    if not hits:
+        return []
+    at = min(hits)[0]
+    clause = excerpt[:at]
+    cut = max(clause.rfind(f"{mark} ") for mark in ".;:,(")
+    words = clause[cut + 1:].split()
+    if cut < 0 or clause[cut] == ".":
+        words = words[1:]  # a sentence's first word is capitalised for being first
+    return [w for w in words[-3:] if w[:1].isupper()]
+
+
 def _statement_disagrees(span: Span, finding: Finding) -> bool:
     """The span is a table row of the finding's line item by its own label, in the finding's
     document, and states another figure for the finding's year, where the finding was read from
     a sentence (or the row is a primary statement's): the figure read from prose ("a decrease
     to net income and diluted EPS of $3.3 billion", "$248 million of cash settled charges") is
     some effect on the line item, not the line item itself."""
-    if span.row is None or finding.value is None:
-        return False
+    if span.row is None or finding.value is None or finding.nature is not Nature.ACTUAL:
+        return False  # a forecast may differ from the actual of part of its year
     if not span.statements and finding.attributes.get("row") is not None:
         return False  # two tables' rows: neither is the statement's own
     if span.source.document_id != finding.document_id or finding.period is None:
@@ -162,7 +209,7 @@ def _covers(day: date, year_end: str | None, year: int) -> bool:
     return day >= date(end_year, month, min(dd, 28)) - timedelta(days=7)
 
 
-def _a_change(finding: Finding) -> bool:
+def a_change(finding: Finding) -> bool:
     """"Changes in exchange rates increased net sales by $4.4 billion": the figure is a change,
     not the line item's level; so is a balance's movement beside its figure ("proceeds from
     long-term debt of $5.1 billion", "a $3.93 billion increase in proceeds from debt")."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from manda.agent.compose.balance import covenants, debt
 from manda.agent.compose.common import (
@@ -35,6 +34,7 @@ from manda.agent.compose.common import (
     with_assumption,
 )
 from manda.agent.compose.dependence import customers, key_people
+from manda.agent.compose.first_line import beyond_topic
 from manda.agent.compose.people import (
     TITLE_HEADER,
     adds_to,
@@ -46,7 +46,7 @@ from manda.agent.compose.people import (
 )
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.relevance import candidates, content_terms, coverage
+from manda.agent.relevance import candidates, coverage
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -611,7 +611,11 @@ def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
     if bridge:  # the bridge as laid out replaces the items read one by one
         notes = [n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
         notes += ["", *bridge]
-    text = "\n".join(["Reported vs adjusted EBITDA:", "", *rows, "", *notes])
+    latest = periods[-1]  # the latest period's two figures, in a sentence, above the table
+    a, r = readings["adjusted ebitda"][latest].primary, readings["ebitda"][latest].primary
+    lead = (f"Adjusted EBITDA was {show(a)} in {period_name(latest)}, against reported EBITDA "
+            f"of {show(r)} {cite_findings([a, r], evidence)}.")
+    text = "\n".join([lead, "", "Reported vs adjusted EBITDA:", "", *rows, "", *notes])
     return Draft(text=with_assumption(ask.assumption, text), proposals=approvals(rests),
                  rests_on=rests)
 
@@ -752,28 +756,13 @@ def contracts(ask: Ask, evidence: Evidence) -> Draft | None:
 # ---------------------------------------------------------------- any other topic
 
 _STATEMENTS = 4
-_PHRASE_WORD = re.compile(r"[^\W\d_][\w'’&-]*")
-
-
-@lru_cache(maxsize=64)
-def _own_words(shape: Shape) -> frozenset[str]:
-    """Every word of a topic's cues, in every language: what a question about it may say
-    without asking for anything more specific."""
-    phrases = (*shape.asked.phrases, *shape.terms.phrases, *shape.stated.phrases,
-               *shape.prefer.phrases)
-    words = " ".join(p for p in phrases if not p.startswith("re:")).replace("|", " ")
-    return frozenset(content_terms(" ".join(_PHRASE_WORD.findall(words.replace("*", "")))))
 
 
 def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
     """A topic with no shape of its own (data protection, open source, tax …): its best
     statements and table rows in the room, each with its place; what the question asks beyond
     the topic ("R&D tax credits") must be in them, else it was not found."""
-    own = _own_words(wanted)
-    named = set(content_terms(" ".join([ask.entity or "", *vocabulary().words("aspects")])))
-    focus = [t for t in ask.frame.ranking.terms
-             if t not in named and not any(t[:5] == w[:5] for w in own if len(w) >= 4)
-             and t not in own]
+    focus = beyond_topic(ask.frame.ranking.terms, wanted, ask.entity)
     scored: list[tuple[float, int, str, Source]] = []
     for n, (sentence, source, _row) in enumerate(candidates(evidence)):
         stated = wanted.stated.found(sentence)
