@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from manda.answers import Answer
-from manda.finance.amounts import Amount, find_amounts
+from manda.finance.amounts import Amount, find_amounts, same_as_written
 
 REPO = Path(__file__).resolve().parents[1]
 ANSWER_KEY = REPO / "evals" / "retrieval" / "filings_answers.json"
@@ -26,7 +25,6 @@ _NOT_FOUND = re.compile(
     r"found nothing that answers|no document (?:in the room )?states|could not find|"
     r"couldn't find|not (?:found|stated) in (?:the|any) document", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`>#]+|[®™]")
-_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -56,29 +54,13 @@ def _normalise(text: str) -> str:
     return " ".join(_MARKUP.sub("", text).split()).lower()
 
 
-def _significant(amount: Amount) -> int:
-    """Digits a figure states: "$416.2 billion" 4, "416,161" 6, "$0.26" 2, "10,000" 5."""
-    m = _DIGITS.search(amount.text)
-    digits = (m.group(0) if m else "").replace(",", "").replace(".", "").lstrip("0")
-    return max(1, len(digits))
-
-
-def _rounded(value: float, digits: int) -> Decimal:
-    d = Decimal(repr(abs(value)))
-    if d == 0:
-        return d
-    shift = digits - d.adjusted() - 1
-    return d.scaleb(shift).quantize(Decimal(1), rounding="ROUND_HALF_UP").scaleb(-shift)
-
-
 def same_figure(key: Amount, said: Amount) -> bool:
     """The same amount up to the precision the less precise of the two states (sign aside)."""
     if (key.unit == "%") != (said.unit == "%"):
         return False
     if key.currency and said.currency and key.currency != said.currency:
         return False
-    digits = min(_significant(key), _significant(said))
-    return _rounded(key.value, digits) == _rounded(said.value, digits)
+    return same_as_written(key.value, key.text, said.value, said.text)
 
 
 def states(text: str, alternative: str) -> bool:

@@ -58,3 +58,14 @@ def test_an_amount_a_line_item_changed_by_is_not_its_level() -> None:
     alone = _evidence("Net cash provided by operating activities increased by $0.42 billion "
                       "in 2025.", "Capital expenditures were $1.05 billion in 2025.")
     assert stated_inputs(alone, ("operating cash flow", "capex"), {2025}) is None
+
+
+def test_a_segment_named_like_a_company_is_still_a_part_asked() -> None:
+    """"North Sea" reads as a proper name, as a company would: the filer is known by its
+    document's name, so the segment's words still ask for a part."""
+    evidence = _evidence("Net sales:\n2024 | 2025\nNorth Sea | 2024: 1,940 | 2025: 2,310\n"
+                         "Consolidated | 2024: $5,060 | 2025: $5,715")
+    total = _finding("revenue", 5.715e9, "$5,715", "Total net sales | 2025: $5,715")
+    total.attributes["row"] = "Total net sales"
+    draft = Draft(text="Sales were $5.7 billion in FY2025.", rests_on=[total])
+    assert not stands(draft, _ask("What were North Sea segment sales in 2025?"), evidence)

@@ -110,7 +110,7 @@ def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> Non
     ("Cuenta de pérdidas y ganancias (en miles de euros)", "en miles de euros"),
     ("Income statement 2024", "")])
 def test_a_computed_figure_names_its_statement_s_unit(line: str, unit: str) -> None:
-    assert computed._unit(line) == unit
+    assert computed.unit_words(line) == unit
 
 
 @pytest.mark.parametrize("text", ["a team of 120 full-time employees", "45 Mitarbeiter",

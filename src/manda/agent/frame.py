@@ -115,6 +115,12 @@ class QuestionFrame:
     # latest document answers
     now: bool = False
     share_of: bool = False  # a proportion of the metric ("what share of sales …")
+    # an item the metric leaves out, asked ("what charge did they exclude from adjusted
+    # EBITDA?"): its reconciliation's row answers, never the metric's own figure
+    excluded: bool = False
+    # a portion itself asked, or a line item named by one ("the current portion of the debt",
+    # "long-term debt"): a portion's row answers it, where the whole asked is not answered by one
+    portion: bool = False
     one_figure: bool = False  # one figure asked outright ("How much cash …?")
     share_class: str | None = None  # the share class named ("B Ordinary")
     class_rights: bool = False  # liquidation preferences, issue prices …
@@ -273,6 +279,8 @@ def read_question(question: str) -> QuestionFrame:
         year_end=_cues("year_end_asked").found(asking),
         now=_cues("now_asked").found(asking) and not periods,
         share_of=_cues("share_asked").found(text),
+        excluded=_cues("excluded_asked").found(text),
+        portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),

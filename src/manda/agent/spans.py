@@ -63,9 +63,9 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "balance_side", "best_spans", "captions_table", "fiscal_year_of",
-           "fits_kind", "label_periods", "lists_things", "names_a_table", "question_verb",
-           "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+__all__ = ["Span", "a_movement", "a_portion", "balance_side", "best_spans", "captions_table",
+           "fiscal_year_of", "fits_kind", "label_periods", "lists_things", "names_a_table",
+           "question_verb", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -84,6 +84,9 @@ SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
 # a part's row ("AWS" under "Net sales") where the whole is asked and a row states the whole
 PART_MISS = 0.3
+# a row of a portion of the line item ("Current portion of borrowings", "Borrowings, net of
+# current portion") where the whole outstanding is asked: as far off as a segment's row
+PORTION_MISS = PART_MISS
 # a span that states nothing of the kind asked (no cause for "why", no count of the things "how
 # many" counts, no figure for "how much") counts its share of the question's words at 1 - ECHO
 ECHO = 0.35
@@ -590,8 +593,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
-             for own, patterns in named_items(frame.text)] if frame.answer_kind == "figure" \
-        else []
+             for own, patterns in named_items(frame.text)] \
+        if frame.answer_kind == "figure" or frame.excluded else []  # an item left out: its figure
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
@@ -668,7 +671,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
         part = bool(items) and _part_of_item(span, items, core)
-        placed = part and len(items) > 1 and _names_item(span, items)
+        # a line item asked placed in another asked ("share-based payments" added back to reach
+        # underlying EBITDA), or any row a question says its metric leaves out ("what charge
+        # did they exclude from adjusted EBITDA?"): the row's place says how they relate
+        placed = part and ((len(items) > 1 and _names_item(span, items)) or frame.excluded)
         if items and _states_figure(span):
             named = part or counted or _names_item(span, items) or _of_subject(span, frame)
             if named:
@@ -732,6 +738,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= SIDE_MISS  # the balance at the other end of the period
         if named and not (part_asked or qualifiers) and _a_part_row(span, items):
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
+        elif named and span.row is not None and not part and a_portion(span.row.label) and not (
+                frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
+            score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
         if named and span.row is not None and _totals(span.row.label):
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
@@ -1050,6 +1059,15 @@ def balance_side(text: str, *, row: bool) -> str | None:
     sides = [side for side, cues in (("opening", _OPENING), ("closing", _CLOSING))
              if any(row or " " in m.group(0).strip() for m in cues.finditer(text))]
     return sides[0] if len(sides) == 1 else None
+
+
+_PORTION = vocabulary().cues("portion_row")
+
+
+def a_portion(label: str) -> bool:
+    """A row of a portion of its line item, not the whole: "Current portion of borrowings",
+    "Borrowings, net of current portion", "Non-current lease liabilities", "davon"."""
+    return _PORTION.found(label)
 
 
 def _totals(label: str) -> bool:

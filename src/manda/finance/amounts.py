@@ -39,9 +39,12 @@ __all__ = [
     "multiplied",
     "parse_cell",
     "parse_number",
+    "rounded",
     "same_amount",
+    "same_as_written",
     "scale_from_text",
     "shown_as_written",
+    "significant_digits",
     "uses_decimal_comma",
     "with_english_separators",
     "writes_decimal_comma",
@@ -434,6 +437,34 @@ def uses_decimal_comma(cells: list[str], context: str = "") -> bool:
 
 
 # ---------------------------------------------------------------- comparing and showing
+
+
+def significant_digits(written: str) -> int:
+    """The significant digits of a figure as written: "$65.6 billion" 3, "(48,296)" 5."""
+    number = ""
+    for ch in written:
+        if ch.isdigit() or (number and ch in ",."):
+            number += ch
+        elif number:
+            break
+    return len("".join(c for c in number if c.isdigit()).lstrip("0"))
+
+
+def rounded(value: float, digits: int) -> Decimal:
+    """|value| to `digits` significant digits (half up)."""
+    d = Decimal(repr(abs(value)))
+    if d == 0:
+        return d
+    shift = digits - d.adjusted() - 1
+    return d.scaleb(shift).quantize(Decimal(1), rounding="ROUND_HALF_UP").scaleb(-shift)
+
+
+def same_as_written(a: float, a_written: str, b: float, b_written: str, *,
+                    least: int = 1) -> bool:
+    """The same amount to the precision the less precise of the two writes it ("$65.6 billion"
+    and "65,648" in millions), sign aside; False where that is under `least` digits."""
+    digits = max(1, min(significant_digits(a_written), significant_digits(b_written)))
+    return digits >= least and rounded(a, digits) == rounded(b, digits)
 
 
 def same_amount(a: float, b: float, *, rel_tol: float = 0.01) -> bool:

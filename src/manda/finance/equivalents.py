@@ -45,7 +45,7 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("dividends", "dividends paid", "dividends declared", "cash dividends"),
     ("stock-based compensation", "share-based compensation", "stock compensation", "sbc"),
     ("headcount", "employees", "full-time employees", "workforce"),
-    ("debt", "borrowings", "long-term debt", "notes payable", "term debt"),
+    ("debt", "borrowings", "long-term debt", "notes payable", "term debt", "indebtedness"),
     ("cash", "cash and cash equivalents", "cash, cash equivalents"),
     ("tax rate", "effective tax rate", "provision for income taxes"),
     ("deferred revenue", "unearned revenue", "contract liabilities"),

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from manda.agent.compose.stated import finding_places
 from manda.agent.evidence import Evidence, SearchNote, Source
 from manda.agent.frame import QuestionFrame
 from manda.agent.grounding import cite
@@ -106,7 +107,8 @@ def was(label: str) -> str:
 def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = True) -> str:
     """"Revenue was €5.2M in Q3 2024 (sources: …)." or the forecast wording."""
     primary = reading.primary
-    where = cite_findings([primary, *reading.support], evidence)
+    places = finding_places(reading, evidence)  # its statement page first (compose.stated)
+    where = cite_findings([*places, *reading.support], evidence)
     when = f" {period_phrase(reading.period)}" if with_period and reading.period else ""
     if reading.is_forecast:
         period = f" for {period_name(reading.period)}" if with_period and reading.period else ""
@@ -119,7 +121,7 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
     if position is None:
         return (f"{reading.label} {was(reading.label)} {shown_as_named(primary, reading.label)}"
                 f"{when}{draft} {where}.")
-    where = cite_findings([primary, *reading.support, *position.compared], evidence)
+    where = cite_findings([*places, *reading.support, *position.compared], evidence)
     return (f"{reading.label} {was(reading.label)} {show(position.stated)}{when}{draft}"
             f"{position.words} {where}.")
 

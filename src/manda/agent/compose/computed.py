@@ -13,14 +13,16 @@ from collections.abc import Sequence
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
+from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import Span, statement_rows
+from manda.agent.spans import Span, a_portion, statement_rows
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
+from manda.finance.vocabulary import canonical_subject
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
 
@@ -56,7 +58,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         figures = stated  # no statement row reads: the prose states each input
     else:
         return None
-    text = _working(metric, figures, evidence, ask.language)
+    text = _working(metric, figures, evidence, ask.language, rows)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
             abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
@@ -88,8 +90,16 @@ def _figure(span: Span, year: int) -> Figure | None:
 
 
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
-             evidence: Evidence, language: str = "en") -> str:
+             evidence: Evidence, language: str = "en", rows: Sequence[Span] = ()) -> str:
     words = vocabulary()
+
+    def where(item: str) -> str:
+        """An input's citation: its statement's page first where a summary's row was read
+        (`compose.stated`), beside the row read."""
+        span, figure = figures[item]
+        return cite(row_sources(span, (figure,), rows, evidence, limit=2) if rows and
+                    span.row is not None else [span.source])
+
     computed = words.answer("computed_note", language)
     name = words.computed_name(metric.name, language)
     value = _base(metric, figures) + sum(abs(figures[i][1].value or 0.0)
@@ -99,7 +109,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
     period = when(lead_span, lead_fig, evidence, language)
     parts = [f"{_line(i, language)} "
              f"{lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
-             f" {cite([figures[i][0].source])}" for i in [*metric.plus, *metric.minus]]
+             f" {where(i)}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
     if metric.minus:
         signs += " − " + " − ".join(parts[len(metric.plus):])
@@ -108,11 +118,11 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         return (words.answer("computed_result", language, metric=_capital(name),
                              result=result, period=period, note=computed, working=signs)
                 + "\n" + _formula(metric, figures, value, language))
-    base_span, base = figures[metric.over]
+    base = figures[metric.over][1]
     ratio = value / abs(base.value or 1.0) * metric.times
     shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
         words.answer("days", language, days=f"{ratio:.0f}")
-    over = f"{_line(metric.over, language)} {_shown(base)} {cite([base_span.source])}"
+    over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
     inner = signs if len(parts) > 1 else parts[0]
     days = " × 365" if metric.times == 365 else ""
     return (words.answer("computed_result", language, metric=_capital(name),
@@ -161,7 +171,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
         terms = f"({terms}) ÷ {written(metric.over)}" + (" × 365" if metric.times == 365
                                                         else "")
     line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
-    unit = _unit(line)
+    unit = unit_words(line)
     result = (f"{value:,.0f}" if metric.over is None
               else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
     if metric.over is None and not any(s.is_row for s, _ in figures.values()):
@@ -178,7 +188,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
 _SCALE = scale_phrases()  # "in millions", "en milliers d'euros", "in Tausend"
 
 
-def _unit(line: str) -> str:
+def unit_words(line: str) -> str:
     """A statement's unit as its unit line words it ("(In millions, except per share amounts)"
     gives "In millions, except per share amounts"); "" when the line states no scale in words."""
     found = _SCALE.search(line)
@@ -215,7 +225,7 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
                     part.row.label, subject):
                 continue
             label = stems_of(part.row.label)
-            if not any(term_in(t, label) for t in part_terms):
+            if not any(term_in(t, label) for t in part_terms) or not _part_of(part, total, rows):
                 continue
             years = _years(part) & _years(total)
             year = max(asked & years) if asked & years else (
@@ -238,7 +248,7 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     working = (f"{name} {_shown(shown)} {cite([part.source])} ÷ {of.lower()} {_shown(whole)} "
                f"{cite([total.source])}")
     line = part.scale.line if part.scale is not None else ""
-    unit = _unit(line)
+    unit = unit_words(line)
     formula = words.answer(
         "computed_working", language, metric=metric, names=f"{name} ÷ {of.lower()}",
         terms=f"{shown.written.replace('$', '').strip('()')} ÷ "
@@ -249,6 +259,17 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
                         result=f"{ratio * 100:.1f}%", period=when(part, shown, evidence, language),
                         note=words.answer("computed_note", language), working=working)
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{formula}"))
+
+
+def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
+    """The row is a part of the total: it names no line item of its own ("Merchandising cost of
+    sales" is cost of sales, no part of sales) and stands above the total it adds up to, as a
+    category's row stands above "Total net sales" (a cost row below "Net sales" is none of it),
+    unless its label says it is a portion ("of which", "davon")."""
+    assert part.row is not None
+    if canonical_subject(part.row.label) is not None:
+        return False
+    return rows.index(part) < rows.index(total) or a_portion(part.row.label)
 
 
 def _part_terms(ask: Ask, evidence: Evidence, subject: str) -> list[str]:

@@ -15,6 +15,7 @@ from manda.agent.compose.common import (
     correction_sentence,
     with_assumption,
 )
+from manda.agent.compose.stated import of_another_period
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.selection import (
@@ -99,7 +100,8 @@ def anomaly_lines(ask: Ask, readings: Sequence[Reading], evidence: Evidence,
         if (current.primary.value or 0) < (previous.primary.value or 0):
             line = (f"- {current.period}: down to {show(current.primary)} from "
                     f"{show(previous.primary)} in {previous.period}")
-            charge = [f for f in one_time if f.period == current.period]
+            charge = [f for f in one_time if f.period == current.period
+                      and not of_another_period(f, current.period, evidence)]
             if charge and ask.subject in _EARNINGS:
                 first = best_of(charge, evidence)
                 line += (f", after a one-time charge of {show(first)} "

@@ -19,6 +19,7 @@ from manda.agent.compose.common import (
 )
 from manda.agent.compose.leads import lead_lines
 from manda.agent.compose.listed import named_things
+from manda.agent.compose.portions import whole_of_portions
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
@@ -52,7 +53,9 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
-    lines = lead_lines(lead, ask, evidence)
+    lines = lead_lines(lead, ask, evidence, ranked)
+    if lead and (whole := whole_of_portions(lead[0], ask, evidence)) is not None:
+        lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
@@ -84,7 +87,7 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     the evidence may be in hand."""
     if span_confidence(ranked) < CLOSE_BELOW or not _of_kind(ranked[0], ask):
         return None
-    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence)
+    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence, ranked)
     lines = [lead]
     if others:
         lines += [vocabulary().answer("closest_span", ask.language), *others]

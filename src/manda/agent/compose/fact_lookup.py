@@ -30,6 +30,7 @@ from manda.agent.compose.people import (
     role_holder,
     role_of,
 )
+from manda.agent.compose.stated import of_another_period
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
@@ -83,8 +84,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if ranked and ranked[0].words >= NOT_FOUND_BELOW and "%" in ranked[0].text:
-            return evidence_first.answer(ask, evidence)
+        if any(s.words >= NOT_FOUND_BELOW and _SHARE_STATED.found(s.text)
+               for s in ranked[:_STATED_REACH]):
+            # a share the documents state ("more than 97 percent", "thirty percent") leads over
+            # any computed one
+            return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
@@ -141,6 +145,10 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
     text = (span.row.label if span.row is not None else span.text).lower()
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
         span.figures() if span.row is not None else find_amounts(span.text))
+
+
+_SHARE_STATED = vocabulary().cues("share_stated")
+_STATED_REACH = 3  # how far down the best spans a stated share is looked for
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
@@ -355,7 +363,8 @@ def _one_time_note(evidence: Evidence, reading: Reading, language: str = "en") -
     if reading.subject not in EARNINGS or reading.is_forecast:
         return ""
     charges = [f for f in findings_for(evidence, "one-time charges")
-               if f.value is not None and f.period == reading.period]
+               if f.value is not None and f.period == reading.period
+               and not of_another_period(f, reading.period, evidence)]
     if not charges:
         return ""
     charge = best_of(charges, evidence)

@@ -14,6 +14,7 @@ from datetime import date
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.first_line import asks_overview, opens_with_heading
+from manda.agent.compose.stated import sentence_sources, statement_lead
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
@@ -32,16 +33,21 @@ from manda.finance.signs import names_a_loss
 from manda.vocabulary import vocabulary
 
 
-def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]:
-    """The lead span's line(s) and one line per runner-up."""
+def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
+               ranked: Sequence[Span] = ()) -> list[str]:
+    """The lead span's line(s) and one line per runner-up. `ranked`: every span of the
+    evidence, where the lead's figure is looked for on other pages (`compose.stated`), so it
+    is cited at its primary statement first."""
     if not spans:
         return []
     first, words = spans[0], vocabulary()
-    lines = row_lead(first, ask, evidence) if first.is_row else None
+    lines = row_lead(first, ask, evidence, ranked) if first.is_row else None
     if lines is None:
+        sources = sentence_sources(first, asked_years(ask), ranked, evidence) if ranked \
+            else [first.source]
         text = first.whole if ask.frame.answer_kind == "list" and first.whole else first.text
         lines = [words.answer("span_states", ask.language, document=first.source.document,
-                              text=text, cite=cite([first.source]))]
+                              text=text, cite=cite(sources))]
     parts: list[str] = []  # another part the question names, said as the lead is
     for s in spans[1:]:
         said = row_lead(s, ask, evidence) if first.parts and s.parts and not (
@@ -54,21 +60,24 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence) -> list[str]
     return [*lines[:1], *parts, *lines[1:]]
 
 
-def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
+def row_lead(span: Span, ask: Ask, evidence: Evidence,
+             ranked: Sequence[Span] = ()) -> list[str] | None:
     """"Net sales — Services was $109.16 billion in fiscal 2025 (the year ended 27 September
-    2025), against $96.17 billion in fiscal 2024 (source: …)." and the row as stated."""
-    if span.row is None or not statement_row(span.row):
-        return None  # a record (a lease, a person) is quoted as it stands
-    figures = [f for f in span.figures() if not a_change_column(f.column)]
-    if not figures:
+    2025), against $96.17 billion in fiscal 2024 (source: …)." and the row as stated. A
+    primary statement's row of the same figures among `ranked` leads in a summary row's place,
+    and its page is cited first (`compose.stated`)."""
+    read = _read_row(span, ask)
+    if read is None:
         return None
-    chosen = pick_figure(figures, ask, span)
-    if chosen is None:
-        return None
+    chosen, prior = read
+    sources = [span.source]
+    if ranked:
+        lead, sources = statement_lead(span, chosen, prior, ranked, evidence)
+        if lead is not span and (again := _read_row(lead, ask)) is not None:
+            span, (chosen, prior) = lead, again
     words, language, item = vocabulary(), ask.language, span.name()
     text = words.answer("row_figure", language, item=item, figure=as_named(chosen, item),
                         when=when(span, chosen, evidence, language))
-    prior = _year_before(figures, chosen, span)
     if prior is not None:
         text += words.answer("row_against", language, figure=as_named(prior, item),
                              when=when(span, prior, evidence, language))
@@ -76,11 +85,30 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
                    and f.unit == "%"), None)
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
-    text += f" {cite([span.source])}."
+    text += f" {cite(sources)}."
     stated = words.answer("row_as_stated", language, text=span.text)
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def _read_row(span: Span, ask: Ask) -> tuple[Figure, Figure | None] | None:
+    """A statement row's figure of the year asked and the one of the year before."""
+    if span.row is None or not statement_row(span.row):
+        return None  # a record (a lease, a person) is quoted as it stands
+    figures = [f for f in span.figures() if not a_change_column(f.column)]
+    chosen = pick_figure(figures, ask, span) if figures else None
+    if chosen is None:
+        return None
+    return chosen, _year_before(figures, chosen, span)
+
+
+def asked_years(ask: Ask) -> set[int]:
+    """The fiscal years the question asks for (its frame's periods and its inherited one)."""
+    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    if ask.period and (y := year_of(ask.period)) is not None:
+        asked.add(y)
+    return asked
 
 
 def as_named(figure: Figure, item: str) -> str:
@@ -98,9 +126,7 @@ def a_change_column(header: str) -> bool:
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
     """The figure of the year asked, else of the latest year the row states, else the first."""
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
-    if ask.period and (y := year_of(ask.period)) is not None:
-        asked.add(y)
+    asked = asked_years(ask)
     dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
     for fy, figure in dated:
         if fy in asked:
@@ -242,5 +268,5 @@ def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
     first = next((line for line in draft.text.splitlines() if line.strip()), "")
     if top.text[:60] in first or (listed and fits_kind(Span(first, top.source), ask.frame)):
         return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
-    lead = lead_lines([top], ask, evidence)[0]
+    lead = lead_lines([top], ask, evidence, ranked)[0]
     return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")

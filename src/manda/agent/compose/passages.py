@@ -37,6 +37,7 @@ from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.periods import year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 
@@ -51,6 +52,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # the passages state the result the forecast was made for
     if not ranked or ranked[0].words < CLOSE_BELOW:
         return True  # no span answers better: the composed answer (or its "not found") stands
+    if ask.frame.excluded and draft.rests_on and ranked[0].placed:
+        return False  # what the metric leaves out is asked: its reconciling row, not its total
     if ask.frame.answer_kind in ("reason", "means") and fits_kind(ranked[0], ask.frame) and \
             not (states_reason if ask.frame.answer_kind == "reason" else states_means)(draft.text):
         # a cause or the actions taken asked: "Revenue was $383.3 billion" is neither, a span
@@ -257,11 +260,11 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
-    company = stems_of(ask.entity or "")
+    company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
-             and not term_in(t, company)]  # "Apple's" names the company, not a line item
+             and not term_in(t, company)]  # "Apple's" names the filer, not a line item
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
     if spec is not None and not any(
             re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, pick_figure, when
+from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
@@ -30,7 +31,8 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         rows = _siblings(top, ranked)
         lines = _ranked(rows, ask)
         if lines is not None:
-            return Draft(text=with_assumption(ask.assumption, _text(lines, ask, evidence)))
+            return Draft(text=with_assumption(ask.assumption,
+                                              _text(lines, ask, evidence, ranked)))
     return None
 
 
@@ -81,12 +83,15 @@ def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | Non
 
 
 def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
-          evidence: Evidence) -> str:
+          evidence: Evidence, ranked: list[Span]) -> str:
     by, top_first = ask.frame.rank_by, ask.frame.top_first
     words, language = vocabulary(), ask.language
-    first_span, first, _, _ = lines[0]
+    first_span, first, first_prior, _ = lines[0]
     period = when(first_span, first, evidence, language)
-    sources = cite(list({s.source.key: s.source for s, _, _, _ in lines}.values()))
+    # the first item's table and the other tables of its document stating its figures for
+    # both years (a segment note and the MD&A's segment table), a statement's or note's first
+    sources = cite(row_sources(first_span, (first, first_prior), ranked, evidence)
+                   + [s.source for s, _, _, _ in lines])
     items = []
     for span, figure, prior, measure in lines:
         label = span.row.label if span.row is not None else ""
@@ -104,3 +109,4 @@ def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
     ranked = "; ".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
     order = "ranked_highest_first" if top_first else "ranked_lowest_first"
     return f"{lead}\n{words.answer(order, language, ranked=ranked)}"
+

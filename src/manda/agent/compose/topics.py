@@ -44,6 +44,7 @@ from manda.agent.compose.people import (
     person_background,
     team_members,
 )
+from manda.agent.compose.stated import of_another_period
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import candidates, coverage
@@ -555,7 +556,7 @@ def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
     for p in periods:
         stated: dict[float, list[Finding]] = {}
         for f in charges:
-            if f.period == p:
+            if f.period == p and not of_another_period(f, p, evidence):
                 stated.setdefault(round(f.value or 0.0, -3), []).append(f)
         bridge = [best_of(same, evidence) for same in stated.values()]  # one line per item
         if p in adjusted and p in reported:

@@ -1,0 +1,98 @@
+"""A balance asked whole where the passages state it in portions: the two portions added.
+
+"Current portion of borrowings" and "Borrowings, net of current portion" are the two portions of
+one line item (`manda.agent.spans.a_portion`, the words in the vocabulary's `portion_row`). Where
+a question asks for the whole outstanding, no passage states it and a portion's row would lead,
+the whole is the two portions' sum at the same date, each cited and the working in one line;
+where only one portion is in hand, the lead says it is a portion, never the whole.
+"""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import Ask
+from manda.agent.compose.computed import unit_words
+from manda.agent.compose.leads import a_change_column, pick_figure, row_lead, when
+from manda.agent.evidence import Evidence
+from manda.agent.grounding import cite
+from manda.agent.relevance import stems_of
+from manda.agent.spans import Span, a_portion, statement_rows
+from manda.finance.figures import Figure
+from manda.text import letter_words
+from manda.vocabulary import vocabulary
+
+_PORTION = vocabulary().cues("portion_row")
+_JOINERS = vocabulary().words("portion_joiners")
+
+
+def whole_of_portions(span: Span, ask: Ask, evidence: Evidence) -> list[str] | None:
+    """The lead lines for a portion's row where the whole is asked: the portions added, or the
+    row said as the portion it is; None where the row is no portion or a portion is asked."""
+    if span.row is None or not a_portion(span.row.label) or ask.frame.portion:
+        return None
+    figures = [f for f in span.figures() if not a_change_column(f.column)]
+    chosen = pick_figure(figures, ask, span) if figures else None
+    lines = row_lead(span, ask, evidence)
+    if chosen is None or chosen.value is None or lines is None:
+        return None
+    whole = whole_name(span.row.label)
+    rows = statement_rows(evidence)
+    for other in rows:
+        if other.row is None or other.source.document_id != span.source.document_id or \
+                other.row.label == span.row.label or not a_portion(other.row.label) or \
+                stems_of(whole_name(other.row.label)) != stems_of(whole):
+            continue
+        pair = next((f for f in other.figures() if f.column == chosen.column
+                     and f.value is not None and f.unit == chosen.unit), None)
+        if pair is not None:
+            first = [(other, pair), (span, chosen)] if _above(other, span, rows) \
+                else [(span, chosen), (other, pair)]
+            return _added(whole, first, ask, evidence)
+    said = _PORTION.search(span.row.label)
+    note = vocabulary().answer("portion_only", ask.language,
+                               text=said.group(0) if said else span.row.label)
+    return [lines[0], note, *lines[1:]]
+
+
+def whole_name(label: str) -> str:
+    """The line item a portion's label leaves without its portion words: "Borrowings" of
+    "Current portion of borrowings" and of "Borrowings, net of current portion"."""
+    words = letter_words(_PORTION.pattern.sub(" ", label))
+    while words and words[0].lower() in _JOINERS:
+        words.pop(0)
+    while words and words[-1].lower() in _JOINERS:
+        words.pop()
+    name = " ".join(words)
+    return name[:1].upper() + name[1:]
+
+
+def _above(a: Span, b: Span, rows: list[Span]) -> bool:
+    """`a` stands above `b` in their statement (the ranked span is a scored copy of its row)."""
+    def at(span: Span) -> int:
+        return next((i for i, s in enumerate(rows) if s.source == span.source and s.row
+                     and span.row and s.row.label == span.row.label), len(rows))
+    return at(a) < at(b)
+
+
+def _added(whole: str, parts: list[tuple[Span, Figure]], ask: Ask, evidence: Evidence
+           ) -> list[str]:
+    words, language = vocabulary(), ask.language
+    (a, fa), (b, fb) = parts
+    assert a.row is not None and b.row is not None
+    value = (fa.value or 0.0) + (fb.value or 0.0)
+    total = Figure("", value, fa.unit, fa.column)
+    working = (f"{a.row.label} {fa.shown()} {cite([a.source])} + "
+               f"{b.row.label} {fb.shown()} {cite([b.source])}")
+    lead = words.answer("computed_result", language, metric=whole, result=total.shown(),
+                        period=when(b, fb, evidence, language),
+                        note=words.answer("computed_note", language), working=working)
+    factor = (b.scale.factor if b.scale is not None else 1.0) or 1.0
+    unit = unit_words(b.scale.line if b.scale is not None else "")
+    formula = words.answer(
+        "computed_working", language, metric=whole, names=f"{a.row.label} + {b.row.label}",
+        terms=f"{_written(fa)} + {_written(fb)}", result=f"{value / factor:,.0f}",
+        unit=f" ({unit})" if unit else "")
+    return [lead, formula]
+
+
+def _written(figure: Figure) -> str:
+    return figure.written.replace("$", "").strip("() ")
