@@ -72,6 +72,19 @@ Holdings, Inc.$ (1,200) $ (900) Depreciation
 310 295 Adjusted EBITDA
 $ 410 $ 520 For more, refer to Note 4 – Leases in the notes."""
 
+# A key-metrics table of counts by quarter that ends its page: the page's number is printed
+# right after its last row's figures.
+MEMBERS = """Paying Members
+2023
+2022 2022 to 2023 %
+Change
+(in thousands)
+Three Months Ended March 31
+4,210 3,905 7.8% Three Months Ended June 30
+4,388 3,950 11.1% Three Months Ended September 30
+4,502 4,020 12.0% Three Months Ended December 31
+4,655 4,101 13.5% 41"""
+
 LAID_OUT = """ACME GROCERS
 (in millions)
 Year Ended December 31,
@@ -127,6 +140,15 @@ def test_a_change_column_is_named_a_change_not_a_period() -> None:
     assert "2022 | 2023 | % change" in rows.split("\n")
     assert _row(rows, "Parking") == "Parking | 2022: 120 | 2023: 98 | % change: (18)%"
     assert _row(rows, "Total") == "Total | 2022: $432 | 2023: $453 | % change: 5%"
+
+
+def test_a_page_number_after_the_last_row_is_no_cell_of_it() -> None:
+    rows = flowed_rows(MEMBERS)
+    assert _row(rows, "Three Months Ended December 31") == (
+        "Three Months Ended December 31 | 2023: 4,655 | 2022: 4,101 | % change: 13.5%")
+    assert _row(rows, "Three Months Ended March 31") == (
+        "Three Months Ended March 31 | 2023: 4,210 | 2022: 3,905 | % change: 7.8%")
+    assert "(in thousands)" in rows.split("\n")
 
 
 def test_a_year_in_a_label_is_not_a_column() -> None:

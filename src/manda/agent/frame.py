@@ -110,7 +110,10 @@ class QuestionFrame:
     pay: bool = False  # a named person's pay
     person_role: bool = False  # a named person's role
     runs_company: bool = False  # "who runs Globex?": the chief executive leads the team
-    year_end: bool = False  # when the fiscal year ends
+    year_end: bool = False  # when the fiscal year ends ("at fiscal year end 2025" is a period)
+    # the company as it stands ("currently", "today", "the latest"), no period named: its
+    # latest document answers
+    now: bool = False
     share_of: bool = False  # a proportion of the metric ("what share of sales …")
     # an item the metric leaves out, asked ("what charge did they exclude from adjusted
     # EBITDA?"): its reconciliation's row answers, never the metric's own figure
@@ -194,7 +197,8 @@ def read_question(question: str) -> QuestionFrame:
     asked = " ".join(question.split())
     cleaned, constraints, reset = parse_constraints(asked)
     text = " ".join(cleaned.split())
-    subjects = _own_margin(text, _unique(s for s, _, _ in find_subjects(text)))
+    asking = _without_periods(text)  # what it asks, its period phrases read apart
+    subjects = _own_margin(text, _own_metrics(text))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -239,8 +243,9 @@ def read_question(question: str) -> QuestionFrame:
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
-        ranking=question_terms(text),
-        answer_kind=_answer_kind(text, subjects, bool(subjects or named_items(text))),
+        ranking=_ranking(text),
+        answer_kind=_answer_kind(asking, subjects, bool(subjects or named_items(text))
+                                 or _cues("per_unit").found(text)),
         counted=_counted(text),
         rank_by="size" if _cues("rank_by_size").found(text)
         and not _cues("rank_by_growth").found(text) else "growth",
@@ -271,7 +276,8 @@ def read_question(question: str) -> QuestionFrame:
         pay=PAY.found(text),
         person_role=_cues("person_role_asked").found(text),
         runs_company=_cues("runs_company").found(text),
-        year_end=_cues("year_end_asked").found(text),
+        year_end=_cues("year_end_asked").found(asking),
+        now=_cues("now_asked").found(asking) and not periods,
         share_of=_cues("share_asked").found(text),
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
@@ -294,6 +300,51 @@ def read_question(question: str) -> QuestionFrame:
 
 
 # ---------------------------------------------------------------- intent
+
+
+def _own_metrics(text: str) -> tuple[str, ...]:
+    """The metrics it names, each once; a line item inside a metric per unit of something is
+    not asked ("revenue per active rider", "EBITDA per employee": neither revenue, nor EBITDA,
+    nor the headcount)."""
+    per = [(m.start(), m.end()) for m in _cues("per_unit").finditer(text)]
+    return _unique(s for s, start, end in find_subjects(text)
+                   if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per))
+
+
+def _beside(text: str, left: int, right: int) -> bool:
+    """Only a space, or a word or two ("per active rider", "per average user"), between."""
+    between = text[left:right]
+    return right >= left and len(between.split()) <= 2 and not any(c in between for c in ",;?")
+
+
+def _period_phrases(text: str) -> list[tuple[int, int]]:
+    """Where it names its period in words ("at fiscal year end 2025", "as of year-end", "a year
+    earlier"), beside the periods the period reader finds."""
+    spans = [(a, b) for _, a, b in _led_years(text)]
+    for cue in (_cues("period_phrase"), *(c for _, c in _RELATIVE)):
+        spans += [(m.start(), m.end()) for m in cue.finditer(text)]
+    return spans
+
+
+def _without_periods(text: str) -> str:
+    """The question with its periods blanked: a period is read apart, never as what is asked
+    nor as the kind of answer ("at fiscal year end" asks no year end). Positions stay."""
+    spans = [(a, b) for _, a, b in find_periods(text, bare_years=True)] + _period_phrases(text)
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _ranking(text: str) -> QuestionTerms:
+    """How passages answer it: the words of its period phrases ("at the end of 2025", "as of
+    year-end") say when, like its periods; a passage need not repeat them. (A relative period's
+    words, "last year", stay: the answer says whether the room states that year.)"""
+    asked = question_terms(text)
+    spans = [(a, b) for _, a, b in _led_years(text)] + [
+        (m.start(), m.end()) for m in _cues("period_phrase").finditer(text)]
+    said = set(content_terms(" ".join(text[a:b] for a, b in spans)))
+    return replace(asked, when=asked.when | frozenset(t for t in asked.terms if t in said))
 
 
 def _named_as(text: str) -> tuple[tuple[str, str], ...]:
@@ -432,13 +483,22 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
-    "en 2023")."""
+    "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
     found = [(p, start) for p, start, _ in find_periods(text, bare_years=True)]
-    for lead in _cues("year_lead").finditer(text):
-        m = re.match(r"\s+((?:19|20)\d{2})(?![\w/\-–])", text[lead.end():])
-        if m:
-            found.append((f"FY{m.group(1)}", lead.end() + m.start(1)))
+    found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
+
+
+def _led_years(text: str) -> list[tuple[str, int, int]]:
+    """A bare year after the words that make it a fiscal year ("in 2023"), or that year's end
+    ("at fiscal year end 2025", "fin 2024"): FY and the year, with the span of both."""
+    out = []
+    for cue in (_cues("year_lead"), _cues("closing_year_lead")):
+        for lead in cue.finditer(text):
+            m = re.match(r"\s+((?:19|20)\d{2})(?![\w/\-–])", text[lead.end():])
+            if m:
+                out.append((f"FY{m.group(1)}", lead.start(), lead.end() + m.end(1)))
+    return out
 
 
 def years_back(text: str) -> tuple[int, ...]:

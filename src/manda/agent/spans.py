@@ -406,7 +406,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
             continue
         row, group = _unglued(row, heading)
         if not group and caption and label_periods(row):  # a metric's table by period
-            group = f"{caption[0].rstrip(':')}:"
+            group = f"{_title(caption[0]).rstrip(':')}:"
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
@@ -418,6 +418,15 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
         pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
         pool.under.append(set())
+
+
+def _title(line: str) -> str:
+    """A table's title where its caption line runs on from the sentence before it ("… of our
+    platform. Active Riders"): the words after that sentence's end."""
+    head, stop, title = line.rpartition(". ")
+    if stop and head and title[:1].isupper() and len(title.split()) <= 8:
+        return title
+    return line
 
 
 def _unglued(row: Row, group: str) -> tuple[Row, str]:
@@ -593,6 +602,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     parts = {p for p in frame.periods if _PART.match(p)}
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
+    now = frame.now and not years  # "currently", "today": the latest document, not an older one
     # a factual question: a conditional or hedged sentence does not answer it (a question that
     # asks about risks, or in the hedge's own words, is answered by them)
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
@@ -703,7 +713,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
-        score += _period_fit(span, years, evidence, latest_doc, parts, exact)
+        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is not None and frame.subjects:
             own = canonical_subject(span.row.label)
             if own is not None and not _same_metric(own, frame.subjects):
@@ -800,9 +810,11 @@ def _asked_years(frame: QuestionFrame) -> set[int]:
 
 
 def _latest_documents(evidence: Evidence) -> set[str]:
-    """The newest document of each company scope (by its date): where a question that names no
-    period is answered."""
-    dated = [(d.doc_date, d.id) for d in evidence.documents.values() if d.doc_date]
+    """The newest document of the company asked about (the question's scope, else the room), by
+    its own date (the period it reports): where a question that names no period is answered.
+    Another company's filing is never the newest of this one's."""
+    dated = [(d.doc_date, d.id) for d in evidence.documents.values()
+             if d.doc_date and (evidence.scope is None or d.id in evidence.scope)]
     if not dated:
         return set()
     newest = max(d for d, _ in dated)
@@ -810,11 +822,15 @@ def _latest_documents(evidence: Evidence) -> set[str]:
 
 
 def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str],
-                asked_parts: set[str], exact: set[str] = frozenset()) -> float:  # type: ignore[assignment]
+                asked_parts: set[str], exact: set[str] = frozenset(),  # type: ignore[assignment]
+                *, now: bool = False) -> float:
     doc = evidence.documents.get(span.source.document_id)
     doc_year = doc.doc_date.year if doc is not None and doc.doc_date else None
     if not years:
-        return OWN_YEAR if span.source.document_id in latest else 0.0
+        if span.source.document_id in latest:
+            return OWN_YEAR + (PERIOD_FIT if now else 0.0)
+        # "currently": an older filing of the company states how things stood then
+        return -PERIOD_MISS if now and doc is not None and doc.doc_date else 0.0
     fit = 0.0
     if doc_year is not None and max(years) > doc_year + 1:
         fit -= OLD_DOCUMENT  # a filing of 2023 cannot state 2025

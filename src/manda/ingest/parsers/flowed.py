@@ -145,7 +145,17 @@ def _runs(tokens: list[_Token]) -> list[_Run]:
         if end > i and not all(_year(t.text) for t in tokens[i : end + 1]):
             runs.append(_Run(i, end))
         i = j + 1
+    if len(runs) >= 2 and _page_number(runs[-1], runs[-2], tokens):
+        runs[-1] = _Run(runs[-1].first, runs[-1].last - 1)
     return runs
+
+
+def _page_number(last: _Run, before: _Run, tokens: list[_Token]) -> bool:
+    """The page's number printed right after its last row ("18,728 12,552 49.2% 57"): a bare
+    number of up to three digits that ends the page, one cell more than the row above has."""
+    number = tokens[last.last].text
+    return last.last == len(tokens) - 1 and number.isdigit() and len(number) <= 3 \
+        and _width(last) == _width(before) + 1
 
 
 def _flowing(run: _Run, tokens: list[_Token]) -> bool:
