@@ -109,3 +109,14 @@ def test_a_level_is_read_over_a_change_by_an_amount() -> None:
     evidence.findings = {f.id: f for f in (change, level)}
     draft = lookup(_ask("Quel était le chiffre d'affaires en 2025 ?"), evidence)
     assert "5.7" in draft.text.splitlines()[0] or "5,715" in draft.text.splitlines()[0], draft.text
+
+
+def test_a_rows_parenthesised_gloss_names_no_part() -> None:
+    from manda.agent.compose.passages import _names_a_part
+
+    evidence = _evidence("Employee ID | Name | Site\nP0115 | A. Smith | Leeds")
+    ask = _ask("How many people do they employ?")
+    top = rank_spans(ask.frame, evidence)[0]
+    glossed = _finding("headcount", 126.0, "126", "Headcount (number, month end) | 126")
+    glossed.attributes["row"] = "Headcount (number, month end)"
+    assert not _names_a_part(glossed, top, ask)

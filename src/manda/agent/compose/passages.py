@@ -121,8 +121,9 @@ def _names_a_part(finding: Finding, top: Span, ask: Ask) -> bool:
     named = stems_of(" ".join(spec.synonyms))
     asked = set(ask.frame.ranking.terms)
     row = str(finding.attributes.get("row") or "")
-    if row:
-        words = [w for w in (part.strip("(),.:;—–-") for part in row.split())
+    if row:  # its words outside a parenthesised gloss ("Headcount (number, month end)")
+        bare = "".join(ch for ch, depth in _outside_brackets(row) if not depth)
+        words = [w for w in (part.strip(",.:;—–-") for part in bare.split())
                  if len(w) >= 4 and w.isalpha()]
     else:  # a sentence: the proper name right before the line item ("Microsoft Cloud gross
         # margin", "Delivery Gross Bookings") names the part it is of
@@ -134,6 +135,16 @@ def _names_a_part(finding: Finding, top: Span, ask: Ask) -> bool:
     best = stems_of(f"{top.group} {top.row.label}" if top.row is not None
                     else " ".join(_named_before(top.text, spec.synonyms)))
     return bool(more) and not any(term_in(w.lower(), best) for w in more)
+
+
+def _outside_brackets(text: str) -> list[tuple[str, int]]:
+    """Each character with how deep in parentheses it stands."""
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "("
+        out.append((ch, depth))
+        depth -= ch == ")" and depth > 0
+    return out
 
 
 _TOTAL_START = vocabulary().cues("total_row_start")
