@@ -114,7 +114,8 @@ def test_a_level_is_read_over_a_change_by_an_amount() -> None:
 def test_a_rows_parenthesised_gloss_names_no_part() -> None:
     from manda.agent.compose.passages import _names_a_part
 
-    evidence = _evidence("Employee ID | Name | Site\nP0115 | A. Smith | Leeds")
+    evidence = _evidence("Employee ID | Name | Site\nP0115 | A. Smith | Leeds",
+                         "The group employs people at two sites in Leeds and Colne.")
     ask = _ask("How many people do they employ?")
     top = rank_spans(ask.frame, evidence)[0]
     glossed = _finding("headcount", 126.0, "126", "Headcount (number, month end) | 126")
