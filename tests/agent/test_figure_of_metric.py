@@ -191,7 +191,7 @@ def test_a_word_a_span_says_in_full_is_not_counted_again_for_half() -> None:
         "from long-term debt of $5.1 billion in 2025.",
         "As of December 31, 2025, the company had debt outstanding of $41.2 billion.")
     ranked = rank_spans(read_question(
-        "How much long-term debt did the company have at the end of 2025?"), evidence)
+        "How much long-term debt did the company have outstanding at the end of 2025?"), evidence)
     proceeds = next(s for s in ranked if s.text.startswith("Cash inflows"))
     assert proceeds.words < 1.0, proceeds.words
     assert ranked[0].text.startswith("As of December 31, 2025"), ranked[0].text

@@ -38,7 +38,7 @@ async def test_a_mention_gets_a_threaded_cited_answer_with_buttons(world: SlackW
     [answer] = world.replies(world.deal, question.ts)
     assert answer.thread_ts == question.ts
     assert "€5.2M" in answer.all_text()
-    assert "[1] TargetCo_Q3_2024_Report.pdf · p.1" in sources(answer)
+    assert "[1] TargetCo_Q3_2024_Report.pdf · p.2" in sources(answer)  # the income statement
     # it rests on a finding still waiting for review: Approve / Reject under it, then feedback
     wanted = {ids.APPROVE_FINDING, ids.REJECT_FINDING, ids.FEEDBACK_UP, ids.FEEDBACK_DOWN}
     assert wanted <= action_ids(answer)

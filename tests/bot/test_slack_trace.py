@@ -49,7 +49,7 @@ async def test_how_i_answered_opens_the_trace(world: SlackWorld) -> None:
     for part in ("*Intent*", "fact_lookup", "*Plan*", "*Tool calls*", "query_knowledge_base(",
                  "*Passages*", "✓ cited TargetCo_Q3_2024_Report.pdf, p.1", "via vector + bm25",
                  "*Validation*", "passed: validation gate 1", "*Grounding*",
-                 "€5.2M → TargetCo_Q3_2024_Report.pdf, p.1", "*Steps, tokens and cost*",
+                 "€5.2M → TargetCo_Q3_2024_Report.pdf, p.2", "*Steps, tokens and cost*",
                  "total:", "0 in / 0 out, $0.0000 — answered by offline"):
         assert part in shown, part
     assert world.ws.calls_to("views.open", ok=True)

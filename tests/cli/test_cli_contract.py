@@ -118,11 +118,11 @@ def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(
     revenue = next(n for n in shown["numbers"] if n["text"] == "€5.2M")
     assert revenue["value"] == 5_200_000 and revenue["currency"] == "EUR"
     assert revenue["source"]["document"] == "TargetCo_Q3_2024_Report.pdf"
-    assert revenue["source"]["location"] == "p.1" and not revenue["computed"]
+    assert revenue["source"]["location"] == "p.2" and not revenue["computed"]
     trace = shown["trace"]
     assert trace["answer_id"] == shown["answer_id"] and trace["conversation_id"] == "cli:t1"
     assert trace["intent"] == "fact_lookup" and trace["tool_calls"] and trace["passages"]
-    assert {"text": "€5.2M", "source": "TargetCo_Q3_2024_Report.pdf, p.1", "how": "stated",
+    assert {"text": "€5.2M", "source": "TargetCo_Q3_2024_Report.pdf, p.2", "how": "stated",
             "inputs": []} in trace["numbers"]
 
     code, out, _ = run(capsys, "ask", "--deal", "targetco", "--trace", "--conversation", "cli:t1",

@@ -34,7 +34,7 @@ async def test_how_i_answered_opens_from_the_answer_menu(
                  "Plan", "offline plan: query_knowledge_base(", "Tool calls", "Passages",
                  "✓ cited TargetCo_Q3_2024_Report.pdf, p.1", "via vector + bm25", "Validation",
                  "passed: validation gate 1", "Grounding",
-                 "€5.2M → TargetCo_Q3_2024_Report.pdf, p.1", "Steps, tokens and cost",
+                 "€5.2M → TargetCo_Q3_2024_Report.pdf, p.2", "Steps, tokens and cost",
                  "answered by offline"):
         await expect(modal).to_contain_text(part)
     await page.mouse.move(1, 1)

@@ -29,7 +29,7 @@ from manda.testing.anthropic_server import (
 DEAL = "targetco"
 QUESTION = "What was Q3 2024 EBITDA?"
 GOOD = "EBITDA was €1.1M in Q3 2024 (source: TargetCo_Q3_2024_Report.pdf, p.1)."
-OFFLINE = "EBITDA was €1.1M in Q3 2024 (sources: TargetCo_Q3_2024_Report.pdf p.1"
+OFFLINE = "EBITDA was €1.1M in Q3 2024 (sources: TargetCo_Q3_2024_Report.pdf p.2"
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from manda.agent.spans import (
     states_forecast,
 )
 from manda.finance.amounts import find_amounts, same_amount
-from manda.finance.periods import year_of
+from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
 from manda.text import letter_words
@@ -152,19 +152,24 @@ _TOTAL_END = vocabulary().cues("total_row_end")
 
 
 def _named_before(excerpt: str, synonyms: tuple[str, ...]) -> list[str]:
-    """The capitalised words right before the first wording of the line item in a sentence,
-    not opening it: "Microsoft Cloud" of "Microsoft Cloud gross margin percentage …"."""
+    """The capitalised words right before the first wording of the line item in a sentence, in
+    one run with it and not opening the sentence or line: "Cloud" of "Microsoft Cloud gross
+    margin percentage …" (the company's own name aside)."""
     low = excerpt.lower()
     hits = [(at, s) for s in synonyms if (at := low.find(s.lower())) > 0]
     if not hits:
         return []
-    at = min(hits)[0]
-    clause = excerpt[:at]
-    cut = max(clause.rfind(f"{mark} ") for mark in ".;:,(")
-    words = clause[cut + 1:].split()
-    if cut < 0 or clause[cut] == ".":
-        words = words[1:]  # a sentence's first word is capitalised for being first
-    return [w for w in words[-3:] if w[:1].isupper()]
+    head = excerpt[:min(hits)[0]]
+    words: list[str] = []
+    while head.endswith(" ") and not head.endswith("  "):
+        word = head[:-1].rsplit(" ", 1)[-1]
+        if not (word.isalpha() and word[:1].isupper()) or "\n" in word:
+            break
+        head = head[:-1][: -len(word)]
+        if not head.strip() or head.rstrip()[-1:] in ".:;!?\n" or head.endswith("\n"):
+            break  # the run opens its sentence or line: its first word is capitalised anyway
+        words.insert(0, word)
+    return words
 
 
 def _statement_disagrees(span: Span, finding: Finding) -> bool:
@@ -181,10 +186,19 @@ def _statement_disagrees(span: Span, finding: Finding) -> bool:
         return False
     if canonical_subject(span.row.label) != finding.subject:
         return False
+    if not finding.period.startswith(("FY", "as of")):
+        return False  # a quarter's or a month's figure: a row's year says nothing of it
     year = year_of(finding.period)
     stated = [f for f in span.figures() if f.value is not None and year is not None
-              and fiscal_year(f.column) == year]
+              and fiscal_year(f.column) == year and _whole_year(f.column)]
     return bool(stated) and not any(same_amount(f.value or 0.0, finding.value) for f in stated)
+
+
+def _whole_year(column: str) -> bool:
+    """A column of a year or a year's end ("2025", "FY2025", "September 27, 2025"), not of a
+    quarter, a half or a month of it."""
+    period = parse_period(column)
+    return period is None or period.startswith(("FY", "as of"))
 
 
 # "Operating income increased $4.5 billion or 15%": the verb right before the figure
