@@ -63,9 +63,10 @@ from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
-__all__ = ["Span", "a_movement", "a_portion", "balance_side", "best_spans", "captions_table",
-           "fiscal_year_of", "fits_kind", "label_periods", "lists_things", "names_a_table",
-           "question_verb", "rank_spans", "statement_row", "statement_rows", "states_forecast"]
+__all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
+           "captions_table", "fiscal_year_of", "fits_kind", "label_periods", "lists_things",
+           "names_a_table", "question_verb", "rank_spans", "statement_row", "statement_rows",
+           "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -617,7 +618,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
               for s in pool.spans]
     qualifiers = {t for t in core if t not in item_words and any(
         term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
-        if span.row is not None and not _totals(span.row.label))}
+        if span.row is not None and not totals_row(span.row.label))}
     cause_asked = frame.answer_kind == "reason"
     # "why did margins compress?": the question's verb of change is how it asks, and any change
     # a span states answers it ("gross margin decreased"), whichever word it takes
@@ -741,11 +742,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
                 frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
             score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
-        if named and span.row is not None and _totals(span.row.label):
+        if named and span.row is not None and totals_row(span.row.label):
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
                 # cash, cash equivalents and restricted cash" for the cash)
-                more = [w for w in extra if w in span.row.label and not _totals(w)]
+                more = [w for w in extra if w in span.row.label and not totals_row(w)]
                 score += 0.0 if more else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
@@ -994,7 +995,7 @@ def _a_part_row(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
     label naming a part of it ("AWS", "North America"), not a period of a metric's table."""
     if span.row is None or not statement_row(span.row) or label_periods(span.row):
         return False
-    if _totals(span.row.label):
+    if totals_row(span.row.label):
         return False
     return not any(p.search(span.row.label) for _, ps in items for p in ps)
 
@@ -1061,16 +1062,16 @@ def balance_side(text: str, *, row: bool) -> str | None:
     return sides[0] if len(sides) == 1 else None
 
 
-_PORTION = vocabulary().cues("portion_row")
+PORTION_ROW = vocabulary().cues("portion_row")  # "current portion of", "net of current portion"
 
 
 def a_portion(label: str) -> bool:
     """A row of a portion of its line item, not the whole: "Current portion of borrowings",
     "Borrowings, net of current portion", "Non-current lease liabilities", "davon"."""
-    return _PORTION.found(label)
+    return PORTION_ROW.found(label)
 
 
-def _totals(label: str) -> bool:
+def totals_row(label: str) -> bool:
     """A row that adds up the rows above it: "Total net sales", "Consolidated", "Summe"."""
     return _TOTAL_START.begins(label) or _TOTAL_END.ends(label)
 _FORECAST = vocabulary().cues("forecast_stated")  # a sentence that states a forecast

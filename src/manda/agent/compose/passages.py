@@ -32,12 +32,13 @@ from manda.agent.spans import (
     fits_kind,
     rank_spans,
     states_forecast,
+    totals_row,
 )
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.models import Finding, Nature
-from manda.text import letter_words
+from manda.text import letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 
@@ -122,54 +123,36 @@ def _names_a_part(finding: Finding, top: Span, ask: Ask) -> bool:
     asked = set(ask.frame.ranking.terms)
     row = str(finding.attributes.get("row") or "")
     if row:  # its words outside a parenthesised gloss ("Headcount (number, month end)")
-        bare = "".join(ch for ch, depth in _outside_brackets(row) if not depth)
-        words = [w for w in (part.strip(",.:;—–-") for part in bare.split())
-                 if len(w) >= 4 and w.isalpha()]
+        words = [w for w in letter_words(without_asides(row)) if len(w) >= 4]
     else:  # a sentence: the proper name right before the line item ("Microsoft Cloud gross
         # margin", "Delivery Gross Bookings") names the part it is of
         words = [w for w in _named_before(finding.excerpt, spec.synonyms)
                  if w.lower() not in {n.lower() for n in (ask.entity or "").split()}]
     more = [w for w in words
             if not term_in(w.lower(), named) and not any(term_in(t, stems_of(w)) for t in asked)
-            and not _TOTAL_START.found(w) and not _TOTAL_END.found(w)]
+            and not totals_row(w)]
     best = stems_of(f"{top.group} {top.row.label}" if top.row is not None
                     else " ".join(_named_before(top.text, spec.synonyms)))
     return bool(more) and not any(term_in(w.lower(), best) for w in more)
 
 
-def _outside_brackets(text: str) -> list[tuple[str, int]]:
-    """Each character with how deep in parentheses it stands."""
-    out, depth = [], 0
-    for ch in text:
-        depth += ch == "("
-        out.append((ch, depth))
-        depth -= ch == ")" and depth > 0
-    return out
-
-
-_TOTAL_START = vocabulary().cues("total_row_start")
-_TOTAL_END = vocabulary().cues("total_row_end")
-
-
 def _named_before(excerpt: str, synonyms: tuple[str, ...]) -> list[str]:
-    """The capitalised words right before the first wording of the line item in a sentence, in
-    one run with it and not opening the sentence or line: "Cloud" of "Microsoft Cloud gross
-    margin percentage …" (the company's own name aside)."""
+    """The capitalised words right before the first wording of the line item, in one run with
+    it on its line, less the one that opens its sentence (capitalised for being first): "Cloud"
+    of "Microsoft Cloud gross margin percentage …"."""
     low = excerpt.lower()
-    hits = [(at, s) for s in synonyms if (at := low.find(s.lower())) > 0]
-    if not hits:
+    hits = [at for s in synonyms if (at := low.find(s.lower())) > 0]
+    if not hits or not excerpt[:min(hits)].endswith(" "):
         return []
-    head = excerpt[:min(hits)[0]]
-    words: list[str] = []
-    while head.endswith(" ") and not head.endswith("  "):
-        word = head[:-1].rsplit(" ", 1)[-1]
-        if not (word.isalpha() and word[:1].isupper()) or "\n" in word:
+    words = excerpt[:min(hits)].rsplit("\n", 1)[-1][:-1].split(" ")
+    run: list[str] = []
+    for at in range(len(words) - 1, -1, -1):
+        before = " ".join(words[:at]).rstrip()
+        if not (words[at].isalpha() and words[at][:1].isupper()) or not before or \
+                before[-1] in ".:;!?":
             break
-        head = head[:-1][: -len(word)]
-        if not head.strip() or head.rstrip()[-1:] in ".:;!?\n" or head.endswith("\n"):
-            break  # the run opens its sentence or line: its first word is capitalised anyway
-        words.insert(0, word)
-    return words
+        run.insert(0, words[at])
+    return run
 
 
 def _statement_disagrees(span: Span, finding: Finding) -> bool:
@@ -237,6 +220,12 @@ def _covers(day: date, year_end: str | None, year: int) -> bool:
     return day >= date(end_year, month, min(dd, 28)) - timedelta(days=7)
 
 
+def said_as_change(before: str) -> bool:
+    """The words before a figure say it is a change by that amount ("increased net sales by",
+    "decreased", "a foreign currency impact of"), not a level."""
+    return _CHANGE.ends(before) or _CHANGED.ends(before)
+
+
 def a_change(finding: Finding) -> bool:
     """"Changes in exchange rates increased net sales by $4.4 billion": the figure is a change,
     not the line item's level; so is a balance's movement beside its figure ("proceeds from
@@ -245,7 +234,7 @@ def a_change(finding: Finding) -> bool:
     at = finding.excerpt.find(written) if written else -1
     if at < 0:
         return False
-    if at > 0 and (_CHANGE.ends(finding.excerpt[:at]) or _CHANGED.ends(finding.excerpt[:at])):
+    if at > 0 and said_as_change(finding.excerpt[:at]):
         return True
     spec = metric_spec(finding.subject)
     if spec is None or not (spec.stock or spec.sheet):
@@ -290,14 +279,15 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
              and not term_in(t, company)]  # "Apple's" names the filer, not a line item
+    covered = all(term_in(t, own) for t in asked)
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
     if spec is not None and not any(
             re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", about, re.IGNORECASE)
-            for s in spec.synonyms) and not (top.row is not None and fits_kind(top, ask.frame)
-                                             and not all(term_in(t, own) for t in asked)):
-        return True  # the best span is about something else ("profit before tax"): no finer
-        # statement of this metric stands against the finding; but a row that names what the
-        # question qualifies its metric by ("iPhone" of "iPhone revenue") and the finding does
-        # not is the finer statement, though its label omits the metric's own word
-    return all(term_in(t, own) for t in asked)
+            for s in spec.synonyms):
+        # the best span is about something else ("profit before tax"): no finer statement of
+        # this metric stands against the finding; but a row that names what the question
+        # qualifies its metric by ("iPhone" of "iPhone revenue") and the finding does not is
+        # the finer statement, though its label omits the metric's own word
+        return covered or not (top.row is not None and fits_kind(top, ask.frame))
+    return covered
 

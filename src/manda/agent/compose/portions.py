@@ -17,12 +17,11 @@ from manda.agent.compose.leads import a_change_column, pick_figure, row_lead, wh
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of
-from manda.agent.spans import Span, a_portion, statement_rows
+from manda.agent.spans import PORTION_ROW, Span, a_portion, statement_rows
 from manda.finance.figures import Figure
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
-_PORTION = vocabulary().cues("portion_row")
 _JOINERS = vocabulary().words("portion_joiners")
 
 
@@ -51,7 +50,7 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
             first = [(other, pair), (span, chosen)] if _above(other, span, rows) \
                 else [(span, chosen), (other, pair)]
             return _added(whole, first, ask, evidence)
-    said = _PORTION.search(span.row.label)
+    said = PORTION_ROW.search(span.row.label)
     note = vocabulary().answer("portion_only", ask.language,
                                text=said.group(0) if said else span.row.label)
     return [lines[0], note, *lines[1:]]
@@ -60,7 +59,7 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
 def whole_name(label: str) -> str:
     """The line item a portion's label leaves without its portion words: "Borrowings" of
     "Current portion of borrowings" and of "Borrowings, net of current portion"."""
-    words = letter_words(_PORTION.pattern.sub(" ", label))
+    words = letter_words(PORTION_ROW.pattern.sub(" ", label))
     while words and words[0].lower() in _JOINERS:
         words.pop(0)
     while words and words[-1].lower() in _JOINERS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from manda.agent.compose.passages import said_as_change
 from manda.agent.evidence import Evidence
 from manda.agent.spans import Span
 from manda.agent.unusual import body, sentences
@@ -23,8 +24,6 @@ from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 # "decreased by $1.47 billion to $13.26 billion": a change by the first amount, to the second
-_CHANGED = vocabulary().cues("change_verb_before_figure")
-_CHANGE = vocabulary().cues("change_by")
 _TO = vocabulary().words("range_to")
 
 
@@ -92,8 +91,7 @@ def _level(sentence: str, end: int, amount: Amount, money: Sequence[Amount]) -> 
     """The amount as a level: itself, unless the words before it say it is a change ("…
     decreased by $1.47 billion to $13.26 billion"); then the level it changed to, if written
     right after it, else none."""
-    gap = sentence[end:amount.start]
-    if not (_CHANGED.ends(gap) or _CHANGE.ends(gap)):
+    if not said_as_change(sentence[end:amount.start]):
         return amount
     after = next((a for a in money if a.start >= amount.end), None)
     if after is None:
