@@ -63,10 +63,20 @@ PERIOD_FORMS = frozenset(_stem(w) for w in _WORDS.words("period_form_words"))
 _FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal", "exercice"
 
 
+def _words(text: str) -> list[str]:
+    """A text's words, an elided article or preposition left off ("l'exercice", "d'affaires"
+    are "exercice", "affaires": the part before the apostrophe is a word of form)."""
+    out = []
+    for word in _WORD.findall(text):
+        head, apostrophe, rest = word.partition("'")
+        out.append(rest if apostrophe and rest and head.lower() in _FORM else word)
+    return out
+
+
 def content_terms(question: str) -> list[str]:
     """The question's topic words, stemmed, without the words of its form."""
     out: list[str] = []
-    for word in _WORD.findall(question):
+    for word in _words(question):
         low = word.lower()
         if low in _FORM or len(low) < 3:
             continue
@@ -116,7 +126,7 @@ def coverage(text: str, terms: Sequence[str]) -> float:
 
 
 def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text)}
+    return {_stem(w) for w in _words(text)}
 
 
 def stems_of(text: str) -> set[str]:

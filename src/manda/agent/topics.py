@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from manda.finance.facilities import facility_name
+from manda.finance.vocabulary import find_line_items
 from manda.models import DocumentRole
 from manda.vocabulary import Topic, topic, topics, vocabulary
 
@@ -53,8 +54,10 @@ def shape_for(question: str) -> Shape | None:
 
     A question that names a metric is a metric question, not a topic ("management's EBITDA
     estimate" is EBITDA); topics made of metrics (the P&L) are the exception."""
+    named = [(subject, start, end) for subject, start, end in find_line_items(question)]
     for shape in SHAPES:
-        if shape.asked.search(question):
+        if any(not _inside_other_item(m.start(), m.end(), shape, named)
+               for m in shape.asked.finditer(question)):
             if shape is COVENANTS and _WORDS.cues("facility_availability").search(question) \
                     and facility_name(question) is not None:
                 return DEBT  # "headroom on the RCF" is what is left to draw, not a test
@@ -65,6 +68,15 @@ def shape_for(question: str) -> Shape | None:
 
 
 _RUNS_COMPANY = _WORDS.cues("runs_company").accents_optional()
+
+
+def _inside_other_item(start: int, end: int, shape: Shape,
+                       named: list[tuple[str, int, int]]) -> bool:
+    """The topic's word is part of a longer line item's name that is none of its subjects:
+    "caja" in "flujo de caja libre", "trésorerie" in "flux de trésorerie disponible" ask for
+    free cash flow, not for the cash and debt."""
+    return any(a <= start and end <= b and (b - a) > (end - start) and subject not in
+               shape.subjects for subject, a, b in named)
 
 
 def asked_role(question: str) -> str | None:

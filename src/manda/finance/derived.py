@@ -2,7 +2,8 @@
 
 Free cash flow is operating cash flow less capex; EBITDA is operating income plus the D&A of the
 cash flow statement; a margin is a line over revenue; working capital is current assets less
-current liabilities; DSO is receivables over revenue times 365. Each is one row of `DERIVED`;
+current liabilities; DSO is receivables over revenue times 365. Each is one row of `DERIVED`,
+named as questions name it in every language (`computed_asked:` of the language files);
 `LINE_ITEMS` names each input the way statements write it, in every language the vocabulary
 reads (a row label starts with one of them).
 """
@@ -33,24 +34,27 @@ class Derived:
     unit: Literal["currency", "percent", "days"] = "currency"
 
 
+def _asked(name: str) -> tuple[str, ...]:
+    """How a question names the metric, in every language (`computed_asked:` of the files)."""
+    return vocabulary().computed_asked(name)
+
+
 DERIVED: tuple[Derived, ...] = (
-    Derived("FCF conversion", ("fcf conversion", "free cash flow conversion", "cash conversion"),
-            ("operating cash flow",), ("capex",), over="net income", unit="percent"),
-    Derived("free cash flow", ("free cash flow", "fcf"), ("operating cash flow",), ("capex",)),
-    Derived("EBITDA margin", ("ebitda margin",), ("operating income", "d&a"), over="revenue",
+    Derived("FCF conversion", _asked("FCF conversion"), ("operating cash flow",), ("capex",),
+            over="net income", unit="percent"),
+    Derived("free cash flow", _asked("free cash flow"), ("operating cash flow",), ("capex",)),
+    Derived("EBITDA margin", _asked("EBITDA margin"), ("operating income", "d&a"),
+            over="revenue", unit="percent"),
+    Derived("EBITDA", _asked("EBITDA"), ("operating income", "d&a")),
+    Derived("operating margin", _asked("operating margin"), ("operating income",),
+            over="revenue", unit="percent"),
+    Derived("net margin", _asked("net margin"), ("net income",), over="revenue",
             unit="percent"),
-    Derived("EBITDA", ("ebitda",), ("operating income", "d&a")),
-    Derived("operating margin", ("operating margin", "operating income margin", "ebit margin"),
-            ("operating income",), over="revenue", unit="percent"),
-    Derived("net margin", ("net margin", "net profit margin", "net income margin"),
-            ("net income",), over="revenue", unit="percent"),
-    Derived("gross margin", ("gross margin percentage", "gross margin %", "gross margin rate",
-                             "gross margin"), ("gross profit",), over="revenue",
+    Derived("gross margin", _asked("gross margin"), ("gross profit",), over="revenue",
             unit="percent"),
-    Derived("working capital", ("working capital", "net working capital"),
-            ("current assets",), ("current liabilities",)),
-    Derived("DSO", ("dso", "days sales outstanding", "receivable days", "debtor days"),
-            ("receivables",), over="revenue", times=365, unit="days"),
+    Derived("working capital", _asked("working capital"), ("current assets",),
+            ("current liabilities",)),
+    Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
 )
 
 # How statements label each input, in every language (`statement_lines:` of the language files);
@@ -70,11 +74,16 @@ def _asked_pattern(metric: Derived) -> re.Pattern[str]:
 
 def asked_derived(question: str) -> Derived | None:
     """The computed metric a question asks for, if any (the first, most specific, listed)."""
+    from manda.finance.vocabulary import find_line_items
+
     for metric in DERIVED:
         if m := _asked_pattern(metric).search(question):
-            before = question[:m.start()].lower()
-            if metric.name == "EBITDA" and re.search(r"adjusted\s*$|adj\.?\s*$", before):
-                return None  # adjusted EBITDA is the company's own measure, never computed
+            if metric.name == "EBITDA" and any(
+                    subject == "adjusted ebitda" and start <= m.start() and m.end() <= end
+                    for subject, start, end in find_line_items(question)):
+                # adjusted EBITDA ("Adj. EBITDA", "EBITDA ajusté", "bereinigtes EBITDA") is the
+                # company's own measure, never computed
+                return None
             return metric
     return None
 

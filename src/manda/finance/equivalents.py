@@ -91,13 +91,27 @@ def _compiled() -> tuple[tuple[tuple[str, re.Pattern[str]], ...], ...]:
 
 
 def expansions(question: str) -> list[str]:
-    """The equivalent phrases of every line item the question names, not already in it."""
+    """The equivalent phrases of every line item the question names, not already in it; a line
+    item named in another language than English brings its wordings in every language (a
+    French question on an English filing searches "net sales" too)."""
     text = question.replace("’", "'")
     out: list[str] = []
     for group in _compiled():
         if any(pattern.search(text) for _, pattern in group):
             out += [phrase for phrase, pattern in group
                     if not pattern.search(text) and phrase not in out]
+    out += [p for p in _other_language_wordings(text) if p not in out]
+    return out
+
+
+def _other_language_wordings(text: str) -> list[str]:
+    """Every plain wording (no cue syntax), in every language, of each line item the text names
+    in a wording of another language than English, not already in it."""
+    out: list[str] = []
+    for key, start, end in _named_in_any_language(text):
+        said = text[start:end].lower()
+        out += [p for _, p in _wordings()[key]
+                if p != said and not re.search(r"[|\[\]!~*]", p) and p not in out]
     return out
 
 
@@ -112,15 +126,115 @@ def group_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
 
 
 def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]:
-    """For every line item the question names: its words in the question ("audit opinion") and
-    the patterns of all the group's phrases ("true and fair view", "unqualified opinion")."""
+    """For every line item the question names, in any language the vocabulary reads: its words
+    in the question ("audit opinion", "chiffre d'affaires") and the patterns of all its wordings
+    in every language ("true and fair view", "unqualified opinion"; "net sales", "Umsatzerlöse"),
+    so that the question's language does not decide which passage says it."""
     text = question.replace("’", "'")
     out: list[tuple[str, tuple[re.Pattern[str], ...]]] = []
-    for group in _compiled():
-        own = [m.group(0) for _, pattern in group if (m := pattern.search(text))]
-        if own:
-            out.append((max(own, key=len), tuple(pattern for _, pattern in group)))
+    taken: list[tuple[int, int]] = []
+    for n, group in enumerate(_compiled()):
+        found = [m for _, pattern in group if (m := pattern.search(text))]
+        if found:
+            own = max(found, key=lambda m: len(m.group(0)))
+            # the group's phrases, then the other languages' wordings of the same line item
+            out.append((own.group(0), tuple(pattern for _, pattern in group)
+                        + _elsewhere(n, english=False)))
+            taken += [m.span() for m in found]
+    for key, start, end in _named_in_any_language(text):
+        if any(a <= start and end <= b for a, b in taken):
+            continue  # an English group above already reads it
+        out.append((text[start:end], _everywhere()[key]))
+        taken.append((start, end))
     return out
+
+
+# ---------------------------------------------------------------- every language's wordings
+# A line item is one key across three data places: a group of `EQUIVALENTS` (its first phrase),
+# a line item of the deal vocabulary (its subject, with its wordings in every language file) and
+# a statement line computed metrics read (`statement_lines:`, its row labels in every language).
+# They meet where one's key names another ("operating income" is the vocabulary's `ebit`).
+
+
+def _subject_named(phrase: str) -> str | None:
+    """The vocabulary line item a whole phrase names ("operating income" → ebit), if any."""
+    from manda.finance.vocabulary import find_line_items
+
+    return next((s for s, start, end in find_line_items(phrase)
+                 if start == 0 and end == len(phrase)), None)
+
+
+@cache
+def _wordings() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every wording of each line item, by its key: (language, wording), English first. The
+    key is the vocabulary's subject where one names it, else the group's or line's own."""
+    from manda.vocabulary import vocabulary
+
+    words = vocabulary()
+    out: dict[str, list[tuple[str, str]]] = {}
+
+    def add(key: str, language: str, phrases: tuple[str, ...] | list[str]) -> None:
+        own = out.setdefault(_subject_named(key) or key, [])
+        own += [(language, p) for p in phrases if (language, p) not in own]
+
+    for group in EQUIVALENTS:
+        add(group[0], "en", group)
+    for code, lang in words.languages.items():
+        for subject, phrases in lang.line_items.items():
+            add(subject, code, phrases)
+        for key, line in lang.statement_lines.items():
+            add(key, code, [*line.rows, *([line.name.lower()] if line.name else [])])
+    return {key: tuple(phrases) for key, phrases in out.items()}
+
+
+def _wording_pattern(phrase: str) -> re.Pattern[str]:
+    """A wording as written in a language file (its cue syntax: "stock|stocks !option",
+    "[net] cash provided|used by|in …") or as a plain phrase of a group here."""
+    from manda.vocabulary import cues
+
+    if re.search(r"[|\[\]!~*]", phrase):
+        return cues([phrase]).pattern
+    return _pattern(phrase)
+
+
+@cache
+def _everywhere() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Every wording of each line item in every language, compiled, by key."""
+    return {key: tuple(_wording_pattern(p) for _, p in phrases)
+            for key, phrases in _wordings().items()}
+
+
+@cache
+def _elsewhere(group: int, *, english: bool) -> tuple[re.Pattern[str], ...]:
+    """The wordings of group `group`'s line item this module's group does not list: the other
+    languages' (and English's own vocabulary wordings too, with `english`)."""
+    key = _subject_named(EQUIVALENTS[group][0]) or EQUIVALENTS[group][0]
+    listed = set(EQUIVALENTS[group])
+    return tuple(_wording_pattern(p) for language, p in _wordings().get(key, ())
+                 if p not in listed and (english or language != "en"))
+
+
+@cache
+def _other_language_matcher() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """For each line item: one pattern of its wordings outside English, longest first."""
+    from manda.vocabulary import cues
+
+    return tuple((key, cues([p for lang, p in phrases if lang != "en"]).pattern)
+                 for key, phrases in _wordings().items()
+                 if any(lang != "en" for lang, _ in phrases))
+
+
+def _named_in_any_language(text: str) -> list[tuple[str, int, int]]:
+    """Every line item a text names in a wording of another language than English: (key,
+    start, end), the longest wording first where two overlap."""
+    found = [(key, m.start(), m.end()) for key, pattern in _other_language_matcher()
+             for m in pattern.finditer(text)]
+    found.sort(key=lambda t: (-(t[2] - t[1]), t[1]))
+    out: list[tuple[str, int, int]] = []
+    for key, start, end in found:
+        if not any(a < end and start < b for _, a, b in out):
+            out.append((key, start, end))
+    return sorted(out, key=lambda t: t[1])
 
 
 def asked_line_items(question: str) -> list[str]:
@@ -134,7 +248,10 @@ def asked_line_items(question: str) -> list[str]:
                 bucket = named if pattern.search(text) else others
                 if phrase not in bucket:
                     bucket.append(phrase)
-    return named + [p for p in others if p not in named]
+    named += [text[start:end].lower() for _, start, end in _named_in_any_language(text)
+              if text[start:end].lower() not in named]
+    others += _other_language_wordings(text)
+    return named + list(dict.fromkeys(p for p in others if p not in named))
 
 
 def expand_query(question: str) -> str:

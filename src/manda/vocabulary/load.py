@@ -188,6 +188,11 @@ class Vocabulary:
         own = self.languages[language].line_items.get(subject)
         return own[0] if own else subject
 
+    def computed_asked(self, name: str) -> tuple[str, ...]:
+        """How a question names a computed metric, in every language (`computed_asked:`)."""
+        return tuple(dict.fromkeys(p.lower() for lang in self.languages.values()
+                                   for p in lang.computed_asked.get(name, ())))
+
     def computed_name(self, name: str, language: str = "en") -> str:
         """A computed metric's name in an answer, in `language` where its file gives one."""
         own = self.languages.get(language)
@@ -340,6 +345,9 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
         if unknown := set(lang.statement_lines) - set(en.statement_lines):
             raise VocabularyError(f"{where}: statement lines {sorted(unknown)} are not in "
                                   "en.yaml (statement_lines:)")
+        if unknown := set(lang.computed_asked) - set(en.computed_asked):
+            raise VocabularyError(f"{where}: computed metrics {sorted(unknown)} are not in "
+                                  "en.yaml (computed_asked:)")
         if unknown := set(lang.answers) - set(en.answers):
             raise VocabularyError(f"{where}: answer wordings {sorted(unknown)} are not in en.yaml")
         if unknown := set(lang.event_kinds) - set(en.event_kinds):

@@ -300,6 +300,9 @@ class LanguageFile(_File):
     statement_lines: dict[str, StatementLineWords] = {}
     # a computed metric's name in an answer ("free cash flow" → "flux de trésorerie disponible")
     computed_metrics: dict[str, str] = {}
+    # how a question names a computed metric (whole words, any case), by its name in en.yaml's
+    # `computed_asked:` (manda.finance.derived: DERIVED); every language's names are read
+    computed_asked: dict[str, tuple[str, ...]] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
