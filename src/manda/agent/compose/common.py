@@ -29,7 +29,7 @@ from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
-from manda.finance.vocabulary import metric_spec
+from manda.finance.vocabulary import canonical_subject, find_line_items, line_item_of, metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 from manda.vocabulary import vocabulary
@@ -104,8 +104,28 @@ def was(label: str) -> str:
     return "were" if plural else "was"
 
 
-def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = True) -> str:
-    """"Revenue was €5.2M in Q3 2024 (sources: …)." or the forecast wording."""
+def named_in(label: str, language: str) -> str:
+    """A line item's label said in the answer's language, the document's own words beside it:
+    "Chiffre d'affaires (Net sales)" for a French question on an English filing. The label as it
+    stands in English, where it is the language's own wording, or names no line item."""
+    if language == "en":
+        return label
+    item = line_item_of(label)
+    subject = item.subject if item is not None else canonical_subject(label)
+    if subject is None:
+        return label
+    name = vocabulary().subject_name(subject, language)
+    own = vocabulary().languages[language].line_items.get(subject, ())
+    if name == subject or name.lower() in label.lower() or any(
+            label[start:end].lower() in own for _, start, end in find_line_items(label)):
+        return label
+    return f"{name[:1].upper()}{name[1:]} ({label})"
+
+
+def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = True,
+                   language: str = "en") -> str:
+    """"Revenue was €5.2M in Q3 2024 (sources: …)." or the forecast wording; in another
+    language, its `row_figure` wording with the line item named in it."""
     primary = reading.primary
     places = finding_places(reading, evidence)  # its statement page first (compose.stated)
     where = cite_findings([*places, *reading.support], evidence)
@@ -118,6 +138,13 @@ def value_sentence(reading: Reading, evidence: Evidence, *, with_period: bool = 
     doc = evidence.document_of(primary)
     draft = f", from a draft {dated(doc)}".rstrip() if doc is not None and doc.draft else ""
     position = net_position(reading, evidence)
+    if position is None and language != "en":
+        words = vocabulary()
+        period = words.answer("period_in", language, period=period_name(reading.period)) \
+            if with_period and reading.period else ""
+        return (words.answer("row_figure", language, item=named_in(reading.label, language),
+                             figure=shown_as_named(primary, reading.label), when=period).rstrip()
+                + f"{draft} {where}.")
     if position is None:
         return (f"{reading.label} {was(reading.label)} {shown_as_named(primary, reading.label)}"
                 f"{when}{draft} {where}.")
@@ -221,10 +248,12 @@ def conflict_sentence(reading: Reading, evidence: Evidence) -> str:
             + f", against {show(reading.primary)} in {main}{main_note}.")
 
 
-def describe_reading(reading: Reading, evidence: Evidence, assumption: str | None = None) -> str:
+def describe_reading(reading: Reading, evidence: Evidence, assumption: str | None = None,
+                     language: str = "en") -> str:
     stated = bool(assumption) and reading.period is not None and reading.period in (
         assumption or "")
-    text = with_assumption(assumption, value_sentence(reading, evidence, with_period=not stated))
+    text = with_assumption(assumption, value_sentence(reading, evidence, with_period=not stated,
+                                                      language=language))
     extra = [correction_sentence(reading, evidence), conflict_sentence(reading, evidence)]
     return " ".join([text, *[e for e in extra if e]])
 

@@ -239,7 +239,7 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
             ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
     reading = replace(reading, label=label)
-    text = describe_reading(reading, evidence, ask.assumption)
+    text = describe_reading(reading, evidence, ask.assumption, ask.language)
     for extra in (_other_nature(ask, evidence, reading),
                   _one_time_note(evidence, reading, ask.language)):
         if extra:

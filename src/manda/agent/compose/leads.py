@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.common import Ask, Draft, named_in, with_assumption
 from manda.agent.compose.first_line import asks_overview, opens_with_heading
 from manda.agent.compose.stated import sentence_sources, statement_lead
 from manda.agent.evidence import Evidence
@@ -76,7 +76,8 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
         if lead is not span and (again := _read_row(lead, ask)) is not None:
             span, (chosen, prior) = lead, again
     words, language, item = vocabulary(), ask.language, span.name()
-    text = words.answer("row_figure", language, item=item, figure=as_named(chosen, item),
+    text = words.answer("row_figure", language, item=named_in(item, language),
+                        figure=as_named(chosen, item),
                         when=when(span, chosen, evidence, language))
     if prior is not None:
         text += words.answer("row_against", language, figure=as_named(prior, item),
