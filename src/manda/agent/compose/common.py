@@ -29,7 +29,7 @@ from manda.agent.unusual import sentences, trim
 from manda.answers import Caution, Intent, SuggestedAction
 from manda.finance.amounts import scale_from_text
 from manda.finance.periods import period_sort_key
-from manda.finance.vocabulary import canonical_subject, find_line_items, line_item_of, metric_spec
+from manda.finance.vocabulary import canonical_subject, line_item_of, metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import DocumentRole, Finding, FindingStatus, SearchHit
 from manda.vocabulary import vocabulary
@@ -116,9 +116,9 @@ def named_in(label: str, language: str) -> str:
         return label
     name = vocabulary().subject_name(subject, language)
     own = vocabulary().languages[language].line_items.get(subject, ())
-    if name == subject or name.lower() in label.lower() or any(
-            label[start:end].lower() in own for _, start, end in find_line_items(label)):
-        return label
+    said = label.lower()
+    if name == subject or name.lower() in said or any(w in said for w in own):
+        return label  # the label is in the language's own words
     return f"{name[:1].upper()}{name[1:]} ({label})"
 
 
