@@ -19,11 +19,16 @@ from manda.finance.derived import asked_derived
 from manda.models import Document, DocumentStatus
 from manda.retrieval.query import read_query
 
-# an invented English annual report of a company whose year ends in December
-ENGLISH = Document(id="e1", deal_id="d", filename="Kestrel_Annual_Report.pdf", content_hash="h",
-                   file_type="pdf", size_bytes=1, version_family="f",
-                   status=DocumentStatus.COMPLETED, doc_date=date(2025, 2, 20),
-                   fiscal_year_end="--12-31")
+
+def _document(filename: str, dated: date) -> Document:
+    """An annual report of a company whose year ends in December."""
+    return Document(id=filename[:2], deal_id="d", filename=filename, content_hash="h",
+                    file_type="pdf", size_bytes=1, version_family="f",
+                    status=DocumentStatus.COMPLETED, doc_date=dated, fiscal_year_end="--12-31")
+
+
+# an invented English annual report
+ENGLISH = _document("Kestrel_Annual_Report.pdf", date(2025, 2, 20))
 KESTREL = (
     "KESTREL MARINE PLC\nCONSOLIDATED INCOME STATEMENT\n(in thousands of pounds)\n"
     "| | 2024 | 2023 |\n|---|---|---|\n| Turnover | 64,210 | 58,930 |\n"
@@ -122,11 +127,8 @@ def test_an_elided_article_is_no_part_of_the_word() -> None:
         content_terms("chiffre affaires exercice")
 
 
-# an invented French room: the annual accounts of a company whose year ends in December
-FRENCH = Document(id="f1", deal_id="d", filename="Comptes_annuels_2024.pdf", content_hash="h",
-                  file_type="pdf", size_bytes=1, version_family="f",
-                  status=DocumentStatus.COMPLETED, doc_date=date(2025, 3, 31),
-                  fiscal_year_end="--12-31")
+# an invented French room: a company's annual accounts
+FRENCH = _document("Comptes_annuels_2024.pdf", date(2025, 3, 31))
 LUMIERE = (
     "LUMIÈRE SAS\nCompte de résultat (en milliers d'euros)\n| | 2024 | 2023 |\n|---|---|---|\n"
     "| Chiffre d'affaires | 12 450 | 11 020 |\n| Achats consommés | (6 300) | (5 900) |\n"
