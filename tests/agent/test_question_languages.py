@@ -146,3 +146,28 @@ def test_an_english_question_on_a_french_room_reaches_its_rows(question: str,
                                                                figure: str) -> None:
     evidence = _evidence(*LUMIERE, doc=FRENCH)
     assert figure in _lead(question, evidence)
+
+
+RESULTS = (
+    "KESTREL MARINE PLC\nOPERATING EXPENSES\n(in thousands of pounds)\n| | 2024 | 2023 |\n"
+    "|---|---|---|\n| Research and development | 4,930 | 4,410 |\n"
+    "| Selling, general and administrative | 8,120 | 7,760 |",
+    "Kestrel's effective tax rate was 23.4% in 2024, against 22.1% in 2023, reflecting the "
+    "higher UK statutory rate.",
+    "Kestrel held cash of £9.8 million at the year end.",
+)
+
+
+@pytest.mark.parametrize(("question", "figure"), [
+    ("Combien Kestrel a-t-elle dépensé en recherche et développement en 2024 ?", "4.93 million"),
+    ("Wie viel hat Kestrel 2024 für Forschung und Entwicklung ausgegeben?", "4.93 million"),
+    ("¿Cuál fue el tipo impositivo efectivo de Kestrel en 2024?", "23.4%"),
+    ("Quel a été le taux d'imposition effectif de Kestrel en 2024 ?", "23.4%"),
+    ("Wie hoch war der effektive Steuersatz von Kestrel 2024?", "23.4%"),
+])
+def test_a_line_item_no_vocabulary_row_names_is_found_by_its_equivalents(question: str,
+                                                                          figure: str) -> None:
+    """R&D and the tax rate are named in each language's `equivalents:`; "efectivo" in "tipo
+    impositivo efectivo" is no cash asked, "Steuersatz" no company."""
+    lead = _lead(question, _evidence(*RESULTS, doc=ENGLISH))
+    assert figure in lead and "9.8 million" not in lead

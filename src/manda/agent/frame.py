@@ -22,7 +22,7 @@ from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_aske
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived, named_formula
-from manda.finance.equivalents import named_groups, named_items
+from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods
 from manda.finance.vocabulary import find_line_items, find_subjects, metric_spec
@@ -307,8 +307,13 @@ def _own_metrics(text: str) -> tuple[str, ...]:
     not asked ("revenue per active rider", "EBITDA per employee": neither revenue, nor EBITDA,
     nor the headcount)."""
     per = [(m.start(), m.end()) for m in _cues("per_unit").finditer(text)]
+    # a word of a longer line item's name in another language ("efectivo" in "tipo impositivo
+    # efectivo", the tax rate) is not the line item its word alone names (cash)
+    longer = [(a, b, key) for key, a, b in named_in_other_languages(text)]
     return _unique(s for s, start, end in find_subjects(text)
-                   if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per))
+                   if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
+                   and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
+                               for a, b, key in longer))
 
 
 def _beside(text: str, left: int, right: int) -> bool:
@@ -563,7 +568,11 @@ def _name_pattern() -> re.Pattern[str]:
 
 def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
+    # German capitalises nouns: one inside a line item's name ("effektiver Steuersatz") is none
+    items = [(a, b) for _, a, b in named_in_other_languages(text)]
     for m in _name_pattern().finditer(text):
+        if any(a <= m.start(1) and m.end(1) <= b for a, b in items):
+            continue
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
         before = text[:m.start()].split()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from manda.finance.equivalents import named_in_other_languages
 from manda.finance.facilities import facility_name
 from manda.finance.vocabulary import find_line_items
 from manda.models import DocumentRole
@@ -54,7 +55,7 @@ def shape_for(question: str) -> Shape | None:
 
     A question that names a metric is a metric question, not a topic ("management's EBITDA
     estimate" is EBITDA); topics made of metrics (the P&L) are the exception."""
-    named = [(subject, start, end) for subject, start, end in find_line_items(question)]
+    named = [*find_line_items(question), *named_in_other_languages(question)]
     for shape in SHAPES:
         if any(not _inside_other_item(m.start(), m.end(), shape, named)
                for m in shape.asked.finditer(question)):

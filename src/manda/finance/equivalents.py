@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 __all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_patterns",
-           "named_groups", "named_items"]
+           "named_groups", "named_in_other_languages", "named_items"]
 
 EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("revenue", "revenues", "net sales", "total net sales", "total net revenue", "net revenues",
@@ -108,7 +108,7 @@ def _other_language_wordings(text: str) -> list[str]:
     """Every plain wording (no cue syntax), in every language, of each line item the text names
     in a wording of another language than English, not already in it."""
     out: list[str] = []
-    for key, start, end in _named_in_any_language(text):
+    for key, start, end in named_in_other_languages(text):
         said = text[start:end].lower()
         out += [p for _, p in _wordings()[key]
                 if p != said and not re.search(r"[|\[\]!~*]", p) and p not in out]
@@ -141,7 +141,7 @@ def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]
             out.append((own.group(0), tuple(pattern for _, pattern in group)
                         + _elsewhere(n, english=False)))
             taken += [m.span() for m in found]
-    for key, start, end in _named_in_any_language(text):
+    for key, start, end in named_in_other_languages(text):
         if any(a <= start and end <= b for a, b in taken):
             continue  # an English group above already reads it
         out.append((text[start:end], _everywhere()[key]))
@@ -168,7 +168,7 @@ def _subject_named(phrase: str) -> str | None:
 def _wordings() -> dict[str, tuple[tuple[str, str], ...]]:
     """Every wording of each line item, by its key: (language, wording), English first. The
     key is the vocabulary's subject where one names it, else the group's or line's own."""
-    from manda.vocabulary import vocabulary
+    from manda.vocabulary import VocabularyError, vocabulary
 
     words = vocabulary()
     out: dict[str, list[tuple[str, str]]] = {}
@@ -179,7 +179,14 @@ def _wordings() -> dict[str, tuple[tuple[str, str], ...]]:
 
     for group in EQUIVALENTS:
         add(group[0], "en", group)
+    keys = {group[0] for group in EQUIVALENTS}
     for code, lang in words.languages.items():
+        if unknown := set(lang.equivalents) - keys:
+            raise VocabularyError(f"manda/vocabulary/languages/{code}.yaml: equivalents "
+                                  f"{sorted(unknown)} name no group of manda.finance."
+                                  "equivalents.EQUIVALENTS")
+        for key, phrases in lang.equivalents.items():
+            add(key, code, phrases)
         for subject, phrases in lang.line_items.items():
             add(subject, code, phrases)
         for key, line in lang.statement_lines.items():
@@ -224,7 +231,7 @@ def _other_language_matcher() -> tuple[tuple[str, re.Pattern[str]], ...]:
                  if any(lang != "en" for lang, _ in phrases))
 
 
-def _named_in_any_language(text: str) -> list[tuple[str, int, int]]:
+def named_in_other_languages(text: str) -> list[tuple[str, int, int]]:
     """Every line item a text names in a wording of another language than English: (key,
     start, end), the longest wording first where two overlap."""
     found = [(key, m.start(), m.end()) for key, pattern in _other_language_matcher()
@@ -248,7 +255,7 @@ def asked_line_items(question: str) -> list[str]:
                 bucket = named if pattern.search(text) else others
                 if phrase not in bucket:
                     bucket.append(phrase)
-    named += [text[start:end].lower() for _, start, end in _named_in_any_language(text)
+    named += [text[start:end].lower() for _, start, end in named_in_other_languages(text)
               if text[start:end].lower() not in named]
     others += _other_language_wordings(text)
     return named + list(dict.fromkeys(p for p in others if p not in named))

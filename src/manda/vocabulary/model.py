@@ -303,6 +303,10 @@ class LanguageFile(_File):
     # how a question names a computed metric (whole words, any case), by its name in en.yaml's
     # `computed_asked:` (manda.finance.derived: DERIVED); every language's names are read
     computed_asked: dict[str, tuple[str, ...]] = {}
+    # a language's wordings of a line item the English equivalents list names that is no line
+    # item of line_items.yaml (manda.finance.equivalents: "r&d", "tax rate", "eps"), by the
+    # list's key: a question in the language reaches the document's words for it
+    equivalents: dict[str, tuple[str, ...]] = {}
     cues: dict[str, tuple[str, ...]] = {}
     document_roles: dict[DocumentRole, RoleWords] = {}
     events: dict[str, tuple[str, ...]] = {}  # trigger words by kind of event (events.yaml)
