@@ -40,3 +40,9 @@ def test_money_paid_out_is_stated_as_a_positive_amount() -> None:
 @pytest.mark.parametrize("label", ["Cash and cash equivalents", "Net cash", "Dividend yield"])
 def test_balances_and_ratios_stay_what_they_were(label: str) -> None:
     assert canonical_subject(label) not in ("dividends paid", "share repurchases")
+
+
+@pytest.mark.parametrize("label", ["R&D tax credits", "Research and development tax credit",
+                                   "R&D incentives receivable"])
+def test_an_r_and_d_tax_credit_is_no_r_and_d_expense(label: str) -> None:
+    assert canonical_subject(label) != "research and development"
