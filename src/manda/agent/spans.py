@@ -56,9 +56,10 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
+from manda.finance.label_heads import label_subject
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.statements import StatementKind, named_statements, page_statements
-from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
+from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -716,9 +717,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is not None and frame.subjects:
-            own = canonical_subject(span.row.label)
-            if own is not None and not _same_metric(own, frame.subjects):
-                score -= SUBJECT_MISS  # "Cost of sales" is not sales
+            own = label_subject(span.row.label)
+            if (own is not None and not _same_metric(own, frame.subjects)) or (
+                    own is None and _names_inside(span.row.label, frame.subjects)):
+                score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
         fit = _kind_fit(span, frame)
         score += fit
         if fit <= 0 and frame.answer_kind in _STATED_KINDS:
@@ -795,6 +797,12 @@ def _with(span: Span, **changes: float) -> Span:
     from dataclasses import replace
 
     return replace(span, **changes)  # type: ignore[arg-type]
+
+
+def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
+    """The label names a metric asked only inside a longer label whose head is another thing
+    ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
+    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
@@ -964,7 +972,7 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     ("Net cash applied to operating activities" for the operating cash flow)."""
     if span.row is None or not frame.subjects or a_movement(span.row.label):
         return False
-    return canonical_subject(span.row.label) in frame.subjects
+    return label_subject(span.row.label) in frame.subjects
 
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
