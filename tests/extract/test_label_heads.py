@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from manda.finance.label_heads import label_line_item, label_subject
+from manda.finance.label_heads import another_thing_beside, label_line_item, label_subject
+from manda.finance.vocabulary import find_subjects
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.parsers.base import table_text
@@ -135,8 +136,8 @@ def test_a_statement_row_becomes_a_finding_of_its_head_only() -> None:
         ["Restricted cash", "1,020", "990"],
         ["Unearned revenue", "4,410", "3,870"],
     ])
-    found = {(f.subject, f.attributes.get("row")): f.value
-             for f in income + sheet if f.kind == "metric" and f.period in ("FY2024", "as of 2024-12-31")}
+    found = {(f.subject, f.attributes.get("row")): f.value for f in income + sheet
+             if f.kind == "metric" and f.period in ("FY2024", "as of 2024-12-31")}
     assert found[("revenue", "Total revenues")] == 58_210_000
     assert found[("ebit", "Operating income")] == 9_870_000
     assert found[("cash", "Cash and cash equivalents")] == 12_640_000
@@ -144,3 +145,27 @@ def test_a_statement_row_becomes_a_finding_of_its_head_only() -> None:
     named = {row for _, row in found}
     assert not named & {"Sales of marketable securities", "Net operating loss carryforwards",
                         "Restricted cash"}
+
+
+SENTENCES = [
+    ("Cash paid for income taxes was $41.2 million in 2024.", "cash"),
+    ("Restricted cash of $3.1 million is held in escrow.", "cash"),
+    ("The group had net operating loss carryforwards of $88 million.", "ebit"),
+    ("Our revenue recognition policy changed in 2024.", "revenue"),
+    ("Non-cash charges of $4.0 million were recorded.", "cash"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "subject"), SENTENCES)
+def test_a_sentence_line_item_made_another_thing_by_its_neighbour(sentence: str,
+                                                                  subject: str) -> None:
+    found = [(s, a, b) for s, a, b in find_subjects(sentence) if s == subject]
+    assert found and all(another_thing_beside(sentence, a, b) for _, a, b in found)
+
+
+def test_a_sentence_line_item_stated_plainly_stays_itself() -> None:
+    for sentence in ("Cash and cash equivalents were $12.4 million at year end.",
+                     "Revenue grew to $51.0 million, and the non-revolving term loan was $9m.",
+                     "Le chiffre d'affaires net atteint 12,4 M€."):
+        assert not any(another_thing_beside(sentence, a, b)
+                       for _, a, b in find_subjects(sentence)), sentence

@@ -24,7 +24,7 @@ from manda.vocabulary import cues, vocabulary
 from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
 from manda.vocabulary.plurals import plural_phrase
 
-__all__ = ["label_line_item", "label_subject"]
+__all__ = ["another_thing_beside", "label_line_item", "label_subject"]
 
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
@@ -179,3 +179,13 @@ def label_subject(label: str) -> str | None:
     activities")."""
     item = label_line_item(label)
     return item if item is not None and metric_spec(item) is not None else None
+
+
+def another_thing_beside(text: str, start: int, end: int) -> bool:
+    """A sentence's line item made another thing by the word right beside it: a modifier before
+    it ("restricted cash", "non-cash") or the noun after it ("operating loss carryforwards",
+    "cash paid for income taxes", "cash proceeds", "revenue recognition")."""
+    before = [m for m in _OTHER_THING.pattern.finditer(text, max(0, start - 30), end)
+              if m.end() <= start and not text[m.end():start].strip(" -")]
+    gap = len(text[end:]) - len(text[end:].lstrip(" -"))
+    return bool(before) or (gap > 0 and _OTHER_THING.pattern.match(text, end + gap) is not None)
