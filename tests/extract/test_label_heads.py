@@ -153,6 +153,7 @@ SENTENCES = [
     ("The group had net operating loss carryforwards of $88 million.", "ebit"),
     ("Our revenue recognition policy changed in 2024.", "revenue"),
     ("Non-cash charges of $4.0 million were recorded.", "cash"),
+    ("Of the notes, $41 million were settled in cash and the rest in shares.", "cash"),
 ]
 
 
