@@ -76,6 +76,7 @@ NAMES_NONE = [
     "Net income per diluted share",
     "Net loss attributable to non-controlling interests",
     "Debt securities held to maturity",
+    "Operating cash flows from finance leases",
     # French and Spanish: head first, the line item in its complement or made another thing
     "Report de perte d'exploitation",
     "Impôt sur le chiffre d'affaires",
@@ -106,8 +107,8 @@ def test_the_longest_line_item_still_wins_where_the_whole_is_one() -> None:
     d'avance" the same in French; a financing cash flow is no operating cash flow."""
     assert label_subject("Unearned revenue - current") == "deferred revenue"
     assert label_subject("Produits constatés d'avance") == "deferred revenue"
-    assert label_line_item("Financing cash flows from finance leases") == "financing cash flow"
-    assert label_subject("Financing cash flows from finance leases") is None
+    assert label_line_item("Financing cash flows, net") == "financing cash flow"
+    assert label_subject("Financing cash flows, net") is None
 
 
 def _extract(rows: list[list[str]]) -> list[Finding]:
