@@ -51,6 +51,7 @@ NAMES_IT = [
     ("Umsatzerlöse gesamt", "revenue"),
     ("Umsatzerlöse nach Regionen", "revenue"),
     ("II. Personalaufwand", "personnel costs"),
+    ("Research and Development Expense", "research and development"),
 ]
 
 NAMES_NONE = [
@@ -109,6 +110,7 @@ def test_the_longest_line_item_still_wins_where_the_whole_is_one() -> None:
     assert label_subject("Produits constatés d'avance") == "deferred revenue"
     assert label_line_item("Financing cash flows, net") == "financing cash flow"
     assert label_subject("Financing cash flows, net") is None
+    assert label_line_item("Net Cash from Investing Activities") == "investing cash flow"
 
 
 def _extract(rows: list[list[str]]) -> list[Finding]:
