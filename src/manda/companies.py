@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property, lru_cache
 
 from manda.models import Document, ParsedDocument
 from manda.vocabulary import vocabulary
@@ -147,6 +147,7 @@ def _shown(name: str) -> str:
     return " ".join(out)
 
 
+@lru_cache(maxsize=4096)
 def company_key(name: str) -> tuple[str, ...]:
     """A company's name as words to compare, without its legal form: "Amazon.com, Inc." →
     (amazon, com); "Vertex Distribution GmbH" → (vertex, distribution)."""
@@ -161,14 +162,14 @@ def same_company(a: str, b: str, links: Iterable[Sequence[str]] = ()) -> bool:
     ka, kb = company_key(a), company_key(b)
     if not ka or not kb:
         return False
-    short, long = sorted((ka, kb), key=len)
-    if long[:len(short)] == short:
+    if _leads(ka, kb):
         return True
     return any(any(_leads(ka, company_key(n)) for n in group)
                and any(_leads(kb, company_key(n)) for n in group) for group in links)
 
 
 def _leads(key: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """The words of one name lead the other's."""
     short, long = sorted((key, other), key=len)
     return bool(short) and long[:len(short)] == short
 
@@ -185,21 +186,25 @@ class RoomCompanies:
         """The company a document is of; None when the room cannot say."""
         return self.stated.get(document_id) or self.target
 
-    def names(self) -> list[str]:
-        """The room's companies, one name each: the deal's target first, then the most
-        documents first."""
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
         counts = Counter(self.stated.values())
         out: list[str] = []
         for name in [*([self.target] if self.target else []), *(n for n, _ in
                                                                  counts.most_common())]:
             if not any(same_company(name, known, self.links) for known in out):
                 out.append(name)
-        return out
+        return tuple(out)
+
+    def names(self) -> list[str]:
+        """The room's companies, one name each: the deal's target first, then the most
+        documents first."""
+        return list(self._names)
 
     @property
     def several(self) -> bool:
         """The room holds documents of more than one company."""
-        return len(self.names()) > 1
+        return len(self._names) > 1
 
     def same(self, document_a: str, document_b: str) -> bool:
         """May the two documents be of one company? (Not when each names another.)"""
