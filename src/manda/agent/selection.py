@@ -351,10 +351,11 @@ def read_fact(
     primary_docs = {f.document_id for f in best}
     conflicts: list[Finding] = []
     restated: list[Finding] = []
-    for cluster in ranked[1:]:
-        if not comparable(cluster[0].value, primary.value, cluster[0].unit, primary.unit):
+    for cluster in ([f for f in c if ours(f)] for c in ranked[1:]):
+        if not cluster or not comparable(cluster[0].value, primary.value, cluster[0].unit,
+                                         primary.unit):
             continue  # another scale or scope, not another statement of this figure
-        outside = [f for f in cluster if f.document_id not in primary_docs and ours(f)]
+        outside = [f for f in cluster if f.document_id not in primary_docs]
         if outside:  # another document disagrees: a conflict between documents
             conflicts.append(sorted(outside, key=lambda f: _authority(f, evidence, 0),
                                     reverse=True)[0])
