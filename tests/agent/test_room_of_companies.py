@@ -70,16 +70,18 @@ async def test_a_question_naming_no_company_is_answered_company_by_company(
 ) -> None:
     room = tmp_path / "room"
     room.mkdir()
-    for company, form, ebitda, product in (
-            ("Quillon Robotics", "Inc.", "48.2", "Sales of robotic arms were $210.4 million"),
-            ("Brightwater", "Inc.", "31.7", "Sales of water filters were $88.1 million"),
-            ("Orlen Marine", "Corporation", "12.9", "Charter sales were $61.0 million")):
+    for company, form, ebitda, product, assets in (
+            ("Quillon Robotics", "Inc.", "48.2", "Sales of robotic arms were $210.4 million",
+             "702.5"),
+            ("Brightwater", "Inc.", "31.7", "Sales of water filters were $88.1 million", "415.0"),
+            ("Orlen Marine", "Corporation", "12.9", "Charter sales were $61.0 million", "233.8")):
         _report(room, f"{company.split()[0]}_annual_report_2024.md",
                 f"{company.upper()} {form.upper()}\n"
                 "(Exact name of registrant as specified in its charter)\n\n"
                 "# Results of operations\n\n"
                 f"Adjusted EBITDA was ${ebitda} million in fiscal 2024, compared with the prior "
-                f"year.\n\n# Products\n\n{product} in fiscal 2024.\n")
+                f"year.\n\n# Products\n\n{product} in fiscal 2024.\n\n# Financial position\n\n"
+                f"Total assets were ${assets} million at the end of fiscal 2024.\n")
     async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
         await app.ingest.ingest("peers", [room])
         documents = await app.graph.list_documents("peers")
@@ -89,6 +91,8 @@ async def test_a_question_naming_no_company_is_answered_company_by_company(
         one = await app.answers.ask("peers", "What was Brightwater's adjusted EBITDA in 2024?")
         # a word only one company's passages say tells whose figure is asked
         arms = await app.answers.ask("peers", "What were robotic arm sales in fiscal 2024?")
+        # a line item no metric of the vocabulary names: each company's passage that states it
+        assets = await app.answers.ask("peers", "What were total assets at the end of 2024?")
     text = every.answer
     assert text.startswith("By company") and "conflict" not in text.lower()
     for company, figure in (("Quillon Robotics Inc.", "48.2"), ("Brightwater Inc.", "31.7"),
@@ -101,6 +105,10 @@ async def test_a_question_naming_no_company_is_answered_company_by_company(
     assert "31.7" in one.answer.splitlines()[0] and "48.2" not in one.answer
     assert "conflict" not in one.answer.lower()
     assert "210.4" in arms.answer.splitlines()[0] and "By company" not in arms.answer
+    lines = assets.answer.splitlines()
+    assert lines[0].startswith("By company") and len(lines) == 4
+    for company, figure in (("Quillon", "702.5"), ("Brightwater", "415.0"), ("Orlen", "233.8")):
+        assert figure in next(x for x in lines if company in x)
 
 
 async def test_in_german_each_company_reports_its_own_figure(tmp_path: Path) -> None:
