@@ -8,7 +8,9 @@ in which files arrive never matters:
 - the same subject, period and entity in two documents with no SUPERSEDES between them and values
   that differ beyond rounding CONTRADICT each other (different periods never conflict; a forecast
   is never in conflict with an actual; nor are two table rows naming different line items);
-- the same value from another document SUPPORTS it.
+- the same value from another document SUPPORTS it;
+- none of these holds between two companies' documents (`manda.companies`): a parent's or a
+  peer's figure is its own, not another statement of the target's.
 """
 
 from __future__ import annotations
