@@ -217,9 +217,10 @@ class Evidence:
     def fiscal_year_end(self) -> FiscalYearEnd | None:
         """The room's fiscal year end, as the documents retrieved were read with it (most
         often stated wins; None when none states one); of the company asked about, where the
-        question names one of the room's companies (`scope`)."""
+        question names one of the several companies whose documents the room holds (`scope`)."""
+        scope = self.scope if self.companies.several else None
         votes = Counter(d.fiscal_year_end for d in self.documents.values() if d.fiscal_year_end
-                        and (self.scope is None or d.id in self.scope))
+                        and (scope is None or d.id in scope))
         if not votes:
             return None
         return FiscalYearEnd.from_iso(max(votes.items(), key=lambda kv: (kv[1], kv[0]))[0])

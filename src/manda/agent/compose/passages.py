@@ -91,7 +91,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # "Net product sales" read as revenue, where the company's revenue is asked
     if _statement_disagrees(top, finding):
         return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
-    return _names_all(finding, top, ask, evidence)
+    return _names_all(finding, top, ask)
 
 
 def asks_change(ask: Ask) -> bool:
@@ -272,7 +272,7 @@ def _states(span: Span, finding: Finding) -> bool:
     return any(same_amount(a.value, finding.value) for a in find_amounts(span.text))
 
 
-def _names_all(finding: Finding, top: Span, ask: Ask, evidence: Evidence) -> bool:
+def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     """A finding whose place no span holds stands when its own words name everything the best
     span answers of the question (so a coarser line item does not stand for a finer one)."""
     spec = metric_spec(finding.subject)
@@ -280,10 +280,7 @@ def _names_all(finding: Finding, top: Span, ask: Ask, evidence: Evidence) -> boo
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
-    # the filer, by its document's name ("Apple_10-K_FY2025.pdf") and its own ("Apple Inc.")
-    doc = evidence.documents.get(top.source.document_id)
-    company = stems_of(" ".join(letter_words(f"{top.source.document} "
-                                             f"{doc.company if doc and doc.company else ''}")))
+    company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
              and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
