@@ -230,3 +230,24 @@ def test_a_row_of_nothing_but_zeros_does_not_answer_how_much() -> None:
     ask = Ask.of(read_question("How much cash and cash equivalents did the company hold in 2025?"))
     top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
     assert top.row is not None and "48,210" in top.text, top.text
+
+
+def test_a_share_spent_on_a_named_line_item_divides_that_items_row() -> None:
+    """"What share of revenue did they spend on research and development?": the R&D row over
+    revenue, not another expense row the question's other words ("spend") may match."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "Consolidated statements of operations (in thousands)",
+        "2024 | 2023",
+        "Revenue | 2024: 1,250,000 | 2023: 1,010,000",
+        "Research and development | 2024: 212,500 | 2023: 190,300",
+        "Sales and marketing | 2024: 301,000 | 2023: 288,000",
+        "Total costs and expenses | 2024: 1,402,000 | 2023: 1,260,000",
+        "Net loss | 2024: (152,000) | 2023: (250,000)",
+    ]))
+    draft = compose(Ask.of(read_question(
+        "What share of revenue did the company spend on research and development in 2024?")),
+        evidence)
+    first = draft.text.splitlines()[0]
+    assert "17.0%" in first and "Research and development" in first, first

@@ -38,7 +38,7 @@ from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import metric_spec
-from manda.models import Finding, Nature
+from manda.models import Document, Finding, Nature
 from manda.text import letter_words, without_asides
 from manda.vocabulary import vocabulary
 
@@ -207,6 +207,12 @@ def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evide
     if doc is None or doc.doc_date is None:
         return not years
     return all(_covers(doc.doc_date, doc.fiscal_year_end, y) for y in years)
+
+
+def document_covers(document: Document, year: int) -> bool:
+    """The document can state fiscal `year`'s result (an undated one may)."""
+    return document.doc_date is None or _covers(document.doc_date, document.fiscal_year_end,
+                                                year)
 
 
 def _covers(day: date, year_end: str | None, year: int) -> bool:
