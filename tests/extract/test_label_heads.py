@@ -90,6 +90,10 @@ NAMES_NONE = [
     "Umsatzsteuer",
     "Umsatzkostenverfahren",
     "Steuern auf Umsatzerlöse",
+    # a balance's movement or its cost is no balance outstanding
+    "Repayments of term loans",
+    "Proceeds from issuances of senior notes and borrowings",
+    "Borrowings issuance costs",
 ]
 
 
