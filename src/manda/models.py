@@ -171,6 +171,9 @@ class Document(_Model):
     path: str | None = None  # its place in the data room: "2 Financial/2.3 Audited/Accounts.pdf"
     room_index: str | None = None  # the room's own numbering of that place: "2.3.1"
     metadata: dict[str, str] = Field(default_factory=dict)  # e.g. an e-mail's from, to, subject
+    # the company it is a document of, as it names itself ("Apple Inc.", its filer or issuer:
+    # `manda.companies`); "" when it names none, None when stored before companies were read
+    company: str | None = None
     status: DocumentStatus = DocumentStatus.PENDING
     error: str | None = None
     corrections: list[CorrectionStatement] = Field(default_factory=list)

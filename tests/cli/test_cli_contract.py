@@ -102,6 +102,8 @@ def test_docs_show_each_documents_role(
     code, out, _ = run(capsys, "docs", "--deal", "targetco")
     line = next(x for x in out.splitlines() if "TargetCo_Cap_Table.csv" in x)
     assert code == 0 and "cap table" in line
+    line = next(x for x in out.splitlines() if "TargetCo_Q3_2024_Report.pdf" in x)
+    assert "TargetCo GmbH" in line  # the company the report names itself for
 
 
 def test_ask_json_carries_the_answer_id_and_its_trace_and_trace_prints_it(

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Protocol
 
 from manda.answers import Citation, SuggestedAction
+from manda.companies import RoomCompanies, room_companies
 from manda.finance.fiscal import FiscalYearEnd
 from manda.models import (
     Document,
@@ -198,15 +199,42 @@ class Evidence:
     # the later versions that supersede a document, by document id (file names)
     superseded_by: dict[str, list[str]] = field(default_factory=dict)
     versions_read: bool = False  # `superseded_by` was read from the deal's relations
+    # the deal's id and name, and the names its team said are one company: which company of
+    # the room is the deal's own (`manda.companies.room_companies`)
+    deal_names: tuple[str, ...] = ()
+    entity_links: tuple[tuple[str, ...], ...] = ()
     _index: dict[tuple[str, str], list[Source]] | None = field(default=None, repr=False)
+    _companies: RoomCompanies | None = field(default=None, repr=False)
+
+    @property
+    def companies(self) -> RoomCompanies:
+        """The company of each document of the room, read together (read once)."""
+        if self._companies is None:
+            self._companies = room_companies(list(self.documents.values()), self.deal_names,
+                                             self.entity_links)
+        return self._companies
 
     def fiscal_year_end(self) -> FiscalYearEnd | None:
         """The room's fiscal year end, as the documents retrieved were read with it (most
-        often stated wins; None when none states one)."""
-        votes = Counter(d.fiscal_year_end for d in self.documents.values() if d.fiscal_year_end)
+        often stated wins; None when none states one); of the company asked about, where the
+        question names one of the several companies whose documents the room holds (`scope`)."""
+        scope = self.scope if self.companies.several else None
+        votes = Counter(d.fiscal_year_end for d in self.documents.values() if d.fiscal_year_end
+                        and (scope is None or d.id in scope))
         if not votes:
             return None
         return FiscalYearEnd.from_iso(max(votes.items(), key=lambda kv: (kv[1], kv[0]))[0])
+
+    def of_documents(self, document_ids: Iterable[str]) -> Evidence:
+        """This evidence as one company's documents hold it: its passages and findings there
+        only, read as a question naming that company reads them (`scope`); citations and
+        what is noted are shared with this evidence."""
+        ids = frozenset(document_ids)
+        return replace(
+            self, scope=ids, documents={k: d for k, d in self.documents.items() if k in ids},
+            hits=[h for h in self.hits if h.document_id in ids],
+            findings={k: f for k, f in self.findings.items() if f.document_id in ids},
+            _index=None)
 
     # ---- adding
     def admits_hit(self, hit: SearchHit) -> bool:

@@ -63,6 +63,7 @@ from manda.answers import (
     SuggestedAction,
     caution,
 )
+from manda.companies import same_company
 from manda.errors import BackendUnavailableError
 from manda.finance.fiscal import label_fiscal_parts
 from manda.llm.calls import ANSWER
@@ -109,7 +110,10 @@ async def load_context(state: AnswerState, runtime: Runtime[AgentContext]) -> di
     if conversation is None or (conversation.deal_id and conversation.deal_id != deal_id):
         conversation = Conversation(id=conversation_id, deal_id=deal_id)
     documents = await ctx.graph.list_documents(deal_id)
-    evidence = Evidence(documents={d.id: d for d in documents})
+    deal = await ctx.graph.get_deal(deal_id)
+    evidence = Evidence(documents={d.id: d for d in documents},
+                        deal_names=(deal_id, deal.name if deal else ""),
+                        entity_links=tuple(tuple(g) for g in (deal.entity_links if deal else [])))
     return {"conversation": conversation, "evidence": evidence, "notices": notices,
             "memory_down": memory_down,
             "tool_calls_used": 0, "iterations": 0, "reprompts": 0, "limit_hit": None,
@@ -166,10 +170,14 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
 
 
 def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
-    """The company the deal is about, named by the deal id or by most of its file names."""
+    """The company the deal is about, named by the deal id or by most of its file names, or
+    the deal's own company among the several whose documents the room holds."""
     key = re.sub(r"[^a-z0-9]", "", entity.lower())
     if not key:
         return False
+    room = evidence.companies
+    if room.several and room.target is not None:
+        return same_company(room.target, entity, room.links)
     # a company by its full name: "Rheintal Antriebstechnik GmbH" is the deal "rheintal"
     first = re.sub(r"[^a-z0-9]", "", entity.split()[0].lower()) if company_like(entity) else ""
     keys = {key} | ({first} if len(first) >= 4 else set())
@@ -180,8 +188,15 @@ def _names_the_target(entity: str, deal_id: str, evidence: Evidence) -> bool:
 
 
 def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
-    """The documents named after the company `entity` ("Apple" → Apple_10-K_FY2025.pdf), when
-    the room also holds other documents; None for a person's name or a name no file carries."""
+    """The documents of the company `entity` ("Apple" → the filings whose registrant is Apple
+    Inc., else those named after it: Apple_10-K_FY2025.pdf), when the room also holds other
+    documents; None for a person's name or a name no document is of."""
+    room = evidence.companies
+    if room.several:
+        # "Microsoft Cloud": a business named after its company is that company's
+        own = frozenset(d for d in evidence.documents if room.is_of(d, entity))
+        if own and len(own) < len(evidence.documents):
+            return own
     wanted = name_words(entity)
     if not company_like(entity):
         # "Microsoft Cloud" (a business of the company whose files the room holds) scopes to

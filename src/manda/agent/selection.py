@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from manda.agent.evidence import Evidence
+from manda.companies import same_company
 from manda.finance.amounts import (
     find_amounts,
     format_amount,
@@ -133,24 +134,36 @@ def is_clean(finding: Finding) -> bool:
 def findings_for(
     evidence: Evidence, subject: str, *, entity: str | None = None, exact_entity: bool = False
 ) -> list[Finding]:
+    """The findings of `subject`, those of `entity` first (only those: `exact_entity`). In a
+    room of several companies' documents whose deal has a target, a question that names no
+    company is the target's: its documents' findings first."""
     keys = subject_keys(subject)
+    room = evidence.companies
+    owner = room.of if room.several else (lambda _: None)
     out: list[Finding] = []
     for finding in evidence.usable_findings():
         if not is_clean(finding) or subject_base(finding.subject) not in keys:
             continue
-        if entity and exact_entity and not _same_entity(finding, entity):
+        if entity and exact_entity and not _same_entity(finding, entity,
+                                                        owner(finding.document_id)):
             continue
         out.append(finding)
     if entity and not exact_entity:
-        named = [f for f in out if _same_entity(f, entity)]
+        named = [f for f in out if _same_entity(f, entity, owner(f.document_id))]
         return named or out
+    if not entity and evidence.scope is None and room.several and room.target:
+        return [f for f in out if room.is_target(f.document_id)] or out
     return out
 
 
-def _same_entity(finding: Finding, entity: str) -> bool:
+def _same_entity(finding: Finding, entity: str, company: str | None = None) -> bool:
+    """The finding names `entity`, or its document is that company's (`company`: the
+    document's, in a room of several companies)."""
     wanted = entity.lower()
     have = " ".join(filter(None, [finding.entity, finding.subject.partition(":")[2]])).lower()
-    return bool(have) and (wanted in have or have.split()[0] in wanted)
+    if have and (wanted in have or have.split()[0] in wanted):
+        return True
+    return company is not None and same_company(company, entity)
 
 
 def periods_of(findings: Iterable[Finding]) -> list[str]:
@@ -330,12 +343,20 @@ def read_fact(
     best = ranked[0]
     best.sort(key=lambda f: _authority(f, evidence, 0), reverse=True)
     primary = best[0]
-    support = one_per_document([f for f in best[1:] if f.document_id != primary.document_id])
+
+    def ours(finding: Finding) -> bool:
+        """Of the primary's company: another's figure neither confirms, contradicts nor
+        corrects it."""
+        return evidence.companies.same(finding.document_id, primary.document_id)
+
+    support = one_per_document([f for f in best[1:]
+                                if f.document_id != primary.document_id and ours(f)])
     primary_docs = {f.document_id for f in best}
     conflicts: list[Finding] = []
     restated: list[Finding] = []
-    for cluster in ranked[1:]:
-        if not comparable(cluster[0].value, primary.value, cluster[0].unit, primary.unit):
+    for cluster in ([f for f in c if ours(f)] for c in ranked[1:]):
+        if not cluster or not comparable(cluster[0].value, primary.value, cluster[0].unit,
+                                         primary.unit):
             continue  # another scale or scope, not another statement of this figure
         outside = [f for f in cluster if f.document_id not in primary_docs]
         if outside:  # another document disagrees: a conflict between documents
@@ -344,7 +365,7 @@ def read_fact(
         else:  # the same document also states another value: what it corrects, or a comparison
             restated += [f for f in cluster if is_correction_statement(f)]
     old = [f for f in corrected
-           if f.value is not None and primary.value is not None
+           if f.value is not None and primary.value is not None and ours(f)
            and not same_amount(f.value, primary.value)]
     return Reading(
         subject=subject,

@@ -55,9 +55,10 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
+from manda.finance.label_heads import label_subject
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.statements import StatementKind, named_statements, page_statements
-from manda.finance.vocabulary import canonical_subject, find_line_items, metric_spec
+from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -98,6 +99,9 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
+# a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
+# states the item's figures, it states none of it
+NIL_ROW = 0.1
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
@@ -631,9 +635,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is not None and frame.subjects:
-            own = canonical_subject(span.row.label)
-            if own is not None and not _same_metric(own, frame.subjects):
-                score -= SUBJECT_MISS  # "Cost of sales" is not sales
+            own = label_subject(span.row.label)
+            if (own is not None and not _same_metric(own, frame.subjects)) or (
+                    own is None and _names_inside(span.row.label, frame.subjects)):
+                score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
         fit = _kind_fit(span, frame)
         score += fit
         if fit <= 0 and frame.answer_kind in _STATED_KINDS:
@@ -665,6 +670,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += 0.0 if more else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
+        if span.row is not None and frame.answer_kind in ("figure", "rate") and _nil_row(span):
+            score -= NIL_ROW
         score += MEANING * evidence.meaning.get(span.text, 0.0)
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
@@ -674,6 +681,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                             placed=placed))
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _nil_row(span: Span) -> bool:
+    """Every figure of the row is nil: zeros or dashes."""
+    figures = span.figures()
+    return bool(figures) and all(f.none or not f.value for f in figures)
 
 
 def _named_by_document(span: Span, core: Sequence[str]) -> set[str]:
@@ -710,6 +723,12 @@ def _with(span: Span, **changes: float) -> Span:
     from dataclasses import replace
 
     return replace(span, **changes)  # type: ignore[arg-type]
+
+
+def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
+    """The label names a metric asked only inside a longer label whose head is another thing
+    ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
+    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
@@ -879,7 +898,7 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     ("Net cash applied to operating activities" for the operating cash flow)."""
     if span.row is None or not frame.subjects or a_movement(span.row.label):
         return False
-    return canonical_subject(span.row.label) in frame.subjects
+    return label_subject(span.row.label) in frame.subjects
 
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],

@@ -141,7 +141,8 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
 
     from manda.ingest.expand import room_tree
 
-    table = Table("document", "index", "role", "type", "status", "date", "units", "notes")
+    table = Table("document", "index", "company", "role", "type", "status", "date", "units",
+                  "notes")
     for row in room_tree(documents):
         label = escape("  " * row.depth + row.label)
         d = row.document
@@ -156,8 +157,8 @@ async def docs(args: argparse.Namespace, settings: Settings) -> int:
         if d.metadata.get("from"):
             notes = ", ".join(x for x in (f"from {d.metadata['from']}", notes) if x)
         table.add_row(
-            label, d.room_index or "", d.role.label, d.file_type, d.status.value,
-            str(d.doc_date or ""), str(d.units), notes,
+            label, d.room_index or "", escape(d.company or ""), d.role.label, d.file_type,
+            d.status.value, str(d.doc_date or ""), str(d.units), notes,
         )
     out.print(table)
     return 0

@@ -8,7 +8,9 @@ in which files arrive never matters:
 - the same subject, period and entity in two documents with no SUPERSEDES between them and values
   that differ beyond rounding CONTRADICT each other (different periods never conflict; a forecast
   is never in conflict with an actual; nor are two table rows naming different line items);
-- the same value from another document SUPPORTS it.
+- the same value from another document SUPPORTS it;
+- none of these holds between two companies' documents (`manda.companies`): a parent's or a
+  peer's figure is its own, not another statement of the target's.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from manda.companies import RoomCompanies, room_companies
 from manda.finance.amounts import format_amount, same_amount
 from manda.finance.compare import comparable, different_line_items
 from manda.finance.growth import growth_basis
@@ -150,12 +153,16 @@ def plan_finding_relations(
     documents: Sequence[Document],
     between_documents: Sequence[Relation],
     findings: Sequence[Finding],
+    companies: RoomCompanies | None = None,
 ) -> RelationPlan:
     """The relations between `findings`, given the documents' SUPERSEDES. Findings of
-    different subjects are never related, so a deal's findings may come one subject at a time."""
+    different subjects are never related, so a deal's findings may come one subject at a time;
+    nor are two companies' figures (`companies`: the room's, read from `documents` when not
+    given), which neither confirm, contradict nor correct one another."""
     plan = RelationPlan()
     replaces = _superseded_documents(between_documents)
     by_doc = {d.id: d for d in documents}
+    room = companies if companies is not None else room_companies(documents)
 
     groups: dict[tuple[str, ...], list[Finding]] = defaultdict(list)
     for finding in findings:
@@ -169,10 +176,11 @@ def plan_finding_relations(
         # store does not count them while it stays rejected) so an undone rejection counts again
         decided = [f for f in members if f.status is not FindingStatus.REJECTED]
         for a, b in _version_pairs(decided, versions):
-            _supersede(plan, a, b, replaces, by_doc)
+            if room.same(a.document_id, b.document_id):
+                _supersede(plan, a, b, replaces, by_doc)
     for members in groups.values():
         live = [f for f in members if f.id not in plan.superseded]
-        _compare_clusters(plan, live, replaces, by_doc)
+        _compare_clusters(plan, live, replaces, by_doc, room)
     return plan
 
 
@@ -230,8 +238,10 @@ def _compare_clusters(
     live: Sequence[Finding],
     replaces: dict[str, set[str]],
     by_doc: dict[str, Document],
+    room: RoomCompanies,
 ) -> None:
-    """Confirmations point at their cluster's anchor and conflicts at the other clusters' anchors.
+    """Confirmations point at their cluster's anchor and conflicts at the other clusters' anchors
+    (of the same company: another company's figure is no statement of this one).
 
     Linear in the findings (times the few distinct values), where all pairs would grow with the
     square of the documents restating a fact.
@@ -243,7 +253,8 @@ def _compare_clusters(
             targets = [cluster[0]] + [other[0] for j, other in enumerate(clusters) if j != index]
             for target in targets:
                 pair = frozenset((member.id, target.id))
-                if target.document_id == member.document_id or pair in related:
+                if (target.document_id == member.document_id or pair in related
+                        or not room.same(member.document_id, target.document_id)):
                     continue
                 related.add(pair)
                 _compare(plan, member, target, replaces, by_doc)

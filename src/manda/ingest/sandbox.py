@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from manda.companies import company_of
 from manda.errors import UnreadableFileError
 from manda.finance.fiscal import learn_fiscal_year_end
 from manda.ingest.chunking import chunk_document
@@ -95,6 +96,7 @@ def read_file(
             "authoritative": profile.authoritative,
             "draft": document.draft or profile.draft,
             "metadata": parsed.metadata,
+            "company": company_of(parsed) or "",
             "corrections": find_correction_statements(parsed),
             "headings_read": True,
         }

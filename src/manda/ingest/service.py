@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
 from manda.checksums import file_sha256
+from manda.companies import room_companies
 from manda.embed.port import Embedder
 from manda.errors import BackendUnavailableError, UnreadableFileError
 from manda.finance.amounts import format_amount
@@ -541,9 +542,10 @@ class IngestService:
     async def _refresh(self, document: Document, path: Path, name: str) -> None:
         """A document stored by an earlier version gets what that version did not read, without
         re-extraction: its role (read before roles were), its passages' heading paths (stored
-        before those were kept). Done once: the document then says so."""
+        before those were kept), its company (read before companies were). Done once: the
+        document then says so."""
         role_unknown = document.role is DocumentRole.OTHER
-        if not role_unknown and document.headings_read:
+        if not role_unknown and document.headings_read and document.company is not None:
             return
         try:  # read in the sandbox like any file: the same limits hold
             reading: FileReading | None = await self._sandbox.read(path, name, document, None)
@@ -553,6 +555,8 @@ class IngestService:
         if reading is not None and role_unknown and reading.profile.role is not DocumentRole.OTHER:
             update |= {"role": reading.profile.role,
                        "is_irl": document.is_irl or reading.profile.is_irl}
+        if document.company is None:
+            update["company"] = (reading.document.company or "") if reading is not None else ""
         if not document.headings_read:
             if reading is not None:
                 stored = await self._graph.list_chunks(document.deal_id, document.id)
@@ -854,6 +858,9 @@ class IngestService:
         ]
         between_documents = document_supersessions(documents)
         names = {d.id: d.filename for d in documents}
+        deal = await self._graph.get_deal(deal_id)
+        companies = room_companies(documents, (deal_id, deal.name if deal else ""),
+                                   deal.entity_links if deal else ())
         read: dict[str, set[str]] = {}
 
         async def undone() -> set[str]:
@@ -874,7 +881,7 @@ class IngestService:
                 deal_id, between_documents,
                 await self._graph.list_findings(deal_id, subject=subject), batch, names, report,
                 undone)
-            plan = plan_finding_relations(documents, between_documents, findings)
+            plan = plan_finding_relations(documents, between_documents, findings, companies)
             relations.extend(plan.relations)
             by_id = {f.id: f for f in findings}
             labels.update((f.id, f"{f.label} {f.period}".strip()) for f in findings

@@ -188,8 +188,9 @@ class Cues:
 
 @cache
 def _compiled(phrases: tuple[str, ...], loose: bool = False) -> re.Pattern[str]:
-    # longest first, so "net revenue retention" wins over "net revenue" at the same place
-    ordered = sorted(set(phrases), key=lambda p: (-len(p), p))
+    # longest first, so "net revenue retention" wins over "net revenue" at the same place (a
+    # phrase's length is its words', not its "!not followed by" list's)
+    ordered = sorted(set(phrases), key=lambda p: (-len(p.split(" !")[0]), p))
     body = "|".join(f"(?:{compile_phrase(p, loose)})" for p in ordered) or r"(?!x)x"
     return re.compile(body, re.IGNORECASE)
 

@@ -474,6 +474,7 @@ def load() -> Vocabulary:
     line_items = tuple(
         LineItem(subject=row.subject, label=row.label, unit_kind=row.unit, family=row.family,
                  stock=row.stock, cost=row.cost, metric=row.metric, sheet=row.sheet,
+                 adjective=row.adjective,
                  synonyms=_with_plural_wordings(row.subject, languages))
         for row in items.line_items)
     topics = tuple(_topic(row, languages) for row in table.topics)

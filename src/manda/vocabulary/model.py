@@ -53,6 +53,7 @@ class LineItemRow(_File):
     cost: bool = False
     metric: bool = True
     sheet: bool = False
+    adjective: bool = False
 
 
 class LineItemTable(_File):
@@ -333,6 +334,10 @@ class LanguageFile(_File):
     plural_endings: tuple[str, ...] = ()
     # which words of a topic's term take the plural (manda.vocabulary.plurals)
     plural: PluralRule = PluralRule()
+    # where a noun phrase puts its head: last ("operating loss carryforwards" is carryforwards,
+    # "Umsatzerlöse" Erlöse) or first ("report de perte d'exploitation" is a report): how a row
+    # label names its line item (manda.finance.label_heads)
+    noun_head: Literal["first", "last"] = "last"
 
 
 # ---------------------------------------------------------------- as the code reads them
@@ -464,6 +469,9 @@ class LineItem:
     cost: bool = False
     metric: bool = True  # extracted as findings; else only read where a statement names it
     sheet: bool = False  # a balance-sheet line
+    # its wordings qualify what they name ("non-recurring", "one-off"): a label they touch is one
+    # ("Non-recurring legal settlement"), wherever they stand in it
+    adjective: bool = False
 
     @property
     def group(self) -> str:

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date, timedelta
 
-from manda.agent.compose import computed, evidence_first, passages, ranking
+from manda.agent.compose import by_company, computed, evidence_first, passages, ranking
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -79,6 +79,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             why=vocabulary().answer("not_mentioned", ask.language, name=ask.entity),
             category="General",
         )
+    if (each := by_company.answer(ask, evidence, compose)) is not None:
+        return each  # "net income in fiscal 2025" in a room of several companies' filings
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
         # metric's own figure does not answer; the sentence stating the share does, else the

@@ -35,9 +35,10 @@ from manda.agent.spans import (
     totals_row,
 )
 from manda.finance.amounts import find_amounts, same_amount
+from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
-from manda.finance.vocabulary import canonical_subject, metric_spec
-from manda.models import Finding, Nature
+from manda.finance.vocabulary import metric_spec
+from manda.models import Document, Finding, Nature
 from manda.text import letter_words, without_asides
 from manda.vocabulary import vocabulary
 
@@ -167,7 +168,7 @@ def _statement_disagrees(span: Span, finding: Finding) -> bool:
         return False  # two tables' rows: neither is the statement's own
     if span.source.document_id != finding.document_id or finding.period is None:
         return False
-    if canonical_subject(span.row.label) != finding.subject:
+    if label_subject(span.row.label) != finding.subject:
         return False
     if not finding.period.startswith(("FY", "as of")):
         return False  # a quarter's or a month's figure: a row's year says nothing of it
@@ -206,6 +207,12 @@ def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evide
     if doc is None or doc.doc_date is None:
         return not years
     return all(_covers(doc.doc_date, doc.fiscal_year_end, y) for y in years)
+
+
+def document_covers(document: Document, year: int) -> bool:
+    """The document can state fiscal `year`'s result (an undated one may)."""
+    return document.doc_date is None or _covers(document.doc_date, document.fiscal_year_end,
+                                                year)
 
 
 def _covers(day: date, year_end: str | None, year: int) -> bool:

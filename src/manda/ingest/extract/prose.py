@@ -18,6 +18,7 @@ from typing import TypeVar
 from manda.finance.amounts import Amount, find_amounts, multiplied
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
+from manda.finance.label_heads import another_thing_beside
 from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
@@ -652,8 +653,10 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
     if not amounts:
         return [], set()
     periods = find_periods(text)
+    # "restricted cash", "operating loss carryforwards", "cash paid for taxes": none of them
     subjects = [s for s in find_subjects(text)
-                if not _RECEIPT_OF.search(text[max(0, s[1] - 40) : s[1]])]
+                if not _RECEIPT_OF.search(text[max(0, s[1] - 40) : s[1]])
+                and not another_thing_beside(text, s[1], s[2])]
     headings = _forecast_headings(text)
     paragraphs = paragraph_spans(text)
     injected = [p for p in paragraphs if looks_like_instruction(text[p[0] : p[1]])]

@@ -22,10 +22,11 @@ from manda.finance.amounts import (
 )
 from manda.finance.figures import column_date
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
+from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.signs import signed_as_named
 from manda.finance.statements import StatementKind, page_statements
-from manda.finance.vocabulary import MetricSpec, canonical_subject, metric_spec
+from manda.finance.vocabulary import MetricSpec, metric_spec
 from manda.ingest.extract.candidates import (
     Candidate,
     SectionView,
@@ -511,8 +512,9 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
     _label_year_total(rows[header], columns, view.fiscal_year_end)
     first = min(columns)
     # "Headcount at 31 Dec 2023" over department rows: the column names the metric and only the
-    # total row states it for the company.
-    by_column = {c: metric_spec(canonical_subject(rows[header][c]) or "") for c in columns}
+    # total row states it for the company. A label names a metric by its head ("Unearned
+    # revenue", "Cash paid for interest" name none).
+    by_column = {c: metric_spec(label_subject(rows[header][c]) or "") for c in columns}
     breakdown = any(spec is not None for spec in by_column.values())
     # a row of a P&L or cash-flow statement is a flow over its period ("Loss on extinguishment
     # of debt", "Repayments of term loan"): never the balance of a line it names
@@ -525,7 +527,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             continue
         if breakdown and not is_total_row(row[label_col]):
             continue
-        row_spec = None if breakdown else metric_spec(canonical_subject(row[label_col]) or "")
+        row_spec = None if breakdown else metric_spec(label_subject(row[label_col]) or "")
         if row_spec is not None and ((flows and row_spec.stock) or (
                 row_spec.unit_kind == "currency" and _PER_SHARE.found(row[label_col]))):
             continue  # "Net loss per share": one share's amount, not the line's
@@ -572,7 +574,7 @@ def _transposed(view: SectionView, grid: _Grid, context: str) -> list[Candidate]
     rows = grid.rows
     periods = {r: _period_of(row[0], view) for r, row in enumerate(rows) if r > 0}
     data = [r for r, p in periods.items() if p]
-    specs = {c: metric_spec(canonical_subject(cell) or "") for c, cell in enumerate(rows[0])}
+    specs = {c: metric_spec(label_subject(cell) or "") for c, cell in enumerate(rows[0])}
     specs = {c: s for c, s in specs.items() if s is not None and c > 0}
     if not data or not specs:
         return None
@@ -597,7 +599,7 @@ def _kpi_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] 
     evidence = "narrative" if view.period else "mention"
     out: list[Candidate] = []
     for r, row in enumerate(grid.rows):
-        spec = metric_spec(canonical_subject(row[0]) or "") if len(row) > 1 else None
+        spec = metric_spec(label_subject(row[0]) or "") if len(row) > 1 else None
         if spec is None:
             continue
         forecast = view.forecast or says_forecast(row[0])

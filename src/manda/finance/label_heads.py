@@ -1,0 +1,191 @@
+"""A row label's head: the line item a label IS, not one it names inside a longer label.
+
+"Americas net sales", "Revenue, net", "Chiffre d'affaires net" and "Umsatzerlöse" are revenue;
+"Net operating loss carryforwards" (a tax asset), "Cash paid for interest" (a payment), "Unearned
+revenue" (a liability), "Proceeds from sales of marketable securities" and "Report de perte
+d'exploitation" are none of the line items they contain. A label names line item X when X is the
+head of the label's leading phrase, once the allowed qualifiers are set aside: total, net,
+adjusted, a period, a unit, a parenthesised gloss, a leading number, a segment before X, a
+complement after it ("Revenue from contracts with customers"). English and German put a noun
+phrase's head last, French and Spanish first (`noun_head` of each language file); the words
+(complements, qualifiers, what makes a line item another thing) are the language files'
+`label_*` cue sets.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache, lru_cache
+
+from manda.finance.periods import find_periods
+from manda.finance.vocabulary import LINE_ITEMS, find_line_items, metric_spec
+from manda.vocabulary import cues, vocabulary
+from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
+from manda.vocabulary.plurals import plural_phrase
+
+__all__ = ["another_thing_beside", "label_line_item", "label_subject"]
+
+_WORDS = vocabulary()
+_COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
+_COORDINATOR = _WORDS.cues("label_coordinator")  # "and", "et", "und"
+_OTHER_THING = _WORDS.cues("label_other_thing")  # "unearned", "carryforwards", "différé"
+_OTHER_COMPLEMENT = _WORDS.cues("label_other_complement")  # "of … securities", "per share"
+# the actual/budget words of a column header qualify a label's line item too ("EBITDA budget")
+_QUALIFIER = _WORDS.cues("label_qualifier") | cues(
+    w for lang in _WORDS.languages.values() for w in lang.periods.header_words)
+_ADJECTIVES = frozenset(m.subject for m in LINE_ITEMS if m.adjective)
+
+_GLOSS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# "1.", "A.1)", "B. IV.", "a)", "•": a label's leading numbering or bullet
+_NUMBERING = re.compile(r"^\s*(?:(?:(?:[IVXLC]+|[A-Za-z]|\d+)(?:\.\d+)*[.)]|[•▪·*–—-])\s*)+")
+_FOOTNOTE = re.compile(r"[\s*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰:]+$")
+# where a label's leading phrase ends, whatever its language: a comma, a semicolon, a dash
+# between spaces ("Revenue — Europe", "Deferred revenue - current"), an em or en dash
+_STOP = re.compile(r"[,;|]|\s[-–—]+\s|[–—]")
+_COLON = re.compile(r"(?<!\d):(?!\d)")
+_SYMBOLS = "€$£¥%"
+
+
+@cache
+def _head_first_wordings() -> frozenset[str]:
+    """Line-item wordings of the languages that put a noun phrase's head first."""
+    return frozenset(
+        _norm(w) for lang in _WORDS.languages.values() if lang.noun_head == "first"
+        for words in lang.line_items.values() for s in words
+        for w in (s, plural_phrase(s, lang.plural)) if w)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("’", "'").split())
+
+
+def _unit(token: str) -> bool:
+    """A unit after a line item ("€m", "EUR", "TEUR", "k"): it says the scale, not the item."""
+    word = token.strip(_SYMBOLS + ".()").lower()
+    return not word or word in MULTIPLIERS or word in CODES or word in CURRENCY_WORDS or any(
+        word == unit.lower() for unit in THOUSANDS_UNITS)
+
+
+def _qualifiers_only(text: str) -> bool:
+    """Nothing but qualifiers, units and punctuation: "net", "(€k)", "as reported", "%"."""
+    rest = _QUALIFIER.pattern.sub(" ", text)
+    return all(_unit(t) for t in re.split(r"[\s/]+", rest.strip(" .:-–—")) if t)
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _outside(start: int, end: int, items: list[tuple[str, int, int]]) -> bool:
+    return not any(s < end and start < e for _, s, e in items)
+
+
+def _phrase_end(text: str, start: int, items: list[tuple[str, int, int]]) -> tuple[int, int]:
+    """Where the label's leading phrase ends, and where its complement does: at the first stop
+    or complement word outside a line item's wording ("Cost of sales" keeps its "of")."""
+    stops = [m.start() for m in _STOP.finditer(text, start) if _outside(m.start(), m.end(), items)]
+    stop = min(stops, default=len(text))
+    words = [m.start() for m in _COMPLEMENT.pattern.finditer(text, start)
+             if m.start() < stop and _outside(m.start(), m.end(), items)]
+    return (words[0] if words else stop), stop
+
+
+def _conjuncts(text: str, start: int, end: int,
+               items: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+    """The phrase's coordinated heads: "Bank loans | overdrafts"."""
+    cuts = [m for m in _COORDINATOR.pattern.finditer(text, start, end)
+            if _outside(m.start(), m.end(), items)]
+    bounds = [start, *(x for m in cuts for x in (m.start(), m.end())), end]
+    return list(zip(bounds[::2], bounds[1::2], strict=True))
+
+
+def _head_of_conjunct(text: str, start: int, end: int,
+                      items: list[tuple[str, int, int]]) -> str | None:
+    inside = [i for i in items if start <= i[1] and i[2] <= end]
+    if not inside:
+        return None
+    rest = _blank(text[:end], [(s, e) for _, s, e in inside])[start:]
+    if _OTHER_THING.search(rest):  # "Unearned …", "… carryforwards", "… différé"
+        return None
+    last = inside[-1]
+    if _qualifiers_only(text[last[2]:end]):  # head last: "Americas net sales", "Umsatz gesamt"
+        return last[0]
+    first = inside[0]
+    if _norm(text[first[1]:first[2]]) in _head_first_wordings():  # "Ventas netas de la zona"
+        return first[0]
+    return None
+
+
+def _head_of_phrase(text: str) -> str | None:
+    """The line item heading one phrase without glosses, or None."""
+    periods = [(s, e) for _, s, e in find_periods(text, bare_years=True)]
+    text = _blank(text, periods)
+    items = find_line_items(text)
+    if not items:
+        return None
+    start = len(text) - len(text.lstrip())
+    # a leading qualifier outside every wording: "Current portion of long-term debt"
+    while (m := _QUALIFIER.pattern.match(text, start)) and m.end() > start and \
+            _outside(m.start(), m.end(), items):
+        start = m.end() + len(text[m.end():]) - len(text[m.end():].lstrip())
+    end, stop = _phrase_end(text, start, items)
+    adjective = [s for s, b, e in items if s in _ADJECTIVES and start <= b and e <= end]
+    if adjective:  # "Non-recurring legal settlement" is a one-time charge
+        return adjective[0]
+    if end < stop and _OTHER_COMPLEMENT.pattern.match(text, end):
+        return None  # "Sales of property and equipment", "Net income per share"
+    for a, b in _conjuncts(text, start, end, items):
+        if (head := _head_of_conjunct(text, a, b, items)) is not None:
+            return head
+    return None
+
+
+def _head_of_part(part: str) -> str | None:
+    """A label part's line item: named outside its glosses where it names one there at all
+    ("Revenue (€k)", "Net income (loss)"), else by a gloss ("ERP implementation (one-off)")."""
+    outside = part
+    while (cut := _GLOSS.sub(" ", outside)) != outside:
+        outside = cut
+    if find_line_items(outside):
+        return _head_of_phrase(outside)
+    for gloss in _GLOSS.findall(part):
+        if (head := _head_of_part(gloss[1:-1])) is not None:
+            return head
+    return None
+
+
+@lru_cache(maxsize=8192)
+def label_line_item(label: str) -> str | None:
+    """The line item (metric or statement line) a row label is, by its head: "Total net sales"
+    → revenue, "Less: cost of revenue" → cost of sales, "Unearned revenue" → deferred revenue,
+    "Cash paid for interest" → None. Of "parent: child" the child speaks, else the parent
+    ("Provisions: deferred tax", "Revenue: Americas")."""
+    text = _NUMBERING.sub("", html.unescape(label))
+    text = _FOOTNOTE.sub("", " ".join(text.split()))
+    parts = [p.strip() for p in _COLON.split(text) if p.strip()]
+    for part in reversed(parts):
+        part = _NUMBERING.sub("", part)
+        if (head := _head_of_part(part)) is not None:
+            return head
+    return None
+
+
+def label_subject(label: str) -> str | None:
+    """The metric a row or column label is ("Americas net sales" → revenue), None where its
+    head is no metric ("Net operating loss carryforwards", "Net cash used in investing
+    activities")."""
+    item = label_line_item(label)
+    return item if item is not None and metric_spec(item) is not None else None
+
+
+def another_thing_beside(text: str, start: int, end: int) -> bool:
+    """A sentence's line item made another thing by the word right beside it: a modifier before
+    it ("restricted cash", "non-cash") or the noun after it ("operating loss carryforwards",
+    "cash paid for income taxes", "cash proceeds", "revenue recognition")."""
+    before = [m for m in _OTHER_THING.pattern.finditer(text, max(0, start - 30), end)
+              if m.end() <= start and not text[m.end():start].strip(" -")]
+    gap = len(text[end:]) - len(text[end:].lstrip(" -"))
+    return bool(before) or (gap > 0 and _OTHER_THING.pattern.match(text, end + gap) is not None)
