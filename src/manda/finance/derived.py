@@ -40,6 +40,11 @@ DERIVED: tuple[Derived, ...] = (
     Derived("EBITDA margin", ("ebitda margin",), ("operating income", "d&a"), over="revenue",
             unit="percent"),
     Derived("EBITDA", ("ebitda",), ("operating income", "d&a")),
+    # a loss margin is the margin of a loss: the same line over revenue, negative when it is one
+    Derived("operating loss margin", ("operating loss margin", "loss from operations margin"),
+            ("operating income",), over="revenue", unit="percent"),
+    Derived("net loss margin", ("net loss margin",), ("net income",), over="revenue",
+            unit="percent"),
     Derived("operating margin", ("operating margin", "operating income margin", "ebit margin"),
             ("operating income",), over="revenue", unit="percent"),
     Derived("net margin", ("net margin", "net profit margin", "net income margin"),

@@ -1,0 +1,68 @@
+"""Parts and rates read right from a filing's tables and sentences (issue 25): a loss margin is
+computed like any margin and said as a loss; an outflow asked as spending is the amount spent;
+a rate stated as a change from one level to another gives each period its level. Every table
+and sentence here is invented (other companies, other currencies, other wording)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.agent.compose.common import Ask
+from manda.agent.compose.computed import answer as computed_answer
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2024, 12, 31), fiscal_year_end="--12-31")
+
+
+def _evidence(*texts: str) -> Evidence:
+    hits = [SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
+                      location=Location.for_page(20 + i), score=1.0)
+            for i, text in enumerate(texts)]
+    return Evidence(documents={DOC.id: DOC}, hits=hits)
+
+
+# ---------------------------------------------------------------- loss margins
+
+LOSS_STATEMENT = "\n".join([
+    "Consolidated Statements of Operations",
+    "(in thousands of euros)",
+    "2024 | 2023",
+    "Revenue | 2024: 84,000 | 2023: 70,000",
+    "Loss from operations | 2024: (12,600) | 2023: (21,000)",
+    "Net loss | 2024: (16,800) | 2023: (24,500)",
+])
+
+
+def test_a_net_loss_margin_is_the_net_loss_over_revenue_said_as_a_loss() -> None:
+    ask = Ask.of(read_question("What was Kestrel Robotics' net loss margin in 2024?"))
+    assert ask.frame.derived is not None and ask.frame.derived.name == "net loss margin"
+    draft = computed_answer(ask, _evidence(LOSS_STATEMENT))
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert first.startswith("Net loss margin was -20.0% (a loss)"), first
+    assert "Working: net loss margin = (net income) ÷ revenue = (−16,800) ÷ 84,000" \
+        in draft.text, draft.text
+
+
+def test_an_operating_loss_margin_reads_the_loss_from_operations_row() -> None:
+    ask = Ask.of(read_question("What was the operating loss margin in 2023?"))
+    assert ask.frame.derived is not None and ask.frame.derived.name == "operating loss margin"
+    draft = computed_answer(ask, _evidence(LOSS_STATEMENT))
+    assert draft is not None
+    assert draft.text.startswith("Operating loss margin was -30.0% (a loss)"), draft.text
+
+
+def test_a_loss_row_printed_without_parentheses_is_still_a_loss() -> None:
+    statement = "\n".join([
+        "Statement of profit or loss", "(in millions)", "2024 | 2023",
+        "Revenue | 2024: 250.0 | 2023: 200.0",
+        "Net loss | 2024: 20.0 | 2023: 35.0",
+    ])
+    draft = computed_answer(Ask.of(read_question("What was the net margin in 2024?")),
+                            _evidence(statement))
+    assert draft is not None
+    assert draft.text.startswith("Net margin was -8.0% (a loss)"), draft.text
