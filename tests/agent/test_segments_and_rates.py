@@ -66,3 +66,45 @@ def test_a_loss_row_printed_without_parentheses_is_still_a_loss() -> None:
                             _evidence(statement))
     assert draft is not None
     assert draft.text.startswith("Net margin was -8.0% (a loss)"), draft.text
+
+
+# ---------------------------------------------------------------- outflows asked as spending
+
+CASH_FLOWS = "\n".join([
+    "Consolidated Statement of Cash Flows",
+    "(in millions of Canadian dollars)",
+    "2024 | 2023",
+    "Acquisitions of businesses, net of cash acquired | 2024: (1,250) | 2023: (310)",
+    "Purchases of property, plant and equipment | 2024: (842) | 2023: (765)",
+    "Net cash used in investing activities | 2024: (2,004) | 2023: (1,011)",
+])
+
+
+def _lead(question: str, text: str) -> str:
+    from manda.agent.compose.leads import row_lead
+    from manda.agent.spans import rank_spans
+
+    ask = Ask.of(read_question(question))
+    evidence = _evidence(text)
+    top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None
+    return lines[0]
+
+
+def test_an_outflow_asked_as_spending_is_the_amount_spent() -> None:
+    lead = _lead("How much did Borealis Freight spend on acquisitions in 2024?", CASH_FLOWS)
+    assert lead.startswith("Acquisitions of businesses, net of cash acquired: "), lead
+    assert "1.25 billion spent in 2024" in lead and "-" not in lead.split("(")[0], lead
+
+
+def test_a_net_flow_asked_as_such_keeps_its_sign() -> None:
+    lead = _lead("What was cash flow from investing activities in 2024?", CASH_FLOWS)
+    assert lead.startswith("Net cash used in investing activities was"), lead
+    assert "spent" not in lead, lead
+
+
+def test_spending_is_asked_in_other_languages_too() -> None:
+    lead = _lead("Combien Borealis Freight a-t-elle dépensé en acquisitions en 2024 ?",
+                 CASH_FLOWS)
+    assert "dépensés" in lead and "-" not in lead.split("(")[0], lead
