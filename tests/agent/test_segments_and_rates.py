@@ -108,3 +108,21 @@ def test_spending_is_asked_in_other_languages_too() -> None:
     lead = _lead("Combien Borealis Freight a-t-elle dépensé en acquisitions en 2024 ?",
                  CASH_FLOWS)
     assert "dépensés" in lead and "-" not in lead.split("(")[0], lead
+
+
+def test_a_loss_margin_is_computed_where_the_room_states_the_loss_itself() -> None:
+    """The net loss is stated (a finding); its margin is not: the margin is computed, not the
+    loss answered in its place."""
+    from manda.agent.compose.fact_lookup import compose
+    from manda.models import Confidence, Finding, FindingKind, Nature
+
+    loss = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="net income", label="Net income", period="FY2024",
+                   value=-16_800_000.0, unit="EUR", value_text="€16.8 million",
+                   nature=Nature.ACTUAL, excerpt="Net loss was €16.8 million in 2024.",
+                   location=Location.for_page(3), confidence=0.9,
+                   confidence_level=Confidence.HIGH, extractor="offline")
+    evidence = _evidence(LOSS_STATEMENT)
+    evidence.findings[loss.id] = loss
+    draft = compose(Ask.of(read_question("What was the net loss margin in 2024?")), evidence)
+    assert draft.text.startswith("Net loss margin was -20.0% (a loss)"), draft.text

@@ -132,6 +132,8 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     if metric is None:
         return None
     subject = canonical_subject(metric.name)
+    if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus)}:
+        subject = None  # "net loss margin" names the net loss it is computed from, not itself
     if subject is not None and any(f.value is not None for f in findings_for(
             evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it
