@@ -126,3 +126,13 @@ def test_a_loss_margin_is_computed_where_the_room_states_the_loss_itself() -> No
     evidence.findings[loss.id] = loss
     draft = compose(Ask.of(read_question("What was the net loss margin in 2024?")), evidence)
     assert draft.text.startswith("Net loss margin was -20.0% (a loss)"), draft.text
+
+
+def test_a_margin_of_inputs_read_at_different_scales_is_not_stated() -> None:
+    """An operating loss from a table "in millions" over a revenue row whose table states no
+    unit line: the ratio would be thousands of per cent, so no margin is computed."""
+    scaled = "\n".join(["Segment results", "(in millions)", "2024 | 2023",
+                        "Loss from operations | 2024: (3,834) | 2023: (4,864)"])
+    unscaled = "\n".join(["2024 | 2023", "Revenue | 2024: 17,455 | 2023: 11,139"])
+    ask = Ask.of(read_question("What was the operating loss margin in 2024?"))
+    assert computed_answer(ask, _evidence(scaled, unscaled)) is None

@@ -62,6 +62,8 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         return None
     lead_span, lead = figures[metric.plus[0]]
     figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
+    if not _plausible(metric, figures):
+        return None
     text = _working(metric, figures, evidence, ask.language, rows)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
@@ -135,6 +137,21 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                          result=shown, period=period, note=computed,
                          working=f"({inner}) ÷ {over}{days}")
             + "\n" + _formula(metric, figures, value, language))
+
+
+# a margin beyond ±500% is no margin: its inputs were read at different scales ("(3,834)" of a
+# table in millions over "17,455" of one whose unit line was not read)
+_MARGIN_BOUND = 5.0
+
+
+def _plausible(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> bool:
+    if metric.over is None or metric.unit != "percent":
+        return True
+    value = (figures[metric.plus[0]][1].value or 0.0) + sum(
+        abs(figures[i][1].value or 0.0) for i in metric.plus[1:]) - sum(
+        abs(figures[i][1].value or 0.0) for i in metric.minus)
+    base = abs(figures[metric.over][1].value or 0.0)
+    return bool(base) and abs(value / base) <= _MARGIN_BOUND
 
 
 def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
