@@ -65,3 +65,13 @@ def test_a_range_is_still_one_value() -> None:
                       "in 2025.")
     capex = [f for f in found if f.subject == "capex"]
     assert capex and capex[0].attributes.get("range_low") == "8e+09", capex
+
+
+def test_the_later_level_written_first_is_still_the_later_years() -> None:
+    assert _levels("Operating cash flow increased to $5.2 billion from $4.9 billion in 2023, "
+                   "driven by higher sales in 2024.", "operating cash flow") == {
+        "FY2024": 5_200_000_000, "FY2023": 4_900_000_000}
+    assert _levels("En 2024, el margen EBITDA aumentó al 12 % desde el 10 % de 2023.",
+                   "ebitda margin") == {"FY2024": 12.0, "FY2023": 10.0}
+    assert _levels("En 2024, la marge d'EBITDA a progressé à 25 % contre 22 % en 2023.",
+                   "ebitda margin") == {"FY2024": 25.0, "FY2023": 22.0}

@@ -179,14 +179,22 @@ _FULL_YEAR = re.compile(r"FY(\d{4})")
 _MOVED_FROM = _WORDS.cues("moved_from")  # "decreased from", "est passée de", "von", "pasó del"
 _MOVED_TO = _WORDS.cues("moved_to")  # "to", "à", "auf", "al"
 _CHANGED_BY = _WORDS.cues("change_by") | _WORDS.cues("change_verb_before_figure")
+# the later level first: "increased to 45.2% from 43.1%", "aumentó al 12 % desde el 10 %"
+_MOVED_TO_FIRST = _WORDS.cues("moved_to_first")
+_MOVED_FROM_AFTER = _WORDS.cues("moved_from_after")
 
 
 def _moved(text: str, start: int, a: Amount, b: Amount) -> tuple[_Value, _Value] | None:
-    """Two levels of one change, not a range: "gross margin decreased from 28.5% to 19.4%",
+    """Two levels of one change, not a range: "gross margin decreased from 28.5% to 19.4%"
+    ("increased to 45.2% from 43.1%": the later level first),
     "passed from 12% in 2022 to 15% in 2023", "stieg von 8,1 % auf 9,4 %", "pasó del 10 % al
     12 %" (the earlier level, then the later); "decreased $1.5 billion to $87.6 billion" (a
     change by the first amount, then the level it reached). None when the words say neither."""
     gap = text[a.end:b.start].strip()
+    if (a.unit == "%") == (b.unit == "%") and _MOVED_TO_FIRST.ends(text[start:a.start]) and (
+            back := _MOVED_FROM_AFTER.search(gap)) is not None and back.end() == len(gap) \
+            and len(gap.split()) <= 4:
+        return _Value(a, move="later"), _Value(b, move="earlier")
     to = _MOVED_TO.search(gap)
     if to is None or to.end() != len(gap) or len(gap[:to.start()].split()) > 6 or \
             (a.unit == "%") != (b.unit == "%"):
