@@ -136,6 +136,9 @@ def findings_for(
     for finding in evidence.usable_findings():
         if not is_clean(finding) or subject_base(finding.subject) not in keys:
             continue
+        if (segment := finding.attributes.get("segment")) and not (
+                entity and names_segment(entity, segment)):
+            continue  # a segment's figure answers for that segment only, never the company
         if entity and exact_entity and not _same_entity(finding, entity):
             continue
         out.append(finding)
@@ -143,6 +146,14 @@ def findings_for(
         named = [f for f in out if _same_entity(f, entity)]
         return named or out
     return out
+
+
+def names_segment(entity: str, segment: str) -> bool:
+    """The name asked is the segment's ("North America" of "North America segment"), word
+    for word: "US" is no part of "Business"."""
+    asked = set(re.findall(r"\w+", entity.lower()))
+    own = set(re.findall(r"\w+", segment.lower()))
+    return bool(own) and own <= asked
 
 
 def _same_entity(finding: Finding, entity: str) -> bool:
