@@ -151,9 +151,12 @@ def findings_for(
 def names_segment(entity: str, segment: str) -> bool:
     """The name asked is the segment's ("North America" of "North America segment"), word
     for word: "US" is no part of "Business"."""
-    asked = set(re.findall(r"\w+", entity.lower()))
-    own = set(re.findall(r"\w+", segment.lower()))
+    asked, own = _name_words(entity), _name_words(segment)
     return bool(own) and own <= asked
+
+
+def _name_words(name: str) -> set[str]:
+    return {w.strip(".,;:'’()") for w in name.lower().replace("'s", " ").split()} - {""}
 
 
 def _same_entity(finding: Finding, entity: str) -> bool:

@@ -76,7 +76,7 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
         if lead is not span and (again := _read_row(lead, ask)) is not None:
             span, (chosen, prior) = lead, again
     words, language, item = vocabulary(), ask.language, span.name()
-    spent = asks_spending(ask) and chosen.value is not None and chosen.value < 0
+    spent = ask.frame.spending and chosen.value is not None and chosen.value < 0
     text = words.answer("row_spent" if spent else "row_figure", language, item=item,
                         figure=as_named(chosen, item, spent=spent),
                         when=when(span, chosen, evidence, language))
@@ -120,16 +120,6 @@ def as_named(figure: Figure, item: str, *, spent: bool = False) -> str:
     if figure.value is not None and figure.value < 0 and (spent or names_a_loss(item)):
         return replace(figure, value=-figure.value).shown()
     return figure.shown()
-
-
-_SPENDING = vocabulary().cues("spending_asked")  # "spend on", "dépensé", "ausgegeben", "gastó"
-
-
-def asks_spending(ask: Ask) -> bool:
-    """The question asks what was spent or paid ("How much did X spend on acquisitions?"): an
-    outflow is answered as the amount spent. A net flow asked as such ("net cash used in
-    investing activities") asks no spending and keeps its sign."""
-    return _SPENDING.found(ask.frame.text)
 
 
 def a_change_column(header: str) -> bool:

@@ -175,7 +175,6 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
     return _Value(merged, low, b.value)
 
 
-_FULL_YEAR = re.compile(r"FY(\d{4})")
 _MOVED_FROM = _WORDS.cues("moved_from")  # "decreased from", "est passée de", "von", "pasó del"
 _MOVED_TO = _WORDS.cues("moved_to")  # "to", "à", "auf", "al"
 _CHANGED_BY = _WORDS.cues("change_by") | _WORDS.cues("change_verb_before_figure")
@@ -318,10 +317,11 @@ class _Sentence:
             # a change's two levels: the later one is the sentence's latest period's, the
             # earlier one the period before it, when the sentence names one (else unknown)
             named = sorted({p[0] for p in self.periods}, key=period_sort_key)
-            if named and (latest := _FULL_YEAR.fullmatch(named[-1])) is not None:
+            latest = named[-1] if named else ""
+            if latest.startswith("FY") and latest[2:].isdigit():
                 # "… to 25% in 2024, compared with 2023": a bare year compared with names one
                 named = sorted({*named, *(f"FY{y}" for y in YEAR.findall(self.text)
-                                          if int(y) < int(latest.group(1)))},
+                                          if int(y) < int(latest[2:]))},
                                key=period_sort_key)
             if move == "later" and named:
                 return named[-1], "statement", 0.0
