@@ -94,3 +94,20 @@ def test_a_segments_figure_answers_for_the_segment_only() -> None:
     south = {f.value for f in findings_for(evidence, "revenue", entity="Région Sud")
              if f.period == "FY2024"}
     assert south == {31_700_000}
+
+
+def test_a_question_naming_the_segment_is_answered_with_its_figure_and_its_name() -> None:
+    from manda.agent.compose.common import Ask
+    from manda.agent.compose.fact_lookup import compose
+    from manda.agent.frame import read_question
+    from manda.models import SearchHit
+
+    hits = [SearchHit(chunk_id="c0", document_id="d1", document=DOCUMENT.filename, text=REGIONS,
+                      location=Location.for_page(31), score=1.0)]
+    evidence = Evidence(findings={f.id: f for f in _findings(REGIONS)},
+                        documents={DOCUMENT.id: DOCUMENT}, hits=hits)
+    south = compose(Ask.of(read_question("What was the operating income of the Région Sud "
+                                         "segment in 2024?")), evidence)
+    assert south.text.startswith("Région Sud operating income was -€1.2M"), south.text
+    group = compose(Ask.of(read_question("What was the group's revenue in 2024?")), evidence)
+    assert group.text.startswith("Revenue was €79.9M"), group.text

@@ -114,6 +114,12 @@ def shown_as_named(finding: Finding, label: str) -> str:
     return f"{shown} ({'an' if wording[:1] in 'aeiou' else 'a'} {wording})"
 
 
+def segment_label(finding: Finding, label: str) -> str:
+    """A segment's figure named with its segment: "Région Sud revenue", not "Revenue"."""
+    segment = finding.attributes.get("segment")
+    return f"{segment} {in_text(label)}" if segment else label
+
+
 def _scale_left_out(text: str, value: float | None) -> bool:
     """"$416,161" read from a table "(in millions)": the wording drops the scale its value has."""
     written = find_amounts(text)
@@ -359,7 +365,7 @@ def read_fact(
            and not same_amount(f.value, primary.value)]
     return Reading(
         subject=subject,
-        label=subject_label(subject) or primary.label,
+        label=segment_label(primary, subject_label(subject) or primary.label),
         period=period or primary.period,
         primary=primary,
         support=support[:2],

@@ -45,6 +45,7 @@ from manda.agent.selection import (
     one_per_document,
     periods_of,
     read_fact,
+    segment_label,
     show,
     subject_base,
     subject_label,
@@ -240,7 +241,7 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
         if counted is not None:
             ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
-    reading = replace(reading, label=label)
+    reading = replace(reading, label=segment_label(reading.primary, label))
     text = describe_reading(reading, evidence, ask.assumption)
     for extra in (_other_nature(ask, evidence, reading),
                   _one_time_note(evidence, reading, ask.language)):
