@@ -8,18 +8,13 @@ real range ("between $8 and $10 billion", "€20.0M–€20.5M") is still read a
 
 from __future__ import annotations
 
-from manda.ingest.chunking import chunk_document
-from manda.ingest.extract.offline import OfflineExtractor
-from manda.models import Document, Finding, Location, ParsedDocument, Section
+from fixtures.extraction import page_findings
+
+from manda.models import Finding
 
 
 def _findings(text: str) -> list[Finding]:
-    parsed = ParsedDocument(filename="x", file_type="pdf", units=1,
-                            sections=[Section(text=text, location=Location.for_page(7))])
-    document = Document(id="d1", deal_id="x", filename="Annual_Report.pdf", content_hash="h",
-                        file_type="pdf", size_bytes=1, version_family="f")
-    chunks = chunk_document(parsed, deal_id="x", document_id="d1")
-    return OfflineExtractor().extract(document, parsed, chunks)
+    return page_findings(text, page=7)
 
 
 def _levels(text: str, subject: str) -> dict[str | None, float | None]:

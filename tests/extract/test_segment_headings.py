@@ -9,21 +9,18 @@ under a title outside any segment section stays the company's. No segment name i
 
 from __future__ import annotations
 
+from fixtures.extraction import page_findings
+
 from manda.agent.evidence import Evidence
 from manda.agent.selection import findings_for
-from manda.ingest.chunking import chunk_document
-from manda.ingest.extract.offline import OfflineExtractor
-from manda.models import Document, Finding, Location, ParsedDocument, Section
+from manda.models import Document, Finding, Location
 
 DOCUMENT = Document(id="d1", deal_id="x", filename="Rapport_annuel.pdf", content_hash="h",
                     file_type="pdf", size_bytes=1, version_family="f")
 
 
 def _findings(text: str) -> list[Finding]:
-    parsed = ParsedDocument(filename="x", file_type="pdf", units=1,
-                            sections=[Section(text=text, location=Location.for_page(31))])
-    chunks = chunk_document(parsed, deal_id="x", document_id="d1")
-    return OfflineExtractor().extract(DOCUMENT, parsed, chunks)
+    return page_findings(text, page=31, document=DOCUMENT)
 
 
 REGIONS = "\n".join([
@@ -73,6 +70,17 @@ def test_blocks_of_the_same_rows_under_short_headings_are_segments_without_the_w
     found = _findings(page)
     assert _by(found, "revenue", "FY2025") == {"Cloud Platform": 12_480_000_000,
                                                "Devices": 4_020_000_000}
+
+
+def test_one_block_under_a_heading_in_a_segment_section_is_the_segments() -> None:
+    page = "\n".join([
+        "Segmentberichterstattung",
+        "Die Kennzahlen der Segmente stellen sich wie folgt dar (in Tausend EUR):",
+        "Antriebstechnik",
+        "2024 | 2023",
+        "Umsatzerlöse | 2024: 18.400 | 2023: 17.150",
+    ])
+    assert _by(_findings(page), "revenue", "FY2024") == {"Antriebstechnik": 18_400_000}
 
 
 def test_a_lone_table_under_a_title_is_the_companys_own() -> None:
