@@ -119,3 +119,16 @@ def test_a_question_naming_the_segment_is_answered_with_its_figure_and_its_name(
     assert south.text.startswith("Région Sud operating income was -€1.2M"), south.text
     group = compose(Ask.of(read_question("What was the group's revenue in 2024?")), evidence)
     assert group.text.startswith("Revenue was €79.9M"), group.text
+
+
+def test_blocks_under_period_headings_are_no_segments() -> None:
+    page = "\n".join([
+        "Quarterly results (in millions)",
+        "Fourth Quarter",
+        "2025 | 2024",
+        "Net sales | 2025: $5,120 | 2024: $4,870",
+        "Third Quarter",
+        "2025 | 2024",
+        "Net sales | 2025: $4,480 | 2024: $4,260",
+    ])
+    assert all(f.attributes.get("segment") is None for f in _findings(page))

@@ -344,6 +344,8 @@ def text_table_candidates(view: SectionView, context: str
 
 _SEGMENT_WORDS = _WORDS.cues("segment_words")  # "segment", "secteur", "Segment", "segmento"
 _WHOLE_HEADING = _WORDS.cues("whole_heading")  # "Consolidated", "Total", "Konzern", "Groupe"
+_PERIOD_WORDS = _WORDS.cues("quarter_words") | _WORDS.cues("half_year_words") | _WORDS.cues(
+    "month_words")
 _LEAD_IN_LINES = 3  # how many lines above a run's first heading may say "segments"
 
 
@@ -406,8 +408,9 @@ def _heading_above(text: str, start: int, since: int, *, alone: bool = False) ->
     line = lines[-1]
     if len(line.split()) > _HEADING_WORDS or not is_title_line(line) or \
             scale_from_text(line) != 1.0 or line.startswith("(") or YEAR.search(line) or \
-            _FORECAST_HEADER.found(line) or _ACTUAL_HEADER.found(line):
-        return None  # a period's or a version's block ("2024", "Budget") is no segment's
+            _FORECAST_HEADER.found(line) or _ACTUAL_HEADER.found(line) or \
+            _PERIOD_WORDS.found(line) or parse_period(line) is not None:
+        return None  # a period's or a version's block ("2024", "Fourth Quarter", "Budget")
     return line
 
 
