@@ -136,3 +136,32 @@ def test_a_margin_of_inputs_read_at_different_scales_is_not_stated() -> None:
     unscaled = "\n".join(["2024 | 2023", "Revenue | 2024: 17,455 | 2023: 11,139"])
     ask = Ask.of(read_question("What was the operating loss margin in 2024?"))
     assert computed_answer(ask, _evidence(scaled, unscaled)) is None
+
+
+# ---------------------------------------------------------------- a segment named by its heading
+
+SEGMENT_NOTE = "\n".join([
+    "Reportable segment results are as follows (in millions):",
+    "Marine Systems",
+    "2024 | 2023",
+    "Net sales | 2024: $2,410 | 2023: $2,180",
+    "Operating income | 2024: $312 | 2023: $254",
+    "Rail Services",
+    "2024 | 2023",
+    "Net sales | 2024: $1,105 | 2023: $1,240",
+    "Operating income | 2024: $(48) | 2023: $61",
+    "Consolidated",
+    "2024 | 2023",
+    "Net sales | 2024: $3,515 | 2023: $3,420",
+    "Operating income | 2024: $264 | 2023: $315",
+])
+
+
+def test_a_segments_row_leads_a_question_naming_the_segment_with_its_name() -> None:
+    lead = _lead("What was Rail Services' operating income in 2024?", SEGMENT_NOTE)
+    assert lead.startswith("Rail Services — Operating income was -$48.0 million in 2024"), lead
+
+
+def test_the_whole_is_answered_from_the_consolidated_block() -> None:
+    lead = _lead("What were consolidated net sales in 2024?", SEGMENT_NOTE)
+    assert "$3.52 billion" in lead and "—" not in lead.split(" was ")[0], lead

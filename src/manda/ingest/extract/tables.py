@@ -34,9 +34,9 @@ from manda.ingest.extract.candidates import (
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.parsers.layout import caption_of, is_figure, is_title_line, table_shape
+from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
+from manda.ingest.segments import Block, segments
 from manda.models import FindingKind, Location, LocationKind, Nature
-from manda.text import YEAR
 from manda.vocabulary import Cues, topic, vocabulary
 
 __all__ = ["is_total_row", "table_candidates", "text_table_candidates"]
@@ -342,48 +342,14 @@ def text_table_candidates(view: SectionView, context: str
     return out, spans
 
 
-_SEGMENT_WORDS = _WORDS.cues("segment_words")  # "segment", "secteur", "Segment", "segmento"
-_WHOLE_HEADING = _WORDS.cues("whole_heading")  # "Consolidated", "Total", "Konzern", "Groupe"
-_PERIOD_WORDS = _WORDS.cues("quarter_words") | _WORDS.cues("half_year_words") | _WORDS.cues(
-    "month_words")
-_LEAD_IN_LINES = 3  # how many lines above a run's first heading may say "segments"
-
-
 def segment_headings(text: str, blocks: Sequence[Sequence[tuple[int, str]]]
                      ) -> list[tuple[str, str]]:
-    """Each text table's segment and the unit caption it shares with the blocks of its run.
-
-    A run is a series of blocks of the same row labels, each under one short heading line of
-    its own ("North America", "Région Sud", "Cloud Services"), the first one under the run's
-    caption ("(in millions)"). A heading is a segment's when the run is of two blocks or more,
-    or when its lead-in speaks of segments; a heading that names the whole ("Consolidated",
-    "Total") or a line item is none. Returns (segment or "", the run's caption or "") per block.
-    """
-    out: list[tuple[str, str]] = [("", "")] * len(blocks)
-    i = 0
-    while i < len(blocks):
-        first = _heading_above(text, blocks[i][0][0], 0 if i == 0 else _end(blocks[i - 1]))
-        if first is None:
-            i += 1
-            continue
-        run = [(i, first)]
-        j = i + 1
-        while j < len(blocks) and _labels(blocks[j]) & _labels(blocks[i]) and (
-                heading := _heading_above(text, blocks[j][0][0], _end(blocks[j - 1]),
-                                          alone=True)) is not None:
-            run.append((j, heading))
-            j += 1
-        start = blocks[i][0][0]
-        # the lead-in: the lines right above the first block's heading
-        context = "\n".join(text[:start].rstrip().split("\n")[-_LEAD_IN_LINES - 1:-1])
-        if len(run) >= 2 or _SEGMENT_WORDS.found(context):
-            caption = caption_of(text[:start])
-            for k, heading in run:
-                part = "" if _WHOLE_HEADING.begins(heading) or canonical_subject(heading) \
-                    else heading
-                out[k] = (part, caption if k != i else "")
-        i = j
-    return out
+    """Each text table's segment (`manda.ingest.segments`) and, for a block after the first of
+    its run, the run's caption ("(in millions)"), which states its unit too."""
+    read = segments([Block(tuple(text[_end(blocks[k - 1]) if k else 0:block[0][0]].split("\n")),
+                           frozenset(_labels(block))) for k, block in enumerate(blocks)])
+    return [(segment, caption_of(text[:blocks[first][0][0]]) if first not in (-1, k) else "")
+            for k, (segment, first) in enumerate(read)]
 
 
 def _end(block: Sequence[tuple[int, str]]) -> int:
@@ -393,25 +359,6 @@ def _end(block: Sequence[tuple[int, str]]) -> int:
 def _labels(block: Sequence[tuple[int, str]]) -> set[str]:
     """A block's row labels, lower case ("net sales", "operating income")."""
     return {line.split("|", 1)[0].strip().lower() for _, line in block[1:]} - {""}
-
-
-_HEADING_WORDS = 6  # a segment's heading is a name, not a sentence
-
-
-def _heading_above(text: str, start: int, since: int, *, alone: bool = False) -> str | None:
-    """The short title line right above a block ("AWS"); with `alone`, the only line between
-    the block and the one before it. None when that line is a sentence, a figure or a caption
-    of units."""
-    lines = [line.strip() for line in text[since:start].split("\n") if line.strip()]
-    if not lines or (alone and len(lines) != 1):
-        return None
-    line = lines[-1]
-    if len(line.split()) > _HEADING_WORDS or not is_title_line(line) or \
-            scale_from_text(line) != 1.0 or line.startswith("(") or YEAR.search(line) or \
-            _FORECAST_HEADER.found(line) or _ACTUAL_HEADER.found(line) or \
-            _PERIOD_WORDS.found(line) or parse_period(line) is not None:
-        return None  # a period's or a version's block ("2024", "Fourth Quarter", "Budget")
-    return line
 
 
 _SCHEDULE_BUCKET = _WORDS.cues("schedule_bucket")
