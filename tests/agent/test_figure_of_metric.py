@@ -13,6 +13,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 from manda.agent.unusual import sentences
+from manda.ingest.parsers.stacked import stacked_pages, stacked_rows
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 DOC = Document(id="d1", deal_id="d", filename="Filing.pdf", content_hash="h", file_type="pdf",
@@ -32,6 +33,11 @@ ONE_CELL_PER_LINE = "\n".join([
 ])
 
 
+def _as_ingested(page: str) -> str:
+    """A page one cell per line as ingestion writes it: each label's figures on its row."""
+    return stacked_rows(page)[0]
+
+
 def _evidence(*texts: str, doc: Document = DOC) -> Evidence:
     hits = [SearchHit(chunk_id=f"c{i}", document_id=doc.id, document=doc.filename, text=text,
                       location=Location.for_page(10 + i), score=1.0)
@@ -41,7 +47,7 @@ def _evidence(*texts: str, doc: Document = DOC) -> Evidence:
 
 def test_a_statement_with_one_cell_per_line_is_read_as_rows_under_its_dated_columns() -> None:
     ask = Ask.of(read_question("What were total assets at the end of fiscal 2023?"))
-    evidence = _evidence(ONE_CELL_PER_LINE)
+    evidence = _evidence(_as_ingested(ONE_CELL_PER_LINE))
     top = rank_spans(ask.frame, evidence)[0]
     assert top.row is not None and top.row.label == "Total Assets", top.text
     lines = row_lead(top, ask, evidence)
@@ -160,7 +166,7 @@ def test_a_passage_cut_below_its_headers_takes_the_filings_headers_of_as_many_co
     ask = Ask.of(read_question("What was EBITDA in 2023?"))
     from manda.agent.compose.computed import answer as computed_answer
 
-    draft = computed_answer(ask, _evidence(cash_flow, cut))
+    draft = computed_answer(ask, _evidence(*stacked_pages([cash_flow, cut])))
     assert draft is not None
     assert draft.text.startswith("EBITDA was $13.6 billion in 2023 (computed"), draft.text
     assert "operating income 8.89 billion (source: Filing.pdf, p.11)" in draft.text
@@ -177,7 +183,7 @@ def test_a_loss_row_leads_with_the_size_of_the_loss() -> None:
         "Net loss", "$ (70,115)", "$ (94,212)",
     ])
     ask = Ask.of(read_question("What was the net loss in fiscal 2023?"))
-    evidence = _evidence(statement)
+    evidence = _evidence(_as_ingested(statement))
     top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
     assert top.row is not None and top.row.label == "Net loss", top.text
     assert top.figures()[0].value == -70_115_000

@@ -208,9 +208,19 @@ def test_a_statement_whose_figures_are_single_spaced_is_read_by_its_years(
      "Inventories | September 27,2025: 5,718 | September 28,2024: 7,286"),
     (["(Dollars in millions) 2023 2022 $ %", "Automotive leasing 2,120 2,476 (356) (14) %"],
      "Automotive leasing | 2023: 2,120 | 2022: 2,476 | change: (356) | change %: (14)%"),
+    # a table's title run on into its years
+    (["Change in Number of Depots 2024 2023", "Opened 12 7", "Ending depot count 311 300"],
+     "Ending depot count | 2024: 311 | 2023: 300"),
+    (["Same-Store Sales 2022 2023 2024", "Same-store sales change (1.4)% 2.2% 3.0%"],
+     "Same-store sales change | 2022: (1.4)% | 2023: 2.2% | 2024: 3.0%"),
 ])
 def test_single_spaced_rows_under_years_become_labelled_rows(lines: list[str], row: str) -> None:
     assert row in spaced_statement_rows("\n".join(lines)).split("\n")
+
+
+def test_a_title_with_years_that_are_no_run_of_columns_is_no_header() -> None:
+    text = "Lease maturities 2027 2030\nWarehouse 12 40\nIn 2024 2023 we grew.\nShop 4 5"
+    assert spaced_statement_rows(text) == text
 
 
 def test_rows_that_do_not_fit_the_years_and_kept_gaps_are_left_alone() -> None:

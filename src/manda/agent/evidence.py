@@ -18,6 +18,7 @@ from manda.answers import Citation, SuggestedAction
 from manda.finance.fiscal import FiscalYearEnd
 from manda.models import (
     Document,
+    DocumentRole,
     Finding,
     FindingStatus,
     HeadingPath,
@@ -129,7 +130,8 @@ class Excluded:
 class SearchNote(str):
     """A search run, in English words (the trace's, and the model's), that an answer says in its
     own language: `key` names its wording in the language files (`answers:`), `values` fill it;
-    a value `subjects` is a tuple of subject keys, each said by its name in the language."""
+    a value `subjects` is a tuple of subject keys, `roles` one of document roles, each said by
+    its name in the language."""
 
     key: str
     values: dict[str, Any]
@@ -147,7 +149,9 @@ def _said(key: str, language: str, values: dict[str, Any]) -> str:
     from manda.vocabulary import vocabulary
 
     words = vocabulary()
-    shown = {k: ", ".join(words.subject_name(s, language) for s in v) if k == "subjects" else v
+    shown = {k: ", ".join(words.subject_name(s, language) for s in v) if k == "subjects"
+             else ", ".join(words.role_label(DocumentRole(r), language) for r in v)
+             if k == "roles" else v
              for k, v in values.items()}
     return words.answer(key, language, **shown)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from manda.agent.evidence import Evidence
 from manda.finance.amounts import (
@@ -20,6 +21,7 @@ from manda.finance.amounts import (
     with_english_separators,
 )
 from manda.finance.compare import comparable
+from manda.finance.fiscal import WEEK_YEAR_SLACK
 from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
 from manda.finance.signs import loss_wording, names_a_loss
 from manda.finance.vocabulary import metric_spec
@@ -326,7 +328,8 @@ def read_fact(
         # and "FY2025" are read "as of 2024-10-31" and "as of" the fiscal year's last day
         at_end = balance_date(subject, period, evidence)
         pool = [f for f in pool if f.period == period] or [
-            f for f in pool if at_end is not None and f.period == at_end]
+            f for f in pool if at_end is not None and f.period == at_end] or [
+            f for f in pool if at_end is not None and _week_year_end(f.period, at_end)]
     if documents is not None:
         pool = [f for f in pool if f.document_id in documents]
     if nature is not None:
@@ -385,6 +388,18 @@ def balance_date(subject: str, period: str, evidence: Evidence) -> str | None:
     fye = evidence.fiscal_year_end()
     end = period_end(period, fye.key if fye else None)
     return f"as of {end.isoformat()}" if end else None
+
+
+def _week_year_end(stated: str | None, at_end: str) -> bool:
+    """A balance dated within a week of the period's nominal end: a 52/53-week year's last day
+    ("as of 2023-09-30" for a year that nominally ends on 24 September)."""
+    if not stated or not stated.startswith("as of ") or not at_end.startswith("as of "):
+        return False
+    try:
+        day, end = date.fromisoformat(stated[6:]), date.fromisoformat(at_end[6:])
+    except ValueError:
+        return False
+    return abs((day - end).days) <= WEEK_YEAR_SLACK
 
 
 def one_per_document(findings: Sequence[Finding]) -> list[Finding]:

@@ -52,7 +52,6 @@ from manda.finance.figures import (
     column_date,
     column_header_line,
     column_year,
-    lone_cell,
     read_figure,
     statement_scale,
 )
@@ -217,20 +216,13 @@ def _candidates(evidence: Evidence) -> _Pool:
     for (doc_id, _), page in page_lines.items():
         currencies.setdefault(doc_id, None)
         currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
-    headers: dict[str, list[list[str]]] = {}  # each document's stacked column headers
-    for (doc_id, _), page in page_lines.items():
-        if found := _stacked_header(page):
-            headers.setdefault(doc_id, []).append(found)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
-        stacked, consumed = _stacked_tables(lines, page_lines[(hit.document_id,
-                                                               hit.location.page)],
-                                            headers.get(hit.document_id, []))
-        tables = _continued(read_tables(hit.text)) + stacked
+        tables = _continued(read_tables(hit.text))
         # a block of rows under a segment's heading ("North America" over "Net sales"): its
         # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
         parted = {id(t): part for t, (part, _) in zip(tables, segments(
@@ -242,17 +234,10 @@ def _candidates(evidence: Evidence) -> _Pool:
         year_end = _year_end(hit.text)
         page = page_lines[(hit.document_id, hit.location.page)]
         for table in tables:
-            if table in stacked:  # dated columns: over a period on a P&L or cash-flow page
-                over_period = bool({StatementKind.INCOME, StatementKind.CASH_FLOW}
-                                   & set(page_statements("\n".join(page))))
-                _add_rows(pool, table, lines, page, source, year_end, None, flow=over_period,
-                          currency=currencies.get(hit.document_id))
-            else:
-                _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
-                          currency=currencies.get(hit.document_id),
-                          segment=parted.get(id(table), ""))
-        prose = "\n".join("" if i in consumed else line for i, line in enumerate(lines))
-        for sentence, heading, before in _sentences(prose):
+            _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
+                      currency=currencies.get(hit.document_id),
+                      segment=parted.get(id(table), ""))
+        for sentence, heading, before in _sentences("\n".join(lines)):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -388,8 +373,7 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
-              flow: bool | None = None, currency: str | None = None,
-              segment: str = "") -> None:
+              currency: str | None = None, segment: str = "") -> None:
     """A table's rows as spans, each read at its statement's scale and currency (a statement
     that prints no "$" of its own, but states a scale, is in the document's `currency`); a
     segment's block stands under its segment's name."""
@@ -406,14 +390,17 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         "$" in line for line in lines) else None
     if not scale.line and document_scale is not None and printed is not None:
         scale = document_scale
-    currency = printed or (currency if scale.factor != 1.0 else None)
-    caption = [c for c in table.caption if c]
     statements = tuple(page_statements("\n".join(page)))
+    # a statement printed in units ("27195000000.0", no caption) is in the document's currency
+    # too; a table of counts with no scale stays bare
+    currency = printed or (currency if scale.factor != 1.0 or statements else None)
+    caption = [c for c in table.caption if c]
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
-    if flow is None:
-        flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
-            column_date(h) for h in table.header)
+    # dated columns of a P&L or a cash-flow statement end its periods
+    flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
+        column_date(h) for h in table.header) or bool(
+        {StatementKind.INCOME, StatementKind.CASH_FLOW} & set(statements))
     heading = group or (f"{segment}:" if segment else "")
     for row in table.rows:
         if not row.cells:
@@ -503,79 +490,6 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
                 read.add(line)
                 break
     return read
-
-
-def _stacked_tables(lines: list[str], page: list[str], others: Sequence[list[str]] = ()
-                    ) -> tuple[list[Table], set[int]]:
-    """A statement extracted one cell per line ("Total Assets" / "352583000000.0" /
-    "352755000000.0" under "2023-09-30" / "2022-09-24"): its rows read back under the column
-    headers listed above them (in this passage, else on its page), each label followed by one
-    figure per column; a label with no figures heads the rows below it. Returns the tables and
-    the indices of the lines they took, which no sentence runs through."""
-    header = _stacked_header(lines) or _stacked_header(page) or _fitting_header(lines, others)
-    if not header:
-        return [], set()
-    tables: list[Table] = []
-    consumed: set[int] = set()
-    current: Table | None = None
-    i = 0
-    while i < len(lines):
-        label = lines[i].strip()
-        run = 0
-        while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
-            run += 1
-        if not label or lone_cell(label) or label in header:
-            i += 1
-            continue
-        if run == 0 and label.endswith(":") and len(label) < 80 and _stacked_follows(lines, i):
-            current = Table(header=list(header), caption=[label])
-            tables.append(current)
-            consumed.add(i)
-        elif run == len(header):
-            if current is None:
-                current = Table(header=list(header))
-                tables.append(current)
-            cells = [lines[i + 1 + k].strip() for k in range(run)]
-            current.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
-                                    line=label))
-            consumed |= set(range(i, i + 1 + run))
-        elif run:
-            consumed |= set(range(i, i + 1 + run))  # a row short of its columns: not read
-        i += 1 + run
-    return [t for t in tables if t.rows], consumed
-
-
-def _fitting_header(lines: list[str], others: Sequence[list[str]]) -> list[str]:
-    """A passage cut below its statement's headers: the headers another statement of the same
-    filing lists, of as many columns as most of its rows have figures (a filing's statements
-    share their years), when at least two rows fit them."""
-    runs: list[int] = []
-    for i, line in enumerate(lines):
-        if line.strip() and not lone_cell(line):
-            run = 0
-            while i + 1 + run < len(lines) and lone_cell(lines[i + 1 + run]):
-                run += 1
-            if run:
-                runs.append(run)
-    best = max(((runs.count(len(h)), h) for h in others), default=(0, []), key=lambda t: t[0])
-    return best[1] if best[0] >= 2 else []
-
-
-def _stacked_header(lines: list[str]) -> list[str]:
-    """Two or more column headers on lines of their own, one after another."""
-    for i in range(len(lines)):
-        run = 0
-        while i + run < len(lines) and column_header_line(lines[i + run]):
-            run += 1
-        if run >= 2:
-            return [lines[i + k].strip() for k in range(run)]
-    return []
-
-
-def _stacked_follows(lines: list[str], i: int) -> bool:
-    """The next non-empty line after `i` is a label with figures under it."""
-    rest = [line.strip() for line in lines[i + 1:i + 4] if line.strip()]
-    return len(rest) >= 2 and not lone_cell(rest[0]) and lone_cell(rest[1])
 
 
 def _year_end(text: str) -> date | None:

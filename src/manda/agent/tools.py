@@ -352,7 +352,7 @@ class ToolBox:
                                 location=c.location, text=shown_text(c), score=0.0,
                                 heading_path=c.heading_path, via=["role"])
                       for c in chunks[:ROLE_CHUNKS]]
-        self._evidence.note_search("searched_roles", roles=", ".join(r.value for r in roles))
+        self._evidence.note_search("searched_roles", roles=tuple(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
         return [*first, *extra, *[h for h in hits if h.document_id not in wanted]]
 

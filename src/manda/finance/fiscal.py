@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _MONTH = MONTH
+WEEK_YEAR_SLACK = 6  # days a 52/53-week fiscal year's last day lies from its nominal year end
 # A day and a month, either order, year optional: "30 June", "June 30", "30.06.", "31/03".
 _DAY_MONTH = (
     rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+{LINK_BEFORE}(?P<m1>{_MONTH})"
@@ -119,6 +120,17 @@ class FiscalYearEnd:
     def fiscal_year_of(self, day: date) -> int:
         """The fiscal year a day belongs to: with a 30 June year end, 15 Dec 2023 is in FY2024."""
         return day.year if (day.month, day.day) <= self.key else day.year + 1
+
+    def nominal_end_near(self, day: date) -> date | None:
+        """The nominal year end a 52/53-week year's last day stands for: such years end on a
+        weekday within a week of it (Apple's "September 30, 2023" for a 24 September year end,
+        a retailer's "February 3, 2024" for 31 January)."""
+        for year in (day.year - 1, day.year, day.year + 1):
+            last = calendar.monthrange(year, self.month)[1]
+            end = date(year, self.month, min(self.day, last))
+            if abs((day - end).days) <= WEEK_YEAR_SLACK:
+                return end
+        return None
 
     def is_year_end(self, day: date) -> bool:
         """The year-end day itself, or the month's last day for a month-end year end."""
@@ -237,6 +249,8 @@ def fiscal_period_of_column(header: str, fiscal_year_end: FiscalYearEnd | None, 
         return f"FY{fye.fiscal_year_of(day)}"
     if day.day == 1:  # a spreadsheet's month column holds the month's first day (2024-04-01)
         return month_period(day.year, day.month)
+    if (end := fye.nominal_end_near(day)) is not None:
+        return f"FY{fye.fiscal_year_of(end)}"
     return period
 
 

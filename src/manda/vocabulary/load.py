@@ -169,6 +169,13 @@ class Vocabulary:
                 return words.name
         return key
 
+    def role_label(self, role: DocumentRole, language: str = "en") -> str:
+        """A document role as `language` names it ("comptes audités"); its English label
+        ("audited statements") where the language gives none."""
+        lang = self.languages.get(language)
+        words = lang.document_roles.get(role) if lang is not None else None
+        return words.label if words is not None and words.label else role.label
+
     def subject_name(self, subject: str, language: str = "en") -> str:
         """A subject (a topic's or line item's key) as `language` names it: its own wording
         (`answers: subject_<key>`), its statement line's name, the topic's label, else the line

@@ -130,6 +130,7 @@ class EventTable(_File):
 class RoleWords(_File):
     """One language's words for a document role."""
 
+    label: str = ""  # how the language names the role ("comptes audités"); else its English label
     asked: tuple[str, ...] = ()  # a question whose answer lives in documents of the role
     signals: dict[str, tuple[str, ...]] = {}  # cue phrases by signal of roles.yaml
     names: tuple[str, ...] = ()  # a file name that hints at the role (a weak tie-breaker)

@@ -20,6 +20,7 @@ from manda.finance.amounts import (
     scale_from_text,
     uses_decimal_comma,
 )
+from manda.finance.figures import column_date
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
 from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.signs import signed_as_named
@@ -463,6 +464,10 @@ def _cell_candidate(view: SectionView, grid: _Grid, cell: _Cell, evidence: str
         others = [a.value for x in grid.rows[cell.r] if (a := parse_cell(x)) is not None]
         stated = signed_as_named(stated, cell.unit_text or cell.row_header, others)
     period = cell.period
+    if cell.spec.stock and period and (day := column_date(cell.column_header)) is not None:
+        # a balance stands at its column's own date: a 52/53-week year's "September 30, 2023",
+        # not the nominal year end its fiscal year is named by
+        period = f"as of {day.isoformat()}"
     if cell.spec.stock and period:
         # a balance's bridge: its opening line stands at the period's start (the end of the
         # period before); its movement lines ("New logo ARR") are flows, not the balance

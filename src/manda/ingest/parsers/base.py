@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
@@ -418,7 +419,10 @@ def _statement_header(line: str) -> tuple[str, list[str]] | None:
         caption, stripped = m.group(0).strip(), stripped[m.end():]
     cells = _HEADER_CELL.findall(stripped)
     if len(cells) < 2 or " ".join(cells) != " ".join(stripped.split()):
-        return None
+        titled = _titled_years(stripped)
+        if titled is None:
+            return None
+        caption, cells = titled
     if sum(1 for c in cells if re.search(r"(?:19|20)\d\d", c)) < 2:
         return None
     named: list[str] = []
@@ -429,6 +433,28 @@ def _statement_header(line: str) -> tuple[str, list[str]] | None:
             name, n = f"{base} {n}", n + 1
         named.append(name)
     return caption, named
+
+
+MAX_TITLE_CHARS = 60
+
+
+def _titled_years(line: str) -> tuple[str, list[str]] | None:
+    """("Change in Number of Stores", ["2025", "2024"]) for a table's title run on into its
+    column years: a title of words only, then consecutive years and nothing else."""
+    tokens = line.split()
+    for k in range(1, len(tokens) - 1):
+        tail = " ".join(tokens[k:])
+        cells = _HEADER_CELL.findall(tail)
+        if " ".join(cells) != tail:
+            continue
+        title = " ".join(tokens[:k])
+        years = [int(c) for c in cells if c.isdigit()]
+        steps = {b - a for a, b in pairwise(years)}
+        if (len(title) <= MAX_TITLE_CHARS and not any(ch.isdigit() for ch in title)
+                and len(years) == len(cells) >= 2 and steps in ({1}, {-1})):
+            return title, cells
+        return None
+    return None
 
 
 def _statement_row(line: str, width: int) -> tuple[str, list[str]] | None:

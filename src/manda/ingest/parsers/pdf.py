@@ -31,6 +31,7 @@ from manda.ingest.parsers.base import (
 from manda.ingest.parsers.flowed import flowed_pages
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.pdf_layout import drawn_page
+from manda.ingest.parsers.stacked import stacked_pages
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    texts = flowed_pages([s.text for s in sections])
+    texts = stacked_pages(flowed_pages([s.text for s in sections]))
     sections = [Section(text=label_text_tables(spaced_statement_rows(text)),
                         location=s.location) for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]

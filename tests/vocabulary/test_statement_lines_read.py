@@ -1,0 +1,42 @@
+"""The lines every statement of cash flows and of operations prints, read as their line items
+in the words filers use (US GAAP tags printed as labels, European wordings): a dividend paid or a
+buyback is no cash balance, net cash from operations is no net cash."""
+
+from __future__ import annotations
+
+import pytest
+
+from manda.finance.vocabulary import canonical_subject, metric_spec
+
+
+@pytest.mark.parametrize(("label", "subject"), [
+    ("Research and Development Expense", "research and development"),
+    ("R&D expenses", "research and development"),
+    ("Forschungs- und Entwicklungskosten", "research and development"),
+    ("Frais de recherche et développement", "research and development"),
+    ("Gastos de investigación y desarrollo", "research and development"),
+    ("Common stock cash dividends paid", "dividends paid"),
+    ("Payments for dividends and dividend equivalents", "dividends paid"),
+    ("Dividendes versés aux actionnaires", "dividends paid"),
+    ("Gezahlte Dividenden", "dividends paid"),
+    ("Common stock repurchased", "share repurchases"),
+    ("Repurchases of common stock", "share repurchases"),
+    ("Rachats d'actions propres", "share repurchases"),
+    ("Recompra de acciones propias", "share repurchases"),
+    ("Net Cash from Operating Activities", "operating cash flow"),
+    ("Payments for Property, Plant and Equipment", "capex"),
+    ("Cost of Goods and Services Sold", "cost of sales"),
+])
+def test_a_statement_line_is_read_as_its_line_item(label: str, subject: str) -> None:
+    assert canonical_subject(label) == subject
+
+
+def test_money_paid_out_is_stated_as_a_positive_amount() -> None:
+    for subject in ("dividends paid", "share repurchases", "research and development"):
+        spec = metric_spec(subject)
+        assert spec is not None and spec.cost and spec.unit_kind == "currency"
+
+
+@pytest.mark.parametrize("label", ["Cash and cash equivalents", "Net cash", "Dividend yield"])
+def test_balances_and_ratios_stay_what_they_were(label: str) -> None:
+    assert canonical_subject(label) not in ("dividends paid", "share repurchases")
