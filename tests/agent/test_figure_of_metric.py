@@ -217,3 +217,39 @@ def test_a_statement_that_prints_no_currency_is_in_the_document_s() -> None:
     top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
     lines = row_lead(top, ask, evidence)
     assert lines is not None and "EUR 48.6 million" in lines[0], lines
+
+
+def test_a_row_of_nothing_but_zeros_does_not_answer_how_much() -> None:
+    """A fair-value table lists the item with nil figures ("Cash | 0 | 0" under its marketable
+    securities): the balance sheet's row with the item's figures answers."""
+    evidence = _evidence(
+        "Marketable securities by level\n2025 | 2024 | 2023 | 2022\n"
+        "Cash and cash equivalents | 2025: 0 | 2024: 0 | 2023: 0 | 2022: 0\n"
+        "Level 1 funds | 2025: 1,204 | 2024: 1,990 | 2023: 1,870 | 2022: 1,650",
+        "Balance sheet (in thousands)\n2025 | 2024\n"
+        "Cash and cash equivalents | 2025: 48,210 | 2024: 39,870\n"
+        "Trade receivables | 2025: 22,400 | 2024: 20,100")
+    ask = Ask.of(read_question("How much cash and cash equivalents did the company hold in 2025?"))
+    top = next(s for s in rank_spans(ask.frame, evidence) if s.row is not None)
+    assert top.row is not None and "48,210" in top.text, top.text
+
+
+def test_a_share_spent_on_a_named_line_item_divides_that_items_row() -> None:
+    """"What share of revenue did they spend on research and development?": the R&D row over
+    revenue, not another expense row the question's other words ("spend") may match."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "Consolidated statements of operations (in thousands)",
+        "2024 | 2023",
+        "Revenue | 2024: 1,250,000 | 2023: 1,010,000",
+        "Research and development | 2024: 212,500 | 2023: 190,300",
+        "Sales and marketing | 2024: 301,000 | 2023: 288,000",
+        "Total costs and expenses | 2024: 1,402,000 | 2023: 1,260,000",
+        "Net loss | 2024: (152,000) | 2023: (250,000)",
+    ]))
+    draft = compose(Ask.of(read_question(
+        "What share of revenue did the company spend on research and development in 2024?")),
+        evidence)
+    first = draft.text.splitlines()[0]
+    assert "17.0%" in first and "Research and development" in first, first

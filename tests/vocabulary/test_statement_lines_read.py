@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from manda.finance.derived import line_item_of as derived_line_item_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 
 
@@ -40,3 +41,20 @@ def test_money_paid_out_is_stated_as_a_positive_amount() -> None:
 @pytest.mark.parametrize("label", ["Cash and cash equivalents", "Net cash", "Dividend yield"])
 def test_balances_and_ratios_stay_what_they_were(label: str) -> None:
     assert canonical_subject(label) not in ("dividends paid", "share repurchases")
+
+
+@pytest.mark.parametrize("label", ["R&D tax credits", "Research and development tax credit",
+                                   "R&D incentives receivable"])
+def test_an_r_and_d_tax_credit_is_no_r_and_d_expense(label: str) -> None:
+    assert canonical_subject(label) != "research and development"
+
+
+@pytest.mark.parametrize(("label", "item"), [
+    ("Contract Revenue", "revenue"),
+    ("Revenue from contracts with customers", "revenue"),
+    ("Payments for Property, Plant and Equipment", "capex"),
+    ("Net Cash from Operating Activities", "operating cash flow"),
+])
+def test_a_computed_metrics_inputs_are_read_from_tagged_statement_labels(label: str,
+                                                                          item: str) -> None:
+    assert derived_line_item_of(label, item) > 0

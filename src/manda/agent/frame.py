@@ -124,6 +124,9 @@ class QuestionFrame:
     # "long-term debt"): a portion's row answers it, where the whole asked is not answered by one
     portion: bool = False
     one_figure: bool = False  # one figure asked outright ("How much cash …?")
+    # what a cause it names did to its line item ("How much did the new depreciation lives
+    # boost operating income?"): the effect a sentence states with its cause, not the level
+    effect: bool = False
     share_class: str | None = None  # the share class named ("B Ordinary")
     class_rights: bool = False  # liquidation preferences, issue prices …
     growth: bool = False
@@ -285,6 +288,7 @@ def read_question(question: str) -> QuestionFrame:
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
+        effect=_asks_effect(text, subjects),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
@@ -630,6 +634,19 @@ def _event_words(text: str) -> tuple[str, ...]:
     own = _V.words("timeline_words")
     return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ][\w&.-]{2,}", text)
                  if w.lower() not in _STOP and w.lower() not in own)
+
+
+def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
+    """A verb or noun of effect with the line item asked named after it, never before it ("How
+    much did revenue increase?" asks the line item's own change)."""
+    if not subjects:
+        return False
+    for m in _cues("effect_asked").finditer(text):
+        before = {s for s, _, _ in find_line_items(text[:m.start()])}
+        after = {s for s, _, _ in find_line_items(text[m.end():])}
+        if subjects[0] in after and subjects[0] not in before:
+            return True
+    return False
 
 
 def _one_figure(text: str) -> bool:

@@ -99,6 +99,9 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
+# a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
+# states the item's figures, it states none of it
+NIL_ROW = 0.1
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
@@ -677,6 +680,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += 0.0 if more else TOTAL_FIT
             elif not any(term_in(t, label_stems) for t in qualifiers):
                 score -= TOTAL_MISS  # "Total net sales" where the iPhone's are asked
+        if span.row is not None and frame.answer_kind in ("figure", "rate") and _nil_row(span):
+            score -= NIL_ROW
         score += MEANING * evidence.meaning.get(span.text, 0.0)
         if when:
             score += 0.05 * len(when & {t for t in terms if term_in(t, stems)}) / len(when)
@@ -686,6 +691,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                             placed=placed))
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _nil_row(span: Span) -> bool:
+    """Every figure of the row is nil: zeros or dashes."""
+    figures = span.figures()
+    return bool(figures) and all(f.none or not f.value for f in figures)
 
 
 def _named_by_document(span: Span, core: Sequence[str]) -> set[str]:

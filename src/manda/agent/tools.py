@@ -376,7 +376,8 @@ class ToolBox:
         if draft is None:
             return (f"<topic_brief topic=\"{key}\">nothing in this room: no document of role "
                     f"{roles} and no findings on it</topic_brief>")
-        self._evidence.note_search("searched_topic", label=shape.label.lower(), roles=roles)
+        self._evidence.note_search("searched_topic", label=shape.label.lower(),
+                                   roles=tuple(r.value for r in shape.roles))
         return f"<topic_brief topic=\"{key}\">\n{quote(draft.text, 8_000)}\n</topic_brief>"
 
     async def findings_by_subject(self, subjects: Sequence[str], period: str | None

@@ -237,7 +237,10 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     if subject is None or subject not in ITEM_LABELS:
         return None
     part_terms = _part_terms(ask, evidence, subject)
-    if not part_terms:
+    # a part the question names as a line item of its own ("what share of revenue did they
+    # spend on research and development"): that line item's row, whatever else its words say
+    named = [s for s in ask.frame.subjects if s != subject]
+    if not part_terms and not named:
         return None
     rows = [s for s in statement_rows(evidence) if s.row is not None]
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
@@ -253,7 +256,11 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
                     part.row.label, subject):
                 continue
             label = stems_of(part.row.label)
-            if not any(term_in(t, label) for t in part_terms) or not _part_of(part, total, rows):
+            if named:
+                if canonical_subject(part.row.label) not in named:
+                    continue
+            elif not any(term_in(t, label) for t in part_terms) or not _part_of(part, total,
+                                                                                  rows):
                 continue
             years = _years(part) & _years(total)
             year = max(asked & years) if asked & years else (

@@ -93,6 +93,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
+    if ask.frame.effect:
+        # the effect of a cause the question names: the sentence that states it with its
+        # cause answers, not the line item's level
+        return evidence_first.answer(ask, evidence)
     if (computed_draft := _computed(ask, evidence)) is not None:
         return computed_draft
     if ask.subject and (several := _several(ask, evidence)) is not None:

@@ -1,0 +1,66 @@
+"""A question that asks what a named cause did to a line item ("How much did the new lease
+accounting lift EBITDA?") is answered by the sentence that states the effect with its cause,
+not by the line item's level; a question about the line item's own change is not one."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from manda.agent.compose import fact_lookup
+from manda.agent.compose.common import Ask
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    FindingStatus,
+    Location,
+    SearchHit,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Annual report 2024.pdf", content_hash="h",
+               file_type="pdf", size_bytes=1, version_family="f",
+               status=DocumentStatus.COMPLETED, doc_date=date(2025, 3, 1))
+
+
+@pytest.mark.parametrize(("question", "effect"), [
+    ("How much did the switch to the new fleet lift Kestrel's EBITDA in 2024?", True),
+    ("What impact did the warehouse fire have on net income?", True),
+    ("What was the effect of currency movements on revenue?", True),
+    ("How much did the acquisition of Brightline add to revenue?", True),
+    ("Quel impact la grève a-t-elle eu sur le résultat net ?", True),
+    ("Welche Auswirkung hatte der Brand auf das EBITDA?", True),
+    ("¿Qué impacto tuvo la huelga en el EBITDA?", True),
+    ("How much did revenue increase in 2024?", False),
+    ("How much did EBITDA improve?", False),
+    ("What was net income in 2024?", False),
+])
+def test_an_effect_is_asked_when_the_line_item_follows_the_verb_of_effect(
+        question: str, effect: bool) -> None:
+    assert read_question(question).effect is effect
+
+
+def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> None:
+    level = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                    subject="ebitda", label="EBITDA", period="FY2024", value=41_200_000.0,
+                    unit="EUR", excerpt="EBITDA | 2024: 41,200", status=FindingStatus.APPROVED,
+                    location=Location.for_page(12), confidence=0.95,
+                    confidence_level=Confidence.HIGH)
+    hits = [
+        SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename,
+                  text="EBITDA | 2024: 41,200 | 2023: 36,900", location=Location.for_page(12),
+                  score=1.0),
+        SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename,
+                  text="The switch to the new electric fleet lowered fuel costs and lifted "
+                       "EBITDA by €3.1 million in 2024.", location=Location.for_page(7),
+                  score=0.9),
+    ]
+    evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
+    ask = Ask.of(read_question("How much did the switch to the new fleet lift EBITDA in 2024?"))
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "3.1 million" in first and "41" not in first, first
