@@ -127,8 +127,10 @@ def test_a_retail_fiscal_year_is_said_as_the_year_it_ends() -> None:
     lines = row_lead(top, ask, evidence)
     assert lines is not None
     assert "in fiscal 2025 (the year ended 31 January 2026)" in lines[0], lines[0]
-    # parentheses are negative; the statement prints no "$", the filing states its figures in it
-    assert "-$408.0 million" in lines[0], lines[0]
+    # parentheses are negative (an outflow); asked what was spent, the answer is the amount
+    # spent; the statement prints no "$", the filing states its figures in it
+    assert top.figures()[0].value == -408_000_000
+    assert "$408.0 million spent" in lines[0] and "-$" not in lines[0], lines[0]
 
 
 def test_a_share_of_the_total_is_computed_from_the_part_and_total_rows_with_its_working() -> None:

@@ -9,21 +9,15 @@ income, a maturity or lease schedule yields no balance for its due years, and "$
 from __future__ import annotations
 
 import pytest
+from fixtures.extraction import page_findings
 
 from manda.finance.amounts import currency_of_document, parse_cell
 from manda.finance.signs import names_a_loss, signed_as_named
-from manda.ingest.chunking import chunk_document
-from manda.ingest.extract.offline import OfflineExtractor
-from manda.models import Document, Finding, Location, ParsedDocument, Section
+from manda.models import Finding
 
 
 def _findings(text: str) -> list[Finding]:
-    parsed = ParsedDocument(filename="x", file_type="pdf", units=1,
-                            sections=[Section(text=text, location=Location.for_page(4))])
-    document = Document(id="d1", deal_id="x", filename="Annual_Report.pdf", content_hash="h",
-                        file_type="pdf", size_bytes=1, version_family="f")
-    chunks = chunk_document(parsed, deal_id="x", document_id="d1")
-    return OfflineExtractor().extract(document, parsed, chunks)
+    return page_findings(text)
 
 
 def _values(findings: list[Finding], subject: str) -> dict[str | None, float | None]:

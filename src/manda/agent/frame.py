@@ -92,6 +92,8 @@ class QuestionFrame:
     refers_back: bool = False  # a pronoun and no subject of its own: "Why did it drop?"
     wants_forecast: bool = False
     wants_actual: bool = False
+    # "how much did X spend on acquisitions?": an outflow is answered as the amount spent
+    spending: bool = False
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -261,6 +263,7 @@ def read_question(question: str) -> QuestionFrame:
         refers_back=not subjects and _cues("refers_back").found(text),
         wants_forecast=_cues("forecast_asked").found(text),
         wants_actual=_cues("actual_asked").found(text),
+        spending=_cues("spending_asked").found(text),
         full_year_reply=_cues("full_year_reply").found(text),
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,

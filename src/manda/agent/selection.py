@@ -117,6 +117,12 @@ def shown_as_named(finding: Finding, label: str) -> str:
     return f"{shown} ({'an' if wording[:1] in 'aeiou' else 'a'} {wording})"
 
 
+def segment_label(finding: Finding, label: str) -> str:
+    """A segment's figure named with its segment: "Région Sud revenue", not "Revenue"."""
+    segment = finding.attributes.get("segment")
+    return f"{segment} {in_text(label)}" if segment else label
+
+
 def _scale_left_out(text: str, value: float | None) -> bool:
     """"$416,161" read from a table "(in millions)": the wording drops the scale its value has."""
     written = find_amounts(text)
@@ -144,16 +150,33 @@ def findings_for(
     for finding in evidence.usable_findings():
         if not is_clean(finding) or subject_base(finding.subject) not in keys:
             continue
+        if (segment := finding.attributes.get("segment")) and not (
+                entity and names_segment(entity, segment)):
+            continue  # a segment's figure answers for that segment only, never the company
         if entity and exact_entity and not _same_entity(finding, entity,
                                                         owner(finding.document_id)):
             continue
         out.append(finding)
     if entity and not exact_entity:
         named = [f for f in out if _same_entity(f, entity, owner(f.document_id))]
-        return named or out
+        if named or not (room.several and room.company(entity) is not None):
+            return named or out
+        # a company of the room asked: another company's figure never stands for its own
+        return [f for f in out if owner(f.document_id) is None]
     if not entity and evidence.scope is None and room.several and room.target:
         return [f for f in out if room.is_target(f.document_id)] or out
     return out
+
+
+def names_segment(entity: str, segment: str) -> bool:
+    """The name asked is the segment's ("North America" of "North America segment"), word
+    for word: "US" is no part of "Business"."""
+    asked, own = _name_words(entity), _name_words(segment)
+    return bool(own) and own <= asked
+
+
+def _name_words(name: str) -> set[str]:
+    return {w.strip(".,;:'’()") for w in name.lower().replace("'s", " ").split()} - {""}
 
 
 def _same_entity(finding: Finding, entity: str, company: str | None = None) -> bool:
@@ -369,7 +392,7 @@ def read_fact(
            and not same_amount(f.value, primary.value)]
     return Reading(
         subject=subject,
-        label=subject_label(subject) or primary.label,
+        label=segment_label(primary, subject_label(subject) or primary.label),
         period=period or primary.period,
         primary=primary,
         support=support[:2],

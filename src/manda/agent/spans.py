@@ -59,6 +59,7 @@ from manda.finance.label_heads import label_subject
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.statements import StatementKind, named_statements, page_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
+from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -148,6 +149,8 @@ class Span:
     # a sentence that lists things, up to LISTED_QUOTE characters: quoted where a list is asked
     # (its last item is as much the answer as its first)
     whole: str = field(default="", compare=False)
+    # the segment a row's block stands under ("North America" over "Net sales"): its name says it
+    segment: str = field(default="", compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -159,6 +162,8 @@ class Span:
         if self.row is None:
             return ""
         label = self.row.label.strip().rstrip(":")
+        if self.segment and self.segment.lower() not in label.lower():
+            return f"{self.segment} — {label}"  # "North America — Operating income"
         group = self.group.strip().rstrip(":")
         if len(group.split()) > 4 and (named := find_line_items(group)):
             # a lead-in ("Operating income by segment is as follows (in millions):") is named
@@ -222,6 +227,11 @@ def _candidates(evidence: Evidence) -> _Pool:
         source = evidence.hit_source(hit)
         lines = body(hit.text).splitlines()
         tables = _continued(read_tables(hit.text))
+        # a block of rows under a segment's heading ("North America" over "Net sales"): its
+        # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
+        parted = {id(t): part for t, (part, _) in zip(tables, segments(
+            [Block(tuple(t.caption), frozenset(r.label.lower() for r in t.rows))
+             for t in tables]), strict=True) if part}
         recovered = _rows_without_gaps(lines, tables)
         row_lines = {row.line for t in tables for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
@@ -229,7 +239,8 @@ def _candidates(evidence: Evidence) -> _Pool:
         page = page_lines[(hit.document_id, hit.location.page)]
         for table in tables:
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
-                      currency=currencies.get(hit.document_id))
+                      currency=currencies.get(hit.document_id),
+                      segment=parted.get(id(table), ""))
         for sentence, heading, before in _sentences("\n".join(lines)):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -366,9 +377,10 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
-              currency: str | None = None) -> None:
+              currency: str | None = None, segment: str = "") -> None:
     """A table's rows as spans, each read at its statement's scale and currency (a statement
-    that prints no "$" of its own, but states a scale, is in the document's `currency`)."""
+    that prints no "$" of its own, but states a scale, is in the document's `currency`); a
+    segment's block stands under its segment's name."""
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -393,7 +405,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
         column_date(h) for h in table.header) or bool(
         {StatementKind.INCOME, StatementKind.CASH_FLOW} & set(statements))
-    heading = group
+    heading = group or (f"{segment}:" if segment else "")
     for row in table.rows:
         if not row.cells:
             continue
@@ -405,7 +417,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
                                currency=currency, flow=flow, year_end=year_end,
                                caption=" ".join(caption), statements=statements,
-                               result=last if last != row.label else ""))
+                               result=last if last != row.label else "", segment=segment))
         # the table's caption ("net sales by category") names what its rows measure: it counts
         # with a row whose own label answers part of the question ("Services")
         pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))

@@ -46,6 +46,11 @@ DERIVED: tuple[Derived, ...] = (
     Derived("EBITDA margin", _asked("EBITDA margin"), ("operating income", "d&a"),
             over="revenue", unit="percent"),
     Derived("EBITDA", _asked("EBITDA"), ("operating income", "d&a")),
+    # a loss margin is the margin of a loss: the same line over revenue, negative when it is one
+    Derived("operating loss margin", _asked("operating loss margin"), ("operating income",),
+            over="revenue", unit="percent"),
+    Derived("net loss margin", _asked("net loss margin"), ("net income",), over="revenue",
+            unit="percent"),
     Derived("operating margin", _asked("operating margin"), ("operating income",),
             over="revenue", unit="percent"),
     Derived("net margin", _asked("net margin"), ("net income",), over="revenue",

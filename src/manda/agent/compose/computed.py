@@ -9,6 +9,7 @@ A metric the documents state themselves is quoted instead (`evidence_first`), ne
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import fiscal_year, when
@@ -22,6 +23,7 @@ from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
+from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
@@ -57,6 +59,10 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     elif (stated := stated_inputs(evidence, inputs, asked)) is not None:
         figures = stated  # no statement row reads: the prose states each input
     else:
+        return None
+    lead_span, lead = figures[metric.plus[0]]
+    figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
+    if not _plausible(metric, figures):
         return None
     text = _working(metric, figures, evidence, ask.language, rows)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
@@ -102,7 +108,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
 
     computed = words.answer("computed_note", language)
     name = words.computed_name(metric.name, language)
-    value = _base(metric, figures) + sum(abs(figures[i][1].value or 0.0)
+    value = (figures[metric.plus[0]][1].value or 0.0) + sum(abs(figures[i][1].value or 0.0)
                                          for i in metric.plus[1:])
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
@@ -122,6 +128,8 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
     ratio = value / abs(base.value or 1.0) * metric.times
     shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
         words.answer("days", language, days=f"{ratio:.0f}")
+    if metric.unit == "percent" and ratio < 0:
+        shown += " " + words.answer("margin_of_a_loss", language)  # "-31.5% (a loss)"
     over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
     inner = signs if len(parts) > 1 else parts[0]
     days = " × 365" if metric.times == 365 else ""
@@ -131,11 +139,31 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
             + "\n" + _formula(metric, figures, value, language))
 
 
+# a margin beyond ±500% is no margin: its inputs were read at different scales ("(3,834)" of a
+# table in millions over "17,455" of one whose unit line was not read)
+_MARGIN_BOUND = 5.0
+
+
+def _plausible(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> bool:
+    if metric.over is None or metric.unit != "percent":
+        return True
+    value = (figures[metric.plus[0]][1].value or 0.0) + sum(
+        abs(figures[i][1].value or 0.0) for i in metric.plus[1:]) - sum(
+        abs(figures[i][1].value or 0.0) for i in metric.minus)
+    base = abs(figures[metric.over][1].value or 0.0)
+    return bool(base) and abs(value / base) <= _MARGIN_BOUND
+
+
 def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
     """The metric's first input with its sign: an operating cash outflow or an operating loss
     stays negative; what is added to or taken from it counts by its size ("(298)" of capex is
     $298 million spent)."""
-    return figures[metric.plus[0]][1].value or 0.0
+    span, figure = figures[metric.plus[0]]
+    value = figure.value or 0.0
+    if span.row is None:
+        return value  # a sentence's figure is signed by its wording already (prose_inputs)
+    others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    return signed_as_named(value, span.row.label, others)  # "Net loss 1,009" is -1,009
 
 
 def _line(key: str, language: str) -> str:

@@ -45,6 +45,7 @@ from manda.agent.selection import (
     one_per_document,
     periods_of,
     read_fact,
+    segment_label,
     show,
     subject_base,
     subject_label,
@@ -138,6 +139,8 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     if metric is None:
         return None
     subject = canonical_subject(metric.name)
+    if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus)}:
+        subject = None  # "net loss margin" names the net loss it is computed from, not itself
     if subject is not None and any(f.value is not None for f in findings_for(
             evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it
@@ -244,7 +247,7 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
         if counted is not None:
             ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
-    reading = replace(reading, label=label)
+    reading = replace(reading, label=segment_label(reading.primary, label))
     text = describe_reading(reading, evidence, ask.assumption, ask.language)
     for extra in (_other_nature(ask, evidence, reading),
                   _one_time_note(evidence, reading, ask.language)):

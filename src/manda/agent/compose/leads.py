@@ -76,11 +76,13 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
         if lead is not span and (again := _read_row(lead, ask)) is not None:
             span, (chosen, prior) = lead, again
     words, language, item = vocabulary(), ask.language, span.name()
-    text = words.answer("row_figure", language, item=named_in(item, language),
-                        figure=as_named(chosen, item),
+    spent = ask.frame.spending and chosen.value is not None and chosen.value < 0
+    text = words.answer("row_spent" if spent else "row_figure", language,
+                        item=named_in(item, language),
+                        figure=as_named(chosen, item, spent=spent),
                         when=when(span, chosen, evidence, language))
     if prior is not None:
-        text += words.answer("row_against", language, figure=as_named(prior, item),
+        text += words.answer("row_against", language, figure=as_named(prior, item, spent=spent),
                              when=when(span, prior, evidence, language))
     change = next((f for f in span.figures() if a_change_column(f.column) and not f.none
                    and f.unit == "%"), None)
@@ -112,10 +114,11 @@ def asked_years(ask: Ask) -> set[int]:
     return asked
 
 
-def as_named(figure: Figure, item: str) -> str:
+def as_named(figure: Figure, item: str, *, spent: bool = False) -> str:
     """A row's figure in its line's words: a "Net loss" row's (1,009,359) is a net loss of
-    $1.01 billion, not a net loss of -$1.01 billion."""
-    if figure.value is not None and figure.value < 0 and names_a_loss(item):
+    $1.01 billion, not a net loss of -$1.01 billion; an outflow asked as spending
+    ("Repurchase of stock (408)" for "how much was spent on buybacks?") is the amount spent."""
+    if figure.value is not None and figure.value < 0 and (spent or names_a_loss(item)):
         return replace(figure, value=-figure.value).shown()
     return figure.shown()
 

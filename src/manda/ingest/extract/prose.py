@@ -19,7 +19,14 @@ from manda.finance.amounts import Amount, find_amounts, multiplied
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.label_heads import another_thing_beside
-from manda.finance.periods import MONTH, MONTHS, find_periods, month_period, period_end
+from manda.finance.periods import (
+    MONTH,
+    MONTHS,
+    find_periods,
+    month_period,
+    period_end,
+    period_sort_key,
+)
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
 from manda.ingest.extract.candidates import Candidate, SectionView, compared_with, says_forecast
@@ -150,6 +157,8 @@ class _Value:
     amount: Amount
     low: float | None = None
     high: float | None = None
+    # a level a change moved from ("earlier") or to ("later"): "decreased from 28.5% to 19.4%"
+    move: str = ""
 
 
 def _range(text: str, a: Amount, b: Amount) -> _Value | None:
@@ -167,10 +176,47 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
     return _Value(merged, low, b.value)
 
 
-def _values(text: str, amounts: Sequence[Amount]) -> list[_Value]:
+_MOVED_FROM = _WORDS.cues("moved_from")  # "decreased from", "est passée de", "von", "pasó del"
+_MOVED_TO = _WORDS.cues("moved_to")  # "to", "à", "auf", "al"
+_CHANGED_BY = _WORDS.cues("change_by") | _WORDS.cues("change_verb_before_figure")
+# the later level first: "increased to 45.2% from 43.1%", "aumentó al 12 % desde el 10 %"
+_MOVED_TO_FIRST = _WORDS.cues("moved_to_first")
+_MOVED_FROM_AFTER = _WORDS.cues("moved_from_after")
+
+
+def _moved(text: str, start: int, a: Amount, b: Amount) -> tuple[_Value, _Value] | None:
+    """Two levels of one change, not a range: "gross margin decreased from 28.5% to 19.4%"
+    ("increased to 45.2% from 43.1%": the later level first),
+    "passed from 12% in 2022 to 15% in 2023", "stieg von 8,1 % auf 9,4 %", "pasó del 10 % al
+    12 %" (the earlier level, then the later); "decreased $1.5 billion to $87.6 billion" (a
+    change by the first amount, then the level it reached). None when the words say neither."""
+    gap = text[a.end:b.start].strip()
+    if (a.unit == "%") == (b.unit == "%") and _MOVED_TO_FIRST.ends(text[start:a.start]) and (
+            back := _MOVED_FROM_AFTER.search(gap)) is not None and back.end() == len(gap) \
+            and len(gap.split()) <= 4:
+        return _Value(a, move="later"), _Value(b, move="earlier")
+    to = _MOVED_TO.search(gap)
+    if to is None or to.end() != len(gap) or len(gap[:to.start()].split()) > 6 or \
+            (a.unit == "%") != (b.unit == "%"):
+        return None
+    before = text[start:a.start]
+    if _MOVED_FROM.ends(before):
+        return _Value(a, move="earlier"), _Value(b, move="later")
+    if _CHANGED_BY.ends(before) and not gap[:to.start()].strip():
+        return _Value(a), _Value(b)  # the change by an amount, then the level it reached
+    return None
+
+
+def _values(text: str, amounts: Sequence[Amount], start: int = 0) -> list[_Value]:
     out: list[_Value] = []
     i = 0
     while i < len(amounts):
+        moved = _moved(text, start, amounts[i], amounts[i + 1]) if i + 1 < len(amounts) \
+            else None
+        if moved is not None:
+            out.extend(moved)
+            i += 2
+            continue
         pair = _range(text, amounts[i], amounts[i + 1]) if i + 1 < len(amounts) else None
         if pair is not None:
             out.append(pair)
@@ -215,7 +261,8 @@ class _Sentence:
         self.text = view.text[start:end]
         inside = _within(amounts, lambda a: a.start, start, end)
         inside = [a for a in inside if a.end <= end]
-        self.values = _values(view.text, inside)
+        self.values = _values(view.text, inside, start)
+        self.moves = {v.amount.start: v.move for v in self.values if v.move}
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
         if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
@@ -266,6 +313,21 @@ class _Sentence:
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
         """The amount's period, how it was stated, a penalty; None for a list's later items."""
+        move = self.moves.get(amount.start)
+        if move and amount.start not in self.bound:
+            # a change's two levels: the later one is the sentence's latest period's, the
+            # earlier one the period before it, when the sentence names one (else unknown)
+            named = sorted({p[0] for p in self.periods}, key=period_sort_key)
+            latest = named[-1] if named else ""
+            if latest.startswith("FY") and latest[2:].isdigit():
+                # "… to 25% in 2024, compared with 2023": a bare year compared with names one
+                named = sorted({*named, *(f"FY{y}" for y in YEAR.findall(self.text)
+                                          if int(y) < int(latest[2:]))},
+                               key=period_sort_key)
+            if move == "later" and named:
+                return named[-1], "statement", 0.0
+            if move == "earlier":
+                return (named[-2], "statement", 0.0) if len(named) >= 2 else None
         found = self._explicit(amount)
         if found is not None:
             return found[0], "statement", 0.0

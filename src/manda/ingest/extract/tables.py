@@ -37,6 +37,7 @@ from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
 from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
+from manda.ingest.segments import Block, segments
 from manda.models import FindingKind, Location, LocationKind, Nature
 from manda.vocabulary import Cues, topic, vocabulary
 
@@ -306,8 +307,13 @@ def text_table_candidates(view: SectionView, context: str
         blocks.append(current)
     out: list[Candidate] = []
     spans: list[tuple[int, int]] = []
-    for block in (b for b in blocks if len(b) >= 2):
+    kept = [b for b in blocks if len(b) >= 2]
+    headed = segment_headings(text, kept)
+    for k, block in enumerate(kept):
         caption = _caption_above(text, block[0][0])
+        heading, run_caption = headed[k]
+        if run_caption and scale_from_text(caption) == 1.0:
+            caption = f"{run_caption}\n{caption}"  # the run's unit line is this block's too
         header_cells = _split_line(block[0][1], block[0][0], None)[0]
         # "2025 | 2024" over "Net sales | 2025: 48,600 | 2024: 42,300": the empty corner cell
         # above the row labels was dropped when the page became text; put it back, or the first
@@ -328,9 +334,33 @@ def text_table_candidates(view: SectionView, context: str
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
         grid = _Grid(rows, None, lambda r, located=located: located[r], caption)
-        out.extend(_rules(view, grid, context))
+        found = _rules(view, grid, context)
+        if heading:
+            for candidate in found:  # a segment's figure, never the company's own
+                candidate.entity = heading
+                candidate.attributes = {**candidate.attributes, "segment": heading}
+        out.extend(found)
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
+
+
+def segment_headings(text: str, blocks: Sequence[Sequence[tuple[int, str]]]
+                     ) -> list[tuple[str, str]]:
+    """Each text table's segment (`manda.ingest.segments`) and, for a block after the first of
+    its run, the run's caption ("(in millions)"), which states its unit too."""
+    read = segments([Block(tuple(text[_end(blocks[k - 1]) if k else 0:block[0][0]].split("\n")),
+                           frozenset(_labels(block))) for k, block in enumerate(blocks)])
+    return [(segment, caption_of(text[:blocks[first][0][0]]) if first not in (-1, k) else "")
+            for k, (segment, first) in enumerate(read)]
+
+
+def _end(block: Sequence[tuple[int, str]]) -> int:
+    return block[-1][0] + len(block[-1][1])
+
+
+def _labels(block: Sequence[tuple[int, str]]) -> set[str]:
+    """A block's row labels, lower case ("net sales", "operating income")."""
+    return {line.split("|", 1)[0].strip().lower() for _, line in block[1:]} - {""}
 
 
 _SCHEDULE_BUCKET = _WORDS.cues("schedule_bucket")

@@ -1,0 +1,72 @@
+"""A rate or amount stated as a change from one level to another is two levels, never a range.
+
+Invented sentences of other companies in four languages: "decreased from 31.2% to 24.8%" gives
+the later level for the later year and the earlier one for the year before when the sentence
+names both; "decreased $2.3 billion to $41.0 billion" is a change, then the level it reached; a
+real range ("between $8 and $10 billion", "€20.0M–€20.5M") is still read as one.
+"""
+
+from __future__ import annotations
+
+from fixtures.extraction import page_findings
+
+from manda.models import Finding
+
+
+def _findings(text: str) -> list[Finding]:
+    return page_findings(text, page=7)
+
+
+def _levels(text: str, subject: str) -> dict[str | None, float | None]:
+    return {f.period: f.value for f in _findings(text) if f.subject == subject}
+
+
+def test_a_margin_that_moved_from_one_level_to_another_gives_each_year_its_level() -> None:
+    levels = _levels("Gross margin for the marine division decreased from 31.2% to 24.8% in "
+                     "the year ended December 31, 2024 as compared to the year ended December "
+                     "31, 2023.", "gross margin")
+    assert levels == {"FY2024": 24.8, "FY2023": 31.2}, levels
+
+
+def test_each_level_takes_the_year_written_beside_it() -> None:
+    levels = _levels("Our gross margin passed from 12% in 2022 to 15% in 2023.", "gross margin")
+    assert levels == {"FY2022": 12.0, "FY2023": 15.0}, levels
+
+
+def test_the_earlier_level_of_an_undated_comparison_is_not_guessed() -> None:
+    levels = _levels("In 2024, gross margin improved from 40.1% to 43.5%.", "gross margin")
+    assert levels == {"FY2024": 43.5}, levels
+
+
+def test_moves_are_read_in_german_spanish_and_french() -> None:
+    """Each level once, for its own year: not both for the year the sentence opens with."""
+    assert _levels("Im Geschäftsjahr 2024 stieg der Umsatz gegenüber 2023 von 10,0 Mio. € auf "
+                   "12,5 Mio. €.", "revenue") == {"FY2023": 10_000_000, "FY2024": 12_500_000}
+    assert _levels("En 2024, el margen EBITDA pasó del 10 % al 12 % frente a 2023.",
+                   "ebitda margin") == {"FY2023": 10.0, "FY2024": 12.0}
+    assert _levels("En 2024, la marge d'EBITDA est passée de 22 % à 25 % par rapport à 2023.",
+                   "ebitda margin") == {"FY2023": 22.0, "FY2024": 25.0}
+
+
+def test_a_change_by_an_amount_to_a_level_is_the_level_not_a_midpoint() -> None:
+    found = [f for f in _findings("Cash from operations decreased $2.3 billion to $41.0 "
+                                  "billion in fiscal year 2024.") if f.value_text]
+    assert not any("to" in (f.value_text or "") for f in found), found
+    assert any(f.value == 41_000_000_000 for f in found), [(f.subject, f.value) for f in found]
+
+
+def test_a_range_is_still_one_value() -> None:
+    found = _findings("We expect capital expenditures to be between $8.0 to $10.0 billion "
+                      "in 2025.")
+    capex = [f for f in found if f.subject == "capex"]
+    assert capex and capex[0].attributes.get("range_low") == "8e+09", capex
+
+
+def test_the_later_level_written_first_is_still_the_later_years() -> None:
+    assert _levels("Operating cash flow increased to $5.2 billion from $4.9 billion in 2023, "
+                   "driven by higher sales in 2024.", "operating cash flow") == {
+        "FY2024": 5_200_000_000, "FY2023": 4_900_000_000}
+    assert _levels("En 2024, el margen EBITDA aumentó al 12 % desde el 10 % de 2023.",
+                   "ebitda margin") == {"FY2024": 12.0, "FY2023": 10.0}
+    assert _levels("En 2024, la marge d'EBITDA a progressé à 25 % contre 22 % en 2023.",
+                   "ebitda margin") == {"FY2024": 25.0, "FY2023": 22.0}
