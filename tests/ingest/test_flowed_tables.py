@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from reportlab.lib.pagesizes import LETTER
-from reportlab.pdfgen import canvas
+from fixtures.text_pdfs import write_text_pdf
 
 from manda.app import Manda
 from manda.config import Settings
@@ -210,16 +209,7 @@ def test_a_document_that_flows_its_tables_is_mended_and_a_laid_out_one_is_not() 
 
 
 def _write_pdf(path: Path, pages: list[str]) -> Path:
-    pdf = canvas.Canvas(str(path), pagesize=LETTER)
-    for text in pages:
-        y = LETTER[1] - 48
-        for line in text.split("\n"):
-            pdf.setFont("Helvetica", 8)
-            pdf.drawString(36, y, line)
-            y -= 11
-        pdf.showPage()
-    pdf.save()
-    return path
+    return write_text_pdf(path, pages)
 
 
 def test_a_flowed_pdf_reads_as_rows(tmp_path: Path) -> None:

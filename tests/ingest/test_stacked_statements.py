@@ -10,8 +10,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from reportlab.lib.pagesizes import LETTER
-from reportlab.pdfgen import canvas
+from fixtures.text_pdfs import write_text_pdf
 
 from manda.app import Manda
 from manda.config import Settings
@@ -133,16 +132,7 @@ def test_a_52_53_week_year_end_is_the_fiscal_year_it_closes() -> None:
 
 
 def _write_pdf(path: Path, pages: list[str]) -> Path:
-    pdf = canvas.Canvas(str(path), pagesize=LETTER)
-    for text in pages:
-        y = LETTER[1] - 40
-        for line in text.split("\n"):
-            pdf.setFont("Helvetica", 8)
-            pdf.drawString(36, y, line)
-            y -= 10
-        pdf.showPage()
-    pdf.save()
-    return path
+    return write_text_pdf(path, pages)
 
 
 def test_a_stacked_pdf_is_parsed_into_rows(tmp_path: Path) -> None:
