@@ -165,3 +165,32 @@ def test_a_segments_row_leads_a_question_naming_the_segment_with_its_name() -> N
 def test_the_whole_is_answered_from_the_consolidated_block() -> None:
     lead = _lead("What were consolidated net sales in 2024?", SEGMENT_NOTE)
     assert "$3.52 billion" in lead and "—" not in lead.split(" was ")[0], lead
+
+
+def test_the_companys_figure_asked_without_the_word_consolidated_is_the_whole() -> None:
+    """"What was operating income in 2024?": a segment block's row is a part of it, whatever
+    its figures; the consolidated block answers."""
+    lead = _lead("What was the company's operating income in 2024?", SEGMENT_NOTE)
+    assert "$264.0 million" in lead and "—" not in lead.split(" was ")[0], lead
+
+
+def test_a_total_row_states_the_whole_over_the_rows_it_adds_up() -> None:
+    """A statement's "Total net sales" row and its part rows ("Net product sales") both read as
+    revenue: the total leads, whichever the page prints with a "$"."""
+    from manda.agent.selection import read_fact
+    from manda.models import Confidence, Finding, FindingKind, FindingStatus, Location
+
+    def row(fid: str, value: float, written: str, total: bool) -> Finding:
+        return Finding(id=fid, deal_id="d", document_id="d1", kind=FindingKind.METRIC,
+                       subject="revenue", label="Revenue", period="FY2024", value=value,
+                       unit="USD", value_text=written, excerpt=written,
+                       status=FindingStatus.APPROVED, location=Location.for_page(37),
+                       confidence=0.95, confidence_level=Confidence.HIGH,
+                       attributes={"total": "yes"} if total else {})
+
+    part = row("f1", 2_410_000_000.0, "$2,410", total=False)
+    whole = row("f2", 3_515_000_000.0, "3,515", total=True)
+    evidence = _evidence("Net product sales | 2024: $2,410\nTotal net sales | 2024: 3,515")
+    evidence.findings.update({part.id: part, whole.id: whole})
+    reading = read_fact(evidence, "revenue", "FY2024")
+    assert reading is not None and reading.primary.id == "f2"

@@ -274,7 +274,8 @@ def _with_unit(value_text: str) -> bool:
 def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
     """Which statement of a value to lead with: a document before what was told outside the
     room (a seller's answer, a note from a thread), corrections, audited and final documents,
-    the report's own wording ("€5.2M" on p.1 before "5,200" in a table on p.2)."""
+    a total row before the rows it adds up, the report's own wording ("€5.2M" on p.1 before
+    "5,200" in a table on p.2)."""
     doc = evidence.document_of(finding)
     return (
         0 if doc is not None and doc.role in TOLD_ROLES else 1,
@@ -284,6 +285,8 @@ def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple
         0 if doc is not None and doc.draft else 1,
         1 if finding.status is FindingStatus.APPROVED else 0,
         _whole_count(finding),
+        # a statement's total row states the whole ("Total net sales" over "Net product sales")
+        1 if finding.attributes.get("total") == "yes" else 0,
         finding.location.kind.value == "page",
         1 if _with_unit(finding.value_text or "") else 0,
         -(finding.location.page or 0),

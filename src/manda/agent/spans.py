@@ -938,9 +938,12 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
 def _a_part_row(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
                 ) -> bool:
     """A statement row named as a line item asked by its heading only ("Net sales:"), its own
-    label naming a part of it ("AWS", "North America"), not a period of a metric's table."""
+    label naming a part of it ("AWS", "North America"), or a row of a segment's block
+    ("Operating income" under "AWS"); not a period of a metric's table."""
     if span.row is None or not statement_row(span.row) or label_periods(span.row):
         return False
+    if span.segment:  # a row of a segment's block ("Operating income" under "AWS")
+        return True
     if totals_row(span.row.label):
         return False
     return not any(p.search(span.row.label) for _, ps in items for p in ps)
