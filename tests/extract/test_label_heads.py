@@ -7,6 +7,7 @@ its line item, not a word inside a longer label.
 from __future__ import annotations
 
 import pytest
+from fixtures.extraction import page_findings
 
 from manda.finance.label_heads import another_thing_beside, label_line_item, label_subject
 from manda.finance.vocabulary import find_subjects
@@ -177,3 +178,19 @@ def test_a_sentence_line_item_stated_plainly_stays_itself() -> None:
                      "Le chiffre d'affaires net atteint 12,4 M€."):
         assert not any(another_thing_beside(sentence, a, b)
                        for _, a, b in find_subjects(sentence)), sentence
+
+
+@pytest.mark.parametrize("sentence", [
+    "The change was primarily due to a $2.10 billion increase in proceeds from issuances of debt.",
+    "Repayments of debt of $1.35 billion were made in 2024.",
+    "Les remboursements de la dette de 40 millions d'euros ont eu lieu en 2024.",
+    "Die Tilgung der Finanzschulden von 120 Mio. EUR erfolgte im Jahr 2024.",
+])
+def test_a_balances_issuance_or_repayment_in_a_sentence_is_no_balance(sentence: str) -> None:
+    assert not [f for f in page_findings(sentence) if f.subject == "debt"]
+
+
+def test_the_debt_outstanding_stated_plainly_is_kept() -> None:
+    sentence = "As of December 31, 2024, total debt outstanding was $5.23 billion."
+    found = [f.value for f in page_findings(sentence) if f.subject == "debt"]
+    assert found == [5_230_000_000.0]
