@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manda.finance.figures import column_header_line, lone_cell
+from manda.finance.figures import column_header_line, joined_signs, lone_cell
 from manda.ingest.parsers.base import row_line
 
 __all__ = ["stacked_pages", "stacked_rows"]
@@ -41,11 +41,8 @@ def _header_at(lines: Sequence[str], i: int) -> int:
 
 def _cell(line: str) -> str | None:
     """The line as one figure cell ("$ (70,115)" is "$(70,115)"), or None if it is none."""
-    text = " ".join(line.split())
-    for cell in (text, text.replace("$ ", "$").replace("€ ", "€").replace("£ ", "£")):
-        if lone_cell(cell):
-            return cell
-    return None
+    cell = joined_signs(" ".join(line.split()))
+    return cell if lone_cell(cell) else None
 
 
 def _cells_after(lines: Sequence[str], i: int) -> int:
