@@ -63,9 +63,17 @@ def _periods(ask: Ask, evidence: Evidence, subjects: list[str]) -> list[str]:
         return []
     have = set(periods_of(pool))
     for other in (same_quarter_last_year(base), previous_period(base)):
-        if other and other in have:
+        if other and (other in have or _stated_at(evidence, subjects, other, ask)):
             return [other, base]
     return [base]
+
+
+def _stated_at(evidence: Evidence, subjects: list[str], period: str, ask: Ask) -> bool:
+    """Whether the room states a subject for `period` as `read_fact` reads it: a balance asked
+    for a year is the balance at the year's end ("as of 2020-12-31" answers FY2020), so "cash
+    at the end of 2021 against a year earlier" has the prior year end to set beside it."""
+    return any(read_fact(evidence, s, period, entity=ask.entity, nature=Nature.ACTUAL)
+               is not None for s in subjects)
 
 
 def _counted(ask: Ask, evidence: Evidence, subjects: list[str]) -> CountedYears | None:

@@ -14,8 +14,9 @@ from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, rank_spans, statement_row
+from manda.agent.tables import read_tables
 from manda.finance.figures import Figure
-from manda.finance.vocabulary import only_a_line_item
+from manda.finance.vocabulary import canonical_subject, line_item_of, only_a_line_item
 from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
@@ -28,7 +29,10 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     ranked = [s for s in rank_spans(ask.frame, evidence)
               if s.row is not None and statement_row(s.row)]
     for top in ranked[:5]:
-        rows = _siblings(top, ranked)
+        heads = _heads(top, evidence)
+        if not _of_asked(heads.get(_line(top), ""), ask):
+            continue  # a block of another line item ("Gross profit"'s by segment, not revenue)
+        rows = [s for s in _siblings(top, ranked) if _of_asked(heads.get(_line(s), ""), ask)]
         lines = _ranked(rows, ask)
         if lines is not None:
             return Draft(text=with_assumption(ask.assumption,
@@ -48,6 +52,40 @@ def _siblings(top: Span, spans: list[Span]) -> list[Span]:
         if all(span.row.label != s.row.label for s in out if s.row is not None):
             out.append(span)
     return out
+
+
+def _heads(top: Span, evidence: Evidence) -> dict[str, str]:
+    """The line item each row of `top`'s passage breaks down, by the row's line: a statement
+    lists a line item's parts after the row that names it ("Gross profit" then "Automotive",
+    "Energy"), its total first or last, so the rows from one line item's row to the next are
+    one block; rows under no such row are the block of the line item their table's caption
+    names ("Revenues")."""
+    text = next((h.text for h in evidence.hits if h.chunk_id == top.source.chunk_id), "")
+    out: dict[str, str] = {}
+    for table in read_tables(text):
+        head = next((c for c in reversed(table.caption) if canonical_subject(c)), "")
+        for row in table.rows:
+            if row.cells and _names_line_item(row.label):
+                head = row.label
+            out.setdefault(row.line.strip(), head)
+    return out
+
+
+def _line(span: Span) -> str:
+    return span.row.line.strip() if span.row is not None else ""
+
+
+def _names_line_item(label: str) -> bool:
+    """A row that is a line item of its own ("Gross profit", "Total cost of revenue"), not one
+    of a line item's parts ("Automotive", "Services and other")."""
+    return line_item_of(label) is not None or (
+        is_total_row(label) and canonical_subject(label) is not None)
+
+
+def _of_asked(head: str, ask: Ask) -> bool:
+    """Whether a block's line item is the one asked, where the question and the block name one."""
+    asked, named = set(ask.frame.subjects), canonical_subject(head) if head else None
+    return not asked or named is None or named in asked
 
 
 def _a_total(label: str) -> bool:
