@@ -608,6 +608,11 @@ _NEAR = 300  # characters either side of the role word in which its holder's nam
 _SIGNED = vocabulary().cues("signed_by")  # "/s/", "for and on behalf of"
 
 
+def _holder_line(role: str, holder: str) -> str:
+    """"The auditor is Ernst & Young LLP" (English: the role is the frame's English key)."""
+    return f"The {role.lower()} is {holder}"
+
+
 def _name_words(name: str | None) -> set[str]:
     """A name's distinctive words ("Uber Technologies, Inc." → uber, technologies)."""
     return {w for w in letter_words((name or "").lower())
@@ -623,8 +628,7 @@ def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
     passages ("/s/ Ernst & Young LLP … We have served as the Company's auditor since 2009",
     "engaged Deloitte & Touche LLP, an independent registered public accounting firm"), where
     the answer does not already open by naming it."""
-    lead = vocabulary().answer("role_holder", "en", role=role.lower(), holder="").strip()
-    if draft.text.startswith(lead):
+    if draft.text.startswith(_holder_line(role, "").strip()):
         return draft
     patterns = group_patterns(role.lower())
     best: tuple[tuple[bool, int], str, SearchHit] | None = None
@@ -644,7 +648,7 @@ def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
     if best is None:
         return draft
     _, firm, hit = best
-    first = vocabulary().answer("role_holder", "en", role=role.lower(), holder=firm)
+    first = _holder_line(role, firm)
     return replace(draft, text=f"{first} {cite([evidence.hit_source(hit)])}.\n{draft.text}")
 
 
@@ -655,7 +659,7 @@ def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
         return None
     first = best_of(found, evidence)
     same = [f for f in found if f.value_text == first.value_text]
-    holder = vocabulary().answer("role_holder", "en", role=role.lower(), holder=first.value_text)
+    holder = _holder_line(role, first.value_text or "")
     return Draft(text=f"{holder} {cite_findings(same, evidence)}.",
                  proposals=approvals(same), rests_on=same)
 
