@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from test_spans import _evidence as _passages
 
 from manda.agent.compose import comparison, ranking
 from manda.agent.compose.common import Ask
@@ -21,7 +22,6 @@ from manda.models import (
     Finding,
     FindingKind,
     Location,
-    SearchHit,
 )
 
 DOC = Document(id="d9", deal_id="d", filename="Brackwater_Annual_Report.pdf", content_hash="h",
@@ -31,10 +31,7 @@ DOC = Document(id="d9", deal_id="d", filename="Brackwater_Annual_Report.pdf", co
 
 
 def _evidence(*texts: str) -> Evidence:
-    hits = [SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
-                      location=Location.for_page(40 + i), score=1.0)
-            for i, text in enumerate(texts)]
-    return Evidence(documents={DOC.id: DOC}, hits=hits)
+    return _passages(*texts, doc=DOC)
 
 
 def _ask(question: str) -> Ask:
@@ -103,7 +100,7 @@ def _cash(period: str, value: float, written: str) -> Finding:
                    kind=FindingKind.METRIC, subject="cash", label="Cash", value=value,
                    value_text=written, unit="GBP", period=period,
                    excerpt=f"Cash and cash equivalents {written}",
-                   location=Location.for_page(41), confidence=0.9,
+                   location=Location.for_page(31), confidence=0.9,
                    confidence_level=Confidence.HIGH)
 
 
