@@ -94,6 +94,8 @@ class QuestionFrame:
     wants_actual: bool = False
     # "how much did X spend on acquisitions?": an outflow is answered as the amount spent
     spending: bool = False
+    # "which segment grew most", "by region": the segments' blocks are what is ranked or asked
+    segments: bool = False
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -264,6 +266,7 @@ def read_question(question: str) -> QuestionFrame:
         wants_forecast=_cues("forecast_asked").found(text),
         wants_actual=_cues("actual_asked").found(text),
         spending=_cues("spending_asked").found(text),
+        segments=_cues("segment_words").found(text),
         full_year_reply=_cues("full_year_reply").found(text),
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,

@@ -22,7 +22,6 @@ from manda.vocabulary import vocabulary
 
 MIN_ROWS = 2
 _CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
-_SEGMENT_ASKED = vocabulary().cues("segment_words")  # "segment", "by region", "Sparte"
 
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -30,7 +29,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     ranked = [s for s in rank_spans(ask.frame, evidence)
               if s.row is not None and statement_row(s.row)]
     # "which segment …": the segments' rows of one line, before any table's line items
-    tops = [s for s in ranked if s.segment][:5] if _SEGMENT_ASKED.found(ask.frame.text) else []
+    tops = [s for s in ranked if s.segment][:5] if ask.frame.segments else []
     if not ask.frame.subjects:  # "which segment grew most" names no line: its sales
         sales = [s for s in ranked if s.row is not None and _line(s.row.label) == "revenue"]
         tops = [*(s for s in tops if s in sales), *sales[:5], *tops]
