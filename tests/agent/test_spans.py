@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from manda.agent.compose import compose
 from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import answer as computed_answer
 from manda.agent.compose.evidence_first import answer as evidence_answer
@@ -223,3 +224,24 @@ def test_a_table_of_contents_or_an_exhibit_entry_does_not_lead() -> None:
     founded = rank_spans(read_question("When and where was the company incorporated?"),
                          _evidence(text))[0]
     assert "Minnesota in 1902" in founded.text, founded.text
+
+
+BRANCHES = """Beacon Corporation — Branch Data
+Change in Branch Count 2024 2023
+2024 | 2023
+Branches at start of year | 2024: 412 | 2023: 398
+Opened | 2024: 9 | 2023: 16
+Closed | 2024: (3) | 2023: (2)
+Ending branch count | 2024: 418 | 2023: 412
+"""
+
+
+def test_a_caption_line_that_carries_the_column_years_is_no_row_of_figures() -> None:
+    # "Change in Branch Count 2024 2023" above the columns "2024 | 2023": its years are the
+    # table's headings, never a count of 2,024 branches
+    ask = _ask("How many branches did Beacon operate at the end of 2024?")
+    evidence = _evidence(BRANCHES)
+    rows = [s.row.label for s in rank_spans(ask.frame, evidence) if s.row is not None]
+    assert "Change in Branch Count" not in rows
+    lead = compose(ask, evidence).text.splitlines()[0]
+    assert lead.startswith("Ending branch count was 418"), lead

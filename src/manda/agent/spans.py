@@ -488,6 +488,9 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
         for table in tables:
             header = [h for h in table.header if h]
             if len(header) == len(cells) and all(h in near for h in header):
+                if cells == header:
+                    break  # "Change in Number of Stores 2025 2024": a caption with the
+                    # table's column headings, no row of figures
                 label = m.group("label").strip()
                 table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
                                       line=line))
