@@ -245,3 +245,55 @@ def test_a_caption_line_that_carries_the_column_years_is_no_row_of_figures() -> 
     assert "Change in Branch Count" not in rows
     lead = compose(ask, evidence).text.splitlines()[0]
     assert lead.startswith("Ending branch count was 418"), lead
+
+
+DEPARTMENTS = "\n".join([
+    "Revenue by department (in thousands of euros) 2024 2023",
+    "2024 | 2023",
+    "Garden | 2024: 8,210 | 2023: 8,950",
+    "Kitchen | 2024: 12,400 | 2023: 11,900",
+    "Lighting | 2024: 5,130 | 2023: 5,020",
+    "Department sales | 2024: 25,740 | 2023: 25,870",
+    "Franchise fees | 2024: 640 | 2023: 820",
+    "Delivery income | 2024: 310 | 2023: 290",
+    "Net revenue | 2024: 26,690 | 2023: 26,980",
+])
+
+
+def test_a_ranking_ranks_the_parts_of_the_whole_the_question_names() -> None:
+    # "departments": the rows that add up to "Department sales", not the fees beside it (which
+    # fell faster, -22%) nor the subtotal; "lost the most" ranks by growth, the bottom first
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which of Harbor's departments lost the most sales in 2024?"),
+                           _evidence(DEPARTMENTS))
+    assert draft is not None
+    lead, ranked = draft.text.splitlines()
+    assert lead.startswith("Garden -8.3%"), lead
+    assert "Franchise" not in ranked and "Department sales" not in ranked
+    assert ranked.index("Garden") < ranked.index("Lighting") < ranked.index("Kitchen")
+
+
+TAGGED = "\n".join([
+    "Statement of operations (data tags)",
+    "label | 2024-06-30 | 2023-06-30",
+    "Revenue | 2024-06-30: 51200000.0 | 2023-06-30: 47000000.0",
+    "Licences | 2024-06-30: 30200000.0 | 2023-06-30: 29000000.0",
+    "Support | 2024-06-30: 21000000.0 | 2023-06-30: 18000000.0",
+    "Research costs | 2024-06-30: 9100000.0 | 2023-06-30: 6500000.0",
+    "Segment reconciling items | 2024-06-30: 9100000.0 | 2023-06-30: 6500000.0",
+    "Income tax | 2024-06-30: 1200000.0 | 2023-06-30: 1500000.0",
+])
+
+
+def test_a_ranking_of_a_data_tag_dump_ranks_the_parts_under_their_whole() -> None:
+    # a whole printed over its parts; the costs beside them grew faster (+40%) but are no
+    # line of revenue
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which revenue line grew fastest in fiscal 2024?"),
+                           _evidence(TAGGED))
+    assert draft is not None
+    lead, ranked = draft.text.splitlines()
+    assert lead.startswith("Support +16.7%"), lead
+    assert "Research" not in ranked and "reconciling" not in ranked
