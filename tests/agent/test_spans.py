@@ -297,3 +297,28 @@ def test_a_ranking_of_a_data_tag_dump_ranks_the_parts_under_their_whole() -> Non
     lead, ranked = draft.text.splitlines()
     assert lead.startswith("Support +16.7%"), lead
     assert "Research" not in ranked and "reconciling" not in ranked
+
+
+SEGMENT_NOTE = "\n".join([
+    "Information on reportable segments (in millions)",
+    "Coastal",
+    "2024 | 2023",
+    "Net sales | 2024: $9,400 | 2023: $8,000",
+    "Operating expenses | 2024: 8,300 | 2023: 7,400",
+    "Operating income | 2024: $1,100 | 2023: $600",
+    "Inland",
+    "2024 | 2023",
+    "Net sales | 2024: $3,300 | 2023: $3,000",
+    "Operating expenses | 2024: 3,100 | 2023: 2,900",
+    "Operating income | 2024: $200 | 2023: $100",
+])
+
+
+def test_line_items_that_add_up_to_another_are_an_identity_not_a_breakdown() -> None:
+    # net sales = operating expenses + operating income in each segment's block: no ranking of
+    # "operating income" against "operating expenses"
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which segment grew its sales fastest in 2024?"),
+                           _evidence(SEGMENT_NOTE))
+    assert draft is None or "Operating expenses" not in draft.text.splitlines()[0]

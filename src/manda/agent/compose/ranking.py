@@ -55,7 +55,8 @@ def parts_of_a_whole(top: Span, rows: list[Span], evidence: Evidence) -> list[Sp
             above = list(range(at - length, at))
             below = list(range(at + 1, at + 1 + length))
             run = next((r for r in (above, below) if r and r[0] >= 0 and r[-1] < len(table)
-                        and _adds_up([values[i] for i in r], values[at])), None)
+                        and _adds_up([values[i] for i in r], values[at])
+                        and not _an_identity([table[i] for i in r])), None)
             if run is not None:
                 groups.append((at, run))
                 break
@@ -66,6 +67,12 @@ def parts_of_a_whole(top: Span, rows: list[Span], evidence: Evidence) -> list[Sp
         if whole == own:
             return [table[i] for i in run]
     return next(([table[i] for i in run] for _, run in groups if own in run), [])
+
+
+def _an_identity(parts: list[Span]) -> bool:
+    """Parts that are line items of their own ("Operating expenses" and "Operating income"
+    adding up to "Net sales"): an identity of the statement, no breakdown to rank."""
+    return sum(1 for s in parts if s.row is not None and only_a_line_item(s.row.label)) >= 2
 
 
 def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Span]:
