@@ -53,3 +53,8 @@ def test_a_name_after_the_questions_auxiliary_is_the_entity_though_a_common_word
     assert read_question("How much did ARR grow?").entity is None
     assert read_question("How did Q3 go?").entity is None
     assert read_question("What did the CFO say about pricing?").entity is None
+
+
+def test_a_margin_a_company_earned_is_no_ones_pay() -> None:
+    assert not read_question("What operating margin did GCS earn last year?").pay
+    assert read_question("How much does Marie Dupont earn?").pay

@@ -279,7 +279,8 @@ def read_question(question: str) -> QuestionFrame:
         years=tuple(int(y) for y in _YEAR.findall(text)),
         event_kinds=event_kinds,
         event_words=_event_words(text),
-        pay=PAY.found(text),
+        # "what margin did AWS earn?": a metric earned is no one's pay
+        pay=PAY.found(text) and not asked_derived(text),
         person_role=_cues("person_role_asked").found(text),
         runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(asking),
