@@ -58,3 +58,26 @@ def test_a_name_after_the_questions_auxiliary_is_the_entity_though_a_common_word
 def test_a_margin_a_company_earned_is_no_ones_pay() -> None:
     assert not read_question("What operating margin did GCS earn last year?").pay
     assert read_question("How much does Marie Dupont earn?").pay
+
+
+ADDRESSED = ("To the Stockholders and Board of Directors of Harrowgate Holdings, Inc.\n"
+             "Opinion on the Financial Statements: we have audited the balance sheets of the "
+             "Company as an independent registered public accounting firm.")
+INDEX = ("Index to Consolidated Financial Statements: Report of Kestrel Partners LLP, "
+         "Independent Registered Public Accounting Firm; Consolidated Statements of Cash Flows")
+ENGAGED = ("The Audit Committee engaged Lindqvist & Rowe LLP, an independent registered public "
+           "accounting firm, to audit the consolidated financial statements.")
+
+
+def test_the_firm_in_the_role_is_found_by_any_wording_of_the_role() -> None:
+    """A passage that names the firm beside "independent registered public accounting firm"
+    (no word "auditor") names the auditor; the firm that signs leads over one only named, and
+    the company the report is addressed to is never its own auditor."""
+    evidence = _evidence(ENGAGED)
+    lead = compose(_ask("Who audits the company?"), evidence).text.splitlines()[0]
+    assert lead.startswith("The auditor is Lindqvist & Rowe LLP"), lead
+    evidence = _evidence(ADDRESSED, INDEX, REPORT)
+    evidence.documents["d1"] = evidence.documents["d1"].model_copy(
+        update={"company": "Harrowgate Holdings, Inc."})
+    lead = compose(_ask("Who is the auditor?"), evidence).text.splitlines()[0]
+    assert lead.startswith("The auditor is Kestrel Partners LLP (source: Annual.pdf, p.32)"), lead
