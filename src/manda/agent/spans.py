@@ -498,6 +498,9 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
             if cells == header:
                 break  # "Comparable Sales 2025 2024 2023": a title run on into its years
             if len(header) == len(cells) and all(h in near for h in header):
+                if cells == header:
+                    break  # "Change in Number of Stores 2025 2024": a caption with the
+                    # table's column headings, no row of figures
                 label = m.group("label").strip()
                 table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
                                       line=line))
