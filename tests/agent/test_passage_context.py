@@ -13,7 +13,7 @@ from manda.agent.compose.common import Ask
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import rank_spans
+from manda.agent.spans import _asked_statements, rank_spans
 from manda.ingest.chunking import chunk_document
 from manda.models import (
     Document,
@@ -159,3 +159,25 @@ def test_the_statement_row_of_the_kind_asked_leads_over_a_note_of_the_same_figur
     top = rank_spans(_ask("What were Corvane's total liabilities at the end of 2025?").frame,
                      sheet)[0]
     assert top.source.page == 41
+
+
+def test_what_a_cause_did_to_the_line_item_is_no_statements_level() -> None:
+    pnl = "\n".join(["(in millions)", "2025 | 2024",
+                     "Operating income | 2025: $902 | 2024: $811"])
+    effect = ("The change in the estimated useful lives of our trucks increased operating income "
+              "by $64 million in 2025.")
+    evidence = Evidence(documents={DOC.id: DOC},
+                        hits=[_hit(0, pnl, ("income statement",)), _hit(1, effect)])
+    ask = _ask("How much did the longer truck lives lift Corvane's operating income?")
+    assert "$64 million" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_segment_note_is_no_pnl_and_a_segment_asked_asks_no_statement() -> None:
+    rows = "(in millions)\n2025 | 2024\nFreight revenue | 2025: $6,214 | 2024: $5,870"
+    evidence = Evidence(documents={DOC.id: DOC}, hits=[
+        _hit(0, rows, ("income statement", "segment information")),
+        _hit(1, rows, ("income statement",))])
+    top = rank_spans(_ask("What was Corvane's freight revenue in 2025?").frame, evidence)[0]
+    assert top.source.page == 41
+    segment = _ask("What was the Truckload segment's freight revenue in 2025?").frame
+    assert _asked_statements(segment) == set()

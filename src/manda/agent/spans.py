@@ -687,7 +687,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
         if (named or (not items and matched)) and span.row is not None and \
-                statement_row(span.row) and asked_statements & set(span.statements):
+                statement_row(span.row) and asked_statements & set(span.statements) and \
+                StatementKind.SEGMENT not in span.statements:
             score += STATEMENT_FIT  # the row of the statement asked, not a note's or MD&A's
         if named and not (part_asked or qualifiers) and _a_part_row(span, items):
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
@@ -1067,7 +1068,11 @@ def _asked_statements(frame: QuestionFrame) -> set[str]:
     """The primary statements whose row answers the question: the one it names ("on the
     balance sheet"), else the balance sheet for a balance asked (debt, cash) and the P&L or
     the cash-flow statement for an amount over a period (sales, capex)."""
+    if frame.effect:
+        return set()  # what a cause did to the line item, not the line item's level
     kinds, named = question_statements(frame.text)
+    if StatementKind.SEGMENT in kinds:
+        return set()  # a segment's figure: its note's table, where the statement has none
     if named:
         return set(kinds) & _PRIMARY
     asked = set(kinds) & _PRIMARY  # implied by a line item only one statement has ("capex")
