@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from datetime import date
 
-from manda.agent.compose.common import Ask
+from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import _asked_statements, rank_spans
 from manda.ingest.chunking import chunk_document
 from manda.models import (
+    Confidence,
     Document,
     DocumentStatus,
+    Finding,
+    FindingKind,
     Location,
     ParsedDocument,
     SearchHit,
@@ -156,8 +160,7 @@ def test_the_statement_row_of_the_kind_asked_leads_over_a_note_of_the_same_figur
              ("income statement",)),
         _hit(1, "2025 | 2024\nTotal liabilities | 2025: 4,410 | 2024: 4,275",
              ("balance sheet",))])
-    top = rank_spans(_ask("What were Corvane's total liabilities at the end of 2025?").frame,
-                     sheet)[0]
+    top = rank_spans(_ask("What were the total liabilities at the end of 2025?").frame, sheet)[0]
     assert top.source.page == 41
 
 
@@ -181,3 +184,20 @@ def test_a_segment_note_is_no_pnl_and_a_segment_asked_asks_no_statement() -> Non
     assert top.source.page == 41
     segment = _ask("What was the Truckload segment's freight revenue in 2025?").frame
     assert _asked_statements(segment) == set()
+
+
+def test_a_figure_read_without_its_caption_gives_way_to_the_row_at_its_scale() -> None:
+    pnl = "\n".join(["CONSOLIDATED STATEMENTS OF OPERATIONS", "(in millions)", "2025 | 2024",
+                     "Operating income | 2025: $902 | 2024: $811"])
+    evidence = Evidence(documents={DOC.id: DOC}, hits=[_hit(0, pnl, ("income statement",))])
+    ask = _ask("What was Corvane's operating income in 2025?")
+    unscaled = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                       subject="ebit", label="Operating income", value=902, value_text="$902",
+                       period="FY2025", excerpt="Operating income $902 $811",
+                       location=Location.for_page(40), confidence=0.9,
+                       confidence_level=Confidence.HIGH, attributes={"row": "Operating income"})
+    assert not stands(Draft(text="Operating income was $902 in FY2025.", rests_on=[unscaled]),
+                      ask, evidence)
+    scaled = unscaled.model_copy(update={"value": 902e6})
+    assert stands(Draft(text="Operating income was $902.0 million in FY2025.", rests_on=[scaled]),
+                  ask, evidence)

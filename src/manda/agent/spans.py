@@ -694,7 +694,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
-        if (named or (not items and matched)) and span.row is not None and \
+        # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
+        # know) by half the question's words ("Total liabilities"; not "Total operating
+        # expenses" for the interest expense's sensitivity to rates)
+        names_asked = named or (not items and words >= 0.5)
+        if names_asked and span.row is not None and \
                 statement_row(span.row) and asked_statements & set(span.statements) and \
                 StatementKind.SEGMENT not in span.statements:
             score += STATEMENT_FIT  # the row of the statement asked, not a note's or MD&A's
