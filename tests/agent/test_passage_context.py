@@ -201,3 +201,17 @@ def test_a_figure_read_without_its_caption_gives_way_to_the_row_at_its_scale() -
     scaled = unscaled.model_copy(update={"value": 902e6})
     assert stands(Draft(text="Operating income was $902.0 million in FY2025.", rests_on=[scaled]),
                   ask, evidence)
+
+
+def test_a_balance_sheet_column_of_a_year_is_its_fiscal_year_end() -> None:
+    evidence = Evidence(documents={DOC.id: DOC},
+                        hits=[_hit(0, BALANCE_ROWS, ("balance sheet",)), _hit(1, MDNA)])
+    first = evidence_answer(_ask("What were the total liabilities at the end of 2025?"),
+                            evidence).text.splitlines()[0]
+    assert "$4.41 billion at 31 December 2025" in first
+    retail = DOC.model_copy(update={"fiscal_year_end": "--01-31", "doc_date": date(2026, 3, 1)})
+    evidence = Evidence(documents={DOC.id: retail},
+                        hits=[_hit(0, BALANCE_ROWS, ("balance sheet",)), _hit(1, MDNA)])
+    first = evidence_answer(_ask("What were the total liabilities at the end of fiscal 2025?"),
+                            evidence).text.splitlines()[0]
+    assert "at 31 January 2026" in first
