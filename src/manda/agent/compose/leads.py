@@ -205,6 +205,11 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     if year is None:
         return say("period_column", column=figure.column)
     month_day = _fiscal_year_end(span, evidence)
+    if not span.flow and month_day is not None and month_day != (2, 29):
+        # a balance sheet's column "2025" is its balances at the fiscal year's end
+        stated = _stated_year_ends(span, evidence, month_day).get(year)
+        retail = fiscal_year_of(date(2001, *month_day)) != 2001
+        return say("period_at", day=_day(stated or date(year + retail, *month_day), language))
     if month_day is None or month_day >= (12, 28):
         return say("period_in", period=year)
     stated = _stated_year_ends(span, evidence, month_day).get(year)
