@@ -523,6 +523,9 @@ class SearchHit(_Model):
     text: str
     score: float
     heading_path: HeadingPath = ()  # the headings the passage stands under
+    # the statements its page is, as ingestion read the whole page ("income statement"): a row
+    # retrieved alone still knows it is a P&L row, a balance-sheet row or a note's
+    statements: tuple[str, ...] = ()
     via: list[str] = Field(default_factory=list)  # "vector", "bm25", "graph", "rerank"
     # each channel's own score before fusion (cosine, BM25, finding confidence, rerank)
     channel_scores: dict[str, float] = Field(default_factory=dict)

@@ -42,6 +42,24 @@ def test_a_company_named_after_of_is_the_entity_though_a_common_word() -> None:
     assert read_question("What is the net income of the target?").entity is None
 
 
+def test_a_name_after_the_questions_auxiliary_is_the_entity_though_a_common_word() -> None:
+    # "did Harvest earn": the auxiliary's subject is the company asked about, even a common
+    # word ("Harvest", "Target") or capitals ("GCS", a segment); a metric, a quarter or
+    # shorthand in that place is no name
+    assert read_question("What free cash flow did Harvest generate in 2024?").entity == "Harvest"
+    assert read_question("How many branches does Beacon run today?").entity == "Beacon"
+    assert read_question("What operating margin did GCS earn last year?").entity == "GCS"
+    assert read_question("How much did EBITDA grow in 2024?").entity is None
+    assert read_question("How much did ARR grow?").entity is None
+    assert read_question("How did Q3 go?").entity is None
+    assert read_question("What did the CFO say about pricing?").entity is None
+
+
+def test_a_margin_a_company_earned_is_no_ones_pay() -> None:
+    assert not read_question("What operating margin did GCS earn last year?").pay
+    assert read_question("How much does Marie Dupont earn?").pay
+
+
 ADDRESSED = ("To the Stockholders and Board of Directors of Harrowgate Holdings, Inc.\n"
              "Opinion on the Financial Statements: we have audited the balance sheets of the "
              "Company as an independent registered public accounting firm.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from manda.agent.compose import compose
 from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import answer as computed_answer
 from manda.agent.compose.evidence_first import answer as evidence_answer
@@ -223,3 +224,101 @@ def test_a_table_of_contents_or_an_exhibit_entry_does_not_lead() -> None:
     founded = rank_spans(read_question("When and where was the company incorporated?"),
                          _evidence(text))[0]
     assert "Minnesota in 1902" in founded.text, founded.text
+
+
+BRANCHES = """Beacon Corporation — Branch Data
+Change in Branch Count 2024 2023
+2024 | 2023
+Branches at start of year | 2024: 412 | 2023: 398
+Opened | 2024: 9 | 2023: 16
+Closed | 2024: (3) | 2023: (2)
+Ending branch count | 2024: 418 | 2023: 412
+"""
+
+
+def test_a_caption_line_that_carries_the_column_years_is_no_row_of_figures() -> None:
+    # "Change in Branch Count 2024 2023" above the columns "2024 | 2023": its years are the
+    # table's headings, never a count of 2,024 branches
+    ask = _ask("How many branches did Beacon operate at the end of 2024?")
+    evidence = _evidence(BRANCHES)
+    rows = [s.row.label for s in rank_spans(ask.frame, evidence) if s.row is not None]
+    assert "Change in Branch Count" not in rows
+    lead = compose(ask, evidence).text.splitlines()[0]
+    assert lead.startswith("Ending branch count was 418"), lead
+
+
+DEPARTMENTS = "\n".join([
+    "Revenue by department (in thousands of euros) 2024 2023",
+    "2024 | 2023",
+    "Garden | 2024: 8,210 | 2023: 8,950",
+    "Kitchen | 2024: 12,400 | 2023: 11,900",
+    "Lighting | 2024: 5,130 | 2023: 5,020",
+    "Department sales | 2024: 25,740 | 2023: 25,870",
+    "Franchise fees | 2024: 640 | 2023: 820",
+    "Delivery income | 2024: 310 | 2023: 290",
+    "Net revenue | 2024: 26,690 | 2023: 26,980",
+])
+
+
+def test_a_ranking_ranks_the_parts_of_the_whole_the_question_names() -> None:
+    # "departments": the rows that add up to "Department sales", not the fees beside it (which
+    # fell faster, -22%) nor the subtotal; "lost the most" ranks by growth, the bottom first
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which of Harbor's departments lost the most sales in 2024?"),
+                           _evidence(DEPARTMENTS))
+    assert draft is not None
+    lead, ranked = draft.text.splitlines()
+    assert lead.startswith("Garden -8.3%"), lead
+    assert "Franchise" not in ranked and "Department sales" not in ranked
+    assert ranked.index("Garden") < ranked.index("Lighting") < ranked.index("Kitchen")
+
+
+TAGGED = "\n".join([
+    "Statement of operations (data tags)",
+    "label | 2024-06-30 | 2023-06-30",
+    "Revenue | 2024-06-30: 51200000.0 | 2023-06-30: 47000000.0",
+    "Licences | 2024-06-30: 30200000.0 | 2023-06-30: 29000000.0",
+    "Support | 2024-06-30: 21000000.0 | 2023-06-30: 18000000.0",
+    "Research costs | 2024-06-30: 9100000.0 | 2023-06-30: 6500000.0",
+    "Segment reconciling items | 2024-06-30: 9100000.0 | 2023-06-30: 6500000.0",
+    "Income tax | 2024-06-30: 1200000.0 | 2023-06-30: 1500000.0",
+])
+
+
+def test_a_ranking_of_a_data_tag_dump_ranks_the_parts_under_their_whole() -> None:
+    # a whole printed over its parts; the costs beside them grew faster (+40%) but are no
+    # line of revenue
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which revenue line grew fastest in fiscal 2024?"),
+                           _evidence(TAGGED))
+    assert draft is not None
+    lead, ranked = draft.text.splitlines()
+    assert lead.startswith("Support +16.7%"), lead
+    assert "Research" not in ranked and "reconciling" not in ranked
+
+
+SEGMENT_NOTE = "\n".join([
+    "Information on reportable segments (in millions)",
+    "Coastal",
+    "2024 | 2023",
+    "Net sales | 2024: $9,400 | 2023: $8,000",
+    "Operating expenses | 2024: 8,300 | 2023: 7,400",
+    "Operating income | 2024: $1,100 | 2023: $600",
+    "Inland",
+    "2024 | 2023",
+    "Net sales | 2024: $3,300 | 2023: $3,000",
+    "Operating expenses | 2024: 3,100 | 2023: 2,900",
+    "Operating income | 2024: $200 | 2023: $100",
+])
+
+
+def test_line_items_that_add_up_to_another_are_an_identity_not_a_breakdown() -> None:
+    # net sales = operating expenses + operating income in each segment's block: no ranking of
+    # "operating income" against "operating expenses"
+    from manda.agent.compose.ranking import answer as ranking_answer
+
+    draft = ranking_answer(_ask("Which segment grew its sales fastest in 2024?"),
+                           _evidence(SEGMENT_NOTE))
+    assert draft is None or "Operating expenses" not in draft.text.splitlines()[0]

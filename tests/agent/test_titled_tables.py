@@ -24,3 +24,4 @@ def test_a_title_run_on_into_its_years_is_no_row() -> None:
                    for s in rank_spans(ask.frame, _evidence(PAGE)))
     first = evidence_answer(ask, _evidence(PAGE)).text.splitlines()[0]
     assert "1.8%" in first and "2,025" not in first, first
+

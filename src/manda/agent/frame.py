@@ -94,6 +94,8 @@ class QuestionFrame:
     wants_actual: bool = False
     # "how much did X spend on acquisitions?": an outflow is answered as the amount spent
     spending: bool = False
+    # "which segment grew most", "by region": the segments' blocks are what is ranked or asked
+    segments: bool = False
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -264,6 +266,7 @@ def read_question(question: str) -> QuestionFrame:
         wants_forecast=_cues("forecast_asked").found(text),
         wants_actual=_cues("actual_asked").found(text),
         spending=_cues("spending_asked").found(text),
+        segments=_cues("segment_words").found(text),
         full_year_reply=_cues("full_year_reply").found(text),
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,
@@ -279,7 +282,8 @@ def read_question(question: str) -> QuestionFrame:
         years=tuple(int(y) for y in _YEAR.findall(text)),
         event_kinds=event_kinds,
         event_words=_event_words(text),
-        pay=PAY.found(text),
+        # "what margin did AWS earn?": a metric earned is no one's pay
+        pay=PAY.found(text) and not asked_derived(text),
         person_role=_cues("person_role_asked").found(text),
         runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(asking),
@@ -569,6 +573,7 @@ _MONTH_NAMES = _V.month_names()
 _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
 _OWNER_BEFORE = _V.words("owner_before_name")
+_AUXILIARY = _cues("question_auxiliary")  # "does", "did": the name asked stands after it
 
 
 @cache
@@ -595,6 +600,10 @@ def _entity(text: str) -> str | None:
         if (first in _STOP and first not in _QUESTION_WORDS and " " not in name and before
                 and before[-1].lower().replace("’", "'").split("'")[0] in _OWNER_BEFORE):
             return name  # "le résultat net de Target", "the net income of Target"
+        if (" " not in name and before and _AUXILIARY.fullmatch(before[-1])
+                and first not in _QUESTION_WORDS and _a_name(name)):
+            return without_possessive(name)  # "What did Target earn?", "How did AWS grow?":
+            # the auxiliary's subject is whom the question is about, a common word or capitals
         if first in _STOP:
             rest = name.split()[1:]
             if not rest:
@@ -610,6 +619,14 @@ def _entity(text: str) -> str | None:
             continue  # "February" alone is a month the period reading handles, not a name
         return without_possessive(name)
     return None
+
+
+def _a_name(word: str) -> bool:
+    """A capitalised word that names no metric, period, month, role or deal shorthand."""
+    return len(word) > 1 and not (
+        word.lower() in _DEAL_SHORTHAND or word.lower() in _MONTH_NAMES
+        or _PARTIAL_PERIOD.fullmatch(word) or ROLE_WORDS.fullmatch(word)
+        or find_subjects(word) or find_periods(word))
 
 
 def _terms(text: str) -> tuple[str, ...]:

@@ -57,7 +57,12 @@ from manda.finance.figures import (
 )
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
-from manda.finance.statements import StatementKind, named_statements, page_statements
+from manda.finance.statements import (
+    StatementKind,
+    named_statements,
+    page_statements,
+    question_statements,
+)
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
@@ -80,6 +85,9 @@ _PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
 SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
+# the line item's row in the primary statement the question asks of (a flow: the P&L or cash
+# flow; a balance: the balance sheet), over its row in a note's table or MD&A's
+STATEMENT_FIT = 0.1
 # a balance at the other end of its period than asked ("Cash, beginning of period" for the cash
 # at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
 # the total where the whole is
@@ -113,6 +121,9 @@ _AUXILIARY = vocabulary().cues("question_auxiliary")
 _CHANGE_COLUMN = vocabulary().cues("change_column")  # "Change", "2025/2024"
 _HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
 _MONTH_NAMES = vocabulary().month_names()
+# the primary statements: a row of one is a flow over a period (P&L, cash flow) or a balance at
+# a date (balance sheet), in the statement's currency and scale
+_PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKind.BALANCE})
 # "EPS", "net loss per share": a figure for one share, not the line's amount nor a share count
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
@@ -243,7 +254,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         for table in tables:
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
                       currency=currencies.get(hit.document_id),
-                      segment=parted.get(id(table), ""))
+                      segment=parted.get(id(table), ""), placed=hit.statements)
         for sentence, heading, before in _sentences("\n".join(lines)):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -380,10 +391,14 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
 
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
-              currency: str | None = None, segment: str = "") -> None:
+              currency: str | None = None, segment: str = "", placed: Sequence[str] = ()
+              ) -> None:
     """A table's rows as spans, each read at its statement's scale and currency (a statement
     that prints no "$" of its own, but states a scale, is in the document's `currency`); a
-    segment's block stands under its segment's name."""
+    segment's block stands under its segment's name. `placed`: the statements ingestion read
+    the passage's whole page as (`SearchHit.statements`), where the rows retrieved alone are
+    too few to tell: a P&L or cash-flow row states a flow over its column's period, in the
+    document's currency and scale; a balance sheet's row a balance at its column's date."""
     first = table.rows[0].line if table.rows else ""
     at = next((i for i, line in enumerate(lines) if line.strip() == first.strip()), len(lines))
     above = [line.strip() for line in lines[:at] if "|" not in line]
@@ -395,9 +410,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     # a statement puts "$" on its first and total rows only: every row of it is in dollars
     printed = "USD" if any("$" in c for r in table.rows for c in r.cells.values()) or any(
         "$" in line for line in lines) else None
-    if not scale.line and document_scale is not None and printed is not None:
+    statements = tuple(dict.fromkeys([*page_statements("\n".join(page)), *placed]))
+    primary = set(statements) & _PRIMARY
+    if not scale.line and document_scale is not None and (printed is not None or primary):
         scale = document_scale
-    statements = tuple(page_statements("\n".join(page)))
     # a statement printed in units ("27195000000.0", no caption) is in the document's currency
     # too; a table of counts with no scale stays bare
     document_currency = currency
@@ -406,9 +422,9 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # dated columns of a P&L or a cash-flow statement end its periods
-    flow = bool(_FLOW.search(" ".join([*above[-8:], scale.line]))) or not any(
-        column_date(h) for h in table.header) or bool(
-        {StatementKind.INCOME, StatementKind.CASH_FLOW} & set(statements))
+    flows = {StatementKind.INCOME, StatementKind.CASH_FLOW} & primary
+    flow = bool(flows) or (not primary and (bool(_FLOW.search(" ".join(
+        [*above[-8:], scale.line]))) or not any(column_date(h) for h in table.header)))
     heading = group or (f"{segment}:" if segment else "")
     for row in table.rows:
         if not row.cells:
@@ -498,6 +514,9 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
             if cells == header:
                 break  # "Comparable Sales 2025 2024 2023": a title run on into its years
             if len(header) == len(cells) and all(h in near for h in header):
+                if cells == header:
+                    break  # "Change in Number of Stores 2025 2024": a caption with the
+                    # table's column headings, no row of figures
                 label = m.group("label").strip()
                 table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),
                                       line=line))
@@ -567,6 +586,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # says it, as a sentence says it by its words
     statement_words = [(kind.value, {t for t in terms if term_in(t, stems_of(said))})
                        for kind, said in named_statements(frame.text)]
+    asked_statements = _asked_statements(frame)
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
@@ -679,6 +699,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
+        # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
+        # know) by half the question's words ("Total liabilities"; not "Total operating
+        # expenses" for the interest expense's sensitivity to rates)
+        names_asked = named or (not items and words >= 0.5)
+        if names_asked and span.row is not None and \
+                statement_row(span.row) and asked_statements & set(span.statements) and \
+                StatementKind.SEGMENT not in span.statements:
+            score += STATEMENT_FIT  # the row of the statement asked, not a note's or MD&A's
         if named and not (part_asked or qualifiers) and _a_part_row(span, items):
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
@@ -1065,6 +1093,25 @@ def _asks_amount(frame: QuestionFrame) -> bool:
     return frame.answer_kind == "figure" and any(
         (spec := metric_spec(s)) is not None and spec.unit_kind == "currency"
         for s in frame.subjects)
+
+
+def _asked_statements(frame: QuestionFrame) -> set[str]:
+    """The primary statements whose row answers the question: the one it names ("on the
+    balance sheet"), else the balance sheet for a balance asked (debt, cash) and the P&L or
+    the cash-flow statement for an amount over a period (sales, capex)."""
+    if frame.effect:
+        return set()  # what a cause did to the line item, not the line item's level
+    kinds, named = question_statements(frame.text)
+    if StatementKind.SEGMENT in kinds:
+        return set()  # a segment's figure: its note's table, where the statement has none
+    if named:
+        return set(kinds) & _PRIMARY
+    asked = set(kinds) & _PRIMARY  # implied by a line item only one statement has ("capex")
+    if _asks_balance(frame):
+        asked.add(StatementKind.BALANCE)
+    elif _asks_amount(frame):
+        asked |= {StatementKind.INCOME, StatementKind.CASH_FLOW}
+    return asked
 
 
 def _asks_balance(frame: QuestionFrame) -> bool:

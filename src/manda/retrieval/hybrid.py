@@ -433,6 +433,7 @@ class HybridSearch:
                     text=shown_text(chunk),
                     score=round(h.score, 6),
                     heading_path=chunk.heading_path,
+                    statements=tuple(map(str, chunk_statements(chunk))),
                     via=via or ["graph"],
                 )
             )

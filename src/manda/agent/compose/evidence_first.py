@@ -54,6 +54,12 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
+    if ask.frame.counted and lead and not any(fits_kind(s, ask.frame) for s in lead):
+        # "how many employees": no passage read states a number of them; say so before the
+        # closest passages, never let a sentence about headcount costs stand for the count
+        things = " ".join(ask.frame.counted)
+        lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
+                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:

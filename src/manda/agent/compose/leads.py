@@ -94,10 +94,22 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
     text += f" {cite(sources)}."
+    if (part := _part_not_stated(span, chosen, ask)) is not None:
+        text += " " + words.answer("part_not_stated", language, part=part)
     stated = words.answer("row_as_stated", language, text=span.text)
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def _part_not_stated(span: Span, chosen: Figure, ask: Ask) -> str | None:
+    """The quarter or half asked ("Q4 2025") where the row's figure is for the whole year: the
+    part, to say the documents state the year, not it."""
+    parts = [p for p in ask.frame.periods if p[:1] in "QH" and p[1:2].isdigit()]
+    if not parts or span.row is None or label_periods(span.row):
+        return None
+    said = parse_period(chosen.column) or ""
+    return parts[0] if said.startswith("FY") else None
 
 
 def _cost_asked(ask: Ask) -> bool:
@@ -193,6 +205,11 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     if year is None:
         return say("period_column", column=figure.column)
     month_day = _fiscal_year_end(span, evidence)
+    if not span.flow and month_day is not None and month_day != (2, 29):
+        # a balance sheet's column "2025" is its balances at the fiscal year's end
+        stated = _stated_year_ends(span, evidence, month_day).get(year)
+        retail = fiscal_year_of(date(2001, *month_day)) != 2001
+        return say("period_at", day=_day(stated or date(year + retail, *month_day), language))
     if month_day is None or month_day >= (12, 28):
         return say("period_in", period=year)
     stated = _stated_year_ends(span, evidence, month_day).get(year)

@@ -264,9 +264,10 @@ def _states(span: Span, finding: Finding) -> bool:
         return False
     if finding.value is None:
         return False
-    if span.row is not None and any(f.value is not None and same_amount(f.value, finding.value)
-                                    for f in span.figures()):
-        return True
+    if span.row is not None:  # its figures at its statement's scale: "$77,670" under "(in
+        # millions)" is $77.67 billion, not a finding of $77,670 read without the caption
+        return any(f.value is not None and same_amount(f.value, finding.value)
+                   for f in span.figures())
     written = (finding.value_text or "").strip()
     if written and written in span.text:
         return True

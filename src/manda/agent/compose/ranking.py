@@ -22,16 +22,18 @@ from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
 MIN_ROWS = 2
+_FOOTS = 0.002  # parts add up to their whole within this share of it ("may not foot")
 _CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
-_SEGMENT_ASKED = vocabulary().cues("segment_words")  # "segment", "by region", "Sparte"
 
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
-    """The ranking the question asks for, or None when no table of several line items has it."""
+    """The ranking the question asks for, or None when no table of several line items has it:
+    the parts of one whole where a table adds its rows up (the line item asked broken down,
+    or the parts beside the row asked), else a table's rows with its totals left out."""
     ranked = [s for s in rank_spans(ask.frame, evidence)
               if s.row is not None and statement_row(s.row)]
     # "which segment …": the segments' rows of one line, before any table's line items
-    tops = [s for s in ranked if s.segment][:5] if _SEGMENT_ASKED.found(ask.frame.text) else []
+    tops = [s for s in ranked if s.segment][:5] if ask.frame.segments else []
     if not ask.frame.subjects:  # "which segment grew most" names no line: its sales
         sales = [s for s in ranked if s.row is not None and _line(s.row.label) == "revenue"]
         tops = [*(s for s in tops if s in sales), *sales[:5], *tops]
@@ -40,8 +42,8 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         heads = _heads(top, evidence)
         if not _of_asked(heads.get(_row_line(top), ""), ask):
             continue  # a block of another line item ("Gross profit"'s by segment, not revenue)
-        rows = _segments(top, [*ranked, *every]) or [
-            s for s in _siblings(top, ranked) if _of_asked(heads.get(_row_line(s), ""), ask)]
+        rows = (_segments(top, [*ranked, *every]) or parts_of_a_whole(top, every, evidence) or [
+            s for s in _siblings(top, ranked) if _of_asked(heads.get(_row_line(s), ""), ask)])
         lines = _ranked(rows, ask)
         if lines is not None:
             return Draft(text=with_assumption(ask.assumption,
@@ -66,6 +68,74 @@ def _segments(top: Span, spans: list[Span]) -> list[Span]:
 def _line(label: str) -> str:
     """The line item a row is ("Operating income (loss)" and "Operating income" are one)."""
     return label_line_item(label) or label.strip().lower()
+
+
+def parts_of_a_whole(top: Span, rows: list[Span], evidence: Evidence) -> list[Span]:
+    """The rows of `top`'s table that add up to another of its rows: `top`'s own parts where
+    it is that whole ("Merchandise sales" over its categories), else the parts it is one of
+    ("Services" beside "iPhone", adding up to "Total net sales"). Empty where the table adds
+    nothing up. A whole stands under its parts, or over them (a data tag's dump). `rows`: every
+    statement row of the passages."""
+    table = _in_table_order(top, rows, evidence)
+    values = [_values(s) for s in table]
+    groups: list[tuple[int, list[int]]] = []
+    for at in range(len(table)):
+        for length in range(MIN_ROWS, len(table)):
+            above = list(range(at - length, at))
+            below = list(range(at + 1, at + 1 + length))
+            run = next((r for r in (above, below) if r and r[0] >= 0 and r[-1] < len(table)
+                        and _adds_up([values[i] for i in r], values[at])
+                        and not _an_identity([table[i] for i in r])), None)
+            if run is not None:
+                groups.append((at, run))
+                break
+    own = next((t for t, s in enumerate(table) if _same_row(s, top)), None)
+    if own is None:
+        return []
+    for whole, run in groups:
+        if whole == own:
+            return [table[i] for i in run]
+    return next(([table[i] for i in run] for _, run in groups if own in run), [])
+
+
+def _an_identity(parts: list[Span]) -> bool:
+    """Parts that are line items of their own ("Operating expenses" and "Operating income"
+    adding up to "Net sales"): an identity of the statement, no breakdown to rank."""
+    return sum(1 for s in parts if s.row is not None and only_a_line_item(s.row.label)) >= 2
+
+
+def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Span]:
+    """`top`'s table's rows with figures in the same columns, as the passage prints them."""
+    text = next((h.text for h in evidence.hits if h.chunk_id == top.source.chunk_id), "")
+    columns = set(top.row.cells) if top.row is not None else set()
+    out: dict[int, Span] = {}
+    for span in rows:
+        if span.row is None or span.source.chunk_id != top.source.chunk_id:
+            continue
+        at = text.find(span.row.line) if span.row.line else -1
+        if at >= 0 and set(span.row.cells) == columns:
+            out.setdefault(at, span)
+    return [out[at] for at in sorted(out)]
+
+
+def _same_row(span: Span, other: Span) -> bool:
+    return (span.row is not None and other.row is not None
+            and span.source.chunk_id == other.source.chunk_id
+            and (span.row.label, span.row.line) == (other.row.label, other.row.line))
+
+
+def _values(span: Span) -> dict[str, float]:
+    return {f.column: f.value for f in span.figures()
+            if f.unit != "%" and not f.none and f.value is not None}
+
+
+def _adds_up(parts: list[dict[str, float]], whole: dict[str, float]) -> bool:
+    """The parts' figures add up to the whole's in every column they all state (a rounding's
+    difference aside), and to something."""
+    columns = [c for c in whole if all(c in p for p in parts)]
+    return bool(columns) and all(
+        whole[c] and abs(sum(p[c] for p in parts) - whole[c]) <= abs(whole[c]) * _FOOTS
+        for c in columns)
 
 
 def _siblings(top: Span, spans: list[Span]) -> list[Span]:
