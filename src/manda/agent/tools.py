@@ -22,7 +22,16 @@ from typing import Any
 from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
-from manda.agent.evidence_ids import attributes, document_status, id_of, legend, to_ids
+from manda.agent.evidence_ids import (
+    document_attributes,
+    document_owner,
+    document_period,
+    document_status,
+    id_of,
+    legend,
+    place_attributes,
+    to_ids,
+)
 from manda.agent.gaps import assess_coverage
 from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
@@ -93,11 +102,14 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None,
                     evidence: Evidence | None = None) -> str:
     """Passages as quoted data, each with its source, its document's role and the headings it
-    stands under; with `evidence`, each carries its id and its document's date and status
-    (`<excerpt id="S3" file=… loc=… dated=… status="final, audited" superseded_by=…>`)."""
+    stands under; with `evidence`, each carries its id and place, and each document's company,
+    period, date and status are said once before them (`<document file=… company=…
+    period="year ended Sep 2023" dated=… status="final, audited" superseded_by=…/>`, then
+    `<excerpt id="S3" file=… loc=…>`)."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
+    documents: dict[str, str] = {}
     roles = roles or {}
     for hit in hits:
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
@@ -106,13 +118,15 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
             source = evidence.hit_source(hit)
             ident = id_of(source, evidence)
             evidence.ids.shown.add(ident)
-            head = f'id="{ident}" {attributes(source, evidence)}'
+            documents.setdefault(source.document_id, document_attributes(source, evidence))
+            head = f'id="{ident}" {place_attributes(source)}'
         else:
             role = roles.get(hit.document_id)
             kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
             head = f'source="{hit.document}, {hit.location.label}"{kind}'
         parts.append(f"<excerpt {head}{under}{flag}>\n{quote(hit.text)}\n</excerpt>")
-    return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+    about = [f"<document {a}/>" for a in documents.values()]
+    return "<document_excerpts>\n" + "\n".join([*about, *parts]) + "\n</document_excerpts>"
 
 
 UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
@@ -456,6 +470,8 @@ class ToolBox:
         lines = []
         for doc in documents[:limit]:
             bits = [doc.path or doc.filename, doc.role.value,
+                    *filter(None, [document_owner(doc.id, self._evidence),
+                                   document_period(doc)]),
                     doc.doc_date.isoformat() if doc.doc_date else "undated",
                     document_status(doc)]
             if newer := self._evidence.superseded_by.get(doc.id):
@@ -494,6 +510,8 @@ class ToolBox:
             "authoritative": doc.authoritative,
             "is_irl": doc.is_irl,
             "role": doc.role.value,
+            "company": self._evidence.companies.of(doc.id),
+            "period": document_period(doc),
             "units": doc.units,
             "superseded_by": newer,
             "supersedes": older,
