@@ -323,7 +323,8 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
                 "text": text, "origin": "model", "streamed": streamed, "partial_text": "",
                 "answer_turn": turn.as_message(), "model_deadline": deadline}
-    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"),
+                  next_page=True)
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
     skipped: list[str] = []

@@ -226,11 +226,14 @@ class ToolBox:
     """The tools bound to one question: its deal, its evidence, the injected stores."""
 
     def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence,
-                 actions: KnowledgeActions | None = None) -> None:
+                 actions: KnowledgeActions | None = None, *, next_page: bool = False) -> None:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
         self._actions = actions
+        # a search run again shows the passages after those it found before (for the model,
+        # which reads what it is shown; the offline plan reads every passage found already)
+        self._next_page = next_page
 
 
     async def run(self, call: ToolCall) -> ToolResult:
@@ -276,19 +279,20 @@ class ToolBox:
         period = str(args.get("period") or "").strip() or None
         subjects = [canonical_subject(part) or part.lower() for part in listed(args.get("subject"))]
         hits: list[SearchHit] = []
-        if query and (query, k) not in self._evidence.queries:
-            scope = self._evidence.scope
-            # one company's documents among several: search deeper, keep that company's passages
-            hits = await self._ctx.search.search(self._deal, query, k * SCOPE_DEPTH if scope else k)
-            if scope is not None:
-                hits = [h for h in hits if h.document_id in scope][:k]
+        known = self._evidence.queries.get((query, k))
+        if query and known is None:
+            hits = await self.search(query, k)
             self._evidence.queries[(query, k)] = list(hits)
-            stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
-            for notice in getattr(stats, "notices", None) or []:
-                if notice not in self._evidence.notices:
-                    self._evidence.notices.append(notice)
-        elif query:
-            hits = list(self._evidence.queries[(query, k)])
+        elif query and known is not None and self._next_page:
+            # the model searching again for what it was given: the next passages of the same
+            # search (those it has not read), or, once the search runs dry, what it was given
+            seen = {h.chunk_id for h in known}
+            fresh = [h for h in await self.search(query, len(known) + k)
+                     if h.chunk_id not in seen][:k]
+            self._evidence.queries[(query, k)] = [*known, *fresh]
+            hits = fresh or list(known)
+        elif query and known is not None:
+            hits = list(known)
         roles = parse_roles(args.get("roles"))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
@@ -319,6 +323,19 @@ class ToolBox:
         excluded = [e for i, e in enumerate(self._evidence.excluded)
                     if i >= left_out or e.document in dropped]
         return Gathered(passages, shown, excluded)
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        """The room's `n` best passages for `query`; of one company's documents among several
+        (`scope`), searched deeper and kept to that company's."""
+        scope = self._evidence.scope
+        hits = await self._ctx.search.search(self._deal, query, n * SCOPE_DEPTH if scope else n)
+        if scope is not None:
+            hits = [h for h in hits if h.document_id in scope][:n]
+        stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
+        for notice in getattr(stats, "notices", None) or []:
+            if notice not in self._evidence.notices:
+                self._evidence.notices.append(notice)
+        return hits
 
     def render(self, found: Gathered) -> str:
         """What the model reads of a search: new passages and findings whole (and marked as
