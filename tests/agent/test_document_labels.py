@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from manda.agent.evidence import Evidence
-from manda.agent.evidence_ids import document_period, legend
+from manda.agent.evidence_ids import document_period, legend, room_documents
 from manda.agent.tools import render_passages
 from manda.finance.fiscal import FiscalYearEnd, year_reported
 from manda.models import Document, DocumentRole, Location, SearchHit
@@ -83,3 +83,17 @@ def test_the_legend_names_a_document_once_and_each_place_with_its_ids() -> None:
     assert text.count("report_a.pdf") == 1
     assert "period year ended Jun 2024" in text
     assert f"[{ids[0]}, {ids[1]}] p.4; [{ids[2]}] p.9" in text
+
+
+def test_the_room_lists_its_files_by_company_and_year_where_the_model_must_choose() -> None:
+    older = _document("Kestrel_2023.pdf", "Kestrel Foods plc", date(2023, 9, 5), "--06-30")
+    newer = _document("Kestrel_2024.pdf", "Kestrel Foods plc", date(2024, 9, 3), "--06-30")
+    other = _document("osprey.pdf", "Osprey Retail Inc.", date(2025, 2, 1), "--01-31")
+    listed = room_documents(Evidence(documents={d.id: d for d in (newer, other, older)}))
+    assert ("Kestrel Foods plc: Kestrel_2023.pdf (year ended Jun 2023); Kestrel_2024.pdf "
+            "(year ended Jun 2024)") in listed
+    assert "Osprey Retail Inc.: osprey.pdf (year ended 1 Feb 2025)" in listed
+    one_year = Evidence(documents={newer.id: newer})
+    assert room_documents(one_year) == ""  # one company, one year: nothing to choose
+    two_years = Evidence(documents={d.id: d for d in (older, newer)})
+    assert "Kestrel_2023.pdf (year ended Jun 2023)" in room_documents(two_years)

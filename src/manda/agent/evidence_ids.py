@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from datetime import date
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
@@ -57,6 +58,30 @@ def document_owner(document_id: str, evidence: Evidence) -> str | None:
     room of one company every document is its own, and saying so is noise)."""
     room = evidence.companies
     return room.of(document_id) if room.several else None
+
+
+ROOM_LISTED = 40  # documents the room's list names before "… and N more"
+
+
+def room_documents(evidence: Evidence) -> str:
+    """The room's documents by company, each annual report with the year it reports, where the
+    model must pick among them: a room of several companies, or of several annual reports of
+    one (`<room_documents>`, quoted data); "" otherwise."""
+    room = evidence.companies
+    documents = list(evidence.documents.values())
+    periods = {d.id: document_period(d) for d in documents}
+    if not room.several and sum(1 for p in periods.values() if p) < 2:
+        return ""
+    documents.sort(key=lambda d: (room.of(d.id) or "~", d.doc_date or date.min, d.filename))
+    by_company: dict[str, list[str]] = {}
+    for doc in documents[:ROOM_LISTED]:
+        period = f" ({periods[doc.id]})" if periods[doc.id] else ""
+        by_company.setdefault(room.of(doc.id) or "no company stated", []).append(
+            _safe(" ".join(doc.filename.split())) + period)
+    lines = [f"{company}: " + "; ".join(files) for company, files in by_company.items()]
+    if len(documents) > ROOM_LISTED:
+        lines.append(f"… and {len(documents) - ROOM_LISTED} more (list_documents)")
+    return "<room_documents>\n" + "\n".join(lines) + "\n</room_documents>"
 
 
 def metadata(source: Source, evidence: Evidence) -> dict[str, str]:
