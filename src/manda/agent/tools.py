@@ -39,6 +39,7 @@ from manda.agent.tool_specs import K_MAX, LIST_LIMIT, LIST_MAX, TOOL_NAMES, TOOL
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
 from manda.agent.unusual import TOPICS, led_by_findings, scan
+from manda.agent.windows import passage_window, search_words
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
@@ -100,12 +101,14 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None,
-                    evidence: Evidence | None = None) -> str:
+                    evidence: Evidence | None = None,
+                    looked_for: frozenset[str] = frozenset()) -> str:
     """Passages as quoted data, each with its source, its document's role and the headings it
     stands under; with `evidence`, each carries its id and place, and each document's company,
     period, date and status are said once before them (`<document file=… company=…
     period="year ended Sep 2023" dated=… status="final, audited" superseded_by=…/>`, then
-    `<excerpt id="S3" file=… loc=…>`)."""
+    `<excerpt id="S3" file=… loc=…>`). A passage too long for one excerpt shows the lines
+    the search `looked_for` (`windows.passage_window`)."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
@@ -124,7 +127,8 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
             role = roles.get(hit.document_id)
             kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
             head = f'source="{hit.document}, {hit.location.label}"{kind}'
-        parts.append(f"<excerpt {head}{under}{flag}>\n{quote(hit.text)}\n</excerpt>")
+        text = passage_window(hit.text, looked_for, MAX_PASSAGE_CHARS)
+        parts.append(f"<excerpt {head}{under}{flag}>\n{quote(text)}\n</excerpt>")
     about = [f"<document {a}/>" for a in documents.values()]
     return "<document_excerpts>\n" + "\n".join([*about, *parts]) + "\n</document_excerpts>"
 
@@ -217,6 +221,7 @@ class Gathered:
     passages: list[SearchHit]
     findings: list[Finding]
     excluded: list[Excluded]
+    looked_for: frozenset[str] = frozenset()  # the stems searched (`windows.search_words`)
 
 
 Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
@@ -322,7 +327,7 @@ class ToolBox:
         await self.read_versions()
         excluded = [e for i, e in enumerate(self._evidence.excluded)
                     if i >= left_out or e.document in dropped]
-        return Gathered(passages, shown, excluded)
+        return Gathered(passages, shown, excluded, search_words([query, *subjects]))
 
     async def search(self, query: str, n: int) -> list[SearchHit]:
         """The room's `n` best passages for `query`; of one company's documents among several
@@ -349,7 +354,7 @@ class ToolBox:
                     if i not in given]
         again = [i for i in (*passage_ids, *finding_ids) if i in given]
         roles_of = {d.id: d.role.value for d in evidence.documents.values()}
-        text = (render_passages(hits, roles_of, evidence) + "\n"
+        text = (render_passages(hits, roles_of, evidence, found.looked_for) + "\n"
                 + render_findings(findings, evidence))
         given.update(i for i in passage_ids if i not in again)
         given.update(i for i in finding_ids[:SHOWN_FINDINGS] if i not in again)
