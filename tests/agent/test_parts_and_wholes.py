@@ -8,7 +8,7 @@ None of it knows a company or a filing: the passages below are written for the t
 
 from __future__ import annotations
 
-from test_filings_leads import _ask, _evidence, _finding
+from test_filings_leads import DOC, _ask, _evidence, _finding
 
 from manda.agent.compose.common import Draft
 from manda.agent.compose.computed import share_of_total
@@ -17,6 +17,7 @@ from manda.agent.compose.fact_lookup import compose
 from manda.agent.compose.passages import stands
 from manda.agent.frame import read_question
 from manda.agent.spans import a_portion, rank_spans
+from manda.models import Confidence, Finding, FindingKind, Location
 
 BORROWINGS = "\n".join([
     "CONSOLIDATED BALANCE SHEETS",
@@ -177,3 +178,35 @@ def test_long_term_debt_asked_is_read_from_the_non_current_row() -> None:
     top = rank_spans(read_question("How much long-term debt did the company carry at the end of "
                                    "2025?"), evidence)[0]
     assert top.row is not None and top.row.label == "Borrowings, net of current portion", top.text
+
+
+def _row_finding(row: str, value: float) -> Finding:
+    return Finding(id=f"f-{row}", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="debt", label="Debt", period="as of 2025-12-31", value=value,
+                   unit="USD", value_text=f"{value:,.0f}", excerpt=f"{row} | 2025: {value:,.0f}",
+                   location=Location.for_page(30), confidence=0.9,
+                   confidence_level=Confidence.HIGH, attributes={"row": row})
+
+
+def test_extracted_portions_are_added_where_the_whole_is_asked() -> None:
+    """The findings path too: a portion's row read as debt is no answer for the debt
+    outstanding; the two portions of one statement are added, each cited."""
+    current = _row_finding("Current portion of borrowings", 525_000_000)
+    longer = _row_finding("Borrowings, net of current portion", 2_240_000_000)
+    evidence = _evidence(BORROWINGS)
+    evidence.findings = {f.id: f for f in (current, longer)}
+    first = compose(_ask("How much debt does the company have outstanding?"), evidence
+                    ).text.splitlines()[0]
+    assert first.startswith("Borrowings was $2.77bn as of 31 December 2025 (computed"), \
+        first
+    assert "Current portion of borrowings" in first and "net of current portion" in first, first
+
+
+def test_one_extracted_portion_is_said_to_be_a_portion() -> None:
+    evidence = _evidence(BORROWINGS)
+    only = _row_finding("Current portion of borrowings", 525_000_000)
+    evidence.findings = {only.id: only}
+    text = compose(_ask("How much debt does the company have outstanding?"), evidence).text
+    assert "portion only" in text.splitlines()[0], text
+    asked = compose(_ask("What is the current portion of the company's debt?"), evidence).text
+    assert "portion only" not in asked.splitlines()[0], asked

@@ -40,3 +40,26 @@ def test_a_company_named_after_of_is_the_entity_though_a_common_word() -> None:
     assert read_question("Wie hoch war der Umsatz von Target?").entity == "Target"
     assert read_question("¿Cuál fue el resultado neto de Target?").entity == "Target"
     assert read_question("What is the net income of the target?").entity is None
+
+
+ADDRESSED = ("To the Stockholders and Board of Directors of Harrowgate Holdings, Inc.\n"
+             "Opinion on the Financial Statements: we have audited the balance sheets of the "
+             "Company as an independent registered public accounting firm.")
+INDEX = ("Index to Consolidated Financial Statements: Report of Kestrel Partners LLP, "
+         "Independent Registered Public Accounting Firm; Consolidated Statements of Cash Flows")
+ENGAGED = ("The Audit Committee engaged Lindqvist & Rowe LLP, an independent registered public "
+           "accounting firm, to audit the consolidated financial statements.")
+
+
+def test_the_firm_in_the_role_is_found_by_any_wording_of_the_role() -> None:
+    """A passage that names the firm beside "independent registered public accounting firm"
+    (no word "auditor") names the auditor; the firm that signs leads over one only named, and
+    the company the report is addressed to is never its own auditor."""
+    evidence = _evidence(ENGAGED)
+    lead = compose(_ask("Who audits the company?"), evidence).text.splitlines()[0]
+    assert lead.startswith("The auditor is Lindqvist & Rowe LLP"), lead
+    evidence = _evidence(ADDRESSED, INDEX, REPORT)
+    evidence.documents["d1"] = evidence.documents["d1"].model_copy(
+        update={"company": "Harrowgate Holdings, Inc."})
+    lead = compose(_ask("Who is the auditor?"), evidence).text.splitlines()[0]
+    assert lead.startswith("The auditor is Kestrel Partners LLP (source: Annual.pdf, p.32)"), lead

@@ -70,3 +70,19 @@ def test_the_later_level_written_first_is_still_the_later_years() -> None:
                    "ebitda margin") == {"FY2024": 12.0, "FY2023": 10.0}
     assert _levels("En 2024, la marge d'EBITDA a progressé à 25 % contre 22 % en 2023.",
                    "ebitda margin") == {"FY2024": 25.0, "FY2023": 22.0}
+
+
+def test_a_figure_followed_by_a_change_noun_is_a_change_of_what_follows() -> None:
+    """"a €2.0 million decrease in share buybacks and a €1.2 million decrease in repayments of
+    borrowings": neither figure is the buybacks' level, nor the level of the line named before."""
+    text = ("Cash used in financing activities fell €3.4 million in 2024, mainly due to a €2.0 "
+            "million decrease in share buybacks and a €1.2 million decrease in repayments of "
+            "borrowings, offset in part by a €0.4 million increase in dividends paid.")
+    found = [(f.subject, f.value) for f in _findings(text)]
+    assert not any(v in (2_000_000, 1_200_000, 400_000) for _, v in found), found
+
+
+def test_a_level_beside_a_change_noun_elsewhere_is_still_read() -> None:
+    found = _levels("In fiscal 2024 we spent €5.5 million on share buybacks, an increase on the "
+                    "year before.", "share repurchases")
+    assert 5_500_000 in found.values(), found

@@ -335,10 +335,12 @@ def read_fact(
     nature: Nature | None = None,
     documents: Collection[str] | None = None,
     prefer: Callable[[Finding], bool] | None = None,
+    prefer_in_period: Callable[[Finding], bool] | None = None,
 ) -> Reading | None:
     """The most recent authoritative value of `subject` for `period`, with its caveats
     (`documents`: as stated in those documents only; `prefer`: the findings read first, where
-    any is, as a level over a change by an amount)."""
+    any is, as a level over a change by an amount; `prefer_in_period`: the same among the
+    period's findings, as a whole balance's row over a portion's)."""
     pool = [f for f in findings_for(evidence, subject, entity=entity) if f.value is not None]
     if prefer is not None:
         pool = [f for f in pool if prefer(f)] or pool
@@ -351,6 +353,8 @@ def read_fact(
             f for f in pool if at_end is not None and _week_year_end(f.period, at_end)]
     if documents is not None:
         pool = [f for f in pool if f.document_id in documents]
+    if prefer_in_period is not None:
+        pool = [f for f in pool if prefer_in_period(f)] or pool
     if nature is not None:
         pool = [f for f in pool if f.nature is nature] or pool
     if not pool:

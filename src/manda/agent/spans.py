@@ -113,6 +113,9 @@ _AUXILIARY = vocabulary().cues("question_auxiliary")
 _CHANGE_COLUMN = vocabulary().cues("change_column")  # "Change", "2025/2024"
 _HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
 _MONTH_NAMES = vocabulary().month_names()
+# "EPS", "net loss per share": a figure for one share, not the line's amount nor a share count
+_PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
+_SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
 
@@ -397,6 +400,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     statements = tuple(page_statements("\n".join(page)))
     # a statement printed in units ("27195000000.0", no caption) is in the document's currency
     # too; a table of counts with no scale stays bare
+    document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
     caption = [c for c in table.caption if c]
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
@@ -414,8 +418,12 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
             group = f"{_title(caption[0]).rstrip(':')}:"
         text = row.render()
         shown = f"{text} ({group.rstrip(':')})" if group else text
+        # an amount per share is over a period, in the document's money, wherever it is printed
+        per_share = _PER_SHARE_ASKED.search(f"{group} {row.label}") is not None and not \
+            _SHARE_COUNT.search(row.label)
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
-                               currency=currency, flow=flow, year_end=year_end,
+                               currency=currency or (document_currency if per_share else None),
+                               flow=flow or per_share, year_end=year_end,
                                caption=" ".join(caption), statements=statements,
                                result=last if last != row.label else "", segment=segment))
         # the table's caption ("net sales by category") names what its rows measure: it counts
@@ -842,6 +850,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None and any(not f.none for f in span.figures()):
             if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
                 return -KIND_MISS  # the sales mix in percent for "what were the sales"
+            if _PER_SHARE_ASKED.search(frame.text) and not _per_share_row(span):
+                return -KIND_MISS  # the shares or the income an EPS divides, not the EPS
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
         if find_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
@@ -1034,6 +1044,18 @@ def states_forecast(text: str) -> bool:
 def a_movement(text: str) -> bool:
     """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
     return _MOVEMENT.search(text) is not None
+
+
+def _per_share_row(span: Span) -> bool:
+    """The row states an amount for one share: its label says so, or its heading does and the
+    label names no line item of its own ("Diluted" under "Earnings per share:", not "Net loss
+    attributable to common stockholders" under "Basic net loss per share"), and its figures
+    are no count of shares."""
+    assert span.row is not None
+    label = span.row.label
+    said = _PER_SHARE_ASKED.search(label) or (
+        _PER_SHARE_ASKED.search(span.group) and not find_line_items(label))
+    return bool(said) and not any(f.unit == "shares" for f in span.figures() if not f.none)
 
 
 def _asks_amount(frame: QuestionFrame) -> bool:

@@ -455,9 +455,18 @@ def _topic(row: Any, languages: dict[str, LanguageFile]) -> Topic:
 
 def _with_plural_wordings(subject: str, languages: dict[str, LanguageFile]) -> tuple[str, ...]:
     """A line item's wordings in every language, each followed by its plural by its language's
-    rule ("dette financière", "dettes financières"): no file lists each plural by hand."""
+    rule ("dette financière", "dettes financières"): no file lists each plural by hand. The rows
+    a statement labels the line item by (`statement_lines` of the same key: "Payments for
+    acquisition of property, plant and equipment" is capex) are its wordings too, so a label is
+    read one way by extraction and by the computed metrics, unless another line item has the
+    row's words as its own."""
+    others = {s.lower() for lang in languages.values()
+              for item, words in lang.line_items.items() if item != subject for s in words}
     return tuple(dict.fromkeys(
-        w for lang in languages.values() for s in lang.line_items.get(subject, ())
+        w for lang in languages.values()
+        for s in (*lang.line_items.get(subject, ()),
+                  *(r for r in lang.statement_lines.get(subject, StatementLineWords()).rows
+                    if r.lower() not in others))  # "gross margin" stays the margin's
         for w in (s, plural_phrase(s, lang.plural)) if w))
 
 

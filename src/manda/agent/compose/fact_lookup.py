@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
 
-from manda.agent.compose import by_company, computed, evidence_first, passages, ranking
+from manda.agent.compose import (
+    by_company,
+    computed,
+    evidence_first,
+    passages,
+    portions,
+    ranking,
+)
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -60,7 +68,8 @@ from manda.finance.fiscal import WEEK_YEAR_SLACK, FiscalYearEnd, year_end_statem
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.names import ORG
-from manda.models import Finding, FindingKind, Nature
+from manda.models import Finding, FindingKind, Nature, SearchHit
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 
@@ -242,13 +251,14 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     # ("changes in exchange rates increased net sales by $4.4 billion")
     level = None if passages.asks_change(ask) else (lambda f: not passages.a_change(f))
     reading = read_fact(evidence, ask.subject, period, entity=ask.entity, nature=wants,
-                        prefer=level)
+                        prefer=level, prefer_in_period=_whole(ask))
     if reading is None:
         if counted is not None:
             ask = replace(ask, period=period)
         return _missing_period(ask, evidence, label, pool)
     reading = replace(reading, label=segment_label(reading.primary, label))
-    text = describe_reading(reading, evidence, ask.assumption, ask.language)
+    text = portions.described(reading, evidence, portion_asked=ask.frame.portion,
+                              assumption=ask.assumption, language=ask.language)
     for extra in (_other_nature(ask, evidence, reading),
                   _one_time_note(evidence, reading, ask.language)):
         if extra:
@@ -421,6 +431,11 @@ def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding
     return draft
 
 
+def _whole(ask: Ask) -> Callable[[Finding], bool] | None:
+    """A whole balance's row before a portion's, where no portion is asked."""
+    return None if ask.frame.portion else (lambda f: portions.portion_row_of(f) is None)
+
+
 def _from_passages(ask: Ask, evidence: Evidence, why: str) -> Draft:
     """A metric with no extracted value: the passage that states it, if retrieval is confident."""
     label = subject_label(ask.subject) if ask.subject else None
@@ -590,24 +605,51 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
 
 _ORG_RE = re.compile(ORG)
 _NEAR = 300  # characters either side of the role word in which its holder's name is looked for
+_SIGNED = vocabulary().cues("signed_by")  # "/s/", "for and on behalf of"
+
+
+def _holder_line(role: str, holder: str) -> str:
+    """"The auditor is Ernst & Young LLP" (English: the role is the frame's English key)."""
+    return f"The {role.lower()} is {holder}"
+
+
+def _name_words(name: str | None) -> set[str]:
+    """A name's distinctive words ("Uber Technologies, Inc." → uber, technologies)."""
+    return {w for w in letter_words((name or "").lower())
+            if len(w) > 2 and w not in _LEGAL_WORDS}
+
+
+_LEGAL_WORDS = vocabulary().words("legal_forms") | vocabulary().words("company_words") | {
+    "and", "the", "of"}
 
 
 def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
-    """"We have served as the Company's auditor since 2009." names no firm: the firm signing
-    next to it ("/s/ Ernst & Young LLP") is put first, from the same passage."""
-    if _ORG_RE.search(draft.text):
+    """The organisation in the role, named first: the firm nearest a wording of the role in the
+    passages ("/s/ Ernst & Young LLP … We have served as the Company's auditor since 2009",
+    "engaged Deloitte & Touche LLP, an independent registered public accounting firm"), where
+    the answer does not already open by naming it."""
+    if draft.text.startswith(_holder_line(role, "").strip()):
         return draft
+    patterns = group_patterns(role.lower())
+    best: tuple[tuple[bool, int], str, SearchHit] | None = None
     for hit in evidence.hits:
         text = " ".join(hit.text.split())  # "/s/ Pricewaterhouse Coopers\nLLP" as one name
-        at = text.lower().find(role.lower())
-        if at < 0:
-            continue
-        near = [m for m in _ORG_RE.finditer(text) if abs(m.start() - at) <= _NEAR]
-        if near:
-            firm = min(near, key=lambda m: abs(m.start() - at)).group(0)
-            lead = f"The {role.lower()} is {firm} {cite([evidence.hit_source(hit)])}."
-            return replace(draft, text=f"{lead}\n{draft.text}")
-    return draft
+        doc = evidence.documents.get(hit.document_id)
+        own = _name_words(doc.company if doc is not None else None)
+        firms = [m for m in _ORG_RE.finditer(text) if not own & _name_words(m.group(0))]
+        for pattern in patterns:
+            for said in pattern.finditer(text):
+                for firm in firms:
+                    gap = max(firm.start() - said.end(), said.start() - firm.end(), 0)
+                    # the firm that signs ("/s/ Ernst & Young LLP") before one merely named
+                    rank = (not _SIGNED.ends(text[:firm.start()]), gap)
+                    if gap <= _NEAR and (best is None or rank < best[0]):
+                        best = (rank, firm.group(0), hit)
+    if best is None:
+        return draft
+    _, firm, hit = best
+    first = _holder_line(role, firm)
+    return replace(draft, text=f"{first} {cite([evidence.hit_source(hit)])}.\n{draft.text}")
 
 
 def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
@@ -617,7 +659,8 @@ def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
         return None
     first = best_of(found, evidence)
     same = [f for f in found if f.value_text == first.value_text]
-    return Draft(text=f"The {role.lower()} is {first.value_text} {cite_findings(same, evidence)}.",
+    holder = _holder_line(role, first.value_text or "")
+    return Draft(text=f"{holder} {cite_findings(same, evidence)}.",
                  proposals=approvals(same), rests_on=same)
 
 

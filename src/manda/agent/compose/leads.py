@@ -30,6 +30,7 @@ from manda.agent.spans import (
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import find_dates, parse_period, year_of
 from manda.finance.signs import names_a_loss
+from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
 
 
@@ -76,13 +77,17 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
         if lead is not span and (again := _read_row(lead, ask)) is not None:
             span, (chosen, prior) = lead, again
     words, language, item = vocabulary(), ask.language, span.name()
-    spent = ask.frame.spending and chosen.value is not None and chosen.value < 0
+    outflow = chosen.value is not None and chosen.value < 0
+    spent = ask.frame.spending and outflow
+    # a cost asked ("capital expenditures", "dividends paid") is the amount paid, whatever sign
+    # its cash-flow row prints it with
+    paid = spent or (outflow and _cost_asked(ask))
     text = words.answer("row_spent" if spent else "row_figure", language,
                         item=named_in(item, language),
-                        figure=as_named(chosen, item, spent=spent),
+                        figure=as_named(chosen, item, spent=paid),
                         when=when(span, chosen, evidence, language))
     if prior is not None:
-        text += words.answer("row_against", language, figure=as_named(prior, item, spent=spent),
+        text += words.answer("row_against", language, figure=as_named(prior, item, spent=paid),
                              when=when(span, prior, evidence, language))
     change = next((f for f in span.figures() if a_change_column(f.column) and not f.none
                    and f.unit == "%"), None)
@@ -93,6 +98,11 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def _cost_asked(ask: Ask) -> bool:
+    """The question asks a cost line item (capex, dividends paid, R&D), said as paid."""
+    return any((spec := metric_spec(s)) is not None and spec.cost for s in ask.frame.subjects)
 
 
 def _read_row(span: Span, ask: Ask) -> tuple[Figure, Figure | None] | None:

@@ -4,21 +4,27 @@
 one line item (`manda.agent.spans.a_portion`, the words in the vocabulary's `portion_row`). Where
 a question asks for the whole outstanding, no passage states it and a portion's row would lead,
 the whole is the two portions' sum at the same date, each cited and the working in one line;
-where only one portion is in hand, the lead says it is a portion, never the whole.
+where only one portion is in hand, the lead says it is a portion, never the whole. The same holds
+for a reading of extracted findings (`described`): a portion's row read as the line item is added
+to its other portion, or said as the portion it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manda.agent.compose.common import Ask
+from manda.agent.compose.common import Ask, cite_findings, describe_reading
 from manda.agent.compose.computed import unit_words
 from manda.agent.compose.leads import a_change_column, pick_figure, row_lead, when
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of
+from manda.agent.selection import Reading, findings_for, show
 from manda.agent.spans import PORTION_ROW, Span, a_portion, statement_rows
+from manda.agent.translate import period_phrase
+from manda.finance.amounts import format_amount
 from manda.finance.figures import Figure
+from manda.models import Finding
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
@@ -99,3 +105,36 @@ def _added(whole: str, parts: list[tuple[Span, Figure]], ask: Ask, evidence: Evi
 
 def _written(figure: Figure) -> str:
     return figure.written.replace("$", "").strip("() ")
+
+
+def described(reading: Reading, evidence: Evidence, *, portion_asked: bool = False,
+              assumption: str | None = None, language: str = "en") -> str:
+    """The reading said as `describe_reading` says it, unless its figure is a portion's row and
+    no portion is asked: then the two portions added, each cited, or the portion said as one."""
+    primary = reading.primary
+    row = portion_row_of(primary)
+    if row is None or portion_asked or primary.value is None:
+        return describe_reading(reading, evidence, assumption, language)
+    whole = whole_name(row)
+    other = next((f for f in findings_for(evidence, reading.subject)
+                  if f.document_id == primary.document_id and f.period == primary.period
+                  and f.unit == primary.unit and f.value is not None
+                  and (r := portion_row_of(f)) is not None and r != row
+                  and stems_of(whole_name(r)) == stems_of(whole)), None)
+    words = vocabulary()
+    if other is None:
+        said = PORTION_ROW.search(row)
+        note = words.answer("portion_only", language, text=said.group(0) if said else row)
+        return f"{describe_reading(reading, evidence, assumption, language)} {note}"
+    total = format_amount(primary.value + (other.value or 0.0), primary.unit)
+    working = " + ".join(f"{portion_row_of(f)} {show(f)} {cite_findings([f], evidence)}"
+                         for f in (primary, other))
+    return words.answer("computed_result", language, metric=whole, result=total,
+                        period=period_phrase(primary.period),
+                        note=words.answer("computed_note", language), working=working)
+
+
+def portion_row_of(finding: Finding) -> str | None:
+    """The row a finding was read from, where that row states a portion of its line item."""
+    row = str(finding.attributes.get("row") or "")
+    return row if row and a_portion(row) else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from manda.agent.compose import portions
 from manda.agent.compose.balance import covenants, debt
 from manda.agent.compose.common import (
     Ask,
@@ -20,7 +21,6 @@ from manda.agent.compose.common import (
     approvals,
     cite_findings,
     current,
-    describe_reading,
     is_request_list,
     largest_shares,
     no_data,
@@ -124,7 +124,8 @@ def _lead_with_the_figure(ask: Ask, evidence: Evidence, draft: Draft) -> None:
     first = draft.text.split("\n", 1)[0]
     if show(reading.primary) in first or find_amounts(first):
         return  # the shape already leads with it, or with the figure it answers with
-    draft.text = f"{describe_reading(reading, evidence)}\n\n{draft.text}"
+    lead = portions.described(reading, evidence, portion_asked=ask.frame.portion)
+    draft.text = f"{lead}\n\n{draft.text}"
     draft.rests_on = [*reading.findings, *draft.rests_on]
     draft.proposals = [*approvals([reading.primary]), *draft.proposals]
 

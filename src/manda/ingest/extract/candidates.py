@@ -17,7 +17,8 @@ from manda.ingest.parsers.layout import is_note_line
 from manda.models import FindingKind, Location, Nature, Section
 from manda.vocabulary import vocabulary
 
-__all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "compared_with", "says_forecast"]
+__all__ = ["FORECAST_WORDS", "Candidate", "SectionView", "caption_block", "compared_with",
+           "says_forecast"]
 
 _WORDS = vocabulary()
 # words that speak about the future: "budget", "outlook", "will reach"; Prognose; prévisions
@@ -50,6 +51,18 @@ def compared_with(before: str) -> bool:
     """The words right before a figure set it up as a comparison ("compared with $18.4 billion",
     "above budget"): what it is compared with is a result, whatever the sentence forecasts."""
     return _COMPARED.search(before) is not None
+
+
+_CAPTION_LINES = 8  # a page's caption block is short: company, statement, unit line, period
+
+
+def caption_block(text: str) -> list[str]:
+    """A section's lines above its first row (a line of cells): "Table of Contents / ACME INC.
+    / CONSOLIDATED STATEMENTS OF CASH FLOWS / (in millions) / Year Ended December 31", whose
+    unit line scales every table of the page; at least its first two lines."""
+    lines = text.split("\n", _CAPTION_LINES)[:_CAPTION_LINES]
+    block = next((i for i, line in enumerate(lines) if "|" in line), len(lines))
+    return lines[:max(block, 2)]
 
 
 def scale_of_note_lines(text: str) -> float:

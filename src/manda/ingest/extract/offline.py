@@ -22,6 +22,7 @@ from manda.finance.periods import find_periods
 from manda.ingest.extract.candidates import (
     Candidate,
     SectionView,
+    caption_block,
     says_forecast,
     scale_of_note_lines,
 )
@@ -137,7 +138,7 @@ def _views(document: Document, parsed: ParsedDocument,
             p for p, _, _ in find_periods(heading[:160])
             if profile.spec.as_of or not p.startswith("as of")
         ]
-        head = " ".join(section.text.split("\n", 2)[:2])
+        head = " ".join(caption_block(section.text))
         views.append(SectionView(
             index=index,
             section=section,
@@ -147,7 +148,7 @@ def _views(document: Document, parsed: ParsedDocument,
                 bool(section.table) and says_forecast(section.location.label)
             ) or _headed_as_plans(section),
             people_context=people_doc or bool(_PEOPLE_WORDS.search(heading[:120])),
-            scale=_scale_of("\n".join(section.text.split("\n", 2)[:2]), parsed.title or "",
+            scale=_scale_of("\n".join(caption_block(section.text)), parsed.title or "",
                             doc_scale),
             # a section's own currency is what its unit line says ("(in millions of euros)"),
             # not a stray word of its opening sentence

@@ -95,6 +95,8 @@ _SUPERSEDED_VALUE = _WORDS.cues("superseded_before").around(tail=r"\s+$")
 # A language that names the wrong figure before the verb that corrects it: "das … EBITDA von
 # 4.870 TEUR ist zu korrigieren", "l'EBE de 1 240 K€ est corrigé" (the stated corrections' words)
 _SUPERSEDED_AFTER = _WORDS.cues("correction_verb_last").around(head=r"\s*(?:\([^)]{0,40}\)\s*)?")
+# "a $6.3 billion decrease in repayments of debt": a change of what follows, not a level
+_CHANGE_AFTER = _WORDS.cues("change_noun_after_figure").around(head=r"\s+")
 # "US$1.65 million is professional services revenue": a part of the metric named after the
 # amount (qualifying words before the metric's own name), not the metric itself
 _PART_VERB = _WORDS.cues("part_copula").around(head=r"\s+")
@@ -742,7 +744,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                     used.add(amount.start)
                 continue
             if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
-                    or _SUPERSEDED_AFTER.match(text, amount.end, span[1])):
+                    or _SUPERSEDED_AFTER.match(text, amount.end, span[1])
+                    or _CHANGE_AFTER.match(text, amount.end, span[1])):
                 continue
             if _bare_figures_line(text, amount, amounts) or _a_named_part(text, amount,
                                                                          sentence.subjects):

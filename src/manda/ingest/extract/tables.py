@@ -25,11 +25,12 @@ from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, period_end, previous_period
 from manda.finance.signs import signed_as_named
-from manda.finance.statements import StatementKind, page_statements
+from manda.finance.statements import StatementKind, named_statements, page_statements
 from manda.finance.vocabulary import MetricSpec, metric_spec
 from manda.ingest.extract.candidates import (
     Candidate,
     SectionView,
+    caption_block,
     says_forecast,
     scale_of_note_lines,
 )
@@ -48,6 +49,7 @@ _TOTAL_START = _WORDS.cues("total_row_start")  # "Total revenue", "Summe"
 _OPENING_ROW = _WORDS.cues("opening_row")  # "Opening ARR": the balance at the period's start
 # "Cash, beginning of period", "Balances at beginning of year": the same, said after the item
 _OPENING_BALANCE = _WORDS.cues("opening_balance")
+_CLOSING_BALANCE = _WORDS.cues("closing_balance")  # "Cash, end of year"
 _MOVEMENT_ROW = _WORDS.cues("movement_row")  # "New logo ARR": a flow of the balance
 _TOTAL_END = _WORDS.cues("total_row_end")  # "Umsatz gesamt"
 # A column that adds up the months beside it: "kumuliert", "Total", "Gesamt", "Summe GJ".
@@ -525,6 +527,22 @@ def _flow_statement(rows: Sequence[Sequence[str]]) -> bool:
         and StatementKind.BALANCE not in kinds
 
 
+def _a_balance_end(label: str) -> bool:
+    """The row states a balance at one end of the period ("Cash, end of year"), which a
+    cash-flow statement does beside its flows."""
+    return bool(_OPENING_BALANCE.search(label) or _CLOSING_BALANCE.search(label))
+
+
+def _flow_page(view: SectionView) -> bool:
+    """The page is a P&L or a cash-flow statement, and no balance sheet, by the lines it states
+    (a page whose blocks the parser gave as several tables: "Changes in operating assets and
+    liabilities" under the cash-flow statement's own caption)."""
+    named = {kind for kind, _ in named_statements(" ".join(caption_block(view.text)))}
+    kinds = set(page_statements(view.text)) | named
+    return bool(kinds & {StatementKind.INCOME, StatementKind.CASH_FLOW}) \
+        and StatementKind.BALANCE not in kinds
+
+
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
     rows = grid.rows
     if _is_schedule(rows):
@@ -549,6 +567,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
     # a row of a P&L or cash-flow statement is a flow over its period ("Loss on extinguishment
     # of debt", "Repayments of term loan"): never the balance of a line it names
     flows = _flow_statement(rows)
+    flow_page = _flow_page(view)
     out: list[Candidate] = []
     for r in range(header + 1, len(rows)):
         row = rows[r]
@@ -559,6 +578,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
             continue
         row_spec = None if breakdown else metric_spec(label_subject(row[label_col]) or "")
         if row_spec is not None and ((flows and row_spec.stock) or (
+                flow_page and row_spec.stock and not _a_balance_end(row[label_col])) or (
                 row_spec.unit_kind == "currency" and _PER_SHARE.found(row[label_col]))):
             continue  # "Net loss per share": one share's amount, not the line's
         for c, (period, forecast) in columns.items():

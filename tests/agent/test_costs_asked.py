@@ -1,0 +1,32 @@
+"""A cost asked is the amount paid (issue 25): a cash-flow row prints capital expenditures or
+dividends paid in parentheses, and "What were capital expenditures?" is answered with the
+amount, not a negative one. The statement is invented."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose.evidence_first import answer as evidence_answer
+
+CASH_FLOWS = "\n".join([
+    "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+    "(in millions)",
+    "2024 | 2025",
+    "Net cash provided by operating activities | 2024: $2,015 | 2025: $2,390",
+    "Purchases of property and equipment | 2024: (655) | 2025: (731)",
+    "Dividends paid | 2024: (120) | 2025: (134)",
+])
+
+
+def test_a_cost_asked_is_said_as_the_amount_paid() -> None:
+    for question, figure in (("What were capital expenditures in 2025?", "$731.0 million"),
+                             ("How much were dividends paid in 2025?", "$134.0 million")):
+        first = evidence_answer(_ask(question), _evidence(CASH_FLOWS)).text.splitlines()[0]
+        assert figure in first and "-$" not in first, (question, first)
+
+
+def test_a_flow_that_is_no_cost_keeps_its_sign() -> None:
+    outflow = CASH_FLOWS.replace("$2,015", "$(2,015)").replace("$2,390", "$(2,390)")
+    first = evidence_answer(_ask("What was operating cash flow in 2025?"),
+                            _evidence(outflow)).text.splitlines()[0]
+    assert "-$2.39 billion" in first, first
