@@ -9,16 +9,15 @@ equipment"), under the passage's first line (a caption or heading says what the 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from manda.finance.equivalents import expansions
+from manda.text import words
 from manda.vocabulary import vocabulary
 
 STEM = 5  # words match on their first letters: "acquire", "acquired", "acquisition"
 GAP = "…"
 
-_WORD = re.compile(r"[^\W_]{3,}|&")
 _FUNCTION_WORDS = vocabulary().words("question_words") | vocabulary().words("stop_words")
 
 
@@ -28,8 +27,8 @@ def search_words(texts: Iterable[str]) -> frozenset[str]:
     stems: set[str] = set()
     for text in texts:
         for phrase in (text, *expansions(text)):
-            stems |= {w[:STEM] for w in _WORD.findall(phrase.lower())
-                      if w not in _FUNCTION_WORDS and w != "&"}
+            stems |= {w[:STEM] for w in words(phrase.lower())
+                      if len(w) > 2 and w not in _FUNCTION_WORDS}
     return frozenset(stems)
 
 
@@ -43,7 +42,7 @@ def passage_window(text: str, stems: frozenset[str], limit: int) -> str:
     if not lines:
         return text
     room = limit - len(first) - 2 * (len(GAP) + 1)
-    weights = [len(stems & {w[:STEM] for w in _WORD.findall(line.lower())}) for line in lines]
+    weights = [len(stems & {w[:STEM] for w in words(line.lower())}) for line in lines]
     best = (-1, 0, 0)  # (words held, start, end)
     end = 0
     size = 0
