@@ -30,3 +30,25 @@ def test_a_flow_that_is_no_cost_keeps_its_sign() -> None:
     first = evidence_answer(_ask("What was operating cash flow in 2025?"),
                             _evidence(outflow)).text.splitlines()[0]
     assert "-$2.39 billion" in first, first
+
+
+OPERATIONS = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(in thousands)",
+    "2024 | 2025",
+    "Revenue | 2024: $1,912,440 | 2025: $2,204,118",
+    "Cost of revenue | 2024: 1,041,200 | 2025: 1,130,870",
+    "Operations and support | 2024: 301,332 | 2025: 322,919",
+])
+
+
+def test_gross_margin_is_revenue_less_its_cost_where_no_gross_profit_line_is_stated() -> None:
+    from manda.agent.compose.computed import answer as computed_answer
+
+    draft = computed_answer(_ask("What was the gross margin in 2025?"), _evidence(OPERATIONS))
+    assert draft is not None
+    lead, working = draft.text.splitlines()
+    assert lead.startswith("Gross margin was 48.7% in 2025 (computed here"), lead
+    assert "cost of sales $1.13 billion" in lead, lead
+    assert working.startswith("Working: gross margin = (revenue − cost of sales) ÷ revenue"), \
+        working

@@ -495,6 +495,8 @@ def _rows_without_gaps(lines: list[str], tables: list[Table]) -> set[str]:
         near = " ".join(lines[max(0, i - 3):i + 4])
         for table in tables:
             header = [h for h in table.header if h]
+            if cells == header:
+                break  # "Comparable Sales 2025 2024 2023": a title run on into its years
             if len(header) == len(cells) and all(h in near for h in header):
                 label = m.group("label").strip()
                 table.rows.append(Row(label=label, cells=dict(zip(header, cells, strict=True)),

@@ -18,7 +18,8 @@ from typing import Literal
 
 from manda.vocabulary import vocabulary
 
-__all__ = ["DERIVED", "LINE_ITEMS", "Derived", "asked_derived", "line_item_of", "named_formula"]
+__all__ = ["DERIVED", "LINE_ITEMS", "Derived", "alternatives", "asked_derived", "line_item_of",
+           "named_formula"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ DERIVED: tuple[Derived, ...] = (
             unit="percent"),
     Derived("gross margin", _asked("gross margin"), ("gross profit",), over="revenue",
             unit="percent"),
+    # where no gross profit line is stated, revenue less its cost (a metric's later rows of
+    # the same name are read where an earlier one's lines are not: `alternatives`)
+    Derived("gross margin", _asked("gross margin"), ("revenue",), ("cost of sales",),
+            over="revenue", unit="percent"),
     Derived("working capital", _asked("working capital"), ("current assets",),
             ("current liabilities",)),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
@@ -91,6 +96,12 @@ def asked_derived(question: str) -> Derived | None:
                 return None
             return metric
     return None
+
+
+def alternatives(metric: Derived) -> tuple[Derived, ...]:
+    """The metric, then its other ways of computing under the same name (gross margin from
+    revenue and cost of sales where no gross profit line is stated)."""
+    return (metric, *(d for d in DERIVED if d.name == metric.name and d != metric))
 
 
 def named_formula(question: str, less: Iterable[str]) -> Derived | None:

@@ -20,7 +20,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
 from manda.agent.spans import Span, a_portion, statement_rows
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
-from manda.finance.derived import Derived, line_item_of
+from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
@@ -31,11 +31,17 @@ from manda.vocabulary.numbers import scale_phrases
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The computed metric the question asks for, from one document's rows, or None."""
-    metric = ask.frame.derived
-    if metric is None:
+    if ask.frame.derived is None:
         return None
-    inputs = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
     rows = statement_rows(evidence)
+    return next((draft for metric in alternatives(ask.frame.derived)
+                 if (draft := _computed(metric, ask, evidence, rows)) is not None), None)
+
+
+def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -> Draft | None:
+    """The metric from one document's rows (or the prose's stated inputs), or None."""
+    inputs = list(dict.fromkeys([*metric.plus, *metric.minus, *([metric.over] if metric.over
+                                                                  else [])]))
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
     choices: list[tuple[tuple[int, str], int, dict[str, tuple[Span, Figure]]]] = []
     for doc_id in dict.fromkeys(s.source.document_id for s in rows):

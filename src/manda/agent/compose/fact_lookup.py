@@ -593,8 +593,8 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
             named[person_name(f)] = f
     question = vocabulary().answer("role_question", ask.language, role=role)
     if not named:
-        return no_data(ask, evidence, why=f"no document names a {role}.", category="HR",
-                       question=question)
+        return no_data(ask, evidence, why=f"no document names {_with_article(role)}.",
+                       category="HR", question=question)
     listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
               for n, f in list(named.items())[:6]]
     text = "\n".join([vocabulary().answer("role_none", ask.language, role=role),
@@ -606,6 +606,11 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
 _ORG_RE = re.compile(ORG)
 _NEAR = 300  # characters either side of the role word in which its holder's name is looked for
 _SIGNED = vocabulary().cues("signed_by")  # "/s/", "for and on behalf of"
+
+
+def _with_article(role: str) -> str:
+    """"an auditor", "a lender" (English: the role is the frame's English key)."""
+    return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
 
 
 def _holder_line(role: str, holder: str) -> str:

@@ -94,10 +94,22 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
     text += f" {cite(sources)}."
+    if (part := _part_not_stated(span, chosen, ask)) is not None:
+        text += " " + words.answer("part_not_stated", language, part=part)
     stated = words.answer("row_as_stated", language, text=span.text)
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def _part_not_stated(span: Span, chosen: Figure, ask: Ask) -> str | None:
+    """The quarter or half asked ("Q4 2025") where the row's figure is for the whole year: the
+    part, to say the documents state the year, not it."""
+    parts = [p for p in ask.frame.periods if p[:1] in "QH" and p[1:2].isdigit()]
+    if not parts or span.row is None or label_periods(span.row):
+        return None
+    said = parse_period(chosen.column) or ""
+    return parts[0] if said.startswith("FY") else None
 
 
 def _cost_asked(ask: Ask) -> bool:

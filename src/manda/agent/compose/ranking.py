@@ -13,27 +13,54 @@ from manda.agent.compose.leads import fiscal_year, pick_figure, when
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.spans import Span, rank_spans, statement_row
+from manda.agent.spans import Span, rank_spans, statement_row, statement_rows
 from manda.finance.figures import Figure
+from manda.finance.label_heads import label_line_item
 from manda.finance.vocabulary import only_a_line_item
 from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
 MIN_ROWS = 2
 _CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
+_SEGMENT_ASKED = vocabulary().cues("segment_words")  # "segment", "by region", "Sparte"
 
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     """The ranking the question asks for, or None when no table of several line items has it."""
     ranked = [s for s in rank_spans(ask.frame, evidence)
               if s.row is not None and statement_row(s.row)]
-    for top in ranked[:5]:
-        rows = _siblings(top, ranked)
+    # "which segment …": the segments' rows of one line, before any table's line items
+    tops = [s for s in ranked if s.segment][:5] if _SEGMENT_ASKED.found(ask.frame.text) else []
+    if not ask.frame.subjects:  # "which segment grew most" names no line: its sales
+        sales = [s for s in ranked if s.row is not None and _line(s.row.label) == "revenue"]
+        tops = [*(s for s in tops if s in sales), *sales[:5], *tops]
+    every = statement_rows(evidence)  # a segment's block that shares no word with the question
+    for top in [*tops, *ranked[:5]]:
+        rows = _segments(top, [*ranked, *every]) or _siblings(top, ranked)
         lines = _ranked(rows, ask)
         if lines is not None:
             return Draft(text=with_assumption(ask.assumption,
                                               _text(lines, ask, evidence, ranked)))
     return None
+
+
+def _segments(top: Span, spans: list[Span]) -> list[Span]:
+    """Where `top` is a segment's row ("Operating income" under "AWS"): the same line's row of
+    each segment of its document, one per segment, named by its segment."""
+    if not top.segment or top.row is None:
+        return []
+    columns, line, out = set(top.row.cells), _line(top.row.label), {}
+    for span in spans:
+        if span.segment and span.row is not None and \
+                span.source.document_id == top.source.document_id and \
+                _line(span.row.label) == line and set(span.row.cells) == columns:
+            out.setdefault(span.segment, span)
+    return list(out.values()) if len(out) >= MIN_ROWS else []
+
+
+def _line(label: str) -> str:
+    """The line item a row is ("Operating income (loss)" and "Operating income" are one)."""
+    return label_line_item(label) or label.strip().lower()
 
 
 def _siblings(top: Span, spans: list[Span]) -> list[Span]:
@@ -70,8 +97,8 @@ def _ranked(rows: list[Span], ask: Ask) -> list[tuple[Span, Figure, Figure | Non
         prior = next((f for f in figures if year is not None
                       and fiscal_year(f.column) == year - 1), None)
         if by == "growth":
-            if prior is None or not prior.value:
-                continue
+            if prior is None or not prior.value or prior.value < 0 or chosen.value < 0:
+                continue  # a loss's "growth" says nothing of which grew most
             measure = (chosen.value - prior.value) / abs(prior.value) * 100
         else:
             measure = chosen.value
@@ -94,7 +121,7 @@ def _text(lines: list[tuple[Span, Figure, Figure | None, float]], ask: Ask,
                    + [s.source for s, _, _, _ in lines])
     items = []
     for span, figure, prior, measure in lines:
-        label = span.row.label if span.row is not None else ""
+        label = span.segment or (span.row.label if span.row is not None else "")
         if by == "growth" and prior is not None:
             items.append(words.answer("ranking_growth_item", language, item=label,
                                       change=f"{measure:+.1f}%", figure=figure.shown(),

@@ -534,13 +534,14 @@ def _a_balance_end(label: str) -> bool:
 
 
 def _flow_page(view: SectionView) -> bool:
-    """The page is a P&L or a cash-flow statement, and no balance sheet, by the lines it states
-    (a page whose blocks the parser gave as several tables: "Changes in operating assets and
-    liabilities" under the cash-flow statement's own caption)."""
+    """The page is a cash-flow statement, and no balance sheet, by its caption or the lines it
+    states (a page whose blocks the parser gave as several tables: "Changes in operating assets
+    and liabilities" under the statement's own caption). A P&L sheet of management accounts
+    may carry balances (headcount, deferred revenue) among its lines; a cash-flow statement
+    states movements, and balances only at the ends of its period."""
     named = {kind for kind, _ in named_statements(" ".join(caption_block(view.text)))}
     kinds = set(page_statements(view.text)) | named
-    return bool(kinds & {StatementKind.INCOME, StatementKind.CASH_FLOW}) \
-        and StatementKind.BALANCE not in kinds
+    return StatementKind.CASH_FLOW in kinds and StatementKind.BALANCE not in kinds
 
 
 def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
