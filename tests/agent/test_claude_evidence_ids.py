@@ -52,14 +52,18 @@ def id_of(request: RecordedRequest, file: str, loc: str) -> str:
     return m.group(1)
 
 
-async def test_excerpts_carry_ids_with_date_status_and_supersession(
+async def test_excerpts_carry_ids_and_their_documents_date_status_and_supersession(
         agent: AnswerService, server: FakeAnthropicServer) -> None:
+    """Each excerpt carries its id and place; its document's date, status and supersession
+    are said once, in a <document> line of the same result."""
     server.script(text_reply("ok"))
     await agent.ask(DEAL, "What was FY2023 EBITDA in the annual report?")
     first = shown(server.requests[0])
-    excerpt = re.search(rf'<excerpt id="S\d+" file="{re.escape(ANNUAL)}"[^>]*>', first)
+    excerpt = re.search(rf'<excerpt id="S\d+" file="{re.escape(ANNUAL)}" loc="[^"]+"', first)
     assert excerpt, first[:2000]
-    tag = excerpt.group(0)
+    document = re.search(rf'<document file="{re.escape(ANNUAL)}"[^>]*/>', first)
+    assert document, first[:2000]
+    tag = document.group(0)
     assert 'dated="2024-03-20"' in tag and 'status="final"' in tag
     assert 'superseded_by="Acme_Annual_Report_2023_CORRECTED.pdf"' in tag
     assert "Cite every factual claim right after it by its id" in server.requests[0].system

@@ -68,6 +68,56 @@ async def test_the_fake_refuses_a_tool_use_left_without_its_result(
         await client.messages.create(model="claude-test", max_tokens=100, messages=orphan)
 
 
+async def _refused(client: anthropic.AsyncAnthropic, messages: list[dict[str, Any]]) -> str:
+    with pytest.raises(anthropic.BadRequestError) as raised:
+        await client.messages.create(model="claude-test", max_tokens=100, messages=messages)
+    assert raised.value.body["error"]["type"] == "invalid_request_error"
+    return str(raised.value.body["error"]["message"])
+
+
+def _search(ident: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": ident, "name": "query_knowledge_base",
+            "input": {"query": "revenue"}}
+
+
+def _result(ident: str) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": ident, "content": "none"}
+
+
+async def test_the_fake_refuses_a_tool_use_id_used_twice_or_badly_spelled(
+        server: FakeAnthropicServer, client: anthropic.AsyncAnthropic) -> None:
+    """https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use: ids
+    are the API's own, each used once; messages as the API words them (see anthropic_rules)."""
+    twice = [{"role": "user", "content": "Revenue?"},
+             {"role": "assistant", "content": [_search("toolu_1")]},
+             {"role": "user", "content": [_result("toolu_1")]},
+             {"role": "assistant", "content": [_search("toolu_1")]},
+             {"role": "user", "content": [_result("toolu_1")]}]
+    assert await _refused(client, twice) == "messages.3.content.0: `tool_use` ids must be unique"
+    spelled = [{"role": "user", "content": "Revenue?"},
+               {"role": "assistant", "content": [_search("toolu 1")]},
+               {"role": "user", "content": [_result("toolu 1")]}]
+    assert "tool_use.id: String should match pattern" in await _refused(client, spelled)
+
+
+async def test_the_fake_refuses_a_system_turn_and_empty_text(
+        server: FakeAnthropicServer, client: anthropic.AsyncAnthropic) -> None:
+    """https://platform.claude.com/docs/en/api/messages: roles are user and assistant, the
+    system prompt is the top-level `system`; no message but a final assistant one is empty,
+    and no text block is empty or blank."""
+    system = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+    assert 'Unexpected role "system"' in await _refused(client, system)
+    empty = [{"role": "user", "content": []}]
+    assert await _refused(client, empty) == (
+        "messages.0: all messages must have non-empty content except for the optional final "
+        "assistant message")
+    blank = [{"role": "user", "content": [{"type": "text", "text": "  \n"}]}]
+    assert await _refused(client, blank) == (
+        "messages: text content blocks must contain non-whitespace text")
+    nothing = [{"role": "user", "content": [{"type": "text", "text": ""}]}]
+    assert await _refused(client, nothing) == "messages: text content blocks must be non-empty"
+
+
 async def test_a_reprompt_answered_with_text_and_a_search_runs_the_search(
         room: Room, server: FakeAnthropicServer, client: anthropic.AsyncAnthropic) -> None:
     server.script(

@@ -8,10 +8,12 @@ from typing import Any
 
 import anthropic
 import pytest
-from room import Q3, Room
+from room import DEAL, Q3, Room
 from test_tools import toolbox
 
+from manda.agent.context import AgentContext
 from manda.agent.tool_specs import TOOL_SPECS, role_names, subject_names
+from manda.agent.tools import ToolBox
 from manda.llm.claude import to_anthropic_tools
 from manda.models import DocumentRole
 from manda.testing.anthropic_rules import refusal
@@ -144,6 +146,25 @@ async def test_a_repeated_search_names_what_it_gave_instead_of_sending_it_again(
     assert named is not None
     assert set(named.group(1).split(", ")) <= evidence.ids.given
     # the evidence holds each passage once, whatever the repeats
+    assert len({h.chunk_id for h in evidence.hits}) == len(evidence.hits)
+
+
+async def test_the_model_searching_again_reads_the_next_passages_of_that_search(
+        room: Room) -> None:
+    """Claude often searches again with words it searched with before: it gets the passages
+    after those it was given, not only their ids; once the search runs dry, the ids."""
+    _, evidence = await toolbox(room)
+    ctx = AgentContext(graph=room.graph, search=room.search, memory=room.memory)
+    box = ToolBox(ctx, DEAL, evidence, next_page=True)
+    first = await box.query_knowledge_base({"query": "revenue EBITDA", "k": 2})
+    again = await box.query_knowledge_base({"query": "revenue EBITDA", "k": 2})
+    given, more = (set(re.findall(r'<excerpt id="(S\d+)"', t)) for t in (first, again))
+    assert len(given) == 2 and more and not more & given
+    for _ in range(30):  # the room's passages run out
+        last = await box.query_knowledge_base({"query": "revenue EBITDA", "k": 2})
+        if _excerpts(last) == 0:
+            break
+    assert _excerpts(last) == 0 and "<already_given" in last
     assert len({h.chunk_id for h in evidence.hits}) == len(evidence.hits)
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from datetime import date
 
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
+from manda.finance.fiscal import FiscalYearEnd, year_reported
 from manda.models import Document, DocumentRole
 
 # `[S3]`, `[S3, S7]`, `[S3; S7]`, `[S3][S7]` (the last read as two markers next to each other)
@@ -38,10 +40,59 @@ def document_status(document: Document | None) -> str:
     return "not stated"
 
 
+def document_period(document: Document | None) -> str | None:
+    """The fiscal year an annual report reports ("year ended Sep 2023"), read from its date
+    and its company's year end; None for any other document, or when they cannot say."""
+    if (document is None or document.role is not DocumentRole.AUDITED_STATEMENTS
+            or document.doc_date is None or not document.fiscal_year_end):
+        return None
+    try:
+        year_end = FiscalYearEnd.from_iso(document.fiscal_year_end)
+    except ValueError:
+        return None
+    return year_reported(document.doc_date, year_end)
+
+
+def document_owner(document_id: str, evidence: Evidence) -> str | None:
+    """The company a document is of, where the room holds several companies' documents (in a
+    room of one company every document is its own, and saying so is noise)."""
+    room = evidence.companies
+    return room.of(document_id) if room.several else None
+
+
+ROOM_LISTED = 40  # documents the room's list names before "… and N more"
+
+
+def room_documents(evidence: Evidence) -> str:
+    """The room's documents by company, each annual report with the year it reports, where the
+    model must pick among them: a room of several companies, or of several annual reports of
+    one (`<room_documents>`, quoted data); "" otherwise."""
+    room = evidence.companies
+    documents = list(evidence.documents.values())
+    periods = {d.id: document_period(d) for d in documents}
+    if not room.several and sum(1 for p in periods.values() if p) < 2:
+        return ""
+    documents.sort(key=lambda d: (room.of(d.id) or "~", d.doc_date or date.min, d.filename))
+    by_company: dict[str, list[str]] = {}
+    for doc in documents[:ROOM_LISTED]:
+        period = f" ({periods[doc.id]})" if periods[doc.id] else ""
+        by_company.setdefault(room.of(doc.id) or "no company stated", []).append(
+            _safe(" ".join(doc.filename.split())) + period)
+    lines = [f"{company}: " + "; ".join(files) for company, files in by_company.items()]
+    if len(documents) > ROOM_LISTED:
+        lines.append(f"… and {len(documents) - ROOM_LISTED} more (list_documents)")
+    return "<room_documents>\n" + "\n".join(lines) + "\n</room_documents>"
+
+
 def metadata(source: Source, evidence: Evidence) -> dict[str, str]:
-    """The attributes an id carries: file, location, date, status, superseded_by."""
+    """The attributes an id carries: file, location, the company (in a room of several) and
+    the fiscal year an annual report reports, date, status, superseded_by."""
     doc = evidence.documents.get(source.document_id)
     out = {"file": source.document, "loc": source.location}
+    if company := document_owner(source.document_id, evidence):
+        out["company"] = company
+    if period := document_period(doc):
+        out["period"] = period
     if doc is not None and doc.doc_date is not None:
         out["dated"] = doc.doc_date.isoformat()
     out["status"] = document_status(doc)
@@ -53,15 +104,30 @@ def metadata(source: Source, evidence: Evidence) -> dict[str, str]:
     return out
 
 
-def attributes(source: Source, evidence: Evidence) -> str:
-    """`file="a.pdf" loc="p.4" dated="2024-09-30" status="final"` (safe in a tag)."""
-    return " ".join(f'{k}="{_safe(v)}"' for k, v in metadata(source, evidence).items())
+def place_attributes(source: Source) -> str:
+    """`file="a.pdf" loc="p.4"`: where a passage stands (safe in a tag)."""
+    return f'file="{_safe(source.document)}" loc="{_safe(source.location)}"'
 
 
-def legend_line(ident: str, source: Source, evidence: Evidence) -> str:
-    meta = metadata(source, evidence)
-    rest = "; ".join(f"{k} {v}" for k, v in meta.items() if k not in ("file", "loc"))
-    return f"[{ident}] = {meta['file']}, {meta['loc']}; {rest}"
+def document_attributes(source: Source, evidence: Evidence) -> str:
+    """`file="a.pdf" company=… period=… dated="2024-09-30" status="final" …`: what a
+    passage's document is, said once for all its passages (safe in a tag)."""
+    return " ".join(f'{k}="{_safe(v)}"' for k, v in metadata(source, evidence).items()
+                    if k != "loc")
+
+
+def legend_lines(idents: Iterable[str], evidence: Evidence) -> list[str]:
+    """One line per document, its metadata once and then each place with the ids it gives:
+    `a.pdf (dated 2024-03-20; status final): [S3, S4] p.4; [S7] p.9`."""
+    documents: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for ident in idents:
+        meta = metadata(evidence.ids.by_id[ident], evidence)
+        about = "; ".join(f"{k} {v}" for k, v in meta.items() if k not in ("file", "loc"))
+        places = documents.setdefault((meta["file"], about), {})
+        places.setdefault(meta["loc"], []).append(ident)
+    return [f"{file} ({about}): " + "; ".join(f"[{', '.join(ids)}] {loc}"
+                                              for loc, ids in places.items())
+            for (file, about), places in documents.items()]
 
 
 def valid_ids(evidence: Evidence, limit: int = 40) -> list[str]:
@@ -106,7 +172,7 @@ def to_ids(text: str, evidence: Evidence) -> str:
 
 
 def legend(idents: Iterable[str], evidence: Evidence) -> str:
-    lines = [legend_line(i, evidence.ids.by_id[i], evidence) for i in idents]
+    lines = legend_lines(idents, evidence)
     if not lines:
         return ""
     return "\n<evidence_ids>\n" + "\n".join(lines) + "\n</evidence_ids>"

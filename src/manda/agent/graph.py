@@ -36,7 +36,7 @@ from manda.agent.constraints import (
 from manda.agent.context import AgentContext
 from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
-from manda.agent.evidence_ids import IdStream, expand_ids, valid_ids
+from manda.agent.evidence_ids import IdStream, expand_ids, room_documents, valid_ids
 from manda.agent.followups import resolve
 from manda.agent.frame import company_like, read_question
 from manda.agent.grounding import ground as ground_citations
@@ -248,7 +248,9 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
         rendered = await box.query_knowledge_base(args)
         done(rendered, False)
-    return {"context_text": rendered}
+    # which company and year each document is of, where the model must choose among them
+    inventory = room_documents(state["evidence"])
+    return {"context_text": f"{inventory}\n{rendered}" if inventory else rendered}
 
 
 async def tool_loop(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -323,7 +325,8 @@ async def _model_turn(state: AnswerState, ctx: AgentContext) -> dict[str, Any]:
         return {"messages": messages, "iterations": iterations + 1, "loop_done": True,
                 "text": text, "origin": "model", "streamed": streamed, "partial_text": "",
                 "answer_turn": turn.as_message(), "model_deadline": deadline}
-    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"))
+    box = ToolBox(ctx, state["deal_id"], state["evidence"], state.get("knowledge_actions"),
+                  next_page=True)
     used = state.get("tool_calls_used", 0)
     results: list[ToolResult] = []
     skipped: list[str] = []

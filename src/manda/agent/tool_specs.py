@@ -70,9 +70,10 @@ def tool_specs() -> tuple[ToolSpec, ...]:
             "and period in `subject` and `period` when you know them; not for the list of "
             "documents (list_documents), a topic answer (topic_brief) or red flags (red_flags). "
             f"Returns at most `k` passages (default 8, at most {K_MAX}), each with its evidence "
-            "id, file, location, date and status, and up to 30 finding lines; a passage or "
-            "finding already given to you in this question comes back as its id only, in "
-            "<already_given>.",
+            "id, file and location (each document's company, year, date and status once, in "
+            "a <document> line), and up to 30 finding lines; a passage or finding already "
+            "given to you in this question comes back as its id only, in <already_given>, and "
+            "the same query run again returns the passages that come after those it gave.",
             _schema({
                 "query": _text("What to look for, in the words a document would use (a metric, "
                                "a party, a clause, an event), in any language."),

@@ -22,7 +22,16 @@ from typing import Any
 from manda.agent.actions import Acted, KnowledgeActions
 from manda.agent.context import AgentContext
 from manda.agent.evidence import Evidence, Excluded, Source
-from manda.agent.evidence_ids import attributes, document_status, id_of, legend, to_ids
+from manda.agent.evidence_ids import (
+    document_attributes,
+    document_owner,
+    document_period,
+    document_status,
+    id_of,
+    legend,
+    place_attributes,
+    to_ids,
+)
 from manda.agent.gaps import assess_coverage
 from manda.agent.meaning import weigh_topics
 from manda.agent.selection import show, subject_base, subject_keys
@@ -30,6 +39,7 @@ from manda.agent.tool_specs import K_MAX, LIST_LIMIT, LIST_MAX, TOOL_NAMES, TOOL
 from manda.agent.topics import SHAPES
 from manda.agent.trace import tool_call
 from manda.agent.unusual import TOPICS, led_by_findings, scan
+from manda.agent.windows import passage_window, search_words
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
@@ -91,13 +101,18 @@ def quote(text: str, limit: int = MAX_PASSAGE_CHARS) -> str:
 
 
 def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = None,
-                    evidence: Evidence | None = None) -> str:
+                    evidence: Evidence | None = None,
+                    looked_for: frozenset[str] = frozenset()) -> str:
     """Passages as quoted data, each with its source, its document's role and the headings it
-    stands under; with `evidence`, each carries its id and its document's date and status
-    (`<excerpt id="S3" file=… loc=… dated=… status="final, audited" superseded_by=…>`)."""
+    stands under; with `evidence`, each carries its id and place, and each document's company,
+    period, date and status are said once before them (`<document file=… company=…
+    period="year ended Sep 2023" dated=… status="final, audited" superseded_by=…/>`, then
+    `<excerpt id="S3" file=… loc=…>`). A passage too long for one excerpt shows the lines
+    the search `looked_for` (`windows.passage_window`)."""
     if not hits:
         return "<document_excerpts>none</document_excerpts>"
     parts = []
+    documents: dict[str, str] = {}
     roles = roles or {}
     for hit in hits:
         flag = ' contains_instruction="true"' if looks_like_instruction(hit.text) else ""
@@ -106,13 +121,16 @@ def render_passages(hits: Sequence[SearchHit], roles: dict[str, str] | None = No
             source = evidence.hit_source(hit)
             ident = id_of(source, evidence)
             evidence.ids.shown.add(ident)
-            head = f'id="{ident}" {attributes(source, evidence)}'
+            documents.setdefault(source.document_id, document_attributes(source, evidence))
+            head = f'id="{ident}" {place_attributes(source)}'
         else:
             role = roles.get(hit.document_id)
             kind = f' role="{role}"' if role and role != DocumentRole.OTHER.value else ""
             head = f'source="{hit.document}, {hit.location.label}"{kind}'
-        parts.append(f"<excerpt {head}{under}{flag}>\n{quote(hit.text)}\n</excerpt>")
-    return "<document_excerpts>\n" + "\n".join(parts) + "\n</document_excerpts>"
+        text = passage_window(hit.text, looked_for, MAX_PASSAGE_CHARS)
+        parts.append(f"<excerpt {head}{under}{flag}>\n{quote(text)}\n</excerpt>")
+    about = [f"<document {a}/>" for a in documents.values()]
+    return "<document_excerpts>\n" + "\n".join([*about, *parts]) + "\n</document_excerpts>"
 
 
 UNDER_HEADINGS = 2  # the innermost headings an excerpt's `under` names
@@ -203,6 +221,7 @@ class Gathered:
     passages: list[SearchHit]
     findings: list[Finding]
     excluded: list[Excluded]
+    looked_for: frozenset[str] = frozenset()  # the stems searched (`windows.search_words`)
 
 
 Handler = Callable[["ToolBox", dict[str, Any]], Awaitable[str]]
@@ -212,11 +231,14 @@ class ToolBox:
     """The tools bound to one question: its deal, its evidence, the injected stores."""
 
     def __init__(self, ctx: AgentContext, deal_id: str, evidence: Evidence,
-                 actions: KnowledgeActions | None = None) -> None:
+                 actions: KnowledgeActions | None = None, *, next_page: bool = False) -> None:
         self._ctx = ctx
         self._deal = deal_id
         self._evidence = evidence
         self._actions = actions
+        # a search run again shows the passages after those it found before (for the model,
+        # which reads what it is shown; the offline plan reads every passage found already)
+        self._next_page = next_page
 
 
     async def run(self, call: ToolCall) -> ToolResult:
@@ -262,19 +284,20 @@ class ToolBox:
         period = str(args.get("period") or "").strip() or None
         subjects = [canonical_subject(part) or part.lower() for part in listed(args.get("subject"))]
         hits: list[SearchHit] = []
-        if query and (query, k) not in self._evidence.queries:
-            scope = self._evidence.scope
-            # one company's documents among several: search deeper, keep that company's passages
-            hits = await self._ctx.search.search(self._deal, query, k * SCOPE_DEPTH if scope else k)
-            if scope is not None:
-                hits = [h for h in hits if h.document_id in scope][:k]
+        known = self._evidence.queries.get((query, k))
+        if query and known is None:
+            hits = await self.search(query, k)
             self._evidence.queries[(query, k)] = list(hits)
-            stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
-            for notice in getattr(stats, "notices", None) or []:
-                if notice not in self._evidence.notices:
-                    self._evidence.notices.append(notice)
-        elif query:
-            hits = list(self._evidence.queries[(query, k)])
+        elif query and known is not None and self._next_page:
+            # the model searching again for what it was given: the next passages of the same
+            # search (those it has not read), or, once the search runs dry, what it was given
+            seen = {h.chunk_id for h in known}
+            fresh = [h for h in await self.search(query, len(known) + k)
+                     if h.chunk_id not in seen][:k]
+            self._evidence.queries[(query, k)] = [*known, *fresh]
+            hits = fresh or list(known)
+        elif query and known is not None:
+            hits = list(known)
         roles = parse_roles(args.get("roles"))
         if roles and query:
             hits = await self.favour_roles(hits, roles, query)
@@ -304,7 +327,20 @@ class ToolBox:
         await self.read_versions()
         excluded = [e for i, e in enumerate(self._evidence.excluded)
                     if i >= left_out or e.document in dropped]
-        return Gathered(passages, shown, excluded)
+        return Gathered(passages, shown, excluded, search_words([query, *subjects]))
+
+    async def search(self, query: str, n: int) -> list[SearchHit]:
+        """The room's `n` best passages for `query`; of one company's documents among several
+        (`scope`), searched deeper and kept to that company's."""
+        scope = self._evidence.scope
+        hits = await self._ctx.search.search(self._deal, query, n * SCOPE_DEPTH if scope else n)
+        if scope is not None:
+            hits = [h for h in hits if h.document_id in scope][:n]
+        stats = getattr(self._ctx.search, "last", None)  # HybridSearch reports degradation
+        for notice in getattr(stats, "notices", None) or []:
+            if notice not in self._evidence.notices:
+                self._evidence.notices.append(notice)
+        return hits
 
     def render(self, found: Gathered) -> str:
         """What the model reads of a search: new passages and findings whole (and marked as
@@ -318,7 +354,7 @@ class ToolBox:
                     if i not in given]
         again = [i for i in (*passage_ids, *finding_ids) if i in given]
         roles_of = {d.id: d.role.value for d in evidence.documents.values()}
-        text = (render_passages(hits, roles_of, evidence) + "\n"
+        text = (render_passages(hits, roles_of, evidence, found.looked_for) + "\n"
                 + render_findings(findings, evidence))
         given.update(i for i in passage_ids if i not in again)
         given.update(i for i in finding_ids[:SHOWN_FINDINGS] if i not in again)
@@ -456,6 +492,8 @@ class ToolBox:
         lines = []
         for doc in documents[:limit]:
             bits = [doc.path or doc.filename, doc.role.value,
+                    *filter(None, [document_owner(doc.id, self._evidence),
+                                   document_period(doc)]),
                     doc.doc_date.isoformat() if doc.doc_date else "undated",
                     document_status(doc)]
             if newer := self._evidence.superseded_by.get(doc.id):
@@ -494,6 +532,8 @@ class ToolBox:
             "authoritative": doc.authoritative,
             "is_irl": doc.is_irl,
             "role": doc.role.value,
+            "company": self._evidence.companies.of(doc.id),
+            "period": document_period(doc),
             "units": doc.units,
             "superseded_by": newer,
             "supersedes": older,

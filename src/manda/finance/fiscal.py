@@ -35,6 +35,7 @@ __all__ = [
     "label_fiscal_parts",
     "learn_fiscal_year_end",
     "month_range_period",
+    "year_reported",
 ]
 
 _MONTH = MONTH
@@ -141,6 +142,20 @@ class FiscalYearEnd:
 
 
 CALENDAR_YEAR = FiscalYearEnd(12, 31)
+ANNUAL_REPORT_LAG_DAYS = 120  # an annual report is dated at its year end or within 4 months
+
+
+def year_reported(dated: date, year_end: FiscalYearEnd) -> str | None:
+    """The fiscal year an annual report of `dated` reports, as a person names it: "year ended
+    31 Jan 2026" when it is dated at a year end (a 52/53-week year's last day too), "year
+    ended Sep 2023" when dated in the months after one (a filing's date); None when dated too
+    far from any year end to say."""
+    if year_end.nominal_end_near(dated) is not None:
+        return f"year ended {dated.day} {dated:%b %Y}"
+    last = year_end.end_of(year_end.fiscal_year_of(dated) - 1)
+    if 0 < (dated - last).days <= ANNUAL_REPORT_LAG_DAYS:
+        return f"year ended {last:%b %Y}"
+    return None
 
 
 def _day_month(m: re.Match[str]) -> tuple[int, int] | None:

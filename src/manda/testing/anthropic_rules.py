@@ -18,7 +18,8 @@ EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 def refusal(body: dict[str, Any]) -> str | None:
     """The message of the 400 a `POST /v1/messages` body earns, or None when it is accepted."""
-    for rule in (_tools, _pairing, _prefill, _thinking, _effort, _tool_choice):
+    for rule in (_tools, _messages, _tool_use_ids, _pairing, _prefill, _thinking, _effort,
+                 _tool_choice):
         problem = rule(body)
         if problem is not None:
             return problem
@@ -75,6 +76,63 @@ def _tools(body: dict[str, Any]) -> str | None:
             return (f"tools.{n}.custom.input_schema: JSON schema is invalid. It must match JSON "
                     "Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more "
                     "about tool use at https://docs.anthropic.com/en/docs/tool-use.")
+    return None
+
+
+def _messages(body: dict[str, Any]) -> str | None:
+    """A message's role is "user" or "assistant" (the system prompt is the top-level `system`,
+    https://platform.claude.com/docs/en/api/messages; the message quoted from
+    https://github.com/aaronrussell/anthropix/issues/2); every message but a final assistant
+    one has content (quoted from https://github.com/anthropics/claude-code/issues/4416); and
+    no text block is empty or only whitespace (quoted from
+    https://github.com/anthropics/claude-code/issues/59812 and
+    https://github.com/anthropics/claude-code/issues/23352)."""
+    messages = body.get("messages") or []
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        if role == "system":
+            return ('messages: Unexpected role "system". The Messages API accepts a top-level '
+                    '`system` parameter, not "system" as an input message role.')
+        if role not in ("user", "assistant"):
+            return f"messages.{i}.role: Input should be 'user' or 'assistant'"
+        content = message.get("content")
+        final_assistant = role == "assistant" and i == len(messages) - 1
+        if not content and not final_assistant:
+            return (f"messages.{i}: all messages must have non-empty content except for the "
+                    "optional final assistant message")
+        for block in _blocks(message):
+            if block.get("type") != "text":
+                continue
+            text = block.get("text")
+            if not text:
+                return "messages: text content blocks must be non-empty"
+            if not str(text).strip():
+                return "messages: text content blocks must contain non-whitespace text"
+    return None
+
+
+TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+def _tool_use_ids(body: dict[str, Any]) -> str | None:
+    """Each `tool_use` id matches ^[a-zA-Z0-9_-]+$ and is used once in the whole conversation
+    (the messages quoted from https://github.com/anomalyco/opencode/issues/1279 and
+    https://github.com/anthropics/claude-code/issues/21317; ids are the API's own,
+    https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use)."""
+    seen: set[str] = set()
+    for i, message in enumerate(body.get("messages") or []):
+        if message.get("role") != "assistant":
+            continue
+        for j, block in enumerate(_blocks(message)):
+            if block.get("type") != "tool_use":
+                continue
+            ident = block.get("id")
+            if not isinstance(ident, str) or not TOOL_USE_ID.match(ident):
+                return (f"messages.{i}.content.{j}.tool_use.id: String should match pattern "
+                        "'^[a-zA-Z0-9_-]+$'")
+            if ident in seen:
+                return f"messages.{i}.content.{j}: `tool_use` ids must be unique"
+            seen.add(ident)
     return None
 
 

@@ -33,6 +33,8 @@ the status the SDK maps to its exceptions (529 overloaded, 429 rate limit with `
 It refuses what the current models refuse, with the API's 400 `invalid_request_error`
 (`anthropic_rules.py` beside this module names each rule's page): a tool whose name breaks the
 API's pattern or repeats another's, or whose `input_schema` is no JSON Schema 2020-12 object; a
+message of a role other than user and assistant, an empty message (but a final assistant one),
+an empty or blank text block; a `tool_use` id used twice or off the API's pattern; a
 `tool_use` not answered by a
 `tool_result` in the very next message, a `tool_result` whose call is not in the message before
 it, a conversation ending on an assistant turn (no prefill), `thinking` of a type the current
