@@ -194,3 +194,14 @@ def test_the_debt_outstanding_stated_plainly_is_kept() -> None:
     sentence = "As of December 31, 2024, total debt outstanding was $5.23 billion."
     found = [f.value for f in page_findings(sentence) if f.subject == "debt"]
     assert found == [5_230_000_000.0]
+
+
+def test_a_sale_of_an_asset_is_no_sales() -> None:
+    """"Sales of investments" and "Sales of businesses" (a cash-flow statement's disposals) are
+    not revenue; "Sales of products" is."""
+    from manda.finance.label_heads import label_line_item
+
+    assert label_line_item("Sales of investments") is None
+    assert label_line_item("Sales of businesses") is None
+    assert label_line_item("Sales of fixed assets") is None
+    assert label_line_item("Sales of products") == "revenue"

@@ -591,6 +591,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
     ranked: list[Span] = []
+    wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
@@ -729,6 +730,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         said = frozenset(t for t in qualifiers if term_in(t, label_stems)) if named else frozenset()
         ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said,
                             placed=placed))
+        if named and span.row is not None and statement_row(span.row) and not (
+                part_asked or qualifiers):
+            wholes.append(len(ranked) - 1)
+    ranked = _largest_is_the_whole(ranked, wholes)
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -1074,6 +1079,26 @@ def states_forecast(text: str) -> bool:
 def a_movement(text: str) -> bool:
     """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
     return _MOVEMENT.search(text) is not None
+
+
+def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
+    """Where the whole of a line item is asked and one passage's rows name it several times
+    ("Automotive revenues", "Energy revenues", "Total revenues" in a data-tag dump), the row
+    of the largest figure is the whole and the others its parts: the largest leads."""
+    by_passage: dict[str, list[int]] = {}
+    for i in wholes:
+        by_passage.setdefault(ranked[i].source.chunk_id or "", []).append(i)
+    out = list(ranked)
+    for rows in by_passage.values():
+        sizes = {i: max((abs(f.value) for f in ranked[i].figures()
+                         if f.value is not None and f.unit != "%"), default=0.0) for i in rows}
+        if len(rows) < 2 or len(set(sizes.values())) < 2:
+            continue
+        top = max(rows, key=lambda i: sizes[i])
+        for i in rows:
+            bonus = TOTAL_FIT if i == top else -TOTAL_FIT
+            out[i] = _with(ranked[i], score=round(ranked[i].score + bonus, 4))
+    return out
 
 
 def _per_share_row(span: Span) -> bool:
