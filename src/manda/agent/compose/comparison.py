@@ -18,6 +18,7 @@ from manda.agent.relevance import PERIOD_FORMS, content_terms
 from manda.agent.selection import (
     CountedYears,
     Reading,
+    balance_date,
     choose_period,
     counted_years,
     findings_for,
@@ -29,7 +30,7 @@ from manda.agent.selection import (
 )
 from manda.agent.translate import dated, period_name
 from manda.finance.periods import previous_period, same_quarter_last_year
-from manda.models import Nature
+from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
@@ -128,7 +129,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     rests = []
     lead = ""
     for subject in subjects:
-        readings = [read_fact(evidence, subject, p, entity=ask.entity, nature=Nature.ACTUAL)
+        both = _rows_stating_all(evidence, subject, periods)
+        readings = [read_fact(evidence, subject, p, entity=ask.entity, nature=Nature.ACTUAL,
+                              prefer_in_period=(lambda f, both=both: _row_of(f) in both)
+                              if both else None)
                     for p in periods]
         label = ask.label_of(subject)
         cells = [show(r.primary) if r else "not stated" for r in readings]
@@ -164,6 +168,25 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _row_of(finding: Finding) -> tuple[str | None, str]:
+    return finding.chunk_id, str(finding.attributes.get("row") or "")
+
+
+def _rows_stating_all(evidence: Evidence, subject: str, periods: list[str]
+                      ) -> set[tuple[str | None, str]]:
+    """The statement rows that state the subject for every period compared: two periods of
+    one figure are read from one row ("Cash and cash equivalents" of both year ends), not one
+    from a row and the other from a sentence that counts more ("cash, cash equivalents and
+    investments")."""
+    rows: set[tuple[str | None, str]] | None = None
+    for period in periods:
+        dates = {period, balance_date(subject, period, evidence)}
+        found = {_row_of(f) for f in findings_for(evidence, subject)
+                 if f.value is not None and f.attributes.get("row") and f.period in dates}
+        rows = found if rows is None else rows & found
+    return rows or set()
 
 
 def _lead(ask: Ask, evidence: Evidence, label: str, old: Reading, new: Reading,
