@@ -34,4 +34,5 @@ def test_both_year_ends_come_from_the_line_items_own_row() -> None:
     evidence.findings = {f.id: f for f in findings}
     first = compose(_ask("What was cash at the end of 2025 compared with the end of 2024?"),
                     evidence).text.splitlines()[0]
-    assert "$457.3M" in first and "$319.7M" in first, first
+    assert "$457.3M at 31 December 2025" in first and "$319.7M at 31 December 2024" in first, \
+        first

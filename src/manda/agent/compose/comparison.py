@@ -13,6 +13,7 @@ from manda.agent.compose.common import (
     no_data,
 )
 from manda.agent.compose.deep_dive import change
+from manda.agent.compose.leads import day_said
 from manda.agent.evidence import Evidence
 from manda.agent.relevance import PERIOD_FORMS, content_terms
 from manda.agent.selection import (
@@ -29,7 +30,7 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.translate import dated, period_name
-from manda.finance.periods import previous_period, same_quarter_last_year
+from manda.finance.periods import parse_date, previous_period, same_quarter_last_year
 from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
@@ -195,11 +196,19 @@ def _lead(ask: Ask, evidence: Evidence, label: str, old: Reading, new: Reading,
     metric's change, with its sources, where a bare table header would otherwise stand first."""
     words, language = vocabulary(), ask.language
     text = words.answer("row_figure", language, item=label, figure=show(new.primary),
-                        when=words.answer("period_in", language, period=period_name(new.period)))
+                        when=_when(new, language))
     text += words.answer("row_against", language, figure=show(old.primary),
-                         when=words.answer("period_in", language,
-                                           period=period_name(old.period)))
+                         when=_when(old, language))
     return f"{text} ({_moved(variance)}) {cite_findings([new.primary, old.primary], evidence)}."
+
+
+def _when(reading: Reading, language: str) -> str:
+    """"in FY2025" for a flow; a balance at the day its figure stands at ("at 31 December
+    2025"), not "in FY2025"."""
+    stated = reading.primary.period or ""
+    if stated.startswith("as of ") and (day := parse_date(stated[6:])) is not None:
+        return vocabulary().answer("period_at", language, day=day_said(day, language))
+    return vocabulary().answer("period_in", language, period=period_name(reading.period))
 
 
 def _moved(variance: str) -> str:

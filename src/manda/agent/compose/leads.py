@@ -197,10 +197,10 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     if day is not None:
         fiscal = fiscal_year_of(day)
         if not span.flow:
-            return say("period_at", day=_day(day, language))
+            return say("period_at", day=day_said(day, language))
         if day.month == 12 and day.day == 31:
             return say("period_in", period=day.year)
-        return say("fiscal_year_ended", year=fiscal, day=_day(day, language))
+        return say("fiscal_year_ended", year=fiscal, day=day_said(day, language))
     year = column_year(figure.column)
     if year is None:
         return say("period_column", column=figure.column)
@@ -209,12 +209,12 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
         # a balance sheet's column "2025" is its balances at the fiscal year's end
         stated = _stated_year_ends(span, evidence, month_day).get(year)
         retail = fiscal_year_of(date(2001, *month_day)) != 2001
-        return say("period_at", day=_day(stated or date(year + retail, *month_day), language))
+        return say("period_at", day=day_said(stated or date(year + retail, *month_day), language))
     if month_day is None or month_day >= (12, 28):
         return say("period_in", period=year)
     stated = _stated_year_ends(span, evidence, month_day).get(year)
     if stated is not None:
-        return say("fiscal_year_ended", year=year, day=_day(stated, language))
+        return say("fiscal_year_ended", year=year, day=day_said(stated, language))
     # a retail year ends early the next year: fiscal 2025 is the year ending January 2026
     ends = year + 1 if fiscal_year_of(date(2001, *month_day)) != 2001 else year
     return say("fiscal_year_ending", year=year, month=_month(month_day[0], language),
@@ -256,7 +256,7 @@ def _stated_year_ends(span: Span, evidence: Evidence, month_day: tuple[int, int]
     return {fiscal: day for fiscal, (_, day) in out.items()}
 
 
-def _day(day: date, language: str = "en") -> str:
+def day_said(day: date, language: str = "en") -> str:
     month = _month(day.month, language)  # French and Spanish write it in lower case
     return vocabulary().answer("day", language, day=day.day, month=month,
                                month_lower=month.lower(), year=day.year)
