@@ -23,6 +23,7 @@ from manda.finance.amounts import (
 )
 from manda.finance.compare import comparable
 from manda.finance.fiscal import WEEK_YEAR_SLACK
+from manda.finance.label_heads import adds_another_thing
 from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
 from manda.finance.signs import loss_wording, names_a_loss
 from manda.finance.vocabulary import metric_spec
@@ -271,9 +272,6 @@ def _with_unit(value_text: str) -> bool:
     return any(a.currency or a.unit for a in find_amounts(value_text))
 
 
-_OTHER_THING = vocabulary().cues("label_other_thing")  # "restricted", "unearned", "paid"
-
-
 def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple:
     """Which statement of a value to lead with: a document before what was told outside the
     room (a seller's answer, a note from a thread), corrections, audited and final documents,
@@ -289,7 +287,7 @@ def _authority(finding: Finding, evidence: Evidence, cluster_docs: int) -> tuple
         1 if finding.status is FindingStatus.APPROVED else 0,
         # a row that adds another thing to the line item ("Cash, cash equivalents and
         # restricted cash") after the row of the line item itself
-        0 if _OTHER_THING.found(str(finding.attributes.get("row") or "")) else 1,
+        0 if adds_another_thing(str(finding.attributes.get("row") or "")) else 1,
         _whole_count(finding),
         # a statement's total row states the whole ("Total net sales" over "Net product sales")
         1 if finding.attributes.get("total") == "yes" else 0,

@@ -55,7 +55,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.label_heads import label_subject
+from manda.finance.label_heads import adds_another_thing, label_subject
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.statements import (
     StatementKind,
@@ -126,7 +126,6 @@ _MONTH_NAMES = vocabulary().month_names()
 _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKind.BALANCE})
 # "EPS", "net loss per share": a figure for one share, not the line's amount nor a share count
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
-_ADDS_ANOTHER = vocabulary().cues("label_other_thing")  # "restricted", "unearned"
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
@@ -732,7 +731,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said,
                             placed=placed))
         if named and span.row is not None and statement_row(span.row) and not (
-                part_asked or qualifiers) and not _ADDS_ANOTHER.found(span.row.label):
+                part_asked or qualifiers) and not adds_another_thing(span.row.label):
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
     ranked.sort(key=lambda s: -s.score)

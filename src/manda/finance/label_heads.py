@@ -24,7 +24,7 @@ from manda.vocabulary import cues, vocabulary
 from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
 from manda.vocabulary.plurals import plural_phrase
 
-__all__ = ["another_thing_beside", "label_line_item", "label_subject"]
+__all__ = ["adds_another_thing", "another_thing_beside", "label_line_item", "label_subject"]
 
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
@@ -179,6 +179,12 @@ def label_subject(label: str) -> str | None:
     activities")."""
     item = label_line_item(label)
     return item if item is not None and metric_spec(item) is not None else None
+
+
+def adds_another_thing(label: str) -> bool:
+    """A row label that says another thing beside its line item ("Cash, cash equivalents and
+    restricted cash", "Unearned revenue"): more, or other, than the line item itself."""
+    return _OTHER_THING.found(label)
 
 
 def another_thing_beside(text: str, start: int, end: int) -> bool:

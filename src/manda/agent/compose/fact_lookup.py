@@ -606,6 +606,8 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
 _ORG_RE = re.compile(ORG)
 _NEAR = 300  # characters either side of the role word in which its holder's name is looked for
 _SIGNED = vocabulary().cues("signed_by")  # "/s/", "for and on behalf of"
+_LEGAL_WORDS = vocabulary().words("legal_forms") | vocabulary().words("company_words") | {
+    "and", "the", "of"}
 
 
 def _with_article(role: str) -> str:
@@ -622,10 +624,6 @@ def _name_words(name: str | None) -> set[str]:
     """A name's distinctive words ("Uber Technologies, Inc." → uber, technologies)."""
     return {w for w in letter_words((name or "").lower())
             if len(w) > 2 and w not in _LEGAL_WORDS}
-
-
-_LEGAL_WORDS = vocabulary().words("legal_forms") | vocabulary().words("company_words") | {
-    "and", "the", "of"}
 
 
 def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:

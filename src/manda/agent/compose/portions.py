@@ -56,10 +56,7 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
             first = [(other, pair), (span, chosen)] if _above(other, span, rows) \
                 else [(span, chosen), (other, pair)]
             return _added(whole, first, ask, evidence)
-    said = PORTION_ROW.search(span.row.label)
-    note = vocabulary().answer("portion_only", ask.language,
-                               text=said.group(0) if said else span.row.label)
-    return [lines[0], note, *lines[1:]]
+    return [lines[0], _only_a_portion(span.row.label, ask.language), *lines[1:]]
 
 
 def whole_name(label: str) -> str:
@@ -123,8 +120,7 @@ def described(reading: Reading, evidence: Evidence, *, portion_asked: bool = Fal
                   and stems_of(whole_name(r)) == stems_of(whole)), None)
     words = vocabulary()
     if other is None:
-        said = PORTION_ROW.search(row)
-        note = words.answer("portion_only", language, text=said.group(0) if said else row)
+        note = _only_a_portion(row, language)
         return f"{describe_reading(reading, evidence, assumption, language)} {note}"
     total = format_amount(primary.value + (other.value or 0.0), primary.unit)
     working = " + ".join(f"{portion_row_of(f)} {show(f)} {cite_findings([f], evidence)}"
@@ -132,6 +128,12 @@ def described(reading: Reading, evidence: Evidence, *, portion_asked: bool = Fal
     return words.answer("computed_result", language, metric=whole, result=total,
                         period=period_phrase(primary.period),
                         note=words.answer("computed_note", language), working=working)
+
+
+def _only_a_portion(label: str, language: str) -> str:
+    """The lead's note that a row states a portion only ("current portion"), not the whole."""
+    said = PORTION_ROW.search(label)
+    return vocabulary().answer("portion_only", language, text=said.group(0) if said else label)
 
 
 def portion_row_of(finding: Finding) -> str | None:

@@ -106,7 +106,7 @@ def _an_identity(parts: list[Span]) -> bool:
 
 def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Span]:
     """`top`'s table's rows with figures in the same columns, as the passage prints them."""
-    text = next((h.text for h in evidence.hits if h.chunk_id == top.source.chunk_id), "")
+    text = _passage_text(top, evidence)
     columns = set(top.row.cells) if top.row is not None else set()
     out: dict[int, Span] = {}
     for span in rows:
@@ -116,6 +116,11 @@ def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Spa
         if at >= 0 and set(span.row.cells) == columns:
             out.setdefault(at, span)
     return [out[at] for at in sorted(out)]
+
+
+def _passage_text(span: Span, evidence: Evidence) -> str:
+    """The whole text of the passage a span was read from."""
+    return next((h.text for h in evidence.hits if h.chunk_id == span.source.chunk_id), "")
 
 
 def _same_row(span: Span, other: Span) -> bool:
@@ -158,7 +163,7 @@ def _heads(top: Span, evidence: Evidence) -> dict[str, str]:
     "Energy"), its total first or last, so the rows from one line item's row to the next are
     one block; rows under no such row are the block of the line item their table's caption
     names ("Revenues")."""
-    text = next((h.text for h in evidence.hits if h.chunk_id == top.source.chunk_id), "")
+    text = _passage_text(top, evidence)
     out: dict[str, str] = {}
     for table in read_tables(text):
         head = next((c for c in reversed(table.caption) if canonical_subject(c)), "")
