@@ -44,6 +44,7 @@ from manda.agent.relevance import (
 )
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim
+from manda.answers import Intent
 from manda.finance.amounts import currency_of_document, find_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
@@ -55,7 +56,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.label_heads import adds_another_thing, label_subject
+from manda.finance.label_heads import adds_another_thing, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, year_of
 from manda.finance.statements import (
     StatementKind,
@@ -63,7 +64,7 @@ from manda.finance.statements import (
     page_statements,
     question_statements,
 )
-from manda.finance.vocabulary import find_line_items, metric_spec
+from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.text import YEAR, letter_words, without_asides
@@ -553,9 +554,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    # the line items named, where their figures are asked: a figure, an item left out, or the
+    # line item compared between periods ("how did total assets compare with a year earlier?")
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
              for own, patterns in named_items(frame.text)] \
-        if frame.answer_kind == "figure" or frame.excluded else []  # an item left out: its figure
+        if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
@@ -587,6 +590,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     statement_words = [(kind.value, {t for t in terms if term_in(t, stems_of(said))})
                        for kind, said in named_statements(frame.text)]
     asked_statements = _asked_statements(frame)
+    # a balance asked of a statement line, the cash flow not asked: that statement's row of
+    # the line states its change over the year, never the balance
+    balance_asked = StatementKind.BALANCE in asked_statements and \
+        StatementKind.CASH_FLOW not in asked_statements
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
@@ -678,7 +685,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is not None and frame.subjects:
-            own = label_subject(span.row.label)
+            own = label_line_item(span.row.label)  # a metric or a statement line
             if (own is not None and not _same_metric(own, frame.subjects)) or (
                     own is None and _names_inside(span.row.label, frame.subjects)):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
@@ -700,6 +707,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
+            elif side is None and balance_asked and _a_change_row(span):
+                score -= SIDE_MISS  # "Inventories (3,002)" in the cash flow: its change
         # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
         # know) by half the question's words ("Total liabilities"; not "Total operating
         # expenses" for the interest expense's sensitivity to rates)
@@ -736,6 +745,17 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     ranked = _largest_is_the_whole(ranked, wholes)
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _a_change_row(span: Span) -> bool:
+    """A row of the cash-flow statement only: a balance-sheet line's row there is its change."""
+    return span.row is not None and StatementKind.CASH_FLOW in span.statements and \
+        StatementKind.BALANCE not in span.statements
+
+
+def _compares_items(frame: QuestionFrame) -> bool:
+    """The question compares line items it names between periods: their figures are asked."""
+    return frame.intent is Intent.COMPARISON and bool(frame.subjects)
 
 
 def _nil_row(span: Span) -> bool:
@@ -781,9 +801,10 @@ def _with(span: Span, **changes: float) -> Span:
 
 
 def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
-    """The label names a metric asked only inside a longer label whose head is another thing
-    ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
-    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
+    """The label names a line item asked only inside a longer label whose head is another
+    thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
+    interest")."""
+    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
@@ -955,7 +976,7 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     ("Net cash applied to operating activities" for the operating cash flow)."""
     if span.row is None or not frame.subjects or a_movement(span.row.label):
         return False
-    return label_subject(span.row.label) in frame.subjects
+    return label_line_item(span.row.label) in frame.subjects
 
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
@@ -977,7 +998,8 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
-    return any(term_in(t, label) for t in core if t not in item_words)
+    # "total" of "total shareholders' equity" says the whole, no part of it
+    return any(term_in(t, label) for t in core if t not in item_words and not totals_row(t))
 
 
 def _a_part_row(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
@@ -1116,7 +1138,7 @@ def _per_share_row(span: Span) -> bool:
 def _asks_amount(frame: QuestionFrame) -> bool:
     """The question asks for an amount of money (sales, debt), not a share or a rate."""
     return frame.answer_kind == "figure" and any(
-        (spec := metric_spec(s)) is not None and spec.unit_kind == "currency"
+        (spec := item_spec(s)) is not None and spec.unit_kind == "currency"
         for s in frame.subjects)
 
 
@@ -1141,7 +1163,7 @@ def _asked_statements(frame: QuestionFrame) -> set[str]:
 
 def _asks_balance(frame: QuestionFrame) -> bool:
     """The question asks for a balance (debt, cash), not a flow."""
-    return any((spec := metric_spec(s)) is not None and (spec.stock or spec.sheet)
+    return any((spec := item_spec(s)) is not None and (spec.stock or spec.sheet)
                for s in frame.subjects)
 
 

@@ -437,8 +437,10 @@ def _whole(ask: Ask) -> Callable[[Finding], bool] | None:
 
 
 def _from_passages(ask: Ask, evidence: Evidence, why: str) -> Draft:
-    """A metric with no extracted value: the passage that states it, if retrieval is confident."""
-    label = subject_label(ask.subject) if ask.subject else None
+    """A metric with no extracted value: the passage that states it, if retrieval is confident.
+    A statement line (no metric: "shareholders' equity") is never extracted, and its row may
+    word it otherwise ("Total shareholders' investment"): the ranking alone finds it."""
+    label = subject_label(ask.subject) if ask.subject and metric_spec(ask.subject) else None
     return evidence_first.answer(ask, evidence, category="Financial", why=why, must=label)
 
 

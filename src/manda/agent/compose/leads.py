@@ -151,10 +151,11 @@ def a_change_column(header: str) -> bool:
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
-    """The figure of the year asked, else of the latest year the row states, else the first."""
+    """The figure of the year asked (the latest of two asked, whichever column the statement
+    prints first), else of the latest year the row states, else the first."""
     asked = asked_years(ask)
     dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
-    for fy, figure in dated:
+    for fy, figure in sorted(dated, key=lambda t: -t[0]):
         if fy in asked:
             return figure
     if asked and dated:
