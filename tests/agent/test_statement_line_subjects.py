@@ -91,14 +91,15 @@ def test_a_statement_lines_name_cues_no_intent_of_its_own() -> None:
         Intent.DUE_DILIGENCE
 
 
-def test_a_change_between_two_year_ends_reads_both_columns_of_the_one_row() -> None:
+def test_a_change_between_two_year_ends_reads_both_columns_of_the_one_row_with_the_change(
+) -> None:
     ask = _ask("How did Brightwell's total assets at the end of 2025 compare with the end of "
                "2024?")
     assert ask.frame.intent is Intent.COMPARISON
     text = comparison.compose(ask, _evidence((BALANCE, ("balance sheet",)))).text
     first = text.splitlines()[0]
     assert first.startswith("Total assets was 17.4 billion at 31 December 2025")
-    assert "against 15.9 billion at 31 December 2024" in first
+    assert "against 15.9 billion at 31 December 2024 (+1.53 billion, +9.6%)" in first
     assert "found nothing" not in text
 
 
