@@ -111,6 +111,9 @@ FRAGMENT = 0.05
 # a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
 # states the item's figures, it states none of it
 NIL_ROW = 0.1
+# a row whose label lacks a word of the question that a sibling row's label says ("Basic" beside
+# "Diluted" under "Earnings per share:" where diluted EPS is asked): the sibling is the one asked
+SIBLING_MISS = 0.15
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
@@ -428,6 +431,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     heading = group or (f"{segment}:" if segment else "")
     for row in table.rows:
         if not row.cells:
+            if not segment and row.label.strip().endswith(":") and len(row.label) < 80:
+                heading = row.label.strip()  # "Earnings per share:" heads the rows under it
             continue
         row, group = _unglued(row, heading)
         if not group and caption and label_periods(row):  # a metric's table by period
@@ -734,6 +739,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 part_asked or qualifiers) and not adds_another_thing(span.row.label):
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
+    ranked = _siblings_tell_apart(ranked, core)
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -1099,6 +1105,34 @@ def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
             bonus = TOTAL_FIT if i == top else -TOTAL_FIT
             out[i] = _with(ranked[i], score=round(ranked[i].score + bonus, 4))
     return out
+
+
+def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
+    """Rows of one passage that name what is asked alike, where the question says a word one's
+    label says and another's does not ("diluted" of "Basic" and "Diluted" under "Earnings per
+    share:", "North America" of a segment's rows): the row that lacks it is a sibling of the
+    one asked, not the one asked."""
+    by_passage: dict[str, list[int]] = {}
+    for i, span in enumerate(ranked):
+        if span.row is not None:
+            by_passage.setdefault(span.source.chunk_id or span.source.location, []).append(i)
+    out = list(ranked)
+    for rows in by_passage.values():
+        if len(rows) < 2:
+            continue
+        said = {i: {t for t in core if term_in(t, _label_stems(ranked[i]))} for i in rows}
+        for i in rows:
+            if not said[i]:
+                continue  # a row that names nothing asked by its label is no sibling
+            missed = {t for j in rows if j != i and said[j] & said[i] for t in said[j]} - said[i]
+            if missed:
+                out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
+    return out
+
+
+def _label_stems(span: Span) -> set[str]:
+    assert span.row is not None
+    return stems_of(f"{span.group} {span.row.label}")
 
 
 def _per_share_row(span: Span) -> bool:
