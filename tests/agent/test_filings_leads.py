@@ -144,3 +144,19 @@ def test_a_person_is_matched_by_surname_never_by_first_name_alone() -> None:
     chair = cfo.model_copy(update={"entity": "Jeffrey P. Bezos", "label": "Jeffrey P. Bezos"})
     assert not _matches(cfo, "Brian Cornell")
     assert _matches(chair, "Jeff Bezos")
+
+
+def test_growth_asked_of_any_flow_is_its_change_not_its_level() -> None:
+    """"How much did bookings grow?": a flow the room states for one year only has no computed
+    growth, and its level is no growth; the sentence that states the change answers."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(
+        "Gross Bookings increased by $32.5 billion in 2025, up 56%, compared to 2024.",
+        "Our platform connects consumers with merchants in many cities.")
+    level = _finding("bookings", 90.4e9, "$90.4 billion",
+                     "Gross Bookings were $90.4 billion in 2025.")
+    evidence.add_findings([level.model_copy(update={"period": "FY2025"})])
+    first = compose(_ask("How much did the company's gross bookings grow in 2025?"),
+                    evidence).text.splitlines()[0]
+    assert "56%" in first and "$32.5 billion" in first, first

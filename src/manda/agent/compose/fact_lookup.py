@@ -300,14 +300,20 @@ def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
 
 
 _GROWTH_OF = {"revenue growth": "revenue"}
-_FLOWS = {"revenue", "gross profit", "ebitda", "adjusted ebitda", "ebit", "net income"}
+
+
+def _a_flow(subject: str) -> bool:
+    """An amount over a period whose growth a year on year means something (sales, EBITDA,
+    bookings, capex), not a balance at a date nor a rate."""
+    spec = metric_spec(subject)
+    return spec is not None and spec.unit_kind == "currency" and not (spec.stock or spec.sheet)
 
 
 def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
     """"How fast is revenue growing?", "revenue growth": the latest period against the same
     period a year before, computed from the two stated figures (a stated growth rate first)."""
     subject = subject_base(ask.subject or "")
-    base = _GROWTH_OF.get(subject) or (subject if subject in _FLOWS else None)
+    base = _GROWTH_OF.get(subject) or (subject if _a_flow(subject) else None)
     if base is None or (subject == base and not ask.frame.growth):
         return None
     if subject != base and [f for f in findings_for(evidence, subject) if f.value is not None]:
