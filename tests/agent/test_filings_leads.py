@@ -160,3 +160,13 @@ def test_growth_asked_of_any_flow_is_its_change_not_its_level() -> None:
     first = compose(_ask("How much did the company's gross bookings grow in 2025?"),
                     evidence).text.splitlines()[0]
     assert "56%" in first and "$32.5 billion" in first, first
+
+
+def test_a_sentence_about_another_line_item_is_no_answer_of_the_one_asked() -> None:
+    """"Cost of revenue increased" names revenue only inside another line item: the sentence
+    speaks of the cost, and "Revenue increased" answers."""
+    evidence = _evidence(
+        "Cost of revenue increased $3.2 billion or 5% driven by growth in cloud services.",
+        "Revenue increased $13.6 billion or 7% driven by growth in cloud services.")
+    top = rank_spans(_ask("How much did revenue increase in 2025?").frame, evidence)[0]
+    assert top.text.startswith("Revenue increased"), top.text

@@ -682,6 +682,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if span.row is None and frame.subjects and not frame.derived and (
+                head := _sentence_subject(span.text)) is not None and \
+                not _same_metric(head, frame.subjects):
+            score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion" is of no revenue
         if span.row is not None and frame.subjects:
             own = label_subject(span.row.label)
             if (own is not None and not _same_metric(own, frame.subjects)) or (
@@ -790,6 +794,16 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     """The label names a metric asked only inside a longer label whose head is another thing
     ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
+
+
+_SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
+
+
+def _sentence_subject(text: str) -> str | None:
+    """The line item a sentence speaks of: the first it names, near its start ("Cost of revenue
+    increased …", "In fiscal 2025, operating income rose …")."""
+    named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
+    return named[0][0] if named and named[0][1] < _SUBJECT_REACH else None
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
