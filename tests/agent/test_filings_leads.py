@@ -170,3 +170,18 @@ def test_a_sentence_about_another_line_item_is_no_answer_of_the_one_asked() -> N
         "Revenue increased $13.6 billion or 7% driven by growth in cloud services.")
     top = rank_spans(_ask("How much did revenue increase in 2025?").frame, evidence)[0]
     assert top.text.startswith("Revenue increased"), top.text
+
+
+def test_a_figure_asked_of_a_topic_is_the_sentence_that_states_it() -> None:
+    """"How much has it paid to settle the claims?" asks a figure of litigation: the sentence
+    stating the amount paid answers, not the litigation statements the topic lists."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(
+        "Plaintiffs have brought litigation asserting that couriers must be classified as "
+        "employees, and these lawsuits could result in material damages.",
+        "We have resolved the classification claims of most couriers under individual "
+        "settlement agreements, pursuant to which we have paid approximately $372 million.")
+    first = compose(_ask("How much has the company paid to settle couriers' classification "
+                         "claims?"), evidence).text.splitlines()[0]
+    assert "$372 million" in first, first
