@@ -185,3 +185,22 @@ def test_a_figure_asked_of_a_topic_is_the_sentence_that_states_it() -> None:
     first = compose(_ask("How much has the company paid to settle couriers' classification "
                          "claims?"), evidence).text.splitlines()[0]
     assert "$372 million" in first, first
+
+
+def test_a_defined_term_says_what_it_stands_for() -> None:
+    """'… 1.50% convertible senior notes due 2030 (the "2030 Notes")': a later sentence about
+    the "2030 Notes" speaks of the convertible senior notes, and "unless earlier converted"
+    is a carve-out of a stated date, no hedge."""
+    from manda.text import defined_terms
+
+    defining = ("In March 2024, the Company issued $500.0 million aggregate principal amount of "
+                "1.50% convertible senior notes due 2030 (the “2030 Notes”) under an indenture.")
+    assert defined_terms(defining) == {
+        "2030 Notes": "aggregate principal amount of 1.50% convertible senior notes due 2030"}
+    evidence = _evidence("\n".join([
+        defining,
+        "The 2030 Notes mature on March 1, 2030, unless earlier converted or repurchased.",
+        "Holders may convert their notes at their option before the maturity date."]))
+    top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
+                     evidence)[0]
+    assert "March 1, 2030" in top.text, top.text

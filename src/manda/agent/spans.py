@@ -66,7 +66,7 @@ from manda.finance.statements import (
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
-from manda.text import YEAR, letter_words, without_asides
+from manda.text import YEAR, defined_terms, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
@@ -258,6 +258,9 @@ def _candidates(evidence: Evidence) -> _Pool:
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
                       currency=currencies.get(hit.document_id),
                       segment=parted.get(id(table), ""), placed=hit.statements)
+        # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
+        # term says what it stands for
+        defined = defined_terms(" ".join(lines))
         for sentence, heading, before in _sentences("\n".join(lines)):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -266,8 +269,10 @@ def _candidates(evidence: Evidence) -> _Pool:
             # a sentence that lists things ("our priorities: first, …; second, …; and
             # finally, …") keeps its whole text to quote where a list is asked
             whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
+            meant = [said for term, said in defined.items()
+                     if term in sentence and said not in sentence]
             _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end,
-                                     whole=whole), sentence, heading)
+                                     whole=whole), " ".join([sentence, *meant]), heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
