@@ -688,9 +688,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is None and frame.subjects and not frame.derived and (
-                head := _sentence_subject(span.text)) is not None and \
-                not _same_metric(head, frame.subjects):
-            score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion" is of no revenue
+                head := _sentence_subject(span.text)) is not None:
+            if not _same_metric(head[0], frame.subjects):
+                score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
+            else:  # "AWS sales increased 20%" beside "Sales increased 12%": a part's, by a word
+                said = [t for t in content_terms(span.text[:head[1]]) if t not in terms
+                        and t not in PERIOD_FORMS and not t.isdigit()
+                        and t not in evidence.scope_words]
+                score -= EXTRA_WORD * min(len(said), 3)
         if span.row is not None and frame.subjects:
             own = label_subject(span.row.label)
             if (own is not None and not _same_metric(own, frame.subjects)) or (
@@ -804,11 +809,11 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
 
 
-def _sentence_subject(text: str) -> str | None:
-    """The line item a sentence speaks of: the first it names, near its start ("Cost of revenue
-    increased …", "In fiscal 2025, operating income rose …")."""
+def _sentence_subject(text: str) -> tuple[str, int] | None:
+    """The line item a sentence speaks of, and where it starts: the first it names, near its
+    start ("Cost of revenue increased …", "In fiscal 2025, operating income rose …")."""
     named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
-    return named[0][0] if named and named[0][1] < _SUBJECT_REACH else None
+    return (named[0][0], named[0][1]) if named and named[0][1] < _SUBJECT_REACH else None
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:

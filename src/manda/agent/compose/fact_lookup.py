@@ -333,7 +333,7 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
                        if same_quarter_last_year(p) in stated), period)
     prior = same_quarter_last_year(period)
     new = read_fact(evidence, base, period, entity=ask.entity, nature=Nature.ACTUAL)
-    label = subject_label(base) or base
+    label = ask.label_of(base)
     if new is None:
         return None
     # the year before as the same documents state it (a statement's comparative column), else
