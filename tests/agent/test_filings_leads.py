@@ -217,3 +217,14 @@ def test_a_parts_sentence_is_no_answer_where_the_whole_is_asked() -> None:
     assert top.text.startswith("Sales increased 12%"), top.text
     top = rank_spans(_ask("How fast did AWS sales grow in 2025?").frame, evidence)[0]
     assert top.text.startswith("AWS sales"), top.text
+
+
+def test_a_tables_column_heads_run_into_a_line_state_nothing() -> None:
+    """"Interest Rate December 31, 2025 December 31, 2024 Senior notes" is a table's heads
+    read as a line, not a sentence that answers when the notes mature."""
+    evidence = _evidence(
+        "Interest Rate December 31, 2025 December 31, 2024 Convertible senior notes",
+        "The notes mature on May 15, 2028, unless earlier converted.")
+    top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
+                     evidence)[0]
+    assert "May 15, 2028" in top.text, top.text

@@ -375,9 +375,13 @@ def names_a_table(span: Span) -> bool:
 
 
 def _states_nothing(text: str) -> bool:
-    """A run of headings (a table of contents, a page header) or an exhibit index's entry:
-    read by its shape, it names other places and states no fact."""
+    """A run of headings (a table of contents, a page header), a table's column heads run into
+    a line or an exhibit index's entry: read by its shape, it names other places or columns and
+    states no fact."""
     if _EXHIBIT.search(text):
+        return True
+    dated = find_periods(text)  # "December 31, 2021 December 31, 2020": a table's column heads
+    if any(not text[a[2]:b[1]].strip() for a, b in pairwise(dated)):
         return True
     words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
     return len(words) >= 8 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
