@@ -139,3 +139,52 @@ def test_a_segment_ranking_searches_for_every_segments_figures() -> None:
     ask = Ask.of(read_question("Which segment grew its operating income fastest in 2025?"))
     queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
     assert any(q.startswith("operating income by segment") for q in queries), queries
+
+
+MARINE = "\n".join([
+    "Note 9 — Segment Information",
+    "(in millions)",
+    "Marine",
+    "2024 | 2025",
+    "Net sales | 2024: $1,400 | 2025: $1,530",
+    "Operating income | 2024: $390 | 2025: $470",
+])
+
+SALES_ONLY = "\n".join([
+    "Segment results",
+    "Net sales by segment is as follows (in millions):",
+    "2024 | 2025",
+    "Net Sales:",
+    "Americas | 2024: $8,120 | 2025: $8,610",
+    "Europe | 2024: 3,050 | 2025: 3,720",
+])
+
+
+def test_segments_read_from_several_passages_are_ranked_with_both_years() -> None:
+    draft = segment_figures.rank(_ask("Which segment grew its operating income fastest in 2025?"),
+                                 _evidence(MARINE, INCOME))
+    assert draft is not None
+    lead, order = draft.text.splitlines()[:2]
+    assert lead.startswith("Marine +20.5% ($470.0 million against $390.0 million) ranks first "
+                           "by growth in 2025"), lead
+    assert "2. Americas +11.7% ($905.0 million against $810.0 million)" in order, order
+
+
+def test_segments_whose_line_was_not_read_are_named_not_ranked() -> None:
+    ask = _ask("Which segment grew its operating income fastest in 2025?")
+    draft = segment_figures.rank(ask, _evidence(MARINE, SALES_ONLY))
+    assert draft is not None
+    assert draft.text.startswith("The passages read do not state operating income for two "
+                                 "segments or more"), draft.text
+    assert "Marine operating income (source: Annual.pdf, p.30)" in draft.text, draft.text
+    by_sales = segment_figures.rank(_ask("Which segment grew fastest in 2025?"),
+                                    _evidence(MARINE, SALES_ONLY))
+    assert by_sales is not None and by_sales.text.startswith("Europe +22.0%"), by_sales.text
+
+
+def test_a_segments_line_not_read_is_said_missing_not_answered_with_the_companys() -> None:
+    text = _answer("How did Europe operating income change from 2024 to 2025?",
+                   COMPANY, SALES_ONLY)
+    assert text.startswith("The passages read state no operating income for Europe"), text
+    assert "Europe revenue (source: Annual.pdf, p.31)" in text, text
+    assert "1,515" not in text and "$1.52 billion" not in text

@@ -39,7 +39,8 @@ _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(s
            "label": "litigation", "subjects": "revenue", "subject": "revenue", "name": "Acme",
            "topic": "litigation", "items": "Alder; Birch", "line": "net sales",
            "segment": "Marine", "missing": "gross profit", "found": "F", "new": "€4.2m",
-           "old": "€3.9m", "new_period": "in 2025", "old_period": "in 2024", "delta": "€0.3m"}
+           "old": "€3.9m", "new_period": "in 2025", "old_period": "in 2024", "delta": "€0.3m",
+           "segments": "Marine, Europe"}
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es"])

@@ -107,6 +107,9 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
+    if ask.frame.answer_kind == "ranking" and ask.frame.segments and (
+            ranked := segment_figures.rank(ask, evidence)) is not None:
+        return ranked  # each segment's row read apart, or which segments' figures were not
     if ask.subject and (ask.frame.change or ask.frame.growth) and (
             moved := segment_figures.change(ask, evidence)) is not None:
         return moved  # a segment's line item against the year before, from its own row

@@ -293,7 +293,17 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
         prior = min(asked) if len(asked) >= 2 and min(asked) < year else year - 1
         if prior in stated:
             return _change_text(ask, evidence, segment, line, stated[year], stated[prior])
-    return None
+    if rows:
+        return None
+    # the segment is read, but not its line asked: said so, never the company's figure
+    words, language = vocabulary(), ask.language
+    found = "; ".join(dict.fromkeys(f"{line.segment} {_in_text(line.line)} "
+                                    f"{cite([line.span.source])}"
+                                    for line in lines if _same(line.segment, segment)))
+    asked_line = next((said for s, said in ask.frame.named_as if s == subject), subject)
+    return Draft(text=with_assumption(ask.assumption, words.answer(
+        "segment_line_missing", language, segment=segment, line=asked_line, found=found)),
+        short=True)
 
 
 def _year(asked: set[int], years: set[int]) -> int | None:
@@ -420,3 +430,85 @@ def _share_text(ask: Ask, evidence: Evidence, segment: str, part: SegmentLine, w
                            terms=f"{_written(shown)} ÷ {_written(total)}",
                            result=f"{ratio:.3f}", unit=_unit(part.span))
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{formula}"))
+
+
+def rank(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"Which segment grew its operating income fastest?" where no one table ranks them (each
+    segment's row read from another passage): each segment's row of the line asked (sales
+    where none is named), ranked by growth between the year asked (else the latest) and the
+    year before, or by size, each with both figures; the segments whose figures were not read
+    are named. Where fewer than two segments' rows of the line are read, the answer says so
+    with what was read by segment. None when no segment's row is read at all."""
+    lines = segment_lines(evidence)
+    if not lines:
+        return None
+    subject = ask.subject or "revenue"
+    item = _derived_key(subject)
+    words, language = vocabulary(), ask.language
+    names = list(dict.fromkeys(_key(line.segment) for line in lines))
+    by_name = {_key(line.segment): line.segment for line in reversed(lines)}
+    asked, growth = _asked_years(ask), ask.frame.rank_by == "growth"
+    ranked: list[tuple[float, SegmentLine, Figure, Figure | None]] = []
+    left_out: list[str] = []
+    for name in names:
+        rows = [line for line in lines if _key(line.segment) == name and (
+            canonical_subject(line.line) == subject or (item and states_line(line.line, item)))]
+        if not rows:
+            if any(line.span.segment for line in lines if _key(line.segment) == name):
+                left_out.append(by_name[name])  # a segment's block without the line asked
+            continue
+        entry = None
+        for line in rows:
+            stated = _years(line.span)
+            year = _year(asked, set(stated))
+            if year is None:
+                continue
+            new, old = stated[year], stated.get(year - 1)
+            if not growth:
+                entry = (new.value or 0.0, line, new, old)
+            elif old is not None and old.value and old.value > 0 and (new.value or 0.0) >= 0:
+                entry = ((new.value or 0.0) / old.value * 100 - 100, line, new, old)
+            if entry is not None:
+                break
+        if entry is None:
+            left_out.append(by_name[name])
+        else:
+            ranked.append(entry)
+    line_words = next((said for s, said in ask.frame.named_as if s == subject),
+                      words.line_name(item or "revenue", language))
+    if len(ranked) < 2:
+        if not ask.frame.segments:
+            return None
+        found = "; ".join(dict.fromkeys(
+            f"{line.segment} {_in_text(line.line)} {cite([line.span.source])}"
+            for line in lines[:6]))
+        return Draft(text=with_assumption(ask.assumption, words.answer(
+            "segments_unranked", language, line=line_words, found=found)), short=True)
+    ranked.sort(key=lambda t: t[0], reverse=ask.frame.top_first)
+    items = []
+    for measure, line, new, old in ranked:
+        if growth and old is not None:
+            items.append(words.answer("ranking_growth_item", language, item=line.segment,
+                                      change=f"{measure:+.1f}%", figure=new.shown(),
+                                      prior=old.shown()))
+        else:
+            items.append(words.answer("ranking_size_item", language, item=line.segment,
+                                      figure=new.shown()))
+    _, first, new, old = ranked[0]
+    rows = statement_rows(evidence)
+    sources = cite(row_sources(first.span, (new, old), rows, evidence, limit=2)
+                   + [line.span.source for _, line, _, _ in ranked])
+    how, place = ("growth" if growth else "size"), ("first" if ask.frame.top_first else "last")
+    lead = words.answer(f"ranks_{place}_by_{how}", language, item=items[0],
+                        period=when(first.span, new, evidence, language), cite=sources)
+    order = "ranked_highest_first" if ask.frame.top_first else "ranked_lowest_first"
+    text = f"{lead}\n" + words.answer(order, language, ranked="; ".join(
+        f"{n}. {item}" for n, item in enumerate(items, start=1)))
+    if left_out:
+        text += "\n" + words.answer("segments_left_out", language, line=line_words,
+                                    segments=", ".join(left_out))
+    return Draft(text=with_assumption(ask.assumption, text))
+
+
+def _key(name: str) -> str:
+    return " ".join(_name_terms(name))
