@@ -186,5 +186,5 @@ def test_a_segments_line_not_read_is_said_missing_not_answered_with_the_companys
     text = _answer("How did Europe operating income change from 2024 to 2025?",
                    COMPANY, SALES_ONLY)
     assert text.startswith("The passages read state no operating income for Europe"), text
-    assert "Europe revenue (source: Annual.pdf, p.31)" in text, text
+    assert "Europe net sales (source: Annual.pdf, p.31)" in text, text
     assert "1,515" not in text and "$1.52 billion" not in text
