@@ -109,7 +109,9 @@ def test_a_label_that_says_the_segment_and_the_line_item_is_that_segments_row() 
 
 
 def test_a_segments_share_is_over_its_tables_whole_not_another_segments_total() -> None:
-    text = _answer("What share of net sales came from Europe in 2025?", MDNA)
+    # a segment the question says is one, or a note's block or label names; a category's row
+    # ("Services" under "Net sales") keeps the table's share (`computed.share_of_total`)
+    text = _answer("What share of net sales came from the Europe segment in 2025?", MDNA)
     assert text.startswith("Europe's share of net sales was 26.8% in 2025"), text
     assert "÷ consolidated net sales $13.9 billion" in text, text
     block = _answer("What share of net sales came from Europe in 2025?", NOTE)

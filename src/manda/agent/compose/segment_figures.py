@@ -349,7 +349,8 @@ def _change_text(ask: Ask, evidence: Evidence, segment: str, line: SegmentLine,
 
 
 def share(ask: Ask, evidence: Evidence) -> Draft | None:
-    """"What share of net sales came from AWS?": the segment's row of the line item over the
+    """"What share of net sales came from AWS?" (a segment: the question says so, or a segment
+    note's block or label names it): the segment's row of the line item over the
     whole's row of the same table (its "Consolidated" or total row, else the consolidated
     block's row), for the year asked, each cited and the working in one line. None when the
     question names no segment, or no table read states both."""
@@ -360,6 +361,10 @@ def share(ask: Ask, evidence: Evidence) -> Draft | None:
     segment = asked_segment(ask, lines, evidence.scope_words)
     if segment is None:
         return None
+    if not ask.frame.segments and not any(
+            _same(line.segment, segment) and (line.span.segment or _said_in_label(
+                line.span.row.label if line.span.row is not None else "")) for line in lines):
+        return None  # a category's row ("Services" under "Net sales"): the table's share
     item = _derived_key(subject)
     parts = [line for line in lines if _same(line.segment, segment) and (
         canonical_subject(line.line) == subject or (item and states_line(line.line, item)))]
