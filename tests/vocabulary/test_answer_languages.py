@@ -37,7 +37,10 @@ _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(s
            "listed": "L", "first": "A", "last": "B", "role": "CFO", "since": "2021",
            "what": "CFO", "charge": "€0.4m", "days": 41, "query": "Umsatz", "roles": "legal",
            "label": "litigation", "subjects": "revenue", "subject": "revenue", "name": "Acme",
-           "topic": "litigation", "items": "Alder; Birch"}
+           "topic": "litigation", "items": "Alder; Birch", "line": "net sales",
+           "segment": "Marine", "missing": "gross profit", "found": "F", "new": "€4.2m",
+           "old": "€3.9m", "new_period": "in 2025", "old_period": "in 2024", "delta": "€0.3m",
+           "segments": "Marine, Europe"}
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es"])

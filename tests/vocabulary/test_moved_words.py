@@ -99,7 +99,7 @@ def test_a_fiscal_year_s_word_beside_its_year_says_when(question: str, fiscal: s
     ("Total general", True), ("Consolidado", True), ("Importe neto de la cifra de negocios", True),
     ("Península Ibérica", False)])
 def test_a_ranking_leaves_out_its_table_s_totals(label: str, total: bool) -> None:
-    assert ranking._a_total(label) is total
+    assert ranking.a_total(label) is total
 
 
 @pytest.mark.parametrize(("line", "unit"), [

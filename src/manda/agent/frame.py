@@ -132,6 +132,7 @@ class QuestionFrame:
     share_class: str | None = None  # the share class named ("B Ordinary")
     class_rights: bool = False  # liquidation preferences, issue prices …
     growth: bool = False
+    change: bool = False  # "how did it change", "how did it evolve": a level against another
     whole_sheet: bool = False  # the balance sheet, not the debt alone
     facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
     drawing: bool = False  # how much of a facility is drawn or left
@@ -296,6 +297,7 @@ def read_question(question: str) -> QuestionFrame:
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
+        change=_cues("change_asked").found(text),
         whole_sheet=_cues("sheet_asked").found(text),
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
@@ -527,10 +529,19 @@ def _led_years(text: str) -> list[tuple[str, int, int]]:
     out = []
     for cue in (_cues("year_lead"), _cues("closing_year_lead")):
         for lead in cue.finditer(text):
-            m = re.match(r"\s+((?:19|20)\d{2})(?![\w/\-–])", text[lead.end():])
+            m = _LED_YEAR.match(text[lead.end():])
             if m:
                 out.append((f"FY{m.group(1)}", lead.start(), lead.end() + m.end(1)))
+                # "from 2024 to 2025", "between 2024 and 2025": the year joined to it too
+                after = lead.end() + m.end(1)
+                joined = _cues("year_joiner").starts(text[after:])
+                if joined and (m2 := _LED_YEAR.match(text[after:].lstrip()[joined.end():])):
+                    at = len(text) - len(text[after:].lstrip()) + joined.end()
+                    out.append((f"FY{m2.group(1)}", at, at + m2.end(1)))
     return out
+
+
+_LED_YEAR = re.compile(r"\s+((?:19|20)\d{2})(?![\w/\-–])")  # the year a lead word leads
 
 
 def years_back(text: str) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from manda.answers import Intent
 from manda.finance.derived import LINE_ITEMS
 from manda.finance.vocabulary import metric_spec
 from manda.llm.port import ToolCall
-from manda.vocabulary import topic
+from manda.vocabulary import topic, vocabulary
 
 PROFILE_SUBJECTS = ("revenue, ebitda, gross margin, net income, arr, net revenue retention, cash, "
                     "debt, headcount, customer concentration")
@@ -130,6 +130,15 @@ class OfflineComposer:
             lines = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
             calls.append(_call(10, "query_knowledge_base", k=8, query=" ".join(
                 [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
+        if frame.segments and (frame.answer_kind == "ranking" or frame.growth or frame.change
+                               or frame.derived is not None or frame.share_of):
+            # "which segment grew fastest": every segment's figures, where the question's own
+            # search brings one segment's block only (the segment note, the MD&A's table)
+            words = vocabulary()
+            line = next((said for _, said in frame.named_as), "") or words.line_name(
+                "revenue", frame.language)
+            calls.append(_call(11, "query_knowledge_base", k=8, query=words.answer(
+                "segment_search", frame.language, line=line, period=ask.period or "").strip()))
         role = frame.asked_role
         people_roles = ",".join(r.value for r in MANAGEMENT.roles)
         if role is not None:  # where people are named, and where the question's words say

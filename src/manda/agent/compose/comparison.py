@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from manda.agent.compose import evidence_first
+from manda.agent.compose import evidence_first, segment_figures
 from manda.agent.compose.common import (
     Ask,
     Draft,
@@ -93,6 +93,8 @@ def periods_of_key(period: str) -> tuple:
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
+    if ask.subject and (moved := segment_figures.change(ask, evidence)) is not None:
+        return moved  # a segment's line item for two years, from the segment's own row
     subjects = _subjects(ask)
     if _reported_vs_adjusted(subjects, ask):  # one metric on two definitions
         from manda.agent.compose.topics import reported_vs_adjusted

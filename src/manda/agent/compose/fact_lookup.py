@@ -14,6 +14,7 @@ from manda.agent.compose import (
     passages,
     portions,
     ranking,
+    segment_figures,
 )
 from manda.agent.compose.common import (
     Ask,
@@ -91,6 +92,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         )
     if (each := by_company.answer(ask, evidence, compose)) is not None:
         return each  # "net income in fiscal 2025" in a room of several companies' filings
+    if ask.subject and ask.frame.share_of and (share := segment_figures.share(ask, evidence)):
+        return share  # a segment's share of the whole, from its row and the whole's
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
         # "what share of sales do the stores fulfil": a proportion of the metric, which the
         # metric's own figure does not answer; the sentence stating the share does, else the
@@ -104,6 +107,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
+    if ask.frame.answer_kind == "ranking" and ask.frame.segments and (
+            ranked := segment_figures.rank(ask, evidence)) is not None:
+        return ranked  # each segment's row read apart, or which segments' figures were not
+    if ask.subject and (ask.frame.change or ask.frame.growth) and (
+            moved := segment_figures.change(ask, evidence)) is not None:
+        return moved  # a segment's line item against the year before, from its own row
     if ask.frame.effect:
         # the effect of a cause the question names: the sentence that states it with its
         # cause answers, not the line item's level
@@ -147,6 +156,14 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     metric = ask.frame.derived
     if metric is None:
         return None
+    if (segment := segment_figures.asked(ask, evidence)) is not None:
+        # a segment's metric ("AWS's operating margin"): stated for that segment, else
+        # computed from its own rows, never the company's
+        ranked = rank_spans(ask.frame, evidence)
+        if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(
+                ranked[0], metric.asked) and segment_figures.names(ranked[0], segment):
+            return evidence_first.answer(ask, evidence, category="Financial")
+        return segment_figures.computed(ask, evidence)
     subject = canonical_subject(metric.name)
     if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus)}:
         subject = None  # "net loss margin" names the net loss it is computed from, not itself

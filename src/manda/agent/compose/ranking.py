@@ -39,11 +39,11 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         tops = [*(s for s in tops if s in sales), *sales[:5], *tops]
     every = statement_rows(evidence)  # a segment's block that shares no word with the question
     for top in [*tops, *ranked[:5]]:
-        heads = _heads(top, evidence)
-        if not _of_asked(heads.get(_row_line(top), ""), ask):
+        heads = line_heads(top, evidence)
+        if not _of_asked(heads.get(row_line(top), ""), ask):
             continue  # a block of another line item ("Gross profit"'s by segment, not revenue)
         rows = (_segments(top, [*ranked, *every]) or parts_of_a_whole(top, every, evidence) or [
-            s for s in _siblings(top, ranked) if _of_asked(heads.get(_row_line(s), ""), ask)])
+            s for s in _siblings(top, ranked) if _of_asked(heads.get(row_line(s), ""), ask)])
         lines = _ranked(rows, ask)
         if lines is not None:
             return Draft(text=with_assumption(ask.assumption,
@@ -151,14 +151,14 @@ def _siblings(top: Span, spans: list[Span]) -> list[Span]:
     for span in spans:
         if span.row is None or span.source.chunk_id != top.source.chunk_id:
             continue
-        if set(span.row.cells) != columns or _a_total(span.row.label):
+        if set(span.row.cells) != columns or a_total(span.row.label):
             continue
         if all(span.row.label != s.row.label for s in out if s.row is not None):
             out.append(span)
     return out
 
 
-def _heads(top: Span, evidence: Evidence) -> dict[str, str]:
+def line_heads(top: Span, evidence: Evidence) -> dict[str, str]:
     """The line item each row of `top`'s passage breaks down, by the row's line: a statement
     lists a line item's parts after the row that names it ("Gross profit" then "Automotive",
     "Energy"), its total first or last, so the rows from one line item's row to the next are
@@ -175,7 +175,7 @@ def _heads(top: Span, evidence: Evidence) -> dict[str, str]:
     return out
 
 
-def _row_line(span: Span) -> str:
+def row_line(span: Span) -> str:
     return span.row.line.strip() if span.row is not None else ""
 
 
@@ -194,7 +194,7 @@ def _of_asked(head: str, ask: Ask) -> bool:
     return not asked or named is None or named in asked
 
 
-def _a_total(label: str) -> bool:
+def a_total(label: str) -> bool:
     """A row that adds its siblings up: a total's words ("Total", "All other", "Summe",
     "Sous-total"), the whole group's ("Consolidated"), or only the line item the table breaks
     down ("Net sales", "Chiffre d'affaires")."""
