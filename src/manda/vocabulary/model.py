@@ -328,6 +328,9 @@ class LanguageFile(_File):
     # reading a question's words (manda.agent.relevance): the endings a word is stemmed of, and
     # the words a deal team uses for the same thing, by concept (its key is its own noun)
     stem_suffixes: tuple[str, ...] = ()
+    # the endings one word family's stems take in keyword search's (Snowball) stemmer, verb and
+    # noun ("acquir" / "acquisit", "reduc" / "reduct"): a question's word finds both
+    stem_families: tuple[tuple[str, str], ...] = ()
     concepts: dict[str, tuple[str, ...]] = {}
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
