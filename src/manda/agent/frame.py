@@ -24,7 +24,7 @@ from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived, named_formula
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.periods import find_periods
+from manda.finance.periods import find_periods, is_part_of_year
 from manda.finance.vocabulary import find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
@@ -153,6 +153,12 @@ class QuestionFrame:
     @property
     def period(self) -> str | None:
         return self.periods[0] if self.periods else None
+
+    @property
+    def parts_of_year(self) -> tuple[str, ...]:
+        """The quarters and halves asked ("Q4 2025", "Q4 FY2025", "H1 2024"): one reading for
+        every reader of the question (ranking, leads)."""
+        return tuple(p for p in self.periods if is_part_of_year(p))
 
     @property
     def qa_question(self) -> str:

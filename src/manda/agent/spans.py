@@ -52,11 +52,12 @@ from manda.finance.figures import (
     column_date,
     column_header_line,
     column_year,
+    figure_row,
     read_figure,
     statement_scale,
 )
 from manda.finance.label_heads import adds_another_thing, label_subject
-from manda.finance.periods import find_dates, find_periods, parse_period, year_of
+from manda.finance.periods import find_dates, parse_period, quarters_in, year_of
 from manda.finance.statements import (
     StatementKind,
     named_statements,
@@ -80,7 +81,6 @@ _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
 _FLOW = vocabulary().cues("flow_caption")  # "Years Ended December 31", "exercice clos le"
-_PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
@@ -560,7 +560,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
-    parts = {p for p in frame.periods if _PART.match(p)}
+    parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
     now = frame.now and not years  # "currently", "today": the latest document, not an older one
@@ -837,11 +837,17 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
         said = {int(m) for m in YEAR.findall(span.text)}
-        parts = {p for p, _, _ in find_periods(span.text) if _PART.match(p)}
+        # a quarter named without its year ("in the fourth quarter") is of the year the sentence
+        # states, else of its document's
+        own = said or ({fiscal_year_of(doc.doc_date)} if doc is not None and doc.doc_date
+                       else set())
+        parts = quarters_in(span.text, own)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif said & years and (not asked_parts or parts & asked_parts):
             fit += PERIOD_FIT
+        elif asked_parts & parts:
+            fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
@@ -910,8 +916,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
 
 def _another_part(text: str, frame: QuestionFrame) -> bool:
     """The text names a quarter or half, and not the one the question asks for."""
-    asked = {p for p in frame.periods if _PART.match(p)}
-    said = {p for p, _, _ in find_periods(text) if _PART.match(p)}
+    asked = set(frame.parts_of_year)
+    said = quarters_in(text, {int(y) for y in YEAR.findall(text)})
     return bool(asked and said and not said & asked)
 
 

@@ -262,6 +262,9 @@ class PeriodWords(_File):
     quarter_ended: tuple[str, ...] = ()
     half_ended: tuple[str, ...] = ()
     trailing: tuple[str, ...] = ()  # the twelve months to a month: "LTM {month}"
+    # a quarter named without its year ("the {nth} quarter", "Q{n}", "three months ended
+    # {monthday}"): a quarter of the year its text or document states
+    quarter_alone: tuple[str, ...] = ()
     ordinals: dict[str, int] = {}  # premier: 1, troisième: 3, tercer: 3
     # words beside a year in a column header that keep it a year ("Actual 2023", "Ist 2024")
     header_words: tuple[str, ...] = ()
