@@ -116,6 +116,7 @@ LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a 
 _ITEM_OPENING = 40  # the opening a bulleted item is known by among a passage's sentences
 _MOST_ITEMS = 8  # how many bulleted items after a lead-in ("… due to:") are read with it
 _MOST_LINES = 5  # how many short lines after a lead-in, unbulleted, are
+_LISTED_ANSWERS = (None, "reason", "means", "list")  # the kinds a lead-in with its items answers
 _NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth Quarter 2025:")
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
@@ -170,6 +171,9 @@ class Span:
     whole: str = field(default="", compare=False)
     # the segment a row's block stands under ("North America" over "Net sales"): its name says it
     segment: str = field(default="", compare=False)
+    # a lead-in read with all its marked items ("… due to: …; …; and …"): it answers a question
+    # that asks for reasons, means or things listed, not one that asks for a figure or a name
+    listed: bool = field(default=False, compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -271,12 +275,12 @@ def _candidates(evidence: Evidence) -> _Pool:
             whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
             # a lead-in with its bulleted items is quoted whole: its reasons are the items
             quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
-            _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole),
-                          sentence, heading)
+            _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
+                                     listed=bulleted), sentence, heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
-                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
-                              f"{before} {sentence}", heading)
+                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
+                                         listed=bulleted), f"{before} {sentence}", heading)
     return pool
 
 
@@ -410,8 +414,10 @@ def _sentences(text: str) -> list[tuple[str, str, str, bool]]:
                 break
             if bulleted and not (item or last):
                 break  # the marked list has ended
-            if not item and nxt.rstrip().endswith(":"):
-                break  # the next list's lead-in
+            after = out[i + k + 2] if i + k + 2 < len(out) else ""
+            if not item and (nxt.rstrip().endswith(":") or (
+                    k and _heading_shaped(nxt) and len(after) > 80)):
+                break  # the next list's lead-in, or a heading over a paragraph below the items
             # an inner list's first item, however long, is its own ("Fourth Quarter 2023:
             # iPhone 15 …; and Apple Watch Series 9 …")
             first = k == 0 and listed[0] == outer != ""
@@ -711,6 +717,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
             continue
+        if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
+            continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
