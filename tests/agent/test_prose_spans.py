@@ -91,6 +91,10 @@ def test_without_the_page_before_no_quote_opens_mid_sentence() -> None:
     ranked = rank_spans(ask.frame, _evidence((42, PAGE_OPENS)))
     assert ranked and all(not s.text[:1].islower() for s in ranked)
     assert ranked[0].text.startswith("These fourth quarter charges")
+    # a page that opens with a name written in lowercase opens a sentence, no fragment
+    named = rank_spans(_ask("Why did eWidget sales rise?").frame, _evidence(
+        (42, "eWidget sales rose 12% during 2025. The increase was due to higher volumes.")))
+    assert any(s.text.startswith("eWidget sales rose") for s in named)
 
 
 def test_a_quarter_is_one_reading_however_it_is_named() -> None:

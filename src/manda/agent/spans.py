@@ -304,8 +304,9 @@ def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:
         lines = body(hit.text).splitlines()
         head = next((i for i, line in enumerate(lines) if line.strip() and (
             not _heading_shaped(line) or _word_cut_off(lines, i))), None)
-        if head is None or not lines[head].strip()[:1].islower():
-            continue
+        first = lines[head].split()[0] if head is not None and lines[head].split() else ""
+        if not first[:1].islower() or first != first.lower():
+            continue  # a page that opens a sentence ("iPhone net sales …" is a name's case)
         lines = [*lines[:head], *unwrap("\n".join(lines[head:])).splitlines()]
         opening = lines[head].strip()
         cut = min((i for i in (opening.find(". "), opening.find("; ")) if i >= 0),
