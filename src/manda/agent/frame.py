@@ -371,11 +371,8 @@ def _ranking(text: str) -> QuestionTerms:
         (m.start(), m.end()) for m in _cues("period_phrase").finditer(text)]
     said = set(content_terms(" ".join(text[a:b] for a, b in spans)))
     # "what drove", "what caused": how it asks for a reason, not what the reason is about (the
-    # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason); "how
-    # did it compare": how it asks for two periods, which a table's row states side by side
-    asking = set(content_terms(" ".join(
-        m.group(0) for cue in ("answer_reason", "intent_comparison")
-        for m in _cues(cue).finditer(text))))
+    # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason)
+    asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
     return replace(asked, terms=tuple(t for t in asked.terms if t not in asking) or asked.terms,
                    when=asked.when | frozenset(t for t in asked.terms if t in said))
 
