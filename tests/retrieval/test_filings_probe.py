@@ -83,7 +83,9 @@ def test_the_halves_are_fixed_by_the_id_hash_so_tuning_cannot_move_a_question() 
         first = hashlib.sha256(q["id"].encode()).digest()[0]
         assert q["split"] == ("dev" if first % 2 == 0 else "heldout"), q["id"]
     held = sum(q["split"] == "heldout" for q in questions)
-    assert 0.35 * len(questions) <= held <= 0.65 * len(questions)
+    # dev questions are added round by round (written before code runs on them), held-out ones
+    # only with new kinds of documents: the held-out share may fall below half, not below 0.3
+    assert 0.3 * len(questions) <= held <= 0.65 * len(questions)
 
 
 def test_rendering_keeps_one_pdf_page_per_stored_page(tmp_path: Path) -> None:
