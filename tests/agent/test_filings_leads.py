@@ -204,3 +204,27 @@ def test_a_defined_term_says_what_it_stands_for() -> None:
     top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
                      evidence)[0]
     assert "March 1, 2030" in top.text, top.text
+
+
+def test_a_parts_sentence_is_no_answer_where_the_whole_is_asked() -> None:
+    """"AWS sales increased 20%" names a part by the word before its line item: where the
+    company's sales growth is asked, "Sales increased 12%" answers, and the part where named."""
+    evidence = _evidence(
+        "North America sales increased 10% in 2025, compared to the prior year.",
+        "AWS sales increased 20% in 2025, compared to the prior year.",
+        "Sales increased 12% in 2025, compared to the prior year.")
+    top = rank_spans(_ask("How fast did the company's sales grow in 2025?").frame, evidence)[0]
+    assert top.text.startswith("Sales increased 12%"), top.text
+    top = rank_spans(_ask("How fast did AWS sales grow in 2025?").frame, evidence)[0]
+    assert top.text.startswith("AWS sales"), top.text
+
+
+def test_a_tables_column_heads_run_into_a_line_state_nothing() -> None:
+    """"Interest Rate December 31, 2025 December 31, 2024 Senior notes" is a table's heads
+    read as a line, not a sentence that answers when the notes mature."""
+    evidence = _evidence(
+        "Interest Rate December 31, 2025 December 31, 2024 Convertible senior notes",
+        "The notes mature on May 15, 2028, unless earlier converted.")
+    top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
+                     evidence)[0]
+    assert "May 15, 2028" in top.text, top.text

@@ -61,6 +61,16 @@ def _ask(question: str) -> Ask:
     return Ask.of(read_question(question))
 
 
+def test_a_tagged_value_in_units_takes_no_scale() -> None:
+    """"78509000000.0" (tagged data prints every value in units) is $78.5 billion even under a
+    "(Dollars in millions)" caption from a neighbouring passage; "78,509" under it is too."""
+    millions = statement_scale(["(Dollars in millions)"])
+    assert read_figure("78509000000.0", "2023", "Automotive sales", millions,
+                       table_currency="USD").shown() == "$78.5 billion"
+    assert read_figure("78,509", "2023", "Automotive sales", millions,
+                       table_currency="USD").shown() == "$78.5 billion"
+
+
 def test_a_figure_keeps_its_statements_scale_and_sign() -> None:
     scale = statement_scale(STATEMENT.splitlines()[:2])
     assert read_figure("416,161", "2025", "Total net sales", scale, table_currency="USD"

@@ -25,7 +25,7 @@ from manda.finance.derived import Derived, asked_derived, named_formula
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods, is_part_of_year
-from manda.finance.vocabulary import find_line_items, find_subjects, metric_spec
+from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
 from manda.text import letter_words, without_possessive
@@ -320,9 +320,10 @@ def read_question(question: str) -> QuestionFrame:
 
 
 def _own_metrics(text: str) -> tuple[str, ...]:
-    """The metrics it names, each once; a line item inside a metric per unit of something is
-    not asked ("revenue per active rider", "EBITDA per employee": neither revenue, nor EBITDA,
-    nor the headcount)."""
+    """The line items it names, each once: every metric, and every statement line named by
+    itself ("total assets", "inventories", "goodwill": `asked_items`); a line item inside a
+    metric per unit of something is not asked ("revenue per active rider", "EBITDA per
+    employee": neither revenue, nor EBITDA, nor the headcount)."""
     per = [(m.start(), m.end()) for m in _cues("per_unit").finditer(text)]
     # a word of a longer line item's name in another language ("efectivo" in "tipo impositivo
     # efectivo", the tax rate) is not the line item its word alone names (cash)
@@ -330,7 +331,7 @@ def _own_metrics(text: str) -> tuple[str, ...]:
     # cash named as what was spent ("how much cash did it spend on acquisitions?") is no balance
     # asked: the outflow is what it was spent on
     means = [m.start() for m in _cues("spent_as_means").finditer(text)]
-    return _unique(s for s, start, end in find_subjects(text)
+    return _unique(s for s, start, end in asked_items(text)
                    if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
                    and start not in means
                    and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
@@ -397,8 +398,9 @@ def _own_margin(text: str, subjects: tuple[str, ...]) -> tuple[str, ...]:
 
 def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
             entity: str | None) -> tuple[Intent, bool, str]:
-    """The intent, whether a cue named it (else the default lookup), and why in words."""
-    cued = cued_intent(text, periods=_period_count(text))
+    """The intent, whether a cue named it (else the default lookup), and why in words. A
+    statement line's own name cues nothing ("total liabilities" asks no risk)."""
+    cued = cued_intent(_without_statement_lines(text), periods=_period_count(text))
     if cued is not None:
         intent, cue = cued
         return intent, True, f'the question says "{cue}"'
@@ -412,6 +414,16 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     if not periods and subjects and len(years_back(text)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+def _without_statement_lines(text: str) -> str:
+    """The question with the statement lines it names blanked (no metric's name): positions
+    stay."""
+    out = text
+    for subject, start, end in asked_items(text):
+        if metric_spec(subject) is None:
+            out = out[:start] + " " * (end - start) + out[end:]
+    return out
 
 
 _ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "ranking", "rate", "person", "date",

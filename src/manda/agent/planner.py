@@ -14,6 +14,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT
 from manda.answers import Intent
 from manda.finance.derived import LINE_ITEMS
+from manda.finance.vocabulary import metric_spec
 from manda.llm.port import ToolCall
 from manda.vocabulary import topic
 
@@ -99,6 +100,10 @@ class OfflineComposer:
                 if ask.subject in _EARNINGS:
                     calls.append(_call(3, "query_knowledge_base",
                                        query=topic("one_time_items").query))
+            case Intent.COMPARISON if any(metric_spec(s) is None for s in frame.subjects):
+                # a statement line compared ("total assets against a year earlier"): no finding
+                # holds it, its statement's row does, searched for as a lookup searches
+                calls = self._lookup_plan(ask, subjects)
             case Intent.COMPARISON:
                 calls = [
                     _call(1, "query_knowledge_base", query=frame.text,

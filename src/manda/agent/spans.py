@@ -44,6 +44,7 @@ from manda.agent.relevance import (
 )
 from manda.agent.tables import Row, Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
+from manda.answers import Intent
 from manda.finance.amounts import currency_of_document, find_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
@@ -56,15 +57,15 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.label_heads import adds_another_thing, label_subject
-from manda.finance.periods import find_dates, parse_period, quarters_in, year_of
+from manda.finance.label_heads import adds_another_thing, label_line_item
+from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
     StatementKind,
     named_statements,
     page_statements,
     question_statements,
 )
-from manda.finance.vocabulary import find_line_items, metric_spec
+from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
@@ -498,9 +499,13 @@ def names_a_table(span: Span) -> bool:
 
 
 def _states_nothing(text: str) -> bool:
-    """A run of headings (a table of contents, a page header) or an exhibit index's entry:
-    read by its shape, it names other places and states no fact."""
+    """A run of headings (a table of contents, a page header), a table's column heads run into
+    a line or an exhibit index's entry: read by its shape, it names other places or columns and
+    states no fact."""
     if _EXHIBIT.search(text):
+        return True
+    dated = find_periods(text)  # "December 31, 2021 December 31, 2020": a table's column heads
+    if any(not text[a[2]:b[1]].strip() for a, b in pairwise(dated)):
         return True
     words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
     return len(words) >= 8 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
@@ -686,9 +691,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    # the line items named, where their figures are asked: a figure, an item left out, or the
+    # line item compared between periods ("how did total assets compare with a year earlier?")
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
              for own, patterns in named_items(frame.text)] \
-        if frame.answer_kind == "figure" or frame.excluded else []  # an item left out: its figure
+        if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
@@ -720,6 +727,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     statement_words = [(kind.value, {t for t in terms if term_in(t, stems_of(said))})
                        for kind, said in named_statements(frame.text)]
     asked_statements = _asked_statements(frame)
+    # a balance asked of a statement line, the cash flow not asked: that statement's row of
+    # the line states its change over the year, never the balance
+    balance_asked = StatementKind.BALANCE in asked_statements and \
+        StatementKind.CASH_FLOW not in asked_statements
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
@@ -813,11 +824,16 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if span.row is None and frame.subjects and not frame.derived and (
-                head := _sentence_subject(span.text)) is not None and \
-                not _same_metric(head, frame.subjects):
-            score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion" is of no revenue
+                head := _sentence_subject(span.text)) is not None:
+            if not _same_metric(head[0], frame.subjects):
+                score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
+            else:  # "AWS sales increased 20%" beside "Sales increased 12%": a part's, by a word
+                said = [t for t in content_terms(span.text[:head[1]]) if t not in terms
+                        and t not in PERIOD_FORMS and not t.isdigit()
+                        and t not in evidence.scope_words]
+                score -= EXTRA_WORD * min(len(said), 3)
         if span.row is not None and frame.subjects:
-            own = label_subject(span.row.label)
+            own = label_line_item(span.row.label)  # a metric or a statement line
             if (own is not None and not _same_metric(own, frame.subjects)) or (
                     own is None and _names_inside(span.row.label, frame.subjects)):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
@@ -839,6 +855,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
+            elif side is None and balance_asked and _a_change_row(span):
+                score -= SIDE_MISS  # "Inventories (3,002)" in the cash flow: its change
         # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
         # know) by half the question's words ("Total liabilities"; not "Total operating
         # expenses" for the interest expense's sensitivity to rates)
@@ -876,6 +894,17 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     ranked = _siblings_tell_apart(ranked, core)
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _a_change_row(span: Span) -> bool:
+    """A row of the cash-flow statement only: a balance-sheet line's row there is its change."""
+    return span.row is not None and StatementKind.CASH_FLOW in span.statements and \
+        StatementKind.BALANCE not in span.statements
+
+
+def _compares_items(frame: QuestionFrame) -> bool:
+    """The question compares line items it names between periods: their figures are asked."""
+    return frame.intent is Intent.COMPARISON and bool(frame.subjects)
 
 
 def _nil_row(span: Span) -> bool:
@@ -921,19 +950,20 @@ def _with(span: Span, **changes: float) -> Span:
 
 
 def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
-    """The label names a metric asked only inside a longer label whose head is another thing
-    ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
-    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
+    """The label names a line item asked only inside a longer label whose head is another
+    thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
+    interest")."""
+    return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
 
 
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
 
 
-def _sentence_subject(text: str) -> str | None:
-    """The line item a sentence speaks of: the first it names, near its start ("Cost of revenue
-    increased …", "In fiscal 2025, operating income rose …")."""
+def _sentence_subject(text: str) -> tuple[str, int] | None:
+    """The line item a sentence speaks of, and where it starts: the first it names, near its
+    start ("Cost of revenue increased …", "In fiscal 2025, operating income rose …")."""
     named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
-    return named[0][0] if named and named[0][1] < _SUBJECT_REACH else None
+    return (named[0][0], named[0][1]) if named and named[0][1] < _SUBJECT_REACH else None
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
@@ -1111,7 +1141,7 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     ("Net cash applied to operating activities" for the operating cash flow)."""
     if span.row is None or not frame.subjects or a_movement(span.row.label):
         return False
-    return label_subject(span.row.label) in frame.subjects
+    return label_line_item(span.row.label) in frame.subjects
 
 
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
@@ -1133,7 +1163,8 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
-    return any(term_in(t, label) for t in core if t not in item_words)
+    # "total" of "total shareholders' equity" says the whole, no part of it
+    return any(term_in(t, label) for t in core if t not in item_words and not totals_row(t))
 
 
 def _a_part_row(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]
@@ -1260,8 +1291,9 @@ def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
 def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
     """Rows of one passage that name what is asked alike, where the question says a word one's
     label says and another's does not ("diluted" of "Basic" and "Diluted" under "Earnings per
-    share:", "North America" of a segment's rows): the row that lacks it is a sibling of the
-    one asked, not the one asked."""
+    share:"): the row that lacks it is a sibling of the one asked, not the one asked. Rows that
+    each say a word the other does not are parts asked side by side ("North America and
+    International segment sales")."""
     by_passage: dict[str, list[int]] = {}
     for i, span in enumerate(ranked):
         if span.row is not None:
@@ -1274,8 +1306,9 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
         for i in rows:
             if not said[i]:
                 continue  # a row that names nothing asked by its label is no sibling
-            missed = {t for j in rows if j != i and said[j] & said[i] for t in said[j]} - said[i]
-            if missed:
+            # a sibling that says all this row says and more: "Diluted" beside "Basic", not
+            # "International" beside "North America" where both are asked
+            if any(j != i and said[j] > said[i] for j in rows):
                 out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
 
@@ -1300,7 +1333,7 @@ def _per_share_row(span: Span) -> bool:
 def _asks_amount(frame: QuestionFrame) -> bool:
     """The question asks for an amount of money (sales, debt), not a share or a rate."""
     return frame.answer_kind == "figure" and any(
-        (spec := metric_spec(s)) is not None and spec.unit_kind == "currency"
+        (spec := item_spec(s)) is not None and spec.unit_kind == "currency"
         for s in frame.subjects)
 
 
@@ -1325,7 +1358,7 @@ def _asked_statements(frame: QuestionFrame) -> set[str]:
 
 def _asks_balance(frame: QuestionFrame) -> bool:
     """The question asks for a balance (debt, cash), not a flow."""
-    return any((spec := metric_spec(s)) is not None and (spec.stock or spec.sheet)
+    return any((spec := item_spec(s)) is not None and (spec.stock or spec.sheet)
                for s in frame.subjects)
 
 

@@ -272,7 +272,7 @@ def named_items(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]],
     """Every line item the question names, as `named_groups` gives them, and besides them each
     statement line of the deal vocabulary (line_items.yaml: "total assets", "trade payables")
     no group here covers: its words in the question and the patterns of all its wordings."""
-    from manda.finance.vocabulary import LINE_ITEMS, find_line_items
+    from manda.finance.vocabulary import LINE_ITEMS, find_line_items, names_alone
 
     groups = named_groups(question)
     text = question.replace("’", "'")
@@ -282,7 +282,7 @@ def named_items(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]],
         own, item = question[start:end], by_subject[subject]
         if any(a <= start and end <= b for a, b in taken) or item.unit_kind != "currency":
             continue  # "cash flow" in "cash flow from financing activities" is no item of its own
-        if len(own.split()) < 2 and own.lower() != item.label.lower():
+        if not names_alone(own, subject):
             continue  # "stock" may be inventory or shares: only "inventory" names it alone
         patterns = tuple(_pattern(w) for w in by_subject[subject].synonyms)
         groups.append((own, patterns))

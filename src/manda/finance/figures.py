@@ -149,6 +149,8 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
         factor = scale.shares_factor or scale.factor
     else:
         factor = scale.factor
+    if _in_units(text):
+        factor = 1.0  # "78509000000.0": a tagged value in units, whatever caption is near
     currency = None if shares or (_COUNT_ROW.search(label) and not per_share) else (
         "USD" if "$" in text else (scale.currency or table_currency))
     unit = "shares" if shares else currency
@@ -156,6 +158,16 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
     if scaled == 0 and re.search(r"[1-9]", text):
         scaled = value  # a stated amount never reads as zero
     return Figure(text, scaled, unit, column)
+
+
+_UNITS_DIGITS = 7  # a statement at a scale prints no unseparated figure this long
+
+
+def _in_units(text: str) -> bool:
+    """A figure written in full units with no thousands separator ("78509000000.0", as tagged
+    data prints it): no statement's scale applies to it."""
+    whole, point, fraction = text.strip("()$€£- ").partition(".")
+    return bool(point) and fraction.isdigit() and whole.isdigit() and len(whole) >= _UNITS_DIGITS
 
 
 def column_year(header: str) -> int | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import re
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from manda.finance.periods import find_periods
 from manda.finance.vocabulary import LINE_ITEMS, find_line_items, metric_spec
@@ -184,8 +185,14 @@ def label_subject(label: str) -> str | None:
 
 def adds_another_thing(label: str) -> bool:
     """A row label that says another thing beside its line item ("Cash, cash equivalents and
-    restricted cash", "Unearned revenue"): more, or other, than the line item itself."""
-    return _OTHER_THING.found(label)
+    restricted cash", "Unearned revenue"), or joins two line items ("Total liabilities and
+    shareholders' equity"): more, or other, than the line item itself."""
+    if _OTHER_THING.found(label):
+        return True
+    named = find_line_items(label)
+    return len({s for s, _, _ in named}) >= 2 and any(
+        _COORDINATOR.pattern.search(label, a_end, b_start)
+        for (_, _, a_end), (_, b_start, _) in pairwise(named))
 
 
 def another_thing_beside(text: str, start: int, end: int) -> bool:

@@ -12,8 +12,9 @@ from functools import cache, lru_cache
 from manda.vocabulary import vocabulary
 from manda.vocabulary.model import LineItem, UnitKind
 
-__all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "canonical_subject",
-           "find_line_items", "find_subjects", "line_item_of", "metric_spec", "only_a_line_item"]
+__all__ = ["LINE_ITEMS", "METRICS", "MetricSpec", "UnitKind", "asked_items", "canonical_subject",
+           "find_line_items", "find_subjects", "item_spec", "line_item_of", "metric_spec",
+           "names_alone", "only_a_line_item"]
 
 MetricSpec = LineItem  # a metric's spec is its line item in the deal vocabulary
 LINE_ITEMS: tuple[LineItem, ...] = vocabulary().line_items
@@ -25,6 +26,12 @@ _LINES = {m.subject: m for m in LINE_ITEMS}
 def metric_spec(subject: str) -> MetricSpec | None:
     """The spec of a canonical subject ("revenue" → Revenue, currency)."""
     return _BY_SUBJECT.get(subject)
+
+
+def item_spec(subject: str) -> LineItem | None:
+    """The line item of a subject, a metric or a statement line ("inventory" → Inventory, a
+    balance-sheet line)."""
+    return _LINES.get(subject)
 
 
 @cache
@@ -64,6 +71,31 @@ def find_line_items(text: str) -> list[tuple[str, int, int]]:
 def find_subjects(text: str) -> list[tuple[str, int, int]]:
     """Every metric named in `text`: (canonical subject, start, end), longest name first wins."""
     return [found for found in find_line_items(text) if found[0] in _BY_SUBJECT]
+
+
+def names_alone(wording: str, subject: str) -> bool:
+    """Whether a wording names its line item in a question by itself: in two words or more, or
+    as the line item's label or its plural ("inventories"). A single word of another wording may
+    name something else ("stock" may be shares, "equity" a stake, "debtors" people)."""
+    said = " ".join(wording.lower().replace("’", "'").split())
+    label = _LINES[subject].label.lower()
+    return len(said.split()) >= 2 or said in (label, _plural(label))
+
+
+@cache
+def _plural(label: str) -> str | None:
+    from manda.vocabulary.plurals import plural_phrase
+
+    return plural_phrase(label, vocabulary().languages["en"].plural)
+
+
+def asked_items(text: str) -> list[tuple[str, int, int]]:
+    """Every line item a question names, as `find_line_items` reads it: each metric, and each
+    statement line (a balance sheet's "total assets", "inventories", "goodwill") of an amount
+    named by itself (`names_alone`)."""
+    return [(s, a, b) for s, a, b in find_line_items(text)
+            if s in _BY_SUBJECT or (_LINES[s].unit_kind == "currency"
+                                    and names_alone(text[a:b], s))]
 
 
 def only_a_line_item(label: str) -> bool:

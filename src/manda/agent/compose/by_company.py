@@ -12,6 +12,7 @@ from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, stems_of, term_
 from manda.agent.selection import findings_for, read_fact
 from manda.agent.spans import rank_spans
 from manda.finance.periods import year_of
+from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
 
 
@@ -25,7 +26,8 @@ def answer(ask: Ask, evidence: Evidence, one: Callable[[Ask, Evidence], Draft]) 
             or room.target is not None
             or not (ask.subject or ask.frame.answer_kind == "figure")):
         return None
-    owners = _stating(ask, evidence)
+    metric = _metric(ask)
+    owners = _stating(ask, evidence, metric)
     if owners is None or len(owners) < 2:
         return None
     if (only := _singled_out(ask, evidence)) is not None:
@@ -33,17 +35,17 @@ def answer(ask: Ask, evidence: Evidence, one: Callable[[Ask, Evidence], Draft]) 
     parts: list[tuple[str, Draft]] = []
     for name in sorted(owners, key=room.names().index):
         view = _of_company(evidence, name)
-        if ask.subject is not None and read_fact(view, ask.subject, ask.period) is None:
+        if metric is not None and read_fact(view, metric, ask.period) is None:
             continue  # this company states no figure for the period asked
-        if ask.subject is None and not all(
+        if metric is None and not all(
                 any(document_covers(d, year) for d in view.documents.values())
                 for year in _years(ask)):
             continue  # nor any document that could state the period asked
         draft = one(ask, view)
-        if draft.offer_qa or (ask.subject is not None and not draft.rests_on):
+        if draft.offer_qa or (metric is not None and not draft.rests_on):
             continue
         # a passage's answer: its lead, the line that quotes and cites the figure
-        parts.append((name, draft if ask.subject else Draft(text=draft.text.splitlines()[0])))
+        parts.append((name, draft if metric else Draft(text=draft.text.splitlines()[0])))
     if len(parts) < 2:
         return None
     lead = vocabulary().answer("by_company", ask.language, count=len(room.names()))
@@ -54,12 +56,18 @@ def answer(ask: Ask, evidence: Evidence, one: Callable[[Ask, Evidence], Draft]) 
                  cautions=[c for _, d in parts for c in d.cautions])
 
 
-def _stating(ask: Ask, evidence: Evidence) -> dict[str, list[str]] | None:
+def _metric(ask: Ask) -> str | None:
+    """The metric asked, whose findings state it; a statement line ("total assets") is never
+    extracted: the passages that state it answer for each company."""
+    return ask.subject if ask.subject and metric_spec(ask.subject) is not None else None
+
+
+def _stating(ask: Ask, evidence: Evidence, metric: str | None) -> dict[str, list[str]] | None:
     """The companies whose documents state what is asked, with those documents: a metric's
     findings, else the passages that answer it; None when a document of no company does."""
     room = evidence.companies
-    if ask.subject is not None:
-        places = [f.document_id for f in findings_for(evidence, ask.subject)
+    if metric is not None:
+        places = [f.document_id for f in findings_for(evidence, metric)
                   if f.value is not None]
     else:
         places = [s.source.document_id for s in rank_spans(ask.frame, evidence)

@@ -159,8 +159,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         if missing:
             notes.append(f"- {label} is not stated for {', '.join(missing)} in the room.")
     if not rests:
-        return no_data(ask, evidence, why="none of the compared figures is stated.",
-                       category="Financial")
+        # no finding of it (a statement line is read by its row, never extracted): the row
+        # that states it leads, both its columns said at their dates
+        return evidence_first.answer(ask, evidence, category="Financial",
+                                     why="none of the compared figures is stated.")
     parts = [*rows, "", "Sources — " + "; ".join(sources)]
     if (counted := _counted(ask, evidence, subjects)) is not None:
         parts[len(rows):len(rows)] = ["", counted.note]

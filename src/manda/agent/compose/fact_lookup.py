@@ -333,7 +333,7 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
                        if same_quarter_last_year(p) in stated), period)
     prior = same_quarter_last_year(period)
     new = read_fact(evidence, base, period, entity=ask.entity, nature=Nature.ACTUAL)
-    label = subject_label(base) or base
+    label = ask.label_of(base)
     if new is None:
         return None
     # the year before as the same documents state it (a statement's comparative column), else
@@ -443,8 +443,10 @@ def _whole(ask: Ask) -> Callable[[Finding], bool] | None:
 
 
 def _from_passages(ask: Ask, evidence: Evidence, why: str) -> Draft:
-    """A metric with no extracted value: the passage that states it, if retrieval is confident."""
-    label = subject_label(ask.subject) if ask.subject else None
+    """A metric with no extracted value: the passage that states it, if retrieval is confident.
+    A statement line (no metric: "shareholders' equity") is never extracted, and its row may
+    word it otherwise ("Total shareholders' investment"): the ranking alone finds it."""
+    label = subject_label(ask.subject) if ask.subject and metric_spec(ask.subject) else None
     return evidence_first.answer(ask, evidence, category="Financial", why=why, must=label)
 
 

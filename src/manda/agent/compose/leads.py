@@ -27,6 +27,7 @@ from manda.agent.spans import (
     rank_spans,
     statement_row,
 )
+from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import find_dates, parse_period, year_of
 from manda.finance.signs import names_a_loss
@@ -93,6 +94,8 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
                    and f.unit == "%"), None)
     if change is not None and prior is not None:
         text += f" ({'+' if change.value and change.value > 0 else ''}{change.shown()})"
+    elif prior is not None and ask.frame.intent is Intent.COMPARISON and not paid:
+        text += moved(chosen, prior)  # the change asked, worked out from the row's two figures
     text += f" {cite(sources)}."
     if (part := _part_not_stated(span, chosen, ask)) is not None:
         text += " " + words.answer("part_not_stated", language, part=part)
@@ -100,6 +103,19 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
+
+
+def moved(new: Figure, old: Figure) -> str:
+    """" (+$4.11 billion, +12.0%)": a row's figure against its other column's, by amount and
+    by share of the earlier one where that is a positive amount; "" where either is none."""
+    if new.value is None or old.value is None or new.unit == "%" or new.unit != old.unit:
+        return ""
+    delta = new.value - old.value
+    amount = replace(new, value=abs(delta), written="").shown()
+    said = f"{'+' if delta >= 0 else '-'}{amount}"
+    if old.value > 0:
+        said += f", {delta / old.value * 100:+.1f}%"
+    return f" ({said})"
 
 
 def _part_not_stated(span: Span, chosen: Figure, ask: Ask) -> str | None:
@@ -151,10 +167,11 @@ def a_change_column(header: str) -> bool:
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
-    """The figure of the year asked, else of the latest year the row states, else the first."""
+    """The figure of the year asked (the latest of two asked, whichever column the statement
+    prints first), else of the latest year the row states, else the first."""
     asked = asked_years(ask)
     dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
-    for fy, figure in dated:
+    for fy, figure in sorted(dated, key=lambda t: -t[0]):
         if fy in asked:
             return figure
     if asked and dated:

@@ -17,7 +17,7 @@ from manda.agent.spans import Span, rank_spans, statement_row, statement_rows
 from manda.agent.tables import read_tables
 from manda.finance.figures import Figure
 from manda.finance.label_heads import label_line_item
-from manda.finance.vocabulary import canonical_subject, line_item_of, only_a_line_item
+from manda.finance.vocabulary import line_item_of, only_a_line_item
 from manda.ingest.extract.tables import is_total_row
 from manda.vocabulary import vocabulary
 
@@ -66,7 +66,8 @@ def _segments(top: Span, spans: list[Span]) -> list[Span]:
 
 
 def _line(label: str) -> str:
-    """The line item a row is ("Operating income (loss)" and "Operating income" are one)."""
+    """The line item a row is ("Operating income (loss)" and "Operating income" are one), else
+    its own words."""
     return label_line_item(label) or label.strip().lower()
 
 
@@ -166,7 +167,7 @@ def _heads(top: Span, evidence: Evidence) -> dict[str, str]:
     text = _passage_text(top, evidence)
     out: dict[str, str] = {}
     for table in read_tables(text):
-        head = next((c for c in reversed(table.caption) if canonical_subject(c)), "")
+        head = next((c for c in reversed(table.caption) if label_line_item(c)), "")
         for row in table.rows:
             if row.cells and _names_line_item(row.label):
                 head = row.label
@@ -180,14 +181,16 @@ def _row_line(span: Span) -> str:
 
 def _names_line_item(label: str) -> bool:
     """A row that is a line item of its own ("Gross profit", "Total cost of revenue"), not one
-    of a line item's parts ("Automotive", "Services and other")."""
-    return line_item_of(label) is not None or (
-        is_total_row(label) and canonical_subject(label) is not None)
+    of a line item's parts ("Automotive", "Services and other", "Automotive sales"): the line
+    item it is, named first or after a total's word."""
+    return label_line_item(label) is not None and (
+        line_item_of(label) is not None or is_total_row(label))
 
 
 def _of_asked(head: str, ask: Ask) -> bool:
-    """Whether a block's line item is the one asked, where the question and the block name one."""
-    asked, named = set(ask.frame.subjects), canonical_subject(head) if head else None
+    """Whether a block's line item is the one asked, where the question and the block name
+    one (a metric or a statement line: "Total assets" is no block of revenue)."""
+    asked, named = set(ask.frame.subjects), label_line_item(head) if head else None
     return not asked or named is None or named in asked
 
 
