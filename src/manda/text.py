@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
-           "count_of", "defined_terms", "is_heading_line", "is_table_rule", "letter_words",
-           "name_words",
-           "without_asides", "without_possessive", "words"]
+           "bullet_item", "count_of", "defined_terms", "is_heading_line", "is_table_rule",
+           "letter_words", "name_words", "without_asides", "without_possessive", "words"]
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters only: "Sept" of "Sept2024"
@@ -28,6 +27,8 @@ TABLE_LINE = re.compile(r"^\s*\|.+\|\s*$")
 NOTE_LINE = re.compile(r"^_.+_$")
 HEADING_LINE = re.compile(r"\*\*[^*]+\*\*:?|#+ .*")
 SOURCE_NOTE = re.compile(r"\((?:sources?|see)\s*:[^)]*\)", re.IGNORECASE)
+# a list item's bullet at the start of its line ("• lower inventory shrink;", "– Drizly")
+_BULLET = re.compile(r"^\s*[•●▪◦‣∙*–\-]\s*(?=\S)")
 _RULE_CELL = re.compile(r":?-+:?")
 _ASIDE = re.compile(r"\([^)]*\)")  # "(dollars in millions)", "(i)"
 _NAME_BREAK = re.compile(r"[_\-.]+")  # what a file name writes between its words
@@ -71,6 +72,15 @@ def letter_words(text: str) -> list[str]:
 def is_heading_line(line: str) -> bool:
     """A whole line that is a heading of an answer: "**Covenants**:", "## Debt"."""
     return HEADING_LINE.fullmatch(line) is not None
+
+
+def bullet_item(line: str) -> str | None:
+    """The text of a line that is a bulleted list item, without its bullet; None for any other
+    line (a dash before a figure, "-5%", is no bullet)."""
+    m = _BULLET.match(line)
+    if m is None or (m.group(0).strip() in "-–" and line[m.end():][:1].isdigit()):
+        return None
+    return line[m.end():].strip()
 
 
 def is_table_rule(cells: list[str]) -> bool:

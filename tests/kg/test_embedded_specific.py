@@ -352,6 +352,27 @@ async def test_fulltext_stems_words(
     assert all(h.score > 0 for h in hits)
 
 
+async def test_fulltext_finds_a_words_other_form_as_one_term(
+    store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str
+) -> None:
+    chunks = make.chunks(
+        make.document(deal_id),
+        [
+            "The company completed two acquisitions in the second half.",
+            "The board approved the hiring plan for the company.",
+            "Costs fell after the reduction of the warehouse network.",
+        ],
+    )
+    await store.add_chunks(deal_id, chunks)
+    acquired = await store.fulltext_search(deal_id, "which businesses did the company acquire", 10)
+    assert acquired[0].id == chunks[0].id  # "acquire" finds "acquisitions"
+    reduced = await store.fulltext_search(deal_id, "how did they reduce costs", 10)
+    assert reduced[0].id == chunks[2].id  # "reduce" finds "reduction"
+    assert keyword.stem_family("acquir") == ["acquisit"]
+    assert "acquir" in keyword.stem_family("acquisit")
+    assert keyword.stem_family("paid") == []  # too short a root to be a family's
+
+
 async def test_fulltext_top_k_is_the_head_of_the_full_ranking(
     store: EmbeddedKnowledgeGraph, make: ModelFactory, deal_id: str, other_deal_id: str
 ) -> None:

@@ -24,7 +24,7 @@ from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived, named_formula
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.periods import find_periods
+from manda.finance.periods import find_periods, is_part_of_year
 from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
@@ -154,6 +154,12 @@ class QuestionFrame:
     @property
     def period(self) -> str | None:
         return self.periods[0] if self.periods else None
+
+    @property
+    def parts_of_year(self) -> tuple[str, ...]:
+        """The quarters and halves asked ("Q4 2025", "Q4 FY2025", "H1 2024"): one reading for
+        every reader of the question (ranking, leads)."""
+        return tuple(p for p in self.periods if is_part_of_year(p))
 
     @property
     def qa_question(self) -> str:
@@ -367,7 +373,11 @@ def _ranking(text: str) -> QuestionTerms:
     spans = [(a, b) for _, a, b in _led_years(text)] + [
         (m.start(), m.end()) for m in _cues("period_phrase").finditer(text)]
     said = set(content_terms(" ".join(text[a:b] for a, b in spans)))
-    return replace(asked, when=asked.when | frozenset(t for t in asked.terms if t in said))
+    # "what drove", "what caused": how it asks for a reason, not what the reason is about (the
+    # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason)
+    asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
+    return replace(asked, terms=tuple(t for t in asked.terms if t not in asking) or asked.terms,
+                   when=asked.when | frozenset(t for t in asked.terms if t in said))
 
 
 def _named_as(text: str) -> tuple[tuple[str, str], ...]:

@@ -43,7 +43,7 @@ from manda.agent.relevance import (
     term_in,
 )
 from manda.agent.tables import Row, Table, read_tables
-from manda.agent.unusual import body, sentences, trim
+from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.answers import Intent
 from manda.finance.amounts import currency_of_document, find_amounts
 from manda.finance.equivalents import named_groups, named_items
@@ -53,11 +53,12 @@ from manda.finance.figures import (
     column_date,
     column_header_line,
     column_year,
+    figure_row,
     read_figure,
     statement_scale,
 )
 from manda.finance.label_heads import adds_another_thing, label_line_item
-from manda.finance.periods import find_dates, find_periods, parse_period, year_of
+from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
     StatementKind,
     named_statements,
@@ -67,7 +68,8 @@ from manda.finance.statements import (
 from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
-from manda.text import YEAR, defined_terms, letter_words, without_asides
+from manda.models import SearchHit
+from manda.text import YEAR, bullet_item, defined_terms, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
@@ -81,7 +83,6 @@ _PERCENT = re.compile(r"\d\s?%|\bpercent\b|\d\)%", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
 _FLOW = vocabulary().cues("flow_caption")  # "Years Ended December 31", "exercice clos le"
-_PART = re.compile(r"^(?:Q[1-4]|H[12]) \d{4}$")  # a quarter or half of a year
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
 WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
@@ -116,6 +117,11 @@ NIL_ROW = 0.1
 # "Diluted" under "Earnings per share:" where diluted EPS is asked): the sibling is the one asked
 SIBLING_MISS = 0.15
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
+_ITEM_OPENING = 40  # the opening a bulleted item is known by among a passage's sentences
+_MOST_ITEMS = 8  # how many bulleted items after a lead-in ("… due to:") are read with it
+_MOST_LINES = 5  # how many short lines after a lead-in, unbulleted, are
+_LISTED_ANSWERS = (None, "reason", "means", "list")  # the kinds a lead-in with its items answers
+_NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth Quarter 2025:")
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
@@ -169,6 +175,9 @@ class Span:
     whole: str = field(default="", compare=False)
     # the segment a row's block stands under ("North America" over "Net sales"): its name says it
     segment: str = field(default="", compare=False)
+    # a lead-in read with all its marked items ("… due to: …; …; and …"): it answers a question
+    # that asks for reasons, means or things listed, not one that asks for a figure or a name
+    listed: bool = field(default=False, compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -238,6 +247,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     for (doc_id, _), page in page_lines.items():
         currencies.setdefault(doc_id, None)
         currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
+    prose = _across_pages(evidence.hits)
     for hit in evidence.hits:
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
@@ -262,7 +272,8 @@ def _candidates(evidence: Evidence) -> _Pool:
         # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
         # term says what it stands for
         defined = defined_terms(" ".join(lines))
-        for sentence, heading, before in _sentences("\n".join(lines)):
+        for sentence, heading, before, bulleted in _sentences(
+                prose.get(id(hit), "\n".join(lines))):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if len(sentence) < 20 or looks_like_instruction(sentence):
@@ -272,13 +283,80 @@ def _candidates(evidence: Evidence) -> _Pool:
             whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
             meant = [said for term, said in defined.items()
                      if term in sentence and said not in sentence]
-            _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end,
-                                     whole=whole), " ".join([sentence, *meant]), heading)
+            # a lead-in with its bulleted items is quoted whole: its reasons are the items
+            quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
+            _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
+                                     listed=bulleted), " ".join([sentence, *meant]), heading)
             if before and refers_to_change(sentence) and before not in row_lines:
-                joined = f"{trim(before, 240)} {trim(sentence, 320)}"
-                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
-                              f"{before} {sentence}", heading)
+                joined = f"{trim(before, 240)} {quote}"
+                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
+                                         listed=bulleted), f"{before} {sentence}", heading)
     return pool
+
+
+def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:
+    """The text of each passage a page break cut a sentence of, read as prose: a passage that
+    opens mid-sentence ("physical stores. These charges …", the sentence begun on the page
+    before) opens with that whole sentence where a passage of the page before ends with its
+    start, and the sentence ends there too; where none does, the opening fragment is dropped,
+    so that no quote starts mid-sentence. By `id` of the hit; a passage cut nowhere is absent."""
+    out: dict[int, str] = {}
+    for hit in hits:
+        lines = body(hit.text).splitlines()
+        head = next((i for i, line in enumerate(lines) if line.strip() and (
+            not _heading_shaped(line) or _word_cut_off(lines, i))), None)
+        first = lines[head].split()[0] if head is not None and lines[head].split() else ""
+        if not first[:1].islower() or first != first.lower():
+            continue  # a page that opens a sentence ("iPhone net sales …" is a name's case)
+        lines = [*lines[:head], *unwrap("\n".join(lines[head:])).splitlines()]
+        opening = lines[head].strip()
+        cut = min((i for i in (opening.find(". "), opening.find("; ")) if i >= 0),
+                  default=len(opening) - 1 if opening[-1:] in ".;" else -1)
+        if cut < 0:
+            continue  # a line that runs on: no sentence ends on it
+        fragment, rest = opening[:cut + 1], opening[cut + 1:].strip()
+        page = hit.location.page
+        ends = [h for h in hits if page is not None and h.document_id == hit.document_id
+                and h.location.page == page - 1 and _unfinished(h) is not None]
+        # the passage that ends at its page's foot (its number under it), not one a chunk cut
+        before = next((h for h in ends if _at_foot(h)), ends[0] if ends else None)
+        begun = _unfinished(before) if before is not None else None
+        tail = [*lines[:head], *([f"{begun[1]} {fragment}"] if begun else []),
+                *([rest] if rest else []), *lines[head + 1:]]
+        out[id(hit)] = "\n".join(tail)
+        if before is not None and begun is not None:
+            out[id(before)] = "\n".join([*begun[0], f"{begun[1]} {fragment}"])
+    return out
+
+
+def _word_cut_off(lines: Sequence[str], n: int) -> bool:
+    """Line `n` is a word or two the text layer left alone, its sentence going on in lowercase
+    on the next line ("Freight" / "revenue increased …"): no heading, no page's opening."""
+    return len(lines[n].split()) <= 2 and n + 1 < len(lines) and \
+        lines[n + 1].strip()[:1].islower()
+
+
+def _at_foot(hit: SearchHit) -> bool:
+    """The passage ends with its page's number: it runs to the foot of the page."""
+    lines = [line.strip() for line in body(hit.text).splitlines() if line.strip()]
+    return bool(lines) and lines[-1].isdigit() and len(lines[-1]) <= 4
+
+
+def _unfinished(hit: SearchHit) -> tuple[list[str], str] | None:
+    """A passage that ends mid-sentence, its page number aside: its lines before that
+    sentence and the sentence's start ("… operating leases related to")."""
+    lines = body(hit.text).splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].strip().isdigit()):
+        lines.pop()  # the page's number under its text
+    lines = unwrap("\n".join(lines)).splitlines()  # the sentence's lines as one
+    if not lines or lines[-1].rstrip()[-1:] in ".!?:;|" or figure_row(lines[-1]):
+        return None
+    said = sentences(lines[-1])
+    if not said or _heading_shaped(lines[-1]):
+        return None
+    start = said[-1]
+    kept = lines[-1][: lines[-1].rfind(start)].rstrip() if start in lines[-1] else ""
+    return [*lines[:-1], *([kept] if kept else [])], start
 
 
 def _continued(tables: list[Table]) -> list[Table]:
@@ -301,39 +379,84 @@ def _add_sentence(pool: _Pool, span: Span, said: str, heading: str) -> None:
     pool.under.append(stems_of(heading))
 
 
-def _sentences(text: str) -> list[tuple[str, str, str]]:
+def _sentences(text: str) -> list[tuple[str, str, str, bool]]:
     """The passage's sentences, each with the heading it stands under and the sentence before
     it under that heading: each heading line apart (a page header, "Capital Allocation" above
     its paragraph is no part of the paragraph's first sentence), and each lead-in that ends in
     a colon also with the short lines it introduces ("our credit ratings were as follows:" with
-    "Long-term debt A2 A A")."""
+    "Long-term debt A2 A A"); a lead-in's bulleted items, all of them, flagged as such."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
-    for line in body(text).splitlines():
-        if _heading_shaped(line):
+    bullets: set[str] = set()  # the opening words of each bulleted item
+    lines = body(text).splitlines()
+    for n, line in enumerate(lines):
+        if (item := bullet_item(line)) is not None:
+            bullets.add(item[:_ITEM_OPENING])
+        # a word left alone on its line, its sentence going on in lowercase below ("Freight" /
+        # "revenue increased …"), is no heading: the text layer broke the line
+        if _heading_shaped(line) and not _word_cut_off(lines, n):
             blocks += [("", [line.strip()]), (line.strip(), [])]
         else:
             blocks[-1][1].append(line)
-    triples: list[tuple[str, str, str]] = []
+    triples: list[tuple[str, str, str, bool]] = []
     for heading, block in blocks:
         said = sentences("\n".join(block)) if block else []
-        triples += [(s, heading, said[i - 1] if i else "") for i, s in enumerate(said)]
-    pairs = [(s, heading) for s, heading, _ in triples]
-    out = [s for s, _ in pairs]
-    for i, (sentence, heading) in enumerate(list(pairs)):
+        triples += [(s, heading, said[i - 1] if i else "", False) for i, s in enumerate(said)]
+    out = [s for s, _, _, _ in triples]
+    outer, outer_at = "", 0  # a lead-in whose items are lists of their own
+    for i, (sentence, heading, before, _) in enumerate(list(triples)):
+        if i - outer_at > _MOST_ITEMS * 3:
+            outer = ""  # too far below it to be one of its lists (an item may look a heading)
         if not sentence.rstrip().endswith(":"):
             continue
-        listed = [sentence]
-        for nxt in out[i + 1:i + 6]:
-            if len(nxt) > 80 and nxt.rstrip().endswith("."):
+        if i + 1 < len(out) and out[i + 1].rstrip().endswith(":") and \
+                len(out[i + 1]) <= _NESTED_LEAD_IN:
+            # "Significant announcements included the following:" over "First Quarter:"
+            outer, outer_at = sentence, i
+            continue
+        # an inner list ("Fourth Quarter 2025: iPhone 17; …") is read under its outer lead-in
+        listed = [outer, sentence] if outer and len(sentence) <= _NESTED_LEAD_IN else [sentence]
+        bulleted = False  # the lead-in's items are marked: the list runs to its last item
+        for k, nxt in enumerate(out[i + 1:i + 1 + _MOST_ITEMS]):
+            item = nxt[:_ITEM_OPENING] in bullets or _ends_item(nxt)
+            # the item after "…; and" closes the list, however long
+            last = not item and len(listed) > 1 and _ends_item(listed[-1]) and \
+                not listed[-1].rstrip().endswith(":")
+            if k >= _MOST_LINES and not bulleted:
+                break
+            if bulleted and not (item or last):
+                break  # the marked list has ended
+            after = out[i + k + 2] if i + k + 2 < len(out) else ""
+            if not item and (nxt.rstrip().endswith(":") or (
+                    k and _heading_shaped(nxt) and len(after) > 80)):
+                break  # the next list's lead-in, or a heading over a paragraph below the items
+            # an inner list's first item, however long, is its own ("Fourth Quarter 2023:
+            # iPhone 15 …; and Apple Watch Series 9 …")
+            first = k == 0 and listed[0] == outer != ""
+            if not (item or last or first) and len(nxt) > 80 and nxt.rstrip().endswith("."):
                 break  # a sentence of its own, not an item of the list
-            if any(a.currency or abs(a.value or 0) >= 100 for a in find_amounts(nxt)):
+            if not (item or last) and any(a.currency or abs(a.value or 0) >= 100
+                                          for a in find_amounts(nxt)):
                 break  # a table of figures: read as its rows
             listed.append(nxt)
-            if sum(map(len, listed)) > 300:
+            bulleted = bulleted or item
+            if last or sum(map(len, listed)) > (LISTED_QUOTE if bulleted else 300):
                 break
-        if len(listed) > 1:
-            triples.append((" ".join(listed), heading, ""))
+        if len(listed) > 1 + (listed[0] == outer != ""):
+            # a lead-in and its bulleted reasons ("The decrease reflected the net impact of:")
+            # are read with the sentence before them, as the lead-in alone is
+            triples.append((" ".join(listed), heading, before if bulleted else "", bulleted))
     return triples
+
+
+def _ends_item(text: str) -> bool:
+    """A list's item, as a list's items end: with a semicolon ("changes in category sales
+    mix;"), or one and the joiner before the last item ("…; and")."""
+    words = text.rstrip().split()
+    if not words:
+        return False
+    if words[-1].lower() in _JOINERS and len(words) > 1:
+        return words[-2].endswith(";")
+    return words[-1].endswith(";")
 
 
 def _heading_shaped(line: str) -> bool:
@@ -577,7 +700,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     topics = [t for t in terms if names_topic(t)]
     years = _asked_years(frame)
-    parts = {p for p in frame.periods if _PART.match(p)}
+    parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
     now = frame.now and not years  # "currently", "today": the latest document, not an older one
@@ -617,6 +740,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
             continue
+        if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
+            continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
@@ -892,11 +1017,17 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
         said = {int(m) for m in YEAR.findall(span.text)}
-        parts = {p for p, _, _ in find_periods(span.text) if _PART.match(p)}
+        # a quarter named without its year ("in the fourth quarter") is of the year the sentence
+        # states, else of its document's
+        own = said or ({fiscal_year_of(doc.doc_date)} if doc is not None and doc.doc_date
+                       else set())
+        parts = quarters_in(span.text, own)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif said & years and (not asked_parts or parts & asked_parts):
             fit += PERIOD_FIT
+        elif asked_parts & parts:
+            fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
@@ -965,8 +1096,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
 
 def _another_part(text: str, frame: QuestionFrame) -> bool:
     """The text names a quarter or half, and not the one the question asks for."""
-    asked = {p for p in frame.periods if _PART.match(p)}
-    said = {p for p, _, _ in find_periods(text) if _PART.match(p)}
+    asked = set(frame.parts_of_year)
+    said = quarters_in(text, {int(y) for y in YEAR.findall(text)})
     return bool(asked and said and not said & asked)
 
 
@@ -1248,12 +1379,21 @@ def best_spans(ranked: Sequence[Span], *, limit: int = 3) -> list[Span]:
     for span in ranked:
         if len(out) >= limit:
             break
-        if all(span.text != s.text for s in out):
+        if all(not _says_again(span.text, s.text) for s in out):
             out.append(span)
     return out
 
 
+def _says_again(text: str, said: str) -> bool:
+    """The text is one already quoted, or one quoted holds it or it holds one (a sentence a
+    page break cut, read whole on both pages: "… physical stores. These charges …")."""
+    core, before = text.rstrip(" .…"), said.rstrip(" .…")
+    return core == before or (min(len(core), len(before)) >= _SAID_AGAIN and (
+        core in before or before in core))
+
+
 _PART_REACH = 12  # how far down the ranking another part's row is looked for
+_SAID_AGAIN = 60  # how long a quote must be for one holding it to say it again
 
 
 def statement_rows(evidence: Evidence) -> list[Span]:

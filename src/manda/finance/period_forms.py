@@ -18,12 +18,16 @@ from dataclasses import dataclass
 
 from manda.vocabulary import vocabulary
 
-__all__ = ["FORM_KINDS", "FormReader", "ordinals"]
+__all__ = ["ALONE_KINDS", "FORM_KINDS", "FormReader", "ordinals"]
 
 # what a form of each `periods:` list says: the label it is read into
 FORM_KINDS = ("quarters", "halves", "years", "year_ended", "quarter_ended", "half_ended",
               "trailing")
-_PLACEHOLDER = re.compile(r"(\{n\}|\{nth\}|\{year\}|\{yy\}|\{date\}|\{month\})")
+# a quarter named without its year ("the fourth quarter", "Q4", "three months ended December
+# 31"): read apart, as a quarter of the year its text or document states
+ALONE_KINDS = ("quarter_alone",)
+_PLACEHOLDER = re.compile(
+    r"(\{n\}|\{nth\}|\{year\}|\{yy\}|\{date\}|\{month\}|\{monthday\})")
 _TOKEN = re.compile(r"\[[^\]]*\]|[^\s\[]+")
 
 
@@ -58,11 +62,12 @@ class FormReader:
         return self.kinds[form], values
 
     @classmethod
-    def compile(cls, places: Mapping[str, str]) -> FormReader:
-        """Every language's forms, the longest first; `places` gives each placeholder's pattern
-        (`{nth}` is built from the ordinals), with no groups of its own."""
+    def compile(cls, places: Mapping[str, str], kinds: tuple[str, ...] = FORM_KINDS
+                ) -> FormReader:
+        """Every language's forms of `kinds`, the longest first; `places` gives each
+        placeholder's pattern (`{nth}` is built from the ordinals), with no groups of its own."""
         forms = [(kind, form) for lang in vocabulary().languages.values()
-                 for kind in FORM_KINDS for form in getattr(lang.periods, kind)]
+                 for kind in kinds for form in getattr(lang.periods, kind)]
         forms.sort(key=lambda kf: -len(_TOKEN.findall(kf[1])))  # a longer form is tried first
         nth = "|".join(re.escape(w) for w in sorted(ordinals(), key=len, reverse=True))
         places = {**places, "{nth}": nth or r"(?!x)x"}

@@ -16,19 +16,21 @@ import calendar
 import re
 from datetime import date
 
-from manda.finance.period_forms import FormReader, ordinals
+from manda.finance.period_forms import ALONE_KINDS, FormReader, ordinals
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import MULTIPLIER, THOUSANDS_UNITS, alternatives, unit_lead
 
 __all__ = [
     "find_dates",
     "find_periods",
+    "is_part_of_year",
     "month_period",
     "parse_date",
     "parse_period",
     "period_end",
     "period_sort_key",
     "previous_period",
+    "quarters_in",
     "same_quarter_last_year",
     "year_of",
 ]
@@ -86,6 +88,11 @@ _MONTH_TEXT = (rf"{_DATE_TEXT}|{_MONTH}{LINK_AFTER}\s*(?:[-/'’]\s*)?{_YEAR4}"
 _FORMS = FormReader.compile({
     "{n}": "[1-4]", "{year}": _YEAR4, "{yy}": r"['’]\s*\d{2}", "{date}": _DATE_TEXT,
     "{month}": _MONTH_TEXT})
+# A quarter named without its year ("the fourth quarter", "Q4", "three months ended December
+# 31"): `quarter_alone:` in each file, `{monthday}` a month and its day without the year.
+_MONTH_DAY = (rf"\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+{LINK_BEFORE}{_MONTH}(?!\s*,?\s*\d)"
+              rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?!\s*,?\s*\d)")
+_ALONE = FormReader.compile({"{n}": "[1-4]", "{monthday}": _MONTH_DAY}, kinds=ALONE_KINDS)
 # "FY2023/24", "2023/24", "GJ 2023/24", "FY 23-24": a fiscal year named by both calendar years it
 # spans is labelled by the year it ends in, like "FY2024" (and like the audited "2024" column).
 # "FY", "GJ" (written against the year: "FY2024"), or a fiscal year in words
@@ -437,6 +444,39 @@ def period_end(period: str, fiscal_year_end: tuple[int, int] | None = None) -> d
         year = int(m.group(2)) - (1 if month > year_end_month else 0)
         return _month_end(year, month)
     return _as_of(period)
+
+
+# a part of a year as Manda spells it, of a calendar or a fiscal year: "Q4 2025", "Q4 FY2025",
+# "H1 2024"
+_PART_OF_YEAR = re.compile(r"^[QH][1-4] (?:FY)?\d{4}$")
+
+
+def is_part_of_year(period: str) -> bool:
+    """A quarter or half of a year ("Q4 2025", "Q4 FY2025", "H1 2024"), not a year or a date."""
+    return bool(_PART_OF_YEAR.match(period)) and not period.startswith(("H3", "H4"))
+
+
+def quarters_in(text: str, years: set[int] | frozenset[int] = frozenset()) -> set[str]:
+    """The quarters and halves a text states: those it writes with their year ("Q3 2025",
+    "third quarter of 2025"), and those it names without one ("the fourth quarter", "Q4",
+    "three months ended December 31") as the quarter of each of `years` (the years the text or
+    its document states)."""
+    found = [(p, a, b) for p, a, b in find_periods(text) if is_part_of_year(p)]
+    out = {p for p, _, _ in found}
+    for m in _ALONE.pattern.finditer(text):
+        if any(a < m.end() and m.start() < b for _, a, b in found):
+            continue  # the quarter of a year the text writes ("fourth quarter of 2024")
+        _, values = _ALONE.read(m)
+        if "monthday" in values:
+            day = re.search(_MONTH, values["monthday"], _FLAGS)
+            number = (_month(day.group(0)) - 1) // 3 + 1 if day else None
+        elif "n" in values:
+            number = int(values["n"])
+        else:
+            number = _ORDINAL_WORDS.get(values.get("nth", "").lower())
+        if number is not None and 1 <= number <= 4:
+            out |= {f"Q{number} {year}" for year in years}
+    return out
 
 
 def year_of(period: str | None) -> int | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -239,7 +239,7 @@ class HybridSearch:
         hits = [h.model_copy(update={"channel_scores": channels[h.chunk_id]})
                 if h.chunk_id in channels else h for h in hits]
         if siblings:  # a merged location shows every retrieved passage of it, in reading order
-            hits = [h.model_copy(update={"text": "\n".join(
+            hits = [h.model_copy(update={"text": joined_passages(
                 shown_text(c) for c in sorted(siblings[h.chunk_id], key=lambda c: c.ordinal))})
                 if len(siblings.get(h.chunk_id, ())) > 1 else h for h in hits]
         if self._reranker is not None and hits:
@@ -451,6 +451,34 @@ def read_a_question(question: str = "What was the gross margin trend of Q3 2024 
     vocabulary, line items and statements compiled and cached before the first real one."""
     reading = read_query(question)
     line_item_matcher(list(reading.line_items))("Revenue 5,200")
+
+
+MIN_OVERLAP = 20  # the shortest run of text two neighbouring chunks are taken to share
+MAX_OVERLAP = 800  # the longest looked for (chunking overlaps neighbours by a few sentences)
+
+
+def joined_passages(texts: Iterable[str]) -> str:
+    """The passages of one place as one text, in reading order: where a passage opens with the
+    text the one before it ends with (neighbouring chunks overlap), that text is said once, so
+    no sentence reads twice ("… in the fourth For the year ended … in the fourth quarter")."""
+    out = ""
+    for text in texts:
+        shared = _overlap(out, text)
+        if not out:
+            out = text
+        elif shared:
+            out += text[shared:]
+        else:
+            out += "\n" + text
+    return out
+
+
+def _overlap(before: str, after: str) -> int:
+    """How many opening characters of `after` end `before` (0 below MIN_OVERLAP)."""
+    for size in range(min(len(before), len(after), MAX_OVERLAP), MIN_OVERLAP - 1, -1):
+        if before.endswith(after[:size]):
+            return size
+    return 0
 
 
 def merge_sub_queries(lists: Sequence[Sequence[ScoredId]]) -> list[ScoredId]:

@@ -262,6 +262,9 @@ class PeriodWords(_File):
     quarter_ended: tuple[str, ...] = ()
     half_ended: tuple[str, ...] = ()
     trailing: tuple[str, ...] = ()  # the twelve months to a month: "LTM {month}"
+    # a quarter named without its year ("the {nth} quarter", "Q{n}", "three months ended
+    # {monthday}"): a quarter of the year its text or document states
+    quarter_alone: tuple[str, ...] = ()
     ordinals: dict[str, int] = {}  # premier: 1, troisième: 3, tercer: 3
     # words beside a year in a column header that keep it a year ("Actual 2023", "Ist 2024")
     header_words: tuple[str, ...] = ()
@@ -328,6 +331,9 @@ class LanguageFile(_File):
     # reading a question's words (manda.agent.relevance): the endings a word is stemmed of, and
     # the words a deal team uses for the same thing, by concept (its key is its own noun)
     stem_suffixes: tuple[str, ...] = ()
+    # the endings one word family's stems take in keyword search's (Snowball) stemmer, verb and
+    # noun ("acquir" / "acquisit", "reduc" / "reduct"): a question's word finds both
+    stem_families: tuple[tuple[str, str], ...] = ()
     concepts: dict[str, tuple[str, ...]] = {}
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized

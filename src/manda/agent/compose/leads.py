@@ -121,7 +121,7 @@ def moved(new: Figure, old: Figure) -> str:
 def _part_not_stated(span: Span, chosen: Figure, ask: Ask) -> str | None:
     """The quarter or half asked ("Q4 2025") where the row's figure is for the whole year: the
     part, to say the documents state the year, not it."""
-    parts = [p for p in ask.frame.periods if p[:1] in "QH" and p[1:2].isdigit()]
+    parts = ask.frame.parts_of_year
     if not parts or span.row is None or label_periods(span.row):
         return None
     said = parse_period(chosen.column) or ""

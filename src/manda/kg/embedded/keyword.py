@@ -48,6 +48,7 @@ from manda.kg.embedded.ivf import store_id
 from manda.kg.embedded.keyword_files import DealFolder, Stamp, WorkingCopy
 from manda.kg.embedded.sql import batched, marks
 from manda.kg.port import ScoredId
+from manda.vocabulary import vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +107,7 @@ def keyword_query(question: str) -> tantivy.Query | None:
     stems: list[str] = []
     for term in query_terms(question):
         stems += analyzer.analyze(term)
-    clauses = [
-        (tantivy.Occur.Should, tantivy.Query.term_query(schema, "text", stem, "freq"))
-        for stem in dict.fromkeys(stems)
-    ]
+    clauses = [(tantivy.Occur.Should, _family_query(schema, stem)) for stem in dict.fromkeys(stems)]
     for phrase in query_phrases(question):
         words = analyzer.analyze(phrase)
         if len(words) > 1:
@@ -117,6 +115,35 @@ def keyword_query(question: str) -> tantivy.Query | None:
                 (tantivy.Occur.Should, tantivy.Query.phrase_query(schema, "text", words))
             )
     return tantivy.Query.boolean_query(clauses) if clauses else None
+
+
+SIBLING_BOOST = 0.8  # a word's other form ("acquisition" for "acquire") weighs a little less
+
+
+def stem_family(stem: str) -> list[str]:
+    """The stems of a word's other forms, verb and noun ("acquir": "acquisit"; "reduct":
+    "reduc"), by the endings `stem_families` gives (at least three letters before one)."""
+    out: list[str] = []
+    for pair in _FAMILIES:
+        for own, other in (pair, pair[::-1]):
+            if stem.endswith(own) and len(stem) - len(own) >= 3:
+                out.append(stem[: -len(own)] + other)
+    return [s for s in dict.fromkeys(out) if s != stem]
+
+
+def _family_query(schema: tantivy.Schema, stem: str) -> tantivy.Query:
+    """The stem's term, or, where the word has other forms, the best of them: one term."""
+    term = tantivy.Query.term_query(schema, "text", stem, "freq")
+    siblings = stem_family(stem)
+    if not siblings:
+        return term
+    return tantivy.Query.disjunction_max_query([term, *(
+        tantivy.Query.boost_query(tantivy.Query.term_query(schema, "text", s, "freq"),
+                                  SIBLING_BOOST) for s in siblings)])
+
+
+_FAMILIES: tuple[tuple[str, str], ...] = tuple(
+    (a, b) for lang in vocabulary().languages.values() for a, b in lang.stem_families)
 
 
 class _Mismatch(Exception):
