@@ -82,8 +82,12 @@ def test_the_halves_are_fixed_by_the_id_hash_so_tuning_cannot_move_a_question() 
     for q in questions:
         first = hashlib.sha256(q["id"].encode()).digest()[0]
         assert q["split"] == ("dev" if first % 2 == 0 else "heldout"), q["id"]
-    held = sum(q["split"] == "heldout" for q in questions)
-    assert 0.35 * len(questions) <= held <= 0.65 * len(questions)
+    # Probe questions ("-p-") are added to the dev half on purpose, their ids chosen to hash even;
+    # the halves are balanced among the questions written before the split was used.
+    drawn = [q for q in questions if "-p-" not in q["id"]]
+    held = sum(q["split"] == "heldout" for q in drawn)
+    assert 0.35 * len(drawn) <= held <= 0.65 * len(drawn)
+    assert all(q["split"] == "dev" for q in questions if "-p-" in q["id"])
 
 
 def test_rendering_keeps_one_pdf_page_per_stored_page(tmp_path: Path) -> None:
