@@ -37,7 +37,8 @@ _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(s
            "listed": "L", "first": "A", "last": "B", "role": "CFO", "since": "2021",
            "what": "CFO", "charge": "€0.4m", "days": 41, "query": "Umsatz", "roles": "legal",
            "label": "litigation", "subjects": "revenue", "subject": "revenue", "name": "Acme",
-           "topic": "litigation", "items": "Alder; Birch"}
+           "topic": "litigation", "items": "Alder; Birch", "amount": "€2.4m",
+           "schedule": "the schedule", "caption": "C", "rows": "2026 1,250; 2027 2,400"}
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es"])

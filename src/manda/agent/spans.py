@@ -70,9 +70,9 @@ from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
-           "captions_table", "fiscal_year_of", "fits_kind", "label_periods", "lists_things",
-           "names_a_table", "question_verb", "rank_spans", "statement_row", "statement_rows",
-           "states_forecast", "totals_row"]
+           "captions_table", "fiscal_year_of", "fits_kind", "heading_shaped", "label_periods",
+           "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
+           "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -128,6 +128,7 @@ _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKi
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
+_COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
 
 @dataclass(frozen=True)
@@ -300,7 +301,7 @@ def _sentences(text: str) -> list[tuple[str, str, str]]:
     "Long-term debt A2 A A")."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in body(text).splitlines():
-        if _heading_shaped(line):
+        if heading_shaped(line):
             blocks += [("", [line.strip()]), (line.strip(), [])]
         else:
             blocks[-1][1].append(line)
@@ -327,7 +328,7 @@ def _sentences(text: str) -> list[tuple[str, str, str]]:
     return triples
 
 
-def _heading_shaped(line: str) -> bool:
+def heading_shaped(line: str) -> bool:
     """A line shaped as a heading or a page header: a few words, nearly all capitalised, with
     no sentence's ending ("MANAGEMENT'S DISCUSSION AND ANALYSIS", "Liquidity and Capital
     Resources", "Table of Contents")."""
@@ -419,6 +420,11 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
     caption = [c for c in table.caption if c]
+    if not primary and _COUNT_ROW.search(" ".join(caption[-2:])) and not any(
+            "$" in c for r in table.rows for c in r.cells.values()):
+        # "Change in Number of Stores", "Vehicle deliveries": a table of counts, its figures no
+        # money at any scale (a page's "(in thousands)" footnote to another table included)
+        scale, currency = StatementScale("", 1.0, None, False, None), None
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # dated columns of a P&L or a cash-flow statement end its periods
@@ -551,6 +557,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     if frame.answer_kind == "list" and (verb := _verb_of(frame.text, core)) is not None:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
+    # "How many stores did Target operate?": the verb is how a count is asked; the things
+    # counted are what a span must say
+    verb = frame.verb if frame.verb in core and len(core) > 1 else None
+    if verb is not None and frame.counted:
+        weight[verb] /= 2
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
@@ -633,6 +644,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
+        if verb is not None and span.row is not None and (
+                (own := label_subject(span.row.label)) is not None
+                and not _same_metric(own, frame.subjects)):
+            # "operate" of "How many stores did Target operate?" is no word of "Operating income"
+            matched.discard(verb)
+            loose.discard(verb)
         part = bool(items) and _part_of_item(span, items, core)
         # a line item asked placed in another asked ("share-based payments" added back to reach
         # underlying EBITDA), or any row a question says its metric leaves out ("what charge
@@ -878,8 +895,9 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:  # a row of the things counted, its figures no money or rate
             counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]
             money = statement_scale([span.row.label]).currency  # "Employee costs (£m)"
+            # "Common stock ($0.01 par value; … shares outstanding)": an aside names no count
             return KIND_FIT + ROW_FIGURE if counts and not money and names_counted(
-                f"{span.group} {span.row.label}", frame.counted) else -KIND_MISS
+                f"{span.group} {without_asides(span.row.label)}", frame.counted) else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
@@ -1019,20 +1037,9 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
 
 
 def question_verb(frame: QuestionFrame) -> str | None:
-    """The question's own verb, as one of its terms, where an auxiliary stands before it: the
-    last of the first run of its terms after the auxiliary ("acquire" of "Which businesses did
-    Uber acquire in 2021?", "sell" of "… does the group sell in Europe?")."""
-    aux = _AUXILIARY.search(frame.text)
-    if aux is None:
-        return None
-    run: list[str] = []
-    for word in _WORD.findall(frame.text[aux.end():]):
-        term = next((t for t in frame.ranking.terms if term_in(t, stems_of(word))), None)
-        if term is None and run:
-            break
-        if term is not None:
-            run.append(term)
-    return run[-1] if run else None
+    """The question's own verb, as one of its terms, where an auxiliary stands before it
+    (`QuestionFrame.verb`: "acquire" of "Which businesses did Uber acquire in 2021?")."""
+    return frame.verb
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

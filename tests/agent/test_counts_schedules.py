@@ -1,0 +1,153 @@
+"""Counts and schedules whose rows are years (issue 25): a count read from a table of counts
+leads with its number, never as money; a question's verb is no line item's word; a schedule's
+year row is the amount due in that year and its total the whole; a count of shares stated at a
+date is a count. The documents below are written for the tests; none is a filing's text."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose import compose
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.schedules import answer as schedule_answer
+from manda.agent.compose.schedules import schedules
+from manda.agent.frame import read_question
+from manda.agent.kinds import states_count
+from manda.agent.relevance import stems_of, term_in
+from manda.agent.spans import balance_side, rank_spans
+
+OUTLETS = "\n".join([
+    "Outlet Data",
+    "Change in Number of Outlets 2025 2024",
+    "2025 | 2024",
+    "Beginning outlet count | 2025: 812 | 2024: 790",
+    "Opened | 2025: 25 | 2024: 24",
+    "Closed | 2025: (3) | 2024: (2)",
+    "Ending outlet count | 2025: 834 | 2024: 812",
+    "(a)In thousands; reflects total floor area less office space.",
+])
+INCOME = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(millions)",
+    "2025 | 2024",
+    "Operating income | 2025: $3,120 | 2024: $2,950",
+])
+
+
+def test_a_plural_and_its_singular_are_one_word_either_way_round() -> None:
+    assert term_in("stor", stems_of("Ending store count"))
+    assert term_in("outlet", stems_of("Number of outlets"))
+
+
+def test_the_questions_verb_is_how_it_asks_not_what() -> None:
+    frame = read_question("How many outlets did Northwind operate at the end of fiscal 2025?")
+    assert frame.verb == "operate" and frame.counted == ("outlets",)
+    assert read_question("How much does Northwind have to repay in 2027?").verb == "repa"
+    # the company named after the auxiliary is whom it asks about, and counts nothing
+    assert read_question("How many Northwind shares were outstanding?").counted == ("shares",)
+
+
+def test_a_count_table_leads_with_its_number_not_as_money_nor_operating_income() -> None:
+    ask = _ask("How many outlets did the company operate at the end of fiscal 2025?")
+    evidence = _evidence(OUTLETS, INCOME)
+    ranked = rank_spans(ask.frame, evidence)
+    top = ranked[0]
+    assert top.row is not None and top.row.label == "Ending outlet count"
+    assert not any("Operating income" in s.text for s in ranked)  # "operate" is no line item
+    assert all(f.unit is None for f in top.figures())  # no "(a) In thousands" footnote, no $
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert first.startswith("Ending outlet count was 834 in") and "$" not in first
+
+
+def test_a_roll_forwards_first_and_last_rows_are_its_two_ends() -> None:
+    assert balance_side("Beginning outlet count", row=True) == "opening"
+    assert balance_side("Ending outlet count", row=True) == "closing"
+
+
+def test_a_count_stated_at_a_date_is_a_count_of_the_things_before_the_date() -> None:
+    assert states_count("Number of shares of common stock outstanding as of January 28, 2026 "
+                        "5,120,330,100", ("shares",))
+    assert states_count("Total shares of common stock outstanding as of March 4, 2026, were "
+                        "210,400,512.", ("shares",))
+    assert not states_count("Revenue was $5,120 million as of January 28, 2026.", ("shares",))
+
+
+MATURITIES = "\n".join([
+    "Note 9 – Borrowings",
+    "The future principal payments for the Company's notes as of June 30, 2025, are as follows "
+    "(in millions):",
+    "2026 $1,250",
+    "2027 2,400",
+    "2028 900",
+    "Thereafter 6,100",
+    "Total notes principal $10,650",
+])
+LEASES = "\n".join([
+    "Lease liability maturities as of June 30, 2025, are as follows (in millions):",
+    "OperatingLeases FinanceLeases Total",
+    "2026 $300 $40 $340",
+    "2027 280 30 310",
+    "2028 250 20 270",
+    "Thereafter 900 60 960",
+    "Total undiscounted liabilities 1,730 150 1,880",
+    "Less: Imputed interest (230) (20) (250)",
+    "Total lease liabilities $1,500 $130 $1,630",
+])
+COMMITMENTS = "\n".join([
+    "Contractual Obligations",
+    "The following summarizes the payments due by fiscal year for our contractual obligations "
+    "as of June 30, 2025:",
+    "(In millions) 2026 2027 Thereafter Total",
+    "Borrowings principal and interest $1,600 $2,700 $7,000 $11,300",
+    "Purchase commitments 4,000 1,000 500 5,500",
+    "Total $5,600 $3,700 $7,500 $16,800",
+])
+
+
+def test_a_schedules_rows_are_years_its_rest_and_its_whole() -> None:
+    found = schedules(_evidence(MATURITIES))
+    assert len(found) == 1
+    entries = {e.label: e for e in found[0].entries}
+    assert entries["2027"].year == 2027 and entries["Thereafter"].rest
+    assert entries["Total notes principal"].total and found[0].as_of is not None
+
+
+def test_the_amount_due_in_a_year_is_its_row_with_the_schedules_date() -> None:
+    ask = _ask("How much of the notes principal is due in 2027?")
+    assert ask.frame.schedule and not ask.frame.timeline
+    draft = schedule_answer(ask, _evidence(MATURITIES))
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert first.startswith("$2.4 billion falls due in 2027")
+    assert "30 June 2025" in first and "$10.7 billion in all" in first
+
+
+def test_the_years_after_the_last_listed_are_its_thereafter_row() -> None:
+    ask = _ask("How much of the notes principal is due after 2028?")
+    assert ask.frame.schedule_after
+    draft = schedule_answer(ask, _evidence(MATURITIES))
+    assert draft is not None and draft.text.startswith("$6.1 billion falls due after 2028")
+
+
+def test_the_whole_of_several_columns_is_the_total_column_and_first_total() -> None:
+    ask = _ask("What are the total undiscounted lease payments, operating and finance together?")
+    draft = schedule_answer(ask, _evidence(LEASES))
+    assert draft is not None and draft.text.startswith("$1.88 billion in all")
+    ask = _ask("What are the total operating lease payments due?")
+    draft = schedule_answer(ask, _evidence(LEASES))
+    assert draft is not None and draft.text.startswith("$1.73 billion in all")
+
+
+def test_a_schedule_across_a_header_of_years_is_read_by_its_lines() -> None:
+    ask = _ask("What are the total contractual obligations?")
+    draft = schedule_answer(ask, _evidence(COMMITMENTS))
+    assert draft is not None and draft.text.startswith("$16.8 billion in all (Total)")
+    ask = _ask("How much of the purchase commitments is due in 2027?")
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$1.0 billion falls due in 2027")
+
+
+def test_a_question_of_no_schedule_is_left_to_the_other_shapes() -> None:
+    assert not _ask("What was operating income in 2025?").frame.schedule
+    assert not _ask("When do the notes mature?").frame.schedule
+    assert schedule_answer(_ask("How much rent is due in 2027?"), _evidence(MATURITIES)) is None
