@@ -32,6 +32,7 @@ _HEDGED = _V.cues("hedged_statement")  # "if we need to", "could", "pourrait"
 _REFERRED = _V.cues("change_referred")  # "The decrease was …", "Cette hausse …"
 _CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a reculé"
 _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
+_SHARES = _V.cues("shares_counted")  # "shares", "common stock", "ordinary shares", "actions"
 _PLACE = _V.cues("place_lead").around(tail=r"\s+(?P<name>[A-ZÀ-Þ][a-zà-ÿ]+)")
 _MONTHS = _V.month_names()
 _EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's words ("staff") match
@@ -140,11 +141,12 @@ def counts_people(counted: Sequence[str]) -> bool:
 
 def names_counted(words: str, counted: Sequence[str]) -> bool:
     """The words name the things counted (people in any of their words: "team members" for
-    "how many employees")."""
+    "how many employees"; shares in theirs: "common stock outstanding" for "how many shares")."""
     stems = stems_of(words)
     own = content_terms(" ".join(counted))
     return bool(own) and (all(term_in(t, stems) for t in own) or (
-        counts_people(counted) and _PEOPLE.found(words)))
+        counts_people(counted) and _PEOPLE.found(words)) or (
+        _SHARES.found(" ".join(counted)) and _SHARES.found(words)))  # "common stock outstanding"
 
 
 def states_place(text: str) -> bool:

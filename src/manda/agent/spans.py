@@ -11,6 +11,7 @@ answer that no composed shape gives; its coverage is the confidence the not-foun
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Sequence
@@ -859,10 +860,17 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif said & years and (not asked_parts or parts & asked_parts):
             fit += PERIOD_FIT
+        if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
+            fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def _month_of(day: date) -> str:
+    """A date's month as a period is written ("Feb 2022")."""
+    return f"{calendar.month_abbr[day.month]} {day.year}"
 
 
 def _column_fiscal_year(header: str) -> int | None:
