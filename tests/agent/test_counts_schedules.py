@@ -56,7 +56,7 @@ def test_a_count_table_leads_with_its_number_not_as_money_nor_operating_income()
     assert not any("Operating income" in s.text for s in ranked)  # "operate" is no line item
     assert all(f.unit is None for f in top.figures())  # no "(a) In thousands" footnote, no $
     first = evidence_answer(ask, evidence).text.splitlines()[0]
-    assert first.startswith("Ending outlet count was 834 in") and "$" not in first
+    assert first.startswith("Ending outlet count was 834 at 31 December 2025") and "$" not in first
 
 
 def test_a_roll_forwards_first_and_last_rows_are_its_two_ends() -> None:
@@ -151,3 +151,25 @@ def test_a_question_of_no_schedule_is_left_to_the_other_shapes() -> None:
     assert not _ask("What was operating income in 2025?").frame.schedule
     assert not _ask("When do the notes mature?").frame.schedule
     assert schedule_answer(_ask("How much rent is due in 2027?"), _evidence(MATURITIES)) is None
+
+
+def test_a_count_of_shares_is_named_by_its_stock_and_an_aside_names_none() -> None:
+    assert states_count("The number of shares of the registrant's common stock outstanding as "
+                        "of February 22, 2026 was 812,004,310.", ("shares",))
+    ask = _ask("How many shares of common stock were outstanding in February 2026?")
+    evidence = _evidence(
+        "The number of shares of the registrant's common stock outstanding as of February 22, "
+        "2026 was 812,004,310.",
+        "CONSOLIDATED BALANCE SHEETS\n(in millions)\n2025 | 2024\n"
+        "Common stock ($0.01 par value; 900 shares outstanding) | 2025: $9 | 2024: $9")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "812,004,310" in first and "$9" not in first
+
+
+def test_what_is_left_of_a_program_that_may_yet_be_used_is_stated_not_hedged() -> None:
+    ask = _ask("How much is left under the share repurchase program?")
+    evidence = _evidence(
+        "As of December 31, 2025, the dollar value of shares that may yet be purchased under "
+        "the program is $4.1 billion.",
+        "Future repurchases may be made in the open market if market conditions allow.")
+    assert "$4.1 billion" in rank_spans(ask.frame, evidence)[0].text

@@ -421,8 +421,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
     caption = [c for c in table.caption if c]
-    if not primary and _COUNT_ROW.search(" ".join(caption[-2:])) and not any(
-            "$" in c for r in table.rows for c in r.cells.values()):
+    counts = not primary and bool(_COUNT_ROW.search(" ".join(caption[-2:])))
+    if counts and not any("$" in c for r in table.rows for c in r.cells.values()):
         # "Change in Number of Stores", "Vehicle deliveries": a table of counts, its figures no
         # money at any scale (a page's "(in thousands)" footnote to another table included)
         scale, currency = StatementScale("", 1.0, None, False, None), None
@@ -446,7 +446,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
             _SHARE_COUNT.search(row.label)
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
                                currency=currency or (document_currency if per_share else None),
-                               flow=flow or per_share, year_end=year_end,
+                               # "Ending store count": the count at the year's end
+                               flow=(flow and not (counts and balance_side(
+                                   row.label, row=True) == "closing")) or per_share,
+                               year_end=year_end,
                                caption=" ".join(caption), statements=statements,
                                result=last if last != row.label else "", segment=segment))
         # the table's caption ("net sales by category") names what its rows measure: it counts
