@@ -173,3 +173,5 @@ def test_what_is_left_of_a_program_that_may_yet_be_used_is_stated_not_hedged() -
         "the program is $4.1 billion.",
         "Future repurchases may be made in the open market if market conditions allow.")
     assert "$4.1 billion" in rank_spans(ask.frame, evidence)[0].text
+    assert _ask("How much remained of the share repurchase program?").frame.remaining
+    assert not _ask("Why did the gross margin remain flat?").frame.remaining

@@ -142,6 +142,9 @@ class QuestionFrame:
     whole_sheet: bool = False  # the balance sheet, not the debt alone
     facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
     drawing: bool = False  # how much of a facility is drawn or left
+    # what is left of an authorization or a commitment ("how much is left under the buyback
+    # program?"): a sentence stating the remainder answers, not one of what was used
+    remaining: bool = False
     working_capital: bool = False
     facility: str | None = None  # the facility it names ("the revolver")
     reported: bool = False  # the reported figure, against the adjusted one
@@ -315,6 +318,7 @@ def read_question(question: str) -> QuestionFrame:
         whole_sheet=_cues("sheet_asked").found(text),
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
+        remaining=_cues("remaining_asked").found(text),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),

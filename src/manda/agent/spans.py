@@ -129,6 +129,7 @@ _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKi
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
+_REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
 _COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
 
@@ -707,6 +708,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         score += fit
         if fit <= 0 and frame.answer_kind in _STATED_KINDS:
             score -= ECHO * words  # it echoes the question and states nothing of the kind asked
+        if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
+                _REMAINDER.search(span.text):
+            score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"
         if span.row is None and states_forecast(span.text):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
