@@ -175,3 +175,9 @@ def test_what_is_left_of_a_program_that_may_yet_be_used_is_stated_not_hedged() -
     assert "$4.1 billion" in rank_spans(ask.frame, evidence)[0].text
     assert _ask("How much remained of the share repurchase program?").frame.remaining
     assert not _ask("Why did the gross margin remain flat?").frame.remaining
+
+
+def test_another_years_schedule_does_not_answer_a_balance_at_a_year_asked() -> None:
+    ask = _ask("How large were the notes principal payments due at the end of fiscal 2021?")
+    assert schedule_answer(ask, _evidence(MATURITIES)) is None
+    assert read_question("How many employees did the company have at the end of 2025?").verb is None

@@ -500,6 +500,8 @@ def _verb(text: str, ranking: QuestionTerms, entity: str | None) -> str | None:
     for word in letter_words(text[aux.end():]):
         if word.lower() in named and not run:
             continue  # the auxiliary's subject ("Amazon") is whom it asks about
+        if not run and word.lower() in _STOP:
+            return None  # "… does Apple have at the end of 2025": its verb is a word of form
         stems = stems_of(word)  # its own stem first: "employ" is no "people", its concept's
         term = next((t for t in ranking.terms if t in stems), None) or next(
             (t for t in ranking.terms if term_in(t, stems)), None)

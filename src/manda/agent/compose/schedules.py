@@ -22,7 +22,7 @@ from manda.agent.compose.leads import day_said
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import content_terms, stems_of, term_in
-from manda.agent.spans import heading_shaped, totals_row
+from manda.agent.spans import fiscal_year_of, heading_shaped, totals_row
 from manda.agent.unusual import body
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import (
@@ -33,7 +33,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.periods import find_dates
+from manda.finance.periods import find_dates, year_of
 from manda.vocabulary import vocabulary
 
 __all__ = ["Entry", "Schedule", "answer", "schedules"]
@@ -289,10 +289,12 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
              evidence.scope_words]
     found = [s for s in schedules(evidence) if scope is None or s.source.document_id in scope]
     best: tuple[float, int, Schedule, Entry] | None = None
+    asked = {y for p in frame.periods if (y := year_of(p)) is not None}
     for order, schedule in enumerate(found):
         entry = _pick(schedule, frame.years, frame.schedule_after)
-        if entry is None:
-            continue
+        if entry is None or (asked and schedule.as_of is not None and entry.year not in asked
+                             and fiscal_year_of(schedule.as_of) not in asked):
+            continue  # "at the end of fiscal 2023": another year's schedule does not answer
         covered = _coverage(schedule, terms)
         # a line that names more than is asked ("principal and interest") after one that does not
         extra = [t for t in content_terms(schedule.name)
