@@ -498,8 +498,9 @@ def _verb(text: str, ranking: QuestionTerms, entity: str | None) -> str | None:
     run: list[str] = []
     named = {w.lower() for w in letter_words(entity or "")}
     for word in letter_words(text[aux.end():]):
-        if word.lower() in named and not run:
-            continue  # the auxiliary's subject ("Amazon") is whom it asks about
+        if not run and (word.lower() in named or word.lower() in _DETERMINERS
+                        or word.lower() in _SUBJECT_NOUNS):
+            continue  # the auxiliary's subject ("Amazon", "the company") is whom it asks about
         if not run and word.lower() in _STOP:
             return None  # "… does Apple have at the end of 2025": its verb is a word of form
         stems = stems_of(word)  # its own stem first: "employ" is no "people", its concept's
@@ -635,6 +636,7 @@ _MONTH_NAMES = _V.month_names()
 _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
 _OWNER_BEFORE = _V.words("owner_before_name")
+_SUBJECT_NOUNS = _V.words("subject_nouns")  # "company", "group": the subject, named in general
 _AUXILIARY = _cues("question_auxiliary")  # "does", "did": the name asked stands after it
 
 
