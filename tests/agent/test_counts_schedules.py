@@ -182,3 +182,15 @@ def test_another_years_schedule_does_not_answer_a_balance_at_a_year_asked() -> N
     ask = _ask("How large were the notes principal payments due at the end of fiscal 2021?")
     assert schedule_answer(ask, _evidence(MATURITIES)) is None
     assert read_question("How many employees did the company have at the end of 2025?").verb is None
+
+
+def test_a_table_whose_rows_are_years_is_a_schedule_too() -> None:
+    evidence = _evidence("\n".join([
+        "Future minimum lease payments as of December 31, 2025 (in millions):",
+        "Year | Amount",
+        "2026 | Amount: $410", "2027 | Amount: 395", "2028 | Amount: 380",
+        "Thereafter | Amount: 1,200", "Total | Amount: $2,385"]))
+    ask = _ask("What are the total future minimum lease payments?")
+    draft = schedule_answer(ask, evidence)
+    assert draft is not None and draft.text.startswith("$2.39 billion in all (Total)")
+    assert "31 December 2025" in draft.text

@@ -23,6 +23,7 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans import fiscal_year_of, heading_shaped, totals_row
+from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import (
@@ -225,6 +226,29 @@ def _by_columns(lines: list[str], source: Source, currency: str | None) -> list[
     return out
 
 
+def _by_table(table: Table, source: Source, currency: str | None) -> list[Schedule]:
+    """A table whose rows are years ("2027 | Operating leases: 1,988 | Finance leases: 73"): one
+    schedule a column, as a run of lines is read."""
+    rows = [r for r in table.rows if r.cells]
+    if sum(1 for r in rows if _year(r.label) is not None) < _MIN_YEARS:
+        return []
+    caption = [c for c in table.caption if c]
+    lead = _lead_in(caption)
+    scale = statement_scale(caption)
+    as_of = _as_of(lead, caption)
+    out = []
+    for column in [h for h in table.header if h]:
+        entries = tuple(_entry(r.label, r.cells[column]) for r in rows
+                        if r.cells.get(column, "").strip() and lone_cell(r.cells[column]))
+        if not entries:
+            continue
+        money = currency or ("USD" if any("$" in e.cell for e in entries) else None)
+        name = "" if len(table.header) <= 2 else column
+        out.append(Schedule(lead, name, entries, source, scale, money, as_of,
+                            " ".join(c for c in caption if heading_shaped(c))))
+    return out
+
+
 def schedules(evidence: Evidence) -> list[Schedule]:
     """Every schedule by year the passages retrieved state, each once."""
     out: list[Schedule] = []
@@ -240,7 +264,9 @@ def schedules(evidence: Evidence) -> list[Schedule]:
         lines = [line for line in body(hit.text).splitlines() if "|" not in line]
         source = evidence.hit_source(hit)
         currency = currencies.get(hit.document_id)
-        for schedule in [*_by_rows(lines, source, currency), *_by_columns(lines, source, currency)]:
+        tables = [s for t in read_tables(hit.text) for s in _by_table(t, source, currency)]
+        for schedule in [*_by_rows(lines, source, currency), *_by_columns(lines, source, currency),
+                         *tables]:
             key = (hit.document_id, schedule.name, schedule.stated())
             if key not in seen:
                 seen.add(key)
