@@ -14,7 +14,7 @@ from manda.agent.compose.schedules import schedules
 from manda.agent.frame import read_question
 from manda.agent.kinds import states_count
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import balance_side, rank_spans
+from manda.agent.spans import balance_side, fits_kind, rank_spans
 
 OUTLETS = "\n".join([
     "Outlet Data",
@@ -194,3 +194,10 @@ def test_a_table_whose_rows_are_years_is_a_schedule_too() -> None:
     draft = schedule_answer(ask, evidence)
     assert draft is not None and draft.text.startswith("$2.39 billion in all (Total)")
     assert "31 December 2025" in draft.text
+
+
+def test_a_row_of_a_table_of_counts_counts_the_things_its_caption_names() -> None:
+    ask = _ask("How many new outlets did the company open in fiscal 2025?")
+    ranked = rank_spans(ask.frame, _evidence(OUTLETS))
+    opened = next(s for s in ranked if s.row is not None and s.row.label == "Opened")
+    assert fits_kind(opened, ask.frame)

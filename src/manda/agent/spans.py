@@ -910,9 +910,14 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:  # a row of the things counted, its figures no money or rate
             counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]
             money = statement_scale([span.row.label]).currency  # "Employee costs (£m)"
-            # "Common stock ($0.01 par value; … shares outstanding)": an aside names no count
-            return KIND_FIT + ROW_FIGURE if counts and not money and names_counted(
-                f"{span.group} {without_asides(span.row.label)}", frame.counted) else -KIND_MISS
+            # "Common stock ($0.01 par value; … shares outstanding)": an aside names no count;
+            # a row of a table of counts ("Opened" under "Change in Number of Stores") counts
+            # the things its caption names
+            named = names_counted(f"{span.group} {without_asides(span.row.label)}",
+                                  frame.counted) or (bool(_COUNT_ROW.search(span.caption))
+                                                     and names_counted(span.caption,
+                                                                       frame.counted[-1:]))
+            return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
