@@ -95,8 +95,9 @@ def states_count(text: str, counted: Sequence[str]) -> bool:
             return True
         after = " ".join(_until_small_word(letter_words(text[amount.end:amount.end + 90])[:AFTER]))
         before = " ".join(letter_words(_clause(_undated(text[:amount.start])))[-BEFORE:])
-        if names_counted(after, counted) or names_counted(before, counted):
-            return True
+        if names_counted(after, counted) or names_counted(before, counted) or (
+                _SHARES.found(" ".join(counted)) and _SHARES.found(before)):
+            return True  # "common stock outstanding … was 1,954,464,088" counts shares
     return False
 
 
@@ -141,12 +142,11 @@ def counts_people(counted: Sequence[str]) -> bool:
 
 def names_counted(words: str, counted: Sequence[str]) -> bool:
     """The words name the things counted (people in any of their words: "team members" for
-    "how many employees"; shares in theirs: "common stock outstanding" for "how many shares")."""
+    "how many employees")."""
     stems = stems_of(words)
     own = content_terms(" ".join(counted))
     return bool(own) and (all(term_in(t, stems) for t in own) or (
-        counts_people(counted) and _PEOPLE.found(words)) or (
-        _SHARES.found(" ".join(counted)) and _SHARES.found(words)))  # "common stock outstanding"
+        counts_people(counted) and _PEOPLE.found(words)))
 
 
 def states_place(text: str) -> bool:

@@ -425,8 +425,11 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     counts = not primary and bool(_COUNT_ROW.search(" ".join(caption[-2:])))
     if counts and not any("$" in c for r in table.rows for c in r.cells.values()):
         # "Change in Number of Stores", "Vehicle deliveries": a table of counts, its figures no
-        # money at any scale (a page's "(in thousands)" footnote to another table included)
-        scale, currency = StatementScale("", 1.0, None, False, None), None
+        # money, at its own caption's scale only ("changes in shares (in thousands)"), never a
+        # page's "(a) In thousands" footnote to another table
+        own = statement_scale(above)
+        scale = own if own.line else StatementScale("", 1.0, None, False, None)
+        currency = None
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # dated columns of a P&L or a cash-flow statement end its periods
@@ -914,9 +917,9 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             # a row of a table of counts ("Opened" under "Change in Number of Stores") counts
             # the things its caption names
             named = names_counted(f"{span.group} {without_asides(span.row.label)}",
-                                  frame.counted) or (bool(_COUNT_ROW.search(span.caption))
-                                                     and names_counted(span.caption,
-                                                                       frame.counted[-1:]))
+                                  frame.counted) or (
+                bool(_COUNT_ROW.search(span.caption)) and not find_line_items(span.row.label)
+                and names_counted(span.caption, frame.counted[-1:]))
             return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
