@@ -490,8 +490,8 @@ def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:
 def _verb(text: str, ranking: QuestionTerms, entity: str | None) -> str | None:
     """The question's own verb, as one of its ranking terms, where an auxiliary stands before it:
     the last of the first run of its terms after the auxiliary and the name it asks about
-    ("acquire" of "Which businesses did Uber acquire in 2021?", "repay" of "How much does Amazon
-    have to repay?")."""
+    ("acquire" of "Which businesses did Uber acquire in 2021?", "operate" of "How many stores did
+    the company operate?"); none where a word of form stands there ("does Apple have")."""
     aux = _AUXILIARY.search(text)
     if aux is None:
         return None

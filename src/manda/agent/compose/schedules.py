@@ -75,8 +75,9 @@ class Schedule:
     headings: str = ""  # the headings above it in its passage ("Debt Maturities")
 
     def figure(self, entry: Entry) -> Figure | None:
-        label = f"{self.name} {self.caption}"
-        return read_figure(entry.cell, entry.label, label, self.scale,
+        # its own name says whether it counts things ("restricted stock units"); a caption's
+        # words ("leases of our stores") do not
+        return read_figure(entry.cell, entry.label, self.name, self.scale,
                            table_currency=self.currency)
 
     def whole(self) -> Entry | None:
