@@ -201,3 +201,9 @@ def test_a_row_of_a_table_of_counts_counts_the_things_its_caption_names() -> Non
     ranked = rank_spans(ask.frame, _evidence(OUTLETS))
     opened = next(s for s in ranked if s.row is not None and s.row.label == "Opened")
     assert fits_kind(opened, ask.frame)
+
+
+def test_a_statements_years_are_no_schedule() -> None:
+    statement = "\n".join(["(In millions) 2025 2024 2023",
+                           "Net sales $5,600 $5,100 $4,700", "Operating income 900 800 700"])
+    assert schedules(_evidence(statement)) == []

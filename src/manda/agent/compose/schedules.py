@@ -42,7 +42,8 @@ __all__ = ["Entry", "Schedule", "answer", "schedules"]
 _V = vocabulary()
 _REST = _V.cues("schedule_rest_row")  # "Thereafter", "2031 and thereafter", "After 5 years"
 _LEAD_END = _V.cues("schedule_lead_end")  # "as of …", "are as follows": where its subject ends
-_MIN_YEARS = 2  # a run of lines is a schedule with two years at least
+# a run of lines is a schedule with two years at least and the years after ("Thereafter")
+_MIN_YEARS = 2
 # a schedule whose words cover less of the question's than this does not answer it
 _COVERED = 0.5
 _EXTRA = 0.05  # for each word of a line's name the question does not say
@@ -163,9 +164,9 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
             rows.append((label, cells))
             i += 1
         years = sum(1 for lb, _ in rows if _year(lb) is not None)
-        if years < _MIN_YEARS:
+        if years < _MIN_YEARS or not any(_REST.found(lb) for lb, _ in rows):
             i = start + 1
-            continue
+            continue  # a schedule lists what falls due after its last year ("Thereafter")
         above = [line.strip() for line in lines[max(0, start - 4):start] if line.strip()]
         header = above[-1].split() if above else []
         names = header if width > 1 and len(header) == width else [""] * width
@@ -199,8 +200,8 @@ def _by_columns(lines: list[str], source: Source, currency: str | None) -> list[
                 break
             tail.insert(0, word)
         years = [w for w in tail if _year(w) is not None]
-        if len(years) < _MIN_YEARS and not (years and len(tail) > len(years)):
-            continue
+        if not years or not any(_REST.found(w) for w in tail):
+            continue  # "2025 2024 2023" over a statement's rows: no years after the last
         own = " ".join(words[:len(words) - len(tail)])
         above = [x.strip() for x in lines[max(0, i - 3):i] if x.strip()]
         lead = own if own and not above else " ".join(
@@ -231,7 +232,8 @@ def _by_table(table: Table, source: Source, currency: str | None) -> list[Schedu
     """A table whose rows are years ("2027 | Operating leases: 1,988 | Finance leases: 73"): one
     schedule a column, as a run of lines is read."""
     rows = [r for r in table.rows if r.cells]
-    if sum(1 for r in rows if _year(r.label) is not None) < _MIN_YEARS:
+    if sum(1 for r in rows if _year(r.label) is not None) < _MIN_YEARS or not any(
+            _REST.found(r.label) for r in rows):
         return []
     caption = [c for c in table.caption if c]
     lead = _lead_in(caption)
