@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["HEADING_LINE", "NOTE_LINE", "POSSESSIVE", "SOURCE_NOTE", "TABLE_LINE", "YEAR",
-           "count_of", "is_heading_line", "is_table_rule", "letter_words", "name_words",
+           "count_of", "defined_terms", "is_heading_line", "is_table_rule", "letter_words",
+           "name_words",
            "without_asides", "without_possessive", "words"]
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: "EBITDA", "2024", "Q3"
@@ -35,6 +36,26 @@ _NAME_BREAK = re.compile(r"[_\-.]+")  # what a file name writes between its word
 def without_asides(text: str) -> str:
     """The text without what it puts in brackets ("(dollars in millions)", "(i)")."""
     return _ASIDE.sub("", text)
+
+
+# a term a document defines in brackets: '(the "2025 Notes")', '(ci-après la « Société »)'
+_DEFINED = re.compile(r"\((?:[^\W\d_][\w'’-]*\s+){0,3}[\"“«„]\s*"
+                      r"(?P<term>[^\"”»“()]{2,60}?)\s*[\"”»“]\)")
+_DEFINIENDUM_WORDS = 10  # how many words before the bracket say what the term stands for
+
+
+def defined_terms(text: str) -> dict[str, str]:
+    """The terms a text defines, each with the words it stands for: "1.50% convertible senior
+    notes due 2025 (the "2025 Notes")" makes "2025 Notes" say "convertible senior notes due
+    2025" wherever the text uses it."""
+    out: dict[str, str] = {}
+    for m in _DEFINED.finditer(text):
+        before = text[max(0, m.start() - 200):m.start()]
+        clause = before.replace("\n", " ").rsplit(". ", 1)[-1].rsplit(")", 1)[-1]
+        said = " ".join(clause.split()[-_DEFINIENDUM_WORDS:])
+        if said:
+            out.setdefault(m.group("term"), said)
+    return out
 
 
 def words(text: str) -> list[str]:

@@ -144,3 +144,87 @@ def test_a_person_is_matched_by_surname_never_by_first_name_alone() -> None:
     chair = cfo.model_copy(update={"entity": "Jeffrey P. Bezos", "label": "Jeffrey P. Bezos"})
     assert not _matches(cfo, "Brian Cornell")
     assert _matches(chair, "Jeff Bezos")
+
+
+def test_growth_asked_of_any_flow_is_its_change_not_its_level() -> None:
+    """"How much did bookings grow?": a flow the room states for one year only has no computed
+    growth, and its level is no growth; the sentence that states the change answers."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(
+        "Gross Bookings increased by $32.5 billion in 2025, up 56%, compared to 2024.",
+        "Our platform connects consumers with merchants in many cities.")
+    level = _finding("bookings", 90.4e9, "$90.4 billion",
+                     "Gross Bookings were $90.4 billion in 2025.")
+    evidence.add_findings([level.model_copy(update={"period": "FY2025"})])
+    first = compose(_ask("How much did the company's gross bookings grow in 2025?"),
+                    evidence).text.splitlines()[0]
+    assert "56%" in first and "$32.5 billion" in first, first
+
+
+def test_a_sentence_about_another_line_item_is_no_answer_of_the_one_asked() -> None:
+    """"Cost of revenue increased" names revenue only inside another line item: the sentence
+    speaks of the cost, and "Revenue increased" answers."""
+    evidence = _evidence(
+        "Cost of revenue increased $3.2 billion or 5% driven by growth in cloud services.",
+        "Revenue increased $13.6 billion or 7% driven by growth in cloud services.")
+    top = rank_spans(_ask("How much did revenue increase in 2025?").frame, evidence)[0]
+    assert top.text.startswith("Revenue increased"), top.text
+
+
+def test_a_figure_asked_of_a_topic_is_the_sentence_that_states_it() -> None:
+    """"How much has it paid to settle the claims?" asks a figure of litigation: the sentence
+    stating the amount paid answers, not the litigation statements the topic lists."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(
+        "Plaintiffs have brought litigation asserting that couriers must be classified as "
+        "employees, and these lawsuits could result in material damages.",
+        "We have resolved the classification claims of most couriers under individual "
+        "settlement agreements, pursuant to which we have paid approximately $372 million.")
+    first = compose(_ask("How much has the company paid to settle couriers' classification "
+                         "claims?"), evidence).text.splitlines()[0]
+    assert "$372 million" in first, first
+
+
+def test_a_defined_term_says_what_it_stands_for() -> None:
+    """'… 1.50% convertible senior notes due 2030 (the "2030 Notes")': a later sentence about
+    the "2030 Notes" speaks of the convertible senior notes, and "unless earlier converted"
+    is a carve-out of a stated date, no hedge."""
+    from manda.text import defined_terms
+
+    defining = ("In March 2024, the Company issued $500.0 million aggregate principal amount of "
+                "1.50% convertible senior notes due 2030 (the “2030 Notes”) under an indenture.")
+    assert defined_terms(defining) == {
+        "2030 Notes": "aggregate principal amount of 1.50% convertible senior notes due 2030"}
+    evidence = _evidence("\n".join([
+        defining,
+        "The 2030 Notes mature on March 1, 2030, unless earlier converted or repurchased.",
+        "Holders may convert their notes at their option before the maturity date."]))
+    top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
+                     evidence)[0]
+    assert "March 1, 2030" in top.text, top.text
+
+
+def test_a_parts_sentence_is_no_answer_where_the_whole_is_asked() -> None:
+    """"AWS sales increased 20%" names a part by the word before its line item: where the
+    company's sales growth is asked, "Sales increased 12%" answers, and the part where named."""
+    evidence = _evidence(
+        "North America sales increased 10% in 2025, compared to the prior year.",
+        "AWS sales increased 20% in 2025, compared to the prior year.",
+        "Sales increased 12% in 2025, compared to the prior year.")
+    top = rank_spans(_ask("How fast did the company's sales grow in 2025?").frame, evidence)[0]
+    assert top.text.startswith("Sales increased 12%"), top.text
+    top = rank_spans(_ask("How fast did AWS sales grow in 2025?").frame, evidence)[0]
+    assert top.text.startswith("AWS sales"), top.text
+
+
+def test_a_tables_column_heads_run_into_a_line_state_nothing() -> None:
+    """"Interest Rate December 31, 2025 December 31, 2024 Senior notes" is a table's heads
+    read as a line, not a sentence that answers when the notes mature."""
+    evidence = _evidence(
+        "Interest Rate December 31, 2025 December 31, 2024 Convertible senior notes",
+        "The notes mature on May 15, 2028, unless earlier converted.")
+    top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
+                     evidence)[0]
+    assert "May 15, 2028" in top.text, top.text

@@ -26,6 +26,11 @@ from manda.memory.port import ResolvedContext
         ("Which documents haven't we received yet?", Intent.GAP_IDENTIFICATION),
         ("Give me an overview of the data room", Intent.EXPLORATION),
         ("Any claims against the company?", Intent.FACT_LOOKUP),
+        # the drivers of a thing ask a deep dive; a platform's drivers are who it pays
+        ("What are the key drivers of churn?", Intent.DEEP_DIVE),
+        ("What are the growth drivers?", Intent.DEEP_DIVE),
+        ("How much has the company paid to settle drivers' claims?", Intent.FACT_LOOKUP),
+        ("How many drivers use the platform?", Intent.FACT_LOOKUP),
     ],
 )
 def test_intents_are_named_exactly(question: str, intent: Intent) -> None:

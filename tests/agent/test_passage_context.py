@@ -17,6 +17,7 @@ from manda.agent.frame import read_question
 from manda.agent.spans import _asked_statements, rank_spans
 from manda.ingest.chunking import chunk_document
 from manda.models import (
+    Chunk,
     Confidence,
     Document,
     DocumentStatus,
@@ -27,7 +28,7 @@ from manda.models import (
     SearchHit,
     Section,
 )
-from manda.retrieval.hybrid import chunk_statements
+from manda.retrieval.hits import chunk_hit, chunk_statements
 
 DOC = Document(id="k1", deal_id="d", filename="Corvane_10-K.pdf", content_hash="h",
                file_type="pdf", size_bytes=1, version_family="f",
@@ -65,7 +66,8 @@ def _ask(question: str) -> Ask:
     return Ask.of(read_question(question))
 
 
-def test_the_hit_carries_the_statements_ingestion_read_its_page_as() -> None:
+def _statement_tail() -> Chunk:
+    """The last chunk of a long statement page: rows cut far below its caption and line items."""
     page = "\n".join([
         "CONSOLIDATED STATEMENTS OF OPERATIONS", "(in millions)",
         "Freight revenue | 6,214 | 5,870", "Cost of revenue | 4,102 | 3,955",
@@ -77,9 +79,24 @@ def test_the_hit_carries_the_statements_ingestion_read_its_page_as() -> None:
                             sections=[Section(text=page, location=Location.for_page(52))])
     chunks = chunk_document(parsed, deal_id="d", document_id=DOC.id, max_chars=300)
     assert len(chunks) > 2
-    tail = chunks[-1]  # rows cut far below the statement's caption and line items
+    return chunks[-1]
+
+
+def test_the_hit_carries_the_statements_ingestion_read_its_page_as() -> None:
+    tail = _statement_tail()
     assert "Net income" not in tail.text
     assert [str(k) for k in chunk_statements(tail)] == ["income statement"]
+
+
+def test_a_passage_reached_by_another_path_carries_them_too() -> None:
+    """The role fallback, a kept note's passages and the change digest build their hits with the
+    same builder as search: the page's statements travel, and the text is what a person sees."""
+    tail = _statement_tail()
+    hit = chunk_hit(tail, DOC.filename, via=["role"])
+    assert hit.statements == ("income statement",) and hit.via == ["role"]
+    assert not hit.text.startswith("[") and hit.text in tail.text
+    indexed = chunk_hit(tail, DOC.filename, via=["checklist"], text=tail.text)
+    assert indexed.text.startswith("[") and indexed.statements == hit.statements
 
 
 def test_a_pnl_row_retrieved_alone_is_a_flow_in_the_documents_currency_and_scale() -> None:

@@ -55,3 +55,34 @@ def test_a_per_share_row_is_over_its_period_in_the_documents_money() -> None:
     evidence = _evidence(TAGGED, "Net sales were $41.3 billion in 2025, up 4% on 2024.")
     first = evidence_answer(_ask("What was diluted EPS in 2025?"), evidence).text.splitlines()[0]
     assert "$3.12" in first and "in 2025" in first and " at " not in first, first
+
+
+# a statement's rows under a heading, and a note's rows that say the heading's words in full
+UNDER_A_HEADING = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(in millions, except per share data)",
+    "2025 | 2024",
+    "Net income | 2025: $3,015 | 2024: $2,410",
+    "Earnings per share:",
+    "Basic | 2025: $3.16 | 2024: $2.51",
+    "Diluted | 2025: $3.12 | 2024: $2.47",
+])
+NOTE = "\n".join([
+    "Note 4 – Earnings Per Share",
+    "The following table shows the computation of basic and diluted earnings per share:",
+    "2025 | 2024",
+    "Basic earnings per share | 2025: $3.16 | 2024: $2.51",
+    "Diluted earnings per share | 2025: $3.12 | 2024: $2.47",
+])
+
+
+def test_the_row_a_word_of_the_question_tells_apart_from_its_sibling() -> None:
+    """"Basic" and "Diluted" both name earnings per share; "diluted" asked tells them apart,
+    whether the label or its heading says the rest, and so does "basic"."""
+    for text in (UNDER_A_HEADING, NOTE):
+        diluted = evidence_answer(_ask("What were the company's diluted earnings per share in "
+                                       "2025 and 2024?"), _evidence(text)).text.splitlines()[0]
+        assert "$3.12" in diluted and "$3.16" not in diluted, diluted
+        basic = evidence_answer(_ask("What were basic earnings per share in 2025?"),
+                                _evidence(text)).text.splitlines()[0]
+        assert "$3.16" in basic and "$3.12" not in basic, basic

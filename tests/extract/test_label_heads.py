@@ -162,6 +162,10 @@ SENTENCES = [
     ("Our revenue recognition policy changed in 2024.", "revenue"),
     ("Non-cash charges of $4.0 million were recorded.", "cash"),
     ("Of the notes, $41 million were settled in cash and the rest in shares.", "cash"),
+    # listed with another thing its figure adds up: the figure is the sum's
+    ("Our balances of cash, cash equivalents and unrestricted marketable securities, which "
+     "totaled $148.3 billion, will be sufficient.", "cash"),
+    ("Cash and restricted cash totaled $5.1 million at year end.", "cash"),
 ]
 
 
@@ -175,7 +179,9 @@ def test_a_sentence_line_item_made_another_thing_by_its_neighbour(sentence: str,
 def test_a_sentence_line_item_stated_plainly_stays_itself() -> None:
     for sentence in ("Cash and cash equivalents were $12.4 million at year end.",
                      "Revenue grew to $51.0 million, and the non-revolving term loan was $9m.",
-                     "Le chiffre d'affaires net atteint 12,4 M€."):
+                     "Le chiffre d'affaires net atteint 12,4 M€.",
+                     # a list of line items, a figure each
+                     "Revenue and gross profit were $5.0 million and $2.1 million."):
         assert not any(another_thing_beside(sentence, a, b)
                        for _, a, b in find_subjects(sentence)), sentence
 

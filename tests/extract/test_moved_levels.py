@@ -8,6 +8,7 @@ real range ("between $8 and $10 billion", "€20.0M–€20.5M") is still read a
 
 from __future__ import annotations
 
+import pytest
 from fixtures.extraction import page_findings
 
 from manda.models import Finding
@@ -86,3 +87,13 @@ def test_a_level_beside_a_change_noun_elsewhere_is_still_read() -> None:
     found = _levels("In fiscal 2024 we spent €5.5 million on share buybacks, an increase on the "
                     "year before.", "share repurchases")
     assert 5_500_000 in found.values(), found
+
+
+@pytest.mark.parametrize("sentence", [
+    "Cash capital expenditures were $77.7 billion, and $128.3 billion in 2024 and 2025, which "
+    "primarily reflect investments in infrastructure.",
+    "Capital expenditures were $77.7 billion and $128.3 billion in 2024 and 2025, respectively.",
+])
+def test_a_list_of_amounts_takes_its_list_of_periods_in_order(sentence: str) -> None:
+    found = {f.period: f.value for f in page_findings(sentence) if f.subject == "capex"}
+    assert found == {"FY2024": 77_700_000_000.0, "FY2025": 128_300_000_000.0}

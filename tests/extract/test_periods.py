@@ -66,6 +66,15 @@ def test_a_bare_year_is_annual_only_in_an_annual_context() -> None:
     assert find_periods("The company was founded in 2015") == []
 
 
+def test_a_list_of_bare_years_after_one_lead_is_each_a_year() -> None:
+    text = "Capital expenditures were $77.7 billion and $128.3 billion in 2024 and 2025."
+    assert [p for p, _, _ in find_periods(text, bare_years=True)] == ["FY2024", "FY2025"]
+    assert [p for p, _, _ in find_periods("in 2023, 2024 and 2025", bare_years=True)] == [
+        "FY2023", "FY2024", "FY2025"]
+    # a year beside a figure is no year of the list
+    assert [p for p, _, _ in find_periods("in 2024 2,345 units", bare_years=True)] == ["FY2024"]
+
+
 def test_previous_period() -> None:
     assert previous_period("Q3 2024") == "Q2 2024"
     assert previous_period("Q1 2024") == "Q4 2023"

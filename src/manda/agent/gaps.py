@@ -25,7 +25,8 @@ import yaml
 from manda.agent.evidence import Evidence, Source
 from manda.ingest.chunking import shown_text
 from manda.kg.port import KnowledgeGraph
-from manda.models import Chunk, Document, DocumentRole, SearchHit
+from manda.models import Document, DocumentRole, SearchHit
+from manda.retrieval.hits import chunk_hit
 from manda.text import name_words
 from manda.vocabulary import Cues, Topic, cues, topic, vocabulary
 
@@ -284,14 +285,6 @@ def _has_phrase(text: str, phrase: str) -> bool:
 # ---------------------------------------------------------------- assessing coverage
 
 
-def _chunk_hit(chunk: Chunk, filename: str) -> SearchHit:
-    return SearchHit(
-        chunk_id=chunk.id, document_id=chunk.document_id, document=filename,
-        location=chunk.location, text=chunk.text, score=0.0, heading_path=chunk.heading_path,
-        via=["checklist"],
-    )
-
-
 def _filename_words(filename: str) -> str:
     stem = filename.rsplit(".", 1)[0]
     return name_words(stem)
@@ -370,7 +363,8 @@ async def assess_coverage(graph: KnowledgeGraph, deal_id: str, evidence: Evidenc
     for document in documents:
         chunks = await graph.list_chunks(deal_id, document.id)
         shown.update((c.id, shown_text(c)) for c in chunks)
-        hits = [_chunk_hit(c, document.filename) for c in chunks]
+        # the indexed text, context line and all: it names the file the checklist matches
+        hits = [chunk_hit(c, document.filename, via=["checklist"], text=c.text) for c in chunks]
         if document.is_irl:
             if irl is not None and document.id == irl.id:
                 irl_hits = hits

@@ -67,7 +67,7 @@ from manda.finance.statements import (
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
-from manda.text import YEAR, letter_words, without_asides
+from manda.text import YEAR, defined_terms, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
@@ -112,6 +112,9 @@ FRAGMENT = 0.05
 # a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
 # states the item's figures, it states none of it
 NIL_ROW = 0.1
+# a row whose label lacks a word of the question that a sibling row's label says ("Basic" beside
+# "Diluted" under "Earnings per share:" where diluted EPS is asked): the sibling is the one asked
+SIBLING_MISS = 0.15
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
@@ -258,6 +261,9 @@ def _candidates(evidence: Evidence) -> _Pool:
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
                       currency=currencies.get(hit.document_id),
                       segment=parted.get(id(table), ""), placed=hit.statements)
+        # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
+        # term says what it stands for
+        defined = defined_terms(" ".join(lines))
         for sentence, heading, before in _sentences("\n".join(lines)):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
@@ -266,8 +272,10 @@ def _candidates(evidence: Evidence) -> _Pool:
             # a sentence that lists things ("our priorities: first, …; second, …; and
             # finally, …") keeps its whole text to quote where a list is asked
             whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
+            meant = [said for term, said in defined.items()
+                     if term in sentence and said not in sentence]
             _add_sentence(pool, Span(trim(sentence, 320), source, year_end=year_end,
-                                     whole=whole), sentence, heading)
+                                     whole=whole), " ".join([sentence, *meant]), heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {trim(sentence, 320)}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True),
@@ -370,9 +378,13 @@ def names_a_table(span: Span) -> bool:
 
 
 def _states_nothing(text: str) -> bool:
-    """A run of headings (a table of contents, a page header) or an exhibit index's entry:
-    read by its shape, it names other places and states no fact."""
+    """A run of headings (a table of contents, a page header), a table's column heads run into
+    a line or an exhibit index's entry: read by its shape, it names other places or columns and
+    states no fact."""
     if _EXHIBIT.search(text):
+        return True
+    dated = find_periods(text)  # "December 31, 2021 December 31, 2020": a table's column heads
+    if any(not text[a[2]:b[1]].strip() for a, b in pairwise(dated)):
         return True
     words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
     return len(words) >= 8 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
@@ -439,6 +451,8 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     heading = group or (f"{segment}:" if segment else "")
     for row in table.rows:
         if not row.cells:
+            if not segment and row.label.strip().endswith(":") and len(row.label) < 80:
+                heading = row.label.strip()  # "Earnings per share:" heads the rows under it
             continue
         row, group = _unglued(row, heading)
         if not group and caption and label_periods(row):  # a metric's table by period
@@ -702,6 +716,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if span.row is None and frame.subjects and not frame.derived and (
+                head := _sentence_subject(span.text)) is not None:
+            if not _same_metric(head[0], frame.subjects):
+                score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
+            else:  # "AWS sales increased 20%" beside "Sales increased 12%": a part's, by a word
+                said = [t for t in content_terms(span.text[:head[1]]) if t not in terms
+                        and t not in PERIOD_FORMS and not t.isdigit()
+                        and t not in evidence.scope_words]
+                score -= EXTRA_WORD * min(len(said), 3)
         if span.row is not None and frame.subjects:
             own = label_subject(span.row.label)
             if (own is not None and not _same_metric(own, frame.subjects)) or (
@@ -762,6 +785,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 part_asked or qualifiers) and not adds_another_thing(span.row.label):
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
+    ranked = _siblings_tell_apart(ranked, core)
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -812,6 +836,16 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     """The label names a metric asked only inside a longer label whose head is another thing
     ("Net operating loss carryforwards" for the operating loss, "Cash paid for interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label) if metric_spec(s))
+
+
+_SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
+
+
+def _sentence_subject(text: str) -> tuple[str, int] | None:
+    """The line item a sentence speaks of, and where it starts: the first it names, near its
+    start ("Cost of revenue increased …", "In fiscal 2025, operating income rose …")."""
+    named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
+    return (named[0][0], named[0][1]) if named and named[0][1] < _SUBJECT_REACH else None
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
@@ -1129,6 +1163,34 @@ def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
             bonus = TOTAL_FIT if i == top else -TOTAL_FIT
             out[i] = _with(ranked[i], score=round(ranked[i].score + bonus, 4))
     return out
+
+
+def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
+    """Rows of one passage that name what is asked alike, where the question says a word one's
+    label says and another's does not ("diluted" of "Basic" and "Diluted" under "Earnings per
+    share:", "North America" of a segment's rows): the row that lacks it is a sibling of the
+    one asked, not the one asked."""
+    by_passage: dict[str, list[int]] = {}
+    for i, span in enumerate(ranked):
+        if span.row is not None:
+            by_passage.setdefault(span.source.chunk_id or span.source.location, []).append(i)
+    out = list(ranked)
+    for rows in by_passage.values():
+        if len(rows) < 2:
+            continue
+        said = {i: {t for t in core if term_in(t, _label_stems(ranked[i]))} for i in rows}
+        for i in rows:
+            if not said[i]:
+                continue  # a row that names nothing asked by its label is no sibling
+            missed = {t for j in rows if j != i and said[j] & said[i] for t in said[j]} - said[i]
+            if missed:
+                out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
+    return out
+
+
+def _label_stems(span: Span) -> set[str]:
+    assert span.row is not None
+    return stems_of(f"{span.group} {span.row.label}")
 
 
 def _per_share_row(span: Span) -> bool:

@@ -43,7 +43,6 @@ from manda.agent.windows import passage_window, search_words
 from manda.answers import SuggestedAction
 from manda.finance.amounts import find_amounts
 from manda.finance.vocabulary import canonical_subject
-from manda.ingest.chunking import shown_text
 from manda.injection import looks_like_instruction
 from manda.llm.port import ToolCall, ToolResult
 from manda.models import (
@@ -56,6 +55,7 @@ from manda.models import (
     SearchHit,
     heading_trail,
 )
+from manda.retrieval.hits import chunk_hit
 from manda.timeline import Timeline, TimelineEvent, TimelineFilter, position_at, timeline_for_deal
 from manda.vocabulary import vocabulary
 
@@ -384,10 +384,7 @@ class ToolBox:
             chunks.sort(key=lambda c: (-len(terms & set(re.findall(r"[a-zà-ÿ0-9]{3,}",
                                                                     c.text.lower()))),
                                        c.ordinal))
-            extra += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
-                                location=c.location, text=shown_text(c), score=0.0,
-                                heading_path=c.heading_path, via=["role"])
-                      for c in chunks[:ROLE_CHUNKS]]
+            extra += [chunk_hit(c, doc.filename, via=["role"]) for c in chunks[:ROLE_CHUNKS]]
         self._evidence.note_search("searched_roles", roles=tuple(r.value for r in roles))
         first = [h for h in hits if h.document_id in wanted]
         return [*first, *extra, *[h for h in hits if h.document_id not in wanted]]

@@ -332,16 +332,13 @@ async def _red_flags(graph: ChangeStore, deal_id: str, deal: _Deal, since: datet
     """Red-flag topics the new documents state that the room did not before."""
     from manda.agent.evidence import Evidence  # the red-flag rules live with the agent
     from manda.agent.unusual import scan
-    from manda.ingest.chunking import shown_text
-    from manda.models import SearchHit
+    from manda.retrieval.hits import chunk_hit
 
     async def flagged(documents: Sequence[Document]) -> dict[str, tuple[str, str]]:
         evidence = Evidence(documents={d.id: d for d in documents})
         for doc in documents:
-            evidence.add_hits([
-                SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
-                          location=c.location, text=shown_text(c), score=0.0, via=["changes"])
-                for c in await graph.list_chunks(deal_id, doc.id)])
+            evidence.add_hits([chunk_hit(c, doc.filename, via=["changes"])
+                               for c in await graph.list_chunks(deal_id, doc.id)])
         return {item.topic.key: (f"{item.topic.flag_label}: “{item.statement}”",
                                  f"{item.source.document}, {item.source.location}")
                 for item in scan(evidence)}

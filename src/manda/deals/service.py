@@ -971,14 +971,12 @@ class DealService:
     async def passages(self, deal_id: str, name: str) -> list[SearchHit]:
         """The passages of the document called `name`, as a search would return them (what an
         answer may cite after a note was kept)."""
-        from manda.ingest.chunking import shown_text  # the parsers load only when used
+        from manda.retrieval.hits import chunk_hit  # the parsers load only when used
 
         hits: list[SearchHit] = []
         for doc in await self.documents(deal_id):
             if doc.filename == name and doc.status is DocumentStatus.COMPLETED:
-                hits += [SearchHit(chunk_id=c.id, document_id=doc.id, document=doc.filename,
-                                   location=c.location, text=shown_text(c), score=1.0,
-                                   via=["told"])
+                hits += [chunk_hit(c, doc.filename, via=["told"], score=1.0)
                          for c in await self._graph.list_chunks(deal_id, doc.id)]
         return hits
 

@@ -30,6 +30,7 @@ _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
 _COORDINATOR = _WORDS.cues("label_coordinator")  # "and", "et", "und"
 _OTHER_THING = _WORDS.cues("label_other_thing")  # "unearned", "carryforwards", "différé"
+_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "und", "et"
 _OTHER_COMPLEMENT = _WORDS.cues("label_other_complement")  # "of … securities", "per share"
 # the actual/budget words of a column header qualify a label's line item too ("EBITDA budget")
 _QUALIFIER = _WORDS.cues("label_qualifier") | cues(
@@ -194,4 +195,30 @@ def another_thing_beside(text: str, start: int, end: int) -> bool:
     before = [m for m in _OTHER_THING.pattern.finditer(text, max(0, start - 30), end)
               if m.end() <= start and not text[m.end():start].strip(" -")]
     gap = len(text[end:]) - len(text[end:].lstrip(" -"))
-    return bool(before) or (gap > 0 and _OTHER_THING.pattern.match(text, end + gap) is not None)
+    return bool(before) or (gap > 0 and _OTHER_THING.pattern.match(text, end + gap) is not None) \
+        or _listed_with_another_thing(text, end)
+
+
+_LIST_REACH = 100  # how far after a line item a list of what its figure adds up may run
+_LIST_ITEM_WORDS = 5  # a list's item is a few words; more is a clause
+
+
+def _listed_with_another_thing(text: str, end: int) -> bool:
+    """The line item listed with another thing its figure adds up: "cash, cash equivalents and
+    unrestricted marketable securities, which totaled $148.3 billion" states the sum, no cash.
+    A list of line items that each have a figure ("revenue and gross profit were …") is not."""
+    rest = text[end:end + _LIST_REACH]
+    cut = min((i for i in (rest.find(c) for c in ".;:()$") if i >= 0), default=len(rest))
+    for part in rest[:cut].split(",")[:3]:
+        words = part.split()
+        joiner = next((i for i, w in enumerate(words) if w.lower() in _JOINERS), None)
+        if joiner is None:
+            if len(words) > _LIST_ITEM_WORDS:
+                return False  # a clause, not a list
+            continue
+        listed = " ".join(words[joiner + 1:joiner + 1 + _LIST_ITEM_WORDS])
+        if not listed or not _OTHER_THING.found(listed):
+            return False
+        # another line item of its own in the list: a figure each, not a sum
+        return all(_OTHER_THING.found(listed[:start]) for _, start, _ in find_line_items(listed))
+    return False

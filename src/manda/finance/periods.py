@@ -325,7 +325,31 @@ def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int,
     if bare_years or _ANNUAL_WORDS.search(text):
         for m in _BARE_YEAR.finditer(text):
             found.append((f"FY{m.group(1)}", m.start(1), m.end(1)))
+            end = m.end(1)
+            while (joined := _joined_year(text, end)) is not None:  # "in 2024 and 2025"
+                found.append((f"FY{text[joined:joined + 4]}", joined, joined + 4))
+                end = joined + 4
     return _non_overlapping(found)
+
+
+_JOINED_GAP = 6  # ", and " between two years of one list
+_LIST_JOINERS = frozenset(vocabulary().words("list_joiners"))  # "and", "or", "et", "und"
+
+
+def _joined_year(text: str, end: int) -> int | None:
+    """Where the next year of a list of years starts ("2024 and 2025", "2023, 2024"), if one
+    follows `end` with only a comma or a joiner between."""
+    at = end
+    while at < len(text) and at - end <= _JOINED_GAP and not text[at].isdigit():
+        at += 1
+    year = text[at:at + 4]
+    words = text[end:at].replace(",", " ").split()
+    if at == end or len(year) < 4 or not year.isdigit() or text[at + 4:at + 5].isdigit() \
+            or not 1900 <= int(year) <= 2100:
+        return None
+    listed = (len(words) == 1 and words[0].lower() in _LIST_JOINERS) or (
+        not words and "," in text[end:at])
+    return at if listed else None
 
 
 def parse_period(text: str) -> str | None:

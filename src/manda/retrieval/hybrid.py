@@ -23,14 +23,13 @@ from typing import Literal, Protocol
 
 from manda.embed.port import Embedder, Reranker
 from manda.finance.statements import (
-    StatementKind,
     line_item_matcher,
 )
-from manda.ingest.chunking import context_line as _head_line
 from manda.ingest.chunking import shown_text
 from manda.kg.port import Corpus, Findings, ScoredId, Search
 from manda.models import Chunk, DocumentStatus, FindingStatus, RelationType, SearchHit
 from manda.retrieval.aliases import with_aliases
+from manda.retrieval.hits import chunk_hit, chunk_statements
 from manda.retrieval.query import SearchQuery, name_words, read_query
 
 log = logging.getLogger(__name__)
@@ -424,19 +423,7 @@ class HybridSearch:
             if name is None:
                 continue
             via = [name for name, ids in (("vector", dense_ids), ("bm25", bm25_ids)) if h.id in ids]
-            hits.append(
-                SearchHit(
-                    chunk_id=chunk.id,
-                    document_id=chunk.document_id,
-                    document=name,
-                    location=chunk.location,
-                    text=shown_text(chunk),
-                    score=round(h.score, 6),
-                    heading_path=chunk.heading_path,
-                    statements=tuple(map(str, chunk_statements(chunk))),
-                    via=via or ["graph"],
-                )
-            )
+            hits.append(chunk_hit(chunk, name, via=via or ["graph"], score=round(h.score, 6)))
         return hits
 
     async def _rerank(self, query: str, hits: list[SearchHit], k: int) -> list[SearchHit]:
@@ -592,9 +579,3 @@ def location_groups(ranked: Sequence[ScoredId], chunks: dict[str, Chunk]) -> dic
     return groups
 
 
-def chunk_statements(chunk: Chunk) -> list[StatementKind]:
-    """The statements ingestion labelled the chunk's page as (in its context line)."""
-    head = _head_line(chunk)
-    if head is None:
-        return []
-    return [kind for kind in StatementKind if str(kind) in head]

@@ -58,7 +58,7 @@ from manda.agent.selection import (
     subject_base,
     subject_label,
 )
-from manda.agent.spans import Span, fiscal_year_of, rank_spans
+from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
@@ -300,14 +300,20 @@ def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
 
 
 _GROWTH_OF = {"revenue growth": "revenue"}
-_FLOWS = {"revenue", "gross profit", "ebitda", "adjusted ebitda", "ebit", "net income"}
+
+
+def _a_flow(subject: str) -> bool:
+    """An amount over a period whose growth a year on year means something (sales, EBITDA,
+    bookings, capex), not a balance at a date nor a rate."""
+    spec = metric_spec(subject)
+    return spec is not None and spec.unit_kind == "currency" and not (spec.stock or spec.sheet)
 
 
 def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
     """"How fast is revenue growing?", "revenue growth": the latest period against the same
     period a year before, computed from the two stated figures (a stated growth rate first)."""
     subject = subject_base(ask.subject or "")
-    base = _GROWTH_OF.get(subject) or (subject if subject in _FLOWS else None)
+    base = _GROWTH_OF.get(subject) or (subject if _a_flow(subject) else None)
     if base is None or (subject == base and not ask.frame.growth):
         return None
     if subject != base and [f for f in findings_for(evidence, subject) if f.value is not None]:
@@ -327,7 +333,7 @@ def _growth(ask: Ask, evidence: Evidence) -> Draft | None:
                        if same_quarter_last_year(p) in stated), period)
     prior = same_quarter_last_year(period)
     new = read_fact(evidence, base, period, entity=ask.entity, nature=Nature.ACTUAL)
-    label = subject_label(base) or base
+    label = ask.label_of(base)
     if new is None:
         return None
     # the year before as the same documents state it (a statement's comparative column), else
@@ -457,7 +463,7 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
     asked = ask.frame.flag_topics
     if asked:
         topical = _asked_topics(ask, evidence)
-        if topical is not None:
+        if topical is not None and not _figure_stated_apart(ask, evidence, topical):
             return topical
     if ask.entity:
         entity_findings = [f for f in evidence.usable_findings()
@@ -466,6 +472,17 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
             return _entity_facts(ask, evidence, entity_findings)
     category = asked[0].category if asked else "General"
     return evidence_first.answer(ask, evidence, category=category, must=ask.entity)
+
+
+def _figure_stated_apart(ask: Ask, evidence: Evidence, topical: Draft) -> bool:
+    """A figure asked of a topic ("how much has it paid to settle the claims?"): the sentence
+    that states it answers, not the topic's statements, where none of them is that sentence."""
+    if ask.frame.answer_kind != "figure":
+        return False
+    ranked = rank_spans(ask.frame, evidence)
+    if not ranked or ranked[0].words < NOT_FOUND_BELOW or not fits_kind(ranked[0], ask.frame):
+        return False
+    return " ".join(ranked[0].text.split()[:8]) not in " ".join(topical.text.split())
 
 
 def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:

@@ -123,6 +123,15 @@ def signed_on(text: str) -> str | None:
     return None
 
 
+_LIST_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "et", "und"
+
+
+def _only_joiners(gap: str) -> bool:
+    """Between two items of one list: a comma or a joiner only (", and ", " or ")."""
+    words = gap.replace(",", " ").split()
+    return len(words) <= 1 and all(w.lower() in _LIST_JOINERS for w in words)
+
+
 def as_of_for_stock(spec: MetricSpec, period: str | None,
                     fiscal_year_end: FiscalYearEnd | None = None) -> str | None:
     """A balance (cash, headcount) is stated at a date: "Q3 2024" → "as of 2024-09-30".
@@ -298,8 +307,11 @@ class _Sentence:
         # "(31 January 2024: US$25.0m)": a date that labels its own amount, a comparative's,
         # dates no other amount of the sentence
         self.labels: set[int] = set()
+        bound.update(self._respective())
         for v in self.values:
             a = v.amount
+            if a.start in bound:
+                continue
             for p in self.periods:
                 if p[1] >= a.end and (
                         (p[1] - a.end <= 12 and _BOUND_AFTER.match(text[a.end : p[1]]))
@@ -312,6 +324,32 @@ class _Sentence:
                         self.labels.add(p[1])
                     break
         return bound
+
+    def _respective(self) -> dict[int, Period]:
+        """A list of amounts followed by as many periods ("$77.7 billion and $128.3 billion in
+        2024 and 2025[, respectively]"): each amount is its own period's, in order, not all
+        the nearest one's."""
+        text = self.view.text
+        amounts = [v.amount for v in self.values]
+        out: dict[int, Period] = {}
+        i = 0
+        while i < len(amounts):
+            run = [amounts[i]]
+            while i + len(run) < len(amounts) and _only_joiners(
+                    text[run[-1].end:amounts[i + len(run)].start]):
+                run.append(amounts[i + len(run)])
+            i += len(run)
+            if len(run) < 2:
+                continue
+            listed: list[Period] = []
+            for p in (p for p in self.periods if p[1] >= run[-1].end):
+                if not (_only_joiners(text[listed[-1][2]:p[1]]) if listed
+                        else _BOUND_AFTER.match(text[run[-1].end:p[1]])):
+                    break
+                listed.append(p)
+            if len(listed) == len(run):
+                out.update({a.start: p for a, p in zip(run, listed, strict=True)})
+        return out
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
         """The amount's period, how it was stated, a penalty; None for a list's later items."""
