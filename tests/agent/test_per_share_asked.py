@@ -86,3 +86,26 @@ def test_the_row_a_word_of_the_question_tells_apart_from_its_sibling() -> None:
         basic = evidence_answer(_ask("What were basic earnings per share in 2025?"),
                                 _evidence(text)).text.splitlines()[0]
         assert "$3.16" in basic and "$3.12" not in basic, basic
+
+
+def test_parts_asked_side_by_side_are_no_siblings_of_each_other() -> None:
+    """"North America and International sales": each row says a word the other does not, so
+    neither is the other's sibling; both lead before another table's "Americas"."""
+    from manda.agent.spans import rank_spans
+
+    segments = "\n".join([
+        "Net sales:",
+        "2025 | 2024",
+        "North America | 2025: $426,305 | 2024: $387,497",
+        "International | 2025: $161,894 | 2024: $142,906",
+        "AWS | 2025: $128,725 | 2024: $107,556",
+    ])
+    regions = "\n".join([
+        "Net sales by region:",
+        "2025 | 2024",
+        "Americas | 2025: $178,353 | 2024: $167,045",
+        "Europe | 2025: $111,032 | 2024: $101,328",
+    ])
+    ranked = rank_spans(_ask("What were North America and International segment sales in "
+                             "2025?").frame, _evidence(regions, segments))
+    assert {s.row.label for s in ranked[:2] if s.row} == {"North America", "International"}

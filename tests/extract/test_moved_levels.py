@@ -97,3 +97,14 @@ def test_a_level_beside_a_change_noun_elsewhere_is_still_read() -> None:
 def test_a_list_of_amounts_takes_its_list_of_periods_in_order(sentence: str) -> None:
     found = {f.period: f.value for f in page_findings(sentence) if f.subject == "capex"}
     assert found == {"FY2024": 77_700_000_000.0, "FY2025": 128_300_000_000.0}
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Revenue and gross profit were $5.0 million and $2.1 million, respectively.",
+     {"revenue": 5_000_000.0, "gross profit": 2_100_000.0}),
+    ("Net sales and operating income were $12.0 million and $1.5 million in 2024.",
+     {"revenue": 12_000_000.0, "ebit": 1_500_000.0}),
+])
+def test_a_list_of_line_items_takes_its_list_of_amounts_in_order(sentence: str,
+                                                                 expected: dict) -> None:
+    assert {f.subject: f.value for f in page_findings(sentence)} == expected

@@ -1168,8 +1168,9 @@ def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
 def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
     """Rows of one passage that name what is asked alike, where the question says a word one's
     label says and another's does not ("diluted" of "Basic" and "Diluted" under "Earnings per
-    share:", "North America" of a segment's rows): the row that lacks it is a sibling of the
-    one asked, not the one asked."""
+    share:"): the row that lacks it is a sibling of the one asked, not the one asked. Rows that
+    each say a word the other does not are parts asked side by side ("North America and
+    International segment sales")."""
     by_passage: dict[str, list[int]] = {}
     for i, span in enumerate(ranked):
         if span.row is not None:
@@ -1182,8 +1183,9 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
         for i in rows:
             if not said[i]:
                 continue  # a row that names nothing asked by its label is no sibling
-            missed = {t for j in rows if j != i and said[j] & said[i] for t in said[j]} - said[i]
-            if missed:
+            # a sibling that says all this row says and more: "Diluted" beside "Basic", not
+            # "International" beside "North America" where both are asked
+            if any(j != i and said[j] > said[i] for j in rows):
                 out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
 

@@ -126,10 +126,25 @@ def signed_on(text: str) -> str | None:
 _LIST_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "et", "und"
 
 
+def _runs(items: Sequence[T], span: Callable[[T], tuple[int, int]], text: str
+          ) -> list[list[T]]:
+    """`items` (in reading order) cut into lists: runs with only a comma or a joiner between."""
+    runs: list[list[T]] = []
+    for item in items:
+        if runs and _only_joiners(text[span(runs[-1][-1])[1]:span(item)[0]]):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs
+
+
 def _only_joiners(gap: str) -> bool:
-    """Between two items of one list: a comma or a joiner only (", and ", " or ")."""
+    """Between two items of one list: a comma or a joiner only (", and ", " or "), not a space
+    alone ("Cash capital expenditures" is one thing)."""
     words = gap.replace(",", " ").split()
-    return len(words) <= 1 and all(w.lower() in _LIST_JOINERS for w in words)
+    if not words:
+        return "," in gap
+    return len(words) == 1 and words[0].lower() in _LIST_JOINERS
 
 
 def as_of_for_stock(spec: MetricSpec, period: str | None,
@@ -296,6 +311,7 @@ class _Sentence:
         self.planned = view.forecast or forecast_heading  # the whole section is plans
         self.forecast = self.planned or says_forecast(self.text)
         self.bound = self._bind()
+        self.respective = self._respective_subjects()
         self.inherited: set[str] = set()
         self.undated: set[str] = set()  # subjects already given an amount without a period
         self.paragraph = view.text[max(0, start - 300) : end]  # what the sentence follows on
@@ -349,6 +365,22 @@ class _Sentence:
                 listed.append(p)
             if len(listed) == len(run):
                 out.update({a.start: p for a, p in zip(run, listed, strict=True)})
+        return out
+
+    def _respective_subjects(self) -> dict[int, tuple[str, int, int]]:
+        """A list of line items and a list of as many amounts ("Revenue and gross profit were
+        $5.0 million and $2.1 million, respectively"): each amount is its own line item's, in
+        order, not all the nearest one's."""
+        text = self.view.text
+        subjects = sorted(self.subjects, key=_start)
+        runs = _runs(subjects, lambda s: (s[1], s[2]), text)
+        amounts = _runs([v.amount for v in self.values], lambda a: (a.start, a.end), text)
+        out: dict[int, tuple[str, int, int]] = {}
+        for named in (r for r in runs if len(r) >= 2):
+            listed = next((r for r in amounts if len(r) == len(named)
+                           and r[0].start > named[-1][2]), None)
+            if listed is not None:
+                out.update({a.start: s for a, s in zip(listed, named, strict=True)})
         return out
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
@@ -790,8 +822,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:
-                subject = _subject_for(amount, sentence.subjects, text,
-                                       amount.start in sentence.bound)
+                subject = sentence.respective.get(amount.start) or _subject_for(
+                    amount, sentence.subjects, text, amount.start in sentence.bound)
                 if subject is not None:
                     candidate = _metric(sentence, value, subject)
             if candidate is not None:
