@@ -17,7 +17,7 @@ from typing import Literal
 
 from manda.agent.constraints import Constraints, parse_constraints
 from manda.agent.intents import cued_intent
-from manda.agent.relevance import QuestionTerms, content_terms, question_terms
+from manda.agent.relevance import QuestionTerms, content_terms, question_terms, stems_of, term_in
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
@@ -80,6 +80,13 @@ class QuestionFrame:
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
     answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
     counted: tuple[str, ...] = ()  # what "how many" counts, as asked: ("team", "members")
+    # the question's own verb, as one of its ranking terms, where an auxiliary stands before it
+    # ("operate" of "How many stores did Target operate?"): how it asks, never a line item's word
+    verb: str | None = None
+    # what a schedule by year is asked of ("How much of the term debt is due in 2027?": "term",
+    # "debt"), its words without how it asks ("due", "repay"); empty when none is asked
+    schedule: tuple[str, ...] = ()
+    schedule_after: bool = False  # "due after 2030": the years after the last one listed
     rank_by: Literal["growth", "size"] = "growth"  # what a ranking question ranks by
     top_first: bool = True  # the top of a ranking leads ("the worst": the bottom)
     # how a search for it reads it (line items in every wording, statements, sub-searches): the
@@ -136,6 +143,9 @@ class QuestionFrame:
     whole_sheet: bool = False  # the balance sheet, not the debt alone
     facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
     drawing: bool = False  # how much of a facility is drawn or left
+    # what is left of an authorization or a commitment ("how much is left under the buyback
+    # program?"): a sentence stating the remainder answers, not one of what was used
+    remaining: bool = False
     working_capital: bool = False
     facility: str | None = None  # the facility it names ("the revolver")
     reported: bool = False  # the reported figure, against the adjusted one
@@ -237,6 +247,11 @@ def read_question(question: str) -> QuestionFrame:
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
     line_items = tuple(named_groups(text))
+    ranking = _ranking(text)
+    kind = _answer_kind(asking, subjects, bool(subjects or named_items(text))
+                        or _cues("per_unit").found(text))
+    verb = _verb(text, ranking, entity)
+    schedule = _schedule(asking, kind, verb)
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -257,10 +272,12 @@ def read_question(question: str) -> QuestionFrame:
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
-        ranking=_ranking(text),
-        answer_kind=_answer_kind(asking, subjects, bool(subjects or named_items(text))
-                                 or _cues("per_unit").found(text)),
-        counted=_counted(text),
+        ranking=ranking,
+        answer_kind=kind,
+        counted=_counted(text, entity),
+        verb=verb,
+        schedule=schedule,
+        schedule_after=bool(schedule) and _cues("schedule_after").found(text),
         rank_by="size" if _cues("rank_by_size").found(text)
         and not _cues("rank_by_growth").found(text) else "growth",
         top_first=not _cues("rank_from_bottom").found(text),
@@ -282,8 +299,10 @@ def read_question(question: str) -> QuestionFrame:
         digest=_cues("digest_asked").found(text) and not _topic_words(text),
         month=_month(text),
         decisions=_cues("decisions_asked").found(text),
-        timeline=(ahead and _cues("dated_events").found(text)) or _cues("when_asked").found(text)
-        or _cues("history_asked").found(text),
+        # "how much of the debt is due in 2027?" asks a schedule's amount, not dated events
+        timeline=not schedule and ((ahead and _cues("dated_events").found(text))
+                                   or _cues("when_asked").found(text)
+                                   or _cues("history_asked").found(text)),
         ahead=ahead,
         horizon_days=_horizon_days(text),
         years=tuple(int(y) for y in _YEAR.findall(text)),
@@ -307,6 +326,7 @@ def read_question(question: str) -> QuestionFrame:
         whole_sheet=_cues("sheet_asked").found(text),
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
+        remaining=_cues("remaining_asked").found(text),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),
@@ -473,18 +493,61 @@ def _parts(text: str) -> tuple[str, ...]:
     return (*out, rest.strip()) if len(rest.split()) >= 3 else ()
 
 
-def _counted(text: str) -> tuple[str, ...]:
+def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:
     """What "how many" counts: the content words right after it, up to the question's verb or
-    next small word ("How many team members does …" counts team members)."""
+    next small word ("How many team members does …" counts team members; "How many Amazon
+    shares …" counts shares, of the company it names)."""
     asked = _cues("answer_count").search(text)
     if asked is None:
         return ()
+    named = {w.lower() for w in letter_words(entity or "")}
     words: list[str] = []
     for word in letter_words(text[asked.end():]):
+        if word.lower() in named and not words:
+            continue
         if word.lower() in _STOP or len(words) == 3:
             break
         words.append(word.lower())
     return tuple(words)
+
+
+def _verb(text: str, ranking: QuestionTerms, entity: str | None) -> str | None:
+    """The question's own verb, as one of its ranking terms, where an auxiliary stands before it:
+    the last of the first run of its terms after the auxiliary and the name it asks about
+    ("acquire" of "Which businesses did Uber acquire in 2021?", "operate" of "How many stores did
+    the company operate?"); none where a word of form stands there ("does Apple have")."""
+    aux = _AUXILIARY.search(text)
+    if aux is None:
+        return None
+    run: list[str] = []
+    named = {w.lower() for w in letter_words(entity or "")}
+    for word in letter_words(text[aux.end():]):
+        if not run and (word.lower() in named or word.lower() in _DETERMINERS
+                        or word.lower() in _SUBJECT_NOUNS):
+            continue  # the auxiliary's subject ("Amazon", "the company") is whom it asks about
+        if not run and word.lower() in _STOP:
+            return None  # "… does Apple have at the end of 2025": its verb is a word of form
+        stems = stems_of(word)  # its own stem first: "employ" is no "people", its concept's
+        term = next((t for t in ranking.terms if t in stems), None) or next(
+            (t for t in ranking.terms if term_in(t, stems)), None)
+        if term is None and run:
+            break
+        if term is not None:
+            run.append(term)
+    return run[-1] if run else None
+
+
+def _schedule(asking: str, kind: AnswerKind | None, verb: str | None) -> tuple[str, ...]:
+    """What a schedule by year is asked of: a figure asked with a schedule's words ("due",
+    "matures", "future payments", "thereafter"), read without how it asks and its periods."""
+    if not _cues("schedule_asked").found(asking) or not (kind == "figure" or (
+            kind in (None, "list") and _cues("schedule_whole_asked").found(asking))):
+        return ()  # "What are the total future lease payments?" asks a figure too
+    out = list(asking)
+    for cue in (_cues("schedule_manner"), _cues("schedule_whole_asked")):
+        for m in cue.finditer(asking):
+            out[m.start():m.end()] = " " * (m.end() - m.start())
+    return tuple(t for t in content_terms("".join(out)) if t != verb and not t.isdigit())
 
 
 def _period_count(text: str) -> int:
@@ -606,6 +669,7 @@ _MONTH_NAMES = _V.month_names()
 _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
 _OWNER_BEFORE = _V.words("owner_before_name")
+_SUBJECT_NOUNS = _V.words("subject_nouns")  # "company", "group": the subject, named in general
 _AUXILIARY = _cues("question_auxiliary")  # "does", "did": the name asked stands after it
 
 

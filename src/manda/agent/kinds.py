@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.finance.amounts import find_amounts
+from manda.finance.periods import find_dates
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
@@ -31,12 +32,14 @@ _HEDGED = _V.cues("hedged_statement")  # "if we need to", "could", "pourrait"
 _REFERRED = _V.cues("change_referred")  # "The decrease was …", "Cette hausse …"
 _CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a reculé"
 _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
+_SHARES = _V.cues("shares_counted")  # "shares", "common stock", "ordinary shares", "actions"
 _PLACE = _V.cues("place_lead").around(tail=r"\s+(?P<name>[A-ZÀ-Þ][a-zà-ÿ]+)")
 _MONTHS = _V.month_names()
 _EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's words ("staff") match
 # a small word ends the things a count counts ("14 trucks from its depots" counts no depots)
 _ENDS = (_V.words("form_words") | _V.words("stop_words")) - _V.words("list_joiners")
-AFTER, BEFORE = 8, 4  # words about a count and the things it counts ("415,000 full-time, …")
+_DATE_LEAD = _V.cues("count_date_lead")  # "as of", "at": the date a count is stated at
+AFTER, BEFORE = 8, 10  # words about a count and the things it counts ("415,000 full-time, …")
 
 
 def states_reason(text: str) -> bool:
@@ -91,10 +94,26 @@ def states_count(text: str, counted: Sequence[str]) -> bool:
         if amount.unit == "people" and people:
             return True
         after = " ".join(_until_small_word(letter_words(text[amount.end:amount.end + 90])[:AFTER]))
-        before = " ".join(letter_words(text[max(0, amount.start - 60):amount.start])[-BEFORE:])
-        if names_counted(after, counted) or names_counted(before, counted):
-            return True
+        before = " ".join(letter_words(_clause(_undated(text[:amount.start])))[-BEFORE:])
+        if names_counted(after, counted) or names_counted(before, counted) or (
+                _SHARES.found(" ".join(counted)) and _SHARES.found(before)):
+            return True  # "common stock outstanding … was 1,954,464,088" counts shares
     return False
+
+
+def _clause(text: str) -> str:
+    """The end of a text from its last clause's start (a semicolon or a sentence's end)."""
+    return text[max(text.rfind(";"), text.rfind(". ")) + 1:]
+
+
+def _undated(text: str) -> str:
+    """The text without the dates it states and the words that lead to them: "shares outstanding
+    as of January 28, 2026" before a count is "shares outstanding", whose count it is."""
+    for _, start, end in reversed(find_dates(text)):
+        head = text[:start].rstrip()
+        lead = next((m for m in _DATE_LEAD.finditer(head) if m.end() == len(head)), None)
+        text = f"{head[:lead.start()] if lead else head} {text[end:]}"
+    return text.rstrip(" ,")
 
 
 def _until_small_word(words: list[str]) -> list[str]:

@@ -163,6 +163,8 @@ def _matches(term: str, stems: set[str]) -> bool:
         return True
     if len(term) >= 4 and term.endswith("e") and term[:-1] in stems:
         return True  # "share" and "shares" (stemmed "shar"): one word
+    if len(term) >= 4 and f"{term}e" in stems:
+        return True  # "stores" (stemmed "stor") and "store": one word, either way round
     if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
         return True
     group = _group_of(term)

@@ -11,6 +11,7 @@ answer that no composed shape gives; its coverage is the confidence the not-foun
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Sequence
@@ -73,9 +74,9 @@ from manda.text import YEAR, bullet_item, defined_terms, letter_words, without_a
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
-           "captions_table", "fiscal_year_of", "fits_kind", "label_periods", "lists_things",
-           "names_a_table", "question_verb", "rank_spans", "statement_row", "statement_rows",
-           "states_forecast", "totals_row"]
+           "captions_table", "fiscal_year_of", "fits_kind", "heading_shaped", "label_periods",
+           "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
+           "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -138,6 +139,8 @@ _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKi
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
+_REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
+_COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
 
 @dataclass(frozen=True)
@@ -304,7 +307,7 @@ def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:
     for hit in hits:
         lines = body(hit.text).splitlines()
         head = next((i for i, line in enumerate(lines) if line.strip() and (
-            not _heading_shaped(line) or _word_cut_off(lines, i))), None)
+            not heading_shaped(line) or _word_cut_off(lines, i))), None)
         first = lines[head].split()[0] if head is not None and lines[head].split() else ""
         if not first[:1].islower() or first != first.lower():
             continue  # a page that opens a sentence ("iPhone net sales …" is a name's case)
@@ -352,7 +355,7 @@ def _unfinished(hit: SearchHit) -> tuple[list[str], str] | None:
     if not lines or lines[-1].rstrip()[-1:] in ".!?:;|" or figure_row(lines[-1]):
         return None
     said = sentences(lines[-1])
-    if not said or _heading_shaped(lines[-1]):
+    if not said or heading_shaped(lines[-1]):
         return None
     start = said[-1]
     kept = lines[-1][: lines[-1].rfind(start)].rstrip() if start in lines[-1] else ""
@@ -393,7 +396,7 @@ def _sentences(text: str) -> list[tuple[str, str, str, bool]]:
             bullets.add(item[:_ITEM_OPENING])
         # a word left alone on its line, its sentence going on in lowercase below ("Freight" /
         # "revenue increased …"), is no heading: the text layer broke the line
-        if _heading_shaped(line) and not _word_cut_off(lines, n):
+        if heading_shaped(line) and not _word_cut_off(lines, n):
             blocks += [("", [line.strip()]), (line.strip(), [])]
         else:
             blocks[-1][1].append(line)
@@ -427,7 +430,7 @@ def _sentences(text: str) -> list[tuple[str, str, str, bool]]:
                 break  # the marked list has ended
             after = out[i + k + 2] if i + k + 2 < len(out) else ""
             if not item and (nxt.rstrip().endswith(":") or (
-                    k and _heading_shaped(nxt) and len(after) > 80)):
+                    k and heading_shaped(nxt) and len(after) > 80)):
                 break  # the next list's lead-in, or a heading over a paragraph below the items
             # an inner list's first item, however long, is its own ("Fourth Quarter 2023:
             # iPhone 15 …; and Apple Watch Series 9 …")
@@ -459,7 +462,7 @@ def _ends_item(text: str) -> bool:
     return words[-1].endswith(";")
 
 
-def _heading_shaped(line: str) -> bool:
+def heading_shaped(line: str) -> bool:
     """A line shaped as a heading or a page header: a few words, nearly all capitalised, with
     no sentence's ending ("MANAGEMENT'S DISCUSSION AND ANALYSIS", "Liquidity and Capital
     Resources", "Table of Contents")."""
@@ -555,6 +558,14 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
     caption = [c for c in table.caption if c]
+    counts = not primary and bool(_COUNT_ROW.search(" ".join(caption[-2:])))
+    if counts and not any("$" in c for r in table.rows for c in r.cells.values()):
+        # "Change in Number of Stores", "Vehicle deliveries": a table of counts, its figures no
+        # money, at its own caption's scale only ("changes in shares (in thousands)"), never a
+        # page's "(a) In thousands" footnote to another table
+        own = statement_scale(above)
+        scale = own if own.line else StatementScale("", 1.0, None, False, None)
+        currency = None
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
     group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < 80), "")
     # dated columns of a P&L or a cash-flow statement end its periods
@@ -577,7 +588,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
             _SHARE_COUNT.search(row.label)
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
                                currency=currency or (document_currency if per_share else None),
-                               flow=flow or per_share, year_end=year_end,
+                               # "Ending store count": the count at the year's end
+                               flow=(flow and not (counts and balance_side(
+                                   row.label, row=True) == "closing")) or per_share,
+                               year_end=year_end,
                                caption=" ".join(caption), statements=statements,
                                result=last if last != row.label else "", segment=segment))
         # the table's caption ("net sales by category") names what its rows measure: it counts
@@ -689,6 +703,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     if frame.answer_kind == "list" and (verb := _verb_of(frame.text, core)) is not None:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
+    # "How many stores did Target operate?": the verb is how a count is asked; the things
+    # counted are what a span must say
+    verb = frame.verb if frame.verb in core and len(core) > 1 else None
+    if verb is not None and frame.counted:
+        weight[verb] /= 2
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     # the line items named, where their figures are asked: a figure, an item left out, or the
@@ -779,6 +798,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
+        if verb is not None and span.row is not None and (
+                (own := label_line_item(span.row.label)) is not None
+                and not _same_metric(own, frame.subjects)):
+            # "operate" of "How many stores did Target operate?" is no word of "Operating income"
+            matched.discard(verb)
+            loose.discard(verb)
         part = bool(items) and _part_of_item(span, items, core)
         # a line item asked placed in another asked ("share-based payments" added back to reach
         # underlying EBITDA), or any row a question says its metric leaves out ("what charge
@@ -841,6 +866,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         score += fit
         if fit <= 0 and frame.answer_kind in _STATED_KINDS:
             score -= ECHO * words  # it echoes the question and states nothing of the kind asked
+        if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
+                _REMAINDER.search(span.text):
+            score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"
         if span.row is None and states_forecast(span.text):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
@@ -1028,10 +1056,17 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT
         elif asked_parts & parts:
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
+        if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
+            fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def _month_of(day: date) -> str:
+    """A date's month as a period is written ("Feb 2022")."""
+    return f"{calendar.month_abbr[day.month]} {day.year}"
 
 
 def _column_fiscal_year(header: str) -> int | None:
@@ -1064,8 +1099,14 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:  # a row of the things counted, its figures no money or rate
             counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]
             money = statement_scale([span.row.label]).currency  # "Employee costs (£m)"
-            return KIND_FIT + ROW_FIGURE if counts and not money and names_counted(
-                f"{span.group} {span.row.label}", frame.counted) else -KIND_MISS
+            # "Common stock ($0.01 par value; … shares outstanding)": an aside names no count;
+            # a row of a table of counts ("Opened" under "Change in Number of Stores") counts
+            # the things its caption names
+            named = names_counted(f"{span.group} {without_asides(span.row.label)}",
+                                  frame.counted) or (
+                bool(_COUNT_ROW.search(span.caption)) and not find_line_items(span.row.label)
+                and names_counted(span.caption, frame.counted[-1:]))
+            return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
@@ -1206,20 +1247,9 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
 
 
 def question_verb(frame: QuestionFrame) -> str | None:
-    """The question's own verb, as one of its terms, where an auxiliary stands before it: the
-    last of the first run of its terms after the auxiliary ("acquire" of "Which businesses did
-    Uber acquire in 2021?", "sell" of "… does the group sell in Europe?")."""
-    aux = _AUXILIARY.search(frame.text)
-    if aux is None:
-        return None
-    run: list[str] = []
-    for word in _WORD.findall(frame.text[aux.end():]):
-        term = next((t for t in frame.ranking.terms if term_in(t, stems_of(word))), None)
-        if term is None and run:
-            break
-        if term is not None:
-            run.append(term)
-    return run[-1] if run else None
+    """The question's own verb, as one of its terms, where an auxiliary stands before it
+    (`QuestionFrame.verb`: "acquire" of "Which businesses did Uber acquire in 2021?")."""
+    return frame.verb
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:

@@ -17,6 +17,7 @@ from manda.agent.compose import (
     exploration,
     fact_lookup,
     gap_identification,
+    schedules,
     synthesis,
     timeline,
     topics,
@@ -64,6 +65,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         dated = timeline.compose(ask, evidence)
         if dated is not None:
             return led_by_best_span(dated, ask, evidence)
+    if ask.frame.schedule and (due := schedules.answer(ask, evidence)) is not None:
+        return due  # "how much of the debt is due in 2027?": the schedule by year states it
     listed = digest.answer(ask, evidence)  # "what did the board discuss in September?"
     if listed is not None:
         return listed

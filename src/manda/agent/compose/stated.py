@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.agent.relevance import stems_of
 from manda.agent.selection import Reading, findings_for
-from manda.agent.spans import Span, _heading_shaped, fiscal_year_of, statement_row
+from manda.agent.spans import Span, fiscal_year_of, heading_shaped, statement_row
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, find_amounts, same_as_written
 from manda.finance.figures import Figure, StatementScale, column_date, column_year, read_figure
@@ -88,7 +88,7 @@ def page_role(evidence: Evidence, document_id: str, page: int | None) -> int:
         if hit.document_id == document_id and hit.location.page == page:
             headings += list(hit.heading_path)
             headings += [line.strip() for line in body(hit.text).splitlines()
-                         if _heading_shaped(line.strip())]
+                         if heading_shaped(line.strip())]
     return _role_of_headings(headings)
 
 

@@ -1,0 +1,209 @@
+"""Counts and schedules whose rows are years (issue 25): a count read from a table of counts
+leads with its number, never as money; a question's verb is no line item's word; a schedule's
+year row is the amount due in that year and its total the whole; a count of shares stated at a
+date is a count. The documents below are written for the tests; none is a filing's text."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose import compose
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.schedules import answer as schedule_answer
+from manda.agent.compose.schedules import schedules
+from manda.agent.frame import read_question
+from manda.agent.kinds import states_count
+from manda.agent.relevance import stems_of, term_in
+from manda.agent.spans import balance_side, fits_kind, rank_spans
+
+OUTLETS = "\n".join([
+    "Outlet Data",
+    "Change in Number of Outlets 2025 2024",
+    "2025 | 2024",
+    "Beginning outlet count | 2025: 812 | 2024: 790",
+    "Opened | 2025: 25 | 2024: 24",
+    "Closed | 2025: (3) | 2024: (2)",
+    "Ending outlet count | 2025: 834 | 2024: 812",
+    "(a)In thousands; reflects total floor area less office space.",
+])
+INCOME = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(millions)",
+    "2025 | 2024",
+    "Operating income | 2025: $3,120 | 2024: $2,950",
+])
+
+
+def test_a_plural_and_its_singular_are_one_word_either_way_round() -> None:
+    assert term_in("stor", stems_of("Ending store count"))
+    assert term_in("outlet", stems_of("Number of outlets"))
+
+
+def test_the_questions_verb_is_how_it_asks_not_what() -> None:
+    frame = read_question("How many outlets did Northwind operate at the end of fiscal 2025?")
+    assert frame.verb == "operate" and frame.counted == ("outlets",)
+    assert read_question("How much debt did the group repay in 2027?").verb == "repa"
+    assert read_question("How much does Northwind have to repay in 2027?").verb is None
+    # the company named after the auxiliary is whom it asks about, and counts nothing
+    assert read_question("How many Northwind shares were outstanding?").counted == ("shares",)
+
+
+def test_a_count_table_leads_with_its_number_not_as_money_nor_operating_income() -> None:
+    ask = _ask("How many outlets did the company operate at the end of fiscal 2025?")
+    evidence = _evidence(OUTLETS, INCOME)
+    ranked = rank_spans(ask.frame, evidence)
+    top = ranked[0]
+    assert top.row is not None and top.row.label == "Ending outlet count"
+    assert not any("Operating income" in s.text for s in ranked)  # "operate" is no line item
+    assert all(f.unit is None for f in top.figures())  # no "(a) In thousands" footnote, no $
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert first.startswith("Ending outlet count was 834 at 31 December 2025") and "$" not in first
+
+
+def test_a_roll_forwards_first_and_last_rows_are_its_two_ends() -> None:
+    assert balance_side("Beginning outlet count", row=True) == "opening"
+    assert balance_side("Ending outlet count", row=True) == "closing"
+
+
+def test_a_count_stated_at_a_date_is_a_count_of_the_things_before_the_date() -> None:
+    assert states_count("Number of shares of common stock outstanding as of January 28, 2026 "
+                        "5,120,330,100", ("shares",))
+    assert states_count("Total shares of common stock outstanding as of March 4, 2026, were "
+                        "210,400,512.", ("shares",))
+    assert not states_count("Revenue was $5,120 million as of January 28, 2026.", ("shares",))
+
+
+MATURITIES = "\n".join([
+    "Note 9 – Borrowings",
+    "The future principal payments for the Company's notes as of June 30, 2025, are as follows "
+    "(in millions):",
+    "2026 $1,250",
+    "2027 2,400",
+    "2028 900",
+    "Thereafter 6,100",
+    "Total notes principal $10,650",
+])
+LEASES = "\n".join([
+    "Lease liability maturities as of June 30, 2025, are as follows (in millions):",
+    "OperatingLeases FinanceLeases Total",
+    "2026 $300 $40 $340",
+    "2027 280 30 310",
+    "2028 250 20 270",
+    "Thereafter 900 60 960",
+    "Total undiscounted liabilities 1,730 150 1,880",
+    "Less: Imputed interest (230) (20) (250)",
+    "Total lease liabilities $1,500 $130 $1,630",
+])
+COMMITMENTS = "\n".join([
+    "Contractual Obligations",
+    "The following summarizes the payments due by fiscal year for our contractual obligations "
+    "as of June 30, 2025:",
+    "(In millions) 2026 2027 Thereafter Total",
+    "Borrowings principal and interest $1,600 $2,700 $7,000 $11,300",
+    "Purchase commitments 4,000 1,000 500 5,500",
+    "Total $5,600 $3,700 $7,500 $16,800",
+])
+
+
+def test_a_schedules_rows_are_years_its_rest_and_its_whole() -> None:
+    found = schedules(_evidence(MATURITIES))
+    assert len(found) == 1
+    entries = {e.label: e for e in found[0].entries}
+    assert entries["2027"].year == 2027 and entries["Thereafter"].rest
+    assert entries["Total notes principal"].total and found[0].as_of is not None
+
+
+def test_the_amount_due_in_a_year_is_its_row_with_the_schedules_date() -> None:
+    ask = _ask("How much of the notes principal is due in 2027?")
+    assert ask.frame.schedule and not ask.frame.timeline
+    draft = schedule_answer(ask, _evidence(MATURITIES))
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert first.startswith("$2.4 billion falls due in 2027")
+    assert "30 June 2025" in first and "$10.7 billion in all" in first
+
+
+def test_the_years_after_the_last_listed_are_its_thereafter_row() -> None:
+    ask = _ask("How much of the notes principal is due after 2028?")
+    assert ask.frame.schedule_after
+    draft = schedule_answer(ask, _evidence(MATURITIES))
+    assert draft is not None and draft.text.startswith("$6.1 billion falls due after 2028")
+
+
+def test_the_whole_of_several_columns_is_the_total_column_and_first_total() -> None:
+    ask = _ask("What are the total undiscounted lease payments, operating and finance together?")
+    draft = schedule_answer(ask, _evidence(LEASES))
+    assert draft is not None and draft.text.startswith("$1.88 billion in all")
+    ask = _ask("What are the total operating lease payments due?")
+    draft = schedule_answer(ask, _evidence(LEASES))
+    assert draft is not None and draft.text.startswith("$1.73 billion in all")
+
+
+def test_a_schedule_across_a_header_of_years_is_read_by_its_lines() -> None:
+    ask = _ask("What are the total contractual obligations?")
+    draft = schedule_answer(ask, _evidence(COMMITMENTS))
+    assert draft is not None and draft.text.startswith("$16.8 billion in all (Total)")
+    ask = _ask("How much of the purchase commitments is due in 2027?")
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$1.0 billion falls due in 2027")
+
+
+def test_a_question_of_no_schedule_is_left_to_the_other_shapes() -> None:
+    assert not _ask("What was operating income in 2025?").frame.schedule
+    assert not _ask("When do the notes mature?").frame.schedule
+    assert schedule_answer(_ask("How much rent is due in 2027?"), _evidence(MATURITIES)) is None
+
+
+def test_a_count_of_shares_is_named_by_its_stock_and_an_aside_names_none() -> None:
+    assert states_count("The number of shares of the registrant's common stock outstanding as "
+                        "of February 22, 2026 was 812,004,310.", ("shares",))
+    ask = _ask("How many shares of common stock were outstanding in February 2026?")
+    evidence = _evidence(
+        "The number of shares of the registrant's common stock outstanding as of February 22, "
+        "2026 was 812,004,310.",
+        "CONSOLIDATED BALANCE SHEETS\n(in millions)\n2025 | 2024\n"
+        "Common stock ($0.01 par value; 900 shares outstanding) | 2025: $9 | 2024: $9")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "812,004,310" in first and "$9" not in first
+
+
+def test_what_is_left_of_a_program_that_may_yet_be_used_is_stated_not_hedged() -> None:
+    ask = _ask("How much is left under the share repurchase program?")
+    evidence = _evidence(
+        "As of December 31, 2025, the dollar value of shares that may yet be purchased under "
+        "the program is $4.1 billion.",
+        "Future repurchases may be made in the open market if market conditions allow.")
+    assert "$4.1 billion" in rank_spans(ask.frame, evidence)[0].text
+    assert _ask("How much remained of the share repurchase program?").frame.remaining
+    assert not _ask("Why did the gross margin remain flat?").frame.remaining
+
+
+def test_another_years_schedule_does_not_answer_a_balance_at_a_year_asked() -> None:
+    ask = _ask("How large were the notes principal payments due at the end of fiscal 2021?")
+    assert schedule_answer(ask, _evidence(MATURITIES)) is None
+    assert read_question("How many employees did the company have at the end of 2025?").verb is None
+
+
+def test_a_table_whose_rows_are_years_is_a_schedule_too() -> None:
+    evidence = _evidence("\n".join([
+        "Future minimum lease payments as of December 31, 2025 (in millions):",
+        "Year | Amount",
+        "2026 | Amount: $410", "2027 | Amount: 395", "2028 | Amount: 380",
+        "Thereafter | Amount: 1,200", "Total | Amount: $2,385"]))
+    ask = _ask("What are the total future minimum lease payments?")
+    draft = schedule_answer(ask, evidence)
+    assert draft is not None and draft.text.startswith("$2.39 billion in all (Total)")
+    assert "31 December 2025" in draft.text
+
+
+def test_a_row_of_a_table_of_counts_counts_the_things_its_caption_names() -> None:
+    ask = _ask("How many new outlets did the company open in fiscal 2025?")
+    ranked = rank_spans(ask.frame, _evidence(OUTLETS))
+    opened = next(s for s in ranked if s.row is not None and s.row.label == "Opened")
+    assert fits_kind(opened, ask.frame)
+
+
+def test_a_statements_years_are_no_schedule() -> None:
+    statement = "\n".join(["(In millions) 2025 2024 2023",
+                           "Net sales $5,600 $5,100 $4,700", "Operating income 900 800 700"])
+    assert schedules(_evidence(statement)) == []
