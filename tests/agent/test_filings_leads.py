@@ -228,3 +228,15 @@ def test_a_tables_column_heads_run_into_a_line_state_nothing() -> None:
     top = rank_spans(_ask("When do the company's convertible senior notes mature?").frame,
                      evidence)[0]
     assert "May 15, 2028" in top.text, top.text
+
+
+def test_a_line_items_word_used_as_a_verb_is_no_subject_of_the_sentence() -> None:
+    """"Our strategy continues to leverage stores …": "leverage" is a verb there, four words
+    in, no line item the sentence speaks of; the sentence answers the share asked."""
+    evidence = _evidence(
+        "Our strategy continues to leverage stores as fulfillment hubs, with stores fulfilling "
+        "more than 97 percent of total sales.",
+        "Sales fulfilled by our stores fell 2 percent in 2025 as stores fulfilled fewer orders.")
+    top = rank_spans(_ask("What percentage of sales do the company's stores fulfil?").frame,
+                     evidence)[0]
+    assert "97 percent" in top.text, top.text

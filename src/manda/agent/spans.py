@@ -848,7 +848,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
-        if span.row is None and frame.subjects and not frame.derived and (
+        if span.row is None and frame.subjects and not frame.derived and \
+                frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
             if not _same_metric(head[0], frame.subjects):
                 score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
@@ -985,13 +986,18 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
 
 
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
+_SUBJECT_WORDS = 3  # the words before it at most ("In fiscal 2025,", "The Company's")
 
 
 def _sentence_subject(text: str) -> tuple[str, int] | None:
-    """The line item a sentence speaks of, and where it starts: the first it names, near its
-    start ("Cost of revenue increased …", "In fiscal 2025, operating income rose …")."""
+    """The line item a sentence speaks of, and where it starts: the first it names, as its
+    subject, within its first few words ("Cost of revenue increased …", "In fiscal 2025,
+    operating income rose …"; not "leverage" of "Our strategy continues to leverage stores")."""
     named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
-    return (named[0][0], named[0][1]) if named and named[0][1] < _SUBJECT_REACH else None
+    if not named or named[0][1] >= _SUBJECT_REACH or \
+            len(text[:named[0][1]].split()) > _SUBJECT_WORDS:
+        return None
+    return named[0][0], named[0][1]
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
