@@ -274,17 +274,11 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     operating income change from 2024 to 2025?"): both figures from the segment's own row,
     each cited, the change in amount and per cent, the working in one line. None when the
     question names no segment, or no line item, or the segment's row states no two years."""
-    subject = ask.subject
-    if subject is None:
+    found = _asked_rows(ask, evidence)
+    if found is None or ask.subject is None:
         return None
-    lines = segment_lines(evidence)
-    segment = asked_segment(ask, lines, evidence.scope_words)
-    if segment is None:
-        return None
-    item = _derived_key(subject)
-    rows = [line for line in lines if _same(line.segment, segment) and (
-        canonical_subject(line.line) == subject or (item and states_line(line.line, item)))]
-    asked = _asked_years(ask)
+    lines, segment, rows = found
+    subject, asked = ask.subject, _asked_years(ask)
     for line in rows:
         stated = _years(line.span)
         year = _year(asked, set(stated))
@@ -304,6 +298,27 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     return Draft(text=with_assumption(ask.assumption, words.answer(
         "segment_line_missing", language, segment=segment, line=asked_line, found=found)),
         short=True)
+
+
+def _asked_rows(ask: Ask, evidence: Evidence
+                ) -> tuple[list[SegmentLine], str, list[SegmentLine]] | None:
+    """The segments' lines read, the segment the question names, and that segment's lines of
+    the line item asked; None where it names no line item or no segment read."""
+    subject = ask.subject
+    if subject is None:
+        return None
+    lines = segment_lines(evidence)
+    segment = asked_segment(ask, lines, evidence.scope_words)
+    if segment is None:
+        return None
+    item = _derived_key(subject)
+    return lines, segment, [line for line in lines if _same(line.segment, segment)
+                            and _states_asked(line, subject, item)]
+
+
+def _states_asked(line: SegmentLine, subject: str, item: str | None) -> bool:
+    """The segment's line is the line item asked, by its name or as a derived metric's input."""
+    return canonical_subject(line.line) == subject or bool(item and states_line(line.line, item))
 
 
 def _year(asked: set[int], years: set[int]) -> int | None:
@@ -354,20 +369,15 @@ def share(ask: Ask, evidence: Evidence) -> Draft | None:
     whole's row of the same table (its "Consolidated" or total row, else the consolidated
     block's row), for the year asked, each cited and the working in one line. None when the
     question names no segment, or no table read states both."""
-    subject = ask.subject
-    if subject is None:
+    found = _asked_rows(ask, evidence)
+    if found is None or ask.subject is None:
         return None
-    lines = segment_lines(evidence)
-    segment = asked_segment(ask, lines, evidence.scope_words)
-    if segment is None:
-        return None
+    lines, segment, parts = found
+    subject, item = ask.subject, _derived_key(ask.subject)
     if not ask.frame.segments and not any(
             _same(line.segment, segment) and (line.span.segment or _said_in_label(
                 line.span.row.label if line.span.row is not None else "")) for line in lines):
         return None  # a category's row ("Services" under "Net sales"): the table's share
-    item = _derived_key(subject)
-    parts = [line for line in lines if _same(line.segment, segment) and (
-        canonical_subject(line.line) == subject or (item and states_line(line.line, item)))]
     rows = statement_rows(evidence)
     asked = _asked_years(ask)
     for part in parts:
@@ -456,8 +466,8 @@ def rank(ask: Ask, evidence: Evidence) -> Draft | None:
     ranked: list[tuple[float, SegmentLine, Figure, Figure | None]] = []
     left_out: list[str] = []
     for name in names:
-        rows = [line for line in lines if _key(line.segment) == name and (
-            canonical_subject(line.line) == subject or (item and states_line(line.line, item)))]
+        rows = [line for line in lines
+                if _key(line.segment) == name and _states_asked(line, subject, item)]
         if not rows:
             if any(line.span.segment for line in lines if _key(line.segment) == name):
                 left_out.append(by_name[name])  # a segment's block without the line asked
