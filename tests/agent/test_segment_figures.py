@@ -190,3 +190,28 @@ def test_a_segments_line_not_read_is_said_missing_not_answered_with_the_companys
     assert text.startswith("The passages read state no operating income for Europe"), text
     assert "Europe net sales (source: Annual.pdf, p.31)" in text, text
     assert "1,515" not in text and "$1.52 billion" not in text
+
+
+def test_a_margin_the_table_states_for_a_part_leads_over_one_computed() -> None:
+    """"Products" under "Gross margin percentage:" states the part's margin: it is quoted, not
+    computed again from the part's gross margin and sales and said to be unstated."""
+    stated = "\n".join([
+        "Gross margin for 2025 and 2024 is as follows (dollars in millions):",
+        "2025 | 2024",
+        "Gross margin:",
+        "Devices | 2025: $1,129 | 2024: $1,090",
+        "Subscriptions | 2025: 823 | 2024: 712",
+        "Gross margin percentage:",
+        "Devices | 2025: 36.8% | 2024: 37.2%",
+        "Subscriptions | 2025: 75.4% | 2024: 73.9%",
+    ])
+    sales = "\n".join([
+        "Net sales by category (in millions):",
+        "2025 | 2024",
+        "Net sales:",
+        "Devices | 2025: $3,070 | 2024: $2,949",
+        "Subscriptions | 2025: 1,092 | 2024: 963",
+    ])
+    first = _answer("What was the Devices gross margin percentage in 2025?",
+                    stated, sales).splitlines()[0]
+    assert "36.8%" in first and "computed" not in first, first

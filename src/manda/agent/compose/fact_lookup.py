@@ -177,7 +177,9 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
 
 
 def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
-    text = (span.row.label if span.row is not None else span.text).lower()
+    """The span states the metric by name: a sentence, or a row by its label or the heading
+    it stands under ("Products" under "Gross margin percentage:")."""
+    text = (f"{span.group} {span.row.label}" if span.row is not None else span.text).lower()
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
         span.figures() if span.row is not None else find_amounts(span.text))
 
