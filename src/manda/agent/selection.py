@@ -357,8 +357,9 @@ def read_fact(
             f for f in pool if at_end is not None and _week_year_end(f.period, at_end)]
     if documents is not None:
         pool = [f for f in pool if f.document_id in documents]
-    if prefer_in_period is not None:
-        pool = [f for f in pool if prefer_in_period(f)] or pool
+    # the period's preferred findings lead; the others still confirm, contradict or correct
+    # them (a comparison read from one row still shows another document's conflicting figure)
+    preferred = {f.id for f in pool if prefer_in_period(f)} if prefer_in_period else set()
     if nature is not None:
         pool = [f for f in pool if f.nature is nature] or pool
     if not pool:
@@ -371,11 +372,12 @@ def read_fact(
     clusters = _clusters(current)
     ranked = sorted(
         clusters,
-        key=lambda c: max(_authority(f, evidence, len({x.document_id for x in c})) for f in c),
+        key=lambda c: (any(f.id in preferred for f in c),
+                       max(_authority(f, evidence, len({x.document_id for x in c})) for f in c)),
         reverse=True,
     )
     best = ranked[0]
-    best.sort(key=lambda f: _authority(f, evidence, 0), reverse=True)
+    best.sort(key=lambda f: (f.id in preferred, _authority(f, evidence, 0)), reverse=True)
     primary = best[0]
 
     def ours(finding: Finding) -> bool:
