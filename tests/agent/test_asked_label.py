@@ -98,3 +98,27 @@ def _income(value: float, value_text: str, subject: str = "net income") -> Findi
 def test_a_loss_is_named_as_asked(question: str, finding: Finding, shown: str) -> None:
     ask = Ask.of(read_question(question))
     assert shown_as_named(finding, ask.label_of(finding.subject)) == shown
+
+
+def test_a_preferred_row_leads_without_hiding_another_documents_conflict() -> None:
+    """A comparison reads both periods from one row (`prefer_in_period`); a deck that states
+    another figure for the same quarter is still a conflict the answer must show."""
+    report = Document(id="d_rep", deal_id="d", filename="Q3_Report.pdf", content_hash="h1",
+                      file_type="pdf", size_bytes=1, version_family="rep")
+    deck = Document(id="d_deck", deal_id="d", filename="Deck.pptx", content_hash="h2",
+                    file_type="pptx", size_bytes=1, version_family="deck")
+    evidence = Evidence(documents={report.id: report, deck.id: deck})
+
+    def revenue(doc: Document, value: float, row: str | None) -> Finding:
+        return Finding(id=f"f_{doc.id}", deal_id="d", document_id=doc.id,
+                       kind=FindingKind.METRIC, subject="revenue", label="Revenue",
+                       period="Q3 2024", value=value, unit="EUR", value_text=f"€{value:,.0f}",
+                       excerpt="Revenue", location=Location.for_page(2), confidence=0.9,
+                       confidence_level=Confidence.HIGH,
+                       attributes={"row": row} if row else {})
+
+    evidence.add_findings([revenue(report, 5_200_000, "Revenue"), revenue(deck, 5_000_000, None)])
+    reading = read_fact(evidence, "revenue", "Q3 2024",
+                        prefer_in_period=lambda f: f.attributes.get("row") == "Revenue")
+    assert reading is not None and reading.primary.value == 5_200_000
+    assert [f.value for f in reading.conflicts] == [5_000_000]
