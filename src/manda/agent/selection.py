@@ -364,20 +364,25 @@ def read_fact(
         pool = [f for f in pool if f.nature is nature] or pool
     if not pool:
         return None
-    current = [f for f in pool if evidence.successor(f.id) is None
+    chosen = [f for f in pool if f.id in preferred] or pool
+    current = [f for f in chosen if evidence.successor(f.id) is None
                and f.status is not FindingStatus.SUPERSEDED]
-    corrected = [f for f in pool if f not in current]
+    corrected = [f for f in chosen if f not in current]
     if not current:
         current = [evidence.latest(f) for f in corrected]
     clusters = _clusters(current)
     ranked = sorted(
         clusters,
-        key=lambda c: (any(f.id in preferred for f in c),
-                       max(_authority(f, evidence, len({x.document_id for x in c})) for f in c)),
+        key=lambda c: max(_authority(f, evidence, len({x.document_id for x in c})) for f in c),
         reverse=True,
     )
     best = ranked[0]
-    best.sort(key=lambda f: (f.id in preferred, _authority(f, evidence, 0)), reverse=True)
+    best.sort(key=lambda f: _authority(f, evidence, 0), reverse=True)
+    if chosen is not pool:  # the others of the period, to confirm or contradict the preferred
+        ids = {f.id for f in best}
+        ranked = [best, *_clusters([f for f in pool if f.id not in ids
+                                    and evidence.successor(f.id) is None
+                                    and f.status is not FindingStatus.SUPERSEDED])]
     primary = best[0]
 
     def ours(finding: Finding) -> bool:
