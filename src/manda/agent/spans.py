@@ -129,6 +129,7 @@ _RISK_ASKED = vocabulary().cues("intent_due_diligence")
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
+_CHANGE_ASKED = vocabulary().cues("change_asked")  # "compare", "versus"
 _CHANGE_COLUMN = vocabulary().cues("change_column")  # "Change", "2025/2024"
 _HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
 _MONTH_NAMES = vocabulary().month_names()
@@ -139,6 +140,7 @@ _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKi
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
+_SPENT_AS_MEANS = vocabulary().cues("spent_as_means")  # "how much cash did it spend on"
 _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
 _COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
@@ -706,18 +708,20 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # "How many stores did Target operate?": the verb is how a count is asked; the things
     # counted are what a span must say
     verb = frame.verb if frame.verb in core and len(core) > 1 else None
-    if verb is not None and frame.counted:
+    if verb is not None and (frame.counted or frame.spending):
+        # "How much cash did it spend on acquisitions?": what it was spent on must be said
         weight[verb] /= 2
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     # the line items named, where their figures are asked: a figure, an item left out, or the
     # line item compared between periods ("how did total assets compare with a year earlier?")
     items = [(frozenset(content_terms(own)) & set(terms), patterns)
-             for own, patterns in named_items(frame.text)] \
+             for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
-    topics = [t for t in terms if names_topic(t)]
+    # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
+    topics = [t for t in terms if names_topic(t) and t != verb]
     years = _asked_years(frame)
     parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
@@ -739,6 +743,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
         if span.row is not None and not totals_row(span.row.label))}
     cause_asked = frame.answer_kind == "reason"
+    # the kind of thing a list question asks for ("models" of "which iPhone models …")
+    listing = _thing_asked(frame.text, asked.terms) & set(core) \
+        if frame.answer_kind == "list" else frozenset()
     # "why did margins compress?": the question's verb of change is how it asks, and any change
     # a span states answers it ("gross margin decreased"), whichever word it takes
     # the statement the question names ("on the balance sheet"): every row of that statement
@@ -780,7 +787,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # a row's other cells (its headers) count for half
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
-                matched |= {t for t in terms if says_change(t)}  # its change column says it
+                # its change column says it: "grow", and "compare" of "how did … compare with"
+                matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
         else:
             own = _named_by_document(span, core) if matched else set()
             if frame.answer_kind in ("figure", "rate", "reason") and (
@@ -795,6 +803,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose -= changes
             if counted := bool(frame.counted) and states_count(span.text, frame.counted):
                 matched |= counted_terms(core, frame.counted)  # "23,400 associates" employed
+            if listing and span.whole and (matched & set(core)) - listing - when:
+                # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
+                # models without the word, as a count of associates says no "employees"
+                matched |= listing
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
@@ -838,7 +850,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= EXTRA_WORD * min(len(extra), 5)
         elif names_a_table(span):
             score -= 0.2 + words / 2  # a heading or caption names what follows it
-        elif _states_nothing(span.text):
+        elif _states_nothing(span.text) and not span.whole:
+            # a run of headings states nothing; a sentence that lists names ("The Gadget line
+            # includes Gadget 9 Max, Gadget Lite, …") states what they are
             score -= NO_STATEMENT * words
         else:
             if hedged and _HEDGED.search(span.text):
@@ -858,6 +872,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        if span.row is None and cause_asked and frame.subjects and not frame.derived and \
+                not _speaks_of(span.text, frame.subjects):
+            # "What drove the decline in comparable sales?": a cause stated of the SG&A rate, or
+            # of a sentence that names no line item asked, is not why comparable sales fell
+            score -= SUBJECT_MISS
         if span.row is not None and frame.subjects:
             own = label_line_item(span.row.label)  # a metric or a statement line
             if (own is not None and not _same_metric(own, frame.subjects)) or (
@@ -865,8 +884,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
         fit = _kind_fit(span, frame)
         score += fit
-        if fit <= 0 and frame.answer_kind in _STATED_KINDS:
-            score -= ECHO * words  # it echoes the question and states nothing of the kind asked
+        if (fit <= 0 and frame.answer_kind in _STATED_KINDS) or (
+                fit < 0 and frame.answer_kind == "list"):
+            # it echoes the question and states nothing of the kind asked (a line item's row of
+            # figures where the things it is made of are asked: "what products are in wearables?")
+            score -= ECHO * words
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
                 _REMAINDER.search(span.text):
             score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"
@@ -923,6 +945,16 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     ranked = _siblings_tell_apart(ranked, core)
     ranked.sort(key=lambda s: -s.score)
     return ranked
+
+
+def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
+    """The line items the question names (`named_items`), but cash named as what was spent
+    ("how much cash did it spend on acquisitions?"): the outflow is asked, not the balance, and
+    a sentence of cash paid for something else ("we paid cash tax of $4.8 billion") is none."""
+    means = {m.start() for m in _SPENT_AS_MEANS.finditer(question)}
+    lowered = question.lower()
+    return tuple((own, patterns) for own, patterns in named_items(question)
+                 if lowered.find(own.lower()) not in means)
 
 
 def _a_change_row(span: Span) -> bool:
@@ -983,6 +1015,17 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
     interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
+
+
+def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
+    """The sentence names a line item asked, or a variant of one ("adjusted EBITDA" where
+    EBITDA is asked); not only the family it belongs to ("net sales" where comparable sales
+    are asked)."""
+    for own, _, _ in find_line_items(text):
+        spec = metric_spec(own)
+        if own in asked or (spec is not None and spec.group in asked):
+            return True
+    return False
 
 
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
@@ -1058,6 +1101,10 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         parts = quarters_in(span.text, own)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
+        elif len(asked_parts) > 1 and parts - asked_parts:
+            # Q4 2021 against Q4 2020 asked: "increasing compared to the three months ended
+            # September 30, 2021" compares with another quarter than asked
+            fit -= PERIOD_MISS
         elif said & years and (not asked_parts or parts & asked_parts):
             fit += PERIOD_FIT
         elif asked_parts & parts:
@@ -1124,7 +1171,15 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if find_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
-        return KIND_FIT if find_amounts(text) or _PERCENT.search(text) else -KIND_MISS
+        amounts = find_amounts(text)
+        if not amounts and not _PERCENT.search(text):
+            return -KIND_MISS
+        if frame.ranking.wants_amount and not _asks_rate(frame) and all(
+                a.unit == "%" for a in amounts):
+            # "how much tax is still owed?": "8% due in each of the first five years" states
+            # a rate of it, where a sentence may state the amount
+            return KIND_FIT / 2
+        return KIND_FIT
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
@@ -1135,6 +1190,13 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)
         money = sum(1 for a in find_amounts(text) if a.currency is not None)
+        if frame.ranking.wants_amount and not frame.counted:
+            # "What premium did it pay?", "what charges did it record?": a thing known by its
+            # amount, which a sentence states of that very thing ("for a premium of $271.5
+            # million", not "the total impact … was $64.7 million"); a list with none is no answer
+            thing = _thing_asked(frame.text, frame.ranking.terms)
+            said = not thing or any(term_in(t, stems_of(text)) for t in thing)
+            return KIND_FIT if money and said else 0.0
         return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
@@ -1252,6 +1314,31 @@ def _verb_of(question: str, core: Sequence[str]) -> str | None:
     return next((t for t in core if term_in(t, stems_of(last[-1]))), None)
 
 
+_LIST_OPENING = vocabulary().cues("answer_list_opening")  # "what", "which"
+# the words that end the name of what a question asks for: "does", "are", "in"
+_SMALL_WORDS = vocabulary().words("question_words") | vocabulary().words("stop_words")
+
+
+@lru_cache(maxsize=256)
+def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
+    """The term naming what a "what …" or "which …" question asks for, the head of the words
+    after its opening word, up to its verb or next small word: "premium" of "What premium did
+    Lyft pay …?", "models" of "Which iPhone models does Apple sell?", "products" of "What
+    products are in …?"."""
+    opening = _LIST_OPENING.starts(question)
+    if opening is None:
+        return frozenset()
+    start = len(question) - len(question.lstrip()) + opening.end()
+    head: list[str] = []
+    for word in _WORD.findall(question[start:]):
+        if word.lower() in _SMALL_WORDS:
+            break
+        head.append(word)
+    if not head:
+        return frozenset()
+    return frozenset(t for t in terms if term_in(t, _stems_of_word(head[-1].lower())))
+
+
 def question_verb(frame: QuestionFrame) -> str | None:
     """The question's own verb, as one of its terms, where an auxiliary stands before it
     (`QuestionFrame.verb`: "acquire" of "Which businesses did Uber acquire in 2021?")."""
@@ -1364,6 +1451,12 @@ def _per_share_row(span: Span) -> bool:
     said = _PER_SHARE_ASKED.search(label) or (
         _PER_SHARE_ASKED.search(span.group) and not find_line_items(label))
     return bool(said) and not any(f.unit == "shares" for f in span.figures() if not f.none)
+
+
+def _asks_rate(frame: QuestionFrame) -> bool:
+    """A line item asked is a rate or a share (a margin, comparable sales in percent)."""
+    return any((spec := item_spec(s)) is not None and spec.unit_kind == "percent"
+               for s in frame.subjects)
 
 
 def _asks_amount(frame: QuestionFrame) -> bool:

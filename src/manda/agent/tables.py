@@ -89,10 +89,28 @@ def read_tables(text: str) -> list[Table]:
             continue
         if not current.rows and _header_lacks_label(current.header, cells):
             current.header.insert(0, "")
-        current.rows.append(_row(cells, current.header, line))
+        row = _row(cells, current.header, line)
+        if not current.rows and (begun := _label_begun(current.caption, row.label)):
+            # "Acquisition of companies, … and purchases of" / the header repeated / "intangible
+            # and other assets | …": the row's label begun above the header the page repeated
+            current.caption = current.caption[:-1]
+            row = Row(label=f"{begun} {row.label}", cells=row.cells, line=line)
+        current.rows.append(row)
     if current is not None:
         tables.append(current)
     return [t for t in tables if t.rows]
+
+
+def _label_begun(caption: list[str], label: str) -> str | None:
+    """The start of a row's label left above its table's header, where a page break or a
+    repeated header cut the label: the caption's last line runs on (no sentence's or heading's
+    ending) into a label that opens in lowercase."""
+    if not caption or not label[:1].islower():
+        return None
+    last = caption[-1].strip()
+    if not last or last[-1:] in ".:;!?)" or any(c.isdigit() for c in last):
+        return None
+    return last
 
 
 def _header_lacks_label(header: list[str], cells: list[str]) -> bool:

@@ -33,6 +33,7 @@ _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_d
 # "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
 _ABBREVIATIONS = vocabulary().words("abbreviations")
 _MAX = 260
+_CUT_WORDS = 4  # the most words a line broken off its sentence's start may hold
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,13 @@ def unwrap(text: str) -> str:
 
 
 def _cut_word(prev: str, line: str) -> bool:
-    """A word left alone on its line, the sentence going on in lowercase on the next ("Net" /
-    "cash used in operating activities was …"), as a PDF's text layer may break a line."""
-    word = prev.strip()
-    return bool(word) and " " not in word and word[-1:].isalpha() and line.strip()[:1].islower()
+    """A word or a few left alone on their line, the sentence going on in lowercase on the next
+    ("Net" / "cash used in operating activities was …", "Other income, net" / "increased $92.3
+    million …"), as a PDF's text layer may break a line: a subject is no heading where its verb
+    follows in lowercase."""
+    words = prev.split()
+    return 0 < len(words) <= _CUT_WORDS and words[-1][-1:].isalpha() and \
+        not any(c.isdigit() for c in prev) and line.strip()[:1].islower()
 
 
 def _table_break(prev: str, line: str) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from manda.agent.compose import portions
+from manda.agent.compose import evidence_first, portions
 from manda.agent.compose.balance import covenants, debt
 from manda.agent.compose.common import (
     Ask,
@@ -47,7 +47,7 @@ from manda.agent.compose.people import (
 from manda.agent.compose.stated import of_another_period
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.relevance import candidates, coverage
+from manda.agent.relevance import NOT_FOUND_BELOW, candidates, coverage
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -60,6 +60,7 @@ from manda.agent.selection import (
     show,
     subject_base,
 )
+from manda.agent.spans import rank_spans
 from manda.agent.tables import Table, rows_naming
 from manda.agent.topics import (
     CONTRACTS,
@@ -778,6 +779,12 @@ def topic_statements(ask: Ask, evidence: Evidence, wanted: Shape) -> Draft:
         scored.append((-score, n, trim(sentence), source))
     scored.sort()
     said = [s for s in scored if coverage(s[2], focus) >= 0.5]
+    if not said and evidence_first.span_confidence(
+            rank_spans(ask.frame, evidence)) >= NOT_FOUND_BELOW:
+        # "How much TCJA transition tax is still owed?": the topic's statements do not say
+        # what it asks beyond the topic, but a sentence of the passages does (by its words,
+        # not the topic's): it leads, as where no topic is asked
+        return evidence_first.answer(ask, evidence, category=wanted.category)
     if not said:
         label = wanted.label_in(ask.language)  # a label as its language writes it
         label = label.lower() if ask.language == "en" else label

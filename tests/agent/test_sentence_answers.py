@@ -1,0 +1,133 @@
+"""Questions a sentence answers (issue 25): a topic's figure, a "why", a list, a quarter's
+comparison. The sentence must be about the thing asked and state its figure or its reasons; a
+definition or another line item's sentence is no answer. The passages are written for the tests:
+none of them is a filing's text."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
+from manda.agent.tables import read_tables
+from manda.agent.unusual import sentences
+
+
+def test_a_subject_left_alone_on_its_line_opens_its_sentence() -> None:
+    """"Finance income, net" over "rose $12.0 million …": the text layer broke the line after
+    the subject, and the sentence is read whole; a heading over a paragraph stays apart."""
+    text = ("Finance income, net\nrose $12.0 million, or 40%, in 2025 as compared to the prior "
+            "year.\nRisk Overview\nThe company faces several risks described below.")
+    said = sentences(text)
+    assert said[0].startswith("Finance income, net rose $12.0 million")
+    assert "Risk Overview" not in said[0]
+
+
+def test_why_is_answered_by_the_sentence_of_the_line_item_asked() -> None:
+    """A cause stated of another line item (the overhead rate "reflecting … lower sales") is
+    not why the line item asked fell, though it shares its words."""
+    evidence = _evidence(
+        "Excluding these items, our overhead expense rate was 18.1 percent in 2025, compared "
+        "with 17.5 percent in 2024, reflecting the deleveraging impact of lower net sales and "
+        "comparable decline in volumes.",
+        "Comparable sales decreased 3.1 percent, driven by a 2.5 percent decrease in visits and "
+        "a 0.6 percent decrease in basket size.")
+    ask = _ask("What drove the decline in Zorbet's comparable sales in 2025?")
+    assert rank_spans(ask.frame, evidence)[0].text.startswith("Comparable sales decreased")
+
+
+def test_why_of_a_line_item_whose_subject_the_line_broke_off() -> None:
+    """The reasons for a line item's change, where its name stands alone on the line above
+    the sentence, lead over another line item's reasons that share a word ("other")."""
+    evidence = _evidence(
+        "Selling expenses decreased $3.0 million, or 2%, in 2025 as compared to the prior year. "
+        "The decrease was primarily due to lower brand and other marketing spend.",
+        "Finance income, net | 2025: $40,100 | 2024: $10,500\n"
+        "Other income, net\nincreased $29.6 million, or 282%, in 2025 as compared to the prior "
+        "year. The increase was primarily due to a pre-tax gain of $31.2 million on the sale of "
+        "our mapping unit.")
+    ask = _ask("Why did Zorbet's other income rise in 2025?")
+    assert "$31.2 million" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_an_amount_still_owed_leads_over_the_schedule_in_percent() -> None:
+    """"How much … still owe": the sentence stating the amount that remains leads over the
+    one stating the instalments in percent."""
+    evidence = _evidence(
+        "Under the levy rules, the repatriation levy is payable in instalments over eight years, "
+        "with 8% due in each of the first five years and 25% in the last year.",
+        "The remaining repatriation levy of $4.2 billion is payable over the next two years.")
+    ask = _ask("How much repatriation levy does Zorbet still owe, and over what period is it "
+               "payable?")
+    assert read_question(ask.frame.text).remaining
+    assert "$4.2 billion" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_what_premium_is_answered_by_the_sentence_stating_the_premium() -> None:
+    """"What premium did it pay?": the sentence that states an amount of a premium, not a
+    definition that lists the items it excludes, nor another transaction's cost."""
+    evidence = _evidence(
+        "We define Margin as revenue less cost of revenue, adjusted to exclude the following "
+        "items: amortization; share-based pay; costs related to legacy motor insurance "
+        "liabilities; and restructuring charges.",
+        "The total impact of the transfer of legacy motor insurance liabilities on our results "
+        "was $40.1 million in 2025.",
+        "Under the agreement, the insurer assumed $180.0 million of legacy insurance liabilities "
+        "for a premium of $190.5 million.")
+    ask = _ask("What premium did Zorbet pay to reinsure its legacy motor insurance liabilities?")
+    assert "$190.5 million" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_list_asked_is_answered_by_the_sentence_that_lists_its_things() -> None:
+    """"Which gadget models does it sell?": the sentence that lists the models (without the
+    word "models") over a sentence of sales that says it, and over the line item's row."""
+    evidence = _evidence(
+        "Gadget net sales increased during 2025 compared to 2024 due to higher net sales of "
+        "Max models.",
+        "The Gadget line includes Gadget 9 Max, Gadget Lite, Gadget 9 and Gadget 8.")
+    ask = _ask("Which Gadget models does the company currently sell?")
+    assert rank_spans(ask.frame, evidence)[0].text.startswith("The Gadget line includes")
+    rows = _evidence(
+        "Net sales by category (in millions):\n2025 | 2024\n"
+        "Wearables | 2025: 35,686 | 2024: 37,005",
+        "Wearables includes smartwatches, wireless earphones and headsets.")
+    ask = _ask("What products are in Zorbet's wearables category?")
+    assert rank_spans(ask.frame, rows)[0].text.startswith("Wearables includes")
+
+
+def test_a_quarter_compared_with_another_quarter_is_not_the_comparison_asked() -> None:
+    """Q4 against Q4 a year before: the row of both quarters leads over a sentence comparing
+    the fourth quarter with the third."""
+    evidence = _evidence(
+        "Revenue per Member reached a record in the three months ended December 31, 2025, "
+        "increasing compared to the three months ended September 30, 2025.",
+        "Revenue per Member\n2025 | 2024 | % change\n"
+        "Three Months Ended December 31 | 2025: $48.10 | 2024: $42.30 | % change: 13.7%")
+    ask = _ask("How did Zorbet's revenue per member in Q4 2025 compare with Q4 2024?")
+    draft = evidence_answer(ask, evidence)
+    assert "$48.1" in draft.text.splitlines()[0]
+
+
+def test_a_row_label_cut_by_a_repeated_header_is_read_whole() -> None:
+    """"Purchases of companies, net of cash acquired, and of" / the header again / "other
+    assets | …": one row, its label whole."""
+    text = ("Investing\n2025 | 2024\nPayments for equipment | 2025: 900 | 2024: 800\n"
+            "Purchases of companies, net of cash acquired, and of\n2025 | 2024\n"
+            "other assets | 2025: 1,200 | 2024: 2,100\nPurchases of investments | 2025: 50 | "
+            "2024: 40")
+    labels = [r.label for t in read_tables(text) for r in t.rows]
+    assert "Purchases of companies, net of cash acquired, and of other assets" in labels
+    assert "Purchases of investments" in labels
+
+
+def test_cash_spent_on_a_thing_is_answered_by_that_things_outflow() -> None:
+    """"How much cash did it spend on acquisitions?": the outflow for acquisitions, not cash
+    paid for tax, however the sentence says "cash" and "expenditures"."""
+    evidence = _evidence(
+        "In 2025, we paid cash tax of $2.1 billion due to the capitalization of research and "
+        "development expenditures.",
+        "Consolidated Statements of Cash Flows\n(In millions)\n2025 | 2024\n"
+        "Acquisitions of businesses, net of cash acquired | 2025: (1,670) | 2024: (4,020)")
+    ask = _ask("How much cash did Zorbet spend on acquisitions in 2025?")
+    assert rank_spans(ask.frame, evidence)[0].text.startswith("Acquisitions of businesses")
