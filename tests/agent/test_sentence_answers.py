@@ -131,3 +131,30 @@ def test_cash_spent_on_a_thing_is_answered_by_that_things_outflow() -> None:
         "Acquisitions of businesses, net of cash acquired | 2025: (1,670) | 2024: (4,020)")
     ask = _ask("How much cash did Zorbet spend on acquisitions in 2025?")
     assert rank_spans(ask.frame, evidence)[0].text.startswith("Acquisitions of businesses")
+
+
+def test_a_list_of_names_is_no_run_of_headings_but_column_heads_stay_none() -> None:
+    """A sentence listing capitalised names states them; a table's column heads run into a
+    line after "as follows" state nothing, listing or not."""
+    from manda.agent.spans import _states_nothing
+
+    named = "The Gadget line includes Gadget 9 Max, Gadget Lite, Gadget Mini and Gadget Fold."
+    assert _states_nothing(named) and not _states_nothing(named, listing=True)
+    heads = ("Debt obligations were as follows: Maturities Rate December 31, 2025 "
+             "December 31, 2024 Senior notes May 2029 2.00% $500 $490")
+    assert _states_nothing(heads, listing=True)
+
+
+def test_charges_of_a_quarter_are_the_quarters_amount_recorded() -> None:
+    """"What charges did it record in Q4?": the sentence recording the quarter's amount (as
+    "expense", without the word "charges") leads over the year's charges of which part fell in
+    the fourth quarter, and over an amount recorded on the balance sheet."""
+    evidence = _evidence(
+        "For the year ended December 31, 2025, we recorded approximately $0.9 billion of "
+        "impairment charges, of which $310 million was recorded in the fourth quarter.",
+        "During Q4 2025, we recorded $1.6 billion of expense related to legal settlements, "
+        "severance costs, and asset impairments.",
+        "As of December 31, 2025, the amount recorded on our balance sheet for preferred stock "
+        "was approximately $8.0 billion.")
+    ask = _ask("What charges did Zorbet record in Q4 2025?")
+    assert rank_spans(ask.frame, evidence)[0].text.startswith("During Q4 2025")

@@ -141,6 +141,7 @@ _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_s
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 _SPENT_AS_MEANS = vocabulary().cues("spent_as_means")  # "how much cash did it spend on"
+_RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
 _COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
@@ -503,17 +504,19 @@ def names_a_table(span: Span) -> bool:
     return span.row is None and (bool(_TITLE.match(span.text)) or captions_table(span.text))
 
 
-def _states_nothing(text: str) -> bool:
+def _states_nothing(text: str, *, listing: bool = False) -> bool:
     """A run of headings (a table of contents, a page header), a table's column heads run into
     a line or an exhibit index's entry: read by its shape, it names other places or columns and
-    states no fact."""
+    states no fact. `listing`: a sentence that lists things, whose names may all be capitalised
+    ("The Gadget line includes Gadget 9 Max, Gadget Lite, …"), is no run of headings."""
     if _EXHIBIT.search(text):
         return True
     dated = find_periods(text)  # "December 31, 2021 December 31, 2020": a table's column heads
     if any(not text[a[2]:b[1]].strip() for a, b in pairwise(dated)):
         return True
     words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
-    return len(words) >= 8 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
+    return not listing and len(words) >= 8 and \
+        sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
 
 
 def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
@@ -746,6 +749,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
+    # the things asked that a filing records at an amount ("charges", "impairments")
+    booked = stems_of(" ".join(m.group(0) for m in _RECORDED.finditer(frame.text)))
+    recorded = frozenset(t for t in _thing_asked(frame.text, asked.terms) & set(core)
+                         if term_in(t, booked))
     # "why did margins compress?": the question's verb of change is how it asks, and any change
     # a span states answers it ("gross margin decreased"), whichever word it takes
     # the statement the question names ("on the balance sheet"): every row of that statement
@@ -803,6 +810,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 loose -= changes
             if counted := bool(frame.counted) and states_count(span.text, frame.counted):
                 matched |= counted_terms(core, frame.counted)  # "23,400 associates" employed
+            if recorded and _states_recorded(span.text):
+                # "What charges did it record?": "we recorded $2.4 billion of expense related
+                # to …" states the charges, in the words a filing books them
+                matched |= recorded
             if listing and span.whole and (matched & set(core)) - listing - when:
                 # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
                 # models without the word, as a count of associates says no "employees"
@@ -850,9 +861,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= EXTRA_WORD * min(len(extra), 5)
         elif names_a_table(span):
             score -= 0.2 + words / 2  # a heading or caption names what follows it
-        elif _states_nothing(span.text) and not span.whole:
-            # a run of headings states nothing; a sentence that lists names ("The Gadget line
-            # includes Gadget 9 Max, Gadget Lite, …") states what they are
+        elif _states_nothing(span.text, listing=bool(span.whole)):
             score -= NO_STATEMENT * words
         else:
             if hedged and _HEDGED.search(span.text):
@@ -1106,7 +1115,11 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             # September 30, 2021" compares with another quarter than asked
             fit -= PERIOD_MISS
         elif said & years and (not asked_parts or parts & asked_parts):
-            fit += PERIOD_FIT
+            # a quarter asked: a sentence dated by its year ("For the year ended December 31,
+            # 2025, we recorded …, of which … in the fourth quarter") states the year's first
+            year_first = bool(asked_parts) and any(
+                p.startswith("FY") for p, _, _ in find_periods(span.text))
+            fit += PERIOD_FIT / 2 if year_first else PERIOD_FIT
         elif asked_parts & parts:
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
@@ -1201,6 +1214,18 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
+
+
+_RECORDED_WITHIN = 20  # how far after "recorded" its amount starts ("approximately $2.4 …")
+
+
+def _states_recorded(text: str) -> bool:
+    """The sentence states an amount recorded: a recording verb with an amount of money right
+    after it ("we recorded approximately $2.4 billion of expense"; not "the amount recorded on
+    the balance sheet for preferred stock was …")."""
+    amounts = [a.start for a in find_amounts(text) if a.currency]
+    return any(0 <= start - m.end() <= _RECORDED_WITHIN for m in _RECORDING.finditer(text)
+               for start in amounts)
 
 
 def _another_part(text: str, frame: QuestionFrame) -> bool:
