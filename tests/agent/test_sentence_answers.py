@@ -158,3 +158,25 @@ def test_charges_of_a_quarter_are_the_quarters_amount_recorded() -> None:
         "was approximately $8.0 billion.")
     ask = _ask("What charges did Zorbet record in Q4 2025?")
     assert rank_spans(ask.frame, evidence)[0].text.startswith("During Q4 2025")
+
+
+def test_what_is_asked_first_leads_a_listing_with_the_date_of_the_event_asked() -> None:
+    """"When do the notes mature, and what interest do they pay?": the sentence dating the
+    maturity leads (not a date of conversion that speaks of the maturity date), and the
+    interest rate's sentence follows it."""
+    from manda.agent.compose.common import Draft
+    from manda.agent.compose.leads import led_by_best_span
+
+    evidence = _evidence(
+        'In June 2023, the Company issued $500.0 million aggregate principal amount of 2.25% '
+        'convertible senior notes due 2028 (the "2028 Notes"). The 2028 Notes are senior '
+        "unsecured obligations with interest payable semiannually at a rate of 2.25% per year. "
+        "The 2028 Notes mature on June 1, 2028, unless earlier converted or repurchased. On or "
+        "after March 1, 2028, the 2028 Notes will be convertible at the option of the holder "
+        "until the second trading day preceding the maturity date.")
+    ask = _ask("When do the company's convertible senior notes mature, and what interest do "
+               "they pay?")
+    listing = Draft(text="What the documents date:\n- **2028-06-01** — notes mature")
+    lines = led_by_best_span(listing, ask, evidence).text.splitlines()
+    assert "June 1, 2028" in lines[0]
+    assert any("2.25%" in line for line in lines[:3])

@@ -1196,7 +1196,12 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "person":
         return KIND_FIT / 2 if _NAME.search(text) else 0.0
     if kind == "date":
-        return KIND_FIT / 2 if YEAR.search(text) else 0.0
+        if not YEAR.search(text):
+            return 0.0
+        # "When do the notes mature?": "The notes mature on May 15, 2027" dates the very event
+        # asked, where "On or after February 15, 2027, the notes will be convertible …" another
+        verb = _verb_of(frame.text, frame.ranking.terms)
+        return KIND_FIT if _dated_by_verb(text, verb) else KIND_FIT / 2
     if kind == "place":
         return KIND_FIT / 2 if states_place(text) else 0.0
     if kind == "list" and span.row is None:
@@ -1226,6 +1231,20 @@ def _states_recorded(text: str) -> bool:
     amounts = [a.start for a in find_amounts(text) if a.currency]
     return any(0 <= start - m.end() <= _RECORDED_WITHIN for m in _RECORDING.finditer(text)
                for start in amounts)
+
+
+_DATED_WITHIN = 4  # how many words after the question's verb its date may stand
+
+
+def _dated_by_verb(text: str, verb: str | None) -> bool:
+    """The sentence says the question's verb and a year within a few words after it ("mature
+    on May 15, 2027", "closed in March 2026")."""
+    if verb is None:
+        return False
+    words = text.split()
+    return any(term_in(verb, _stems_of_word(w.lower().strip(",.;:"))) and any(
+        YEAR.search(after) for after in words[i + 1:i + 1 + _DATED_WITHIN])
+        for i, w in enumerate(words))
 
 
 def _another_part(text: str, frame: QuestionFrame) -> bool:

@@ -20,6 +20,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
 from manda.agent.spans import (
     Span,
+    best_spans,
     fiscal_year_of,
     fits_kind,
     label_periods,
@@ -316,5 +317,22 @@ def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
     first = next((line for line in draft.text.splitlines() if line.strip()), "")
     if top.text[:60] in first or (listed and fits_kind(Span(first, top.source), ask.frame)):
         return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
-    lead = lead_lines([top], ask, evidence, ranked)[0]
-    return replace(draft, text=f"{with_assumption(ask.assumption, lead)}\n\n{draft.text}")
+    spans = _each_asked(top, ask, evidence, ranked)
+    lead, *others = lead_lines(spans, ask, evidence, ranked)
+    lead = "\n".join([with_assumption(ask.assumption, lead), *others])
+    return replace(draft, text=f"{lead}\n\n{draft.text}")
+
+
+def _each_asked(top: Span, ask: Ask, evidence: Evidence, ranked: Sequence[Span]) -> list[Span]:
+    """The spans that lead: "When do the notes mature, and what interest do they pay?" is led by
+    the best span of what it asks first, where one answers it closely and in the kind it asks,
+    and the whole question's best spans follow it; else the whole question's best alone."""
+    parts = ask.frame.asked_parts()
+    if len(parts) < 2:
+        return [top]
+    own = [s for s in rank_spans(parts[0], evidence) if not names_a_table(s)]
+    first = own[0] if own else None
+    if first is None or first.text == top.text or first.words < NOT_FOUND_BELOW or (
+            parts[0].answer_kind in _STATED and not fits_kind(first, parts[0])):
+        return [top]
+    return [first, *(s for s in best_spans(ranked, limit=3) if s.text != first.text)][:3]
