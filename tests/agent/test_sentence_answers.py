@@ -180,3 +180,26 @@ def test_what_is_asked_first_leads_a_listing_with_the_date_of_the_event_asked() 
     lines = led_by_best_span(listing, ask, evidence).text.splitlines()
     assert "June 1, 2028" in lines[0]
     assert any("2.25%" in line for line in lines[:3])
+
+
+def test_a_table_run_into_a_list_lists_nothing() -> None:
+    """"… include payroll, benefits, and (In millions) 2025 2024 Percentage 13% 12%": a caption
+    and its figures run into the line are no things listed."""
+    from manda.agent.spans import lists_things
+
+    assert lists_things("Selling expenses include payroll, benefits, travel and advertising.")
+    assert not lists_things("Research expenses include payroll, employee benefits, and (In "
+                            "millions, except percentages) 2025 2024 Percentage 13% 12% 1ppt")
+
+
+def test_a_list_question_is_not_answered_by_a_fragment_of_a_glossary() -> None:
+    """A passage cut mid-line ("and on-premises Suite Alpha Cloud Beta Revenue Growth …") is
+    no sentence: the one that names the acquisitions asked leads."""
+    evidence = _evidence(
+        "and on-premises Suite Alpha and Cloud Beta applications Gadget OEM revenue growth "
+        "Revenue from sales of Gadget Pro and non-Pro licenses includes Gadget Alpha, Gadget "
+        "Beta, Gadget Gamma and Gadget Delta",
+        "Operating expenses increased $2.3 billion or 9% driven by severance expenses and 2 "
+        "points of growth from the Orion and Vega acquisitions.")
+    ask = _ask("Which acquisitions added to the company's operating expense growth in 2025?")
+    assert "Orion and Vega" in rank_spans(ask.frame, evidence)[0].text

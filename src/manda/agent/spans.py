@@ -814,7 +814,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 # "What charges did it record?": "we recorded $2.4 billion of expense related
                 # to …" states the charges, in the words a filing books them
                 matched |= recorded
-            if listing and span.whole and (matched & set(core)) - listing - when:
+            if listing and span.whole and span.text[:1].isupper() and (
+                    matched & set(core)) - listing - when:
                 # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
                 # models without the word, as a count of associates says no "employees"
                 matched |= listing
@@ -861,7 +862,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score -= EXTRA_WORD * min(len(extra), 5)
         elif names_a_table(span):
             score -= 0.2 + words / 2  # a heading or caption names what follows it
-        elif _states_nothing(span.text, listing=bool(span.whole)):
+        elif _states_nothing(span.text, listing=bool(span.whole) and span.text[:1].isupper()):
             score -= NO_STATEMENT * words
         else:
             if hedged and _HEDGED.search(span.text):
@@ -1264,7 +1265,10 @@ def lists_things(text: str) -> bool:
     listed = text[cue.end():]
     if listed.lstrip().startswith(":") and listed.strip(" :"):
         return True
-    parts = without_asides(listed).split(",")  # "(dollars in millions)" names none
+    bare = without_asides(listed)  # "(dollars in millions)" names none
+    if _PERCENT.search(bare):
+        return False  # a table's caption and figures run into the line: "… and 2023 2022 13%"
+    parts = bare.split(",")
     named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
     if len(named) < 2:
         return False
