@@ -145,3 +145,16 @@ async def test_the_target_leads_beside_its_parents_annual_report(tmp_path: Path)
     assert "52.4" in first and "96.3" not in own.answer
     assert "conflict" not in own.answer.lower() and not stored  # the parent's is its own
     assert "96.3" in parent.answer.splitlines()[0] and "52.4" not in parent.answer
+
+
+def test_a_word_one_company_says_far_more_often_than_the_others_is_its_own() -> None:
+    """"AWS revenue": Amazon's passages say AWS again and again, a customer's risk factor about
+    its cloud provider once; the word is Amazon's, so its figure answers (it had been answered
+    company by company, with another company's revenue)."""
+    from manda.agent.compose.by_company import _owner
+
+    assert _owner({"Amazon.com, Inc.": 7, "Lyft, Inc.": 1}) == "Amazon.com, Inc."
+    assert _owner({"Quillon Robotics Inc.": 1, "Brightwater Inc.": 0}) == "Quillon Robotics Inc."
+    assert _owner({"Amazon.com, Inc.": 4, "Lyft, Inc.": 2}) is None  # both speak of it
+    assert _owner({"Amazon.com, Inc.": 2, "Lyft, Inc.": 0, "Uber": 1}) is None
+    assert _owner({"Amazon.com, Inc.": 0}) is None

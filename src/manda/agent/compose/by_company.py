@@ -103,16 +103,32 @@ def _singled_out(ask: Ask, evidence: Evidence) -> str | None:
     if not terms:
         return None
     room = evidence.companies
-    said: dict[str, set[str]] = {}  # the words each company's documents say
+    said: dict[str, list[set[str]]] = {}  # each company's texts, as the words they say
     texts = [(h.document_id, h.text) for h in evidence.hits]
     texts += [(f.document_id, f.excerpt) for f in evidence.usable_findings()]
     texts += [(d.id, f"{d.filename} {d.company or ''}") for d in evidence.documents.values()]
     for document_id, text in texts:
         if (company := room.of(document_id)) is not None:
-            said.setdefault(room.company(company) or company, set()).update(stems_of(text))
+            said.setdefault(room.company(company) or company, []).append(stems_of(text))
     alone = set()
     for term in terms:
-        saying = {name for name, stems in said.items() if term_in(term, stems)}
-        if len(saying) == 1:
-            alone |= saying
+        saying = {name: sum(1 for stems in texts if term_in(term, stems))
+                  for name, texts in said.items()}
+        if (owner := _owner(saying)) is not None:
+            alone.add(owner)
     return alone.pop() if len(alone) == 1 else None
+
+
+OWN_WORD_TIMES = 3  # a word one company's texts say this many times as often as all others'
+
+
+def _owner(saying: dict[str, int]) -> str | None:
+    """The company whose word it is: the only one whose texts say it, or the one whose texts
+    say it far more often than all the others' ("AWS" in Amazon's passages, and once in a
+    customer's risk factor about its cloud provider)."""
+    ranked = sorted(((n, name) for name, n in saying.items() if n), reverse=True)
+    if not ranked:
+        return None
+    (top, name), others = ranked[0], sum(n for n, _ in ranked[1:])
+    return name if not others or (top >= OWN_WORD_TIMES and top >= OWN_WORD_TIMES * others) \
+        else None
