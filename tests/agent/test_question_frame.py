@@ -220,3 +220,12 @@ def test_a_terse_question_naming_a_line_item_and_its_year_asks_that_years_figure
     # a year that names notes, not a period; a year led by a word is read as before
     assert read_question("What is the interest rate on the 2025 Notes?").periods == ()
     assert read_question("What was revenue in 2023?").periods == ("FY2023",)
+
+
+def test_money_lost_or_made_is_the_bottom_line() -> None:
+    """"How much money did Lyft lose in 2021?" asks its net loss (it had been read with no line
+    item and answered with a cash sentence); customers lost are no money."""
+    for question in ("How much money did Northbeam lose in 2024?", "Did Northbeam lose money?",
+                     "How much did Northbeam lose in 2024?"):
+        assert read_question(question).subjects == ("net income",), question
+    assert read_question("How many customers did Northbeam lose?").subjects != ("net income",)
