@@ -220,6 +220,7 @@ def test_a_terse_question_naming_a_line_item_and_its_year_asks_that_years_figure
     # a year that names notes, not a period; a year led by a word is read as before
     assert read_question("What is the interest rate on the 2025 Notes?").periods == ()
     assert read_question("What was revenue in 2023?").periods == ("FY2023",)
+    assert read_question("What was Q3 2024 revenue?").periods == ("Q3 2024",)  # its quarter
 
 
 def test_money_lost_or_made_is_the_bottom_line() -> None:

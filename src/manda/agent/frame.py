@@ -597,9 +597,11 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
     "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
-    found = [(p, start) for p, start, _ in find_periods(text, bare_years=True)]
+    periods = find_periods(text, bare_years=True)
+    found = [(p, start) for p, start, _ in periods]
     found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
-    found += _years_before_line_items(text)
+    found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
+              if not any(start <= at < end for _, start, end in periods)]
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
 
 
