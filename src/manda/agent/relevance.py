@@ -101,9 +101,12 @@ for _n, _group in enumerate(_CONCEPTS):
 
 @lru_cache(maxsize=8192)
 def _group_of(stem: str) -> int | None:
+    """The concept a word is of: its own word's first ("investment" is an investment, though
+    "investor" begins alike), else a word it begins alike (five letters)."""
+    if (group := _GROUP.get(stem)) is not None:
+        return group
     for word, group in _GROUP.items():
-        if " " not in word and (stem == word or (len(stem) >= 5 and len(word) >= 5
-                                                  and stem[:5] == word[:5])):
+        if " " not in word and len(stem) >= 5 and len(word) >= 5 and stem[:5] == word[:5]:
             return group
     return None
 
