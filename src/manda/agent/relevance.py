@@ -111,6 +111,12 @@ def _group_of(stem: str) -> int | None:
     return None
 
 
+# words read as one another's (`word_forms:` of every language file), by their stems
+_FORM_OF: dict[str, str] = {
+    _stem(form): _stem(word) for lang in _WORDS.languages.values()
+    for word, forms in lang.word_forms.items() for form in (word, *forms)}
+
+
 def _names_topic(stem: str) -> bool:
     """The question word is a group's own noun ("insurance", "litigation", "lease"), not one of
     its looser members ("own", "pay", "based")."""
@@ -170,6 +176,8 @@ def _matches(term: str, stems: set[str]) -> bool:
     if len(term) >= 4 and f"{term}e" in stems:
         return True  # "stores" (stemmed "stor") and "store": one word, either way round
     if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
+        return True
+    if (form := _FORM_OF.get(term)) is not None and any(_FORM_OF.get(s) == form for s in stems):
         return True
     group = _group_of(term)
     return group is not None and any(_group_of(s) == group for s in stems)
