@@ -117,3 +117,47 @@ def test_a_finding_read_from_a_joined_row_is_no_finding_of_its_line_item() -> No
     evidence = _evidence("Debt.")
     evidence.findings = {f.id: f for f in (joined, own)}
     assert [f.id for f in findings_for(evidence, "debt")] == [own.id]
+
+
+CONTRACTS = "\n".join([
+    "CONSOLIDATED BALANCE SHEETS", "(in millions)", "December 31, 2024 | December 31, 2025",
+    "Accounts payable | December 31, 2024: $3,100 | December 31, 2025: $3,420",
+    "Contract liabilities | December 31, 2024: 610 | December 31, 2025: 740",
+    "Total current liabilities | December 31, 2024: 5,200 | December 31, 2025: 5,880",
+    "Contract liabilities, net of current portion | December 31, 2024: 820 | "
+    "December 31, 2025: 905"])
+
+
+def _contract_finding(row: str, value: float) -> Finding:
+    return Finding(id=f"f-{row}", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="deferred revenue", label="Deferred revenue",
+                   period="as of 2025-12-31", value=value, unit="USD",
+                   value_text=f"{value:,.0f}", excerpt=f"{row} | 2025: {value:,.0f}",
+                   location=Location.for_page(30), confidence=0.9,
+                   confidence_level=Confidence.HIGH, attributes={"row": row})
+
+
+def test_a_bare_row_beside_its_non_current_portion_is_the_current_portion() -> None:
+    """A balance sheet lists the current portion under the line item's bare name: with the
+    non-current row beside it, the whole is the two added, in the passages and the findings."""
+    evidence = _evidence(CONTRACTS)
+    first = evidence_answer(_ask("How much deferred revenue did the company have at the end "
+                                 "of 2025?"), evidence).text.splitlines()[0]
+    assert "$1.65 billion" in first and "computed" in first, first
+    evidence.findings = {f.id: f for f in (
+        _contract_finding("Contract liabilities", 740_000_000),
+        _contract_finding("Contract liabilities, net of current portion", 905_000_000))}
+    first = compose(_ask("How much deferred revenue did the company have at the end of 2025?"),
+                    evidence).text.splitlines()[0]
+    assert "$1.65bn" in first and "Contract liabilities $740" in first, first
+
+
+def test_a_bare_row_beside_both_portions_is_the_whole() -> None:
+    evidence = _evidence(CONTRACTS.replace(
+        "Contract liabilities | December 31, 2024: 610 | December 31, 2025: 740",
+        "Current portion of contract liabilities | December 31, 2024: 610 | "
+        "December 31, 2025: 740\nContract liabilities | December 31, 2024: 1,430 | "
+        "December 31, 2025: 1,645"))
+    first = evidence_answer(_ask("How much deferred revenue did the company have at the end "
+                                 "of 2025?"), evidence).text.splitlines()[0]
+    assert "$1.65 billion" in first and "computed" not in first, first
