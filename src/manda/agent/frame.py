@@ -71,6 +71,10 @@ class QuestionFrame:
     relative: Relative | None = None
     years_back: tuple[int, ...] = ()  # full years counted back from the room's latest one
     entity: str | None = None
+    # a capitalised possessive that opens the question ("Target's fiscal 2025 operating
+    # income?"): its capital is the sentence's, so it names a company only where the room
+    # holds that company's documents (a common word's "Company's revenue?" names none)
+    opening_name: str | None = None
     terms: tuple[str, ...] = ()  # content words, for topics that are not metrics
     roles: tuple[DocumentRole, ...] = ()  # the document roles its answer lives in
     asked_role: str | None = None  # "who is the CFO?": the role asked
@@ -266,6 +270,7 @@ def read_question(question: str) -> QuestionFrame:
         relative=relative,
         years_back=counted,
         entity=entity,
+        opening_name=_opening_name(text) if entity is None else None,
         terms=_terms(text),
         roles=roles_asked(text),
         asked_role=asked_role(text),
@@ -717,6 +722,15 @@ def _entity(text: str) -> str | None:
             continue  # "February" alone is a month the period reading handles, not a name
         return without_possessive(name)
     return None
+
+
+def _opening_name(text: str) -> str | None:
+    """The word a question opens with, where it is a capitalised possessive ("Target's …")."""
+    first = text.split()[0] if text.split() else ""
+    name = without_possessive(first)
+    if name == first or len(name) < 2 or not name[0].isupper() or not name.isalpha():
+        return None
+    return None if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS else name
 
 
 def _a_name(word: str) -> bool:

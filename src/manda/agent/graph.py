@@ -151,11 +151,12 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
     label = subject_label(frame.subject or context.subject)
     if frame.entity and _names_the_target(frame.entity, state["deal_id"], state["evidence"]):
         frame = replace(frame, entity=None)  # "TargetCo's revenue" is the deal's own revenue
-    elif frame.entity and (scope := company_documents(frame.entity, state["evidence"])):
+    elif (named := frame.entity or frame.opening_name) and (
+            scope := company_documents(named, state["evidence"])):
         # "Apple's capex" in a room holding several companies' documents: Apple's documents
         # answer it, and their figures are Apple's own (no counterparty to look for)
         state["evidence"].scope = scope
-        state["evidence"].scope_words = frozenset(name_words(frame.entity))
+        state["evidence"].scope_words = frozenset(name_words(named))
         frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
