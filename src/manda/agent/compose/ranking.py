@@ -116,12 +116,20 @@ def outer_parts(parts: list[Span], rows: list[Span], evidence: Evidence) -> list
                   and _adds_up([values[j] for j in inner], values[i])), None)
     if whole is None:
         return parts
+
+    def label(i: int) -> str:
+        row = table[i].row
+        return row.label if row is not None else ""
+
+    item = _line(label(whole))
     for length in range(MIN_ROWS, len(table)):
         for start in range(whole - length + 1, whole + 1):
             run = list(range(start, start + length))
             if start < 0 or run[-1] >= len(table) or set(run) & set(inner):
                 continue
-            if any(_adds_up([values[i] for i in run], values[j])
+            # the larger whole is of the same line item ("Revenues" over "Automotive
+            # revenues"; not "Total revenues" over cost rows and "Gross profit")
+            if any(_adds_up([values[i] for i in run], values[j]) and _line(label(j)) == item
                    for j in range(len(table)) if j not in run) and \
                     not _an_identity([table[i] for i in run]):
                 return [table[i] for i in run]
