@@ -21,7 +21,7 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms, 
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived, named_formula
+from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods, is_part_of_year
@@ -276,7 +276,8 @@ def read_question(question: str) -> QuestionFrame:
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
-        derived=asked_derived(text) or named_formula(text, _V.words("formula_less")),
+        derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
+        or named_ratio(text, _cues("formula_over")),
         ranking=ranking,
         answer_kind=kind,
         counted=_counted(text, entity),
