@@ -74,7 +74,8 @@ from manda.text import YEAR, bullet_item, defined_terms, letter_words, without_a
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
-           "captions_table", "fiscal_year_of", "fits_kind", "heading_shaped", "label_periods",
+           "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
+           "label_periods",
            "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
            "statement_rows", "states_forecast", "totals_row"]
 
@@ -295,6 +296,12 @@ def _candidates(evidence: Evidence) -> _Pool:
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
                                          listed=bulleted), f"{before} {sentence}", heading)
     return pool
+
+
+def every_span(evidence: Evidence) -> list[Span]:
+    """Every sentence and row of the evidence's passages, unscored (`rank_spans` keeps those
+    that speak to the question, scored)."""
+    return _candidates(evidence).spans
 
 
 def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:

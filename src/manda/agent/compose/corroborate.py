@@ -1,0 +1,239 @@
+"""The other pages of a document that state the figure an answer leads with, cited beside it.
+
+A filing states most figures more than once: the discussion (the MD&A's prose and tables), the
+statements and their notes, a risk factor that repeats a headcount. An answer cites the place
+it read its figure; a banker also checks the page where the discussion states it ("AWS sales
+increased 20%"), so the lead line names up to `MORE_PLACES` other pages of the same document
+that state the same figure, for the same thing and period: the discussion's page first, then a
+note's, then a statement's. They are found among the passages the answer already read (no new
+search), each a sentence or a row that states the figure as written to the precision the less
+precise of the two writes it, for a year the lead speaks of (or for none), and that covers the
+question's words nearly as well as the lead's own place does — a number that merely recurs on
+a page about something else is no statement of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.leads import asked_years, fiscal_year
+from manda.agent.compose.stated import NEAR_WORDS, NOTE, OTHER, STATEMENT, page_role
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite, find_markers
+from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
+from manda.agent.spans import Span, every_span, fiscal_year_of, rank_spans
+from manda.finance.amounts import Amount, find_amounts, same_as_written
+from manda.finance.figures import column_year
+from manda.text import YEAR
+from manda.vocabulary import vocabulary
+
+__all__ = ["MORE_PLACES", "corroborated", "places_corroborating"]
+
+MORE_PLACES = 2  # other pages named beside the lead's own
+LEAD_FIGURES = 3  # the lead line's first figures looked for elsewhere
+MIN_DIGITS = 2  # "$2 billion" recurs too easily to be the same statement
+# a discussion's page is the one a reader of the narrative checks, then a note's, a statement's
+_ROLE_ORDER = {OTHER: 0, NOTE: 1, STATEMENT: 2}
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One figure a span states, with the years it may be of (empty: it names none)."""
+
+    value: float
+    written: str
+    currency: str | None
+    percent: bool
+    years: frozenset[int]
+    change: bool = False  # a row's change column: a rate of change, of no one year
+
+
+def _row_said(span: Span) -> list[_Said]:
+    change = vocabulary().cues("change_column")
+    out = []
+    for figure in span.figures():
+        if figure.value is None:
+            continue
+        years = {y for y in (fiscal_year(figure.column), column_year(figure.column))
+                 if y is not None}
+        out.append(_Said(figure.value, figure.written,
+                         figure.unit if figure.unit not in (None, "shares", "%") else None,
+                         figure.unit == "%", frozenset(years),
+                         change=bool(change.found(figure.column))))
+    return out
+
+
+def _sentence_said(text: str, own_year: int | None, factor: float = 1.0) -> list[_Said]:
+    """A sentence's figures: paired with its years in order where they pair one to one
+    ("$52.6 billion and $65.6 billion as of … 2024 and 2025"), else each with all of them and
+    its document's own year ("… improving $1.8 billion from 2020 with Mobility Adjusted EBITDA
+    profit of $1.6 billion" states the year it reports). A line of a table read as prose
+    ("Gross profit … segment $1,141 $288") is read also at its page's tables' scale."""
+    amounts = [a for a in find_amounts(text) if a.value]
+    if factor != 1.0:
+        amounts += [a for a, b in zip(find_amounts(text, scale=factor), amounts, strict=False)
+                    if a.value != b.value]
+    years = list(dict.fromkeys(int(y) for y in YEAR.findall(text)))
+    every = frozenset(years) | ({own_year} if years and own_year is not None else set())
+    return [_Said(a.value, a.text, a.currency, a.unit == "%",
+                  frozenset({years[i]}) if len(years) == len(amounts) else every)
+            for i, a in enumerate(amounts)]
+
+
+def _said(span: Span, factor: float = 1.0) -> list[_Said]:
+    if span.row is not None:
+        return _row_said(span)
+    own = fiscal_year_of(span.year_end) if span.year_end is not None else None
+    return _sentence_said(span.text, own, factor)
+
+
+def _states(span: Span, figure: Amount, years: set[int], factor: float = 1.0) -> bool:
+    """`span` states `figure` as written, for one of `years` (or for no year it names);
+    `factor`: the scale of its page's tables."""
+    percent = figure.unit == "%"
+    for said in _said(span, factor):
+        if said.percent != percent or (said.change and not percent):
+            continue
+        if figure.currency and said.currency and figure.currency != said.currency:
+            continue
+        if span.row is None and bool(figure.currency) != bool(said.currency):
+            continue  # a sentence's bare number is no amount of money, and the reverse
+        if said.years and years and not said.years & years:
+            continue
+        # a rate is stated rounded ("increased 9%" for 9.1%): its thing and year tell it apart
+        if same_as_written(figure.value, figure.text, said.value, said.written,
+                           least=1 if percent else MIN_DIGITS):
+            return True
+    return False
+
+
+def _lead_line(text: str) -> tuple[int, int]:
+    """Where the draft's first line with words in it starts and ends."""
+    start = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            return start, start + len(line.rstrip("\n"))
+        start += len(line)
+    return 0, 0
+
+
+_CUTS = ("(", ":", ";", ",", "\u201c", '"', "\u2014", "\u00f7", "=")
+
+
+def _labels(line: str, figures: Sequence[Amount]) -> list[list[str]]:
+    """The words naming each figure: the question's kind of terms written just before it,
+    back to the previous figure or a clause's break ("AWS operating income $45.6 billion");
+    a figure with none before it is of the thing the one before it is ("AWS +19.7% ($128.7
+    billion …")."""
+    out: list[list[str]] = []
+    last = 0
+    for figure in figures:
+        before = line[last:figure.start]
+        cut = max(before.rfind(c) for c in _CUTS)
+        terms = content_terms(before[cut + 1:])
+        out.append(terms or (out[-1] if out else []))
+        last = figure.end
+    return out
+
+
+def _figures_and_places(line: str, evidence: Evidence) -> tuple[
+        list[Amount], list[list[str]], list[Source], set[int]]:
+    """The lead line's figures (outside its citations) with the words naming each, the places
+    it cites, and the years it names."""
+    markers = find_markers(line, evidence)
+    places = [r.source for m in markers for r in m.references if r.source is not None]
+    bare, last = "", 0
+    for m in markers:
+        bare += line[last:m.start] + " " * (m.end - m.start)
+        last = m.end
+    bare += line[last:]
+    figures = [a for a in find_amounts(bare)
+               if a.value and len([c for c in a.text if c.isdigit()]) >= MIN_DIGITS]
+    years = {int(y) for y in YEAR.findall(bare)}
+    figures = figures[:LEAD_FIGURES]
+    return figures, _labels(bare, figures), places, years
+
+
+def _own_place(span: Span, places: Sequence[Source]) -> bool:
+    return any(span.source.document_id == p.document_id and span.source.page == p.page
+               for p in places)
+
+
+def _names(span: Span, label: Sequence[str]) -> bool:
+    """`span` names the thing the lead names its figure by: a sentence says every word of it;
+    a row's heading and label do, or the row's own label is a part of it ("Delivery" of
+    "Delivery revenue")."""
+    if not label:
+        return False
+    if span.row is None:
+        stems = stems_of(span.text)
+        return all(term_in(t, stems) for t in label)
+    named = stems_of(f"{span.segment} {span.group} {span.row.label}")
+    if all(term_in(t, named) for t in label):
+        return True
+    own = stems_of(span.row.label)
+    return bool(own) and all(any(term_in(t, {o}) for t in label) for o in own)
+
+
+def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[str]],
+                         places: Sequence[Source], years: set[int], spans: Sequence[Span],
+                         ranked: Sequence[Span], evidence: Evidence) -> list[Source]:
+    """The other pages of the cited documents whose sentences or rows (of `spans`) state the
+    lead's figures for the same thing — named as well by the question's words as where the
+    answer read it (`ranked` scores them), or by the words the lead names it by: at most
+    `MORE_PLACES`, the discussion's first."""
+    documents = {p.document_id for p in places}
+    cited = {(p.document_id, p.page) for p in places}
+    words = {(s.source.document_id, s.source.page, s.text): s.words for s in ranked}
+    factors = {(s.source.document_id, s.source.page): s.scale.factor
+               for s in spans if s.scale is not None and s.scale.factor != 1.0}
+    top = ranked[0].words if ranked else 1.0
+    found: dict[tuple[str, int], tuple[int, int, float, Source]] = {}
+    for rank, (figure, label) in enumerate(zip(figures, labels, strict=True)):
+        stating = [(s, words.get((s.source.document_id, s.source.page, s.text), 0.0))
+                   for s in spans if s.source.document_id in documents
+                   and _states(s, figure, years,
+                               factors.get((s.source.document_id, s.source.page), 1.0))]
+        own = [w for s, w in stating if _own_place(s, places)]
+        # as well named by the question's words as where the answer read it (or, where it
+        # read a finding, as the best passage the question found)
+        bar = max(CLOSE_BELOW, NEAR_WORDS * max(own, default=top))
+        for span, said in stating:
+            page = span.source.page
+            if page is None or (span.source.document_id, page) in cited or not (
+                    said >= bar or _names(span, label)):
+                continue
+            key = (span.source.document_id, page)
+            role = _ROLE_ORDER[page_role(evidence, span.source.document_id, page)]
+            order = (role, rank, -said, span.source)
+            if key not in found or order[:3] < found[key][:3]:
+                found[key] = order
+    chosen = sorted(found.values(), key=lambda o: o[:3])
+    return [o[3] for o in chosen][:MORE_PLACES]
+
+
+def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """`draft` with its lead line citing the other pages of its document that state the figure
+    it leads with ("Also stated (sources: a.pdf p.24, a.pdf p.68)")."""
+    start, end = _lead_line(draft.text)
+    line = draft.text[start:end]
+    if not line:
+        return draft
+    figures, labels, places, years = _figures_and_places(line, evidence)
+    if not figures or not places:
+        return draft
+    spans = every_span(evidence)
+    if not spans:
+        return draft
+    more = places_corroborating(figures, labels, places, years | asked_years(ask), spans,
+                                rank_spans(ask.frame, evidence), evidence)
+    if not more:
+        return draft
+    said = vocabulary().answer("also_stated", ask.language)
+    lead = line.rstrip()
+    stop = "" if lead.endswith((".", "!", "?")) else "."
+    added = f"{lead}{stop} {said} {cite(more)}."
+    return replace(draft, text=draft.text[:start] + added + draft.text[end:])
+
