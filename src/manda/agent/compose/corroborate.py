@@ -14,7 +14,7 @@ a page about something else is no statement of it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from manda.agent.compose.common import Ask, Draft
@@ -89,11 +89,12 @@ def _said(span: Span, factor: float = 1.0) -> list[_Said]:
     return _sentence_said(span.text, own, factor)
 
 
-def _states(span: Span, figure: Amount, years: set[int], factor: float = 1.0) -> bool:
+def _states(span: Span, figure: Amount, years: set[int], factor: float = 1.0, *,
+            said_by: Sequence[_Said] | None = None) -> bool:
     """`span` states `figure` as written, for one of `years` (or for no year it names);
-    `factor`: the scale of its page's tables."""
+    `factor`: the scale of its page's tables (`said_by`: its figures, read already)."""
     percent = figure.unit == "%"
-    for said in _said(span, factor):
+    for said in _said(span, factor) if said_by is None else said_by:
         if said.percent != percent or (said.change and not percent):
             continue
         if figure.currency and said.currency and figure.currency != said.currency:
@@ -179,35 +180,50 @@ def _names(span: Span, label: Sequence[str]) -> bool:
 
 def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[str]],
                          places: Sequence[Source], years: set[int], spans: Sequence[Span],
-                         ranked: Sequence[Span], evidence: Evidence) -> list[Source]:
+                         ranking: Callable[[], Sequence[Span]], evidence: Evidence, *,
+                         cited: Sequence[Source] = ()) -> list[Source]:
     """The other pages of the cited documents whose sentences or rows (of `spans`) state the
-    lead's figures for the same thing — named as well by the question's words as where the
-    answer read it (`ranked` scores them), or by the words the lead names it by: at most
-    `MORE_PLACES`, the discussion's first."""
+    lead's figures for the same thing — by the words the lead names it by, or named as well
+    by the question's words as where the answer read it (`ranking` scores them, read only
+    where a span needs it): at most `MORE_PLACES`, the discussion's first; none of `places`
+    or of `cited`."""
     documents = {p.document_id for p in places}
-    cited = {(p.document_id, p.page) for p in places}
-    words = {(s.source.document_id, s.source.page, s.text): s.words for s in ranked}
+    known = {(p.document_id, p.page) for p in [*places, *cited]}
     factors = {(s.source.document_id, s.source.page): s.scale.factor
                for s in spans if s.scale is not None and s.scale.factor != 1.0}
-    top = ranked[0].words if ranked else 1.0
-    found: dict[tuple[str, int], tuple[int, int, float, Source]] = {}
+    # the spans of the cited documents, each with its figures read once
+    ours = [s for s in spans if s.source.document_id in documents and s.source.page is not None]
+    said = {id(s): _said(s, factors.get((s.source.document_id, s.source.page), 1.0))
+            for s in ours}
+    scored: dict[tuple[str, int | None, str], float] = {}
+
+    def words(span: Span) -> float:
+        if not scored:
+            scored.update({(r.source.document_id, r.source.page, r.text): r.words
+                           for r in ranking()} or {("", None, ""): 0.0})
+        return scored.get((span.source.document_id, span.source.page, span.text), 0.0)
+
+    found: dict[tuple[str, int], tuple[int, int, int, Source]] = {}
     for rank, (figure, label) in enumerate(zip(figures, labels, strict=True)):
-        stating = [(s, words.get((s.source.document_id, s.source.page, s.text), 0.0))
-                   for s in spans if s.source.document_id in documents
-                   and _states(s, figure, years,
-                               factors.get((s.source.document_id, s.source.page), 1.0))]
-        own = [w for s, w in stating if _own_place(s, places)]
-        # as well named by the question's words as where the answer read it (or, where it
-        # read a finding, as the best passage the question found)
-        bar = max(CLOSE_BELOW, NEAR_WORDS * max(own, default=top))
-        for span, said in stating:
+        stating = [s for s in ours if _states(s, figure, years, said_by=said[id(s)])]
+        bar: float | None = None
+        for span in stating:
             page = span.source.page
-            if page is None or (span.source.document_id, page) in cited or not (
-                    said >= bar or _names(span, label)):
+            key = (span.source.document_id, page or 0)
+            if (span.source.document_id, page) in known:
                 continue
-            key = (span.source.document_id, page)
+            if not _names(span, label):
+                share = words(span)  # the ranking read
+                if bar is None:
+                    # as well named by the question's words as where the answer read it (or,
+                    # where it read a finding, as the best passage the question found)
+                    own = [words(s) for s in stating if _own_place(s, places)]
+                    top = max(scored.values(), default=1.0)
+                    bar = max(CLOSE_BELOW, NEAR_WORDS * max(own, default=top))
+                if share < bar:
+                    continue
             role = _ROLE_ORDER[page_role(evidence, span.source.document_id, page)]
-            order = (role, rank, -said, span.source)
+            order = (role, rank, page or 0, span.source)
             if key not in found or order[:3] < found[key][:3]:
                 found[key] = order
     chosen = sorted(found.values(), key=lambda o: o[:3])
@@ -227,8 +243,11 @@ def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     spans = every_span(evidence)
     if not spans:
         return draft
+    # a page the answer cites below (a runner-up quoting it) is cited already
+    cited = [r.source for m in find_markers(draft.text, evidence) for r in m.references
+             if r.source is not None]
     more = places_corroborating(figures, labels, places, years | asked_years(ask), spans,
-                                rank_spans(ask.frame, evidence), evidence)
+                                lambda: rank_spans(ask.frame, evidence), evidence, cited=cited)
     if not more:
         return draft
     said = vocabulary().answer("also_stated", ask.language)
