@@ -9,7 +9,7 @@ from test_filings_leads import DOC, _ask, _evidence
 
 from manda.agent.compose import compose
 from manda.agent.compose.common import Draft
-from manda.agent.compose.corroborate import MORE_PLACES, corroborated
+from manda.agent.compose.corroborate import MORE_PLACES, MOST_PAGES, corroborated
 from manda.agent.grounding import ground
 
 HEADCOUNT = "As of December 31, 2025, we had approximately 12,400 employees worldwide."
@@ -74,6 +74,11 @@ def test_at_most_two_more_pages_are_cited() -> None:
     draft = Draft(text="Headcount was 12,400 people in FY2025 (source: Annual.pdf, p.30).")
     pages = _pages(corroborated(draft, ask, evidence).text, evidence)
     assert pages[0] == 30 and len(pages) == 1 + MORE_PLACES
+    # a lead that cites three pages already names one more, not two
+    draft = Draft(text="Headcount was 12,400 people in FY2025 (sources: Annual.pdf p.30, "
+                       "Annual.pdf p.31, Annual.pdf p.32).")
+    pages = _pages(corroborated(draft, ask, evidence).text, evidence)
+    assert pages[:3] == [30, 31, 32] and len(pages) == MOST_PAGES
 
 
 def test_the_offline_answer_cites_the_other_page_in_the_questions_language() -> None:

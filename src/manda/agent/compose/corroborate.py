@@ -29,9 +29,10 @@ from manda.finance.figures import column_year
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
-__all__ = ["MORE_PLACES", "corroborated", "places_corroborating"]
+__all__ = ["MORE_PLACES", "MOST_PAGES", "corroborated", "places_corroborating"]
 
 MORE_PLACES = 2  # other pages named beside the lead's own
+MOST_PAGES = 4  # a document's pages the lead line names in all, its own and the others
 LEAD_FIGURES = 3  # the lead line's first figures looked for elsewhere
 MIN_DIGITS = 2  # "$2 billion" recurs too easily to be the same statement
 # a discussion's page is the one a reader of the narrative checks, then a note's, a statement's
@@ -185,8 +186,8 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
     """The other pages of the cited documents whose sentences or rows (of `spans`) state the
     lead's figures for the same thing — by the words the lead names it by, or named as well
     by the question's words as where the answer read it (`ranking` scores them, read only
-    where a span needs it): at most `MORE_PLACES`, the discussion's first; none of `places`
-    or of `cited`."""
+    where a span needs it): at most `MORE_PLACES`, and `MOST_PAGES` with the lead's own, the
+    discussion's first; none of `places` or of `cited`."""
     documents = {p.document_id for p in places}
     known = {(p.document_id, p.page) for p in [*places, *cited]}
     factors = {(s.source.document_id, s.source.page): s.scale.factor
@@ -227,7 +228,8 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
             if key not in found or order[:3] < found[key][:3]:
                 found[key] = order
     chosen = sorted(found.values(), key=lambda o: o[:3])
-    return [o[3] for o in chosen][:MORE_PLACES]
+    own = len({(p.document_id, p.page) for p in places})
+    return [o[3] for o in chosen][:max(0, min(MORE_PLACES, MOST_PAGES - own))]
 
 
 def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
