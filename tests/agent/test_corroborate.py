@@ -115,3 +115,19 @@ def test_the_document_stays_the_leads() -> None:
     ask = _ask("How many employees did the company have at the end of 2025?")
     draft = Draft(text="Headcount was 12,400 people in FY2025 (source: Annual.pdf, p.30).")
     assert corroborated(draft, ask, evidence) == draft
+
+
+def test_a_summary_table_read_as_prose_states_its_figures_at_its_captions_scale() -> None:
+    """A summary's lines that were not read as rows ("Operating income 1,230 1,100 12%" under
+    "(In millions, except percentages)") state $1.23 billion; its revenue line does not state
+    the operating income, though both are in millions."""
+    summary = "\n".join(["SUMMARY RESULTS OF OPERATIONS",
+                         "(In millions, except percentages) 2025 2024 Percentage Change",
+                         "Revenue $5,120 $4,800 7%",
+                         "Operating income 1,230 1,100 12%"])
+    evidence = _evidence(summary, "Operating income was $1.23 billion in 2025, up from 2024.")
+    ask = _ask("What was operating income in 2025?")
+    draft = Draft(text="Operating income was $1.23 billion in 2025 (source: Annual.pdf, p.31).")
+    assert _pages(corroborated(draft, ask, evidence).text, evidence) == [31, 30]
+    draft = Draft(text="Revenue was $1.23 billion in 2025 (source: Annual.pdf, p.31).")
+    assert corroborated(draft, _ask("What was revenue in 2025?"), evidence) == draft

@@ -24,8 +24,9 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
 from manda.agent.spans import Span, every_span, fiscal_year_of, rank_spans
-from manda.finance.amounts import Amount, find_amounts, same_as_written
-from manda.finance.figures import column_year
+from manda.agent.unusual import body
+from manda.finance.amounts import Amount, currency_of_document, find_amounts, same_as_written
+from manda.finance.figures import column_year, statement_scale
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
@@ -66,16 +67,19 @@ def _row_said(span: Span) -> list[_Said]:
     return out
 
 
-def _sentence_said(text: str, own_year: int | None, factor: float = 1.0) -> list[_Said]:
+def _sentence_said(text: str, own_year: int | None, factor: float = 1.0,
+                   currency: str | None = None) -> list[_Said]:
     """A sentence's figures: paired with its years in order where they pair one to one
     ("$52.6 billion and $65.6 billion as of … 2024 and 2025"), else each with all of them and
     its document's own year ("… improving $1.8 billion from 2020 with Mobility Adjusted EBITDA
     profit of $1.6 billion" states the year it reports). A line of a table read as prose
-    ("Gross profit … segment $1,141 $288") is read also at its page's tables' scale."""
+    ("Gross profit … segment $1,141 $288", "Operating income 88,523 83,383 6%") is read also
+    at its page's scale, in its document's currency."""
     amounts = [a for a in find_amounts(text) if a.value]
     if factor != 1.0:
-        amounts += [a for a, b in zip(find_amounts(text, scale=factor), amounts, strict=False)
-                    if a.value != b.value]
+        amounts += [a for a, b in zip(find_amounts(text, scale=factor, currency=currency),
+                                      find_amounts(text), strict=False)
+                    if a.value and a.value != b.value]
     years = list(dict.fromkeys(int(y) for y in YEAR.findall(text)))
     every = frozenset(years) | ({own_year} if years and own_year is not None else set())
     return [_Said(a.value, a.text, a.currency, a.unit == "%",
@@ -83,11 +87,29 @@ def _sentence_said(text: str, own_year: int | None, factor: float = 1.0) -> list
             for i, a in enumerate(amounts)]
 
 
-def _said(span: Span, factor: float = 1.0) -> list[_Said]:
+def _said(span: Span, factor: float = 1.0, currency: str | None = None) -> list[_Said]:
     if span.row is not None:
         return _row_said(span)
     own = fiscal_year_of(span.year_end) if span.year_end is not None else None
-    return _sentence_said(span.text, own, factor)
+    return _sentence_said(span.text, own, factor, currency)
+
+
+def _page_scales(spans: Sequence[Span], evidence: Evidence,
+                 documents: set[str]) -> dict[tuple[str, int | None], tuple[float, str | None]]:
+    """Each page's scale (its tables' rows', else the unit line its passages print: "(In
+    millions, except percentages)") and its document's currency."""
+    lines: dict[tuple[str, int | None], list[str]] = {}
+    for hit in evidence.hits:
+        if hit.document_id in documents:
+            lines.setdefault((hit.document_id, hit.location.page), []).extend(
+                body(hit.text).splitlines())
+    currency = {doc: currency_of_document(t for (d, _), page in lines.items() if d == doc
+                                          for t in page) for doc in documents}
+    scales = {key: statement_scale(page).factor for key, page in lines.items()}
+    for span in spans:
+        if span.scale is not None and span.scale.factor != 1.0:
+            scales[(span.source.document_id, span.source.page)] = span.scale.factor
+    return {key: (factor, currency.get(key[0])) for key, factor in scales.items()}
 
 
 def _states(span: Span, figure: Amount, years: set[int], factor: float = 1.0, *,
@@ -190,11 +212,10 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
     discussion's first; none of `places` or of `cited`."""
     documents = {p.document_id for p in places}
     known = {(p.document_id, p.page) for p in [*places, *cited]}
-    factors = {(s.source.document_id, s.source.page): s.scale.factor
-               for s in spans if s.scale is not None and s.scale.factor != 1.0}
+    scales = _page_scales(spans, evidence, documents)
     # the spans of the cited documents, each with its figures read once
     ours = [s for s in spans if s.source.document_id in documents and s.source.page is not None]
-    said = {id(s): _said(s, factors.get((s.source.document_id, s.source.page), 1.0))
+    said = {id(s): _said(s, *scales.get((s.source.document_id, s.source.page), (1.0, None)))
             for s in ours}
     scored: dict[tuple[str, int | None, str], float] = {}
 
