@@ -71,6 +71,26 @@ async def test_a_question_naming_one_company_is_answered_from_its_documents(
     assert {c.document for c in answer.citations} == {"Northbeam_Annual_Report_2025.md"}
 
 
+async def test_a_company_whose_name_is_a_common_word_opens_the_question(tmp_path: Path) -> None:
+    """"Target's capex in 2025?": the opening capital is the sentence's, and "target" is a deal
+    team's common word, so its possessive there names a company only where the room holds
+    that company's documents; it does here, so they answer (it had been "the question names
+    no company", each company's figure listed)."""
+    room = tmp_path / "room"
+    room.mkdir()
+    for name, capex in (("Target", "4.1"), ("Summit", "9.7")):
+        (room / f"{name}_Annual_Report_2025.md").write_text(
+            f"# {name} Inc. annual report 2025\n\nThe Company's capital expenditures were "
+            f"${capex} billion in 2025.\n", encoding="utf-8")
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("two", [room])
+        answer = await app.answers.ask("two", "Target's capex in 2025?")
+        common = await app.answers.ask("two", "Company's capex in 2025?")
+    assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
+    assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
+    assert "9.7" in common.answer  # a common word names no company: both are read
+
+
 def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:
     from manda.agent.selection import show
     from manda.models import Confidence, Finding, FindingKind

@@ -22,6 +22,7 @@ from manda.kg.embedded import EmbeddedKnowledgeGraph, keyword, schema
 from manda.kg.embedded.fulltext import match_expression
 from manda.kg.embedded.schema import SCHEMA_VERSION, apply_schema
 from manda.kg.port import Capabilities
+from manda.kg.word_families import stem_family
 from manda.models import DocumentStatus, FindingStatus, ReviewDecisionKind
 
 if TYPE_CHECKING:
@@ -368,9 +369,9 @@ async def test_fulltext_finds_a_words_other_form_as_one_term(
     assert acquired[0].id == chunks[0].id  # "acquire" finds "acquisitions"
     reduced = await store.fulltext_search(deal_id, "how did they reduce costs", 10)
     assert reduced[0].id == chunks[2].id  # "reduce" finds "reduction"
-    assert keyword.stem_family("acquir") == ["acquisit"]
-    assert "acquir" in keyword.stem_family("acquisit")
-    assert keyword.stem_family("paid") == []  # too short a root to be a family's
+    assert stem_family("acquir") == ["acquisit"]
+    assert "acquir" in stem_family("acquisit")
+    assert stem_family("paid") == []  # too short a root to be a family's
 
 
 async def test_fulltext_top_k_is_the_head_of_the_full_ranking(

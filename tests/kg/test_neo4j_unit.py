@@ -32,6 +32,7 @@ from manda.kg.neo4j.executor import DriverExecutor
 from manda.kg.neo4j.fulltext import lucene_query
 from manda.kg.neo4j.records import from_props, to_props
 from manda.kg.port import KnowledgeGraph, ScoredId
+from manda.kg.word_families import SIBLING_BOOST
 from manda.models import (
     Chunk,
     Confidence,
@@ -483,6 +484,17 @@ async def test_fulltext_sends_an_escaped_lucene_query(
 )
 def test_lucene_query_keeps_words_and_drops_syntax(question: str, expected: str | None) -> None:
     assert lucene_query(question) == expected
+
+
+def test_lucene_query_finds_a_words_other_forms_as_the_embedded_store_does() -> None:
+    """"acquire" also searches "acquisition"'s stem, weighed less (`manda.kg.word_families`,
+    the vocabulary's stem families), so the Neo4j adapter ranks a passage about acquisitions
+    for "which companies did it acquire?" as the embedded store's keyword query does."""
+    query = lucene_query("Which companies did it acquire?")
+    assert query is not None
+    assert query.split(" OR ")[-1] == f"acquisit^{SIBLING_BOOST}"
+    assert "acquire" in query.split(" OR ")
+    assert lucene_query("What was Q3 2024 revenue?") == "what OR was OR q3 OR 2024 OR revenue"
 
 
 # ---------------------------------------------------------------- findings, relations, review

@@ -78,6 +78,43 @@ def test_a_question_names_or_implies_its_statement() -> None:
     assert question_statements("Who founded the company?") == ([], False)
 
 
+# a French, a German and a Spanish statement page: their rows, as their languages write them
+COMPTE_DE_RESULTAT = """Compte de résultat consolidé (en milliers d'euros)
+Chiffre d'affaires 48 210 | Achats consommés (21 904) | Charges de personnel (12 377)
+Dotations aux amortissements (2 140) | Résultat d'exploitation 6 812
+Résultat net 4 105 | Résultat par action 1,23"""
+BILANZ = """Konzernbilanz zum 30. September 2025 (in TEUR)
+Sachanlagen 12.480 | Vorräte 8.230 | Forderungen aus Lieferungen und Leistungen 9.114
+Eigenkapital 21.905 | Rückstellungen 3.120 | Bilanzsumme 44.870"""
+FLUJOS = """Estado de flujos de efectivo consolidado (miles de euros)
+Flujos de efectivo de las actividades de explotación 7.420
+Flujos de efectivo de las actividades de inversión (3.115) | Pagos por inversiones (3.300)
+Flujos de efectivo de las actividades de financiación (1.940)
+Efectivo al final del periodo 5.207"""
+
+
+def test_a_statement_is_known_by_its_own_languages_rows_and_names() -> None:
+    """The statements' words are the vocabulary's, in every language: a French income
+    statement, a German balance sheet and a Spanish cash flow statement are labelled from
+    their rows, and a question naming or implying one in its language routes to it."""
+    assert page_statements(COMPTE_DE_RESULTAT) == [StatementKind.INCOME]
+    assert page_statements(BILANZ) == [StatementKind.BALANCE]
+    assert page_statements(FLUJOS) == [StatementKind.CASH_FLOW]
+    assert question_statements("Que dit le bilan sur les stocks ?") == (
+        [StatementKind.BALANCE], True)
+    assert question_statements("Zeig mir die Kapitalflussrechnung") == (
+        [StatementKind.CASH_FLOW], True)
+    assert question_statements("¿Cuál fue el resultado neto en 2024?") == (
+        [StatementKind.INCOME], False)
+    assert question_statements("À combien s'élèvent les créances clients ?") == (
+        [StatementKind.BALANCE], False)
+    # a working capital facility is a loan, not the balance sheet's working capital
+    assert question_statements("How much is drawn on the working capital facility?") == (
+        [], False)
+    assert question_statements("What was working capital at year end?") == (
+        [StatementKind.BALANCE], False)
+
+
 CASH_FLOW_ROWS = """CONSOLIDATED STATEMENTS OF CASH FLOWS (In millions)
 Share-based compensation expense 12,863 11,688 10,833
 Inventories 1,400 (1,046) (1,618)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from manda.agent.frame import read_question
 from manda.finance.derived import line_item_of as derived_line_item_of
 from manda.finance.vocabulary import canonical_subject, metric_spec
 
@@ -25,11 +26,23 @@ from manda.finance.vocabulary import canonical_subject, metric_spec
     ("Rachats d'actions propres", "share repurchases"),
     ("Recompra de acciones propias", "share repurchases"),
     ("Net Cash from Operating Activities", "operating cash flow"),
+    # a total that may go either way, as analysts write it: no "net cash"
+    ("Net cash used in or provided by operating activities", "operating cash flow"),
     ("Payments for Property, Plant and Equipment", "capex"),
     ("Cost of Goods and Services Sold", "cost of sales"),
 ])
 def test_a_statement_line_is_read_as_its_line_item(label: str, subject: str) -> None:
     assert canonical_subject(label) == subject
+
+
+@pytest.mark.parametrize(("question", "item"), [
+    ("What was the net cash used in or provided by operating activities?", "operating cash flow"),
+    ("What was the net cash provided by (used in) investing activities?", "investing cash flow"),
+    ("What was the net cash used in or provided by financing activities?", "financing cash flow"),
+])
+def test_a_cash_flow_total_asked_either_way_is_that_total_not_net_cash(question: str,
+                                                                        item: str) -> None:
+    assert read_question(question).subjects == (item,)
 
 
 def test_money_paid_out_is_stated_as_a_positive_amount() -> None:

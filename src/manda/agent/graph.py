@@ -20,6 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from manda.agent.compose import Ask, Draft
+from manda.agent.compose.by_company import company_saying
 from manda.agent.conform import (
     cited_facts,
     conform_draft,
@@ -151,11 +152,12 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
     label = subject_label(frame.subject or context.subject)
     if frame.entity and _names_the_target(frame.entity, state["deal_id"], state["evidence"]):
         frame = replace(frame, entity=None)  # "TargetCo's revenue" is the deal's own revenue
-    elif frame.entity and (scope := company_documents(frame.entity, state["evidence"])):
+    elif (named := frame.entity or frame.opening_name) and (
+            scope := company_documents(named, state["evidence"])):
         # "Apple's capex" in a room holding several companies' documents: Apple's documents
         # answer it, and their figures are Apple's own (no counterparty to look for)
         state["evidence"].scope = scope
-        state["evidence"].scope_words = frozenset(name_words(frame.entity))
+        state["evidence"].scope_words = frozenset(name_words(named))
         frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
@@ -248,6 +250,13 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
         rendered = await box.query_knowledge_base(args)
         done(rendered, False)
+    evidence = state["evidence"]
+    if (ask.frame.entity and evidence.scope is None
+            and (owner := company_saying(ask.frame.entity, evidence)) is not None):
+        # "Azure's revenue growth": no file is named after Azure, but one company's passages
+        # say it, again and again: that company's documents answer
+        evidence.narrow_to(d for d in evidence.documents
+                           if evidence.companies.is_of(d, owner))
     # which company and year each document is of, where the model must choose among them
     inventory = room_documents(state["evidence"])
     return {"context_text": f"{inventory}\n{rendered}" if inventory else rendered}

@@ -23,6 +23,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_groups
 from manda.finance.periods import find_periods
 from manda.injection import looks_like_instruction
+from manda.text import without_possessive
 from manda.vocabulary import vocabulary
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
@@ -51,7 +52,7 @@ _SUFFIXES = tuple(dict.fromkeys(
 
 
 def _stem(word: str) -> str:
-    word = word.lower().strip("-'")
+    word = without_possessive(word.lower()).strip("-'")  # "Azure's" is Azure
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             return word[: -len(suffix)]

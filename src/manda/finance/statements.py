@@ -2,20 +2,22 @@
 
 A filing's pages are mostly prose; the few that answer "what was capex?" or "total assets?" are
 the primary statements, a segment note, a proxy's vote results or an 8-K item. Ingestion labels a
-page from its content (the line items only that statement carries); a question that names a
-statement ("balance sheet") or implies one ("capex" lives in the cash flow statement) favours the
-pages with that label. Labels are plain words, so they are also searchable text.
+page from its content (the rows only that statement carries); a question that names a statement
+("balance sheet", "Bilanz") or implies one ("capex" lives in the cash flow statement) favours the
+pages with that label. Labels are plain words, so they are also searchable text. The words are
+the vocabulary's (`statements:` in each language file).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from manda.text import letter_words
+from manda.vocabulary import vocabulary
+from manda.vocabulary.load import StatementCues
 
 __all__ = [
     "StatementKind",
@@ -39,126 +41,49 @@ class StatementKind(StrEnum):
     ITEM_8K = "form 8-k item"
 
 
-@dataclass(frozen=True)
-class _Signature:
-    kind: StatementKind
-    lines: tuple[str, ...]  # line items only this statement states (regexes, lower case)
-    needed: int  # how many distinct ones make a page that statement
-    named: str  # how a question names the statement
-    implied: str  # what a question asks that this statement answers
+# How many different rows only a statement carries make a page that statement (its words, in
+# every language, are the vocabulary's `statements:`)
+_ROWS_NEEDED = {
+    StatementKind.INCOME: 4,
+    StatementKind.BALANCE: 4,
+    StatementKind.CASH_FLOW: 4,
+    StatementKind.EQUITY: 4,
+    StatementKind.SEGMENT: 2,
+    StatementKind.PROXY_VOTE: 3,
+    StatementKind.ITEM_8K: 2,
+}
 
 
-_SIGNATURES: tuple[_Signature, ...] = (
-    _Signature(
-        StatementKind.INCOME,
-        (r"cost of (?:revenue|sales|goods sold)", r"gross (?:profit|margin)",
-         r"operating income|income from operations|operating profit",
-         r"income before (?:income )?tax|provision for income tax",
-         r"net (?:income|earnings|loss)\b",
-         r"(?:basic|diluted)\b.{0,40}per share|earnings per share",
-         r"research and development", r"selling, general and administrative",
-         r"total (?:net )?(?:revenue|revenues|net sales)|net sales|total costs and expenses"),
-        4,
-        r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|"
-        r"profit and loss",
-        r"\beps\b|earnings per share|gross (?:profit|margin)|operating (?:income|margin)|"
-        r"net (?:income|earnings)|cost of (?:revenue|sales)|r\s*&\s*d|research and development|"
-        r"sg\s*&\s*a|selling, general|effective tax rate|income tax|interest expense",
-    ),
-    _Signature(
-        StatementKind.BALANCE,
-        (r"total assets", r"total liabilities", r"total current assets",
-         r"total current liabilities", r"retained earnings|accumulated deficit",
-         r"(?:stockholders|shareholders)['’]? equity", r"accounts receivable",
-         r"property,? (?:plant )?and equipment,? net", r"goodwill", r"inventor(?:y|ies)"),
-        4,
-        r"balance sheets?|statements? of financial position",
-        r"total assets|total liabilities|(?:stockholders|shareholders)['’]? equity|"
-        r"current assets|current liabilities|receivables|inventor(?:y|ies)|goodwill|"
-        r"long-term debt|book value|working capital|cash and cash equivalents at",
-    ),
-    _Signature(
-        StatementKind.CASH_FLOW,
-        (r"operating activities", r"investing activities", r"financing activities",
-         r"depreciation(?:,| and) amortization", r"stock-based compensation|share-based",
-         r"(?:purchases|payments|additions) (?:of|for|to) property",
-         r"cash(?:, cash equivalents(?: and restricted cash)?)? (?:at|,) (?:beginning|end)",
-         r"repurchases? of (?:common )?stock|common stock repurchased"),
-        4,
-        r"cash[- ]flows? statements?|statements? of cash flows?",
-        r"capex|capital expenditures?|free cash flow|\bfcf\b|operating cash flow|"
-        r"cash (?:flow )?from operations|cash provided by|buybacks?|repurchas|dividends paid|"
-        r"purchases of property|depreciation|\bd\s*&\s*a\b|stock-based|share-based|\bsbc\b",
-    ),
-    _Signature(
-        StatementKind.EQUITY,
-        (r"balances?,? (?:as of|at) ", r"additional paid-in capital", r"treasury stock",
-         r"accumulated other comprehensive", r"dividends declared", r"common stock issued"),
-        4,
-        r"statements? of (?:stockholders|shareholders)['’]? equity|changes in equity",
-        r"additional paid-in capital|treasury stock|comprehensive income",
-    ),
-    _Signature(
-        StatementKind.SEGMENT,
-        (r"\bsegments?\b", r"reportable segment|operating segment|segment information",
-         r"segment (?:revenue|operating income|results)"),
-        2,
-        r"segment (?:note|information|results|reporting)",
-        r"\bsegments?\b|by (?:region|geography|business)|geographic",
-    ),
-    _Signature(
-        StatementKind.PROXY_VOTE,
-        (r"votes? for\b|\bfor\b.{0,40}\bagainst\b", r"abstain", r"broker non-votes?",
-         r"withheld", r"(?:annual|special) meeting", r"proposal (?:no\.? ?)?\d"),
-        3,
-        r"proxy (?:statement|vote)|vote results|voting results|shareholder vote",
-        r"\bvot(?:e|es|ed|ing)\b|proposal|say[- ]on[- ]pay|elected directors|annual meeting",
-    ),
-    _Signature(
-        StatementKind.ITEM_8K,
-        (r"item [1-9]\.\d\d\b", r"form 8-k|current report", r"pursuant to section 13 or 15\(d\)"),
-        2,
-        r"8-k|current report",
-        r"\bitem [1-9]\.\d\d\b|material definitive agreement|departure of directors|"
-        r"results of operations and financial condition|regulation fd",
-    ),
-)
-
-_COMPILED = tuple(
-    (s, tuple(re.compile(line, re.I) for line in s.lines), re.compile(s.named, re.I),
-     re.compile(s.implied, re.I))
-    for s in _SIGNATURES
-)
+@cache
+def _statements() -> tuple[tuple[StatementKind, StatementCues], ...]:
+    return tuple((kind, vocabulary().statement_words(kind.value)) for kind in StatementKind)
 
 
 def page_statements(text: str) -> list[StatementKind]:
-    """The statements a page (or sheet, or slide) is, from the line items it states."""
-    kinds: list[StatementKind] = []
-    for signature, lines, _, _ in _COMPILED:
-        if sum(1 for line in lines if line.search(text)) >= signature.needed:
-            kinds.append(signature.kind)
-    return kinds
+    """The statements a page (or sheet, or slide) is, from the rows only they carry."""
+    return [kind for kind, words in _statements()
+            if sum(1 for row in words.rows if row.search(text)) >= _ROWS_NEEDED[kind]]
 
 
 def named_statements(question: str) -> list[tuple[StatementKind, str]]:
     """Each statement a question names outright, with the words it names it by ("balance
     sheet" in "How much goodwill is on the balance sheet?")."""
-    return [(s.kind, m.group(0)) for s, _, name, _ in _COMPILED
-            if (m := name.search(question)) is not None]
+    return [(kind, m.group(0)) for kind, words in _statements()
+            if (m := words.names.search(question)) is not None]
 
 
 def implied_items(question: str) -> list[str]:
     """The words of a question that imply a statement ("capex", "total assets", "inventory")."""
-    return list(dict.fromkeys(m.group(0) for _, _, _, implied in _COMPILED
-                              for m in implied.finditer(question)))
+    return list(dict.fromkeys(asked for _, words in _statements()
+                              for asked in words.asks.findall(question)))
 
 
 def question_statements(question: str) -> tuple[list[StatementKind], bool]:
     """The statements a question names or implies, and whether it named one outright."""
-    named = [s.kind for s, _, name, _ in _COMPILED if name.search(question)]
+    named = [kind for kind, words in _statements() if words.names.search(question)]
     if named:
         return named, True
-    return [s.kind for s, _, _, implied in _COMPILED if implied.search(question)], False
+    return [kind for kind, words in _statements() if words.asks.search(question)], False
 
 
 # A table row: a label of words, then only figures to the end of the line ("Inventories 12,304

@@ -159,6 +159,11 @@ class Vocabulary:
         language (English's order, longest label of a language first read as written)."""
         return _statement_lines(self)
 
+    def statement_words(self, kind: str) -> StatementCues:
+        """How every language names a financial statement, the rows only it carries and what a
+        question asks that it answers (`statements:`), by the statement's kind."""
+        return _statement_words(self, kind)
+
     def line_name(self, key: str, language: str = "en") -> str:
         """A statement line's name in an answer ("capital expenditures", "Investitionen"), in
         `language` where its file gives one, else in English."""
@@ -247,6 +252,28 @@ def _statement_lines(vocabulary: Vocabulary) -> dict[str, tuple[str, ...]]:
             for key in vocabulary.languages["en"].statement_lines}
 
 
+@dataclass(frozen=True)
+class StatementCues:
+    """One financial statement's words in every language, compiled (`statements:`)."""
+
+    names: Cues
+    rows: tuple[Cues, ...]  # one per row the statement alone carries, with all its wordings
+    asks: Cues
+
+
+@cache
+def _statement_words(vocabulary: Vocabulary, kind: str) -> StatementCues:
+    if kind not in vocabulary.languages["en"].statements:
+        raise KeyError(f"no statement {kind!r} in manda/vocabulary/languages/en.yaml "
+                       "(statements:)")
+    given = [lang.statements[kind] for lang in vocabulary.languages.values()
+             if kind in lang.statements]
+    return StatementCues(
+        names=cues(p for words in given for p in words.names),
+        rows=tuple(cues(row) for words in given for row in words.rows),
+        asks=cues(p for words in given for p in words.asks))
+
+
 @cache
 def _key_dates(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
     return tuple((event, cues(p for lang in vocabulary.languages.values()
@@ -323,6 +350,8 @@ def _phrases(lang: LanguageFile) -> Iterator[str]:
     for group in (lang.line_items, lang.cues, lang.events, lang.key_dates, lang.event_kinds):
         for phrases in group.values():
             yield from phrases
+    for statement in lang.statements.values():
+        yield from (*statement.names, *statement.asks, *(p for row in statement.rows for p in row))
     for role in lang.document_roles.values():
         yield from (*role.asked, *role.names, *role.requested)
         for phrases in role.signals.values():
@@ -352,6 +381,9 @@ def _check(table: TopicTable, items: LineItemTable, languages: dict[str, Languag
         if unknown := set(lang.statement_lines) - set(en.statement_lines):
             raise VocabularyError(f"{where}: statement lines {sorted(unknown)} are not in "
                                   "en.yaml (statement_lines:)")
+        if unknown := set(lang.statements) - set(en.statements):
+            raise VocabularyError(f"{where}: statements {sorted(unknown)} are not in en.yaml "
+                                  "(statements:)")
         if unknown := set(lang.computed_asked) - set(en.computed_asked):
             raise VocabularyError(f"{where}: computed metrics {sorted(unknown)} are not in "
                                   "en.yaml (computed_asked:)")

@@ -292,6 +292,18 @@ class StatementLineWords(_File):
     rows: tuple[str, ...] = ()
 
 
+class StatementWords(_File):
+    """One language's words for a financial statement (`statements:`, read by
+    `manda.finance.statements`): how a question or a caption names it ("balance sheet", "Bilanz"),
+    the rows only that statement carries, each a list of its wordings (a page stating enough
+    different rows is that statement), and what a question asks that the statement answers
+    ("capex" lives in the cash flow statement)."""
+
+    names: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    asks: tuple[str, ...] = ()
+
+
 class LanguageFile(_File):
     """One languages/<code>.yaml."""
 
@@ -303,6 +315,8 @@ class LanguageFile(_File):
     line_items: dict[str, tuple[str, ...]] = {}
     # the statement lines computed metrics read (manda.finance.derived), by their key
     statement_lines: dict[str, StatementLineWords] = {}
+    # the financial statements, by their kind ("income statement", "balance sheet" …)
+    statements: dict[str, StatementWords] = {}
     # a computed metric's name in an answer ("free cash flow" → "flux de trésorerie disponible")
     computed_metrics: dict[str, str] = {}
     # how a question names a computed metric (whole words, any case), by its name in en.yaml's

@@ -48,12 +48,11 @@ from manda.kg.embedded.ivf import store_id
 from manda.kg.embedded.keyword_files import DealFolder, Stamp, WorkingCopy
 from manda.kg.embedded.sql import batched, marks
 from manda.kg.port import ScoredId
-from manda.vocabulary import vocabulary
+from manda.kg.word_families import SIBLING_BOOST, english_analyzer, stem_family
 
 log = logging.getLogger(__name__)
 
 ANALYZER = "manda_english"
-MAX_TOKEN_CHARS = 40  # longer "words" (hashes, base64) are dropped, as tantivy's en_stem does
 HEAD = 2
 """How many times k hits are ranked before filtering (more are fetched only when needed)."""
 TIE_BREAK = 0.002
@@ -72,19 +71,6 @@ def engine_name(folder: Path | None = None) -> str:
     """What `manda doctor` and the logs call the keyword engine."""
     where = f"an index per deal saved in {folder}" if folder else "in memory per deal"
     return f"tantivy {version('tantivy')} BM25, {where}"
-
-
-@cache
-def english_analyzer() -> tantivy.TextAnalyzer:
-    """Letters-and-digits words, lower-cased, accents folded, English stems (for text and query)."""
-    return (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.ascii_fold())
-        .filter(tantivy.Filter.stemmer("english"))
-        .build()
-    )
 
 
 @cache
@@ -117,20 +103,6 @@ def keyword_query(question: str) -> tantivy.Query | None:
     return tantivy.Query.boolean_query(clauses) if clauses else None
 
 
-SIBLING_BOOST = 0.8  # a word's other form ("acquisition" for "acquire") weighs a little less
-
-
-def stem_family(stem: str) -> list[str]:
-    """The stems of a word's other forms, verb and noun ("acquir": "acquisit"; "reduct":
-    "reduc"), by the endings `stem_families` gives (at least three letters before one)."""
-    out: list[str] = []
-    for pair in _FAMILIES:
-        for own, other in (pair, pair[::-1]):
-            if stem.endswith(own) and len(stem) - len(own) >= 3:
-                out.append(stem[: -len(own)] + other)
-    return [s for s in dict.fromkeys(out) if s != stem]
-
-
 def _family_query(schema: tantivy.Schema, stem: str) -> tantivy.Query:
     """The stem's term, or, where the word has other forms, the best of them: one term."""
     term = tantivy.Query.term_query(schema, "text", stem, "freq")
@@ -140,10 +112,6 @@ def _family_query(schema: tantivy.Schema, stem: str) -> tantivy.Query:
     return tantivy.Query.disjunction_max_query([term, *(
         tantivy.Query.boost_query(tantivy.Query.term_query(schema, "text", s, "freq"),
                                   SIBLING_BOOST) for s in siblings)])
-
-
-_FAMILIES: tuple[tuple[str, str], ...] = tuple(
-    (a, b) for lang in vocabulary().languages.values() for a, b in lang.stem_families)
 
 
 class _Mismatch(Exception):
