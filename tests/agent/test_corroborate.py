@@ -41,7 +41,7 @@ def test_a_headcount_is_cited_also_where_another_page_states_it() -> None:
     draft = Draft(text="Headcount was 12,400 people in FY2025 (source: Annual.pdf, p.30).")
     text = corroborated(draft, ask, evidence).text
     assert text.startswith("Headcount was 12,400 people in FY2025 (source: Annual.pdf, p.30). "
-                           "Also stated (source: Annual.pdf, p.31).")
+                           "The same figures are on other pages too (source: Annual.pdf, p.31).")
     assert _pages(text, evidence) == [30, 31]
 
 
@@ -55,7 +55,8 @@ def test_a_ranked_parts_figure_is_cited_where_the_discussion_states_it_first() -
                        "growth in 2025 (source: Annual.pdf, p.30).")
     text = corroborated(draft, ask, evidence).text
     assert _pages(text, evidence) == [30, 31]
-    assert text.splitlines()[0].endswith("Also stated (source: Annual.pdf, p.31).")
+    assert text.splitlines()[0].endswith(
+        "The same figures are on other pages too (source: Annual.pdf, p.31).")
 
 
 def test_a_figure_stated_nowhere_else_leaves_the_answer_as_it_was() -> None:
@@ -86,8 +87,10 @@ def test_the_offline_answer_cites_the_other_page_in_the_questions_language() -> 
     in its lead line, in the question's language; another part's sentence of the same rate
     and the same part's sentence of another year stay uncited."""
     evidence = _evidence(SEGMENTS, DISCUSSION, OTHER_PART, EARLIER)
-    for question, said in (("Which segment grew its sales fastest in 2025?", "Also stated"),
-                           ("¿Qué segmento aumentó más sus ventas en 2025?", "También se indica")):
+    for question, said in (("Which segment grew its sales fastest in 2025?",
+                            "The same figures are on other pages too"),
+                           ("¿Qué segmento aumentó más sus ventas en 2025?",
+                            "Las mismas cifras figuran también en otras páginas")):
         text = compose(_ask(question), evidence).text
         first = text.splitlines()[0]
         assert first.startswith("Cloud +20.0%") and said in first

@@ -185,6 +185,13 @@ def _own_place(span: Span, places: Sequence[Source]) -> bool:
                for p in places)
 
 
+def _asked(label: Sequence[str], ask_stems: set[str]) -> bool:
+    """The words the lead names its figure by are the question's own ("headcount" for "how
+    many employees"): a place the question's words name as well may state it; a part the
+    lead names beyond them ("Cloud" of "which segment grew fastest") must be said there."""
+    return all(term_in(t, ask_stems) for t in label)
+
+
 def _names(span: Span, label: Sequence[str]) -> bool:
     """`span` names the thing the lead names its figure by: a sentence says every word of it;
     a row's heading and label do, or the row's own label is a part of it ("Delivery" of
@@ -204,12 +211,15 @@ def _names(span: Span, label: Sequence[str]) -> bool:
 def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[str]],
                          places: Sequence[Source], years: set[int], spans: Sequence[Span],
                          ranking: Callable[[], Sequence[Span]], evidence: Evidence, *,
-                         cited: Sequence[Source] = ()) -> list[Source]:
+                         cited: Sequence[Source] = (), asked: Sequence[str] = ()
+                         ) -> list[Source]:
     """The other pages of the cited documents whose sentences or rows (of `spans`) state the
     lead's figures for the same thing — by the words the lead names it by, or named as well
     by the question's words as where the answer read it (`ranking` scores them, read only
     where a span needs it): at most `MORE_PLACES`, and `MOST_PAGES` with the lead's own, the
-    discussion's first; none of `places` or of `cited`."""
+    discussion's first; none of `places` or of `cited`. `asked`: the question's words, which
+    name the lead's thing where its own words are theirs."""
+    ask_stems = set(asked)
     documents = {p.document_id for p in places}
     known = {(p.document_id, p.page) for p in [*places, *cited]}
     scales = _page_scales(spans, evidence, documents)
@@ -235,6 +245,8 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
             if (span.source.document_id, page) in known:
                 continue
             if not _names(span, label):
+                if not _asked(label, ask_stems):
+                    continue  # a part the question does not name ("Cloud") must be said
                 share = words(span)  # the ranking read
                 if bar is None:
                     # as well named by the question's words as where the answer read it (or,
@@ -255,7 +267,7 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
 
 def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     """`draft` with its lead line citing the other pages of its document that state the figure
-    it leads with ("Also stated (sources: a.pdf p.24, a.pdf p.68)")."""
+    it leads with ("The same figures are on other pages too (sources: a.pdf p.24, …)")."""
     start, end = _lead_line(draft.text)
     line = draft.text[start:end]
     if not line:
@@ -270,7 +282,8 @@ def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     cited = [r.source for m in find_markers(draft.text, evidence) for r in m.references
              if r.source is not None]
     more = places_corroborating(figures, labels, places, years | asked_years(ask), spans,
-                                lambda: rank_spans(ask.frame, evidence), evidence, cited=cited)
+                                lambda: rank_spans(ask.frame, evidence), evidence, cited=cited,
+                                asked=ask.frame.ranking.terms)
     if not more:
         return draft
     said = vocabulary().answer("also_stated", ask.language)
