@@ -163,8 +163,10 @@ SENTENCES = [
     ("Non-cash charges of $4.0 million were recorded.", "cash"),
     ("Of the notes, $41 million were settled in cash and the rest in shares.", "cash"),
     # listed with another thing its figure adds up: the figure is the sum's
-    ("Our balances of cash, cash equivalents and unrestricted marketable securities, which "
-     "totaled $148.3 billion, will be sufficient.", "cash"),
+    ("Our balances of cash, cash equivalents and restricted deposits, which totaled $14.3 "
+     "million, will be sufficient.", "cash"),
+    # what is paid out of it
+    ("The quarterly cash dividend was $0.26 per share.", "cash"),
     ("Cash and restricted cash totaled $5.1 million at year end.", "cash"),
 ]
 

@@ -108,3 +108,36 @@ def test_a_list_of_amounts_takes_its_list_of_periods_in_order(sentence: str) -> 
 def test_a_list_of_line_items_takes_its_list_of_amounts_in_order(sentence: str,
                                                                  expected: dict) -> None:
     assert {f.subject: f.value for f in page_findings(sentence)} == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "We held $3.0 million and $1.1 million in revenue and gross profit, respectively.",
+    "Nous avons réalisé 3,0 millions d'euros et 1,1 million d'euros de chiffre d'affaires et "
+    "marge brute, respectivement.",
+])
+def test_a_list_of_amounts_before_its_list_of_line_items_takes_them_in_order(
+        sentence: str) -> None:
+    assert {f.subject: f.value for f in page_findings(sentence)} == {
+        "revenue": 3_000_000.0, "gross profit": 1_100_000.0}
+
+
+@pytest.mark.parametrize(("sentence", "cash"), [
+    ("As of December 31, 2025, we had $7.20 billion and $5.10 billion of cash and cash "
+     "equivalents and short-term investments, respectively.", 7_200_000_000.0),
+    ("As of December 31, 2025, we had $7.20 billion and $5.10 billion of cash, cash "
+     "equivalents and short-term investments, respectively.", 7_200_000_000.0),
+    ("Au 31 décembre 2025, nous disposions de 7,2 millions d'euros et 5,1 millions d'euros de "
+     "trésorerie et placements à court terme, respectivement.", 7_200_000.0),
+])
+def test_a_respective_list_whose_items_are_not_all_line_items(sentence: str,
+                                                              cash: float) -> None:
+    """Each amount is its own item's: the cash's is cash; the investments' is no line item,
+    neither cash nor the sum of both."""
+    assert [(f.subject, f.value) for f in page_findings(sentence)] == [("cash", cash)]
+
+
+def test_a_list_of_one_wordings_totals_by_period_is_the_sum_each_time() -> None:
+    sentence = ("We had $7.20 billion and $5.10 billion of cash and cash equivalents and "
+                "short-term investments in 2025 and 2024, respectively.")
+    found = {f.subject for f in page_findings(sentence)}
+    assert found == {"cash and investments"}

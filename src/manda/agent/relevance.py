@@ -23,6 +23,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_groups
 from manda.finance.periods import find_periods
 from manda.injection import looks_like_instruction
+from manda.text import without_possessive
 from manda.vocabulary import vocabulary
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
@@ -51,7 +52,7 @@ _SUFFIXES = tuple(dict.fromkeys(
 
 
 def _stem(word: str) -> str:
-    word = word.lower().strip("-'")
+    word = without_possessive(word.lower()).strip("-'")  # "Azure's" is Azure
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -100,11 +101,20 @@ for _n, _group in enumerate(_CONCEPTS):
 
 @lru_cache(maxsize=8192)
 def _group_of(stem: str) -> int | None:
+    """The concept a word is of: its own word's first ("investment" is an investment, though
+    "investor" begins alike), else a word it begins alike (five letters)."""
+    if (group := _GROUP.get(stem)) is not None:
+        return group
     for word, group in _GROUP.items():
-        if " " not in word and (stem == word or (len(stem) >= 5 and len(word) >= 5
-                                                  and stem[:5] == word[:5])):
+        if " " not in word and len(stem) >= 5 and len(word) >= 5 and stem[:5] == word[:5]:
             return group
     return None
+
+
+# words read as one another's (`word_forms:` of every language file), by their stems
+_FORM_OF: dict[str, str] = {
+    _stem(form): _stem(word) for lang in _WORDS.languages.values()
+    for word, forms in lang.word_forms.items() for form in (word, *forms)}
 
 
 def _names_topic(stem: str) -> bool:
@@ -166,6 +176,8 @@ def _matches(term: str, stems: set[str]) -> bool:
     if len(term) >= 4 and f"{term}e" in stems:
         return True  # "stores" (stemmed "stor") and "store": one word, either way round
     if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
+        return True
+    if (form := _FORM_OF.get(term)) is not None and any(_FORM_OF.get(s) == form for s in stems):
         return True
     group = _group_of(term)
     return group is not None and any(_group_of(s) == group for s in stems)

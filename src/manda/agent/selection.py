@@ -23,7 +23,7 @@ from manda.finance.amounts import (
 )
 from manda.finance.compare import comparable
 from manda.finance.fiscal import WEEK_YEAR_SLACK
-from manda.finance.label_heads import adds_another_thing
+from manda.finance.label_heads import adds_another_thing, joins_line_items
 from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
 from manda.finance.signs import loss_wording, names_a_loss
 from manda.finance.vocabulary import metric_spec
@@ -151,6 +151,8 @@ def findings_for(
     for finding in evidence.usable_findings():
         if not is_clean(finding) or subject_base(finding.subject) not in keys:
             continue
+        if joins_line_items(str(finding.attributes.get("row") or "")):
+            continue  # "Debt and finance leases" states their sum, the figure of neither
         if (segment := finding.attributes.get("segment")) and not (
                 entity and names_segment(entity, segment)):
             continue  # a segment's figure answers for that segment only, never the company

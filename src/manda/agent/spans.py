@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -74,7 +75,8 @@ from manda.text import YEAR, bullet_item, defined_terms, letter_words, without_a
 from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
-           "captions_table", "fiscal_year_of", "fits_kind", "heading_shaped", "label_periods",
+           "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
+           "label_periods",
            "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
            "statement_rows", "states_forecast", "totals_row"]
 
@@ -297,6 +299,27 @@ def _candidates(evidence: Evidence) -> _Pool:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
                                          listed=bulleted), f"{before} {sentence}", heading)
+    return pool
+
+
+def every_span(evidence: Evidence) -> list[Span]:
+    """Every sentence and row of the evidence's passages, unscored (`rank_spans` keeps those
+    that speak to the question, scored)."""
+    return list(_pool(evidence).spans)
+
+
+# the last evidence's spans, with the passages they were read from: an answer reads its
+# evidence's spans several times (its lead, its runners-up, the pages that repeat its figure)
+_LAST: list[tuple[weakref.ref[Evidence], tuple[int, ...], _Pool]] = []
+
+
+def _pool(evidence: Evidence) -> _Pool:
+    """`_candidates`, read once while the evidence holds the same passages and documents."""
+    key = (*(id(h) for h in evidence.hits), *(id(d) for d in evidence.documents.values()))
+    if _LAST and _LAST[0][0]() is evidence and _LAST[0][1] == key:
+        return _LAST[0][2]
+    pool = _candidates(evidence)
+    _LAST[:] = [(weakref.ref(evidence), key, pool)]
     return pool
 
 
@@ -697,7 +720,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         return []
     when = {t for t in terms if t in asked.when or t in PERIOD_FORMS}
     core = [t for t in terms if t not in when] or terms
-    pool = _candidates(evidence)
+    pool = _pool(evidence)
     if not pool.spans:
         return []
     alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True) if not span.joined]
@@ -1575,5 +1598,5 @@ _SAID_AGAIN = 60  # how long a quote must be for one holding it to say it again
 
 def statement_rows(evidence: Evidence) -> list[Span]:
     """Every statement row of the passages retrieved (line items across periods), unscored."""
-    return [s for s in _candidates(evidence).spans
+    return [s for s in _pool(evidence).spans
             if s.row is not None and statement_row(s.row)]

@@ -17,9 +17,10 @@ from functools import cache
 from typing import Literal
 
 from manda.vocabulary import vocabulary
+from manda.vocabulary.cues import Cues
 
 __all__ = ["DERIVED", "LINE_ITEMS", "Derived", "alternatives", "asked_derived", "line_item_of",
-           "named_formula"]
+           "named_formula", "named_ratio"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,20 @@ def named_formula(question: str, less: Iterable[str]) -> Derived | None:
                 if metric.plus == (left[0],) and metric.minus == (right[0],) and not metric.over:
                     return metric
             return Derived(f"{left[1]} less {right[1]}", (), (left[0],), (right[0],))
+    return None
+
+
+def named_ratio(question: str, over: Cues) -> Derived | None:
+    """A ratio the question names in its own words, "revenue as a percentage of gross bookings"
+    (`over` the words between its two statement lines): the first line over the second, as a
+    percentage. None when either side names no statement line."""
+    low = " ".join(question.lower().split())
+    for m in over.pattern.finditer(low):
+        left = _line_named(low[:m.start()].rstrip(), end=True)
+        right = _line_named(low[m.end():].lstrip(), end=False)
+        if left is not None and right is not None and left[0] != right[0]:
+            return Derived(f"{left[1]} {m.group(0)} {right[1]}", (), (left[0],), over=right[0],
+                           unit="percent")
     return None
 
 

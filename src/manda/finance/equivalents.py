@@ -273,6 +273,7 @@ def named_items(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]],
     statement line of the deal vocabulary (line_items.yaml: "total assets", "trade payables")
     no group here covers: its words in the question and the patterns of all its wordings."""
     from manda.finance.vocabulary import LINE_ITEMS, find_line_items, names_alone
+    from manda.vocabulary import cues
 
     groups = named_groups(question)
     text = question.replace("’", "'")
@@ -284,7 +285,9 @@ def named_items(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]],
             continue  # "cash flow" in "cash flow from financing activities" is no item of its own
         if not names_alone(own, subject):
             continue  # "stock" may be inventory or shares: only "inventory" names it alone
-        patterns = tuple(_pattern(w) for w in by_subject[subject].synonyms)
+        # its wordings as the vocabulary writes them: cue phrases ("cash, cash equivalents and
+        # [short-term] investments")
+        patterns = (cues(by_subject[subject].synonyms).pattern,)
         groups.append((own, patterns))
         taken.append((start, end))
     # "cash" inside "operating cash flow" is no line item of its own

@@ -25,7 +25,8 @@ from manda.vocabulary import cues, vocabulary
 from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
 from manda.vocabulary.plurals import plural_phrase
 
-__all__ = ["adds_another_thing", "another_thing_beside", "label_line_item", "label_subject"]
+__all__ = ["adds_another_thing", "another_thing_beside", "joins_line_items", "label_line_item",
+           "label_subject"]
 
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
@@ -187,8 +188,12 @@ def adds_another_thing(label: str) -> bool:
     """A row label that says another thing beside its line item ("Cash, cash equivalents and
     restricted cash", "Unearned revenue"), or joins two line items ("Total liabilities and
     shareholders' equity"): more, or other, than the line item itself."""
-    if _OTHER_THING.found(label):
-        return True
+    return _OTHER_THING.found(label) or joins_line_items(label)
+
+
+def joins_line_items(label: str) -> bool:
+    """A row label that joins two line items ("Debt and finance leases", "Total liabilities and
+    shareholders' equity"): its figure is their sum, the figure of neither."""
     named = find_line_items(label)
     return len({s for s, _, _ in named}) >= 2 and any(
         _COORDINATOR.pattern.search(label, a_end, b_start)

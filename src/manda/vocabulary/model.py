@@ -349,6 +349,9 @@ class LanguageFile(_File):
     # noun ("acquir" / "acquisit", "reduc" / "reduct"): a question's word finds both
     stem_families: tuple[tuple[str, str], ...] = ()
     concepts: dict[str, tuple[str, ...]] = {}
+    # words one another's in a question and a passage, none a topic of its own ("held" of
+    # "hold", "role" for "job"), by the word they are read as
+    word_forms: dict[str, tuple[str, ...]] = {}
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
     plural_endings: tuple[str, ...] = ()

@@ -23,6 +23,7 @@ from manda.agent.compose import (
     topics,
 )
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.corroborate import corroborated
 from manda.agent.compose.leads import led_by_best_span
 from manda.agent.evidence import Evidence
 from manda.agent.frame import company_like
@@ -60,7 +61,13 @@ def topic_shape(ask: Ask) -> Shape | None:
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
-    """The answer in the shape the intent calls for, from extracted values and passages only."""
+    """The answer in the shape the intent calls for, from extracted values and passages only,
+    its lead figure cited also where its document states it on other pages
+    (`compose.corroborate`)."""
+    return corroborated(_composed(ask, evidence), ask, evidence)
+
+
+def _composed(ask: Ask, evidence: Evidence) -> Draft:
     if evidence.timeline is not None and ask.frame.timeline:
         dated = timeline.compose(ask, evidence)
         if dated is not None:

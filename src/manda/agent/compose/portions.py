@@ -36,7 +36,12 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
     """The lead lines for a portion's row where the whole is asked: the portions added, or the
     row said as the portion it is; None where the row is no portion or a portion is asked
     (`ranked`: the spans its figure's other places are cited from)."""
-    if span.row is None or not a_portion(span.row.label) or ask.frame.portion:
+    if span.row is None or ask.frame.portion:
+        return None
+    rows = statement_rows(evidence)
+    own = [s.row.label for s in rows if s.row is not None
+           and s.source.document_id == span.source.document_id]
+    if not a_portion(span.row.label) and not complement(span.row.label, own):
         return None
     figures = [f for f in span.figures() if not a_change_column(f.column)]
     chosen = pick_figure(figures, ask, span) if figures else None
@@ -44,11 +49,11 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
     if chosen is None or chosen.value is None or lines is None:
         return None
     whole = whole_name(span.row.label)
-    rows = statement_rows(evidence)
     for other in rows:
         if other.row is None or other.source.document_id != span.source.document_id or \
-                other.row.label == span.row.label or not a_portion(other.row.label) or \
-                stems_of(whole_name(other.row.label)) != stems_of(whole):
+                other.row.label == span.row.label or stems_of(
+                whole_name(other.row.label)) != stems_of(whole) or not (
+                a_portion(other.row.label) or complement(other.row.label, own)):
             continue
         pair = next((f for f in other.figures() if f.column == chosen.column
                      and f.value is not None and f.unit == chosen.unit), None)
@@ -57,6 +62,20 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
                 else [(span, chosen), (other, pair)]
             return _added(whole, first, ask, evidence)
     return [lines[0], _only_a_portion(span.row.label, ask.language), *lines[1:]]
+
+
+def complement(label: str, labels: Sequence[str]) -> bool:
+    """A row named by its line item alone ("Deferred revenue") beside one row of its other
+    portion only ("Deferred revenue, net of current portion"): a balance sheet lists the
+    current portion under the bare name, so the bare row is that portion, not the whole. Where
+    a third row of the line item is listed ("Current portion of …"), the bare row is the
+    whole."""
+    if a_portion(label):
+        return False
+    name = stems_of(label)
+    portions = {other for other in labels if a_portion(other)
+                and stems_of(whole_name(other)) == name}
+    return len(portions) == 1
 
 
 def whole_name(label: str) -> str:
@@ -109,25 +128,32 @@ def described(reading: Reading, evidence: Evidence, *, portion_asked: bool = Fal
     """The reading said as `describe_reading` says it, unless its figure is a portion's row and
     no portion is asked: then the two portions added, each cited, or the portion said as one."""
     primary = reading.primary
-    row = portion_row_of(primary)
-    if row is None or portion_asked or primary.value is None:
+    same = [f for f in findings_for(evidence, reading.subject)
+            if f.document_id == primary.document_id and f.period == primary.period]
+    labels = sorted({_row(f) for f in same} - {""})
+    row = _row(primary)
+    # "Deferred revenue" beside "Deferred revenue, net of current portion" is a portion too
+    if not row or not (a_portion(row) or complement(row, labels)) or portion_asked or \
+            primary.value is None:
         return describe_reading(reading, evidence, assumption, language)
     whole = whole_name(row)
-    other = next((f for f in findings_for(evidence, reading.subject)
-                  if f.document_id == primary.document_id and f.period == primary.period
-                  and f.unit == primary.unit and f.value is not None
-                  and (r := portion_row_of(f)) is not None and r != row
+    other = next((f for f in same if f.unit == primary.unit and f.value is not None
+                  and (r := _row(f)) and r != row and (a_portion(r) or complement(r, labels))
                   and stems_of(whole_name(r)) == stems_of(whole)), None)
     words = vocabulary()
     if other is None:
         note = _only_a_portion(row, language)
         return f"{describe_reading(reading, evidence, assumption, language)} {note}"
     total = format_amount(primary.value + (other.value or 0.0), primary.unit)
-    working = " + ".join(f"{portion_row_of(f)} {show(f)} {cite_findings([f], evidence)}"
+    working = " + ".join(f"{_row(f)} {show(f)} {cite_findings([f], evidence)}"
                          for f in (primary, other))
     return words.answer("computed_result", language, metric=whole, result=total,
                         period=period_phrase(primary.period),
                         note=words.answer("computed_note", language), working=working)
+
+
+def _row(finding: Finding) -> str:
+    return str(finding.attributes.get("row") or "")
 
 
 def _only_a_portion(label: str, language: str) -> str:

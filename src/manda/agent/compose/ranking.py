@@ -42,7 +42,10 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         heads = line_heads(top, evidence)
         if not _of_asked(heads.get(row_line(top), ""), ask):
             continue  # a block of another line item ("Gross profit"'s by segment, not revenue)
-        rows = (_segments(top, [*ranked, *every]) or parts_of_a_whole(top, every, evidence) or [
+        parts = parts_of_a_whole(top, every, evidence)
+        if parts and ask.frame.segments:
+            parts = outer_parts(parts, every, evidence)  # a segment's lines are no segments
+        rows = (_segments(top, [*ranked, *every]) or parts or [
             s for s in _siblings(top, ranked) if _of_asked(heads.get(row_line(s), ""), ask)])
         lines = _ranked(rows, ask)
         if lines is not None:
@@ -97,6 +100,40 @@ def parts_of_a_whole(top: Span, rows: list[Span], evidence: Evidence) -> list[Sp
         if whole == own:
             return [table[i] for i in run]
     return next(([table[i] for i in run] for _, run in groups if own in run), [])
+
+
+def outer_parts(parts: list[Span], rows: list[Span], evidence: Evidence) -> list[Span]:
+    """Where `parts` add up to a row that is itself one of a larger whole's parts ("Automotive
+    sales" and "Automotive leasing" adding up to "Automotive revenues", which stands beside
+    "Energy generation and storage" and "Services and other" adding up to the total revenues):
+    the larger whole's parts, each a segment's line, not the lines of one; else `parts`."""
+    table = _in_table_order(parts[0], rows, evidence)
+    values = [_values(s) for s in table]
+    inner = [i for i, s in enumerate(table) if any(_same_row(s, p) for p in parts)]
+    if len(inner) != len(parts):
+        return parts
+    whole = next((i for i in (inner[-1] + 1, inner[0] - 1) if 0 <= i < len(table)
+                  and _adds_up([values[j] for j in inner], values[i])), None)
+    if whole is None:
+        return parts
+
+    def label(i: int) -> str:
+        row = table[i].row
+        return row.label if row is not None else ""
+
+    item = _line(label(whole))
+    for length in range(MIN_ROWS, len(table)):
+        for start in range(whole - length + 1, whole + 1):
+            run = list(range(start, start + length))
+            if start < 0 or run[-1] >= len(table) or set(run) & set(inner):
+                continue
+            # the larger whole is of the same line item ("Revenues" over "Automotive
+            # revenues"; not "Total revenues" over cost rows and "Gross profit")
+            if any(_adds_up([values[i] for i in run], values[j]) and _line(label(j)) == item
+                   for j in range(len(table)) if j not in run) and \
+                    not _an_identity([table[i] for i in run]):
+                return [table[i] for i in run]
+    return parts
 
 
 def _an_identity(parts: list[Span]) -> bool:

@@ -30,7 +30,7 @@ from manda.finance.derived import LINE_ITEMS, Derived, alternatives
 from manda.finance.derived import line_item_of as states_line
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
-from manda.finance.vocabulary import canonical_subject, line_item_of
+from manda.finance.vocabulary import canonical_subject, line_item_of, metric_spec
 from manda.vocabulary import vocabulary
 
 _SEGMENT_WORDS = vocabulary().cues("segment_words")  # "segment", "secteur", "Segment"
@@ -278,7 +278,7 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     if found is None or ask.subject is None:
         return None
     lines, segment, rows = found
-    subject, asked = ask.subject, _asked_years(ask)
+    subject, asked = _grown(ask.subject), _asked_years(ask)
     for line in rows:
         stated = _years(line.span)
         year = _year(asked, set(stated))
@@ -304,9 +304,9 @@ def _asked_rows(ask: Ask, evidence: Evidence
                 ) -> tuple[list[SegmentLine], str, list[SegmentLine]] | None:
     """The segments' lines read, the segment the question names, and that segment's lines of
     the line item asked; None where it names no line item or no segment read."""
-    subject = ask.subject
-    if subject is None:
+    if ask.subject is None:
         return None
+    subject = _grown(ask.subject)
     lines = segment_lines(evidence)
     segment = asked_segment(ask, lines, evidence.scope_words)
     if segment is None:
@@ -314,6 +314,13 @@ def _asked_rows(ask: Ask, evidence: Evidence
     item = _derived_key(subject)
     return lines, segment, [line for line in lines if _same(line.segment, segment)
                             and _states_asked(line, subject, item)]
+
+
+def _grown(subject: str) -> str:
+    """The line item a growth rate is the change of ("revenue growth": revenue), else the
+    subject: a segment's growth is read from its rows of that line item."""
+    base = subject.removesuffix(" growth")
+    return base if base != subject and metric_spec(base) is not None else subject
 
 
 def _states_asked(line: SegmentLine, subject: str, item: str | None) -> bool:

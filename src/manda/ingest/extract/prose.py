@@ -124,6 +124,7 @@ def signed_on(text: str) -> str | None:
 
 
 _LIST_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "et", "und"
+_RESPECTIVELY = _WORDS.cues("respectively")  # "respectively", "respectivement", "bzw."
 
 
 def _runs(items: Sequence[T], span: Callable[[T], tuple[int, int]], text: str
@@ -136,6 +137,44 @@ def _runs(items: Sequence[T], span: Callable[[T], tuple[int, int]], text: str
         else:
             runs.append([item])
     return runs
+
+
+def _linking(gap: str) -> bool:
+    """A word or two between a list of amounts and what they are of ("of", "in")."""
+    words = gap.split()
+    return 0 < len(words) <= 2 and all(w.isalpha() and w.islower() for w in words)
+
+
+def _list_parts(text: str, start: int, end: int, n: int
+                ) -> list[tuple[str, int, int] | None] | None:
+    """A wording that is itself a list, cut at its last `n - 1` joiners into `n` items, each
+    with the line item it starts with (None for an item that names none): "cash and cash
+    equivalents" and "short-term investments" of "cash and cash equivalents and short-term
+    investments". None when it has fewer joiners."""
+    cuts: list[tuple[int, int]] = []  # each joiner's place: a comma, a joiner word, or both
+    at = start
+    for word in text[start:end].split():
+        i = text.index(word, at)
+        at = i + len(word)
+        if word.rstrip(",").lower() in _LIST_JOINERS:
+            cut = (i, at)
+        elif word.endswith(","):
+            cut = (at - 1, at)
+        else:
+            continue
+        if cuts and not text[cuts[-1][1]:cut[0]].strip():
+            cuts[-1] = (cuts[-1][0], cut[1])  # ", and" is one joiner
+        else:
+            cuts.append(cut)
+    if len(cuts) < n - 1:
+        return None
+    bounds = [start, *(c for cut in cuts[len(cuts) - (n - 1):] for c in cut), end]
+    parts: list[tuple[str, int, int] | None] = []
+    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+        lead = a + len(text[a:b]) - len(text[a:b].lstrip())
+        found = [f for f in find_subjects(text[lead:b].rstrip()) if f[1] == 0]
+        parts.append((found[0][0], lead, lead + found[0][2]) if found else None)
+    return parts
 
 
 def _only_joiners(gap: str) -> bool:
@@ -311,6 +350,7 @@ class _Sentence:
         self.planned = view.forecast or forecast_heading  # the whole section is plans
         self.forecast = self.planned or says_forecast(self.text)
         self.bound = self._bind()
+        self.unnamed: set[int] = set()  # a list's amounts whose item is no line item
         self.respective = self._respective_subjects()
         self.inherited: set[str] = set()
         self.undated: set[str] = set()  # subjects already given an amount without a period
@@ -378,9 +418,40 @@ class _Sentence:
         out: dict[int, tuple[str, int, int]] = {}
         for named in (r for r in runs if len(r) >= 2):
             listed = next((r for r in amounts if len(r) == len(named)
-                           and r[0].start > named[-1][2]), None)
+                           and r[0].start > named[-1][2]), None) or next(
+                (r for r in amounts if len(r) == len(named) and r[-1].end <= named[0][1]
+                 and _linking(text[r[-1].end:named[0][1]])
+                 and _RESPECTIVELY.found(text[named[-1][2]:self.span[1]])), None)
             if listed is not None:
                 out.update({a.start: s for a, s in zip(listed, named, strict=True)})
+        out.update(self._one_wording_listed(runs, amounts))
+        return out
+
+    def _one_wording_listed(self, runs: list[list[tuple[str, int, int]]],
+                            amounts: list[list[Amount]]) -> dict[int, tuple[str, int, int]]:
+        """A list of amounts before one line item's wording that is itself a list ("$7.2
+        billion and $5.1 billion of cash and cash equivalents and short-term investments,
+        respectively"): each amount is its own item's, and an item that is no line item
+        ("short-term investments") gives its amount none (`unnamed`), never the wording's."""
+        text = self.view.text
+        periods = self._respective()
+        out: dict[int, tuple[str, int, int]] = {}
+        for _, start, end in (r[0] for r in runs if len(r) == 1):
+            listed = next((r for r in amounts if len(r) >= 2 and r[-1].end <= start
+                           and _linking(text[r[-1].end:start])), None)
+            after = _RESPECTIVELY.pattern.search(text, end, self.span[1])
+            if listed is None or any(a.start in periods for a in listed) or after is None or \
+                    any(end <= p[1] < after.start() for p in self.periods) or \
+                    YEAR.search(text, end, after.start()):
+                continue  # "… in 2025 and 2024, respectively": the amounts are the periods'
+            parts = _list_parts(text, start, end, len(listed))
+            if parts is None:
+                continue
+            for amount, part in zip(listed, parts, strict=True):
+                if part is None:
+                    self.unnamed.add(amount.start)
+                else:
+                    out[amount.start] = part
         return out
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
@@ -822,8 +893,9 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:
-                subject = sentence.respective.get(amount.start) or _subject_for(
-                    amount, sentence.subjects, text, amount.start in sentence.bound)
+                subject = None if amount.start in sentence.unnamed else (
+                    sentence.respective.get(amount.start) or _subject_for(
+                        amount, sentence.subjects, text, amount.start in sentence.bound))
                 if subject is not None:
                     candidate = _metric(sentence, value, subject)
             if candidate is not None:
