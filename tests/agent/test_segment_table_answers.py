@@ -5,8 +5,9 @@ invented (tests/fixtures/segment_pages.py) and read as the PDF parser writes the
 
 from __future__ import annotations
 
+from fixtures.extraction import page_findings
 from fixtures.segment_pages import MDNA, NOTE, parsed
-from test_filings_leads import _ask, _evidence
+from test_filings_leads import DOC, _ask, _evidence
 
 from manda.agent.compose.comparison import compose as compare
 from manda.agent.compose.fact_lookup import compose
@@ -81,3 +82,43 @@ def test_a_segments_share_is_over_the_grand_total_in_a_table_with_change_columns
     ])
     text = _answer("What share of total revenues in 2023 came from the storage segment?", table)
     assert text.startswith("Storage's share of total revenues was 20.0% in 2023"), text
+
+
+def test_the_companys_margin_never_reads_a_segments_column() -> None:
+    page = "\n".join([
+        "Our reportable segments are Upland and Coastal.",
+        "The following table shows information by reportable segment (in millions):",
+        "2025", "Upland Coastal Corporate Total",
+        "Net sales $1,000 $600 $— $1,600",
+        "Operating income/(loss) $300 $100 $(80) $320",
+        "2024", "Upland Coastal Corporate Total",
+        "Net sales $900 $500 $— $1,400",
+        "Operating income/(loss) $250 $90 $(70) $270",
+    ])
+    text = _answer("What was the operating margin in 2025?", *parsed([page]))
+    assert text.startswith("Operating margin was 20.0% in 2025"), text
+
+
+def test_segments_named_side_by_side_are_each_answered_not_the_first_alone() -> None:
+    """The first segment's finding alone does not answer for both: the rows of each do."""
+    pages = parsed(MDNA)
+    evidence = _evidence(*pages)
+    for n, text in enumerate(pages):
+        for finding in page_findings(text, page=30 + n, document=DOC):
+            evidence.findings[finding.id] = finding
+    question = "What were Harbor Services and Inland Freight segment revenues in 2023?"
+    found = compose(_ask(question), evidence).text
+    assert "$1.2 billion" in found and "$800.0 million" in found, found
+
+
+def test_a_causes_effect_on_a_line_item_leads_over_the_line_items_row() -> None:
+    """"How much did the change in useful lives boost operating income?": the sentence that
+    states the effect, not the row of operating income with its change column."""
+    rows = "\n".join(["SUMMARY RESULTS (In millions, except percentages)",
+                      "2025 | 2024 | change %",
+                      "Operating income | 2025: 900 | 2024: 800 | change %: 13%"])
+    said = ("Based on the carrying amount of the equipment, the effect of this change in "
+            "estimate for fiscal year 2025 was an increase in operating income of $120 million.")
+    text = _answer("How much did the change in equipment useful lives boost operating income?",
+                   rows, said)
+    assert "$120 million" in text.splitlines()[0], text

@@ -1157,6 +1157,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
                 and names_counted(span.caption, frame.counted[-1:]))
             return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
+    if kind == "figure" and frame.effect and span.row is not None and statement_row(span.row):
+        return 0.0  # a line item's levels by year state no cause's effect on it
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
             if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):

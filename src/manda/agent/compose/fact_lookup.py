@@ -123,7 +123,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return several
     if ask.subject:
         draft = _growth(ask, evidence) or _metric(ask, evidence)
-        if passages.stands(draft, ask, evidence):
+        if passages.stands(draft, ask, evidence) and not segment_figures.one_of_several(
+                ask, draft.rests_on):
             return _with_kin(draft, ask, evidence)
         return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)

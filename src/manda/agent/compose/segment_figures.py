@@ -31,6 +31,7 @@ from manda.finance.derived import line_item_of as states_line
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.finance.vocabulary import canonical_subject, line_item_of
+from manda.models import Finding
 from manda.vocabulary import vocabulary
 
 _SEGMENT_WORDS = vocabulary().cues("segment_words")  # "segment", "secteur", "Segment"
@@ -331,6 +332,16 @@ def unread(ask: Ask, evidence: Evidence, lines: Sequence[SegmentLine] | None = N
         text = words.answer("segment_line_missing", language, segment=named, line=line,
                             found=found)
     return Draft(text=with_assumption(ask.assumption, text), short=True)
+
+
+def one_of_several(ask: Ask, rests_on: Sequence[Finding]) -> bool:
+    """The answer rests on one segment's findings where the question names several segments
+    side by side ("North America and International segment sales"): the rows that state each
+    answer it, not the first one's figure alone."""
+    named = ask.frame.segment_named
+    parts = {f.attributes.get("segment") for f in rests_on} - {None}
+    return len(parts) == 1 and len(_name_terms(named)) > len(_name_terms(next(iter(parts)))) \
+        and any(join in f" {named} " for join in (" and ", " & "))
 
 
 def _asked_rows(ask: Ask, evidence: Evidence
