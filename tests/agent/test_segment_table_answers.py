@@ -122,3 +122,8 @@ def test_a_causes_effect_on_a_line_item_leads_over_the_line_items_row() -> None:
     text = _answer("How much did the change in equipment useful lives boost operating income?",
                    rows, said)
     assert "$120 million" in text.splitlines()[0], text
+
+
+def test_a_segments_revenue_growth_is_the_change_of_its_revenue() -> None:
+    text = _answer("What was the Inland Freight segment's revenue growth in 2023?", *parsed(MDNA))
+    assert text.startswith("Inland Freight revenue fell 11.1% in 2023"), text

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.common import GROWTH_OF, Ask, Draft, with_assumption
 from manda.agent.compose.computed import unit_words
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.compose.ranking import a_total, line_heads, row_line
@@ -275,6 +275,8 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     operating income change from 2024 to 2025?"): both figures from the segment's own row,
     each cited, the change in amount and per cent, the working in one line. None when the
     question names no segment, or no line item, or the segment's row states no two years."""
+    if ask.subject in GROWTH_OF:  # "Mac revenue growth": the change of its revenue
+        ask = replace(ask, subject=GROWTH_OF[ask.subject])
     found = _asked_rows(ask, evidence)
     if found is None or ask.subject is None:
         return unread(ask, evidence) if ask.subject is not None else None
