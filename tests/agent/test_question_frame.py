@@ -208,3 +208,25 @@ async def test_the_company_named_in_full_is_the_deal_whose_team_is_asked(
         tmp_path: Path, question: str) -> None:
     answer = await answer_from(tmp_path, KESSLER, question, deal="kessler")
     assert "Anna Weber" in answer.splitlines()[0]
+
+
+def test_a_terse_question_naming_a_line_item_and_its_year_asks_that_years_figure() -> None:
+    """"Uber 2021 Adjusted EBITDA?": no question word, a bare year just before the line item
+    it dates. It asks the figure of that fiscal year (it had been read with no period and no
+    kind, and answered with the reconciliation's lead-in sentence)."""
+    frame = read_question("Northbeam 2024 adjusted EBITDA?")
+    assert frame.periods == ("FY2024",) and frame.answer_kind == "figure"
+    assert read_question("Its 2023 revenue and 2022 revenue?").periods == ("FY2023", "FY2022")
+    # a year that names notes, not a period; a year led by a word is read as before
+    assert read_question("What is the interest rate on the 2025 Notes?").periods == ()
+    assert read_question("What was revenue in 2023?").periods == ("FY2023",)
+    assert read_question("What was Q3 2024 revenue?").periods == ("Q3 2024",)  # its quarter
+
+
+def test_money_lost_or_made_is_the_bottom_line() -> None:
+    """"How much money did Lyft lose in 2021?" asks its net loss (it had been read with no line
+    item and answered with a cash sentence); customers lost are no money."""
+    for question in ("How much money did Northbeam lose in 2024?", "Did Northbeam lose money?",
+                     "How much did Northbeam lose in 2024?"):
+        assert read_question(question).subjects == ("net income",), question
+    assert read_question("How many customers did Northbeam lose?").subjects != ("net income",)

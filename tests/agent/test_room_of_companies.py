@@ -145,3 +145,42 @@ async def test_the_target_leads_beside_its_parents_annual_report(tmp_path: Path)
     assert "52.4" in first and "96.3" not in own.answer
     assert "conflict" not in own.answer.lower() and not stored  # the parent's is its own
     assert "96.3" in parent.answer.splitlines()[0] and "52.4" not in parent.answer
+
+
+def test_a_word_one_company_says_far_more_often_than_the_others_is_its_own() -> None:
+    """"AWS revenue": Amazon's passages say AWS again and again, a customer's risk factor about
+    its cloud provider once; the word is Amazon's, so its figure answers (it had been answered
+    company by company, with another company's revenue)."""
+    from manda.agent.compose.by_company import _owner
+
+    assert _owner({"Amazon.com, Inc.": 7, "Lyft, Inc.": 1}) == "Amazon.com, Inc."
+    assert _owner({"Quillon Robotics Inc.": 1, "Brightwater Inc.": 0}) == "Quillon Robotics Inc."
+    assert _owner({"Amazon.com, Inc.": 4, "Lyft, Inc.": 2}) is None  # both speak of it
+    assert _owner({"Amazon.com, Inc.": 2, "Lyft, Inc.": 0, "Uber": 1}) is None
+    assert _owner({"Amazon.com, Inc.": 0}) is None
+
+
+def test_a_business_no_file_is_named_after_is_its_companys_by_the_passages() -> None:
+    """"What was Azure's revenue growth rate?": no file is named after Azure; the company whose
+    passages say it again and again is whose question it is, and the room is narrowed to its
+    documents (it had been answered with another company's revenue growth)."""
+    from manda.agent.compose.by_company import company_saying
+    from manda.models import SearchHit
+
+    north, south = _doc("Northbeam_10-K.pdf", "Northbeam Inc."), _doc("Southgate_10-K.pdf",
+                                                                        "Southgate Corp.")
+    texts = [(north, "Lumen revenue grew 29% driven by consumption."),
+             (north, "Lumen and other cloud services revenue grew 29%."),
+             (north, "Server products revenue, led by Lumen, increased."),
+             (south, "We host our platform on Lumen, a third-party cloud provider."),
+             (south, "Revenue grew 12% in 2025."),
+             (south, "Subscription revenue was the larger part of revenue.")]
+    hits = [SearchHit(chunk_id=f"c{i}", document_id=doc.id, document=doc.filename, text=text,
+                      location=Location.for_page(i + 1), score=1.0)
+            for i, (doc, text) in enumerate(texts)]
+    evidence = Evidence(documents={north.id: north, south.id: south}, hits=hits)
+    assert company_saying("Lumen", evidence) == "Northbeam Inc."
+    assert company_saying("Revenue", evidence) is None  # both speak of it
+    evidence.narrow_to([north.id])
+    assert {h.document_id for h in evidence.hits} == {north.id}
+    assert evidence.scope == {north.id}

@@ -101,6 +101,15 @@ def test_a_segments_line_item_against_the_year_before_from_its_own_row() -> None
     assert moved.startswith("Marine operating income rose 20.5% in 2025"), moved
 
 
+def test_a_segments_revenue_growth_is_the_change_of_its_revenue_row() -> None:
+    """"What was Europe's revenue growth in 2025?": a growth rate is the change of its line
+    item, read from the segment's own row (it had been "the passages state no revenue growth
+    for Europe", with the segment's net sales for both years in hand)."""
+    text = _answer("What was Europe's revenue growth in 2025?", COMPANY, MDNA)
+    assert text.startswith("Europe net sales rose 22.0% in 2025, to $3.72 billion from "
+                           "$3.05 billion in 2024"), text
+
+
 def test_a_label_that_says_the_segment_and_the_line_item_is_that_segments_row() -> None:
     text = _answer("How did gross profit of the marine engines segment change in 2025?",
                    LABELLED)

@@ -67,6 +67,18 @@ def test_percent_multiple_and_people_carry_their_unit() -> None:
     assert (people.value, people.unit, people.text) == (156.0, "people", "156 employees")
 
 
+def test_people_counted_after_a_list_of_describing_words() -> None:
+    """"approximately 415,000 full-time, part-time, and seasonal team members", "1,576,000
+    full-time and part-time employees": a headcount (these had been no figure at all); words
+    that are no list before people count none."""
+    for text, value in (("415,000 full-time, part-time, and seasonal team members", 415_000.0),
+                        ("1,576,000 full-time and part-time employees", 1_576_000.0)):
+        people = one(text)
+        assert (people.value, people.unit) == (value, "people"), text
+    assert one("415,000 shares held by employees").unit != "people"
+    assert one("415,000 customers and employees").unit != "people"
+
+
 @pytest.mark.parametrize(
     "text",
     [

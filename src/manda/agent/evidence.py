@@ -236,6 +236,15 @@ class Evidence:
             findings={k: f for k, f in self.findings.items() if f.document_id in ids},
             _index=None)
 
+    def narrow_to(self, document_ids: Iterable[str]) -> None:
+        """Read from now on as a question naming one company reads the room (`scope`): the
+        passages and findings of other documents already read are set aside."""
+        ids = frozenset(document_ids)
+        self.scope = ids
+        self.hits = [h for h in self.hits if h.document_id in ids]
+        self.findings = {k: f for k, f in self.findings.items() if f.document_id in ids}
+        self._index = None
+
     # ---- adding
     def admits_hit(self, hit: SearchHit) -> bool:
         """May an answer rest on this passage? Recorded with its reason when not."""

@@ -473,8 +473,9 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
         if _cues(f"answer_{kind}").found(text) or (
                 kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
             return kind
-    if names_a_figure and _cues("answer_figure_what").found(text):
-        return "figure"
+    if names_a_figure and (_cues("answer_figure_what").found(text) or not any(
+            w.lower() in _QUESTION_WORDS for w in letter_words(text))):
+        return "figure"  # "Uber 2021 Adjusted EBITDA?": a line item asked without a question
     if subjects and _cues("answer_yes_no_opening").starts(text) is not None and not (
             _cues("answer_correction").found(text) or _cues("answer_conflict").found(text)):
         return "figure"  # "Was it corrected?" asks about the correction, not the figure
@@ -600,9 +601,25 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
     "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
-    found = [(p, start) for p, start, _ in find_periods(text, bare_years=True)]
+    periods = find_periods(text, bare_years=True)
+    found = [(p, start) for p, start, _ in periods]
     found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
+    found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
+              if not any(start <= at < end for _, start, end in periods)]
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
+
+
+def _years_before_line_items(text: str) -> list[tuple[str, int]]:
+    """A bare year written just before the line item it dates ("Uber 2021 Adjusted EBITDA?",
+    "its 2023 revenue"): that fiscal year, placed by its year."""
+    out = []
+    for _, start, _ in find_line_items(text):
+        before = text[:start].rstrip()
+        year = before[-4:]
+        if (len(before) < start and year.isdigit() and year[:2] in ("19", "20")
+                and (len(before) == 4 or not before[-5].isalnum())):
+            out.append((f"FY{year}", len(before) - 4))
+    return out
 
 
 def _led_years(text: str) -> list[tuple[str, int, int]]:

@@ -20,6 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from manda.agent.compose import Ask, Draft
+from manda.agent.compose.by_company import company_saying
 from manda.agent.conform import (
     cited_facts,
     conform_draft,
@@ -249,6 +250,13 @@ async def retrieve(state: AnswerState, runtime: Runtime[AgentContext]) -> dict[s
     with tool_call("query_knowledge_base", args, state["evidence"]) as done:
         rendered = await box.query_knowledge_base(args)
         done(rendered, False)
+    evidence = state["evidence"]
+    if (ask.frame.entity and evidence.scope is None
+            and (owner := company_saying(ask.frame.entity, evidence)) is not None):
+        # "Azure's revenue growth": no file is named after Azure, but one company's passages
+        # say it, again and again: that company's documents answer
+        evidence.narrow_to(d for d in evidence.documents
+                           if evidence.companies.is_of(d, owner))
     # which company and year each document is of, where the model must choose among them
     inventory = room_documents(state["evidence"])
     return {"context_text": f"{inventory}\n{rendered}" if inventory else rendered}

@@ -23,6 +23,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_groups
 from manda.finance.periods import find_periods
 from manda.injection import looks_like_instruction
+from manda.text import without_possessive
 from manda.vocabulary import vocabulary
 
 # Calibrated by bench/not_found_calibration.py on its 28 labelled dev questions (answerable or
@@ -51,7 +52,7 @@ _SUFFIXES = tuple(dict.fromkeys(
 
 
 def _stem(word: str) -> str:
-    word = word.lower().strip("-'")
+    word = without_possessive(word.lower()).strip("-'")  # "Azure's" is Azure
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 4 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -100,9 +101,12 @@ for _n, _group in enumerate(_CONCEPTS):
 
 @lru_cache(maxsize=8192)
 def _group_of(stem: str) -> int | None:
+    """The concept a word is of: its own word's first ("investment" is an investment, though
+    "investor" begins alike), else a word it begins alike (five letters)."""
+    if (group := _GROUP.get(stem)) is not None:
+        return group
     for word, group in _GROUP.items():
-        if " " not in word and (stem == word or (len(stem) >= 5 and len(word) >= 5
-                                                  and stem[:5] == word[:5])):
+        if " " not in word and len(stem) >= 5 and len(word) >= 5 and stem[:5] == word[:5]:
             return group
     return None
 

@@ -181,6 +181,30 @@ _POST_THOUSANDS = re.compile(rf"\s?(?P<unit>{alternatives(THOUSANDS_UNITS)})(?![
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 _TIMES = re.compile(r"[x×](?![\w])")
 _PEOPLE = vocabulary().cues("people_counted")  # "120 employees", "186 salariés", "45 Mitarbeiter"
+_JOINERS = vocabulary().words("list_joiners")
+_DESCRIBING_WORD = re.compile(r"([^\W\d_][\w-]*),?\s+")
+_DESCRIBED_AT_MOST = 8  # describing words and joiners between a count and its people
+
+
+def _people_after(text: str, pos: int) -> re.Match[str] | None:
+    """The people a count counts, right after it or after a list of describing words
+    ("415,000 full-time, part-time, and seasonal team members"); words that are no such list
+    ("shares held by employees") count no people."""
+    if (people := _PEOPLE.pattern.match(text, pos)) is not None:
+        return people
+    described, joined = 0, False
+    for _ in range(_DESCRIBED_AT_MOST):
+        word = _DESCRIBING_WORD.match(text, pos)
+        if word is None:
+            return None
+        if word.group(1).lower() in _JOINERS:
+            joined = True
+        else:
+            described += 1
+        pos = word.end()
+        if joined and described >= 2 and (people := _PEOPLE.pattern.match(text, pos)):
+            return people
+    return None
 # A word right before a number that makes it a reference, not an amount ("p. 12", "note 4",
 # "IFRS 15", "Anhang 3", "article 7"), in every language the vocabulary reads.
 _REFERENCE = re.compile(
@@ -304,7 +328,7 @@ def _read_amount(
         if cur is None and (post := _POST_CURRENCY.match(text, pos)) is not None:
             cur, pos = _currency_code(post.group("cur")), post.end()
         if cur is None and text[pos:pos + 1].isspace() and (
-                people := _PEOPLE.pattern.match(text, pos + 1)) is not None:
+                people := _people_after(text, pos + 1)) is not None:
             unit, pos = "people", people.end()
     if pos < len(text) and (text[pos].isalnum() or text[pos] == "_"):
         return None  # "3rd", "10am", "3Q24", "5kg"

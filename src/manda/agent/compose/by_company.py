@@ -102,17 +102,51 @@ def _singled_out(ask: Ask, evidence: Evidence) -> str | None:
              and t not in PERIOD_FORMS and not t.isdigit()]
     if not terms:
         return None
+    said = _said_by_company(evidence)
+    alone = {owner for term in terms if (owner := _owner(_saying(term, said))) is not None}
+    return alone.pop() if len(alone) == 1 else None
+
+
+def company_saying(name: str, evidence: Evidence) -> str | None:
+    """The company whose word a name is, by the passages read ("Azure": Microsoft's, whose
+    filing says it again and again), where no document is named after it; None where no
+    company's passages say it, or several do about as often."""
+    words = [w for w in stems_of(name) if not w.isdigit()]
+    if not words or not evidence.companies.several:
+        return None
+    said = _said_by_company(evidence)
+    owners = {_owner(_saying(word, said)) for word in words}
+    return owners.pop() if len(owners) == 1 else None
+
+
+def _said_by_company(evidence: Evidence) -> dict[str, list[set[str]]]:
+    """Each company's texts read (passages, findings, file names), as the words they say."""
     room = evidence.companies
-    said: dict[str, set[str]] = {}  # the words each company's documents say
+    said: dict[str, list[set[str]]] = {}
     texts = [(h.document_id, h.text) for h in evidence.hits]
     texts += [(f.document_id, f.excerpt) for f in evidence.usable_findings()]
     texts += [(d.id, f"{d.filename} {d.company or ''}") for d in evidence.documents.values()]
     for document_id, text in texts:
         if (company := room.of(document_id)) is not None:
-            said.setdefault(room.company(company) or company, set()).update(stems_of(text))
-    alone = set()
-    for term in terms:
-        saying = {name for name, stems in said.items() if term_in(term, stems)}
-        if len(saying) == 1:
-            alone |= saying
-    return alone.pop() if len(alone) == 1 else None
+            said.setdefault(room.company(company) or company, []).append(stems_of(text))
+    return said
+
+
+def _saying(term: str, said: dict[str, list[set[str]]]) -> dict[str, int]:
+    return {name: sum(1 for stems in texts if term_in(term, stems))
+            for name, texts in said.items()}
+
+
+OWN_WORD_TIMES = 3  # a word one company's texts say this many times as often as all others'
+
+
+def _owner(saying: dict[str, int]) -> str | None:
+    """The company whose word it is: the only one whose texts say it, or the one whose texts
+    say it far more often than all the others' ("AWS" in Amazon's passages, and once in a
+    customer's risk factor about its cloud provider)."""
+    ranked = sorted(((n, name) for name, n in saying.items() if n), reverse=True)
+    if not ranked:
+        return None
+    (top, name), others = ranked[0], sum(n for n, _ in ranked[1:])
+    return name if not others or (top >= OWN_WORD_TIMES and top >= OWN_WORD_TIMES * others) \
+        else None

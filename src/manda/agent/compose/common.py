@@ -278,9 +278,6 @@ def qa_offer(count: int = 1, language: str = "en") -> str:
 
 # ---------------------------------------------------------------- passages
 
-# a growth rate asked of a line item ("revenue growth"): the line item it is the change of
-GROWTH_OF = {"revenue growth": "revenue"}
-
 _WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9&\-]+", re.IGNORECASE)
 
 

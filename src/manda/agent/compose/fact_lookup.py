@@ -17,7 +17,6 @@ from manda.agent.compose import (
     segment_figures,
 )
 from manda.agent.compose.common import (
-    GROWTH_OF,
     Ask,
     Draft,
     approvals,
@@ -322,7 +321,7 @@ def _computed_margin(ask: Ask, evidence: Evidence, label: str) -> Draft | None:
     return Draft(text=text, proposals=approvals(found), rests_on=found)
 
 
-_GROWTH_OF = GROWTH_OF
+_GROWTH_OF = {"revenue growth": "revenue"}
 
 
 def _a_flow(subject: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from manda.agent.compose.common import GROWTH_OF, Ask, Draft, with_assumption
+from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.computed import unit_words
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.compose.ranking import a_total, line_heads, row_line
@@ -30,7 +30,7 @@ from manda.finance.derived import LINE_ITEMS, Derived, alternatives
 from manda.finance.derived import line_item_of as states_line
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
-from manda.finance.vocabulary import canonical_subject, line_item_of
+from manda.finance.vocabulary import canonical_subject, line_item_of, metric_spec
 from manda.models import Finding
 from manda.vocabulary import vocabulary
 
@@ -275,13 +275,11 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     operating income change from 2024 to 2025?"): both figures from the segment's own row,
     each cited, the change in amount and per cent, the working in one line. None when the
     question names no segment, or no line item, or the segment's row states no two years."""
-    if ask.subject in GROWTH_OF:  # "Mac revenue growth": the change of its revenue
-        ask = replace(ask, subject=GROWTH_OF[ask.subject])
     found = _asked_rows(ask, evidence)
     if found is None or ask.subject is None:
         return unread(ask, evidence) if ask.subject is not None else None
     lines, segment, rows = found
-    subject, asked = ask.subject, _asked_years(ask)
+    subject, asked = _grown(ask.subject), _asked_years(ask)
     for line in rows:
         stated = _years(line.span)
         year = _year(asked, set(stated))
@@ -350,9 +348,9 @@ def _asked_rows(ask: Ask, evidence: Evidence
                 ) -> tuple[list[SegmentLine], str, list[SegmentLine]] | None:
     """The segments' lines read, the segment the question names, and that segment's lines of
     the line item asked; None where it names no line item or no segment read."""
-    subject = ask.subject
-    if subject is None:
+    if ask.subject is None:
         return None
+    subject = _grown(ask.subject)
     lines = segment_lines(evidence)
     segment = asked_segment(ask, lines, evidence.scope_words)
     if segment is None:
@@ -360,6 +358,13 @@ def _asked_rows(ask: Ask, evidence: Evidence
     item = _derived_key(subject)
     return lines, segment, [line for line in lines if _same(line.segment, segment)
                             and _states_asked(line, subject, item)]
+
+
+def _grown(subject: str) -> str:
+    """The line item a growth rate is the change of ("revenue growth": revenue), else the
+    subject: a segment's growth is read from its rows of that line item."""
+    base = subject.removesuffix(" growth")
+    return base if base != subject and metric_spec(base) is not None else subject
 
 
 def _states_asked(line: SegmentLine, subject: str, item: str | None) -> bool:

@@ -69,11 +69,20 @@ def scale_of_note_lines(text: str) -> float:
     """The scale the first unit line among `text`'s lines announces ("(in millions)",
     "USD 000s"); a line that states a figure ("sales grew by $4.9 billion") is no unit line."""
     for line in text.split("\n"):
-        if is_note_line(line):
+        if is_note_line(line) and not _wrapped_on(line):
             scale = scale_from_text(line)
             if scale != 1.0:
                 return scale
     return 1.0
+
+
+def _wrapped_on(line: str) -> bool:
+    """A line a sentence wrapped onto, its amount's scale word first ("million in 2021 as
+    compared to the prior year", after "… by $942.9"): no unit line, though it states no
+    figure of its own."""
+    words = line.split()
+    return (len(words) > 3 and words[0][:1].islower()
+            and scale_from_text(words[0]) != 1.0 and words[1].lower() != "of")
 
 
 @dataclass

@@ -37,7 +37,7 @@ from manda.ingest.extract.candidates import (
 from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
-from manda.ingest.parsers.layout import caption_of, is_figure, table_shape
+from manda.ingest.parsers.layout import caption_of, is_figure, is_title_line, table_shape
 from manda.ingest.segments import Block, names_no_part, segments
 from manda.models import FindingKind, Location, LocationKind, Nature
 from manda.vocabulary import Cues, topic, vocabulary
@@ -315,6 +315,7 @@ def text_table_candidates(view: SectionView, context: str
     out: list[Candidate] = []
     spans: list[tuple[int, int]] = []
     kept = [b for b in blocks if len(b) >= 2]
+    common_header: str | None = None  # the column header of a common-size table read last
     headed = segment_headings(text, kept)
     for k, block in enumerate(kept):
         caption = _caption_above(text, block[0][0])
@@ -342,6 +343,15 @@ def text_table_candidates(view: SectionView, context: str
         rows = [r + [""] * (width - len(r)) for r in rows]
         grid = _Grid(rows, None, lambda r, located=located: located[r], caption,
                      above=_line_above(text, block[0][0]))
+        if _common_size(rows) or (k and common_header == block[0][1]
+                                  and _one_heading_between(text, kept[k - 1], block)):
+            # a table of each line as a percentage of revenue ("Research and development
+            # 28.4 38.4"): its figures are shares, no amounts; the blocks that follow under
+            # the same column header and one heading line are the same table
+            common_header = block[0][1]
+            spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
+            continue
+        common_header = None
         found = _rules(view, grid, context)
         if heading:
             for candidate in found:  # a segment's figure, never the company's own
@@ -349,6 +359,24 @@ def text_table_candidates(view: SectionView, context: str
         out.extend(found)
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
+
+
+def _common_size(rows: Sequence[Sequence[str]]) -> bool:
+    """A common-size table: a row states 100% in every column of figures ("Revenue 100.0 %
+    100.0 %"), so its other rows are shares of it."""
+    for row in rows[1:]:
+        figures = [cell.replace(" ", "") for cell in row[1:] if cell.strip()]
+        if len(figures) >= 2 and all(f.rstrip("%") in ("100", "100.0", "100.00")
+                                     and f.endswith("%") for f in figures):
+            return True
+    return False
+
+
+def _one_heading_between(text: str, before: Sequence[tuple[int, str]],
+                         block: Sequence[tuple[int, str]]) -> bool:
+    """Only a heading line ("Costs and expenses") stands between two blocks of a table."""
+    between = [line for line in text[_end(before):block[0][0]].split("\n") if line.strip()]
+    return len(between) <= 1 and all(is_title_line(line) for line in between)
 
 
 def segment_headings(text: str, blocks: Sequence[Sequence[tuple[int, str]]]
@@ -407,7 +435,10 @@ def _units(view: SectionView, grid: _Grid, header: int, context: str
     head = " ".join(" ".join(row) for row in rows[: top + 1])
     notes = "\n".join(view.text.split("\n", 3)[:3])  # its unit lines, not its sentences
     for source in (corner, head, grid.caption, notes, view.section.location.label, context):
-        scale = scale_of_note_lines(source) if source is notes else scale_from_text(source)
+        # the caption's and notes' lines are read as unit lines (a sentence wrapped onto its
+        # amount's scale word is none); the header and the headings as they are
+        scale = (scale_of_note_lines(source) if source is notes or source is grid.caption
+                 else scale_from_text(source))
         if scale != 1.0:
             return scale, (currency_from_text(source) or currency_from_text(head)
                            or currency_from_text(grid.caption) or currency_from_text(context)

@@ -145,7 +145,9 @@ def fold_header(block: Sequence[Sequence[str]], width: int) -> list[str]:
 CAPTION_LINES = 3
 CAPTION_CHARS = 120
 DATE_LINES = 2  # header lines of dates a caption may stand above
-_NOT_FIGURES = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|['’]?000s?")
+# years, also run together where a page lost the space between a header's columns
+# ("20212020 2019"), and the thousands of a unit line ("£000s")
+_NOT_FIGURES = re.compile(r"(?<!\d)(?:(?:19|20)\d{2}){1,4}(?!\d)|['’]?000s?")
 
 
 def is_caption_line(line: str) -> bool:
