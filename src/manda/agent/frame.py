@@ -107,6 +107,9 @@ class QuestionFrame:
     spending: bool = False
     # "which segment grew most", "by region": the segments' blocks are what is ranked or asked
     segments: bool = False
+    # the segment a question names in capitals before its segment word ("More Personal
+    # Computing" of "Microsoft's More Personal Computing segment"); "" for none
+    segment_named: str = ""
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -297,6 +300,7 @@ def read_question(question: str) -> QuestionFrame:
         wants_actual=_cues("actual_asked").found(text),
         spending=_cues("spending_asked").found(text),
         segments=_cues("segment_words").found(text),
+        segment_named=_segment_named(text),
         full_year_reply=_cues("full_year_reply").found(text),
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,
@@ -836,3 +840,31 @@ def _unique(items: object) -> tuple[str, ...]:
         if item not in seen:
             seen.append(item)
     return tuple(seen)
+
+
+_NAME_JOINS = frozenset({"and", "&"})  # "Energy Generation and Storage"
+
+
+def _segment_named(text: str) -> str:
+    """The name a question writes in capitals right before its segment word, after any
+    company's possessive ("Apple's Greater China segment" names "Greater China"); "" where it
+    names none ("Which segment", "the reportable segments", "the energy segment")."""
+    tokens = text.split()
+    segment_words = _cues("segment_words")
+    for i, token in enumerate(tokens):
+        if not segment_words.fullmatch(without_possessive(token.strip("?,.;:!"))):
+            continue
+        name: list[str] = []
+        for word in reversed(tokens[1:i]):  # the question's first word is capitalised anyway
+            plain = word.strip("\"“”(),")
+            if plain != without_possessive(plain) or not plain:
+                break  # "Apple's": the company's, not the segment's
+            if plain[:1].isupper() or (plain in _NAME_JOINS and name):
+                name.insert(0, plain)
+                continue
+            break
+        while name and name[0] in _NAME_JOINS:
+            name.pop(0)
+        if name:
+            return " ".join(name)
+    return ""

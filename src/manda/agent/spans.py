@@ -68,7 +68,7 @@ from manda.finance.statements import (
     question_statements,
 )
 from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
-from manda.ingest.segments import Block, segments
+from manda.ingest.segments import Block, names_no_part, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
 from manda.text import YEAR, bullet_item, defined_terms, letter_words, without_asides
@@ -133,6 +133,8 @@ _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
 _CHANGE_ASKED = vocabulary().cues("change_asked")  # "compare", "versus"
 _CHANGE_COLUMN = vocabulary().cues("change_column")  # "Change", "2025/2024"
+# a column of the whole among parts' columns: "Total", "Consolidated"
+_WHOLE_COLUMN = vocabulary().cues("whole_heading") | vocabulary().cues("total_row_start")
 _HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
 _MONTH_NAMES = vocabulary().month_names()
 # the primary statements: a row of one is a flow over a period (P&L, cash flow) or a balance at
@@ -273,10 +275,11 @@ def _candidates(evidence: Evidence) -> _Pool:
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
         page = page_lines[(hit.document_id, hit.location.page)]
-        for table in tables:
+        for table, part in _by_part(tables):
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
                       currency=currencies.get(hit.document_id),
-                      segment=parted.get(id(table), ""), placed=hit.statements)
+                      segment=parted.get(id(table), "") if part is None else part,
+                      placed=hit.statements)
         # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
         # term says what it stands for
         defined = defined_terms(" ".join(lines))
@@ -629,6 +632,44 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         pool.under.append(set())
 
 
+def _by_part(tables: Sequence[Table]) -> list[tuple[Table, str | None]]:
+    """The tables, those whose columns name parts (one a year: "2025" over "Americas | Europe |
+    … | Total") read as one block a part, its rows across the years, each with its part's name
+    ("" for the total's, the company's own); None for a table read as it is."""
+    out: list[tuple[Table, str | None]] = []
+    blocks: dict[str, Table] = {}
+    for table in tables:
+        period = _part_columns(table)
+        if not period:
+            out.append((table, None))
+            continue
+        for row in table.rows:
+            for name, cell in row.cells.items():
+                if not cell.strip():
+                    continue
+                if (block := blocks.get(name)) is None:
+                    block = blocks[name] = Table(header=[], caption=[*table.caption[:-1], name])
+                    out.append((block, "" if _WHOLE_COLUMN.begins(name) else name.strip()))
+                if period not in block.header:
+                    block.header.append(period)
+                same = next((r for r in block.rows if r.label == row.label), None)
+                if same is None:
+                    block.rows.append(same := Row(label=row.label, cells={}, line=row.line))
+                same.cells[period] = cell
+    return out
+
+
+def _part_columns(table: Table) -> str:
+    """The period of a table whose columns name parts ("Americas | Europe | … | Total") under a
+    line that states it ("2025"); "" for any other table."""
+    names = [h for h in table.header if h.strip()]
+    above = table.caption[-1].strip() if table.caption else ""
+    if len(names) < 2 or not column_header_line(above) or any(
+            names_no_part(h, above) or _CHANGE_COLUMN.found(h) for h in names):
+        return ""
+    return above
+
+
 def _title(line: str) -> str:
     """A table's title where its caption line runs on from the sentence before it ("… of our
     platform. Active Riders"): the words after that sentence's end."""
@@ -661,11 +702,13 @@ def label_periods(row: Row) -> set[str]:
 
 
 def statement_row(row: Row) -> bool:
-    """A line item across periods (its columns are years or dates), not a record whose cells
-    are its attributes (a lease: landlord, expiry, rent)."""
+    """A line item across periods (its columns are years or dates, and the changes between
+    them: "2023 | 2022 | 2021 | change | change % | change 2 | change % 2"), not a record whose
+    cells are its attributes (a lease: landlord, expiry, rent)."""
     headers = [h for h in row.cells if h]
     dated = [h for h in headers if column_year(h) is not None or parse_period(h) is not None]
-    return bool(headers) and len(dated) * 2 >= len(headers)
+    changes = [h for h in headers if h not in dated and _CHANGE_COLUMN.found(h)]
+    return bool(dated) and len(dated) * 2 >= len(headers) - len(changes)
 
 
 _CELL = r"(?:\$?\(?[\d,]+(?:\.\d+)?\)?%?|—%?|–)"
@@ -1198,6 +1241,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
                 and names_counted(span.caption, frame.counted[-1:]))
             return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
+    if kind == "figure" and frame.effect and span.row is not None and statement_row(span.row):
+        return 0.0  # a line item's levels by year state no cause's effect on it
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
             if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):

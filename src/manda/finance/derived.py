@@ -153,10 +153,11 @@ def _line_named(text: str, *, end: bool) -> tuple[str, str] | None:
 
 def line_item_of(label: str, item: str) -> int:
     """How specifically a row label states `item`: the length of the phrase it starts with
-    (0 when it does not). "Total net sales" states revenue more specifically than "Net sales"."""
+    (0 when it does not). "Total net sales" states revenue more specifically than "Net sales";
+    "Operating income/(loss)" states operating income."""
     text = " ".join(re.sub(r"\(\w\)|[\u00ae\u2122*]", "", label).lower().split())
     best = 0
     for phrase in LINE_ITEMS.get(item, ()):
-        if text == phrase or text.startswith(phrase + " ") or text.startswith(phrase + ","):
+        if text == phrase or text.startswith((phrase + " ", phrase + ",", phrase + "/")):
             best = max(best, len(phrase))
     return best

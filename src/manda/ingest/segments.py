@@ -18,7 +18,7 @@ from manda.ingest.parsers.layout import is_title_line
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
-__all__ = ["Block", "segments"]
+__all__ = ["Block", "names_no_part", "segments"]
 
 _WORDS = vocabulary()
 _SEGMENT_WORDS = _WORDS.cues("segment_words")  # "segment", "secteur", "Segment", "segmento"
@@ -83,3 +83,10 @@ def _heading(above: Sequence[str], *, alone: bool) -> str | None:
             or parse_period(line) is not None:
         return None
     return line
+
+
+def names_no_part(name: str, year: str = "") -> bool:
+    """A column or heading that names a period or a version ("Fourth Quarter", "Budget",
+    "2024"; "Q1" under the line of its `year`), not a part of the company."""
+    return bool(YEAR.search(name) or _NOT_A_PART.found(name) or parse_period(name) is not None
+                or (year and parse_period(f"{name} {year}") is not None))

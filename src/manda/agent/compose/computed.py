@@ -45,7 +45,8 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
     choices: list[tuple[tuple[int, str], int, dict[str, tuple[Span, Figure]]]] = []
     for doc_id in dict.fromkeys(s.source.document_id for s in rows):
-        own = [s for s in rows if s.source.document_id == doc_id]
+        # a segment's row ("Operating income" of "Americas") is never the company's figure
+        own = [s for s in rows if s.source.document_id == doc_id and not s.segment]
         picked = _inputs(own, inputs)
         if picked is None:
             continue

@@ -123,7 +123,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return several
     if ask.subject:
         draft = _growth(ask, evidence) or _metric(ask, evidence)
-        if passages.stands(draft, ask, evidence):
+        if passages.stands(draft, ask, evidence) and not segment_figures.one_of_several(
+                ask, draft.rests_on):
             return _with_kin(draft, ask, evidence)
         return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
@@ -164,6 +165,8 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
                 ranked[0], metric.asked) and segment_figures.names(ranked[0], segment):
             return evidence_first.answer(ask, evidence, category="Financial")
         return segment_figures.computed(ask, evidence)
+    if (unread := segment_figures.unread(ask, evidence)) is not None:
+        return unread  # a segment named whose rows were not read: never the company's figure
     subject = canonical_subject(metric.name)
     if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus)}:
         subject = None  # "net loss margin" names the net loss it is computed from, not itself

@@ -31,6 +31,7 @@ from manda.finance.derived import line_item_of as states_line
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.finance.vocabulary import canonical_subject, line_item_of, metric_spec
+from manda.models import Finding
 from manda.vocabulary import vocabulary
 
 _SEGMENT_WORDS = vocabulary().cues("segment_words")  # "segment", "secteur", "Segment"
@@ -167,7 +168,7 @@ def computed(ask: Ask, evidence: Evidence) -> Draft | None:
     lines = segment_lines(evidence)
     segment = asked_segment(ask, lines, evidence.scope_words)
     if segment is None:
-        return None
+        return unread(ask, evidence, lines)
     missing: tuple[Derived, list[str], dict[str, SegmentLine]] | None = None
     for option in alternatives(metric):
         inputs = list(dict.fromkeys([*option.plus, *option.minus,
@@ -276,7 +277,7 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     question names no segment, or no line item, or the segment's row states no two years."""
     found = _asked_rows(ask, evidence)
     if found is None or ask.subject is None:
-        return None
+        return unread(ask, evidence) if ask.subject is not None else None
     lines, segment, rows = found
     subject, asked = _grown(ask.subject), _asked_years(ask)
     for line in rows:
@@ -298,6 +299,49 @@ def change(ask: Ask, evidence: Evidence) -> Draft | None:
     return Draft(text=with_assumption(ask.assumption, words.answer(
         "segment_line_missing", language, segment=segment, line=asked_line, found=found)),
         short=True)
+
+
+def unread(ask: Ask, evidence: Evidence, lines: Sequence[SegmentLine] | None = None
+           ) -> Draft | None:
+    """The segment the question names in capitals ("Microsoft's More Personal Computing
+    segment") where no row of it was read: said so, with what was read by segment, never
+    answered with the company's figure. None where the question names no segment that way,
+    or a segment read is the one it names."""
+    named = ask.frame.segment_named
+    if not named or (ask.subject is None and ask.frame.derived is None):
+        return None
+    lines = segment_lines(evidence) if lines is None else lines
+    if asked_segment(ask, lines, evidence.scope_words) is not None or any(
+            _same(line.segment, named) for line in lines):
+        return None
+    words, language = vocabulary(), ask.language
+    found = "; ".join(dict.fromkeys(f"{line.segment} {_in_text(line.line)} "
+                                    f"{cite([line.span.source])}" for line in lines[:6]))
+    found = found or words.answer("nothing_read", language)
+    if ask.frame.derived is not None:
+        text = words.answer("segment_input_missing", language, segment=named,
+                            metric=words.computed_name(ask.frame.derived.name, language),
+                            missing=words.line_name(_derived_key(ask.subject or "") or "revenue",
+                                                    language) if ask.subject else
+                            ", ".join(words.line_name(i, language)
+                                      for i in dict.fromkeys(ask.frame.derived.plus)),
+                            found=found)
+    else:
+        subject = ask.subject or ""
+        line = next((said for s, said in ask.frame.named_as if s == subject), subject)
+        text = words.answer("segment_line_missing", language, segment=named, line=line,
+                            found=found)
+    return Draft(text=with_assumption(ask.assumption, text), short=True)
+
+
+def one_of_several(ask: Ask, rests_on: Sequence[Finding]) -> bool:
+    """The answer rests on one segment's findings where the question names several segments
+    side by side ("North America and International segment sales"): the rows that state each
+    answer it, not the first one's figure alone."""
+    named = ask.frame.segment_named
+    parts = {f.attributes.get("segment") for f in rests_on} - {None}
+    return len(parts) == 1 and len(_name_terms(named)) > len(_name_terms(next(iter(parts)))) \
+        and any(join in f" {named} " for join in (" and ", " & "))
 
 
 def _asked_rows(ask: Ask, evidence: Evidence
@@ -411,6 +455,7 @@ def _whole(part: SegmentLine, rows: Sequence[Span], subject: str, item: str | No
     same = [s for s in rows if s.row is not None and s.source.chunk_id == part.span.source.chunk_id
             and set(s.row.cells) == columns and not s.segment and s is not part.span]
     label = part.span.row.label if part.span.row is not None else ""
+    totals: list[Span] = []
     for span in same:
         assert span.row is not None
         if part.span.segment:
@@ -419,13 +464,18 @@ def _whole(part: SegmentLine, rows: Sequence[Span], subject: str, item: str | No
         elif a_total(span.row.label) and span.group == part.span.group and not \
                 _SEGMENT_WORDS.found(span.row.label) and (
                 of_item(span.row.label) or not canonical_subject(span.row.label)):
-            return span  # "Consolidated" or "Total revenues" under the segments' rows
+            totals.append(span)  # "Consolidated" or "Total revenues" under the segments' rows
+    if totals:  # "Total automotive revenues" above "Total revenues": the whole is the largest
+        return max(totals, key=_largest)
     others = [s for s in rows if s.row is not None and not s.segment
               and s.source.document_id == part.span.source.document_id
               and of_item(s.row.label) and s.row.label != label
               and _said_in_label(s.row.label) is None]
-    return max(others, key=lambda s: max((abs(f.value or 0.0) for f in _years(s).values()),
-                                         default=0.0), default=None)
+    return max(others, key=_largest, default=None)
+
+
+def _largest(span: Span) -> float:
+    return max((abs(f.value or 0.0) for f in _years(span).values()), default=0.0)
 
 
 def _share_text(ask: Ask, evidence: Evidence, segment: str, part: SegmentLine, whole: Span,

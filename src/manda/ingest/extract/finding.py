@@ -19,10 +19,13 @@ def pending_finding(document: Document, *, kind: FindingKind, subject: str, labe
                     value_text: str | None, entity: str | None, attributes: dict[str, str],
                     nature: Nature, excerpt: str, location: Location, chunk: Chunk | None,
                     confidence: float, extractor: str) -> Finding:
-    """A Finding awaiting review, its id stable over document, location, subject, period, value;
-    it stands under its passage's headings."""
+    """A Finding awaiting review, its id stable over document, location, subject, period, value
+    (and a part's name: two segments' equal figures on one page are two findings); it stands
+    under its passage's headings."""
+    part = attributes.get("segment")
     return Finding(
-        id=Finding.make_id(document.deal_id, document.id, location.label, subject, period, value),
+        id=Finding.make_id(document.deal_id, document.id, location.label,
+                           f"{subject}@{part}" if part else subject, period, value),
         deal_id=document.deal_id,
         document_id=document.id,
         chunk_id=chunk.id if chunk is not None else None,

@@ -38,7 +38,7 @@ from manda.ingest.extract.dedupe import canonical_entity, is_placeholder
 from manda.ingest.extract.names import is_person_name, strip_title
 from manda.ingest.extract.prose import as_of_for_stock
 from manda.ingest.parsers.layout import caption_of, is_figure, is_title_line, table_shape
-from manda.ingest.segments import Block, segments
+from manda.ingest.segments import Block, names_no_part, segments
 from manda.models import FindingKind, Location, LocationKind, Nature
 from manda.vocabulary import Cues, topic, vocabulary
 
@@ -118,6 +118,9 @@ class _Grid:
     locate: Callable[[int], _RowText]
     caption: str = ""  # the lines right above the table ("(in thousands of U.S. dollars)")
     decimal_comma: bool = False  # numbers written the German way ("38.410" is 38,410)
+    # the line right above a text table: its rows' line item ("Operating income" over the
+    # segments' rows) or its columns' period ("2025" over the segments' names)
+    above: str = ""
 
 
 def _row_parts(header: Sequence[str] | None, row: Sequence[str]) -> list[tuple[int, str, int]]:
@@ -252,6 +255,8 @@ def table_candidates(view: SectionView, context: str) -> list[Candidate]:
 # ---------------------------------------------------------------- tables written as text lines
 
 
+_CHANGE_HEADER = _WORDS.cues("change_column")  # "change %", "2025/2024"
+_WHOLE = _WORDS.cues("whole_heading")  # "Consolidated", "Total", "Konzern"
 _MD_SEPARATOR = re.compile(r"^\|?[\s:\-|]+\|?$")
 
 
@@ -336,7 +341,8 @@ def text_table_candidates(view: SectionView, context: str
             located.append(_RowText((start, start + len(line)), cell_spans))
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
-        grid = _Grid(rows, None, lambda r, located=located: located[r], caption)
+        grid = _Grid(rows, None, lambda r, located=located: located[r], caption,
+                     above=_line_above(text, block[0][0]))
         if _common_size(rows) or (k and common_header == block[0][1]
                                   and _one_heading_between(text, kept[k - 1], block)):
             # a table of each line as a percentage of revenue ("Research and development
@@ -349,8 +355,7 @@ def text_table_candidates(view: SectionView, context: str
         found = _rules(view, grid, context)
         if heading:
             for candidate in found:  # a segment's figure, never the company's own
-                candidate.entity = heading
-                candidate.attributes = {**candidate.attributes, "segment": heading}
+                _of_part(candidate, heading)
         out.extend(found)
         spans.append((block[0][0], block[-1][0] + len(block[-1][1])))
     return out, spans
@@ -399,6 +404,17 @@ _PER_SHARE = _WORDS.cues("per_share_line")
 
 def _caption_above(text: str, start: int) -> str:
     return caption_of(text[:start])
+
+
+def _line_above(text: str, start: int) -> str:
+    return next((line.strip() for line in reversed(text[:start].split("\n")) if line.strip()),
+                "")
+
+
+def _of_part(candidate: Candidate, part: str) -> None:
+    """The candidate is a part's figure (a segment's, a region's), never the company's own."""
+    candidate.entity = part
+    candidate.attributes = {**candidate.attributes, "segment": part}
 
 
 # ---------------------------------------------------------------- financial statements
@@ -581,7 +597,8 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         return []
     header = _header_row(rows, view=view)
     if header is None:
-        return _transposed(view, grid, context) or _kpi_table(view, grid, context)
+        return (_part_columns(view, grid, context) or _transposed(view, grid, context)
+                or _kpi_table(view, grid, context))
     scale, currency = _units(view, grid, header, context)
     columns: dict[int, tuple[str, bool]] = {}
     for c, cell in enumerate(rows[header]):
@@ -600,6 +617,7 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
     # of debt", "Repayments of term loan"): never the balance of a line it names
     flows = _flow_statement(rows)
     flow_page = _flow_page(view)
+    parts = None if breakdown else _parts_heading(grid, header, first, columns)
     out: list[Candidate] = []
     for r in range(header + 1, len(rows)):
         row = rows[r]
@@ -609,6 +627,12 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
         if breakdown and not is_total_row(row[label_col]):
             continue
         row_spec = None if breakdown else metric_spec(label_subject(row[label_col]) or "")
+        part = ""
+        if parts is not None and row_spec is None:
+            # "Intelligent Cloud" under "Operating income": the heading's line item, of the part
+            # the row names; the total row is the company's
+            row_spec = parts
+            part = "" if is_total_row(row[label_col]) else row[label_col].strip()
         if row_spec is not None and ((flows and row_spec.stock) or (
                 flow_page and row_spec.stock and not _a_balance_end(row[label_col])) or (
                 row_spec.unit_kind == "currency" and _PER_SHARE.found(row[label_col]))):
@@ -622,7 +646,83 @@ def _financial_table(view: SectionView, grid: _Grid, context: str) -> list[Candi
                 f"{row[label_col]} {rows[header][c]}", row[label_col], rows[header][c],
             ), "table")
             if found is not None:
+                if part:
+                    _of_part(found, part)
                 out.append(found)
+    return out
+
+
+def _figure(cell: str) -> float | None:
+    amount = parse_cell(cell)
+    return None if amount is None or amount.unit is not None else amount.value
+
+
+def _adds_up(parts: Sequence[str], total: str) -> bool:
+    """The parts' figures add up to the total's, give or take a unit a part for rounding."""
+    values = [_figure(cell) for cell in parts]
+    whole = _figure(total)
+    if whole is None or any(v is None for v in values) or len(values) < 2:
+        return False
+    return abs(sum(v for v in values if v is not None) - whole) <= len(values)
+
+
+def _parts_heading(grid: _Grid, header: int, first: int, columns: dict[int, tuple[str, bool]]
+                   ) -> MetricSpec | None:
+    """The line item a text table's heading names ("Operating income" right above it) where
+    its rows are that line item's parts: none names a line item of its own, and they add up to
+    its total row in every period's column (segments' rows under "Revenue" in the MD&A)."""
+    if not grid.above or _is_table_line(grid.above):
+        return None
+    spec = metric_spec(label_subject(grid.above.rstrip(":")) or "")
+    if spec is None:
+        return None
+    labelled = [row for row in grid.rows[header + 1:] if row[:first] and row[0].strip()]
+    totals = [row for row in labelled if is_total_row(row[0])]
+    parts = [row for row in labelled if not is_total_row(row[0])]
+    year = grid.rows[header][min(columns)] if columns else ""
+    if len(totals) != 1 or len(parts) < 2 or any(
+            metric_spec(label_subject(row[0]) or "") is not None or names_no_part(row[0], year)
+            for row in parts):
+        return None  # a line item of its own, or a quarter ("Q1" under "Revenue")
+    periods = [c for c in columns if not _CHANGE_HEADER.found(grid.rows[header][c])]
+    if not periods or not all(_adds_up([row[c] for row in parts if c < len(row)],
+                                       totals[0][c] if c < len(totals[0]) else "")
+                              for c in periods):
+        return None
+    return spec
+
+
+def _part_columns(view: SectionView, grid: _Grid, context: str) -> list[Candidate] | None:
+    """A text table whose columns name parts ("Americas | Europe | … | Total") under a line
+    stating their period ("2025"): each row's line item, of each part, for that period; the
+    total's column is the company's. None for any other table."""
+    rows = grid.rows
+    names = rows[0]
+    if not grid.above or _is_table_line(grid.above) or len(grid.above.split()) > 3:
+        return None
+    period = _period_of(grid.above, view)
+    if period is None or len([n for n in names[1:] if n.strip()]) < 2 or any(
+            _period_of(n, view) or _CHANGE_HEADER.found(n) or names_no_part(n, grid.above)
+            for n in names[1:] if n.strip()):
+        return None
+    scale, currency = _units(view, grid, 0, context)
+    forecast = _says_forecast(grid.above, view.forecast)
+    out: list[Candidate] = []
+    for r in range(1, len(rows)):
+        spec = metric_spec(label_subject(rows[r][0]) or "")
+        if spec is None or _PER_SHARE.found(rows[r][0]):
+            continue
+        for c in range(1, min(len(rows[r]), len(names))):
+            if not rows[r][c].strip() or not names[c].strip():
+                continue
+            found = _cell_candidate(view, grid, _Cell(
+                r, c, 0, spec, period, forecast, scale, currency, rows[r][0], rows[r][0],
+                names[c]), "table")
+            if found is None:
+                continue
+            if not (is_total_row(names[c]) or _WHOLE.begins(names[c])):
+                _of_part(found, names[c].strip())
+            out.append(found)
     return out
 
 

@@ -419,7 +419,7 @@ def _statement_header(line: str) -> tuple[str, list[str]] | None:
         caption, stripped = m.group(0).strip(), stripped[m.end():]
     cells = _HEADER_CELL.findall(stripped)
     if len(cells) < 2 or " ".join(cells) != " ".join(stripped.split()):
-        titled = _titled_years(stripped)
+        titled = _titled_years(stripped) or _change_tailed(stripped, caption)
         if titled is None:
             return None
         caption, cells = titled
@@ -436,6 +436,23 @@ def _statement_header(line: str) -> tuple[str, list[str]] | None:
 
 
 MAX_TITLE_CHARS = 60
+# "Percentage" of "2023 2022 Percentage" over "Change": a change column's title after the years,
+# which may run on to the next line (a page's foot, even)
+_CHANGE_TAIL = vocabulary().cues("change_header")
+
+
+def _change_tailed(line: str, caption: str) -> tuple[str, list[str]] | None:
+    """(caption, ["2023", "2022", "%"]) for years followed by a change column's title in words
+    ("2023 2022 Percentage", "2023 2022 Percent change"); None for anything else."""
+    tokens = line.split()
+    for k in range(len(tokens) - 1, 1, -1):
+        head, tail = " ".join(tokens[:k]), " ".join(tokens[k:])
+        if not _CHANGE_TAIL.fullmatch(tail):
+            continue
+        cells = _HEADER_CELL.findall(head)
+        if len(cells) >= 2 and " ".join(cells) == head:
+            return caption, [*cells, "%"]
+    return None
 
 
 def _titled_years(line: str) -> tuple[str, list[str]] | None:
@@ -485,10 +502,34 @@ def spaced_statement_rows(text: str) -> str:
     a sub-heading such as "Operating expenses:" too). Lines that do not hold exactly one value
     per year are left as they are, and a blank line or three lines of prose end the table.
     """
+    return _spaced(text, None)[0]
+
+
+def spaced_pages(pages: Sequence[str]) -> list[str]:
+    """`spaced_statement_rows` of each page, a line of years at a page's foot heading the rows
+    at the top of the next ("(In millions) 2023 2022 Percentage" closing one page, "Change",
+    "Revenue" and the segments' rows opening the next)."""
     out: list[str] = []
-    header: list[str] | None = None
-    pending = False  # the header is written again before the next row
-    prose = 0
+    carried: _Carried | None = None
+    for page in pages:
+        text, carried = _spaced(page, carried)
+        out.append(text)
+    return out
+
+
+@dataclass(frozen=True)
+class _Carried:
+    """The line of years in force at a page's end, and the lines of prose read since it."""
+
+    header: list[str]
+    prose: int
+
+
+def _spaced(text: str, carried: _Carried | None) -> tuple[str, _Carried | None]:
+    out: list[str] = []
+    header: list[str] | None = carried.header if carried else None
+    pending = True  # the header is written again before the next row
+    prose = carried.prose if carried else 0
     for line in text.split("\n"):
         if "|" in line:  # a line that kept its column gaps: label_text_tables reads it
             out.append(line)
@@ -500,6 +541,12 @@ def spaced_statement_rows(text: str) -> str:
             out.append(line)
             continue
         row = _statement_row(line, len(header)) if header else None
+        columns = header
+        if row is None and header:
+            # "Gross profit energy segment $1,141 $288 $(129)" under "2023 2022 2021 $ % $ %":
+            # one value a year, the change columns left blank
+            columns = [h for h in header if not h.startswith("change")]
+            row = _statement_row(line, len(columns)) if len(columns) < len(header) else None
         if row is None:
             out.append(line)
             prose += 1
@@ -507,10 +554,10 @@ def spaced_statement_rows(text: str) -> str:
             if not line.strip() or prose >= 3:
                 header = None
             continue
-        assert header is not None
+        assert header is not None and columns is not None
         if pending:
             out.append(" | ".join(header))
             pending = False
         prose = 0
-        out.append(row_line(["", *header], [row[0], *row[1]]))
-    return "\n".join(out)
+        out.append(row_line(["", *columns], [row[0], *row[1]]))
+    return "\n".join(out), _Carried(header, prose) if header else None

@@ -25,11 +25,12 @@ from manda.ingest.parsers.base import (
     label_text_tables,
     over_limit,
     short_detail,
-    spaced_statement_rows,
+    spaced_pages,
     unreadable,
 )
 from manda.ingest.parsers.flowed import flowed_pages
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
+from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
 from manda.ingest.parsers.stacked import stacked_pages
 from manda.models import Location, ParsedDocument, Section
@@ -77,9 +78,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    texts = stacked_pages(flowed_pages([s.text for s in sections]))
-    sections = [Section(text=label_text_tables(spaced_statement_rows(text)),
-                        location=s.location) for s, text in zip(sections, texts, strict=True)]
+    texts = spaced_pages(part_columns(stacked_pages(flowed_pages([s.text for s in sections]))))
+    sections = [Section(text=label_text_tables(text), location=s.location)
+                for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
     metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
     marks = [page_headings(s.text, None if s.location.ocr else f)  # a scan's fonts are unknown
