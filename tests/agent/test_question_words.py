@@ -29,3 +29,12 @@ def test_a_word_is_its_own_concepts_before_one_it_merely_begins_like() -> None:
 
 def test_the_words_of_a_questions_form_are_no_topic() -> None:
     assert content_terms("What is Northbeam doing about tariffs?") == ["northbeam", "tariff"]
+
+
+def test_the_document_a_question_names_says_where_not_what() -> None:
+    """"Was the BWA's EBITDA corrected?": the BWA (German management accounts) is where the
+    figure was stated, as "the presentation" is; a correction that does not name it still
+    answers (with the possessive read, "BWA" had become a word the e-mail must say)."""
+    assert "bwa" not in content_terms("Was the BWA's EBITDA for 2024/25 corrected?")
+    assert "presentation" not in content_terms("What was revenue according to the presentation?")
+    assert "azure" in content_terms("What was Azure's revenue growth rate?")
