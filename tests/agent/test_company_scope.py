@@ -54,16 +54,22 @@ def test_the_scoped_company_name_is_not_a_word_its_documents_must_repeat() -> No
     assert confidence(rank(scoped, asked)) == 1.0
 
 
+def _capex_room(tmp_path: Path, *companies: tuple[str, str, str]) -> Path:
+    """A room of one annual report a company, each stating its capex (and why)."""
+    room = tmp_path / "room"
+    room.mkdir()
+    for name, capex, why in companies:
+        (room / f"{name}_Annual_Report_2025.md").write_text(
+            f"# {name} Inc. annual report 2025\n\nThe Company's capital expenditures were "
+            f"${capex} billion in 2025{why}.\n", encoding="utf-8")
+    return room
+
+
 async def test_a_question_naming_one_company_is_answered_from_its_documents(
     tmp_path: Path,
 ) -> None:
-    room = tmp_path / "room"
-    room.mkdir()
-    for name, capex, why in (("Northbeam", "4.1", "new distribution centres"),
-                             ("Southgate", "9.7", "store remodels")):
-        (room / f"{name}_Annual_Report_2025.md").write_text(
-            f"# {name} Inc. annual report 2025\n\nThe Company's capital expenditures were "
-            f"${capex} billion in 2025, driven by {why}.\n", encoding="utf-8")
+    room = _capex_room(tmp_path, ("Northbeam", "4.1", ", driven by new distribution centres"),
+                       ("Southgate", "9.7", ", driven by store remodels"))
     async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
         await app.ingest.ingest("two", [room])
         answer = await app.answers.ask("two", "What was Northbeam's capex in 2025?")
@@ -76,12 +82,7 @@ async def test_a_company_whose_name_is_a_common_word_opens_the_question(tmp_path
     team's common word, so its possessive there names a company only where the room holds
     that company's documents; it does here, so they answer (it had been "the question names
     no company", each company's figure listed)."""
-    room = tmp_path / "room"
-    room.mkdir()
-    for name, capex in (("Target", "4.1"), ("Summit", "9.7")):
-        (room / f"{name}_Annual_Report_2025.md").write_text(
-            f"# {name} Inc. annual report 2025\n\nThe Company's capital expenditures were "
-            f"${capex} billion in 2025.\n", encoding="utf-8")
+    room = _capex_room(tmp_path, ("Target", "4.1", ""), ("Summit", "9.7", ""))
     async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
         await app.ingest.ingest("two", [room])
         answer = await app.answers.ask("two", "Target's capex in 2025?")
