@@ -78,7 +78,10 @@ def test_a_row_joining_two_line_items_states_the_figure_of_neither(label: str) -
 
 @pytest.mark.parametrize("label", ["Current portion of borrowings", "Cash and cash equivalents",
                                    "Cash, cash equivalents and restricted cash",
-                                   "Long-term debt"])
+                                   "Long-term debt",
+                                   # a gloss defines the label: a ratio's parts join nothing
+                                   "Taux de marge (marge brute / chiffre d'affaires)",
+                                   "EBITDA margin (EBITDA / revenue)"])
 def test_a_row_of_one_line_item_joins_none(label: str) -> None:
     assert not joins_line_items(label)
 

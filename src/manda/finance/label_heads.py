@@ -31,6 +31,7 @@ __all__ = ["adds_another_thing", "another_thing_beside", "joins_line_items", "la
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
 _COORDINATOR = _WORDS.cues("label_coordinator")  # "and", "et", "und"
+_GLOSS = re.compile(r"\([^()]*\)")  # "(EBE / chiffre d'affaires)": what a label means
 _OTHER_THING = _WORDS.cues("label_other_thing")  # "unearned", "carryforwards", "différé"
 _JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "und", "et"
 _OTHER_COMPLEMENT = _WORDS.cues("label_other_complement")  # "of … securities", "per share"
@@ -193,7 +194,9 @@ def adds_another_thing(label: str) -> bool:
 
 def joins_line_items(label: str) -> bool:
     """A row label that joins two line items ("Debt and finance leases", "Total liabilities and
-    shareholders' equity"): its figure is their sum, the figure of neither."""
+    shareholders' equity"): its figure is their sum, the figure of neither. A parenthesised
+    gloss defines the label, it joins nothing ("Taux d'EBE (EBE / chiffre d'affaires)")."""
+    label = _GLOSS.sub(" ", label)
     named = find_line_items(label)
     return len({s for s, _, _ in named}) >= 2 and any(
         _COORDINATOR.pattern.search(label, a_end, b_start)
