@@ -48,3 +48,19 @@ def test_which_segment_grew_most_ranks_their_sales_and_no_loss_grows() -> None:
     assert draft is not None
     lead = draft.text.splitlines()[0]
     assert lead.startswith("Europe +22.0% ($3.72 billion against $3.05 billion)"), lead
+
+
+def test_a_segment_asked_is_never_ranked_among_a_tables_other_rows() -> None:
+    """"Which segment earned the most operating income?" with only a non-GAAP reconciliation's
+    rows read (adjusted operating income, diluted EPS): no ranking of those rows, which are no
+    segments (it had led with "Adjusted operating income (non-GAAP) $89.7 billion ranks
+    first")."""
+    evidence = _evidence("\n".join([
+        "Reconciliation of GAAP to non-GAAP measures (in millions, except per share amounts)",
+        "2023 | 2022",
+        "Operating income | 2023: $88,523 | 2022: $83,383",
+        "Adjusted operating income (non-GAAP) | 2023: $89,694 | 2022: $83,383",
+        "Diluted earnings per share | 2023: $9.68 | 2022: $9.65",
+        "Adjusted diluted earnings per share (non-GAAP) | 2023: $9.81 | 2022: $9.21"]))
+    ask = _ask("Which segment earned the most operating income in 2023?")
+    assert ranking_answer(ask, evidence) is None

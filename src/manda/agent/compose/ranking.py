@@ -45,8 +45,9 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         parts = parts_of_a_whole(top, every, evidence)
         if parts and ask.frame.segments:
             parts = outer_parts(parts, every, evidence)  # a segment's lines are no segments
-        rows = (_segments(top, [*ranked, *every]) or parts or [
-            s for s in _siblings(top, ranked) if _of_asked(heads.get(row_line(s), ""), ask)])
+        # a table's other rows are no segments: "which segment …" ranks segments or nothing
+        rows = (_segments(top, [*ranked, *every]) or parts or ([] if ask.frame.segments else [
+            s for s in _siblings(top, ranked) if _of_asked(heads.get(row_line(s), ""), ask)]))
         lines = _ranked(rows, ask)
         if lines is not None:
             return Draft(text=with_assumption(ask.assumption,
