@@ -31,7 +31,6 @@ __all__ = ["adds_another_thing", "another_thing_beside", "joins_line_items", "la
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
 _COORDINATOR = _WORDS.cues("label_coordinator")  # "and", "et", "und"
-_GLOSS = re.compile(r"\([^()]*\)")  # "(EBE / chiffre d'affaires)": what a label means
 _OTHER_THING = _WORDS.cues("label_other_thing")  # "unearned", "carryforwards", "différé"
 _JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "und", "et"
 _OTHER_COMPLEMENT = _WORDS.cues("label_other_complement")  # "of … securities", "per share"
@@ -147,12 +146,18 @@ def _head_of_phrase(text: str) -> str | None:
     return None
 
 
+def _outside_glosses(text: str) -> str:
+    """A label without its glosses, nested ones too: "Taux d'EBE (EBE / chiffre d'affaires)"
+    is "Taux d'EBE"."""
+    while (cut := _GLOSS.sub(" ", text)) != text:
+        text = cut
+    return text
+
+
 def _head_of_part(part: str) -> str | None:
     """A label part's line item: named outside its glosses where it names one there at all
     ("Revenue (€k)", "Net income (loss)"), else by a gloss ("ERP implementation (one-off)")."""
-    outside = part
-    while (cut := _GLOSS.sub(" ", outside)) != outside:
-        outside = cut
+    outside = _outside_glosses(part)
     if find_line_items(outside):
         return _head_of_phrase(outside)
     for gloss in _GLOSS.findall(part):
@@ -196,7 +201,7 @@ def joins_line_items(label: str) -> bool:
     """A row label that joins two line items ("Debt and finance leases", "Total liabilities and
     shareholders' equity"): its figure is their sum, the figure of neither. A parenthesised
     gloss defines the label, it joins nothing ("Taux d'EBE (EBE / chiffre d'affaires)")."""
-    label = _GLOSS.sub(" ", label)
+    label = _outside_glosses(label)
     named = find_line_items(label)
     return len({s for s, _, _ in named}) >= 2 and any(
         _COORDINATOR.pattern.search(label, a_end, b_start)
