@@ -332,3 +332,17 @@ def test_line_items_that_add_up_to_another_are_an_identity_not_a_breakdown() -> 
     draft = ranking_answer(_ask("Which segment grew its sales fastest in 2024?"),
                            _evidence(SEGMENT_NOTE))
     assert draft is None or "Operating expenses" not in draft.text.splitlines()[0]
+
+
+def test_a_sentence_is_dated_by_the_sentence_before_it_that_states_its_year() -> None:
+    """A paragraph dated once ("As of December 31, 2024, we concluded … Warranty reserves were
+    reduced …") dates its next sentence: it answers for 2024 before a sentence of another
+    page that states no year at all (DOC reports 2025, so neither is its own year's)."""
+    undated = ("The review of product warranties is performed every year. Warranty reserves "
+               "were reduced by $9.1 million after the review of claims experience.")
+    dated = ("As of December 31, 2024, we concluded that our warranty claims experience had "
+             "improved for a second year. Warranty reserves were reduced by $12.4 million.")
+    ranked = [s for s in rank_spans(read_question("By how much were warranty reserves reduced "
+                                                  "in 2024?"), _evidence(undated, dated))
+              if "reduced by" in s.text]
+    assert ranked and "$12.4 million" in ranked[0].text, [s.text for s in ranked]
