@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_spans import _evidence as _passages
 from written_room import answer_from
 
 from manda.agent.compose.common import Ask, qa_offer
 from manda.agent.frame import read_question
 from manda.agent.redflags import RedFlag, lead
+from manda.agent.spans import rank_spans
 from manda.answers import Intent
 from manda.vocabulary import vocabulary
 
@@ -254,3 +256,17 @@ def test_what_a_company_sold_is_its_sales_not_its_selling_costs() -> None:
         assert read_question(question).subjects == ("revenue",), question
     frame = read_question("How much does Northbeam still owe in transition tax?")
     assert frame.remaining and "still" not in frame.ranking.terms
+
+
+def test_what_was_lost_on_a_thing_is_no_bottom_line_and_a_loss_is_what_was_lost() -> None:
+    """"How much did Northbeam lose on its Fjord stake?" asks the loss on that stake, not the
+    net loss; a passage saying "loss" says what "lose" asks."""
+    assert read_question("How much did Northbeam lose on its Fjord stake in 2024?"
+                         ).subjects != ("net income",)
+    assert read_question("How much did Northbeam lose in 2024?").subjects == ("net income",)
+    ranked = rank_spans(read_question("How much did Northbeam lose on its Fjord stake in 2024?"),
+                        _passages("The Fjord stake was carried at $120 million at December 31, "
+                                  "2024, after its shares listed in Oslo.",
+                                  "In 2024 we recognized an unrealized loss of $41 million on "
+                                  "the Fjord stake."))
+    assert ranked and "$41 million" in ranked[0].text, [s.text for s in ranked[:2]]
