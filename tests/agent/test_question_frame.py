@@ -270,3 +270,12 @@ def test_what_was_lost_on_a_thing_is_no_bottom_line_and_a_loss_is_what_was_lost(
                                   "In 2024 we recognized an unrealized loss of $41 million on "
                                   "the Fjord stake."))
     assert ranked and "$41 million" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_a_total_asked_with_what_were_is_a_figure_not_a_list() -> None:
+    """"What were Northbeam's total costs and expenses in 2024?" asks the total's figure (it
+    had been read as asking for the costs listed, and answered with a sentence about one
+    transaction's total impact); "what were the main risks?" still asks for a list."""
+    assert read_question("What were Northbeam's total costs and expenses in 2024?"
+                         ).answer_kind == "figure"
+    assert read_question("What were the main risks?").answer_kind == "list"
