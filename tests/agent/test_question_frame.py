@@ -279,3 +279,14 @@ def test_a_total_asked_with_what_were_is_a_figure_not_a_list() -> None:
     assert read_question("What were Northbeam's total costs and expenses in 2024?"
                          ).answer_kind == "figure"
     assert read_question("What were the main risks?").answer_kind == "list"
+
+
+def test_what_things_were_at_a_date_asks_their_balance() -> None:
+    """"What were Northbeam's insurance reserves at the end of 2024?" asks a balance, a
+    figure (it had been read as asking for the reserves listed, and led by a sentence about a
+    transaction's reserves); "which products did it announce in Q4 2024?" is still a list."""
+    for question in ("What were Northbeam's insurance reserves at the end of 2024?",
+                     "What were Northbeam's lease liabilities at year end?"):
+        assert read_question(question).answer_kind == "figure", question
+    assert read_question("Which products did Northbeam announce in Q4 2024?"
+                         ).answer_kind == "list"

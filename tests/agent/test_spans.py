@@ -370,3 +370,18 @@ def test_a_year_asked_is_read_from_its_own_filing_before_a_later_ones_comparativ
                                       "2023?"), evidence)
     assert ranked and ranked[0].source.document_id == "r23", [
         (s.source.document_id, round(s.score, 3), s.text) for s in ranked[:3]]
+
+
+def test_how_large_is_the_questions_form_and_the_balance_at_its_date_leads() -> None:
+    """"How large were insurance reserves at the end of 2024?" names a topic (insurance) and
+    asks its figure at a date; "large" is how it asks ("how big"), no word a passage must say:
+    the sentence of that date's balance leads (the topic's statements had, in the order of its
+    cues, the opening balance's row first)."""
+    rollforward = ("Insurance reserve rollforward (in millions)\n2024 | 2023\n"
+                   "Balance at beginning of period | 2024: 80.2 | 2023: 71.5\n"
+                   "Claims paid | 2024: (30.1) | 2023: (27.0)")
+    stated = ("Critical estimates. Insurance claims are reserved as reported. As of December 31, "
+              "2024, insurance reserves totaled $96.4 million.")
+    ask = _ask("How large were insurance reserves at the end of 2024?")
+    lead = compose(ask, _evidence(rollforward, stated)).text.splitlines()[0]
+    assert "$96.4 million" in lead, lead
