@@ -120,7 +120,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
     period = when(lead_span, lead_fig, evidence, language)
-    parts = [f"{_line(i, language)} "
+    parts = [f"{_input_name(i, figures, language)} "
              f"{lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
              f" {where(i)}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
@@ -178,6 +178,16 @@ def _line(key: str, language: str) -> str:
     return vocabulary().line_name(key, language)
 
 
+def _input_name(item: str, figures: dict[str, tuple[Span, Figure]], language: str) -> str:
+    """An input's name: its statement line's, or for a line item no statement line lists (the
+    first line of a ratio the question names) the row read for it ("Selling, general and
+    administrative" for "SG&A")."""
+    span = figures[item][0]
+    if item not in ITEM_LABELS and span.row is not None:
+        return span.row.label.strip().rstrip(":")
+    return _line(item, language)
+
+
 def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
@@ -197,7 +207,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     terms = " + ".join(written(i) for i in metric.plus)
     if metric.minus:
         terms += " − " + " − ".join(written(i) for i in metric.minus)
-    names = " + ".join(_line(i, language) for i in metric.plus)
+    names = " + ".join(_input_name(i, figures, language) for i in metric.plus)
     if metric.minus:
         names += " − " + " − ".join(_line(i, language) for i in metric.minus)
     if metric.over:
