@@ -102,3 +102,22 @@ def _finding_of(subject: str, value: float, written: str, excerpt: str) -> Findi
                    subject=subject, label=subject.title(), value=value, value_text=written,
                    excerpt=excerpt, location=Location.for_page(3), confidence=0.9,
                    confidence_level=Confidence.HIGH)
+
+
+def test_a_share_spent_on_a_line_item_whose_label_begins_with_the_totals_word() -> None:
+    """"What proportion of its sales did it spend on sales and marketing?": the "Sales and
+    marketing" row is that line item, not a row of sales to be left out as the total's."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "Consolidated statements of operations (in thousands)",
+        "2025 | 2024",
+        "Sales | 2025: 2,400,000 | 2024: 2,100,000",
+        "Sales and marketing | 2025: 312,000 | 2024: 301,000",
+        "General and administrative | 2025: 210,000 | 2024: 190,000",
+        "Net loss | 2025: (52,000) | 2024: (80,000)",
+    ]))
+    draft = compose(_ask("What proportion of its revenue did the company spend on sales and "
+                         "marketing in 2025?"), evidence)
+    first = draft.text.splitlines()[0]
+    assert "13.0%" in first and "Sales and marketing" in first, first

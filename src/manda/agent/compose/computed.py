@@ -268,16 +268,16 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
             continue
         for part in rows:
             if (part.source.document_id, part.source.location) != (
-                    total.source.document_id, total.source.location) or part.row is None or \
-                    line_item_of(
-                    part.row.label, subject):
+                    total.source.document_id, total.source.location) or part.row is None:
                 continue
             label = stems_of(part.row.label)
             if named:
+                # the line item named, even where its label begins with the total's word
+                # ("Sales and marketing" of a share of sales)
                 if canonical_subject(part.row.label) not in named:
                     continue
-            elif not any(term_in(t, label) for t in part_terms) or not _part_of(part, total,
-                                                                                  rows):
+            elif line_item_of(part.row.label, subject) or not any(
+                    term_in(t, label) for t in part_terms) or not _part_of(part, total, rows):
                 continue
             years = _years(part) & _years(total)
             year = max(asked & years) if asked & years else (
