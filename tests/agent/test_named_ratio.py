@@ -121,3 +121,21 @@ def test_a_share_spent_on_a_line_item_whose_label_begins_with_the_totals_word() 
                          "marketing in 2025?"), evidence)
     first = draft.text.splitlines()[0]
     assert "13.0%" in first and "Sales and marketing" in first, first
+
+
+def test_a_named_ratio_a_table_states_is_said_beside_the_computed_one() -> None:
+    """Where a table states each line as a percentage of revenue, the stated share is said and
+    cited beside the one computed from the lines, never "the documents do not state it"."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(OPERATIONS, "\n".join([
+        "Components of operations as a percentage of revenue",
+        "2025 | 2024",
+        "Total net sales | 2025: 100% | 2024: 100%",
+        "Warehousing | 2025: 15% | 2024: 15%",
+        "Research and development | 2025: 5% | 2024: 5%",
+    ]))
+    first = compose(_ask("What was the company's R&D as a percentage of revenue in 2025?"),
+                    evidence).text.splitlines()[0]
+    assert "5.0%" in first and "the documents state 5%" in first, first
+    assert "do not state" not in first and "100%" not in first, first

@@ -215,9 +215,11 @@ def _names_item(label: str, item: str) -> int:
     found = find_line_items(label)
     if found and found[0][1] == 0 and found[0][0] == item:
         return found[0][2]
-    for pattern in group_patterns(item):
-        if (m := pattern.match(label)) is not None:
-            return m.end()
+    group = group_patterns(item)
+    if any(p.fullmatch(item) for p in group):  # the item's own group, not one a word of it is
+        for pattern in group:                  # ("sales" of "sales and marketing")
+            if (m := pattern.match(label)) is not None:
+                return m.end()
     own = [w for w in re.findall(r"[^\W\d_][\w&'-]*", label) if len(w) > 2]
     said = [w for w in re.findall(r"[^\W\d_][\w&'-]*", item) if len(w) > 2]
     if own and all(any(w[:5] == s[:5] for s in said) for w in own):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
-from manda.agent.compose.leads import fiscal_year, when
+from manda.agent.compose.leads import a_change_column, fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -71,7 +71,11 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
     if not _plausible(metric, figures):
         return None
-    text = _working(metric, figures, evidence, ask.language, rows)
+    stated = _stated_ratio(metric, figures, rows)
+    note = None if stated is None else vocabulary().answer(
+        "computed_note_stated", ask.language, figure=stated[1].shown(),
+        cite=cite([stated[0].source]))
+    text = _working(metric, figures, evidence, ask.language, rows, note=note)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
             abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
@@ -102,8 +106,30 @@ def _figure(span: Span, year: int) -> Figure | None:
                  and fiscal_year(f.column) == year), None)
 
 
+def _stated_ratio(metric: Derived, figures: dict[str, tuple[Span, Figure]],
+                  rows: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """The ratio a question names in its own words as a table of its document states it: the
+    first line's row in percent ("Sales and marketing | 2021: 27 %" of a table of each line as
+    a percentage of revenue) for the year computed. None for a metric of `DERIVED`, or where no
+    row states it."""
+    if metric.asked or metric.over is None or metric.unit != "percent":
+        return None
+    span, figure = figures[metric.plus[0]]
+    year = fiscal_year(figure.column)
+    for other in rows:
+        if other.row is None or other.source.document_id != span.source.document_id or \
+                not line_item_of(other.row.label, metric.plus[0]):
+            continue
+        stated = next((f for f in other.figures() if f.unit == "%" and not f.none
+                       and not a_change_column(f.column) and fiscal_year(f.column) == year), None)
+        if stated is not None and year is not None:
+            return other, stated
+    return None
+
+
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
-             evidence: Evidence, language: str = "en", rows: Sequence[Span] = ()) -> str:
+             evidence: Evidence, language: str = "en", rows: Sequence[Span] = (),
+             note: str | None = None) -> str:
     words = vocabulary()
 
     def where(item: str) -> str:
@@ -113,7 +139,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         return cite(row_sources(span, (figure,), rows, evidence, limit=2) if rows and
                     span.row is not None else [span.source])
 
-    computed = words.answer("computed_note", language)
+    computed = note or words.answer("computed_note", language)
     name = words.computed_name(metric.name, language)
     value = (figures[metric.plus[0]][1].value or 0.0) + sum(abs(figures[i][1].value or 0.0)
                                          for i in metric.plus[1:])
