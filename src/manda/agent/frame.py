@@ -862,6 +862,11 @@ def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
         after = {s for s, _, _ in find_line_items(text[m.end():])}
         if subjects[0] in after and subjects[0] not in before:
             return True
+    for m in _cues("effect_of_cause").finditer(text):
+        # "the operating income impact of extending …": the line item right before the noun
+        if any(s == subjects[0] and not text[end:m.start()].strip()
+               for s, _, end in find_line_items(text[:m.start()])):
+            return True
     return False
 
 
