@@ -835,7 +835,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     asked_statements = _asked_statements(frame)
     # a balance asked of a statement line, the cash flow not asked: that statement's row of
     # the line states its change over the year, never the balance
-    balance_asked = StatementKind.BALANCE in asked_statements and \
+    # or a balance asked at one end of a period ("the commercial paper balance at the end of
+    # fiscal 2025": "Repayments of commercial paper" in the cash flow is no balance)
+    balance_asked = (StatementKind.BALANCE in asked_statements or opening_asked or
+                     balance_side(frame.text, row=True) == "closing") and \
         StatementKind.CASH_FLOW not in asked_statements
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
@@ -1001,8 +1004,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
-            elif side is None and balance_asked and _a_change_row(span):
-                score -= SIDE_MISS  # "Inventories (3,002)" in the cash flow: its change
+            elif side is None and balance_asked and (_a_change_row(span) or (
+                    span.row is not None and a_movement(span.row.label))):
+                # "Inventories (3,002)" in the cash flow: its change; "Repayments of
+                # commercial paper": a movement of the balance, not the balance
+                score -= SIDE_MISS
         # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
         # know) by half the question's words ("Total liabilities"; not "Total operating
         # expenses" for the interest expense's sensitivity to rates)
