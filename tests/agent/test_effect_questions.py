@@ -36,6 +36,10 @@ DOC = Document(id="d1", deal_id="d", filename="Annual report 2024.pdf", content_
     ("Quel impact la grève a-t-elle eu sur le résultat net ?", True),
     ("Welche Auswirkung hatte der Brand auf das EBITDA?", True),
     ("¿Qué impacto tuvo la huelga en el EBITDA?", True),
+    # the line item right before a noun of effect, its cause after it
+    ("What was the operating income impact of moving the depots to leased sites?", True),
+    ("What was the net income effect of the new pension scheme?", True),
+    ("What was the revenue impact?", False),
     ("How much did revenue increase in 2024?", False),
     ("How much did EBITDA improve?", False),
     ("What was net income in 2024?", False),
@@ -62,5 +66,28 @@ def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> No
     ]
     evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
     ask = Ask.of(read_question("How much did the switch to the new fleet lift EBITDA in 2024?"))
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "3.1 million" in first and "41" not in first, first
+
+
+def test_a_line_items_impact_of_a_named_cause_is_the_sentence_of_that_cause() -> None:
+    """"What was the EBITDA impact of the new fleet?": the sentence stating the fleet's effect
+    on EBITDA, not EBITDA's level."""
+    level = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                    subject="ebitda", label="EBITDA", period="FY2024", value=41_200_000.0,
+                    unit="EUR", excerpt="EBITDA | 2024: 41,200", status=FindingStatus.APPROVED,
+                    location=Location.for_page(12), confidence=0.95,
+                    confidence_level=Confidence.HIGH)
+    hits = [
+        SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename,
+                  text="EBITDA | 2024: 41,200 | 2023: 36,900", location=Location.for_page(12),
+                  score=1.0),
+        SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename,
+                  text="The effect of the switch to the new electric fleet in 2024 was an "
+                       "increase in EBITDA of €3.1 million.", location=Location.for_page(7),
+                  score=0.9),
+    ]
+    evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
+    ask = Ask.of(read_question("What was the EBITDA impact of switching to the new fleet?"))
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "3.1 million" in first and "41" not in first, first

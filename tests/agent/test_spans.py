@@ -385,3 +385,16 @@ def test_how_large_is_the_questions_form_and_the_balance_at_its_date_leads() -> 
     ask = _ask("How large were insurance reserves at the end of 2024?")
     lead = compose(ask, _evidence(rollforward, stated)).text.splitlines()[0]
     assert "$96.4 million" in lead, lead
+
+
+def test_a_balance_asked_at_a_year_end_is_no_movement_of_it() -> None:
+    """"What was the commercial paper balance at the end of fiscal 2025?": a row of its
+    movement ("Repayments of commercial paper (2,048)") is no balance, whatever page it stands
+    on; the balance's row leads."""
+    flows = ("(in millions)\n2025 | 2024\nRepayments of commercial paper | 2025: (2,048) | "
+             "2024: (1,310)\nProceeds from commercial paper | 2025: 5,836 | 2024: 1,200")
+    balances = ("(in millions)\nSeptember 27, 2025 | September 28, 2024\nCurrent liabilities:\n"
+                "Commercial paper | September 27, 2025: 7,979 | September 28, 2024: 4,191")
+    ranked = rank_spans(read_question("What was the commercial paper balance at the end of "
+                                      "fiscal 2025?"), _evidence(flows, balances))
+    assert ranked and "7,979" in ranked[0].text, [s.text for s in ranked[:3]]

@@ -134,3 +134,22 @@ def test_ranking_reads_a_blocks_line_item_as_the_label_is_read() -> None:
     assert _of_asked("Total assets", assets) and _of_asked("Net sales", revenue)
     assert _names_line_item("Total cost of revenue") and _names_line_item("Gross profit")
     assert not _names_line_item("Automotive sales")  # a part of net sales, not a head
+
+
+def test_a_comparison_with_one_year_unstated_quotes_the_change_the_other_states() -> None:
+    """"How much cash did it hold at the end of 2025, against the end of 2024?" where the room
+    states 2025's cash with its change from 2024 but no 2024 figure: the sentence stating the
+    change leads, quoted, above the table's blank."""
+    from manda.models import Confidence, Finding, FindingKind
+
+    said = ("We ended 2025 with $4.12 billion in cash and cash equivalents, representing an "
+            "increase of $0.85 billion from the end of 2024.")
+    cash = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="cash", label="Cash", period="as of 2025-12-31", value=4.12e9,
+                   unit="USD", value_text="$4.12 billion", excerpt=said,
+                   location=Location.for_page(2), confidence=0.9,
+                   confidence_level=Confidence.HIGH)
+    evidence = Evidence(documents={DOC.id: DOC}, findings={cash.id: cash})
+    ask = _ask("How much cash did Brightwell hold at the end of 2025, against the end of 2024?")
+    text = comparison.compose(ask, evidence).text
+    assert text.splitlines()[0].startswith(f"Brightwell_10-K.pdf states: “{said}”"), text

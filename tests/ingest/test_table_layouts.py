@@ -304,3 +304,29 @@ def test_a_figure_in_the_prose_above_is_no_unit_line_for_the_table(tmp_path: Pat
     costs = {f.period: f.value for f in findings if f.subject == "cost of sales"}
     assert costs["FY2025"] == 356_414_000_000
     assert all(f.value is None or f.value < 1e12 for f in findings)
+
+
+def test_a_row_with_a_footnote_marker_or_a_dash_cell_is_still_a_row() -> None:
+    """"Gadgets (1) $120,400 (2)% …" (the label's footnote, one value too many) and "Widgets
+    $88,100 4% $84,700 —% $84,700" (a nil change written as a dash) are rows of the table
+    like those beside them, never left as text."""
+    text = "\n".join([
+        "Net sales by product line (dollars in millions):",
+        "2025 Change 2024 Change 2023",
+        "Gadgets (1) $120,400 (2) % $122,860 7 % $114,820",
+        "Widgets $88,100 4% $84,700 —% $84,700",
+        "Support (2) 41,300 9 % 37,890 14 % 33,240",
+        "Total net sales $249,800 1 % $245,450 5 % $232,760",
+    ])
+    out = spaced_statement_rows(text).split("\n")
+    assert ("Gadgets | 2025: $120,400 | change: (2)% | 2024: $122,860 | change 2: 7% | "
+            "2023: $114,820") in out, out
+    assert ("Widgets | 2025: $88,100 | change: 4% | 2024: $84,700 | change 2: —% | "
+            "2023: $84,700") in out, out
+    assert any(line.startswith("Support | 2025: 41,300") for line in out), out
+
+
+def test_a_lone_bracketed_value_beside_the_row_is_no_footnote() -> None:
+    """"Restructuring (1) 3" under two years holds two values: (1) is the first year's."""
+    out = spaced_statement_rows("2025 2024\nRestructuring (1) 3\nOther 4 5").split("\n")
+    assert "Restructuring | 2025: (1) | 2024: 3" in out, out

@@ -153,6 +153,19 @@ class QuestionFrame:
     # what is left of an authorization or a commitment ("how much is left under the buyback
     # program?"): a sentence stating the remainder answers, not one of what was used
     remaining: bool = False
+    # a programme's or a facility's size asked ("what is the size of the repurchase program?"):
+    # the amount authorized or committed answers, not what is left of it
+    capacity: bool = False
+    # a credit rating asked ("how do the rating agencies rate the debt?"): the line item named
+    # is what is rated, no figure of it is asked
+    rated: bool = False
+    # a transaction asked ("what facility did it enter into in October 2025?"): the sentence of
+    # the transaction answers one thing, not a listing of the line item's balances
+    transaction: bool = False
+    # the words a filing says for a phrase the question says its own way (`asked_as:`: "each
+    # quarter" is "quarterly"), as ranking terms: what the question asks in particular, a span
+    # that says none of them answers something else (a fiscal year's dividends per share)
+    said_as: tuple[str, ...] = ()
     working_capital: bool = False
     facility: str | None = None  # the facility it names ("the revolver")
     reported: bool = False  # the reported figure, against the adjusted one
@@ -229,7 +242,9 @@ def read_question(question: str) -> QuestionFrame:
     cleaned, constraints, reset = parse_constraints(asked)
     text = " ".join(cleaned.split())
     asking = _without_periods(text)  # what it asks, its period phrases read apart
-    subjects = _own_margin(text, _own_metrics(text))
+    rated = _cues("rating_asked").found(text)
+    # "how do the agencies rate the debt?": the debt is what is rated, not a figure asked
+    subjects = () if rated else _own_margin(text, _own_metrics(text))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -254,11 +269,12 @@ def read_question(question: str) -> QuestionFrame:
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
     line_items = tuple(named_groups(text))
-    ranking = _ranking(text)
-    kind = _answer_kind(asking, subjects, bool(subjects or named_items(text))
-                        or _cues("per_unit").found(text),
-                        at_a_date=_cues("closing_year_lead").found(text)
-                        or _cues("period_phrase").found(text))
+    ranking = _ranking(_in_filing_words(text))  # "each quarter" ranks passages by "quarterly"
+    kind = _answer_kind(_in_filing_words(asking), subjects, bool(
+        (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
+        or _dated_thing(text),
+        at_a_date=_cues("closing_year_lead").found(text)
+        or _cues("period_phrase").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
     return QuestionFrame(
@@ -339,6 +355,10 @@ def read_question(question: str) -> QuestionFrame:
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
         remaining=_cues("remaining_asked").found(text),
+        capacity=_cues("capacity_asked").found(text) and not _cues("remaining_asked").found(text),
+        rated=rated,
+        transaction=_cues("transaction_asked").found(text),
+        said_as=_said_as(text),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),
@@ -410,6 +430,33 @@ def _ranking(text: str) -> QuestionTerms:
     asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
     return replace(asked, terms=tuple(t for t in asked.terms if t not in asking) or asked.terms,
                    when=asked.when | frozenset(t for t in asked.terms if t in said))
+
+
+def _in_filing_words(text: str) -> str:
+    """The question with a deal team's phrases put in a filing's words (`asked_as:` of every
+    language): "How much does it pay per share each quarter?" reads "… per share quarterly?",
+    "How do the rating agencies rate the debt?" "How do the credit ratings the debt?"."""
+    for words, said in _V.asked_as():
+        text = said.pattern.sub(lambda _, w=words: w, text)
+    return text
+
+
+def _said_as(text: str) -> tuple[str, ...]:
+    """The stems of a filing's words for the phrases the question says its own way."""
+    return _unique(t for words, said in _V.asked_as() if said.found(text)
+                   for t in content_terms(words))
+
+
+def _dated_thing(text: str) -> bool:
+    """The thing asked is dated by a period written right before its words ("What were Lyft's
+    Q4 2021 active riders?", "its 2025 net sales"): a figure of that period is asked, not the
+    things of a kind listed."""
+    for _, _, end in find_periods(text, bare_years=True):
+        following = letter_words(text[end:end + 40])
+        if following and text[end:end + 1].isspace() and following[0].lower() not in _STOP \
+                and text[end:].lstrip()[:1].isalpha():
+            return True
+    return False
 
 
 def _named_as(text: str) -> tuple[tuple[str, str], ...]:
@@ -814,6 +861,11 @@ def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
         before = {s for s, _, _ in find_line_items(text[:m.start()])}
         after = {s for s, _, _ in find_line_items(text[m.end():])}
         if subjects[0] in after and subjects[0] not in before:
+            return True
+    for m in _cues("effect_of_cause").finditer(text):
+        # "the operating income impact of extending …": the line item right before the noun
+        if any(s == subjects[0] and not text[end:m.start()].strip()
+               for s, _, end in find_line_items(text[:m.start()])):
             return True
     return False
 

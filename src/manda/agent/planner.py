@@ -129,7 +129,7 @@ class OfflineComposer:
         if (metric := frame.derived) is not None:  # its statement lines too
             lines = [*metric.plus, *metric.minus, *([metric.over] if metric.over else [])]
             calls.append(_call(10, "query_knowledge_base", k=8, query=" ".join(
-                [ask.period or "", *(LINE_ITEMS[i][0] for i in lines)]).strip()))
+                [ask.period or "", *(LINE_ITEMS.get(i, (i,))[0] for i in lines)]).strip()))
         if frame.segments and (frame.answer_kind == "ranking" or frame.growth or frame.change
                                or frame.derived is not None or frame.share_of):
             # "which segment grew fastest": every segment's figures, where the question's own

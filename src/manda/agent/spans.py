@@ -147,6 +147,7 @@ _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "d
 _SPENT_AS_MEANS = vocabulary().cues("spent_as_means")  # "how much cash did it spend on"
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
+_LIMIT = vocabulary().cues("limit_stated")  # "authorized … up to $10.0 billion", "committed"
 _COUNT_ROW = vocabulary().cues("count_row")  # "Number of stores", "Ending store count"
 
 
@@ -834,7 +835,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     asked_statements = _asked_statements(frame)
     # a balance asked of a statement line, the cash flow not asked: that statement's row of
     # the line states its change over the year, never the balance
-    balance_asked = StatementKind.BALANCE in asked_statements and \
+    # or a balance asked at one end of a period ("the commercial paper balance at the end of
+    # fiscal 2025": "Repayments of commercial paper" in the cash flow is no balance)
+    balance_asked = (StatementKind.BALANCE in asked_statements or opening_asked or
+                     balance_side(frame.text, row=True) == "closing") and \
         StatementKind.CASH_FLOW not in asked_statements
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
@@ -974,6 +978,18 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
                 _REMAINDER.search(span.text):
             score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"
+        if frame.capacity and span.row is None and any(
+                a.currency for a in find_amounts(span.text)):
+            # the programme's size asked: "authorized a program to repurchase up to $10.0
+            # billion" answers, "we have $6.1 billion remaining under the program" does not
+            if _LIMIT.search(span.text):
+                score += KIND_FIT
+            elif _REMAINDER.search(span.text):
+                score -= KIND_FIT
+        if frame.said_as and not any(term_in(t, stems) for t in frame.said_as):
+            # "each quarter" asked: a span that never says quarterly (a fiscal year's row of
+            # dividends per share) states another period's figure
+            score -= PERIOD_MISS
         if span.row is None and states_forecast(span.text):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
@@ -988,8 +1004,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             side = balance_side(where, row=span.row is not None)
             if side == ("closing" if opening_asked else "opening"):
                 score -= SIDE_MISS  # the balance at the other end of the period
-            elif side is None and balance_asked and _a_change_row(span):
-                score -= SIDE_MISS  # "Inventories (3,002)" in the cash flow: its change
+            elif side is None and balance_asked and (_a_change_row(span) or (
+                    span.row is not None and a_movement(span.row.label))):
+                # "Inventories (3,002)" in the cash flow: its change; "Repayments of
+                # commercial paper": a movement of the balance, not the balance
+                score -= SIDE_MISS
         # a row names the line item asked: by the vocabulary's wordings, or (an item it does not
         # know) by half the question's words ("Total liabilities"; not "Total operating
         # expenses" for the interest expense's sensitivity to rates)
@@ -1197,10 +1216,21 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
             fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
+        months = _months({p for p, _, _ in find_periods(span.text)})
+        if months and _months(exact):
+            # a month asked ("in October 2025"): a sentence of that month states it, one dated
+            # in other months only ("In March 2025, we entered into …") another event
+            fit += PERIOD_FIT if months & exact else -PERIOD_MISS
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def _months(periods: set[str]) -> set[str]:
+    """The months among periods, as a month period is written ("Oct 2025")."""
+    return {p for p in periods if len(p) == 8 and p[:3] in calendar.month_abbr[1:]
+            and p[3] == " " and p[4:].isdigit()}
 
 
 def _month_of(day: date) -> str:

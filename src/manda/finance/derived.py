@@ -125,15 +125,22 @@ def named_formula(question: str, less: Iterable[str]) -> Derived | None:
 
 def named_ratio(question: str, over: Cues) -> Derived | None:
     """A ratio the question names in its own words, "revenue as a percentage of gross bookings"
-    (`over` the words between its two statement lines): the first line over the second, as a
-    percentage. None when either side names no statement line."""
+    (`over` the words between its two lines): the first line over the second, as a percentage.
+    The second is a statement line; the first is one, else any line item the question names
+    before the words ("R&D", "SG&A", "fulfillment costs": `_item_named`). None when the second
+    names no statement line or nothing stands before the words."""
     low = " ".join(question.lower().split())
     for m in over.pattern.finditer(low):
-        left = _line_named(low[:m.start()].rstrip(), end=True)
         right = _line_named(low[m.end():].lstrip(), end=False)
-        if left is not None and right is not None and left[0] != right[0]:
-            return Derived(f"{left[1]} {m.group(0)} {right[1]}", (), (left[0],), over=right[0],
-                           unit="percent")
+        if right is None:
+            continue
+        before = low[:m.start()].rstrip()
+        left = _line_named(before, end=True) or _item_named(before)
+        if left is not None and left[0] != right[0]:
+            name = f"{left[1]} {m.group(0)} {right[1]}"
+            at = low.find(name)  # named as the question writes it ("SG&A", not "sg&a")
+            said = " ".join(question.split())[at:at + len(name)] if at >= 0 else name
+            return Derived(said, (), (left[0],), over=right[0], unit="percent")
     return None
 
 
@@ -154,10 +161,67 @@ def _line_named(text: str, *, end: bool) -> tuple[str, str] | None:
 def line_item_of(label: str, item: str) -> int:
     """How specifically a row label states `item`: the length of the phrase it starts with
     (0 when it does not). "Total net sales" states revenue more specifically than "Net sales";
-    "Operating income/(loss)" states operating income."""
+    "Operating income/(loss)" states operating income. An item no statement line lists (the
+    first line of a ratio the question names, `_item_named`) is read by `_names_item`."""
     text = " ".join(re.sub(r"\(\w\)|[\u00ae\u2122*]", "", label).lower().split())
+    if item not in LINE_ITEMS:
+        return _names_item(text, item)
     best = 0
     for phrase in LINE_ITEMS.get(item, ()):
         if text == phrase or text.startswith((phrase + " ", phrase + ",", phrase + "/")):
             best = max(best, len(phrase))
     return best
+
+
+def _item_named(text: str) -> tuple[str, str] | None:
+    """The line item a question's words end with, where no statement line does ("what was the
+    company's R&D", "SG&A", "fulfillment costs"): the words back to the first word of the
+    question's form or a possessive ("Lyft's"), keyed by the metric they name where they name
+    one ("research and development"), else by the words themselves. None when no word is
+    left."""
+    from manda.finance.vocabulary import find_line_items
+
+    form = _form_words() - {"and"}  # "sales and marketing" is one line item
+    words: list[str] = []
+    for word in reversed(text.split()):
+        if word in form or word.endswith(("'s", "’s", "'")):
+            break
+        words.insert(0, word)
+    phrase = " ".join(words).strip(" ,;:?")
+    if not phrase:
+        return None
+    found = find_line_items(phrase)
+    if not found:
+        return phrase, phrase
+    key, start, end = found[-1]
+    return key, phrase[start:end]
+
+
+@cache
+def _form_words() -> frozenset[str]:
+    words = vocabulary()
+    return frozenset(words.words("question_words") | words.words("stop_words"))
+
+
+def _names_item(label: str, item: str) -> int:
+    """How specifically a row label (lower case) states a line item no statement line lists:
+    the length of its wording the label starts with, a metric's ("Research and development")
+    or one of the item's group ("Selling, general and administrative" for "SG&A"); else the
+    label's length where each of its words is one of the item's ("Fulfillment" of "fulfillment
+    costs"). 0 when it does not state it."""
+    from manda.finance.equivalents import group_patterns
+    from manda.finance.vocabulary import find_line_items
+
+    found = find_line_items(label)
+    if found and found[0][1] == 0 and found[0][0] == item:
+        return found[0][2]
+    group = group_patterns(item)
+    if any(p.fullmatch(item) for p in group):  # the item's own group, not one a word of it is
+        for pattern in group:                  # ("sales" of "sales and marketing")
+            if (m := pattern.match(label)) is not None:
+                return m.end()
+    own = [w for w in re.findall(r"[^\W\d_][\w&'-]*", label) if len(w) > 2]
+    said = [w for w in re.findall(r"[^\W\d_][\w&'-]*", item) if len(w) > 2]
+    if own and all(any(w[:5] == s[:5] for s in said) for w in own):
+        return len(label)
+    return 0

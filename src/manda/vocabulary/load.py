@@ -132,6 +132,11 @@ class Vocabulary:
         return next((lang.number_words[word] for lang in self.languages.values()
                      if word in lang.number_words), None)
 
+    def asked_as(self) -> tuple[tuple[str, Cues], ...]:
+        """A deal team's phrases read in a filing's words (`asked_as:` of every language): the
+        filing's words, and the cues of how a question says them."""
+        return _asked_as(self)
+
     def month(self, word: str) -> int | None:
         """The month a word names, in any language ("Sept", "März", "juillet")."""
         return _month_words(self).get(word.strip(".").lower())
@@ -245,6 +250,13 @@ def _cue_set(vocabulary: Vocabulary, name: str) -> Cues:
 
 
 @cache
+def _asked_as(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
+    return tuple((words, cues(phrases).accents_optional())
+                 for lang in vocabulary.languages.values()
+                 for words, phrases in lang.asked_as.items())
+
+
+@cache
 def _statement_lines(vocabulary: Vocabulary) -> dict[str, tuple[str, ...]]:
     return {key: tuple(dict.fromkeys(
                 row.lower() for lang in vocabulary.languages.values()
@@ -347,7 +359,8 @@ def _phrases(lang: LanguageFile) -> Iterator[str]:
     """Every cue phrase of a language file (not its labels, queries or number words)."""
     for words in lang.topics.values():
         yield from (*words.asked, *words.terms, *words.stated, *words.prefer)
-    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates, lang.event_kinds):
+    for group in (lang.line_items, lang.cues, lang.events, lang.key_dates, lang.event_kinds,
+                  lang.asked_as):
         for phrases in group.values():
             yield from phrases
     for statement in lang.statements.values():

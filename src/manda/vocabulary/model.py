@@ -352,6 +352,9 @@ class LanguageFile(_File):
     # words one another's in a question and a passage, none a topic of its own ("held" of
     # "hold", "role" for "job"), by the word they are read as
     word_forms: dict[str, tuple[str, ...]] = {}
+    # a deal team's phrases read in a filing's words ("each quarter" is quarterly), by the
+    # filing's words: cue phrases a question says, the key what a passage says for them
+    asked_as: dict[str, tuple[str, ...]] = {}
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
     plural_endings: tuple[str, ...] = ()

@@ -158,6 +158,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
                 if sentence:
                     notes.append(f"- {r.period} {in_text(label)}: {sentence}")
         missing = [p for p, r in zip(periods, readings, strict=True) if r is None]
+        if missing and len(found) == 1 and _CHANGE_BY.found(found[0].primary.excerpt or ""):
+            # "We ended 2023 with $29.09 billion …, an increase of $6.91 billion from the end
+            # of 2022": the one period read states its change from the other, which the table
+            # leaves blank; the sentence leads, quoted
+            lead = lead or _stated_change(found[0].primary, ask, evidence)
         if missing:
             notes.append(f"- {label} is not stated for {', '.join(missing)} in the room.")
     if not rests:
@@ -173,6 +178,16 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _stated_change(finding: Finding, ask: Ask, evidence: Evidence) -> str:
+    """The finding's sentence, quoted and cited, where it states the change from the period the
+    room states no figure of."""
+    doc = evidence.documents.get(finding.document_id)
+    return vocabulary().answer("span_states", ask.language,
+                               document=doc.filename if doc else finding.document_id,
+                               text=" ".join((finding.excerpt or "").split()),
+                               cite=cite_findings([finding], evidence))
 
 
 def _row_of(finding: Finding) -> tuple[str | None, str]:
@@ -221,6 +236,8 @@ def _moved(variance: str) -> str:
     return f"{absolute}, {pct.rstrip(')')}" if pct else absolute
 
 
+# "an increase of $6.91 billion from the end of 2022"
+_CHANGE_BY = vocabulary().cues("change_from_period")
 _COMPARING = vocabulary().cues("intent_comparison") | vocabulary().cues("intent_comparison_weak")
 
 

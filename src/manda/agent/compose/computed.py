@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
-from manda.agent.compose.leads import fiscal_year, when
+from manda.agent.compose.leads import a_change_column, fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -74,7 +74,11 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
     if not _plausible(metric, figures):
         return None
-    text = _working(metric, figures, evidence, ask.language, rows)
+    stated = _stated_ratio(metric, figures, rows)
+    note = None if stated is None else vocabulary().answer(
+        "computed_note_stated", ask.language, figure=stated[1].shown(),
+        cite=cite([stated[0].source]))
+    text = _working(metric, figures, evidence, ask.language, rows, note=note)
     if metric.unit == "currency" and not any(s.scale is not None and s.scale.line
                                              for s, _ in figures.values()) and not any(
             abs(f.value or 0.0) >= 1e6 for _, f in figures.values()):
@@ -105,8 +109,30 @@ def _figure(span: Span, year: int) -> Figure | None:
                  and fiscal_year(f.column) == year), None)
 
 
+def _stated_ratio(metric: Derived, figures: dict[str, tuple[Span, Figure]],
+                  rows: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """The ratio a question names in its own words as a table of its document states it: the
+    first line's row in percent ("Sales and marketing | 2021: 27 %" of a table of each line as
+    a percentage of revenue) for the year computed. None for a metric of `DERIVED`, or where no
+    row states it."""
+    if metric.asked or metric.over is None or metric.unit != "percent":
+        return None
+    span, figure = figures[metric.plus[0]]
+    year = fiscal_year(figure.column)
+    for other in rows:
+        if other.row is None or other.source.document_id != span.source.document_id or \
+                not line_item_of(other.row.label, metric.plus[0]):
+            continue
+        stated = next((f for f in other.figures() if f.unit == "%" and not f.none
+                       and not a_change_column(f.column) and fiscal_year(f.column) == year), None)
+        if stated is not None and year is not None:
+            return other, stated
+    return None
+
+
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
-             evidence: Evidence, language: str = "en", rows: Sequence[Span] = ()) -> str:
+             evidence: Evidence, language: str = "en", rows: Sequence[Span] = (),
+             note: str | None = None) -> str:
     words = vocabulary()
 
     def where(item: str) -> str:
@@ -116,14 +142,14 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         return cite(row_sources(span, (figure,), rows, evidence, limit=2) if rows and
                     span.row is not None else [span.source])
 
-    computed = words.answer("computed_note", language)
+    computed = note or words.answer("computed_note", language)
     name = words.computed_name(metric.name, language)
     value = (figures[metric.plus[0]][1].value or 0.0) + sum(abs(figures[i][1].value or 0.0)
                                          for i in metric.plus[1:])
     value -= sum(abs(figures[i][1].value or 0.0) for i in metric.minus)
     lead_span, lead_fig = figures[metric.plus[0]]
     period = when(lead_span, lead_fig, evidence, language)
-    parts = [f"{_line(i, language)} "
+    parts = [f"{_input_name(i, figures, language)} "
              f"{lead_fig.shown() if i == metric.plus[0] else _shown(figures[i][1])}"
              f" {where(i)}" for i in [*metric.plus, *metric.minus]]
     signs = " + ".join(parts[:len(metric.plus)])
@@ -181,6 +207,16 @@ def _line(key: str, language: str) -> str:
     return vocabulary().line_name(key, language)
 
 
+def _input_name(item: str, figures: dict[str, tuple[Span, Figure]], language: str) -> str:
+    """An input's name: its statement line's, or for a line item no statement line lists (the
+    first line of a ratio the question names) the row read for it ("Selling, general and
+    administrative" for "SG&A")."""
+    span = figures[item][0]
+    if item not in ITEM_LABELS and span.row is not None:
+        return span.row.label.strip().rstrip(":")
+    return _line(item, language)
+
+
 def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
@@ -200,7 +236,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     terms = " + ".join(written(i) for i in metric.plus)
     if metric.minus:
         terms += " − " + " − ".join(written(i) for i in metric.minus)
-    names = " + ".join(_line(i, language) for i in metric.plus)
+    names = " + ".join(_input_name(i, figures, language) for i in metric.plus)
     if metric.minus:
         names += " − " + " − ".join(_line(i, language) for i in metric.minus)
     if metric.over:
@@ -261,16 +297,16 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
             continue
         for part in rows:
             if (part.source.document_id, part.source.location) != (
-                    total.source.document_id, total.source.location) or part.row is None or \
-                    line_item_of(
-                    part.row.label, subject):
+                    total.source.document_id, total.source.location) or part.row is None:
                 continue
             label = stems_of(part.row.label)
             if named:
+                # the line item named, even where its label begins with the total's word
+                # ("Sales and marketing" of a share of sales)
                 if canonical_subject(part.row.label) not in named:
                     continue
-            elif not any(term_in(t, label) for t in part_terms) or not _part_of(part, total,
-                                                                                  rows):
+            elif line_item_of(part.row.label, subject) or not any(
+                    term_in(t, label) for t in part_terms) or not _part_of(part, total, rows):
                 continue
             years = _years(part) & _years(total)
             year = max(asked & years) if asked & years else (

@@ -52,6 +52,8 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         return no_data(ask, evidence, why=why, category=category)
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
+    elif (first := _first_asked(ask, parts)) is not None:
+        ranked = [first, *(s for s in ranked if s.text != first.text)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
     if ask.frame.counted and lead and not any(fits_kind(s, ask.frame) for s in lead):
@@ -80,6 +82,19 @@ def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) 
         lead = [*lead[:at], best, *lead[at:]][:max(limit, len(parts))]
         at += 1
     return lead
+
+
+def _first_asked(ask: Ask, parts: list[list[Span]]) -> Span | None:
+    """A question that asks two things ("What was net interest expense in 2025, and why did it
+    increase?"): the best span of what it asks first leads, where one answers it closely and
+    in the kind that part asks, whatever answers the whole question best (the reason)."""
+    if len(parts) < 2 or not parts[0]:
+        return None
+    frame, best = ask.frame.asked_parts()[0], parts[0][0]
+    if best.words < NOT_FOUND_BELOW or not (frame.answer_kind in (None, "list")
+                                            or fits_kind(best, frame)):
+        return None
+    return best
 
 
 def span_confidence(ranked: list[Span]) -> float:

@@ -43,7 +43,7 @@ from manda.agent.compose.stated import of_another_period
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.relevance import NOT_FOUND_BELOW
+from manda.agent.relevance import NOT_FOUND_BELOW, content_terms
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -157,7 +157,13 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     metric = ask.frame.derived
     if metric is None:
         return None
-    if (segment := segment_figures.asked(ask, evidence)) is not None:
+    segment = segment_figures.asked(ask, evidence)
+    if segment is not None and set(content_terms(segment)) <= set(
+            content_terms(" ".join(metric.plus))):
+        # "fulfillment costs as a percentage of net sales": a block headed by the line item's
+        # own name ("Fulfillment") is no segment the question names
+        segment = None
+    if segment is not None:
         # a segment's metric ("AWS's operating margin"): stated for that segment, else
         # computed from its own rows, never the company's
         ranked = rank_spans(ask.frame, evidence)
@@ -168,8 +174,11 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
     if (unread := segment_figures.unread(ask, evidence)) is not None:
         return unread  # a segment named whose rows were not read: never the company's figure
     subject = canonical_subject(metric.name)
-    if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus)}:
-        subject = None  # "net loss margin" names the net loss it is computed from, not itself
+    if subject in {canonical_subject(line) for line in (*metric.plus, *metric.minus,
+                                                         *([metric.over] if metric.over else []))}:
+        # "net loss margin" names the net loss it is computed from, not itself; "SG&A as a
+        # percentage of sales" names the sales it is over
+        subject = None
     if subject is not None and any(f.value is not None for f in findings_for(
             evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it

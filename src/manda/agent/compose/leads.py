@@ -306,7 +306,10 @@ def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
     asked does not lead it. `listing=False`: a draft of any shape, led only when its first line
     is a heading."""
     listed = listing and ask.frame.answer_kind in LISTED_KINDS
-    if not listed and not (opens_with_heading(draft.text) and not asks_overview(ask)):
+    # a transaction asked ("what facility did it enter into in October 2025?") is one thing
+    # too: a listing of the line item's balances is led by the span that states it
+    if not listed and not (opens_with_heading(draft.text) and not asks_overview(ask)) and not (
+            listing and ask.frame.transaction):
         return draft
     ranked = [s for s in rank_spans(ask.frame, evidence) if not names_a_table(s)]
     # a heading says nothing, so a span close to the bar (as the closest passage would lead a

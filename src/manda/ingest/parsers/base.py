@@ -408,7 +408,8 @@ _HEADER_CELL = re.compile(
     r"[A-Z][a-z]{2,8}\.? \d{1,2}, ?(?:19|20)\d\d"  # September 27, 2025
     r"|(?:FY ?)?(?:19|20)\d\d(?:/(?:19|20)\d\d)?(?:\([a-z]\))?"  # 2025, FY2025, 2025/2024, 2023(a)
     r"|Change|\$|%")
-_VALUE = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]$")
+# a value, or a dash for none ("—", "—%": a change column's nil)
+_VALUE = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]%?$")
 
 
 def _statement_header(line: str) -> tuple[str, list[str]] | None:
@@ -489,9 +490,17 @@ def _statement_row(line: str, width: int) -> tuple[str, list[str]] | None:
         else:
             values.append(token)
     label = " ".join(tokens[:i])
+    if len(values) == width + 1 and _footnote_marker(values[0]):
+        # "iPhone (1) $200,583 (2)% …": the label's footnote marker, not a value
+        values = values[1:]
     if len(values) != width or not re.search(r"[A-Za-z]", label) or "$" in values:
         return None
     return label, values
+
+
+def _footnote_marker(token: str) -> bool:
+    """A footnote's number in brackets after a row's label ("(1)", "(12)")."""
+    return 3 <= len(token) <= 4 and token[0] == "(" and token[-1] == ")" and token[1:-1].isdigit()
 
 
 def spaced_statement_rows(text: str) -> str:
