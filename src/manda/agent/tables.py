@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from manda.agent.unusual import body
 from manda.finance.figures import joined_signs, lone_cell
-from manda.text import YEAR
+from manda.text import YEAR, without_asides
 from manda.vocabulary import vocabulary
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -208,45 +208,72 @@ def _cut(line: str) -> _Cut | None:
 def _staggered(cut: _Cut | None) -> bool:
     """A line of a staggered table: a row's figures, then the next row's label in capitals."""
     return cut is not None and not cut.lead and cut.counted >= 2 and bool(cut.trail) and \
-        cut.trail[0][:1].isupper()
+        cut.trail[0][:1].isupper() and not any(YEAR.fullmatch(f) for f in cut.figures)
 
 
-def _columns(line: str) -> list[str]:
+def _columns(line: str, labelled: bool = False) -> list[str]:
     """The column headings a header line names by year: "2020 2021 2020 to 2021 %" is
-    ["2020", "2021", "change"]; "Q1 2021 Q2 2021" is ["Q1 2021", "Q2 2021"]."""
+    ["2020", "2021", "change"]; "Q1 2021 Q2 2021" is ["Q1 2021", "Q2 2021"]. A line with any
+    other word before its last year names none ("Year ended December 31, 2021"), nor one with
+    words after it, but a unit in brackets or a change column's title ("(in thousands)",
+    "Change"); the line that ends with the first row's label (`labelled`) may end in words."""
     out: list[str] = []
     tokens = line.split()
-    for i, token in enumerate(tokens):
-        if not YEAR.fullmatch(token.strip(",")):
-            continue
-        if i and tokens[i - 1].lower() in _RANGE_WORDS:
-            if out:
+    years = [i for i, t in enumerate(tokens) if YEAR.fullmatch(t.strip(","))]
+    if not years:
+        return []
+    after = " ".join(tokens[years[-1] + 1:])
+    if not labelled and without_asides(after).strip(" %") and not _CHANGE_HEADER.found(after):
+        return []
+    for i, token in enumerate(tokens[:years[-1] + 1]):
+        if i in years:
+            if i and tokens[i - 1].lower() in _RANGE_WORDS:
+                if not out:
+                    return []
                 out[-1] = "change"  # "2020 to 2021": the change between two years
-            continue
-        lead = tokens[i - 1] if i and len(tokens[i - 1]) <= 3 and tokens[i - 1][:1].isupper() \
-            and not YEAR.fullmatch(tokens[i - 1]) else ""
-        out.append(f"{lead} {token.strip(',')}".strip())
+                continue
+            lead = tokens[i - 1] if i and i - 1 not in years and _column_lead(tokens[i - 1]) \
+                else ""
+            out.append(f"{lead} {token.strip(',')}".strip())
+        elif not (token.lower() in _RANGE_WORDS or token == "%" or _column_lead(token)
+                  or _CHANGE_HEADER.found(token)):
+            return []
     return out
 
 
+def _column_lead(token: str) -> bool:
+    """A period's short name before its year: "Q1", "H2", "FY"."""
+    return len(token) <= 3 and token[:1].isupper() and not any(c in token for c in ",.;:")
+
+
 def _header(lines: list[str], top: int, wanted: int) -> list[str] | None:
-    """The `wanted` column headings of a staggered block, from the header lines above line
-    `top` (nearest last); change columns numbered as ingestion numbers them ("change 2")."""
+    """The `wanted` column headings of a staggered block, from the header lines right above
+    it, `top` the nearest (a line of a change column's title between them is passed over);
+    change columns numbered as ingestion numbers them ("change 2"). None where they are fewer
+    than the row's figures or name one column twice."""
     found: list[list[str]] = []
-    for line in reversed(lines[max(0, top - _HEADER_REACH):top + 1]):
+    for k in range(top, max(-1, top - _HEADER_REACH), -1):
+        line = lines[k].strip()
         if "|" in line:
             break
-        if (named := _columns(line)):
+        named = _columns(line, labelled=k == top)
+        if named:
             found.insert(0, named)
+        elif found and not (_CHANGE_HEADER.found(line) and len(line.split()) <= 3) and not \
+                (without_asides(line).strip() == "" and line):
+            break
     columns = [c for named in found for c in named]
-    if len([c for c in columns if c != "change"]) < 1 or len(columns) < wanted:
+    if not any(c != "change" for c in columns) or len(columns) < wanted:
         return None
-    columns = columns[len(columns) - wanted:] if wanted else columns
+    # the first ones: a year after them opens the first row's label ("2019 2025 Notes")
+    columns = columns[:wanted]
     seen = 0
     for i, c in enumerate(columns):
         if c == "change":
             seen += 1
             columns[i] = "change" if seen == 1 else f"change {seen}"
+    if len(set(columns)) < len(columns):
+        return None
     return columns
 
 
