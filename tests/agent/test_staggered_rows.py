@@ -107,3 +107,28 @@ def test_a_staggered_row_leads_the_answer_at_its_caption_scale() -> None:
     loss = evidence_answer(_ask("What was the loss attributable to Northwind in 2024?"),
                            evidence)
     assert "$95.0 million in 2024" in loss.text.splitlines()[0]
+
+
+def test_a_block_without_a_header_of_years_right_above_it_is_left_as_written() -> None:
+    # the years of a caption and of a row's name are no columns
+    captioned = [
+        "Maturities as of Year ended December 31, 2024",
+        "Term loans",
+        "1,250 3,400 Revolving facility",
+        "2,000 1,500 Senior notes",
+        "4,750 4,750",
+    ]
+    assert unstaggered(captioned) == captioned
+    twice = ["2024", "2024 Units sold", "310 295 Units returned", "12 9 Units scrapped", "4 3"]
+    assert unstaggered(twice) == twice  # a header naming one column twice names none
+
+
+def test_a_year_after_the_columns_opens_the_first_label() -> None:
+    rows = _rows("\n".join([
+        "(in thousands)", "2025", "2024 2023 2031 Notes",
+        "8,100 8,100 — Restricted stock units",
+        "4,200 3,900 2,750 Stock options",
+        "610 705 880",
+    ]))
+    assert rows["Notes"] == {"2025": "8,100", "2024": "8,100", "2023": "—"}
+    assert rows["Stock options"] == {"2025": "610", "2024": "705", "2023": "880"}
