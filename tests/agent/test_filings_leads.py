@@ -240,3 +240,18 @@ def test_a_line_items_word_used_as_a_verb_is_no_subject_of_the_sentence() -> Non
     top = rank_spans(_ask("What percentage of sales do the company's stores fulfil?").frame,
                      evidence)[0]
     assert "97 percent" in top.text, top.text
+
+
+def test_a_cause_that_is_the_change_asked_does_not_lead() -> None:
+    # the segment's sentence names the line item asked as its cause and points elsewhere; the
+    # sentence that states why leads
+    evidence = _evidence(
+        "Gross margin for total trucking & brokerage segment decreased from 29.4% to 21.7% in "
+        "the year ended December 31, 2025 as compared to the year ended December 31, 2024, "
+        "primarily due to the trucking gross margin decrease discussed above.",
+        "Gross margin for total trucking decreased from 31.0% to 22.5% in the year ended "
+        "December 31, 2025 as compared to the year ended December 31, 2024. The decrease was "
+        "primarily due to lower fuel surcharges billed to shippers, as discussed above.")
+    for question in ("What caused the trucking gross margin to decline in 2025?",
+                     "Reason for the lower trucking gross margin in 2025?"):
+        assert "fuel surcharges" in rank_spans(_ask(question).frame, evidence)[0].text, question

@@ -842,6 +842,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        circular = False
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
         for own, patterns in said_otherwise:
@@ -864,6 +865,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
         else:
             own = _named_by_document(span, core) if matched else set()
+            circular = cause_asked and _cause_is_asked(
+                span.text, [t for t in core if t not in when], _named_by_document(span, core))
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
@@ -948,6 +951,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        if circular:
+            # "Segment gross margin decreased primarily due to the automotive gross margin
+            # decrease discussed above" gives, as its cause, the very change asked: it points
+            # to where the cause is stated, and that sentence answers
+            score -= SUBJECT_MISS
         if span.row is None and cause_asked and frame.subjects and not frame.derived and \
                 not _speaks_of(span.text, frame.subjects):
             # "What drove the decline in comparable sales?": a cause stated of the SG&A rate, or
@@ -1091,6 +1099,19 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
     interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
+
+
+def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
+    """The cause a sentence gives is the change asked itself ("… primarily due to the automotive
+    gross margin decrease discussed above", asked why the automotive gross margin declined):
+    every word the question asks of, its change too, stands after the causal connective (the
+    company's name aside, `own`: its filing speaks of it without naming it)."""
+    cause = cause_after(text)
+    asked = [t for t in core if t not in own]
+    if cause is None or len(asked) < 2:
+        return False
+    said = stems_of(text[cause.end():])
+    return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
 
 
 def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
