@@ -40,6 +40,7 @@ from manda.agent.relevance import (
     PERIOD_FORMS,
     content_terms,
     names_topic,
+    one_word,
     says_change,
     stems_of,
     term_in,
@@ -77,7 +78,7 @@ from manda.vocabulary import vocabulary
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
            "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
            "label_periods",
-           "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
+           "lists_things", "named_after", "names_a_table", "question_verb", "rank_spans", "statement_row",
            "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
@@ -815,6 +816,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
+    acted = question_verb(frame) if listing else None  # "acquire" of "which … did it acquire"
     # the things asked that a filing records at an amount ("charges", "impairments")
     booked = stems_of(" ".join(m.group(0) for m in _RECORDED.finditer(frame.text)))
     recorded = frozenset(t for t in _thing_asked(frame.text, asked.terms) & set(core)
@@ -887,6 +889,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                     matched & set(core)) - listing - when:
                 # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
                 # models without the word, as a count of associates says no "employees"
+                matched |= listing
+            elif listing and acted is not None and acted in matched and named_after(
+                    span.text, acted, {w.lower() for w in letter_words(span.source.document)}):
+                # "Which businesses did it acquire?": "we completed the acquisition of the
+                # remaining interest in Cornershop" names one, though no "business" is said
                 matched |= listing
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
@@ -1474,6 +1481,36 @@ def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
     if not head:
         return frozenset()
     return frozenset(t for t in terms if term_in(t, _stems_of_word(head[-1].lower())))
+
+
+_NAME_INSIDE = vocabulary().words("list_joiners") | {"of", "&"}  # "Bank of Leith"
+_NAME_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
+_NAME_REACH = 90  # characters after the verb a name may stand
+
+
+def named_after(text: str, verb: str, own: set[str]) -> str | None:
+    """The first name after the first word of the question's verb, in any of its forms ("the
+    acquisition of Halden Group, …" for "acquire", "bought Ostra" for "buy"): capitalised words,
+    not a month nor the company's own name (`own`, lower-cased)."""
+    at = next((m for m in _WORD.finditer(text)
+               if one_word(verb, _stems_of_word(m.group(0).lower()))), None)
+    if at is None:
+        return None
+    tail = text[at.end():at.end() + _NAME_REACH]
+    tail = tail[:min((i for c in _NAME_ENDS if (i := tail.find(c)) >= 0), default=len(tail))]
+    name: list[str] = []
+    for word in tail.split():
+        if word[:1].isupper() or (name and word.lower() in _NAME_INSIDE):
+            name.append(word)
+        elif name:
+            break
+    while name and name[-1].lower() in _NAME_INSIDE:
+        name.pop()
+    words = [w.lower() for w in name]
+    if not words or words[0] in _MONTH_NAMES or set(words) <= own | {"the"} or \
+            not content_terms(" ".join(name)):
+        return None
+    return " ".join(name)
 
 
 def question_verb(frame: QuestionFrame) -> str | None:
