@@ -255,3 +255,15 @@ def test_a_cause_that_is_the_change_asked_does_not_lead() -> None:
     for question in ("What caused the trucking gross margin to decline in 2025?",
                      "Reason for the lower trucking gross margin in 2025?"):
         assert "fuel surcharges" in rank_spans(_ask(question).frame, evidence)[0].text, question
+
+
+def test_a_pledge_asked_is_the_commitment_the_filing_states() -> None:
+    # "pledged" is a word form of "committed": the commitment leads, not a sentence on the topic
+    evidence = _evidence(
+        "Zero-emission vehicles on our network completed about 12% of all rides in 2025, and "
+        "riders can request zero-emission vehicles in most cities.",
+        "We have made the commitment to reach zero-emission vehicles on our network by the end "
+        "of 2035.")
+    draft = evidence_answer(_ask("What has the company pledged on zero-emission vehicles?"),
+                            evidence)
+    assert "2035" in draft.text.splitlines()[0], draft.text

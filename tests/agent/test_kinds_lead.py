@@ -16,6 +16,7 @@ from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.kinds import states_means, states_reason
+from manda.agent.spans import named_after
 from manda.models import Document, DocumentStatus
 
 DOC = Document(id="d1", deal_id="d", filename="Calder_Mills_Annual_Report.pdf", content_hash="h",
@@ -180,6 +181,33 @@ def test_a_which_list_collects_the_things_named_in_each_sentence_of_the_period()
     first = answer.splitlines()[0]
     assert "Ostra Foods" in first and "Brae Dairies" in first, answer
     assert "Lomond" not in first and "(source: " in first, answer  # 2021 is not the year asked
+
+
+def test_a_thing_acquired_is_named_though_its_sentence_never_says_business() -> None:
+    evidence = _evidence(
+        "On 9 October 2023, we completed the acquisition of Brae Dairies, allowing us to expand "
+        "our chilled business in Scotland.",
+        "On 12 November 2023, we completed the acquisition of Ostra Foods in an all-cash "
+        "transaction, growing our soups business.",
+        "In August 2023, we completed the acquisition of the remaining 45% ownership interest in "
+        "Lomond Bakeries in an all-stock transaction.",
+        "We may acquire complementary businesses, which could disrupt our business.",
+        "The process of integrating an acquired business is subject to various risks.")
+    asked = Ask.of(read_question("Which businesses did the company acquire in 2023?"))
+    answer = evidence_answer(asked, evidence).text
+    first = answer.splitlines()[0]
+    assert all(name in first for name in ("Brae Dairies", "Ostra Foods", "Lomond Bakeries")), answer
+    # "buy" is a word form of "acquire"; a month asked is one the sentence states
+    bought = evidence_answer(Ask.of(read_question("What did the company buy in October 2023?")),
+                             evidence).text.splitlines()[0]
+    assert "Brae Dairies" in bought and "Ostra" not in bought, bought
+
+
+def test_a_purchase_agreement_names_no_thing_acquired() -> None:
+    assert named_after("On 21 July 2023, we entered into a Share Purchase Agreement to acquire "
+                       "all of Ostra Foods.", "acquire", {"calder"}) == "Ostra Foods"
+    assert named_after("We completed the acquisition of The Brae Group, Inc.", "buy",
+                       set()) == "The Brae Group"
 
 
 def test_one_thing_named_is_quoted_as_its_sentence() -> None:

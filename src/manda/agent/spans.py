@@ -77,9 +77,8 @@ from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
            "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
-           "label_periods",
-           "lists_things", "named_after", "names_a_table", "question_verb", "rank_spans", "statement_row",
-           "statement_rows", "states_forecast", "totals_row"]
+           "label_periods", "lists_things", "named_after", "names_a_table", "question_verb",
+           "rank_spans", "statement_row", "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
