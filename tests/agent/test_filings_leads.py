@@ -267,3 +267,17 @@ def test_a_pledge_asked_is_the_commitment_the_filing_states() -> None:
     draft = evidence_answer(_ask("What has the company pledged on zero-emission vehicles?"),
                             evidence)
     assert "2035" in draft.text.splitlines()[0], draft.text
+
+
+def test_a_caution_is_no_cause() -> None:
+    # "… should not be considered indicative of our future performance" speaks of the growth
+    # asked and says nothing of why it grew
+    evidence = _evidence(
+        "Accordingly, our recent revenue growth rate and financial performance, including prior "
+        "to the effects of the port strike, the decline related to the strike and recent growth "
+        "rates compared to periods in the midst of the strike, should not be considered "
+        "indicative of our future performance.",
+        "Revenue increased $84.2 million, or 12%, in 2025 as compared to the prior year, driven "
+        "primarily by higher order volumes.")
+    assert "order volumes" in rank_spans(
+        _ask("What drove revenue growth in 2025?").frame, evidence)[0].text
