@@ -208,6 +208,9 @@ def test_a_purchase_agreement_names_no_thing_acquired() -> None:
                        "all of Ostra Foods.", "acquire", {"calder"}) == "Ostra Foods"
     assert named_after("We completed the acquisition of The Brae Group, Inc.", "buy",
                        set()) == "The Brae Group"
+    assert named_after("During the fourth quarter of 2023, we finalized our estimate of the "
+                       "acquisition date fair values of the assets acquired and the liabilities "
+                       "assumed for Ostra Foods.", "acquire", set()) is None
 
 
 def test_one_thing_named_is_quoted_as_its_sentence() -> None:

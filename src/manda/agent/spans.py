@@ -1489,13 +1489,17 @@ _NAME_REACH = 90  # characters after the verb a name may stand
 
 def named_after(text: str, verb: str, own: set[str]) -> str | None:
     """The first name after the first word of the question's verb, in any of its forms ("the
-    acquisition of Halden Group, …" for "acquire", "bought Ostra" for "buy"): capitalised words,
+    acquisition of Halden Group, …" for "acquire", "bought Ostra" for "buy"), before the verb is
+    said again: capitalised words,
     not a month nor the company's own name (`own`, lower-cased)."""
-    at = next((m for m in _WORD.finditer(text)
-               if one_word(verb, _stems_of_word(m.group(0).lower()))), None)
-    if at is None:
+    said = [m for m in _WORD.finditer(text) if one_word(verb, _stems_of_word(m.group(0).lower()))]
+    if not said:
         return None
-    tail = text[at.end():at.end() + _NAME_REACH]
+    at = said[0]
+    # the verb said again ends what the first names ("the acquisition date fair values of the
+    # assets acquired … for Postmates" names nothing acquired)
+    end = said[1].start() if len(said) > 1 else len(text)
+    tail = text[at.end():min(at.end() + _NAME_REACH, end)]
     tail = tail[:min((i for c in _NAME_ENDS if (i := tail.find(c)) >= 0), default=len(tail))]
     name: list[str] = []
     for word in tail.split():
