@@ -220,3 +220,9 @@ def test_one_thing_named_is_quoted_as_its_sentence() -> None:
         "soups, for £12 million.",
         "Acquired businesses are integrated into the knitwear segment.")).text
     assert "Named in the passages" not in answer and "Ostra Foods" in answer, answer
+
+
+def test_during_says_when_never_what() -> None:
+    # "during 2023" dates the question: sentences that happen to say "during" do not answer it
+    terms = read_question("What companies did Calder buy during 2023?").ranking.terms
+    assert "during" not in terms and "buy" in terms, terms
