@@ -281,3 +281,28 @@ def test_a_caution_is_no_cause() -> None:
         "primarily by higher order volumes.")
     assert "order volumes" in rank_spans(
         _ask("What drove revenue growth in 2025?").frame, evidence)[0].text
+
+
+def test_a_change_made_of_the_part_asked_is_no_cause_of_that_part() -> None:
+    # "the net sales increase consisted of higher net sales of Widgets": Widgets are what the
+    # company's change was made of; the sentence whose subject is Widgets' net sales says why,
+    # even where the other reads a little closer in meaning
+    made_of = ("The net sales increase consisted of higher net sales of Widgets and Services, "
+               "partially offset by lower net sales of Gadgets.")
+    why = ("Widgets net sales decreased 2% or $4.9 million during 2025 compared to 2024 due to "
+           "lower net sales of entry models, partially offset by higher net sales of Pro models.")
+    evidence = _evidence(made_of, why)
+    evidence.meaning = {made_of: 0.75, why: 0.45}
+    lead = rank_spans(_ask("Why did Widgets net sales fall in 2025?").frame, evidence)[0].text
+    assert "entry models" in lead, lead
+
+
+def test_why_a_line_item_moved_in_the_year_asked_not_in_another() -> None:
+    other = ("Widgets net sales increased during 2025 compared to 2024 due to higher net sales of "
+             "Pro models.")
+    asked = ("Widgets net sales decreased 2% during 2023 compared to 2022 due to lower net sales "
+             "of entry models.")
+    evidence = _evidence(other, asked)
+    evidence.meaning = {other: 0.75, asked: 0.45}
+    lead = rank_spans(_ask("Why did Widgets net sales fall in 2023?").frame, evidence)[0].text
+    assert "entry models" in lead, lead

@@ -947,6 +947,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if cause_asked and years and span.row is None and (
+                said_years := {int(y) for y in YEAR.findall(span.text)}) and not said_years & years:
+            score -= PERIOD_MISS  # why it moved in 2025 against 2024, where 2023's move is asked
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
