@@ -16,7 +16,7 @@ from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.kinds import states_means, states_reason
-from manda.agent.spans import named_after
+from manda.agent.spans import named_after, rank_spans
 from manda.models import Document, DocumentStatus
 
 DOC = Document(id="d1", deal_id="d", filename="Calder_Mills_Annual_Report.pdf", content_hash="h",
@@ -226,3 +226,16 @@ def test_during_says_when_never_what() -> None:
     # "during 2023" dates the question: sentences that happen to say "during" do not answer it
     terms = read_question("What companies did Calder buy during 2023?").ranking.terms
     assert "during" not in terms and "buy" in terms, terms
+
+
+def test_a_name_after_the_verb_is_a_thing_done_only_where_a_firm_is_asked() -> None:
+    # "what accounting does it use": "the use of Halden chips" names no accounting
+    arrangement = ("We also have a commercial arrangement for the provision of cloud services, "
+                   "which includes the use of Halden chips.")
+    notes = ("Our investments in Halden convertible notes are classified as available-for-sale "
+             "and accounted for at fair value.")
+    evidence = _evidence(arrangement, notes)
+    evidence.meaning = {arrangement: 0.5, notes: 0.5}
+    ranked = rank_spans(read_question("What accounting does Calder use for its Halden stake?"),
+                        evidence)
+    assert "available-for-sale" in ranked[0].text, ranked[0].text

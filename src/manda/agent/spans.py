@@ -815,7 +815,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
-    acted = question_verb(frame) if listing else None  # "acquire" of "which … did it acquire"
+    # "acquire" of "which businesses did it acquire": the verb done to a firm, which a sentence
+    # names after it ("the acquisition of Halden"), where a firm is asked (not "what accounting
+    # does it use": "the use of AWS chips" names no accounting)
+    acted = question_verb(frame) if listing and any(
+        term_in(t, _FIRM_WORDS) for t in listing) else None
     # the things asked that a filing records at an amount ("charges", "impairments")
     booked = stems_of(" ".join(m.group(0) for m in _RECORDED.finditer(frame.text)))
     recorded = frozenset(t for t in _thing_asked(frame.text, asked.terms) & set(core)
@@ -1486,6 +1490,7 @@ def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
 
 
 _NAME_INSIDE = vocabulary().words("list_joiners") | {"of", "&"}  # "Bank of Leith"
+_FIRM_WORDS = stems_of(" ".join(vocabulary().words("subject_nouns")))  # "company", "business"
 _NAME_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
 _NAME_REACH = 90  # characters after the verb a name may stand
 
