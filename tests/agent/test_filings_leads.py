@@ -306,3 +306,14 @@ def test_why_a_line_item_moved_in_the_year_asked_not_in_another() -> None:
     evidence.meaning = {other: 0.75, asked: 0.45}
     lead = rank_spans(_ask("Why did Widgets net sales fall in 2023?").frame, evidence)[0].text
     assert "entry models" in lead, lead
+
+
+def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
+    evidence = _evidence(
+        "Interest income increased $90 million, or 120%, in 2025 as compared to 2024. This "
+        "increase was primarily due to higher interest earned on our cash and cash equivalents.",
+        "Other income, net, changed favorably by $41 million in 2025 as compared to 2024. The "
+        "favorable change was primarily due to fluctuations in foreign currency exchange rates on "
+        "our intercompany balances.")
+    lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
+    assert "foreign currency" in lead, lead
