@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from manda.agent.compose.common import Ask, was
+from manda.agent.compose.leads import as_named
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.selection import asked_label, read_fact, shown_as_named
+from manda.finance.figures import Figure
 from manda.models import Confidence, Document, Finding, FindingKind, Location
 
 
@@ -122,3 +124,11 @@ def test_a_preferred_row_leads_without_hiding_another_documents_conflict() -> No
                         prefer_in_period=lambda f: f.attributes.get("row") == "Revenue")
     assert reading is not None and reading.primary.value == 5_200_000
     assert [f.value for f in reading.conflicts] == [5_000_000]
+
+
+def test_a_cost_a_reconciliation_deducts_is_stated_as_spent() -> None:
+    """"Stock-based compensation expense (1,168)" among a reconciliation's items is $1.17
+    billion spent, not "-$1.17 billion"; a net line keeps its sign."""
+    deducted = Figure(written="(1,168)", value=-1_168_000_000, unit="USD", column="2021")
+    assert as_named(deducted, "Stock-based compensation expense") == "$1.17 billion"
+    assert as_named(deducted, "Other income (expense), net").startswith("-")

@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_spans import _evidence as _passages
 from written_room import answer_from
 
 from manda.agent.compose.common import Ask, qa_offer
 from manda.agent.frame import read_question
 from manda.agent.redflags import RedFlag, lead
+from manda.agent.spans import rank_spans
 from manda.answers import Intent
 from manda.vocabulary import vocabulary
 
@@ -230,3 +232,61 @@ def test_money_lost_or_made_is_the_bottom_line() -> None:
                      "How much did Northbeam lose in 2024?"):
         assert read_question(question).subjects == ("net income",), question
     assert read_question("How many customers did Northbeam lose?").subjects != ("net income",)
+
+
+def test_cash_its_operations_generate_is_operating_cash_flow_named_as_such() -> None:
+    """"How much cash did Northbeam's operations generate?" asks its operating cash flow (it
+    had been read as cash, and answered with a liquidity sentence); the answer names the line
+    item, not the question's words ("Cash did Northbeam's operations generate was …")."""
+    for question in ("How much cash did Northbeam's operations generate in 2024?",
+                     "How much cash did Northbeam generate from operations in 2024?",
+                     "How much cash does the business generate from its operations?"):
+        frame = read_question(question)
+        assert frame.subjects == ("operating cash flow",), question
+        assert frame.named_as == (), question  # no wording of the question is the line's name
+    assert read_question("How much cash did Northbeam hold at year end?").subjects == ("cash",)
+
+
+def test_what_a_company_sold_is_its_sales_not_its_selling_costs() -> None:
+    """"How much did Northbeam sell in the Nordics in 2024?" asks net sales (a region's), not
+    the "Selling and marketing" row its stem shares; "still owe" asks what remains payable,
+    and neither "still" nor "owe" is a word a passage must say."""
+    for question in ("How much did Northbeam sell in the Nordics in 2024?",
+                     "How much did Northbeam's retail and wholesale segments sell in 2024?"):
+        assert read_question(question).subjects == ("revenue",), question
+    frame = read_question("How much does Northbeam still owe in transition tax?")
+    assert frame.remaining and "still" not in frame.ranking.terms
+
+
+def test_what_was_lost_on_a_thing_is_no_bottom_line_and_a_loss_is_what_was_lost() -> None:
+    """"How much did Northbeam lose on its Fjord stake?" asks the loss on that stake, not the
+    net loss; a passage saying "loss" says what "lose" asks."""
+    assert read_question("How much did Northbeam lose on its Fjord stake in 2024?"
+                         ).subjects != ("net income",)
+    assert read_question("How much did Northbeam lose in 2024?").subjects == ("net income",)
+    ranked = rank_spans(read_question("How much did Northbeam lose on its Fjord stake in 2024?"),
+                        _passages("The Fjord stake was carried at $120 million at December 31, "
+                                  "2024, after its shares listed in Oslo.",
+                                  "In 2024 we recognized an unrealized loss of $41 million on "
+                                  "the Fjord stake."))
+    assert ranked and "$41 million" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_a_total_asked_with_what_were_is_a_figure_not_a_list() -> None:
+    """"What were Northbeam's total costs and expenses in 2024?" asks the total's figure (it
+    had been read as asking for the costs listed, and answered with a sentence about one
+    transaction's total impact); "what were the main risks?" still asks for a list."""
+    assert read_question("What were Northbeam's total costs and expenses in 2024?"
+                         ).answer_kind == "figure"
+    assert read_question("What were the main risks?").answer_kind == "list"
+
+
+def test_what_things_were_at_a_date_asks_their_balance() -> None:
+    """"What were Northbeam's insurance reserves at the end of 2024?" asks a balance, a
+    figure (it had been read as asking for the reserves listed, and led by a sentence about a
+    transaction's reserves); "which products did it announce in Q4 2024?" is still a list."""
+    for question in ("What were Northbeam's insurance reserves at the end of 2024?",
+                     "What were Northbeam's lease liabilities at year end?"):
+        assert read_question(question).answer_kind == "figure", question
+    assert read_question("Which products did Northbeam announce in Q4 2024?"
+                         ).answer_kind == "list"

@@ -17,3 +17,15 @@ def test_a_dot_after_an_abbreviation_ends_no_statement() -> None:
         "Acme Inc.",
         "Next line.",
     ]
+
+
+def test_a_countrys_initials_end_no_statement() -> None:
+    """"… the transition tax imposed by the U.S. Tax Act was $4.1 million": the sentence runs
+    on past "U.S." (it had been cut there, and its figure lost to the question about it)."""
+    text = ("As of June 30, 2024, the transition tax imposed by the U.S. Tax Act was $4.1 "
+            "million. Sales in the U.K. Retail segment rose. Next one.")
+    assert sentences(text) == [
+        "As of June 30, 2024, the transition tax imposed by the U.S. Tax Act was $4.1 million.",
+        "Sales in the U.K. Retail segment rose.",
+        "Next one.",
+    ]

@@ -12,7 +12,7 @@ import pytest
 from fixtures.extraction import page_findings
 
 from manda.finance.amounts import currency_of_document, parse_cell
-from manda.finance.signs import names_a_loss, signed_as_named
+from manda.finance.signs import names_a_cost, names_a_loss, signed_as_named
 from manda.models import Finding
 
 
@@ -181,3 +181,16 @@ def test_a_balance_with_the_part_due_after_a_year_is_still_the_balance() -> None
     found = _findings("Deferred income was €8.2 million at 31 March 2025 (31 March 2024: "
                       "€7.1 million), of which €0.9 million falls due after more than one year.")
     assert 8_200_000 in {f.value for f in found if f.subject == "deferred revenue"}
+
+
+@pytest.mark.parametrize(("label", "cost"), [
+    ("Stock-based compensation expense", True), ("Interest expense", True),
+    ("Restructuring charges", True), ("Charges de personnel", True), ("Gastos de personal", True),
+    ("Income tax expense (benefit)", False), ("Other income (expense), net", False),
+    ("Net loss", False), ("Provision for (benefit from) income taxes", False),
+])
+def test_a_line_named_for_what_was_spent(label: str, cost: bool) -> None:
+    """A cost a reconciliation deducts ("Stock-based compensation expense (1,168)") is an amount
+    spent, stated as such (Uber's had read "-$1.17 billion"); a line netting a benefit or an
+    income keeps its sign."""
+    assert names_a_cost(label) is cost

@@ -256,7 +256,9 @@ def read_question(question: str) -> QuestionFrame:
     line_items = tuple(named_groups(text))
     ranking = _ranking(text)
     kind = _answer_kind(asking, subjects, bool(subjects or named_items(text))
-                        or _cues("per_unit").found(text))
+                        or _cues("per_unit").found(text),
+                        at_a_date=_cues("closing_year_lead").found(text)
+                        or _cues("period_phrase").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
     return QuestionFrame(
@@ -414,7 +416,8 @@ def _named_as(text: str) -> tuple[tuple[str, str], ...]:
     """(subject, its wording as written) for each line item the question names, first one."""
     found: dict[str, str] = {}
     for subject, start, end in sorted(find_line_items(text), key=lambda t: t[1]):
-        found.setdefault(subject, text[start:end])
+        if not _AUXILIARY.found(text[start:end]):  # "cash did its operations generate": the
+            found.setdefault(subject, text[start:end])  # question's form names no line
     return tuple(found.items())
 
 
@@ -463,13 +466,14 @@ _ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "ranking", "rate", "
 _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why …?", "Who …?"
 
 
-def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
-                 ) -> AnswerKind | None:
+def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
+                 at_a_date: bool = False) -> AnswerKind | None:
     """The kind of answer the question's form asks for, the first kind whose cue it uses; a
     metric or line item asked with "what was", or in a yes/no question ("Was it profitable on
     an adjusted EBITDA basis?"), is a figure; "which iPhone models", "what advertising
     services" (no metric, no condition) the things of a kind, listed; "how is it mitigating
-    tariffs?" the means, the actions taken."""
+    tariffs?" the means, the actions taken; what things were at a date (`at_a_date`, "at the
+    end of 2021") their balance, a figure."""
     for kind in _ANSWER_KINDS:
         if _cues(f"answer_{kind}").found(text) or (
                 kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
@@ -480,6 +484,8 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool
     if subjects and _cues("answer_yes_no_opening").starts(text) is not None and not (
             _cues("answer_correction").found(text) or _cues("answer_conflict").found(text)):
         return "figure"  # "Was it corrected?" asks about the correction, not the figure
+    if at_a_date and _cues("answer_figure_what").found(text):
+        return "figure"  # "what were its insurance reserves at the end of 2021?": a balance
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"

@@ -6,11 +6,13 @@ from collections.abc import Iterable
 
 from manda.vocabulary import vocabulary
 
-__all__ = ["loss_wording", "names_a_loss", "signed_as_named"]
+__all__ = ["loss_wording", "names_a_cost", "names_a_loss", "signed_as_named"]
 
 _WORDS = vocabulary()
 _LOSS = _WORDS.cues("loss_line")
 _GAIN = _WORDS.cues("gain_line")
+_COST = _WORDS.cues("cost_line")
+_NETTED = _WORDS.cues("netted_line")
 
 
 def names_a_loss(label: str) -> bool:
@@ -18,6 +20,15 @@ def names_a_loss(label: str) -> bool:
     cash used in operating activities", "Jahresfehlbetrag"), not for the gain as well ("Net income
     (loss)", "Net cash provided by (used in) …"), where the figure's own sign says which."""
     return _LOSS.found(label) and not _GAIN.found(label)
+
+
+def names_a_cost(label: str) -> bool:
+    """The line is named for what was spent alone ("Stock-based compensation expense", "Interest
+    expense", "Restructuring charges"), not for a gain, a benefit or a net beside it ("Income tax
+    expense (benefit)", "Other expense, net"): its amount is spent, however a reconciliation
+    prints its deduction."""
+    return _COST.found(label) and not _GAIN.found(label) and not _NETTED.found(label) \
+        and not _LOSS.found(label)
 
 
 def signed_as_named(value: float, label: str, row: Iterable[float] = ()) -> float:

@@ -31,7 +31,7 @@ from manda.agent.spans import (
 from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.periods import find_dates, parse_period, year_of
-from manda.finance.signs import names_a_loss
+from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
 
@@ -156,8 +156,10 @@ def asked_years(ask: Ask) -> set[int]:
 def as_named(figure: Figure, item: str, *, spent: bool = False) -> str:
     """A row's figure in its line's words: a "Net loss" row's (1,009,359) is a net loss of
     $1.01 billion, not a net loss of -$1.01 billion; an outflow asked as spending
-    ("Repurchase of stock (408)" for "how much was spent on buybacks?") is the amount spent."""
-    if figure.value is not None and figure.value < 0 and (spent or names_a_loss(item)):
+    ("Repurchase of stock (408)" for "how much was spent on buybacks?"), or a cost a
+    reconciliation deducts ("Stock-based compensation expense (1,168)"), is the amount spent."""
+    if figure.value is not None and figure.value < 0 and (
+            spent or names_a_loss(item) or names_a_cost(item)):
         return replace(figure, value=-figure.value).shown()
     return figure.shown()
 
