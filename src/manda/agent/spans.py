@@ -40,6 +40,7 @@ from manda.agent.relevance import (
     PERIOD_FORMS,
     content_terms,
     names_topic,
+    one_word,
     says_change,
     stems_of,
     term_in,
@@ -76,9 +77,8 @@ from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
            "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
-           "label_periods",
-           "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
-           "statement_rows", "states_forecast", "totals_row"]
+           "label_periods", "lists_things", "named_after", "names_a_table", "question_verb",
+           "rank_spans", "statement_row", "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -822,6 +822,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
+    # "acquire" of "which businesses did it acquire": the verb done to a firm, which a sentence
+    # names after it ("the acquisition of Halden"), where a firm is asked (not "what accounting
+    # does it use": "the use of AWS chips" names no accounting)
+    acted = question_verb(frame) if listing and any(
+        term_in(t, _FIRM_WORDS) for t in listing) else None
     # the things asked that a filing records at an amount ("charges", "impairments")
     booked = stems_of(" ".join(m.group(0) for m in _RECORDED.finditer(frame.text)))
     recorded = frozenset(t for t in _thing_asked(frame.text, asked.terms) & set(core)
@@ -852,6 +857,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        circular = False
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
         for own, patterns in said_otherwise:
@@ -874,6 +880,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
         else:
             own = _named_by_document(span, core) if matched else set()
+            circular = cause_asked and _cause_is_asked(
+                span.text, [t for t in core if t not in when], _named_by_document(span, core))
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
@@ -894,6 +902,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                     matched & set(core)) - listing - when:
                 # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
                 # models without the word, as a count of associates says no "employees"
+                matched |= listing
+            elif listing and acted is not None and acted in matched and named_after(
+                    span.text, acted, {w.lower() for w in letter_words(span.source.document)}):
+                # "Which businesses did it acquire?": "we completed the acquisition of the
+                # remaining interest in Cornershop" names one, though no "business" is said
                 matched |= listing
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
@@ -948,6 +961,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if cause_asked and years and span.row is None and (
+                said_years := {int(y) for y in YEAR.findall(span.text)}) and not said_years & years:
+            score -= PERIOD_MISS  # why it moved in 2025 against 2024, where 2023's move is asked
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
@@ -958,6 +974,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        if circular:
+            # "Segment gross margin decreased primarily due to the automotive gross margin
+            # decrease discussed above" gives, as its cause, the very change asked: it points
+            # to where the cause is stated, and that sentence answers
+            score -= SUBJECT_MISS
         if span.row is None and cause_asked and frame.subjects and not frame.derived and \
                 not _speaks_of(span.text, frame.subjects):
             # "What drove the decline in comparable sales?": a cause stated of the SG&A rate, or
@@ -1116,6 +1137,19 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
     interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
+
+
+def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
+    """The cause a sentence gives is the change asked itself ("… primarily due to the automotive
+    gross margin decrease discussed above", asked why the automotive gross margin declined):
+    every word the question asks of, its change too, stands after the causal connective (the
+    company's name aside, `own`: its filing speaks of it without naming it)."""
+    cause = cause_after(text)
+    asked = [t for t in core if t not in own]
+    if cause is None or len(asked) < 2:
+        return False
+    said = stems_of(text[cause.end():])
+    return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
 
 
 def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
@@ -1489,6 +1523,41 @@ def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
     if not head:
         return frozenset()
     return frozenset(t for t in terms if term_in(t, _stems_of_word(head[-1].lower())))
+
+
+_NAME_INSIDE = vocabulary().words("list_joiners") | {"of", "&"}  # "Bank of Leith"
+_FIRM_WORDS = stems_of(" ".join(vocabulary().words("subject_nouns")))  # "company", "business"
+_NAME_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
+_NAME_REACH = 90  # characters after the verb a name may stand
+
+
+def named_after(text: str, verb: str, own: set[str]) -> str | None:
+    """The first name after the first word of the question's verb, in any of its forms ("the
+    acquisition of Halden Group, …" for "acquire", "bought Ostra" for "buy"), before the verb is
+    said again: capitalised words,
+    not a month nor the company's own name (`own`, lower-cased)."""
+    said = [m for m in _WORD.finditer(text) if one_word(verb, _stems_of_word(m.group(0).lower()))]
+    if not said:
+        return None
+    at = said[0]
+    # the verb said again ends what the first names ("the acquisition date fair values of the
+    # assets acquired … for Postmates" names nothing acquired)
+    end = said[1].start() if len(said) > 1 else len(text)
+    tail = text[at.end():min(at.end() + _NAME_REACH, end)]
+    tail = tail[:min((i for c in _NAME_ENDS if (i := tail.find(c)) >= 0), default=len(tail))]
+    name: list[str] = []
+    for word in tail.split():
+        if word[:1].isupper() or (name and word.lower() in _NAME_INSIDE):
+            name.append(word)
+        elif name:
+            break
+    while name and name[-1].lower() in _NAME_INSIDE:
+        name.pop()
+    words = [w.lower() for w in name]
+    if not words or words[0] in _MONTH_NAMES or set(words) <= own | {"the"} or \
+            not content_terms(" ".join(name)):
+        return None
+    return " ".join(name)
 
 
 def question_verb(frame: QuestionFrame) -> str | None:
