@@ -1380,8 +1380,8 @@ def _names_aside(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[
     """A row whose label names a line item asked only in the complement of a head of its own,
     a head the question does not ask: "Payroll tax expense related to stock-based compensation"
     or "Tax benefit from stock-based compensation" where the stock-based compensation is asked
-    states a figure of another thing. Asked by its head too ("the payroll tax on stock-based
-    compensation"), the row is the one asked."""
+    states a figure of another thing. Asked by most of its head's words too ("the payroll tax
+    on stock-based compensation"), the row is the one asked."""
     if span.row is None:
         return False
     label = span.row.label
@@ -1390,8 +1390,11 @@ def _names_aside(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[
         return False
     for m in spots:
         head = head_before(label, m.start(), m.end())
-        if head is None or all(t in terms for t in content_terms(head)):
-            return False  # named in its own head, or the head is asked
+        if head is None:
+            return False  # named in its own head
+        own = content_terms(head)
+        if 2 * sum(t in terms for t in own) >= len(own):
+            return False  # the head is asked too, by most of its words
     return True
 
 
