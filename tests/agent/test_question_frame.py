@@ -230,3 +230,27 @@ def test_money_lost_or_made_is_the_bottom_line() -> None:
                      "How much did Northbeam lose in 2024?"):
         assert read_question(question).subjects == ("net income",), question
     assert read_question("How many customers did Northbeam lose?").subjects != ("net income",)
+
+
+def test_cash_its_operations_generate_is_operating_cash_flow_named_as_such() -> None:
+    """"How much cash did Northbeam's operations generate?" asks its operating cash flow (it
+    had been read as cash, and answered with a liquidity sentence); the answer names the line
+    item, not the question's words ("Cash did Northbeam's operations generate was …")."""
+    for question in ("How much cash did Northbeam's operations generate in 2024?",
+                     "How much cash did Northbeam generate from operations in 2024?",
+                     "How much cash does the business generate from its operations?"):
+        frame = read_question(question)
+        assert frame.subjects == ("operating cash flow",), question
+        assert frame.named_as == (), question  # no wording of the question is the line's name
+    assert read_question("How much cash did Northbeam hold at year end?").subjects == ("cash",)
+
+
+def test_what_a_company_sold_is_its_sales_not_its_selling_costs() -> None:
+    """"How much did Northbeam sell in the Nordics in 2024?" asks net sales (a region's), not
+    the "Selling and marketing" row its stem shares; "still owe" asks what remains payable,
+    and neither "still" nor "owe" is a word a passage must say."""
+    for question in ("How much did Northbeam sell in the Nordics in 2024?",
+                     "How much did Northbeam's retail and wholesale segments sell in 2024?"):
+        assert read_question(question).subjects == ("revenue",), question
+    frame = read_question("How much does Northbeam still owe in transition tax?")
+    assert frame.remaining and "still" not in frame.ranking.terms

@@ -332,3 +332,41 @@ def test_line_items_that_add_up_to_another_are_an_identity_not_a_breakdown() -> 
     draft = ranking_answer(_ask("Which segment grew its sales fastest in 2024?"),
                            _evidence(SEGMENT_NOTE))
     assert draft is None or "Operating expenses" not in draft.text.splitlines()[0]
+
+
+def test_a_sentence_is_dated_by_the_sentence_before_it_that_states_its_year() -> None:
+    """A paragraph dated once ("As of December 31, 2024, we concluded … Warranty reserves were
+    reduced …") dates its next sentence: it answers for 2024 before a sentence of another
+    page that states no year at all (DOC reports 2025, so neither is its own year's)."""
+    undated = ("The review of product warranties is performed every year. Warranty reserves "
+               "were reduced by $9.1 million after the review of claims experience.")
+    dated = ("As of December 31, 2024, we concluded that our warranty claims experience had "
+             "improved for a second year. Warranty reserves were reduced by $12.4 million.")
+    ranked = [s for s in rank_spans(read_question("By how much were warranty reserves reduced "
+                                                  "in 2024?"), _evidence(undated, dated))
+              if "reduced by" in s.text]
+    assert ranked and "$12.4 million" in ranked[0].text, [s.text for s in ranked]
+
+
+def test_a_year_asked_is_read_from_its_own_filing_before_a_later_ones_comparative() -> None:
+    """Two annual reports of one company state fiscal 2023's regional sales; the later one's
+    table, captioned less fully, shares more words with the question. Fiscal 2023's report is
+    the year's own: its row leads."""
+    own = Document(id="r23", deal_id="d", filename="Annual_2023.pdf", content_hash="a",
+                   file_type="pdf", size_bytes=1, version_family="a23",
+                   status=DocumentStatus.COMPLETED, doc_date=date(2023, 9, 30))
+    later = Document(id="r25", deal_id="d", filename="Annual_2025.pdf", content_hash="b",
+                     file_type="pdf", size_bytes=1, version_family="a25",
+                     status=DocumentStatus.COMPLETED, doc_date=date(2025, 9, 27))
+    texts = [(own, "The following table shows net sales by reportable segment (in millions):\n"
+                   "2023 | 2022\nNet sales by reportable segment:\n"
+                   "Nordics | 2023: 7,256 | 2022: 7,420"),
+             (later, "(in millions)\n2025 | 2024 | 2023\nNet sales:\nNordics | 2025: 6,437 | "
+                    "2024: 6,695 | 2023: 7,256")]
+    hits = [SearchHit(chunk_id=doc.id, document_id=doc.id, document=doc.filename, text=text,
+                      location=Location.for_page(9), score=1.0) for doc, text in texts]
+    evidence = Evidence(documents={own.id: own, later.id: later}, hits=hits)
+    ranked = rank_spans(read_question("How much did Northbeam sell in the Nordics in fiscal "
+                                      "2023?"), evidence)
+    assert ranked and ranked[0].source.document_id == "r23", [
+        (s.source.document_id, round(s.score, 3), s.text) for s in ranked[:3]]

@@ -227,3 +227,41 @@ def test_a_computed_inputs_summary_row_is_cited_at_its_statement_page_too() -> N
     assert "$2.62 billion" in first, first
     # each input: the statement's page, then the summary's beside it
     assert first.count("(sources: Harrowgate_AR.pdf p.31, Harrowgate_AR.pdf p.30)") == 2, first
+
+
+def test_a_computed_figure_of_a_year_is_read_from_that_years_filing() -> None:
+    """Two annual reports of one company both state fiscal 2023's cash flows (the later one as
+    a comparative): free cash flow of fiscal 2023 is read from, and cited to, fiscal 2023's
+    report, the year's own; with no year asked, the newest report is read."""
+    older = Document(id="d23", deal_id="d", filename="Harrowgate_AR_2023.pdf", content_hash="a",
+                     file_type="pdf", size_bytes=1, version_family="f23",
+                     status=DocumentStatus.COMPLETED, doc_date=date(2023, 6, 30),
+                     fiscal_year_end="--06-30")
+    later = Document(id="d25", deal_id="d", filename="Harrowgate_AR_2025.pdf", content_hash="b",
+                     file_type="pdf", size_bytes=1, version_family="f25",
+                     status=DocumentStatus.COMPLETED, doc_date=date(2025, 6, 30),
+                     fiscal_year_end="--06-30")
+
+    def statement(years: tuple[int, ...], cash: tuple[str, ...], capex: tuple[str, ...]) -> str:
+        header = " | ".join(str(y) for y in years)
+        return ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\n" + header + "\n"
+                "Net cash provided by operating activities | "
+                + " | ".join(f"{y}: {c}" for y, c in zip(years, cash, strict=True)) + "\n"
+                "Purchases of property and equipment | "
+                + " | ".join(f"{y}: {c}" for y, c in zip(years, capex, strict=True)))
+
+    hits = [SearchHit(chunk_id=f"c{doc.id}", document_id=doc.id, document=doc.filename,
+                      text=text, location=Location.for_page(page), score=1.0)
+            for doc, text, page in (
+                (later, statement((2023, 2024, 2025), ("2,960", "3,318", "3,742"),
+                                  ("(840)", "(905)", "(1,127)")), 61),
+                (older, statement((2021, 2022, 2023), ("2,410", "2,702", "2,960"),
+                                  ("(702)", "(788)", "(840)")), 44))]
+    evidence = Evidence(documents={older.id: older, later.id: later}, hits=hits)
+    draft = computed.answer(_ask("What was free cash flow in fiscal 2023?"), evidence)
+    assert draft is not None
+    first = _first(draft.text)
+    assert "$2.12 billion" in first and "Harrowgate_AR_2023.pdf, p.44" in first, first
+    assert "Harrowgate_AR_2025.pdf" not in first, first
+    draft = computed.answer(_ask("What was free cash flow?"), evidence)
+    assert draft is not None and "Harrowgate_AR_2025.pdf" in _first(draft.text)

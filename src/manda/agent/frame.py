@@ -414,7 +414,8 @@ def _named_as(text: str) -> tuple[tuple[str, str], ...]:
     """(subject, its wording as written) for each line item the question names, first one."""
     found: dict[str, str] = {}
     for subject, start, end in sorted(find_line_items(text), key=lambda t: t[1]):
-        found.setdefault(subject, text[start:end])
+        if not _AUXILIARY.found(text[start:end]):  # "cash did its operations generate": the
+            found.setdefault(subject, text[start:end])  # question's form names no line
     return tuple(found.items())
 
 

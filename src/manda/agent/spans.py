@@ -87,7 +87,7 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
 _FLOW = vocabulary().cues("flow_caption")  # "Years Ended December 31", "exercice clos le"
 # weights of the parts of a span's score (chosen on the filings dev split, bench/filings_answers)
-WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.05
+WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0.1
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
 SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
 # the line item's row in the primary statement the question asks of (a flow: the P&L or cash
@@ -192,6 +192,9 @@ class Span:
     # question does not ask ("Payroll tax expense related to stock-based compensation"): a figure
     # of another thing, no sibling of the item's own row
     aside: bool = field(default=False, compare=False)
+    # the years the sentence before it states, where it states none: a paragraph dated once
+    # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
+    dated_by: frozenset[int] = field(default=frozenset(), compare=False)
 
     @property
     def is_row(self) -> bool:
@@ -300,8 +303,11 @@ def _candidates(evidence: Evidence) -> _Pool:
                      if term in sentence and said not in sentence]
             # a lead-in with its bulleted items is quoted whole: its reasons are the items
             quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
+            dated_by = frozenset() if YEAR.search(sentence) else frozenset(
+                int(y) for y in YEAR.findall(before))
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
-                                     listed=bulleted), " ".join([sentence, *meant]), heading)
+                                     listed=bulleted, dated_by=dated_by),
+                          " ".join([sentence, *meant]), heading)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
@@ -1175,7 +1181,7 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         if asked_parts and parts:  # "Three Months Ended June 30" under "2024": Q2 2024
             fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
-        said = {int(m) for m in YEAR.findall(span.text)}
+        said = {int(m) for m in YEAR.findall(span.text)} or set(span.dated_by)
         # a quarter named without its year ("in the fourth quarter") is of the year the sentence
         # states, else of its document's
         own = said or ({fiscal_year_of(doc.doc_date)} if doc is not None and doc.doc_date

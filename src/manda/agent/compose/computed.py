@@ -18,7 +18,7 @@ from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import Span, a_portion, statement_rows
+from manda.agent.spans import Span, a_portion, fiscal_year_of, statement_rows
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
@@ -59,8 +59,11 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
                    if (fig := _figure(span, year)) is not None}
         if len(figures) == len(inputs):
             doc = evidence.documents.get(doc_id)
-            dated = (doc.doc_date.isoformat() if doc and doc.doc_date else "", doc_id)
-            choices.append(((year, dated[0]), year, figures))
+            dated = doc.doc_date.isoformat() if doc and doc.doc_date else ""
+            # the filing of the year asked is its report; a later one states it as a comparative
+            own = bool(asked) and doc is not None and doc.doc_date is not None and \
+                fiscal_year_of(doc.doc_date) == year
+            choices.append(((year, own, dated), year, figures))
     if choices:
         _, year, figures = max(choices, key=lambda c: c[0])
     elif (stated := stated_inputs(evidence, inputs, asked)) is not None:
