@@ -117,3 +117,20 @@ def test_a_cause_after_the_figure_names_no_part_of_the_finding() -> None:
     server = server.model_copy(update={"unit": "%"})
     draft = Draft(text="Revenue growth was 19% in FY2025.", rests_on=[server])
     assert not stands(draft, ask, evidence)
+
+
+SEGMENT_SALES = "\n".join([
+    "Corvane segment information (in millions)",
+    "2025 | 2024",
+    "Net Sales:",
+    "Domestic | 2025: $52,410 | 2024: $49,870",
+    "Overseas | 2025: 18,260 | 2024: 16,940",
+    "Consolidated | 2025: $70,670 | 2024: $66,810",
+])
+
+
+def test_parts_named_inside_a_question_form_of_sales_are_the_parts_asked() -> None:
+    evidence = _evidence(SEGMENT_SALES)
+    ask = _ask("How much did Corvane's Domestic and Overseas segments sell in 2025?")
+    top = [_label(s) for s in rank_spans(ask.frame, evidence)[:2]]
+    assert sorted(top) == ["Domestic", "Overseas"], top

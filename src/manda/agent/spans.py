@@ -128,6 +128,7 @@ _NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
+_AUXILIARY = vocabulary().cues("question_auxiliary")  # "did" of "how much did … sell"
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -794,7 +795,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     # the line items named, where their figures are asked: a figure, an item left out, or the
     # line item compared between periods ("how did total assets compare with a year earlier?")
-    items = [(frozenset(content_terms(own)) & set(terms), patterns)
+    items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
@@ -1043,6 +1044,15 @@ def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]]
     lowered = question.lower()
     return tuple((own, patterns) for own, patterns in named_items(question)
                  if lowered.find(own.lower()) not in means)
+
+
+def _item_words(own: str) -> list[str]:
+    """The question's words that name a line item asked, as it wrote it; a question form that
+    names it by its verb ("how much did Amazon's segments sell") by the verb alone: the words
+    between ("North America", "International") are the parts it asks of."""
+    if _AUXILIARY.found(own) and own.split():
+        return content_terms(own.split()[-1])
+    return content_terms(own)
 
 
 def _a_change_row(span: Span) -> bool:
