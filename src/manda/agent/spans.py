@@ -60,7 +60,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.label_heads import adds_another_thing, label_line_item
+from manda.finance.label_heads import adds_another_thing, head_before, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
     StatementKind,
@@ -128,6 +128,7 @@ _NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
+_AUXILIARY = vocabulary().cues("question_auxiliary")  # "did" of "how much did … sell"
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -189,6 +190,10 @@ class Span:
     # a lead-in read with all its marked items ("… due to: …; …; and …"): it answers a question
     # that asks for reasons, means or things listed, not one that asks for a figure or a name
     listed: bool = field(default=False, compare=False)
+    # a row that names a line item asked only in the complement of a head of its own the
+    # question does not ask ("Payroll tax expense related to stock-based compensation"): a figure
+    # of another thing, no sibling of the item's own row
+    aside: bool = field(default=False, compare=False)
     # the years the sentence before it states, where it states none: a paragraph dated once
     # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
     dated_by: frozenset[int] = field(default=frozenset(), compare=False)
@@ -791,7 +796,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     # the line items named, where their figures are asked: a figure, an item left out, or the
     # line item compared between periods ("how did total assets compare with a year earlier?")
-    items = [(frozenset(content_terms(own)) & set(terms), patterns)
+    items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
@@ -917,13 +922,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # "operate" of "How many stores did Target operate?" is no word of "Operating income"
             matched.discard(verb)
             loose.discard(verb)
-        part = bool(items) and _part_of_item(span, items, core)
+        aside = bool(items) and _names_aside(span, items, terms)
+        part = bool(items) and not aside and _part_of_item(span, items, core)
         # a line item asked placed in another asked ("share-based payments" added back to reach
         # underlying EBITDA), or any row a question says its metric leaves out ("what charge
         # did they exclude from adjusted EBITDA?"): the row's place says how they relate
         placed = part and ((len(items) > 1 and _names_item(span, items)) or frame.excluded)
         if items and _states_figure(span):
-            named = part or counted or _names_item(span, items) or _of_subject(span, frame)
+            named = not aside and (part or counted or _names_item(span, items)
+                                   or _of_subject(span, frame))
             if named:
                 matched |= {t for own, _ in items for t in own}
                 if placed:
@@ -1059,7 +1066,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         score += min(len(span.text), 200) / 4000  # a full sentence over a fragment
         said = frozenset(t for t in qualifiers if term_in(t, label_stems)) if named else frozenset()
         ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said,
-                            placed=placed))
+                            placed=placed, aside=aside))
         if named and span.row is not None and statement_row(span.row) and not (
                 part_asked or qualifiers) and not adds_another_thing(span.row.label):
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
@@ -1077,6 +1084,15 @@ def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]]
     lowered = question.lower()
     return tuple((own, patterns) for own, patterns in named_items(question)
                  if lowered.find(own.lower()) not in means)
+
+
+def _item_words(own: str) -> list[str]:
+    """The question's words that name a line item asked, as it wrote it; a question form that
+    names it by its verb ("how much did Amazon's segments sell") by the verb alone: the words
+    between ("North America", "International") are the parts it asks of."""
+    if _AUXILIARY.found(own) and own.split():
+        return content_terms(own.split()[-1])
+    return content_terms(own)
 
 
 def _a_change_row(span: Span) -> bool:
@@ -1439,6 +1455,29 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     return label_line_item(span.row.label) in frame.subjects
 
 
+def _names_aside(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
+                 terms: Sequence[str]) -> bool:
+    """A row whose label names a line item asked only in the complement of a head of its own,
+    a head the question does not ask: "Payroll tax expense related to stock-based compensation"
+    or "Tax benefit from stock-based compensation" where the stock-based compensation is asked
+    states a figure of another thing. Asked by most of its head's words too ("the payroll tax
+    on stock-based compensation"), the row is the one asked."""
+    if span.row is None:
+        return False
+    label = span.row.label
+    spots = [m for _, ps in items for p in ps for m in p.finditer(label)]
+    if not spots:
+        return False
+    for m in spots:
+        head = head_before(label, m.start(), m.end())
+        if head is None:
+            return False  # named in its own head
+        own = content_terms(head)
+        if 2 * sum(t in terms for t in own) >= len(own):
+            return False  # the head is asked too, by most of its words
+    return True
+
+
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
                   core: list[str]) -> bool:
     """A statement row of the part asked ("Services" for "services net sales"): its own label
@@ -1454,7 +1493,11 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
         return any(i not in own and _table_of(span, ps) for i, (_, ps) in enumerate(items))
     if find_line_items(span.row.label) or named_groups(span.row.label):
         return False
-    if not any(_table_of(span, ps) for _, ps in items):
+    wholes = [i for i, (_, ps) in enumerate(items) if _table_of(span, ps)]
+    if not wholes or len(wholes) < len(items):
+        # the table is of no line item asked, or the question names the part itself beside the
+        # whole ("stock-based compensation" excluded from adjusted EBITDA): a row that names
+        # neither is another part ("Interest expense")
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
@@ -1652,7 +1695,7 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
                 continue  # a row that names nothing asked by its label is no sibling
             # a sibling that says all this row says and more: "Diluted" beside "Basic", not
             # "International" beside "North America" where both are asked
-            if any(j != i and said[j] > said[i] for j in rows):
+            if any(j != i and not ranked[j].aside and said[j] > said[i] for j in rows):
                 out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
 
