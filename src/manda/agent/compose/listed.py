@@ -22,7 +22,6 @@ __all__ = ["named_things"]
 
 _V = vocabulary()
 _HEDGED = _V.cues("hedged_statement")
-_MONTHS = _V.month_names()
 REACH, MARGIN = 10, 0.4  # sentences looked at, below the best
 
 
@@ -37,13 +36,13 @@ def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
     if verb is None:
         return None
     years = {str(y) for p in frame.periods if (y := year_of(p)) is not None}
-    months = {w.lower() for w in letter_words(frame.text)} & _MONTHS  # "in October 2021"
+    month = frame.month  # "in October 2021": a sentence of that month
     own = {w.lower() for w in letter_words(ranked[0].source.document)}  # the company's name
     found: list[tuple[str, Span]] = []
     for span in ranked[:REACH]:
         if span.row is not None or span.score < ranked[0].score - MARGIN or \
                 _HEDGED.search(span.text) or (years and not years & set(YEAR.findall(span.text))) \
-                or (months and not months & {w.lower() for w in letter_words(span.text)}):
+                or (month and month not in {_V.month(w) for w in letter_words(span.text)}):
             continue
         name = named_after(span.text, verb, own)
         if name and not any(_same_name(name, n) for n, _ in found):
