@@ -49,7 +49,9 @@ def test_an_effect_is_asked_when_the_line_item_follows_the_verb_of_effect(
     assert read_question(question).effect is effect
 
 
-def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> None:
+def _level_and_effect(effect: str) -> Evidence:
+    """EBITDA's level (a finding and its row, p.12) beside a sentence stating an effect on it
+    (p.7)."""
     level = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
                     subject="ebitda", label="EBITDA", period="FY2024", value=41_200_000.0,
                     unit="EUR", excerpt="EBITDA | 2024: 41,200", status=FindingStatus.APPROVED,
@@ -59,12 +61,15 @@ def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> No
         SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename,
                   text="EBITDA | 2024: 41,200 | 2023: 36,900", location=Location.for_page(12),
                   score=1.0),
-        SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename,
-                  text="The switch to the new electric fleet lowered fuel costs and lifted "
-                       "EBITDA by €3.1 million in 2024.", location=Location.for_page(7),
-                  score=0.9),
+        SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename, text=effect,
+                  location=Location.for_page(7), score=0.9),
     ]
-    evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
+    return Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
+
+
+def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> None:
+    evidence = _level_and_effect("The switch to the new electric fleet lowered fuel costs and "
+                                 "lifted EBITDA by €3.1 million in 2024.")
     ask = Ask.of(read_question("How much did the switch to the new fleet lift EBITDA in 2024?"))
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "3.1 million" in first and "41" not in first, first
@@ -73,21 +78,8 @@ def test_the_sentence_stating_the_effect_leads_over_the_line_items_level() -> No
 def test_a_line_items_impact_of_a_named_cause_is_the_sentence_of_that_cause() -> None:
     """"What was the EBITDA impact of the new fleet?": the sentence stating the fleet's effect
     on EBITDA, not EBITDA's level."""
-    level = Finding(id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
-                    subject="ebitda", label="EBITDA", period="FY2024", value=41_200_000.0,
-                    unit="EUR", excerpt="EBITDA | 2024: 41,200", status=FindingStatus.APPROVED,
-                    location=Location.for_page(12), confidence=0.95,
-                    confidence_level=Confidence.HIGH)
-    hits = [
-        SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename,
-                  text="EBITDA | 2024: 41,200 | 2023: 36,900", location=Location.for_page(12),
-                  score=1.0),
-        SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename,
-                  text="The effect of the switch to the new electric fleet in 2024 was an "
-                       "increase in EBITDA of €3.1 million.", location=Location.for_page(7),
-                  score=0.9),
-    ]
-    evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings={level.id: level})
+    evidence = _level_and_effect("The effect of the switch to the new electric fleet in 2024 "
+                                 "was an increase in EBITDA of €3.1 million.")
     ask = Ask.of(read_question("What was the EBITDA impact of switching to the new fleet?"))
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "3.1 million" in first and "41" not in first, first

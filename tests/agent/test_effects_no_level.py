@@ -8,6 +8,7 @@ from __future__ import annotations
 from test_filings_leads import _ask, _evidence, _finding
 
 from manda.agent.compose.common import Draft
+from manda.agent.compose.fact_lookup import compose
 from manda.agent.compose.passages import a_change, stands
 from manda.agent.spans import rank_spans
 
@@ -121,3 +122,12 @@ def test_a_rows_parenthesised_gloss_names_no_part() -> None:
     glossed = _finding("headcount", 126.0, "126", "Headcount (number, month end) | 126")
     glossed.attributes["row"] = "Headcount (number, month end)"
     assert not _names_a_part(glossed, top, ask)
+
+
+def test_why_a_margin_moved_is_the_sentence_stating_why_never_the_margin_computed() -> None:
+    evidence = _evidence(INCOME, "Gross margin increased during 2025 compared to 2024 due "
+                         "primarily to higher volumes in the parcel network, partially offset "
+                         "by higher fuel costs.")
+    draft = compose(_ask("Why did the company's gross margin percentage increase in 2025?"),
+                    evidence)
+    assert "parcel network" in draft.text.splitlines()[0], draft.text

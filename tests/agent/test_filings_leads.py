@@ -240,3 +240,80 @@ def test_a_line_items_word_used_as_a_verb_is_no_subject_of_the_sentence() -> Non
     top = rank_spans(_ask("What percentage of sales do the company's stores fulfil?").frame,
                      evidence)[0]
     assert "97 percent" in top.text, top.text
+
+
+def test_a_cause_that_is_the_change_asked_does_not_lead() -> None:
+    # the segment's sentence names the line item asked as its cause and points elsewhere; the
+    # sentence that states why leads
+    evidence = _evidence(
+        "Gross margin for total trucking & brokerage segment decreased from 29.4% to 21.7% in "
+        "the year ended December 31, 2025 as compared to the year ended December 31, 2024, "
+        "primarily due to the trucking gross margin decrease discussed above.",
+        "Gross margin for total trucking decreased from 31.0% to 22.5% in the year ended "
+        "December 31, 2025 as compared to the year ended December 31, 2024. The decrease was "
+        "primarily due to lower fuel surcharges billed to shippers, as discussed above.")
+    for question in ("What caused the trucking gross margin to decline in 2025?",
+                     "Reason for the lower trucking gross margin in 2025?"):
+        assert "fuel surcharges" in rank_spans(_ask(question).frame, evidence)[0].text, question
+
+
+def test_a_pledge_asked_is_the_commitment_the_filing_states() -> None:
+    # "pledged" is a word form of "committed": the commitment leads, not a sentence on the topic
+    evidence = _evidence(
+        "Zero-emission vehicles on our network completed about 12% of all rides in 2025, and "
+        "riders can request zero-emission vehicles in most cities.",
+        "We have made the commitment to reach zero-emission vehicles on our network by the end "
+        "of 2035.")
+    draft = evidence_answer(_ask("What has the company pledged on zero-emission vehicles?"),
+                            evidence)
+    assert "2035" in draft.text.splitlines()[0], draft.text
+
+
+def test_a_caution_is_no_cause() -> None:
+    # "… should not be considered indicative of our future performance" speaks of the growth
+    # asked and says nothing of why it grew
+    evidence = _evidence(
+        "Accordingly, our recent revenue growth rate and financial performance, including prior "
+        "to the effects of the port strike, the decline related to the strike and recent growth "
+        "rates compared to periods in the midst of the strike, should not be considered "
+        "indicative of our future performance.",
+        "Revenue increased $84.2 million, or 12%, in 2025 as compared to the prior year, driven "
+        "primarily by higher order volumes.")
+    assert "order volumes" in rank_spans(
+        _ask("What drove revenue growth in 2025?").frame, evidence)[0].text
+
+
+def test_a_change_made_of_the_part_asked_is_no_cause_of_that_part() -> None:
+    # "the net sales increase consisted of higher net sales of Widgets": Widgets are what the
+    # company's change was made of; the sentence whose subject is Widgets' net sales says why,
+    # even where the other reads a little closer in meaning
+    made_of = ("The net sales increase consisted of higher net sales of Widgets and Services, "
+               "partially offset by lower net sales of Gadgets.")
+    why = ("Widgets net sales decreased 2% or $4.9 million during 2025 compared to 2024 due to "
+           "lower net sales of entry models, partially offset by higher net sales of Pro models.")
+    evidence = _evidence(made_of, why)
+    evidence.meaning = {made_of: 0.75, why: 0.45}
+    lead = rank_spans(_ask("Why did Widgets net sales fall in 2025?").frame, evidence)[0].text
+    assert "entry models" in lead, lead
+
+
+def test_why_a_line_item_moved_in_the_year_asked_not_in_another() -> None:
+    other = ("Widgets net sales increased during 2025 compared to 2024 due to higher net sales of "
+             "Pro models.")
+    asked = ("Widgets net sales decreased 2% during 2023 compared to 2022 due to lower net sales "
+             "of entry models.")
+    evidence = _evidence(other, asked)
+    evidence.meaning = {other: 0.75, asked: 0.45}
+    lead = rank_spans(_ask("Why did Widgets net sales fall in 2023?").frame, evidence)[0].text
+    assert "entry models" in lead, lead
+
+
+def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
+    evidence = _evidence(
+        "Interest income increased $90 million, or 120%, in 2025 as compared to 2024. This "
+        "increase was primarily due to higher interest earned on our cash and cash equivalents.",
+        "Other income, net, changed favorably by $41 million in 2025 as compared to 2024. The "
+        "favorable change was primarily due to fluctuations in foreign currency exchange rates on "
+        "our intercompany balances.")
+    lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
+    assert "foreign currency" in lead, lead

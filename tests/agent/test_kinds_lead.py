@@ -16,6 +16,7 @@ from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.kinds import states_means, states_reason
+from manda.agent.spans import named_after, rank_spans
 from manda.models import Document, DocumentStatus
 
 DOC = Document(id="d1", deal_id="d", filename="Calder_Mills_Annual_Report.pdf", content_hash="h",
@@ -182,6 +183,36 @@ def test_a_which_list_collects_the_things_named_in_each_sentence_of_the_period()
     assert "Lomond" not in first and "(source: " in first, answer  # 2021 is not the year asked
 
 
+def test_a_thing_acquired_is_named_though_its_sentence_never_says_business() -> None:
+    evidence = _evidence(
+        "On 9 October 2023, we completed the acquisition of Brae Dairies, allowing us to expand "
+        "our chilled business in Scotland.",
+        "On 12 November 2023, we completed the acquisition of Ostra Foods in an all-cash "
+        "transaction, growing our soups business.",
+        "In August 2023, we completed the acquisition of the remaining 45% ownership interest in "
+        "Lomond Bakeries in an all-stock transaction.",
+        "We may acquire complementary businesses, which could disrupt our business.",
+        "The process of integrating an acquired business is subject to various risks.")
+    asked = Ask.of(read_question("Which businesses did the company acquire in 2023?"))
+    answer = evidence_answer(asked, evidence).text
+    first = answer.splitlines()[0]
+    assert all(name in first for name in ("Brae Dairies", "Ostra Foods", "Lomond Bakeries")), answer
+    # "buy" is a word form of "acquire"; a month asked is one the sentence states
+    bought = evidence_answer(Ask.of(read_question("What did the company buy in October 2023?")),
+                             evidence).text.splitlines()[0]
+    assert "Brae Dairies" in bought and "Ostra" not in bought, bought
+
+
+def test_a_purchase_agreement_names_no_thing_acquired() -> None:
+    assert named_after("On 21 July 2023, we entered into a Share Purchase Agreement to acquire "
+                       "all of Ostra Foods.", "acquire", {"calder"}) == "Ostra Foods"
+    assert named_after("We completed the acquisition of The Brae Group, Inc.", "buy",
+                       set()) == "The Brae Group"
+    assert named_after("During the fourth quarter of 2023, we finalized our estimate of the "
+                       "acquisition date fair values of the assets acquired and the liabilities "
+                       "assumed for Ostra Foods.", "acquire", set()) is None
+
+
 def test_one_thing_named_is_quoted_as_its_sentence() -> None:
     answer = evidence_answer(Ask.of(read_question("Which businesses did Calder acquire in 2023?")),
                              _evidence(
@@ -189,3 +220,22 @@ def test_one_thing_named_is_quoted_as_its_sentence() -> None:
         "soups, for £12 million.",
         "Acquired businesses are integrated into the knitwear segment.")).text
     assert "Named in the passages" not in answer and "Ostra Foods" in answer, answer
+
+
+def test_during_says_when_never_what() -> None:
+    # "during 2023" dates the question: sentences that happen to say "during" do not answer it
+    terms = read_question("What companies did Calder buy during 2023?").ranking.terms
+    assert "during" not in terms and "buy" in terms, terms
+
+
+def test_a_name_after_the_verb_is_a_thing_done_only_where_a_firm_is_asked() -> None:
+    # "what accounting does it use": "the use of Halden chips" names no accounting
+    arrangement = ("We also have a commercial arrangement for the provision of cloud services, "
+                   "which includes the use of Halden chips.")
+    notes = ("Our investments in Halden convertible notes are classified as available-for-sale "
+             "and accounted for at fair value.")
+    evidence = _evidence(arrangement, notes)
+    evidence.meaning = {arrangement: 0.5, notes: 0.5}
+    ranked = rank_spans(read_question("What accounting does Calder use for its Halden stake?"),
+                        evidence)
+    assert "available-for-sale" in ranked[0].text, ranked[0].text

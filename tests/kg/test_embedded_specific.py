@@ -362,6 +362,7 @@ async def test_fulltext_finds_a_words_other_form_as_one_term(
             "The company completed two acquisitions in the second half.",
             "The board approved the hiring plan for the company.",
             "Costs fell after the reduction of the warehouse network.",
+            "In May we acquired Halden Logistics for cash.",
         ],
     )
     await store.add_chunks(deal_id, chunks)
@@ -369,7 +370,9 @@ async def test_fulltext_finds_a_words_other_form_as_one_term(
     assert acquired[0].id == chunks[0].id  # "acquire" finds "acquisitions"
     reduced = await store.fulltext_search(deal_id, "how did they reduce costs", 10)
     assert reduced[0].id == chunks[2].id  # "reduce" finds "reduction"
-    assert stem_family("acquir") == ["acquisit"]
+    bought = await store.fulltext_search(deal_id, "what did they buy", 10)
+    assert bought[0].id == chunks[3].id  # "buy" finds "acquired" (a word form of it)
+    assert stem_family("acquir")[0] == "acquisit"
     assert "acquir" in stem_family("acquisit")
     assert stem_family("paid") == []  # too short a root to be a family's
 

@@ -536,6 +536,10 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"
+    if subjects and names_a_figure and all(
+            (spec := metric_spec(s)) is not None and spec.unit_kind == "percent"
+            for s in subjects):
+        return "rate"  # "LinkedIn revenue growth in FY2023?": a rate asked tersely
     return None
 
 

@@ -168,7 +168,14 @@ def period_words(question: str) -> set[str]:
     return _period_words(question)
 
 
-def _matches(term: str, stems: set[str]) -> bool:
+def one_word(term: str, stems: set[str]) -> bool:
+    """Whether a question term is among a text's stems as the same word, in any of its forms
+    (by stem, prefix or `word_forms:`), not merely a word of its concept ("purchase" is a form
+    of no "acquire", though a purchaser is an acquirer)."""
+    return _matches(term, stems, concepts=False)
+
+
+def _matches(term: str, stems: set[str], *, concepts: bool = True) -> bool:
     if term in stems:
         return True
     if len(term) >= 4 and term.endswith("e") and term[:-1] in stems:
@@ -179,6 +186,8 @@ def _matches(term: str, stems: set[str]) -> bool:
         return True
     if (form := _FORM_OF.get(term)) is not None and any(_FORM_OF.get(s) == form for s in stems):
         return True
+    if not concepts:
+        return False
     group = _group_of(term)
     return group is not None and any(_group_of(s) == group for s in stems)
 

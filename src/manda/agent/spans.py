@@ -40,6 +40,7 @@ from manda.agent.relevance import (
     PERIOD_FORMS,
     content_terms,
     names_topic,
+    one_word,
     says_change,
     stems_of,
     term_in,
@@ -59,7 +60,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.label_heads import adds_another_thing, label_line_item
+from manda.finance.label_heads import adds_another_thing, head_before, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
     StatementKind,
@@ -76,9 +77,8 @@ from manda.vocabulary import vocabulary
 
 __all__ = ["PORTION_ROW", "Span", "a_movement", "a_portion", "balance_side", "best_spans",
            "captions_table", "every_span", "fiscal_year_of", "fits_kind", "heading_shaped",
-           "label_periods",
-           "lists_things", "names_a_table", "question_verb", "rank_spans", "statement_row",
-           "statement_rows", "states_forecast", "totals_row"]
+           "label_periods", "lists_things", "named_after", "names_a_table", "question_verb",
+           "rank_spans", "statement_row", "statement_rows", "states_forecast", "totals_row"]
 
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
 _TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
@@ -128,6 +128,7 @@ _NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
+_AUXILIARY = vocabulary().cues("question_auxiliary")  # "did" of "how much did … sell"
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -189,6 +190,10 @@ class Span:
     # a lead-in read with all its marked items ("… due to: …; …; and …"): it answers a question
     # that asks for reasons, means or things listed, not one that asks for a figure or a name
     listed: bool = field(default=False, compare=False)
+    # a row that names a line item asked only in the complement of a head of its own the
+    # question does not ask ("Payroll tax expense related to stock-based compensation"): a figure
+    # of another thing, no sibling of the item's own row
+    aside: bool = field(default=False, compare=False)
     # the years the sentence before it states, where it states none: a paragraph dated once
     # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
     dated_by: frozenset[int] = field(default=frozenset(), compare=False)
@@ -791,7 +796,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
     # the line items named, where their figures are asked: a figure, an item left out, or the
     # line item compared between periods ("how did total assets compare with a year earlier?")
-    items = [(frozenset(content_terms(own)) & set(terms), patterns)
+    items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
     # the question asks for a part of the line item ("services net sales") its table states
@@ -822,6 +827,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
+    # "acquire" of "which businesses did it acquire": the verb done to a firm, which a sentence
+    # names after it ("the acquisition of Halden"), where a firm is asked (not "what accounting
+    # does it use": "the use of AWS chips" names no accounting)
+    acted = question_verb(frame) if listing and any(
+        term_in(t, _FIRM_WORDS) for t in listing) else None
     # the things asked that a filing records at an amount ("charges", "impairments")
     booked = stems_of(" ".join(m.group(0) for m in _RECORDED.finditer(frame.text)))
     recorded = frozenset(t for t in _thing_asked(frame.text, asked.terms) & set(core)
@@ -852,6 +862,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        circular = False
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
         for own, patterns in said_otherwise:
@@ -874,6 +885,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
         else:
             own = _named_by_document(span, core) if matched else set()
+            circular = cause_asked and _cause_is_asked(
+                span.text, [t for t in core if t not in when], _named_by_document(span, core))
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
@@ -895,6 +908,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 # "Which iPhone models …?": "The iPhone line includes iPhone 17 Pro, …" lists
                 # models without the word, as a count of associates says no "employees"
                 matched |= listing
+            elif listing and acted is not None and acted in matched and named_after(
+                    span.text, acted, {w.lower() for w in letter_words(span.source.document)}):
+                # "Which businesses did it acquire?": "we completed the acquisition of the
+                # remaining interest in Cornershop" names one, though no "business" is said
+                matched |= listing
             matched |= own  # the company's own filing speaks of it without naming it
             # the heading it stands under ("Capital Allocation") speaks of it for half
             loose |= {t for t in terms if term_in(t, under)} - matched
@@ -904,13 +922,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # "operate" of "How many stores did Target operate?" is no word of "Operating income"
             matched.discard(verb)
             loose.discard(verb)
-        part = bool(items) and _part_of_item(span, items, core)
+        aside = bool(items) and _names_aside(span, items, terms)
+        part = bool(items) and not aside and _part_of_item(span, items, core)
         # a line item asked placed in another asked ("share-based payments" added back to reach
         # underlying EBITDA), or any row a question says its metric leaves out ("what charge
         # did they exclude from adjusted EBITDA?"): the row's place says how they relate
         placed = part and ((len(items) > 1 and _names_item(span, items)) or frame.excluded)
         if items and _states_figure(span):
-            named = part or counted or _names_item(span, items) or _of_subject(span, frame)
+            named = not aside and (part or counted or _names_item(span, items)
+                                   or _of_subject(span, frame))
             if named:
                 matched |= {t for own, _ in items for t in own}
                 if placed:
@@ -948,6 +968,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if cause_asked and years and span.row is None and (
+                said_years := {int(y) for y in YEAR.findall(span.text)}) and not said_years & years:
+            score -= PERIOD_MISS  # why it moved in 2025 against 2024, where 2023's move is asked
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
@@ -958,6 +981,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        if circular:
+            # "Segment gross margin decreased primarily due to the automotive gross margin
+            # decrease discussed above" gives, as its cause, the very change asked: it points
+            # to where the cause is stated, and that sentence answers
+            score -= SUBJECT_MISS
         if span.row is None and cause_asked and frame.subjects and not frame.derived and \
                 not _speaks_of(span.text, frame.subjects):
             # "What drove the decline in comparable sales?": a cause stated of the SG&A rate, or
@@ -1038,7 +1066,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         score += min(len(span.text), 200) / 4000  # a full sentence over a fragment
         said = frozenset(t for t in qualifiers if term_in(t, label_stems)) if named else frozenset()
         ranked.append(_with(span, words=round(words, 4), score=round(score, 4), parts=said,
-                            placed=placed))
+                            placed=placed, aside=aside))
         if named and span.row is not None and statement_row(span.row) and not (
                 part_asked or qualifiers) and not adds_another_thing(span.row.label):
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
@@ -1056,6 +1084,15 @@ def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]]
     lowered = question.lower()
     return tuple((own, patterns) for own, patterns in named_items(question)
                  if lowered.find(own.lower()) not in means)
+
+
+def _item_words(own: str) -> list[str]:
+    """The question's words that name a line item asked, as it wrote it; a question form that
+    names it by its verb ("how much did Amazon's segments sell") by the verb alone: the words
+    between ("North America", "International") are the parts it asks of."""
+    if _AUXILIARY.found(own) and own.split():
+        return content_terms(own.split()[-1])
+    return content_terms(own)
 
 
 def _a_change_row(span: Span) -> bool:
@@ -1116,6 +1153,19 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     thing ("Net operating loss carryforwards" for the operating loss, "Cash paid for
     interest")."""
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
+
+
+def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
+    """The cause a sentence gives is the change asked itself ("… primarily due to the automotive
+    gross margin decrease discussed above", asked why the automotive gross margin declined):
+    every word the question asks of, its change too, stands after the causal connective (the
+    company's name aside, `own`: its filing speaks of it without naming it)."""
+    cause = cause_after(text)
+    asked = [t for t in core if t not in own]
+    if cause is None or len(asked) < 2:
+        return False
+    said = stems_of(text[cause.end():])
+    return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
 
 
 def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
@@ -1405,6 +1455,29 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     return label_line_item(span.row.label) in frame.subjects
 
 
+def _names_aside(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
+                 terms: Sequence[str]) -> bool:
+    """A row whose label names a line item asked only in the complement of a head of its own,
+    a head the question does not ask: "Payroll tax expense related to stock-based compensation"
+    or "Tax benefit from stock-based compensation" where the stock-based compensation is asked
+    states a figure of another thing. Asked by most of its head's words too ("the payroll tax
+    on stock-based compensation"), the row is the one asked."""
+    if span.row is None:
+        return False
+    label = span.row.label
+    spots = [m for _, ps in items for p in ps for m in p.finditer(label)]
+    if not spots:
+        return False
+    for m in spots:
+        head = head_before(label, m.start(), m.end())
+        if head is None:
+            return False  # named in its own head
+        own = content_terms(head)
+        if 2 * sum(t in terms for t in own) >= len(own):
+            return False  # the head is asked too, by most of its words
+    return True
+
+
 def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
                   core: list[str]) -> bool:
     """A statement row of the part asked ("Services" for "services net sales"): its own label
@@ -1420,7 +1493,11 @@ def _part_of_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern
         return any(i not in own and _table_of(span, ps) for i, (_, ps) in enumerate(items))
     if find_line_items(span.row.label) or named_groups(span.row.label):
         return False
-    if not any(_table_of(span, ps) for _, ps in items):
+    wholes = [i for i, (_, ps) in enumerate(items) if _table_of(span, ps)]
+    if not wholes or len(wholes) < len(items):
+        # the table is of no line item asked, or the question names the part itself beside the
+        # whole ("stock-based compensation" excluded from adjusted EBITDA): a row that names
+        # neither is another part ("Interest expense")
         return False
     item_words = {t for own, _ in items for t in own}
     label = stems_of(span.row.label)
@@ -1489,6 +1566,41 @@ def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
     if not head:
         return frozenset()
     return frozenset(t for t in terms if term_in(t, _stems_of_word(head[-1].lower())))
+
+
+_NAME_INSIDE = vocabulary().words("list_joiners") | {"of", "&"}  # "Bank of Leith"
+_FIRM_WORDS = stems_of(" ".join(vocabulary().words("subject_nouns")))  # "company", "business"
+_NAME_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
+_NAME_REACH = 90  # characters after the verb a name may stand
+
+
+def named_after(text: str, verb: str, own: set[str]) -> str | None:
+    """The first name after the first word of the question's verb, in any of its forms ("the
+    acquisition of Halden Group, …" for "acquire", "bought Ostra" for "buy"), before the verb is
+    said again: capitalised words,
+    not a month nor the company's own name (`own`, lower-cased)."""
+    said = [m for m in _WORD.finditer(text) if one_word(verb, _stems_of_word(m.group(0).lower()))]
+    if not said:
+        return None
+    at = said[0]
+    # the verb said again ends what the first names ("the acquisition date fair values of the
+    # assets acquired … for Postmates" names nothing acquired)
+    end = said[1].start() if len(said) > 1 else len(text)
+    tail = text[at.end():min(at.end() + _NAME_REACH, end)]
+    tail = tail[:min((i for c in _NAME_ENDS if (i := tail.find(c)) >= 0), default=len(tail))]
+    name: list[str] = []
+    for word in tail.split():
+        if word[:1].isupper() or (name and word.lower() in _NAME_INSIDE):
+            name.append(word)
+        elif name:
+            break
+    while name and name[-1].lower() in _NAME_INSIDE:
+        name.pop()
+    words = [w.lower() for w in name]
+    if not words or words[0] in _MONTH_NAMES or set(words) <= own | {"the"} or \
+            not content_terms(" ".join(name)):
+        return None
+    return " ".join(name)
 
 
 def question_verb(frame: QuestionFrame) -> str | None:
@@ -1583,7 +1695,7 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
                 continue  # a row that names nothing asked by its label is no sibling
             # a sibling that says all this row says and more: "Diluted" beside "Basic", not
             # "International" beside "North America" where both are asked
-            if any(j != i and said[j] > said[i] for j in rows):
+            if any(j != i and not ranked[j].aside and said[j] > said[i] for j in rows):
                 out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
 

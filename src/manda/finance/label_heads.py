@@ -25,8 +25,8 @@ from manda.vocabulary import cues, vocabulary
 from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
 from manda.vocabulary.plurals import plural_phrase
 
-__all__ = ["adds_another_thing", "another_thing_beside", "joins_line_items", "label_line_item",
-           "label_subject"]
+__all__ = ["adds_another_thing", "another_thing_beside", "head_before", "joins_line_items",
+           "label_line_item", "label_subject"]
 
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
@@ -180,6 +180,30 @@ def label_line_item(label: str) -> str | None:
         if (head := _head_of_part(part)) is not None:
             return head
     return None
+
+
+def head_before(label: str, start: int, end: int) -> str | None:
+    """The label's own head phrase where the words at `start:end` (a line item it names) stand
+    only in its complement: "Payroll tax expense" of "Payroll tax expense related to stock-based
+    compensation", "Amortization" of "Amortization of intangible assets"; None where they are
+    in the head phrase itself ("Stock-based compensation expense", "Total stock-based
+    compensation") or the label has no complement before them."""
+    cut = 0
+    for m in _COLON.finditer(label):  # "Adjusted to exclude: Payroll tax …": the last part speaks
+        if m.end() <= start:
+            cut = m.end()
+    text = _NUMBERING.sub(lambda m: " " * len(m.group(0)), label[cut:])
+    first, last = start - cut, end - cut
+    items = [*find_line_items(text), ("", first, last)]
+    lead = len(text) - len(text.lstrip())
+    while (m := _QUALIFIER.pattern.match(text, lead)) and m.end() > lead and \
+            _outside(m.start(), m.end(), items):
+        lead = m.end() + len(text[m.end():]) - len(text[m.end():].lstrip())
+    complement, _ = _phrase_end(text, lead, items)
+    head = text[lead:complement].strip(" ,.:-–—")
+    if complement > first or not head or _qualifiers_only(head):
+        return None
+    return head
 
 
 def label_subject(label: str) -> str | None:

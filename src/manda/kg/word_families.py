@@ -1,4 +1,5 @@
-"""A word's other forms in keyword search: "acquire" finds "acquisition", "reduce" "reduction".
+"""A word's other forms in keyword search: "acquire" finds "acquisition", "reduce" "reduction",
+"buy" "bought" and "acquired" (the vocabulary's `word_forms`).
 
 English (Snowball) stems of a verb and its noun often differ ("acquir" / "acquisit"): the
 vocabulary's `stem_families` gives the endings one family's stems take, and a question's stem is
@@ -46,7 +47,17 @@ def stem_family(stem: str) -> list[str]:
         for own, other in (pair, pair[::-1]):
             if stem.endswith(own) and len(stem) - len(own) >= 3:
                 out.append(stem[: -len(own)] + other)
+    out += [s for group in _forms() if stem in group for s in group]
     return [s for s in dict.fromkeys(out) if s != stem]
+
+
+@cache
+def _forms() -> tuple[frozenset[str], ...]:
+    """The stems of the words read as one another's (`word_forms:`): "buy" finds "bought" and
+    "acquired", a verb's irregular forms and a filing's word for a deal team's."""
+    return tuple(frozenset(s for w in (word, *forms) for s in english_stems(w))
+                 for lang in vocabulary().languages.values()
+                 for word, forms in lang.word_forms.items())
 
 
 @cache

@@ -117,6 +117,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # the effect of a cause the question names: the sentence that states it with its
         # cause answers, not the line item's level
         return evidence_first.answer(ask, evidence)
+    if ask.frame.answer_kind == "reason" and ask.frame.derived is not None:
+        # "why did the services gross margin increase?": the sentence stating why answers,
+        # never the margin computed from its parts
+        return evidence_first.answer(ask, evidence)
     if (computed_draft := _computed(ask, evidence)) is not None:
         return computed_draft
     if ask.subject and (several := _several(ask, evidence)) is not None:

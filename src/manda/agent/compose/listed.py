@@ -13,8 +13,7 @@ from collections.abc import Sequence
 
 from manda.agent.compose.common import Ask
 from manda.agent.grounding import cite
-from manda.agent.relevance import content_terms
-from manda.agent.spans import Span, lists_things, question_verb
+from manda.agent.spans import Span, lists_things, named_after, question_verb
 from manda.finance.periods import year_of
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
@@ -23,10 +22,7 @@ __all__ = ["named_things"]
 
 _V = vocabulary()
 _HEDGED = _V.cues("hedged_statement")
-_MONTHS = _V.month_names()
-_INSIDE = _V.words("list_joiners") | {"of", "&"}  # small words inside a name ("Bank of Leith")
-_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
-REACH, MARGIN, AFTER = 10, 0.4, 90  # sentences looked at, below the best, characters after
+REACH, MARGIN = 10, 0.4  # sentences looked at, below the best
 
 
 def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
@@ -40,14 +36,16 @@ def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
     if verb is None:
         return None
     years = {str(y) for p in frame.periods if (y := year_of(p)) is not None}
+    month = frame.month  # "in October 2021": a sentence of that month
     own = {w.lower() for w in letter_words(ranked[0].source.document)}  # the company's name
     found: list[tuple[str, Span]] = []
     for span in ranked[:REACH]:
         if span.row is not None or span.score < ranked[0].score - MARGIN or \
-                _HEDGED.search(span.text) or (years and not years & set(YEAR.findall(span.text))):
+                _HEDGED.search(span.text) or (years and not years & set(YEAR.findall(span.text))) \
+                or (month and month not in {_V.month(w) for w in letter_words(span.text)}):
             continue
-        name = _named_after(span.text, verb[:5], own)
-        if name and all(name.lower() != n.lower() for n, _ in found):
+        name = named_after(span.text, verb, own)
+        if name and not any(_same_name(name, n) for n, _ in found):
             found.append((name, span))
     if len(found) < 2:
         return None
@@ -55,28 +53,8 @@ def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
     return _V.answer("named_things", ask.language, items=items)
 
 
-def _named_after(text: str, stem: str, own: set[str]) -> str | None:
-    """The first name after the first word that starts with the verb's stem ("the acquisition
-    of Halden Group, …"): capitalised words, not a month nor the company's own name."""
-    lowered, at = text.lower(), -1
-    while (at := lowered.find(stem, at + 1)) > 0 and text[at - 1].isalnum():
-        continue
-    if at < 0:
-        return None
-    while at < len(text) and text[at].isalnum():
-        at += 1
-    tail = text[at:at + AFTER]
-    tail = tail[:min((i for c in _ENDS if (i := tail.find(c)) >= 0), default=len(tail))]
-    name: list[str] = []
-    for word in tail.split():
-        if word[:1].isupper() or (name and word.lower() in _INSIDE):
-            name.append(word)
-        elif name:
-            break
-    while name and name[-1].lower() in _INSIDE:
-        name.pop()
-    words = [w.lower() for w in name]
-    if not words or words[0] in _MONTHS or set(words) <= own | {"the"} or \
-            not content_terms(" ".join(name)):
-        return None
-    return " ".join(name)
+def _same_name(one: str, other: str) -> bool:
+    """Two names of one thing: the same words, or one's words among the other's ("Drizly" and
+    "The Drizly Group")."""
+    a, b = ({w.lower() for w in letter_words(n)} - {"the"} for n in (one, other))
+    return bool(a and b) and (a <= b or b <= a)

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
-from manda.agent.kinds import states_means, states_reason
+from manda.agent.kinds import cause_after, states_means, states_reason
 from manda.agent.relevance import (
     CLOSE_BELOW,
     NOT_FOUND_BELOW,
@@ -39,6 +39,7 @@ from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import metric_spec
 from manda.models import Document, Finding, Nature
+from manda.passages import sentences_of
 from manda.text import letter_words, without_asides
 from manda.vocabulary import vocabulary
 
@@ -274,12 +275,31 @@ def _states(span: Span, finding: Finding) -> bool:
     return any(same_amount(a.value, finding.value) for a in find_amounts(span.text))
 
 
+def _own_words(finding: Finding) -> str:
+    """What a finding read from a sentence says of its own figure: its sentence of the excerpt,
+    up to the cause it gives after the figure ("Server products and cloud services revenue
+    increased 19%", not "… driven by Azure"); another sentence of the passage ("LinkedIn revenue
+    increased 10%") names another thing's figure. A row's finding, or one whose figure is not
+    found in a sentence, keeps its whole excerpt."""
+    written = (finding.value_text or "").strip()
+    if not written or finding.attributes.get("row"):
+        return finding.excerpt
+    for sentence in sentences_of(finding):
+        at = sentence.text.find(written)
+        if at < 0:
+            continue
+        cause = cause_after(sentence.text)
+        return sentence.text[:cause.start()] if cause is not None and cause.start() > at \
+            else sentence.text
+    return finding.excerpt
+
+
 def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     """A finding whose place no span holds stands when its own words name everything the best
     span answers of the question (so a coarser line item does not stand for a finer one)."""
     spec = metric_spec(finding.subject)
     named = " ".join(spec.synonyms) if spec is not None else ""
-    own = stems_of(" ".join(filter(None, [finding.label, finding.subject, finding.excerpt,
+    own = stems_of(" ".join(filter(None, [finding.label, finding.subject, _own_words(finding),
                                           str(finding.attributes.get("row", "")), named])))
     best = stems_of(top.row.label if top.row is not None else top.text)
     company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
@@ -295,7 +315,10 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
         # the best span is about something else ("profit before tax"): no finer statement of
         # this metric stands against the finding; but a row that names what the question
         # qualifies its metric by ("iPhone" of "iPhone revenue") and the finding does not is
-        # the finer statement, though its label omits the metric's own word
-        return covered or not (top.row is not None and fits_kind(top, ask.frame))
+        # the finer statement, though its label omits the metric's own word; so is a sentence
+        # that states the rate asked of what the question names ("LinkedIn revenue increased
+        # 10%" for LinkedIn's revenue growth) in other words than the metric's
+        return covered or not (fits_kind(top, ask.frame) and (
+            top.row is not None or ask.frame.answer_kind == "rate"))
     return covered
 
