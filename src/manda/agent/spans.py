@@ -128,7 +128,6 @@ _NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth
 _HEDGED = vocabulary().cues("hedged_statement")
 _EXHIBIT = vocabulary().cues("exhibit_entry")
 _RISK_ASKED = vocabulary().cues("intent_due_diligence")
-_AUXILIARY = vocabulary().cues("question_auxiliary")  # "did" of "how much did … sell"
 _ENUMERATION = vocabulary().cues("enumeration")
 _JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -1569,6 +1568,7 @@ def _thing_asked(question: str, terms: tuple[str, ...]) -> frozenset[str]:
 
 
 _NAME_INSIDE = vocabulary().words("list_joiners") | {"of", "&"}  # "Bank of Leith"
+_DETERMINERS = vocabulary().words("determiners")  # "the" of "The Drizly Group"
 _FIRM_WORDS = stems_of(" ".join(vocabulary().words("subject_nouns")))  # "company", "business"
 _NAME_ENDS = ",;:.(“\""  # what ends the words after the verb that may name the thing
 _NAME_REACH = 90  # characters after the verb a name may stand
@@ -1597,7 +1597,7 @@ def named_after(text: str, verb: str, own: set[str]) -> str | None:
     while name and name[-1].lower() in _NAME_INSIDE:
         name.pop()
     words = [w.lower() for w in name]
-    if not words or words[0] in _MONTH_NAMES or set(words) <= own | {"the"} or \
+    if not words or words[0] in _MONTH_NAMES or set(words) <= own | _DETERMINERS or \
             not content_terms(" ".join(name)):
         return None
     return " ".join(name)

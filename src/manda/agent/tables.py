@@ -170,7 +170,8 @@ def rows_naming(texts: Iterable[str], name: str) -> list[tuple[Table, Row]]:
 _HEADER_REACH = 6
 _LABEL_WORDS = 8  # the most words a line of a row's label alone holds
 _CHANGE_HEADER = vocabulary().cues("change_header")  # "Change", "Percent change"
-_RANGE_WORDS = frozenset({"to", "-", "–", "—", "vs", "vs.", "versus"})
+# "2020 to 2021", "2020 – 2021": the words between two years that make them one change column
+_RANGE_WORDS = vocabulary().words("year_range_words") | {"-", "–", "—"}
 
 
 @dataclass

@@ -22,6 +22,7 @@ __all__ = ["named_things"]
 
 _V = vocabulary()
 _HEDGED = _V.cues("hedged_statement")
+_DETERMINERS = _V.words("determiners")  # "The" of "The Drizly Group"
 REACH, MARGIN = 10, 0.4  # sentences looked at, below the best
 
 
@@ -56,5 +57,5 @@ def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
 def _same_name(one: str, other: str) -> bool:
     """Two names of one thing: the same words, or one's words among the other's ("Drizly" and
     "The Drizly Group")."""
-    a, b = ({w.lower() for w in letter_words(n)} - {"the"} for n in (one, other))
+    a, b = ({w.lower() for w in letter_words(n)} - _DETERMINERS for n in (one, other))
     return bool(a and b) and (a <= b or b <= a)
