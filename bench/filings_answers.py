@@ -46,12 +46,14 @@ _BAD = {"not_found", "wrong_figure"}
 
 
 async def run_answers(root: Path, only: set[str] | None, split: str | None) -> tuple[
-        list[Score], float, float]:
+        list[Score], float, float, str]:
     probe = filings_probe(root / "filings")
     key = load_key()
     questions = [q for q in filing_questions()
                  if (only is None or q["id"] in only) and (split is None or q["split"] == split)]
     async with Manda(Settings(MANDA_HOME=root / "home")) as app:
+        # what was measured: the adapters that served each port (as `manda doctor` says them)
+        engines = ", ".join(f"{c.port} {c.adapter}" for c in app.choices)
         started = time.perf_counter()
         skipped = await ingest_probe(app, probe)
         ingest_s = time.perf_counter() - started
@@ -63,7 +65,7 @@ async def run_answers(root: Path, only: set[str] | None, split: str | None) -> t
             answer = await app.answers.ask(FILINGS_DEAL, q["question"])
             scores.append(score(key[q["id"]], q["split"], answer))
         ask_s = time.perf_counter() - started
-    return scores, ingest_s, ask_s
+    return scores, ingest_s, ask_s, engines
 
 
 def _share(scores: list[Score], column: str) -> str:
@@ -124,11 +126,12 @@ def main() -> None:
         raise SystemExit("evals/retrieval/filings is missing: see evals/retrieval/PROVENANCE.md")
     with tempfile.TemporaryDirectory(prefix="manda-answers-") as tmp:
         root = args.keep or Path(tmp)
-        scores, ingest_s, ask_s = asyncio.run(
+        scores, ingest_s, ask_s, engines = asyncio.run(
             run_answers(root, set(args.only) if args.only else None, args.split))
     load = os.getloadavg()[0]
     print(f"{len(scores)} questions; ingest {ingest_s:.0f} s, answers {ask_s:.0f} s "
           f"({ask_s / max(1, len(scores)) * 1000:.0f} ms each), load average {load:.1f}")
+    print(f"engines: {engines}")
     report(scores, args.misses)
     if args.save:
         args.save.write_text(json.dumps([asdict(s) for s in scores], indent=1), encoding="utf-8")
