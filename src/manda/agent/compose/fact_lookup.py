@@ -110,6 +110,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.frame.answer_kind == "ranking" and ask.frame.segments and (
             ranked := segment_figures.rank(ask, evidence)) is not None:
         return ranked  # each segment's row read apart, or which segments' figures were not
+    if ask.frame.answer_kind == "reason" and (ask.frame.change or ask.frame.growth):
+        # "what drove the services revenue growth?": the sentence stating the cause answers,
+        # never the growth computed from the line item's two years
+        return evidence_first.answer(ask, evidence)
     if ask.subject and (ask.frame.change or ask.frame.growth) and (
             moved := segment_figures.change(ask, evidence)) is not None:
         return moved  # a segment's line item against the year before, from its own row
