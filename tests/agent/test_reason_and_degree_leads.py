@@ -72,3 +72,25 @@ def test_how_concentrated_asks_the_share_stated() -> None:
     ask = _ask("How concentrated are the company's trade receivables with distributors?")
     assert ask.frame.answer_kind == "rate"
     assert "41%" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_change_column_is_no_share_stated() -> None:
+    # the MD&A row's change column (14%) is the line item's growth: the share of sales asked is
+    # the line item's row over the total's, computed, never the line item's level led
+    mdna = "\n".join([
+        "Operating expenses and their percentage of total net sales for 2025 and 2024 were as "
+        "follows (dollars in millions):",
+        "2025 | Change | 2024",
+        "Research and development | 2025: $2,990 | Change: 14% | 2024: $2,625",
+        "Selling, general and administrative | 2025: $2,493 | Change: (1)% | 2024: $2,509"])
+    statement = "\n".join([
+        "CONSOLIDATED STATEMENTS OF OPERATIONS", "(In millions)", "Years ended",
+        "December 31,2025 | December 31,2024",
+        "Total net sales | December 31,2025: 38,328 | December 31,2024: 39,432",
+        "Research and development | December 31,2025: 2,990 | December 31,2024: 2,625",
+        "Selling, general and administrative | December 31,2025: 2,493 | "
+        "December 31,2024: 2,509"])
+    draft = compose(_ask("What share of net sales did the company spend on R&D in 2025?"),
+                    _evidence(mdna, statement))
+    first = draft.text.splitlines()[0]
+    assert "7.8%" in first, draft.text

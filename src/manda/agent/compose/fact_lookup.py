@@ -31,6 +31,7 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
+from manda.agent.compose.leads import a_change_column
 from manda.agent.compose.people import (
     current_first,
     holds_as,
@@ -99,8 +100,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if any(s.words >= NOT_FOUND_BELOW and _SHARE_STATED.found(s.text)
-               for s in ranked[:_STATED_REACH]):
+        if any(s.words >= NOT_FOUND_BELOW and _states_share(s) for s in ranked[:_STATED_REACH]):
             # a share the documents state ("more than 97 percent", "thirty percent") leads over
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
@@ -206,6 +206,15 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
 
 _SHARE_STATED = vocabulary().cues("share_stated")
 _STATED_REACH = 3  # how far down the best spans a stated share is looked for
+
+
+def _states_share(span: Span) -> bool:
+    """A share the span states: a sentence's ("more than 97 percent"), or a row's outside its
+    change columns ("Research and development $29,915 14%": the 14% is its growth, no share)."""
+    if span.row is None:
+        return _SHARE_STATED.found(span.text)
+    return any(_SHARE_STATED.found(value) for header, value in span.row.cells.items()
+               if not a_change_column(header))
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
