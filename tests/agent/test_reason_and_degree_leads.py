@@ -94,3 +94,24 @@ def test_a_change_column_is_no_share_stated() -> None:
                     _evidence(mdna, statement))
     first = draft.text.splitlines()[0]
     assert "7.8%" in first, draft.text
+
+
+def test_a_roll_forwards_closing_row_is_the_balance_its_caption_names() -> None:
+    # "Balance at end of period" names no line item; the caption it stands under does
+    evidence = _evidence("\n".join([
+        "Reconciliation of Gross Unrecognized Tax Benefits (millions)",
+        "2025 | 2024",
+        "Balance at beginning of period | 2025: $433 | 2024: $352",
+        "Additions based on tax positions related to the current year | 2025: 36 | 2024: 118",
+        "Reductions for tax positions of prior years | 2025: (36) | 2024: (36)",
+        "Balance at end of period | 2025: $436 | 2024: $433"]),
+        "Interest and penalties associated with unrecognized tax benefits are recorded within "
+        "income tax expense.")
+    top = rank_spans(_ask("The company's gross unrecognized tax benefits at year end 2025?"
+                          ).frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Balance at end of period", top.text
+
+
+def test_what_was_behind_asks_a_reason() -> None:
+    assert _ask("What was behind the company's Widgets revenue growth in 2025?"
+                ).frame.answer_kind == "reason"

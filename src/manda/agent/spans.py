@@ -812,7 +812,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
-    opening_asked = balance_side(frame.text, row=True) == "opening"
+    side_asked = balance_side(frame.text, row=True)
+    opening_asked = side_asked == "opening"
     item_words = {t for own, _ in items for t in own}
     # the words that name a part of the line item asked ("North America" of operating income),
     # where a row of the passages says them by its label or heading; a question that names
@@ -878,6 +879,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if not label_periods(span.row) and not any(term_in(t, label) for t in core) and not any(
                     p.search(span.row.label) for _, ps in said_otherwise for p in ps):
                 loose, matched = matched, set()  # only its heading speaks to the question
+                if side_asked is not None and balance_side(span.row.label, row=True) == side_asked:
+                    # "Balance at end of period" of a roll-forward headed by the thing asked at
+                    # that end ("Reconciliation of Gross Unrecognized Tax Benefits"): its balance
+                    matched = {t for t in terms if term_in(t, stems)}
             # a row's other cells (its headers) count for half
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
