@@ -115,3 +115,14 @@ def test_a_roll_forwards_closing_row_is_the_balance_its_caption_names() -> None:
 def test_what_was_behind_asks_a_reason() -> None:
     assert _ask("What was behind the company's Widgets revenue growth in 2025?"
                 ).frame.answer_kind == "reason"
+
+
+def test_the_line_items_change_named_again_is_read_with_the_sentence_before() -> None:
+    # "The sales growth primarily reflects …" points back at the segment whose sales grew
+    evidence = _evidence(
+        "Gadgets sales increased 10% in 2025, compared to the prior year. The sales growth "
+        "primarily reflects increased unit sales and advertising sales.",
+        "Widgets sales increased 20% in 2025, compared to the prior year. The sales growth "
+        "primarily reflects increased customer usage, partially offset by pricing changes.")
+    lead = rank_spans(_ask("What drove Widgets sales growth in 2025?").frame, evidence)[0].text
+    assert "Widgets" in lead and "customer usage" in lead, lead
