@@ -48,7 +48,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables, unstaggered
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.answers import Intent
-from manda.finance.amounts import currency_of_document, find_amounts
+from manda.finance.amounts import currency_of_document, find_amounts, stated_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
@@ -1335,10 +1335,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             if _PER_SHARE_ASKED.search(frame.text) and not _per_share_row(span):
                 return -KIND_MISS  # the shares or the income an EPS divides, not the EPS
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
-        if find_amounts(text) and _asks_balance(frame) and a_movement(text):
+        if stated_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
-        amounts = find_amounts(text)
+        amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
@@ -1529,7 +1529,7 @@ def _states_figure(span: Span) -> bool:
     """A row with a figure in it, or a sentence that states an amount."""
     if span.row is not None:
         return any(not f.none for f in span.figures())
-    return bool(find_amounts(span.text))
+    return bool(stated_amounts(span.text))
 
 
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
