@@ -26,3 +26,38 @@ def test_a_commitments_row_leads_over_its_footnote() -> None:
     ask = _ask("What were the company's total unconditional purchase obligations at the end "
                "of 2025?")
     assert "7,035" in rank_spans(ask.frame, evidence)[0].text
+
+
+_BALANCES = ("(in millions)\nDecember 31, 2025 | December 31, 2024\nCurrent assets:\n"
+             "Cash and cash equivalents | December 31, 2025: 6,210 | December 31, 2024: 5,870\n"
+             "Current liabilities:\n"
+             "Accounts payable | December 31, 2025: 4,020 | December 31, 2024: 3,760\n"
+             "Deferred revenue | December 31, 2025: 9,412 | December 31, 2024: 8,120")
+
+
+def test_a_notes_stated_total_leads_over_the_current_row() -> None:
+    """The balance sheet lists the current part of deferred revenue under "Current
+    liabilities:"; the note states the total, the long-term part included: the total leads."""
+    note = ("Deferred revenue primarily relates to prepaid subscriptions. Our total deferred "
+            "revenue as of December 31, 2025 was $12.3 billion.")
+    evidence = _evidence(_BALANCES, note)
+    ranked = rank_spans(_ask("How much deferred revenue did the company have at the end of "
+                             "2025?").frame, evidence)
+    assert "$12.3 billion" in ranked[0].text, [s.text for s in ranked[:3]]
+    # the current part asked is that row; the other balances' rows are no portion of a total
+    ranked = rank_spans(_ask("What was the current deferred revenue at the end of 2025?").frame,
+                        evidence)
+    assert "9,412" in ranked[0].text, [s.text for s in ranked[:3]]
+    for question, figure in (("How much accounts payable did the company have at the end of "
+                              "2025?", "4,020"),
+                             ("What were cash and cash equivalents at December 31, 2025?",
+                              "6,210")):
+        ranked = rank_spans(_ask(question).frame, evidence)
+        assert figure in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_the_current_row_leads_where_no_total_is_stated() -> None:
+    note = "Deferred revenue primarily relates to prepaid subscriptions of $3.1 billion."
+    ranked = rank_spans(_ask("How much deferred revenue did the company have at the end of "
+                             "2025?").frame, _evidence(_BALANCES, note))
+    assert "9,412" in ranked[0].text, [s.text for s in ranked[:3]]

@@ -854,6 +854,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if frame.answer_kind in ("reason", "rate") else set()
     ranked: list[Span] = []
     wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
+    # the documents a sentence of which states a line item asked as a whole ("our total unearned
+    # revenue … was $25.0 billion"): their balance sheet's row of it under "Current
+    # liabilities:" is that portion only
+    totalled = {s.source.document_id for s in pool.spans if items and _states_total(s, items)}
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
@@ -1049,6 +1053,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
                 frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
             score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
+        elif named and span.row is not None and not part and \
+                span.source.document_id in totalled and _PORTION_SECTION.begins(span.group) and \
+                not (frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
+            score -= PORTION_MISS  # the current part, where a note states the whole
         if named and span.row is not None and totals_row(span.row.label):
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
@@ -1532,6 +1540,16 @@ def _states_figure(span: Span) -> bool:
     return bool(stated_amounts(span.text))
 
 
+def _states_total(span: Span,
+                  items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]) -> bool:
+    """A sentence that states a line item asked as a whole, by the word before its name ("our
+    total unearned revenue as of December 31, 2025 was $25.0 billion")."""
+    if span.row is not None or not _states_figure(span):
+        return False
+    return any(_STATED_TOTAL.ends(span.text[:m.start()]) for _, patterns in items
+               for p in patterns for m in p.finditer(span.text))
+
+
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
     """The question's own verb: its last word, where an auxiliary ("does", "did") stands
     before it ("What services does Amazon offer?")."""
@@ -1619,6 +1637,8 @@ _OPENING = vocabulary().cues("opening_balance")
 _CLOSING = vocabulary().cues("closing_balance")
 _TOTAL_START = vocabulary().cues("total_row_start")
 _TOTAL_END = vocabulary().cues("total_row_end")
+_PORTION_SECTION = vocabulary().cues("portion_section")  # "Current liabilities:"
+_STATED_TOTAL = vocabulary().cues("stated_total")  # "our total unearned revenue … was"
 
 
 def balance_side(text: str, *, row: bool) -> str | None:
