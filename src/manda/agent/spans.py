@@ -1347,6 +1347,12 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
         amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
+        money = [a for a in amounts if a.currency]
+        if money and all(_CHANGED_BY.ends(text[:a.start]) for a in money) and not any(
+                says_change(t) for t in frame.ranking.terms):
+            # "exchange rates increased fulfillment costs by $609 million": a change by an
+            # amount, where the level is asked
+            return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
@@ -1639,6 +1645,9 @@ _TOTAL_START = vocabulary().cues("total_row_start")
 _TOTAL_END = vocabulary().cues("total_row_end")
 _PORTION_SECTION = vocabulary().cues("portion_section")  # "Current liabilities:"
 _STATED_TOTAL = vocabulary().cues("stated_total")  # "our total unearned revenue … was"
+# the words before a figure that say it is a change by that amount ("increased fulfillment
+# costs by", "decreased"), not a level
+_CHANGED_BY = vocabulary().cues("change_by") | vocabulary().cues("change_verb_before_figure")
 
 
 def balance_side(text: str, *, row: bool) -> str | None:
