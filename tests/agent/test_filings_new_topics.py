@@ -61,3 +61,32 @@ def test_the_current_row_leads_where_no_total_is_stated() -> None:
     ranked = rank_spans(_ask("How much deferred revenue did the company have at the end of "
                              "2025?").frame, _evidence(_BALANCES, note))
     assert "9,412" in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_costs_asked_of_a_year_are_an_amount_not_things_listed() -> None:
+    assert _ask("What were the company's freight costs in 2025?").frame.answer_kind == "figure"
+    assert _ask("What was the group's interest expense in fiscal 2024?").frame.answer_kind == \
+        "figure"
+    assert _ask("What costs does the company incur?").frame.answer_kind == "list"
+
+
+def test_a_change_by_an_amount_is_no_level_of_the_costs_asked() -> None:
+    evidence = _evidence(
+        "Changes in foreign exchange rates increased freight costs by $212 million in 2025.",
+        "Freight costs were $4.1 billion and $4.6 billion in 2024 and 2025.")
+    ranked = rank_spans(_ask("What were the company's freight costs in 2025?").frame, evidence)
+    assert "$4.6 billion" in ranked[0].text, [s.text for s in ranked[:3]]
+    ranked = rank_spans(_ask("By how much did exchange rates increase freight costs in 2025?"
+                             ).frame, evidence)
+    assert "$212 million" in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_costs_asked_are_the_row_under_the_expenses_heading() -> None:
+    evidence = _evidence(
+        "(in millions)\n2025 | 2024\nOperating expenses:\nWarehousing | 2025: 9,120 | "
+        "2024: 8,400\nMarketing | 2025: 2,310 | 2024: 2,150",
+        "For the year ended December 31, 2025, we recorded $310 million of severance costs "
+        "related to role eliminations.")
+    ranked = rank_spans(_ask("What were the company's warehousing costs in 2025?").frame,
+                        evidence)
+    assert "9,120" in ranked[0].text, [s.text for s in ranked[:3]]
