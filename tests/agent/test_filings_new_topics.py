@@ -90,3 +90,15 @@ def test_costs_asked_are_the_row_under_the_expenses_heading() -> None:
     ranked = rank_spans(_ask("What were the company's warehousing costs in 2025?").frame,
                         evidence)
     assert "9,120" in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_the_verb_a_balance_is_asked_by_is_no_word_its_row_must_say() -> None:
+    """"How much cash did it hold?": "held" in a sentence about the cash its subsidiaries hold
+    abroad names no more of what is asked than the balance sheet's row."""
+    evidence = _evidence(
+        _BALANCES,
+        "As of December 31, 2025, cash, cash equivalents, and short-term investments held by "
+        "foreign subsidiaries were $1.2 billion.")
+    ranked = rank_spans(_ask("How much cash and cash equivalents did the company hold at "
+                             "December 31, 2025?").frame, evidence)
+    assert "6,210" in ranked[0].text, [s.text for s in ranked[:3]]

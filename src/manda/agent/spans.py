@@ -798,6 +798,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
+    if verb is not None and items and verb in _HOLDING:
+        # "How much cash did it hold at year end?": the verb is how a balance is asked, which
+        # its row never says; a sentence that says "held" names no more of what is asked
+        total -= weight[verb]
+        weight[verb] = 0.0
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
@@ -1645,6 +1650,7 @@ _TOTAL_START = vocabulary().cues("total_row_start")
 _TOTAL_END = vocabulary().cues("total_row_end")
 _PORTION_SECTION = vocabulary().cues("portion_section")  # "Current liabilities:"
 _STATED_TOTAL = vocabulary().cues("stated_total")  # "our total unearned revenue … was"
+_HOLDING = frozenset(stems_of(" ".join(vocabulary().words("holding_verbs"))))
 # the words before a figure that say it is a change by that amount ("increased fulfillment
 # costs by", "decreased"), not a level
 _CHANGED_BY = vocabulary().cues("change_by") | vocabulary().cues("change_verb_before_figure")
