@@ -102,3 +102,16 @@ def test_the_verb_a_balance_is_asked_by_is_no_word_its_row_must_say() -> None:
     ranked = rank_spans(_ask("How much cash and cash equivalents did the company hold at "
                              "December 31, 2025?").frame, evidence)
     assert "6,210" in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_a_range_guided_to_is_the_guidance_given() -> None:
+    ask = _ask("What operating income range did the company guide to for the first quarter of "
+               "2026?")
+    assert ask.frame.wants_forecast
+    evidence = _evidence(
+        "First Quarter 2026 Guidance. We provided guidance on February 5, 2026, in our earnings "
+        "release.",
+        "Operating income is expected to be between $2.1 billion and $2.6 billion, compared "
+        "with $2.3 billion in first quarter 2025.")
+    ranked = rank_spans(ask.frame, evidence)
+    assert "$2.6 billion" in ranked[0].text, [s.text for s in ranked[:3]]
