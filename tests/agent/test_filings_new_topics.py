@@ -115,3 +115,16 @@ def test_a_range_guided_to_is_the_guidance_given() -> None:
         "with $2.3 billion in first quarter 2025.")
     ranked = rank_spans(ask.frame, evidence)
     assert "$2.6 billion" in ranked[0].text, [s.text for s in ranked[:3]]
+
+
+def test_a_share_of_a_total_is_no_stated_total() -> None:
+    """"10% or more of total trade receivables" names the total but states no amount of it:
+    the balance sheet's row of receivables under "Current assets:" still leads."""
+    evidence = _evidence(
+        "(in millions)\nDecember 31, 2025 | December 31, 2024\nCurrent assets:\n"
+        "Accounts receivable, net | December 31, 2025: 3,977 | December 31, 2024: 3,341",
+        "As of December 31, 2025, the company had one customer that represented 10% or more "
+        "of total accounts receivable, which accounted for 12%.")
+    ranked = rank_spans(_ask("What were the company's accounts receivable at the end of "
+                             "2025?").frame, evidence)
+    assert "3,977" in ranked[0].text, [s.text for s in ranked[:3]]

@@ -1553,12 +1553,15 @@ def _states_figure(span: Span) -> bool:
 
 def _states_total(span: Span,
                   items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]) -> bool:
-    """A sentence that states a line item asked as a whole, by the word before its name ("our
-    total unearned revenue as of December 31, 2025 was $25.0 billion")."""
+    """A sentence that states a line item asked as a whole, by the word before its name, and
+    its amount after it ("our total unearned revenue as of December 31, 2025 was $25.0
+    billion")."""
     if span.row is not None or not _states_figure(span):
         return False
-    return any(_STATED_TOTAL.ends(span.text[:m.start()]) for _, patterns in items
-               for p in patterns for m in p.finditer(span.text))
+    money = [a.start for a in stated_amounts(span.text) if a.currency]
+    # the total's own amount follows its name ("10% or more of total trade receivables" is none)
+    return any(_STATED_TOTAL.ends(span.text[:m.start()]) and any(at > m.end() for at in money)
+               for _, patterns in items for p in patterns for m in p.finditer(span.text))
 
 
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
