@@ -203,3 +203,35 @@ def test_a_period_phrase_s_words_say_when_not_what_is_asked() -> None:
     assert "2021" in frame.ranking.when and "debt" not in frame.ranking.when
     at = read_question("How much cash did Halvard Tolls hold as of the end of the fiscal year?")
     assert {"fiscal", "year"} <= at.ranking.when and "cash" not in at.ranking.when
+
+
+@pytest.mark.parametrize(("question", "period"), [
+    ("What were net sales for the year ended January 29, 2022?", "FY2021"),
+    ("Capex for the fiscal year ended February 3, 2024?", "FY2023"),
+    ("What was operating income for the year ended 1 February 2025?", "FY2024"),
+    ("What were net sales for the year ended June 30, 2024?", "FY2024"),
+    ("What was revenue for the year ended December 31, 2023?", "FY2023"),
+])
+def test_a_year_asked_by_its_last_day_is_the_year_that_day_names(question: str,
+                                                                 period: str) -> None:
+    """A year that ends in January or the first days of February (a retail calendar) is named
+    by the year it starts in, as its statements' columns are read; any other by its end."""
+    assert read_question(question).periods == (period,)
+
+
+def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -> None:
+    """"The year ended February 1, 2025" of a grocer whose columns are "2025 | 2024" (its years
+    end in late January) is the 2024 column, not the 2025 one."""
+    doc = Document(id="g1", deal_id="d", filename="Brindle_Annual.pdf", content_hash="h",
+                   file_type="pdf", size_bytes=1, version_family="f",
+                   status=DocumentStatus.COMPLETED, doc_date=date(2026, 1, 31),
+                   fiscal_year_end="--01-31")
+    table = ("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
+             "Net sales | 2025: $48,310 | 2024: $51,207\n"
+             "Operating income | 2025: $2,145 | 2024: $2,602")
+    hit = SearchHit(chunk_id="c1", document_id=doc.id, document=doc.filename, text=table,
+                    location=Location.for_page(40), score=1.0)
+    evidence = Evidence(documents={doc.id: doc}, hits=[hit])
+    ask = Ask.of(read_question("What were net sales for the year ended February 1, 2025?"))
+    first = evidence_first.answer(ask, evidence).text.splitlines()[0]
+    assert "51.2" in first and "48.3" not in first

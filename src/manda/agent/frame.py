@@ -24,7 +24,8 @@ from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.periods import find_periods, is_part_of_year
+from manda.finance.fiscal import fiscal_year_named
+from manda.finance.periods import find_dates, find_periods, is_part_of_year
 from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
@@ -659,12 +660,22 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
     "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
-    periods = find_periods(text, bare_years=True)
+    periods = [(_named_year(p, text[start:end]), start, end)
+               for p, start, end in find_periods(text, bare_years=True)]
     found = [(p, start) for p, start, _ in periods]
     found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
     found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
               if not any(start <= at < end for _, start, end in periods)]
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
+
+
+def _named_year(period: str, phrase: str) -> str:
+    """A fiscal year asked by its last day is the year that day names: "the year ended January
+    31, 2026" ends a retail calendar's fiscal 2025, as the statements' columns are read."""
+    if not period.startswith("FY") or not (dates := find_dates(phrase)):
+        return period
+    day = dates[-1][0]
+    return f"FY{fiscal_year_named(day)}" if period == f"FY{day.year}" else period
 
 
 def _years_before_line_items(text: str) -> list[tuple[str, int]]:
@@ -803,12 +814,22 @@ def _entity(text: str) -> str | None:
 
 
 def _opening_name(text: str) -> str | None:
-    """The word a question opens with, where it is a capitalised possessive ("Target's …")."""
+    """The word a question opens with, where it is a capitalised possessive ("Target's …") or
+    where the line item asked follows it, a year at most between ("Target capex?", "Target
+    2025 capex?"): whom a terse question is about (the room says whether it names a company)."""
     first = text.split()[0] if text.split() else ""
     name = without_possessive(first)
-    if name == first or len(name) < 2 or not name[0].isupper() or not name.isalpha():
+    if len(name) < 2 or not name[0].isupper() or not name.isalpha():
         return None
-    return None if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS else name
+    if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS:
+        return None
+    if name != first:
+        return name
+    rest = text[len(first):].lstrip()
+    if (year := _YEAR.match(rest)) is not None:
+        rest = rest[year.end():].lstrip()
+    items = find_line_items(rest)
+    return name if items and items[0][1] == 0 else None
 
 
 def _a_name(word: str) -> bool:
