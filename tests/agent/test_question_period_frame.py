@@ -235,3 +235,18 @@ def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -
     ask = Ask.of(read_question("What were net sales for the year ended February 1, 2025?"))
     first = evidence_first.answer(ask, evidence).text.splitlines()[0]
     assert "51.2" in first and "48.3" not in first
+
+
+@pytest.mark.parametrize(("question", "year_end"), [
+    ("What subsequent events did Quillstream disclose after its fiscal year end?", False),
+    ("What has happened since year-end?", False),
+    ("Was geschah nach dem Bilanzstichtag?", False),
+    ("Que s'est-il passé après la clôture de l'exercice ?", False),
+    ("¿Qué ocurrió después del cierre del ejercicio?", False),
+    ("When does Quillstream's fiscal year end?", True),
+    ("Wann endet das Geschäftsjahr?", True),
+])
+def test_what_happened_after_a_year_end_asks_no_year_end(question: str, year_end: bool) -> None:
+    """"After its fiscal year end" says when the thing asked happened; it does not ask when
+    the year ends (the answer had been the company's year-end day)."""
+    assert read_question(question).year_end is year_end
