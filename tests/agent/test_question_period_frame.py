@@ -14,7 +14,7 @@ from datetime import date
 
 import pytest
 
-from manda.agent.compose import evidence_first
+from manda.agent.compose import computed, evidence_first
 from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
@@ -219,22 +219,42 @@ def test_a_year_asked_by_its_last_day_is_the_year_that_day_names(question: str,
     assert read_question(question).periods == (period,)
 
 
-def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -> None:
-    """"The year ended February 1, 2025" of a grocer whose columns are "2025 | 2024" (its years
-    end in late January) is the 2024 column, not the 2025 one."""
+def _grocer(table: str) -> Evidence:
+    """A grocer's statement page; its fiscal years end in late January."""
     doc = Document(id="g1", deal_id="d", filename="Brindle_Annual.pdf", content_hash="h",
                    file_type="pdf", size_bytes=1, version_family="f",
                    status=DocumentStatus.COMPLETED, doc_date=date(2026, 1, 31),
                    fiscal_year_end="--01-31")
-    table = ("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
-             "Net sales | 2025: $48,310 | 2024: $51,207\n"
-             "Operating income | 2025: $2,145 | 2024: $2,602")
     hit = SearchHit(chunk_id="c1", document_id=doc.id, document=doc.filename, text=table,
                     location=Location.for_page(40), score=1.0)
-    evidence = Evidence(documents={doc.id: doc}, hits=[hit])
+    return Evidence(documents={doc.id: doc}, hits=[hit])
+
+
+def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -> None:
+    """"The year ended February 1, 2025" of a grocer whose columns are "2025 | 2024" (its years
+    end in late January) is the 2024 column, not the 2025 one."""
+    evidence = _grocer("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
+                       "Net sales | 2025: $48,310 | 2024: $51,207\n"
+                       "Operating income | 2025: $2,145 | 2024: $2,602")
     ask = Ask.of(read_question("What were net sales for the year ended February 1, 2025?"))
     first = evidence_first.answer(ask, evidence).text.splitlines()[0]
     assert "51.2" in first and "48.3" not in first
+
+
+def test_a_balance_computed_at_a_retail_year_end_reads_that_dates_column() -> None:
+    """Working capital "at January 31, 2026" of a grocer is computed from the balance sheet's
+    "January 31, 2026" column (fiscal 2025's), not left uncomputed for want of a 2026 one."""
+    evidence = _grocer("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
+                       "January 31, 2026 | February 1, 2025\n"
+                       "Total current assets | January 31, 2026: $9,410 | "
+                       "February 1, 2025: $9,012\n"
+                       "Total current liabilities | January 31, 2026: $8,125 | "
+                       "February 1, 2025: $8,377")
+    ask = Ask.of(read_question("What was the working capital at January 31, 2026?"))
+    draft = computed.answer(ask, evidence)
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert "1.29 billion" in first and "computed" in first, first
 
 
 @pytest.mark.parametrize(("question", "year_end"), [
