@@ -52,3 +52,17 @@ def test_gross_margin_is_revenue_less_its_cost_where_no_gross_profit_line_is_sta
     assert "cost of sales $1.13 billion" in lead, lead
     assert working.startswith("Working: gross margin = (revenue − cost of sales) ÷ revenue"), \
         working
+
+
+def test_gross_profit_is_revenue_less_its_cost_where_no_gross_profit_line_is_stated() -> None:
+    """"What was gross profit?" of a statement with no gross profit line: revenue less its
+    cost, computed with the working shown (it had been answered with a rate)."""
+    from manda.agent.compose.computed import answer as computed_answer
+
+    draft = computed_answer(_ask("What was gross profit in 2025?"), _evidence(OPERATIONS))
+    assert draft is not None
+    lead = draft.text.splitlines()[0]
+    assert lead.startswith("Gross profit was $1.07 billion in 2025 (computed here"), lead
+    margin = computed_answer(_ask("What was the gross profit margin in 2025?"),
+                             _evidence(OPERATIONS))
+    assert margin is not None and "48.7%" in margin.text.splitlines()[0]
