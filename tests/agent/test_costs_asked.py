@@ -66,3 +66,29 @@ def test_gross_profit_is_revenue_less_its_cost_where_no_gross_profit_line_is_sta
     margin = computed_answer(_ask("What was the gross profit margin in 2025?"),
                              _evidence(OPERATIONS))
     assert margin is not None and "48.7%" in margin.text.splitlines()[0]
+
+
+TAXES = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(in millions)",
+    "2025 | 2024",
+    "Earnings before income taxes | 2025: $1,874 | 2024: $1,702",
+    "Provision for income taxes | 2025: 412 | 2024: 388",
+    "Net earnings | 2025: $1,462 | 2024: $1,314",
+])
+
+
+def test_the_tax_charge_asked_is_its_row_not_a_tax_exposure() -> None:
+    """"What was income tax expense?" asks the income statement's row: its words name a line
+    item, no red-flag topic (tax exposures had led the answer); the tax paid is another one."""
+    from manda.agent.frame import read_question
+
+    for question, subject in (("What was income tax expense in 2025?", "income tax expense"),
+                              ("How much income tax did they pay in 2025?", "income taxes paid"),
+                              ("What were cash taxes in 2025?", "income taxes paid")):
+        frame = read_question(question)
+        assert frame.subjects[:1] == (subject,) and not frame.flag_topics, question
+    assert read_question("Are there any open tax audits?").flag_topics
+    first = evidence_answer(_ask("What was income tax expense in 2025?"),
+                            _evidence(TAXES)).text.splitlines()[0]
+    assert "$412.0 million" in first, first

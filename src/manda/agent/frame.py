@@ -296,7 +296,7 @@ def read_question(question: str) -> QuestionFrame:
         terms=_terms(text),
         roles=roles_asked(text),
         asked_role=asked_role(text),
-        flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
+        flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
         or named_ratio(text, _cues("formula_over")),
@@ -414,6 +414,15 @@ def _without_periods(text: str) -> str:
     spans = [(a, b) for _, a, b in find_periods(text, bare_years=True)] + _period_phrases(text)
     out = list(text)
     for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _without_line_items(text: str) -> str:
+    """The question with the line items it names blanked: "income tax expense" asks a figure,
+    no red-flag topic its words touch (tax exposures). Positions stay."""
+    out = list(text)
+    for _, a, b in find_line_items(text):
         out[a:b] = " " * (b - a)
     return "".join(out)
 
