@@ -270,3 +270,19 @@ def test_what_happened_after_a_year_end_asks_no_year_end(question: str, year_end
     """"After its fiscal year end" says when the thing asked happened; it does not ask when
     the year ends (the answer had been the company's year-end day)."""
     assert read_question(question).year_end is year_end
+
+
+@pytest.mark.parametrize(("question", "period", "name"), [
+    ("Halvard capex 2025?", "FY2025", "Halvard"),
+    ("Quillstream free cash flow 2023?", "FY2023", "Quillstream"),
+    ("Net sales 2024?", "FY2024", None),
+    ("Revenue 2023/24?", "FY2024", None),
+])
+def test_a_terse_questions_year_after_its_line_item_is_its_period(question: str, period: str,
+                                                                  name: str | None) -> None:
+    """"Amazon capex 2025?": the bare year right after the line item dates it, as one right
+    before it does ("its 2023 revenue"); the capital that opens a line item's own name ("Net
+    sales") names no company."""
+    frame = read_question(question)
+    assert frame.periods == (period,)
+    assert (frame.entity or frame.opening_name) == name

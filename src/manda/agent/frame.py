@@ -689,14 +689,20 @@ def _named_year(period: str, phrase: str) -> str:
 
 def _years_before_line_items(text: str) -> list[tuple[str, int]]:
     """A bare year written just before the line item it dates ("Uber 2021 Adjusted EBITDA?",
-    "its 2023 revenue"): that fiscal year, placed by its year."""
+    "its 2023 revenue"), or just after it in a terse question ("Amazon capex 2025?"): that
+    fiscal year, placed by its year."""
     out = []
-    for _, start, _ in find_line_items(text):
+    for _, start, end in find_line_items(text):
         before = text[:start].rstrip()
         year = before[-4:]
         if (len(before) < start and year.isdigit() and year[:2] in ("19", "20")
                 and (len(before) == 4 or not before[-5].isalnum())):
             out.append((f"FY{year}", len(before) - 4))
+        after = text[end:]
+        if (m := _YEAR.match(after.lstrip())) is not None and len(after) > len(after.lstrip()) \
+                and not after.lstrip()[m.end():m.end() + 1].isalnum() \
+                and after.lstrip()[m.end():m.end() + 1] not in "/-–":
+            out.append((f"FY{m.group(1)}", end + len(after) - len(after.lstrip())))
     return out
 
 
@@ -787,6 +793,8 @@ def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     # German capitalises nouns: one inside a line item's name ("effektiver Steuersatz") is none
     items = [(a, b) for _, a, b in named_in_other_languages(text)]
+    # "Net sales 2025?": a capital that opens a line item's name is no name
+    items += [(a, b) for _, a, b in find_line_items(text)]
     for m in _name_pattern().finditer(text):
         if any(a <= m.start(1) and m.end(1) <= b for a, b in items):
             continue
@@ -834,6 +842,8 @@ def _opening_name(text: str) -> str | None:
         return None
     if name != first:
         return name
+    if any(start == 0 for _, start, _ in find_line_items(text)):
+        return None  # "Net sales 2025?": the word opens the line item's own name
     rest = text[len(first):].lstrip()
     if (year := _YEAR.match(rest)) is not None:
         rest = rest[year.end():].lstrip()
