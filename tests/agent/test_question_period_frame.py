@@ -277,6 +277,7 @@ def test_what_happened_after_a_year_end_asks_no_year_end(question: str, year_end
     ("Quillstream free cash flow 2023?", "FY2023", "Quillstream"),
     ("Net sales 2024?", "FY2024", None),
     ("Revenue 2023/24?", "FY2024", None),
+    ("How much did Halvard sell in Europe in fiscal 2023?", "FY2023", "Halvard"),
 ])
 def test_a_terse_questions_year_after_its_line_item_is_its_period(question: str, period: str,
                                                                   name: str | None) -> None:

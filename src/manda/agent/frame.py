@@ -793,10 +793,11 @@ def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     # German capitalises nouns: one inside a line item's name ("effektiver Steuersatz") is none
     items = [(a, b) for _, a, b in named_in_other_languages(text)]
-    # "Net sales 2025?": a capital that opens a line item's name is no name
-    items += [(a, b) for _, a, b in find_line_items(text)]
+    # "Net sales 2025?": a capital that opens a line item's name is no name ("How much did
+    # Apple sell" is a line item's form whose subject is a name)
+    opening = {a for _, a, _ in find_line_items(text)}
     for m in _name_pattern().finditer(text):
-        if any(a <= m.start(1) and m.end(1) <= b for a, b in items):
+        if any(a <= m.start(1) and m.end(1) <= b for a, b in items) or m.start(1) in opening:
             continue
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
