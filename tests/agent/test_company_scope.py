@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
 from manda.agent.graph import company_documents, name_words
 from manda.agent.relevance import confidence, question_terms, rank
 from manda.app import Manda
@@ -90,6 +91,22 @@ async def test_a_company_whose_name_is_a_common_word_opens_the_question(tmp_path
     assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
     assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
     assert "9.7" in common.answer  # a common word names no company: both are read
+
+
+async def test_a_terse_question_opens_with_the_company_it_asks_about(tmp_path: Path) -> None:
+    """"Target capex in 2025?": a common word before the line item asked, no possessive, names
+    the company where the room holds its documents; a word that names no company there
+    ("Company capex") narrows nothing."""
+    assert read_question("Target 2025 capex?").opening_name == "Target"
+    assert read_question("Net sales in 2025?").opening_name is None  # the line item's own word
+    room = _capex_room(tmp_path, ("Target", "4.1", ""), ("Summit", "9.7", ""))
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("two", [room])
+        answer = await app.answers.ask("two", "Target capex in 2025?")
+        common = await app.answers.ask("two", "Company capex in 2025?")
+    assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
+    assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
+    assert "4.1" in common.answer and "9.7" in common.answer
 
 
 def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:

@@ -24,7 +24,8 @@ from manda.answers import Intent
 from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.periods import find_periods, is_part_of_year
+from manda.finance.fiscal import fiscal_year_named
+from manda.finance.periods import find_dates, find_periods, is_part_of_year
 from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
@@ -296,7 +297,7 @@ def read_question(question: str) -> QuestionFrame:
         terms=_terms(text),
         roles=roles_asked(text),
         asked_role=asked_role(text),
-        flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
+        flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
         or named_ratio(text, _cues("formula_over")),
@@ -414,6 +415,15 @@ def _without_periods(text: str) -> str:
     spans = [(a, b) for _, a, b in find_periods(text, bare_years=True)] + _period_phrases(text)
     out = list(text)
     for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _without_line_items(text: str) -> str:
+    """The question with the line items it names blanked: "income tax expense" asks a figure,
+    no red-flag topic its words touch (tax exposures). Positions stay."""
+    out = list(text)
+    for _, a, b in find_line_items(text):
         out[a:b] = " " * (b - a)
     return "".join(out)
 
@@ -662,7 +672,8 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
     "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
-    periods = find_periods(text, bare_years=True)
+    periods = [(_named_year(p, text[start:end]), start, end)
+               for p, start, end in find_periods(text, bare_years=True)]
     found = [(p, start) for p, start, _ in periods]
     found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
     found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
@@ -670,16 +681,31 @@ def _periods(text: str) -> tuple[str, ...]:
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
 
 
+def _named_year(period: str, phrase: str) -> str:
+    """A fiscal year asked by its last day is the year that day names: "the year ended January
+    31, 2026" ends a retail calendar's fiscal 2025, as the statements' columns are read."""
+    if not period.startswith("FY") or not (dates := find_dates(phrase)):
+        return period
+    day = dates[-1][0]
+    return f"FY{fiscal_year_named(day)}" if period == f"FY{day.year}" else period
+
+
 def _years_before_line_items(text: str) -> list[tuple[str, int]]:
     """A bare year written just before the line item it dates ("Uber 2021 Adjusted EBITDA?",
-    "its 2023 revenue"): that fiscal year, placed by its year."""
+    "its 2023 revenue"), or just after it in a terse question ("Amazon capex 2025?"): that
+    fiscal year, placed by its year."""
     out = []
-    for _, start, _ in find_line_items(text):
+    for _, start, end in find_line_items(text):
         before = text[:start].rstrip()
         year = before[-4:]
         if (len(before) < start and year.isdigit() and year[:2] in ("19", "20")
                 and (len(before) == 4 or not before[-5].isalnum())):
             out.append((f"FY{year}", len(before) - 4))
+        after = text[end:]
+        if (m := _YEAR.match(after.lstrip())) is not None and len(after) > len(after.lstrip()) \
+                and not after.lstrip()[m.end():m.end() + 1].isalnum() \
+                and after.lstrip()[m.end():m.end() + 1] not in "/-–":
+            out.append((f"FY{m.group(1)}", end + len(after) - len(after.lstrip())))
     return out
 
 
@@ -770,8 +796,11 @@ def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     # German capitalises nouns: one inside a line item's name ("effektiver Steuersatz") is none
     items = [(a, b) for _, a, b in named_in_other_languages(text)]
+    # "Net sales 2025?": a capital that opens a line item's name is no name ("How much did
+    # Apple sell" is a line item's form whose subject is a name)
+    opening = {a for _, a, _ in find_line_items(text)}
     for m in _name_pattern().finditer(text):
-        if any(a <= m.start(1) and m.end(1) <= b for a, b in items):
+        if any(a <= m.start(1) and m.end(1) <= b for a, b in items) or m.start(1) in opening:
             continue
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
@@ -806,12 +835,24 @@ def _entity(text: str) -> str | None:
 
 
 def _opening_name(text: str) -> str | None:
-    """The word a question opens with, where it is a capitalised possessive ("Target's …")."""
+    """The word a question opens with, where it is a capitalised possessive ("Target's …") or
+    where the line item asked follows it, a year at most between ("Target capex?", "Target
+    2025 capex?"): whom a terse question is about (the room says whether it names a company)."""
     first = text.split()[0] if text.split() else ""
     name = without_possessive(first)
-    if name == first or len(name) < 2 or not name[0].isupper() or not name.isalpha():
+    if len(name) < 2 or not name[0].isupper() or not name.isalpha():
         return None
-    return None if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS else name
+    if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS:
+        return None
+    if name != first:
+        return name
+    if any(start == 0 for _, start, _ in find_line_items(text)):
+        return None  # "Net sales 2025?": the word opens the line item's own name
+    rest = text[len(first):].lstrip()
+    if (year := _YEAR.match(rest)) is not None:
+        rest = rest[year.end():].lstrip()
+    items = find_line_items(rest)
+    return name if items and items[0][1] == 0 else None
 
 
 def _a_name(word: str) -> bool:

@@ -60,6 +60,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import adds_another_thing, head_before, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
@@ -233,15 +234,6 @@ class Span:
             if figure is not None:
                 out.append(figure)
         return out
-
-
-def fiscal_year_of(day: date) -> int:
-    """The fiscal year a year end names: a year that ends in January or the first days of
-    February (a retail calendar) is named by the calendar year it starts in ("fiscal 2022" is
-    the year ended 28 January 2023); any other by the year it ends in."""
-    if day.month == 1 or (day.month == 2 and day.day <= 7):
-        return day.year - 1
-    return day.year
 
 
 @dataclass

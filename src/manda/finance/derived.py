@@ -63,6 +63,8 @@ DERIVED: tuple[Derived, ...] = (
     # the same name are read where an earlier one's lines are not: `alternatives`)
     Derived("gross margin", _asked("gross margin"), ("revenue",), ("cost of sales",),
             over="revenue", unit="percent"),
+    # gross profit where no gross profit line is stated: revenue less its cost
+    Derived("gross profit", _asked("gross profit"), ("revenue",), ("cost of sales",)),
     Derived("working capital", _asked("working capital"), ("current assets",),
             ("current liabilities",)),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
-from manda.agent.compose.leads import a_change_column, fiscal_year, when
+from manda.agent.compose.leads import a_change_column, asked_years, fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -42,7 +42,7 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     """The metric from one document's rows (or the prose's stated inputs), or None."""
     inputs = list(dict.fromkeys([*metric.plus, *metric.minus, *([metric.over] if metric.over
                                                                   else [])]))
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    asked = asked_years(ask)
     choices: list[tuple[tuple[int, str], int, dict[str, tuple[Span, Figure]]]] = []
     for doc_id in dict.fromkeys(s.source.document_id for s in rows):
         # a segment's row ("Operating income" of "Americas") is never the company's figure
