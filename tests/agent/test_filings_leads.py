@@ -16,7 +16,7 @@ from manda.agent.compose.leads import a_change_column, led_by_best_span, row_lea
 from manda.agent.compose.passages import a_change
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import a_movement, rank_spans
+from manda.agent.spans import a_movement, fits_kind, rank_spans
 from manda.models import (
     Confidence,
     Document,
@@ -317,3 +317,30 @@ def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
         "our intercompany balances.")
     lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
     assert "foreign currency" in lead, lead
+
+
+_COMMON_SIZE = "\n".join([
+    "(in thousands)", "2025 | 2024",
+    "Revenue | 2025: $5,120,400 | 2024: $4,310,900",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 640,300 | 2024: 702,100",
+    "The following table sets forth our results as a percentage of revenue:",
+    "2025 | 2024",
+    "Revenue | 2025: 100.0% | 2024: 100.0%",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 12.5 | 2024: 16.3"])
+
+
+def test_a_common_size_tables_rows_are_shares_not_amounts_at_the_pages_scale() -> None:
+    evidence = _evidence(_COMMON_SIZE)
+    ask = _ask("What were the company's selling expenses in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "640,300" in top.text
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$640.3 million" in lines[0]
+    share = next(s for s in rank_spans(ask.frame, evidence) if "12.5" in s.text)
+    assert [f.unit for f in share.figures()] == ["%", "%"]
+    assert "$12,500" not in " ".join(row_lead(share, ask, evidence) or [])
+    assert not fits_kind(share, ask.frame)
+    proportion = _ask("What were selling expenses as a percentage of revenue in 2025?")
+    assert fits_kind(share, proportion.frame)
