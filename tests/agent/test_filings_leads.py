@@ -344,3 +344,17 @@ def test_a_common_size_tables_rows_are_shares_not_amounts_at_the_pages_scale() -
     assert not fits_kind(share, ask.frame)
     proportion = _ask("What were selling expenses as a percentage of revenue in 2025?")
     assert fits_kind(share, proportion.frame)
+
+
+def test_interest_income_asked_is_a_figure_its_row_states_not_its_change() -> None:
+    evidence = _evidence("\n".join([
+        "Interest Income", "(Dollars in millions)", "2025 | 2024 | change | change %",
+        "Interest income | 2025: $2,140 | 2024: $610 | change: $1,530 | change %: 251%",
+        "Interest income increased $1,530 million, or 251%, in 2025 as compared to 2024, "
+        "primarily due to higher rates."]))
+    for question in ("What was the company's interest income in 2025?", "Interest income 2025?"):
+        ask = _ask(question)
+        assert ask.frame.answer_kind == "figure", question
+        top = rank_spans(ask.frame, evidence)[0]
+        lines = row_lead(top, ask, evidence)
+        assert lines is not None and "$2.14 billion" in lines[0], question
