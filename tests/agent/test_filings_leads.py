@@ -358,3 +358,13 @@ def test_interest_income_asked_is_a_figure_its_row_states_not_its_change() -> No
         top = rank_spans(ask.frame, evidence)[0]
         lines = row_lead(top, ask, evidence)
         assert lines is not None and "$2.14 billion" in lines[0], question
+
+
+def test_the_overall_change_the_sentence_before_states_carries_its_cause() -> None:
+    evidence = _evidence(
+        "Engineering expenses increased $512 million, or 18%, in 2025 as compared to 2024. "
+        "The overall increase was primarily driven by pre-production costs for the new "
+        "tractor line.",
+        "Engineering expenses consist primarily of personnel costs.")
+    ask = _ask("What drove the increase in the company's engineering expenses in 2025?")
+    assert "tractor line" in rank_spans(ask.frame, evidence)[0].text
