@@ -9,6 +9,7 @@ from datetime import date
 
 from test_spans import _evidence as _passages
 
+from manda.agent.compose import fact_lookup
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import _matches
@@ -368,3 +369,15 @@ def test_the_overall_change_the_sentence_before_states_carries_its_cause() -> No
         "Engineering expenses consist primarily of personnel costs.")
     ask = _ask("What drove the increase in the company's engineering expenses in 2025?")
     assert "tractor line" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_count_asked_of_a_topic_is_not_answered_by_its_charge() -> None:
+    evidence = _evidence(
+        "In the second quarter we recorded a restructuring charge of $640 million, which "
+        "included severance and impairment charges.",
+        "First, we reduced our overall workforce by approximately 4,000 jobs through the third "
+        "quarter of fiscal year 2025 related to the charge.")
+    draft = fact_lookup.compose(_ask("How many jobs did the company cut as part of its fiscal "
+                                     "2025 restructuring?"), evidence)
+    # the topic's charge states no number of jobs: it never answers how many were cut
+    assert "$640 million" not in draft.text.splitlines()[0]
