@@ -227,18 +227,17 @@ def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
 
 
 def company_words(named: str, scope: frozenset[str], evidence: Evidence) -> frozenset[str]:
-    """The words of `named` a passage need not say: the company's own name ("Apple's capex":
-    apple), which its filings write as "the Company". A business named after the company
-    ("Uber Freight", "Microsoft Cloud": words beyond its files' and its registrant's) is what
-    is asked, every word of it, so none is left out."""
+    """The words of `named` that name the company of the documents in `scope` (its files' or
+    its registrant's words), which its filings write as "the Company": "Uber Freight" → uber,
+    "Microsoft Cloud" → microsoft. The other words name a business of it ("freight",
+    "cloud"), which a passage must still say."""
     words = name_words(named)
     own: set[str] = set()
     for doc_id in scope:
         if (doc := evidence.documents.get(doc_id)) is not None:
             own.update(name_words(doc.filename), name_words(doc.path or ""))
         own.update(name_words(evidence.companies.of(doc_id) or ""))
-    kept = [w for w in words if w in own]
-    return frozenset(words if len(kept) == len(words) or not kept else ())
+    return frozenset([w for w in words if w in own] or words)
 
 
 def name_words(text: str) -> list[str]:
