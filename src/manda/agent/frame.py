@@ -274,7 +274,8 @@ def read_question(question: str) -> QuestionFrame:
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text),
         at_a_date=_cues("closing_year_lead").found(text)
-        or _cues("period_phrase").found(text))
+        or _cues("period_phrase").found(text),
+        amount_of_period=_cues("answer_amount_of_period").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
     return QuestionFrame(
@@ -514,7 +515,7 @@ _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why 
 
 
 def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
-                 at_a_date: bool = False) -> AnswerKind | None:
+                 at_a_date: bool = False, amount_of_period: bool = False) -> AnswerKind | None:
     """The kind of answer the question's form asks for, the first kind whose cue it uses; a
     metric or line item asked with "what was", or in a yes/no question ("Was it profitable on
     an adjusted EBITDA basis?"), is a figure; "which iPhone models", "what advertising
@@ -533,6 +534,8 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
         return "figure"  # "Was it corrected?" asks about the correction, not the figure
     if at_a_date and _cues("answer_figure_what").found(text):
         return "figure"  # "what were its insurance reserves at the end of 2021?": a balance
+    if amount_of_period and _cues("answer_figure_what").found(text):
+        return "figure"  # "what were its shipping costs in 2025?": an amount, not things listed
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"

@@ -48,7 +48,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables, unstaggered
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.answers import Intent
-from manda.finance.amounts import currency_of_document, find_amounts
+from manda.finance.amounts import currency_of_document, find_amounts, stated_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
@@ -819,6 +819,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
+    if verb is not None and items and verb in _HOLDING:
+        # "How much cash did it hold at year end?": the verb is how a balance is asked, which
+        # its row never says; a sentence that says "held" names no more of what is asked
+        total -= weight[verb]
+        weight[verb] = 0.0
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
@@ -875,6 +880,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if frame.answer_kind in ("reason", "rate") else set()
     ranked: list[Span] = []
     wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
+    # the documents a sentence of which states a line item asked as a whole ("our total unearned
+    # revenue … was $25.0 billion"): their balance sheet's row of it under "Current
+    # liabilities:" is that portion only
+    totalled = {s.source.document_id for s in pool.spans if items and _states_total(s, items)}
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
@@ -1070,6 +1079,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
                 frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
             score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
+        elif named and span.row is not None and not part and \
+                span.source.document_id in totalled and _PORTION_SECTION.begins(span.group) and \
+                not (frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
+            score -= PORTION_MISS  # the current part, where a note states the whole
         if named and span.row is not None and totals_row(span.row.label):
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
@@ -1359,10 +1372,16 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             if _PER_SHARE_ASKED.search(frame.text) and not _per_share_row(span):
                 return -KIND_MISS  # the shares or the income an EPS divides, not the EPS
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
-        if find_amounts(text) and _asks_balance(frame) and a_movement(text):
+        if stated_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
-        amounts = find_amounts(text)
+        amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
+        money = [a for a in amounts if a.currency]
+        if money and all(_CHANGED_BY.ends(text[:a.start]) for a in money) and not any(
+                says_change(t) for t in frame.ranking.terms):
+            # "exchange rates increased fulfillment costs by $609 million": a change by an
+            # amount, where the level is asked
+            return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
@@ -1553,7 +1572,20 @@ def _states_figure(span: Span) -> bool:
     """A row with a figure in it, or a sentence that states an amount."""
     if span.row is not None:
         return any(not f.none for f in span.figures())
-    return bool(find_amounts(span.text))
+    return bool(stated_amounts(span.text))
+
+
+def _states_total(span: Span,
+                  items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]) -> bool:
+    """A sentence that states a line item asked as a whole, by the word before its name, and
+    its amount after it ("our total unearned revenue as of December 31, 2025 was $25.0
+    billion")."""
+    if span.row is not None or not _states_figure(span):
+        return False
+    money = [a.start for a in stated_amounts(span.text) if a.currency]
+    # the total's own amount follows its name ("10% or more of total trade receivables" is none)
+    return any(_STATED_TOTAL.ends(span.text[:m.start()]) and any(at > m.end() for at in money)
+               for _, patterns in items for p in patterns for m in p.finditer(span.text))
 
 
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
@@ -1643,6 +1675,12 @@ _OPENING = vocabulary().cues("opening_balance")
 _CLOSING = vocabulary().cues("closing_balance")
 _TOTAL_START = vocabulary().cues("total_row_start")
 _TOTAL_END = vocabulary().cues("total_row_end")
+_PORTION_SECTION = vocabulary().cues("portion_section")  # "Current liabilities:"
+_STATED_TOTAL = vocabulary().cues("stated_total")  # "our total unearned revenue … was"
+_HOLDING = frozenset(stems_of(" ".join(vocabulary().words("holding_verbs"))))
+# the words before a figure that say it is a change by that amount ("increased fulfillment
+# costs by", "decreased"), not a level
+_CHANGED_BY = vocabulary().cues("change_by") | vocabulary().cues("change_verb_before_figure")
 
 
 def balance_side(text: str, *, row: bool) -> str | None:
