@@ -11,8 +11,9 @@ from pathlib import Path
 
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.graph import company_documents, name_words
+from manda.agent.graph import company_documents, company_words, name_words
 from manda.agent.relevance import confidence, question_terms, rank
+from manda.agent.spans import rank_spans
 from manda.app import Manda
 from manda.config import Settings
 from manda.models import Document, DocumentStatus, Location, SearchHit
@@ -53,6 +54,27 @@ def test_the_scoped_company_name_is_not_a_word_its_documents_must_repeat() -> No
     asked = question_terms(question)
     assert confidence(rank(scoped, asked)) > confidence(rank(plain, asked))
     assert confidence(rank(scoped, asked)) == 1.0
+
+
+def test_a_business_named_after_its_company_keeps_its_own_words() -> None:
+    docs = [_doc("Northbeam_10-K_FY2025.pdf"), _doc("Southgate_10-K_FY2025.pdf")]
+    evidence = Evidence(documents={d.id: d for d in docs})
+    scope = company_documents("Northbeam Freight", evidence)
+    assert scope == {docs[0].id}
+    # "Northbeam's revenue": the filing says "the Company", never its name
+    assert company_words("Northbeam", scope, evidence) == {"northbeam"}
+    # "Northbeam Freight's EBITDA": the company's name may go unsaid, the business's may not
+    assert company_words("Northbeam Freight", scope, evidence) == {"northbeam"}
+    rows = ("(In millions)\n2025 | 2024\nSegment adjusted EBITDA:\n"
+            "Mobility | 2025: $1,596 | 2024: $1,169\nFreight | 2025: (130) | 2024: (227)\n"
+            "Adjusted EBITDA | 2025: $(774) | 2024: $(2,528)")
+    hit = SearchHit(chunk_id="c1", document_id=docs[0].id, document=docs[0].filename,
+                    text=rows, location=Location.for_page(61), score=1.0)
+    frame = read_question("What was Northbeam Freight's adjusted EBITDA in 2025?")
+    scoped = Evidence(documents={docs[0].id: docs[0]}, hits=[hit], scope=scope,
+                      scope_words=company_words("Northbeam Freight", scope, evidence))
+    best = rank_spans(frame, scoped)[0]
+    assert best.row is not None and best.row.label == "Freight"
 
 
 def _capex_room(tmp_path: Path, *companies: tuple[str, str, str]) -> Path:

@@ -9,6 +9,7 @@ from datetime import date
 
 from test_spans import _evidence as _passages
 
+from manda.agent.compose import fact_lookup
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import _matches
@@ -16,7 +17,7 @@ from manda.agent.compose.leads import a_change_column, led_by_best_span, row_lea
 from manda.agent.compose.passages import a_change
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import a_movement, rank_spans
+from manda.agent.spans import a_movement, fits_kind, rank_spans
 from manda.models import (
     Confidence,
     Document,
@@ -317,3 +318,66 @@ def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
         "our intercompany balances.")
     lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
     assert "foreign currency" in lead, lead
+
+
+_COMMON_SIZE = "\n".join([
+    "(in thousands)", "2025 | 2024",
+    "Revenue | 2025: $5,120,400 | 2024: $4,310,900",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 640,300 | 2024: 702,100",
+    "The following table sets forth our results as a percentage of revenue:",
+    "2025 | 2024",
+    "Revenue | 2025: 100.0% | 2024: 100.0%",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 12.5 | 2024: 16.3"])
+
+
+def test_a_common_size_tables_rows_are_shares_not_amounts_at_the_pages_scale() -> None:
+    evidence = _evidence(_COMMON_SIZE)
+    ask = _ask("What were the company's selling expenses in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "640,300" in top.text
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$640.3 million" in lines[0]
+    share = next(s for s in rank_spans(ask.frame, evidence) if "12.5" in s.text)
+    assert [f.unit for f in share.figures()] == ["%", "%"]
+    assert "$12,500" not in " ".join(row_lead(share, ask, evidence) or [])
+    assert not fits_kind(share, ask.frame)
+    proportion = _ask("What were selling expenses as a percentage of revenue in 2025?")
+    assert fits_kind(share, proportion.frame)
+
+
+def test_interest_income_asked_is_a_figure_its_row_states_not_its_change() -> None:
+    evidence = _evidence("\n".join([
+        "Interest Income", "(Dollars in millions)", "2025 | 2024 | change | change %",
+        "Interest income | 2025: $2,140 | 2024: $610 | change: $1,530 | change %: 251%",
+        "Interest income increased $1,530 million, or 251%, in 2025 as compared to 2024, "
+        "primarily due to higher rates."]))
+    for question in ("What was the company's interest income in 2025?", "Interest income 2025?"):
+        ask = _ask(question)
+        assert ask.frame.answer_kind == "figure", question
+        top = rank_spans(ask.frame, evidence)[0]
+        lines = row_lead(top, ask, evidence)
+        assert lines is not None and "$2.14 billion" in lines[0], question
+
+
+def test_the_overall_change_the_sentence_before_states_carries_its_cause() -> None:
+    evidence = _evidence(
+        "Engineering expenses increased $512 million, or 18%, in 2025 as compared to 2024. "
+        "The overall increase was primarily driven by pre-production costs for the new "
+        "tractor line.",
+        "Engineering expenses consist primarily of personnel costs.")
+    ask = _ask("What drove the increase in the company's engineering expenses in 2025?")
+    assert "tractor line" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_count_asked_of_a_topic_is_not_answered_by_its_charge() -> None:
+    evidence = _evidence(
+        "In the second quarter we recorded a restructuring charge of $640 million, which "
+        "included severance and impairment charges.",
+        "First, we reduced our overall workforce by approximately 4,000 jobs through the third "
+        "quarter of fiscal year 2025 related to the charge.")
+    draft = fact_lookup.compose(_ask("How many jobs did the company cut as part of its fiscal "
+                                     "2025 restructuring?"), evidence)
+    # the topic's charge states no number of jobs: it never answers how many were cut
+    assert "$640 million" not in draft.text.splitlines()[0]

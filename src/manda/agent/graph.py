@@ -157,7 +157,7 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         # "Apple's capex" in a room holding several companies' documents: Apple's documents
         # answer it, and their figures are Apple's own (no counterparty to look for)
         state["evidence"].scope = scope
-        state["evidence"].scope_words = frozenset(name_words(named))
+        state["evidence"].scope_words = company_words(named, scope, state["evidence"])
         frame = replace(frame, entity=None)
     resolution = resolve(frame, context, label)
     ask = Ask(
@@ -224,6 +224,20 @@ def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
         if named:
             return named if len(named) < len(evidence.documents) else None
     return None
+
+
+def company_words(named: str, scope: frozenset[str], evidence: Evidence) -> frozenset[str]:
+    """The words of `named` that name the company of the documents in `scope` (its files' or
+    its registrant's words), which its filings write as "the Company": "Uber Freight" → uber,
+    "Microsoft Cloud" → microsoft. The other words name a business of it ("freight",
+    "cloud"), which a passage must still say."""
+    words = name_words(named)
+    own: set[str] = set()
+    for doc_id in scope:
+        if (doc := evidence.documents.get(doc_id)) is not None:
+            own.update(name_words(doc.filename), name_words(doc.path or ""))
+        own.update(name_words(evidence.companies.of(doc_id) or ""))
+    return frozenset([w for w in words if w in own] or words)
 
 
 def name_words(text: str) -> list[str]:

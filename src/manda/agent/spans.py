@@ -16,7 +16,7 @@ import math
 import re
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from itertools import pairwise
@@ -59,6 +59,7 @@ from manda.finance.figures import (
     figure_row,
     read_figure,
     statement_scale,
+    states_the_whole,
 )
 from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import adds_another_thing, head_before, label_line_item
@@ -562,6 +563,22 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
             if len({s.factor for s in scales}) == 1 and scales[0].factor != 1.0}
 
 
+def _common_size(table: Table, above: Sequence[str]) -> bool:
+    """A common-size table: a row of it, or of the block just above it under no unit line of
+    its own and no amount in "$" after it, states 100% in every column ("Revenue | 2021:
+    100.0% | 2020: 100.0%" over "Costs and expenses" and "Cost of revenue | 2021: 51.4")."""
+    start = next((i + 1 for i in range(len(above) - 1, -1, -1)
+                  if "|" not in above[i] and statement_scale([above[i].strip()]).line), 0)
+    whole = False
+    rows = [r for t in read_tables("\n".join(above[start:])) for r in t.rows]
+    for row in [*rows, *table.rows]:
+        if states_the_whole(list(row.cells.values())):
+            whole = True
+        elif any("$" in c for c in row.cells.values()):
+            whole = False
+    return whole
+
+
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
               currency: str | None = None, segment: str = "", placed: Sequence[str] = ()
@@ -591,6 +608,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     # too; a table of counts with no scale stays bare
     document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
+    if _common_size(table, lines[:at]):
+        # each line as a percentage of revenue: shares, never amounts at the page's scale
+        scale = replace(scale, line="", factor=1.0, currency=None, shares_of_whole=True)
+        currency = None
     caption = [c for c in table.caption if c]
     counts = not primary and bool(_COUNT_ROW.search(" ".join(caption[-2:])))
     if counts and not any("$" in c for r in table.rows for c in r.cells.values()):
@@ -1302,6 +1323,8 @@ def _column_fiscal_year(header: str) -> int | None:
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     kind = frame.answer_kind
     text = span.text
+    if span.scale is not None and span.scale.shares_of_whole and not _asks_share(frame):
+        return -KIND_MISS  # a line's percentage of revenue, for its amount or its growth
     if kind == "reason":
         if span.row is not None:
             return -KIND_MISS
@@ -1335,7 +1358,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return 0.0  # a line item's levels by year state no cause's effect on it
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
-            if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
+            if _asks_amount(frame) and not _asks_share(frame) and all(
+                    f.unit == "%" for f in span.figures() if not f.none):
                 return -KIND_MISS  # the sales mix in percent for "what were the sales"
             if _PER_SHARE_ASKED.search(frame.text) and not _per_share_row(span):
                 return -KIND_MISS  # the shares or the income an EPS divides, not the EPS
@@ -1751,6 +1775,13 @@ def _asks_rate(frame: QuestionFrame) -> bool:
     """A line item asked is a rate or a share (a margin, comparable sales in percent)."""
     return any((spec := item_spec(s)) is not None and spec.unit_kind == "percent"
                for s in frame.subjects)
+
+
+def _asks_share(frame: QuestionFrame) -> bool:
+    """The question asks a proportion or a rate ("as a percentage of revenue", a margin), which
+    a common-size table's row states."""
+    return frame.share_of or frame.answer_kind == "rate" or _asks_rate(frame) or (
+        frame.derived is not None and frame.derived.unit == "percent")
 
 
 def _asks_amount(frame: QuestionFrame) -> bool:

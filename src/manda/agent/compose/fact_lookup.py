@@ -43,6 +43,7 @@ from manda.agent.compose.stated import of_another_period
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
+from manda.agent.kinds import states_count
 from manda.agent.relevance import NOT_FOUND_BELOW, content_terms
 from manda.agent.selection import (
     Reading,
@@ -500,7 +501,10 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
     asked = ask.frame.flag_topics
     if asked:
         topical = _asked_topics(ask, evidence)
-        if topical is not None and not _figure_stated_apart(ask, evidence, topical):
+        if topical is not None and not _figure_stated_apart(ask, evidence, topical) and not (
+                ask.frame.counted and not states_count(topical.text, ask.frame.counted)):
+            # "how many jobs did the restructuring cut?": the topic's statements answer only
+            # where they state a number of the things counted
             return topical
     if ask.entity:
         entity_findings = [f for f in evidence.usable_findings()
