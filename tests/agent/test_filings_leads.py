@@ -317,3 +317,26 @@ def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
         "our intercompany balances.")
     lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
     assert "foreign currency" in lead, lead
+
+
+def test_a_line_item_named_in_a_reason_clause_is_the_cause_not_the_figure_asked() -> None:
+    """"How much cash tax did it pay because R&D must be capitalized?" asks the cash tax: R&D,
+    named in the because-clause, is its cause. The sentence that states the tax with that cause
+    leads, never the R&D line item's own figure."""
+    from dataclasses import replace
+
+    from manda.agent.compose import compose
+
+    question = ("How much cash tax did the company pay in 2025 because research and "
+                "development must now be capitalized for tax?")
+    frame = read_question(question)
+    assert "research and development" not in frame.subjects and frame.effect
+    assert read_question("How much did research and development rise in 2025?").subjects
+    rnd = _finding("research and development", 27.2e9, "$27.2 billion",
+                   "Research and development expenses were $27.2 billion in 2025.")
+    evidence = replace(_evidence(
+        "Research and development expenses were $27.2 billion in 2025, up 10%.",
+        "In 2025, we paid cash tax of $4.8 billion due to the mandatory capitalization for tax "
+        "purposes of research and development expenditures."), findings={rnd.id: rnd})
+    first = compose(_ask(question), evidence).text.splitlines()[0]
+    assert "$4.8 billion" in first and "$27.2 billion" not in first, first

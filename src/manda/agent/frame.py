@@ -244,7 +244,8 @@ def read_question(question: str) -> QuestionFrame:
     asking = _without_periods(text)  # what it asks, its period phrases read apart
     rated = _cues("rating_asked").found(text)
     # "how do the agencies rate the debt?": the debt is what is rated, not a figure asked
-    subjects = () if rated else _own_margin(text, _own_metrics(text))
+    asked_part = _before_reason(text)  # "… because R&D must be capitalized": R&D is the cause
+    subjects = () if rated else _own_margin(asked_part, _own_metrics(asked_part))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -346,7 +347,8 @@ def read_question(question: str) -> QuestionFrame:
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
-        effect=_asks_effect(text, subjects),
+        # "how much cash tax did it pay because …": the effect a sentence states with its cause
+        effect=_asks_effect(text, subjects) or (asked_part != text and kind == "figure"),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
@@ -854,6 +856,16 @@ def _event_words(text: str) -> tuple[str, ...]:
     own = _V.words("timeline_words")
     return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ][\w&.-]{2,}", text)
                  if w.lower() not in _STOP and w.lower() not in own)
+
+
+def _before_reason(text: str) -> str:
+    """What a question asks before a reason clause it gives ("How much cash tax did it pay
+    because R&D must be capitalized?" asks the cash tax); the whole text when it has none, or
+    when the clause opens it."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return text[:m.start()].rstrip(" ,;")
 
 
 def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
