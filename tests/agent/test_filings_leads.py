@@ -340,3 +340,22 @@ def test_a_line_item_named_in_a_reason_clause_is_the_cause_not_the_figure_asked(
         "purposes of research and development expenditures."), findings={rnd.id: rnd})
     first = compose(_ask(question), evidence).text.splitlines()[0]
     assert "$4.8 billion" in first and "$27.2 billion" not in first, first
+
+
+def test_a_notes_marker_is_no_figure_and_a_cut_quote_keeps_its_figure_whole() -> None:
+    """"(1)Effective January 1, 2025, we changed the useful lives …" states no amount: for "how
+    much extra depreciation …" the sentence that states the effect in money leads; and a long
+    quote cut short never ends inside its figure ("$1.4 …" for "$1.4 billion")."""
+    from manda.agent.unusual import trim
+
+    evidence = _evidence(
+        "(1)Effective January 1, 2025, we changed our estimate of the useful lives of our "
+        "servers from six to five years.",
+        "The effect of this change in estimate was an increase in depreciation expense of "
+        "$1.4 billion in 2025.")
+    top = rank_spans(_ask("How much extra depreciation did the company record in 2025 because "
+                          "it shortened the useful lives of its servers?").frame, evidence)[0]
+    assert "$1.4 billion" in top.text, top.text
+    sentence = "The effect was an increase in depreciation expense of $1.4 billion in 2025."
+    cut = sentence.index("$1.4") + 4
+    assert "$1.4 billion" in trim(sentence, cut + 1), trim(sentence, cut + 1)

@@ -48,7 +48,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables, unstaggered
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.answers import Intent
-from manda.finance.amounts import currency_of_document, find_amounts
+from manda.finance.amounts import Amount, currency_of_document, find_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
@@ -1338,7 +1338,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if find_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
-        amounts = find_amounts(text)
+        amounts = [a for a in find_amounts(text) if not _footnote_marker(text, a)]
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
@@ -1607,6 +1607,14 @@ def question_verb(frame: QuestionFrame) -> str | None:
     """The question's own verb, as one of its terms, where an auxiliary stands before it
     (`QuestionFrame.verb`: "acquire" of "Which businesses did Uber acquire in 2021?")."""
     return frame.verb
+
+
+def _footnote_marker(text: str, amount: Amount) -> bool:
+    """"(1)Effective January 1, 2024, we changed …": a bare one- or two-digit number in
+    parentheses is a note's marker in a sentence, no figure it states."""
+    return (amount.unit is None and amount.currency is None and len(amount.text) <= 2
+            and amount.text.isdigit() and text[amount.start - 1:amount.start] == "("
+            and text[amount.end:amount.end + 1] == ")")
 
 
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:
