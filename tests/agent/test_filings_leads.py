@@ -331,6 +331,7 @@ def test_a_line_item_named_in_a_reason_clause_is_the_cause_not_the_figure_asked(
                 "development must now be capitalized for tax?")
     frame = read_question(question)
     assert "research and development" not in frame.subjects and frame.effect
+    assert "because" not in frame.ranking.terms
     assert read_question("How much did research and development rise in 2025?").subjects
     rnd = _finding("research and development", 27.2e9, "$27.2 billion",
                    "Research and development expenses were $27.2 billion in 2025.")

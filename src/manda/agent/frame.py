@@ -270,7 +270,8 @@ def read_question(question: str) -> QuestionFrame:
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
     line_items = tuple(named_groups(text))
-    ranking = _ranking(_in_filing_words(text))  # "each quarter" ranks passages by "quarterly"
+    # "each quarter" ranks passages by "quarterly"; "because" is no word a passage answers by
+    ranking = _ranking(_in_filing_words(_without_reason_word(text)))
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text),
@@ -866,6 +867,15 @@ def _before_reason(text: str) -> str:
     if m is None or not text[:m.start()].strip():
         return text
     return text[:m.start()].rstrip(" ,;")
+
+
+def _without_reason_word(text: str) -> str:
+    """The question with its reason clause's connective blanked ("because", "due to"): the
+    cause's own words rank passages, the connective does not."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return f"{text[:m.start()]} {text[m.end():]}"
 
 
 def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
