@@ -360,3 +360,43 @@ def test_a_notes_marker_is_no_figure_and_a_cut_quote_keeps_its_figure_whole() ->
     sentence = "The effect was an increase in depreciation expense of $1.4 billion in 2025."
     cut = sentence.index("$1.4") + 4
     assert "$1.4 billion" in trim(sentence, cut + 1), trim(sentence, cut + 1)
+
+
+def _of_part(question: str, part: str) -> Ask:
+    """The question as the graph scopes it to the company whose name opens `part`."""
+    from dataclasses import replace
+
+    return Ask.of(replace(read_question(question), entity=None, named_part=part))
+
+
+def test_a_part_named_after_its_company_is_answered_by_its_own_figure() -> None:
+    """"How big was Globex Cloud revenue?": Globex Cloud is a business of Globex, whose total
+    revenue (a finding of the company) and whose "Intelligent Cloud" segment are other figures;
+    the span naming the part answers, and a name of three words goes by its initials ("GWS")."""
+    from dataclasses import replace
+
+    from manda.agent.compose import compose
+    from manda.agent.graph import _company_words
+
+    total = _finding("revenue", 211.9e9, "$211.9 billion",
+                     "Total revenue was $211.9 billion in fiscal 2025.")
+    evidence = replace(_evidence(
+        "Total revenue was $211.9 billion in fiscal 2025, up 7%.",
+        "Intelligent Cloud revenue increased 17% to $87.9 billion.",
+        "Globex Cloud revenue increased 22% to $111.6 billion.",
+        "Globex Cloud gross margin percentage increased 2 points to 72%.",
+        "GWS sales increased 20% in 2025, compared to the prior year.",
+        "GWS sales were $128.7 billion in 2025."), findings={total.id: total})
+    first = compose(_of_part("How big was Globex Cloud revenue in fiscal 2025?", "Globex Cloud"),
+                    evidence).text.splitlines()[0]
+    assert "$111.6 billion" in first, first
+    first = compose(_of_part("What was Globex Cloud's gross margin percentage in fiscal 2025?",
+                             "Globex Cloud"), evidence).text.splitlines()[0]
+    assert "72%" in first, first
+    first = compose(_of_part("How much revenue did Globex Web Services generate in 2025?",
+                             "Globex Web Services"), evidence).text.splitlines()[0]
+    assert "$128.7 billion" in first, first
+    doc = DOC.model_copy(update={"filename": "Globex_10-K_FY2025.pdf"})
+    words = _company_words("Globex Cloud", frozenset({doc.id}),
+                           Evidence(documents={doc.id: doc}))
+    assert words == {"globex"}

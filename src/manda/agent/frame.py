@@ -110,6 +110,9 @@ class QuestionFrame:
     # the segment a question names in capitals before its segment word ("More Personal
     # Computing" of "Microsoft's More Personal Computing segment"); "" for none
     segment_named: str = ""
+    # a business named after its company ("Microsoft Cloud" of the room's Microsoft filings),
+    # set where the question's name is scoped to that company's documents; "" for none
+    named_part: str = ""
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0

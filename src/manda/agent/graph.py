@@ -156,9 +156,14 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
             scope := company_documents(named, state["evidence"])):
         # "Apple's capex" in a room holding several companies' documents: Apple's documents
         # answer it, and their figures are Apple's own (no counterparty to look for)
-        state["evidence"].scope = scope
-        state["evidence"].scope_words = frozenset(name_words(named))
-        frame = replace(frame, entity=None)
+        evidence = state["evidence"]
+        evidence.scope = scope
+        own = _company_words(named, scope, evidence)
+        evidence.scope_words = frozenset(own)
+        # "Microsoft Cloud": the words after the company's own name a part of it, which the
+        # company's figures do not answer
+        part = named if set(name_words(named)) - own else ""
+        frame = replace(frame, entity=None, named_part=part)
     resolution = resolve(frame, context, label)
     ask = Ask(
         intent=resolution.intent,
@@ -224,6 +229,18 @@ def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
         if named:
             return named if len(named) < len(evidence.documents) else None
     return None
+
+
+def _company_words(named: str, scope: frozenset[str], evidence: Evidence) -> set[str]:
+    """The words of `named` that name the company of the scoped documents (their file names
+    and the company they are of): "microsoft" of "Microsoft Cloud", not "cloud"."""
+    own: set[str] = set()
+    for document_id in scope:
+        document = evidence.documents.get(document_id)
+        if document is not None:
+            own.update(name_words(document.filename), name_words(document.path or ""),
+                       name_words(document.company or ""))
+    return {w for w in name_words(named) if w in own} or set(name_words(named))
 
 
 def name_words(text: str) -> list[str]:

@@ -1341,6 +1341,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         amounts = [a for a in find_amounts(text) if not _footnote_marker(text, a)]
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
+        if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
+            return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
                 a.unit == "%" for a in amounts):
             # "how much tax is still owed?": "8% due in each of the first five years" states
