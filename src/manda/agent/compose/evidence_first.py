@@ -26,8 +26,8 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, question_terms
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
-from manda.text import defined_terms
 from manda.finance.amounts import find_amounts
+from manda.text import defined_terms
 from manda.vocabulary import vocabulary
 
 
