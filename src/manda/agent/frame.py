@@ -21,7 +21,13 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms, 
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
+from manda.finance.derived import (
+    Derived,
+    asked_derived,
+    named_formula,
+    named_ratio,
+    spent_ratio,
+)
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.periods import find_periods, is_part_of_year
@@ -282,6 +288,7 @@ def read_question(question: str) -> QuestionFrame:
         or _cues("period_phrase").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
+    spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -303,7 +310,7 @@ def read_question(question: str) -> QuestionFrame:
         flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
-        or named_ratio(text, _cues("formula_over")),
+        or named_ratio(text, _cues("formula_over")) or spent,
         ranking=ranking,
         answer_kind=kind,
         counted=_counted(text, entity),
@@ -347,7 +354,8 @@ def read_question(question: str) -> QuestionFrame:
         runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(asking),
         now=_cues("now_asked").found(asking) and not periods,
-        share_of=_cues("share_asked").found(text),
+        # "what share of net sales did it spend on R&D?" is R&D over net sales, not a part's
+        share_of=_cues("share_asked").found(text) and spent is None,
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
