@@ -400,3 +400,19 @@ def test_a_part_named_after_its_company_is_answered_by_its_own_figure() -> None:
     words = _company_words("Globex Cloud", frozenset({doc.id}),
                            Evidence(documents={doc.id: doc}))
     assert words == {"globex"}
+
+
+def test_a_part_of_the_total_is_no_answer_where_a_sentence_states_the_whole() -> None:
+    """"How much of its reserve did it release?": "$5.9 billion of the total reserve release
+    was related to future years" states a part of the release; "we released $6.5 billion of
+    our reserve" states the release itself and leads. A part asked is still answered by it."""
+    evidence = _evidence(
+        "Approximately $5.9 billion of the total reserve release was related to assets to be "
+        "realized in future years in 2025.",
+        "As such, we released $6.5 billion of our reserve in 2025.")
+    top = rank_spans(_ask("How much of its reserve did the company release in 2025?").frame,
+                     evidence)[0]
+    assert "$6.5 billion" in top.text, top.text
+    top = rank_spans(_ask("How much of the reserve release in 2025 related to assets realized "
+                          "in future years?").frame, evidence)[0]
+    assert "$5.9 billion" in top.text, top.text
