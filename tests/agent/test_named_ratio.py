@@ -164,3 +164,22 @@ def test_a_share_of_the_total_spent_on_a_line_item_is_that_items_ratio(
     first = draft.text.splitlines()[0]
     assert share in first, first
     assert f"({row}) ÷ 52,400" in draft.text, draft.text
+
+
+def test_a_ratio_row_under_the_line_items_row_is_the_stated_ratio() -> None:
+    """"Percentage of total net sales 5%" right under the R&D row states R&D over net sales:
+    the computed ratio says the document states it, with its place."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "Operating expenses (dollars in millions)",
+        "2025 | 2024",
+        "Research and development | 2025: 2,620 | 2024: 2,450",
+        "Percentage of total net sales | 2025: 5% | 2024: 5%",
+        "Selling, general and administrative | 2025: 9,170 | 2024: 8,900",
+        "Percentage of total net sales | 2025: 18% | 2024: 19%",
+    ]), OPERATIONS)
+    draft = compose(_ask("What share of net sales did the company spend on R&D in 2025?"),
+                    evidence)
+    first = draft.text.splitlines()[0]
+    assert "5.0%" in first and "state 5%" in first, first
