@@ -141,14 +141,18 @@ def test_a_named_ratio_a_table_states_is_said_beside_the_computed_one() -> None:
     assert "do not state" not in first and "100%" not in first, first
 
 
-@pytest.mark.parametrize(("question", "share", "row"), [
-    ("What share of net sales did the company spend on R&D in 2025?", "5.0%", "2,620"),
-    ("What percentage of its revenue did the company spend on SG&A in 2025?", "17.5%", "9,170"),
+@pytest.mark.parametrize(("question", "line", "share", "row"), [
+    ("What share of net sales did the company spend on R&D in 2025?",
+     "research and development", "5.0%", "2,620"),
+    ("What percentage of its revenue did the company spend on SG&A in fiscal 2025?", "sg&a",
+     "17.5%", "9,170"),
+    ("What proportion of sales did the company spend on warehousing costs in 2025?",
+     "warehousing costs", "15.0%", "7,860"),
     ("Quelle part du chiffre d'affaires la société a-t-elle consacré à la R&D en 2025 ?",
-     "5.0%", "2,620"),
+     "research and development", "5.0%", "2,620"),
 ])
 def test_a_share_of_the_total_spent_on_a_line_item_is_that_items_ratio(
-        question: str, share: str, row: str) -> None:
+        question: str, line: str, share: str, row: str) -> None:
     """"What share of net sales did it spend on R&D?" names the whole first and the part after
     the verb of spending: R&D over net sales, computed with its working; never R&D's amount
     (a finding the room states) or net sales alone."""
@@ -159,7 +163,8 @@ def test_a_share_of_the_total_spent_on_a_line_item_is_that_items_ratio(
     evidence = _evidence(OPERATIONS)
     evidence.findings[rnd.id] = rnd
     derived = read_question(question).derived
-    assert derived is not None and derived.over == "revenue" and derived.unit == "percent"
+    assert derived is not None and derived.plus == (line,) and derived.over == "revenue"
+    assert derived.unit == "percent"
     draft = compose(_ask(question), evidence)
     first = draft.text.splitlines()[0]
     assert share in first, first

@@ -10,6 +10,7 @@ reads (a row label starts with one of them).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -160,8 +161,13 @@ def spent_ratio(question: str, share: Cues, spent: Cues) -> Derived | None:
     if whole is None or on is None:
         return None
     after = low[on.end():].lstrip()
-    part = next(((key, after[start:end]) for key, start, end in find_line_items(after)
-                 if not after[:start].strip()), None) or _item_named(after)
+    # the part is named right after the verb ("la R&D": a determiner may open it), its words
+    # running up to the next form word ("in")
+    form = _form_words() - {"and"}
+    words = list(itertools.dropwhile(lambda w: w in form, after.split()))
+    head = " ".join(itertools.takewhile(lambda w: w not in form, words))
+    part = next(((key, head[start:end]) for key, start, end in find_line_items(head)
+                 if not head[:start].strip()), None) or _item_named(head)
     if part is None or part[0] == whole[0]:
         return None
     written = " ".join(question.split())
