@@ -332,6 +332,9 @@ def test_a_line_item_named_in_a_reason_clause_is_the_cause_not_the_figure_asked(
     frame = read_question(question)
     assert "research and development" not in frame.subjects and frame.effect
     assert "because" not in frame.ranking.terms
+    # "due to" of a payment falling due gives no cause
+    assert not read_question("How much long-term debt is due to be repaid in 2027?").effect
+    assert read_question("How much cash tax did it pay due to the capitalization of R&D?").effect
     assert read_question("How much did research and development rise in 2025?").subjects
     rnd = _finding("research and development", 27.2e9, "$27.2 billion",
                    "Research and development expenses were $27.2 billion in 2025.")
