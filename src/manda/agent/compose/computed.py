@@ -25,7 +25,8 @@ from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
-from manda.finance.vocabulary import canonical_subject, find_line_items
+from manda.finance.vocabulary import canonical_subject
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
 
@@ -142,8 +143,8 @@ def _ratio_row_under(span: Span, metric: Derived, year: int | None,
         if line.row is None or under.row is None or \
                 line.source.document_id != span.source.document_id or \
                 under.source.chunk_id != line.source.chunk_id or \
-                not line_item_of(line.row.label, metric.plus[0]) or metric.over not in {
-                    key for key, _, _ in find_line_items(under.row.label)}:
+                not line_item_of(line.row.label, metric.plus[0]) or not _names_item(
+                    under.row.label, metric.over):
             continue
         figures = [f for f in under.figures() if not f.none and not a_change_column(f.column)]
         stated = next((f for f in figures if f.unit == "%" and fiscal_year(f.column) == year),
@@ -151,6 +152,14 @@ def _ratio_row_under(span: Span, metric: Derived, year: int | None,
         if stated is not None and all(f.unit == "%" for f in figures):
             return under, stated
     return None
+
+
+def _names_item(label: str, item: str) -> bool:
+    """The row label names the line item by any of its wordings, as whole words ("Percentage
+    of total net sales" names revenue)."""
+    said = f" {' '.join(letter_words(label.lower()))} "
+    return any(f" {' '.join(letter_words(name.lower()))} " in said
+               for name in (item, *ITEM_LABELS.get(item, ())))
 
 
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],

@@ -23,7 +23,7 @@ from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, question_terms
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
 from manda.finance.amounts import find_amounts
@@ -113,9 +113,9 @@ def naming_part(ask: Ask, evidence: Evidence) -> list[Span]:
     if len(initials := [w[0] for w in part.split() if w[:1].isalpha()]) >= _INITIALS_FROM:
         names.add("".join(initials))  # "Amazon Web Services" is "AWS" wherever it is short
     # the spans kept name the part, by any of its names: its own words rank no further
-    own = set(question_terms(ask.frame.named_part).terms)
+    own = stems_of(ask.frame.named_part)
     ranking = replace(ask.frame.ranking,
-                      terms=tuple(t for t in ask.frame.ranking.terms if t not in own))
+                      terms=tuple(t for t in ask.frame.ranking.terms if not term_in(t, own)))
     return [s for s in rank_spans(replace(ask.frame, ranking=ranking), evidence)
             if any(_said(name, f"{s.group} {s.text}".lower()) for name in names)]
 
