@@ -403,6 +403,9 @@ def test_a_part_named_after_its_company_is_answered_by_its_own_figure() -> None:
     words = _company_words("Globex Cloud", frozenset({doc.id}),
                            Evidence(documents={doc.id: doc}))
     assert words == {"globex"}
+    from manda.agent.frame import company_word
+
+    assert company_word("inc") and company_word("GmbH") and not company_word("cloud")
 
 
 def test_a_part_of_the_total_is_no_answer_where_a_sentence_states_the_whole() -> None:

@@ -651,6 +651,12 @@ def _profile(text: str) -> str | None:
 
 _LEGAL_FORMS = frozenset(_V.phrases("legal_forms"))
 _COMPANY_WORDS = _LEGAL_FORMS | frozenset(_V.phrases("company_words"))
+_COMPANY_WORDS_LOWER = frozenset(w.strip(".,").lower() for w in _COMPANY_WORDS)
+
+
+def company_word(word: str) -> bool:
+    """A word that says a name is a company's ("Inc", "GmbH", "Holdings"), in any case."""
+    return word.strip(".,").lower() in _COMPANY_WORDS_LOWER
 
 
 def company_like(name: str | None) -> bool:

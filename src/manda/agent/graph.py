@@ -39,7 +39,7 @@ from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
 from manda.agent.evidence_ids import IdStream, expand_ids, room_documents, valid_ids
 from manda.agent.followups import resolve
-from manda.agent.frame import company_like, read_question
+from manda.agent.frame import company_like, company_word, read_question
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.grounding import in_language
 from manda.agent.meaning import weigh, weigh_topics
@@ -162,7 +162,7 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         evidence.scope_words = frozenset(own)
         # "Microsoft Cloud": the words after the company's own name a part of it, which the
         # company's figures do not answer
-        part = named if set(name_words(named)) - own else ""
+        part = named if any(not company_word(w) for w in set(name_words(named)) - own) else ""
         frame = replace(frame, entity=None, named_part=part)
     resolution = resolve(frame, context, label)
     ask = Ask(
