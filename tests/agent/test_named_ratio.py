@@ -148,6 +148,8 @@ def test_a_named_ratio_a_table_states_is_said_beside_the_computed_one() -> None:
      "17.5%", "9,170"),
     ("What proportion of sales did the company spend on warehousing costs in 2025?",
      "warehousing costs", "15.0%", "7,860"),
+    ("What share of net sales went to R&D in 2025?", "research and development", "5.0%",
+     "2,620"),
     ("Quelle part du chiffre d'affaires la société a-t-elle consacré à la R&D en 2025 ?",
      "research and development", "5.0%", "2,620"),
 ])
