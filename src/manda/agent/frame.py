@@ -21,7 +21,13 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms, 
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
+from manda.finance.derived import (
+    Derived,
+    asked_derived,
+    named_formula,
+    named_ratio,
+    spent_ratio,
+)
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
@@ -111,6 +117,9 @@ class QuestionFrame:
     # the segment a question names in capitals before its segment word ("More Personal
     # Computing" of "Microsoft's More Personal Computing segment"); "" for none
     segment_named: str = ""
+    # a business named after its company ("Microsoft Cloud" of the room's Microsoft filings),
+    # set where the question's name is scoped to that company's documents; "" for none
+    named_part: str = ""
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -245,7 +254,8 @@ def read_question(question: str) -> QuestionFrame:
     asking = _without_periods(text)  # what it asks, its period phrases read apart
     rated = _cues("rating_asked").found(text)
     # "how do the agencies rate the debt?": the debt is what is rated, not a figure asked
-    subjects = () if rated else _own_margin(text, _own_metrics(text))
+    asked_part = _before_reason(text)  # "… because R&D must be capitalized": R&D is the cause
+    subjects = () if rated else _own_margin(asked_part, _own_metrics(asked_part))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -270,7 +280,8 @@ def read_question(question: str) -> QuestionFrame:
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
     line_items = tuple(named_groups(text))
-    ranking = _ranking(_in_filing_words(text))  # "each quarter" ranks passages by "quarterly"
+    # "each quarter" ranks passages by "quarterly"; "because" is no word a passage answers by
+    ranking = _ranking(_in_filing_words(_without_reason_word(text)))
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text),
@@ -279,6 +290,7 @@ def read_question(question: str) -> QuestionFrame:
         amount_of_period=_cues("answer_amount_of_period").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
+    spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -300,7 +312,7 @@ def read_question(question: str) -> QuestionFrame:
         flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
-        or named_ratio(text, _cues("formula_over")),
+        or named_ratio(text, _cues("formula_over")) or spent,
         ranking=ranking,
         answer_kind=kind,
         counted=_counted(text, entity),
@@ -344,11 +356,13 @@ def read_question(question: str) -> QuestionFrame:
         runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(asking),
         now=_cues("now_asked").found(asking) and not periods,
-        share_of=_cues("share_asked").found(text),
+        # "what share of net sales did it spend on R&D?" is R&D over net sales, not a part's
+        share_of=_cues("share_asked").found(text) and spent is None,
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
-        effect=_asks_effect(text, subjects),
+        # "how much cash tax did it pay because …": the effect a sentence states with its cause
+        effect=_asks_effect(text, subjects) or (asked_part != text and kind == "figure"),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
@@ -650,6 +664,12 @@ def _profile(text: str) -> str | None:
 
 _LEGAL_FORMS = frozenset(_V.phrases("legal_forms"))
 _COMPANY_WORDS = _LEGAL_FORMS | frozenset(_V.phrases("company_words"))
+_COMPANY_WORDS_LOWER = frozenset(w.strip(".,").lower() for w in _COMPANY_WORDS)
+
+
+def company_word(word: str) -> bool:
+    """A word that says a name is a company's ("Inc", "GmbH", "Holdings"), in any case."""
+    return word.strip(".,").lower() in _COMPANY_WORDS_LOWER
 
 
 def company_like(name: str | None) -> bool:
@@ -898,6 +918,25 @@ def _event_words(text: str) -> tuple[str, ...]:
     own = _V.words("timeline_words")
     return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ][\w&.-]{2,}", text)
                  if w.lower() not in _STOP and w.lower() not in own)
+
+
+def _before_reason(text: str) -> str:
+    """What a question asks before a reason clause it gives ("How much cash tax did it pay
+    because R&D must be capitalized?" asks the cash tax); the whole text when it has none, or
+    when the clause opens it."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return text[:m.start()].rstrip(" ,;")
+
+
+def _without_reason_word(text: str) -> str:
+    """The question with its reason clause's connective blanked ("because", "due to"): the
+    cause's own words rank passages, the connective does not."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return f"{text[:m.start()]} {text[m.end():]}"
 
 
 def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:

@@ -1097,6 +1097,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
     ranked = _siblings_tell_apart(ranked, core)
+    ranked = _whole_over_its_portion(ranked, frame)
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -1376,6 +1377,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
+        if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
+            return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
                 a.unit == "%" for a in amounts):
             # "how much tax is still owed?": "8% due in each of the first five years" states
@@ -1707,6 +1710,27 @@ def states_forecast(text: str) -> bool:
 def a_movement(text: str) -> bool:
     """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
     return _MOVEMENT.search(text) is not None
+
+
+_OF_TOTAL = vocabulary().cues("portion_of_total")
+
+
+def _whole_over_its_portion(ranked: list[Span], frame: QuestionFrame) -> list[Span]:
+    """A sentence that states a part of a total ("$5.93 billion of the total release was
+    related to …") where a figure is asked and no portion is: another sentence that states an
+    amount and answers the question as closely states the whole, and the part ranks below it
+    (as a portion's row does)."""
+    if frame.portion or frame.answer_kind != "figure":
+        return ranked
+    def money(span: Span) -> bool:
+        return span.row is None and any(a.currency for a in find_amounts(span.text))
+    parts = [i for i, s in enumerate(ranked) if money(s) and _OF_TOTAL.found(s.text)]
+    wholes = [s.words for s in ranked if money(s) and not _OF_TOTAL.found(s.text)]
+    out = list(ranked)
+    for i in parts:
+        if any(words >= ranked[i].words for words in wholes):
+            out[i] = _with(ranked[i], score=round(ranked[i].score - PORTION_MISS, 4))
+    return out
 
 
 def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
