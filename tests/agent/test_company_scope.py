@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from manda.agent.evidence import Evidence
-from manda.agent.graph import company_documents, name_words
+from manda.agent.frame import read_question
+from manda.agent.graph import company_documents, company_words, name_words
 from manda.agent.relevance import confidence, question_terms, rank
+from manda.agent.spans import rank_spans
 from manda.app import Manda
 from manda.config import Settings
 from manda.models import Document, DocumentStatus, Location, SearchHit
@@ -54,6 +56,27 @@ def test_the_scoped_company_name_is_not_a_word_its_documents_must_repeat() -> No
     assert confidence(rank(scoped, asked)) == 1.0
 
 
+def test_a_business_named_after_its_company_keeps_its_own_words() -> None:
+    docs = [_doc("Northbeam_10-K_FY2025.pdf"), _doc("Southgate_10-K_FY2025.pdf")]
+    evidence = Evidence(documents={d.id: d for d in docs})
+    scope = company_documents("Northbeam Freight", evidence)
+    assert scope == {docs[0].id}
+    # "Northbeam's revenue": the filing says "the Company", never its name
+    assert company_words("Northbeam", scope, evidence) == {"northbeam"}
+    # "Northbeam Freight's EBITDA": the company's name may go unsaid, the business's may not
+    assert company_words("Northbeam Freight", scope, evidence) == {"northbeam"}
+    rows = ("(In millions)\n2025 | 2024\nSegment adjusted EBITDA:\n"
+            "Mobility | 2025: $1,596 | 2024: $1,169\nFreight | 2025: (130) | 2024: (227)\n"
+            "Adjusted EBITDA | 2025: $(774) | 2024: $(2,528)")
+    hit = SearchHit(chunk_id="c1", document_id=docs[0].id, document=docs[0].filename,
+                    text=rows, location=Location.for_page(61), score=1.0)
+    frame = read_question("What was Northbeam Freight's adjusted EBITDA in 2025?")
+    scoped = Evidence(documents={docs[0].id: docs[0]}, hits=[hit], scope=scope,
+                      scope_words=company_words("Northbeam Freight", scope, evidence))
+    best = rank_spans(frame, scoped)[0]
+    assert best.row is not None and best.row.label == "Freight"
+
+
 def _capex_room(tmp_path: Path, *companies: tuple[str, str, str]) -> Path:
     """A room of one annual report a company, each stating its capex (and why)."""
     room = tmp_path / "room"
@@ -90,6 +113,22 @@ async def test_a_company_whose_name_is_a_common_word_opens_the_question(tmp_path
     assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
     assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
     assert "9.7" in common.answer  # a common word names no company: both are read
+
+
+async def test_a_terse_question_opens_with_the_company_it_asks_about(tmp_path: Path) -> None:
+    """"Target capex in 2025?": a common word before the line item asked, no possessive, names
+    the company where the room holds its documents; a word that names no company there
+    ("Company capex") narrows nothing."""
+    assert read_question("Target 2025 capex?").opening_name == "Target"
+    assert read_question("Net sales in 2025?").opening_name is None  # the line item's own word
+    room = _capex_room(tmp_path, ("Target", "4.1", ""), ("Summit", "9.7", ""))
+    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
+        await app.ingest.ingest("two", [room])
+        answer = await app.answers.ask("two", "Target capex in 2025?")
+        common = await app.answers.ask("two", "Company capex in 2025?")
+    assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
+    assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
+    assert "4.1" in common.answer and "9.7" in common.answer
 
 
 def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:

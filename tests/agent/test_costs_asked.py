@@ -52,3 +52,43 @@ def test_gross_margin_is_revenue_less_its_cost_where_no_gross_profit_line_is_sta
     assert "cost of sales $1.13 billion" in lead, lead
     assert working.startswith("Working: gross margin = (revenue − cost of sales) ÷ revenue"), \
         working
+
+
+def test_gross_profit_is_revenue_less_its_cost_where_no_gross_profit_line_is_stated() -> None:
+    """"What was gross profit?" of a statement with no gross profit line: revenue less its
+    cost, computed with the working shown (it had been answered with a rate)."""
+    from manda.agent.compose.computed import answer as computed_answer
+
+    draft = computed_answer(_ask("What was gross profit in 2025?"), _evidence(OPERATIONS))
+    assert draft is not None
+    lead = draft.text.splitlines()[0]
+    assert lead.startswith("Gross profit was $1.07 billion in 2025 (computed here"), lead
+    margin = computed_answer(_ask("What was the gross profit margin in 2025?"),
+                             _evidence(OPERATIONS))
+    assert margin is not None and "48.7%" in margin.text.splitlines()[0]
+
+
+TAXES = "\n".join([
+    "CONSOLIDATED STATEMENTS OF OPERATIONS",
+    "(in millions)",
+    "2025 | 2024",
+    "Earnings before income taxes | 2025: $1,874 | 2024: $1,702",
+    "Provision for income taxes | 2025: 412 | 2024: 388",
+    "Net earnings | 2025: $1,462 | 2024: $1,314",
+])
+
+
+def test_the_tax_charge_asked_is_its_row_not_a_tax_exposure() -> None:
+    """"What was income tax expense?" asks the income statement's row: its words name a line
+    item, no red-flag topic (tax exposures had led the answer); the tax paid is another one."""
+    from manda.agent.frame import read_question
+
+    for question, subject in (("What was income tax expense in 2025?", "income tax expense"),
+                              ("How much income tax did they pay in 2025?", "income taxes paid"),
+                              ("What were cash taxes in 2025?", "income taxes paid")):
+        frame = read_question(question)
+        assert frame.subjects[:1] == (subject,) and not frame.flag_topics, question
+    assert read_question("Are there any open tax audits?").flag_topics
+    first = evidence_answer(_ask("What was income tax expense in 2025?"),
+                            _evidence(TAXES)).text.splitlines()[0]
+    assert "$412.0 million" in first, first

@@ -9,6 +9,7 @@ from datetime import date
 
 from test_spans import _evidence as _passages
 
+from manda.agent.compose import fact_lookup
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import _matches
@@ -16,7 +17,7 @@ from manda.agent.compose.leads import a_change_column, led_by_best_span, row_lea
 from manda.agent.compose.passages import a_change
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import a_movement, rank_spans
+from manda.agent.spans import a_movement, fits_kind, rank_spans
 from manda.models import (
     Confidence,
     Document,
@@ -317,3 +318,169 @@ def test_a_favorable_change_is_a_change_and_its_cause_is_read_with_it() -> None:
         "our intercompany balances.")
     lead = rank_spans(_ask("Why did other income improve in 2025?").frame, evidence)[0].text
     assert "foreign currency" in lead, lead
+
+
+_COMMON_SIZE = "\n".join([
+    "(in thousands)", "2025 | 2024",
+    "Revenue | 2025: $5,120,400 | 2024: $4,310,900",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 640,300 | 2024: 702,100",
+    "The following table sets forth our results as a percentage of revenue:",
+    "2025 | 2024",
+    "Revenue | 2025: 100.0% | 2024: 100.0%",
+    "Costs and expenses", "2025 | 2024",
+    "Selling expenses | 2025: 12.5 | 2024: 16.3"])
+
+
+def test_a_common_size_tables_rows_are_shares_not_amounts_at_the_pages_scale() -> None:
+    evidence = _evidence(_COMMON_SIZE)
+    ask = _ask("What were the company's selling expenses in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "640,300" in top.text
+    lines = row_lead(top, ask, evidence)
+    assert lines is not None and "$640.3 million" in lines[0]
+    share = next(s for s in rank_spans(ask.frame, evidence) if "12.5" in s.text)
+    assert [f.unit for f in share.figures()] == ["%", "%"]
+    assert "$12,500" not in " ".join(row_lead(share, ask, evidence) or [])
+    assert not fits_kind(share, ask.frame)
+    proportion = _ask("What were selling expenses as a percentage of revenue in 2025?")
+    assert fits_kind(share, proportion.frame)
+
+
+def test_interest_income_asked_is_a_figure_its_row_states_not_its_change() -> None:
+    evidence = _evidence("\n".join([
+        "Interest Income", "(Dollars in millions)", "2025 | 2024 | change | change %",
+        "Interest income | 2025: $2,140 | 2024: $610 | change: $1,530 | change %: 251%",
+        "Interest income increased $1,530 million, or 251%, in 2025 as compared to 2024, "
+        "primarily due to higher rates."]))
+    for question in ("What was the company's interest income in 2025?", "Interest income 2025?"):
+        ask = _ask(question)
+        assert ask.frame.answer_kind == "figure", question
+        top = rank_spans(ask.frame, evidence)[0]
+        lines = row_lead(top, ask, evidence)
+        assert lines is not None and "$2.14 billion" in lines[0], question
+
+
+def test_the_overall_change_the_sentence_before_states_carries_its_cause() -> None:
+    evidence = _evidence(
+        "Engineering expenses increased $512 million, or 18%, in 2025 as compared to 2024. "
+        "The overall increase was primarily driven by pre-production costs for the new "
+        "tractor line.",
+        "Engineering expenses consist primarily of personnel costs.")
+    ask = _ask("What drove the increase in the company's engineering expenses in 2025?")
+    assert "tractor line" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_count_asked_of_a_topic_is_not_answered_by_its_charge() -> None:
+    evidence = _evidence(
+        "In the second quarter we recorded a restructuring charge of $640 million, which "
+        "included severance and impairment charges.",
+        "First, we reduced our overall workforce by approximately 4,000 jobs through the third "
+        "quarter of fiscal year 2025 related to the charge.")
+    draft = fact_lookup.compose(_ask("How many jobs did the company cut as part of its fiscal "
+                                     "2025 restructuring?"), evidence)
+    # the topic's charge states no number of jobs: it never answers how many were cut
+    assert "$640 million" not in draft.text.splitlines()[0]
+def test_a_line_item_named_in_a_reason_clause_is_the_cause_not_the_figure_asked() -> None:
+    """"How much cash tax did it pay because R&D must be capitalized?" asks the cash tax: R&D,
+    named in the because-clause, is its cause. The sentence that states the tax with that cause
+    leads, never the R&D line item's own figure."""
+    from dataclasses import replace
+
+    from manda.agent.compose import compose
+
+    question = ("How much cash tax did the company pay in 2025 because research and "
+                "development must now be capitalized for tax?")
+    frame = read_question(question)
+    assert "research and development" not in frame.subjects and frame.effect
+    assert "because" not in frame.ranking.terms
+    # "due to" of a payment falling due gives no cause
+    assert not read_question("How much long-term debt is due to be repaid in 2027?").effect
+    assert read_question("How much cash tax did it pay due to the capitalization of R&D?").effect
+    assert read_question("How much did research and development rise in 2025?").subjects
+    rnd = _finding("research and development", 27.2e9, "$27.2 billion",
+                   "Research and development expenses were $27.2 billion in 2025.")
+    evidence = replace(_evidence(
+        "Research and development expenses were $27.2 billion in 2025, up 10%.",
+        "In 2025, we paid cash tax of $4.8 billion due to the mandatory capitalization for tax "
+        "purposes of research and development expenditures."), findings={rnd.id: rnd})
+    first = compose(_ask(question), evidence).text.splitlines()[0]
+    assert "$4.8 billion" in first and "$27.2 billion" not in first, first
+
+
+def test_a_notes_marker_is_no_figure_and_a_cut_quote_keeps_its_figure_whole() -> None:
+    """"(1)Effective January 1, 2025, we changed the useful lives …" states no amount: for "how
+    much extra depreciation …" the sentence that states the effect in money leads; and a long
+    quote cut short never ends inside its figure ("$1.4 …" for "$1.4 billion")."""
+    from manda.agent.unusual import trim
+
+    evidence = _evidence(
+        "(1)Effective January 1, 2025, we changed our estimate of the useful lives of our "
+        "servers from six to five years.",
+        "The effect of this change in estimate was an increase in depreciation expense of "
+        "$1.4 billion in 2025.")
+    top = rank_spans(_ask("How much extra depreciation did the company record in 2025 because "
+                          "it shortened the useful lives of its servers?").frame, evidence)[0]
+    assert "$1.4 billion" in top.text, top.text
+    sentence = "The effect was an increase in depreciation expense of $1.4 billion in 2025."
+    cut = sentence.index("$1.4") + 4
+    assert "$1.4 billion" in trim(sentence, cut + 1), trim(sentence, cut + 1)
+
+
+def _of_part(question: str, part: str) -> Ask:
+    """The question as the graph scopes it to the company whose name opens `part`."""
+    from dataclasses import replace
+
+    return Ask.of(replace(read_question(question), entity=None, named_part=part))
+
+
+def test_a_part_named_after_its_company_is_answered_by_its_own_figure() -> None:
+    """"How big was Globex Cloud revenue?": Globex Cloud is a business of Globex, whose total
+    revenue (a finding of the company) and whose "Intelligent Cloud" segment are other figures;
+    the span naming the part answers, and a name of three words goes by its initials ("GWS")."""
+    from dataclasses import replace
+
+    from manda.agent.compose import compose
+    from manda.agent.graph import company_words
+
+    total = _finding("revenue", 211.9e9, "$211.9 billion",
+                     "Total revenue was $211.9 billion in fiscal 2025.")
+    evidence = replace(_evidence(
+        "Total revenue was $211.9 billion in fiscal 2025, up 7%.",
+        "Intelligent Cloud revenue increased 17% to $87.9 billion.",
+        "Globex Cloud revenue increased 22% to $111.6 billion.",
+        "Globex Cloud gross margin percentage increased 2 points to 72%.",
+        "GWS sales increased 20% in 2025, compared to the prior year.",
+        "GWS sales were $128.7 billion in 2025."), findings={total.id: total})
+    first = compose(_of_part("How big was Globex Cloud revenue in fiscal 2025?", "Globex Cloud"),
+                    evidence).text.splitlines()[0]
+    assert "$111.6 billion" in first, first
+    first = compose(_of_part("What was Globex Cloud's gross margin percentage in fiscal 2025?",
+                             "Globex Cloud"), evidence).text.splitlines()[0]
+    assert "72%" in first, first
+    first = compose(_of_part("How much revenue did Globex Web Services generate in 2025?",
+                             "Globex Web Services"), evidence).text.splitlines()[0]
+    assert "$128.7 billion" in first, first
+    doc = DOC.model_copy(update={"filename": "Globex_10-K_FY2025.pdf"})
+    words = company_words("Globex Cloud", frozenset({doc.id}),
+                           Evidence(documents={doc.id: doc}))
+    assert words == {"globex"}
+    from manda.agent.frame import company_word
+
+    assert company_word("inc") and company_word("GmbH") and not company_word("cloud")
+
+
+def test_a_part_of_the_total_is_no_answer_where_a_sentence_states_the_whole() -> None:
+    """"How much of its reserve did it release?": "$5.9 billion of the total reserve release
+    was related to future years" states a part of the release; "we released $6.5 billion of
+    our reserve" states the release itself and leads. A part asked is still answered by it."""
+    evidence = _evidence(
+        "Approximately $5.9 billion of the total reserve release was related to assets to be "
+        "realized in future years in 2025.",
+        "As such, we released $6.5 billion of our reserve in 2025.")
+    top = rank_spans(_ask("How much of its reserve did the company release in 2025?").frame,
+                     evidence)[0]
+    assert "$6.5 billion" in top.text, top.text
+    top = rank_spans(_ask("How much of the reserve release in 2025 related to assets realized "
+                          "in future years?").frame, evidence)[0]
+    assert "$5.9 billion" in top.text, top.text

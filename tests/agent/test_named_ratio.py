@@ -139,3 +139,54 @@ def test_a_named_ratio_a_table_states_is_said_beside_the_computed_one() -> None:
                     evidence).text.splitlines()[0]
     assert "5.0%" in first and "the documents state 5%" in first, first
     assert "do not state" not in first and "100%" not in first, first
+
+
+@pytest.mark.parametrize(("question", "line", "share", "row"), [
+    ("What share of net sales did the company spend on R&D in 2025?",
+     "research and development", "5.0%", "2,620"),
+    ("What percentage of its revenue did the company spend on SG&A in fiscal 2025?", "sg&a",
+     "17.5%", "9,170"),
+    ("What proportion of sales did the company spend on warehousing costs in 2025?",
+     "warehousing costs", "15.0%", "7,860"),
+    ("What share of net sales went to R&D in 2025?", "research and development", "5.0%",
+     "2,620"),
+    ("Quelle part du chiffre d'affaires la société a-t-elle consacré à la R&D en 2025 ?",
+     "research and development", "5.0%", "2,620"),
+])
+def test_a_share_of_the_total_spent_on_a_line_item_is_that_items_ratio(
+        question: str, line: str, share: str, row: str) -> None:
+    """"What share of net sales did it spend on R&D?" names the whole first and the part after
+    the verb of spending: R&D over net sales, computed with its working; never R&D's amount
+    (a finding the room states) or net sales alone."""
+    from manda.agent.compose.fact_lookup import compose
+
+    rnd = _finding_of("research and development", 2.62e9, "$2.6 billion",
+                      "Research and development expense was $2.6 billion in 2025.")
+    evidence = _evidence(OPERATIONS)
+    evidence.findings[rnd.id] = rnd
+    derived = read_question(question).derived
+    assert derived is not None and derived.plus == (line,) and derived.over == "revenue"
+    assert derived.unit == "percent"
+    draft = compose(_ask(question), evidence)
+    first = draft.text.splitlines()[0]
+    assert share in first, first
+    assert f"({row}) ÷ 52,400" in draft.text, draft.text
+
+
+def test_a_ratio_row_under_the_line_items_row_is_the_stated_ratio() -> None:
+    """"Percentage of total net sales 5%" right under the R&D row states R&D over net sales:
+    the computed ratio says the document states it, with its place."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence("\n".join([
+        "Operating expenses (dollars in millions)",
+        "2025 | 2024",
+        "Research and development | 2025: 2,620 | 2024: 2,450",
+        "Percentage of total net sales | 2025: 5% | 2024: 5%",
+        "Selling, general and administrative | 2025: 9,170 | 2024: 8,900",
+        "Percentage of total net sales | 2025: 18% | 2024: 19%",
+    ]), OPERATIONS)
+    draft = compose(_ask("What share of net sales did the company spend on R&D in 2025?"),
+                    evidence)
+    first = draft.text.splitlines()[0]
+    assert "5.0%" in first and "state 5%" in first, first

@@ -290,3 +290,24 @@ def test_what_things_were_at_a_date_asks_their_balance() -> None:
         assert read_question(question).answer_kind == "figure", question
     assert read_question("Which products did Northbeam announce in Q4 2024?"
                          ).answer_kind == "list"
+
+
+@pytest.mark.parametrize(("question", "tax"), [
+    ("What was Halvard's after-tax return on invested capital in 2025?", False),
+    ("What was pre-tax income in 2024?", False),
+    ("What was the margin before tax last year?", False),
+    ("Wie hoch war das Ergebnis nach Steuern?", False),
+    ("Quel est le résultat après impôt ?", False),
+    ("¿Cuál fue el beneficio después de impuestos?", False),
+    ("Are there any open tax audits?", True),
+    ("What taxes does the company pay?", True),
+    ("Gibt es Steuerrisiken?", True),
+    ("Y a-t-il des risques liés aux impôts ?", True),
+    ("¿Hay contingencias de impuestos?", True),
+])
+def test_a_figure_after_or_before_tax_asks_no_tax_question(question: str, tax: bool) -> None:
+    """"After-tax ROIC", "pre-tax income", "Ergebnis nach Steuern": the tax words qualify the
+    figure asked, so the question is no tax topic's and searches no tax exposures."""
+    frame = read_question(question)
+    assert (frame.topic is not None and frame.topic.key == "tax") is tax
+    assert any(t.key == "tax" for t in frame.flag_topics) is tax

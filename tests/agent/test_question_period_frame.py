@@ -14,7 +14,7 @@ from datetime import date
 
 import pytest
 
-from manda.agent.compose import evidence_first
+from manda.agent.compose import computed, evidence_first
 from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
@@ -203,3 +203,87 @@ def test_a_period_phrase_s_words_say_when_not_what_is_asked() -> None:
     assert "2021" in frame.ranking.when and "debt" not in frame.ranking.when
     at = read_question("How much cash did Halvard Tolls hold as of the end of the fiscal year?")
     assert {"fiscal", "year"} <= at.ranking.when and "cash" not in at.ranking.when
+
+
+@pytest.mark.parametrize(("question", "period"), [
+    ("What were net sales for the year ended January 29, 2022?", "FY2021"),
+    ("Capex for the fiscal year ended February 3, 2024?", "FY2023"),
+    ("What was operating income for the year ended 1 February 2025?", "FY2024"),
+    ("What were net sales for the year ended June 30, 2024?", "FY2024"),
+    ("What was revenue for the year ended December 31, 2023?", "FY2023"),
+])
+def test_a_year_asked_by_its_last_day_is_the_year_that_day_names(question: str,
+                                                                 period: str) -> None:
+    """A year that ends in January or the first days of February (a retail calendar) is named
+    by the year it starts in, as its statements' columns are read; any other by its end."""
+    assert read_question(question).periods == (period,)
+
+
+def _grocer(table: str) -> Evidence:
+    """A grocer's statement page; its fiscal years end in late January."""
+    doc = Document(id="g1", deal_id="d", filename="Brindle_Annual.pdf", content_hash="h",
+                   file_type="pdf", size_bytes=1, version_family="f",
+                   status=DocumentStatus.COMPLETED, doc_date=date(2026, 1, 31),
+                   fiscal_year_end="--01-31")
+    hit = SearchHit(chunk_id="c1", document_id=doc.id, document=doc.filename, text=table,
+                    location=Location.for_page(40), score=1.0)
+    return Evidence(documents={doc.id: doc}, hits=[hit])
+
+
+def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -> None:
+    """"The year ended February 1, 2025" of a grocer whose columns are "2025 | 2024" (its years
+    end in late January) is the 2024 column, not the 2025 one."""
+    evidence = _grocer("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
+                       "Net sales | 2025: $48,310 | 2024: $51,207\n"
+                       "Operating income | 2025: $2,145 | 2024: $2,602")
+    ask = Ask.of(read_question("What were net sales for the year ended February 1, 2025?"))
+    first = evidence_first.answer(ask, evidence).text.splitlines()[0]
+    assert "51.2" in first and "48.3" not in first
+
+
+def test_a_balance_computed_at_a_retail_year_end_reads_that_dates_column() -> None:
+    """Working capital "at January 31, 2026" of a grocer is computed from the balance sheet's
+    "January 31, 2026" column (fiscal 2025's), not left uncomputed for want of a 2026 one."""
+    evidence = _grocer("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
+                       "January 31, 2026 | February 1, 2025\n"
+                       "Total current assets | January 31, 2026: $9,410 | "
+                       "February 1, 2025: $9,012\n"
+                       "Total current liabilities | January 31, 2026: $8,125 | "
+                       "February 1, 2025: $8,377")
+    ask = Ask.of(read_question("What was the working capital at January 31, 2026?"))
+    draft = computed.answer(ask, evidence)
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert "1.29 billion" in first and "computed" in first, first
+
+
+@pytest.mark.parametrize(("question", "year_end"), [
+    ("What subsequent events did Quillstream disclose after its fiscal year end?", False),
+    ("What has happened since year-end?", False),
+    ("Was geschah nach dem Bilanzstichtag?", False),
+    ("Que s'est-il passé après la clôture de l'exercice ?", False),
+    ("¿Qué ocurrió después del cierre del ejercicio?", False),
+    ("When does Quillstream's fiscal year end?", True),
+    ("Wann endet das Geschäftsjahr?", True),
+])
+def test_what_happened_after_a_year_end_asks_no_year_end(question: str, year_end: bool) -> None:
+    """"After its fiscal year end" says when the thing asked happened; it does not ask when
+    the year ends (the answer had been the company's year-end day)."""
+    assert read_question(question).year_end is year_end
+
+
+@pytest.mark.parametrize(("question", "period", "name"), [
+    ("Halvard capex 2025?", "FY2025", "Halvard"),
+    ("Quillstream free cash flow 2023?", "FY2023", "Quillstream"),
+    ("Net sales 2024?", "FY2024", None),
+    ("Revenue 2023/24?", "FY2024", None),
+    ("How much did Halvard sell in Europe in fiscal 2023?", "FY2023", "Halvard"),
+])
+def test_a_terse_questions_year_after_its_line_item_is_its_period(question: str, period: str,
+                                                                  name: str | None) -> None:
+    """"Amazon capex 2025?": the bare year right after the line item dates it, as one right
+    before it does ("its 2023 revenue"); the capital that opens a line item's own name ("Net
+    sales") names no company."""
+    frame = read_question(question)
+    assert frame.periods == (period,)
+    assert (frame.entity or frame.opening_name) == name

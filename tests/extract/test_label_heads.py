@@ -10,7 +10,7 @@ import pytest
 from fixtures.extraction import page_findings
 
 from manda.finance.label_heads import another_thing_beside, label_line_item, label_subject
-from manda.finance.vocabulary import find_subjects
+from manda.finance.vocabulary import find_line_items, find_subjects
 from manda.ingest.chunking import chunk_document
 from manda.ingest.extract.offline import OfflineExtractor
 from manda.ingest.parsers.base import table_text
@@ -156,7 +156,7 @@ def test_a_statement_row_becomes_a_finding_of_its_head_only() -> None:
 
 
 SENTENCES = [
-    ("Cash paid for income taxes was $41.2 million in 2024.", "cash"),
+    ("Cash paid for interest was $41.2 million in 2024.", "cash"),
     ("Restricted cash of $3.1 million is held in escrow.", "cash"),
     ("The group had net operating loss carryforwards of $88 million.", "ebit"),
     ("Our revenue recognition policy changed in 2024.", "revenue"),
@@ -176,6 +176,14 @@ def test_a_sentence_line_item_made_another_thing_by_its_neighbour(sentence: str,
                                                                   subject: str) -> None:
     found = [(s, a, b) for s, a, b in find_subjects(sentence) if s == subject]
     assert found and all(another_thing_beside(sentence, a, b) for _, a, b in found)
+
+
+def test_the_cash_paid_for_taxes_is_the_tax_paid_not_cash() -> None:
+    """"Cash paid for income taxes" names the income taxes paid (a line item read by its rows,
+    never extracted as a finding), so no cash balance is read in it."""
+    sentence = "Cash paid for income taxes was $41.2 million in 2024."
+    assert [s for s, _, _ in find_line_items(sentence)] == ["income taxes paid"]
+    assert not find_subjects(sentence)
 
 
 def test_a_sentence_line_item_stated_plainly_stays_itself() -> None:

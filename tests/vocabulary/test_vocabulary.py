@@ -251,3 +251,20 @@ def test_a_key_written_twice_in_a_vocabulary_file_is_refused() -> None:
         yaml.load(text, Loader=_LOADER)
     assert yaml.load("cues:\n  a: [x]\nanswers:\n  a: y\n", Loader=_LOADER) == {
         "cues": {"a": ["x"]}, "answers": {"a": "y"}}  # the same key in two mappings is fine
+
+
+def test_an_abbreviation_joined_by_an_ampersand_is_no_word_of_a_language() -> None:
+    v = vocabulary()
+    # the "d" of "R&D" is not the French "d'": a terse English question stays English
+    assert v.language_of("Northbeam R&D expense 2025?") == "en"
+    assert v.language_of("M&A spend in 2025?") == "en"
+    assert v.language_of("Quel est le chiffre d'affaires ?") == "fr"
+    assert v.language_of("Quelles sont les dépenses de R&D en 2025 ?") == "fr"
+
+
+def test_a_line_item_is_named_in_a_language_by_a_plain_wording_never_a_cue() -> None:
+    v = vocabulary()
+    for code in v.languages:
+        for subject in v.languages[code].line_items:
+            name = v.subject_name(subject, code)
+            assert not any(c in name for c in "!|[]*"), (code, subject, name)

@@ -21,10 +21,17 @@ from manda.agent.relevance import QuestionTerms, content_terms, question_terms, 
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
-from manda.finance.derived import Derived, asked_derived, named_formula, named_ratio
+from manda.finance.derived import (
+    Derived,
+    asked_derived,
+    named_formula,
+    named_ratio,
+    spent_ratio,
+)
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.periods import find_periods, is_part_of_year
+from manda.finance.fiscal import fiscal_year_named
+from manda.finance.periods import find_dates, find_periods, is_part_of_year
 from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
@@ -110,6 +117,9 @@ class QuestionFrame:
     # the segment a question names in capitals before its segment word ("More Personal
     # Computing" of "Microsoft's More Personal Computing segment"); "" for none
     segment_named: str = ""
+    # a business named after its company ("Microsoft Cloud" of the room's Microsoft filings),
+    # set where the question's name is scoped to that company's documents; "" for none
+    named_part: str = ""
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -244,7 +254,8 @@ def read_question(question: str) -> QuestionFrame:
     asking = _without_periods(text)  # what it asks, its period phrases read apart
     rated = _cues("rating_asked").found(text)
     # "how do the agencies rate the debt?": the debt is what is rated, not a figure asked
-    subjects = () if rated else _own_margin(text, _own_metrics(text))
+    asked_part = _before_reason(text)  # "… because R&D must be capitalized": R&D is the cause
+    subjects = () if rated else _own_margin(asked_part, _own_metrics(asked_part))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -269,14 +280,17 @@ def read_question(question: str) -> QuestionFrame:
     ahead = _cues("ahead_asked").found(text)
     event_kinds = tuple(kind for kind, cue in _V.event_kinds() if cue.found(text))
     line_items = tuple(named_groups(text))
-    ranking = _ranking(_in_filing_words(text))  # "each quarter" ranks passages by "quarterly"
+    # "each quarter" ranks passages by "quarterly"; "because" is no word a passage answers by
+    ranking = _ranking(_in_filing_words(_without_reason_word(text)))
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text),
         at_a_date=_cues("closing_year_lead").found(text)
-        or _cues("period_phrase").found(text))
+        or _cues("period_phrase").found(text),
+        amount_of_period=_cues("answer_amount_of_period").found(text))
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
+    spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -295,10 +309,10 @@ def read_question(question: str) -> QuestionFrame:
         terms=_terms(text),
         roles=roles_asked(text),
         asked_role=asked_role(text),
-        flag_topics=tuple(t for t in TOPICS if t.terms.found(text)),
+        flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
         derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
-        or named_ratio(text, _cues("formula_over")),
+        or named_ratio(text, _cues("formula_over")) or spent,
         ranking=ranking,
         answer_kind=kind,
         counted=_counted(text, entity),
@@ -342,11 +356,13 @@ def read_question(question: str) -> QuestionFrame:
         runs_company=_cues("runs_company").found(text),
         year_end=_cues("year_end_asked").found(asking),
         now=_cues("now_asked").found(asking) and not periods,
-        share_of=_cues("share_asked").found(text),
+        # "what share of net sales did it spend on R&D?" is R&D over net sales, not a part's
+        share_of=_cues("share_asked").found(text) and spent is None,
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
-        effect=_asks_effect(text, subjects),
+        # "how much cash tax did it pay because …": the effect a sentence states with its cause
+        effect=_asks_effect(text, subjects) or (asked_part != text and kind == "figure"),
         share_class=_share_class(text),
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
@@ -413,6 +429,15 @@ def _without_periods(text: str) -> str:
     spans = [(a, b) for _, a, b in find_periods(text, bare_years=True)] + _period_phrases(text)
     out = list(text)
     for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _without_line_items(text: str) -> str:
+    """The question with the line items it names blanked: "income tax expense" asks a figure,
+    no red-flag topic its words touch (tax exposures). Positions stay."""
+    out = list(text)
+    for _, a, b in find_line_items(text):
         out[a:b] = " " * (b - a)
     return "".join(out)
 
@@ -514,7 +539,7 @@ _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why 
 
 
 def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
-                 at_a_date: bool = False) -> AnswerKind | None:
+                 at_a_date: bool = False, amount_of_period: bool = False) -> AnswerKind | None:
     """The kind of answer the question's form asks for, the first kind whose cue it uses; a
     metric or line item asked with "what was", or in a yes/no question ("Was it profitable on
     an adjusted EBITDA basis?"), is a figure; "which iPhone models", "what advertising
@@ -533,6 +558,8 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
         return "figure"  # "Was it corrected?" asks about the correction, not the figure
     if at_a_date and _cues("answer_figure_what").found(text):
         return "figure"  # "what were its insurance reserves at the end of 2021?": a balance
+    if amount_of_period and _cues("answer_figure_what").found(text):
+        return "figure"  # "what were its shipping costs in 2025?": an amount, not things listed
     if not subjects and not _cues("hedged_statement").found(text) and \
             _cues("answer_list_opening").starts(text) is not None:
         return "list"
@@ -637,6 +664,12 @@ def _profile(text: str) -> str | None:
 
 _LEGAL_FORMS = frozenset(_V.phrases("legal_forms"))
 _COMPANY_WORDS = _LEGAL_FORMS | frozenset(_V.phrases("company_words"))
+_COMPANY_WORDS_LOWER = frozenset(w.strip(".,").lower() for w in _COMPANY_WORDS)
+
+
+def company_word(word: str) -> bool:
+    """A word that says a name is a company's ("Inc", "GmbH", "Holdings"), in any case."""
+    return word.strip(".,").lower() in _COMPANY_WORDS_LOWER
 
 
 def company_like(name: str | None) -> bool:
@@ -659,7 +692,8 @@ _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
 def _periods(text: str) -> tuple[str, ...]:
     """The periods it names; a bare year counts after the words that make it one ("in 2023",
     "en 2023", "at the end of 2021", "at fiscal year end 2025")."""
-    periods = find_periods(text, bare_years=True)
+    periods = [(_named_year(p, text[start:end]), start, end)
+               for p, start, end in find_periods(text, bare_years=True)]
     found = [(p, start) for p, start, _ in periods]
     found += [(p, end - 4) for p, _, end in _led_years(text)]  # placed by its year
     found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
@@ -667,16 +701,31 @@ def _periods(text: str) -> tuple[str, ...]:
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
 
 
+def _named_year(period: str, phrase: str) -> str:
+    """A fiscal year asked by its last day is the year that day names: "the year ended January
+    31, 2026" ends a retail calendar's fiscal 2025, as the statements' columns are read."""
+    if not period.startswith("FY") or not (dates := find_dates(phrase)):
+        return period
+    day = dates[-1][0]
+    return f"FY{fiscal_year_named(day)}" if period == f"FY{day.year}" else period
+
+
 def _years_before_line_items(text: str) -> list[tuple[str, int]]:
     """A bare year written just before the line item it dates ("Uber 2021 Adjusted EBITDA?",
-    "its 2023 revenue"): that fiscal year, placed by its year."""
+    "its 2023 revenue"), or just after it in a terse question ("Amazon capex 2025?"): that
+    fiscal year, placed by its year."""
     out = []
-    for _, start, _ in find_line_items(text):
+    for _, start, end in find_line_items(text):
         before = text[:start].rstrip()
         year = before[-4:]
         if (len(before) < start and year.isdigit() and year[:2] in ("19", "20")
                 and (len(before) == 4 or not before[-5].isalnum())):
             out.append((f"FY{year}", len(before) - 4))
+        after = text[end:]
+        if (m := _YEAR.match(after.lstrip())) is not None and len(after) > len(after.lstrip()) \
+                and not after.lstrip()[m.end():m.end() + 1].isalnum() \
+                and after.lstrip()[m.end():m.end() + 1] not in "/-–":
+            out.append((f"FY{m.group(1)}", end + len(after) - len(after.lstrip())))
     return out
 
 
@@ -767,8 +816,11 @@ def _entity(text: str) -> str | None:
     """A proper name in the question ("Globex", "Markus Weber"), if any."""
     # German capitalises nouns: one inside a line item's name ("effektiver Steuersatz") is none
     items = [(a, b) for _, a, b in named_in_other_languages(text)]
+    # "Net sales 2025?": a capital that opens a line item's name is no name ("How much did
+    # Apple sell" is a line item's form whose subject is a name)
+    opening = {a for _, a, _ in find_line_items(text)}
     for m in _name_pattern().finditer(text):
-        if any(a <= m.start(1) and m.end(1) <= b for a, b in items):
+        if any(a <= m.start(1) and m.end(1) <= b for a, b in items) or m.start(1) in opening:
             continue
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
@@ -803,12 +855,24 @@ def _entity(text: str) -> str | None:
 
 
 def _opening_name(text: str) -> str | None:
-    """The word a question opens with, where it is a capitalised possessive ("Target's …")."""
+    """The word a question opens with, where it is a capitalised possessive ("Target's …") or
+    where the line item asked follows it, a year at most between ("Target capex?", "Target
+    2025 capex?"): whom a terse question is about (the room says whether it names a company)."""
     first = text.split()[0] if text.split() else ""
     name = without_possessive(first)
-    if name == first or len(name) < 2 or not name[0].isupper() or not name.isalpha():
+    if len(name) < 2 or not name[0].isupper() or not name.isalpha():
         return None
-    return None if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS else name
+    if name.lower() in _DETERMINERS or name.lower() in _QUESTION_WORDS:
+        return None
+    if name != first:
+        return name
+    if any(start == 0 for _, start, _ in find_line_items(text)):
+        return None  # "Net sales 2025?": the word opens the line item's own name
+    rest = text[len(first):].lstrip()
+    if (year := _YEAR.match(rest)) is not None:
+        rest = rest[year.end():].lstrip()
+    items = find_line_items(rest)
+    return name if items and items[0][1] == 0 else None
 
 
 def _a_name(word: str) -> bool:
@@ -854,6 +918,25 @@ def _event_words(text: str) -> tuple[str, ...]:
     own = _V.words("timeline_words")
     return tuple(w for w in re.findall(r"[A-Za-zÀ-ÿ][\w&.-]{2,}", text)
                  if w.lower() not in _STOP and w.lower() not in own)
+
+
+def _before_reason(text: str) -> str:
+    """What a question asks before a reason clause it gives ("How much cash tax did it pay
+    because R&D must be capitalized?" asks the cash tax); the whole text when it has none, or
+    when the clause opens it."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return text[:m.start()].rstrip(" ,;")
+
+
+def _without_reason_word(text: str) -> str:
+    """The question with its reason clause's connective blanked ("because", "due to"): the
+    cause's own words rank passages, the connective does not."""
+    m = _cues("reason_clause").search(text)
+    if m is None or not text[:m.start()].strip():
+        return text
+    return f"{text[:m.start()]} {text[m.end():]}"
 
 
 def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:

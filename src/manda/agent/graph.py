@@ -39,7 +39,7 @@ from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.evidence import Evidence
 from manda.agent.evidence_ids import IdStream, expand_ids, room_documents, valid_ids
 from manda.agent.followups import resolve
-from manda.agent.frame import company_like, read_question
+from manda.agent.frame import company_like, company_word, read_question
 from manda.agent.grounding import ground as ground_citations
 from manda.agent.grounding import in_language
 from manda.agent.meaning import weigh, weigh_topics
@@ -156,9 +156,14 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
             scope := company_documents(named, state["evidence"])):
         # "Apple's capex" in a room holding several companies' documents: Apple's documents
         # answer it, and their figures are Apple's own (no counterparty to look for)
-        state["evidence"].scope = scope
-        state["evidence"].scope_words = frozenset(name_words(named))
-        frame = replace(frame, entity=None)
+        evidence = state["evidence"]
+        evidence.scope = scope
+        own = company_words(named, scope, evidence)
+        evidence.scope_words = own
+        # "Microsoft Cloud": the words after the company's own name a part of it, which the
+        # company's figures do not answer
+        part = named if any(not company_word(w) for w in set(name_words(named)) - own) else ""
+        frame = replace(frame, entity=None, named_part=part)
     resolution = resolve(frame, context, label)
     ask = Ask(
         intent=resolution.intent,
@@ -224,6 +229,21 @@ def company_documents(entity: str, evidence: Evidence) -> frozenset[str] | None:
         if named:
             return named if len(named) < len(evidence.documents) else None
     return None
+
+
+def company_words(named: str, scope: frozenset[str], evidence: Evidence) -> frozenset[str]:
+    """The words of `named` that name the company of the documents in `scope` (its files' or
+    its registrant's words), which its filings write as "the Company": "Uber Freight" → uber,
+    "Microsoft Cloud" → microsoft. The other words name a business of it ("freight",
+    "cloud"), which a passage must still say."""
+    words = name_words(named)
+    own: set[str] = set()
+    for doc_id in scope:
+        if (doc := evidence.documents.get(doc_id)) is not None:
+            own.update(name_words(doc.filename), name_words(doc.path or ""),
+                       name_words(doc.company or ""))
+        own.update(name_words(evidence.companies.of(doc_id) or ""))
+    return frozenset([w for w in words if w in own] or words)
 
 
 def name_words(text: str) -> list[str]:

@@ -252,8 +252,18 @@ def question_terms(question: str) -> QuestionTerms:
         # a passage in another wording of a line item the question names ("true and fair view"
         # for "audit opinion", "purchases of property and equipment" for "capex") covers them
         said_otherwise=tuple((frozenset(content_terms(own)) & frozenset(terms), patterns)
-                             for own, patterns in named_groups(question)),
+                             for own, patterns in named_groups(question)) + _costs(terms),
     )
+
+
+_COST_SAID = _WORDS.cues("cost_said")
+
+
+def _costs(terms: Sequence[str]) -> tuple[tuple[frozenset[str], tuple[re.Pattern[str], ...]], ...]:
+    """"Costs" asked is said as "expenses" too, and "expenses" as "costs": the cost lines under
+    "Operating expenses:" are the "fulfillment costs" asked."""
+    own = frozenset(content_terms(" ".join(_COST_SAID.phrases))) & frozenset(terms)
+    return ((own, (_COST_SAID.pattern,)),) if own else ()
 
 
 def rank(evidence: Evidence, asked: QuestionTerms) -> list[Passage]:

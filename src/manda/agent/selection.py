@@ -22,11 +22,11 @@ from manda.finance.amounts import (
     with_english_separators,
 )
 from manda.finance.compare import comparable
-from manda.finance.fiscal import WEEK_YEAR_SLACK
-from manda.finance.label_heads import adds_another_thing, joins_line_items
+from manda.finance.fiscal import WEEK_YEAR_SLACK, fiscal_year_named
+from manda.finance.label_heads import adds_another_thing, an_included_part, joins_line_items
 from manda.finance.periods import period_end, period_kind, period_sort_key, year_of
 from manda.finance.signs import loss_wording, names_a_loss
-from manda.finance.vocabulary import metric_spec
+from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.injection import looks_like_instruction
 from manda.models import TOLD_ROLES, Finding, FindingStatus, Nature
 from manda.vocabulary import vocabulary
@@ -138,6 +138,18 @@ def is_clean(finding: Finding) -> bool:
     )
 
 
+def _a_part_it_includes(finding: Finding) -> bool:
+    """The finding's figure is one its sentence states of a part its subject includes ("our
+    cash and cash equivalents balance includes short-term investments of $4.6 billion")."""
+    text, written = finding.excerpt or "", finding.value_text or ""
+    at = text.find(written) if written else -1
+    if at < 0:
+        return False
+    base = subject_base(finding.subject)
+    ends = [end for subject, _, end in find_line_items(text) if end <= at and subject == base]
+    return bool(ends) and an_included_part(text, ends[-1], at)
+
+
 def findings_for(
     evidence: Evidence, subject: str, *, entity: str | None = None, exact_entity: bool = False
 ) -> list[Finding]:
@@ -153,6 +165,8 @@ def findings_for(
             continue
         if joins_line_items(str(finding.attributes.get("row") or "")):
             continue  # "Debt and finance leases" states their sum, the figure of neither
+        if _a_part_it_includes(finding):
+            continue  # "cash … includes short-term investments of $4.6 billion": the part's
         if (segment := finding.attributes.get("segment")) and not (
                 entity and names_segment(entity, segment)):
             continue  # a segment's figure answers for that segment only, never the company
@@ -431,6 +445,9 @@ def balance_date(subject: str, period: str, evidence: Evidence) -> str | None:
         return None
     fye = evidence.fiscal_year_end()
     end = period_end(period, fye.key if fye else None)
+    if end is not None and fye is not None and period_kind(period) == "FY" and \
+            fiscal_year_named(end) < end.year:
+        end = fye.end_of(end.year + 1)  # a retail calendar's fiscal 2025 ends in January 2026
     return f"as of {end.isoformat()}" if end else None
 
 

@@ -16,7 +16,7 @@ import math
 import re
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from itertools import pairwise
@@ -48,7 +48,7 @@ from manda.agent.relevance import (
 from manda.agent.tables import Row, Table, read_tables, unstaggered
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.answers import Intent
-from manda.finance.amounts import currency_of_document, find_amounts
+from manda.finance.amounts import currency_of_document, find_amounts, stated_amounts
 from manda.finance.equivalents import named_groups, named_items
 from manda.finance.figures import (
     Figure,
@@ -59,7 +59,9 @@ from manda.finance.figures import (
     figure_row,
     read_figure,
     statement_scale,
+    states_the_whole,
 )
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import adds_another_thing, head_before, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import (
@@ -233,15 +235,6 @@ class Span:
             if figure is not None:
                 out.append(figure)
         return out
-
-
-def fiscal_year_of(day: date) -> int:
-    """The fiscal year a year end names: a year that ends in January or the first days of
-    February (a retail calendar) is named by the calendar year it starts in ("fiscal 2022" is
-    the year ended 28 January 2023); any other by the year it ends in."""
-    if day.month == 1 or (day.month == 2 and day.day <= 7):
-        return day.year - 1
-    return day.year
 
 
 @dataclass
@@ -570,6 +563,22 @@ def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
             if len({s.factor for s in scales}) == 1 and scales[0].factor != 1.0}
 
 
+def _common_size(table: Table, above: Sequence[str]) -> bool:
+    """A common-size table: a row of it, or of the block just above it under no unit line of
+    its own and no amount in "$" after it, states 100% in every column ("Revenue | 2021:
+    100.0% | 2020: 100.0%" over "Costs and expenses" and "Cost of revenue | 2021: 51.4")."""
+    start = next((i + 1 for i in range(len(above) - 1, -1, -1)
+                  if "|" not in above[i] and statement_scale([above[i].strip()]).line), 0)
+    whole = False
+    rows = [r for t in read_tables("\n".join(above[start:])) for r in t.rows]
+    for row in [*rows, *table.rows]:
+        if states_the_whole(list(row.cells.values())):
+            whole = True
+        elif any("$" in c for c in row.cells.values()):
+            whole = False
+    return whole
+
+
 def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], source: Source,
               year_end: date | None, document_scale: StatementScale | None = None,
               currency: str | None = None, segment: str = "", placed: Sequence[str] = ()
@@ -599,6 +608,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     # too; a table of counts with no scale stays bare
     document_currency = currency
     currency = printed or (currency if scale.factor != 1.0 or statements else None)
+    if _common_size(table, lines[:at]):
+        # each line as a percentage of revenue: shares, never amounts at the page's scale
+        scale = replace(scale, line="", factor=1.0, currency=None, shares_of_whole=True)
+        currency = None
     caption = [c for c in table.caption if c]
     counts = not primary and bool(_COUNT_ROW.search(" ".join(caption[-2:])))
     if counts and not any("$" in c for r in table.rows for c in r.cells.values()):
@@ -798,6 +811,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
+    if verb is not None and items and verb in _HOLDING:
+        # "How much cash did it hold at year end?": the verb is how a balance is asked, which
+        # its row never says; a sentence that says "held" names no more of what is asked
+        total -= weight[verb]
+        weight[verb] = 0.0
     # the question asks for a part of the line item ("services net sales") its table states
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
@@ -856,6 +874,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if frame.answer_kind in ("reason", "rate") else set()
     ranked: list[Span] = []
     wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
+    # the documents a sentence of which states a line item asked as a whole ("our total unearned
+    # revenue … was $25.0 billion"): their balance sheet's row of it under "Current
+    # liabilities:" is that portion only
+    totalled = {s.source.document_id for s in pool.spans if items and _states_total(s, items)}
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
         if span.joined and not cause_asked:
@@ -1061,6 +1083,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
                 frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
             score -= PORTION_MISS  # the non-current part where the debt outstanding is asked
+        elif named and span.row is not None and not part and \
+                span.source.document_id in totalled and _PORTION_SECTION.begins(span.group) and \
+                not (frame.portion or any(term_in(t, label_stems) for t in qualifiers)):
+            score -= PORTION_MISS  # the current part, where a note states the whole
         if named and span.row is not None and totals_row(span.row.label):
             if not (part_asked or qualifiers):
                 # the whole asked: its total row, unless it totals more than is asked ("Total
@@ -1083,6 +1109,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
     ranked = _siblings_tell_apart(ranked, core)
+    ranked = _whole_over_its_portion(ranked, frame)
     ranked.sort(key=lambda s: -s.score)
     return ranked
 
@@ -1322,6 +1349,8 @@ def _column_fiscal_year(header: str) -> int | None:
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     kind = frame.answer_kind
     text = span.text
+    if span.scale is not None and span.scale.shares_of_whole and not _asks_share(frame):
+        return -KIND_MISS  # a line's percentage of revenue, for its amount or its growth
     if kind == "reason":
         if span.row is not None:
             return -KIND_MISS
@@ -1355,17 +1384,26 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return 0.0  # a line item's levels by year state no cause's effect on it
     if kind == "figure":
         if span.row is not None and any(not f.none for f in span.figures()):
-            if _asks_amount(frame) and all(f.unit == "%" for f in span.figures() if not f.none):
+            if _asks_amount(frame) and not _asks_share(frame) and all(
+                    f.unit == "%" for f in span.figures() if not f.none):
                 return -KIND_MISS  # the sales mix in percent for "what were the sales"
             if _PER_SHARE_ASKED.search(frame.text) and not _per_share_row(span):
                 return -KIND_MISS  # the shares or the income an EPS divides, not the EPS
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
-        if find_amounts(text) and _asks_balance(frame) and a_movement(text):
+        if stated_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
         # "approximately thirty percent of our sales" states a share in words
-        amounts = find_amounts(text)
+        amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
+        money = [a for a in amounts if a.currency]
+        if money and all(_CHANGED_BY.ends(text[:a.start]) for a in money) and not any(
+                says_change(t) for t in frame.ranking.terms):
+            # "exchange rates increased fulfillment costs by $609 million": a change by an
+            # amount, where the level is asked
+            return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
+        if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
+            return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
                 a.unit == "%" for a in amounts):
             # "how much tax is still owed?": "8% due in each of the first five years" states
@@ -1554,7 +1592,20 @@ def _states_figure(span: Span) -> bool:
     """A row with a figure in it, or a sentence that states an amount."""
     if span.row is not None:
         return any(not f.none for f in span.figures())
-    return bool(find_amounts(span.text))
+    return bool(stated_amounts(span.text))
+
+
+def _states_total(span: Span,
+                  items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]]) -> bool:
+    """A sentence that states a line item asked as a whole, by the word before its name, and
+    its amount after it ("our total unearned revenue as of December 31, 2025 was $25.0
+    billion")."""
+    if span.row is not None or not _states_figure(span):
+        return False
+    money = [a.start for a in stated_amounts(span.text) if a.currency]
+    # the total's own amount follows its name ("10% or more of total trade receivables" is none)
+    return any(_STATED_TOTAL.ends(span.text[:m.start()]) and any(at > m.end() for at in money)
+               for _, patterns in items for p in patterns for m in p.finditer(span.text))
 
 
 def _verb_of(question: str, core: Sequence[str]) -> str | None:
@@ -1644,6 +1695,12 @@ _OPENING = vocabulary().cues("opening_balance")
 _CLOSING = vocabulary().cues("closing_balance")
 _TOTAL_START = vocabulary().cues("total_row_start")
 _TOTAL_END = vocabulary().cues("total_row_end")
+_PORTION_SECTION = vocabulary().cues("portion_section")  # "Current liabilities:"
+_STATED_TOTAL = vocabulary().cues("stated_total")  # "our total unearned revenue … was"
+_HOLDING = frozenset(stems_of(" ".join(vocabulary().words("holding_verbs"))))
+# the words before a figure that say it is a change by that amount ("increased fulfillment
+# costs by", "decreased"), not a level
+_CHANGED_BY = vocabulary().cues("change_by") | vocabulary().cues("change_verb_before_figure")
 
 
 def balance_side(text: str, *, row: bool) -> str | None:
@@ -1678,6 +1735,27 @@ def states_forecast(text: str) -> bool:
 def a_movement(text: str) -> bool:
     """The words of a balance's movement ("proceeds from", "repayments of", "increase in")."""
     return _MOVEMENT.search(text) is not None
+
+
+_OF_TOTAL = vocabulary().cues("portion_of_total")
+
+
+def _whole_over_its_portion(ranked: list[Span], frame: QuestionFrame) -> list[Span]:
+    """A sentence that states a part of a total ("$5.93 billion of the total release was
+    related to …") where a figure is asked and no portion is: another sentence that states an
+    amount and answers the question as closely states the whole, and the part ranks below it
+    (as a portion's row does)."""
+    if frame.portion or frame.answer_kind != "figure":
+        return ranked
+    def money(span: Span) -> bool:
+        return span.row is None and any(a.currency for a in find_amounts(span.text))
+    parts = [i for i, s in enumerate(ranked) if money(s) and _OF_TOTAL.found(s.text)]
+    wholes = [s.words for s in ranked if money(s) and not _OF_TOTAL.found(s.text)]
+    out = list(ranked)
+    for i in parts:
+        if any(words >= ranked[i].words for words in wholes):
+            out[i] = _with(ranked[i], score=round(ranked[i].score - PORTION_MISS, 4))
+    return out
 
 
 def _largest_is_the_whole(ranked: list[Span], wholes: list[int]) -> list[Span]:
@@ -1746,6 +1824,13 @@ def _asks_rate(frame: QuestionFrame) -> bool:
     """A line item asked is a rate or a share (a margin, comparable sales in percent)."""
     return any((spec := item_spec(s)) is not None and spec.unit_kind == "percent"
                for s in frame.subjects)
+
+
+def _asks_share(frame: QuestionFrame) -> bool:
+    """The question asks a proportion or a rate ("as a percentage of revenue", a margin), which
+    a common-size table's row states."""
+    return frame.share_of or frame.answer_kind == "rate" or _asks_rate(frame) or (
+        frame.derived is not None and frame.derived.unit == "percent")
 
 
 def _asks_amount(frame: QuestionFrame) -> bool:

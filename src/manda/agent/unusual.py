@@ -122,8 +122,12 @@ def sentences(text: str) -> list[str]:
 def trim(sentence: str, limit: int = _MAX) -> str:
     if len(sentence) <= limit:
         return sentence
-    cut = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + " …"
+    cut = sentence[:limit].rsplit(" ", 1)[0]
+    for amount in find_amounts(sentence):
+        if amount.start < len(cut) < amount.end:
+            # "$1.4 …" would state another figure than "$1.4 billion": the cut keeps it whole
+            cut = sentence[:amount.end]
+    return cut.rstrip(",;:") + " …"
 
 
 def _score(topic: Topic, sentence: str) -> int:

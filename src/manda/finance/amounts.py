@@ -34,6 +34,7 @@ __all__ = [
     "currency_from_text",
     "currency_of_document",
     "find_amounts",
+    "footnote_marker",
     "format_amount",
     "misread_in_english",
     "multiplied",
@@ -45,6 +46,7 @@ __all__ = [
     "scale_from_text",
     "shown_as_written",
     "significant_digits",
+    "stated_amounts",
     "uses_decimal_comma",
     "with_english_separators",
     "writes_decimal_comma",
@@ -256,6 +258,21 @@ def find_amounts(
         if amount is not None:
             found.append(replace(amount, text=written[amount.start:amount.end]))
     return found
+
+
+def footnote_marker(text: str, amount: Amount) -> bool:
+    """A note's number in brackets, not an amount: "(2)" opening a footnote ("(2)Includes
+    unconditional purchase obligations …") or glued to the word after it."""
+    if amount.currency or amount.unit or not amount.text.isdigit() or len(amount.text) > 2:
+        return False
+    if text[amount.start - 1:amount.start] != "(" or text[amount.end:amount.end + 1] != ")":
+        return False
+    return not text[:amount.start - 1].strip() or text[amount.end + 1:amount.end + 2].isalpha()
+
+
+def stated_amounts(text: str) -> list[Amount]:
+    """The amounts `text` states (`find_amounts`), without its footnotes' numbers."""
+    return [a for a in find_amounts(text) if not footnote_marker(text, a)]
 
 
 # "12 345 K€", "1 234,5 M€", "€ 12 345": thousands grouped by plain spaces, as French writes

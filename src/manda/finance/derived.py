@@ -10,6 +10,7 @@ reads (a row label starts with one of them).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from manda.vocabulary import vocabulary
 from manda.vocabulary.cues import Cues
 
 __all__ = ["DERIVED", "LINE_ITEMS", "Derived", "alternatives", "asked_derived", "line_item_of",
-           "named_formula", "named_ratio"]
+           "named_formula", "named_ratio", "spent_ratio"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ DERIVED: tuple[Derived, ...] = (
     # the same name are read where an earlier one's lines are not: `alternatives`)
     Derived("gross margin", _asked("gross margin"), ("revenue",), ("cost of sales",),
             over="revenue", unit="percent"),
+    # gross profit where no gross profit line is stated: revenue less its cost
+    Derived("gross profit", _asked("gross profit"), ("revenue",), ("cost of sales",)),
     Derived("working capital", _asked("working capital"), ("current assets",),
             ("current liabilities",)),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
@@ -142,6 +145,37 @@ def named_ratio(question: str, over: Cues) -> Derived | None:
             said = " ".join(question.split())[at:at + len(name)] if at >= 0 else name
             return Derived(said, (), (left[0],), over=right[0], unit="percent")
     return None
+
+
+def spent_ratio(question: str, share: Cues, spent: Cues) -> Derived | None:
+    """A share of one line item that the question says was spent on another ("what share of
+    net sales did it spend on R&D?", `share` the words before the whole, `spent` those before
+    the part): the part over the whole, as a percentage. None where either names no line
+    item. The question comes with its period phrases blanked ("in 2023")."""
+    from manda.finance.vocabulary import find_line_items
+
+    low = " ".join(question.lower().split())
+    m = share.pattern.search(low)
+    if m is None:
+        return None
+    whole = _line_named(low[m.end():].lstrip(), end=False)
+    on = spent.pattern.search(low, m.end())
+    if whole is None or on is None:
+        return None
+    after = low[on.end():].lstrip()
+    # the part is named right after the verb ("la R&D": a determiner may open it), its words
+    # running up to the next form word ("in")
+    form = _form_words() - {"and"}
+    words = list(itertools.dropwhile(lambda w: w in form, after.split()))
+    head = " ".join(itertools.takewhile(lambda w: w not in form, words))
+    part = next(((key, head[start:end]) for key, start, end in find_line_items(head)
+                 if not head[:start].strip()), None) or _item_named(head)
+    if part is None or part[0] == whole[0]:
+        return None
+    written = " ".join(question.split())
+    said = [written[at:at + len(name)] if (at := low.find(name)) >= 0 else name
+            for name in (part[1], whole[1])]
+    return Derived(f"{said[0]} / {said[1]}", (), (part[0],), over=whole[0], unit="percent")
 
 
 def _line_named(text: str, *, end: bool) -> tuple[str, str] | None:

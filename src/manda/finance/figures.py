@@ -9,6 +9,7 @@ above a statement makes `416,161` $416.2 billion, `$7.46` of a per-share row $7.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -32,7 +33,7 @@ from manda.vocabulary.numbers import (
 
 __all__ = ["Figure", "StatementScale", "column_date", "column_header_line", "column_year",
            "ends_in_figure", "figure_row", "joined_signs", "lone_cell", "read_figure",
-           "statement_scale"]
+           "statement_scale", "states_the_whole"]
 
 _WORDS = vocabulary()
 # a scale word of any language, by its factor ("thousands": 1e3, "Millionen", "milliers")
@@ -63,6 +64,9 @@ class StatementScale:
     currency: str | None
     per_share_excepted: bool  # "except per share data": per-share rows are as written
     shares_factor: float | None  # "shares in thousands": a shares row's own scale
+    # a common-size table ("Revenue 100.0 % … Cost of revenue 51.4"): each figure a percentage
+    # of its base row, whatever unit line stands above it
+    shares_of_whole: bool = False
 
 
 def statement_scale(lines: list[str]) -> StatementScale:
@@ -139,7 +143,7 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
     if amount is None:
         return None
     value = amount.value
-    if percent:
+    if percent or scale.shares_of_whole:
         return Figure(text, value, "%", column)
     shares = bool(_SHARES.search(label))  # "Shares used in computing earnings per share"
     per_share = bool(_PER_SHARE.search(label)) and not shares
@@ -158,6 +162,14 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
     if scaled == 0 and re.search(r"[1-9]", text):
         scaled = value  # a stated amount never reads as zero
     return Figure(text, scaled, unit, column)
+
+
+def states_the_whole(figures: Sequence[str]) -> bool:
+    """A common-size table's base row: it states 100% in every column of figures ("Revenue
+    100.0 % 100.0 %"), so the rows beside it are shares of it, not amounts."""
+    cells = [f.replace(" ", "") for f in figures if f.strip()]
+    return len(cells) >= 2 and all(
+        c.endswith("%") and c.rstrip("%") in ("100", "100.0", "100.00") for c in cells)
 
 
 _UNITS_DIGITS = 7  # a statement at a scale prints no unseparated figure this long

@@ -32,6 +32,7 @@ __all__ = [
     "FiscalYearEnd",
     "fiscal_label",
     "fiscal_period_of_column",
+    "fiscal_year_named",
     "label_fiscal_parts",
     "learn_fiscal_year_end",
     "month_range_period",
@@ -143,6 +144,15 @@ class FiscalYearEnd:
 
 CALENDAR_YEAR = FiscalYearEnd(12, 31)
 ANNUAL_REPORT_LAG_DAYS = 120  # an annual report is dated at its year end or within 4 months
+
+
+def fiscal_year_named(day: date) -> int:
+    """The fiscal year a year end names: a year that ends in January or the first days of
+    February (a retail calendar) is named by the calendar year it starts in ("fiscal 2022" is
+    the year ended 28 January 2023); any other by the year it ends in."""
+    if day.month == 1 or (day.month == 2 and day.day <= WEEK_YEAR_SLACK + 1):
+        return day.year - 1
+    return day.year
 
 
 def year_reported(dated: date, year_end: FiscalYearEnd) -> str | None:

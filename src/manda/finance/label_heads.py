@@ -25,8 +25,8 @@ from manda.vocabulary import cues, vocabulary
 from manda.vocabulary.numbers import CODES, CURRENCY_WORDS, MULTIPLIERS, THOUSANDS_UNITS
 from manda.vocabulary.plurals import plural_phrase
 
-__all__ = ["adds_another_thing", "another_thing_beside", "head_before", "joins_line_items",
-           "label_line_item", "label_subject"]
+__all__ = ["adds_another_thing", "an_included_part", "another_thing_beside", "head_before",
+           "joins_line_items", "label_line_item", "label_subject"]
 
 _WORDS = vocabulary()
 _COMPLEMENT = _WORDS.cues("label_complement")  # "of", "attributable", "de", "sobre", "aus"
@@ -34,6 +34,8 @@ _COORDINATOR = _WORDS.cues("label_coordinator")  # "and", "et", "und"
 _OTHER_THING = _WORDS.cues("label_other_thing")  # "unearned", "carryforwards", "différé"
 _JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "und", "et"
 _OTHER_COMPLEMENT = _WORDS.cues("label_other_complement")  # "of … securities", "per share"
+_INCLUDES = _WORDS.cues("part_included")  # "includes", "of which", "enthält", "dont", "incluye"
+_STATED_AS = _WORDS.cues("figure_stated_as")  # "was", "totaled", "beträgt", "s'élève à"
 # the actual/budget words of a column header qualify a label's line item too ("EBITDA budget")
 _QUALIFIER = _WORDS.cues("label_qualifier") | cues(
     w for lang in _WORDS.languages.values() for w in lang.periods.header_words)
@@ -241,6 +243,19 @@ def another_thing_beside(text: str, start: int, end: int) -> bool:
     gap = len(text[end:]) - len(text[end:].lstrip(" -"))
     return bool(before) or (gap > 0 and _OTHER_THING.pattern.match(text, end + gap) is not None) \
         or _listed_with_another_thing(text, end)
+
+
+def an_included_part(text: str, subject_end: int, amount_start: int) -> bool:
+    """The amount is a part that the line item ending at `subject_end` includes: "our cash and
+    cash equivalents balance includes short-term investments of $4.6 billion", "operating income
+    includes charges of $2.5 billion" state the part's figure, not the subject's. Not where the
+    subject's own verb follows the part ("Revenue, which includes services, was $4.1 billion"),
+    nor across a table's cells ("Net loss including non-controlling interests | 2021: (570)")."""
+    between = text[subject_end:amount_start]
+    if subject_end > amount_start or "|" in between:
+        return False
+    verbs = list(_INCLUDES.pattern.finditer(between))
+    return bool(verbs) and _STATED_AS.pattern.search(between, verbs[-1].end()) is None
 
 
 _LIST_REACH = 100  # how far after a line item a list of what its figure adds up may run

@@ -202,8 +202,10 @@ class Vocabulary:
         for topic in self.topics:
             if topic.key == subject and topic.key in self.languages[language].topics:
                 return topic.label_in(language)
-        own = self.languages[language].line_items.get(subject)
-        return own[0] if own else subject
+        own = self.languages[language].line_items.get(subject) or ()
+        # a wording written plainly, not a cue ("recherche et développement !crédit|crédits")
+        plain = next((w for w in own if not any(c in w for c in "!|[]*")), None)
+        return plain or (_plainly(own[0]) if own else subject)
 
     def computed_asked(self, name: str) -> tuple[str, ...]:
         """How a question names a computed metric, in every language (`computed_asked:`)."""
@@ -305,6 +307,9 @@ def _role_cues(vocabulary: Vocabulary) -> tuple[tuple[DocumentRole, Cues], ...]:
 
 # a word; a letter followed by a dot is an abbreviation's ("S.L.", "U.S."), no word of a language
 _TOKEN = re.compile(r"[^\W\d_]{2,}|[^\W\d_](?!\.)")
+# "R&D", "M&A", "P&L", "AT&T": an abbreviation joined by "&", whose letters are no words of a
+# language (the "d" of "R&D" is not the French "d'")
+_AMPERSAND_WORD = re.compile(r"[^\W_]+&[^\W_]+")
 
 
 @cache
@@ -314,8 +319,20 @@ def _function_words(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
             for code, lang in vocabulary.languages.items()}
 
 
+_OPTIONAL = re.compile(r"\s*\[[^\]]*\]")
+_NEGATED = re.compile(r"\s*![^\s\]]+")
+
+
+def _plainly(wording: str) -> str:
+    """A cue written as words: its optional parts and negations left out, the first of each
+    alternative kept ("efectivo e inversiones [a corto plazo|temporales]" → "efectivo e
+    inversiones")."""
+    text = _NEGATED.sub("", _OPTIONAL.sub("", wording))
+    return " ".join(word.split("|")[0].rstrip("*") for word in text.split()) or wording
+
+
 def _language_of(vocabulary: Vocabulary, text: str) -> str:
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _TOKEN.findall(_AMPERSAND_WORD.sub(" ", text.lower()))
     scores = {code: sum(1 for t in tokens if t in words)
               for code, words in _function_words(vocabulary).items()}
     best = max(scores.values(), default=0)

@@ -52,6 +52,8 @@ def topic_shape(ask: Ask) -> Shape | None:
         return None
     if ask.frame.subjects and not shape.of_metrics:
         return None  # "management's EBITDA estimate" is an EBITDA question
+    if ask.frame.effect and ask.frame.answer_kind == "figure":
+        return None  # "how much cash tax did it pay because …": the sentence with its cause
     if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:
         return None  # "overview of the data room" is about the room
     if shape is MANAGEMENT and ask.entity and not company_like(ask.entity):

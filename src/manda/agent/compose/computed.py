@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
-from manda.agent.compose.leads import a_change_column, fiscal_year, when
+from manda.agent.compose.leads import a_change_column, asked_years, fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -25,6 +26,7 @@ from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject
+from manda.text import letter_words
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import scale_phrases
 
@@ -42,7 +44,7 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     """The metric from one document's rows (or the prose's stated inputs), or None."""
     inputs = list(dict.fromkeys([*metric.plus, *metric.minus, *([metric.over] if metric.over
                                                                   else [])]))
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    asked = asked_years(ask)
     choices: list[tuple[tuple[int, str], int, dict[str, tuple[Span, Figure]]]] = []
     for doc_id in dict.fromkeys(s.source.document_id for s in rows):
         # a segment's row ("Operating income" of "Americas") is never the company's figure
@@ -127,7 +129,37 @@ def _stated_ratio(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                        and not a_change_column(f.column) and fiscal_year(f.column) == year), None)
         if stated is not None and year is not None:
             return other, stated
+    return _ratio_row_under(span, metric, year, rows)
+
+
+def _ratio_row_under(span: Span, metric: Derived, year: int | None,
+                     rows: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """A row right under a row of the first line, in one passage of the document read, that
+    states the ratio in percent of the line divided by ("Research and development $29,915"
+    then "Percentage of total net sales 8%"): its figure for the year computed, or None."""
+    if year is None or metric.over is None:
+        return None
+    for line, under in pairwise(rows):
+        if line.row is None or under.row is None or \
+                line.source.document_id != span.source.document_id or \
+                under.source.chunk_id != line.source.chunk_id or \
+                not line_item_of(line.row.label, metric.plus[0]) or not _names_item(
+                    under.row.label, metric.over):
+            continue
+        figures = [f for f in under.figures() if not f.none and not a_change_column(f.column)]
+        stated = next((f for f in figures if f.unit == "%" and fiscal_year(f.column) == year),
+                      None)
+        if stated is not None and all(f.unit == "%" for f in figures):
+            return under, stated
     return None
+
+
+def _names_item(label: str, item: str) -> bool:
+    """The row label names the line item by any of its wordings, as whole words ("Percentage
+    of total net sales" names revenue)."""
+    said = f" {' '.join(letter_words(label.lower()))} "
+    return any(f" {' '.join(letter_words(name.lower()))} " in said
+               for name in (item, *ITEM_LABELS.get(item, ())))
 
 
 def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],

@@ -8,6 +8,7 @@ threshold, with what was searched and the offer to add the question to the Q&A l
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from manda.agent.compose.common import (
     Ask,
@@ -22,21 +23,23 @@ from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
 from manda.finance.amounts import find_amounts
+from manda.text import defined_terms
 from manda.vocabulary import vocabulary
 
 
 def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
            why: str | None = None, must: str | None = None, limit: int = 3,
-           prefer: re.Pattern[str] | None = None) -> Draft:
+           prefer: re.Pattern[str] | None = None, spans: list[Span] | None = None) -> Draft:
     """The best span, leading, and up to `limit` - 1 runners-up, quoted and cited; "not found"
     only below the threshold. `prefer`: among the spans that answer, those it matches lead (a
-    firm named in its role)."""
+    firm named in its role). `spans`: the ranked spans to answer from, where the caller kept
+    only some (those naming a part of the company asked)."""
     why = why or vocabulary().answer("not_found_why", ask.language)
-    ranked = rank_spans(ask.frame, evidence)
+    ranked = rank_spans(ask.frame, evidence) if spans is None else spans
     if must:  # a named entity: spans of passages that name it (the next sentence may not)
         words = [w.lower() for w in must.split() if len(w) > 2]
         ranked = [s for s in ranked
@@ -95,6 +98,41 @@ def _first_asked(ask: Ask, parts: list[list[Span]]) -> Span | None:
                                             or fits_kind(best, frame)):
         return None
     return best
+
+
+def naming_part(ask: Ask, evidence: Evidence) -> list[Span]:
+    """The ranked spans that name the part of the company asked ("Microsoft Cloud revenue
+    increased 22%"), by its full name or the short name a passage defines for it ("Amazon Web
+    Services (“AWS”)"); none where the question names no part."""
+    part = ask.frame.named_part.lower()
+    if not part:
+        return []
+    names = {part} | {short.lower() for hit in evidence.hits
+                      for short, long in defined_terms(hit.text).items()
+                      if long.lower().endswith(part)}
+    if len(initials := [w[0] for w in part.split() if w[:1].isalpha()]) >= _INITIALS_FROM:
+        names.add("".join(initials))  # "Amazon Web Services" is "AWS" wherever it is short
+    # the spans kept name the part, by any of its names: its own words rank no further
+    own = stems_of(ask.frame.named_part)
+    ranking = replace(ask.frame.ranking,
+                      terms=tuple(t for t in ask.frame.ranking.terms if not term_in(t, own)))
+    return [s for s in rank_spans(replace(ask.frame, ranking=ranking), evidence)
+            if any(_said(name, f"{s.group} {s.text}".lower()) for name in names)]
+
+
+_INITIALS_FROM = 3  # a name of this many words goes by its initials too ("AWS")
+
+
+def _said(name: str, text: str) -> bool:
+    """`name` is said in `text` as whole words."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
+                                                       or not text[end].isalnum()):
+            return True
+        at = text.find(name, end)
+    return False
 
 
 def span_confidence(ranked: list[Span]) -> float:

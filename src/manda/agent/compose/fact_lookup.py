@@ -44,7 +44,8 @@ from manda.agent.compose.stated import of_another_period
 from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
-from manda.agent.relevance import NOT_FOUND_BELOW, content_terms
+from manda.agent.kinds import states_count
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, content_terms
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -93,6 +94,8 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         )
     if (each := by_company.answer(ask, evidence, compose)) is not None:
         return each  # "net income in fiscal 2025" in a room of several companies' filings
+    if (part := _of_named_part(ask, evidence)) is not None:
+        return part
     if ask.subject and ask.frame.share_of and (share := segment_figures.share(ask, evidence)):
         return share  # a segment's share of the whole, from its row and the whole's
     if ask.subject and ask.frame.share_of and not _percent_findings(ask, evidence):
@@ -136,6 +139,16 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             return _with_kin(draft, ask, evidence)
         return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
+
+
+def _of_named_part(ask: Ask, evidence: Evidence) -> Draft | None:
+    """"How big was Microsoft Cloud revenue?": a business named after its company is answered
+    by the spans that name it, never by the company's own figure of the line item; None where
+    no span naming it is close and of the kind asked (the other shapes answer then)."""
+    named = evidence_first.naming_part(ask, evidence)
+    if not any(s.words >= CLOSE_BELOW and fits_kind(s, ask.frame) for s in named[:3]):
+        return None
+    return evidence_first.answer(ask, evidence, category="Financial", spans=named)
 
 
 def _with_kin(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
@@ -513,7 +526,10 @@ def _topic(ask: Ask, evidence: Evidence) -> Draft:
     asked = ask.frame.flag_topics
     if asked:
         topical = _asked_topics(ask, evidence)
-        if topical is not None and not _figure_stated_apart(ask, evidence, topical):
+        if topical is not None and not _figure_stated_apart(ask, evidence, topical) and not (
+                ask.frame.counted and not states_count(topical.text, ask.frame.counted)):
+            # "how many jobs did the restructuring cut?": the topic's statements answer only
+            # where they state a number of the things counted
             return topical
     if ask.entity:
         entity_findings = [f for f in evidence.usable_findings()

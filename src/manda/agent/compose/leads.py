@@ -30,7 +30,7 @@ from manda.agent.spans import (
 )
 from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
-from manda.finance.periods import find_dates, parse_period, year_of
+from manda.finance.periods import find_dates, parse_period, period_end, period_kind, year_of
 from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
@@ -146,10 +146,15 @@ def _read_row(span: Span, ask: Ask) -> tuple[Figure, Figure | None] | None:
 
 
 def asked_years(ask: Ask) -> set[int]:
-    """The fiscal years the question asks for (its frame's periods and its inherited one)."""
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
-    if ask.period and (y := year_of(ask.period)) is not None:
-        asked.add(y)
+    """The fiscal years the question asks for (its frame's periods and its inherited one). A
+    balance asked at a date is of its calendar year and of the fiscal year that date names:
+    "as of January 31, 2026" is the column of a retail calendar's fiscal 2025."""
+    asked: set[int] = set()
+    for period in (*ask.frame.periods, *([ask.period] if ask.period else [])):
+        if (y := year_of(period)) is not None:
+            asked.add(y)
+        if period_kind(period) == "as" and (day := period_end(period)) is not None:
+            asked.add(fiscal_year_of(day))
     return asked
 
 

@@ -20,7 +20,7 @@ from manda.finance.amounts import (
     scale_from_text,
     uses_decimal_comma,
 )
-from manda.finance.figures import column_date
+from manda.finance.figures import column_date, states_the_whole
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_period_of_column
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, period_end, previous_period
@@ -364,12 +364,7 @@ def text_table_candidates(view: SectionView, context: str
 def _common_size(rows: Sequence[Sequence[str]]) -> bool:
     """A common-size table: a row states 100% in every column of figures ("Revenue 100.0 %
     100.0 %"), so its other rows are shares of it."""
-    for row in rows[1:]:
-        figures = [cell.replace(" ", "") for cell in row[1:] if cell.strip()]
-        if len(figures) >= 2 and all(f.rstrip("%") in ("100", "100.0", "100.00")
-                                     and f.endswith("%") for f in figures):
-            return True
-    return False
+    return any(states_the_whole(row[1:]) for row in rows[1:])
 
 
 def _one_heading_between(text: str, before: Sequence[tuple[int, str]],
