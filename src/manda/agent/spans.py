@@ -830,7 +830,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
-    opening_asked = balance_side(frame.text, row=True) == "opening"
+    side_asked = balance_side(frame.text, row=True)
+    opening_asked = side_asked == "opening"
     item_words = {t for own, _ in items for t in own}
     # the words that name a part of the line item asked ("North America" of operating income),
     # where a row of the passages says them by its label or heading; a question that names
@@ -841,6 +842,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
         if span.row is not None and not totals_row(span.row.label))}
     cause_asked = frame.answer_kind == "reason"
+    moved = _changed_items(frame.subjects) if cause_asked else frame.subjects
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
     listing = _thing_asked(frame.text, asked.terms) & set(core) \
         if frame.answer_kind == "list" else frozenset()
@@ -899,6 +901,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if not label_periods(span.row) and not any(term_in(t, label) for t in core) and not any(
                     p.search(span.row.label) for _, ps in said_otherwise for p in ps):
                 loose, matched = matched, set()  # only its heading speaks to the question
+                if side_asked is not None and balance_side(span.row.label, row=True) == side_asked:
+                    # "Balance at end of period" of a roll-forward headed by the thing asked at
+                    # that end ("Reconciliation of Gross Unrecognized Tax Benefits"): its balance
+                    matched = {t for t in terms if term_in(t, stems)}
             # a row's other cells (its headers) count for half
             loose |= {t for t in terms if term_in(t, stems)} - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
@@ -1008,9 +1014,15 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # to where the cause is stated, and that sentence answers
             score -= SUBJECT_MISS
         if span.row is None and cause_asked and frame.subjects and not frame.derived and \
-                not _speaks_of(span.text, frame.subjects):
+                not _speaks_of(span.text, moved):
             # "What drove the decline in comparable sales?": a cause stated of the SG&A rate, or
             # of a sentence that names no line item asked, is not why comparable sales fell
+            score -= SUBJECT_MISS
+        elif span.row is None and cause_asked and frame.subjects and not frame.derived and (
+                head := _sentence_subject(span.text)) is not None and not _same_metric(
+                    head[0], moved):
+            # "What drove services revenue growth?": "Services gross margin increased due to
+            # higher services net sales" explains the margin, whose cause names the revenue
             score -= SUBJECT_MISS
         if span.row is not None and frame.subjects:
             own = label_line_item(span.row.label)  # a metric or a statement line
@@ -1192,6 +1204,19 @@ def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
         return False
     said = stems_of(text[cause.end():])
     return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
+
+
+def _changed_items(asked: tuple[str, ...]) -> tuple[str, ...]:
+    """The line items asked, and the item whose change a rate asked is ("revenue growth" is the
+    revenue's move: "net sales increased due to …" says why it grew); a measure of its own of
+    the same family ("comparable sales") is not the item's change."""
+    out = list(asked)
+    for subject in asked:
+        spec = metric_spec(subject)
+        if spec is not None and spec.group != subject and spec.group not in out and any(
+                says_change(t) for t in content_terms(subject)):
+            out.append(spec.group)
+    return tuple(out)
 
 
 def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:

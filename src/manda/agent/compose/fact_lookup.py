@@ -31,6 +31,7 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
+from manda.agent.compose.leads import a_change_column
 from manda.agent.compose.people import (
     current_first,
     holds_as,
@@ -102,8 +103,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if any(s.words >= NOT_FOUND_BELOW and _SHARE_STATED.found(s.text)
-               for s in ranked[:_STATED_REACH]):
+        if any(s.words >= NOT_FOUND_BELOW and _states_share(s) for s in ranked[:_STATED_REACH]):
             # a share the documents state ("more than 97 percent", "thirty percent") leads over
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
@@ -113,6 +113,10 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if ask.frame.answer_kind == "ranking" and ask.frame.segments and (
             ranked := segment_figures.rank(ask, evidence)) is not None:
         return ranked  # each segment's row read apart, or which segments' figures were not
+    if ask.frame.answer_kind == "reason" and (ask.frame.change or ask.frame.growth):
+        # "what drove the services revenue growth?": the sentence stating the cause answers,
+        # never the growth computed from the line item's two years
+        return evidence_first.answer(ask, evidence)
     if ask.subject and (ask.frame.change or ask.frame.growth) and (
             moved := segment_figures.change(ask, evidence)) is not None:
         return moved  # a segment's line item against the year before, from its own row
@@ -215,6 +219,15 @@ def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
 
 _SHARE_STATED = vocabulary().cues("share_stated")
 _STATED_REACH = 3  # how far down the best spans a stated share is looked for
+
+
+def _states_share(span: Span) -> bool:
+    """A share the span states: a sentence's ("more than 97 percent"), or a row's outside its
+    change columns ("Research and development $29,915 14%": the 14% is its growth, no share)."""
+    if span.row is None:
+        return _SHARE_STATED.found(span.text)
+    return any(_SHARE_STATED.found(value) for header, value in span.row.cells.items()
+               if not a_change_column(header))
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:
