@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.graph import company_documents, company_words, name_words
@@ -100,35 +102,31 @@ async def test_a_question_naming_one_company_is_answered_from_its_documents(
     assert {c.document for c in answer.citations} == {"Northbeam_Annual_Report_2025.md"}
 
 
-async def test_a_company_whose_name_is_a_common_word_opens_the_question(tmp_path: Path) -> None:
-    """"Target's capex in 2025?": the opening capital is the sentence's, and "target" is a deal
-    team's common word, so its possessive there names a company only where the room holds
-    that company's documents; it does here, so they answer (it had been "the question names
-    no company", each company's figure listed)."""
+@pytest.mark.parametrize(("question", "common_question"), [
+    ("Target's capex in 2025?", "Company's capex in 2025?"),
+    ("Target capex in 2025?", "Company capex in 2025?"),
+])
+async def test_a_company_whose_name_is_a_common_word_opens_the_question(
+        tmp_path: Path, question: str, common_question: str) -> None:
+    """"Target's capex in 2025?" and the terse "Target capex in 2025?": the opening capital is
+    the sentence's, and "target" is a deal team's common word, so the word before the line item
+    asked (possessive or not) names a company only where the room holds that company's
+    documents; it does here, so they answer (it had been "the question names no company", each
+    company's figure listed). A word that names no company there ("Company capex") narrows
+    nothing."""
     room = _capex_room(tmp_path, ("Target", "4.1", ""), ("Summit", "9.7", ""))
     async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
         await app.ingest.ingest("two", [room])
-        answer = await app.answers.ask("two", "Target's capex in 2025?")
-        common = await app.answers.ask("two", "Company's capex in 2025?")
-    assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
-    assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
-    assert "9.7" in common.answer  # a common word names no company: both are read
-
-
-async def test_a_terse_question_opens_with_the_company_it_asks_about(tmp_path: Path) -> None:
-    """"Target capex in 2025?": a common word before the line item asked, no possessive, names
-    the company where the room holds its documents; a word that names no company there
-    ("Company capex") narrows nothing."""
-    assert read_question("Target 2025 capex?").opening_name == "Target"
-    assert read_question("Net sales in 2025?").opening_name is None  # the line item's own word
-    room = _capex_room(tmp_path, ("Target", "4.1", ""), ("Summit", "9.7", ""))
-    async with Manda(Settings(MANDA_HOME=tmp_path / "home")) as app:
-        await app.ingest.ingest("two", [room])
-        answer = await app.answers.ask("two", "Target capex in 2025?")
-        common = await app.answers.ask("two", "Company capex in 2025?")
+        answer = await app.answers.ask("two", question)
+        common = await app.answers.ask("two", common_question)
     assert "4.1" in answer.answer.splitlines()[0] and "9.7" not in answer.answer
     assert {c.document for c in answer.citations} == {"Target_Annual_Report_2025.md"}
     assert "4.1" in common.answer and "9.7" in common.answer
+
+
+def test_a_terse_questions_opening_word_is_the_name_it_asks_about() -> None:
+    assert read_question("Target 2025 capex?").opening_name == "Target"
+    assert read_question("Net sales in 2025?").opening_name is None  # the line item's own word
 
 
 def test_a_table_figure_is_shown_with_the_scale_its_table_states() -> None:
