@@ -112,9 +112,22 @@ def test_a_roll_forwards_closing_row_is_the_balance_its_caption_names() -> None:
     assert top.row is not None and top.row.label == "Balance at end of period", top.text
 
 
-def test_what_was_behind_asks_a_reason() -> None:
-    assert _ask("What was behind the company's Widgets revenue growth in 2025?"
-                ).frame.answer_kind == "reason"
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What was behind the company's Widgets revenue growth in 2025?", "reason"),
+    ("Qu'est-ce qui se cache derrière la hausse du chiffre d'affaires en 2025 ?", "reason"),
+    ("Was steckt hinter dem Umsatzanstieg 2025?", "reason"),
+    ("¿Qué hay detrás del aumento de los ingresos en 2025?", "reason"),
+    ("How concentrated are the company's trade receivables?", "rate"),
+    ("À quel point les créances sont-elles concentrées ?", "rate"),
+    ("Wie abhängig ist das Unternehmen von seinem größten Kunden?", "rate"),
+    ("¿Qué tan concentrados están los ingresos?", "rate"),
+])
+def test_what_was_behind_asks_a_reason_and_how_concentrated_a_share(
+        question: str, kind: str) -> None:
+    """The forms are vocabulary data in the four languages, not English words in code."""
+    from manda.agent.frame import read_question
+
+    assert read_question(question).answer_kind == kind, question
 
 
 def test_the_line_items_change_named_again_is_read_with_the_sentence_before() -> None:
