@@ -92,3 +92,13 @@ def test_the_tax_charge_asked_is_its_row_not_a_tax_exposure() -> None:
     first = evidence_answer(_ask("What was income tax expense in 2025?"),
                             _evidence(TAXES)).text.splitlines()[0]
     assert "$412.0 million" in first, first
+
+
+def test_a_line_item_that_measures_a_risk_still_names_its_topic() -> None:
+    """"Any concerns about customer concentration?": customer concentration is a line item (a
+    share) and the red-flag topic itself, so the topic is asked (its Q&A offer depends on it);
+    a money line item ("income tax expense") names no topic its words touch."""
+    from manda.agent.frame import read_question
+
+    assert read_question("Any concerns about customer concentration?").flag_topics
+    assert not read_question("What was income tax expense in 2025?").flag_topics

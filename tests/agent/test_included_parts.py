@@ -70,3 +70,16 @@ def test_a_retail_fiscal_years_balance_is_at_the_january_after_it() -> None:
                         fiscal_year_end="--12-31")
     assert balance_date("cash", "FY2025", Evidence(documents={calendar.id: calendar})) == \
         "as of 2025-12-31"
+
+
+def test_a_part_named_by_no_word_is_the_subjects_own_figure() -> None:
+    """"A revolving credit facility of £1.5m, of which £0.5m was drawn": nothing between "of
+    which" and the figure names another thing, so £0.5m is the facility's drawn amount, not a
+    part it includes (the Pennine room's drawn revolver had lost its finding)."""
+    from manda.finance.label_heads import an_included_part
+
+    text = "The group has a revolving credit facility of £1.5m, of which £0.5m was drawn."
+    subject_end = text.index(" of £1.5m")
+    assert not an_included_part(text, subject_end, text.index("£0.5m"))
+    text = "Our cash and cash equivalents balance includes short-term investments of $4.6 billion."
+    assert an_included_part(text, text.index(" balance"), text.index("$4.6"))

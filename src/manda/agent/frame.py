@@ -32,7 +32,13 @@ from manda.finance.equivalents import named_groups, named_in_other_languages, na
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import find_dates, find_periods, is_part_of_year
-from manda.finance.vocabulary import asked_items, find_line_items, find_subjects, metric_spec
+from manda.finance.vocabulary import (
+    asked_items,
+    find_line_items,
+    find_subjects,
+    item_spec,
+    metric_spec,
+)
 from manda.models import DocumentRole
 from manda.retrieval.query import SearchQuery, read_query
 from manda.text import letter_words, without_possessive
@@ -434,11 +440,13 @@ def _without_periods(text: str) -> str:
 
 
 def _without_line_items(text: str) -> str:
-    """The question with the line items it names blanked: "income tax expense" asks a figure,
-    no red-flag topic its words touch (tax exposures). Positions stay."""
+    """The question with the amounts of money it names blanked: "income tax expense" asks a
+    figure, no red-flag topic its words touch (tax exposures). A line item that measures a risk
+    ("customer concentration", a share) still names its topic. Positions stay."""
     out = list(text)
-    for _, a, b in find_line_items(text):
-        out[a:b] = " " * (b - a)
+    for subject, a, b in find_line_items(text):
+        if (spec := item_spec(subject)) is not None and spec.unit_kind == "currency":
+            out[a:b] = " " * (b - a)
     return "".join(out)
 
 

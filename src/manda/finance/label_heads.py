@@ -255,7 +255,15 @@ def an_included_part(text: str, subject_end: int, amount_start: int) -> bool:
     if subject_end > amount_start or "|" in between:
         return False
     verbs = list(_INCLUDES.pattern.finditer(between))
-    return bool(verbs) and _STATED_AS.pattern.search(between, verbs[-1].end()) is None
+    if not verbs or _STATED_AS.pattern.search(between, verbs[-1].end()) is not None:
+        return False
+    # the part is named between the verb and its figure ("includes short-term investments of");
+    # "a facility of £1.5m, of which £0.5m was drawn" names none: the figure is the subject's own
+    return any(sum(c.isalpha() for c in word) >= _PART_NAME_LETTERS
+               for word in between[verbs[-1].end():].split())
+
+
+_PART_NAME_LETTERS = 4  # a word that names a part, not a complement ("of", "de", "von")
 
 
 _LIST_REACH = 100  # how far after a line item a list of what its figure adds up may run
