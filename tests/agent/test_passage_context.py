@@ -14,7 +14,8 @@ from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.passages import stands
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import _asked_statements, rank_spans
+from manda.agent.spans import rank_spans
+from manda.agent.spans.asked import _asked_statements
 from manda.ingest.chunking import chunk_document
 from manda.models import (
     Chunk,

@@ -136,7 +136,7 @@ def test_cash_spent_on_a_thing_is_answered_by_that_things_outflow() -> None:
 def test_a_list_of_names_is_no_run_of_headings_but_column_heads_stay_none() -> None:
     """A sentence listing capitalised names states them; a table's column heads run into a
     line after "as follows" state nothing, listing or not."""
-    from manda.agent.spans import _states_nothing
+    from manda.agent.spans.sentences import _states_nothing
 
     named = "The Gadget line includes Gadget 9 Max, Gadget Lite, Gadget Mini and Gadget Fold."
     assert _states_nothing(named) and not _states_nothing(named, listing=True)

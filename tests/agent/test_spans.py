@@ -11,9 +11,10 @@ from manda.agent.compose.computed import answer as computed_answer
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.spans import fiscal_year_of, rank_spans
+from manda.agent.spans import rank_spans
 from manda.finance.derived import asked_derived
 from manda.finance.figures import read_figure, statement_scale
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 DOC = Document(id="d1", deal_id="d", filename="Filing.pdf", content_hash="h", file_type="pdf",

@@ -12,7 +12,9 @@ from test_filings_leads import _ask, _evidence, _finding
 from manda.agent.compose.common import Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.passages import stands
-from manda.agent.spans import _continued, _unglued, a_movement, rank_spans
+from manda.agent.spans import a_movement, rank_spans
+from manda.agent.spans.pool import _continued
+from manda.agent.spans.rows import _unglued
 from manda.agent.tables import Row, read_tables
 
 BALANCE_SHEET = "\n".join([

@@ -7,9 +7,10 @@ from datetime import date
 
 import pytest
 
-from manda.agent import conform, constraints, kinds, selection, spans, validate
+from manda.agent import conform, constraints, kinds, selection, validate
 from manda.agent.compose import computed, ranking
 from manda.agent.relevance import PERIOD_FORMS, content_terms, question_terms
+from manda.agent.spans import rows as span_rows
 from manda.finance.amounts import find_amounts
 from manda.finance.dates import find_date_mentions
 from manda.finance.facilities import facility_roles
@@ -61,7 +62,7 @@ def test_a_facility_named_in_the_plural_is_a_balance_of_several(one: str, severa
     ("Cuenta de pérdidas y ganancias del ejercicio terminado el 31 de diciembre de 2023", True),
     ("Balance al 31 de diciembre de 2023", False)])
 def test_a_caption_says_its_figures_run_over_a_period(caption: str, flow: bool) -> None:
-    assert spans._FLOW.found(caption) is flow
+    assert span_rows._FLOW.found(caption) is flow
 
 
 @pytest.mark.parametrize(("question", "when"), [

@@ -19,10 +19,11 @@ from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import Span, a_portion, fiscal_year_of, statement_rows
+from manda.agent.spans import Span, a_portion, statement_rows
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject

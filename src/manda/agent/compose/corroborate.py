@@ -23,10 +23,11 @@ from manda.agent.compose.stated import NEAR_WORDS, NOTE, OTHER, STATEMENT, page_
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
-from manda.agent.spans import Span, every_span, fiscal_year_of, rank_spans
+from manda.agent.spans import Span, every_span, rank_spans
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, currency_of_document, find_amounts, same_as_written
 from manda.finance.figures import column_year, statement_scale
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 

@@ -61,13 +61,14 @@ from manda.agent.selection import (
     subject_base,
     subject_label,
 )
-from manda.agent.spans import Span, fiscal_year_of, fits_kind, rank_spans
+from manda.agent.spans import Span, fits_kind, rank_spans
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns
 from manda.finance.fiscal import WEEK_YEAR_SLACK, FiscalYearEnd, year_end_statements
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.names import ORG

@@ -21,7 +21,6 @@ from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
 from manda.agent.spans import (
     Span,
     best_spans,
-    fiscal_year_of,
     fits_kind,
     label_periods,
     names_a_table,
@@ -30,6 +29,7 @@ from manda.agent.spans import (
 )
 from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.periods import find_dates, parse_period, period_end, period_kind, year_of
 from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec

@@ -28,13 +28,13 @@ from manda.agent.relevance import (
 from manda.agent.spans import (
     Span,
     a_movement,
-    fiscal_year_of,
     fits_kind,
     rank_spans,
     states_forecast,
     totals_row,
 )
 from manda.finance.amounts import find_amounts, same_amount
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import metric_spec

@@ -22,7 +22,7 @@ from manda.agent.compose.leads import day_said
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.relevance import content_terms, stems_of, term_in
-from manda.agent.spans import fiscal_year_of, heading_shaped, totals_row
+from manda.agent.spans import heading_shaped, totals_row
 from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body
 from manda.finance.amounts import currency_of_document
@@ -34,6 +34,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.periods import find_dates, year_of
 from manda.vocabulary import vocabulary
 

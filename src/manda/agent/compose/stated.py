@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from manda.agent.evidence import Evidence, Source
 from manda.agent.relevance import stems_of
 from manda.agent.selection import Reading, findings_for
-from manda.agent.spans import Span, fiscal_year_of, heading_shaped, statement_row
+from manda.agent.spans import Span, heading_shaped, statement_row
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, find_amounts, same_as_written
 from manda.finance.figures import Figure, StatementScale, column_date, column_year, read_figure
+from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.periods import year_of
 from manda.finance.statements import StatementKind, named_statements
 from manda.models import Finding

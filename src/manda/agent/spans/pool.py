@@ -1,0 +1,198 @@
+"""The candidates of a question's evidence: every sentence and table row of the passages
+retrieved, pages read across their breaks, cached per evidence."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from itertools import pairwise
+
+from manda.agent.evidence import Evidence
+from manda.agent.kinds import (
+    refers_to_change,
+)
+from manda.agent.relevance import (
+    stems_of,
+)
+from manda.agent.spans.rows import (
+    _add_rows,
+    _by_part,
+    _document_scales,
+    _rows_without_gaps,
+    _year_end,
+)
+from manda.agent.spans.sentences import _sentences, _word_cut_off, heading_shaped, lists_things
+from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool
+from manda.agent.tables import Table, read_tables, unstaggered
+from manda.agent.unusual import body, sentences, trim, unwrap
+from manda.finance.amounts import currency_of_document
+from manda.finance.figures import (
+    figure_row,
+)
+from manda.ingest.segments import Block, segments
+from manda.injection import looks_like_instruction
+from manda.models import SearchHit
+from manda.text import YEAR, defined_terms
+
+
+def _candidates(evidence: Evidence) -> _Pool:
+    pool = _Pool([], [], [], [])
+    page_lines: dict[tuple[str, int | None], list[str]] = {}
+    for hit in evidence.hits:
+        page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
+            unstaggered(body(hit.text).splitlines()))
+    scales = _document_scales(page_lines)
+    # the currency each document states its figures in: a statement that prints no "$" of its
+    # own ("(in millions)" over "2,857") is in it
+    currencies: dict[str, str | None] = {}
+    for (doc_id, _), page in page_lines.items():
+        currencies.setdefault(doc_id, None)
+        currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
+    prose = _across_pages(evidence.hits)
+    for hit in evidence.hits:
+        doc = evidence.documents.get(hit.document_id)
+        if doc is not None and doc.is_irl:
+            continue
+        source = evidence.hit_source(hit)
+        lines = unstaggered(body(hit.text).splitlines())
+        tables = _continued(read_tables(hit.text))
+        # a block of rows under a segment's heading ("North America" over "Net sales"): its
+        # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
+        parted = {id(t): part for t, (part, _) in zip(tables, segments(
+            [Block(tuple(t.caption), frozenset(r.label.lower() for r in t.rows))
+             for t in tables]), strict=True) if part}
+        recovered = _rows_without_gaps(lines, tables)
+        row_lines = {row.line for t in tables for row in t.rows} | recovered
+        header_lines = {" | ".join(t.header) for t in tables}
+        year_end = _year_end(hit.text)
+        page = page_lines[(hit.document_id, hit.location.page)]
+        for table, part in _by_part(tables):
+            _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
+                      currency=currencies.get(hit.document_id),
+                      segment=parted.get(id(table), "") if part is None else part,
+                      placed=hit.statements)
+        # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
+        # term says what it stands for
+        defined = defined_terms(" ".join(lines))
+        for sentence, heading, before, bulleted in _sentences(
+                prose.get(id(hit), "\n".join(lines))):
+            if sentence in row_lines or sentence in header_lines or "|" in sentence:
+                continue
+            if len(sentence) < 20 or looks_like_instruction(sentence):
+                continue
+            # a sentence that lists things ("our priorities: first, …; second, …; and
+            # finally, …") keeps its whole text to quote where a list is asked
+            whole = trim(sentence, LISTED_QUOTE) if lists_things(sentence) else ""
+            meant = [said for term, said in defined.items()
+                     if term in sentence and said not in sentence]
+            # a lead-in with its bulleted items is quoted whole: its reasons are the items
+            quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
+            dated_by = frozenset() if YEAR.search(sentence) else frozenset(
+                int(y) for y in YEAR.findall(before))
+            _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
+                                     listed=bulleted, dated_by=dated_by),
+                          " ".join([sentence, *meant]), heading)
+            if before and refers_to_change(sentence) and before not in row_lines:
+                joined = f"{trim(before, 240)} {quote}"
+                _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
+                                         listed=bulleted), f"{before} {sentence}", heading)
+    return pool
+
+
+def every_span(evidence: Evidence) -> list[Span]:
+    """Every sentence and row of the evidence's passages, unscored (`rank_spans` keeps those
+    that speak to the question, scored)."""
+    return list(_pool(evidence).spans)
+
+
+# the last evidence's spans, with the passages they were read from: an answer reads its
+# evidence's spans several times (its lead, its runners-up, the pages that repeat its figure)
+_LAST: list[tuple[weakref.ref[Evidence], tuple[int, ...], _Pool]] = []
+
+
+def _pool(evidence: Evidence) -> _Pool:
+    """`_candidates`, read once while the evidence holds the same passages and documents."""
+    key = (*(id(h) for h in evidence.hits), *(id(d) for d in evidence.documents.values()))
+    if _LAST and _LAST[0][0]() is evidence and _LAST[0][1] == key:
+        return _LAST[0][2]
+    pool = _candidates(evidence)
+    _LAST[:] = [(weakref.ref(evidence), key, pool)]
+    return pool
+
+
+def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:
+    """The text of each passage a page break cut a sentence of, read as prose: a passage that
+    opens mid-sentence ("physical stores. These charges …", the sentence begun on the page
+    before) opens with that whole sentence where a passage of the page before ends with its
+    start, and the sentence ends there too; where none does, the opening fragment is dropped,
+    so that no quote starts mid-sentence. By `id` of the hit; a passage cut nowhere is absent."""
+    out: dict[int, str] = {}
+    for hit in hits:
+        lines = body(hit.text).splitlines()
+        head = next((i for i, line in enumerate(lines) if line.strip() and (
+            not heading_shaped(line) or _word_cut_off(lines, i))), None)
+        first = lines[head].split()[0] if head is not None and lines[head].split() else ""
+        if not first[:1].islower() or first != first.lower():
+            continue  # a page that opens a sentence ("iPhone net sales …" is a name's case)
+        lines = [*lines[:head], *unwrap("\n".join(lines[head:])).splitlines()]
+        opening = lines[head].strip()
+        cut = min((i for i in (opening.find(". "), opening.find("; ")) if i >= 0),
+                  default=len(opening) - 1 if opening[-1:] in ".;" else -1)
+        if cut < 0:
+            continue  # a line that runs on: no sentence ends on it
+        fragment, rest = opening[:cut + 1], opening[cut + 1:].strip()
+        page = hit.location.page
+        ends = [h for h in hits if page is not None and h.document_id == hit.document_id
+                and h.location.page == page - 1 and _unfinished(h) is not None]
+        # the passage that ends at its page's foot (its number under it), not one a chunk cut
+        before = next((h for h in ends if _at_foot(h)), ends[0] if ends else None)
+        begun = _unfinished(before) if before is not None else None
+        tail = [*lines[:head], *([f"{begun[1]} {fragment}"] if begun else []),
+                *([rest] if rest else []), *lines[head + 1:]]
+        out[id(hit)] = "\n".join(tail)
+        if before is not None and begun is not None:
+            out[id(before)] = "\n".join([*begun[0], f"{begun[1]} {fragment}"])
+    return out
+
+
+def _at_foot(hit: SearchHit) -> bool:
+    """The passage ends with its page's number: it runs to the foot of the page."""
+    lines = [line.strip() for line in body(hit.text).splitlines() if line.strip()]
+    return bool(lines) and lines[-1].isdigit() and len(lines[-1]) <= 4
+
+
+def _unfinished(hit: SearchHit) -> tuple[list[str], str] | None:
+    """A passage that ends mid-sentence, its page number aside: its lines before that
+    sentence and the sentence's start ("… operating leases related to")."""
+    lines = body(hit.text).splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].strip().isdigit()):
+        lines.pop()  # the page's number under its text
+    lines = unwrap("\n".join(lines)).splitlines()  # the sentence's lines as one
+    if not lines or lines[-1].rstrip()[-1:] in ".!?:;|" or figure_row(lines[-1]):
+        return None
+    said = sentences(lines[-1])
+    if not said or heading_shaped(lines[-1]):
+        return None
+    start = said[-1]
+    kept = lines[-1][: lines[-1].rfind(start)].rstrip() if start in lines[-1] else ""
+    return [*lines[:-1], *([kept] if kept else [])], start
+
+
+def _continued(tables: list[Table]) -> list[Table]:
+    """A table whose caption is only a lead-in to its rows ("Adjusted to exclude the
+    following:") continues the table above it: it is read under that table's caption too
+    ("Reconciliation of operating profit to underlying EBITDA")."""
+    for before, table in pairwise(tables):
+        own = [c for c in table.caption if c]
+        if len(own) == 1 and own[0].endswith(":") and len(own[0]) < 80:
+            table.caption = [*(c for c in before.caption if c and not c.endswith(":")), *own]
+    return tables
+
+
+def _add_sentence(pool: _Pool, span: Span, said: str, heading: str) -> None:
+    """A sentence's span, read by all it says (its quote may be trimmed)."""
+    stems = stems_of(said)
+    pool.spans.append(span)
+    pool.names.append(stems)
+    pool.stems.append(stems)
+    pool.under.append(stems_of(heading))

@@ -1,0 +1,209 @@
+"""The sentences of a passage as spans: split at their ends, read with a list's lead-in, and
+known for what they state (a heading, a table's caption, nothing but a figure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
+from manda.agent.unusual import body, sentences
+from manda.finance.amounts import find_amounts
+from manda.finance.figures import (
+    column_header_line,
+    statement_scale,
+)
+from manda.finance.periods import find_periods
+from manda.text import bullet_item, letter_words, without_asides
+from manda.vocabulary import vocabulary
+
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-]*|of|and|the|for|in|on|to|a|—|-|–)"
+
+
+_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,8}}\s*:?$")
+
+
+_ITEM_OPENING = 40  # the opening a bulleted item is known by among a passage's sentences
+
+
+_MOST_ITEMS = 8  # how many bulleted items after a lead-in ("… due to:") are read with it
+
+
+_MOST_LINES = 5  # how many short lines after a lead-in, unbulleted, are
+
+
+_NESTED_LEAD_IN = 40  # how long the lead-in of a list inside a list is ("Fourth Quarter 2025:")
+
+
+_EXHIBIT = vocabulary().cues("exhibit_entry")
+
+
+_ENUMERATION = vocabulary().cues("enumeration")
+
+
+_JOINERS = vocabulary().words("list_joiners")  # "A, B and C"
+
+
+_HEADER_WORDS = vocabulary().cues("column_header_words")  # "Actual", "Variance", "Ist"
+
+
+def _word_cut_off(lines: Sequence[str], n: int) -> bool:
+    """Line `n` is a word or two the text layer left alone, its sentence going on in lowercase
+    on the next line ("Freight" / "revenue increased …"): no heading, no page's opening."""
+    return len(lines[n].split()) <= 2 and n + 1 < len(lines) and \
+        lines[n + 1].strip()[:1].islower()
+
+
+def _sentences(text: str) -> list[tuple[str, str, str, bool]]:
+    """The passage's sentences, each with the heading it stands under and the sentence before
+    it under that heading: each heading line apart (a page header, "Capital Allocation" above
+    its paragraph is no part of the paragraph's first sentence), and each lead-in that ends in
+    a colon also with the short lines it introduces ("our credit ratings were as follows:" with
+    "Long-term debt A2 A A"); a lead-in's bulleted items, all of them, flagged as such."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
+    bullets: set[str] = set()  # the opening words of each bulleted item
+    lines = body(text).splitlines()
+    for n, line in enumerate(lines):
+        if (item := bullet_item(line)) is not None:
+            bullets.add(item[:_ITEM_OPENING])
+        # a word left alone on its line, its sentence going on in lowercase below ("Freight" /
+        # "revenue increased …"), is no heading: the text layer broke the line
+        if heading_shaped(line) and not _word_cut_off(lines, n):
+            blocks += [("", [line.strip()]), (line.strip(), [])]
+        else:
+            blocks[-1][1].append(line)
+    triples: list[tuple[str, str, str, bool]] = []
+    for heading, block in blocks:
+        said = sentences("\n".join(block)) if block else []
+        triples += [(s, heading, said[i - 1] if i else "", False) for i, s in enumerate(said)]
+    out = [s for s, _, _, _ in triples]
+    outer, outer_at = "", 0  # a lead-in whose items are lists of their own
+    for i, (sentence, heading, before, _) in enumerate(list(triples)):
+        if i - outer_at > _MOST_ITEMS * 3:
+            outer = ""  # too far below it to be one of its lists (an item may look a heading)
+        if not sentence.rstrip().endswith(":"):
+            continue
+        if i + 1 < len(out) and out[i + 1].rstrip().endswith(":") and \
+                len(out[i + 1]) <= _NESTED_LEAD_IN:
+            # "Significant announcements included the following:" over "First Quarter:"
+            outer, outer_at = sentence, i
+            continue
+        # an inner list ("Fourth Quarter 2025: iPhone 17; …") is read under its outer lead-in
+        listed = [outer, sentence] if outer and len(sentence) <= _NESTED_LEAD_IN else [sentence]
+        bulleted = False  # the lead-in's items are marked: the list runs to its last item
+        for k, nxt in enumerate(out[i + 1:i + 1 + _MOST_ITEMS]):
+            item = nxt[:_ITEM_OPENING] in bullets or _ends_item(nxt)
+            # the item after "…; and" closes the list, however long
+            last = not item and len(listed) > 1 and _ends_item(listed[-1]) and \
+                not listed[-1].rstrip().endswith(":")
+            if k >= _MOST_LINES and not bulleted:
+                break
+            if bulleted and not (item or last):
+                break  # the marked list has ended
+            after = out[i + k + 2] if i + k + 2 < len(out) else ""
+            if not item and (nxt.rstrip().endswith(":") or (
+                    k and heading_shaped(nxt) and len(after) > 80)):
+                break  # the next list's lead-in, or a heading over a paragraph below the items
+            # an inner list's first item, however long, is its own ("Fourth Quarter 2023:
+            # iPhone 15 …; and Apple Watch Series 9 …")
+            first = k == 0 and listed[0] == outer != ""
+            if not (item or last or first) and len(nxt) > 80 and nxt.rstrip().endswith("."):
+                break  # a sentence of its own, not an item of the list
+            if not (item or last) and any(a.currency or abs(a.value or 0) >= 100
+                                          for a in find_amounts(nxt)):
+                break  # a table of figures: read as its rows
+            listed.append(nxt)
+            bulleted = bulleted or item
+            if last or sum(map(len, listed)) > (LISTED_QUOTE if bulleted else 300):
+                break
+        if len(listed) > 1 + (listed[0] == outer != ""):
+            # a lead-in and its bulleted reasons ("The decrease reflected the net impact of:")
+            # are read with the sentence before them, as the lead-in alone is
+            triples.append((" ".join(listed), heading, before if bulleted else "", bulleted))
+    return triples
+
+
+def _ends_item(text: str) -> bool:
+    """A list's item, as a list's items end: with a semicolon ("changes in category sales
+    mix;"), or one and the joiner before the last item ("…; and")."""
+    words = text.rstrip().split()
+    if not words:
+        return False
+    if words[-1].lower() in _JOINERS and len(words) > 1:
+        return words[-2].endswith(";")
+    return words[-1].endswith(";")
+
+
+def heading_shaped(line: str) -> bool:
+    """A line shaped as a heading or a page header: a few words, nearly all capitalised, with
+    no sentence's ending ("MANAGEMENT'S DISCUSSION AND ANALYSIS", "Liquidity and Capital
+    Resources", "Table of Contents")."""
+    words = line.split()
+    if not 1 <= len(words) <= 12 or line.rstrip()[-1:] in ".!?;:,)":
+        return False
+    long = [w for w in words if len(w) > 3 and any(c.isalpha() for c in w)]
+    capital = [w for w in long if w[0].isupper()]
+    return bool(long) and len(capital) >= 0.8 * len(long)
+
+
+def captions_table(text: str) -> bool:
+    """A table's caption, not a statement: a lead-in that ends in a colon, or whose colon is
+    followed by nothing but the table's column headers ("… by category (dollars in millions):
+    2025 Change 2024 Change 2023"), or a line that gives a table's scale and states no figure
+    ("Revenue by product line (in thousands of euros)")."""
+    head, colon, tail = text.strip().rpartition(":")
+    if colon and head.strip():
+        cells = tail.replace("|", " ").split()
+        if all(_header_cell(c) for c in cells):
+            return True
+    return bool(statement_scale([text]).line) and not find_amounts(text)
+
+
+def _header_cell(word: str) -> bool:
+    """One word of a column header row: a year or date, a change column, a unit or a sign."""
+    word = word.strip(",;()")
+    return not word or word in "%$€£" or column_header_line(word) or _CHANGE_COLUMN.found(
+        word) or _HEADER_WORDS.fullmatch(word) or word.lower() in _MONTH_NAMES or (
+        word.isdigit() and len(word) <= 2)
+
+
+def names_a_table(span: Span) -> bool:
+    """A sentence that names what follows it (a heading, a table's caption or lead-in): it
+    answers nothing and never leads an answer."""
+    return span.row is None and (bool(_TITLE.match(span.text)) or captions_table(span.text))
+
+
+def _states_nothing(text: str, *, listing: bool = False) -> bool:
+    """A run of headings (a table of contents, a page header), a table's column heads run into
+    a line or an exhibit index's entry: read by its shape, it names other places or columns and
+    states no fact. `listing`: a sentence that lists things, whose names may all be capitalised
+    ("The Gadget line includes Gadget 9 Max, Gadget Lite, …"), is no run of headings."""
+    if _EXHIBIT.search(text):
+        return True
+    dated = find_periods(text)  # "December 31, 2021 December 31, 2020": a table's column heads
+    if any(not text[a[2]:b[1]].strip() for a, b in pairwise(dated)):
+        return True
+    words = [w for w in text.split() if len(w) > 3 and any(c.isalpha() for c in w)]
+    return not listing and len(words) >= 8 and \
+        sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
+
+
+def lists_things(text: str) -> bool:
+    """After a word that lists ("includes", "such as"), three things or more ("A, B, C" or
+    "A, B and C", named in words: "2025, 2024 and 2023" lists years), or whatever follows its
+    colon ("as follows: …", a table or lines)."""
+    cue = _ENUMERATION.search(text)
+    if cue is None:
+        return False
+    listed = text[cue.end():]
+    if listed.lstrip().startswith(":") and listed.strip(" :"):
+        return True
+    bare = without_asides(listed)  # "(dollars in millions)" names none
+    if _PERCENT.search(bare):
+        return False  # a table's caption and figures run into the line: "… and 2023 2022 13%"
+    parts = bare.split(",")
+    named = [p for p in parts if any(w.lower() not in _JOINERS for w in letter_words(p))]
+    if len(named) < 2:
+        return False
+    return len(parts) >= 3 or any(w.lower() in _JOINERS for w in letter_words(parts[-1]))
