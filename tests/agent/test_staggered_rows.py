@@ -9,7 +9,8 @@ from test_filings_leads import _ask, _evidence
 
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.spans import rank_spans
-from manda.agent.tables import read_tables, unstaggered
+from manda.agent.tables import read_tables
+from manda.ingest.parsers.staggered import staggered_text, unstaggered
 
 STAGGERED = "\n".join([
     "Selected Operating Data",
@@ -27,7 +28,9 @@ STAGGERED = "\n".join([
 
 
 def _rows(text: str) -> dict[str, dict[str, str]]:
-    return {row.label: row.cells for table in read_tables(text) for row in table.rows}
+    # as ingestion stores the page: its staggered blocks re-cut
+    return {row.label: row.cells for table in read_tables(staggered_text(text))
+            for row in table.rows}
 
 
 def test_a_staggered_block_is_read_as_rows_under_its_years() -> None:
@@ -58,7 +61,7 @@ def test_two_change_columns_and_a_group_heading() -> None:
         "1,400 1,530 9 % 8 %",
     ])
     # the header's words before the first label are the header's ("Constant Currency")
-    tables = read_tables(text)
+    tables = read_tables(staggered_text(text))
     rows = {row.label: row.cells for table in tables for row in table.rows}
     assert rows["Sales"] == {"2024": "$2,500", "2025": "$3,100", "change": "24%",
                              "change 2": "21%"}
@@ -97,7 +100,7 @@ def test_prose_with_figures_and_capitals_is_no_staggered_block() -> None:
 
 
 def test_a_staggered_row_leads_the_answer_at_its_caption_scale() -> None:
-    evidence = _evidence(STAGGERED)
+    evidence = _evidence(staggered_text(STAGGERED))
     ask = _ask("What was Northwind's net revenue in 2024?")
     top = rank_spans(ask.frame, evidence)[0]
     assert top.row is not None and top.row.label == "Net Revenue"
