@@ -135,3 +135,24 @@ def test_a_year_after_the_columns_opens_the_first_label() -> None:
     ]))
     assert rows["Notes"] == {"2025": "8,100", "2024": "8,100", "2023": "—"}
     assert rows["Stock options"] == {"2025": "610", "2024": "705", "2023": "880"}
+
+
+KEY_METRICS = "\n".join([
+    "Key Metrics",
+    "(In millions, except percentages)",
+    "2024 | 2025 | change",
+    "Monthly Active Platform Buyers (“MAPBs”) | 2024: 41 | 2025: 52 | change: 27%",
+    "Deliveries | 2024: 1,880 | 2025: 2,310 | change: 23%",
+    "Gross Order Value | 2024: $12,400 | 2025: $15,950 | change: 29%",
+    "Revenue | 2024: $3,020 | 2025: $3,770 | change: 25%",
+])
+
+
+def test_rows_above_a_tables_first_dollar_row_are_counts() -> None:
+    evidence = _evidence(KEY_METRICS)
+    first = evidence_answer(_ask("How many monthly active platform buyers did the company have in 2025?"),
+                            evidence).text.splitlines()[0]
+    assert "52.0 million" in first and "$" not in first.split("(source")[0]
+    revenue = evidence_answer(_ask("What was the company's revenue in 2025?"),
+                              evidence).text.splitlines()[0]
+    assert "$3.77 billion" in revenue
