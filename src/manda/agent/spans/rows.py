@@ -131,10 +131,13 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     heading = group or (f"{segment}:" if segment else "")
     # a money block prints "$" on its first row: rows above the first that prints one, and
     # print none, are counts ("Trips 5,025" over "Gross Bookings $ 57,897" in a key-metrics
-    # table); where its first "$" is a total's, the rows above it are the money it totals
+    # table); where its first "$" is its last row's or a total's (a reconciliation's result,
+    # "Adjusted EBITDA $142.7"), the rows above it are the money it sums
     first_money = next((k for k, r in enumerate(table.rows)
                         if any("$" in c for c in r.cells.values())), None)
-    if first_money is not None and totals_row(table.rows[first_money].label):
+    last_row = max((k for k, r in enumerate(table.rows) if r.cells), default=-1)
+    if first_money is not None and (first_money == last_row
+                                    or totals_row(table.rows[first_money].label)):
         first_money = None
     for at, row in enumerate(table.rows):
         if not row.cells:
