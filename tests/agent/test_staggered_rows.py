@@ -150,8 +150,8 @@ KEY_METRICS = "\n".join([
 
 def test_rows_above_a_tables_first_dollar_row_are_counts() -> None:
     evidence = _evidence(KEY_METRICS)
-    first = evidence_answer(_ask("How many monthly active platform buyers did the company have in 2025?"),
-                            evidence).text.splitlines()[0]
+    ask = _ask("How many monthly active platform buyers did the company have in 2025?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
     assert "52.0 million" in first and "$" not in first.split("(source")[0]
     revenue = evidence_answer(_ask("What was the company's revenue in 2025?"),
                               evidence).text.splitlines()[0]
