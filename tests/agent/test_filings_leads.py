@@ -532,3 +532,16 @@ def test_a_lead_in_giving_its_scale_before_column_heads_in_words_names_a_table()
                           "PriorYearRates (2)")
     assert not captions_table("Net sales by segment were as follows (in millions): North "
                               "America $426,305 International $161,894")
+
+
+def test_a_balance_compared_with_a_year_earlier_is_searched_for_by_its_own_name() -> None:
+    """"How did inventories at the end of fiscal 2025 compare with a year earlier?": the words
+    of comparing bury the balance sheet's row in the question's search; the line item is also
+    searched for by its own name and period."""
+    from manda.agent.planner import OfflineComposer
+
+    ask = _ask("How did the company's inventories at the end of fiscal 2025 compare with a "
+               "year earlier?")
+    queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
+    assert any(q.startswith("inventor") and "FY2025" in q and "compare" not in q
+               for q in queries), queries
