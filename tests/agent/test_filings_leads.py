@@ -545,3 +545,15 @@ def test_a_balance_compared_with_a_year_earlier_is_searched_for_by_its_own_name(
     queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
     assert any(q.startswith("inventor") and "FY2025" in q and "compare" not in q
                for q in queries), queries
+
+
+def test_a_balance_compared_between_two_named_years_keeps_the_questions_own_search() -> None:
+    """"How did inventories change between the end of 2024 and the end of 2025?" names both
+    year ends: its own search places the row, and no search by the line item's name alone is
+    added (one by the first year's name had brought in other passages)."""
+    from manda.agent.planner import OfflineComposer
+
+    ask = _ask("How did the company's inventories change between the end of 2024 and the end "
+               "of 2025?")
+    queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
+    assert not any(q.startswith("inventor") for q in queries), queries
