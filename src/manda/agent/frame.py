@@ -555,8 +555,10 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
     tariffs?" the means, the actions taken; what things were at a date (`at_a_date`, "at the
     end of 2021") their balance, a figure."""
     for kind in _ANSWER_KINDS:
-        if _cues(f"answer_{kind}").found(text) or (
-                kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
+        # "the impact of foreign exchange rates on net sales": the rates moved the figure asked
+        asked = _blanked(text, _cues("rate_as_driver")) if kind == "rate" else text
+        if _cues(f"answer_{kind}").found(asked) or (
+                kind in _OPENED and _cues(f"answer_{kind}_opening").starts(asked) is not None):
             return kind
     if names_a_figure and (_cues("answer_figure_what").found(text) or not any(
             w.lower() in _QUESTION_WORDS for w in letter_words(text))):
@@ -576,6 +578,13 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
             for s in subjects):
         return "rate"  # "LinkedIn revenue growth in FY2023?": a rate asked tersely
     return None
+
+
+def _blanked(text: str, cues: Cues) -> str:
+    """The text with what the cues find blanked, positions kept."""
+    for found in cues.finditer(text):
+        text = text[:found.start()] + " " * (found.end() - found.start()) + text[found.end():]
+    return text
 
 
 def _parts(text: str) -> tuple[str, ...]:

@@ -2,10 +2,10 @@
 
 Free cash flow is operating cash flow less capex; EBITDA is operating income plus the D&A of the
 cash flow statement; a margin is a line over revenue; working capital is current assets less
-current liabilities; DSO is receivables over revenue times 365. Each is one row of `DERIVED`,
-named as questions name it in every language (`computed_asked:` of the language files);
-`LINE_ITEMS` names each input the way statements write it, in every language the vocabulary
-reads (a row label starts with one of them).
+current liabilities, and the current ratio the one over the other; DSO is receivables over
+revenue times 365. Each is one row of `DERIVED`, named as questions name it in every language
+(`computed_asked:` of the language files); `LINE_ITEMS` names each input the way statements
+write it, in every language the vocabulary reads (a row label starts with one of them).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class Derived:
     minus: tuple[str, ...] = ()
     over: str | None = None  # a ratio: divided by this line
     times: float = 1.0  # DSO: × 365
-    unit: Literal["currency", "percent", "days"] = "currency"
+    unit: Literal["currency", "percent", "days", "times"] = "currency"
 
 
 def _asked(name: str) -> tuple[str, ...]:
@@ -68,6 +68,10 @@ DERIVED: tuple[Derived, ...] = (
     Derived("gross profit", _asked("gross profit"), ("revenue",), ("cost of sales",)),
     Derived("working capital", _asked("working capital"), ("current assets",),
             ("current liabilities",)),
+    # a liquidity ratio is a multiple, never a percentage: current assets cover current
+    # liabilities 0.94 times
+    Derived("current ratio", _asked("current ratio"), ("current assets",),
+            over="current liabilities", unit="times"),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
 )
 

@@ -384,6 +384,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        elif span.row is None and frame.subjects and not frame.derived and \
+                frame.answer_kind in ("figure", "rate"):
+            # "… reduced North America net sales by $454 million" beside "… increased net
+            # sales by $4.4 billion": a part's figure, by the name before the line item
+            score -= EXTRA_WORD * min(_part_named(span.text, frame.subjects, terms,
+                                                  evidence.scope_words), 3)
         if circular:
             # "Segment gross margin decreased primarily due to the automotive gross margin
             # decrease discussed above" gives, as its cause, the very change asked: it points
@@ -609,6 +615,23 @@ def _sentence_subject(text: str) -> tuple[str, int] | None:
             len(text[:named[0][1]].split()) > _SUBJECT_WORDS:
         return None
     return named[0][0], named[0][1]
+
+
+def _part_named(text: str, asked: tuple[str, ...], terms: Sequence[str],
+                scope: frozenset[str] | set[str]) -> int:
+    """How many capitalised words, not the question's, stand right before a line item asked
+    inside a sentence ("reduced North America net sales"): the name of a part of it (a segment,
+    a region, a product), where the question asks the whole. 0 at the sentence's start."""
+    for subject, start, _ in find_line_items(text):
+        if not _same_metric(subject, asked):
+            continue
+        before = text[:start].split()
+        name: list[str] = []
+        while len(before) > 1 and before[-1][:1].isupper() and before[-1].isalpha():
+            name.append(before.pop())
+        return sum(1 for w in name if not any(term_in(t, stems_of(w)) for t in terms)
+                   and w.lower() not in scope)
+    return 0
 
 
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
