@@ -484,3 +484,16 @@ def test_a_part_of_the_total_is_no_answer_where_a_sentence_states_the_whole() ->
     top = rank_spans(_ask("How much of the reserve release in 2025 related to assets realized "
                           "in future years?").frame, evidence)[0]
     assert "$5.9 billion" in top.text, top.text
+
+
+def test_who_does_the_thing_asked_leads_over_a_sentence_that_merely_names_people() -> None:
+    """"Who owns Halden's Class B stock?": the sentence naming who owns it ("beneficially owned
+    by either Ann Ward or Tom Reid") leads over one about the stock that names other people or
+    a market, ranked level before."""
+    evidence = _evidence(
+        "Our Class B common stock is neither listed nor traded, its board chair Mark Stone "
+        "said of the Class B common stock.",
+        "All shares of Class B common stock are beneficially owned by either Ann Ward or "
+        "Tom Reid.")
+    ranked = rank_spans(read_question("Who owns Halden's Class B common stock?"), evidence)
+    assert ranked and "Ann Ward" in ranked[0].text, [s.text for s in ranked[:2]]
