@@ -192,6 +192,7 @@ def _whole_year(column: str) -> bool:
 _CHANGED = vocabulary().cues("change_verb_before_figure")
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
 _CHANGE = vocabulary().cues("change_by")  # "increased net sales by", "a progressé de"
+_CHANGED_OR = vocabulary().cues("change_in_percent_after_amount")  # "increased $5.8 billion or"
 
 
 def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evidence) -> bool:
@@ -233,7 +234,7 @@ def _covers(day: date, year_end: str | None, year: int) -> bool:
 def said_as_change(before: str) -> bool:
     """The words before a figure say it is a change by that amount ("increased net sales by",
     "decreased", "a foreign currency impact of"), not a level."""
-    return _CHANGE.ends(before) or _CHANGED.ends(before)
+    return _CHANGE.ends(before) or _CHANGED.ends(before) or _CHANGED_OR.ends(before)
 
 
 def of_a_named_part(finding: Finding, own: frozenset[str]) -> bool:
