@@ -557,3 +557,30 @@ def test_a_balance_compared_between_two_named_years_keeps_the_questions_own_sear
                "of 2025?")
     queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
     assert not any(q.startswith("inventor") for q in queries), queries
+
+
+def test_who_does_the_thing_asked_leads_over_a_sentence_that_merely_names_people() -> None:
+    """"Who owns Halden's Class B stock?": the sentence naming who owns it ("beneficially owned
+    by either Ann Ward or Tom Reid") leads over one about the stock that names other people or
+    a market, ranked level before."""
+    evidence = _evidence(
+        "Our Class B common stock is neither listed nor traded, its board chair Mark Stone "
+        "said of the Class B common stock.",
+        "All shares of Class B common stock are beneficially owned by either Ann Ward or "
+        "Tom Reid.")
+    ranked = rank_spans(read_question("Who owns Halden's Class B common stock?"), evidence)
+    assert ranked and "Ann Ward" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_how_a_line_item_is_measured_is_answered_by_a_sentence_naming_it() -> None:
+    """"How does Halden measure the cost of its inventory?": a policy sentence about another
+    cost ("… to measure the cost of employee services") shares the question's verb and noun
+    but never names the inventory asked; the sentence that does leads."""
+    evidence = _evidence(
+        "We use the fair value method of accounting for our stock options to measure the cost "
+        "of employee services received in exchange for the awards.",
+        "Inventories are stated at the lower of cost or net realizable value, with cost "
+        "computed on a first-in, first-out basis.")
+    ranked = rank_spans(read_question("How does Halden measure the cost of its inventory?"),
+                        evidence)
+    assert ranked and "first-in, first-out" in ranked[0].text, [s.text for s in ranked[:2]]

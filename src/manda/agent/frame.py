@@ -820,6 +820,7 @@ _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
 _OWNER_BEFORE = _V.words("owner_before_name")
 _SUBJECT_NOUNS = _V.words("subject_nouns")  # "company", "group": the subject, named in general
+_COUNT_ASKED = _cues("answer_count")  # "how many": what follows it is counted
 _AUXILIARY = _cues("question_auxiliary")  # "does", "did": the name asked stands after it
 
 
@@ -842,6 +843,10 @@ def _entity(text: str) -> str | None:
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
         before = text[:m.start()].split()
+        if _COUNT_ASKED.ends(text[:m.start(1)]) and _AUXILIARY.fullmatch(
+                (text[m.end(1):].split() or [""])[0]):
+            continue  # "How many Active Riders did Lyft have?": the thing counted, named as
+            # the filing capitalises it, is not whom the question is about
         if (first in _STOP and first not in _QUESTION_WORDS and m.start() > 0
                 and " " not in name and text[m.end():m.end() + 2] in ("'s", "’s")
                 and not (before and before[-1].lower() in _DETERMINERS)):

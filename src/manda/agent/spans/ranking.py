@@ -185,6 +185,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
+    # the words of the line items the question names, whatever it asks of them
+    subject_words = {t for s in frame.subjects for t in _item_words(s)} & set(terms)
     if verb is not None and items and verb in _HOLDING:
         # "How much cash did it hold at year end?": the verb is how a balance is asked, which
         # its row never says; a sentence that says "held" names no more of what is asked
@@ -405,6 +407,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                     head[0], moved):
             # "What drove services revenue growth?": "Services gross margin increased due to
             # higher services net sales" explains the margin, whose cause names the revenue
+            score -= SUBJECT_MISS
+        if span.row is None and frame.answer_kind is None and subject_words and not (
+                subject_words & (matched | loose)):
+            # "How does it measure the cost of its inventory?": a sentence that never names
+            # the line item asked ("… to measure the cost of employee services") is of another
             score -= SUBJECT_MISS
         if span.row is not None and frame.subjects:
             own = label_line_item(span.row.label)  # a metric or a statement line
