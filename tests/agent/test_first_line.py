@@ -169,3 +169,23 @@ def test_reported_against_adjusted_ebitda_is_led_by_the_latest_periods_two_figur
     first = _first(text)
     assert "€58 million" in first and "€50 million" in first and "FY2024" in first
     assert "| Reported EBITDA |" in text
+
+
+def test_two_periods_a_thousand_times_apart_are_not_compared() -> None:
+    """A debt of €2.41 billion against "€1,500" (a maturity row read without its table's "in
+    millions") is a reading error, never a change of +160,666,567%: the statement row that
+    states both periods at one scale leads instead (issue 25: a figure 1,000× off never stands)."""
+    evidence = _evidence("\n".join([
+        "CONSOLIDATED BALANCE SHEET", "(in millions of euros)", "2023 | 2024",
+        "Cash and cash equivalents | 2023: 702 | 2024: 815",
+        "Long-term debt | 2023: 2,380 | 2024: 2,410"]))
+    evidence.findings = {f.id: f for f in (
+        _finding("debt", "FY2023", 1500.0, "€1,500"),
+        _finding("debt", "FY2024", 2.41e9, "€2.41 billion"))}
+    ask = _ask("How did debt at the end of FY2024 compare with a year earlier?")
+    first = _first(comparison.compose(ask, evidence).text)
+    assert "%" not in first.split("(source")[0].replace("+1.3%", "")
+    assert "2.41 billion" in first and "2.38 billion" in first and "1,500" not in first
+    evidence.findings["f-debt-FY2023"] = _finding("debt", "FY2023", 2.38e9, "€2.38 billion")
+    text = comparison.compose(ask, evidence).text
+    assert "+1.3%" in text and "| Metric |" in text  # one scale: the table of findings stands

@@ -13,7 +13,7 @@ from manda.agent.compose.common import (
     no_data,
 )
 from manda.agent.compose.deep_dive import change
-from manda.agent.compose.leads import day_said
+from manda.agent.compose.leads import day_said, row_lead
 from manda.agent.evidence import Evidence
 from manda.agent.relevance import PERIOD_FORMS, content_terms
 from manda.agent.selection import (
@@ -29,12 +29,27 @@ from manda.agent.selection import (
     show,
     subject_label,
 )
+from manda.agent.spans import rank_spans
 from manda.agent.translate import dated, period_name
 from manda.finance.periods import parse_date, previous_period, same_quarter_last_year
 from manda.models import Finding, Nature
 from manda.vocabulary import vocabulary
 
 _DEFAULT_SUBJECTS = ("revenue", "ebitda")
+# two figures of one line item this many times apart are not its two periods at one scale: one
+# was read without its statement's scale ("1,500" of a table in millions) or is another thing
+_SCALES_APART = 1000
+_ROWS_READ = 12  # how far down the ranking a row naming the line item is looked for
+
+
+def scales_apart(new: Reading, old: Reading) -> bool:
+    """Whether two periods' figures of one line item are too far apart to be compared: a
+    variance of +159,999,900% is a reading error, never a change to state (issue 25: a figure
+    1,000× off never stands)."""
+    a, b = abs(new.primary.value or 0.0), abs(old.primary.value or 0.0)
+    if not a or not b or new.primary.unit == "%" or old.primary.unit == "%":
+        return False
+    return max(a, b) / min(a, b) >= _SCALES_APART
 
 
 def _reported_vs_adjusted(subjects: list[str], ask: Ask) -> bool:
@@ -138,8 +153,21 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
                               if both else None)
                     for p in periods]
         label = ask.label_of(subject)
-        cells = [show(r.primary) if r else "not stated" for r in readings]
         first, last = readings[0], readings[-1]
+        if first is not None and last is not None and scales_apart(last, first):
+            if len(subjects) == 1:  # the row that states both periods leads, quoted
+                if (row := _row_naming(label, ask, evidence)) is not None:
+                    return row
+                return evidence_first.answer(
+                    ask, evidence, category="Financial",
+                    why=f"the figures read for {in_text(label)} ({show(first.primary)} and "
+                    f"{show(last.primary)}) are over {_SCALES_APART:,} times apart, so they "
+                    "are not its two periods at one scale.")
+            rows.append(f"| {label} | " + " | ".join(["n/a"] * (len(periods) + 2)) + " |")
+            notes.append(f"- {label} is not compared: the figures read for {periods[0]} and "
+                         f"{periods[-1]} are over {_SCALES_APART:,} times apart.")
+            continue
+        cells = [show(r.primary) if r else "not stated" for r in readings]
         if first is not None and last is not None:
             variance = change(last, first)
             lead = lead or _lead(ask, evidence, label, first, last, variance)
@@ -178,6 +206,19 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
     if notes:
         parts += ["", "**Notes**", *notes]
     return Draft(text="\n".join(parts), proposals=approvals(rests), rests_on=rests)
+
+
+def _row_naming(label: str, ask: Ask, evidence: Evidence) -> Draft | None:
+    """The best-ranked statement row whose line item names `label` ("Long-term debt and other
+    borrowings" for debt), led with both its columns: the figures of one row are at one scale."""
+    ranked = rank_spans(ask.frame, evidence)
+    named = label.lower()
+    for span in ranked[:_ROWS_READ]:
+        if span.row is None or named not in span.name().lower():
+            continue
+        if (lines := row_lead(span, ask, evidence, ranked)) is not None:
+            return Draft(text="\n".join(lines))
+    return None
 
 
 def _stated_change(finding: Finding, ask: Ask, evidence: Evidence) -> str:
