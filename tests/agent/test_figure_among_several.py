@@ -101,3 +101,28 @@ def test_one_things_figure_leads_over_the_sum_of_several_named_together() -> Non
                "Revenue growth in 2025 was offset by increasing driver incentives, recorded as "
                "a reduction to revenue, by $0.9 billion compared to the prior year.")
     assert "$0.9 billion" in top, top
+
+
+def test_one_amount_for_a_list_of_things_is_their_sum() -> None:
+    """"$2.4 billion of expense related to settlements, severance costs, and asset
+    impairments" is the three together: asked for the quarter's severance, the sentence that
+    states the severance's own amount leads."""
+    top = _top("How much severance did the company record in Q4 2025?",
+               "During Q4 2025, we recorded $2.4 billion of expense related to settlements of a "
+               "lawsuit and tax disputes, severance costs, and asset impairments.",
+               "For the year ended December 31, 2025, we recorded approximately $2.7 billion of "
+               "estimated severance costs primarily related to planned role eliminations, of "
+               "which $1.8 billion was recorded in Q3 2025 and $730 million was recorded in the "
+               "fourth quarter.")
+    assert "$730 million" in top, top
+
+
+def test_a_causes_change_is_no_level_asked() -> None:
+    """"… due to a $20.4 billion decrease in cash used for acquisitions" states the change of
+    the acquisitions' cash, not what was spent on them: where the level is asked, the words
+    after the cause still count for half."""
+    ranked = rank_spans(_ask("How much cash did the company spend on acquisitions in 2025?").frame,
+                        _evidence(
+        "Cash used in investing decreased $7.6 billion to $22.7 billion in 2025, due to a $20.4 "
+        "billion decrease in cash used for acquisitions of companies."))
+    assert ranked and ranked[0].words < 1.0

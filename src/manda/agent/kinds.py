@@ -63,13 +63,14 @@ def cause_after(text: str) -> re.Match[str] | None:
     return _CAUSAL.search(text)
 
 
-def names_own_figure(text: str, cause: re.Match[str]) -> bool:
+def names_own_figure(text: str, cause: re.Match[str], *, change_asked: bool) -> bool:
     """What follows the connective is said with a figure of its own: the connective names what
     an amount is of, no change standing before it ("$250 million of costs related to the
-    business transformation"), or the cause states its own amount ("Cost of revenue increased
-    $4.2 billion, mainly due to a $2.1 billion increase in Courier payments")."""
-    return not states_change(text[:cause.start()]) or any(
-        a.currency for a in find_amounts(text[cause.end():]))
+    business transformation"), or, where a change is asked, the cause states its own amount
+    ("Cost of revenue increased $4.2 billion, mainly due to a $2.1 billion increase in Courier
+    payments")."""
+    return not states_change(text[:cause.start()]) or (change_asked and any(
+        a.currency for a in find_amounts(text[cause.end():])))
 
 
 def refers_to_change(text: str) -> bool:

@@ -211,6 +211,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
+    # "by how much did … increase", "by how much did … reduce revenue": a change or an effect
+    change_asked = frame.effect or any(says_change(t) for t in terms)
     side_asked = balance_side(frame.text, row=True)
     opening_asked = side_asked == "opening"
     item_words = {t for own, _ in items for t in own}
@@ -297,7 +299,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 span.text, [t for t in core if t not in when], _named_by_document(span, core))
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)) and not (
-                    frame.answer_kind != "reason" and names_own_figure(span.text, cause)):
+                    frame.answer_kind != "reason" and names_own_figure(
+                        span.text, cause, change_asked=change_asked)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
                 # figure of Azure, nor why Azure grew: words after the cause count for half
                 # (not "$250 million of costs related to …", nor "… due to a $2.1 billion

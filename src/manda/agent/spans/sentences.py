@@ -253,4 +253,34 @@ def names_among_others(text: str, pairs: Sequence[tuple[str, str]],
                     if between:
                         return True
                     break
+    return _an_item_among_others(text, asked)
+
+
+_ITEM_WORDS = 6  # how many words an item of a list of things runs to
+
+
+def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
+    """A thing asked is one item of a list of three or more, ended by a joiner, that the
+    sentence states one amount for ("$2.4 billion of expense related to settlements of a
+    lawsuit, severance costs, and asset impairments"): the amount is the items' together."""
+    parts = text.split(",")
+    for end, part in enumerate(parts):
+        words = part.split()
+        if end < 2 or not words or words[0].lower() not in _JOINERS:
+            continue
+        start = end
+        while start > 1 and _an_item(parts[start - 1]):
+            start -= 1
+        if start == end or not _an_item(part):
+            continue
+        items = [" ".join(parts[start - 1].split()[-_ITEM_WORDS:]), *parts[start:end + 1]]
+        money = [a for a in find_amounts(text) if a.currency]
+        said = [any(term_in(t, stems_of(item)) for t in asked) for item in items]
+        if any(said) and not all(said) and len(money) < len(items):
+            return True
     return False
+
+
+def _an_item(part: str) -> bool:
+    """A short run of words with no figure: an item of a list of things."""
+    return 0 < len(part.split()) <= _ITEM_WORDS and not any(c.isdigit() for c in part)
