@@ -62,6 +62,7 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 
 
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
+_RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -82,6 +83,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS
         return 0.0 if _another_part(text, frame) else KIND_FIT
     if kind == "rate":
+        if span.row is not None and not statement_row(span.row) and any(
+                _RATE_COLUMN.found(h) for h, v in span.row.cells.items() if v.strip()):
+            # a record's rate column ("Interest Rate (Fixed): 4.35"), its "%" printed on the
+            # table's first row only
+            return KIND_FIT + ROW_FIGURE
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS

@@ -268,6 +268,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        if span.row is not None and not statement_row(span.row):
+            where = span.text  # a record: every cell speaks ("Interest Rate (Fixed): 5.00%")
         circular = False
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
@@ -663,7 +665,8 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
     fit = 0.0
     if doc_year is not None and max(years) > doc_year + 1:
         fit -= OLD_DOCUMENT  # a filing of 2023 cannot state 2025
-    if span.row is not None:
+    # a record's dates are what it states ("Maturity Date: September 2045"), as a sentence's
+    if span.row is not None and statement_row(span.row):
         stated = {fy for h in span.row.cells if (fy := _column_fiscal_year(h)) is not None}
         if stated and not stated & years:
             fit -= PERIOD_MISS
