@@ -20,8 +20,8 @@ from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 __all__ = ["asks_change", "cause_after", "counted_terms", "counts_people", "names_counted",
-           "refers_to_change", "states_change", "states_count", "states_means", "states_place",
-           "states_reason"]
+           "names_own_figure", "refers_to_change", "states_change", "states_count",
+           "states_means", "states_place", "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
@@ -61,6 +61,16 @@ def cause_after(text: str) -> re.Match[str] | None:
     """The connective after which the text gives a cause ("Net sales decreased due to …"): what
     moved stands before it."""
     return _CAUSAL.search(text)
+
+
+def names_own_figure(text: str, cause: re.Match[str], *, change_asked: bool) -> bool:
+    """What follows the connective is said with a figure of its own: the connective names what
+    an amount is of, no change standing before it ("$250 million of costs related to the
+    business transformation"), or, where a change is asked, the cause states its own amount
+    ("Cost of revenue increased $4.2 billion, mainly due to a $2.1 billion increase in Courier
+    payments")."""
+    return not states_change(text[:cause.start()]) or (change_asked and any(
+        a.currency for a in find_amounts(text[cause.end():])))
 
 
 def refers_to_change(text: str) -> bool:

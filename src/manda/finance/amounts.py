@@ -262,12 +262,18 @@ def find_amounts(
 
 def footnote_marker(text: str, amount: Amount) -> bool:
     """A note's number in brackets, not an amount: "(2)" opening a footnote ("(2)Includes
-    unconditional purchase obligations …") or glued to the word after it."""
+    unconditional purchase obligations …"), glued to the word after it, or calling a note
+    after a table's cell of words ("Servers Five to six years (1) Heavy equipment …")."""
     if amount.currency or amount.unit or not amount.text.isdigit() or len(amount.text) > 2:
         return False
     if text[amount.start - 1:amount.start] != "(" or text[amount.end:amount.end + 1] != ")":
         return False
-    return not text[:amount.start - 1].strip() or text[amount.end + 1:amount.end + 2].isalpha()
+    before, after = text[:amount.start - 1], text[amount.end + 1:]
+    if not before.strip() or after[:1].isalpha():
+        return True
+    # after a word, then the text's end, another marker or a capitalised word: a call to a note
+    return before[-1:] == " " and before.rstrip()[-1:].isalpha() and (
+        not after.strip() or after.lstrip()[:1] == "(" or after.lstrip()[:1].isupper())
 
 
 def stated_amounts(text: str) -> list[Amount]:

@@ -21,7 +21,13 @@ from manda.agent.spans.rows import (
     _rows_without_gaps,
     _year_end,
 )
-from manda.agent.spans.sentences import _sentences, _word_cut_off, heading_shaped, lists_things
+from manda.agent.spans.sentences import (
+    _sentences,
+    _word_cut_off,
+    heading_shaped,
+    lists_things,
+    points_back,
+)
 from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool
 from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
@@ -89,9 +95,12 @@ def _candidates(evidence: Evidence) -> _Pool:
             quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
             dated_by = frozenset() if YEAR.search(sentence) else frozenset(
                 int(y) for y in YEAR.findall(before))
+            # "those commitments …" speaks of what the sentence before names: its words count
+            # as its heading's do, for half
+            under = f"{heading} {before}" if points_back(sentence, before) else heading
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by),
-                          " ".join([sentence, *meant]), heading)
+                          " ".join([sentence, *meant]), under)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,

@@ -15,6 +15,7 @@ from manda.agent.kinds import (
     asks_change,
     cause_after,
     counted_terms,
+    names_own_figure,
     states_change,
     states_count,
 )
@@ -60,7 +61,7 @@ from manda.agent.spans.order import (
 )
 from manda.agent.spans.pool import _pool
 from manda.agent.spans.rows import statement_row
-from manda.agent.spans.sentences import _states_nothing, names_a_table
+from manda.agent.spans.sentences import _states_nothing, names_a_table, names_among_others
 from manda.agent.spans.span import (
     _AUXILIARY,
     _RECORDED,
@@ -124,6 +125,12 @@ HEDGED, NO_STATEMENT, PHRASE = 0.3, 0.6, 0.12
 # a sentence whose quote starts mid-word or mid-sentence, where its passage was cut, reads as a
 # fragment: among spans that answer alike, a whole sentence leads
 FRAGMENT = 0.05
+
+
+# a sentence that names the thing asked as one of several it lists before the word they share
+# ("driver, rider and renters incentive programs"): its figure is their sum, as far off as a
+# part's row is from the whole
+SUM_MISS = PART_MISS
 
 
 # a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
@@ -206,6 +213,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     hedged = not (_HEDGED.search(frame.text) or _RISK_ASKED.search(frame.text)
                   or frame.wants_forecast)  # a forecast asked is stated as one
     pairs = _question_pairs(frame.text, core)
+    # "by how much did … increase", "by how much did … reduce revenue": a change or an effect
+    change_asked = frame.effect or any(says_change(t) for t in terms)
     side_asked = balance_side(frame.text, row=True)
     opening_asked = side_asked == "opening"
     item_words = {t for own, _ in items for t in own}
@@ -293,9 +302,13 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             circular = cause_asked and _cause_is_asked(
                 span.text, [t for t in core if t not in when], _named_by_document(span, core))
             if frame.answer_kind in ("figure", "rate", "reason") and (
-                    cause := cause_after(span.text)):
+                    cause := cause_after(span.text)) and not (
+                    frame.answer_kind != "reason" and names_own_figure(
+                        span.text, cause, change_asked=change_asked)):
                 # "Operating expenses increased 21% driven by investments in Azure" states no
                 # figure of Azure, nor why Azure grew: words after the cause count for half
+                # (not "$250 million of costs related to …", nor "… due to a $2.1 billion
+                # increase in Courier payments": a figure of what follows)
                 head = stems_of(span.text[:cause.start()])
                 loose = {t for t in matched if not term_in(t, head)} - own
                 matched -= loose
@@ -420,6 +433,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
         fit = _kind_fit(span, frame)
         score += fit
+        if span.row is None and frame.answer_kind == "figure" and _states_figure(span) and \
+                names_among_others(span.text, pairs, core):
+            score -= SUM_MISS  # "the driver, rider and renters incentive programs": their sum
         if (fit <= 0 and frame.answer_kind in _STATED_KINDS) or (
                 fit < 0 and frame.answer_kind == "list"):
             # it echoes the question and states nothing of the kind asked (a line item's row of

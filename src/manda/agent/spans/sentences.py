@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
 from manda.finance.amounts import find_amounts
@@ -213,3 +214,79 @@ def lists_things(text: str) -> bool:
     if len(named) < 2:
         return False
     return len(parts) >= 3 or any(w.lower() in _JOINERS for w in letter_words(parts[-1]))
+
+
+_POINTING_BACK = vocabulary().words("pointing_back")  # "this", "those", "ces"
+
+
+def points_back(sentence: str, before: str) -> bool:
+    """The sentence names a thing by a word pointing back at the sentence before, which says
+    that thing ("… those commitments not yet recognized were approximately $244 billion"
+    after "we have performance obligations … associated with commitments …"): it speaks of
+    what that sentence names."""
+    if not before:
+        return False
+    said = stems_of(before)
+    words = letter_words(sentence)
+    return any(w.lower() in _POINTING_BACK and content_terms(after) and all(
+        term_in(t, said) for t in content_terms(after)) for w, after in pairwise(words))
+
+
+_LIST_REACH = 10  # how many words a list of things may run before the word they share
+
+
+def names_among_others(text: str, pairs: Sequence[tuple[str, str]],
+                       asked: Sequence[str]) -> bool:
+    """The sentence names a thing asked only as one of several it lists before the word they
+    share ("the driver, rider and renters incentive programs" where driver incentives are
+    asked, `pairs` the question's side-by-side terms): a figure it states is theirs together.
+    Not where it says the pair side by side too, nor where the question asks all of them."""
+    tokens = text.split()
+    stems = [stems_of(token) for token in tokens]
+    for first, head in pairs:
+        if any(term_in(first, a) and term_in(head, b) for a, b in pairwise(stems)):
+            continue  # "driver incentives" said as asked
+        for i, token in enumerate(tokens[:-1]):
+            if not term_in(first, stems[i]) or not (
+                    token.endswith(",") or tokens[i + 1].lower() in _JOINERS):
+                continue
+            for k in range(i + 1, min(i + 1 + _LIST_REACH, len(tokens))):
+                if any(c.isdigit() for c in tokens[k]) or tokens[k - 1][-1:] in ".;:":
+                    break  # a figure or a clause's end: no list of things before their head
+                if term_in(head, stems[k]):
+                    between = [s for s in stems[i + 1:k] if s and not any(
+                        term_in(t, s) for t in asked)]
+                    if between:
+                        return True
+                    break
+    return _an_item_among_others(text, asked)
+
+
+_ITEM_WORDS = 6  # how many words an item of a list of things runs to
+
+
+def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
+    """A thing asked is one item of a list of three or more, ended by a joiner, that the
+    sentence states one amount for ("$2.4 billion of expense related to settlements of a
+    lawsuit, severance costs, and asset impairments"): the amount is the items' together."""
+    parts = text.split(",")
+    for end, part in enumerate(parts):
+        words = part.split()
+        if end < 2 or not words or words[0].lower() not in _JOINERS:
+            continue
+        start = end
+        while start > 1 and _an_item(parts[start - 1]):
+            start -= 1
+        if start == end or not _an_item(part):
+            continue
+        items = [" ".join(parts[start - 1].split()[-_ITEM_WORDS:]), *parts[start:end + 1]]
+        money = [a for a in find_amounts(text) if a.currency]
+        said = [any(term_in(t, stems_of(item)) for t in asked) for item in items]
+        if any(said) and not all(said) and len(money) < len(items):
+            return True
+    return False
+
+
+def _an_item(part: str) -> bool:
+    """A short run of words with no figure: an item of a list of things."""
+    return 0 < len(part.split()) <= _ITEM_WORDS and not any(c.isdigit() for c in part)
