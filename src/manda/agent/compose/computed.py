@@ -19,7 +19,8 @@ from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import Span, a_portion, statement_rows
+from manda.agent.spans import Span, a_portion, every_span, statement_rows
+from manda.finance.amounts import find_amounts
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
@@ -77,7 +78,8 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
     if not _plausible(metric, figures):
         return None
-    stated = _stated_ratio(metric, figures, rows)
+    stated = _stated_rate(metric, figures, rows, every_span(evidence)) if metric.rate else \
+        _stated_ratio(metric, figures, rows)
     note = None if stated is None else vocabulary().answer(
         "computed_note_stated", ask.language, figure=stated[1].shown(),
         cite=cite([stated[0].source]))
@@ -131,6 +133,52 @@ def _stated_ratio(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         if stated is not None and year is not None:
             return other, stated
     return _ratio_row_under(span, metric, year, rows)
+
+
+def _stated_rate(metric: Derived, figures: dict[str, tuple[Span, Figure]],
+                 rows: Sequence[Span], spans: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """The rate as a table of the document states it for the year computed: a row that states
+    the same percentage and either names the rate's first line ("Provision for income taxes |
+    (1.1)%") or states that line's amount beside it (a reconciliation's "Total | $19,087 |
+    19.6%"), else a line of its text that does so where its table was not read into cells.
+    None where nothing stated agrees with the rate computed."""
+    span, figure = figures[metric.plus[0]]
+    year = fiscal_year(figure.column)
+    if year is None or metric.over is None:
+        return None
+    ratio = (figure.value or 0.0) / _signed_base(metric, figures) * 100
+    amount = abs(figure.value or 0.0)
+    for other in rows:
+        if other.row is None or other.source.document_id != span.source.document_id or \
+                other is span:
+            continue
+        cells = [f for f in other.figures() if not f.none and not a_change_column(f.column)]
+        stated = next((f for f in cells if f.unit == "%" and fiscal_year(f.column) == year
+                       and abs(abs(f.value or 0.0) - abs(ratio)) < 0.06), None)
+        if stated is None or (stated.value or 0.0) * ratio < 0:
+            continue
+        if line_item_of(other.row.label, metric.plus[0]) or any(
+                f.unit != "%" and fiscal_year(f.column) == year
+                and abs(abs(f.value or 0.0) - amount) <= 0.0005 * amount for f in cells):
+            return other, stated
+    return _rate_beside_amount(span, figure, ratio, spans)
+
+
+def _rate_beside_amount(span: Span, figure: Figure, ratio: float,
+                        spans: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """A line of the same document whose text states the rate's first line as written
+    ("$19,087") with the rate right after it ("19.6%"): that percentage, as a figure."""
+    digits = figure.written.strip("()$ ")
+    for other in spans:
+        if other.row is not None or other.source.document_id != span.source.document_id:
+            continue
+        found = find_amounts(other.text)
+        for amount, after in pairwise(found):
+            if amount.unit != "%" and amount.text.strip("()$ ") == digits and \
+                    after.unit == "%" and abs(abs(after.value) - abs(ratio)) < 0.06:
+                value = -abs(after.value) if ratio < 0 else abs(after.value)
+                return other, Figure(after.text, value, "%", figure.column)
+    return None
 
 
 def _ratio_row_under(span: Span, metric: Derived, year: int | None,
@@ -194,10 +242,10 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                              result=result, period=period, note=computed, working=signs)
                 + "\n" + _formula(metric, figures, value, language))
     base = figures[metric.over][1]
-    ratio = value / abs(base.value or 1.0) * metric.times
+    ratio = value / _signed_base(metric, figures) * metric.times
     shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
         words.answer("days", language, days=f"{ratio:.0f}")
-    if metric.unit == "percent" and ratio < 0:
+    if metric.unit == "percent" and ratio < 0 and not metric.rate:
         shown += " " + words.answer("margin_of_a_loss", language)  # "-31.5% (a loss)"
     over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
     inner = signs if len(parts) > 1 else parts[0]
@@ -232,7 +280,25 @@ def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
     if span.row is None:
         return value  # a sentence's figure is signed by its wording already (prose_inputs)
     others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    if metric.rate and len({v < 0 for v in others if v}) == 1:
+        # a tax charge printed "(19,087)" in every year is the statement's way of deducting
+        # it; only a row that prints both signs ("(Benefit from) provision") says a benefit
+        return abs(value)
     return signed_as_named(value, span.row.label, others)  # "Net loss 1,009" is -1,009
+
+
+def _signed_base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
+    """What a ratio is over: its size, but a rate's base keeps its sign (a tax rate on a pre-tax
+    loss is negative)."""
+    assert metric.over is not None
+    span, base = figures[metric.over]
+    value = base.value or 1.0
+    if not metric.rate:
+        return abs(value)
+    if span.row is None:
+        return value
+    others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    return signed_as_named(value, span.row.label, others)
 
 
 def _line(key: str, language: str) -> str:
@@ -263,7 +329,8 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     """The formula in one line, in the statement's own figures ("111,482 − 12,715 = 98,767")."""
     def written(item: str) -> str:
         said = figures[item][1].written.replace("$", "").strip("()")
-        negative = item == metric.plus[0] and (figures[item][1].value or 0.0) < 0
+        signed = item == metric.plus[0] or (metric.rate and item == metric.over)
+        negative = signed and (figures[item][1].value or 0.0) < 0
         return f"−{said}" if negative else said
 
     terms = " + ".join(written(i) for i in metric.plus)
@@ -280,7 +347,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
     unit = unit_words(line)
     result = (f"{value:,.0f}" if metric.over is None
-              else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
+              else f"{value / _signed_base(metric, figures) * metric.times:.3f}")
     if metric.over is None and not any(s.is_row for s, _ in figures.values()):
         result = Figure("", value, next(iter(figures.values()))[1].unit, "").shown()
     elif metric.over is None:

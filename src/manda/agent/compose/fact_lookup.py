@@ -205,17 +205,21 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
             evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it
     ranked = rank_spans(ask.frame, evidence)
-    if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(ranked[0], metric.asked):
+    if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(
+            ranked[0], metric.asked, percent=metric.rate):
         return evidence_first.answer(ask, evidence, category="Financial")
     return computed.answer(ask, evidence)
 
 
-def _states_metric(span: Span, names: tuple[str, ...]) -> bool:
+def _states_metric(span: Span, names: tuple[str, ...], *, percent: bool = False) -> bool:
     """The span states the metric by name: a sentence, or a row by its label or the heading
-    it stands under ("Products" under "Gross margin percentage:")."""
+    it stands under ("Products" under "Gross margin percentage:"); a rate (`percent`) by a
+    percentage ("$5.0 billion … would decrease our effective tax rate" states none)."""
     text = (f"{span.group} {span.row.label}" if span.row is not None else span.text).lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
-        span.figures() if span.row is not None else find_amounts(span.text))
+    said = [f.unit for f in span.figures()] if span.row is not None else [
+        a.unit for a in find_amounts(span.text)]
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and (
+        "%" in said if percent else bool(said))
 
 
 _SHARE_STATED = vocabulary().cues("share_stated")

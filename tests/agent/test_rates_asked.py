@@ -1,0 +1,98 @@
+"""Rates a deal team asks for that another shape used to take over (issue 25): an effective tax
+rate is a figure computed from the tax charge and the income before it, not the tax topic's
+listing, and a reconciliation that states it on a row named only "Total" is cited; a year
+"longer than usual" is read in a filing's words, its extra week. The passages are invented."""
+
+from __future__ import annotations
+
+import pytest
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose import compose, topic_shape
+from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
+
+OPERATIONS = "\n".join([
+    "Consolidated statements of operations (in millions)",
+    "Year Ended December 31, | 2025 | 2024",
+    "Total net sales | 2025: 52,400 | 2024: 48,100",
+    "Operating income | 2025: 6,650 | 2024: 5,450",
+    "Income before income taxes | 2025: 6,200 | 2024: 5,000",
+    "Provision for income taxes | 2025: (1,240) | 2024: (900)",
+    "Net income | 2025: 4,960 | 2024: 4,100",
+])
+RECONCILIATION = "\n".join([
+    "The items accounting for differences between income taxes computed at the federal "
+    "statutory rate and the provision recorded are as follows (in millions, except percentages):",
+    "Income taxes computed at the federal statutory rate $1,302 21.0% $1,050 21.0%",
+    "State taxes, net of federal effect 55 0.9 40 0.8",
+    "Tax credits (117) (1.9) (190) (3.8)",
+    "Total $1,240 20.0% $900 18.0%",
+])
+# a row that prints both signs says which year had a benefit; the year's pre-tax loss keeps
+# its sign, so the rate on it is negative
+LOSS = "\n".join([
+    "Consolidated statements of operations (in thousands)",
+    "Year Ended December 31, | 2025 | 2024",
+    "Loss before income taxes | 2025: (500,000) | 2024: (800,000)",
+    "Provision for (benefit from) income taxes | 2025: 5,000 | 2024: (12,000)",
+    "Net loss | 2025: (505,000) | 2024: (788,000)",
+])
+
+
+@pytest.mark.parametrize("question", [
+    "What was the effective tax rate in 2025?",
+    "ETR 2025?",
+    "Quel était le taux d'imposition effectif en 2025 ?",
+    "Wie hoch war der effektive Steuersatz 2025?",
+])
+def test_an_effective_tax_rate_is_a_computed_metric_not_the_tax_topic(question: str) -> None:
+    ask = _ask(question)
+    assert ask.frame.derived is not None and ask.frame.derived.name == "effective tax rate"
+    assert topic_shape(ask) is None
+
+
+def test_why_the_rate_moved_is_still_the_tax_topics_question() -> None:
+    ask = _ask("Why did the effective tax rate go up in 2025?")
+    assert ask.frame.answer_kind == "reason"
+
+
+def test_the_rate_is_computed_and_the_reconciliations_total_row_cited() -> None:
+    draft = compose(_ask("What was the effective tax rate in 2025?"),
+                    _evidence(OPERATIONS, RECONCILIATION))
+    first = draft.text.splitlines()[0]
+    assert "20.0%" in first and "Tax in the documents" not in draft.text, draft.text
+    assert "state 20% (source: Annual.pdf, p.31)" in draft.text, draft.text  # "Total", cited
+    assert "(1,240) ÷ 6,200 = 0.200" in draft.text, draft.text
+
+
+def test_a_sentence_naming_the_rate_without_a_percentage_does_not_state_it() -> None:
+    contingency = ("As of December 31, 2025, we had $600 million of tax contingencies which, "
+                   "if recognized, would decrease our effective tax rate.")
+    draft = compose(_ask("What was the effective tax rate in 2025?"),
+                    _evidence(contingency, OPERATIONS))
+    assert "20.0%" in draft.text.splitlines()[0], draft.text
+
+
+def test_a_rate_on_a_pre_tax_loss_is_negative() -> None:
+    draft = compose(_ask("What was the effective tax rate in 2025?"), _evidence(LOSS))
+    assert "-1.0%" in draft.text.splitlines()[0], draft.text
+    assert "a loss" not in draft.text.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "week"), [
+    ("Why was fiscal 2023 longer than usual?", "week"),
+    ("Was fiscal 2023 longer than a normal year?", "week"),
+    ("Pourquoi l'exercice 2023 était-il plus long que d'habitude ?", "semain"),
+    ("Warum war das Geschäftsjahr 2023 länger als üblich?", "woch"),
+])
+def test_a_year_longer_than_usual_is_asked_in_a_filings_words(question: str, week: str) -> None:
+    assert any(t.startswith(week) for t in read_question(question).ranking.terms)
+
+
+def test_the_extra_week_answers_a_year_longer_than_usual() -> None:
+    evidence = _evidence(
+        "Net sales grew in 2023, driven by higher comparable sales and new stores.",
+        "The company's fiscal year 2023 spanned 53 weeks, whereas fiscal 2022 spanned 52 weeks.")
+    assert "53 weeks" in rank_spans(_ask("Why was fiscal 2023 longer than usual?").frame,
+                                    evidence)[0].text
