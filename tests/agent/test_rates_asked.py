@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from test_filings_leads import _ask, _evidence
 
-from manda.agent.compose import compose, topic_shape
+from manda.agent.compose import compose, ranking, topic_shape
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 
@@ -96,3 +96,47 @@ def test_the_extra_week_answers_a_year_longer_than_usual() -> None:
         "The company's fiscal year 2023 spanned 53 weeks, whereas fiscal 2022 spanned 52 weeks.")
     assert "53 weeks" in rank_spans(_ask("Why was fiscal 2023 longer than usual?").frame,
                                     evidence)[0].text
+
+
+STATEMENT = "\n".join([
+    "Consolidated statements of operations (in millions)",
+    "Year Ended December 31, | 2025 | 2024",
+    "Net product sales | 2025: 300,000 | 2024: 280,000",
+    "Net service sales | 2025: 420,000 | 2024: 360,000",
+    "Total net sales | 2025: 720,000 | 2024: 640,000",
+])
+# the note's breakdown of the same whole, and the countries' right under it, each ending on
+# the same total row
+NOTE = "\n".join([
+    "Net sales by groups of similar products and services are as follows (in millions):",
+    "Year Ended December 31, | 2025 | 2024",
+    "Online stores | 2025: 270,000 | 2024: 250,000",
+    "Seller services | 2025: 172,000 | 2024: 156,000",
+    "Cloud services | 2025: 129,000 | 2024: 108,000",
+    "Advertising services | 2025: 99,000 | 2024: 80,000",
+    "Subscription services | 2025: 50,000 | 2024: 46,000",
+    "Consolidated | 2025: 720,000 | 2024: 640,000",
+    "Net sales attributed to countries are as follows (in millions):",
+    "United States | 2025: 490,000 | 2024: 440,000",
+    "Germany | 2025: 130,000 | 2024: 110,000",
+    "Rest of world | 2025: 100,000 | 2024: 90,000",
+    "Consolidated | 2025: 720,000 | 2024: 640,000",
+])
+
+
+@pytest.mark.parametrize("question", [
+    "Which product or service group generated the most net sales in 2025?",
+    "Biggest product group by net sales in 2025?",
+])
+def test_a_ranking_reads_the_finest_breakdown_of_the_whole(question: str) -> None:
+    ask = _ask(question)
+    assert ask.frame.answer_kind == "ranking"
+    draft = ranking.answer(ask, _evidence(STATEMENT, NOTE))
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert first.startswith("Online stores") and "Net service sales" not in draft.text, first
+    assert "Germany" not in draft.text  # the countries are another breakdown
+
+
+def test_a_terse_ranking_needs_the_kind_of_part_named() -> None:
+    assert read_question("What are the biggest risks for the segment?").answer_kind != "ranking"
