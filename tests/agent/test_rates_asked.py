@@ -140,3 +140,33 @@ def test_a_ranking_reads_the_finest_breakdown_of_the_whole(question: str) -> Non
 
 def test_a_terse_ranking_needs_the_kind_of_part_named() -> None:
     assert read_question("What are the biggest risks for the segment?").answer_kind != "ranking"
+
+
+@pytest.mark.parametrize(("question", "share", "part"), [
+    ("What percentage of 2025 net sales came from the U.K.?", "10.0%", "United Kingdom"),
+    ("What share of 2025 net sales came from the UK?", "10.0%", "United Kingdom"),
+    ("What share of 2025 net sales came from the United States?", "60.0%", "U.S."),
+])
+def test_a_countrys_share_is_read_by_its_name_or_its_initials(question: str, share: str,
+                                                              part: str) -> None:
+    countries = "\n".join([
+        "Net sales by operating expense line are as follows (in millions):",
+        "Year Ended December 31, | 2025 | 2024",
+        "Fulfillment (Percent of Net Sales) | 2025: 15.2% | 2024: 15.4%",
+        "Net sales attributed to countries are as follows (in millions):",
+        "U.S. | 2025: 432,000 | 2024: 400,000",
+        "United Kingdom | 2025: 72,000 | 2024: 60,000",
+        "Germany | 2025: 126,000 | 2024: 110,000",
+        "Rest of world | 2025: 90,000 | 2024: 70,000",
+        "Consolidated | 2025: 720,000 | 2024: 640,000",
+    ])
+    draft = compose(_ask(question), _evidence(STATEMENT, countries))
+    first = draft.text.splitlines()[0]
+    assert share in first and first.startswith(part), draft.text
+
+
+def test_initials_are_no_words_of_their_own_in_lower_case() -> None:
+    from manda.agent.relevance import content_terms
+    assert content_terms("Tell us about the EU and U.K. sales") == content_terms(
+        "Tell us about the European Union and United Kingdom sales")
+    assert not content_terms("tell us")

@@ -392,7 +392,7 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
     best: tuple[tuple[int, int], Span, Figure, Span, Figure] | None = None
     for total in rows:
-        specific = line_item_of(total.row.label, subject) if total.row else 0
+        specific = _total_of(total, subject, rows)
         if not specific:
             continue
         for part in rows:
@@ -425,6 +425,8 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     words, language = vocabulary(), ask.language
     ratio = abs(shown.value or 0.0) / abs(whole.value or 1.0)
     name, of = part.row.label.strip().rstrip(":"), total.row.label.strip().rstrip(":")
+    if not line_item_of(of, subject):  # "Consolidated" is the consolidated revenue
+        of = f"{of} {subject}"
     metric = words.answer("share_of_total", language, part=name, total=of.lower())
     working = (f"{name} {_shown(shown)} {cite([part.source])} ÷ {of.lower()} {_shown(whole)} "
                f"{cite([total.source])}")
@@ -442,6 +444,26 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{formula}"))
 
 
+_CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
+
+
+def _total_of(total: Span, subject: str, rows: Sequence[Span]) -> int:
+    """How specifically the row is the line item's total (`line_item_of`): by its label, else
+    a "Consolidated" row of a note's breakdown whose figures are the line item's own in the same
+    document ("Consolidated $716,924" under the countries, as "Total net sales" states it)."""
+    assert total.row is not None
+    specific = line_item_of(total.row.label, subject)
+    if specific or not _CONSOLIDATED.found(total.row.label):
+        return specific
+    own = {(fiscal_year(f.column), f.value) for f in total.figures()
+           if f.unit != "%" and not f.none}
+    return int(any(
+        other.row is not None and other.source.document_id == total.source.document_id
+        and line_item_of(other.row.label, subject)
+        and own & {(fiscal_year(f.column), f.value) for f in other.figures()
+                   if f.unit != "%" and not f.none} for other in rows))
+
+
 def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
     """The row is a part of the total: it names no line item of its own ("Merchandising cost of
     sales" is cost of sales, no part of sales) and stands above the total it adds up to, as a
@@ -451,6 +473,13 @@ def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
     if canonical_subject(part.row.label) is not None:
         return False
     return rows.index(part) < rows.index(total) or a_portion(part.row.label)
+
+
+def part_terms(ask: Ask, evidence: Evidence) -> list[str]:
+    """The question's words that may name the part whose share of its line item is asked."""
+    if ask.subject is None or ask.subject not in ITEM_LABELS:
+        return []
+    return _part_terms(ask, evidence, ask.subject)
 
 
 def _part_terms(ask: Ask, evidence: Evidence, subject: str) -> list[str]:
