@@ -170,3 +170,12 @@ def test_initials_are_no_words_of_their_own_in_lower_case() -> None:
     assert content_terms("Tell us about the EU and U.K. sales") == content_terms(
         "Tell us about the European Union and United Kingdom sales")
     assert not content_terms("tell us")
+
+
+@pytest.mark.parametrize(("question", "subjects"), [
+    ("How much income tax did the company actually pay in cash in 2025?", ("income taxes paid",)),
+    ("How much did the company hold in cash at the end of 2025?", ("cash",)),
+])
+def test_paid_in_cash_says_how_it_was_paid_not_a_cash_balance(question: str,
+                                                               subjects: tuple[str, ...]) -> None:
+    assert read_question(question).subjects == subjects
