@@ -207,3 +207,35 @@ def test_a_statements_years_are_no_schedule() -> None:
     statement = "\n".join(["(In millions) 2025 2024 2023",
                            "Net sales $5,600 $5,100 $4,700", "Operating income 900 800 700"])
     assert schedules(_evidence(statement)) == []
+
+
+OBLIGATIONS = "\n".join([
+    "Contractual Obligations",
+    "The following summarizes our principal commitments as of December 31, 2025 (in millions):",
+    "2026 2027 2028 Thereafter Total",
+    "Senior notes principal and interest $410 $395 $380 $2,900 $4,085",
+    "Aircraft purchase commitments (1) 220 180 150 640 1,190",
+    "Hangar construction commitments (2) 75 60 — — 135",
+    "Total commitments $705 $635 $530 $3,540 $5,410",
+    "(1)Includes take-or-pay agreements with carriers.",
+    "(2)Includes signed contracts for hangars under construction.",
+])
+
+
+def test_a_footnoted_line_of_a_schedule_is_read_and_its_note_is_no_cell() -> None:
+    found = {s.name: s for s in schedules(_evidence(OBLIGATIONS))}
+    aircraft = found["Aircraft purchase commitments (1)"]
+    assert [e.cell for e in aircraft.entries] == ["220", "180", "150", "640", "1,190"]
+    # the lines under a footnoted one are read too, to the table's total
+    assert "Total commitments" in found
+    first = schedule_answer(_ask("How much were the company's aircraft purchase commitments in "
+                                 "total as of December 31, 2025?"), _evidence(OBLIGATIONS))
+    assert first is not None and "$1.19 billion" in first.text.splitlines()[0]
+
+
+def test_commitments_outstanding_ask_the_whole_of_their_line() -> None:
+    ask = _ask("What hangar construction commitments did the company have outstanding at "
+               "December 31, 2025?")
+    assert ask.frame.schedule
+    draft = compose(ask, _evidence(OBLIGATIONS))
+    assert "$135" in draft.text.splitlines()[0]

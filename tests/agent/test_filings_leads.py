@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from test_spans import _evidence as _passages
 
 from manda.agent.compose import fact_lookup
@@ -484,3 +485,102 @@ def test_a_part_of_the_total_is_no_answer_where_a_sentence_states_the_whole() ->
     top = rank_spans(_ask("How much of the reserve release in 2025 related to assets realized "
                           "in future years?").frame, evidence)[0]
     assert "$5.9 billion" in top.text, top.text
+
+
+@pytest.mark.parametrize("question", [
+    "What was the impact of foreign exchange rates on the company's net sales in 2025?",
+    "What was the effect of interest rates on the company's net sales in 2025?",
+])
+def test_rates_named_as_what_moved_a_figure_ask_the_figure_not_a_rate(question: str) -> None:
+    """"The impact of foreign exchange rates on net sales" asks an amount the rates moved: the
+    sentence stating it leads, not the sales growth rate beside it."""
+    evidence = _evidence(
+        "Sales increased 12% in 2025, compared to the prior year. Changes in foreign exchange "
+        "rates increased net sales by $4.4 billion in 2025. Changes in interest rates "
+        "increased net sales by $4.4 billion in 2025.")
+    frame = read_question(question)
+    assert frame.answer_kind == "figure"
+    assert "$4.4 billion" in rank_spans(frame, evidence)[0].text
+
+
+def test_a_rate_asked_of_a_note_is_still_a_rate() -> None:
+    """"What interest rate do the notes carry?" asks the rate itself."""
+    assert read_question("What interest rate do the 2030 notes carry?").answer_kind == "rate"
+
+
+def test_a_parts_figure_named_before_the_line_item_gives_way_to_the_wholes() -> None:
+    """"… reduced North America net sales by $454 million" names a part of the net sales asked,
+    by the capitalised name before them; the sentence of the whole leads."""
+    evidence = _evidence(
+        "Changes in foreign exchange rates reduced North America net sales by $454 million in "
+        "2025. Changes in foreign exchange rates increased International net sales by $4.9 "
+        "billion in 2025. Changes in foreign exchange rates increased net sales by $4.4 "
+        "billion in 2025.")
+    top = rank_spans(read_question("What was the impact of foreign exchange rates on the "
+                                   "company's net sales in 2025?"), evidence)[0]
+    assert "$4.4 billion" in top.text, top.text
+
+
+def test_a_lead_in_giving_its_scale_before_column_heads_in_words_names_a_table() -> None:
+    """"… is as follows (in millions): Year Ended December 31, 2025 As Reported Exchange Rate
+    Effect (1)": a caption run into its column heads states nothing and never leads."""
+    from manda.agent.spans.sentences import captions_table
+
+    assert captions_table("The effect on our net sales from changes in foreign exchange rates is "
+                          "as follows (in millions): Year Ended December 31, 2024 Year Ended "
+                          "December 31, 2025 AsReported ExchangeRateEffect (1) At "
+                          "PriorYearRates (2)")
+    assert not captions_table("Net sales by segment were as follows (in millions): North "
+                              "America $426,305 International $161,894")
+
+
+def test_a_balance_compared_with_a_year_earlier_is_searched_for_by_its_own_name() -> None:
+    """"How did inventories at the end of fiscal 2025 compare with a year earlier?": the words
+    of comparing bury the balance sheet's row in the question's search; the line item is also
+    searched for by its own name and period."""
+    from manda.agent.planner import OfflineComposer
+
+    ask = _ask("How did the company's inventories at the end of fiscal 2025 compare with a "
+               "year earlier?")
+    queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
+    assert any(q.startswith("inventor") and "FY2025" in q and "compare" not in q
+               for q in queries), queries
+
+
+def test_a_balance_compared_between_two_named_years_keeps_the_questions_own_search() -> None:
+    """"How did inventories change between the end of 2024 and the end of 2025?" names both
+    year ends: its own search places the row, and no search by the line item's name alone is
+    added (one by the first year's name had brought in other passages)."""
+    from manda.agent.planner import OfflineComposer
+
+    ask = _ask("How did the company's inventories change between the end of 2024 and the end "
+               "of 2025?")
+    queries = [str(c.arguments.get("query", "")) for c in OfflineComposer().plan(ask, max_calls=6)]
+    assert not any(q.startswith("inventor") for q in queries), queries
+
+
+def test_who_does_the_thing_asked_leads_over_a_sentence_that_merely_names_people() -> None:
+    """"Who owns Halden's Class B stock?": the sentence naming who owns it ("beneficially owned
+    by either Ann Ward or Tom Reid") leads over one about the stock that names other people or
+    a market, ranked level before."""
+    evidence = _evidence(
+        "Our Class B common stock is neither listed nor traded, its board chair Mark Stone "
+        "said of the Class B common stock.",
+        "All shares of Class B common stock are beneficially owned by either Ann Ward or "
+        "Tom Reid.")
+    ranked = rank_spans(read_question("Who owns Halden's Class B common stock?"), evidence)
+    assert ranked and "Ann Ward" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_how_a_line_item_is_measured_is_answered_by_a_sentence_naming_it() -> None:
+    """"How does Halden measure the cost of its inventory?": a policy sentence about another
+    cost ("… to measure the cost of employee services") shares the question's verb and noun
+    but never names the inventory asked; the sentence that does leads."""
+    evidence = _evidence(
+        "We use the fair value method of accounting for our stock options to measure the cost "
+        "of employee services received in exchange for the awards.",
+        "Inventories are stated at the lower of cost or net realizable value, with cost "
+        "computed on a first-in, first-out basis.")
+    ranked = rank_spans(read_question("How does Halden measure the cost of its inventory?"),
+                        evidence)
+    assert ranked and "first-in, first-out" in ranked[0].text, [s.text for s in ranked[:2]]

@@ -292,6 +292,35 @@ def test_what_things_were_at_a_date_asks_their_balance() -> None:
                          ).answer_kind == "list"
 
 
+def test_a_capitalised_thing_counted_is_not_whom_the_question_is_about() -> None:
+    """"How many Active Riders did Northbeam have in Q2 2024?" counts Active Riders (a metric
+    the filing capitalises) of Northbeam; it had been read as a question about someone named
+    "Active Riders", counting nothing, and led by a sentence with no count. A name the counted
+    words run into ("How many Halden shares …") is still whose things are counted."""
+    frame = read_question("How many Active Riders did Northbeam have in the second quarter of "
+                          "2024?")
+    assert (frame.entity, frame.counted) == ("Northbeam", ("active", "riders"))
+    frame = read_question("How many Halden shares were outstanding?")
+    assert (frame.entity, frame.counted) == ("Halden", ("shares",))
+
+
+@pytest.mark.parametrize("question", [
+    "Until what date did Northbeam and Halden extend their merger agreement?",
+    "By when must Northbeam close the Halden acquisition?",
+    "On what date does the Halden lease end?",
+    "Jusqu'à quand Northbeam et Halden ont-ils prolongé l'accord de fusion ?",
+    "Bis wann haben Northbeam und Halden die Fusionsvereinbarung verlängert?",
+    "¿Hasta cuándo prorrogaron Northbeam y Halden el acuerdo de fusión?",
+])
+def test_a_date_asked_by_until_or_what_date_is_a_date(question: str) -> None:
+    """"Until what date did they extend the agreement?" asks a date, in any of the four
+    languages (it had been read as a question about a person named "Until", and answered
+    that nothing spoke to it); its opening word names nobody."""
+    frame = read_question(question)
+    assert frame.answer_kind == "date", question
+    assert frame.entity in (None, "Northbeam", "Halden"), frame.entity
+
+
 @pytest.mark.parametrize(("question", "tax"), [
     ("What was Halvard's after-tax return on invested capital in 2025?", False),
     ("What was pre-tax income in 2024?", False),

@@ -257,6 +257,27 @@ def test_a_balance_computed_at_a_retail_year_end_reads_that_dates_column() -> No
     assert "1.29 billion" in first and "computed" in first, first
 
 
+@pytest.mark.parametrize(("question", "shown"), [
+    ("What was the current ratio at January 31, 2026?", "1.16x"),
+    ("Quel était le ratio de liquidité générale au 31 janvier 2026 ?", "1.16 fois"),
+])
+def test_the_current_ratio_is_current_assets_over_current_liabilities_in_times(
+        question: str, shown: str) -> None:
+    """"Current ratio" is computed from the balance sheet's two totals, as a multiple (1.16x),
+    with its working; never a percentage, a scale, or the passage of another ratio."""
+    evidence = _grocer("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
+                       "January 31, 2026 | February 1, 2025\n"
+                       "Total current assets | January 31, 2026: $9,410 | "
+                       "February 1, 2025: $9,012\n"
+                       "Total current liabilities | January 31, 2026: $8,125 | "
+                       "February 1, 2025: $8,377")
+    ask = Ask.of(read_question(question))
+    draft = computed.answer(ask, evidence)
+    assert draft is not None
+    assert shown in draft.text.splitlines()[0] and "%" not in draft.text, draft.text
+    assert "9,410" in draft.text and "8,125" in draft.text and "millions" not in draft.text
+
+
 @pytest.mark.parametrize(("question", "year_end"), [
     ("What subsequent events did Quillstream disclose after its fiscal year end?", False),
     ("What has happened since year-end?", False),

@@ -11,7 +11,16 @@ from manda.agent.compose.common import Ask
 from manda.agent.compose.computed import answer as computed_answer
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.models import Document, DocumentStatus, Location, SearchHit
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+    Nature,
+    SearchHit,
+)
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
                size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
@@ -194,3 +203,51 @@ def test_a_total_row_states_the_whole_over_the_rows_it_adds_up() -> None:
     evidence.findings.update({part.id: part, whole.id: whole})
     reading = read_fact(evidence, "revenue", "FY2024")
     assert reading is not None and reading.primary.id == "f2"
+
+
+# ---------------------------------------------------------------- a rate named like an amount
+
+AMOUNT_NAMED_MARGIN = "\n".join([
+    "Summary Results of Operations",
+    "(in millions, except percentages)",
+    "2024 | 2023",
+    "Revenue | 2024: 84,000 | 2023: 70,000",
+    "Gross margin | 2024: 58,000 | 2023: 47,000",
+    "Operating income | 2024: 30,000 | 2023: 24,000",
+])
+
+
+def _rate_finding(value: float, written: str, excerpt: str, row: str = "") -> Finding:
+    return Finding(id=f"g-{written}", deal_id="d", document_id=DOC.id,
+                   kind=FindingKind.METRIC, subject="gross margin", label="Gross margin",
+                   period="FY2024", value=value, unit="%", value_text=written,
+                   nature=Nature.ACTUAL, excerpt=excerpt, attributes={"row": row} if row else {},
+                   location=Location.for_page(20), confidence=0.9,
+                   confidence_level=Confidence.HIGH, extractor="offline")
+
+
+def test_a_margin_asked_of_a_filing_that_calls_its_gross_profit_gross_margin_is_computed() -> None:
+    """A filing whose "Gross margin" row states an amount (58,000), whose prose states the
+    margin percentage of a business named after the company ("Kestrel Cloud gross margin
+    percentage … 71%") and the margin's changes ("increased $11.0 billion or 23%"): the
+    company's margin asked as a percentage is computed from the two rows (69.0%), never the
+    amount, the part's 71% or a change's 23%."""
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(AMOUNT_NAMED_MARGIN,
+                         "Kestrel Cloud gross margin percentage increased 3 points to 71%.",
+                         "Gross margin increased $11.0 billion or 23% driven by Kestrel Cloud.")
+    evidence.scope_words = frozenset({"kestrel"})
+    for finding in (
+            _rate_finding(58_000.0, "58,000", "Gross margin | 2024: 58,000 | 2023: 47,000",
+                          row="Gross margin"),
+            _rate_finding(71.0, "71%", "Kestrel Cloud gross margin percentage increased 3 "
+                                       "points to 71%."),
+            _rate_finding(23.0, "23%", "Gross margin increased $11.0 billion or 23% driven by "
+                                       "Kestrel Cloud.")):
+        evidence.findings[finding.id] = finding
+    for question in ("What was Kestrel's gross margin as a percentage of revenue in 2024?",
+                     "What was Kestrel's gross margin percentage in 2024?"):
+        draft = compose(Ask.of(read_question(question)), evidence)
+        first = draft.text.splitlines()[0]
+        assert first.startswith("Gross margin was 69.0%"), (question, draft.text)

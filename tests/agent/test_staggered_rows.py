@@ -9,7 +9,8 @@ from test_filings_leads import _ask, _evidence
 
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.spans import rank_spans
-from manda.agent.tables import read_tables, unstaggered
+from manda.agent.tables import read_tables
+from manda.ingest.parsers.staggered import staggered_text, unstaggered
 
 STAGGERED = "\n".join([
     "Selected Operating Data",
@@ -27,7 +28,9 @@ STAGGERED = "\n".join([
 
 
 def _rows(text: str) -> dict[str, dict[str, str]]:
-    return {row.label: row.cells for table in read_tables(text) for row in table.rows}
+    # as ingestion stores the page: its staggered blocks re-cut
+    return {row.label: row.cells for table in read_tables(staggered_text(text))
+            for row in table.rows}
 
 
 def test_a_staggered_block_is_read_as_rows_under_its_years() -> None:
@@ -58,7 +61,7 @@ def test_two_change_columns_and_a_group_heading() -> None:
         "1,400 1,530 9 % 8 %",
     ])
     # the header's words before the first label are the header's ("Constant Currency")
-    tables = read_tables(text)
+    tables = read_tables(staggered_text(text))
     rows = {row.label: row.cells for table in tables for row in table.rows}
     assert rows["Sales"] == {"2024": "$2,500", "2025": "$3,100", "change": "24%",
                              "change 2": "21%"}
@@ -97,7 +100,7 @@ def test_prose_with_figures_and_capitals_is_no_staggered_block() -> None:
 
 
 def test_a_staggered_row_leads_the_answer_at_its_caption_scale() -> None:
-    evidence = _evidence(STAGGERED)
+    evidence = _evidence(staggered_text(STAGGERED))
     ask = _ask("What was Northwind's net revenue in 2024?")
     top = rank_spans(ask.frame, evidence)[0]
     assert top.row is not None and top.row.label == "Net Revenue"
@@ -132,3 +135,24 @@ def test_a_year_after_the_columns_opens_the_first_label() -> None:
     ]))
     assert rows["Notes"] == {"2025": "8,100", "2024": "8,100", "2023": "—"}
     assert rows["Stock options"] == {"2025": "610", "2024": "705", "2023": "880"}
+
+
+KEY_METRICS = "\n".join([
+    "Key Metrics",
+    "(In millions, except percentages)",
+    "2024 | 2025 | change",
+    "Monthly Active Platform Buyers (“MAPBs”) | 2024: 41 | 2025: 52 | change: 27%",
+    "Deliveries | 2024: 1,880 | 2025: 2,310 | change: 23%",
+    "Gross Order Value | 2024: $12,400 | 2025: $15,950 | change: 29%",
+    "Revenue | 2024: $3,020 | 2025: $3,770 | change: 25%",
+])
+
+
+def test_rows_above_a_tables_first_dollar_row_are_counts() -> None:
+    evidence = _evidence(KEY_METRICS)
+    ask = _ask("How many monthly active platform buyers did the company have in 2025?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "52.0 million" in first and "$" not in first.split("(source")[0]
+    revenue = evidence_answer(_ask("What was the company's revenue in 2025?"),
+                              evidence).text.splitlines()[0]
+    assert "$3.77 billion" in revenue

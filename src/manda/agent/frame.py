@@ -555,8 +555,10 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
     tariffs?" the means, the actions taken; what things were at a date (`at_a_date`, "at the
     end of 2021") their balance, a figure."""
     for kind in _ANSWER_KINDS:
-        if _cues(f"answer_{kind}").found(text) or (
-                kind in _OPENED and _cues(f"answer_{kind}_opening").starts(text) is not None):
+        # "the impact of foreign exchange rates on net sales": the rates moved the figure asked
+        asked = _blanked(text, _cues("rate_as_driver")) if kind == "rate" else text
+        if _cues(f"answer_{kind}").found(asked) or (
+                kind in _OPENED and _cues(f"answer_{kind}_opening").starts(asked) is not None):
             return kind
     if names_a_figure and (_cues("answer_figure_what").found(text) or not any(
             w.lower() in _QUESTION_WORDS for w in letter_words(text))):
@@ -576,6 +578,13 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
             for s in subjects):
         return "rate"  # "LinkedIn revenue growth in FY2023?": a rate asked tersely
     return None
+
+
+def _blanked(text: str, cues: Cues) -> str:
+    """The text with what the cues find blanked, positions kept."""
+    for found in cues.finditer(text):
+        text = text[:found.start()] + " " * (found.end() - found.start()) + text[found.end():]
+    return text
 
 
 def _parts(text: str) -> tuple[str, ...]:
@@ -811,6 +820,7 @@ _DEAL_SHORTHAND = _V.words("deal_shorthand")
 _DETERMINERS = _V.words("determiners")
 _OWNER_BEFORE = _V.words("owner_before_name")
 _SUBJECT_NOUNS = _V.words("subject_nouns")  # "company", "group": the subject, named in general
+_COUNT_ASKED = _cues("answer_count")  # "how many": what follows it is counted
 _AUXILIARY = _cues("question_auxiliary")  # "does", "did": the name asked stands after it
 
 
@@ -833,6 +843,10 @@ def _entity(text: str) -> str | None:
         name = m.group(1).strip(" .?!,")
         first = without_possessive(name.split()[0].lower())
         before = text[:m.start()].split()
+        if _COUNT_ASKED.ends(text[:m.start(1)]) and _AUXILIARY.fullmatch(
+                (text[m.end(1):].split() or [""])[0]):
+            continue  # "How many Active Riders did Lyft have?": the thing counted, named as
+            # the filing capitalises it, is not whom the question is about
         if (first in _STOP and first not in _QUESTION_WORDS and m.start() > 0
                 and " " not in name and text[m.end():m.end() + 2] in ("'s", "’s")
                 and not (before and before[-1].lower() in _DETERMINERS)):

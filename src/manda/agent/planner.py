@@ -104,6 +104,12 @@ class OfflineComposer:
                 # a statement line compared ("total assets against a year earlier"): no finding
                 # holds it, its statement's row does, searched for as a lookup searches
                 calls = self._lookup_plan(ask, subjects)
+                if frame.search.line_items and len(frame.periods) < 2:
+                    # one year end named, the other said as "a year earlier": the question's
+                    # words of comparing would bury the statement's row, so it is searched for
+                    # by its own name too (two years named place both in the search already)
+                    calls.insert(1, _call(10, "query_knowledge_base", k=8, query=" ".join(
+                        [*frame.search.line_items[:2], ask.period or ""]).strip()))
             case Intent.COMPARISON:
                 calls = [
                     _call(1, "query_knowledge_base", query=frame.text,

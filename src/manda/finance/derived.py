@@ -2,11 +2,11 @@
 
 Free cash flow is operating cash flow less capex; EBITDA is operating income plus the D&A of the
 cash flow statement; a margin is a line over revenue; working capital is current assets less
-current liabilities; DSO is receivables over revenue times 365; an effective tax rate is the tax
-charge over the income before tax. Each is one row of `DERIVED`,
-named as questions name it in every language (`computed_asked:` of the language files);
-`LINE_ITEMS` names each input the way statements write it, in every language the vocabulary
-reads (a row label starts with one of them).
+current liabilities, and the current ratio the one over the other; DSO is receivables over
+revenue times 365; an effective tax rate is the tax charge over the income before tax. Each is
+one row of `DERIVED`, named as questions name it in every language (`computed_asked:` of the
+language files); `LINE_ITEMS` names each input the way statements write it, in every language
+the vocabulary reads (a row label starts with one of them).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Derived:
     minus: tuple[str, ...] = ()
     over: str | None = None  # a ratio: divided by this line
     times: float = 1.0  # DSO: × 365
-    unit: Literal["currency", "percent", "days"] = "currency"
+    unit: Literal["currency", "percent", "days", "times"] = "currency"
     # a rate over a line that may be a loss ("effective tax rate" on a pre-tax loss): the base
     # keeps its sign, and the metric is stated only as a percentage, never as an amount
     rate: bool = False
@@ -72,6 +72,10 @@ DERIVED: tuple[Derived, ...] = (
     Derived("gross profit", _asked("gross profit"), ("revenue",), ("cost of sales",)),
     Derived("working capital", _asked("working capital"), ("current assets",),
             ("current liabilities",)),
+    # a liquidity ratio is a multiple, never a percentage: current assets cover current
+    # liabilities 0.94 times
+    Derived("current ratio", _asked("current ratio"), ("current assets",),
+            over="current liabilities", unit="times"),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
     # the year's tax charge over the income before it (a filing's rate reconciliation states it
     # on a row named only "Total")

@@ -40,6 +40,10 @@ EQUIVALENTS: tuple[tuple[str, ...], ...] = (
     ("interest income", "interest and dividends income", "interest and dividend income",
      "interest and other income"),
     ("interest expense", "interest expenses"),
+    # what a note pays: a deal team asks its coupon, a debt note states its interest rate
+    ("coupon", "coupon rate", "interest rate", "stated interest rate", "fixed rate"),
+    # when a note falls due: "notes due 2045" asked, a debt table's "Maturity Date" stated
+    ("maturity date", "notes due", "debentures due", "maturing", "matures"),
     ("other income", "other income, net", "other income (expense), net",
      "other income (expense)"),
     ("ebitda", "earnings before interest, taxes, depreciation and amortization"),

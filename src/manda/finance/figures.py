@@ -215,6 +215,12 @@ def lone_cell(text: str) -> bool:
     return bool(_ONE_CELL.match(text.strip()))
 
 
+def note_mark(token: str) -> bool:
+    """A footnote's number in brackets after a row's label ("Other commitments (3) 2,956 …"),
+    which reads as a cell of (3) where the row's cells are counted from its end."""
+    return 3 <= len(token) <= 4 and token[0] == "(" and token[-1] == ")" and token[1:-1].isdigit()
+
+
 def ends_in_figure(line: str) -> bool:
     """The line's last word is a figure cell: "… securities $106,493"."""
     return bool(_ENDS_IN_CELL.search(line))

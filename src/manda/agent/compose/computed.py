@@ -243,8 +243,7 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                 + "\n" + _formula(metric, figures, value, language))
     base = figures[metric.over][1]
     ratio = value / _signed_base(metric, figures) * metric.times
-    shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else \
-        words.answer("days", language, days=f"{ratio:.0f}")
+    shown = ratio_shown(metric, ratio, language)
     if metric.unit == "percent" and ratio < 0 and not metric.rate:
         shown += " " + words.answer("margin_of_a_loss", language)  # "-31.5% (a loss)"
     over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
@@ -254,6 +253,17 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                          result=shown, period=period, note=computed,
                          working=f"({inner}) ÷ {over}{days}")
             + "\n" + _formula(metric, figures, value, language))
+
+
+def ratio_shown(metric: Derived, ratio: float, language: str = "en") -> str:
+    """A ratio as its metric states it: a margin in per cent, DSO in days, a multiple (the
+    current ratio) in times ("0.94x")."""
+    words = vocabulary()
+    if metric.unit == "percent":
+        return f"{ratio * 100:.1f}%"
+    if metric.unit == "times":
+        return words.answer("times", language, times=f"{ratio:.2f}")
+    return words.answer("days", language, days=f"{ratio:.0f}")
 
 
 # a margin beyond ±500% is no margin: its inputs were read at different scales ("(3,834)" of a
@@ -345,7 +355,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
         terms = f"({terms}) ÷ {written(metric.over)}" + (" × 365" if metric.times == 365
                                                         else "")
     line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
-    unit = unit_words(line)
+    unit = unit_words(line) if metric.unit != "times" else ""  # a multiple has no scale
     result = (f"{value:,.0f}" if metric.over is None
               else f"{value / _signed_base(metric, figures) * metric.times:.3f}")
     if metric.over is None and not any(s.is_row for s, _ in figures.values()):

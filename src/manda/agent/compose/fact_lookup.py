@@ -203,25 +203,37 @@ def _computed(ask: Ask, evidence: Evidence) -> Draft | None:
         # "net loss margin" names the net loss it is computed from, not itself; "SG&A as a
         # percentage of sales" names the sales it is over
         subject = None
-    if subject is not None and any(f.value is not None for f in findings_for(
-            evidence, subject, entity=ask.entity)):
+    rate = metric.unit == "percent"
+    if subject is not None and any(f.value is not None and (not rate or _states_rate(f, evidence))
+                                   for f in findings_for(evidence, subject, entity=ask.entity)):
         return None  # the room states it: the metric answer reads it
     ranked = rank_spans(ask.frame, evidence)
     if ranked and ranked[0].words >= NOT_FOUND_BELOW and _states_metric(
-            ranked[0], metric.asked, percent=metric.rate):
+            ranked[0], metric.asked, percent=rate) and not (ranked[0].row is None and (
+                passages.names_a_part(ranked[0].text, metric.name, evidence.scope_words))):
         return evidence_first.answer(ask, evidence, category="Financial")
     return computed.answer(ask, evidence)
 
 
 def _states_metric(span: Span, names: tuple[str, ...], *, percent: bool = False) -> bool:
     """The span states the metric by name: a sentence, or a row by its label or the heading
-    it stands under ("Products" under "Gross margin percentage:"); a rate (`percent`) by a
-    percentage ("$5.0 billion … would decrease our effective tax rate" states none)."""
+    it stands under ("Products" under "Gross margin percentage:"); a rate (`percent`) as a
+    percentage ("Gross margin 146,052" is the amount a filing calls its gross margin)."""
     text = (f"{span.group} {span.row.label}" if span.row is not None else span.text).lower()
-    said = [f.unit for f in span.figures()] if span.row is not None else [
+    units = [a.unit for header, value in span.row.cells.items() if not a_change_column(header)
+             for a in find_amounts(value)] if span.row is not None else [
         a.unit for a in find_amounts(span.text)]
-    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and (
-        "%" in said if percent else bool(said))
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) and bool(
+        units) and (not percent or "%" in units)
+
+
+def _states_rate(finding: Finding, evidence: Evidence) -> bool:
+    """The finding states a rate asked as the company's level of it: written as a percentage
+    (a row a filing calls "Gross margin" states the amount), not a change ("increased $5.8
+    billion or 12%") and not a business named after the company ("Microsoft Cloud gross
+    margin percentage … 72%")."""
+    return any(a.unit == "%" for a in find_amounts(finding.value_text or "")) and not (
+        passages.a_change(finding) or passages.of_a_named_part(finding, evidence.scope_words))
 
 
 _SHARE_STATED = vocabulary().cues("share_stated")

@@ -30,7 +30,14 @@ from manda.agent.spans import (
 from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
-from manda.finance.periods import find_dates, parse_period, period_end, period_kind, year_of
+from manda.finance.periods import (
+    find_dates,
+    is_part_of_year,
+    parse_period,
+    period_end,
+    period_kind,
+    year_of,
+)
 from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
@@ -179,6 +186,8 @@ def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | Non
     prints first), else of the latest year the row states, else the first."""
     asked = asked_years(ask)
     dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
+    if any(part_column(f.column) for _, f in dated):
+        return _pick_part(dated, asked, ask.frame.parts_of_year)
     for fy, figure in sorted(dated, key=lambda t: -t[0]):
         if fy in asked:
             return figure
@@ -187,6 +196,29 @@ def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | Non
     if dated:
         return max(dated, key=lambda t: t[0])[1]
     return figures[0]
+
+
+def part_column(header: str) -> str | None:
+    """The quarter or half a column names ("Q4 2021" of "Q1 2021 … Q4 2021"), else None: a
+    year's column, or a date's."""
+    period = parse_period(header)
+    return period if period is not None and is_part_of_year(period) else None
+
+
+def _pick_part(dated: Sequence[tuple[int, Figure]], asked: set[int], parts: Sequence[str]
+               ) -> Figure | None:
+    """Among columns of quarters or halves, the one asked: the part the question names
+    ("Q4 2021" leads the Q4 2021 column, never Q1 2021's, the first of that year); a year asked
+    without a part is no quarter's figure (None: the row is quoted, not led by a quarter); none
+    asked, the latest part."""
+    named = [(part_column(f.column), f) for _, f in dated]
+    if parts:
+        wanted = {parse_period(p) or p for p in parts}  # "Q4 FY2025" is the column "Q4 2025"
+        return next((f for p, f in named if p in wanted), None)
+    if asked:
+        return None
+    ends = [(end, f) for p, f in named if p is not None and (end := period_end(p)) is not None]
+    return max(ends, key=lambda t: t[0])[1] if ends else None
 
 
 def fiscal_year(header: str) -> int | None:
@@ -199,8 +231,16 @@ def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figur
     year = fiscal_year(chosen.column)
     if year is None:
         return None
+    # a quarter's column stands beside the same quarter of the year before ("Q4 2020")
+    part = _part_name(chosen.column)
     return next((f for f in figures if fiscal_year(f.column) == year - 1
-                 and f.column != chosen.column), None)
+                 and f.column != chosen.column and _part_name(f.column) == part), None)
+
+
+def _part_name(header: str) -> str | None:
+    """A part column's quarter or half without its year ("Q4" of "Q4 2021")."""
+    period = part_column(header)
+    return period.split()[0] if period is not None else None
 
 
 def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -> str:

@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
+from manda.agent.frame import company_word
 from manda.agent.kinds import cause_after, states_means, states_reason
 from manda.agent.relevance import (
     CLOSE_BELOW,
@@ -34,6 +35,7 @@ from manda.agent.spans import (
     totals_row,
 )
 from manda.finance.amounts import find_amounts, same_amount
+from manda.finance.equivalents import group_patterns
 from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
@@ -190,6 +192,7 @@ def _whole_year(column: str) -> bool:
 _CHANGED = vocabulary().cues("change_verb_before_figure")
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE)
 _CHANGE = vocabulary().cues("change_by")  # "increased net sales by", "a progressé de"
+_CHANGED_OR = vocabulary().cues("change_in_percent_after_amount")  # "increased $5.8 billion or"
 
 
 def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evidence) -> bool:
@@ -231,7 +234,34 @@ def _covers(day: date, year_end: str | None, year: int) -> bool:
 def said_as_change(before: str) -> bool:
     """The words before a figure say it is a change by that amount ("increased net sales by",
     "decreased", "a foreign currency impact of"), not a level."""
-    return _CHANGE.ends(before) or _CHANGED.ends(before)
+    return _CHANGE.ends(before) or _CHANGED.ends(before) or _CHANGED_OR.ends(before)
+
+
+def of_a_named_part(finding: Finding, own: frozenset[str]) -> bool:
+    """The finding, read from a sentence, is the figure of a business named after its company
+    (`names_a_part`), not the company's."""
+    return not finding.attributes.get("row") and names_a_part(finding.excerpt, finding.subject,
+                                                              own)
+
+
+def names_a_part(text: str, subject: str, own: frozenset[str]) -> bool:
+    """"Microsoft Cloud gross margin percentage increased 2 points to 72%": the sentence names
+    the line item `subject` of a business called after its company (the company's name, then a
+    name of its own), whose figure is not the company's (`own`: the company's name, word by
+    word)."""
+    if not own:
+        return False
+    starts = {m.start() for pattern in group_patterns(subject) for m in pattern.finditer(text)}
+    for start in sorted(starts):
+        run: list[str] = []
+        for word in reversed(text[:start].split()):
+            if not word[:1].isupper():
+                break
+            run.insert(0, word)
+        if len(run) >= 2 and run[0].lower() in own and not all(company_word(w)
+                                                                for w in run[1:]):
+            return True
+    return False
 
 
 def a_change(finding: Finding) -> bool:

@@ -31,6 +31,7 @@ from manda.finance.figures import (
     StatementScale,
     ends_in_figure,
     lone_cell,
+    note_mark,
     read_figure,
     statement_scale,
 )
@@ -98,13 +99,16 @@ def _year(token: str) -> int | None:
     return None
 
 
-def _split(line: str) -> tuple[str, list[str]]:
+def _split(line: str, width: int | None = None) -> tuple[str, list[str]]:
     """A line's label and the figure cells it ends with ("Total undiscounted liabilities 14,725
-    1,579 16,304": the label and three cells)."""
+    1,579 16,304": the label and three cells). Where the schedule's `width` is known, a note's
+    number one cell too many after the label is the label's ("Other commitments (3) 2,956 …")."""
     words = line.split()
     cells: list[str] = []
     while words and lone_cell(words[-1]) and _year(words[-1]) is None:
         cells.insert(0, words.pop())
+    if width is not None and len(cells) == width + 1 and note_mark(cells[0]):
+        words.append(cells.pop(0))
     return " ".join(words), cells
 
 
@@ -153,7 +157,7 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
         width, start = len(cells), i
         rows: list[tuple[str, list[str]]] = []
         while i < len(lines):
-            label, cells = _split(lines[i])
+            label, cells = _split(lines[i], width)
             if len(cells) != width:
                 break
             ended = any(_entry(lb, cs[0]).total for lb, cs in rows)
@@ -212,7 +216,7 @@ def _by_columns(lines: list[str], source: Source, currency: str | None) -> list[
         as_of = _as_of(caption, lines[:i])
         heading = ""
         for below in lines[i + 1:i + 12]:
-            label, cells = _split(below)
+            label, cells = _split(below, len(tail))
             if not cells:
                 if label and label.rstrip().endswith((":", ")")) and len(label) < 60:
                     heading = label  # "Long-term debt: (a)" over its lines

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
-from manda.agent.compose.computed import unit_words
+from manda.agent.compose.computed import ratio_shown, unit_words
 from manda.agent.compose.leads import fiscal_year, when
 from manda.agent.compose.ranking import a_total, line_heads, row_line
 from manda.agent.compose.stated import row_sources
@@ -225,8 +225,7 @@ def _working(metric: Derived, segment: str, found: dict[str, SegmentLine], ask: 
         inner += " − " + " − ".join(part(i) for i in metric.minus)
     if len(metric.plus) + len(metric.minus) > 1:
         inner = f"({inner})"
-    shown = f"{ratio * 100:.1f}%" if metric.unit == "percent" else words.answer(
-        "days", language, days=f"{ratio:.0f}")
+    shown = ratio_shown(metric, ratio, language)
     if metric.unit == "percent" and ratio < 0:
         shown += " " + words.answer("margin_of_a_loss", language)
     name = f"{segment} {words.computed_name(metric.name, language)}"

@@ -62,6 +62,7 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 
 
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
+_RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -82,6 +83,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS
         return 0.0 if _another_part(text, frame) else KIND_FIT
     if kind == "rate":
+        if span.row is not None and not statement_row(span.row) and any(
+                _RATE_COLUMN.found(h) for h, v in span.row.cells.items() if v.strip()):
+            # a record's rate column ("Interest Rate (Fixed): 4.35"), its "%" printed on the
+            # table's first row only
+            return KIND_FIT + ROW_FIGURE
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
         return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
@@ -129,7 +135,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT / 2
         return KIND_FIT
     if kind == "person":
-        return KIND_FIT / 2 if _NAME.search(text) else 0.0
+        if not _NAME.search(text):
+            return 0.0
+        # "Who owns the Class B stock?": "All shares … are beneficially owned by Ann Lee" names
+        # whoever does the very thing asked, where another sentence merely names people
+        return KIND_FIT if _named_after_verb(text, _person_verb(frame)) else KIND_FIT / 2
     if kind == "date":
         if not YEAR.search(text):
             return 0.0
@@ -180,6 +190,32 @@ def _dated_by_verb(text: str, verb: str | None) -> bool:
     return any(term_in(verb, _stems_of_word(w.lower().strip(",.;:"))) and any(
         YEAR.search(after) for after in words[i + 1:i + 1 + _DATED_WITHIN])
         for i, w in enumerate(words))
+
+
+_WHO = vocabulary().cues("answer_person_opening")  # "who"
+
+
+def _person_verb(frame: QuestionFrame) -> str | None:
+    """The verb of a "who …?" question, the term right after its opening word ("owns" of "Who
+    owns the Class B stock?")."""
+    opened = _WHO.starts(frame.text)
+    if opened is None:
+        return None
+    words = _WORD.findall(frame.text.lstrip()[opened.end():])
+    return next((t for t in frame.ranking.terms if words and term_in(t, stems_of(words[0]))),
+                None)
+
+
+def _named_after_verb(text: str, verb: str | None) -> bool:
+    """A person's name within a few words after the question's verb ("owned by either Ann
+    Lee", "led by Tom Ross")."""
+    if verb is None:
+        return False
+    root = verb.removesuffix("s")  # "owns" of "owned", which no ending rule stems alike
+    words = text.split()
+    return any((term_in(verb, _stems_of_word(w.lower().strip(",.;:"))) or (
+        len(root) >= 3 and w.lower().startswith(root))) and _NAME.search(
+        " ".join(words[i + 1:i + 1 + _DATED_WITHIN + 2])) for i, w in enumerate(words))
 
 
 def _another_part(text: str, frame: QuestionFrame) -> bool:

@@ -23,7 +23,7 @@ from manda.agent.spans.rows import (
 )
 from manda.agent.spans.sentences import _sentences, _word_cut_off, heading_shaped, lists_things
 from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool
-from manda.agent.tables import Table, read_tables, unstaggered
+from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import (
@@ -40,7 +40,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     page_lines: dict[tuple[str, int | None], list[str]] = {}
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
-            unstaggered(body(hit.text).splitlines()))
+            body(hit.text).splitlines())
     scales = _document_scales(page_lines)
     # the currency each document states its figures in: a statement that prints no "$" of its
     # own ("(in millions)" over "2,857") is in it
@@ -54,7 +54,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
-        lines = unstaggered(body(hit.text).splitlines())
+        lines = body(hit.text).splitlines()
         tables = _continued(read_tables(hit.text))
         # a block of rows under a segment's heading ("North America" over "Net sales"): its
         # rows stand under that segment, as ingestion reads them (manda.ingest.segments)

@@ -185,6 +185,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
              for own, patterns in _items_asked(frame.text)] \
         if frame.answer_kind == "figure" or frame.excluded or _compares_items(frame) else []
+    # the words of the line items the question names, whatever it asks of them
+    subject_words = {t for s in frame.subjects for t in _item_words(s)} & set(terms)
     if verb is not None and items and verb in _HOLDING:
         # "How much cash did it hold at year end?": the verb is how a balance is asked, which
         # its row never says; a sentence that says "held" names no more of what is asked
@@ -259,6 +261,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
+        if span.row is not None and not statement_row(span.row):
+            where = span.text  # a record: every cell speaks ("Interest Rate (Fixed): 5.00%")
         circular = False
         matched = {t for t in terms if term_in(t, name)}
         counted = False  # a number of the very things "how many" counts
@@ -382,6 +386,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                         and t not in PERIOD_FORMS and not t.isdigit()
                         and t not in evidence.scope_words]
                 score -= EXTRA_WORD * min(len(said), 3)
+        elif span.row is None and frame.subjects and not frame.derived and \
+                frame.answer_kind in ("figure", "rate"):
+            # "… reduced North America net sales by $454 million" beside "… increased net
+            # sales by $4.4 billion": a part's figure, by the name before the line item
+            score -= EXTRA_WORD * min(_part_named(span.text, frame.subjects, terms,
+                                                  evidence.scope_words), 3)
         if circular:
             # "Segment gross margin decreased primarily due to the automotive gross margin
             # decrease discussed above" gives, as its cause, the very change asked: it points
@@ -397,6 +407,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                     head[0], moved):
             # "What drove services revenue growth?": "Services gross margin increased due to
             # higher services net sales" explains the margin, whose cause names the revenue
+            score -= SUBJECT_MISS
+        if span.row is None and frame.answer_kind is None and subject_words and not (
+                subject_words & (matched | loose)):
+            # "How does it measure the cost of its inventory?": a sentence that never names
+            # the line item asked ("… to measure the cost of employee services") is of another
             score -= SUBJECT_MISS
         if span.row is not None and frame.subjects:
             own = label_line_item(span.row.label)  # a metric or a statement line
@@ -609,6 +624,23 @@ def _sentence_subject(text: str) -> tuple[str, int] | None:
     return named[0][0], named[0][1]
 
 
+def _part_named(text: str, asked: tuple[str, ...], terms: Sequence[str],
+                scope: frozenset[str] | set[str]) -> int:
+    """How many capitalised words, not the question's, stand right before a line item asked
+    inside a sentence ("reduced North America net sales"): the name of a part of it (a segment,
+    a region, a product), where the question asks the whole. 0 at the sentence's start."""
+    for subject, start, _ in find_line_items(text):
+        if not _same_metric(subject, asked):
+            continue
+        before = text[:start].split()
+        name: list[str] = []
+        while len(before) > 1 and before[-1][:1].isupper() and before[-1].isalpha():
+            name.append(before.pop())
+        return sum(1 for w in name if not any(term_in(t, stems_of(w)) for t in terms)
+                   and w.lower() not in scope)
+    return 0
+
+
 def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
     """The row's metric is one asked, or of its family ("adjusted EBITDA" for EBITDA)."""
     spec = metric_spec(subject)
@@ -647,7 +679,8 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
     fit = 0.0
     if doc_year is not None and max(years) > doc_year + 1:
         fit -= OLD_DOCUMENT  # a filing of 2023 cannot state 2025
-    if span.row is not None:
+    # a record's dates are what it states ("Maturity Date: September 2045"), as a sentence's
+    if span.row is not None and statement_row(span.row):
         stated = {fy for h in span.row.cells if (fy := _column_fiscal_year(h)) is not None}
         if stated and not stated & years:
             fit -= PERIOD_MISS

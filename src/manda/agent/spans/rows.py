@@ -12,7 +12,7 @@ from manda.agent.evidence import Source
 from manda.agent.relevance import (
     stems_of,
 )
-from manda.agent.spans.balances import balance_side
+from manda.agent.spans.balances import balance_side, totals_row
 from manda.agent.spans.span import (
     _CHANGE_COLUMN,
     _COUNT_ROW,
@@ -129,7 +129,17 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     flow = bool(flows) or (not primary and (bool(_FLOW.search(" ".join(
         [*above[-8:], scale.line]))) or not any(column_date(h) for h in table.header)))
     heading = group or (f"{segment}:" if segment else "")
-    for row in table.rows:
+    # a money block prints "$" on its first row: rows above the first that prints one, and
+    # print none, are counts ("Trips 5,025" over "Gross Bookings $ 57,897" in a key-metrics
+    # table); where its first "$" is its last row's or a total's (a reconciliation's result,
+    # "Adjusted EBITDA $142.7"), the rows above it are the money it sums
+    first_money = next((k for k, r in enumerate(table.rows)
+                        if any("$" in c for c in r.cells.values())), None)
+    last_row = max((k for k, r in enumerate(table.rows) if r.cells), default=-1)
+    if first_money is not None and (first_money == last_row
+                                    or totals_row(table.rows[first_money].label)):
+        first_money = None
+    for at, row in enumerate(table.rows):
         if not row.cells:
             if not segment and row.label.strip().endswith(":") and len(row.label) < 80:
                 heading = row.label.strip()  # "Earnings per share:" heads the rows under it
@@ -142,8 +152,10 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         # an amount per share is over a period, in the document's money, wherever it is printed
         per_share = _PER_SHARE_ASKED.search(f"{group} {row.label}") is not None and not \
             _SHARE_COUNT.search(row.label)
+        counted = first_money is not None and at < first_money
+        money = None if counted else currency
         pool.spans.append(Span(trim(shown, 320), source, row=row, group=group, scale=scale,
-                               currency=currency or (document_currency if per_share else None),
+                               currency=money or (document_currency if per_share else None),
                                # "Ending store count": the count at the year's end
                                flow=(flow and not (counts and balance_side(
                                    row.label, row=True) == "closing")) or per_share,

@@ -157,6 +157,12 @@ def captions_table(text: str) -> bool:
         cells = tail.replace("|", " ").split()
         if all(_header_cell(c) for c in cells):
             return True
+        if statement_scale([head]).line and not find_amounts(head) and all(
+                _header_cell(c) for c in cells if any(ch.isdigit() for ch in c)):
+            # "… is as follows (in millions): Year Ended December 31, 2025 As Reported
+            # Exchange Rate Effect (1)": a lead-in that gives the scale, then column heads in
+            # words, whose only numbers are dates and note marks
+            return True
     return bool(statement_scale([text]).line) and not find_amounts(text)
 
 

@@ -32,7 +32,9 @@ from manda.ingest.parsers.flowed import flowed_pages
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
+from manda.ingest.parsers.records import recorded_text
 from manda.ingest.parsers.stacked import stacked_pages
+from manda.ingest.parsers.staggered import staggered_text
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -79,7 +81,10 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
     texts = spaced_pages(part_columns(stacked_pages(flowed_pages([s.text for s in sections]))))
-    sections = [Section(text=label_text_tables(text), location=s.location)
+    # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
+    # table of records read under its column titles (`parsers.records`)
+    sections = [Section(text=recorded_text(staggered_text(label_text_tables(text))),
+                        location=s.location)
                 for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
     metadata = _ocr(path, filename, sections, scanned, limits) if scanned else {}
