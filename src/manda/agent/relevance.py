@@ -64,11 +64,27 @@ PERIOD_FORMS = frozenset(_stem(w) for w in _WORDS.words("period_form_words"))
 _FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal", "exercice"
 
 
+_INITIALS = _WORDS.initials()
+
+
+def one_word_names(text: str) -> str:
+    """The text with each name that has initials written as one word, however it was written
+    ("U.S.", "US" and "United States" are all "usunitedstates"): two-letter pieces are no words,
+    so the initials alone would be read as nothing. The word opens with the initials, so two
+    such names never begin alike (words are matched by their first five letters)."""
+    for name, written in _INITIALS:
+        if written.found(text):
+            word = "".join(w[0] for w in name.split()) + name.replace(" ", "")
+            text = written.pattern.sub(word, text)
+    return text
+
+
 def _words(text: str) -> list[str]:
     """A text's words, an elided article or preposition left off ("l'exercice", "d'affaires"
-    are "exercice", "affaires": the part before the apostrophe is a word of form)."""
+    are "exercice", "affaires": the part before the apostrophe is a word of form), a name that
+    has initials one word however it is written (`one_word_names`)."""
     out = []
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(one_word_names(text)):
         head, apostrophe, rest = word.partition("'")
         out.append(rest if apostrophe and rest and head.lower() in _FORM else word)
     return out

@@ -3,9 +3,10 @@
 Free cash flow is operating cash flow less capex; EBITDA is operating income plus the D&A of the
 cash flow statement; a margin is a line over revenue; working capital is current assets less
 current liabilities, and the current ratio the one over the other; DSO is receivables over
-revenue times 365. Each is one row of `DERIVED`, named as questions name it in every language
-(`computed_asked:` of the language files); `LINE_ITEMS` names each input the way statements
-write it, in every language the vocabulary reads (a row label starts with one of them).
+revenue times 365; an effective tax rate is the tax charge over the income before tax. Each is
+one row of `DERIVED`, named as questions name it in every language (`computed_asked:` of the
+language files); `LINE_ITEMS` names each input the way statements write it, in every language
+the vocabulary reads (a row label starts with one of them).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Derived:
     over: str | None = None  # a ratio: divided by this line
     times: float = 1.0  # DSO: × 365
     unit: Literal["currency", "percent", "days", "times"] = "currency"
+    # a rate over a line that may be a loss ("effective tax rate" on a pre-tax loss): the base
+    # keeps its sign, and the metric is stated only as a percentage, never as an amount
+    rate: bool = False
 
 
 def _asked(name: str) -> tuple[str, ...]:
@@ -73,6 +77,10 @@ DERIVED: tuple[Derived, ...] = (
     Derived("current ratio", _asked("current ratio"), ("current assets",),
             over="current liabilities", unit="times"),
     Derived("DSO", _asked("DSO"), ("receivables",), over="revenue", times=365, unit="days"),
+    # the year's tax charge over the income before it (a filing's rate reconciliation states it
+    # on a row named only "Total")
+    Derived("effective tax rate", _asked("effective tax rate"), ("income tax expense",),
+            over="pretax income", unit="percent", rate=True),
 )
 
 # How statements label each input, in every language (`statement_lines:` of the language files);

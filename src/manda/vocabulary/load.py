@@ -137,6 +137,11 @@ class Vocabulary:
         filing's words, and the cues of how a question says them."""
         return _asked_as(self)
 
+    def initials(self) -> tuple[tuple[str, Cues], ...]:
+        """Names also written in their initials (`initials:` of every language): the name, and
+        the cues of how it is written (in full and in its initials)."""
+        return _initials(self)
+
     def month(self, word: str) -> int | None:
         """The month a word names, in any language ("Sept", "März", "juillet")."""
         return _month_words(self).get(word.strip(".").lower())
@@ -259,6 +264,13 @@ def _asked_as(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
 
 
 @cache
+def _initials(vocabulary: Vocabulary) -> tuple[tuple[str, Cues], ...]:
+    return tuple((name, cues(phrases))
+                 for lang in vocabulary.languages.values()
+                 for name, phrases in lang.initials.items())
+
+
+@cache
 def _statement_lines(vocabulary: Vocabulary) -> dict[str, tuple[str, ...]]:
     return {key: tuple(dict.fromkeys(
                 row.lower() for lang in vocabulary.languages.values()
@@ -377,7 +389,7 @@ def _phrases(lang: LanguageFile) -> Iterator[str]:
     for words in lang.topics.values():
         yield from (*words.asked, *words.terms, *words.stated, *words.prefer)
     for group in (lang.line_items, lang.cues, lang.events, lang.key_dates, lang.event_kinds,
-                  lang.asked_as):
+                  lang.asked_as, lang.initials):
         for phrases in group.values():
             yield from phrases
     for statement in lang.statements.values():

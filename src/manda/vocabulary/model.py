@@ -355,6 +355,10 @@ class LanguageFile(_File):
     # a deal team's phrases read in a filing's words ("each quarter" is quarterly), by the
     # filing's words: cue phrases a question says, the key what a passage says for them
     asked_as: dict[str, tuple[str, ...]] = {}
+    # a name and its initials ("United States", "U.S.", "US"), by the name: a question's words
+    # and a passage's read each as one word, so "the U.S." asks for the "United States" row and
+    # "the United Kingdom" for a "U.K." one
+    initials: dict[str, tuple[str, ...]] = {}
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
     plural_endings: tuple[str, ...] = ()

@@ -52,6 +52,9 @@ def topic_shape(ask: Ask) -> Shape | None:
         return None
     if ask.frame.subjects and not shape.of_metrics:
         return None  # "management's EBITDA estimate" is an EBITDA question
+    if ask.frame.derived is not None and not shape.of_metrics and ask.frame.answer_kind not in (
+            "reason", "means"):
+        return None  # "what was its effective tax rate?": a metric of two lines, not the topic
     if ask.frame.effect and ask.frame.answer_kind == "figure":
         return None  # "how much cash tax did it pay because …": the sentence with its cause
     if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:

@@ -19,7 +19,8 @@ from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import Span, a_portion, statement_rows
+from manda.agent.spans import Span, a_portion, every_span, statement_rows
+from manda.finance.amounts import find_amounts
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
@@ -77,7 +78,8 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
     figures[metric.plus[0]] = (lead_span, replace(lead, value=_base(metric, figures)))
     if not _plausible(metric, figures):
         return None
-    stated = _stated_ratio(metric, figures, rows)
+    stated = _stated_rate(metric, figures, rows, every_span(evidence)) if metric.rate else \
+        _stated_ratio(metric, figures, rows)
     note = None if stated is None else vocabulary().answer(
         "computed_note_stated", ask.language, figure=stated[1].shown(),
         cite=cite([stated[0].source]))
@@ -131,6 +133,52 @@ def _stated_ratio(metric: Derived, figures: dict[str, tuple[Span, Figure]],
         if stated is not None and year is not None:
             return other, stated
     return _ratio_row_under(span, metric, year, rows)
+
+
+def _stated_rate(metric: Derived, figures: dict[str, tuple[Span, Figure]],
+                 rows: Sequence[Span], spans: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """The rate as a table of the document states it for the year computed: a row that states
+    the same percentage and either names the rate's first line ("Provision for income taxes |
+    (1.1)%") or states that line's amount beside it (a reconciliation's "Total | $19,087 |
+    19.6%"), else a line of its text that does so where its table was not read into cells.
+    None where nothing stated agrees with the rate computed."""
+    span, figure = figures[metric.plus[0]]
+    year = fiscal_year(figure.column)
+    if year is None or metric.over is None:
+        return None
+    ratio = (figure.value or 0.0) / _signed_base(metric, figures) * 100
+    amount = abs(figure.value or 0.0)
+    for other in rows:
+        if other.row is None or other.source.document_id != span.source.document_id or \
+                other is span:
+            continue
+        cells = [f for f in other.figures() if not f.none and not a_change_column(f.column)]
+        stated = next((f for f in cells if f.unit == "%" and fiscal_year(f.column) == year
+                       and abs(abs(f.value or 0.0) - abs(ratio)) < 0.06), None)
+        if stated is None or (stated.value or 0.0) * ratio < 0:
+            continue
+        if line_item_of(other.row.label, metric.plus[0]) or any(
+                f.unit != "%" and fiscal_year(f.column) == year
+                and abs(abs(f.value or 0.0) - amount) <= 0.0005 * amount for f in cells):
+            return other, stated
+    return _rate_beside_amount(span, figure, ratio, spans)
+
+
+def _rate_beside_amount(span: Span, figure: Figure, ratio: float,
+                        spans: Sequence[Span]) -> tuple[Span, Figure] | None:
+    """A line of the same document whose text states the rate's first line as written
+    ("$19,087") with the rate right after it ("19.6%"): that percentage, as a figure."""
+    digits = figure.written.strip("()$ ")
+    for other in spans:
+        if other.row is not None or other.source.document_id != span.source.document_id:
+            continue
+        found = find_amounts(other.text)
+        for amount, after in pairwise(found):
+            if amount.unit != "%" and amount.text.strip("()$ ") == digits and \
+                    after.unit == "%" and abs(abs(after.value) - abs(ratio)) < 0.06:
+                value = -abs(after.value) if ratio < 0 else abs(after.value)
+                return other, Figure(after.text, value, "%", figure.column)
+    return None
 
 
 def _ratio_row_under(span: Span, metric: Derived, year: int | None,
@@ -194,9 +242,9 @@ def _working(metric: Derived, figures: dict[str, tuple[Span, Figure]],
                              result=result, period=period, note=computed, working=signs)
                 + "\n" + _formula(metric, figures, value, language))
     base = figures[metric.over][1]
-    ratio = value / abs(base.value or 1.0) * metric.times
+    ratio = value / _signed_base(metric, figures) * metric.times
     shown = ratio_shown(metric, ratio, language)
-    if metric.unit == "percent" and ratio < 0:
+    if metric.unit == "percent" and ratio < 0 and not metric.rate:
         shown += " " + words.answer("margin_of_a_loss", language)  # "-31.5% (a loss)"
     over = f"{_line(metric.over, language)} {_shown(base)} {where(metric.over)}"
     inner = signs if len(parts) > 1 else parts[0]
@@ -242,7 +290,25 @@ def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
     if span.row is None:
         return value  # a sentence's figure is signed by its wording already (prose_inputs)
     others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    if metric.rate and len({v < 0 for v in others if v}) == 1:
+        # a tax charge printed "(19,087)" in every year is the statement's way of deducting
+        # it; only a row that prints both signs ("(Benefit from) provision") says a benefit
+        return abs(value)
     return signed_as_named(value, span.row.label, others)  # "Net loss 1,009" is -1,009
+
+
+def _signed_base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
+    """What a ratio is over: its size, but a rate's base keeps its sign (a tax rate on a pre-tax
+    loss is negative)."""
+    assert metric.over is not None
+    span, base = figures[metric.over]
+    value = base.value or 1.0
+    if not metric.rate:
+        return abs(value)
+    if span.row is None:
+        return value
+    others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    return signed_as_named(value, span.row.label, others)
 
 
 def _line(key: str, language: str) -> str:
@@ -273,7 +339,8 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     """The formula in one line, in the statement's own figures ("111,482 − 12,715 = 98,767")."""
     def written(item: str) -> str:
         said = figures[item][1].written.replace("$", "").strip("()")
-        negative = item == metric.plus[0] and (figures[item][1].value or 0.0) < 0
+        signed = item == metric.plus[0] or (metric.rate and item == metric.over)
+        negative = signed and (figures[item][1].value or 0.0) < 0
         return f"−{said}" if negative else said
 
     terms = " + ".join(written(i) for i in metric.plus)
@@ -290,7 +357,7 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     line = next((s.scale.line for s, _ in figures.values() if s.scale and s.scale.line), "")
     unit = unit_words(line) if metric.unit != "times" else ""  # a multiple has no scale
     result = (f"{value:,.0f}" if metric.over is None
-              else f"{value / abs(figures[metric.over][1].value or 1.0) * metric.times:.3f}")
+              else f"{value / _signed_base(metric, figures) * metric.times:.3f}")
     if metric.over is None and not any(s.is_row for s, _ in figures.values()):
         result = Figure("", value, next(iter(figures.values()))[1].unit, "").shown()
     elif metric.over is None:
@@ -335,7 +402,7 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
     best: tuple[tuple[int, int], Span, Figure, Span, Figure] | None = None
     for total in rows:
-        specific = line_item_of(total.row.label, subject) if total.row else 0
+        specific = _total_of(total, subject, rows)
         if not specific:
             continue
         for part in rows:
@@ -368,6 +435,8 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     words, language = vocabulary(), ask.language
     ratio = abs(shown.value or 0.0) / abs(whole.value or 1.0)
     name, of = part.row.label.strip().rstrip(":"), total.row.label.strip().rstrip(":")
+    if not line_item_of(of, subject):  # "Consolidated" is the consolidated revenue
+        of = f"{of} {subject}"
     metric = words.answer("share_of_total", language, part=name, total=of.lower())
     working = (f"{name} {_shown(shown)} {cite([part.source])} ÷ {of.lower()} {_shown(whole)} "
                f"{cite([total.source])}")
@@ -385,6 +454,26 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{formula}"))
 
 
+_CONSOLIDATED = vocabulary().cues("consolidated_row")  # "Consolidated", "Konzern", "Groupe"
+
+
+def _total_of(total: Span, subject: str, rows: Sequence[Span]) -> int:
+    """How specifically the row is the line item's total (`line_item_of`): by its label, else
+    a "Consolidated" row of a note's breakdown whose figures are the line item's own in the same
+    document ("Consolidated $716,924" under the countries, as "Total net sales" states it)."""
+    assert total.row is not None
+    specific = line_item_of(total.row.label, subject)
+    if specific or not _CONSOLIDATED.found(total.row.label):
+        return specific
+    own = {(fiscal_year(f.column), f.value) for f in total.figures()
+           if f.unit != "%" and not f.none}
+    return int(any(
+        other.row is not None and other.source.document_id == total.source.document_id
+        and line_item_of(other.row.label, subject)
+        and own & {(fiscal_year(f.column), f.value) for f in other.figures()
+                   if f.unit != "%" and not f.none} for other in rows))
+
+
 def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
     """The row is a part of the total: it names no line item of its own ("Merchandising cost of
     sales" is cost of sales, no part of sales) and stands above the total it adds up to, as a
@@ -394,6 +483,13 @@ def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
     if canonical_subject(part.row.label) is not None:
         return False
     return rows.index(part) < rows.index(total) or a_portion(part.row.label)
+
+
+def part_terms(ask: Ask, evidence: Evidence) -> list[str]:
+    """The question's words that may name the part whose share of its line item is asked."""
+    if ask.subject is None or ask.subject not in ITEM_LABELS:
+        return []
+    return _part_terms(ask, evidence, ask.subject)
 
 
 def _part_terms(ask: Ask, evidence: Evidence, subject: str) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -45,7 +45,7 @@ from manda.agent.compose.topics import person_pay
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite
 from manda.agent.kinds import states_count
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, content_terms
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, content_terms, stems_of, term_in
 from manda.agent.selection import (
     Reading,
     best_of,
@@ -104,7 +104,9 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # metric's own figure does not answer; the sentence stating the share does, else the
         # part's row over the total's, computed with its working
         ranked = rank_spans(ask.frame, evidence)
-        if any(s.words >= NOT_FOUND_BELOW and _states_share(s) for s in ranked[:_STATED_REACH]):
+        part = computed.part_terms(ask, evidence)
+        if any(s.words >= NOT_FOUND_BELOW and _states_share(s) and _names_part(s, part)
+               for s in ranked[:_STATED_REACH]):
             # a share the documents state ("more than 97 percent", "thirty percent") leads over
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
@@ -245,6 +247,14 @@ def _states_share(span: Span) -> bool:
         return _SHARE_STATED.found(span.text)
     return any(_SHARE_STATED.found(value) for header, value in span.row.cells.items()
                if not a_change_column(header))
+
+
+def _names_part(span: Span, part: Sequence[str]) -> bool:
+    """The span names the part whose share is asked ("the U.K." of net sales), where the
+    question names one: a table's "Percent of Net Sales" column of cost lines states no
+    country's share."""
+    said = stems_of(span.text if span.row is None else f"{span.group} {span.row.label}")
+    return not part or any(term_in(t, said) for t in part)
 
 
 def _percent_findings(ask: Ask, evidence: Evidence) -> bool:

@@ -38,6 +38,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         sales = [s for s in ranked if s.row is not None and _line(s.row.label) == "revenue"]
         tops = [*(s for s in tops if s in sales), *sales[:5], *tops]
     every = statement_rows(evidence)  # a segment's block that shares no word with the question
+    found: list[tuple[list[tuple[Span, Figure, Figure | None, float]], bool]] = []
     for top in [*tops, *ranked[:5]]:
         heads = line_heads(top, evidence)
         if not _of_asked(heads.get(row_line(top), ""), ask):
@@ -46,13 +47,28 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
         if parts and ask.frame.segments:
             parts = outer_parts(parts, every, evidence)  # a segment's lines are no segments
         # a table's other rows are no segments: "which segment …" ranks segments or nothing
-        rows = (_segments(top, [*ranked, *every]) or parts or ([] if ask.frame.segments else [
+        segments = _segments(top, [*ranked, *every])
+        rows = (segments or parts or ([] if ask.frame.segments else [
             s for s in _siblings(top, ranked) if _of_asked(heads.get(row_line(s), ""), ask)]))
         lines = _ranked(rows, ask)
         if lines is not None:
-            return Draft(text=with_assumption(ask.assumption,
-                                              _text(lines, ask, evidence, ranked)))
-    return None
+            found.append((lines, bool(parts) and not segments))
+    if not found:
+        return None
+    return Draft(text=with_assumption(ask.assumption,
+                                      _text(_finest(found), ask, evidence, ranked)))
+
+
+def _finest(found: list[tuple[list[tuple[Span, Figure, Figure | None, float]], bool]]
+            ) -> list[tuple[Span, Figure, Figure | None, float]]:
+    """Of the rankings read, the first, unless another breaks the same whole down finer: "which
+    product group sold most" is asked of the note's seven groups, not of the income statement's
+    products and services. Only the parts of a whole compete (`found`'s flag)."""
+    first = found[0][0]
+    if not found[0][1]:
+        return first
+    finer = [lines for lines, parts in found if parts and len(lines) > len(first)]
+    return max(finer, key=len, default=first)
 
 
 def _segments(top: Span, spans: list[Span]) -> list[Span]:
@@ -85,15 +101,15 @@ def parts_of_a_whole(top: Span, rows: list[Span], evidence: Evidence) -> list[Sp
     values = [_values(s) for s in table]
     groups: list[tuple[int, list[int]]] = []
     for at in range(len(table)):
-        for length in range(MIN_ROWS, len(table)):
-            above = list(range(at - length, at))
-            below = list(range(at + 1, at + 1 + length))
-            run = next((r for r in (above, below) if r and r[0] >= 0 and r[-1] < len(table)
-                        and _adds_up([values[i] for i in r], values[at])
-                        and not _an_identity([table[i] for i in r])), None)
-            if run is not None:
-                groups.append((at, run))
-                break
+        # the parts right above a total first: two tables of one whole stand one after the
+        # other ("Consolidated" under the groups, then the countries under it again)
+        runs = [*(list(range(at - n, at)) for n in range(MIN_ROWS, len(table))),
+                *(list(range(at + 1, at + 1 + n)) for n in range(MIN_ROWS, len(table)))]
+        run = next((r for r in runs if r and r[0] >= 0 and r[-1] < len(table)
+                    and _adds_up([values[i] for i in r], values[at])
+                    and not _an_identity([table[i] for i in r])), None)
+        if run is not None:
+            groups.append((at, run))
     own = next((t for t, s in enumerate(table) if _same_row(s, top)), None)
     if own is None:
         return []
@@ -149,10 +165,13 @@ def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Spa
     columns = set(top.row.cells) if top.row is not None else set()
     out: dict[int, Span] = {}
     for span in rows:
-        if span.row is None or span.source.chunk_id != top.source.chunk_id:
+        if span.row is None or span.source.chunk_id != top.source.chunk_id or \
+                set(span.row.cells) != columns or not span.row.line:
             continue
-        at = text.find(span.row.line) if span.row.line else -1
-        if at >= 0 and set(span.row.cells) == columns:
+        at = text.find(span.row.line)
+        while at >= 0 and at in out and out[at] is not span:
+            at = text.find(span.row.line, at + 1)  # the same line twice: two tables' totals
+        if at >= 0:
             out.setdefault(at, span)
     return [out[at] for at in sorted(out)]
 
