@@ -241,15 +241,18 @@ def test_a_retail_year_asked_by_its_last_day_is_answered_from_its_own_column() -
     assert "51.2" in first and "48.3" not in first
 
 
+# a grocer's balance sheet at a retail year end (fiscal 2025 ends January 31, 2026)
+GROCER_POSITION = ("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
+                   "January 31, 2026 | February 1, 2025\n"
+                   "Total current assets | January 31, 2026: $9,410 | February 1, 2025: $9,012\n"
+                   "Total current liabilities | January 31, 2026: $8,125 | "
+                   "February 1, 2025: $8,377")
+
+
 def test_a_balance_computed_at_a_retail_year_end_reads_that_dates_column() -> None:
     """Working capital "at January 31, 2026" of a grocer is computed from the balance sheet's
     "January 31, 2026" column (fiscal 2025's), not left uncomputed for want of a 2026 one."""
-    evidence = _grocer("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
-                       "January 31, 2026 | February 1, 2025\n"
-                       "Total current assets | January 31, 2026: $9,410 | "
-                       "February 1, 2025: $9,012\n"
-                       "Total current liabilities | January 31, 2026: $8,125 | "
-                       "February 1, 2025: $8,377")
+    evidence = _grocer(GROCER_POSITION)
     ask = Ask.of(read_question("What was the working capital at January 31, 2026?"))
     draft = computed.answer(ask, evidence)
     assert draft is not None
@@ -265,12 +268,7 @@ def test_the_current_ratio_is_current_assets_over_current_liabilities_in_times(
         question: str, shown: str) -> None:
     """"Current ratio" is computed from the balance sheet's two totals, as a multiple (1.16x),
     with its working; never a percentage, a scale, or the passage of another ratio."""
-    evidence = _grocer("CONSOLIDATED STATEMENTS OF FINANCIAL POSITION\n(millions)\n"
-                       "January 31, 2026 | February 1, 2025\n"
-                       "Total current assets | January 31, 2026: $9,410 | "
-                       "February 1, 2025: $9,012\n"
-                       "Total current liabilities | January 31, 2026: $8,125 | "
-                       "February 1, 2025: $8,377")
+    evidence = _grocer(GROCER_POSITION)
     ask = Ask.of(read_question(question))
     draft = computed.answer(ask, evidence)
     assert draft is not None
