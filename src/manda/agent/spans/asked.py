@@ -5,14 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
-from manda.agent.relevance import (
-    stems_of,
-)
+from manda.agent.relevance import stems_of
 from manda.agent.spans.span import _PER_SHARE_ASKED, _PRIMARY, Span
-from manda.finance.statements import (
-    StatementKind,
-    question_statements,
-)
+from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_line_items, item_spec
 
 

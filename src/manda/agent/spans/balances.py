@@ -3,9 +3,7 @@ of a total, a roll-forward's movement, a forecast."""
 
 from __future__ import annotations
 
-from manda.agent.relevance import (
-    stems_of,
-)
+from manda.agent.relevance import stems_of
 from manda.finance.amounts import find_amounts
 from manda.vocabulary import vocabulary
 

@@ -8,20 +8,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
-from manda.agent.kinds import (
-    names_counted,
-    states_count,
-    states_means,
-    states_place,
-    states_reason,
-)
-from manda.agent.relevance import (
-    content_terms,
-    one_word,
-    says_change,
-    stems_of,
-    term_in,
-)
+from manda.agent.kinds import names_counted, states_count, states_means, states_place, states_reason
+from manda.agent.relevance import content_terms, one_word, says_change, stems_of, term_in
 from manda.agent.spans.asked import (
     _asks_amount,
     _asks_balance,
@@ -49,9 +37,7 @@ from manda.agent.spans.span import (
 )
 from manda.finance.amounts import find_amounts, stated_amounts
 from manda.finance.equivalents import named_groups
-from manda.finance.figures import (
-    statement_scale,
-)
+from manda.finance.figures import statement_scale
 from manda.finance.label_heads import head_before, label_line_item
 from manda.finance.periods import quarters_in
 from manda.finance.vocabulary import find_line_items

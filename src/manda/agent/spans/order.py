@@ -7,10 +7,7 @@ from collections.abc import Sequence
 
 from manda.agent.evidence import Evidence
 from manda.agent.frame import QuestionFrame
-from manda.agent.relevance import (
-    stems_of,
-    term_in,
-)
+from manda.agent.relevance import stems_of, term_in
 from manda.agent.spans.pool import _pool
 from manda.agent.spans.rows import statement_row
 from manda.agent.spans.sentences import names_a_table

@@ -8,12 +8,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from manda.agent.evidence import Evidence
-from manda.agent.kinds import (
-    refers_to_change,
-)
-from manda.agent.relevance import (
-    stems_of,
-)
+from manda.agent.kinds import refers_to_change
+from manda.agent.relevance import stems_of
 from manda.agent.spans.rows import (
     _add_rows,
     _by_part,
@@ -32,9 +28,7 @@ from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool
 from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
-from manda.finance.figures import (
-    figure_row,
-)
+from manda.finance.figures import figure_row
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit

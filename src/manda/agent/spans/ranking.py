@@ -81,17 +81,11 @@ from manda.agent.spans.span import (
 from manda.answers import Intent
 from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_items
-from manda.finance.figures import (
-    column_date,
-    column_year,
-)
+from manda.finance.figures import column_date, column_year
 from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
 from manda.finance.label_heads import adds_another_thing, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
-from manda.finance.statements import (
-    StatementKind,
-    named_statements,
-)
+from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary

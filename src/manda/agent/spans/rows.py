@@ -9,9 +9,7 @@ from dataclasses import replace
 from datetime import date
 
 from manda.agent.evidence import Source
-from manda.agent.relevance import (
-    stems_of,
-)
+from manda.agent.relevance import stems_of
 from manda.agent.spans.balances import balance_side, totals_row
 from manda.agent.spans.span import (
     _CHANGE_COLUMN,
@@ -33,10 +31,7 @@ from manda.finance.figures import (
     states_the_whole,
 )
 from manda.finance.periods import find_dates, parse_period
-from manda.finance.statements import (
-    StatementKind,
-    page_statements,
-)
+from manda.finance.statements import StatementKind, page_statements
 from manda.ingest.segments import names_no_part
 from manda.vocabulary import vocabulary
 

@@ -11,10 +11,7 @@ from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
 from manda.finance.amounts import find_amounts
-from manda.finance.figures import (
-    column_header_line,
-    statement_scale,
-)
+from manda.finance.figures import column_header_line, statement_scale
 from manda.finance.periods import find_periods
 from manda.text import bullet_item, letter_words, without_asides
 from manda.vocabulary import vocabulary

@@ -9,16 +9,9 @@ from datetime import date
 from manda.agent.evidence import Source
 from manda.agent.tables import Row
 from manda.finance.equivalents import named_groups
-from manda.finance.figures import (
-    Figure,
-    StatementScale,
-    column_year,
-    read_figure,
-)
+from manda.finance.figures import Figure, StatementScale, column_year, read_figure
 from manda.finance.periods import parse_period
-from manda.finance.statements import (
-    StatementKind,
-)
+from manda.finance.statements import StatementKind
 from manda.finance.vocabulary import find_line_items
 from manda.vocabulary import vocabulary
 
