@@ -14,7 +14,7 @@ from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 from manda.finance.derived import asked_derived
 from manda.finance.figures import read_figure, statement_scale
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 DOC = Document(id="d1", deal_id="d", filename="Filing.pdf", content_hash="h", file_type="pdf",
@@ -104,9 +104,9 @@ def test_diluted_eps_is_the_per_share_row_not_the_share_count() -> None:
 
 
 def test_a_retail_year_is_named_by_the_year_it_starts_in() -> None:
-    assert fiscal_year_of(date(2026, 1, 31)) == 2025
-    assert fiscal_year_of(date(2023, 1, 28)) == 2022
-    assert fiscal_year_of(date(2025, 9, 27)) == 2025
+    assert fiscal_year_named(date(2026, 1, 31)) == 2025
+    assert fiscal_year_named(date(2023, 1, 28)) == 2022
+    assert fiscal_year_named(date(2025, 9, 27)) == 2025
     text = ("CONSOLIDATED STATEMENTS OF OPERATIONS\n(millions)\n2025 | 2024\n"
             "Operating income | 2025: $5,117 | 2024: $5,566\n"
             "Balance as of January 31, 2026 and February 1, 2025.")

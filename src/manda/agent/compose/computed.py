@@ -24,7 +24,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject
@@ -66,7 +66,7 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
             dated = doc.doc_date.isoformat() if doc and doc.doc_date else ""
             # the filing of the year asked is its report; a later one states it as a comparative
             own = bool(asked) and doc is not None and doc.doc_date is not None and \
-                fiscal_year_of(doc.doc_date) == year
+                fiscal_year_named(doc.doc_date) == year
             choices.append(((year, own, dated), year, figures))
     if choices:
         _, year, figures = max(choices, key=lambda c: c[0])
@@ -289,7 +289,7 @@ def _base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> float:
     value = figure.value or 0.0
     if span.row is None:
         return value  # a sentence's figure is signed by its wording already (prose_inputs)
-    others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    others = _row_amounts(span)
     if metric.rate and len({v < 0 for v in others if v}) == 1:
         # a tax charge printed "(19,087)" in every year is the statement's way of deducting
         # it; only a row that prints both signs ("(Benefit from) provision") says a benefit
@@ -307,8 +307,12 @@ def _signed_base(metric: Derived, figures: dict[str, tuple[Span, Figure]]) -> fl
         return abs(value)
     if span.row is None:
         return value
-    others = [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
-    return signed_as_named(value, span.row.label, others)
+    return signed_as_named(value, span.row.label, _row_amounts(span))
+
+
+def _row_amounts(span: Span) -> list[float]:
+    """A row's amounts in every column, no percentage."""
+    return [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
 
 
 def _line(key: str, language: str) -> str:

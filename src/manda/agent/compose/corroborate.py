@@ -27,7 +27,7 @@ from manda.agent.spans import Span, every_span, rank_spans
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, currency_of_document, find_amounts, same_as_written
 from manda.finance.figures import column_year, statement_scale
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
@@ -91,7 +91,7 @@ def _sentence_said(text: str, own_year: int | None, factor: float = 1.0,
 def _said(span: Span, factor: float = 1.0, currency: str | None = None) -> list[_Said]:
     if span.row is not None:
         return _row_said(span)
-    own = fiscal_year_of(span.year_end) if span.year_end is not None else None
+    own = fiscal_year_named(span.year_end) if span.year_end is not None else None
     return _sentence_said(span.text, own, factor, currency)
 
 

@@ -67,8 +67,12 @@ from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns
-from manda.finance.fiscal import WEEK_YEAR_SLACK, FiscalYearEnd, year_end_statements
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import (
+    WEEK_YEAR_SLACK,
+    FiscalYearEnd,
+    fiscal_year_named,
+    year_end_statements,
+)
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject, metric_spec
 from manda.ingest.extract.names import ORG
@@ -593,7 +597,7 @@ def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:
     if fye.day <= WEEK_YEAR_SLACK + 1:  # a 52/53-week year ending in a month's first days
         month = (month - timedelta(days=1)).replace(day=1)  # runs to the month before's end
     first = (month + timedelta(days=31)).replace(day=1)
-    named = "starts" if fiscal_year_of(date(2001, fye.month, fye.day)) == 2000 else "ends"
+    named = "starts" if fiscal_year_named(date(2001, fye.month, fye.day)) == 2000 else "ends"
     text = (f"The fiscal year ends on {fye.day} {date(2001, fye.month, 1):%B}: each fiscal "
             f"year runs from {first:%B} to {month:%B} and is named by the calendar year it "
             f"{named} in {cite(list(dict.fromkeys(sources))[:3])}.")

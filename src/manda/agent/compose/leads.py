@@ -29,7 +29,7 @@ from manda.agent.spans import (
 )
 from manda.answers import Intent
 from manda.finance.figures import Figure, column_date, column_year
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
     find_dates,
     is_part_of_year,
@@ -161,7 +161,7 @@ def asked_years(ask: Ask) -> set[int]:
         if (y := year_of(period)) is not None:
             asked.add(y)
         if period_kind(period) == "as" and (day := period_end(period)) is not None:
-            asked.add(fiscal_year_of(day))
+            asked.add(fiscal_year_named(day))
     return asked
 
 
@@ -224,7 +224,7 @@ def _pick_part(dated: Sequence[tuple[int, Figure]], asked: set[int], parts: Sequ
 def fiscal_year(header: str) -> int | None:
     """The fiscal year a column header names (a date by its company's year naming)."""
     day = column_date(header)
-    return fiscal_year_of(day) if day is not None else column_year(header)
+    return fiscal_year_named(day) if day is not None else column_year(header)
 
 
 def _year_before(figures: Sequence[Figure], chosen: Figure, span: Span) -> Figure | None:
@@ -260,7 +260,7 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
         return say("period_in", period=part)  # a quarter, a half, a month: as the column says
     day = column_date(figure.column)
     if day is not None:
-        fiscal = fiscal_year_of(day)
+        fiscal = fiscal_year_named(day)
         if not span.flow:
             return say("period_at", day=day_said(day, language))
         if day.month == 12 and day.day == 31:
@@ -273,7 +273,7 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     if not span.flow and month_day is not None and month_day != (2, 29):
         # a balance sheet's column "2025" is its balances at the fiscal year's end
         stated = _stated_year_ends(span, evidence, month_day).get(year)
-        retail = fiscal_year_of(date(2001, *month_day)) != 2001
+        retail = fiscal_year_named(date(2001, *month_day)) != 2001
         return say("period_at", day=day_said(stated or date(year + retail, *month_day), language))
     if month_day is None or month_day >= (12, 28):
         return say("period_in", period=year)
@@ -281,7 +281,7 @@ def when(span: Span, figure: Figure, evidence: Evidence, language: str = "en") -
     if stated is not None:
         return say("fiscal_year_ended", year=year, day=day_said(stated, language))
     # a retail year ends early the next year: fiscal 2025 is the year ending January 2026
-    ends = year + 1 if fiscal_year_of(date(2001, *month_day)) != 2001 else year
+    ends = year + 1 if fiscal_year_named(date(2001, *month_day)) != 2001 else year
     return say("fiscal_year_ending", year=year, month=_month(month_day[0], language),
                month_lower=_month(month_day[0], language).lower(), end_year=ends)
 
@@ -315,7 +315,7 @@ def _stated_year_ends(span: Span, evidence: Evidence, month_day: tuple[int, int]
             gap = min(abs((day - usual.replace(year=y)).days)
                       for y in (day.year - 1, day.year, day.year + 1))
             if gap <= _NEAR_DAYS:
-                fiscal = fiscal_year_of(day)
+                fiscal = fiscal_year_named(day)
                 if fiscal not in out or gap < out[fiscal][0]:
                     out[fiscal] = (gap, day)
     return {fiscal: day for fiscal, (_, day) in out.items()}

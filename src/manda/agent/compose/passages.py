@@ -36,7 +36,7 @@ from manda.agent.spans import (
 )
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import group_patterns
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.label_heads import label_subject
 from manda.finance.periods import parse_period, year_of
 from manda.finance.vocabulary import metric_spec
@@ -222,12 +222,12 @@ def document_covers(document: Document, year: int) -> bool:
 def _covers(day: date, year_end: str | None, year: int) -> bool:
     """A document of `day` can state fiscal `year`'s result: it is of a later fiscal year, or
     dated at that year's end (within a week: 52/53-week years); a third-quarter report is not."""
-    fiscal = fiscal_year_of(day)
+    fiscal = fiscal_year_named(day)
     if fiscal != year:
         return fiscal > year
     month, dd = (int(year_end[2:4]), int(year_end[5:7])) if year_end and len(year_end) == 7 \
         else (12, 31)
-    end_year = year + 1 if fiscal_year_of(date(year, month, min(dd, 28))) < year else year
+    end_year = year + 1 if fiscal_year_named(date(year, month, min(dd, 28))) < year else year
     return day >= date(end_year, month, min(dd, 28)) - timedelta(days=7)
 
 

@@ -35,7 +35,7 @@ from manda.finance.figures import (
     read_figure,
     statement_scale,
 )
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import find_dates, year_of
 from manda.vocabulary import vocabulary
 
@@ -327,7 +327,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     for order, schedule in enumerate(found):
         entry = _pick(schedule, frame.years, frame.schedule_after)
         if entry is None or (asked and schedule.as_of is not None and entry.year not in asked
-                             and fiscal_year_of(schedule.as_of) not in asked):
+                             and fiscal_year_named(schedule.as_of) not in asked):
             continue  # "at the end of fiscal 2023": another year's schedule does not answer
         covered = _coverage(schedule, terms)
         # a line that names more than is asked ("principal and interest") after one that does not

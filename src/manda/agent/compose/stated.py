@@ -21,7 +21,7 @@ from manda.agent.spans import Span, heading_shaped, statement_row
 from manda.agent.unusual import body
 from manda.finance.amounts import Amount, find_amounts, same_as_written
 from manda.finance.figures import Figure, StatementScale, column_date, column_year, read_figure
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import year_of
 from manda.finance.statements import StatementKind, named_statements
 from manda.models import Finding
@@ -103,7 +103,7 @@ def same_value(a: Stated, b: Stated) -> bool:
 
 def _fiscal_year(header: str) -> int | None:
     day = column_date(header)
-    return fiscal_year_of(day) if day is not None else column_year(header)
+    return fiscal_year_named(day) if day is not None else column_year(header)
 
 
 def row_stated(span: Span) -> list[Stated]:

@@ -82,7 +82,7 @@ from manda.answers import Intent
 from manda.finance.amounts import find_amounts
 from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
-from manda.finance.fiscal import fiscal_year_named as fiscal_year_of
+from manda.finance.fiscal import fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
 from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
 from manda.finance.statements import StatementKind, named_statements
@@ -705,7 +705,7 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         said = {int(m) for m in YEAR.findall(span.text)} or set(span.dated_by)
         # a quarter named without its year ("in the fourth quarter") is of the year the sentence
         # states, else of its document's
-        own = said or ({fiscal_year_of(doc.doc_date)} if doc is not None and doc.doc_date
+        own = said or ({fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date
                        else set())
         parts = quarters_in(span.text, own)
         if asked_parts and parts and not parts & asked_parts:
@@ -730,7 +730,7 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             # in other months only ("In March 2025, we entered into …") another event
             fit += PERIOD_FIT if months & exact else -PERIOD_MISS
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
-            fiscal_year_of(doc.doc_date) == y or doc.doc_date.year == y for y in years):
+            fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
 
@@ -749,5 +749,5 @@ def _month_of(day: date) -> str:
 def _column_fiscal_year(header: str) -> int | None:
     day = column_date(header)
     if day is not None:
-        return fiscal_year_of(day)
+        return fiscal_year_named(day)
     return column_year(header)
