@@ -149,6 +149,7 @@ class QuestionFrame:
     # latest document answers
     now: bool = False
     share_of: bool = False  # a proportion of the metric ("what share of sales …")
+    share_words: tuple[str, ...] = ()  # the words asking it ("share"), which name no part
     # an item the metric leaves out, asked ("what charge did they exclude from adjusted
     # EBITDA?"): its reconciliation's row answers, never the metric's own figure
     excluded: bool = False
@@ -163,6 +164,7 @@ class QuestionFrame:
     class_rights: bool = False  # liquidation preferences, issue prices …
     growth: bool = False
     change: bool = False  # "how did it change", "how did it evolve": a level against another
+    change_words: tuple[str, ...] = ()  # the words asking it ("change"), which name no line item
     whole_sheet: bool = False  # the balance sheet, not the debt alone
     facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
     drawing: bool = False  # how much of a facility is drawn or left
@@ -262,6 +264,9 @@ def read_question(question: str) -> QuestionFrame:
     # "how do the agencies rate the debt?": the debt is what is rated, not a figure asked
     asked_part = _before_reason(text)  # "… because R&D must be capitalized": R&D is the cause
     subjects = () if rated else _own_margin(asked_part, _own_metrics(asked_part))
+    in_money = _in_money(text)
+    if in_money is not None:
+        subjects = (in_money.plus[0], *(s for s in subjects if s != in_money.name))
     periods = _periods(text)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
@@ -294,6 +299,8 @@ def read_question(question: str) -> QuestionFrame:
         at_a_date=_cues("closing_year_lead").found(text)
         or _cues("period_phrase").found(text),
         amount_of_period=_cues("answer_amount_of_period").found(text))
+    if in_money is not None and kind in (None, "rate"):
+        kind = "figure"  # the margin's amount, in money, not its rate
     verb = _verb(text, ranking, entity)
     schedule = _schedule(asking, kind, verb)
     spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
@@ -317,11 +324,12 @@ def read_question(question: str) -> QuestionFrame:
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
-        derived=asked_derived(text) or named_formula(text, _V.words("formula_less"))
+        derived=None if in_money is not None else asked_derived(text)
+        or named_formula(text, _V.words("formula_less"))
         or named_ratio(text, _cues("formula_over")) or spent,
         ranking=ranking,
         answer_kind=kind,
-        counted=_counted(text, entity),
+        counted=() if in_money is not None else _counted(text, entity),  # dollars are no count
         verb=verb,
         schedule=schedule,
         schedule_after=bool(schedule) and _cues("schedule_after").found(text),
@@ -364,6 +372,8 @@ def read_question(question: str) -> QuestionFrame:
         now=_cues("now_asked").found(asking) and not periods,
         # "what share of net sales did it spend on R&D?" is R&D over net sales, not a part's
         share_of=_cues("share_asked").found(text) and spent is None,
+        share_words=tuple(content_terms(" ".join(
+            m.group(0) for m in _cues("share_asked").finditer(text)))),
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
@@ -373,6 +383,8 @@ def read_question(question: str) -> QuestionFrame:
         class_rights=_cues("class_rights_asked").found(text),
         growth=_cues("growth_asked").found(text),
         change=_cues("change_asked").found(text),
+        change_words=tuple(content_terms(" ".join(
+            m.group(0) for m in _cues("change_asked").finditer(text)))),
         whole_sheet=_cues("sheet_asked").found(text),
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
@@ -393,6 +405,16 @@ def read_question(question: str) -> QuestionFrame:
 
 
 # ---------------------------------------------------------------- intent
+
+
+def _in_money(text: str) -> Derived | None:
+    """A margin asked in money ("how many dollars of gross margin did Services generate?"):
+    the rate's amount, its one line item (gross profit), not the rate; None otherwise."""
+    derived = asked_derived(text)
+    if derived is None or derived.unit != "percent" or len(derived.plus) != 1 or derived.minus \
+            or not _cues("money_of_rate_asked").found(text):
+        return None
+    return derived
 
 
 def _own_metrics(text: str) -> tuple[str, ...]:

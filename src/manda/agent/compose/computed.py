@@ -504,4 +504,4 @@ def _part_terms(ask: Ask, evidence: Evidence, subject: str) -> list[str]:
     item = stems_of(" ".join(ITEM_LABELS[subject]))
     return [t for t in asked.terms if t not in asked.when and not term_in(t, item)
             and t.removesuffix("'s").removesuffix("'") not in evidence.scope_words
-            and not t.isdigit()]
+            and not t.isdigit() and t not in ask.frame.share_words]  # "share" of "what share"

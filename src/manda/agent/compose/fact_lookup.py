@@ -125,8 +125,12 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # never the growth computed from the line item's two years
         return evidence_first.answer(ask, evidence)
     if ask.subject and (ask.frame.change or ask.frame.growth) and (
-            moved := segment_figures.change(ask, evidence)) is not None:
-        return moved  # a segment's line item against the year before, from its own row
+            moved := segment_figures.change(ask, evidence)) is not None and (
+                not passages.qualified_apart(moved, ask, evidence)):
+        # a segment's line item against the year before, from its own row; not where a span
+        # names what the question qualifies the change by and the rows do not ("excluding
+        # foreign exchange": a growth the documents state, no computed one)
+        return moved
     if ask.frame.effect:
         # the effect of a cause the question names: the sentence that states it with its
         # cause answers, not the line item's level

@@ -98,6 +98,27 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     return _names_all(finding, top, ask)
 
 
+def qualified_apart(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
+    """The best span is a row of the kind asked whose block heading names what the question
+    qualifies its line item by ("excluding the effect of foreign exchange rates:" over
+    "International 10 10") and the draft, computed from other rows, says none of it: the
+    heading's row answers, the draft is another figure (the growth as reported)."""
+    ranked = rank_spans(ask.frame, evidence)
+    if not ranked or not draft.text:
+        return False
+    top = ranked[0]
+    if top.row is None or not top.group or top.words < NOT_FOUND_BELOW or not fits_kind(
+            top, ask.frame):
+        return False
+    heading, said = stems_of(top.group), stems_of(draft.text)
+    label = stems_of(top.row.label)
+    company = stems_of(" ".join(letter_words(top.source.document)))
+    return any(term_in(t, heading) and not term_in(t, label) and not term_in(t, said)
+               and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+               and not says_change(t) and not t.isdigit() and not term_in(t, company)
+               for t in ask.frame.ranking.terms)
+
+
 def asks_change(ask: Ask) -> bool:
     """The question asks how much something changed ("how fast did revenue grow?"), where a
     change is the answer; "what was the gross margin?" asks a rate, not its change."""
@@ -331,7 +352,9 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     named = " ".join(spec.synonyms) if spec is not None else ""
     own = stems_of(" ".join(filter(None, [finding.label, finding.subject, _own_words(finding),
                                           str(finding.attributes.get("row", "")), named])))
-    best = stems_of(top.row.label if top.row is not None else top.text)
+    # a row's block heading qualifies what its label names ("International" under "Growth,
+    # excluding the effect of foreign exchange rates:")
+    best = stems_of(f"{top.group} {top.row.label}" if top.row is not None else top.text)
     company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
     asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
              and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
@@ -348,7 +371,23 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
         # the finer statement, though its label omits the metric's own word; so is a sentence
         # that states the rate asked of what the question names ("LinkedIn revenue increased
         # 10%" for LinkedIn's revenue growth) in other words than the metric's
-        return covered or not (fits_kind(top, ask.frame) and (
-            top.row is not None or ask.frame.answer_kind == "rate"))
+        return covered or not ((fits_kind(top, ask.frame) or _row_names_every(top, ask, named))
+                               and (top.row is not None or ask.frame.answer_kind == "rate"))
     return covered
+
+
+def _row_names_every(top: Span, ask: Ask, named: str) -> bool:
+    """A question of no particular kind ("how did credit card profit sharing revenue change?")
+    whose every word beyond its metric, period and company the best span's row label says, a
+    figure beside it: that row is the line item asked, not the metric's total."""
+    if ask.frame.answer_kind is not None or top.row is None or not any(
+            f.value is not None for f in top.figures()):
+        return False
+    label, metric = stems_of(top.row.label), stems_of(named)
+    company = stems_of(" ".join(letter_words(top.source.document)))
+    qualifiers = [t for t in ask.frame.ranking.terms
+                  if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+                  and not says_change(t) and t not in ask.frame.change_words
+                  and not t.isdigit() and not term_in(t, company) and not term_in(t, metric)]
+    return bool(qualifiers) and all(term_in(t, label) for t in qualifiers)
 

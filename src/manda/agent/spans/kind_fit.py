@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
-from manda.agent.kinds import names_counted, states_count, states_means, states_place, states_reason
+from manda.agent.kinds import (
+    names_counted,
+    states_change,
+    states_count,
+    states_means,
+    states_place,
+    states_reason,
+)
 from manda.agent.relevance import content_terms, one_word, says_change, stems_of, term_in
 from manda.agent.spans.asked import (
     _asks_amount,
@@ -31,6 +38,7 @@ from manda.agent.spans.span import (
     _WORD,
     KIND_FIT,
     KIND_MISS,
+    PERCENT_HEADING,
     ROW_FIGURE,
     Span,
     label_periods,
@@ -76,7 +84,17 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT + ROW_FIGURE
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
-        return KIND_FIT if _PERCENT.search(text) else -KIND_MISS
+        if span.row is not None and PERCENT_HEADING.found(span.group):
+            # a row of a block headed as percentages ("Year-over-year Percentage Growth:"), its
+            # "%" printed on the block's first row only
+            return KIND_FIT + ROW_FIGURE
+        if not _PERCENT.search(text):
+            return -KIND_MISS
+        if frame.growth and not frame.share_of and span.row is None and not states_change(text):
+            # a growth asked: "International accounted for 23% of revenues" states a share, no
+            # rate it grew at
+            return KIND_FIT / 2
+        return KIND_FIT
     if kind == "figure" and frame.counted:  # "how many team members": a number of them
         if span.row is not None:  # a row of the things counted, its figures no money or rate
             counts = [f for f in span.figures() if not f.none and f.unit in (None, "shares")]

@@ -40,6 +40,9 @@ PORTION_MISS = PART_MISS
 
 
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
+# how long a line ending in ":" that heads a block of rows may be ("Year-over-year Percentage
+# Growth, excluding the effect of foreign exchange rates:" heads the rows growing at constant rates)
+HEADING_LONGEST = 120
 
 
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -60,6 +63,7 @@ _PRIMARY = frozenset({StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKi
 _PER_SHARE_ASKED = vocabulary().cues("per_share_row") | vocabulary().cues("per_share_line")
 
 
+PERCENT_HEADING = vocabulary().cues("percent_heading")  # "Year-over-year Percentage Growth:"
 _RECORDED = vocabulary().cues("recorded_amount")  # "charges", "impairments", "dépréciations"
 
 
@@ -141,6 +145,10 @@ class Span:
         if self.row is None:
             return []
         scale = self.scale or StatementScale("", 1.0, None, False, None)
+        if PERCENT_HEADING.found(self.group):
+            # a block headed as percentages ("Year-over-year Percentage Growth:"): its rows'
+            # bare figures are per cents, its "%" printed on the first row only
+            scale = replace(scale, shares_of_whole=True)
         out = []
         label = f"{self.group} {self.row.label}"
         for column, cell in self.row.cells.items():

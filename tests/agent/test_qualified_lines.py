@@ -1,0 +1,136 @@
+"""A line item the question qualifies (issue 25, new topics): a growth "excluding foreign
+exchange", a margin "in dollars", a share's part named apart from the word "share", a line of
+revenue named in full. The figure that answers is the row that says the qualifier, never a
+coarser or other figure. The passages are written for the tests; none is a filing's."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from test_spans import _evidence as _passages
+
+from manda.agent.compose import compose, fact_lookup
+from manda.agent.compose.common import Ask
+from manda.agent.compose.computed import part_terms, share_of_total
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
+from manda.models import (
+    Confidence,
+    Document,
+    DocumentStatus,
+    Finding,
+    FindingKind,
+    Location,
+)
+
+DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2025, 12, 31), fiscal_year_end="--12-31")
+
+# a segment's sales, their growth, and their growth at constant exchange rates, in three blocks
+GROWTH = "\n".join([
+    "Net sales information is as follows (in millions):",
+    "Net Sales:", "Year Ended December 31, | 2024 | 2025",
+    "Overseas | 2024: $142,906 | 2025: $161,894",
+    "Home market | 2024: $387,497 | 2025: $426,305",
+    "Year-over-year Percentage Growth:", "Year Ended December 31, | 2024 | 2025",
+    "Overseas | 2024: 9% | 2025: 13%",
+    "Home market | 2024: 10 | 2025: 10",
+    "Year-over-year Percentage Growth, excluding the effect of foreign exchange rates:",
+    "Year Ended December 31, | 2024 | 2025",
+    "Overseas | 2024: 10% | 2025: 8%",
+    "Home market | 2024: 10 | 2025: 10"])
+SHARE_SENTENCE = "During 2025, net sales from our Overseas segment accounted for 23% of our " \
+    "consolidated revenues."
+
+
+def _evidence(*texts: str, findings: tuple[Finding, ...] = ()) -> Evidence:
+    evidence = _passages(*texts, doc=DOC)
+    evidence.findings = {f.id: f for f in findings}
+    return evidence
+
+
+def _revenue(value: float, written: str) -> Finding:
+    """The company's revenue, as extraction reads it from a sentence of the filing."""
+    return Finding(id="f-rev", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="revenue", label="Revenue", value=value, value_text=written,
+                   period="FY2025", excerpt=f"Net Sales were {written}, up from the prior year.",
+                   location=Location.for_page(29), confidence=0.9,
+                   confidence_level=Confidence.HIGH)
+
+
+def _ask(question: str) -> Ask:
+    return Ask.of(read_question(question))
+
+
+def test_a_growth_excluding_exchange_rates_is_its_own_blocks_row() -> None:
+    """The block headed "… excluding the effect of foreign exchange rates:" (its heading longer
+    than a line item's) answers a growth asked so, in per cent, never the growth computed from
+    the sales rows (13.3%) nor the segment's share of sales."""
+    evidence = _evidence(GROWTH, SHARE_SENTENCE, findings=(_revenue(568.2e9, "$568.2 billion"),))
+    ask = _ask("Excluding foreign exchange, how fast did Overseas segment sales grow in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "excluding the effect of foreign exchange" in top.group
+    assert [f.unit for f in top.figures()] == ["%", "%"]
+    first = compose(ask, evidence).text.splitlines()[0]
+    assert "8%" in first and "13.3%" not in first and "23%" not in first
+
+
+def test_a_percentage_blocks_bare_figures_are_per_cents() -> None:
+    """"Home market 10 10" under a percentage heading prints no "%": it is 10%, not $10 million."""
+    evidence = _evidence(GROWTH)
+    ask = _ask("How fast did Home market sales grow in 2025, excluding foreign exchange?")
+    row = next(s for s in rank_spans(ask.frame, evidence)
+               if s.row is not None and "Home market" in s.text and "excluding" in s.group)
+    assert all(f.unit == "%" for f in row.figures())
+
+
+def test_the_word_share_names_no_part_of_the_total() -> None:
+    """"What share of merchandise sales was digitally originated?": "share" asks the share, it
+    names no row ("Card profit sharing" is no part asked)."""
+    evidence = _evidence("\n".join([
+        "Net Sales (millions) | 2025 | 2024",
+        "Merchandise sales | 2025: 102,717 | 2024: 104,820",
+        "Card profit sharing | 2025: 522 | 2024: 576",
+        "Net sales | 2025: $104,780 | 2024: $106,566"]),
+        "\n".join(["Merchandise Sales by Channel | 2025 | 2024",
+                   "Stores originated | 2025: 79.4% | 2024: 80.4%",
+                   "Digitally originated | 2025: 20.6 | 2024: 19.6"]))
+    ask = _ask("What share of merchandise sales was digitally originated in 2025?")
+    assert "share" not in part_terms(ask, evidence)
+    computed = share_of_total(ask, evidence)  # no row of the sales table is the part asked
+    assert computed is None or "Card profit sharing" not in computed.text
+
+
+def test_a_line_of_revenue_named_in_full_is_not_the_companys_revenue() -> None:
+    """"How did card profit sharing revenue change?": the row named so leads, not the
+    company's revenue read as a finding."""
+    revenue = _revenue(104.78e9, "$104.8 billion")
+    evidence = _evidence("\n".join([
+        "Net Sales (millions) | 2025 | 2024",
+        "Apparel & accessories | 2025: 15,737 | 2024: 16,505",
+        "Card profit sharing | 2025: 522 | 2024: 576",
+        "Net sales | 2025: $104,780 | 2024: $106,566"]), findings=(revenue,))
+    draft = fact_lookup.compose(_ask("How did card profit sharing revenue change in 2025?"),
+                                evidence)
+    first = draft.text.splitlines()[0]
+    assert "522" in first and "104.8" not in first
+
+
+def test_a_margin_asked_in_dollars_is_its_amount() -> None:
+    """"How many dollars of gross margin": the gross margin's amount (gross profit), not its
+    percentage, and no count of dollars."""
+    frame = read_question("How many dollars of gross margin did the Services business generate "
+                          "in 2025?")
+    assert frame.subjects[:1] == ("gross profit",) and frame.derived is None
+    assert frame.answer_kind == "figure" and not frame.counted
+    rate = read_question("What was the Services gross margin percentage in 2025?")
+    assert rate.derived is not None and rate.answer_kind == "rate"
+    evidence = _evidence("\n".join([
+        "Gross margin (dollars in millions):", "Gross margin:", "2025 | 2024",
+        "Services | 2025: $82,314 | 2024: $71,050",
+        "Gross margin percentage:", "2025 | 2024",
+        "Services | 2025: 75.4% | 2024: 73.9%"]))
+    ask = Ask.of(frame)
+    assert "82,314" in rank_spans(ask.frame, evidence)[0].text
