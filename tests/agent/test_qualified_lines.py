@@ -134,3 +134,24 @@ def test_a_margin_asked_in_dollars_is_its_amount() -> None:
         "Services | 2025: 75.4% | 2024: 73.9%"]))
     ask = Ask.of(frame)
     assert "82,314" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_share_of_the_totals_own_wording_is_a_part_of_it() -> None:
+    """"Net service sales" over "Total net sales" is revenue's own part (its label says net
+    sales), not another line item; and the row naming the part's words with none the question
+    does not say ("Third-party seller services") is the part asked."""
+    evidence = _evidence(
+        "\n".join(["CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)", "2024 | 2025",
+                   "Net product sales | 2024: $272,311 | 2025: $296,266",
+                   "Net service sales | 2024: 365,648 | 2025: 420,658",
+                   "Total net sales | 2024: 637,959 | 2025: 716,924"]),
+        "\n".join(["Net sales by groups of similar products and services (in millions):",
+                   "Net Sales:", "2024 | 2025",
+                   "Online stores | 2024: $247,029 | 2025: $268,520",
+                   "Third-party seller services | 2024: 156,146 | 2025: 172,162",
+                   "Subscription services | 2024: 44,374 | 2025: 49,619",
+                   "Consolidated | 2024: $637,959 | 2025: $716,924"]))
+    ask = _ask("What share of total net sales in 2025 came from net service sales?")
+    draft = share_of_total(ask, evidence)
+    assert draft is not None and draft.text.startswith("Net service sales")
+    assert "58.7%" in draft.text

@@ -404,7 +404,8 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
         return None
     rows = [s for s in statement_rows(evidence) if s.row is not None]
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
-    best: tuple[tuple[int, int], Span, Figure, Span, Figure] | None = None
+    best: tuple[tuple[int, int, int, int], Span, Figure, Span, Figure] | None = None
+    item = stems_of(" ".join(ITEM_LABELS[subject]))
     for total in rows:
         specific = _total_of(total, subject, rows)
         if not specific:
@@ -430,8 +431,15 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
             shown, whole = _figure(part, year), _figure(total, year)
             if shown is None or whole is None or not whole.value or shown.unit != whole.unit:
                 continue
-            if best is None or (year, specific) > best[0]:
-                best = ((year, specific), part, shown, total, whole)
+            # the row naming more of the part's words, and fewer words the question does not
+            # say, is the part asked: "Net service sales", not "Third-party seller services",
+            # for "net service sales"
+            covered = sum(1 for t in part_terms if term_in(t, label))
+            unasked = sum(1 for w in label if not term_in(w, item) and not any(
+                term_in(t, {w}) for t in ask.frame.ranking.terms))
+            key = (year, covered, -unasked, specific)
+            if best is None or key > best[0]:
+                best = (key, part, shown, total, whole)
     if best is None:
         return None
     _, part, shown, total, whole = best
@@ -479,13 +487,14 @@ def _total_of(total: Span, subject: str, rows: Sequence[Span]) -> int:
 
 
 def _part_of(part: Span, total: Span, rows: Sequence[Span]) -> bool:
-    """The row is a part of the total: it names no line item of its own ("Merchandising cost of
-    sales" is cost of sales, no part of sales) and stands above the total it adds up to, as a
-    category's row stands above "Total net sales" (a cost row below "Net sales" is none of it),
-    unless its label says it is a portion ("of which", "davon")."""
-    assert part.row is not None
-    if canonical_subject(part.row.label) is not None:
-        return False
+    """The row is a part of the total: it names no line item other than the total's
+    ("Merchandising cost of sales" is cost of sales, no part of sales) and stands above the
+    total it adds up to, as a category's row stands above "Total net sales" (a cost row below
+    "Net sales" is none of it), unless its label says it is a portion ("of which", "davon")."""
+    assert part.row is not None and total.row is not None
+    own = canonical_subject(part.row.label)
+    if own is not None and own != canonical_subject(total.row.label):
+        return False  # "Net service sales" is of "Total net sales": revenue's own part
     return rows.index(part) < rows.index(total) or a_portion(part.row.label)
 
 
