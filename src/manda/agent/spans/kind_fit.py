@@ -38,10 +38,10 @@ from manda.agent.spans.span import (
     _WORD,
     KIND_FIT,
     KIND_MISS,
-    PERCENT_HEADING,
     ROW_FIGURE,
     Span,
     label_periods,
+    percent_block,
 )
 from manda.finance.amounts import find_amounts, stated_amounts
 from manda.finance.equivalents import named_groups
@@ -84,7 +84,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT + ROW_FIGURE
         if span.row is not None and _PERCENT.search(text):
             return KIND_FIT + ROW_FIGURE  # a line item's row with its change column
-        if span.row is not None and PERCENT_HEADING.found(span.group):
+        if span.row is not None and percent_block(span.group):
             # a row of a block headed as percentages ("Year-over-year Percentage Growth:"), its
             # "%" printed on the block's first row only
             return KIND_FIT + ROW_FIGURE

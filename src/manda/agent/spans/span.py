@@ -9,7 +9,13 @@ from datetime import date
 from manda.agent.evidence import Source
 from manda.agent.tables import Row
 from manda.finance.equivalents import named_groups
-from manda.finance.figures import Figure, StatementScale, column_year, read_figure
+from manda.finance.figures import (
+    Figure,
+    StatementScale,
+    column_year,
+    read_figure,
+    statement_scale,
+)
 from manda.finance.periods import parse_period
 from manda.finance.statements import StatementKind
 from manda.finance.vocabulary import find_line_items
@@ -145,7 +151,7 @@ class Span:
         if self.row is None:
             return []
         scale = self.scale or StatementScale("", 1.0, None, False, None)
-        if PERCENT_HEADING.found(self.group):
+        if percent_block(self.group):
             # a block headed as percentages ("Year-over-year Percentage Growth:"): its rows'
             # bare figures are per cents, its "%" printed on the first row only
             scale = replace(scale, shares_of_whole=True)
@@ -164,6 +170,14 @@ class _Pool:
     names: list[set[str]]  # stems of a row's label and heading (a sentence: its own)
     stems: list[set[str]]  # stems of all its text
     under: list[set[str]] = field(default_factory=list)  # a sentence's heading's stems
+
+
+def percent_block(group: str) -> bool:
+    """A block's heading says its rows are percentages ("Year-over-year Percentage Growth:"),
+    not a caption of amounts that mentions them ("Operating expenses and their percentage of
+    net sales were as follows (dollars in millions):")."""
+    return PERCENT_HEADING.found(group) and statement_scale([group]).factor == 1.0 and not (
+        statement_scale([group]).currency)
 
 
 def label_periods(row: Row) -> set[str]:
