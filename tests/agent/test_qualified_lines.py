@@ -155,3 +155,20 @@ def test_a_share_of_the_totals_own_wording_is_a_part_of_it() -> None:
     draft = share_of_total(ask, evidence)
     assert draft is not None and draft.text.startswith("Net service sales")
     assert "58.7%" in draft.text
+
+
+def test_and_why_after_a_figure_asks_its_reason_too() -> None:
+    """"How much did tablet sales grow, and why?": the one-word "why?" is a part of its own, a
+    reason asked of the first part's line item, answered beside the figure."""
+    frame = read_question("How much did tablet net sales grow in fiscal 2025, and why?")
+    assert frame.parts[-1] == "why?"
+    reason = frame.asked_parts()[-1]
+    assert reason.answer_kind == "reason" and "tablet" in reason.text
+    evidence = _evidence(
+        "\n".join(["Net sales by category (dollars in millions):", "2025 | Change | 2024",
+                   "Tablet | 2025: $28,023 | Change: 5% | 2024: $26,694",
+                   "Laptop | 2025: $33,708 | Change: 12% | 2024: $29,984"]),
+        "Tablet net sales increased during 2025 compared to 2024 primarily due to higher net "
+        "sales of the entry model, partially offset by lower net sales of the premium model.")
+    text = compose(Ask.of(frame), evidence).text
+    assert "5%" in text and "entry model" in text

@@ -624,7 +624,9 @@ def _parts(text: str) -> tuple[str, ...]:
         rest = joiner[1] if len(joiner) > 1 else ""
     if not out:
         return ()
-    return (*out, rest.strip()) if len(rest.split()) >= 3 else ()
+    # "…, and why?": the reason asked of the first part is a part of its own, though one word
+    return (*out, rest.strip()) if len(rest.split()) >= 3 or _cues(
+        "answer_reason_opening").starts(rest) is not None else ()
 
 
 def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:
