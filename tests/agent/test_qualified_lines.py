@@ -172,3 +172,18 @@ def test_and_why_after_a_figure_asks_its_reason_too() -> None:
         "sales of the entry model, partially offset by lower net sales of the premium model.")
     text = compose(Ask.of(frame), evidence).text
     assert "5%" in text and "entry model" in text
+
+
+def test_a_figure_the_question_quotes_names_the_line_item_it_asks_of() -> None:
+    """"What drove other income of $15.2 billion?": the sentences stating $15.2 billion speak of
+    it; "Other operating expense (income), net was $4.6 billion", sharing its words, is of
+    another line item and never leads."""
+    evidence = _evidence(
+        "Other operating expense (income), net was $763 million and $4.6 billion during 2024 and "
+        "2025. The increase in 2025 was primarily related to the settlement of a lawsuit.",
+        "Other income (expense), net was $(2.3) billion and $15.2 billion during 2024 and 2025. "
+        "The net gain of $15.2 billion in 2025 is primarily from an upward adjustment in the "
+        "value of our preferred stock in a private company.")
+    ask = _ask("What drove other income (expense), net of $15.2 billion in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "$15.2 billion" in top.text and "$4.6 billion" not in top.text

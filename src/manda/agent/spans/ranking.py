@@ -79,7 +79,7 @@ from manda.agent.spans.span import (
     label_periods,
 )
 from manda.answers import Intent
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
 from manda.finance.fiscal import fiscal_year_named
@@ -95,6 +95,12 @@ WORDS, PERIOD_FIT, PERIOD_MISS, OLD_DOCUMENT, OWN_YEAR = 1.0, 0.12, 0.3, 0.35, 0
 
 
 SUBJECT_MISS, ITEM_FIT, FORECAST_FIT = 0.3, 0.25, 0.3
+
+
+# a span that states an amount the question quotes ("What drove other income of $15.2
+# billion?"): it speaks of that very figure, where a sentence stating other amounts only is of
+# another line item sharing its words
+QUOTED_FIT = 0.3
 
 
 # the line item's row in the primary statement the question asks of (a flow: the P&L or cash
@@ -251,6 +257,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
+    quoted = [a.value for a in find_amounts(frame.text) if a.currency and a.value]
     ranked: list[Span] = []
     wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
     # the documents a sentence of which states a line item asked as a whole ("our total unearned
@@ -380,6 +387,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        if quoted and span.row is None and (
+                stated := [a.value for a in find_amounts(span.text) if a.currency and a.value]):
+            # the figure quoted, or another figure (of another line item sharing its words)
+            same = any(same_amount(a, q) for a in stated for q in quoted)
+            score += QUOTED_FIT if same else -QUOTED_FIT
         if cause_asked and years and span.row is None and (
                 said_years := {int(y) for y in YEAR.findall(span.text)}) and not said_years & years:
             score -= PERIOD_MISS  # why it moved in 2025 against 2024, where 2023's move is asked
