@@ -149,7 +149,8 @@ class QuestionFrame:
     # latest document answers
     now: bool = False
     share_of: bool = False  # a proportion of the metric ("what share of sales …")
-    share_words: tuple[str, ...] = ()  # the words asking it ("share"), which name no part
+    # the words asking it ("share") and naming the whole ("of merchandise sales"): no part's
+    share_words: tuple[str, ...] = ()
     # an item the metric leaves out, asked ("what charge did they exclude from adjusted
     # EBITDA?"): its reconciliation's row answers, never the metric's own figure
     excluded: bool = False
@@ -373,7 +374,7 @@ def read_question(question: str) -> QuestionFrame:
         # "what share of net sales did it spend on R&D?" is R&D over net sales, not a part's
         share_of=_cues("share_asked").found(text) and spent is None,
         share_words=tuple(content_terms(" ".join(
-            m.group(0) for m in _cues("share_asked").finditer(text)))),
+            m.group(0) for m in _cues("share_asked").finditer(text)))) + _share_whole(text),
         excluded=_cues("excluded_asked").found(text),
         portion=_cues("portion_asked").found(text),
         one_figure=_one_figure(text),
@@ -405,6 +406,23 @@ def read_question(question: str) -> QuestionFrame:
 
 
 # ---------------------------------------------------------------- intent
+
+
+def _share_whole(text: str) -> tuple[str, ...]:
+    """The words naming the whole a share is asked of, up to the verb or preposition after it
+    ("what share of Target's merchandise sales was …": merchandise sales)."""
+    m = _cues("share_asked").search(text)
+    if m is None:
+        return ()
+    words: list[str] = []
+    for word in text[m.end():].split():
+        bare = word.strip("?,.;:!").lower()
+        if not bare or bare in _STOP:
+            break
+        words.append(bare)
+        if word[-1:] in "?,.;:!":
+            break
+    return tuple(content_terms(" ".join(words)))
 
 
 def _in_money(text: str) -> Derived | None:
