@@ -24,7 +24,7 @@ from manda.agent.spans.sentences import (
     lists_things,
     points_back,
 )
-from manda.agent.spans.span import HEADING_LONGEST, LISTED_QUOTE, Span, _Pool
+from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool, heads_rows
 from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
@@ -187,7 +187,7 @@ def _continued(tables: list[Table]) -> list[Table]:
     ("Reconciliation of operating profit to underlying EBITDA")."""
     for before, table in pairwise(tables):
         own = [c for c in table.caption if c]
-        if len(own) == 1 and own[0].endswith(":") and len(own[0]) < HEADING_LONGEST:
+        if len(own) == 1 and heads_rows(own[0]):
             table.caption = [*(c for c in before.caption if c and not c.endswith(":")), *own]
     return tables
 

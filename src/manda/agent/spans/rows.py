@@ -16,9 +16,9 @@ from manda.agent.spans.span import (
     _COUNT_ROW,
     _PER_SHARE_ASKED,
     _PRIMARY,
-    HEADING_LONGEST,
     Span,
     _Pool,
+    heads_rows,
     label_periods,
 )
 from manda.agent.tables import Row, Table, read_tables
@@ -119,7 +119,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         scale = own if own.line else StatementScale("", 1.0, None, False, None)
         currency = None
     last = next((r.label for r in reversed(table.rows) if r.cells), "")
-    group = next((c for c in reversed(caption) if c.endswith(":") and len(c) < HEADING_LONGEST), "")
+    group = next((c for c in reversed(caption) if heads_rows(c)), "")
     # dated columns of a P&L or a cash-flow statement end its periods
     flows = {StatementKind.INCOME, StatementKind.CASH_FLOW} & primary
     flow = bool(flows) or (not primary and (bool(_FLOW.search(" ".join(
@@ -137,7 +137,7 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
         first_money = None
     for at, row in enumerate(table.rows):
         if not row.cells:
-            if not segment and row.label.strip().endswith(":") and len(row.label) < HEADING_LONGEST:
+            if not segment and heads_rows(row.label):
                 heading = row.label.strip()  # "Earnings per share:" heads the rows under it
             continue
         row, group = _unglued(row, heading)

@@ -46,9 +46,11 @@ PORTION_MISS = PART_MISS
 
 
 LISTED_QUOTE = 720  # how long a sentence that lists things may be quoted for a list
-# how long a line ending in ":" that heads a block of rows may be ("Year-over-year Percentage
-# Growth, excluding the effect of foreign exchange rates:" heads the rows growing at constant rates)
-HEADING_LONGEST = 120
+# how long a line ending in ":" that heads a block of rows may be; a longer one is a caption
+# ("The following table shows the computation of basic and diluted earnings per share:"), unless
+# it heads percentages ("Year-over-year Percentage Growth, excluding the effect of foreign
+# exchange rates:" heads the rows growing at constant rates), up to the longer bound
+HEADING_LONGEST, PERCENT_HEADING_LONGEST = 80, 120
 
 
 _AUXILIARY = vocabulary().cues("question_auxiliary")
@@ -178,6 +180,13 @@ def percent_block(group: str) -> bool:
     net sales were as follows (dollars in millions):")."""
     return PERCENT_HEADING.found(group) and statement_scale([group]).factor == 1.0 and not (
         statement_scale([group]).currency)
+
+
+def heads_rows(line: str) -> bool:
+    """The line, ending in ":", heads the block of rows under it ("Earnings per share:")."""
+    line = line.strip()
+    return line.endswith(":") and (len(line) < HEADING_LONGEST or (
+        len(line) < PERCENT_HEADING_LONGEST and percent_block(line)))
 
 
 def label_periods(row: Row) -> set[str]:
