@@ -10,7 +10,7 @@ from datetime import date
 from test_spans import _evidence as _passages
 
 from manda.agent.compose import compose, fact_lookup
-from manda.agent.compose.common import Ask
+from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.computed import part_terms, share_of_total
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
@@ -189,3 +189,22 @@ def test_a_figure_the_question_quotes_names_the_line_item_it_asks_of() -> None:
     ask = _ask("What drove other income (expense), net of $15.2 billion in 2025?")
     top = rank_spans(ask.frame, evidence)[0]
     assert "$15.2 billion" in top.text and "$4.6 billion" not in top.text
+
+
+def test_a_segments_growth_asked_with_why_keeps_its_reason() -> None:
+    """A segment's growth computed from its own row, asked "and why?", carries the sentence
+    stating why beside it."""
+    evidence = _evidence(
+        "\n".join(["Net sales by reportable segment (dollars in millions):",
+                   "Net sales by reportable segment:", "2025 | Change | 2024",
+                   "Northern region | 2025: $178,353 | Change: 7% | 2024: $167,045",
+                   "Southern region | 2025: $111,032 | Change: 10% | 2024: $101,328",
+                   "Total net sales | 2025: $289,385 | Change: 8% | 2024: $268,373"]),
+        "Southern region net sales increased during 2025 compared to 2024 due primarily to "
+        "higher net sales of subscriptions and the weaker currency of its largest market.")
+    ask = _ask("How much did Southern region net sales grow in 2025, and why?")
+    text = compose(ask, evidence).text
+    assert "10" in text.splitlines()[0] and "subscriptions" in text
+    # the growth computed from the row alone, as the segment's composer states it, gets it too
+    computed = Draft(text="Southern region revenue rose 9.6% in 2025 (computed).")
+    assert "subscriptions" in fact_lookup._with_reason(computed, ask, evidence).text

@@ -130,7 +130,7 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         # a segment's line item against the year before, from its own row; not where a span
         # names what the question qualifies the change by and the rows do not ("excluding
         # foreign exchange": a growth the documents state, no computed one)
-        return moved
+        return _with_reason(moved, ask, evidence)
     if ask.frame.effect:
         # the effect of a cause the question names: the sentence that states it with its
         # cause answers, not the line item's level
@@ -150,6 +150,21 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             return _with_kin(draft, ask, evidence)
         return evidence_first.answer(ask, evidence, category="Financial")
     return _topic(ask, evidence)
+
+
+def _with_reason(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """"How much did tablet sales grow, and why?": the figure composed, then the sentence that
+    states why, the reason part's best span, where one does."""
+    reason = next((p for p in ask.frame.asked_parts() if p.answer_kind == "reason"), None)
+    if reason is None:
+        return draft
+    best = next((s for s in rank_spans(reason, evidence)[:3]
+                 if s.row is None and fits_kind(s, reason)), None)
+    if best is None or best.words < NOT_FOUND_BELOW or best.text in draft.text:
+        return draft
+    line = vocabulary().answer("span_runner_up", ask.language, document=best.source.document,
+                               text=best.text, cite=cite([best.source]))
+    return replace(draft, text=f"{draft.text}\n\n{line}")
 
 
 def _of_named_part(ask: Ask, evidence: Evidence) -> Draft | None:
