@@ -29,6 +29,7 @@ from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import figure_row
+from manda.ingest.parsers.staggered import unstaggered
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
@@ -40,7 +41,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     page_lines: dict[tuple[str, int | None], list[str]] = {}
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
-            body(hit.text).splitlines())
+            unstaggered(body(hit.text).splitlines()))
     scales = _document_scales(page_lines)
     # the currency each document states its figures in: a statement that prints no "$" of its
     # own ("(in millions)" over "2,857") is in it
@@ -54,7 +55,9 @@ def _candidates(evidence: Evidence) -> _Pool:
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
-        lines = body(hit.text).splitlines()
+        # a passage stored before ingestion re-cut its staggered tables is re-cut here (a
+        # no-op on one already re-cut), so an older data room reads its rows too
+        lines = unstaggered(body(hit.text).splitlines())
         tables = _continued(read_tables(hit.text))
         # a block of rows under a segment's heading ("North America" over "Net sales"): its
         # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
