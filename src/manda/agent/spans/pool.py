@@ -20,6 +20,7 @@ from manda.agent.spans.rows import (
 from manda.agent.spans.sentences import (
     _sentences,
     _word_cut_off,
+    group_over,
     heading_shaped,
     lists_things,
     points_back,
@@ -94,7 +95,8 @@ def _candidates(evidence: Evidence) -> _Pool:
                 int(y) for y in YEAR.findall(before))
             # "those commitments …" speaks of what the sentence before names: its words count
             # as its heading's do, for half
-            under = f"{heading} {before}" if points_back(sentence, before) else heading
+            under = f"{heading} {before}" if points_back(sentence, before) or \
+                group_over(before, sentence) else heading
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by),
                           " ".join([sentence, *meant]), under)

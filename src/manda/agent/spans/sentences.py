@@ -11,7 +11,7 @@ from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
 from manda.finance.amounts import find_amounts
-from manda.finance.figures import column_header_line, statement_scale
+from manda.finance.figures import column_header_line, ends_in_figure, statement_scale
 from manda.finance.periods import find_periods
 from manda.text import bullet_item, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -227,6 +227,18 @@ def points_back(sentence: str, before: str) -> bool:
     words = letter_words(sentence)
     return any(w.lower() in _POINTING_BACK and content_terms(after) and all(
         term_in(t, said) for t in content_terms(after)) for w, after in pairwise(words))
+
+
+def group_over(before: str, line: str) -> bool:
+    """The line is a table's row (its figures at its end, "Fixed-rate notes 2028 – 2035 4,500
+    4.07%") right under a group heading of the table ("2025 debt issuance:", "Long-term
+    debt:"): the heading says what the row is of."""
+    head = before.strip()
+    return head.endswith(":") and len(head) <= _GROUP_HEADING and not ends_in_figure(head) \
+        and ends_in_figure(line)
+
+
+_GROUP_HEADING = 60  # the longest line read as a table's group heading
 
 
 _LIST_REACH = 10  # how many words a list of things may run before the word they share
