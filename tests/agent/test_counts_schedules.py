@@ -266,3 +266,16 @@ def test_a_heading_names_the_lines_under_it_up_to_its_siblings_own_note() -> Non
                     _evidence(HEADED))
     first = draft.text.splitlines()[0]
     assert "$920" in first and "Senior notes" not in first
+
+
+def test_what_the_company_has_to_pay_or_owes_asks_the_schedule() -> None:
+    """"have to pay in 2027", "still owes": a schedule's words as an analyst types them."""
+    ask = _ask("How much borrowings principal and interest does the company have to pay in "
+               "2027?")
+    assert ask.frame.schedule
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$2.7 billion falls due in 2027")
+    ask = _ask("Total borrowings principal and interest the company still owes?")
+    assert ask.frame.schedule
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$11.3 billion in all")
