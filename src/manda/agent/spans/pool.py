@@ -78,6 +78,9 @@ def _candidates(evidence: Evidence) -> _Pool:
         # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
         # term says what it stands for
         defined = defined_terms(" ".join(lines))
+        # each line of the passage by the line above it: a table's group heading over a row
+        line_above = {line.strip(): above.strip() for above, line in pairwise(
+            [x for x in lines if x.strip()])}
         for sentence, heading, before, bulleted in _sentences(
                 prose.get(id(hit), "\n".join(lines))):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
@@ -95,8 +98,9 @@ def _candidates(evidence: Evidence) -> _Pool:
                 int(y) for y in YEAR.findall(before))
             # "those commitments …" speaks of what the sentence before names: its words count
             # as its heading's do, for half
-            under = f"{heading} {before}" if points_back(sentence, before) or \
-                group_over(before, sentence) else heading
+            under = f"{heading} {before}" if points_back(sentence, before) else heading
+            if group_over(above := line_above.get(sentence, ""), sentence):
+                under = f"{under} {above}"  # "2025 debt issuance:" over the row of its notes
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by),
                           " ".join([sentence, *meant]), under)
