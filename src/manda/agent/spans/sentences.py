@@ -233,9 +233,12 @@ def group_over(before: str, line: str) -> bool:
     """The line is a table's row (its figures at its end, "Fixed-rate notes 2028 – 2035 4,500
     4.07%") right under a group heading of the table ("2025 debt issuance:", "Long-term
     debt:"): the heading says what the row is of."""
-    head = before.strip()
+    head, row = before.strip(), line.strip()
+    # not a lead-in's unit ("… as follows (in millions):"), nor a line of column headings or a
+    # sentence's run-on under it
     return head.endswith(":") and len(head) <= _GROUP_HEADING and not ends_in_figure(head) \
-        and ends_in_figure(line)
+        and not statement_scale([head]).line and row[:1].isupper() and ends_in_figure(row) \
+        and not column_header_line(row)
 
 
 _GROUP_HEADING = 60  # the longest line read as a table's group heading
