@@ -65,6 +65,12 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    elif ask.frame.answer_kind == "figure" and lead and not fits_kind(lead[0], ask.frame):
+        # "how much owned square footage": the best passage is a table's column heads, no
+        # figure; say so before it and the runners-up, never let a runner-up's figure stand
+        # as the answer
+        lines = [vocabulary().answer("figure_not_stated", ask.language),
+                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:

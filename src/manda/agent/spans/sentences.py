@@ -287,3 +287,46 @@ def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
 def _an_item(part: str) -> bool:
     """A short run of words with no figure: an item of a list of things."""
     return 0 < len(part.split()) <= _ITEM_WORDS and not any(c.isdigit() for c in part)
+
+
+_OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allowance"
+
+
+_CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
+
+
+_OWNER_WORDS = 6  # how far after an amount the thing an "of" opens runs
+
+
+def amount_owner(text: str, start: int, end: int) -> str:
+    """The words the amount at `start:end` is said of: its clause's words before it, from the
+    last comma, semicolon or amount before it ("a one-time tax benefit of" of "This included a
+    one-time tax benefit of $1.9 billion for the release of …"), and the thing an "of" right
+    after it opens, up to the clause's end ("$2.3 billion of our valuation allowance"); not what
+    a "for" or "related to" adds after it: that is what the thing is for, not what it is."""
+    before = text[:start]
+    cut = max(before.rfind(". "), *(before.rfind(c) for c in _CLAUSE_ENDS))
+    for amount in find_amounts(before):
+        cut = max(cut, amount.end - 1)
+    owner = before[cut + 1:]
+    after = text[end:].split()
+    if after and after[0].lower() in _OF:
+        phrase = []
+        for word in after[1:_OWNER_WORDS + 1]:
+            phrase.append(word.strip(_CLAUSE_ENDS))
+            if word[-1:] in _CLAUSE_ENDS or any(c.isdigit() for c in word):
+                break
+        owner = f"{owner} {' '.join(phrase)}"
+    return owner
+
+
+def figures_of_others(text: str, asked: Sequence[str]) -> bool:
+    """The sentence states several amounts, and none is said of a thing the question asks: each
+    is another thing's ("net income … was $15.0 billion …, this included a tax benefit of $5.9
+    billion for the release of valuation allowance", where the allowance released is asked):
+    the asked words stand only in what another figure is for."""
+    money = [a for a in find_amounts(text) if a.currency]
+    if len(money) < 2 or not asked:
+        return False
+    return not any(any(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
+                   for a in money)
