@@ -190,8 +190,8 @@ def test_an_earlier_years_figure_is_no_figure_of_the_year_asked() -> None:
     though it names fewer of the question's words."""
     top = _top("How much unrecognized RSU compensation cost did the company have at the end of "
                "2021?",
-               "As of December 31, 2019, there was $3.9 million of unrecognized compensation cost "
-               "related to unvested stock options and restricted stock awards.",
+               "As of December 31, 2019, there was $3.9 million of unrecognized RSU compensation "
+               "cost, which was recognized over a weighted-average period of 1.2 years.",
                "As of December 31, 2021, the total unrecognized compensation cost was $587.5 "
                "million.")
     assert "$587.5 million" in top, top
