@@ -295,29 +295,31 @@ _OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allo
 _CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
 
 
-_OWNER_WORDS = 6  # how far after an amount the thing an "of" opens runs
+_OWNER_WORDS = 12  # how far after an amount the clause it is said in runs
 
 
 def amount_owner(text: str, start: int, end: int) -> str:
     """The words the amount at `start:end` is said of: its clause's words before it, from the
-    last comma, semicolon or amount before it ("a one-time tax benefit of" of "This included a
-    one-time tax benefit of $1.9 billion for the release of …"), and the thing an "of" right
-    after it opens, up to the clause's end ("$2.3 billion of our valuation allowance"); not what
-    a "for" or "related to" adds after it: that is what the thing is for, not what it is."""
+    last comma, semicolon, sentence or amount before it; where a noun's "of" stands right
+    before it ("a one-time tax benefit of $1.9 billion for the release of …"), those alone:
+    what a "for" adds after it is what the thing is for, not what it is. Else (a verb's object:
+    "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
+    billion to repurchase shares") the rest of its clause too, other amounts aside."""
     before = text[:start]
     cut = max(before.rfind(". "), *(before.rfind(c) for c in _CLAUSE_ENDS))
     for amount in find_amounts(before):
         cut = max(cut, amount.end - 1)
     owner = before[cut + 1:]
-    after = text[end:].split()
-    if after and after[0].lower() in _OF:
-        phrase = []
-        for word in after[1:_OWNER_WORDS + 1]:
-            phrase.append(word.strip(_CLAUSE_ENDS))
-            if word[-1:] in _CLAUSE_ENDS or any(c.isdigit() for c in word):
-                break
-        owner = f"{owner} {' '.join(phrase)}"
-    return owner
+    said = owner.split()
+    if said and said[-1].lower() in _OF:
+        return owner
+    rest = text[end:]
+    stop = min((at for at in (rest.find(". "), *(rest.find(c) for c in _CLAUSE_ENDS))
+                if at >= 0), default=len(rest))
+    rest = rest[:stop]
+    for amount in reversed(find_amounts(rest)):
+        rest = rest[:amount.start] + rest[amount.end:]
+    return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
 
 
 def figures_of_others(text: str, asked: Sequence[str]) -> bool:
