@@ -302,3 +302,48 @@ def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
 def _an_item(part: str) -> bool:
     """A short run of words with no figure: an item of a list of things."""
     return 0 < len(part.split()) <= _ITEM_WORDS and not any(c.isdigit() for c in part)
+
+
+_OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allowance"
+
+
+_CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
+
+
+_OWNER_WORDS = 12  # how far after an amount the clause it is said in runs
+
+
+def amount_owner(text: str, start: int, end: int) -> str:
+    """The words the amount at `start:end` is said of: its clause's words before it, from the
+    last comma, semicolon, sentence or amount before it; where a noun's "of" stands right
+    before it ("a one-time tax benefit of $1.9 billion for the release of …"), those alone:
+    what a "for" adds after it is what the thing is for, not what it is. Else (a verb's object:
+    "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
+    billion to repurchase shares") the rest of its clause too, other amounts aside."""
+    before = text[:start]
+    cut = max(before.rfind(". "), *(before.rfind(c) for c in _CLAUSE_ENDS))
+    for amount in find_amounts(before):
+        cut = max(cut, amount.end - 1)
+    owner = before[cut + 1:]
+    said = owner.split()
+    if said and said[-1].lower() in _OF:
+        return owner
+    rest = text[end:]
+    stop = min((at for at in (rest.find(". "), *(rest.find(c) for c in _CLAUSE_ENDS))
+                if at >= 0), default=len(rest))
+    rest = rest[:stop]
+    for amount in reversed(find_amounts(rest)):
+        rest = rest[:amount.start] + rest[amount.end:]
+    return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
+
+
+def figures_of_others(text: str, asked: Sequence[str]) -> bool:
+    """The sentence states several amounts, and none is said of a thing the question asks: each
+    is another thing's ("net income … was $15.0 billion …, this included a tax benefit of $5.9
+    billion for the release of valuation allowance", where the allowance released is asked):
+    the asked words stand only in what another figure is for."""
+    money = [a for a in find_amounts(text) if a.currency]
+    if len(money) < 2 or not asked:
+        return False
+    return not any(any(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
+                   for a in money)
