@@ -239,3 +239,43 @@ def test_commitments_outstanding_ask_the_whole_of_their_line() -> None:
     assert ask.frame.schedule
     draft = compose(ask, _evidence(OBLIGATIONS))
     assert "$135" in draft.text.splitlines()[0]
+
+
+HEADED = "\n".join([
+    "Contractual Obligations",
+    "The following summarizes our principal commitments as of December 31, 2025 (in millions):",
+    "2026 2027 Thereafter Total",
+    "Senior notes: (a)",
+    "Principal payments $300 $250 $2,000 $2,550",
+    "Interest payments 90 80 600 770",
+    "Hangar construction commitments (b) 75 60 — 135",
+    "Fuel purchase commitments (c) 410 390 120 920",
+    "Total $875 $780 $2,720 $4,375",
+])
+
+
+def test_a_heading_names_the_lines_under_it_up_to_its_siblings_own_note() -> None:
+    """"Senior notes: (a)" heads the principal and interest lines under it; a line with a note of
+    its own ("(b)"), as the heading has, stands beside the heading, not under it."""
+    names = {s.name for s in schedules(_evidence(HEADED))}
+    assert "Senior notes: (a) Principal payments" in names
+    assert "Senior notes: (a) Interest payments" in names
+    assert "Hangar construction commitments (b)" in names
+    assert "Fuel purchase commitments (c)" in names
+    draft = compose(_ask("How much in fuel purchase commitments is due in total?"),
+                    _evidence(HEADED))
+    first = draft.text.splitlines()[0]
+    assert "$920" in first and "Senior notes" not in first
+
+
+def test_what_the_company_has_to_pay_or_owes_asks_the_schedule() -> None:
+    """"have to pay in 2027", "still owes": a schedule's words as an analyst types them."""
+    ask = _ask("How much borrowings principal and interest does the company have to pay in "
+               "2027?")
+    assert ask.frame.schedule
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$2.7 billion falls due in 2027")
+    ask = _ask("Total borrowings principal and interest the company still owes?")
+    assert ask.frame.schedule
+    draft = compose(ask, _evidence(COMMITMENTS))
+    assert draft.text.startswith("$11.3 billion in all")

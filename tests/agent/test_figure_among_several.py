@@ -5,7 +5,7 @@ for the tests; none is a filing's."""
 
 from __future__ import annotations
 
-from test_filings_leads import _ask, _evidence
+from test_filings_leads import _ask, _evidence, evidence_answer
 
 from manda.agent.spans import rank_spans
 from manda.finance.amounts import stated_amounts
@@ -126,3 +126,72 @@ def test_a_causes_change_is_no_level_asked() -> None:
         "Cash used in investing decreased $7.6 billion to $22.7 billion in 2025, due to a $20.4 "
         "billion decrease in cash used for acquisitions of companies."))
     assert ranked and ranked[0].words < 1.0
+
+
+def test_an_amount_is_of_its_head_not_of_what_it_is_for() -> None:
+    """Asked how much of its valuation allowance the company released, "net income … was $4.20
+    billion …, this included a tax benefit of $1.85 billion for the release of valuation
+    allowance" states three figures, each of another thing (the allowance stands only in what
+    the benefit is for): "we released $2.30 billion of our valuation allowance" leads. Asked the
+    tax benefit itself, that sentence leads."""
+    passages = (
+        "In 2025, our net income attributable to common stockholders was $4.20 billion, "
+        "representing a favorable change of $1.10 billion, compared to the prior year. This "
+        "included a one-time non-cash tax benefit of $1.85 billion for the release of valuation "
+        "allowance on certain deferred tax assets.",
+        "As of December 31, 2025, we concluded that it was more likely than not that our deferred "
+        "tax assets would be realizable. As such, we released $2.30 billion of our valuation "
+        "allowance associated with the federal deferred tax assets.")
+    top = _top("How much of its valuation allowance did the company release in 2025?", *passages)
+    assert "$2.30 billion" in top, top
+    top = _top("How big was the one-time tax benefit booked in 2025 for releasing valuation "
+               "allowance?", *passages)
+    assert "$1.85 billion" in top, top
+
+
+def test_a_qualified_line_item_is_not_its_statement_row() -> None:
+    """Asked the unrecognized stock-based compensation cost, the cash flow's "Stock-based
+    compensation" row states the expense, a coarser thing: the sentence that states the cost
+    not yet recognized leads, though the sentence read with it says what is expected (no
+    forecast of its figure, nor a hedge of it)."""
+    passages = (
+        "Under this method, approximately 50% of the grant date fair value is recognized as "
+        "expense in the first year of grant for the majority of our stock-based compensation "
+        "awards.",
+        "As of December 31, 2025, there was $4.1 billion of net unrecognized compensation cost "
+        "related to unvested stock-based compensation arrangements. This compensation is "
+        "recognized on an accelerated basis with more than half of the compensation expected to "
+        "be expensed in the next twelve months, and has a remaining weighted-average recognition "
+        "period of 1.0 year.",
+        "Consolidated Statements of Cash Flows (in millions)\nYear Ended December 31, 2024 2025\n"
+        "Net income 1,200 1,500\nStock-based compensation 2,011 1,967\nDepreciation 800 900")
+    top = _top("How much unrecognized stock-based compensation cost did the company have at the "
+               "end of 2025?", *passages)
+    assert "$4.1 billion" in top, top
+    assert "1,967" in _top("How much stock-based compensation did the company record in 2025?",
+                           *passages)
+
+
+def test_no_figure_in_the_best_passage_is_said_before_it() -> None:
+    """A table's column heads, run into a line, answer the question's words best and state no
+    figure: the answer says no passage states the figure asked before quoting them, so that no
+    runner-up's figure of another line reads as the answer."""
+    ask = _ask("How much owned floor space did the company operate at the end of 2025?")
+    text = evidence_answer(ask, _evidence(
+        "Segment Leased Floor Space (1) Owned Floor Space (1)",
+        "Warehouses 4,128 803 North America Warehouses 1,814 660 International")).text
+    first = text.splitlines()[0]
+    assert "No passage read states the figure asked" in first and not stated_amounts(first)
+
+
+def test_an_earlier_years_figure_is_no_figure_of_the_year_asked() -> None:
+    """Asked the cost at the end of 2021, "As of December 31, 2019, there was $3.9 million of
+    unrecognized compensation cost …" states an earlier year's: the 2021 sentence leads,
+    though it names fewer of the question's words."""
+    top = _top("How much unrecognized RSU compensation cost did the company have at the end of "
+               "2021?",
+               "As of December 31, 2019, there was $3.9 million of unrecognized RSU compensation "
+               "cost, which was recognized over a weighted-average period of 1.2 years.",
+               "As of December 31, 2021, the total unrecognized compensation cost was $587.5 "
+               "million.")
+    assert "$587.5 million" in top, top

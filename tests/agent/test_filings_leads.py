@@ -584,3 +584,21 @@ def test_how_a_line_item_is_measured_is_answered_by_a_sentence_naming_it() -> No
     ranked = rank_spans(read_question("How does Halden measure the cost of its inventory?"),
                         evidence)
     assert ranked and "first-in, first-out" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_a_tables_group_heading_names_the_row_right_under_it() -> None:
+    """"2025 issuance:" over "Senior notes 2030 – 2035 800 5.05% – 5.40%": the row is the
+    2025 issue, though its own words never say so; the row under the other heading is not."""
+    notes = "\n".join([
+        "Notes Payable",
+        "The following table summarizes the company's notes as of December 31, 2025 (in "
+        "millions):",
+        "Maturities Amount Effective Rate",
+        "2015 – 2022 issuances:",
+        "Senior notes 2026 – 2045 $6,200 2.10% – 4.60%",
+        "2025 issuance:",
+        "Senior notes 2030 – 2035 800 5.05% – 5.40%",
+        "Total notes principal $7,000",
+    ])
+    ask = _ask("How much did the company raise in its 2025 notes issuance?")
+    assert rank_spans(ask.frame, _evidence(notes))[0].text.startswith("Senior notes 2030")

@@ -156,3 +156,22 @@ def test_rows_above_a_tables_first_dollar_row_are_counts() -> None:
     revenue = evidence_answer(_ask("What was the company's revenue in 2025?"),
                               evidence).text.splitlines()[0]
     assert "$3.77 billion" in revenue
+
+
+def test_a_second_re_cut_changes_nothing() -> None:
+    """Ingestion re-cuts a page once; the answer side re-cuts again, for passages stored before
+    ingestion did: on a passage already re-cut that second pass must leave every line as is."""
+    once = staggered_text(STAGGERED)
+    assert once != STAGGERED
+    assert staggered_text(once) == once
+    assert unstaggered(once.splitlines()) == once.splitlines()
+
+
+def test_a_passage_stored_before_the_re_cut_is_read_as_rows() -> None:
+    """A data room ingested before ingestion re-cut staggered tables holds them as the text layer
+    wrote them: the answer side reads their rows all the same."""
+    rows = {row.label: row.cells for table in read_tables(STAGGERED) for row in table.rows}
+    assert rows["Net Revenue"] == {"2023": "$8,410", "2024": "$9,025", "change": "7%"}
+    ask = _ask("What was net revenue in 2024?")
+    lead = rank_spans(ask.frame, _evidence(STAGGERED))[0]
+    assert lead.text.startswith("Net Revenue") and "$9,025" in lead.text

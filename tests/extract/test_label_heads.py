@@ -160,7 +160,6 @@ SENTENCES = [
     ("Restricted cash of $3.1 million is held in escrow.", "cash"),
     ("The group had net operating loss carryforwards of $88 million.", "ebit"),
     ("Our revenue recognition policy changed in 2024.", "revenue"),
-    ("Non-cash charges of $4.0 million were recorded.", "cash"),
     ("Of the notes, $41 million were settled in cash and the rest in shares.", "cash"),
     # listed with another thing its figure adds up: the figure is the sum's
     ("Our balances of cash, cash equivalents and restricted deposits, which totaled $14.3 "
@@ -221,3 +220,14 @@ def test_a_sale_of_an_asset_is_no_sales() -> None:
     assert label_line_item("Sales of businesses") is None
     assert label_line_item("Sales of fixed assets") is None
     assert label_line_item("Sales of products") == "revenue"
+
+
+def test_a_negating_prefix_names_no_line_item() -> None:
+    """"non-cash" charges are no cash, "non-current" liabilities no current liabilities; a
+    prefix joined to another word ("non-GAAP operating income") leaves the item named."""
+    assert not any(s == "cash" for s, _, _ in find_line_items(
+        "It recorded a one-time non-cash tax benefit of $1.2 billion."))
+    assert any(s == "cash" for s, _, _ in find_line_items("Cash was $1.2 billion."))
+    assert not find_line_items("Non-cash charges of $4.0 million were recorded.")
+    assert any(s == "ebit" for s, _, _ in find_line_items(
+        "Non-GAAP operating income was $3.1 billion."))

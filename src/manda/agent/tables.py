@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from manda.agent.unusual import body
+from manda.ingest.parsers.staggered import unstaggered
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _KEYED = re.compile(r"^(?P<key>[^:|]{1,60}?):\s*(?P<value>.*)$")
@@ -66,7 +67,9 @@ def read_tables(text: str) -> list[Table]:
     tables: list[Table] = []
     current: Table | None = None
     caption: list[str] = []
-    lines = body(text).splitlines()
+    # a passage stored before ingestion re-cut staggered tables is re-cut here; on one already
+    # re-cut this changes nothing (`unstaggered` leaves `|` rows as they are)
+    lines = unstaggered(body(text).splitlines())
     for i, raw in enumerate(lines):
         line = raw.strip()
         if "|" not in line:

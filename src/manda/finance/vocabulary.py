@@ -62,10 +62,23 @@ def find_line_items(text: str) -> list[tuple[str, int, int]]:
     end), the longest wording first ("créances clients" is trade receivables, not clients)."""
     out: list[tuple[str, int, int]] = []
     for m in _matcher().finditer(text):
+        if _negated(text, m.start()):
+            continue  # "non-cash" charges are no cash
         subject = _subject_of(" ".join(m.group(0).lower().split()))
         if subject is not None:
             out.append((subject, m.start(), m.end()))
     return out
+
+
+_NEGATING = vocabulary().words("negating_prefixes")  # "non" of "non-cash"
+
+
+def _negated(text: str, start: int) -> bool:
+    """A negating prefix is joined to the name at `start` by a hyphen ("non-cash")."""
+    if start < 2 or text[start - 1] not in "-‑":
+        return False
+    word = text[:start - 1].split()[-1:] or [""]
+    return word[0].lower() in _NEGATING
 
 
 def find_subjects(text: str) -> list[tuple[str, int, int]]:

@@ -26,7 +26,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import find_amounts, stated_amounts
 from manda.text import defined_terms
 from manda.vocabulary import vocabulary
 
@@ -65,11 +65,25 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    elif ask.frame.answer_kind == "figure" and lead and not fits_kind(lead[0], ask.frame) and \
+            not _states_amount(lead[0]):
+        # "how much owned square footage": the best passage is a table's column heads, no
+        # figure; say so before it and the runners-up, never let a runner-up's figure stand
+        # as the answer
+        lines = [vocabulary().answer("figure_not_stated", ask.language),
+                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+
+
+def _states_amount(span: Span) -> bool:
+    """The span states an amount: a row's figure, a sentence's amount (a change by it too)."""
+    if span.is_row:
+        return any(not f.none for f in span.figures())
+    return bool(stated_amounts(span.text))
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

@@ -112,6 +112,14 @@ def _split(line: str, width: int | None = None) -> tuple[str, list[str]]:
     return " ".join(words), cells
 
 
+def _marked(label: str) -> bool:
+    """A line that ends with a note's mark: "(a)", "(b)", "(3)" after its words."""
+    words = label.split()
+    last = words[-1] if len(words) > 1 else ""
+    return note_mark(last) or (len(last) == 3 and last[0] == "(" and last[-1] == ")"
+                               and last[1].isalpha() and last[1].islower())
+
+
 def _entry(label: str, cell: str) -> Entry:
     year = _year(label) if len(label.split()) == 1 else None
     if year is not None:
@@ -224,6 +232,10 @@ def _by_columns(lines: list[str], source: Source, currency: str | None) -> list[
                 break
             if len(cells) != len(tail) or not label:
                 break
+            if heading and _marked(heading) and _marked(label):
+                # "Construction commitments (b)" under "Long-term debt: (a)": a line with a
+                # note of its own, as the heading has, stands beside the heading, not under it
+                heading = ""
             money = currency or ("USD" if any("$" in c for c in cells) else None)
             entries = tuple(_entry(t, c) for t, c in zip(tail, cells, strict=True))
             # a heading names the lines under it ("Long-term debt:"), never the table's total

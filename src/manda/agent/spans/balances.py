@@ -63,8 +63,19 @@ _FORECAST = vocabulary().cues("forecast_stated")  # a sentence that states a for
 
 
 def states_forecast(text: str) -> bool:
-    """A sentence that states a forecast with a figure ("we expect capex of $5 billion")."""
-    return _FORECAST.found(text) and bool(find_amounts(text))
+    """A sentence that states a forecast with a figure ("we expect capex of $5 billion"); not
+    a figure stated as a fact before a sentence read with it that forecasts without one
+    ("there was $16.9 billion of unrecognized cost. This compensation is … expected to be
+    expensed in the next twelve months")."""
+    return any(qualifies_figure(text, m.start()) for m in _FORECAST.finditer(text)) and \
+        bool(find_amounts(text))
+
+
+def qualifies_figure(text: str, at: int) -> bool:
+    """A word at `at` (a forecast's, a hedge's) speaks of a figure of the text: one stands in
+    its sentence or after it, or the text states none before its sentence."""
+    start = text.rfind(". ", 0, at) + 1
+    return bool(find_amounts(text[start:])) or not find_amounts(text[:start])
 
 
 def a_movement(text: str) -> bool:

@@ -20,6 +20,7 @@ from manda.agent.spans.rows import (
 from manda.agent.spans.sentences import (
     _sentences,
     _word_cut_off,
+    group_over,
     heading_shaped,
     lists_things,
     points_back,
@@ -29,6 +30,7 @@ from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import figure_row
+from manda.ingest.parsers.staggered import unstaggered
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
@@ -40,7 +42,7 @@ def _candidates(evidence: Evidence) -> _Pool:
     page_lines: dict[tuple[str, int | None], list[str]] = {}
     for hit in evidence.hits:
         page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
-            body(hit.text).splitlines())
+            unstaggered(body(hit.text).splitlines()))
     scales = _document_scales(page_lines)
     # the currency each document states its figures in: a statement that prints no "$" of its
     # own ("(in millions)" over "2,857") is in it
@@ -54,7 +56,9 @@ def _candidates(evidence: Evidence) -> _Pool:
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
-        lines = body(hit.text).splitlines()
+        # a passage stored before ingestion re-cut its staggered tables is re-cut here (a
+        # no-op on one already re-cut), so an older data room reads its rows too
+        lines = unstaggered(body(hit.text).splitlines())
         tables = _continued(read_tables(hit.text))
         # a block of rows under a segment's heading ("North America" over "Net sales"): its
         # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
@@ -74,6 +78,9 @@ def _candidates(evidence: Evidence) -> _Pool:
         # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
         # term says what it stands for
         defined = defined_terms(" ".join(lines))
+        # each line of the passage by the line above it: a table's group heading over a row
+        line_above = {line.strip(): above.strip() for above, line in pairwise(
+            [x for x in lines if x.strip()])}
         for sentence, heading, before, bulleted in _sentences(
                 prose.get(id(hit), "\n".join(lines))):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
@@ -92,6 +99,8 @@ def _candidates(evidence: Evidence) -> _Pool:
             # "those commitments …" speaks of what the sentence before names: its words count
             # as its heading's do, for half
             under = f"{heading} {before}" if points_back(sentence, before) else heading
+            if group_over(above := line_above.get(sentence, ""), sentence):
+                under = f"{under} {above}"  # "2025 debt issuance:" over the row of its notes
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by),
                           " ".join([sentence, *meant]), under)

@@ -61,13 +61,19 @@ from manda.agent.spans.order import (
 )
 from manda.agent.spans.pool import _pool
 from manda.agent.spans.rows import statement_row
-from manda.agent.spans.sentences import _states_nothing, names_a_table, names_among_others
+from manda.agent.spans.sentences import (
+    _states_nothing,
+    figures_of_others,
+    names_a_table,
+    names_among_others,
+)
 from manda.agent.spans.span import (
     _AUXILIARY,
     _RECORDED,
     _WORD,
     EXTRA_WORD,
     KIND_FIT,
+    KIND_MISS,
     MEANING,
     PART_MISS,
     PORTION_MISS,
@@ -131,6 +137,11 @@ FRAGMENT = 0.05
 # ("driver, rider and renters incentive programs"): its figure is their sum, as far off as a
 # part's row is from the whole
 SUM_MISS = PART_MISS
+
+
+# a sentence whose several figures are each said of another thing than asked (the question's
+# words stand only in what one of them is for): it states no figure of the thing asked
+OTHERS_FIGURES = KIND_FIT + KIND_MISS
 
 
 # a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
@@ -226,6 +237,13 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     qualifiers = {t for t in core if t not in item_words and any(
         term_in(t, label) for span, label in zip(pool.spans, labels, strict=True)
         if span.row is not None and not totals_row(span.row.label))}
+    # a word the question sets right before a line item asked ("unrecognized" of "unrecognized
+    # stock-based compensation cost") that no row's label says and a sentence does: the item's
+    # rows are of a coarser thing (the expense, not the cost not yet recognized)
+    narrowed = {t for t in _modifiers(frame.text, core) if t not in item_words and
+                t not in qualifiers and t not in when and any(
+                    term_in(t, stems) for span, stems in zip(pool.spans, pool.stems, strict=True)
+                    if span.row is None)} if items else set()
     cause_asked = frame.answer_kind == "reason"
     moved = _changed_items(frame.subjects) if cause_asked else frame.subjects
     # the kind of thing a list question asks for ("models" of "which iPhone models …")
@@ -395,6 +413,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if cause_asked and years and span.row is None and (
                 said_years := {int(y) for y in YEAR.findall(span.text)}) and not said_years & years:
             score -= PERIOD_MISS  # why it moved in 2025 against 2024, where 2023's move is asked
+        elif frame.answer_kind == "figure" and years and span.row is None and (
+                said_years := {int(y) for y in YEAR.findall(span.text)}) and \
+                max(said_years) < min(years):
+            # "As of December 31, 2019, there was $3.9 million of unrecognized cost" where 2021
+            # is asked: an earlier year's figure (a later year may be a maturity, "due 2028")
+            score -= PERIOD_MISS
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
@@ -442,6 +466,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.row is None and frame.answer_kind == "figure" and _states_figure(span) and \
                 names_among_others(span.text, pairs, core):
             score -= SUM_MISS  # "the driver, rider and renters incentive programs": their sum
+        elif span.row is None and frame.answer_kind == "figure" and not frame.counted and \
+                figures_of_others(span.text, [t for t in core if t not in when and t not in
+                                              _named_by_document(span, core)]):
+            score -= OTHERS_FIGURES  # "a tax benefit of $5.9 billion for the release of …"
         if (fit <= 0 and frame.answer_kind in _STATED_KINDS) or (
                 fit < 0 and frame.answer_kind == "list"):
             # it echoes the question and states nothing of the kind asked (a line item's row of
@@ -489,6 +517,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 statement_row(span.row) and asked_statements & set(span.statements) and \
                 StatementKind.SEGMENT not in span.statements:
             score += STATEMENT_FIT  # the row of the statement asked, not a note's or MD&A's
+        if named and span.row is not None and narrowed and not any(
+                term_in(t, stems) for t in narrowed):
+            score -= PART_MISS  # "Stock-based compensation" where its unrecognized cost is asked
         if named and not (part_asked or qualifiers) and _a_part_row(span, items):
             score -= PART_MISS  # "AWS" under "Net sales" where the company's net sales are asked
         elif named and span.row is not None and not part and a_portion(span.row.label) and not (
@@ -533,6 +564,18 @@ def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]]
     lowered = question.lower()
     return tuple((own, patterns) for own, patterns in named_items(question)
                  if lowered.find(own.lower()) not in means)
+
+
+def _modifiers(question: str, core: Sequence[str]) -> set[str]:
+    """The question's terms that stand right before a line item it names ("unrecognized" of
+    "unrecognized stock-based compensation cost")."""
+    out = set()
+    for _, patterns in _items_asked(question):
+        for pattern in patterns:
+            if (m := pattern.search(question)) is not None and (
+                    before := letter_words(question[:m.start()])):
+                out |= {t for t in core if term_in(t, stems_of(before[-1]))}
+    return out
 
 
 def _item_words(own: str) -> list[str]:

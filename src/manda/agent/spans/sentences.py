@@ -11,7 +11,7 @@ from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
 from manda.finance.amounts import find_amounts
-from manda.finance.figures import column_header_line, statement_scale
+from manda.finance.figures import column_header_line, ends_in_figure, statement_scale
 from manda.finance.periods import find_periods
 from manda.text import bullet_item, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -229,6 +229,21 @@ def points_back(sentence: str, before: str) -> bool:
         term_in(t, said) for t in content_terms(after)) for w, after in pairwise(words))
 
 
+def group_over(before: str, line: str) -> bool:
+    """The line is a table's row (its figures at its end, "Fixed-rate notes 2028 – 2035 4,500
+    4.07%") right under a group heading of the table ("2025 debt issuance:", "Long-term
+    debt:"): the heading says what the row is of."""
+    head, row = before.strip(), line.strip()
+    # not a lead-in's unit ("… as follows (in millions):"), nor a line of column headings or a
+    # sentence's run-on under it
+    return head.endswith(":") and len(head) <= _GROUP_HEADING and not ends_in_figure(head) \
+        and not statement_scale([head]).line and row[:1].isupper() and ends_in_figure(row) \
+        and not column_header_line(row)
+
+
+_GROUP_HEADING = 60  # the longest line read as a table's group heading
+
+
 _LIST_REACH = 10  # how many words a list of things may run before the word they share
 
 
@@ -287,3 +302,48 @@ def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
 def _an_item(part: str) -> bool:
     """A short run of words with no figure: an item of a list of things."""
     return 0 < len(part.split()) <= _ITEM_WORDS and not any(c.isdigit() for c in part)
+
+
+_OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allowance"
+
+
+_CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
+
+
+_OWNER_WORDS = 12  # how far after an amount the clause it is said in runs
+
+
+def amount_owner(text: str, start: int, end: int) -> str:
+    """The words the amount at `start:end` is said of: its clause's words before it, from the
+    last comma, semicolon, sentence or amount before it; where a noun's "of" stands right
+    before it ("a one-time tax benefit of $1.9 billion for the release of …"), those alone:
+    what a "for" adds after it is what the thing is for, not what it is. Else (a verb's object:
+    "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
+    billion to repurchase shares") the rest of its clause too, other amounts aside."""
+    before = text[:start]
+    cut = max(before.rfind(". "), *(before.rfind(c) for c in _CLAUSE_ENDS))
+    for amount in find_amounts(before):
+        cut = max(cut, amount.end - 1)
+    owner = before[cut + 1:]
+    said = owner.split()
+    if said and said[-1].lower() in _OF:
+        return owner
+    rest = text[end:]
+    stop = min((at for at in (rest.find(". "), *(rest.find(c) for c in _CLAUSE_ENDS))
+                if at >= 0), default=len(rest))
+    rest = rest[:stop]
+    for amount in reversed(find_amounts(rest)):
+        rest = rest[:amount.start] + rest[amount.end:]
+    return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
+
+
+def figures_of_others(text: str, asked: Sequence[str]) -> bool:
+    """The sentence states several amounts, and none is said of a thing the question asks: each
+    is another thing's ("net income … was $15.0 billion …, this included a tax benefit of $5.9
+    billion for the release of valuation allowance", where the allowance released is asked):
+    the asked words stand only in what another figure is for."""
+    money = [a for a in find_amounts(text) if a.currency]
+    if len(money) < 2 or not asked:
+        return False
+    return not any(any(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
+                   for a in money)
