@@ -85,3 +85,16 @@ def test_a_method_asked_is_answered_by_the_method_not_the_figure() -> None:
         "of cost and net realizable value.")
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "first-in, first-out" in first and "12.7" not in first
+
+
+def test_a_terse_thing_with_its_period_after_asks_its_figure() -> None:
+    """"Trips in 2020?" asks the figure of trips in 2020, as "its 2020 trips" would: the
+    key-metric row leads, not a sentence that happens to say "trip" and "2020"."""
+    ask = _ask("Globex trips in 2020?")
+    assert ask.frame.answer_kind == "figure"
+    evidence = _evidence(
+        "In January 2020, we introduced product changes that show drivers the trip distance and "
+        "expected fares.",
+        "\n".join(["Key metrics (in millions)", "Year Ended December 31, | 2020 | 2021",
+                   "Trips | 2020: 5,025 | 2021: 6,368"]))
+    assert "5,025" in rank_spans(ask.frame, evidence)[0].text

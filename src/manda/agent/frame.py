@@ -291,7 +291,7 @@ def read_question(question: str) -> QuestionFrame:
     ranking = _ranking(_in_filing_words(_without_reason_word(text)))
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
-        or _dated_thing(text),
+        or _dated_thing(text) or _terse_dated(text, periods),
         at_a_date=_cues("closing_year_lead").found(text)
         or _cues("period_phrase").found(text),
         amount_of_period=_cues("answer_amount_of_period").found(text))
@@ -497,6 +497,18 @@ def _said_as(text: str) -> tuple[str, ...]:
     """The stems of a filing's words for the phrases the question says its own way."""
     return _unique(t for words, said in _V.asked_as() if said.found(text)
                    for t in content_terms(words))
+
+
+_TERSE_WORDS = 5  # "Uber trips in 2020?": a few words, no question word, a period
+
+
+def _terse_dated(text: str, periods: tuple[str, ...]) -> bool:
+    """A thing asked tersely with its period after it ("Uber trips in 2020?", "Lyft riders
+    Q2 2021?"): it opens with no question word, a few words, a period named; its figure of that
+    period is asked, as "its 2020 trips" would ask it."""
+    words = letter_words(text)
+    return bool(periods) and 0 < len(words) <= _TERSE_WORDS and \
+        words[0].lower() not in _QUESTION_WORDS
 
 
 def _dated_thing(text: str) -> bool:
