@@ -70,7 +70,7 @@ def test_who_audits_asks_for_the_auditor_and_the_signing_firm_is_named() -> None
                          "since 2009.\nSan Jose, California")
     draft = _named_holder(Draft(text="Filing.pdf states: “We have served as the Company's "
                                      "auditor since 2009.” (source: Filing.pdf, p.52)"),
-                          evidence, "auditor")
+                          evidence, "auditor", "en")
     assert draft.text.splitlines()[0].startswith("The auditor is Ernst & Young LLP")
     assert "since 2009" in draft.text
 

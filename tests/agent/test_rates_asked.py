@@ -172,6 +172,21 @@ def test_initials_are_no_words_of_their_own_in_lower_case() -> None:
     assert not content_terms("tell us")
 
 
+@pytest.mark.parametrize(("question", "country"), [
+    ("Quelles sont les ventes aux États-Unis ?", "U.S."),
+    ("Wie hoch ist der Umsatz in den Vereinigten Staaten?", "US"),
+    ("¿Cuánto vendió en EE. UU.?", "United States"),
+    ("Quel est le chiffre d'affaires dans l'UE ?", "European Union"),
+    ("Wie hoch ist der Umsatz im Vereinigten Königreich?", "U.K."),
+])
+def test_a_country_asked_in_another_language_is_the_filings_word(question: str,
+                                                                 country: str) -> None:
+    """A country named in any language's words or initials is one word with the English
+    filing's ("États-Unis" finds "U.S. net sales")."""
+    from manda.agent.relevance import content_terms
+    assert set(content_terms(f"{country} sales")) - {"sale"} <= set(content_terms(question))
+
+
 @pytest.mark.parametrize(("question", "subjects"), [
     ("How much income tax did the company actually pay in cash in 2025?", ("income taxes paid",)),
     ("How much did the company hold in cash at the end of 2025?", ("cash",)),

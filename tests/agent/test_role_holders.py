@@ -81,3 +81,13 @@ def test_the_firm_in_the_role_is_found_by_any_wording_of_the_role() -> None:
         update={"company": "Harrowgate Holdings, Inc."})
     lead = compose(_ask("Who is the auditor?"), evidence).text.splitlines()[0]
     assert lead.startswith("The auditor is Kestrel Partners LLP (source: Annual.pdf, p.32)"), lead
+
+
+def test_a_role_asked_in_german_is_answered_in_german_by_the_firm_that_signs() -> None:
+    """"Wer ist der Abschlussprüfer?": the role's German wordings find the signing firm ("…
+    GmbH Wirtschaftsprüfungsgesellschaft"), and the lead is written in German."""
+    report = ("Bestätigungsvermerk des unabhängigen Abschlussprüfers\n"
+              "An die Harrowgate GmbH: Wir haben den Jahresabschluss geprüft.\n"
+              "Leeds, den 3. März 2026\nKestrel Partners GmbH Wirtschaftsprüfungsgesellschaft")
+    lead = compose(_ask("Wer ist der Abschlussprüfer?"), _evidence(report)).text.splitlines()[0]
+    assert lead.startswith("Abschlussprüfer: Kestrel Partners GmbH"), lead

@@ -41,7 +41,8 @@ _VALUES = {"count": 4, "searched": "S", "why": "W", "sentence": "X", "cite": "(s
            "segment": "Marine", "missing": "gross profit", "found": "F", "new": "€4.2m",
            "old": "€3.9m", "new_period": "in 2025", "old_period": "in 2024", "delta": "€0.3m",
            "segments": "Marine, Europe", "amount": "€2.4m", "schedule": "the schedule",
-           "caption": "C", "rows": "2026 1,250; 2027 2,400", "times": "1.16"}
+           "caption": "C", "rows": "2026 1,250; 2027 2,400", "times": "1.16",
+           "holder": "Kestrel Partners LLP"}
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es"])

@@ -51,12 +51,19 @@ _SUFFIXES = tuple(dict.fromkeys(
     s for lang in _WORDS.languages.values() for s in lang.stem_suffixes))
 
 
-def _stem(word: str) -> str:
+def _stem(word: str, least: int = 4) -> str:
+    """The word without its first ending that leaves `least` letters or more."""
     word = without_possessive(word.lower()).strip("-'")  # "Azure's" is Azure
     for suffix in _SUFFIXES:
-        if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+        if len(word) - len(suffix) >= least and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
+
+
+def short_root(word: str) -> str:
+    """A short word's root, which `_stem` leaves whole so that no two short words meet ("owns"
+    is "own", the root of "owned"): for matching a word named in the question only."""
+    return _stem(word, least=3)
 
 
 # the stems of the words that say when, even with no year ("year", "quarter", "annual", "exercice")

@@ -689,14 +689,14 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
         if not also:
             draft = evidence_first.answer(ask, evidence, category="General",
                                           must=" ".join(named), limit=1, why=why, prefer=firm)
-            return draft if draft.offer_qa else _named_holder(draft, evidence, role)
+            return draft if draft.offer_qa else _named_holder(draft, evidence, role, ask.language)
         # two questions in one: each part answered from its own best passage
         who = evidence_first.answer(replace(ask, frame=ask.frame.about(f"Who is the {role}?")),
                                     evidence,
                                     category="General", must=" ".join(named), limit=1, why=why,
                                     prefer=firm)
         if not who.offer_qa:
-            who = _named_holder(who, evidence, role)
+            who = _named_holder(who, evidence, role, ask.language)
         rest = evidence_first.answer(replace(ask, frame=ask.frame.about(also[0])), evidence,
                                      limit=1)
         if who.offer_qa or rest.offer_qa or rest.text == who.text:
@@ -712,7 +712,8 @@ def _who_has_role(ask: Ask, evidence: Evidence, role: str) -> Draft:
             named[person_name(f)] = f
     question = vocabulary().answer("role_question", ask.language, role=role)
     if not named:
-        return no_data(ask, evidence, why=f"no document names {_with_article(role)}.",
+        return no_data(ask, evidence,
+                       why=vocabulary().answer("role_unnamed", ask.language, role=role),
                        category="HR", question=question)
     listed = [f"- {n} — {role_of(f)} {cite_findings([f], evidence)}"
               for n, f in list(named.items())[:6]]
@@ -729,14 +730,9 @@ _LEGAL_WORDS = vocabulary().words("legal_forms") | vocabulary().words("company_w
     "and", "the", "of"}
 
 
-def _with_article(role: str) -> str:
-    """"an auditor", "a lender" (English: the role is the frame's English key)."""
-    return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
-
-
-def _holder_line(role: str, holder: str) -> str:
-    """"The auditor is Ernst & Young LLP" (English: the role is the frame's English key)."""
-    return f"The {role.lower()} is {holder}"
+def _holder_line(role: str, holder: str, language: str) -> str:
+    """"The auditor is Ernst & Young LLP", "Abschlussprüfer: Hegele & Brandt GmbH"."""
+    return vocabulary().answer("role_holder", language, role=role, holder=holder)
 
 
 def _name_words(name: str | None) -> set[str]:
@@ -745,12 +741,12 @@ def _name_words(name: str | None) -> set[str]:
             if len(w) > 2 and w not in _LEGAL_WORDS}
 
 
-def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
+def _named_holder(draft: Draft, evidence: Evidence, role: str, language: str) -> Draft:
     """The organisation in the role, named first: the firm nearest a wording of the role in the
     passages ("/s/ Ernst & Young LLP … We have served as the Company's auditor since 2009",
     "engaged Deloitte & Touche LLP, an independent registered public accounting firm"), where
     the answer does not already open by naming it."""
-    if draft.text.startswith(_holder_line(role, "").strip()):
+    if draft.text.startswith(_holder_line(role, "", language).strip()):
         return draft
     patterns = group_patterns(role.lower())
     best: tuple[tuple[bool, int], str, SearchHit] | None = None
@@ -770,7 +766,7 @@ def _named_holder(draft: Draft, evidence: Evidence, role: str) -> Draft:
     if best is None:
         return draft
     _, firm, hit = best
-    first = _holder_line(role, firm)
+    first = _holder_line(role, firm, language)
     return replace(draft, text=f"{first} {cite([evidence.hit_source(hit)])}.\n{draft.text}")
 
 
@@ -781,7 +777,7 @@ def _role_as_finding(ask: Ask, evidence: Evidence, role: str) -> Draft | None:
         return None
     first = best_of(found, evidence)
     same = [f for f in found if f.value_text == first.value_text]
-    holder = _holder_line(role, first.value_text or "")
+    holder = _holder_line(role, first.value_text or "", ask.language)
     return Draft(text=f"{holder} {cite_findings(same, evidence)}.",
                  proposals=approvals(same), rests_on=same)
 

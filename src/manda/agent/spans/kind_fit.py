@@ -9,7 +9,14 @@ from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import names_counted, states_count, states_means, states_place, states_reason
-from manda.agent.relevance import content_terms, one_word, says_change, stems_of, term_in
+from manda.agent.relevance import (
+    content_terms,
+    one_word,
+    says_change,
+    short_root,
+    stems_of,
+    term_in,
+)
 from manda.agent.spans.asked import (
     _asks_amount,
     _asks_balance,
@@ -208,7 +215,7 @@ def _named_after_verb(text: str, verb: str | None) -> bool:
     Lee", "led by Tom Ross")."""
     if verb is None:
         return False
-    root = verb.removesuffix("s")  # "owns" of "owned", which no ending rule stems alike
+    root = short_root(verb)  # "owns" of "owned", which the stems do not meet
     words = text.split()
     return any((term_in(verb, _stems_of_word(w.lower().strip(",.;:"))) or (
         len(root) >= 3 and w.lower().startswith(root))) and _NAME.search(
