@@ -47,9 +47,10 @@ from manda.vocabulary import Cues, Topic, vocabulary
 __all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_question", "years_back"]
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
-AnswerKind = Literal["reason", "means", "ranking", "rate", "figure", "person", "date", "place",
-                     "list"]
+AnswerKind = Literal["reason", "means", "method", "quarter", "ranking", "rate", "figure", "person",
+                     "date", "place", "list"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
+SaidOtherwise = tuple[frozenset[str], tuple[re.Pattern[str], ...]]  # words, said as these
 
 _V = vocabulary()
 
@@ -296,7 +297,7 @@ def read_question(question: str) -> QuestionFrame:
     ranking = _ranking(_in_filing_words(_without_reason_word(text)))
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
-        or _dated_thing(text),
+        or _dated_thing(text) or _terse_dated(text, periods),
         at_a_date=_cues("closing_year_lead").found(text)
         or _cues("period_phrase").found(text),
         amount_of_period=_cues("answer_amount_of_period").found(text))
@@ -496,13 +497,31 @@ def _ranking(text: str) -> QuestionTerms:
     words, "last year", stay: the answer says whether the room states that year.)"""
     asked = question_terms(text)
     spans = [(a, b) for _, a, b in _led_years(text)] + [
-        (m.start(), m.end()) for m in _cues("period_phrase").finditer(text)]
+        (m.start(), m.end()) for cue in ("period_phrase", "horizon_phrase")
+        for m in _cues(cue).finditer(text)]
     said = set(content_terms(" ".join(text[a:b] for a, b in spans)))
     # "what drove", "what caused": how it asks for a reason, not what the reason is about (the
     # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason)
     asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
+    if _cues("answer_method").found(text):
+        # "how does it measure …": how it asks for a method, which a sentence states in its own
+        # verb ("computed using standard cost")
+        asking |= set(content_terms(" ".join(
+            m.group(0) for m in _cues("answer_method_verb").finditer(text))))
     return replace(asked, terms=tuple(t for t in asked.terms if t not in asking) or asked.terms,
-                   when=asked.when | frozenset(t for t in asked.terms if t in said))
+                   when=asked.when | frozenset(t for t in asked.terms if t in said),
+                   said_otherwise=asked.said_otherwise + _quarter_ranked_by(text, asked.terms))
+
+
+def _quarter_ranked_by(text: str, terms: tuple[str, ...]) -> tuple[SaidOtherwise, ...]:
+    """"Target's biggest sales quarter?": the word a quarter asked is ranked by ("biggest") is
+    said by a filing's comparison ("a larger share of sales … during the fourth quarter",
+    "generally higher in the second and fourth quarters", "seasonality")."""
+    if not _cues("answer_quarter").found(text):
+        return ()
+    own = frozenset(content_terms(" ".join(
+        m.group(0) for m in _cues("size_superlative").finditer(text)))) & frozenset(terms)
+    return ((own, (_cues("size_compared").pattern,)),) if own else ()
 
 
 def _in_filing_words(text: str) -> str:
@@ -518,6 +537,18 @@ def _said_as(text: str) -> tuple[str, ...]:
     """The stems of a filing's words for the phrases the question says its own way."""
     return _unique(t for words, said in _V.asked_as() if said.found(text)
                    for t in content_terms(words))
+
+
+_TERSE_WORDS = 5  # "Uber trips in 2020?": a few words, no question word, a period
+
+
+def _terse_dated(text: str, periods: tuple[str, ...]) -> bool:
+    """A thing asked tersely with its period after it ("Uber trips in 2020?", "Lyft riders
+    Q2 2021?"): it opens with no question word, a few words, a period named; its figure of that
+    period is asked, as "its 2020 trips" would ask it."""
+    words = letter_words(text)
+    return bool(periods) and 0 < len(words) <= _TERSE_WORDS and \
+        words[0].lower() not in _QUESTION_WORDS
 
 
 def _dated_thing(text: str) -> bool:
@@ -581,8 +612,9 @@ def _without_statement_lines(text: str) -> str:
     return out
 
 
-_ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "ranking", "rate", "person", "date",
-                                         "place", "figure")
+# "in which quarters is revenue highest?" asks a part of the year, before any ranking
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "method", "quarter", "ranking", "rate",
+                                         "person", "date", "place", "figure")
 _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why …?", "Who …?"
 
 

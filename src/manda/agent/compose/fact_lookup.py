@@ -115,6 +115,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
+    if ask.frame.answer_kind in ("quarter", "method"):
+        # "in which quarters is revenue highest?", "how does it measure the cost of its
+        # inventory?": the sentence naming the quarters or the method answers, never the line
+        # item's figure for the year nor a ranking of segments
+        return evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
     if ask.frame.answer_kind == "ranking" and ask.frame.segments and (

@@ -336,7 +336,7 @@ def _month(number: int, language: str) -> str:
     return names[0].capitalize()
 
 
-LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means")
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means", "quarter", "method")
 _STATED = (*LISTED_KINDS, "place")  # a kind a span must state to lead
 
 

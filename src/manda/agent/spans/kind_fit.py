@@ -64,6 +64,8 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
+_METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
+_QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -160,6 +162,15 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         return KIND_FIT if _dated_by_verb(text, verb) else KIND_FIT / 2
     if kind == "place":
         return KIND_FIT / 2 if states_place(text) else 0.0
+    if kind == "method":  # "how does it measure the cost of its inventory?": a method stated
+        if span.row is not None:
+            return -KIND_MISS
+        return KIND_FIT if _METHOD.found(text) else 0.0
+    if kind == "quarter":  # "in which quarters is revenue highest?": a quarter named, no figure
+        if span.row is not None:
+            return -KIND_MISS
+        # a quarter of a year ("in the first quarter of fiscal year 2023") is no season
+        return KIND_FIT if _QUARTER_NAMED.found(text) and not YEAR.search(text) else 0.0
     if kind == "list" and span.row is None:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)

@@ -119,7 +119,7 @@ STATEMENT_FIT = 0.1
 ECHO = 0.35
 
 
-_STATED_KINDS = ("reason", "figure", "rate", "date", "place")
+_STATED_KINDS = ("reason", "figure", "rate", "date", "place", "quarter")
 
 
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
@@ -284,8 +284,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     totalled = {s.source.document_id for s in pool.spans if items and _states_total(s, items)}
     for span, name, stems, under, label_stems in zip(pool.spans, pool.names, pool.stems,
                                                      pool.under, labels, strict=True):
-        if span.joined and not cause_asked:
-            continue
+        if span.joined and not (cause_asked or frame.answer_kind == "method"):
+            continue  # "Inventories are stated at cost. Cost is computed using …": the method
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text

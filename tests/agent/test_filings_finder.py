@@ -1,0 +1,100 @@
+"""Questions whose evidence was not found or did not lead (issue 25): a quarter asked (the
+season, not a ranking of segments nor the year's figure), a horizon said another way ("within the
+next 12 months" is "in the succeeding 12 months"), a verb's -ing form ("buying" is "acquire").
+None of it knows a company or a filing: the passages below are written for the tests."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.compose import fact_lookup
+from manda.agent.relevance import stems_of, term_in
+from manda.agent.spans import fits_kind, rank_spans
+
+SEASON = "Our revenue is generally higher in the second and fourth quarters of our fiscal year."
+DATED = ("In the first quarter of fiscal year 2025, we updated the presentation of certain "
+         "metrics, most notably our revenue metrics.")
+SEGMENTS = "Cloud revenue was $87.9 billion, the highest of our segments in fiscal year 2025."
+
+
+def test_which_quarters_asks_the_season_not_a_ranking() -> None:
+    ask = _ask("In which quarters of its fiscal year is the company's revenue usually highest?")
+    assert ask.frame.answer_kind == "quarter"
+    evidence = _evidence(DATED, SEGMENTS, SEASON)
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.text == SEASON and fits_kind(top, ask.frame)
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "second and fourth quarters" in first
+
+
+def test_a_quarter_of_a_named_year_is_no_season() -> None:
+    ask = _ask("Which quarter is strongest for the company?")
+    evidence = _evidence(DATED, SEASON)
+    dated, season = sorted(rank_spans(ask.frame, evidence), key=lambda s: s.text != DATED)[:2]
+    assert not fits_kind(dated, ask.frame) and fits_kind(season, ask.frame)
+
+
+def test_a_terse_quarter_asked_is_answered_by_its_seasonality() -> None:
+    """"biggest" is said as the filing compares ("a larger share"); the year's net sales, a
+    figure, does not answer which quarter."""
+    ask = _ask("The grocer's biggest sales quarter?")
+    assert ask.frame.answer_kind == "quarter"
+    evidence = _evidence(
+        "Net sales were $104.8 billion in 2025, against $106.6 billion in 2024.",
+        "A larger share of annual net sales is traditionally earned during the fourth quarter "
+        "because it includes the holiday sales period.")
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "fourth quarter" in first and "104.8" not in first
+
+
+def test_a_horizon_said_another_way_is_no_word_missing() -> None:
+    """"within the next 12 months" says when, which the filing says its own way: the sentence
+    that states the amount due is found, not "nothing answers this"."""
+    ask = _ask("How much of the company's debt comes due within the next 12 months?")
+    evidence = _evidence(
+        "As of December 31, 2025, we had outstanding $4.68 billion in aggregate principal amount "
+        "of indebtedness, of which $1.98 billion is scheduled to become due in the succeeding "
+        "12 months.",
+        "For details regarding our indebtedness, refer to Note 11, Debt.",
+        "Our sources of cash are predominantly our deliveries and services.")
+    draft = fact_lookup.compose(ask, evidence)
+    assert not draft.offer_qa
+    assert "$1.98 billion" in draft.text.splitlines()[0]
+
+
+def test_buying_is_a_form_of_acquire() -> None:
+    assert term_in("buying", stems_of("we entered into an agreement to acquire Halden Group"))
+    ask = _ask("Which company is the group buying?")
+    evidence = _evidence(
+        "On January 18, 2025, we entered into a definitive agreement to acquire Halden Group, "
+        "Inc. for $95.00 per share in an all-cash transaction.",
+        "Revenue increased 7% driven by growth in our services.")
+    ranked = rank_spans(ask.frame, evidence)
+    assert ranked and "Halden" in ranked[0].text
+
+
+def test_a_method_asked_is_answered_by_the_method_not_the_figure() -> None:
+    """"How does it value its inventory?" asks how, not how much: the sentence that states the
+    method leads, never the balance sheet's inventory figure."""
+    ask = _ask("How does the company value its inventory?")
+    assert ask.frame.answer_kind == "method"
+    assert _ask("What inventory costing method does the company use?").frame.answer_kind == "method"
+    evidence = _evidence(
+        "Inventory was $12.7 billion at the end of 2025, against $13.5 billion a year earlier.",
+        "Inventory is accounted for using the first-in, first-out method and valued at the lower "
+        "of cost and net realizable value.")
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "first-in, first-out" in first and "12.7" not in first
+
+
+def test_a_terse_thing_with_its_period_after_asks_its_figure() -> None:
+    """"Trips in 2020?" asks the figure of trips in 2020, as "its 2020 trips" would: the
+    key-metric row leads, not a sentence that happens to say "trip" and "2020"."""
+    ask = _ask("Globex trips in 2020?")
+    assert ask.frame.answer_kind == "figure"
+    evidence = _evidence(
+        "In January 2020, we introduced product changes that show drivers the trip distance and "
+        "expected fares.",
+        "\n".join(["Key metrics (in millions)", "Year Ended December 31, | 2020 | 2021",
+                   "Trips | 2020: 5,025 | 2021: 6,368"]))
+    assert "5,025" in rank_spans(ask.frame, evidence)[0].text
