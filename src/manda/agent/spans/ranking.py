@@ -386,7 +386,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
-            if not _same_metric(head[0], frame.subjects):
+            if not any(_same_metric(said, frame.subjects) for said in head[0]):
                 score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
             else:  # "AWS sales increased 20%" beside "Sales increased 12%": a part's, by a word
                 said = [t for t in content_terms(span.text[:head[1]]) if t not in terms
@@ -410,8 +410,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # of a sentence that names no line item asked, is not why comparable sales fell
             score -= SUBJECT_MISS
         elif span.row is None and cause_asked and frame.subjects and not frame.derived and (
-                head := _sentence_subject(span.text)) is not None and not _same_metric(
-                    head[0], moved):
+                head := _sentence_subject(span.text)) is not None and not any(
+                    _same_metric(said, moved) for said in head[0]):
             # "What drove services revenue growth?": "Services gross margin increased due to
             # higher services net sales" explains the margin, whose cause names the revenue
             score -= SUBJECT_MISS
@@ -617,21 +617,31 @@ def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
     return False
 
 
+_LIST_JOINERS = frozenset(vocabulary().words("list_joiners"))  # "A, B and C"
+
+
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
 
 
 _SUBJECT_WORDS = 3  # the words before it at most ("In fiscal 2025,", "The Company's")
 
 
-def _sentence_subject(text: str) -> tuple[str, int] | None:
-    """The line item a sentence speaks of, and where it starts: the first it names, as its
+def _sentence_subject(text: str) -> tuple[tuple[str, ...], int] | None:
+    """The line items a sentence speaks of, and where they start: the first it names, as its
     subject, within its first few words ("Cost of revenue increased …", "In fiscal 2025,
-    operating income rose …"; not "leverage" of "Our strategy continues to leverage stores")."""
-    named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
+    operating income rose …"; not "leverage" of "Our strategy continues to leverage stores"),
+    with those listed after it ("Revenue, gross margin, and operating income included …")."""
+    named = sorted(find_line_items(text[:_SUBJECT_REACH + 80]), key=lambda found: found[1])
     if not named or named[0][1] >= _SUBJECT_REACH or \
             len(text[:named[0][1]].split()) > _SUBJECT_WORDS:
         return None
-    return named[0][0], named[0][1]
+    listed = [named[0]]
+    for item in named[1:]:
+        between = text[listed[-1][2]:item[1]].replace(",", " ").split()
+        if item[1] < listed[-1][2] or not all(w.lower() in _LIST_JOINERS for w in between):
+            break
+        listed.append(item)
+    return tuple(subject for subject, _, _ in listed), named[0][1]
 
 
 def _part_named(text: str, asked: tuple[str, ...], terms: Sequence[str],
