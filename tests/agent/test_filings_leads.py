@@ -259,6 +259,17 @@ def test_a_cause_that_is_the_change_asked_does_not_lead() -> None:
         assert "fuel surcharges" in rank_spans(_ask(question).frame, evidence)[0].text, question
 
 
+def test_a_whole_explained_by_the_part_asked_is_no_cause_of_the_part() -> None:
+    """"Why did Halden Pro revenue fall?": "Product revenue decreased … driven by a decrease in
+    Halden Pro" explains the whole by the part asked; the part's own sentence, whose cause
+    follows "as" right after its change, says why it fell."""
+    evidence = _evidence(
+        "Product revenue decreased €3.2 million or 13% driven by a decrease in Halden Pro.",
+        "Halden Pro revenue decreased 25% as distributors ran down their elevated inventories.")
+    top = rank_spans(_ask("Why did Halden Pro revenue fall in 2025?").frame, evidence)[0]
+    assert "distributors" in top.text, top.text
+
+
 def test_a_pledge_asked_is_the_commitment_the_filing_states() -> None:
     # "pledged" is a word form of "committed": the commitment leads, not a sentence on the topic
     evidence = _evidence(

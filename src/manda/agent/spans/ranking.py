@@ -294,7 +294,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         else:
             own = _named_by_document(span, core) if matched else set()
             circular = cause_asked and _cause_is_asked(
-                span.text, [t for t in core if t not in when], _named_by_document(span, core))
+                span.text, [t for t in core if t not in when], _named_by_document(span, core),
+                subject_words)
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)) and not (
                     frame.answer_kind != "reason" and names_own_figure(
@@ -580,17 +581,26 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
 
 
-def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
+def _cause_is_asked(text: str, core: Sequence[str], own: set[str],
+                    items: set[str] | frozenset[str] = frozenset()) -> bool:
     """The cause a sentence gives is the change asked itself ("… primarily due to the automotive
     gross margin decrease discussed above", asked why the automotive gross margin declined):
     every word the question asks of, its change too, stands after the causal connective (the
-    company's name aside, `own`: its filing speaks of it without naming it)."""
+    company's name aside, `own`: its filing speaks of it without naming it); or the words that
+    name which of its line item `items` is asked stand there only, with a change ("Windows
+    revenue decreased 13% driven by a decrease in Windows OEM", asked why Windows OEM revenue
+    fell): a whole explained by the part asked."""
     cause = cause_after(text)
     asked = [t for t in core if t not in own]
-    if cause is None or len(asked) < 2:
+    if cause is None or len(asked) < 2 or not states_change(text[cause.end():]):
         return False
     said = stems_of(text[cause.end():])
-    return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
+    if all(term_in(t, said) for t in asked):
+        return True
+    named = [t for t in asked if t not in items and not says_change(t)]
+    head = stems_of(text[:cause.start()])
+    return bool(named) and all(term_in(t, said) for t in named) and not all(
+        term_in(t, head) for t in named)
 
 
 def _changed_items(asked: tuple[str, ...]) -> tuple[str, ...]:
