@@ -595,3 +595,19 @@ def test_how_a_line_item_is_measured_is_answered_by_a_sentence_naming_it() -> No
     ranked = rank_spans(read_question("How does Halden measure the cost of its inventory?"),
                         evidence)
     assert ranked and "first-in, first-out" in ranked[0].text, [s.text for s in ranked[:2]]
+
+
+def test_a_figure_led_by_a_span_that_covers_too_little_of_the_question_is_not_stated() -> None:
+    """"How much of retail sales came from airport stores?": the retail sales row states a
+    figure but says nothing of airport stores, while a sentence says more of the question: the
+    answer says no passage states the figure before the closest passages, never the row's
+    figure as the answer."""
+    evidence = _evidence(
+        "Retail sales\n2025 | 2024\nRetail sales | 2025: $4,200 | 2024: $3,900",
+        "In 2025 more of our retail customers came through airport stores than ever before.")
+    ask = _ask("How much of Halden's retail sales in 2025 came from airport stores?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$4,200" not in first and "No passage" in first, first
+    # a question the row covers is answered by it
+    whole = evidence_answer(_ask("What were Halden's retail sales in 2025?"), evidence).text
+    assert "$4,200" in whole.splitlines()[0]

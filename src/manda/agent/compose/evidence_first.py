@@ -65,11 +65,24 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    elif lead and lead[0].words < NOT_FOUND_BELOW and _asks_figure(ask):
+        # another span covers the question, yet the one that leads covers too little of it to
+        # state the figure asked ("Mobility" bookings by quarter for those "from airport
+        # trips"): say so before the closest passages, never state its figure as the answer
+        lines = [vocabulary().answer("figure_not_stated", ask.language),
+                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+
+
+def _asks_figure(ask: Ask) -> bool:
+    """The question asks for a figure: an amount or a rate, by its form or by its words ("what
+    is the deal value of …")."""
+    return ask.frame.answer_kind in ("figure", "rate") or (
+        ask.frame.answer_kind is None and ask.frame.ranking.wants_amount)
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:
