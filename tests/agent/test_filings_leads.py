@@ -608,6 +608,9 @@ def test_a_figure_led_by_a_span_that_covers_too_little_of_the_question_is_not_st
     ask = _ask("How much of Halden's retail sales in 2025 came from airport stores?")
     first = evidence_answer(ask, evidence).text.splitlines()[0]
     assert "$4,200" not in first and "No passage" in first, first
-    # a question the row covers is answered by it
+    # a question the row covers is answered by it, and a row leads a question asking no part
     whole = evidence_answer(_ask("What were Halden's retail sales in 2025?"), evidence).text
     assert "$4,200" in whole.splitlines()[0]
+    moved = evidence_answer(_ask("How did Halden's retail sales change between the end of 2024 "
+                                 "and the end of 2025?"), evidence).text
+    assert "No passage" not in moved.splitlines()[0], moved

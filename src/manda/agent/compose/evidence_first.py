@@ -65,10 +65,13 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
-    elif lead and lead[0].words < NOT_FOUND_BELOW and _asks_figure(ask):
-        # another span covers the question, yet the one that leads covers too little of it to
-        # state the figure asked ("Mobility" bookings by quarter for those "from airport
-        # trips"): say so before the closest passages, never state its figure as the answer
+    elif lead and lead[0].is_row and lead[0].words < NOT_FOUND_BELOW and ask.frame.share_of \
+            and _asks_figure(ask):
+        # a part of a line item asked ("how much of the bookings came from airport trips?"),
+        # another span covering the question, yet the row that leads covers too little of it
+        # to state that part ("Mobility" bookings by quarter): say so before the closest
+        # passages, never state its figure as the answer (a sentence's own words say what its
+        # figure is of, where it leads)
         lines = [vocabulary().answer("figure_not_stated", ask.language),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
