@@ -73,6 +73,13 @@ def test_a_cause_is_said_in_many_wordings_and_languages() -> None:
                  "Weaker sterling accounted for most of the decline in export sales."):
         assert states_reason(text), text
     assert not states_reason("Freight revenue was £412 million in 2024.")
+    # "as" right after a change and its figure gives its cause; "as of", "as a percentage" none
+    assert states_reason("Devices revenue decreased $1.8 billion or 24% as channel inventory "
+                         "levels stayed elevated.")
+    for text in ("Revenue increased 5% as compared to the prior year.",
+                 "Cash grew to $4.2 billion as of June 30, 2025.",
+                 "Research costs rose 2 points as a percentage of revenue."):
+        assert not states_reason(text), text
     # the subject of an effect-first cause stands before the connective, of a cause-first one
     # after it
     assert cause_after("Sales fell due to lower volumes.") is not None

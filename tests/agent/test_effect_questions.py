@@ -12,6 +12,7 @@ from manda.agent.compose import fact_lookup
 from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
+from manda.agent.spans import rank_spans
 from manda.models import (
     Confidence,
     Document,
@@ -83,3 +84,18 @@ def test_a_line_items_impact_of_a_named_cause_is_the_sentence_of_that_cause() ->
     ask = Ask.of(read_question("What was the EBITDA impact of switching to the new fleet?"))
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "3.1 million" in first and "41" not in first, first
+
+
+def test_an_effect_in_percent_on_one_of_the_line_items_a_sentence_lists_leads() -> None:
+    """"How much did currency hurt operating income?": a sentence whose subject lists the line
+    item among others, with the effect in percent ("… and operating income included an
+    unfavourable currency impact of 3%, 4% and 5%, respectively"), answers, not the line item's
+    level."""
+    level = "EBITDA | 2024: 41,200 | 2023: 36,900"
+    evidence = _level_and_effect("Revenue, gross margin and EBITDA included an unfavourable "
+                                 "currency impact of 3%, 4% and 5%, respectively.")
+    ask = Ask.of(read_question("How much did currency movements hurt EBITDA in 2024?"))
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "unfavourable currency impact" in top.text and level not in top.text
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "5%" in first and "41" not in first, first

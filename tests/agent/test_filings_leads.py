@@ -259,6 +259,17 @@ def test_a_cause_that_is_the_change_asked_does_not_lead() -> None:
         assert "fuel surcharges" in rank_spans(_ask(question).frame, evidence)[0].text, question
 
 
+def test_a_whole_explained_by_the_part_asked_is_no_cause_of_the_part() -> None:
+    """"Why did Halden Pro revenue fall?": "Product revenue decreased … driven by a decrease in
+    Halden Pro" explains the whole by the part asked; the part's own sentence, whose cause
+    follows "as" right after its change, says why it fell."""
+    evidence = _evidence(
+        "Product revenue decreased €3.2 million or 13% driven by a decrease in Halden Pro.",
+        "Halden Pro revenue decreased 25% as distributors ran down their elevated inventories.")
+    top = rank_spans(_ask("Why did Halden Pro revenue fall in 2025?").frame, evidence)[0]
+    assert "distributors" in top.text, top.text
+
+
 def test_a_pledge_asked_is_the_commitment_the_filing_states() -> None:
     # "pledged" is a word form of "committed": the commitment leads, not a sentence on the topic
     evidence = _evidence(
@@ -602,3 +613,22 @@ def test_a_tables_group_heading_names_the_row_right_under_it() -> None:
     ])
     ask = _ask("How much did the company raise in its 2025 notes issuance?")
     assert rank_spans(ask.frame, _evidence(notes))[0].text.startswith("Senior notes 2030")
+
+
+def test_a_figure_led_by_a_span_that_covers_too_little_of_the_question_is_not_stated() -> None:
+    """"How much of retail sales came from airport stores?": the retail sales row states a
+    figure but says nothing of airport stores, while a sentence says more of the question: the
+    answer says no passage states the figure before the closest passages, never the row's
+    figure as the answer."""
+    evidence = _evidence(
+        "Retail sales\n2025 | 2024\nRetail sales | 2025: $4,200 | 2024: $3,900",
+        "In 2025 more of our retail customers came through airport stores than ever before.")
+    ask = _ask("How much of Halden's retail sales in 2025 came from airport stores?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$4,200" not in first and "No passage" in first, first
+    # a question the row covers is answered by it, and a row leads a question asking no part
+    whole = evidence_answer(_ask("What were Halden's retail sales in 2025?"), evidence).text
+    assert "$4,200" in whole.splitlines()[0]
+    moved = evidence_answer(_ask("How did Halden's retail sales change between the end of 2024 "
+                                 "and the end of 2025?"), evidence).text
+    assert "No passage" not in moved.splitlines()[0], moved

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from test_filings_leads import DOC, _ask, _evidence
 
-from manda.agent.compose import comparison
+from manda.agent.compose import comparison, topics
 from manda.agent.compose.common import Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.first_line import opens_with_heading
@@ -169,6 +169,24 @@ def test_reported_against_adjusted_ebitda_is_led_by_the_latest_periods_two_figur
     first = _first(text)
     assert "€58 million" in first and "€50 million" in first and "FY2024" in first
     assert "| Reported EBITDA |" in text
+
+
+def test_reported_against_adjusted_ebitda_never_leads_another_year_or_an_item_asked() -> None:
+    """Only an earlier year states both EBITDAs: the pair does not answer the year asked, nor a
+    question asking one item the adjusted figure adds back (its reconciliation's row does)."""
+    evidence = _evidence("Underlying EBITDA excludes restructuring costs of €8 million.")
+    evidence.findings = {f.id: f for f in (
+        _finding("ebitda", "FY2023", 44e6, "€44 million"),
+        _finding("adjusted ebitda", "FY2023", 47e6, "€47 million"),
+        _finding("adjusted ebitda", "FY2024", 58e6, "€58 million"))}
+    assert topics.reported_vs_adjusted(
+        _ask("What were the EBITDA adjustments in FY2024?"), evidence) is None
+    assert topics.reported_vs_adjusted(
+        _ask("What did the group add back for restructuring costs in its FY2023 adjusted "
+             "EBITDA?"), evidence) is None
+    first = _first(topics.reported_vs_adjusted(
+        _ask("What were the EBITDA adjustments in FY2023?"), evidence).text)
+    assert "€47 million" in first and "€44 million" in first and "€58" not in first
 
 
 def test_two_periods_a_thousand_times_apart_are_not_compared() -> None:

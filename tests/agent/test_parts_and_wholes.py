@@ -210,3 +210,32 @@ def test_one_extracted_portion_is_said_to_be_a_portion() -> None:
     assert "portion only" in text.splitlines()[0], text
     asked = compose(_ask("What is the current portion of the company's debt?"), evidence).text
     assert "portion only" not in asked.splitlines()[0], asked
+
+
+UNEARNED = "\n".join([
+    "CONSOLIDATED BALANCE SHEETS",
+    "(in millions)",
+    "December 31, 2024 | December 31, 2025",
+    "Accounts payable | December 31, 2024: $611 | December 31, 2025: $645",
+    "Short-term deferred income | December 31, 2024: 4,100 | December 31, 2025: 4,380",
+    "Total current liabilities | December 31, 2024: 5,388 | December 31, 2025: 5,702",
+    "Long-term deferred income | December 31, 2024: 310 | December 31, 2025: 295",
+    "Total liabilities | December 31, 2024: 7,950 | December 31, 2025: 8,310",
+])
+
+
+def test_two_rows_split_by_term_are_the_portions_of_the_line_item_asked_whole() -> None:
+    """"Short-term deferred income" and "Long-term deferred income" on one balance sheet are
+    its two portions: the deferred income asked is their sum, never either row alone; a
+    line item named by one term alone ("Long-term debt") is no portion."""
+    evidence = _evidence(UNEARNED)
+    ask = _ask("How much deferred income did the company have at the end of 2025?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert first.startswith("Deferred income was $4.68 billion at 31 December 2025 (computed"), \
+        first
+    asked = evidence_answer(_ask("How much long-term deferred income did the company have at "
+                                 "the end of 2025?"), evidence).text.splitlines()[0]
+    assert "$295" in asked and "computed" not in asked, asked
+    alone = _evidence("\n".join(line for line in UNEARNED.splitlines() if "Short-term" not in line))
+    first = evidence_answer(ask, alone).text.splitlines()[0]
+    assert "computed" not in first, first

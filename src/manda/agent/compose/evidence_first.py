@@ -65,11 +65,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
-    elif ask.frame.answer_kind == "figure" and lead and not fits_kind(lead[0], ask.frame) and \
-            not _states_amount(lead[0]):
-        # "how much owned square footage": the best passage is a table's column heads, no
-        # figure; say so before it and the runners-up, never let a runner-up's figure stand
-        # as the answer
+    elif lead and _figure_not_stated(lead[0], ask):
         lines = [vocabulary().answer("figure_not_stated", ask.language),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
@@ -79,11 +75,31 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
 
 
+def _figure_not_stated(best: Span, ask: Ask) -> bool:
+    """A figure is asked, and the best span does not state it: it states no amount at all ("how
+    much owned square footage": a table's column heads), or it is a row that covers too little
+    of a question asking a part of a line item ("how much of the bookings came from airport
+    trips?": "Mobility" bookings by quarter). The answer says so before the closest passages,
+    never letting a figure of theirs stand as the answer."""
+    if ask.frame.answer_kind == "figure" and not fits_kind(best, ask.frame) \
+            and not _states_amount(best):
+        return True
+    return (best.is_row and best.words < NOT_FOUND_BELOW and bool(ask.frame.share_of)
+            and _asks_figure(ask))
+
+
 def _states_amount(span: Span) -> bool:
     """The span states an amount: a row's figure, a sentence's amount (a change by it too)."""
     if span.is_row:
         return any(not f.none for f in span.figures())
     return bool(stated_amounts(span.text))
+
+
+def _asks_figure(ask: Ask) -> bool:
+    """The question asks for a figure: an amount or a rate, by its form or by its words ("what
+    is the deal value of …")."""
+    return ask.frame.answer_kind in ("figure", "rate") or (
+        ask.frame.answer_kind is None and ask.frame.ranking.wants_amount)
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

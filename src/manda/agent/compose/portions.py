@@ -11,7 +11,7 @@ to its other portion, or said as the portion it is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from manda.agent.compose.common import Ask, cite_findings, describe_reading
 from manda.agent.compose.computed import unit_words
@@ -29,6 +29,7 @@ from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
 _JOINERS = vocabulary().words("portion_joiners")
+_TERM = vocabulary().cues("term_portion_row")  # "Short-term", "Long-term"
 
 
 def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
@@ -43,16 +44,17 @@ def whole_of_portions(span: Span, ask: Ask, evidence: Evidence,
            and s.source.document_id == span.source.document_id]
     if not a_portion(span.row.label) and not complement(span.row.label, own):
         return None
+    named = _named_whole(own)
     figures = [f for f in span.figures() if not a_change_column(f.column)]
     chosen = pick_figure(figures, ask, span) if figures else None
     lines = row_lead(span, ask, evidence, ranked)
     if chosen is None or chosen.value is None or lines is None:
         return None
-    whole = whole_name(span.row.label)
+    whole = named(span.row.label)
     for other in rows:
         if other.row is None or other.source.document_id != span.source.document_id or \
                 other.row.label == span.row.label or stems_of(
-                whole_name(other.row.label)) != stems_of(whole) or not (
+                named(other.row.label)) != stems_of(whole) or not (
                 a_portion(other.row.label) or complement(other.row.label, own)):
             continue
         pair = next((f for f in other.figures() if f.column == chosen.column
@@ -70,12 +72,40 @@ def complement(label: str, labels: Sequence[str]) -> bool:
     current portion under the bare name, so the bare row is that portion, not the whole. Where
     a third row of the line item is listed ("Current portion of …"), the bare row is the
     whole."""
+    if term_twin(label, labels) is not None:
+        return True  # "Long-term unearned revenue" beside "Short-term unearned revenue"
     if a_portion(label):
         return False
     name = stems_of(label)
     portions = {other for other in labels if a_portion(other)
                 and stems_of(whole_name(other)) == name}
     return len(portions) == 1
+
+
+def term_twin(label: str, labels: Sequence[str]) -> str | None:
+    """The line item two rows of one statement split by term ("Unearned revenue" of "Short-term
+    unearned revenue" beside "Long-term unearned revenue"): each row is a portion of it. None
+    where the label opens with no term or no other row names the same item by another term."""
+    rest = _after_term(label)
+    if not rest:
+        return None
+    name = stems_of(rest)
+    if not any(other != label and (said := _after_term(other)) and stems_of(said) == name
+               for other in labels):
+        return None
+    return rest[:1].upper() + rest[1:]
+
+
+def _after_term(label: str) -> str:
+    """What a label names after the term that opens it ("unearned revenue"), "" for none."""
+    text = label.strip()
+    said = _TERM.starts(text)
+    return text[said.end():].strip(" ,-") if said else ""
+
+
+def _named_whole(labels: Sequence[str]) -> Callable[[str], str]:
+    """The whole a row's label leaves, read beside the statement's other labels."""
+    return lambda label: term_twin(label, labels) or whole_name(label)
 
 
 def whole_name(label: str) -> str:
@@ -136,10 +166,11 @@ def described(reading: Reading, evidence: Evidence, *, portion_asked: bool = Fal
     if not row or not (a_portion(row) or complement(row, labels)) or portion_asked or \
             primary.value is None:
         return describe_reading(reading, evidence, assumption, language)
-    whole = whole_name(row)
+    named = _named_whole(labels)
+    whole = named(row)
     other = next((f for f in same if f.unit == primary.unit and f.value is not None
                   and (r := _row(f)) and r != row and (a_portion(r) or complement(r, labels))
-                  and stems_of(whole_name(r)) == stems_of(whole)), None)
+                  and stems_of(named(r)) == stems_of(whole)), None)
     words = vocabulary()
     if other is None:
         note = _only_a_portion(row, language)

@@ -594,10 +594,18 @@ def _pnl_notes(evidence: Evidence, readings: dict[str, dict[str, Reading]],
 
 def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
     """Reported and adjusted EBITDA side by side for each period that states both, with the
-    bridge items between them: a difference of definition, explained, never a conflict."""
+    bridge items between them: a difference of definition, explained, never a conflict.
+    None where one item the metric leaves out is asked (its reconciliation's row answers it)
+    or where no period asked states both (another year's pair never leads)."""
+    if ask.frame.excluded:
+        return None
     reported = {r.period: r for r in series(evidence, "ebitda") if r.period}
     adjusted = {r.period: r for r in series(evidence, "adjusted ebitda") if r.period}
-    periods = sorted((p for p in reported if p in adjusted), key=period_sort_key)[-3:]
+    both = sorted((p for p in reported if p in adjusted), key=period_sort_key)
+    asked = [p for p in both if p in ask.frame.periods]
+    if ask.frame.periods and not asked:
+        return None
+    periods = (both[:both.index(asked[-1]) + 1] if asked else both)[-3:]  # up to the asked
     if not periods:
         return None
     readings = {"ebitda": {p: reported[p] for p in periods},
@@ -614,7 +622,7 @@ def reported_vs_adjusted(ask: Ask, evidence: Evidence) -> Draft | None:
     if bridge:  # the bridge as laid out replaces the items read one by one
         notes = [n.split("; bridge items:")[0].rstrip(".") + "." for n in notes]
         notes += ["", *bridge]
-    latest = periods[-1]  # the latest period's two figures, in a sentence, above the table
+    latest = periods[-1]  # the period asked's (or the latest) two figures, above the table
     a, r = readings["adjusted ebitda"][latest].primary, readings["ebitda"][latest].primary
     lead = (f"Adjusted EBITDA was {show(a)} in {period_name(latest)}, against reported EBITDA "
             f"of {show(r)} {cite_findings([a, r], evidence)}.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
-from manda.agent.relevance import stems_of
+from manda.agent.relevance import content_terms, period_words, says_change, stems_of
 from manda.agent.spans.span import _PER_SHARE_ASKED, _PRIMARY, Span
 from manda.finance.statements import StatementKind, question_statements
 from manda.finance.vocabulary import find_line_items, item_spec
@@ -72,3 +72,16 @@ def _asks_balance(frame: QuestionFrame) -> bool:
     """The question asks for a balance (debt, cash), not a flow."""
     return any((spec := item_spec(s)) is not None and (spec.stock or spec.sheet)
                for s in frame.subjects)
+
+
+@lru_cache(maxsize=256)
+def cause_words(question: str, entity: str | None) -> frozenset[str]:
+    """The words of an effect question that name its cause: what is left of it without the
+    line items it names, its words of change, its period and its company ("foreign",
+    "currency" of "How much did foreign currency hurt Microsoft's operating income in 2023?")."""
+    kept = question
+    for _, start, end in sorted(find_line_items(question), key=lambda found: -found[1]):
+        kept = f"{kept[:start]} {kept[end:]}"
+    other = set(content_terms(entity or "")) | period_words(question)
+    return frozenset(t for t in content_terms(kept)
+                     if t not in other and not says_change(t) and not t.isdigit())

@@ -31,6 +31,7 @@ from manda.agent.spans.asked import (
     _asks_share,
     _per_share_row,
     _stems_of_word,
+    cause_words,
 )
 from manda.agent.spans.balances import _CHANGED_BY, _STATED_TOTAL, a_movement, totals_row
 from manda.agent.spans.rows import statement_row
@@ -139,6 +140,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
+        if amounts and all(a.unit == "%" for a in amounts) and frame.effect and any(
+                term_in(t, stems_of(text)) for t in cause_words(frame.text, frame.entity)):
+            # what the cause asked did to the line item, in percent: "operating income
+            # included an unfavorable foreign currency impact of 6%"
+            return KIND_FIT / 2
         if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
             return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(

@@ -319,7 +319,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         else:
             own = _named_by_document(span, core) if matched else set()
             circular = cause_asked and _cause_is_asked(
-                span.text, [t for t in core if t not in when], _named_by_document(span, core))
+                span.text, [t for t in core if t not in when], _named_by_document(span, core),
+                subject_words)
             if frame.answer_kind in ("figure", "rate", "reason") and (
                     cause := cause_after(span.text)) and not (
                     frame.answer_kind != "reason" and names_own_figure(
@@ -422,7 +423,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
                 head := _sentence_subject(span.text)) is not None:
-            if not _same_metric(head[0], frame.subjects):
+            if not any(_same_metric(said, frame.subjects) for said in head[0]):
                 score -= SUBJECT_MISS  # "Cost of revenue increased $3.2 billion": no revenue
             else:  # "AWS sales increased 20%" beside "Sales increased 12%": a part's, by a word
                 said = [t for t in content_terms(span.text[:head[1]]) if t not in terms
@@ -446,8 +447,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # of a sentence that names no line item asked, is not why comparable sales fell
             score -= SUBJECT_MISS
         elif span.row is None and cause_asked and frame.subjects and not frame.derived and (
-                head := _sentence_subject(span.text)) is not None and not _same_metric(
-                    head[0], moved):
+                head := _sentence_subject(span.text)) is not None and not any(
+                    _same_metric(said, moved) for said in head[0]):
             # "What drove services revenue growth?": "Services gross margin increased due to
             # higher services net sales" explains the margin, whose cause names the revenue
             score -= SUBJECT_MISS
@@ -635,17 +636,26 @@ def _names_inside(label: str, asked: tuple[str, ...]) -> bool:
     return any(_same_metric(s, asked) for s, _, _ in find_line_items(label))
 
 
-def _cause_is_asked(text: str, core: Sequence[str], own: set[str]) -> bool:
+def _cause_is_asked(text: str, core: Sequence[str], own: set[str],
+                    items: set[str] | frozenset[str] = frozenset()) -> bool:
     """The cause a sentence gives is the change asked itself ("… primarily due to the automotive
     gross margin decrease discussed above", asked why the automotive gross margin declined):
     every word the question asks of, its change too, stands after the causal connective (the
-    company's name aside, `own`: its filing speaks of it without naming it)."""
+    company's name aside, `own`: its filing speaks of it without naming it); or the words that
+    name which of its line item `items` is asked stand there only, with a change ("Windows
+    revenue decreased 13% driven by a decrease in Windows OEM", asked why Windows OEM revenue
+    fell): a whole explained by the part asked."""
     cause = cause_after(text)
     asked = [t for t in core if t not in own]
-    if cause is None or len(asked) < 2:
+    if cause is None or len(asked) < 2 or not states_change(text[cause.end():]):
         return False
     said = stems_of(text[cause.end():])
-    return all(term_in(t, said) for t in asked) and states_change(text[cause.end():])
+    if all(term_in(t, said) for t in asked):
+        return True
+    named = [t for t in asked if t not in items and not says_change(t)]
+    head = stems_of(text[:cause.start()])
+    return bool(named) and all(term_in(t, said) for t in named) and not all(
+        term_in(t, head) for t in named)
 
 
 def _changed_items(asked: tuple[str, ...]) -> tuple[str, ...]:
@@ -672,21 +682,31 @@ def _speaks_of(text: str, asked: tuple[str, ...]) -> bool:
     return False
 
 
+_LIST_JOINERS = frozenset(vocabulary().words("list_joiners"))  # "A, B and C"
+
+
 _SUBJECT_REACH = 40  # how far into a sentence the line item it speaks of starts
 
 
 _SUBJECT_WORDS = 3  # the words before it at most ("In fiscal 2025,", "The Company's")
 
 
-def _sentence_subject(text: str) -> tuple[str, int] | None:
-    """The line item a sentence speaks of, and where it starts: the first it names, as its
+def _sentence_subject(text: str) -> tuple[tuple[str, ...], int] | None:
+    """The line items a sentence speaks of, and where they start: the first it names, as its
     subject, within its first few words ("Cost of revenue increased …", "In fiscal 2025,
-    operating income rose …"; not "leverage" of "Our strategy continues to leverage stores")."""
-    named = sorted(find_line_items(text[:_SUBJECT_REACH + 40]), key=lambda found: found[1])
+    operating income rose …"; not "leverage" of "Our strategy continues to leverage stores"),
+    with those listed after it ("Revenue, gross margin, and operating income included …")."""
+    named = sorted(find_line_items(text[:_SUBJECT_REACH + 80]), key=lambda found: found[1])
     if not named or named[0][1] >= _SUBJECT_REACH or \
             len(text[:named[0][1]].split()) > _SUBJECT_WORDS:
         return None
-    return named[0][0], named[0][1]
+    listed = [named[0]]
+    for item in named[1:]:
+        between = text[listed[-1][2]:item[1]].replace(",", " ").split()
+        if item[1] < listed[-1][2] or not all(w.lower() in _LIST_JOINERS for w in between):
+            break
+        listed.append(item)
+    return tuple(subject for subject, _, _ in listed), named[0][1]
 
 
 def _part_named(text: str, asked: tuple[str, ...], terms: Sequence[str],
