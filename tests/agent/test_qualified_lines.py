@@ -5,8 +5,7 @@ coarser or other figure. The passages are written for the tests; none is a filin
 
 from __future__ import annotations
 
-from datetime import date
-
+from test_filings_leads import DOC
 from test_spans import _evidence as _passages
 
 from manda.agent.compose import compose, fact_lookup
@@ -17,16 +16,10 @@ from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 from manda.models import (
     Confidence,
-    Document,
-    DocumentStatus,
     Finding,
     FindingKind,
     Location,
 )
-
-DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
-               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
-               doc_date=date(2025, 12, 31), fiscal_year_end="--12-31")
 
 # a segment's sales, their growth, and their growth at constant exchange rates, in three blocks
 GROWTH = "\n".join([
