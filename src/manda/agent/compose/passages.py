@@ -112,11 +112,8 @@ def qualified_apart(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False
     heading, said = stems_of(top.group), stems_of(draft.text)
     label = stems_of(top.row.label)
-    company = stems_of(" ".join(letter_words(top.source.document)))
     return any(term_in(t, heading) and not term_in(t, label) and not term_in(t, said)
-               and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-               and not says_change(t) and not t.isdigit() and not term_in(t, company)
-               for t in ask.frame.ranking.terms)
+               for t in _naming_terms(ask, top))
 
 
 def asks_change(ask: Ask) -> bool:
@@ -355,11 +352,7 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     # a row's block heading qualifies what its label names ("International" under "Growth,
     # excluding the effect of foreign exchange rates:")
     best = stems_of(f"{top.group} {top.row.label}" if top.row is not None else top.text)
-    company = stems_of(" ".join(letter_words(top.source.document)))  # "Apple_10-K_FY2025.pdf"
-    asked = [t for t in ask.frame.ranking.terms if term_in(t, best)
-             and t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-             and not says_change(t) and not t.isdigit()  # "(#112)" names no line item
-             and not term_in(t, company)]  # "Apple's" names the filer, not a line item
+    asked = [t for t in _naming_terms(ask, top) if term_in(t, best)]
     covered = all(term_in(t, own) for t in asked)
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
     if spec is not None and not any(
@@ -384,10 +377,17 @@ def _row_names_every(top: Span, ask: Ask, named: str) -> bool:
             f.value is not None for f in top.figures()):
         return False
     label, metric = stems_of(top.row.label), stems_of(named)
-    company = stems_of(" ".join(letter_words(top.source.document)))
-    qualifiers = [t for t in ask.frame.ranking.terms
-                  if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-                  and not says_change(t) and t not in ask.frame.change_words
-                  and not t.isdigit() and not term_in(t, company) and not term_in(t, metric)]
+    qualifiers = [t for t in _naming_terms(ask, top)
+                  if t not in ask.frame.change_words and not term_in(t, metric)]
     return bool(qualifiers) and all(term_in(t, label) for t in qualifiers)
+
+
+def _naming_terms(ask: Ask, top: Span) -> list[str]:
+    """The question's terms that name what it asks of: not its period, its words of change, a
+    number ("(#112)") nor the filer's name ("Apple's", read in the best span's document name,
+    "Apple_10-K_FY2025.pdf")."""
+    company = stems_of(" ".join(letter_words(top.source.document)))
+    return [t for t in ask.frame.ranking.terms
+            if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+            and not says_change(t) and not t.isdigit() and not term_in(t, company)]
 

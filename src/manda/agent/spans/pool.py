@@ -39,10 +39,12 @@ from manda.text import YEAR, defined_terms
 
 def _candidates(evidence: Evidence) -> _Pool:
     pool = _Pool([], [], [], [])
+    # a passage stored before ingestion re-cut its staggered tables is re-cut here (a no-op on
+    # one already re-cut), so an older data room reads its rows too
+    hit_lines = [unstaggered(body(hit.text).splitlines()) for hit in evidence.hits]
     page_lines: dict[tuple[str, int | None], list[str]] = {}
-    for hit in evidence.hits:
-        page_lines.setdefault((hit.document_id, hit.location.page), []).extend(
-            unstaggered(body(hit.text).splitlines()))
+    for hit, lines in zip(evidence.hits, hit_lines, strict=True):
+        page_lines.setdefault((hit.document_id, hit.location.page), []).extend(lines)
     scales = _document_scales(page_lines)
     # the currency each document states its figures in: a statement that prints no "$" of its
     # own ("(in millions)" over "2,857") is in it
@@ -51,14 +53,11 @@ def _candidates(evidence: Evidence) -> _Pool:
         currencies.setdefault(doc_id, None)
         currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
     prose = _across_pages(evidence.hits)
-    for hit in evidence.hits:
+    for hit, lines in zip(evidence.hits, hit_lines, strict=True):
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
             continue
         source = evidence.hit_source(hit)
-        # a passage stored before ingestion re-cut its staggered tables is re-cut here (a
-        # no-op on one already re-cut), so an older data room reads its rows too
-        lines = unstaggered(body(hit.text).splitlines())
         tables = _continued(read_tables(hit.text))
         # a block of rows under a segment's heading ("North America" over "Net sales"): its
         # rows stand under that segment, as ingestion reads them (manda.ingest.segments)
