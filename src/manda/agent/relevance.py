@@ -49,6 +49,10 @@ _FORM = _WORDS.words("form_words")
 # a word's endings, tried in order (`stem_suffixes` of every language file, the longest first)
 _SUFFIXES = tuple(dict.fromkeys(
     s for lang in _WORDS.languages.values() for s in lang.stem_suffixes))
+# what two forms of one word may end in after their shared root (`root_endings` and the stem
+# endings): "employe" / "employment" are one word, "currenc" / "current" two
+_ROOT_ENDINGS = frozenset(
+    e for lang in _WORDS.languages.values() for e in (*lang.root_endings, *lang.stem_suffixes))
 
 
 def _stem(word: str, least: int = 4) -> str:
@@ -198,14 +202,27 @@ def one_word(term: str, stems: set[str]) -> bool:
     return _matches(term, stems, concepts=False)
 
 
+@lru_cache(maxsize=65536)
+def same_root(one: str, other: str) -> bool:
+    """Two stems of one word: they begin alike (five letters) and, past the root they share,
+    one ends there or each ends in an ending of the language files ("compens" / "compensat",
+    "employe" / "employment"); "currenc" and "current" only begin alike."""
+    if len(one) < 5 or len(other) < 5 or one[:5] != other[:5]:
+        return False
+    shared = next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+                  min(len(one), len(other)))
+    rest, other_rest = one[shared:], other[shared:]
+    return not rest or not other_rest or (rest in _ROOT_ENDINGS and other_rest in _ROOT_ENDINGS)
+
+
 def _matches(term: str, stems: set[str], *, concepts: bool = True) -> bool:
     if term in stems:
         return True
     if len(term) >= 4 and term.endswith("e") and term[:-1] in stems:
         return True  # "share" and "shares" (stemmed "shar"): one word
-    if len(term) >= 4 and f"{term}e" in stems:
-        return True  # "stores" (stemmed "stor") and "store": one word, either way round
-    if len(term) >= 5 and any(len(s) >= 5 and s[:5] == term[:5] for s in stems):
+    if len(term) >= 3 and f"{term}e" in stems:
+        return True  # "stores" (stemmed "stor") and "store", "tax" and "taxes" ("taxe"): one word
+    if len(term) >= 5 and any(same_root(term, s) for s in stems):
         return True
     if (form := _FORM_OF.get(term)) is not None and any(_FORM_OF.get(s) == form for s in stems):
         return True

@@ -345,6 +345,9 @@ class LanguageFile(_File):
     # reading a question's words (manda.agent.relevance): the endings a word is stemmed of, and
     # the words a deal team uses for the same thing, by concept (its key is its own noun)
     stem_suffixes: tuple[str, ...] = ()
+    # the endings two forms of one word take after their shared root ("employe" / "employment"):
+    # stems that begin alike and end otherwise are two words ("currenc" / "current")
+    root_endings: tuple[str, ...] = ()
     # the endings one word family's stems take in keyword search's (Snowball) stemmer, verb and
     # noun ("acquir" / "acquisit", "reduc" / "reduct"): a question's word finds both
     stem_families: tuple[tuple[str, str], ...] = ()

@@ -582,9 +582,12 @@ def _modifiers(question: str, core: Sequence[str]) -> set[str]:
 def _item_words(own: str) -> list[str]:
     """The question's words that name a line item asked, as it wrote it; a question form that
     names it by its verb ("how much did Amazon's segments sell") by the verb alone: the words
-    between ("North America", "International") are the parts it asks of."""
-    if _AUXILIARY.found(own) and own.split():
-        return content_terms(own.split()[-1])
+    between ("North America", "International") are the parts it asks of; the words before the
+    auxiliary name the item with its verb, as one term ("income tax" of "how much income tax did
+    it pay": a row of "cash flow hedges" that says "cash" and "income" is no tax paid)."""
+    if (auxiliary := _AUXILIARY.search(own)) is not None and own.split():
+        return list(dict.fromkeys(
+            [*content_terms(own[:auxiliary.start()]), *content_terms(own.split()[-1])]))
     return content_terms(own)
 
 

@@ -1,0 +1,62 @@
+"""A question's compound line item is matched as a unit, and words are one word only when they
+share a root (issue 25, wrong figures): "currency" is no "current", "actually" no "actuarial",
+"tax" is "taxes"; a row sharing only the loose words of two other terms ("cash flow hedges" under
+"Comprehensive income") is not the income tax paid. The passages are written for the tests."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+
+from manda.agent.relevance import content_terms, stems_of, term_in
+from manda.agent.spans import rank_spans
+
+
+def test_words_that_only_begin_alike_are_two_words() -> None:
+    for asked, said in [("currency", "current"), ("actually", "actuarial"),
+                        ("interest", "international")]:
+        (term,) = content_terms(asked)
+        assert not term_in(term, stems_of(said)), (asked, said)
+
+
+def test_forms_of_one_word_share_their_root() -> None:
+    for asked, said in [("employees", "employment"), ("salaries", "salary"),
+                        ("compensation", "compensated"), ("reduce", "reduction"),
+                        ("tax", "taxes"), ("pay", "paid")]:
+        (term,) = content_terms(asked)
+        assert term_in(term, stems_of(said)), (asked, said)
+    assert term_in("employe", {"employment"}) and not term_in("currenc", {"current"})
+
+
+_COMPREHENSIVE = (
+    "Consolidated Statements of Comprehensive Income (millions)\n2025 | 2024\n"
+    "Net earnings | 2025: $3,710 | 2024: $4,091\n"
+    "Currency translation adjustment and cash flow hedges | 2025: (20) | 2024: (20)\n"
+    "Comprehensive income | 2025: $3,746 | 2024: $4,093")
+_TAXES = (
+    "Income Taxes\nProvision for income taxes (millions)\n2025 | 2024\n"
+    "Current federal | 2025: $819 | 2024: $1,013\n"
+    "Total provision | 2025: $1,062 | 2024: $1,170\n"
+    "Total income taxes paid $1,091\n"
+    "We made cash payments of $1,055 million for income taxes, net of refunds, during 2024.")
+_OPERATIONS = (
+    "Consolidated Statements of Operations (millions)\n2025 | 2024\n"
+    "Operating income | 2025: $5,113 | 2024: $5,566\n"
+    "Net other income | 2025: (96) | 2024: (104)\n"
+    "Earnings before income taxes | 2025: 4,767 | 2024: 5,261\n"
+    "Provision for income taxes | 2025: 1,062 | 2024: 1,170\n"
+    "Net earnings | 2025: $3,705 | 2024: $4,091")
+_PENSION = ("As of year end, pretax net actuarial losses recorded in other comprehensive income "
+            "totaled $857 million and $939 million, respectively.")
+
+
+def test_the_income_tax_paid_leads_over_a_row_of_its_loose_words() -> None:
+    evidence = _evidence(_OPERATIONS, _COMPREHENSIVE, _PENSION, _TAXES)
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "1,091" in top.text, top.text
+
+
+def test_taxes_paid_is_asked_with_the_company_between_its_words() -> None:
+    federal = _ask("Federal income taxes the company paid in 2025?")
+    assert "income taxes paid" in federal.frame.subjects
+    assert "income taxes paid" in _ask("How much income tax did it pay in 2025?").frame.subjects
