@@ -64,6 +64,7 @@ from manda.agent.spans.rows import statement_row
 from manda.agent.spans.sentences import (
     _states_nothing,
     figures_of_others,
+    main_clause,
     names_a_table,
     names_among_others,
 )
@@ -399,8 +400,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         elif _states_nothing(span.text, listing=bool(span.whole) and span.text[:1].isupper()):
             score -= NO_STATEMENT * words
         else:
-            if hedged and _HEDGED.search(span.text):
-                score -= HEDGED
+            if hedged and _HEDGED.search(main_clause(span.text)):
+                score -= HEDGED  # not of an aside: "…, with $6.5 billion expected to be paid"
             if span.text[:1].islower():
                 score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
@@ -419,6 +420,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 max(said_years) < min(years):
             # "As of December 31, 2019, there was $3.9 million of unrecognized cost" where 2021
             # is asked: an earlier year's figure (a later year may be a maturity, "due 2028")
+            score -= PERIOD_MISS
+        elif frame.answer_kind == "figure" and years and span.row is None and \
+                _dated_later(span, years, evidence):
+            # "As of September 27, 2025, the balance … was $8.8 billion" in a later filing of the
+            # company, where the end of fiscal 2023 is asked: the figure of its own period
             score -= PERIOD_MISS
         if span.row is None and frame.subjects and not frame.derived and \
                 frame.answer_kind in ("figure", "rate") and (
@@ -468,8 +474,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 names_among_others(span.text, pairs, core):
             score -= SUM_MISS  # "the driver, rider and renters incentive programs": their sum
         elif span.row is None and frame.answer_kind == "figure" and not frame.counted and \
-                figures_of_others(span.text, [t for t in core if t not in when and t not in
-                                              _named_by_document(span, core)]):
+                figures_of_others(main_clause(span.text), [
+                    t for t in core if t not in when and t not in _named_by_document(span, core)]):
             score -= OTHERS_FIGURES  # "a tax benefit of $5.9 billion for the release of …"
         if (fit <= 0 and frame.answer_kind in _STATED_KINDS) or (
                 fit < 0 and frame.answer_kind == "list"):
@@ -491,7 +497,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # "each quarter" asked: a span that never says quarterly (a fiscal year's row of
             # dividends per share) states another period's figure
             score -= PERIOD_MISS
-        if span.row is None and states_forecast(span.text):
+        if span.row is None and states_forecast(main_clause(span.text)):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
@@ -811,6 +817,18 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def _dated_later(span: Span, years: set[int], evidence: Evidence) -> bool:
+    """A sentence of a filing of a later year than asked, every day it states after the years
+    asked (by the calendar and by the fiscal year each ends): its figure is of its own period."""
+    doc = evidence.documents.get(span.source.document_id)
+    if doc is None or doc.doc_date is None or fiscal_year_named(doc.doc_date) in years or \
+            doc.doc_date.year <= max(years):
+        return False
+    days = [day for day, _, _ in find_dates(span.text)]
+    return bool(days) and all(day.year > max(years) and fiscal_year_named(day) > max(years)
+                              for day in days)
 
 
 def _months(periods: set[str]) -> set[str]:

@@ -347,3 +347,19 @@ def figures_of_others(text: str, asked: Sequence[str]) -> bool:
         return False
     return not any(any(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
                    for a in money)
+
+
+_ASIDE = vocabulary().cues("figure_aside")  # ", with $6.5 billion expected to be paid …"
+
+
+def main_clause(text: str) -> str:
+    """The sentence up to a clause that, after a comma, adds a part of its first figure ("the
+    balance was $22.0 billion, with $6.5 billion expected to be paid within 12 months"): what
+    the sentence states as a fact, before the aside forecasts, hedges or states other figures."""
+    first = next((a for a in find_amounts(text) if a.currency), None)
+    if first is None:
+        return text
+    for match in _ASIDE.finditer(text):
+        if match.start() > first.end and text[:match.start()].rstrip().endswith(","):
+            return text[:match.start()].rstrip(" ,")
+    return text
