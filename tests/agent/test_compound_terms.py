@@ -60,3 +60,32 @@ def test_taxes_paid_is_asked_with_the_company_between_its_words() -> None:
     federal = _ask("Federal income taxes the company paid in 2025?")
     assert "income taxes paid" in federal.frame.subjects
     assert "income taxes paid" in _ask("How much income tax did it pay in 2025?").frame.subjects
+
+
+_LEASES = (
+    "Lease cost recognized in our statements of operations is as follows (in millions):\n"
+    "2024 | 2025\n"
+    "Operating lease cost | 2024: $900 | 2025: $1,000\n"
+    "Finance lease cost:\n2024 | 2025\n"
+    "Amortization of lease assets | 2024: 320 | 2025: 300\n"
+    "Interest on lease liabilities | 2024: 30 | 2025: 30\n"
+    "Finance lease cost | 2024: 350 | 2025: 330\n"
+    "Variable lease cost | 2024: 200 | 2025: 210\n"
+    "Total lease cost | 2024: $1,450 | 2025: $1,540")
+
+
+def test_a_heading_closes_at_the_row_that_totals_it() -> None:
+    evidence = _evidence(_LEASES)
+    ask = _ask("What was the company's variable lease cost in 2025?")
+    groups = {s.row.label: s.group for s in rank_spans(ask.frame, evidence) if s.row is not None}
+    assert groups["Finance lease cost"] == "Finance lease cost:"
+    assert not groups["Variable lease cost"] and not groups["Total lease cost"]
+
+
+def test_a_lease_cost_is_no_finance_lease_liability() -> None:
+    evidence = _evidence(
+        _LEASES, "Interest expense was $2.4 billion in 2025 and was primarily related to debt "
+        "and finance leases.")
+    assert "lease cost" in _ask("Company finance lease cost 2025?").frame.subjects
+    top = rank_spans(_ask("Company finance lease cost 2025?").frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Finance lease cost", top.text

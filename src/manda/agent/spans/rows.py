@@ -124,7 +124,9 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
     flows = {StatementKind.INCOME, StatementKind.CASH_FLOW} & primary
     flow = bool(flows) or (not primary and (bool(_FLOW.search(" ".join(
         [*above[-8:], scale.line]))) or not any(column_date(h) for h in table.header)))
-    heading = group or (f"{segment}:" if segment else "")
+    outer = f"{segment}:" if segment else ""  # what a heading that closes gives way to
+    heading = group or outer
+    said = caption  # the caption lines that speak for the next row
     # a money block prints "$" on its first row: rows above the first that prints one, and
     # print none, are counts ("Trips 5,025" over "Gross Bookings $ 57,897" in a key-metrics
     # table); where its first "$" is its last row's or a total's (a reconciliation's result,
@@ -156,13 +158,26 @@ def _add_rows(pool: _Pool, table: Table, lines: list[str], page: list[str], sour
                                flow=(flow and not (counts and balance_side(
                                    row.label, row=True) == "closing")) or per_share,
                                year_end=year_end,
-                               caption=" ".join(caption), statements=statements,
+                               caption=" ".join(said), statements=statements,
                                result=last if last != row.label else "", segment=segment))
         # the table's caption ("net sales by category") names what its rows measure: it counts
         # with a row whose own label answers part of the question ("Services")
-        pool.names.append(stems_of(f"{group} {row.label} {' '.join(caption)}"))
-        pool.stems.append(stems_of(f"{group} {text} {' '.join(caption)}"))
+        pool.names.append(stems_of(f"{group} {row.label} {' '.join(said)}"))
+        pool.stems.append(stems_of(f"{group} {text} {' '.join(said)}"))
         pool.under.append(set())
+        if heading != outer and _closes(row.label, heading):
+            # "Variable lease cost" after "Finance lease cost", the subtotal of the rows under
+            # "Finance lease cost:" (a heading of its own or its table's caption)
+            said = [c for c in said if c != heading]
+            heading = outer
+
+
+def _closes(label: str, heading: str) -> bool:
+    """The row totals the rows its heading heads: its label is the heading's ("Finance lease
+    cost" under "Finance lease cost:"), or says their total ("Total finance lease cost")."""
+    own, headed = stems_of(label), stems_of(heading)
+    return bool(headed) and (own == headed or (totals_row(label) and headed < own
+                                               and len(own - headed) == 1))
 
 
 def _by_part(tables: Sequence[Table]) -> list[tuple[Table, str | None]]:
