@@ -89,3 +89,15 @@ def test_a_lease_cost_is_no_finance_lease_liability() -> None:
     assert "lease cost" in _ask("Company finance lease cost 2025?").frame.subjects
     top = rank_spans(_ask("Company finance lease cost 2025?").frame, evidence)[0]
     assert top.row is not None and top.row.label == "Finance lease cost", top.text
+
+
+def test_cash_paid_for_interest_is_a_line_item_not_cash_spent() -> None:
+    frame = _ask("Company cash paid for interest in 2025?").frame
+    assert frame.subjects == ("interest paid",)
+    assert not _ask("How much cash did the company spend on acquisitions in 2025?").frame.subjects
+    evidence = _evidence(
+        "Supplemental cash flow information (in millions)\n2025 | 2024\n"
+        "Cash paid for income taxes | 2025: $512 | 2024: $498\n"
+        "Cash paid for interest | 2025: 165 | 2024: 125",
+        "Interest expense was $240 million in 2025, primarily related to our notes.")
+    assert "165" in rank_spans(frame, evidence)[0].text

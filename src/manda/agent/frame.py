@@ -447,10 +447,11 @@ def _own_metrics(text: str) -> tuple[str, ...]:
     longer = [(a, b, key) for key, a, b in named_in_other_languages(text)]
     # cash named as what was spent ("how much cash did it spend on acquisitions?") is no balance
     # asked: the outflow is what it was spent on
-    means = [m.start() for m in _cues("spent_as_means").finditer(text)]
+    # ("cash paid for interest" is a line item of its own: it goes on past the words of spending)
+    means = [(m.start(), m.end()) for m in _cues("spent_as_means").finditer(text)]
     return _unique(s for s, start, end in asked_items(text)
                    if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
-                   and start not in means
+                   and not any(start == a and end <= b for a, b in means)
                    and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
                                for a, b, key in longer))
 

@@ -567,10 +567,11 @@ def _items_asked(question: str) -> tuple[tuple[str, tuple[re.Pattern[str], ...]]
     """The line items the question names (`named_items`), but cash named as what was spent
     ("how much cash did it spend on acquisitions?"): the outflow is asked, not the balance, and
     a sentence of cash paid for something else ("we paid cash tax of $4.8 billion") is none."""
-    means = {m.start() for m in _SPENT_AS_MEANS.finditer(question)}
+    means = {m.start(): m.end() for m in _SPENT_AS_MEANS.finditer(question)}
     lowered = question.lower()
     return tuple((own, patterns) for own, patterns in named_items(question)
-                 if lowered.find(own.lower()) not in means)
+                 if (at := lowered.find(own.lower())) not in means
+                 or at + len(own) > means[at])  # "cash paid for interest": an item of its own
 
 
 def _modifiers(question: str, core: Sequence[str]) -> set[str]:
