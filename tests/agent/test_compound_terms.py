@@ -101,3 +101,27 @@ def test_cash_paid_for_interest_is_a_line_item_not_cash_spent() -> None:
         "Cash paid for interest | 2025: 165 | 2024: 125",
         "Interest expense was $240 million in 2025, primarily related to our notes.")
     assert "165" in rank_spans(frame, evidence)[0].text
+
+
+_RECONCILIATION = (
+    "Reconciliation of Non-GAAP Financial Measures\n"
+    "Return on Invested Capital (dollars in millions)\n"
+    "Trailing Twelve Months December 31, 2025 December 31, 2024\n"
+    "Operating income $4,117 $4,566\n"
+    "+ Net other income 95 106\n"
+    "EBIT 4,212 4,672\n"
+    "- Income taxes (a) 1,199 1,297\n"
+    "(a)Calculated using the effective tax rates, which were 22.3 percent and 22.2 percent for "
+    "the trailing twelve months ended December 31, 2025, and December 31, 2024, respectively. "
+    "For the\n"
+    "trailing twelve months ended December 31, 2025, and December 31, 2024, includes tax effect of "
+    "$1.2 billion and $1.3\nbillion, respectively, related to EBIT.")
+
+
+def test_a_non_gaap_row_of_a_reconciliation_leads_over_its_footnote() -> None:
+    evidence = _evidence(_RECONCILIATION)
+    ask = _ask("What was the company's EBIT for the trailing twelve months ended December 31, "
+               "2025?")
+    ranked = rank_spans(ask.frame, evidence)
+    assert ranked[0].text.startswith("EBIT 4,212"), ranked[0].text
+    assert any(s.footnote for s in ranked)

@@ -221,6 +221,16 @@ def note_mark(token: str) -> bool:
     return 3 <= len(token) <= 4 and token[0] == "(" and token[-1] == ")" and token[1:-1].isdigit()
 
 
+def opens_with_note_mark(line: str) -> bool:
+    """A footnote under a table: the line opens with a note's mark in brackets, a number or one
+    or two small letters ("(b)Calculated using the effective tax rates …", "(2) Includes …")."""
+    text = line.lstrip()
+    close = text.find(")")
+    mark = text[1:close]
+    return text.startswith("(") and 2 <= close <= 3 and (
+        mark.isdigit() or (mark.isalpha() and mark.islower()))
+
+
 def ends_in_figure(line: str) -> bool:
     """The line's last word is a figure cell: "… securities $106,493"."""
     return bool(_ENDS_IN_CELL.search(line))

@@ -29,7 +29,7 @@ from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool, heads_rows
 from manda.agent.tables import Table, read_tables
 from manda.agent.unusual import body, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
-from manda.finance.figures import figure_row
+from manda.finance.figures import figure_row, opens_with_note_mark
 from manda.ingest.parsers.staggered import unstaggered
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
@@ -80,11 +80,13 @@ def _candidates(evidence: Evidence) -> _Pool:
         # each line of the passage by the line above it: a table's group heading over a row
         line_above = {line.strip(): above.strip() for above, line in pairwise(
             [x for x in lines if x.strip()])}
+        notes = _footnotes(lines)  # "(a) Includes …", with the lines that carry it on
         for sentence, heading, before, bulleted in _sentences(
                 prose.get(id(hit), "\n".join(lines))):
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
-            if len(sentence) < 20 or looks_like_instruction(sentence):
+            if (len(sentence) < 20 and not _short_row(sentence)) or \
+                    looks_like_instruction(sentence):
                 continue
             # a sentence that lists things ("our priorities: first, …; second, …; and
             # finally, …") keeps its whole text to quote where a list is asked
@@ -101,13 +103,38 @@ def _candidates(evidence: Evidence) -> _Pool:
             if group_over(above := line_above.get(sentence, ""), sentence):
                 under = f"{under} {above}"  # "2025 debt issuance:" over the row of its notes
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
-                                     listed=bulleted, dated_by=dated_by),
+                                     listed=bulleted, dated_by=dated_by,
+                                     footnote=any(" ".join(sentence.split()) in note
+                                                  for note in notes)),
                           " ".join([sentence, *meant]), under)
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
                                          listed=bulleted), f"{before} {sentence}", heading)
     return pool
+
+
+def _short_row(line: str) -> bool:
+    """A short row of a table whose gaps were lost, a label and its figures ("EBIT 5,212
+    5,672" of a non-GAAP reconciliation): as much a span as a longer row."""
+    label = line.split()[0] if line.split() else ""
+    return figure_row(line) and label[:1].isalpha()
+
+
+def _footnotes(lines: Sequence[str]) -> list[str]:
+    """The footnotes of a passage, each one text: a line that opens with a note's mark, and the
+    lines after it while the one before ends mid-sentence ("… of $1.2 billion and $1.3" over
+    "billion, respectively, related to EBIT")."""
+    notes: list[str] = []
+    carried = False
+    for line in (x.strip() for x in lines):
+        if opens_with_note_mark(line):
+            notes.append(" ".join(line.split()))
+        elif carried and line:
+            notes[-1] = f"{notes[-1]} {' '.join(line.split())}"
+        carried = bool(notes) and bool(line) and not line.endswith((".", ":")) and (
+            carried or opens_with_note_mark(line))
+    return notes
 
 
 def every_span(evidence: Evidence) -> list[Span]:

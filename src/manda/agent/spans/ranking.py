@@ -73,6 +73,7 @@ from manda.agent.spans.span import (
     _RECORDED,
     _WORD,
     EXTRA_WORD,
+    FOOTNOTE_MISS,
     KIND_FIT,
     KIND_MISS,
     MEANING,
@@ -482,6 +483,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # it echoes the question and states nothing of the kind asked (a line item's row of
             # figures where the things it is made of are asked: "what products are in wearables?")
             score -= ECHO * words
+        if span.footnote and frame.answer_kind in ("figure", "rate"):
+            score -= FOOTNOTE_MISS  # "(a) Includes amounts paid for …" under the table asked
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
                 _REMAINDER.search(span.text):
             score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"

@@ -30,6 +30,10 @@ _WORD = re.compile(r"[a-z][a-z&\-']+", re.IGNORECASE)
 KIND_FIT, KIND_MISS, MEANING, EXTRA_WORD, ROW_FIGURE = 0.15, 0.12, 1.0, 0.03, 0.1
 
 
+# a footnote's sentence where a figure is asked: it qualifies a row's figure, it is no row asked
+FOOTNOTE_MISS = 0.3
+
+
 # a balance at the other end of its period than asked ("Cash, beginning of period" for the cash
 # at year end); a total row where a part is asked ("Total net sales" for iPhone net sales), and
 # the total where the whole is
@@ -123,6 +127,9 @@ class Span:
     # the years the sentence before it states, where it states none: a paragraph dated once
     # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
     dated_by: frozenset[int] = field(default=frozenset(), compare=False)
+    # a sentence of a footnote under a table ("(b) Calculated using …"): context to the rows,
+    # never a row's figure
+    footnote: bool = field(default=False, compare=False)
 
     @property
     def is_row(self) -> bool:
