@@ -13,7 +13,7 @@ from manda.agent.spans import rank_spans
 
 def test_words_that_only_begin_alike_are_two_words() -> None:
     for asked, said in [("currency", "current"), ("actually", "actuarial"),
-                        ("interest", "international")]:
+                        ("interest", "international"), ("compare", "company")]:
         (term,) = content_terms(asked)
         assert not term_in(term, stems_of(said)), (asked, said)
 
@@ -21,7 +21,8 @@ def test_words_that_only_begin_alike_are_two_words() -> None:
 def test_forms_of_one_word_share_their_root() -> None:
     for asked, said in [("employees", "employment"), ("salaries", "salary"),
                         ("compensation", "compensated"), ("reduce", "reduction"),
-                        ("tax", "taxes"), ("pay", "paid")]:
+                        ("tax", "taxes"), ("resolving", "resolution"),
+                        ("acquire", "acquisition")]:
         (term,) = content_terms(asked)
         assert term_in(term, stems_of(said)), (asked, said)
     assert term_in("employe", {"employment"}) and not term_in("currenc", {"current"})
@@ -125,3 +126,14 @@ def test_a_non_gaap_row_of_a_reconciliation_leads_over_its_footnote() -> None:
     ranked = rank_spans(ask.frame, evidence)
     assert ranked[0].text.startswith("EBIT 4,212"), ranked[0].text
     assert any(s.footnote for s in ranked)
+
+
+def test_a_row_of_two_year_ends_compares_them() -> None:
+    evidence = _evidence(
+        "Consolidated Balance Sheets (in millions)\nDecember 31, 2025 | December 31, 2024\n"
+        "Inventories | December 31, 2025: 5,718 | December 31, 2024: 7,286\n"
+        "Total current assets | December 31, 2025: 147,957 | December 31, 2024: 152,987")
+    ask = _ask("How did the company's inventories at the end of 2025 compare with a year earlier?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Inventories"
+    assert "compare" in ask.frame.ranking.terms and top.words >= 0.5, top.words

@@ -53,6 +53,15 @@ _SUFFIXES = tuple(dict.fromkeys(
 # endings): "employe" / "employment" are one word, "currenc" / "current" two
 _ROOT_ENDINGS = frozenset(
     e for lang in _WORDS.languages.values() for e in (*lang.root_endings, *lang.stem_suffixes))
+# the two endings of a word family (`stem_families`: "olv" / "olut") past the letters they share
+def _shared(one: str, other: str) -> int:
+    """How many letters two words begin with alike."""
+    return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+                min(len(one), len(other)))
+
+
+_FAMILY_TAILS = tuple((a[_shared(a, b):], b[_shared(a, b):])
+                      for lang in _WORDS.languages.values() for a, b in lang.stem_families)
 
 
 def _stem(word: str, least: int = 4) -> str:
@@ -209,10 +218,15 @@ def same_root(one: str, other: str) -> bool:
     "employe" / "employment"); "currenc" and "current" only begin alike."""
     if len(one) < 5 or len(other) < 5 or one[:5] != other[:5]:
         return False
-    shared = next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
-                  min(len(one), len(other)))
+    shared = _shared(one, other)
     rest, other_rest = one[shared:], other[shared:]
-    return not rest or not other_rest or (rest in _ROOT_ENDINGS and other_rest in _ROOT_ENDINGS)
+    if not rest or not other_rest or (rest in _ROOT_ENDINGS and other_rest in _ROOT_ENDINGS):
+        return True
+    # a verb and its noun by a family's endings ("resolv" / "resolution": olv / olut, "acquir" /
+    # "acquisition": ir / isit), each then ending as a word does
+    ends = _ROOT_ENDINGS | {""}
+    return any(a.startswith(x) and b.startswith(y) and a[len(x):] in ends and b[len(y):] in ends
+               for x, y in _FAMILY_TAILS for a, b in ((rest, other_rest), (other_rest, rest)))
 
 
 def _matches(term: str, stems: set[str], *, concepts: bool = True) -> bool:

@@ -318,6 +318,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
                 # its change column says it: "grow", and "compare" of "how did … compare with"
                 matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
+            elif sum(1 for h in span.row.cells if _column_fiscal_year(h) is not None) >= 2:
+                # its columns of two periods compare them: "compare" of "how did inventories
+                # compare with a year earlier?"
+                matched |= {t for t in terms if _CHANGE_ASKED.fullmatch(t)}
         else:
             own = _named_by_document(span, core) if matched else set()
             circular = cause_asked and _cause_is_asked(
