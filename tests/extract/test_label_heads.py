@@ -156,7 +156,6 @@ def test_a_statement_row_becomes_a_finding_of_its_head_only() -> None:
 
 
 SENTENCES = [
-    ("Cash paid for interest was $41.2 million in 2024.", "cash"),
     ("Restricted cash of $3.1 million is held in escrow.", "cash"),
     ("The group had net operating loss carryforwards of $88 million.", "ebit"),
     ("Our revenue recognition policy changed in 2024.", "revenue"),
@@ -182,6 +181,14 @@ def test_the_cash_paid_for_taxes_is_the_tax_paid_not_cash() -> None:
     never extracted as a finding), so no cash balance is read in it."""
     sentence = "Cash paid for income taxes was $41.2 million in 2024."
     assert [s for s, _, _ in find_line_items(sentence)] == ["income taxes paid"]
+    assert not find_subjects(sentence)
+
+
+def test_the_cash_paid_for_interest_is_the_interest_paid_not_cash() -> None:
+    """"Cash paid for interest" names the interest paid, as the taxes paid are named: no cash
+    balance is read in it."""
+    sentence = "Cash paid for interest was $41.2 million in 2024."
+    assert [s for s, _, _ in find_line_items(sentence)] == ["interest paid"]
     assert not find_subjects(sentence)
 
 
