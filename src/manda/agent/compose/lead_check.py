@@ -1,0 +1,161 @@
+"""The lead's last check: a figure stated as the answer is the one asked, or it does not lead.
+
+Every composer that leads with a passage's figure (the best span quoted or read as a row, a
+finding read from a statement) asks here whether that figure answers the question's frame:
+
+- its line item: a row whose label and heading name nothing of the metric asked
+  ("Currency translation adjustment" for the income taxes paid) is another line item;
+- a part or a whole: a figure read from a row that names less than the best span does
+  ("Consolidated" net sales where the AWS row answers) is the whole, not the part asked;
+- its period: a passage that names only years other than the one asked states another
+  period's figure (a prior year, another filing's);
+- its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
+  or a footnote's number), or a share where an amount is asked, states no figure of it.
+
+Where one misses, the answer says so in a line without figures, and the passages follow as
+bullets with their places: a wrong figure is never stated as the answer.
+"""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import Ask
+from manda.agent.relevance import NOT_FOUND_BELOW, stems_of, term_in
+from manda.agent.spans import Span
+from manda.finance.amounts import Amount, find_amounts
+from manda.finance.fiscal import fiscal_year_named
+from manda.finance.periods import find_dates, find_periods, period_end, period_kind, year_of
+from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
+from manda.models import Finding
+from manda.vocabulary import vocabulary
+
+__all__ = ["asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "states_figure"]
+
+
+def asked_years(ask: Ask) -> set[int]:
+    """The fiscal years the question asks for (its frame's periods and its inherited one). A
+    balance asked at a date is of its calendar year and of the fiscal year that date names:
+    "as of January 31, 2026" is the column of a retail calendar's fiscal 2025."""
+    asked: set[int] = set()
+    for period in (*ask.frame.periods, *([ask.period] if ask.period else [])):
+        if (y := year_of(period)) is not None:
+            asked.add(y)
+        if period_kind(period) == "as" and (day := period_end(period)) is not None:
+            asked.add(fiscal_year_named(day))
+    return asked
+
+
+def asks_figure(ask: Ask) -> bool:
+    """The question asks for a figure: an amount or a rate, by its form or by its words ("what
+    is the deal value of …"); not a count ("how many"), which says so in its own words."""
+    if ask.frame.counted:
+        return False
+    return ask.frame.answer_kind in ("figure", "rate") or (
+        ask.frame.answer_kind is None and ask.frame.ranking.wants_amount)
+
+
+def states_figure(text: str) -> bool:
+    """The text states an amount: money, a share, a multiple or a number written with its
+    thousands grouped; not a day of a date, a standard's or a section's number ("ASU
+    2023-09", "Topic 740"), nor a footnote's or a page's."""
+    return any(_a_figure(a) for a in find_amounts(text))
+
+
+def _a_figure(amount: Amount) -> bool:
+    if amount.currency or amount.unit:
+        return True
+    digits = amount.text.strip()
+    return any(sep in digits for sep in ",.\u00a0\u202f") and len(digits) >= _GROUPED_FROM
+
+
+_GROUPED_FROM = 5  # "1,091", "250.5": a figure; "09", "740", "1": a number of something else
+
+
+def lead_miss(span: Span, ask: Ask) -> str | None:
+    """Why the span's figure would not answer the figure asked, as the answer's key that says
+    so ("figure_not_stated", "lead_other_item", "lead_other_period"); None where it may."""
+    if not asks_figure(ask):
+        return None
+    if span.is_row:
+        if not _names_line_item(span, ask):
+            return "lead_other_item"
+        if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
+            return "figure_not_stated"  # a row that covers too little of a part asked
+        return None
+    if not states_figure(span.text):
+        return "figure_not_stated"
+    if _of_other_period(span.text, ask):
+        return "lead_other_period"
+    if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth) and not any(
+            a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
+        return "figure_not_stated"  # an amount asked, the passage states shares only
+    return None
+
+
+def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
+    """The lead's lines, with a line that says its figure is not the one asked first where it
+    is not, and the lines as bullets after it."""
+    miss = lead_miss(span, ask)
+    if miss is None:
+        return lines
+    words = vocabulary()
+    said = words.answer(miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS])
+    return [said, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+
+
+_ITEM_CHARS = 60
+
+
+def _names_line_item(span: Span, ask: Ask) -> bool:
+    """The row names the metric asked: by one of its wordings, or by a word of it, in its label
+    or its heading. A question that names no known metric is not checked here."""
+    specs = [(s, spec) for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
+    if not specs:
+        return True
+    about = f"{span.group} {span.segment} {span.row.label if span.row else ''}"
+    if any(found == s for found, _, _ in find_line_items(about) for s, _ in specs):
+        return True
+    own = stems_of(about)
+    return any(term_in(term, own) for s, spec in specs
+               for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT)
+
+
+_SHORT = 2
+
+
+def _of_other_period(text: str, ask: Ask) -> bool:
+    """The passage names years, and none of them is a year asked: another period's figure."""
+    asked = asked_years(ask)
+    if not asked:
+        return False
+    named: set[int] = set()
+    for day, _, _ in find_dates(text):
+        named |= {day.year, fiscal_year_named(day)}
+    for period, _, _ in find_periods(text, bare_years=True):
+        if (y := year_of(period)) is not None:
+            named.add(y)
+    return bool(named) and not named & asked
+
+
+def _unit_asked(ask: Ask) -> str | None:
+    """The unit of the figure asked ("currency", "percent"): a ratio's it derives ("R&D as a
+    percentage of sales"), a rate's, else the line item's, where the question names one."""
+    if ask.frame.derived is not None:
+        return ask.frame.derived.unit
+    if ask.frame.answer_kind == "rate" or ask.frame.share_of:
+        return "percent"
+    specs = [spec for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
+    return specs[0].unit_kind if specs else None
+
+
+def names_less(finding: Finding, top: Span, ask: Ask, naming: list[str]) -> bool:
+    """A figure read from a row of a table ("Consolidated" of a segments table) whose own words
+    name less of the question than the best span's row does ("AWS" of it): the whole, not the
+    part asked. `naming`: the question's terms that name what it asks of."""
+    row = str(finding.attributes.get("row", ""))
+    if not row or top.row is None:
+        return False
+    spec = metric_spec(finding.subject)
+    own = stems_of(" ".join(filter(None, [row, finding.label, finding.subject,
+                                          *(spec.synonyms if spec is not None else ())])))
+    best = stems_of(f"{top.group} {top.segment} {top.row.label}")
+    return any(term_in(t, best) and not term_in(t, own) for t in naming)
