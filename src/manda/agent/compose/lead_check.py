@@ -23,9 +23,10 @@ from manda.agent.relevance import NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, period_end, period_kind, year_of
-from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
+from manda.finance.periods import find_dates, period_end, period_kind, year_of
+from manda.finance.vocabulary import item_spec, metric_spec
 from manda.models import Finding
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
 __all__ = ["asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "states_figure"]
@@ -56,8 +57,12 @@ def asks_figure(ask: Ask) -> bool:
 def states_figure(text: str) -> bool:
     """The text states an amount: money, a share, a multiple or a number written with its
     thousands grouped; not a day of a date, a standard's or a section's number ("ASU
-    2023-09", "Topic 740"), nor a footnote's or a page's."""
-    return any(_a_figure(a) for a in find_amounts(text))
+    2023-09", "Topic 740"), nor a footnote's or a page's. A share in words ("roughly forty
+    percent") is one."""
+    return any(_a_figure(a) for a in find_amounts(text)) or _SHARE_STATED.found(text)
+
+
+_SHARE_STATED = vocabulary().cues("share_stated")
 
 
 def _a_figure(amount: Amount) -> bool:
@@ -83,7 +88,7 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return None
     if not states_figure(span.text):
         return "figure_not_stated"
-    if _of_other_period(span.text, ask):
+    if _of_other_period(span, ask):
         return "lead_other_period"
     if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth) and not any(
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
@@ -112,7 +117,8 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
     if not specs:
         return True
     about = f"{span.group} {span.segment} {span.row.label if span.row else ''}"
-    if any(found == s for found, _, _ in find_line_items(about) for s, _ in specs):
+    said = " ".join(about.lower().split())
+    if any(_in_words(wording, said) for _, spec in specs for wording in spec.synonyms):
         return True
     own = stems_of(about)
     return any(term_in(term, own) for s, spec in specs
@@ -122,17 +128,28 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
 _SHORT = 2
 
 
-def _of_other_period(text: str, ask: Ask) -> bool:
-    """The passage names years, and none of them is a year asked: another period's figure."""
+def _in_words(wording: str, text: str) -> bool:
+    """`wording` is in `text` as whole words."""
+    at = text.find(wording)
+    while at >= 0:
+        end = at + len(wording)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
+                                                        or not text[end].isalnum()):
+            return True
+        at = text.find(wording, end)
+    return False
+
+
+def _of_other_period(span: Span, ask: Ask) -> bool:
+    """The passage names years (or the sentence before it does), and none of them is a year
+    asked: another period's figure. A date names its calendar year and the fiscal year it ends
+    ("January 31, 2026" ends a retailer's fiscal 2025)."""
     asked = asked_years(ask)
     if not asked:
         return False
-    named: set[int] = set()
-    for day, _, _ in find_dates(text):
+    named = {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
+    for day, _, _ in find_dates(span.text):
         named |= {day.year, fiscal_year_named(day)}
-    for period, _, _ in find_periods(text, bare_years=True):
-        if (y := year_of(period)) is not None:
-            named.add(y)
     return bool(named) and not named & asked
 
 
