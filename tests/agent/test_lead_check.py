@@ -9,8 +9,8 @@ from test_filings_leads import DOC, _ask, _evidence
 
 from manda.agent.compose.common import Draft
 from manda.agent.compose.evidence_first import answer as evidence_answer
-from manda.agent.compose.lead_check import lead_miss, names_less, states_figure
-from manda.agent.compose.leads import led_by_best_span
+from manda.agent.compose.lead_check import guarded, lead_miss, names_less, states_figure
+from manda.agent.compose.leads import lead_lines, led_by_best_span
 from manda.agent.spans import rank_spans
 from manda.finance.amounts import find_amounts
 from manda.models import Confidence, Finding, FindingKind, Location
@@ -26,20 +26,21 @@ def _no_figure_in(line: str) -> bool:
 
 def test_another_line_items_row_is_not_stated_as_the_figure_asked() -> None:
     evidence = _evidence("\n".join([
-        "Other comprehensive income, net of income tax (millions)", "2025 | 2024",
+        "Other comprehensive loss, net of tax (millions)", "2025 | 2024",
         "Translation adjustment and cash flow hedges | 2025: (20) | 2024: (18)"]))
-    ask = _ask("How much income tax did the company pay in cash in 2025?")
-    draft = evidence_answer(ask, evidence)
-    first = _first(draft.text)
-    assert "another line item" in first and _no_figure_in(first)
-    assert "(20)" in draft.text  # the passage is still quoted, with its place, below
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "lead_other_item"
+    lines = guarded(lead_lines([top], ask, evidence), top, ask)
+    assert "another line item" in lines[0] and _no_figure_in(lines[0])
+    assert any("20" in line for line in lines[1:])  # still quoted, with its place, below
 
 
 def test_the_row_of_the_line_item_asked_still_leads_with_its_figure() -> None:
     evidence = _evidence("\n".join([
         "Supplemental cash flow information (millions)", "2025 | 2024",
         "Income taxes paid | 2025: $1,091 | 2024: $1,204"]))
-    ask = _ask("How much income tax did the company pay in cash in 2025?")
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
     assert "$1.09 billion" in _first(evidence_answer(ask, evidence).text)
 
 
@@ -80,9 +81,9 @@ def test_a_share_is_no_amount_asked() -> None:
 
 def test_a_listing_is_not_led_by_another_line_items_figure() -> None:
     evidence = _evidence("\n".join([
-        "Other comprehensive income, net of income tax (millions)", "2025 | 2024",
+        "Other comprehensive loss, net of tax (millions)", "2025 | 2024",
         "Translation adjustment and cash flow hedges | 2025: (20) | 2024: (18)"]))
-    ask = _ask("How much income tax did the company pay in cash in 2025?")
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
     listing = Draft(text="Tax in the documents:\n- a passage (source: Annual.pdf, p.10)")
     assert led_by_best_span(listing, ask, evidence) is listing
 

@@ -19,14 +19,14 @@ bullets with their places: a wrong figure is never stated as the answer.
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask
-from manda.agent.relevance import NOT_FOUND_BELOW, stems_of, term_in
+from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, stems_of, term_in
 from manda.agent.spans import Span
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import find_dates, period_end, period_kind, year_of
 from manda.finance.vocabulary import item_spec, metric_spec
 from manda.models import Finding
-from manda.text import YEAR
+from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
 __all__ = ["asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "states_figure"]
@@ -69,10 +69,13 @@ def _a_figure(amount: Amount) -> bool:
     if amount.currency or amount.unit:
         return True
     digits = amount.text.strip()
-    return any(sep in digits for sep in ",.\u00a0\u202f") and len(digits) >= _GROUPED_FROM
+    return len(digits) >= _GROUPED_FROM or any(sep in digits for sep in ".,")
 
 
-_GROUPED_FROM = 5  # "1,091", "250.5": a figure; "09", "740", "1": a number of something else
+_GROUPED_FROM = 4  # "1091", "1,091", "1.7": a figure; "09", "740", "1": a number of another thing
+# a row that names nothing of the line item asked is another one where it covers less than this
+# of the question's words; a part's row ("Germany" of net sales) names what the question asks
+_NAMES_LITTLE = 0.6
 
 
 def lead_miss(span: Span, ask: Ask) -> str | None:
@@ -81,7 +84,7 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
     if not asks_figure(ask):
         return None
     if span.is_row:
-        if not _names_line_item(span, ask):
+        if span.words < _NAMES_LITTLE and not _names_line_item(span, ask):
             return "lead_other_item"
         if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
             return "figure_not_stated"  # a row that covers too little of a part asked
@@ -90,7 +93,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return "figure_not_stated"
     if _of_other_period(span, ask):
         return "lead_other_period"
-    if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth) and not any(
+    if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth
+                                               or ask.frame.effect) and not any(
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
@@ -111,8 +115,10 @@ _ITEM_CHARS = 60
 
 
 def _names_line_item(span: Span, ask: Ask) -> bool:
-    """The row names the metric asked: by one of its wordings, or by a word of it, in its label
-    or its heading. A question that names no known metric is not checked here."""
+    """The row names the line item asked: by one of its wordings, or by a word of it, in its
+    label or its heading, or by half the words the question names it by ("Regulatory credits"
+    of "revenue from regulatory credits"). A question that names no known line item is not
+    checked here."""
     specs = [(s, spec) for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
     if not specs:
         return True
@@ -121,8 +127,20 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
     if any(_in_words(wording, said) for _, spec in specs for wording in spec.synonyms):
         return True
     own = stems_of(about)
-    return any(term_in(term, own) for s, spec in specs
-               for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT)
+    if any(term_in(term, own) for s, spec in specs
+           for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT):
+        return True
+    naming = _naming_terms(span, ask)
+    return bool(naming) and sum(term_in(t, own) for t in naming) * 2 >= len(naming)
+
+
+def _naming_terms(span: Span, ask: Ask) -> list[str]:
+    """The question's terms that name what it asks of: not its period, a number, nor the
+    filer's name (read in the span's document name)."""
+    company = stems_of(" ".join(letter_words(span.source.document)))
+    return [t for t in ask.frame.ranking.terms
+            if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+            and not t.isdigit() and not term_in(t, company)]
 
 
 _SHORT = 2
