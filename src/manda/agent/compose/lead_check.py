@@ -66,6 +66,7 @@ _SHARE_STATED = vocabulary().cues("share_stated")
 
 
 def _a_figure(amount: Amount) -> bool:
+    """An amount that is a figure: with its currency or unit, or four digits or grouped ones."""
     if amount.currency or amount.unit:
         return True
     digits = amount.text.strip()
