@@ -18,6 +18,7 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
+from manda.agent.compose.lead_check import guarded, lead_miss
 from manda.agent.compose.leads import lead_lines
 from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
@@ -26,7 +27,7 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
-from manda.finance.amounts import find_amounts, stated_amounts
+from manda.finance.amounts import find_amounts
 from manda.text import defined_terms
 from manda.vocabulary import vocabulary
 
@@ -65,41 +66,13 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         things = " ".join(ask.frame.counted)
         lines = [vocabulary().answer("count_not_stated", ask.language, item=things),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
-    elif lead and _figure_not_stated(lead[0], ask):
-        lines = [vocabulary().answer("figure_not_stated", ask.language),
-                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    elif lead:
+        lines = guarded(lines, lead[0], ask)
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
-
-
-def _figure_not_stated(best: Span, ask: Ask) -> bool:
-    """A figure is asked, and the best span does not state it: it states no amount at all ("how
-    much owned square footage": a table's column heads), or it is a row that covers too little
-    of a question asking a part of a line item ("how much of the bookings came from airport
-    trips?": "Mobility" bookings by quarter). The answer says so before the closest passages,
-    never letting a figure of theirs stand as the answer."""
-    if ask.frame.answer_kind == "figure" and not fits_kind(best, ask.frame) \
-            and not _states_amount(best):
-        return True
-    return (best.is_row and best.words < NOT_FOUND_BELOW and bool(ask.frame.share_of)
-            and _asks_figure(ask))
-
-
-def _states_amount(span: Span) -> bool:
-    """The span states an amount: a row's figure, a sentence's amount (a change by it too)."""
-    if span.is_row:
-        return any(not f.none for f in span.figures())
-    return bool(stated_amounts(span.text))
-
-
-def _asks_figure(ask: Ask) -> bool:
-    """The question asks for a figure: an amount or a rate, by its form or by its words ("what
-    is the deal value of …")."""
-    return ask.frame.answer_kind in ("figure", "rate") or (
-        ask.frame.answer_kind is None and ask.frame.ranking.wants_amount)
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:
@@ -176,7 +149,11 @@ def _closest(ask: Ask, evidence: Evidence, ranked: list[Span]) -> Draft | None:
     the evidence may be in hand."""
     if span_confidence(ranked) < CLOSE_BELOW or not _of_kind(ranked[0], ask):
         return None
-    lead, *others = lead_lines(best_spans(ranked, limit=3), ask, evidence, ranked)
+    best = best_spans(ranked, limit=3)
+    lead, *others = lead_lines(best, ask, evidence, ranked)
+    if (miss := lead_miss(best[0], ask)) is not None:
+        others = [lead, *others]
+        lead = vocabulary().answer(miss, ask.language, item=best[0].name() or best[0].text)
     lines = [lead]
     if others:
         lines += [vocabulary().answer("closest_span", ask.language), *others]

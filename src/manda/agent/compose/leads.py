@@ -14,6 +14,7 @@ from datetime import date
 
 from manda.agent.compose.common import Ask, Draft, named_in, with_assumption
 from manda.agent.compose.first_line import asks_overview, opens_with_heading
+from manda.agent.compose.lead_check import asked_years, lead_miss
 from manda.agent.compose.stated import sentence_sources, statement_lead
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
@@ -35,8 +36,6 @@ from manda.finance.periods import (
     is_part_of_year,
     parse_period,
     period_end,
-    period_kind,
-    year_of,
 )
 from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec
@@ -150,19 +149,6 @@ def _read_row(span: Span, ask: Ask) -> tuple[Figure, Figure | None] | None:
     if chosen is None:
         return None
     return chosen, _year_before(figures, chosen, span)
-
-
-def asked_years(ask: Ask) -> set[int]:
-    """The fiscal years the question asks for (its frame's periods and its inherited one). A
-    balance asked at a date is of its calendar year and of the fiscal year that date names:
-    "as of January 31, 2026" is the column of a retail calendar's fiscal 2025."""
-    asked: set[int] = set()
-    for period in (*ask.frame.periods, *([ask.period] if ask.period else [])):
-        if (y := year_of(period)) is not None:
-            asked.add(y)
-        if period_kind(period) == "as" and (day := period_end(period)) is not None:
-            asked.add(fiscal_year_named(day))
-    return asked
 
 
 def as_named(figure: Figure, item: str, *, spent: bool = False) -> str:
@@ -368,6 +354,8 @@ def led_by_best_span(draft: Draft, ask: Ask, evidence: Evidence, *,
     if top.text[:60] in first or (listed and fits_kind(Span(first, top.source), ask.frame)):
         return draft  # its own first line answers already ("£0.5m is drawn on the revolver")
     spans = _each_asked(top, ask, evidence, ranked)
+    if lead_miss(spans[0], ask) is not None:
+        return draft  # its figure is not the one asked: the listing stands without it
     lead, *others = lead_lines(spans, ask, evidence, ranked)
     lead = "\n".join([with_assumption(ask.assumption, lead), *others])
     return replace(draft, text=f"{lead}\n\n{draft.text}")

@@ -14,6 +14,7 @@ import re
 from datetime import date, timedelta
 
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.lead_check import names_less
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
 from manda.agent.frame import company_word
@@ -95,6 +96,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # "Net product sales" read as revenue, where the company's revenue is asked
     if _statement_disagrees(top, finding):
         return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
+    if names_less(finding, top, ask, _naming_terms(ask, top)):
+        return False  # "Consolidated" net sales, where the "AWS" row answers: the whole
     return _names_all(finding, top, ask)
 
 

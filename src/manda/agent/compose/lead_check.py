@@ -1,0 +1,197 @@
+"""The lead's last check: a figure stated as the answer is the one asked, or it does not lead.
+
+Every composer that leads with a passage's figure (the best span quoted or read as a row, a
+finding read from a statement) asks here whether that figure answers the question's frame:
+
+- its line item: a row whose label and heading name nothing of the metric asked
+  ("Currency translation adjustment" for the income taxes paid) is another line item;
+- a part or a whole: a figure read from a row that names less than the best span does
+  ("Consolidated" net sales where the AWS row answers) is the whole, not the part asked;
+- its period: a passage that names only years other than the one asked states another
+  period's figure (a prior year, another filing's);
+- its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
+  or a footnote's number), or a share where an amount is asked, states no figure of it.
+
+Where one misses, the answer says so in a line without figures, and the passages follow as
+bullets with their places: a wrong figure is never stated as the answer.
+"""
+
+from __future__ import annotations
+
+from manda.agent.compose.common import Ask
+from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, stems_of, term_in
+from manda.agent.spans import Span
+from manda.finance.amounts import Amount, find_amounts
+from manda.finance.fiscal import fiscal_year_named
+from manda.finance.periods import find_dates, period_end, period_kind, year_of
+from manda.finance.vocabulary import item_spec, metric_spec
+from manda.models import Finding
+from manda.text import YEAR, letter_words
+from manda.vocabulary import vocabulary
+
+__all__ = ["asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "states_figure"]
+
+
+def asked_years(ask: Ask) -> set[int]:
+    """The fiscal years the question asks for (its frame's periods and its inherited one). A
+    balance asked at a date is of its calendar year and of the fiscal year that date names:
+    "as of January 31, 2026" is the column of a retail calendar's fiscal 2025."""
+    asked: set[int] = set()
+    for period in (*ask.frame.periods, *([ask.period] if ask.period else [])):
+        if (y := year_of(period)) is not None:
+            asked.add(y)
+        if period_kind(period) == "as" and (day := period_end(period)) is not None:
+            asked.add(fiscal_year_named(day))
+    return asked
+
+
+def asks_figure(ask: Ask) -> bool:
+    """The question asks for a figure: an amount or a rate, by its form or by its words ("what
+    is the deal value of …"); not a count ("how many"), which says so in its own words."""
+    if ask.frame.counted:
+        return False
+    return ask.frame.answer_kind in ("figure", "rate") or (
+        ask.frame.answer_kind is None and ask.frame.ranking.wants_amount)
+
+
+def states_figure(text: str) -> bool:
+    """The text states an amount: money, a share, a multiple or a number written with its
+    thousands grouped; not a day of a date, a standard's or a section's number ("ASU
+    2023-09", "Topic 740"), nor a footnote's or a page's. A share in words ("roughly forty
+    percent") is one."""
+    return any(_a_figure(a) for a in find_amounts(text)) or _SHARE_STATED.found(text)
+
+
+_SHARE_STATED = vocabulary().cues("share_stated")
+
+
+def _a_figure(amount: Amount) -> bool:
+    """An amount that is a figure: with its currency or unit, or four digits or grouped ones."""
+    if amount.currency or amount.unit:
+        return True
+    digits = amount.text.strip()
+    return len(digits) >= _GROUPED_FROM or any(sep in digits for sep in ".,")
+
+
+_GROUPED_FROM = 4  # "1091", "1,091", "1.7": a figure; "09", "740", "1": a number of another thing
+# a row that names nothing of the line item asked is another one where it covers less than this
+# of the question's words; a part's row ("Germany" of net sales) names what the question asks
+_NAMES_LITTLE = 0.6
+
+
+def lead_miss(span: Span, ask: Ask) -> str | None:
+    """Why the span's figure would not answer the figure asked, as the answer's key that says
+    so ("figure_not_stated", "lead_other_item", "lead_other_period"); None where it may."""
+    if not asks_figure(ask):
+        return None
+    if span.is_row:
+        if span.words < _NAMES_LITTLE and not _names_line_item(span, ask):
+            return "lead_other_item"
+        if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
+            return "figure_not_stated"  # a row that covers too little of a part asked
+        return None
+    if not states_figure(span.text):
+        return "figure_not_stated"
+    if _of_other_period(span, ask):
+        return "lead_other_period"
+    if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth
+                                               or ask.frame.effect) and not any(
+            a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
+        return "figure_not_stated"  # an amount asked, the passage states shares only
+    return None
+
+
+def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
+    """The lead's lines, with a line that says its figure is not the one asked first where it
+    is not, and the lines as bullets after it."""
+    miss = lead_miss(span, ask)
+    if miss is None:
+        return lines
+    words = vocabulary()
+    said = words.answer(miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS])
+    return [said, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+
+
+_ITEM_CHARS = 60
+
+
+def _names_line_item(span: Span, ask: Ask) -> bool:
+    """The row names the line item asked: by one of its wordings, or by a word of it, in its
+    label or its heading, or by half the words the question names it by ("Regulatory credits"
+    of "revenue from regulatory credits"). A question that names no known line item is not
+    checked here."""
+    specs = [(s, spec) for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
+    if not specs:
+        return True
+    about = f"{span.group} {span.segment} {span.row.label if span.row else ''}"
+    said = " ".join(about.lower().split())
+    if any(_in_words(wording, said) for _, spec in specs for wording in spec.synonyms):
+        return True
+    own = stems_of(about)
+    if any(term_in(term, own) for s, spec in specs
+           for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT):
+        return True
+    naming = _naming_terms(span, ask)
+    return bool(naming) and sum(term_in(t, own) for t in naming) * 2 >= len(naming)
+
+
+def _naming_terms(span: Span, ask: Ask) -> list[str]:
+    """The question's terms that name what it asks of: not its period, a number, nor the
+    filer's name (read in the span's document name)."""
+    company = stems_of(" ".join(letter_words(span.source.document)))
+    return [t for t in ask.frame.ranking.terms
+            if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+            and not t.isdigit() and not term_in(t, company)]
+
+
+_SHORT = 2
+
+
+def _in_words(wording: str, text: str) -> bool:
+    """`wording` is in `text` as whole words."""
+    at = text.find(wording)
+    while at >= 0:
+        end = at + len(wording)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
+                                                        or not text[end].isalnum()):
+            return True
+        at = text.find(wording, end)
+    return False
+
+
+def _of_other_period(span: Span, ask: Ask) -> bool:
+    """The passage names years (or the sentence before it does), and none of them is a year
+    asked: another period's figure. A date names its calendar year and the fiscal year it ends
+    ("January 31, 2026" ends a retailer's fiscal 2025)."""
+    asked = asked_years(ask)
+    if not asked:
+        return False
+    named = {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
+    for day, _, _ in find_dates(span.text):
+        named |= {day.year, fiscal_year_named(day)}
+    return bool(named) and not named & asked
+
+
+def _unit_asked(ask: Ask) -> str | None:
+    """The unit of the figure asked ("currency", "percent"): a ratio's it derives ("R&D as a
+    percentage of sales"), a rate's, else the line item's, where the question names one."""
+    if ask.frame.derived is not None:
+        return ask.frame.derived.unit
+    if ask.frame.answer_kind == "rate" or ask.frame.share_of:
+        return "percent"
+    specs = [spec for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
+    return specs[0].unit_kind if specs else None
+
+
+def names_less(finding: Finding, top: Span, ask: Ask, naming: list[str]) -> bool:
+    """A figure read from a row of a table ("Consolidated" of a segments table) whose own words
+    name less of the question than the best span's row does ("AWS" of it): the whole, not the
+    part asked. `naming`: the question's terms that name what it asks of."""
+    row = str(finding.attributes.get("row", ""))
+    if not row or top.row is None:
+        return False
+    spec = metric_spec(finding.subject)
+    own = stems_of(" ".join(filter(None, [row, finding.label, finding.subject,
+                                          *(spec.synonyms if spec is not None else ())])))
+    best = stems_of(f"{top.group} {top.segment} {top.row.label}")
+    return any(term_in(t, best) and not term_in(t, own) for t in naming)

@@ -1,0 +1,110 @@
+"""The lead's last check (issue 25): a figure is stated as the answer only where it is the one
+asked. Each way a led figure can be wrong (another line item, the whole for a part, another
+period, no amount at all, a share where an amount is asked) is written here on passages and
+findings invented for the tests; none knows a company or a filing."""
+
+from __future__ import annotations
+
+from test_filings_leads import DOC, _ask, _evidence
+
+from manda.agent.compose.common import Draft
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.lead_check import guarded, lead_miss, names_less, states_figure
+from manda.agent.compose.leads import lead_lines, led_by_best_span
+from manda.agent.spans import rank_spans
+from manda.finance.amounts import find_amounts
+from manda.models import Confidence, Finding, FindingKind, Location
+
+
+def _first(text: str) -> str:
+    return next(line for line in text.splitlines() if line.strip())
+
+
+def _no_figure_in(line: str) -> bool:
+    return not any(states_figure(a.text) for a in find_amounts(line))
+
+
+def test_another_line_items_row_is_not_stated_as_the_figure_asked() -> None:
+    evidence = _evidence("\n".join([
+        "Other comprehensive loss, net of tax (millions)", "2025 | 2024",
+        "Translation adjustment and cash flow hedges | 2025: (20) | 2024: (18)"]))
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "lead_other_item"
+    lines = guarded(lead_lines([top], ask, evidence), top, ask)
+    assert "another line item" in lines[0] and _no_figure_in(lines[0])
+    assert any("20" in line for line in lines[1:])  # still quoted, with its place, below
+
+
+def test_the_row_of_the_line_item_asked_still_leads_with_its_figure() -> None:
+    evidence = _evidence("\n".join([
+        "Supplemental cash flow information (millions)", "2025 | 2024",
+        "Income taxes paid | 2025: $1,091 | 2024: $1,204"]))
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
+    assert "$1.09 billion" in _first(evidence_answer(ask, evidence).text)
+
+
+def test_a_heading_or_a_standards_number_is_no_figure() -> None:
+    assert not states_figure("In December 2023, the board issued ASU 2023-09, Income Taxes "
+                             "(Topic 740), which expands disclosures.")
+    assert not states_figure("Stores as of January 31, 2026 Retail Square Feet (in thousands)")
+    assert states_figure("Retail square feet were 250,518 thousand.")
+    assert states_figure("Income taxes paid were $781 million.")
+    evidence = _evidence("In December 2023, the board issued ASU 2023-09, Income Taxes "
+                         "(Topic 740), which expands income tax disclosure requirements for "
+                         "federal income taxes paid.")
+    ask = _ask("Federal income taxes the company paid in 2025?")
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "ASU" not in first and _no_figure_in(first)
+
+
+def test_a_sentence_of_another_year_only_is_not_stated_as_the_years_asked() -> None:
+    evidence = _evidence("In 2023, the company paid dividends to shareholders of $1.2 billion.")
+    ask = _ask("How much did the company pay in dividends to shareholders in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "lead_other_period"
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "$1.2 billion" not in first and _no_figure_in(first)
+    same = _ask("How much did the company pay in dividends to shareholders in 2023?")
+    assert lead_miss(rank_spans(same.frame, evidence)[0], same) is None
+
+
+def test_a_share_is_no_amount_asked() -> None:
+    evidence = _evidence("Research and development expense was 8% of net sales in 2025.")
+    ask = _ask("How much research and development expense did the company record in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    rate = _ask("What was research and development expense as a percentage of net sales in "
+                "2025?")
+    assert lead_miss(rank_spans(rate.frame, evidence)[0], rate) is None
+
+
+def test_a_listing_is_not_led_by_another_line_items_figure() -> None:
+    evidence = _evidence("\n".join([
+        "Other comprehensive loss, net of tax (millions)", "2025 | 2024",
+        "Translation adjustment and cash flow hedges | 2025: (20) | 2024: (18)"]))
+    ask = _ask("How much income tax did the company actually pay in cash in 2025?")
+    listing = Draft(text="Tax in the documents:\n- a passage (source: Annual.pdf, p.10)")
+    assert led_by_best_span(listing, ask, evidence) is listing
+
+
+def _row_finding(row: str, value: float) -> Finding:
+    return Finding(id=f"f-{row}", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC,
+                   subject="revenue", label="Revenue", value=value, value_text=f"{value:,.0f}",
+                   excerpt="Cloud Services | 2025: 48,100\nConsolidated | 2025: 212,400",
+                   location=Location.for_page(10), confidence=0.9,
+                   confidence_level=Confidence.HIGH, attributes={"row": row, "column": "2025"})
+
+
+def test_the_whole_is_no_figure_of_the_part_asked() -> None:
+    evidence = _evidence("\n".join([
+        "Net sales:", "Year Ended December 31, | 2024 | 2025",
+        "Retail | 2024: $150,300 | 2025: $164,300",
+        "Cloud Services | 2024: $41,900 | 2025: $48,100",
+        "Consolidated | 2024: $192,200 | 2025: $212,400"]))
+    ask = _ask("What were Cloud Services net sales in 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "Cloud Services" in top.text
+    naming = ["cloud", "servic", "net", "sale"]
+    assert names_less(_row_finding("Consolidated", 212_400e6), top, ask, naming)
+    assert not names_less(_row_finding("Cloud Services", 48_100e6), top, ask, naming)
