@@ -224,3 +224,45 @@ def test_a_margin_the_table_states_for_a_part_leads_over_one_computed() -> None:
     first = _answer("What was the Devices gross margin percentage in 2025?",
                     stated, sales).splitlines()[0]
     assert "36.8%" in first and "computed" not in first, first
+
+
+GOODWILL = "\n".join([
+    "Consolidated Balance Sheets (in millions)",
+    "2025 | 2024",
+    "Goodwill | 2025: $4,210 | 2024: $4,080",
+    "Total assets | 2025: $52,300 | 2024: $49,900",
+])
+
+
+def test_a_segments_level_is_never_led_by_the_companys_total() -> None:
+    """"Goodwill of the Marine segment": the balance sheet's goodwill is the company's, and the
+    segment's rows state sales and income only; the answer says no passage states the
+    segment's goodwill, never the company's $4.2 billion."""
+    text = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                   GOODWILL, MDNA, INCOME)
+    first = text.splitlines()[0]
+    assert first.startswith("The passages read state no goodwill for Marine"), text
+    assert "4,210" not in first and "$4.21 billion" not in first, first
+
+
+def test_a_segments_level_is_never_led_by_another_line_of_the_segment() -> None:
+    """A segment's named in capitals with a line item its rows do not state: the segment's
+    sales are no answer to its goodwill."""
+    text = _answer("What goodwill was allocated to the Europe segment at the end of 2025?",
+                   GOODWILL, MDNA)
+    first = text.splitlines()[0]
+    assert "3,720" not in first and "$3.72 billion" not in first, first
+    assert "no goodwill for Europe" in first, first
+
+
+def test_a_segments_level_its_own_passage_states_leads() -> None:
+    """The sentence that names the segment and the line item answers it."""
+    said = ("Goodwill allocated to the Marine segment was $610 million at December 31, 2025.")
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    GOODWILL, MDNA, said).splitlines()[0]
+    assert "$610 million" in first, first
+
+
+def test_a_segments_figure_that_names_both_still_stands() -> None:
+    first = _answer("What were Europe segment net sales in 2025?", MDNA, COMPANY).splitlines()[0]
+    assert "3,720" in first or "$3.72 billion" in first, first

@@ -132,6 +132,16 @@ def _same(name: str, other: str) -> bool:
     return _name_terms(name) == _name_terms(other)
 
 
+def name_terms(name: str) -> list[str]:
+    """A segment's name's own words, without the segment word ("Energy" of "Energy segment")."""
+    return _name_terms(name)
+
+
+def same_segment(name: str, other: str) -> bool:
+    """One segment's two names ("Energy" and "Energy segment")."""
+    return _same(name, other)
+
+
 def _name_terms(name: str) -> list[str]:
     return [t for t in content_terms(name) if not _SEGMENT_WORDS.found(t)]
 
