@@ -182,7 +182,7 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
             continue  # a schedule lists what falls due after its last year ("Thereafter")
         above = [line.strip() for line in lines[max(0, start - 4):start] if line.strip()]
         header = above[-1].split() if above else []
-        names = header if width > 1 and len(header) == width else [""] * width
+        names = _column_names(above, width)
         lead = _lead_in(above[:-1] if names[0] else above)
         caption = f"{lead} {' '.join(header)}" if names[0] else lead
         scale = statement_scale(above)
@@ -193,6 +193,37 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
             out.append(Schedule(caption, name, entries, source, scale, money, as_of,
                                 _headings(lines[:start])))
     return out
+
+
+def _column_names(above: list[str], width: int) -> list[str]:
+    """The names of a schedule's `width` columns, from the line right above its rows ("Operating
+    Leases Finance Leases Total" read as one a column where it has that many words); a header
+    printed over two lines ("Operating Finance" over "(millions) Leases (a) Leases (b) Total")
+    is read with its notes' marks and its scale left out, the upper line's last words set
+    before the lower line's words that repeat; "" for each where the columns go unnamed."""
+    if width < 2 or not above:
+        return [""] * width
+    header = above[-1].split()
+    if len(header) == width:
+        return header
+    lower = [w for w in header if not _bracketed(w)]
+    if len(lower) != width:
+        return [""] * width
+    repeated = [i for i, w in enumerate(lower) if lower.count(w) > 1]
+    if not repeated:
+        return lower
+    upper = [w for w in (above[-2].split() if len(above) > 1 else []) if not _bracketed(w)]
+    if len(upper) < len(repeated) or any(ends_in_figure(w) for w in upper[-len(repeated):]):
+        return [""] * width
+    names = list(lower)
+    for i, word in zip(repeated, upper[-len(repeated):], strict=True):
+        names[i] = f"{word} {names[i]}"
+    return names
+
+
+def _bracketed(word: str) -> bool:
+    """A note's mark or a scale in brackets: "(a)", "(3)", "(millions)"."""
+    return len(word) >= 3 and word[0] == "(" and word[-1] == ")"
 
 
 def _headings(above: list[str]) -> str:
@@ -304,12 +335,16 @@ def _coverage(schedule: Schedule, terms: Sequence[str]) -> float:
 
 
 def _chosen(schedule: Schedule, found: Sequence[Schedule], terms: Sequence[str]) -> bool:
-    """Among the columns or lines of one table, the one asked: the only one whose own name the
-    question says ("operating lease payments"), else (none, or several: "operating and finance
-    leases together") the table's total one."""
+    """Among the columns or lines of one table, the one asked: the only one whose own name says
+    the most of the question's words ("operating lease payments"), else (none, or several alike:
+    "operating and finance leases together") the table's total one."""
     table = [s for s in found if s.source.chunk_id == schedule.source.chunk_id
              and s.caption == schedule.caption]
-    named = [s for s in table if s.name and any(term_in(t, stems_of(s.name)) for t in terms)]
+    # the column whose name says the most of the question's words ("Finance Leases" of "finance
+    # lease payments", beside "Operating Leases" that says "lease" only)
+    said = {id(s): sum(1 for t in terms if term_in(t, stems_of(s.name))) for s in table if s.name}
+    most = max(said.values(), default=0)
+    named = [s for s in table if s.name and most and said[id(s)] == most]
     if len(named) == 1:
         return named[0] is schedule
     return bool(schedule.name) and totals_row(schedule.name)
