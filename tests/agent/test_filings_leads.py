@@ -632,3 +632,21 @@ def test_a_figure_led_by_a_span_that_covers_too_little_of_the_question_is_not_st
     moved = evidence_answer(_ask("How did Halden's retail sales change between the end of 2024 "
                                  "and the end of 2025?"), evidence).text
     assert "No passage" not in moved.splitlines()[0], moved
+
+
+def test_a_sentence_of_other_years_only_is_quoted_as_theirs_not_the_year_asked() -> None:
+    """"The grant-date fair value of units granted in 2024 and 2023 was $41.10 and $36.20" where
+    2025 is asked: the answer says the passages state those years only, before the quote; a
+    sentence that names the year asked leads as it is."""
+    evidence = _evidence(
+        "The weighted-average grant-date fair value of units granted in 2024 and 2023 was "
+        "$41.10 and $36.20, respectively.")
+    ask = _ask("What was the weighted-average grant-date fair value per unit granted in "
+               "fiscal 2025?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert first.startswith("The passages read state it for 2024, 2023 only, not for 2025"), first
+    evidence = _evidence(
+        "The weighted-average grant-date fair value of units granted in 2025 and 2024 was "
+        "$45.30 and $41.10, respectively.")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$45.30" in first, first

@@ -27,7 +27,8 @@ from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_i
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
 from manda.finance.amounts import find_amounts, stated_amounts
-from manda.text import defined_terms
+from manda.finance.periods import year_of
+from manda.text import YEAR, defined_terms
 from manda.vocabulary import vocabulary
 
 
@@ -68,6 +69,12 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     elif lead and _figure_not_stated(lead[0], ask):
         lines = [vocabulary().answer("figure_not_stated", ask.language),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
+    elif lead and (other := _other_years(lead[0], ask)):
+        # "RSUs granted in 2024 and 2023 were valued at …" where fiscal 2025 is asked: the
+        # sentence is quoted as the years it states, never as the year asked
+        lines = [vocabulary().answer("figure_other_years", ask.language, years=other,
+                                     asked=", ".join(str(y) for y in sorted(_years_asked(ask)))),
+                 *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
     if (named := named_things(ranked, ask)) is not None:
@@ -86,6 +93,24 @@ def _figure_not_stated(best: Span, ask: Ask) -> bool:
         return True
     return (best.is_row and best.words < NOT_FOUND_BELOW and bool(ask.frame.share_of)
             and _asks_figure(ask))
+
+
+def _other_years(best: Span, ask: Ask) -> str:
+    """The years a sentence states its amounts for, where a figure of other years is asked and
+    the sentence names none of them ("granted in 2024 and 2023 was $173.78 and $150.87" for
+    fiscal 2025); "" where it names a year asked, or none, or is a row."""
+    asked = _years_asked(ask)
+    if ask.frame.answer_kind != "figure" or not asked or best.is_row or \
+            not stated_amounts(best.text):
+        return ""
+    said = sorted({int(y) for y in YEAR.findall(best.text)}, reverse=True)
+    if not said or set(said) & asked or max(said) > max(asked):
+        return ""  # a later year may be a maturity ("notes due 2028"), no period of the figure
+    return ", ".join(str(y) for y in said)
+
+
+def _years_asked(ask: Ask) -> set[int]:
+    return {y for p in ask.frame.periods if (y := year_of(p)) is not None}
 
 
 def _states_amount(span: Span) -> bool:
