@@ -650,3 +650,21 @@ def test_a_sentence_of_other_years_only_is_quoted_as_theirs_not_the_year_asked()
         "$45.30 and $41.10, respectively.")
     first = evidence_answer(ask, evidence).text.splitlines()[0]
     assert "$45.30" in first, first
+
+
+def test_a_balance_at_a_date_against_a_year_earlier_is_read_from_its_row() -> None:
+    """"Inventories at December 31, 2025 compared with a year earlier?": no finding of the year
+    before, but the balance sheet's row states both year ends; it leads with both, never a
+    "found nothing"."""
+    from manda.agent.compose import compose as dispatch
+    from manda.answers import Intent
+
+    evidence = _evidence("\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "December 31, 2025 | December 31, 2024",
+        "Inventories | December 31, 2025: $4,120 | December 31, 2024: $3,870",
+        "Total current assets | December 31, 2025: $9,800 | December 31, 2024: $9,100"]))
+    ask = _ask("Inventories at December 31, 2025 compared with a year earlier?")
+    assert ask.intent is Intent.COMPARISON
+    first = dispatch(ask, evidence).text.splitlines()[0]
+    assert "$4.12 billion" in first and "$3.87 billion" in first, first

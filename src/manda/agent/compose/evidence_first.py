@@ -72,8 +72,8 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     elif lead and (other := _other_years(lead[0], ask)):
         # "RSUs granted in 2024 and 2023 were valued at …" where fiscal 2025 is asked: the
         # sentence is quoted as the years it states, never as the year asked
-        lines = [vocabulary().answer("figure_other_years", ask.language, years=other,
-                                     asked=", ".join(str(y) for y in sorted(_years_asked(ask)))),
+        lines = [vocabulary().answer("figure_other_years", ask.language, listed=other,
+                                     period=", ".join(str(y) for y in sorted(_years_asked(ask)))),
                  *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     if lead and (whole := whole_of_portions(lead[0], ask, evidence, ranked)) is not None:
         lines = [*whole, *lines[2:]]  # for the row's lead and the row as stated
