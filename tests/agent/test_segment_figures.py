@@ -266,3 +266,34 @@ def test_a_segments_level_its_own_passage_states_leads() -> None:
 def test_a_segments_figure_that_names_both_still_stands() -> None:
     first = _answer("What were Europe segment net sales in 2025?", MDNA, COMPANY).splitlines()[0]
     assert "3,720" in first or "$3.72 billion" in first, first
+
+
+def test_a_segments_row_under_the_total_it_adds_up_to_is_its_level() -> None:
+    """A data-tag dump prints the total's row and, right under it, the segments' rows that add
+    up to it, none naming the line item: the segment's row answers, said with its total."""
+    dump = "\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "2025 | 2024",
+        "Goodwill | 2025: $4,210 | 2024: $4,080",
+        "Americas | 2025: 2,500 | 2024: 2,450",
+        "Marine | 2025: 610 | 2024: 600",
+        "Europe | 2025: 1,100 | 2024: 1,030",
+        "Total assets | 2025: $52,300 | 2024: $49,900",
+    ])
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    dump, MDNA).splitlines()[0]
+    assert first.startswith("Marine goodwill was $610.0 million"), first
+    assert "add up to Goodwill ($4.21 billion)" in first, first
+
+
+def test_rows_under_a_total_that_do_not_add_up_to_it_are_no_parts_of_it() -> None:
+    dump = "\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "2025 | 2024",
+        "Goodwill | 2025: $4,210 | 2024: $4,080",
+        "Marine | 2025: 610 | 2024: 600",
+        "Intangible assets | 2025: 900 | 2024: 950",
+    ])
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    dump, MDNA).splitlines()[0]
+    assert "610" not in first and "4,210" not in first and "$4.21 billion" not in first, first
