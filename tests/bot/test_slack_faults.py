@@ -24,6 +24,7 @@ from manda.agent.degraded import MEMORY_NOTICE
 from manda.agent.graph import UNAVAILABLE_NOTICE
 from manda.app import Manda
 from manda.config import Settings
+from manda.errors import BackendUnavailableError
 from manda.observability.logging import ContextFilter
 from manda.resilience.breaker import BreakerRegistry, BreakerState
 from manda.testing import anthropic_server as model_api
@@ -214,6 +215,38 @@ async def test_redis_killed_and_restarted_mid_run_loses_nothing(
         assert "EBITDA" in follow_up.all_text() and "Q3 2024" in follow_up.all_text()
         assert len(world.ws.bot_messages()) == asked + 1
         assert manda.breakers.get("Redis").state is BreakerState.CLOSED
+
+
+async def test_a_mention_while_the_redis_trial_is_in_flight_is_not_told_memory_is_down(
+    home_copy: Path, redis_server: RedisServer, redis_url: str, clock: Clock
+) -> None:
+    """One mention is two events (app_mention and message), dispatched at once, and other
+    threads ask at the same moment: when Redis is back and another call holds the half-open
+    breaker's trial, this thread's memory calls wait for its verdict instead of being refused
+    (they used to be, so the thread was told memory was down although Redis was back)."""
+    manda = manda_with(Settings(MANDA_HOME=home_copy, REDIS_URL=redis_url), clock)
+    async with manda, FaultySlack() as fake, running_world(manda, fake) as world:
+        breaker = manda.breakers.get("Redis")
+        try:
+            await asyncio.to_thread(redis_server.stop)
+            while breaker.state is not BreakerState.OPEN:
+                with pytest.raises(BackendUnavailableError):
+                    await manda.memory.ping()
+        finally:
+            await asyncio.to_thread(redis_server.start)
+        clock.advance(BREAKER_RESET)
+        verdict: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        trial = asyncio.create_task(breaker.call(lambda: verdict))  # another call's trial
+        await asyncio.sleep(0)
+        assert breaker.state is BreakerState.HALF_OPEN
+        question = await world.fake.mention(world.alice, world.deal, QUESTION)
+        await asyncio.sleep(0.5)  # its events' memory calls come while the trial is in flight
+        verdict.set_result(None)  # Redis answered the trial
+        await trial
+        await world.settle()
+        reply = only_reply(world, question).all_text()
+        assert "€5.2M" in reply and MEMORY_NOTICE not in reply
+        assert breaker.state is BreakerState.CLOSED
 
 
 # ---------------------------------------------------------------- the model

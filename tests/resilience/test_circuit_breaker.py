@@ -1,4 +1,5 @@
-"""The circuit breaker: opens after 5 transient failures in a row, refuses for 60 s, one trial."""
+"""The circuit breaker: opens after 5 transient failures in a row, refuses for 60 s, one trial
+whose verdict the calls that come meanwhile wait for."""
 
 from __future__ import annotations
 
@@ -129,9 +130,8 @@ async def test_validation_and_authentication_errors_never_open_it(
     assert service.calls == 4 + 9
 
 
-async def test_after_the_reset_timeout_one_trial_call_goes_through(
-    breaker: CircuitBreaker, clock: FakeClock
-) -> None:
+async def test_after_the_reset_timeout_one_trial_call_goes_through(clock: FakeClock) -> None:
+    breaker = CircuitBreaker("Claude", clock=clock, trial_wait=0)  # nobody waits for the trial
     service = Service()
     service.failure = TimeoutError()
     await fail(breaker, service, 5)
@@ -156,6 +156,82 @@ async def test_after_the_reset_timeout_one_trial_call_goes_through(
     assert breaker.consecutive_failures == 0 and breaker.opened_at is None
     service.failure = None
     assert await breaker.call(service.answer, "q") == "answer to q"
+
+
+async def _half_open_with_a_trial_in_flight(
+    breaker: CircuitBreaker, clock: FakeClock, service: Service, outcome: asyncio.Future[str]
+) -> asyncio.Task[str]:
+    service.failure = TimeoutError()
+    await fail(breaker, service, 5)
+    clock.advance(60)
+    trial = asyncio.create_task(breaker.call(lambda: outcome))
+    await asyncio.sleep(0)  # the trial is now in flight
+    assert breaker.state is BreakerState.HALF_OPEN
+    return trial
+
+
+async def test_calls_during_the_trial_wait_for_its_success_and_then_go_through(
+    breaker: CircuitBreaker, clock: FakeClock
+) -> None:
+    service = Service()
+    outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    trial = await _half_open_with_a_trial_in_flight(breaker, clock, service, outcome)
+    service.failure = None
+    waiting = [asyncio.create_task(breaker.call(service.answer, f"q{n}")) for n in range(3)]
+    await asyncio.sleep(0)
+    assert not any(task.done() for task in waiting)  # not refused: waiting for the verdict
+    outcome.set_result("back")
+    assert await trial == "back"
+    assert await asyncio.gather(*waiting) == ["answer to q0", "answer to q1", "answer to q2"]
+    assert breaker.state is BreakerState.CLOSED
+
+
+async def test_calls_during_a_failing_trial_are_refused_when_it_fails(
+    breaker: CircuitBreaker, clock: FakeClock
+) -> None:
+    service = Service()
+    outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    trial = await _half_open_with_a_trial_in_flight(breaker, clock, service, outcome)
+    calls_before = service.calls
+    waiting = asyncio.create_task(breaker.call(service.answer, "q"))
+    await asyncio.sleep(0)
+    outcome.set_exception(TimeoutError())
+    with pytest.raises(TimeoutError):
+        await trial
+    with pytest.raises(CircuitOpenError) as refused:
+        await waiting
+    assert "not calling it for the next 60 s" in refused.value.message
+    assert service.calls == calls_before  # the waiting call never reached the service
+    assert breaker.state is BreakerState.OPEN
+
+
+async def test_a_call_waits_for_the_trial_no_longer_than_trial_wait(clock: FakeClock) -> None:
+    breaker = CircuitBreaker("Redis", clock=clock, trial_wait=0.05)
+    service = Service()
+    never: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    trial = await _half_open_with_a_trial_in_flight(breaker, clock, service, never)
+    with pytest.raises(CircuitOpenError) as refused:
+        await breaker.call(service.answer, "q")
+    assert "one trial call is checking whether it is back" in refused.value.message
+    trial.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await trial
+
+
+async def test_a_cancelled_trial_makes_a_waiting_call_the_next_trial(
+    breaker: CircuitBreaker, clock: FakeClock
+) -> None:
+    service = Service()
+    never: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    trial = await _half_open_with_a_trial_in_flight(breaker, clock, service, never)
+    service.failure = None
+    waiting = asyncio.create_task(breaker.call(service.answer, "q"))
+    await asyncio.sleep(0)
+    trial.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await trial
+    assert await waiting == "answer to q"
+    assert breaker.state is BreakerState.CLOSED
 
 
 async def test_a_failed_trial_opens_it_again_for_the_full_timeout(

@@ -8,17 +8,17 @@ from manda.deals.entities import EntityLink, linked_names
 from manda.deals.notes import NoteResult, Teller, note_text
 from manda.deals.qa_import import NEW as NEW_QUESTION
 from manda.deals.qa_import import QAImport, UnsureMatch
-from manda.deals.service import (
+from manda.deals.records import (
     Binding,
     Change,
     DealOverview,
-    DealService,
     DocumentChanges,
     PendingEvidence,
     Reanalysis,
     ReviewFilter,
     ReviewPage,
 )
+from manda.deals.service import DealService
 from manda.hitl.priority import PRIORITIES, Priority, Urgency
 from manda.hitl.qa import CATEGORIES as QA_CATEGORIES
 from manda.hitl.qa import category_of

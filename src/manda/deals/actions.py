@@ -13,17 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from manda.agent.actions import Acted
 from manda.deals.entities import EntityLink, linked_names
 from manda.deals.notes import NoteResult, Teller, note_text
+from manda.deals.records import Reanalysis
 from manda.errors import MandaError
 from manda.finance.amounts import find_amounts, same_amount
 from manda.injection import looks_like_instruction
+from manda.models import SearchHit
 
-if TYPE_CHECKING:
-    from manda.deals.service import DealService
+if TYPE_CHECKING:  # types only: the workflows (IRL, CIM) load when first used
+    from manda.deals.workflows import WorkflowStep
 
 OWN_WORDS = 0.6  # of a noted fact's words, at least this share must be the person's own
 
@@ -52,11 +54,30 @@ def their_own(fact: str, said: str) -> bool:
     return not words or len(words & _words(said)) >= OWN_WORDS * len(words)
 
 
+class DealOperations(Protocol):
+    """What the actions ask of the deal service (`DealService` is one): each audited there."""
+
+    async def note(self, deal_id: str, text: str, *, teller: Teller) -> NoteResult: ...
+
+    async def passages(self, deal_id: str, name: str) -> list[SearchHit]: ...
+
+    async def draft_irl(
+        self, deal_id: str, *, by: str, owner: str, conversation: str,
+        requests: Sequence[tuple[str, str]] = (),
+    ) -> WorkflowStep: ...
+
+    async def reanalyse(self, deal_id: str, *, by: str, document: str | None = None
+                        ) -> Reanalysis: ...
+
+    async def link_entities(self, deal_id: str, names: Sequence[str], *, by: str
+                            ) -> EntityLink: ...
+
+
 @dataclass
 class DealActions:
     """`KnowledgeActions` for one person asking in one conversation of one deal."""
 
-    deals: DealService
+    deals: DealOperations
     deal_id: str
     teller: Teller
     said: str  # the person's message: the only text a note may come from

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from manda.checksums import file_sha256
+from manda.deals.records import Change
 from manda.errors import MandaError
 from manda.hitl.qa import QAService, category_of
 from manda.hitl.qa_log import QALog, QALogRow, read_qa_log
@@ -31,7 +32,6 @@ from manda.private import private_dir
 from manda.vocabulary import vocabulary
 
 if TYPE_CHECKING:
-    from manda.deals.service import Change
     from manda.ingest.service import IngestService
 
 SURE = 0.82  # wording this close is the same question

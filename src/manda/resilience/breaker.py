@@ -3,7 +3,10 @@
 A breaker opens after `failure_threshold` consecutive *transient* failures (rate limits,
 timeouts, service-side errors; see `is_transient`). While open, calls fail at once with
 `CircuitOpenError`. After `reset_timeout` seconds it is half-open: one trial call goes through;
-its success closes the breaker, its failure opens it again for another `reset_timeout`.
+its success closes the breaker, its failure opens it again for another `reset_timeout`. A call
+that comes while the trial is in flight waits for its verdict, up to `trial_wait` seconds, and
+then goes through (the service is back) or is refused (it is not): a burst of requests at the
+moment a service returns does not all fail over because one of them is still checking.
 
 Decision: a validation or authentication error, like any error that is not transient, proves
 that the service answered. It therefore counts as a success for the breaker (it resets the run
@@ -15,6 +18,7 @@ no longer is.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -32,6 +36,10 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
+
+# How long a call waits for the verdict of a trial in flight before it is refused: a little more
+# than a Redis call's socket timeout; a slow model trial refuses its waiters to the fallback.
+TRIAL_WAIT_SECONDS = 5.0
 
 
 class BreakerState(StrEnum):
@@ -94,16 +102,21 @@ class CircuitBreaker:
         failure_threshold: int = 5,
         reset_timeout: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        trial_wait: float = TRIAL_WAIT_SECONDS,
     ) -> None:
-        if failure_threshold < 1 or reset_timeout <= 0:
-            raise ValueError("failure_threshold must be >= 1 and reset_timeout > 0")
+        if failure_threshold < 1 or reset_timeout <= 0 or trial_wait < 0:
+            raise ValueError(
+                "failure_threshold must be >= 1, reset_timeout > 0 and trial_wait >= 0"
+            )
         self.name = name
         self.failure_threshold = failure_threshold
         self.reset_timeout = reset_timeout
         self._clock = clock
         self._failures = 0
         self._opened_at: float | None = None
+        self.trial_wait = trial_wait
         self._trial_in_flight = False
+        self._trial_settled: asyncio.Event | None = None  # set when the trial in flight ends
         self._generation = 0  # changes whenever the breaker opens or closes
         self.last_error: str | None = None
         self.last_error_class: ErrorClass | None = None
@@ -144,7 +157,7 @@ class CircuitBreaker:
         )
 
     async def call(self, fn: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
-        ticket = self._admit()
+        ticket = await self._admitted()
         try:
             result = await fn(*args, **kwargs)
         except BaseException as exc:
@@ -154,7 +167,7 @@ class CircuitBreaker:
         return result
 
     async def __aenter__(self) -> CircuitBreaker:
-        ticket = self._admit()
+        ticket = await self._admitted()
         self._entered.set((*self._entered.get(), ticket))
         return self
 
@@ -168,12 +181,27 @@ class CircuitBreaker:
         self._entered.set(tuple(outer))
         self._settle(ticket, exc)
 
+    async def _admitted(self) -> _Ticket:
+        """`_admit`, after waiting (up to `trial_wait` s) for the verdict of a trial in flight."""
+        deadline = asyncio.get_running_loop().time() + self.trial_wait
+        while self._trial_in_flight and self._trial_settled is not None:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                break
+            try:
+                async with asyncio.timeout(remaining):
+                    await self._trial_settled.wait()
+            except TimeoutError:
+                break
+        return self._admit()
+
     def _admit(self) -> _Ticket:
         state = self.state
         if state is BreakerState.CLOSED:
             return _Ticket(self._generation, trial=False)
         if state is BreakerState.HALF_OPEN and not self._trial_in_flight:
             self._trial_in_flight = True
+            self._trial_settled = asyncio.Event()
             return _Ticket(self._generation, trial=True)
         raise CircuitOpenError(self.name, self.retry_in, failures=self._failures)
 
@@ -184,7 +212,7 @@ class CircuitBreaker:
             exc is not None and not isinstance(exc, Exception)
         ):  # cancelled, or refused by another breaker further down: no verdict on this service
             if ticket.trial:
-                self._trial_in_flight = False
+                self._end_trial()
             return
         if exc is not None and is_transient(exc):
             self._failures += 1
@@ -197,10 +225,17 @@ class CircuitBreaker:
         else:
             self._failures = 0
 
+    def _end_trial(self) -> None:
+        """No trial in flight any more: the calls waiting for its verdict are admitted again."""
+        self._trial_in_flight = False
+        settled, self._trial_settled = self._trial_settled, None
+        if settled is not None:
+            settled.set()
+
     def _open(self) -> None:
         self._generation += 1
         self._opened_at = self._clock()
-        self._trial_in_flight = False
+        self._end_trial()
         log.warning(
             "%s circuit opened after %d consecutive failures; calls refused for %.0f s",
             self.name,
@@ -212,8 +247,8 @@ class CircuitBreaker:
     def _close(self) -> None:
         self._generation += 1
         self._opened_at = None
-        self._trial_in_flight = False
         self._failures = 0
+        self._end_trial()
         log.info(
             "%s circuit closed: a trial call succeeded", self.name, extra={"breaker": self.name}
         )
