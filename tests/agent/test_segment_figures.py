@@ -297,3 +297,10 @@ def test_rows_under_a_total_that_do_not_add_up_to_it_are_no_parts_of_it() -> Non
     first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
                     dump, MDNA).splitlines()[0]
     assert "610" not in first and "4,210" not in first and "$4.21 billion" not in first, first
+
+
+def test_two_segments_asked_side_by_side_are_left_to_their_rows() -> None:
+    first = _answer("What were Americas and Europe segment net sales in 2025?",
+                    MDNA, COMPANY).splitlines()[0]
+    assert "no net sales for" not in first, first
+    assert "8,610" in first or "$8.61 billion" in first, first

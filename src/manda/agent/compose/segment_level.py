@@ -50,7 +50,7 @@ def answer(ask: Ask, evidence: Evidence, draft: Draft) -> Draft | None:
         return None  # "what share of sales came from AWS": a proportion, said as one
     lines = segment_lines(evidence)
     segment = frame.segment_named or asked_segment(ask, lines, evidence.scope_words)
-    if not segment or not name_terms(segment):
+    if not segment or not name_terms(segment) or _several(segment, lines):
         return None
     items = [patterns for _, patterns in frame.line_items]
     if not items:
@@ -134,6 +134,16 @@ def _part_text(ask: Ask, evidence: Evidence, segment: str, part: Span, total: Sp
     stated = words.answer("span_states", language, document=part.source.document,
                           text=part.text, cite=cite([part.source]))
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{stated}"))
+
+
+def _several(segment: str, lines: list[SegmentLine]) -> bool:
+    """The name asked covers several segments read ("North America and International"), not one
+    whose own name joins words ("Productivity and Business Processes"): their rows answer it,
+    each its own."""
+    own = set(content_terms(segment))
+    said = {frozenset(terms) for line in lines
+            if (terms := name_terms(line.segment)) and set(terms) <= own}
+    return sum(1 for name in said if not any(name < other for other in said)) >= 2
 
 
 def _names_both(text: str, segment: str, items: list[tuple[re.Pattern[str], ...]]) -> bool:
