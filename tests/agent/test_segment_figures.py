@@ -304,3 +304,26 @@ def test_two_segments_asked_side_by_side_are_left_to_their_rows() -> None:
                     MDNA, COMPANY).splitlines()[0]
     assert "no net sales for" not in first, first
     assert "8,610" in first or "$8.61 billion" in first, first
+
+
+def test_a_segments_row_under_its_line_items_heading_still_leads() -> None:
+    """"Marine leasing" under "Revenues:" is the segment's revenue row: a lead that names the
+    segment and states that row's figure stands, though it does not say "revenue"."""
+    block = "\n".join([
+        "Revenues by source (in millions)",
+        "2025 | 2024",
+        "Revenues:",
+        "Boat sales | 2025: 9,400 | 2024: 9,000",
+        "Marine leasing | 2025: 1,530 | 2024: 1,400",
+        "Total revenues | 2025: $10,930 | 2024: $10,400",
+    ])
+    first = _answer("Marine leasing revenue in 2025?", block).splitlines()[0]
+    assert "$1.53 billion" in first or "1,530" in first, first
+    dump = "\n".join([
+        "label | 2025-12-31 | 2024-12-31",
+        "Revenues | 2025-12-31: 10930000000.0 | 2024-12-31: 10400000000.0",
+        "Boat sales | 2025-12-31: 9400000000.0 | 2024-12-31: 9000000000.0",
+        "Marine leasing | 2025-12-31: 1530000000.0 | 2024-12-31: 1400000000.0",
+    ])
+    first = _answer("Marine leasing revenue in 2025?", dump).splitlines()[0]
+    assert "1.53 billion" in first, first

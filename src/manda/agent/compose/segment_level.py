@@ -20,6 +20,7 @@ from manda.agent.compose.segment_figures import (
     asked_segment,
     name_terms,
     names,
+    of_line,
     same_segment,
     segment_lines,
 )
@@ -55,7 +56,7 @@ def answer(ask: Ask, evidence: Evidence, draft: Draft) -> Draft | None:
     items = [patterns for _, patterns in frame.line_items]
     if not items:
         return None
-    if _names_both(first, segment, items):
+    if _names_both(first, segment, items) or _its_row_leads(first, segment, ask.subject, lines):
         return None
     both = [s for s in rank_spans(frame, evidence)[:_REACH]
             if s.words >= NOT_FOUND_BELOW and names(s, segment)
@@ -134,6 +135,15 @@ def _part_text(ask: Ask, evidence: Evidence, segment: str, part: Span, total: Sp
     stated = words.answer("span_states", language, document=part.source.document,
                           text=part.text, cite=cite([part.source]))
     return Draft(text=with_assumption(ask.assumption, f"{text}\n{stated}"))
+
+
+def _its_row_leads(first: str, segment: str, subject: str, lines: list[SegmentLine]) -> bool:
+    """The lead names the segment and states a figure of the segment's own row of the line item
+    asked ("Automotive leasing was $2.12 billion" of "Automotive leasing" under "Revenues")."""
+    if not all(t in set(content_terms(first)) for t in name_terms(segment)):
+        return False
+    return any(figure.value is not None and figure.shown() in first
+               for line in of_line(lines, segment, subject) for figure in line.span.figures())
 
 
 def _several(segment: str, lines: list[SegmentLine]) -> bool:
