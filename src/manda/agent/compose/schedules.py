@@ -335,19 +335,28 @@ def _coverage(schedule: Schedule, terms: Sequence[str]) -> float:
 
 
 def _chosen(schedule: Schedule, found: Sequence[Schedule], terms: Sequence[str]) -> bool:
-    """Among the columns or lines of one table, the one asked: the only one whose own name says
-    the most of the question's words ("operating lease payments"), else (none, or several alike:
-    "operating and finance leases together") the table's total one."""
+    """Among the columns or lines of one table, the one asked: the only one whose own name the
+    question says ("operating lease payments"), else (none, or several: "operating and finance
+    leases together") the table's total one."""
     table = [s for s in found if s.source.chunk_id == schedule.source.chunk_id
              and s.caption == schedule.caption]
-    # the column whose name says the most of the question's words ("Finance Leases" of "finance
-    # lease payments", beside "Operating Leases" that says "lease" only)
-    said = {id(s): sum(1 for t in terms if term_in(t, stems_of(s.name))) for s in table if s.name}
-    most = max(said.values(), default=0)
-    named = [s for s in table if s.name and most and said[id(s)] == most]
+    named = [s for s in table if s.name and any(term_in(t, stems_of(s.name)) for t in terms)]
     if len(named) == 1:
         return named[0] is schedule
     return bool(schedule.name) and totals_row(schedule.name)
+
+
+def _said_most(schedule: Schedule, found: Sequence[Schedule], terms: Sequence[str]
+               ) -> Schedule:
+    """Among the columns of the chosen schedule's table, the one whose own name says the most of
+    the question's words, where one alone does ("Finance Leases" of "finance lease payments",
+    beside "Operating Leases" that says "lease" only and the "Total"); else the schedule."""
+    table = [s for s in found if s.source.chunk_id == schedule.source.chunk_id
+             and s.caption == schedule.caption and s.name]
+    said = {id(s): sum(1 for t in terms if term_in(t, stems_of(s.name))) for s in table}
+    most = max(said.values(), default=0)
+    top = [s for s in table if most and said[id(s)] == most]
+    return top[0] if len(top) == 1 and said.get(id(schedule), 0) < most else schedule
 
 
 def _pick(schedule: Schedule, years: Sequence[int], after: bool) -> Entry | None:
@@ -387,6 +396,9 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     if best is None:
         return None
     _, _, schedule, entry = best
+    if (most := _said_most(schedule, found, terms)) is not schedule and (
+            own := _pick(most, frame.years, frame.schedule_after)) is not None:
+        schedule, entry = most, own
     figure = schedule.figure(entry)
     if figure is None or figure.value is None:
         return None
