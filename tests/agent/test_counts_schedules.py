@@ -279,3 +279,35 @@ def test_what_the_company_has_to_pay_or_owes_asks_the_schedule() -> None:
     assert ask.frame.schedule
     draft = compose(ask, _evidence(COMMITMENTS))
     assert draft.text.startswith("$11.3 billion in all")
+
+
+STACKED = "\n".join([
+    "Maturity of Lease Liabilities Operating Finance",
+    "(millions) Leases (a) Leases (b) Total",
+    "2026 $410 $95 $505",
+    "2027 400 90 490",
+    "2028 380 85 465",
+    "Thereafter 1,900 700 2,600",
+    "Total lease payments $3,090 $970 $4,060",
+])
+
+
+def test_a_header_printed_over_two_lines_names_each_column() -> None:
+    """"Operating Finance" over "(millions) Leases (a) Leases (b) Total": the columns are the
+    operating leases, the finance leases and the total, the notes' marks and the scale no
+    column's."""
+    names = [s.name for s in schedules(_evidence(STACKED))]
+    assert names == ["Operating Leases", "Finance Leases", "Total"], names
+
+
+def test_the_column_that_says_most_of_the_question_is_the_one_asked() -> None:
+    """"Finance lease payments": "Finance Leases" says finance and lease, "Operating Leases"
+    lease only; the finance column's year answers, never the first column's."""
+    draft = schedule_answer(_ask("How much are the finance lease payments due in 2026?"),
+                            _evidence(STACKED))
+    assert draft is not None and draft.text.startswith("$95.0 million falls due in 2026"), \
+        draft and draft.text
+    draft = schedule_answer(_ask("How much are the finance lease payments due in 2027?"),
+                            _evidence(LEASES))
+    assert draft is not None and draft.text.startswith("$30.0 million falls due in 2027"), \
+        draft and draft.text

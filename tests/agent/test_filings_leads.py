@@ -632,3 +632,39 @@ def test_a_figure_led_by_a_span_that_covers_too_little_of_the_question_is_not_st
     moved = evidence_answer(_ask("How did Halden's retail sales change between the end of 2024 "
                                  "and the end of 2025?"), evidence).text
     assert "No passage" not in moved.splitlines()[0], moved
+
+
+def test_a_sentence_of_other_years_only_is_quoted_as_theirs_not_the_year_asked() -> None:
+    """"The grant-date fair value of units granted in 2024 and 2023 was $41.10 and $36.20" where
+    2025 is asked: the answer says the passages state those years only, before the quote; a
+    sentence that names the year asked leads as it is."""
+    evidence = _evidence(
+        "The weighted-average grant-date fair value of units granted in 2024 and 2023 was "
+        "$41.10 and $36.20, respectively.")
+    ask = _ask("What was the weighted-average grant-date fair value per unit granted in "
+               "fiscal 2025?")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert first.startswith("The passages read state it for 2024, 2023 only, not for 2025"), first
+    evidence = _evidence(
+        "The weighted-average grant-date fair value of units granted in 2025 and 2024 was "
+        "$45.30 and $41.10, respectively.")
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$45.30" in first, first
+
+
+def test_a_balance_at_a_date_against_a_year_earlier_is_read_from_its_row() -> None:
+    """"Inventories at December 31, 2025 compared with a year earlier?": no finding of the year
+    before, but the balance sheet's row states both year ends; it leads with both, never a
+    "found nothing"."""
+    from manda.agent.compose import compose as dispatch
+    from manda.answers import Intent
+
+    evidence = _evidence("\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "December 31, 2025 | December 31, 2024",
+        "Inventories | December 31, 2025: $4,120 | December 31, 2024: $3,870",
+        "Total current assets | December 31, 2025: $9,800 | December 31, 2024: $9,100"]))
+    ask = _ask("Inventories at December 31, 2025 compared with a year earlier?")
+    assert ask.intent is Intent.COMPARISON
+    first = dispatch(ask, evidence).text.splitlines()[0]
+    assert "$4.12 billion" in first and "$3.87 billion" in first, first

@@ -224,3 +224,106 @@ def test_a_margin_the_table_states_for_a_part_leads_over_one_computed() -> None:
     first = _answer("What was the Devices gross margin percentage in 2025?",
                     stated, sales).splitlines()[0]
     assert "36.8%" in first and "computed" not in first, first
+
+
+GOODWILL = "\n".join([
+    "Consolidated Balance Sheets (in millions)",
+    "2025 | 2024",
+    "Goodwill | 2025: $4,210 | 2024: $4,080",
+    "Total assets | 2025: $52,300 | 2024: $49,900",
+])
+
+
+def test_a_segments_level_is_never_led_by_the_companys_total() -> None:
+    """"Goodwill of the Marine segment": the balance sheet's goodwill is the company's, and the
+    segment's rows state sales and income only; the answer says no passage states the
+    segment's goodwill, never the company's $4.2 billion."""
+    text = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                   GOODWILL, MDNA, INCOME)
+    first = text.splitlines()[0]
+    assert first.startswith("The passages read state no goodwill for Marine"), text
+    assert "4,210" not in first and "$4.21 billion" not in first, first
+
+
+def test_a_segments_level_is_never_led_by_another_line_of_the_segment() -> None:
+    """A segment's named in capitals with a line item its rows do not state: the segment's
+    sales are no answer to its goodwill."""
+    text = _answer("What goodwill was allocated to the Europe segment at the end of 2025?",
+                   GOODWILL, MDNA)
+    first = text.splitlines()[0]
+    assert "3,720" not in first and "$3.72 billion" not in first, first
+    assert "no goodwill for Europe" in first, first
+
+
+def test_a_segments_level_its_own_passage_states_leads() -> None:
+    """The sentence that names the segment and the line item answers it."""
+    said = ("Goodwill allocated to the Marine segment was $610 million at December 31, 2025.")
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    GOODWILL, MDNA, said).splitlines()[0]
+    assert "$610 million" in first, first
+
+
+def test_a_segments_figure_that_names_both_still_stands() -> None:
+    first = _answer("What were Europe segment net sales in 2025?", MDNA, COMPANY).splitlines()[0]
+    assert "3,720" in first or "$3.72 billion" in first, first
+
+
+def test_a_segments_row_under_the_total_it_adds_up_to_is_its_level() -> None:
+    """A data-tag dump prints the total's row and, right under it, the segments' rows that add
+    up to it, none naming the line item: the segment's row answers, said with its total."""
+    dump = "\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "2025 | 2024",
+        "Goodwill | 2025: $4,210 | 2024: $4,080",
+        "Americas | 2025: 2,500 | 2024: 2,450",
+        "Marine | 2025: 610 | 2024: 600",
+        "Europe | 2025: 1,100 | 2024: 1,030",
+        "Total assets | 2025: $52,300 | 2024: $49,900",
+    ])
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    dump, MDNA).splitlines()[0]
+    assert first.startswith("Marine goodwill was $610.0 million"), first
+    assert "add up to Goodwill ($4.21 billion)" in first, first
+
+
+def test_rows_under_a_total_that_do_not_add_up_to_it_are_no_parts_of_it() -> None:
+    dump = "\n".join([
+        "Consolidated Balance Sheets (in millions)",
+        "2025 | 2024",
+        "Goodwill | 2025: $4,210 | 2024: $4,080",
+        "Marine | 2025: 610 | 2024: 600",
+        "Intangible assets | 2025: 900 | 2024: 950",
+    ])
+    first = _answer("How much goodwill did the Marine segment carry at the end of 2025?",
+                    dump, MDNA).splitlines()[0]
+    assert "610" not in first and "4,210" not in first and "$4.21 billion" not in first, first
+
+
+def test_two_segments_asked_side_by_side_are_left_to_their_rows() -> None:
+    first = _answer("What were Americas and Europe segment net sales in 2025?",
+                    MDNA, COMPANY).splitlines()[0]
+    assert "no net sales for" not in first, first
+    assert "8,610" in first or "$8.61 billion" in first, first
+
+
+def test_a_segments_row_under_its_line_items_heading_still_leads() -> None:
+    """"Marine leasing" under "Revenues:" is the segment's revenue row: a lead that names the
+    segment and states that row's figure stands, though it does not say "revenue"."""
+    block = "\n".join([
+        "Revenues by source (in millions)",
+        "2025 | 2024",
+        "Revenues:",
+        "Boat sales | 2025: 9,400 | 2024: 9,000",
+        "Marine leasing | 2025: 1,530 | 2024: 1,400",
+        "Total revenues | 2025: $10,930 | 2024: $10,400",
+    ])
+    first = _answer("Marine leasing revenue in 2025?", block).splitlines()[0]
+    assert "$1.53 billion" in first or "1,530" in first, first
+    dump = "\n".join([
+        "label | 2025-12-31 | 2024-12-31",
+        "Revenues | 2025-12-31: 10930000000.0 | 2024-12-31: 10400000000.0",
+        "Boat sales | 2025-12-31: 9400000000.0 | 2024-12-31: 9000000000.0",
+        "Marine leasing | 2025-12-31: 1530000000.0 | 2024-12-31: 1400000000.0",
+    ])
+    first = _answer("Marine leasing revenue in 2025?", dump).splitlines()[0]
+    assert "1.53 billion" in first, first

@@ -133,6 +133,11 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
         return no_data(ask, evidence, category="Financial",
                        why=f"no document states {labels} for a full year, so the years asked "
                        "for cannot be counted back in this room.")
+    if len(periods) < 2 and len(subjects) == 1 and (
+            row := _row_naming(ask.label_of(subjects[0]), ask, evidence)) is not None:
+        # one date asked "against a year earlier", no finding of the year before: the
+        # statement's row of the line item states both its columns
+        return row
     if len(periods) < 2:
         # nothing to set side by side: the passages that state what is asked lead, quoted with
         # their place ("not found" only when none is close)
@@ -210,11 +215,15 @@ def compose(ask: Ask, evidence: Evidence) -> Draft:
 
 def _row_naming(label: str, ask: Ask, evidence: Evidence) -> Draft | None:
     """The best-ranked statement row whose line item names `label` ("Long-term debt and other
-    borrowings" for debt), led with both its columns: the figures of one row are at one scale."""
+    borrowings" for debt), or whose label is a wording of the line item the question names
+    ("Inventories" for inventory), led with both its columns: the figures of one row are at
+    one scale."""
     ranked = rank_spans(ask.frame, evidence)
     named = label.lower()
+    wordings = [p for _, patterns in ask.frame.line_items for p in patterns]
     for span in ranked[:_ROWS_READ]:
-        if span.row is None or named not in span.name().lower():
+        if span.row is None or not (named in span.name().lower() or any(
+                p.search(span.row.label) for p in wordings)):
             continue
         if (lines := row_lead(span, ask, evidence, ranked)) is not None:
             return Draft(text="\n".join(lines))

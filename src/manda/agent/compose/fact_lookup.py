@@ -15,6 +15,7 @@ from manda.agent.compose import (
     portions,
     ranking,
     segment_figures,
+    segment_level,
 )
 from manda.agent.compose.common import (
     Ask,
@@ -82,6 +83,14 @@ from manda.vocabulary import vocabulary
 
 
 def compose(ask: Ask, evidence: Evidence) -> Draft:
+    draft = _compose(ask, evidence)
+    # a segment's own level asked ("the Intelligent Cloud segment's goodwill"): a lead that
+    # names not both the segment and the line item (the company's total, another line of the
+    # segment) gives way to the passages that do, else says that none does
+    return segment_level.answer(ask, evidence, draft) or draft
+
+
+def _compose(ask: Ask, evidence: Evidence) -> Draft:
     role = ask.frame.asked_role
     if role is not None and (not ask.entity or ask.entity.lower() in role.lower()
                              or ask.entity.split()[0].lower() in role.lower()

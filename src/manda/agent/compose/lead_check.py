@@ -81,7 +81,7 @@ _NAMES_LITTLE = 0.6
 
 def lead_miss(span: Span, ask: Ask) -> str | None:
     """Why the span's figure would not answer the figure asked, as the answer's key that says
-    so ("figure_not_stated", "lead_other_item", "lead_other_period"); None where it may."""
+    so ("figure_not_stated", "lead_other_item", "figure_other_years"); None where it may."""
     if not asks_figure(ask):
         return None
     if span.is_row:
@@ -92,8 +92,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return None
     if not states_figure(span.text):
         return "figure_not_stated"
-    if _of_other_period(span, ask):
-        return "lead_other_period"
+    if _other_years(span, ask):
+        return "figure_other_years"
     if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth
                                                or ask.frame.effect) and not any(
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
@@ -107,8 +107,10 @@ def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
     miss = lead_miss(span, ask)
     if miss is None:
         return lines
-    words = vocabulary()
-    said = words.answer(miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS])
+    said = vocabulary().answer(
+        miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS],
+        listed=", ".join(str(y) for y in _other_years(span, ask)),
+        period=", ".join(str(y) for y in sorted(asked_years(ask))))
     return [said, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
 
 
@@ -159,17 +161,18 @@ def _in_words(wording: str, text: str) -> bool:
     return False
 
 
-def _of_other_period(span: Span, ask: Ask) -> bool:
-    """The passage names years (or the sentence before it does), and none of them is a year
-    asked: another period's figure. A date names its calendar year and the fiscal year it ends
-    ("January 31, 2026" ends a retailer's fiscal 2025)."""
+def _other_years(span: Span, ask: Ask) -> list[int]:
+    """The years the passage names (or the sentence before it does), latest first, where none
+    of them is a year asked: another period's figure ("granted in 2024 and 2023" for fiscal
+    2025); [] where it names a year asked, or none. A date names its calendar year and the
+    fiscal year it ends ("January 31, 2026" ends a retailer's fiscal 2025)."""
     asked = asked_years(ask)
     if not asked:
-        return False
+        return []
     named = {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
     for day, _, _ in find_dates(span.text):
         named |= {day.year, fiscal_year_named(day)}
-    return bool(named) and not named & asked
+    return [] if named & asked else sorted(named, reverse=True)
 
 
 def _unit_asked(ask: Ask) -> str | None:

@@ -182,7 +182,7 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
             continue  # a schedule lists what falls due after its last year ("Thereafter")
         above = [line.strip() for line in lines[max(0, start - 4):start] if line.strip()]
         header = above[-1].split() if above else []
-        names = header if width > 1 and len(header) == width else [""] * width
+        names = _column_names(above, width)
         lead = _lead_in(above[:-1] if names[0] else above)
         caption = f"{lead} {' '.join(header)}" if names[0] else lead
         scale = statement_scale(above)
@@ -193,6 +193,37 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
             out.append(Schedule(caption, name, entries, source, scale, money, as_of,
                                 _headings(lines[:start])))
     return out
+
+
+def _column_names(above: list[str], width: int) -> list[str]:
+    """The names of a schedule's `width` columns, from the line right above its rows ("Operating
+    Leases Finance Leases Total" read as one a column where it has that many words); a header
+    printed over two lines ("Operating Finance" over "(millions) Leases (a) Leases (b) Total")
+    is read with its notes' marks and its scale left out, the upper line's last words set
+    before the lower line's words that repeat; "" for each where the columns go unnamed."""
+    if width < 2 or not above:
+        return [""] * width
+    header = above[-1].split()
+    if len(header) == width:
+        return header
+    lower = [w for w in header if not _bracketed(w)]
+    if len(lower) != width:
+        return [""] * width
+    repeated = [i for i, w in enumerate(lower) if lower.count(w) > 1]
+    if not repeated:
+        return lower
+    upper = [w for w in (above[-2].split() if len(above) > 1 else []) if not _bracketed(w)]
+    if len(upper) < len(repeated) or any(ends_in_figure(w) for w in upper[-len(repeated):]):
+        return [""] * width
+    names = list(lower)
+    for i, word in zip(repeated, upper[-len(repeated):], strict=True):
+        names[i] = f"{word} {names[i]}"
+    return names
+
+
+def _bracketed(word: str) -> bool:
+    """A note's mark or a scale in brackets: "(a)", "(3)", "(millions)"."""
+    return len(word) >= 3 and word[0] == "(" and word[-1] == ")"
 
 
 def _headings(above: list[str]) -> str:
@@ -315,6 +346,19 @@ def _chosen(schedule: Schedule, found: Sequence[Schedule], terms: Sequence[str])
     return bool(schedule.name) and totals_row(schedule.name)
 
 
+def _said_most(schedule: Schedule, found: Sequence[Schedule], terms: Sequence[str]
+               ) -> Schedule:
+    """Among the columns of the chosen schedule's table, the one whose own name says the most of
+    the question's words, where one alone does ("Finance Leases" of "finance lease payments",
+    beside "Operating Leases" that says "lease" only and the "Total"); else the schedule."""
+    table = [s for s in found if s.source.chunk_id == schedule.source.chunk_id
+             and s.caption == schedule.caption and s.name]
+    said = {id(s): sum(1 for t in terms if term_in(t, stems_of(s.name))) for s in table}
+    most = max(said.values(), default=0)
+    top = [s for s in table if most and said[id(s)] == most]
+    return top[0] if len(top) == 1 and said.get(id(schedule), 0) < most else schedule
+
+
 def _pick(schedule: Schedule, years: Sequence[int], after: bool) -> Entry | None:
     """The entry asked: the year's, the years' after it, else the whole."""
     listed = [e.year for e in schedule.entries if e.year is not None]
@@ -352,6 +396,9 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
     if best is None:
         return None
     _, _, schedule, entry = best
+    if (most := _said_most(schedule, found, terms)) is not schedule and (
+            own := _pick(most, frame.years, frame.schedule_after)) is not None:
+        schedule, entry = most, own
     figure = schedule.figure(entry)
     if figure is None or figure.value is None:
         return None

@@ -132,6 +132,23 @@ def _same(name: str, other: str) -> bool:
     return _name_terms(name) == _name_terms(other)
 
 
+def name_terms(name: str) -> list[str]:
+    """A segment's name's own words, without the segment word ("Energy" of "Energy segment")."""
+    return _name_terms(name)
+
+
+def of_line(lines: Sequence[SegmentLine], segment: str, subject: str) -> list[SegmentLine]:
+    """The segment's lines of the line item `subject`, by its name or as a derived input."""
+    item = _derived_key(subject)
+    return [line for line in lines if _same(line.segment, segment)
+            and _states_asked(line, subject, item)]
+
+
+def same_segment(name: str, other: str) -> bool:
+    """One segment's two names ("Energy" and "Energy segment")."""
+    return _same(name, other)
+
+
 def _name_terms(name: str) -> list[str]:
     return [t for t in content_terms(name) if not _SEGMENT_WORDS.found(t)]
 
