@@ -53,13 +53,15 @@ _SUFFIXES = tuple(dict.fromkeys(
 # endings): "employe" / "employment" are one word, "currenc" / "current" two
 _ROOT_ENDINGS = frozenset(
     e for lang in _WORDS.languages.values() for e in (*lang.root_endings, *lang.stem_suffixes))
-# the two endings of a word family (`stem_families`: "olv" / "olut") past the letters they share
+
+
 def _shared(one: str, other: str) -> int:
     """How many letters two words begin with alike."""
     return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
                 min(len(one), len(other)))
 
 
+# the two endings of a word family (`stem_families`: "olv" / "olut") past the letters they share
 _FAMILY_TAILS = tuple((a[_shared(a, b):], b[_shared(a, b):])
                       for lang in _WORDS.languages.values() for a, b in lang.stem_families)
 
