@@ -64,6 +64,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def said_in(phrase: str, text: str) -> bool:
+    """`phrase` is in `text` as whole words ("aws" in "the aws segment", not in "laws")."""
+    at = text.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
+                                                        or not text[end].isalnum()):
+            return True
+        at = text.find(phrase, end)
+    return False
+
+
 def letter_words(text: str) -> list[str]:
     """The runs of letters of a text, as written (digits and signs split them)."""
     return _LETTERS.findall(text)

@@ -28,7 +28,7 @@ from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_i
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
 from manda.agent.unusual import sentences
 from manda.finance.amounts import find_amounts
-from manda.text import defined_terms
+from manda.text import defined_terms, said_in
 from manda.vocabulary import vocabulary
 
 
@@ -120,22 +120,10 @@ def naming_part(ask: Ask, evidence: Evidence) -> list[Span]:
     ranking = replace(ask.frame.ranking,
                       terms=tuple(t for t in ask.frame.ranking.terms if not term_in(t, own)))
     return [s for s in rank_spans(replace(ask.frame, ranking=ranking), evidence)
-            if any(_said(name, f"{s.group} {s.text}".lower()) for name in names)]
+            if any(said_in(name, f"{s.group} {s.text}".lower()) for name in names)]
 
 
 _INITIALS_FROM = 3  # a name of this many words goes by its initials too ("AWS")
-
-
-def _said(name: str, text: str) -> bool:
-    """`name` is said in `text` as whole words."""
-    at = text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
-                                                       or not text[end].isalnum()):
-            return True
-        at = text.find(name, end)
-    return False
 
 
 def span_confidence(ranked: list[Span]) -> float:

@@ -19,17 +19,20 @@ bullets with their places: a wrong figure is never stated as the answer.
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask
-from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, stems_of, term_in
+from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import find_dates, period_end, period_kind, year_of
 from manda.finance.vocabulary import item_spec, metric_spec
 from manda.models import Finding
-from manda.text import YEAR, letter_words
+from manda.text import YEAR, letter_words, said_in
 from manda.vocabulary import vocabulary
 
-__all__ = ["asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "states_figure"]
+__all__ = [
+    "asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "naming_terms",
+    "states_figure",
+]
 
 
 def asked_years(ask: Ask) -> set[int]:
@@ -127,38 +130,28 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
         return True
     about = f"{span.group} {span.segment} {span.row.label if span.row else ''}"
     said = " ".join(about.lower().split())
-    if any(_in_words(wording, said) for _, spec in specs for wording in spec.synonyms):
+    if any(said_in(wording, said) for _, spec in specs for wording in spec.synonyms):
         return True
     own = stems_of(about)
     if any(term_in(term, own) for s, spec in specs
            for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT):
         return True
-    naming = _naming_terms(span, ask)
+    naming = naming_terms(ask, span)
     return bool(naming) and sum(term_in(t, own) for t in naming) * 2 >= len(naming)
 
 
-def _naming_terms(span: Span, ask: Ask) -> list[str]:
-    """The question's terms that name what it asks of: not its period, a number, nor the
-    filer's name (read in the span's document name)."""
+def naming_terms(ask: Ask, span: Span, *, change_words: bool = True) -> list[str]:
+    """The question's terms that name what it asks of: not its period, a number ("(#112)"), nor
+    the filer's name ("Apple's", read in the span's document name, "Apple_10-K_FY2025.pdf");
+    nor its words of change ("increase") where `change_words` is False."""
     company = stems_of(" ".join(letter_words(span.source.document)))
     return [t for t in ask.frame.ranking.terms
             if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
+            and (change_words or not says_change(t))
             and not t.isdigit() and not term_in(t, company)]
 
 
 _SHORT = 2
-
-
-def _in_words(wording: str, text: str) -> bool:
-    """`wording` is in `text` as whole words."""
-    at = text.find(wording)
-    while at >= 0:
-        end = at + len(wording)
-        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text)
-                                                        or not text[end].isalnum()):
-            return True
-        at = text.find(wording, end)
-    return False
 
 
 def _other_years(span: Span, ask: Ask) -> list[int]:

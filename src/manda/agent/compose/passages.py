@@ -14,7 +14,7 @@ import re
 from datetime import date, timedelta
 
 from manda.agent.compose.common import Ask, Draft
-from manda.agent.compose.lead_check import names_less
+from manda.agent.compose.lead_check import names_less, naming_terms
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
 from manda.agent.frame import company_word
@@ -22,7 +22,6 @@ from manda.agent.kinds import cause_after, states_means, states_reason
 from manda.agent.relevance import (
     CLOSE_BELOW,
     NOT_FOUND_BELOW,
-    PERIOD_FORMS,
     says_change,
     stems_of,
     term_in,
@@ -96,7 +95,7 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
         return False  # "Net product sales" read as revenue, where the company's revenue is asked
     if _statement_disagrees(top, finding):
         return False  # "a decrease to net income of $3.3 billion" is no net income: the row is
-    if names_less(finding, top, ask, _naming_terms(ask, top)):
+    if names_less(finding, top, ask, naming_terms(ask, top, change_words=False)):
         return False  # "Consolidated" net sales, where the "AWS" row answers: the whole
     return _names_all(finding, top, ask)
 
@@ -116,7 +115,7 @@ def qualified_apart(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     heading, said = stems_of(top.group), stems_of(draft.text)
     label = stems_of(top.row.label)
     return any(term_in(t, heading) and not term_in(t, label) and not term_in(t, said)
-               for t in _naming_terms(ask, top))
+               for t in naming_terms(ask, top, change_words=False))
 
 
 def asks_change(ask: Ask) -> bool:
@@ -355,7 +354,7 @@ def _names_all(finding: Finding, top: Span, ask: Ask) -> bool:
     # a row's block heading qualifies what its label names ("International" under "Growth,
     # excluding the effect of foreign exchange rates:")
     best = stems_of(f"{top.group} {top.row.label}" if top.row is not None else top.text)
-    asked = [t for t in _naming_terms(ask, top) if term_in(t, best)]
+    asked = [t for t in naming_terms(ask, top, change_words=False) if term_in(t, best)]
     covered = all(term_in(t, own) for t in asked)
     about = f"{top.group} {top.row.label} {top.text}" if top.row is not None else top.text
     if spec is not None and not any(
@@ -380,17 +379,6 @@ def _row_names_every(top: Span, ask: Ask, named: str) -> bool:
             f.value is not None for f in top.figures()):
         return False
     label, metric = stems_of(top.row.label), stems_of(named)
-    qualifiers = [t for t in _naming_terms(ask, top)
+    qualifiers = [t for t in naming_terms(ask, top, change_words=False)
                   if t not in ask.frame.change_words and not term_in(t, metric)]
     return bool(qualifiers) and all(term_in(t, label) for t in qualifiers)
-
-
-def _naming_terms(ask: Ask, top: Span) -> list[str]:
-    """The question's terms that name what it asks of: not its period, its words of change, a
-    number ("(#112)") nor the filer's name ("Apple's", read in the best span's document name,
-    "Apple_10-K_FY2025.pdf")."""
-    company = stems_of(" ".join(letter_words(top.source.document)))
-    return [t for t in ask.frame.ranking.terms
-            if t not in ask.frame.ranking.when and t not in PERIOD_FORMS
-            and not says_change(t) and not t.isdigit() and not term_in(t, company)]
-
