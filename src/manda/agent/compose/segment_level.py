@@ -28,6 +28,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW, content_terms
 from manda.agent.spans import Span, rank_spans, statement_rows
+from manda.finance.figures import Figure
 from manda.finance.periods import year_of
 from manda.vocabulary import vocabulary
 
@@ -93,8 +94,13 @@ def _part_under_total(ask: Ask, evidence: Evidence, segment: str,
     return None
 
 
+def _amounts(span: Span) -> list[Figure]:
+    """The row's figures that are amounts (no share)."""
+    return [f for f in span.figures() if f.value is not None and f.unit != _PERCENT]
+
+
 def _values(span: Span) -> list[float]:
-    return [f.value for f in span.figures() if f.value is not None and f.unit != "%"]
+    return [f.value for f in _amounts(span) if f.value is not None]
 
 
 def _adding_up(total: Span, below: list[Span]) -> list[Span]:
@@ -120,14 +126,11 @@ def _part_text(ask: Ask, evidence: Evidence, segment: str, part: Span, total: Sp
     """"Intelligent Cloud's goodwill was $30.5 billion at 30 June 2023, one of the rows that
     add up to Goodwill ($67.9 billion)", cited, the row as stated after it."""
     asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
-    figures = [f for f in part.figures() if f.value is not None and f.unit != "%"]
-    wholes = [f for f in total.figures() if f.value is not None and f.unit != "%"]
+    figures, wholes = _amounts(part), _amounts(total)
     at = next((n for n, f in enumerate(figures) if fiscal_year(f.column) in asked), 0)
     words, language = vocabulary(), ask.language
-    subject = ask.subject or ""
-    line = next((said for s, said in ask.frame.named_as if s == subject), subject)
     assert total.row is not None
-    text = words.answer("segment_part_of_total", language, segment=segment, line=line,
+    text = words.answer("segment_part_of_total", language, segment=segment, line=_line_named(ask),
                         figure=figures[at].shown(),
                         when=when(part, figures[at], evidence, language),
                         label=total.row.label, total=wholes[at].shown(),
@@ -167,11 +170,15 @@ def _missing(ask: Ask, segment: str, lines: list[SegmentLine]) -> Draft:
     """No passage read states the line item for the segment: said so, with what was read of
     the segment, never the company's figure."""
     words, language = vocabulary(), ask.language
-    subject = ask.subject or ""
-    line = next((said for s, said in ask.frame.named_as if s == subject), subject)
     read = list(dict.fromkeys(f"{x.segment} {x.line} {cite([x.span.source])}" for x in lines
                               if same_segment(x.segment, segment)))
     found = "; ".join(read[:_FOUND]) or words.answer("nothing_read", language)
     return Draft(text=with_assumption(ask.assumption, words.answer(
-        "segment_level_missing", language, segment=segment, line=line, found=found)),
+        "segment_level_missing", language, segment=segment, line=_line_named(ask), found=found)),
         short=True)
+
+
+def _line_named(ask: Ask) -> str:
+    """The line item asked, in the question's own words ("goodwill")."""
+    subject = ask.subject or ""
+    return next((said for s, said in ask.frame.named_as if s == subject), subject)
