@@ -66,6 +66,7 @@ _FAMILY_TAILS = tuple((a[_shared(a, b):], b[_shared(a, b):])
                       for lang in _WORDS.languages.values() for a, b in lang.stem_families)
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str, least: int = 4) -> str:
     """The word without its first ending that leaves `least` letters or more."""
     word = without_possessive(word.lower()).strip("-'")  # "Azure's" is Azure
@@ -89,6 +90,7 @@ _FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal",
 _INITIALS = _WORDS.initials()
 
 
+@lru_cache(maxsize=8192)
 def one_word_names(text: str) -> str:
     """The text with each name that has initials written as one word, however it was written
     ("U.S.", "US" and "United States" are all "usunitedstates"): two-letter pieces are no words,

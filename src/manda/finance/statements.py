@@ -61,8 +61,14 @@ def _statements() -> tuple[tuple[StatementKind, StatementCues], ...]:
 
 def page_statements(text: str) -> list[StatementKind]:
     """The statements a page (or sheet, or slide) is, from the rows only they carry."""
-    return [kind for kind, words in _statements()
-            if sum(1 for row in words.rows if row.search(text)) >= _ROWS_NEEDED[kind]]
+    return list(_statements_of(text))
+
+
+@lru_cache(maxsize=2048)
+def _statements_of(text: str) -> tuple[StatementKind, ...]:
+    """`page_statements`, kept per page: every row of an answer's passages asks it of its page."""
+    return tuple(kind for kind, words in _statements()
+                 if sum(1 for row in words.rows if row.search(text)) >= _ROWS_NEEDED[kind])
 
 
 def named_statements(question: str) -> list[tuple[StatementKind, str]]:
