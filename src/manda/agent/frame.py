@@ -31,7 +31,7 @@ from manda.finance.derived import (
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, is_part_of_year
+from manda.finance.periods import find_dates, find_periods, is_part_of_year, year_of
 from manda.finance.vocabulary import (
     asked_items,
     find_line_items,
@@ -204,6 +204,12 @@ class QuestionFrame:
     @property
     def period(self) -> str | None:
         return self.periods[0] if self.periods else None
+
+    @property
+    def period_years(self) -> frozenset[int]:
+        """The years the periods asked name ("FY2023", "Q4 2025", "Dec 2024"): one reading for
+        every composer that picks a figure's column or a filing by its year."""
+        return frozenset(y for p in self.periods if (y := year_of(p)) is not None)
 
     @property
     def parts_of_year(self) -> tuple[str, ...]:
