@@ -31,7 +31,7 @@ from manda.finance.derived import (
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, is_part_of_year, year_of
+from manda.finance.periods import find_dates, find_periods, is_part_of_year, period_kind, year_of
 from manda.finance.vocabulary import (
     asked_items,
     find_line_items,
@@ -305,7 +305,8 @@ def read_question(question: str) -> QuestionFrame:
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text) or _terse_dated(text, periods),
         at_a_date=_cues("closing_year_lead").found(text)
-        or _cues("period_phrase").found(text),
+        or _cues("period_phrase").found(text)
+        or any(period_kind(p) == "as" for p in periods),  # "at January 31, 2026"
         amount_of_period=_cues("answer_amount_of_period").found(text))
     if in_money is not None and kind in (None, "rate"):
         kind = "figure"  # the margin's amount, in money, not its rate
@@ -593,7 +594,10 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
             entity: str | None) -> tuple[Intent, bool, str]:
     """The intent, whether a cue named it (else the default lookup), and why in words. A
     statement line's own name cues nothing ("total liabilities" asks no risk)."""
-    cued = cued_intent(_without_statement_lines(text), periods=_period_count(text))
+    scanned = _without_statement_lines(text)
+    if periods:  # a balance asked at a period ("… liability at January 31, 2026"): its figure
+        scanned = _blanked(scanned, _cues("intent_balance_named"))
+    cued = cued_intent(scanned, periods=_period_count(text))
     if cued is not None:
         intent, cue = cued
         return intent, True, f'the question says "{cue}"'
@@ -607,6 +611,13 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     if not periods and subjects and len(years_back(text)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+def _blanked(text: str, cues: Cues) -> str:
+    """The text with what the cues find blanked: positions stay."""
+    for found in cues.finditer(text):
+        text = text[:found.start()] + " " * (found.end() - found.start()) + text[found.end():]
+    return text
 
 
 def _without_statement_lines(text: str) -> str:
