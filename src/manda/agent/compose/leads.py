@@ -61,7 +61,7 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
     # no year asked of a company with filings of several periods: the latest leads, and what
     # the earlier filing stated for the same item follows it
     earlier = earlier_filing_span(first, ranked or spans, evidence) \
-        if not asked_years(ask) else None
+        if not asked_years(ask) and ask.frame.answer_kind in ("figure", "rate") else None
     if earlier is not None:
         lines[0] += " " + words.answer("earlier_filing_states", ask.language,
                                        document=earlier.source.document, text=earlier.text,
