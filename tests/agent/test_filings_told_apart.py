@@ -96,3 +96,21 @@ def test_no_year_asked_leads_the_latest_filing_and_says_the_earlier_ones_figure(
     first = evidence_answer(_ask("How much commercial paper was outstanding at the end of "
                                  "fiscal 2025?"), evidence).text.splitlines()[0]
     assert "$8.0 billion" in first and "earlier filing" not in first, first
+
+
+def test_a_years_figure_is_not_led_as_the_quarter_asked() -> None:
+    from manda.agent.compose.lead_check import lead_miss
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "During 2025, the Company repurchased 402 million shares of its common stock for "
+        "$89.3 billion.", 46,
+        "In the fourth quarter of 2023, the Company repurchased 90 million shares for "
+        "$16.0 billion.", 21)
+    ask = _ask("How much did the company spend on repurchases in the third quarter of 2025?")
+    year = next(s for s in rank_spans(ask.frame, evidence) if "During 2025" in s.text)
+    assert lead_miss(year, ask) == "figure_whole_year"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "whole year 2025, not for Q3 2025" in first, first
+    # the year asked, not a part of it: the year's figure answers
+    assert lead_miss(year, _ask("How much did the company spend on repurchases in 2025?")) is None
