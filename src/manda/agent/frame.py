@@ -31,7 +31,7 @@ from manda.finance.derived import (
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, is_part_of_year, period_kind, year_of
+from manda.finance.periods import find_dates, find_periods, is_part_of_year, year_of
 from manda.finance.vocabulary import (
     asked_items,
     find_line_items,
@@ -305,8 +305,7 @@ def read_question(question: str) -> QuestionFrame:
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text) or _terse_dated(text, periods),
         at_a_date=_cues("closing_year_lead").found(text)
-        or _cues("period_phrase").found(text)
-        or any(period_kind(p) == "as" for p in periods),  # "at January 31, 2026"
+        or _cues("period_phrase").found(text),
         amount_of_period=_cues("answer_amount_of_period").found(text))
     if in_money is not None and kind in (None, "rate"):
         kind = "figure"  # the margin's amount, in money, not its rate
