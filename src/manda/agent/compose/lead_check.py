@@ -25,8 +25,6 @@ from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
     find_dates,
-    find_periods,
-    is_part_of_year,
     period_end,
     period_kind,
     quarters_in,
@@ -192,8 +190,7 @@ def _whole_year(span: Span, ask: Ask) -> bool:
     if not ask.frame.parts_of_year:
         return False
     named = _named_years(span)
-    return bool(named) and not quarters_in(span.text, named) and not any(
-        is_part_of_year(p) for p, _, _ in find_periods(span.text))
+    return bool(named) and not quarters_in(span.text, named)
 
 
 def _unit_asked(ask: Ask) -> str | None:
