@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from manda.finance.periods import LINK_BEFORE, MONTH_WORDS, find_periods
 from manda.vocabulary import vocabulary
@@ -244,6 +245,13 @@ def find_amounts(
     "note 4") are not amounts; a number that reads two ways ("1.234" vs "1,234") is taken the
     English way, and "1.234,5" is German only because it cannot be anything else.
     """
+    return list(_amounts_in(text, scale, currency, decimal_comma))
+
+
+@lru_cache(maxsize=4096)
+def _amounts_in(text: str, scale: float, currency: str | None, decimal_comma: bool
+               ) -> tuple[Amount, ...]:
+    """`find_amounts`, kept per text: an answer reads the same passages' figures many times."""
     written = text
     text = _join_spaced_groups(text)  # same length: spans hold for both
     masked = _masked_spans(text)  # non-overlapping, in order: looked up by bisection
@@ -257,7 +265,7 @@ def find_amounts(
                               decimal_comma=decimal_comma)
         if amount is not None:
             found.append(replace(amount, text=written[amount.start:amount.end]))
-    return found
+    return tuple(found)
 
 
 def footnote_marker(text: str, amount: Amount) -> bool:

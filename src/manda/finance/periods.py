@@ -15,6 +15,7 @@ import bisect
 import calendar
 import re
 from datetime import date
+from functools import lru_cache
 
 from manda.finance.period_forms import ALONE_KINDS, FormReader, ordinals
 from manda.vocabulary import vocabulary
@@ -328,6 +329,12 @@ def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int,
     A bare year ("in 2023") counts as FY only with `bare_years=True` (or in an annual phrase such
     as "fiscal year 2023"): "founded in 2015" is not a reporting period.
     """
+    return list(_periods_in(text, bare_years))
+
+
+@lru_cache(maxsize=4096)
+def _periods_in(text: str, bare_years: bool) -> tuple[tuple[str, int, int], ...]:
+    """`find_periods`, kept per text: a table's rows are read for their periods many times."""
     found = _candidates(text)
     if bare_years or _ANNUAL_WORDS.search(text):
         for m in _BARE_YEAR.finditer(text):
@@ -336,7 +343,7 @@ def find_periods(text: str, *, bare_years: bool = False) -> list[tuple[str, int,
             while (joined := _joined_year(text, end)) is not None:  # "in 2024 and 2025"
                 found.append((f"FY{text[joined:joined + 4]}", joined, joined + 4))
                 end = joined + 4
-    return _non_overlapping(found)
+    return tuple(_non_overlapping(found))
 
 
 _JOINED_GAP = 6  # ", and " between two years of one list
@@ -359,6 +366,7 @@ def _joined_year(text: str, end: int) -> int | None:
     return at if listed else None
 
 
+@lru_cache(maxsize=16384)
 def parse_period(text: str) -> str | None:
     """Normalise one period phrase: "3Q24" → "Q3 2024", "fiscal year 2023" → "FY2023".
 
