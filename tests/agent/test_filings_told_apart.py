@@ -92,6 +92,10 @@ def test_no_year_asked_leads_the_latest_filing_and_says_the_earlier_ones_figure(
                             evidence).text.splitlines()[0]
     assert first.index("$8.0 billion") < first.index("$6.0 billion"), first
     assert "The earlier filing, Harrowgate_AR_2023.pdf, stated" in first, first
+    # "currently" asks the latest filing's figure alone
+    first = evidence_answer(_ask("How much commercial paper does the company currently have "
+                                 "outstanding?"), evidence).text.splitlines()[0]
+    assert "$8.0 billion" in first and "earlier filing" not in first, first
     # a year asked is answered from its own filing alone
     first = evidence_answer(_ask("How much commercial paper was outstanding at the end of "
                                  "fiscal 2025?"), evidence).text.splitlines()[0]

@@ -59,9 +59,9 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
         lines = [words.answer("span_states", ask.language, document=first.source.document,
                               text=text, cite=cite(sources))]
     # no year asked of a company with filings of several periods: the latest leads, and what
-    # the earlier filing stated for the same item follows it
-    earlier = earlier_filing_span(first, ranked or spans, evidence) \
-        if not asked_years(ask) and ask.frame.answer_kind in ("figure", "rate") else None
+    # the earlier filing stated for the same item follows it ("currently" asks the latest only)
+    earlier = earlier_filing_span(first, ranked or spans, evidence) if not asked_years(ask) \
+        and not ask.frame.now and ask.frame.answer_kind in ("figure", "rate") else None
     if earlier is not None:
         lines[0] += " " + words.answer("earlier_filing_states", ask.language,
                                        document=earlier.source.document, text=earlier.text,
