@@ -31,7 +31,7 @@ from manda.finance.derived import (
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, is_part_of_year
+from manda.finance.periods import find_dates, find_periods, is_part_of_year, year_of
 from manda.finance.vocabulary import (
     asked_items,
     find_line_items,
@@ -204,6 +204,12 @@ class QuestionFrame:
     @property
     def period(self) -> str | None:
         return self.periods[0] if self.periods else None
+
+    @property
+    def period_years(self) -> frozenset[int]:
+        """The years the periods asked name ("FY2023", "Q4 2025", "Dec 2024"): one reading for
+        every composer that picks a figure's column or a filing by its year."""
+        return frozenset(y for p in self.periods if (y := year_of(p)) is not None)
 
     @property
     def parts_of_year(self) -> tuple[str, ...]:
@@ -587,7 +593,10 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
             entity: str | None) -> tuple[Intent, bool, str]:
     """The intent, whether a cue named it (else the default lookup), and why in words. A
     statement line's own name cues nothing ("total liabilities" asks no risk)."""
-    cued = cued_intent(_without_statement_lines(text), periods=_period_count(text))
+    scanned = _without_statement_lines(text)
+    if periods:  # a balance asked at a period ("… liability at January 31, 2026"): its figure
+        scanned = _blanked(scanned, _cues("intent_balance_named"))
+    cued = cued_intent(scanned, periods=_period_count(text))
     if cued is not None:
         intent, cue = cued
         return intent, True, f'the question says "{cue}"'
@@ -601,6 +610,13 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     if not periods and subjects and len(years_back(text)) >= 2:
         return Intent.COMPARISON, True, "two or more full years counted back from the latest"
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
+
+
+def _blanked(text: str, cues: Cues) -> str:
+    """The text with what the cues find blanked: positions stay."""
+    for found in cues.finditer(text):
+        text = text[:found.start()] + " " * (found.end() - found.start()) + text[found.end():]
+    return text
 
 
 def _without_statement_lines(text: str) -> str:

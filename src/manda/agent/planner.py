@@ -14,6 +14,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.topics import MANAGEMENT
 from manda.answers import Intent
 from manda.finance.derived import LINE_ITEMS
+from manda.finance.periods import period_kind
 from manda.finance.vocabulary import metric_spec
 from manda.llm.port import ToolCall
 from manda.vocabulary import topic, vocabulary
@@ -100,9 +101,12 @@ class OfflineComposer:
                 if ask.subject in _EARNINGS:
                     calls.append(_call(3, "query_knowledge_base",
                                        query=topic("one_time_items").query))
-            case Intent.COMPARISON if any(metric_spec(s) is None for s in frame.subjects):
-                # a statement line compared ("total assets against a year earlier"): no finding
-                # holds it, its statement's row does, searched for as a lookup searches
+            case Intent.COMPARISON if any(metric_spec(s) is None for s in frame.subjects) or (
+                    not frame.subjects and any(period_kind(p) == "as" for p in frame.periods)):
+                # a statement line compared ("total assets against a year earlier"), or a
+                # balance no line item names at a date ("deferred compensation at January 31,
+                # 2026, compared with a year earlier"): no finding holds it, its statement's
+                # row does, searched for as a lookup searches
                 calls = self._lookup_plan(ask, subjects)
                 if frame.search.line_items and len(frame.periods) < 2:
                     # one year end named, the other said as "a year earlier": the question's

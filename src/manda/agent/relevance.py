@@ -88,6 +88,9 @@ _FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal",
 
 
 _INITIALS = _WORDS.initials()
+# a period named from another: "a year earlier", "the prior quarter", "last year"
+_RELATIVE_PERIODS = tuple(_WORDS.cues(f"relative_{name}") for name in (
+    "same_period_last_year", "previous_period", "last_year"))
 
 
 @lru_cache(maxsize=8192)
@@ -375,10 +378,14 @@ def rank(evidence: Evidence, asked: QuestionTerms) -> list[Passage]:
 
 
 def _period_words(question: str) -> set[str]:
-    """The stems of the words that say when: "fiscal 2025", "Q1 2026", "the first quarter"."""
+    """The stems of the words that say when: "fiscal 2025", "Q1 2026", "the first quarter",
+    and a period named from another ("compared with a year earlier", "the prior year")."""
     words: set[str] = set()
     for _, start, end in find_periods(question, bare_years=True):
         words.update(content_terms(question[start:end]))
+    for cue in _RELATIVE_PERIODS:
+        for found in cue.finditer(question):
+            words.update(content_terms(found.group(0)))
     if words:
         words.update(_FISCAL)
     return words

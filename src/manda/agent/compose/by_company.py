@@ -11,7 +11,6 @@ from manda.agent.evidence import Evidence
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, stems_of, term_in
 from manda.agent.selection import findings_for, read_fact
 from manda.agent.spans import rank_spans
-from manda.finance.periods import year_of
 from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
 
@@ -84,7 +83,7 @@ def _stating(ask: Ask, evidence: Evidence, metric: str | None) -> dict[str, list
 
 
 def _years(ask: Ask) -> set[int]:
-    return {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    return set(ask.frame.period_years)
 
 
 def _of_company(evidence: Evidence, name: str) -> Evidence:

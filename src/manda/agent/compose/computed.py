@@ -25,7 +25,6 @@ from manda.finance.derived import LINE_ITEMS as ITEM_LABELS
 from manda.finance.derived import Derived, alternatives, line_item_of
 from manda.finance.figures import Figure
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import year_of
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject
 from manda.text import letter_words
@@ -403,7 +402,7 @@ def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:
     if not part_terms and not named:
         return None
     rows = [s for s in statement_rows(evidence) if s.row is not None]
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    asked = set(ask.frame.period_years)
     best: tuple[tuple[int, int, int, int], Span, Figure, Span, Figure] | None = None
     item = stems_of(" ".join(ITEM_LABELS[subject]))
     for total in rows:

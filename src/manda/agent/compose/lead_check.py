@@ -23,7 +23,13 @@ from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, st
 from manda.agent.spans import Span
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, period_end, period_kind, year_of
+from manda.finance.periods import (
+    find_dates,
+    period_end,
+    period_kind,
+    quarters_in,
+    year_of,
+)
 from manda.finance.vocabulary import item_spec, metric_spec
 from manda.models import Finding
 from manda.text import YEAR, letter_words, said_in
@@ -97,6 +103,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return "figure_not_stated"
     if _other_years(span, ask):
         return "figure_other_years"
+    if _whole_year(span, ask):
+        return "figure_whole_year"
     if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth
                                                or ask.frame.effect) and not any(
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
@@ -110,10 +118,13 @@ def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
     miss = lead_miss(span, ask)
     if miss is None:
         return lines
+    whole = miss == "figure_whole_year"
     said = vocabulary().answer(
         miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS],
-        listed=", ".join(str(y) for y in _other_years(span, ask)),
-        period=", ".join(str(y) for y in sorted(asked_years(ask))))
+        listed=", ".join(str(y) for y in (sorted(_named_years(span), reverse=True) if whole
+                                          else _other_years(span, ask))),
+        period=", ".join(ask.frame.parts_of_year) if whole
+        else ", ".join(str(y) for y in sorted(asked_years(ask))))
     return [said, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
 
 
@@ -166,6 +177,20 @@ def _other_years(span: Span, ask: Ask) -> list[int]:
     for day, _, _ in find_dates(span.text):
         named |= {day.year, fiscal_year_named(day)}
     return [] if named & asked else sorted(named, reverse=True)
+
+
+def _named_years(span: Span) -> set[int]:
+    return {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
+
+
+def _whole_year(span: Span, ask: Ask) -> bool:
+    """A quarter or half asked ("Q3 2025", "the quarter ended September 27, 2025"), and the
+    sentence states a year's figure: it names a year and no part of one ("During 2025, the
+    Company repurchased 402 million shares")."""
+    if not ask.frame.parts_of_year:
+        return False
+    named = _named_years(span)
+    return bool(named) and not quarters_in(span.text, named)
 
 
 def _unit_asked(ask: Ask) -> str | None:

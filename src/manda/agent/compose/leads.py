@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import date
 
 from manda.agent.compose.common import Ask, Draft, named_in, with_assumption
+from manda.agent.compose.filings import earlier_filing_span
 from manda.agent.compose.first_line import asks_overview, opens_with_heading
 from manda.agent.compose.lead_check import asked_years, lead_miss
 from manda.agent.compose.stated import sentence_sources, statement_lead
@@ -57,8 +58,18 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
         text = first.whole if ask.frame.answer_kind == "list" and first.whole else first.text
         lines = [words.answer("span_states", ask.language, document=first.source.document,
                               text=text, cite=cite(sources))]
+    # no year asked of a company with filings of several periods: the latest leads, and what
+    # the earlier filing stated for the same item follows it ("currently" asks the latest only)
+    earlier = earlier_filing_span(first, ranked or spans, evidence) if not asked_years(ask) \
+        and not ask.frame.now and ask.frame.answer_kind in ("figure", "rate") else None
+    if earlier is not None:
+        lines[0] += " " + words.answer("earlier_filing_states", ask.language,
+                                       document=earlier.source.document, text=earlier.text,
+                                       cite=cite([earlier.source]))
     parts: list[str] = []  # another part the question names, said as the lead is
     for s in spans[1:]:
+        if s is earlier:
+            continue
         said = row_lead(s, ask, evidence) if first.parts and s.parts and not (
             s.parts & first.parts) else None
         if said is not None:

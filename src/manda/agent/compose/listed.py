@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from manda.agent.compose.common import Ask
 from manda.agent.grounding import cite
 from manda.agent.spans import Span, lists_things, named_after, question_verb
-from manda.finance.periods import year_of
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
@@ -36,7 +35,7 @@ def named_things(ranked: Sequence[Span], ask: Ask) -> str | None:
     verb = question_verb(frame)
     if verb is None:
         return None
-    years = {str(y) for p in frame.periods if (y := year_of(p)) is not None}
+    years = {str(y) for y in frame.period_years}
     month = frame.month  # "in October 2021": a sentence of that month
     own = {w.lower() for w in letter_words(ranked[0].source.document)}  # the company's name
     found: list[tuple[str, Span]] = []

@@ -225,7 +225,7 @@ def _forecast_over_actual(finding: Finding, top: Span, ask: Ask, evidence: Evide
         return False
     if not fits_kind(top, ask.frame) or (top.row is None and states_forecast(top.text)):
         return False
-    years = {y for p in ask.frame.periods if (y := year_of(p)) is not None} or (
+    years = set(ask.frame.period_years) or (
         {y} if finding.period and (y := year_of(finding.period)) is not None else set())
     doc = evidence.documents.get(top.source.document_id)
     if doc is None or doc.doc_date is None:

@@ -9,6 +9,7 @@ the period, and the table cited.
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.filings import own_filings
 from manda.agent.compose.leads import fiscal_year, pick_figure, when
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -55,6 +56,10 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
             found.append((lines, bool(parts) and not segments))
     if not found:
         return None
+    # one company's filings: the ranking of the filing whose own period is asked leads, where
+    # a later filing's comparative columns rank the same year too (a later filing may restate)
+    own = own_filings(evidence, set(ask.frame.period_years))
+    found.sort(key=lambda f: f[0][0][0].source.document_id not in own)
     return Draft(text=with_assumption(ask.assumption,
                                       _text(_finest(found), ask, evidence, ranked)))
 
@@ -173,7 +178,14 @@ def _in_table_order(top: Span, rows: list[Span], evidence: Evidence) -> list[Spa
             at = text.find(span.row.line, at + 1)  # the same line twice: two tables' totals
         if at >= 0:
             out.setdefault(at, span)
-    return [out[at] for at in sorted(out)]
+    table = [out[at] for at in sorted(out)]
+    # a line read twice (a passage that repeats it) is one row, not two parts of the whole
+    return [s for i, s in enumerate(table) if i == 0 or not _one_line(s, table[i - 1])]
+
+
+def _one_line(span: Span, other: Span) -> bool:
+    return span.row is not None and other.row is not None and \
+        (span.row.label, span.row.cells) == (other.row.label, other.row.cells)
 
 
 def _passage_text(span: Span, evidence: Evidence) -> str:

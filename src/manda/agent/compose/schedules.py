@@ -36,7 +36,7 @@ from manda.finance.figures import (
     statement_scale,
 )
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, year_of
+from manda.finance.periods import find_dates
 from manda.vocabulary import vocabulary
 
 __all__ = ["Entry", "Schedule", "answer", "schedules"]
@@ -379,7 +379,7 @@ def answer(ask: Ask, evidence: Evidence) -> Draft | None:
              evidence.scope_words]
     found = [s for s in schedules(evidence) if scope is None or s.source.document_id in scope]
     best: tuple[float, int, Schedule, Entry] | None = None
-    asked = {y for p in frame.periods if (y := year_of(p)) is not None}
+    asked = set(frame.period_years)
     for order, schedule in enumerate(found):
         entry = _pick(schedule, frame.years, frame.schedule_after)
         if entry is None or (asked and schedule.as_of is not None and entry.year not in asked

@@ -29,7 +29,6 @@ from manda.agent.spans import Span, label_periods, statement_rows
 from manda.finance.derived import LINE_ITEMS, Derived, alternatives
 from manda.finance.derived import line_item_of as states_line
 from manda.finance.figures import Figure
-from manda.finance.periods import year_of
 from manda.finance.vocabulary import canonical_subject, line_item_of, metric_spec
 from manda.models import Finding
 from manda.vocabulary import vocabulary
@@ -171,7 +170,7 @@ def _years(span: Span) -> dict[int, Figure]:
 
 
 def _asked_years(ask: Ask) -> set[int]:
-    return {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    return set(ask.frame.period_years)
 
 
 def computed(ask: Ask, evidence: Evidence) -> Draft | None:

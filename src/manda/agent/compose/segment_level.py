@@ -29,7 +29,6 @@ from manda.agent.grounding import cite
 from manda.agent.relevance import NOT_FOUND_BELOW, content_terms
 from manda.agent.spans import Span, rank_spans, statement_rows
 from manda.finance.figures import Figure
-from manda.finance.periods import year_of
 from manda.vocabulary import vocabulary
 
 _REACH = 12  # how far down the ranking a span naming the segment and the line item is looked for
@@ -125,7 +124,7 @@ def _adding_up(total: Span, below: list[Span]) -> list[Span]:
 def _part_text(ask: Ask, evidence: Evidence, segment: str, part: Span, total: Span) -> Draft:
     """"Intelligent Cloud's goodwill was $30.5 billion at 30 June 2023, one of the rows that
     add up to Goodwill ($67.9 billion)", cited, the row as stated after it."""
-    asked = {y for p in ask.frame.periods if (y := year_of(p)) is not None}
+    asked = set(ask.frame.period_years)
     figures, wholes = _amounts(part), _amounts(total)
     at = next((n for n, f in enumerate(figures) if fiscal_year(f.column) in asked), 0)
     words, language = vocabulary(), ask.language

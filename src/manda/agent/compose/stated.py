@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from manda.agent.compose.filings import own_filings
 from manda.agent.evidence import Evidence, Source
 from manda.agent.relevance import stems_of
 from manda.agent.selection import Reading, findings_for
@@ -37,6 +38,7 @@ __all__ = [
     "cited",
     "figures_of",
     "finding_places",
+    "own_filing_place",
     "page_role",
     "places_stating",
     "row_stated",
@@ -49,6 +51,7 @@ __all__ = [
 STATEMENT, NOTE, OTHER = 2, 1, 0  # how authoritatively a page states a figure
 MAX_PLACES = 3  # a figure's citation names at most this many pages
 MIN_DIGITS = 2  # a figure compared at one significant digit ("$2 billion") is no match
+OWN_DIGITS = 3  # another filing's figure is the lead's when they agree to this many digits
 # a span states the figure for the item asked when it covers the question's words nearly as
 # well as the lead does (its own label or sentence may word the item otherwise)
 NEAR_WORDS = 0.8
@@ -227,7 +230,36 @@ def statement_lead(lead: Span, chosen: Figure, prior: Figure | None, ranked: Seq
     first = order[0]
     if first.row is None or (_states_change(lead) and not _states_change(first)):
         first = lead  # the statement's row leads only where it says all the lead says
+    own = own_filing_place(lead, figures[0], ranked, evidence)
+    if own is not None:  # the filing of the year asked states it as its own: it leads
+        return (own if own.row is not None else first), cited([own, *order])
     return first, cited(order)
+
+
+def own_filing_place(lead: Span, figure: Stated, ranked: Sequence[Span],
+                     evidence: Evidence) -> Span | None:
+    """Where the lead is a later filing's comparative column: the best span of the filing whose
+    own period is the figure's year (`compose.filings`) that states the same figure for that
+    year (a row in that year's column, a sentence of that year or of none) for the lead's
+    item (a word of its label in the row's label or the sentence)."""
+    if len(figure.years) != 1 or lead.row is None:
+        return None
+    year = next(iter(figure.years))
+    own = own_filings(evidence, {year})
+    if not own or lead.source.document_id in own:
+        return None
+    label = stems_of(lead.row.label)
+    for span in ranked:
+        if span.source.document_id not in own:
+            continue
+        words = stems_of(span.row.label) if span.row is not None else stems_of(span.text)
+        if label & words and any(
+                not (figure.currency and s.currency and figure.currency != s.currency) and
+                same_as_written(figure.value, figure.written, s.value, s.written,
+                                least=OWN_DIGITS) and _of_year(s, year, year)
+                for s in _stated(span)):
+            return span
+    return None
 
 
 def _states_change(span: Span) -> bool:

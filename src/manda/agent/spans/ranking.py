@@ -92,7 +92,7 @@ from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
-from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in, year_of
+from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in
 from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.text import YEAR, letter_words
@@ -752,7 +752,7 @@ def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
 
 
 def _asked_years(frame: QuestionFrame) -> set[int]:
-    years = {y for p in frame.periods if (y := year_of(p)) is not None}
+    years = set(frame.period_years)
     return years
 
 

@@ -1,0 +1,120 @@
+"""One company's filings told apart by their period (issue 25, item 5): a year asked is answered
+from the filing whose own period it is, where a later filing's comparative column states it too;
+a question with no year leads the latest filing's figure and says the earlier filing's. The
+documents are written for the tests."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.agent.compose import ranking
+from manda.agent.compose.common import Ask
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.filings import own_filings
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+OLDER = Document(id="d23", deal_id="d", filename="Harrowgate_AR_2023.pdf", content_hash="a",
+                 file_type="pdf", size_bytes=1, version_family="f23",
+                 status=DocumentStatus.COMPLETED, doc_date=date(2023, 6, 30),
+                 fiscal_year_end="--06-30")
+LATER = Document(id="d25", deal_id="d", filename="Harrowgate_AR_2025.pdf", content_hash="b",
+                 file_type="pdf", size_bytes=1, version_family="f25",
+                 status=DocumentStatus.COMPLETED, doc_date=date(2025, 6, 30),
+                 fiscal_year_end="--06-30")
+
+
+def _two_filings(later: str, later_page: int, older: str, older_page: int) -> Evidence:
+    hits = [SearchHit(chunk_id=f"c{doc.id}", document_id=doc.id, document=doc.filename,
+                      text=text, location=Location.for_page(page), score=1.0)
+            for doc, text, page in ((LATER, later, later_page), (OLDER, older, older_page))]
+    return Evidence(documents={OLDER.id: OLDER, LATER.id: LATER}, hits=hits)
+
+
+def _ask(question: str) -> Ask:
+    return Ask.of(read_question(question))
+
+
+def test_a_filing_is_its_own_periods_only_where_the_company_has_several() -> None:
+    evidence = _two_filings("Revenue was $5.0 billion.", 3, "Revenue was $4.0 billion.", 3)
+    assert own_filings(evidence, {2023}) == {"d23"}
+    assert own_filings(evidence, {2024}) == set()
+    one = Evidence(documents={LATER.id: LATER}, hits=evidence.hits[:1])
+    assert own_filings(one, {2025}) == set()
+
+
+def test_a_later_filings_comparative_column_gives_way_to_the_years_own_filing() -> None:
+    later = ("Note 3 — Earnings per share\n(in thousands)\n2023 | 2024 | 2025\n"
+             "Weighted-average diluted shares | 2023: 15,812,547 | 2024: 15,408,095 | "
+             "2025: 15,004,697")
+    older = ("Shares outstanding\n2021 | 2022 | 2023\n"
+             "Shares outstanding (diluted) | 2021: 16,864,919,000 | 2022: 16,325,819,000 | "
+             "2023: 15,812,547,000")
+    ask = _ask("What was the weighted-average diluted share count in fiscal 2023?")
+    first = evidence_answer(ask, _two_filings(later, 38, older, 9)).text.splitlines()[0]
+    assert "15.8 billion" in first, first
+    assert first.index("Harrowgate_AR_2023.pdf") < first.find("Harrowgate_AR_2025.pdf"), first
+    # the latest year is the later filing's own: it is not sent to the older one
+    ask = _ask("What was the weighted-average diluted share count in fiscal 2025?")
+    first = evidence_answer(ask, _two_filings(later, 38, older, 9)).text.splitlines()[0]
+    assert "Harrowgate_AR_2023.pdf" not in first, first
+
+
+def test_a_ranking_of_a_year_is_read_from_that_years_filing() -> None:
+    later = ("Note 4 — Segment Information\nRevenue by segment (in millions):\n"
+             "2023 | 2024 | 2025\n"
+             "Cold chain revenue | 2023: 511 | 2024: 640 | 2025: 902\n"
+             "Parcels revenue | 2023: 1,022 | 2024: 1,180 | 2025: 1,305\n"
+             "Freight revenue | 2023: 301 | 2024: 280 | 2025: 266\n"
+             "Total revenue | 2023: $1,834 | 2024: $2,100 | 2025: $2,473")
+    older = ("Segment revenue (in millions):\n2021 | 2022 | 2023\n"
+             "Cold chain | 2021: 402 | 2022: 455 | 2023: 511\n"
+             "Parcels | 2021: 930 | 2022: 990 | 2023: 1,022\n"
+             "Parcels | 2021: 930 | 2022: 990 | 2023: 1,022\n"
+             "Freight | 2021: 260 | 2022: 288 | 2023: 301\n"
+             "Total revenue | 2021: $1,592 | 2022: $1,733 | 2023: $1,834")
+    draft = ranking.answer(_ask("Which segment had the lowest revenue in fiscal 2023?"),
+                           _two_filings(later, 49, older, 3))
+    assert draft is not None
+    first = draft.text.splitlines()[0]
+    assert first.startswith("Freight") and "Harrowgate_AR_2023.pdf, p.3" in first, first
+    assert "Harrowgate_AR_2025.pdf" not in first, first
+
+
+def test_no_year_asked_leads_the_latest_filing_and_says_the_earlier_ones_figure() -> None:
+    later = ("As of June 30, 2025, the Company had $8.0 billion of commercial paper "
+             "outstanding, with maturities generally less than nine months.")
+    older = ("As of June 30, 2023, the Company had $6.0 billion of commercial paper "
+             "outstanding, all of which was payable within 12 months.")
+    evidence = _two_filings(later, 27, older, 6)
+    first = evidence_answer(_ask("How much commercial paper does the company have outstanding?"),
+                            evidence).text.splitlines()[0]
+    assert first.index("$8.0 billion") < first.index("$6.0 billion"), first
+    assert "The earlier filing, Harrowgate_AR_2023.pdf, stated" in first, first
+    # "currently" asks the latest filing's figure alone
+    first = evidence_answer(_ask("How much commercial paper does the company currently have "
+                                 "outstanding?"), evidence).text.splitlines()[0]
+    assert "$8.0 billion" in first and "earlier filing" not in first, first
+    # a year asked is answered from its own filing alone
+    first = evidence_answer(_ask("How much commercial paper was outstanding at the end of "
+                                 "fiscal 2025?"), evidence).text.splitlines()[0]
+    assert "$8.0 billion" in first and "earlier filing" not in first, first
+
+
+def test_a_years_figure_is_not_led_as_the_quarter_asked() -> None:
+    from manda.agent.compose.lead_check import lead_miss
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "During 2025, the Company repurchased 402 million shares of its common stock for "
+        "$89.3 billion.", 46,
+        "In the fourth quarter of 2023, the Company repurchased 90 million shares for "
+        "$16.0 billion.", 21)
+    ask = _ask("How much did the company spend on repurchases in the third quarter of 2025?")
+    year = next(s for s in rank_spans(ask.frame, evidence) if "During 2025" in s.text)
+    assert lead_miss(year, ask) == "figure_whole_year"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "whole year 2025, not for Q3 2025" in first, first
+    # the year asked, not a part of it: the year's figure answers
+    assert lead_miss(year, _ask("How much did the company spend on repurchases in 2025?")) is None
