@@ -109,6 +109,11 @@ def test_an_amount_belongs_to_the_noun_that_owns_it_not_to_a_relative_clause() -
                "$40 million.")
     assert not figures_of_others(accrued, content_terms("accrued interest penalties tax "
                                                         "contingencies"))
+    # after an amount, the words that follow it are its own, not the next amount's; nor is a
+    # sentence's opening period phrase the owner of its first amount
+    footnote = ("For the twelve months ended December 31, 2025, includes tax effect of $120 "
+                "million related to EBIT, and $8 million related to lease interest.")
+    assert figures_of_others(footnote, content_terms("ebit"))
     # what the figures did after them ("would decrease our tax rate") is not whose they are
     part = ("As of December 31, 2025, we had approximately $660 million of income tax "
             "contingencies of which $500 million, if fully recognized, would decrease our "

@@ -305,6 +305,8 @@ def _an_item(part: str) -> bool:
 
 
 _OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allowance"
+_RELATIVE = vocabulary().words("relative_words")  # "which", "that": a relative clause opens
+_OPENERS = vocabulary().words("sentence_openers")  # "for", "as": "For the year ended …,"
 
 
 _CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
@@ -321,13 +323,18 @@ def amount_owner(text: str, start: int, end: int) -> str:
     "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
     billion to repurchase shares") the rest of its clause too, other amounts aside."""
     before = text[:start]
-    since = before.rfind(". ")  # the words since the sentence's or the last amount's end
-    for amount in find_amounts(before):
-        since = max(since, amount.end - 1)
+    opened = before.rfind(". ")  # where the sentence starts
+    since = max([opened, *(a.end - 1 for a in find_amounts(before))])
     cut = max(since, *(before.rfind(c) for c in _CLAUSE_ENDS))
-    # its clause, and the asides between it and the amount before ("accrued interest and
-    # penalties, net of federal income tax benefit, related to tax contingencies of $316 million")
-    owner = f"{before[since + 1:cut + 1]} {_relative_trimmed(before[cut + 1:])}"
+    # its clause, and, for the sentence's first amount, the asides before it ("accrued interest
+    # and penalties, net of federal income tax benefit, related to tax contingencies of $316
+    # million"), not the sentence's opening phrase ("For the twelve months ended …,"); after
+    # another amount, what comes first is that amount's ("… of $1.2 billion related to EBIT")
+    asides = before[since + 1:cut + 1] if since == opened else ""
+    if (first := asides.split(None, 1)) and first[0].lower() in _OPENERS:
+        asides = asides[min((at for at in (asides.find(c) for c in _CLAUSE_ENDS) if at >= 0),
+                            default=len(asides)) + 1:]
+    owner = f"{asides} {_relative_trimmed(before[cut + 1:])}"
     said = owner.split()
     if said and said[-1].lower() in _OF:
         return owner
@@ -357,9 +364,6 @@ def _relative_trimmed(owner: str) -> str:
         if word.lower() in _RELATIVE:
             return " ".join(words[:at])
     return " ".join(words)
-
-
-_RELATIVE = vocabulary().words("relative_words")  # "which", "that": a relative clause opens
 
 
 def figures_of_others(text: str, asked: Sequence[str]) -> bool:
