@@ -114,6 +114,13 @@ def test_an_amount_belongs_to_the_noun_that_owns_it_not_to_a_relative_clause() -
     footnote = ("For the twelve months ended December 31, 2025, includes tax effect of $120 "
                 "million related to EBIT, and $8 million related to lease interest.")
     assert figures_of_others(footnote, content_terms("ebit"))
+    # an abbreviation's full stop ends no sentence: "U.S. federal … of $14.9 billion" is the
+    # federal carryforwards' own
+    nol = ("As of December 31, 2025, we had net operating loss carryforwards for U.S. federal "
+           "income tax purposes and state income tax purposes of $14.9 billion and $12.4 "
+           "billion, respectively, available to offset future taxable income.")
+    assert not figures_of_others(nol, content_terms("U.S. federal net operating loss "
+                                                    "carryforwards"))
     # what the figures did after them ("would decrease our tax rate") is not whose they are
     part = ("As of December 31, 2025, we had approximately $660 million of income tax "
             "contingencies of which $500 million, if fully recognized, would decrease our "

@@ -323,7 +323,7 @@ def amount_owner(text: str, start: int, end: int) -> str:
     "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
     billion to repurchase shares") the rest of its clause too, other amounts aside."""
     before = text[:start]
-    opened = before.rfind(". ")  # where the sentence starts
+    opened = _opened(before)  # where the sentence starts
     since = max([opened, *(a.end - 1 for a in find_amounts(before))])
     cut = max(since, *(before.rfind(c) for c in _CLAUSE_ENDS))
     # its clause, and, for the sentence's first amount, the asides before it ("accrued interest
@@ -345,6 +345,15 @@ def amount_owner(text: str, start: int, end: int) -> str:
     for amount in reversed(find_amounts(rest)):
         rest = rest[:amount.start] + rest[amount.end:]
     return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
+
+
+def _opened(before: str) -> int:
+    """Where the last sentence of the text starts: a full stop before a capital ("… 2025. We
+    had"), not an abbreviation's ("U.S. federal"); -1 at the text's start."""
+    at = before.rfind(". ")
+    while at >= 0 and not before[at + 2:at + 3].isupper():
+        at = before.rfind(". ", 0, at)
+    return at
 
 
 def _relative_trimmed(owner: str) -> str:
