@@ -17,6 +17,7 @@ from typing import Literal
 
 from manda.agent.constraints import Constraints, parse_constraints
 from manda.agent.intents import cued_intent
+from manda.agent.qualifiers import Qualified, qualified_in
 from manda.agent.relevance import QuestionTerms, content_terms, question_terms, stems_of, term_in
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
@@ -186,6 +187,9 @@ class QuestionFrame:
     # quarter" is "quarterly"), as ranking terms: what the question asks in particular, a span
     # that says none of them answers something else (a fiscal year's dividends per share)
     said_as: tuple[str, ...] = ()
+    # the qualifiers it puts on its line item ("grant-date" fair value, "federal" taxes paid),
+    # each with the siblings that name another measure of it (manda.agent.qualifiers)
+    qualified: tuple[Qualified, ...] = ()
     working_capital: bool = False
     facility: str | None = None  # the facility it names ("the revolver")
     reported: bool = False  # the reported figure, against the adjusted one
@@ -301,6 +305,9 @@ def read_question(question: str) -> QuestionFrame:
     line_items = tuple(named_groups(text))
     # "each quarter" ranks passages by "quarterly"; "because" is no word a passage answers by
     ranking = _ranking(_in_filing_words(_without_reason_word(text)))
+    # "how much of its tax contingencies would lower its effective tax rate?": the metric a
+    # part would move is not what is asked, the part is
+    asking, moved = _without_affected(asking), _without_affected(text)
     kind = _answer_kind(_in_filing_words(asking), subjects, bool(
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text) or _terse_dated(text, periods),
@@ -332,7 +339,7 @@ def read_question(question: str) -> QuestionFrame:
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
-        derived=None if in_money is not None else asked_derived(text)
+        derived=None if in_money is not None else asked_derived(moved)
         or named_formula(text, _V.words("formula_less"))
         or named_ratio(text, _cues("formula_over")) or spent,
         ranking=ranking,
@@ -401,6 +408,8 @@ def read_question(question: str) -> QuestionFrame:
         rated=rated,
         transaction=_cues("transaction_asked").found(text),
         said_as=_said_as(text),
+        qualified=qualified_in(text, subjects,
+                               now=_cues("now_asked").found(asking) and not periods),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),
@@ -667,6 +676,15 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
             for s in subjects):
         return "rate"  # "LinkedIn revenue growth in FY2023?": a rate asked tersely
     return None
+
+
+def _without_affected(text: str) -> str:
+    """A question that asks how much of a thing would move a metric ("How much of its tax
+    contingencies would lower its effective tax rate?"), with that metric blanked: it is what
+    the part would move, not what is asked."""
+    if not _cues("part_of_asked").starts(text):
+        return text
+    return _blanked(text, _cues("metric_affected"))
 
 
 def _blanked(text: str, cues: Cues) -> str:

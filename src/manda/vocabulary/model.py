@@ -365,6 +365,12 @@ class LanguageFile(_File):
     # the endings of a plural noun ("overdrafts", "facilities", "Kreditlinien"): a facility
     # named in the plural is a balance of several, not one facility sized
     plural_endings: tuple[str, ...] = ()
+    # the qualifiers that name one measure of a thing among its siblings ("grant-date" /
+    # "vesting-date" fair value, "federal" / "state" / "foreign" taxes, "operating" / "finance"
+    # lease cost): a question that puts one on its line item is not answered by a sibling's
+    # figure; `whole_measures` name the sum of every sibling ("total income taxes paid")
+    sibling_measures: tuple[tuple[str, ...], ...] = ()
+    whole_measures: tuple[str, ...] = ()
     # which words of a topic's term take the plural (manda.vocabulary.plurals)
     plural: PluralRule = PluralRule()
     # where a noun phrase puts its head: last ("operating loss carryforwards" is carryforwards,

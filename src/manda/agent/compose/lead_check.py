@@ -9,6 +9,11 @@ finding read from a statement) asks here whether that figure answers the questio
   ("Consolidated" net sales where the AWS row answers) is the whole, not the part asked;
 - its period: a passage that names only years other than the one asked states another
   period's figure (a prior year, another filing's);
+- its measure: a row or sentence that names the line item by a sibling of the qualifier the
+  question puts on it ("Net lease cost" where the operating lease cost is asked) states another
+  measure of it;
+- its owner: a sentence whose amounts are each another noun's ("letters of credit … of $749
+  million" in a sentence that names the credit facility asked) states no figure of it;
 - its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
   or a footnote's number), or a share where an amount is asked, states no figure of it.
 
@@ -19,8 +24,10 @@ bullets with their places: a wrong figure is never stated as the answer.
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask
+from manda.agent.qualifiers import contradicted, unqualified
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
+from manda.agent.spans.sentences import figures_of_others
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
@@ -37,7 +44,7 @@ from manda.vocabulary import vocabulary
 
 __all__ = [
     "asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "naming_terms",
-    "states_figure",
+    "sibling_named", "states_figure",
 ]
 
 
@@ -93,6 +100,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
     so ("figure_not_stated", "lead_other_item", "figure_other_years"); None where it may."""
     if not asks_figure(ask):
         return None
+    if sibling_named(span, ask):
+        return "lead_other_item"  # "Total income taxes paid" where the federal ones are asked
     if span.is_row:
         if span.words < _NAMES_LITTLE and not _names_line_item(span, ask):
             return "lead_other_item"
@@ -101,6 +110,9 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return None
     if not states_figure(span.text):
         return "figure_not_stated"
+    if ask.frame.answer_kind == "figure" and not ask.frame.counted and figures_of_others(
+            span.text, naming_terms(ask, span, change_words=False)):
+        return "lead_other_item"  # its amounts are another noun's ("letters of credit of …")
     if _other_years(span, ask):
         return "figure_other_years"
     if _whole_year(span, ask):
@@ -110,6 +122,26 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
+
+
+def sibling_named(span: Span, ask: Ask) -> bool:
+    """The span names the line item asked by a sibling of the qualifier the question puts on it
+    ("The total vesting-date fair value of RSUs was …" where the grant-date fair value is
+    asked), or names neither that qualifier nor what it qualifies: another measure of it, or
+    another thing."""
+    if not ask.frame.qualified:
+        return False
+    said = f"{span.group} {span.row.label}" if span.row is not None else span.text
+    stems = stems_of(f"{span.group} {span.segment} {span.text}")
+    if contradicted(ask.frame.qualified, said, stems) is not None or (
+            span.row is not None and unqualified(ask.frame.qualified, span.row.label, said)):
+        return True
+    # nor a span close to the question only, that says neither the measure asked nor what it
+    # measures ("a new share repurchase program of up to $100 billion" where the grant-date
+    # fair value is asked)
+    return span.words < _NAMES_LITTLE and any(
+        not any(term_in(t, stems) for t in (*stems_of(q.word), *q.heads))
+        for q in ask.frame.qualified)
 
 
 def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:

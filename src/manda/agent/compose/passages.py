@@ -19,6 +19,7 @@ from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
 from manda.agent.frame import company_word
 from manda.agent.kinds import cause_after, states_means, states_reason
+from manda.agent.qualifiers import contradicted
 from manda.agent.relevance import (
     CLOSE_BELOW,
     NOT_FOUND_BELOW,
@@ -52,6 +53,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     the question than the best span (a coarser line item: "net sales" for "AWS net sales"), or
     states a change by that amount where the level is asked."""
     ranked = rank_spans(ask.frame, evidence)
+    if ranked and draft.rests_on and _sibling_measure(draft.rests_on[0], ask):
+        return False  # "Net lease cost" read, where the operating lease cost is asked
     if ranked and draft.rests_on and max(s.words for s in ranked) >= CLOSE_BELOW and \
             _forecast_over_actual(draft.rests_on[0], ranked[0], ask, evidence):
         return False  # the passages state the result the forecast was made for
@@ -98,6 +101,19 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     if names_less(finding, top, ask, naming_terms(ask, top, change_words=False)):
         return False  # "Consolidated" net sales, where the "AWS" row answers: the whole
     return _names_all(finding, top, ask)
+
+
+def _sibling_measure(finding: Finding, ask: Ask) -> bool:
+    """The finding was read from a row or line named by a sibling of the qualifier the question
+    puts on its line item ("Net lease cost", "Total income taxes paid"), or by no word of that
+    qualifier ("Provision for income taxes" where the federal one is asked): another measure,
+    or the whole of the measures."""
+    if not ask.frame.qualified:
+        return False
+    said = " ".join(filter(None, [str(finding.attributes.get("row", "")), finding.label]))
+    stems = stems_of(f"{said} {finding.subject}")
+    return contradicted(ask.frame.qualified, said, stems) is not None or any(
+        not any(term_in(t, stems) for t in stems_of(q.word)) for q in ask.frame.qualified)
 
 
 def qualified_apart(draft: Draft, ask: Ask, evidence: Evidence) -> bool:

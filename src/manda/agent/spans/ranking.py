@@ -19,6 +19,7 @@ from manda.agent.kinds import (
     states_change,
     states_count,
 )
+from manda.agent.qualifiers import contradicted, unqualified
 from manda.agent.relevance import (
     OFF_TOPIC,
     PERIOD_FORMS,
@@ -146,6 +147,11 @@ SUM_MISS = PART_MISS
 OTHERS_FIGURES = KIND_FIT + KIND_MISS
 
 
+# a row or sentence that names the line item asked by a sibling of the qualifier the question
+# puts on it ("Net lease cost" where the operating lease cost is asked): another measure
+SIBLING_MISS = PART_MISS
+
+
 # a row whose every figure is nil ("Cash | 0.0 | 0.0" in a fair-value table): beside a row that
 # states the item's figures, it states none of it
 NIL_ROW = 0.1
@@ -179,6 +185,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     terms = [t for t in asked.terms if re.sub(r"'s?$", "", t) not in evidence.scope_words]
     if not terms:
         return []
+    # the qualifier the question puts on its line item is a word a span must say, though the
+    # question's words read it as a word of form ("state" of "state income taxes paid")
+    terms += [t for q in frame.qualified for t in sorted(stems_of(q.word)) if t not in terms]
     when = {t for t in terms if t in asked.when or t in PERIOD_FORMS}
     core = [t for t in terms if t not in when] or terms
     pool = _pool(evidence)
@@ -487,6 +496,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # it echoes the question and states nothing of the kind asked (a line item's row of
             # figures where the things it is made of are asked: "what products are in wearables?")
             score -= ECHO * words
+        if frame.qualified and (contradicted(frame.qualified, where, stems) is not None or (
+                span.row is not None and unqualified(frame.qualified, span.row.label, where))):
+            score -= SIBLING_MISS  # "Total income taxes paid" where the federal ones are asked
         if span.footnote and frame.answer_kind in ("figure", "rate"):
             score -= FOOTNOTE_MISS  # "(a) Includes amounts paid for …" under the table asked
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \

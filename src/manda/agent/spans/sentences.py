@@ -305,6 +305,8 @@ def _an_item(part: str) -> bool:
 
 
 _OF = vocabulary().words("owner_before_name")  # "of": "$6.5 billion of our allowance"
+_RELATIVE = vocabulary().words("relative_words")  # "which", "that": a relative clause opens
+_OPENERS = vocabulary().words("sentence_openers")  # "for", "as": "For the year ended …,"
 
 
 _CLAUSE_ENDS = ",;:()"  # where the words an amount is said of stop
@@ -321,10 +323,18 @@ def amount_owner(text: str, start: int, end: int) -> str:
     "we released $2.3 billion of our valuation allowance", "we deployed $0.4 billion and $1.0
     billion to repurchase shares") the rest of its clause too, other amounts aside."""
     before = text[:start]
-    cut = max(before.rfind(". "), *(before.rfind(c) for c in _CLAUSE_ENDS))
-    for amount in find_amounts(before):
-        cut = max(cut, amount.end - 1)
-    owner = before[cut + 1:]
+    opened = _opened(before)  # where the sentence starts
+    since = max([opened, *(a.end - 1 for a in find_amounts(before))])
+    cut = max(since, *(before.rfind(c) for c in _CLAUSE_ENDS))
+    # its clause, and, for the sentence's first amount, the asides before it ("accrued interest
+    # and penalties, net of federal income tax benefit, related to tax contingencies of $316
+    # million"), not the sentence's opening phrase ("For the twelve months ended …,"); after
+    # another amount, what comes first is that amount's ("… of $1.2 billion related to EBIT")
+    asides = before[since + 1:cut + 1] if since == opened else ""
+    if (first := asides.split(None, 1)) and first[0].lower() in _OPENERS:
+        asides = asides[min((at for at in (asides.find(c) for c in _CLAUSE_ENDS) if at >= 0),
+                            default=len(asides)) + 1:]
+    owner = f"{asides} {_relative_trimmed(before[cut + 1:])}"
     said = owner.split()
     if said and said[-1].lower() in _OF:
         return owner
@@ -337,16 +347,50 @@ def amount_owner(text: str, start: int, end: int) -> str:
     return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
 
 
+def _opened(before: str) -> int:
+    """Where the last sentence of the text starts: a full stop before a capital ("… 2025. We
+    had"), not an abbreviation's ("U.S. federal"); -1 at the text's start."""
+    at = before.rfind(". ")
+    while at >= 0 and not before[at + 2:at + 3].isupper():
+        at = before.rfind(". ", 0, at)
+    return at
+
+
+def _relative_trimmed(owner: str) -> str:
+    """An amount's clause as what it is said of: "X" of "X that … were" ("the letters of credit
+    that reduced the available credit under the facility were $233 million") and of "of which X
+    were"; a clause that opens with a relative word ("which provides for") as it is, the
+    clauses before it saying what it hangs on."""
+    words = owner.split()
+    linked = 0
+    while linked < len(words) and words[linked].lower() in _OF:
+        linked += 1
+    if linked < len(words) and words[linked].lower() in _RELATIVE:
+        if not linked:
+            return owner
+        words = words[linked + 1:]  # "of which X were": X
+    for at, word in enumerate(words[1:], start=1):
+        if word.lower() in _RELATIVE:
+            return " ".join(words[:at])
+    return " ".join(words)
+
+
 def figures_of_others(text: str, asked: Sequence[str]) -> bool:
-    """The sentence states several amounts, and none is said of a thing the question asks: each
-    is another thing's ("net income … was $15.0 billion …, this included a tax benefit of $5.9
-    billion for the release of valuation allowance", where the allowance released is asked):
-    the asked words stand only in what another figure is for."""
+    """The sentence states several amounts, and none is said of the thing the question asks:
+    each is another thing's ("net income … was $15.0 billion …, this included a tax benefit of
+    $5.9 billion for the release of valuation allowance", where the allowance released is
+    asked; "letters of credit outstanding of $749 million, of which the letters of credit that
+    reduced the available credit under the Revolving Credit Facility were $247 million", where
+    the facility is asked): the asked words stand only in what another figure is for, or the
+    words that own its amounts say less than half of what the sentence says of the question up
+    to its last amount (what follows is what the figures did, "would decrease our tax rate")."""
     money = [a for a in find_amounts(text) if a.currency]
     if len(money) < 2 or not asked:
         return False
-    return not any(any(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
-                   for a in money)
+    owned = max(sum(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
+                for a in money)
+    said = sum(term_in(t, stems_of(text[:money[-1].end])) for t in asked)
+    return not owned or owned * 2 < said
 
 
 _ASIDE = vocabulary().cues("figure_aside")  # ", with $6.5 billion expected to be paid …"

@@ -1,0 +1,105 @@
+"""Which measure of a line item a question asks: its qualifier, and the siblings against it.
+
+A question that puts a qualifier on its line item ("grant-date fair value", "federal income taxes
+paid", "operating lease cost") asks for one measure of a thing that has several. A row or a
+sentence that names the same thing by a sibling qualifier ("vesting-date fair value", "Total
+income taxes paid", "Net lease cost") and never by the one asked states another measure: it is
+no answer, however many of the question's other words it says.
+
+The sibling sets are vocabulary (`sibling_measures` and `whole_measures` of each language's
+file); a qualifier that is part of the line item's own name ("net income", "deferred revenue")
+is the item, not a measure of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from manda.agent.relevance import PERIOD_FORMS, content_terms, stems_of, term_in
+from manda.text import said_in
+from manda.vocabulary import vocabulary
+
+__all__ = ["Qualified", "contradicted", "qualified_in", "unqualified"]
+
+
+@dataclass(frozen=True)
+class Qualified:
+    """A qualifier the question puts on a line item, its siblings, and the words it qualifies."""
+
+    word: str  # as the vocabulary writes it, lower-cased, hyphens as spaces ("grant date")
+    siblings: tuple[str, ...]  # the other measures' qualifiers and the whole's ("vesting date")
+    heads: tuple[str, ...]  # the question's terms it qualifies ("fair", "value")
+
+
+_HEADS = 2  # the question's terms after a qualifier that name what it qualifies
+
+
+def _said(text: str) -> str:
+    """A text as qualifiers are looked for in it: lower-cased, hyphens as spaces."""
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def _sets() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Every language's sibling sets, each with its language's whole qualifiers."""
+    return tuple((tuple(_said(w) for w in group), tuple(_said(w) for w in lang.whole_measures))
+                 for lang in vocabulary().languages.values() for group in lang.sibling_measures)
+
+
+_SETS = _sets()
+_NOW = vocabulary().cues("now_asked")
+_MEMBERS = frozenset(w for group, _ in _SETS for w in group)
+
+
+def qualified_in(question: str, subjects: Iterable[str], *, now: bool = False) -> tuple[
+        Qualified, ...]:
+    """The qualifiers the question puts on what it asks ("federal" of "federal income taxes
+    paid"), each with its siblings and the words it qualifies. Not a qualifier that is part of
+    a line item's name the question names ("net" of "net income"), nor "current" where the
+    question asks for the present ("the current cash position")."""
+    said = _said(question)
+    names = [_said(s) for s in subjects]
+    found: dict[str, Qualified] = {}
+    for group, wholes in _SETS:
+        for word in group:
+            if word in found or not said_in(word, said) or any(
+                    said_in(word, name) for name in names):
+                continue
+            if now and _NOW.found(word):
+                continue
+            at = said.find(word)
+            heads = _heads(said[at + len(word):]) or _heads(said[:at], last=True)
+            if not heads:
+                continue
+            others = tuple(w for w in group if w != word and not said_in(w, said))
+            found[word] = Qualified(word, (*others, *wholes), heads)
+    return tuple(found.values())
+
+
+def _heads(text: str, *, last: bool = False) -> tuple[str, ...]:
+    """The first (or last) terms of the text that are no qualifier themselves."""
+    terms = [t for t in content_terms(text) if not t.isdigit() and t not in PERIOD_FORMS
+             and not any(term_in(t, {m}) or m.startswith(t) for m in _MEMBERS)]
+    return tuple(terms[-_HEADS:] if last else terms[:_HEADS])
+
+
+def contradicted(asked: Iterable[Qualified], text: str, stems: set[str]) -> Qualified | None:
+    """The qualifier asked that the text contradicts: it names what the qualifier qualifies (a
+    word of it among `stems`) by a sibling ("Total income taxes paid", "Net lease cost") and
+    never by the qualifier asked; None where it does not."""
+    said = _said(text)
+    for q in asked:
+        if said_in(q.word, said) or not any(term_in(h, stems) for h in q.heads):
+            continue
+        if any(said_in(s, said) for s in q.siblings):
+            return q
+    return None
+
+
+def unqualified(asked: Iterable[Qualified], label: str, named: str) -> bool:
+    """A row's label names what a qualifier asked qualifies and its name (`named`: its label
+    with its block's heading) no word of the qualifier: the unqualified whole ("Provision for
+    income taxes" where the current federal provision is asked)."""
+    own, said = stems_of(label), stems_of(named)
+    return any(any(term_in(h, own) for h in q.heads) and not any(
+        term_in(t, said) for t in stems_of(q.word)) for q in asked)
