@@ -129,6 +129,19 @@ def test_the_method_named_leads_over_the_bound_every_policy_states() -> None:
     assert "first-in, first-out" in first
 
 
+def test_a_term_in_words_answers_how_many_years() -> None:
+    """"Over how many years does it amortize its intangible assets?": "which range from two to
+    twelve years" states the count in words and leads, not a cut-off sentence's "1.7 years" of
+    another thing."""
+    ask = _ask("Over how many years does the group amortize its intangible assets?")
+    evidence = _evidence(
+        "Intangible assets are amortized on a straight-line basis over the estimated useful "
+        "lives which range from two to twelve years.",
+        "to recognize over the remaining weighted-average period of approximately 1.7 years.")
+    first = rank_spans(ask.frame, evidence)[0]
+    assert "two to twelve years" in first.text and fits_kind(first, ask.frame)
+
+
 def test_a_terse_thing_with_its_period_after_asks_its_figure() -> None:
     """"Trips in 2020?" asks the figure of trips in 2020, as "its 2020 trips" would: the
     key-metric row leads, not a sentence that happens to say "trip" and "2020"."""
