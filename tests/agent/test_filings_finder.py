@@ -142,6 +142,17 @@ def test_a_term_in_words_answers_how_many_years() -> None:
     assert "two to twelve years" in first.text and fits_kind(first, ask.frame)
 
 
+def test_the_sentence_naming_a_thing_of_the_kind_asked_leads_a_which_question() -> None:
+    """"Which framework does it use for its climate reporting?": the sentence naming a framework
+    answers, not the one that echoes the rest of the question's words."""
+    ask = _ask("Which framework does the group use for its climate reporting?")
+    evidence = _evidence(
+        "We use a range of internal tools for the group's climate reporting and its disclosures.",
+        "For its climate reporting, the group follows the TCFD framework.")
+    first = rank_spans(ask.frame, evidence)[0]
+    assert "TCFD" in first.text and fits_kind(first, ask.frame)
+
+
 def test_a_terse_thing_with_its_period_after_asks_its_figure() -> None:
     """"Trips in 2020?" asks the figure of trips in 2020, as "its 2020 trips" would: the
     key-metric row leads, not a sentence that happens to say "trip" and "2020"."""
