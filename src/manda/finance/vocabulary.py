@@ -60,6 +60,14 @@ def _subject_of(wording: str) -> str | None:
 def find_line_items(text: str) -> list[tuple[str, int, int]]:
     """Every line item named in `text`, metrics and statement lines alike: (subject, start,
     end), the longest wording first ("créances clients" is trade receivables, not clients)."""
+    return list(_line_items_in(text))
+
+
+@lru_cache(maxsize=8192)
+def _line_items_in(text: str) -> tuple[tuple[str, int, int], ...]:
+    """`find_line_items`, kept per text: an answer reads the same findings' excerpts many times
+    over (each candidate figure of each finding), and one scan of the whole vocabulary's
+    wordings is its most expensive step."""
     out: list[tuple[str, int, int]] = []
     for m in _matcher().finditer(text):
         if _negated(text, m.start()):
@@ -67,7 +75,7 @@ def find_line_items(text: str) -> list[tuple[str, int, int]]:
         subject = _subject_of(" ".join(m.group(0).lower().split()))
         if subject is not None:
             out.append((subject, m.start(), m.end()))
-    return out
+    return tuple(out)
 
 
 _NEGATING = vocabulary().words("negating_prefixes")  # "non" of "non-cash"
