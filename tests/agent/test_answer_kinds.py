@@ -99,6 +99,8 @@ def test_a_count_is_a_number_of_the_very_things_counted() -> None:
                         people)
     assert states_count("The group employed 1,850 full-time equivalent staff.", people)
     assert states_count("Headcount reached 3,120 at 30 June 2024.", people)
+    assert states_count("Its patents run from two to twelve years.", ("years",))
+    assert not states_count("Its patents run for several years.", ("years",))
     assert states_count("Nous employons 640 salariés en France.", people)
     assert not states_count("Our team members earn a starting wage of $17 per hour.", people)
     assert not states_count("Our people are at the heart of everything we do in 2024.", people)

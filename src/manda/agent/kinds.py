@@ -35,6 +35,7 @@ _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés",
 _SHARES = _V.cues("shares_counted")  # "shares", "common stock", "ordinary shares", "actions"
 _PLACE = _V.cues("place_lead").around(tail=r"\s+(?P<name>[A-ZÀ-Þ][a-zà-ÿ]+)")
 _MONTHS = _V.month_names()
+_COUNT_WORDS = _V.cues("count_words")  # a small count in words: "twelve", "douze", "zwölf"
 _EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's words ("staff") match
 # a small word ends the things a count counts ("14 trucks from its depots" counts no depots)
 _ENDS = (_V.words("form_words") | _V.words("stop_words")) - _V.words("list_joiners")
@@ -108,7 +109,10 @@ def states_count(text: str, counted: Sequence[str]) -> bool:
         if names_counted(after, counted) or names_counted(before, counted) or (
                 _SHARES.found(" ".join(counted)) and _SHARES.found(before)):
             return True  # "common stock outstanding … was 1,954,464,088" counts shares
-    return False
+    # "useful lives which range from two to twelve years": a small count in words
+    return any(names_counted(" ".join(_until_small_word(
+        letter_words(text[found.end():found.end() + 90])[:AFTER])), counted)
+        for found in _COUNT_WORDS.finditer(text))
 
 
 def _clause(text: str) -> str:
