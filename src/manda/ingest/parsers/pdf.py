@@ -29,6 +29,7 @@ from manda.ingest.parsers.base import (
     unreadable,
 )
 from manda.ingest.parsers.flowed import flowed_pages
+from manda.ingest.parsers.folios import page_breaks_mended, without_folios
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
@@ -80,7 +81,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    texts = spaced_pages(part_columns(stacked_pages(flowed_pages([s.text for s in sections]))))
+    # page numbers and running footers out, sentences cut by a page break whole (`parsers.folios`)
+    bodies = page_breaks_mended(without_folios([s.text for s in sections]))
+    texts = spaced_pages(part_columns(stacked_pages(flowed_pages(bodies))))
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
     # table of records read under its column titles (`parsers.records`)
     sections = [Section(text=recorded_text(staggered_text(label_text_tables(text))),
