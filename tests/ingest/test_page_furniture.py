@@ -14,6 +14,7 @@ from manda.ingest.parsers.base import ParseLimits
 from manda.ingest.parsers.flowed import flowed_pages, word_pairs
 from manda.ingest.parsers.folios import folio_offsets, page_breaks_mended, without_folios
 from manda.ingest.parsers.pdf import parse_pdf
+from manda.ingest.parsers.sidebyside import side_by_side
 from manda.ingest.parsers.textruns import document_words, parted_words
 
 FOOTER = "NORTHWIND LOGISTICS 2024 Annual Report"
@@ -125,3 +126,33 @@ def test_a_pdf_whose_lines_cut_no_words_has_its_glued_words_parted() -> None:
         "Payments as of January reached the level of March and of April again.",
     ]
     assert flowed_pages(pages)[0] == "Stores as of January 31, 2025 Stores Retail Square Feet"
+
+
+SIDE_BY_SIDE = "\n".join([
+    "Item 2. Depots",
+    "Region Depots Floor Area(in thousands) Region Depots Floor Area(in thousands)",
+    "Alder Vale 12 1,410 Moss Bank 4 388",
+    "Brook End 7 902 North Fell 19 2,215",
+    "Cinder Hill 3 260 Old Quay 8 1,037",
+    "Dune Reach 5 611",
+    "Total 58 6,823",
+])
+
+
+def test_two_tables_set_side_by_side_are_read_one_after_the_other() -> None:
+    lines = side_by_side(SIDE_BY_SIDE).splitlines()
+    assert lines[1] == "Region Depots Floor Area(in thousands)"
+    assert lines[2:8] == ["Alder Vale 12 1,410", "Brook End 7 902", "Cinder Hill 3 260",
+                          "Moss Bank 4 388", "North Fell 19 2,215", "Old Quay 8 1,037"]
+    assert lines[8:] == ["Dune Reach 5 611", "Total 58 6,823"]
+
+
+def test_rows_of_two_records_without_a_twice_said_header_stay_as_they_are() -> None:
+    text = "\n".join(["Region Depots Floor Area", *SIDE_BY_SIDE.splitlines()[2:5]])
+    assert side_by_side(text) == text
+
+
+def test_a_parsed_pdf_stores_each_side_by_side_record_on_its_own_line(tmp_path: Path) -> None:
+    path = write_text_pdf(tmp_path / "depots.pdf", [SIDE_BY_SIDE])
+    text = parse_pdf(path, "depots.pdf", ParseLimits()).sections[0].text
+    assert "North Fell 19 2,215" in text.splitlines()
