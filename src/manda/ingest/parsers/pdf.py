@@ -1,5 +1,8 @@
 """PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels.
 
+A page's printed number and running footer are not its text, and a sentence a page break cuts is
+read whole on the page it starts on (`manda.ingest.parsers.folios`).
+
 Each page knows the heading path it starts under and where a heading on it starts another
 (`manda.ingest.parsers.headings`: headings found by font size and weight, numbering and place).
 
