@@ -7,7 +7,7 @@ A printed page ends with its number (its folio), alone ("18"), at the end of a r
 is never a figure of the page: read as one it leads answers ("58", "$9.1538 million"). The
 document's numberings are learnt from its pages (offsets many pages' last numbers agree on, as
 page 17 printing "15"; an exhibit may number from 1 again), then each page's own number is taken
-off its last line, and the line goes too where it is the running footer many pages end with.
+off its last line (a running footer's words stay: they name the company).
 
 A sentence a page break cuts ("... primarily consisting of property and equipment related to"
 / "physical stores. These charges ...") is then read whole on the page where it starts: the
@@ -26,9 +26,8 @@ __all__ = ["folio_offsets", "page_breaks_mended", "without_folios"]
 
 MIN_NUMBERED = 3  # pages agreeing on one numbering before it counts as one
 MIN_SHARE = 0.1  # the numbered pages' share before a document counts as numbered
-FURNITURE_SHARE = 0.3  # a first or last line this share of the pages print is furniture
+FURNITURE_SHARE = 0.3  # a first line this share of the pages print is a running header
 MAX_FOLIO_DIGITS = 4
-MAX_FOOTER_CHARS = 80
 MAX_CARRIED_CHARS = 600  # a sentence's end carried back over a page break is at most this long
 _SENTENCE_ENDS = ".!?:;"
 _CLOSERS = "”\"’')"
@@ -94,8 +93,9 @@ def _masked(line: str) -> str:
 
 def without_folios(pages: Sequence[str]) -> list[str]:
     """The pages with each one's own printed number taken off its last line, and that line
-    dropped where what stays of it is the running footer many pages end with (or nothing).
-    A document whose pages are not numbered is returned as it is."""
+    dropped where nothing stays of it. The running footer's words stay: they name the document's
+    company ("ACME Corp | 2025 Annual Report"). A document whose pages are not numbered is
+    returned as it is."""
     found: list[tuple[_Last, str] | None] = []
     for place, (page, offset) in enumerate(zip(pages, folio_offsets(pages), strict=True), 1):
         last = _last(page)
@@ -104,8 +104,6 @@ def without_folios(pages: Sequence[str]) -> list[str]:
             found.append(None)
             continue
         found.append((last, last.text[: len(last.text) - len(number)].rstrip(" |")))
-    footers = Counter(_masked(item[1]) for item in found if item is not None)
-    floor = max(MIN_NUMBERED, FURNITURE_SHARE * sum(item is not None for item in found))
     out: list[str] = []
     for page, item in zip(pages, found, strict=True):
         if item is None:
@@ -113,9 +111,7 @@ def without_folios(pages: Sequence[str]) -> list[str]:
             continue
         last, rest = item
         lines = page.split("\n")
-        footer = bool(_masked(rest)) and len(rest) <= MAX_FOOTER_CHARS and (
-            footers[_masked(rest)] >= floor)
-        if not rest or footer:
+        if not rest:
             del lines[last.index]
         else:
             lines[last.index] = rest
