@@ -1,8 +1,5 @@
 """PDF pages as sections (`p.N`); table rows stay on one line so numbers keep their labels.
 
-A page's printed number and running footer are not its text, and a sentence a page break cuts is
-read whole on the page it starts on (`manda.ingest.parsers.folios`).
-
 Each page knows the heading path it starts under and where a heading on it starts another
 (`manda.ingest.parsers.headings`: headings found by font size and weight, numbering and place).
 
@@ -32,7 +29,6 @@ from manda.ingest.parsers.base import (
     unreadable,
 )
 from manda.ingest.parsers.flowed import flowed_pages
-from manda.ingest.parsers.folios import page_breaks_mended, without_folios
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
@@ -85,10 +81,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    # page numbers and running footers out, sentences cut by a page break whole (`parsers.folios`)
-    bodies = page_breaks_mended(without_folios([s.text for s in sections]))
     # tables set side by side read one after the other (`parsers.sidebyside`)
-    texts = spaced_pages(part_columns(stacked_pages(side_by_side_pages(flowed_pages(bodies)))))
+    texts = spaced_pages(part_columns(stacked_pages(side_by_side_pages(
+        flowed_pages([s.text for s in sections])))))
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
     # table of records read under its column titles (`parsers.records`)
     sections = [Section(text=recorded_text(staggered_text(label_text_tables(text))),
