@@ -8,29 +8,18 @@ figure is the rate and which date the maturity, and retrieval never sees "Maturi
 then "Issuance Date: March 2025 | Maturity Date: April 2035 | Principal Amount: $1,000 |
 Interest Rate (Fixed): 5.00%"), where its header splits into titles at their last words (the
 vocabulary's `record_column_ends`) and every line under it into as many dates and figures.
-
-A table whose records have a label ("Description of Use Leased Square Footage (1) Owned Square
-Footage Location" over "Office space 31,028 9,160 North America") is read the same way: the
-titles ending in such words name the figures (the first title as long as the second, the words
-before it the labels' title, those after the last the trailing words'), and each line of a
-label, as many figures and words after them is written "Office space | Leased Square Footage
-(1): 31,028 | Owned Square Footage: 9,160 | Location: North America".
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
-
-from manda.finance.figures import joined_signs, lone_cell, note_mark
+from manda.finance.figures import joined_signs, lone_cell
 from manda.finance.periods import find_periods
-from manda.ingest.parsers.base import row_line
 from manda.vocabulary import vocabulary
 
 __all__ = ["recorded_text"]
 
 _ENDS = vocabulary().words("record_column_ends")
 _MIN_COLUMNS = 3
-_MIN_LABELLED = 2  # figure columns (and records) of a table of labelled records
 _TITLE_WORDS = 4  # the most words one column's title holds
 
 
@@ -84,73 +73,12 @@ def _cells(line: str) -> list[str] | None:
     return [cell for _, cell in sorted(cells)]
 
 
-def _labelled_titles(line: str) -> tuple[str, list[str], str] | None:
-    """(the labels' title, the figures' titles, the trailing words' title) of a labelled record
-    table's header: at least two titles end in a title's last word (and a bracket after it), the
-    first as long as the second; None for any other line."""
-    words = line.split()
-    if any(c.isdigit() for word in words if not note_mark(word) for c in word):
-        return None
-    ends = [k for k, word in enumerate(words) if _ends(word)]
-    if len(ends) < _MIN_LABELLED:
-        return None
-    stops = [k + 1 if k + 1 < len(words) and note_mark(words[k + 1]) else k for k in ends]
-    if any(b - a > _TITLE_WORDS for a, b in zip(stops, ends[1:], strict=False)):
-        return None
-    titles = [" ".join(words[a + 1:b + 1]) for a, b in pairwise(stops)]
-    size = ends[1] - stops[0]  # the second title's words, its bracket left out
-    first = ends[0] - size + 1
-    if first < 1:
-        return None
-    titles.insert(0, " ".join(words[first:stops[0] + 1]))
-    return " ".join(words[:first]), titles, " ".join(words[stops[-1] + 1:])
-
-
-def _labelled_row(line: str, width: int, trailing: bool) -> list[str] | None:
-    """[label, figure, …, trailing words] of a labelled record line with `width` figures (and
-    words after them where the header names a trailing column: a total may have none); None for
-    any other line."""
-    words = joined_signs(line.strip()).split()
-    k = next((i for i, w in enumerate(words) if lone_cell(w) and not note_mark(w)), None)
-    if k is None or k == 0 or k + width > len(words):
-        return None
-    figures = words[k:k + width]
-    rest = " ".join(words[k + width:])
-    if not all(lone_cell(f) for f in figures) or (rest and not trailing) or any(
-            c.isdigit() for c in rest) or not any(c.isalpha() for c in " ".join(words[:k])):
-        return None
-    return [" ".join(words[:k]), *figures, *([rest] if rest else [])]
-
-
-def _labelled(lines: list[str], i: int) -> tuple[list[str], list[list[str]]] | None:
-    """The header and rows of a labelled record table starting at line `i`, or None."""
-    found = _labelled_titles(lines[i])
-    if found is None:
-        return None
-    corner, titles, after = found
-    rows: list[list[str]] = []
-    for line in lines[i + 1:]:
-        row = _labelled_row(line, len(titles), bool(after)) if line.strip() else None
-        if row is None:
-            break
-        rows.append(row)
-    if len(rows) < _MIN_LABELLED:
-        return None
-    return [corner, *titles, *([after] if after else [])], rows
-
-
 def recorded_text(text: str) -> str:
     """A page's text with its record tables written as labelled rows under their titles."""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
     while i < len(lines):
-        if (labelled := _labelled(lines, i)) is not None:
-            header, records = labelled
-            out.append(" | ".join(header))
-            out.extend(row_line(["", *header[1:]], row) for row in records)
-            i += 1 + len(records)
-            continue
         titles = _titles(lines[i])
         rows: list[list[str]] = []
         if titles is not None:
