@@ -330,3 +330,29 @@ def test_a_lone_bracketed_value_beside_the_row_is_no_footnote() -> None:
     """"Restructuring (1) 3" under two years holds two values: (1) is the first year's."""
     out = spaced_statement_rows("2025 2024\nRestructuring (1) 3\nOther 4 5").split("\n")
     assert "Restructuring | 2025: (1) | 2024: 3" in out, out
+
+
+def test_a_table_of_one_year_column_under_its_title_has_labelled_rows() -> None:
+    """A table of one column whose title runs on into its year ("Cash Taxes Paid(millions)
+    2026" over "Federal taxes (a) $412"): each row carries the year, a group heading's rows
+    too; the table ends at the prose after it, so a line ending in a number there is no row."""
+    text = "\n".join([
+        "Cash Taxes Paid, Net of Refunds(millions) 2026",
+        "Federal taxes (a) $412",
+        "State taxes",
+        "Oregon 31",
+        "Other 58",
+        "Total cash taxes paid $501",
+        "(a) Includes purchased credits.",
+        "Payments differ from the provision for timing reasons.",
+        "NORTHWIND STORES 2026 Annual Report 63",
+    ])
+    out = spaced_statement_rows(text).split("\n")
+    assert "Federal taxes (a) | 2026: $412" in out, out
+    assert "Oregon | 2026: 31" in out and "Total cash taxes paid | 2026: $501" in out, out
+    assert "NORTHWIND STORES 2026 Annual Report 63" in out, out
+
+
+def test_a_title_ending_in_a_year_over_prose_is_no_table() -> None:
+    text = "Outlook for 2026\nWe expect sales to grow by about 4"
+    assert spaced_statement_rows(text) == text

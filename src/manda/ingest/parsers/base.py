@@ -534,17 +534,39 @@ class _Carried:
     prose: int
 
 
+ONE_COLUMN_ROWS = 2  # rows of one value among the ONE_COLUMN_REACH lines under a one-year title
+ONE_COLUMN_REACH = 3
+
+
+def _one_year_header(line: str, after: Sequence[str]) -> tuple[str, list[str]] | None:
+    """("Income Taxes Paid(millions)", ["2025"]) for a table's title run on into its one
+    column's year ("Income Taxes Paid(millions) 2025" over "Federal taxes (a) $781"): a title of
+    words only, then one year, the line after it a row of one value and another within reach
+    (a sentence's line ending in a number is no table); None for anything else."""
+    tokens = line.split()
+    if len(tokens) < 2 or not tokens[-1].isdigit() or not _HEADER_CELL.fullmatch(tokens[-1]):
+        return None
+    title = " ".join(tokens[:-1])
+    if (len(title) > MAX_TITLE_CHARS or any(ch.isdigit() for ch in title)
+            or not title[:1].isupper() or title.endswith((".", ",", ";", ":"))):
+        return None
+    rows = [_statement_row(a, 1) is not None for a in after[:ONE_COLUMN_REACH]]
+    return (title, [tokens[-1]]) if rows[:1] == [True] and sum(rows) >= ONE_COLUMN_ROWS \
+        else None
+
+
 def _spaced(text: str, carried: _Carried | None) -> tuple[str, _Carried | None]:
     out: list[str] = []
     header: list[str] | None = carried.header if carried else None
     pending = True  # the header is written again before the next row
     prose = carried.prose if carried else 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
         if "|" in line:  # a line that kept its column gaps: label_text_tables reads it
             out.append(line)
             header = None
             continue
-        found = _statement_header(line)
+        found = _statement_header(line) or _one_year_header(line, lines[at + 1:])
         if found is not None:
             header, pending, prose = found[1], True, 0
             out.append(line)
@@ -560,7 +582,9 @@ def _spaced(text: str, carried: _Carried | None) -> tuple[str, _Carried | None]:
             out.append(line)
             prose += 1
             pending = True
-            if not line.strip() or prose >= 3:
+            # a table of one column ends sooner: a line ending in one number is no row of it
+            # once two lines of words stand between
+            if not line.strip() or prose >= (2 if len(header or []) == 1 else 3):
                 header = None
             continue
         assert header is not None and columns is not None

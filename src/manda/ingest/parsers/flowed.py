@@ -32,6 +32,7 @@ from manda.ingest.parsers.textruns import (
     cuts_words,
     document_words,
     mend_words,
+    parted_words,
     pieces,
 )
 from manda.text import YEAR, letter_words
@@ -443,10 +444,13 @@ def flowed_rows(text: str, pairs: Counter[tuple[str, str]] | None = None) -> str
 
 def flowed_pages(pages: Sequence[str]) -> list[str]:
     """A document's page texts with flowed tables in rows, and, where its line ends cut words,
-    those words mended first."""
+    those words mended first (else only the words a font change glued parted)."""
     words = document_words(pages)
     if cuts_words(pages, words):
         pages = [mend_words(page, words) for page in pages]
+    else:
+        apart = word_pairs(pages)
+        pages = [parted_words(page, words, apart) for page in pages]
     if flowing_rows(pages) < MIN_FLOWING_ROWS:
         return list(pages)  # a document that lays its tables out: no row of it is touched
     pairs = word_pairs(pages)

@@ -33,6 +33,7 @@ from manda.ingest.parsers.headings import PageFonts, page_headings, place_headin
 from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
 from manda.ingest.parsers.records import recorded_text
+from manda.ingest.parsers.sidebyside import side_by_side_pages
 from manda.ingest.parsers.stacked import stacked_pages
 from manda.ingest.parsers.staggered import staggered_text
 from manda.models import Location, ParsedDocument, Section
@@ -80,7 +81,9 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    texts = spaced_pages(part_columns(stacked_pages(flowed_pages([s.text for s in sections]))))
+    # tables set side by side read one after the other (`parsers.sidebyside`)
+    texts = spaced_pages(part_columns(stacked_pages(side_by_side_pages(
+        flowed_pages([s.text for s in sections])))))
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
     # table of records read under its column titles (`parsers.records`)
     sections = [Section(text=recorded_text(staggered_text(label_text_tables(text))),

@@ -12,6 +12,7 @@ figures.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from manda.finance.figures import joined_signs, lone_cell
 from manda.text import YEAR, without_asides
@@ -56,13 +57,23 @@ def _cut(line: str) -> _Cut | None:
         return _Cut(tokens, [], [])
     if at[-1] - at[0] + 1 != len(at):
         return None
+    if len(at) >= 2 and at[-1] == len(tokens) - 1 and _bare_year(tokens[-1]) and not any(
+            _bare_year(tokens[k]) for k in at[:-1]):
+        # "$ 280 $ 140 2023": a maturity schedule's next row is labelled by its year
+        at = at[:-1]
     return _Cut(tokens[:at[0]], tokens[at[0]:at[-1] + 1], tokens[at[-1] + 1:])
+
+
+def _bare_year(token: str) -> bool:
+    """A year written alone ("2023"), as a schedule labels its rows; no amount ("2,023")."""
+    return token.isdigit() and YEAR.fullmatch(token) is not None
 
 
 def _staggered(cut: _Cut | None) -> bool:
     """A line of a staggered table: a row's figures, then the next row's label in capitals."""
     return cut is not None and not cut.lead and cut.counted >= 2 and bool(cut.trail) and \
-        cut.trail[0][:1].isupper() and not any(YEAR.fullmatch(f) for f in cut.figures)
+        (cut.trail[0][:1].isupper() or _bare_year(cut.trail[0])) and \
+        not any(YEAR.fullmatch(f) for f in cut.figures)
 
 
 def _columns(line: str, labelled: bool = False) -> list[str]:
@@ -167,15 +178,49 @@ def unstaggered(lines: list[str]) -> list[str]:
     return out
 
 
-def _opening(line: str, cut: _Cut | None) -> tuple[str, list[str]]:
+def _opening(line: str, cut: _Cut | None, years: bool = False) -> tuple[str, list[str]]:
     """The line above a staggered block as its caption and the first row's label: the words
-    after its last figure ("2020 to 2021 % Change Revenue"), or a short line of words whole."""
+    after its last figure ("2020 to 2021 % Change Revenue"), or a short line of words whole;
+    over rows labelled by their years (`years`), the year it ends in ("Finance Leases 2022")."""
     if cut is not None and not cut.figures:
         return ("", cut.lead) if len(cut.lead) <= _LABEL_WORDS else (line, [])
     tokens = joined_signs(line).split()
+    if years and cut is not None and cut.lead and not cut.trail and len(cut.figures) == 1 \
+            and _bare_year(cut.figures[0]):
+        return " ".join(cut.lead), cut.figures
     last = max((k for k, t in enumerate(tokens) if lone_cell(t.rstrip("%")) or t == "%"),
                default=-1)
     return " ".join(tokens[:last + 1]), tokens[last + 1:]
+
+
+def _titled_columns(lines: list[str], first: int, caption: str, wanted: int
+                    ) -> list[str] | None:
+    """The `wanted` column titles in words a schedule labelled by years reads under, each
+    ending in the caption's last word ("Operating Leases" / "Finance Leases Total Leases" over
+    "2022"): the titles are cut at that word, the first as long as the second, from the caption
+    and the lines above it; a word glued to a caption's bracket or colon ("(in thousands):
+    Operating") is cut at it. None where fewer titles are found, or the last word is no word."""
+    words = caption.split()
+    if not words or not words[-1].isalpha():
+        return None
+    end = words[-1].lower()
+    k = first - 1
+    while sum(w.lower() == end for w in words) < wanted and k >= max(0, first - _HEADER_REACH):
+        words = [*lines[k].split(), *words]
+        k -= 1
+    stops = [i for i, w in enumerate(words) if w.lower() == end][-wanted:]
+    if len(stops) < wanted or wanted < 2:
+        return None
+    size = stops[1] - stops[0]
+    titles = [words[a + 1:b + 1] for a, b in pairwise(stops)]
+    start = stops[0] - size + 1
+    if start < 0 or any(not t for t in titles):
+        return None
+    lead = words[start:stops[0] + 1]
+    lead[0] = lead[0][max(lead[0].rfind(":"), lead[0].rfind(")")) + 1:]
+    if not lead[0][:1].isupper():
+        return None
+    return [" ".join(t) for t in [lead, *titles]]
 
 
 def _header_words(words: list[str], above: set[str]) -> int:
@@ -191,7 +236,9 @@ def _recut(lines: list[str], cuts: list[_Cut | None], first: int, end: int
            ) -> tuple[list[str], str] | None:
     """The lines of the staggered block from line `first` (the line whose end holds the first
     row's label) to `end`, as a header and rows; and the words left after its last figures."""
-    caption, words = _opening(lines[first], cuts[first])
+    years = any(_bare_year(cut.trail[0]) for k in range(first + 1, end)
+                if (cut := cuts[k]) is not None and cut.trail)
+    caption, words = _opening(lines[first], cuts[first], years)
     # "2020 to 2021 % / Change / 2020 to 2021 % Change Revenue": the header's own words
     # before the first label are the header's
     above = {w.lower() for line in lines[max(0, first - _HEADER_REACH):first] for w in
@@ -221,7 +268,11 @@ def _recut(lines: list[str], cuts: list[_Cut | None], first: int, end: int
         label = [" ".join(cut.trail)] if cut.trail else []
     wanted = max(len(cells) for _, cells in rows)
     columns = _header(lines, first if caption else first - 1, wanted)
-    if columns is None or any(not name or any(c.isdigit() for c in name.split()[-1])
+    if columns is None and years:
+        columns = _titled_columns(lines, first, caption, wanted)
+        caption = "" if columns is not None else caption  # the caption was the titles
+    if columns is None or any(not name or (any(c.isdigit() for c in name.split()[-1])
+                                           and not (years and _bare_year(name)))
                               for name, cells in rows if cells):
         return None
     out = [*([caption] if caption else []), *([" ".join(titles)] if titles else []),

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby, pairwise
 
-__all__ = ["cuts_words", "document_words", "mend_words", "pieces"]
+__all__ = ["cuts_words", "document_words", "mend_words", "parted_words", "pieces"]
 
 GLUED = 20  # two words stand this many times more often apart than glued: a glued pair
 RARER = 8  # a half standing this many times less often than the joined word does not count
@@ -152,15 +152,48 @@ def _mended_line(line: str, words: Counter[str]) -> str:
     return "".join(out)
 
 
+def parted_words(text: str, words: Counter[str], pairs: Counter[tuple[str, str]]) -> str:
+    """The page with each lower-case word glued to the capitalised one after it parted by a
+    space ("as ofJanuary 31", where the font changed): both parts stand as words in the document
+    and the glued form does not, or less often than the two stand one after the other (`pairs`,
+    lower-cased), so names written that way ("PayPal", "iPhone") stay whole. For documents whose
+    line ends do not cut words (`mend_words` mends the others)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        parts = pieces(line)
+        for k, piece in enumerate(parts):
+            before = parts[k - 1] if k else ""
+            after = parts[k + 1] if k + 1 < len(parts) else ""
+            if _word(piece) and not before[-1:].isdigit() and not after[:1].isdigit() \
+                    and (left := _glued_left(piece, words, pairs)):
+                piece = f"{piece[:left]} {piece[left:]}"
+            parts[k] = piece
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
+def _glued_left(word: str, words: Counter[str],
+                pairs: Counter[tuple[str, str]] | None = None) -> int:
+    """Where a lower-case word ends that is glued to a capitalised one ("ofJanuary": 2), or 0:
+    the glued form does not stand, or (given `pairs`) stands less often than the two words do
+    one after the other."""
+    cap = max((i for i, c in enumerate(word) if c.isupper()), default=0)
+    left, right = word[:cap], word[cap:]
+    if not (cap >= 2 and _lower(left[-2:], 2) and _capitalised(right) and _stands(left, words)
+            and _stands(right, words)):
+        return 0
+    if not _stands(word, words):
+        return cap
+    apart = pairs[(left.lower(), right.lower())] if pairs is not None else 0
+    return cap if apart >= max(KNOWN, words[word.lower()]) else 0
+
+
 def _parted(word: str, before: str, after: str, words: Counter[str]) -> str:
     """One run of letters with its glued words parted (see `_mended_line`)."""
     digits_around = before[:1].isdigit() or after[:1].isdigit()
     if not digits_around:
-        cap = max((i for i, c in enumerate(word) if c.isupper()), default=0)
-        left, right = word[:cap], word[cap:]
-        if cap >= 2 and _lower(left[-2:], 2) and _capitalised(right) and _stands(left, words) \
-                and _stands(right, words) and not _stands(word, words):
-            return f"{left}\n{right}"
+        if cap := _glued_left(word, words):
+            return f"{word[:cap]}\n{word[cap:]}"
         if _lower(word, 5):
             splits = [(min(words[word[:i]], words[word[i:]]), i) for i in range(2, len(word) - 1)]
             best, at = max(splits, default=(0, 0))
