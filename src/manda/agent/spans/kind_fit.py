@@ -192,18 +192,22 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
+        if money < 2 and lists_things(text):
+            return KIND_FIT
         if money < 2 and (thing := _thing_asked(frame.text, frame.ranking.terms)) and any(
                 term_in(t, stems_of(text)) for t in thing):
             # "Which model does it use to value its options?": the sentence naming a thing of
             # the kind asked ("… using the Black-Scholes option-pricing model"), not one that
-            # only echoes the rest ("We use the fair value method …")
-            return KIND_FIT
-        return KIND_FIT if lists_things(text) and money < 2 else 0.0
+            # only echoes the rest ("We use the fair value method …"); a sentence that lists
+            # the things fits better ("… includes Gadget 9 Max, Gadget Lite and Gadget 9")
+            return KIND_FIT * NAMED_THING
+        return 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
 
 
+NAMED_THING = 0.5  # of KIND_FIT: a sentence naming the thing a which-question asks, not listing
 _RECORDED_WITHIN = 20  # how far after "recorded" its amount starts ("approximately $2.4 …")
 
 
