@@ -5,7 +5,7 @@ documents are written for the tests."""
 
 from __future__ import annotations
 
-from datetime import date
+from annual_reports import annual_reports
 
 from manda.agent.compose import ranking
 from manda.agent.compose.common import Ask
@@ -13,16 +13,9 @@ from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.filings import own_filings
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.models import Document, DocumentStatus, Location, SearchHit
+from manda.models import Location, SearchHit
 
-OLDER = Document(id="d23", deal_id="d", filename="Harrowgate_AR_2023.pdf", content_hash="a",
-                 file_type="pdf", size_bytes=1, version_family="f23",
-                 status=DocumentStatus.COMPLETED, doc_date=date(2023, 6, 30),
-                 fiscal_year_end="--06-30")
-LATER = Document(id="d25", deal_id="d", filename="Harrowgate_AR_2025.pdf", content_hash="b",
-                 file_type="pdf", size_bytes=1, version_family="f25",
-                 status=DocumentStatus.COMPLETED, doc_date=date(2025, 6, 30),
-                 fiscal_year_end="--06-30")
+OLDER, LATER = annual_reports()
 
 
 def _two_filings(later: str, later_page: int, older: str, older_page: int) -> Evidence:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from annual_reports import annual_reports
 from test_spans import _evidence as _passages
 
 from manda.agent.compose import computed, ranking
@@ -233,14 +234,7 @@ def test_a_computed_figure_of_a_year_is_read_from_that_years_filing() -> None:
     """Two annual reports of one company both state fiscal 2023's cash flows (the later one as
     a comparative): free cash flow of fiscal 2023 is read from, and cited to, fiscal 2023's
     report, the year's own; with no year asked, the newest report is read."""
-    older = Document(id="d23", deal_id="d", filename="Harrowgate_AR_2023.pdf", content_hash="a",
-                     file_type="pdf", size_bytes=1, version_family="f23",
-                     status=DocumentStatus.COMPLETED, doc_date=date(2023, 6, 30),
-                     fiscal_year_end="--06-30")
-    later = Document(id="d25", deal_id="d", filename="Harrowgate_AR_2025.pdf", content_hash="b",
-                     file_type="pdf", size_bytes=1, version_family="f25",
-                     status=DocumentStatus.COMPLETED, doc_date=date(2025, 6, 30),
-                     fiscal_year_end="--06-30")
+    older, later = annual_reports()
 
     def statement(years: tuple[int, ...], cash: tuple[str, ...], capex: tuple[str, ...]) -> str:
         header = " | ".join(str(y) for y in years)
