@@ -38,6 +38,8 @@ def test_a_qualifier_is_read_with_its_siblings_and_the_words_it_qualifies() -> N
     assert not read_question("What was Halden's net income in 2025?").qualified
     assert not read_question("What is Halden's current cash position?").qualified
     assert not qualified_in("What was Halden's total deferred revenue?", ("deferred revenue",))
+    # a qualifier qualifies a measure asked: "state" of a place asked is no state taxes
+    assert not read_question("In what state and year was Halden incorporated?").qualified
     said = "Total income taxes paid"
     assert contradicted(frame.qualified, said, stems_of(said)) is federal
     said = "Federal taxes"
@@ -159,3 +161,20 @@ def test_the_metric_a_part_would_move_is_not_the_metric_asked() -> None:
                           "effective tax rate if recognized?")
     assert frame.derived is None and frame.answer_kind != "rate"
     assert read_question("What was Halden's effective tax rate in 2025?").derived is not None
+
+
+def test_what_a_sentence_says_its_amount_does_counts_as_the_amounts() -> None:
+    """"The remaining transition tax of $4.2 billion is payable over the next five years, with
+    $0.9 billion payable within 12 months": the tax's amount is the one asked for the tax and
+    its period, though "payable over … years" follows it; letters of credit in a sentence that
+    names the facility only in a relative clause stay another noun's."""
+    asked = content_terms("How much transition tax does Halden still owe, and over what period "
+                          "is it payable?")
+    assert not figures_of_others(
+        "The remaining transition tax of $4.2 billion is payable over the next five years, with "
+        "$0.9 billion payable within 12 months.", asked)
+    assert figures_of_others(
+        "We had letters of credit outstanding of $310 million and $355 million, respectively, of "
+        "which the letters of credit that reduced the available credit under the Revolving "
+        "Credit Facility were $90 million and $97 million, respectively.",
+        content_terms("How large is Halden's revolving credit facility?"))

@@ -51,6 +51,7 @@ Relative = Literal["last_year", "previous_period", "same_period_last_year"]
 AnswerKind = Literal["reason", "means", "method", "quarter", "ranking", "rate", "figure", "person",
                      "date", "place", "list"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
+MEASURE_KINDS = ("figure", "rate")  # the answers a qualifier of a measure can qualify
 SaidOtherwise = tuple[frozenset[str], tuple[re.Pattern[str], ...]]  # words, said as these
 
 _V = vocabulary()
@@ -408,8 +409,11 @@ def read_question(question: str) -> QuestionFrame:
         rated=rated,
         transaction=_cues("transaction_asked").found(text),
         said_as=_said_as(text),
+        # a measure's qualifier qualifies an amount or a rate asked: "state" of "in what state
+        # was it incorporated" is a place, not state taxes
         qualified=qualified_in(text, subjects,
-                               now=_cues("now_asked").found(asking) and not periods),
+                               now=_cues("now_asked").found(asking) and not periods)
+        if kind in MEASURE_KINDS else (),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),

@@ -398,10 +398,24 @@ def figures_of_others(text: str, asked: Sequence[str]) -> bool:
     money = [a for a in find_amounts(text) if a.currency]
     if len(money) < 2 or not asked:
         return False
-    owned = max(sum(term_in(t, stems_of(amount_owner(text, a.start, a.end))) for t in asked)
-                for a in money)
+    owners = [stems_of(amount_owner(text, a.start, a.end)) for a in money]
+    if not any(term_in(t, owner) for owner in owners for t in asked):
+        return True
+    # what its own clause says of each amount counts as the amount's ("the remaining transition
+    # tax of $10.5 billion is payable over the next three years": payable over three years)
+    owned = max(sum(term_in(t, owner | stems_of(_said_after(text, a.end))) for t in asked)
+                for owner, a in zip(owners, money, strict=True))
     said = sum(term_in(t, stems_of(text[:money[-1].end])) for t in asked)
-    return not owned or owned * 2 < said
+    return owned * 2 < said
+
+
+def _said_after(text: str, end: int) -> str:
+    """What the amount ending at `end` is said to be or do: its clause after it, to the next
+    clause mark, sentence end or amount."""
+    rest = text[end:]
+    nxt = next(iter(find_amounts(rest)), None)
+    return rest[:min((at for at in (rest.find(". "), *(rest.find(c) for c in _CLAUSE_ENDS),
+                                    nxt.start if nxt else -1) if at >= 0), default=len(rest))]
 
 
 _ASIDE = vocabulary().cues("figure_aside")  # ", with $6.5 billion expected to be paid …"
