@@ -111,3 +111,21 @@ def test_a_years_figure_is_not_led_as_the_quarter_asked() -> None:
     assert "whole year 2025, not for Q3 2025" in first, first
     # the year asked, not a part of it: the year's figure answers
     assert lead_miss(year, _ask("How much did the company spend on repurchases in 2025?")) is None
+
+
+def test_a_sentence_that_names_no_year_is_not_taken_for_a_years_figure() -> None:
+    """"Of this total, $0.6 billion related to …" goes on from "During Q4 2025, we recorded
+    $1.9 billion of charges …": it names no year, so it is no year's figure for the quarter
+    asked."""
+    from manda.agent.compose.lead_check import lead_miss
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "During Q4 2025, we recorded $1.9 billion of charges related to settlements and "
+        "severance. Of this total, $0.6 billion related to the settlement of customs disputes "
+        "in Spain.", 41,
+        "In fiscal 2023, the Company recorded no such charges.", 30)
+    ask = _ask("How much of the Q4 2025 charges related to settling the Spanish customs "
+               "disputes?")
+    part = next(s for s in rank_spans(ask.frame, evidence) if s.text.startswith("Of this total"))
+    assert lead_miss(part, ask) != "figure_whole_year"

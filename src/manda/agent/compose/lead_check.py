@@ -221,7 +221,9 @@ def _whole_year(span: Span, ask: Ask) -> bool:
     Company repurchased 402 million shares")."""
     if not ask.frame.parts_of_year:
         return False
-    named = _named_years(span)
+    # the years the sentence itself writes: one that names none ("Of this total, $1.1 billion
+    # related to …") goes on from a sentence before it, which may name the quarter
+    named = {int(y) for y in YEAR.findall(span.text)}
     return bool(named) and not quarters_in(span.text, named)
 
 
