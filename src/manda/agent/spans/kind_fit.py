@@ -66,7 +66,6 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 _METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
-_METHOD_BOUND = vocabulary().cues("method_bound")  # "the lower of cost or net realizable value"
 _QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
 
 
@@ -172,10 +171,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "method":  # "how does it measure the cost of its inventory?": a method stated
         if span.row is not None:
             return -KIND_MISS
-        # the method named ("standard cost … first-in, first-out") over the bound every policy
-        # states ("stated at the lower of cost or net realizable value")
-        return KIND_FIT if _METHOD.found(text) else KIND_FIT / 2 if _METHOD_BOUND.found(text) \
-            else 0.0
+        return KIND_FIT if _METHOD.found(text) else 0.0
     if kind == "quarter":  # "in which quarters is revenue highest?": a quarter named, no figure
         if span.row is not None:
             return -KIND_MISS
@@ -192,22 +188,12 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
-        if money < 2 and lists_things(text):
-            return KIND_FIT
-        if money < 2 and (thing := _thing_asked(frame.text, frame.ranking.terms)) and any(
-                term_in(t, stems_of(text)) for t in thing):
-            # "Which model does it use to value its options?": the sentence naming a thing of
-            # the kind asked ("… using the Black-Scholes option-pricing model"), not one that
-            # only echoes the rest ("We use the fair value method …"); a sentence that lists
-            # the things fits better ("… includes Gadget 9 Max, Gadget Lite and Gadget 9")
-            return KIND_FIT * NAMED_THING
-        return 0.0
+        return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
     return 0.0
 
 
-NAMED_THING = 0.5  # of KIND_FIT: a sentence naming the thing a which-question asks, not listing
 _RECORDED_WITHIN = 20  # how far after "recorded" its amount starts ("approximately $2.4 …")
 
 

@@ -297,8 +297,6 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         if span.joined and not (cause_asked or frame.answer_kind == "method"):
             continue  # "Inventories are stated at cost. Cost is computed using …": the method
-        if span.continued and frame.answer_kind != "method":
-            continue
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
