@@ -139,6 +139,17 @@ def test_the_whole_of_several_columns_is_the_total_column_and_first_total() -> N
     assert draft is not None and draft.text.startswith("$1.73 billion in all")
 
 
+def test_column_titles_of_several_words_name_the_columns() -> None:
+    """"Operating Leases Finance Leases Total" over three columns: each title is the words up to
+    its "Leases", so the finance leases asked are read from the second column, not the first."""
+    spaced = LEASES.replace("OperatingLeases FinanceLeases", "Operating Leases Finance Leases")
+    assert [s.name for s in schedules(_evidence(spaced))] == [
+        "Operating Leases", "Finance Leases", "Total"]
+    draft = schedule_answer(_ask("How much is owed in finance lease payments in 2026?"),
+                            _evidence(spaced))
+    assert draft is not None and draft.text.startswith("$40"), draft.text
+
+
 def test_a_schedule_across_a_header_of_years_is_read_by_its_lines() -> None:
     ask = _ask("What are the total contractual obligations?")
     draft = schedule_answer(ask, _evidence(COMMITMENTS))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.leads import day_said
@@ -196,8 +197,8 @@ def _by_rows(lines: list[str], source: Source, currency: str | None) -> list[Sch
 
 
 def _column_names(above: list[str], width: int) -> list[str]:
-    """The names of a schedule's `width` columns, from the line right above its rows ("Operating
-    Leases Finance Leases Total" read as one a column where it has that many words); a header
+    """The names of a schedule's `width` columns, from the line right above its rows (a word a
+    column, or titles of several words that end alike, `_titles`); a header
     printed over two lines ("Operating Finance" over "(millions) Leases (a) Leases (b) Total")
     is read with its notes' marks and its scale left out, the upper line's last words set
     before the lower line's words that repeat; "" for each where the columns go unnamed."""
@@ -207,6 +208,8 @@ def _column_names(above: list[str], width: int) -> list[str]:
     if len(header) == width:
         return header
     lower = [w for w in header if not _bracketed(w)]
+    if len(lower) > width and (titles := _titles(lower, width)) is not None:
+        return titles
     if len(lower) != width:
         return [""] * width
     repeated = [i for i, w in enumerate(lower) if lower.count(w) > 1]
@@ -219,6 +222,21 @@ def _column_names(above: list[str], width: int) -> list[str]:
     for i, word in zip(repeated, upper[-len(repeated):], strict=True):
         names[i] = f"{word} {names[i]}"
     return names
+
+
+def _titles(words: list[str], width: int) -> list[str] | None:
+    """`width` column titles of several words each, cut after each time the word that ends them
+    recurs ("Operating Leases Finance Leases Total": "Operating Leases", "Finance Leases",
+    "Total"); None where no word cuts the header into that many."""
+    for end in dict.fromkeys(w.lower() for w in words):
+        cuts = [i + 1 for i, w in enumerate(words) if w.lower() == end]
+        if len(cuts) < 2:
+            continue
+        bounds = [0, *cuts, *([len(words)] if cuts[-1] < len(words) else [])]
+        titles = [" ".join(words[a:b]) for a, b in pairwise(bounds)]
+        if len(titles) == width:
+            return titles
+    return None
 
 
 def _bracketed(word: str) -> bool:
