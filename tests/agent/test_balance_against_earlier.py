@@ -31,3 +31,11 @@ def test_a_period_named_from_another_says_when() -> None:
     words = period_words("How did inventories compare with a year earlier?")
     assert {"year", "earli"} <= words, words
     assert "inventori" not in words
+
+
+def test_last_year_alone_is_the_period_asked_not_one_to_compare_with() -> None:
+    """"compared with a year earlier" names the period compared with, which a passage need not
+    write; "revenue last year" asks that year itself, whose full-year figure a passage must
+    state (a quarter's is no answer)."""
+    assert "year" in period_words("What were accrued liabilities compared with a year earlier?")
+    assert not period_words("What was revenue last year?")

@@ -88,9 +88,10 @@ _FISCAL = frozenset(_stem(w) for w in _WORDS.words("fiscal_words"))  # "fiscal",
 
 
 _INITIALS = _WORDS.initials()
-# a period named from another: "a year earlier", "the prior quarter", "last year"
+# a period named from another, to compare with: "a year earlier", "the prior quarter" (not
+# "last year" alone, the period asked itself: "revenue last year" asks a full year's figure)
 _RELATIVE_PERIODS = tuple(_WORDS.cues(f"relative_{name}") for name in (
-    "same_period_last_year", "previous_period", "last_year"))
+    "same_period_last_year", "previous_period"))
 
 
 @lru_cache(maxsize=8192)
