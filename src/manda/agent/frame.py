@@ -625,13 +625,6 @@ def _intent(text: str, subjects: tuple[str, ...], periods: tuple[str, ...],
     return Intent.FACT_LOOKUP, False, "no cue for another intent: a fact lookup by default"
 
 
-def _blanked(text: str, cues: Cues) -> str:
-    """The text with what the cues find blanked: positions stay."""
-    for found in cues.finditer(text):
-        text = text[:found.start()] + " " * (found.end() - found.start()) + text[found.end():]
-    return text
-
-
 def _without_statement_lines(text: str) -> str:
     """The question with the statement lines it names blanked (no metric's name): positions
     stay."""

@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.filings import NEAR_WORDS
 from manda.agent.compose.leads import asked_years, fiscal_year
-from manda.agent.compose.stated import NEAR_WORDS, NOTE, OTHER, STATEMENT, page_role
+from manda.agent.compose.stated import NOTE, OTHER, STATEMENT, page_role
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in

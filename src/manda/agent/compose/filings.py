@@ -18,8 +18,9 @@ from manda.finance.fiscal import fiscal_year_named
 
 __all__ = ["earlier_filing_span", "filing_years", "older_filing", "own_filings"]
 
-# a span of an earlier filing speaks of the lead's item when it covers the question's words
-# nearly as well as the lead does
+# a span states the figure for the item asked when it covers the question's words nearly as
+# well as the lead does (its own label or sentence may word the item otherwise): an earlier
+# filing's span speaks of the lead's item so, and so does another place stating the lead's figure
 NEAR_WORDS = 0.8
 
 

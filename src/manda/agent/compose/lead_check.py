@@ -153,7 +153,7 @@ def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
     whole = miss == "figure_whole_year"
     said = vocabulary().answer(
         miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS],
-        listed=", ".join(str(y) for y in (sorted(_named_years(span), reverse=True) if whole
+        listed=", ".join(str(y) for y in (sorted(_written_years(span), reverse=True) if whole
                                           else _other_years(span, ask))),
         period=", ".join(ask.frame.parts_of_year) if whole
         else ", ".join(str(y) for y in sorted(asked_years(ask))))
@@ -211,8 +211,9 @@ def _other_years(span: Span, ask: Ask) -> list[int]:
     return [] if named & asked else sorted(named, reverse=True)
 
 
-def _named_years(span: Span) -> set[int]:
-    return {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
+def _written_years(span: Span) -> set[int]:
+    """The years the sentence itself writes."""
+    return {int(y) for y in YEAR.findall(span.text)}
 
 
 def _whole_year(span: Span, ask: Ask) -> bool:
@@ -223,7 +224,7 @@ def _whole_year(span: Span, ask: Ask) -> bool:
         return False
     # the years the sentence itself writes: one that names none ("Of this total, $1.1 billion
     # related to …") goes on from a sentence before it, which may name the quarter
-    named = {int(y) for y in YEAR.findall(span.text)}
+    named = _written_years(span)
     return bool(named) and not quarters_in(span.text, named)
 
 

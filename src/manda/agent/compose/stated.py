@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from manda.agent.compose.filings import own_filings
+from manda.agent.compose.filings import NEAR_WORDS, own_filings
 from manda.agent.evidence import Evidence, Source
 from manda.agent.relevance import stems_of
 from manda.agent.selection import Reading, findings_for
@@ -52,9 +52,6 @@ STATEMENT, NOTE, OTHER = 2, 1, 0  # how authoritatively a page states a figure
 MAX_PLACES = 3  # a figure's citation names at most this many pages
 MIN_DIGITS = 2  # a figure compared at one significant digit ("$2 billion") is no match
 OWN_DIGITS = 3  # another filing's figure is the lead's when they agree to this many digits
-# a span states the figure for the item asked when it covers the question's words nearly as
-# well as the lead does (its own label or sentence may word the item otherwise)
-NEAR_WORDS = 0.8
 _PRIMARY = {StatementKind.INCOME, StatementKind.BALANCE, StatementKind.CASH_FLOW,
             StatementKind.EQUITY}
 _NOTE = vocabulary().cues("note_heading")  # "Note 6 — Debt", "Notes to Consolidated …"

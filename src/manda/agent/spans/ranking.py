@@ -225,7 +225,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     part_asked = bool(items) and any(_part_of_item(s, items, core) for s in pool.spans)
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
     topics = [t for t in terms if names_topic(t) and t != verb]
-    years = _asked_years(frame)
+    years = set(frame.period_years)
     parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
@@ -761,11 +761,6 @@ def _same_metric(subject: str, asked: tuple[str, ...]) -> bool:
     groups = {spec.group if spec else subject}
     wanted = {(m.group if (m := metric_spec(a)) else a) for a in asked}
     return subject in asked or bool(groups & wanted)
-
-
-def _asked_years(frame: QuestionFrame) -> set[int]:
-    years = set(frame.period_years)
-    return years
 
 
 def _latest_documents(evidence: Evidence) -> set[str]:
