@@ -668,3 +668,62 @@ def test_a_balance_at_a_date_against_a_year_earlier_is_read_from_its_row() -> No
     assert ask.intent is Intent.COMPARISON
     first = dispatch(ask, evidence).text.splitlines()[0]
     assert "$4.12 billion" in first and "$3.87 billion" in first, first
+
+
+# a cash-flow statement and an MD&A sentence written for the tests: the flows of a period
+_CASH_FLOWS = "\n".join([
+    "CONSOLIDATED STATEMENTS OF CASH FLOWS (in millions)",
+    "Year Ended December 31, | 2025 | 2024 | 2023",
+    "Financing activities:",
+    "Proceeds from issuance of long-term debt | 2025: 4,200 | 2024: — | 2023: 1,500",
+    "Repayments of long-term debt | 2025: (2,750) | 2024: (9,020) | 2023: (3,750)",
+    "Dividends paid | 2025: (1,980) | 2024: (1,810) | 2023: (1,650)",
+    "Net cash used in financing activities | 2025: (530) | 2024: (10,830) | 2023: (3,900)"])
+_CASH_PROSE = ("Cash used in financing decreased $10.3 billion to $0.5 billion in 2025, mainly "
+               "due to a $6.3 billion decrease in repayments of long-term debt and a $4.2 billion "
+               "increase in proceeds from issuance of long-term debt.")
+_DEBT_LEVEL = "Our long-term debt was $48.6 billion as of December 31, 2025."
+
+
+@pytest.mark.parametrize("question", [
+    "How much long-term debt did the company repay in 2025?",
+    "How much term debt did the company pay down in 2025?",
+    "What were the company's repayments of long-term debt in 2025?"])
+def test_debt_repaid_is_the_cash_flow_row_not_its_change_or_the_balance(question: str) -> None:
+    """A question that asks what was repaid names a flow of the period: its cash-flow row leads,
+    never the debt outstanding nor the sentence that states by how much repayments changed."""
+    evidence = _evidence(_CASH_PROSE, _DEBT_LEVEL, _CASH_FLOWS)
+    ask = _ask(question)
+    assert ask.frame.subjects == ("debt repaid",) and not ask.frame.schedule
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "2.75 billion" in first and "48.6" not in first and "6.3" not in first, first
+
+
+def test_debt_raised_is_the_proceeds_row() -> None:
+    evidence = _evidence(_CASH_PROSE, _DEBT_LEVEL, _CASH_FLOWS)
+    ask = _ask("How much cash did the company raise from issuing debt in 2025?")
+    assert ask.frame.subjects == ("debt issued",)
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "4.2 billion" in first and "48.6" not in first, first
+
+
+def test_a_balance_is_still_its_level_and_a_schedule_still_falls_due() -> None:
+    """The flows read above leave the balance and its schedule as they were."""
+    evidence = _evidence(_CASH_PROSE, _DEBT_LEVEL, _CASH_FLOWS)
+    level = _ask("How much long-term debt did the company have at the end of 2025?")
+    assert "48.6 billion" in rank_spans(level.frame, evidence)[0].text
+    due = _ask("How much debt principal does the company have to repay in 2027?")
+    assert due.frame.subjects == ("debt",) and due.frame.schedule
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    # cash named as how it was paid is no balance, but "cash dividends" are the dividends
+    ("Cash dividends paid in 2025?", "dividends paid"),
+    ("Company cash taxes paid in 2025?", "income taxes paid"),
+    # the debt the interest was paid on qualifies the flow: it is not asked
+    ("How much cash did the company pay for interest on its debt in 2025?", "interest paid"),
+    ("How much cash did the company pay for acquisitions, net of the cash it acquired?",
+     "acquisitions paid"),
+    ("What did the company pay to acquire property, plant and equipment in 2025?", "capex")])
+def test_a_flow_paid_is_asked_not_the_balance_it_names(question: str, subject: str) -> None:
+    assert read_question(question).subjects == (subject,)

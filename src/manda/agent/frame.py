@@ -64,6 +64,8 @@ def _cues(name: str) -> Cues:
 
 _QUESTION_WORDS = _V.words("question_words")
 _STOP = _QUESTION_WORDS | _V.words("stop_words")
+# the words joining a flow to the balance it was paid on ("interest on its debt")
+_FLOW_OF = _V.words("flow_of")
 _RELATIVE: tuple[tuple[Relative, Cues], ...] = tuple(
     (name, _cues(f"relative_{name}"))
     for name in ("same_period_last_year", "previous_period", "last_year"))
@@ -318,7 +320,10 @@ def read_question(question: str) -> QuestionFrame:
     if in_money is not None and kind in (None, "rate"):
         kind = "figure"  # the margin's amount, in money, not its rate
     verb = _verb(text, ranking, entity)
-    schedule = _schedule(asking, kind, verb)
+    # a flow of a period asked ("how much debt did it repay?") is its cash-flow row, no schedule
+    # of what falls due: a schedule is of a balance
+    flows_only = bool(subjects) and not any(_a_balance(s) for s in subjects)
+    schedule = () if flows_only else _schedule(asking, kind, verb)
     spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
     return QuestionFrame(
         text=text,
@@ -467,12 +472,32 @@ def _own_metrics(text: str) -> tuple[str, ...]:
     # cash named as what was spent ("how much cash did it spend on acquisitions?") is no balance
     # asked: the outflow is what it was spent on
     # ("cash paid for interest" is a line item of its own: it goes on past the words of spending)
+    # (only a balance is the means: "cash dividends paid in 2025" asks the dividends)
     means = [(m.start(), m.end()) for m in _cues("spent_as_means").finditer(text)]
-    return _unique(s for s, start, end in asked_items(text)
-                   if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
-                   and not any(start == a and end <= b for a, b in means)
-                   and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
-                               for a, b, key in longer))
+    found = [(s, start, end) for s, start, end in asked_items(text)
+             if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
+             and not (_a_balance(s) and any(start == a and end <= b for a, b in means))
+             and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
+                         for a, b, key in longer)]
+    # a balance named as what a flow asked was paid on ("cash paid for interest on its debt")
+    # is no line item asked: the flow is
+    flows = [end for s, _, end in found if not _a_balance(s)]
+    return _unique(s for s, start, _ in found
+                   if not (_a_balance(s) and any(_flow_of(text[end:start]) for end in flows)))
+
+
+def _a_balance(subject: str) -> bool:
+    """The line item is a balance at a date (cash, debt), not a flow over a period."""
+    spec = item_spec(subject)
+    return spec is not None and (spec.stock or spec.sheet)
+
+
+def _flow_of(between: str) -> bool:
+    """The words between a flow and a balance after it join the balance to the flow as what it
+    was paid on ("on its", "of the"): a word or three, the first a word of that joining."""
+    words = between.split()
+    return 0 < len(words) <= 3 and words[0].lower() in _FLOW_OF and not any(
+        c in between for c in ",;?")
 
 
 def _beside(text: str, left: int, right: int) -> bool:

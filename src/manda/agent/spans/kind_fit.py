@@ -56,7 +56,7 @@ from manda.finance.equivalents import named_groups
 from manda.finance.figures import statement_scale
 from manda.finance.label_heads import head_before, label_line_item
 from manda.finance.periods import quarters_in
-from manda.finance.vocabulary import find_line_items
+from manda.finance.vocabulary import find_line_items, item_spec
 from manda.text import YEAR, without_asides
 from manda.vocabulary import vocabulary
 
@@ -67,6 +67,8 @@ _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion 
 _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 _METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
 _QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
+# a change by an amount, the line item it changed after it: "a $6.3 billion decrease in …"
+_CHANGE_OF_ITEM = vocabulary().cues("amount_change_of_item")
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -137,6 +139,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
                 says_change(t) for t in frame.ranking.terms):
             # "exchange rates increased fulfillment costs by $609 million": a change by an
             # amount, where the level is asked
+            return -KIND_MISS
+        if _only_its_change(text, frame) and not any(
+                says_change(t) for t in frame.ranking.terms):
+            # "a $6.3 billion decrease in repayments of debt": the change of the flow asked,
+            # where its amount is asked (its row states it)
             return -KIND_MISS
         if not amounts and not _PERCENT.search(text):
             return -KIND_MISS
@@ -274,9 +281,14 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
 def _of_subject(span: Span, frame: QuestionFrame) -> bool:
     """A row whose label is the line item asked in another of the deal vocabulary's wordings
     ("Net cash applied to operating activities" for the operating cash flow)."""
-    if span.row is None or not frame.subjects or a_movement(span.row.label):
+    if span.row is None or not frame.subjects:
         return False
-    return label_line_item(span.row.label) in frame.subjects
+    own = label_line_item(span.row.label)
+    if a_movement(span.row.label):
+        # "Repayments of debt" is no debt, but it is the debt repaid where that flow is asked
+        return own in frame.subjects and (spec := item_spec(own)) is not None and not (
+            spec.stock or spec.sheet)
+    return own in frame.subjects
 
 
 def _names_aside(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[str], ...]]],
@@ -460,3 +472,11 @@ def question_verb(frame: QuestionFrame) -> str | None:
 def fits_kind(span: Span, frame: QuestionFrame) -> bool:
     """The span is the kind of answer the question asks for (a figure, a rate, a name, a year)."""
     return _kind_fit(span, frame) > 0
+
+
+def _only_its_change(text: str, frame: QuestionFrame) -> bool:
+    """Every mention of the line item asked in the sentence follows a change by an amount ("a
+    $3.93 billion increase in proceeds from issuances of debt"): it states how much the item
+    changed, never how much it was."""
+    named = [start for subject, start, _ in find_line_items(text) if subject in frame.subjects]
+    return bool(named) and all(_CHANGE_OF_ITEM.ends(text[:start]) for start in named)
