@@ -95,7 +95,9 @@ def test_a_lease_cost_is_no_finance_lease_liability() -> None:
 def test_cash_paid_for_interest_is_a_line_item_not_cash_spent() -> None:
     frame = _ask("Company cash paid for interest in 2025?").frame
     assert frame.subjects == ("interest paid",)
-    assert not _ask("How much cash did the company spend on acquisitions in 2025?").frame.subjects
+    # the cash spent is no balance asked: what it went on is (the acquisitions, net of cash)
+    assert _ask("How much cash did the company spend on acquisitions in 2025?").frame.subjects \
+        == ("acquisitions paid",)
     evidence = _evidence(
         "Supplemental cash flow information (in millions)\n2025 | 2024\n"
         "Cash paid for income taxes | 2025: $512 | 2024: $498\n"
