@@ -26,6 +26,7 @@ from manda.models import (
     Finding,
     FindingKind,
     Location,
+    SearchHit,
 )
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
@@ -668,3 +669,43 @@ def test_a_balance_at_a_date_against_a_year_earlier_is_read_from_its_row() -> No
     assert ask.intent is Intent.COMPARISON
     first = dispatch(ask, evidence).text.splitlines()[0]
     assert "$4.12 billion" in first and "$3.87 billion" in first, first
+
+
+def test_a_tables_line_is_of_the_one_period_its_title_names() -> None:
+    """A table of a year's activity whose title names the year ("… option activity for 2025 is
+    as follows:") and whose lines name none: "Options granted 1,240 $52.10" is 2025's, and
+    leads over a sentence that states other years only."""
+    evidence = _evidence("\n".join([
+        "Stock Options",
+        "A summary of the option activity for 2025 is as follows:",
+        "Number of Options (in thousands) Weighted-Average Exercise Price Per Option",
+        "Options granted 1,240 $52.10",
+        "Options exercised (610) $31.75",
+        "Options forfeited (95) $44.20",
+        "The weighted-average exercise price of options granted in 2024 and 2023 was $47.90 "
+        "and $40.15, respectively.",
+        "The Company estimates the fair value of options with a lattice model."]))
+    ask = _ask("What was the weighted-average exercise price per option granted in fiscal 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "$52.10" in top.text and top.dated_by == frozenset({2025}), top
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$52.10" in first, first
+
+
+def test_a_title_cut_by_the_passage_is_read_with_its_page() -> None:
+    """A passage that opens inside a table's title ("in thousands, and per-share amounts):")
+    reads the title's start from another passage of its page: the quarter it names dates the
+    table's lines."""
+    caption = ("Unit sales during the three months ended June 28, 2025, were as follows (in "
+               "millions, except units, which are reflected")
+    texts = ["\n".join(["Item 5. Sales", caption, "in thousands, and per-unit amounts):",
+                        "Direct channel 3,110 $52.40"]),
+             "\n".join(["in thousands, and per-unit amounts):", "Direct channel 3,110 $52.40",
+                        "Partner channel 2,905 $48.10", "Total units 6,015 $98,110"])]
+    evidence = Evidence(documents={DOC.id: DOC}, hits=[  # two passages of one page
+        SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
+                  location=Location.for_page(21), score=1.0) for i, text in enumerate(texts)])
+    spans = rank_spans(_ask("How many units were sold in the quarter ended June 28, 2025?").frame,
+                       evidence)
+    total = next(s for s in spans if s.text.startswith("Total units 6,015"))
+    assert total.dated_by == frozenset({2025}) and "three months ended" in total.titled, total

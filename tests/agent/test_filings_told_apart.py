@@ -129,3 +129,23 @@ def test_a_sentence_that_names_no_year_is_not_taken_for_a_years_figure() -> None
                "disputes?")
     part = next(s for s in rank_spans(ask.frame, evidence) if s.text.startswith("Of this total"))
     assert lead_miss(part, ask) != "figure_whole_year"
+
+
+def test_a_count_asked_of_a_quarter_is_not_led_by_the_years_count() -> None:
+    """"How many shares … in the quarter ended …?" is a count, but of a period as a figure is:
+    the year's count ("During 2025, … repurchased 402 million shares") is not stated as it."""
+    from manda.agent.compose.lead_check import lead_miss
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "During 2025, the Company repurchased 402 million shares of its common stock for "
+        "$89.3 billion.", 46,
+        "In fiscal 2023, the Company repurchased no shares.", 21)
+    ask = _ask("How many shares did the company repurchase in the quarter ended June 28, 2025?")
+    assert ask.frame.counted
+    year = next(s for s in rank_spans(ask.frame, evidence) if "During 2025" in s.text)
+    assert lead_miss(year, ask) == "figure_whole_year"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "402 million" not in first, first
+    # the year asked: the year's count answers
+    assert lead_miss(year, _ask("How many shares did the company repurchase in 2025?")) is None

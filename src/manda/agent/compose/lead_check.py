@@ -99,7 +99,12 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
     """Why the span's figure would not answer the figure asked, as the answer's key that says
     so ("figure_not_stated", "lead_other_item", "figure_other_years"); None where it may."""
     if not asks_figure(ask):
-        return None
+        # a count asked ("how many shares … in the quarter ended …") is of a period as a figure
+        # is: a sentence of another year's, or of the whole year's, is no count of it
+        if not ask.frame.counted or span.is_row:
+            return None
+        return "figure_other_years" if _other_years(span, ask) else (
+            "figure_whole_year" if _whole_year(span, ask) else None)
     if sibling_named(span, ask):
         return "lead_other_item"  # "Total income taxes paid" where the federal ones are asked
     if span.is_row:

@@ -127,6 +127,9 @@ class Span:
     # the years the sentence before it states, where it states none: a paragraph dated once
     # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
     dated_by: frozenset[int] = field(default=frozenset(), compare=False)
+    # the title of the table a line of figures stands under, where it names the one period its
+    # lines are of ("during the three months ended September 27, 2025, was as follows:")
+    titled: str = field(default="", compare=False)
     # a sentence of a footnote under a table ("(b) Calculated using …"): context to the rows,
     # never a row's figure
     footnote: bool = field(default=False, compare=False)
