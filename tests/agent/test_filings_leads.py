@@ -709,3 +709,21 @@ def test_a_title_cut_by_the_passage_is_read_with_its_page() -> None:
                        evidence)
     total = next(s for s in spans if s.text.startswith("Total units 6,015"))
     assert total.dated_by == frozenset({2025}) and "three months ended" in total.titled, total
+
+
+def test_a_balances_word_alone_names_no_line_item_asked() -> None:
+    """"Goodwill balance at December 31, 2024?": the "Ending balance" row of a valuation
+    allowance's roll-forward says "balance" only, which any line item's balance says: it is
+    another line item, never led as the goodwill."""
+    from manda.agent.compose.lead_check import lead_miss
+
+    evidence = _evidence("\n".join([
+        "A reconciliation of the valuation allowance is as follows (in thousands):",
+        "Year Ended December 31, | 2025 | 2024",
+        "Beginning balance | 2025: $2,144,548 | 2024: $1,751,118",
+        "Net changes in deferred tax assets and liabilities | 2025: 252,401 | 2024: 393,430",
+        "Ending balance | 2025: $2,396,949 | 2024: $2,144,548"]))
+    ask = _ask("What was the company's goodwill balance at December 31, 2024?")
+    ending = next(s for s in rank_spans(ask.frame, evidence)
+                  if s.row is not None and s.row.label == "Ending balance")
+    assert lead_miss(ending, ask) == "lead_other_item"

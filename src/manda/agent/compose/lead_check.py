@@ -184,8 +184,13 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
     if any(term_in(term, own) for s, spec in specs
            for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT):
         return True
-    naming = naming_terms(ask, span)
+    # a balance's words ("balance", "ending") are said of any line item's: "Ending balance" of
+    # a valuation allowance names no goodwill of "goodwill balance"
+    naming = [t for t in naming_terms(ask, span) if not term_in(t, _BALANCE_WORDS)]
     return bool(naming) and sum(term_in(t, own) for t in naming) * 2 >= len(naming)
+
+
+_BALANCE_WORDS = stems_of(" ".join(vocabulary().words("balance_words")))
 
 
 def naming_terms(ask: Ask, span: Span, *, change_words: bool = True) -> list[str]:
