@@ -115,8 +115,8 @@ def _candidates(evidence: Evidence) -> _Pool:
             under = f"{heading} {before}" if points_back(sentence, before) else heading
             if group_over(above := line_above.get(sentence, ""), sentence):
                 under = f"{under} {above}"  # "2025 debt issuance:" over the row of its notes
-            if title and figure_row(sentence):
-                under = f"{under} {title} {heads}"  # a table's line, by its title and columns
+            if titled:
+                under = f"{under} {titled} {heads}"  # a table's line, by its title and columns
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by, titled=titled,
                                      footnote=any(" ".join(sentence.split()) in note
