@@ -91,7 +91,7 @@ from manda.answers import Intent
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
-from manda.finance.fiscal import fiscal_year_named
+from manda.finance.fiscal import FiscalYearEnd, fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
 from manda.finance.periods import (
     find_dates,
@@ -103,6 +103,7 @@ from manda.finance.periods import (
 )
 from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
+from manda.models import Document
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
@@ -849,6 +850,11 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             # a month asked ("in October 2025"): a sentence of that month states it, one dated
             # in other months only ("In March 2025, we entered into …") another event
             fit += PERIOD_FIT if months & exact else -PERIOD_MISS
+        elif months and asked_parts and not any(
+                asked_parts & _quarters_of_month(m, doc) for m in months):
+            # a quarter asked ("Q4 fiscal 2025"): a sentence dated in months of other quarters
+            # only ("In May 2025, the Company announced …") is of another event
+            fit -= PERIOD_MISS
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
@@ -871,6 +877,19 @@ def _months(periods: set[str]) -> set[str]:
     """The months among periods, as a month period is written ("Oct 2025")."""
     return {p for p in periods if len(p) == 8 and p[:3] in calendar.month_abbr[1:]
             and p[3] == " " and p[4:].isdigit()}
+
+
+def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 2025"
+    """The quarters a month ("May 2025") falls in: its calendar quarter, and its quarter of the
+    fiscal year its document's year end starts (May 2025 is Q3 of a year ending in September):
+    a quarter asked by either reading holds it."""
+    day = date(int(month[4:]), list(calendar.month_abbr).index(month[:3]), 1)
+    out = {f"Q{(day.month - 1) // 3 + 1} {day.year}"}
+    if doc is not None and doc.fiscal_year_end:
+        fye = FiscalYearEnd.from_iso(doc.fiscal_year_end)
+        offset = (day.month - (fye.month % 12 + 1)) % 12
+        out.add(f"Q{offset // 3 + 1} {fye.fiscal_year_of(day)}")
+    return out
 
 
 def _month_of(day: date) -> str:
