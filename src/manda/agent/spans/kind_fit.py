@@ -66,6 +66,7 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 _METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
+_METHOD_BOUND = vocabulary().cues("method_bound")  # "the lower of cost or net realizable value"
 _QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
 
 
@@ -171,7 +172,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "method":  # "how does it measure the cost of its inventory?": a method stated
         if span.row is not None:
             return -KIND_MISS
-        return KIND_FIT if _METHOD.found(text) else 0.0
+        # the method named ("standard cost … first-in, first-out") over the bound every policy
+        # of the kind states ("stated at the lower of cost or net realizable value")
+        return KIND_FIT if _METHOD.found(text) else KIND_FIT / 2 if _METHOD_BOUND.found(text) \
+            else 0.0
     if kind == "quarter":  # "in which quarters is revenue highest?": a quarter named, no figure
         if span.row is not None:
             return -KIND_MISS

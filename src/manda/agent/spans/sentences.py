@@ -229,6 +229,22 @@ def points_back(sentence: str, before: str) -> bool:
         term_in(t, said) for t in content_terms(after)) for w, after in pairwise(words))
 
 
+_METHOD_STATED = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
+
+
+def continues_method(sentence: str, before: str) -> bool:
+    """The sentence states a method and opens on a content word the sentence before says
+    ("Cost is computed using standard cost … first-in, first-out" after "Inventories are
+    stated at the lower of cost …"): it goes on about what that sentence names, which it need
+    not name again."""
+    words = letter_words(sentence)
+    if not before or not words or not words[0][:1].isupper() or \
+            not _METHOD_STATED.found(sentence):
+        return False
+    opening = content_terms(words[0])
+    return bool(opening) and all(term_in(t, stems_of(before)) for t in opening)
+
+
 def group_over(before: str, line: str) -> bool:
     """The line is a table's row (its figures at its end, "Fixed-rate notes 2028 – 2035 4,500
     4.07%") right under a group heading of the table ("2025 debt issuance:", "Long-term
