@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_filings_leads import _ask, _evidence
 
-from manda.agent.compose import fact_lookup
+from manda.agent.compose import fact_lookup, topic_shape
 from manda.agent.relevance import stems_of, term_in
 from manda.agent.spans import fits_kind, rank_spans
 
@@ -153,3 +153,25 @@ def test_a_method_is_asked_tersely_or_as_a_policy_but_never_with_an_amount() -> 
     assert _ask("How much revenue does Globex recognize over time?").frame.answer_kind != \
         "method"
     assert _ask("When did the company record the impairment?").frame.answer_kind == "date"
+
+
+def test_the_share_bought_is_no_price_paid() -> None:
+    """"How much did it spend to buy Halden?": "we completed the acquisition of 100% ownership
+    interest in Halden" states the share bought, not the price; the consideration's sentence
+    leads."""
+    ask = _ask("How much did the group spend to buy Halden?")
+    evidence = _evidence(
+        "On March 12, 2025, we completed the acquisition of 100% ownership interest in Halden "
+        "Group, Inc., a leading logistics provider.",
+        "The acquisition date fair value of the consideration transferred for Halden was "
+        "$1.4 billion.")
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "$1.4 billion" in first and "100%" not in first
+
+
+def test_a_method_asked_is_no_topic_list() -> None:
+    """"When does it accrue a loss for the lawsuits against it?" asks the policy's condition,
+    which a sentence states, not the litigation topic's list of matters."""
+    ask = _ask("When does the group accrue a loss for the lawsuits against it?")
+    assert ask.frame.answer_kind == "method"
+    assert topic_shape(ask) is None

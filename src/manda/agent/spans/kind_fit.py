@@ -27,6 +27,7 @@ from manda.agent.relevance import (
 from manda.agent.spans.asked import (
     _asks_amount,
     _asks_balance,
+    _asks_money,
     _asks_rate,
     _asks_share,
     _per_share_row,
@@ -148,6 +149,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT / 2
         if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
             return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
+        if _asks_money(frame) and not money and any(a.unit == "%" for a in amounts):
+            # "on December 12 we acquired 100% of Halden" for "how much did it pay for
+            # Halden?": the share bought, no price
+            return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
                 a.unit == "%" for a in amounts):
             # "how much tax is still owed?": "8% due in each of the first five years" states

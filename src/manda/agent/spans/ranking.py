@@ -193,7 +193,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     pool = _pool(evidence)
     if not pool.spans:
         return []
-    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True) if not (span.joined or span.continued)]
+    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True)
+             if not (span.joined or span.continued)]
     n = len(alone)  # a sentence read with the one before it is counted once, as itself
     weight = {}
     for term in terms:

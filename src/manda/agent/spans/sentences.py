@@ -241,7 +241,8 @@ def continues_method(sentence: str, before: str) -> bool:
     if not before or not words or not words[0][:1].isupper() or \
             not _METHOD_STATED.found(sentence):
         return False
-    opening = content_terms(words[0])
+    # its subject: its first word, or the noun after its article ("The Company records …")
+    opening = content_terms(words[0]) or content_terms(" ".join(words[1:2]))
     return bool(opening) and all(term_in(t, stems_of(before)) for t in opening)
 
 
