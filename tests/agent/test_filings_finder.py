@@ -175,3 +175,16 @@ def test_a_method_asked_is_no_topic_list() -> None:
     ask = _ask("When does the group accrue a loss for the lawsuits against it?")
     assert ask.frame.answer_kind == "method"
     assert topic_shape(ask) is None
+
+
+def test_which_company_is_answered_by_the_company_named() -> None:
+    """"Which company is it buying?": the sentence naming the company by its legal form leads,
+    its price and per-share amounts notwithstanding, over a sentence on an acquisition's share
+    of expense growth."""
+    ask = _ask("Which company is the group buying?")
+    evidence = _evidence(
+        "Operating expenses increased $4.2 billion or 21% driven by investments in cloud, "
+        "including 4 points of growth from the Rivet acquisition, and employee severance.",
+        "On January 18, 2025, we entered into a definitive agreement to acquire Halden Logistik "
+        "GmbH for $95.00 per share in an all-cash transaction valued at $6.8 billion.")
+    assert "Halden Logistik GmbH" in rank_spans(ask.frame, evidence)[0].text

@@ -36,7 +36,7 @@ from manda.agent.spans.asked import (
 )
 from manda.agent.spans.balances import _CHANGED_BY, _STATED_TOTAL, a_movement, totals_row
 from manda.agent.spans.rows import statement_row
-from manda.agent.spans.sentences import lists_things
+from manda.agent.spans.sentences import lists_things, names_company
 from manda.agent.spans.span import (
     _AUXILIARY,
     _COUNT_ROW,
@@ -69,6 +69,7 @@ _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yie
 _METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
 _METHOD_BOUND = vocabulary().cues("method_bound")  # "the lower of cost or net realizable value"
 _QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
+_COMPANY_ASKED = vocabulary().cues("answer_company")  # "which company", "welches Unternehmen"
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -197,6 +198,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
+        if _COMPANY_ASKED.found(frame.text) and names_company(text):
+            # "which company is it buying?": "an agreement to acquire Halden Group, Inc. for
+            # $95.00 per share … valued at $6.8 billion" names it, its amounts notwithstanding
+            return KIND_FIT
         return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of

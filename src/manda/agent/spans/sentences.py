@@ -214,6 +214,16 @@ def lists_things(text: str) -> bool:
 
 
 _POINTING_BACK = vocabulary().words("pointing_back")  # "this", "those", "ces"
+_LEGAL_FORMS = frozenset(f.strip(".") for f in vocabulary().phrases("legal_forms"))  # "Inc."
+_NAME_MARKS = ".,;:()\"“”’'"
+
+
+def names_company(text: str) -> bool:
+    """It names a company by its legal form after its name ("Activision Blizzard, Inc.",
+    "Halden Logistik GmbH"), as written."""
+    words = text.split()
+    return any(w.strip(_NAME_MARKS) in _LEGAL_FORMS and before.strip(_NAME_MARKS)[:1].isupper()
+               for before, w in pairwise(words))
 
 
 def points_back(sentence: str, before: str) -> bool:
