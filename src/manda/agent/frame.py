@@ -17,6 +17,7 @@ from typing import Literal
 
 from manda.agent.constraints import Constraints, parse_constraints
 from manda.agent.intents import cued_intent
+from manda.agent.measures import measure_asked
 from manda.agent.qualifiers import Qualified, qualified_in
 from manda.agent.relevance import QuestionTerms, content_terms, question_terms, stems_of, term_in
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
@@ -100,6 +101,12 @@ class QuestionFrame:
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
     answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
     counted: tuple[str, ...] = ()  # what "how many" counts, as asked: ("team", "members")
+    # the measure its figure is of, where not money nor a count ("area" of "retail square feet
+    # in Texas?"): a figure led must be of it; "" for none
+    measure: str = ""
+    # the place a question puts its figure in ("Texas" of "retail square feet in Texas?"): a
+    # part of the company, not its filer; "" for none
+    place: str = ""
     # the question's own verb, as one of its ranking terms, where an auxiliary stands before it
     # ("operate" of "How many stores did Target operate?"): how it asks, never a line item's word
     verb: str | None = None
@@ -346,6 +353,8 @@ def read_question(question: str) -> QuestionFrame:
         ranking=ranking,
         answer_kind=kind,
         counted=() if in_money is not None else _counted(text, entity),  # dollars are no count
+        measure=measure_asked(text),
+        place=_placed(text, entity),
         verb=verb,
         schedule=schedule,
         schedule_after=bool(schedule) and _cues("schedule_after").found(text),
@@ -711,6 +720,18 @@ def _parts(text: str) -> tuple[str, ...]:
     # "…, and why?": the reason asked of the first part is a part of its own, though one word
     return (*out, rest.strip()) if len(rest.split()) >= 3 or _cues(
         "answer_reason_opening").starts(rest) is not None else ()
+
+
+def _placed(text: str, entity: str | None) -> str:
+    """The entity, where the word before it places something in it ("in Texas", "en France"):
+    a place the figure is of; "" where it is not so written."""
+    if not entity or (at := text.find(entity)) <= 0:
+        return ""
+    before = text[:at].split()
+    return entity if before and before[-1].lower() in _PLACE_LEAD else ""
+
+
+_PLACE_LEAD = _V.words("figure_place_lead")
 
 
 def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:
