@@ -26,6 +26,7 @@ from manda.models import (
     Finding,
     FindingKind,
     Location,
+    SearchHit,
 )
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
@@ -727,3 +728,61 @@ def test_a_balance_is_still_its_level_and_a_schedule_still_falls_due() -> None:
     ("What did the company pay to acquire property, plant and equipment in 2025?", "capex")])
 def test_a_flow_paid_is_asked_not_the_balance_it_names(question: str, subject: str) -> None:
     assert read_question(question).subjects == (subject,)
+
+
+def test_a_tables_line_is_of_the_one_period_its_title_names() -> None:
+    """A table of a year's activity whose title names the year ("… option activity for 2025 is
+    as follows:") and whose lines name none: "Options granted 1,240 $52.10" is 2025's, and
+    leads over a sentence that states other years only."""
+    evidence = _evidence("\n".join([
+        "Stock Options",
+        "A summary of the option activity for 2025 is as follows:",
+        "Number of Options (in thousands) Weighted-Average Exercise Price Per Option",
+        "Options granted 1,240 $52.10",
+        "Options exercised (610) $31.75",
+        "Options forfeited (95) $44.20",
+        "The weighted-average exercise price of options granted in 2024 and 2023 was $47.90 "
+        "and $40.15, respectively.",
+        "The Company estimates the fair value of options with a lattice model."]))
+    ask = _ask("What was the weighted-average exercise price per option granted in fiscal 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "$52.10" in top.text and top.dated_by == frozenset({2025}), top
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "$52.10" in first, first
+
+
+def test_a_title_cut_by_the_passage_is_read_with_its_page() -> None:
+    """A passage that opens inside a table's title ("in thousands, and per-share amounts):")
+    reads the title's start from another passage of its page: the quarter it names dates the
+    table's lines."""
+    caption = ("Unit sales during the three months ended June 28, 2025, were as follows (in "
+               "millions, except units, which are reflected")
+    texts = ["\n".join(["Item 5. Sales", caption, "in thousands, and per-unit amounts):",
+                        "Direct channel 3,110 $52.40"]),
+             "\n".join(["in thousands, and per-unit amounts):", "Direct channel 3,110 $52.40",
+                        "Partner channel 2,905 $48.10", "Total units 6,015 $98,110"])]
+    evidence = Evidence(documents={DOC.id: DOC}, hits=[  # two passages of one page
+        SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
+                  location=Location.for_page(21), score=1.0) for i, text in enumerate(texts)])
+    spans = rank_spans(_ask("How many units were sold in the quarter ended June 28, 2025?").frame,
+                       evidence)
+    total = next(s for s in spans if s.text.startswith("Total units 6,015"))
+    assert total.dated_by == frozenset({2025}) and "three months ended" in total.titled, total
+
+
+def test_a_balances_word_alone_names_no_line_item_asked() -> None:
+    """"Goodwill balance at December 31, 2024?": the "Ending balance" row of a valuation
+    allowance's roll-forward says "balance" only, which any line item's balance says: it is
+    another line item, never led as the goodwill."""
+    from manda.agent.compose.lead_check import lead_miss
+
+    evidence = _evidence("\n".join([
+        "A reconciliation of the valuation allowance is as follows (in thousands):",
+        "Year Ended December 31, | 2025 | 2024",
+        "Beginning balance | 2025: $2,144,548 | 2024: $1,751,118",
+        "Net changes in deferred tax assets and liabilities | 2025: 252,401 | 2024: 393,430",
+        "Ending balance | 2025: $2,396,949 | 2024: $2,144,548"]))
+    ask = _ask("What was the company's goodwill balance at December 31, 2024?")
+    ending = next(s for s in rank_spans(ask.frame, evidence)
+                  if s.row is not None and s.row.label == "Ending balance")
+    assert lead_miss(ending, ask) == "lead_other_item"

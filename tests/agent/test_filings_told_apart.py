@@ -129,3 +129,43 @@ def test_a_sentence_that_names_no_year_is_not_taken_for_a_years_figure() -> None
                "disputes?")
     part = next(s for s in rank_spans(ask.frame, evidence) if s.text.startswith("Of this total"))
     assert lead_miss(part, ask) != "figure_whole_year"
+
+
+def test_a_count_asked_of_a_quarter_is_not_led_by_the_years_count() -> None:
+    """"How many shares … in the quarter ended …?" is a count, but of a period as a figure is:
+    the year's count ("During 2025, … repurchased 402 million shares") is not stated as it."""
+    from manda.agent.compose.lead_check import lead_miss
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "During 2025, the Company repurchased 402 million shares of its common stock for "
+        "$89.3 billion.", 46,
+        "In fiscal 2023, the Company repurchased no shares.", 21)
+    ask = _ask("How many shares did the company repurchase in the quarter ended June 28, 2025?")
+    assert ask.frame.counted
+    year = next(s for s in rank_spans(ask.frame, evidence) if "During 2025" in s.text)
+    assert lead_miss(year, ask) == "figure_whole_year"
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "402 million" not in first, first
+    # the year asked: the year's count answers
+    assert lead_miss(year, _ask("How many shares did the company repurchase in 2025?")) is None
+
+
+def test_a_sentence_of_a_month_outside_the_quarter_asked_does_not_lead() -> None:
+    """"Shares repurchased in Q4 fiscal 2025?" of a filer whose year ends in June: "In January
+    2025, the Company repurchased …" is of January, in neither the calendar's fourth quarter
+    nor the fiscal one (April to June); "In May 2025, …" is of the fiscal quarter asked, and
+    leads."""
+    from manda.agent.spans import rank_spans
+
+    evidence = _two_filings(
+        "In January 2025, the Company repurchased 31 million shares of its common stock. "
+        "In May 2025, the Company repurchased 27 million shares of its common stock.", 28,
+        "In fiscal 2023, the Company repurchased no shares.", 21)
+    ask = _ask("Company shares repurchased in Q4 fiscal 2025?")
+    ranked = rank_spans(ask.frame, evidence)
+    january = next(s for s in ranked if "January 2025" in s.text)
+    may = next(s for s in ranked if "May 2025" in s.text)
+    assert january.score < may.score - 0.2, (january.score, may.score)
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "27 million" in first and "31 million" not in first, first

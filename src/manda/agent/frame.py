@@ -17,6 +17,7 @@ from typing import Literal
 
 from manda.agent.constraints import Constraints, parse_constraints
 from manda.agent.intents import cued_intent
+from manda.agent.measures import measure_asked
 from manda.agent.qualifiers import Qualified, qualified_in
 from manda.agent.relevance import QuestionTerms, content_terms, question_terms, stems_of, term_in
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
@@ -102,6 +103,12 @@ class QuestionFrame:
     ranking: QuestionTerms = field(default_factory=QuestionTerms)  # how passages answer it
     answer_kind: AnswerKind | None = None  # a reason, a ranking, a rate, a figure, …
     counted: tuple[str, ...] = ()  # what "how many" counts, as asked: ("team", "members")
+    # the measure its figure is of, where not money nor a count ("area" of "retail square feet
+    # in Texas?"): a figure led must be of it; "" for none
+    measure: str = ""
+    # the place a question puts its figure in ("Texas" of "retail square feet in Texas?"): a
+    # part of the company, not its filer; "" for none
+    place: str = ""
     # the question's own verb, as one of its ranking terms, where an auxiliary stands before it
     # ("operate" of "How many stores did Target operate?"): how it asks, never a line item's word
     verb: str | None = None
@@ -351,6 +358,8 @@ def read_question(question: str) -> QuestionFrame:
         ranking=ranking,
         answer_kind=kind,
         counted=() if in_money is not None else _counted(text, entity),  # dollars are no count
+        measure=measure_asked(text),
+        place=_placed(text, entity),
         verb=verb,
         schedule=schedule,
         schedule_after=bool(schedule) and _cues("schedule_after").found(text),
@@ -548,7 +557,7 @@ def _ranking(text: str) -> QuestionTerms:
     # "what drove", "what caused": how it asks for a reason, not what the reason is about (the
     # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason)
     asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
-    if _cues("answer_method").found(text):
+    if _cues("answer_method").found(text) and not _cues("method_amount").found(text):
         # "how does it measure …": how it asks for a method, which a sentence states in its own
         # verb ("computed using standard cost")
         asking |= set(content_terms(" ".join(
@@ -677,6 +686,8 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
     for kind in _ANSWER_KINDS:
         # "the impact of foreign exchange rates on net sales": the rates moved the figure asked
         asked = _blanked(text, _cues("rate_as_driver")) if kind == "rate" else text
+        if kind == "method" and _cues("method_amount").found(text):
+            continue  # "how much revenue does it recognize over time?" asks a figure
         if _cues(f"answer_{kind}").found(asked) or (
                 kind in _OPENED and _cues(f"answer_{kind}_opening").starts(asked) is not None):
             return kind
@@ -734,6 +745,18 @@ def _parts(text: str) -> tuple[str, ...]:
     # "…, and why?": the reason asked of the first part is a part of its own, though one word
     return (*out, rest.strip()) if len(rest.split()) >= 3 or _cues(
         "answer_reason_opening").starts(rest) is not None else ()
+
+
+def _placed(text: str, entity: str | None) -> str:
+    """The entity, where the word before it places something in it ("in Texas", "en France"):
+    a place the figure is of; "" where it is not so written."""
+    if not entity or (at := text.find(entity)) <= 0:
+        return ""
+    before = text[:at].split()
+    return entity if before and before[-1].lower() in _PLACE_LEAD else ""
+
+
+_PLACE_LEAD = _V.words("figure_place_lead")
 
 
 def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:

@@ -15,7 +15,12 @@ finding read from a statement) asks here whether that figure answers the questio
 - its owner: a sentence whose amounts are each another noun's ("letters of credit … of $749
   million" in a sentence that names the credit facility asked) states no figure of it;
 - its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
-  or a footnote's number), or a share where an amount is asked, states no figure of it.
+  or a footnote's number), or a share where an amount is asked, states no figure of it;
+- its measure: where the question asks a figure of a measure (an area: "retail square feet"),
+  a passage that names none of it, or states money only, or counts things in a band of it
+  ("50,000 to 169,999 sq. ft. 1,576" stores), states another measure's figure;
+- its part: a place or a segment the question names ("in Texas", "the International
+  segment") that the passage does not name states another part's figure, or the whole's.
 
 Where one misses, the answer says so in a line without figures, and the passages follow as
 bullets with their places: a wrong figure is never stated as the answer.
@@ -24,6 +29,7 @@ bullets with their places: a wrong figure is never stated as the answer.
 from __future__ import annotations
 
 from manda.agent.compose.common import Ask
+from manda.agent.measures import measure_of, names_measure
 from manda.agent.qualifiers import contradicted, unqualified
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
@@ -64,6 +70,8 @@ def asked_years(ask: Ask) -> set[int]:
 def asks_figure(ask: Ask) -> bool:
     """The question asks for a figure: an amount or a rate, by its form or by its words ("what
     is the deal value of …"); not a count ("how many"), which says so in its own words."""
+    if ask.frame.measure:
+        return True  # "how many square feet": a figure of an area, not a count of things
     if ask.frame.counted:
         return False
     return ask.frame.answer_kind in ("figure", "rate") or (
@@ -99,9 +107,16 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
     """Why the span's figure would not answer the figure asked, as the answer's key that says
     so ("figure_not_stated", "lead_other_item", "figure_other_years"); None where it may."""
     if not asks_figure(ask):
-        return None
+        # a count asked ("how many shares … in the quarter ended …") is of a period as a figure
+        # is: a sentence of another year's, or of the whole year's, is no count of it
+        if not ask.frame.counted or span.is_row:
+            return None
+        return "figure_other_years" if _other_years(span, ask) else (
+            "figure_whole_year" if _whole_year(span, ask) else None)
     if sibling_named(span, ask):
         return "lead_other_item"  # "Total income taxes paid" where the federal ones are asked
+    if _other_measure(span, ask) or _part_unnamed(span, ask):
+        return "figure_not_stated"
     if span.is_row:
         if span.words < _NAMES_LITTLE and not _names_line_item(span, ask):
             return "lead_other_item"
@@ -122,6 +137,39 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
+
+
+def _other_measure(span: Span, ask: Ask) -> bool:
+    """A figure of a measure asked ("square feet"), and the span states another: it names no
+    word of the measure (the row's heading, its label or the sentence), or only in a label that
+    writes a band of it ("50,000 to 169,999 sq. ft.": a count of the stores in the band), or its
+    amounts are money only."""
+    kind = ask.frame.measure
+    if not kind:
+        # none asked: a sentence whose every figure is of a measure ("stores larger than
+        # 170,000 square feet", where a number of stores is asked) states another's
+        figures = [a for a in find_amounts(span.text) if _a_figure(a)]
+        return span.row is None and bool(figures) and all(
+            measure_of(span.text, a.end) for a in figures)
+    label = span.row.label if span.row is not None else ""
+    over = f"{span.group} {span.segment}" if span.row is not None \
+        else f"{span.group} {span.segment} {span.text}"
+    if not names_measure(kind, over) and not (names_measure(kind, label)
+                                              and not find_amounts(label)):
+        return True
+    stated = [a for a in find_amounts(span.text) if _a_figure(a) or span.row is not None]
+    return not any(not a.currency and a.unit != "%" for a in stated)
+
+
+def _part_unnamed(span: Span, ask: Ask) -> bool:
+    """The question names a part of the company (a segment, "International"; a place, "in
+    Texas") and the span names no word of it: the whole's figure, or another part's."""
+    part = ask.frame.segment_named or ask.frame.place
+    if not part:
+        return False
+    own = stems_of(f"{span.group} {span.segment} {span.row.label if span.row else ''} "
+                   f"{span.text}")
+    return not any(term_in(t, own) for t in stems_of(part))
 
 
 def sibling_named(span: Span, ask: Ask) -> bool:
@@ -179,8 +227,13 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
     if any(term_in(term, own) for s, spec in specs
            for term in stems_of(" ".join([s, spec.label])) if len(term) > _SHORT):
         return True
-    naming = naming_terms(ask, span)
+    # a balance's words ("balance", "ending") are said of any line item's: "Ending balance" of
+    # a valuation allowance names no goodwill of "goodwill balance"
+    naming = [t for t in naming_terms(ask, span) if not term_in(t, _BALANCE_WORDS)]
     return bool(naming) and sum(term_in(t, own) for t in naming) * 2 >= len(naming)
+
+
+_BALANCE_WORDS = stems_of(" ".join(vocabulary().words("balance_words")))
 
 
 def naming_terms(ask: Ask, span: Span, *, change_words: bool = True) -> list[str]:
@@ -235,6 +288,8 @@ def _unit_asked(ask: Ask) -> str | None:
         return ask.frame.derived.unit
     if ask.frame.answer_kind == "rate" or ask.frame.share_of:
         return "percent"
+    if ask.frame.spending:
+        return "currency"  # "how much did it spend to buy Transplace?": an amount of money
     specs = [spec for s in ask.frame.subjects if (spec := item_spec(s)) is not None]
     return specs[0].unit_kind if specs else None
 

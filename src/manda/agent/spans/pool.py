@@ -20,6 +20,7 @@ from manda.agent.spans.rows import (
 from manda.agent.spans.sentences import (
     _sentences,
     _word_cut_off,
+    continues_method,
     group_over,
     heading_shaped,
     lists_things,
@@ -81,8 +82,15 @@ def _candidates(evidence: Evidence) -> _Pool:
         line_above = {line.strip(): above.strip() for above, line in pairwise(
             [x for x in lines if x.strip()])}
         notes = _footnotes(lines)  # "(a) Includes …", with the lines that carry it on
+        title = ""  # the lead-in over the figure lines below it: their table's title
+        heads = ""  # and the line of column heads under it
         for sentence, heading, before, bulleted in _sentences(
                 prose.get(id(hit), "\n".join(lines))):
+            was, title = title, _title_after(title, sentence, page)
+            if title != was:
+                heads = ""
+            elif title and not heads and not figure_row(sentence):
+                heads = sentence  # the line of column heads under the title
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
                 continue
             if (len(sentence) < 20 and not _short_row(sentence)) or \
@@ -97,13 +105,21 @@ def _candidates(evidence: Evidence) -> _Pool:
             quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
             dated_by = frozenset() if YEAR.search(sentence) else frozenset(
                 int(y) for y in YEAR.findall(before))
+            # a table's line that names no year is of the one period its title names ("RSU
+            # activity … for 2025 is as follows:" over "RSUs granted 73,466 $226.68")
+            titled = title if figure_row(sentence) and not dated_by and not YEAR.search(
+                sentence) and len(set(YEAR.findall(title))) == 1 else ""
+            if titled:
+                dated_by = frozenset(int(y) for y in YEAR.findall(titled))
             # "those commitments …" speaks of what the sentence before names: its words count
             # as its heading's do, for half
             under = f"{heading} {before}" if points_back(sentence, before) else heading
             if group_over(above := line_above.get(sentence, ""), sentence):
                 under = f"{under} {above}"  # "2025 debt issuance:" over the row of its notes
+            if titled:
+                under = f"{under} {titled} {heads}"  # a table's line, by its title and columns
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
-                                     listed=bulleted, dated_by=dated_by,
+                                     listed=bulleted, dated_by=dated_by, titled=titled,
                                      footnote=any(" ".join(sentence.split()) in note
                                                   for note in notes)),
                           " ".join([sentence, *meant]), under)
@@ -111,7 +127,45 @@ def _candidates(evidence: Evidence) -> _Pool:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
                                          listed=bulleted), f"{before} {sentence}", heading)
+            elif before not in row_lines and continues_method(sentence, before):
+                _add_sentence(pool, Span(f"{trim(before, 240)} {quote}", source,
+                                         year_end=year_end, continued=True, listed=bulleted),
+                              f"{before} {sentence}", heading)
     return pool
+
+
+def _title_after(title: str, sentence: str, page: Sequence[str]) -> str:
+    """The title of the table being read once `sentence` is: the first lead-in after the last
+    sentence of prose ("Share repurchase activity during the three months ended …, was as
+    follows:"), not a lead-in inside the table ("August 31, 2025 to September 27, 2025:"); a
+    title cut by the passage's start ("in thousands, and per-share amounts):") read with the
+    page's lines above it."""
+    said = sentence.rstrip()
+    if said.endswith(":"):
+        return title or _whole_title(said, page)
+    if said.endswith(".") and not figure_row(said):
+        return ""  # prose: the table, if any, has ended
+    return title
+
+
+def _whole_title(lead_in: str, page: Sequence[str]) -> str:
+    """A lead-in that opens in lowercase, with the lines it goes on from on its page."""
+    if not lead_in[:1].islower():
+        return lead_in
+    first = lead_in.splitlines()[0].strip()
+    lines = [x.strip() for x in page]
+    at = next((i for i, x in enumerate(lines) if x and first.startswith(x)), None)
+    if at is None:
+        return lead_in
+    above: list[str] = []
+    for line in reversed(lines[max(0, at - _TITLE_LINES):at]):
+        if not line or line[-1:] in ".:" or figure_row(line):
+            break
+        above.insert(0, line)
+    return " ".join([*above, lead_in])
+
+
+_TITLE_LINES = 3  # a caption wraps over a few lines at most
 
 
 def _short_row(line: str) -> bool:

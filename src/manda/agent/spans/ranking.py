@@ -91,11 +91,19 @@ from manda.answers import Intent
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
-from manda.finance.fiscal import fiscal_year_named
+from manda.finance.fiscal import FiscalYearEnd, fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
-from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in
+from manda.finance.periods import (
+    find_dates,
+    find_periods,
+    parse_period,
+    period_end,
+    period_kind,
+    quarters_in,
+)
 from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
+from manda.models import Document
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
 
@@ -193,7 +201,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     pool = _pool(evidence)
     if not pool.spans:
         return []
-    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True) if not span.joined]
+    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True)
+             if not (span.joined or span.continued)]
     n = len(alone)  # a sentence read with the one before it is counted once, as itself
     weight = {}
     for term in terms:
@@ -226,6 +235,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
     topics = [t for t in terms if names_topic(t) and t != verb]
     years = set(frame.period_years)
+    # a balance asked at a date is of its calendar year and of the fiscal year that date names
+    # ("as of February 1, 2025" is a retail calendar's fiscal 2024)
+    years_named = years | {fiscal_year_named(day) for p in frame.periods
+                     if period_kind(p) == "as" and (day := period_end(p)) is not None}
     parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
@@ -297,6 +310,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         if span.joined and not (cause_asked or frame.answer_kind == "method"):
             continue  # "Inventories are stated at cost. Cost is computed using …": the method
+        if span.continued and frame.answer_kind != "method":
+            continue  # a sentence read with the one before it answers a method asked only
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text
@@ -420,7 +435,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
-        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now,
+                             named=years_named)
         if quoted and span.row is None and (
                 stated := [a.value for a in find_amounts(span.text) if a.currency and a.value]):
             # the figure quoted, or another figure (of another line item sharing its words)
@@ -777,7 +793,9 @@ def _latest_documents(evidence: Evidence) -> set[str]:
 
 def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str],
                 asked_parts: set[str], exact: set[str] = frozenset(),  # type: ignore[assignment]
-                *, now: bool = False) -> float:
+                *, now: bool = False, named: set[int] = frozenset()) -> float:  # type: ignore[assignment]
+    """How well the span's period fits the years (`named`: with the fiscal years of the dates)
+    and the quarters asked."""
     doc = evidence.documents.get(span.source.document_id)
     doc_year = doc.doc_date.year if doc is not None and doc.doc_date else None
     if not years:
@@ -806,7 +824,8 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         # states, else of its document's
         own = said or ({fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date
                        else set())
-        parts = quarters_in(span.text, own)
+        # a line of a quarter's table is of the quarter its title names
+        parts = quarters_in(span.text, own) or quarters_in(span.titled, own)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif len(asked_parts) > 1 and parts - asked_parts:
@@ -821,6 +840,12 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT / 2 if year_first else PERIOD_FIT
         elif asked_parts & parts:
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
+        elif said and not said & (named or years) and not {
+                y for day, _, _ in find_dates(span.text)
+                for y in (day.year, fiscal_year_named(day))} & (named or years):
+            # every year it names is another than asked: "RSUs granted in 2024 and 2023 was
+            # …" where 2025 is asked states other periods' figures
+            fit -= PERIOD_MISS
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
             fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
         months = _months({p for p, _, _ in find_periods(span.text)})
@@ -828,6 +853,11 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             # a month asked ("in October 2025"): a sentence of that month states it, one dated
             # in other months only ("In March 2025, we entered into …") another event
             fit += PERIOD_FIT if months & exact else -PERIOD_MISS
+        elif months and asked_parts and not any(
+                asked_parts & _quarters_of_month(m, doc) for m in months):
+            # a quarter asked ("Q4 fiscal 2025"): a sentence dated in months of other quarters
+            # only ("In May 2025, the Company announced …") is of another event
+            fit -= PERIOD_MISS
     if doc_year is not None and doc is not None and doc.doc_date is not None and any(
             fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
@@ -850,6 +880,19 @@ def _months(periods: set[str]) -> set[str]:
     """The months among periods, as a month period is written ("Oct 2025")."""
     return {p for p in periods if len(p) == 8 and p[:3] in calendar.month_abbr[1:]
             and p[3] == " " and p[4:].isdigit()}
+
+
+def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 2025"
+    """The quarters a month ("May 2025") falls in: its calendar quarter, and its quarter of the
+    fiscal year its document's year end starts (May 2025 is Q3 of a year ending in September):
+    a quarter asked by either reading holds it."""
+    day = date(int(month[4:]), list(calendar.month_abbr).index(month[:3]), 1)
+    out = {f"Q{(day.month - 1) // 3 + 1} {day.year}"}
+    if doc is not None and doc.fiscal_year_end:
+        fye = FiscalYearEnd.from_iso(doc.fiscal_year_end)
+        offset = (day.month - (fye.month % 12 + 1)) % 12
+        out.add(f"Q{offset // 3 + 1} {fye.fiscal_year_of(day)}")
+    return out
 
 
 def _month_of(day: date) -> str:

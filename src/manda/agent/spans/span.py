@@ -104,6 +104,9 @@ class Span:
     # a sentence read with the one before it, which names the change it explains ("Gross
     # margin decreased … The decrease was primarily due to …"): a cause's span only
     joined: bool = False
+    # a sentence read with the one before it, whose subject it goes on about ("Inventories are
+    # stated at … Cost is computed using …"): a method's span only
+    continued: bool = False
     # the statements a row's page is ("balance sheet"): a row of it says the statement's name
     statements: tuple[str, ...] = field(default=(), compare=False)
     # the label of the last row of a row's table, where it is another row: what the table adds
@@ -127,6 +130,9 @@ class Span:
     # the years the sentence before it states, where it states none: a paragraph dated once
     # ("As of December 31, 2023, we concluded … As such, we released $6.54 billion …")
     dated_by: frozenset[int] = field(default=frozenset(), compare=False)
+    # the title of the table a line of figures stands under, where it names the one period its
+    # lines are of ("during the three months ended September 27, 2025, was as follows:")
+    titled: str = field(default="", compare=False)
     # a sentence of a footnote under a table ("(b) Calculated using …"): context to the rows,
     # never a row's figure
     footnote: bool = field(default=False, compare=False)

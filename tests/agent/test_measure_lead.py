@@ -1,0 +1,81 @@
+"""A figure of another measure, or of another part, is never stated as the one asked (issue
+25): an area asked ("retail square feet") is not answered by money nor by a count of stores in a
+size band, a place or a segment the question names is not answered by a passage that names
+none of it, and money spent is not answered by a share owned. The passages are invented for
+the tests; none knows a company or a filing."""
+
+from __future__ import annotations
+
+from test_filings_leads import _ask, _evidence
+from test_lead_check import _first, _no_figure_in
+
+from manda.agent.compose.evidence_first import answer as evidence_answer
+from manda.agent.compose.lead_check import asks_figure, lead_miss
+from manda.agent.spans import rank_spans
+
+
+def test_an_area_asked_is_a_figure_of_its_measure() -> None:
+    for question in ("How many retail square feet were in Oregon?",
+                     "How many square feet is the head office?",
+                     "Quelle superficie louée le groupe a-t-il en 2025 ?"):
+        ask = _ask(question)
+        assert ask.frame.measure == "area" and asks_figure(ask), question
+    assert _ask("How many retail square feet were in Oregon?").frame.place == "Oregon"
+    assert _ask("How much did the company spend on rent in 2025?").frame.measure == ""
+
+
+def test_money_is_no_area_asked() -> None:
+    evidence = _evidence("Rent on the Northern segment's leased square footage was $4.9 "
+                         "billion in 2025 and $4.5 billion in 2024.")
+    ask = _ask("How much leased square footage did the Northern segment have at the end of "
+               "2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    text = evidence_answer(ask, evidence).text
+    assert _no_figure_in(_first(text)) and "$4.9 billion" in text  # quoted below, not led
+
+
+def test_a_count_of_stores_in_a_size_band_is_no_area() -> None:
+    evidence = _evidence("\n".join([
+        "Number of stores by size", "2025 | 2024",
+        "Retail stores of 50,000 to 99,999 sq. ft. | 2025: 1,210 | 2024: 1,190"]))
+    ask = _ask("How much retail square footage did the company have at the end of 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and lead_miss(top, ask) == "figure_not_stated"
+
+
+def test_the_area_asked_still_leads() -> None:
+    evidence = _evidence("As of December 31, 2025, the company leased offices totaling 3.4 "
+                         "million square feet.")
+    ask = _ask("What was the company's total office square footage at the end of 2025?")
+    assert "3.4 million" in _first(evidence_answer(ask, evidence).text)
+
+
+def test_a_place_asked_is_not_answered_by_a_passage_that_names_none_of_it() -> None:
+    ask = _ask("How many retail square feet were in Oregon?")
+    evidence = _evidence("Distribution facilities, which hold no retail space, total 12.4 "
+                         "million square feet.")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    text = evidence_answer(ask, evidence).text
+    assert _no_figure_in(_first(text)) and "12.4 million" in text
+    named = _evidence("Stores in Oregon covered 2.1 million retail square feet at year end.")
+    assert lead_miss(rank_spans(ask.frame, named)[0], ask) is None
+
+
+def test_a_share_owned_is_no_amount_spent() -> None:
+    evidence = _evidence("On March 3, 2025, we completed the acquisition of 100% ownership "
+                         "interest in Acme Logistics, a freight broker in North America.")
+    ask = _ask("How much did the company spend to buy Acme Logistics?")
+    first = _first(evidence_answer(ask, evidence).text)
+    assert _no_figure_in(first) and "100%" not in first
+
+
+def test_an_area_is_no_number_of_stores_asked() -> None:
+    evidence = _evidence("Most of our stores larger than 170,000 square feet offer groceries "
+                         "and general merchandise.")
+    ask = _ask("How many of the company's stores were leased at the end of 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    counted = _evidence("At the end of 2025, 1,288 of our stores were leased.")
+    assert lead_miss(rank_spans(ask.frame, counted)[0], ask) is None
