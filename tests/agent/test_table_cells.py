@@ -49,3 +49,20 @@ def test_columns_of_one_measure_or_none_named_keep_every_figure() -> None:
     dated = [Figure(value=1.0, unit="", column="2026", written="1"),
              Figure(value=2.0, unit="", column="2025", written="2")]
     assert len(measured(dated, ("revenue",))) == 2
+
+
+PARTS = "\n".join([
+    "As of December 31, 2025, we operated the following facilities (in thousands):",
+    "Use Leased Area (1) | Owned Area | Site",
+    "Offices | Use Leased Area (1): 3,100 | Owned Area: 910 | Site: North",
+    "Depots | Use Leased Area (1): 14,800 | Owned Area: 4,500 | Site: South",
+    "Total | Use Leased Area (1): 17,900 | Owned Area: 5,410",
+])
+
+
+def test_the_whole_asked_of_a_table_of_parts_is_its_total_row() -> None:
+    first = _first("How much owned area did the company operate at the end of 2025?", PARTS)
+    assert "5,410" in first and "910;" not in first, first
+    # a part the question names is its own row
+    first = _first("How much owned area do the depots have?", PARTS)
+    assert "4,500" in first, first

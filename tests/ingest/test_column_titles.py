@@ -74,11 +74,29 @@ def test_rows_by_place_are_written_under_their_column_titles() -> None:
     assert lines[0] == "Item 2. Properties" and lines[-1] == "(1) In thousands of square feet."
 
 
+def test_titles_that_end_alike_and_a_column_of_words_are_cut_apart() -> None:
+    """"Leased Area (1) Owned Area Site" over rows ending in a place: "Owned Area" ends as the
+    title before it did, and "Site" is a column of words, blank on the total's row."""
+    text = "\n".join(["Use Leased Area (1) Owned Area Site",
+                      "Offices 3,100 910 North",
+                      "Depots (2) 14,800 — South",
+                      "Total 17,900 910"])
+    lines = titled_rows(text).split("\n")
+    assert lines[0] == "Use Leased Area (1) | Owned Area | Site"
+    assert "Depots (2) | Use Leased Area (1): 14,800 | Owned Area: — | Site: South" in lines
+    assert "Total | Use Leased Area (1): 17,900 | Owned Area: 910" in lines
+
+
 def test_lines_that_are_no_titled_table_are_left_as_written() -> None:
     # a line of figures is no header; a bracket alone is no title; one row is no table
     for text in ["Unamortized discount (360) (440)\nLong-term debt 52,623 65,648",
                  "(millions) Measurement Level\nCash Level 1 $6",
-                 "Region Warehouse Space (1) Office Space (1)\nNorthern 12,400 1,150\nIt grew."]:
+                 "Region Warehouse Space (1) Office Space (1)\nNorthern 12,400 1,150\nIt grew.",
+                 # prose lines ending in figures and words, under a line of prose
+                 "Note: Amounts may not foot due to rounding.\n(b)Note 7 to the statements.\n"
+                 "(c)Note 6 to the statements.",
+                 "Fair value of shares\nreceived $ 1,277 Derecognition of the\n"
+                 "interests 1,057 Liability recognized"]:
         assert titled_rows(text) == text
 
 

@@ -34,7 +34,6 @@ from manda.finance.figures import Figure, column_date, column_year
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
     find_dates,
-    find_periods,
     is_part_of_year,
     parse_period,
     period_end,
@@ -183,7 +182,7 @@ def a_change_column(header: str) -> bool:
 def _measure_words(column: str) -> frozenset[str]:
     """What a column measures, without its period: "Retail Square Feet (a) January 31, 2026":
     retail, square, feet."""
-    for _, start, end in reversed(find_periods(column, bare_years=True)):
+    for _, start, end in reversed(find_dates(column)):
         column = column[:start] + " " + column[end:]
     return frozenset(s for s in stems_of(column) if len(s) > 2 and not s.isdigit())
 

@@ -30,6 +30,7 @@ __all__ = ["dated_tables", "group_titles", "grouped_header", "titled_rows"]
 _ENDS = vocabulary().words("record_column_ends")
 MAX_TITLE_WORDS = 10  # the most words one column's title holds
 MIN_ROWS = 2  # rows under a header before it reads as a table's
+MAX_WORDED = 3  # the most words of a column of words' title, and of its cells
 
 
 def _bare(text: str) -> str:
@@ -58,26 +59,42 @@ def _splits(words: Sequence[str], parts: int) -> list[list[str]]:
 
 
 def _ended(line: str) -> list[str] | None:
-    """The line cut where a title ends: after a bracket closes, a date, or a record title's last
-    word; None where its last words end no title."""
+    """The line cut where a title ends: after a bracket closes, a date, a record title's last
+    word, or the last word of a title before it again ("Leased Square Footage (1) Owned Square
+    Footage"); a bracket after a title is its own ("(1)"). Words left at the end make a last
+    title, of a column of words ("Location"). None where no title ends, or a figure stands."""
     spans = [(start, end) for _, start, end in find_periods(line)]
     titles: list[str] = []
     current: list[str] = []
+    ends = set(_ENDS)
     at = 0
     for word in line.split():
         start = line.index(word, at)
         at = start + len(word)
         if lone_cell(word) and not note_mark(word) and not any(a <= start < b for a, b in spans):
             return None  # a figure: a row, no header of titles
+        if not current and titles and word.startswith("(") and word.endswith(")"):
+            titles[-1] += f" {word}"  # "(1)": the note's mark of the title before it
+            continue
         current.append(word)
         closes = word.endswith(")") and "(" in " ".join(current)
         dated = any(start < end == at for _, end in spans)
-        if closes or dated or word.strip(",:;").lower() in _ENDS:
+        if closes or dated or word.strip(",:;").lower() in ends:
             titles.append(" ".join(current))
             current = []
-    if current or not titles or not all(any(ch.isalpha() for ch in _bare(t)) for t in titles):
-        return None  # words left over, or a title of a bracket alone ("(millions)")
-    return titles
+            plain = [w for w in titles[-1].replace("(", " (").split() if "(" not in w
+                     and ")" not in w]
+            if plain and plain[-1].isalpha():
+                ends.add(plain[-1].lower())
+    if current and titles:
+        titles.append(" ".join(current))
+    if len(titles) < 2 or not all(any(ch.isalpha() for ch in _bare(t)) and t[:1].isupper()
+                                  for t in titles):
+        return None  # one title, a title of a bracket alone ("(millions)"), or words of prose
+    if any(w.endswith((".", ":", ";")) for w in line.split()) or (
+            current and (len(current) > MAX_WORDED or not current[0][:1].isupper())):
+        return None  # a sentence, or a column of words whose title reads as none
+    return titles if not current else [*titles[:-1], f"{titles[-1]}\t"]
 
 
 def group_titles(line: str, groups: int) -> list[str] | None:
@@ -114,16 +131,29 @@ def grouped_header(cells: Sequence[str], above: str) -> list[str] | None:
     return [f"{titles[i // first]} {cell}" for i, cell in enumerate(cells)]
 
 
-def _row(line: str, width: int) -> tuple[str, list[str]] | None:
-    """("International", ["174,499", "13,263"]): a label of words then `width` figures."""
+def _row(line: str, width: int, worded: bool) -> tuple[str, list[str]] | None:
+    """("International", ["174,499", "13,263"]): a label of words then `width` figures, and
+    where the last column is one of words (`worded`), its words after them ("North America"),
+    if any; the label may end in its note's mark ("Physical stores (2)")."""
     tokens = joined_signs(line.strip()).split()
-    if len(tokens) <= width or "|" in tokens:
+    if "|" in tokens:
         return None
-    label, figures = tokens[:-width], tokens[-width:]
-    if (not all(lone_cell(f) for f in figures) or lone_cell(label[-1])
-            or not any(ch.isalpha() for ch in label[0])):
+    tail: list[str] = []
+    if worded:
+        while tokens and not lone_cell(tokens[-1]):
+            tail.insert(0, tokens.pop())
+        if len(tail) > MAX_WORDED or (tail and not tail[0][:1].isupper()):
+            return None
+    if any(t.endswith((".", ":", ";")) for t in tokens) or len(tokens) > MAX_TITLE_WORDS + width:
+        return None  # a sentence ending in figures, not a row
+    count = width - 1 if worded else width
+    if len(tokens) <= count:
         return None
-    return " ".join(label), figures
+    label, figures = tokens[:-count], tokens[-count:]
+    if (not all(lone_cell(f) for f in figures) or not any(ch.isalpha() for ch in label[0])
+            or (lone_cell(label[-1]) and not note_mark(label[-1]))):
+        return None
+    return " ".join(label), [*figures, *([" ".join(tail)] if worded else [])]
 
 
 def titled_rows(text: str) -> str:
@@ -135,10 +165,12 @@ def titled_rows(text: str) -> str:
     i = 0
     while i < len(lines):
         titles = _ended(lines[i]) if "|" not in lines[i] else None
+        worded = bool(titles) and titles[-1].endswith("\t")
+        titles = [t.rstrip("\t") for t in titles or []]
         rows: list[tuple[str, list[str]]] = []
-        if titles and len(titles) >= 2 and all(len(t.split()) <= MAX_TITLE_WORDS for t in titles):
+        if titles and all(len(t.split()) <= MAX_TITLE_WORDS for t in titles):
             for line in lines[i + 1:]:
-                row = _row(line, len(titles))
+                row = _row(line, len(titles), worded)
                 if row is None:
                     break
                 rows.append(row)
@@ -148,7 +180,8 @@ def titled_rows(text: str) -> str:
             continue
         assert titles is not None
         out.append(" | ".join(titles))
-        out.extend(" | ".join([label, *(f"{t}: {c}" for t, c in zip(titles, cells, strict=True))])
+        out.extend(" | ".join([label, *(f"{t}: {c}" for t, c in zip(titles, cells, strict=True)
+                                        if c)])
                    for label, cells in rows)
         i += 1 + len(rows)
     return "\n".join(out)
