@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_filings_leads import _ask, _evidence
 
-from manda.agent.compose import fact_lookup
+from manda.agent.compose import fact_lookup, topic_shape
 from manda.agent.relevance import stems_of, term_in
 from manda.agent.spans import fits_kind, rank_spans
 
@@ -111,3 +111,80 @@ def test_a_terse_thing_with_its_period_after_asks_its_figure() -> None:
         "\n".join(["Key metrics (in millions)", "Year Ended December 31, | 2020 | 2021",
                    "Trips | 2020: 5,025 | 2021: 6,368"]))
     assert "5,025" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_the_method_named_leads_over_the_bound_every_policy_states() -> None:
+    """"How does it measure the cost of its inventory?": "stated at the lower of cost or net
+    realizable value" bounds every inventory; the next sentence, which names the method without
+    naming inventory again, is read with it and leads."""
+    ask = _ask("How does the group measure the cost of its inventory?")
+    evidence = _evidence(
+        "Inventories are stated at the lower of cost or net realizable value. Cost is computed "
+        "using standard cost for finished goods, which approximates actual cost on a first-in, "
+        "first-out basis. We record inventory write-downs for excess inventories.",
+        "Inventory was $9.1 billion at the end of 2025.")
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "first-in, first-out" in first and "9.1" not in first
+
+
+def test_method_is_how_a_method_is_asked_not_what_it_is_about() -> None:
+    """"What cost method does it use for its inventories?": a sentence on another thing's
+    "methodology" says the question's word; the sentence stating the inventory's cost basis
+    answers."""
+    ask = _ask("What cost method does the group use for its inventories?")
+    assert "method" not in ask.frame.ranking.terms
+    evidence = _evidence(
+        "The fair value of each reporting unit is estimated through the use of a discounted cash "
+        "flow methodology, using our weighted average cost of capital.",
+        "Inventories are stated at average cost, subject to the lower of cost or net realizable "
+        "value.")
+    assert "average cost, subject" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_a_method_is_asked_tersely_or_as_a_policy_but_never_with_an_amount() -> None:
+    """A terse "costing method" and a present-tense policy ("when does it record a liability")
+    ask a method; "how much … does it recognize" asks a figure and a past "when did it record"
+    a date."""
+    assert _ask("Globex inventory costing method?").frame.answer_kind == "method"
+    assert _ask("When does the company record a liability for a lawsuit?").frame.answer_kind \
+        == "method"
+    assert _ask("How does Globex recognize revenue on its licenses?").frame.answer_kind == \
+        "method"
+    assert _ask("How much revenue does Globex recognize over time?").frame.answer_kind != \
+        "method"
+    assert _ask("When did the company record the impairment?").frame.answer_kind == "date"
+
+
+def test_the_share_bought_is_no_price_paid() -> None:
+    """"How much did it spend to buy Halden?": "we completed the acquisition of 100% ownership
+    interest in Halden" states the share bought, not the price; the consideration's sentence
+    leads."""
+    ask = _ask("How much did the group spend to buy Halden?")
+    evidence = _evidence(
+        "On March 12, 2025, we completed the acquisition of 100% ownership interest in Halden "
+        "Group, Inc., a leading logistics provider.",
+        "The acquisition date fair value of the consideration transferred for Halden was "
+        "$1.4 billion.")
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "$1.4 billion" in first and "100%" not in first
+
+
+def test_a_method_asked_is_no_topic_list() -> None:
+    """"When does it accrue a loss for the lawsuits against it?" asks the policy's condition,
+    which a sentence states, not the litigation topic's list of matters."""
+    ask = _ask("When does the group accrue a loss for the lawsuits against it?")
+    assert ask.frame.answer_kind == "method"
+    assert topic_shape(ask) is None
+
+
+def test_which_company_is_answered_by_the_company_named() -> None:
+    """"Which company is it buying?": the sentence naming the company by its legal form leads,
+    its price and per-share amounts notwithstanding, over a sentence on an acquisition's share
+    of expense growth."""
+    ask = _ask("Which company is the group buying?")
+    evidence = _evidence(
+        "Operating expenses increased $4.2 billion or 21% driven by investments in cloud, "
+        "including 4 points of growth from the Rivet acquisition, and employee severance.",
+        "On January 18, 2025, we entered into a definitive agreement to acquire Halden Logistik "
+        "GmbH for $95.00 per share in an all-cash transaction valued at $6.8 billion.")
+    assert "Halden Logistik GmbH" in rank_spans(ask.frame, evidence)[0].text

@@ -523,7 +523,7 @@ def _ranking(text: str) -> QuestionTerms:
     # "what drove", "what caused": how it asks for a reason, not what the reason is about (the
     # reason's sentence says "driven by", "due to"; a span's kind says it gives a reason)
     asking = set(content_terms(" ".join(m.group(0) for m in _cues("answer_reason").finditer(text))))
-    if _cues("answer_method").found(text):
+    if _cues("answer_method").found(text) and not _cues("method_amount").found(text):
         # "how does it measure …": how it asks for a method, which a sentence states in its own
         # verb ("computed using standard cost")
         asking |= set(content_terms(" ".join(
@@ -652,6 +652,8 @@ def _answer_kind(text: str, subjects: tuple[str, ...], names_a_figure: bool,
     for kind in _ANSWER_KINDS:
         # "the impact of foreign exchange rates on net sales": the rates moved the figure asked
         asked = _blanked(text, _cues("rate_as_driver")) if kind == "rate" else text
+        if kind == "method" and _cues("method_amount").found(text):
+            continue  # "how much revenue does it recognize over time?" asks a figure
         if _cues(f"answer_{kind}").found(asked) or (
                 kind in _OPENED and _cues(f"answer_{kind}_opening").starts(asked) is not None):
             return kind

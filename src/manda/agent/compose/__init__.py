@@ -57,6 +57,8 @@ def topic_shape(ask: Ask) -> Shape | None:
         return None  # "what was its effective tax rate?": a metric of two lines, not the topic
     if ask.frame.effect and ask.frame.answer_kind == "figure":
         return None  # "how much cash tax did it pay because …": the sentence with its cause
+    if ask.frame.answer_kind == "method":
+        return None  # "when does it record a liability for a lawsuit?": the policy's sentence
     if ask.intent is Intent.EXPLORATION and shape is not OVERVIEW:
         return None  # "overview of the data room" is about the room
     if shape is MANAGEMENT and ask.entity and not company_like(ask.entity):

@@ -49,6 +49,14 @@ def _asks_amount(frame: QuestionFrame) -> bool:
         for s in frame.subjects)
 
 
+def _asks_money(frame: QuestionFrame) -> bool:
+    """An amount of money asked: a line item's ("what were its sales"), or what was paid or spent
+    for a thing ("how much did it spend to buy Halden?"), which the share bought is not."""
+    return _asks_amount(frame) or (
+        frame.answer_kind == "figure" and frame.spending and frame.ranking.wants_amount
+        and not frame.subjects and not frame.counted and not _asks_share(frame))
+
+
 def _asked_statements(frame: QuestionFrame) -> set[str]:
     """The primary statements whose row answers the question: the one it names ("on the
     balance sheet"), else the balance sheet for a balance asked (debt, cash) and the P&L or

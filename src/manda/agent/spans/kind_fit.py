@@ -27,6 +27,7 @@ from manda.agent.relevance import (
 from manda.agent.spans.asked import (
     _asks_amount,
     _asks_balance,
+    _asks_money,
     _asks_rate,
     _asks_share,
     _per_share_row,
@@ -35,7 +36,7 @@ from manda.agent.spans.asked import (
 )
 from manda.agent.spans.balances import _CHANGED_BY, _STATED_TOTAL, a_movement, totals_row
 from manda.agent.spans.rows import statement_row
-from manda.agent.spans.sentences import lists_things
+from manda.agent.spans.sentences import lists_things, names_company
 from manda.agent.spans.span import (
     _AUXILIARY,
     _COUNT_ROW,
@@ -66,7 +67,9 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
 _RECORDING = vocabulary().cues("recording_stated")  # "we recorded $2.4 billion of …"
 _RATE_COLUMN = vocabulary().cues("rate_column")  # "Interest Rate (Fixed)", "Yield", "%"
 _METHOD = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
+_METHOD_BOUND = vocabulary().cues("method_bound")  # "the lower of cost or net realizable value"
 _QUARTER_NAMED = vocabulary().cues("quarter_named")  # "the second and fourth quarters", "Q4"
+_COMPANY_ASKED = vocabulary().cues("answer_company")  # "which company", "welches Unternehmen"
 
 
 def _kind_fit(span: Span, frame: QuestionFrame) -> float:
@@ -147,6 +150,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT / 2
         if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
             return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
+        if _asks_money(frame) and not money and any(a.unit == "%" for a in amounts):
+            # "on December 12 we acquired 100% of Halden" for "how much did it pay for
+            # Halden?": the share bought, no price
+            return -KIND_MISS
         if frame.ranking.wants_amount and not _asks_rate(frame) and all(
                 a.unit == "%" for a in amounts):
             # "how much tax is still owed?": "8% due in each of the first five years" states
@@ -171,7 +178,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
     if kind == "method":  # "how does it measure the cost of its inventory?": a method stated
         if span.row is not None:
             return -KIND_MISS
-        return KIND_FIT if _METHOD.found(text) else 0.0
+        # the method named ("standard cost … first-in, first-out") over the bound every policy
+        # of the kind states ("stated at the lower of cost or net realizable value")
+        return KIND_FIT if _METHOD.found(text) else KIND_FIT / 2 if _METHOD_BOUND.found(text) \
+            else 0.0
     if kind == "quarter":  # "in which quarters is revenue highest?": a quarter named, no figure
         if span.row is not None:
             return -KIND_MISS
@@ -188,6 +198,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
+        if _COMPANY_ASKED.found(frame.text) and names_company(text):
+            # "which company is it buying?": "an agreement to acquire Halden Group, Inc. for
+            # $95.00 per share … valued at $6.8 billion" names it, its amounts notwithstanding
+            return KIND_FIT
         return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of

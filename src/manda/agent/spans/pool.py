@@ -20,6 +20,7 @@ from manda.agent.spans.rows import (
 from manda.agent.spans.sentences import (
     _sentences,
     _word_cut_off,
+    continues_method,
     group_over,
     heading_shaped,
     lists_things,
@@ -111,6 +112,10 @@ def _candidates(evidence: Evidence) -> _Pool:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
                                          listed=bulleted), f"{before} {sentence}", heading)
+            elif before not in row_lines and continues_method(sentence, before):
+                _add_sentence(pool, Span(f"{trim(before, 240)} {quote}", source,
+                                         year_end=year_end, continued=True, listed=bulleted),
+                              f"{before} {sentence}", heading)
     return pool
 
 

@@ -194,7 +194,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     pool = _pool(evidence)
     if not pool.spans:
         return []
-    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True) if not span.joined]
+    alone = [stems for span, stems in zip(pool.spans, pool.stems, strict=True)
+             if not (span.joined or span.continued)]
     n = len(alone)  # a sentence read with the one before it is counted once, as itself
     weight = {}
     for term in terms:
@@ -298,6 +299,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                                                      pool.under, labels, strict=True):
         if span.joined and not (cause_asked or frame.answer_kind == "method"):
             continue  # "Inventories are stated at cost. Cost is computed using …": the method
+        if span.continued and frame.answer_kind != "method":
+            continue  # a sentence read with the one before it answers a method asked only
         if span.listed and frame.answer_kind not in _LISTED_ANSWERS:
             continue  # a whole list answers no question for one figure, date or name
         where = f"{span.group} {span.row.label}" if span.row is not None else span.text

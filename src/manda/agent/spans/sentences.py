@@ -214,6 +214,16 @@ def lists_things(text: str) -> bool:
 
 
 _POINTING_BACK = vocabulary().words("pointing_back")  # "this", "those", "ces"
+_LEGAL_FORMS = frozenset(f.strip(".") for f in vocabulary().phrases("legal_forms"))  # "Inc."
+_NAME_MARKS = ".,;:()\"“”’'"
+
+
+def names_company(text: str) -> bool:
+    """It names a company by its legal form after its name ("Activision Blizzard, Inc.",
+    "Halden Logistik GmbH"), as written."""
+    words = text.split()
+    return any(w.strip(_NAME_MARKS) in _LEGAL_FORMS and before.strip(_NAME_MARKS)[:1].isupper()
+               for before, w in pairwise(words))
 
 
 def points_back(sentence: str, before: str) -> bool:
@@ -227,6 +237,23 @@ def points_back(sentence: str, before: str) -> bool:
     words = letter_words(sentence)
     return any(w.lower() in _POINTING_BACK and content_terms(after) and all(
         term_in(t, said) for t in content_terms(after)) for w, after in pairwise(words))
+
+
+_METHOD_STATED = vocabulary().cues("method_stated")  # "computed using", "first-in, first-out"
+
+
+def continues_method(sentence: str, before: str) -> bool:
+    """The sentence states a method and opens on a content word the sentence before says
+    ("Cost is computed using standard cost … first-in, first-out" after "Inventories are
+    stated at the lower of cost …"): it goes on about what that sentence names, which it need
+    not name again."""
+    words = letter_words(sentence)
+    if not before or not words or not words[0][:1].isupper() or \
+            not _METHOD_STATED.found(sentence):
+        return False
+    # its subject: its first word, or the noun after its article ("The Company records …")
+    opening = content_terms(words[0]) or content_terms(" ".join(words[1:2]))
+    return bool(opening) and all(term_in(t, stems_of(before)) for t in opening)
 
 
 def group_over(before: str, line: str) -> bool:

@@ -104,6 +104,9 @@ class Span:
     # a sentence read with the one before it, which names the change it explains ("Gross
     # margin decreased … The decrease was primarily due to …"): a cause's span only
     joined: bool = False
+    # a sentence read with the one before it, whose subject it goes on about ("Inventories are
+    # stated at … Cost is computed using …"): a method's span only
+    continued: bool = False
     # the statements a row's page is ("balance sheet"): a row of it says the statement's name
     statements: tuple[str, ...] = field(default=(), compare=False)
     # the label of the last row of a row's table, where it is another row: what the table adds
