@@ -150,6 +150,18 @@ def test_column_titles_of_several_words_name_the_columns() -> None:
     assert draft is not None and draft.text.startswith("$40"), draft.text
 
 
+def test_what_a_schedule_column_owes_in_a_year_is_its_years_row() -> None:
+    """"What finance lease payments does it owe in 2026?" reads as a list of payments, yet asks
+    one year's line of the schedule: the amount due in that year, from the column named."""
+    spaced = LEASES.replace("OperatingLeases FinanceLeases", "Operating Leases Finance Leases")
+    ask = _ask("What finance lease payments does the company owe in 2026?")
+    assert ask.frame.schedule
+    draft = schedule_answer(ask, _evidence(spaced))
+    assert draft is not None and draft.text.startswith("$40"), draft.text
+    # a list asked of a year without a schedule's manner is no schedule's line
+    assert not _ask("What leases did the company sign in 2026?").frame.schedule
+
+
 def test_a_schedule_across_a_header_of_years_is_read_by_its_lines() -> None:
     ask = _ask("What are the total contractual obligations?")
     draft = schedule_answer(ask, _evidence(COMMITMENTS))

@@ -330,7 +330,7 @@ def read_question(question: str) -> QuestionFrame:
     # a flow of a period asked ("how much debt did it repay?") is its cash-flow row, no schedule
     # of what falls due: a schedule is of a balance
     flows_only = bool(subjects) and not any(_a_balance(s) for s in subjects)
-    schedule = () if flows_only else _schedule(asking, kind, verb)
+    schedule = () if flows_only else _schedule(asking, kind, verb, len(periods) == 1)
     spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
     return QuestionFrame(
         text=text,
@@ -803,12 +803,16 @@ def _verb(text: str, ranking: QuestionTerms, entity: str | None) -> str | None:
     return run[-1] if run else None
 
 
-def _schedule(asking: str, kind: AnswerKind | None, verb: str | None) -> tuple[str, ...]:
+def _schedule(asking: str, kind: AnswerKind | None, verb: str | None,
+              one_period: bool = False) -> tuple[str, ...]:
     """What a schedule by year is asked of: a figure asked with a schedule's words ("due",
     "matures", "future payments", "thereafter"), read without how it asks and its periods."""
+    # "What are the total future lease payments?", "What lease payments does it owe in 2028?"
+    # (one year's line of the schedule, asked how it falls due) ask a figure too
+    one_line = one_period and _cues("schedule_manner").found(asking)
     if not _cues("schedule_asked").found(asking) or not (kind == "figure" or (
-            kind in (None, "list") and _cues("schedule_whole_asked").found(asking))):
-        return ()  # "What are the total future lease payments?" asks a figure too
+            kind in (None, "list") and (one_line or _cues("schedule_whole_asked").found(asking)))):
+        return ()
     out = list(asking)
     for cue in (_cues("schedule_manner"), _cues("schedule_whole_asked")):
         for m in cue.finditer(asking):

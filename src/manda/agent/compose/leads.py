@@ -19,7 +19,7 @@ from manda.agent.compose.lead_check import asked_years, lead_miss
 from manda.agent.compose.stated import sentence_sources, statement_lead
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
-from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW
+from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import (
     Span,
     best_spans,
@@ -155,7 +155,8 @@ def _read_row(span: Span, ask: Ask) -> tuple[Figure, Figure | None] | None:
     """A statement row's figure of the year asked and the one of the year before."""
     if span.row is None or not statement_row(span.row):
         return None  # a record (a lease, a person) is quoted as it stands
-    figures = [f for f in span.figures() if not a_change_column(f.column)]
+    figures = measured(
+        [f for f in span.figures() if not a_change_column(f.column)], ask.frame.ranking.terms)
     chosen = pick_figure(figures, ask, span) if figures else None
     if chosen is None:
         return None
@@ -176,6 +177,34 @@ def as_named(figure: Figure, item: str, *, spent: bool = False) -> str:
 def a_change_column(header: str) -> bool:
     """A column of changes: "change", "% change", "2025/2024", "2025 vs 2024"."""
     return vocabulary().cues("change_column").found(header)
+
+
+def _measure_words(column: str) -> frozenset[str]:
+    """What a column measures, without its period: "Retail Square Feet (a) January 31, 2026":
+    retail, square, feet."""
+    for _, start, end in reversed(find_dates(column)):
+        column = column[:start] + " " + column[end:]
+    return frozenset(s for s in stems_of(column) if len(s) > 2 and not s.isdigit())
+
+
+def measured(figures: Sequence[Figure], terms: Sequence[str]) -> list[Figure]:
+    """A row's figures under the measure the question names, where its columns measure several
+    things ("Stores | Retail Square Feet", "Leased | Owned", a group's periods under each): the
+    columns whose words the question says most, and fewest it does not; every figure where no
+    one measure is named."""
+    words = {f.column: _measure_words(f.column) for f in figures}
+    if len(set(words.values())) < 2:
+        return list(figures)
+
+    def key(measure: frozenset[str]) -> tuple[int, int]:
+        said = sum(1 for w in measure if any(term_in(t, {w}) or term_in(w, {t}) for t in terms))
+        return said, said - len(measure)
+
+    keys = {m: key(m) for m in set(words.values())}
+    best = max(keys.values())
+    if best[0] == 0 or sum(1 for k in keys.values() if k == best) > 1:
+        return list(figures)
+    return [f for f in figures if keys[words[f.column]] == best]
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:

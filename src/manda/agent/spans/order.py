@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from manda.agent.evidence import Evidence
 from manda.agent.frame import QuestionFrame
 from manda.agent.relevance import stems_of, term_in
+from manda.agent.spans.balances import totals_row
 from manda.agent.spans.pool import _pool
 from manda.agent.spans.rows import statement_row
 from manda.agent.spans.sentences import names_a_table
@@ -82,6 +83,30 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
             # a sibling that says all this row says and more: "Diluted" beside "Basic", not
             # "International" beside "North America" where both are asked
             if any(j != i and not ranked[j].aside and said[j] > said[i] for j in rows):
+                out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
+    return out
+
+
+def _total_where_no_row_is_named(ranked: list[Span], core: Sequence[str],
+                                 frame: QuestionFrame) -> list[Span]:
+    """A figure asked of a table whose rows are its parts and its total ("Office space",
+    "Stores", "Total" under "Leased Area | Owned Area"), where no row's label says a word of the
+    question: the whole is asked, and each part's row ranks below the total's."""
+    if frame.portion or frame.answer_kind != "figure":
+        return ranked
+    by_passage: dict[str, list[int]] = {}
+    for i, span in enumerate(ranked):
+        if span.row is not None and span.row.cells:
+            by_passage.setdefault(span.source.chunk_id or span.source.location, []).append(i)
+    out = list(ranked)
+    for rows in by_passage.values():
+        totals = [i for i in rows if totals_row(ranked[i].row.label)]  # type: ignore[union-attr]
+        if not totals or len(totals) == len(rows) or any(
+                term_in(t, stems_of(ranked[i].row.label))  # type: ignore[union-attr]
+                for i in rows for t in core if i not in totals):
+            continue
+        for i in rows:
+            if i not in totals:
                 out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
 

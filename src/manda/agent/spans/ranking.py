@@ -58,6 +58,7 @@ from manda.agent.spans.kind_fit import (
 from manda.agent.spans.order import (
     _largest_is_the_whole,
     _siblings_tell_apart,
+    _total_where_no_row_is_named,
     _whole_over_its_portion,
 )
 from manda.agent.spans.pool import _pool
@@ -593,6 +594,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             wholes.append(len(ranked) - 1)  # not "… and restricted cash": more than asked
     ranked = _largest_is_the_whole(ranked, wholes)
     ranked = _siblings_tell_apart(ranked, core)
+    ranked = _total_where_no_row_is_named(ranked, core, frame)
     ranked = _whole_over_its_portion(ranked, frame)
     ranked.sort(key=lambda s: -s.score)
     return ranked

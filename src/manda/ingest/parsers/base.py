@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from manda.errors import UnreadableFileError
 from manda.ingest.parsers.layout import caption_heading, table_shape
+from manda.ingest.parsers.titles import grouped_header
 from manda.models import HeadingPath, Location, Section
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import CURRENCY_WORDS, alternatives, number_words
@@ -412,8 +413,10 @@ _HEADER_CELL = re.compile(
 _VALUE = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]%?$")
 
 
-def _statement_header(line: str) -> tuple[str, list[str]] | None:
-    """("(dollars in millions)", ["2025", "2024", "change"]) for a line of years, else None."""
+def _statement_header(line: str, above: str = "") -> tuple[str, list[str]] | None:
+    """("(dollars in millions)", ["2025", "2024", "change"]) for a line of years, else None;
+    periods repeated under group titles on the line `above` are named with their group's
+    ("Retail Square Feet 2025", `titles.grouped_header`)."""
     stripped = line.strip()
     caption = ""
     if m := _CAPTION_LEAD.match(stripped):
@@ -426,6 +429,8 @@ def _statement_header(line: str) -> tuple[str, list[str]] | None:
         caption, cells = titled
     if sum(1 for c in cells if re.search(r"(?:19|20)\d\d", c)) < 2:
         return None
+    if grouped := grouped_header(cells, above):
+        return caption, grouped
     named: list[str] = []
     for cell in cells:
         name = {"$": "change", "%": "change %", "Change": "change"}.get(cell, cell)
@@ -495,6 +500,8 @@ def _statement_row(line: str, width: int) -> tuple[str, list[str]] | None:
         values = values[1:]
     if len(values) != width or not re.search(r"[A-Za-z]", label) or "$" in values:
         return None
+    if any(v.endswith(",") for v in values):
+        return None  # "December 31, 2024": a date under a line of dates, no row of figures
     return label, values
 
 
@@ -566,7 +573,8 @@ def _spaced(text: str, carried: _Carried | None) -> tuple[str, _Carried | None]:
             out.append(line)
             header = None
             continue
-        found = _statement_header(line) or _one_year_header(line, lines[at + 1:])
+        found = (_statement_header(line, lines[at - 1] if at else "")
+                 or _one_year_header(line, lines[at + 1:]))
         if found is not None:
             header, pending, prose = found[1], True, 0
             out.append(line)

@@ -36,6 +36,7 @@ from manda.ingest.parsers.records import recorded_text
 from manda.ingest.parsers.sidebyside import side_by_side_pages
 from manda.ingest.parsers.stacked import stacked_pages
 from manda.ingest.parsers.staggered import staggered_text
+from manda.ingest.parsers.titles import dated_tables, titled_rows
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,10 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     texts = spaced_pages(part_columns(stacked_pages(side_by_side_pages(
         flowed_pages([s.text for s in sections])))))
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
-    # table of records read under its column titles (`parsers.records`)
-    sections = [Section(text=recorded_text(staggered_text(label_text_tables(text))),
+    # table of records read under its column titles (`parsers.records`); labelled rows and
+    # two-level headers under titles written without column gaps (`parsers.titles`)
+    sections = [Section(text=dated_tables(titled_rows(recorded_text(staggered_text(
+                            label_text_tables(text))))),
                         location=s.location)
                 for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]
