@@ -58,7 +58,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     elif (first := _first_asked(ask, parts)) is not None:
         ranked = [first, *(s for s in ranked if s.text != first.text)]
-    lead = _answering_first(_each_part(best_spans(ranked, limit=limit), parts, ask, limit), ask)
+    lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
     if ask.frame.counted and lead and not any(fits_kind(s, ask.frame) for s in lead):
         # "how many employees": no passage read states a number of them; say so before the
@@ -73,17 +73,6 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
-
-
-def _answering_first(lead: list[Span], ask: Ask) -> list[Span]:
-    """The best spans, the first whose figure is the one asked leading where the best's is not
-    ("72.9 million square feet" of supply chain facilities, where "Texas 159 21,875" is a row of
-    the retail square feet in Texas asked) and it answers the question closely."""
-    if len(lead) < 2 or lead_miss(lead[0], ask) is None:
-        return lead
-    first = next((s for s in lead[1:] if s.words >= NOT_FOUND_BELOW
-                  and lead_miss(s, ask) is None), None)
-    return lead if first is None else [first, *(s for s in lead if s is not first)]
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

@@ -299,9 +299,12 @@ def _of_subject(span: Span, frame: QuestionFrame) -> bool:
         return False
     own = label_line_item(span.row.label)
     if a_movement(span.row.label):
-        # "Repayments of debt" is no debt, but it is the debt repaid where that flow is asked
+        # "Repayments of debt" is no debt, but it is the debt repaid where that flow is asked: a
+        # flow that is a statement line only (a deal metric's movement row, "Purchases of
+        # property and equipment" for capex, is read by the metric's own readers, which also
+        # weigh what the filing itself calls it)
         return own in frame.subjects and (spec := item_spec(own)) is not None and not (
-            spec.stock or spec.sheet)
+            spec.stock or spec.sheet or spec.metric)
     return own in frame.subjects
 
 
