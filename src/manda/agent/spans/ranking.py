@@ -98,8 +98,6 @@ from manda.finance.periods import (
     find_dates,
     find_periods,
     parse_period,
-    period_end,
-    period_kind,
     quarters_in,
 )
 from manda.finance.statements import StatementKind, named_statements
@@ -236,10 +234,6 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the question's verb is how it asks ("spend" of "how much did it spend on …"), no topic
     topics = [t for t in terms if names_topic(t) and t != verb]
     years = set(frame.period_years)
-    # a balance asked at a date is of its calendar year and of the fiscal year that date names
-    # ("as of February 1, 2025" is a retail calendar's fiscal 2024)
-    years_named = years | {fiscal_year_named(day) for p in frame.periods
-                     if period_kind(p) == "as" and (day := period_end(p)) is not None}
     parts = set(frame.parts_of_year)
     exact = {p for p in frame.periods if not re.fullmatch(r"FY\d{4}", p)}
     latest_doc = _latest_documents(evidence)
@@ -436,8 +430,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
-        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now,
-                             named=years_named)
+        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
         if quoted and span.row is None and (
                 stated := [a.value for a in find_amounts(span.text) if a.currency and a.value]):
             # the figure quoted, or another figure (of another line item sharing its words)
@@ -795,9 +788,8 @@ def _latest_documents(evidence: Evidence) -> set[str]:
 
 def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str],
                 asked_parts: set[str], exact: set[str] = frozenset(),  # type: ignore[assignment]
-                *, now: bool = False, named: set[int] = frozenset()) -> float:  # type: ignore[assignment]
-    """How well the span's period fits the years (`named`: with the fiscal years of the dates)
-    and the quarters asked."""
+                *, now: bool = False) -> float:
+    """How well the span's period fits the years and the quarters asked."""
     doc = evidence.documents.get(span.source.document_id)
     doc_year = doc.doc_date.year if doc is not None and doc.doc_date else None
     if not years:
@@ -842,12 +834,6 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT / 2 if year_first else PERIOD_FIT
         elif asked_parts & parts:
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
-        elif said and not said & (named or years) and not {
-                y for day, _, _ in find_dates(span.text)
-                for y in (day.year, fiscal_year_named(day))} & (named or years):
-            # every year it names is another than asked: "RSUs granted in 2024 and 2023 was
-            # …" where 2025 is asked states other periods' figures
-            fit -= PERIOD_MISS
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
             fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
         months = _months({p for p, _, _ in find_periods(span.text)})
