@@ -8,8 +8,9 @@ from __future__ import annotations
 from test_filings_leads import _ask, _evidence
 
 from manda.agent.compose import fact_lookup, topic_shape
+from manda.agent.compose.common import Ask
 from manda.agent.relevance import stems_of, term_in
-from manda.agent.spans import fits_kind, rank_spans
+from manda.agent.spans import Span, fits_kind, rank_spans
 
 SEASON = "Our revenue is generally higher in the second and fourth quarters of our fiscal year."
 DATED = ("In the first quarter of fiscal year 2025, we updated the presentation of certain "
@@ -188,3 +189,20 @@ def test_which_company_is_answered_by_the_company_named() -> None:
         "On January 18, 2025, we entered into a definitive agreement to acquire Halden Logistik "
         "GmbH for $95.00 per share in an all-cash transaction valued at $6.8 billion.")
     assert "Halden Logistik GmbH" in rank_spans(ask.frame, evidence)[0].text
+
+
+def test_the_company_asked_of_is_no_other_company_named() -> None:
+    """"Which company is Harrowgate buying?": every page of its own report names "Harrowgate
+    Holdings Inc.", which is not the company asked; the target's sentence is. A firm asked
+    ("which firm is its auditor, and since when?") is a role's, not a company named anywhere."""
+    ask = _ask("Which company is Harrowgate buying?")
+    own = "Harrowgate Holdings Inc. designs and sells industrial valves in 14 countries."
+    target = "In March we agreed to acquire Brantwood Valves Ltd. for £41 million in cash."
+    assert not fits_kind(_ask_span(ask, own), ask.frame)
+    assert fits_kind(_ask_span(ask, target), ask.frame)
+    auditor = _ask("Which firm is Harrowgate's independent auditor, and since what year?")
+    assert not fits_kind(_ask_span(auditor, own), auditor.frame)
+
+
+def _ask_span(ask: Ask, text: str) -> Span:
+    return next(s for s in rank_spans(ask.frame, _evidence(text)) if s.text == text)

@@ -205,7 +205,7 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
-        if _COMPANY_ASKED.found(frame.text) and names_company(text):
+        if _COMPANY_ASKED.found(frame.text) and names_company(text, but=frame.entity):
             # "which company is it buying?": "an agreement to acquire Halden Group, Inc. for
             # $95.00 per share … valued at $6.8 billion" names it, its amounts notwithstanding
             return KIND_FIT

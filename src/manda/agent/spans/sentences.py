@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
@@ -218,12 +218,20 @@ _LEGAL_FORMS = frozenset(f.strip(".") for f in vocabulary().phrases("legal_forms
 _NAME_MARKS = ".,;:()\"“”’'"
 
 
-def names_company(text: str) -> bool:
+def names_company(text: str, *, but: str | None = None) -> bool:
     """It names a company by its legal form after its name ("Activision Blizzard, Inc.",
-    "Halden Logistik GmbH"), as written."""
-    words = text.split()
-    return any(w.strip(_NAME_MARKS) in _LEGAL_FORMS and before.strip(_NAME_MARKS)[:1].isupper()
-               for before, w in pairwise(words))
+    "Halden Logistik GmbH"), as written; `but` the company asked of ("Apple" of "Apple Inc.",
+    which every page of its own filing names) is not another company named."""
+    words = [w.strip(_NAME_MARKS) for w in text.split()]
+    own = {w.lower() for w in letter_words(but)} if but else set()
+    for at, word in enumerate(words):
+        if at == 0 or word not in _LEGAL_FORMS:
+            continue
+        name = list(takewhile(lambda w: w[:1].isupper() and w not in _LEGAL_FORMS,
+                              reversed(words[:at])))  # "Harrowgate Holdings" of "… Inc."
+        if name and not any(w.lower() in own for w in name):
+            return True
+    return False
 
 
 def points_back(sentence: str, before: str) -> bool:
