@@ -79,3 +79,18 @@ def test_an_area_is_no_number_of_stores_asked() -> None:
     assert lead_miss(top, ask) == "figure_not_stated"
     counted = _evidence("At the end of 2025, 1,288 of our stores were leased.")
     assert lead_miss(rank_spans(ask.frame, counted)[0], ask) is None
+
+
+def test_a_rows_measure_is_said_by_its_columns() -> None:
+    """"Nevada 159 21,875" names no area, but its column does ("Retail Square Feet (in
+    thousands)"): the area asked of the place is that cell, and a band of the measure in a
+    row's label still counts stores."""
+    evidence = _evidence("\n".join([
+        "Item 2. Properties",
+        "Outlets | Retail Square Feet (in thousands)",
+        "Oregon | Outlets: 40 | Retail Square Feet (in thousands): 5,150",
+        "Nevada | Outlets: 159 | Retail Square Feet (in thousands): 21,875",
+        "Total | Outlets: 1,995 | Retail Square Feet (in thousands): 250,518"]))
+    ask = _ask("Retail square feet in Nevada?")
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "Nevada" in first and "21,875" in first, first  # the row, quoted with its columns

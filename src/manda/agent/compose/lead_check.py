@@ -152,10 +152,12 @@ def _other_measure(span: Span, ask: Ask) -> bool:
         return span.row is None and bool(figures) and all(
             measure_of(span.text, a.end) for a in figures)
     label = span.row.label if span.row is not None else ""
-    over = f"{span.group} {span.segment}" if span.row is not None \
+    if names_measure(kind, label) and find_amounts(label):
+        return True  # "50,000 to 169,999 sq. ft. 1,576": the stores in a band of the measure
+    # a row's measure is said over it, or by its columns ("Retail Square Feet (in thousands)")
+    over = f"{span.group} {span.segment} {' '.join(span.row.cells)}" if span.row is not None \
         else f"{span.group} {span.segment} {span.text}"
-    if not names_measure(kind, over) and not (names_measure(kind, label)
-                                              and not find_amounts(label)):
+    if not names_measure(kind, over) and not names_measure(kind, label):
         return True
     stated = [a for a in find_amounts(span.text) if _a_figure(a) or span.row is not None]
     return not any(not a.currency and a.unit != "%" for a in stated)
