@@ -66,3 +66,22 @@ def test_the_whole_asked_of_a_table_of_parts_is_its_total_row() -> None:
     # a part the question names is its own row
     first = _first("How much owned area do the depots have?", PARTS)
     assert "4,500" in first, first
+
+
+PAID_BACK = "\n".join([
+    "The following table summarises the cash flows of the group's overdraft lines (in millions):",
+    "2025 | 2024",
+    "Lines with maturities of 90 days or less:",
+    "Drawings/(repayments) of overdraft lines, net | 2025: (2,645) | 2024: 1,120",
+    "Lines with maturities over 90 days:",
+    "Drawings of overdraft lines | 2025: 600 | 2024: 900",
+    "Repayments of overdraft lines | 2025: (1,933) | 2024: (700)",
+    "Total drawings/(repayments) of overdraft lines, net | 2025: (3,978) | 2024: 1,320",
+])
+
+
+def test_a_total_whose_parts_say_no_more_of_the_question_is_the_whole() -> None:
+    """A part that says the question's words and nothing more of them than the total ("net
+    repayments of overdraft lines": one maturity's row and the total's) ranks below the total."""
+    first = _first("What were the group's net repayments of overdraft lines in 2025?", PAID_BACK)
+    assert "3,978" in first or "3.98" in first, first

@@ -90,8 +90,10 @@ def _siblings_tell_apart(ranked: list[Span], core: Sequence[str]) -> list[Span]:
 def _total_where_no_row_is_named(ranked: list[Span], core: Sequence[str],
                                  frame: QuestionFrame) -> list[Span]:
     """A figure asked of a table whose rows are its parts and its total ("Office space",
-    "Stores", "Total" under "Leased Area | Owned Area"), where no row's label says a word of the
-    question: the whole is asked, and each part's row ranks below the total's."""
+    "Stores", "Total" under "Leased Area | Owned Area"; "Repayments of commercial paper, net"
+    under each maturity, "Total repayments of commercial paper, net"), where no part's label
+    says a word of the question that the total's does not: the whole is asked, and each part's
+    row ranks below the total's."""
     if frame.portion or frame.answer_kind != "figure":
         return ranked
     by_passage: dict[str, list[int]] = {}
@@ -101,9 +103,10 @@ def _total_where_no_row_is_named(ranked: list[Span], core: Sequence[str],
     out = list(ranked)
     for rows in by_passage.values():
         totals = [i for i in rows if totals_row(ranked[i].row.label)]  # type: ignore[union-attr]
+        whole = set().union(*(stems_of(ranked[i].row.label) for i in totals))  # type: ignore[union-attr]
         if not totals or len(totals) == len(rows) or any(
                 term_in(t, stems_of(ranked[i].row.label))  # type: ignore[union-attr]
-                for i in rows for t in core if i not in totals):
+                and not term_in(t, whole) for i in rows for t in core if i not in totals):
             continue
         for i in rows:
             if i not in totals:
