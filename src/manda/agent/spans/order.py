@@ -103,15 +103,27 @@ def _total_where_no_row_is_named(ranked: list[Span], core: Sequence[str],
     out = list(ranked)
     for rows in by_passage.values():
         totals = [i for i in rows if totals_row(ranked[i].row.label)]  # type: ignore[union-attr]
-        whole = set().union(*(stems_of(ranked[i].row.label) for i in totals))  # type: ignore[union-attr]
-        if not totals or len(totals) == len(rows) or any(
-                term_in(t, stems_of(ranked[i].row.label))  # type: ignore[union-attr]
-                and not term_in(t, whole) for i in rows for t in core if i not in totals):
+        if not totals or len(totals) == len(rows):
             continue
-        for i in rows:
-            if i not in totals:
-                out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
+        whole = set().union(*(_label_words(ranked[i]) for i in totals))
+        parts = [i for i in rows if i not in totals]
+        if any(term_in(t, _label_words(ranked[i])) and not term_in(t, whole)
+               for i in parts for t in core):
+            continue  # a part the question names is its own row
+        for i in parts:
+            own = _label_words(ranked[i])
+            if whole - own and any(term_in(t, own) for t in core):
+                # "Cash and cash equivalents" under "Total cash, cash equivalents and restricted
+                # cash": a total of more than the part names, where the part is asked
+                continue
+            out[i] = _with(ranked[i], score=round(ranked[i].score - SIBLING_MISS, 4))
     return out
+
+
+def _label_words(span: Span) -> set[str]:
+    """A row's label's words, without the word that makes it a total ("Total")."""
+    assert span.row is not None
+    return {w for w in stems_of(span.row.label) if not totals_row(w)}
 
 
 def _label_stems(span: Span) -> set[str]:
