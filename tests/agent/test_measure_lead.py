@@ -94,3 +94,15 @@ def test_a_rows_measure_is_said_by_its_columns() -> None:
     ask = _ask("Retail square feet in Nevada?")
     first = _first(evidence_answer(ask, evidence).text)
     assert "Nevada" in first and "21,875" in first, first  # the row, quoted with its columns
+
+
+def test_a_place_named_after_in_is_the_place_of_the_area_asked() -> None:
+    """"… its head offices in the Harbour District?": the place is the name after "in", not
+    only an entity; a passage on an office that names no such place states another's area."""
+    ask = _ask("How many square feet of the group's offices are its head offices in the "
+               "Harbour District?")
+    assert ask.frame.place == "Harbour District"
+    assert _ask("What retail square footage did the group have in Fiscal 2025?").frame.place == ""
+    other = _evidence("The new head office consists of two buildings totalling approximately "
+                      "423,000 rentable square feet.")
+    assert lead_miss(rank_spans(ask.frame, other)[0], ask) == "figure_not_stated"

@@ -13,6 +13,7 @@ import calendar
 import re
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import takewhile
 from typing import Literal
 
 from manda.agent.constraints import Constraints, parse_constraints
@@ -359,7 +360,7 @@ def read_question(question: str) -> QuestionFrame:
         answer_kind=kind,
         counted=() if in_money is not None else _counted(text, entity),  # dollars are no count
         measure=measure_asked(text),
-        place=_placed(text, entity),
+        place=_placed(text, entity) or (_place_named(text) if measure_asked(text) else ""),
         verb=verb,
         schedule=schedule,
         schedule_after=bool(schedule) and _cues("schedule_after").found(text),
@@ -753,10 +754,33 @@ def _placed(text: str, entity: str | None) -> str:
     if not entity or (at := text.find(entity)) <= 0:
         return ""
     before = text[:at].split()
+    after = text[at:].replace("?", " ").split()[:len(entity.split()) + 1]
+    if find_periods(" ".join(after)):
+        return ""  # "in Fiscal 2025": a period, read as a name
     return entity if before and before[-1].lower() in _PLACE_LEAD else ""
 
 
 _PLACE_LEAD = _V.words("figure_place_lead")
+_PLACE_ARTICLES = _V.words("role_articles")
+
+
+def _place_named(text: str) -> str:
+    """The place a measure is asked in, written as a name after a place word ("square feet …
+    in the San Francisco Bay Area?": "San Francisco Bay Area"); "" where none is. Read where an
+    area is asked only: a name after "in" of another figure is as often a segment's or a
+    product's."""
+    words = text.replace("?", " ").replace(",", " , ").split()
+    for at, word in enumerate(words[:-1]):
+        if word.lower() not in _PLACE_LEAD:
+            continue
+        rest = words[at + 1:]
+        if rest and rest[0].lower() in _PLACE_ARTICLES:
+            rest = rest[1:]
+        name = list(takewhile(lambda w: w[:1].isupper() and not any(c.isdigit() for c in w)
+                              and w.lower() not in _MONTH_NAMES and not find_periods(w), rest))
+        if name and not find_periods(" ".join(rest[:len(name) + 1])):  # "in Fiscal 2025"
+            return " ".join(name)
+    return ""
 
 
 def _counted(text: str, entity: str | None = None) -> tuple[str, ...]:
