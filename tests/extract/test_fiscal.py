@@ -229,3 +229,9 @@ def test_net_new_arr_is_its_own_line_item_not_the_arr() -> None:
 
     assert canonical_subject("Net new ARR") == "net new arr"
     assert canonical_subject("Ending ARR") == "arr"
+
+
+def test_the_fiscal_quarter_of_a_day_counts_from_the_month_after_the_year_end() -> None:
+    assert FiscalYearEnd(9, 27).quarter_of(date(2025, 5, 1)) == "Q3 2025"
+    assert FiscalYearEnd(6, 30).quarter_of(date(2023, 9, 1)) == "Q1 2024"
+    assert FiscalYearEnd(12, 31).quarter_of(date(2025, 5, 1)) == "Q2 2025"

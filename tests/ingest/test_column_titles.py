@@ -11,7 +11,13 @@ from fixtures.text_pdfs import write_text_pdf
 
 from manda.ingest.parsers.base import ParseLimits, spaced_statement_rows
 from manda.ingest.parsers.pdf import parse_pdf
-from manda.ingest.parsers.titles import dated_tables, group_titles, titled_rows
+from manda.ingest.parsers.titles import (
+    MAX_TITLE_WORDS,
+    _splits,
+    dated_tables,
+    group_titles,
+    titled_rows,
+)
 
 GROUPED = "\n".join([
     "Branches and Floor Area Branches Floor Area (a)",
@@ -126,3 +132,13 @@ def test_the_pdf_parser_stores_the_titled_rows(tmp_path: Path) -> None:
     assert "Northern | Region Warehouse Space (1): 12,400 | Office Space (1): 1,150" in \
         sections[0].text.splitlines()
     assert "Floor Area (a) June 30, 2025: 9,400" in sections[1].text
+
+
+def test_a_headers_cuts_are_bounded_by_the_longest_title() -> None:
+    """The ways of cutting a header into group titles never hold a title longer than one can
+    be, so a long line of words costs no more than its titles allow."""
+    assert list(_splits(["Number", "of", "Stores", "Retail", "Square", "Feet"], 2))[:2] == [
+        ["Number", "of Stores Retail Square Feet"], ["Number of", "Stores Retail Square Feet"]]
+    words = ["Word"] * (6 * MAX_TITLE_WORDS)
+    assert list(_splits(words, 6)) == [[" ".join(["Word"] * MAX_TITLE_WORDS)] * 6]
+    assert list(_splits([*words, "More"], 6)) == []

@@ -333,6 +333,7 @@ def read_question(question: str) -> QuestionFrame:
     flows_only = bool(subjects) and not any(_a_balance(s) for s in subjects)
     schedule = () if flows_only else _schedule(asking, kind, verb, len(periods) == 1)
     spent = spent_ratio(asking, _cues("share_spent"), _cues("spent_on"))
+    measure = measure_asked(text)
     return QuestionFrame(
         text=text,
         intent=intent,
@@ -359,8 +360,8 @@ def read_question(question: str) -> QuestionFrame:
         ranking=ranking,
         answer_kind=kind,
         counted=() if in_money is not None else _counted(text, entity),  # dollars are no count
-        measure=measure_asked(text),
-        place=_placed(text, entity) or (_place_named(text) if measure_asked(text) else ""),
+        measure=measure,
+        place=_placed(text, entity) or (_place_named(text) if measure else ""),
         verb=verb,
         schedule=schedule,
         schedule_after=bool(schedule) and _cues("schedule_after").found(text),

@@ -123,6 +123,12 @@ class FiscalYearEnd:
         """The fiscal year a day belongs to: with a 30 June year end, 15 Dec 2023 is in FY2024."""
         return day.year if (day.month, day.day) <= self.key else day.year + 1
 
+    def quarter_of(self, day: date) -> str:
+        """The fiscal quarter a day falls in ("Q3 2025"): with a 27 September year end, May
+        2025 is in Q3 of FY2025; in a calendar year, in Q2 2025."""
+        offset = (day.month - (self.month % 12 + 1)) % 12
+        return f"Q{offset // 3 + 1} {self.fiscal_year_of(day)}"
+
     def nominal_end_near(self, day: date) -> date | None:
         """The nominal year end a 52/53-week year's last day stands for: such years end on a
         weekday within a week of it (Apple's "September 30, 2023" for a 24 September year end,

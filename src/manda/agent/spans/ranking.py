@@ -92,14 +92,9 @@ from manda.answers import Intent
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
-from manda.finance.fiscal import FiscalYearEnd, fiscal_year_named
+from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
-from manda.finance.periods import (
-    find_dates,
-    find_periods,
-    parse_period,
-    quarters_in,
-)
+from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in
 from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.models import Document
@@ -875,11 +870,9 @@ def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 20
     fiscal year its document's year end starts (May 2025 is Q3 of a year ending in September):
     a quarter asked by either reading holds it."""
     day = date(int(month[4:]), list(calendar.month_abbr).index(month[:3]), 1)
-    out = {f"Q{(day.month - 1) // 3 + 1} {day.year}"}
+    out = {CALENDAR_YEAR.quarter_of(day)}
     if doc is not None and doc.fiscal_year_end:
-        fye = FiscalYearEnd.from_iso(doc.fiscal_year_end)
-        offset = (day.month - (fye.month % 12 + 1)) % 12
-        out.add(f"Q{offset // 3 + 1} {fye.fiscal_year_of(day)}")
+        out.add(FiscalYearEnd.from_iso(doc.fiscal_year_end).quarter_of(day))
     return out
 
 

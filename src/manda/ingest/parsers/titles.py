@@ -19,7 +19,7 @@ Two shapes of table lose their column titles once the gaps between them are gone
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from manda.finance.figures import joined_signs, lone_cell, note_mark
 from manda.finance.periods import find_periods
@@ -48,14 +48,18 @@ def _bare(text: str) -> str:
     return "".join(out)
 
 
-def _splits(words: Sequence[str], parts: int) -> list[list[str]]:
-    """Every way of cutting `words` into `parts` runs of consecutive words, in order."""
+def _splits(words: Sequence[str], parts: int,
+            longest: int = MAX_TITLE_WORDS) -> Iterator[list[str]]:
+    """Every way of cutting `words` into `parts` runs of consecutive words, in order, none
+    longer than `longest` words (no title is): bounded by the runs, however long the line."""
+    if not words or len(words) > parts * longest:
+        return
     if parts == 1:
-        return [[" ".join(words)]] if words else []
-    out: list[list[str]] = []
-    for k in range(1, len(words) - parts + 2):
-        out.extend([" ".join(words[:k]), *rest] for rest in _splits(words[k:], parts - 1))
-    return out
+        yield [" ".join(words)]
+        return
+    for k in range(1, min(len(words) - parts + 1, longest) + 1):
+        yield from ([" ".join(words[:k]), *rest] for rest in _splits(words[k:], parts - 1,
+                                                                       longest))
 
 
 def _ended(line: str) -> list[str] | None:
