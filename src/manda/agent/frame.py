@@ -20,7 +20,14 @@ from manda.agent.constraints import Constraints, parse_constraints
 from manda.agent.intents import cued_intent
 from manda.agent.measures import measure_asked
 from manda.agent.qualifiers import Qualified, qualified_in
-from manda.agent.relevance import QuestionTerms, content_terms, question_terms, stems_of, term_in
+from manda.agent.relevance import (
+    QuestionTerms,
+    content_terms,
+    question_terms,
+    says_change,
+    stems_of,
+    term_in,
+)
 from manda.agent.topics import OVERVIEW, PAY, ROLE_WORDS, asked_role, roles_asked, shape_for
 from manda.agent.unusual import TOPICS
 from manda.answers import Intent
@@ -534,6 +541,18 @@ def _without_periods(text: str) -> str:
     for a, b in spans:
         out[a:b] = " " * (b - a)
     return "".join(out)
+
+
+def compared_thing(frame: QuestionFrame) -> str:
+    """The question's own words of what a comparison asks of, without its periods, its company
+    and its words of comparing ("accrued expenses and other" of "How did Amazon's accrued
+    expenses and other at December 31, 2025 compare with a year earlier?"); empty when none."""
+    own = stems_of(frame.entity or "")
+    kept = [t for t in frame.ranking.terms if t not in frame.ranking.when and not term_in(t, own)
+            and not says_change(t) and not _cues("change_asked").fullmatch(t)]
+    words = (w.strip("?!.,;:()") for w in _without_periods(frame.text).split())
+    return " ".join(w for w in words if not w.isdigit()
+                    and any(term_in(t, stems_of(w)) for t in kept))
 
 
 def _without_line_items(text: str) -> str:

@@ -19,9 +19,9 @@ from manda.finance.periods import find_dates
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["asks_change", "cause_after", "counted_terms", "counts_people", "names_counted",
-           "names_own_figure", "refers_to_change", "states_change", "states_count",
-           "states_means", "states_place", "states_reason"]
+__all__ = ["asks_change", "asks_contents", "cause_after", "counted_terms", "counts_people",
+           "names_counted", "names_own_figure", "outside_containers", "refers_to_change",
+           "states_change", "states_count", "states_means", "states_place", "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
@@ -30,6 +30,12 @@ _PURPOSE = _V.cues("purpose_connective")  # "in order to", "so that", "afin de",
 _MEANS = _V.cues("means_stated")  # "by renegotiating", "through diversification", "mediante"
 _HEDGED = _V.cues("hedged_statement")  # "if we need to", "could", "pourrait"
 _REFERRED = _V.cues("change_referred")  # "The decrease was …", "Cette hausse …"
+# a statement line named in quotes as where a figure is carried ("included in “Accrued expenses
+# and other”", "comptabilisé en « Autres charges »"): the quoted caption is the place, not what
+# the figure is of
+_CONTAINER = _V.cues("container_reference")
+_CONTAINED = _CONTAINER.around(
+    tail=r"\s+(?:the\s+|our\s+|its\s+)?[“\"«„]\s*[^”\"»“]{1,80}?\s*[”\"»“]")
 _CHANGE = _V.cues("change_said")  # "increased", "compressed", "jumped", "a reculé"
 _PEOPLE = _V.cues("people_counted")  # "employees", "team members", "salariés", "Mitarbeiter"
 _SHARES = _V.cues("shares_counted")  # "shares", "common stock", "ordinary shares", "actions"
@@ -78,6 +84,18 @@ def refers_to_change(text: str) -> bool:
     """The sentence opens by pointing back at a change the sentence before states ("The
     decrease was primarily due to …"): what changed is named there, not here."""
     return _REFERRED.begins(text)
+
+
+def asks_contents(text: str) -> bool:
+    """The question asks what a line carries ("What is included in accrued expenses?")."""
+    return _CONTAINER.found(text)
+
+
+def outside_containers(text: str) -> str:
+    """The text without the statement lines it names in quotes only as where a figure is carried
+    ("… were $8.5 billion and are included in “Accrued expenses and other” on our consolidated
+    balance sheets"): what the sentence states a figure of is said outside them."""
+    return _CONTAINED.sub(" ", text)
 
 
 def states_change(text: str) -> bool:

@@ -11,6 +11,7 @@ from manda.agent.compose import Ask, Draft, compose, topic_shape
 from manda.agent.compose.fact_lookup import EARNINGS
 from manda.agent.compose.people import role_key
 from manda.agent.evidence import Evidence
+from manda.agent.frame import compared_thing
 from manda.agent.topics import MANAGEMENT
 from manda.answers import Intent
 from manda.finance.derived import LINE_ITEMS
@@ -114,6 +115,11 @@ class OfflineComposer:
                     # by its own name too (two years named place both in the search already)
                     calls.insert(1, _call(10, "query_knowledge_base", k=8, query=" ".join(
                         [*frame.search.line_items[:2], ask.period or ""]).strip()))
+                elif len(frame.periods) < 2 and (thing := compared_thing(frame)):
+                    # the same for a line no line item of the vocabulary names ("accrued
+                    # expenses and other"): by the question's own words of it
+                    calls.insert(1, _call(10, "query_knowledge_base", k=8,
+                                          query=" ".join([thing, ask.period or ""]).strip()))
             case Intent.COMPARISON:
                 calls = [
                     _call(1, "query_knowledge_base", query=frame.text,

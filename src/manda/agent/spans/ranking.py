@@ -13,9 +13,11 @@ from manda.agent.evidence import Evidence
 from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import (
     asks_change,
+    asks_contents,
     cause_after,
     counted_terms,
     names_own_figure,
+    outside_containers,
     states_change,
     states_count,
 )
@@ -290,6 +292,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                | {t for t in core if says_change(t)}) & set(core) \
         if frame.answer_kind in ("reason", "rate") else set()
     quoted = [a.value for a in find_amounts(frame.text) if a.currency and a.value]
+    # a figure or a comparison asked of a line, not what the line carries: a sentence naming the
+    # line only as where another figure is carried speaks of it for half
+    carried_asked = frame.answer_kind in ("figure", "rate", None) and not asks_contents(frame.text)
     ranked: list[Span] = []
     wholes: list[int] = []  # the rows naming the line item asked, where its whole is asked
     # the documents a sentence of which states a line item asked as a whole ("our total unearned
@@ -352,6 +357,14 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 head = stems_of(span.text[:cause.start()])
                 loose = {t for t in matched if not term_in(t, head)} - own
                 matched -= loose
+            if carried_asked and (outside := outside_containers(span.text)) != span.text:
+                # "… were $8.5 billion and are included in “Accrued expenses and other”": the
+                # quoted statement line says where another figure is carried, not what it is
+                # of; its words count for half
+                said = stems_of(outside)
+                carried = {t for t in matched if not term_in(t, said)} - own
+                matched -= carried
+                loose |= carried
             if changes and states_change(span.text):
                 matched |= changes
                 loose -= changes
