@@ -14,6 +14,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.frame import compared_thing, read_question
 from manda.agent.kinds import asks_contents, outside_containers
 from manda.agent.spans import rank_spans
+from manda.agent.unusual import pointing_parts
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
@@ -94,3 +95,20 @@ def test_what_a_line_carries_is_still_answered_by_the_sentence_that_says_it() ->
 def test_a_comparison_names_the_line_it_compares_apart_from_its_periods(
         question: str, thing: str) -> None:
     assert compared_thing(read_question(question)) == thing
+
+
+def test_a_sentence_pointing_back_states_its_own_figure_on_its_own() -> None:
+    """"… net income was $9.10 million … This included a one-time gain of $2.40 million …":
+    `sentences` keeps the two together; the part pointing back is also read alone, so a
+    question asking its figure is led by it, not by the earlier figure."""
+    text = ("In 2025, net income was $9.10 million, an increase of $1.30 million on the prior "
+            "year. This included a one-time gain of $2.40 million on the sale of the Leeds "
+            "depot.")
+    assert pointing_parts(text) == [(
+        "This included a one-time gain of $2.40 million on the sale of the Leeds depot.",
+        "In 2025, net income was $9.10 million, an increase of $1.30 million on the prior "
+        "year.")]
+    top = rank_spans(read_question("How big was the one-time gain on the depot sale in 2025?"),
+                     _evidence(text))[0]
+    assert top.text.startswith("This included a one-time gain of $2.40 million"), top.text
+    assert top.dated_by == frozenset({2025})

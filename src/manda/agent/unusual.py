@@ -119,6 +119,16 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+def pointing_parts(sentence: str) -> list[tuple[str, str]]:
+    """The parts of a sentence `sentences` kept with the one it points back at that state a
+    figure of their own ("… net income was $15.00 billion. This included a one-time tax
+    benefit of $5.93 billion …"), each with the text before it: a figure asked of the later
+    part is stated there, the earlier part saying what it speaks of."""
+    parts = [p.strip() for p in _split(sentence)]
+    return [(part, " ".join(parts[:i])) for i, part in enumerate(parts)
+            if i and _PRONOUN_START.begins(part) and find_amounts(part)]
+
+
 def trim(sentence: str, limit: int = _MAX) -> str:
     if len(sentence) <= limit:
         return sentence

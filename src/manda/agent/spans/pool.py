@@ -28,7 +28,7 @@ from manda.agent.spans.sentences import (
 )
 from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool, heads_rows
 from manda.agent.tables import Table, read_tables
-from manda.agent.unusual import body, sentences, trim, unwrap
+from manda.agent.unusual import body, pointing_parts, sentences, trim, unwrap
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import figure_row, opens_with_note_mark
 from manda.ingest.parsers.staggered import unstaggered
@@ -123,6 +123,14 @@ def _candidates(evidence: Evidence) -> _Pool:
                                      footnote=any(" ".join(sentence.split()) in note
                                                   for note in notes)),
                           " ".join([sentence, *meant]), under)
+            for own, earlier in pointing_parts(sentence):
+                # "… was $15.00 billion, … This included a one-time non-cash tax benefit of
+                # $5.93 billion …": the part pointing back states a figure of its own, quoted
+                # on its own; what it points at counts as its heading's words do, for half
+                _add_sentence(pool, Span(trim(own, 320), source, year_end=year_end,
+                                         dated_by=frozenset() if YEAR.search(own) else
+                                         frozenset(int(y) for y in YEAR.findall(earlier))),
+                              own, f"{heading} {earlier}")
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
                 _add_sentence(pool, Span(joined, source, year_end=year_end, joined=True,
