@@ -112,3 +112,21 @@ def test_a_sentence_pointing_back_states_its_own_figure_on_its_own() -> None:
                      _evidence(text))[0]
     assert top.text.startswith("This included a one-time gain of $2.40 million"), top.text
     assert top.dated_by == frozenset({2025})
+
+
+def test_a_figure_asked_of_a_metric_no_finding_holds_is_the_sentence_that_states_it() -> None:
+    """"How big was the one-time tax benefit …?" names a metric (one-time items) and a topic
+    (tax): where no finding holds the metric, the sentence stating the figure answers, not the
+    tax topic's statements — as a figure asked of a topic alone is answered."""
+    from manda.agent.compose.common import Ask
+    from manda.agent.compose.fact_lookup import compose
+
+    evidence = _evidence(
+        "Tax audits: our income tax returns are subject to examination by the tax authorities, "
+        "and an adverse outcome could increase our provision for income taxes.",
+        "In 2025, net income was $9.10 million. This included a one-time non-cash tax benefit "
+        "of $2.40 million for the release of a valuation allowance.")
+    ask = Ask.of(read_question("How big was the one-time non-cash tax benefit the company booked "
+                               "in 2025 for releasing its valuation allowance?"))
+    first = compose(ask, evidence).text.splitlines()[0]
+    assert "$2.40 million" in first, first

@@ -356,7 +356,12 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     pool = [f for f in findings_for(evidence, ask.subject, entity=ask.entity)
             if f.value is not None]
     if not pool:
-        topical = _asked_topics(ask, evidence) or _computed_margin(ask, evidence, label)
+        topical = _asked_topics(ask, evidence)
+        if topical is not None and _figure_stated_apart(ask, evidence, topical):
+            # "how big was the one-time tax benefit?": the sentence stating that figure, not
+            # the tax topic's statements, as a topic asked answers (`_topic`)
+            topical = None
+        topical = topical or _computed_margin(ask, evidence, label)
         if topical is not None:
             return topical
         return _from_passages(ask, evidence, f"no document states {in_text(label)}"
