@@ -5,6 +5,7 @@ dated before its name is a figure. The passages are written for the tests; none 
 
 from __future__ import annotations
 
+import pytest
 from test_filings_leads import _ask, _evidence
 
 from manda.agent.compose.common import Draft
@@ -12,6 +13,7 @@ from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.leads import led_by_best_span
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
+from manda.vocabulary import vocabulary
 
 _YEAR_ROW = ("CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY\n(In millions, except per-share "
              "amounts)\n2025 | 2024\nDividends declared per share | 2025: $2.08 | 2024: $1.96")
@@ -48,6 +50,32 @@ def test_the_size_of_a_programme_is_its_authorization() -> None:
     left = _ask("How much is left under the stock repurchase program?")
     assert not left.frame.capacity
     assert "$6.1 billion" in rank_spans(left.frame, evidence)[0].text
+
+
+def test_a_programme_sized_by_the_amount_before_its_name_is_its_authorization() -> None:
+    """"Our $40 billion share repurchase program": the amount set before the programme's name
+    is its size, though the sentence's first amount is what remains of it; an amount spent or
+    left "under the program" sizes nothing."""
+    evidence = _evidence(
+        "During fiscal 2025 we repurchased 41 million shares for $12.6 billion under our share "
+        "repurchase programs.",
+        "As of March 31, 2025, $17.9 billion remained of our $40 billion share repurchase "
+        "program.")
+    ask = _ask("How big is Globex's share repurchase authorization?")
+    assert ask.frame.capacity
+    assert "$40 billion" in rank_spans(ask.frame, evidence)[0].text
+
+
+@pytest.mark.parametrize(("sentence", "sized"), [
+    ("Le conseil a approuvé un programme de rachat d'actions de 4 milliards d'euros.", True),
+    ("Der Vorstand beschloss ein Aktienrückkaufprogramm über 2 Mrd. Euro.", True),
+    ("El consejo aprobó un programa de recompra de acciones por 1.500 millones de euros.", True),
+    ("A $750 million term loan facility matures in 2029.", True),
+    ("We have $2.2 billion remaining under the program.", False),
+    ("We repurchased $3.1 billion of our stock in 2025.", False),
+])
+def test_a_programme_s_size_is_read_in_each_language(sentence: str, sized: bool) -> None:
+    assert vocabulary().cues("limit_stated").found(sentence) is sized
 
 
 def test_the_rating_agencies_grade_is_a_credit_rating() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from manda.agent.compose import computed, evidence_first
 from manda.agent.compose.common import Ask
+from manda.agent.constraints import ConstraintKind
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
@@ -306,3 +307,28 @@ def test_a_terse_questions_year_after_its_line_item_is_its_period(question: str,
     frame = read_question(question)
     assert frame.periods == (period,)
     assert (frame.entity or frame.opening_name) == name
+
+
+@pytest.mark.parametrize("question", [
+    "What were Brindle Grocers' gross uncertain tax positions as of February 1, 2025?",
+    "What were Brindle Grocers' gross uncertain tax positions as at 1 February 2025?",
+])
+def test_a_balance_asked_as_of_a_day_is_that_day_s_period(question: str) -> None:
+    """"As of February 1, 2025" asks the balance on that day, as "at February 1, 2025" does:
+    its period, read apart from the instruction that keeps out what is later."""
+    frame = read_question(question)
+    assert frame.periods == ("as of 2025-02-01",)
+    assert frame.constraints.get(ConstraintKind.AS_OF) is not None
+
+
+def test_a_balance_asked_as_of_a_retail_year_end_reads_that_year_s_column() -> None:
+    """A grocer's roll-forward in fiscal-year columns ("2025 | 2024"; its years end in late
+    January): the balance "as of February 1, 2025" is the 2024 column's end of period."""
+    evidence = _grocer("Reconciliation of Gross Uncertain Tax Positions (millions)\n2025 | 2024\n"
+                       "Balance at beginning of period | 2025: $517 | 2024: $468\n"
+                       "Additions for the current year | 2025: $41 | 2024: $77\n"
+                       "Balance at end of period | 2025: $529 | 2024: $517")
+    ask = Ask.of(read_question(
+        "What was the balance of gross uncertain tax positions as of February 1, 2025?"))
+    first = evidence_first.answer(ask, evidence).text.splitlines()[0]
+    assert "517" in first and "529" not in first, first

@@ -16,7 +16,7 @@ from functools import cache
 from itertools import takewhile
 from typing import Literal
 
-from manda.agent.constraints import Constraints, parse_constraints
+from manda.agent.constraints import ConstraintKind, Constraints, parse_constraints
 from manda.agent.intents import cued_intent
 from manda.agent.measures import measure_asked
 from manda.agent.qualifiers import Qualified, qualified_in
@@ -41,7 +41,7 @@ from manda.finance.derived import (
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
 from manda.finance.fiscal import fiscal_year_named
-from manda.finance.periods import find_dates, find_periods, is_part_of_year, year_of
+from manda.finance.periods import find_dates, find_periods, is_part_of_year, period_kind, year_of
 from manda.finance.vocabulary import (
     asked_items,
     find_line_items,
@@ -297,7 +297,7 @@ def read_question(question: str) -> QuestionFrame:
     in_money = _in_money(text)
     if in_money is not None:
         subjects = (in_money.plus[0], *(s for s in subjects if s != in_money.name))
-    periods = _periods(text)
+    periods = _periods(text) or _dated_by(constraints)
     entity = _entity(text)
     intent, explicit, why = _intent(text, subjects, periods, entity)
     partial = None
@@ -330,7 +330,9 @@ def read_question(question: str) -> QuestionFrame:
         (subjects or named_items(text)) and not rated) or _cues("per_unit").found(text)
         or _dated_thing(text) or _terse_dated(text, periods),
         at_a_date=_cues("closing_year_lead").found(text)
-        or _cues("period_phrase").found(text),
+        or _cues("period_phrase").found(text)
+        # "what were its gross unrecognized tax benefits as of February 1, 2025?": a balance
+        or any(period_kind(p) == "as" for p in periods),
         amount_of_period=_cues("answer_amount_of_period").found(text))
     if in_money is not None and kind in (None, "rate"):
         kind = "figure"  # the margin's amount, in money, not its rate
@@ -918,6 +920,15 @@ def _periods(text: str) -> tuple[str, ...]:
     found += [(p, at) for p, at in _years_before_line_items(text)  # not a quarter's year
               if not any(start <= at < end for _, start, end in periods)]
     return _unique(p for p, _ in sorted(found, key=lambda t: t[1]))
+
+
+def _dated_by(constraints: Constraints) -> tuple[str, ...]:
+    """The day an "as of" instruction names, as the period asked where the question names none:
+    "What were the gross unrecognized tax benefits as of February 1, 2025?" asks the balance on
+    that day (the column dated it, or the fiscal year ending it), as "at February 1, 2025" does;
+    the instruction still keeps out what is later."""
+    as_of = constraints.get(ConstraintKind.AS_OF)
+    return _periods(as_of.phrase) if as_of is not None else ()
 
 
 def _named_year(period: str, phrase: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
+from manda.agent.compose.lead_check import preferred_years
 from manda.agent.compose.leads import a_change_column, asked_years, fiscal_year, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
@@ -54,8 +55,8 @@ def _computed(metric: Derived, ask: Ask, evidence: Evidence, rows: list[Span]) -
         if picked is None:
             continue
         years = set.intersection(*(_years(span) for span in picked.values()))
-        year = max(asked & years) if asked & years else (
-            None if asked else max(years, default=None))
+        year = next((y for y in preferred_years(ask) if y in years), None) if asked else \
+            max(years, default=None)
         if year is None:
             continue
         figures = {item: (span, fig) for item, span in picked.items()

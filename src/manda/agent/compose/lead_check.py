@@ -50,7 +50,7 @@ from manda.vocabulary import vocabulary
 
 __all__ = [
     "asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "naming_terms",
-    "sibling_named", "states_figure",
+    "preferred_years", "sibling_named", "states_figure",
 ]
 
 
@@ -65,6 +65,16 @@ def asked_years(ask: Ask) -> set[int]:
         if period_kind(period) == "as" and (day := period_end(period)) is not None:
             asked.add(fiscal_year_named(day))
     return asked
+
+
+def preferred_years(ask: Ask) -> list[int]:
+    """The years asked, the one to read first first: the fiscal year a balance's day names
+    ("as of February 1, 2025" is a retail calendar's fiscal 2024 column, not its 2025 one,
+    which ends in January 2026), then the latest."""
+    named = {fiscal_year_named(day) for period in (*ask.frame.periods,
+                                                   *([ask.period] if ask.period else []))
+             if period_kind(period) == "as" and (day := period_end(period)) is not None}
+    return sorted(asked_years(ask), key=lambda y: (y not in named, -y))
 
 
 def asks_figure(ask: Ask) -> bool:

@@ -15,7 +15,7 @@ from datetime import date
 from manda.agent.compose.common import Ask, Draft, named_in, with_assumption
 from manda.agent.compose.filings import earlier_filing_span
 from manda.agent.compose.first_line import asks_overview, opens_with_heading
-from manda.agent.compose.lead_check import asked_years, lead_miss
+from manda.agent.compose.lead_check import asked_years, lead_miss, preferred_years
 from manda.agent.compose.stated import sentence_sources, statement_lead
 from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
@@ -208,14 +208,15 @@ def measured(figures: Sequence[Figure], terms: Sequence[str]) -> list[Figure]:
 
 
 def pick_figure(figures: Sequence[Figure], ask: Ask, span: Span) -> Figure | None:
-    """The figure of the year asked (the latest of two asked, whichever column the statement
-    prints first), else of the latest year the row states, else the first."""
+    """The figure of the year asked (the fiscal year a balance's day names, else the latest of
+    two asked, whichever column the statement prints first), else of the latest year the row
+    states, else the first."""
     asked = asked_years(ask)
     dated = [(fy, f) for f in figures if (fy := fiscal_year(f.column)) is not None]
     if any(part_column(f.column) for _, f in dated):
         return _pick_part(dated, asked, ask.frame.parts_of_year)
-    for fy, figure in sorted(dated, key=lambda t: -t[0]):
-        if fy in asked:
+    for year in preferred_years(ask):
+        if (figure := next((f for fy, f in dated if fy == year), None)) is not None:
             return figure
     if asked and dated:
         return None  # the row states other years only: not the figure asked for

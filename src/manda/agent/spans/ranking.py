@@ -96,7 +96,7 @@ from manda.finance.equivalents import named_items
 from manda.finance.figures import column_date, column_year
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd, fiscal_year_named
 from manda.finance.label_heads import adds_another_thing, label_line_item
-from manda.finance.periods import find_dates, find_periods, parse_period, quarters_in
+from manda.finance.periods import find_dates, find_periods, parse_period, period_kind, quarters_in
 from manda.finance.statements import StatementKind, named_statements
 from manda.finance.vocabulary import find_line_items, metric_spec
 from manda.models import Document
@@ -242,7 +242,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     pairs = _question_pairs(frame.text, core)
     # "by how much did … increase", "by how much did … reduce revenue": a change or an effect
     change_asked = frame.effect or any(says_change(t) for t in terms)
-    side_asked = balance_side(frame.text, row=True)
+    # a balance asked at a day ("as of February 1, 2025") stands at the end of the period that
+    # day closes: a roll-forward's "Balance at end of period" in that year's column
+    side_asked = balance_side(frame.text, row=True) or (
+        "closing" if any(period_kind(p) == "as" for p in frame.periods) else None)
     opening_asked = side_asked == "opening"
     item_words = {t for own, _ in items for t in own}
     # the words that name a part of the line item asked ("North America" of operating income),
@@ -285,8 +288,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     # the line states its change over the year, never the balance
     # or a balance asked at one end of a period ("the commercial paper balance at the end of
     # fiscal 2025": "Repayments of commercial paper" in the cash flow is no balance)
-    balance_asked = (StatementKind.BALANCE in asked_statements or opening_asked or
-                     balance_side(frame.text, row=True) == "closing") and \
+    balance_asked = (StatementKind.BALANCE in asked_statements or side_asked is not None) and \
         StatementKind.CASH_FLOW not in asked_statements
     changes = ({t for w in _WORD.findall(frame.text) if asks_change(w) for t in content_terms(w)}
                | {t for t in core if says_change(t)}) & set(core) \
