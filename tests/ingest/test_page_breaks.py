@@ -108,3 +108,27 @@ def test_only_consecutive_pages_are_read_on_never_sections_without_pages() -> No
 
     assert [s.text for s in read_on(docx)] == [s.text for s in docx]
     assert [s.text for s in read_on(apart)] == [s.text for s in apart]
+
+
+def test_a_running_head_of_the_section_at_the_next_page_top_stays_out() -> None:
+    # the outlook's head tops three pages of twelve: too few for the whole document's heads
+    sections = [page(n, f"{PROSE} Cold-chain costs in {n} regions, and costs rose in",
+                     head="OUTLOOK Index to Contents") for n in range(1, 3)]
+    sections += [page(3, "the north because of fuel. The rest held.",
+                      head="OUTLOOK Index to Contents")]
+    sections += [page(n, f"{PROSE}", head=f"Note {n}") for n in range(4, 13)]
+
+    second = read_on(sections)[1].text
+
+    assert second.endswith("and costs rose in the north because of fuel.")
+
+
+def test_a_heading_at_the_page_end_and_a_word_the_text_layer_left_alone_are_no_sentence(
+) -> None:
+    heading_last = [page(1, f"{PROSE}\nMarket Conditions"), page(2, "indirectly, sales fell.")]
+    # "For" alone atop the next page opens a new sentence: no head to read past
+    word_first = [page(1, f"{PROSE} Costs were driven by"), page(2, "For\nadditional detail see "
+                                                                    "the notes.")]
+
+    assert [s.text for s in read_on(heading_last)] == [s.text for s in heading_last]
+    assert [s.text for s in read_on(word_first)] == [s.text for s in word_first]

@@ -5,7 +5,9 @@ initiatives), which was approved … in December 2021."), so the whole sentence 
 found and quoted whole, and cited at the page it starts on. The next page keeps its own text.
 
 What stands between the halves never enters the sentence: the running heads and footers the
-document repeats on many pages (`headings.running_lines`), a line that is only a page number
+document repeats on many pages (`headings.running_lines`), the running heads of one of its
+sections (the same line at the top of a few pages: "RISK FACTORS Table of Contents"), a line
+that is only a page number
 ("38", "-5-"), and a page number the text layer glued to the last word ("$9.1538" on the page
 printed 38: the document's printed numbers run at a fixed offset from its page count, read from
 the pages' last lines). A page that ends in a table row, a heading or a finished sentence, a
@@ -21,12 +23,18 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from manda.finance.figures import figure_row
-from manda.ingest.parsers.headings import furniture_key, running_lines
+from manda.ingest.parsers.headings import (
+    FURNITURE_PAGES,
+    MAX_TITLE_CHARS,
+    furniture_key,
+    running_lines,
+)
 from manda.models import LocationKind, Section
 
 MOST_CARRIED = 400  # the longest continuation read on into the next page, in characters
 MOST_PAGE_DIGITS = 4  # a printed page number has at most this many digits
 LEAST_NUMBERED = 3  # pages whose last line ends in their printed number, for the offset to hold
+TOP_HEADS = 3  # running heads of a page's own section read past at its top, at most
 SHORT_MARK = 8  # a line of no letters this short is a page mark ("38", "-5-", "ii"), not text
 _TABLE_CELL = " | "
 _SENTENCE_STOPS = ".!?"
@@ -40,6 +48,7 @@ def read_on(sections: Sequence[Section]) -> list[Section]:
     if len(pages) < 2:
         return list(sections)
     furniture = running_lines([s.text for s in pages])
+    heads = _section_heads(pages)
     offset = printed_offset(pages)
     ends = [_last_line(s.text) for s in sections]
     out = list(sections)
@@ -47,10 +56,22 @@ def read_on(sections: Sequence[Section]) -> list[Section]:
         if not _consecutive(section, following):
             continue
         printed = _printed_number(sections, ends, i, offset)
-        joined = _read_on(section, following, furniture, printed)
+        joined = _read_on(section, following, furniture | heads, printed)
         if joined is not None:
             out[i] = section.model_copy(update={"text": joined})
     return out
+
+
+def _section_heads(pages: Sequence[Section]) -> set[str]:
+    """Running heads of a section of the document ("RISK FACTORS Table of Contents"): lines of
+    two words or more, no sentence, among the first lines of at least FURNITURE_PAGES pages
+    (fewer than `running_lines` asks of a head the whole document repeats); by furniture_key."""
+    counts: Counter[str] = Counter()
+    for section in pages:
+        top = [line.strip() for line in section.text.split("\n") if line.strip()][:TOP_HEADS]
+        counts.update({furniture_key(line) for line in top
+                       if len(line.split()) >= 2 and _head_shaped(line)})
+    return {key for key, n in counts.items() if n >= FURNITURE_PAGES and key}
 
 
 def printed_offset(pages: Sequence[Section]) -> int | None:
@@ -116,9 +137,9 @@ def _read_on(section: Section, following: Section, furniture: set[str], printed:
 
 
 def _open_prose(line: str, above: str) -> bool:
-    """A line a sentence runs on from: prose (a lowercase word on it or, for a line of a word
-    or two, on the line above) that ends in no stop, no table row or heading."""
-    words = line.split() if len(line.split()) > 2 else f"{above} {line}".split()
+    """A line a sentence runs on from: prose (a lowercase word on it or, for a word the break
+    hyphenated, on the line above) that ends in no stop, no table row or heading."""
+    words = f"{above} {line}".split() if line.endswith("-") else line.split()
     return bool(line) and line[-1:] not in _OPEN_ENDS and _TABLE_CELL not in line and \
         not figure_row(line) and any(w.isalpha() and w.islower() for w in words)
 
@@ -134,9 +155,8 @@ def _continuation(lines: Sequence[str], furniture: set[str], before: str) -> str
     if start == len(lines):
         return None
     first = lines[start].split()[0]
-    letters = "".join(c for c in first if c.isalpha())
     figure = first[:1] in "$(" or first[:1].isdigit()
-    if not (letters and first == first.lower() and first[:1].isalpha()) and not (
+    if not _opens_lowercase(lines[start]) and not (
             figure and before.split()[-1].isalpha() and before.split()[-1].islower()):
         return None
     text = ""
@@ -150,6 +170,21 @@ def _continuation(lines: Sequence[str], furniture: set[str], before: str) -> str
         if len(text) > MOST_CARRIED:
             return None
     return None
+
+
+def _opens_lowercase(line: str) -> bool:
+    """The line opens with a word all in lowercase letters ("million ($150,000 …", "term
+    liabilities."): a sentence going on, not a name ("iPhone") nor a new sentence."""
+    words = line.split()
+    return bool(words) and words[0][:1].isalpha() and words[0] == words[0].lower()
+
+
+def _head_shaped(line: str) -> bool:
+    """A short line of words that is no sentence and no table: a page's running head."""
+    stripped = line.strip()
+    return 0 < len(stripped) <= MAX_TITLE_CHARS and stripped[-1:] not in _OPEN_ENDS and \
+        _TABLE_CELL not in stripped and any(c.isalpha() for c in stripped) and \
+        not figure_row(stripped) and not _opens_lowercase(stripped)
 
 
 def _sentence_end(text: str) -> int | None:
