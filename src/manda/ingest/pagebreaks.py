@@ -7,12 +7,12 @@ found and quoted whole, and cited at the page it starts on. The next page keeps 
 What stands between the halves never enters the sentence: the running heads and footers the
 document repeats on many pages (`headings.running_lines`), the running heads of one of its
 sections (the same line at the top of a few pages: "RISK FACTORS Table of Contents"), a line
-that is only a page number
-("38", "-5-"), and a page number the text layer glued to the last word ("$9.1538" on the page
-printed 38: the document's printed numbers run at a fixed offset from its page count, read from
-the pages' last lines). A page that ends in a table row, a heading or a finished sentence, a
-next page that opens with a capital (a heading, a new sentence) or a table, and a sentence that
-does not end within MOST_CARRIED characters are left as they are. Only pages are read on:
+that is only a page number ("38", "-5-"), and a page number the text layer glued to the last
+word ("$9.1538" on the page printed 38: the number a neighbouring page's last line counts on
+from, else the document's fixed offset from its page count). A page that ends in a table row,
+a heading or a finished sentence, a next page that opens with a capital (a heading, a new
+sentence) or a table, and a sentence that does not end within MOST_CARRIED characters are left
+as they are. Only pages are read on:
 sheets, slides and a word processor's sections (DOCX has no pages) are never cut by a page.
 """
 
@@ -33,6 +33,7 @@ from manda.models import LocationKind, Section
 
 MOST_CARRIED = 400  # the longest continuation read on into the next page, in characters
 MOST_PAGE_DIGITS = 4  # a printed page number has at most this many digits
+MOST_UNDATED = 999  # a larger number ending a page is a year ("… in 2021"), unless pages run on
 LEAST_NUMBERED = 3  # pages whose last line ends in their printed number, for the offset to hold
 TOP_HEADS = 3  # running heads of a page's own section read past at its top, at most
 SHORT_MARK = 8  # a line of no letters this short is a page mark ("38", "-5-", "ii"), not text
@@ -94,13 +95,16 @@ def _printed_number(sections: Sequence[Section], ends: Sequence[str], i: int,
                     offset: int | None) -> str | None:
     """The number printed at the foot of page `i`: the one its last line ends in when a
     neighbouring page's ends in the number before or after it (an exhibit numbered on its own:
-    "… be disclosed 4" between pages ending "3" and "5"), else the document's offset from its
+    "… be disclosed 4" between pages ending "3" and "5"; no year: at most MOST_UNDATED, or
+    the pages the document has), else the document's offset from its
     page count."""
     digits = _trailing_digits(ends[i])
+    before = _trailing_digits(ends[i - 1]) if i > 0 else ""
+    after = _trailing_digits(ends[i + 1]) if i + 1 < len(ends) else ""
     for k in range(len(digits), 0, -1):
         n = int(digits[-k:])
-        if n > 0 and ((i > 0 and _trailing_digits(ends[i - 1]).endswith(str(n - 1))) or (
-                i + 1 < len(ends) and _trailing_digits(ends[i + 1]).endswith(str(n + 1)))):
+        if 0 < n <= max(len(sections), MOST_UNDATED) and (
+                (before and before.endswith(str(n - 1))) or (after and after.endswith(str(n + 1)))):
             return str(n)
     page = sections[i].location.page
     return None if offset is None or page is None else str(page + offset)
