@@ -1,0 +1,202 @@
+"""Another place of the document that states a different figure for the measure the lead states.
+
+A filing often states the metric asked twice, with different figures, because the two places
+measure it differently: the cash-flow statement's "Common stock repurchased" (cash paid in the
+year, shares withheld for taxes with it) against the discussion's "we repurchased … for $18.4
+billion through our share repurchase programs"; a properties table's total by use against its
+total by segment (which leaves out corporate facilities). An answer that leads with one of them
+and never names the other states, half of the time, the figure the reader did not mean. So the
+lead line names the other one too, with its place, in one short clause ("…; the filing also
+states $22.2 billion (Common stock repurchased) (source: a.pdf, p.23).").
+
+The other figure is found among the passages the answer already read (no new search): a
+sentence or a row of a document the lead cites that covers the question's words about as well as
+the lead's own place does, states a figure of the same kind (money against money, a bare number
+against a bare number), for a year the lead speaks of (or for none), close to the lead's own
+(`NEAR_RATIO`: a segment, a component row, a per-share figure or a change is far from it) and
+not written the same. A row on the lead's own page must carry the lead row's label and column
+(the two tables' totals), so a subtotal beside the lead is never one; a sentence that states a
+forecast is never one. At most one other figure, for figure questions only, never for computed
+answers (`derived`) or questions about a part (a segment, a named part).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from manda.agent.compose.common import Ask, Draft
+from manda.agent.compose.corroborate import (
+    MIN_DIGITS,
+    _figures_and_places,
+    _lead_line,
+    _own_place,
+    _page_scales,
+    _Said,
+    _said,
+)
+from manda.agent.compose.filings import NEAR_WORDS
+from manda.agent.compose.leads import asked_years
+from manda.agent.evidence import Evidence, Source
+from manda.agent.grounding import cite, find_markers
+from manda.agent.relevance import CLOSE_BELOW, content_terms
+from manda.agent.spans import Span, rank_spans
+from manda.agent.spans.balances import a_portion, states_forecast
+from manda.finance.amounts import CURRENCY_SYMBOLS, Amount, same_as_written
+from manda.vocabulary import vocabulary
+from manda.vocabulary.cues import Cues
+
+__all__ = ["NEAR_RATIO", "OtherFigure", "other_figure", "with_other_figure"]
+
+# two measures of one thing differ by a withheld-tax slice or a corporate facility; a part, a
+# subtotal of a few rows, a per-share figure or a change is further from the whole than this
+NEAR_RATIO = 1.3
+
+
+@dataclass(frozen=True)
+class OtherFigure:
+    """The other figure, as the lead line states it, and its place."""
+
+    shown: str
+    label: str  # a row's label ("Common stock repurchased"); "" for a sentence
+    source: Source
+
+
+def _years_fit(said: _Said, years: set[int]) -> bool:
+    return not said.years or not years or bool(said.years & years)
+
+
+def _kind_fits(figure: Amount, said: _Said, row: bool) -> bool:
+    if said.percent != (figure.unit == "%") or said.change:
+        return False
+    if figure.currency and said.currency and figure.currency != said.currency:
+        return False
+    # a sentence's bare number is no amount of money, and the reverse; a row's currency is
+    # its table's, often unprinted
+    return row or bool(figure.currency) == bool(said.currency)
+
+
+def _near(figure: Amount, said: _Said) -> bool:
+    a, b = abs(figure.value or 0.0), abs(said.value)
+    if not a or not b or max(a, b) / min(a, b) > NEAR_RATIO:
+        return False
+    return not same_as_written(figure.value or 0.0, figure.text, said.value, said.written,
+                               least=MIN_DIGITS)
+
+
+def _a_part(span: Span, part: Cues, of_total: Cues) -> bool:
+    """A span that states a part of the measure or no measure of the year: a forecast, a
+    sentence opening on the whole it takes a part of ("Of the shares repurchased, $8.1 billion
+    …"), a portion's row, a segment's block."""
+    if span.row is None:
+        return states_forecast(span.text) or part.begins(span.text) or of_total.found(span.text)
+    return a_portion(span.row.label) or bool(span.segment)
+
+
+def _column_terms(column: str) -> set[str]:
+    return {t for t in content_terms(column) if not any(c.isdigit() for c in t)}
+
+
+def _label_terms(span: Span) -> set[str]:
+    return set(content_terms(span.row.label)) if span.row is not None else set()
+
+
+def _shown(said: _Said, currency: str | None, row: bool) -> str:
+    """A row's figure as a person writes it ("$22.2 billion"); a sentence's as written."""
+    if not row:
+        return said.written
+    value = abs(said.value)
+    symbol = CURRENCY_SYMBOLS.get(currency or "", currency or "") if (
+        said.currency or currency) else ""
+    symbol = CURRENCY_SYMBOLS.get(said.currency or "", symbol) if said.currency else symbol
+    if symbol:
+        for factor, scale in ((1e9, "billion"), (1e6, "million")):
+            if value >= factor:
+                return f"{symbol}{value / factor:,.1f} {scale}"
+    return said.written.strip("()")
+
+
+def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set[int],
+                 ranked: Sequence[Span], evidence: Evidence) -> OtherFigure | None:
+    """The best span of `ranked` (the question's spans, best first) in a document the lead
+    cites that states a different figure of the same measure as the lead's first figure that
+    has one; None where none does."""
+    documents = {p.document_id for p in places}
+    ours = [s for s in ranked if s.source.document_id in documents and s.source.page is not None]
+    if not ours:
+        return None
+    scales = _page_scales(ours, evidence, documents)
+    said = {id(s): _said(s, *scales.get((s.source.document_id, s.source.page), (1.0, None)))
+            for s in ours}
+    part = vocabulary().cues("portion_opening")
+    of_total = vocabulary().cues("portion_of_total")
+    for figure in figures:
+        # the lead's own spans: at its places, stating its figure
+        own = [(s, d) for s in ours if _own_place(s, places) for d in said[id(s)]
+               if _kind_fits(figure, d, s.row is not None) and same_as_written(
+                   figure.value or 0.0, figure.text, d.value, d.written, least=MIN_DIGITS)]
+        if not own:
+            continue
+        bar = max(CLOSE_BELOW, NEAR_WORDS * max(s.words for s, _ in own))
+        own_rows = [(s, d) for s, d in own if s.row is not None]
+        for span in ours:
+            if span.words < bar or any(span is s for s, _ in own):
+                continue
+            if _a_part(span, part, of_total):
+                continue
+            row = span.row is not None
+            # a row beside the lead's own: another table's total only, never a part of it
+            if row and any(s.source == span.source for s, _ in own_rows) and not any(
+                    _label_terms(span) == _label_terms(s) for s, _ in own_rows):
+                continue
+            for d in said[id(span)]:
+                if not (_kind_fits(figure, d, row) and _years_fit(d, years) and _near(figure, d)):
+                    continue
+                if row and own_rows and not _same_column(span, d, own_rows):
+                    continue
+                currency = scales.get((span.source.document_id, span.source.page),
+                                      (1.0, None))[1]
+                label = span.row.label.strip() if span.row is not None else ""
+                return OtherFigure(_shown(d, figure.currency or currency, row), label,
+                                   span.source)
+    return None
+
+
+def _same_column(span: Span, said: _Said, own_rows: Sequence[tuple[Span, _Said]]) -> bool:
+    """A row's figure sits in a column named as the lead row's figure's ("Owned Square
+    Footage"), years aside."""
+    columns = {f.written: f.column for f in span.figures()}
+    mine = _column_terms(columns.get(said.written, ""))
+    theirs = [_column_terms(f.column) for s, d in own_rows for f in s.figures()
+              if f.written == d.written]
+    return not mine or not any(theirs) or any(mine == t for t in theirs if t)
+
+
+def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
+    """`draft` with its lead line naming the other place's figure of the measure it leads with,
+    for a figure question whose answer is not computed."""
+    frame = ask.frame
+    if frame.answer_kind != "figure" or frame.derived is not None or frame.segments \
+            or frame.named_part or frame.segment_named:
+        return draft
+    start, end = _lead_line(draft.text)
+    line = draft.text[start:end]
+    if not line:
+        return draft
+    figures, _, places, years = _figures_and_places(line, evidence)
+    if not figures or not places:
+        return draft
+    ranked = rank_spans(frame, evidence)
+    found = other_figure(figures, places, years | asked_years(ask), ranked, evidence)
+    if found is None:
+        return draft
+    if found.source in [r.source for m in find_markers(line, evidence) for r in m.references]:
+        where = ""
+    else:
+        where = f" {cite([found.source])}"
+    key = "other_figure_row" if found.label else "other_figure"
+    said = vocabulary().answer(key, ask.language, figure=found.shown, label=found.label)
+    lead = line.rstrip()
+    stop = "" if lead.endswith((".", "!", "?")) else "."
+    added = f"{lead}{stop} {said}{where}."
+    return replace(draft, text=draft.text[:start] + added + draft.text[end:])
