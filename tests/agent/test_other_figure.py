@@ -44,6 +44,17 @@ FLOORS = "\n".join([
     "Total | 88,000 | 38,500",
 ])
 
+REVENUES = "Total revenues were $46.4 billion in 2025, up 13% from $41.2 billion in 2024."
+OPERATIONS = "\n".join([
+    "Statements of Operations",
+    "(In millions)",
+    "Year Ended December 31, | 2025 | 2024",
+    "Product revenues | 2025: 40,300 | 2024: 36,000",
+    "Service revenues | 2025: 6,100 | 2024: 5,200",
+    "Total revenues | 2025: 46,400 | 2024: 41,200",
+])
+MARGIN = "Gross margin was 41.2% in 2025. Our gross margin in 2025, as adjusted, was 43.0%."
+
 
 def _pages(text: str, evidence: object) -> list[int | None]:
     return [c.page for c in ground(text, evidence)]  # type: ignore[arg-type]
@@ -102,4 +113,18 @@ def test_a_lead_that_states_no_figure_is_left_as_it_was() -> None:
     ask = _ask("How much did the company spend on share repurchases in fiscal 2025?")
     draft = Draft(text="The company repurchases shares through programs "
                        "(source: Annual.pdf, p.30).")
+    assert with_other_figure(draft, ask, evidence) == draft
+
+
+def test_a_component_row_beside_the_total_or_a_rate_is_no_other_figure() -> None:
+    """The statement's total states the lead's figure: its product row, near it in size, is a
+    part of it; the prior year is stated by the lead already; a rate is never doubled."""
+    evidence = _evidence(REVENUES, OPERATIONS)
+    ask = _ask("What were the company's revenues in 2025?")
+    draft = Draft(text="Total revenues were $46.4 billion in 2025, up 13% from $41.2 billion in "
+                       "2024 (source: Annual.pdf, p.30).")
+    assert with_other_figure(draft, ask, evidence) == draft
+    evidence = _evidence(MARGIN)
+    ask = _ask("What was the company's gross margin in 2025?")
+    draft = Draft(text="Gross margin was 41.2% in 2025 (source: Annual.pdf, p.30).")
     assert with_other_figure(draft, ask, evidence) == draft

@@ -41,8 +41,9 @@ from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms
 from manda.agent.spans import Span, rank_spans
-from manda.agent.spans.balances import a_portion, states_forecast
+from manda.agent.spans.balances import a_portion, states_forecast, totals_row
 from manda.finance.amounts import CURRENCY_SYMBOLS, Amount, same_as_written
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 from manda.vocabulary.cues import Cues
 
@@ -60,6 +61,24 @@ class OtherFigure:
     shown: str
     label: str  # a row's label ("Common stock repurchased"); "" for a sentence
     source: Source
+
+
+def _paired(span: Span, said: Sequence[_Said]) -> list[_Said]:
+    """A sentence's figures of one kind paired with its years in order where they pair one to
+    one ("69 million shares and 95 million shares … for $18.4 billion and $28.0 billion" in
+    "fiscal years 2023 and 2022"): the second amount is the second year's."""
+    if span.row is not None:
+        return list(said)
+    years = list(dict.fromkeys(int(y) for y in YEAR.findall(span.text)))
+    kinds: dict[tuple[str | None, bool], list[int]] = {}
+    for i, d in enumerate(said):
+        kinds.setdefault((d.currency, d.percent), []).append(i)
+    out = list(said)
+    for indices in kinds.values():
+        if len(years) > 1 and len(indices) == len(years):
+            for i, year in zip(indices, years, strict=True):
+                out[i] = replace(said[i], years=frozenset({year}))
+    return out
 
 
 def _years_fit(said: _Said, years: set[int]) -> bool:
@@ -126,11 +145,14 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
     if not ours:
         return None
     scales = _page_scales(ours, evidence, documents)
-    said = {id(s): _said(s, *scales.get((s.source.document_id, s.source.page), (1.0, None)))
+    said = {id(s): _paired(s, _said(s, *scales.get((s.source.document_id, s.source.page),
+                                                  (1.0, None))))
             for s in ours}
     part = vocabulary().cues("portion_opening")
     of_total = vocabulary().cues("portion_of_total")
     for figure in figures:
+        if figure.unit == "%":
+            continue  # a rate stated otherwise is another definition, not another measure
         # the lead's own spans: at its places, stating its figure
         own = [(s, d) for s in ours if _own_place(s, places) for d in said[id(s)]
                if _kind_fits(figure, d, s.row is not None) and same_as_written(
@@ -139,19 +161,30 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
             continue
         bar = max(CLOSE_BELOW, NEAR_WORDS * max(s.words for s, _ in own))
         own_rows = [(s, d) for s, d in own if s.row is not None]
+        # the rows anywhere that state the lead's figure: a row beside one of them is another
+        # line of its table (a part, a subtotal), or another table's total of the same label
+        stating = [(s, d) for s in ours if s.row is not None for d in said[id(s)]
+                   if _kind_fits(figure, d, True) and same_as_written(
+                       figure.value or 0.0, figure.text, d.value, d.written, least=MIN_DIGITS)]
         for span in ours:
             if span.words < bar or any(span is s for s, _ in own):
                 continue
             if _a_part(span, part, of_total):
                 continue
             row = span.row is not None
-            # a row beside the lead's own: another table's total only, never a part of it
-            if row and any(s.source == span.source for s, _ in own_rows) and not any(
-                    _label_terms(span) == _label_terms(s) for s, _ in own_rows):
+            beside = [s for s, _ in stating if s.source == span.source]
+            if row and beside and not any(_label_terms(span) == _label_terms(s) for s in beside):
+                continue
+            # a part of the lead's total row is no other measure of it
+            if row and any(totals_row(s.row.label) for s, _ in own_rows if s.row is not None) \
+                    and not totals_row(span.row.label if span.row is not None else ""):
                 continue
             for d in said[id(span)]:
                 if not (_kind_fits(figure, d, row) and _years_fit(d, years) and _near(figure, d)):
                     continue
+                if any(same_as_written(f.value or 0.0, f.text, d.value, d.written,
+                                       least=MIN_DIGITS) for f in figures):
+                    continue  # the lead states it already (the prior year, another figure)
                 if row and own_rows and not _same_column(span, d, own_rows):
                     continue
                 currency = scales.get((span.source.document_id, span.source.page),
@@ -187,7 +220,7 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     if not figures or not places:
         return draft
     ranked = rank_spans(frame, evidence)
-    found = other_figure(figures, places, years | asked_years(ask), ranked, evidence)
+    found = other_figure(figures, places, asked_years(ask) or years, ranked, evidence)
     if found is None:
         return draft
     if found.source in [r.source for m in find_markers(line, evidence) for r in m.references]:
