@@ -39,7 +39,7 @@ from manda.agent.compose.filings import NEAR_WORDS
 from manda.agent.compose.leads import asked_years
 from manda.agent.evidence import Evidence, Source
 from manda.agent.grounding import cite, find_markers
-from manda.agent.relevance import CLOSE_BELOW, content_terms
+from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
 from manda.agent.spans import Span, rank_spans
 from manda.agent.spans.balances import a_portion, states_forecast, totals_row
 from manda.finance.amounts import CURRENCY_SYMBOLS, Amount, same_as_written
@@ -95,12 +95,25 @@ def _kind_fits(figure: Amount, said: _Said, row: bool) -> bool:
     return row or bool(figure.currency) == bool(said.currency)
 
 
-def _near(figure: Amount, said: _Said) -> bool:
-    a, b = abs(figure.value or 0.0), abs(said.value)
+def _written(figure: Amount, said: _Said) -> bool:
+    """`said` states `figure` as written: the same amount to the precision the less precise
+    writes it, or a bare number the same digits at its table's scale ("67,169" of a table "in
+    thousands")."""
+    if same_as_written(figure.value or 0.0, figure.text, said.value, said.written,
+                       least=MIN_DIGITS):
+        return True
+    digits = "".join(c for c in figure.text if c.isdigit())
+    return not figure.currency and len(digits) >= MIN_DIGITS + 2 and digits == "".join(
+        c for c in said.written if c.isdigit())
+
+
+def _near(figure: Amount, value: float, said: _Said) -> bool:
+    """`said` is near the lead's figure (`value`: as the lead's own place reads it, at its
+    table's scale) and not written the same."""
+    a, b = abs(value), abs(said.value)
     if not a or not b or max(a, b) / min(a, b) > NEAR_RATIO:
         return False
-    return not same_as_written(figure.value or 0.0, figure.text, said.value, said.written,
-                               least=MIN_DIGITS)
+    return not _written(figure, said)
 
 
 def _a_part(span: Span, part: Cues, of_total: Cues) -> bool:
@@ -121,13 +134,12 @@ def _label_terms(span: Span) -> set[str]:
 
 
 def _shown(said: _Said, currency: str | None, row: bool) -> str:
-    """A row's figure as a person writes it ("$22.2 billion"); a sentence's as written."""
+    """A row's figure as a person writes it ("$22.2 billion") where the lead's is an amount
+    of money (`currency`); else as written."""
     if not row:
         return said.written
     value = abs(said.value)
-    symbol = CURRENCY_SYMBOLS.get(currency or "", currency or "") if (
-        said.currency or currency) else ""
-    symbol = CURRENCY_SYMBOLS.get(said.currency or "", symbol) if said.currency else symbol
+    symbol = CURRENCY_SYMBOLS.get(currency or "", currency or "")
     if symbol:
         for factor, scale in ((1e9, "billion"), (1e6, "million")):
             if value >= factor:
@@ -135,11 +147,49 @@ def _shown(said: _Said, currency: str | None, row: bool) -> str:
     return said.written.strip("()")
 
 
+def _stating(span: Span, said: Sequence[_Said], figure: Amount) -> list[int]:
+    """The indices of `said` (a span's figures) that state `figure` as written."""
+    return [i for i, d in enumerate(said)
+            if _kind_fits(figure, d, span.row is not None) and _written(figure, d)]
+
+
+def _column_of(span: Span, said: _Said) -> set[str]:
+    return next((_column_terms(f.column) for f in span.figures() if f.written == said.written),
+                set())
+
+
+def _same_column(span: Span, index: int, said: _Said,
+                 own_rows: Sequence[tuple[Span, int, _Said]]) -> bool:
+    """A row's figure sits where the lead row's figure does: in a column named as its ("Owned
+    Square Footage"), years aside, or in the same place of a row of as many figures (a second
+    table's header names its first column by the table's own first header)."""
+    mine = _column_of(span, said)
+    for own, i, d in own_rows:
+        theirs = _column_of(own, d)
+        if (mine and mine == theirs) or not mine or not theirs:
+            return True
+        if i == index and len(own.figures()) == len(span.figures()):
+            return True
+    return False
+
+
+def _asked_fit(span: Span, said: _Said, asked: Sequence[str]) -> int:
+    """How many of the question's words the column of a row's figure says ("owned" of "owned
+    square footage" in "Owned Square Footage")."""
+    if span.row is None:
+        return 0
+    column = stems_of(next((f.column for f in span.figures() if f.written == said.written), ""))
+    return sum(1 for t in asked if term_in(t, column))
+
+
 def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set[int],
-                 ranked: Sequence[Span], evidence: Evidence) -> OtherFigure | None:
+                 ranked: Sequence[Span], evidence: Evidence, asked: Sequence[str] = ()
+                 ) -> OtherFigure | None:
     """The best span of `ranked` (the question's spans, best first) in a document the lead
-    cites that states a different figure of the same measure as the lead's first figure that
-    has one; None where none does."""
+    cites that states a different figure of the same measure as one of the lead's figures
+    (the one a row's column names by the question's words `asked` first): a sentence where
+    the lead's own place is a row, and the reverse, before one of the lead's own kind (the
+    discussion beside the statements); None where none does."""
     documents = {p.document_id for p in places}
     ours = [s for s in ranked if s.source.document_id in documents and s.source.page is not None]
     if not ours:
@@ -150,59 +200,58 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
             for s in ours}
     part = vocabulary().cues("portion_opening")
     of_total = vocabulary().cues("portion_of_total")
-    for figure in figures:
+    leads = []
+    for order, figure in enumerate(figures):
         if figure.unit == "%":
             continue  # a rate stated otherwise is another definition, not another measure
         # the lead's own spans: at its places, stating its figure
-        own = [(s, d) for s in ours if _own_place(s, places) for d in said[id(s)]
-               if _kind_fits(figure, d, s.row is not None) and same_as_written(
-                   figure.value or 0.0, figure.text, d.value, d.written, least=MIN_DIGITS)]
-        if not own:
-            continue
-        bar = max(CLOSE_BELOW, NEAR_WORDS * max(s.words for s, _ in own))
-        own_rows = [(s, d) for s, d in own if s.row is not None]
+        own = [(s, i, said[id(s)][i]) for s in ours if _own_place(s, places)
+               for i in _stating(s, said[id(s)], figure)]
+        if own:
+            fit = max(_asked_fit(s, d, asked) for s, _, d in own)
+            leads.append((-fit, order, figure, own))
+    for _, _, figure, own in sorted(leads, key=lambda lead: lead[:2]):
+        bar = max(CLOSE_BELOW, NEAR_WORDS * max(s.words for s, _, _ in own))
+        value = own[0][2].value
+        own_rows = [(s, i, d) for s, i, d in own if s.row is not None]
+        own_kinds = {s.row is not None for s, _, _ in own}
         # the rows anywhere that state the lead's figure: a row beside one of them is another
         # line of its table (a part, a subtotal), or another table's total of the same label
-        stating = [(s, d) for s in ours if s.row is not None for d in said[id(s)]
-                   if _kind_fits(figure, d, True) and same_as_written(
-                       figure.value or 0.0, figure.text, d.value, d.written, least=MIN_DIGITS)]
-        for span in ours:
-            if span.words < bar or any(span is s for s, _ in own):
+        stating = [s for s in ours if s.row is not None and _stating(s, said[id(s)], figure)]
+        found: list[tuple[int, int, OtherFigure]] = []
+        for rank, span in enumerate(ours):
+            if span.words < bar or any(span is s for s, _, _ in own):
                 continue
             if _a_part(span, part, of_total):
                 continue
             row = span.row is not None
-            beside = [s for s, _ in stating if s.source == span.source]
+            beside = [s for s in stating if s.source == span.source]
             if row and beside and not any(_label_terms(span) == _label_terms(s) for s in beside):
                 continue
             # a part of the lead's total row is no other measure of it
-            if row and any(totals_row(s.row.label) for s, _ in own_rows if s.row is not None) \
+            if row and any(totals_row(s.row.label) for s, _, _ in own_rows
+                           if s.row is not None) \
                     and not totals_row(span.row.label if span.row is not None else ""):
                 continue
-            for d in said[id(span)]:
-                if not (_kind_fits(figure, d, row) and _years_fit(d, years) and _near(figure, d)):
+            for index, d in enumerate(said[id(span)]):
+                if not (_kind_fits(figure, d, row) and _years_fit(d, years)
+                        and _near(figure, value, d)):
                     continue
-                if any(same_as_written(f.value or 0.0, f.text, d.value, d.written,
-                                       least=MIN_DIGITS) for f in figures):
+                if any(_written(f, d) for f in figures):
                     continue  # the lead states it already (the prior year, another figure)
-                if row and own_rows and not _same_column(span, d, own_rows):
+                if row and own_rows and not _same_column(span, index, d, own_rows):
                     continue
-                currency = scales.get((span.source.document_id, span.source.page),
-                                      (1.0, None))[1]
                 label = span.row.label.strip() if span.row is not None else ""
-                return OtherFigure(_shown(d, figure.currency or currency, row), label,
-                                   span.source)
+                if beside and label:
+                    column = next((f.column for f in span.figures() if f.written == d.written),
+                                  "")
+                    label = f"{label} \u2014 {column.strip()}" if column.strip() else label
+                found.append((int(own_kinds == {row}), rank, OtherFigure(
+                    _shown(d, figure.currency, row), label, span.source)))
+                break
+        if found:
+            return min(found, key=lambda f: f[:2])[2]
     return None
-
-
-def _same_column(span: Span, said: _Said, own_rows: Sequence[tuple[Span, _Said]]) -> bool:
-    """A row's figure sits in a column named as the lead row's figure's ("Owned Square
-    Footage"), years aside."""
-    columns = {f.written: f.column for f in span.figures()}
-    mine = _column_terms(columns.get(said.written, ""))
-    theirs = [_column_terms(f.column) for s, d in own_rows for f in s.figures()
-              if f.written == d.written]
-    return not mine or not any(theirs) or any(mine == t for t in theirs if t)
 
 
 def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
@@ -220,7 +269,8 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     if not figures or not places:
         return draft
     ranked = rank_spans(frame, evidence)
-    found = other_figure(figures, places, asked_years(ask) or years, ranked, evidence)
+    found = other_figure(figures, places, asked_years(ask) or years, ranked, evidence,
+                         frame.ranking.terms)
     if found is None:
         return draft
     if found.source in [r.source for m in find_markers(line, evidence) for r in m.references]:
