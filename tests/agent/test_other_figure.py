@@ -65,8 +65,8 @@ def test_the_cash_paid_is_named_beside_the_programmes_figure() -> None:
     year, a different amount of the same measure, is named with its page."""
     evidence = _evidence(PROGRAMME, CASH_FLOWS)  # pages 30, 31
     ask = _ask("How much did the company spend on share repurchases in fiscal 2025?")
-    draft = Draft(text="The company repurchased 40 million shares for $9.6 billion in fiscal "
-                       "2025 (source: Annual.pdf, p.30).")
+    draft = Draft(text="The company repurchased 40 million shares of its common stock for $9.6 "
+                       "billion in fiscal 2025 (source: Annual.pdf, p.30).")
     text = with_other_figure(draft, ask, evidence).text
     first = text.splitlines()[0]
     assert first.startswith(draft.text)

@@ -42,6 +42,7 @@ from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
 from manda.agent.spans import Span, rank_spans
 from manda.agent.spans.balances import a_portion, states_forecast, totals_row
+from manda.answers import Intent
 from manda.finance.amounts import CURRENCY_SYMBOLS, Amount, same_as_written
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
@@ -99,8 +100,7 @@ def _written(figure: Amount, said: _Said) -> bool:
     """`said` states `figure` as written: the same amount to the precision the less precise
     writes it, or a bare number the same digits at its table's scale ("67,169" of a table "in
     thousands")."""
-    if same_as_written(figure.value or 0.0, figure.text, said.value, said.written,
-                       least=MIN_DIGITS):
+    if same_as_written(figure.value or 0.0, figure.text, said.value, said.written):
         return True
     digits = "".join(c for c in figure.text if c.isdigit())
     return not figure.currency and len(digits) >= MIN_DIGITS + 2 and digits == "".join(
@@ -110,9 +110,10 @@ def _written(figure: Amount, said: _Said) -> bool:
 def _near(figure: Amount, value: float, said: _Said) -> bool:
     """`said` is near the lead's figure (`value`: as the lead's own place reads it, at its
     table's scale) and not written the same."""
-    a, b = abs(value), abs(said.value)
-    if not a or not b or max(a, b) / min(a, b) > NEAR_RATIO:
-        return False
+    for a in {abs(value), abs(figure.value or 0.0) if figure.currency else abs(value)}:
+        b = abs(said.value)
+        if not a or not b or max(a, b) / min(a, b) > NEAR_RATIO:
+            return False
     return not _written(figure, said)
 
 
@@ -123,6 +124,13 @@ def _a_part(span: Span, part: Cues, of_total: Cues) -> bool:
     if span.row is None:
         return states_forecast(span.text) or part.begins(span.text) or of_total.found(span.text)
     return a_portion(span.row.label) or bool(span.segment)
+
+
+def _unsummed(label: str) -> str:
+    """A row's label without the words that say it adds up the rows above it ("Total")."""
+    for match in reversed(list(vocabulary().cues("total_row_start").finditer(label))):
+        label = label[:match.start()] + label[match.end():]
+    return label
 
 
 def _column_terms(column: str) -> set[str]:
@@ -183,11 +191,13 @@ def _asked_fit(span: Span, said: _Said, asked: Sequence[str]) -> int:
 
 
 def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set[int],
-                 ranked: Sequence[Span], evidence: Evidence, asked: Sequence[str] = ()
-                 ) -> OtherFigure | None:
+                 ranked: Sequence[Span], evidence: Evidence, asked: Sequence[str] = (),
+                 lead: str = "") -> OtherFigure | None:
     """The best span of `ranked` (the question's spans, best first) in a document the lead
     cites that states a different figure of the same measure as one of the lead's figures
-    (the one a row's column names by the question's words `asked` first): a sentence where
+    (the one a row's column names by the question's words `asked` first), a row whose label
+    says no word that neither the question nor the `lead` line says ("… not yet settled"), a
+    sentence that covers the question's words as well as the lead's own place: a sentence where
     the lead's own place is a row, and the reverse, before one of the lead's own kind (the
     discussion beside the statements); None where none does."""
     documents = {p.document_id for p in places}
@@ -198,6 +208,7 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
     said = {id(s): _paired(s, _said(s, *scales.get((s.source.document_id, s.source.page),
                                                   (1.0, None))))
             for s in ours}
+    named = stems_of(lead) | set(asked)
     part = vocabulary().cues("portion_opening")
     of_total = vocabulary().cues("portion_of_total")
     leads = []
@@ -211,7 +222,8 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
             fit = max(_asked_fit(s, d, asked) for s, _, d in own)
             leads.append((-fit, order, figure, own))
     for _, _, figure, own in sorted(leads, key=lambda lead: lead[:2]):
-        bar = max(CLOSE_BELOW, NEAR_WORDS * max(s.words for s, _, _ in own))
+        top = max(s.words for s, _, _ in own)
+        bar = max(CLOSE_BELOW, NEAR_WORDS * top)
         value = own[0][2].value
         own_rows = [(s, i, d) for s, i, d in own if s.row is not None]
         own_kinds = {s.row is not None for s, _, _ in own}
@@ -221,6 +233,11 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
         found: list[tuple[int, int, OtherFigure]] = []
         for rank, span in enumerate(ours):
             if span.words < bar or any(span is s for s, _, _ in own):
+                continue
+            if span.row is None and span.words < top:
+                continue
+            if span.row is not None and not all(term_in(t, named)
+                                                for t in stems_of(_unsummed(span.row.label))):
                 continue
             if _a_part(span, part, of_total):
                 continue
@@ -258,8 +275,9 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     """`draft` with its lead line naming the other place's figure of the measure it leads with,
     for a figure question whose answer is not computed."""
     frame = ask.frame
-    if frame.answer_kind != "figure" or frame.derived is not None or frame.segments \
-            or frame.named_part or frame.segment_named:
+    if frame.answer_kind != "figure" or ask.intent is not Intent.FACT_LOOKUP \
+            or frame.derived is not None or frame.segments or frame.named_part \
+            or frame.segment_named:
         return draft
     start, end = _lead_line(draft.text)
     line = draft.text[start:end]
@@ -270,7 +288,7 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
         return draft
     ranked = rank_spans(frame, evidence)
     found = other_figure(figures, places, asked_years(ask) or years, ranked, evidence,
-                         frame.ranking.terms)
+                         frame.ranking.terms, line)
     if found is None:
         return draft
     if found.source in [r.source for m in find_markers(line, evidence) for r in m.references]:
