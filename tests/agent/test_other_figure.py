@@ -34,11 +34,11 @@ SEGMENT_PART = ("Of the common stock repurchased through our share repurchase pr
 FLOORS = "\n".join([
     "Item 2. Facilities",
     "As of December 31, 2025, we operated the following facilities (in thousands):",
-    "Use | Rented Floor Area | Owned Floor Area",
+    "Use | Leased Square Feet | Owned Square Feet",
     "Offices | 12,400 | 3,100",
     "Warehouses | 80,200 | 40,500",
     "Total | 92,600 | 43,600",
-    "Division | Rented Floor Area | Owned Floor Area",
+    "Division | Leased Square Feet | Owned Square Feet",
     "Retail | 60,000 | 20,300",
     "Wholesale | 28,000 | 18,200",
     "Total | 88,000 | 38,500",
@@ -87,8 +87,8 @@ def test_the_second_tables_total_is_named_and_its_parts_are_not() -> None:
     """Two totals of owned floor area on one page (by use, by division) are both named; a
     division's row, the rented column, and the first table's own rows are not."""
     evidence = _evidence(FLOORS)  # page 30
-    ask = _ask("How much owned floor area did the company operate at the end of 2025?")
-    draft = Draft(text="Owned floor area was 43,600 thousand at the end of 2025 "
+    ask = _ask("How many owned square feet did the company operate at the end of 2025?")
+    draft = Draft(text="Owned square feet were 43,600 thousand at the end of 2025 "
                        "(source: Annual.pdf, p.30).")
     first = with_other_figure(draft, ask, evidence).text.splitlines()[0]
     assert "38,500" in first
@@ -103,8 +103,8 @@ def test_a_computed_answer_or_a_part_asked_gains_no_other_figure() -> None:
     ask = _ask("What share of operating cash flow did share repurchases take in fiscal 2025?")
     assert with_other_figure(draft, ask, evidence) == draft
     floors = _evidence(FLOORS)
-    ask = _ask("How much owned floor area does the company's Retail division have?")
-    draft = Draft(text="Retail owned floor area was 20,300 thousand (source: Annual.pdf, p.30).")
+    ask = _ask("How many owned square feet does the company's Retail division have?")
+    draft = Draft(text="Retail owned square feet were 20,300 thousand (source: Annual.pdf, p.30).")
     assert with_other_figure(draft, ask, floors) == draft
 
 

@@ -53,6 +53,7 @@ __all__ = ["NEAR_RATIO", "OtherFigure", "other_figure", "with_other_figure"]
 # two measures of one thing differ by a withheld-tax slice or a corporate facility; a part, a
 # subtotal of a few rows, a per-share figure or a change is further from the whole than this
 NEAR_RATIO = 1.3
+AREA = "area"  # the measure of a question for floor space (`QuestionFrame.measure`)
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ def _kind_fits(figure: Amount, said: _Said, row: bool) -> bool:
         return False
     if figure.currency and said.currency and figure.currency != said.currency:
         return False
+    if figure.currency and not said.currency:
+        return False  # an amount of money is stated as one
     # a sentence's bare number is no amount of money, and the reverse; a row's currency is
     # its table's, often unprinted
     return row or bool(figure.currency) == bool(said.currency)
@@ -212,7 +215,9 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
     part = vocabulary().cues("portion_opening")
     of_total = vocabulary().cues("portion_of_total")
     leads = []
-    for order, figure in enumerate(figures):
+    kinds = [(f.currency, f.unit) for f in figures]
+    for at, figure in enumerate(figures):
+        order = kinds[:at].count(kinds[at])  # the lead's first figure of its kind leads
         if figure.unit == "%":
             continue  # a rate stated otherwise is another definition, not another measure
         # the lead's own spans: at its places, stating its figure
@@ -220,6 +225,8 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
                for i in _stating(s, said[id(s)], figure)]
         if own:
             fit = max(_asked_fit(s, d, asked) for s, _, d in own)
+            if order and not fit:
+                continue  # the lead's later figures: its prior year, its whole, a change
             leads.append((-fit, order, figure, own))
     for _, _, figure, own in sorted(leads, key=lambda lead: lead[:2]):
         top = max(s.words for s, _, _ in own)
@@ -275,6 +282,8 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     """`draft` with its lead line naming the other place's figure of the measure it leads with,
     for a figure question whose answer is not computed."""
     frame = ask.frame
+    if not (frame.spending or frame.measure == AREA):
+        return draft  # what was paid against what a programme spent; a total area by use
     if frame.answer_kind != "figure" or ask.intent is not Intent.FACT_LOOKUP \
             or frame.derived is not None or frame.segments or frame.named_part \
             or frame.segment_named:
