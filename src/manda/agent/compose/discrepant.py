@@ -144,17 +144,17 @@ def _label_terms(span: Span) -> set[str]:
     return set(content_terms(span.row.label)) if span.row is not None else set()
 
 
-def _shown(said: _Said, currency: str | None, row: bool) -> str:
-    """A row's figure as a person writes it ("$22.2 billion") where the lead's is an amount
-    of money (`currency`); else as written."""
-    if not row:
-        return said.written
-    value = abs(said.value)
+def _shown(said: _Said, currency: str | None) -> str:
+    """A figure as a person writes it: as written where that carries its unit ("$89.3
+    billion"), else, where the lead's is an amount of money (`currency`), from its value at its
+    table's scale ("$22.2 billion" for "22,245" in millions); else as written."""
     symbol = CURRENCY_SYMBOLS.get(currency or "", currency or "")
-    if symbol:
-        for factor, scale in ((1e9, "billion"), (1e6, "million")):
-            if value >= factor:
-                return f"{symbol}{value / factor:,.1f} {scale}"
+    if not symbol or any(c.isalpha() or c in "$€£" for c in said.written):
+        return said.written.strip("()")
+    value = abs(said.value)
+    for factor, scale in ((1e9, "billion"), (1e6, "million")):
+        if value >= factor:
+            return f"{symbol}{value / factor:,.1f} {scale}"
     return said.written.strip("()")
 
 
@@ -271,7 +271,7 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
                                   "")
                     label = f"{label} \u2014 {column.strip()}" if column.strip() else label
                 found.append((int(own_kinds == {row}), rank, OtherFigure(
-                    _shown(d, figure.currency, row), label, span.source)))
+                    _shown(d, figure.currency), label, span.source)))
                 break
         if found:
             return min(found, key=lambda f: f[:2])[2]
