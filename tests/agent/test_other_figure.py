@@ -70,7 +70,7 @@ def test_the_cash_paid_is_named_beside_the_programmes_figure() -> None:
     text = with_other_figure(draft, ask, evidence).text
     first = text.splitlines()[0]
     assert first.startswith(draft.text)
-    assert "$11.4 billion" in first and "Common stock repurchased" in first
+    assert "$11.42 billion" in first and "Common stock repurchased" in first
     assert "12,030" not in first and "12.0" not in first  # the prior year is no other figure
     assert _pages(text, evidence) == [30, 31]
 

@@ -43,7 +43,12 @@ from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
 from manda.agent.spans import Span, rank_spans
 from manda.agent.spans.balances import a_portion, states_forecast, totals_row
 from manda.answers import Intent
-from manda.finance.amounts import CURRENCY_SYMBOLS, Amount, same_as_written
+from manda.finance.amounts import (
+    CURRENCY_SYMBOLS,
+    Amount,
+    same_as_written,
+    significant_digits,
+)
 from manda.text import YEAR
 from manda.vocabulary import vocabulary
 from manda.vocabulary.cues import Cues
@@ -154,7 +159,9 @@ def _shown(said: _Said, currency: str | None) -> str:
     value = abs(said.value)
     for factor, scale in ((1e9, "billion"), (1e6, "million")):
         if value >= factor:
-            return f"{symbol}{value / factor:,.1f} {scale}"
+            whole = len(str(int(value // factor)))
+            places = min(2, max(1, significant_digits(said.written) - whole))
+            return f"{symbol}{value / factor:,.{places}f} {scale}"
     return said.written.strip("()")
 
 
