@@ -24,6 +24,7 @@ from manda.agent.compose import (
 )
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.corroborate import corroborated
+from manda.agent.compose.discrepant import with_other_figure
 from manda.agent.compose.leads import led_by_best_span
 from manda.agent.evidence import Evidence
 from manda.agent.frame import company_like
@@ -70,8 +71,10 @@ def topic_shape(ask: Ask) -> Shape | None:
 def compose(ask: Ask, evidence: Evidence) -> Draft:
     """The answer in the shape the intent calls for, from extracted values and passages only,
     its lead figure cited also where its document states it on other pages
-    (`compose.corroborate`)."""
-    return corroborated(_composed(ask, evidence), ask, evidence)
+    (`compose.corroborate`), and the figure another place states for the same measure, where
+    one states a different one (`compose.discrepant`)."""
+    return with_other_figure(corroborated(_composed(ask, evidence), ask, evidence), ask,
+                             evidence)
 
 
 def _composed(ask: Ask, evidence: Evidence) -> Draft:
