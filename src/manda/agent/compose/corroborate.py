@@ -164,6 +164,31 @@ def _labels(line: str, figures: Sequence[Amount]) -> list[list[str]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Lead:
+    """The draft's lead line, where it stands, and what it states."""
+
+    start: int
+    end: int
+    line: str
+    figures: list[Amount]
+    labels: list[list[str]]
+    places: list[Source]
+    years: set[int]
+
+
+def _lead(draft: Draft, evidence: Evidence) -> _Lead | None:
+    """The lead line of a draft that states figures and cites their places, else None."""
+    start, end = _lead_line(draft.text)
+    line = draft.text[start:end]
+    if not line:
+        return None
+    figures, labels, places, years = _figures_and_places(line, evidence)
+    if not figures or not places:
+        return None
+    return _Lead(start, end, line, figures, labels, places, years)
+
+
 def _figures_and_places(line: str, evidence: Evidence) -> tuple[
         list[Amount], list[list[str]], list[Source], set[int]]:
     """The lead line's figures (outside its citations) with the words naming each, the places
@@ -270,13 +295,11 @@ def places_corroborating(figures: Sequence[Amount], labels: Sequence[Sequence[st
 def corroborated(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     """`draft` with its lead line citing the other pages of its document that state the figure
     it leads with ("The same figures are on other pages too (sources: a.pdf p.24, …)")."""
-    start, end = _lead_line(draft.text)
-    line = draft.text[start:end]
-    if not line:
+    lead = _lead(draft, evidence)
+    if lead is None:
         return draft
-    figures, labels, places, years = _figures_and_places(line, evidence)
-    if not figures or not places:
-        return draft
+    start, end, line = lead.start, lead.end, lead.line
+    figures, labels, places, years = lead.figures, lead.labels, lead.places, lead.years
     spans = every_span(evidence)
     if not spans:
         return draft

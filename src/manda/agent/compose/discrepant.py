@@ -28,8 +28,7 @@ from dataclasses import dataclass, replace
 from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.corroborate import (
     MIN_DIGITS,
-    _figures_and_places,
-    _lead_line,
+    _lead,
     _own_place,
     _page_scales,
     _Said,
@@ -295,13 +294,11 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
             or frame.derived is not None or frame.segments or frame.named_part \
             or frame.segment_named:
         return draft
-    start, end = _lead_line(draft.text)
-    line = draft.text[start:end]
-    if not line:
+    lead = _lead(draft, evidence)
+    if lead is None:
         return draft
-    figures, _, places, years = _figures_and_places(line, evidence)
-    if not figures or not places:
-        return draft
+    start, end, line = lead.start, lead.end, lead.line
+    figures, places, years = lead.figures, lead.places, lead.years
     ranked = rank_spans(frame, evidence)
     found = other_figure(figures, places, asked_years(ask) or years, ranked, evidence,
                          frame.ranking.terms, line)
