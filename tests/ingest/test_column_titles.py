@@ -16,7 +16,6 @@ from manda.ingest.parsers.titles import (
     _splits,
     dated_tables,
     group_titles,
-    period_titles,
     titled_rows,
 )
 
@@ -143,92 +142,3 @@ def test_a_headers_cuts_are_bounded_by_the_longest_title() -> None:
     words = ["Word"] * (6 * MAX_TITLE_WORDS)
     assert list(_splits(words, 6)) == [[" ".join(["Word"] * MAX_TITLE_WORDS)] * 6]
     assert list(_splits([*words, "More"], 6)) == []
-
-
-PERIODS_OVER_TITLES = "\n".join([
-    "Borrowings",
-    "The following table summarizes our borrowings (in millions):",
-    "Tenor (years) 2026 2025",
-    "Balance(in millions) Average Rate Balance(in millions) Average Rate",
-    "Bank loans issued 2015 – 2020:",
-    "Floating-rate loans 2027 – 2033 $4,210 2.10% – 3.40% $5,020 1.90% – 3.10%",
-    "Term loans issued 2026:",
-    "Fixed-rate loans 2029 – 2031 800 4.05% – 4.40% —",
-    "Total principal 5,010 5,020",
-    "Unamortized issuance costs (12) (15)",
-    "The rates include the effect of hedging and the amortization of issuance costs.",
-])
-
-
-def test_periods_over_sub_titles_name_each_figure_with_both() -> None:
-    """"2026 2025" over "Balance Average Rate" written twice: every figure is read under its
-    period and its sub-title, a range of two figures one cell, a first column's title (the
-    tenor) kept where its rows fill it; a row of one figure a period reads under the periods."""
-    lines = period_titles(PERIODS_OVER_TITLES).split("\n")
-    assert ("Tenor (years) | 2026 Balance(in millions) | 2026 Average Rate | 2025 Balance(in "
-            "millions) | 2025 Average Rate") in lines
-    assert ("Floating-rate loans | Tenor (years): 2027 – 2033 | 2026 Balance(in millions): "
-            "$4,210 | 2026 Average Rate: 2.10% – 3.40% | 2025 Balance(in millions): $5,020 | "
-            "2025 Average Rate: 1.90% – 3.10%") in lines
-    assert "Total principal | 2026: 5,010 | 2025: 5,020" in lines
-    # a row that fills neither reading, a group's heading and the prose after stay as written
-    assert "Fixed-rate loans 2029 – 2031 800 4.05% – 4.40% —" in lines
-    assert "Bank loans issued 2015 – 2020:" in lines and lines[-1].startswith("The rates")
-
-
-def test_three_levels_of_titles_over_dated_periods() -> None:
-    text = "\n".join([
-        "Reconciliation of adjusted measures As of June 30, 2026 As of June 30, 2025",
-        "Gross Margin Net Income Gross Margin Net Income",
-        "(dollars in thousands) Amount Share Amount Share Amount Share Amount Share",
-        "Reported measure $900 30.0% $210 7.0% $850 29.0% $190 6.5%",
-        "Adjusted measure $950 31.7% $260 8.7% $850 29.0% $190 6.5%",
-        "Note: Amounts may not add due to rounding.",
-    ])
-    lines = period_titles(text).split("\n")
-    assert "(dollars in thousands)" in lines and lines[0] == "Reconciliation of adjusted measures"
-    row = next(line for line in lines if line.startswith("Adjusted measure |"))
-    assert "As of June 30, 2026 Net Income Amount: $260" in row, row
-    assert "As of June 30, 2025 Gross Margin Share: 29.0%" in row, row
-
-
-def test_lines_that_are_no_periods_over_titles_are_left_as_written() -> None:
-    for text in ["2026 2025\nRevenue 10 9\nCost 5 4",  # a header of periods alone
-                 "2026 2025\nOwned Leased Owned\nStores 1 2 3",  # no run repeated
-                 "Results 2026 2025\nAmount Rate Amount Rate\nIt grew in 2026 and 2025."]:
-        assert period_titles(text) == text
-
-
-def test_segments_as_columns_of_a_roll_forward_with_dated_balances() -> None:
-    """A header of words no bracket or date ends ("Inland Region Coastal Online Total") over
-    a roll-forward whose balances' labels end in their dates: the header is cut into as many
-    titles as the rows' figures, a title of two words one the page names elsewhere."""
-    text = "\n".join([
-        "Goodwill is allocated to our Inland Region segment and the others as follows:",
-        "Inland Region Coastal Online Total",
-        "Balance - January 1, 2025 $1,200 $340 $95 $1,635",
-        "Acquisitions 40 12 — 52",
-        "Currency effects (1) (6) (2) (1) (9)",
-        "Balance - December 31, 2025 1,234 350 94 1,678",
-        "(1) Changes in exchange rates.",
-    ])
-    lines = titled_rows(text).split("\n")
-    assert "Inland Region | Coastal | Online | Total" in lines
-    assert ("Balance - December 31, 2025 | Inland Region: 1,234 | Coastal: 350 | Online: 94 | "
-            "Total: 1,678") in lines
-    assert "Currency effects (1) | Inland Region: (6) | Coastal: (2) | Online: (1) | Total: (9)" \
-        in lines
-    # a header whose cut the page does not name is left as written
-    unnamed = text.replace("our Inland Region segment", "our segments")
-    assert titled_rows(unnamed) == unnamed
-
-
-def test_a_column_of_words_no_row_fills_ends_the_title_before_it() -> None:
-    text = "\n".join(["Number of Awards(in thousands) Average Fair Value Per Award",
-                      "Balance as of March 31, 2025 4,120 $31.40",
-                      "Granted 1,050 $36.10",
-                      "Balance as of March 31, 2026 4,730 $33.05"])
-    lines = titled_rows(text).split("\n")
-    assert lines[0] == "Number of Awards(in thousands) | Average Fair Value Per Award"
-    assert ("Balance as of March 31, 2026 | Number of Awards(in thousands): 4,730 | Average Fair "
-            "Value Per Award: $33.05") in lines

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 from manda.finance.figures import statement_scale
 from manda.finance.statements import page_statements
-from manda.ingest.pagebreaks import read_on
 from manda.ingest.parsers.layout import is_note_line, text_table_blocks
 from manda.models import Chunk, HeadingPath, Location, LocationKind, ParsedDocument, Section
 from manda.text import words
@@ -59,8 +58,7 @@ def chunk_document(
     if overlap < 0 or overlap >= max_chars:
         raise ValueError("overlap must be at least 0 and smaller than max_chars")
     chunks: list[Chunk] = []
-    # a page that ends mid-sentence is read on into the next page (`pagebreaks`)
-    for index, section in enumerate(read_on(parsed.sections)):
+    for index, section in enumerate(parsed.sections):
         if not section.text.strip():
             continue
         context = _context(parsed, section, role) if prefix else ""

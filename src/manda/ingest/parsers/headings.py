@@ -246,17 +246,17 @@ def _joined(found: Sequence[_Found | None]) -> list[HeadingMark]:
 # ---------------------------------------------------------------- the whole document
 
 
-def furniture_key(text: str) -> str:
+def _furniture_key(text: str) -> str:
     """A line without its numbers: "Page 3 of 12" and "Page 4 of 12" are one running line."""
     return " ".join("".join(ch for ch in text.lower() if not ch.isdigit()).split())
 
 
 def running_lines(pages: Sequence[str]) -> set[str]:
     """Short lines that come back on many pages (a running head, a footer, a link back to the
-    contents), by `furniture_key`: never headings, never captions."""
+    contents), by `_furniture_key`: never headings, never captions."""
     counts: Counter[str] = Counter()
     for text in pages:
-        counts.update({furniture_key(line) for line in text.split("\n")
+        counts.update({_furniture_key(line) for line in text.split("\n")
                        if line.strip() and len(line) <= MAX_TITLE_CHARS and _TABLE_ROW not in line})
     least = max(FURNITURE_PAGES, len(pages) / 3)
     return {key for key, n in counts.items() if n >= least and key}
@@ -269,7 +269,7 @@ def place_headings(sections: Sequence[Section], marks: Sequence[Sequence[Heading
     stack: list[HeadingMark] = []
     for section, page_marks in zip(sections, marks, strict=True):
         lines = section.text.split("\n")
-        at = {m.line: m for m in page_marks if furniture_key(m.title) not in furniture}
+        at = {m.line: m for m in page_marks if _furniture_key(m.title) not in furniture}
         paths: list[HeadingPath] = []
         for i in range(len(lines)):
             if (mark := at.get(i)) is not None:
@@ -295,7 +295,7 @@ def _furniture_joins_what_follows(lines: Sequence[str], paths: list[HeadingPath]
     following: HeadingPath | None = None
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i].strip()
-        if line and furniture_key(line) not in furniture:
+        if line and _furniture_key(line) not in furniture:
             following = paths[i]
         elif following is not None:
             paths[i] = following
@@ -322,7 +322,7 @@ def captioned_tables(lines: Sequence[str], furniture: set[str] = frozenset()
         k = i - 1
         while k >= 0 and len(above) < CAPTION_LINES:
             line = lines[k].strip()
-            if line and furniture_key(line) in furniture:
+            if line and _furniture_key(line) in furniture:
                 break
             title = without_column_headers(line)
             if line and not title:

@@ -36,7 +36,7 @@ from manda.ingest.parsers.records import recorded_text
 from manda.ingest.parsers.sidebyside import side_by_side_pages
 from manda.ingest.parsers.stacked import stacked_pages
 from manda.ingest.parsers.staggered import staggered_text
-from manda.ingest.parsers.titles import dated_tables, period_titles, titled_rows
+from manda.ingest.parsers.titles import dated_tables, titled_rows
 from manda.models import Location, ParsedDocument, Section
 
 log = logging.getLogger(__name__)
@@ -88,8 +88,8 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
     # table of records read under its column titles (`parsers.records`); labelled rows and
     # two-level headers under titles written without column gaps (`parsers.titles`)
-    sections = [Section(text=dated_tables(titled_rows(period_titles(recorded_text(
-                            staggered_text(label_text_tables(text)))))),
+    sections = [Section(text=dated_tables(titled_rows(recorded_text(staggered_text(
+                            label_text_tables(text))))),
                         location=s.location)
                 for s, text in zip(sections, texts, strict=True)]
     scanned = [i for i, s in enumerate(sections) if len("".join(s.text.split())) < SCANNED_CHARS]

@@ -23,10 +23,9 @@ from collections.abc import Iterator, Sequence
 
 from manda.finance.figures import joined_signs, lone_cell, note_mark
 from manda.finance.periods import find_periods
-from manda.text import YEAR
 from manda.vocabulary import vocabulary
 
-__all__ = ["dated_tables", "group_titles", "grouped_header", "period_titles", "titled_rows"]
+__all__ = ["dated_tables", "group_titles", "grouped_header", "titled_rows"]
 
 _ENDS = vocabulary().words("record_column_ends")
 MAX_TITLE_WORDS = 10  # the most words one column's title holds
@@ -156,38 +155,9 @@ def _row(line: str, width: int, worded: bool) -> tuple[str, list[str]] | None:
         return None
     label, figures = tokens[:-count], tokens[-count:]
     if (not all(lone_cell(f) for f in figures) or not any(ch.isalpha() for ch in label[0])
-            or (lone_cell(label[-1]) and not note_mark(label[-1]) and not _dated(label))):
+            or (lone_cell(label[-1]) and not note_mark(label[-1]))):
         return None
     return " ".join(label), [*figures, *([" ".join(tail)] if worded else [])]
-
-
-def _dated(label: Sequence[str]) -> bool:
-    """The label ends in a date ("Balance - December 31, 2024"): a roll-forward's balance."""
-    text = " ".join(label)
-    return any(end == len(text) for _, _, end in find_periods(text))
-
-
-def _worded_titles(lines: Sequence[str], at: int) -> list[str] | None:
-    """The titles of a header of words only, none ended by a bracket or a date ("North Region
-    Coastal Online Total" over rows of four figures): one a word where the words are as many
-    as the first row's figures, else the one cut of them whose titles of several words the page
-    names elsewhere ("North Region" in "… allocated to our North Region segment"); None where
-    no cut, or more than one, reads so."""
-    line = lines[at]
-    words = line.split()
-    row = _values(lines[at + 1]) if at + 1 < len(lines) else None
-    if (row is None or "|" in line or not words or any(ch.isdigit() for ch in _bare(line))
-            or any(w.endswith((".", ":", ";", ",")) for w in words)):
-        return None
-    count = len(row[1]) - (note_mark(row[1][0]) and len(row[1]) > len(words))
-    if count < 2 or len(words) < count:
-        return None
-    if len(words) == count:
-        return words if all(w[:1].isupper() for w in words) else None
-    elsewhere = " ".join(" ".join(lines[:at] + lines[at + 1:]).split()).lower()
-    cuts = [parts for parts in _splits(words, count, MAX_WORDED)
-            if all(p[:1].isupper() and (" " not in p or p.lower() in elsewhere) for p in parts)]
-    return cuts[0] if len(cuts) == 1 else None
 
 
 def titled_rows(text: str) -> str:
@@ -198,8 +168,7 @@ def titled_rows(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(lines):
-        titles = (_ended(lines[i]) or _worded_titles(lines, i)) if "|" not in lines[i] \
-            else None
+        titles = _ended(lines[i]) if "|" not in lines[i] else None
         worded = bool(titles) and titles[-1].endswith("\t")
         titles = [t.rstrip("\t") for t in titles or []]
         rows: list[tuple[str, list[str]]] = []
@@ -214,11 +183,6 @@ def titled_rows(text: str) -> str:
             i += 1
             continue
         assert titles is not None
-        if worded and not any(cells[-1] for _, cells in rows):
-            # no row fills the column of words: its words end the title before ("… Fair Value
-            # Per Share")
-            titles = [*titles[:-2], f"{titles[-2]} {titles[-1]}"]
-            rows = [(label, cells[:-1]) for label, cells in rows]
         out.append(" | ".join(titles))
         out.extend(" | ".join([label, *(f"{t}: {c}" for t, c in zip(titles, cells, strict=True)
                                         if c)])
@@ -261,181 +225,4 @@ def dated_tables(text: str) -> str:
                 f"{dated} {c}" if c.split(": ", 1)[0] in titles else c for c in cells[1:])]))
             j += 1
         i = j
-    return "\n".join(out)
-
-
-_RANGE_JOINERS = vocabulary().words("year_range_words") | {"-", "–"}
-PERIOD_REACH = 12  # the most lines a table under periods over sub-titles runs past a row
-MAX_LEVELS = 3  # the most lines of titles over a table's figures
-
-
-def _period_header(line: str) -> tuple[str, list[str]] | None:
-    """("Maturities (calendar year)", ["2025", "2024"]): a line of two periods or more, each a
-    year or a date ("As of January 31, 2026"), after a lead of words (a caption, or the title
-    of a first column); None where anything else follows the first period."""
-    spans = [(start, end) for _, start, end in find_periods(line)]
-    names: list[str] = []
-    lead: list[str] = []
-    at = 0
-    for word in line.split():
-        start = line.index(word, at)
-        at = start + len(word)
-        span = next(((a, b) for a, b in spans if a <= start < b), None)
-        if span is not None:
-            if span[0] == start:
-                names.append(line[span[0]:span[1]])
-        elif YEAR.fullmatch(word):
-            names.append(word)
-        elif names:
-            return None
-        else:
-            lead.append(word)
-    if len(names) < 2 or len(set(names)) < len(names) or any(
-            ch.isdigit() for ch in _bare(" ".join(lead))):
-        return None
-    return " ".join(lead), names
-
-
-def _units(words: Sequence[str]) -> list[str]:
-    """A title line's words with what stands in brackets kept with the word before it:
-    ["Amount(in millions)", "Rate (a)"] of "Amount(in millions) Rate (a)"."""
-    units: list[str] = []
-    depth = 0
-    for word in words:
-        if units and (depth or (word.startswith("(") and word.endswith(")"))):
-            units[-1] += f" {word}"
-        else:
-            units.append(word)
-        depth = max(depth + word.count("(") - word.count(")"), 0)
-    return units
-
-
-def _cut_titles(units: Sequence[str], parts: int) -> list[str] | None:
-    """A run of titles cut into `parts` titles: as many words each, else where titles end
-    (`_ended`); None where neither cuts it so."""
-    if parts == 1:
-        return [" ".join(units)]
-    if len(units) % parts == 0:
-        size = len(units) // parts
-        return [" ".join(units[i:i + size]) for i in range(0, len(units), size)]
-    ended = _ended(" ".join(units))
-    return [t.rstrip("\t") for t in ended] if ended and len(ended) == parts else None
-
-
-def _repeated(line: str, times: int) -> tuple[str, list[str]] | None:
-    """("(millions)", ["Carrying", "Amount", "Fair", "Value"]) of a line of titles written
-    `times` times over, after a caption in brackets; None where the line repeats no run so."""
-    words = line.split()
-    caption = ""
-    if words and words[0].startswith("("):
-        units = _units(words)
-        if units[0].endswith(")"):
-            caption, words = units[0], words[len(units[0].split()):]
-    if times < 2 or not words or len(words) % times or any(ch.isdigit() for ch in _bare(line)):
-        return None
-    size = len(words) // times
-    if words != words[:size] * times or not words[0][:1].isupper():
-        return None
-    return caption, _units(words[:size])
-
-
-def _values(line: str) -> tuple[str, list[str]] | None:
-    """("Fixed-rate notes", ["2025 – 2062", "$86,781", "0.03% – 5.75%"]): a row's label and
-    its run of figures at its end, a range of two figures one cell; None for no row."""
-    tokens: list[str] = []
-    for token in joined_signs(line.strip()).split():
-        if token == "%" and tokens and lone_cell(tokens[-1]):
-            tokens[-1] += "%"
-        else:
-            tokens.append(token)
-    joined = " ".join(tokens)
-    spans = [(start, end) for _, start, end in find_periods(joined)]
-    starts = [len(" ".join(tokens[:k])) + bool(k) for k in range(len(tokens))]
-    # a date's year ends the label, no cell ("Balance - December 31, 2024 19,289")
-    dates = [k for k, at in enumerate(starts) if any(a <= at < b for a, b in spans)]
-    cells: list[str] = []
-    while tokens and len(tokens) - 1 not in dates and lone_cell(tokens[-1]):
-        cells.insert(0, tokens.pop())
-        if (len(tokens) >= 2 and tokens[-1] in _RANGE_JOINERS and lone_cell(tokens[-2])
-                and any(ch.isdigit() for ch in tokens[-2] + cells[0])):
-            joiner, first = tokens.pop(), tokens.pop()
-            cells[0] = f"{first} {joiner} {cells[0]}"
-    label = " ".join(tokens)
-    if not cells or not any(ch.isalpha() for ch in label) or label.endswith((".", ";")):
-        return None
-    return label, cells
-
-
-def _titled_periods(lines: Sequence[str], at: int
-                    ) -> tuple[list[str], list[str], list[str], int] | None:
-    """The table under the periods on line `at` and the lines of sub-titles under them ("2025
-    2024" over "Amount Rate Amount Rate"): its lines of caption, its columns' titles (["2025
-    Amount", "2025 Rate", "2024 Amount", "2024 Rate"], the lead's column first where its rows
-    fill one), the periods, and the line after its titles; None where no such table stands."""
-    header = _period_header(lines[at])
-    if header is None:
-        return None
-    lead, periods = header
-    levels: list[tuple[str, list[str], int]] = []  # each line's caption, titles, repeats
-    nxt = at + 1
-    while nxt < len(lines) and len(levels) < MAX_LEVELS - 1:
-        below = levels[-1][2] if levels else len(periods)
-        # the most times a run repeats: "Dollars Rate Dollars Rate" is two runs, not one
-        found = next(((times, r) for times in range(below * MAX_TITLE_WORDS, 0, -below)
-                      if (r := _repeated(lines[nxt], times))), None)
-        if found is None:
-            break
-        levels.append((found[1][0], found[1][1], found[0]))
-        nxt += 1
-    if not levels:
-        return None
-    repeats = levels[-1][2]
-    counts = [len(row[1]) for line in lines[nxt:nxt + PERIOD_REACH] if (row := _values(line))]
-    widths = [n - (n % repeats) for n in counts
-              if n > len(periods) and (n % repeats == 0 or (lead and n % repeats == 1))]
-    if not widths:
-        return None
-    titles = list(periods)
-    for i, (_, units, times) in enumerate(levels):
-        parts = (levels[i + 1][2] if i + 1 < len(levels) else max(widths)) // times
-        cut = _cut_titles(units, parts) if parts else None
-        if cut is None:
-            return None
-        titles = [f"{t} {c}" for t in titles for c in cut]
-    captions = [c for c, _, _ in levels if c]
-    lead_column = bool(lead) and len(titles) + 1 in counts
-    return ([*([lead] if lead and not lead_column else []), *captions],
-            [*([lead] if lead_column else []), *titles], periods, nxt)
-
-
-def period_titles(text: str) -> str:
-    """A page's text with each table under periods over lines of sub-titles ("2025 2024" over
-    "Amount Rate Amount Rate") written as table passages, each figure under its period and its
-    sub-title: "Senior notes | 2025 Amount: 86,781 | 2025 Rate: 0.03% | 2024 Amount: 97,341 |
-    2024 Rate: 0.04%". A row of one figure a period is written under the periods alone ("Total
-    | 2025: 91,281 | 2024: 97,341"); a row of other figures, or of words, is left as written, and
-    a line of prose ends the table."""
-    lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        table = _titled_periods(lines, i) if "|" not in lines[i] else None
-        if table is None:
-            out.append(lines[i])
-            i += 1
-            continue
-        captions, titles, periods, i = table
-        out.extend([*captions, " | ".join(titles)])
-        while i < len(lines) and "|" not in lines[i]:
-            row = _values(lines[i])
-            width = {len(titles): titles, len(periods): periods}.get(len(row[1])) if row else None
-            if row is None or width is None:
-                if row is None and (len(lines[i].split()) > MAX_TITLE_WORDS
-                                    or lines[i].rstrip().endswith(".")):
-                    break  # prose: the table has ended
-                out.append(lines[i])
-            else:
-                out.append(" | ".join([row[0], *(f"{t}: {c}" for t, c in zip(
-                    width, row[1], strict=True))]))
-            i += 1
     return "\n".join(out)
