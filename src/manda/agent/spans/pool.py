@@ -129,7 +129,8 @@ def _candidates(evidence: Evidence) -> _Pool:
                 # on its own; what it points at counts as its heading's words do, for half
                 _add_sentence(pool, Span(trim(own, 320), source, year_end=year_end,
                                          dated_by=frozenset() if YEAR.search(own) else
-                                         frozenset(int(y) for y in YEAR.findall(earlier))),
+                                         frozenset(int(y) for y in YEAR.findall(earlier)),
+                                         pointed=earlier),
                               own, f"{heading} {earlier}")
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"

@@ -508,7 +508,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 names_among_others(span.text, pairs, core):
             score -= SUM_MISS  # "the driver, rider and renters incentive programs": their sum
         elif span.row is None and frame.answer_kind == "figure" and not frame.counted and \
-                figures_of_others(main_clause(span.text), [
+                figures_of_others(f"{span.pointed} {main_clause(span.text)}".strip(), [
                     t for t in core if t not in when and t not in _named_by_document(span, core)]):
             score -= OTHERS_FIGURES  # "a tax benefit of $5.9 billion for the release of …"
         if (fit <= 0 and frame.answer_kind in _STATED_KINDS) or (

@@ -136,6 +136,9 @@ class Span:
     # a sentence of a footnote under a table ("(b) Calculated using …"): context to the rows,
     # never a row's figure
     footnote: bool = field(default=False, compare=False)
+    # the sentence a part pointing back was said with ("… net income was $15.00 billion …" of
+    # "This included a tax benefit of $5.93 billion …"): whose figures it is read among
+    pointed: str = field(default="", compare=False)
 
     @property
     def is_row(self) -> bool:
