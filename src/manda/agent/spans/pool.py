@@ -103,8 +103,7 @@ def _candidates(evidence: Evidence) -> _Pool:
                      if term in sentence and said not in sentence]
             # a lead-in with its bulleted items is quoted whole: its reasons are the items
             quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
-            dated_by = frozenset() if YEAR.search(sentence) else frozenset(
-                int(y) for y in YEAR.findall(before))
+            dated_by = _dated_by(sentence, before)
             # a table's line that names no year is of the one period its title names ("RSU
             # activity … for 2025 is as follows:" over "RSUs granted 73,466 $226.68")
             titled = title if figure_row(sentence) and not dated_by and not YEAR.search(
@@ -128,9 +127,7 @@ def _candidates(evidence: Evidence) -> _Pool:
                 # $5.93 billion …": the part pointing back states a figure of its own, quoted
                 # on its own; what it points at counts as its heading's words do, for half
                 _add_sentence(pool, Span(trim(own, 320), source, year_end=year_end,
-                                         dated_by=frozenset() if YEAR.search(own) else
-                                         frozenset(int(y) for y in YEAR.findall(earlier)),
-                                         pointed=earlier),
+                                         dated_by=_dated_by(own, earlier), pointed=earlier),
                               own, f"{heading} {earlier}")
             if before and refers_to_change(sentence) and before not in row_lines:
                 joined = f"{trim(before, 240)} {quote}"
@@ -141,6 +138,13 @@ def _candidates(evidence: Evidence) -> _Pool:
                                          year_end=year_end, continued=True, listed=bulleted),
                               f"{before} {sentence}", heading)
     return pool
+
+
+def _dated_by(sentence: str, before: str) -> frozenset[int]:
+    """The years of the text before a sentence that names none: a paragraph dated once ("As of
+    December 31, 2023, we concluded … As such, we released $6.54 billion …")."""
+    return frozenset() if YEAR.search(sentence) else frozenset(
+        int(y) for y in YEAR.findall(before))
 
 
 def _title_after(title: str, sentence: str, page: Sequence[str]) -> str:
