@@ -153,3 +153,27 @@ def test_a_comparison_with_one_year_unstated_quotes_the_change_the_other_states(
     ask = _ask("How much cash did Brightwell hold at the end of 2025, against the end of 2024?")
     text = comparison.compose(ask, evidence).text
     assert text.splitlines()[0].startswith(f"Brightwell_10-K.pdf states: “{said}”"), text
+
+
+@pytest.mark.parametrize("question", [
+    "By how much can the shares reserved under Brightwell's employee stock purchase plan grow "
+    "each year?",
+    "How many shares did the ESPP issue in 2025?",
+    "What did the employee stock options granted in 2025 cost?",
+    "Combien d'actions le plan d'épargne entreprise de Brightwell a-t-il émis ?",
+    "¿Cuántas acciones emitió el plan de compra de acciones para empleados de Brightwell?",
+    "Wie viele Aktien gab das Mitarbeiteraktienprogramm von Brightwell aus?",
+])
+def test_a_plans_name_names_no_line_item(question: str) -> None:
+    """The words of a plan's name ("employee", "stock" of "employee stock purchase plan") ask
+    no headcount and no inventory, and send the search to no employee census."""
+    frame = read_question(question)
+    assert frame.subjects == ()
+    assert frame.named_as == ()
+    assert all(role.value != "employee_census" for role in frame.roles)
+
+
+def test_employees_asked_beside_a_plan_stay_a_headcount() -> None:
+    frame = read_question("How many employees joined the employee stock purchase plan in 2025?")
+    assert frame.subjects == ("headcount",)
+    assert frame.named_as == (("headcount", "employees"),)

@@ -359,7 +359,7 @@ def read_question(question: str) -> QuestionFrame:
         entity=entity,
         opening_name=_opening_name(text) if entity is None else None,
         terms=_terms(text),
-        roles=roles_asked(text),
+        roles=roles_asked(_blanked(text, _cues("named_plans"))),  # an ESPP is no census
         asked_role=asked_role(text),
         flag_topics=tuple(t for t in TOPICS if t.terms.found(_without_line_items(text))),
         line_items=line_items,
@@ -495,7 +495,8 @@ def _own_metrics(text: str) -> tuple[str, ...]:
     # (only a balance is the means: "cash dividends paid in 2025" asks the dividends)
     means = [(m.start(), m.end()) for m in _cues("spent_as_means").finditer(text)]
     found = [(s, start, end) for s, start, end in asked_items(text)
-             if not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
+             if not _in_named_plan(text, start, end)
+             and not any(_beside(text, end, a) or _beside(text, b, start) for a, b in per)
              and not (_a_balance(s) and any(start == a and end <= b for a, b in means))
              and not any(a <= start and end <= b and (b - a) > (end - start) and key != s
                          for a, b, key in longer)]
@@ -644,9 +645,17 @@ def _named_as(text: str) -> tuple[tuple[str, str], ...]:
     """(subject, its wording as written) for each line item the question names, first one."""
     found: dict[str, str] = {}
     for subject, start, end in sorted(find_line_items(text), key=lambda t: t[1]):
-        if not _AUXILIARY.found(text[start:end]):  # "cash did its operations generate": the
-            found.setdefault(subject, text[start:end])  # question's form names no line
+        # "cash did its operations generate": the question's form names no line
+        if not _AUXILIARY.found(text[start:end]) and not _in_named_plan(text, start, end):
+            found.setdefault(subject, text[start:end])
     return tuple(found.items())
+
+
+def _in_named_plan(text: str, start: int, end: int) -> bool:
+    """The words at start:end are part of a plan's name ("employee" and "stock" of "employee
+    stock purchase plan"): they name neither the headcount nor the inventory."""
+    return any(m.start() <= start and end <= m.end() and (m.end() - m.start()) > (end - start)
+               for m in _cues("named_plans").finditer(text))
 
 
 def _own_margin(text: str, subjects: tuple[str, ...]) -> tuple[str, ...]:
