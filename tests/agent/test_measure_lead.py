@@ -106,3 +106,21 @@ def test_a_place_named_after_in_is_the_place_of_the_area_asked() -> None:
     other = _evidence("The new head office consists of two buildings totalling approximately "
                       "423,000 rentable square feet.")
     assert lead_miss(rank_spans(ask.frame, other)[0], ask) == "figure_not_stated"
+
+
+def test_an_area_asked_in_other_words_is_read_in_a_column_title() -> None:
+    """"Square footage" asked is the column "Selling Square Feet" of a table's total row: the
+    measure's other wording speaks as its own words do."""
+    evidence = _evidence("\n".join([
+        "Stores and selling space by size band",
+        "Band | Number of Stores March 31, 2025 | Selling Square Feet (a) March 31, 2025",
+        "20,000 to 39,999 sq. ft. | Number of Stores March 31, 2025: 41 | "
+        "Selling Square Feet (a) March 31, 2025: 1,230",
+        "40,000 sq. ft. or more | Number of Stores March 31, 2025: 12 | "
+        "Selling Square Feet (a) March 31, 2025: 610",
+        "Total | Number of Stores March 31, 2025: 53 | "
+        "Selling Square Feet (a) March 31, 2025: 1,840",
+        "(a) In thousands."]))
+    ask = _ask("How much selling square footage was there at March 31, 2025?")
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "1,840" in first and "found nothing" not in first

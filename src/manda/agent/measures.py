@@ -5,11 +5,12 @@ states a figure of it: a money amount or a count of stores beside it is another 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from manda.vocabulary import Cues, vocabulary
 
-__all__ = ["measure_asked", "measure_of", "names_measure"]
+__all__ = ["measure_asked", "measure_of", "measure_wordings", "names_measure"]
 
 
 @cache
@@ -33,3 +34,11 @@ def measure_of(text: str, end: int) -> str:
     "" where no measure's word follows it."""
     after = text[end:]
     return next((kind for kind, cue in _kinds() if cue.starts(after)), "")
+
+
+def measure_wordings(text: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each measure's words as the question writes them, and the pattern of every wording of
+    that measure: "square footage" asked is said as "Retail Square Feet" or "sq. ft." too."""
+    return tuple((" ".join(m.group(0) for m in cue.finditer(text)), cue.pattern)
+                 for _, cue in _kinds() if cue.found(text))
+

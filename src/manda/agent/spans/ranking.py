@@ -21,6 +21,7 @@ from manda.agent.kinds import (
     states_change,
     states_count,
 )
+from manda.agent.measures import measure_wordings
 from manda.agent.qualifiers import contradicted, unqualified
 from manda.agent.relevance import (
     OFF_TOPIC,
@@ -214,6 +215,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[verb] /= 2
     total = sum(weight[t] for t in core)
     said_otherwise = [(own & set(terms), patterns) for own, patterns in asked.said_otherwise]
+    # the measure asked in any of its wordings ("square footage": "Retail Square Feet")
+    measured = [(set(content_terms(own)) & set(terms), pattern)
+                for own, pattern in measure_wordings(frame.text)]
     # the line items named, where their figures are asked: a figure, an item left out, or the
     # line item compared between periods ("how did total assets compare with a year earlier?")
     items = [(frozenset(_item_words(own)) & set(terms), patterns)
@@ -334,8 +338,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                     # "Balance at end of period" of a roll-forward headed by the thing asked at
                     # that end ("Reconciliation of Gross Unrecognized Tax Benefits"): its balance
                     matched = {t for t in terms if term_in(t, stems)}
-            # a row's other cells (its headers) count for half
-            loose |= {t for t in terms if term_in(t, stems)} - matched
+            # a row's other cells (its headers) count for half, in any wording of what they
+            # name ("Retail Square Feet" for the "square footage" asked)
+            loose |= ({t for t in terms if term_in(t, stems)} | {
+                t for own, p in measured if p.search(span.text) for t in own}) - matched
             if any("change" in h.lower() or h.strip().endswith("%") for h in span.row.cells):
                 # its change column says it: "grow", and "compare" of "how did … compare with"
                 matched |= {t for t in terms if says_change(t) or _CHANGE_ASKED.fullmatch(t)}
