@@ -45,6 +45,32 @@ COLUMNS = (
 _BAD = {"not_found", "wrong_figure"}
 
 
+def _machine() -> str:
+    """The CPU the run's embeddings were computed on, and its int8 dot-product instructions."""
+    import platform
+
+    flags: set[str] = set()
+    name = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name":
+                name = value.strip()
+            elif key.strip() == "flags":
+                flags = set(value.split())
+                break
+    except OSError:
+        pass
+    int8 = [f for f in ("avx512_vnni", "avx_vnni", "avx512bw", "avx2") if f in flags]
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        runtime = f"onnxruntime {version('onnxruntime')}"
+    except PackageNotFoundError:
+        runtime = "no onnxruntime"
+    return f"{name}; {', '.join(int8) or 'no AVX2'}; {runtime}"
+
+
 async def run_answers(root: Path, only: set[str] | None, split: str | None) -> tuple[
         list[Score], float, float, str]:
     probe = filings_probe(root / "filings")
@@ -54,6 +80,10 @@ async def run_answers(root: Path, only: set[str] | None, split: str | None) -> t
     async with Manda(Settings(MANDA_HOME=root / "home")) as app:
         # what was measured: the adapters that served each port (as `manda doctor` says them)
         engines = ", ".join(f"{c.port} {c.adapter}" for c in app.choices)
+        # the offline embedder's int8 products differ between CPUs (VNNI or not): near-ties in
+        # retrieval fall differently, so a run names the model and the machine it ran on
+        engines += "".join(f"\n  {c.port}: {c.reason}" for c in app.choices
+                           if c.port == "embeddings") + f"\n  machine: {_machine()}"
         started = time.perf_counter()
         skipped = await ingest_probe(app, probe)
         ingest_s = time.perf_counter() - started
