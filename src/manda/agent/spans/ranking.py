@@ -182,6 +182,9 @@ _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be
 _LIMIT = vocabulary().cues("limit_stated")  # "authorized … up to $10.0 billion", "committed"
 
 
+_USE = vocabulary().cues("programme_use_stated")  # "utilized the final $19.8 billion under …"
+
+
 def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     """Every sentence and row of the evidence, best answer to the question first (its words
     as the frame read them for ranking: `QuestionFrame.ranking`)."""
@@ -532,6 +535,17 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += KIND_FIT
             elif _REMAINDER.search(span.text):
                 score -= KIND_FIT
+        if frame.programme_part == "used" and frame.answer_kind == "figure" and \
+                span.row is None and any(a.currency for a in find_amounts(span.text)):
+            # what was used of a programme asked: "we have repurchased … for a total of $6.7
+            # billion under the program" answers; its size ("authorized a $15 billion
+            # program", which names the programme by its date the more surely) and what
+            # remains of it state another part of it: no answer at all
+            if _REMAINDER.search(span.text) or (
+                    _LIMIT.search(span.text) and not _USE.search(span.text)):
+                score -= 2 * KIND_FIT
+            elif _USE.search(span.text):
+                score += KIND_FIT
         if frame.said_as and not any(term_in(t, stems) for t in frame.said_as):
             # "each quarter" asked: a span that never says quarterly (a fiscal year's row of
             # dividends per share) states another period's figure
