@@ -78,8 +78,11 @@ def test_what_was_used_of_a_programme_is_its_use_not_its_size_nor_its_remainder(
 
 def test_the_programme_used_in_a_quarter_is_the_one_named() -> None:
     """Two programmes in one note: the use of the one named, in the quarter asked, leads; the
-    sentence announcing it (its size) does not."""
+    sentence announcing it (its size) does not, nor the statement's row of the year's buybacks,
+    which names no programme."""
     evidence = _evidence(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\n2025 | 2024\nRepurchases of "
+        "common stock | 2025: (81,400) | 2024: (77,900)",
         "(1) On April 4, 2023, the Company announced a program to repurchase up to $60 billion "
         "of its common stock. During the fourth quarter of 2025, the Company utilized the final "
         "$7.5 billion under the April 2023 program. On April 2, 2025, the Company announced an "
