@@ -68,6 +68,11 @@ def test_what_was_used_of_a_programme_is_its_use_not_its_size_nor_its_remainder(
         assert ask.frame.programme_part == "used", question
         assert "$4.2 billion" in rank_spans(ask.frame, evidence)[0].text, question
     assert _ask("How much is left under Globex's repurchase program?").frame.remaining
+    for question in ("What value of shares can Globex still buy back under its programs?",
+                     "Combien Globex peut-elle encore racheter au titre du programme ?",
+                     "Wie viel kann Globex im Rahmen des Programms noch zurückkaufen?",
+                     "¿Cuánto puede Globex aún recomprar bajo el programa?"):
+        assert read_question(question).programme_part == "remaining", question
     assert _ask("How big is Globex's repurchase program?").frame.capacity
     for question in ("Quelle part du programme de rachat a été utilisée à ce jour ?",
                      "Wie viel des Rückkaufprogramms wurde bisher genutzt?",
