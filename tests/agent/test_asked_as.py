@@ -52,6 +52,56 @@ def test_the_size_of_a_programme_is_its_authorization() -> None:
     assert "$6.1 billion" in rank_spans(left.frame, evidence)[0].text
 
 
+def test_what_was_used_of_a_programme_is_its_use_not_its_size_nor_its_remainder() -> None:
+    """"How much has it spent so far under the buyback authorization?": the sentence of what was
+    repurchased under the programme answers, not the one authorizing it nor what remains; the
+    part of the programme asked is read once, in every language."""
+    evidence = _evidence(
+        "On March 3, 2022, the Board of Directors of Globex authorized a $12 billion share "
+        "repurchase program with no stated expiration.",
+        "Under the program, Globex has repurchased 21.5 million shares of common stock for a "
+        "total of $4.2 billion.",
+        "As of December 31, 2025, $7.8 billion remained available under the program.")
+    for question in ("How much has Globex spent so far under its buyback authorization?",
+                     "How much of its repurchase program has Globex used to date?"):
+        ask = _ask(question)
+        assert ask.frame.programme_part == "used", question
+        assert "$4.2 billion" in rank_spans(ask.frame, evidence)[0].text, question
+    assert _ask("How much is left under Globex's repurchase program?").frame.remaining
+    for question in ("What value of shares can Globex still buy back under its programs?",
+                     "Combien Globex peut-elle encore racheter au titre du programme ?",
+                     "Wie viel kann Globex im Rahmen des Programms noch zurückkaufen?",
+                     "¿Cuánto puede Globex aún recomprar bajo el programa?"):
+        assert read_question(question).programme_part == "remaining", question
+    assert _ask("How big is Globex's repurchase program?").frame.capacity
+    for question in ("Quelle part du programme de rachat a été utilisée à ce jour ?",
+                     "Wie viel des Rückkaufprogramms wurde bisher genutzt?",
+                     "¿Cuánto del programa de recompra se ha utilizado hasta la fecha?"):
+        assert read_question(question).programme_part == "used", question
+    assert read_question("How much did revenue grow so far this year?").programme_part == ""
+
+
+def test_the_programme_used_in_a_quarter_is_the_one_named() -> None:
+    """Two programmes in one note: the use of the one named, in the quarter asked, leads; the
+    sentence announcing it (its size) does not, nor the statement's row of the year's buybacks,
+    which names no programme."""
+    evidence = _evidence(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\n2025 | 2024\nRepurchases of "
+        "common stock | 2025: (81,400) | 2024: (77,900)",
+        "(1) On April 4, 2023, the Company announced a program to repurchase up to $60 billion "
+        "of its common stock. During the fourth quarter of 2025, the Company utilized the final "
+        "$7.5 billion under the April 2023 program. On April 2, 2025, the Company announced an "
+        "additional program to repurchase up to $50 billion of its common stock. As of "
+        "September 30, 2025, $640 million of the April 2025 program had been utilized.")
+    ask = _ask("How much of its April 2023 repurchase program did Globex use in the fourth "
+               "quarter of 2025?")
+    assert ask.frame.programme_part == "used"
+    assert "$7.5 billion" in rank_spans(ask.frame, evidence)[0].text
+    later = _ask("How much of the April 2025 repurchase program had Globex used as of "
+                 "September 30, 2025?")
+    assert "$640 million" in rank_spans(later.frame, evidence)[0].text
+
+
 def test_a_programme_sized_by_the_amount_before_its_name_is_its_authorization() -> None:
     """"Our $40 billion share repurchase program": the amount set before the programme's name
     is its size, though the sentence's first amount is what remains of it; an amount spent or

@@ -189,12 +189,15 @@ class QuestionFrame:
     whole_sheet: bool = False  # the balance sheet, not the debt alone
     facility_terms: bool = False  # a facility's terms: maturity, pricing, security …
     drawing: bool = False  # how much of a facility is drawn or left
-    # what is left of an authorization or a commitment ("how much is left under the buyback
-    # program?"): a sentence stating the remainder answers, not one of what was used
-    remaining: bool = False
-    # a programme's or a facility's size asked ("what is the size of the repurchase program?"):
-    # the amount authorized or committed answers, not what is left of it
-    capacity: bool = False
+    # the part of an authorized amount asked (a buyback programme, a credit facility, a shelf),
+    # read once from the question's cues: "size" ("what is the size of the repurchase
+    # program?": the amount authorized or committed answers, not what is left of it), "used"
+    # ("how much has it spent so far under the program?", "how much of the May program did it
+    # use in the quarter?": what was used of it, in the period asked or to date, not its size
+    # nor its remainder), "remaining" ("how much is left under the buyback program?", also what
+    # is still owed: a sentence stating the remainder answers, not one of what was used); ""
+    # for none
+    programme_part: Literal["", "size", "used", "remaining"] = ""
     # a credit rating asked ("how do the rating agencies rate the debt?"): the line item named
     # is what is rated, no figure of it is asked
     rated: bool = False
@@ -238,6 +241,16 @@ class QuestionFrame:
         """The quarters and halves asked ("Q4 2025", "Q4 FY2025", "H1 2024"): one reading for
         every reader of the question (ranking, leads)."""
         return tuple(p for p in self.periods if is_part_of_year(p))
+
+    @property
+    def remaining(self) -> bool:
+        """What is left of an authorization or a commitment is asked (or what is still owed)."""
+        return self.programme_part == "remaining"
+
+    @property
+    def capacity(self) -> bool:
+        """A programme's or a facility's size is asked: the amount authorized or committed."""
+        return self.programme_part == "size"
 
     @property
     def qa_question(self) -> str:
@@ -429,8 +442,7 @@ def read_question(question: str) -> QuestionFrame:
         whole_sheet=_cues("sheet_asked").found(text),
         facility_terms=_cues("facility_terms_asked").found(text),
         drawing=_cues("drawing_asked").found(text),
-        remaining=_cues("remaining_asked").found(text),
-        capacity=_cues("capacity_asked").found(text) and not _cues("remaining_asked").found(text),
+        programme_part=_programme_part(text),
         rated=rated,
         transaction=_cues("transaction_asked").found(text),
         said_as=_said_as(text),
@@ -1199,6 +1211,18 @@ def _asks_effect(text: str, subjects: tuple[str, ...]) -> bool:
                for s, _, end in find_line_items(text[:m.start()])):
             return True
     return False
+
+
+def _programme_part(text: str) -> Literal["", "size", "used", "remaining"]:
+    """The part of an authorized amount a question asks: what remains of it ("how much is left
+    under the program?"), what was used of it ("how much has it spent so far under its buyback
+    authorization?", "how much of the program did it use in the quarter?": a programme or a
+    facility named, and its use asked), or its size ("how big is the authorization?")."""
+    if _cues("remaining_asked").found(text):
+        return "remaining"
+    if _cues("programme_named").found(text) and _cues("programme_use_asked").found(text):
+        return "used"
+    return "size" if _cues("capacity_asked").found(text) else ""
 
 
 def _one_figure(text: str) -> bool:

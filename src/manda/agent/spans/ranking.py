@@ -84,6 +84,7 @@ from manda.agent.spans.span import (
     MEANING,
     PART_MISS,
     PORTION_MISS,
+    PROGRAMME_MISS,
     SIDE_MISS,
     TOTAL_FIT,
     TOTAL_MISS,
@@ -181,6 +182,31 @@ _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be
 
 
 _LIMIT = vocabulary().cues("limit_stated")  # "authorized … up to $10.0 billion", "committed"
+
+
+_USE = vocabulary().cues("programme_use_stated")  # "utilized the final $19.8 billion under …"
+
+
+_PROGRAMME = vocabulary().cues("programme_named")  # "the program", "the Revolving Credit Facility"
+
+
+def _use_fit(span: Span, where: str) -> float:
+    """How a span with a figure answers what was used of a programme: "we have repurchased …
+    for a total of $6.7 billion under the program" answers, a footnote's "utilized the final
+    $19.8 billion under the May 2024 program" as well as a sentence; its size ("authorized a
+    $15 billion program", which names the programme by its date the more surely) and what
+    remains of it state another part of it, and a figure that names no programme (the
+    statement's "Repurchases of common stock", "we repurchased $89.3 billion of stock in 2025")
+    is the company's whole activity, not the programme's."""
+    if not _PROGRAMME.search(where):
+        return -PROGRAMME_MISS
+    if span.row is not None or not any(a.currency for a in find_amounts(span.text)):
+        return 0.0
+    if _REMAINDER.search(span.text) or (_LIMIT.search(span.text) and not _USE.search(span.text)):
+        return -PROGRAMME_MISS
+    if _USE.search(span.text):
+        return KIND_FIT + (FOOTNOTE_MISS if span.footnote else 0.0)
+    return 0.0
 
 
 def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
@@ -538,6 +564,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score += KIND_FIT
             elif _REMAINDER.search(span.text):
                 score -= KIND_FIT
+        if frame.programme_part == "used" and frame.answer_kind == "figure" and \
+                _states_figure(span):
+            score += _use_fit(span, where)
         if frame.said_as and not any(term_in(t, stems) for t in frame.said_as):
             # "each quarter" asked: a span that never says quarterly (a fiscal year's row of
             # dividends per share) states another period's figure

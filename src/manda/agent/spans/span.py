@@ -44,6 +44,12 @@ SIDE_MISS, TOTAL_MISS, TOTAL_FIT = 0.3, 0.3, 0.05
 PART_MISS = 0.3
 
 
+# what was used of a programme asked: a figure of another part of it (its size, what remains)
+# or of no programme at all (the company's whole buybacks in the year) is as far off as another
+# part of a line item, and of another kind than asked
+PROGRAMME_MISS = PART_MISS + KIND_FIT
+
+
 # a row of a portion of the line item ("Current portion of borrowings", "Borrowings, net of
 # current portion") where the whole outstanding is asked: as far off as a segment's row
 PORTION_MISS = PART_MISS
