@@ -99,3 +99,21 @@ def test_an_effect_in_percent_on_one_of_the_line_items_a_sentence_lists_leads() 
     assert "unfavourable currency impact" in top.text and level not in top.text
     first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
     assert "5%" in first and "41" not in first, first
+
+
+def test_an_effect_asked_is_the_change_by_an_amount_not_a_forecast_in_basis_points() -> None:
+    """"What was the impact of currency movements on EBITDA in 2024?": the sentence stating the
+    change by an amount ("… lowered EBITDA by €2.4 million in 2024") answers; a guidance
+    guidance sentence's effect in basis points, read with the forecast before it, does not lead
+    over it, nor is the change by an amount taken for a level that was not asked."""
+    evidence = _level_and_effect("Changes in exchange rates lowered EBITDA by €2.4 million in "
+                                 "2024.")
+    evidence.hits.append(SearchHit(
+        chunk_id="c3", document_id=DOC.id, document=DOC.filename, location=Location.for_page(9),
+        text="EBITDA is expected to be between €44.0 million and €47.0 million in 2025. This "
+             "guidance anticipates an unfavourable impact of approximately 60 basis points from "
+             "exchange rates.", score=0.95))
+    ask = Ask.of(read_question("What was the impact of exchange rates on EBITDA in 2024?"))
+    assert ask.frame.effect
+    first = fact_lookup.compose(ask, evidence).text.splitlines()[0]
+    assert "2.4 million" in first and "basis points" not in first, first

@@ -139,9 +139,10 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
         money = [a for a in amounts if a.currency]
         if money and all(_CHANGED_BY.ends(text[:a.start]) for a in money) and not any(
-                says_change(t) for t in frame.ranking.terms):
+                says_change(t) for t in frame.ranking.terms) and not frame.effect:
             # "exchange rates increased fulfillment costs by $609 million": a change by an
-            # amount, where the level is asked
+            # amount, where the level is asked (where the effect of a cause on it is asked,
+            # "what was the impact of exchange rates on costs?", the change is the answer)
             return -KIND_MISS
         if _only_its_change(text, frame) and not any(
                 says_change(t) for t in frame.ranking.terms):
