@@ -124,3 +124,27 @@ def test_an_area_asked_in_other_words_is_read_in_a_column_title() -> None:
     ask = _ask("How much selling square footage was there at March 31, 2025?")
     first = _first(evidence_answer(ask, evidence).text)
     assert "1,840" in first and "found nothing" not in first
+
+
+
+def test_how_much_of_a_line_item_is_answered_by_its_share_stated() -> None:
+    """"How much of its bookings came from station trips?" asks a part of a line item: the
+    sentence stating that part as a share of it ("14% of our Rides Gross Bookings") answers,
+    not the line item's row in money."""
+    evidence = _evidence(
+        "Gross Bookings by offering (in millions)\n2025 | 2024\n"
+        "Rides Gross Bookings | 2025: $5,245 | 2024: $4,870\n"
+        "Delivery Gross Bookings | 2025: $3,845 | 2024: $3,610",
+        "If our ability to serve stations is affected, our results would suffer. In 2025, we "
+        "generated 14% of our Rides Gross Bookings from trips that either started or were "
+        "completed at a station. As a result of this concentration, our results depend on rail "
+        "travel.")
+    ask = _ask("How much of the company's Rides Gross Bookings in 2025 came from station trips?")
+    assert ask.frame.share_of
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "14%" in first and "$5,245" not in first, first
+    grown = _evidence("Gross Bookings by offering (in millions)\n2025 | 2024\n"
+                      "Rides Gross Bookings | 2025: $5,245 | 2024: $4,870",
+                      "Rides Gross Bookings grew 8% in 2025.")
+    assert "$5.25 billion" in _first(evidence_answer(_ask(
+        "How much were the company's Rides Gross Bookings in 2025?"), grown).text)

@@ -156,6 +156,8 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             # what the cause asked did to the line item, in percent: "operating income
             # included an unfavorable foreign currency impact of 6%"
             return KIND_FIT / 2
+        if frame.share_of and amounts and _states_share_of(text, frame):
+            return KIND_FIT  # "how much of its bookings came from airports?": "11% of our …"
         if amounts and _asks_amount(frame) and all(a.unit == "%" for a in amounts):
             return -KIND_MISS  # "AWS sales increased 20%" for "how much revenue": its growth
         if _asks_money(frame) and not money and any(a.unit == "%" for a in amounts):
@@ -217,6 +219,18 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
 
 
 _RECORDED_WITHIN = 20  # how far after "recorded" its amount starts ("approximately $2.4 …")
+
+
+_SHARE_OF = vocabulary().cues("share_of_stated")
+
+
+def _states_share_of(text: str, frame: QuestionFrame) -> bool:
+    """A percent stated as a share of the line item asked ("we generated 11% of our Mobility
+    Gross Bookings from airport trips"), not its growth ("bookings rose 11%")."""
+    said = {t for s in frame.subjects for t in content_terms(s)}
+    return any(a.unit == "%" and _SHARE_OF.starts(text[a.end:])
+               and any(term_in(t, stems_of(text[a.end:a.end + 80])) for t in said)
+               for a in find_amounts(text))
 
 
 def _states_recorded(text: str) -> bool:
