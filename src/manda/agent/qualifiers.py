@@ -46,7 +46,15 @@ def _sets() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
                  for lang in vocabulary().languages.values() for group in lang.sibling_measures)
 
 
+def _values() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Every language's measures of one amount ("fair value", "carrying amount"), each member
+    with its wordings."""
+    return tuple(tuple(tuple(_said(w) for w in member.split("|")) for member in group)
+                 for lang in vocabulary().languages.values() for group in lang.value_measures)
+
+
 _SETS = _sets()
+_VALUES = _values()
 _NOW = vocabulary().cues("now_asked")
 _MEMBERS = frozenset(w for group, _ in _SETS for w in group)
 
@@ -73,7 +81,28 @@ def qualified_in(question: str, subjects: Iterable[str], *, now: bool = False) -
                 continue
             others = tuple(w for w in group if w != word and not said_in(w, said))
             found[word] = Qualified(word, (*others, *wholes), heads)
-    return tuple(found.values())
+    return (*found.values(), *_values_in(said, names, tuple(found.values())))
+
+
+def _values_in(said: str, names: list[str], others: tuple[Qualified, ...]) -> tuple[
+        Qualified, ...]:
+    """The measure of an amount the question names ("the fair value of its debt"), with the
+    other measures as its siblings; not one another qualifier qualifies ("grant-date fair
+    value"), nor one a line item's name the question names says."""
+    found: list[Qualified] = []
+    for group in _VALUES:
+        for n, member in enumerate(group):
+            word = next((w for w in member if said_in(w, said)), None)
+            if word is None or any(said_in(w, name) for w in member for name in names) or any(
+                    all(term_in(t, set(q.heads)) for t in content_terms(word)) for q in others):
+                continue
+            heads = _heads(said[said.find(word) + len(word):])
+            siblings = tuple(w for m, other in enumerate(group) if m != n for w in other
+                             if not said_in(w, said))
+            if heads and siblings:
+                found.append(Qualified(word, siblings, heads))
+                break
+    return tuple(found)
 
 
 def _heads(text: str, *, last: bool = False) -> tuple[str, ...]:

@@ -516,8 +516,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # it echoes the question and states nothing of the kind asked (a line item's row of
             # figures where the things it is made of are asked: "what products are in wearables?")
             score -= ECHO * words
-        if frame.qualified and (contradicted(frame.qualified, where, stems) is not None or (
-                span.row is not None and unqualified(frame.qualified, span.row.label, where))):
+        if frame.qualified and _sibling_said(frame, span, where, stems):
             score -= SIBLING_MISS  # "Total income taxes paid" where the federal ones are asked
         if span.footnote and frame.answer_kind in ("figure", "rate"):
             score -= FOOTNOTE_MISS  # "(a) Includes amounts paid for …" under the table asked
@@ -901,3 +900,12 @@ def _column_fiscal_year(header: str) -> int | None:
     if day is not None:
         return fiscal_year_named(day)
     return column_year(header)
+
+
+def _sibling_said(frame: QuestionFrame, span: Span, where: str, stems: set[str]) -> bool:
+    """The span names what the question's qualifier qualifies by a sibling, or a row by no word
+    of it; a row's column titles measure its figures ("Carrying Amount | Fair Value"), so a
+    qualifier they say is the row's own."""
+    said = f"{where} {' '.join(span.row.cells)}" if span.row is not None else where
+    return contradicted(frame.qualified, said, stems) is not None or (
+        span.row is not None and unqualified(frame.qualified, span.row.label, said))
