@@ -12,7 +12,7 @@ from manda.agent.compose import compose
 from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.qualifiers import qualified_in
+from manda.agent.qualifiers import qualified_in, unqualified
 from manda.agent.spans import rank_spans
 
 # the balance sheet's debt rows, and a note's table of the debt's two measures
@@ -57,6 +57,16 @@ def test_a_measure_another_qualifier_qualifies_is_no_qualifier_of_its_own() -> N
     asked, not a measure against the carrying amount."""
     asked = qualified_in("What was the grant-date fair value of RSUs granted in 2025?", ["rsus"])
     assert [q.word for q in asked] == ["grant date"]
+
+
+def test_a_row_of_a_hyphened_line_item_that_says_no_measure_is_unqualified() -> None:
+    """"the fair value of its long-term debt": the balance sheet's "Current portion of
+    long-term debt" names what is measured ("long-term" says long and term) and no word of the
+    fair value: another measure."""
+    asked = qualified_in("What was the fair value of the company's long-term debt?", ["debt"])
+    label = "Current portion of long-term debt"
+    assert unqualified(asked, label, f"Balance sheet {label}")
+    assert not unqualified(asked, label, f"Debt at fair value {label}")
 
 
 def test_the_fair_value_asked_is_read_in_its_column_not_from_the_current_portion() -> None:

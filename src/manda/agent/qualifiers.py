@@ -112,11 +112,17 @@ def _heads(text: str, *, last: bool = False) -> tuple[str, ...]:
     return tuple(terms[-_HEADS:] if last else terms[:_HEADS])
 
 
+def _split(stems: set[str]) -> set[str]:
+    """A text's stems with the parts of its hyphened words: "long-term" says "long" and
+    "term", as a question's words are read."""
+    return stems | {part for s in stems if "-" in s for part in s.split("-") if part}
+
+
 def contradicted(asked: Iterable[Qualified], text: str, stems: set[str]) -> Qualified | None:
     """The qualifier asked that the text contradicts: it names what the qualifier qualifies (a
     word of it among `stems`) by a sibling ("Total income taxes paid", "Net lease cost") and
     never by the qualifier asked; None where it does not."""
-    said = _said(text)
+    said, stems = _said(text), _split(stems)
     for q in asked:
         if said_in(q.word, said) or not any(term_in(h, stems) for h in q.heads):
             continue
@@ -129,6 +135,6 @@ def unqualified(asked: Iterable[Qualified], label: str, named: str) -> bool:
     """A row's label names what a qualifier asked qualifies and its name (`named`: its label
     with its block's heading) no word of the qualifier: the unqualified whole ("Provision for
     income taxes" where the current federal provision is asked)."""
-    own, said = stems_of(label), stems_of(named)
+    own, said = _split(stems_of(label)), stems_of(named)
     return any(any(term_in(h, own) for h in q.heads) and not any(
         term_in(t, said) for t in stems_of(q.word)) for q in asked)
