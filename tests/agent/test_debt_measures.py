@@ -98,3 +98,32 @@ def test_the_notes_payable_within_12_months_are_the_debt_due_next_year() -> None
     ask = _ask("How much of the company's debt comes due in the next year?")
     top = rank_spans(ask.frame, evidence)[0]
     assert "payable within 12 months" in top.text
+
+
+# a note's debt table, and a sentence of the whole that says it includes the current portion
+DEBT_NOTE = "\n".join([
+    "Note 7 - Borrowings (in millions)",
+    "December 31, | 2024 | 2025",
+    "Total face value of borrowings | 2024: 30,500 | 2025: 33,800",
+    "Less: current portion of borrowings | 2024: (2,040) | 2025: (3,115)",
+    "Borrowings, net of current portion | 2024: 28,230 | 2025: 30,390"])
+WHOLE = "As of December 31, 2025, the company had borrowings with a face value of $33.8 " \
+    "billion, including the current portion, consisting mostly of unsecured bonds."
+
+
+def test_the_current_portion_asked_is_not_a_whole_that_includes_it() -> None:
+    """"the current portion of its borrowings": the sentence of the whole "including the
+    current portion" states the whole; the row of the current portion answers."""
+    evidence = _evidence(WHOLE, DEBT_NOTE)
+    ask = _ask("What was the current portion of the company's borrowings at December 31, 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and "current portion" in top.row.label.lower()
+
+
+def test_a_whole_asked_with_its_current_portion_is_not_the_portions_row() -> None:
+    """"its borrowings, including the current portion": the portion's own row is a part."""
+    evidence = _evidence(DEBT_NOTE, WHOLE)
+    ask = _ask("What were the company's borrowings, including the current portion, at "
+               "December 31, 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert "Less: current portion" not in top.text
