@@ -140,3 +140,21 @@ def test_a_year_that_names_a_class_of_notes_is_no_period_of_its_figure() -> None
                "the end of 2025?")
     top = next(s for s in rank_spans(ask.frame, evidence) if "2028 Notes" in s.text)
     assert lead_miss(top, ask) is None
+
+
+def test_fixed_rate_debt_asked_is_an_amount_not_a_rate() -> None:
+    """"How much of its fixed-rate debt comes due …": the notes' amount, not their rate."""
+    assert read_question("How much of the company's fixed-rate debt comes due within a year?"
+                         ).answer_kind == "figure"
+
+
+def test_a_measures_plural_says_it() -> None:
+    """"the total estimated fair values of the notes": the fair value asked, though the text
+    also states the notes' carrying amount."""
+    from manda.agent.qualifiers import contradicted
+    from manda.agent.relevance import stems_of
+
+    asked = qualified_in("What was the fair value of the company's notes?", ["notes"])
+    text = "Net carrying amount of the notes $604 million; the estimated fair values of the " \
+        "notes were $1.0 billion."
+    assert contradicted(asked, text, stems_of(text)) is None

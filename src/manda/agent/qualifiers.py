@@ -30,6 +30,7 @@ class Qualified:
     word: str  # as the vocabulary writes it, lower-cased, hyphens as spaces ("grant date")
     siblings: tuple[str, ...]  # the other measures' qualifiers and the whole's ("vesting date")
     heads: tuple[str, ...]  # the question's terms it qualifies ("fair", "value")
+    also: tuple[str, ...] = ()  # its other wordings ("fair values", "estimated fair value")
 
 
 _HEADS = 2  # the question's terms after a qualifier that name what it qualifies
@@ -100,7 +101,8 @@ def _values_in(said: str, names: list[str], others: tuple[Qualified, ...]) -> tu
             siblings = tuple(w for m, other in enumerate(group) if m != n for w in other
                              if not said_in(w, said))
             if heads and siblings:
-                found.append(Qualified(word, siblings, heads))
+                found.append(Qualified(word, siblings, heads,
+                                       tuple(w for w in member if w != word)))
                 break
     return tuple(found)
 
@@ -124,7 +126,8 @@ def contradicted(asked: Iterable[Qualified], text: str, stems: set[str]) -> Qual
     never by the qualifier asked; None where it does not."""
     said, stems = _said(text), _split(stems)
     for q in asked:
-        if said_in(q.word, said) or not any(term_in(h, stems) for h in q.heads):
+        if any(said_in(w, said) for w in (q.word, *q.also)) or not any(
+                term_in(h, stems) for h in q.heads):
             continue
         if any(said_in(s, said) for s in q.siblings):
             return q
