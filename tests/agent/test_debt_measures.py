@@ -129,19 +129,6 @@ def test_a_whole_asked_with_its_current_portion_is_not_the_portions_row() -> Non
     assert "Less: current portion" not in top.text
 
 
-def test_a_year_that_names_a_class_of_notes_is_no_period_of_its_figure() -> None:
-    """"the fair value of its 2028 notes at the end of 2025": the sentence of the 2028 Notes'
-    fair value states it, not a figure of 2028."""
-    from manda.agent.compose.lead_check import lead_miss
-
-    notes = "The total estimated fair value of the 2028 Notes was approximately $2.4 billion."
-    evidence = _evidence(LEASES, notes)
-    ask = _ask("What was the estimated fair value of the company's 2028 convertible notes at "
-               "the end of 2025?")
-    top = next(s for s in rank_spans(ask.frame, evidence) if "2028 Notes" in s.text)
-    assert lead_miss(top, ask) is None
-
-
 def test_fixed_rate_debt_asked_is_an_amount_not_a_rate() -> None:
     """"How much of its fixed-rate debt comes due …": the notes' amount, not their rate."""
     assert read_question("How much of the company's fixed-rate debt comes due within a year?"

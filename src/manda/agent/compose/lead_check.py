@@ -97,8 +97,6 @@ def states_figure(text: str) -> bool:
 
 
 _SHARE_STATED = vocabulary().cues("share_stated")
-# a year that names a class of notes ("the 2025 Notes"): no year a figure is stated for
-_NOTES_YEAR = vocabulary().cues("notes_named_by_year")
 
 
 def _a_figure(amount: Amount) -> bool:
@@ -274,8 +272,7 @@ def _other_years(span: Span, ask: Ask) -> list[int]:
     asked = asked_years(ask)
     if not asked:
         return []
-    named = {int(y) for y in YEAR.findall(_NOTES_YEAR.pattern.sub(" ", span.text))} or set(
-        span.dated_by)
+    named = {int(y) for y in YEAR.findall(span.text)} or set(span.dated_by)
     for day, _, _ in find_dates(span.text):
         named |= {day.year, fiscal_year_named(day)}
     return [] if named & asked else sorted(named, reverse=True)
