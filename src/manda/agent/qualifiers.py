@@ -30,6 +30,7 @@ class Qualified:
     word: str  # as the vocabulary writes it, lower-cased, hyphens as spaces ("grant date")
     siblings: tuple[str, ...]  # the other measures' qualifiers and the whole's ("vesting date")
     heads: tuple[str, ...]  # the question's terms it qualifies ("fair", "value")
+    also: tuple[str, ...] = ()  # its other wordings ("fair values", "estimated fair value")
 
 
 _HEADS = 2  # the question's terms after a qualifier that name what it qualifies
@@ -46,7 +47,15 @@ def _sets() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
                  for lang in vocabulary().languages.values() for group in lang.sibling_measures)
 
 
+def _values() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Every language's measures of one amount ("fair value", "carrying amount"), each member
+    with its wordings."""
+    return tuple(tuple(tuple(_said(w) for w in member.split("|")) for member in group)
+                 for lang in vocabulary().languages.values() for group in lang.value_measures)
+
+
 _SETS = _sets()
+_VALUES = _values()
 _NOW = vocabulary().cues("now_asked")
 _MEMBERS = frozenset(w for group, _ in _SETS for w in group)
 
@@ -73,7 +82,29 @@ def qualified_in(question: str, subjects: Iterable[str], *, now: bool = False) -
                 continue
             others = tuple(w for w in group if w != word and not said_in(w, said))
             found[word] = Qualified(word, (*others, *wholes), heads)
-    return tuple(found.values())
+    return (*found.values(), *_values_in(said, names, tuple(found.values())))
+
+
+def _values_in(said: str, names: list[str], others: tuple[Qualified, ...]) -> tuple[
+        Qualified, ...]:
+    """The measure of an amount the question names ("the fair value of its debt"), with the
+    other measures as its siblings; not one another qualifier qualifies ("grant-date fair
+    value"), nor one a line item's name the question names says."""
+    found: list[Qualified] = []
+    for group in _VALUES:
+        for n, member in enumerate(group):
+            word = next((w for w in member if said_in(w, said)), None)
+            if word is None or any(said_in(w, name) for w in member for name in names) or any(
+                    all(term_in(t, set(q.heads)) for t in content_terms(word)) for q in others):
+                continue
+            heads = _heads(said[said.find(word) + len(word):])
+            siblings = tuple(w for m, other in enumerate(group) if m != n for w in other
+                             if not said_in(w, said))
+            if heads and siblings:
+                found.append(Qualified(word, siblings, heads,
+                                       tuple(w for w in member if w != word)))
+                break
+    return tuple(found)
 
 
 def _heads(text: str, *, last: bool = False) -> tuple[str, ...]:
@@ -83,13 +114,20 @@ def _heads(text: str, *, last: bool = False) -> tuple[str, ...]:
     return tuple(terms[-_HEADS:] if last else terms[:_HEADS])
 
 
+def _split(stems: set[str]) -> set[str]:
+    """A text's stems with the parts of its hyphened words: "long-term" says "long" and
+    "term", as a question's words are read."""
+    return stems | {part for s in stems if "-" in s for part in s.split("-") if part}
+
+
 def contradicted(asked: Iterable[Qualified], text: str, stems: set[str]) -> Qualified | None:
     """The qualifier asked that the text contradicts: it names what the qualifier qualifies (a
     word of it among `stems`) by a sibling ("Total income taxes paid", "Net lease cost") and
     never by the qualifier asked; None where it does not."""
-    said = _said(text)
+    said, stems = _said(text), _split(stems)
     for q in asked:
-        if said_in(q.word, said) or not any(term_in(h, stems) for h in q.heads):
+        if any(said_in(w, said) for w in (q.word, *q.also)) or not any(
+                term_in(h, stems) for h in q.heads):
             continue
         if any(said_in(s, said) for s in q.siblings):
             return q
@@ -100,6 +138,6 @@ def unqualified(asked: Iterable[Qualified], label: str, named: str) -> bool:
     """A row's label names what a qualifier asked qualifies and its name (`named`: its label
     with its block's heading) no word of the qualifier: the unqualified whole ("Provision for
     income taxes" where the current federal provision is asked)."""
-    own, said = stems_of(label), stems_of(named)
+    own, said = _split(stems_of(label)), stems_of(named)
     return any(any(term_in(h, own) for h in q.heads) and not any(
         term_in(t, said) for t in stems_of(q.word)) for q in asked)

@@ -371,6 +371,10 @@ class LanguageFile(_File):
     # figure; `whole_measures` name the sum of every sibling ("total income taxes paid")
     sibling_measures: tuple[tuple[str, ...], ...] = ()
     whole_measures: tuple[str, ...] = ()
+    # the measures of one amount that name the amount themselves ("fair value" / "carrying
+    # amount" / "face value" of the debt), each a member's wordings joined by "|": siblings as
+    # above, but no qualifier where they follow another ("grant-date fair value")
+    value_measures: tuple[tuple[str, ...], ...] = ()
     # which words of a topic's term take the plural (manda.vocabulary.plurals)
     plural: PluralRule = PluralRule()
     # where a noun phrase puts its head: last ("operating loss carryforwards" is carryforwards,

@@ -191,7 +191,9 @@ def sibling_named(span: Span, ask: Ask) -> bool:
     another thing."""
     if not ask.frame.qualified:
         return False
-    said = f"{span.group} {span.row.label}" if span.row is not None else span.text
+    # a row's column titles measure its figures ("Carrying Amount | Fair Value")
+    said = f"{span.group} {span.row.label} {' '.join(span.row.cells)}" if span.row is not None \
+        else span.text
     stems = stems_of(f"{span.group} {span.segment} {span.text}")
     if contradicted(ask.frame.qualified, said, stems) is not None or (
             span.row is not None and unqualified(ask.frame.qualified, span.row.label, said)):

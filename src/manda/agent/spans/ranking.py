@@ -181,6 +181,8 @@ _SPENT_AS_MEANS = vocabulary().cues("spent_as_means")  # "how much cash did it s
 _REMAINDER = vocabulary().cues("remainder_stated")  # "remained of", "may yet be purchased"
 
 
+_CURRENT = vocabulary().cues("current_portion")  # "the current portion of long-term debt"
+_INCLUDED = vocabulary().cues("portion_included")  # "including the current portion"
 _LIMIT = vocabulary().cues("limit_stated")  # "authorized … up to $10.0 billion", "committed"
 
 
@@ -274,6 +276,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
     change_asked = frame.effect or any(says_change(t) for t in terms)
     # a balance asked at a day ("as of February 1, 2025") stands at the end of the period that
     # day closes: a roll-forward's "Balance at end of period" in that year's column
+    # the part of a balance due within a year, asked itself ("the current portion of its
+    # debt") or only as what the whole asked includes ("its debt, including the current portion")
+    portion_named = _CURRENT.found(frame.text)
+    portion_itself = portion_named and not _only_included(frame.text)
     side_asked = balance_side(frame.text, row=True) or (
         "closing" if any(period_kind(p) == "as" for p in frame.periods) else None)
     opening_asked = side_asked == "opening"
@@ -548,9 +554,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # it echoes the question and states nothing of the kind asked (a line item's row of
             # figures where the things it is made of are asked: "what products are in wearables?")
             score -= ECHO * words
-        if frame.qualified and (contradicted(frame.qualified, where, stems) is not None or (
-                span.row is not None and unqualified(frame.qualified, span.row.label, where))):
+        if frame.qualified and _sibling_said(frame, span, where, stems):
             score -= SIBLING_MISS  # "Total income taxes paid" where the federal ones are asked
+        if portion_named and _portion_missed(span, itself=portion_itself):
+            score -= SUBJECT_MISS  # "… including the current portion": the whole, not the part
         if span.footnote and frame.answer_kind in ("figure", "rate"):
             score -= FOOTNOTE_MISS  # "(a) Includes amounts paid for …" under the table asked
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
@@ -936,3 +943,32 @@ def _column_fiscal_year(header: str) -> int | None:
     if day is not None:
         return fiscal_year_named(day)
     return column_year(header)
+
+
+def _sibling_said(frame: QuestionFrame, span: Span, where: str, stems: set[str]) -> bool:
+    """The span names what the question's qualifier qualifies by a sibling, or a row by no word
+    of it; a row's column titles measure its figures ("Carrying Amount | Fair Value"), so a
+    qualifier they say is the row's own."""
+    said = f"{where} {' '.join(span.row.cells)}" if span.row is not None else where
+    return contradicted(frame.qualified, said, stems) is not None or (
+        span.row is not None and unqualified(frame.qualified, span.row.label, said))
+
+
+def _only_included(text: str) -> bool:
+    """The text names the current portion only as what a whole includes ("long-term debt,
+    including the current portion")."""
+    return _INCLUDED.found(text) and not _CURRENT.found(_INCLUDED.pattern.sub(" ", text))
+
+
+def _portion_missed(span: Span, *, itself: bool) -> bool:
+    """The span states the other of a balance's whole and its current portion than the one
+    asked: where the portion is asked, a sentence or row that names it only as what the whole
+    includes ("a face value of $68.8 billion, including the current portion"); where the whole
+    is asked with its portion included, the portion's own row ("Current portion of long-term
+    debt")."""
+    text = span.row.label if span.row is not None else span.text
+    if not _CURRENT.found(text):
+        return False
+    if itself:
+        return _only_included(text)
+    return span.row is not None and not _INCLUDED.found(text)
