@@ -62,3 +62,61 @@ def test_a_maturity_schedule_labelled_by_years_under_titles_in_words() -> None:
     assert "Thereafter | Operating Leases: 6,400 | Finance Leases: — | Total Leases: 6,400" in lines
     assert ("Total lease payments | Operating Leases: $16,630 | Finance Leases: $1,552 | "
             "Total Leases: $18,182") in lines, lines
+
+
+def test_a_roll_forward_of_one_column_whose_labels_come_before_their_figures() -> None:
+    """Each label at the end of the line above its one figure, a label running on into the
+    next line, a dated balance's date after a figure, the first label glued to the caption's
+    colon: each row is written with its own figure, the nil one too."""
+    from manda.ingest.parsers.staggered import staggered_text
+
+    text = "\n".join([
+        "The changes in deferred revenue were as follows (in thousands):"
+        "Balance as of June 30, 2024",
+        "$ 41,200 Billings",
+        "9,310 Revenue recognized and",
+        "other adjustments (7,050) Balance as of June 30, 2025",
+        "$ 43,460 Billings",
+        "— Revenue recognized and",
+        "other adjustments (2,110) Balance as of June 30, 2026",
+        "$ 41,350 Deferred revenue is expected",
+        "to be recognized within two years.",
+    ])
+    lines = staggered_text(text).split("\n")
+    assert lines[0] == "The changes in deferred revenue were as follows (in thousands):"
+    assert "Balance as of June 30, 2024 $41,200" in lines
+    assert "Revenue recognized and other adjustments (7,050)" in lines
+    assert "Balance as of June 30, 2025 $43,460" in lines
+    assert "Billings —" in lines
+    assert "Balance as of June 30, 2026 $41,350" in lines
+    assert lines[-1] == "Deferred revenue is expected to be recognized within two years."
+
+
+def test_a_staggered_table_under_titles_in_words_keeps_each_label_with_its_figures() -> None:
+    from manda.ingest.parsers.staggered import staggered_text
+
+    text = "\n".join([
+        "Option activity (in thousands):Units Outstanding",
+        "Balance as of March 31, 2025",
+        "2,410 $ 8.15 $ 12,300 Exercised",
+        "(610) 7.90 Balance as of March 31, 2026",
+        "1,800 $ 8.25 $ 9,950 No options",
+        "were granted in the year.",
+    ])
+    lines = staggered_text(text).split("\n")
+    assert "Balance as of March 31, 2025 2,410 $8.15 $12,300" in lines
+    assert "Exercised (610) 7.90" in lines
+    assert "Balance as of March 31, 2026 1,800 $8.25 $9,950" in lines
+
+
+def test_rows_that_open_with_their_labels_are_no_staggered_table() -> None:
+    """"Jane Roe 58 Chief Financial Officer": a row opening with its label, a figure and words
+    after it, is a row of its own, not a figure under the label of the line above."""
+    from manda.ingest.parsers.staggered import staggered_text
+
+    text = "\n".join(["Name Age Position",
+                      "Jane Roe 58 Chief Financial Officer",
+                      "John Moe 61 Chief Operating Officer",
+                      "Ann Poe 49 General Counsel",
+                      "Ben Loe 55 Chief Technology Officer"])
+    assert staggered_text(text) == text
