@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from manda.finance.figures import joined_signs, lone_cell
-from manda.finance.periods import find_periods
 from manda.text import YEAR, without_asides
 from manda.vocabulary import vocabulary
 
@@ -24,7 +23,6 @@ __all__ = ["staggered_text", "unstaggered"]
 # how far above a staggered block its column headings are looked for
 _HEADER_REACH = 6
 _LABEL_WORDS = 8  # the most words a line of a row's label alone holds
-_ONE_FIGURE_ROWS = 3  # lines of one figure then a label that make a staggered table of one column
 _CHANGE_HEADER = vocabulary().cues("change_header")  # "Change", "Percent change"
 # "2020 to 2021", "2020 – 2021": the words between two years that make them one change column
 _RANGE_WORDS = vocabulary().words("year_range_words") | {"-", "–", "—"}
@@ -55,30 +53,15 @@ def _cut(line: str) -> _Cut | None:
         else:
             tokens.append(token)
     at = [i for i, t in enumerate(tokens) if lone_cell(t)]
-    dated = _dated(tokens)
-    if at and set(at) <= dated and len(dated) < len(tokens) and len(tokens) - 1 in dated:
-        return _Cut(tokens, [], [])  # "Balance as of December 31, 2020": a label of words
     if not at:
         return _Cut(tokens, [], [])
     if at[-1] - at[0] + 1 != len(at):
-        # "(2,168) Balance as of December 31, 2021": a day's date after the figures is the
-        # next row's label's
-        at = [i for i in at if i not in dated]
-        if not at or at[-1] - at[0] + 1 != len(at) or min(dated, default=0) < at[0]:
-            return None
+        return None
     if len(at) >= 2 and at[-1] == len(tokens) - 1 and _bare_year(tokens[-1]) and not any(
             _bare_year(tokens[k]) for k in at[:-1]):
         # "$ 280 $ 140 2023": a maturity schedule's next row is labelled by its year
         at = at[:-1]
     return _Cut(tokens[:at[0]], tokens[at[0]:at[-1] + 1], tokens[at[-1] + 1:])
-
-
-def _dated(tokens: list[str]) -> set[int]:
-    """The tokens a day's date holds ("December 31, 2020"): a label's words, no figures."""
-    joined = " ".join(tokens)
-    spans = [(start, end) for name, start, end in find_periods(joined) if name.count("-") >= 2]
-    starts = [len(" ".join(tokens[:k])) + bool(k) for k in range(len(tokens))]
-    return {k for k, at in enumerate(starts) if any(a <= at < b for a, b in spans)}
 
 
 def _bare_year(token: str) -> bool:
@@ -91,17 +74,6 @@ def _staggered(cut: _Cut | None) -> bool:
     return cut is not None and not cut.lead and cut.counted >= 2 and bool(cut.trail) and \
         (cut.trail[0][:1].isupper() or _bare_year(cut.trail[0])) and \
         not any(YEAR.fullmatch(f) for f in cut.figures)
-
-
-def _staggered_one(cut: _Cut | None) -> bool:
-    """A line of a staggered table of one column: its row's figure, then the next row's short
-    label in capitals ("$ 182,687 Additions"), the line opening with the figure or with the end
-    of the label above ("and other adjustments 1,507 Balance …"); a line that opens with a
-    label in capitals is a row of its own ("Jane Doe 52 Chief Executive Officer")."""
-    return cut is not None and len(cut.figures) == cut.counted == 1 and bool(cut.trail) and \
-        cut.trail[0][:1].isupper() and len(cut.trail) <= _LABEL_WORDS and \
-        len(cut.lead) <= _LABEL_WORDS and \
-        not (cut.lead and cut.lead[0][:1].isupper()) and not YEAR.fullmatch(cut.figures[0])
 
 
 def _columns(line: str, labelled: bool = False) -> list[str]:
@@ -190,8 +162,7 @@ def unstaggered(lines: list[str]) -> list[str]:
             end += 1
         block = range(i + 1, end)
         rewritten = _recut(lines, cuts, i, end) if sum(
-            _staggered(cuts[k]) for k in block) >= 2 or sum(
-            _staggered_one(cuts[k]) for k in block) >= _ONE_FIGURE_ROWS else None
+            _staggered(cuts[k]) for k in block) >= 2 else None
         if rewritten is None:
             out.append(lines[i])
             i += 1
@@ -212,35 +183,14 @@ def _opening(line: str, cut: _Cut | None, years: bool = False) -> tuple[str, lis
     after its last figure ("2020 to 2021 % Change Revenue"), or a short line of words whole;
     over rows labelled by their years (`years`), the year it ends in ("Finance Leases 2022")."""
     if cut is not None and not cut.figures:
-        if len(cut.lead) <= _LABEL_WORDS:
-            return "", cut.lead
-        return _glued(cut.lead, []) or (line, [])
+        return ("", cut.lead) if len(cut.lead) <= _LABEL_WORDS else (line, [])
     tokens = joined_signs(line).split()
     if years and cut is not None and cut.lead and not cut.trail and len(cut.figures) == 1 \
             and _bare_year(cut.figures[0]):
         return " ".join(cut.lead), cut.figures
-    dated = _dated(tokens)
-    last = max((k for k, t in enumerate(tokens) if (lone_cell(t.rstrip("%")) or t == "%")
-                and k not in dated), default=-1)
-    if len(tokens) - last - 1 > _LABEL_WORDS and (found := _glued(tokens[last + 1:],
-                                                                   tokens[:last + 1])):
-        return found
     last = max((k for k, t in enumerate(tokens) if lone_cell(t.rstrip("%")) or t == "%"),
                default=-1)
     return " ".join(tokens[:last + 1]), tokens[last + 1:]
-
-
-def _glued(words: list[str], before: list[str]) -> tuple[str, list[str]] | None:
-    """"… as follows (in thousands):Balance as of December 31, 2019": the caption ending at its
-    colon, and the first row's label after it (a dated balance's); None without such a colon."""
-    glued = max((k for k, w in enumerate(words) if ":" in w.rstrip(":")), default=None)
-    if glued is None:
-        return None
-    head, _, first = words[glued].rpartition(":")
-    label = [w for w in [first, *words[glued + 1:]] if w]
-    if not label or len(label) > _LABEL_WORDS or not label[0][:1].isupper():
-        return None
-    return " ".join([*before, *words[:glued], f"{head}:"]), label
 
 
 def _titled_columns(lines: list[str], first: int, caption: str, wanted: int
@@ -296,14 +246,13 @@ def _recut(lines: list[str], cuts: list[_Cut | None], first: int, end: int
     headed = _header_words(words, above)
     caption, words = " ".join([caption, *words[:headed]]).strip(), words[headed:]
     rows: list[tuple[str, list[str]]] = []
-    nil = False
     label = [" ".join(words)] if words else []
     titles: list[str] = []  # the header's words on a line of their own over the first label
     for k in range(first + 1, end):
         cut = cuts[k]
         assert cut is not None
         if cut.figures and cut.counted < 1:
-            nil = True  # "— — —": no figures to read a row by under years
+            return None  # "— — —": no figures to read a row by
         if not cut.figures:
             lead = cut.lead
             if not rows and not label:
@@ -322,15 +271,9 @@ def _recut(lines: list[str], cuts: list[_Cut | None], first: int, end: int
     if columns is None and years:
         columns = _titled_columns(lines, first, caption, wanted)
         caption = "" if columns is not None else caption  # the caption was the titles
-    if columns is None and not years and (wanted == 1 or not any(
-            YEAR.search(line) for line in [caption, *lines[max(0, first - _HEADER_REACH):first]])):
-        # no header of years: a block of one column, or one under titles in words only (a
-        # caption's years are no columns)
-        return _plain(caption, titles, rows, label)
-    if nil or columns is None or any(not name or (any(c.isdigit() for c in name.split()[-1])
-                                                  and not (years and _bare_year(name))
-                                                  and not _dated(name.split()))
-                                     for name, cells in rows if cells):
+    if columns is None or any(not name or (any(c.isdigit() for c in name.split()[-1])
+                                           and not (years and _bare_year(name)))
+                              for name, cells in rows if cells):
         return None
     out = [*([caption] if caption else []), *([" ".join(titles)] if titles else []),
            " | ".join(columns)]
@@ -339,22 +282,6 @@ def _recut(lines: list[str], cuts: list[_Cut | None], first: int, end: int
             out.append(name)
             continue
         out.append(" | ".join([name, *(f"{c}: {v}" for c, v in zip(columns, cells, strict=False))]))
-    return out, " ".join(label)
-
-
-def _plain(caption: str, titles: list[str], rows: list[tuple[str, list[str]]],
-           label: list[str]) -> tuple[list[str], str] | None:
-    """A staggered block whose header names its columns in words, not years ("Number of Shares
-    Exercise Price"), each row's label written before its own figures as a row that lost its
-    column gaps ("Balance as of December 31, 2020 $182,687"); None where a label is no row's
-    (a sentence, a figure's, none)."""
-    if any(not name or not name[:1].isupper() or name.endswith((".", ";"))
-           or len(name.split()) > 2 * _LABEL_WORDS or (lone_cell(name.split()[-1])
-                                                      and not _dated(name.split()))
-           for name, cells in rows if cells):
-        return None
-    out = [*([caption] if caption else []), *([" ".join(titles)] if titles else [])]
-    out.extend(" ".join([name, *cells]) for name, cells in rows)
     return out, " ".join(label)
 
 
