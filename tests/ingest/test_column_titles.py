@@ -142,3 +142,38 @@ def test_a_headers_cuts_are_bounded_by_the_longest_title() -> None:
     words = ["Word"] * (6 * MAX_TITLE_WORDS)
     assert list(_splits(words, 6)) == [[" ".join(["Word"] * MAX_TITLE_WORDS)] * 6]
     assert list(_splits([*words, "More"], 6)) == []
+
+
+def test_segments_as_columns_of_a_roll_forward_with_dated_balances() -> None:
+    """A header of words no bracket or date ends ("Inland Region Coastal Online Total") over
+    a roll-forward whose balances' labels end in their dates: the header is cut into as many
+    titles as the rows' figures, a title of two words one the page names elsewhere."""
+    text = "\n".join([
+        "Goodwill is allocated to our Inland Region segment and the others as follows:",
+        "Inland Region Coastal Online Total",
+        "Balance - January 1, 2025 $1,200 $340 $95 $1,635",
+        "Acquisitions 40 12 — 52",
+        "Currency effects (1) (6) (2) (1) (9)",
+        "Balance - December 31, 2025 1,234 350 94 1,678",
+        "(1) Changes in exchange rates.",
+    ])
+    lines = titled_rows(text).split("\n")
+    assert "Inland Region | Coastal | Online | Total" in lines
+    assert ("Balance - December 31, 2025 | Inland Region: 1,234 | Coastal: 350 | Online: 94 | "
+            "Total: 1,678") in lines
+    assert "Currency effects (1) | Inland Region: (6) | Coastal: (2) | Online: (1) | Total: (9)" \
+        in lines
+    # a header whose cut the page does not name is left as written
+    unnamed = text.replace("our Inland Region segment", "our segments")
+    assert titled_rows(unnamed) == unnamed
+
+
+def test_a_column_of_words_no_row_fills_ends_the_title_before_it() -> None:
+    text = "\n".join(["Number of Awards(in thousands) Average Fair Value Per Award",
+                      "Balance as of March 31, 2025 4,120 $31.40",
+                      "Granted 1,050 $36.10",
+                      "Balance as of March 31, 2026 4,730 $33.05"])
+    lines = titled_rows(text).split("\n")
+    assert lines[0] == "Number of Awards(in thousands) | Average Fair Value Per Award"
+    assert ("Balance as of March 31, 2026 | Number of Awards(in thousands): 4,730 | Average Fair "
+            "Value Per Award: $33.05") in lines

@@ -31,7 +31,7 @@ from manda.finance.figures import (
     statement_scale,
     states_the_whole,
 )
-from manda.finance.periods import find_dates, parse_period
+from manda.finance.periods import find_dates, find_periods, parse_period
 from manda.finance.statements import StatementKind, page_statements
 from manda.ingest.segments import names_no_part
 from manda.vocabulary import vocabulary
@@ -44,6 +44,7 @@ _WHOLE_COLUMN = vocabulary().cues("whole_heading") | vocabulary().cues("total_ro
 
 
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
+_DATE_LEAD = vocabulary().cues("count_date_lead")  # "as of", "at": the words before a day's date
 
 
 def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
@@ -183,27 +184,67 @@ def _closes(label: str, heading: str) -> bool:
 def _by_part(tables: Sequence[Table]) -> list[tuple[Table, str | None]]:
     """The tables, those whose columns name parts (one a year: "2025" over "Americas | Europe |
     … | Total") read as one block a part, its rows across the years, each with its part's name
-    ("" for the total's, the company's own); None for a table read as it is."""
+    ("" for the total's, the company's own); None for a table read as it is. A roll-forward whose
+    columns name parts and whose balances' labels end in their dates ("Goodwill - December 31,
+    2024 | North America: 19,289 | AWS: 1,300") has its balances read so too, a part's balance
+    under its label's date ("Goodwill | December 31, 2024: 19,289"); its other rows (the
+    movements between two balances) stay in the table as it is."""
     out: list[tuple[Table, str | None]] = []
     blocks: dict[str, Table] = {}
     for table in tables:
         period = _part_columns(table)
-        if not period:
+        dated = {} if period else _dated_rows(table)
+        if not period and not dated:
             out.append((table, None))
             continue
+        rest = Table(header=table.header, caption=table.caption)
+        if dated and any(id(row) not in dated for row in table.rows):
+            out.append((rest, None))
+        caption = table.caption if dated else table.caption[:-1]
         for row in table.rows:
+            label, at = dated.get(id(row), (row.label, period))
+            if not at:
+                rest.rows.append(row)
+                continue
             for name, cell in row.cells.items():
                 if not cell.strip():
                     continue
                 if (block := blocks.get(name)) is None:
-                    block = blocks[name] = Table(header=[], caption=[*table.caption[:-1], name])
+                    block = blocks[name] = Table(header=[], caption=[*caption, name])
                     out.append((block, "" if _WHOLE_COLUMN.begins(name) else name.strip()))
-                if period not in block.header:
-                    block.header.append(period)
-                same = next((r for r in block.rows if r.label == row.label), None)
+                if at not in block.header:
+                    block.header.append(at)
+                same = next((r for r in block.rows if r.label == label), None)
                 if same is None:
-                    block.rows.append(same := Row(label=row.label, cells={}, line=row.line))
-                same.cells[period] = cell
+                    block.rows.append(same := Row(label=label, cells={}, line=row.line))
+                same.cells[at] = cell
+    return out
+
+
+def _dated_rows(table: Table) -> dict[int, tuple[str, str]]:
+    """The balances of a roll-forward whose columns name parts ("North America | AWS |
+    Consolidated"), by row: each one's label without its date, and the date ("Goodwill",
+    "December 31, 2024" of "Goodwill - December 31, 2024"); empty for any other table."""
+    names = [h for h in table.header if h.strip()]
+    if len(names) < 2 or any(names_no_part(h) or _CHANGE_COLUMN.found(h) for h in names):
+        return {}
+    out: dict[int, tuple[str, str]] = {}
+    for row in table.rows:
+        label = row.label.strip()
+        day = next(((start, end) for name, start, end in find_periods(label)
+                    if end == len(label) and name.count("-") >= 2), None)
+        if day is None or not row.cells:
+            continue
+        words = label[:day[0]].rstrip(" -–—,:").split()
+        for k in (2, 1):
+            if len(words) > k and _DATE_LEAD.fullmatch(" ".join(words[-k:])):
+                words = words[:-k]
+                break
+        date_text = label[day[0]:day[1]]
+        if (lead := _DATE_LEAD.starts(date_text)) is not None:
+            date_text = date_text[lead.end():].strip()  # "as of December 31, 2025"
+        if words:
+            out[id(row)] = (" ".join(words), date_text)
     return out
 
 

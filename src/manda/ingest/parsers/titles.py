@@ -155,9 +155,38 @@ def _row(line: str, width: int, worded: bool) -> tuple[str, list[str]] | None:
         return None
     label, figures = tokens[:-count], tokens[-count:]
     if (not all(lone_cell(f) for f in figures) or not any(ch.isalpha() for ch in label[0])
-            or (lone_cell(label[-1]) and not note_mark(label[-1]))):
+            or (lone_cell(label[-1]) and not note_mark(label[-1]) and not _dated(label))):
         return None
     return " ".join(label), [*figures, *([" ".join(tail)] if worded else [])]
+
+
+def _dated(label: Sequence[str]) -> bool:
+    """The label ends in a date ("Balance - December 31, 2024"): a roll-forward's balance."""
+    text = " ".join(label)
+    return any(end == len(text) for _, _, end in find_periods(text))
+
+
+def _worded_titles(lines: Sequence[str], at: int) -> list[str] | None:
+    """The titles of a header of words only, none ended by a bracket or a date ("North Region
+    Coastal Online Total" over rows of four figures): one a word where the words are as many
+    as the first row's figures, else the one cut of them whose titles of several words the page
+    names elsewhere ("North Region" in "… allocated to our North Region segment"); None where
+    no cut, or more than one, reads so."""
+    line = lines[at]
+    words = line.split()
+    row = _values(lines[at + 1]) if at + 1 < len(lines) else None
+    if (row is None or "|" in line or not words or any(ch.isdigit() for ch in _bare(line))
+            or any(w.endswith((".", ":", ";", ",")) for w in words)):
+        return None
+    count = len(row[1]) - (note_mark(row[1][0]) and len(row[1]) > len(words))
+    if count < 2 or len(words) < count:
+        return None
+    if len(words) == count:
+        return words if all(w[:1].isupper() for w in words) else None
+    elsewhere = " ".join(" ".join(lines[:at] + lines[at + 1:]).split()).lower()
+    cuts = [parts for parts in _splits(words, count, MAX_WORDED)
+            if all(p[:1].isupper() and (" " not in p or p.lower() in elsewhere) for p in parts)]
+    return cuts[0] if len(cuts) == 1 else None
 
 
 def titled_rows(text: str) -> str:
@@ -168,7 +197,8 @@ def titled_rows(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(lines):
-        titles = _ended(lines[i]) if "|" not in lines[i] else None
+        titles = (_ended(lines[i]) or _worded_titles(lines, i)) if "|" not in lines[i] \
+            else None
         worded = bool(titles) and titles[-1].endswith("\t")
         titles = [t.rstrip("\t") for t in titles or []]
         rows: list[tuple[str, list[str]]] = []
@@ -183,6 +213,11 @@ def titled_rows(text: str) -> str:
             i += 1
             continue
         assert titles is not None
+        if worded and not any(cells[-1] for _, cells in rows):
+            # no row fills the column of words: its words end the title before ("… Fair Value
+            # Per Share")
+            titles = [*titles[:-2], f"{titles[-2]} {titles[-1]}"]
+            rows = [(label, cells[:-1]) for label, cells in rows]
         out.append(" | ".join(titles))
         out.extend(" | ".join([label, *(f"{t}: {c}" for t, c in zip(titles, cells, strict=True)
                                         if c)])
@@ -226,3 +261,33 @@ def dated_tables(text: str) -> str:
             j += 1
         i = j
     return "\n".join(out)
+
+
+_RANGE_JOINERS = vocabulary().words("year_range_words") | {"-", "–"}
+
+
+def _values(line: str) -> tuple[str, list[str]] | None:
+    """("Fixed-rate notes", ["2025 – 2062", "$86,781", "0.03% – 5.75%"]): a row's label and
+    its run of figures at its end, a range of two figures one cell; None for no row."""
+    tokens: list[str] = []
+    for token in joined_signs(line.strip()).split():
+        if token == "%" and tokens and lone_cell(tokens[-1]):
+            tokens[-1] += "%"
+        else:
+            tokens.append(token)
+    joined = " ".join(tokens)
+    spans = [(start, end) for _, start, end in find_periods(joined)]
+    starts = [len(" ".join(tokens[:k])) + bool(k) for k in range(len(tokens))]
+    # a date's year ends the label, no cell ("Balance - December 31, 2024 19,289")
+    dates = [k for k, at in enumerate(starts) if any(a <= at < b for a, b in spans)]
+    cells: list[str] = []
+    while tokens and len(tokens) - 1 not in dates and lone_cell(tokens[-1]):
+        cells.insert(0, tokens.pop())
+        if (len(tokens) >= 2 and tokens[-1] in _RANGE_JOINERS and lone_cell(tokens[-2])
+                and any(ch.isdigit() for ch in tokens[-2] + cells[0])):
+            joiner, first = tokens.pop(), tokens.pop()
+            cells[0] = f"{first} {joiner} {cells[0]}"
+    label = " ".join(tokens)
+    if not cells or not any(ch.isalpha() for ch in label) or label.endswith((".", ";")):
+        return None
+    return label, cells
