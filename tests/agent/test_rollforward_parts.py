@@ -5,9 +5,13 @@ total in the column of the whole. The table is invented."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from test_filings_leads import _ask, _evidence
 
 from manda.agent.compose.fact_lookup import compose
+from manda.agent.compose.lead_check import sibling_named
+from manda.agent.spans import rank_spans
 from manda.agent.spans.rows import _by_part
 from manda.agent.tables import read_tables
 
@@ -62,3 +66,22 @@ def test_a_table_of_segments_with_no_dated_row_is_read_as_written() -> None:
     table = "\n".join(["Harbor Services | Cloud | Total",
                        "Acquisition activity | Harbor Services: 210 | Cloud: 18 | Total: 228"])
     assert [part for _, part in _by_part(read_tables(table))] == [None]
+
+
+
+FOREIGN = ROLL.replace("Inland Freight", "International")
+
+
+def test_a_segment_whose_name_is_a_qualifier_states_its_own_balance() -> None:
+    """"International goodwill at year-end 2024?": "international" also qualifies a line item
+    among its siblings (federal, state, foreign), but a row read under the International
+    segment is that segment's own goodwill, whatever its block's caption says, not the
+    unqualified whole."""
+    ask = _ask("International goodwill at year-end 2024?")
+    assert ask.frame.qualified
+    top = rank_spans(ask.frame, _evidence(FOREIGN))[0]
+    assert top.segment == "International" and "1,285" in top.text
+    assert not sibling_named(replace(top, group="activity by segment (in millions)"), ask)
+    answer = compose(ask, _evidence(FOREIGN)).text
+    assert answer.startswith("International — Goodwill was $1.29 billion at 31 December 2024"), \
+        answer

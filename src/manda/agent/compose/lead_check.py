@@ -191,9 +191,10 @@ def sibling_named(span: Span, ask: Ask) -> bool:
     another thing."""
     if not ask.frame.qualified:
         return False
-    # a row's column titles measure its figures ("Carrying Amount | Fair Value")
-    said = f"{span.group} {span.row.label} {' '.join(span.row.cells)}" if span.row is not None \
-        else span.text
+    # a row's column titles measure its figures ("Carrying Amount | Fair Value"), and the
+    # segment it is read under names whose they are ("Goodwill" of the International segment)
+    said = f"{span.group} {span.segment} {span.row.label} {' '.join(span.row.cells)}" \
+        if span.row is not None else span.text
     stems = stems_of(f"{span.group} {span.segment} {span.text}")
     if contradicted(ask.frame.qualified, said, stems) is not None or (
             span.row is not None and unqualified(ask.frame.qualified, span.row.label, said)):

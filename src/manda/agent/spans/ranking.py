@@ -948,8 +948,10 @@ def _column_fiscal_year(header: str) -> int | None:
 def _sibling_said(frame: QuestionFrame, span: Span, where: str, stems: set[str]) -> bool:
     """The span names what the question's qualifier qualifies by a sibling, or a row by no word
     of it; a row's column titles measure its figures ("Carrying Amount | Fair Value"), so a
-    qualifier they say is the row's own."""
-    said = f"{where} {' '.join(span.row.cells)}" if span.row is not None else where
+    qualifier they say is the row's own, as is the segment it is read under ("Goodwill" of
+    the International segment, where its international goodwill is asked)."""
+    said = f"{where} {span.segment} {' '.join(span.row.cells)}" if span.row is not None \
+        else where
     return contradicted(frame.qualified, said, stems) is not None or (
         span.row is not None and unqualified(frame.qualified, span.row.label, said))
 
