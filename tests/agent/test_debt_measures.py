@@ -12,7 +12,8 @@ from manda.agent.compose import compose
 from manda.agent.compose.common import Ask
 from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
-from manda.agent.qualifiers import qualified_in, unqualified
+from manda.agent.qualifiers import contradicted, qualified_in, unqualified
+from manda.agent.relevance import stems_of
 from manda.agent.spans import rank_spans
 
 # the balance sheet's debt rows, and a note's table of the debt's two measures
@@ -145,3 +146,28 @@ def test_a_measures_plural_says_it() -> None:
     text = "Net carrying amount of the notes $604 million; the estimated fair values of the " \
         "notes were $1.0 billion."
     assert contradicted(asked, text, stems_of(text)) is None
+
+
+def test_a_row_that_names_no_measure_states_the_carrying_amount() -> None:
+    """"the carrying value of its digital assets": a statement's row states the carrying amount
+    unless it names another measure, so the balance sheet's row is no unqualified whole; the
+    fair value still is one where the fair value is asked."""
+    label = "Digital assets, net"
+    carrying = qualified_in("What was the carrying value of the company's digital assets?",
+                            ["digital assets"])
+    assert carrying and not unqualified(carrying, label, f"Balance sheet {label}")
+    fair = qualified_in("What was the fair value of the company's digital assets?",
+                        ["digital assets"])
+    assert unqualified(fair, label, f"Balance sheet {label}")
+
+
+def test_a_column_titled_in_the_plural_names_the_qualifier_asked() -> None:
+    """"finance lease liabilities": a row whose columns are "Operating Leases | Finance Leases |
+    Total" holds the finance leases' own figure; the total's column contradicts nothing."""
+    asked = qualified_in("What was the present value of the company's finance lease "
+                         "liabilities at December 31, 2025?", [])
+    said = ("Present value of lease liabilities December 31, 2025 Operating Leases "
+            "December 31, 2025 Finance Leases December 31, 2025 Total")
+    assert asked and contradicted(asked, said, stems_of(said)) is None
+    assert contradicted(asked, "Present value of lease liabilities Total",
+                        stems_of("Present value of lease liabilities Total")) is not None

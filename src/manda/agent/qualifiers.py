@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from manda.agent.relevance import PERIOD_FORMS, content_terms, stems_of, term_in
 from manda.text import said_in
 from manda.vocabulary import vocabulary
+from manda.vocabulary.plurals import plural_phrase
 
 __all__ = ["Qualified", "contradicted", "qualified_in", "unqualified"]
 
@@ -56,6 +57,10 @@ def _values() -> tuple[tuple[tuple[str, ...], ...], ...]:
 
 _SETS = _sets()
 _VALUES = _values()
+# the measures a statement's row states where it names none ("carrying amount")
+_STATED = frozenset(_said(w) for lang in vocabulary().languages.values()
+                    for w in lang.stated_measures)
+_PLURALS = tuple(lang.plural for lang in vocabulary().languages.values())
 _NOW = vocabulary().cues("now_asked")
 _MEMBERS = frozenset(w for group, _ in _SETS for w in group)
 
@@ -126,7 +131,7 @@ def contradicted(asked: Iterable[Qualified], text: str, stems: set[str]) -> Qual
     never by the qualifier asked; None where it does not."""
     said, stems = _said(text), _split(stems)
     for q in asked:
-        if any(said_in(w, said) for w in (q.word, *q.also)) or not any(
+        if any(said_in(w, said) for w in _with_plurals((q.word, *q.also))) or not any(
                 term_in(h, stems) for h in q.heads):
             continue
         if any(said_in(s, said) for s in q.siblings):
@@ -140,4 +145,11 @@ def unqualified(asked: Iterable[Qualified], label: str, named: str) -> bool:
     income taxes" where the current federal provision is asked)."""
     own, said = _split(stems_of(label)), stems_of(named)
     return any(any(term_in(h, own) for h in q.heads) and not any(
-        term_in(t, said) for t in stems_of(q.word)) for q in asked)
+        term_in(t, said) for t in stems_of(q.word)) for q in asked if q.word not in _STATED)
+
+
+def _with_plurals(words: Iterable[str]) -> tuple[str, ...]:
+    """The wordings with their plurals in every language ("finance leases" of "finance
+    lease"): a column titled in the plural names the qualifier asked."""
+    return tuple(dict.fromkeys(f for w in words for f in (
+        w, *filter(None, (plural_phrase(w, rule) for rule in _PLURALS)))))

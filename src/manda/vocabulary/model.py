@@ -375,6 +375,8 @@ class LanguageFile(_File):
     # amount" / "face value" of the debt), each a member's wordings joined by "|": siblings as
     # above, but no qualifier where they follow another ("grant-date fair value")
     value_measures: tuple[tuple[str, ...], ...] = ()
+    # the measure a statement's row states where it names none ("carrying amount")
+    stated_measures: tuple[str, ...] = ()
     # which words of a topic's term take the plural (manda.vocabulary.plurals)
     plural: PluralRule = PluralRule()
     # where a noun phrase puts its head: last ("operating loss carryforwards" is carryforwards,
