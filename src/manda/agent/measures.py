@@ -41,4 +41,3 @@ def measure_wordings(text: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     that measure: "square footage" asked is said as "Retail Square Feet" or "sq. ft." too."""
     return tuple((" ".join(m.group(0) for m in cue.finditer(text)), cue.pattern)
                  for _, cue in _kinds() if cue.found(text))
-

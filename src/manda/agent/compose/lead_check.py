@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from manda.agent.compose.common import Ask
 from manda.agent.measures import measure_of, names_measure
-from manda.agent.qualifiers import contradicted, unqualified
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
+from manda.agent.spans.ranking import sibling_said
 from manda.agent.spans.sentences import figures_of_others
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
@@ -191,13 +191,9 @@ def sibling_named(span: Span, ask: Ask) -> bool:
     another thing."""
     if not ask.frame.qualified:
         return False
-    # a row's column titles measure its figures ("Carrying Amount | Fair Value"), and the
-    # segment it is read under names whose they are ("Goodwill" of the International segment)
-    said = f"{span.group} {span.segment} {span.row.label} {' '.join(span.row.cells)}" \
-        if span.row is not None else span.text
+    where = f"{span.group} {span.row.label}" if span.row is not None else span.text
     stems = stems_of(f"{span.group} {span.segment} {span.text}")
-    if contradicted(ask.frame.qualified, said, stems) is not None or (
-            span.row is not None and unqualified(ask.frame.qualified, span.row.label, said)):
+    if sibling_said(ask.frame.qualified, span, where, stems):
         return True
     # nor a span close to the question only, that says neither the measure asked nor what it
     # measures ("a new share repurchase program of up to $100 billion" where the grant-date

@@ -22,7 +22,7 @@ from manda.agent.kinds import (
     states_count,
 )
 from manda.agent.measures import measure_wordings
-from manda.agent.qualifiers import contradicted, unqualified
+from manda.agent.qualifiers import Qualified, contradicted, unqualified
 from manda.agent.relevance import (
     OFF_TOPIC,
     PERIOD_FORMS,
@@ -554,7 +554,7 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # it echoes the question and states nothing of the kind asked (a line item's row of
             # figures where the things it is made of are asked: "what products are in wearables?")
             score -= ECHO * words
-        if frame.qualified and _sibling_said(frame, span, where, stems):
+        if frame.qualified and sibling_said(frame.qualified, span, where, stems):
             score -= SIBLING_MISS  # "Total income taxes paid" where the federal ones are asked
         if portion_named and _portion_missed(span, itself=portion_itself):
             score -= SUBJECT_MISS  # "… including the current portion": the whole, not the part
@@ -945,15 +945,15 @@ def _column_fiscal_year(header: str) -> int | None:
     return column_year(header)
 
 
-def _sibling_said(frame: QuestionFrame, span: Span, where: str, stems: set[str]) -> bool:
-    """The span names what the question's qualifier qualifies by a sibling, or a row by no word
-    of it; a row's column titles measure its figures ("Carrying Amount | Fair Value"), so a
-    qualifier they say is the row's own, as is the segment it is read under ("Goodwill" of
-    the International segment, where its international goodwill is asked)."""
+def sibling_said(qualified: Sequence[Qualified], span: Span, where: str, stems: set[str]) -> bool:
+    """The span (named by `where`) names what a qualifier asked qualifies by a sibling, or a row
+    by no word of it; a row's column titles measure its figures ("Carrying Amount | Fair
+    Value"), so a qualifier they say is the row's own, as is the segment it is read under
+    ("Goodwill" of the International segment, where its international goodwill is asked)."""
     said = f"{where} {span.segment} {' '.join(span.row.cells)}" if span.row is not None \
         else where
-    return contradicted(frame.qualified, said, stems) is not None or (
-        span.row is not None and unqualified(frame.qualified, span.row.label, said))
+    return contradicted(qualified, said, stems) is not None or (
+        span.row is not None and unqualified(qualified, span.row.label, said))
 
 
 def _only_included(text: str) -> bool:
