@@ -192,6 +192,13 @@ _USE = vocabulary().cues("programme_use_stated")  # "utilized the final $19.8 bi
 _PROGRAMME = vocabulary().cues("programme_named")  # "the program", "the Revolving Credit Facility"
 
 
+def states_bound(text: str) -> bool:
+    """A sentence states a programme's size or what remains of it, and nothing used of it
+    ("announced a new program to repurchase up to $100 billion", "$22.3 billion remained of
+    our $60 billion program"): a bound of what may be spent, no amount spent."""
+    return bool(_REMAINDER.search(text) or (_LIMIT.search(text) and not _USE.search(text)))
+
+
 def _use_fit(span: Span, where: str) -> float:
     """How a span with a figure answers what was used of a programme: "we have repurchased …
     for a total of $6.7 billion under the program" answers, a footnote's "utilized the final
@@ -204,7 +211,7 @@ def _use_fit(span: Span, where: str) -> float:
         return -PROGRAMME_MISS
     if span.row is not None or not any(a.currency for a in find_amounts(span.text)):
         return 0.0
-    if _REMAINDER.search(span.text) or (_LIMIT.search(span.text) and not _USE.search(span.text)):
+    if states_bound(span.text):
         return -PROGRAMME_MISS
     if _USE.search(span.text):
         return KIND_FIT + (FOOTNOTE_MISS if span.footnote else 0.0)
