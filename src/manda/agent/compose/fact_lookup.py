@@ -63,6 +63,8 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.spans import Span, fits_kind, rank_spans
+from manda.agent.spans.balances import states_forecast
+from manda.agent.spans.sentences import main_clause
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
@@ -386,13 +388,14 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
         if counted is not None:
             ask = replace(ask, period=period)
         missing = _missing_period(ask, evidence, label, pool)
-        if ask.frame.wants_forecast:
-            # guidance asked ("what operating income did it guide to for Q1 2026?"): a
-            # forecast's period is its heading's ("For the first quarter of 2026:"), which an
-            # extracted figure may miss for the period it is compared with; the sentence that
-            # states the forecast answers, and "not stated" stands only when none is close
+        ranked = rank_spans(ask.frame, evidence) if ask.frame.wants_forecast else []
+        if ranked and ranked[0].row is None and states_forecast(main_clause(ranked[0].text)):
+            # guidance asked ("what operating income did it guide to for Q1 2026?"), and the
+            # best span states a forecast: its period is its heading's ("First Quarter 2026
+            # Guidance"), which an extracted figure may miss for the period it is compared
+            # with; that sentence answers, and "not stated" stands only when none is close
             stated = evidence_first.answer(ask, evidence, category="Financial",
-                                           why=missing_why(ask, label, pool))
+                                           why=missing_why(ask, label, pool), spans=ranked)
             if not stated.offer_qa:  # confident: not the closest passage, nor nothing
                 return stated
         return missing
