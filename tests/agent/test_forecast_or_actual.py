@@ -74,3 +74,39 @@ def test_a_forecast_of_the_year_stands_where_the_documents_are_of_part_of_it() -
     evidence.documents = {quarter.id: quarter}
     first = _first_line("What were capital expenditures in 2024?", evidence)
     assert "60 million" in first and "forecast" in first, first
+
+
+GUIDANCE = "\n".join([
+    "First Quarter 2025 Guidance",
+    "Operating income is expected to be between €16.5 million and €21.5 million, compared with "
+    "€18.4 million in first quarter 2024.",
+    "This guidance includes approximately €1 million of higher costs for the new plant in Porto.",
+])
+
+ANNUAL = "Operating income was €80.2 million in 2024."
+
+
+
+def test_guidance_for_a_quarter_is_the_forecast_sentence_not_the_quarter_it_is_compared_with(
+) -> None:
+    """The extracted forecast was dated by the quarter it is compared with (Q1 2024), so no
+    figure of Q1 2025 is extracted: the sentence stating the forecast answers, not "no document
+    states it", and not the next sentence's figure of another thing."""
+    hits = [SearchHit(chunk_id="c1", document_id=DOC.id, document=DOC.filename, text=GUIDANCE,
+                      location=Location.for_page(30), score=1.0)]
+    findings = {"f0": Finding(
+        id="f0", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC, subject="ebit",
+        label="EBIT", value=18.4e6, value_text="€18.4 million", excerpt=GUIDANCE.splitlines()[1],
+        location=Location.for_page(30), period="Q1 2024", nature=Nature.FORECAST,
+        confidence=0.9, confidence_level=Confidence.HIGH), "f1": Finding(
+        id="f1", deal_id="d", document_id=DOC.id, kind=FindingKind.METRIC, subject="ebit",
+        label="EBIT", value=80.2e6, value_text="€80.2 million", excerpt=ANNUAL,
+        location=Location.for_page(12), period="FY2024", nature=Nature.ACTUAL,
+        confidence=0.9, confidence_level=Confidence.HIGH)}
+    hits.append(SearchHit(chunk_id="c2", document_id=DOC.id, document=DOC.filename, text=ANNUAL,
+                          location=Location.for_page(12), score=1.0))
+    evidence = Evidence(documents={DOC.id: DOC}, hits=hits, findings=findings)
+    first = _first_line("What operating income range did the company guide to for the first "
+                        "quarter of 2025?", evidence)
+    assert "€16.5 million" in first and "€21.5 million" in first, first
+    assert "I searched" not in first, first

@@ -128,3 +128,32 @@ def test_a_component_row_beside_the_total_or_a_rate_is_no_other_figure() -> None
     ask = _ask("What was the company's gross margin in 2025?")
     draft = Draft(text="Gross margin was 41.2% in 2025 (source: Annual.pdf, p.30).")
     assert with_other_figure(draft, ask, evidence) == draft
+
+
+BOUGHT_BACK = ("During fiscal 2025 we repurchased 40 million shares of our common stock for $9.6 "
+               "billion.")
+NEW_PROGRAMME = ("In May 2025 the Board announced a new program to repurchase up to $10.0 billion "
+                 "of our common stock.")
+
+
+def test_a_sentence_stating_the_buyback_by_its_verb_is_the_other_figure() -> None:
+    """The cash-flow row leads for "buybacks"; the discussion states the same year's buyback
+    only by its verb ("we repurchased 40 million shares … for $9.6 billion"), and is named
+    beside it."""
+    evidence = _evidence(CASH_FLOWS, BOUGHT_BACK)  # pages 30, 31
+    ask = _ask("How much did the company spend on share buybacks in fiscal 2025?")
+    draft = Draft(text="Share buybacks were $11.42 billion in fiscal 2025 "
+                       "(source: Annual.pdf, p.30).")
+    first = with_other_figure(draft, ask, evidence).text.splitlines()[0]
+    assert "$9.6 billion" in first
+    assert _pages(first, evidence) == [30, 31]
+
+
+def test_a_programmes_size_is_no_amount_spent() -> None:
+    """A new programme of "up to $10.0 billion", near the year's spend in size, bounds what
+    may be spent: it is no other figure of the spend."""
+    evidence = _evidence(CASH_FLOWS, NEW_PROGRAMME)
+    ask = _ask("How much did the company spend on share repurchases in fiscal 2025?")
+    draft = Draft(text="Common stock repurchased was $11.42 billion in fiscal 2025 "
+                       "(source: Annual.pdf, p.30).")
+    assert with_other_figure(draft, ask, evidence) == draft

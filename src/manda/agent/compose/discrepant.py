@@ -41,6 +41,7 @@ from manda.agent.grounding import cite, find_markers
 from manda.agent.relevance import CLOSE_BELOW, content_terms, stems_of, term_in
 from manda.agent.spans import Span, rank_spans
 from manda.agent.spans.balances import a_portion, states_forecast, totals_row
+from manda.agent.spans.ranking import states_bound
 from manda.answers import Intent
 from manda.finance.amounts import (
     CURRENCY_SYMBOLS,
@@ -126,10 +127,12 @@ def _near(figure: Amount, value: float, said: _Said) -> bool:
 
 def _a_part(span: Span, part: Cues, of_total: Cues) -> bool:
     """A span that states a part of the measure or no measure of the year: a forecast, a
-    sentence opening on the whole it takes a part of ("Of the shares repurchased, $8.1 billion
-    …"), a portion's row, a segment's block."""
+    programme's size or what remains of it (no amount spent), a sentence opening on the whole
+    it takes a part of ("Of the shares repurchased, $8.1 billion …"), a portion's row, a
+    segment's block."""
     if span.row is None:
-        return states_forecast(span.text) or part.begins(span.text) or of_total.found(span.text)
+        return states_forecast(span.text) or states_bound(span.text) or \
+            part.begins(span.text) or of_total.found(span.text)
     return a_portion(span.row.label) or bool(span.segment)
 
 

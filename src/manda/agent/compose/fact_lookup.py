@@ -63,6 +63,8 @@ from manda.agent.selection import (
     subject_label,
 )
 from manda.agent.spans import Span, fits_kind, rank_spans
+from manda.agent.spans.balances import states_forecast
+from manda.agent.spans.sentences import main_clause
 from manda.agent.translate import period_name, period_phrase
 from manda.agent.unusual import UnusualItem, scan, sentences
 from manda.finance.amounts import find_amounts, same_amount
@@ -385,7 +387,18 @@ def _metric(ask: Ask, evidence: Evidence) -> Draft:
     if reading is None:
         if counted is not None:
             ask = replace(ask, period=period)
-        return _missing_period(ask, evidence, label, pool)
+        missing = _missing_period(ask, evidence, label, pool)
+        ranked = rank_spans(ask.frame, evidence) if ask.frame.wants_forecast else []
+        if ranked and ranked[0].row is None and states_forecast(main_clause(ranked[0].text)):
+            # guidance asked ("what operating income did it guide to for Q1 2026?"), and the
+            # best span states a forecast: its period is its heading's ("First Quarter 2026
+            # Guidance"), which an extracted figure may miss for the period it is compared
+            # with; that sentence answers, and "not stated" stands only when none is close
+            stated = evidence_first.answer(ask, evidence, category="Financial",
+                                           why=missing_why(ask, label, pool), spans=ranked)
+            if not stated.offer_qa:  # confident: not the closest passage, nor nothing
+                return stated
+        return missing
     reading = replace(reading, label=segment_label(reading.primary, label))
     text = portions.described(reading, evidence, portion_asked=ask.frame.portion,
                               assumption=ask.assumption, language=ask.language)
@@ -551,13 +564,18 @@ def _no_full_year(ask: Ask, evidence: Evidence, label: str, pool: list[Finding])
                  offer_qa=True, rests_on=latest.findings)
 
 
-def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
+def missing_why(ask: Ask, label: str, pool: list[Finding]) -> str:
+    """Why the period asked has no figure: the periods the room states it for."""
     periods = periods_of(f for f in pool if f.nature is Nature.ACTUAL)
     forecasts = periods_of(f for f in pool if f.nature is Nature.FORECAST)
     have = ", ".join(periods[-5:]) or "no period"
-    why = (f"no document states {in_text(label)} for {ask.period}. The room has it for {have}"
-           + (f" (forecasts: {', '.join(forecasts)})" if forecasts else "") + ".")
-    draft = no_data(ask, evidence, why=why, category="Financial")
+    return (f"no document states {in_text(label)} for {ask.period}. The room has it for {have}"
+            + (f" (forecasts: {', '.join(forecasts)})" if forecasts else "") + ".")
+
+
+def _missing_period(ask: Ask, evidence: Evidence, label: str, pool: list[Finding]) -> Draft:
+    periods = periods_of(f for f in pool if f.nature is Nature.ACTUAL)
+    draft = no_data(ask, evidence, why=missing_why(ask, label, pool), category="Financial")
     latest = read_fact(evidence, ask.subject or "", periods[-1]) if periods else None
     if latest is not None:
         lines = draft.text.split("\n")

@@ -189,7 +189,15 @@ _LIMIT = vocabulary().cues("limit_stated")  # "authorized … up to $10.0 billio
 _USE = vocabulary().cues("programme_use_stated")  # "utilized the final $19.8 billion under …"
 
 
+_FORECAST_BASE = vocabulary().cues("forecast_base")  # "compared with", "gegenüber"
 _PROGRAMME = vocabulary().cues("programme_named")  # "the program", "the Revolving Credit Facility"
+
+
+def states_bound(text: str) -> bool:
+    """A sentence states a programme's size or what remains of it, and nothing used of it
+    ("announced a new program to repurchase up to $100 billion", "$22.3 billion remained of
+    our $60 billion program"): a bound of what may be spent, no amount spent."""
+    return bool(_REMAINDER.search(text) or (_LIMIT.search(text) and not _USE.search(text)))
 
 
 def _use_fit(span: Span, where: str) -> float:
@@ -204,7 +212,7 @@ def _use_fit(span: Span, where: str) -> float:
         return -PROGRAMME_MISS
     if span.row is not None or not any(a.currency for a in find_amounts(span.text)):
         return 0.0
-    if _REMAINDER.search(span.text) or (_LIMIT.search(span.text) and not _USE.search(span.text)):
+    if states_bound(span.text):
         return -PROGRAMME_MISS
     if _USE.search(span.text):
         return KIND_FIT + (FOOTNOTE_MISS if span.footnote else 0.0)
@@ -478,7 +486,8 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
                 score -= FRAGMENT  # a passage cut mid-sentence ("ity method investments …")
         if not frame.subjects:  # a metric asked is answered by its row or figure
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
-        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now)
+        score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now,
+                             forecast=frame.wants_forecast)
         if quoted and span.row is None and (
                 stated := [a.value for a in find_amounts(span.text) if a.currency and a.value]):
             # the figure quoted, or another figure (of another line item sharing its words)
@@ -840,8 +849,9 @@ def _latest_documents(evidence: Evidence) -> set[str]:
 
 def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str],
                 asked_parts: set[str], exact: set[str] = frozenset(),  # type: ignore[assignment]
-                *, now: bool = False) -> float:
-    """How well the span's period fits the years and the quarters asked."""
+                *, now: bool = False, forecast: bool = False) -> float:
+    """How well the span's period fits the years and the quarters asked (`forecast`: a
+    forecast is asked, and a forecast's period is not the one it is compared with)."""
     doc = evidence.documents.get(span.source.document_id)
     doc_year = doc.doc_date.year if doc is not None and doc.doc_date else None
     if not years:
@@ -865,13 +875,14 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         if asked_parts and parts:  # "Three Months Ended June 30" under "2024": Q2 2024
             fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
-        said = {int(m) for m in YEAR.findall(span.text)} or set(span.dated_by)
+        text = _forecast_own(span.text) if forecast else span.text
+        said = {int(m) for m in YEAR.findall(text)} or set(span.dated_by)
         # a quarter named without its year ("in the fourth quarter") is of the year the sentence
         # states, else of its document's
         own = said or ({fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date
                        else set())
         # a line of a quarter's table is of the quarter its title names
-        parts = quarters_in(span.text, own) or quarters_in(span.titled, own)
+        parts = quarters_in(text, own) or quarters_in(span.titled, own)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif len(asked_parts) > 1 and parts - asked_parts:
@@ -902,6 +913,15 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def _forecast_own(text: str) -> str:
+    """A forecast's own words, before the actual it is measured against ("Operating income is
+    expected to be between $16.5 billion and $21.5 billion, compared with $18.4 billion in
+    first quarter 2025": of the quarter its heading names, not of 2025's)."""
+    if not states_forecast(main_clause(text)) or (base := _FORECAST_BASE.search(text)) is None:
+        return text
+    return text[:base.start()]
 
 
 def _dated_later(span: Span, years: set[int], evidence: Evidence) -> bool:

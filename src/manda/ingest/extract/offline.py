@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import PurePath
 
 from manda.finance.amounts import (
@@ -257,6 +258,38 @@ def _clean_entities(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def _scale(finding: Finding) -> float:
+    """The scale a finding's figure was read at ("1e+06": a table "in millions"), 1 if none."""
+    try:
+        return float(finding.attributes.get("scale") or 1.0)
+    except ValueError:
+        return 1.0
+
+
+MIN_AGREEING = 100.0  # "$9.81" agrees with too much by chance; "$211,915" does not
+
+
+def agreed_scale(found: Sequence[Finding], scaled: Sequence[Finding]) -> float | None:
+    """The scale of a section that states none (a table whose "(In millions)" line stayed on
+    the page before): the one at which one of its amounts, as written, is the same line item's
+    amount for the same period in a section that states its scale ("Total $211,915" beside the
+    income statement's "Revenue 211,915" in millions); None where none agrees."""
+    for finding in found:
+        if finding.value is None or _scale(finding) != 1.0 or finding.unit in _NOT_MONEY or \
+                abs(finding.value) < MIN_AGREEING:
+            continue
+        for other in scaled:
+            factor = _scale(other)
+            if other.subject == finding.subject and other.period == finding.period and \
+                    other.value is not None and other.unit == finding.unit and \
+                    abs(other.value - finding.value * factor) <= 1e-9 * abs(other.value):
+                return factor
+    return None
+
+
+_NOT_MONEY = {None, "%", "x", "shares", "people"}
+
+
 class OfflineExtractor:
     """Deterministic extraction of metrics, people, ownership, contracts, disputes and dates."""
 
@@ -273,15 +306,22 @@ class OfflineExtractor:
         for chunk in sorted(chunks, key=lambda c: c.ordinal):
             by_section[chunk.section].append(chunk)
         context = f"{parsed.title or ''} {PurePath(document.filename).stem}"
-        findings: dict[str, Finding] = {}
-        for view in views:
+
+        def found_in(view: SectionView) -> list[Finding]:
             chunks_here = by_section[view.index]
             locator = ChunkLocator(view.text, chunks_here)
-            for cand in self._candidates(view, context):
-                finding = build_finding(document, profile, view, chunks_here, cand,
-                                        locator=locator)
-                if finding is None:
-                    continue
+            return [f for cand in self._candidates(view, context)
+                    if (f := build_finding(document, profile, view, chunks_here, cand,
+                                           locator=locator)) is not None]
+
+        per_view = [(view, found_in(view)) for view in views]
+        scaled = [f for _, found in per_view for f in found if _scale(f) != 1.0]
+        for at, (view, found) in enumerate(per_view):
+            if view.scale == 1.0 and (agreed := agreed_scale(found, scaled)) is not None:
+                per_view[at] = (view, found_in(replace(view, scale=agreed)))
+        findings: dict[str, Finding] = {}
+        for _, found in per_view:
+            for finding in found:
                 kept = findings.get(finding.id)
                 if kept is None:
                     findings[finding.id] = finding
