@@ -871,7 +871,11 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         own = said or ({fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date
                        else set())
         # a line of a quarter's table is of the quarter its title names
-        parts = quarters_in(span.text, own) or quarters_in(span.titled, own)
+        # a quarter named by its last day ("the three months ended September 27, 2025") is
+        # numbered as its document's fiscal year numbers it
+        fiscal = _fiscal_year_end(doc)
+        dated = fiscal.quarter_ended if fiscal is not None else None
+        parts = quarters_in(span.text, own, dated) or quarters_in(span.titled, own, dated)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif len(asked_parts) > 1 and parts - asked_parts:
@@ -888,6 +892,12 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
             fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
+        if asked_parts and fiscal is not None and any(
+                fiscal.ends_quarter(day) and fiscal.quarter_ended(day) in asked_parts
+                for day in _days_stated(span.text)):
+            # dated by the last day of the quarter asked, as its fiscal year numbers it: a
+            # schedule's line "September 30, 2023 $19,673" of the quarters ending on each day
+            fit += PERIOD_FIT
         months = _months({p for p, _, _ in find_periods(span.text)})
         if months and _months(exact):
             # a month asked ("in October 2025"): a sentence of that month states it, one dated
@@ -931,6 +941,19 @@ def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 20
     if doc is not None and doc.fiscal_year_end:
         out.add(FiscalYearEnd.from_iso(doc.fiscal_year_end).quarter_of(day))
     return out
+
+
+def _fiscal_year_end(doc: Document | None) -> FiscalYearEnd | None:
+    """The fiscal year a document numbers its quarters by, where it states one."""
+    if doc is None or not doc.fiscal_year_end:
+        return None
+    return FiscalYearEnd.from_iso(doc.fiscal_year_end)
+
+
+def _days_stated(text: str) -> list[date]:
+    """The days a text states on their own ("September 30, 2023", "as of March 31, 2024"),
+    not those that end a period it names ("the year ended September 30, 2023")."""
+    return [date.fromisoformat(p[6:]) for p, _, _ in find_periods(text) if p.startswith("as of ")]
 
 
 def _month_of(day: date) -> str:
