@@ -123,3 +123,50 @@ def test_a_passage_of_a_quarter_named_by_its_last_day_answers_its_fiscal_number(
     assert frame.in_fiscal_year(evidence.fiscal_year_end()).parts_of_year == ("Q3 2025",)
     top = rank_spans(frame.in_fiscal_year(evidence.fiscal_year_end()), evidence)[0]
     assert "2,950" in top.text, top.text
+
+
+def _evidence_of(year_end: str, reported: date, *pages: tuple[int, str]) -> Evidence:
+    doc = _doc(year_end).model_copy(update={"doc_date": reported})
+    hits = [SearchHit(chunk_id=f"c{page}", document_id=doc.id, document=doc.filename, text=text,
+                      location=Location.for_page(page), score=1.0) for page, text in pages]
+    return Evidence(documents={doc.id: doc}, hits=hits)
+
+
+def test_the_day_a_documents_own_year_ends_dates_no_quarter() -> None:
+    # a calendar year's annual report: its "as of December 31, 2025" dates the year's balances,
+    # not the fourth quarter's figures
+    evidence = _evidence_of(
+        "--12-31", date(2025, 12, 31),
+        (20, "Average revenue per member was €41.50 as of December 31, 2025."),
+        (21, "Average revenue per member was €38.20 in the fourth quarter."))
+    frame = read_question("What was average revenue per member in Q4 2025?")
+    top = rank_spans(frame.in_fiscal_year(evidence.fiscal_year_end()), evidence)[0]
+    assert "€38.20" in top.text, top.text
+    # a later quarter's last day in the same report is a schedule's line of that quarter
+    evidence = _evidence_of(
+        "--12-31", date(2025, 12, 31),
+        (22, "Deferred income of €7,020 thousand is expected to be recognized as of December 31, "
+             "2026."),
+        (23, "Deferred income of €2,410 thousand is expected to be recognized as of September "
+             "30, 2026."))
+    frame = read_question("How much deferred income does the company expect to recognize in "
+                          "Q4 2026?")
+    top = rank_spans(frame.in_fiscal_year(evidence.fiscal_year_end()), evidence)[0]
+    assert "7,020" in top.text, top.text
+
+
+def test_a_years_column_fits_a_quarter_asked_for_half() -> None:
+    # the year's column states the year's figure, of which the quarter asked is only a part
+    evidence = _evidence_of(
+        "--03-31", date(2025, 3, 31),
+        (10, "Our offices moved to Leeds in the first quarter of fiscal year 2025."),
+        (11, "\n".join(["CONSOLIDATED INCOME STATEMENTS", "(in millions)", "2025 | 2024",
+                        "Net income tax benefit | 2025: £3,300 | 2024: £—"])))
+
+    def row_score(question: str) -> float:
+        frame = read_question(question).in_fiscal_year(evidence.fiscal_year_end())
+        return next(s.score for s in rank_spans(frame, evidence) if s.row is not None)
+
+    year = row_score("What net income tax benefit did the company record in fiscal 2025?")
+    quarter = row_score("What net income tax benefit did the company record in Q1 fiscal 2025?")
+    assert quarter < year, (quarter, year)
