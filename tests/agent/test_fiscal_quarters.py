@@ -11,7 +11,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.frame import read_question
 from manda.agent.spans import rank_spans
 from manda.finance.fiscal import CALENDAR_YEAR, FiscalYearEnd
-from manda.finance.periods import quarters_in
+from manda.finance.periods import find_periods, quarters_in
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 MARCH = FiscalYearEnd(3, 31)  # a year that ends on 31 March
@@ -170,3 +170,14 @@ def test_a_years_column_fits_a_quarter_asked_for_half() -> None:
     year = row_score("What net income tax benefit did the company record in fiscal 2025?")
     quarter = row_score("What net income tax benefit did the company record in Q1 fiscal 2025?")
     assert quarter < year, (quarter, year)
+
+
+def test_a_quarter_of_a_fiscal_year_written_out_is_that_quarter_in_every_language() -> None:
+    for said in ("in the fourth quarter of fiscal year 2024", "au quatrième trimestre de "
+                 "l'exercice 2024", "im vierten Quartal des Geschäftsjahres 2024",
+                 "en el cuarto trimestre del ejercicio fiscal 2024"):
+        assert [p for p, _, _ in find_periods(said)] == ["Q4 2024"], said
+    assert [p for p, _, _ in find_periods("in fiscal year 2024")] == ["FY2024"]
+    frame = read_question("How much deferred income will the company recognize in the fourth "
+                          "quarter of fiscal year 2026?")
+    assert frame.in_fiscal_year(MARCH).parts_of_year == ("Q4 2026",)
