@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import cache
 from itertools import takewhile
 from typing import Literal
@@ -40,7 +41,7 @@ from manda.finance.derived import (
 )
 from manda.finance.equivalents import named_groups, named_in_other_languages, named_items
 from manda.finance.facilities import facility_name
-from manda.finance.fiscal import fiscal_year_named
+from manda.finance.fiscal import FiscalYearEnd, fiscal_year_named
 from manda.finance.periods import find_dates, find_periods, is_part_of_year, period_kind, year_of
 from manda.finance.vocabulary import (
     asked_items,
@@ -94,6 +95,10 @@ class QuestionFrame:
     # each line item as the question writes it ("operating income" for `ebit`), first wording
     named_as: tuple[tuple[str, str], ...] = ()
     periods: tuple[str, ...] = ()
+    # each quarter asked by its last day ("the quarter ended September 27, 2025"), as the
+    # calendar numbers it ("Q3 2025"), with that day: the room's fiscal year numbers it again
+    # (`in_fiscal_year`)
+    quarters_dated: tuple[tuple[str, date], ...] = ()
     partial_period: str | None = None  # "Q3" with no year: the data decides which year
     relative: Relative | None = None
     years_back: tuple[int, ...] = ()  # full years counted back from the room's latest one
@@ -291,6 +296,17 @@ class QuestionFrame:
             out.append(own)
         return tuple(out)
 
+    def in_fiscal_year(self, year_end: FiscalYearEnd | None) -> QuestionFrame:
+        """The question with each quarter it names by its last day numbered as the fiscal
+        year of the documents asked about numbers it: with a 30 June year end, "the quarter
+        ending September 30, 2023" is Q1 2024 (the calendar's Q3 2023); with a year that ends
+        on the last Saturday of September, "the quarter ended September 27, 2025" is Q4 2025."""
+        if year_end is None or not self.quarters_dated:
+            return self
+        fiscal = {p: year_end.quarter_ended(day) for p, day in self.quarters_dated}
+        return replace(self, periods=tuple(fiscal.get(p, p) for p in self.periods),
+                       quarters_dated=())
+
     def with_instructions_of(self, other: QuestionFrame) -> QuestionFrame:
         """This question read with another one's instructions ("Now in a table." after it)."""
         return replace(self, constraints=other.constraints,
@@ -366,6 +382,7 @@ def read_question(question: str) -> QuestionFrame:
         subjects=subjects,
         named_as=_named_as(text),
         periods=periods,
+        quarters_dated=_quarters_dated(text, periods),
         partial_period=partial,
         relative=relative,
         years_back=counted,
@@ -950,6 +967,13 @@ def _dated_by(constraints: Constraints) -> tuple[str, ...]:
     the instruction still keeps out what is later."""
     as_of = constraints.get(ConstraintKind.AS_OF)
     return _periods(as_of.phrase) if as_of is not None else ()
+
+
+def _quarters_dated(text: str, periods: tuple[str, ...]) -> tuple[tuple[str, date], ...]:
+    """The quarters asked by their last day ("the three months ended December 31, 2022",
+    "le trimestre clos le 30 septembre 2023"): each as read, with that day."""
+    return tuple((p, days[-1][0]) for p, start, end in find_periods(text, bare_years=True)
+                 if p in periods and p.startswith("Q") and (days := find_dates(text[start:end])))
 
 
 def _named_year(period: str, phrase: str) -> str:

@@ -164,6 +164,8 @@ async def resolve_followup(state: AnswerState) -> dict[str, Any]:
         # company's figures do not answer
         part = named if any(not company_word(w) for w in set(name_words(named)) - own) else ""
         frame = replace(frame, entity=None, named_part=part)
+    # "the quarter ended September 27, 2025": the fiscal quarter of the company asked about
+    frame = frame.in_fiscal_year(state["evidence"].fiscal_year_end())
     resolution = resolve(frame, context, label)
     ask = Ask(
         intent=resolution.intent,

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from manda.finance.periods import (
     LINK_BEFORE,
@@ -129,6 +129,29 @@ class FiscalYearEnd:
         offset = (day.month - (self.month % 12 + 1)) % 12
         return f"Q{offset // 3 + 1} {self.fiscal_year_of(day)}"
 
+    def quarter_ended(self, day: date) -> str:
+        """The fiscal quarter that ends on `day`, named as the fiscal year is ("fiscal 2025"):
+        with a 30 June year end, the quarter ended 30 September 2023 is Q1 2024. A 52/53-week
+        year's quarters end on a weekday near a month's end ("March 29, 2025", "May 3, 2025"),
+        and so may its year end ("February 1, 2025" for a January year end): each is read as
+        the month end it stands for. A retail year that ends in January is named by the year it
+        starts in, as `fiscal_year_named` reads it (the quarter ended 3 May 2025 is Q1 2025)."""
+        month_end, year_end_month = _nominal_month(day), _nominal_month(
+            date(2000, self.month, self.day))
+        offset = (month_end.month - (year_end_month.month % 12 + 1)) % 12
+        year = month_end.year + (1 if month_end.month > year_end_month.month else 0)
+        last = calendar.monthrange(year, year_end_month.month)[1]
+        return f"Q{offset // 3 + 1} {fiscal_year_named(date(year, year_end_month.month, last))}"
+
+    def ends_quarter(self, day: date) -> bool:
+        """`day` is a fiscal quarter's last day, or a 52/53-week quarter's near its month end
+        ("September 30, 2023" with a 30 June year end; "August 15" never)."""
+        month_end = _nominal_month(day)
+        if abs((month_end - day).days) > WEEK_YEAR_SLACK:
+            return False
+        year_end_month = _nominal_month(date(2000, self.month, self.day)).month
+        return (month_end.month - year_end_month) % 3 == 0
+
     def nominal_end_near(self, day: date) -> date | None:
         """The nominal year end a 52/53-week year's last day stands for: such years end on a
         weekday within a week of it (Apple's "September 30, 2023" for a 24 September year end,
@@ -149,6 +172,14 @@ class FiscalYearEnd:
 
 
 CALENDAR_YEAR = FiscalYearEnd(12, 31)
+
+
+def _nominal_month(day: date) -> date:
+    """The month end a period's last day stands for: a day in a month's first week ends the
+    month before (a 52/53-week period's "May 3"), any other day its own month."""
+    if day.day <= WEEK_YEAR_SLACK + 1:
+        day = day.replace(day=1) - timedelta(days=1)
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 ANNUAL_REPORT_LAG_DAYS = 120  # an annual report is dated at its year end or within 4 months
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import calendar
 import re
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 
@@ -464,13 +465,20 @@ def is_part_of_year(period: str) -> bool:
     return bool(_PART_OF_YEAR.match(period)) and not period.startswith(("H3", "H4"))
 
 
-def quarters_in(text: str, years: set[int] | frozenset[int] = frozenset()) -> set[str]:
+def quarters_in(text: str, years: set[int] | frozenset[int] = frozenset(),
+                dated: Callable[[date], str] | None = None) -> set[str]:
     """The quarters and halves a text states: those it writes with their year ("Q3 2025",
     "third quarter of 2025"), and those it names without one ("the fourth quarter", "Q4",
     "three months ended December 31") as the quarter of each of `years` (the years the text or
-    its document states)."""
+    its document states).
+
+    `dated` reads a quarter named by its last day ("the three months ended September 27,
+    2025") as its document's fiscal year numbers it (`FiscalYearEnd.quarter_ended`): Q4 2025
+    of a year that ends in late September, where the calendar's reading is Q3 2025."""
     found = [(p, a, b) for p, a, b in find_periods(text) if is_part_of_year(p)]
     out = {p for p, _, _ in found}
+    if dated is not None:
+        out = {_dated_part(p, text[a:b], dated) for p, a, b in found}
     for m in _ALONE.pattern.finditer(text):
         if any(a < m.end() and m.start() < b for _, a, b in found):
             continue  # the quarter of a year the text writes ("fourth quarter of 2024")
@@ -478,6 +486,8 @@ def quarters_in(text: str, years: set[int] | frozenset[int] = frozenset()) -> se
         if "monthday" in values:
             day = re.search(_MONTH, values["monthday"], _FLAGS)
             number = (_month(day.group(0)) - 1) // 3 + 1 if day else None
+            if dated is not None and (last := find_dates(f"{values['monthday']}, 2000")):
+                number = int(dated(last[0][0])[1])  # its fiscal quarter's number
         elif "n" in values:
             number = int(values["n"])
         else:
@@ -485,6 +495,13 @@ def quarters_in(text: str, years: set[int] | frozenset[int] = frozenset()) -> se
         if number is not None and 1 <= number <= 4:
             out |= {f"Q{number} {year}" for year in years}
     return out
+
+
+def _dated_part(period: str, said: str, dated: Callable[[date], str]) -> str:
+    """A quarter as `dated` reads it where its words name its last day ("the quarter ended
+    September 27, 2025"), else as read."""
+    days = find_dates(said)
+    return dated(days[-1][0]) if period.startswith("Q") and days else period
 
 
 def year_of(period: str | None) -> int | None:

@@ -865,13 +865,15 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
     # a record's dates are what it states ("Maturity Date: September 2045"), as a sentence's
     if span.row is not None and statement_row(span.row):
         stated = {fy for h in span.row.cells if (fy := _column_fiscal_year(h)) is not None}
+        parts = label_periods(span.row)
         if stated and not stated & years:
             fit -= PERIOD_MISS
         elif stated & years:
-            fit += PERIOD_FIT
+            # a quarter asked: a column of its whole year states the year's figure, of which
+            # the quarter's is only a part (a sentence of that quarter states it)
+            fit += PERIOD_FIT / 2 if asked_parts and not parts else PERIOD_FIT
         if exact and any(parse_period(h) in exact for h in span.row.cells):
             fit += PERIOD_FIT  # a column of the very period asked: "Mar-25" for March 2025
-        parts = label_periods(span.row)
         if asked_parts and parts:  # "Three Months Ended June 30" under "2024": Q2 2024
             fit += PERIOD_FIT if parts & asked_parts else -PERIOD_MISS
     else:
@@ -882,7 +884,13 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         own = said or ({fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date
                        else set())
         # a line of a quarter's table is of the quarter its title names
-        parts = quarters_in(text, own) or quarters_in(span.titled, own)
+        # a quarter named by its last day ("the three months ended September 27, 2025") is
+        # numbered as its document's fiscal year numbers it
+        fiscal = _fiscal_year_end(doc)
+        dated = fiscal.quarter_ended if fiscal is not None else None
+        own_year_end = f"Q4 {fiscal_year_named(doc.doc_date)}" if doc is not None \
+            and doc.doc_date else None
+        parts = quarters_in(text, own, dated) or quarters_in(span.titled, own, dated)
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif len(asked_parts) > 1 and parts - asked_parts:
@@ -899,6 +907,15 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fit += PERIOD_FIT  # the quarter asked, named without its year in that year's filing
         if exact and any(_month_of(day) in exact for day, _, _ in find_dates(span.text)):
             fit += PERIOD_FIT  # dated in the very month asked: "as of February 22, 2022"
+        if asked_parts and fiscal is not None and any(
+                fiscal.ends_quarter(day) and fiscal.quarter_ended(day) in asked_parts
+                and fiscal.quarter_ended(day) != own_year_end
+                for day in _days_stated(span.text)):
+            # dated by the last day of the quarter asked, as its fiscal year numbers it: a
+            # schedule's line "September 30, 2023 $19,673" of the quarters ending on each day.
+            # The day its document's own year ends dates that year's balances, no quarter's
+            # ("as of December 31, 2021" in a 2021 annual report, where Q4 2021 is asked)
+            fit += PERIOD_FIT
         months = _months({p for p, _, _ in find_periods(span.text)})
         if months and _months(exact):
             # a month asked ("in October 2025"): a sentence of that month states it, one dated
@@ -951,6 +968,19 @@ def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 20
     if doc is not None and doc.fiscal_year_end:
         out.add(FiscalYearEnd.from_iso(doc.fiscal_year_end).quarter_of(day))
     return out
+
+
+def _fiscal_year_end(doc: Document | None) -> FiscalYearEnd | None:
+    """The fiscal year a document numbers its quarters by, where it states one."""
+    if doc is None or not doc.fiscal_year_end:
+        return None
+    return FiscalYearEnd.from_iso(doc.fiscal_year_end)
+
+
+def _days_stated(text: str) -> list[date]:
+    """The days a text states on their own ("September 30, 2023", "as of March 31, 2024"),
+    not those that end a period it names ("the year ended September 30, 2023")."""
+    return [date.fromisoformat(p[6:]) for p, _, _ in find_periods(text) if p.startswith("as of ")]
 
 
 def _month_of(day: date) -> str:
