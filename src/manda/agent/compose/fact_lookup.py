@@ -124,10 +124,11 @@ def _compose(ask: Ask, evidence: Evidence) -> Draft:
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
-    if ask.frame.answer_kind in ("quarter", "method"):
+    if ask.frame.answer_kind in ("quarter", "method", "definition"):
         # "in which quarters is revenue highest?", "how does it measure the cost of its
-        # inventory?": the sentence naming the quarters or the method answers, never the line
-        # item's figure for the year nor a ranking of segments
+        # inventory?", "what does it count as cash equivalents?": the sentence naming the
+        # quarters, the method or what the term means answers, never the line item's figure for
+        # the year nor a ranking of segments
         return evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked

@@ -9,9 +9,11 @@ from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import (
+    defined_terms,
     names_counted,
     states_change,
     states_count,
+    states_definition,
     states_means,
     states_place,
     states_reason,
@@ -83,6 +85,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:
             return -KIND_MISS
         return KIND_FIT if states_reason(text) else 0.0
+    if kind == "definition":  # "how does it define …": the sentence that defines the term
+        if span.row is not None:
+            return -KIND_MISS  # a figure of the term says nothing of what it is
+        return KIND_FIT if states_definition(text, defined_terms(frame.ranking.terms,
+                                                                 frame.entity)) else 0.0
     if kind == "means":  # the actions taken, by their means, not a risk factor's condition
         return KIND_FIT if span.row is None and states_means(text) else 0.0
     if kind in (None, "list") and _RECORDED.found(frame.text) and span.row is None:

@@ -1,0 +1,75 @@
+"""What a term means, asked (issue 25): "how does it define …", "what does it count as …" ask
+for the sentence that defines the term, not its figure nor a sentence that only names it; a
+definition's rule ("when does it record a liability?") is a fact of the company's policies,
+not a review of its liabilities; and a sentence a line break cut after "as" is read whole. The
+passages and questions are invented; the cue words are read in each language."""
+
+from __future__ import annotations
+
+from test_kinds_lead import _evidence, _lead
+
+from manda.agent.frame import read_question
+from manda.agent.kinds import defined_terms, states_definition
+from manda.agent.spans import rank_spans
+from manda.agent.unusual import sentences
+from manda.answers import Intent
+
+
+def test_a_definition_is_asked_in_each_language() -> None:
+    for question in ("How does Calder Mills define an Active Weaver?",
+                     "What does Calder Mills count as cash equivalents?",
+                     "How is Adjusted Margin defined?",
+                     "Comment Calder Mills définit-il un tisserand actif ?",
+                     "Wie definiert Calder Mills einen aktiven Weber?",
+                     "¿Cómo define Calder Mills a un tejedor activo?"):
+        assert read_question(question).answer_kind == "definition", question
+    assert read_question("How many Active Weavers did Calder Mills have?").answer_kind != \
+        "definition"
+
+
+def test_a_sentence_defines_the_term_by_its_verb_or_by_opening_with_it() -> None:
+    frame = read_question("What does Calder Mills count as cash equivalents?")
+    defined = defined_terms(frame.ranking.terms, frame.entity)
+    assert set(defined) == {"cash", "equivalent"}
+    for text in ("We classify all deposits with an original term of ninety days or less as cash "
+                 "equivalents.",
+                 "Cash equivalents include money market funds and deposits maturing within "
+                 "ninety days.",
+                 "Cash equivalents are short-term deposits that mature within ninety days."):
+        assert states_definition(text, defined), text
+    for text in ("Cash and cash equivalents were £41 million at 31 December 2024.",
+                 "We hold most of our cash and cash equivalents in pounds sterling.",
+                 "We define cash equivalents as"):  # cut off before what they are
+        assert not states_definition(text, defined), text
+
+
+def test_the_defining_sentence_leads_not_the_terms_figure_nor_its_mention() -> None:
+    lead = _lead("How does Calder Mills define an Active Weaver?",
+                 "Calder Mills updated the definition of Active Weavers in 2024 to include "
+                 "contract weavers, which added 120 Active Weavers.",
+                 "Active Weavers grew 8% in 2024 to 14,200.",
+                 "We define Active Weavers as\nall weavers who complete at least one order "
+                 "during a quarter.")
+    assert "at least one order" in lead, lead
+
+
+def test_a_line_that_ends_on_a_word_no_sentence_ends_on_runs_on() -> None:
+    said = sentences("Quarter ended December 31 | 2024: £51.79\nWe define Active Weavers as\n"
+                     "all weavers who complete at least one order during a quarter. Each weaver "
+                     "is known by a unique number.")
+    assert "We define Active Weavers as all weavers who complete at least one order during a " \
+           "quarter." in said, said
+    # a short line that ends on a word a phrase may end on stays apart
+    assert "Revenue by region and by product line" in sentences(
+        "Revenue by region and by product line\nsales rose in every region.")
+
+
+def test_a_policy_asked_about_a_liability_is_a_fact_lookup() -> None:
+    frame = read_question("When does Calder Mills record a liability for a legal proceeding?")
+    assert frame.answer_kind == "method" and frame.intent is Intent.FACT_LOOKUP
+    evidence = _evidence("Calder Mills is party to several legal proceedings in the ordinary "
+                         "course of business. Calder Mills records a liability when it is "
+                         "probable that a loss has been incurred and the amount can be "
+                         "reasonably estimated.")
+    top = rank_spans(frame, evidence)[0]
+    assert "probable" in top.text, top.text
