@@ -73,3 +73,25 @@ def test_a_policy_asked_about_a_liability_is_a_fact_lookup() -> None:
                          "reasonably estimated.")
     top = rank_spans(frame, evidence)[0]
     assert "probable" in top.text, top.text
+
+
+# ---------------------------------------------------------------- which <thing>: a name of it
+
+
+def test_which_thing_asked_is_answered_by_the_sentence_naming_one_by_its_own_name() -> None:
+    frame = read_question("Which model does Calder Mills use to value its share options?")
+    evidence = _evidence("We use the fair value method of accounting for our share options "
+                         "granted to employees to measure the cost of employee services "
+                         "received in exchange for the awards.",
+                         "The fair value of share options is estimated on the grant date using "
+                         "the Monte Carlo simulation model.")
+    assert "Monte Carlo" in rank_spans(frame, evidence)[0].text
+
+
+def test_which_company_asked_with_a_word_before_it_is_a_company_named() -> None:
+    frame = read_question("Which textile company did Calder Mills acquire, and when?")
+    evidence = _evidence("Our current and potential competitors include: (1) textile mills and "
+                         "weavers; (2) online retailers of fabric.",
+                         "On March 3, 2024, we acquired Brora Weaving Ltd. for cash "
+                         "consideration of £35 million.")
+    assert "Brora Weaving" in rank_spans(frame, evidence)[0].text
