@@ -95,3 +95,16 @@ def test_which_company_asked_with_a_word_before_it_is_a_company_named() -> None:
                          "On March 3, 2024, we acquired Brora Weaving Ltd. for cash "
                          "consideration of £35 million.")
     assert "Brora Weaving" in rank_spans(frame, evidence)[0].text
+
+
+def test_the_rule_a_week_year_ends_by_leads_when_its_end_is_asked() -> None:
+    from manda.agent.compose import compose
+    from manda.agent.compose.common import Ask
+
+    ask = Ask.of(read_question("When does Calder Mills' fiscal year end?"))
+    assert ask.frame.year_end
+    evidence = _evidence("Fiscal year: Calder Mills' fiscal year ends on the Sunday nearest "
+                         "March 31. Fiscal 2024 ended March 31, 2024 and consisted of 52 weeks.",
+                         "The fiscal year ended March 31, 2024.")
+    lead = compose(ask, evidence).text.splitlines()[0]
+    assert "Sunday nearest March 31" in lead, lead
