@@ -212,5 +212,14 @@ def states_definition(text: str, defined: Sequence[str]) -> bool:
     end = len(text.rstrip(" .:;"))
     if any(m.end() < end for m in _DEFINES.finditer(text)):
         return True
-    return any(m.end() < end and len(text[:m.start()].split()) <= TERM_OPENS and all(
-        term_in(t, stems_of(text[:m.start()])) for t in defined) for m in _COPULA.finditer(text))
+    return any(m.end() < end and len(text[:m.start()].split()) <= TERM_OPENS and _only_the_term(
+        text[:m.start()], defined) for m in _COPULA.finditer(text))
+
+
+def _only_the_term(opening: str, defined: Sequence[str]) -> bool:
+    """The words before the verb are the term defined and nothing else: "Cash equivalents" of
+    "Cash equivalents include …", not "Cash equivalents also" (more of them, the definition
+    given before) nor "Contribution and Contribution Margin" (two things described)."""
+    said = content_terms(opening)
+    return all(term_in(t, stems_of(opening)) for t in defined) and all(
+        any(term_in(t, {word}) for t in defined) for word in said)

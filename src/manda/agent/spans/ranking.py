@@ -163,7 +163,9 @@ SIBLING_MISS = PART_MISS
 NIL_ROW = 0.1
 
 
-_LISTED_ANSWERS = (None, "reason", "means", "list")  # the kinds a lead-in with its items answers
+# the kinds a lead-in with its items answers ("We define Contribution as revenue less cost of
+# revenue, adjusted to exclude the following items: …" is a definition)
+_LISTED_ANSWERS = (None, "reason", "means", "list", "definition")
 
 
 _HEDGED = vocabulary().cues("hedged_statement")
