@@ -110,3 +110,14 @@ def test_the_rule_a_week_year_ends_by_leads_when_its_end_is_asked() -> None:
                          "The fiscal year ended March 31, 2024.")
     lead = compose(ask, evidence).text.splitlines()[0]
     assert "Sunday nearest March 31" in lead, lead
+
+
+def test_a_rule_asked_is_led_by_the_sentence_stating_it_not_a_risk_echoing_the_words() -> None:
+    frame = read_question("When does Calder Mills record a liability for a legal proceeding?")
+    evidence = _evidence("Any failure by Calder Mills to comply with privacy laws could result "
+                         "in legal proceedings and a liability for penalties.",
+                         "Calder Mills is party to several legal proceedings in the ordinary "
+                         "course of business. Calder Mills records a liability when it is "
+                         "probable that a loss has been incurred and the amount can be "
+                         "reasonably estimated.")
+    assert "probable" in rank_spans(frame, evidence)[0].text

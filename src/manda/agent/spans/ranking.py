@@ -128,7 +128,7 @@ STATEMENT_FIT = 0.1
 ECHO = 0.35
 
 
-_STATED_KINDS = ("reason", "figure", "rate", "date", "place", "quarter", "definition")
+_STATED_KINDS = ("reason", "figure", "rate", "date", "place", "quarter", "definition", "method")
 
 
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
