@@ -121,3 +121,18 @@ def test_a_rule_asked_is_led_by_the_sentence_stating_it_not_a_risk_echoing_the_w
                          "probable that a loss has been incurred and the amount can be "
                          "reasonably estimated.")
     assert "probable" in rank_spans(frame, evidence)[0].text
+
+
+def test_a_title_or_a_longer_word_names_no_thing_asked() -> None:
+    from manda.agent.spans import Span, fits_kind
+
+    frame = read_question("Which firm is Calder Mills' independent auditor, and since when?")
+    source = rank_spans(frame, _evidence("We have served as the auditor since 2009."))[0].source
+    assert not fits_kind(Span("Report of Independent Registered Public Accounting Firm", source),
+                         frame)
+    frame = read_question("What dividends per share did Calder Mills declare in 2024?")
+    assert not fits_kind(Span("Dividends declared per share are disclosed in our Consolidated "
+                              "Statements of Shareholders' Investment.", source), frame)
+    frame = read_question("Which model does Calder Mills use to value its share options?")
+    assert fits_kind(Span("Their fair value is estimated using the Monte Carlo simulation model.",
+                          source), frame)

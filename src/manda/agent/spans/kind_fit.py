@@ -514,12 +514,14 @@ _NAMED_WITHIN = 2  # how many words before the thing asked its name may stand
 
 def _named_thing(text: str, thing: frozenset[str], entity: str | None) -> bool:
     """The sentence names a thing of the kind asked by its own name, a capitalised word right
-    before the word for the thing ("the Black-Scholes option-pricing model", "the Nasdaq Global
-    Select Market"); not its first word, a month, a company word nor the company's own name."""
+    before the word for the thing, itself in lowercase ("the Black-Scholes option-pricing
+    model"; a title's words, "Report of Independent Registered Public Accounting Firm", or
+    "Shareholders' Investment" for "share", name none); not its first word, a month, a company
+    word nor the company's own name."""
     words = [w.strip(_NAME_ENDS + "”)") for w in text.split()]
     own = {w.lower() for w in letter_words(entity or "")} | _MONTH_NAMES
     for at, word in enumerate(words):
-        if not at or not any(term_in(t, _stems_of_word(word.lower())) for t in thing):
+        if not at or not word.islower() or not thing & _stems_of_word(word):
             continue
         before = words[max(1, at - _NAMED_WITHIN):at]
         if any(w[:1].isupper() and w.lower() not in own and not (
