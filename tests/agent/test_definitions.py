@@ -136,3 +136,12 @@ def test_a_title_or_a_longer_word_names_no_thing_asked() -> None:
     frame = read_question("Which model does Calder Mills use to value its share options?")
     assert fits_kind(Span("Their fair value is estimated using the Monte Carlo simulation model.",
                           source), frame)
+
+
+def test_the_word_asking_for_a_definition_is_how_it_asks() -> None:
+    frame = read_question("How does Calder Mills define cash equivalents?")
+    evidence = _evidence("Cash and cash equivalents consisted of money market funds and "
+                         "deposits with an original maturity of ninety days or less.",
+                         "Calder Mills defined its strategy for the coming year.")
+    top = rank_spans(frame, evidence)[0]
+    assert "ninety days" in top.text and top.words >= 0.45, (top.text, top.words)

@@ -19,10 +19,10 @@ from manda.finance.periods import find_dates
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["asks_change", "asks_contents", "cause_after", "counted_terms", "counts_people",
-           "defined_terms", "names_counted", "names_own_figure", "outside_containers",
-           "refers_to_change", "states_change", "states_count", "states_definition",
-           "states_means", "states_place", "states_reason"]
+__all__ = ["asks_change", "asks_contents", "asks_definition_by", "cause_after", "counted_terms",
+           "counts_people", "defined_terms", "names_counted", "names_own_figure",
+           "outside_containers", "refers_to_change", "states_change", "states_count",
+           "states_definition", "states_means", "states_place", "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
@@ -193,11 +193,17 @@ def states_place(text: str) -> bool:
     return any(m.group("name").lower() not in _MONTHS for m in _PLACE.finditer(text))
 
 
+def asks_definition_by(term: str) -> bool:
+    """The question's term is a word that asks for a definition ("define", "count" of "count
+    as"), how it asks, not what a passage must say."""
+    return term_in(term, _ASKING_DEFINITION)
+
+
 def defined_terms(terms: Sequence[str], entity: str | None) -> tuple[str, ...]:
     """The question's terms that name what a definition asked defines: "active", "rider" of "How
     does Lyft define an Active Rider?", not the words asking for it nor the company's name."""
     own = stems_of(entity or "")
-    return tuple(t for t in terms if not term_in(t, _ASKING_DEFINITION) and not term_in(t, own))
+    return tuple(t for t in terms if not asks_definition_by(t) and not term_in(t, own))
 
 
 def states_definition(text: str, defined: Sequence[str]) -> bool:
