@@ -91,3 +91,20 @@ def test_a_role_asked_in_german_is_answered_in_german_by_the_firm_that_signs() -
               "Leeds, den 3. März 2026\nKestrel Partners GmbH Wirtschaftsprüfungsgesellschaft")
     lead = compose(_ask("Wer ist der Abschlussprüfer?"), _evidence(report)).text.splitlines()[0]
     assert lead.startswith("Abschlussprüfer: Kestrel Partners GmbH"), lead
+
+
+def test_a_role_asked_in_the_filings_own_words_is_the_role() -> None:
+    """"Who is Harrowgate's independent registered public accounting firm?" asks for the auditor
+    in the words a filing gives it: the firm that signs the report is named, not the firm's
+    own description of itself."""
+    for question in ("Who is Harrowgate's independent registered public accounting firm?",
+                     "Who is the independent registered public accounting firm?"):
+        ask = _ask(question)
+        assert ask.frame.asked_role == "auditor", question
+        described = ("We are a public accounting firm registered with the oversight board and "
+                     "are required to be independent with respect to the Company.")
+        evidence = _evidence(described, REPORT)
+        evidence.scope_words = frozenset({"harrowgate"})
+        lead = compose(ask, evidence).text.splitlines()[0]
+        assert lead.startswith("The auditor is Kestrel Partners LLP"), (question, lead)
+    assert read_question("Who is the CFO?").asked_role == "CFO"  # a role of no such group

@@ -59,7 +59,7 @@ __all__ = ["AnswerKind", "QuestionFrame", "Relative", "company_like", "read_ques
 
 Relative = Literal["last_year", "previous_period", "same_period_last_year"]
 AnswerKind = Literal["reason", "means", "method", "quarter", "ranking", "rate", "figure", "person",
-                     "date", "place", "list"]
+                     "date", "place", "list", "definition"]
 LineItemGroup = tuple[str, tuple[re.Pattern[str], ...]]
 MEASURE_KINDS = ("figure", "rate")  # the answers a qualifier of a measure can qualify
 SaidOtherwise = tuple[frozenset[str], tuple[re.Pattern[str], ...]]  # words, said as these
@@ -365,6 +365,10 @@ def read_question(question: str) -> QuestionFrame:
         amount_of_period=_cues("answer_amount_of_period").found(text))
     if in_money is not None and kind in (None, "rate"):
         kind = "figure"  # the margin's amount, in money, not its rate
+    if kind in _POLICY_KINDS and intent is Intent.DUE_DILIGENCE:
+        # "when does it record a liability for a legal proceeding?": the rule it records by, a
+        # fact of its accounting policies, not a review of its liabilities
+        intent, why = Intent.FACT_LOOKUP, f"a {kind} asked: the company's own rule, looked up"
     verb = _verb(text, ranking, entity)
     # a flow of a period asked ("how much debt did it repay?") is its cash-flow row, no schedule
     # of what falls due: a schedule is of a balance
@@ -731,8 +735,10 @@ def _without_statement_lines(text: str) -> str:
 
 
 # "in which quarters is revenue highest?" asks a part of the year, before any ranking
-_ANSWER_KINDS: tuple[AnswerKind, ...] = ("means", "reason", "method", "quarter", "ranking", "rate",
-                                         "person", "date", "place", "figure")
+# "how does it define …" asks what a term means, before anything it is defined by
+_ANSWER_KINDS: tuple[AnswerKind, ...] = ("definition", "means", "reason", "method", "quarter",
+                                         "ranking", "rate", "person", "date", "place", "figure")
+_POLICY_KINDS: tuple[AnswerKind, ...] = ("definition", "method")  # the company's own rule
 _OPENED: tuple[AnswerKind, ...] = ("reason", "person", "date", "place")  # "Why …?", "Who …?"
 
 

@@ -19,9 +19,10 @@ from manda.finance.periods import find_dates
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
 
-__all__ = ["asks_change", "asks_contents", "cause_after", "counted_terms", "counts_people",
-           "names_counted", "names_own_figure", "outside_containers", "refers_to_change",
-           "states_change", "states_count", "states_means", "states_place", "states_reason"]
+__all__ = ["asks_change", "asks_contents", "asks_definition_by", "cause_after", "counted_terms",
+           "counts_people", "defined_terms", "names_counted", "names_own_figure",
+           "outside_containers", "refers_to_change", "states_change", "states_count",
+           "states_definition", "states_means", "states_place", "states_reason"]
 
 _V = vocabulary()
 _CAUSAL = _V.cues("causal_connective")  # "due to", "driven by", "reflecting", "en raison de"
@@ -47,6 +48,11 @@ _EMPLOYEE = stems_of("employee")  # the employee concept's noun: its group's wor
 _ENDS = (_V.words("form_words") | _V.words("stop_words")) - _V.words("list_joiners")
 _DATE_LEAD = _V.cues("count_date_lead")  # "as of", "at": the date a count is stated at
 AFTER, BEFORE = 8, 10  # words about a count and the things it counts ("415,000 full-time, …")
+_DEFINES = _V.cues("definition_stated")  # "we define … as", "classified … as", "définit … comme"
+_COPULA = _V.cues("definition_copula")  # "are", "include", "consist of", "umfasst"
+# the words a definition is asked by ("define", "count … as"), which name nothing defined
+_ASKING_DEFINITION = stems_of(" ".join(_V.words("definition_asking")))
+TERM_OPENS = 6  # the most words a term defined takes before its verb ("Cash equivalents are …")
 
 
 def states_reason(text: str) -> bool:
@@ -185,3 +191,41 @@ def states_place(text: str) -> bool:
     """A place is named after a word that places something ("incorporated in Minnesota",
     "headquartered in Seattle"), not a month ("in January")."""
     return any(m.group("name").lower() not in _MONTHS for m in _PLACE.finditer(text))
+
+
+def asks_definition_by(term: str) -> bool:
+    """The question's term is a word that asks for a definition ("define", "count" of "count
+    as"), how it asks, not what a passage must say."""
+    return term_in(term, _ASKING_DEFINITION)
+
+
+def defined_terms(terms: Sequence[str], entity: str | None) -> tuple[str, ...]:
+    """The question's terms that name what a definition asked defines: "active", "rider" of "How
+    does Lyft define an Active Rider?", not the words asking for it nor the company's name."""
+    own = stems_of(entity or "")
+    return tuple(t for t in terms if not asks_definition_by(t) and not term_in(t, own))
+
+
+def states_definition(text: str, defined: Sequence[str]) -> bool:
+    """The sentence defines the term asked, the term said in it: by a defining verb with what
+    the term is after it ("We define Active Riders as all riders who take …", "We classify all
+    … instruments with an original maturity of three months or less as cash equivalents"), or
+    opening with the term and joined to what it is ("Cash equivalents include highly liquid
+    investments …"). A sentence cut off after its verb ("We define Active Riders as") states
+    none."""
+    if not defined or not all(term_in(t, stems_of(text)) for t in defined):
+        return False
+    end = len(text.rstrip(" .:;"))
+    if any(m.end() < end for m in _DEFINES.finditer(text)):
+        return True
+    return any(m.end() < end and len(text[:m.start()].split()) <= TERM_OPENS and _only_the_term(
+        text[:m.start()], defined) for m in _COPULA.finditer(text))
+
+
+def _only_the_term(opening: str, defined: Sequence[str]) -> bool:
+    """The words before the verb are the term defined and nothing else: "Cash equivalents" of
+    "Cash equivalents include …", not "Cash equivalents also" (more of them, the definition
+    given before) nor "Contribution and Contribution Margin" (two things described)."""
+    said = content_terms(opening)
+    return all(term_in(t, stems_of(opening)) for t in defined) and all(
+        any(term_in(t, {word}) for t in defined) for word in said)

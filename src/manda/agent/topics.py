@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from manda.finance.equivalents import named_in_other_languages
+from manda.finance.equivalents import group_key, named_in_other_languages
 from manda.finance.facilities import facility_name
 from manda.finance.vocabulary import find_line_items
 from manda.models import DocumentRole
@@ -90,6 +90,8 @@ def asked_role(question: str) -> str | None:
     role = m.group(0).strip()
     if role.lower() == "audits":  # "who audits the company?" asks for its auditor
         return "auditor"
+    if (key := group_key(role.lower())) is not None:
+        return key  # "its independent registered public accounting firm": the auditor
     for tail in _ROLE_TAIL.finditer(role):  # "Head of Sales and": the joining word goes
         if tail.end() == len(role) and tail.start() > 0 and role[tail.start() - 1].isspace():
             return role[:tail.start()].rstrip()

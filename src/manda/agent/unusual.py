@@ -34,6 +34,9 @@ _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_d
 _ABBREVIATIONS = vocabulary().words("abbreviations")
 _MAX = 260
 _CUT_WORDS = 4  # the most words a line broken off its sentence's start may hold
+# a word no sentence ends on ("We define Active Riders as" / "all riders who …"): a line that
+# ends on it runs on into the next, however short
+_RUNS_ON = vocabulary().words("runs_on_words")
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ def unwrap(text: str) -> str:
     out: list[str] = []
     for line in lines:
         prev = out[-1] if out else ""
-        if ((len(prev) >= 50 or _cut_word(prev, line)) and prev.rstrip()[-1:] not in ".!?:;|"
+        if ((len(prev) >= 50 or _cut_word(prev, line) or _runs_on(prev, line))
+                and prev.rstrip()[-1:] not in ".!?:;|"
                 and line.strip() and not _LIST_START.match(line) and "|" not in prev
                 and not _table_break(prev, line)):
             out[-1] = f"{prev.rstrip()} {line.strip()}"
@@ -82,6 +86,13 @@ def _cut_word(prev: str, line: str) -> bool:
     words = prev.split()
     return 0 < len(words) <= _CUT_WORDS and words[-1][-1:].isalpha() and \
         not any(c.isdigit() for c in prev) and line.strip()[:1].islower()
+
+
+def _runs_on(prev: str, line: str) -> bool:
+    """A line that ends on a word no sentence ends on ("as", "of", "the"), the next going on in
+    lowercase: one sentence the text layer (or a passage's cut) broke."""
+    words = prev.split()
+    return bool(words) and words[-1].lower() in _RUNS_ON and line.strip()[:1].islower()
 
 
 def _table_break(prev: str, line: str) -> bool:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_patterns",
-           "named_groups", "named_in_other_languages", "named_items"]
+__all__ = ["EQUIVALENTS", "asked_line_items", "expand_query", "expansions", "group_key",
+           "group_patterns", "named_groups", "named_in_other_languages", "named_items"]
 
 def _groups() -> tuple[tuple[str, ...], ...]:
     """Each line item's English wordings, its key first (en.yaml's `equivalents:`)."""
@@ -81,6 +81,15 @@ def group_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
     if other := named_in_other_languages(phrase):  # "abschlussprüfer": the auditor's
         return _everywhere()[other[0][0]]
     return (_pattern(phrase),)
+
+
+def group_key(phrase: str) -> str | None:
+    """The key of the English group one of whose wordings is the whole `phrase` ("auditor" of
+    "independent registered public accounting firm"), if any."""
+    for group in _compiled():
+        if any(pattern.fullmatch(phrase.strip()) for _, pattern in group):
+            return group[0][0]
+    return None
 
 
 def named_groups(question: str) -> list[tuple[str, tuple[re.Pattern[str], ...]]]:

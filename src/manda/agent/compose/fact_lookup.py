@@ -66,7 +66,7 @@ from manda.agent.spans import Span, fits_kind, rank_spans
 from manda.agent.spans.balances import states_forecast
 from manda.agent.spans.sentences import main_clause
 from manda.agent.translate import period_name, period_phrase
-from manda.agent.unusual import UnusualItem, scan, sentences
+from manda.agent.unusual import UnusualItem, scan, sentences, trim
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.compare import comparable
 from manda.finance.equivalents import group_patterns
@@ -126,10 +126,11 @@ def _compose(ask: Ask, evidence: Evidence) -> Draft:
             # any computed one
             return evidence_first.answer(ask, evidence, prefer=_SHARE_STATED.pattern)
         return computed.share_of_total(ask, evidence) or evidence_first.answer(ask, evidence)
-    if ask.frame.answer_kind in ("quarter", "method"):
+    if ask.frame.answer_kind in ("quarter", "method", "definition"):
         # "in which quarters is revenue highest?", "how does it measure the cost of its
-        # inventory?": the sentence naming the quarters or the method answers, never the line
-        # item's figure for the year nor a ranking of segments
+        # inventory?", "what does it count as cash equivalents?": the sentence naming the
+        # quarters, the method or what the term means answers, never the line item's figure for
+        # the year nor a ranking of segments
         return evidence_first.answer(ask, evidence)
     if ask.frame.answer_kind == "ranking" and (ranked := ranking.answer(ask, evidence)):
         return ranked
@@ -638,16 +639,26 @@ def _figure_stated_apart(ask: Ask, evidence: Evidence, topical: Draft) -> bool:
     return " ".join(ranked[0].text.split()[:8]) not in " ".join(topical.text.split())
 
 
+_YEAR_END_RULE = vocabulary().cues("year_end_rule")  # "the Saturday nearest January 31"
+
+
 def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:
     """The fiscal year end the retrieved passages state, most often stated first, with the
-    sentences that state it."""
+    sentences that state it; where a passage states the rule a 52/53-week year ends by ("Our
+    fiscal year ends on the Saturday nearest January 31"), that rule, as stated, leads: the
+    day differs from year to year."""
     votes: dict[FiscalYearEnd, list[Source]] = {}
+    rule: str | None = None
     for hit in evidence.hits:
         for sentence in sentences(hit.text):
             for fye in dict.fromkeys(year_end_statements(sentence)):
                 votes.setdefault(fye, []).append(evidence.hit_source(hit))
+            if rule is None and _YEAR_END_RULE.found(sentence):
+                source = evidence.hit_source(hit)
+                rule = vocabulary().answer("span_states", ask.language, document=source.document,
+                                           text=trim(sentence), cite=cite([source]))
     if not votes:
-        return None
+        return Draft(text=with_assumption(ask.assumption, rule)) if rule else None
     fye, sources = max(votes.items(), key=lambda kv: len(kv[1]))
     month = date(2001, fye.month, 1)
     if fye.day <= WEEK_YEAR_SLACK + 1:  # a 52/53-week year ending in a month's first days
@@ -657,7 +668,7 @@ def _year_end(ask: Ask, evidence: Evidence) -> Draft | None:
     text = (f"The fiscal year ends on {fye.day} {date(2001, fye.month, 1):%B}: each fiscal "
             f"year runs from {first:%B} to {month:%B} and is named by the calendar year it "
             f"{named} in {cite(list(dict.fromkeys(sources))[:3])}.")
-    return Draft(text=with_assumption(ask.assumption, text))
+    return Draft(text=with_assumption(ask.assumption, f"{rule}\n{text}" if rule else text))
 
 
 def _about_a_figure(ask: Ask, findings: list[Finding]) -> bool:

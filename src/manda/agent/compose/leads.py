@@ -363,7 +363,8 @@ def _month(number: int, language: str) -> str:
     return names[0].capitalize()
 
 
-LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means", "quarter", "method")
+LISTED_KINDS = ("figure", "rate", "date", "person", "reason", "means", "quarter", "method",
+                "definition")
 _STATED = (*LISTED_KINDS, "place")  # a kind a span must state to lead
 
 

@@ -9,9 +9,11 @@ from functools import lru_cache
 
 from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import (
+    defined_terms,
     names_counted,
     states_change,
     states_count,
+    states_definition,
     states_means,
     states_place,
     states_reason,
@@ -58,7 +60,7 @@ from manda.finance.figures import statement_scale
 from manda.finance.label_heads import head_before, label_line_item
 from manda.finance.periods import quarters_in
 from manda.finance.vocabulary import find_line_items, item_spec
-from manda.text import YEAR, without_asides
+from manda.text import YEAR, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")
@@ -83,6 +85,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         if span.row is not None:
             return -KIND_MISS
         return KIND_FIT if states_reason(text) else 0.0
+    if kind == "definition":  # "how does it define …": the sentence that defines the term
+        if span.row is not None:
+            return -KIND_MISS  # a figure of the term says nothing of what it is
+        return KIND_FIT if states_definition(text, defined_terms(frame.ranking.terms,
+                                                                 frame.entity)) else 0.0
     if kind == "means":  # the actions taken, by their means, not a risk factor's condition
         return KIND_FIT if span.row is None and states_means(text) else 0.0
     if kind in (None, "list") and _RECORDED.found(frame.text) and span.row is None:
@@ -201,17 +208,24 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         # "The iPhone line includes iPhone 17 Pro, iPhone Air, …": the things listed (a run of
         # amounts "as follows" is a table's figures, not things)
         money = sum(1 for a in find_amounts(text) if a.currency is not None)
+        thing = _thing_asked(frame.text, frame.ranking.terms)
+        if thing and not money and _named_thing(text, thing, frame.entity):
+            # "which model does it use to value its options?": "… using the Black-Scholes
+            # option-pricing model" names one of the things asked, by its own name
+            return KIND_FIT
         if frame.ranking.wants_amount and not frame.counted:
             # "What premium did it pay?", "what charges did it record?": a thing known by its
             # amount, which a sentence states of that very thing ("for a premium of $271.5
             # million", not "the total impact … was $64.7 million"); a list with none is no answer
-            thing = _thing_asked(frame.text, frame.ranking.terms)
             said = not thing or any(term_in(t, stems_of(text)) for t in thing)
             return KIND_FIT if money and said else 0.0
-        if _COMPANY_ASKED.found(frame.text) and names_company(text, but=frame.entity):
+        if _COMPANY_ASKED.found(frame.text):
             # "which company is it buying?": "an agreement to acquire Halden Group, Inc. for
-            # $95.00 per share … valued at $6.8 billion" names it, its amounts notwithstanding
-            return KIND_FIT
+            # $95.00 per share … valued at $6.8 billion" names it, its amounts notwithstanding;
+            # a list that names no company ("competitors include: (1) retailers …") half fits
+            if names_company(text, but=frame.entity):
+                return KIND_FIT
+            return KIND_FIT / 2 if lists_things(text) and money < 2 else 0.0
         return KIND_FIT if lists_things(text) and money < 2 else 0.0
     if kind == "list" and statement_row(span.row):
         return -KIND_MISS  # a line item's figures do not list what it is made of
@@ -493,6 +507,27 @@ def named_after(text: str, verb: str, own: set[str]) -> str | None:
             not content_terms(" ".join(name)):
         return None
     return " ".join(name)
+
+
+_NAMED_WITHIN = 2  # how many words before the thing asked its name may stand
+
+
+def _named_thing(text: str, thing: frozenset[str], entity: str | None) -> bool:
+    """The sentence names a thing of the kind asked by its own name, a capitalised word right
+    before the word for the thing, itself in lowercase ("the Black-Scholes option-pricing
+    model"; a title's words, "Report of Independent Registered Public Accounting Firm", or
+    "Shareholders' Investment" for "share", name none); not its first word, a month, a company
+    word nor the company's own name."""
+    words = [w.strip(_NAME_ENDS + "”)") for w in text.split()]
+    own = {w.lower() for w in letter_words(entity or "")} | _MONTH_NAMES
+    for at, word in enumerate(words):
+        if not at or not word.islower() or not thing & _stems_of_word(word):
+            continue
+        before = words[max(1, at - _NAMED_WITHIN):at]
+        if any(w[:1].isupper() and w.lower() not in own and not (
+                _stems_of_word(w.lower()) & _FIRM_WORDS) for w in before):
+            return True
+    return False
 
 
 def question_verb(frame: QuestionFrame) -> str | None:

@@ -14,6 +14,7 @@ from manda.agent.frame import QuestionFrame
 from manda.agent.kinds import (
     asks_change,
     asks_contents,
+    asks_definition_by,
     cause_after,
     counted_terms,
     names_own_figure,
@@ -128,7 +129,7 @@ STATEMENT_FIT = 0.1
 ECHO = 0.35
 
 
-_STATED_KINDS = ("reason", "figure", "rate", "date", "place", "quarter")
+_STATED_KINDS = ("reason", "figure", "rate", "date", "place", "quarter", "definition", "method")
 
 
 # a condition or possibility stated ("if adoption is slower…", "there is no guarantee…"), an
@@ -163,7 +164,9 @@ SIBLING_MISS = PART_MISS
 NIL_ROW = 0.1
 
 
-_LISTED_ANSWERS = (None, "reason", "means", "list")  # the kinds a lead-in with its items answers
+# the kinds a lead-in with its items answers ("We define Contribution as revenue less cost of
+# revenue, adjusted to exclude the following items: …" is a definition)
+_LISTED_ANSWERS = (None, "reason", "means", "list", "definition")
 
 
 _HEDGED = vocabulary().cues("hedged_statement")
@@ -243,6 +246,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         weight[term] = math.log(1 + n / (1 + df)) if df else math.log(1 + n)
     if frame.answer_kind == "list" and (verb := _verb_of(frame.text, core)) is not None:
         weight[verb] /= 2  # "What services does Amazon offer?": "offer" is how it asks
+    if frame.answer_kind == "definition":
+        for term in (t for t in core if asks_definition_by(t)):
+            weight[term] /= 2  # "How does Lyft define cash equivalents?": "define" is how it asks
     # "How many stores did Target operate?": the verb is how a count is asked; the things
     # counted are what a span must say
     verb = frame.verb if frame.verb in core and len(core) > 1 else None
