@@ -33,6 +33,7 @@ _SENTENCE = re.compile(rf"(?<=[.!?])(?!(?<=\d\.)\s+(?i:{vocabulary().cues('day_d
 # "Mirasol, S.A. (22,4 %", "l'article L. 233-3": a dot after an abbreviation ends no sentence
 _ABBREVIATIONS = vocabulary().words("abbreviations")
 _MAX = 260
+JOINED_QUOTE = 2 * _MAX  # sentences read as one are quoted whole, as `sentences` joins them
 _CUT_WORDS = 4  # the most words a line broken off its sentence's start may hold
 # a word no sentence ends on ("We define Active Riders as" / "all riders who …"): a line that
 # ends on it runs on into the next, however short
@@ -128,6 +129,11 @@ def sentences(text: str) -> list[str]:
         else:
             out.append(part)
     return out
+
+
+def joined_sentences(sentence: str) -> bool:
+    """`sentence` is two or more that `sentences` read as one (the second points back)."""
+    return len([p for p in _split(sentence) if p.strip()]) > 1
 
 
 def pointing_parts(sentence: str) -> list[tuple[str, str]]:

@@ -28,7 +28,15 @@ from manda.agent.spans.sentences import (
 )
 from manda.agent.spans.span import LISTED_QUOTE, Span, _Pool, heads_rows
 from manda.agent.tables import Table, read_tables
-from manda.agent.unusual import body, pointing_parts, sentences, trim, unwrap
+from manda.agent.unusual import (
+    JOINED_QUOTE,
+    body,
+    joined_sentences,
+    pointing_parts,
+    sentences,
+    trim,
+    unwrap,
+)
 from manda.finance.amounts import currency_of_document
 from manda.finance.figures import figure_row, opens_with_note_mark
 from manda.ingest.parsers.staggered import unstaggered
@@ -102,7 +110,11 @@ def _candidates(evidence: Evidence) -> _Pool:
             meant = [said for term, said in defined.items()
                      if term in sentence and said not in sentence]
             # a lead-in with its bulleted items is quoted whole: its reasons are the items
-            quote = trim(sentence, LISTED_QUOTE if bulleted else 320)
+            # a sentence read with the one pointing back at it ("… there was $16.9 billion of
+            # unrecognized cost. This compensation is … recognized over 1.0 year") is quoted
+            # whole: the second sentence may hold the other half of what is asked
+            quote = trim(sentence, LISTED_QUOTE if bulleted else
+                         JOINED_QUOTE if joined_sentences(sentence) else 320)
             dated_by = _dated_by(sentence, before)
             # a table's line that names no year is of the one period its title names ("RSU
             # activity … for 2025 is as follows:" over "RSUs granted 73,466 $226.68")
