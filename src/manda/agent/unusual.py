@@ -136,6 +136,13 @@ def joined_sentences(sentence: str) -> bool:
     return len([p for p in _split(sentence) if p.strip()]) > 1
 
 
+def first_sentence(sentence: str) -> str:
+    """The first of the sentences `sentences` read as one: the one the others point back at,
+    which states what the whole speaks of ("There was $4.1 billion of unrecognized cost." of
+    "… This compensation is expected to be expensed …")."""
+    return next((p for p in _split(sentence) if p.strip()), sentence)
+
+
 def pointing_parts(sentence: str) -> list[tuple[str, str]]:
     """The parts of a sentence `sentences` kept with the one it points back at that state a
     figure of their own ("… net income was $15.00 billion. This included a one-time tax

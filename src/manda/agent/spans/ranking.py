@@ -93,6 +93,7 @@ from manda.agent.spans.span import (
     _with,
     label_periods,
 )
+from manda.agent.unusual import first_sentence
 from manda.answers import Intent
 from manda.finance.amounts import find_amounts, same_amount
 from manda.finance.equivalents import named_items
@@ -593,7 +594,9 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             # "each quarter" asked: a span that never says quarterly (a fiscal year's row of
             # dividends per share) states another period's figure
             score -= PERIOD_MISS
-        if span.row is None and states_forecast(main_clause(span.text)):
+        # a forecast stated by the sentence the others point back at: "This compensation is
+        # expected to be expensed …" after an actual's figure is no forecast of it
+        if span.row is None and states_forecast(main_clause(first_sentence(span.text))):
             if frame.wants_forecast:
                 score += FORECAST_FIT  # "net sales are expected to be between …" for guidance
             elif frame.answer_kind in ("figure", "rate") or frame.wants_actual:
