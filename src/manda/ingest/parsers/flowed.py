@@ -31,6 +31,7 @@ from manda.ingest.parsers.textruns import (
     KNOWN,
     cuts_words,
     document_words,
+    lone_letters,
     mend_words,
     parted_words,
     pieces,
@@ -446,10 +447,11 @@ def flowed_pages(pages: Sequence[str]) -> list[str]:
     """A document's page texts with flowed tables in rows, and, where its line ends cut words,
     those words mended first (else only the words a font change glued parted)."""
     words = document_words(pages)
+    apart = word_pairs(pages)
     if cuts_words(pages, words):
-        pages = [mend_words(page, words) for page in pages]
+        letters = lone_letters(pages)
+        pages = [mend_words(page, words, apart, letters) for page in pages]
     else:
-        apart = word_pairs(pages)
         pages = [parted_words(page, words, apart) for page in pages]
     if flowing_rows(pages) < MIN_FLOWING_ROWS:
         return list(pages)  # a document that lays its tables out: no row of it is touched
