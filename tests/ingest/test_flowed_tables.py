@@ -251,3 +251,17 @@ def test_a_word_glued_after_a_capitalised_or_a_one_letter_word_is_parted() -> No
     # without the document's pairs and letters, nothing new is parted
     assert mend_words("the Firmchartered aprovisional", words) == (
         "the Firmchartered aprovisional")
+
+
+def test_a_word_that_stands_in_the_document_or_ends_in_an_ending_is_not_parted() -> None:
+    # invented: "another" stands mid-line in the document; "ly" stands only as cut words' ends
+    words = Counter({"an": 300, "other": 500, "another": 12, "common": 40, "ly": 9,
+                     "commonly": 0, "cost": 50, "related": 70, "of": 900, "the": 1200})
+    pairs = Counter({("of", "the"): 40})
+    letters = Counter({"a": 200})
+    assert mend_words("a mile to another quay", words, pairs, letters) == (
+        "a mile to another quay")
+    assert mend_words("an event commonly called", words, pairs, letters) == (
+        "an event commonly called")
+    assert mend_words("the costrelated to ofthe vessel", words, pairs, letters) == (
+        "the cost related to of the vessel")

@@ -35,6 +35,7 @@ from manda.ingest.parsers.textruns import (
     mend_words,
     parted_words,
     pieces,
+    word_neighbours,
 )
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
@@ -447,11 +448,11 @@ def flowed_pages(pages: Sequence[str]) -> list[str]:
     """A document's page texts with flowed tables in rows, and, where its line ends cut words,
     those words mended first (else only the words a font change glued parted)."""
     words = document_words(pages)
-    apart = word_pairs(pages)
     if cuts_words(pages, words):
-        letters = lone_letters(pages)
+        apart, letters = word_neighbours(pages), lone_letters(pages)
         pages = [mend_words(page, words, apart, letters) for page in pages]
     else:
+        apart = word_pairs(pages)
         pages = [parted_words(page, words, apart) for page in pages]
     if flowing_rows(pages) < MIN_FLOWING_ROWS:
         return list(pages)  # a document that lays its tables out: no row of it is touched

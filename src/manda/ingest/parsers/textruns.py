@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby, pairwise
 
-__all__ = ["cuts_words", "document_words", "lone_letters", "mend_words", "parted_words", "pieces"]
+__all__ = ["cuts_words", "document_words", "lone_letters", "mend_words", "parted_words", "pieces",
+           "word_neighbours"]
 
 GLUED = 20  # two words stand this many times more often apart than glued: a glued pair
 RARER = 8  # a half standing this many times less often than the joined word does not count
@@ -23,6 +24,7 @@ KNOWN = 2  # a word stands in the document when it is read this often away from 
 # a word glued after a capitalised one ("Companycompleted") or a one-letter word ("aproposed")
 # is parted only where it stands this often, and the one-letter word stands GLUED * KNOWN times
 GLUED_AFTER = 5
+SHORT_PART = 2  # a part of a glued word this short may be an ending ("commonly"), not a word
 GLUED_AFTER_LETTER = 6  # and is this long: a short one ends real words ("away", "alike")
 # a document cuts words at line ends when this share of its lines ends in a cut word
 CUT_SHARE = 0.01
@@ -56,6 +58,19 @@ def document_words(pages: Sequence[str]) -> Counter[str]:
         for line in page.split("\n"):
             for word in [p for p in pieces(line) if _word(p)][1:-1]:
                 counts[word.lower()] += 1
+    return counts
+
+
+def word_neighbours(pages: Sequence[str]) -> Counter[tuple[str, str]]:
+    """How often two words (lower-cased letters) stand one after the other, a space apart,
+    whatever signs are around them ("(in millions)": ("in", "millions"))."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for page in pages:
+        for line in page.split("\n"):
+            parts = pieces(line)
+            counts.update((a.lower(), c.lower()) for a, b, c in zip(parts, parts[1:], parts[2:],
+                                                                   strict=False)
+                          if b == " " and _word(a) and _word(c))
     return counts
 
 
@@ -116,7 +131,7 @@ def cuts_words(pages: Sequence[str], words: Counter[str]) -> bool:
 def mend_words(text: str, words: Counter[str], pairs: Counter[tuple[str, str]] | None = None,
                letters: Counter[str] | None = None) -> str:
     """The page with each word cut at a line end made whole on the line it starts on, and the
-    words of each line mended (`_mended_line`). `pairs` (`flowed.word_pairs`) and `letters`
+    words of each line mended (`_mended_line`). `pairs` (`word_neighbours`) and `letters`
     (`lone_letters`), the document's, let a word glued after a capitalised or a one-letter word
     be parted too."""
     out: list[str] = []
@@ -152,7 +167,7 @@ def _opens_sentence(piece: str) -> bool:
 @dataclass(frozen=True)
 class _Glued:
     """What the document says of its words: how often each stands (`document_words`), each two
-    stand one after the other (`word_pairs`), each letter stands alone (`lone_letters`)."""
+    stand one after the other (`word_neighbours`), each letter stands alone (`lone_letters`)."""
 
     words: Counter[str]
     pairs: Counter[tuple[str, str]]
@@ -228,7 +243,7 @@ def _parted(word: str, before: str, after: str, glued: _Glued) -> str:
         if _lower(word, 5):
             splits = [(min(words[word[:i]], words[word[i:]]), i) for i in range(2, len(word) - 1)]
             best, at = max(splits, default=(0, 0))
-            if best >= KNOWN and best >= GLUED * words[word]:
+            if best >= KNOWN and best >= GLUED * words[word] and _written_apart(word, at, glued):
                 return f"{word[:at]} {word[at:]}"
         if at := _glued_after(word, glued):
             return f"{word[:at]} {word[at:]}"
@@ -237,6 +252,20 @@ def _parted(word: str, before: str, after: str, glued: _Glued) -> str:
             and _stands(word, words):
         return f" {word}"  # "1,849,794and"
     return word
+
+
+def _written_apart(word: str, at: int, glued: _Glued) -> bool:
+    """Two lower-case words read glued are two where the glued form stands at most once away
+    from a line end and a part of one or two letters stands at least as often as the other (a
+    word like "in", "or", not an ending like "ly"); else only where the document writes the two
+    apart elsewhere ("another" stays whole, never "an other"; "commonly", never "common ly").
+    Without the document's pairs, the counts alone decide."""
+    words, left, right = glued.words, word[:at], word[at:]
+    if not glued.pairs:
+        return True
+    short = (len(left) <= SHORT_PART and words[left] < words[right]) or (
+        len(right) <= SHORT_PART and words[right] < words[left])
+    return (words[word] < KNOWN and not short) or glued.pairs[(left, right)] > 0
 
 
 def _glued_after(word: str, glued: _Glued) -> int:
