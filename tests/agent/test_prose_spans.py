@@ -97,6 +97,14 @@ def test_without_the_page_before_no_quote_opens_mid_sentence() -> None:
     assert any(s.text.startswith("eWidget sales rose") for s in named)
 
 
+def test_without_the_page_after_a_sentence_ends_where_its_page_does_not_on_its_number() -> None:
+    ask = _ask("How much of the 2025 asset impairments was recorded in the fourth quarter?")
+    ranked = rank_spans(ask.frame, _evidence((41, PAGE_ENDS)))
+    top = next(s for s in ranked if "$410 million" in s.text)
+    assert top.text.rstrip().endswith("leases related to")
+    assert not any(s.text.rstrip().endswith(" 41") for s in ranked)
+
+
 def test_a_quarter_is_one_reading_however_it_is_named() -> None:
     for question in ("What was revenue in Q4 2025?", "What was revenue in Q4 FY2025?",
                      "What was revenue in the fourth quarter of 2025?",

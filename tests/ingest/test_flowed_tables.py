@@ -228,3 +228,40 @@ async def test_a_question_on_a_flowed_statement_is_answered_from_its_row(tmp_pat
         answer = (await app.answers.ask("deal", "What was Corvane's freight revenue in fiscal "
                                                 "2023?")).answer
     assert "998" in answer.split("\n")[0]
+
+
+def test_a_word_glued_after_a_capitalised_or_a_one_letter_word_is_parted() -> None:
+    # invented: a ferry operator's notes; "Firm", "a" and the words after them stand elsewhere
+    words = Counter({"firm": 40, "chartered": 6, "leased": 7, "a": 900, "provisional": 8,
+                     "the": 500, "nonvoting": 0, "non": 30, "voting": 12, "more": 60,
+                     "over": 70, "away": 0, "way": 50})
+    pairs = Counter({("firm", "chartered"): 2, ("firm", "leased"): 1, ("the", "firm"): 30})
+    letters = Counter({"a": 900})
+    assert mend_words("On May 3 the Firmchartered two vessels", words, pairs, letters) == (
+        "On May 3 the Firm chartered two vessels")
+    assert mend_words("the regulator issued aprovisional levy of $4 million", words, pairs,
+                      letters) == "the regulator issued a provisional levy of $4 million"
+    # words the document never writes apart stay whole, and so do short ones after a letter
+    assert mend_words("Moreover, the Nonvoting shares", words, pairs, letters) == (
+        "Moreover, the Nonvoting shares")
+    assert mend_words("the ships sailed away", words, pairs, letters) == "the ships sailed away"
+    # a glued form the document also writes mid-line is a word: left whole
+    words["firmleased"] = 1
+    assert mend_words("the Firmleased a berth", words, pairs, letters) == "the Firmleased a berth"
+    # without the document's pairs and letters, nothing new is parted
+    assert mend_words("the Firmchartered aprovisional", words) == (
+        "the Firmchartered aprovisional")
+
+
+def test_a_word_that_stands_in_the_document_or_ends_in_an_ending_is_not_parted() -> None:
+    # invented: "another" stands mid-line in the document; "ly" stands only as cut words' ends
+    words = Counter({"an": 300, "other": 500, "another": 12, "common": 40, "ly": 9,
+                     "commonly": 0, "cost": 50, "related": 70, "of": 900, "the": 1200})
+    pairs = Counter({("of", "the"): 40})
+    letters = Counter({"a": 200})
+    assert mend_words("a mile to another quay", words, pairs, letters) == (
+        "a mile to another quay")
+    assert mend_words("an event commonly called", words, pairs, letters) == (
+        "an event commonly called")
+    assert mend_words("the costrelated to ofthe vessel", words, pairs, letters) == (
+        "the cost related to of the vessel")

@@ -93,7 +93,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         title = ""  # the lead-in over the figure lines below it: their table's title
         heads = ""  # and the line of column heads under it
         for sentence, heading, before, bulleted in _sentences(
-                prose.get(id(hit), "\n".join(lines))):
+                prose.get(id(hit), "\n".join(_above_folio(lines)))):
             was, title = title, _title_after(title, sentence, page)
             if title != was:
                 heads = ""
@@ -276,6 +276,20 @@ def _at_foot(hit: SearchHit) -> bool:
     """The passage ends with its page's number: it runs to the foot of the page."""
     lines = [line.strip() for line in body(hit.text).splitlines() if line.strip()]
     return bool(lines) and lines[-1].isdigit() and len(lines[-1]) <= 4
+
+
+def _above_folio(lines: list[str]) -> list[str]:
+    """A passage's lines without the page's number under them (a last line of up to
+    `FOLIO_DIGITS` digits): a sentence that runs on to the next page ends where its page does
+    ("… additional amortization", never "… amortization 56")."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    folio = lines[end - 1].strip() if end else ""
+    return lines[:end - 1] if folio.isdigit() and len(folio) <= FOLIO_DIGITS else lines
+
+
+FOLIO_DIGITS = 3
 
 
 def _unfinished(hit: SearchHit) -> tuple[list[str], str] | None:

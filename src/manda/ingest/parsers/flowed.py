@@ -31,9 +31,11 @@ from manda.ingest.parsers.textruns import (
     KNOWN,
     cuts_words,
     document_words,
+    lone_letters,
     mend_words,
     parted_words,
     pieces,
+    word_neighbours,
 )
 from manda.text import YEAR, letter_words
 from manda.vocabulary import vocabulary
@@ -447,7 +449,8 @@ def flowed_pages(pages: Sequence[str]) -> list[str]:
     those words mended first (else only the words a font change glued parted)."""
     words = document_words(pages)
     if cuts_words(pages, words):
-        pages = [mend_words(page, words) for page in pages]
+        apart, letters = word_neighbours(pages), lone_letters(pages)
+        pages = [mend_words(page, words, apart, letters) for page in pages]
     else:
         apart = word_pairs(pages)
         pages = [parted_words(page, words, apart) for page in pages]

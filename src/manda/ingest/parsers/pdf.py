@@ -29,6 +29,7 @@ from manda.ingest.parsers.base import (
     unreadable,
 )
 from manda.ingest.parsers.flowed import flowed_pages
+from manda.ingest.parsers.folios import folios_apart
 from manda.ingest.parsers.headings import PageFonts, page_headings, place_headings
 from manda.ingest.parsers.parts import part_columns
 from manda.ingest.parsers.pdf_layout import drawn_page
@@ -82,9 +83,10 @@ def parse_pdf(path: Path, filename: str, limits: ParseLimits) -> ParsedDocument:
         fonts.append(page_fonts)
     if pages and failures == len(pages):
         raise unreadable(filename, "is corrupt: no page could be read; ask for a fresh copy")
-    # tables set side by side read one after the other (`parsers.sidebyside`)
+    # tables set side by side read one after the other (`parsers.sidebyside`), once each
+    # page's folio glued onto its last line is on a line of its own (`parsers.folios`)
     texts = spaced_pages(part_columns(stacked_pages(side_by_side_pages(
-        flowed_pages([s.text for s in sections])))))
+        flowed_pages(folios_apart([s.text for s in sections]))))))
     # a staggered table's rows re-cut, each label with its figures (`parsers.staggered`); a
     # table of records read under its column titles (`parsers.records`); labelled rows and
     # two-level headers under titles written without column gaps (`parsers.titles`)

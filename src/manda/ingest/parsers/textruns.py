@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import groupby, pairwise
 
-__all__ = ["cuts_words", "document_words", "mend_words", "parted_words", "pieces"]
+__all__ = ["cuts_words", "document_words", "lone_letters", "mend_words", "parted_words", "pieces",
+           "word_neighbours"]
 
 GLUED = 20  # two words stand this many times more often apart than glued: a glued pair
 RARER = 8  # a half standing this many times less often than the joined word does not count
 KNOWN = 2  # a word stands in the document when it is read this often away from line ends
+# a word glued after a capitalised one ("Companycompleted") or a one-letter word ("aproposed")
+# is parted only where it stands this often, and the one-letter word stands GLUED * KNOWN times
+GLUED_AFTER = 5
+SHORT_PART = 2  # a part of a glued word this short may be an ending ("commonly"), not a word
+GLUED_AFTER_LETTER = 6  # and is this long: a short one ends real words ("away", "alike")
 # a document cuts words at line ends when this share of its lines ends in a cut word
 CUT_SHARE = 0.01
 MIN_CUTS = 10
@@ -51,6 +58,29 @@ def document_words(pages: Sequence[str]) -> Counter[str]:
         for line in page.split("\n"):
             for word in [p for p in pieces(line) if _word(p)][1:-1]:
                 counts[word.lower()] += 1
+    return counts
+
+
+def word_neighbours(pages: Sequence[str]) -> Counter[tuple[str, str]]:
+    """How often two words (lower-cased letters) stand one after the other, a space apart,
+    whatever signs are around them ("(in millions)": ("in", "millions"))."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for page in pages:
+        for line in page.split("\n"):
+            parts = pieces(line)
+            counts.update((a.lower(), c.lower()) for a, b, c in zip(parts, parts[1:], parts[2:],
+                                                                   strict=False)
+                          if b == " " and _word(a) and _word(c))
+    return counts
+
+
+def lone_letters(pages: Sequence[str]) -> Counter[str]:
+    """How often each lower-case letter stands as a word of its own between spaces ("a"), not
+    after an apostrophe or inside a figure."""
+    counts: Counter[str] = Counter()
+    for page in pages:
+        for line in page.split("\n"):
+            counts.update(w for w in line.split(" ") if len(w) == 1 and _lower(w))
     return counts
 
 
@@ -98,9 +128,12 @@ def cuts_words(pages: Sequence[str], words: Counter[str]) -> bool:
     return cuts >= MIN_CUTS and cuts >= CUT_SHARE * lines
 
 
-def mend_words(text: str, words: Counter[str]) -> str:
+def mend_words(text: str, words: Counter[str], pairs: Counter[tuple[str, str]] | None = None,
+               letters: Counter[str] | None = None) -> str:
     """The page with each word cut at a line end made whole on the line it starts on, and the
-    words of each line mended (`_mended_line`)."""
+    words of each line mended (`_mended_line`). `pairs` (`word_neighbours`) and `letters`
+    (`lone_letters`), the document's, let a word glued after a capitalised or a one-letter word
+    be parted too."""
     out: list[str] = []
     for line in text.split("\n"):
         if out and (size := _cut_at(out[-1], line, words)):
@@ -109,7 +142,8 @@ def mend_words(text: str, words: Counter[str]) -> str:
             if not line:
                 continue
         out.append(line)
-    return "\n".join(_mended_line(line, words) for line in out)
+    glued = _Glued(words, pairs or Counter(), letters or Counter())
+    return "\n".join(_mended_line(line, glued) for line in out)
 
 
 def _stands(word: str, words: Counter[str]) -> bool:
@@ -130,19 +164,30 @@ def _opens_sentence(piece: str) -> bool:
     return _word(piece) and piece[0].isupper() and _lower(piece[1:3], 2)
 
 
-def _mended_line(line: str, words: Counter[str]) -> str:
+@dataclass(frozen=True)
+class _Glued:
+    """What the document says of its words: how often each stands (`document_words`), each two
+    stand one after the other (`word_neighbours`), each letter stands alone (`lone_letters`)."""
+
+    words: Counter[str]
+    pairs: Counter[tuple[str, str]]
+    letters: Counter[str]
+
+
+def _mended_line(line: str, glued: _Glued) -> str:
     """A line with each word a text run cut within it joined ("int angible") and glued words
     parted where both parts stand as words and the glued form does not: a lower-to-upper join
     starts a new line ("equity\\nAccounts payable"), as does a capital after ")" ("(Note 15)
     \\nRedeemable"); two lower-case words get a space ("overthe"), and so do a sentence glued to
     the next ("any.For") and a word glued to a figure ("assets 1,215", "1,849,794 and")."""
+    words = glued.words
     parts = _joined(pieces(line), words)
     out: list[str] = []
     for k, piece in enumerate(parts):
         before = parts[k - 1] if k else ""
         after = parts[k + 1] if k + 1 < len(parts) else ""
         if _word(piece):
-            piece = _parted(piece, before, after, words)
+            piece = _parted(piece, before, after, glued)
         elif piece == ")" and _opens_sentence(after):
             piece = ")\n"
         elif piece in ".;:" and _word(before) and _lower(before[-2:], 2) \
@@ -188,8 +233,9 @@ def _glued_left(word: str, words: Counter[str],
     return cap if apart >= max(KNOWN, words[word.lower()]) else 0
 
 
-def _parted(word: str, before: str, after: str, words: Counter[str]) -> str:
-    """One run of letters with its glued words parted (see `_mended_line`)."""
+def _parted(word: str, before: str, after: str, glued: _Glued) -> str:
+    """One run of letters with its glued words parted (see `_mended_line`, `_glued_after`)."""
+    words = glued.words
     digits_around = before[:1].isdigit() or after[:1].isdigit()
     if not digits_around:
         if cap := _glued_left(word, words):
@@ -197,13 +243,49 @@ def _parted(word: str, before: str, after: str, words: Counter[str]) -> str:
         if _lower(word, 5):
             splits = [(min(words[word[:i]], words[word[i:]]), i) for i in range(2, len(word) - 1)]
             best, at = max(splits, default=(0, 0))
-            if best >= KNOWN and best >= GLUED * words[word]:
+            if best >= KNOWN and best >= GLUED * words[word] and _written_apart(word, at, glued):
                 return f"{word[:at]} {word[at:]}"
+        if at := _glued_after(word, glued):
+            return f"{word[:at]} {word[at:]}"
         return word
     if before[:1].isdigit() and not after[:1].isdigit() and _lower(word, 3) \
             and _stands(word, words):
         return f" {word}"  # "1,849,794and"
     return word
+
+
+def _written_apart(word: str, at: int, glued: _Glued) -> bool:
+    """Two lower-case words read glued are two where the glued form stands at most once away
+    from a line end and a part of one or two letters stands at least as often as the other (a
+    word like "in", "or", not an ending like "ly"); else only where the document writes the two
+    apart elsewhere ("another" stays whole, never "an other"; "commonly", never "common ly").
+    Without the document's pairs, the counts alone decide."""
+    words, left, right = glued.words, word[:at], word[at:]
+    if not glued.pairs:
+        return True
+    short = (len(left) <= SHORT_PART and words[left] < words[right]) or (
+        len(right) <= SHORT_PART and words[right] < words[left])
+    return (words[word] < KNOWN and not short) or glued.pairs[(left, right)] > 0
+
+
+def _glued_after(word: str, glued: _Glued) -> int:
+    """Where a lower-case word starts that is glued after a capitalised one ("Companycompleted":
+    7) or after a one-letter word ("aproposed": 1), or 0. The glued form never stands away from
+    a line end, the word after stands `GLUED_AFTER` times; a capitalised word before it stands
+    too and the document writes the two apart elsewhere ("the Company completed"), so words
+    that only look made of two ("Moreover", "Nonvested", "Wayfair") stay whole; a one-letter
+    word is one the document writes alone often ("a") and the word after it is long."""
+    words, low = glued.words, word.lower()
+    if words[low] or not _lower(word[1:]):
+        return 0
+    if word[0].islower():
+        if len(word) <= GLUED_AFTER_LETTER or glued.letters[word[0]] < GLUED * KNOWN:
+            return 0
+        return 1 if words[low[1:]] >= GLUED_AFTER else 0
+    splits = [(min(words[low[:i]], words[low[i:]]), i) for i in range(2, len(word) - 1)
+              if words[low[i:]] >= GLUED_AFTER and glued.pairs[(low[:i], low[i:])]]
+    best, at = max(splits, default=(0, 0))
+    return at if best >= KNOWN else 0
 
 
 def _joined(parts: list[str], words: Counter[str]) -> list[str]:
