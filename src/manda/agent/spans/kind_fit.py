@@ -211,8 +211,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
         thing = _thing_asked(frame.text, frame.ranking.terms)
         if thing and not money and _named_thing(text, thing, frame.entity):
             # "which model does it use to value its options?": "… using the Black-Scholes
-            # option-pricing model" names one of the things asked, by its own name
-            return KIND_FIT
+            # option-pricing model" names one of the things asked, by its own name; where
+            # several are asked ("which Gadget models …"), a sentence naming one ("… net
+            # sales of Max models") fits for half, below the one that lists them
+            return KIND_FIT if not _several_asked(frame.text, thing) or lists_things(text) \
+                else KIND_FIT / 2
         if frame.ranking.wants_amount and not frame.counted:
             # "What premium did it pay?", "what charges did it record?": a thing known by its
             # amount, which a sentence states of that very thing ("for a premium of $271.5
@@ -510,6 +513,20 @@ def named_after(text: str, verb: str, own: set[str]) -> str | None:
 
 
 _NAMED_WITHIN = 2  # how many words before the thing asked its name may stand
+# the endings a plural adds to the word for a thing ("models", "modèles", "Modelle", "companies")
+_PLURAL_ENDINGS = ("s", "x", "e", "en", "n")
+
+
+def _several_asked(question: str, thing: frozenset[str]) -> bool:
+    """The question names the thing asked in the plural: its word is longer than its stem and
+    ends as a plural does ("models" of "model"; "company" is one, "companies" several)."""
+    for word in letter_words(question):
+        lowered = word.lower()
+        for stem in thing:
+            if lowered != stem and lowered.startswith(stem) and lowered.endswith(_PLURAL_ENDINGS):
+                return True
+    return False
+
 
 
 def _named_thing(text: str, thing: frozenset[str], entity: str | None) -> bool:
