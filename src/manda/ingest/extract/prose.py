@@ -83,6 +83,7 @@ _TOP_N = _WORDS.cues("top_customers")  # "top 10 customers", "les dix premiers c
 _LARGEST = _WORDS.cues("largest_customer")
 # "Anna Schmidt holds", "la Holding détient", "die Holding hält": a holder before a stake
 _OWN_VERB = _WORDS.cues("own_verbs").around(tail=rf"\s+{_APPROXIMATELY}$")
+_SHARES = _WORDS.cues("shares_counted")  # "shares", "actions", "Aktien": a count, not money
 _OWN_OBJECT = _WORDS.cues("own_objects")  # "of the shares", "du capital", "der Anteile"
 # A bare count belongs to the metric before it only if no other noun follows: "headcount was 156."
 # but not "customers in 12 countries".
@@ -559,9 +560,12 @@ def _subject_for(amount: Amount, subjects: Sequence[tuple[str, int, int]], text:
     if amount.unit == "people":
         near = [s for s in subjects if (spec := metric_spec(s[0])) and spec.group == "headcount"]
         return near[0] if near else ("headcount", amount.start, amount.end)
+    # "we repurchased 69 million shares and 95 million shares …": a number of shares, not money
+    shares = amount.currency is None and _SHARES.begins(text[amount.end:amount.end + 40].lstrip())
     fitting = [
         s for s in subjects
         if (spec := metric_spec(s[0])) is not None and _compatible(spec, amount)
+        and not (shares and spec.unit_kind == "currency")
     ]
     bare_count = (
         amount.unit is None and amount.currency is None and not multiplied(amount.text)
