@@ -251,3 +251,10 @@ def test_what_lists_things_is_three_named_things_or_what_follows_a_colon() -> No
     for text, lists in listing.items():
         span = next(s for s in rank_spans(frame, _evidence(text)) if s.text.startswith(text[:20]))
         assert fits_kind(span, frame) is lists, text
+
+
+def test_a_line_item_asked_with_the_verb_that_books_it_is_a_figure_whoever_booked_it() -> None:
+    for question in ("What revenue did the group's Marine Systems segment report in 2025?",
+                     "What revenue did the company report in 2025?",
+                     "¿Qué ventas registró el segmento Marine Systems de la empresa en 2025?"):
+        assert read_question(question).answer_kind == "figure", question

@@ -108,3 +108,21 @@ def test_the_whole_is_no_figure_of_the_part_asked() -> None:
     naming = ["cloud", "servic", "net", "sale"]
     assert names_less(_row_finding("Consolidated", 212_400e6), top, ask, naming)
     assert not names_less(_row_finding("Cloud Services", 48_100e6), top, ask, naming)
+
+
+def test_a_sentence_whose_figures_are_each_another_line_items_does_not_lead() -> None:
+    evidence = _evidence("Gross margin decreased $3.1 million in 2025, driven by lower pricing "
+                         "in the Marine Systems segment.")
+    ask = _ask("What revenue did the company's Marine Systems segment report in 2025?")
+    assert ask.frame.answer_kind == "figure"  # the line item, whoever reported it
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "lead_other_item"
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "3.1" not in first and _no_figure_in(first)
+    # the line item asked, said of the figure, still leads; so does a figure said of nothing
+    # the vocabulary knows as a line item
+    for text in ("Revenue of the Marine Systems segment increased $12.0 million, or 8%, in "
+                 "2025, driven by higher volumes.",
+                 "The Marine Systems segment reported $140.2 million in 2025."):
+        stated = _evidence(text)
+        assert lead_miss(rank_spans(ask.frame, stated)[0], ask) is None, text

@@ -33,7 +33,7 @@ from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
 from manda.agent.spans.ranking import sibling_said
-from manda.agent.spans.sentences import figures_of_others
+from manda.agent.spans.sentences import amount_owner, figures_of_others
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
@@ -43,7 +43,7 @@ from manda.finance.periods import (
     quarters_in,
     year_of,
 )
-from manda.finance.vocabulary import item_spec, metric_spec
+from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
 from manda.models import Finding
 from manda.text import YEAR, letter_words, said_in
 from manda.vocabulary import vocabulary
@@ -138,6 +138,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
     if ask.frame.answer_kind == "figure" and not ask.frame.counted and figures_of_others(
             span.text, naming_terms(ask, span, change_words=False)):
         return "lead_other_item"  # its amounts are another noun's ("letters of credit of …")
+    if not ask.frame.counted and _of_other_items(span, ask):
+        return "lead_other_item"  # "gross margin percentage decreased 1 point" for revenue
     if _other_years(span, ask):
         return "figure_other_years"
     if _whole_year(span, ask):
@@ -147,6 +149,29 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
+
+
+def _of_other_items(span: Span, ask: Ask) -> bool:
+    """A sentence whose every figure is said of a line item, none of them the one asked
+    ("gross margin percentage decreased 1 point driven by declines in Intelligent Cloud",
+    where the segment's revenue is asked): it states another line item's figure. A figure
+    said of no known line item, or of the one asked among others, may be the one asked."""
+    asked = {s for s in ask.frame.subjects if item_spec(s) is not None or metric_spec(s)}
+    figures = [a for a in find_amounts(span.text) if _a_figure(a)]
+    if span.row is not None or not asked or not figures:
+        return False
+    for amount in figures:
+        owner = amount_owner(span.text, amount.start, amount.end)
+        items = {found for found, _, _ in find_line_items(owner)}
+        if not items or items & asked or any(_kin(item, a) for item in items for a in asked):
+            return False
+    return True
+
+
+def _kin(item: str, asked: str) -> bool:
+    """One line item is the other's measure ("revenue growth" of "revenue", "gross margin
+    percentage" of "gross margin"): the figure may answer it."""
+    return said_in(item, asked) or said_in(asked, item)
 
 
 def _other_measure(span: Span, ask: Ask) -> bool:
