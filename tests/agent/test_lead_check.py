@@ -126,3 +126,9 @@ def test_a_sentence_whose_figures_are_each_another_line_items_does_not_lead() ->
                  "The Marine Systems segment reported $140.2 million in 2025."):
         stated = _evidence(text)
         assert lead_miss(rank_spans(ask.frame, stated)[0], ask) is None, text
+    # a sentence quoted cut short may state the line item asked after the cut: not judged
+    long = ("Gross margin decreased $3.1 million in 2025, driven by lower pricing in the "
+            "Marine Systems segment, " + "higher freight and handling costs across the fleet, "
+            * 5 + "and revenue of the Marine Systems segment was $140.2 million.")
+    top = rank_spans(ask.frame, _evidence(long))[0]
+    assert top.text.endswith("…") and lead_miss(top, ask) is None

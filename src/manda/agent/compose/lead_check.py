@@ -158,14 +158,17 @@ def _of_other_items(span: Span, ask: Ask) -> bool:
     said of no known line item, or of the one asked among others, may be the one asked."""
     asked = {s for s in ask.frame.subjects if item_spec(s) is not None or metric_spec(s)}
     figures = [a for a in find_amounts(span.text) if _a_figure(a)]
-    if span.row is not None or not asked or not figures:
-        return False
+    if span.row is not None or not asked or not figures or span.text.endswith(_CUT):
+        return False  # a sentence quoted cut short may state the one asked after the cut
     for amount in figures:
         owner = amount_owner(span.text, amount.start, amount.end)
         items = {found for found, _, _ in find_line_items(owner)}
         if not items or items & asked or any(_kin(item, a) for item in items for a in asked):
             return False
     return True
+
+
+_CUT = "…"  # how a sentence quoted cut short ends (`manda.agent.unusual.trim`)
 
 
 def _kin(item: str, asked: str) -> bool:
