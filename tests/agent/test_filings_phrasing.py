@@ -73,6 +73,15 @@ def test_who_audits_asks_for_the_auditor_and_the_signing_firm_is_named() -> None
                           evidence, "auditor", "en")
     assert draft.text.splitlines()[0].startswith("The auditor is Ernst & Young LLP")
     assert "since 2009" in draft.text
+    # a consent's heading before the firm's name is no part of it; a name joined by "of" is
+    consent = _evidence("Consent of Marlow Finch LLP, Independent Registered Public Accounting "
+                        "Firm\nWe consent to the incorporation by reference of our report.")
+    draft = _named_holder(Draft(text="Filing.pdf states: “We consent to …” (source: Filing."
+                                     "pdf, p.90)"), consent, "auditor", "en")
+    assert draft.text.splitlines()[0].startswith("The auditor is Marlow Finch LLP"), draft.text
+    from manda.ingest.extract.names import without_title
+    assert without_title("Bank of Ireland plc") == "Bank of Ireland plc"
+    assert without_title("Rapport de Garnier Audit S.A.") == "Garnier Audit S.A."
 
 
 def test_a_share_of_a_metric_is_not_the_metric() -> None:

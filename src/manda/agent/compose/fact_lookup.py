@@ -78,7 +78,7 @@ from manda.finance.fiscal import (
 )
 from manda.finance.periods import same_quarter_last_year
 from manda.finance.vocabulary import canonical_subject, metric_spec
-from manda.ingest.extract.names import ORG
+from manda.ingest.extract.names import ORG, without_title
 from manda.models import Finding, FindingKind, Nature, SearchHit
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
@@ -824,7 +824,7 @@ def _named_holder(draft: Draft, evidence: Evidence, role: str, language: str) ->
                     # the firm that signs ("/s/ Ernst & Young LLP") before one merely named
                     rank = (not _SIGNED.ends(text[:firm.start()]), gap)
                     if gap <= _NEAR and (best is None or rank < best[0]):
-                        best = (rank, firm.group(0), hit)
+                        best = (rank, without_title(firm.group(0)), hit)
     if best is None:
         return draft
     _, firm, hit = best

@@ -86,6 +86,25 @@ _NAME_RE = re.compile(rf"^{NAME}$")
 _NOT_NAME_WORDS = vocabulary().words("not_name_words")
 
 
+_LINK_WORDS = {w.lower() for w in vocabulary().words("name_links")}
+_TITLE_WORDS = {w.lower() for w in vocabulary().words("firm_title_words")} | {
+    w.lower() for w in vocabulary().words("article")}
+
+
+def without_title(name: str) -> str:
+    """An organisation's name without the title a heading writes before it and a link word
+    ("Consent of PricewaterhouseCoopers LLP" → "PricewaterhouseCoopers LLP"); a name whose
+    own words join by a link ("Bank of Ireland plc") is kept whole."""
+    words = name.split()
+    for at, word in enumerate(words[:-1]):
+        plain = word.strip(".,").lower()
+        if plain in _LINK_WORDS and at:
+            return " ".join(words[at + 1:])
+        if plain not in _TITLE_WORDS:
+            break
+    return name
+
+
 def is_person_name(text: str) -> bool:
     """A capitalised "First [M.] Last" phrase whose words are not heading or business words."""
     text = " ".join(text.split())
