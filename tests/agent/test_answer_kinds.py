@@ -258,3 +258,14 @@ def test_a_line_item_asked_with_the_verb_that_books_it_is_a_figure_whoever_booke
                      "What revenue did the company report in 2025?",
                      "¿Qué ventas registró el segmento Marine Systems de la empresa en 2025?"):
         assert read_question(question).answer_kind == "figure", question
+
+
+def test_what_offset_a_change_asks_for_its_cause() -> None:
+    for question in ("What partly offset the growth in the group's services revenue in 2024?",
+                     "What offset the decline in gross margin?",
+                     "Was hat den Anstieg des Umsatzes teilweise ausgeglichen?",
+                     "¿Qué compensó en parte el crecimiento de las ventas en 2024?"):
+        assert read_question(question).answer_kind == "reason", question
+    # an amount set off against another is a figure, not a cause
+    assert read_question("What amount was offset against the receivable in 2024?"
+                         ).answer_kind != "reason"
