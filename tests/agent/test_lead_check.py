@@ -119,6 +119,8 @@ def test_a_sentence_whose_figures_are_each_another_line_items_does_not_lead() ->
     assert lead_miss(top, ask) == "lead_other_item"
     first = _first(evidence_answer(ask, evidence).text)
     assert "3.1" not in first and _no_figure_in(first)
+    said = guarded(lead_lines([top], ask, evidence), top, ask)[0]
+    assert said.startswith("The closest passage read states the figure of another line item")
     # the line item asked, said of the figure, still leads; so does a figure said of nothing
     # the vocabulary knows as a line item
     for text in ("Revenue of the Marine Systems segment increased $12.0 million, or 8%, in "
@@ -132,3 +134,21 @@ def test_a_sentence_whose_figures_are_each_another_line_items_does_not_lead() ->
             * 5 + "and revenue of the Marine Systems segment was $140.2 million.")
     top = rank_spans(ask.frame, _evidence(long))[0]
     assert top.text.endswith("…") and lead_miss(top, ask) is None
+
+
+def test_a_span_nearly_as_close_that_states_the_figure_leads_over_one_that_does_not() -> None:
+    table = "\n".join(["Stores and distribution centers as of December 31, 2025",
+                       "Owned | Stores: 150 | Distribution centers: 12",
+                       "Leased | Stores: 288 | Distribution centers: 27"])
+    policy = ("Leases of stores with an initial term of 12 months or less are not recorded on "
+              "the balance sheet; we recognize lease expense for these leases on a straight-line "
+              "basis.")
+    evidence = _evidence(table, policy)
+    ask = _ask("How many of the company's stores were leased as of December 31, 2025?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.text == policy and lead_miss(top, ask) is not None  # the closest states none
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "288" in first and "Leased" in first, first
+    # where no span as close states a figure, the answer still says none does
+    alone = _first(evidence_answer(ask, _evidence(policy)).text)
+    assert _no_figure_in(alone), alone

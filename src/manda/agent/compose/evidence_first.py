@@ -59,6 +59,9 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     elif (first := _first_asked(ask, parts)) is not None:
         ranked = [first, *(s for s in ranked if s.text != first.text)]
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
+    if lead and (answering := _answering(lead[0], ranked, ask)) is not None:
+        ranked = [answering, *(s for s in ranked if s is not answering)]
+        lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
     if ask.frame.counted and lead and not any(fits_kind(s, ask.frame) for s in lead):
         # "how many employees": no passage read states a number of them; say so before the
@@ -73,6 +76,23 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     if (named := named_things(ranked, ask)) is not None:
         lines = [named, *(line if line.startswith("- ") else f"- {line}" for line in lines)]
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
+
+
+def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
+    """Where the best span states no figure of what is asked (`lead_miss`: another line item,
+    another year, no figure), the next span nearly as close that does: it leads, the best one
+    follows it. None where the best one answers, or none close does; none for a count asked,
+    whose check reads a number of the things counted, not what was done to them ("shares
+    authorized" is no number of the shares repurchased)."""
+    if ask.frame.counted or lead_miss(first, ask) is None:
+        return None
+    return next((s for s in ranked[1:_ANSWERING_REACH]
+                 if s.words >= max(NOT_FOUND_BELOW, _ANSWERING_NEAR * first.words)
+                 and fits_kind(s, ask.frame) and lead_miss(s, ask) is None), None)
+
+
+_ANSWERING_REACH = 5  # how far down the ranking a span that answers is looked for
+_ANSWERING_NEAR = 0.9  # how much of the best span's coverage of the question it must have
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

@@ -238,6 +238,8 @@ def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:
     if miss is None:
         return lines
     whole = miss == "figure_whole_year"
+    if miss == "lead_other_item" and span.row is None:
+        miss = "lead_other_item_said"  # a sentence: no row's name to give, cut mid-word
     said = vocabulary().answer(
         miss, ask.language, item=span.name() or span.text[:_ITEM_CHARS],
         listed=", ".join(str(y) for y in (sorted(_written_years(span), reverse=True) if whole
