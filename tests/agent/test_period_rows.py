@@ -125,3 +125,13 @@ def test_what_remains_is_read_where_the_table_closes() -> None:
     first = _first("What dollar value of shares could Kestrel still buy back under its "
                    "repurchase program at the end of 2025?", BY_MONTH, doc=DECEMBER)
     assert "$2,400" in first, first
+
+
+def test_a_terse_quarter_asked_is_read_on_the_total_line() -> None:
+    # the best span by words states no figure ("any specific number of shares"): the total
+    # line of the quarter asked leads instead
+    aside = ("Capital Return\nShares repurchased in the fourth quarter of 2025 are retired, "
+             "and the program does not obligate the Company to acquire any specific number of "
+             "shares.")
+    first = _first("Kestrel shares repurchased in Q4 2025?", aside, BY_MONTH, doc=DECEMBER)
+    assert "3,650" in first, first

@@ -18,7 +18,7 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
-from manda.agent.compose.lead_check import guarded, lead_miss
+from manda.agent.compose.lead_check import guarded, lead_miss, states_figure
 from manda.agent.compose.leads import lead_lines
 from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
@@ -82,10 +82,14 @@ def _period_line_first(ranked: list[Span], ask: Ask, evidence: Evidence) -> list
     asked, or no figure at all), a close line of a table by period that states the very period
     asked, and passes the same check, leads: "Total 89,498" of the quarter a repurchase table's
     title names, over "During 2025, the Company repurchased 402 million shares"; where a count
-    is asked, the same where the best span states no number of the things counted."""
-    if not ranked or (lead_miss(ranked[0], ask) is None and not (
-            ask.frame.counted and not fits_kind(ranked[0], ask.frame))):
-        return ranked  # (a count asked: the best span states a number of the things counted)
+    or a quarter is asked, the same where the best span states no figure of the kind asked."""
+    top = ranked[0] if ranked else None
+    if top is None or (lead_miss(top, ask) is None and not (
+            (ask.frame.counted or ask.frame.parts_of_year) and not (
+                fits_kind(top, ask.frame) and states_figure(top.text)))):
+        # (a count or a quarter asked: the best span states a figure, of the kind asked; "any
+        # specific number of shares" is no number of them)
+        return ranked
     line = next((s for s in ranked[1:_PERIOD_LINES] if s.by_period
                  and s.words >= NOT_FOUND_BELOW and states_period_asked(s, ask.frame, evidence)
                  and lead_miss(s, ask) is None), None)
