@@ -18,7 +18,7 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
-from manda.agent.compose.lead_check import guarded, lead_miss
+from manda.agent.compose.lead_check import guarded, lead_miss, states_figure
 from manda.agent.compose.leads import lead_lines
 from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
@@ -26,6 +26,7 @@ from manda.agent.evidence import Evidence
 from manda.agent.grounding import cite
 from manda.agent.relevance import CLOSE_BELOW, NOT_FOUND_BELOW, stems_of, term_in
 from manda.agent.spans import Span, best_spans, fits_kind, rank_spans
+from manda.agent.spans.ranking import states_period_asked
 from manda.agent.unusual import sentences
 from manda.finance.amounts import find_amounts
 from manda.text import defined_terms, said_in
@@ -54,6 +55,7 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
+    ranked = _period_line_first(ranked, ask, evidence)
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     elif (first := _first_asked(ask, parts)) is not None:
@@ -93,6 +95,28 @@ def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
 
 _ANSWERING_REACH = 5  # how far down the ranking a span that answers is looked for
 _ANSWERING_NEAR = 0.9  # how much of the best span's coverage of the question it must have
+
+
+def _period_line_first(ranked: list[Span], ask: Ask, evidence: Evidence) -> list[Span]:
+    """Where the best span's figure is not the one asked (the whole year's where a quarter is
+    asked, or no figure at all), a close line of a table by period that states the very period
+    asked, and passes the same check, leads: "Total 89,498" of the quarter a repurchase table's
+    title names, over "During 2025, the Company repurchased 402 million shares"; where a count
+    or a quarter is asked, the same where the best span states no figure of the kind asked."""
+    top = ranked[0] if ranked else None
+    if top is None or (lead_miss(top, ask) is None and not (
+            (ask.frame.counted or ask.frame.parts_of_year) and not (
+                fits_kind(top, ask.frame) and states_figure(top.text)))):
+        # (a count or a quarter asked: the best span states a figure, of the kind asked; "any
+        # specific number of shares" is no number of them)
+        return ranked
+    line = next((s for s in ranked[1:_PERIOD_LINES] if s.by_period
+                 and s.words >= NOT_FOUND_BELOW and states_period_asked(s, ask.frame, evidence)
+                 and lead_miss(s, ask) is None), None)
+    return ranked if line is None else [line, *(s for s in ranked if s is not line)]
+
+
+_PERIOD_LINES = 12  # how far down the ranking a line of the period asked is looked for
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:

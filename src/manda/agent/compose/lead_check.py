@@ -261,6 +261,10 @@ def _names_line_item(span: Span, ask: Ask) -> bool:
     if not specs:
         return True
     about = f"{span.group} {span.segment} {span.row.label if span.row else ''}"
+    if span.by_period and span.row is not None:
+        # a row headed by its period names its line item by its column ("Three Months Ending
+        # December 31, 2023" of "The expected future recognition of unearned revenue")
+        about = f"{about} {' '.join(span.row.cells)}"
     said = " ".join(about.lower().split())
     if any(said_in(wording, said) for _, spec in specs for wording in spec.synonyms):
         return True

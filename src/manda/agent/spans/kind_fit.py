@@ -129,6 +129,11 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
                 bool(_COUNT_ROW.search(span.caption)) and not find_line_items(span.row.label)
                 and names_counted(span.caption, frame.counted[-1:]))
             return KIND_FIT + ROW_FIGURE if counts and not money and named else -KIND_MISS
+        if span.by_period and names_counted(span.caption, frame.counted) and any(
+                not a.currency and a.unit is None for a in find_amounts(text)):
+            # a line of a table by period, under column heads that count the things asked
+            # ("Total Number of Shares Purchased"): its bare figures are their numbers
+            return KIND_FIT
         return KIND_FIT if states_count(text, frame.counted) else -KIND_MISS
     if kind == "figure" and frame.effect and span.row is not None and statement_row(span.row):
         return 0.0  # a line item's levels by year state no cause's effect on it
@@ -313,7 +318,9 @@ def _names_item(span: Span, items: list[tuple[frozenset[str], tuple[re.Pattern[s
     and the label is a short part of it that names no line item of its own ("iPhone")."""
     patterns = [p for _, ps in items for p in ps]
     if span.row is None:
-        return any(p.search(span.text) for p in patterns)
+        # a line of a table by period is read with its table's title and column heads
+        said = f"{span.text} {span.caption}" if span.by_period else span.text
+        return any(p.search(said) for p in patterns)
     if any(p.search(span.row.label) for p in patterns):
         return not a_movement(span.row.label)  # "Repayments of long-term debt" is no debt
     heading = span.group.strip().rstrip(":").strip()

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 from manda.agent.evidence import Evidence
 from manda.agent.kinds import refers_to_change
 from manda.agent.relevance import stems_of
+from manda.agent.spans.balances import totals_row
+from manda.agent.spans.period_rows import period_label, period_tables
 from manda.agent.spans.rows import (
     _add_rows,
     _by_part,
@@ -74,7 +77,10 @@ def _candidates(evidence: Evidence) -> _Pool:
             [Block(tuple(t.caption), frozenset(r.label.lower() for r in t.rows))
              for t in tables]), strict=True) if part}
         recovered = _rows_without_gaps(lines, tables)
-        row_lines = {row.line for t in tables for row in t.rows} | recovered
+        # a line item's figures by period, a row a period ("December 31, 2023 15,600" under
+        # "Three Months Ending"): a table of one column, named by its lead-in
+        dated_tables = period_tables([x for x in lines if "|" not in x])
+        row_lines = {row.line for t in [*tables, *dated_tables] for row in t.rows} | recovered
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
         page = page_lines[(hit.document_id, hit.location.page)]
@@ -83,6 +89,11 @@ def _candidates(evidence: Evidence) -> _Pool:
                       currency=currencies.get(hit.document_id),
                       segment=parted.get(id(table), "") if part is None else part,
                       placed=hit.statements)
+        for table in dated_tables:
+            first = len(pool.spans)
+            _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
+                      currency=currencies.get(hit.document_id), placed=hit.statements)
+            pool.spans[first:] = [replace(s, by_period=True) for s in pool.spans[first:]]
         # '… convertible senior notes due 2025 (the "2025 Notes")': a sentence that uses the
         # term says what it stands for
         defined = defined_terms(" ".join(lines))
@@ -92,11 +103,16 @@ def _candidates(evidence: Evidence) -> _Pool:
         notes = _footnotes(lines)  # "(a) Includes …", with the lines that carry it on
         title = ""  # the lead-in over the figure lines below it: their table's title
         heads = ""  # and the line of column heads under it
+        period = ""  # the period heading the line of figures under it ("June 29, 2025 to …:")
+        by_period = False  # the table's rows are headed by periods
         for sentence, heading, before, bulleted in _sentences(
                 prose.get(id(hit), "\n".join(_above_folio(lines)))):
             was, title = title, _title_after(title, sentence, page)
             if title != was:
-                heads = ""
+                heads, period, by_period = "", "", False
+            elif title and period_label(sentence) and sentence.rstrip().endswith(":"):
+                period, by_period = sentence.strip(), True
+                continue  # it heads the line of figures under it, quoted with it
             elif title and not heads and not figure_row(sentence):
                 heads = sentence  # the line of column heads under the title
             if sentence in row_lines or sentence in header_lines or "|" in sentence:
@@ -120,6 +136,21 @@ def _candidates(evidence: Evidence) -> _Pool:
             # activity … for 2025 is as follows:" over "RSUs granted 73,466 $226.68")
             titled = title if figure_row(sentence) and not dated_by and not YEAR.search(
                 sentence) and len(set(YEAR.findall(title))) == 1 else ""
+            # a line of figures of a table whose rows are headed by periods: of the period
+            # heading it ("June 29, 2025 to August 2, 2025:"), or, its total, of all of them,
+            # the period the title names; its own words are its table's title and column heads
+            # (a row is read with its caption), the heads read off the page where the passage
+            # starts below them
+            columns = ""
+            if by_period and figure_row(sentence):
+                columns = f"{title} {heads if heads else _heads_under(title, page)}"
+                if period:
+                    quote = trim(f"{period} {quote}", 320)
+                    dated_by, titled = frozenset(int(y) for y in YEAR.findall(period)), ""
+                    columns = f"{period} {columns}"
+                elif not totals_row(sentence):
+                    columns = ""
+                period = ""
             if titled:
                 dated_by = frozenset(int(y) for y in YEAR.findall(titled))
             # "those commitments …" speaks of what the sentence before names: its words count
@@ -132,8 +163,9 @@ def _candidates(evidence: Evidence) -> _Pool:
             _add_sentence(pool, Span(quote, source, year_end=year_end, whole=whole,
                                      listed=bulleted, dated_by=dated_by, titled=titled,
                                      footnote=any(" ".join(sentence.split()) in note
-                                                  for note in notes)),
-                          " ".join([sentence, *meant]), under)
+                                                  for note in notes),
+                                     caption=columns, by_period=bool(columns)),
+                          " ".join([sentence, *meant, *([columns] if columns else [])]), under)
             for own, earlier in pointing_parts(sentence):
                 # "… was $15.00 billion, … This included a one-time non-cash tax benefit of
                 # $5.93 billion …": the part pointing back states a figure of its own, quoted
@@ -150,6 +182,25 @@ def _candidates(evidence: Evidence) -> _Pool:
                                          year_end=year_end, continued=True, listed=bulleted),
                               f"{before} {sentence}", heading)
     return pool
+
+
+def _heads_under(title: str, page: Sequence[str]) -> str:
+    """The column heads under a table's title on its page: the lines after the title's last
+    line, up to its first row (a line of figures, or a period heading one)."""
+    lines = [x.strip() for x in page]
+    end = next((i for i, x in enumerate(lines) if len(x) >= _TITLE_TAIL and title.endswith(x)),
+               None)
+    if end is None:
+        return ""
+    heads: list[str] = []
+    for line in lines[end + 1:end + 1 + _TITLE_LINES]:
+        if not line or figure_row(line) or period_label(line) or line.endswith("."):
+            break
+        heads.append(line)
+    return " ".join(heads)
+
+
+_TITLE_TAIL = 12  # a title's last line is found on its page by this many characters at least
 
 
 def _dated_by(sentence: str, before: str) -> frozenset[int]:

@@ -65,6 +65,7 @@ from manda.agent.spans.order import (
     _total_where_no_row_is_named,
     _whole_over_its_portion,
 )
+from manda.agent.spans.period_rows import period_label
 from manda.agent.spans.pool import _pool
 from manda.agent.spans.rows import statement_row
 from manda.agent.spans.sentences import (
@@ -479,7 +480,10 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         score = WORDS * words
         extra: list[str] = []
         if span.row is not None:
-            extra = [w for w in _WORD.findall(f"{span.group} {span.row.label}")
+            # a row headed by its period ("Three Months Ending December 31, 2023") says its
+            # period by its label, no word of another line item
+            own = "" if span.by_period and period_label(span.row.label) else span.row.label
+            extra = [w for w in _WORD.findall(f"{span.group} {own}")
                      if len(w) > 3 and not any(term_in(t, stems_of(w)) for t in terms)]
             score -= EXTRA_WORD * min(len(extra), 5)
         elif names_a_table(span):
@@ -579,6 +583,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
         if frame.remaining and frame.answer_kind == "figure" and span.row is None and \
                 _REMAINDER.search(span.text):
             score += KIND_FIT  # "… may yet be purchased under the program is $8.3 billion"
+        if frame.remaining and span.by_period and not totals_row(
+                span.text if span.row is None else span.row.label):
+            # what remains is stated where a table by period closes, its total line; a line of
+            # one period within it states what moved in that period
+            score -= SIDE_MISS
         if frame.capacity and span.row is None and any(
                 a.currency for a in find_amounts(span.text)):
             # the programme's size asked: "authorized a program to repurchase up to $10.0
@@ -871,6 +880,11 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
     fit = 0.0
     if doc_year is not None and max(years) > doc_year + 1:
         fit -= OLD_DOCUMENT  # a filing of 2023 cannot state 2025
+    if span.by_period and asked_parts and span.row is not None and not period_label(
+            span.row.label):
+        # a quarter asked, of a table whose rows are periods: its "Thereafter" or "Total" row
+        # states what falls in other periods, or in all
+        fit -= PERIOD_MISS
     # a record's dates are what it states ("Maturity Date: September 2045"), as a sentence's
     if span.row is not None and statement_row(span.row):
         stated = {fy for h in span.row.cells if (fy := _column_fiscal_year(h)) is not None}
@@ -900,6 +914,9 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
         own_year_end = f"Q4 {fiscal_year_named(doc.doc_date)}" if doc is not None \
             and doc.doc_date else None
         parts = quarters_in(text, own, dated) or quarters_in(span.titled, own, dated)
+        if span.by_period and span.row is not None and asked_parts and quarters_in(
+                span.row.label, own, dated) == asked_parts:
+            fit += PERIOD_FIT  # a row headed by the very quarter asked, as a column of it is
         if asked_parts and parts and not parts & asked_parts:
             fit -= PERIOD_MISS  # "Q2 2024 revenue was …" for Q3 2024
         elif len(asked_parts) > 1 and parts - asked_parts:
@@ -939,6 +956,29 @@ def _period_fit(span: Span, years: set[int], evidence: Evidence, latest: set[str
             fiscal_year_named(doc.doc_date) == y or doc.doc_date.year == y for y in years):
         fit += OWN_YEAR  # one company's filings told apart by the year each reports
     return fit
+
+
+def states_period_asked(span: Span, frame: QuestionFrame, evidence: Evidence) -> bool:
+    """A line of a table by period (`Span.by_period`) of the very period asked: its row's label
+    (or the period heading its line) ends the quarter asked, as its document's fiscal year
+    numbers it, or names every day asked; its total line, the quarter its table's title
+    names, or, a year asked, a period of that year."""
+    if not span.by_period:
+        return False
+    doc = evidence.documents.get(span.source.document_id)
+    fiscal = _fiscal_year_end(doc)
+    dated = fiscal.quarter_ended if fiscal is not None else None
+    text = span.row.label if span.row is not None else span.text
+    years = {int(y) for y in YEAR.findall(text)} or set(span.dated_by) or (
+        {fiscal_year_named(doc.doc_date)} if doc is not None and doc.doc_date else set())
+    parts = set(frame.parts_of_year)
+    if parts:
+        return (quarters_in(text, years, dated) or quarters_in(span.titled, years, dated)) == parts
+    days = {p for p in frame.periods if period_kind(p) == "as"}
+    if days:
+        return days <= {p for p, _, _ in find_periods(text)}
+    # a year asked: the total line of a table of that year's periods (what remains at its end)
+    return span.row is None and totals_row(text) and bool(years & set(frame.period_years))
 
 
 def _forecast_own(text: str) -> str:

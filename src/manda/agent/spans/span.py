@@ -145,6 +145,9 @@ class Span:
     # the sentence a part pointing back was said with ("… net income was $15.00 billion …" of
     # "This included a tax benefit of $5.93 billion …"): whose figures it is read among
     pointed: str = field(default="", compare=False)
+    # a row of a table whose rows are periods ("Three Months Ending December 31, 2023"): its
+    # rows that name no period ("Thereafter", "Total") are of no one period of it
+    by_period: bool = field(default=False, compare=False)
 
     @property
     def is_row(self) -> bool:
