@@ -14,6 +14,10 @@ finding read from a statement) asks here whether that figure answers the questio
   measure of it;
 - its owner: a sentence whose amounts are each another noun's ("letters of credit … of $749
   million" in a sentence that names the credit facility asked) states no figure of it;
+- its flow or its award: where a balance at a date is asked, a sentence whose figure is an
+  event's amount ("the recognition of $2.5 billion in goodwill"); where one kind of equity award
+  is asked, a sentence that names only another ("stock options and SARs" for the RSUs), or a
+  figure of another measure of it (the stock's fair value for the options' exercise price);
 - its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
   or a footnote's number), or a share where an amount is asked, states no figure of it;
 - its measure: where the question asks a figure of a measure (an area: "retail square feet"),
@@ -32,6 +36,12 @@ from manda.agent.compose.common import Ask
 from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
+from manda.agent.spans.awards import (
+    balance_asked,
+    other_award,
+    other_award_measure,
+    states_flow_only,
+)
 from manda.agent.spans.ranking import sibling_said
 from manda.agent.spans.sentences import figures_of_others
 from manda.finance.amounts import Amount, find_amounts
@@ -133,7 +143,7 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
             return "figure_not_stated"  # a row that covers too little of a part asked
         return None
-    if not states_figure(span.text):
+    if not states_figure(span.text) or _other_kind(span, ask):
         return "figure_not_stated"
     if ask.frame.answer_kind == "figure" and not ask.frame.counted and figures_of_others(
             span.text, naming_terms(ask, span, change_words=False)):
@@ -147,6 +157,17 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
+
+
+def _other_kind(span: Span, ask: Ask) -> bool:
+    """The sentence's figure is of another kind than the one asked: an event's amount where a
+    balance at a date is asked ("the recognition of $2.5 billion in goodwill" for the goodwill
+    balance as of a year end), another kind of award ("stock options and SARs" for the RSUs),
+    or another measure of the award asked (the fair value of the stock for the options'
+    exercise price)."""
+    question = ask.frame.text
+    return (balance_asked(question, ask.frame.periods) and states_flow_only(span.text)) or \
+        other_award(span.text, question) or other_award_measure(span.text, question)
 
 
 def _other_measure(span: Span, ask: Ask) -> bool:

@@ -1,0 +1,116 @@
+"""A balance asked at a date and an equity award's kind and measure: what a sentence's figure is.
+
+A question that asks the level a thing stands at on a date ("the goodwill balance of the
+Mobility segment as of December 31, 2020", "options outstanding at year end") is not answered
+by a sentence whose figure is an event's amount ("resulting in the recognition of $2.5 billion
+in goodwill", "charges included $248 million of cash settled charges"): that is a flow of the
+period, the balance's movement.
+
+A question that names one kind of equity award (restricted stock units, performance units,
+stock options, appreciation rights) is not answered by a sentence that names only another
+kind ("the grant-date fair values of stock options and SARs" for the RSUs'); nor, where it
+asks one measure of an award (its exercise price, its grant-date fair value, its intrinsic
+value), by a sentence whose figures each stand after another measure ("the fair value of the
+common stock of $42.73" for the options' exercise price).
+
+The words are vocabulary (`balance_asked`, `balance_stated`, `event_amount`, `award_kind_*`,
+`award_measure_*` of each language's file).
+"""
+
+from __future__ import annotations
+
+from manda.finance.amounts import find_amounts
+from manda.finance.periods import period_kind
+from manda.vocabulary import vocabulary
+
+__all__ = ["award_kinds", "balance_asked", "other_award", "other_award_measure",
+           "states_flow_only"]
+
+_BALANCE_ASKED = vocabulary().cues("balance_asked")
+_BALANCE_STATED = vocabulary().cues("balance_stated") | vocabulary().cues("closing_balance")
+_EVENT = vocabulary().cues("event_amount")
+
+# a performance unit is read before the restricted units it is a kind of ("performance-based
+# restricted stock units" are no RSUs of their own)
+_KINDS = tuple((kind, vocabulary().cues(f"award_kind_{kind}"))
+               for kind in ("psu", "rsu", "sar", "option"))
+# a measure that names another's words is read before it ("grant-date fair value" before
+# "fair value")
+_MEASURES = tuple((measure, vocabulary().cues(f"award_measure_{measure}"))
+                  for measure in ("grant_value", "vesting_value", "exercise_price", "intrinsic",
+                                  "fair_value"))
+
+
+def balance_asked(question: str, periods: tuple[str, ...] | list[str]) -> bool:
+    """The question asks the level a thing stands at on a date: it names a date it stands at
+    ("as of December 31, 2020") and a word of a balance ("balance", "outstanding",
+    "nonvested")."""
+    return any(period_kind(p) == "as" for p in periods) and _BALANCE_ASKED.found(question)
+
+
+def _figures(text: str) -> list[tuple[int, int]]:
+    """Where the text states figures: money, or numbers written with a decimal or grouping."""
+    return [(a.start, a.end) for a in find_amounts(text)
+            if a.currency or a.unit or any(sep in a.text for sep in ".,")]
+
+
+def states_flow_only(text: str) -> bool:
+    """The sentence states an event's amount (a word of an event in the clause before one of
+    its figures: "the recognition of $2.5 billion", "charges included $248 million") and no
+    balance at all (no "balance", "outstanding", "carrying", "accrued")."""
+    if _BALANCE_STATED.found(text):
+        return False
+    last = 0
+    for start, end in _figures(text):
+        clause = text[max(last, text.rfind(",", 0, start) + 1,
+                          text.rfind(";", 0, start) + 1):start]
+        if _EVENT.found(clause):
+            return True
+        last = end
+    return False
+
+
+def award_kinds(text: str) -> set[str]:
+    """The kinds of equity award the text names ("rsu", "psu", "option", "sar"); a kind named
+    inside another's name ("performance-based restricted stock units") is that other's."""
+    found: set[str] = set()
+    for kind, words in _KINDS:
+        if words.found(text):
+            found.add(kind)
+            text = words.pattern.sub(" ", text)
+    return found
+
+
+def other_award(text: str, question: str) -> bool:
+    """The question names a kind of award and the sentence names others only."""
+    asked = award_kinds(question)
+    named = award_kinds(text)
+    return bool(asked) and bool(named) and not (asked & named)
+
+
+def _measures_in(text: str) -> list[tuple[int, str]]:
+    """Where the text names a measure of an award, and which, in the order written."""
+    found: list[tuple[int, str]] = []
+    for measure, words in _MEASURES:
+        for m in words.finditer(text):
+            found.append((m.end(), measure))
+        text = words.pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return sorted(found)
+
+
+def other_award_measure(text: str, question: str) -> bool:
+    """The question asks one measure of an award ("the weighted-average exercise price of
+    options") and each figure of the sentence stands after another measure ("the fair value of
+    the common stock of $42.73"): none is of the measure asked."""
+    if not award_kinds(question):
+        return False
+    asked = {m for _, m in _measures_in(question)}
+    if len(asked) != 1:
+        return False
+    measures = _measures_in(text)
+    figures = _figures(text)
+    if not measures or not figures:
+        return False
+    owners = [next((m for at, m in reversed(measures) if at <= start), None)
+              for start, _ in figures]
+    return all(owner is not None and owner not in asked for owner in owners)
