@@ -155,3 +155,19 @@ def test_another_measure_of_the_award_asked_is_no_figure_of_it() -> None:
     stated = _evidence("Options outstanding at December 31, 2024 had a weighted-average "
                        "exercise price of $6.75 per share.")
     assert lead_miss(rank_spans(ask.frame, stated)[0], ask) is None
+
+
+def test_a_statement_of_equitys_rows_state_no_measure_of_an_award() -> None:
+    evidence = _evidence("Statement of stockholders' equity (in thousands): Exercise of stock "
+                         "options 4,120 18 Issuance of common stock upon settlement of restricted "
+                         "stock units 9,310 — Shares withheld for taxes (402) (21,515)")
+    ask = _ask("What was the weighted-average exercise price of the company's stock options "
+               "outstanding as of December 31, 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    # a fair value named bare may be the grant-date one asked
+    granted = _evidence("The weighted-average fair value of restricted stock units granted in "
+                        "2024 was $27.35 per unit.")
+    value = _ask("What was the weighted-average grant-date fair value of restricted stock "
+                 "units granted in 2024?")
+    assert lead_miss(rank_spans(value.frame, granted)[0], value) is None

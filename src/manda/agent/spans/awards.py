@@ -100,17 +100,27 @@ def _measures_in(text: str) -> list[tuple[int, str]]:
 
 def other_award_measure(text: str, question: str) -> bool:
     """The question asks one measure of an award ("the weighted-average exercise price of
-    options") and each figure of the sentence stands after another measure ("the fair value of
-    the common stock of $42.73"): none is of the measure asked."""
+    options") and the sentence states figures of none of it: each of its figures stands after
+    another measure ("the fair value of the common stock of $42.73"), or it names no measure of
+    an award at all (a statement of equity's rows: "Exercise of stock options 6,924"). A fair
+    value named bare may be the one measured at grant or at vesting."""
     if not award_kinds(question):
         return False
     asked = {m for _, m in _measures_in(question)}
     if len(asked) != 1:
         return False
-    measures = _measures_in(text)
     figures = _figures(text)
-    if not measures or not figures:
+    if not figures:
         return False
+    measures = _measures_in(text)
+    if not measures:
+        return True
     owners = [next((m for at, m in reversed(measures) if at <= start), None)
               for start, _ in figures]
-    return all(owner is not None and owner not in asked for owner in owners)
+    return all(owner is not None and not asked & {owner, *_NARROWER.get(owner, ())}
+               for owner in owners)
+
+
+# a measure named bare that may be one of these ("the fair value of RSUs granted" is their
+# grant-date fair value)
+_NARROWER = {"fair_value": {"grant_value", "vesting_value"}}
