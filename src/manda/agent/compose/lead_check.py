@@ -36,12 +36,7 @@ from manda.agent.compose.common import Ask
 from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
-from manda.agent.spans.awards import (
-    balance_asked,
-    other_award,
-    other_award_measure,
-    states_flow_only,
-)
+from manda.agent.spans.awards import another_kind
 from manda.agent.spans.ranking import sibling_said
 from manda.agent.spans.sentences import figures_of_others
 from manda.finance.amounts import Amount, find_amounts
@@ -165,9 +160,8 @@ def _other_kind(span: Span, ask: Ask) -> bool:
     balance as of a year end), another kind of award ("stock options and SARs" for the RSUs),
     or another measure of the award asked (the fair value of the stock for the options'
     exercise price)."""
-    question = ask.frame.text
-    return (balance_asked(question, ask.frame.periods) and states_flow_only(span.text)) or \
-        other_award(span.text, question) or other_award_measure(span.text, question)
+    return another_kind(span.text, ask.frame.text, ask.frame.periods,
+                        span.source.excerpt)
 
 
 def _other_measure(span: Span, ask: Ask) -> bool:

@@ -23,7 +23,7 @@ from manda.finance.amounts import find_amounts
 from manda.finance.periods import period_kind
 from manda.vocabulary import vocabulary
 
-__all__ = ["award_kinds", "balance_asked", "other_award", "other_award_measure",
+__all__ = ["another_kind", "award_kinds", "balance_asked", "other_award", "other_award_measure",
            "states_flow_only"]
 
 _BALANCE_ASKED = vocabulary().cues("balance_asked")
@@ -39,6 +39,16 @@ _KINDS = tuple((kind, vocabulary().cues(f"award_kind_{kind}"))
 _MEASURES = tuple((measure, vocabulary().cues(f"award_measure_{measure}"))
                   for measure in ("grant_value", "vesting_value", "exercise_price", "intrinsic",
                                   "fair_value"))
+
+
+def another_kind(text: str, question: str, periods: tuple[str, ...] | list[str],
+                 passage: str = "") -> bool:
+    """The sentence's figure is of another kind than the one the question asks: an event's
+    amount where a balance at a date is asked, another kind of award, or another measure of
+    the award asked. `passage`: the passage the sentence is read in (a table's column titles
+    name the measure of its lines)."""
+    return (balance_asked(question, periods) and states_flow_only(text)) or \
+        other_award(text, question) or other_award_measure(text, question, passage)
 
 
 def balance_asked(question: str, periods: tuple[str, ...] | list[str]) -> bool:
@@ -98,12 +108,13 @@ def _measures_in(text: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def other_award_measure(text: str, question: str) -> bool:
+def other_award_measure(text: str, question: str, passage: str = "") -> bool:
     """The question asks one measure of an award ("the weighted-average exercise price of
     options") and the sentence states figures of none of it: each of its figures stands after
     another measure ("the fair value of the common stock of $42.73"), or it names no measure of
-    an award at all (a statement of equity's rows: "Exercise of stock options 6,924"). A fair
-    value named bare may be the one measured at grant or at vesting."""
+    an award at all, nor does the passage it is read in (a statement of equity's rows:
+    "Exercise of stock options 6,924"; a table's line is measured by its column titles). A
+    fair value named bare may be the one measured at grant or at vesting."""
     if not award_kinds(question):
         return False
     asked = {m for _, m in _measures_in(question)}
@@ -114,7 +125,7 @@ def other_award_measure(text: str, question: str) -> bool:
         return False
     measures = _measures_in(text)
     if not measures:
-        return True
+        return not _measures_in(passage)
     owners = [next((m for at, m in reversed(measures) if at <= start), None)
               for start, _ in figures]
     return all(owner is not None and not asked & {owner, *_NARROWER.get(owner, ())}
