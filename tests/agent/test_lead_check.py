@@ -183,3 +183,17 @@ def test_the_balance_stated_outranks_the_events_amount() -> None:
     first = _first(evidence_answer(ask, evidence).text)
     assert "$1,210 million" in first or "$1.21 billion" in first
     assert "$640 million" not in first
+
+
+def test_a_purchase_plans_price_or_a_total_is_no_awards_value_per_share() -> None:
+    ask = _ask("What was the weighted-average exercise price per share of the company's stock "
+               "options outstanding as of December 31, 2024?")
+    plan = _evidence("During 2024, 3 million shares of common stock were purchased under the "
+                     "employee stock purchase plan at a weighted-average price of $21.60 per "
+                     "share.")
+    assert lead_miss(rank_spans(ask.frame, plan)[0], ask) == "figure_not_stated"
+    value = _ask("What was the weighted-average grant-date fair value per share of the "
+                 "company's unvested RSUs as of December 31, 2024?")
+    total = _evidence("As a result of the grant-date fair value of vested and unvested RSUs, we "
+                      "recorded a deferred tax asset of approximately $1.3 billion.")
+    assert lead_miss(rank_spans(value.frame, total)[0], value) == "figure_not_stated"

@@ -7,8 +7,8 @@ in goodwill", "charges included $248 million of cash settled charges"): that is 
 period, the balance's movement.
 
 A question that names one kind of equity award (restricted stock units, performance units,
-stock options, appreciation rights) is not answered by a sentence that names only another
-kind ("the grant-date fair values of stock options and SARs" for the RSUs'); nor, where it
+stock options, appreciation rights, an employee stock purchase plan's shares) is not
+answered by a sentence that names only another kind ("the grant-date fair values of stock options and SARs" for the RSUs'); nor, where it
 asks one measure of an award (its exercise price, its grant-date fair value, its intrinsic
 value), by a sentence whose figures each stand after another measure ("the fair value of the
 common stock of $42.73" for the options' exercise price).
@@ -27,13 +27,16 @@ __all__ = ["another_kind", "award_kinds", "balance_asked", "other_award", "other
            "states_flow_only"]
 
 _BALANCE_ASKED = vocabulary().cues("balance_asked")
+_PER_UNIT = vocabulary().cues("per_unit_asked")  # "per share", "weighted-average"
+# a figure of one share or unit is written below this: one of millions is a total's
+_PER_UNIT_BELOW = 10_000
 _BALANCE_STATED = vocabulary().cues("balance_stated") | vocabulary().cues("closing_balance")
 _EVENT = vocabulary().cues("event_amount")
 
 # a performance unit is read before the restricted units it is a kind of ("performance-based
 # restricted stock units" are no RSUs of their own)
 _KINDS = tuple((kind, vocabulary().cues(f"award_kind_{kind}"))
-               for kind in ("psu", "rsu", "sar", "option"))
+               for kind in ("psu", "rsu", "sar", "option", "espp"))
 # a measure that names another's words is read before it ("grant-date fair value" before
 # "fair value")
 _MEASURES = tuple((measure, vocabulary().cues(f"award_measure_{measure}"))
@@ -110,11 +113,12 @@ def _measures_in(text: str) -> list[tuple[int, str]]:
 
 def other_award_measure(text: str, question: str, passage: str = "") -> bool:
     """The question asks one measure of an award ("the weighted-average exercise price of
-    options") and the sentence states figures of none of it: each of its figures stands after
-    another measure ("the fair value of the common stock of $42.73"), or it names no measure of
-    an award at all, nor does the passage it is read in (a statement of equity's rows:
-    "Exercise of stock options 6,924"; a table's line is measured by its column titles). A
-    fair value named bare may be the one measured at grant or at vesting."""
+    options") and the sentence states figures of none of it: a figure of one share is asked
+    and its amounts are totals ("a deferred tax asset of $1.1 billion"); each of its figures
+    stands after another measure ("the fair value of the common stock of $42.73"); or it names
+    no measure of an award at all, nor does the passage it is read in (a statement of equity's
+    rows: "Exercise of stock options 6,924"; a table's line is measured by its column titles).
+    A fair value named bare may be the one measured at grant or at vesting."""
     if not award_kinds(question):
         return False
     asked = {m for _, m in _measures_in(question)}
@@ -123,6 +127,9 @@ def other_award_measure(text: str, question: str, passage: str = "") -> bool:
     figures = _figures(text)
     if not figures:
         return False
+    money = [a for a in find_amounts(text) if a.currency]
+    if _PER_UNIT.found(question) and money and all(a.value >= _PER_UNIT_BELOW for a in money):
+        return True  # "a deferred tax asset of $1.1 billion" for a value per share
     measures = _measures_in(text)
     if not measures:
         return not _measures_in(passage)
