@@ -8,10 +8,11 @@ period, the balance's movement.
 
 A question that names one kind of equity award (restricted stock units, performance units,
 stock options, appreciation rights, an employee stock purchase plan's shares) is not
-answered by a sentence that names only another kind ("the grant-date fair values of stock options and SARs" for the RSUs'); nor, where it
-asks one measure of an award (its exercise price, its grant-date fair value, its intrinsic
-value), by a sentence whose figures each stand after another measure ("the fair value of the
-common stock of $42.73" for the options' exercise price).
+answered by a sentence that names only another kind ("the grant-date fair values of stock
+options and SARs" for the RSUs'); nor, where it asks one measure of an award (its exercise
+price, its grant-date fair value, its intrinsic value), by a sentence whose figures each
+stand after another measure ("the fair value of the common stock of $42.73" for the options'
+exercise price).
 
 The words are vocabulary (`balance_asked`, `balance_stated`, `event_amount`, `award_kind_*`,
 `award_measure_*` of each language's file).
