@@ -36,7 +36,6 @@ from manda.agent.spans.asked import (
     _stems_of_word,
     cause_words,
 )
-from manda.agent.spans.awards import another_kind
 from manda.agent.spans.balances import _CHANGED_BY, _STATED_TOTAL, a_movement, totals_row
 from manda.agent.spans.rows import statement_row
 from manda.agent.spans.sentences import lists_things, names_company
@@ -143,12 +142,6 @@ def _kind_fit(span: Span, frame: QuestionFrame) -> float:
             return KIND_FIT + ROW_FIGURE  # a line item's own row states the figure
         if stated_amounts(text) and _asks_balance(frame) and a_movement(text):
             return -KIND_MISS  # "proceeds from long-term debt of $5.1 billion" for the debt
-        if span.row is None and another_kind(
-                text, frame.text, frame.periods, span.source.excerpt):
-            # "the recognition of $2.5 billion in goodwill" for the goodwill balance at a date;
-            # the options' grant-date value for the RSUs'; the stock's fair value for the
-            # options' exercise price
-            return -KIND_MISS
         # "approximately thirty percent of our sales" states a share in words
         amounts = stated_amounts(text)  # a footnote's "(2)" is no figure
         money = [a for a in amounts if a.currency]
