@@ -152,3 +152,80 @@ def test_a_span_nearly_as_close_that_states_the_figure_leads_over_one_that_does_
     # where no span as close states a figure, the answer still says none does
     alone = _first(evidence_answer(ask, _evidence(policy)).text)
     assert _no_figure_in(alone), alone
+
+
+def test_an_events_amount_is_no_balance_at_a_date() -> None:
+    evidence = _evidence("The purchase of Brightwell was accounted for as a business combination, "
+                         "resulting in the recognition of $640 million in goodwill in our "
+                         "Logistics segment and $75 million in intangible assets.")
+    ask = _ask("What was the goodwill balance of the Logistics segment as of December 31, 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    first = _first(evidence_answer(ask, evidence).text)
+    assert "$640 million" not in first and _no_figure_in(first)
+    # the flow asked is answered by it
+    flow = _ask("How much goodwill was recognized on the purchase of Brightwell in 2024?")
+    assert lead_miss(rank_spans(flow.frame, evidence)[0], flow) is None
+    # a sentence that states the balance still leads
+    stated = _evidence("As of December 31, 2024, the goodwill balance of the Logistics segment "
+                       "was $1,210 million.")
+    assert lead_miss(rank_spans(ask.frame, stated)[0], ask) is None
+
+
+def test_one_kind_of_award_is_no_figure_of_another() -> None:
+    evidence = _evidence("The weighted-average grant-date fair value of stock options and stock "
+                         "appreciation rights granted in 2024 was $12.40 per share.")
+    ask = _ask("What was the weighted-average grant-date fair value of the company's unvested "
+               "restricted stock units as of December 31, 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    options = _ask("What was the weighted-average grant-date fair value of stock options "
+                   "granted in 2024?")
+    assert lead_miss(rank_spans(options.frame, evidence)[0], options) is None
+    # performance units are no restricted units, though their name holds the words
+    psus = _evidence("The weighted-average grant-date fair value of the performance-based "
+                     "restricted stock units granted in 2024 was $31.10.")
+    assert lead_miss(rank_spans(ask.frame, psus)[0], ask) == "figure_not_stated"
+
+
+def test_another_measure_of_the_award_asked_is_no_figure_of_it() -> None:
+    evidence = _evidence("The aggregate intrinsic value is based on the difference between the "
+                         "exercise price of the options and the fair value of the common stock "
+                         "of $18.20 per share as of December 31, 2024.")
+    ask = _ask("What was the weighted-average exercise price of the company's stock options "
+               "outstanding at December 31, 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    stated = _evidence("Options outstanding at December 31, 2024 had a weighted-average "
+                       "exercise price of $6.75 per share.")
+    assert lead_miss(rank_spans(ask.frame, stated)[0], ask) is None
+
+
+def test_a_statement_of_equitys_rows_state_no_measure_of_an_award() -> None:
+    evidence = _evidence("Statement of stockholders' equity (in thousands): Exercise of stock "
+                         "options 4,120 18 Issuance of common stock upon settlement of restricted "
+                         "stock units 9,310 — Shares withheld for taxes (402) (21,515)")
+    ask = _ask("What was the weighted-average exercise price of the company's stock options "
+               "outstanding as of December 31, 2024?")
+    top = rank_spans(ask.frame, evidence)[0]
+    assert lead_miss(top, ask) == "figure_not_stated"
+    # a fair value named bare may be the grant-date one asked
+    granted = _evidence("The weighted-average fair value of restricted stock units granted in "
+                        "2024 was $27.35 per unit.")
+    value = _ask("What was the weighted-average grant-date fair value of restricted stock "
+                 "units granted in 2024?")
+    assert lead_miss(rank_spans(value.frame, granted)[0], value) is None
+
+
+def test_a_purchase_plans_price_or_a_total_is_no_awards_value_per_share() -> None:
+    ask = _ask("What was the weighted-average exercise price per share of the company's stock "
+               "options outstanding as of December 31, 2024?")
+    plan = _evidence("During 2024, 3 million shares of common stock were purchased under the "
+                     "employee stock purchase plan at a weighted-average price of $21.60 per "
+                     "share.")
+    assert lead_miss(rank_spans(ask.frame, plan)[0], ask) == "figure_not_stated"
+    value = _ask("What was the weighted-average grant-date fair value per share of the "
+                 "company's unvested RSUs as of December 31, 2024?")
+    total = _evidence("As a result of the grant-date fair value of vested and unvested RSUs, we "
+                      "recorded a deferred tax asset of approximately $1.3 billion.")
+    assert lead_miss(rank_spans(value.frame, total)[0], value) == "figure_not_stated"

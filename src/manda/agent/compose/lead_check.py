@@ -14,6 +14,10 @@ finding read from a statement) asks here whether that figure answers the questio
   measure of it;
 - its owner: a sentence whose amounts are each another noun's ("letters of credit … of $749
   million" in a sentence that names the credit facility asked) states no figure of it;
+- its flow or its award: where a balance at a date is asked, a sentence whose figure is an
+  event's amount ("the recognition of $2.5 billion in goodwill"); where one kind of equity award
+  is asked, a sentence that names only another ("stock options and SARs" for the RSUs), or a
+  figure of another measure of it (the stock's fair value for the options' exercise price);
 - its kind: a passage with no amount at all (a table's heading, a standard's number, a page's
   or a footnote's number), or a share where an amount is asked, states no figure of it;
 - its measure: where the question asks a figure of a measure (an area: "retail square feet"),
@@ -32,6 +36,7 @@ from manda.agent.compose.common import Ask
 from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
+from manda.agent.spans.awards import another_kind
 from manda.agent.spans.ranking import sibling_said
 from manda.agent.spans.sentences import amount_owner, figures_of_others
 from manda.finance.amounts import Amount, find_amounts
@@ -133,7 +138,7 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
             return "figure_not_stated"  # a row that covers too little of a part asked
         return None
-    if not states_figure(span.text):
+    if not states_figure(span.text) or _other_kind(span, ask):
         return "figure_not_stated"
     if ask.frame.answer_kind == "figure" and not ask.frame.counted and figures_of_others(
             span.text, naming_terms(ask, span, change_words=False)):
@@ -175,6 +180,16 @@ def _kin(item: str, asked: str) -> bool:
     """One line item is the other's measure ("revenue growth" of "revenue", "gross margin
     percentage" of "gross margin"): the figure may answer it."""
     return said_in(item, asked) or said_in(asked, item)
+
+
+def _other_kind(span: Span, ask: Ask) -> bool:
+    """The sentence's figure is of another kind than the one asked: an event's amount where a
+    balance at a date is asked ("the recognition of $2.5 billion in goodwill" for the goodwill
+    balance as of a year end), another kind of award ("stock options and SARs" for the RSUs),
+    or another measure of the award asked (the fair value of the stock for the options'
+    exercise price)."""
+    return another_kind(span.text, ask.frame.text, ask.frame.periods,
+                        span.source.excerpt)
 
 
 def _other_measure(span: Span, ask: Ask) -> bool:
