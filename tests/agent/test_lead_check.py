@@ -229,3 +229,21 @@ def test_a_purchase_plans_price_or_a_total_is_no_awards_value_per_share() -> Non
     total = _evidence("As a result of the grant-date fair value of vested and unvested RSUs, we "
                       "recorded a deferred tax asset of approximately $1.3 billion.")
     assert lead_miss(rank_spans(value.frame, total)[0], value) == "figure_not_stated"
+
+
+def test_a_row_of_other_years_never_leads_for_the_year_asked() -> None:
+    from manda.agent.compose.evidence_first import _answering
+
+    roll = "\n".join(["Goodwill roll-forward (in thousands)", "Beginning | Acquired",
+                      "Ending balance | Beginning: 150,000 | Acquired: 8,725"])
+    table = "\n".join(["Consolidated balance sheets (in thousands)", "2025 | 2024",
+                       "Goodwill | 2025: 180,516 | 2024: 182,687"])
+    evidence = _evidence(roll, table)
+    ask = _ask("What was the company's goodwill balance as of December 31, 2023?")
+    spans = rank_spans(ask.frame, evidence)
+    ending = next(s for s in spans if s.text.startswith("Ending balance"))
+    goodwill = next(s for s in spans if s.text.startswith("Goodwill —"))
+    assert lead_miss(ending, ask) is not None and lead_miss(goodwill, ask) is None
+    assert _answering(ending, [ending, goodwill], ask) is None  # of 2025 and 2024 only
+    later = _ask("What was the company's goodwill balance as of December 31, 2024?")
+    assert _answering(ending, [ending, goodwill], later) is goodwill

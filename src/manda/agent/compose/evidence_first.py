@@ -18,8 +18,8 @@ from manda.agent.compose.common import (
     qa_offer,
     with_assumption,
 )
-from manda.agent.compose.lead_check import guarded, lead_miss, states_figure
-from manda.agent.compose.leads import lead_lines
+from manda.agent.compose.lead_check import asked_years, guarded, lead_miss, states_figure
+from manda.agent.compose.leads import fiscal_year, lead_lines
 from manda.agent.compose.listed import named_things
 from manda.agent.compose.portions import whole_of_portions
 from manda.agent.evidence import Evidence
@@ -90,7 +90,19 @@ def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
         return None
     return next((s for s in ranked[1:_ANSWERING_REACH]
                  if s.words >= max(NOT_FOUND_BELOW, _ANSWERING_NEAR * first.words)
-                 and fits_kind(s, ask.frame) and lead_miss(s, ask) is None), None)
+                 and fits_kind(s, ask.frame) and lead_miss(s, ask) is None
+                 and _of_a_year_asked(s, ask)), None)
+
+
+def _of_a_year_asked(span: Span, ask: Ask) -> bool:
+    """A row whose columns are years states a figure of a year asked in one of them (a
+    goodwill row of 2021 and 2020 is no balance at the end of 2019); a row whose columns name
+    no year is of its table's period, and a sentence's years are checked by `lead_miss`."""
+    years = asked_years(ask)
+    if span.row is None or not years:
+        return True
+    dated = {fiscal_year(f.column) for f in span.figures() if f.value is not None} - {None}
+    return not dated or bool(dated & years)
 
 
 _ANSWERING_REACH = 5  # how far down the ranking a span that answers is looked for
