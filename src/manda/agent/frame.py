@@ -17,6 +17,7 @@ from functools import cache
 from itertools import takewhile
 from typing import Literal
 
+from manda.agent.awards import AwardAsked, award_asked
 from manda.agent.constraints import ConstraintKind, Constraints, parse_constraints
 from manda.agent.intents import cued_intent
 from manda.agent.measures import measure_asked
@@ -151,6 +152,8 @@ class QuestionFrame:
     # a business named after its company ("Microsoft Cloud" of the room's Microsoft filings),
     # set where the question's name is scoped to that company's documents; "" for none
     named_part: str = ""
+    # what it asks of a balance or an equity award (its kind, its measure), read once
+    award: AwardAsked = field(default_factory=AwardAsked)
     full_year_reply: bool = False
     same_quarter_reply: bool = False
     words: int = 0
@@ -422,6 +425,7 @@ def read_question(question: str) -> QuestionFrame:
         spending=_cues("spending_asked").found(text),
         segments=_cues("segment_words").found(text),
         segment_named=_segment_named(text),
+        award=award_asked(text),
         full_year_reply=_cues("full_year_reply").found(text),
         same_quarter_reply=_cues("same_quarter_reply").found(text),
         words=words,

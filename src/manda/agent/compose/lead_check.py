@@ -32,13 +32,13 @@ bullets with their places: a wrong figure is never stated as the answer.
 
 from __future__ import annotations
 
+from manda.agent.awards import another_kind
 from manda.agent.compose.common import Ask
 from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
-from manda.agent.spans.awards import another_kind
 from manda.agent.spans.ranking import sibling_said
-from manda.agent.spans.sentences import amount_owner, figures_of_others
+from manda.agent.spans.sentences import figures_of_others, owners_line_items
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
@@ -48,7 +48,7 @@ from manda.finance.periods import (
     quarters_in,
     year_of,
 )
-from manda.finance.vocabulary import find_line_items, item_spec, metric_spec
+from manda.finance.vocabulary import item_spec, metric_spec
 from manda.models import Finding
 from manda.text import YEAR, letter_words, said_in
 from manda.vocabulary import vocabulary
@@ -166,8 +166,7 @@ def _of_other_items(span: Span, ask: Ask) -> bool:
     if span.row is not None or not asked or not figures or span.text.endswith(_CUT):
         return False  # a sentence quoted cut short may state the one asked after the cut
     for amount in figures:
-        owner = amount_owner(span.text, amount.start, amount.end)
-        items = {found for found, _, _ in find_line_items(owner)}
+        items = owners_line_items(span.text, amount)
         if not items or items & asked or any(_kin(item, a) for item in items for a in asked):
             return False
     return True
@@ -188,8 +187,7 @@ def _other_kind(span: Span, ask: Ask) -> bool:
     balance as of a year end), another kind of award ("stock options and SARs" for the RSUs),
     or another measure of the award asked (the fair value of the stock for the options'
     exercise price)."""
-    return another_kind(span.text, ask.frame.text, ask.frame.periods,
-                        span.source.excerpt)
+    return another_kind(span.text, ask.frame.award, ask.frame.periods, span.source.excerpt)
 
 
 def _other_measure(span: Span, ask: Ask) -> bool:

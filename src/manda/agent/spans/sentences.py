@@ -10,9 +10,10 @@ from itertools import pairwise, takewhile
 from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
-from manda.finance.amounts import find_amounts
+from manda.finance.amounts import Amount, find_amounts
 from manda.finance.figures import column_header_line, ends_in_figure, statement_scale
 from manda.finance.periods import find_periods
+from manda.finance.vocabulary import find_line_items
 from manda.text import bullet_item, letter_words, without_asides
 from manda.vocabulary import vocabulary
 
@@ -380,6 +381,13 @@ def amount_owner(text: str, start: int, end: int) -> str:
     for amount in reversed(find_amounts(rest)):
         rest = rest[:amount.start] + rest[amount.end:]
     return f"{owner} {' '.join(rest.split()[:_OWNER_WORDS])}"
+
+
+def owners_line_items(text: str, amount: Amount) -> set[str]:
+    """The line items the words `amount` is said of name ("gross margin" of "gross margin
+    percentage decreased 1 point"): none where they name no line item the vocabulary knows."""
+    owner = amount_owner(text, amount.start, amount.end)
+    return {found for found, _, _ in find_line_items(owner)}
 
 
 def _opened(before: str) -> int:

@@ -20,12 +20,34 @@ The words are vocabulary (`balance_asked`, `balance_stated`, `event_amount`, `aw
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manda.finance.amounts import find_amounts
 from manda.finance.periods import period_kind
 from manda.vocabulary import vocabulary
 
-__all__ = ["another_kind", "award_kinds", "balance_asked", "other_award", "other_award_measure",
-           "states_flow_only"]
+__all__ = ["AwardAsked", "another_kind", "award_asked", "award_kinds", "balance_asked",
+           "other_award", "other_award_measure", "states_flow_only"]
+
+
+@dataclass(frozen=True)
+class AwardAsked:
+    """What a question asks of a balance or an equity award, read once with the question
+    (`QuestionFrame.award`): a word of a balance (at a date the frame's periods say), the kinds
+    of award it names, the measures of an award it names, a figure of one share or unit."""
+
+    balance_words: bool = False  # a word of a balance ("balance", "outstanding", "nonvested")
+    kinds: frozenset[str] = frozenset()
+    measures: frozenset[str] = frozenset()
+    per_unit: bool = False
+
+
+def award_asked(question: str) -> AwardAsked:
+    """The question read for `AwardAsked`."""
+    return AwardAsked(balance_words=_BALANCE_ASKED.found(question),
+                      kinds=frozenset(award_kinds(question)),
+                      measures=frozenset(m for _, m in _measures_in(question)),
+                      per_unit=_PER_UNIT.found(question))
 
 _BALANCE_ASKED = vocabulary().cues("balance_asked")
 _PER_UNIT = vocabulary().cues("per_unit_asked")  # "per share", "weighted-average"
@@ -45,14 +67,15 @@ _MEASURES = tuple((measure, vocabulary().cues(f"award_measure_{measure}"))
                                   "fair_value"))
 
 
-def another_kind(text: str, question: str, periods: tuple[str, ...] | list[str],
+def another_kind(text: str, asked: AwardAsked, periods: tuple[str, ...] | list[str],
                  passage: str = "") -> bool:
-    """The sentence's figure is of another kind than the one the question asks: an event's
-    amount where a balance at a date is asked, another kind of award, or another measure of
-    the award asked. `passage`: the passage the sentence is read in (a table's column titles
-    name the measure of its lines)."""
-    return (balance_asked(question, periods) and states_flow_only(text)) or \
-        other_award(text, question) or other_award_measure(text, question, passage)
+    """The sentence's figure is of another kind than the one the question asks (`asked`, at
+    its `periods`): an event's amount where a balance at a date is asked, another kind of
+    award, or another measure of the award asked. `passage`: the passage the sentence is read
+    in (a table's column titles name the measure of its lines)."""
+    balance = asked.balance_words and any(period_kind(p) == "as" for p in periods)
+    return (balance and states_flow_only(text)) or \
+        other_award(text, asked.kinds) or other_award_measure(text, asked, passage)
 
 
 def balance_asked(question: str, periods: tuple[str, ...] | list[str]) -> bool:
@@ -95,9 +118,8 @@ def award_kinds(text: str) -> set[str]:
     return found
 
 
-def other_award(text: str, question: str) -> bool:
-    """The question names a kind of award and the sentence names others only."""
-    asked = award_kinds(question)
+def other_award(text: str, asked: frozenset[str]) -> bool:
+    """The question names a kind of award (`asked`) and the sentence names others only."""
     named = award_kinds(text)
     return bool(asked) and bool(named) and not (asked & named)
 
@@ -112,7 +134,7 @@ def _measures_in(text: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def other_award_measure(text: str, question: str, passage: str = "") -> bool:
+def other_award_measure(text: str, question: AwardAsked, passage: str = "") -> bool:
     """The question asks one measure of an award ("the weighted-average exercise price of
     options") and the sentence states figures of none of it: a figure of one share is asked
     and its amounts are totals ("a deferred tax asset of $1.1 billion"); each of its figures
@@ -120,16 +142,16 @@ def other_award_measure(text: str, question: str, passage: str = "") -> bool:
     no measure of an award at all, nor does the passage it is read in (a statement of equity's
     rows: "Exercise of stock options 6,924"; a table's line is measured by its column titles).
     A fair value named bare may be the one measured at grant or at vesting."""
-    if not award_kinds(question):
+    if not question.kinds:
         return False
-    asked = {m for _, m in _measures_in(question)}
+    asked = set(question.measures)
     if len(asked) != 1:
         return False
     figures = _figures(text)
     if not figures:
         return False
     money = [a for a in find_amounts(text) if a.currency]
-    if _PER_UNIT.found(question) and money and all(a.value >= _PER_UNIT_BELOW for a in money):
+    if question.per_unit and money and all(a.value >= _PER_UNIT_BELOW for a in money):
         return True  # "a deferred tax asset of $1.1 billion" for a value per share
     measures = _measures_in(text)
     if not measures:
