@@ -135,3 +135,13 @@ def test_a_terse_quarter_asked_is_read_on_the_total_line() -> None:
              "shares.")
     first = _first("Kestrel shares repurchased in Q4 2025?", aside, BY_MONTH, doc=DECEMBER)
     assert "3,650" in first, first
+
+
+def test_a_whole_year_asked_is_no_months_line_of_a_table_by_period() -> None:
+    shares = "\n".join(["The following table shows the changes in shares of common stock for "
+                        "2025 and 2024 (in thousands):", "2025 | 2024",
+                        "Common stock repurchased | 2025: (14,250) | 2024: (12,900)"])
+    first = _first("How much stock did the company repurchase in 2025, in shares and dollars?",
+                   BY_MONTH, shares, doc=DECEMBER)
+    assert "14,250" in first or "14.25" in first, first
+    assert "1,200" not in first and "1,350" not in first and "1,100" not in first, first

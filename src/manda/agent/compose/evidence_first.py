@@ -83,7 +83,9 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
 def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
     """Where the best span states no figure of what is asked (`lead_miss`: another line item,
     another year, no figure), the next span nearly as close that does: it leads, the best one
-    follows it. None where the best one answers, or none close does; none for a count asked,
+    follows it (a line of a table by period only where `_period_line_first` finds it of the
+    very period asked: a month's line is no year's figure). None where the best one answers,
+    or none close does; none for a count asked,
     whose check reads a number of the things counted, not what was done to them ("shares
     authorized" is no number of the shares repurchased)."""
     if ask.frame.counted or lead_miss(first, ask) is None:
@@ -91,7 +93,7 @@ def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
     return next((s for s in ranked[1:_ANSWERING_REACH]
                  if s.words >= max(NOT_FOUND_BELOW, _ANSWERING_NEAR * first.words)
                  and fits_kind(s, ask.frame) and lead_miss(s, ask) is None
-                 and _of_a_year_asked(s, ask)), None)
+                 and _of_a_year_asked(s, ask) and not s.by_period), None)
 
 
 def _of_a_year_asked(span: Span, ask: Ask) -> bool:
