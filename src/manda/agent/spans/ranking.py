@@ -499,9 +499,11 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             score += PHRASE * _phrase_share(pairs, where)  # a row: by its label
         score += _period_fit(span, years, evidence, latest_doc, parts, exact, now=now,
                              forecast=frame.wants_forecast)
-        if span.by_period and years and not parts and not frame.remaining:
+        if span.by_period and years and not parts and not frame.remaining and not any(
+                period_kind(p) == "as" for p in frame.periods):
             # a whole year asked, of a table whose rows are periods within it: a month's or a
-            # quarter's line is no year's figure (what remains at the year's end is its total)
+            # quarter's line is no year's figure (what remains at the year's end is its total;
+            # the days asked, "from June 29, 2025 to August 2, 2025", are a line's own period)
             score -= PERIOD_MISS
         if quoted and span.row is None and (
                 stated := [a.value for a in find_amounts(span.text) if a.currency and a.value]):
