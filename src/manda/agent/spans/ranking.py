@@ -1020,8 +1020,8 @@ def _quarters_of_month(month: str, doc: Document | None) -> set[str]:  # "May 20
     a quarter asked by either reading holds it."""
     day = date(int(month[4:]), list(calendar.month_abbr).index(month[:3]), 1)
     out = {CALENDAR_YEAR.quarter_of(day)}
-    if doc is not None and doc.fiscal_year_end:
-        out.add(FiscalYearEnd.from_iso(doc.fiscal_year_end).quarter_of(day))
+    if (fiscal := _fiscal_year_end(doc)) is not None:
+        out.add(fiscal.quarter_of(day))
     return out
 
 
