@@ -76,7 +76,9 @@ def open_page(
     async def opened(height: int = 900, **options: Any) -> tuple[Any, list[str]]:
         from playwright.async_api import expect
 
-        expect.set_options(timeout=20_000)
+        # a wait for what the page shows, not a time limit on Manda: under the full suite on two
+        # cores an answer can take longer than 20 s to finish streaming (a red-flags answer did)
+        expect.set_options(timeout=60_000)
         page = await browser.new_page(viewport={"width": 1440, "height": height}, **options)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
