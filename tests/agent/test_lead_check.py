@@ -232,7 +232,7 @@ def test_a_purchase_plans_price_or_a_total_is_no_awards_value_per_share() -> Non
 
 
 def test_a_row_of_other_years_never_leads_for_the_year_asked() -> None:
-    from manda.agent.compose.evidence_first import _answering
+    from manda.agent.compose.evidence_first import _answering_first
 
     roll = "\n".join(["Goodwill roll-forward (in thousands)", "Beginning | Acquired",
                       "Ending balance | Beginning: 150,000 | Acquired: 8,725"])
@@ -244,6 +244,7 @@ def test_a_row_of_other_years_never_leads_for_the_year_asked() -> None:
     ending = next(s for s in spans if s.text.startswith("Ending balance"))
     goodwill = next(s for s in spans if s.text.startswith("Goodwill —"))
     assert lead_miss(ending, ask) is not None and lead_miss(goodwill, ask) is None
-    assert _answering(ending, [ending, goodwill], ask) is None  # of 2025 and 2024 only
+    # of 2025 and 2024 only: the best span stays first
+    assert _answering_first([ending, goodwill], ask, evidence)[0] is ending
     later = _ask("What was the company's goodwill balance as of December 31, 2024?")
-    assert _answering(ending, [ending, goodwill], later) is goodwill
+    assert _answering_first([ending, goodwill], later, evidence)[0] is goodwill

@@ -55,15 +55,12 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
         if closest is not None:
             return closest
         return no_data(ask, evidence, why=why, category=category)
-    ranked = _period_line_first(ranked, ask, evidence)
     if prefer is not None and (preferred := [s for s in ranked if prefer.search(s.text)]):
         ranked = [*preferred, *(s for s in ranked if s not in preferred)]
     elif (first := _first_asked(ask, parts)) is not None:
         ranked = [first, *(s for s in ranked if s.text != first.text)]
+    ranked = _answering_first(ranked, ask, evidence)
     lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
-    if lead and (answering := _answering(lead[0], ranked, ask)) is not None:
-        ranked = [answering, *(s for s in ranked if s is not answering)]
-        lead = _each_part(best_spans(ranked, limit=limit), parts, ask, limit)
     lines = lead_lines(lead, ask, evidence, ranked)
     if ask.frame.counted and lead and not any(fits_kind(s, ask.frame) for s in lead):
         # "how many employees": no passage read states a number of them; say so before the
@@ -80,20 +77,39 @@ def answer(ask: Ask, evidence: Evidence, *, category: str = "General",
     return Draft(text=with_assumption(ask.assumption, "\n".join(lines)))
 
 
-def _answering(first: Span, ranked: list[Span], ask: Ask) -> Span | None:
-    """Where the best span states no figure of what is asked (`lead_miss`: another line item,
-    another year, no figure), the next span nearly as close that does: it leads, the best one
-    follows it (a line of a table by period only where `_period_line_first` finds it of the
-    very period asked: a month's line is no year's figure). None where the best one answers,
-    or none close does; none for a count asked,
-    whose check reads a number of the things counted, not what was done to them ("shares
-    authorized" is no number of the shares repurchased)."""
-    if ask.frame.counted or lead_miss(first, ask) is None:
-        return None
-    return next((s for s in ranked[1:_ANSWERING_REACH]
-                 if s.words >= max(NOT_FOUND_BELOW, _ANSWERING_NEAR * first.words)
-                 and fits_kind(s, ask.frame) and lead_miss(s, ask) is None
-                 and _of_a_year_asked(s, ask) and not s.by_period), None)
+def _answering_first(ranked: list[Span], ask: Ask, evidence: Evidence) -> list[Span]:
+    """Where the span that would lead states no figure of what is asked (`lead_miss`: another
+    line item, another year, the whole year's where a quarter is asked, no figure; where a count
+    or a quarter is asked, also no figure of the kind asked: "any specific number of shares" is
+    no number of them), a close span that states it leads and the best one follows it:
+    - a line of a table by period that states the very period asked ("Total 89,498" of the
+      quarter a repurchase table's title names, over "During 2025, the Company repurchased 402
+      million shares"); a line by period leads only so: a month's line is no year's figure;
+    - else, save for a count asked, a span nearly as close, of the kind and a year asked (a
+      count's check reads a number of the things counted, not what was done to them: "shares
+      authorized" is no number of the shares repurchased)."""
+    first = best_spans(ranked, limit=1)
+    if not first:
+        return ranked
+    top, frame = first[0], ask.frame
+    missed = lead_miss(top, ask) is not None
+    if not missed and not ((frame.counted or frame.parts_of_year)
+                           and not (fits_kind(top, frame) and states_figure(top.text))):
+        return ranked
+    found = next((s for s in ranked[:_PERIOD_LINES] if s is not top and s.by_period
+                  and s.words >= NOT_FOUND_BELOW and states_period_asked(s, frame, evidence)
+                  and lead_miss(s, ask) is None), None)
+    if found is None and missed and not frame.counted:
+        found = next((s for s in ranked[:_ANSWERING_REACH] if s is not top and not s.by_period
+                      and s.words >= max(NOT_FOUND_BELOW, _ANSWERING_NEAR * top.words)
+                      and fits_kind(s, frame) and lead_miss(s, ask) is None
+                      and _of_a_year_asked(s, ask)), None)
+    return ranked if found is None else [found, *(s for s in ranked if s is not found)]
+
+
+_PERIOD_LINES = 12  # how far down the ranking a line of the period asked is looked for
+_ANSWERING_REACH = 5  # how far down the ranking another span that answers is looked for
+_ANSWERING_NEAR = 0.9  # how much of the best span's coverage of the question it must have
 
 
 def _of_a_year_asked(span: Span, ask: Ask) -> bool:
@@ -105,32 +121,6 @@ def _of_a_year_asked(span: Span, ask: Ask) -> bool:
         return True
     dated = {fiscal_year(f.column) for f in span.figures() if f.value is not None} - {None}
     return not dated or bool(dated & years)
-
-
-_ANSWERING_REACH = 5  # how far down the ranking a span that answers is looked for
-_ANSWERING_NEAR = 0.9  # how much of the best span's coverage of the question it must have
-
-
-def _period_line_first(ranked: list[Span], ask: Ask, evidence: Evidence) -> list[Span]:
-    """Where the best span's figure is not the one asked (the whole year's where a quarter is
-    asked, or no figure at all), a close line of a table by period that states the very period
-    asked, and passes the same check, leads: "Total 89,498" of the quarter a repurchase table's
-    title names, over "During 2025, the Company repurchased 402 million shares"; where a count
-    or a quarter is asked, the same where the best span states no figure of the kind asked."""
-    top = ranked[0] if ranked else None
-    if top is None or (lead_miss(top, ask) is None and not (
-            (ask.frame.counted or ask.frame.parts_of_year) and not (
-                fits_kind(top, ask.frame) and states_figure(top.text)))):
-        # (a count or a quarter asked: the best span states a figure, of the kind asked; "any
-        # specific number of shares" is no number of them)
-        return ranked
-    line = next((s for s in ranked[1:_PERIOD_LINES] if s.by_period
-                 and s.words >= NOT_FOUND_BELOW and states_period_asked(s, ask.frame, evidence)
-                 and lead_miss(s, ask) is None), None)
-    return ranked if line is None else [line, *(s for s in ranked if s is not line)]
-
-
-_PERIOD_LINES = 12  # how far down the ranking a line of the period asked is looked for
 
 
 def _each_part(lead: list[Span], parts: list[list[Span]], ask: Ask, limit: int) -> list[Span]:
