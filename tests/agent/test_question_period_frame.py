@@ -332,3 +332,17 @@ def test_a_balance_asked_as_of_a_retail_year_end_reads_that_year_s_column() -> N
         "What was the balance of gross uncertain tax positions as of February 1, 2025?"))
     first = evidence_first.answer(ask, evidence).text.splitlines()[0]
     assert "517" in first and "529" not in first, first
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    ("How much principal was outstanding at the end of fiscal 2025 on Halvard's notes from its "
+     "2013 to 2023 debt issuances?", ("FY2025",)),
+    ("What was the principal of the 2014–2022 notes at the end of fiscal 2024?", ("FY2024",)),
+    ("Principal des emprunts 2012 à 2020 dette fin 2024 ?", ("FY2024",)),
+    ("What was Halvard's 2022 to 2023 revenue growth?", ("FY2023",)),  # two years a filing shows
+])
+def test_a_wide_span_of_years_before_a_line_item_names_which_not_when(
+        question: str, periods: tuple[str, ...]) -> None:
+    """"its 2013 to 2023 debt issuances": a span of years wider than a filing's columns says
+    which notes, not that 2023 is asked."""
+    assert read_question(question).periods == periods

@@ -1004,14 +1004,41 @@ def _years_before_line_items(text: str) -> list[tuple[str, int]]:
         before = text[:start].rstrip()
         year = before[-4:]
         if (len(before) < start and year.isdigit() and year[:2] in ("19", "20")
-                and (len(before) == 4 or not before[-5].isalnum())):
+                and (len(before) == 4 or not before[-5].isalnum())
+                and not _ends_a_wide_span(before[:-4], int(year))):
             out.append((f"FY{year}", len(before) - 4))
         after = text[end:]
         if (m := _YEAR.match(after.lstrip())) is not None and len(after) > len(after.lstrip()) \
                 and not after.lstrip()[m.end():m.end() + 1].isalnum() \
-                and after.lstrip()[m.end():m.end() + 1] not in "/-–":
+                and after.lstrip()[m.end():m.end() + 1] not in "/-–" \
+                and not _starts_a_wide_span(after.lstrip()[m.end():], int(m.group(1))):
             out.append((f"FY{m.group(1)}", end + len(after) - len(after.lstrip())))
     return out
+
+
+def _ends_a_wide_span(head: str, year: int) -> bool:
+    """The year ends a span of years wider than a filing's columns reach, written before what
+    it names ("its 2013 to 2023 debt issuances", "2013–2023 notes"): it says which of the thing
+    (their vintage, their maturities), not the years asked; "2022 to 2023 revenue" asks both."""
+    head = head.rstrip()
+    joiner = next((m for m in _cues("year_span_joiner").finditer(head)
+                   if m.end() == len(head)), None)
+    if joiner is None:
+        return False
+    first = head[:joiner.start()].rstrip()[-4:]
+    return first.isdigit() and year - int(first) > _COLUMN_YEARS
+
+
+def _starts_a_wide_span(tail: str, year: int) -> bool:
+    """The year starts such a span ("les emprunts 2012 à 2020"): `_ends_a_wide_span` read
+    from its first year."""
+    tail = tail.lstrip()
+    joiner = _cues("year_span_joiner").starts(tail)
+    last = tail[joiner.end():].lstrip()[:4] if joiner else ""
+    return last.isdigit() and int(last) - year > _COLUMN_YEARS
+
+
+_COLUMN_YEARS = 2  # a filing's statements show three years at most: the year and two before it
 
 
 def _led_years(text: str) -> list[tuple[str, int, int]]:
