@@ -116,3 +116,13 @@ def test_months_are_one_kind_of_period_whatever_their_names() -> None:
     assert {period_kind(p) for p in ("Apr 2024", "May 2024", "Jan 2025", "Mar 2025")} == {"month"}
     assert [period_kind(p) for p in ("FY2025", "Q1 FY2025", "Q3 2024", "H1 2024",
                                      "LTM Mar 2025")] == ["FY", "Q", "Q", "H", "LTM"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("As of December 31, 2025 and 2024, total debt was", ["as of 2025-12-31", "as of 2024-12-31"]),
+    ("at June 30, 2023, 2022 and 2021", ["as of 2023-06-30", "as of 2022-06-30",
+                                         "as of 2021-06-30"]),
+    ("au 31 décembre 2025 et 2024", ["as of 2025-12-31", "as of 2024-12-31"]),
+])
+def test_years_listed_after_a_date_are_that_day_in_each(text: str, expected: list[str]) -> None:
+    assert [p for p, _, _ in find_periods(text)] == expected

@@ -256,6 +256,11 @@ def _candidates(text: str) -> list[tuple[str, int, int]]:
         if prefix is not None:
             start = max(0, start - 20) + prefix.start()
         out.append((f"as of {d.isoformat()}", start, end))
+        # "as of December 31, 2025 and 2024": the years listed after a date are its day in them
+        while (joined := _joined_year(text, end)) is not None:
+            end = joined + 4
+            if (day := _safe_date(int(text[joined:end]), d.month, d.day)) is not None:
+                out.append((f"as of {day.isoformat()}", joined, end))
     return out
 
 
