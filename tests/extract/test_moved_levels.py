@@ -141,3 +141,23 @@ def test_a_list_of_one_wordings_totals_by_period_is_the_sum_each_time() -> None:
                 "short-term investments in 2025 and 2024, respectively.")
     found = {f.subject for f in page_findings(sentence)}
     assert found == {"cash and investments"}
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("As of September 30, 2025 and September 30, 2024, the carrying amount of the company's "
+     "term debt was $12.6 billion and $13.5 billion, respectively.",
+     {"as of 2025-09-30": 12_600_000_000.0, "as of 2024-09-30": 13_500_000_000.0}),
+    ("As of December 31, 2025 and 2024, total debt was $4.2 billion and $3.9 billion, "
+     "respectively.",
+     {"as of 2025-12-31": 4_200_000_000.0, "as of 2024-12-31": 3_900_000_000.0}),
+    ("In 2025 and 2024, revenue was $5.0 million and $4.1 million, respectively.",
+     {"FY2025": 5_000_000.0, "FY2024": 4_100_000.0}),
+    ("En 2025 et 2024, le chiffre d'affaires s'est élevé à 5,0 millions d'euros et 4,1 millions "
+     "d'euros, respectivement.", {"FY2025": 5_000_000.0, "FY2024": 4_100_000.0}),
+])
+def test_a_list_of_periods_before_its_list_of_amounts_takes_them_in_order(
+        sentence: str, expected: dict) -> None:
+    """"As of <day> and <day>, … was A and B, respectively": A is the first day's, B the
+    second's; never both the nearest day's."""
+    found = {f.period: f.value for f in page_findings(sentence)}
+    assert found == expected

@@ -64,3 +64,20 @@ Research and development expenses were flat.
 Research and development | 2025: $911,946 | 2024: $909,126
 """
     assert all(value < 911_946_000_000 for value in _rnd(text))
+
+
+def test_a_whole_amount_under_a_unit_line_is_no_dollars_of_prose() -> None:
+    """"$2,755" in a row a page's text flattened, under "(dollars in millions)": a table's
+    figure, never $2,755 of the line item on the next line; a price in cents, or an amount
+    far from any unit line, is still read."""
+    flattened = ("The following table sets forth potential impacts as of June 30, 2025 and "
+                 "June 30, 2024 (dollars in millions):\n"
+                 "Investment portfolio 100 basis points Decline in fair value $2,416 $2,755\n"
+                 "Term debt 100 basis points Increase in interest expense $129 $139\n")
+    assert [f.value for f in page_findings(flattened) if f.subject == "debt"] == []
+    schedule = ("Future principal payments are as follows (in millions):\n"
+                "Total term debt principal $91,281\n"
+                "As of June 30, 2025, total debt was $91.3 billion.\n")
+    assert [f.value for f in page_findings(schedule) if f.subject == "debt"] == [91.3e9]
+    assert [f.value for f in page_findings(
+        "Each director receives an annual cash retainer of $50,000.")] == [50_000.0]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
-from manda.finance.amounts import Amount, find_amounts, multiplied
+from manda.finance.amounts import Amount, find_amounts, multiplied, unit_line_scale
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
 from manda.finance.label_heads import another_thing_beside
@@ -404,9 +404,27 @@ class _Sentence:
                         else _BOUND_AFTER.match(text[run[-1].end:p[1]])):
                     break
                 listed.append(p)
+            if len(listed) != len(run):
+                listed = self._listed_before(run)
             if len(listed) == len(run):
                 out.update({a.start: p for a, p in zip(run, listed, strict=True)})
         return out
+
+    def _listed_before(self, run: list[Amount]) -> list[Period]:
+        """The periods listed before a list of amounts that "respectively" follows ("As of
+        September 27, 2025 and September 28, 2024, the notes' fair value was $80.4 billion and
+        $88.4 billion, respectively"; "En 2025 et 2024, … respectivement"): the last list of
+        periods before them, in order; none where no "respectively" says so."""
+        text = self.view.text
+        if not _RESPECTIVELY.found(text[run[-1].end:self.span[1]]):
+            return []
+        before = [p for p in self.periods if p[2] <= run[0].start]
+        listed = before[-1:]
+        for p in reversed(before[:-1]):
+            if not _only_joiners(text[p[2]:listed[0][1]]):
+                break
+            listed.insert(0, p)
+        return listed
 
     def _respective_subjects(self) -> dict[int, tuple[str, int, int]]:
         """A list of line items and a list of as many amounts ("Revenue and gross profit were
@@ -836,6 +854,31 @@ def _forecast_headings(text: str) -> list[tuple[int, bool]]:
     return out
 
 
+def _scale_captions(text: str) -> list[tuple[int, float]]:
+    """Where a section's lines announce a scale for figures written after them ("(in
+    millions)", "… as follows (dollars in millions):"), with that scale: offset, multiplier."""
+    out: list[tuple[int, float]] = []
+    pos = 0
+    for line in text.split("\n"):
+        if (scale := unit_line_scale(line)) != 1.0:
+            out.append((pos, scale))
+        pos += len(line) + 1
+    return out
+
+
+def _under_a_scale(amount: Amount, captions: Sequence[tuple[int, float]]) -> bool:
+    """A whole money amount written without a scale ("$2,755", "$ 91,281") under a line that
+    announces one ("(dollars in millions)"): a table's figure its flattened row left in the
+    text, at the table's scale, which the table's reader reads; never the dollars it spells."""
+    if amount.currency is None or "." in amount.text or _scale_of(amount) != 1.0:
+        return False  # "$9.81": a price, in cents
+    above = [c for c in captions if c[0] <= amount.start]
+    return bool(above) and amount.start - above[-1][0] <= _CAPTION_REACH
+
+
+_CAPTION_REACH = 3_000  # how far below a unit line its figures are read at its scale
+
+
 def _bare_figures_line(text: str, amount: Amount, amounts: Sequence[Amount]) -> bool:
     """The amount is one of a row of figures that lost its columns ("$107.4 $106.6 $104.8"
     under a chart's years, "Net sales $162,560 $94,294 $72,559" under segment names): the line
@@ -867,6 +910,7 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                 if not _RECEIPT_OF.search(text[max(0, s[1] - 40) : s[1]])
                 and not another_thing_beside(text, s[1], s[2])]
     headings = _forecast_headings(text)
+    captions = _scale_captions(text)
     paragraphs = paragraph_spans(text)
     injected = [p for p in paragraphs if looks_like_instruction(text[p[0] : p[1]])]
     out: list[Candidate] = []
@@ -892,8 +936,8 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                     or _SUPERSEDED_AFTER.match(text, amount.end, span[1])
                     or _CHANGE_AFTER.match(text, amount.end, span[1])):
                 continue
-            if _bare_figures_line(text, amount, amounts) or _a_named_part(text, amount,
-                                                                         sentence.subjects):
+            if _bare_figures_line(text, amount, amounts) or _a_named_part(
+                    text, amount, sentence.subjects) or _under_a_scale(amount, captions):
                 continue
             candidate = _customer_share(sentence, value) or _ownership(sentence, value)
             if candidate is None:
