@@ -157,3 +157,26 @@ def test_a_programmes_size_is_no_amount_spent() -> None:
     draft = Draft(text="Common stock repurchased was $11.42 billion in fiscal 2025 "
                        "(source: Annual.pdf, p.30).")
     assert with_other_figure(draft, ask, evidence) == draft
+
+
+OFFICES = ("Our global buying operations work from offices in 14 countries and support the "
+           "design and manufacturing of the goods we sell under our own brands.")
+OFFICES_AGAIN = ("Beyond our home market, we run buying operations from offices in 11 countries, "
+                 "mostly in Asia, and a long disruption there could hurt our results.")
+STAFF = "As of the end of 2025, we employed 52,300 people across our stores and offices."
+STAFF_ROUND = "With over 50,000 employees, staff costs are our largest operating expense."
+
+
+def test_a_count_another_place_states_otherwise_is_named_and_a_round_one_is_not() -> None:
+    """Two places of one filing count the offices' countries differently: the answer names both,
+    with the thing counted; "over 50,000 employees" rounds the 52,300 counted, no other count."""
+    evidence = _evidence(OFFICES_AGAIN, OFFICES)  # pages 30, 31
+    ask = _ask("In how many countries does the company have buying offices?")
+    draft = Draft(text="Annual.pdf states: “Beyond our home market, we run buying operations from "
+                       "offices in 11 countries, mostly in Asia.” (source: Annual.pdf, p.30).")
+    first = with_other_figure(draft, ask, evidence).text.splitlines()[0]
+    assert "14 countries" in first and "p.31" in first, first
+    evidence = _evidence(STAFF, STAFF_ROUND)
+    ask = _ask("How many employees does the company have?")
+    draft = Draft(text="Headcount was 52,300 people (source: Annual.pdf, p.30).")
+    assert with_other_figure(draft, ask, evidence).text == draft.text

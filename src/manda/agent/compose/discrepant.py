@@ -115,6 +115,13 @@ def _written(figure: Amount, said: _Said) -> bool:
         c for c in said.written if c.isdigit())
 
 
+def _approximate(text: str, written: str, about: Cues) -> bool:
+    """The sentence writes the figure as a round guess ("over 400,000", "nearly 2,000",
+    "environ 13")."""
+    at = text.find(written)
+    return at > 0 and about.ends(text[:at])
+
+
 def _near(figure: Amount, value: float, said: _Said) -> bool:
     """`said` is near the lead's figure (`value`: as the lead's own place reads it, at its
     table's scale) and not written the same."""
@@ -222,6 +229,7 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
             for s in ours}
     named = stems_of(lead) | set(asked)
     part = vocabulary().cues("portion_opening")
+    about = vocabulary().cues("approximately")
     of_total = vocabulary().cues("portion_of_total")
     leads = []
     kinds = [(f.currency, f.unit) for f in figures]
@@ -272,6 +280,8 @@ def other_figure(figures: Sequence[Amount], places: Sequence[Source], years: set
                     continue
                 if any(_written(f, d) for f in figures):
                     continue  # the lead states it already (the prior year, another figure)
+                if not row and _approximate(span.text, d.written, about):
+                    continue  # "over 400,000 team members" rounds 415,000; no other count
                 if row and own_rows and not _same_column(span, index, d, own_rows):
                     continue
                 label = span.row.label.strip() if span.row is not None else ""
@@ -291,8 +301,10 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     """`draft` with its lead line naming the other place's figure of the measure it leads with,
     for a figure question whose answer is not computed."""
     frame = ask.frame
-    if not (frame.spending or frame.measure == AREA):
-        return draft  # what was paid against what a programme spent; a total area by use
+    if not (frame.spending or frame.measure == AREA or frame.counted):
+        # what was paid against what a programme spent; a total area by use; a count of
+        # things two places of a filing state differently ("offices in 13 countries", "12")
+        return draft
     if frame.answer_kind != "figure" or ask.intent is not Intent.FACT_LOOKUP \
             or frame.derived is not None or frame.segments or frame.named_part \
             or frame.segment_named:
@@ -312,7 +324,10 @@ def with_other_figure(draft: Draft, ask: Ask, evidence: Evidence) -> Draft:
     else:
         where = f" {cite([found.source])}"
     key = "other_figure_row" if found.label else "other_figure"
-    said = vocabulary().answer(key, ask.language, figure=found.shown, label=found.label)
+    shown = found.shown
+    if frame.counted and shown[-1:].isdigit():
+        shown = f"{shown} {' '.join(frame.counted)}"  # "13 countries", as the lead counts them
+    said = vocabulary().answer(key, ask.language, figure=shown, label=found.label)
     lead = line.rstrip()
     stop = "" if lead.endswith((".", "!", "?")) else "."
     added = f"{lead}{stop} {said}{where}."
