@@ -161,3 +161,19 @@ def test_a_list_of_periods_before_its_list_of_amounts_takes_them_in_order(
     second's; never both the nearest day's."""
     found = {f.period: f.value for f in page_findings(sentence)}
     assert found == expected
+
+
+@pytest.mark.parametrize(("sentence", "subject", "kept"), [
+    ("Software revenue decreased $3.2 billion or 13% driven by lower licence sales.", "revenue",
+     []),
+    ("In 2025, we recognized total revenues of $96.8 billion, representing an increase of $15.3 "
+     "billion compared to the prior year.", "revenue", [96_800_000_000.0]),
+    ("Der Umsatz 2024 betrug 12,0 Mio. €, ein Anstieg um 2,0 Mio. €.", "revenue", [12_000_000.0]),
+    ("Le chiffre d'affaires 2024 s'élève à 12,0 millions d'euros, soit une hausse de 2,0 "
+     "millions d'euros.", "revenue", [12_000_000.0]),
+])
+def test_an_amount_a_change_names_is_no_level(sentence: str, subject: str,
+                                               kept: list[float]) -> None:
+    """"decreased $3.2 billion", "an increase of $15.3 billion": the change, never the line
+    item's level; the level the sentence states is still read."""
+    assert [f.value for f in page_findings(sentence) if f.subject == subject] == kept

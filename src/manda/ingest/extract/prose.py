@@ -245,6 +245,7 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
 _MOVED_FROM = _WORDS.cues("moved_from")  # "decreased from", "est passée de", "von", "pasó del"
 _MOVED_TO = _WORDS.cues("moved_to")  # "to", "à", "auf", "al"
 _CHANGED_BY = _WORDS.cues("change_by") | _WORDS.cues("change_verb_before_figure")
+_A_CHANGE_BEFORE = _CHANGED_BY | _WORDS.cues("change_noun_before_figure")
 # the later level first: "increased to 45.2% from 43.1%", "aumentó al 12 % desde el 10 %"
 _MOVED_TO_FIRST = _WORDS.cues("moved_to_first")
 _MOVED_FROM_AFTER = _WORDS.cues("moved_from_after")
@@ -934,7 +935,10 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                 continue
             if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
                     or _SUPERSEDED_AFTER.match(text, amount.end, span[1])
-                    or _CHANGE_AFTER.match(text, amount.end, span[1])):
+                    or _CHANGE_AFTER.match(text, amount.end, span[1])
+                    or (not value.move and amount.unit != "%" and _A_CHANGE_BEFORE.ends(lead))):
+                # "Windows revenue decreased $3.2 billion or 13%", "augmenté de 2 M€": a change
+                # by the amount, no level of the line item (a rate after it is the growth's)
                 continue
             if _bare_figures_line(text, amount, amounts) or _a_named_part(
                     text, amount, sentence.subjects) or _under_a_scale(amount, captions):
