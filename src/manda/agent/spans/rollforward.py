@@ -154,15 +154,22 @@ def _read(lines: Sequence[str], first: int) -> tuple[Table, int] | None:
     """The roll-forward whose first balance's label opens at line `first`, and the line after
     its closing balance's figures; None where none does."""
     rows, _ = _rows(lines, first)
-    balances = [n for n, row in enumerate(rows) if balance_date(" ".join(row.label))]
+    balances: list[int] = []
+    days: list[date] = []
+    for n, row in enumerate(rows):
+        dated = balance_date(" ".join(row.label))
+        if dated is None:
+            continue
+        if days and dated[2] <= days[-1]:
+            break  # "Exercisable as of December 31, 2021" after the closing balance: no move
+        balances.append(n)
+        days.append(dated[2])
     if len(balances) < 2 or balances[0] != 0:
         return None
     rows = rows[:balances[-1] + 1]
     wanted = len(rows[0].figures)
-    days = [balance_date(" ".join(rows[n].label)) for n in balances]
     if any(len(rows[n].figures) != wanted for n in balances) or \
-            any(len(row.figures) > wanted for row in rows) or \
-            any(a is None or b is None or b[2] <= a[2] for a, b in pairwise(days)):
+            any(len(row.figures) > wanted for row in rows):
         return None
     # the column titles over the first balance (none over a table of one column)
     titled = _titles(lines, first, wanted)
