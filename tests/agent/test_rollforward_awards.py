@@ -68,10 +68,11 @@ def test_a_balances_label_carries_its_date() -> None:
 
 def test_a_staggered_award_table_is_read_a_measure_a_block_at_its_balances_dates() -> None:
     assert _blocks(OPTIONS) == [
-        ["Balance, Number of Options — December 31, 2023: 1,240; December 31, 2024: 815"],
-        ["Balance, Weighted-Average Exercise Price — December 31, 2023: $7.15; "
-         "December 31, 2024: $7.66"],
-        ["Balance, Aggregate Intrinsic Value — December 31, 2023: $52,310; "
+        ["Options Outstanding Balance, Number of Options — December 31, 2023: 1,240; "
+         "December 31, 2024: 815"],
+        ["Options Outstanding Balance, Weighted-Average Exercise Price — December 31, 2023: "
+         "$7.15; December 31, 2024: $7.66"],
+        ["Options Outstanding Balance, Aggregate Intrinsic Value — December 31, 2023: $52,310; "
          "December 31, 2024: $31,004"]]
 
 

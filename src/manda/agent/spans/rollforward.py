@@ -30,6 +30,7 @@ __all__ = ["balance_date", "rollforward_tables", "unrepeated"]
 
 _OPENER = vocabulary().cues("measure_column_opener")  # "Number of", "Weighted-Average"
 _LABEL_WORDS = 8  # the most words a row's label holds, its date not counted
+_GROUP_WORDS = 4  # the most words of a title over all of a table's columns
 _TITLE_LINES = 16  # the most lines of column titles over a roll-forward's first balance
 _TITLE_LINE_WORDS = 12  # the most words a line of column titles holds
 
@@ -150,6 +151,17 @@ def _cut_titles(words: list[str], wanted: int) -> list[str] | None:
     return None
 
 
+def _group(line: str) -> str:
+    """The few words in capitals a lead-in's line ends with after its colon ("… (in
+    thousands):Options Outstanding"): a title over a table's columns; "" where none."""
+    head, colon, tail = line.strip().rpartition(":")
+    words = tail.split()
+    if not colon or not head or not 1 <= len(words) <= _GROUP_WORDS or \
+            not all(w[:1].isupper() for w in words) or any(c.isdigit() for c in tail):
+        return ""
+    return tail.strip()
+
+
 def _read(lines: Sequence[str], first: int) -> tuple[Table, int] | None:
     """The roll-forward whose first balance's label opens at line `first`, and the line after
     its closing balance's figures; None where none does."""
@@ -181,16 +193,18 @@ def _read(lines: Sequence[str], first: int) -> tuple[Table, int] | None:
         caption.append(lines[top].rpartition(":")[0] + ":")
     elif ":" in lines[first] and top == first:
         caption.append(lines[first].rpartition(":")[0] + ":")
-    # a balance labelled by its date alone is the table's title's ("February 1, 2025" under
-    # "Restricted Stock Unit Activity")
-    title = caption[-1] if caption else ""
+    # a title over all the columns, after the lead-in's colon ("… as follows:Options
+    # Outstanding"): what each balance is of; else, for a balance labelled by its date alone,
+    # the table's title ("February 1, 2025" under "Restricted Stock Unit Activity")
+    group = _group(lines[top - 1]) if top > 0 and top != first else ""
+    title = group or (caption[-1] if caption else "")
     table = Table(header=titles, caption=caption)
     for row in rows:
         label = " ".join(row.label)
         dated = balance_date(label)
         if dated is None:
             continue  # a movement: its lines are read as they are
-        if not dated[0] and title:
+        if (not dated[0] or group) and title and not label.lower().startswith(title.lower()):
             label = f"{title.rstrip(':')} {label}"
         table.rows.append(Row(label=label, cells=dict(zip(titles, row.figures, strict=False)),
                               line=row.line))
