@@ -94,6 +94,9 @@ def test_no_roll_forward_without_two_dated_balances_or_titles_as_many_as_its_fig
     assert rollforward_tables(OPTIONS[:12]) == []  # one balance only
     untitled = [OPTIONS[0], *OPTIONS[10:]]  # three figures, no titles to read them by
     assert rollforward_tables(untitled) == []
+    schedule = ["Expected recognition of unearned revenue (in millions):",
+                "September 30, 2023 $19,673", "December 31, 2023 15,600", "March 31, 2024 9,912"]
+    assert rollforward_tables(schedule) == []  # no movements between the dates
     assert rollforward_tables(["Revenue grew 12% to $4.1 billion as of December 31, 2024.",
                                "Net income was $310 million."]) == []
 

@@ -176,8 +176,8 @@ def _read(lines: Sequence[str], first: int) -> tuple[Table, int] | None:
             break  # "Exercisable as of December 31, 2021" after the closing balance: no move
         balances.append(n)
         days.append(dated[2])
-    if len(balances) < 2 or balances[0] != 0:
-        return None
+    if len(balances) < 2 or balances[0] != 0 or any(b - a < 2 for a, b in pairwise(balances)):
+        return None  # a schedule of dates, no movements between them, is no roll-forward
     rows = rows[:balances[-1] + 1]
     wanted = len(rows[0].figures)
     if any(len(rows[n].figures) != wanted for n in balances) or \
