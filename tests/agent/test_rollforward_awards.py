@@ -13,7 +13,6 @@ from test_spans import _evidence
 from manda.agent.compose.fact_lookup import compose
 from manda.agent.spans.rollforward import balance_date, rollforward_tables, unrepeated
 from manda.agent.spans.rows import _by_part
-from manda.agent.tables import read_tables
 
 OPTIONS = [
     "The following table summarizes stock option activity (in thousands, except per share "
@@ -125,27 +124,3 @@ def test_a_table_cut_between_two_chunks_is_read_whole() -> None:
     price = compose(_ask("What was the weighted-average exercise price of the stock options "
                          "outstanding at December 31, 2024?"), _evidence(cut)).text
     assert "$7.66" in price.split("\n")[0], price
-
-
-GLUED = "\n".join([
-    "A summary of the Company's RSU activity for 2025 is as follows:",
-    "Number ofRSUs(in thousands) | Weighted-AverageGrant-Date Fair Value Per RSU",
-    "Balance as of September 28, 2024 | Number ofRSUs(in thousands): 41,200 | "
-    "Weighted-AverageGrant-Date Fair Value Per RSU: $61.40",
-    "RSUs granted | Number ofRSUs(in thousands): 12,050 | "
-    "Weighted-AverageGrant-Date Fair Value Per RSU: $88.15",
-    "Balance as of September 27, 2025 | Number ofRSUs(in thousands): 44,310 | "
-    "Weighted-AverageGrant-Date Fair Value Per RSU: $70.05",
-])
-
-
-def test_a_tables_balances_under_measures_whose_titles_the_text_layer_glued() -> None:
-    """A `|` table whose columns open with a measure's title is read a measure a block, each
-    title's glued words set apart ("Number ofRSUs" is "Number of RSUs"); the balance at the
-    date asked answers, not the year's grants."""
-    labels = [row.label for table, _ in _by_part(read_tables(GLUED)) for row in table.rows]
-    assert "Balance, Number of RSUs(in thousands)" in labels
-    assert "Balance, Weighted-Average Grant-Date Fair Value Per RSU" in labels
-    value = compose(_ask("What was the weighted-average grant-date fair value per RSU of the "
-                         "RSUs outstanding as of September 27, 2025?"), _evidence(GLUED)).text
-    assert "$70.05" in value.split("\n")[0], value

@@ -226,25 +226,12 @@ def _by_part(tables: Sequence[Table], measured: Sequence[Table] = ()
                                 "" if _WHOLE_COLUMN.begins(name) else name.strip()))
                 if at not in block.header:
                     block.header.append(at)
-                own = f"{label}, {_parted(name)}" if measures and name.strip() else label
+                own = f"{label}, {name.strip()}" if measures and name.strip() else label
                 same = next((r for r in block.rows if r.label == own), None)
                 if same is None:
                     block.rows.append(same := Row(label=own, cells={}, line=row.line))
                 same.cells[at] = cell
     return out
-
-
-def _parted(title: str) -> str:
-    """A column's title whose words the text layer glued ("Number ofRSUs(in thousands)",
-    "Weighted-AverageGrant-Date"), written apart where a lowercase letter meets a capital or a
-    bracket opens: "Number of RSUs (in thousands)", "Weighted-Average Grant-Date"."""
-    out = ""
-    for char in title:
-        if len(out) >= 2 and out[-1].islower() and out[-2].islower() and (
-                char.isupper() or char == "("):
-            out += " "  # "ofRSUs", not "iPhone": a word of two letters at least ends
-        out += char
-    return " ".join(out.split())
 
 
 def _dated_rows(table: Table, measures: bool = False) -> dict[int, tuple[str, str]]:
