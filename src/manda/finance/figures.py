@@ -46,6 +46,8 @@ _UNIT_LINE = re.compile(
     rf"{scale_phrases().slot}|\((?:\$\s*|(?:{alternatives(CURRENCY_WORDS)})\s+)?"
     rf"(?:{unit_lead()}\s+)?(?:{alternatives(_SCALES)})(?!\w)", re.IGNORECASE)
 _PER_SHARE = _WORDS.cues("per_share_row")  # "Diluted EPS", "Résultat par action"
+# an award's figure for one unit: "Weighted-Average Exercise Price", "Grant Date Fair Value"
+_PER_UNIT = _WORDS.cues("per_unit_column")
 _SHARES = _WORDS.cues("shares_row")  # "Shares used in computing earnings per share"
 # "number of shares, which are reflected in thousands": a shares row's own scale
 _SHARES_SCALE = re.compile(rf"{_SHARES.slot}[^.;)]{{0,60}}?(?<!\w)(?:{unit_lead()})\s+"
@@ -146,7 +148,7 @@ def read_figure(cell: str, column: str, label: str, scale: StatementScale, *,
     if percent or scale.shares_of_whole:
         return Figure(text, value, "%", column)
     shares = bool(_SHARES.search(label))  # "Shares used in computing earnings per share"
-    per_share = bool(_PER_SHARE.search(label)) and not shares
+    per_share = bool(_PER_SHARE.search(label) or _PER_UNIT.search(label)) and not shares
     if per_share:
         factor = 1.0 if scale.per_share_excepted or "." in text else scale.factor
     elif shares:

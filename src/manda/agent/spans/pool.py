@@ -13,6 +13,7 @@ from manda.agent.kinds import refers_to_change
 from manda.agent.relevance import stems_of
 from manda.agent.spans.balances import totals_row
 from manda.agent.spans.period_rows import period_label, period_tables
+from manda.agent.spans.rollforward import rollforward_tables, unrepeated
 from manda.agent.spans.rows import (
     _add_rows,
     _by_part,
@@ -65,6 +66,7 @@ def _candidates(evidence: Evidence) -> _Pool:
         currencies.setdefault(doc_id, None)
         currencies[doc_id] = currencies[doc_id] or currency_of_document(page)
     prose = _across_pages(evidence.hits)
+    owned = _rollforwards(evidence.hits, hit_lines)
     for hit, lines in zip(evidence.hits, hit_lines, strict=True):
         doc = evidence.documents.get(hit.document_id)
         if doc is not None and doc.is_irl:
@@ -84,7 +86,8 @@ def _candidates(evidence: Evidence) -> _Pool:
         header_lines = {" | ".join(t.header) for t in tables}
         year_end = _year_end(hit.text)
         page = page_lines[(hit.document_id, hit.location.page)]
-        for table, part in _by_part(tables):
+        rolled = owned.get(id(hit), [])
+        for table, part in _by_part([*tables, *rolled], measured=rolled):
             _add_rows(pool, table, lines, page, source, year_end, scales.get(hit.document_id),
                       currency=currencies.get(hit.document_id),
                       segment=parted.get(id(table), "") if part is None else part,
@@ -286,6 +289,16 @@ def _pool(evidence: Evidence) -> _Pool:
     pool = _candidates(evidence)
     _LAST[:] = [(weakref.ref(evidence), key, pool)]
     return pool
+
+
+def _rollforwards(hits: Sequence[SearchHit], hit_lines: Sequence[list[str]]
+                  ) -> dict[int, list[Table]]:
+    """The roll-forwards written as lines (or staggered) in each passage, by `id` of the hit:
+    read with the lines a passage repeats where two chunks of it meet left out (the chunker
+    repeats a table's caption line and the rows before its cut), so a table cut between two
+    chunks is read whole, its titles over its first balance and its closing balance."""
+    return {id(hit): tables for hit, lines in zip(hits, hit_lines, strict=True)
+            if (tables := rollforward_tables(unrepeated([x for x in lines if "|" not in x])))}
 
 
 def _across_pages(hits: Sequence[SearchHit]) -> dict[int, str]:

@@ -45,6 +45,8 @@ _WHOLE_COLUMN = vocabulary().cues("whole_heading") | vocabulary().cues("total_ro
 
 _SHARE_COUNT = vocabulary().cues("shares_row")  # "Shares used in computing earnings per share"
 _DATE_LEAD = vocabulary().cues("count_date_lead")  # "as of", "at": the words before a day's date
+# the first word of a column's title naming a measure of each row ("Number of Shares")
+_MEASURE_OPENER = vocabulary().cues("measure_column_opener")
 
 
 def _document_scales(page_lines: dict[tuple[str, int | None], list[str]]
@@ -181,19 +183,26 @@ def _closes(label: str, heading: str) -> bool:
                                                and len(own - headed) == 1))
 
 
-def _by_part(tables: Sequence[Table]) -> list[tuple[Table, str | None]]:
+def _by_part(tables: Sequence[Table], measured: Sequence[Table] = ()
+             ) -> list[tuple[Table, str | None]]:
     """The tables, those whose columns name parts (one a year: "2025" over "Americas | Europe |
     … | Total") read as one block a part, its rows across the years, each with its part's name
     ("" for the total's, the company's own); None for a table read as it is. A roll-forward whose
     columns name parts and whose balances' labels end in their dates ("Goodwill - December 31,
     2024 | North America: 19,289 | AWS: 1,300") has its balances read so too, a part's balance
     under its label's date ("Goodwill | December 31, 2024: 19,289"); its other rows (the
-    movements between two balances) stay in the table as it is."""
+    movements between two balances) stay in the table as it is. A roll-forward whose columns
+    are measures of each row, not parts (an award activity table's "Number of Shares |
+    Weighted-Average Exercise Price", or one of `measured`, read by `rollforward_tables`), has
+    its balances read a measure a block, under no part: "Balance, Number of Shares |
+    December 31, 2020: 1,919"."""
     out: list[tuple[Table, str | None]] = []
     blocks: dict[str, Table] = {}
     for table in tables:
-        period = _part_columns(table)
-        dated = {} if period else _dated_rows(table)
+        measures = any(table is t for t in measured) or any(
+            _MEASURE_OPENER.begins(h) for h in table.header)
+        period = "" if measures else _part_columns(table)
+        dated = {} if period else _dated_rows(table, measures)
         if not period and not dated:
             out.append((table, None))
             continue
@@ -209,24 +218,32 @@ def _by_part(tables: Sequence[Table]) -> list[tuple[Table, str | None]]:
             for name, cell in row.cells.items():
                 if not cell.strip():
                     continue
-                if (block := blocks.get(name)) is None:
-                    block = blocks[name] = Table(header=[], caption=[*caption, name])
-                    out.append((block, "" if _WHOLE_COLUMN.begins(name) else name.strip()))
+                key = f"{id(table)} {name}" if measures else name
+                if (block := blocks.get(key)) is None:
+                    block = blocks[key] = Table(header=[], caption=[*caption, name] if
+                                                name.strip() else list(caption))
+                    out.append((block, None if measures else
+                                "" if _WHOLE_COLUMN.begins(name) else name.strip()))
                 if at not in block.header:
                     block.header.append(at)
-                same = next((r for r in block.rows if r.label == label), None)
+                own = f"{label}, {name.strip()}" if measures and name.strip() else label
+                same = next((r for r in block.rows if r.label == own), None)
                 if same is None:
-                    block.rows.append(same := Row(label=label, cells={}, line=row.line))
+                    block.rows.append(same := Row(label=own, cells={}, line=row.line))
                 same.cells[at] = cell
     return out
 
 
-def _dated_rows(table: Table) -> dict[int, tuple[str, str]]:
+def _dated_rows(table: Table, measures: bool = False) -> dict[int, tuple[str, str]]:
     """The balances of a roll-forward whose columns name parts ("North America | AWS |
-    Consolidated"), by row: each one's label without its date, and the date ("Goodwill",
-    "December 31, 2024" of "Goodwill - December 31, 2024"); empty for any other table."""
+    Consolidated"), or `measures` of each row ("Number of Shares"; one column, untitled), by
+    row: each one's label without its date, and the date ("Goodwill", "December 31, 2024" of
+    "Goodwill - December 31, 2024"); empty for any other table."""
     names = [h for h in table.header if h.strip()]
-    if len(names) < 2 or any(names_no_part(h) or _CHANGE_COLUMN.found(h) for h in names):
+    if measures:
+        if any(names_no_part(h) or _CHANGE_COLUMN.found(h) for h in names):
+            return {}
+    elif len(names) < 2 or any(names_no_part(h) or _CHANGE_COLUMN.found(h) for h in names):
         return {}
     out: dict[int, tuple[str, str]] = {}
     for row in table.rows:
