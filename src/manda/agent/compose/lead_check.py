@@ -38,7 +38,7 @@ from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
 from manda.agent.spans.ranking import sibling_said
-from manda.agent.spans.sentences import figures_of_others, owners_line_items
+from manda.agent.spans.sentences import figures_of_others, owners_line_items, table_run
 from manda.finance.amounts import Amount, find_amounts
 from manda.finance.fiscal import fiscal_year_named
 from manda.finance.periods import (
@@ -126,6 +126,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         # is: a sentence of another year's, or of the whole year's, is no count of it
         if not ask.frame.counted or span.is_row:
             return None
+        if _table_run_of_another(span, ask):
+            return "figure_table_run"
         return "figure_other_years" if _other_years(span, ask) else (
             "figure_whole_year" if _whole_year(span, ask) else None)
     if sibling_named(span, ask):
@@ -140,6 +142,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return None
     if not states_figure(span.text) or _other_kind(span, ask):
         return "figure_not_stated"
+    if _table_run_of_another(span, ask):
+        return "figure_table_run"
     if ask.frame.answer_kind == "figure" and not ask.frame.counted and figures_of_others(
             span.text, naming_terms(ask, span, change_words=False)):
         return "lead_other_item"  # its amounts are another noun's ("letters of credit of …")
@@ -154,6 +158,20 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
         return "figure_not_stated"  # an amount asked, the passage states shares only
     return None
+
+
+def _table_run_of_another(span: Span, ask: Ask) -> bool:
+    """A "sentence" that is a table's rows run together (`table_run`: column heads, row labels
+    and figures side by side) whose figures open under a row that names less than half of what
+    the question names ("Money market funds $2,386 $— …" where a Level 3 equity balance is
+    asked), or under no label at all (a row's tail, "175 Total … 281 …"): the wall of figures is
+    no statement of the one asked. A run whose first row names it ("Operating lease
+    commitments $317.8 $67.6 …") states it first, and may lead."""
+    if span.row is not None or (label := table_run(span.text)) is None:
+        return False
+    naming = [t for t in naming_terms(ask, span) if not term_in(t, _BALANCE_WORDS)]
+    own = stems_of(label)
+    return not naming or sum(term_in(t, own) for t in naming) * 2 < len(naming)
 
 
 def _of_other_items(span: Span, ask: Ask) -> bool:

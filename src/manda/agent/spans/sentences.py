@@ -11,8 +11,14 @@ from manda.agent.relevance import content_terms, stems_of, term_in
 from manda.agent.spans.span import _CHANGE_COLUMN, _MONTH_NAMES, _PERCENT, LISTED_QUOTE, Span
 from manda.agent.unusual import body, sentences
 from manda.finance.amounts import Amount, find_amounts
-from manda.finance.figures import column_header_line, ends_in_figure, statement_scale
-from manda.finance.periods import find_periods
+from manda.finance.figures import (
+    column_header_line,
+    ends_in_figure,
+    joined_signs,
+    lone_cell,
+    statement_scale,
+)
+from manda.finance.periods import find_dates, find_periods
 from manda.finance.vocabulary import find_line_items
 from manda.text import bullet_item, letter_words, without_asides
 from manda.vocabulary import vocabulary
@@ -464,3 +470,44 @@ def main_clause(text: str) -> str:
         if match.start() > first.end and text[:match.start()].rstrip().endswith(","):
             return text[:match.start()].rstrip(" ,")
     return text
+
+
+def table_run(text: str) -> str | None:
+    """A "sentence" that is a run of a table flattened into text, its column gaps and line
+    ends lost: two rows or more of several figure cells each ("Money market funds $2,386 $—
+    $— $2,386 Commercial paper — 611 — 611"), or a row's tail that opens with a figure and goes
+    on through three rows of a figure each ("175 Total charges by segment 281 Corporate 81 …").
+    Its figures are no sentence's: the label of the row they open with is returned (the words
+    before its first figures since the last figure; "" where the run opens with a figure, the
+    row's label cut off before it); None where the text is a sentence, or a single row."""
+    text = joined_signs(text)
+    dates = [(start, end) for _, start, end in find_dates(text)]
+    rows: list[tuple[str, int]] = []  # each row's label and how many figure cells follow it
+    label: list[str] = []
+    at = 0
+    for word in text.split():
+        at = text.index(word, at)
+        cell = lone_cell(word) and not any(start <= at < end for start, end in dates)
+        at += len(word)
+        if not cell:
+            if rows and not label and rows[-1][1] == 0:
+                rows.pop()
+            label.append(word)
+            continue
+        if label or not rows:
+            rows.append((" ".join(label), 0))
+            label = []
+        rows[-1] = (rows[-1][0], rows[-1][1] + 1)
+    opens_with_cell = bool(rows) and rows[0][0] == ""
+    if sum(1 for _, cells in rows if cells >= _ROW_CELLS) >= _RUN_ROWS:
+        first = next(name for name, cells in rows if cells >= _ROW_CELLS)
+        return "" if opens_with_cell else first
+    if opens_with_cell and len(rows) >= _TAIL_ROWS:
+        return ""
+    return None
+
+
+_ROW_CELLS = 2  # a table's row of several columns, flattened: this many figures side by side
+_RUN_ROWS = 2  # no sentence sets this many runs of figures side by side
+_TAIL_ROWS = 3  # a row's tail and rows of one figure each after it
+
