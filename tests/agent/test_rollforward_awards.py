@@ -124,3 +124,17 @@ def test_a_table_cut_between_two_chunks_is_read_whole() -> None:
     price = compose(_ask("What was the weighted-average exercise price of the stock options "
                          "outstanding at December 31, 2024?"), _evidence(cut)).text
     assert "$7.66" in price.split("\n")[0], price
+
+
+def test_a_lead_ins_tail_is_no_title_of_balances_labelled_by_their_dates() -> None:
+    """A chunk that opens with the tail of the lead-in ("… and years):") over balances labelled
+    "As of <date>": each balance is labelled by its date, never by that scrap of the lead-in."""
+    lines = ["in thousands, per share amounts, and years):",
+             "Number of Shares", "Weighted-Average Exercise Price Per Share",
+             "As of December 31, 2024",
+             "2,100 $ 12.40 Exercised",
+             "(300) $ 9.10 As of December 31, 2025",
+             "1,800 $ 12.95 The total intrinsic value",
+             "of options exercised was $40 million."]
+    labels = [row.label for table in rollforward_tables(lines) for row in table.rows]
+    assert labels and not any("thousands" in label for label in labels), labels

@@ -197,7 +197,8 @@ def _read(lines: Sequence[str], first: int) -> tuple[Table, int] | None:
     # Outstanding"): what each balance is of; else, for a balance labelled by its date alone,
     # the table's title ("February 1, 2025" under "Restricted Stock Unit Activity")
     group = _group(lines[top - 1]) if top > 0 and top != first else ""
-    title = group or (caption[-1] if caption else "")
+    # (a lead-in's line, ending in its colon, is no title: "… and years):")
+    title = group or (caption[-1] if caption and not caption[-1].endswith(":") else "")
     table = Table(header=titles, caption=caption)
     for row in rows:
         label = " ".join(row.label)
