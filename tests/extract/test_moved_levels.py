@@ -177,3 +177,15 @@ def test_an_amount_a_change_names_is_no_level(sentence: str, subject: str,
     """"decreased $3.2 billion", "an increase of $15.3 billion": the change, never the line
     item's level; the level the sentence states is still read."""
     assert [f.value for f in page_findings(sentence) if f.subject == subject] == kept
+
+
+def test_periods_listed_before_are_read_only_by_the_amounts_right_after_them() -> None:
+    """"For the years ended <2025> and <2024>, includes tax effects of A and B, respectively,
+    related to EBIT, and C and D, respectively, related to lease interest": the list after the
+    periods' own amounts is no EBIT of the first period (its line item is another's)."""
+    sentence = ("For the trailing twelve months ended January 31, 2026, and February 1, 2025, "
+                "includes tax effect of $1.2 billion and $1.3 billion, respectively, related to "
+                "EBIT, and $38 million and $35 million, respectively, related to operating lease "
+                "interest.")
+    firsts = [f.value for f in page_findings(sentence) if f.period == "LTM Jan 2026"]
+    assert 38_000_000.0 not in firsts, firsts

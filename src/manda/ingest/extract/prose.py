@@ -420,6 +420,8 @@ class _Sentence:
         if not _RESPECTIVELY.found(text[run[-1].end:self.span[1]]):
             return []
         before = [p for p in self.periods if p[2] <= run[0].start]
+        if before and any(before[-1][2] <= v.amount.start < run[0].start for v in self.values):
+            return []  # the periods' own amounts came first; a later list's are not read so
         listed = before[-1:]
         for p in reversed(before[:-1]):
             if not _only_joiners(text[p[2]:listed[0][1]]):
