@@ -857,26 +857,26 @@ def _forecast_headings(text: str) -> list[tuple[int, bool]]:
     return out
 
 
-def _scale_captions(text: str) -> list[tuple[int, float]]:
+def _scale_captions(text: str) -> list[int]:
     """Where a section's lines announce a scale for figures written after them ("(in
-    millions)", "… as follows (dollars in millions):"), with that scale: offset, multiplier."""
-    out: list[tuple[int, float]] = []
+    millions)", "… as follows (dollars in millions):"): each such line's offset, in order."""
+    out: list[int] = []
     pos = 0
     for line in text.split("\n"):
-        if (scale := unit_line_scale(line)) != 1.0:
-            out.append((pos, scale))
+        if unit_line_scale(line) != 1.0:
+            out.append(pos)
         pos += len(line) + 1
     return out
 
 
-def _under_a_scale(amount: Amount, captions: Sequence[tuple[int, float]]) -> bool:
+def _under_a_scale(amount: Amount, captions: Sequence[int]) -> bool:
     """A whole money amount written without a scale ("$2,755", "$ 91,281") under a line that
     announces one ("(dollars in millions)"): a table's figure its flattened row left in the
     text, at the table's scale, which the table's reader reads; never the dollars it spells."""
     if amount.currency is None or "." in amount.text or _scale_of(amount) != 1.0:
         return False  # "$9.81": a price, in cents
-    above = [c for c in captions if c[0] <= amount.start]
-    return bool(above) and amount.start - above[-1][0] <= _CAPTION_REACH
+    above = bisect.bisect_right(captions, amount.start)
+    return above > 0 and amount.start - captions[above - 1] <= _CAPTION_REACH
 
 
 _CAPTION_REACH = 3_000  # how far below a unit line its figures are read at its scale
