@@ -81,6 +81,8 @@ def test_a_list_of_figures_is_the_noun_before_its_first() -> None:
     ("As of June 30, 2025, the deferred revenue liability of $61.5 million relates to annual "
      "plans.", "deferred revenue", [61_500_000.0]),
     ("Adjusted EBITDA loss was $212 million in 2025.", "adjusted ebitda", [-212_000_000.0]),
+    ("Debt issuance costs related to the notes totaled $9.7 million.", "debt", []),
+    ("Segment adjusted EBITDA loss improved $97 million, or 43%.", "adjusted ebitda", []),
     ("In the third quarter of 2025 the Company recorded a one-time income tax charge of $2.2 "
      "billion.", "one-time charges", [2_200_000_000.0]),
 ])

@@ -48,7 +48,10 @@ _PART_AFTER = _WORDS.cues("amount_part_complement").around(
 
 _ASIDE_REACH = 30  # how far before a noun an exclusion sets it aside
 # a line item's own noun after it, past a few words that qualify it ("one-time income tax charge")
-_OWN_AFTER = _OWN.around(head=rf"(?:[\s-]+(?!{_NO_MODIFIER})[^\W\d][\w'’-]*){{0,3}}?[\s-]+")
+# ("debt issuance costs" are no debt's: a word that makes it another thing stops it)
+_NOT_ITS_OWN = "(?i:{})".format(_WORDS.cues("amount_head_not_own").slot)
+_OWN_AFTER = _OWN.around(
+    head=rf"(?:[\s-]+(?!{_NO_MODIFIER}|{_NOT_ITS_OWN})[^\W\d][\w'’-]*){{0,3}}?[\s-]+")
 
 
 def own_noun_end(text: str, end: int) -> int:
