@@ -83,3 +83,20 @@ def test_a_part_named_by_no_word_is_the_subjects_own_figure() -> None:
     assert not an_included_part(text, subject_end, text.index("£0.5m"))
     text = "Our cash and cash equivalents balance includes short-term investments of $4.6 billion."
     assert an_included_part(text, text.index(" balance"), text.index("$4.6"))
+
+
+def test_a_finding_whose_figure_is_another_nouns_is_not_the_line_items() -> None:
+    """Whoever extracted it (Claude's extractor, an older home), a finding whose sentence gives
+    its figure to another noun ("our liabilities for unpaid claims were …", "a reduction in cash
+    of …") does not answer for the line item; the row beside it does."""
+    evidence = Evidence(documents={GROCER.id: GROCER})
+    liabilities = _cash("f_liab", 1.4e9, "$1.4 billion",
+                        "As of January 31, 2026, our liabilities for cash held for customers "
+                        "were $1.4 billion.", "as of 2026-01-31")
+    change = _cash("f_change", 6e8, "$600 million",
+                   "Buybacks led to a reduction in cash of $600 million during 2025.",
+                   "as of 2026-01-31")
+    whole = _cash("f_whole", 3.2e9, "$3,210", "Cash and cash equivalents | January 31, 2026: "
+                  "$3,210 | February 1, 2025: $2,904", "as of 2026-01-31")
+    evidence.add_findings([liabilities, change, whole])
+    assert [f.id for f in findings_for(evidence, "cash")] == ["f_whole"]

@@ -14,6 +14,7 @@ from datetime import date
 
 from manda.agent.evidence import Evidence
 from manda.companies import same_company
+from manda.finance.amount_heads import of_another
 from manda.finance.amounts import (
     find_amounts,
     format_amount,
@@ -138,16 +139,23 @@ def is_clean(finding: Finding) -> bool:
     )
 
 
-def _a_part_it_includes(finding: Finding) -> bool:
+def _another_nouns(finding: Finding) -> bool:
     """The finding's figure is one its sentence states of a part its subject includes ("our
-    cash and cash equivalents balance includes short-term investments of $4.6 billion")."""
+    cash and cash equivalents balance includes short-term investments of $4.6 billion"), or of
+    another noun ("operating income includes charges of $2.5 billion", "our liabilities for
+    payroll related expenses were $7.5 billion"), whoever extracted it."""
     text, written = finding.excerpt or "", finding.value_text or ""
     at = text.find(written) if written else -1
     if at < 0:
         return False
     base = subject_base(finding.subject)
+    places = [(start, end) for _, start, end in find_line_items(text)]
     ends = [end for subject, _, end in find_line_items(text) if end <= at and subject == base]
-    return bool(ends) and an_included_part(text, ends[-1], at)
+    if ends and an_included_part(text, ends[-1], at):
+        return True
+    # a table row's excerpt ("Net loss | 2021: (570)") has no sentence to read
+    return not finding.attributes.get("row") and of_another(
+        text, 0, (at, at + len(written)), places)
 
 
 def findings_for(
@@ -165,7 +173,7 @@ def findings_for(
             continue
         if joins_line_items(str(finding.attributes.get("row") or "")):
             continue  # "Debt and finance leases" states their sum, the figure of neither
-        if _a_part_it_includes(finding):
+        if _another_nouns(finding):
             continue  # "cash … includes short-term investments of $4.6 billion": the part's
         if (segment := finding.attributes.get("segment")) and not (
                 entity and names_segment(entity, segment)):

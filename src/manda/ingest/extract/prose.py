@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
+from manda.finance.amount_heads import of_another, own_noun_end
 from manda.finance.amounts import Amount, find_amounts, multiplied, unit_line_scale
 from manda.finance.facilities import FacilityRole, FacilityStatement, facility_roles
 from manda.finance.fiscal import FiscalYearEnd
@@ -245,7 +246,6 @@ def _range(text: str, a: Amount, b: Amount) -> _Value | None:
 _MOVED_FROM = _WORDS.cues("moved_from")  # "decreased from", "est passée de", "von", "pasó del"
 _MOVED_TO = _WORDS.cues("moved_to")  # "to", "à", "auf", "al"
 _CHANGED_BY = _WORDS.cues("change_by") | _WORDS.cues("change_verb_before_figure")
-_A_CHANGE_BEFORE = _CHANGED_BY | _WORDS.cues("change_noun_before_figure")
 # the later level first: "increased to 45.2% from 43.1%", "aumentó al 12 % desde el 10 %"
 _MOVED_TO_FIRST = _WORDS.cues("moved_to_first")
 _MOVED_FROM_AFTER = _WORDS.cues("moved_from_after")
@@ -330,6 +330,9 @@ class _Sentence:
         inside = [a for a in inside if a.end <= end]
         self.values = _values(view.text, inside, start)
         self.moves = {v.amount.start: v.move for v in self.values if v.move}
+        # "$7.5 billion and $10.5 billion": where each amount's list starts
+        self.listed_from = {a.start: run[0].start for run in _runs(
+            [v.amount for v in self.values], lambda a: (a.start, a.end), view.text) for a in run}
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
         if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
@@ -703,7 +706,8 @@ def _signed(spec: MetricSpec, amount: Amount, sentence: _Sentence,
     """"a net loss of $1.0 billion": an amount of a line named by its loss is a negative one."""
     if spec.unit_kind != "currency":
         return amount.value
-    return signed_as_named(amount.value, sentence.view.text[subject[1]:subject[2]])
+    text = sentence.view.text  # "Adjusted EBITDA loss was $774 million": its own noun says
+    return signed_as_named(amount.value, text[subject[1]:own_noun_end(text, subject[2])])
 
 
 _FACILITY_SUBJECT = {FacilityRole.LIMIT: "facility limit", FacilityRole.DRAWN: "debt",
@@ -895,6 +899,19 @@ def _bare_figures_line(text: str, amount: Amount, amounts: Sequence[Amount]) -> 
     return not re.search(r"[A-Za-z]", text[on_line[0].start:end])
 
 
+def _of_another_noun(sentence: _Sentence, amount: Amount) -> bool:
+    """The amount is the figure of a noun that is no line item ("charges of $2.5 billion",
+    "liabilities for payroll related expenses were $7.5 billion and $10.5 billion", "a $1.6
+    billion unrealized gain"), or of a part the line item's own words narrow it to ("term debt
+    subject to fair value hedges was …"): a list's later amounts are read from its first."""
+    text = sentence.view.text
+    first = sentence.listed_from.get(amount.start, amount.start)
+    places = [(s[1], s[2]) for s in sentence.subjects]
+    before = [p for p in places if p[1] <= first]
+    return of_another(text, sentence.span[0], (first, amount.end), places,
+                      before[-1] if before else None)
+
+
 def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
                      ) -> tuple[list[Candidate], set[int]]:
     """Metric, head-count, customer-share and ownership statements in a section's sentences.
@@ -938,9 +955,11 @@ def prose_candidates(view: SectionView, skip: Sequence[tuple[int, int]] = ()
             if (_NOT_A_VALUE.search(lead) or _SUPERSEDED_VALUE.search(lead)
                     or _SUPERSEDED_AFTER.match(text, amount.end, span[1])
                     or _CHANGE_AFTER.match(text, amount.end, span[1])
-                    or (not value.move and amount.unit != "%" and _A_CHANGE_BEFORE.ends(lead))):
+                    or (not value.move and amount.unit != "%" and (
+                        _CHANGED_BY.ends(lead) or _of_another_noun(sentence, amount)))):
                 # "Windows revenue decreased $3.2 billion or 13%", "augmenté de 2 M€": a change
-                # by the amount, no level of the line item (a rate after it is the growth's)
+                # by the amount, no level of the line item (a rate after it is the growth's);
+                # "operating income includes charges of $2.5 billion": another noun's figure
                 continue
             if _bare_figures_line(text, amount, amounts) or _a_named_part(
                     text, amount, sentence.subjects) or _under_a_scale(amount, captions):
