@@ -3,6 +3,7 @@ retrieved, pages read across their breaks, cached per evidence."""
 
 from __future__ import annotations
 
+import html
 import weakref
 from collections.abc import Sequence
 from dataclasses import replace
@@ -184,7 +185,38 @@ def _candidates(evidence: Evidence) -> _Pool:
                 _add_sentence(pool, Span(f"{trim(before, 240)} {quote}", source,
                                          year_end=year_end, continued=True, listed=bulleted),
                               f"{before} {sentence}", heading)
-    return pool
+    return _without_cut_labels(pool)
+
+
+def _without_cut_labels(pool: _Pool) -> _Pool:
+    """The pool without the rows a chunk's cut left headed by the tail of their label: the
+    chunker repeats the row at a cut under the words after it ("services and other segment
+    revenue 90,738 …" of "Total automotive & services and other segment revenue 90,738 …"), a
+    label that opens in lower case. Where the passages hold the whole row (the same page, the
+    same cells, a label that ends in those words), the tail is that row, read a second time
+    under a name it does not have; it is left out. A tail whose whole row is not at hand stays."""
+    whole: dict[tuple[str, int | None], list[Span]] = {}
+    for span in pool.spans:
+        if span.row is not None:
+            whole.setdefault((span.source.document_id, span.source.page), []).append(span)
+    keep = [not (span.row is not None and _cut_label(span, whole.get(
+        (span.source.document_id, span.source.page), []))) for span in pool.spans]
+    if all(keep):
+        return pool
+    return _Pool(*([x for x, k in zip(column, keep, strict=True) if k]
+                   for column in (pool.spans, pool.names, pool.stems, pool.under)))
+
+
+def _cut_label(span: Span, rows: Sequence[Span]) -> bool:
+    assert span.row is not None
+    label = " ".join(html.unescape(span.row.label).split())
+    if not label[:1].islower() or not span.row.cells:
+        return False
+    return any(other.row is not None and other is not span and other.row.cells == span.row.cells
+               and len(full := " ".join(html.unescape(other.row.label).split())) > len(label)
+               and full.lower().endswith(label.lower())
+               and not full[:len(full) - len(label)][-1:].isalnum()
+               for other in rows)
 
 
 def _heads_under(title: str, page: Sequence[str]) -> str:

@@ -1,0 +1,94 @@
+"""The row that leads is the one asked (issue 25): a part asked beside a total that names it with
+another part, or the same part's row of another line item. A row a chunk's cut repeats under
+the tail of its label ("maintenance and other segment revenue 9,070" of "Total equipment &
+maintenance and other segment revenue 9,070") is that total read a second time, never the
+part's own row; a row whose label names a part only ("Maintenance and other") is of its
+caption's line item ("Cost of Revenue"), not of the one asked. None of it knows a company or a
+filing: the passages below are written for the tests."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from manda.agent.compose.common import Ask
+from manda.agent.compose.fact_lookup import compose
+from manda.agent.evidence import Evidence
+from manda.agent.frame import read_question
+from manda.agent.spans import every_span, rank_spans
+from manda.models import Document, DocumentStatus, Location, SearchHit
+
+DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
+               size_bytes=1, version_family="f", status=DocumentStatus.COMPLETED,
+               doc_date=date(2025, 12, 31), fiscal_year_end="--12-31")
+
+HEAD = "(Dollars in millions)\n2025 | 2024 | change | change %"
+SEGMENT = "\n".join([
+    HEAD,
+    "Equipment sales | 2025: $8,258 | 2024: $7,604 | change: $654 | change %: 9%",
+    "Maintenance and other | 2025: 812 | 2024: 655 | change: 157 | change %: 24%",
+    "Total equipment &amp; maintenance and other segment revenue | 2025: 9,070 | 2024: 8,259 | "
+    "change: 811 | change %: 10%",
+])
+CUT = "\n".join([
+    HEAD,
+    "maintenance and other segment revenue | 2025: 9,070 | 2024: 8,259 | change: 811 | "
+    "change %: 10%",
+    "Storage segment revenue | 2025: 1,204 | 2024: 990 | change: 214 | change %: 22%",
+])
+REVENUES = "\n".join([
+    "Revenues",
+    "2025-12-31 | 2024-12-31",
+    "Maintenance and other | 2025-12-31: 812000000.0 | 2024-12-31: 655000000.0",
+])
+COST = "\n".join([
+    "Cost of Revenue",
+    "2025-12-31 | 2024-12-31",
+    "Maintenance and other | 2025-12-31: 798000000.0 | 2024-12-31: 640000000.0",
+])
+
+
+def _evidence(*pages: tuple[int, str]) -> Evidence:
+    hits = [SearchHit(chunk_id=f"c{i}", document_id=DOC.id, document=DOC.filename, text=text,
+                      location=Location.for_page(page), score=1.0)
+            for i, (page, text) in enumerate(pages)]
+    return Evidence(documents={DOC.id: DOC}, hits=hits)
+
+
+def _labels(evidence: Evidence) -> list[str]:
+    return [s.row.label for s in every_span(evidence) if s.row is not None]
+
+
+def test_a_row_repeated_under_the_tail_of_its_label_is_read_once_as_the_whole_row() -> None:
+    labels = _labels(_evidence((7, SEGMENT), (7, CUT)))
+    assert "maintenance and other segment revenue" not in labels, labels
+    assert "Total equipment &amp; maintenance and other segment revenue" in labels, labels
+    assert "Storage segment revenue" in labels, labels
+
+
+def test_a_tail_stays_where_its_whole_row_is_not_read_or_its_cells_differ() -> None:
+    assert "maintenance and other segment revenue" in _labels(_evidence((7, CUT)))
+    other_page = _labels(_evidence((7, SEGMENT), (8, CUT)))
+    assert "maintenance and other segment revenue" in other_page, other_page
+    moved = CUT.replace("2025: 9,070", "2025: 9,071")
+    assert "maintenance and other segment revenue" in _labels(_evidence((7, SEGMENT), (7, moved)))
+
+
+def test_the_parts_own_row_leads_over_the_total_that_names_it_with_another_part() -> None:
+    ask = Ask.of(read_question("How much revenue did the maintenance and other business bring "
+                               "in during 2025?"))
+    evidence = _evidence((7, SEGMENT), (7, CUT))
+    top = rank_spans(ask.frame, evidence)[0]
+    assert top.row is not None and top.row.label == "Maintenance and other", top.text
+    first = compose(ask, evidence).text.splitlines()[0]
+    assert "$812" in first and "9.07" not in first, first
+
+
+def test_a_part_named_only_by_its_label_is_of_its_captions_line_item() -> None:
+    ask = Ask.of(read_question("How much revenue did the maintenance and other business bring "
+                               "in during 2025?"))
+    top = rank_spans(ask.frame, _evidence((14, COST), (13, REVENUES)))[0]
+    assert "812000000" in top.text, top.text
+    cost = Ask.of(read_question("What was the cost of revenue of the maintenance and other "
+                                "business in 2025?"))
+    top = rank_spans(cost.frame, _evidence((14, COST)))[0]
+    assert "798000000" in top.text, top.text
