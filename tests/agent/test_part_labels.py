@@ -65,6 +65,18 @@ def test_a_row_repeated_under_the_tail_of_its_label_is_read_once_as_the_whole_ro
     assert "Storage segment revenue" in labels, labels
 
 
+def test_a_tail_glued_under_its_tables_heading_is_the_whole_row_too() -> None:
+    glued = CUT.replace("maintenance and other segment revenue |",
+                        "Revenues and other segment revenue |")
+    labels = _labels(_evidence((7, SEGMENT), (7, glued)))
+    assert "Revenues and other segment revenue" not in labels, labels
+    # a label the other only totals stays: "Plant and equipment, net" under its total
+    plant = "\n".join([HEAD, "Plant and equipment, net | 2025: 410 | 2024: 380 | change: 30 | "
+                        "change %: 8%", "Total plant and equipment, net | 2025: 410 | 2024: 380 | "
+                        "change: 30 | change %: 8%"])
+    assert "Plant and equipment, net" in _labels(_evidence((7, plant))), plant
+
+
 def test_a_tail_stays_where_its_whole_row_is_not_read_or_its_cells_differ() -> None:
     assert "maintenance and other segment revenue" in _labels(_evidence((7, CUT)))
     other_page = _labels(_evidence((7, SEGMENT), (8, CUT)))

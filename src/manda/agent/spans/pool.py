@@ -49,6 +49,7 @@ from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
 from manda.text import YEAR, defined_terms
+from manda.vocabulary import vocabulary
 
 
 def _candidates(evidence: Evidence) -> _Pool:
@@ -208,15 +209,38 @@ def _without_cut_labels(pool: _Pool) -> _Pool:
 
 
 def _cut_label(span: Span, rows: Sequence[Span]) -> bool:
+    """The row is another row of its page (the same cells) under the tail of that row's label:
+    a label that opens in lower case, or that a heading was glued before, the tail opening with
+    a word that joins parts ("Cost of revenues" + "and other segment cost of revenues" of "Total
+    automotive & services and other segment cost of revenues"); not a label the other only
+    totals ("Property and equipment, net" of "Total property and equipment, net")."""
     assert span.row is not None
-    label = " ".join(html.unescape(span.row.label).split())
-    if not label[:1].islower() or not span.row.cells:
+    if len(span.row.cells) < 2:
         return False
-    return any(other.row is not None and other is not span and other.row.cells == span.row.cells
-               and len(full := " ".join(html.unescape(other.row.label).split())) > len(label)
-               and full.lower().endswith(label.lower())
-               and not full[:len(full) - len(label)][-1:].isalnum()
-               for other in rows)
+    label = " ".join(html.unescape(span.row.label).split())
+    words = label.split()
+    starts = [0] if label[:1].islower() else []
+    starts += [len(" ".join(words[:k])) + 1 for k in range(1, len(words) - 2)
+               if words[k].lower() in _LABEL_JOINERS]
+    for other in rows:
+        if other is span or other.row is None or other.row.cells != span.row.cells:
+            continue
+        full = " ".join(html.unescape(other.row.label).split())
+        if len(full) <= len(label):
+            continue  # the whole row's label is the longer
+        for at in starts:
+            tail, head = label[at:].lower(), label[:at].strip().lower()
+            if len(tail.split()) < _TAIL_WORDS or not full.lower().endswith(tail):
+                continue
+            before = full[:len(full) - len(tail)]
+            if before[-1:].isalnum() or (head and before.strip().lower().endswith(head)):
+                continue
+            return True
+    return False
+
+
+_LABEL_JOINERS = vocabulary().words("label_joiners")
+_TAIL_WORDS = 3  # the fewest words of a label's tail read as a cut row's
 
 
 def _heads_under(title: str, page: Sequence[str]) -> str:
