@@ -8,13 +8,17 @@ filing: the passages below are written for the tests."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from manda.agent.compose.common import Ask
 from manda.agent.compose.fact_lookup import compose
-from manda.agent.evidence import Evidence
+from manda.agent.compose.leads import as_read, at_scale
+from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import read_question
-from manda.agent.spans import every_span, rank_spans
+from manda.agent.spans import Span, every_span, rank_spans
+from manda.agent.spans.sentences import names_among_others
+from manda.agent.tables import Row
 from manda.models import Document, DocumentStatus, Location, SearchHit
 
 DOC = Document(id="d1", deal_id="d", filename="Annual.pdf", content_hash="h", file_type="pdf",
@@ -104,3 +108,51 @@ def test_a_part_named_only_by_its_label_is_of_its_captions_line_item() -> None:
                                 "business in 2025?"))
     top = rank_spans(cost.frame, _evidence((14, COST)))[0]
     assert "798000000" in top.text, top.text
+
+
+FAIR_VALUE = "\n".join([
+    "Instruments Measured on a Recurring Basis Fair Value as of",
+    "(millions) Classification Measurement Level December 31, 2025 December 31, 2024",
+    "Money market holdings (a) Cash and Cash Equivalents Level 1 $2,205 $1,980",
+    "Prepaid widget contracts (b) Other Current Assets Level 1 41 37",
+])
+HOLDINGS = ("Our cash and cash equivalents balance includes money market holdings of $2.2 billion "
+            "and $2.0 billion as of December 31, 2025 and 2024, respectively.")
+
+
+def test_a_table_line_read_as_a_sentence_is_quoted_with_its_scale() -> None:
+    line = next(s for s in every_span(_evidence((55, FAIR_VALUE)))
+                if s.text.startswith("Prepaid widget contracts"))
+    assert line.scale is not None and line.scale.factor == 1e6, line.scale
+    assert at_scale(line, "(source: Annual.pdf, p.55)") == "(millions) (source: Annual.pdf, p.55)"
+    prose = next(s for s in every_span(_evidence((36, HOLDINGS))) if s.row is None)
+    assert prose.scale is None and at_scale(prose, "(source)") == "(source)"
+
+
+def test_a_line_item_named_with_and_is_one_thing_not_a_list_of_parts() -> None:
+    pairs = [("cash", "balance")]
+    assert not names_among_others(HOLDINGS, pairs, ["cash", "balance"])
+    listed = "Our cash, securities and receivables balance was $3.1 billion at year end."
+    assert names_among_others(listed, pairs, ["cash", "balance"])
+
+
+def test_the_sentence_stating_the_part_at_its_scale_leads_over_the_table_line() -> None:
+    ask = Ask.of(read_question("How much of the company's year-end cash balance was money "
+                               "market holdings?"))
+    top = rank_spans(ask.frame, _evidence((55, FAIR_VALUE), (36, HOLDINGS)))[0]
+    assert top.text.startswith("Our cash and cash equivalents balance"), top.text
+
+
+def test_a_tagged_value_in_units_is_quoted_as_a_reader_writes_it() -> None:
+    row = Row(label="Restricted stock units",
+              cells={"2025-12-31": "5600000000.0", "2024-12-31": "6400000000.0"}, line="")
+    span = Span("Restricted stock units — 2025-12-31: 5600000000.0; 2024-12-31: 6400000000.0",
+                Source(document="Annual.pdf", document_id=DOC.id, location="p.12", page=12,
+                       excerpt=""), row=row,
+                currency="USD")
+    assert as_read(span) == ("Restricted stock units — 2025-12-31: 5.6 billion; 2024-12-31: "
+                             "6.4 billion"), as_read(span)
+    written = replace(span, text="Restricted stock units — 2025: 5,600; 2024: 6,400",
+                      row=Row(label="Restricted stock units",
+                              cells={"2025": "5,600", "2024": "6,400"}, line=""))
+    assert as_read(written) == written.text

@@ -43,7 +43,12 @@ from manda.agent.unusual import (
     unwrap,
 )
 from manda.finance.amounts import currency_of_document
-from manda.finance.figures import figure_row, opens_with_note_mark
+from manda.finance.figures import (
+    StatementScale,
+    figure_row,
+    opens_with_note_mark,
+    statement_scale,
+)
 from manda.ingest.parsers.staggered import unstaggered
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
@@ -169,7 +174,9 @@ def _candidates(evidence: Evidence) -> _Pool:
                                      listed=bulleted, dated_by=dated_by, titled=titled,
                                      footnote=any(" ".join(sentence.split()) in note
                                                   for note in notes),
-                                     caption=columns, by_period=bool(columns)),
+                                     caption=columns, by_period=bool(columns),
+                                     scale=_line_scale(sentence, lines),
+                                     currency=currencies.get(hit.document_id)),
                           " ".join([sentence, *meant, *([columns] if columns else [])]), under)
             for own, earlier in pointing_parts(sentence):
                 # "… was $15.00 billion, … This included a one-time non-cash tax benefit of
@@ -241,6 +248,20 @@ def _cut_label(span: Span, rows: Sequence[Span]) -> bool:
 
 _LABEL_JOINERS = vocabulary().words("label_joiners")
 _TAIL_WORDS = 3  # the fewest words of a label's tail read as a cut row's
+
+
+def _line_scale(sentence: str, lines: Sequence[str]) -> StatementScale | None:
+    """The scale a table's line read as a sentence is printed at ("Prepaid forward contracts
+    Level 1 18 23" under "(millions)"): the unit line nearest above it in its passage; None for
+    a sentence of words, or where no unit line above states a scale."""
+    if not figure_row(sentence):
+        return None
+    said = " ".join(sentence.split())
+    at = next((k for k, line in enumerate(lines) if " ".join(line.split()) == said), None)
+    if at is None:
+        return None
+    scale = statement_scale([line for line in lines[:at] if "|" not in line])
+    return scale if scale.line and scale.factor != 1.0 else None
 
 
 def _heads_under(title: str, page: Sequence[str]) -> str:
