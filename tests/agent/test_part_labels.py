@@ -14,6 +14,7 @@ from datetime import date
 from manda.agent.compose.common import Ask
 from manda.agent.compose.fact_lookup import compose
 from manda.agent.compose.leads import as_read, at_scale
+from manda.agent.compose.segment_level import joined_with_another
 from manda.agent.evidence import Evidence, Source
 from manda.agent.frame import read_question
 from manda.agent.spans import Span, every_span, rank_spans
@@ -156,3 +157,12 @@ def test_a_tagged_value_in_units_is_quoted_as_a_reader_writes_it() -> None:
                       row=Row(label="Restricted stock units",
                               cells={"2025": "5,600", "2024": "6,400"}, line=""))
     assert as_read(written) == written.text
+
+
+def test_a_label_joining_the_segment_to_another_part_is_their_total() -> None:
+    assert joined_with_another("Total equipment &amp; maintenance and other segment revenue",
+                               "maintenance and other")
+    assert joined_with_another("Umsatz Geräte und Wartung", "Geräte")
+    assert not joined_with_another("Maintenance and other", "maintenance and other")
+    assert not joined_with_another("Storage and logistics segment revenue",
+                                   "storage and logistics")
