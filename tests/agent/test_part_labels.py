@@ -12,7 +12,9 @@ from dataclasses import replace
 from datetime import date
 
 from manda.agent.compose.common import Ask
+from manda.agent.compose.evidence_first import answer as evidence_answer
 from manda.agent.compose.fact_lookup import compose
+from manda.agent.compose.lead_check import lead_miss
 from manda.agent.compose.leads import as_read, at_scale
 from manda.agent.compose.segment_level import joined_with_another
 from manda.agent.evidence import Evidence, Source
@@ -166,3 +168,13 @@ def test_a_label_joining_the_segment_to_another_part_is_their_total() -> None:
     assert not joined_with_another("Maintenance and other", "maintenance and other")
     assert not joined_with_another("Storage and logistics segment revenue",
                                    "storage and logistics")
+
+
+def test_a_table_line_at_its_money_scale_states_the_amount_asked() -> None:
+    ask = Ask.of(read_question("What was the fair value of the company's prepaid widget "
+                               "contracts as of December 31, 2025?"))
+    evidence = _evidence((55, FAIR_VALUE))
+    line = next(s for s in every_span(evidence) if s.text.startswith("Prepaid widget"))
+    assert lead_miss(line, ask) is None
+    first = evidence_answer(ask, evidence).text.splitlines()[0]
+    assert "Prepaid widget contracts" in first and "(millions)" in first, first
