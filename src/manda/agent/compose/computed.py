@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from manda.agent.compose.common import Ask, Draft, with_assumption
 from manda.agent.compose.lead_check import preferred_years
-from manda.agent.compose.leads import a_change_column, asked_years, fiscal_year, when
+from manda.agent.compose.leads import a_change_column, asked_years, fiscal_year, unit_words, when
 from manda.agent.compose.prose_inputs import stated_inputs
 from manda.agent.compose.stated import row_sources
 from manda.agent.evidence import Evidence
@@ -30,7 +30,6 @@ from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import canonical_subject
 from manda.text import letter_words
 from manda.vocabulary import vocabulary
-from manda.vocabulary.numbers import scale_phrases
 
 
 def answer(ask: Ask, evidence: Evidence) -> Draft | None:
@@ -371,22 +370,6 @@ def _formula(metric: Derived, figures: dict[str, tuple[Span, Figure]], value: fl
     return words.answer("computed_working", language,
                         metric=words.computed_name(metric.name, language), names=names,
                         terms=terms, result=result, unit=f" ({unit})" if unit else "")
-
-
-_SCALE = scale_phrases()  # "in millions", "en milliers d'euros", "in Tausend"
-
-
-def unit_words(line: str) -> str:
-    """A statement's unit as its unit line words it ("(In millions, except per share amounts)"
-    gives "In millions, except per share amounts"); "" when the line states no scale in words."""
-    found = _SCALE.search(line)
-    if found is None:
-        return ""
-    start = found.start()
-    while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_$ "):
-        start -= 1
-    end = line.find(")", found.end())
-    return line[start:end if end >= 0 else len(line)].strip("() ")
 
 
 def share_of_total(ask: Ask, evidence: Evidence) -> Draft | None:

@@ -140,7 +140,7 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         if span.words < NOT_FOUND_BELOW and ask.frame.share_of:
             return "figure_not_stated"  # a row that covers too little of a part asked
         return None
-    if not states_figure(span.text) or _other_kind(span, ask):
+    if not (states_figure(span.text) or _read_at_scale(span)) or _other_kind(span, ask):
         return "figure_not_stated"
     if _table_run_of_another(span, ask):
         return "figure_table_run"
@@ -155,9 +155,18 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
         return "figure_whole_year"
     if _unit_asked(ask) == "currency" and not (ask.frame.change or ask.frame.growth
                                                or ask.frame.effect) and not any(
-            a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)):
-        return "figure_not_stated"  # an amount asked, the passage states shares only
+            a.currency or (a.unit != "%" and _a_figure(a)) for a in find_amounts(span.text)) \
+            and not _read_at_scale(span):
+        # an amount asked, the passage states shares only (not a table's line read at its
+        # money's scale: "Prepaid forward contracts … Level 1 18 23" under "(millions)")
+        return "figure_not_stated"
     return None
+
+
+def _read_at_scale(span: Span) -> bool:
+    """A table's line read as a sentence under its money's unit line ("Prepaid forward
+    contracts … Level 1 18 23" under "(millions)"): its bare figures are amounts."""
+    return span.row is None and span.scale is not None and bool(span.currency)
 
 
 def _table_run_of_another(span: Span, ask: Ask) -> bool:

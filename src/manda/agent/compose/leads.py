@@ -41,6 +41,7 @@ from manda.finance.periods import (
 from manda.finance.signs import names_a_cost, names_a_loss
 from manda.finance.vocabulary import metric_spec
 from manda.vocabulary import vocabulary
+from manda.vocabulary.numbers import number_words, scale_phrases
 
 
 def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
@@ -55,9 +56,10 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
     if lines is None:
         sources = sentence_sources(first, asked_years(ask), ranked, evidence) if ranked \
             else [first.source]
-        text = first.whole if ask.frame.answer_kind == "list" and first.whole else first.text
+        text = first.whole if ask.frame.answer_kind == "list" and first.whole else \
+            as_read(first)
         lines = [words.answer("span_states", ask.language, document=first.source.document,
-                              text=text, cite=cite(sources))]
+                              text=text, cite=at_scale(first, cite(sources)))]
     # no year asked of a company with filings of several periods: the latest leads, and what
     # the earlier filing stated for the same item follows it ("currently" asks the latest only)
     earlier = earlier_filing_span(first, ranked or spans, evidence) if not asked_years(ask) \
@@ -76,8 +78,47 @@ def lead_lines(spans: Sequence[Span], ask: Ask, evidence: Evidence,
             parts.append(said[0])
         else:
             lines.append(words.answer("span_runner_up", ask.language, document=s.source.document,
-                                      text=s.text, cite=cite([s.source])))
+                                      text=as_read(s), cite=at_scale(s, cite([s.source]))))
     return [*lines[:1], *parts, *lines[1:]]
+
+
+def as_read(span: Span) -> str:
+    """The span's text as quoted: a row of tagged data ("Restricted stock units — 2023-09-30:
+    5600000000.0") with each value in units written as a reader writes it ("$5.6 billion");
+    any other text as stated."""
+    if span.row is None:
+        return span.text
+    text = span.text
+    for figure in span.figures():
+        if _in_units(figure.written):
+            text = text.replace(f": {figure.written}", f": {figure.shown()}", 1)
+    return text
+
+
+def _in_units(cell: str) -> bool:
+    """A value printed in units by tagged data: "5600000000.0", "-233000000.0"."""
+    digits, dot, tenths = cell.strip().lstrip("-").partition(".")
+    return bool(dot) and tenths == "0" and digits.isdigit() and len(digits) >= _UNITS_DIGITS
+
+
+_UNITS_DIGITS = 5  # the fewest digits of a value in units read so ("12000.0"; not "0.0")
+
+
+def at_scale(span: Span, cited: str) -> str:
+    """The citation of a table's line quoted as a sentence, its scale said before it: "… Level
+    1 $4,611 $3,893” (millions) (source: …)", never a figure a thousand times off for a reader."""
+    if span.row is not None or span.scale is None:
+        return cited
+    unit = unit_words(span.scale.line) or _scale_word(span.scale.line, span.scale.factor)
+    return f"({unit}) {cited}" if unit else cited
+
+
+def _scale_word(line: str, factor: float) -> str:
+    """The word of a unit line that states its scale bare ("millions" of "(millions)
+    Classification …"); "" where none does."""
+    said = {w.lower() for lang in number_words() for w in lang.scales.get(int(factor), ())}
+    return next((w for w in line.replace("(", " ").replace(")", " ").split()
+                 if w.lower() in said), "")
 
 
 def row_lead(span: Span, ask: Ask, evidence: Evidence,
@@ -117,7 +158,7 @@ def row_lead(span: Span, ask: Ask, evidence: Evidence,
     text += f" {cite(sources)}."
     if (part := _part_not_stated(span, chosen, ask)) is not None:
         text += " " + words.answer("part_not_stated", language, part=part)
-    stated = words.answer("row_as_stated", language, text=span.text)
+    stated = words.answer("row_as_stated", language, text=as_read(span))
     if span.scale is not None and span.scale.line:
         stated += f" {span.scale.line}"
     return [text, stated]
@@ -416,3 +457,19 @@ def _each_asked(top: Span, ask: Ask, evidence: Evidence, ranked: Sequence[Span])
             parts[0].answer_kind in _STATED and not fits_kind(first, parts[0])):
         return [top]
     return [first, *(s for s in best_spans(ranked, limit=3) if s.text != first.text)][:3]
+
+
+_SCALE = scale_phrases()  # "in millions", "en milliers d'euros", "in Tausend"
+
+
+def unit_words(line: str) -> str:
+    """A statement's unit as its unit line words it ("(In millions, except per share amounts)"
+    gives "In millions, except per share amounts"); "" when the line states no scale in words."""
+    found = _SCALE.search(line)
+    if found is None:
+        return ""
+    start = found.start()
+    while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_$ "):
+        start -= 1
+    end = line.find(")", found.end())
+    return line[start:end if end >= 0 else len(line)].strip("() ")

@@ -10,6 +10,7 @@ never leads the total.
 
 from __future__ import annotations
 
+import html
 import re
 
 from manda.agent.compose import evidence_first
@@ -60,7 +61,8 @@ def answer(ask: Ask, evidence: Evidence, draft: Draft) -> Draft | None:
         return None
     both = [s for s in rank_spans(frame, evidence)[:_REACH]
             if s.words >= NOT_FOUND_BELOW and names(s, segment)
-            and _names_both(f"{s.group} {s.segment} {s.text}", segment, items)]
+            and _names_both(f"{s.group} {s.segment} {s.text}", segment, items)
+            and not (s.row is not None and joined_with_another(s.row.label, segment))]
     if both:
         return evidence_first.answer(ask, evidence, category="Financial", spans=both)
     if (found := _part_under_total(ask, evidence, segment, items)) is not None:
@@ -156,6 +158,21 @@ def _several(segment: str, lines: list[SegmentLine]) -> bool:
     said = {frozenset(terms) for line in lines
             if (terms := name_terms(line.segment)) and set(terms) <= own}
     return sum(1 for name in said if not any(name < other for other in said)) >= 2
+
+
+def joined_with_another(label: str, segment: str) -> bool:
+    """The label names the segment joined to another part ("Total automotive & services and
+    other segment revenue" of "services and other"): the parts' total, not the segment's own."""
+    text = " ".join(html.unescape(label).split())
+    at = text.lower().find(segment.lower())
+    if at < 0:
+        return False
+    before, after = text[:at].split(), text[at + len(segment):].split()
+    return (len(before) >= 2 and before[-1].lower() in _JOINERS) or (
+        len(after) >= 2 and after[0].lower() in _JOINERS)
+
+
+_JOINERS = vocabulary().words("label_joiners")  # "and", "&", "und", "et", "y"
 
 
 def _names_both(text: str, segment: str, items: list[tuple[re.Pattern[str], ...]]) -> bool:

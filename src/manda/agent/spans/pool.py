@@ -3,6 +3,7 @@ retrieved, pages read across their breaks, cached per evidence."""
 
 from __future__ import annotations
 
+import html
 import weakref
 from collections.abc import Sequence
 from dataclasses import replace
@@ -42,12 +43,18 @@ from manda.agent.unusual import (
     unwrap,
 )
 from manda.finance.amounts import currency_of_document
-from manda.finance.figures import figure_row, opens_with_note_mark
+from manda.finance.figures import (
+    StatementScale,
+    figure_row,
+    opens_with_note_mark,
+    statement_scale,
+)
 from manda.ingest.parsers.staggered import unstaggered
 from manda.ingest.segments import Block, segments
 from manda.injection import looks_like_instruction
 from manda.models import SearchHit
 from manda.text import YEAR, defined_terms
+from manda.vocabulary import vocabulary
 
 
 def _candidates(evidence: Evidence) -> _Pool:
@@ -167,7 +174,9 @@ def _candidates(evidence: Evidence) -> _Pool:
                                      listed=bulleted, dated_by=dated_by, titled=titled,
                                      footnote=any(" ".join(sentence.split()) in note
                                                   for note in notes),
-                                     caption=columns, by_period=bool(columns)),
+                                     caption=columns, by_period=bool(columns),
+                                     scale=_line_scale(sentence, lines),
+                                     currency=currencies.get(hit.document_id)),
                           " ".join([sentence, *meant, *([columns] if columns else [])]), under)
             for own, earlier in pointing_parts(sentence):
                 # "… was $15.00 billion, … This included a one-time non-cash tax benefit of
@@ -184,7 +193,75 @@ def _candidates(evidence: Evidence) -> _Pool:
                 _add_sentence(pool, Span(f"{trim(before, 240)} {quote}", source,
                                          year_end=year_end, continued=True, listed=bulleted),
                               f"{before} {sentence}", heading)
-    return pool
+    return _without_cut_labels(pool)
+
+
+def _without_cut_labels(pool: _Pool) -> _Pool:
+    """The pool without the rows a chunk's cut left headed by the tail of their label: the
+    chunker repeats the row at a cut under the words after it ("services and other segment
+    revenue 90,738 …" of "Total automotive & services and other segment revenue 90,738 …"), a
+    label that opens in lower case. Where the passages hold the whole row (the same page, the
+    same cells, a label that ends in those words), the tail is that row, read a second time
+    under a name it does not have; it is left out. A tail whose whole row is not at hand stays."""
+    whole: dict[tuple[str, int | None], list[Span]] = {}
+    for span in pool.spans:
+        if span.row is not None:
+            whole.setdefault((span.source.document_id, span.source.page), []).append(span)
+    keep = [not (span.row is not None and _cut_label(span, whole.get(
+        (span.source.document_id, span.source.page), []))) for span in pool.spans]
+    if all(keep):
+        return pool
+    return _Pool(*([x for x, k in zip(column, keep, strict=True) if k]
+                   for column in (pool.spans, pool.names, pool.stems, pool.under)))
+
+
+def _cut_label(span: Span, rows: Sequence[Span]) -> bool:
+    """The row is another row of its page (the same cells) under the tail of that row's label:
+    a label that opens in lower case, or that a heading was glued before, the tail opening with
+    a word that joins parts ("Cost of revenues" + "and other segment cost of revenues" of "Total
+    automotive & services and other segment cost of revenues"); not a label the other only
+    totals ("Property and equipment, net" of "Total property and equipment, net")."""
+    assert span.row is not None
+    if len(span.row.cells) < 2:
+        return False
+    label = " ".join(html.unescape(span.row.label).split())
+    words = label.split()
+    starts = [0] if label[:1].islower() else []
+    starts += [len(" ".join(words[:k])) + 1 for k in range(1, len(words) - 2)
+               if words[k].lower() in _LABEL_JOINERS]
+    for other in rows:
+        if other is span or other.row is None or other.row.cells != span.row.cells:
+            continue
+        full = " ".join(html.unescape(other.row.label).split())
+        if len(full) <= len(label):
+            continue  # the whole row's label is the longer
+        for at in starts:
+            tail, head = label[at:].lower(), label[:at].strip().lower()
+            if len(tail.split()) < _TAIL_WORDS or not full.lower().endswith(tail):
+                continue
+            before = full[:len(full) - len(tail)]
+            if before[-1:].isalnum() or (head and before.strip().lower().endswith(head)):
+                continue
+            return True
+    return False
+
+
+_LABEL_JOINERS = vocabulary().words("label_joiners")
+_TAIL_WORDS = 3  # the fewest words of a label's tail read as a cut row's
+
+
+def _line_scale(sentence: str, lines: Sequence[str]) -> StatementScale | None:
+    """The scale a table's line read as a sentence is printed at ("Prepaid forward contracts
+    Level 1 18 23" under "(millions)"): the unit line nearest above it in its passage; None for
+    a sentence of words, or where no unit line above states a scale."""
+    if not figure_row(sentence):
+        return None
+    said = " ".join(sentence.split())
+    at = next((k for k, line in enumerate(lines) if " ".join(line.split()) == said), None)
+    if at is None:
+        return None
+    scale = statement_scale([line for line in lines[:at] if "|" not in line])
+    return scale if scale.line and scale.factor != 1.0 else None
 
 
 def _heads_under(title: str, page: Sequence[str]) -> str:

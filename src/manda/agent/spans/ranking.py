@@ -566,6 +566,12 @@ def rank_spans(frame: QuestionFrame, evidence: Evidence) -> list[Span]:
             if (own is not None and not _same_metric(own, frame.subjects)) or (
                     own is None and _names_inside(span.row.label, frame.subjects)):
                 score -= SUBJECT_MISS  # "Cost of sales" is not sales, "Unearned revenue" none
+            elif own is None and not span.group and (over := label_line_item(span.caption)) \
+                    is not None and not _same_metric(over, frame.subjects):
+                # "Services and other 7,830" under the caption "Cost of Revenue", where the
+                # part's revenue is asked: a label that names a part only is of its caption's
+                # line item
+                score -= SUBJECT_MISS
         fit = _kind_fit(span, frame)
         score += fit
         if span.row is None and frame.answer_kind == "figure" and _states_figure(span) and \

@@ -310,13 +310,20 @@ def names_among_others(text: str, pairs: Sequence[tuple[str, str]],
                 if term_in(head, stems[k]):
                     between = [s for s in stems[i + 1:k] if s and not any(
                         term_in(t, s) for t in asked)]
-                    if between:
+                    if between and not _one_item(tokens[i:k]):
                         return True
                     break
     return _an_item_among_others(text, asked)
 
 
 _ITEM_WORDS = 6  # how many words an item of a list of things runs to
+
+
+def _one_item(words: Sequence[str]) -> bool:
+    """The words joined are one line item's name ("cash and cash equivalents", "research and
+    development"), not several things before the word they share."""
+    phrase = " ".join(words)
+    return any(start == 0 and end > len(words[0]) for _, start, end in find_line_items(phrase))
 
 
 def _an_item_among_others(text: str, asked: Sequence[str]) -> bool:
