@@ -18,10 +18,18 @@ def test_the_movements_parts_and_statuses_a_question_names() -> None:
         "addition",)
     assert facets_in("How much did the company pay in cash against its severance accrual?") == (
         "cash payments",)
-    assert facets_in("What was the company's warranty reserve at the end of 2024?") == ()
+    assert facets_in("What was the company's warranty reserve in 2024?") == ()
+    assert facets_in("What was the company's warranty reserve at the end of 2024?") == ("=",)
     # a qualifier's word is no movement: "grant-date" names no awards granted
-    assert facets_in("What was the grant-date fair value of the units outstanding?") == ()
+    assert facets_in("What was the grant-date fair value of the units granted?") == ("granted",)
+    assert facets_in("What was the grant-date fair value per unit in 2024?") == ()
     assert facets_in("Quelles ont été les dotations à la provision en 2024 ?") == ("ajout",)
+
+
+def test_a_payment_in_cash_asked_is_met_by_a_row_of_the_amount_paid() -> None:
+    asked = facets_in("How much interest did the company pay in cash in 2024?")
+    assert unmet_facet(asked, "Interest paid, net of capitalized interest") is None
+    assert unmet_facet(asked, "Interest expense recorded") == "cash payments"
 
 
 def test_a_movement_asked_is_met_only_by_a_text_that_names_it() -> None:
@@ -32,11 +40,15 @@ def test_a_movement_asked_is_met_only_by_a_text_that_names_it() -> None:
 
 
 def test_a_row_of_a_part_or_a_movement_not_asked_is_another_figure() -> None:
-    assert unasked_facet((), "Long-term warranty reserve", row=True) == "long term"
-    assert unasked_facet((), "Units granted", row=True) == "granted"
+    balance = facets_in("What were the units outstanding at the end of 2024?")
+    assert unasked_facet(balance, "Long-term warranty reserve", row=True) == "long term"
+    assert unasked_facet(balance, "Units granted", row=True) == "granted"
     assert unasked_facet(facets_in("How many units were granted in 2024?"), "Units granted",
                          row=True) is None
-    assert unasked_facet((), "Warranty reserve", row=True) is None
+    assert unasked_facet(balance, "Warranty reserve", row=True) is None
+    # no balance asked: the grants' row may answer a grant-date fair value of the year
+    assert unasked_facet(facets_in("What was the grant-date fair value per unit in 2024?"),
+                         "Units granted", row=True) is None
     # a sentence's status: a proposed figure is not the one paid
     assert unasked_facet((), "The regulator proposed a $12 million penalty.", row=False) == \
         "proposed"

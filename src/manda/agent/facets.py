@@ -28,7 +28,15 @@ __all__ = ["facets_in", "unasked_facet", "unmet_facet"]
 
 
 def _facets(name: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(sorted(tuple(_said(w) for w in entry.split("|"))
+    """A facet list's entries, each its wordings a question names it by, then after a ">" the
+    other wordings a lead meets it by ("pay in cash" is met by "Income taxes paid")."""
+    return tuple(sorted(tuple(_said(w) for w in entry.replace(">", "|").split("|"))
+                        for entry in vocabulary().words(name)))
+
+
+def _asked_by(name: str) -> tuple[tuple[str, ...], ...]:
+    """The wordings a question names each facet of the list by: those before its ">"."""
+    return tuple(sorted(tuple(_said(w) for w in entry.split(">")[0].split("|"))
                         for entry in vocabulary().words(name)))
 
 
@@ -40,7 +48,11 @@ def _said(text: str) -> str:
 _ASKED = _facets("facets_asked")
 _ROW_UNASKED = _facets("facets_row_unasked")
 _SAID_UNASKED = _facets("facets_said_unasked")
-_ALL = tuple(dict.fromkeys((*_ASKED, *_ROW_UNASKED, *_SAID_UNASKED)))
+_ALL = tuple(dict.fromkeys((*_asked_by("facets_asked"), *_ROW_UNASKED, *_SAID_UNASKED)))
+# a balance at a date asked ("outstanding as of", "at the end of"): a row of a movement or a part
+# of it states another figure; a question that asks no balance may be answered by one
+_BALANCE = tuple(_said(w) for w in vocabulary().words("facets_balance_asked"))
+BALANCE = "="  # the facet that stands for a balance asked
 
 
 def _names(facet: tuple[str, ...], said: str) -> bool:
@@ -50,7 +62,8 @@ def _names(facet: tuple[str, ...], said: str) -> bool:
 def facets_in(question: str) -> tuple[str, ...]:
     """The facets the question names, each as its first wording ("additions")."""
     said = _said(question)
-    return tuple(f[0] for f in _ALL if _names(f, said))
+    balance = (BALANCE,) if _names(_BALANCE, said) else ()
+    return (*dict.fromkeys(f[0] for f in _ALL if _names(f, said)), *balance)
 
 
 def unmet_facet(asked: Iterable[str], text: str) -> str | None:
@@ -63,7 +76,10 @@ def unmet_facet(asked: Iterable[str], text: str) -> str | None:
 
 def unasked_facet(asked: Iterable[str], text: str, *, row: bool) -> str | None:
     """The movement or part a row's label (`row`), or the status a sentence, names that the
-    question (`asked`, its facets) does not: the figure of that, not of the item asked."""
+    question (`asked`, its facets) does not: the figure of that, not of the item asked. A row's
+    only where a balance is asked ("RSUs granted" may answer a grant-date fair value asked)."""
     said, asked = _said(text), set(asked)
+    if row and BALANCE not in asked:
+        return None
     return next((f[0] for f in (_ROW_UNASKED if row else _SAID_UNASKED)
                  if f[0] not in asked and _names(f, said)), None)
