@@ -19,6 +19,7 @@ from typing import Literal
 
 from manda.agent.awards import AwardAsked, award_asked
 from manda.agent.constraints import ConstraintKind, Constraints, parse_constraints
+from manda.agent.facets import facets_in
 from manda.agent.intents import cued_intent
 from manda.agent.measures import measure_asked
 from manda.agent.qualifiers import Qualified, qualified_in
@@ -219,6 +220,9 @@ class QuestionFrame:
     # the qualifiers it puts on its line item ("grant-date" fair value, "federal" taxes paid),
     # each with the siblings that name another measure of it (manda.agent.qualifiers)
     qualified: tuple[Qualified, ...] = ()
+    # the movements, parts and statuses of its line item it names ("additions", "long term",
+    # "proposed"), each by its first wording (manda.agent.facets)
+    facets: tuple[str, ...] = ()
     working_capital: bool = False
     facility: str | None = None  # the facility it names ("the revolver")
     reported: bool = False  # the reported figure, against the adjusted one
@@ -476,6 +480,7 @@ def read_question(question: str) -> QuestionFrame:
         qualified=qualified_in(text, subjects,
                                now=_cues("now_asked").found(asking) and not periods)
         if kind in MEASURE_KINDS else (),
+        facets=facets_in(text),
         working_capital=_cues("working_capital_asked").found(text),
         facility=facility_name(text),
         reported=_cues("reported_asked").found(text),

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from manda.agent.awards import another_kind
 from manda.agent.compose.common import Ask
+from manda.agent.facets import unasked_facet, unmet_facet
 from manda.agent.measures import measure_of, names_measure
 from manda.agent.relevance import NOT_FOUND_BELOW, PERIOD_FORMS, says_change, stems_of, term_in
 from manda.agent.spans import Span
@@ -55,7 +56,7 @@ from manda.vocabulary import vocabulary
 
 __all__ = [
     "asked_years", "asks_figure", "guarded", "lead_miss", "names_less", "naming_terms",
-    "preferred_years", "sibling_named", "states_figure",
+    "other_facet", "preferred_years", "sibling_named", "states_figure",
 ]
 
 
@@ -132,6 +133,8 @@ def lead_miss(span: Span, ask: Ask) -> str | None:
             "figure_whole_year" if _whole_year(span, ask) else None)
     if sibling_named(span, ask):
         return "lead_other_item"  # "Total income taxes paid" where the federal ones are asked
+    if other_facet(span, ask):
+        return "lead_other_item"  # the allowance's balance where its additions are asked
     if _other_measure(span, ask) or _part_unnamed(span, ask):
         return "figure_not_stated"
     if span.is_row:
@@ -269,6 +272,22 @@ def sibling_named(span: Span, ask: Ask) -> bool:
     return span.words < _NAMES_LITTLE and any(
         not any(term_in(t, stems) for t in (*stems_of(q.word), *q.heads))
         for q in ask.frame.qualified)
+
+
+def other_facet(span: Span, ask: Ask) -> bool:
+    """The span states another figure of the line item than the movement, part or status the
+    question asks (`manda.agent.facets`): it names none of the movement asked (a balance, or a
+    charge, where the cash payments are asked), or its row's label names a movement or a part
+    the question does not ("RSUs granted" where those outstanding are asked, "Long-term
+    insurance reserves" where the reserves are), or its sentence a status ("proposed")."""
+    facets = ask.frame.facets
+    if span.row is None:
+        return unmet_facet(facets, span.text) is not None or unasked_facet(
+            facets, span.text, row=False) is not None
+    # a schedule names a movement by its column ("Additions") or its block's heading
+    where = f"{span.group} {span.segment} {span.row.label} {' '.join(span.row.cells)}"
+    return unmet_facet(facets, where) is not None or unasked_facet(
+        facets, span.row.label, row=True) is not None
 
 
 def guarded(lines: list[str], span: Span, ask: Ask) -> list[str]:

@@ -17,6 +17,7 @@ from manda.agent.compose.common import Ask, Draft
 from manda.agent.compose.lead_check import names_less, naming_terms
 from manda.agent.compose.leads import fiscal_year
 from manda.agent.evidence import Evidence
+from manda.agent.facets import unasked_facet, unmet_facet
 from manda.agent.frame import company_word
 from manda.agent.kinds import cause_after, states_means, states_reason
 from manda.agent.qualifiers import contradicted
@@ -55,6 +56,8 @@ def stands(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
     ranked = rank_spans(ask.frame, evidence)
     if ranked and draft.rests_on and _sibling_measure(draft.rests_on[0], ask):
         return False  # "Net lease cost" read, where the operating lease cost is asked
+    if ranked and draft.rests_on and _other_facet(draft.rests_on[0], ask):
+        return False  # the allowance's balance read, where its additions are asked
     if ranked and draft.rests_on and max(s.words for s in ranked) >= CLOSE_BELOW and \
             _forecast_over_actual(draft.rests_on[0], ranked[0], ask, evidence):
         return False  # the passages state the result the forecast was made for
@@ -114,6 +117,17 @@ def _sibling_measure(finding: Finding, ask: Ask) -> bool:
     stems = stems_of(f"{said} {finding.subject}")
     return contradicted(ask.frame.qualified, said, stems) is not None or any(
         not any(term_in(t, stems) for t in stems_of(q.word)) for q in ask.frame.qualified)
+
+
+def _other_facet(finding: Finding, ask: Ask) -> bool:
+    """The finding's own words (its row's label, or its sentence) name none of the movement the
+    question asks ("additions", "cash payments"), or its row names a movement or a part the
+    question does not, or its sentence a status ("proposed"): another figure of the item
+    (`manda.agent.facets`)."""
+    row = str(finding.attributes.get("row", ""))
+    own = " ".join(filter(None, [row, finding.label, _own_words(finding)]))
+    return unmet_facet(ask.frame.facets, own) is not None or unasked_facet(
+        ask.frame.facets, row or _own_words(finding), row=bool(row)) is not None
 
 
 def qualified_apart(draft: Draft, ask: Ask, evidence: Evidence) -> bool:
