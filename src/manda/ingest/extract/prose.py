@@ -22,6 +22,7 @@ from manda.finance.label_heads import another_thing_beside
 from manda.finance.periods import (
     MONTH,
     MONTHS,
+    RESPECTIVE_JOINERS,
     find_periods,
     month_period,
     period_end,
@@ -124,7 +125,7 @@ def signed_on(text: str) -> str | None:
     return None
 
 
-_LIST_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "et", "und"
+_LIST_JOINERS = frozenset(_WORDS.words("list_joiners")) | RESPECTIVE_JOINERS  # "and", "bzw."
 _RESPECTIVELY = _WORDS.cues("respectively")  # "respectively", "respectivement", "bzw."
 
 
@@ -415,9 +416,10 @@ class _Sentence:
         """The periods listed before a list of amounts that "respectively" follows ("As of
         September 27, 2025 and September 28, 2024, the notes' fair value was $80.4 billion and
         $88.4 billion, respectively"; "En 2025 et 2024, … respectivement"): the last list of
-        periods before them, in order; none where no "respectively" says so."""
+        periods before them, in order; none where no "respectively" says so, after the list or
+        between its items ("2025 bzw. 2024 auf 12,4 Mio. € bzw. 10,1 Mio. €")."""
         text = self.view.text
-        if not _RESPECTIVELY.found(text[run[-1].end:self.span[1]]):
+        if not _RESPECTIVELY.found(text[run[0].end:self.span[1]]):
             return []
         before = [p for p in self.periods if p[2] <= run[0].start]
         if before and any(before[-1][2] <= v.amount.start < run[0].start for v in self.values):
