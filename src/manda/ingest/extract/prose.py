@@ -126,6 +126,10 @@ def signed_on(text: str) -> str | None:
 
 
 _LIST_JOINERS = frozenset(_WORDS.words("list_joiners")) | RESPECTIVE_JOINERS  # "and", "bzw."
+# "12,4 Mio. € (Vorjahr: 10,1 Mio. €)", "10,1 M€ l'année précédente": the year before's amount,
+# named so before or after it
+_PRIOR_YEAR_BEFORE = _WORDS.cues("prior_year").around(tail=r"\s*[:=]?\s*$")
+_PRIOR_YEAR_AFTER = _WORDS.cues("prior_year").around(head=r"\s+(?:[^\W\d]{1,5}['’\s]+){0,3}")
 _RESPECTIVELY = _WORDS.cues("respectively")  # "respectively", "respectivement", "bzw."
 
 
@@ -367,6 +371,10 @@ class _Sentence:
         # dates no other amount of the sentence
         self.labels: set[int] = set()
         bound.update(self._respective())
+        self.prior = {v.amount.start for v in self.values if v.amount.start not in bound and (
+            _PRIOR_YEAR_BEFORE.search(text, max(self.span[0], v.amount.start - 40),
+                                      v.amount.start)
+            or _PRIOR_YEAR_AFTER.match(text, v.amount.end, self.span[1]))}
         for v in self.values:
             a = v.amount
             if a.start in bound:
@@ -480,6 +488,10 @@ class _Sentence:
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
         """The amount's period, how it was stated, a penalty; None for a list's later items."""
+        if amount.start in self.prior:
+            # "(Vorjahr: 10,1 Mio. €)": the year before the sentence's latest year, or none
+            years = [int(p[0][2:]) for p in self.periods if p[0][:2] == "FY" and p[0][2:].isdigit()]
+            return (f"FY{max(years) - 1}", "statement", 0.0) if years else None
         move = self.moves.get(amount.start)
         if move and amount.start not in self.bound:
             # a change's two levels: the later one is the sentence's latest period's, the
