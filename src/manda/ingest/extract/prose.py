@@ -27,6 +27,7 @@ from manda.finance.periods import (
     month_period,
     period_end,
     period_sort_key,
+    years_joined_after,
 )
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
@@ -129,7 +130,7 @@ _LIST_JOINERS = frozenset(_WORDS.words("list_joiners")) | RESPECTIVE_JOINERS  # 
 # "12,4 Mio. € (Vorjahr: 10,1 Mio. €)", "10,1 M€ l'année précédente": the year before's amount,
 # named so before or after it
 _PRIOR_YEAR_BEFORE = _WORDS.cues("prior_year").around(tail=r"\s*[:=]?\s*$")
-_PRIOR_YEAR_AFTER = _WORDS.cues("prior_year").around(head=r"\s+(?:[^\W\d]{1,5}['’\s]+){0,3}")
+_PRIOR_YEAR_AFTER = _WORDS.cues("prior_year").around(head=r"\s+(?:[^\W\d]{1,5}['’\s]+){0,2}")
 _RESPECTIVELY = _WORDS.cues("respectively")  # "respectively", "respectivement", "bzw."
 
 
@@ -336,6 +337,12 @@ class _Sentence:
         self.values = _values(view.text, inside, start)
         self.moves = {v.amount.start: v.move for v in self.values if v.move}
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
+        # "im Geschäftsjahr 2025 bzw. 2024", "exercices 2025 et 2024": the years listed after one
+        listed = [y for p in self.periods
+                  if p[0][:2] == "FY" and view.text[p[2] - 4:p[2]] == p[0][2:]
+                  for y in years_joined_after(view.text, p[2])]
+        self.periods = sorted([*self.periods, *(y for y in listed if y[2] <= end and not any(
+            q[1] < y[2] and y[1] < q[2] for q in self.periods))], key=_start)
         if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
