@@ -19,6 +19,7 @@ from datetime import date
 from functools import lru_cache
 
 from manda.finance.period_forms import ALONE_KINDS, FormReader, ordinals
+from manda.text import YEAR
 from manda.vocabulary import vocabulary
 from manda.vocabulary.numbers import MULTIPLIER, THOUSANDS_UNITS, alternatives, unit_lead
 
@@ -345,30 +346,53 @@ def _periods_in(text: str, bare_years: bool) -> tuple[tuple[str, int, int], ...]
     if bare_years or _ANNUAL_WORDS.search(text):
         for m in _BARE_YEAR.finditer(text):
             found.append((f"FY{m.group(1)}", m.start(1), m.end(1)))
-            end = m.end(1)
-            while (joined := _joined_year(text, end)) is not None:  # "in 2024 and 2025"
-                found.append((f"FY{text[joined:joined + 4]}", joined, joined + 4))
-                end = joined + 4
+            found.extend(years_joined_after(text, m.end(1)))  # "in 2024 and 2025"
+    if bare_years:
+        # "beliefen sich 2025 bzw. 2024 auf …": years joined by the respective word between
+        # them are a list of periods without a word before the first
+        for m in YEAR.finditer(text):
+            listed = years_joined_after(text, m.end(), respective=True)
+            if listed:
+                found.extend([(f"FY{m.group(1)}", m.start(1), m.end(1)), *listed])
     return tuple(_non_overlapping(found))
 
 
-_JOINED_GAP = 6  # ", and " between two years of one list
 _LIST_JOINERS = frozenset(vocabulary().words("list_joiners"))  # "and", "or", "et", "und"
+# "2025 bzw. 2024": the respective word between the items of each list (German)
+RESPECTIVE_JOINERS = frozenset(vocabulary().words("respective_joiners"))
+_JOINED_GAP = 6  # ", and " between two years of one list
+_RESPECTIVE_GAP = 2 + max(map(len, RESPECTIVE_JOINERS), default=0)  # " beziehungsweise "
+
+
+def years_joined_after(text: str, end: int, *, respective: bool = False
+                        ) -> list[tuple[str, int, int]]:
+    """The years listed after a year ending at `end` ("… 2025 and 2024", "… 2025 bzw. 2024"),
+    each as a period; with `respective`, only a list whose joiner is the respective word."""
+    found: list[tuple[str, int, int]] = []
+    while (joined := _joined_year(text, end)) is not None:
+        if respective and not found and \
+                text[end:joined].strip(" ,").lower() not in RESPECTIVE_JOINERS:
+            return []
+        found.append((f"FY{text[joined:joined + 4]}", joined, joined + 4))
+        end = joined + 4
+    return found
 
 
 def _joined_year(text: str, end: int) -> int | None:
-    """Where the next year of a list of years starts ("2024 and 2025", "2023, 2024"), if one
-    follows `end` with only a comma or a joiner between."""
+    """Where the next year of a list of years starts ("2024 and 2025", "2023, 2024", "2025 bzw.
+    2024"), if one follows `end` with only a comma or a joiner between."""
     at = end
-    while at < len(text) and at - end <= _JOINED_GAP and not text[at].isdigit():
+    while at < len(text) and at - end <= max(_JOINED_GAP, _RESPECTIVE_GAP) and \
+            not text[at].isdigit():
         at += 1
     year = text[at:at + 4]
     words = text[end:at].replace(",", " ").split()
     if at == end or len(year) < 4 or not year.isdigit() or text[at + 4:at + 5].isdigit() \
             or not 1900 <= int(year) <= 2100:
         return None
-    listed = (len(words) == 1 and words[0].lower() in _LIST_JOINERS) or (
-        not words and "," in text[end:at])
+    listed = (len(words) == 1 and (words[0].lower() in RESPECTIVE_JOINERS or (
+        words[0].lower() in _LIST_JOINERS and at - end <= _JOINED_GAP))) or (
+        not words and "," in text[end:at] and at - end <= _JOINED_GAP)
     return at if listed else None
 
 

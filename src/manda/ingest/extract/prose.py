@@ -23,10 +23,12 @@ from manda.finance.label_heads import another_thing_beside
 from manda.finance.periods import (
     MONTH,
     MONTHS,
+    RESPECTIVE_JOINERS,
     find_periods,
     month_period,
     period_end,
     period_sort_key,
+    years_joined_after,
 )
 from manda.finance.signs import signed_as_named
 from manda.finance.vocabulary import MetricSpec, find_subjects, metric_spec
@@ -125,7 +127,11 @@ def signed_on(text: str) -> str | None:
     return None
 
 
-_LIST_JOINERS = frozenset(_WORDS.words("list_joiners"))  # "and", "or", "et", "und"
+_LIST_JOINERS = frozenset(_WORDS.words("list_joiners")) | RESPECTIVE_JOINERS  # "and", "bzw."
+# "12,4 Mio. € (Vorjahr: 10,1 Mio. €)", "10,1 M€ l'année précédente": the year before's amount,
+# named so before or after it
+_PRIOR_YEAR_BEFORE = _WORDS.cues("prior_year").around(tail=r"\s*[:=]?\s*$")
+_PRIOR_YEAR_AFTER = _WORDS.cues("prior_year").around(head=r"\s+(?:[^\W\d]{1,5}['’\s]+){0,2}")
 _RESPECTIVELY = _WORDS.cues("respectively")  # "respectively", "respectivement", "bzw."
 
 
@@ -334,6 +340,12 @@ class _Sentence:
         self.listed_from = {a.start: run[0].start for run in _runs(
             [v.amount for v in self.values], lambda a: (a.start, a.end), view.text) for a in run}
         self.periods = [p for p in _within(periods, _start, start, end) if p[2] <= end]
+        # "im Geschäftsjahr 2025 bzw. 2024", "exercices 2025 et 2024": the years listed after one
+        listed = [y for p in self.periods
+                  if p[0][:2] == "FY" and view.text[p[2] - 4:p[2]] == p[0][2:]
+                  for y in years_joined_after(view.text, p[2])]
+        self.periods = sorted([*self.periods, *(y for y in listed if y[2] <= end and not any(
+            q[1] < y[2] and y[1] < q[2] for q in self.periods))], key=_start)
         if not self.periods and self.values and YEAR.search(self.text):
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
@@ -369,6 +381,10 @@ class _Sentence:
         # dates no other amount of the sentence
         self.labels: set[int] = set()
         bound.update(self._respective())
+        self.prior = {v.amount.start for v in self.values if v.amount.start not in bound and (
+            _PRIOR_YEAR_BEFORE.search(text, max(self.span[0], v.amount.start - 40),
+                                      v.amount.start)
+            or _PRIOR_YEAR_AFTER.match(text, v.amount.end, self.span[1]))}
         for v in self.values:
             a = v.amount
             if a.start in bound:
@@ -418,9 +434,10 @@ class _Sentence:
         """The periods listed before a list of amounts that "respectively" follows ("As of
         September 27, 2025 and September 28, 2024, the notes' fair value was $80.4 billion and
         $88.4 billion, respectively"; "En 2025 et 2024, … respectivement"): the last list of
-        periods before them, in order; none where no "respectively" says so."""
+        periods before them, in order; none where no "respectively" says so, after the list or
+        between its items ("2025 bzw. 2024 auf 12,4 Mio. € bzw. 10,1 Mio. €")."""
         text = self.view.text
-        if not _RESPECTIVELY.found(text[run[-1].end:self.span[1]]):
+        if not _RESPECTIVELY.found(text[run[0].end:self.span[1]]):
             return []
         before = [p for p in self.periods if p[2] <= run[0].start]
         if before and any(before[-1][2] <= v.amount.start < run[0].start for v in self.values):
@@ -481,6 +498,10 @@ class _Sentence:
 
     def period(self, amount: Amount, subject: str) -> tuple[str | None, Evidence, float] | None:
         """The amount's period, how it was stated, a penalty; None for a list's later items."""
+        if amount.start in self.prior:
+            # "(Vorjahr: 10,1 Mio. €)": the year before the sentence's latest year, or none
+            years = [int(p[0][2:]) for p in self.periods if p[0][:2] == "FY" and p[0][2:].isdigit()]
+            return (f"FY{max(years) - 1}", "statement", 0.0) if years else None
         move = self.moves.get(amount.start)
         if move and amount.start not in self.bound:
             # a change's two levels: the later one is the sentence's latest period's, the
