@@ -115,7 +115,8 @@ GOOD: dict[str, str] = {
         f"(source: {LEGAL}, Financing)."),
     "Spanish, a growth rate": (
         f"Los ingresos del T3 2024 fueron de 5,2 M€ frente a 4,7 M€ en el T3 2023 (source: "
-        f"{Q3}, p.1), un crecimiento del 10,6 %."),
+        f"{Q3}, p.1), un crecimiento del 10,6 %; la presentación de la dirección indica 5,0 M€ "
+        f"(source: {DECK}, slide 2): las dos cifras no coinciden."),
     "French follow-up naming its period": (
         f"Pour le T3 2024, l'EBITDA s'élève à 1,1 M€ (source: {Q3}, p.1)."),
     "Spanish follow-up naming its period": (
