@@ -1,8 +1,8 @@
 """A figure leads only where it is of what the question asks of its line item (issue 25): a
 movement asked (the additions to an allowance, the cash payments against an accrual, the awards
 forfeited) is not answered by the balance or another movement, a balance asked not by a row
-of a movement or a part the question does not name, and a payment asked not by a proposed
-figure. Passages invented for the tests; none knows a company or a filing."""
+of a movement the question does not name, and a payment asked not by a proposed figure.
+Passages invented for the tests; none knows a company or a filing."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from manda.agent.facets import facets_in, unasked_facet, unmet_facet
 from manda.agent.spans import rank_spans
 
 
-def test_the_movements_parts_and_statuses_a_question_names() -> None:
+def test_the_movements_and_statuses_a_question_names() -> None:
     assert facets_in("What were the additions to the company's bad debt allowance in 2024?") == (
         "addition",)
     assert facets_in("How much did the company pay in cash against its severance accrual?") == (

@@ -1,17 +1,18 @@
 """What a question asks of its line item beyond its name, and the leads that state something else.
 
 A line item has movements (the additions to an allowance, the cash payments against an accrual,
-the RSUs granted, vested or forfeited), parts (its long-term part) and statuses (a fine
-proposed, against the one paid): a question that names one of them asks for that figure, and
-one that names none asks for the item itself.
+the RSUs granted, vested or forfeited) and statuses (a fine proposed, against the one paid): a
+question that names one of them asks for that figure, and one that names none asks for the item
+itself. A part's word in a row's label ("Senior term loan, non-current") is no facet: where no
+other row states the item, that row is its balance.
 
 - met: where the question names a movement ("the additions to the valuation allowance", "paid
   in cash against the accrual"), a lead that names none of its wordings (the allowance's
   balance, a charge recorded) states another figure;
-- unasked: a row whose label names a movement or a part the question does not ("Long-term
-  insurance reserves" where the reserves are asked, "RSUs granted" where those outstanding
-  are), or a sentence whose figure is of a status it does not ("a proposed $59 million fine"
-  where the payment is asked), states another figure than the one asked.
+- unasked: a row whose label names a movement the question does not ("RSUs granted" where
+  those outstanding are asked), or a sentence whose figure is of a status it does not ("a
+  proposed $59 million fine" where the payment is asked), states another figure than the one
+  asked.
 
 The facets are vocabulary (`facets_asked`, `facets_row_unasked`, `facets_said_unasked` of each
 language's cues), each a facet's wordings joined by "|".
@@ -49,7 +50,7 @@ _ASKED = _facets("facets_asked")
 _ROW_UNASKED = _facets("facets_row_unasked")
 _SAID_UNASKED = _facets("facets_said_unasked")
 _ALL = tuple(dict.fromkeys((*_asked_by("facets_asked"), *_ROW_UNASKED, *_SAID_UNASKED)))
-# a balance at a date asked ("outstanding as of", "at the end of"): a row of a movement or a part
+# a balance at a date asked ("outstanding as of", "at the end of"): a row of a movement
 # of it states another figure; a question that asks no balance may be answered by one
 _BALANCE = tuple(_said(w) for w in vocabulary().words("facets_balance_asked"))
 BALANCE = "="  # the facet that stands for a balance asked
@@ -75,7 +76,7 @@ def unmet_facet(asked: Iterable[str], text: str) -> str | None:
 
 
 def unasked_facet(asked: Iterable[str], text: str, *, row: bool) -> str | None:
-    """The movement or part a row's label (`row`), or the status a sentence, names that the
+    """The movement a row's label (`row`), or the status a sentence, names that the
     question (`asked`, its facets) does not: the figure of that, not of the item asked. A row's
     only where a balance is asked ("RSUs granted" may answer a grant-date fair value asked)."""
     said, asked = _said(text), set(asked)

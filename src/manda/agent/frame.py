@@ -220,7 +220,7 @@ class QuestionFrame:
     # the qualifiers it puts on its line item ("grant-date" fair value, "federal" taxes paid),
     # each with the siblings that name another measure of it (manda.agent.qualifiers)
     qualified: tuple[Qualified, ...] = ()
-    # the movements, parts and statuses of its line item it names ("additions", "long term",
+    # the movements and statuses of its line item it names ("additions", "cash payments",
     # "proposed"), each by its first wording (manda.agent.facets)
     facets: tuple[str, ...] = ()
     working_capital: bool = False

@@ -149,8 +149,9 @@ def _another_nouns(finding: Finding) -> bool:
     if at < 0:
         return False
     base = subject_base(finding.subject)
-    places = [(start, end) for _, start, end in find_line_items(text)]
-    ends = [end for subject, _, end in find_line_items(text) if end <= at and subject == base]
+    named = find_line_items(text)
+    places = [(start, end) for _, start, end in named]
+    ends = [end for subject, _, end in named if end <= at and subject == base]
     if ends and an_included_part(text, ends[-1], at):
         return True
     # a table row's excerpt ("Net loss | 2021: (570)") has no sentence to read

@@ -275,11 +275,11 @@ def sibling_named(span: Span, ask: Ask) -> bool:
 
 
 def other_facet(span: Span, ask: Ask) -> bool:
-    """The span states another figure of the line item than the movement, part or status the
+    """The span states another figure of the line item than the movement or status the
     question asks (`manda.agent.facets`): it names none of the movement asked (a balance, or a
-    charge, where the cash payments are asked), or its row's label names a movement or a part
-    the question does not ("RSUs granted" where those outstanding are asked, "Long-term
-    insurance reserves" where the reserves are), or its sentence a status ("proposed")."""
+    charge, where the cash payments are asked), or its row's label names a movement the
+    question does not ("RSUs granted" where those outstanding are asked), or its sentence a
+    status ("proposed")."""
     facets = ask.frame.facets
     if span.row is None:
         return unmet_facet(facets, span.text) is not None or unasked_facet(

@@ -121,8 +121,8 @@ def _sibling_measure(finding: Finding, ask: Ask) -> bool:
 
 def _other_facet(finding: Finding, ask: Ask) -> bool:
     """The finding's own words (its row's label, or its sentence) name none of the movement the
-    question asks ("additions", "cash payments"), or its row names a movement or a part the
-    question does not, or its sentence a status ("proposed"): another figure of the item
+    question asks ("additions", "cash payments"), or its row names a movement the question
+    does not, or its sentence a status ("proposed"): another figure of the item
     (`manda.agent.facets`)."""
     row = str(finding.attributes.get("row", ""))
     own = " ".join(filter(None, [row, finding.label, _own_words(finding)]))
