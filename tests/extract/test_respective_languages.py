@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 from fixtures.extraction import page_findings
 
+from manda.finance.label_heads import label_line_item
+
 
 def _levels(text: str, subject: str) -> dict[str | None, float | None]:
     return {f.period: f.value for f in page_findings(text, page=3) if f.subject == subject}
@@ -46,6 +48,12 @@ def test_a_respective_list_gives_each_year_its_own_amount(sentence: str) -> None
     "Die Umsatzerlöse des Geschäftsjahres 2024 betrugen 12,4 Mio. €.",
     "Los ingresos de 2024 fueron de 12,4 millones de euros.",
     "Los ingresos del ejercicio 2024 ascendieron a 12,4 millones de euros.",
+    # the year right after its line item, no word between
+    "Der Umsatz 2024 betrug 12,4 Mio. €.",
+    "Umsatzerlöse 2024: 12,4 Mio. €",
+    "Revenue 2024 was $12.4 million.",
+    "Le chiffre d'affaires 2024 s'est élevé à 12,4 M€.",
+    "Los ingresos 2024 fueron de 12,4 millones de euros.",
 ])
 def test_a_year_named_with_the_subject_before_the_verb_dates_the_amount(sentence: str) -> None:
     """"Los ingresos de 2024 fueron de 12,4 millones de euros": the revenue of 2024."""
@@ -63,6 +71,22 @@ def test_what_is_not_revenue_or_no_list_of_years_is_not_read_as_one(sentence: st
     assert all(p is None for p in levels), levels
     if "financieros" in sentence:
         assert levels == {}
+
+
+@pytest.mark.parametrize(("sentence", "label"), [
+    ("Otros ingresos de explotación fueron de 0,3 millones de euros en 2024.",
+     "Otros ingresos de explotación"),
+    ("Les autres produits d'exploitation se sont élevés à 0,3 M€ en 2024.",
+     "Autres produits d'exploitation"),
+    ("Die sonstigen betrieblichen Erträge beliefen sich 2024 auf 0,3 Mio. €.",
+     "Sonstige betriebliche Erträge"),
+    ("Other operating income was $0.3 million in 2024.", "Other operating income"),
+])
+def test_other_operating_income_is_no_revenue(sentence: str, label: str) -> None:
+    """"Otros ingresos", "autres produits": what a P&L books beside its revenue, neither in a
+    sentence nor as a row label, though "ingresos" and "produits d'exploitation" alone are."""
+    assert _levels(sentence, "revenue") == {}
+    assert label_line_item(label) == "other operating income"
 
 
 @pytest.mark.parametrize("sentence", [

@@ -350,6 +350,7 @@ class _Sentence:
             self.periods = [(p, s + start, e + start)
                             for p, s, e in find_periods(self.text, bare_years=True)]
         self.subjects = [s for s in _within(subjects, _start, start, end) if s[2] <= end]
+        self.periods = sorted([*self.periods, *self._years_after_subjects()], key=_start)
         if self.values and view.period is None and view.issued:
             # "la cifra de negocios de diciembre …, y la del ejercicio 2025": a month named
             # beside its subject, even where the sentence states other periods too
@@ -372,6 +373,20 @@ class _Sentence:
         self.inherited: set[str] = set()
         self.undated: set[str] = set()  # subjects already given an amount without a period
         self.paragraph = view.text[max(0, start - 300) : end]  # what the sentence follows on
+
+    def _years_after_subjects(self) -> list[Period]:
+        """A year written right after its line item ("Der Umsatz 2024 betrug …", "Revenue 2024
+        was …", "Le chiffre d'affaires 2024 atteint …"): that line item's fiscal year, which the
+        words between it and the amount then bind."""
+        text = self.view.text
+        years: list[Period] = []
+        for _, _, subject_end in self.subjects:
+            gap = len(text) - len(text[subject_end:self.span[1]].lstrip())
+            m = YEAR.match(text, gap) if 0 < gap - subject_end <= 2 else None
+            if m is not None and not any(q[1] < m.end() and m.start() < q[2]
+                                         for q in self.periods):
+                years.append((f"FY{m.group(1)}", m.start(), m.end()))
+        return years
 
     def _bind(self) -> dict[int, Period]:
         """Periods written right next to an amount: "€4.6M in Q3 2023", "Q3 2023: €4.6M"."""
